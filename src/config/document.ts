@@ -1,0 +1,43 @@
+// A parsed config.pbtxt: the plain value, the syntax tree, the parse diagnostics, and a way to find
+// where any value path is written.
+import type { Diagnostic, PathSegment, Range } from '../diagnostics.js';
+import type { DocumentNode } from '../pbtxt/ast.js';
+import { parseText } from '../pbtxt/parser.js';
+import type { Location, LocationIndex } from '../pbtxt/locations.js';
+import type { ModelConfig } from './model-config.js';
+import { loadSchema } from './schema.js';
+
+export interface ConfigDocument {
+  file: string;
+  text: string;
+  value: ModelConfig;
+  tree: DocumentNode;
+  diagnostics: Diagnostic[];
+  /** Where the value at `path` is written, or the nearest enclosing thing that is. */
+  locate(path: readonly PathSegment[]): Location | undefined;
+  /** The range to report for `path`: the value's token, else its field name, else the file start. */
+  rangeOf(path: readonly PathSegment[]): Range;
+}
+
+const FILE_START: Range = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
+
+export function parseConfig(text: string, file = 'config.pbtxt'): ConfigDocument {
+  const result = parseText(text, loadSchema().modelConfig, { file });
+  const locations: LocationIndex = result.locations;
+  return {
+    file,
+    text,
+    value: result.value as ModelConfig,
+    tree: result.tree,
+    diagnostics: result.diagnostics,
+    locate: (path) => locations.get(path) ?? locations.nearest(path),
+    rangeOf: (path) => {
+      const loc = locations.get(path) ?? locations.nearest(path);
+      return loc?.value ?? FILE_START;
+    },
+  };
+}
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
+}

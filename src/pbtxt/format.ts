@@ -1,0 +1,48 @@
+// The formatter: parse, canonicalize the tree, print; then prove the output means the same thing
+// and kept every comment before anyone writes it.
+import type { Diagnostic } from '../diagnostics.js';
+import { parseConfig } from '../config/document.js';
+import { canonicalTree } from './canonical.js';
+import { tokenize } from './lexer.js';
+import { valuesEqual } from './equal.js';
+import { printTree } from './printer.js';
+
+/** A file whose first line is this comment is left exactly as it is. */
+export const FORMAT_OFF = /^\s*#\s*tritonc-fmt:\s*off\b/;
+
+export type FormatResult =
+  | { status: 'formatted'; output: string; changed: boolean }
+  | { status: 'skipped'; reason: string }
+  | { status: 'syntax-error'; diagnostics: Diagnostic[] }
+  | { status: 'unsafe'; reason: string };
+
+export function formatText(text: string, file = 'config.pbtxt'): FormatResult {
+  if (FORMAT_OFF.test(text.split('\n', 1)[0] ?? '')) return { status: 'skipped', reason: 'the file starts with "# tritonc-fmt: off"' };
+  const doc = parseConfig(text, file);
+  const errors = doc.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length) return { status: 'syntax-error', diagnostics: errors };
+  const output = printTree(canonicalTree(doc.tree));
+  const check = parseConfig(output, file);
+  if (check.diagnostics.length || !valuesEqual(doc.value, check.value)) {
+    return { status: 'unsafe', reason: 'the formatted text does not parse to the same config; nothing was changed (please report this as a tritonc bug)' };
+  }
+  const lost = missingComments(text, output);
+  if (lost) return { status: 'unsafe', reason: `the formatted text lost the comment "${lost}"; nothing was changed (please report this as a tritonc bug)` };
+  return { status: 'formatted', output, changed: output !== text };
+}
+
+/** The first comment of `before` that `after` no longer has (compared as a multiset of texts). */
+function missingComments(before: string, after: string): string | undefined {
+  const count = new Map<string, number>();
+  for (const c of commentsOf(after)) count.set(c, (count.get(c) ?? 0) + 1);
+  for (const c of commentsOf(before)) {
+    const n = count.get(c) ?? 0;
+    if (n === 0) return c;
+    count.set(c, n - 1);
+  }
+  return undefined;
+}
+
+function commentsOf(text: string): string[] {
+  return tokenize(text).comments.map((c) => c.text.trimEnd());
+}

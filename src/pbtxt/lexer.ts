@@ -1,0 +1,212 @@
+// Tokenizer for protobuf text format, following the rules of protobuf's C++ tokenizer (the one Triton
+// runs): `#` comments, identifiers, decimal/hex/octal integers, floats with an optional `f` suffix,
+// single- or double-quoted strings, and every other character as a one-character symbol.
+import type { Position, Range } from '../diagnostics.js';
+
+export type TokenType = 'ident' | 'int' | 'float' | 'string' | 'symbol' | 'eof';
+
+export interface Token {
+  type: TokenType;
+  /** The token's source text (for strings: with the quotes). */
+  text: string;
+  range: Range;
+  /** Line breaks between the end of the previous token or comment and this token. */
+  newlinesBefore: number;
+}
+
+export interface Comment {
+  /** The comment text including the leading `#`, without the line break. */
+  text: string;
+  range: Range;
+  /** Line breaks between the end of the previous token or comment and this comment. */
+  newlinesBefore: number;
+}
+
+export interface LexError {
+  message: string;
+  range: Range;
+}
+
+export interface LexResult {
+  tokens: Token[];
+  comments: Comment[];
+  errors: LexError[];
+}
+
+const enum Ch {
+  Tab = 9, LF = 10, VT = 11, FF = 12, CR = 13, Space = 32,
+  DQuote = 34, Hash = 35, SQuote = 39, Dot = 46, Zero = 48, Seven = 55, Nine = 57,
+  UpperA = 65, UpperE = 69, UpperF = 70, UpperX = 88, UpperZ = 90, Backslash = 92, Underscore = 95,
+  LowerA = 97, LowerE = 101, LowerF = 102, LowerX = 120, LowerZ = 122,
+}
+
+const isDigit = (c: number): boolean => c >= Ch.Zero && c <= Ch.Nine;
+const isLetter = (c: number): boolean =>
+  (c >= Ch.LowerA && c <= Ch.LowerZ) || (c >= Ch.UpperA && c <= Ch.UpperZ) || c === Ch.Underscore;
+const isHexDigit = (c: number): boolean =>
+  isDigit(c) || (c >= Ch.LowerA && c <= Ch.LowerF) || (c >= Ch.UpperA && c <= Ch.UpperF);
+
+export function tokenize(text: string): LexResult {
+  const tokens: Token[] = [];
+  const comments: Comment[] = [];
+  const errors: LexError[] = [];
+  const n = text.length;
+  let i = 0;
+  let line = 1;
+  let lineStart = 0;
+  let newlines = 0;
+
+  const pos = (offset: number): Position => ({ line, column: offset - lineStart + 1, offset });
+  const error = (message: string, start: Position, end: Position = start): void => {
+    errors.push({ message, range: { start, end } });
+  };
+
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === Ch.LF) {
+      i++;
+      line++;
+      lineStart = i;
+      newlines++;
+      continue;
+    }
+    if (c === Ch.Space || c === Ch.Tab || c === Ch.CR || c === Ch.VT || c === Ch.FF) {
+      i++;
+      continue;
+    }
+    const start = pos(i);
+    if (c === Ch.Hash) {
+      let j = i;
+      while (j < n && text.charCodeAt(j) !== Ch.LF) j++;
+      // Keep a CR of a CRLF line ending out of the comment's text.
+      const endText = j > i && text.charCodeAt(j - 1) === Ch.CR ? j - 1 : j;
+      comments.push({ text: text.slice(i, endText), range: { start, end: pos(endText) }, newlinesBefore: newlines });
+      newlines = 0;
+      i = j;
+      continue;
+    }
+    let type: TokenType;
+    let j = i;
+    if (isLetter(c)) {
+      j++;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if (!isLetter(d) && !isDigit(d)) break;
+        j++;
+      }
+      type = 'ident';
+    } else if (isDigit(c) || (c === Ch.Dot && i + 1 < n && isDigit(text.charCodeAt(i + 1)))) {
+      const scanned = scanNumber(text, i);
+      j = scanned.end;
+      type = scanned.isFloat ? 'float' : 'int';
+      if (scanned.error) error(scanned.error, pos(scanned.errorAt ?? i), pos(j));
+    } else if (c === Ch.DQuote || c === Ch.SQuote) {
+      j = i + 1;
+      let closed = false;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if (d === c) {
+          closed = true;
+          j++;
+          break;
+        }
+        if (d === Ch.LF) break;
+        if (d === Ch.Backslash && j + 1 < n && text.charCodeAt(j + 1) !== Ch.LF) j += 2;
+        else j++;
+      }
+      if (!closed) {
+        const end = j < n ? pos(j) : pos(n);
+        error(
+          j < n
+            ? `unterminated string: a string cannot span lines; add the closing ${String.fromCharCode(c)}`
+            : `unterminated string: the file ends before the closing ${String.fromCharCode(c)}`,
+          start,
+          end,
+        );
+      }
+      type = 'string';
+    } else {
+      // Everything else is a one-character symbol; the parser decides whether it is allowed.
+      j = i + 1;
+      // Keep a surrogate pair together so the symbol is a whole character.
+      if (c >= 0xd800 && c <= 0xdbff && j < n) j++;
+      type = 'symbol';
+    }
+    tokens.push({ type, text: text.slice(i, j), range: { start, end: pos(j) }, newlinesBefore: newlines });
+    newlines = 0;
+    i = j;
+  }
+  const end = pos(n);
+  tokens.push({ type: 'eof', text: '', range: { start: end, end }, newlinesBefore: newlines });
+  return { tokens, comments, errors };
+}
+
+interface ScannedNumber {
+  end: number;
+  isFloat: boolean;
+  error?: string;
+  errorAt?: number;
+}
+
+// Mirrors protobuf's Tokenizer::ConsumeNumber, including its error texts' intent.
+function scanNumber(text: string, start: number): ScannedNumber {
+  const n = text.length;
+  let i = start;
+  let isFloat = false;
+  const c0 = text.charCodeAt(i);
+  const c1 = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+  if (c0 === Ch.Zero && (c1 === Ch.LowerX || c1 === Ch.UpperX)) {
+    i += 2;
+    const digitsStart = i;
+    while (i < n && isHexDigit(text.charCodeAt(i))) i++;
+    if (i === digitsStart) return { end: i, isFloat, error: '"0x" must be followed by hex digits' };
+  } else if (c0 === Ch.Zero && isDigit(c1)) {
+    i++;
+    let bad: number | undefined;
+    while (i < n && isDigit(text.charCodeAt(i))) {
+      if (text.charCodeAt(i) > Ch.Seven && bad === undefined) bad = i;
+      i++;
+    }
+    if (bad !== undefined) return { end: i, isFloat, error: 'numbers starting with 0 are octal and may use only the digits 0-7', errorAt: bad };
+  } else {
+    if (c0 === Ch.Dot) {
+      isFloat = true;
+      i++;
+    }
+    while (i < n && isDigit(text.charCodeAt(i))) i++;
+    if (!isFloat && i < n && text.charCodeAt(i) === Ch.Dot) {
+      isFloat = true;
+      i++;
+      while (i < n && isDigit(text.charCodeAt(i))) i++;
+    }
+    const e = i < n ? text.charCodeAt(i) : 0;
+    if (e === Ch.LowerE || e === Ch.UpperE) {
+      isFloat = true;
+      i++;
+      const s = i < n ? text.charCodeAt(i) : 0;
+      if (s === 43 /* + */ || s === 45 /* - */) i++;
+      const expStart = i;
+      while (i < n && isDigit(text.charCodeAt(i))) i++;
+      if (i === expStart) return { end: i, isFloat, error: '"e" must be followed by an exponent' };
+    }
+    const f = i < n ? text.charCodeAt(i) : 0;
+    if (f === Ch.LowerF || f === Ch.UpperF) {
+      isFloat = true;
+      i++;
+    }
+  }
+  if (i < n) {
+    const d = text.charCodeAt(i);
+    if (isLetter(d) || isDigit(d)) {
+      const errorAt = i;
+      while (i < n && (isLetter(text.charCodeAt(i)) || isDigit(text.charCodeAt(i)))) i++;
+      return { end: i, isFloat, error: 'a number must be followed by a space or a symbol, not a letter', errorAt };
+    }
+    if (d === Ch.Dot) {
+      const errorAt = i;
+      while (i < n && (text.charCodeAt(i) === Ch.Dot || isDigit(text.charCodeAt(i)))) i++;
+      return { end: i, isFloat: true, error: 'a number can have only one decimal point or exponent', errorAt };
+    }
+  }
+  return { end: i, isFloat };
+}

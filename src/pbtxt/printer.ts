@@ -1,0 +1,152 @@
+// Prints a syntax tree in tritonc's canonical layout, the one Triton's own docs use:
+//
+//   input [
+//     {
+//       name: "input"
+//       dims: [ 3, 224, 224 ]
+//       reshape { shape: [ ] }
+//     }
+//   ]
+//
+// Scalars print from their typed values (so `0x10` becomes `16` and `True` becomes `true`), small
+// messages print on one line, and every comment prints where it was attached. The formatter and the
+// value printer both end here.
+import type { SchemaField } from '../config/schema.js';
+import type { Comment, DocumentNode, ElementNode, FieldNode, ListNode, MessageNode, ScalarNode, ValueNode } from './ast.js';
+import { formatFloat, quoteString } from './scalars.js';
+
+const INDENT = '  ';
+/** Lines that would be longer than this print block-style instead of inline. */
+const MAX_WIDTH = 100;
+
+export function printTree(doc: DocumentNode): string {
+  const out: string[] = [];
+  printFields(doc.fields, '', out);
+  printDangling(doc.dangling, '', out, doc.fields.length > 0);
+  return out.length ? `${out.join('\n')}\n` : '';
+}
+
+function printFields(fields: FieldNode[], indent: string, out: string[]): void {
+  fields.forEach((f, i) => {
+    if (i > 0 && f.blankLineBefore) out.push('');
+    printLeading(f.leading, indent, out);
+    if (f.leading.length && f.blankLineAfterComments) out.push('');
+    const lines = fieldLines(f, indent);
+    if (f.trailing) lines[lines.length - 1] += `  ${commentText(f.trailing)}`;
+    out.push(...lines);
+  });
+}
+
+function printLeading(comments: Comment[], indent: string, out: string[]): void {
+  comments.forEach((c, i) => {
+    if (i > 0 && c.newlinesBefore >= 2) out.push('');
+    out.push(indent + commentText(c));
+  });
+}
+
+function printDangling(comments: Comment[], indent: string, out: string[], afterContent: boolean): void {
+  comments.forEach((c, i) => {
+    if ((i > 0 || afterContent) && c.newlinesBefore >= 2) out.push('');
+    out.push(indent + commentText(c));
+  });
+}
+
+const commentText = (c: Comment): string => c.text.trimEnd();
+
+function fieldLines(f: FieldNode, indent: string): string[] {
+  const v = f.value;
+  if (v.kind === 'scalar') return [`${indent}${f.name}: ${scalarText(v, f.field)}`];
+  if (v.kind === 'message') {
+    const inline = inlineMessage(v, f.field);
+    if (inline !== undefined && indent.length + f.name.length + 1 + inline.length <= MAX_WIDTH) return [`${indent}${f.name} ${inline}`];
+    return blockMessage(`${indent}${f.name} `, v, indent);
+  }
+  return listLines(f, v, indent);
+}
+
+function listLines(f: FieldNode, list: ListNode, indent: string): string[] {
+  const scalars = list.elements.every((e) => e.value.kind === 'scalar');
+  const head = scalars ? `${indent}${f.name}: ` : `${indent}${f.name} `;
+  if (scalars) {
+    const inline = inlineList(list, f.field);
+    if (inline !== undefined && head.length + inline.length <= MAX_WIDTH) return [head + inline];
+  }
+  const lines = [`${head}[${list.openComment ? `  ${commentText(list.openComment)}` : ''}`];
+  const inner = indent + INDENT;
+  list.elements.forEach((e, i) => {
+    if (i > 0 && e.blankLineBefore) lines.push('');
+    printLeading(e.leading, inner, lines);
+    const comma = i < list.elements.length - 1 ? ',' : '';
+    const elementLines = elementText(e, f.field, inner);
+    elementLines[elementLines.length - 1] += comma + (e.trailing ? `  ${commentText(e.trailing)}` : '');
+    lines.push(...elementLines);
+  });
+  printDangling(list.dangling, inner, lines, list.elements.length > 0);
+  lines.push(`${indent}]`);
+  return lines;
+}
+
+function elementText(e: ElementNode, field: SchemaField | undefined, indent: string): string[] {
+  if (e.value.kind === 'scalar') return [indent + scalarText(e.value, field)];
+  const inline = inlineMessage(e.value, field);
+  if (inline !== undefined && indent.length + inline.length <= MAX_WIDTH) return [indent + inline];
+  return blockMessage(indent, e.value, indent);
+}
+
+function blockMessage(head: string, m: MessageNode, indent: string): string[] {
+  const lines = [`${head}{${m.openComment ? `  ${commentText(m.openComment)}` : ''}`];
+  printFields(m.fields, indent + INDENT, lines);
+  printDangling(m.dangling, indent + INDENT, lines, m.fields.length > 0);
+  lines.push(`${indent}}`);
+  return lines;
+}
+
+const hasComments = (t: { leading: Comment[]; trailing?: Comment }): boolean => t.leading.length > 0 || t.trailing !== undefined;
+
+/** One-line form of a message, or undefined when it must print as a block. */
+function inlineMessage(m: MessageNode, field: SchemaField | undefined): string | undefined {
+  if (m.openComment || m.dangling.length) return undefined;
+  if (m.fields.length === 0) return '{ }';
+  const isMapEntry = field?.mapEntry !== undefined;
+  if (m.fields.length > 1 && !isMapEntry) return undefined;
+  const parts: string[] = [];
+  for (const f of m.fields) {
+    if (hasComments(f)) return undefined;
+    const v = f.value;
+    if (v.kind === 'scalar') parts.push(`${f.name}: ${scalarText(v, f.field)}`);
+    else if (v.kind === 'list') {
+      if (v.elements.some((e) => e.value.kind !== 'scalar')) return undefined;
+      const list = inlineList(v, f.field);
+      if (list === undefined) return undefined;
+      parts.push(`${f.name}: ${list}`);
+    } else {
+      const inner = inlineMessage(v, f.field);
+      if (inner === undefined) return undefined;
+      parts.push(`${f.name} ${inner}`);
+    }
+  }
+  return `{ ${parts.join(' ')} }`;
+}
+
+function inlineList(list: ListNode, field: SchemaField | undefined): string | undefined {
+  if (list.openComment || list.dangling.length || list.elements.some(hasComments)) return undefined;
+  if (list.elements.length === 0) return '[ ]';
+  return `[ ${list.elements.map((e) => scalarText(e.value as ScalarNode, field)).join(', ')} ]`;
+}
+
+export function scalarText(node: ScalarNode, field: SchemaField | undefined): string {
+  const v = node.value;
+  if (v === undefined || !field) return node.text;
+  return formatScalar(v, field);
+}
+
+export function formatScalar(v: ScalarNode['value'] & {}, field: SchemaField): string {
+  const type = field.type;
+  if (typeof v === 'string') return type.kind === 'enum' ? v : quoteString(v);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'bigint') return v.toString();
+  if (type.kind === 'scalar' && (type.type === 'float' || type.type === 'double')) return formatFloat(v);
+  return String(v);
+}
+
+export type { ValueNode };

@@ -1,0 +1,157 @@
+// Conversions between text-format scalar literals and values: integers (decimal, hex, octal, exact
+// beyond 2^53), floats (inf/nan/`f` suffix), C-escaped strings.
+import type { ScalarType } from '../config/schema.js';
+
+/** 64-bit integers stay exact: a number while it is a safe integer, a bigint beyond. */
+export type Int64 = number | bigint;
+
+export interface IntegerRange {
+  min: bigint;
+  max: bigint;
+}
+
+const INT32: IntegerRange = { min: -(2n ** 31n), max: 2n ** 31n - 1n };
+const UINT32: IntegerRange = { min: 0n, max: 2n ** 32n - 1n };
+const INT64: IntegerRange = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
+const UINT64: IntegerRange = { min: 0n, max: 2n ** 64n - 1n };
+
+export function integerRange(type: ScalarType): IntegerRange | undefined {
+  switch (type) {
+    case 'int32': case 'sint32': case 'sfixed32': return INT32;
+    case 'uint32': case 'fixed32': return UINT32;
+    case 'int64': case 'sint64': case 'sfixed64': return INT64;
+    case 'uint64': case 'fixed64': return UINT64;
+    default: return undefined;
+  }
+}
+
+export const ENUM_RANGE = INT32;
+
+export function is64Bit(type: ScalarType): boolean {
+  return type === 'int64' || type === 'uint64' || type === 'sint64' || type === 'fixed64' || type === 'sfixed64';
+}
+
+/** The magnitude of an integer token (`123`, `0x7f`, `017`). */
+export function integerTokenValue(text: string): bigint {
+  if (/^0[xX]/.test(text)) return BigInt(text);
+  if (text.length > 1 && text.startsWith('0')) return BigInt(`0o${text.slice(1)}`);
+  return BigInt(text);
+}
+
+export function toInt64(v: bigint): Int64 {
+  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+}
+
+/** The value of a float token or an integer token used as a float; `f` suffixes are dropped. */
+export function floatTokenValue(text: string, isInteger: boolean): number {
+  if (isInteger) return Number(integerTokenValue(text));
+  const t = /[fF]$/.test(text) ? text.slice(0, -1) : text;
+  return Number(t);
+}
+
+const FLOAT_WORDS: Record<string, number> = { inf: Infinity, infinity: Infinity, nan: NaN };
+
+export function floatWordValue(word: string): number | undefined {
+  return FLOAT_WORDS[word.toLowerCase()];
+}
+
+export function formatFloat(v: number): string {
+  if (Number.isNaN(v)) return 'nan';
+  if (v === Infinity) return 'inf';
+  if (v === -Infinity) return '-inf';
+  if (Object.is(v, -0)) return '-0';
+  return String(v);
+}
+
+export interface UnescapeResult {
+  value: string;
+  /** 0-based index into the literal's text of the first bad escape, with a message. */
+  error?: { index: number; message: string };
+}
+
+const SIMPLE_ESCAPES: Record<string, number> = {
+  n: 10, t: 9, r: 13, a: 7, b: 8, f: 12, v: 11, '\\': 92, "'": 39, '"': 34, '?': 63,
+};
+
+/** Decodes one quoted literal (with its quotes) into a string: escapes make bytes, bytes are UTF-8. */
+export function unescapeStringLiteral(literal: string): UnescapeResult {
+  const body = literal.slice(1, literal.length > 1 && literal.at(-1) === literal[0] ? -1 : undefined);
+  const bytes: number[] = [];
+  let error: UnescapeResult['error'];
+  const utf8 = new TextEncoder();
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i]!;
+    if (ch !== '\\') {
+      const cp = body.codePointAt(i)!;
+      if (cp > 0x7f) {
+        const s = String.fromCodePoint(cp);
+        bytes.push(...utf8.encode(s));
+        i += s.length - 1;
+      } else bytes.push(cp);
+      continue;
+    }
+    const next = body[i + 1];
+    if (next === undefined) {
+      error ??= { index: i + 1, message: 'a string cannot end with a lone backslash' };
+      break;
+    }
+    if (next in SIMPLE_ESCAPES) {
+      bytes.push(SIMPLE_ESCAPES[next]!);
+      i++;
+    } else if (next >= '0' && next <= '7') {
+      let j = i + 1;
+      let v = 0;
+      while (j < body.length && j < i + 4 && body[j]! >= '0' && body[j]! <= '7') v = v * 8 + Number(body[j++]);
+      bytes.push(v & 0xff);
+      i = j - 1;
+    } else if (next === 'x' || next === 'X') {
+      let j = i + 2;
+      let v = 0;
+      while (j < body.length && j < i + 4 && /[0-9a-fA-F]/.test(body[j]!)) v = v * 16 + parseInt(body[j++]!, 16);
+      if (j === i + 2) {
+        error ??= { index: i + 1, message: '"\\x" must be followed by hex digits' };
+        i++;
+        continue;
+      }
+      bytes.push(v);
+      i = j - 1;
+    } else if (next === 'u' || next === 'U') {
+      const len = next === 'u' ? 4 : 8;
+      const hex = body.slice(i + 2, i + 2 + len);
+      if (hex.length !== len || !/^[0-9a-fA-F]+$/.test(hex) || parseInt(hex, 16) > 0x10ffff) {
+        error ??= { index: i + 1, message: `"\\${next}" must be followed by ${len} hex digits of a Unicode code point` };
+        i++;
+        continue;
+      }
+      bytes.push(...utf8.encode(String.fromCodePoint(parseInt(hex, 16))));
+      i += 1 + len;
+    } else {
+      error ??= { index: i + 1, message: `invalid escape sequence "\\${next}"` };
+      i++;
+    }
+  }
+  const decoded = new TextDecoder('utf-8', { fatal: false }).decode(new Uint8Array(bytes));
+  if (!error && decoded.includes('\uFFFD') && !body.includes('\uFFFD')) {
+    error = { index: 0, message: 'the escapes in this string do not make valid UTF-8, which a proto string field requires' };
+  }
+  return error ? { value: decoded, error } : { value: decoded };
+}
+
+/** Quotes a string for text format: double quotes, C escapes for quotes, backslashes and control characters. */
+export function quoteString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    switch (c) {
+      case 34: out += '\\"'; break;
+      case 92: out += '\\\\'; break;
+      case 10: out += '\\n'; break;
+      case 13: out += '\\r'; break;
+      case 9: out += '\\t'; break;
+      default:
+        if (c < 0x20 || c === 0x7f) out += `\\${c.toString(8).padStart(3, '0')}`;
+        else out += s[i];
+    }
+  }
+  return `${out}"`;
+}
