@@ -76,7 +76,8 @@ function splitMapList(f: FieldNode): { entries: FieldNode[]; leftover: Comment[]
     return entry;
   });
   const last = out.at(-1);
-  if (!last) return { entries: [], leftover: [...head, ...list.dangling, ...(f.trailing ? [f.trailing] : [])] };
+  // An empty map list still sets the field: keep it, with its comments.
+  if (!last) return { entries: [f], leftover: [] };
   // Comments before the closing "]" and after it have no node of their own any more: they go before
   // whatever follows (or into the enclosing block's closing comments).
   if (f.trailing && !last.trailing && !list.dangling.length) {

@@ -3,7 +3,8 @@
 // single- or double-quoted strings, and every other character as a one-character symbol.
 import type { Position, Range } from '../diagnostics.js';
 
-export type TokenType = 'ident' | 'int' | 'float' | 'string' | 'symbol' | 'eof';
+/** `invalid`: a malformed number; the lexer has reported it already. */
+export type TokenType = 'ident' | 'int' | 'float' | 'string' | 'symbol' | 'invalid' | 'eof';
 
 export interface Token {
   type: TokenType;
@@ -98,7 +99,7 @@ export function tokenize(text: string): LexResult {
     } else if (isDigit(c) || (c === Ch.Dot && i + 1 < n && isDigit(text.charCodeAt(i + 1)))) {
       const scanned = scanNumber(text, i);
       j = scanned.end;
-      type = scanned.isFloat ? 'float' : 'int';
+      type = scanned.error ? 'invalid' : scanned.isFloat ? 'float' : 'int';
       if (scanned.error) error(scanned.error, pos(scanned.errorAt ?? i), pos(j));
     } else if (c === Ch.DQuote || c === Ch.SQuote) {
       j = i + 1;

@@ -166,12 +166,15 @@ class Parser {
         continue;
       }
       if (t.type === 'symbol' && (t.text === '}' || t.text === '>')) {
-        this.report(
-          open
-            ? `Expected "${closer}", found "${t.text}": the "${open.text}" at ${open.range.start.line}:${open.range.start.column} is closed with the wrong bracket`
-            : `unexpected "${t.text}": there is no open block to close`,
-          t.range, path, 'unexpected-token',
-        );
+        if (open) {
+          // Take the wrong bracket as the close the author meant, so the error is reported once.
+          this.report(
+            `Expected "${closer}", found "${t.text}": the "${open.text}" at ${open.range.start.line}:${open.range.start.column} is closed with the wrong bracket`,
+            t.range, path, 'unexpected-token',
+          );
+          return fields;
+        }
+        this.report(`unexpected "${t.text}": there is no open block to close`, t.range, path, 'unexpected-token');
       } else {
         this.report(`Expected a field name, got: ${this.describe(t)}`, t.range, path, 'unexpected-token');
       }
@@ -224,6 +227,9 @@ class Parser {
         this.report(`field "${field.name}" is not repeated, so it cannot take a list; write ${field.name} { ... }`, t.range, [...path, field.name], 'not-repeated');
         return this.parseList(() => this.parseDetachedMessage(msg, [...path, field.name]));
       }
+      // A list written empty still sets the field, as `dims: [ ]` does.
+      if (field.mapEntry) obj[field.name] ??= {};
+      else obj[field.name] ??= [];
       return this.parseList(() => this.parseMessageElement(field, msg, obj, path, nameTok));
     }
     if (this.isSymbol(t, '{') || this.isSymbol(t, '<')) {
@@ -319,11 +325,11 @@ class Parser {
     const entryPath = [...path, field.name, key];
     const keyNode = node.fields.find((f) => f.name === 'key');
     const valueNode = node.fields.find((f) => f.name === 'value');
-    this.locations.add(entryPath, valueNode?.value.range ?? node.range, keyNode?.value.range ?? node.range);
-    this.locations.addField([...path, field.name], node.range);
     inner.rehome([...path, field.name, '<entry>', 'value'], entryPath);
     inner.drop([...path, field.name, '<entry>']);
     this.locations.merge(inner);
+    this.locations.add(entryPath, valueNode?.value.range ?? node.range, keyNode?.value.range ?? node.range);
+    this.locations.addField([...path, field.name], node.range);
   }
 
   // -- scalar fields --
@@ -372,7 +378,7 @@ class Parser {
   /** After a missing colon: is the next token the field's value rather than the next field? */
   private looksLikeValue(): boolean {
     const t = this.peek();
-    if (t.type === 'string' || t.type === 'int' || t.type === 'float' || this.isSymbol(t, '-') || this.isSymbol(t, '[')) return true;
+    if (t.type === 'string' || t.type === 'int' || t.type === 'float' || t.type === 'invalid' || this.isSymbol(t, '-') || this.isSymbol(t, '[')) return true;
     if (t.type !== 'ident') return false;
     const after = this.peek(1);
     return !(this.isSymbol(after, ':') || this.isSymbol(after, '{') || this.isSymbol(after, '<'));
@@ -447,6 +453,10 @@ class Parser {
           }
           continue;
         }
+        if (sep.type === 'eof') {
+          this.report(`unterminated list: the "[" at ${open.range.start.line}:${open.range.start.column} is never closed; add "]"`, open.range, [], 'unterminated-list');
+          break;
+        }
         this.report(`Expected "," or "]" in the list, found ${this.describe(sep)}`, sep.range, [], 'expected-list-separator');
         // Recover: a closing brace ends the list (the enclosing block will consume it); an element-like
         // token means a missing comma; anything else is skipped.
@@ -471,6 +481,11 @@ class Parser {
     const fail = (message: string, code: string, range: Range = first.range): void => {
       this.report(message, range, path, code);
     };
+    if (first.type === 'invalid') {
+      // A malformed number, already reported by the tokenizer: skip it quietly.
+      this.next();
+      return { kind: 'scalar', range: first.range, text: first.text, value: undefined };
+    }
     const placeholder = this.templatePlaceholder();
     if (placeholder) {
       this.report(
@@ -624,7 +639,7 @@ class Parser {
     if (this.isSymbol(first, '-')) this.next();
     const t = this.peek();
     if (t.type === 'string') while (this.peek().type === 'string') this.next();
-    else if (t.type === 'int' || t.type === 'float' || t.type === 'ident') this.next();
+    else if (t.type === 'int' || t.type === 'float' || t.type === 'ident' || t.type === 'invalid') this.next();
     const end = this.consumedSince(first) ? this.lastEnd() : first.range.start;
     return { kind: 'scalar', range: { start: first.range.start, end }, text: '', value: undefined };
   }

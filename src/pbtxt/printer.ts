@@ -88,8 +88,8 @@ function listLines(f: FieldNode, list: ListNode, indent: string): string[] {
 
 function elementText(e: ElementNode, field: SchemaField | undefined, indent: string): string[] {
   if (e.value.kind === 'scalar') return [indent + scalarText(e.value, field)];
-  const inline = inlineMessage(e.value, field);
-  if (inline !== undefined && indent.length + inline.length <= MAX_WIDTH) return [indent + inline];
+  // Elements of a message list print as blocks, as in Triton's docs, unless they are empty.
+  if (e.value.fields.length === 0 && !e.value.openComment && !e.value.dangling.length) return [`${indent}{ }`];
   return blockMessage(indent, e.value, indent);
 }
 

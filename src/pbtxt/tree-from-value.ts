@@ -23,7 +23,10 @@ function fieldsOf(value: Record<string, unknown>, message: SchemaMessage, where:
     const at = `${where}.${name}`;
     if (field.mapEntry) {
       if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ValueShapeError(`${at} must be an object (a map)`);
-      for (const [key, entryValue] of Object.entries(v as Record<string, unknown>)) {
+      const entries = Object.entries(v as Record<string, unknown>);
+      // An empty map that was set prints as an empty list, the one way to write it.
+      if (!entries.length) out.push(fieldNode(field, { kind: 'list', range: NO_RANGE, elements: [], dangling: [] }));
+      for (const [key, entryValue] of entries) {
         const entry = { key: mapKey(key, field.mapEntry), value: entryValue };
         out.push(fieldNode(field, messageNode(entry, field.mapEntry, `${at}[${JSON.stringify(key)}]`)));
       }

@@ -1,0 +1,110 @@
+// `tritonc fmt [PATH...] [--check | --write] [--stdin-filepath P]`
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { formatText } from '../pbtxt/format.js';
+import { formatDiagnosticLine } from '../report/plain.js';
+import { findConfigFiles } from '../repo/find-configs.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { EXIT, UsageError } from './errors.js';
+import type { CliIO } from './io.js';
+
+export interface FmtOptions {
+  paths: string[];
+  check?: boolean;
+  write?: boolean;
+  stdinFilepath?: string;
+}
+
+export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
+  if (opts.check && opts.write) throw new UsageError('--check and --write cannot be used together: --check only reports, --write rewrites');
+  const fromStdin = opts.paths.length === 0 || (opts.paths.length === 1 && opts.paths[0] === '-');
+  if (fromStdin) {
+    if (opts.paths.length === 0 && io.stdinIsTTY) throw new UsageError('give the config files or directories to format, or pipe a config on stdin (e.g. tritonc fmt < config.pbtxt)');
+    if (opts.write) throw new UsageError('--write needs file paths; with stdin the result goes to stdout');
+    return formatStdin(await io.readStdin(), opts, io);
+  }
+  const { files, missing } = findConfigFiles(opts.paths.map((p) => resolve(io.cwd, p)));
+  for (const m of missing) io.stderr(`tritonc fmt: ${relative(io.cwd, m) || m}: no such file or directory\n`);
+  if (missing.length) return EXIT.usage;
+  if (!files.length) {
+    io.stderr(`tritonc fmt: no config.pbtxt or configs/*.pbtxt found under ${opts.paths.join(', ')}\n`);
+    return EXIT.usage;
+  }
+
+  let failed = false;
+  const unformatted: string[] = [];
+  for (const file of files) {
+    const shown = relative(io.cwd, file) || file;
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      io.stderr(`tritonc fmt: ${shown}: cannot read: ${(e as Error).message}\n`);
+      failed = true;
+      continue;
+    }
+    const result = formatText(text, shown);
+    if (result.status === 'skipped') continue;
+    if (result.status === 'syntax-error') {
+      for (const d of result.diagnostics) io.stderr(`${formatDiagnosticLine(d)}\n`);
+      io.stderr(`tritonc fmt: ${shown} was not formatted: fix the syntax errors above first\n`);
+      failed = true;
+      continue;
+    }
+    if (result.status === 'unsafe') {
+      io.stderr(`tritonc fmt: ${shown}: ${result.reason}\n`);
+      failed = true;
+      continue;
+    }
+    if (opts.check) {
+      if (result.changed) {
+        unformatted.push(shown);
+        io.stdout(`${shown}\n`);
+      }
+    } else if (opts.write) {
+      if (result.changed) {
+        try {
+          writeFileAtomic(file, result.output);
+          io.stdout(`formatted ${shown}\n`);
+        } catch (e) {
+          io.stderr(`tritonc fmt: ${shown}: cannot write: ${(e as Error).message}\n`);
+          failed = true;
+        }
+      }
+    } else {
+      io.stdout(result.output);
+    }
+  }
+  if (failed) return EXIT.usage;
+  if (unformatted.length) {
+    io.stderr(`${unformatted.length} file${unformatted.length === 1 ? '' : 's'} would be reformatted; run tritonc fmt --write ${opts.paths.join(' ')}\n`);
+    return EXIT.problems;
+  }
+  return EXIT.ok;
+}
+
+function formatStdin(text: string, opts: FmtOptions, io: CliIO): number {
+  const name = opts.stdinFilepath ?? '<stdin>';
+  const result = formatText(text, name);
+  switch (result.status) {
+    case 'skipped':
+      if (!opts.check) io.stdout(text);
+      return EXIT.ok;
+    case 'syntax-error':
+      for (const d of result.diagnostics) io.stderr(`${formatDiagnosticLine(d)}\n`);
+      return EXIT.usage;
+    case 'unsafe':
+      io.stderr(`tritonc fmt: ${name}: ${result.reason}\n`);
+      return EXIT.usage;
+    case 'formatted':
+      if (opts.check) {
+        if (result.changed) {
+          io.stdout(`${name}\n`);
+          return EXIT.problems;
+        }
+        return EXIT.ok;
+      }
+      io.stdout(result.output);
+      return EXIT.ok;
+  }
+}

@@ -1,0 +1,26 @@
+// The CLI's window on the world, passed in so commands run the same in tests and in a terminal.
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  readStdin: () => Promise<string>;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export function processIO(): CliIO {
+  return {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const c of process.stdin) chunks.push(c as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}

@@ -1,0 +1,103 @@
+// The tritonc command line: parse flags with yargs, dispatch to one module per command, turn every
+// failure into a message and an exit code (0 clean, 1 problems found, 2 usage or unreadable input).
+import yargs, { type Argv } from 'yargs';
+import { runFmt } from './fmt.js';
+import { EXIT, UsageError } from './errors.js';
+import { processIO, type CliIO } from './io.js';
+import { VERSION } from '../version.js';
+
+type Runner = (args: Record<string, unknown>, io: CliIO) => Promise<number>;
+
+interface CommandSpec {
+  command: string;
+  describe: string;
+  builder: (y: Argv) => Argv;
+  run: Runner;
+}
+
+const commands: CommandSpec[] = [
+  {
+    command: 'fmt [paths..]',
+    describe: 'Format config.pbtxt files in the canonical layout, keeping every comment',
+    builder: (y) =>
+      y
+        .positional('paths', { type: 'string', array: true, describe: 'Config files or directories (default: stdin)' })
+        .option('check', { type: 'boolean', describe: 'List files that are not formatted; exit 1 if any' })
+        .option('write', { type: 'boolean', describe: 'Rewrite files in place (atomically)' })
+        .option('stdin-filepath', { type: 'string', describe: 'The file name to use in messages for stdin input' })
+        .conflicts('check', 'write'),
+    run: (a, io) =>
+      runFmt(
+        {
+          paths: (a.paths as string[] | undefined) ?? [],
+          check: a.check as boolean | undefined,
+          write: a.write as boolean | undefined,
+          stdinFilepath: a.stdinFilepath as string | undefined,
+        },
+        io,
+      ),
+  },
+];
+
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  let selected: CommandSpec | undefined;
+  let usageError: string | undefined;
+  let output = '';
+  const parser = yargs(argv)
+    .scriptName('tritonc')
+    .usage('$0 <command> [options]\n\nCompile and validate NVIDIA Triton Inference Server model repositories.')
+    .strict()
+    .exitProcess(false)
+    .version(VERSION)
+    .help()
+    .alias('h', 'help')
+    .demandCommand(1, 'give a command, e.g. tritonc fmt --check model_repository')
+    .wrap(Math.min(100, process.stdout.columns || 100))
+    .fail((msg, err) => {
+      usageError = msg || err?.message || 'invalid arguments';
+    });
+  for (const spec of commands) {
+    parser.command(spec.command, spec.describe, spec.builder, () => {
+      selected = spec;
+    });
+  }
+  let args: Record<string, unknown>;
+  try {
+    args = (await parser.parseAsync(argv, {}, (_err, _argv, out) => {
+      output = out;
+    })) as Record<string, unknown>;
+  } catch (e) {
+    usageError ??= (e as Error).message;
+    args = {};
+  }
+  if (usageError) {
+    io.stderr(`tritonc: ${usageError}\nRun tritonc --help for usage.\n`);
+    return EXIT.usage;
+  }
+  if (output) {
+    io.stdout(`${output}\n`);
+    return EXIT.ok;
+  }
+  if (!selected) return EXIT.usage;
+  try {
+    return await selected.run(args, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`tritonc: ${e.message}\n`);
+      return e.exitCode;
+    }
+    throw e;
+  }
+}
+
+export async function main(): Promise<void> {
+  const io = processIO();
+  try {
+    process.exitCode = await runCli(process.argv.slice(2), io);
+  } catch (e) {
+    // A bug in tritonc, not in the user's input: say so, briefly, with what to report.
+    io.stderr(`tritonc: internal error: ${(e as Error).message}\nThis is a bug in tritonc; please report it with the command you ran.\n`);
+    if (process.env.TRITONC_DEBUG) io.stderr(`${(e as Error).stack}\n`);
+    process.exitCode = 70;
+  }
+}

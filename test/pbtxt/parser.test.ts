@@ -1,0 +1,247 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/document.js';
+
+const parse = (text: string) => parseConfig(text, 'config.pbtxt');
+
+function ok(text: string) {
+  const doc = parse(text);
+  expect(doc.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.column} ${d.message}`)).toEqual([]);
+  return doc.value as Record<string, unknown>;
+}
+
+/** The diagnostics as `line:column message`. */
+function errors(text: string): string[] {
+  return parse(text).diagnostics.map((d) => `${d.range.start.line}:${d.range.start.column} ${d.message}`);
+}
+
+describe('parser: what TextFormat accepts', () => {
+  it('reads scalar fields, comments, and an optional colon before messages', () => {
+    expect(ok('# header\nname: "m"  # trailing\nmax_batch_size: 8\ndynamic_batching { }\nmodel_transaction_policy: { decoupled: true }\n')).toEqual({
+      name: 'm', max_batch_size: 8, dynamic_batching: {}, model_transaction_policy: { decoupled: true },
+    });
+  });
+
+  it('accepts angle brackets as message delimiters', () => {
+    expect(ok('version_policy < latest < num_versions: 2 > >')).toEqual({ version_policy: { latest: { num_versions: 2 } } });
+  });
+
+  it('accepts repeated scalars one by one, as lists, and mixed in one message', () => {
+    expect(ok('input { dims: 1 dims: [2, 3] dims: 4 dims: [] }')).toEqual({ input: [{ dims: [1, 2, 3, 4] }] });
+  });
+
+  it('accepts repeated messages one by one and in list form, with or without a colon', () => {
+    const v = ok('input { name: "a" } input [ { name: "b" }, { name: "c" } ] input: [ < name: "d" > ]');
+    expect((v.input as { name: string }[]).map((i) => i.name)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('reads maps as key/value entries and as lists, with message and scalar values', () => {
+    const v = ok(`
+      parameters { key: "a" value: { string_value: "1" } }
+      parameters [ { key: "b", value { string_value: "2" } }, { key: "c" value: { } } ]
+      optimization { execution_accelerators { gpu_execution_accelerator { name: "tensorrt" parameters { key: "precision_mode" value: "FP16" } } } }
+      dynamic_batching { priority_levels: 2 priority_queue_policy { key: 1 value { timeout_action: DELAY } } }
+    `);
+    expect(v.parameters).toEqual({ a: { string_value: '1' }, b: { string_value: '2' }, c: {} });
+    expect(v.optimization).toEqual({ execution_accelerators: { gpu_execution_accelerator: [{ name: 'tensorrt', parameters: { precision_mode: 'FP16' } }] } });
+    expect((v.dynamic_batching as Record<string, unknown>).priority_queue_policy).toEqual({ 1: { timeout_action: 'DELAY' } });
+  });
+
+  it('keeps a map key like __proto__ as an ordinary key', () => {
+    const v = ok('parameters { key: "__proto__" value { string_value: "x" } }');
+    expect(Object.keys(v.parameters as object)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(v.parameters)).toBe(Object.prototype);
+  });
+
+  it('reads enums by name and by number, keeping unknown numbers (proto3 enums are open)', () => {
+    expect(ok('input { data_type: TYPE_FP32 } input { data_type: 11 } input { data_type: 99 } instance_group { kind: 2 }')).toEqual({
+      input: [{ data_type: 'TYPE_FP32' }, { data_type: 'TYPE_FP32' }, { data_type: 99 }],
+      instance_group: [{ kind: 'KIND_CPU' }],
+    });
+  });
+
+  it('reads strings in both quotes, with C escapes and adjacent-literal concatenation', () => {
+    const v = ok(String.raw`name: 'a\'b' "c\"d" 'e' platform: "\n\t\\\x41\101\u00e9\U0001F600\?" backend: "模型"`);
+    expect(v.name).toBe(`a'bc"de`);
+    expect(v.platform).toBe('\n\t\\AAé😀?');
+    expect(v.backend).toBe('模型');
+  });
+
+  it('reads decimal, hex and octal integers and keeps 64-bit values exact beyond 2^53', () => {
+    const v = ok('max_batch_size: 0x10 input { dims: 010 dims: -0x1 dims: 9007199254740993 } dynamic_batching { priority_levels: 18446744073709551615 }');
+    expect(v.max_batch_size).toBe(16);
+    expect((v.input as { dims: unknown[] }[])[0]!.dims).toEqual([8, -1, 9007199254740993n]);
+    expect((v.dynamic_batching as Record<string, unknown>).priority_levels).toBe(18446744073709551615n);
+  });
+
+  it('reads floats with exponents, inf, nan, an f suffix, a leading dot, and integers in float fields', () => {
+    const v = ok('model_metrics { metric_control { histogram_options { buckets: [1, 2.5, 1e3, .5, -inf, inf, nan, 3f, 0x10, -2] } } }');
+    const buckets = ((v.model_metrics as any).metric_control[0].histogram_options.buckets) as number[];
+    expect(buckets.slice(0, 4)).toEqual([1, 2.5, 1000, 0.5]);
+    expect(buckets[4]).toBe(-Infinity);
+    expect(buckets[5]).toBe(Infinity);
+    expect(Number.isNaN(buckets[6])).toBe(true);
+    expect(buckets.slice(7)).toEqual([3, 16, -2]);
+  });
+
+  it('reads every spelling of booleans', () => {
+    const v = ok('sequence_batching { control_input { control { bool_false_true: [false, true, False, True, f, t, 0, 1] } } }');
+    expect((v.sequence_batching as any).control_input[0].control[0].bool_false_true).toEqual([false, true, false, true, false, true, false, true]);
+  });
+
+  it('accepts "," or ";" after fields, CRLF, tabs, no final newline, and a negative sign apart from its number', () => {
+    expect(ok('name: "m";\r\nmax_batch_size: 4,\r\n\tinput { dims: - 1 }')).toEqual({ name: 'm', max_batch_size: 4, input: [{ dims: [-1] }] });
+  });
+
+  it('accepts empty and comment-only files', () => {
+    expect(ok('')).toEqual({});
+    expect(ok('# nothing here\n\n# at all')).toEqual({});
+  });
+
+  it('lets a proto3 scalar at its default be set again, as protobuf does', () => {
+    expect(ok('max_batch_size: 0 max_batch_size: 8')).toEqual({ max_batch_size: 8 });
+  });
+
+  it('keeps explicit zeros and empty lists in the value', () => {
+    expect(ok('max_batch_size: 0 input { reshape { shape: [ ] } }')).toEqual({ max_batch_size: 0, input: [{ reshape: { shape: [] } }] });
+  });
+});
+
+describe('parser: what TextFormat rejects', () => {
+  it('reports an unknown field with its message type and a suggestion', () => {
+    expect(errors('max_batch_sise: 8')).toEqual(['1:1 Message type "inference.ModelConfig" has no field named "max_batch_sise". Did you mean "max_batch_size"?']);
+    expect(errors('input { data_typ: TYPE_FP32 }')[0]).toContain('Message type "inference.ModelInput" has no field named "data_typ". Did you mean "data_type"?');
+    expect(errors('maxBatchSize: 8')[0]).toContain('Did you mean "max_batch_size"?');
+  });
+
+  it('reports an unknown enum name with a suggestion', () => {
+    expect(errors('input { data_type: FP32 }')).toEqual(['1:20 Unknown enumeration value of "FP32" for field "data_type". Did you mean "TYPE_FP32"?']);
+    expect(errors('instance_group { kind: GPU }')[0]).toContain('Did you mean "KIND_GPU"?');
+  });
+
+  it('reports the wrong kind of value', () => {
+    expect(errors('max_batch_size: "8"')).toEqual(['1:17 Expected integer for field "max_batch_size" (int32), got: ""8""']);
+    expect(errors('name: model')[0]).toBe('1:7 Expected string for field "name", got: "model"; quote it: "model"');
+    expect(errors('max_batch_size: 1.5')[0]).toContain('Expected integer');
+    expect(errors('response_cache { enable: yes }')[0]).toBe('1:26 Invalid value for boolean field "enable". Value: "yes". Use true or false');
+    expect(errors('input { dims: [ 1, "2" ] }')[0]).toMatch(/^1:20 Expected integer/);
+    expect(errors('input: "x"')[0]).toContain('Expected "{"');
+  });
+
+  it('reports integers out of range for the field type', () => {
+    expect(errors('max_batch_size: 2147483648')[0]).toBe('1:17 Integer out of range (2147483648): field "max_batch_size" is int32, from -2147483648 to 2147483647');
+    expect(errors('max_batch_size: -2147483648')).toEqual([]);
+    expect(errors('dynamic_batching { max_queue_delay_microseconds: -1 }')[0]).toBe('1:50 field "max_queue_delay_microseconds" is unsigned (uint64) and cannot be negative');
+    expect(errors('dynamic_batching { priority_levels: 18446744073709551616 }')[0]).toContain('Integer out of range');
+    expect(errors('input { dims: 9223372036854775808 }')[0]).toContain('Integer out of range');
+  });
+
+  it('reports a singular field given twice, pointing at the second and naming the first', () => {
+    expect(errors('name: "a"\nname: "b"')).toEqual(['2:1 Non-repeated field "name" is specified multiple times (first at 1:1); keep only one']);
+    expect(errors('max_batch_size: 8 max_batch_size: 16')[0]).toContain('specified multiple times');
+    expect(errors('optimization { } optimization { }')[0]).toContain('Non-repeated field "optimization"');
+  });
+
+  it('reports two members of one oneof', () => {
+    expect(errors('dynamic_batching { }\nsequence_batching { }')).toEqual([
+      '2:1 Field "sequence_batching" is specified along with field "dynamic_batching", another member of oneof "scheduling_choice" (at 1:1); keep only one of them',
+    ]);
+    expect(errors('model_warmup { inputs { key: "x" value { zero_data: true random_data: true } } }')[0]).toContain('oneof "input_data_type"');
+    // A oneof scalar member at its default still counts as set.
+    expect(errors('sequence_batching { state { initial_state { zero_data: false data_file: "f" } } }')[0]).toContain('oneof "state_data"');
+  });
+
+  it('reports unterminated strings and blocks', () => {
+    expect(errors('name: "abc\nmax_batch_size: 1')[0]).toBe('1:7 unterminated string: a string cannot span lines; add the closing "');
+    expect(errors('name: "abc')[0]).toBe('1:7 unterminated string: the file ends before the closing "');
+    expect(errors('input {\n  name: "x"\n')).toEqual(['1:7 unterminated block: the "{" at 1:7 is never closed; add "}"']);
+    expect(errors('input { dims: [1, 2').some((e) => e.includes('unterminated list'))).toBe(true);
+  });
+
+  it('reports syntax errors: a missing colon, a trailing comma, a bad number, stray symbols, a BOM', () => {
+    expect(errors('name "x"')[0]).toBe('1:6 Expected ":", found ""x"": write name: <value>');
+    expect(errors('input { dims: [1, 2,] }')[0]).toContain('a list cannot end with ","');
+    expect(errors('max_batch_size: 08')[0]).toContain('octal');
+    expect(errors('max_batch_size: 12abc')[0]).toContain('a number must be followed by a space');
+    expect(errors('}')[0]).toBe('1:1 unexpected "}": there is no open block to close');
+    expect(errors('input { name: "x" >')[0]).toContain('closed with the wrong bracket');
+    expect(errors('\uFEFFname: "x"')[0]).toContain('byte order mark');
+    expect(errors('name: "\\q"')[0]).toContain('invalid escape sequence');
+  });
+
+  it('refuses a list for a non-repeated field', () => {
+    expect(errors('max_batch_size: [1, 2]')[0]).toContain('not repeated');
+    expect(errors('optimization [ { } ]')[0]).toContain('not repeated');
+  });
+
+  it('reports a template placeholder once, not as a cascade', () => {
+    expect(errors('max_batch_size: ${triton_max_batch_size}\ninstance_group [ { count: ${n} kind: KIND_GPU } ]')).toEqual([
+      '1:17 template placeholder ${triton_max_batch_size} where field "max_batch_size" needs a value; fill in the template (e.g. with fill_template.py or sed) before Triton reads it',
+      '2:27 template placeholder ${n} where field "count" needs a value; fill in the template (e.g. with fill_template.py or sed) before Triton reads it',
+    ]);
+  });
+
+  it('goes on after an error, so one run reports several problems', () => {
+    const found = errors(`
+name: "m"
+max_batch_sise: 8
+input [
+  { name: "x" data_type: FP32 dims: [ 3, 224, 224 ] },
+  { name: "y" data_type: TYPE_FP32 dims: [ -1 ] format: NCHW }
+]
+output { name: "z" dims: "1" }
+instance_group { kind: KIND_GPU count: 2 }
+`);
+    expect(found.map((f) => f.split(' ')[0])).toEqual(['3:1', '5:26', '6:57', '8:26']);
+  });
+
+  it('refuses nesting deeper than protobuf allows without overflowing the stack', () => {
+    const deep = 'version_policy { '.repeat(5000) + '}'.repeat(5000);
+    const found = errors(deep);
+    expect(found.some((f) => f.includes('nested more than 100 levels'))).toBe(true);
+  });
+});
+
+describe('parser: tree, ranges and comments', () => {
+  it('gives the range of every field, value and list element', () => {
+    const doc = parse('max_batch_size: 8\ninput [\n  { name: "x" dims: [ 3, 224, 224 ] }\n]\nparameters { key: "k" value { string_value: "v" } }\n');
+    expect(doc.locate(['max_batch_size'])).toMatchObject({ value: { start: { line: 1, column: 17 }, end: { line: 1, column: 18 } }, name: { start: { line: 1, column: 1 } } });
+    expect(doc.locate(['input', 0, 'dims', 1])?.value).toMatchObject({ start: { line: 3, column: 26 }, end: { line: 3, column: 29 } });
+    expect(doc.locate(['input', 0])?.value).toMatchObject({ start: { line: 3, column: 3 }, end: { line: 3, column: 38 } });
+    expect(doc.locate(['parameters', 'k', 'string_value'])?.value).toMatchObject({ start: { line: 5, column: 45 } });
+    expect(doc.locate(['parameters', 'k'])?.name).toMatchObject({ start: { line: 5, column: 19 } });
+    // A path that is not written falls back to the nearest written parent.
+    expect(doc.locate(['input', 0, 'data_type'])?.value).toMatchObject({ start: { line: 3, column: 3 } });
+  });
+
+  it('attaches comments to the nodes they belong to', () => {
+    const doc = parse(`# license
+
+# about the model
+name: "m"  # the name
+input [  # inputs
+  # first
+  { name: "a" },  # after a
+  { name: "b" }
+  # closing the list
+]
+dynamic_batching {
+  max_queue_delay_microseconds: 100
+  # inside, at the end
+}
+# end of file
+`);
+    const [name, input, db] = doc.tree.fields;
+    expect(name!.leading.map((c) => c.text)).toEqual(['# license', '# about the model']);
+    expect(name!.leading[1]!.newlinesBefore).toBe(2);
+    expect(name!.trailing?.text).toBe('# the name');
+    const list = input!.value;
+    if (list.kind !== 'list') throw new Error('expected a list');
+    expect(list.openComment?.text).toBe('# inputs');
+    expect(list.elements[0]!.leading.map((c) => c.text)).toEqual(['# first']);
+    expect(list.elements[0]!.trailing?.text).toBe('# after a');
+    expect(list.dangling.map((c) => c.text)).toEqual(['# closing the list']);
+    if (db!.value.kind !== 'message') throw new Error('expected a message');
+    expect(db!.value.dangling.map((c) => c.text)).toEqual(['# inside, at the end']);
+    expect(doc.tree.dangling.map((c) => c.text)).toEqual(['# end of file']);
+  });
+});

@@ -1,0 +1,50 @@
+// Runs the CLI in-process with captured output, or as a real process through bin/tritonc.js.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../../src/cli/main.js';
+import type { CliIO } from '../../src/cli/io.js';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export async function cli(args: string[], opts: { cwd?: string; stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIO = {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    readStdin: async () => opts.stdin ?? '',
+    stdinIsTTY: opts.stdin === undefined,
+    stdoutIsTTY: false,
+    env: opts.env ?? {},
+    cwd: opts.cwd ?? process.cwd(),
+  };
+  const code = await runCli(args, io);
+  return { code, stdout, stderr };
+}
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const BIN = join(ROOT, 'bin', 'tritonc.js');
+
+/** Runs the built CLI (dist/) as a user would. */
+export function runBin(args: string[], opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
+  if (!existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run npm run build (npm ci does it)');
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    input: opts.input ?? '',
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', ...opts.env },
+    timeout: 60_000,
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function tempDir(prefix = 'tritonc-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
