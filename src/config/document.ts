@@ -3,7 +3,7 @@
 import type { Diagnostic, PathSegment, Range } from '../diagnostics.js';
 import type { DocumentNode } from '../pbtxt/ast.js';
 import { parseText } from '../pbtxt/parser.js';
-import type { Location, LocationIndex } from '../pbtxt/locations.js';
+import { LocationIndex, type Location } from '../pbtxt/locations.js';
 import type { ModelConfig } from './model-config.js';
 import { loadSchema } from './schema.js';
 
@@ -23,16 +23,18 @@ const FILE_START: Range = { start: { line: 1, column: 1, offset: 0 }, end: { lin
 
 export function parseConfig(text: string, file = 'config.pbtxt'): ConfigDocument {
   const result = parseText(text, loadSchema().modelConfig, { file });
-  const locations: LocationIndex = result.locations;
+  // Most parses are never asked for a location: build the index on first use.
+  let index: LocationIndex | undefined;
+  const locations = (): LocationIndex => (index ??= LocationIndex.fromTree(result.tree));
   return {
     file,
     text,
     value: result.value as ModelConfig,
     tree: result.tree,
     diagnostics: result.diagnostics,
-    locate: (path) => locations.get(path) ?? locations.nearest(path),
+    locate: (path) => locations().get(path) ?? locations().nearest(path),
     rangeOf: (path) => {
-      const loc = locations.get(path) ?? locations.nearest(path);
+      const loc = locations().get(path) ?? locations().nearest(path);
       return loc?.value ?? FILE_START;
     },
   };

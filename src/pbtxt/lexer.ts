@@ -6,13 +6,38 @@ import type { Position, Range } from '../diagnostics.js';
 /** `invalid`: a malformed number; the lexer has reported it already. */
 export type TokenType = 'ident' | 'int' | 'float' | 'string' | 'symbol' | 'invalid' | 'eof';
 
+/**
+ * A token, kept flat (one allocation each) because a large config has hundreds of thousands; its
+ * Range objects are made on demand by tokenRange().
+ */
 export interface Token {
   type: TokenType;
   /** The token's source text (for strings: with the quotes). */
   text: string;
-  range: Range;
+  /** 0-based offsets of the first character and just past the last. */
+  start: number;
+  end: number;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
   /** Line breaks between the end of the previous token or comment and this token. */
   newlinesBefore: number;
+  /** Position objects, made once on first request and shared by every node that starts or ends here. */
+  startPos: Position | undefined;
+  endPos: Position | undefined;
+}
+
+export function tokenStart(t: Token): Position {
+  return (t.startPos ??= { line: t.line, column: t.column, offset: t.start });
+}
+
+export function tokenEnd(t: Token): Position {
+  return (t.endPos ??= { line: t.endLine, column: t.endColumn, offset: t.end });
+}
+
+export function tokenRange(t: Token): Range {
+  return { start: tokenStart(t), end: tokenEnd(t) };
 }
 
 export interface Comment {
@@ -47,99 +72,131 @@ const isLetter = (c: number): boolean =>
 const isHexDigit = (c: number): boolean =>
   isDigit(c) || (c >= Ch.LowerA && c <= Ch.LowerF) || (c >= Ch.UpperA && c <= Ch.UpperF);
 
+/** Tokenizes a whole text at once (the parser pulls tokens from a Lexer one by one instead). */
 export function tokenize(text: string): LexResult {
+  const lexer = new Lexer(text);
   const tokens: Token[] = [];
-  const comments: Comment[] = [];
-  const errors: LexError[] = [];
-  const n = text.length;
-  let i = 0;
-  let line = 1;
-  let lineStart = 0;
-  let newlines = 0;
-
-  const pos = (offset: number): Position => ({ line, column: offset - lineStart + 1, offset });
-  const error = (message: string, start: Position, end: Position = start): void => {
-    errors.push({ message, range: { start, end } });
-  };
-
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === Ch.LF) {
-      i++;
-      line++;
-      lineStart = i;
-      newlines++;
-      continue;
-    }
-    if (c === Ch.Space || c === Ch.Tab || c === Ch.CR || c === Ch.VT || c === Ch.FF) {
-      i++;
-      continue;
-    }
-    const start = pos(i);
-    if (c === Ch.Hash) {
-      let j = i;
-      while (j < n && text.charCodeAt(j) !== Ch.LF) j++;
-      // Keep a CR of a CRLF line ending out of the comment's text.
-      const endText = j > i && text.charCodeAt(j - 1) === Ch.CR ? j - 1 : j;
-      comments.push({ text: text.slice(i, endText), range: { start, end: pos(endText) }, newlinesBefore: newlines });
-      newlines = 0;
-      i = j;
-      continue;
-    }
-    let type: TokenType;
-    let j = i;
-    if (isLetter(c)) {
-      j++;
-      while (j < n) {
-        const d = text.charCodeAt(j);
-        if (!isLetter(d) && !isDigit(d)) break;
-        j++;
-      }
-      type = 'ident';
-    } else if (isDigit(c) || (c === Ch.Dot && i + 1 < n && isDigit(text.charCodeAt(i + 1)))) {
-      const scanned = scanNumber(text, i);
-      j = scanned.end;
-      type = scanned.error ? 'invalid' : scanned.isFloat ? 'float' : 'int';
-      if (scanned.error) error(scanned.error, pos(scanned.errorAt ?? i), pos(j));
-    } else if (c === Ch.DQuote || c === Ch.SQuote) {
-      j = i + 1;
-      let closed = false;
-      while (j < n) {
-        const d = text.charCodeAt(j);
-        if (d === c) {
-          closed = true;
-          j++;
-          break;
-        }
-        if (d === Ch.LF) break;
-        if (d === Ch.Backslash && j + 1 < n && text.charCodeAt(j + 1) !== Ch.LF) j += 2;
-        else j++;
-      }
-      if (!closed) {
-        const end = j < n ? pos(j) : pos(n);
-        error(
-          j < n
-            ? `unterminated string: a string cannot span lines; add the closing ${String.fromCharCode(c)}`
-            : `unterminated string: the file ends before the closing ${String.fromCharCode(c)}`,
-          start,
-          end,
-        );
-      }
-      type = 'string';
-    } else {
-      // Everything else is a one-character symbol; the parser decides whether it is allowed.
-      j = i + 1;
-      // Keep a surrogate pair together so the symbol is a whole character.
-      if (c >= 0xd800 && c <= 0xdbff && j < n) j++;
-      type = 'symbol';
-    }
-    tokens.push({ type, text: text.slice(i, j), range: { start, end: pos(j) }, newlinesBefore: newlines });
-    newlines = 0;
-    i = j;
+  for (;;) {
+    const t = lexer.next();
+    tokens.push(t);
+    if (t.type === 'eof') break;
   }
-  const end = pos(n);
-  tokens.push({ type: 'eof', text: '', range: { start: end, end }, newlinesBefore: newlines });
-  return { tokens, comments, errors };
+  return { tokens, comments: lexer.comments, errors: lexer.errors };
+}
+
+/**
+ * Produces tokens on demand, so a large file never holds all its tokens at once; comments and errors
+ * collect as the scan passes them.
+ */
+export class Lexer {
+  readonly comments: Comment[] = [];
+  readonly errors: LexError[] = [];
+  private i = 0;
+  private line = 1;
+  private lineStart = 0;
+  private newlines = 0;
+
+  constructor(private readonly text: string) {}
+
+  private pos(offset: number): Position {
+    return { line: this.line, column: offset - this.lineStart + 1, offset };
+  }
+
+  private error(message: string, start: Position, end: Position = start): void {
+    this.errors.push({ message, range: { start, end } });
+  }
+
+  next(): Token {
+    const text = this.text;
+    const n = text.length;
+    let i = this.i;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === Ch.LF) {
+        i++;
+        this.line++;
+        this.lineStart = i;
+        this.newlines++;
+        continue;
+      }
+      if (c === Ch.Space || c === Ch.Tab || c === Ch.CR || c === Ch.VT || c === Ch.FF) {
+        i++;
+        continue;
+      }
+      if (c === Ch.Hash) {
+        const start = this.pos(i);
+        let j = i;
+        while (j < n && text.charCodeAt(j) !== Ch.LF) j++;
+        // Keep a CR of a CRLF line ending out of the comment's text.
+        const endText = j > i && text.charCodeAt(j - 1) === Ch.CR ? j - 1 : j;
+        this.comments.push({ text: text.slice(i, endText), range: { start, end: this.pos(endText) }, newlinesBefore: this.newlines });
+        this.newlines = 0;
+        i = j;
+        continue;
+      }
+      let type: TokenType;
+      let j = i;
+      if (isLetter(c)) {
+        j++;
+        while (j < n) {
+          const d = text.charCodeAt(j);
+          if (!isLetter(d) && !isDigit(d)) break;
+          j++;
+        }
+        type = 'ident';
+      } else if (isDigit(c) || (c === Ch.Dot && i + 1 < n && isDigit(text.charCodeAt(i + 1)))) {
+        const scanned = scanNumber(text, i);
+        j = scanned.end;
+        type = scanned.error ? 'invalid' : scanned.isFloat ? 'float' : 'int';
+        if (scanned.error) this.error(scanned.error, this.pos(scanned.errorAt ?? i), this.pos(j));
+      } else if (c === Ch.DQuote || c === Ch.SQuote) {
+        j = i + 1;
+        let closed = false;
+        while (j < n) {
+          const d = text.charCodeAt(j);
+          if (d === c) {
+            closed = true;
+            j++;
+            break;
+          }
+          if (d === Ch.LF) break;
+          if (d === Ch.Backslash && j + 1 < n && text.charCodeAt(j + 1) !== Ch.LF) j += 2;
+          else j++;
+        }
+        if (!closed) {
+          this.error(
+            j < n
+              ? `unterminated string: a string cannot span lines; add the closing ${String.fromCharCode(c)}`
+              : `unterminated string: the file ends before the closing ${String.fromCharCode(c)}`,
+            this.pos(i),
+            this.pos(j),
+          );
+        }
+        type = 'string';
+      } else {
+        // Everything else is a one-character symbol; the parser decides whether it is allowed.
+        j = i + 1;
+        // Keep a surrogate pair together so the symbol is a whole character.
+        if (c >= 0xd800 && c <= 0xdbff && j < n) j++;
+        type = 'symbol';
+      }
+      // A string token never spans lines (an unterminated one stops at the line break), so a token
+      // ends on the line it starts on.
+      const token: Token = {
+        type, text: text.slice(i, j), start: i, end: j, line: this.line, column: i - this.lineStart + 1,
+        endLine: this.line, endColumn: j - this.lineStart + 1, newlinesBefore: this.newlines, startPos: undefined, endPos: undefined,
+      };
+      this.newlines = 0;
+      this.i = j;
+      return token;
+    }
+    this.i = i;
+    const column = n - this.lineStart + 1;
+    return {
+      type: 'eof', text: '', start: n, end: n, line: this.line, column, endLine: this.line, endColumn: column, newlinesBefore: this.newlines,
+      startPos: undefined, endPos: undefined,
+    };
+  }
 }
 
 interface ScannedNumber {

@@ -1,6 +1,10 @@
 // Maps value paths (['input', 0, 'dims', 1]) to where they are written, so a check on the value can
-// point at the exact token.
+// point at the exact token. Built from the syntax tree, on first use, by walking it the way the
+// parser built the value: repeated occurrences append, map entries are keyed by their key's text.
 import type { PathSegment, Range } from '../diagnostics.js';
+import type { SchemaMessage } from '../config/schema.js';
+import type { DocumentNode, FieldNode, MessageNode, ScalarNode } from './ast.js';
+import { defaultScalar } from './parser.js';
 
 export interface Location {
   /** The value (or the element, block or map value) at the path. */
@@ -14,14 +18,10 @@ const keyOf = (path: readonly PathSegment[]): string => path.join('\u0000');
 export class LocationIndex {
   private readonly byPath = new Map<string, Location>();
 
-  add(path: readonly PathSegment[], value: Range, name: Range | undefined): void {
-    this.byPath.set(keyOf(path), name ? { value, name } : { value });
-  }
-
-  /** Records the first place a repeated or map field is named, for diagnostics about the whole field. */
-  addField(path: readonly PathSegment[], name: Range): void {
-    const key = keyOf(path);
-    if (!this.byPath.has(key)) this.byPath.set(key, { value: name, name });
+  static fromTree(doc: DocumentNode): LocationIndex {
+    const index = new LocationIndex();
+    index.indexFields(doc.fields, []);
+    return index;
   }
 
   get(path: readonly PathSegment[]): Location | undefined {
@@ -37,23 +37,56 @@ export class LocationIndex {
     return undefined;
   }
 
-  /** Moves every location under `from` to under `to` (used once a map entry's key is known). */
-  rehome(from: readonly PathSegment[], to: readonly PathSegment[]): void {
-    const prefix = keyOf(from);
-    for (const [key, loc] of [...this.byPath]) {
-      if (key === prefix || key.startsWith(`${prefix}\u0000`)) {
-        this.byPath.delete(key);
-        this.byPath.set(keyOf(to) + key.slice(prefix.length), loc);
+  private set(path: readonly PathSegment[], loc: Location): void {
+    this.byPath.set(keyOf(path), loc);
+  }
+
+  /** The first place a repeated or map field is named stands for the whole field. */
+  private setField(path: readonly PathSegment[], name: Range): void {
+    const key = keyOf(path);
+    if (!this.byPath.has(key)) this.byPath.set(key, { value: name, name });
+  }
+
+  private indexFields(fields: FieldNode[], path: PathSegment[]): void {
+    const counts = new Map<string, number>();
+    for (const f of fields) {
+      const field = f.field;
+      if (!field) continue;
+      const fieldPath = [...path, f.name];
+      const values = f.value.kind === 'list' ? f.value.elements.map((e) => e.value) : [f.value];
+      if (field.mapEntry) {
+        if (f.value.kind === 'list' && !field.repeated) continue;
+        this.setField(fieldPath, f.nameRange);
+        for (const v of values) if (v.kind === 'message') this.indexMapEntry(v, field.mapEntry, fieldPath);
+      } else if (field.repeated) {
+        this.setField(fieldPath, f.nameRange);
+        for (const v of values) {
+          // Invalid elements were not stored, so they take no index.
+          if (v.kind === 'scalar' && v.value === undefined) continue;
+          const i = counts.get(f.name) ?? 0;
+          counts.set(f.name, i + 1);
+          this.set([...fieldPath, i], { value: v.range });
+          if (v.kind === 'message') this.indexFields(v.fields, [...fieldPath, i]);
+        }
+      } else if (f.value.kind === 'message') {
+        // A second occurrence is an error and was not stored: the first one stands.
+        if (!this.get(fieldPath)) {
+          this.set(fieldPath, { value: f.value.range, name: f.nameRange });
+          this.indexFields(f.value.fields, fieldPath);
+        }
+      } else if (f.value.kind === 'scalar' && f.value.value !== undefined) {
+        this.set(fieldPath, { value: f.value.range, name: f.nameRange });
       }
     }
   }
 
-  drop(prefix: readonly PathSegment[]): void {
-    const p = keyOf(prefix);
-    for (const key of [...this.byPath.keys()]) if (key === p || key.startsWith(`${p}\u0000`)) this.byPath.delete(key);
-  }
-
-  merge(other: LocationIndex): void {
-    for (const [key, loc] of other.byPath) this.byPath.set(key, loc);
+  private indexMapEntry(entry: MessageNode, entryMsg: SchemaMessage, fieldPath: PathSegment[]): void {
+    const keyNode = entry.fields.find((f) => f.name === 'key');
+    const valueNode = entry.fields.find((f) => f.name === 'value');
+    const keyValue = keyNode?.value.kind === 'scalar' ? (keyNode.value as ScalarNode).value : undefined;
+    const key = String(keyValue ?? defaultScalar(entryMsg.fields.get('key')!.type));
+    const entryPath = [...fieldPath, key];
+    this.set(entryPath, { value: valueNode?.value.range ?? entry.range, name: keyNode?.value.range ?? entry.range });
+    if (valueNode?.value.kind === 'message') this.indexFields(valueNode.value.fields, entryPath);
   }
 }

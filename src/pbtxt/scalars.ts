@@ -76,6 +76,8 @@ const SIMPLE_ESCAPES: Record<string, number> = {
 /** Decodes one quoted literal (with its quotes) into a string: escapes make bytes, bytes are UTF-8. */
 export function unescapeStringLiteral(literal: string): UnescapeResult {
   const body = literal.slice(1, literal.length > 1 && literal.at(-1) === literal[0] ? -1 : undefined);
+  // The common case, no escapes: the text is the value.
+  if (!body.includes('\\')) return { value: body };
   const bytes: number[] = [];
   let error: UnescapeResult['error'];
   const utf8 = new TextEncoder();

@@ -1,0 +1,79 @@
+// Text-format throughput: tritonc's parser and printer side by side with Google's Python text_format
+// (the reference implementation) on the same inputs, as ratios. Target: parse >= 5x the reference.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseConfig, printConfig } from '../dist/index.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const corpusDir = join(root, '..', 'shared', 'corpus', 'triton-configs');
+const rows = readFileSync(join(corpusDir, 'MANIFEST.tsv'), 'utf8').trimEnd().split('\n').slice(1).map((l) => l.split('\t'));
+const corpus = rows.filter((r) => r[3] !== 'template').map((r) => readFileSync(join(corpusDir, r[0]), 'utf8'));
+
+/** One large config: an ensemble-sized model with many inputs, outputs, parameters and warmups. */
+function largeConfig() {
+  const parts = ['name: "large"', 'backend: "onnxruntime"', 'max_batch_size: 64'];
+  for (let i = 0; i < 2000; i++) {
+    parts.push(`input { name: "input_${i}" data_type: TYPE_FP32 dims: [ -1, 3, 224, 224 ] }`);
+    parts.push(`output { name: "output_${i}" data_type: TYPE_FP16 dims: [ 1000 ] label_filename: "labels_${i}.txt" }`);
+    parts.push(`parameters { key: "param_${i}" value { string_value: "value ${i} \\"quoted\\"" } }  # comment ${i}`);
+  }
+  parts.push('dynamic_batching { preferred_batch_size: [ 8, 16, 32 ] max_queue_delay_microseconds: 5000 }');
+  return `${parts.join('\n')}\n`;
+}
+
+const sets = { corpus, large: [largeConfig()] };
+const repeat = { corpus: 20, large: 5 };
+
+/** The fastest of n passes after a warm-up: the least disturbed by other work on the machine. */
+function timeIt(fn, n) {
+  // Warm up for a second: the JIT settles and the heap grows to its steady-state size.
+  const warmUntil = performance.now() + 1000;
+  while (performance.now() < warmUntil) fn();
+  let best = Infinity;
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    fn();
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+
+const ours = {};
+for (const [name, texts] of Object.entries(sets)) {
+  const parseMs = timeIt(() => {
+    for (const t of texts) parseConfig(t);
+  }, repeat[name]);
+  const docs = texts.map((t) => parseConfig(t));
+  const printMs = timeIt(() => {
+    for (const d of docs) printConfig(d.value);
+  }, repeat[name]);
+  ours[name] = { parse_ms: parseMs, print_ms: printMs };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'tritonc-bench-'));
+const specPath = join(dir, 'spec.json');
+writeFileSync(specPath, JSON.stringify({ sets, repeat }));
+const python = process.env.TRITONC_REFERENCE_PYTHON ?? '/usr/bin/python3';
+const ref = spawnSync(python, [join(root, 'bench', 'pbtxt_reference.py'), join(root, 'schemas', 'model_config.proto'), specPath], { encoding: 'utf8' });
+const theirs = ref.status === 0 ? JSON.parse(ref.stdout) : undefined;
+if (!theirs) console.log(`reference not available (${ref.stderr?.trim() || ref.error}); install python3-protobuf and protobuf-compiler`);
+
+const bytes = (texts) => texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
+console.log('\ntext format: tritonc vs Python text_format (fastest pass of several, lower is better)');
+console.log('set      files   bytes      op      tritonc ms  python ms   ratio (python/tritonc)');
+const missed = [];
+for (const name of Object.keys(sets)) {
+  for (const op of ['parse', 'print']) {
+    const a = ours[name][`${op}_ms`];
+    const b = theirs?.[name]?.[`${op}_ms`];
+    const ratio = b === undefined ? undefined : b / a;
+    if (op === 'parse' && ratio !== undefined && ratio < 5) missed.push(`${name} ${ratio.toFixed(1)}x`);
+    console.log(
+      `${name.padEnd(8)} ${String(sets[name].length).padStart(5)} ${String(bytes(sets[name])).padStart(8)}   ${op.padEnd(6)} ${a.toFixed(2).padStart(10)} ${b === undefined ? '         -' : b.toFixed(2).padStart(10)}   ${ratio === undefined ? '-' : `${ratio.toFixed(1)}x`}`,
+    );
+  }
+}
+if (theirs) console.log(missed.length ? `target (parse >= 5x the reference) missed on: ${missed.join(', ')}` : 'target met: parse >= 5x the reference on every set');

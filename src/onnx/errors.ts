@@ -1,0 +1,29 @@
+// Errors are data: the CLI prints `message` (file and byte offset included), never a stack trace.
+
+export type OnnxReadErrorKind =
+  /** The file could not be opened or read (missing, a directory, no permission). */
+  | 'io'
+  /** The bytes are not a well-formed ONNX ModelProto. */
+  | 'format';
+
+export class OnnxReadError extends Error {
+  override readonly name = 'OnnxReadError';
+  readonly kind: OnnxReadErrorKind;
+  readonly file: string;
+  /** Byte offset in `file` where the problem was found; null for I/O errors. */
+  readonly offset: number | null;
+  /** The problem alone, without file and offset. */
+  readonly reason: string;
+
+  constructor(kind: OnnxReadErrorKind, file: string, offset: number | null, reason: string) {
+    super(offset === null ? `${file}: ${reason}` : `${file}: byte ${offset}: ${reason}`);
+    this.kind = kind;
+    this.file = file;
+    this.offset = offset;
+    this.reason = reason;
+  }
+
+  toJSON(): { kind: OnnxReadErrorKind; file: string; offset: number | null; message: string } {
+    return { kind: this.kind, file: this.file, offset: this.offset, message: this.message };
+  }
+}

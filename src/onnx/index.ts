@@ -1,0 +1,14 @@
+// The ONNX signature reader: public surface of src/onnx.
+export { readSignature, readSignatureSync, type ReadOptions, type ReadStats } from './reader.js';
+export { OnnxReadError, type OnnxReadErrorKind } from './errors.js';
+export { ELEM_TYPES, elemBytes, elemTypeByCode, elemTypeByName, type ElemType } from './elem-types.js';
+export { canBatch, isDynamicDim } from './signature.js';
+export type {
+  Dim,
+  InitializerSummary,
+  MetadataEntry,
+  ModelSignature,
+  OpsetImport,
+  TensorInfo,
+  ValueKind,
+} from './types.js';

@@ -1,0 +1,184 @@
+// readSignature / readSignatureSync: open the file, drive the walk with positioned reads, close.
+//
+// Memory stays at one window buffer (64 KiB) plus the decoded signature whatever the model's size;
+// the file is never read whole (fs.readFile also stops working above 2 GiB).
+
+import fs from 'node:fs';
+import { OnnxReadError } from './errors.js';
+import { buildSignature } from './signature.js';
+import type { ModelSignature } from './types.js';
+import { walkModel } from './walk.js';
+import { ByteWindow, HEADER_BYTES, type Io, type IoAnswer, type IoRequest } from './wire.js';
+
+export interface ReadOptions {
+  /** Size of the read window in bytes (default 64 KiB, at least 64). Small values exercise refills in tests. */
+  windowBytes?: number;
+  /** When given, receives the read calls made and bytes read (for tests and the bench). */
+  stats?: ReadStats;
+}
+
+export interface ReadStats {
+  reads: number;
+  bytesRead: number;
+}
+
+/** Reads the signature of an ONNX model without loading its weights. Throws OnnxReadError on bad input. */
+export async function readSignature(file: string, options: ReadOptions = {}): Promise<ModelSignature> {
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(file, 'r');
+  } catch (e) {
+    throw ioError(file, e);
+  }
+  try {
+    const size = checkRegular(file, await handle.stat().catch((e: unknown) => Promise.reject(ioError(file, e))));
+    const walk = readModel(new ByteWindow(file, size, options.windowBytes));
+    let answer: IoAnswer = null;
+    for (;;) {
+      const step = walk.next(answer);
+      if (step.done) return step.value;
+      answer = await performAsync(file, handle, step.value);
+      count(options.stats, step.value, answer);
+    }
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** Synchronous readSignature, for callers that cannot await (the same walk, driven by fs.readSync). */
+export function readSignatureSync(file: string, options: ReadOptions = {}): ModelSignature {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch (e) {
+    throw ioError(file, e);
+  }
+  try {
+    let stat: fs.Stats;
+    try {
+      stat = fs.fstatSync(fd);
+    } catch (e) {
+      throw ioError(file, e);
+    }
+    const walk = readModel(new ByteWindow(file, checkRegular(file, stat), options.windowBytes));
+    let answer: IoAnswer = null;
+    for (;;) {
+      const step = walk.next(answer);
+      if (step.done) return step.value;
+      answer = performSync(file, fd, step.value);
+      count(options.stats, step.value, answer);
+    }
+  } finally {
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // closing a read-only descriptor cannot lose data
+    }
+  }
+}
+
+function* readModel(w: ByteWindow): Io<ModelSignature> {
+  if (w.size === 0) w.fail('the file is empty, not an ONNX model', 0);
+  yield* w.fill(HEADER_BYTES, w.size);
+  for (const f of FOREIGN_FORMATS) {
+    if (w.lookingAt(f.magic)) w.fail(`not an ONNX model: this is ${f.what}`, 0);
+  }
+  const startsAsText = looksLikeText(w);
+  try {
+    const raw = yield* walkModel(w);
+    if (!raw.hasGraph) w.fail('not an ONNX model: there is no graph (ModelProto field 7)', 0);
+    if (raw.irVersion === null) w.fail('not an ONNX model: there is no ir_version (ModelProto field 1)', 0);
+    return yield* buildSignature(w.file, raw);
+  } catch (e) {
+    // Say "text file" only once the bytes failed as protobuf: a tiny valid model may begin with printable bytes.
+    if (startsAsText && e instanceof OnnxReadError && e.kind === 'format') {
+      w.fail(`not an ONNX model: this looks like a text file, not a binary ONNX protobuf (${e.reason} at byte ${e.offset})`, 0);
+    }
+    throw e;
+  }
+}
+
+/** Files people mistake for model.onnx, recognised by first bytes no real ONNX file starts with (it starts with a ModelProto tag). */
+const FOREIGN_FORMATS: { magic: number[]; what: string }[] = [
+  { magic: [0x50, 0x4b, 0x03, 0x04], what: 'a ZIP archive (a PyTorch .pt/.pth checkpoint, TorchScript or Keras file?)' },
+  { magic: [0x89, 0x48, 0x44, 0x46], what: 'an HDF5 file (a Keras .h5 model?)' },
+  { magic: [0x47, 0x47, 0x55, 0x46], what: 'a GGUF file' },
+];
+
+/** The first (up to) 16 bytes are printable ASCII or whitespace. */
+function looksLikeText(w: ByteWindow): boolean {
+  const n = Math.min(16, w.size);
+  for (let i = 0; i < n; i++) {
+    const b = w.byteAt(i);
+    if (b === undefined) return false;
+    if (!((b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d)) return false;
+  }
+  return true;
+}
+
+function checkRegular(file: string, stat: fs.Stats): number {
+  if (stat.isDirectory()) throw new OnnxReadError('io', file, null, 'is a directory, not an ONNX model file');
+  if (!stat.isFile()) throw new OnnxReadError('io', file, null, 'is not a regular file');
+  return stat.size;
+}
+
+async function performAsync(file: string, handle: fs.promises.FileHandle, req: IoRequest): Promise<IoAnswer> {
+  if (req.op === 'size') return fs.promises.stat(req.path).then(fileSize, () => null);
+  let done = 0;
+  while (done < req.length) {
+    let bytesRead: number;
+    try {
+      ({ bytesRead } = await handle.read(req.buffer, req.offset + done, req.length - done, req.position + done));
+    } catch (e) {
+      throw ioError(file, e, req.position + done);
+    }
+    if (bytesRead === 0) break;
+    done += bytesRead;
+  }
+  return done;
+}
+
+function performSync(file: string, fd: number, req: IoRequest): IoAnswer {
+  if (req.op === 'size') {
+    try {
+      return fileSize(fs.statSync(req.path));
+    } catch {
+      return null;
+    }
+  }
+  let done = 0;
+  while (done < req.length) {
+    let bytesRead: number;
+    try {
+      bytesRead = fs.readSync(fd, req.buffer, req.offset + done, req.length - done, req.position + done);
+    } catch (e) {
+      throw ioError(file, e, req.position + done);
+    }
+    if (bytesRead === 0) break;
+    done += bytesRead;
+  }
+  return done;
+}
+
+function count(stats: ReadStats | undefined, req: IoRequest, answer: IoAnswer): void {
+  if (!stats || req.op !== 'read') return;
+  stats.reads++;
+  stats.bytesRead += answer ?? 0;
+}
+
+function fileSize(stat: fs.Stats): number | null {
+  return stat.isFile() ? stat.size : null;
+}
+
+function ioError(file: string, e: unknown, offset: number | null = null): OnnxReadError {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  const reason =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'EISDIR'
+          ? 'is a directory, not an ONNX model file'
+          : `cannot read the file (${e instanceof Error ? e.message : String(e)})`;
+  return new OnnxReadError('io', file, offset, reason);
+}

@@ -1,0 +1,128 @@
+// RawModel (numbers as read) -> ModelSignature (names, Triton types, batchability, weight sizes).
+
+import path from 'node:path';
+import { elemBytes, elemTypeByCode } from './elem-types.js';
+import type { RawExternal, RawModel, RawType, RawValueInfo } from './walk.js';
+import type { Io } from './wire.js';
+import type { Dim, ModelSignature, TensorInfo } from './types.js';
+
+export function* buildSignature(file: string, raw: RawModel): Io<ModelSignature> {
+  const inputs: TensorInfo[] = [];
+  const overridableInitializers: TensorInfo[] = [];
+  for (const v of raw.inputs) {
+    (raw.initializerNames.has(v.name) ? overridableInitializers : inputs).push(tensorInfo(v));
+  }
+  const outputs = raw.outputs.map(tensorInfo);
+  const externalBytes = yield* sizeExternalData(file, raw.externals);
+  const externalDataFiles = [...new Set(raw.externals.flatMap((e) => (e.location === null ? [] : [e.location])))];
+  return {
+    path: file,
+    irVersion: raw.irVersion ?? 0,
+    producer: { name: raw.producerName, version: raw.producerVersion },
+    opsets: raw.opsets,
+    inputs,
+    outputs,
+    initializers: {
+      count: raw.initializerCount,
+      bytes: raw.inlineBytes + externalBytes,
+      externalBytes,
+    },
+    batchable: [...inputs, ...outputs].every(canBatch),
+    metadata: raw.metadata,
+    overridableInitializers,
+    weightsInline: raw.externals.length === 0,
+    externalDataFiles,
+  };
+}
+
+/** Triton's AutoCompleteMaxBatch test for one tensor: rank >= 1 and a dynamic (-1) first dim. */
+export function canBatch(t: TensorInfo): boolean {
+  if (t.kind !== 'tensor' || t.shape === null || t.shape.length === 0) return false;
+  return isDynamicDim(t.shape[0]!);
+}
+
+/** ONNX Runtime reports dim_param, an unset dim and dim_value -1 alike as -1 ("any size"). */
+export function isDynamicDim(d: Dim): boolean {
+  return d === null || typeof d === 'string' || d === -1;
+}
+
+export function tensorInfo(v: RawValueInfo): TensorInfo {
+  const t = v.type;
+  if (t === null) return { name: v.name, kind: 'unknown', elemType: null, tritonType: null, shape: null };
+  switch (t.kind) {
+    case 'tensor': {
+      const elem = t.elem === null ? undefined : elemTypeByCode(t.elem);
+      return { name: v.name, kind: 'tensor', elemType: elem?.name ?? null, tritonType: elem?.tritonType ?? null, shape: t.shape };
+    }
+    case 'sparse_tensor':
+      // Triton serves dense tensors only, so a sparse one has no Triton type.
+      return { name: v.name, kind: 'sparse_tensor', elemType: elemName(t.elem), tritonType: null, shape: t.shape };
+    case 'opaque':
+      return { name: v.name, kind: 'opaque', elemType: null, tritonType: null, shape: null };
+    default:
+      return { name: v.name, kind: t.kind, elemType: innermostElem(t), tritonType: null, shape: null };
+  }
+}
+
+function elemName(code: number | null): string | null {
+  return code === null ? null : (elemTypeByCode(code)?.name ?? null);
+}
+
+/** The element type of the tensor a sequence/optional/map finally holds (a map's value side). */
+function innermostElem(t: RawType | null): string | null {
+  while (t !== null) {
+    switch (t.kind) {
+      case 'tensor':
+      case 'sparse_tensor':
+        return elemName(t.elem);
+      case 'sequence':
+      case 'optional':
+        t = t.elem;
+        break;
+      case 'map':
+        t = t.value;
+        break;
+      default:
+        return null;
+    }
+  }
+  return null;
+}
+
+/**
+ * Bytes of each external tensor: its 'length' key; else what ONNX would read (the referenced file from
+ * 'offset' to its end, the file resolved against the model's directory); else, when that file is
+ * missing, the size its dims and element type imply.
+ */
+function* sizeExternalData(file: string, externals: RawExternal[]): Io<number> {
+  const dir = path.dirname(file);
+  const fileSizes = new Map<string, number | null>();
+  let total = 0;
+  for (const e of externals) {
+    if (e.length !== null) {
+      total += e.length;
+      continue;
+    }
+    if (e.location !== null) {
+      let size = fileSizes.get(e.location);
+      if (size === undefined) {
+        size = (yield { op: 'size', path: path.resolve(dir, e.location) }) ?? null;
+        fileSizes.set(e.location, size);
+      }
+      if (size !== null) {
+        total += Math.max(0, size - e.offset);
+        continue;
+      }
+    }
+    total += impliedBytes(e) ?? 0;
+  }
+  return total;
+}
+
+function impliedBytes(e: RawExternal): number | null {
+  const type = e.dataType === null ? undefined : elemTypeByCode(e.dataType);
+  if (!type || e.dims.some((d) => d < 0)) return null;
+  const n = e.dims.reduce((a, b) => a * b, 1);
+  const bytes = Number.isSafeInteger(n) ? elemBytes(type, n) : null;
+  return bytes !== null && Number.isSafeInteger(bytes) ? bytes : null;
+}

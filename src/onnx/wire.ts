@@ -1,0 +1,230 @@
+// Protobuf wire-format primitives over a small movable window of a file.
+//
+// The walker never holds the file: it asks its driver for positioned reads into one fixed buffer
+// (64 KiB by default) and moves `pos` past fields it does not need without reading them. Reads are
+// expressed as yielded requests so the same walker runs under a synchronous driver (fs.readSync) and
+// an asynchronous one (FileHandle.read). Offsets are plain Numbers: exact up to 2^53, far beyond any
+// file, so > 4 GiB models need no special casing.
+
+import { OnnxReadError } from './errors.js';
+
+export type IoRequest =
+  /** Read `length` bytes at file `position` into buffer[offset..]; answer the count read (short only at EOF). */
+  | { op: 'read'; buffer: Buffer; offset: number; length: number; position: number }
+  /** Answer the size in bytes of the regular file at `path` (external data), or null when there is none. */
+  | { op: 'size'; path: string };
+
+export type IoAnswer = number | null;
+
+/** A computation that performs I/O through its driver and returns T. */
+export type Io<T> = Generator<IoRequest, T, IoAnswer>;
+
+export const WIRE_VARINT = 0;
+export const WIRE_I64 = 1;
+export const WIRE_LEN = 2;
+export const WIRE_I32 = 5;
+
+const WIRE_NAMES = ['varint', '64-bit', 'length-delimited', 'group start', 'group end', '32-bit'];
+
+/** Bytes a tag plus the varint or fixed value right after it can take: fetched together. */
+export const HEADER_BYTES = 20;
+
+/** Decoded strings beyond this many bytes are refused: names and metadata are never this large. */
+export const MAX_STRING_BYTES = 64 * 1024 * 1024;
+
+export const MIN_WINDOW_BYTES = 64;
+export const DEFAULT_WINDOW_BYTES = 64 * 1024;
+
+export interface Tag {
+  field: number;
+  wire: number;
+  /** File offset of the tag's first byte. */
+  at: number;
+}
+
+export class ByteWindow {
+  /** Current read position (file offset). */
+  pos = 0;
+  private readonly buf: Buffer;
+  /** File range currently held in buf: [start, end). */
+  private start = 0;
+  private end = 0;
+
+  constructor(
+    readonly file: string,
+    readonly size: number,
+    windowBytes: number = DEFAULT_WINDOW_BYTES,
+  ) {
+    this.buf = Buffer.alloc(Math.max(MIN_WINDOW_BYTES, Math.floor(windowBytes)));
+  }
+
+  fail(reason: string, at: number = this.pos): never {
+    throw new OnnxReadError('format', this.file, at, reason);
+  }
+
+  /** True when min(n, limit - pos) bytes at pos are already in the window. */
+  ready(n: number, limit: number): boolean {
+    return this.pos >= this.start && this.pos + Math.min(n, limit - this.pos) <= this.end;
+  }
+
+  /** Make min(n, limit - pos) bytes at pos available (n at most the window size). */
+  *fill(n: number, limit: number): Io<void> {
+    if (this.ready(n, limit)) return;
+    const want = Math.min(n, limit - this.pos, this.buf.length);
+    const length = Math.min(this.buf.length, this.size - this.pos);
+    const got = yield { op: 'read', buffer: this.buf, offset: 0, length, position: this.pos };
+    this.start = this.pos;
+    this.end = this.pos + (got ?? 0);
+    if (this.end < this.pos + want) {
+      this.fail(`the file ended at byte ${this.end} while ${this.size} bytes were expected (did it change while being read?)`);
+    }
+  }
+
+  /** True when the bytes at pos (already in the window) begin with `prefix`. */
+  lookingAt(prefix: readonly number[]): boolean {
+    const from = this.pos - this.start;
+    return this.pos >= this.start && this.pos + prefix.length <= this.end && prefix.every((b, i) => this.buf[from + i] === b);
+  }
+
+  /** The byte at file offset `at` if the window holds it. */
+  byteAt(at: number): number | undefined {
+    return at >= this.start && at < this.end ? this.buf[at - this.start] : undefined;
+  }
+
+  /** Reads a tag; the caller has made HEADER_BYTES available. */
+  tag(limit: number): Tag {
+    const at = this.pos;
+    const value = this.uvarint(limit, 'field tag');
+    if (this.pos - at > 5 || value > 0xffffffff) this.fail('invalid field tag (larger than 32 bits)', at);
+    const field = Math.floor(value / 8);
+    const wire = value % 8;
+    if (field === 0) this.fail('invalid field tag (field number 0)', at);
+    if (wire === 3 || wire === 4) this.fail(`field ${field} uses a protobuf group (wire type ${wire}), which ONNX never writes`, at);
+    if (wire > 5) this.fail(`invalid wire type ${wire} for field ${field}`, at);
+    return { field, wire, at };
+  }
+
+  /** Fails unless the tag has the wire type the schema gives the field. */
+  expect(tag: Tag, wire: number, what: string): void {
+    if (tag.wire !== wire) {
+      this.fail(`${what} (field ${tag.field}) has wire type ${tag.wire} (${WIRE_NAMES[tag.wire]}), expected ${wire} (${WIRE_NAMES[wire]})`, tag.at);
+    }
+  }
+
+  /**
+   * Reads a varint as an unsigned Number. Values above 2^53 come back inexact but still above
+   * Number.MAX_SAFE_INTEGER, which every caller treats as "too large".
+   */
+  uvarint(limit: number, what: string): number {
+    const at = this.pos;
+    const avail = Math.min(this.end, limit) - at;
+    const base = at - this.start;
+    let value = 0;
+    let scale = 1;
+    for (let n = 0; ; n++) {
+      if (n >= avail) {
+        this.fail(`${what} is cut off by ${this.endName(limit)}`, at);
+      }
+      if (n === 10) this.fail(`${what} is not a valid varint (longer than 10 bytes)`, at);
+      const b = this.buf[base + n]!;
+      if (n === 9 && b > 1) this.fail(`${what} is not a valid varint (overflows 64 bits)`, at);
+      value += (b & 0x7f) * scale;
+      scale *= 128;
+      if (b < 0x80) {
+        this.pos = at + n + 1;
+        return value;
+      }
+    }
+  }
+
+  /**
+   * Reads a varint as a signed 64-bit integer (protobuf int64). Negative values take 10 bytes and are
+   * rebuilt with BigInt, since Number arithmetic cannot represent their two's-complement form.
+   */
+  int64(limit: number, what: string): number {
+    const at = this.pos;
+    const approx = this.uvarint(limit, what);
+    const len = this.pos - at;
+    if (len <= 7) return approx; // up to 49 bits: exact, and always non-negative
+    return Number(BigInt.asIntN(64, this.exactVarint(at, len)));
+  }
+
+  /** Reads a varint as protobuf int32: the low 32 bits, signed (negative values are sign-extended on the wire). */
+  int32(limit: number, what: string): number {
+    const at = this.pos;
+    const approx = this.uvarint(limit, what);
+    const len = this.pos - at;
+    if (len <= 4) return approx; // up to 28 bits
+    return Number(BigInt.asIntN(32, this.exactVarint(at, len)));
+  }
+
+  private exactVarint(at: number, len: number): bigint {
+    const base = at - this.start;
+    let v = 0n;
+    for (let n = len - 1; n >= 0; n--) v = (v << 7n) | BigInt(this.buf[base + n]! & 0x7f);
+    return v;
+  }
+
+  /** Reads a length prefix and returns the end offset of the bytes it announces, checked against `limit`. */
+  lengthDelimited(limit: number, what: string): number {
+    const at = this.pos;
+    const len = this.uvarint(limit, `length of ${what}`);
+    if (len > limit - this.pos) {
+      const shown = len > Number.MAX_SAFE_INTEGER ? 'over 2^53' : String(len);
+      const where = limit >= this.size ? `in the file (${plural(this.size, 'byte')} in all; truncated?)` : `in the enclosing message (which ends at byte ${limit})`;
+      this.fail(`${what} claims ${shown} bytes but only ${plural(limit - this.pos, 'byte')} remain ${where}`, at);
+    }
+    return this.pos + len;
+  }
+
+  /** Skips one field's value by wire type, reading only its length prefix. */
+  skip(tag: Tag, limit: number): void {
+    const what = `field ${tag.field}`;
+    switch (tag.wire) {
+      case WIRE_VARINT:
+        this.uvarint(limit, what);
+        return;
+      case WIRE_I64:
+        this.skipFixed(8, limit, what);
+        return;
+      case WIRE_I32:
+        this.skipFixed(4, limit, what);
+        return;
+      default:
+        this.pos = this.lengthDelimited(limit, what);
+    }
+  }
+
+  skipFixed(bytes: number, limit: number, what: string): void {
+    if (limit - this.pos < bytes) this.fail(`${what} (${bytes}-byte value) is cut off by ${this.endName(limit)}`);
+    this.pos += bytes;
+  }
+
+  /** Reads a length-delimited UTF-8 string (or bytes) field's value. */
+  *string(limit: number, what: string): Io<string> {
+    const at = this.pos;
+    const end = this.lengthDelimited(limit, what);
+    const len = end - this.pos;
+    if (len > MAX_STRING_BYTES) this.fail(`${what} is ${len} bytes long; tritonc reads strings up to ${MAX_STRING_BYTES} bytes`, at);
+    if (len <= this.buf.length) {
+      yield* this.fill(len, end);
+      const from = this.pos - this.start;
+      this.pos = end;
+      return this.buf.toString('utf8', from, from + len);
+    }
+    // Longer than the window: read it into its own buffer, sized by a length already bounded by the file.
+    const own = Buffer.allocUnsafe(len);
+    const got = yield { op: 'read', buffer: own, offset: 0, length: len, position: this.pos };
+    if (got !== len) this.fail(`the file ended while reading ${what} (did it change while being read?)`);
+    this.pos = end;
+    return own.toString('utf8');
+  }
+
+  private endName(limit: number): string {
+    return limit >= this.size ? `the end of the file (${plural(this.size, 'byte')})` : `the end of the enclosing message (byte ${limit})`;
+  }
+}
+
+function plural(n: number, unit: string): string {
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
