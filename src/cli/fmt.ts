@@ -7,6 +7,29 @@ import { findConfigFiles } from '../repo/find-configs.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
+import type { CommandSpec } from './command.js';
+
+export const fmtCommand: CommandSpec = {
+  command: 'fmt [paths..]',
+  describe: 'Format config.pbtxt files in the canonical layout, keeping every comment',
+  builder: (y) =>
+    y
+      .positional('paths', { type: 'string', array: true, describe: 'Config files or directories (default: stdin)' })
+      .option('check', { type: 'boolean', describe: 'List files that are not formatted; exit 1 if any' })
+      .option('write', { type: 'boolean', describe: 'Rewrite files in place (atomically)' })
+      .option('stdin-filepath', { type: 'string', describe: 'The file name to use in messages for stdin input' })
+      .conflicts('check', 'write'),
+  run: (a, io) =>
+    runFmt(
+      {
+        paths: (a.paths as string[] | undefined) ?? [],
+        check: a.check as boolean | undefined,
+        write: a.write as boolean | undefined,
+        stdinFilepath: a.stdinFilepath as string | undefined,
+      },
+      io,
+    ),
+};
 
 export interface FmtOptions {
   paths: string[];

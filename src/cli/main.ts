@@ -1,43 +1,11 @@
 // The tritonc command line: parse flags with yargs, dispatch to one module per command, turn every
 // failure into a message and an exit code (0 clean, 1 problems found, 2 usage or unreadable input).
-import yargs, { type Argv } from 'yargs';
-import { runFmt } from './fmt.js';
+import yargs from 'yargs';
+import type { CommandSpec } from './command.js';
+import { commands } from './commands.js';
 import { EXIT, UsageError } from './errors.js';
 import { processIO, type CliIO } from './io.js';
 import { VERSION } from '../version.js';
-
-type Runner = (args: Record<string, unknown>, io: CliIO) => Promise<number>;
-
-interface CommandSpec {
-  command: string;
-  describe: string;
-  builder: (y: Argv) => Argv;
-  run: Runner;
-}
-
-const commands: CommandSpec[] = [
-  {
-    command: 'fmt [paths..]',
-    describe: 'Format config.pbtxt files in the canonical layout, keeping every comment',
-    builder: (y) =>
-      y
-        .positional('paths', { type: 'string', array: true, describe: 'Config files or directories (default: stdin)' })
-        .option('check', { type: 'boolean', describe: 'List files that are not formatted; exit 1 if any' })
-        .option('write', { type: 'boolean', describe: 'Rewrite files in place (atomically)' })
-        .option('stdin-filepath', { type: 'string', describe: 'The file name to use in messages for stdin input' })
-        .conflicts('check', 'write'),
-    run: (a, io) =>
-      runFmt(
-        {
-          paths: (a.paths as string[] | undefined) ?? [],
-          check: a.check as boolean | undefined,
-          write: a.write as boolean | undefined,
-          stdinFilepath: a.stdinFilepath as string | undefined,
-        },
-        io,
-      ),
-  },
-];
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   let selected: CommandSpec | undefined;

@@ -1,0 +1,86 @@
+// ONNX graph inputs/outputs -> Triton config input/output entries, exactly as Triton's ONNX Runtime
+// backend auto-completes them (triton-rules.md §4.2-4.3): names as written, the element-type table,
+// the batch dim dropped when batching, symbolic dims as -1, scalars as dims [1] (+ an empty reshape
+// when batching). Tensors Triton cannot serve are reported, not emitted.
+import type { DataType, ModelInput, ModelOutput } from '../config/model-config.js';
+import { canBatch } from '../onnx/signature.js';
+import type { Dim, ModelSignature, TensorInfo } from '../onnx/types.js';
+
+export interface IoProblem {
+  tensor: string;
+  direction: 'input' | 'output';
+  message: string;
+}
+
+export interface GeneratedIo {
+  input: ModelInput[];
+  output: ModelOutput[];
+  problems: IoProblem[];
+}
+
+/** Triton's dims for one ONNX dim: symbolic, unknown and -1 are all "any size". */
+export const tritonDim = (d: Dim): number => (typeof d === 'number' ? d : -1);
+
+/** The model's shape in Triton's notation, e.g. [-1,3,224,224] (as Triton prints shapes: no spaces). */
+export function shapeText(shape: readonly Dim[] | null): string {
+  return shape === null ? '(unknown rank)' : `[${shape.map(tritonDim).join(',')}]`;
+}
+
+/** The model's shape as the ONNX file spells it, e.g. [batch,3,224,224]. */
+export function onnxShapeText(shape: readonly Dim[] | null): string {
+  return shape === null ? '(unknown rank)' : `[${shape.map((d) => (d === null ? '?' : String(d))).join(',')}]`;
+}
+
+function problemFor(t: TensorInfo, direction: 'input' | 'output'): IoProblem | undefined {
+  if (t.kind !== 'tensor') {
+    const onnxKind = { sequence: 'ONNX_TYPE_SEQUENCE', map: 'ONNX_TYPE_MAP', optional: 'ONNX_TYPE_OPTIONAL', sparse_tensor: 'ONNX_TYPE_SPARSETENSOR', opaque: 'ONNX_TYPE_OPAQUE', unknown: 'ONNX_TYPE_UNKNOWN' }[t.kind];
+    return {
+      tensor: t.name, direction,
+      message: `${direction} '${t.name}' is a ${t.kind.replace('_', ' ')}, not a tensor; Triton's ONNX Runtime backend serves tensors only ("Unsupported ONNX Type '${onnxKind}' for I/O '${t.name}', expected 'ONNX_TYPE_TENSOR'"). Re-export the model with tensor ${direction}s`,
+    };
+  }
+  if (t.tritonType === null) {
+    return {
+      tensor: t.name, direction,
+      message: `${direction} '${t.name}' has element type ${t.elemType ?? 'UNDEFINED'}, which Triton cannot serve from ONNX Runtime; cast it to a supported type (e.g. FLOAT, FLOAT16, INT64) in the exported graph`,
+    };
+  }
+  return undefined;
+}
+
+function entry(t: TensorInfo, maxBatchSize: number): { name: string; data_type: DataType; dims: number[]; reshape?: { shape: number[] } } {
+  const shape = t.shape ?? [];
+  const dims = (maxBatchSize > 0 ? shape.slice(1) : shape).map(tritonDim);
+  const e: { name: string; data_type: DataType; dims: number[]; reshape?: { shape: number[] } } = {
+    name: t.name,
+    data_type: t.tritonType as DataType,
+    dims: dims.length ? dims : [1],
+  };
+  if (!dims.length && maxBatchSize > 0) e.reshape = { shape: [] };
+  return e;
+}
+
+export function ioFromSignature(sig: ModelSignature, maxBatchSize: number): GeneratedIo {
+  const problems: IoProblem[] = [];
+  const input: ModelInput[] = [];
+  const output: ModelOutput[] = [];
+  for (const t of sig.inputs) {
+    const p = problemFor(t, 'input');
+    if (p) problems.push(p);
+    else input.push(entry(t, maxBatchSize));
+  }
+  for (const t of sig.outputs) {
+    const p = problemFor(t, 'output');
+    if (p) problems.push(p);
+    else output.push(entry(t, maxBatchSize));
+  }
+  return { input, output, problems };
+}
+
+/** The tensors that stop a model from batching: a fixed first dim, or rank 0. */
+export function unbatchableTensors(sig: ModelSignature): { tensor: TensorInfo; direction: 'input' | 'output' }[] {
+  return [
+    ...sig.inputs.filter((t) => !canBatch(t)).map((tensor) => ({ tensor, direction: 'input' as const })),
+    ...sig.outputs.filter((t) => !canBatch(t)).map((tensor) => ({ tensor, direction: 'output' as const })),
+  ];
+}

@@ -1,0 +1,110 @@
+// A model directory as Triton reads it (triton-rules.md §2): its config files, its version
+// directories (with Triton's own rules for which names count), and where a version's model file is.
+import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { ModelVersionPolicy } from '../config/model-config.js';
+
+/** Sub-directories of a model directory that are never versions (core constants). */
+export const NON_VERSION_DIRS = new Set(['warmup', 'initial_state', 'configs']);
+
+export interface VersionDir {
+  /** The directory name as written, e.g. `1`, `007`, `1_old`. */
+  dirName: string;
+  path: string;
+  /** The version Triton takes from the name, or undefined when Triton ignores the directory. */
+  version: number | undefined;
+  /** Why Triton ignores it, in Triton's words where it logs them. */
+  ignored?: string;
+}
+
+export interface ModelDir {
+  /** The directory name, which is the model's name. */
+  name: string;
+  path: string;
+  /** `<dir>/config.pbtxt` if it exists. */
+  configPath: string | undefined;
+  /** `<dir>/configs/<name>.pbtxt` custom configs (selected with --model-config-name). */
+  customConfigs: string[];
+  /** Every sub-directory that could be a version, with how Triton reads its name. */
+  versionDirs: VersionDir[];
+  /** All sub-directory names sorted as strings: Triton's auto-fill looks in the first (§2.5). */
+  sortedSubdirs: string[];
+}
+
+function entries(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+function isDir(path: string, e: Dirent): boolean {
+  if (e.isDirectory()) return true;
+  if (!e.isSymbolicLink()) return false;
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Triton parses a version directory name with std::stoll: a numeric prefix counts (`1_old` is
+ * version 1), a name of more than one character starting with `0` is ignored, and a name with no
+ * leading integer is ignored.
+ */
+export function versionOfDirName(name: string): { version?: number; ignored?: string } {
+  if (name.length > 1 && name.startsWith('0')) return { ignored: `ignore version directory '${name}' which contains leading zeros in its directory name` };
+  const m = /^\s*([+-]?\d+)/.exec(name);
+  if (!m) return { ignored: `ignore version directory '${name}' which fails to convert to integral number` };
+  const v = Number(m[1]);
+  if (!Number.isSafeInteger(v)) return { ignored: `ignore version directory '${name}' which fails to convert to integral number` };
+  return { version: v };
+}
+
+export function scanModelDir(path: string): ModelDir {
+  const found = entries(path);
+  const subdirs = found.filter((e) => isDir(join(path, e.name), e)).map((e) => e.name);
+  const files = new Set(found.filter((e) => !isDir(join(path, e.name), e)).map((e) => e.name));
+  const versionDirs: VersionDir[] = subdirs
+    .filter((d) => !NON_VERSION_DIRS.has(d))
+    .map((d) => ({ dirName: d, path: join(path, d), ...versionOfDirName(d) }))
+    .map((v) => ({ dirName: v.dirName, path: v.path, version: v.version, ...(v.ignored ? { ignored: v.ignored } : {}) }));
+  const customConfigs = subdirs.includes('configs')
+    ? entries(join(path, 'configs')).filter((e) => e.name.endsWith('.pbtxt') && !e.isDirectory()).map((e) => join(path, 'configs', e.name)).sort()
+    : [];
+  return {
+    name: basename(path),
+    path,
+    configPath: files.has('config.pbtxt') ? join(path, 'config.pbtxt') : undefined,
+    customConfigs,
+    versionDirs: versionDirs.sort((a, b) => (a.version ?? Infinity) - (b.version ?? Infinity) || (a.dirName < b.dirName ? -1 : 1)),
+    sortedSubdirs: [...subdirs].sort(),
+  };
+}
+
+/** The versions Triton loads under a version policy (§2.4); the default policy is the latest one. */
+export function selectVersions(policy: ModelVersionPolicy | undefined, dirs: readonly VersionDir[]): VersionDir[] {
+  const usable = new Map<number, VersionDir>();
+  for (const d of dirs) if (d.version !== undefined && !usable.has(d.version)) usable.set(d.version, d);
+  const all = [...usable.values()].sort((a, b) => a.version! - b.version!);
+  if (!policy || policy.latest) {
+    const n = policy?.latest ? (policy.latest.num_versions ?? 0) : 1;
+    return n <= 0 ? [] : all.slice(-n);
+  }
+  if (policy.specific) {
+    const wanted = new Set((policy.specific.versions ?? []).map(Number));
+    return all.filter((d) => wanted.has(d.version!));
+  }
+  // `all {}`, and a version_policy with no member set, select every version.
+  return all;
+}
+
+/** A repository's model directories: every immediate sub-directory (Triton skips none by name). */
+export function listModelDirs(repo: string): string[] {
+  return entries(repo)
+    .filter((e) => isDir(join(repo, e.name), e))
+    .map((e) => join(repo, e.name))
+    .sort();
+}
