@@ -1,5 +1,7 @@
 // Every tritonc command, in the order `tritonc --help` lists them.
 import type { CommandSpec } from './command.js';
 import { fmtCommand } from './fmt.js';
+import { generateCommand } from './generate.js';
+import { inspectCommand } from './inspect.js';
 
-export const commands: CommandSpec[] = [fmtCommand];
+export const commands: CommandSpec[] = [inspectCommand, generateCommand, fmtCommand];

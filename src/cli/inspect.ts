@@ -1,0 +1,88 @@
+// `tritonc inspect MODEL.onnx [--format text|json]`: the signature tritonc reads from a model.
+import { resolve } from 'node:path';
+import { OnnxReadError } from '../onnx/errors.js';
+import { readSignatureSync } from '../onnx/reader.js';
+import type { ModelSignature, TensorInfo } from '../onnx/types.js';
+import type { CommandSpec } from './command.js';
+import { EXIT, UsageError } from './errors.js';
+import type { CliIO } from './io.js';
+
+export const inspectCommand: CommandSpec = {
+  command: 'inspect <model>',
+  describe: 'Show the inputs, outputs, types, shapes and weights of an ONNX model',
+  builder: (y) =>
+    y
+      .positional('model', { type: 'string', describe: 'Path to model.onnx' })
+      .option('format', { choices: ['text', 'json'] as const, default: 'text', describe: 'Output format' }),
+  run: async (a, io) => runInspect(String(a.model), a.format as 'text' | 'json', io),
+};
+
+export async function runInspect(model: string, format: 'text' | 'json', io: CliIO): Promise<number> {
+  let sig: ModelSignature;
+  try {
+    sig = readSignatureSync(resolve(io.cwd, model));
+  } catch (e) {
+    if (e instanceof OnnxReadError) throw new UsageError(e.message.replace(resolve(io.cwd, model), model));
+    const err = e as NodeJS.ErrnoException;
+    throw new UsageError(err.code === 'ENOENT' ? `${model}: no such file` : `${model}: ${err.message}`);
+  }
+  sig = { ...sig, path: model };
+  io.stdout(format === 'json' ? `${JSON.stringify(signatureJson(sig), null, 2)}\n` : signatureText(sig));
+  return EXIT.ok;
+}
+
+/** The JSON contract of DESIGN.md ("tritonc inspect"). */
+export function signatureJson(sig: ModelSignature): object {
+  const tensor = (t: TensorInfo) => ({ name: t.name, kind: t.kind, elemType: t.elemType, tritonType: t.tritonType, shape: t.shape });
+  return {
+    path: sig.path,
+    irVersion: sig.irVersion,
+    producer: sig.producer,
+    opsets: sig.opsets,
+    inputs: sig.inputs.map(tensor),
+    outputs: sig.outputs.map(tensor),
+    initializers: sig.initializers,
+    batchable: sig.batchable,
+  };
+}
+
+const formatBytes = (n: number): string => {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return u === 0 ? `${n} B` : `${v.toFixed(v < 10 ? 2 : 1)} ${units[u]}`;
+};
+
+const dimText = (d: number | string | null): string => (d === null ? '?' : String(d));
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n');
+}
+
+export function signatureText(sig: ModelSignature): string {
+  const tensorRows = (dir: string, list: TensorInfo[]): string[][] =>
+    list.map((t) => [
+      dir,
+      t.name,
+      t.kind === 'tensor' ? (t.elemType ?? '?') : `${t.kind}${t.elemType ? `<${t.elemType}>` : ''}`,
+      t.tritonType ?? '(none)',
+      t.shape === null ? '(unknown rank)' : `[${t.shape.map(dimText).join(', ')}]`,
+    ]);
+  const rows = [['', 'name', 'onnx type', 'triton type', 'shape'], ...tensorRows('input', sig.inputs), ...tensorRows('output', sig.outputs)];
+  const opsets = sig.opsets.map((o) => `${o.domain || 'ai.onnx'} ${o.version}`).join(', ');
+  const lines = [
+    `${sig.path}`,
+    `  ir_version ${sig.irVersion}, producer ${[sig.producer.name, sig.producer.version].filter(Boolean).join(' ') || '(none)'}, opsets ${opsets || '(none)'}`,
+    `  weights: ${sig.initializers.count} initializers, ${formatBytes(sig.initializers.bytes)}${sig.initializers.externalBytes ? ` (${formatBytes(sig.initializers.externalBytes)} in external data)` : ''}`,
+    `  batchable: ${sig.batchable ? 'yes (every input and output has a dynamic first dim)' : 'no (an input or output has a fixed first dim, or no dims)'}`,
+    '',
+    table(rows).split('\n').map((l) => `  ${l}`).join('\n'),
+    '',
+  ];
+  return lines.join('\n');
+}

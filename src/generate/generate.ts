@@ -1,0 +1,109 @@
+// ModelSignature + options -> ModelConfig. The model decides names, types, dims and whether batching
+// is possible (with the same rules as Triton's ONNX Runtime auto-complete); the options decide
+// batching limits, scheduling, instances and acceleration. Problems are returned as data.
+import type { ModelConfig, ModelInstanceGroup, ModelOptimizationPolicy_ExecutionAccelerators_Accelerator } from '../config/model-config.js';
+import type { ModelSignature } from '../onnx/types.js';
+import { ioFromSignature, onnxShapeText, unbatchableTensors } from './io.js';
+import type { GenerateOptions } from './options.js';
+
+/** Triton's default max_batch_size for a model that can batch (--backend-config default-max-batch-size). */
+export const TRITON_DEFAULT_MAX_BATCH_SIZE = 4;
+
+export interface GenerateProblem {
+  code: 'dynamic-axis-mismatch' | 'unsupported-tensor' | 'conflicting-options';
+  message: string;
+  tensor?: string;
+}
+
+export interface GenerateResult {
+  config: ModelConfig | undefined;
+  problems: GenerateProblem[];
+}
+
+export interface GenerateInput {
+  signature: ModelSignature;
+  /** The model directory's name. */
+  modelName: string;
+  /** The model file's name inside the version directory, when it is not model.onnx. */
+  modelFileName?: string;
+  /** How the model file is shown in messages, e.g. classifier/1/model.onnx. */
+  shownPath?: string;
+}
+
+export function generateConfig(input: GenerateInput, opts: GenerateOptions = {}): GenerateResult {
+  const { signature: sig } = input;
+  const shown = input.shownPath ?? sig.path;
+  const problems: GenerateProblem[] = [];
+
+  const maxBatchSize = opts.maxBatchSize ?? (sig.batchable ? TRITON_DEFAULT_MAX_BATCH_SIZE : 0);
+  if (maxBatchSize > 0 && !sig.batchable) problems.push(dynamicAxisMismatch(sig, shown, maxBatchSize));
+
+  const io = ioFromSignature(sig, maxBatchSize);
+  for (const p of io.problems) problems.push({ code: 'unsupported-tensor', message: `${shown}: ${p.message}`, tensor: p.tensor });
+
+  const conflict = (message: string): void => void problems.push({ code: 'conflicting-options', message });
+  const dynamicBatching = opts.dynamicBatching ?? maxBatchSize > 1;
+  if (dynamicBatching && maxBatchSize === 0 && opts.dynamicBatching) {
+    conflict('--dynamic-batching needs batching: the model is generated with max_batch_size 0 (give --max-batch-size N)');
+  }
+  if (!dynamicBatching && (opts.preferredBatchSize || opts.maxQueueDelayMicroseconds !== undefined)) {
+    conflict(`--preferred-batch-size and --max-queue-delay configure dynamic batching, which is off${maxBatchSize <= 1 ? ` (max_batch_size is ${maxBatchSize})` : ''}`);
+  }
+  for (const size of opts.preferredBatchSize ?? []) {
+    if (size > maxBatchSize) {
+      conflict(`--preferred-batch-size ${size} is larger than max_batch_size ${maxBatchSize}; Triton refuses it ("dynamic batching preferred size must be <= max batch size")`);
+    }
+  }
+  if (opts.kind === 'cpu' && opts.gpus) conflict('--gpus places instances on GPUs, but --kind cpu asks for CPU instances');
+  const kind = opts.kind ?? (opts.gpus ? 'gpu' : undefined);
+  if (opts.accelerator && opts.accelerator.name !== 'openvino' && kind === 'cpu') {
+    conflict(`--accelerator ${opts.accelerator.name} runs on GPU instances; Triton silently ignores GPU accelerators on KIND_CPU instances`);
+  }
+  if (opts.accelerator?.name === 'openvino' && kind === 'gpu') {
+    conflict('--accelerator openvino is a CPU accelerator; it has no effect on --kind gpu instances');
+  }
+  if (problems.length) return { config: undefined, problems };
+
+  const config: ModelConfig = { name: opts.name ?? input.modelName };
+  if (opts.field === 'platform') config.platform = 'onnxruntime_onnx';
+  else config.backend = 'onnxruntime';
+  if (input.modelFileName && input.modelFileName !== 'model.onnx') config.default_model_filename = input.modelFileName;
+  config.max_batch_size = maxBatchSize;
+  config.input = io.input;
+  config.output = io.output;
+  if (dynamicBatching && maxBatchSize > 0) {
+    config.dynamic_batching = {};
+    if (opts.preferredBatchSize) config.dynamic_batching.preferred_batch_size = opts.preferredBatchSize;
+    if (opts.maxQueueDelayMicroseconds !== undefined) config.dynamic_batching.max_queue_delay_microseconds = opts.maxQueueDelayMicroseconds;
+  }
+  if (opts.instances !== undefined || kind !== undefined) {
+    const group: ModelInstanceGroup = { count: opts.instances ?? 1, kind: kind === 'cpu' ? 'KIND_CPU' : 'KIND_GPU' };
+    if (opts.gpus) group.gpus = opts.gpus;
+    config.instance_group = [group];
+  }
+  if (opts.accelerator) config.optimization = { execution_accelerators: acceleratorConfig(opts.accelerator) };
+  return { config, problems };
+}
+
+function acceleratorConfig(a: NonNullable<GenerateOptions['accelerator']>): NonNullable<NonNullable<ModelConfig['optimization']>['execution_accelerators']> {
+  if (a.name === 'openvino') return { cpu_execution_accelerator: [{ name: 'openvino' }] };
+  const entry: ModelOptimizationPolicy_ExecutionAccelerators_Accelerator = { name: a.name };
+  if (a.name === 'tensorrt') entry.parameters = { precision_mode: a.precision };
+  return { gpu_execution_accelerator: [entry] };
+}
+
+/** The tutorial's "dynamic axis mismatch": batching asked of a model whose first dim is fixed. */
+function dynamicAxisMismatch(sig: ModelSignature, shown: string, maxBatchSize: number): GenerateProblem {
+  const fixed = unbatchableTensors(sig);
+  const lines = fixed.map(({ tensor, direction }) => `  ${direction} '${tensor.name}' has shape ${onnxShapeText(tensor.shape)}${tensor.shape?.length ? ` (first dim ${tensor.shape[0]} is fixed)` : ' (no batch dim)'}`);
+  const names = fixed.filter((f) => f.tensor.shape?.length).map((f) => `'${f.tensor.name}': {0: 'batch'}`);
+  return {
+    code: 'dynamic-axis-mismatch',
+    tensor: fixed[0]?.tensor.name,
+    message: [
+      `${shown} cannot batch, but max_batch_size ${maxBatchSize} asks Triton to send it batches: every input and output needs a dynamic first dim.`,
+      ...lines,
+      `Fix: re-export with a dynamic batch axis on dim 0 of every input and output, e.g. torch.onnx.export(..., dynamic_axes={${names.join(', ')}}), or generate without batching (--max-batch-size 0).`,
+    ].join('\n'),
+  };
+}

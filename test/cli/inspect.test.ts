@@ -1,0 +1,50 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildFixture } from '../../fixtures/onnx/index.js';
+import { cli, tempDir } from '../support/cli.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = tempDir();
+  for (const n of ['classifier', 'symbolic-dims', 'unknown-rank', 'scalar', 'external-data'] as const) await buildFixture(n, dir);
+});
+
+describe('tritonc inspect', () => {
+  it('prints the JSON contract', async () => {
+    const r = await cli(['inspect', 'classifier/model.onnx', '--format', 'json'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(Object.keys(j)).toEqual(['path', 'irVersion', 'producer', 'opsets', 'inputs', 'outputs', 'initializers', 'batchable']);
+    expect(j.path).toBe('classifier/model.onnx');
+    expect(j.inputs).toEqual([{ name: 'input', kind: 'tensor', elemType: 'FLOAT', tritonType: 'TYPE_FP32', shape: ['batch', 3, 224, 224] }]);
+    expect(j.outputs).toEqual([{ name: 'output', kind: 'tensor', elemType: 'FLOAT', tritonType: 'TYPE_FP32', shape: ['batch', 1000] }]);
+    expect(j.batchable).toBe(true);
+    expect(j.initializers.count).toBe(4);
+  });
+
+  it('shows null for an unset dim, [] for a scalar, null for unknown rank', async () => {
+    const sym = JSON.parse((await cli(['inspect', 'symbolic-dims/model.onnx', '--format', 'json'], { cwd: dir })).stdout);
+    expect(sym.inputs[2].shape).toEqual([-1, null, 4]);
+    const scalar = JSON.parse((await cli(['inspect', 'scalar/model.onnx', '--format', 'json'], { cwd: dir })).stdout);
+    expect(scalar.inputs[1].shape).toEqual([]);
+    const unknown = JSON.parse((await cli(['inspect', 'unknown-rank/model.onnx', '--format', 'json'], { cwd: dir })).stdout);
+    expect(unknown.inputs[0].shape).toBeNull();
+  });
+
+  it('prints a readable table', async () => {
+    const r = await cli(['inspect', 'classifier/model.onnx'], { cwd: dir });
+    expect(r.stdout).toContain('batchable: yes');
+    expect(r.stdout).toMatch(/input\s+input\s+FLOAT\s+TYPE_FP32\s+\[batch, 3, 224, 224\]/);
+    const ext = await cli(['inspect', 'external-data/model.onnx'], { cwd: dir });
+    expect(ext.stdout).toMatch(/in external data/);
+  });
+
+  it('exits 2 with the file and byte offset for a file that is not ONNX', async () => {
+    writeFileSync(join(dir, 'notes.onnx'), 'this is not a model\n');
+    const r = await cli(['inspect', 'notes.onnx'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^tritonc: notes.onnx: /);
+    expect((await cli(['inspect', 'missing.onnx'], { cwd: dir })).stderr).toBe('tritonc: missing.onnx: no such file\n');
+  });
+});
