@@ -11,5 +11,6 @@ export * from './onnx/index.js';
 export * from './generate/index.js';
 export { scanModelDir, selectVersions, listModelDirs, versionOfDirName, type ModelDir, type VersionDir } from './repo/model-dir.js';
 export { toProtoJson } from './config/proto-json.js';
+export * from './resolve/index.js';
 export { runCli } from './cli/main.js';
 export { VERSION } from './version.js';

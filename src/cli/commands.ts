@@ -3,5 +3,6 @@ import type { CommandSpec } from './command.js';
 import { fmtCommand } from './fmt.js';
 import { generateCommand } from './generate.js';
 import { inspectCommand } from './inspect.js';
+import { resolveCommand } from './resolve.js';
 
-export const commands: CommandSpec[] = [inspectCommand, generateCommand, fmtCommand];
+export const commands: CommandSpec[] = [inspectCommand, generateCommand, resolveCommand, fmtCommand];

@@ -18,7 +18,7 @@ export function toProtoJson(value: Record<string, unknown>, message: SchemaMessa
   for (const field of message.fieldList) {
     const v = value[field.name];
     if (v === undefined) {
-      if (options.emitDefaults && field.type.kind !== 'message' && !field.oneof) out[field.name] = field.repeated ? (field.mapEntry ? {} : []) : defaultJson(field);
+      if (options.emitDefaults && (field.type.kind !== 'message' || field.repeated) && !field.oneof) out[field.name] = field.repeated ? (field.mapEntry ? {} : []) : defaultJson(field);
       continue;
     }
     if (field.mapEntry) {

@@ -1,0 +1,97 @@
+// `tritonc resolve MODEL_DIR [--gpus N] [--format pbtxt|json] [--config-name NAME]
+//   [--default-max-batch-size N] [--explain]`
+// Prints the effective config Triton would load. Exit 0 printed; 1 Triton would refuse the model
+// (its message and the fix on stderr, nothing on stdout); 2 bad flags or unreadable input.
+import { relative, resolve } from 'node:path';
+import type { Diagnostic, PathSegment } from '../diagnostics.js';
+import type { ResolveStep } from '../config/changes.js';
+import { printConfig } from '../config/print.js';
+import { formatDiagnosticLine } from '../report/plain.js';
+import { resolveModelDir, type ResolveResult } from '../resolve/resolve.js';
+import { stringifyTritonJson, tritonConfigJson, type TritonJson } from '../resolve/triton-json.js';
+import type { CommandSpec } from './command.js';
+import { EXIT, UsageError } from './errors.js';
+import type { CliIO } from './io.js';
+
+export const resolveCommand: CommandSpec = {
+  command: 'resolve <dir>',
+  describe: 'Print the effective config Triton would load for a model directory (autofill, ONNX Runtime auto-complete, normalization)',
+  builder: (y) =>
+    y
+      .positional('dir', { type: 'string', describe: 'The model directory (holding config.pbtxt, if any, and the version directories)' })
+      .option('gpus', { type: 'number', describe: 'GPUs on the host Triton runs on (default 1; 0 for a CPU-only host)' })
+      .option('format', { choices: ['pbtxt', 'json'] as const, default: 'pbtxt' as const, describe: 'pbtxt, or the JSON of Triton\'s GET /v2/models/<name>/config' })
+      .option('config-name', { type: 'string', describe: 'Read configs/<name>.pbtxt, as tritonserver --model-config-name=<name>' })
+      .option('default-max-batch-size', { type: 'number', describe: 'The backend\'s default-max-batch-size (Triton\'s default: 4)' })
+      .option('explain', { type: 'boolean', describe: 'List every change Triton makes, and why, on stderr' }),
+  run: (a, io) => runResolve(a, io),
+};
+
+function wholeNumber(flag: string, v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new UsageError(`--${flag} takes a whole number (0 or more); got "${String(v)}"`);
+  return v;
+}
+
+export async function runResolve(a: Record<string, unknown>, io: CliIO): Promise<number> {
+  const dir = String(a.dir ?? '');
+  if (!dir) throw new UsageError('give a model directory, e.g. tritonc resolve model_repository/classifier');
+  const gpus = wholeNumber('gpus', a.gpus);
+  const defaultMaxBatchSize = wholeNumber('default-max-batch-size', a.defaultMaxBatchSize);
+  const configName = a.configName === undefined ? undefined : String(a.configName);
+  if (configName !== undefined && (configName === '' || /\s|\//.test(configName))) {
+    throw new UsageError(`--config-name takes a config name without spaces or slashes (it reads configs/<name>.pbtxt); got "${configName}"`);
+  }
+
+  const result = resolveModelDir(resolve(io.cwd, dir), {
+    ...(gpus !== undefined ? { gpus } : {}),
+    ...(defaultMaxBatchSize !== undefined ? { defaultMaxBatchSize } : {}),
+    ...(configName !== undefined ? { configName } : {}),
+  });
+  const shown = (file: string): string => relative(io.cwd, file) || file;
+
+  const line = (d: Diagnostic): string => `${formatDiagnosticLine({ ...d, file: shown(d.file) })}\n`;
+  for (const d of result.diagnostics) if (d.severity !== 'error') io.stderr(line(d));
+  if (a.explain) io.stderr(explain(result));
+
+  switch (result.status) {
+    case 'unreadable': {
+      const f = result.failure!;
+      if (f.kind === 'syntax') {
+        for (const d of f.diagnostics) io.stderr(line(d));
+        io.stderr(`tritonc resolve: ${shown(f.file)} does not parse, and Triton would refuse it too ("failed to read text proto"); fix the errors above\n`);
+      } else if (f.kind === 'onnx') {
+        io.stderr(`tritonc resolve: cannot read the ONNX model: ${shown(f.file)}${f.offset === null ? '' : `: byte ${f.offset}`}: ${f.reason}\n`);
+      } else {
+        io.stderr(`tritonc resolve: ${shown(f.file)}: ${f.message}\n`);
+      }
+      return EXIT.usage;
+    }
+    case 'refused': {
+      const p = result.problems[0]!;
+      io.stderr(`tritonc resolve: Triton would not load model '${result.modelName}':\n  ${p.message}\n  fix: ${p.fix}\n`);
+      return EXIT.problems;
+    }
+    case 'ok': {
+      const config = result.config!;
+      io.stdout(a.format === 'json' ? `${stringifyTritonJson(tritonConfigJson(config))}\n` : printConfig(config));
+      return EXIT.ok;
+    }
+  }
+}
+
+function pathText(path: readonly PathSegment[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
+}
+
+function valueText(v: unknown): string {
+  const text = stringifyTritonJson(v as TritonJson, 0);
+  return text.length > 100 ? `${text.slice(0, 97)}...` : text;
+}
+
+/** One line per step: `stage: action path = value (reason)`, or `stage: reason` for notes. */
+export function explain(result: ResolveResult): string {
+  return result.steps
+    .map((s: ResolveStep) => (s.action === 'note' ? `${s.stage}: ${s.reason}\n` : `${s.stage}: ${s.action} ${pathText(s.path)}${s.value === undefined ? '' : ` = ${valueText(s.value)}`} (${s.reason})\n`))
+    .join('');
+}

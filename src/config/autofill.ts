@@ -1,0 +1,191 @@
+// Triton core's AutoCompleteBackendFields (triton-rules.md §2.5): before anything validates a config,
+// core fills `name` from the directory and guesses `platform`, `backend` and `default_model_filename`
+// from what the config says and from the files in ONE version directory. It runs on every load,
+// whether or not config.pbtxt exists and whether or not auto-complete is enabled.
+//
+// Pure: the caller passes what the directory holds (see src/resolve/listing.ts), so every branch is
+// testable without files.
+import { step, type ResolveProblem, type ResolveStep } from './changes.js';
+import type { ModelConfig } from './model-config.js';
+
+export type EntryKind = 'file' | 'dir';
+
+export interface AutofillListing {
+  /** The model's name as Triton knows it: the model directory's name. */
+  modelName: string;
+  /**
+   * The sub-directory core inspects: the first of ALL sub-directories in byte order (a std::set of
+   * names), so `1` before `10` before `2`, and `configs` or `warmup` count too. Undefined when the
+   * model directory has no sub-directory; then no file-based guess is made.
+   */
+  firstSubdir?: { name: string; entries: ReadonlyMap<string, EntryKind> };
+}
+
+export interface AutofillResult {
+  config: ModelConfig;
+  steps: ResolveStep[];
+  /** Set when core refuses the model here (the custom-backend rule, step 8). */
+  problem?: ResolveProblem;
+}
+
+// Names from core:constants.h.
+const TF_SAVEDMODEL_PLATFORM = 'tensorflow_savedmodel';
+const TF_GRAPHDEF_PLATFORM = 'tensorflow_graphdef';
+const TRT_PLATFORM = 'tensorrt_plan';
+const ORT_PLATFORM = 'onnxruntime_onnx';
+const LIBTORCH_PLATFORM = 'pytorch_libtorch';
+const LIBTORCH_PLATFORM_ALT = 'libtorch';
+const AOTI_PLATFORM = 'torch_aoti';
+
+const TF_BACKEND = 'tensorflow';
+const TRT_BACKEND = 'tensorrt';
+const ORT_BACKEND = 'onnxruntime';
+const OPENVINO_BACKEND = 'openvino';
+const PYTORCH_BACKEND = 'pytorch';
+// core's kPyTorchAotiBackend: AOTInductor models are served by the same PyTorch backend.
+const AOTI_BACKEND = 'pytorch';
+const PYTHON_BACKEND = 'python';
+
+const SAVEDMODEL_FILE = 'model.savedmodel';
+const GRAPHDEF_FILE = 'model.graphdef';
+const PLAN_FILE = 'model.plan';
+const ONNX_FILE = 'model.onnx';
+const OPENVINO_FILE = 'model.xml';
+const LIBTORCH_FILE = 'model.pt';
+const AOTI_FILE = 'model.pt2';
+const PYTHON_FILE = 'model.py';
+
+export function autofillBackendFields(input: ModelConfig, listing: AutofillListing): AutofillResult {
+  const config: ModelConfig = structuredClone(input);
+  const steps: ResolveStep[] = [];
+  const sub = listing.firstSubdir;
+  const inSub = (name: string): EntryKind | undefined => sub?.entries.get(name);
+  const where = sub ? `version directory '${sub.name}'` : 'the model directory';
+
+  const set = (field: 'name' | 'platform' | 'backend' | 'default_model_filename', value: string, reason: string): void => {
+    config[field] = value;
+    steps.push(step('autofill', 'set', [field], reason, value));
+  };
+  const platform = (): string => config.platform ?? '';
+  const backend = (): string => config.backend ?? '';
+  const filename = (): string => config.default_model_filename ?? '';
+  // File-based guesses need an empty platform and filename (and, for TensorFlow, no filename) and
+  // a sub-directory to look in.
+  const mayGuessFromFiles = (): boolean => sub !== undefined && platform() === '' && filename() === '';
+
+  // 1. name
+  if (!config.name) set('name', listing.modelName, `name is empty, so Triton uses the model directory's name`);
+
+  // 2. TensorFlow (deprecated backend, but still first in core's order)
+  if (platform() === '' && (backend() === '' || backend() === TF_BACKEND)) {
+    if (filename() === SAVEDMODEL_FILE) set('platform', TF_SAVEDMODEL_PLATFORM, `default_model_filename is ${SAVEDMODEL_FILE}`);
+    else if (filename() === GRAPHDEF_FILE) set('platform', TF_GRAPHDEF_PLATFORM, `default_model_filename is ${GRAPHDEF_FILE}`);
+    else if (filename() === '' && sub) {
+      // Both are checked; a model.graphdef file wins over a model.savedmodel directory.
+      let guess: string | undefined;
+      let why = '';
+      if (inSub(SAVEDMODEL_FILE) === 'dir') [guess, why] = [TF_SAVEDMODEL_PLATFORM, `${where} holds a ${SAVEDMODEL_FILE} directory`];
+      if (inSub(GRAPHDEF_FILE) === 'file') [guess, why] = [TF_GRAPHDEF_PLATFORM, `${where} holds a ${GRAPHDEF_FILE} file`];
+      if (guess) set('platform', guess, why);
+    }
+  }
+  if (platform() === TF_SAVEDMODEL_PLATFORM || platform() === TF_GRAPHDEF_PLATFORM) {
+    if (backend() === '') set('backend', TF_BACKEND, `platform ${platform()} is served by the tensorflow backend`);
+    if (filename() === '') set('default_model_filename', platform() === TF_SAVEDMODEL_PLATFORM ? SAVEDMODEL_FILE : GRAPHDEF_FILE, `the default file name for platform ${platform()}`);
+    return { config, steps };
+  }
+
+  // 3. TensorRT
+  if (backend() === '') {
+    if (platform() === TRT_PLATFORM || filename() === PLAN_FILE) set('backend', TRT_BACKEND, platform() === TRT_PLATFORM ? `platform is ${TRT_PLATFORM}` : `default_model_filename is ${PLAN_FILE}`);
+    else if (mayGuessFromFiles() && inSub(PLAN_FILE) === 'file') set('backend', TRT_BACKEND, `${where} holds a ${PLAN_FILE} file (TensorRT is checked before ONNX Runtime)`);
+  }
+  if (backend() === TRT_BACKEND) {
+    if (platform() === '') set('platform', TRT_PLATFORM, 'the platform of the tensorrt backend');
+    if (filename() === '') set('default_model_filename', PLAN_FILE, 'the default file name of the tensorrt backend');
+    return { config, steps };
+  }
+
+  // 4. ONNX Runtime: model.onnx may be a file or a directory (a large model with external data).
+  if (backend() === '') {
+    if (platform() === ORT_PLATFORM || filename() === ONNX_FILE) set('backend', ORT_BACKEND, platform() === ORT_PLATFORM ? `platform is ${ORT_PLATFORM}` : `default_model_filename is ${ONNX_FILE}`);
+    else if (mayGuessFromFiles() && inSub(ONNX_FILE) !== undefined) set('backend', ORT_BACKEND, `${where} holds ${ONNX_FILE}`);
+  }
+  if (backend() === ORT_BACKEND) {
+    if (platform() === '') set('platform', ORT_PLATFORM, 'the platform of the onnxruntime backend');
+    if (filename() === '') set('default_model_filename', ONNX_FILE, 'the default file name of the onnxruntime backend');
+    return { config, steps };
+  }
+
+  // 5. OpenVINO (only the file name decides; no platform)
+  if (backend() === '') {
+    if (filename() === OPENVINO_FILE) set('backend', OPENVINO_BACKEND, `default_model_filename is ${OPENVINO_FILE}`);
+    else if (mayGuessFromFiles() && inSub(OPENVINO_FILE) !== undefined) set('backend', OPENVINO_BACKEND, `${where} holds ${OPENVINO_FILE}`);
+  }
+  if (backend() === OPENVINO_BACKEND) {
+    if (filename() === '') set('default_model_filename', OPENVINO_FILE, 'the default file name of the openvino backend');
+    return { config, steps };
+  }
+
+  // 6. PyTorch (LibTorch, or AOTInductor)
+  if (backend() === '') {
+    if (platform() === LIBTORCH_PLATFORM || platform() === LIBTORCH_PLATFORM_ALT || filename() === LIBTORCH_FILE) {
+      set('backend', PYTORCH_BACKEND, filename() === LIBTORCH_FILE ? `default_model_filename is ${LIBTORCH_FILE}` : `platform is ${platform()}`);
+    } else if (platform() === AOTI_PLATFORM || filename() === AOTI_FILE) {
+      set('backend', AOTI_BACKEND, filename() === AOTI_FILE ? `default_model_filename is ${AOTI_FILE}` : `platform is ${AOTI_PLATFORM}`);
+    } else if (mayGuessFromFiles()) {
+      // Unlike the other branches, a present-but-wrong-kind model.pt stops the model.pt2 check.
+      if (inSub(LIBTORCH_FILE) !== undefined) {
+        if (inSub(LIBTORCH_FILE) === 'file') {
+          set('backend', PYTORCH_BACKEND, `${where} holds a ${LIBTORCH_FILE} file`);
+          set('platform', LIBTORCH_PLATFORM, `${where} holds a ${LIBTORCH_FILE} file`);
+        }
+      } else if (inSub(AOTI_FILE) === 'file') {
+        set('backend', AOTI_BACKEND, `${where} holds a ${AOTI_FILE} file`);
+        set('platform', AOTI_PLATFORM, `${where} holds a ${AOTI_FILE} file`);
+      }
+    }
+  }
+  if (backend() === PYTORCH_BACKEND) {
+    if (platform() === '') {
+      set('platform', LIBTORCH_PLATFORM, 'the pytorch backend defaults to LibTorch');
+      if (filename() === '') set('default_model_filename', LIBTORCH_FILE, 'the default file name of a LibTorch model');
+    } else if (platform() === AOTI_PLATFORM && filename() === '') {
+      set('default_model_filename', AOTI_FILE, 'the default file name of an AOTInductor model');
+    }
+    return { config, steps };
+  }
+
+  // 7. Python
+  if (backend() === '') {
+    if (filename() === PYTHON_FILE) set('backend', PYTHON_BACKEND, `default_model_filename is ${PYTHON_FILE}`);
+    else if (mayGuessFromFiles() && inSub(PYTHON_FILE) !== undefined) set('backend', PYTHON_BACKEND, `${where} holds ${PYTHON_FILE}`);
+  }
+  if (backend() === PYTHON_BACKEND) {
+    if (filename() === '') set('default_model_filename', PYTHON_FILE, 'the default file name of the python backend');
+    return { config, steps };
+  }
+
+  // 8. Custom backend: only when the config says nothing at all; the name after the first '.' of the
+  // MODEL NAME is the backend ("model.identity" -> backend "identity").
+  if (backend() === '' && platform() === '' && filename() === '') {
+    const dot = listing.modelName.indexOf('.');
+    if (dot < 0) {
+      return {
+        config,
+        steps,
+        problem: {
+          stage: 'autofill',
+          message: `Invalid model name: Could not determine backend for model '${listing.modelName}' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'.`,
+          fix: sub
+            ? `Triton found no model file it recognizes in ${where} (it looks only in the first sub-directory by name). Put the model at ${sub.name === '1' ? '1' : '<version>'}/model.onnx, or set backend (e.g. backend: "onnxruntime") in config.pbtxt`
+            : 'the model directory has no version directory: put the model at 1/model.onnx, or set backend (e.g. backend: "onnxruntime") in config.pbtxt',
+        },
+      };
+    }
+    const name = listing.modelName.slice(dot + 1);
+    set('backend', name, `no backend could be inferred, so Triton takes the text after the first '.' of the model name '${listing.modelName}' as a custom backend`);
+    set('default_model_filename', `model.${name}`, `the file name of custom backend '${name}'`);
+  }
+  return { config, steps };
+}

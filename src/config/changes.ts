@@ -1,0 +1,44 @@
+// What Triton's load-time rewrites did to a config, and why Triton would refuse a model, as data:
+// `tritonc resolve --explain` prints the steps, the CLI prints the problems, tests assert on both.
+import type { PathSegment } from '../diagnostics.js';
+
+/** Which part of Triton's load pipeline (triton-rules.md §3.1) made a change or found a problem. */
+export type ResolveStage =
+  /** Core's AutoCompleteBackendFields (§2.5): name, platform, backend, default_model_filename. */
+  | 'autofill'
+  /** Core's NormalizeModelConfig (§3.2), first pass and the pass after the backend's auto-complete. */
+  | 'normalize'
+  /** Core's NormalizeInstanceGroup / ValidateInstanceGroup (§3.2, §3.6). */
+  | 'instance_group'
+  /** Which config file and which model version Triton reads (§2.2, §2.4, §2.7). */
+  | 'repository'
+  /** The ONNX Runtime backend's AutoCompleteConfig (§4.1-4.3). */
+  | 'autocomplete'
+  /** Core's checks of the finished config that refuse the model (§3.3, §3.10, §2.6). */
+  | 'validate';
+
+export interface ResolveStep {
+  stage: ResolveStage;
+  /** 'set' fills an empty field, 'add' creates a message or list entry, 'replace' swaps a whole list, 'note' changes nothing. */
+  action: 'set' | 'add' | 'replace' | 'note';
+  /** The config field changed, e.g. ['instance_group', 0, 'count']; [] for a note about the whole config. */
+  path: PathSegment[];
+  /** The value written (absent for notes). */
+  value?: unknown;
+  /** Why Triton does it, in a sentence. */
+  reason: string;
+}
+
+export interface ResolveProblem {
+  stage: ResolveStage;
+  /** Triton's own message (what its log and load API say), so users can search for it. */
+  message: string;
+  /** What to change so Triton loads the model. */
+  fix: string;
+  /** The config field at fault, when there is one. */
+  path?: PathSegment[];
+}
+
+export function step(stage: ResolveStage, action: ResolveStep['action'], path: PathSegment[], reason: string, value?: unknown): ResolveStep {
+  return value === undefined ? { stage, action, path, reason } : { stage, action, path, value, reason };
+}

@@ -1,0 +1,160 @@
+// Triton core's silent rewrites of a config (triton-rules.md §3.2): NormalizeModelConfig (defaults
+// for version policy, batcher sizes, sequence idle time, pinned memory) and NormalizeInstanceGroup
+// (names, kinds, counts, GPUs), plus the instance-group checks that follow it (§3.6), which depend
+// on the same GPU count. Pure functions over a config value.
+import { step, type ResolveProblem, type ResolveStep } from './changes.js';
+import type { ModelConfig, ModelInstanceGroup } from './model-config.js';
+
+/** core's SEQUENCE_IDLE_DEFAULT_MICROSECONDS. */
+export const SEQUENCE_IDLE_DEFAULT_MICROSECONDS = 1_000_000;
+
+/** core's default --min-supported-compute-capability, as ValidateInstanceGroup prints it (std::to_string(6.0)). */
+const MIN_COMPUTE_CAPABILITY_TEXT = '6.000000';
+
+export interface NormalizeResult {
+  config: ModelConfig;
+  steps: ResolveStep[];
+}
+
+/**
+ * NormalizeModelConfig. Core runs it before validation and again after the backend's auto-complete
+ * (UpdateModelConfig), so a dynamic_batching the backend added gets its preferred size then.
+ * `pass` only labels the steps.
+ */
+export function normalizeModelConfig(input: ModelConfig, pass: 'first' | 'after auto-complete' = 'first'): NormalizeResult {
+  const config: ModelConfig = structuredClone(input);
+  const steps: ResolveStep[] = [];
+  const when = pass === 'first' ? '' : ' (re-normalized after the backend auto-completed the config)';
+  const maxBatch = config.max_batch_size ?? 0;
+
+  if (!config.version_policy) {
+    config.version_policy = { latest: { num_versions: 1 } };
+    steps.push(step('normalize', 'add', ['version_policy'], `no version_policy: Triton serves the latest version only${when}`, config.version_policy));
+  }
+
+  if (config.dynamic_batching && !config.dynamic_batching.preferred_batch_size?.length && maxBatch > 0) {
+    config.dynamic_batching.preferred_batch_size = [maxBatch];
+    steps.push(step('normalize', 'set', ['dynamic_batching', 'preferred_batch_size'], `dynamic_batching without preferred_batch_size prefers max_batch_size (${maxBatch})${when}`, [maxBatch]));
+  }
+
+  const seq = config.sequence_batching;
+  if (seq) {
+    if (Number(seq.max_sequence_idle_microseconds ?? 0) === 0) {
+      seq.max_sequence_idle_microseconds = SEQUENCE_IDLE_DEFAULT_MICROSECONDS;
+      steps.push(step('normalize', 'set', ['sequence_batching', 'max_sequence_idle_microseconds'], `an unset sequence idle time defaults to 1 second${when}`, SEQUENCE_IDLE_DEFAULT_MICROSECONDS));
+    }
+    if (seq.oldest && !seq.oldest.preferred_batch_size?.length && maxBatch > 0) {
+      seq.oldest.preferred_batch_size = [maxBatch];
+      steps.push(step('normalize', 'set', ['sequence_batching', 'oldest', 'preferred_batch_size'], `the oldest strategy without preferred_batch_size prefers max_batch_size (${maxBatch})${when}`, [maxBatch]));
+    }
+  }
+
+  // Core keys this on ensemble_scheduling being present, not on the platform.
+  if (!config.ensemble_scheduling) {
+    const optimization = (config.optimization ??= {});
+    for (const which of ['input_pinned_memory', 'output_pinned_memory'] as const) {
+      if (!optimization[which]) {
+        optimization[which] = { enable: true };
+        steps.push(step('normalize', 'add', ['optimization', which], `${which.replace(/_/g, ' ')} is on unless configured${when}`, { enable: true }));
+      }
+    }
+  }
+  return { config, steps };
+}
+
+/** Backends whose CPU instance groups default to 2 instances (core's SetDefaultInstanceCount). */
+const TWO_CPU_INSTANCE_BACKENDS = new Set(['onnxruntime', 'tensorflow']);
+
+/**
+ * NormalizeInstanceGroup, for a host with `gpuCount` supported GPUs (ids 0..gpuCount-1). ORT supplies
+ * no preferred groups, so none are modelled. Skipped for ensembles.
+ */
+export function normalizeInstanceGroup(input: ModelConfig, gpuCount: number): NormalizeResult {
+  const config: ModelConfig = structuredClone(input);
+  const steps: ResolveStep[] = [];
+  if (config.ensemble_scheduling) return { config, steps };
+  const gpus = supportedGpus(gpuCount);
+  const name = config.name ?? '';
+  const host = gpuCount === 0 ? 'no GPUs' : `${gpuCount} GPU${gpuCount === 1 ? '' : 's'} (id${gpus.length === 1 ? '' : 's'} ${gpus.join(', ')})`;
+
+  if (!config.instance_group?.length) {
+    config.instance_group = [{ name }];
+    steps.push(step('instance_group', 'add', ['instance_group', 0], `no instance_group: Triton creates one named after the model`, { name }));
+  }
+  config.instance_group.forEach((group: ModelInstanceGroup, i: number) => {
+    const at = ['instance_group', i];
+    if (!group.name) {
+      group.name = `${name}_${i}`;
+      steps.push(step('instance_group', 'set', [...at, 'name'], `an unnamed instance group is named <model>_<index>`, group.name));
+    }
+    if ((group.kind ?? 'KIND_AUTO') === 'KIND_AUTO') {
+      const listed = group.gpus ?? [];
+      const missing = listed.find((g) => !gpus.includes(g));
+      group.kind = gpus.length === 0 || missing !== undefined ? 'KIND_CPU' : 'KIND_GPU';
+      const why =
+        gpus.length === 0 ? `KIND_AUTO on a host with no GPUs (resolve --gpus N for a GPU host) is KIND_CPU`
+        : missing !== undefined ? `KIND_AUTO listing GPU ${missing}, which a host with ${host} lacks, is KIND_CPU`
+        : `KIND_AUTO on a host with ${host} is KIND_GPU`;
+      steps.push(step('instance_group', 'set', [...at, 'kind'], why, group.kind));
+    }
+    if ((group.count ?? 0) < 1) {
+      const two = group.kind === 'KIND_CPU' && TWO_CPU_INSTANCE_BACKENDS.has(config.backend ?? '');
+      group.count = two ? 2 : 1;
+      steps.push(step('instance_group', 'set', [...at, 'count'], two ? `a KIND_CPU group of the ${config.backend} backend defaults to 2 instances` : 'an instance group defaults to 1 instance', group.count));
+    }
+    if (group.kind === 'KIND_GPU' && !group.gpus?.length) {
+      group.gpus = [...gpus];
+      steps.push(step('instance_group', 'set', [...at, 'gpus'], gpus.length ? `a KIND_GPU group without gpus runs on every GPU of a host with ${host}` : 'a KIND_GPU group without gpus runs on every GPU, and this host has none', group.gpus));
+    }
+  });
+  return { config, steps };
+}
+
+/**
+ * ValidateInstanceGroup's rows that depend on the host's GPUs or kinds (§3.6), run on the normalized
+ * config. Returns the first problem, as core does.
+ */
+export function instanceGroupProblem(config: ModelConfig, gpuCount: number): ResolveProblem | undefined {
+  if (config.ensemble_scheduling) return undefined;
+  const gpus = supportedGpus(gpuCount);
+  const model = config.name ?? '';
+  for (const [i, group] of (config.instance_group ?? []).entries()) {
+    const g = group.name ?? '';
+    const listed = group.gpus ?? [];
+    const path = ['instance_group', i];
+    if (group.kind === 'KIND_MODEL' && listed.length) {
+      return { stage: 'instance_group', path, message: `instance group ${g} of model ${model} has kind KIND_MODEL but specifies one or more GPUs`, fix: 'remove gpus from the KIND_MODEL group: the model places itself' };
+    }
+    if (group.kind === 'KIND_GPU') {
+      if (!listed.length) {
+        return {
+          stage: 'instance_group', path,
+          message: `instance group ${g} of model ${model} has kind KIND_GPU but no GPUs are available`,
+          fix: 'this resolves for a host without GPUs: pass --gpus N to resolve for a host with N GPUs, or use kind: KIND_CPU (or KIND_AUTO) to run on CPU',
+        };
+      }
+      const bad = listed.find((id) => !gpus.includes(id));
+      if (bad !== undefined) {
+        return {
+          stage: 'instance_group', path: [...path, 'gpus', listed.indexOf(bad)],
+          message: `instance group ${g} of model ${model} specifies invalid or unsupported gpu id ${bad}. GPUs with at least the minimum required CUDA compute compatibility of ${MIN_COMPUTE_CAPABILITY_TEXT} are: ${gpus.join(', ')}`,
+          fix: gpuCount === 0 ? `this resolves for a host without GPUs: pass --gpus N for a host with N GPUs` : `list only GPU ids below ${gpuCount} (the host has ${gpuCount}), or resolve with a larger --gpus`,
+        };
+      }
+    }
+    if (group.kind === 'KIND_CPU' && listed.length) {
+      return {
+        stage: 'instance_group', path,
+        message: `instance group ${g} of model ${model} has kind KIND_CPU but specifies one or more GPUs`,
+        fix: gpuCount === 0 || listed.some((id) => !gpus.includes(id))
+          ? 'a KIND_AUTO group that lists a GPU the host lacks becomes KIND_CPU and keeps its gpus: list only GPUs the host has (resolve --gpus N), or remove gpus'
+          : 'remove gpus from the KIND_CPU group, or make it KIND_GPU',
+      };
+    }
+  }
+  return undefined;
+}
+
+function supportedGpus(gpuCount: number): number[] {
+  return Array.from({ length: Math.max(0, Math.floor(gpuCount)) }, (_, i) => i);
+}

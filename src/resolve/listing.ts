@@ -1,0 +1,38 @@
+// What core's AutoCompleteBackendFields sees of a model directory (triton-rules.md §2.5): the first
+// sub-directory in byte order, whatever its name, and the names in it with file/directory kinds.
+import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { AutofillListing, EntryKind } from '../config/autofill.js';
+
+/** std::set<std::string> order: bytes, not locale (so `.ipynb_checkpoints` < `1` < `10` < `2`). */
+export function byteOrder(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+function list(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+/** A directory entry's kind the way core's IsDirectory sees it: symlinks followed; a dangling one is a file. */
+function kindOf(dir: string, e: Dirent): EntryKind {
+  if (e.isDirectory()) return 'dir';
+  if (!e.isSymbolicLink()) return 'file';
+  try {
+    return statSync(join(dir, e.name)).isDirectory() ? 'dir' : 'file';
+  } catch {
+    return 'file';
+  }
+}
+
+export function readAutofillListing(modelDir: string, modelName = basename(modelDir)): AutofillListing {
+  const subdirs = list(modelDir).filter((e) => kindOf(modelDir, e) === 'dir').map((e) => e.name).sort(byteOrder);
+  const first = subdirs[0];
+  if (first === undefined) return { modelName };
+  const path = join(modelDir, first);
+  const entries = new Map<string, EntryKind>(list(path).map((e) => [e.name, kindOf(path, e)]));
+  return { modelName, firstSubdir: { name: first, entries } };
+}

@@ -1,0 +1,219 @@
+// The effective config Triton would load for one model directory (triton-rules.md §3.1): read the
+// config file (or start empty), core's backend-field autofill, core's normalization, the instance
+// groups for the given host, the ONNX Runtime backend's auto-complete from the model of the version
+// Triton loads, and core's re-normalization. Everything comes back as data: the config, the steps
+// that changed it and why, the problem that makes Triton refuse the model, or why tritonc could not
+// read its input. Nothing here throws for bad input.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, resolve as resolvePath } from 'node:path';
+import type { Diagnostic } from '../diagnostics.js';
+import { autofillBackendFields } from '../config/autofill.js';
+import { autoCompleteOnnx, onnxAutoCompleteSkipped, skippedStep, type OnnxAutoCompleteOptions } from '../config/autocomplete-onnx.js';
+import { step, type ResolveProblem, type ResolveStep } from '../config/changes.js';
+import { hasErrors, parseConfig } from '../config/document.js';
+import type { ModelConfig } from '../config/model-config.js';
+import { instanceGroupProblem, normalizeInstanceGroup, normalizeModelConfig } from '../config/normalize.js';
+import { loadSchema } from '../config/schema.js';
+import { OnnxReadError, readSignatureSync } from '../onnx/index.js';
+import type { ModelSignature } from '../onnx/types.js';
+import { scanModelDir, selectVersions } from '../repo/model-dir.js';
+import { inSchemaOrder } from './field-order.js';
+import { readAutofillListing } from './listing.js';
+
+/** GPUs assumed on the serving host when the caller does not say. */
+export const DEFAULT_GPUS = 1;
+
+export interface ResolveOptions extends OnnxAutoCompleteOptions {
+  /**
+   * Supported GPUs on the host Triton runs on (ids 0..gpus-1). Default 1, the host Triton's own
+   * qa tests ran on (their expected configs show KIND_GPU); with 0, KIND_AUTO groups become KIND_CPU
+   * and a KIND_GPU group is refused.
+   */
+  gpus?: number;
+  /** Triton's --model-config-name: read configs/<name>.pbtxt when it exists, else config.pbtxt. */
+  configName?: string;
+}
+
+/** Why tritonc could not read its input (exit 2 in the CLI); not Triton's verdict on the model. */
+export type ResolveFailure =
+  | { kind: 'io'; file: string; message: string }
+  | { kind: 'syntax'; file: string; diagnostics: Diagnostic[] }
+  /** `message` is OnnxReadError's (file, byte offset, reason); `reason` is the reason alone. */
+  | { kind: 'onnx'; file: string; offset: number | null; message: string; reason: string };
+
+export interface ResolveResult {
+  /** ok: `config` is what Triton serves; refused: Triton would not load the model (see `problems`); unreadable: see `failure`. */
+  status: 'ok' | 'refused' | 'unreadable';
+  modelDir: string;
+  /** The model's name: its directory's name. */
+  modelName: string;
+  /** The config file read, or undefined when there is none (Triton then starts from an empty config). */
+  configFile?: string;
+  /** The version whose model auto-complete reads (the newest one the version policy selects). */
+  version?: number;
+  /** The ONNX file read for auto-complete, when one was. */
+  modelFile?: string;
+  /** The effective config when ok; when refused, the config as far as Triton got. */
+  config?: ModelConfig;
+  steps: ResolveStep[];
+  /** Why Triton refuses the model: its first error, as Triton stops at the first. */
+  problems: ResolveProblem[];
+  /** Parser diagnostics of the config file (warnings when the status is not 'unreadable'). */
+  diagnostics: Diagnostic[];
+  failure?: ResolveFailure;
+}
+
+const ENSEMBLE_PLATFORM = 'ensemble';
+
+export function resolveModelDir(modelDir: string, options: ResolveOptions = {}): ResolveResult {
+  const modelName = basename(resolvePath(modelDir));
+  const steps: ResolveStep[] = [];
+  const base = { modelDir, modelName, steps, problems: [] as ResolveProblem[], diagnostics: [] as Diagnostic[] };
+  const unreadable = (failure: ResolveFailure, extra: Partial<ResolveResult> = {}): ResolveResult => ({ ...base, ...extra, status: 'unreadable', failure });
+
+  if (!isDirectory(modelDir)) {
+    return unreadable({ kind: 'io', file: modelDir, message: existsSync(modelDir) ? 'not a directory: give a model directory (the one holding config.pbtxt and the version directories)' : 'no such directory' });
+  }
+
+  // 1. The config file (§2.2, §2.3).
+  const configFile = chooseConfigFile(modelDir, options.configName, steps);
+  let start: ModelConfig = {};
+  if (configFile) {
+    let text: string;
+    try {
+      text = readFileSync(configFile, 'utf8');
+    } catch (e) {
+      return unreadable({ kind: 'io', file: configFile, message: `cannot read: ${(e as Error).message}` });
+    }
+    const doc = parseConfig(text, configFile);
+    base.diagnostics = doc.diagnostics;
+    if (hasErrors(doc.diagnostics)) return unreadable({ kind: 'syntax', file: configFile, diagnostics: doc.diagnostics.filter((d) => d.severity === 'error') }, { configFile });
+    start = doc.value;
+  } else {
+    steps.push(step('repository', 'note', [], `no config.pbtxt: Triton starts from an empty config and fills it in (auto-complete is on by default)`));
+  }
+
+  let config = start;
+  const refused = (problem: ResolveProblem, extra: Partial<ResolveResult> = {}): ResolveResult => ({
+    ...base, ...extra, configFile, status: 'refused', config: inSchemaOrder(config, loadSchema().modelConfig), problems: [problem],
+  });
+
+  // 2. Core: backend fields, then the first normalization.
+  const listing = readAutofillListing(modelDir, modelName);
+  const filled = autofillBackendFields(config, listing);
+  steps.push(...filled.steps);
+  config = filled.config;
+  if (filled.problem) return refused(filled.problem);
+  const normalized = normalizeModelConfig(config);
+  steps.push(...normalized.steps);
+  config = normalized.config;
+
+  // 3. The validation rows that follow from autofill, and the name check (§3.3, §2.6).
+  const backend = config.backend ?? '';
+  const platform = config.platform ?? '';
+  if (backend === '' && platform !== ENSEMBLE_PLATFORM) {
+    return refused({
+      stage: 'validate', path: ['platform'],
+      message: `unexpected platform type '${platform}' for ${config.name}`,
+      fix: config.default_model_filename
+        ? `default_model_filename '${config.default_model_filename}' does not tell Triton the backend: add backend: "onnxruntime" (or the platform, e.g. platform: "onnxruntime_onnx")`
+        : 'set backend (e.g. backend: "onnxruntime") or platform in config.pbtxt',
+    });
+  }
+  if (config.name !== modelName) {
+    return refused({
+      stage: 'validate', path: ['name'],
+      message: `unexpected directory name '${modelName}' for model '${config.name}', directory name must equal model name`,
+      fix: `rename the directory to '${config.name}', or set name: "${modelName}" (or remove name: Triton fills it in)`,
+    });
+  }
+
+  // 4. The version Triton loads (§2.4); auto-complete reads that version's model.
+  const dir = scanModelDir(modelDir);
+  const selected = selectVersions(config.version_policy, dir.versionDirs);
+  const chosen = selected[selected.length - 1];
+  if (!chosen) {
+    const ignored = dir.versionDirs.filter((v) => v.ignored).map((v) => v.dirName);
+    return refused({
+      stage: 'repository', path: ['version_policy'],
+      message: `at least one version must be available under the version policy of model '${modelName}'`,
+      fix: dir.versionDirs.some((v) => v.version !== undefined)
+        ? 'the version policy selects none of the version directories: list existing versions, or use latest { num_versions: 1 }'
+        : `add a numbered version directory holding the model, e.g. ${join(modelDir, '1', config.default_model_filename || 'model.onnx')}${ignored.length ? ` (Triton ignores ${ignored.map((d) => `'${d}'`).join(', ')})` : ''}`,
+    });
+  }
+  const version = chosen.version!;
+  steps.push(step('repository', 'note', [], selected.length > 1 ? `Triton loads versions ${selected.map((v) => v.version).join(', ')}; the config shown is version ${version}'s` : `Triton loads version ${version}`));
+
+  // 5. Instance groups for this host (§3.2, §3.6), before the backend sees the config.
+  const groups = normalizeInstanceGroup(config, options.gpus ?? DEFAULT_GPUS);
+  steps.push(...groups.steps);
+  config = groups.config;
+  const groupProblem = instanceGroupProblem(config, options.gpus ?? DEFAULT_GPUS);
+  if (groupProblem) return refused(groupProblem, { version });
+
+  // 6. The backend's auto-complete, then core's re-normalization (§4, §3.2 last paragraph).
+  let modelFile: string | undefined;
+  if (backend === 'onnxruntime') {
+    if (onnxAutoCompleteSkipped(config)) {
+      steps.push(skippedStep(modelName));
+    } else {
+      const located = locateOnnxModel(modelDir, version, config.default_model_filename ?? '');
+      modelFile = located.path;
+      if (!located.exists) {
+        return refused({
+          stage: 'autocomplete',
+          message: `unable to find '${located.path}' for model instance '${modelName}'`,
+          fix: `the ONNX Runtime backend reads <model>/<version>/<default_model_filename> (a directory there means <dir>/model.onnx) to complete the config: put the model at ${located.path}${chosen.dirName !== String(version) ? ` (the directory '${chosen.dirName}' is read as version ${version}, and Triton opens '${version}/')` : ''}`,
+        }, { version, modelFile });
+      }
+      let sig: ModelSignature;
+      try {
+        sig = readSignatureSync(located.path);
+      } catch (e) {
+        if (e instanceof OnnxReadError) return unreadable({ kind: 'onnx', file: e.file, offset: e.offset, message: e.message, reason: e.reason }, { configFile, version, modelFile });
+        throw e;
+      }
+      steps.push(step('autocomplete', 'note', [], `read the model's inputs and outputs from ${located.path}`));
+      const completed = autoCompleteOnnx(config, sig, options);
+      steps.push(...completed.steps);
+      config = completed.config;
+      if (completed.problems[0]) return refused(completed.problems[0], { version, modelFile });
+      const renormalized = normalizeModelConfig(config, 'after auto-complete');
+      steps.push(...renormalized.steps);
+      config = renormalized.config;
+    }
+  } else if (platform !== ENSEMBLE_PLATFORM) {
+    steps.push(step('autocomplete', 'note', [], `the ${backend} backend may complete the config further when it loads the model; tritonc reproduces the ONNX Runtime backend's auto-complete only`));
+  }
+
+  return { ...base, status: 'ok', configFile, version, ...(modelFile ? { modelFile } : {}), config: inSchemaOrder(config, loadSchema().modelConfig) };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function chooseConfigFile(modelDir: string, configName: string | undefined, steps: ResolveStep[]): string | undefined {
+  const main = join(modelDir, 'config.pbtxt');
+  if (configName) {
+    const custom = join(modelDir, 'configs', `${configName}.pbtxt`);
+    if (existsSync(custom)) {
+      steps.push(step('repository', 'note', [], `--config-name ${configName}: reading ${custom}`));
+      return custom;
+    }
+    steps.push(step('repository', 'note', [], `--config-name ${configName}: ${custom} does not exist, so Triton falls back to config.pbtxt`));
+  }
+  return existsSync(main) ? main : undefined;
+}
+
+/** Where ORT opens the model (§2.7): <dir>/<version>/<file>, or <that>/model.onnx when it is a directory. */
+export function locateOnnxModel(modelDir: string, version: number, defaultModelFilename: string): { path: string; exists: boolean } {
+  const artifact = join(modelDir, String(version), defaultModelFilename || 'model.onnx');
+  const path = isDirectory(artifact) ? join(artifact, 'model.onnx') : artifact;
+  return { path, exists: existsSync(path) };
+}

@@ -1,0 +1,123 @@
+// core's AutoCompleteBackendFields, branch by branch (triton-rules.md §2.5), on listings built in memory.
+import { describe, expect, it } from 'vitest';
+import { autofillBackendFields, type AutofillListing, type EntryKind } from '../../src/config/autofill.js';
+import type { ModelConfig } from '../../src/config/model-config.js';
+
+function listing(entries: Record<string, EntryKind> | undefined, modelName = 'm', subdir = '1'): AutofillListing {
+  return entries === undefined ? { modelName } : { modelName, firstSubdir: { name: subdir, entries: new Map(Object.entries(entries)) } };
+}
+
+/** The backend fields after autofill (name left out unless asked). */
+function fields(config: ModelConfig, l: AutofillListing): Pick<ModelConfig, 'platform' | 'backend' | 'default_model_filename'> {
+  const r = autofillBackendFields(config, l);
+  expect(r.problem).toBeUndefined();
+  const { platform, backend, default_model_filename } = r.config;
+  return Object.fromEntries(Object.entries({ platform, backend, default_model_filename }).filter(([, v]) => v !== undefined));
+}
+
+const ORT = { platform: 'onnxruntime_onnx', backend: 'onnxruntime', default_model_filename: 'model.onnx' };
+
+describe('autofillBackendFields: name', () => {
+  it('fills an empty name from the directory and records why', () => {
+    const r = autofillBackendFields({}, listing({ 'model.onnx': 'file' }, 'resnet'));
+    expect(r.config.name).toBe('resnet');
+    expect(r.steps[0]).toMatchObject({ stage: 'autofill', action: 'set', path: ['name'], value: 'resnet' });
+  });
+
+  it('keeps a given name (the directory check comes later) and never mutates its input', () => {
+    const input: ModelConfig = { name: 'other', platform: 'onnxruntime_onnx' };
+    const r = autofillBackendFields(input, listing({}));
+    expect(r.config.name).toBe('other');
+    expect(input).toEqual({ name: 'other', platform: 'onnxruntime_onnx' });
+  });
+});
+
+describe('autofillBackendFields: ONNX Runtime', () => {
+  it('platform alone, backend alone, or the file name alone all give the full triple', () => {
+    expect(fields({ platform: 'onnxruntime_onnx' }, listing({}))).toEqual(ORT);
+    expect(fields({ backend: 'onnxruntime' }, listing({}))).toEqual(ORT);
+    expect(fields({ default_model_filename: 'model.onnx' }, listing({}))).toEqual(ORT);
+  });
+
+  it('nothing in the config: a model.onnx file or directory in the first version directory', () => {
+    expect(fields({}, listing({ 'model.onnx': 'file' }))).toEqual(ORT);
+    expect(fields({}, listing({ 'model.onnx': 'dir' }))).toEqual(ORT);
+  });
+
+  it('keeps a custom file name when backend or platform says ONNX Runtime', () => {
+    expect(fields({ backend: 'onnxruntime', default_model_filename: 'resnet.onnx' }, listing({}))).toEqual({ ...ORT, default_model_filename: 'resnet.onnx' });
+  });
+
+  it('a custom file name alone matches no branch: backend stays empty (validation then refuses it)', () => {
+    const r = autofillBackendFields({ default_model_filename: 'resnet.onnx' }, listing({ 'resnet.onnx': 'file' }));
+    expect(r.problem).toBeUndefined();
+    expect(r.config.backend).toBeUndefined();
+    expect(r.config.platform).toBeUndefined();
+  });
+
+  it('looks only in the first sub-directory in byte order, whatever it is called', () => {
+    // "10" sorts before "2": a model only in 2/ is not seen when 10/ exists.
+    expect(autofillBackendFields({}, listing({}, 'm', '10')).problem?.message).toMatch(/^Invalid model name/);
+    expect(fields({}, listing({ 'model.onnx': 'file' }, 'm', '.ipynb_checkpoints'))).toEqual(ORT);
+  });
+});
+
+describe('autofillBackendFields: the other backends, in core\'s order', () => {
+  it('TensorFlow: by file name, a model.savedmodel directory, a model.graphdef file (graphdef wins over savedmodel)', () => {
+    expect(fields({ default_model_filename: 'model.savedmodel' }, listing({}))).toEqual({ platform: 'tensorflow_savedmodel', backend: 'tensorflow', default_model_filename: 'model.savedmodel' });
+    expect(fields({}, listing({ 'model.savedmodel': 'dir' }))).toEqual({ platform: 'tensorflow_savedmodel', backend: 'tensorflow', default_model_filename: 'model.savedmodel' });
+    expect(fields({}, listing({ 'model.graphdef': 'file' }))).toEqual({ platform: 'tensorflow_graphdef', backend: 'tensorflow', default_model_filename: 'model.graphdef' });
+    expect(fields({}, listing({ 'model.savedmodel': 'dir', 'model.graphdef': 'file' }))).toMatchObject({ platform: 'tensorflow_graphdef' });
+    // A model.savedmodel FILE is not a SavedModel; nothing else matches, so the custom-backend rule fails.
+    expect(autofillBackendFields({}, listing({ 'model.savedmodel': 'file' })).problem).toBeDefined();
+  });
+
+  it('TensorRT is checked before ONNX Runtime: a version dir with model.plan and model.onnx is TensorRT', () => {
+    const trt = { platform: 'tensorrt_plan', backend: 'tensorrt', default_model_filename: 'model.plan' };
+    expect(fields({}, listing({ 'model.plan': 'file', 'model.onnx': 'file' }))).toEqual(trt);
+    expect(fields({ platform: 'tensorrt_plan' }, listing({}))).toEqual(trt);
+    // A model.plan directory is not an engine: the ONNX model next to it decides.
+    expect(fields({}, listing({ 'model.plan': 'dir', 'model.onnx': 'file' }))).toEqual(ORT);
+  });
+
+  it('OpenVINO, Python: by file name or by the file in the version directory', () => {
+    expect(fields({}, listing({ 'model.xml': 'file' }))).toEqual({ backend: 'openvino', default_model_filename: 'model.xml' });
+    expect(fields({ default_model_filename: 'model.xml' }, listing({}))).toEqual({ backend: 'openvino', default_model_filename: 'model.xml' });
+    expect(fields({}, listing({ 'model.py': 'file' }))).toEqual({ backend: 'python', default_model_filename: 'model.py' });
+  });
+
+  it('PyTorch: LibTorch by platform (alt name kept as written), file, or model.pt; AOTInductor by model.pt2', () => {
+    expect(fields({ platform: 'pytorch_libtorch' }, listing({}))).toEqual({ platform: 'pytorch_libtorch', backend: 'pytorch' });
+    expect(fields({ platform: 'libtorch' }, listing({}))).toEqual({ platform: 'libtorch', backend: 'pytorch' });
+    expect(fields({ backend: 'pytorch' }, listing({}))).toEqual({ platform: 'pytorch_libtorch', backend: 'pytorch', default_model_filename: 'model.pt' });
+    expect(fields({}, listing({ 'model.pt': 'file' }))).toEqual({ platform: 'pytorch_libtorch', backend: 'pytorch' });
+    expect(fields({}, listing({ 'model.pt2': 'file' }))).toEqual({ platform: 'torch_aoti', backend: 'pytorch', default_model_filename: 'model.pt2' });
+    expect(fields({ platform: 'torch_aoti' }, listing({}))).toEqual({ platform: 'torch_aoti', backend: 'pytorch', default_model_filename: 'model.pt2' });
+  });
+
+  it('a backend the config names but core does not know is left as written', () => {
+    expect(fields({ backend: 'vllm' }, listing({ 'model.json': 'file' }))).toEqual({ backend: 'vllm' });
+    expect(fields({ backend: 'tensorflow' }, listing({}))).toEqual({ backend: 'tensorflow' });
+  });
+
+  it('ensembles keep their platform and get no backend', () => {
+    expect(fields({ platform: 'ensemble' }, listing({}))).toEqual({ platform: 'ensemble' });
+  });
+});
+
+describe('autofillBackendFields: custom backend from the model name', () => {
+  it('model.<backend>: the text after the first dot of the directory name', () => {
+    expect(fields({}, listing({}, 'model.identity'))).toEqual({ backend: 'identity', default_model_filename: 'model.identity' });
+    expect(fields({}, listing(undefined, 'add.sub.custom'))).toEqual({ backend: 'sub.custom', default_model_filename: 'model.sub.custom' });
+  });
+
+  it('fails with Triton\'s message when nothing says which backend, and says how to fix it', () => {
+    const r = autofillBackendFields({}, listing({ 'weights.bin': 'file' }, 'classifier'));
+    expect(r.problem).toMatchObject({
+      stage: 'autofill',
+      message: "Invalid model name: Could not determine backend for model 'classifier' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'.",
+    });
+    expect(r.problem!.fix).toContain('model.onnx');
+    expect(autofillBackendFields({}, listing(undefined, 'classifier')).problem!.fix).toContain('no version directory');
+  });
+});
