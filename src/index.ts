@@ -12,5 +12,6 @@ export * from './generate/index.js';
 export { scanModelDir, selectVersions, listModelDirs, versionOfDirName, type ModelDir, type VersionDir } from './repo/model-dir.js';
 export { toProtoJson } from './config/proto-json.js';
 export * from './resolve/index.js';
+export * as verify from './verify/index.js';
 export { runCli } from './cli/main.js';
 export { VERSION } from './version.js';

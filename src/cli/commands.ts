@@ -3,6 +3,7 @@ import type { CommandSpec } from './command.js';
 import { fmtCommand } from './fmt.js';
 import { generateCommand } from './generate.js';
 import { inspectCommand } from './inspect.js';
+import { verifyCommand } from './verify.js';
 import { resolveCommand } from './resolve.js';
 
-export const commands: CommandSpec[] = [inspectCommand, generateCommand, resolveCommand, fmtCommand];
+export const commands: CommandSpec[] = [inspectCommand, generateCommand, resolveCommand, fmtCommand, verifyCommand];

@@ -1,0 +1,75 @@
+// The `docker run` argument array for a throwaway Triton: removed on exit (--rm), a unique name and a
+// label (so a leftover one is easy to find), the model repository mounted read-only, GPUs as asked,
+// HTTP/gRPC/metrics published on free loopback ports only, and tritonserver in explicit model-control
+// mode loading just the model under test.
+//
+// Auto-complete stays ON (no --disable-auto-complete-config): production Triton runs with it on, so
+// verify checks the config as it will really be served, and the effective-config diff shows what
+// auto-complete filled in.
+
+/** The Triton release verify starts by default; --image picks another. */
+export const TRITON_RELEASE = '26.08';
+export const DEFAULT_TRITON_IMAGE = `nvcr.io/nvidia/tritonserver:${TRITON_RELEASE}-py3`;
+export const CONTAINER_LABEL = 'dev.tritonc.verify';
+export const CONTAINER_REPOSITORY = '/models';
+
+export interface DockerRunSpec {
+  image: string;
+  name: string;
+  repoDir: string;
+  modelName: string;
+  ports: { http: number; grpc: number; metrics: number };
+  /** 'all', a device list such as '0,1', or undefined for no GPUs (CPU-only configs). */
+  gpus: string | undefined;
+}
+
+/** A valid --gpus value: all, none, or comma-separated device ids / UUIDs. */
+export function parseGpus(text: string): string | undefined {
+  const t = text.trim();
+  if (t === 'all' || t === 'none') return t;
+  return /^[A-Za-z0-9-]+(,[A-Za-z0-9-]+)*$/.test(t) ? t : undefined;
+}
+
+/**
+ * docker reads --gpus as CSV, so a device list needs literal double quotes ("device=0,1"); the value
+ * goes to docker as one argument, no shell involved.
+ */
+export function gpusArgument(gpus: string): string {
+  return gpus === 'all' ? 'all' : `"device=${gpus}"`;
+}
+
+/** Docker names allow [a-zA-Z0-9][a-zA-Z0-9_.-]*. */
+export function containerName(modelName: string, suffix: string): string {
+  const safe = modelName.replace(/[^a-zA-Z0-9_.-]/g, '-').replace(/^[^a-zA-Z0-9]+/, '') || 'model';
+  return `tritonc-verify-${safe.slice(0, 40)}-${suffix}`;
+}
+
+/** --mount takes CSV too: quote a field holding a comma or a quote. */
+const csvField = (field: string): string => (/[",]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field);
+
+export function dockerRunArgs(spec: DockerRunSpec): string[] {
+  const args = [
+    'run', '--rm',
+    '--name', spec.name,
+    '--label', `${CONTAINER_LABEL}=${spec.modelName}`,
+  ];
+  if (spec.gpus && spec.gpus !== 'none') args.push('--gpus', gpusArgument(spec.gpus));
+  args.push(
+    '--mount', ['type=bind', csvField(`source=${spec.repoDir}`), `target=${CONTAINER_REPOSITORY}`, 'readonly'].join(','),
+    '-p', `127.0.0.1:${spec.ports.http}:8000`,
+    '-p', `127.0.0.1:${spec.ports.grpc}:8001`,
+    '-p', `127.0.0.1:${spec.ports.metrics}:8002`,
+    spec.image,
+    'tritonserver',
+    `--model-repository=${CONTAINER_REPOSITORY}`,
+    '--model-control-mode=explicit',
+    `--load-model=${spec.modelName}`,
+  );
+  return args;
+}
+
+/** The command as a person would type it (for --dry-run and messages only; never executed). */
+export function displayCommand(command: string, args: readonly string[]): string {
+  const quote = (a: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+  return [command, ...args].map(quote).join(' ');
+}

@@ -1,0 +1,74 @@
+// onnxruntime-node is an optional peer dependency (113 MB, native): tritonc imports it only when
+// `verify --runtime ort` runs, and says how to install it when it is absent. The types below are the
+// small part of its API verify uses, written out so tritonc's own types never require the package.
+import { CannotRun } from './errors.js';
+
+export interface OrtValueMetadata {
+  name: string;
+  isTensor: boolean;
+  /** 'float32', 'int64', ... for tensors. */
+  type?: string;
+  /** Numbers, or strings for symbolic dims ('' for an unnamed one). */
+  shape?: readonly (number | string)[];
+}
+
+export interface OrtTensor {
+  readonly type: string;
+  readonly dims: readonly number[];
+}
+
+export interface OrtSession {
+  readonly inputNames: readonly string[];
+  readonly outputNames: readonly string[];
+  /** Present from onnxruntime-node 1.21; verify skips the static type/shape checks without it. */
+  readonly inputMetadata?: readonly OrtValueMetadata[];
+  readonly outputMetadata?: readonly OrtValueMetadata[];
+  run(feeds: Record<string, OrtTensor>, fetches: readonly string[], options?: { logSeverityLevel?: 0 | 1 | 2 | 3 | 4 }): Promise<Record<string, OrtTensor>>;
+  release(): Promise<void>;
+}
+
+export interface OrtSessionOptions {
+  executionProviders: string[];
+  graphOptimizationLevel: 'disabled' | 'basic' | 'extended' | 'all';
+  logSeverityLevel: 0 | 1 | 2 | 3 | 4;
+}
+
+export interface OrtApi {
+  InferenceSession: { create(path: string, options: OrtSessionOptions): Promise<OrtSession> };
+  Tensor: new (type: string, data: unknown, dims: readonly number[]) => OrtTensor;
+  env?: { versions?: { common?: string; node?: string } };
+}
+
+/** Loads onnxruntime-node; tests inject a loader that fails or returns a stand-in. */
+export type OrtLoader = () => Promise<unknown>;
+
+export const defaultOrtLoader: OrtLoader = () => import('onnxruntime-node');
+
+export const ORT_MISSING_MESSAGE = [
+  'verify --runtime ort needs onnxruntime-node, an optional dependency tritonc does not install by itself (it is 113 MB). Install it next to tritonc:',
+  '  npm install onnxruntime-node',
+  'Its install script downloads CUDA parts from outside the npm registry and fails on offline machines; CPU inference needs none of them.',
+  'There, add this line to the project\'s .npmrc first (or set ONNXRUNTIME_NODE_INSTALL=skip):',
+  '  onnxruntime-node-install=skip',
+  'Or verify without it: tritonc verify MODEL_DIR --runtime docker (or --runtime server --server URL).',
+].join('\n');
+
+const isMissingModule = (e: unknown): boolean => {
+  const err = e as NodeJS.ErrnoException;
+  return (err?.code === 'ERR_MODULE_NOT_FOUND' || err?.code === 'MODULE_NOT_FOUND') && /onnxruntime-node/.test(String(err.message));
+};
+
+export async function loadOrt(loader: OrtLoader = defaultOrtLoader): Promise<OrtApi> {
+  let mod: unknown;
+  try {
+    mod = await loader();
+  } catch (e) {
+    if (isMissingModule(e)) throw new CannotRun(ORT_MISSING_MESSAGE);
+    throw new CannotRun(`onnxruntime-node is installed but does not load here: ${(e as Error).message}\nReinstall it (npm install onnxruntime-node) for this platform, or use --runtime docker.`);
+  }
+  // A CommonJS package seen through import(): the API is the namespace or its default export.
+  const m = mod as Partial<OrtApi> & { default?: Partial<OrtApi> };
+  const api = (m.InferenceSession ? m : m.default) as OrtApi | undefined;
+  if (!api?.InferenceSession || !api.Tensor) throw new CannotRun('onnxruntime-node loaded but has no InferenceSession/Tensor; install onnxruntime-node 1.17 or newer');
+  return api;
+}

@@ -1,0 +1,75 @@
+// How verify runs docker: through execa with argument arrays (never a shell string), behind a small
+// interface so tests inject a fake runner and check the exact arguments and that cleanup runs.
+import { createInterface } from 'node:readline';
+import { execa } from 'execa';
+
+export interface ProcessResult {
+  /** undefined when the process did not start or was killed by a signal. */
+  exitCode: number | undefined;
+  stdout: string;
+  stderr: string;
+  /** The command is not installed (ENOENT). */
+  notFound: boolean;
+}
+
+export interface RunningProcess {
+  /** stdout and stderr lines so far, interleaved as they came (the last MAX_LINES kept). */
+  readonly lines: string[];
+  /** Resolves when the process ends (never rejects). */
+  readonly exited: Promise<{ exitCode: number | undefined; notFound: boolean }>;
+  hasExited(): boolean;
+  kill(): void;
+}
+
+export interface ProcessRunner {
+  run(command: string, args: readonly string[], options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<ProcessResult>;
+  /** Starts a long-running process (the attached `docker run`) and collects its output lines. */
+  start(command: string, args: readonly string[]): RunningProcess;
+}
+
+const MAX_LINES = 5000;
+
+export const execaRunner: ProcessRunner = {
+  async run(command, args, options = {}) {
+    const r = await execa(command, [...args], {
+      reject: false,
+      stdin: 'ignore',
+      ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
+      ...(options.signal ? { cancelSignal: options.signal } : {}),
+    });
+    return {
+      exitCode: r.exitCode,
+      stdout: String(r.stdout ?? ''),
+      stderr: String(r.stderr ?? ''),
+      notFound: (r as { code?: string }).code === 'ENOENT',
+    };
+  },
+  start(command, args) {
+    const lines: string[] = [];
+    let done = false;
+    const child = execa(command, [...args], { reject: false, stdin: 'ignore', all: true, buffer: false });
+    let drained: Promise<void> = Promise.resolve();
+    if (child.all) {
+      const rl = createInterface({ input: child.all, crlfDelay: Infinity });
+      rl.on('line', (line) => {
+        lines.push(line);
+        if (lines.length > MAX_LINES) lines.splice(0, lines.length - MAX_LINES);
+      });
+      // The last lines (Triton's error before it exits) must be in `lines` when `exited` resolves.
+      drained = new Promise((resolve) => rl.once('close', () => resolve()));
+    }
+    const result = child.then(
+      (r) => ({ exitCode: r.exitCode, notFound: (r as { code?: string }).code === 'ENOENT' }),
+      () => ({ exitCode: undefined, notFound: false }),
+    );
+    const exited = Promise.all([result, drained]).then(([r]) => r).finally(() => {
+      done = true;
+    });
+    return {
+      lines,
+      exited,
+      hasExited: () => done,
+      kill: () => void child.kill('SIGTERM'),
+    };
+  },
+};

@@ -1,0 +1,120 @@
+// The checks on a model a Triton server has loaded (shared by --runtime docker and --runtime server):
+// it is ready; its effective config against config.pbtxt, field by field; then one KServe v2
+// inference per batch size, shaped and typed from the effective config, with every output's name,
+// datatype and shape checked against it.
+import { diffConfigs } from './config-diff.js';
+import { dataTypeOfKserve, dataTypeOfConfig } from './datatypes.js';
+import { CannotRun } from './errors.js';
+import type { InferRequest } from './infer-body.js';
+import { KServeError, type KServeClient, type RequestDescription } from './kserve-client.js';
+import type { EffectiveConfig } from './kserve-schemas.js';
+import { checkOutputs, type ActualOutput } from './outputs.js';
+import { batchSizes, type TensorSpec, type VerifyPlan } from './plan.js';
+import { requestShape, shapeText } from './shapes.js';
+import { classifyTritonMessage } from './triton-messages.js';
+import type { VerifyReport } from './types.js';
+
+export interface ServedCheckOptions {
+  client: KServeClient;
+  plan: VerifyPlan;
+  report: VerifyReport;
+  dynamicDimSize?: number;
+  /** Timeout of one inference request. */
+  timeoutMs?: number;
+  progress?: (line: string) => void;
+}
+
+const num = (v: number | string): number => Number(v);
+
+/** The effective config's tensors in verify's form. */
+export function specsOfEffective(config: EffectiveConfig): { inputs: TensorSpec[]; outputs: TensorSpec[] } {
+  const spec = (t: EffectiveConfig['input'][number]): TensorSpec => {
+    const dims = t.dims.map(num);
+    return { name: t.name, dataType: t.data_type, dims, modelDims: t.reshape ? t.reshape.shape.map(num) : dims, optional: Boolean(t.optional) };
+  };
+  return { inputs: config.input.map(spec), outputs: config.output.map(spec) };
+}
+
+/** The inference request verify sends at one batch size (zeros of the right type and shape). */
+export function inferRequestFor(inputs: readonly TensorSpec[], outputs: readonly TensorSpec[], batch: number | undefined, dynamicSize: number): InferRequest {
+  return {
+    inputs: inputs.map((t) => {
+      const datatype = dataTypeOfConfig(t.dataType)?.kserve;
+      if (!datatype) throw new CannotRun(`input '${t.name}' has data_type ${t.dataType}, which has no KServe v2 datatype to send`);
+      return { name: t.name, datatype, shape: requestShape(t.dims, batch, dynamicSize) };
+    }),
+    outputs: outputs.map((o) => o.name),
+  };
+}
+
+/** The requests the checks send, for --dry-run (built from the local config: the effective one is not known yet). */
+export function describeServedChecks(client: KServeClient, plan: VerifyPlan, dynamicSize: number): RequestDescription[] {
+  const name = encodeURIComponent(plan.modelName);
+  return [
+    client.describe('GET', `/v2/models/${name}/ready`),
+    client.describe('GET', `/v2/models/${name}/config`),
+    client.describe('GET', `/v2/models/${name}`),
+    ...batchSizes(plan.maxBatchSize).map((b) => client.describeInfer(plan.modelName, inferRequestFor(plan.inputs, plan.outputs, b, dynamicSize))),
+  ];
+}
+
+/** Turns a failure to talk to the server into "could not run"; HTTP refusals stay with the caller. */
+export function cannotRunFrom(e: unknown, what: string): never {
+  if (e instanceof KServeError && e.kind !== 'http') throw new CannotRun(`${what}: ${e.message}`);
+  throw e;
+}
+
+export async function checkServedModel(opts: ServedCheckOptions): Promise<void> {
+  const { client, plan, report } = opts;
+  const progress = opts.progress ?? (() => {});
+  const dynamicSize = opts.dynamicDimSize ?? 1;
+  const name = plan.modelName;
+  const failedRequest = (e: unknown): never => {
+    if (e instanceof KServeError && e.kind === 'http') throw new CannotRun(`${e.message} (the model loaded, so this is the server's answer, not a config problem)`);
+    return cannotRunFrom(e, 'lost the server');
+  };
+
+  const ready = await client.modelReady(name).catch(failedRequest);
+  if (!ready) {
+    report.problems.push({ kind: 'load', message: `'${name}' is not ready on ${client.baseUrl} (GET /v2/models/${name}/ready did not answer 200)` });
+    return;
+  }
+  const { config, raw } = await client.modelConfig(name).catch(failedRequest);
+  report.configDiff = diffConfigs(plan.configJson, raw);
+  const metadata = await client.modelMetadata(name).catch(failedRequest);
+  report.load = { ...(report.load ?? { ok: true }), ok: true, detail: [report.load?.detail, `platform ${metadata.platform}${metadata.versions?.length ? `, version ${metadata.versions.join(', ')}` : ''}`].filter(Boolean).join('; ') };
+  if (config.max_batch_size !== plan.maxBatchSize) {
+    report.notes.push(`Triton runs ${name} with max_batch_size ${config.max_batch_size} (config.pbtxt: ${plan.maxBatchSize}); the inferences use Triton's value`);
+  }
+  // The effective config is what Triton checks requests against, so requests follow it.
+  const { inputs, outputs } = specsOfEffective(config);
+  let passedAt: number | undefined;
+  for (const batch of batchSizes(config.max_batch_size)) {
+    const batchSize = batch ?? null;
+    progress(`inference at ${batch === undefined ? 'the fixed shape' : `batch ${batch}`}`);
+    const request = inferRequestFor(inputs, outputs, batch, dynamicSize);
+    const sent = request.inputs.map((i) => ({ name: i.name, dataType: dataTypeOfKserve(i.datatype)?.config ?? i.datatype, shape: i.shape }));
+    try {
+      const { response, ms } = await client.infer(name, request, opts.timeoutMs);
+      const actual = new Map<string, ActualOutput>(response.outputs.map((o) => [o.name, { dataType: dataTypeOfKserve(o.datatype)?.config ?? o.datatype, shape: o.shape }]));
+      const checked = checkOutputs(outputs, actual, batch, 'client');
+      report.runs.push({ batchSize, ok: checked.problems.length === 0, ms, inputs: sent, outputs: checked.outputs });
+      report.problems.push(...checked.problems);
+      if (checked.problems.length === 0 && batch !== undefined) passedAt ??= batch;
+    } catch (e) {
+      if (!(e instanceof KServeError) || e.kind !== 'http') cannotRunFrom(e, `inference at ${batch === undefined ? 'the fixed shape' : `batch ${batch}`}`);
+      const error = (e as KServeError).serverMessage ?? (e as Error).message;
+      report.runs.push({ batchSize, ok: false, inputs: sent, outputs: [], error });
+      const at = batch === undefined ? 'at its fixed shape' : `at batch ${batch}`;
+      const { ruleId } = classifyTritonMessage(error);
+      report.problems.push({ kind: 'run', batchSize, ...(ruleId ? { ruleId } : {}), message: `the inference ${at} failed (inputs ${sent.map((i) => `'${i.name}' ${shapeText(i.shape)}`).join(', ')}): Triton: ${error}` });
+      if (batch !== undefined && batch > 1 && passedAt === 1) {
+        report.problems.push({
+          kind: 'run', batchSize,
+          message: `the model answers at batch 1 but fails at batch ${batch}: its graph likely hard-codes batch 1 behind the dynamic batch axis. Re-export it with the batch dim kept dynamic, or set max_batch_size: 1`,
+        });
+      }
+    }
+  }
+}
+

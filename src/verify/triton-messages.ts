@@ -1,0 +1,104 @@
+// Triton's load-time error messages (quoted in triton-rules.md) mapped to the tritonc lint rule that
+// catches the same mistake before a load, so a failed `verify --runtime docker|server` can say "tritonc
+// lint would have told you: <rule>". Self-contained on purpose (verify does not load the lint engine);
+// the ids are those of src/lint/rules/<category>/<id>.ts: keep them in step when a rule is renamed.
+import type { TritonMessage } from './types.js';
+
+export interface TritonMessageRule {
+  ruleId?: string;
+  pattern: RegExp;
+  /** Extra condition on the match (e.g. rank off by exactly one means a batch dim in dims). */
+  when?: (m: RegExpExecArray) => boolean;
+  /** The line is about the machine or the container, not the config: verify exits 2, not 1. */
+  environment?: boolean;
+}
+
+/** First match wins, so the specific entries come before the general ones. */
+export const TRITON_MESSAGE_RULES: readonly TritonMessageRule[] = [
+  // §5: protobuf's text-format parser, and core's summary of it.
+  { ruleId: 'syntax', pattern: /Error parsing text-format inference\.ModelConfig: \d+:\d+: / },
+  { ruleId: 'syntax', pattern: /failed to read text proto from / },
+  { ruleId: 'syntax', pattern: /Invalid config override: / },
+  // §4.4: the batch dim written into dims makes the config's rank one more than the model's.
+  {
+    ruleId: 'batch-dim-in-dims',
+    pattern: /the model expects (\d+) dimensions \(shape [^)]*\) but the model configuration specifies (\d+) dimensions \(an initial batch dimension/,
+    when: (m) => Number(m[2]) === Number(m[1]) + 1,
+  },
+  { ruleId: 'missing-dynamic-axis', pattern: /for the model to support batching the shape should have at least 1 dimension and the first dimension must be -1/ },
+  { ruleId: 'missing-dynamic-axis', pattern: /model does not support batching while non-zero max_batch_size is specified/ },
+  { ruleId: 'io-shape', pattern: /the model expects \d+ dimensions \(shape [^)]*\) but the model configuration specifies \d+ dimensions/ },
+  { ruleId: 'io-shape', pattern: /scalar tensor '[^']*', should only provide 1 in the model configuration/ },
+  { ruleId: 'io-shape', pattern: /for ragged input '[^']*'/ },
+  { ruleId: 'io-dims', pattern: /model (?:input|output) '[^']*' (?:has different (?:size|number of variable-size dimensions) for dims and reshape|must specify 'dims'|(?:reshape )?dimension(?:s)? must be integer >= 1|cannot have empty reshape)/ },
+  { ruleId: 'io-dims', pattern: /model (?:input|output) '[^']*' must specify 'data_type'|model (?:input|output) must specify 'name'/ },
+  { ruleId: 'io-datatype', pattern: /configuration expects datatype \S+ for (?:input|output) '[^']*', model provides \S+/ },
+  { ruleId: 'io-name', pattern: /unexpected inference (?:input|output) '[^']*', allowed (?:inputs|outputs) are/ },
+  { ruleId: 'io-name', pattern: /configuration expects \d+ inputs, model provides \d+/ },
+  { ruleId: 'name-matches-directory', pattern: /unexpected directory name '[^']*' for model '[^']*', directory name must equal model name/ },
+  { ruleId: 'preferred-batch-size', pattern: /dynamic batching preferred size must be (?:positive|<= max batch size)/ },
+  { ruleId: 'max-batch-size', pattern: /'max_batch_size' must be non-negative value/ },
+  { ruleId: 'platform-backend', pattern: /unexpected platform type '[^']*' for |unexpected 'platform' and 'backend' pair/ },
+  { ruleId: 'accelerators', pattern: /unknown Execution Accelerator '[^']*' is requested|is provided for TensorRT Execution Accelerator|unsupported precision mode '[^']*' is requested/ },
+  { ruleId: 'version-dirs', pattern: /at least one version must be available under the version policy of model/ },
+  // A GPU id with no GPU at all in the list of supported ones: the machine (or the container) has none.
+  { pattern: /specifies invalid or unsupported gpu id \d+\. GPUs with at least the minimum required CUDA compute compatibility of [\d.]+ are:\s*;?$/, environment: true },
+  { ruleId: 'instance-group', pattern: /has kind KIND_(?:CPU|MODEL) but specifies one or more GPUs|specifies invalid or unsupported gpu id/ },
+  // The machine, not the config (§3.6): no GPU in the container, a CPU-only build, Docker's GPU plumbing.
+  { pattern: /has kind KIND_GPU but no GPUs are available/, environment: true },
+  { pattern: /has kind KIND_GPU but server does not support GPUs/, environment: true },
+  { pattern: /could not select device driver "[^"]*" with capabilities: \[\[gpu\]\]/, environment: true },
+  { pattern: /nvidia-container-cli: |unknown or invalid runtime name: nvidia|failed to discover GPU vendor/, environment: true },
+  { pattern: /CUDA driver version is insufficient|no CUDA-capable device is detected|unable to get number of CUDA devices/, environment: true },
+  // Anything the Docker daemon itself refuses (a port taken, an image it cannot pull) is the machine's.
+  { pattern: /^docker: Error response from daemon: /, environment: true },
+];
+
+export function classifyTritonMessage(text: string): { ruleId?: string; environment?: boolean } {
+  for (const rule of TRITON_MESSAGE_RULES) {
+    const m = rule.pattern.exec(text);
+    if (!m || (rule.when && !rule.when(m))) continue;
+    return { ...(rule.ruleId ? { ruleId: rule.ruleId } : {}), ...(rule.environment ? { environment: true } : {}) };
+  }
+  return {};
+}
+
+// Triton (glog / absl) log prefix: severity letter, MMDD, time, thread id, file:line].
+const LOG_PREFIX = /^([EWIF])\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+\s+[^\s\]]+:\d+\]\s?/;
+
+/** A log line without its prefix and without the quotes recent Triton versions put around messages. */
+export function cleanLogLine(line: string): string {
+  let text = line.replace(LOG_PREFIX, '').replace(/^\[libprotobuf ERROR [^\]]*\]\s*/, '').trim();
+  if (text.length > 1 && text.startsWith('"') && text.endsWith('"')) text = text.slice(1, -1).replace(/\\"/g, '"').replace(/\\n/g, '\n');
+  return text;
+}
+
+/** Whether a container output line reports an error: Triton's E/F lines, protobuf errors, Docker's own. */
+export function isErrorLine(line: string): boolean {
+  const m = LOG_PREFIX.exec(line);
+  if (m) return m[1] === 'E' || m[1] === 'F';
+  return /^\[libprotobuf ERROR/.test(line) || /^docker: Error response from daemon:/.test(line) || /^error: /i.test(line);
+}
+
+/** The error lines of a container's output (or a server's answer), cleaned and mapped to rule ids. */
+export function mapTritonLog(lines: readonly string[]): TritonMessage[] {
+  const out: TritonMessage[] = [];
+  const seen = new Set<string>();
+  for (const line of lines) {
+    if (!isErrorLine(line)) continue;
+    const text = cleanLogLine(line);
+    if (!text || seen.has(text)) continue;
+    seen.add(text);
+    out.push({ text, ...classifyTritonMessage(text) });
+  }
+  return out;
+}
+
+/** A load error answered by a server (one message, possibly several lines), mapped line by line. */
+export function mapErrorText(text: string): TritonMessage[] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l) => ({ text: l, ...classifyTritonMessage(l) }));
+}

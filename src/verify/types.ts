@@ -1,0 +1,95 @@
+// The verify report: what every runtime produces and what the text and JSON formats print.
+// `--format json` prints this object as is, so its field names are part of the CLI contract.
+
+export type Runtime = 'ort' | 'docker' | 'server';
+
+/**
+ * ok: loaded and answered as configured (exit 0); problems: refused, failed at a batch size, or
+ * answered with other shapes/types (exit 1); cannot-run: the check could not run (exit 2);
+ * interrupted: stopped by SIGINT/SIGTERM (exit 130/143).
+ */
+export type Outcome = 'ok' | 'problems' | 'cannot-run' | 'interrupted';
+
+/** A finding about the config or the model; each one makes the exit code 1. */
+export interface VerifyProblem {
+  /** Which check found it. */
+  kind: 'io-name' | 'io-datatype' | 'io-shape' | 'missing-dynamic-axis' | 'load' | 'run' | 'output';
+  message: string;
+  tensor?: string;
+  /** Set for findings at one batch size (null: a model without batching, run at its fixed shape). */
+  batchSize?: number | null;
+  /** The tritonc lint rule that catches this statically, where there is one. */
+  ruleId?: string;
+}
+
+/** One tensor verify sent or got back. */
+export interface TensorReport {
+  name: string;
+  /** The config's TYPE_* name (for outputs: the type the model really returned). */
+  dataType: string;
+  shape: number[];
+}
+
+export interface OutputCheck extends TensorReport {
+  /** The config's full shape for this output ([-1] + dims when batching) and its data type. */
+  expectedShape: number[];
+  expectedDataType: string;
+  ok: boolean;
+}
+
+export interface BatchRun {
+  /** The batch size sent, or null for a model without batching (max_batch_size 0). */
+  batchSize: number | null;
+  ok: boolean;
+  /** Wall time of the run (ORT) or the HTTP inference request (docker/server), in milliseconds. */
+  ms?: number;
+  inputs: TensorReport[];
+  outputs: OutputCheck[];
+  /** The runtime's own error when the run failed. */
+  error?: string;
+}
+
+/** A Triton log or error line, with the tritonc lint rule that catches the same problem before a load. */
+export interface TritonMessage {
+  text: string;
+  ruleId?: string;
+  /** True when the line is about the machine (no GPU), not the config. */
+  environment?: boolean;
+}
+
+/** One field where the effective config (what Triton runs) differs from config.pbtxt. */
+export interface ConfigDifference {
+  /** e.g. `instance_group[0].count`, `version_policy.latest.num_versions`. */
+  path: string;
+  change: 'added' | 'changed' | 'removed';
+  /** JSON text of the value in config.pbtxt (absent for 'added'). */
+  local?: string;
+  /** JSON text of the value in the effective config (absent for 'removed'). */
+  effective?: string;
+}
+
+export interface VerifyReport {
+  runtime: Runtime;
+  model: string;
+  modelDir: string;
+  configPath: string;
+  /** The ONNX file the ort runtime loaded. */
+  modelFile?: string;
+  outcome: Outcome;
+  exitCode: number;
+  /** What ran the model: "ONNX Runtime 1.30.0 (CPU)", "nvcr.io/nvidia/tritonserver:26.08-py3", a server URL. */
+  engine?: string;
+  load?: { ok: boolean; ms?: number; detail?: string };
+  /** Lines Triton logged (docker) or answered (server) when the load failed, mapped to rule ids. */
+  tritonMessages?: TritonMessage[];
+  /** The effective config against config.pbtxt (docker/server runtimes). */
+  configDiff?: ConfigDifference[];
+  runs: BatchRun[];
+  problems: VerifyProblem[];
+  /** What the check did not cover, and other things worth knowing. */
+  notes: string[];
+  /** Why the check could not run (outcome cannot-run / interrupted). */
+  error?: string;
+}
+
+export const EXIT_CODES = { ok: 0, problems: 1, cannotRun: 2 } as const;

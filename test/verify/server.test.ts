@@ -1,0 +1,193 @@
+// verify --runtime server against a KServe v2 protocol fixture (a local HTTP server that answers as the
+// protocol and Triton's documented extensions say; not Triton). Each test sets what the fixture answers.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startProtocolFixture, type ProtocolFixture, type ProtocolFixtureOptions } from '../../fixtures/verify/protocol-fixture.js';
+import { verifyModel } from '../../src/verify/verify.js';
+import { reportText } from '../../src/verify/report.js';
+import { tempDir } from '../support/cli.js';
+
+const LOCAL = `name: "tiny"
+backend: "onnxruntime"
+max_batch_size: 8
+input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 4, 4 ] } ]
+output [ { name: "output" data_type: TYPE_FP32 dims: [ 10 ] } ]
+`;
+
+/** The server's own config for the model (its repository's config.pbtxt, as Triton prints it). */
+const SERVED = {
+  name: 'tiny', platform: 'onnxruntime_onnx', backend: 'onnxruntime', max_batch_size: 4,
+  input: [{ name: 'input', data_type: 'TYPE_FP32', format: 'FORMAT_NONE', dims: [3, 4, 4], optional: false }],
+  output: [{ name: 'output', data_type: 'TYPE_FP32', dims: [10], label_filename: '' }],
+  version_policy: { latest: { num_versions: 1 } },
+};
+
+/** What the fixture adds to a loaded config override (as a server's auto-complete would). */
+const COMPLETES = { platform: 'onnxruntime_onnx', version_policy: { latest: { num_versions: 1 } }, instance_group: [{ name: 'tiny_0', kind: 'KIND_CPU', count: 2 }] };
+
+function localModel(config = LOCAL): string {
+  const dir = join(tempDir('tritonc-verify-server-'), 'tiny');
+  mkdirSync(join(dir, '1'), { recursive: true });
+  writeFileSync(join(dir, 'config.pbtxt'), config);
+  return dir;
+}
+
+let fixture: ProtocolFixture | undefined;
+afterEach(async () => {
+  await fixture?.stop();
+  fixture = undefined;
+});
+
+async function serve(options: Partial<ProtocolFixtureOptions> = {}): Promise<ProtocolFixture> {
+  fixture = await startProtocolFixture({ models: { tiny: { config: structuredClone(SERVED), ready: true } }, explicit: true, completes: COMPLETES, ...options });
+  return fixture;
+}
+
+const verifyOn = (f: ProtocolFixture, dir = localModel()) => verifyModel({ modelDir: dir, runtime: 'server', server: f.url, timeoutMs: 5000 });
+
+describe('verify --runtime server (explicit model control)', () => {
+  it('loads the candidate config through the load API, checks it, and puts the server\'s model back', async () => {
+    const f = await serve();
+    const r = await verifyOn(f);
+    expect(r.problems).toEqual([]);
+    expect(r.outcome).toBe('ok');
+    expect(r.engine).toBe(`protocol-fixture 2.0.0 at ${f.url}`);
+    expect(f.paths()).toEqual([
+      'GET /v2', 'POST /v2/repository/index', 'POST /v2/repository/models/tiny/load',
+      'GET /v2/models/tiny/ready', 'GET /v2/models/tiny/config', 'GET /v2/models/tiny',
+      'POST /v2/models/tiny/infer', 'POST /v2/models/tiny/infer',
+      'POST /v2/repository/models/tiny/load',
+    ]);
+    // The candidate goes as the `config` parameter (protobuf JSON of config.pbtxt); the repository is untouched.
+    const load = f.requests[2]!.json as { parameters: { config: string } };
+    expect(JSON.parse(load.parameters.config)).toEqual({
+      name: 'tiny', backend: 'onnxruntime', max_batch_size: 8,
+      input: [{ name: 'input', data_type: 'TYPE_FP32', dims: ['3', '4', '4'] }],
+      output: [{ name: 'output', data_type: 'TYPE_FP32', dims: ['10'] }],
+    });
+    expect(f.requests.at(-1)!.json).toEqual({});
+    expect(r.notes).toContain("'tiny' was reloaded from the server's own repository afterwards");
+    expect(r.runs.map((x) => [x.batchSize, x.ok, x.inputs[0]!.shape, x.outputs[0]!.shape])).toEqual([
+      [1, true, [1, 3, 4, 4], [1, 10]],
+      [8, true, [8, 3, 4, 4], [8, 10]],
+    ]);
+    expect(r.configDiff).toEqual([
+      { path: 'platform', change: 'added', effective: '"onnxruntime_onnx"' },
+      { path: 'version_policy.latest.num_versions', change: 'added', effective: '1' },
+      { path: 'instance_group[0].name', change: 'added', effective: '"tiny_0"' },
+      { path: 'instance_group[0].kind', change: 'added', effective: '"KIND_CPU"' },
+      { path: 'instance_group[0].count', change: 'added', effective: '2' },
+    ]);
+    const text = reportText(r);
+    expect(text).toContain('    + instance_group[0].kind: "KIND_CPU"');
+    expect(text).toContain('ok: tiny loaded and answered at batch 1 and 8 as configured');
+  });
+
+  it('reports a refused load with Triton\'s message mapped to the rule id, and restores the model', async () => {
+    const message = "load failed for model 'tiny': version 1 is at UNAVAILABLE state: Invalid argument: model 'tiny', tensor 'input': the model expects 4 dimensions (shape [-1,3,4,4]) but the model configuration specifies 5 dimensions (an initial batch dimension because max_batch_size > 0 followed by the explicit tensor shape, making complete shape [-1,1,3,4,4]);\n";
+    const f = await serve({ loadError: (_n, config) => (config ? message : undefined) });
+    const r = await verifyOn(f, localModel(LOCAL.replace('dims: [ 3, 4, 4 ]', 'dims: [ 1, 3, 4, 4 ]')));
+    expect(r.exitCode).toBe(1);
+    expect(r.load).toEqual({ ok: false, detail: message.trim() });
+    expect(r.tritonMessages).toEqual([{ text: message.trim(), ruleId: 'batch-dim-in-dims' }]);
+    expect(r.problems).toEqual([{ kind: 'load', ruleId: 'batch-dim-in-dims', message: `Triton refused config.pbtxt: ${message.trim()}` }]);
+    expect(r.runs).toEqual([]);
+    expect(f.paths().at(-1)).toBe('POST /v2/repository/models/tiny/load');
+    expect(f.requests.at(-1)!.json).toEqual({});
+    const text = reportText(r);
+    expect(text).toContain(`  Triton said:\n    ${message.trim()} [batch-dim-in-dims]\n`);
+    expect(text).toContain('error: Triton refused to load tiny; tritonc lint catches the lines marked with a rule id before a load\ntiny: 1 problem (exit 1)');
+  });
+
+  it('unloads the model afterwards when it was not loaded before', async () => {
+    const f = await serve({ models: { tiny: { config: structuredClone(SERVED), ready: false, state: 'UNAVAILABLE', reason: 'unloaded' } } });
+    const r = await verifyOn(f);
+    expect(r.outcome).toBe('ok');
+    expect(f.paths().at(-1)).toBe('POST /v2/repository/models/tiny/unload');
+    expect(r.notes).toContain("'tiny' was unloaded afterwards (it was not loaded before)");
+  });
+
+  it('finds a model that fails at batch > 1, and outputs of the wrong shape or type', async () => {
+    const batchOne = await serve({ inferError: (_n, b) => (b > 1 ? "onnx runtime error 2: Non-zero status code returned while running Reshape node. Name:'r' Status Message: The input tensor cannot be reshaped to the requested shape. Input shape:{8,48}, requested shape:{1,48}" : undefined) });
+    const r = await verifyOn(batchOne);
+    expect(r.exitCode).toBe(1);
+    expect(r.runs.map((x) => x.ok)).toEqual([true, false]);
+    expect(r.problems.map((p) => p.message)).toEqual([
+      "the inference at batch 8 failed (inputs 'input' [8,3,4,4]): Triton: onnx runtime error 2: Non-zero status code returned while running Reshape node. Name:'r' Status Message: The input tensor cannot be reshaped to the requested shape. Input shape:{8,48}, requested shape:{1,48}",
+      'the model answers at batch 1 but fails at batch 8: its graph likely hard-codes batch 1 behind the dynamic batch axis. Re-export it with the batch dim kept dynamic, or set max_batch_size: 1',
+    ]);
+    await batchOne.stop();
+
+    const wrong = await serve({ outputShape: (_o, b) => [b, 12], outputDatatype: () => 'FP16' });
+    const w = await verifyOn(wrong);
+    expect(w.exitCode).toBe(1);
+    expect(w.problems.map((p) => p.message)).toContain("output 'output' at batch 8: the model returned shape [8,12], config.pbtxt declares [-1,10] ([-1] + dims [10])");
+    expect(w.problems.map((p) => p.message)).toContain("output 'output' at batch 1: the model returned TYPE_FP16, config.pbtxt declares TYPE_FP32; set data_type: TYPE_FP16");
+  });
+
+  it('rejects a malformed effective config with a clear message (exit 2, not blamed on the config)', async () => {
+    const f = await serve({ override: (r) => (r.path === '/v2/models/tiny/config' ? [200, { name: 'tiny', max_batch_size: '8' }] : undefined) });
+    const r = await verifyOn(f);
+    expect(r.exitCode).toBe(2);
+    expect(r.error).toBe('lost the server: GET /v2/models/tiny/config: the answer is not what the KServe v2 protocol documents: max_batch_size: Invalid input: expected number, received string');
+    // The model is still put back.
+    expect(f.paths().at(-1)).toBe('POST /v2/repository/models/tiny/load');
+  });
+
+  it('says so when a load needs a GPU the server does not have (exit 2)', async () => {
+    const f = await serve({ loadError: () => "load failed for model 'tiny': version 1 is at UNAVAILABLE state: Invalid argument: instance group tiny_0 of model tiny has kind KIND_GPU but no GPUs are available;" });
+    const r = await verifyOn(f);
+    expect(r.exitCode).toBe(2);
+    expect(r.error).toContain("the server cannot load 'tiny' on this machine:");
+  });
+});
+
+describe('verify --runtime server (no explicit model control)', () => {
+  it('says plainly that the local config was not loaded, and checks the model as the server has it', async () => {
+    const f = await serve({ explicit: false });
+    const r = await verifyOn(f);
+    expect(r.outcome).toBe('ok');
+    expect(r.notes[0]).toContain('the server refuses explicit model loads ("explicit model load / unload is not allowed if polling is enabled")');
+    expect(r.notes[0]).toContain('so the local config.pbtxt was NOT loaded');
+    // Requests follow what the server runs (max_batch_size 4), and the diff shows how it differs.
+    expect(r.runs.map((x) => x.batchSize)).toEqual([1, 4]);
+    expect(r.configDiff).toContainEqual({ path: 'max_batch_size', change: 'changed', local: '8', effective: '4' });
+    expect(r.notes).toContain('Triton runs tiny with max_batch_size 4 (config.pbtxt: 8); the inferences use Triton\'s value');
+    expect(f.paths().filter((p) => p.includes('/repository/models/'))).toEqual(['POST /v2/repository/models/tiny/load']);
+  });
+
+  it('cannot check a model the server has not loaded and will not load (exit 2)', async () => {
+    const f = await serve({ explicit: false, models: { tiny: { config: structuredClone(SERVED), ready: false, state: 'UNAVAILABLE', reason: 'unloaded' } } });
+    const r = await verifyOn(f);
+    expect(r.exitCode).toBe(2);
+    expect(r.error).toBe(`'tiny' is not loaded on ${f.url} (UNAVAILABLE: unloaded) and the server refuses explicit loads, so there is nothing to check`);
+  });
+});
+
+describe('verify --runtime server: could not run (exit 2)', () => {
+  it('an unreachable server', async () => {
+    const f = await serve();
+    const url = f.url;
+    await f.stop();
+    fixture = undefined;
+    const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: url });
+    expect(r).toMatchObject({ outcome: 'cannot-run', exitCode: 2 });
+    expect(r.error).toBe(`cannot reach ${url} (ECONNREFUSED). Start Triton, or check --server (Triton serves HTTP on port 8000 by default)`);
+  });
+
+  it('something that is not a KServe v2 server', async () => {
+    const f = await serve({ override: (r) => (r.path === '/v2' ? [404, 'Not Found'] : undefined) });
+    const r = await verifyOn(f);
+    expect(r.exitCode).toBe(2);
+    expect(r.error).toContain(`${f.url} does not answer as a KServe v2 HTTP server: GET /v2: HTTP 404: (not a KServe error body) "Not Found"`);
+  });
+
+  it('a model the server\'s repository does not hold', async () => {
+    const f = await serve({ models: { other: { config: {}, ready: true } } });
+    const r = await verifyOn(f);
+    expect(r.exitCode).toBe(2);
+    expect(r.error).toContain("the server's model repository has no model 'tiny' (it has: other)");
+    expect(f.paths().some((p) => p.includes('/load'))).toBe(false);
+  });
+});

@@ -1,0 +1,67 @@
+// Triton's load errors (messages quoted in triton-rules.md) mapped to tritonc rule ids.
+import { describe, expect, it } from 'vitest';
+import { classifyTritonMessage, cleanLogLine, isErrorLine, mapErrorText, mapTritonLog } from '../../src/verify/triton-messages.js';
+
+describe('Triton message table', () => {
+  const cases: [string, string | undefined][] = [
+    ["model 'm', tensor 'input': the model expects 4 dimensions (shape [-1,3,224,224]) but the model configuration specifies 5 dimensions (an initial batch dimension because max_batch_size > 0 followed by the explicit tensor shape, making complete shape [-1,1,3,224,224])", 'batch-dim-in-dims'],
+    ["model 'm', tensor 'input': the model expects 4 dimensions (shape [-1,3,224,224]) but the model configuration specifies 4 dimensions (an initial batch dimension because max_batch_size > 0 followed by the explicit tensor shape, making complete shape [-1,3,256,256])", 'io-shape'],
+    ["model 'm', tensor 'x': the model expects 2 dimensions (shape [4,4]) but the model configuration specifies 2 dimensions (shape [4,5])", 'io-shape'],
+    ["model 'm', tensor 'input': for the model to support batching the shape should have at least 1 dimension and the first dimension must be -1; but shape expected by the model is [1,3,32,32]", 'missing-dynamic-axis'],
+    ["autofill failed for model 'm': model does not support batching while non-zero max_batch_size is specified", 'missing-dynamic-axis'],
+    ["unable to load model 'm', configuration expects datatype TYPE_FP16 for input 'input', model provides TYPE_FP32", 'io-datatype'],
+    ["unexpected inference input 'images', allowed inputs are: input", 'io-name'],
+    ["unable to load model 'm', configuration expects 1 inputs, model provides 2", 'io-name'],
+    ["Error parsing text-format inference.ModelConfig: 3:36: Unknown enumeration value of \"FP32\" for field \"data_type\".", 'syntax'],
+    ['failed to read text proto from /models/m/config.pbtxt', 'syntax'],
+    ["unexpected directory name 'a' for model 'b', directory name must equal model name", 'name-matches-directory'],
+    ["model input 'x' must specify 'data_type' for m", 'io-dims'],
+    ["unknown Execution Accelerator 'tensorrtx' is requested", 'accelerators'],
+    ["instance group m_0 of model m specifies invalid or unsupported gpu id 3. GPUs with at least the minimum required CUDA compute compatibility of 6.000000 are: 0", 'instance-group'],
+    ['dynamic batching preferred size must be <= max batch size for m', 'preferred-batch-size'],
+    ["model input 'x' has different size for dims and reshape", 'io-dims'],
+    ['something Triton says that tritonc has no rule for', undefined],
+  ];
+  it.each(cases)('%s -> %s', (text, ruleId) => {
+    expect(classifyTritonMessage(text).ruleId).toBe(ruleId);
+  });
+
+  it('marks the machine\'s problems as environment, never as a rule', () => {
+    for (const text of [
+      "instance group m_0 of model m has kind KIND_GPU but no GPUs are available",
+      'docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].',
+      'instance group m_0 of model m specifies invalid or unsupported gpu id 0. GPUs with at least the minimum required CUDA compute compatibility of 6.000000 are: ',
+      'docker: Error response from daemon: driver failed programming external connectivity: Bind for 127.0.0.1:8000 failed: port is already allocated.',
+    ]) {
+      expect(classifyTritonMessage(text)).toEqual({ environment: true });
+    }
+  });
+});
+
+describe('Triton log lines', () => {
+  const log = [
+    'I1130 17:34:46.031062 1 server.cc:674] ',
+    '+------------+---------+--------+',
+    'E1130 17:34:46.100000 1 model_lifecycle.cc:654] "failed to load \'classifier\' version 1: Invalid argument: unable to load model \'classifier\', configuration expects datatype TYPE_FP16 for input \'input\', model provides TYPE_FP32"',
+    'W1130 17:34:46.100000 1 model_lifecycle.cc:111] "ignore version directory \'old\' which fails to convert to integral number"',
+    '[libprotobuf ERROR /tmp/tritonbuild/text_format.cc:335] Error parsing text-format inference.ModelConfig: 3:36: Unknown enumeration value of "FP32" for field "data_type".',
+    'E1130 17:34:46.100000 1 model_lifecycle.cc:654] "failed to load \'classifier\' version 1: Invalid argument: unable to load model \'classifier\', configuration expects datatype TYPE_FP16 for input \'input\', model provides TYPE_FP32"',
+    'error: creating server: Internal - failed to load all models',
+  ];
+
+  it('keeps error lines only, without the log prefix or quotes, once each', () => {
+    expect(isErrorLine(log[0]!)).toBe(false);
+    expect(isErrorLine(log[3]!)).toBe(false);
+    expect(cleanLogLine(log[2]!)).toBe("failed to load 'classifier' version 1: Invalid argument: unable to load model 'classifier', configuration expects datatype TYPE_FP16 for input 'input', model provides TYPE_FP32");
+    expect(mapTritonLog(log)).toEqual([
+      { text: "failed to load 'classifier' version 1: Invalid argument: unable to load model 'classifier', configuration expects datatype TYPE_FP16 for input 'input', model provides TYPE_FP32", ruleId: 'io-datatype' },
+      { text: 'Error parsing text-format inference.ModelConfig: 3:36: Unknown enumeration value of "FP32" for field "data_type".', ruleId: 'syntax' },
+      { text: 'error: creating server: Internal - failed to load all models' },
+    ]);
+  });
+
+  it('maps a load API error line by line', () => {
+    const text = "load failed for model 'classifier': version 1 is at UNAVAILABLE state: Invalid argument: unexpected inference input 'images', allowed inputs are: input;\n";
+    expect(mapErrorText(text)).toEqual([{ text: text.trim(), ruleId: 'io-name' }]);
+  });
+});
