@@ -13,5 +13,9 @@ export { scanModelDir, selectVersions, listModelDirs, versionOfDirName, type Mod
 export { toProtoJson } from './config/proto-json.js';
 export * from './resolve/index.js';
 export * as verify from './verify/index.js';
+export * from './lint/index.js';
+export * from './report/index.js';
+export { startWatch, type WatchHandle, type WatchOptions } from './watch/watch.js';
+export { WatchSession, type RunReport, type WatchEvent, type WatchSessionOptions } from './watch/session.js';
 export { runCli } from './cli/main.js';
 export { VERSION } from './version.js';

@@ -1,9 +1,11 @@
 // Every tritonc command, in the order `tritonc --help` lists them.
 import type { CommandSpec } from './command.js';
 import { fmtCommand } from './fmt.js';
+import { lintCommand } from './lint.js';
 import { generateCommand } from './generate.js';
 import { inspectCommand } from './inspect.js';
 import { verifyCommand } from './verify.js';
 import { resolveCommand } from './resolve.js';
+import { watchCommand } from './watch.js';
 
-export const commands: CommandSpec[] = [inspectCommand, generateCommand, resolveCommand, fmtCommand, verifyCommand];
+export const commands: CommandSpec[] = [inspectCommand, generateCommand, resolveCommand, lintCommand, fmtCommand, watchCommand, verifyCommand];

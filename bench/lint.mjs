@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// Bench: `tritonc lint` on a generated repository of 1,000 models (config.pbtxt + a small ONNX model
+// each), and on one model from a cold start, beside `node -e 0` in the same run. Every measurement is
+// its own process. Targets (issue 4): 1,000 models in under 2 s; one model cold under 3x `node -e 0`.
+//
+//   node bench/lint.mjs [--runs N] [--models N] [--keep]
+//
+// Needs dist/ (npm run bench builds it).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.join(here, '..');
+const args = process.argv.slice(2);
+const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const RUNS = arg('--runs', 5);
+const MODELS = arg('--models', 1000);
+const bin = path.join(root, 'bin', 'tritonc.js');
+if (!fs.existsSync(path.join(root, 'dist', 'cli.js'))) {
+  console.error('bench/lint.mjs: dist/cli.js is missing: run npm run build first');
+  process.exit(2);
+}
+
+// 1. The ONNX writer (TypeScript fixtures), bundled into bench/.out/.
+await build({
+  entryPoints: [path.join(root, 'fixtures/onnx/model-builder.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  packages: 'external',
+  outfile: path.join(here, '.out', 'lint-bench-lib.mjs'),
+  logLevel: 'warning',
+});
+const { model, tensorInfo, floatTensor, encodeModel, T } = await import('./.out/lint-bench-lib.mjs');
+
+// 2. The repository: image classifiers of a few sizes, every config correct except one in fifty
+// (dims with the batch axis) so the run reports something, as real repositories do.
+const dir = fs.mkdtempSync(path.join(process.env.TRITONC_BENCH_DIR ?? os.tmpdir(), 'tritonc-bench-lint-'));
+const repo = path.join(dir, 'models');
+const onnx = (classes) =>
+  encodeModel(
+    model({
+      name: 'bench',
+      node: [],
+      initializer: [floatTensor('fc.weight', [classes, 8], new Float32Array(classes * 8))],
+      input: [tensorInfo('input', T.FLOAT, ['batch', 3, 224, 224])],
+      output: [tensorInfo('output', T.FLOAT, ['batch', classes])],
+    }),
+  );
+const models = [onnx(10), onnx(100), onnx(1000)];
+for (let i = 0; i < MODELS; i++) {
+  const name = `model_${String(i).padStart(4, '0')}`;
+  const classes = [10, 100, 1000][i % 3];
+  fs.mkdirSync(path.join(repo, name, '1'), { recursive: true });
+  fs.writeFileSync(path.join(repo, name, '1', 'model.onnx'), models[i % 3]);
+  const dims = i % 50 === 0 ? '[ 1, 3, 224, 224 ]' : '[ 3, 224, 224 ]';
+  fs.writeFileSync(
+    path.join(repo, name, 'config.pbtxt'),
+    `name: "${name}"\nplatform: "onnxruntime_onnx"\nmax_batch_size: 8\n` +
+      `input [ { name: "input" data_type: TYPE_FP32 dims: ${dims} } ]\n` +
+      `output [ { name: "output" data_type: TYPE_FP32 dims: [ ${classes} ] } ]\n` +
+      `dynamic_batching { max_queue_delay_microseconds: 2000 }\ninstance_group [ { count: 1 kind: KIND_GPU } ]\n`,
+  );
+}
+
+// 3. Measurements: median wall time of RUNS processes each.
+function time(argv, cwd = dir) {
+  const samples = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = process.hrtime.bigint();
+    try {
+      execFileSync(process.execPath, argv, { cwd, stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' } });
+    } catch (e) {
+      if (e.status !== 1) throw e; // exit 1 = lint errors found, expected
+    }
+    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+
+// One model alone in its repository, as `tritonc lint` on a small project or a single model dir.
+const single = path.join(dir, 'single');
+fs.cpSync(path.join(repo, 'model_0001'), path.join(single, 'model_0001'), { recursive: true });
+
+const nodeMs = time(['-e', '0']);
+const versionMs = time([bin, '--version']);
+const oneMs = time([bin, 'lint', path.join(single, 'model_0001')]);
+const oneInRepoMs = time([bin, 'lint', path.join(repo, 'model_0001', 'config.pbtxt')]);
+const repoMs = time([bin, 'lint', '--format', 'json', '--gpu-memory', 'H200', repo]);
+const fmt = (ms) => `${ms.toFixed(0)} ms`;
+console.log(`\ntritonc lint bench (${os.cpus().length} CPUs, node ${process.version}, median of ${RUNS})`);
+console.log(`  node -e 0                         ${fmt(nodeMs).padStart(9)}  1.00x`);
+console.log(`  tritonc --version                 ${fmt(versionMs).padStart(9)}  ${(versionMs / nodeMs).toFixed(2)}x node -e 0   (CLI start, any command)`);
+console.log(`  lint one model (cold)             ${fmt(oneMs).padStart(9)}  ${(oneMs / nodeMs).toFixed(2)}x node -e 0   (target < 3x)`);
+console.log(`  lint one config of the big repo   ${fmt(oneInRepoMs).padStart(9)}  ${(oneInRepoMs / nodeMs).toFixed(2)}x node -e 0   (pre-commit: reads the ${MODELS} others for instance-memory)`);
+console.log(`  lint ${MODELS} models                   ${fmt(repoMs).padStart(9)}  ${(repoMs / nodeMs).toFixed(2)}x node -e 0   (target < 2000 ms)`);
+console.log(`  per model                         ${(repoMs / MODELS).toFixed(2).padStart(6)} ms`);
+if (!args.includes('--keep')) fs.rmSync(dir, { recursive: true, force: true });
+else console.log(`  kept ${dir}`);

@@ -1,0 +1,112 @@
+// `tritonc lint [PATH...] [--format stylish|json|sarif|github] [--config FILE] [--gpu-memory 24GiB]
+//   [--max-warnings N] [--quiet] [--rule id=off|info|warn|error] [-o FILE] [--no-color]`
+// Exit 0 clean (warnings within --max-warnings), 1 lint errors or too many warnings, 2 usage,
+// settings or unreadable input.
+import { resolve } from 'node:path';
+import { LintInputError } from '../lint/errors.js';
+import { lintSync } from '../lint/engine.js';
+import { errorsOnly, type LintResult } from '../lint/results.js';
+import type { RuleLevel } from '../lint/rule.js';
+import { RULES } from '../lint/rules/index.js';
+import { SettingsError, parseGpuMemoryFlag, parseRuleFlag } from '../lint/settings.js';
+import { GPU_PRESET_NAMES } from '../lint/gpu-presets.js';
+import { REPORT_FORMATS, formatReport, type ReportFormat } from '../report/index.js';
+import { shouldColor } from '../report/color.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { EXIT, UsageError } from './errors.js';
+import type { CliIO } from './io.js';
+import type { CommandSpec } from './command.js';
+
+export const lintCommand: CommandSpec = {
+  command: 'lint [paths..]',
+  describe: 'Check configs against Triton\'s rules and their models, before Triton refuses them',
+  builder: (y) =>
+    y
+      .positional('paths', { type: 'string', array: true, describe: 'Repositories, model directories, config.pbtxt or model files (default: .)' })
+      .option('format', { alias: 'f', type: 'string', choices: REPORT_FORMATS as unknown as string[], describe: 'Output format (default: github under GitHub Actions, else stylish)' })
+      .option('config', { alias: 'c', type: 'string', describe: 'Settings file to use instead of the nearest tritonc.config.json' })
+      .option('gpu-memory', { type: 'string', describe: `Memory of one GPU for instance-memory: a size (24GiB) or ${GPU_PRESET_NAMES.join(', ')}` })
+      .option('max-warnings', { type: 'number', describe: 'Exit 1 when there are more warnings than this' })
+      .option('quiet', { alias: 'q', type: 'boolean', describe: 'Report errors only' })
+      .option('rule', { type: 'string', array: true, describe: 'Set a rule\'s level: id=off|info|warn|error (repeatable)' })
+      .option('output-file', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
+      .option('color', { type: 'boolean', describe: 'Colour the stylish output (default: on a terminal; NO_COLOR / FORCE_COLOR honoured)' }),
+  run: (a, io) =>
+    runLint(
+      {
+        paths: (a.paths as string[] | undefined) ?? [],
+        format: a.format as ReportFormat | undefined,
+        config: a.config as string | undefined,
+        gpuMemory: a.gpuMemory as string | undefined,
+        maxWarnings: a.maxWarnings as number | undefined,
+        quiet: a.quiet as boolean | undefined,
+        rule: (a.rule as string[] | undefined) ?? [],
+        outputFile: a.outputFile as string | undefined,
+        color: a.color as boolean | undefined,
+      },
+      io,
+    ),
+};
+
+export interface LintCliOptions {
+  paths: string[];
+  format?: ReportFormat;
+  config?: string;
+  gpuMemory?: string;
+  maxWarnings?: number;
+  quiet?: boolean;
+  rule: string[];
+  outputFile?: string;
+  color?: boolean;
+}
+
+export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> {
+  const format: ReportFormat = opts.format ?? (io.env.GITHUB_ACTIONS === 'true' ? 'github' : 'stylish');
+  if (opts.maxWarnings !== undefined && !(Number.isInteger(opts.maxWarnings) && opts.maxWarnings >= -1)) {
+    throw new UsageError('--max-warnings needs a whole number (-1 for no limit)');
+  }
+  let gpuMemory: { bytes: number; source: string } | undefined;
+  if (opts.gpuMemory !== undefined) {
+    gpuMemory = parseGpuMemoryFlag(opts.gpuMemory);
+    if (!gpuMemory) throw new UsageError(`--gpu-memory ${opts.gpuMemory}: expected a size such as 24GiB or 80GB, or one of ${GPU_PRESET_NAMES.join(', ')}`);
+  }
+  const ruleLevels: Record<string, RuleLevel> = {};
+  for (const flag of opts.rule) {
+    try {
+      const { id, level } = parseRuleFlag(flag, RULES);
+      ruleLevels[id] = level;
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
+
+  let result: LintResult;
+  try {
+    result = lintSync(opts.paths, { cwd: io.cwd, settingsFile: opts.config, ruleLevels, gpuMemory });
+  } catch (e) {
+    if (e instanceof LintInputError) throw new UsageError(`lint: ${e.message}`);
+    if (e instanceof SettingsError) throw new UsageError(`lint: settings: ${e.message}`);
+    throw e;
+  }
+  for (const p of result.problems) io.stderr(`tritonc lint: ${p.message}\n`);
+
+  const shown = opts.quiet ? errorsOnly(result) : result;
+  const color = opts.outputFile && opts.color !== true ? false : shouldColor({ flag: opts.color, env: io.env, isTTY: io.stdoutIsTTY });
+  const text = formatReport(format, shown, { cwd: io.cwd, color, workspace: io.env.GITHUB_WORKSPACE });
+  if (opts.outputFile) {
+    try {
+      writeFileAtomic(resolve(io.cwd, opts.outputFile), text);
+    } catch (e) {
+      throw new UsageError(`lint: cannot write ${opts.outputFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  } else {
+    io.stdout(text);
+  }
+
+  const maxWarnings = opts.maxWarnings ?? -1;
+  const tooManyWarnings = maxWarnings >= 0 && result.warningCount > maxWarnings;
+  if (tooManyWarnings) io.stderr(`tritonc found too many warnings (maximum: ${maxWarnings}).\n`);
+  if (result.problems.length) return EXIT.usage;
+  if (result.errorCount > 0 || tooManyWarnings) return EXIT.problems;
+  return EXIT.ok;
+}

@@ -1,0 +1,66 @@
+// Lint results: the diagnostics of each file, sorted as a reader goes through the file, and counts.
+import type { Diagnostic } from '../diagnostics.js';
+import type { RuleMeta } from './rule.js';
+
+export interface FileResult {
+  /** Absolute path of the file the diagnostics are in. */
+  filePath: string;
+  diagnostics: Diagnostic[];
+  errorCount: number;
+  warningCount: number;
+  infoCount: number;
+}
+
+/** A file the engine could not read: the CLI reports it and exits 2. */
+export interface InputProblem {
+  file: string;
+  message: string;
+}
+
+export interface LintResult {
+  results: FileResult[];
+  errorCount: number;
+  warningCount: number;
+  infoCount: number;
+  /** Every rule the engine knows, for reports that describe rules (SARIF). */
+  rules: RuleMeta<unknown>[];
+  problems: InputProblem[];
+}
+
+export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return (
+    a.range.start.line - b.range.start.line ||
+    a.range.start.column - b.range.start.column ||
+    (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0) ||
+    (a.message < b.message ? -1 : a.message > b.message ? 1 : 0)
+  );
+}
+
+export function fileResult(filePath: string, diagnostics: Diagnostic[]): FileResult {
+  const sorted = [...diagnostics].sort(compareDiagnostics);
+  return {
+    filePath,
+    diagnostics: sorted,
+    errorCount: sorted.filter((d) => d.severity === 'error').length,
+    warningCount: sorted.filter((d) => d.severity === 'warning').length,
+    infoCount: sorted.filter((d) => d.severity === 'info').length,
+  };
+}
+
+export function summarize(results: FileResult[], rules: RuleMeta<unknown>[], problems: InputProblem[]): LintResult {
+  const sorted = [...results].sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
+  return {
+    results: sorted,
+    errorCount: sorted.reduce((n, r) => n + r.errorCount, 0),
+    warningCount: sorted.reduce((n, r) => n + r.warningCount, 0),
+    infoCount: sorted.reduce((n, r) => n + r.infoCount, 0),
+    rules,
+    problems,
+  };
+}
+
+/** Only the errors (for --quiet), counts recomputed. */
+export function errorsOnly(result: LintResult): LintResult {
+  const results = result.results.map((r) => fileResult(r.filePath, r.diagnostics.filter((d) => d.severity === 'error')));
+  return summarize(results, result.rules, result.problems);
+}

@@ -1,0 +1,175 @@
+// The contract between the lint engine and its rules. A rule is one module that exports a `Rule`:
+// `meta` (what it is, for docs, settings, SARIF) and `check(ctx)` (what it finds). The engine loads
+// files, runs the rules, maps value paths to source ranges, applies severities and suppressions.
+//
+// Writing a rule
+// --------------
+// 1. `src/lint/rules/<category>/<rule-id>.ts`:
+//
+//      export const preferredBatchSize = defineModelRule({
+//        meta: {
+//          id: 'preferred-batch-size',
+//          category: 'correctness',
+//          defaultSeverity: 'error',
+//          requiresModel: false,
+//          description: 'dynamic_batching preferred sizes must be positive and <= max_batch_size',
+//          prevents: ['dynamic batching preferred size must be <= max batch size for <name>'],
+//        },
+//        check(ctx) {
+//          ctx.config.dynamic_batching?.preferred_batch_size?.forEach((size, i) => {
+//            if (size > (ctx.config.max_batch_size ?? 0))
+//              ctx.report({ path: ['dynamic_batching', 'preferred_batch_size', i], message: `...; set ...` });
+//          });
+//        },
+//      });
+//
+//    - Report a value path (['input', 0, 'dims', 0]); the engine points at that exact token. Pass
+//      `range` only for something a path cannot name (a comment, a span inside a string).
+//    - Messages quote the values and end with the fix ("...; set dims: [3,224,224]"), like buf.
+//      Show the full request shape ([-1] + dims when batching) beside the model's shape.
+//    - `meta.prevents` quotes Triton's message verbatim (with <placeholders>), so a user who saw it
+//      in a server log finds the rule by searching the docs.
+//    - `requiresModel: true` rules run only when the model's ONNX signature could be read; they get
+//      it as `ctx.signature` (never undefined for them). The others may still look at it.
+//    - Options: give `meta.options` a zod object with defaults; the engine validates the settings
+//      file against it (errors name the file and the key) and hands the parsed value to `ctx.options`.
+// 2. Register it in `src/lint/rules/index.ts`.
+// 3. `docs/rules/<rule-id>.md`: the Triton message quoted verbatim, what, why, how to fix, an example.
+// 4. `test/rules/<rule-id>.test.ts`: valid and invalid cases (see test/lint/harness.ts).
+//
+// Repository-scoped rules (ensembles, GPU memory across models) use `defineRepositoryRule`: `check`
+// runs once per repository and sees every model in it; it reports against one model's config, and
+// the engine keeps only reports on the configs being linted (so attach to a target: `model.isTarget`).
+//
+// Severity: the rule reports each finding with its natural severity (default: `meta.defaultSeverity`).
+// A user-configured severity moves every finding of the rule by the same number of levels, clamped to
+// info: a rule whose default is error and that reports error/warning/info findings, set to "warn",
+// reports warning/info/info. "off" disables the rule.
+import type { z } from 'zod';
+import type { Fix, PathSegment, Range, Severity } from '../diagnostics.js';
+import type { ConfigDocument } from '../config/document.js';
+import type { ModelConfig } from '../config/model-config.js';
+import type { ModelSignature } from '../onnx/types.js';
+import type { OnnxReadError } from '../onnx/errors.js';
+import type { LintSettings } from './settings.js';
+
+export type RuleCategory = 'correctness' | 'suspicious' | 'performance' | 'style';
+
+/** What a settings file or --rule may set a rule to. */
+export type RuleLevel = Severity | 'off';
+
+export interface RuleMeta<Options = undefined> {
+  /** Stable, kebab-case, part of the contract: settings, suppressions and SARIF refer to it. */
+  id: string;
+  category: RuleCategory;
+  defaultSeverity: RuleLevel;
+  /** Runs only when the model's ONNX signature was read (ctx.signature is then set). */
+  requiresModel: boolean;
+  /** One line, for --help style listings and SARIF shortDescription. */
+  description: string;
+  /** The Triton message(s) the rule prevents, verbatim; `<x>` marks substituted values. */
+  prevents: string[];
+  /** Option schema with defaults; absent for rules without options. */
+  options?: z.ZodType<Options>;
+  /**
+   * Findings made by the engine rather than by `check` (syntax errors, suppression comments): the
+   * rule exists so that it has an id, docs, a severity and SARIF metadata.
+   */
+  engine?: boolean;
+  /** False for rules the settings may not turn off or change (syntax errors). Default true. */
+  configurable?: boolean;
+}
+
+/** The docs page of a rule, relative to the package root. */
+export const ruleDocsPath = (id: string): string => `docs/rules/${id}.md`;
+
+export interface Report {
+  /** The value path the finding is about; the engine points at its exact token. */
+  path?: PathSegment[];
+  /** An explicit range, for what a path cannot name. Wins over `path` for the position. */
+  range?: Range;
+  /** Another file the finding is in (the model file); `range` then refers to it. Default: the config. */
+  file?: string;
+  message: string;
+  /** The finding's natural severity; default: the rule's defaultSeverity. */
+  severity?: Severity;
+  fix?: Fix;
+  data?: Record<string, unknown>;
+}
+
+/** One model directory as the engine loaded it. */
+export interface ModelInfo {
+  /** The directory name, which is the model's name in Triton. */
+  name: string;
+  /** Absolute path of the model directory. */
+  dir: string;
+}
+
+export interface ModelContext<Options = undefined> {
+  readonly model: ModelInfo;
+  /** The config file being linted (config.pbtxt or configs/<name>.pbtxt), absolute. */
+  readonly file: string;
+  readonly doc: ConfigDocument;
+  /** `doc.value`: the config as written (no auto-complete, no normalization). */
+  readonly config: ModelConfig;
+  /** The ONNX model file Triton would load for the latest selected version, when there is one. */
+  readonly modelFile: string | undefined;
+  /** Its signature; always set for rules with requiresModel. */
+  readonly signature: ModelSignature | undefined;
+  /** Why the model file could not be read (missing file is not an error: modelFile is then undefined). */
+  readonly modelError: OnnxReadError | undefined;
+  readonly settings: LintSettings;
+  readonly options: Options;
+  /** Whether another rule runs on this file: lets a general rule defer to a more specific one. */
+  isEnabled(ruleId: string): boolean;
+  report(report: Report): void;
+}
+
+/** A model of the repository, seen by repository-scoped rules. */
+export interface RepositoryModel extends ModelInfo {
+  /** config.pbtxt (Triton's default config), absolute; undefined when the model has none. */
+  readonly configFile: string | undefined;
+  /** Its parsed value; undefined when missing or when it has syntax errors. */
+  readonly config: ModelConfig | undefined;
+  readonly doc: ConfigDocument | undefined;
+  /** Whether the user asked to lint this model's config.pbtxt (only targets get reports). */
+  readonly isTarget: boolean;
+  /** The model file Triton would load (ONNX or not), undefined when none is found. */
+  modelFile(): string | undefined;
+  /** The ONNX signature, read on first call; undefined when there is no readable ONNX model. */
+  signature(): ModelSignature | undefined;
+}
+
+export interface RepositoryContext<Options = undefined> {
+  /** Absolute path of the repository (the directory holding the model directories). */
+  readonly dir: string;
+  readonly models: readonly RepositoryModel[];
+  readonly settings: LintSettings;
+  readonly options: Options;
+  /** Reports against `model`'s config.pbtxt; dropped unless the model is a target. */
+  report(model: RepositoryModel, report: Report): void;
+}
+
+export interface ModelRule<Options = undefined> {
+  readonly scope: 'model';
+  readonly meta: RuleMeta<Options>;
+  check(ctx: ModelContext<Options>): void;
+}
+
+export interface RepositoryRule<Options = undefined> {
+  readonly scope: 'repository';
+  readonly meta: RuleMeta<Options>;
+  check(ctx: RepositoryContext<Options>): void;
+}
+
+// eslint-style `any`: a registry holds rules whose option types differ.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Rule = ModelRule<any> | RepositoryRule<any>;
+
+export function defineModelRule<Options = undefined>(rule: Omit<ModelRule<Options>, 'scope'>): ModelRule<Options> {
+  return { scope: 'model', ...rule };
+}
+
+export function defineRepositoryRule<Options = undefined>(rule: Omit<RepositoryRule<Options>, 'scope'>): RepositoryRule<Options> {
+  return { scope: 'repository', ...rule };
+}

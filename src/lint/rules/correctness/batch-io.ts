@@ -1,0 +1,120 @@
+// batch_input / batch_output (triton-rules.md §3.10, core ValidateBatchIO): each entry has exactly one
+// source_input, which is a config input; a batch_input's data_type is TYPE_INT32 or TYPE_FP32; a
+// batch_output's targets are config outputs, each named once.
+import type { PathSegment } from '../../../diagnostics.js';
+import { defineModelRule } from '../../rule.js';
+import { modelName } from './platform-backend.js';
+import { typeName } from './model-warmup.js';
+
+const INPUT_KINDS = ['BATCH_ELEMENT_COUNT', 'BATCH_ACCUMULATED_ELEMENT_COUNT', 'BATCH_ACCUMULATED_ELEMENT_COUNT_WITH_ZERO', 'BATCH_MAX_ELEMENT_COUNT_AS_SHAPE', 'BATCH_ITEM_SHAPE', 'BATCH_ITEM_SHAPE_FLATTEN'];
+const OUTPUT_KINDS = ['BATCH_SCATTER_WITH_INPUT_SHAPE'];
+
+const kindName = (k: string | number | undefined, names: string[]): string => {
+  const v = k ?? 0;
+  return typeof v === 'number' ? (names[v] ?? `${v}`) : v;
+};
+
+export const batchIo = defineModelRule({
+  meta: {
+    id: 'batch-io',
+    category: 'correctness',
+    defaultSeverity: 'error',
+    requiresModel: false,
+    description: 'batch_input and batch_output entries need one known source input, a valid data type and known, unique targets',
+    prevents: [
+      "batch input kind '<KIND>' expects 1 source input, got <n> for <name>",
+      'batch input data type must be TYPE_INT32 or TYPE_FP32 for <name>',
+      "unknown source input name '<s>' for <name>",
+      "batch output kind 'BATCH_SCATTER_WITH_INPUT_SHAPE' expects 1 source input, got <n> for <name>",
+      "unknown target output name '<t>' for <name>",
+      "target output name '<t>' can only be specified once for <name>",
+      "unknown batch input kind '<KIND>' for <name>",
+    ],
+  },
+  check(ctx) {
+    const config = ctx.config;
+    const name = modelName(ctx);
+    const suffix = ` for ${name}`;
+    const inputs = new Set((config.input ?? []).map((i) => i.name ?? ''));
+    const outputs = new Set((config.output ?? []).map((o) => o.name ?? ''));
+    // With no inputs (outputs) listed, the backend's auto-complete may write them from the model.
+    const inputsListed = (config.input?.length ?? 0) > 0;
+    const outputsListed = (config.output?.length ?? 0) > 0;
+
+    const sources = (sourceList: string[], base: PathSegment[]): void => {
+      sourceList.forEach((s, k) => {
+        if (inputs.has(s)) return;
+        ctx.report({
+          path: [...base, 'source_input', k],
+          severity: inputsListed ? 'error' : 'warning',
+          message: `source_input '${s}' is not an input of the config${inputsListed ? ` (${[...inputs].map((n) => `'${n}'`).join(', ')})` : ' (it lists none; only a backend auto-complete could add it)'}, so Triton refuses the model ("unknown source input name '${s}'${suffix}"); name one of the config's inputs`,
+          data: { source: s },
+        });
+      });
+    };
+
+    (config.batch_input ?? []).forEach((b, i) => {
+      const base: PathSegment[] = ['batch_input', i];
+      const kind = kindName(b.kind, INPUT_KINDS);
+      const kindPath = b.kind !== undefined ? [...base, 'kind'] : base;
+      const src = b.source_input ?? [];
+      if (!INPUT_KINDS.includes(kind)) {
+        ctx.report({ path: kindPath, message: `batch_input kind ${kind} is not a batch input kind, so Triton refuses the model ("unknown batch input kind '${kind}'${suffix}"); use one of ${INPUT_KINDS.join(', ')}` });
+        return;
+      }
+      if (src.length !== 1) {
+        ctx.report({
+          path: src.length ? [...base, 'source_input', 1] : kindPath,
+          message: `${kind} is computed from one input, and this batch_input gives ${src.length}, so Triton refuses the model ("batch input kind '${kind}' expects 1 source input, got ${src.length}${suffix}"); ${src.length ? 'keep one source_input' : 'add source_input: "<the config input it describes>"'}`,
+          data: { kind, count: src.length },
+        });
+      }
+      const type = typeName(b.data_type);
+      if (type !== 'TYPE_INT32' && type !== 'TYPE_FP32') {
+        ctx.report({
+          path: b.data_type !== undefined ? [...base, 'data_type'] : kindPath,
+          message: `${b.data_type === undefined ? 'this batch_input has no data_type' : `batch_input data_type ${type} is not allowed`}, so Triton refuses the model ("batch input data type must be TYPE_INT32 or TYPE_FP32${suffix}"); set data_type: TYPE_INT32 or TYPE_FP32 (the type of the model's '${b.target_name?.[0] ?? 'target'}' input)`,
+          data: { kind, dataType: type },
+        });
+      }
+      sources(src, base);
+    });
+
+    (config.batch_output ?? []).forEach((b, i) => {
+      const base: PathSegment[] = ['batch_output', i];
+      const kind = kindName(b.kind, OUTPUT_KINDS);
+      const kindPath = b.kind !== undefined ? [...base, 'kind'] : base;
+      const src = b.source_input ?? [];
+      if (!OUTPUT_KINDS.includes(kind)) {
+        ctx.report({ path: kindPath, message: `batch_output kind ${kind} is not a batch output kind, so Triton refuses the model ("unknown batch output kind '${kind}'${suffix}"); use BATCH_SCATTER_WITH_INPUT_SHAPE` });
+        return;
+      }
+      if (src.length !== 1) {
+        ctx.report({
+          path: src.length ? [...base, 'source_input', 1] : kindPath,
+          message: `${kind} scatters the output by the shape of one input, and this batch_output gives ${src.length}, so Triton refuses the model ("batch output kind '${kind}' expects 1 source input, got ${src.length}${suffix}"); ${src.length ? 'keep one source_input' : 'add source_input: "<the config input whose shape it follows>"'}`,
+          data: { kind, count: src.length },
+        });
+      }
+      sources(src, base);
+      const seen = new Set<string>();
+      (b.target_name ?? []).forEach((t, k) => {
+        if (!outputs.has(t)) {
+          ctx.report({
+            path: [...base, 'target_name', k],
+            severity: outputsListed ? 'error' : 'warning',
+            message: `target_name '${t}' is not an output of the config${outputsListed ? ` (${[...outputs].map((n) => `'${n}'`).join(', ')})` : ' (it lists none; only a backend auto-complete could add it)'}, so Triton refuses the model ("unknown target output name '${t}'${suffix}"); name one of the config's outputs`,
+            data: { target: t },
+          });
+        } else if (seen.has(t)) {
+          ctx.report({
+            path: [...base, 'target_name', k],
+            message: `target_name '${t}' is given twice in this batch_output, so Triton refuses the model ("target output name '${t}' can only be specified once${suffix}"); remove the repeat`,
+            data: { target: t },
+          });
+        }
+        seen.add(t);
+      });
+    });
+  },
+});

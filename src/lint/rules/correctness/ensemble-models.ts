@@ -1,0 +1,517 @@
+// An ensemble against the models it runs (triton-rules.md §3.7): core's dependency stage (every step
+// model present, pinned versions loaded, no cycles between ensembles) and ValidateEnsembleConfig,
+// which compares each step's input_map/output_map with the composing model's *completed* config:
+// the one Triton runs after backend auto-fill and the ONNX Runtime backend's auto-complete. tritonc
+// completes ONNX models from their signature; what it cannot know (a model whose I/O the backend
+// fills in from a file it cannot read) is never blamed.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { PathSegment, Range } from '../../../diagnostics.js';
+import { autofillBackendFields } from '../../../config/autofill.js';
+import { autoCompleteOnnx, onnxAutoCompleteSkipped } from '../../../config/autocomplete-onnx.js';
+import type { ModelConfig, ModelEnsembling_Step } from '../../../config/model-config.js';
+import { scanModelDir, selectVersions } from '../../../repo/model-dir.js';
+import { readAutofillListing } from '../../../resolve/listing.js';
+import { defineRepositoryRule, type RepositoryContext, type RepositoryModel } from '../../rule.js';
+
+const ENSEMBLE = 'ensemble';
+
+const options = z.strictObject({
+  externalModels: z
+    .boolean()
+    .default(false)
+    .describe('Step models may live in another model repository (Triton started with several --model-repository): do not report models missing from this one, and skip the checks that need them'),
+});
+type Options = z.infer<typeof options>;
+
+/** A composing model's config as Triton runs it, and which parts of it tritonc can vouch for. */
+interface Completed {
+  config: ModelConfig;
+  inputs: boolean;
+  outputs: boolean;
+  maxBatchSize: boolean;
+  decoupled: boolean;
+  /** Why something is unknown, for nothing but debugging and tests. */
+  note?: string;
+}
+
+const UNKNOWN: Completed = { config: {}, inputs: false, outputs: false, maxBatchSize: false, decoupled: false };
+
+/** A tensor as one model sees it (core's TensorNode). */
+interface TensorView {
+  model: string;
+  type: string;
+  dims: number[];
+  full: number[];
+  /** How to describe where it comes from, in a message. */
+  where: string;
+}
+
+const dimsText = (d: readonly number[]): string => `[${d.join(',')}]`;
+
+/** common's CompareDimsWithWildcard: same rank, each dim equal or either -1. */
+function sameWithWildcard(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((d, i) => d === -1 || b[i] === -1 || d === b[i]);
+}
+
+function view(model: string, batching: boolean, type: string, dims: readonly (number | bigint)[], where: string): TensorView {
+  const d = dims.map(Number);
+  return { model, type, dims: d, full: batching ? [-1, ...d] : d, where };
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function typeName(t: unknown): string | undefined {
+  return typeof t === 'string' ? t : typeof t === 'number' ? `TYPE_${t}` : undefined;
+}
+
+/** Whether a Python model's model.py defines auto_complete_config (it may then add I/O and batching). */
+function pythonAutoCompletes(dir: string): boolean {
+  for (const v of scanModelDir(dir).versionDirs) {
+    try {
+      if (/\bdef\s+auto_complete_config\b/.test(readFileSync(join(v.path, 'model.py'), 'utf8'))) return true;
+    } catch {
+      // no model.py in this version
+    }
+  }
+  try {
+    return readdirSync(dir).includes('model.py') && /\bdef\s+auto_complete_config\b/.test(readFileSync(join(dir, 'model.py'), 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+export const ensembleModels = defineRepositoryRule<Options>({
+  meta: {
+    id: 'ensemble-models',
+    category: 'correctness',
+    defaultSeverity: 'error',
+    requiresModel: false,
+    description: 'Ensemble steps against the composing models: present, versions loaded, no cycles, batch sizes, mapped inputs/outputs, data types and shapes, decoupled branches',
+    prevents: [
+      'ensemble <name> contains models that are not available or ambiguous: <m1>, <m2>',
+      "ensemble '<name>' depends on '<m>' which has no loaded version.",
+      "ensemble '<name>' depends on '<m>' whose required version <v> is not loaded.",
+      'circular dependency between ensembles: <a> -> ... -> <b> -> <a>',
+      'ensemble <name> allows maximum batch size <E>, but it contains model <m> which only allows maximum batch size to be <M>',
+      'in ensemble <name>, ensemble tensor <t> is mapping to non-existing input <k> in model <m>',
+      'in ensemble <name>, input <k> in model <m> is not mapped to any ensemble tensors',
+      'in ensemble <name>, ensemble tensor <t> is mapped from non-existing output <k> in model <m>',
+      'in ensemble <name>, ensemble tensor <t>: inconsistent data type: <TYPE_A> is inferred from model <x> while <TYPE_B> is inferred from model <y>',
+      'in ensemble <name>, ensemble tensor <t>: inconsistent shape: <full_dims_a> is inferred from model <x> while <full_dims_b> is inferred from model <y>',
+      "in ensemble <name>, step of model '<m>' receives inputs originated from different decoupled models",
+    ],
+    options,
+  },
+  check(ctx) {
+    new EnsembleCheck(ctx).run();
+  },
+});
+
+class EnsembleCheck {
+  private readonly byName = new Map<string, RepositoryModel>();
+  private readonly completed = new Map<RepositoryModel, Completed>();
+  private readonly decoupledMemo = new Map<RepositoryModel, boolean | undefined>();
+
+  /** Step models may be elsewhere: said so in the options, or the repository is unknown (a config linted from memory). */
+  private readonly external: boolean;
+
+  constructor(private readonly ctx: RepositoryContext<Options>) {
+    for (const m of ctx.models) this.byName.set(m.name, m);
+    this.external = ctx.options.externalModels || ctx.models.some((m) => m.dir === ctx.dir);
+  }
+
+  run(): void {
+    for (const m of this.ctx.models) {
+      if (!m.isTarget || !isEnsemble(m.config)) continue;
+      this.checkEnsemble(m, m.config!);
+    }
+  }
+
+  private report(m: RepositoryModel, path: PathSegment[], message: string, opts: { severity?: 'error' | 'warning' | 'info'; key?: boolean } = {}): void {
+    const range: Range | undefined = opts.key ? m.doc?.locate(path)?.name : undefined;
+    this.ctx.report(m, { path, ...(range ? { range } : {}), message, ...(opts.severity ? { severity: opts.severity } : {}) });
+  }
+
+  private checkEnsemble(m: RepositoryModel, config: ModelConfig): void {
+    const steps = config.ensemble_scheduling?.step ?? [];
+    const E = m.name;
+    const stepPath = (i: number, ...rest: PathSegment[]): PathSegment[] => ['ensemble_scheduling', 'step', i, ...rest];
+
+    // 1. Every step model must be in the repository (ConnectDependencyGraph).
+    const missing = [...new Set(steps.map((s) => s.model_name ?? '').filter((n) => n && !this.present(n)))].sort();
+    steps.forEach((s, i) => {
+      if (this.external) return;
+      if (!s.model_name || !missing.includes(s.model_name)) return;
+      this.report(m, stepPath(i, 'model_name'),
+        `step ${i} runs model '${s.model_name}', which is not in the repository ${this.ctx.dir}: Triton refuses the ensemble ("ensemble ${E} contains models that are not available or ambiguous: ${missing.join(', ')}"); add the model directory '${s.model_name}' or fix the name${this.suggest(s.model_name)}`);
+    });
+
+    // 2. Cycles between ensembles (CircularDependencyCheck).
+    const cycle = this.cycleFrom(m);
+    if (cycle) {
+      const { step, last } = cycle;
+      this.report(m, stepPath(step, 'model_name'),
+        `step ${step} runs '${steps[step]!.model_name}', which leads back to this ensemble: Triton refuses both ("circular dependency between ensembles: ${E} -> ... -> ${last} -> ${E}"); an ensemble cannot run itself, directly or through another ensemble`);
+      return;
+    }
+
+    // 3. Versions: a pinned model_version must be one Triton loads (CheckNode).
+    const ownVersions = selectVersions(config.version_policy, scanModelDir(m.dir).versionDirs);
+    steps.forEach((s, i) => {
+      const dep = s.model_name ? this.byName.get(s.model_name) : undefined;
+      if (!dep || !s.model_name) return;
+      this.checkVersion(m, s, i, dep, ownVersions.length > 0);
+    });
+
+    // 4. ValidateEnsembleConfig, against the completed configs (all of them: Triton gets that far only
+    // when every step model loaded).
+    if (missing.length && !this.external) return;
+    this.checkMapping(m, config, steps);
+  }
+
+  private present(name: string): boolean {
+    return this.byName.has(name) || isDir(join(this.ctx.dir, name));
+  }
+
+  private suggest(name: string): string {
+    const lower = name.toLowerCase();
+    const close = [...this.byName.keys()].find((n) => n.toLowerCase() === lower || n.replace(/[-_]/g, '') === name.replace(/[-_]/g, ''));
+    return close ? ` (did you mean '${close}'?)` : '';
+  }
+
+  /** The first ensemble path from `start` back to itself, in step order (Triton walks upstream). */
+  private cycleFrom(start: RepositoryModel): { step: number; last: string } | undefined {
+    const steps = start.config?.ensemble_scheduling?.step ?? [];
+    for (let i = 0; i < steps.length; i++) {
+      const first = this.byName.get(steps[i]!.model_name ?? '');
+      if (!first) continue;
+      if (first === start) return { step: i, last: start.name };
+      const last = this.reaches(first, start, new Set());
+      if (last) return { step: i, last };
+    }
+    return undefined;
+  }
+
+  /** The model on a path from `from` whose step runs `target`, if any. */
+  private reaches(from: RepositoryModel, target: RepositoryModel, seen: Set<RepositoryModel>): string | undefined {
+    if (seen.has(from) || !isEnsemble(from.config)) return undefined;
+    seen.add(from);
+    for (const s of from.config!.ensemble_scheduling?.step ?? []) {
+      const next = this.byName.get(s.model_name ?? '');
+      if (!next) continue;
+      if (next === target) return from.name;
+      const found = this.reaches(next, target, seen);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private checkVersion(m: RepositoryModel, s: ModelEnsembling_Step, i: number, dep: RepositoryModel, layoutPresent: boolean): void {
+    const E = m.name;
+    const written = s.model_version !== undefined;
+    // proto3: an omitted model_version is 0, and only -1 means "latest".
+    const required = Number(s.model_version ?? 0);
+    const path: PathSegment[] = ['ensemble_scheduling', 'step', i, written ? 'model_version' : 'model_name'];
+    if (dep.configFile && !dep.config) return; // its own syntax errors are reported on it
+    const scan = scanModelDir(dep.dir);
+    const loaded = selectVersions(dep.config?.version_policy, scan.versionDirs).map((v) => v.version!);
+    if (!loaded.length) {
+      if (!scan.versionDirs.some((v) => v.version !== undefined) && !layoutPresent) {
+        // Version directories are absent here (model files kept out of the checkout): only the
+        // proto3 default can still be called out.
+        if (!written) {
+          this.report(m, path,
+            `step ${i} does not set model_version, which proto3 reads as 0, not -1: Triton will require version 0 of '${dep.name}' ("ensemble '${E}' depends on '${dep.name}' whose required version 0 is not loaded." unless a version directory 0 exists); set model_version: -1 to run the latest version`,
+            { severity: 'warning' });
+        }
+        return;
+      }
+      this.report(m, ['ensemble_scheduling', 'step', i, 'model_name'],
+        `step ${i} runs '${dep.name}', but Triton loads no version of it (${scan.versionDirs.some((v) => v.version !== undefined) ? 'its version_policy selects none of its version directories' : 'it has no numeric version directory'}): Triton refuses the ensemble ("ensemble '${E}' depends on '${dep.name}' which has no loaded version."); add ${dep.name}/1/ with the model file`);
+      return;
+    }
+    if (required === -1 || loaded.includes(required)) return;
+    const fix = written
+      ? `set model_version: -1 (the latest loaded) or one of ${loaded.join(', ')}, or add version directory ${dep.name}/${required}/ and make ${dep.name}'s version_policy select it`
+      : `model_version is not set, and proto3 reads that as 0, not -1 (latest): set model_version: -1`;
+    this.report(m, path,
+      `step ${i} requires version ${required} of '${dep.name}', but Triton loads only version${loaded.length > 1 ? 's' : ''} ${loaded.join(', ')} of it: Triton refuses the ensemble ("ensemble '${E}' depends on '${dep.name}' whose required version ${required} is not loaded."); ${fix}`);
+  }
+
+  // ---- completed configs ------------------------------------------------------------------------
+
+  private complete(dep: RepositoryModel): Completed {
+    let c = this.completed.get(dep);
+    if (!c) this.completed.set(dep, (c = this.computeCompleted(dep)));
+    return c;
+  }
+
+  private computeCompleted(dep: RepositoryModel): Completed {
+    if (dep.configFile && !dep.config) return { ...UNKNOWN, note: 'config has syntax errors' };
+    const filled = autofillBackendFields(dep.config ?? {}, readAutofillListing(dep.dir, dep.name));
+    if (filled.problem) return { ...UNKNOWN, note: filled.problem.message };
+    const config = filled.config;
+    const hasInputs = (config.input?.length ?? 0) + (config.batch_input?.length ?? 0) > 0;
+    const hasOutputs = (config.output?.length ?? 0) > 0;
+    const writtenMbs = Number(config.max_batch_size ?? 0);
+    if (config.platform === ENSEMBLE) return { config, inputs: true, outputs: true, maxBatchSize: true, decoupled: true };
+    if (config.backend === 'onnxruntime') {
+      if (onnxAutoCompleteSkipped(config)) return { config, inputs: true, outputs: true, maxBatchSize: true, decoupled: true };
+      const sig = dep.signature();
+      if (!sig) return { config, inputs: hasInputs, outputs: hasOutputs, maxBatchSize: writtenMbs > 0, decoupled: true, note: 'no readable ONNX model to complete the config from' };
+      const done = autoCompleteOnnx(config, sig);
+      if (done.problems.length) return { ...UNKNOWN, note: done.problems[0]!.message };
+      return { config: done.config, inputs: true, outputs: true, maxBatchSize: true, decoupled: true };
+    }
+    // Other backends complete what the config leaves out in their own ways; trust what is written.
+    const python = config.backend === 'python' && pythonAutoCompletes(dep.dir);
+    const completes = python || !(hasInputs && hasOutputs);
+    return {
+      config,
+      inputs: hasInputs && !python,
+      outputs: hasOutputs && !python,
+      maxBatchSize: writtenMbs > 0 || !completes,
+      decoupled: !python || config.model_transaction_policy?.decoupled === true,
+      ...(completes ? { note: `the ${config.backend} backend may complete the config` } : {}),
+    };
+  }
+
+  /** Whether a model's responses are decoupled; an ensemble is iff any of its steps is (Triton overwrites it). */
+  private isDecoupled(dep: RepositoryModel): boolean | undefined {
+    if (this.decoupledMemo.has(dep)) return this.decoupledMemo.get(dep);
+    this.decoupledMemo.set(dep, undefined); // cycle guard
+    let result: boolean | undefined;
+    const c = this.complete(dep);
+    if (!c.decoupled) result = undefined;
+    else if (c.config.platform === ENSEMBLE) {
+      result = false;
+      for (const s of c.config.ensemble_scheduling?.step ?? []) {
+        const sub = this.byName.get(s.model_name ?? '');
+        const d = sub ? this.isDecoupled(sub) : undefined;
+        if (d === undefined) {
+          result = undefined;
+          break;
+        }
+        if (d) result = true;
+      }
+    } else result = c.config.model_transaction_policy?.decoupled === true;
+    this.decoupledMemo.set(dep, result);
+    return result;
+  }
+
+  // ---- ValidateEnsembleConfig ---------------------------------------------------------------------
+
+  private checkMapping(m: RepositoryModel, config: ModelConfig, steps: ModelEnsembling_Step[]): void {
+    const E = m.name;
+    const batching = Number(config.max_batch_size ?? 0) > 0;
+    const tensors = new Map<string, TensorView>();
+    for (const side of ['input', 'output'] as const) {
+      for (const io of config[side] ?? []) {
+        const type = typeName(io.data_type);
+        if (!io.name || !type) continue;
+        const dims = io.reshape ? (io.reshape.shape ?? []) : (io.dims ?? []);
+        if (!tensors.has(io.name)) tensors.set(io.name, view(E, batching, type, dims, `the ensemble's ${side} '${io.name}'`));
+      }
+    }
+
+    let mappingOk = true;
+    const compare = (t: string, seen: TensorView, path: PathSegment[]): void => {
+      const first = tensors.get(t);
+      if (!first) {
+        tensors.set(t, seen);
+        return;
+      }
+      const prefix = `in ensemble ${E}, ensemble tensor ${t}: `;
+      if (first.type !== seen.type) {
+        mappingOk = false;
+        this.report(m, path,
+          `ensemble tensor '${t}' is ${seen.type} for ${seen.where} but ${first.type} for ${first.where}: Triton refuses the ensemble ("${prefix}inconsistent data type: ${first.type} is inferred from model ${first.model} while ${seen.type} is inferred from model ${seen.model}"); make both sides the same data type (change one config, or add a step that casts)`);
+        return;
+      }
+      if (!sameWithWildcard(first.dims, seen.dims) && !sameWithWildcard(first.full, seen.full)) {
+        mappingOk = false;
+        this.report(m, path,
+          `ensemble tensor '${t}' has shape ${dimsText(seen.full)} for ${seen.where} but ${dimsText(first.full)} for ${first.where} (full shapes: the batch axis -1 first when max_batch_size > 0): Triton refuses the ensemble ("${prefix}inconsistent shape: ${dimsText(first.full)} is inferred from model ${first.model} while ${dimsText(seen.full)} is inferred from model ${seen.model}"); make the dims agree (-1 matches any size), or reshape between the steps`);
+      }
+    };
+
+    const known: boolean[] = [];
+    steps.forEach((s, i) => {
+      const at: PathSegment[] = ['ensemble_scheduling', 'step', i];
+      const dep = this.byName.get(s.model_name ?? '');
+      const c = dep ? this.complete(dep) : UNKNOWN;
+      known.push(c.inputs && c.outputs);
+      const model = s.model_name ?? '';
+      const cfg = c.config;
+      const stepBatching = Number(cfg.max_batch_size ?? 0) > 0;
+      const ensembleMbs = Number(config.max_batch_size ?? 0);
+      const depMbs = Number(cfg.max_batch_size ?? 0);
+
+      if (c.maxBatchSize && depMbs !== 0 && depMbs < ensembleMbs) {
+        mappingOk = false;
+        this.report(m, ['max_batch_size'],
+          `max_batch_size ${ensembleMbs} is larger than that of step ${i}'s model '${model}' (max_batch_size ${depMbs}): Triton refuses the ensemble ("ensemble ${E} allows maximum batch size ${ensembleMbs}, but it contains model ${model} which only allows maximum batch size to be ${depMbs}"); set the ensemble's max_batch_size to ${depMbs} or less, or raise '${model}''s`);
+      }
+
+      const inputMap = s.input_map ?? {};
+      if (c.inputs) {
+        const names = new Set((cfg.input ?? []).map((x) => x.name ?? ''));
+        for (const [key, t] of Object.entries(inputMap)) {
+          if (names.has(key)) continue;
+          mappingOk = false;
+          const list = [...names].map((n) => `'${n}'`).join(', ');
+          this.report(m, [...at, 'input_map', key],
+            `'${key}' is not an input of '${model}' (its inputs: ${list || 'none'}): Triton refuses the ensemble ("in ensemble ${E}, ensemble tensor ${t} is mapping to non-existing input ${key} in model ${model}"); use one of its input names as the key`,
+            { key: true });
+        }
+        for (const input of cfg.input ?? []) {
+          const name = input.name ?? '';
+          const t = inputMap[name];
+          if (t === undefined) {
+            if (input.optional) continue;
+            mappingOk = false;
+            this.report(m, [...at, 'model_name'],
+              `step ${i} does not feed input '${name}' of '${model}': Triton refuses the ensemble ("in ensemble ${E}, input ${name} in model ${model} is not mapped to any ensemble tensors"); add input_map { key: "${name}" value: "<ensemble tensor>" }`);
+            continue;
+          }
+          const type = typeName(input.data_type);
+          if (type) compare(t, view(model, stepBatching, type, input.dims ?? [], `input '${name}' of '${model}' (step ${i})`), [...at, 'input_map', name]);
+        }
+      }
+
+      const outputMap = s.output_map ?? {};
+      if (c.outputs) {
+        const names = new Set((cfg.output ?? []).map((x) => x.name ?? ''));
+        for (const [key, t] of Object.entries(outputMap)) {
+          if (names.has(key)) continue;
+          mappingOk = false;
+          const list = [...names].map((n) => `'${n}'`).join(', ');
+          this.report(m, [...at, 'output_map', key],
+            `'${key}' is not an output of '${model}' (its outputs: ${list || 'none'}): Triton refuses the ensemble ("in ensemble ${E}, ensemble tensor ${t} is mapped from non-existing output ${key} in model ${model}"); use one of its output names as the key`,
+            { key: true });
+        }
+        for (const [key, t] of Object.entries(outputMap)) {
+          const output = (cfg.output ?? []).find((o) => o.name === key);
+          const type = typeName(output?.data_type);
+          if (!output || !type) continue;
+          compare(t, view(model, stepBatching, type, output.dims ?? [], `output '${key}' of '${model}' (step ${i})`), [...at, 'output_map', key]);
+        }
+      }
+    });
+
+    if (mappingOk && known.every(Boolean)) this.checkDecoupled(m, config, steps);
+  }
+
+  /** The decoupled walk of ValidateEnsembleConfig, and what it does to the ensemble's own flag. */
+  private checkDecoupled(m: RepositoryModel, config: ModelConfig, steps: ModelEnsembling_Step[]): void {
+    const E = m.name;
+    const flags = steps.map((s) => {
+      const dep = this.byName.get(s.model_name ?? '');
+      return dep ? this.isDecoupled(dep) : undefined;
+    });
+    if (flags.some((f) => f === undefined)) return;
+
+    interface Node {
+      name: string;
+      model: string;
+      decoupled: boolean;
+      label: number;
+      visited: boolean;
+      prev: Node[];
+      next: Node[];
+      sibling?: { label: number; visited: boolean };
+      /** Where the tensor is written, for the report. */
+      path: PathSegment[];
+    }
+    const nodes = new Map<string, Node>();
+    const get = (name: string, model: string, path: PathSegment[]): Node => {
+      let n = nodes.get(name);
+      if (!n) nodes.set(name, (n = { name, model, decoupled: false, label: 0, visited: false, prev: [], next: [], path }));
+      return n;
+    };
+    for (const io of config.input ?? []) if (io.name) get(io.name, E, ['input']);
+    const sink: Node = { name: '', model: E, decoupled: false, label: 0, visited: false, prev: [], next: [], path: ['output'] };
+    for (const io of config.output ?? []) {
+      if (!io.name) continue;
+      const n = get(io.name, E, ['output']);
+      sink.prev.push(n);
+      n.next.push(sink);
+    }
+    // Registration order follows ValidateTensorMapping: a step's inputs, then its outputs.
+    steps.forEach((s, i) => {
+      const model = s.model_name ?? '';
+      for (const [key, t] of Object.entries(s.input_map ?? {})) get(t, model, ['ensemble_scheduling', 'step', i, 'input_map', key]);
+      const sibling = { label: 0, visited: false };
+      for (const [key, t] of Object.entries(s.output_map ?? {})) {
+        const n = get(t, model, ['ensemble_scheduling', 'step', i, 'output_map', key]);
+        n.path = ['ensemble_scheduling', 'step', i, 'output_map', key];
+        n.sibling = sibling;
+      }
+      for (const t of Object.values(s.output_map ?? {})) {
+        const n = nodes.get(t)!;
+        n.decoupled = flags[i]!;
+        for (const src of Object.values(s.input_map ?? {})) {
+          const p = nodes.get(src)!;
+          n.prev.push(p);
+          p.next.push(n);
+        }
+      }
+    });
+
+    let label = 0;
+    const queue: Node[] = [];
+    for (const io of config.input ?? []) {
+      const n = nodes.get(io.name ?? '');
+      if (!n) continue;
+      n.visited = true;
+      queue.push(n);
+    }
+    for (let k = 0; k < queue.length; k++) {
+      for (const next of queue[k]!.next) {
+        if (next.visited || !next.prev.every((p) => p.visited)) continue;
+        const prevLabel = next.prev[0]!.label;
+        if (next.prev.some((p) => p.label !== prevLabel)) {
+          const path: PathSegment[] = next === sink ? ['ensemble_scheduling'] : next.path;
+          this.report(m, path,
+            `${next === sink ? "the ensemble's outputs" : `ensemble tensor '${next.name}'`} would combine responses that come from different decoupled models (each decoupled model may send any number of responses): Triton refuses the ensemble ("in ensemble ${E}, step of model '${next.model}' receives inputs originated from different decoupled models"); feed each step from at most one decoupled branch`,
+            next === sink ? { key: true } : {});
+          return;
+        }
+        if (next.sibling) {
+          if (next.sibling.visited) next.label = next.sibling.label;
+          else {
+            next.label = next.decoupled ? ++label : prevLabel;
+            next.sibling.label = next.label;
+            next.sibling.visited = true;
+          }
+        } else next.label = next.decoupled ? ++label : prevLabel;
+        next.visited = true;
+        queue.push(next);
+      }
+    }
+
+    // Triton overwrites the ensemble's decoupled flag with what its steps make it.
+    const decoupled = label !== 0;
+    const said = config.model_transaction_policy?.decoupled;
+    if (said !== undefined && said !== decoupled) {
+      const which = steps.filter((_, i) => flags[i]).map((s) => `'${s.model_name}'`);
+      this.report(m, ['model_transaction_policy', 'decoupled'],
+        decoupled
+          ? `decoupled: false is overwritten: step model${which.length > 1 ? 's' : ''} ${which.join(', ')} ${which.length > 1 ? 'are' : 'is'} decoupled, so Triton serves this ensemble as decoupled and clients must use the streaming API; set decoupled: true to say so`
+          : `decoupled: true is overwritten: no step of this ensemble is decoupled, so Triton serves it as a regular (one response per request) model; remove the setting or set it to false`,
+        { severity: 'warning' });
+    }
+  }
+}
+
+function isEnsemble(config: ModelConfig | undefined): boolean {
+  return config?.platform === ENSEMBLE && config.ensemble_scheduling !== undefined;
+}

@@ -1,0 +1,142 @@
+// instance_group (triton-rules.md §3.2 NormalizeInstanceGroup, §3.6 ValidateInstanceGroup): CPU and
+// model-placed groups may not list GPUs, GPU ids are non-negative, `profile` is a TensorRT field
+// (non-negative integers as strings), and a count below 1 silently becomes the default. Groups are
+// named as core names them (`<model>_<index>` when unnamed), so messages match Triton's log.
+import type { ModelInstanceGroup } from '../../../config/model-config.js';
+import type { PathSegment } from '../../../diagnostics.js';
+import { defineModelRule, type ModelContext } from '../../rule.js';
+import { modelName, settledBackend } from './platform-backend.js';
+
+const KIND_NAMES = ['KIND_AUTO', 'KIND_GPU', 'KIND_CPU', 'KIND_MODEL'];
+const kindOf = (g: ModelInstanceGroup): string => {
+  const k = g.kind ?? 0;
+  return typeof k === 'number' ? (KIND_NAMES[k] ?? `${k}`) : k;
+};
+
+/** std::stoi as core's GetProfileIndex uses it: leading blanks, a sign, digits; the rest is ignored. */
+function stoi(text: string): number | undefined {
+  const m = /^[ \t\n\v\f\r]*([+-]?\d+)/.exec(text);
+  if (!m) return undefined;
+  const v = Number(m[1]);
+  return v >= -(2 ** 31) && v < 2 ** 31 ? v : undefined;
+}
+
+export const instanceGroup = defineModelRule({
+  meta: {
+    id: 'instance-group',
+    category: 'correctness',
+    defaultSeverity: 'error',
+    requiresModel: false,
+    description: 'instance groups: no GPUs on KIND_CPU/KIND_MODEL, valid GPU ids, profile only for TensorRT, count >= 1',
+    prevents: [
+      'instance group <g> of model <name> has kind KIND_MODEL but specifies one or more GPUs',
+      'instance group <g> of model <name> has kind KIND_CPU but specifies one or more GPUs',
+      'instance group <g> of model <name> specifies invalid or unsupported gpu id <id>. GPUs with at least the minimum required CUDA compute compatibility of <cc> are: <ids>',
+      'instance group <g> of model <name> has kind KIND_GPU but no GPUs are available',
+      'instance group <g> of model <name> and platform <platform>specifies profile field which is only supported for TensorRT models',
+      'profile name must not be empty',
+      "unable to parse '<p>': stoi",
+      'instance group <g> of model <name> and platform <platform> specifies invalid profile <p>. The field should contain the string representation of a non-negative integer.',
+    ],
+  },
+  check(ctx) {
+    const groups = ctx.config.instance_group ?? [];
+    // Ensembles have no instances; the ensemble rules refuse instance_group there.
+    if (!groups.length || ctx.config.platform === 'ensemble' || ctx.config.ensemble_scheduling) return;
+    const name = modelName(ctx);
+    groups.forEach((g, i) => checkGroup(ctx, g, ['instance_group', i], g.name || `${name}_${i}`, name));
+    if (groups.every((g) => g.passive)) {
+      ctx.report({
+        path: ['instance_group', 0, 'passive'],
+        severity: 'warning',
+        message: `every instance group is passive: Triton loads the instances but never schedules requests on them, so every request waits; make at least one group non-passive (remove passive: true)`,
+      });
+    }
+  },
+});
+
+function checkGroup(ctx: ModelContext, g: ModelInstanceGroup, path: PathSegment[], group: string, name: string): void {
+  const kind = kindOf(g);
+  const gpus = g.gpus ?? [];
+  const gpusPath = [...path, 'gpus'];
+  const prefix = `instance group ${group} of model ${name}`;
+
+  if ((kind === 'KIND_CPU' || kind === 'KIND_MODEL') && gpus.length) {
+    ctx.report({
+      path: [...gpusPath, 0],
+      message: `a ${kind} group runs ${kind === 'KIND_CPU' ? 'on the CPU' : 'where the model places itself'} and may not list GPUs, so Triton refuses the model ("${prefix} has kind ${kind} but specifies one or more GPUs"); remove gpus${kind === 'KIND_CPU' ? ', or use kind: KIND_GPU' : ''}`,
+      data: { group, kind, gpus },
+    });
+  } else if (kind === 'KIND_GPU' || kind === 'KIND_AUTO') {
+    const bad = gpus.findIndex((id) => id < 0);
+    if (bad >= 0) {
+      const id = gpus[bad]!;
+      // KIND_AUTO with an id that is not a usable GPU becomes KIND_CPU, still listing the GPUs.
+      const tritonMessage = kind === 'KIND_GPU'
+        ? `${prefix} specifies invalid or unsupported gpu id ${id}. GPUs with at least the minimum required CUDA compute compatibility of <cc> are: <ids>`
+        : `${prefix} has kind KIND_CPU but specifies one or more GPUs`;
+      ctx.report({
+        path: [...gpusPath, bad],
+        message: `gpu id ${id} is not a GPU (ids count from 0)${kind === 'KIND_AUTO' ? ', so Triton turns this KIND_AUTO group into KIND_CPU and then refuses its GPU list' : ', so Triton refuses the model'} ("${tritonMessage}"); list GPU ids from 0, or remove gpus to use every GPU`,
+        data: { group, id },
+      });
+    }
+    if (ctx.settings.gpu.count === 0 && bad < 0 && (kind === 'KIND_GPU' || gpus.length)) {
+      // The settings say the servers have no GPU.
+      const tritonMessage = kind === 'KIND_AUTO'
+        ? `${prefix} has kind KIND_CPU but specifies one or more GPUs`
+        : gpus.length
+          ? `${prefix} specifies invalid or unsupported gpu id ${gpus[0]}. GPUs with at least the minimum required CUDA compute compatibility of <cc> are: `
+          : `${prefix} has kind KIND_GPU but no GPUs are available`;
+      ctx.report({
+        path: gpus.length ? [...gpusPath, 0] : g.kind !== undefined ? [...path, 'kind'] : path,
+        message: `the settings say the servers have no GPU (gpu.count: 0), so Triton refuses this ${kind} group${kind === 'KIND_AUTO' ? ' (it becomes KIND_CPU, still listing GPUs)' : ''} ("${tritonMessage}"); use kind: KIND_CPU without gpus`,
+        data: { group },
+      });
+    }
+  }
+
+  const profiles = g.profile ?? [];
+  if (profiles.length) {
+    const settled = settledBackend(ctx);
+    if (settled.platform !== 'tensorrt_plan') {
+      const guessed = settled.guessed;
+      ctx.report({
+        path: [...path, 'profile', 0],
+        severity: guessed ? 'warning' : 'error',
+        message: `profile selects TensorRT optimization profiles, and this model's platform is ${settled.platform ? `'${settled.platform}'` : 'not set'}${guessed ? ' (no version directory to infer it from)' : ''}, so Triton refuses the model ("${prefix} and platform ${settled.platform}specifies profile field which is only supported for TensorRT models"); remove profile`,
+        data: { group, platform: settled.platform },
+      });
+    } else {
+      profiles.forEach((p, k) => {
+        const at = [...path, 'profile', k];
+        const index = stoi(p);
+        const tritonMessage = p === ''
+          ? 'profile name must not be empty'
+          : index === undefined
+            ? `unable to parse '${p}': stoi`
+            : index < 0
+              ? `${prefix} and platform ${settled.platform} specifies invalid profile ${p}. The field should contain the string representation of a non-negative integer.`
+              : undefined;
+        if (!tritonMessage) return;
+        ctx.report({
+          path: at,
+          message: `profile ${JSON.stringify(p)} is not the index of a TensorRT optimization profile, so Triton refuses the model ("${tritonMessage}"); write the profile index as a string, e.g. profile: [ "0" ]`,
+          data: { group, profile: p },
+        });
+      });
+    }
+  }
+
+  if (g.count !== undefined && g.count < 1) {
+    const backend = settledBackend(ctx).backend;
+    const cpu = backend === 'onnxruntime' || backend === 'tensorflow' ? 2 : 1;
+    const dflt = kind === 'KIND_CPU' ? `${cpu}` : kind === 'KIND_AUTO' ? `1 on each GPU, or ${cpu} on a server without GPUs` : kind === 'KIND_GPU' ? '1 on each GPU' : '1';
+    ctx.report({
+      path: [...path, 'count'],
+      severity: 'warning',
+      message: `count ${g.count} is not a number of instances: Triton silently uses the default (${dflt}) instead; set count: 1 or more`,
+      data: { group, count: g.count },
+    });
+  }
+}

@@ -1,0 +1,121 @@
+// Config input/output names against the model's, and the input count as Triton's ONNX Runtime backend
+// counts it (triton-rules.md §4.4): expected = non-optional config inputs + batch_input entries +
+// sequence control inputs + sequence states; it must equal the model's required inputs (graph inputs
+// without an initializer). Each way the count can go wrong gets its own finding on its own token.
+import type { ModelConfig } from '../../../config/model-config.js';
+import type { TensorInfo } from '../../../onnx/types.js';
+import { didYouMean } from '../../../pbtxt/suggest.js';
+import { defineModelRule, type ModelContext } from '../../rule.js';
+import { configTensors, dimsText, maxBatchSize, tritonShape, validatedSides } from '../../tensors.js';
+
+export const ioName = defineModelRule({
+  meta: {
+    id: 'io-name',
+    category: 'correctness',
+    defaultSeverity: 'error',
+    requiresModel: true,
+    description: "Config inputs and outputs must be the model's, and list every input the model requires",
+    prevents: [
+      "unexpected inference input '<name>', allowed inputs are: <a>, <b>, ...",
+      "unexpected inference output '<name>', allowed outputs are: <a>, <b>, ...",
+      "unable to load model '<model>', configuration expects <E> inputs, model provides <M>",
+    ],
+  },
+  check(ctx) {
+    const sides = validatedSides(ctx.config);
+    if (sides.inputs) checkInputs(ctx);
+    if (sides.outputs) checkOutputs(ctx);
+  },
+});
+
+function checkInputs(ctx: ModelContext): void {
+  const sig = ctx.signature!;
+  const config = ctx.config;
+  const required = new Set(sig.inputs.map((t) => t.name));
+  const initializers = new Set(sig.overridableInitializers.map((t) => t.name));
+  const allowed = [...required, ...initializers].sort();
+  const others = otherProvidedInputs(config);
+  const inputs = configTensors(config, 'input');
+  const expected = inputs.filter((t) => !t.entry.optional).length + (config.batch_input?.length ?? 0) + others.controls.length + others.states.length;
+  const counts = `configuration expects ${expected} inputs, model provides ${required.size}`;
+  let reported = false;
+
+  for (const t of inputs) {
+    if (!t.name) continue;
+    if (!required.has(t.name) && !initializers.has(t.name)) {
+      const hint = didYouMean(t.name, allowed);
+      ctx.report({
+        path: [...t.path, 'name'],
+        message: `input '${t.name}' is not an input of the model (it has ${allowed.map((n) => `'${n}'`).join(', ') || 'none'}); ${hint ? `did you mean '${hint}'? ` : ''}rename it to one of the model's inputs or remove it`,
+        data: { name: t.name, allowed },
+      });
+      reported = true;
+    } else if (!required.has(t.name) && !t.entry.optional) {
+      ctx.report({
+        path: [...t.path, 'name'],
+        message: `input '${t.name}' is an initializer of the model (a weight it lets you override), not a required input, so Triton counts it (${counts}); mark it optional: true${maxBatchSize(config) > 0 ? ' (which needs max_batch_size: 0)' : ''} or remove it`,
+        data: { name: t.name, expected, provided: required.size },
+      });
+      reported = true;
+    }
+  }
+
+  const provided = new Set([...inputs.filter((t) => !t.entry.optional).map((t) => t.name), ...others.batchTargets, ...others.controls, ...others.states]);
+  for (const tensor of sig.inputs) {
+    if (provided.has(tensor.name)) continue;
+    const optional = inputs.find((t) => t.name === tensor.name && t.entry.optional);
+    if (optional) {
+      ctx.report({
+        path: [...optional.path, 'optional'],
+        message: `input '${tensor.name}' is optional: true, but the model requires it (it has no initializer to fall back on), so Triton refuses the config (${counts}); remove optional: true`,
+        data: { name: tensor.name, expected, provided: required.size },
+      });
+    } else {
+      ctx.report({
+        path: inputs.length ? ['input'] : [],
+        message: `the model's input '${tensor.name}' is missing from the configuration, so Triton refuses it (${counts}); add ${inputEntry(tensor, maxBatchSize(config))}`,
+        data: { name: tensor.name, expected, provided: required.size },
+      });
+    }
+    reported = true;
+  }
+
+  if (!reported && expected !== required.size) {
+    ctx.report({
+      path: inputs.length ? ['input'] : [],
+      message: `Triton counts the config's inputs, batch_input entries, sequence controls and states against the model's ${required.size} required inputs: ${counts}; list each model input once`,
+      data: { expected, provided: required.size },
+    });
+  }
+}
+
+function checkOutputs(ctx: ModelContext): void {
+  const sig = ctx.signature!;
+  const names = sig.outputs.map((t) => t.name);
+  for (const t of configTensors(ctx.config, 'output')) {
+    if (!t.name || names.includes(t.name)) continue;
+    const hint = didYouMean(t.name, names);
+    ctx.report({
+      path: [...t.path, 'name'],
+      message: `output '${t.name}' is not an output of the model (it has ${names.map((n) => `'${n}'`).join(', ') || 'none'}); ${hint ? `did you mean '${hint}'? ` : ''}rename it to one of the model's outputs or remove it`,
+      data: { name: t.name, allowed: names },
+    });
+  }
+}
+
+/** Model inputs the config provides outside `input`: batch_input targets, sequence controls and states. */
+function otherProvidedInputs(config: ModelConfig): { batchTargets: string[]; controls: string[]; states: string[] } {
+  const seq = config.sequence_batching;
+  return {
+    batchTargets: (config.batch_input ?? []).flatMap((b) => b.target_name ?? []),
+    controls: (seq?.control_input ?? []).filter((c) => (c.control?.length ?? 0) > 0).map((c) => c.name ?? ''),
+    states: (seq?.state ?? []).map((s) => s.input_name ?? ''),
+  };
+}
+
+/** input { name: "x" data_type: TYPE_FP32 dims: [3,224,224] }, as Triton's auto-complete would write it. */
+function inputEntry(t: TensorInfo, mbs: number): string {
+  const shape = t.shape === null ? [] : tritonShape(t.shape);
+  const dims = mbs > 0 ? shape.slice(1) : shape;
+  return `input { name: "${t.name}" data_type: ${t.tritonType ?? 'TYPE_INVALID'} dims: ${dimsText(dims.length ? dims : [1])} }`;
+}

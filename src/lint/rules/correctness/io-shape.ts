@@ -1,0 +1,136 @@
+// Config dims against the model's shape, as Triton's ONNX Runtime backend compares them per listed
+// tensor (triton-rules.md §4.4, CompareDimsSupported): the request shape ([-1] + dims when batching,
+// reshape.shape when given) must have the model's rank; an input may pin a dynamic model dim, an output
+// must match exactly; a scalar model tensor takes dims of 1s; ragged inputs need model shape [-1];
+// optional inputs need max_batch_size 0. Two cases have their own, more specific rules and are left to
+// them while they are on: a fixed model batch dim (missing-dynamic-axis) and dims that repeat the batch
+// axis (batch-dim-in-dims).
+import type { TensorInfo } from '../../../onnx/types.js';
+import { isDynamicDim } from '../../../onnx/signature.js';
+import { defineModelRule, type ModelContext } from '../../rule.js';
+import {
+  batchOutputTargets, comparedShape, configTensors, dimsText, firstMismatch, hasFixedFirstDim, includesBatchAxis, maxBatchSize,
+  modelShapeText, modelTensor, requestShape, requestShapeText, tritonShape, validatedSides, type ConfigTensor,
+} from '../../tensors.js';
+
+export const ioShape = defineModelRule({
+  meta: {
+    id: 'io-shape',
+    category: 'correctness',
+    defaultSeverity: 'error',
+    requiresModel: true,
+    description: "Config dims must fit the model's shape the way Triton's ONNX Runtime backend compares them",
+    prevents: [
+      "model '<model>', tensor '<name>': the model expects <r> dimensions (shape <onnx>) but the model configuration specifies <r'> dimensions (an initial batch dimension because max_batch_size > 0 followed by the explicit tensor shape, making complete shape <full>)",
+      "model '<model>', tensor '<name>': the model expects <r> dimensions (shape <onnx>) but the model configuration specifies <r'> dimensions (shape <cfg>)",
+      "unable to load model '<model>', scalar tensor '<name>', should only provide 1 in the model configuration when the model doesn't support batching. Model configuration provided: <dims>.",
+      "unable to load model '<model>', optional input '<name>' is not supported for models that support batching",
+      "unable to load model '<model>', configuration expects model provides input with shape [-1]  for ragged input '<name>', model provides <shape>",
+      "unable to load model '<model>', configuration expects model provides input with shape [-1] for ragged input '<name>', which is not supported for optional input",
+    ],
+  },
+  check(ctx) {
+    const sig = ctx.signature!;
+    const sides = validatedSides(ctx.config);
+    const skipOutputs = batchOutputTargets(ctx.config);
+    for (const direction of ['input', 'output'] as const) {
+      if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;
+      for (const t of configTensors(ctx.config, direction)) {
+        if (direction === 'output' && skipOutputs.has(t.name)) continue;
+        const model = modelTensor(sig, direction, t.name);
+        if (!model || model.kind !== 'tensor' || model.shape === null) continue;
+        checkTensor(ctx, t, model);
+      }
+    }
+  },
+});
+
+function checkTensor(ctx: ModelContext, t: ConfigTensor, model: TensorInfo): void {
+  const mbs = maxBatchSize(ctx.config);
+  const shape = comparedShape(t);
+  const modelShape = tritonShape(model.shape!);
+  const isInput = t.direction === 'input';
+
+  if (isInput && 'optional' in t.entry && t.entry.optional) {
+    if (t.entry.allow_ragged_batch) {
+      ctx.report({ path: [...t.path, 'allow_ragged_batch'], message: `input '${t.name}' is both optional and allow_ragged_batch, which Triton does not support; drop one of them` });
+      return;
+    }
+    if (mbs !== 0) {
+      ctx.report({
+        path: [...t.path, 'optional'],
+        message: `optional input '${t.name}' is not supported with max_batch_size: ${mbs} (Triton allows optional inputs only for models that do not batch); set max_batch_size: 0 or make the input required`,
+      });
+      return;
+    }
+  }
+  if (isInput && 'allow_ragged_batch' in t.entry && t.entry.allow_ragged_batch) {
+    if (!(model.shape!.length === 1 && isDynamicDim(model.shape![0]!))) {
+      ctx.report({
+        path: [...t.path, 'allow_ragged_batch'],
+        message: `ragged input '${t.name}' needs the model input to be one flat dynamic axis, shape [-1], but the model's is ${modelShapeText(model)}; re-export the model taking the concatenated items as [-1], or drop allow_ragged_batch`,
+        data: { modelShape: model.shape },
+      });
+    }
+    return;
+  }
+
+  // A scalar model tensor: Triton only asks that every config dim be 1.
+  if (modelShape.length === 0) {
+    const k = shape.dims.findIndex((d) => d !== 1);
+    if (k >= 0) {
+      ctx.report({
+        path: [...shape.elementPath, k],
+        message: `${t.direction} '${t.name}' is a scalar in the model, so Triton accepts only 1s in ${shape.field}, but ${shape.field} is ${dimsText(shape.dims)}; set ${shape.field}: [1]${mbs > 0 && shape.field === 'dims' ? ' and add reshape { shape: [ ] }' : ''}`,
+        data: { dims: shape.dims, modelShape: model.shape },
+      });
+    }
+    return;
+  }
+
+  if (mbs > 0) {
+    if (hasFixedFirstDim(model)) {
+      if (ctx.isEnabled('missing-dynamic-axis')) return;
+      ctx.report({
+        path: [...shape.elementPath],
+        message: `with max_batch_size: ${mbs} the model's ${t.direction} '${t.name}' needs a dynamic first dimension, but it is ${modelShapeText(model)}; re-export the model with dynamic_axes on dim 0, or set max_batch_size: 0`,
+      });
+      return;
+    }
+    if (includesBatchAxis(shape.dims, model, mbs) && ctx.isEnabled('batch-dim-in-dims')) return;
+  }
+
+  const full = requestShape(shape.dims, mbs);
+  const suggestion = suggestedDims(shape.dims, modelShape, mbs, isInput);
+  // A batching model whose tensor is only the batch axis takes per-item scalars: dims [1] + empty reshape.
+  const fix = mbs > 0 && modelShape.length === 1 ? 'dims: [1] and reshape { shape: [ ] }' : `${shape.field}: ${dimsText(suggestion)}`;
+  const context = `the request shape is ${requestShapeText(shape.dims, mbs)}, the model's ${t.direction} '${t.name}' is ${modelShapeText(model)}`;
+  if (full.length !== modelShape.length) {
+    ctx.report({
+      path: [...shape.elementPath],
+      message: `${shape.field} ${dimsText(shape.dims)} give ${full.length} dimension${full.length === 1 ? '' : 's'} where the model has ${modelShape.length}: ${context}; set ${fix}`,
+      data: { dims: shape.dims, requestShape: full, modelShape: model.shape, expected: suggestion },
+    });
+    return;
+  }
+  const k = firstMismatch(full, modelShape, !isInput);
+  if (k === undefined) return;
+  const index = mbs > 0 ? k - 1 : k;
+  const why =
+    !isInput && modelShape[k] === -1
+      ? `${shape.field}[${index}] is ${full[k]} where the model's output is dynamic (-1), and Triton requires output dims identical to the model's`
+      : `${shape.field}[${index}] is ${full[k]} where the model has ${modelShape[k]}`;
+  ctx.report({
+    path: [...shape.elementPath, index],
+    message: `${why}: ${context}; set ${fix}`,
+    data: { dims: shape.dims, requestShape: full, modelShape: model.shape, expected: suggestion },
+  });
+}
+
+/** The dims that would pass: the model's (without the batch axis), keeping an input's pinned sizes. */
+function suggestedDims(dims: readonly number[], modelShape: readonly number[], mbs: number, isInput: boolean): number[] {
+  const item = mbs > 0 ? modelShape.slice(1) : [...modelShape];
+  if (!item.length) return [1];
+  if (!isInput || dims.length !== item.length) return item;
+  return item.map((m, i) => (m === -1 ? dims[i]! : m));
+}

@@ -1,0 +1,96 @@
+// max_batch_size > 0 promises Triton a batch axis first on every tensor; an ONNX model exported
+// without dynamic_axes has a fixed first dim (usually 1) there and cannot take a batch. The reverse
+// case, a model fixed at batch 1 served with max_batch_size 0, loads but never batches.
+import type { ModelConfig } from '../../../config/model-config.js';
+import type { ModelSignature, TensorInfo } from '../../../onnx/types.js';
+import { defineModelRule } from '../../rule.js';
+import {
+  batchOutputTargets, configTensors, dimsText, hasFixedFirstDim, maxBatchSize, modelShapeText, modelTensor, tritonShape,
+  validatedSides, type Direction,
+} from '../../tensors.js';
+import { firstWritten } from '../../value-path.js';
+
+interface Bad {
+  direction: Direction;
+  tensor: TensorInfo;
+}
+
+export const missingDynamicAxis = defineModelRule({
+  meta: {
+    id: 'missing-dynamic-axis',
+    category: 'correctness',
+    defaultSeverity: 'error',
+    requiresModel: true,
+    description: 'With max_batch_size > 0 every model input and output needs a dynamic first (batch) dimension',
+    prevents: [
+      "model '<model>', tensor '<name>': for the model to support batching the shape should have at least 1 dimension and the first dimension must be -1; but shape expected by the model is <shape>",
+      "autofill failed for model '<model>': model does not support batching while non-zero max_batch_size is specified",
+    ],
+  },
+  check(ctx) {
+    const sig = ctx.signature!;
+    const config = ctx.config;
+    const mbs = maxBatchSize(config);
+    if (mbs > 0) {
+      const bad = unbatchable(ctx.config, sig);
+      if (!bad.length) return;
+      const list = bad.map((b) => `${b.direction} '${b.tensor.name}' is ${modelShapeText(b.tensor)}`).join(', ');
+      const axes = bad.filter((b) => b.tensor.shape?.length).map((b) => `'${b.tensor.name}': {0: 'batch'}`).join(', ');
+      const first = bad.find((b) => b.tensor.shape?.length)?.tensor;
+      const fullDims = first ? dimsText(tritonShape(first.shape!)) : undefined;
+      ctx.report({
+        path: ['max_batch_size'],
+        message:
+          `max_batch_size: ${mbs} needs a dynamic first (batch) dimension on every model input and output, but ${list} in the model. ` +
+          `Re-export the model with a dynamic batch axis (torch.onnx.export(..., dynamic_axes={${axes}})), ` +
+          `or set max_batch_size: 0${fullDims ? ` and give the full shape in dims (${fullDims})` : ''}`,
+        data: { maxBatchSize: mbs, tensors: bad.map((b) => ({ direction: b.direction, name: b.tensor.name, shape: b.tensor.shape })) },
+      });
+      return;
+    }
+    // max_batch_size 0 with a model fixed at batch 1: loads, but every request runs alone.
+    const inputs = sig.inputs;
+    const fixedOne = inputs.length > 0 && inputs.every((t) => t.kind === 'tensor' && t.shape !== null && t.shape.length > 0 && t.shape[0] === 1);
+    if (!fixedOne || !inputs.some((t) => (t.shape?.length ?? 0) >= 2)) return;
+    const firstInput = inputs[0]!;
+    const listed = configTensors(config, 'input').find((t) => t.name === firstInput.name);
+    const path = firstWritten(config, [['max_batch_size'], ...(listed ? [[...listed.path, 'dims', 0]] : []), ['name']]);
+    const shown = inputs.slice(0, 3).map((t) => `'${t.name}' ${modelShapeText(t)}`).join(', ');
+    const rest = tritonShape(firstInput.shape!).slice(1);
+    ctx.report({
+      path,
+      severity: 'warning',
+      message:
+        `the model's inputs have a fixed batch of 1 (${shown}${inputs.length > 3 ? ', ...' : ''}) and max_batch_size is 0, so Triton runs one request at a time and leaves throughput on the table. ` +
+        `Re-export the model with a dynamic first axis (dynamic_axes={${inputs.map((t) => `'${t.name}': {0: 'batch'}`).join(', ')}}), ` +
+        `then set max_batch_size (e.g. 8), dims without the batch axis (${dimsText(rest.length ? rest : [1])}) and dynamic_batching { }`,
+      data: { maxBatchSize: 0, tensors: inputs.map((t) => ({ direction: 'input', name: t.name, shape: t.shape })) },
+    });
+  },
+});
+
+/**
+ * The tensors that stop batching, among those Triton checks: every model tensor when auto-complete
+ * runs (AutoCompleteMaxBatch: rank >= 1 and a dynamic first dim), else the listed ones (their
+ * CompareDimsSupported check).
+ */
+function unbatchable(config: ModelConfig, sig: ModelSignature): Bad[] {
+  const sides = validatedSides(config);
+  if (sides.autoComplete) {
+    const all: Bad[] = [
+      ...sig.inputs.map((tensor) => ({ direction: 'input' as const, tensor })),
+      ...sig.outputs.map((tensor) => ({ direction: 'output' as const, tensor })),
+    ];
+    return all.filter((b) => b.tensor.kind === 'tensor' && b.tensor.shape !== null && (b.tensor.shape.length === 0 || hasFixedFirstDim(b.tensor)));
+  }
+  const skipOutputs = batchOutputTargets(config);
+  const out: Bad[] = [];
+  for (const direction of ['input', 'output'] as const) {
+    for (const t of configTensors(config, direction)) {
+      if (direction === 'output' && skipOutputs.has(t.name)) continue;
+      const tensor = modelTensor(sig, direction, t.name);
+      if (tensor && hasFixedFirstDim(tensor) && !out.some((b) => b.tensor === tensor)) out.push({ direction, tensor });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,71 @@
+// default_model_filename (and cc_model_filenames) name a file inside each version directory: Triton
+// opens <model>/<version>/<file>. The DALI backend refuses any character outside [A-Za-z0-9_.-]; for
+// the other backends a path that climbs out of the version directory, or a name with quotes or
+// control characters, loads from somewhere nobody meant (and breaks when the repository moves).
+import type { PathSegment } from '../../../diagnostics.js';
+import { defineModelRule, type ModelContext } from '../../rule.js';
+import { escapes, settledBackend } from './platform-backend.js';
+
+const DALI_ALLOWED = /^[A-Za-z0-9_.-]$/;
+const SUSPICIOUS = /["'`\\\s\p{Cc}]/u;
+
+export const modelFilename = defineModelRule({
+  meta: {
+    id: 'model-filename',
+    category: 'correctness',
+    defaultSeverity: 'error',
+    requiresModel: false,
+    description: 'default_model_filename and cc_model_filenames must be plain file names inside the version directory',
+    prevents: [
+      // DALI backend (src/utils/utils.h ValidateFilename); a newline and the allowed set follow.
+      "Model file name '<file>' contains an invalid character: '<c>'",
+    ],
+  },
+  check(ctx) {
+    const config = ctx.config;
+    if (config.default_model_filename) checkName(ctx, config.default_model_filename, ['default_model_filename'], 'default_model_filename');
+    for (const [cc, file] of Object.entries(config.cc_model_filenames ?? {})) {
+      const path: PathSegment[] = ['cc_model_filenames', cc];
+      if (!/^\d+\.\d+$/.test(cc)) {
+        ctx.report({
+          path,
+          range: ctx.doc.locate(path)?.name,
+          severity: 'warning',
+          message: `cc_model_filenames key ${JSON.stringify(cc)} is not a compute capability: Triton looks the file up by the GPU's "<major>.<minor>" (e.g. "8.6"), so this entry is never used; write the key as "<major>.<minor>"`,
+          data: { key: cc },
+        });
+      }
+      if (file) checkName(ctx, file, path, `cc_model_filenames["${cc}"]`);
+    }
+  },
+});
+
+function checkName(ctx: ModelContext, file: string, path: PathSegment[], field: string): void {
+  const shown = JSON.stringify(file);
+  if (settledBackend(ctx).backend === 'dali') {
+    const bad = [...file].find((c) => !DALI_ALLOWED.test(c));
+    if (bad !== undefined) {
+      ctx.report({
+        path,
+        message: `${field} ${shown} has the character '${bad}', which the DALI backend refuses ("Model file name '${file}' contains an invalid character: '${bad}'"); use a plain file name of letters, digits, '_', '.' and '-' in the version directory, e.g. "model.dali"`,
+        data: { file, character: bad },
+      });
+    }
+    return;
+  }
+  if (escapes(file)) {
+    ctx.report({
+      path,
+      severity: 'warning',
+      message: `${field} ${shown} climbs out of the version directory, so Triton loads a file outside the model (it opens <model>/<version>/${file}); put the model file in the version directory and write its name`,
+      data: { file },
+    });
+  } else if (SUSPICIOUS.test(file)) {
+    ctx.report({
+      path,
+      severity: 'warning',
+      message: `${field} ${shown} contains quotes, a backslash, white space or control characters, which is almost certainly not the model's file name; write the plain file name in the version directory, e.g. "model.onnx"`,
+      data: { file },
+    });
+  }
+}

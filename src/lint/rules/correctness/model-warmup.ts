@@ -1,0 +1,230 @@
+// model_warmup samples (triton-rules.md §3.8, core TritonModelInstance::GenerateWarmupData, then the
+// request validation of core InferenceRequest): every instance runs them before the model is READY,
+// and any failure fails the load. Each sample needs fixed dims and a data source; a data file must
+// hold enough bytes; each of its requests must pass Triton's normal request checks against the
+// config's inputs (required inputs present, data types and shapes right); and the backend must accept
+// batch_size requests of batch 1 at once.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DataType, ModelInput, ModelWarmup } from '../../../config/model-config.js';
+import type { PathSegment } from '../../../diagnostics.js';
+import { defineModelRule, type ModelContext } from '../../rule.js';
+import { modelName, settledBackend } from './platform-backend.js';
+
+const DATA_TYPES: DataType[] = [
+  'TYPE_INVALID', 'TYPE_BOOL', 'TYPE_UINT8', 'TYPE_UINT16', 'TYPE_UINT32', 'TYPE_UINT64', 'TYPE_INT8', 'TYPE_INT16',
+  'TYPE_INT32', 'TYPE_INT64', 'TYPE_FP16', 'TYPE_FP32', 'TYPE_FP64', 'TYPE_STRING', 'TYPE_BF16',
+];
+const BYTES: Record<string, number> = {
+  TYPE_BOOL: 1, TYPE_UINT8: 1, TYPE_UINT16: 2, TYPE_UINT32: 4, TYPE_UINT64: 8, TYPE_INT8: 1, TYPE_INT16: 2,
+  TYPE_INT32: 4, TYPE_INT64: 8, TYPE_FP16: 2, TYPE_FP32: 4, TYPE_FP64: 8, TYPE_BF16: 2,
+};
+
+/** A data_type as its enum name ('TYPE_INVALID' when unset; the number itself when the enum lacks it). */
+export function typeName(v: DataType | number | undefined): string {
+  if (v === undefined) return 'TYPE_INVALID';
+  if (typeof v === 'number') return DATA_TYPES[v] ?? `${v}`;
+  return v;
+}
+
+/** The protocol (KServe) name Triton's request errors use: FP32, BYTES, ... */
+export const protocolName = (type: string): string => (type === 'TYPE_STRING' ? 'BYTES' : type.replace(/^TYPE_/, ''));
+
+/** Bytes of a fixed-size tensor; undefined for TYPE_STRING, an unknown type or a variable dim. */
+export function byteSizeOf(type: string, dims: readonly number[]): number | undefined {
+  const size = BYTES[type];
+  if (size === undefined || dims.some((d) => d < 0)) return undefined;
+  return dims.reduce((a, b) => a * b, 1) * size;
+}
+
+const dimsText = (dims: readonly number[]): string => `[${dims.join(',')}]`;
+
+export const modelWarmup = defineModelRule({
+  meta: {
+    id: 'model-warmup',
+    category: 'correctness',
+    defaultSeverity: 'error',
+    requiresModel: false,
+    description: 'model_warmup samples must be complete and pass the request checks of the config',
+    prevents: [
+      "warmup setting expects all variable-size dimensions are specified for input '<in>'",
+      "[request id: <id_unknown>] warmup setting expects input '<in>' to have input_data_type set",
+      '[request id: <id_unknown>] warmup setting expects <N> bytes, but the data provided from <file>only has <M> bytes',
+      "[request id: <id_unknown>] inference input '<in>' data-type is '<FP32>', but model '<m>' expects '<INT32>'",
+      "[request id: <id_unknown>] unexpected shape for input '<in>' for model '<m>'. Expected <dims>, got <dims>. <note>",
+      "[request id: <id_unknown>] expected <n> inputs but got <k> inputs for model '<m>'. Got input(s) [...], but missing required input(s) [...]. Please provide all required input(s).",
+      "failed to run warmup sample '<name>': batch size <n> for '<instance>', max allowed is <max_batch_size>; ",
+    ],
+  },
+  check(ctx) {
+    const samples = ctx.config.model_warmup ?? [];
+    // Ensembles refuse model_warmup altogether (the ensemble rules say so).
+    if (!samples.length || ctx.config.platform === 'ensemble') return;
+    samples.forEach((sample, i) => checkSample(ctx, sample, ['model_warmup', i]));
+  },
+});
+
+function checkSample(ctx: ModelContext, sample: ModelWarmup, path: PathSegment[]): void {
+  const label = sample.name ? `warmup sample '${sample.name}'` : 'this warmup sample';
+  const batch = sample.batch_size ?? 0;
+  if (batch === 0) {
+    ctx.report({
+      path: sample.batch_size !== undefined ? [...path, 'batch_size'] : path,
+      severity: 'warning',
+      message: `${label} has batch_size ${sample.batch_size === undefined ? 'unset (0)' : '0'}, so Triton skips it silently and the model is not warmed up; set batch_size: 1 (the number of batch-1 requests to run)`,
+    });
+    return;
+  }
+  const config = ctx.config;
+  const mbs = config.max_batch_size ?? 0;
+  const name = modelName(ctx);
+  const inputs = Object.entries(sample.inputs ?? {});
+
+  // Triton's first pass: every input's byte size must be known.
+  for (const [input, w] of inputs) {
+    const type = typeName(w.data_type);
+    const dims = (w.dims ?? []).map(Number);
+    const inputPath = [...path, 'inputs', input];
+    const variable = dims.findIndex((d) => d < 0);
+    if (type === 'TYPE_INVALID' || (type !== 'TYPE_STRING' && BYTES[type] === undefined)) {
+      ctx.report({
+        path: w.data_type !== undefined ? [...inputPath, 'data_type'] : inputPath,
+        message: `warmup input '${input}' has ${w.data_type === undefined ? 'no data_type' : `data_type ${type}, which has no size`}, so Triton cannot size its data and refuses the model ("warmup setting expects all variable-size dimensions are specified for input '${input}'"); set data_type to the input's type`,
+        data: { input },
+      });
+    } else if (variable >= 0) {
+      ctx.report({
+        path: [...inputPath, 'dims', variable],
+        message: `warmup input '${input}' dims ${dimsText(dims)} have a variable dimension, but warmup data needs a concrete shape, so Triton refuses the model ("warmup setting expects all variable-size dimensions are specified for input '${input}'"); write the size to warm up with`,
+        data: { input, dims },
+      });
+    }
+  }
+
+  for (const [input, w] of inputs) {
+    const inputPath = [...path, 'inputs', input];
+    if (w.zero_data === undefined && w.random_data === undefined && w.input_data_file === undefined) {
+      ctx.report({
+        path: inputPath,
+        range: ctx.doc.locate(inputPath)?.name,
+        message: `warmup input '${input}' says neither zero_data, random_data nor input_data_file, so Triton refuses the model ("[request id: <id_unknown>] warmup setting expects input '${input}' to have input_data_type set"); add zero_data: true`,
+        data: { input },
+      });
+    } else if (w.input_data_file !== undefined) {
+      checkDataFile(ctx, input, w.input_data_file, typeName(w.data_type), (w.dims ?? []).map(Number), [...inputPath, 'input_data_file']);
+    }
+  }
+
+  // Request validation against the config's inputs: only when the config lists them (otherwise the
+  // backend's auto-complete writes them from the model).
+  const configInputs = config.input ?? [];
+  if (configInputs.length) {
+    const byName = new Map<string, ModelInput>(configInputs.map((c) => [c.name ?? '', c]));
+    const controls = new Set([
+      ...(config.sequence_batching?.control_input ?? []).map((c) => c.name ?? ''),
+      ...(config.sequence_batching?.state ?? []).map((s) => s.input_name ?? ''),
+    ]);
+    const given = inputs.filter(([n]) => byName.has(n)).map(([n]) => n);
+    const missing = configInputs.filter((c) => !c.optional && c.name && !given.includes(c.name)).map((c) => c.name!);
+    const required = configInputs.filter((c) => !c.optional).length;
+    if (missing.length && given.length < required) {
+      const quoted = (list: string[]): string => `[${list.map((n) => `'${n}'`).join(',')}]`;
+      const count = configInputs.length;
+      const head = count === required ? `expected ${count} inputs but got ${given.length} inputs` : `expected number of inputs between ${required} and ${count} but got ${given.length} inputs`;
+      ctx.report({
+        path: sample.inputs ? [...path, 'inputs'] : path,
+        message: `${label} does not give the required input${missing.length > 1 ? 's' : ''} ${missing.map((n) => `'${n}'`).join(', ')}, so its requests fail and Triton refuses the model ("[request id: <id_unknown>] ${head} for model '${name}'. Got input(s) ${given.length ? quoted(given) : '[]'}, but missing required input(s) ${quoted(missing)}. Please provide all required input(s)."); add ${missing.map((n) => `inputs { key: "${n}" value: { ... zero_data: true } }`).join(', ')}`,
+        data: { missing, given },
+      });
+    } else if (missing.length) {
+      ctx.report({
+        path: sample.inputs ? [...path, 'inputs'] : path,
+        severity: 'warning',
+        message: `${label} gives optional inputs but not the required input${missing.length > 1 ? 's' : ''} ${missing.map((n) => `'${n}'`).join(', ')}; Triton's input count check passes, but the backend runs the warmup without ${missing.length > 1 ? 'them' : 'it'} and most models then fail to load; add ${missing.map((n) => `inputs { key: "${n}" value: { ... zero_data: true } }`).join(', ')}`,
+        data: { missing, given },
+      });
+    }
+    for (const [input, w] of inputs) {
+      const inputPath = [...path, 'inputs', input];
+      const spec = byName.get(input);
+      if (!spec) {
+        if (controls.has(input)) continue;
+        ctx.report({
+          path: inputPath,
+          range: ctx.doc.locate(inputPath)?.name,
+          severity: 'warning',
+          message: `warmup input '${input}' is not an input of the config (${configInputs.map((c) => `'${c.name ?? ''}'`).join(', ')}); Triton passes it as an override input (meant for sequence control and state tensors), which is probably not what you meant; use the name of a config input`,
+          data: { input },
+        });
+        continue;
+      }
+      const wType = typeName(w.data_type);
+      const cType = typeName(spec.data_type);
+      if (wType !== 'TYPE_INVALID' && cType !== 'TYPE_INVALID' && wType !== cType) {
+        ctx.report({
+          path: w.data_type !== undefined ? [...inputPath, 'data_type'] : inputPath,
+          message: `warmup input '${input}' is ${wType} but the config's input is ${cType}, so its requests fail and Triton refuses the model ("[request id: <id_unknown>] inference input '${input}' data-type is '${protocolName(wType)}', but model '${name}' expects '${protocolName(cType)}'"); set data_type: ${cType}`,
+          data: { input, warmupType: wType, configType: cType },
+        });
+      }
+      const dims = (w.dims ?? []).map(Number);
+      const want = (spec.dims ?? []).map(Number);
+      if (!dims.some((d) => d < 0) && want.length && !shapeMatches(dims, want)) {
+        const full = mbs !== 0 ? [-1, ...want] : want;
+        const got = mbs !== 0 ? [1, ...dims] : dims;
+        const note = mbs !== 0 ? ' NOTE: Setting a non-zero max_batch_size in the model config requires a batch dimension to be prepended to each input shape. ...' : '';
+        ctx.report({
+          path: w.dims?.length ? [...inputPath, 'dims'] : inputPath,
+          message: `warmup input '${input}' dims ${dimsText(dims)} do not fit the config's dims ${dimsText(want)}${mbs !== 0 ? ` (warmup adds the batch axis itself: each request is ${dimsText(got)})` : ''}, so its requests fail and Triton refuses the model ("[request id: <id_unknown>] unexpected shape for input '${input}' for model '${name}'. Expected ${dimsText(full)}, got ${dimsText(got)}.${note}"); write the per-item dims, e.g. ${dimsText(want.map((d) => (d === -1 ? 1 : d)))}`,
+          data: { input, dims, configDims: want },
+        });
+      }
+    }
+  }
+
+  // batch_size requests of batch 1 go to the backend at once; ONNX Runtime refuses more than it takes.
+  const limit = Math.max(1, mbs);
+  if (batch > limit) {
+    const ort = settledBackend(ctx).backend === 'onnxruntime';
+    ctx.report({
+      path: [...path, 'batch_size'],
+      severity: ort ? 'error' : 'warning',
+      message: `${label} runs ${batch} requests of batch 1 together, more than ${mbs === 0 ? 'a model without batching (max_batch_size 0) takes' : `max_batch_size ${mbs}`}; ${ort ? `the ONNX Runtime backend refuses the batch and Triton refuses the model ("failed to run warmup sample '${sample.name ?? ''}': batch size ${batch} for '<instance>', max allowed is ${mbs}; ")` : 'backends that check the batch size refuse it, and the model fails to load'}; set batch_size: ${limit}`,
+      data: { batchSize: batch, maxBatchSize: mbs },
+    });
+  }
+}
+
+/** Triton's request shape check: same rank, and each fixed config dim equal. */
+function shapeMatches(dims: readonly number[], config: readonly number[]): boolean {
+  return dims.length === config.length && config.every((c, i) => c === -1 || c === dims[i]);
+}
+
+function checkDataFile(ctx: ModelContext, input: string, file: string, type: string, dims: number[], path: PathSegment[]): void {
+  const full = join(ctx.model.dir, 'warmup', file);
+  let size: number | undefined;
+  try {
+    const st = statSync(full);
+    size = st.isFile() ? st.size : undefined;
+  } catch {
+    size = undefined;
+  }
+  if (size === undefined) {
+    ctx.report({
+      path,
+      severity: 'warning',
+      message: `warmup input_data_file ${JSON.stringify(file)} is not a file in ${ctx.model.name}/warmup/, where Triton reads it, so the model would fail to load ("failed to open text file for read ..."); add the file there`,
+      data: { input, file },
+    });
+    return;
+  }
+  if (type === 'TYPE_STRING') return;
+  const need = byteSizeOf(type, dims);
+  if (need !== undefined && need > size) {
+    ctx.report({
+      path,
+      message: `warmup input '${input}' needs ${need} bytes (${type} ${dimsText(dims)}) but ${file} has ${size}, so Triton refuses the model ("[request id: <id_unknown>] warmup setting expects ${need} bytes, but the data provided from ${file}only has ${size} bytes"); write the full tensor to ${ctx.model.name}/warmup/${file}`,
+      data: { input, file, need, size },
+    });
+  }
+}

@@ -1,0 +1,41 @@
+// A config's `name` must be the model directory's name (triton-rules.md §2.6): Triton loads the
+// model from the directory and refuses a config that calls it something else. An empty name is fine
+// (core fills it in from the directory). A name that could never be a directory name (a path with
+// '/', '..', an empty or blank name) is called out as such.
+import { defineModelRule } from '../../rule.js';
+
+export const nameMatchesDirectory = defineModelRule({
+  meta: {
+    id: 'name-matches-directory',
+    category: 'correctness',
+    defaultSeverity: 'error',
+    requiresModel: false,
+    description: 'name must equal the name of the model directory',
+    prevents: [
+      "unexpected directory name '<dir>' for model '<config.name>', directory name must equal model name",
+      "invalid model name '<name>', model name must not contain path traversal characters",
+    ],
+  },
+  check(ctx) {
+    const name = ctx.config.name;
+    const dir = ctx.model.name;
+    if (name === undefined || name === '' || name === dir) return;
+    const tritonMessage = `unexpected directory name '${dir}' for model '${name}', directory name must equal model name`;
+    const shown = JSON.stringify(name);
+    let why = '';
+    if (name === '..' || name.includes('/')) {
+      why = ` ${shown} contains path traversal characters and can never be a directory name ("invalid model name '${name}', model name must not contain path traversal characters");`;
+    } else if (name.trim() === '') {
+      why = ' a blank name is not empty: Triton only fills in a name that is missing;';
+    } else if (name.trim() === dir) {
+      why = ` the name has spaces around it;`;
+    } else if (name.toLowerCase() === dir.toLowerCase()) {
+      why = ' names are case-sensitive;';
+    }
+    ctx.report({
+      path: ['name'],
+      message: `name ${shown} is not the model directory's name '${dir}', so Triton refuses the model ("${tritonMessage}");${why} set name: ${JSON.stringify(dir)} or remove name (Triton fills it from the directory)${name.includes('/') || name === '..' ? '' : `, or rename the directory to '${name}'`}`,
+      data: { name, directory: dir, tritonMessage },
+    });
+  },
+});

@@ -1,0 +1,213 @@
+// platform / backend as Triton core settles them (triton-rules.md §2.5, §2.8, §3.3): core first fills
+// backend, platform and default_model_filename from what the config says and from the files in the
+// first sub-directory of the model directory (AutoCompleteBackendFields), then refuses an unknown
+// platform without a backend, a backend on an ensemble, and a known backend paired with a platform
+// of another framework. `runtime` (the backend library) must stay inside the directory it is found in.
+//
+// Also the home of `settledBackend`, which the other core rules use to know the platform Triton will
+// see (profile and shape tensors are TensorRT-only, the ONNX Runtime backend's batch checks, ...).
+import { autofillBackendFields, type AutofillResult } from '../../../config/autofill.js';
+import type { ModelConfig } from '../../../config/model-config.js';
+import { didYouMean } from '../../../pbtxt/suggest.js';
+import { readAutofillListing } from '../../../resolve/listing.js';
+import { scanModelDir } from '../../../repo/model-dir.js';
+import { defineModelRule, type ModelContext } from '../../rule.js';
+
+/** Platforms core knows (core:constants.h); `libtorch` is an auto-fill alias that fails the pair check. */
+export const KNOWN_PLATFORMS = ['tensorflow_graphdef', 'tensorflow_savedmodel', 'tensorrt_plan', 'onnxruntime_onnx', 'pytorch_libtorch', 'torch_aoti', 'ensemble'];
+
+/** Backends whose platform must match (core GetBackendType); others accept any platform. */
+const BACKEND_TYPE: Record<string, string> = { tensorflow: 'tensorflow', tensorrt: 'tensorrt', onnxruntime: 'onnxruntime', pytorch: 'pytorch' };
+/** core GetBackendTypeFromPlatform; torch_aoti has the PyTorch type (BACKEND_TYPE_TORCHAOTI = 4 = PYTORCH). */
+const PLATFORM_TYPE: Record<string, string> = {
+  tensorflow_graphdef: 'tensorflow', tensorflow_savedmodel: 'tensorflow', tensorrt_plan: 'tensorrt',
+  onnxruntime_onnx: 'onnxruntime', pytorch_libtorch: 'pytorch', torch_aoti: 'pytorch',
+};
+/** The platform to write for a known backend. */
+const PLATFORM_OF_BACKEND: Record<string, string> = { tensorflow: 'tensorflow_savedmodel', tensorrt: 'tensorrt_plan', onnxruntime: 'onnxruntime_onnx', pytorch: 'pytorch_libtorch' };
+/** A backend to suggest from a model file's extension. */
+const BACKEND_OF_EXTENSION: Record<string, string> = {
+  onnx: 'onnxruntime', plan: 'tensorrt', engine: 'tensorrt', trt: 'tensorrt', pt: 'pytorch', pt2: 'pytorch', py: 'python',
+  xml: 'openvino', savedmodel: 'tensorflow', graphdef: 'tensorflow', dali: 'dali',
+};
+
+export interface SettledBackend {
+  /** The config after core's AutoCompleteBackendFields. */
+  config: ModelConfig;
+  platform: string;
+  backend: string;
+  /** Whether a sub-directory of the model directory was there to look at. */
+  listingSeen: boolean;
+  /**
+   * Whether the outcome depended on files Triton would look at but that are not there to see (the
+   * model directory has no sub-directory): then a finding is a guess, not Triton's certain answer.
+   */
+  guessed: boolean;
+  autofill: AutofillResult;
+}
+
+const cache = new WeakMap<ModelConfig, SettledBackend>();
+
+/** The platform and backend Triton settles on for this config in this model directory (§2.5). */
+export function settledBackend(ctx: Pick<ModelContext<unknown>, 'config' | 'model'>): SettledBackend {
+  const hit = cache.get(ctx.config);
+  if (hit) return hit;
+  const listing = readAutofillListing(ctx.model.dir, ctx.model.name);
+  const autofill = autofillBackendFields(ctx.config, listing);
+  const c = ctx.config;
+  const filesMatter = !c.platform && !c.default_model_filename && (!c.backend || c.backend === 'tensorflow');
+  const settled: SettledBackend = {
+    config: autofill.config,
+    platform: autofill.config.platform ?? '',
+    backend: autofill.config.backend ?? '',
+    listingSeen: listing.firstSubdir !== undefined,
+    guessed: filesMatter && listing.firstSubdir === undefined,
+    autofill,
+  };
+  cache.set(ctx.config, settled);
+  return settled;
+}
+
+/** The model's name in Triton's messages: config.name, or the directory's name core fills in. */
+export const modelName = (ctx: Pick<ModelContext<unknown>, 'config' | 'model'>): string => ctx.config.name || ctx.model.name;
+
+const quote = (s: string): string => JSON.stringify(s);
+
+export const platformBackend = defineModelRule({
+  meta: {
+    id: 'platform-backend',
+    category: 'correctness',
+    defaultSeverity: 'error',
+    requiresModel: false,
+    description: 'platform and backend must name a backend Triton can find, of the same framework, and runtime must stay in the backend directory',
+    prevents: [
+      "unexpected platform type '<platform>' for <name>",
+      "unexpected 'platform' and 'backend' pair, got:<platform>, <backend>",
+      "Ensemble model '<name>' must have platform type '<platform>' and empty backend type",
+      "Invalid model name: Could not determine backend for model '<model>' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'.",
+      "backend library name '<lib>' escapes backend directory '<dir>', for model '<name>', check model config runtime field",
+    ],
+  },
+  check(ctx) {
+    const settled = settledBackend(ctx);
+    const written = ctx.config;
+    const name = modelName(ctx);
+    const { platform, backend } = settled;
+
+    checkRuntime(ctx, name);
+
+    // Step 8 of the auto-fill: nothing says which backend, and the model name has no '.<backend>'.
+    if (settled.autofill.problem) {
+      const problem = settled.autofill.problem;
+      // Without a numeric version directory the version-dirs rule reports this very message.
+      if (ctx.isEnabled('version-dirs') && !scanModelDir(ctx.model.dir).versionDirs.some((v) => v.version !== undefined)) return;
+      ctx.report({
+        path: written.name ? ['name'] : [],
+        severity: settled.listingSeen ? 'error' : 'warning',
+        message: settled.listingSeen
+          ? `neither platform nor backend is set and Triton finds no model file it recognizes, so it refuses the model ("${problem.message}"); ${problem.fix}`
+          : `neither platform nor backend is set and the model directory has no version directory for Triton to infer the backend from, so Triton refuses the model ("${problem.message}"); add 1/model.onnx (or the model file of your backend), or set backend (e.g. backend: "onnxruntime")`,
+        data: { tritonMessage: problem.message },
+      });
+      return;
+    }
+
+    if (!backend && platform !== 'ensemble') {
+      reportUnknownPlatform(ctx, settled, name);
+      return;
+    }
+    if (backend && platform === 'ensemble') {
+      ctx.report({
+        path: written.backend ? ['backend'] : ['platform'],
+        message: `an ensemble is run by Triton itself, not by a backend, so backend ${quote(backend)} is refused ("Ensemble model '${name}' must have platform type 'ensemble' and empty backend type"); remove backend`,
+        data: { platform, backend },
+      });
+      return;
+    }
+    const backendType = BACKEND_TYPE[backend];
+    if (backendType && backendType !== PLATFORM_TYPE[platform]) {
+      const tritonMessage = `unexpected 'platform' and 'backend' pair, got:${platform}, ${backend}`;
+      const wanted = PLATFORM_OF_BACKEND[backend]!;
+      const guessed = settled.guessed && !written.platform;
+      if (written.platform) {
+        const hint = didYouMean(platform, KNOWN_PLATFORMS.filter((p) => PLATFORM_TYPE[p] === backendType));
+        const alt = platform === 'libtorch' ? ` ('libtorch' is only an alias auto-fill accepts; the pair check wants 'pytorch_libtorch')` : '';
+        ctx.report({
+          path: ['platform'],
+          message: `platform ${quote(platform)} is not a platform of the ${backend} backend${alt}, so Triton refuses the pair ("${tritonMessage}"); set platform: ${quote(hint ?? wanted)}${written.backend ? ' or remove platform (Triton fills it from backend)' : ''}`,
+          data: { platform, backend, tritonMessage },
+        });
+      } else {
+        // A backend whose platform auto-fill could not settle (tensorflow without a model file it knows).
+        ctx.report({
+          path: ['backend'],
+          severity: guessed ? 'warning' : 'error',
+          message: `backend ${quote(backend)} needs a platform Triton cannot infer here${guessed ? ' (the model directory has no version directory to look in)' : ''}, so Triton refuses the pair ("${tritonMessage}"); set platform: "tensorflow_savedmodel" or "tensorflow_graphdef"`,
+          data: { platform, backend, tritonMessage },
+        });
+      }
+    }
+  },
+});
+
+function reportUnknownPlatform(ctx: ModelContext, settled: SettledBackend, name: string): void {
+  const written = ctx.config;
+  const platform = settled.platform;
+  const tritonMessage = `unexpected platform type '${platform}' for ${name}`;
+  if (written.platform) {
+    // A platform core does not know, with no backend: often a backend name written as the platform.
+    const asBackend = ['onnxruntime', 'tensorrt', 'pytorch', 'tensorflow', 'python', 'openvino', 'dali', 'fil'].includes(platform);
+    const hint = asBackend ? undefined : didYouMean(platform, KNOWN_PLATFORMS);
+    const fix = asBackend
+      ? `'${platform}' is a backend, not a platform: write backend: ${quote(platform)}${PLATFORM_OF_BACKEND[platform] ? ` (or platform: ${quote(PLATFORM_OF_BACKEND[platform]!)})` : ''}`
+      : hint
+        ? `did you mean platform: ${quote(hint)}? Or set backend`
+        : `use one of ${KNOWN_PLATFORMS.map((p) => `'${p}'`).join(', ')}, or set backend to the backend that serves it`;
+    ctx.report({
+      path: ['platform'],
+      message: `platform ${quote(platform)} is not a platform Triton knows and no backend is set, so Triton refuses the model ("${tritonMessage}"); ${fix}`,
+      data: { platform, tritonMessage },
+    });
+    return;
+  }
+  const filename = written.default_model_filename ?? '';
+  if (filename) {
+    // A custom file name tells core nothing: only model.onnx, model.plan, ... select a backend (§2.5).
+    const ext = /\.([^./]+)$/.exec(filename)?.[1]?.toLowerCase();
+    const suggested = ext ? BACKEND_OF_EXTENSION[ext] : undefined;
+    ctx.report({
+      path: ['default_model_filename'],
+      message: `default_model_filename ${quote(filename)} does not tell Triton the backend (only the default names such as model.onnx or model.plan do) and neither platform nor backend is set, so Triton refuses the model ("${tritonMessage}"); add backend: ${quote(suggested ?? '<backend>')} next to it`,
+      data: { filename, tritonMessage },
+    });
+    return;
+  }
+  // Not reachable through the auto-fill (an empty config either finds a backend or hits step 8).
+  ctx.report({ path: [], message: `Triton cannot tell which backend serves this model ("${tritonMessage}"); set backend` });
+}
+
+/** `runtime` is looked up in <model>/<version>, <model>, <backends>/<backend>, and must stay in it. */
+function checkRuntime(ctx: ModelContext, name: string): void {
+  const runtime = ctx.config.runtime;
+  if (!runtime) return;
+  if (escapes(runtime)) {
+    ctx.report({
+      path: ['runtime'],
+      message: `runtime ${quote(runtime)} leaves the directory Triton finds it in (the version directory, the model directory or the backend's directory), so Triton refuses it ("backend library name '${runtime}' escapes backend directory '<dir>', for model '${name}', check model config runtime field"); put the library in the model directory and write its file name, e.g. runtime: ${quote(runtime.split('/').pop() ?? runtime)}`,
+      data: { runtime },
+    });
+  }
+}
+
+/** Whether a relative path, resolved lexically, climbs above its starting directory. */
+export function escapes(path: string): boolean {
+  let depth = 0;
+  for (const seg of path.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      depth--;
+      if (depth < 0) return true;
+    } else depth++;
+  }
+  return false;
+}

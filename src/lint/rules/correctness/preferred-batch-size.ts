@@ -1,0 +1,69 @@
+// Preferred batch sizes (dynamic_batching, and sequence_batching's oldest strategy) must be positive
+// and no larger than max_batch_size (triton-rules.md §3.4, §3.5). Core checks them BEFORE a backend's
+// auto-complete runs, so a preferred size with max_batch_size omitted is refused even when the ONNX
+// Runtime backend would later have raised max_batch_size to 4: the ordering trap.
+import type { PathSegment } from '../../../diagnostics.js';
+import { defineModelRule, type ModelContext } from '../../rule.js';
+import { modelName, settledBackend } from './platform-backend.js';
+
+export const preferredBatchSize = defineModelRule({
+  meta: {
+    id: 'preferred-batch-size',
+    category: 'correctness',
+    defaultSeverity: 'error',
+    requiresModel: false,
+    description: 'preferred_batch_size entries must be > 0 and <= max_batch_size (checked before auto-complete)',
+    prevents: [
+      'dynamic batching preferred size must be positive for <name>',
+      'dynamic batching preferred size must be <= max batch size for <name>',
+      'sequence batching preferred batch size must be positive for <name>',
+      'sequence batching preferred batch size must be <= max batch size for <name>',
+    ],
+  },
+  check(ctx) {
+    const dynamic = ctx.config.dynamic_batching?.preferred_batch_size;
+    if (dynamic?.length) {
+      const ok = checkSizes(ctx, dynamic, ['dynamic_batching', 'preferred_batch_size'], 'dynamic batching preferred size');
+      if (ok && settledBackend(ctx).platform !== 'tensorrt_plan') {
+        ctx.report({
+          path: ['dynamic_batching', 'preferred_batch_size'],
+          severity: 'info',
+          message: `Triton's batcher guide says preferred batch sizes "should not be used for most models": without them the dynamic batcher forms the largest batch it can within max_queue_delay_microseconds; keep preferred_batch_size only if measurements (perf_analyzer) show these sizes are much faster, as with TensorRT engines built with one optimization profile per size`,
+          data: { sizes: dynamic },
+        });
+      }
+    }
+    const oldest = ctx.config.sequence_batching?.oldest?.preferred_batch_size;
+    if (oldest?.length) checkSizes(ctx, oldest, ['sequence_batching', 'oldest', 'preferred_batch_size'], 'sequence batching preferred batch size');
+  },
+});
+
+/** Reports each bad size; true when all are fine. */
+function checkSizes(ctx: ModelContext, sizes: number[], path: PathSegment[], what: string): boolean {
+  const name = modelName(ctx);
+  const mbs = ctx.config.max_batch_size ?? 0;
+  const field = path.join('.');
+  let ok = true;
+  sizes.forEach((size, i) => {
+    if (size <= 0) {
+      ok = false;
+      ctx.report({
+        path: [...path, i],
+        message: `${field} ${size} is not a batch size, so Triton refuses the model ("${what} must be positive for ${name}"); use sizes from 1 to max_batch_size, or remove it`,
+        data: { size },
+      });
+    } else if (mbs >= 0 && size > mbs) {
+      ok = false;
+      const largest = Math.max(...sizes);
+      const why = mbs === 0
+        ? `max_batch_size is ${ctx.config.max_batch_size === undefined ? 'not set (0)' : '0'} when Triton checks this, before the backend's auto-complete could raise it`
+        : `max_batch_size is ${mbs}`;
+      ctx.report({
+        path: [...path, i],
+        message: `${field} ${size} is larger than the largest batch the model takes: ${why}, so Triton refuses the model ("${what} must be <= max batch size for ${name}"); ${mbs === 0 ? `set max_batch_size: ${largest} explicitly, or remove preferred_batch_size` : `set max_batch_size: ${largest}, or drop the sizes above ${mbs}`}`,
+        data: { size, maxBatchSize: mbs },
+      });
+    }
+  });
+  return ok;
+}

@@ -1,0 +1,23 @@
+// The parser's findings as a rule, so they have an id, docs and SARIF metadata like every other
+// finding. Always an error: Triton refuses a file it cannot parse, and other rules do not run on it.
+import { defineModelRule } from '../../rule.js';
+
+export const syntax = defineModelRule({
+  meta: {
+    id: 'syntax',
+    category: 'correctness',
+    defaultSeverity: 'error',
+    requiresModel: false,
+    configurable: false,
+    description: 'The config must parse as Triton parses it: protobuf text format of inference.ModelConfig',
+    prevents: [
+      'Error parsing text-format inference.ModelConfig: <line>:<col>: <message>',
+      'failed to read text proto from <path>',
+    ],
+  },
+  check(ctx) {
+    for (const d of ctx.doc.diagnostics) {
+      ctx.report({ range: d.range, path: d.path, message: d.message, ...(d.data ? { data: d.data } : {}) });
+    }
+  },
+});

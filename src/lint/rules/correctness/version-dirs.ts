@@ -1,0 +1,181 @@
+// Version directories and the model file Triton opens in them (triton-rules.md §2.4, §2.7): a model
+// needs at least one numeric version directory that its version_policy selects (ensembles too); names
+// with a leading zero or without a leading number are ignored, and a numeric prefix counts (`1_old`
+// is version 1); the ONNX Runtime backend opens <model>/<version>/<default_model_filename>.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PathSegment } from '../../../diagnostics.js';
+import { autofillBackendFields } from '../../../config/autofill.js';
+import type { ModelConfig } from '../../../config/model-config.js';
+import { scanModelDir, selectVersions, type VersionDir } from '../../../repo/model-dir.js';
+import { readAutofillListing } from '../../../resolve/listing.js';
+import { defineModelRule, type ModelContext } from '../../rule.js';
+
+function kindOf(path: string): 'file' | 'dir' | undefined {
+  try {
+    const st = statSync(path);
+    return st.isDirectory() ? 'dir' : st.isFile() ? 'file' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const versionDirs = defineModelRule({
+  meta: {
+    id: 'version-dirs',
+    category: 'correctness',
+    defaultSeverity: 'error',
+    requiresModel: false,
+    description: 'A numeric version directory that the version_policy selects, holding the model file Triton opens',
+    prevents: [
+      "at least one version must be available under the version policy of model '<model>'",
+      "unable to find '<path>' for model instance '<model>'",
+      "Invalid model name: Could not determine backend for model '<model>' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'.",
+      "version <v> is specified for model '<model>', but the version directory is not present",
+      "ignore version directory '<d>' which contains leading zeros in its directory name",
+      "ignore version directory '<d>' which fails to convert to integral number",
+    ],
+  },
+  check(ctx) {
+    // A config linted from memory has no directory to look at.
+    if (kindOf(ctx.model.dir) !== 'dir') return;
+    const config = ctx.config;
+    const model = ctx.model.name;
+    const scan = scanModelDir(ctx.model.dir);
+    const numeric = scan.versionDirs.filter((v) => v.version !== undefined);
+    const ignored = scan.versionDirs.filter((v) => v.version === undefined);
+    const policyPath = policyToken(config);
+    const example = `${model}/1/${exampleFile(ctx)}`;
+
+    // Ignored and oddly-read directory names.
+    for (const v of ignored) {
+      const leadingZero = v.dirName.length > 1 && v.dirName.startsWith('0');
+      const looksLikeVersion = leadingZero || /\d/.test(v.dirName) || numeric.length === 0;
+      const fix = leadingZero
+        ? `rename it to '${String(Number(v.dirName)) || '0'}' if it is meant as a version`
+        : 'name version directories with a plain number (1, 2, ...)';
+      ctx.report({
+        path: [],
+        severity: looksLikeVersion ? 'warning' : 'info',
+        message: `directory '${v.dirName}' in model '${model}' is not a version: Triton ignores it ("${v.ignored}"); ${fix}`,
+      });
+    }
+    for (const v of numeric) {
+      if (v.dirName === String(v.version)) continue;
+      const same = numeric.some((o) => o !== v && o.dirName === String(v.version));
+      ctx.report({
+        path: [],
+        severity: 'warning',
+        message: `directory '${v.dirName}' in model '${model}' is read as version ${v.version}: Triton takes the leading number of a directory name (std::stoll), and the backend then opens '${v.version}/'${same ? `, which also exists, so '${v.dirName}' itself is never read` : `, not '${v.dirName}/'`}; rename it (e.g. move old versions out of the model directory) or give it a plain number`,
+      });
+    }
+
+    // The versions the policy selects (§2.4).
+    const policy = config.version_policy;
+    const selected = selectVersions(policy, scan.versionDirs);
+    if (!numeric.length) {
+      const also = ignored.length ? ` (Triton ignores ${ignored.map((v) => `'${v.dirName}'`).join(', ')})` : '';
+      // Without a model file to look at, core's backend auto-fill gives up first when the config names
+      // no backend (§2.5): that is the message Triton shows.
+      const autofill = autofillBackendFields(config, readAutofillListing(ctx.model.dir, model));
+      if (autofill.problem) {
+        ctx.report({
+          path: policyPath ?? [],
+          message: `model '${model}' has no version directory${also} and its config names no backend or platform, so Triton cannot tell the backend from a model file and refuses it ("${autofill.problem.message}"); put the model in a version directory, e.g. ${example}, and set the backend (e.g. backend: "onnxruntime")`,
+        });
+        return;
+      }
+      ctx.report({
+        path: policyPath ?? [],
+        message: `model '${model}' has no numeric version directory${also}: Triton refuses it ("at least one version must be available under the version policy of model '${model}'"); put the model in a version directory, e.g. ${example}${config.platform === 'ensemble' ? ' (an ensemble needs an empty version directory, e.g. 1/)' : ''}`,
+      });
+      return;
+    }
+    const have = [...new Set(numeric.map((v) => v.version!))].sort((a, b) => a - b);
+    if (!selected.length) {
+      ctx.report({
+        path: policyPath ?? ['version_policy'],
+        message: `the version_policy selects none of the version directories (${have.join(', ')}): Triton refuses the model ("at least one version must be available under the version policy of model '${model}'"); ${policyFix(policy, have)}`,
+      });
+      return;
+    }
+    if (policy?.specific) {
+      const present = new Set(have);
+      (policy.specific.versions ?? []).forEach((v, i) => {
+        const n = Number(v);
+        if (present.has(n)) return;
+        ctx.report({
+          path: ['version_policy', 'specific', 'versions', i],
+          severity: 'warning',
+          message: `version ${n} is listed but has no directory, so Triton skips it ("version ${n} is specified for model '${model}', but the version directory is not present"); add ${model}/${n}/ or remove ${n} from the list (present: ${have.join(', ')})`,
+        });
+      });
+    }
+
+    // The model file each selected version needs (ONNX Runtime, §2.7).
+    if (config.platform === 'ensemble') return;
+    const filled = autofillBackendFields(config, readAutofillListing(ctx.model.dir, model)).config;
+    if (filled.backend !== 'onnxruntime') return;
+    const artifact = filled.default_model_filename || 'model.onnx';
+    const alternatives = Object.values(config.cc_model_filenames ?? {});
+    for (const v of selected) {
+      if (modelFileIn(ctx.model.dir, v, artifact, alternatives)) continue;
+      const opened = join(ctx.model.dir, String(v.version), artifact);
+      const path = kindOf(opened) === 'dir' ? join(opened, 'model.onnx') : opened;
+      const renamed = v.dirName !== String(v.version) ? ` (directory '${v.dirName}' is version ${v.version}, and the backend opens '${v.version}/')` : '';
+      const other = otherOnnx(join(ctx.model.dir, v.dirName), artifact);
+      const fix = other
+        ? `the version directory holds '${other}': rename it to '${artifact}', or set default_model_filename: "${other}"`
+        : `put the ONNX model at ${model}/${v.version}/${artifact}`;
+      ctx.report({
+        path: config.default_model_filename !== undefined ? ['default_model_filename'] : [],
+        message: `version ${v.version} of model '${model}' has no model file${renamed}: Triton's ONNX Runtime backend refuses it ("unable to find '${path}' for model instance '${model}'"); ${fix}`,
+      });
+    }
+  },
+});
+
+function policyToken(config: ModelConfig): PathSegment[] | undefined {
+  const p = config.version_policy;
+  if (!p) return undefined;
+  if (p.latest) return p.latest.num_versions !== undefined ? ['version_policy', 'latest', 'num_versions'] : ['version_policy', 'latest'];
+  if (p.specific) return p.specific.versions?.length ? ['version_policy', 'specific', 'versions', 0] : ['version_policy', 'specific'];
+  return ['version_policy'];
+}
+
+function policyFix(policy: ModelConfig['version_policy'], have: number[]): string {
+  if (policy?.latest) return `latest { num_versions: ${policy.latest.num_versions ?? 0} } selects nothing: use num_versions: 1 or more`;
+  if (policy?.specific) {
+    const listed = (policy.specific.versions ?? []).map(Number);
+    return listed.length ? `it lists ${listed.join(', ')}, which have no directory: list existing versions (${have.join(', ')}) or add the directories` : 'specific { versions: [] } lists no version: list the versions to serve';
+  }
+  return `serve the latest version with latest { num_versions: 1 }`;
+}
+
+function exampleFile(ctx: ModelContext<unknown>): string {
+  if (ctx.config.platform === 'ensemble') return '';
+  return ctx.config.default_model_filename || 'model.onnx';
+}
+
+/** The model file of one version as the ORT backend finds it: a file, or a directory holding model.onnx. */
+function modelFileIn(modelDir: string, v: VersionDir, artifact: string, alternatives: string[]): boolean {
+  for (const name of [artifact, ...alternatives]) {
+    const p = join(modelDir, String(v.version), name);
+    const k = kindOf(p);
+    if (k === 'file') return true;
+    if (k === 'dir' && kindOf(join(p, 'model.onnx')) === 'file') return true;
+  }
+  return false;
+}
+
+/** Another .onnx file in the version directory, to suggest a rename. */
+function otherOnnx(versionDir: string, artifact: string): string | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(versionDir);
+  } catch {
+    return undefined;
+  }
+  const onnx = names.filter((n) => n.endsWith('.onnx') && n !== artifact);
+  return onnx.length === 1 ? onnx[0] : undefined;
+}

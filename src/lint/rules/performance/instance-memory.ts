@@ -1,0 +1,164 @@
+// Estimated GPU memory per GPU across the repository: every model's instances placed on each GPU,
+// times (weight bytes + a per-instance overhead). Each ONNX Runtime instance is its own session with
+// its own copy of the weights, so instance counts multiply memory. Triton only finds out at load
+// time, as a CUDA out-of-memory error from whichever model loads last.
+import { statSync } from 'node:fs';
+import { z } from 'zod';
+import type { PathSegment, Severity } from '../../../diagnostics.js';
+import type { ModelConfig, ModelInstanceGroup } from '../../../config/model-config.js';
+import { defineRepositoryRule, type RepositoryModel } from '../../rule.js';
+import { firstWritten } from '../../value-path.js';
+import { formatBytes, parseSize } from '../../units.js';
+
+const options = z.strictObject({
+  instanceOverhead: z
+    .union([z.string(), z.number().nonnegative()])
+    .refine((v) => parseSize(v) !== undefined, { message: 'expected a size such as "256MiB"' })
+    .default('256MiB')
+    .describe('Memory each instance needs besides its weights: activations, workspace, allocator arena (default 256MiB).'),
+  warnAt: z.number().gt(0).lte(1).default(0.9).describe('Warn when the estimate passes this fraction of the budget (default 0.9).'),
+});
+
+type Options = z.infer<typeof options>;
+
+/** One model's instances on one GPU. */
+interface Placement {
+  model: RepositoryModel;
+  /** Index in instance_group; -1 for the group Triton adds when there is none. */
+  group: number;
+  instances: number;
+  bytesPerInstance: number;
+  weightBytes: number | undefined;
+}
+
+export const instanceMemory = defineRepositoryRule<Options>({
+  meta: {
+    id: 'instance-memory',
+    category: 'performance',
+    defaultSeverity: 'error',
+    requiresModel: false,
+    description: "The repository's estimated memory on each GPU (instances x (weights + overhead)) must fit the GPU",
+    prevents: [
+      'onnx runtime error 6: Exception during initialization: <...>/bfc_arena.cc:<line> void* onnxruntime::BFCArena::AllocateRawInternal(<...>) Failed to allocate memory for requested buffer of size <n>',
+    ],
+    options,
+  },
+  check(ctx) {
+    const gpuCount = ctx.settings.gpu.count;
+    if (gpuCount <= 0) return;
+    const overhead = parseSize(ctx.options.instanceOverhead) ?? 0;
+    const perGpu: Placement[][] = Array.from({ length: gpuCount }, () => []);
+    for (const model of ctx.models) {
+      const config = model.configFile === undefined ? {} : model.config;
+      if (!config || config.platform === 'ensemble') continue;
+      const weightBytes = weightsOf(model, config);
+      const bytesPerInstance = (weightBytes ?? 0) + overhead;
+      for (const { group, instances, gpus } of gpuPlacements(config, gpuCount)) {
+        for (const id of gpus) perGpu[id]!.push({ model, group, instances, bytesPerInstance, weightBytes });
+      }
+    }
+
+    // GPUs with the same placements get one finding ("GPUs 0-3"), not one each.
+    const byLoad = new Map<string, number[]>();
+    perGpu.forEach((placements, id) => {
+      if (!placements.length) return;
+      const key = placements.map((p) => `${p.model.dir}\u0000${p.group}\u0000${p.instances}`).join('\u0001');
+      byLoad.set(key, [...(byLoad.get(key) ?? []), id]);
+    });
+    const budget = ctx.settings.gpu.memoryBytes;
+    for (const ids of byLoad.values()) {
+      const placements = perGpu[ids[0]!]!;
+      const total = placements.reduce((n, p) => n + p.instances * p.bytesPerInstance, 0);
+      const severity: Severity | undefined = budget === undefined ? 'info' : total > budget ? 'error' : total > budget * ctx.options.warnAt ? 'warning' : undefined;
+      if (!severity) continue;
+      // Attach to the biggest contributor among the configs being linted.
+      const target = [...placements].sort((a, b) => b.instances * b.bytesPerInstance - a.instances * a.bytesPerInstance).find((p) => p.model.isTarget);
+      if (!target) continue;
+      ctx.report(target.model, {
+        path: pointAt(target),
+        severity,
+        message: message(ids, gpuCount, placements, total, budget, ctx.settings.gpu.memorySource, overhead),
+        data: {
+          gpus: ids,
+          totalBytes: total,
+          budgetBytes: budget,
+          placements: placements.map((p) => ({ model: p.model.name, instances: p.instances, bytesPerInstance: p.bytesPerInstance, weightBytes: p.weightBytes })),
+        },
+      });
+    }
+  },
+});
+
+/** Weight bytes of one instance: ONNX initializers (inline and external), else the model file's size. */
+function weightsOf(model: RepositoryModel, config: ModelConfig): number | undefined {
+  const sig = model.signature();
+  if (sig) return halvesUnderTensorRt(config) ? sig.initializers.bytes / 2 : sig.initializers.bytes;
+  const file = model.modelFile();
+  if (!file) return undefined;
+  try {
+    return statSync(file).size;
+  } catch {
+    return undefined;
+  }
+}
+
+/** TensorRT building an FP16/BF16 engine from FP32 weights stores them at half the size. */
+function halvesUnderTensorRt(config: ModelConfig): boolean {
+  return (config.optimization?.execution_accelerators?.gpu_execution_accelerator ?? []).some(
+    (a) => a.name === 'tensorrt' && (a.parameters?.precision_mode === 'FP16' || a.parameters?.precision_mode === 'BF16'),
+  );
+}
+
+/**
+ * Where Triton puts each instance group (triton-rules.md §3.2): no group = one KIND_AUTO group; KIND_AUTO
+ * is GPU when there are GPUs (and every listed id exists); KIND_GPU without gpus = every GPU; count < 1
+ * means 1; `count` instances on each listed GPU. KIND_CPU and KIND_MODEL take no GPU memory here.
+ */
+export function gpuPlacements(config: ModelConfig, gpuCount: number): { group: number; instances: number; gpus: number[] }[] {
+  const groups: (ModelInstanceGroup & { index: number })[] = config.instance_group?.length
+    ? config.instance_group.map((g, index) => ({ ...g, index }))
+    : [{ kind: 'KIND_AUTO', count: 1, index: -1 }];
+  const all = Array.from({ length: gpuCount }, (_, i) => i);
+  const out: { group: number; instances: number; gpus: number[] }[] = [];
+  for (const g of groups) {
+    const kind = g.kind ?? 'KIND_AUTO';
+    if (kind !== 'KIND_AUTO' && kind !== 'KIND_GPU') continue;
+    const listed = (g.gpus ?? []).map(Number);
+    const valid = listed.filter((id) => id >= 0 && id < gpuCount);
+    if (kind === 'KIND_AUTO' && valid.length !== listed.length) continue; // becomes KIND_CPU
+    const gpus = listed.length ? valid : all;
+    const instances = (g.count ?? 0) >= 1 ? Number(g.count) : 1;
+    if (gpus.length) out.push({ group: g.index, instances, gpus });
+  }
+  return out;
+}
+
+function pointAt(p: Placement): PathSegment[] {
+  if (p.group < 0) return firstWritten(p.model.config, [['name']]);
+  return firstWritten(p.model.config, [['instance_group', p.group, 'count'], ['instance_group', p.group, 'kind']], ['instance_group', p.group]);
+}
+
+function gpuLabel(ids: number[], gpuCount: number): string {
+  if (ids.length === 1) return gpuCount === 1 ? 'the GPU' : `GPU ${ids[0]}`;
+  const contiguous = ids.every((id, i) => i === 0 || id === ids[i - 1]! + 1);
+  return `each of GPUs ${contiguous ? `${ids[0]}-${ids[ids.length - 1]}` : ids.join(', ')}`;
+}
+
+function message(ids: number[], gpuCount: number, placements: Placement[], total: number, budget: number | undefined, source: string | undefined, overhead: number): string {
+  const sorted = [...placements].sort((a, b) => b.instances * b.bytesPerInstance - a.instances * a.bytesPerInstance);
+  const shown = sorted.slice(0, 5).map((p) => `${p.model.name}: ${p.instances} instance${p.instances === 1 ? '' : 's'} x ${formatBytes(p.bytesPerInstance)}`);
+  const more = sorted.length > 5 ? `, and ${sorted.length - 5} more` : '';
+  const unknown = placements.filter((p) => p.weightBytes === undefined).length;
+  const parts = `${shown.join(', ')}${more} (weights + ${formatBytes(overhead)} per instance${unknown ? `; ${unknown} without readable weights counted at the overhead only` : ''})`;
+  const where = gpuLabel(ids, gpuCount);
+  if (budget === undefined) {
+    return `estimated memory on ${where}: ${formatBytes(total)} = ${parts}. Set a budget to check it: "gpu": { "preset": "A10G" } or { "memory": "24GiB" } in tritonc.config.json, or --gpu-memory`;
+  }
+  const pct = Math.round((total / budget) * 100);
+  // Name a preset ("A10G"); a size the user wrote is the number already shown.
+  const budgetText = `${formatBytes(budget)}${source && parseSize(source) === undefined ? ` (${source})` : ''}`;
+  const fix = total > budget
+    ? 'Triton will fail to load the models that come last (CUDA out of memory). Lower instance_group count, spread models over GPUs with gpus: [...], or serve on a larger GPU'
+    : 'Little room is left for activations at large batch sizes and the CUDA context; lower instance counts or check with perf_analyzer at max_batch_size';
+  return `estimated memory on ${where}: ${formatBytes(total)} of ${budgetText} (${pct}%) = ${parts}. ${fix}`;
+}

@@ -1,0 +1,269 @@
+// tritonc.config.json: rule severities and options, the GPU memory budget, the latency budget.
+// Found by walking up from the linted path (or given with --config), validated with zod; every error
+// names the file and the bad key. The JSON Schema in schemas/tritonc.schema.json is generated from
+// the same zod schemas (settingsJsonSchema) and a test keeps the two identical.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { didYouMean } from '../pbtxt/suggest.js';
+import { GPU_PRESETS, GPU_PRESET_NAMES, gpuPreset, type GpuPreset } from './gpu-presets.js';
+import type { Rule, RuleLevel } from './rule.js';
+import { parseDuration, parseSize } from './units.js';
+
+export const SETTINGS_FILE_NAME = 'tritonc.config.json';
+
+/** How settings spell a level: "warn" is the usual short form of warning. */
+const LEVEL_NAMES = ['off', 'info', 'warn', 'error'] as const;
+type LevelName = (typeof LEVEL_NAMES)[number];
+
+export function levelFromName(name: LevelName | 'warning'): RuleLevel {
+  return name === 'warn' ? 'warning' : name;
+}
+
+export interface RuleSetting {
+  level: RuleLevel;
+  /** Raw options as written; the engine parses them with the rule's schema (already validated here). */
+  options?: unknown;
+}
+
+export interface LintSettings {
+  /** The settings file these came from, if any. */
+  file: string | undefined;
+  rules: Record<string, RuleSetting>;
+  gpu: {
+    /** Memory per GPU in bytes, from gpu.memory, a preset or --gpu-memory; undefined = no budget. */
+    memoryBytes: number | undefined;
+    /** How the budget was given, for messages: "24GiB", "A10G". */
+    memorySource: string | undefined;
+    /** GPUs per server (default 1); 0 means a CPU-only server. */
+    count: number;
+  };
+  /** End-to-end latency budget per request, microseconds. */
+  latencyBudgetUs: number | undefined;
+}
+
+export const DEFAULT_SETTINGS: LintSettings = Object.freeze({
+  file: undefined,
+  rules: {},
+  gpu: { memoryBytes: undefined, memorySource: undefined, count: 1 },
+  latencyBudgetUs: undefined,
+});
+
+/** A settings problem: exit 2 with `file: key: message`. */
+export class SettingsError extends Error {
+  constructor(
+    readonly file: string,
+    readonly key: string,
+    readonly problem: string,
+  ) {
+    super(`${file}: ${key ? `${key}: ` : ''}${problem}`);
+  }
+}
+
+// ---- schemas -------------------------------------------------------------------------------------
+
+const sizeSchema = z
+  .union([z.string(), z.number().nonnegative()])
+  .refine((v) => parseSize(v) !== undefined, { message: 'expected a size such as "24GiB", "80GB" or a number of bytes' })
+  .describe('A size: "24GiB", "16 GB", "512MiB", or a number of bytes.')
+  .meta({ id: 'size' });
+
+export const durationSchema = z
+  .union([z.string(), z.number().nonnegative()])
+  .refine((v) => parseDuration(v) !== undefined, { message: 'expected a duration such as "5ms", "500us" or a number of microseconds' })
+  .describe('A duration: "5ms", "500us", "0.1s", or a number of microseconds.')
+  .meta({ id: 'duration' });
+
+const levelSchema = z.enum(LEVEL_NAMES).describe('off | info | warn | error').meta({ id: 'level' });
+
+const gpuSchema = z
+  .strictObject({
+    memory: sizeSchema.optional().describe('Memory of one GPU, e.g. "24GiB". Wins over preset.'),
+    preset: z.enum(GPU_PRESET_NAMES as [GpuPreset, ...GpuPreset[]]).optional().describe('A GPU whose memory is the budget.'),
+    count: z.number().int().min(0).optional().describe('GPUs on each server (default 1; 0 = CPU only).'),
+  })
+  .describe('The GPUs the repository is served on.');
+
+function ruleEntrySchema(rule: Rule): z.ZodType {
+  const forms: z.ZodType[] = [levelSchema, z.tuple([levelSchema])];
+  if (rule.meta.options) forms.push(z.tuple([levelSchema, rule.meta.options]));
+  return z.union(forms as [z.ZodType, z.ZodType, ...z.ZodType[]]).describe(`${rule.meta.description} (docs/rules/${rule.meta.id}.md)`);
+}
+
+/** The whole file's schema, per-rule entries included: the source of the published JSON Schema. */
+export function settingsSchema(rules: readonly Rule[]): z.ZodType {
+  const ruleShape: Record<string, z.ZodType> = {};
+  for (const r of [...rules].sort((a, b) => a.meta.id.localeCompare(b.meta.id))) {
+    if (r.meta.configurable === false) continue;
+    ruleShape[r.meta.id] = ruleEntrySchema(r).optional();
+  }
+  return z
+    .strictObject({
+      $schema: z.string().optional(),
+      rules: z.strictObject(ruleShape).optional().describe('Rule levels, as "warn" or ["warn", { options }].'),
+      gpu: gpuSchema.optional(),
+      latencyBudget: durationSchema.optional().describe('The latency budget of one request, e.g. "100ms".'),
+    })
+    .describe('tritonc settings (tritonc.config.json)');
+}
+
+/** The JSON Schema published as schemas/tritonc.schema.json. */
+export function settingsJsonSchema(rules: readonly Rule[]): Record<string, unknown> {
+  const schema = z.toJSONSchema(settingsSchema(rules), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return { ...schema, $id: 'https://tritonc.dev/schemas/tritonc.schema.json', title: 'tritonc.config.json' };
+}
+
+// ---- loading -------------------------------------------------------------------------------------
+
+/** The nearest tritonc.config.json at or above `start` (a file or a directory). */
+export function findSettingsFile(start: string): string | undefined {
+  let dir = resolve(start);
+  try {
+    if (!statSync(dir).isDirectory()) dir = dirname(dir);
+  } catch {
+    dir = dirname(dir);
+  }
+  for (;;) {
+    const candidate = join(dir, SETTINGS_FILE_NAME);
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** Reads and validates a settings file; throws SettingsError. */
+export function loadSettingsFile(file: string, rules: readonly Rule[]): LintSettings {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new SettingsError(file, '', `cannot read the settings file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new SettingsError(file, '', `not valid JSON: ${jsonErrorWhere(text, e as Error)}`);
+  }
+  return parseSettings(json, file, rules);
+}
+
+/** Validates a settings value (from a file or a library caller). */
+export function parseSettings(json: unknown, file: string, rules: readonly Rule[]): LintSettings {
+  const byId = new Map(rules.map((r) => [r.meta.id, r]));
+  const result = settingsSchema(rules).safeParse(json);
+  if (!result.success) throw settingsIssue(file, result.error.issues, json, byId);
+  const value = result.data as { gpu?: { memory?: string | number; preset?: GpuPreset; count?: number }; latencyBudget?: string | number };
+
+  const ruleSettings: Record<string, RuleSetting> = {};
+  // Options are kept as written (the engine applies the rule's defaults): take them from the input.
+  const rawRules = (json as { rules?: Record<string, unknown> }).rules ?? {};
+  for (const [id, entry] of Object.entries(rawRules)) {
+    const [name, options] = Array.isArray(entry) ? entry : [entry];
+    ruleSettings[id] = options === undefined ? { level: levelFromName(name as LevelName) } : { level: levelFromName(name as LevelName), options };
+  }
+  const gpu = value.gpu ?? {};
+  const memoryBytes = gpu.memory !== undefined ? parseSize(gpu.memory) : gpu.preset ? GPU_PRESETS[gpu.preset] : undefined;
+  return {
+    file,
+    rules: ruleSettings,
+    gpu: {
+      memoryBytes,
+      memorySource: gpu.memory !== undefined ? String(gpu.memory) : gpu.preset,
+      count: gpu.count ?? 1,
+    },
+    latencyBudgetUs: value.latencyBudget === undefined ? undefined : parseDuration(value.latencyBudget),
+  };
+}
+
+/** --gpu-memory: a size ("24GiB") or a preset name ("A10G"). */
+export function parseGpuMemoryFlag(value: string): { bytes: number; source: string } | undefined {
+  const preset = gpuPreset(value);
+  if (preset) return { bytes: GPU_PRESETS[preset], source: preset };
+  const bytes = parseSize(value);
+  return bytes === undefined || bytes === 0 ? undefined : { bytes, source: value };
+}
+
+/** --rule id=level, checked against the rules there are. */
+export function parseRuleFlag(flag: string, rules: readonly Rule[]): { id: string; level: RuleLevel } {
+  const m = /^\s*([^=\s]+)\s*=\s*(\S+)\s*$/.exec(flag);
+  if (!m) throw new Error(`--rule ${flag}: expected id=level, e.g. --rule queue-delay=off`);
+  const [, id, level] = m as unknown as [string, string, string];
+  const rule = rules.find((r) => r.meta.id === id);
+  if (!rule) {
+    const hint = didYouMean(id, rules.map((r) => r.meta.id));
+    throw new Error(`--rule ${flag}: unknown rule '${id}'${hint ? ` (did you mean '${hint}'?)` : ''}`);
+  }
+  if (rule.meta.configurable === false) throw new Error(`--rule ${flag}: '${id}' cannot be configured`);
+  const name = level === 'warning' ? 'warn' : level;
+  if (!(LEVEL_NAMES as readonly string[]).includes(name)) throw new Error(`--rule ${flag}: level must be one of ${LEVEL_NAMES.join(', ')}`);
+  return { id, level: levelFromName(name as LevelName) };
+}
+
+// ---- error messages ------------------------------------------------------------------------------
+
+function keyText(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out;
+}
+
+function settingsIssue(file: string, issues: readonly z.core.$ZodIssue[], json: unknown, rules: Map<string, Rule>): SettingsError {
+  // A rule entry fails as a union: re-check it alone to say what is wrong with it.
+  const issue = issues[0]!;
+  const path = issue.path;
+  if (path[0] === 'rules' && typeof path[1] === 'string' && rules.has(path[1])) {
+    const entry = (json as { rules: Record<string, unknown> }).rules[path[1]];
+    return ruleEntryIssue(file, path[1], entry, rules.get(path[1])!);
+  }
+  if (issue.code === 'unrecognized_keys') {
+    const where = keyText(path);
+    const key = issue.keys[0]!;
+    const known = path.length === 1 && path[0] === 'rules' ? [...rules.keys()] : knownKeys(path);
+    const hint = didYouMean(key, known);
+    const what = path[0] === 'rules' && path.length === 1 ? 'unknown rule' : 'unknown key';
+    return new SettingsError(file, where ? `${where}.${key}` : key, `${what} '${key}'${hint ? ` (did you mean '${hint}'?)` : ''}`);
+  }
+  return new SettingsError(file, keyText(path), issue.message);
+}
+
+function knownKeys(path: readonly PropertyKey[]): string[] {
+  if (path.length === 0) return ['$schema', 'rules', 'gpu', 'latencyBudget'];
+  if (path[0] === 'gpu') return ['memory', 'preset', 'count'];
+  return [];
+}
+
+function ruleEntryIssue(file: string, id: string, entry: unknown, rule: Rule): SettingsError {
+  const key = `rules.${id}`;
+  const levelText = `one of ${LEVEL_NAMES.map((l) => `"${l}"`).join(', ')}`;
+  const level = Array.isArray(entry) ? entry[0] : entry;
+  if (typeof level !== 'string' || !(LEVEL_NAMES as readonly string[]).includes(level)) {
+    return new SettingsError(file, Array.isArray(entry) ? `${key}[0]` : key, `expected ${levelText}, or [level, { options }]; got ${JSON.stringify(level)}`);
+  }
+  if (Array.isArray(entry) && entry.length > 1) {
+    if (!rule.meta.options) return new SettingsError(file, `${key}[1]`, `rule '${id}' has no options`);
+    if (entry.length > 2) return new SettingsError(file, key, 'expected [level, { options }]');
+    const r = rule.meta.options.safeParse(entry[1]);
+    if (!r.success) {
+      const issue = r.error.issues[0]!;
+      if (issue.code === 'unrecognized_keys') {
+        const known = Object.keys((rule.meta.options as unknown as { shape?: object }).shape ?? {});
+        const hint = didYouMean(issue.keys[0]!, known);
+        return new SettingsError(file, `${key}[1].${issue.keys[0]}`, `unknown option '${issue.keys[0]}'${hint ? ` (did you mean '${hint}'?)` : known.length ? ` (options: ${known.join(', ')})` : ''}`);
+      }
+      return new SettingsError(file, `${key}[1]${issue.path.length ? `.${keyText(issue.path)}` : ''}`, issue.message);
+    }
+  }
+  return new SettingsError(file, key, 'invalid rule entry');
+}
+
+/** "Unexpected token } in JSON at position 42" -> "line 3, column 5: Unexpected token }". */
+function jsonErrorWhere(text: string, e: Error): string {
+  const m = /at position (\d+)/.exec(e.message);
+  const message = e.message.replace(/\s*(in JSON )?at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
+  if (!m) return message;
+  const pos = Number(m[1]);
+  const before = text.slice(0, pos).split('\n');
+  return `line ${before.length}, column ${before[before.length - 1]!.length + 1}: ${message}`;
+}

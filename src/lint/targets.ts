@@ -1,0 +1,115 @@
+// What the user asked to lint, as model directories and config files. PATH may be a repository, a
+// model directory, any directory above them, or files: pre-commit passes config.pbtxt,
+// configs/<name>.pbtxt and model files (m/1/model.onnx); each maps to its model directory once.
+import { readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { findConfigFiles } from '../repo/find-configs.js';
+import { versionOfDirName } from '../repo/model-dir.js';
+
+export interface LintTarget {
+  /** Absolute model directory. */
+  modelDir: string;
+  /** The config files to lint; 'all' = config.pbtxt and every configs/*.pbtxt. */
+  configs: Set<string> | 'all';
+  /** Model files named on the command line (checked even when the model has no config). */
+  modelFiles: Set<string>;
+}
+
+export interface TargetResolution {
+  targets: LintTarget[];
+  /** Paths that do not exist. */
+  missing: string[];
+  /** Files that are neither configs nor inside a version directory. */
+  unrecognized: string[];
+}
+
+function statOf(path: string): ReturnType<typeof statSync> | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A directory Triton would take as a model: it has a config or a version directory with files in it. */
+export function looksLikeModelDir(dir: string): boolean {
+  if (statOf(join(dir, 'config.pbtxt'))?.isFile()) return true;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return false;
+  }
+  return names.some((n) => {
+    if (versionOfDirName(n).version === undefined) return false;
+    try {
+      return statOf(join(dir, n))?.isDirectory() === true && readdirSync(join(dir, n)).length > 0;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The model directory of a file inside a version directory (m/1/model.onnx, m/1/model.onnx/model.onnx). */
+function modelDirOfModelFile(file: string): string | undefined {
+  let dir = dirname(file);
+  for (let depth = 0; depth < 3; depth++) {
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    if (versionOfDirName(basename(dir)).version !== undefined && looksLikeModelDir(parent)) return parent;
+    dir = parent;
+  }
+  return undefined;
+}
+
+/** The model directory of a config file: m/config.pbtxt, m/configs/gpu.pbtxt. */
+export function modelDirOfConfig(file: string): string {
+  const dir = dirname(file);
+  return basename(file) !== 'config.pbtxt' && basename(dir) === 'configs' ? dirname(dir) : dir;
+}
+
+export function resolveTargets(paths: readonly string[], cwd: string): TargetResolution {
+  const byDir = new Map<string, LintTarget>();
+  const missing: string[] = [];
+  const unrecognized: string[] = [];
+  const target = (modelDir: string): LintTarget => {
+    let t = byDir.get(modelDir);
+    if (!t) byDir.set(modelDir, (t = { modelDir, configs: new Set(), modelFiles: new Set() }));
+    return t;
+  };
+  const addConfig = (file: string): void => {
+    const t = target(modelDirOfConfig(file));
+    if (t.configs !== 'all') t.configs.add(file);
+  };
+
+  for (const p of paths) {
+    const abs = resolve(cwd, p);
+    const st = statOf(abs);
+    if (!st) {
+      missing.push(p);
+      continue;
+    }
+    if (st.isDirectory()) {
+      if (looksLikeModelDir(abs)) {
+        target(abs).configs = 'all';
+        continue;
+      }
+      for (const f of findConfigFiles([abs]).files) addConfig(f);
+      continue;
+    }
+    if (abs.endsWith('.pbtxt')) {
+      addConfig(abs);
+      continue;
+    }
+    const modelDir = modelDirOfModelFile(abs);
+    if (modelDir === undefined) {
+      unrecognized.push(p);
+      continue;
+    }
+    const t = target(modelDir);
+    t.configs = 'all';
+    t.modelFiles.add(abs);
+  }
+  const targets = [...byDir.values()].sort((a, b) => (a.modelDir < b.modelDir ? -1 : a.modelDir > b.modelDir ? 1 : 0));
+  return { targets, missing, unrecognized };
+}

@@ -1,0 +1,29 @@
+// Report formatters: pure functions from lint results to text.
+import type { LintResult } from '../lint/results.js';
+import { formatGithub, type GithubReportOptions } from './github.js';
+import { formatJson } from './json.js';
+import { formatSarif } from './sarif.js';
+import { formatStylish } from './stylish.js';
+
+export { formatStylish } from './stylish.js';
+export { formatJson, toJsonResults, type JsonFileResult, type JsonMessage } from './json.js';
+export { formatSarif, toSarif, SARIF_SCHEMA } from './sarif.js';
+export { formatGithub, escapeData, escapeProperty, type GithubReportOptions } from './github.js';
+export { shouldColor, type ColorInputs } from './color.js';
+export type { ReportOptions } from './options.js';
+
+export const REPORT_FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+export function formatReport(format: ReportFormat, result: LintResult, options: GithubReportOptions = {}): string {
+  switch (format) {
+    case 'stylish':
+      return formatStylish(result, options);
+    case 'json':
+      return formatJson(result);
+    case 'sarif':
+      return formatSarif(result, options);
+    case 'github':
+      return formatGithub(result, options);
+  }
+}

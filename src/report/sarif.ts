@@ -1,0 +1,97 @@
+// SARIF 2.1.0 for GitHub code scanning and other SARIF viewers: one run, the rules' metadata (with a
+// helpUri to each rule's docs page), one result per problem with a repo-relative location and a
+// stable partialFingerprint (rule + file + value path, not the line, so an alert survives edits above it).
+import { createHash } from 'node:crypto';
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ruleDocsUrl } from '../lint/docs-url.js';
+import type { LintResult } from '../lint/results.js';
+import type { RuleMeta } from '../lint/rule.js';
+import { VERSION } from '../version.js';
+import { displayPath, type ReportOptions } from './options.js';
+
+export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+const INFORMATION_URI = 'https://github.com/tritonc/tritonc';
+const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
+
+type Json = Record<string, unknown>;
+
+const pascal = (id: string): string => id.replace(/(^|-)([a-z0-9])/g, (_m, _d, c: string) => c.toUpperCase());
+
+function ruleDescriptor(meta: RuleMeta<unknown>): Json {
+  const prevents = meta.prevents.length ? ` Prevents Triton's: ${meta.prevents.map((p) => `"${p}"`).join('; ')}` : '';
+  const url = ruleDocsUrl(meta.id);
+  return {
+    id: meta.id,
+    name: pascal(meta.id),
+    shortDescription: { text: meta.description },
+    fullDescription: { text: `${meta.description}.${prevents}` },
+    helpUri: url,
+    help: { text: `${meta.description}. Docs: ${url}`, markdown: `${meta.description}. [Rule documentation](${url})` },
+    defaultConfiguration: meta.defaultSeverity === 'off' ? { enabled: false, level: 'warning' } : { level: LEVEL[meta.defaultSeverity] },
+    properties: { category: meta.category, tags: ['tritonc', meta.category], requiresModel: meta.requiresModel },
+  };
+}
+
+export function toSarif(result: LintResult, options: ReportOptions = {}): Json {
+  const cwd = options.cwd ?? process.cwd();
+  const rules = result.rules;
+  const index = new Map(rules.map((r, i) => [r.id, i]));
+  const seen = new Map<string, number>();
+  const results: Json[] = [];
+  for (const file of result.results) {
+    const shown = displayPath(file.filePath, cwd);
+    const artifact = isAbsolute(shown) ? { uri: pathToFileURL(shown).href } : { uri: shown, uriBaseId: '%SRCROOT%' };
+    for (const d of file.diagnostics) {
+      const identity = `${d.ruleId}\u0000${shown}\u0000${d.path.length ? d.path.join('.') : `${d.range.start.line}:${d.range.start.column}:${d.message}`}`;
+      const hash = createHash('sha256').update(identity).digest('hex').slice(0, 16);
+      const n = (seen.get(hash) ?? 0) + 1;
+      seen.set(hash, n);
+      const fingerprint = `${hash}:${n}`;
+      const res: Json = {
+        ruleId: d.ruleId,
+        level: LEVEL[d.severity],
+        message: { text: d.message },
+        locations: [
+          {
+            physicalLocation: {
+              artifactLocation: artifact,
+              region: { startLine: d.range.start.line, startColumn: d.range.start.column, endLine: d.range.end.line, endColumn: Math.max(d.range.end.column, d.range.start.column) },
+            },
+          },
+        ],
+        partialFingerprints: { primaryLocationLineHash: fingerprint, 'tritonc/v1': fingerprint },
+      };
+      const i = index.get(d.ruleId);
+      if (i !== undefined) res.ruleIndex = i;
+      if (d.path.length) res.properties = { path: d.path.map(String) };
+      results.push(res);
+    }
+  }
+  return {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: 'tritonc', version: options.version ?? VERSION, informationUri: INFORMATION_URI, rules: rules.map(ruleDescriptor) } },
+        originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(cwd.endsWith('/') ? cwd : `${cwd}/`).href } },
+        columnKind: 'utf16CodeUnits',
+        results,
+        invocations: [
+          {
+            executionSuccessful: result.problems.length === 0,
+            toolExecutionNotifications: result.problems.map((p) => ({
+              level: 'error',
+              message: { text: p.message },
+              locations: [{ physicalLocation: { artifactLocation: { uri: pathToFileURL(p.file).href } } }],
+            })),
+          },
+        ],
+      },
+    ],
+  };
+}
+
+export function formatSarif(result: LintResult, options: ReportOptions = {}): string {
+  return `${JSON.stringify(toSarif(result, options), null, 2)}\n`;
+}

@@ -1,0 +1,32 @@
+// The human format, after ESLint's "stylish": the file, then one aligned line per problem
+// (line:column, severity, message, rule id), then a summary line.
+import type { LintResult } from '../lint/results.js';
+import { painter, type Style } from './color.js';
+import { displayPath, type ReportOptions } from './options.js';
+
+const SEVERITY_STYLE: Record<string, Style> = { error: 'red', warning: 'yellow', info: 'blue' };
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export function formatStylish(result: LintResult, options: ReportOptions = {}): string {
+  const cwd = options.cwd ?? process.cwd();
+  const paint = painter(options.color ?? false);
+  let out = '';
+  for (const file of result.results) {
+    if (!file.diagnostics.length) continue;
+    const rows = file.diagnostics.map((d) => ({ pos: `${d.range.start.line}:${d.range.start.column}`, severity: d.severity, message: d.message, ruleId: d.ruleId }));
+    const posWidth = Math.max(...rows.map((r) => r.pos.length));
+    const sevWidth = Math.max(...rows.map((r) => r.severity.length));
+    out += `\n${paint('underline', displayPath(file.filePath, cwd))}\n`;
+    for (const r of rows) {
+      const message = r.message.replace(/\s*\n\s*/g, ' ');
+      out += `  ${paint('dim', r.pos.padEnd(posWidth))}  ${paint(SEVERITY_STYLE[r.severity]!, r.severity.padEnd(sevWidth))}  ${message}  ${paint('dim', r.ruleId)}\n`;
+    }
+  }
+  const total = result.errorCount + result.warningCount + result.infoCount;
+  if (!total) return out;
+  const counts = [plural(result.errorCount, 'error'), plural(result.warningCount, 'warning'), ...(result.infoCount ? [plural(result.infoCount, 'info')] : [])];
+  const summary = `${result.errorCount || result.warningCount ? '\u2716' : '\u2139'} ${plural(total, 'problem')} (${counts.join(', ')})`;
+  const style: Style[] = result.errorCount ? ['red', 'bold'] : result.warningCount ? ['yellow', 'bold'] : ['blue', 'bold'];
+  return `${out}\n${paint(style, summary)}\n`;
+}

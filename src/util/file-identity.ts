@@ -1,0 +1,52 @@
+// A file's identity for caching: the same path, inode, size and modification time mean the same
+// content for our purposes (the editor or exporter wrote nothing since).
+import { statSync } from 'node:fs';
+
+export interface FileIdentity {
+  dev: bigint;
+  ino: bigint;
+  size: bigint;
+  /** Nanoseconds: two saves within one millisecond still differ. */
+  mtimeNs: bigint;
+}
+
+export function identityOf(path: string): FileIdentity | undefined {
+  try {
+    const s = statSync(path, { bigint: true });
+    return { dev: s.dev, ino: s.ino, size: s.size, mtimeNs: s.mtimeNs };
+  } catch {
+    return undefined;
+  }
+}
+
+export function sameIdentity(a: FileIdentity | undefined, b: FileIdentity | undefined): boolean {
+  return a !== undefined && b !== undefined && a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs;
+}
+
+/** A cache of values computed from files, kept while the file's identity does not change. */
+export class IdentityCache<V> {
+  private readonly entries = new Map<string, { id: FileIdentity; value: V }>();
+
+  get(path: string, compute: () => V): V {
+    const id = identityOf(path);
+    const hit = this.entries.get(path);
+    if (hit && sameIdentity(hit.id, id)) return hit.value;
+    const value = compute();
+    if (id) this.entries.set(path, { id, value });
+    else this.entries.delete(path);
+    return value;
+  }
+
+  delete(path: string): void {
+    this.entries.delete(path);
+  }
+
+  /** Drops entries whose files are gone, so a long session does not grow without bound. */
+  prune(keep: (path: string) => boolean): void {
+    for (const path of [...this.entries.keys()]) if (!keep(path)) this.entries.delete(path);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

@@ -1,0 +1,215 @@
+// A watch session: the current lint report of a repository, kept up to date change by change.
+// A change re-lints only what it affects: the changed models, the ensembles that use them, and the
+// per-GPU memory rule across the repository (its totals depend on every model). Parsed configs and
+// model signatures are cached by file identity, so unchanged models are never read again.
+import { existsSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Diagnostic } from '../diagnostics.js';
+import { findTargets } from '../generate/targets.js';
+import { generateForTarget } from '../generate/run.js';
+import { createLintCache, lintSync, loadConfigDocument, loadSignature, type LintCache, type LintOptions } from '../lint/engine.js';
+import { fileResult, summarize, type FileResult, type LintResult } from '../lint/results.js';
+import { RULES } from '../lint/rules/index.js';
+import type { Rule } from '../lint/rule.js';
+import { listModelDirs } from '../repo/model-dir.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { classifyChange, type ClassifiedChange } from './classify.js';
+
+/** Repository-scoped rules whose findings on one model depend on every other model. */
+const REPOSITORY_WIDE = new Set(['instance-memory']);
+
+/** A model file modified this recently and unreadable is taken as still being written. */
+const STILL_WRITING_MS = 2000;
+
+export interface WatchEvent {
+  event: 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir';
+  path: string;
+}
+
+export interface RunReport {
+  event: 'initial' | 'change';
+  /** Paths that changed, relative to the working directory. */
+  changed: string[];
+  result: LintResult;
+  /** Things to tell the user besides the findings: regenerated configs, models still being written. */
+  notes: string[];
+  /** Model files that look half-written: the session asks to be called again for them. */
+  waiting: string[];
+}
+
+export interface WatchSessionOptions {
+  repo: string;
+  cwd: string;
+  /** Regenerate tritonc-generated configs whose model.onnx changed. */
+  generate?: boolean;
+  lint?: Omit<LintOptions, 'cache' | 'cwd' | 'rules'>;
+  rules?: readonly Rule[];
+  now?: () => number;
+}
+
+export class WatchSession {
+  private readonly cache: LintCache = createLintCache();
+  /** Current findings per file. */
+  private readonly findings = new Map<string, Diagnostic[]>();
+  private readonly rules: readonly Rule[];
+
+  constructor(private readonly options: WatchSessionOptions) {
+    this.rules = options.rules ?? RULES;
+  }
+
+  /** The first full lint. */
+  initial(): RunReport {
+    const models = listModelDirs(this.options.repo).map((d) => relative(this.options.repo, d));
+    const result = this.lint(models.map((m) => join(this.options.repo, m)), this.rules);
+    this.findings.clear();
+    for (const r of result.results) this.findings.set(r.filePath, r.diagnostics);
+    return this.report('initial', [], [], []);
+  }
+
+  /** Applies a batch of file events and re-lints what they affect. */
+  change(events: WatchEvent[]): RunReport {
+    const changes = events.map((e) => ({ ...classifyChange(this.options.repo, e.path, e.event === 'addDir' || e.event === 'unlinkDir' || isDir(e.path)), event: e.event }));
+    const models = new Set(changes.map((c) => c.model).filter((m): m is string => m !== undefined));
+    const notes: string[] = [];
+    const waiting: string[] = [];
+
+    for (const c of changes) if (c.event === 'unlink' || c.event === 'unlinkDir') this.forget(c.path);
+    const stillWriting = new Set(changes.filter((c) => c.kind === 'model-file' && c.path.endsWith('.onnx') && this.stillBeingWritten(c.path)).map((c) => c.path));
+    for (const p of stillWriting) waiting.push(p);
+    if (this.options.generate) notes.push(...this.regenerate(changes, stillWriting));
+
+    // The changed models and the ensembles that use them, as they exist now.
+    const affected = new Set([...models].filter((m) => isDir(join(this.options.repo, m))));
+    for (const e of this.ensemblesUsing(models)) affected.add(e);
+    // Models that are gone take their findings with them.
+    for (const m of models) if (!affected.has(m)) this.dropModel(m);
+
+    const targets = [...affected].map((m) => join(this.options.repo, m));
+    if (targets.length) {
+      const result = this.lint(targets, this.rules);
+      for (const m of affected) this.dropModel(m);
+      for (const r of result.results) {
+        // While a model file is still being written, its read error is not news yet.
+        const kept = r.diagnostics.filter((d) => !(d.ruleId === 'model-unreadable' && stillWriting.has(d.file)));
+        this.findings.set(r.filePath, kept);
+      }
+    }
+    this.refreshRepositoryWide();
+    const changed = [...new Set(events.map((e) => relative(this.options.cwd, e.path)))];
+    return this.report('change', changed, notes, waiting.map((p) => relative(this.options.cwd, p)));
+  }
+
+  /** How many parsed files the session holds (for tests of its memory use). */
+  get cachedFiles(): number {
+    return this.cache.docs.size + this.cache.signatures.size;
+  }
+
+  // ---- helpers ----
+
+  private lint(targets: string[], rules: readonly Rule[]): LintResult {
+    const existing = targets.filter((t) => existsSync(t));
+    if (!existing.length) return summarize([], rules.map((r) => r.meta as never), []);
+    try {
+      return lintSync(existing, { ...this.options.lint, cwd: this.options.cwd, cache: this.cache, rules });
+    } catch (e) {
+      // A model directory without a config yet (being created) is not a lint input: nothing to report.
+      return summarize([], rules.map((r) => r.meta as never), [{ file: existing.join(', '), message: (e as Error).message }]);
+    }
+  }
+
+  /** Re-runs the rules whose findings depend on the whole repository, and swaps in their findings. */
+  private refreshRepositoryWide(): void {
+    const rules = this.rules.filter((r) => REPOSITORY_WIDE.has(r.meta.id));
+    if (!rules.length) return;
+    const models = listModelDirs(this.options.repo);
+    const result = this.lint(models, rules);
+    for (const [file, list] of this.findings) this.findings.set(file, list.filter((d) => !REPOSITORY_WIDE.has(d.ruleId)));
+    for (const r of result.results) {
+      const fresh = r.diagnostics.filter((d) => REPOSITORY_WIDE.has(d.ruleId));
+      if (!fresh.length && !this.findings.has(r.filePath)) continue;
+      this.findings.set(r.filePath, [...(this.findings.get(r.filePath) ?? []), ...fresh]);
+    }
+  }
+
+  /** Ensembles whose steps name one of the models. */
+  private ensemblesUsing(models: Set<string>): string[] {
+    if (!models.size) return [];
+    const out: string[] = [];
+    for (const dir of listModelDirs(this.options.repo)) {
+      const config = join(dir, 'config.pbtxt');
+      if (!existsSync(config)) continue;
+      const doc = this.cache.docs.get(config, () => loadConfigDocument(config));
+      if (!('value' in doc)) continue;
+      const steps = doc.value.ensemble_scheduling?.step ?? [];
+      if (steps.some((s) => s.model_name !== undefined && models.has(s.model_name))) out.push(relative(this.options.repo, dir));
+    }
+    return out;
+  }
+
+  private dropModel(model: string): void {
+    const prefix = join(this.options.repo, model);
+    for (const file of [...this.findings.keys()]) if (file === prefix || file.startsWith(`${prefix}/`)) this.findings.delete(file);
+  }
+
+  private forget(path: string): void {
+    this.cache.docs.prune((p) => p !== path && !p.startsWith(`${path}/`));
+    this.cache.signatures.prune((p) => p !== path && !p.startsWith(`${path}/`));
+  }
+
+  /** A model file that changed moments ago and does not read yet is taken as still being written. */
+  private stillBeingWritten(path: string): boolean {
+    let mtimeMs: number;
+    try {
+      mtimeMs = statSync(path).mtimeMs;
+    } catch {
+      return false;
+    }
+    if ((this.options.now ?? Date.now)() - mtimeMs > STILL_WRITING_MS) return false;
+    const read = this.cache.signatures.get(path, () => loadSignature(path));
+    if (!read.error) return false;
+    // Don't keep the half-written state: read it again next time.
+    this.cache.signatures.delete(path);
+    return true;
+  }
+
+  /** --generate: rewrite tritonc's own configs of models whose model.onnx changed. */
+  private regenerate(changes: (ClassifiedChange & { event: string })[], stillWriting: Set<string>): string[] {
+    const notes: string[] = [];
+    const models = new Set(changes.filter((c) => c.kind === 'model-file' && c.path.endsWith('.onnx') && c.event !== 'unlink' && !stillWriting.has(c.path)).map((c) => c.model!));
+    for (const m of models) {
+      const dir = join(this.options.repo, m);
+      const found = findTargets(dir);
+      if ('error' in found) continue;
+      for (const target of found.targets) {
+        const outcome = generateForTarget(target, { options: undefined, cwd: this.options.cwd });
+        const shown = relative(this.options.cwd, target.configPath);
+        if (outcome.kind !== 'generated') {
+          notes.push(`not regenerating ${shown}: ${outcome.kind === 'problems' ? outcome.problems.map((p) => p.message).join('; ') : outcome.message}`);
+          continue;
+        }
+        if (outcome.decision === 'unchanged') continue;
+        if (outcome.decision === 'edited') {
+          notes.push(`not regenerating ${shown}: it was edited by hand (or not written by tritonc); run tritonc generate --check ${relative(this.options.cwd, dir)} to see the differences`);
+          continue;
+        }
+        writeFileAtomic(target.configPath, outcome.text);
+        this.cache.docs.delete(target.configPath);
+        notes.push(`${outcome.decision === 'create' ? 'wrote' : 'regenerated'} ${shown} from ${relative(this.options.cwd, target.modelFile)}`);
+      }
+    }
+    return notes;
+  }
+
+  private report(event: RunReport['event'], changed: string[], notes: string[], waiting: string[]): RunReport {
+    const results: FileResult[] = [...this.findings].map(([file, diagnostics]) => fileResult(file, diagnostics));
+    return { event, changed, result: summarize(results, this.rules.map((r) => r.meta as never), []), notes, waiting };
+  }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

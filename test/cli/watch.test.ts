@@ -1,0 +1,42 @@
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildFixture } from '../../fixtures/onnx/index.js';
+import { runWatch } from '../../src/cli/watch.js';
+import type { CliIO } from '../../src/cli/io.js';
+import { cli, tempDir } from '../support/cli.js';
+
+describe('tritonc watch (CLI)', () => {
+  it('--format json prints one JSON object per line per run, and stops cleanly', async () => {
+    const models = tempDir();
+    await buildFixture('classifier', models);
+    const repo = tempDir();
+    mkdirSync(join(repo, 'classifier', '1'), { recursive: true });
+    cpSync(join(models, 'classifier/model.onnx'), join(repo, 'classifier/1/model.onnx'));
+    await cli(['generate', 'classifier', '--write'], { cwd: repo });
+    let out = '';
+    const io: CliIO = { stdout: (t) => void (out += t), stderr: (t) => void (out += t), readStdin: async () => '', stdinIsTTY: true, stdoutIsTTY: false, env: {}, cwd: repo };
+    let stop!: () => void;
+    const stopped = new Promise<void>((r) => (stop = r));
+    const running = runWatch({ repo: '.', generate: false, format: 'json' }, io, stopped);
+    const lines = async (n: number): Promise<Record<string, unknown>[]> => {
+      for (let i = 0; i < 200 && out.trim().split('\n').filter(Boolean).length < n; i++) await new Promise((r) => setTimeout(r, 25));
+      return out.trim().split('\n').map((l) => JSON.parse(l));
+    };
+    const [first] = await lines(1);
+    expect(first).toMatchObject({ event: 'initial', changed: [] });
+    expect((first!.results as { filePath: string; errorCount: number }[])[0]).toMatchObject({ errorCount: 0 });
+    const config = join(repo, 'classifier/config.pbtxt');
+    writeFileSync(config, readFileSync(config, 'utf8').replace('max_batch_size: 4', 'max_batch_size: -4'));
+    const [, second] = await lines(2);
+    expect(second).toMatchObject({ event: 'change', changed: ['classifier/config.pbtxt'] });
+    const messages = (second!.results as { messages: { ruleId: string; severity: number; line: number }[] }[]).flatMap((r) => r.messages);
+    expect(messages.some((m) => m.severity === 2)).toBe(true);
+    stop();
+    expect(await running).toBe(0);
+  });
+
+  it('exits 2 for a path that is not a directory', async () => {
+    expect(await cli(['watch', 'nope'], { cwd: tempDir() })).toMatchObject({ code: 2, stderr: expect.stringContaining('watch: nope: not a directory') });
+  });
+});

@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Validator } from '@cfworker/json-schema';
+import { describe, expect, it } from 'vitest';
+import { toSarif } from '../../src/report/sarif.js';
+import { CWD, sampleResult } from './fixtures.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+describe('sarif', () => {
+  const log = toSarif(sampleResult(), { cwd: CWD, version: '1.2.3' }) as Json;
+  const run = log.runs[0];
+
+  it('is a SARIF 2.1.0 log with one run by tritonc and every rule described', () => {
+    expect(log.version).toBe('2.1.0');
+    expect(log.$schema).toMatch(/sarif-2\.1\.0/);
+    expect(run.tool.driver).toMatchObject({ name: 'tritonc', version: '1.2.3', informationUri: expect.stringMatching(/^https:/) });
+    const rule = run.tool.driver.rules.find((r: Json) => r.id === 'batch-dim-in-dims');
+    expect(rule).toMatchObject({
+      name: 'BatchDimInDims',
+      shortDescription: { text: expect.any(String) },
+      fullDescription: { text: expect.stringContaining("Prevents Triton's: \"model '<model>', tensor '<name>'") },
+      helpUri: expect.stringMatching(/docs\/rules\/batch-dim-in-dims\.md$/),
+      defaultConfiguration: { level: 'error' },
+      properties: { category: 'correctness', tags: ['tritonc', 'correctness'] },
+    });
+    expect(run.tool.driver.rules.find((r: Json) => r.id === 'unused-suppression').defaultConfiguration).toEqual({ enabled: false, level: 'warning' });
+  });
+
+  it('has one result per problem with a repo-relative location, region and level', () => {
+    expect(run.results).toHaveLength(3);
+    const [first] = run.results;
+    expect(first).toMatchObject({
+      ruleId: 'batch-dim-in-dims',
+      level: 'error',
+      message: { text: expect.stringContaining('include the batch axis') },
+      locations: [{ physicalLocation: { artifactLocation: { uri: 'models/resnet/config.pbtxt', uriBaseId: '%SRCROOT%' }, region: { startLine: 4, startColumn: 54, endLine: 4, endColumn: 55 } } }],
+    });
+    expect(run.tool.driver.rules[first.ruleIndex].id).toBe('batch-dim-in-dims');
+    expect(run.results.map((r: Json) => r.level)).toEqual(['error', 'warning', 'note']);
+    expect(run.originalUriBaseIds['%SRCROOT%'].uri).toBe('file:///work/repo/');
+  });
+
+  it('fingerprints are stable across line moves and distinct per problem', () => {
+    const moved = sampleResult();
+    for (const d of moved.results[1]!.diagnostics) d.range.start.line += 10;
+    const again = (toSarif(moved, { cwd: CWD }) as Json).runs[0].results;
+    const fp = (r: Json) => r.partialFingerprints.primaryLocationLineHash;
+    expect(again.map(fp)).toEqual(run.results.map(fp));
+    expect(new Set(run.results.map(fp)).size).toBe(3);
+    expect(run.results[0].partialFingerprints['tritonc/v1']).toMatch(/^[0-9a-f]{16}:1$/);
+  });
+
+  // The official schema, as @microsoft/jest-sarif ships it, checked with a draft-04 validator.
+  it('validates against the SARIF 2.1.0 JSON schema', () => {
+    const require = createRequire(import.meta.url);
+    const schema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'));
+    const result = new Validator(schema, '4', false).validate(JSON.parse(JSON.stringify(log)));
+    expect(result.errors).toEqual([]);
+    expect(result.valid).toBe(true);
+    // The validator does reject a broken log.
+    const broken = JSON.parse(JSON.stringify(log));
+    broken.runs[0].results[0].level = 'fatal';
+    expect(new Validator(schema, '4', false).validate(broken).valid).toBe(false);
+  });
+});

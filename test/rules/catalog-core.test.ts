@@ -1,0 +1,88 @@
+// The core rules against the whole corpus: no valid row gets an error, and every invalid row they
+// cover gets the error carrying its expected Triton message (the table in core-support.ts).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/document.js';
+import { lintSync } from '../../src/lint/engine.js';
+import { coreRules } from '../../src/lint/rules/catalog-core.js';
+import { RULES } from '../../src/lint/rules/index.js';
+import { corpusRows, readCorpusFile, type CorpusRow } from '../support/corpus.js';
+import { tempDir } from '../support/cli.js';
+import { CORE_COVERAGE, corpusRow, MISLABELED_VALID, MODEL_STUB, reportsExpected } from './core-support.js';
+
+const short = (row: CorpusRow): string => row.file.replace(/^triton-inference-server__/, '');
+
+/**
+ * A valid row deployed as its test deploys it: in a directory named as the model (config name, else
+ * its own directory), with the stub model file its `needs-model:<kind>` note says the test copies in.
+ */
+function lintValidRow(row: CorpusRow, repo: string): { ruleId: string; message: string; severity: string }[] {
+  const text = readCorpusFile(row);
+  const name = parseConfig(text).value.name || basename(dirname(row.path));
+  const dir = join(repo, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'config.pbtxt'), text);
+  const kind = /needs-model:([a-z0-9.-]+)/.exec(row.note)?.[1];
+  if (kind) {
+    mkdirSync(join(dir, '1'), { recursive: true });
+    writeFileSync(join(dir, '1', MODEL_STUB[kind]!), '');
+  }
+  return lintSync([dir], { cwd: repo, rules: coreRules }).results.flatMap((r) => r.diagnostics);
+}
+
+describe('catalog-core', () => {
+  it('registers every core rule once, with a docs page id and a quoted Triton message', () => {
+    for (const rule of coreRules) {
+      expect(RULES.filter((r) => r.meta.id === rule.meta.id), rule.meta.id).toHaveLength(1);
+      expect(rule.meta.prevents.length, rule.meta.id).toBeGreaterThan(0);
+    }
+  });
+
+  it('every core rule has a docs page that quotes the Triton messages it prevents', () => {
+    for (const rule of coreRules) {
+      const page = readFileSync(fileURLToPath(new URL(`../../docs/rules/${rule.meta.id}.md`, import.meta.url)), 'utf8');
+      expect(page, rule.meta.id).toMatch(new RegExp(`^# ${rule.meta.id}\\n`));
+      for (const message of rule.meta.prevents) expect(page, `${rule.meta.id} docs quote: ${message}`).toContain(message);
+    }
+  });
+
+  it('no valid corpus row gets an error (each deployed with the model file its test copies in)', () => {
+    const rows = corpusRows().filter((r) => r.kind === 'valid');
+    const blamed: string[] = [];
+    let warnings = 0;
+    for (const [i, row] of rows.entries()) {
+      if (MISLABELED_VALID.includes(short(row))) continue;
+      const found = lintValidRow(row, join(tempDir('tritonc-valid-'), String(i)));
+      warnings += found.filter((f) => f.severity !== 'error').length;
+      for (const f of found.filter((d) => d.severity === 'error')) blamed.push(`${short(row)}: ${f.ruleId}: ${f.message}`);
+    }
+    console.log(`core rules on ${rows.length - MISLABELED_VALID.length} valid corpus rows: 0 errors expected, ${blamed.length} found; ${warnings} warnings/notes`);
+    expect(blamed).toEqual([]);
+  });
+
+  it.each(MISLABELED_VALID)('%s is labelled valid, but Triton core would refuse it (a parser fixture never loaded)', (file) => {
+    const row = corpusRow(file);
+    const found = lintValidRow(row, tempDir('tritonc-mislabeled-')).filter((f) => f.severity === 'error');
+    expect(found.map((f) => f.ruleId).sort()).toEqual(expect.arrayContaining(['platform-backend', 'preferred-batch-size', 'priority-queue']));
+  });
+
+  describe('invalid rows: the covering rule reports the expected Triton message', () => {
+    let covered = 0;
+    for (const c of CORE_COVERAGE) {
+      const trials = c.platforms ?? [undefined];
+      it(`${c.file} -> ${c.rule}`, () => {
+        const row = corpusRow(c.file);
+        expect(row.kind).toBe('invalid');
+        for (const platform of trials) expect(reportsExpected(row, c.rule, platform ? { platform } : {}), platform ?? 'as stored').toBe(true);
+        covered++;
+      });
+    }
+    it('counts', () => {
+      const staticRows = corpusRows().filter((r) => r.kind === 'invalid' && /check=(static|repo-layout)/.test(r.note));
+      console.log(`core rules cover ${CORE_COVERAGE.length} invalid corpus rows (${covered} verified here) of ${staticRows.length} rows marked check=static/repo-layout`);
+      expect(new Set(CORE_COVERAGE.map((c) => c.file)).size).toBe(CORE_COVERAGE.length);
+    });
+  });
+});

@@ -1,0 +1,152 @@
+// watch with real file changes in a temporary repository.
+import { cpSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildFixture, type FixtureName } from '../../fixtures/onnx/index.js';
+import { startWatch, type WatchHandle } from '../../src/watch/watch.js';
+import type { RunReport } from '../../src/watch/session.js';
+import { cli, tempDir } from '../support/cli.js';
+
+let models: string;
+beforeAll(async () => {
+  models = tempDir();
+  for (const n of ['classifier', 'fixed-batch', 'dynamic-batch'] as FixtureName[]) await buildFixture(n, models);
+});
+
+const handles: WatchHandle[] = [];
+afterEach(async () => {
+  while (handles.length) await handles.pop()!.close();
+});
+
+function repoWith(names: FixtureName[]): string {
+  const dir = tempDir();
+  for (const n of names) {
+    mkdirSync(join(dir, n, '1'), { recursive: true });
+    cpSync(join(models, n, 'model.onnx'), join(dir, n, '1', 'model.onnx'));
+  }
+  return dir;
+}
+
+/** Starts watching and returns a function that waits for the next report matching a predicate. */
+async function watching(repo: string, generate = false) {
+  const reports: RunReport[] = [];
+  const waiters: { pred: (r: RunReport) => boolean; resolve: (r: RunReport) => void }[] = [];
+  const h = startWatch({
+    repo, cwd: repo, generate, debounceMs: 30,
+    onReport: (r) => {
+      reports.push(r);
+      for (const w of [...waiters]) if (w.pred(r)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(r);
+      }
+    },
+    onError: (e) => {
+      throw e;
+    },
+  });
+  handles.push(h);
+  await h.ready;
+  const next = (pred: (r: RunReport) => boolean, ms = 8000): Promise<RunReport> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching report within ${ms} ms; got ${reports.length}: ${JSON.stringify(reports.map((r) => [r.event, r.changed, ids(r)]))}`)), ms);
+      waiters.push({ pred, resolve: (r) => (clearTimeout(timer), resolve(r)) });
+    });
+  return { reports, next, handle: h };
+}
+
+const ids = (r: RunReport): string[] => r.result.results.flatMap((f) => f.diagnostics.filter((d) => d.severity === 'error').map((d) => d.ruleId));
+const errorsIn = (r: RunReport, file: string): string[] =>
+  r.result.results.filter((f) => f.filePath.endsWith(file)).flatMap((f) => f.diagnostics.filter((d) => d.severity === 'error').map((d) => d.ruleId));
+
+describe('tritonc watch', () => {
+  it('reports a new error in an edited config, then clean once it is fixed', async () => {
+    const repo = repoWith(['classifier']);
+    await cli(['generate', 'classifier', '--write'], { cwd: repo });
+    const w = await watching(repo);
+    expect(ids(w.reports[0]!)).toEqual([]);
+    const path = join(repo, 'classifier/config.pbtxt');
+    const good = readFileSync(path, 'utf8');
+    writeFileSync(path, good.replace('dims: [ 3, 224, 224 ]', 'dims: [ 3, 224, 224, 1 ]'));
+    const broken = await w.next((r) => r.event === 'change' && errorsIn(r, 'classifier/config.pbtxt').length > 0);
+    expect(errorsIn(broken, 'classifier/config.pbtxt')).toContain('io-shape');
+    // An editor's atomic save: write a temp file, rename it over the config.
+    writeFileSync(`${path}.tmp-save`, good);
+    renameSync(`${path}.tmp-save`, path);
+    const fixed = await w.next((r) => r.event === 'change' && errorsIn(r, 'classifier/config.pbtxt').length === 0);
+    expect(ids(fixed)).toEqual([]);
+  });
+
+  it('reports missing-dynamic-axis when model.onnx is replaced by a fixed-batch export', async () => {
+    const repo = repoWith(['classifier']);
+    writeFileSync(join(repo, 'classifier/config.pbtxt'), 'name: "classifier"\nbackend: "onnxruntime"\nmax_batch_size: 8\n');
+    const w = await watching(repo);
+    expect(ids(w.reports[0]!)).toEqual([]);
+    cpSync(join(models, 'fixed-batch', 'model.onnx'), join(repo, 'classifier/1/model.onnx'));
+    const r = await w.next((x) => x.event === 'change' && ids(x).includes('missing-dynamic-axis'));
+    expect(r.changed).toContain('classifier/1/model.onnx');
+  });
+
+  it('follows models being added and removed', async () => {
+    const repo = repoWith(['classifier']);
+    await cli(['generate', '.', '--write'], { cwd: repo });
+    const w = await watching(repo);
+    mkdirSync(join(repo, 'second', '1'), { recursive: true });
+    cpSync(join(models, 'dynamic-batch', 'model.onnx'), join(repo, 'second/1/model.onnx'));
+    writeFileSync(join(repo, 'second/config.pbtxt'), 'name: "second"\nbackend: "onnxruntime"\nmax_batch_size: -1\n');
+    const added = await w.next((r) => errorsIn(r, 'second/config.pbtxt').length > 0);
+    expect(errorsIn(added, 'second/config.pbtxt').length).toBeGreaterThan(0);
+    rmSync(join(repo, 'second'), { recursive: true });
+    const removed = await w.next((r) => r.event === 'change' && !r.result.results.some((f) => f.filePath.includes('/second/')));
+    expect(ids(removed)).toEqual([]);
+  });
+
+  it('does not report a model file that is still being written as corrupt', async () => {
+    const repo = repoWith(['classifier']);
+    await cli(['generate', 'classifier', '--write'], { cwd: repo });
+    const w = await watching(repo);
+    const bytes = readFileSync(join(models, 'classifier', 'model.onnx'));
+    const path = join(repo, 'classifier/1/model.onnx');
+    // A slow writer: the first half now, the rest a while later.
+    const fd = openSync(path, 'w');
+    writeSync(fd, bytes, 0, bytes.length >> 1);
+    const waiting = await w.next((r) => r.waiting.length > 0);
+    expect(waiting.waiting).toEqual(['classifier/1/model.onnx']);
+    expect(ids(waiting)).not.toContain('model-unreadable');
+    await new Promise((r) => setTimeout(r, 300));
+    writeSync(fd, bytes, bytes.length >> 1, bytes.length - (bytes.length >> 1), bytes.length >> 1);
+    closeSync(fd);
+    const done = await w.next((r) => r.waiting.length === 0 && r.changed.includes('classifier/1/model.onnx'));
+    expect(ids(done)).toEqual([]);
+    expect(w.reports.every((r) => !ids(r).includes('model-unreadable'))).toBe(true);
+  });
+
+  it('--generate rewrites tritonc\'s own config when model.onnx changes, and never a hand-edited one', async () => {
+    const repo = repoWith(['classifier', 'dynamic-batch']);
+    await cli(['generate', '.', '--write'], { cwd: repo });
+    const handEdited = join(repo, 'dynamic-batch/config.pbtxt');
+    writeFileSync(handEdited, readFileSync(handEdited, 'utf8').replace('max_batch_size: 4', 'max_batch_size: 2'));
+    const before = readFileSync(handEdited, 'utf8');
+    const w = await watching(repo, true);
+    cpSync(join(models, 'dynamic-batch', 'model.onnx'), join(repo, 'classifier/1/model.onnx'));
+    const regenerated = await w.next((r) => r.notes.some((n) => n.startsWith('regenerated classifier/config.pbtxt')));
+    expect(ids(regenerated)).toEqual([]);
+    expect(readFileSync(join(repo, 'classifier/config.pbtxt'), 'utf8')).toContain('dims: [ 3, 32, 32 ]');
+    cpSync(join(models, 'classifier', 'model.onnx'), join(repo, 'dynamic-batch/1/model.onnx'));
+    const refused = await w.next((r) => r.notes.some((n) => n.startsWith('not regenerating dynamic-batch/config.pbtxt')));
+    expect(refused.notes.join('\n')).toContain('edited by hand');
+    expect(readFileSync(handEdited, 'utf8')).toBe(before);
+  });
+
+  it('keeps memory bounded: the cache holds only the repository\'s files after many edits', async () => {
+    const repo = repoWith(['classifier']);
+    await cli(['generate', 'classifier', '--write'], { cwd: repo });
+    const w = await watching(repo);
+    const path = join(repo, 'classifier/config.pbtxt');
+    const text = readFileSync(path, 'utf8');
+    for (let i = 0; i < 200; i++) {
+      writeFileSync(path, `${text}# edit ${i}\n`);
+      w.handle.session.change([{ event: 'change', path }]);
+    }
+    expect(w.handle.session.cachedFiles).toBeLessThanOrEqual(2);
+  });
+});
