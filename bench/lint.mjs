@@ -21,7 +21,7 @@ const RUNS = arg('--runs', 5);
 const MODELS = arg('--models', 1000);
 const bin = path.join(root, 'bin', 'tritonc.js');
 if (!fs.existsSync(path.join(root, 'dist', 'cli.js'))) {
-  console.error('bench/lint.mjs: dist/cli.js is missing: run npm run build first');
+  console.error('bench/lint.mjs: dist/cli.cjs is missing: run npm run build first');
   process.exit(2);
 }
 

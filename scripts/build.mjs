@@ -1,4 +1,5 @@
-// Builds dist/: the CLI as one bundled file (fast cold start), the library entry, and type declarations.
+// Builds dist/: the CLI as one bundled CommonJS file (loaded with V8's code cache for a fast cold
+// start, see bin/tritonc.js), the library entry (ESM), and type declarations.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -9,20 +10,33 @@ rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const common = {
   bundle: true,
   platform: 'node',
-  format: 'esm',
   target: 'node20',
   sourcemap: false,
   legalComments: 'none',
-  define: { __TRITONC_VERSION__: JSON.stringify(pkg.version) },
   // Optional, large, native: loaded lazily only by `verify --runtime ort`.
   external: ['onnxruntime-node'],
-  // Bundled CommonJS dependencies still call require().
-  banner: { js: "import { createRequire as __tritoncRequire } from 'node:module'; const require = __tritoncRequire(import.meta.url);" },
   logLevel: 'warning',
 };
 
-await build({ ...common, entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli.js' });
-await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js', packages: 'external' });
+await build({
+  ...common,
+  entryPoints: ['src/cli/bin.ts'],
+  outfile: 'dist/cli.cjs',
+  format: 'cjs',
+  // vm.Script can cache the compiled code of a script, not of an ES module: hence CommonJS here.
+  define: { __TRITONC_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__tritoncModuleUrl' },
+  banner: { js: "const __tritoncModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+await build({
+  ...common,
+  entryPoints: ['src/index.ts'],
+  outfile: 'dist/index.js',
+  format: 'esm',
+  packages: 'external',
+  define: { __TRITONC_VERSION__: JSON.stringify(pkg.version) },
+});
 if (!process.argv.includes('--no-types')) {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 }
+// Warm the code cache with a typical run, so the first real command starts fast too.
+execFileSync(process.execPath, ['bin/tritonc.js', 'lint', 'model_repository', '--format', 'json'], { stdio: 'ignore' });

@@ -1,6 +1,7 @@
 // onnxruntime-node is an optional peer dependency (113 MB, native): tritonc imports it only when
 // `verify --runtime ort` runs, and says how to install it when it is absent. The types below are the
 // small part of its API verify uses, written out so tritonc's own types never require the package.
+import { createRequire } from 'node:module';
 import { CannotRun } from './errors.js';
 
 export interface OrtValueMetadata {
@@ -42,7 +43,9 @@ export interface OrtApi {
 /** Loads onnxruntime-node; tests inject a loader that fails or returns a stand-in. */
 export type OrtLoader = () => Promise<unknown>;
 
-export const defaultOrtLoader: OrtLoader = () => import('onnxruntime-node');
+// require, not import(): onnxruntime-node is CommonJS, and the CLI bundle runs as a vm.Script (for
+// V8's code cache), where import() has no module loader to call.
+export const defaultOrtLoader: OrtLoader = async () => createRequire(import.meta.url)('onnxruntime-node');
 
 export const ORT_MISSING_MESSAGE = [
   'verify --runtime ort needs onnxruntime-node, an optional dependency tritonc does not install by itself (it is 113 MB). Install it next to tritonc:',

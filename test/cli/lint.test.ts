@@ -141,7 +141,7 @@ describe('tritonc lint', () => {
       execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--no-types'], { cwd: root, stdio: 'pipe' });
     }, 120_000);
     it('bin/tritonc.js lint: exit codes, output, no stack traces', async () => {
-      expect(existsSync(join(root, 'dist/cli.js'))).toBe(true);
+      expect(existsSync(join(root, 'dist/cli.cjs'))).toBe(true);
       const dir = await repo(BROKEN);
       const r = runBin(['lint', '-f', 'json', 'models'], { cwd: dir });
       expect(r.code).toBe(1);

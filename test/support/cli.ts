@@ -34,7 +34,7 @@ export const BIN = join(ROOT, 'bin', 'tritonc.js');
 
 /** Runs the built CLI (dist/) as a user would. */
 export function runBin(args: string[], opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
-  if (!existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run npm run build (npm ci does it)');
+  if (!existsSync(join(ROOT, 'dist', 'cli.cjs'))) throw new Error('dist/cli.cjs is missing: run npm run build (npm ci does it)');
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd: opts.cwd ?? ROOT,
     input: opts.input ?? '',
