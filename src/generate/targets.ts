@@ -1,11 +1,12 @@
 // What `tritonc generate PATH` works on: a model file, a model directory, or a repository of them.
 // Version directories follow Triton's rules (§2.4): the latest version the policy selects, and its
 // default_model_filename (model.onnx), which may be a directory holding model.onnx (§2.7).
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseConfig } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import { listModelDirs, scanModelDir, selectVersions, versionOfDirName, type ModelDir } from '../repo/model-dir.js';
+import { isDirectory } from '../util/path-kind.js';
 
 export interface GenerateTarget {
   modelDir: string;
@@ -19,13 +20,6 @@ export interface GenerateTarget {
 
 export type TargetResult = { targets: GenerateTarget[] } | { error: string };
 
-const isDirectory = (p: string): boolean => {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-};
 
 /** The config on disk as a value, when it exists and parses (it only steers where the model is). */
 function existingConfig(md: ModelDir): ModelConfig | undefined {

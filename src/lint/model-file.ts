@@ -2,10 +2,10 @@
 // version the version policy selects, the backend's default file name (or default_model_filename),
 // and for ONNX a directory of that name holding model.onnx. Only the file Triton would really open
 // is read, so a stale model in an older version directory never decides a lint result.
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelConfig } from '../config/model-config.js';
 import { selectVersions, type ModelDir } from '../repo/model-dir.js';
+import { pathKind as kindOf } from '../util/path-kind.js';
 
 export type ModelFormat = 'onnx' | 'tensorrt' | 'pytorch' | 'other' | 'none';
 
@@ -21,14 +21,6 @@ export interface ModelFile {
 
 const DEFAULT_FILE: Partial<Record<ModelFormat, string>> = { onnx: 'model.onnx', tensorrt: 'model.plan', pytorch: 'model.pt' };
 
-function kindOf(path: string): 'file' | 'dir' | undefined {
-  try {
-    const st = statSync(path);
-    return st.isDirectory() ? 'dir' : st.isFile() ? 'file' : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The model format, as Triton's backend auto-fill decides it (§2.5), for the formats tritonc reads. */
 export function modelFormat(dir: ModelDir, config: ModelConfig): ModelFormat {

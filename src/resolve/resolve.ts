@@ -4,7 +4,7 @@
 // Triton loads, and core's re-normalization. Everything comes back as data: the config, the steps
 // that changed it and why, the problem that makes Triton refuse the model, or why tritonc could not
 // read its input. Nothing here throws for bad input.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve as resolvePath } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { autofillBackendFields } from '../config/autofill.js';
@@ -19,6 +19,7 @@ import type { ModelSignature } from '../onnx/types.js';
 import { scanModelDir, selectVersions } from '../repo/model-dir.js';
 import { inSchemaOrder } from './field-order.js';
 import { readAutofillListing } from './listing.js';
+import { isDirectory } from '../util/path-kind.js';
 
 /** GPUs assumed on the serving host when the caller does not say. */
 export const DEFAULT_GPUS = 1;
@@ -190,13 +191,6 @@ export function resolveModelDir(modelDir: string, options: ResolveOptions = {}):
   return { ...base, status: 'ok', configFile, version, ...(modelFile ? { modelFile } : {}), config: inSchemaOrder(config, loadSchema().modelConfig) };
 }
 
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 function chooseConfigFile(modelDir: string, configName: string | undefined, steps: ResolveStep[]): string | undefined {
   const main = join(modelDir, 'config.pbtxt');

@@ -14,6 +14,7 @@ import type { Rule } from '../lint/rule.js';
 import { listModelDirs } from '../repo/model-dir.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { classifyChange, type ClassifiedChange } from './classify.js';
+import { isDirectory as isDir } from '../util/path-kind.js';
 
 /** Repository-scoped rules whose findings on one model depend on every other model. */
 const REPOSITORY_WIDE = new Set(['instance-memory']);
@@ -206,10 +207,3 @@ export class WatchSession {
   }
 }
 
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}

@@ -4,7 +4,7 @@
 // the one Triton runs after backend auto-fill and the ONNX Runtime backend's auto-complete. tritonc
 // completes ONNX models from their signature; what it cannot know (a model whose I/O the backend
 // fills in from a file it cannot read) is never blamed.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { PathSegment, Range } from '../../../diagnostics.js';
@@ -14,6 +14,7 @@ import type { ModelConfig, ModelEnsembling_Step } from '../../../config/model-co
 import { scanModelDir, selectVersions } from '../../../repo/model-dir.js';
 import { readAutofillListing } from '../../../resolve/listing.js';
 import { defineRepositoryRule, type RepositoryContext, type RepositoryModel } from '../../rule.js';
+import { isDirectory as isDir } from '../../../util/path-kind.js';
 
 const ENSEMBLE = 'ensemble';
 
@@ -60,13 +61,6 @@ function view(model: string, batching: boolean, type: string, dims: readonly (nu
   return { model, type, dims: d, full: batching ? [-1, ...d] : d, where };
 }
 
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 function typeName(t: unknown): string | undefined {
   return typeof t === 'string' ? t : typeof t === 'number' ? `TYPE_${t}` : undefined;

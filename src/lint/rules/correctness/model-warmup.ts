@@ -4,12 +4,11 @@
 // hold enough bytes; each of its requests must pass Triton's normal request checks against the
 // config's inputs (required inputs present, data types and shapes right); and the backend must accept
 // batch_size requests of batch 1 at once.
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { DataType, ModelInput, ModelWarmup } from '../../../config/model-config.js';
 import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend } from './platform-backend.js';
+import { checkDataFile } from '../../data-file.js';
 
 const DATA_TYPES: DataType[] = [
   'TYPE_INVALID', 'TYPE_BOOL', 'TYPE_UINT8', 'TYPE_UINT16', 'TYPE_UINT32', 'TYPE_UINT64', 'TYPE_INT8', 'TYPE_INT16',
@@ -111,7 +110,15 @@ function checkSample(ctx: ModelContext, sample: ModelWarmup, path: PathSegment[]
         data: { input },
       });
     } else if (w.input_data_file !== undefined) {
-      checkDataFile(ctx, input, w.input_data_file, typeName(w.data_type), (w.dims ?? []).map(Number), [...inputPath, 'input_data_file']);
+      const type = typeName(w.data_type);
+      const dims = (w.dims ?? []).map(Number);
+      checkDataFile(ctx, {
+        folder: 'warmup', file: w.input_data_file, field: 'warmup input_data_file',
+        need: type === 'TYPE_STRING' ? undefined : byteSizeOf(type, dims),
+        subject: `warmup input '${input}' (${type} ${dimsText(dims)})`,
+        tritonMessage: (need, size) => `[request id: <id_unknown>] warmup setting expects ${need} bytes, but the data provided from ${w.input_data_file}only has ${size} bytes`,
+        path: [...inputPath, 'input_data_file'], data: { input, file: w.input_data_file },
+      });
     }
   }
 
@@ -198,33 +205,4 @@ function checkSample(ctx: ModelContext, sample: ModelWarmup, path: PathSegment[]
 /** Triton's request shape check: same rank, and each fixed config dim equal. */
 function shapeMatches(dims: readonly number[], config: readonly number[]): boolean {
   return dims.length === config.length && config.every((c, i) => c === -1 || c === dims[i]);
-}
-
-function checkDataFile(ctx: ModelContext, input: string, file: string, type: string, dims: number[], path: PathSegment[]): void {
-  const full = join(ctx.model.dir, 'warmup', file);
-  let size: number | undefined;
-  try {
-    const st = statSync(full);
-    size = st.isFile() ? st.size : undefined;
-  } catch {
-    size = undefined;
-  }
-  if (size === undefined) {
-    ctx.report({
-      path,
-      severity: 'warning',
-      message: `warmup input_data_file ${JSON.stringify(file)} is not a file in ${ctx.model.name}/warmup/, where Triton reads it, so the model would fail to load ("failed to open text file for read ..."); add the file there`,
-      data: { input, file },
-    });
-    return;
-  }
-  if (type === 'TYPE_STRING') return;
-  const need = byteSizeOf(type, dims);
-  if (need !== undefined && need > size) {
-    ctx.report({
-      path,
-      message: `warmup input '${input}' needs ${need} bytes (${type} ${dimsText(dims)}) but ${file} has ${size}, so Triton refuses the model ("[request id: <id_unknown>] warmup setting expects ${need} bytes, but the data provided from ${file}only has ${size} bytes"); write the full tensor to ${ctx.model.name}/warmup/${file}`,
-      data: { input, file, need, size },
-    });
-  }
 }

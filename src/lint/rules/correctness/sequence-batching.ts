@@ -4,13 +4,12 @@
 // one tensor per control kind, exactly one 2-entry *_false_true list for START/END/READY, none and an
 // integer or string data_type for CORRID, a direct strategy's slot utilization in [0, 1], and an
 // initial_state that matches its state and has data.
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ModelSequenceBatching, ModelSequenceBatching_Control, ModelSequenceBatching_State } from '../../../config/model-config.js';
 import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName } from './platform-backend.js';
 import { byteSizeOf, typeName } from './model-warmup.js';
+import { checkDataFile } from '../../data-file.js';
 
 const KINDS = ['CONTROL_SEQUENCE_START', 'CONTROL_SEQUENCE_READY', 'CONTROL_SEQUENCE_END', 'CONTROL_SEQUENCE_CORRID'] as const;
 const LISTS = ['int32_false_true', 'fp32_false_true', 'bool_false_true'] as const;
@@ -246,36 +245,14 @@ function checkStates(ctx: ModelContext, states: ModelSequenceBatching_State[]): 
         data: { input },
       });
     } else if (is.data_file !== undefined) {
-      checkDataFile(ctx, is.data_file, isType, dimsOk ? dims : undefined, [...isPath, 'data_file'], input);
+      const file = is.data_file;
+      checkDataFile(ctx, {
+        folder: 'initial_state', file, field: 'initial_state data_file',
+        need: dimsOk && isType !== 'TYPE_STRING' ? byteSizeOf(isType, dims) : undefined,
+        subject: `initial_state of state '${input}' (${isType} [${dims.join(',')}])`,
+        tritonMessage: (need, size) => `initial_state setting expects ${need} bytes, but the data provided from ${file}only has ${size} bytes.`,
+        path: [...isPath, 'data_file'], data: { input, file },
+      });
     }
   });
-}
-
-function checkDataFile(ctx: ModelContext, file: string, type: string, dims: number[] | undefined, path: PathSegment[], input: string): void {
-  const full = join(ctx.model.dir, 'initial_state', file);
-  let size: number | undefined;
-  try {
-    const st = statSync(full);
-    size = st.isFile() ? st.size : undefined;
-  } catch {
-    size = undefined;
-  }
-  if (size === undefined) {
-    ctx.report({
-      path,
-      severity: 'warning',
-      message: `initial_state data_file ${JSON.stringify(file)} is not a file in ${ctx.model.name}/initial_state/, where Triton reads it, so the model would fail to load ("failed to open text file for read ..."); add the file there`,
-      data: { input, file },
-    });
-    return;
-  }
-  if (!dims || type === 'TYPE_STRING') return;
-  const need = byteSizeOf(type, dims);
-  if (need !== undefined && need > size) {
-    ctx.report({
-      path,
-      message: `initial_state of state '${input}' needs ${need} bytes (${type} [${dims.join(',')}]) but ${file} has ${size}, so Triton refuses the model ("initial_state setting expects ${need} bytes, but the data provided from ${file}only has ${size} bytes."); write the full initial value to ${ctx.model.name}/initial_state/${file}`,
-      data: { input, file, need, size },
-    });
-  }
 }

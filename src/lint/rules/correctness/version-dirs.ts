@@ -2,7 +2,7 @@
 // needs at least one numeric version directory that its version_policy selects (ensembles too); names
 // with a leading zero or without a leading number are ignored, and a numeric prefix counts (`1_old`
 // is version 1); the ONNX Runtime backend opens <model>/<version>/<default_model_filename>.
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PathSegment } from '../../../diagnostics.js';
 import { autofillBackendFields } from '../../../config/autofill.js';
@@ -10,15 +10,8 @@ import type { ModelConfig } from '../../../config/model-config.js';
 import { scanModelDir, selectVersions, type VersionDir } from '../../../repo/model-dir.js';
 import { readAutofillListing } from '../../../resolve/listing.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
+import { pathKind as kindOf } from '../../../util/path-kind.js';
 
-function kindOf(path: string): 'file' | 'dir' | undefined {
-  try {
-    const st = statSync(path);
-    return st.isDirectory() ? 'dir' : st.isFile() ? 'file' : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 export const versionDirs = defineModelRule({
   meta: {
