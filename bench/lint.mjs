@@ -20,7 +20,7 @@ const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(
 const RUNS = arg('--runs', 5);
 const MODELS = arg('--models', 1000);
 const bin = path.join(root, 'bin', 'tritonc.js');
-if (!fs.existsSync(path.join(root, 'dist', 'cli.js'))) {
+if (!fs.existsSync(path.join(root, 'dist', 'cli.cjs'))) {
   console.error('bench/lint.mjs: dist/cli.cjs is missing: run npm run build first');
   process.exit(2);
 }

@@ -20,7 +20,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     .help()
     .alias('h', 'help')
     .demandCommand(1, 'give a command, e.g. tritonc fmt --check model_repository')
-    .wrap(Math.min(100, process.stdout.columns || 100))
+    .wrap(wantsHelp(argv) ? Math.min(100, process.stdout.columns || 100) : null)
     .fail((msg, err) => {
       usageError = msg || err?.message || 'invalid arguments';
     });
@@ -68,4 +68,9 @@ export async function main(): Promise<void> {
     if (process.env.TRITONC_DEBUG) io.stderr(`${(e as Error).stack}\n`);
     process.exitCode = 70;
   }
+}
+
+/** Laying out help text costs a few milliseconds of every start: only do it when help is shown. */
+function wantsHelp(argv: string[]): boolean {
+  return argv.length === 0 || argv.some((a) => a === '--help' || a === '-h' || a === 'help');
 }

@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildFixture } from '../../fixtures/onnx/index.js';
-import { runWatch } from '../../src/cli/watch.js';
+import { runWatch } from '../../src/cli/watch-run.js';
 import type { CliIO } from '../../src/cli/io.js';
 import { cli, tempDir } from '../support/cli.js';
 

@@ -1,0 +1,64 @@
+// The verify command's implementation: flags -> VerifyOptions -> verifyModel -> report and exit code.
+import { parseTimeout } from '../verify/duration.js';
+import { parseGpus } from '../verify/docker-args.js';
+import { CannotRun } from '../verify/errors.js';
+import { normalizeServerUrl } from '../verify/kserve-client.js';
+import { dryRunText, reportText } from '../verify/report.js';
+import type { Runtime } from '../verify/types.js';
+import { dryRunVerify, verifyModel, type VerifyOptions } from '../verify/verify.js';
+import { EXIT, UsageError } from './errors.js';
+import type { CliIO } from './io.js';
+import type { VerifyDeps } from './verify.js';
+
+function optionsFromArgs(a: Record<string, unknown>, io: CliIO, injected: VerifyDeps | undefined): VerifyOptions {
+  const runtime = (a.runtime as Runtime | undefined) ?? (a.server !== undefined ? 'server' : 'ort');
+  const timeoutMs = parseTimeout(String(a.timeout ?? '120s'));
+  if (timeoutMs === undefined) throw new UsageError(`--timeout takes a duration such as 120s, 10m or 90 (seconds); got "${String(a.timeout)}"`);
+  if (a.image !== undefined && runtime !== 'docker') throw new UsageError('--image applies to --runtime docker');
+  if (a.gpus !== undefined && runtime !== 'docker') throw new UsageError('--gpus applies to --runtime docker (a running server has its GPUs already)');
+  if (a.server !== undefined && runtime !== 'server') throw new UsageError('--server applies to --runtime server');
+  const options: VerifyOptions = { modelDir: String(a.model_dir ?? a.modelDir), cwd: io.cwd, runtime, timeoutMs };
+  if (a.image !== undefined) {
+    const image = String(a.image).trim();
+    if (!image || /\s/.test(image)) throw new UsageError(`--image takes an image reference such as nvcr.io/nvidia/tritonserver:26.08-py3; got "${String(a.image)}"`);
+    options.image = image;
+  }
+  if (a.gpus !== undefined) {
+    const gpus = parseGpus(String(a.gpus));
+    if (!gpus) throw new UsageError(`--gpus takes all, none, or device ids such as 0,1; got "${String(a.gpus)}"`);
+    options.gpus = gpus;
+  }
+  if (runtime === 'server') {
+    if (a.server === undefined) throw new UsageError('--runtime server needs --server URL, e.g. --server http://localhost:8000');
+    const url = normalizeServerUrl(String(a.server));
+    if (!url) throw new UsageError(`--server takes Triton's HTTP URL, e.g. http://localhost:8000; got "${String(a.server)}"`);
+    options.server = url;
+  }
+  // Progress lines only for a person watching a terminal.
+  if (io.stdoutIsTTY && a.format !== 'json') options.progress = (line) => io.stderr(`... ${line}\n`);
+  if (injected) options.deps = injected;
+  return options;
+}
+
+export async function runVerify(a: Record<string, unknown>, io: CliIO, injected?: VerifyDeps): Promise<number> {
+  const options = optionsFromArgs(a, io, injected);
+  const json = a.format === 'json';
+  if (a.dryRun) {
+    try {
+      const d = await dryRunVerify(options);
+      io.stdout(json ? `${JSON.stringify(d, null, 2)}\n` : dryRunText(d));
+      return EXIT.ok;
+    } catch (e) {
+      if (e instanceof CannotRun) throw new UsageError(`verify: ${e.message}`);
+      throw e;
+    }
+  }
+  const report = await verifyModel(options);
+  if (json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+  if (report.outcome === 'cannot-run' || report.outcome === 'interrupted') {
+    io.stderr(`tritonc verify: ${report.error ?? report.outcome}\n`);
+  } else if (!json) {
+    io.stdout(reportText(report));
+  }
+  return report.exitCode;
+}

@@ -1,0 +1,73 @@
+// The watch command's implementation: start the watcher, print each run's report, stop on Ctrl-C.
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { GPU_PRESET_NAMES } from '../lint/gpu-presets.js';
+import { parseGpuMemoryFlag } from '../lint/settings.js';
+import { formatStylish, toJsonResults } from '../report/index.js';
+import { shouldColor } from '../report/color.js';
+import type { RunReport } from '../watch/session.js';
+import { startWatch } from '../watch/watch.js';
+import { EXIT, UsageError } from './errors.js';
+import type { CliIO } from './io.js';
+
+export interface WatchCliOptions {
+  repo: string;
+  generate: boolean;
+  format: 'stylish' | 'json';
+  config?: string;
+  gpuMemory?: string;
+  color?: boolean;
+}
+
+/** One run as the --format json line: { event, changed, results, notes, waiting }. */
+export function reportJsonLine(report: RunReport): string {
+  return `${JSON.stringify({ event: report.event, changed: report.changed, results: toJsonResults(report.result), notes: report.notes, waiting: report.waiting })}\n`;
+}
+
+export async function runWatch(opts: WatchCliOptions, io: CliIO, stop?: Promise<void>): Promise<number> {
+  const repo = resolve(io.cwd, opts.repo);
+  if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`watch: ${opts.repo}: not a directory`);
+  let gpuMemory: { bytes: number; source: string } | undefined;
+  if (opts.gpuMemory !== undefined) {
+    gpuMemory = parseGpuMemoryFlag(opts.gpuMemory);
+    if (!gpuMemory) throw new UsageError(`--gpu-memory ${opts.gpuMemory}: expected a size such as 24GiB, or one of ${GPU_PRESET_NAMES.join(', ')}`);
+  }
+  const color = shouldColor({ flag: opts.color, env: io.env, isTTY: io.stdoutIsTTY });
+  const print = (report: RunReport): void => {
+    if (opts.format === 'json') {
+      io.stdout(reportJsonLine(report));
+      return;
+    }
+    const time = new Date().toTimeString().slice(0, 8);
+    const what = report.event === 'initial' ? 'watching' : `changed: ${report.changed.join(', ')}`;
+    io.stdout(`\n[${time}] ${what}\n`);
+    for (const n of report.notes) io.stdout(`  ${n}\n`);
+    for (const w of report.waiting) io.stdout(`  waiting for ${w} to finish writing\n`);
+    const text = formatStylish(report.result, { cwd: io.cwd, color });
+    io.stdout(text || '  no problems\n');
+  };
+  const handle = startWatch({
+    repo,
+    cwd: io.cwd,
+    generate: opts.generate,
+    lint: { ...(opts.config ? { settingsFile: opts.config } : {}), ...(gpuMemory ? { gpuMemory } : {}) },
+    onReport: print,
+    onError: (e) => io.stderr(`tritonc watch: ${e.message}\n`),
+  });
+  await handle.ready;
+  await (stop ?? untilInterrupted());
+  await handle.close();
+  return EXIT.ok;
+}
+
+function untilInterrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.on('SIGINT', done);
+    process.on('SIGTERM', done);
+  });
+}
