@@ -122,11 +122,14 @@ function writeOutcome(o: Extract<TargetOutcome, { kind: 'generated' }>, path: st
     io.stderr(`${path} is up to date\n`);
     return EXIT.ok;
   }
-  if (o.decision === 'edited' && !force) {
-    io.stderr(
-      `tritonc generate: not overwriting ${path}: it differs from what tritonc would generate and was not written by tritonc (or was edited since). ` +
-        'Check it with tritonc lint, or replace it with --write --force. The differences:\n',
-    );
+  // A config that differs is never replaced without --force: neither a hand-edited one nor tritonc's
+  // own output from an older export (the differences are shown, so the user decides).
+  if ((o.decision === 'edited' || o.decision === 'update') && !force) {
+    const why =
+      o.decision === 'update'
+        ? 'tritonc generated it from an older model (it is unedited since), and the model changed'
+        : 'it was not written by tritonc, or was edited since';
+    io.stderr(`tritonc generate: not overwriting ${path}: it differs from what tritonc would generate (${why}). Replace it with --write --force, or check it with tritonc lint. The differences:\n`);
     for (const line of lineDiff(o.existing ?? '', o.text).slice(0, 40)) io.stderr(`  ${line}\n`);
     return EXIT.problems;
   }

@@ -59,12 +59,16 @@ describe('tritonc generate', () => {
     expect(await cli(['generate', '--check', '.'], { cwd: missing })).toMatchObject({ code: 1, stdout: 'dynamic-batch/config.pbtxt: missing\n' });
   });
 
-  it('--write updates its own unedited output, refuses a hand-edited file, and --force replaces it', async () => {
+  it('--write never overwrites a config that differs without --force, and shows the differences', async () => {
     const dir = repo(['classifier']);
     await cli(['generate', 'classifier', '--write'], { cwd: dir });
-    // The model was re-exported: tritonc's own file is updated.
+    // The model was re-exported: even tritonc's own unedited file is replaced only with --force.
     cpSync(join(models, 'multi-io', 'model.onnx'), join(dir, 'classifier/1/model.onnx'));
-    expect((await cli(['generate', 'classifier', '--write'], { cwd: dir })).stdout).toBe('updated classifier/config.pbtxt\n');
+    const stale = await cli(['generate', 'classifier', '--write'], { cwd: dir });
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('tritonc generated it from an older model (it is unedited since), and the model changed');
+    expect(stale.stderr).toContain('+     name: "image"');
+    expect((await cli(['generate', 'classifier', '--write', '--force'], { cwd: dir })).stdout).toBe('updated classifier/config.pbtxt\n');
     // A hand edit: never overwritten without --force.
     const path = join(dir, 'classifier/config.pbtxt');
     const edited = readFileSync(path, 'utf8').replace('max_batch_size: 4', 'max_batch_size: 2');
