@@ -1,11 +1,11 @@
-// Test support for the rules of catalog-core (Triton core's own checks): lint a config as a model
+// Test support for the core rules (CORE_RULES) (Triton core's own checks): lint a config as a model
 // directory of a one-model repository, and lint real corpus rows the way their Triton test deploys
 // them (the platform their test appends, an empty version directory when the test makes one).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { lintSync } from '../../src/lint/engine.js';
 import type { Rule } from '../../src/lint/rule.js';
-import { coreRules } from '../../src/lint/rules/catalog-core.js';
+import { CORE_RULES as coreRules } from '../../src/lint/rules/index.js';
 import { corpusRows, readCorpusFile, type CorpusRow } from '../support/corpus.js';
 import { tempDir } from '../support/cli.js';
 import { findings, type Finding, type RepoFiles, writeRepo } from '../lint/harness.js';

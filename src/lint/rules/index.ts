@@ -12,8 +12,44 @@ import { queueDelay } from './performance/queue-delay.js';
 import { fp16Accuracy } from './suspicious/fp16-accuracy.js';
 import { invalidSuppression } from './suspicious/invalid-suppression.js';
 import { unusedSuppression } from './style/unused-suppression.js';
-import { repoRules } from './catalog-repo.js';
-import { coreRules } from './catalog-core.js';
+import { batchIo } from './correctness/batch-io.js';
+import { instanceGroup } from './correctness/instance-group.js';
+import { ioDims } from './correctness/io-dims.js';
+import { maxBatchSize } from './correctness/max-batch-size.js';
+import { modelFilename } from './correctness/model-filename.js';
+import { modelMetrics } from './correctness/model-metrics.js';
+import { modelWarmup } from './correctness/model-warmup.js';
+import { nameMatchesDirectory } from './correctness/name-matches-directory.js';
+import { platformBackend } from './correctness/platform-backend.js';
+import { preferredBatchSize } from './correctness/preferred-batch-size.js';
+import { priorityQueue } from './correctness/priority-queue.js';
+import { responseCache } from './correctness/response-cache.js';
+import { sequenceBatching } from './correctness/sequence-batching.js';
+import { accelerators } from './correctness/accelerators.js';
+import { ensembleConfig } from './correctness/ensemble-config.js';
+import { ensembleModels } from './correctness/ensemble-models.js';
+import { versionDirs } from './correctness/version-dirs.js';
+import { autocompleteSurprises } from './suspicious/autocomplete-surprises.js';
+
+/** Triton core's own load-time checks of one config (§2.5-§3.10), in the order core runs them. */
+export const CORE_RULES: readonly Rule[] = [
+  nameMatchesDirectory,
+  platformBackend,
+  modelFilename,
+  maxBatchSize,
+  preferredBatchSize,
+  priorityQueue,
+  sequenceBatching,
+  responseCache,
+  modelMetrics,
+  instanceGroup,
+  ioDims,
+  batchIo,
+  modelWarmup,
+];
+
+/** Ensembles, ONNX Runtime accelerators, version directories, and what auto-complete changes. */
+export const REPOSITORY_RULES: readonly Rule[] = [ensembleConfig, ensembleModels, accelerators, versionDirs, autocompleteSurprises];
 
 export const RULES: readonly Rule[] = [
   // correctness: Triton refuses to load it
@@ -33,9 +69,9 @@ export const RULES: readonly Rule[] = [
   // style
   unusedSuppression,
   // ensembles, accelerators, version directories, auto-complete surprises
-  ...repoRules,
+  ...REPOSITORY_RULES,
   // Triton core's checks of one config: name, backend, batching, sequences, instances, I/O, warmup
-  ...coreRules,
+  ...CORE_RULES,
 ];
 
 export function ruleById(id: string): Rule | undefined {

@@ -15,6 +15,7 @@ import { scanModelDir, selectVersions } from '../../../repo/model-dir.js';
 import { readAutofillListing } from '../../../resolve/listing.js';
 import { defineRepositoryRule, type RepositoryContext, type RepositoryModel } from '../../rule.js';
 import { isDirectory as isDir } from '../../../util/path-kind.js';
+import { maxBatchSize } from '../../tensors.js';
 
 const ENSEMBLE = 'ensemble';
 
@@ -255,7 +256,7 @@ class EnsembleCheck {
     const config = filled.config;
     const hasInputs = (config.input?.length ?? 0) + (config.batch_input?.length ?? 0) > 0;
     const hasOutputs = (config.output?.length ?? 0) > 0;
-    const writtenMbs = Number(config.max_batch_size ?? 0);
+    const writtenMbs = maxBatchSize(config);
     if (config.platform === ENSEMBLE) return { config, inputs: true, outputs: true, maxBatchSize: true, decoupled: true };
     if (config.backend === 'onnxruntime') {
       if (onnxAutoCompleteSkipped(config)) return { config, inputs: true, outputs: true, maxBatchSize: true, decoupled: true };
@@ -305,7 +306,7 @@ class EnsembleCheck {
 
   private checkMapping(m: RepositoryModel, config: ModelConfig, steps: ModelEnsembling_Step[]): void {
     const E = m.name;
-    const batching = Number(config.max_batch_size ?? 0) > 0;
+    const batching = maxBatchSize(config) > 0;
     const tensors = new Map<string, TensorView>();
     for (const side of ['input', 'output'] as const) {
       for (const io of config[side] ?? []) {
@@ -345,9 +346,9 @@ class EnsembleCheck {
       known.push(c.inputs && c.outputs);
       const model = s.model_name ?? '';
       const cfg = c.config;
-      const stepBatching = Number(cfg.max_batch_size ?? 0) > 0;
-      const ensembleMbs = Number(config.max_batch_size ?? 0);
-      const depMbs = Number(cfg.max_batch_size ?? 0);
+      const stepBatching = maxBatchSize(cfg) > 0;
+      const ensembleMbs = maxBatchSize(config);
+      const depMbs = maxBatchSize(cfg);
 
       if (c.maxBatchSize && depMbs !== 0 && depMbs < ensembleMbs) {
         mappingOk = false;

@@ -8,6 +8,7 @@ import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from './platform-backend.js';
 import { typeName } from './model-warmup.js';
+import { maxBatchSize } from '../../tensors.js';
 
 const INT64_MAX = 9223372036854775807n;
 
@@ -141,7 +142,7 @@ function checkTensor(ctx: ModelContext, settled: SettledBackend, direction: 'inp
   }
 
   const reshape = io.reshape ? (io.reshape.shape ?? []).map((d) => BigInt(d)) : undefined;
-  const mbs = ctx.config.max_batch_size ?? 0;
+  const mbs = maxBatchSize(ctx.config);
   if (reshape && !reshape.length && mbs === 0) {
     const raised = batchMayBeRaised(ctx.config, settled);
     ctx.report({

@@ -9,6 +9,7 @@ import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend } from './platform-backend.js';
 import { checkDataFile } from '../../data-file.js';
+import { maxBatchSize } from '../../tensors.js';
 
 const DATA_TYPES: DataType[] = [
   'TYPE_INVALID', 'TYPE_BOOL', 'TYPE_UINT8', 'TYPE_UINT16', 'TYPE_UINT32', 'TYPE_UINT64', 'TYPE_INT8', 'TYPE_INT16',
@@ -75,7 +76,7 @@ function checkSample(ctx: ModelContext, sample: ModelWarmup, path: PathSegment[]
     return;
   }
   const config = ctx.config;
-  const mbs = config.max_batch_size ?? 0;
+  const mbs = maxBatchSize(config);
   const name = modelName(ctx);
   const inputs = Object.entries(sample.inputs ?? {});
 

@@ -5,6 +5,7 @@
 import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend } from './platform-backend.js';
+import { maxBatchSize } from '../../tensors.js';
 
 export const preferredBatchSize = defineModelRule({
   meta: {
@@ -41,7 +42,7 @@ export const preferredBatchSize = defineModelRule({
 /** Reports each bad size; true when all are fine. */
 function checkSizes(ctx: ModelContext, sizes: number[], path: PathSegment[], what: string): boolean {
   const name = modelName(ctx);
-  const mbs = ctx.config.max_batch_size ?? 0;
+  const mbs = maxBatchSize(ctx.config);
   const field = path.join('.');
   let ok = true;
   sizes.forEach((size, i) => {

@@ -11,7 +11,7 @@ import { readSignatureSync } from '../../../onnx/reader.js';
 import type { ModelSignature } from '../../../onnx/types.js';
 import { readAutofillListing } from '../../../resolve/listing.js';
 import { defineModelRule } from '../../rule.js';
-import { modelShapeText } from '../../tensors.js';
+import { modelShapeText, maxBatchSize } from '../../tensors.js';
 
 export const autocompleteSurprises = defineModelRule({
   meta: {
@@ -45,7 +45,7 @@ export const autocompleteSurprises = defineModelRule({
     if (config.platform === 'ensemble') return;
     const backend = config.backend || (ctx.modelFile?.endsWith('.onnx') ? 'onnxruntime' : autofillBackendFields(config, readAutofillListing(ctx.model.dir, ctx.model.name)).config.backend);
     const ort = backend === 'onnxruntime';
-    const mbs = Number(config.max_batch_size ?? 0);
+    const mbs = maxBatchSize(config);
     const skipped = onnxAutoCompleteSkipped(config);
     const sig = ctx.signature ?? readModel(ctx.modelFile, ctx.modelError !== undefined);
     const tensorsOnly = sig ? [...sig.inputs, ...sig.outputs].every((t) => t.kind === 'tensor') : false;

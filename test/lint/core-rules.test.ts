@@ -6,11 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/document.js';
 import { lintSync } from '../../src/lint/engine.js';
-import { coreRules } from '../../src/lint/rules/catalog-core.js';
-import { RULES } from '../../src/lint/rules/index.js';
+import { CORE_RULES as coreRules, RULES } from '../../src/lint/rules/index.js';
 import { corpusRows, readCorpusFile, type CorpusRow } from '../support/corpus.js';
 import { tempDir } from '../support/cli.js';
-import { CORE_COVERAGE, corpusRow, MISLABELED_VALID, MODEL_STUB, reportsExpected } from './core-support.js';
+import { CORE_COVERAGE, corpusRow, MISLABELED_VALID, MODEL_STUB, reportsExpected } from '../rules/core-support.js';
 
 const short = (row: CorpusRow): string => row.file.replace(/^triton-inference-server__/, '');
 
@@ -32,7 +31,7 @@ function lintValidRow(row: CorpusRow, repo: string): { ruleId: string; message: 
   return lintSync([dir], { cwd: repo, rules: coreRules }).results.flatMap((r) => r.diagnostics);
 }
 
-describe('catalog-core', () => {
+describe('core rules', () => {
   it('registers every core rule once, with a docs page id and a quoted Triton message', () => {
     for (const rule of coreRules) {
       expect(RULES.filter((r) => r.meta.id === rule.meta.id), rule.meta.id).toHaveLength(1);
