@@ -7,6 +7,7 @@ Prints JSON {name: {"parse_ms", "print_ms"}}: the fastest of `repeat` passes.
 import importlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -17,8 +18,11 @@ def main():
     proto, spec_path = sys.argv[1], sys.argv[2]
     out = tempfile.mkdtemp(prefix="tritonc-bench-")
     subprocess.run(["protoc", f"--proto_path={os.path.dirname(os.path.abspath(proto))}", f"--python_out={out}", os.path.basename(proto)], check=True)
+    sys.dont_write_bytecode = True
     sys.path.insert(0, out)
     pb2 = importlib.import_module("model_config_pb2")
+    # The compiled module is loaded: its temporary directory is not needed any more.
+    shutil.rmtree(out, ignore_errors=True)
     from google.protobuf import text_format
 
     with open(spec_path) as f:

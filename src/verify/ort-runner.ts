@@ -11,6 +11,7 @@ import { checkOutputs, type ActualOutput } from './outputs.js';
 import { batchSizes, type VerifyPlan } from './plan.js';
 import { requestShape, shapeText } from './shapes.js';
 import type { BatchRun, VerifyProblem, VerifyReport } from './types.js';
+import { withPrivateTemp } from '../util/private-temp.js';
 
 export interface OrtRunOptions {
   loader?: OrtLoader;
@@ -82,9 +83,8 @@ function engineName(ort: OrtApi): string {
 }
 
 export async function runOrt(plan: VerifyPlan, report: VerifyReport, opts: OrtRunOptions = {}): Promise<void> {
-  const progress = opts.progress ?? (() => {});
-  const dynamicSize = opts.dynamicDimSize ?? 1;
-  if (!plan.onnxFile) {
+  const onnxFile = plan.onnxFile;
+  if (!onnxFile) {
     throw new CannotRun(
       `${plan.shown(plan.modelDir)} has no ONNX model for Triton to load (looked for <version>/${plan.config.default_model_filename || 'model.onnx'} in the latest version the version_policy selects). ` +
         '--runtime ort runs ONNX models only; for other backends use --runtime docker',
@@ -101,15 +101,22 @@ export async function runOrt(plan: VerifyPlan, report: VerifyReport, opts: OrtRu
     if (info && !info.ort) throw new CannotRun(`'${t.name}' is ${t.dataType}, which onnxruntime-node cannot run; verify this model with --runtime docker`);
   }
   const ort = await loadOrt(opts.loader);
-  report.modelFile = plan.shown(plan.onnxFile);
+  report.modelFile = plan.shown(onnxFile);
   report.engine = engineName(ort);
 
+  // ONNX Runtime writes files into the temp dir of every process that creates a session.
+  await withPrivateTemp(() => runSession(ort, onnxFile, plan, report, opts), 'tritonc-ort-');
+}
+
+async function runSession(ort: OrtApi, onnxFile: string, plan: VerifyPlan, report: VerifyReport, opts: OrtRunOptions): Promise<void> {
+  const progress = opts.progress ?? (() => {});
+  const dynamicSize = opts.dynamicDimSize ?? 1;
   const level = graphOptimizationLevel(plan.config.optimization?.graph?.level);
   progress(`loading ${report.modelFile} in ONNX Runtime (CPU, graph optimization ${level})`);
   let session: OrtSession;
   const started = performance.now();
   try {
-    session = await ort.InferenceSession.create(plan.onnxFile, { executionProviders: ['cpu'], graphOptimizationLevel: level, logSeverityLevel: 3 });
+    session = await ort.InferenceSession.create(onnxFile, { executionProviders: ['cpu'], graphOptimizationLevel: level, logSeverityLevel: 3 });
   } catch (e) {
     const message = `ONNX Runtime cannot load ${report.modelFile}: ${cleanOrtError((e as Error).message)}`;
     report.load = { ok: false, detail: message };

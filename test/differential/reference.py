@@ -8,6 +8,7 @@ Run with Debian's python3 (python3-protobuf); protoc comes from protobuf-compile
 import importlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,8 +21,11 @@ def main():
         ["protoc", f"--proto_path={os.path.dirname(os.path.abspath(proto))}", f"--python_out={out}", os.path.basename(proto)],
         check=True,
     )
+    sys.dont_write_bytecode = True
     sys.path.insert(0, out)
     pb2 = importlib.import_module(os.path.splitext(os.path.basename(proto))[0] + "_pb2")
+    # The compiled module is loaded: its temporary directory is not needed any more.
+    shutil.rmtree(out, ignore_errors=True)
     from google.protobuf import json_format, text_format
 
     for line in sys.stdin:

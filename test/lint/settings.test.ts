@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { RULES } from '../../src/lint/rules/index.js';
+import { CORE_RULES, RULES } from '../../src/lint/rules/index.js';
 import { SettingsError, findSettingsFile, loadSettingsFile, parseGpuMemoryFlag, parseRuleFlag, parseSettings, settingsJsonSchema } from '../../src/lint/settings.js';
 import { formatBytes, formatMicroseconds, parseDuration, parseSize } from '../../src/lint/units.js';
 import { writeRepo } from './harness.js';
@@ -80,6 +80,13 @@ describe('settings', () => {
     const generated = `${JSON.stringify(settingsJsonSchema(RULES), null, 2)}\n`;
     if (process.env.UPDATE_SCHEMA) writeFileSync(SCHEMA_FILE, generated);
     expect(readFileSync(SCHEMA_FILE, 'utf8'), 'schemas/tritonc.schema.json is stale: run UPDATE_SCHEMA=1 npx vitest run test/lint/settings.test.ts').toBe(generated);
+  });
+
+  it('registers every core rule once, with a quoted Triton message', () => {
+    for (const rule of CORE_RULES) {
+      expect(RULES.filter((r) => r.meta.id === rule.meta.id), rule.meta.id).toHaveLength(1);
+      expect(rule.meta.prevents.length, rule.meta.id).toBeGreaterThan(0);
+    }
   });
 
   it('every rule has a docs page that quotes the Triton messages it prevents', () => {

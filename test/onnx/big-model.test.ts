@@ -5,10 +5,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ort from 'onnxruntime-node';
+import { enterPrivateTemp } from '../../src/util/private-temp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeBigModel, type BigModelInfo } from '../../fixtures/onnx/index.js';
 import { readSignature, readSignatureSync, type ModelSignature, type ReadStats } from '../../src/onnx/index.js';
 import { makeTempDir, removeDir } from './helpers.js';
+
+// ONNX Runtime leaves files in the temp dir of each process that creates a session.
+let leaveTemp: () => void = () => {};
+beforeAll(() => {
+  leaveTemp = enterPrivateTemp();
+});
+afterAll(() => leaveTemp());
 
 const BIG = process.env.TRITONC_BIG === '1';
 const GiB = 1024 ** 3;

@@ -1,12 +1,12 @@
 // Shared by the ONNX tests: a temp dir per test file with every fixture built into it.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from '../support/temp.js';
 import { FIXTURE_NAMES, buildFixture, type FixtureName } from '../../fixtures/onnx/index.js';
 
 export function makeTempDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `tritonc-${prefix}-`));
+  return tempDir(`tritonc-${prefix}-`);
 }
 
 export function removeDir(dir: string): void {

@@ -6,10 +6,18 @@
 // - initializers listed as graph inputs are left out of inputMetadata.
 
 import ort from 'onnxruntime-node';
+import { enterPrivateTemp } from '../../src/util/private-temp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, FIXTURE_NAMES, buildClassifier, type FixtureName } from '../../fixtures/onnx/index.js';
 import { readSignature, type TensorInfo } from '../../src/onnx/index.js';
 import { buildAllFixtures, makeTempDir, removeDir } from './helpers.js';
+
+// ONNX Runtime leaves files in the temp dir of each process that creates a session.
+let leaveTemp: () => void = () => {};
+beforeAll(() => {
+  leaveTemp = enterPrivateTemp();
+});
+afterAll(() => leaveTemp());
 
 const ORT_TYPE: Record<string, string> = {
   FLOAT: 'float32',

@@ -1,60 +1,34 @@
 // Differential test against the reference implementation, Google's Python text_format: every file
-// tritonc prints (from the corpus and from generated values) parses there into the same message.
+// tritonc reads or prints (the fixture configs, generated values) parses there into the same message.
+// test/conformance/differential.test.ts does the same on the corpus of real configs.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/document.js';
 import { printConfig } from '../../src/config/print.js';
-import { toProtoJson } from '../../src/config/proto-json.js';
 import { loadSchema } from '../../src/config/schema.js';
 import { formatText } from '../../src/pbtxt/format.js';
+import { compareWithReference as compare } from '../differential/compare.js';
 import { parseWithReference, referenceAvailable } from '../differential/reference.js';
 import { messageArb } from '../support/arbitrary-config.js';
-import { corpusRows, readCorpusFile } from '../support/corpus.js';
-import { normalizeReferenceJson } from '../support/proto-json-compare.js';
+import { FIXTURE_CONFIGS } from '../support/configs.js';
 
 const schema = loadSchema();
 const available = referenceAvailable();
 // CI installs python3-protobuf and protobuf-compiler (.ci/run), so there the test always runs.
 const mustRun = Boolean(process.env.CI);
 
-function compare(texts: string[], values: Record<string, unknown>[], label: (i: number) => string): void {
-  const answers = parseWithReference(texts);
-  const failures: string[] = [];
-  texts.forEach((_, i) => {
-    const a = answers[i];
-    if (!a || !a.ok) {
-      failures.push(`${label(i)}: the reference refused tritonc's output: ${a && !a.ok ? a.error : 'no answer'}`);
-      return;
-    }
-    const ours = toProtoJson(values[i]!, schema.modelConfig);
-    const theirs = normalizeReferenceJson(a.value, schema.modelConfig);
-    try {
-      expect(ours).toEqual(theirs);
-    } catch {
-      failures.push(`${label(i)}: values differ\n ours:   ${JSON.stringify(ours)}\n theirs: ${JSON.stringify(theirs)}`);
-    }
-  });
-  expect(failures.slice(0, 5)).toEqual([]);
-}
-
 describe.skipIf(!available.ok && !mustRun)(`differential vs Python text_format${available.ok ? '' : ` (skipped: ${available.reason})`}`, () => {
-  const rows = corpusRows().filter((r) => r.kind !== 'template');
-
-  it('agrees on every corpus config as written', () => {
-    const docs = rows.map((r) => parseConfig(readCorpusFile(r), r.file));
-    compare(rows.map(readCorpusFile), docs.map((d) => d.value as Record<string, unknown>), (i) => rows[i]!.file);
-  });
-
-  it('parses what tritonc prints and formats from the corpus into the same message', () => {
-    const docs = rows.map((r) => parseConfig(readCorpusFile(r), r.file));
-    const printed = docs.map((d) => printConfig(d.value));
-    compare(printed, docs.map((d) => d.value as Record<string, unknown>), (i) => `print(${rows[i]!.file})`);
-    const formatted = rows.map((r) => {
-      const f = formatText(readCorpusFile(r), r.file);
-      if (f.status !== 'formatted') throw new Error(`${r.file}: ${f.status}`);
+  it('agrees on every fixture config as written, printed and formatted', () => {
+    const texts = FIXTURE_CONFIGS.map((c) => c.text);
+    const values = texts.map((t) => parseConfig(t).value as Record<string, unknown>);
+    compare(texts, values, (i) => FIXTURE_CONFIGS[i]!.name);
+    compare(values.map((v) => printConfig(v)), values, (i) => `print(${FIXTURE_CONFIGS[i]!.name})`);
+    const formatted = texts.map((t, i) => {
+      const f = formatText(t);
+      if (f.status !== 'formatted') throw new Error(`${FIXTURE_CONFIGS[i]!.name}: ${f.status}`);
       return f.output;
     });
-    compare(formatted, docs.map((d) => d.value as Record<string, unknown>), (i) => `fmt(${rows[i]!.file})`);
+    compare(formatted, values, (i) => `fmt(${FIXTURE_CONFIGS[i]!.name})`);
   });
 
   it('parses what tritonc prints from generated values into the same message', () => {

@@ -8,7 +8,7 @@ import { loadSchema } from '../../src/config/schema.js';
 import { valuesEqual } from '../../src/pbtxt/equal.js';
 import { formatText } from '../../src/pbtxt/format.js';
 import { messageArb } from '../support/arbitrary-config.js';
-import { corpusRows, readCorpusFile } from '../support/corpus.js';
+import { FIXTURE_CONFIGS } from '../support/configs.js';
 
 const schema = loadSchema();
 const TOKENS = ['{', '}', '<', '>', '[', ']', ':', ',', ';', '-', '#', '"', "'", '\\', '\n', ' ', 'input', 'dims', 'name', 'max_batch_size', 'TYPE_FP32', '0x', '1e', '08', '.5', 'inf', 'parameters', 'key', 'value', '${x}', '\uFEFF', '\r\n'];
@@ -16,7 +16,7 @@ const textArb = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 200 }),
   fc.array(fc.constantFrom(...TOKENS), { maxLength: 80 }).map((t) => t.join('')),
 );
-const corpusSample = corpusRows().filter((r) => r.kind !== 'template').slice(0, 60).map(readCorpusFile);
+const realConfigs = FIXTURE_CONFIGS.map((c) => c.text);
 
 describe('parser properties', () => {
   it('never throws on arbitrary text: only diagnostics', () => {
@@ -34,7 +34,7 @@ describe('parser properties', () => {
 
   it('never throws on real configs cut or corrupted anywhere', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...corpusSample), fc.nat(), fc.nat(), fc.string({ maxLength: 3 }), (text, a, b, insert) => {
+      fc.property(fc.constantFrom(...realConfigs), fc.nat(), fc.nat(), fc.string({ maxLength: 3 }), (text, a, b, insert) => {
         const i = a % (text.length + 1);
         const j = Math.min(text.length, i + (b % 20));
         parseConfig(text.slice(0, i) + insert + text.slice(j));

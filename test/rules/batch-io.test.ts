@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { corpusRow, lintConfig, PLATFORM_TRIALS, reportsExpected } from './core-support.js';
+import { lintConfig } from './core-support.js';
 
 const ID = 'batch-io';
 const HEAD = `platform: "tensorrt_plan"
@@ -50,19 +50,5 @@ batch_output [ { target_name: "OUTPUT" kind: BATCH_SCATTER_WITH_INPUT_SHAPE sour
       const [f] = await lintConfig(ID, 'platform: "tensorrt_plan"\nbatch_input [ { kind: BATCH_ELEMENT_COUNT target_name: "N" data_type: TYPE_INT32 source_input: "X" } ]\n');
       expect(f).toMatchObject({ severity: 'warning' });
     });
-  });
-
-  describe('corpus rows', () => {
-    const rows = [
-      'batch_input_less_source0', 'batch_input_less_source1', 'batch_input_less_source2', 'batch_input_less_source3',
-      'batch_input_many_source0', 'batch_input_many_source1', 'batch_input_many_source2', 'batch_input_many_source3',
-      'batch_input_unknown_source', 'batch_output_duplicated_target', 'batch_output_less_source', 'batch_output_many_source',
-      'batch_output_unknown_source', 'batch_output_unknown_target',
-    ];
-    for (const name of rows) {
-      it.each(PLATFORM_TRIALS)(`noautofill_platform/${name} with platform %s`, (platform) => {
-        expect(reportsExpected(corpusRow(`server/qa/L0_model_config/noautofill_platform/${name}/config.pbtxt`), ID, { platform })).toBe(true);
-      });
-    }
   });
 });

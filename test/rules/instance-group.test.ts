@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src/lint/settings.js';
 import { lintSync } from '../../src/lint/engine.js';
 import { writeRepo, findings } from '../lint/harness.js';
-import { corpusRow, lintConfig, lintFiles, PLATFORM_TRIALS, reportsExpected, ruleOf } from './core-support.js';
+import { lintConfig, lintFiles, ruleOf } from './core-support.js';
 
 const ID = 'instance-group';
 const ORT = 'backend: "onnxruntime"\nmax_batch_size: 8\n';
@@ -78,13 +78,5 @@ describe(ID, () => {
       const [f] = findings(lintSync(['m'], { cwd: dir, rules: [ruleOf(ID)], settings }), ID, dir);
       expect(f!.message).toContain('("instance group m_0 of model m has kind KIND_GPU but no GPUs are available")');
     });
-  });
-
-  describe('corpus rows', () => {
-    for (const name of ['invalid_cpu', 'negative_gpu']) {
-      it.each(PLATFORM_TRIALS)(`noautofill_platform/${name} with platform %s`, (platform) => {
-        expect(reportsExpected(corpusRow(`server/qa/L0_model_config/noautofill_platform/${name}/config.pbtxt`), ID, { platform })).toBe(true);
-      });
-    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { corpusRow, lintConfig, lintCorpusRow, lintFiles, PLATFORM_TRIALS, reportsExpected } from './core-support.js';
+import { lintConfig, lintFiles } from './core-support.js';
 
 const ID = 'io-dims';
 const ORT = 'backend: "onnxruntime"\n';
@@ -93,34 +93,5 @@ describe(ID, () => {
       const [f] = await lintConfig(ID, io(8, '{ name: "x" data_type: TYPE_FP32 dims: [ 3 ] }, { name: "x" data_type: TYPE_FP32 dims: [ 3 ] }'));
       expect(f).toMatchObject({ severity: 'warning', token: '"x"', column: 65 });
     });
-  });
-
-  describe('corpus rows', () => {
-    const rows = [
-      'reshape_elementcount0', 'reshape_elementcount1', 'reshape_elementcount2', 'reshape_elementcount3',
-      'reshape_nobatch_variable0', 'reshape_nobatch_variable1', 'reshape_nobatch_variable2', 'reshape_nobatch_variable3', 'reshape_nobatch_variable4', 'reshape_nobatch_variable5',
-      'reshape_nobatch_zerodims0', 'reshape_nobatch_zerodims1',
-      'reshape_variable0', 'reshape_variable1', 'reshape_variable2', 'reshape_variable3', 'reshape_variable4', 'reshape_variable5',
-      'reshape_zerodims0', 'reshape_zerodims1', 'zerodims_input0', 'zerodims_input1', 'zerodims_output0', 'zerodims_output1',
-    ];
-    for (const name of rows) {
-      it.each(PLATFORM_TRIALS)(`noautofill_platform/${name} with platform %s`, (platform) => {
-        expect(reportsExpected(corpusRow(`server/qa/L0_model_config/noautofill_platform/${name}/config.pbtxt`), ID, { platform })).toBe(true);
-      });
-    }
-    // The test runs these with --disable-auto-complete-config; with auto-complete on (the default),
-    // TensorRT would fill in the data type and may raise max_batch_size, so that trial is a warning.
-    for (const name of ['missing_datatype', 'reshape_nobatch_empty0', 'reshape_nobatch_empty1']) {
-      const row = corpusRow(`server/qa/L0_model_config/noautofill_platform/${name}/config.pbtxt`);
-      it(`noautofill_platform/${name} as stored (no platform, no model file) and with ONNX Runtime and PyTorch`, () => {
-        expect(reportsExpected(row, ID)).toBe(true);
-        expect(reportsExpected(row, ID, { platform: 'onnxruntime_onnx' })).toBe(true);
-        expect(reportsExpected(row, ID, { platform: 'pytorch_libtorch' })).toBe(true);
-      });
-      it(`noautofill_platform/${name} with TensorRT: a warning quoting the same message`, () => {
-        const found = lintCorpusRow(row, { platform: 'tensorrt_plan' }).filter((f) => f.ruleId === ID);
-        expect(found.map((f) => f.severity)).toEqual(['warning']);
-      });
-    }
   });
 });

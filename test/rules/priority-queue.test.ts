@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { corpusRow, lintConfig, PLATFORM_TRIALS, reportsExpected } from './core-support.js';
+import { lintConfig } from './core-support.js';
 
 const ID = 'priority-queue';
 const HEAD = 'backend: "onnxruntime"\nmax_batch_size: 8\n';
@@ -64,14 +64,5 @@ describe(ID, () => {
       const [f] = await lintConfig(ID, `${HEAD}dynamic_batching { priority_queue_policy { key: 1 value: { } } }\n`);
       expect(f).toMatchObject({ severity: 'warning', token: 'priority_queue_policy' });
     });
-  });
-
-  describe('corpus rows', () => {
-    const rows = ['default_priority_level0', 'default_priority_level1', 'priority_level0', 'priority_level1', 'preserve_ordering0', 'preserve_ordering1', 'preserve_ordering2'];
-    for (const name of rows) {
-      it.each(PLATFORM_TRIALS)(`noautofill_platform/${name} with platform %s`, (platform) => {
-        expect(reportsExpected(corpusRow(`server/qa/L0_model_config/noautofill_platform/${name}/config.pbtxt`), ID, { platform })).toBe(true);
-      });
-    }
   });
 });

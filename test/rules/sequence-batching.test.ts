@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { corpusRow, lintConfig, lintFiles, PLATFORM_TRIALS, reportsExpected } from './core-support.js';
+import { lintConfig, lintFiles } from './core-support.js';
 
 const ID = 'sequence-batching';
 const HEAD = 'backend: "onnxruntime"\nmax_batch_size: 8\n';
@@ -115,14 +115,5 @@ describe(ID, () => {
       const [missing] = await lintConfig(ID, config);
       expect(missing).toMatchObject({ severity: 'warning', token: '"init.bin"' });
     });
-  });
-
-  describe('corpus rows', () => {
-    const rows = ['control_kind_end_multiple', 'control_kind_ready_multiple', 'control_kind_start_multiple', 'control_tensor_multiple', 'control_tensor_no_value'];
-    for (const name of rows) {
-      it.each(PLATFORM_TRIALS)(`noautofill_platform/${name} with platform %s`, (platform) => {
-        expect(reportsExpected(corpusRow(`server/qa/L0_model_config/noautofill_platform/${name}/config.pbtxt`), ID, { platform })).toBe(true);
-      });
-    }
   });
 });

@@ -1,7 +1,6 @@
 // Runs the CLI in-process with captured output, or as a real process through bin/tritonc.js.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../src/cli/main.js';
@@ -45,6 +44,4 @@ export function runBin(args: string[], opts: { cwd?: string; input?: string; env
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-export function tempDir(prefix = 'tritonc-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+export { tempDir } from './temp.js';

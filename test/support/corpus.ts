@@ -1,8 +1,11 @@
-// The shared corpus of real Triton configs (../shared/corpus/triton-configs) and its manifest.
+// The corpus of real Triton configs and its manifest, for the conformance suites only: vitest runs
+// test/conformance/ only when the corpus is there (vitest.config.ts), so importing this elsewhere is a bug.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { locateCorpus } from './corpus-location.js';
 
-export const CORPUS_DIR = fileURLToPath(new URL('../../../shared/corpus/triton-configs/', import.meta.url));
+const location = locateCorpus();
+if (!location.found) throw new Error(`the conformance suites need the corpus: ${location.reason}`);
+export const CORPUS_DIR = `${location.dir}/`;
 
 export interface CorpusRow {
   file: string;

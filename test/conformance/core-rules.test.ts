@@ -1,15 +1,14 @@
 // The core rules against the whole corpus: no valid row gets an error, and every invalid row they
 // cover gets the error carrying its expected Triton message (the table in core-support.ts).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/document.js';
 import { lintSync } from '../../src/lint/engine.js';
-import { CORE_RULES as coreRules, RULES } from '../../src/lint/rules/index.js';
+import { CORE_RULES as coreRules } from '../../src/lint/rules/index.js';
 import { corpusRows, readCorpusFile, type CorpusRow } from '../support/corpus.js';
-import { tempDir } from '../support/cli.js';
-import { CORE_COVERAGE, corpusRow, MISLABELED_VALID, MODEL_STUB, reportsExpected } from '../rules/core-support.js';
+import { tempDir } from '../support/temp.js';
+import { CORE_COVERAGE, corpusRow, MISLABELED_VALID, MODEL_STUB, reportsExpected } from './support.js';
 
 const short = (row: CorpusRow): string => row.file.replace(/^triton-inference-server__/, '');
 
@@ -32,21 +31,6 @@ function lintValidRow(row: CorpusRow, repo: string): { ruleId: string; message: 
 }
 
 describe('core rules', () => {
-  it('registers every core rule once, with a docs page id and a quoted Triton message', () => {
-    for (const rule of coreRules) {
-      expect(RULES.filter((r) => r.meta.id === rule.meta.id), rule.meta.id).toHaveLength(1);
-      expect(rule.meta.prevents.length, rule.meta.id).toBeGreaterThan(0);
-    }
-  });
-
-  it('every core rule has a docs page that quotes the Triton messages it prevents', () => {
-    for (const rule of coreRules) {
-      const page = readFileSync(fileURLToPath(new URL(`../../docs/rules/${rule.meta.id}.md`, import.meta.url)), 'utf8');
-      expect(page, rule.meta.id).toMatch(new RegExp(`^# ${rule.meta.id}\\n`));
-      for (const message of rule.meta.prevents) expect(page, `${rule.meta.id} docs quote: ${message}`).toContain(message);
-    }
-  });
-
   it('no valid corpus row gets an error (each deployed with the model file its test copies in)', () => {
     const rows = corpusRows().filter((r) => r.kind === 'valid');
     const blamed: string[] = [];

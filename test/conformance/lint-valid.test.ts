@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { lintText } from '../../src/lint/engine.js';
 import { corpusRows, readCorpusFile } from '../support/corpus.js';
-import { OWN_RULES } from './harness.js';
+import { OWN_RULES } from '../lint/harness.js';
 
 describe('corpus: valid configs get no errors', () => {
   const rows = corpusRows().filter((r) => r.kind === 'valid');

@@ -24,7 +24,7 @@ import { RULES } from '../../src/lint/rules/index.js';
 import { DEFAULT_SETTINGS, type LintSettings } from '../../src/lint/settings.js';
 import { QA_MODEL, QA_MODEL_NOBATCH } from '../rules/qa-model.js';
 import { CORPUS_DIR, corpusRows, readCorpusFile, type CorpusRow } from '../support/corpus.js';
-import { writeOnnx, type OnnxSpec } from './harness.js';
+import { writeOnnx, type OnnxSpec } from '../lint/harness.js';
 
 /**
  * Which rule covers which Triton message: `triton` matches the expected_error text (the grep pattern of

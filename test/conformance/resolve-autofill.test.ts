@@ -15,7 +15,7 @@ import { loadSchema } from '../../src/config/schema.js';
 import { resolveModelDir } from '../../src/resolve/resolve.js';
 import { tritonConfigJson } from '../../src/resolve/triton-json.js';
 import { corpusRows, CORPUS_DIR } from '../support/corpus.js';
-import { makeModelDir, type SignatureSpec, type TensorSpec } from './helpers.js';
+import { makeModelDir, type SignatureSpec, type TensorSpec } from '../resolve/helpers.js';
 
 const SUITE = 'triton-inference-server__server/qa/L0_model_config/autofill_noplatform_success/onnx/';
 const SUITE_DIR = `${CORPUS_DIR}${SUITE}`;
