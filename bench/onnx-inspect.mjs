@@ -7,7 +7,7 @@
 //   node bench/onnx-inspect.mjs [--quick] [--runs N] [--keep]
 //
 // --quick uses 256 MiB / 2.1 GiB models; the 2.1 and 5 GiB models are sparse files (no disk space).
-// Targets (DESIGN.md): reader >= 20x faster than a full decode, reader peak RSS under 100 MB.
+// Targets: reader >= 20x faster than a full decode, reader peak RSS under 100 MB.
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

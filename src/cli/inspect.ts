@@ -31,7 +31,7 @@ export async function runInspect(model: string, format: 'text' | 'json', io: Cli
   return EXIT.ok;
 }
 
-/** The JSON contract of DESIGN.md ("tritonc inspect"). */
+/** The JSON contract of `tritonc inspect` (docs/architecture.md). */
 export function signatureJson(sig: ModelSignature): object {
   const tensor = (t: TensorInfo) => ({ name: t.name, kind: t.kind, elemType: t.elemType, tritonType: t.tritonType, shape: t.shape });
   return {

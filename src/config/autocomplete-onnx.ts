@@ -1,4 +1,5 @@
-// The ONNX Runtime backend's AutoCompleteConfig (triton-rules.md §4.1-4.3): what it adds to a config
+// The ONNX Runtime backend's AutoCompleteConfig (onnxruntime_backend src/onnxruntime.cc
+// ModelState::AutoCompleteConfig, AutoCompleteMaxBatch, AutoCompleteIO): what it adds to a config
 // from the model's signature when Triton loads it with auto-complete on (the default).
 //
 // - Skip rule: with >= 1 input (batch_input entries count) AND >= 1 output, nothing changes at all;

@@ -1,4 +1,4 @@
-// Triton core's AutoCompleteBackendFields (triton-rules.md §2.5): before anything validates a config,
+// Triton core's AutoCompleteBackendFields (core src/model_config_utils.cc): before anything validates a config,
 // core fills `name` from the directory and guesses `platform`, `backend` and `default_model_filename`
 // from what the config says and from the files in ONE version directory. It runs on every load,
 // whether or not config.pbtxt exists and whether or not auto-complete is enabled.

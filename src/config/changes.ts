@@ -2,19 +2,29 @@
 // `tritonc resolve --explain` prints the steps, the CLI prints the problems, tests assert on both.
 import type { PathSegment } from '../diagnostics.js';
 
-/** Which part of Triton's load pipeline (triton-rules.md §3.1) made a change or found a problem. */
+/**
+ * Which part of Triton's load pipeline (core ModelRepositoryManager::InitializeModelInfo, then
+ * ModelLifeCycle::CreateModel, in src/model_repository_manager/) made a change or found a problem.
+ * The core functions named below are in core src/model_config_utils.cc unless another file is named.
+ */
 export type ResolveStage =
-  /** Core's AutoCompleteBackendFields (§2.5): name, platform, backend, default_model_filename. */
+  /** Core's AutoCompleteBackendFields: name, platform, backend, default_model_filename. */
   | 'autofill'
-  /** Core's NormalizeModelConfig (§3.2), first pass and the pass after the backend's auto-complete. */
+  /** Core's NormalizeModelConfig, first pass and the pass after the backend's auto-complete (UpdateModelConfig). */
   | 'normalize'
-  /** Core's NormalizeInstanceGroup / ValidateInstanceGroup (§3.2, §3.6). */
+  /** Core's NormalizeInstanceGroup / ValidateInstanceGroup (run from TritonModel::Create). */
   | 'instance_group'
-  /** Which config file and which model version Triton reads (§2.2, §2.4, §2.7). */
+  /**
+   * Which config file and which model version Triton reads (GetModelConfigFullPath, VersionsToLoad;
+   * onnxruntime_backend ModelState::LoadModel).
+   */
   | 'repository'
-  /** The ONNX Runtime backend's AutoCompleteConfig (§4.1-4.3). */
+  /** The ONNX Runtime backend's AutoCompleteConfig (onnxruntime_backend src/onnxruntime.cc). */
   | 'autocomplete'
-  /** Core's checks of the finished config that refuse the model (§3.3, §3.10, §2.6). */
+  /**
+   * Core's checks of the finished config that refuse the model (ValidateModelConfig, ValidateModelIOConfig,
+   * InitializeModelInfo's name check).
+   */
   | 'validate';
 
 export interface ResolveStep {

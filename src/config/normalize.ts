@@ -1,6 +1,6 @@
-// Triton core's silent rewrites of a config (triton-rules.md §3.2): NormalizeModelConfig (defaults
+// Triton core's silent rewrites of a config (core src/model_config_utils.cc): NormalizeModelConfig (defaults
 // for version policy, batcher sizes, sequence idle time, pinned memory) and NormalizeInstanceGroup
-// (names, kinds, counts, GPUs), plus the instance-group checks that follow it (§3.6), which depend
+// (names, kinds, counts, GPUs), plus the instance-group checks that follow it (ValidateInstanceGroup), which depend
 // on the same GPU count. Pure functions over a config value.
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
 import type { ModelConfig, ModelInstanceGroup } from './model-config.js';
@@ -111,8 +111,8 @@ export function normalizeInstanceGroup(input: ModelConfig, gpuCount: number): No
 }
 
 /**
- * ValidateInstanceGroup's rows that depend on the host's GPUs or kinds (§3.6), run on the normalized
- * config. Returns the first problem, as core does.
+ * ValidateInstanceGroup's rows (core src/model_config_utils.cc) that depend on the host's GPUs or kinds,
+ * run on the normalized config. Returns the first problem, as core does.
  */
 export function instanceGroupProblem(config: ModelConfig, gpuCount: number): ResolveProblem | undefined {
   if (config.ensemble_scheduling) return undefined;

@@ -1,7 +1,7 @@
 // ONNX graph inputs/outputs -> Triton config input/output entries, exactly as Triton's ONNX Runtime
-// backend auto-completes them (triton-rules.md §4.2-4.3): names as written, the element-type table,
-// the batch dim dropped when batching, symbolic dims as -1, scalars as dims [1] (+ an empty reshape
-// when batching). Tensors Triton cannot serve are reported, not emitted.
+// backend auto-completes them (onnxruntime_backend AutoCompleteMaxBatch, AutoCompleteIO): names as
+// written, the element-type table, the batch dim dropped when batching, symbolic dims as -1, scalars as
+// dims [1] (+ an empty reshape when batching). Tensors Triton cannot serve are reported, not emitted.
 import type { DataType, ModelInput, ModelOutput } from '../config/model-config.js';
 import { canBatch } from '../onnx/signature.js';
 import type { Dim, ModelSignature, TensorInfo } from '../onnx/types.js';

@@ -1,6 +1,6 @@
 // What `tritonc generate PATH` works on: a model file, a model directory, or a repository of them.
-// Version directories follow Triton's rules (§2.4): the latest version the policy selects, and its
-// default_model_filename (model.onnx), which may be a directory holding model.onnx (§2.7).
+// Version directories follow Triton's rules (core VersionsToLoad): the latest version the policy selects, and its
+// default_model_filename (model.onnx), which may be a directory holding model.onnx (ORT's ModelState::LoadModel).
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseConfig } from '../config/document.js';

@@ -1,4 +1,5 @@
-// Which model file Triton loads for a model directory (triton-rules.md §2.4-2.7): the greatest
+// Which model file Triton loads for a model directory (core VersionsToLoad, AutoCompleteBackendFields;
+// onnxruntime_backend ModelState::LoadModel): the greatest
 // version the version policy selects, the backend's default file name (or default_model_filename),
 // and for ONNX a directory of that name holding model.onnx. Only the file Triton would really open
 // is read, so a stale model in an older version directory never decides a lint result.
@@ -22,7 +23,10 @@ export interface ModelFile {
 const DEFAULT_FILE: Partial<Record<ModelFormat, string>> = { onnx: 'model.onnx', tensorrt: 'model.plan', pytorch: 'model.pt' };
 
 
-/** The model format, as Triton's backend auto-fill decides it (§2.5), for the formats tritonc reads. */
+/**
+ * The model format, as Triton's backend auto-fill decides it (core AutoCompleteBackendFields), for the
+ * formats tritonc reads.
+ */
 export function modelFormat(dir: ModelDir, config: ModelConfig): ModelFormat {
   const platform = config.platform ?? '';
   const backend = config.backend ?? '';
@@ -53,7 +57,7 @@ export function resolveModelFile(dir: ModelDir, config: ModelConfig): ModelFile 
   const kind = kindOf(expected);
   if (kind === 'file') return { format, version: latest.version, path: expected, expected };
   if (kind === 'dir' && format === 'onnx') {
-    // A directory named like the model file holds model.onnx plus its external data (§2.7).
+    // A directory named like the model file holds model.onnx plus its external data (ORT's ModelState::LoadModel).
     const inner = join(expected, 'model.onnx');
     return { format, version: latest.version, path: kindOf(inner) === 'file' ? inner : undefined, expected: inner };
   }

@@ -3,7 +3,7 @@
 // onnx-proto (ONNX 1.10) stops at BFLOAT16 (16); ONNX has since added FP8, 4-bit and 2-bit types up
 // to INT2 (26), so the reader never relies on a generated enum. Numbers and names follow onnx.proto;
 // the Triton mapping follows the ONNX Runtime backend's OnnxDataTypeToModelConfigDataType
-// (triton-rules.md §4.3): anything it does not map is `null` (Triton's TYPE_INVALID).
+// (onnxruntime_backend src/onnxruntime_utils.cc): anything it does not map is `null` (Triton's TYPE_INVALID).
 
 export interface ElemType {
   /** TensorProto.DataType number. */

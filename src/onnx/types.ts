@@ -1,10 +1,10 @@
 // The signature tritonc reads from a model.onnx: what `tritonc inspect` prints and what `generate`
-// and the model-aware lint rules consume. Field names follow DESIGN.md ("Core types", "CLI contract").
+// and the model-aware lint rules consume. Field names follow the CLI contract in docs/architecture.md.
 
 /**
  * What kind of value a graph input/output carries (ONNX TypeProto's `value` oneof).
- * 'opaque' and 'unknown' (a ValueInfo without a type) go beyond DESIGN.md's list; Triton refuses both
- * (ONNX_TYPE_OPAQUE / ONNX_TYPE_UNKNOWN), so they are reported rather than hidden.
+ * 'opaque' and 'unknown' (a ValueInfo without a type) go beyond the kinds docs/architecture.md lists;
+ * Triton refuses both (ONNX_TYPE_OPAQUE / ONNX_TYPE_UNKNOWN), so they are reported rather than hidden.
  */
 export type ValueKind = 'tensor' | 'sequence' | 'map' | 'optional' | 'sparse_tensor' | 'opaque' | 'unknown';
 

@@ -1,4 +1,4 @@
-// A model directory as Triton reads it (triton-rules.md §2): its config files, its version
+// A model directory as Triton reads it (core GetModelConfigFullPath, VersionsToLoad): its config files, its version
 // directories (with Triton's own rules for which names count), and where a version's model file is.
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -27,7 +27,7 @@ export interface ModelDir {
   customConfigs: string[];
   /** Every sub-directory that could be a version, with how Triton reads its name. */
   versionDirs: VersionDir[];
-  /** All sub-directory names sorted as strings: Triton's auto-fill looks in the first (§2.5). */
+  /** All sub-directory names sorted as strings: Triton's auto-fill looks in the first (AutoCompleteBackendFields). */
   sortedSubdirs: string[];
 }
 
@@ -84,7 +84,7 @@ export function scanModelDir(path: string): ModelDir {
   };
 }
 
-/** The versions Triton loads under a version policy (§2.4); the default policy is the latest one. */
+/** The versions Triton loads under a version policy (core VersionsToLoad); the default policy is the latest one. */
 export function selectVersions(policy: ModelVersionPolicy | undefined, dirs: readonly VersionDir[]): VersionDir[] {
   const usable = new Map<number, VersionDir>();
   for (const d of dirs) if (d.version !== undefined && !usable.has(d.version)) usable.set(d.version, d);

@@ -1,4 +1,4 @@
-// ESLint's JSON format, exactly the shape tools that read ESLint output expect (DESIGN.md):
+// ESLint's JSON format, exactly the shape tools that read ESLint output expect (docs/architecture.md):
 // [{ filePath, messages: [{ ruleId, severity: 1|2, level, message, line, column, endLine, endColumn }],
 //    errorCount, warningCount }]. severity 2 = error, 1 = warning or info (`level` says which);
 // warningCount counts warnings only, so infos never trip --max-warnings.

@@ -1,4 +1,4 @@
-// What core's AutoCompleteBackendFields sees of a model directory (triton-rules.md §2.5): the first
+// What core's AutoCompleteBackendFields sees of a model directory (core src/model_config_utils.cc): the first
 // sub-directory in byte order, whatever its name, and the names in it with file/directory kinds.
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { basename, join } from 'node:path';

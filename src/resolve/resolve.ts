@@ -1,4 +1,5 @@
-// The effective config Triton would load for one model directory (triton-rules.md §3.1): read the
+// The effective config Triton would load for one model directory (core ModelRepositoryManager::InitializeModelInfo,
+// then TritonModel::Create and TritonModel::UpdateModelConfig): read the
 // config file (or start empty), core's backend-field autofill, core's normalization, the instance
 // groups for the given host, the ONNX Runtime backend's auto-complete from the model of the version
 // Triton loads, and core's re-normalization. Everything comes back as data: the config, the steps
@@ -76,7 +77,7 @@ export function resolveModelDir(modelDir: string, options: ResolveOptions = {}):
     return unreadable({ kind: 'io', file: modelDir, message: existsSync(modelDir) ? 'not a directory: give a model directory (the one holding config.pbtxt and the version directories)' : 'no such directory' });
   }
 
-  // 1. The config file (§2.2, §2.3).
+  // 1. The config file (core GetModelConfigFullPath, and InitializeModelInfo when there is none).
   const configFile = chooseConfigFile(modelDir, options.configName, steps);
   let start: ModelConfig = {};
   if (configFile) {
@@ -109,7 +110,8 @@ export function resolveModelDir(modelDir: string, options: ResolveOptions = {}):
   steps.push(...normalized.steps);
   config = normalized.config;
 
-  // 3. The validation rows that follow from autofill, and the name check (§3.3, §2.6).
+  // 3. The validation rows that follow from autofill, and the name check (core ValidateModelConfig,
+  // InitializeModelInfo).
   const backend = config.backend ?? '';
   const platform = config.platform ?? '';
   if (backend === '' && platform !== ENSEMBLE_PLATFORM) {
@@ -129,7 +131,7 @@ export function resolveModelDir(modelDir: string, options: ResolveOptions = {}):
     });
   }
 
-  // 4. The version Triton loads (§2.4); auto-complete reads that version's model.
+  // 4. The version Triton loads (core model_lifecycle.cc VersionsToLoad); auto-complete reads that version's model.
   const dir = scanModelDir(modelDir);
   const selected = selectVersions(config.version_policy, dir.versionDirs);
   const chosen = selected[selected.length - 1];
@@ -146,14 +148,16 @@ export function resolveModelDir(modelDir: string, options: ResolveOptions = {}):
   const version = chosen.version!;
   steps.push(step('repository', 'note', [], selected.length > 1 ? `Triton loads versions ${selected.map((v) => v.version).join(', ')}; the config shown is version ${version}'s` : `Triton loads version ${version}`));
 
-  // 5. Instance groups for this host (§3.2, §3.6), before the backend sees the config.
+  // 5. Instance groups for this host (core NormalizeInstanceGroup, ValidateInstanceGroup), before the
+  // backend sees the config.
   const groups = normalizeInstanceGroup(config, options.gpus ?? DEFAULT_GPUS);
   steps.push(...groups.steps);
   config = groups.config;
   const groupProblem = instanceGroupProblem(config, options.gpus ?? DEFAULT_GPUS);
   if (groupProblem) return refused(groupProblem, { version });
 
-  // 6. The backend's auto-complete, then core's re-normalization (§4, §3.2 last paragraph).
+  // 6. The backend's auto-complete, then core's re-normalization (onnxruntime_backend
+  // ModelState::AutoCompleteConfig, then core TritonModel::UpdateModelConfig).
   let modelFile: string | undefined;
   if (backend === 'onnxruntime') {
     if (onnxAutoCompleteSkipped(config)) {
@@ -205,7 +209,10 @@ function chooseConfigFile(modelDir: string, configName: string | undefined, step
   return existsSync(main) ? main : undefined;
 }
 
-/** Where ORT opens the model (§2.7): <dir>/<version>/<file>, or <that>/model.onnx when it is a directory. */
+/**
+ * Where ORT opens the model (onnxruntime_backend ModelState::LoadModel): <dir>/<version>/<file>, or
+ * <that>/model.onnx when it is a directory.
+ */
 export function locateOnnxModel(modelDir: string, version: number, defaultModelFilename: string): { path: string; exists: boolean } {
   const artifact = join(modelDir, String(version), defaultModelFilename || 'model.onnx');
   const path = isDirectory(artifact) ? join(artifact, 'model.onnx') : artifact;

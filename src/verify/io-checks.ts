@@ -1,6 +1,7 @@
 // The config's inputs and outputs against the model's, as Triton's ONNX Runtime backend checks them at
-// load time (triton-rules.md §4.4): names, data types, and shapes (inputs: a dynamic model dim accepts
-// any config dim; outputs: identical dims). Pure: the caller passes what the runtime reports.
+// load time (onnxruntime_backend ValidateInputs / ValidateOutputs): names, data types, and shapes
+// (inputs: a dynamic model dim accepts any config dim; outputs: identical dims). Pure: the caller
+// passes what the runtime reports.
 import type { TensorSpec } from './plan.js';
 import { compareDims, fullShape, modelShapeText, shapeText, suggestedDims, tritonDims, type ModelDim } from './shapes.js';
 import type { VerifyProblem } from './types.js';

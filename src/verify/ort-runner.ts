@@ -20,7 +20,7 @@ export interface OrtRunOptions {
   progress?: (line: string) => void;
 }
 
-/** Triton's mapping of optimization.graph.level to ONNX Runtime's levels (triton-rules.md §4.5). */
+/** Triton's mapping of optimization.graph.level to ONNX Runtime's levels (ORT's ModelState::ModelState). */
 export function graphOptimizationLevel(level: number | undefined): OrtSessionOptions['graphOptimizationLevel'] {
   if (level === -1) return 'basic';
   if (level === 1) return 'extended';

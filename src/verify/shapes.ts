@@ -32,9 +32,10 @@ export type DimsVerdict =
 
 /**
  * Triton's ONNX Runtime backend check of a config tensor against the model's declared shape
- * (triton-rules.md §4.4, CompareDimsSupported): with batching the model's first dim must be dynamic;
- * ranks must agree; for inputs a dynamic model dim accepts any config dim, for outputs (`exact`) every
- * dim must be identical, -1 included. A rank-0 model tensor accepts config dims that are all 1.
+ * (onnxruntime_backend src/onnxruntime_utils.cc CompareDimsSupported): with batching the model's first
+ * dim must be dynamic; ranks must agree; for inputs a dynamic model dim accepts any config dim, for
+ * outputs (`exact`) every dim must be identical, -1 included. A rank-0 model tensor accepts config dims
+ * that are all 1.
  */
 export function compareDims(model: readonly number[], configDims: readonly number[], batching: boolean, exact: boolean): DimsVerdict {
   if (model.length === 0) return configDims.every((d) => d === 1) ? { ok: true } : { ok: false, reason: 'scalar' };

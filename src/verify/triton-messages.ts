@@ -1,7 +1,8 @@
-// Triton's load-time error messages (quoted in triton-rules.md) mapped to the tritonc lint rule that
-// catches the same mistake before a load, so a failed `verify --runtime docker|server` can say "tritonc
-// lint would have told you: <rule>". Self-contained on purpose (verify does not load the lint engine);
-// the ids are those of src/lint/rules/<category>/<id>.ts: keep them in step when a rule is renamed.
+// Triton's load-time error messages (as core and the ONNX Runtime backend word them) mapped to the
+// tritonc lint rule that catches the same mistake before a load, so a failed
+// `verify --runtime docker|server` can say "tritonc lint would have told you: <rule>". Self-contained on
+// purpose (verify does not load the lint engine); the ids are those of src/lint/rules/<category>/<id>.ts:
+// keep them in step when a rule is renamed.
 import type { TritonMessage } from './types.js';
 
 export interface TritonMessageRule {
@@ -15,11 +16,11 @@ export interface TritonMessageRule {
 
 /** First match wins, so the specific entries come before the general ones. */
 export const TRITON_MESSAGE_RULES: readonly TritonMessageRule[] = [
-  // §5: protobuf's text-format parser, and core's summary of it.
+  // protobuf's text-format parser (text_format.cc), and core's summary of it (ReadTextProto).
   { ruleId: 'syntax', pattern: /Error parsing text-format inference\.ModelConfig: \d+:\d+: / },
   { ruleId: 'syntax', pattern: /failed to read text proto from / },
   { ruleId: 'syntax', pattern: /Invalid config override: / },
-  // §4.4: the batch dim written into dims makes the config's rank one more than the model's.
+  // ORT's CompareDimsSupported: the batch dim written into dims makes the config's rank one more than the model's.
   {
     ruleId: 'batch-dim-in-dims',
     pattern: /the model expects (\d+) dimensions \(shape [^)]*\) but the model configuration specifies (\d+) dimensions \(an initial batch dimension/,
@@ -44,7 +45,8 @@ export const TRITON_MESSAGE_RULES: readonly TritonMessageRule[] = [
   // A GPU id with no GPU at all in the list of supported ones: the machine (or the container) has none.
   { pattern: /specifies invalid or unsupported gpu id \d+\. GPUs with at least the minimum required CUDA compute compatibility of [\d.]+ are:\s*;?$/, environment: true },
   { ruleId: 'instance-group', pattern: /has kind KIND_(?:CPU|MODEL) but specifies one or more GPUs|specifies invalid or unsupported gpu id/ },
-  // The machine, not the config (§3.6): no GPU in the container, a CPU-only build, Docker's GPU plumbing.
+  // The machine, not the config (core ValidateInstanceGroup): no GPU in the container, a CPU-only build,
+  // Docker's GPU plumbing.
   { pattern: /has kind KIND_GPU but no GPUs are available/, environment: true },
   { pattern: /has kind KIND_GPU but server does not support GPUs/, environment: true },
   { pattern: /could not select device driver "[^"]*" with capabilities: \[\[gpu\]\]/, environment: true },

@@ -1,4 +1,4 @@
-// Conformance with Triton's own test suites (../shared/corpus/triton-configs, MANIFEST.tsv).
+// Conformance with Triton's own test suites: the corpus rows (MANIFEST.tsv) that quote the message Triton gives.
 //
 // - Every invalid row a linter can judge without the real model (check=static, static(...), repo,
 //   repo-layout) is linted the way Triton sees it in its test: the model directory (or, for
@@ -31,7 +31,7 @@ import { writeOnnx, type OnnxSpec } from '../lint/harness.js';
  * the test, with `\[` read as `[`), `rules` are the rule ids that report it.
  */
 export const COVERAGE: { triton: RegExp; rules: string[] }[] = [
-  // name, platform, backend, files (§2.5, §2.6, §3.3)
+  // name, platform, backend, files (core AutoCompleteBackendFields, InitializeModelInfo, ValidateModelConfig)
   // With no version directory there is no model file to guess the backend from: version-dirs says so.
   { triton: /^Invalid model name: Could not determine backend for model/, rules: ['platform-backend', 'version-dirs'] },
   { triton: /^Ensemble model '.*' must have platform type '.*' and empty backend type/, rules: ['platform-backend'] },
@@ -40,16 +40,16 @@ export const COVERAGE: { triton: RegExp; rules: string[] }[] = [
   { triton: /^backend library name '.*' escapes backend directory/, rules: ['platform-backend'] },
   { triton: /^Model file name '.*' contains an invalid character|contains an invalid character: /, rules: ['model-filename'] },
   { triton: /^unexpected directory name '.*' for model '.*', directory name must equal model name/, rules: ['name-matches-directory'] },
-  // batching and queues (§3.4)
+  // batching and queues (core ValidateModelConfig)
   { triton: /^'max_batch_size' must be non-negative value for /, rules: ['max-batch-size'] },
   { triton: /^(dynamic batching preferred size|sequence batching preferred batch size) must be/, rules: ['preferred-batch-size'] },
   { triton: /^default priority level must be in range|^priority queue policy must have priority level in range/, rules: ['priority-queue'] },
   { triton: /^Only one priority level is allowed when 'preserve_ordering' is true|^Queue policy can not have DELAY as timeout action/, rules: ['priority-queue'] },
-  // sequence batching (§3.5)
+  // sequence batching (core ValidateModelConfig)
   { triton: /^sequence batching /, rules: ['sequence-batching'] },
-  // instance groups (§3.6)
+  // instance groups (core ValidateInstanceGroup)
   { triton: /^instance group .* of model .* (has kind|specifies invalid or unsupported gpu id|and platform)/, rules: ['instance-group'] },
-  // ensembles (§3.7)
+  // ensembles (core ValidateEnsembleSchedulingConfig, the dependency graph, ValidateEnsembleConfig)
   { triton: /^ensemble scheduling (cannot|must) be set for /, rules: ['ensemble-config'] },
   { triton: /^(instance group|optimization) should not be specified for ensemble|^model_warmup can not be specified for ensemble/, rules: ['ensemble-config'] },
   { triton: /^must specify '(step|model_name|input_map|output_map)'/, rules: ['ensemble-config'] },
@@ -64,19 +64,19 @@ export const COVERAGE: { triton: RegExp; rules: string[] }[] = [
   { triton: /^in ensemble .*, (ensemble tensor .* is mapping to non-existing input|input .* in model .* is not mapped to any ensemble tensors|ensemble tensor .* is mapped from non-existing output)/, rules: ['ensemble-models'] },
   { triton: /^in ensemble .*, ensemble tensor .*: inconsistent (data type|shape)/, rules: ['ensemble-models'] },
   { triton: /^in ensemble .*, step of model '.*' receives inputs originated from different decoupled models/, rules: ['ensemble-models'] },
-  // response cache, metrics (§3.9)
+  // response cache, metrics (core ValidateModelConfig, ValidateModelMetrics)
   { triton: /^Response Cache does not currently support model /, rules: ['response-cache'] },
   { triton: /^metric control must specify|^metric identifier must specify|^histogram options must specify/, rules: ['model-metrics'] },
-  // I/O, dims, reshape, batch I/O (§3.10)
+  // I/O, dims, reshape, batch I/O (core ValidateModelIOConfig, ValidateBatchIO)
   { triton: /^model (input|output) ('.*' )?(must specify|cannot have empty reshape|dimension must be|reshape dimensions must be|has different)/, rules: ['io-dims'] },
   { triton: /^batch (input|output) kind '.*' expects 1 source input|^unknown source input name|^unknown target output name|^target output name '.*' can only be specified once|^batch input data type must be/, rules: ['batch-io'] },
-  // against the ONNX model (§4.2, §4.4)
+  // against the ONNX model (onnxruntime_backend AutoCompleteMaxBatch, ValidateInputs / ValidateOutputs)
   { triton: /^autofill failed for model '.*': model does not support batching/, rules: ['missing-dynamic-axis', 'autocomplete-surprises'] },
   { triton: /^unable to load model '.*', configuration expects \d+ inputs, model provides \d+/, rules: ['io-name'] },
   { triton: /^unexpected inference (input|output) '.*', allowed (inputs|outputs) are/, rules: ['io-name'] },
   { triton: /^model '.*', tensor '.*': the model expects \d+ dimensions/, rules: ['io-shape', 'batch-dim-in-dims'] },
   { triton: /^unable to load model '.*', configuration expects datatype/, rules: ['io-datatype'] },
-  // version directories and model files (§2.4, §2.7)
+  // version directories and model files (core VersionsToLoad, onnxruntime_backend ModelState::LoadModel)
   { triton: /^at least one version must be available under the version policy/, rules: ['version-dirs'] },
   { triton: /^unable to find '.*' for model instance/, rules: ['version-dirs'] },
 ];

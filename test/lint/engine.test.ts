@@ -38,7 +38,7 @@ describe('lint engine: what gets linted', () => {
     expect(files(lintDir(dir, ['a/configs/t4.pbtxt']), dir)).toEqual(['a/configs/t4.pbtxt']);
     const r = lintDir(dir, ['a/1/model.onnx', 'a/config.pbtxt', 'b/2/model.onnx/model.onnx']);
     expect(files(r, dir)).toEqual(['a/config.pbtxt', 'a/configs/t4.pbtxt', 'b/config.pbtxt']);
-    // b's model lives in a directory named model.onnx (§2.7) and is still read:
+    // b's model lives in a directory named model.onnx (ORT's LoadModel opens model.onnx in it) and is still read:
     expect(findings(r, 'batch-dim-in-dims', dir).map((f) => f.file)).toEqual(['b/config.pbtxt']);
   });
 

@@ -1,5 +1,5 @@
 // ONNX Runtime as an oracle: on every fixture it loads, its session metadata must agree with the
-// reader's names, types and shapes, within ORT's known blind spots (onnx-notes.md):
+// reader's names, types and shapes, within the known blind spots of ORT's session metadata:
 // - a dim with neither value nor param, and dim_value -1, both come back as '';
 // - a scalar and an unknown rank both come back as [];
 // - non-tensor values come back as { isTensor: false } with no type;

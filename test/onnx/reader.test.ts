@@ -107,7 +107,7 @@ describe('readSignature on each fixture', () => {
     const types = ELEM_TYPES.slice(1);
     expect(sig.inputs).toEqual(types.map((t) => ({ name: `in_${t.name}`, kind: 'tensor', elemType: t.name, tritonType: t.tritonType, shape: ['batch', 2] })));
     expect(sig.outputs.map((o) => [o.name, o.elemType, o.tritonType])).toEqual(types.map((t) => [`out_${t.name}`, t.name, t.tritonType]));
-    // Spot checks against triton-rules.md §4.3.
+    // Spot checks against onnxruntime_backend's OnnxDataTypeToModelConfigDataType.
     const byName = new Map(sig.inputs.map((i) => [i.elemType, i.tritonType]));
     expect(byName.get('STRING')).toBe('TYPE_STRING');
     expect(byName.get('BFLOAT16')).toBe('TYPE_BF16');

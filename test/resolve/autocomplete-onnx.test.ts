@@ -1,4 +1,4 @@
-// The ONNX Runtime backend's auto-complete (triton-rules.md §4.1-4.3) on signatures built in memory.
+// The ONNX Runtime backend's auto-complete (onnxruntime_backend AutoCompleteConfig) on signatures built in memory.
 import { describe, expect, it } from 'vitest';
 import { autoCompleteOnnx, onnxAutoCompleteSkipped } from '../../src/config/autocomplete-onnx.js';
 import type { ModelConfig } from '../../src/config/model-config.js';

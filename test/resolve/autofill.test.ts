@@ -1,4 +1,4 @@
-// core's AutoCompleteBackendFields, branch by branch (triton-rules.md §2.5), on listings built in memory.
+// core's AutoCompleteBackendFields, branch by branch (core src/model_config_utils.cc), on listings built in memory.
 import { describe, expect, it } from 'vitest';
 import { autofillBackendFields, type AutofillListing, type EntryKind } from '../../src/config/autofill.js';
 import type { ModelConfig } from '../../src/config/model-config.js';

@@ -1,5 +1,5 @@
 // core's NormalizeModelConfig, NormalizeInstanceGroup and the host-dependent ValidateInstanceGroup rows
-// (triton-rules.md §3.2, §3.6).
+// (core src/model_config_utils.cc).
 import { describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../src/config/model-config.js';
 import { instanceGroupProblem, normalizeInstanceGroup, normalizeModelConfig } from '../../src/config/normalize.js';

@@ -40,7 +40,7 @@ describe(ID, () => {
       const [f] = await lintConfig(ID, 'platform: "onnxruntime_onx"\n');
       expect(f!.message).toContain(`("unexpected platform type 'onnxruntime_onx' for m"); did you mean platform: "onnxruntime_onnx"?`);
     });
-    it('a custom default_model_filename without platform or backend (§2.5 consequence)', async () => {
+    it('a custom default_model_filename without platform or backend (AutoCompleteBackendFields)', async () => {
       const [f] = await lintConfig(ID, 'default_model_filename: "resnet50.onnx"\n');
       expect(f).toMatchObject({ severity: 'error', token: '"resnet50.onnx"' });
       expect(f!.message).toContain(`("unexpected platform type '' for m"); add backend: "onnxruntime" next to it`);

@@ -1,4 +1,4 @@
-// Triton's load errors (messages quoted in triton-rules.md) mapped to tritonc rule ids.
+// Triton's load errors (messages as core and the ONNX Runtime backend word them) mapped to tritonc rule ids.
 import { describe, expect, it } from 'vitest';
 import { classifyTritonMessage, cleanLogLine, isErrorLine, mapErrorText, mapTritonLog } from '../../src/verify/triton-messages.js';
 

@@ -31,7 +31,10 @@ import { ensembleModels } from './correctness/ensemble-models.js';
 import { versionDirs } from './correctness/version-dirs.js';
 import { autocompleteSurprises } from './suspicious/autocomplete-surprises.js';
 
-/** Triton core's own load-time checks of one config (§2.5-§3.10), in the order core runs them. */
+/**
+ * Triton core's own load-time checks of one config (core src/model_config_utils.cc, AutoCompleteBackendFields
+ * through ValidateModelIOConfig), in the order core runs them.
+ */
 export const CORE_RULES: readonly Rule[] = [
   nameMatchesDirectory,
   platformBackend,

@@ -1,4 +1,5 @@
-// ONNX Runtime execution accelerators and model-level parameters (triton-rules.md §4.5-4.6): what the
+// ONNX Runtime execution accelerators and model-level parameters (onnxruntime_backend src/onnxruntime.cc
+// ModelState::ModelState and ModelState::LoadModel): what the
 // ORT backend parses when it creates an instance, and what it silently ignores. GPU accelerators are
 // read only for GPU instances, so their errors matter only when some instance runs on a GPU, and on
 // a CPU-only model the whole list is dead configuration.
@@ -21,7 +22,7 @@ const TRT_STRING_KEYS = new Set([
   'trt_extra_plugin_lib_paths', 'trt_profile_min_shapes', 'trt_profile_max_shapes', 'trt_profile_opt_shapes', 'trt_ep_context_file_path',
 ]);
 const TRT_KEYS = ['precision_mode', ...TRT_INT_KEYS, ...TRT_UINT64_KEYS, ...TRT_BOOL_KEYS, ...TRT_STRING_KEYS];
-/** Keys of the cuda accelerator that the deprecated model-level block always overwrites (§4.5). */
+/** Keys of the cuda accelerator that the deprecated model-level block always overwrites (ModelState::LoadModel). */
 const CUDA_OVERWRITTEN: Record<string, string> = {
   cudnn_conv_algo_search: 'EXHAUSTIVE (model-level values: 0 EXHAUSTIVE, 1 HEURISTIC, 2 DEFAULT)',
   gpu_mem_limit: 'no limit (SIZE_MAX)',
@@ -52,7 +53,7 @@ function parseStoull(v: string): { ok: boolean; prefixOnly?: boolean; outOfRange
 /** The backend's ParseBoolValue. */
 const isBool = (v: string): boolean => ['true', 'false', 'on', 'off', '1', '0'].includes(v.toLowerCase());
 
-/** Whether Triton serves the model with the ONNX Runtime backend (core's backend autofill, §2.5). */
+/** Whether Triton serves the model with the ONNX Runtime backend (core's AutoCompleteBackendFields). */
 export function isOnnxRuntime(ctx: ModelContext<unknown>): boolean {
   if (ctx.modelFile?.endsWith('.onnx')) return true;
   const listing = readAutofillListing(ctx.model.dir, ctx.model.name);
@@ -165,7 +166,7 @@ export const accelerators = defineModelRule({
       report([...at, 'name'], `unknown CPU execution accelerator "${name}": Triton refuses the model ("unknown Execution Accelerator '${name}' is requested")${hint}`);
     });
 
-    // Model-level parameters the ORT backend parses (§4.6).
+    // Model-level parameters the ORT backend parses (ModelState::ModelState, ModelState::LoadModel).
     if (hasParams) checkParameters(config, kinds.gpu, report);
   },
 });

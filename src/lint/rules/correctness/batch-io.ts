@@ -1,4 +1,4 @@
-// batch_input / batch_output (triton-rules.md §3.10, core ValidateBatchIO): each entry has exactly one
+// batch_input / batch_output (core src/model_config_utils.cc ValidateBatchIO): each entry has exactly one
 // source_input, which is a config input; a batch_input's data_type is TYPE_INT32 or TYPE_FP32; a
 // batch_output's targets are config outputs, each named once.
 import type { PathSegment } from '../../../diagnostics.js';

@@ -1,4 +1,4 @@
-// The part of an ensemble Triton checks from its own config alone (triton-rules.md §3.7, core's
+// The part of an ensemble Triton checks from its own config alone (core src/model_config_utils.cc
 // ValidateEnsembleSchedulingConfig): ensemble_scheduling and platform "ensemble" go together, an
 // ensemble has no instance groups, optimization or warmup, every step names a model and maps inputs
 // and outputs, each ensemble tensor is written once, and the data flows from the ensemble's inputs

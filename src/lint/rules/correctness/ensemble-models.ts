@@ -1,4 +1,5 @@
-// An ensemble against the models it runs (triton-rules.md §3.7): core's dependency stage (every step
+// An ensemble against the models it runs (core src/model_repository_manager/model_repository_manager.cc,
+// src/ensemble_scheduler/ensemble_utils.cc): core's dependency stage (every step
 // model present, pinned versions loaded, no cycles between ensembles) and ValidateEnsembleConfig,
 // which compares each step's input_map/output_map with the composing model's *completed* config:
 // the one Triton runs after backend auto-fill and the ONNX Runtime backend's auto-complete. tritonc

@@ -1,4 +1,4 @@
-// instance_group (triton-rules.md §3.2 NormalizeInstanceGroup, §3.6 ValidateInstanceGroup): CPU and
+// instance_group (core src/model_config_utils.cc NormalizeInstanceGroup, ValidateInstanceGroup): CPU and
 // model-placed groups may not list GPUs, GPU ids are non-negative, `profile` is a TensorRT field
 // (non-negative integers as strings), and a count below 1 silently becomes the default. Groups are
 // named as core names them (`<model>_<index>` when unnamed), so messages match Triton's log.

@@ -1,6 +1,6 @@
 // Config data_type against the model's element type, through Triton's ONNX <-> TYPE_* table
-// (triton-rules.md §4.3), and model I/O that is not a tensor at all (sequence, map, ...), which the
-// ONNX Runtime backend cannot serve.
+// (onnxruntime_backend src/onnxruntime_utils.cc OnnxDataTypeToModelConfigDataType), and model I/O that
+// is not a tensor at all (sequence, map, ...), which the ONNX Runtime backend cannot serve.
 import { defineModelRule } from '../../rule.js';
 import { configTensors, modelTensor, validatedSides } from '../../tensors.js';
 

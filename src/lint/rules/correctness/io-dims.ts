@@ -1,5 +1,5 @@
-// Every config input and output as core's ValidateModelIOConfig checks it (triton-rules.md §3.10,
-// core ValidateIOShape / ValidateModelInput / ValidateModelOutput): a name, a data_type, non-empty
+// Every config input and output as core's ValidateModelIOConfig checks it (core src/model_config_utils.cc,
+// ValidateIOShape / ValidateModelInput / ValidateModelOutput): a name, a data_type, non-empty
 // dims of -1 or >= 1, a reshape of the same element count (segment by segment between variable
 // dims), no empty reshape without batching, 3 dims for NHWC/NCHW and non-linear formats, and the
 // TensorRT-only flags only on TensorRT. Duplicate names are not checked by core but are a mistake.
@@ -14,7 +14,7 @@ const INT64_MAX = 9223372036854775807n;
 
 /**
  * Whether the backend's auto-complete may fill in a tensor the config lists only partly. The ONNX
- * Runtime and PyTorch backends keep a listed side as written (§4.1), ensembles have no backend, and
+ * Runtime and PyTorch backends keep a listed side as written (AutoCompleteConfig), ensembles have no backend, and
  * a model whose backend Triton cannot determine gets no auto-complete at all: those configs must be
  * complete as written. TensorRT, Python, DALI and other backends complete listed tensors.
  */
@@ -23,7 +23,7 @@ export function backendCompletesTensors(settled: SettledBackend): boolean {
   return settled.backend !== 'onnxruntime' && settled.backend !== 'pytorch';
 }
 
-/** Whether max_batch_size 0 may still be raised by the backend's auto-complete (§4.2). */
+/** Whether max_batch_size 0 may still be raised by the backend's auto-complete (ORT's AutoCompleteMaxBatch). */
 function batchMayBeRaised(config: ModelConfig, settled: SettledBackend): boolean {
   if (backendCompletesTensors(settled)) return true;
   const bothSides = (config.input?.length ?? 0) + (config.batch_input?.length ?? 0) > 0 && (config.output?.length ?? 0) > 0;

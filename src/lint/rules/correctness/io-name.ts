@@ -1,7 +1,8 @@
 // Config input/output names against the model's, and the input count as Triton's ONNX Runtime backend
-// counts it (triton-rules.md §4.4): expected = non-optional config inputs + batch_input entries +
-// sequence control inputs + sequence states; it must equal the model's required inputs (graph inputs
-// without an initializer). Each way the count can go wrong gets its own finding on its own token.
+// counts it (onnxruntime_backend ModelInstanceState::ValidateInputs): expected = non-optional config
+// inputs + batch_input entries + sequence control inputs + sequence states; it must equal the model's
+// required inputs (graph inputs without an initializer). Each way the count can go wrong gets its own
+// finding on its own token.
 import type { ModelConfig } from '../../../config/model-config.js';
 import type { TensorInfo } from '../../../onnx/types.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';

@@ -1,10 +1,10 @@
 // Config dims against the model's shape, as Triton's ONNX Runtime backend compares them per listed
-// tensor (triton-rules.md §4.4, CompareDimsSupported): the request shape ([-1] + dims when batching,
-// reshape.shape when given) must have the model's rank; an input may pin a dynamic model dim, an output
-// must match exactly; a scalar model tensor takes dims of 1s; ragged inputs need model shape [-1];
-// optional inputs need max_batch_size 0. Two cases have their own, more specific rules and are left to
-// them while they are on: a fixed model batch dim (missing-dynamic-axis) and dims that repeat the batch
-// axis (batch-dim-in-dims).
+// tensor (onnxruntime_backend ValidateInputs / ValidateOutputs, CompareDimsSupported): the request
+// shape ([-1] + dims when batching, reshape.shape when given) must have the model's rank; an input may
+// pin a dynamic model dim, an output must match exactly; a scalar model tensor takes dims of 1s; ragged
+// inputs need model shape [-1]; optional inputs need max_batch_size 0. Two cases have their own, more
+// specific rules and are left to them while they are on: a fixed model batch dim (missing-dynamic-axis)
+// and dims that repeat the batch axis (batch-dim-in-dims).
 import type { TensorInfo } from '../../../onnx/types.js';
 import { isDynamicDim } from '../../../onnx/signature.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';

@@ -1,5 +1,5 @@
 // max_batch_size is the largest batch Triton forms; 0 means the model does not batch. A negative
-// value is refused before anything else about batching is looked at (triton-rules.md §3.3).
+// value is refused before anything else about batching is looked at (core ValidateModelConfig).
 import { defineModelRule } from '../../rule.js';
 import { modelName } from './platform-backend.js';
 

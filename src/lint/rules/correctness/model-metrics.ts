@@ -1,4 +1,4 @@
-// model_metrics (triton-rules.md §3.9, core ValidateModelMetrics): every metric_control names a
+// model_metrics (core src/model_config_utils.cc ValidateModelMetrics): every metric_control names a
 // metric family and gives histogram buckets. Only nv_inference_first_response_histogram_ms can be
 // customized today; Triton logs a warning and ignores any other family.
 import type { PathSegment } from '../../../diagnostics.js';

@@ -1,4 +1,4 @@
-// model_warmup samples (triton-rules.md §3.8, core TritonModelInstance::GenerateWarmupData, then the
+// model_warmup samples (core src/backend_model_instance.cc TritonModelInstance::GenerateWarmupData, then the
 // request validation of core InferenceRequest): every instance runs them before the model is READY,
 // and any failure fails the load. Each sample needs fixed dims and a data source; a data file must
 // hold enough bytes; each of its requests must pass Triton's normal request checks against the

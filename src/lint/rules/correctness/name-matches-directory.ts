@@ -1,4 +1,4 @@
-// A config's `name` must be the model directory's name (triton-rules.md §2.6): Triton loads the
+// A config's `name` must be the model directory's name (core InitializeModelInfo): Triton loads the
 // model from the directory and refuses a config that calls it something else. An empty name is fine
 // (core fills it in from the directory). A name that could never be a directory name (a path with
 // '/', '..', an empty or blank name) is called out as such.

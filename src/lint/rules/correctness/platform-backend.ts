@@ -1,4 +1,5 @@
-// platform / backend as Triton core settles them (triton-rules.md §2.5, §2.8, §3.3): core first fills
+// platform / backend as Triton core settles them (core src/model_config_utils.cc AutoCompleteBackendFields and
+// ValidateModelConfig, ModelLifeCycle::CreateModel): core first fills
 // backend, platform and default_model_filename from what the config says and from the files in the
 // first sub-directory of the model directory (AutoCompleteBackendFields), then refuses an unknown
 // platform without a backend, a backend on an ensemble, and a known backend paired with a platform
@@ -48,7 +49,7 @@ export interface SettledBackend {
 
 const cache = new WeakMap<ModelConfig, SettledBackend>();
 
-/** The platform and backend Triton settles on for this config in this model directory (§2.5). */
+/** The platform and backend Triton settles on for this config in this model directory (AutoCompleteBackendFields). */
 export function settledBackend(ctx: Pick<ModelContext<unknown>, 'config' | 'model'>): SettledBackend {
   const hit = cache.get(ctx.config);
   if (hit) return hit;
@@ -172,7 +173,8 @@ function reportUnknownPlatform(ctx: ModelContext, settled: SettledBackend, name:
   }
   const filename = written.default_model_filename ?? '';
   if (filename) {
-    // A custom file name tells core nothing: only model.onnx, model.plan, ... select a backend (§2.5).
+    // A custom file name tells core nothing: only model.onnx, model.plan, ... select a backend
+    // (AutoCompleteBackendFields).
     const ext = /\.([^./]+)$/.exec(filename)?.[1]?.toLowerCase();
     const suggested = ext ? BACKEND_OF_EXTENSION[ext] : undefined;
     ctx.report({

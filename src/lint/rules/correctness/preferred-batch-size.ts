@@ -1,5 +1,5 @@
 // Preferred batch sizes (dynamic_batching, and sequence_batching's oldest strategy) must be positive
-// and no larger than max_batch_size (triton-rules.md §3.4, §3.5). Core checks them BEFORE a backend's
+// and no larger than max_batch_size (core ValidateModelConfig). Core checks them BEFORE a backend's
 // auto-complete runs, so a preferred size with max_batch_size omitted is refused even when the ONNX
 // Runtime backend would later have raised max_batch_size to 4: the ordering trap.
 import type { PathSegment } from '../../../diagnostics.js';

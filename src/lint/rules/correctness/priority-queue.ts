@@ -1,4 +1,4 @@
-// Priority levels and queue policies of the dynamic batcher (triton-rules.md §3.4): with
+// Priority levels and queue policies of the dynamic batcher (core model_config_utils.cc ValidateModelConfig): with
 // priority_levels set, default_priority_level and every priority_queue_policy key must be in
 // [1, priority_levels]; preserve_ordering allows one priority level and no DELAY timeout action.
 import type { ModelQueuePolicy } from '../../../config/model-config.js';

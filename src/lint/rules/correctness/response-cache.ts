@@ -1,5 +1,5 @@
-// The response cache cannot serve decoupled models or the sequence batcher (triton-rules.md §3.5,
-// §3.9): core refuses response_cache { enable: true } with either.
+// The response cache cannot serve decoupled models or the sequence batcher (core src/model_config_utils.cc
+// ValidateModelConfig): core refuses response_cache { enable: true } with either.
 import { defineModelRule } from '../../rule.js';
 import { modelName } from './platform-backend.js';
 

@@ -1,4 +1,4 @@
-// The sequence batcher's control tensors (triton-rules.md §3.5, core ValidateModelConfig with
+// The sequence batcher's control tensors (core src/model_config_utils.cc ValidateModelConfig with
 // GetBooleanSequenceControlProperties / GetTypedSequenceControlProperties) and its implicit states
 // (core SequenceBatchScheduler::Create / GenerateInitialStateData): named, unique control tensors,
 // one tensor per control kind, exactly one 2-entry *_false_true list for START/END/READY, none and an

@@ -1,4 +1,5 @@
-// Version directories and the model file Triton opens in them (triton-rules.md §2.4, §2.7): a model
+// Version directories and the model file Triton opens in them (core model_lifecycle.cc VersionsToLoad,
+// onnxruntime_backend ModelState::LoadModel): a model
 // needs at least one numeric version directory that its version_policy selects (ensembles too); names
 // with a leading zero or without a leading number are ignored, and a numeric prefix counts (`1_old`
 // is version 1); the ONNX Runtime backend opens <model>/<version>/<default_model_filename>.
@@ -63,13 +64,13 @@ export const versionDirs = defineModelRule({
       });
     }
 
-    // The versions the policy selects (§2.4).
+    // The versions the policy selects (core VersionsToLoad).
     const policy = config.version_policy;
     const selected = selectVersions(policy, scan.versionDirs);
     if (!numeric.length) {
       const also = ignored.length ? ` (Triton ignores ${ignored.map((v) => `'${v.dirName}'`).join(', ')})` : '';
       // Without a model file to look at, core's backend auto-fill gives up first when the config names
-      // no backend (§2.5): that is the message Triton shows.
+      // no backend (AutoCompleteBackendFields): that is the message Triton shows.
       const autofill = autofillBackendFields(config, readAutofillListing(ctx.model.dir, model));
       if (autofill.problem) {
         ctx.report({
@@ -105,7 +106,7 @@ export const versionDirs = defineModelRule({
       });
     }
 
-    // The model file each selected version needs (ONNX Runtime, §2.7).
+    // The model file each selected version needs (onnxruntime_backend ModelState::LoadModel).
     if (config.platform === 'ensemble') return;
     const filled = autofillBackendFields(config, readAutofillListing(ctx.model.dir, model)).config;
     if (filled.backend !== 'onnxruntime') return;

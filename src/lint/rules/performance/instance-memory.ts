@@ -110,7 +110,7 @@ function halvesUnderTensorRt(config: ModelConfig): boolean {
 }
 
 /**
- * Where Triton puts each instance group (triton-rules.md §3.2): no group = one KIND_AUTO group; KIND_AUTO
+ * Where Triton puts each instance group (core NormalizeInstanceGroup): no group = one KIND_AUTO group; KIND_AUTO
  * is GPU when there are GPUs (and every listed id exists); KIND_GPU without gpus = every GPU; count < 1
  * means 1; `count` instances on each listed GPU. KIND_CPU and KIND_MODEL take no GPU memory here.
  */

@@ -1,4 +1,5 @@
-// What Triton's auto-complete does behind a config's back (triton-rules.md §4.1-4.2, §7 warnings): the
+// What Triton's auto-complete does behind a config's back (onnxruntime_backend src/onnxruntime.cc
+// AutoCompleteConfig, AutoCompleteMaxBatch): the
 // ONNX Runtime backend replaces an explicit max_batch_size: 0 on a batchable model, skips
 // auto-complete entirely once inputs and outputs are both listed (so batching is never turned on),
 // and refuses a non-zero max_batch_size on a model that cannot batch. Core adds two more: an empty
@@ -32,7 +33,7 @@ export const autocompleteSurprises = defineModelRule({
     // proto3 cannot tell an explicit 0 from an omitted field, but the file can.
     const mbsWritten = config.max_batch_size !== undefined;
 
-    // version_policy {} with no member falls through to "all" (§2.4).
+    // version_policy {} with no member falls through to "all" (core VersionsToLoad).
     const policy = config.version_policy;
     if (policy && !policy.latest && !policy.all && !policy.specific) {
       ctx.report({
@@ -53,7 +54,7 @@ export const autocompleteSurprises = defineModelRule({
     const batchable = sig !== undefined && tensorsOnly && blockers.length === 0;
 
     if (ort && sig && tensorsOnly && !skipped) {
-      // AutoCompleteMaxBatch runs (§4.2).
+      // AutoCompleteMaxBatch runs (onnxruntime_backend src/onnxruntime.cc).
       if (mbs === 0 && batchable && mbsWritten) {
         ctx.report({
           path: ['max_batch_size'],
@@ -82,7 +83,8 @@ export const autocompleteSurprises = defineModelRule({
       });
     }
 
-    // dynamic_batching without batching does nothing (§3.4): only when max_batch_size surely stays 0.
+    // dynamic_batching without batching does nothing (core ValidateModelConfig accepts it): only when
+    // max_batch_size surely stays 0.
     if (config.dynamic_batching && mbs === 0) {
       const staysZero = ort && (skipped || (sig !== undefined && !batchable));
       if (staysZero) {
