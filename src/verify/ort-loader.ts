@@ -1,7 +1,9 @@
-// onnxruntime-node is an optional peer dependency (113 MB, native): tritonc imports it only when
+// onnxruntime-node is an optional peer dependency (291 MB installed, native): tritonc imports it only when
 // `verify --runtime ort` runs, and says how to install it when it is absent. The types below are the
 // small part of its API verify uses, written out so tritonc's own types never require the package.
 import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CannotRun } from './errors.js';
 
 export interface OrtValueMetadata {
@@ -44,15 +46,31 @@ export interface OrtApi {
 export type OrtLoader = () => Promise<unknown>;
 
 // require, not import(): onnxruntime-node is CommonJS, and the CLI bundle runs as a vm.Script (for
-// V8's code cache), where import() has no module loader to call.
-export const defaultOrtLoader: OrtLoader = async () => createRequire(import.meta.url)('onnxruntime-node');
+// V8's code cache), where import() has no module loader to call. Node looks for it under tritonc's
+// own directory; a global install (npm install -g, and pre-commit's additional_dependencies) puts it
+// beside tritonc instead, in the node_modules directory that holds tritonc, so look there too.
+export const defaultOrtLoader: OrtLoader = async () => {
+  const require = createRequire(import.meta.url);
+  try {
+    return require('onnxruntime-node');
+  } catch (e) {
+    const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+    if (!isMissingModule(e) || basename(dirname(packageRoot)) !== 'node_modules') throw e;
+    return require(require.resolve('onnxruntime-node', { paths: [dirname(packageRoot)] }));
+  }
+};
+
+/** onnxruntime-node 1.30 installed, as measured: its native libraries for every platform. */
+const ORT_INSTALLED_SIZE = '291 MB';
 
 export const ORT_MISSING_MESSAGE = [
-  'verify --runtime ort needs onnxruntime-node, an optional dependency tritonc does not install by itself (it is 113 MB). Install it next to tritonc:',
-  '  npm install onnxruntime-node',
-  'Its install script downloads CUDA parts from outside the npm registry and fails on offline machines; CPU inference needs none of them.',
-  'There, add this line to the project\'s .npmrc first (or set ONNXRUNTIME_NODE_INSTALL=skip):',
-  '  onnxruntime-node-install=skip',
+  `verify --runtime ort needs onnxruntime-node (${ORT_INSTALLED_SIZE} installed), an optional dependency tritonc does not install by itself. Install it where tritonc is:`,
+  '  npm install onnxruntime-node            (tritonc in a project)',
+  '  npm install -g onnxruntime-node         (tritonc installed with npm install -g)',
+  '  additional_dependencies: [onnxruntime-node]   (the tritonc hooks of pre-commit)',
+  'Its install script downloads CUDA parts from outside the npm registry (and fails on offline machines); CPU inference needs none of them.',
+  'Skip that download as onnxruntime-node documents it, with ONNXRUNTIME_NODE_INSTALL=skip in the environment of the install, e.g.',
+  '  ONNXRUNTIME_NODE_INSTALL=skip npm install -g onnxruntime-node',
   'Or verify without it: tritonc verify MODEL_DIR --runtime docker (or --runtime server --server URL).',
 ].join('\n');
 

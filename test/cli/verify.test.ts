@@ -61,8 +61,8 @@ describe('tritonc verify', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^tritonc verify: verify --runtime ort needs onnxruntime-node/);
-    expect(r.stderr).toContain('\n  npm install onnxruntime-node\n');
-    expect(r.stderr).toContain('\n  onnxruntime-node-install=skip\n');
+    expect(r.stderr).toContain('\n  npm install -g onnxruntime-node ');
+    expect(r.stderr).toContain('\n  ONNXRUNTIME_NODE_INSTALL=skip npm install -g onnxruntime-node\n');
   });
 
   it('exits 2 with file:line:column for a config that does not parse', async () => {

@@ -1,0 +1,91 @@
+// The hooks of .pre-commit-hooks.yaml as a user gets them: the pre-commit framework installs them
+// from a git URL and a rev (this checkout, committed as it is now) with the system's Node, in a new
+// repository with a .pre-commit-config.yaml, and runs them on `git commit`.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { formatText } from '../../src/pbtxt/format.js';
+import { git, ROOT, snapshotCheckout } from '../support/snapshot.js';
+import { tempDir } from '../support/temp.js';
+
+const available = spawnSync('pre-commit', ['--version'], { encoding: 'utf8' }).status === 0;
+// CI installs Debian's pre-commit (.ci/run): there a missing one is a failure, not a skip.
+const mustRun = process.env.CI === 'true';
+
+// In fmt's canonical layout, so only the lint hook has something to say about it.
+const GOOD = `name: "m"
+backend: "onnxruntime"
+max_batch_size: 8
+input [
+  {
+    name: "input"
+    data_type: TYPE_FP32
+    dims: [ 3, 224, 224 ]
+  }
+]
+output [
+  {
+    name: "output"
+    data_type: TYPE_FP32
+    dims: [ 1000 ]
+  }
+]
+dynamic_batching { preferred_batch_size: [ 8 ] }
+`;
+
+describe.skipIf(!available && !mustRun)(`pre-commit hooks${available ? '' : ' (skipped: pre-commit is not installed; apt-get install pre-commit)'}`, () => {
+  let user: string;
+  let env: NodeJS.ProcessEnv;
+  const commit = (message: string) => {
+    git(user, 'add', '-A');
+    const r = spawnSync('git', ['-c', 'user.name=u', '-c', 'user.email=u@example.invalid', 'commit', '-q', '-m', message], { cwd: user, encoding: 'utf8', env });
+    return { code: r.status, output: `${r.stdout}${r.stderr}` };
+  };
+
+  beforeAll(() => {
+    const hooks = snapshotCheckout();
+    user = join(tempDir('tritonc-precommit-'), 'models-repo');
+    mkdirSync(user);
+    env = { ...process.env, PRE_COMMIT_HOME: join(user, '..', 'pre-commit-home'), NO_COLOR: '1' };
+    git(user, 'init', '-q');
+    writeFileSync(
+      join(user, '.pre-commit-config.yaml'),
+      `repos:\n  - repo: ${hooks.dir}\n    rev: ${hooks.rev}\n    hooks:\n      - id: tritonc-lint\n      - id: tritonc-fmt\n`,
+    );
+    const install = spawnSync('pre-commit', ['install', '--install-hooks'], { cwd: user, encoding: 'utf8', env, timeout: 280_000 });
+    expect(install.status, `${install.stdout}${install.stderr}`).toBe(0);
+    cpSync(join(ROOT, 'model_repository', 'classifier', '1'), join(user, 'models', 'm', '1'), { recursive: true });
+  }, 300_000);
+
+  it('a staged config Triton would refuse blocks the commit with tritonc\'s message', () => {
+    writeFileSync(join(user, 'models', 'm', 'config.pbtxt'), GOOD.replace('preferred_batch_size: [ 8 ]', 'preferred_batch_size: [ 16 ]'));
+    const r = commit('a preferred batch size above max_batch_size');
+    expect(r.code).not.toBe(0);
+    expect(r.output).toMatch(/tritonc lint\.+Failed/);
+    expect(r.output).toContain('models/m/config.pbtxt');
+    expect(r.output).toContain('("dynamic batching preferred size must be <= max batch size for m")');
+    expect(() => git(user, 'rev-parse', 'HEAD')).toThrow();
+  }, 120_000);
+
+  it('the fixed config goes through', () => {
+    writeFileSync(join(user, 'models', 'm', 'config.pbtxt'), GOOD);
+    const r = commit('the model');
+    expect(r.output).toMatch(/tritonc lint\.+Passed/);
+    expect(r.output).toMatch(/tritonc fmt\.+Passed/);
+    expect(r.code).toBe(0);
+    expect(git(user, 'log', '--format=%s')).toBe('the model\n');
+  }, 120_000);
+
+  it('tritonc-fmt rewrites a staged config that is not formatted', () => {
+    const messy = GOOD.replace('max_batch_size: 8', 'max_batch_size:8   # the largest batch').replace('dims: [ 1000 ]', 'dims: [1000]');
+    writeFileSync(join(user, 'models', 'm', 'config.pbtxt'), messy);
+    const r = commit('messy');
+    expect(r.output).toMatch(/tritonc fmt\.+Failed/);
+    expect(r.output).toContain('files were modified by this hook');
+    const formatted = formatText(messy);
+    expect(formatted.status === 'formatted' && formatted.changed).toBe(true);
+    expect(readFileSync(join(user, 'models', 'm', 'config.pbtxt'), 'utf8')).toBe(formatted.status === 'formatted' ? formatted.output : '');
+    expect(commit('formatted').code).toBe(0);
+  }, 120_000);
+});
