@@ -1,13 +1,15 @@
 // `tritonc fmt [PATH...] [--check | --write] [--stdin-filepath P]`
-import { readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
-import { formatText } from '../pbtxt/format.js';
+import { resolve } from 'node:path';
+import { formatText, type FormatResult } from '../pbtxt/format.js';
 import { formatDiagnosticLine } from '../report/plain.js';
 import { findConfigFiles } from '../repo/find-configs.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { plainText, withLineEnds } from '../util/line-ends.js';
+import { describeFsError, readText } from '../util/read-text.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import type { CommandSpec } from './command.js';
+import { displayPath } from '../util/display-path.js';
 
 export const fmtCommand: CommandSpec = {
   command: 'fmt [paths..]',
@@ -47,7 +49,7 @@ export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
     return formatStdin(await io.readStdin(), opts, io);
   }
   const { files, missing } = findConfigFiles(opts.paths.map((p) => resolve(io.cwd, p)));
-  for (const m of missing) io.stderr(`tritonc fmt: ${relative(io.cwd, m) || m}: no such file or directory\n`);
+  for (const m of missing) io.stderr(`tritonc fmt: ${displayPath(m, io.cwd)}: no such file or directory\n`);
   if (missing.length) return EXIT.usage;
   if (!files.length) {
     io.stderr(`tritonc fmt: no config.pbtxt or configs/*.pbtxt found under ${opts.paths.join(', ')}\n`);
@@ -57,16 +59,14 @@ export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
   let failed = false;
   const unformatted: string[] = [];
   for (const file of files) {
-    const shown = relative(io.cwd, file) || file;
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      io.stderr(`tritonc fmt: ${shown}: cannot read: ${(e as Error).message}\n`);
+    const shown = displayPath(file, io.cwd);
+    const read = readText(file);
+    if (read.kind !== 'text') {
+      io.stderr(`tritonc fmt: ${shown}: cannot read: ${read.kind === 'missing' ? 'no such file or directory' : read.reason}\n`);
       failed = true;
       continue;
     }
-    const result = formatText(text, shown);
+    const result = formatPlain(read.text, shown);
     if (result.status === 'skipped') continue;
     if (result.status === 'syntax-error') {
       for (const d of result.diagnostics) io.stderr(`${formatDiagnosticLine(d)}\n`);
@@ -90,7 +90,7 @@ export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
           writeFileAtomic(file, result.output);
           io.stdout(`formatted ${shown}\n`);
         } catch (e) {
-          io.stderr(`tritonc fmt: ${shown}: cannot write: ${(e as Error).message}\n`);
+          io.stderr(`tritonc fmt: ${shown}: cannot write: ${describeFsError(e)}; the file is unchanged\n`);
           failed = true;
         }
       }
@@ -106,9 +106,20 @@ export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
   return EXIT.ok;
 }
 
+/**
+ * Formats the text with its line ends kept (a CRLF file stays CRLF) and without the BOM, which
+ * Triton's parser refuses; dropping a BOM is a change.
+ */
+function formatPlain(raw: string, name: string): FormatResult {
+  const { text, ends } = plainText(raw);
+  const result = formatText(text, name);
+  if (result.status !== 'formatted') return result;
+  return { ...result, output: withLineEnds(result.output, ends), changed: result.changed || ends.bom };
+}
+
 function formatStdin(text: string, opts: FmtOptions, io: CliIO): number {
   const name = opts.stdinFilepath ?? '<stdin>';
-  const result = formatText(text, name);
+  const result = formatPlain(text, name);
   switch (result.status) {
     case 'skipped':
       if (!opts.check) io.stdout(text);

@@ -1,15 +1,19 @@
 // `tritonc generate MODEL.onnx|MODEL_DIR|REPO [options] [--write [--force] | --check]`
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { findTargets } from '../generate/targets.js';
 import { generateForTarget, type TargetOutcome } from '../generate/run.js';
+import { readHeader } from '../generate/header.js';
 import {
-  generateOptionsSchema, parseAccelerator, parseDuration, type GenerateOptions,
+  generateOptionsSchema, optionsToFlags, parseAccelerator, parseDuration, type GenerateOptions,
 } from '../generate/options.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { plainText, withLineEnds } from '../util/line-ends.js';
+import { describeFsError } from '../util/read-text.js';
 import { lineDiff } from '../util/line-diff.js';
 import type { CommandSpec } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
+import { displayPath } from '../util/display-path.js';
 
 export const generateCommand: CommandSpec = {
   command: 'generate <path>',
@@ -56,7 +60,7 @@ export function optionsFromArgs(a: Record<string, unknown>): GenerateOptions | u
   if (preferred) o.preferredBatchSize = preferred;
   if (a.maxQueueDelay !== undefined) {
     const us = parseDuration(String(a.maxQueueDelay));
-    if (us === undefined) throw new UsageError(`--max-queue-delay takes a duration such as 5ms, 500us or 0.5s; got "${String(a.maxQueueDelay)}"`);
+    if (us === undefined) throw new UsageError(`--max-queue-delay takes a duration with its unit: us, ms or s (e.g. 500us, 5ms, 0.5s); got "${String(a.maxQueueDelay)}"`);
     o.maxQueueDelayMicroseconds = us;
   }
   if (a.instances !== undefined) o.instances = a.instances as number;
@@ -69,6 +73,7 @@ export function optionsFromArgs(a: Record<string, unknown>): GenerateOptions | u
     o.accelerator = acc;
   }
   if (a.platform) o.field = 'platform';
+  if (a.backend) o.field = 'backend';
   const checked = generateOptionsSchema.safeParse(o);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
@@ -82,61 +87,84 @@ export async function runGenerate(a: Record<string, unknown>, io: CliIO): Promis
   const options = optionsFromArgs(a);
   const found = findTargets(resolve(io.cwd, String(a.path)));
   if ('error' in found) throw new UsageError(found.error.replace(resolve(io.cwd, String(a.path)), String(a.path)));
-  const shown = (p: string): string => relative(io.cwd, p) || p;
+  const shown = (p: string): string => displayPath(p, io.cwd);
   const outcomes = found.targets.map((t) => generateForTarget(t, { options, cwd: io.cwd }));
+  // The command that does what was refused: the flags given now (the recorded ones are kept anyway).
+  const command = (o: Generated, force: boolean): string =>
+    ['tritonc generate', shown(o.target.modelDir), ...(options ? optionsToFlags(options) : []), '--write', ...(force ? ['--force'] : [])].join(' ');
 
   let exit: number = EXIT.ok;
   const worse = (code: number): void => void (exit = Math.max(exit, code));
   const many = outcomes.length > 1;
   for (const o of outcomes) {
-    if (o.kind === 'unreadable-model' || o.kind === 'bad-header') {
+    if (o.kind === 'unreadable-model' || o.kind === 'unreadable-config' || o.kind === 'bad-header') {
       io.stderr(`tritonc generate: ${o.message}\n`);
       worse(EXIT.usage);
       continue;
     }
     if (o.kind === 'problems') {
       for (const p of o.problems) io.stderr(`error: ${p.message}\n`);
+      if (o.recorded && options) {
+        io.stderr(`note: the options not given now are those recorded in ${shown(o.target.configPath)}: tritonc generate ${optionsToFlags(o.recorded).join(' ')}\n`);
+      }
       worse(EXIT.problems);
       continue;
     }
     const path = shown(o.target.configPath);
     if (a.check) {
       if (o.decision !== 'unchanged') {
-        io.stdout(`${path}: ${o.decision === 'create' ? 'missing' : 'differs from what tritonc generate would write'}\n`);
-        if (o.existing !== undefined) for (const line of lineDiff(o.existing, o.text).slice(0, 40)) io.stdout(`  ${line}\n`);
+        io.stdout(`${path}: ${o.decision === 'create' ? 'missing' : `differs from what tritonc generate would write: ${difference(o)}`}\n`);
+        if (o.existing !== undefined) for (const line of lineDiff(plainText(o.existing).text, o.text).slice(0, 40)) io.stdout(`  ${line}\n`);
+        io.stderr(`to ${o.decision === 'edited' ? 'replace it, discarding the edits' : 'update it'}: ${command(o, o.decision !== 'create')}\n`);
         worse(EXIT.problems);
       }
     } else if (a.write) {
-      worse(writeOutcome(o, path, Boolean(a.force), io));
+      worse(writeOutcome(o, path, Boolean(a.force), command, io));
     } else {
       if (many) io.stdout(`# ==> ${path} <==\n`);
       io.stdout(o.text);
     }
   }
-  if (a.check && exit === EXIT.problems) io.stderr(`run tritonc generate --write ${String(a.path)} to update${options ? ' (with the same options)' : ''}\n`);
   return exit;
 }
 
-function writeOutcome(o: Extract<TargetOutcome, { kind: 'generated' }>, path: string, force: boolean, io: CliIO): number {
+type Generated = Extract<TargetOutcome, { kind: 'generated' }>;
+
+/** Why the file on disk is not what would be generated: the options, the model, or a hand edit. */
+function difference(o: Generated): string {
+  switch (o.decision) {
+    case 'options': {
+      const flags = (x: GenerateOptions): string => ['tritonc generate', ...optionsToFlags(x)].join(' ');
+      return `it was generated with other options (recorded: ${flags(o.recorded ?? {})}; now: ${flags(o.options)})`;
+    }
+    case 'model':
+      return 'tritonc generated it, unedited since, from an older model: the model changed';
+    default:
+      return o.existing !== undefined && readHeader(o.existing) ? 'it was edited by hand since tritonc generated it' : 'tritonc did not write it (it has no tritonc header)';
+  }
+}
+
+function writeOutcome(o: Generated, path: string, force: boolean, command: (o: Generated, force: boolean) => string, io: CliIO): number {
   if (o.decision === 'unchanged') {
     io.stderr(`${path} is up to date\n`);
     return EXIT.ok;
   }
   // A config that differs is never replaced without --force: neither a hand-edited one nor tritonc's
-  // own output from an older export (the differences are shown, so the user decides).
-  if ((o.decision === 'edited' || o.decision === 'update') && !force) {
-    const why =
-      o.decision === 'update'
-        ? 'tritonc generated it from an older model (it is unedited since), and the model changed'
-        : 'it was not written by tritonc, or was edited since';
-    io.stderr(`tritonc generate: not overwriting ${path}: it differs from what tritonc would generate (${why}). Replace it with --write --force, or check it with tritonc lint. The differences:\n`);
-    for (const line of lineDiff(o.existing ?? '', o.text).slice(0, 40)) io.stderr(`  ${line}\n`);
+  // own output of other options or an older export (the differences are shown, so the user decides).
+  if (o.decision !== 'create' && !force) {
+    const edited = o.decision === 'edited';
+    io.stderr(
+      `tritonc generate: not overwriting ${path}: ${difference(o)}. ` +
+        `To ${edited ? 'replace it, discarding the edits' : 'write it'}: ${command(o, true)}${edited ? `; or keep it and check it with tritonc lint ${path}` : ''}. The differences:\n`,
+    );
+    for (const line of lineDiff(plainText(o.existing ?? '').text, o.text).slice(0, 40)) io.stderr(`  ${line}\n`);
     return EXIT.problems;
   }
   try {
-    writeFileAtomic(o.target.configPath, o.text);
+    // An update keeps the line ends the file had.
+    writeFileAtomic(o.target.configPath, o.existing === undefined ? o.text : withLineEnds(o.text, plainText(o.existing).ends));
   } catch (e) {
-    io.stderr(`tritonc generate: cannot write ${path}: ${(e as Error).message}\n`);
+    io.stderr(`tritonc generate: cannot write ${path}: ${describeFsError(e)}; ${o.existing === undefined ? 'nothing was written' : 'the file is unchanged'}\n`);
     return EXIT.usage;
   }
   io.stdout(`${o.decision === 'create' ? 'wrote' : 'updated'} ${path}\n`);

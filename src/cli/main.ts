@@ -6,8 +6,14 @@ import { commands } from './commands.js';
 import { EXIT, UsageError } from './errors.js';
 import { processIO, type CliIO } from './io.js';
 import { VERSION } from '../version.js';
+import { didYouMean } from '../pbtxt/suggest.js';
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const unknown = unknownCommand(argv);
+  if (unknown) {
+    io.stderr(`tritonc: ${unknown}\nRun tritonc --help for usage.\n`);
+    return EXIT.usage;
+  }
   let selected: CommandSpec | undefined;
   let usageError: string | undefined;
   let output = '';
@@ -68,6 +74,19 @@ export async function main(): Promise<void> {
     if (process.env.TRITONC_DEBUG) io.stderr(`${(e as Error).stack}\n`);
     process.exitCode = 70;
   }
+}
+
+/**
+ * A first word that is no command: yargs' strict mode would call it an "unknown argument", which
+ * does not tell the user what to type instead.
+ */
+function unknownCommand(argv: string[]): string | undefined {
+  const first = argv[0];
+  if (first === undefined || first.startsWith('-') || first === 'help') return undefined;
+  const names = commands.map((c) => c.command.split(' ')[0]!);
+  if (names.includes(first)) return undefined;
+  const near = didYouMean(first, names);
+  return `unknown command '${first}'${near ? ` (did you mean '${near}'?)` : ''}; the commands are: ${names.join(', ')}`;
 }
 
 /** Laying out help text costs a few milliseconds of every start: only do it when help is shown. */

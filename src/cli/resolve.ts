@@ -2,7 +2,7 @@
 //   [--default-max-batch-size N] [--explain]`
 // Prints the effective config Triton would load. Exit 0 printed; 1 Triton would refuse the model
 // (its message and the fix on stderr, nothing on stdout); 2 bad flags or unreadable input.
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Diagnostic, PathSegment } from '../diagnostics.js';
 import type { ResolveStep } from '../config/changes.js';
 import { printConfig } from '../config/print.js';
@@ -12,6 +12,7 @@ import { stringifyTritonJson, tritonConfigJson, type TritonJson } from '../resol
 import type { CommandSpec } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
+import { displayPath } from '../util/display-path.js';
 
 export const resolveCommand: CommandSpec = {
   command: 'resolve <dir>',
@@ -48,7 +49,7 @@ export async function runResolve(a: Record<string, unknown>, io: CliIO): Promise
     ...(defaultMaxBatchSize !== undefined ? { defaultMaxBatchSize } : {}),
     ...(configName !== undefined ? { configName } : {}),
   });
-  const shown = (file: string): string => relative(io.cwd, file) || file;
+  const shown = (file: string): string => displayPath(file, io.cwd);
 
   const line = (d: Diagnostic): string => `${formatDiagnosticLine({ ...d, file: shown(d.file) })}\n`;
   for (const d of result.diagnostics) if (d.severity !== 'error') io.stderr(line(d));

@@ -4,6 +4,7 @@ import type { Diagnostic, PathSegment, Range } from '../diagnostics.js';
 import type { DocumentNode } from '../pbtxt/ast.js';
 import { parseText } from '../pbtxt/parser.js';
 import { LocationIndex, type Location } from '../pbtxt/locations.js';
+import { dataTypeMeaning } from './data-type-meaning.js';
 import type { ModelConfig } from './model-config.js';
 import { loadSchema } from './schema.js';
 
@@ -22,7 +23,7 @@ export interface ConfigDocument {
 const FILE_START: Range = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
 
 export function parseConfig(text: string, file = 'config.pbtxt'): ConfigDocument {
-  const result = parseText(text, loadSchema().modelConfig, { file });
+  const result = parseText(text, loadSchema().modelConfig, { file, enumMeaning: dataTypeMeaning });
   // Most parses are never asked for a location: build the index on first use.
   let index: LocationIndex | undefined;
   const locations = (): LocationIndex => (index ??= LocationIndex.fromTree(result.tree));

@@ -28,9 +28,9 @@ export interface GenerateOptions {
   field?: 'backend' | 'platform';
 }
 
-/** Parses `5ms`, `500us`, `0.5s`, or a bare number of microseconds. */
+/** Parses `5ms`, `500us`, `0.5s`. A bare number is refused: 5 could mean 5us or 5ms. */
 export function parseDuration(text: string): number | undefined {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(us|µs|ms|s)?\s*$/.exec(text);
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(us|µs|ms|s)\s*$/.exec(text);
   if (!m) return undefined;
   const n = Number(m[1]);
   const scale = m[2] === 'ms' ? 1000 : m[2] === 's' ? 1_000_000 : 1;

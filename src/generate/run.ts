@@ -1,75 +1,94 @@
 // One generate target end to end: read the model's signature, choose the options (given, or recorded
 // in the existing file's header), generate, render with the header, and decide what writing would do.
-import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { printConfig } from '../config/print.js';
 import { OnnxReadError } from '../onnx/errors.js';
 import { readSignatureSync } from '../onnx/reader.js';
 import type { ModelSignature } from '../onnx/types.js';
 import { generateConfig, type GenerateProblem } from './generate.js';
-import { readHeader, withHeader } from './header.js';
+import { readHeader, sameGenerated, withHeader } from './header.js';
 import type { GenerateOptions } from './options.js';
 import type { GenerateTarget } from './targets.js';
+import { describeFsError, readText } from '../util/read-text.js';
+import { displayPath } from '../util/display-path.js';
 
 export type WriteDecision =
   | 'create' // no config.pbtxt yet
-  | 'unchanged' // identical to what would be generated
-  | 'update' // tritonc's own unedited output, now out of date
+  | 'unchanged' // the same as what would be generated (a BOM, CRLF line ends or suppression comments aside)
+  | 'options' // tritonc's own unedited output, generated with other options than these
+  | 'model' // tritonc's own unedited output, with these options, of a model that has changed since
   | 'edited'; // differs and was edited by hand (or not written by tritonc): only --force replaces it
 
 export type TargetOutcome =
   | { kind: 'unreadable-model'; target: GenerateTarget; message: string }
+  | { kind: 'unreadable-config'; target: GenerateTarget; message: string }
   | { kind: 'bad-header'; target: GenerateTarget; message: string }
-  | { kind: 'problems'; target: GenerateTarget; problems: GenerateProblem[] }
-  | { kind: 'generated'; target: GenerateTarget; text: string; existing: string | undefined; decision: WriteDecision; signature: ModelSignature };
+  | { kind: 'problems'; target: GenerateTarget; problems: GenerateProblem[]; recorded?: GenerateOptions }
+  | {
+      kind: 'generated';
+      target: GenerateTarget;
+      text: string;
+      existing: string | undefined;
+      decision: WriteDecision;
+      signature: ModelSignature;
+      /** The options the text was generated with: the recorded ones, with those given now on top. */
+      options: GenerateOptions;
+      /** The options recorded in the existing file's header, when it has one that reads back. */
+      recorded?: GenerateOptions;
+    };
 
 export interface GenerateRunOptions {
-  /** Options from the command line; when undefined, those recorded in the existing file are used. */
+  /** Options given on the command line: they replace the same options recorded in the existing file; the others are kept. */
   options: GenerateOptions | undefined;
   /** Paths in messages and headers are shown relative to this directory. */
   cwd: string;
 }
 
-export function decideWrite(existing: string | undefined, text: string): WriteDecision {
+/**
+ * What writing `text` over `existing` would do. `recordedText` is what the recorded options give for
+ * the model as it is now: when the existing file equals it, only the options differ.
+ */
+export function decideWrite(existing: string | undefined, text: string, recordedText?: string): WriteDecision {
   if (existing === undefined) return 'create';
-  if (existing === text) return 'unchanged';
-  return readHeader(existing)?.unedited ? 'update' : 'edited';
-}
-
-function readExisting(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
+  if (sameGenerated(existing, text)) return 'unchanged';
+  if (!readHeader(existing)?.unedited) return 'edited';
+  return recordedText !== undefined && recordedText !== text && sameGenerated(existing, recordedText) ? 'options' : 'model';
 }
 
 export function generateForTarget(target: GenerateTarget, run: GenerateRunOptions): TargetOutcome {
-  const shownModel = relative(run.cwd, target.modelFile) || target.modelFile;
+  const shownModel = displayPath(target.modelFile, run.cwd);
+  const shownConfig = displayPath(target.configPath, run.cwd);
   let signature: ModelSignature;
   try {
     signature = readSignatureSync(target.modelFile);
   } catch (e) {
     if (e instanceof OnnxReadError) return { kind: 'unreadable-model', target, message: e.message };
-    const err = e as NodeJS.ErrnoException;
-    return { kind: 'unreadable-model', target, message: `${shownModel}: cannot read: ${err.code ?? ''} ${err.message}`.trim() };
+    return { kind: 'unreadable-model', target, message: `${shownModel}: cannot read: ${describeFsError(e)}` };
   }
-  const existing = readExisting(target.configPath);
-  let options = run.options;
-  if (!options) {
-    const header = existing === undefined ? undefined : readHeader(existing);
-    if (typeof header?.options === 'string') {
-      return { kind: 'bad-header', target, message: `${relative(run.cwd, target.configPath)}: the options recorded on line 1 cannot be read back (${header.options}); pass the options again` };
-    }
-    options = header?.options ?? {};
+  // Only a config that does not exist is missing: one that cannot be read is never replaced.
+  const read = readText(target.configPath);
+  if (read.kind === 'unreadable') return { kind: 'unreadable-config', target, message: `${shownConfig}: cannot read: ${read.reason}` };
+  const existing = read.kind === 'text' ? read.text : undefined;
+  const header = existing === undefined ? undefined : readHeader(existing);
+  if (typeof header?.options === 'string' && !run.options) {
+    return { kind: 'bad-header', target, message: `${shownConfig}: the options recorded on line 1 cannot be read back (${header.options}); pass the options again` };
   }
-  const result = generateConfig(
-    { signature, modelName: target.modelName, modelFileName: target.modelFileName, shownPath: shownModel },
-    options,
-  );
-  if (!result.config) return { kind: 'problems', target, problems: result.problems };
-  // The header names the model file relative to the model directory, so it does not depend on cwd.
-  const source = relative(target.modelDir, target.modelFile) || target.modelFile;
-  const text = withHeader(printConfig(result.config), source, options);
-  return { kind: 'generated', target, text, existing, decision: decideWrite(existing, text), signature };
+  const recorded = typeof header?.options === 'object' ? header.options : undefined;
+  const options: GenerateOptions = { ...recorded, ...run.options };
+  const render = (o: GenerateOptions): { text: string } | { problems: GenerateProblem[] } => {
+    const result = generateConfig({ signature, modelName: target.modelName, modelFileName: target.modelFileName, shownPath: shownModel }, o);
+    if (!result.config) return { problems: result.problems };
+    // The header names the model file relative to the model directory, so it does not depend on cwd.
+    const source = relative(target.modelDir, target.modelFile) || target.modelFile;
+    return { text: withHeader(printConfig(result.config), source, o) };
+  };
+  const rendered = render(options);
+  if ('problems' in rendered) return { kind: 'problems', target, problems: rendered.problems, ...(recorded ? { recorded } : {}) };
+  const { text } = rendered;
+  let recordedText: string | undefined;
+  if (recorded && run.options && existing !== undefined && !sameGenerated(existing, text)) {
+    const r = render(recorded);
+    if ('text' in r) recordedText = r.text;
+  }
+  return { kind: 'generated', target, text, existing, decision: decideWrite(existing, text, recordedText), signature, options, ...(recorded ? { recorded } : {}) };
 }

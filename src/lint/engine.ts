@@ -271,7 +271,7 @@ class LintRun {
 
   private addOther(d: Diagnostic): void {
     const list = this.otherFiles.get(d.file) ?? [];
-    if (!list.some((x) => sameDiagnostic(x, d))) list.push(d);
+    list.push(d);
     this.otherFiles.set(d.file, list);
   }
 
@@ -385,7 +385,7 @@ class LintRun {
       kept.push(...this.suppressionFindings(u));
       results.push(fileResult(u.file, dedupe(kept)));
     }
-    for (const [file, diagnostics] of this.otherFiles) results.push(fileResult(file, diagnostics));
+    for (const [file, diagnostics] of this.otherFiles) results.push(fileResult(file, dedupe(diagnostics)));
     return summarize(results, this.rules.map((r) => r.meta as never), this.problems);
   }
 
@@ -457,14 +457,19 @@ function suppressedInFile(directives: Directive[], ruleId: string): boolean {
   return suppresses(directives.filter((d) => d.kind === 'file'), ruleId, undefined);
 }
 
-function sameDiagnostic(a: Diagnostic, b: Diagnostic): boolean {
-  return a.ruleId === b.ruleId && a.file === b.file && a.message === b.message && a.range.start.offset === b.range.start.offset && a.range.start.line === b.range.start.line;
+/** Two findings are the same when rule, file, place and message are. */
+function diagnosticKey(d: Diagnostic): string {
+  return `${d.ruleId}\0${d.file}\0${d.range.start.line}:${d.range.start.offset}\0${d.message}`;
 }
 
 function dedupe(list: Diagnostic[]): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  for (const d of list) if (!out.some((x) => sameDiagnostic(x, d))) out.push(d);
-  return out;
+  const seen = new Set<string>();
+  return list.filter((d) => {
+    const key = diagnosticKey(d);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** The finding for an unreadable model named on the command line of a model without a config. */

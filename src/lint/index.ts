@@ -15,4 +15,4 @@ export {
 } from './settings.js';
 export { GPU_PRESETS, GPU_PRESET_NAMES, type GpuPreset } from './gpu-presets.js';
 export { resolveModelFile, type ModelFile, type ModelFormat } from './model-file.js';
-export { RULE_DOCS_BASE_URL, ruleDocsUrl } from './docs-url.js';
+export { ruleDocsBaseUrl, ruleDocsUrl } from './docs-url.js';

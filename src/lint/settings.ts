@@ -50,13 +50,32 @@ export const DEFAULT_SETTINGS: LintSettings = Object.freeze({
 });
 
 /** A settings problem: exit 2 with `file: key: message`. */
+export interface SettingsProblem {
+  /** Where in the JSON, e.g. `rules.queue-delay[1].threshold` ('' for the file as a whole). */
+  key: string;
+  problem: string;
+}
+
+/** A settings file tritonc cannot use, with every problem found in it. */
 export class SettingsError extends Error {
+  readonly problems: SettingsProblem[];
   constructor(
     readonly file: string,
-    readonly key: string,
-    readonly problem: string,
+    key: string | SettingsProblem[],
+    problem = '',
   ) {
-    super(`${file}: ${key ? `${key}: ` : ''}${problem}`);
+    const problems = typeof key === 'string' ? [{ key, problem }] : key;
+    const line = (p: SettingsProblem): string => `${p.key ? `${p.key}: ` : ''}${p.problem}`;
+    super(problems.length === 1 ? `${file}: ${line(problems[0]!)}` : `${file}: ${problems.length} problems:\n${problems.map((p) => `  ${line(p)}`).join('\n')}`);
+    this.problems = problems;
+  }
+
+  get key(): string {
+    return this.problems[0]?.key ?? '';
+  }
+
+  get problem(): string {
+    return this.problems[0]?.problem ?? '';
   }
 }
 
@@ -209,9 +228,22 @@ function keyText(path: readonly PropertyKey[]): string {
   return out;
 }
 
+/** Every problem of the file, one per place: a rule entry is re-checked alone once, however many issues it has. */
 function settingsIssue(file: string, issues: readonly z.core.$ZodIssue[], json: unknown, rules: Map<string, Rule>): SettingsError {
+  const problems: SettingsProblem[] = [];
+  const seen = new Set<string>();
+  for (const issue of issues) {
+    const ruleId = issue.path[0] === 'rules' && typeof issue.path[1] === 'string' && rules.has(issue.path[1]) ? issue.path[1] : undefined;
+    const place = ruleId ? `rules.${ruleId}` : `${keyText(issue.path)}\0${issue.code === 'unrecognized_keys' ? issue.keys.join() : ''}`;
+    if (seen.has(place)) continue;
+    seen.add(place);
+    problems.push(...issueProblems(file, issue, json, rules).problems);
+  }
+  return new SettingsError(file, problems);
+}
+
+function issueProblems(file: string, issue: z.core.$ZodIssue, json: unknown, rules: Map<string, Rule>): SettingsError {
   // A rule entry fails as a union: re-check it alone to say what is wrong with it.
-  const issue = issues[0]!;
   const path = issue.path;
   if (path[0] === 'rules' && typeof path[1] === 'string' && rules.has(path[1])) {
     const entry = (json as { rules: Record<string, unknown> }).rules[path[1]];
@@ -219,11 +251,15 @@ function settingsIssue(file: string, issues: readonly z.core.$ZodIssue[], json: 
   }
   if (issue.code === 'unrecognized_keys') {
     const where = keyText(path);
-    const key = issue.keys[0]!;
     const known = path.length === 1 && path[0] === 'rules' ? [...rules.keys()] : knownKeys(path);
-    const hint = didYouMean(key, known);
     const what = path[0] === 'rules' && path.length === 1 ? 'unknown rule' : 'unknown key';
-    return new SettingsError(file, where ? `${where}.${key}` : key, `${what} '${key}'${hint ? ` (did you mean '${hint}'?)` : ''}`);
+    return new SettingsError(
+      file,
+      issue.keys.map((key) => {
+        const hint = didYouMean(key, known);
+        return { key: where ? `${where}.${key}` : key, problem: `${what} '${key}'${hint ? ` (did you mean '${hint}'?)` : ''}` };
+      }),
+    );
   }
   return new SettingsError(file, keyText(path), issue.message);
 }

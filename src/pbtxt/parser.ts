@@ -26,6 +26,11 @@ export interface ParseResult {
 export interface ParseOptions {
   /** The file name diagnostics carry. */
   file?: string;
+  /**
+   * A value of the enum `enumName` (its full name) that means what `written` was meant to say, for
+   * names that are close in meaning but not in spelling (TYPE_FLOAT32 means TYPE_FP32).
+   */
+  enumMeaning?: (enumName: string, written: string) => string | undefined;
 }
 
 /** protobuf's own limit on message nesting in text format. */
@@ -38,10 +43,13 @@ const NO_COMMENTS: Comment[] = Object.freeze([]) as unknown as Comment[];
 const PENDING: ScalarNode = Object.freeze({ kind: 'scalar', range: { start: FILE_START, end: FILE_START }, text: '', value: undefined }) as ScalarNode;
 
 export function parseText(text: string, message: SchemaMessage, options: ParseOptions = {}): ParseResult {
-  return new Parser(text, message, options.file ?? '<input>').parseDocument();
+  return new Parser(text, message, options.file ?? '<input>', options.enumMeaning).parseDocument();
 }
 
 type MessageKind = Extract<FieldKind, { kind: 'message' }>;
+
+/** Syntax errors reported per file; the rest are counted in one more. */
+export const MAX_SYNTAX_ERRORS = 100;
 
 class Parser {
   private readonly lexer: Lexer;
@@ -64,6 +72,7 @@ class Parser {
     private readonly text: string,
     private readonly root: SchemaMessage,
     private readonly file: string,
+    private readonly enumMeaning: ParseOptions['enumMeaning'] = undefined,
   ) {
     this.lexer = new Lexer(text);
     this.comments = this.lexer.comments;
@@ -82,10 +91,26 @@ class Parser {
     const fields = this.parseFields(this.root, value, undefined);
     const eof = this.peek();
     const dangling = this.takeCommentsBefore(Number.POSITIVE_INFINITY);
-    for (const e of this.lexer.errors) this.report(e.message, e.range, 'syntax');
     const tree: DocumentNode = { kind: 'document', range: { start: FILE_START, end: tokenEnd(eof) }, fields, dangling };
-    this.diagnostics.sort((a, b) => a.range.start.offset - b.range.start.offset);
-    return { value, tree, diagnostics: this.diagnostics };
+    return { value, tree, diagnostics: this.finishDiagnostics() };
+  }
+
+  /**
+   * In file order, one per position, at most MAX_SYNTAX_ERRORS. Where the lexer found a bad token the
+   * parser trips over it too: the lexer's message says what is wrong, so it goes first and the
+   * parser's at the same place is dropped. Beyond the cap one diagnostic counts the rest (protoc
+   * stops at the first error; a file with thousands is better fixed from the top).
+   */
+  private finishDiagnostics(): Diagnostic[] {
+    const parsed = this.diagnostics.splice(0);
+    for (const e of this.lexer.errors) this.report(e.message, e.range, 'syntax');
+    const all = [...this.diagnostics, ...parsed].sort((a, b) => a.range.start.offset - b.range.start.offset);
+    const out: Diagnostic[] = [];
+    for (const d of all) if (out.at(-1)?.range.start.offset !== d.range.start.offset) out.push(d);
+    if (out.length <= MAX_SYNTAX_ERRORS) return out;
+    const rest = out.splice(MAX_SYNTAX_ERRORS);
+    out.push({ ...rest[0]!, message: `and ${rest.length} more syntax error${rest.length === 1 ? '' : 's'} after this point; fix the ones above first`, data: { code: 'syntax', more: rest.length } });
+    return out;
   }
 
   // ---- token and comment cursor ----
@@ -521,7 +546,7 @@ class Parser {
         this.next();
         if (type.enum.byName.has(first.text)) value = first.text;
         else {
-          const hint = didYouMean(first.text, type.enum.names);
+          const hint = this.enumMeaning?.(type.enum.fullName, first.text) ?? didYouMean(first.text, type.enum.names);
           const valid = type.enum.names.length <= 16 ? ` Valid values: ${type.enum.names.join(', ')}.` : '';
           fail(`Unknown enumeration value of "${first.text}" for field "${field.name}".${hint ? ` Did you mean "${hint}"?` : valid}`, 'unknown-enum');
         }

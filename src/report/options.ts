@@ -1,5 +1,4 @@
 // What every report formatter takes besides the results: where relative paths start, and colour.
-import { isAbsolute, relative, sep } from 'node:path';
 
 export interface ReportOptions {
   /** Paths are shown relative to it (default: process.cwd()). */
@@ -10,9 +9,4 @@ export interface ReportOptions {
   version?: string;
 }
 
-/** A path for display: relative to cwd with `/` separators, absolute when it is outside cwd. */
-export function displayPath(file: string, cwd: string): string {
-  const rel = relative(cwd, file);
-  if (!rel || rel.startsWith('..') || isAbsolute(rel)) return file.split(sep).join('/');
-  return rel.split(sep).join('/');
-}
+export { displayPath } from '../util/display-path.js';

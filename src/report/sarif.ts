@@ -4,14 +4,13 @@
 import { createHash } from 'node:crypto';
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ruleDocsUrl } from '../lint/docs-url.js';
+import { projectUrl, ruleDocsUrl } from '../lint/docs-url.js';
 import type { LintResult } from '../lint/results.js';
 import type { RuleMeta } from '../lint/rule.js';
 import { VERSION } from '../version.js';
 import { displayPath, type ReportOptions } from './options.js';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
-const INFORMATION_URI = 'https://github.com/tritonc/tritonc';
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
 
 type Json = Record<string, unknown>;
@@ -73,7 +72,7 @@ export function toSarif(result: LintResult, options: ReportOptions = {}): Json {
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'tritonc', version: options.version ?? VERSION, informationUri: INFORMATION_URI, rules: rules.map(ruleDescriptor) } },
+        tool: { driver: { name: 'tritonc', version: options.version ?? VERSION, informationUri: projectUrl(), rules: rules.map(ruleDescriptor) } },
         originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(cwd.endsWith('/') ? cwd : `${cwd}/`).href } },
         columnKind: 'utf16CodeUnits',
         results,

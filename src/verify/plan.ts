@@ -1,7 +1,7 @@
 // What every runtime starts from: the model directory, its config.pbtxt parsed and checked for syntax,
 // the tensors the config declares (in the form verify sends them), and the ONNX file Triton would load.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, relative, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { parseConfig } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import { toProtoJson, type JsonValue } from '../config/proto-json.js';
@@ -10,6 +10,7 @@ import { formatPosition } from '../diagnostics.js';
 import { onnxModelOf } from '../generate/targets.js';
 import { scanModelDir } from '../repo/model-dir.js';
 import { CannotRun } from './errors.js';
+import { displayPath } from '../util/display-path.js';
 
 /** A config input or output as verify uses it. */
 export interface TensorSpec {
@@ -78,7 +79,7 @@ const isDir = (p: string): boolean => {
  * directory or config and for syntax errors (with file:line:column), since no runtime can start then.
  */
 export function prepareVerify(path: string, cwd: string): VerifyPlan {
-  const shown = (p: string): string => relative(cwd, p) || p;
+  const shown = (p: string): string => displayPath(p, cwd);
   let modelDir = resolve(cwd, path);
   if (!existsSync(modelDir)) throw new CannotRun(`${path}: no such directory; give a model directory (<repository>/<model>, holding config.pbtxt and a version directory)`);
   if (!isDir(modelDir)) {

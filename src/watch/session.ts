@@ -15,6 +15,7 @@ import { listModelDirs } from '../repo/model-dir.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { classifyChange, type ClassifiedChange } from './classify.js';
 import { isDirectory as isDir } from '../util/path-kind.js';
+import { displayPath } from '../util/display-path.js';
 
 /** Repository-scoped rules whose findings on one model depend on every other model. */
 const REPOSITORY_WIDE = new Set(['instance-memory']);
@@ -96,8 +97,8 @@ export class WatchSession {
       }
     }
     this.refreshRepositoryWide();
-    const changed = [...new Set(events.map((e) => relative(this.options.cwd, e.path)))];
-    return this.report('change', changed, notes, waiting.map((p) => relative(this.options.cwd, p)));
+    const changed = [...new Set(events.map((e) => displayPath(e.path, this.options.cwd)))];
+    return this.report('change', changed, notes, waiting.map((p) => displayPath(p, this.options.cwd)));
   }
 
   /** How many parsed files the session holds (for tests of its memory use). */
@@ -183,19 +184,19 @@ export class WatchSession {
       if ('error' in found) continue;
       for (const target of found.targets) {
         const outcome = generateForTarget(target, { options: undefined, cwd: this.options.cwd });
-        const shown = relative(this.options.cwd, target.configPath);
+        const shown = displayPath(target.configPath, this.options.cwd);
         if (outcome.kind !== 'generated') {
           notes.push(`not regenerating ${shown}: ${outcome.kind === 'problems' ? outcome.problems.map((p) => p.message).join('; ') : outcome.message}`);
           continue;
         }
         if (outcome.decision === 'unchanged') continue;
         if (outcome.decision === 'edited') {
-          notes.push(`not regenerating ${shown}: it was edited by hand (or not written by tritonc); run tritonc generate --check ${relative(this.options.cwd, dir)} to see the differences`);
+          notes.push(`not regenerating ${shown}: it was edited by hand (or not written by tritonc); run tritonc generate --check ${displayPath(dir, this.options.cwd)} to see the differences`);
           continue;
         }
         writeFileAtomic(target.configPath, outcome.text);
         this.cache.docs.delete(target.configPath);
-        notes.push(`${outcome.decision === 'create' ? 'wrote' : 'regenerated'} ${shown} from ${relative(this.options.cwd, target.modelFile)}`);
+        notes.push(`${outcome.decision === 'create' ? 'wrote' : 'regenerated'} ${shown} from ${displayPath(target.modelFile, this.options.cwd)}`);
       }
     }
     return notes;

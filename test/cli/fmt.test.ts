@@ -52,6 +52,15 @@ describe('tritonc fmt', () => {
     expect(readFileSync(join(dir, 'm/config.pbtxt'), 'utf8')).toBe(bad);
   });
 
+  it('drops a UTF-8 BOM (Triton\'s parser refuses it) and keeps CRLF line ends', async () => {
+    const dir = repo({ 'a/config.pbtxt': `\uFEFF${PRETTY}`, 'b/config.pbtxt': UGLY.replace(/\n/g, '\r\n'), 'c/config.pbtxt': PRETTY.replace(/\n/g, '\r\n') });
+    expect(await cli(['fmt', '--check', '.'], { cwd: dir })).toMatchObject({ code: 1, stdout: 'a/config.pbtxt\nb/config.pbtxt\n' });
+    expect(await cli(['fmt', '--write', '.'], { cwd: dir })).toMatchObject({ code: 0, stdout: 'formatted a/config.pbtxt\nformatted b/config.pbtxt\n' });
+    expect(readFileSync(join(dir, 'a/config.pbtxt'), 'utf8')).toBe(PRETTY);
+    expect(readFileSync(join(dir, 'b/config.pbtxt'), 'utf8')).toBe(PRETTY.replace(/\n/g, '\r\n'));
+    expect(readFileSync(join(dir, 'c/config.pbtxt'), 'utf8')).toBe(PRETTY.replace(/\n/g, '\r\n'));
+  });
+
   it('leaves "# tritonc-fmt: off" files alone', async () => {
     const off = '# tritonc-fmt: off\nname:"m"\n';
     const dir = repo({ 'm/config.pbtxt': off });

@@ -20,6 +20,18 @@ const problem = (json: unknown): string => {
 };
 
 describe('settings', () => {
+  it('reports every problem of a settings file, each with its JSON path', () => {
+    expect(problem({ gpu: { preset: 'A99', count: -1 }, latencyBudget: 'fast', rules: { 'queue-delay': 'loud', nope: 'off', 'io-name': ['error', { x: 1 }] } }).split('\n')).toEqual([
+      'tritonc.config.json: 6 problems:',
+      "  rules.io-name[1]: rule 'io-name' has no options",
+      '  rules.queue-delay: expected one of "off", "info", "warn", "error", or [level, { options }]; got "loud"',
+      "  rules.nope: unknown rule 'nope'",
+      '  gpu.preset: Invalid option: expected one of "T4"|"A10G"|"L4"|"L40S"|"A100-40GB"|"A100-80GB"|"H100-80GB"|"H200"',
+      '  gpu.count: Too small: expected number to be >=0',
+      '  latencyBudget: expected a duration such as "5ms", "500us" or a number of microseconds',
+    ]);
+  });
+
   it('reads levels, options, the GPU budget (size or preset), GPU count and latency budget', () => {
     const s = parse({
       rules: { 'queue-delay': ['warn', { threshold: '5ms' }], 'fp16-accuracy': 'off', 'io-shape': ['error'] },

@@ -118,6 +118,29 @@ describe('parser: what TextFormat rejects', () => {
     expect(errors('instance_group { kind: GPU }')[0]).toContain('Did you mean "KIND_GPU"?');
   });
 
+  it('suggests data types by meaning: the names of ONNX, NumPy and PyTorch, and Triton\'s own without TYPE_', () => {
+    const hint = (t: string): string | undefined => /Did you mean "([A-Z0-9_]+)"/.exec(errors(`input { data_type: ${t} }`)[0] ?? '')?.[1];
+    const meant = { TYPE_FLOAT32: 'TYPE_FP32', TYPE_FLOAT16: 'TYPE_FP16', TYPE_INT: 'TYPE_INT32', FLOAT: 'TYPE_FP32', INT64: 'TYPE_INT64', TYPE_DOUBLE: 'TYPE_FP64', fp16: 'TYPE_FP16', half: 'TYPE_FP16', TYPE_BOOLEAN: 'TYPE_BOOL', BFLOAT16: 'TYPE_BF16' };
+    expect(Object.fromEntries(Object.keys(meant).map((t) => [t, hint(t)]))).toEqual(meant);
+    // Other enums keep the spelling suggestions.
+    expect(errors('instance_group { kind: KIND_GUP }')[0]).toContain('Did you mean "KIND_GPU"?');
+  });
+
+  it('reports one error per position, the lexer\'s where it found the bad token', () => {
+    for (const text of ['name: "m"\n0x: 1\n', '"name: "m"\n', 'name: "m"\n{max_batch_size: 1.5e\n', 'input [ { name: "x" dims: [ 1, \\ ] } ]']) {
+      const at = errors(text).map((e) => e.split(' ')[0]);
+      expect(at, text).toEqual([...new Set(at)]);
+    }
+    expect(errors('name: "m"\n0x: 1\n')[0]).toBe('2:1 "0x" must be followed by hex digits');
+  });
+
+  it('reports at most 100 syntax errors, then how many more there are', () => {
+    const found = errors(Array.from({ length: 250 }, (_, i) => `bad_${i}: 1`).join('\n'));
+    expect(found).toHaveLength(101);
+    expect(found[99]).toContain('has no field named "bad_99"');
+    expect(found[100]).toBe('101:1 and 150 more syntax errors after this point; fix the ones above first');
+  });
+
   it('reports the wrong kind of value', () => {
     expect(errors('max_batch_size: "8"')).toEqual(['1:17 Expected integer for field "max_batch_size" (int32), got: ""8""']);
     expect(errors('name: model')[0]).toBe('1:7 Expected string for field "name", got: "model"; quote it: "model"');

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Validator } from '@cfworker/json-schema';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +25,16 @@ describe('sarif', () => {
       properties: { category: 'correctness', tags: ['tritonc', 'correctness'] },
     });
     expect(run.tool.driver.rules.find((r: Json) => r.id === 'unused-suppression').defaultConfiguration).toEqual({ enabled: false, level: 'warning' });
+  });
+
+  it("links every rule to its page in docs/rules/ of the repository package.json names", () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    const repo = /github\.com\/([\w.-]+\/[\w.-]+?)\.git$/.exec(pkg.repository.url)![1];
+    expect(run.tool.driver.rules.length).toBeGreaterThan(20);
+    for (const rule of run.tool.driver.rules) {
+      expect(rule.helpUri).toBe(`https://github.com/${repo}/blob/main/docs/rules/${rule.id}.md`);
+      expect(existsSync(new URL(`../../docs/rules/${rule.id}.md`, import.meta.url)), rule.id).toBe(true);
+    }
   });
 
   it('has one result per problem with a repo-relative location, region and level', () => {

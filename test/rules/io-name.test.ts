@@ -38,7 +38,7 @@ sequence_batching { control_input { name: "START" control { kind: CONTROL_SEQUEN
       // Sorted by position: the `input` field (the missing INPUT1) comes before the unknown name.
       expect(f.map((x) => x.token)).toEqual(['input', '"INPUT_UNKNOWN"']);
       expect(f[1]!.message).toBe("input 'INPUT_UNKNOWN' is not an input of the model (it has 'INPUT0', 'INPUT1'); rename it to one of the model's inputs or remove it");
-      expect(f[0]!.message).toContain("the model's input 'INPUT1' is missing from the configuration, so Triton refuses it (configuration expects 2 inputs, model provides 2)");
+      expect(f[0]!.message).toContain("the model's input 'INPUT1' is missing from the configuration, so Triton refuses it (\"configuration expects 2 inputs, model provides 2\")");
     });
     it('unknown_output', async () => {
       const f = await check('io-name', qaConfig('unknown_output'), QA_MODEL);
@@ -50,7 +50,7 @@ sequence_batching { control_input { name: "START" control { kind: CONTROL_SEQUEN
       const f = await check('io-name', qaConfig('too_few_inputs'), QA_MODEL);
       expect(f).toHaveLength(1);
       expect(f[0]!.message).toBe(
-        "the model's input 'INPUT0' is missing from the configuration, so Triton refuses it (configuration expects 1 inputs, model provides 2); add input { name: \"INPUT0\" data_type: TYPE_INT32 dims: [16] }",
+        "the model's input 'INPUT0' is missing from the configuration, so Triton refuses it (\"configuration expects 1 inputs, model provides 2\"); add input { name: \"INPUT0\" data_type: TYPE_INT32 dims: [16] }",
       );
       expect(f[0]!.token).toBe('input');
     });

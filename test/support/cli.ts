@@ -31,8 +31,14 @@ export async function cli(args: string[], opts: { cwd?: string; stdin?: string; 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'tritonc.js');
 
+/**
+ * The ids of an unprivileged user to run the CLI as, for permission tests: root reads a mode-000
+ * file anyway. As root that is nobody (65534); as another user, that user.
+ */
+export const UNPRIVILEGED = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+
 /** Runs the built CLI (dist/) as a user would. */
-export function runBin(args: string[], opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
+export function runBin(args: string[], opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv; unprivileged?: boolean } = {}): CliResult {
   if (!existsSync(join(ROOT, 'dist', 'cli.cjs'))) throw new Error('dist/cli.cjs is missing: run npm run build (npm ci does it)');
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd: opts.cwd ?? ROOT,
@@ -40,6 +46,7 @@ export function runBin(args: string[], opts: { cwd?: string; input?: string; env
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', ...opts.env },
     timeout: 60_000,
+    ...(opts.unprivileged ? UNPRIVILEGED : {}),
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }

@@ -54,7 +54,7 @@ function checkInputs(ctx: ModelContext): void {
     } else if (!required.has(t.name) && !t.entry.optional) {
       ctx.report({
         path: [...t.path, 'name'],
-        message: `input '${t.name}' is an initializer of the model (a weight it lets you override), not a required input, so Triton counts it (${counts}); mark it optional: true${maxBatchSize(config) > 0 ? ' (which needs max_batch_size: 0)' : ''} or remove it`,
+        message: `input '${t.name}' is an initializer of the model (a weight it lets you override), not a required input, so Triton counts it ("${counts}"); mark it optional: true${maxBatchSize(config) > 0 ? ' (which needs max_batch_size: 0)' : ''} or remove it`,
         data: { name: t.name, expected, provided: required.size },
       });
       reported = true;
@@ -68,13 +68,13 @@ function checkInputs(ctx: ModelContext): void {
     if (optional) {
       ctx.report({
         path: [...optional.path, 'optional'],
-        message: `input '${tensor.name}' is optional: true, but the model requires it (it has no initializer to fall back on), so Triton refuses the config (${counts}); remove optional: true`,
+        message: `input '${tensor.name}' is optional: true, but the model requires it (it has no initializer to fall back on), so Triton refuses the config ("${counts}"); remove optional: true`,
         data: { name: tensor.name, expected, provided: required.size },
       });
     } else {
       ctx.report({
         path: inputs.length ? ['input'] : [],
-        message: `the model's input '${tensor.name}' is missing from the configuration, so Triton refuses it (${counts}); add ${inputEntry(tensor, maxBatchSize(config))}`,
+        message: `the model's input '${tensor.name}' is missing from the configuration, so Triton refuses it ("${counts}"); add ${inputEntry(tensor, maxBatchSize(config))}`,
         data: { name: tensor.name, expected, provided: required.size },
       });
     }
@@ -84,7 +84,7 @@ function checkInputs(ctx: ModelContext): void {
   if (!reported && expected !== required.size) {
     ctx.report({
       path: inputs.length ? ['input'] : [],
-      message: `Triton counts the config's inputs, batch_input entries, sequence controls and states against the model's ${required.size} required inputs: ${counts}; list each model input once`,
+      message: `Triton refuses the model ("${counts}"): it counts the config's inputs, batch_input entries, sequence controls and states against the model's ${required.size} required inputs; list each model input once`,
       data: { expected, provided: required.size },
     });
   }
