@@ -1,16 +1,25 @@
 // Text-format throughput: tritonc's parser and printer side by side with Google's Python text_format
 // (the reference implementation) on the same inputs, as ratios. Target: parse >= 5x the reference.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseConfig, printConfig } from '../dist/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const corpusDir = join(root, '..', 'shared', 'corpus', 'triton-configs');
-const rows = readFileSync(join(corpusDir, 'MANIFEST.tsv'), 'utf8').trimEnd().split('\n').slice(1).map((l) => l.split('\t'));
-const corpus = rows.filter((r) => r[3] !== 'template').map((r) => readFileSync(join(corpusDir, r[0]), 'utf8'));
+// The repository's own fixture configs always; the corpus of real configs (kept outside the
+// repository: TRITONC_CORPUS, or a checkout beside this one) when it is there.
+const fixturesDir = join(root, 'test', 'fixtures', 'configs');
+const fixtures = readdirSync(fixturesDir).filter((f) => f.endsWith('.pbtxt')).map((f) => readFileSync(join(fixturesDir, f), 'utf8'));
+const corpusDir = resolve(process.env.TRITONC_CORPUS ?? join(root, '..', 'shared', 'corpus', 'triton-configs'));
+let corpus;
+if (existsSync(join(corpusDir, 'MANIFEST.tsv'))) {
+  const rows = readFileSync(join(corpusDir, 'MANIFEST.tsv'), 'utf8').trimEnd().split('\n').slice(1).map((l) => l.split('\t'));
+  corpus = rows.filter((r) => r[3] !== 'template').map((r) => readFileSync(join(corpusDir, r[0]), 'utf8'));
+} else {
+  console.log(`text format: no corpus at ${corpusDir} (set TRITONC_CORPUS to add it); benchmarking the fixture and synthetic configs`);
+}
 
 /**
  * A large config: many inputs, outputs and parameters. 500 of each make ~130 KB, ten times the largest
@@ -29,8 +38,8 @@ function largeConfig(n) {
   return `${parts.join('\n')}\n`;
 }
 
-const sets = { corpus, 'large 130K': [largeConfig(500)], 'large 540K': [largeConfig(2000)] };
-const repeat = { corpus: 20, 'large 130K': 10, 'large 540K': 5 };
+const sets = { fixtures, ...(corpus ? { corpus } : {}), 'large 130K': [largeConfig(500)], 'large 540K': [largeConfig(2000)] };
+const repeat = { fixtures: 200, corpus: 20, 'large 130K': 10, 'large 540K': 5 };
 
 /** The fastest of n passes after a warm-up: the least disturbed by other work on the machine. */
 function timeIt(fn, n) {
@@ -63,6 +72,7 @@ const specPath = join(dir, 'spec.json');
 writeFileSync(specPath, JSON.stringify({ sets, repeat }));
 const python = process.env.TRITONC_REFERENCE_PYTHON ?? '/usr/bin/python3';
 const ref = spawnSync(python, [join(root, 'bench', 'pbtxt_reference.py'), join(root, 'schemas', 'model_config.proto'), specPath], { encoding: 'utf8' });
+rmSync(dir, { recursive: true, force: true });
 const theirs = ref.status === 0 ? JSON.parse(ref.stdout) : undefined;
 if (!theirs) console.log(`reference not available (${ref.stderr?.trim() || ref.error}); install python3-protobuf and protobuf-compiler`);
 

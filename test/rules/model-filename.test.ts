@@ -25,7 +25,7 @@ describe(ID, () => {
       );
     });
     it('other backends: a path out of the version directory is a warning', async () => {
-      const [f] = await lintConfig(ID, 'backend: "onnxruntime"\ndefault_model_filename: "../../shared/model.onnx"\n');
+      const [f] = await lintConfig(ID, 'backend: "onnxruntime"\ndefault_model_filename: "../../common/model.onnx"\n');
       expect(f).toMatchObject({ severity: 'warning', line: 2 });
       expect(f!.message).toContain('climbs out of the version directory');
     });

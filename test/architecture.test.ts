@@ -1,0 +1,61 @@
+// The import directions docs/architecture.md says must never occur, checked on the source.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { git, ROOT } from './support/snapshot.js';
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+}
+
+/** Each source file's layer (its folder under src/) and the repository paths it imports. */
+const files = sources(SRC).map((file) => {
+  const text = readFileSync(file, 'utf8');
+  const imports = [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+'(\.[^']+)'/g)].map((m) => relative(ROOT, resolve(dirname(file), m[1]!)));
+  return { file: relative(ROOT, file), layer: relative(SRC, file).split('/')[0]!, imports };
+});
+const layerOf = (path: string): string | undefined => (path.startsWith('src/') ? path.split('/')[1] : path.split('/')[0]);
+
+function violations(from: (layer: string) => boolean, to: (layer: string) => boolean): string[] {
+  return files.filter((f) => from(f.layer)).flatMap((f) => f.imports.filter((i) => to(layerOf(i) ?? '')).map((i) => `${f.file} imports ${i}`));
+}
+
+const FACTS = new Set(['pbtxt', 'onnx', 'config', 'repo', 'resolve', 'generate']);
+const CONSUMERS = new Set(['lint', 'report', 'verify', 'watch', 'cli']);
+
+describe('architecture (docs/architecture.md)', () => {
+  it('reads the imports of every source file', () => {
+    expect(files.length).toBeGreaterThan(100);
+    expect(files.find((f) => f.file === 'src/cli/main.ts')!.imports).toContain('src/cli/commands.js');
+  });
+  it('nothing imports cli/ but the library entry (which exports runCli)', () => expect(violations((l) => l !== 'cli' && l !== 'index.ts', (l) => l === 'cli')).toEqual([]));
+  it('onnx/ and util/ import nothing else of tritonc', () => {
+    expect(violations((l) => l === 'onnx', (l) => l !== 'onnx')).toEqual([]);
+    expect(violations((l) => l === 'util', (l) => l !== 'util')).toEqual([]);
+  });
+  it('the fact layers never import the consumers', () => expect(violations((l) => FACTS.has(l), (l) => CONSUMERS.has(l))).toEqual([]));
+  it('report/ imports neither verify/, watch/ nor cli/; verify/ and watch/ not each other', () => {
+    expect(violations((l) => l === 'report', (l) => ['verify', 'watch', 'cli'].includes(l))).toEqual([]);
+    expect(violations((l) => l === 'verify', (l) => l === 'watch')).toEqual([]);
+    expect(violations((l) => l === 'watch', (l) => l === 'verify')).toEqual([]);
+  });
+  it('no source file imports test/ or fixtures/', () => expect(violations(() => true, (l) => l === 'test' || l === 'fixtures')).toEqual([]));
+  it('no file of the repository refers to a path outside it', () => {
+    const tracked = git(ROOT, 'ls-files', '-z', '--cached', '--others', '--exclude-standard').split('\0').filter(Boolean);
+    // The test support that locates the optional corpus is the one place allowed to look beside the clone.
+    const allowed = new Set(['test/support/corpus-location.ts', 'test/architecture.test.ts', 'docs/architecture.md', 'README.md']);
+    const outside = tracked
+      .filter((f) => !allowed.has(f) && /\.(ts|mjs|js|md|json|py|yaml|proto)$/.test(f) && f !== 'package-lock.json')
+      .filter((f) => {
+        try {
+          return /\.\.\/shared\b|shared\/(reference|corpus|DESIGN)|DESIGN\.md|triton-rules\.md|onnx-notes\.md/.test(readFileSync(join(ROOT, f), 'utf8'));
+        } catch {
+          return false;
+        }
+      });
+    expect(outside).toEqual([]);
+  });
+});
