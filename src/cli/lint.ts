@@ -13,6 +13,7 @@ import { GPU_PRESET_NAMES } from '../lint/gpu-presets.js';
 import { REPORT_FORMATS, formatReport, type ReportFormat } from '../report/index.js';
 import { shouldColor } from '../report/color.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { describeFsError } from '../util/read-text.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import type { CommandSpec } from './command.js';
@@ -97,7 +98,7 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
     try {
       writeFileAtomic(resolve(io.cwd, opts.outputFile), text);
     } catch (e) {
-      throw new UsageError(`lint: cannot write ${opts.outputFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new UsageError(`lint: cannot write ${opts.outputFile}: ${describeFsError(e)}`);
     }
   } else {
     io.stdout(text);

@@ -13,6 +13,7 @@ import { RULES } from '../lint/rules/index.js';
 import type { Rule } from '../lint/rule.js';
 import { listModelDirs } from '../repo/model-dir.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { describeFsError } from '../util/read-text.js';
 import { classifyChange, type ClassifiedChange } from './classify.js';
 import { isDirectory as isDir } from '../util/path-kind.js';
 import { displayPath } from '../util/display-path.js';
@@ -194,7 +195,12 @@ export class WatchSession {
           notes.push(`not regenerating ${shown}: it was edited by hand (or not written by tritonc); run tritonc generate --check ${displayPath(dir, this.options.cwd)} to see the differences`);
           continue;
         }
-        writeFileAtomic(target.configPath, outcome.text);
+        try {
+          writeFileAtomic(target.configPath, outcome.text);
+        } catch (e) {
+          notes.push(`not regenerating ${shown}: cannot write it: ${describeFsError(e)}; the file is unchanged`);
+          continue;
+        }
         this.cache.docs.delete(target.configPath);
         notes.push(`${outcome.decision === 'create' ? 'wrote' : 'regenerated'} ${shown} from ${displayPath(target.modelFile, this.options.cwd)}`);
       }

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync, chmodSync, readdirSyn
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, runBin, tempDir } from '../support/cli.js';
+import { fillDiskAfter, restoreDisk } from '../support/disk.js';
 
 const UGLY = 'name:"m"\ninput{name:"x" dims:3 dims:4} # the input\n';
 const PRETTY = 'name: "m"\ninput [\n  {\n    name: "x"\n    dims: [ 3, 4 ]\n  }  # the input\n]\n';
@@ -59,6 +60,20 @@ describe('tritonc fmt', () => {
     expect(readFileSync(join(dir, 'a/config.pbtxt'), 'utf8')).toBe(PRETTY);
     expect(readFileSync(join(dir, 'b/config.pbtxt'), 'utf8')).toBe(PRETTY.replace(/\n/g, '\r\n'));
     expect(readFileSync(join(dir, 'c/config.pbtxt'), 'utf8')).toBe(PRETTY.replace(/\n/g, '\r\n'));
+  });
+
+  it('--write on a full disk: exit 2 "disk full", the file unchanged, no temporary file left', async () => {
+    const ugly = `name:"m"\n${Array.from({ length: 240 }, (_, i) => `parameters{key:"k${i}" value{string_value:"v${i}"}}`).join('\n')}\n`;
+    const dir = repo({ 'm/config.pbtxt': ugly });
+    fillDiskAfter(4096);
+    try {
+      const r = await cli(['fmt', '--write', 'm/config.pbtxt'], { cwd: dir });
+      expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'tritonc fmt: m/config.pbtxt: cannot write: disk full (ENOSPC); the file is unchanged\n' });
+    } finally {
+      restoreDisk();
+    }
+    expect(readFileSync(join(dir, 'm/config.pbtxt'), 'utf8')).toBe(ugly);
+    expect(readdirSync(join(dir, 'm'))).toEqual(['config.pbtxt']);
   });
 
   it('leaves "# tritonc-fmt: off" files alone', async () => {
