@@ -48,9 +48,10 @@ export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
     if (opts.write) throw new UsageError('--write needs file paths; with stdin the result goes to stdout');
     return formatStdin(await io.readStdin(), opts, io);
   }
-  const { files, missing } = findConfigFiles(opts.paths.map((p) => resolve(io.cwd, p)));
+  const { files, missing, unreadable } = findConfigFiles(opts.paths.map((p) => resolve(io.cwd, p)));
   for (const m of missing) io.stderr(`tritonc fmt: ${displayPath(m, io.cwd)}: no such file or directory\n`);
-  if (missing.length) return EXIT.usage;
+  for (const u of unreadable) io.stderr(`tritonc fmt: ${displayPath(u.path, io.cwd)}: cannot read: ${u.reason}\n`);
+  if (missing.length || unreadable.length) return EXIT.usage;
   if (!files.length) {
     io.stderr(`tritonc fmt: no config.pbtxt or configs/*.pbtxt found under ${opts.paths.join(', ')}\n`);
     return EXIT.usage;

@@ -13,6 +13,7 @@ import { GPU_PRESET_NAMES } from '../lint/gpu-presets.js';
 import { REPORT_FORMATS, formatReport, type ReportFormat } from '../report/index.js';
 import { shouldColor } from '../report/color.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { displayPath } from '../util/display-path.js';
 import { describeFsError } from '../util/read-text.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
@@ -89,7 +90,7 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
     if (e instanceof SettingsError) throw new UsageError(`lint: settings: ${e.message}`);
     throw e;
   }
-  for (const p of result.problems) io.stderr(`tritonc lint: ${p.message}\n`);
+  for (const p of result.problems) io.stderr(`tritonc lint: ${displayPath(p.file, io.cwd)}: ${p.message}\n`);
 
   const shown = opts.quiet ? errorsOnly(result) : result;
   const color = opts.outputFile && opts.color !== true ? false : shouldColor({ flag: opts.color, env: io.env, isTTY: io.stdoutIsTTY });

@@ -7,6 +7,8 @@ import { EXIT, UsageError } from './errors.js';
 import { processIO, type CliIO } from './io.js';
 import { VERSION } from '../version.js';
 import { didYouMean } from '../pbtxt/suggest.js';
+import { displayPath } from '../util/display-path.js';
+import { UnreadablePathError } from '../util/list-dir.js';
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const unknown = unknownCommand(argv);
@@ -59,6 +61,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     if (e instanceof UsageError) {
       io.stderr(`tritonc: ${e.message}\n`);
       return e.exitCode;
+    }
+    // A directory of the repository tritonc cannot list: what is in it was not checked.
+    if (e instanceof UnreadablePathError) {
+      io.stderr(`tritonc: ${displayPath(e.path, io.cwd)}: cannot read: ${e.reason}\n`);
+      return EXIT.usage;
     }
     throw e;
   }

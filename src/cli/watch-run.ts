@@ -8,6 +8,7 @@ import { shouldColor } from '../report/color.js';
 import type { RunReport } from '../watch/session.js';
 import { startWatch } from '../watch/watch.js';
 import { EXIT, UsageError } from './errors.js';
+import { displayPath } from '../util/display-path.js';
 import type { CliIO } from './io.js';
 
 export interface WatchCliOptions {
@@ -43,8 +44,9 @@ export async function runWatch(opts: WatchCliOptions, io: CliIO, stop?: Promise<
     io.stdout(`\n[${time}] ${what}\n`);
     for (const n of report.notes) io.stdout(`  ${n}\n`);
     for (const w of report.waiting) io.stdout(`  waiting for ${w} to finish writing\n`);
+    for (const p of report.result.problems) io.stdout(`  ${p.file ? `${displayPath(p.file, io.cwd)}: ` : ''}${p.message}\n`);
     const text = formatStylish(report.result, { cwd: io.cwd, color });
-    io.stdout(text || '  no problems\n');
+    io.stdout(text || (report.result.problems.length ? '' : '  no problems\n'));
   };
   const handle = startWatch({
     repo,

@@ -62,7 +62,7 @@ export function generateForTarget(target: GenerateTarget, run: GenerateRunOption
   try {
     signature = readSignatureSync(target.modelFile);
   } catch (e) {
-    if (e instanceof OnnxReadError) return { kind: 'unreadable-model', target, message: e.message };
+    if (e instanceof OnnxReadError) return { kind: 'unreadable-model', target, message: `${shownModel}: ${e.offset === null ? '' : `byte ${e.offset}: `}${e.reason}` };
     return { kind: 'unreadable-model', target, message: `${shownModel}: cannot read: ${describeFsError(e)}` };
   }
   // Only a config that does not exist is missing: one that cannot be read is never replaced.

@@ -1,12 +1,13 @@
 // What `tritonc generate PATH` works on: a model file, a model directory, or a repository of them.
 // Version directories follow Triton's rules (core VersionsToLoad): the latest version the policy selects, and its
 // default_model_filename (model.onnx), which may be a directory holding model.onnx (ORT's ModelState::LoadModel).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseConfig } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import { listModelDirs, scanModelDir, selectVersions, versionOfDirName, type ModelDir } from '../repo/model-dir.js';
 import { isDirectory } from '../util/path-kind.js';
+import { readTextOrThrow } from '../util/read-text.js';
 
 export interface GenerateTarget {
   modelDir: string;
@@ -25,7 +26,7 @@ export type TargetResult = { targets: GenerateTarget[] } | { error: string };
 function existingConfig(md: ModelDir): ModelConfig | undefined {
   if (!md.configPath) return undefined;
   try {
-    const doc = parseConfig(readFileSync(md.configPath, 'utf8'), md.configPath);
+    const doc = parseConfig(readTextOrThrow(md.configPath), md.configPath);
     return doc.diagnostics.length ? undefined : doc.value;
   } catch {
     return undefined;

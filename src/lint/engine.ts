@@ -1,7 +1,6 @@
 // The lint engine: paths -> model directories and config files -> parsed configs and model
 // signatures -> rules (per config, then per repository) -> severities and suppressions -> results
 // per file. It reads every file at most once per run, and reads a model only when a rule needs it.
-import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { parseConfig, type ConfigDocument } from '../config/document.js';
@@ -17,6 +16,9 @@ import type { ModelContext, ModelRule, Report, RepositoryContext, RepositoryMode
 import { RULES } from './rules/index.js';
 import { DEFAULT_SETTINGS, findSettingsFile, loadSettingsFile, type LintSettings } from './settings.js';
 import { effectiveSeverity } from './severity.js';
+import { displayPath } from '../util/display-path.js';
+import { UnreadablePathError } from '../util/list-dir.js';
+import { readText } from '../util/read-text.js';
 import { parseDirectives, suppresses, unknownIds, unusedDirectives, type Directive } from './suppressions.js';
 import { looksLikeModelDir, resolveTargets, type LintTarget } from './targets.js';
 import { byteRange, modelReadMessage } from './model-read.js';
@@ -59,13 +61,20 @@ export async function lint(paths: readonly string[], options: LintOptions = {}):
 
 export function lintSync(paths: readonly string[], options: LintOptions = {}): LintResult {
   const cwd = options.cwd ?? process.cwd();
-  const { targets, missing, unrecognized } = resolveTargets(paths.length ? paths : ['.'], cwd);
-  if (missing.length) throw new LintInputError(`${missing.join(', ')}: no such file or directory`);
+  const { targets, missing, unrecognized, unreadable } = resolveTargets(paths.length ? paths : ['.'], cwd);
+  if (missing.length) throw new LintInputError(`${missing.join(', ')}: no such file or directory`, 'missing');
+  if (unreadable.length) throw new LintInputError(unreadable.map((u) => `${displayPath(u.path, cwd)}: cannot read: ${u.reason}`).join('\n'), 'unreadable');
   if (unrecognized.length) {
-    throw new LintInputError(`${unrecognized.join(', ')}: not a config (config.pbtxt, configs/<name>.pbtxt) or a model file inside a version directory`);
+    throw new LintInputError(`${unrecognized.join(', ')}: not a config (config.pbtxt, configs/<name>.pbtxt) or a model file inside a version directory`, 'unrecognized');
   }
   if (!targets.length) throw new LintInputError(`no config.pbtxt, configs/*.pbtxt or model directory found under ${paths.join(', ') || '.'}`);
-  return new LintRun(options).run(targets);
+  try {
+    return new LintRun(options).run(targets);
+  } catch (e) {
+    // A model directory or version directory that cannot be listed: nothing in it was checked.
+    if (e instanceof UnreadablePathError) throw new LintInputError(`${displayPath(e.path, cwd)}: cannot read: ${e.reason}`, 'unreadable');
+    throw e;
+  }
 }
 
 export interface LintTextOptions {
@@ -422,11 +431,9 @@ class LintRun {
 
 /** Reads and parses a config; an unreadable file is an input problem (exit 2), not an exception. */
 export function loadConfigDocument(file: string): ConfigDocument | InputProblem {
-  try {
-    return parseConfig(readFileSync(file, 'utf8'), file);
-  } catch (e) {
-    return { file, message: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
-  }
+  const read = readText(file);
+  if (read.kind === 'text') return parseConfig(read.text, file);
+  return { file, message: `cannot read: ${read.kind === 'missing' ? 'no such file' : read.reason}` };
 }
 
 /** Reads a model's signature; a bad file is a result with the error, never an exception. */

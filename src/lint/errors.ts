@@ -1,5 +1,13 @@
 // Input the engine cannot lint at all (exit 2): paths that do not exist, files that are neither
-// configs nor model files, nothing to lint.
+// configs nor model files, directories that cannot be read, nothing to lint.
+export type LintInputProblem = 'missing' | 'unrecognized' | 'unreadable' | 'nothing';
+
 export class LintInputError extends Error {
   override readonly name = 'LintInputError';
+  constructor(
+    message: string,
+    readonly problem: LintInputProblem = 'nothing',
+  ) {
+    super(message);
+  }
 }

@@ -55,7 +55,8 @@ export function resolveModelFile(dir: ModelDir, config: ModelConfig): ModelFile 
   if (format === 'none' || !latest || !name) return { format, version: latest?.version, path: undefined, expected: undefined };
   const expected = join(latest.path, name);
   const kind = kindOf(expected);
-  if (kind === 'file') return { format, version: latest.version, path: expected, expected };
+  // Something that is not a regular file is still what Triton opens: reading it reports why it fails.
+  if (kind === 'file' || kind === 'other') return { format, version: latest.version, path: expected, expected };
   if (kind === 'dir' && format === 'onnx') {
     // A directory named like the model file holds model.onnx plus its external data (ORT's ModelState::LoadModel).
     const inner = join(expected, 'model.onnx');

@@ -14,6 +14,7 @@ export interface FileResult {
 /** A file the engine could not read: the CLI reports it and exits 2. */
 export interface InputProblem {
   file: string;
+  /** What is wrong, without the file: "cannot read: not a regular file (a FIFO)". */
   message: string;
 }
 

@@ -2,13 +2,14 @@
 // Found by walking up from the linted path (or given with --config), validated with zod; every error
 // names the file and the bad key. The JSON Schema in schemas/tritonc.schema.json is generated from
 // the same zod schemas (settingsJsonSchema) and a test keeps the two identical.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { didYouMean } from '../pbtxt/suggest.js';
 import { GPU_PRESETS, GPU_PRESET_NAMES, gpuPreset, type GpuPreset } from './gpu-presets.js';
 import type { Rule, RuleLevel } from './rule.js';
 import { parseDuration, parseSize } from './units.js';
+import { readTextOrThrow } from '../util/read-text.js';
 
 export const SETTINGS_FILE_NAME = 'tritonc.config.json';
 
@@ -155,9 +156,9 @@ export function findSettingsFile(start: string): string | undefined {
 export function loadSettingsFile(file: string, rules: readonly Rule[]): LintSettings {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextOrThrow(file);
   } catch (e) {
-    throw new SettingsError(file, '', `cannot read the settings file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new SettingsError(file, '', `cannot read the settings file: ${(e as Error).message}`);
   }
   let json: unknown;
   try {

@@ -5,6 +5,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { findConfigFiles } from '../repo/find-configs.js';
 import { versionOfDirName } from '../repo/model-dir.js';
+import type { UnreadablePathError } from '../util/list-dir.js';
 
 export interface LintTarget {
   /** Absolute model directory. */
@@ -21,6 +22,8 @@ export interface TargetResolution {
   missing: string[];
   /** Files that are neither configs nor inside a version directory. */
   unrecognized: string[];
+  /** Directories that exist but cannot be read. */
+  unreadable: UnreadablePathError[];
 }
 
 function statOf(path: string): ReturnType<typeof statSync> | undefined {
@@ -72,6 +75,7 @@ export function resolveTargets(paths: readonly string[], cwd: string): TargetRes
   const byDir = new Map<string, LintTarget>();
   const missing: string[] = [];
   const unrecognized: string[] = [];
+  const unreadable: UnreadablePathError[] = [];
   const target = (modelDir: string): LintTarget => {
     let t = byDir.get(modelDir);
     if (!t) byDir.set(modelDir, (t = { modelDir, configs: new Set(), modelFiles: new Set() }));
@@ -94,7 +98,9 @@ export function resolveTargets(paths: readonly string[], cwd: string): TargetRes
         target(abs).configs = 'all';
         continue;
       }
-      for (const f of findConfigFiles([abs]).files) addConfig(f);
+      const found = findConfigFiles([abs]);
+      for (const f of found.files) addConfig(f);
+      unreadable.push(...found.unreadable);
       continue;
     }
     if (abs.endsWith('.pbtxt')) {
@@ -111,5 +117,5 @@ export function resolveTargets(paths: readonly string[], cwd: string): TargetRes
     t.modelFiles.add(abs);
   }
   const targets = [...byDir.values()].sort((a, b) => (a.modelDir < b.modelDir ? -1 : a.modelDir > b.modelDir ? 1 : 0));
-  return { targets, missing, unrecognized };
+  return { targets, missing, unrecognized, unreadable };
 }

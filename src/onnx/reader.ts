@@ -22,11 +22,17 @@ export interface ReadStats {
   bytesRead: number;
 }
 
+/**
+ * Read-only and without blocking: opening a FIFO for reading would wait for a writer forever. The
+ * file is then checked to be a regular file before anything is read from it.
+ */
+const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
+
 /** Reads the signature of an ONNX model without loading its weights. Throws OnnxReadError on bad input. */
 export async function readSignature(file: string, options: ReadOptions = {}): Promise<ModelSignature> {
   let handle: fs.promises.FileHandle;
   try {
-    handle = await fs.promises.open(file, 'r');
+    handle = await fs.promises.open(file, OPEN_FLAGS);
   } catch (e) {
     throw ioError(file, e);
   }
@@ -49,7 +55,7 @@ export async function readSignature(file: string, options: ReadOptions = {}): Pr
 export function readSignatureSync(file: string, options: ReadOptions = {}): ModelSignature {
   let fd: number;
   try {
-    fd = fs.openSync(file, 'r');
+    fd = fs.openSync(file, OPEN_FLAGS);
   } catch (e) {
     throw ioError(file, e);
   }
@@ -118,7 +124,10 @@ function looksLikeText(w: ByteWindow): boolean {
 
 function checkRegular(file: string, stat: fs.Stats): number {
   if (stat.isDirectory()) throw new OnnxReadError('io', file, null, 'is a directory, not an ONNX model file');
-  if (!stat.isFile()) throw new OnnxReadError('io', file, null, 'is not a regular file');
+  if (!stat.isFile()) {
+    const what = stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : 'a device';
+    throw new OnnxReadError('io', file, null, `not a regular file (${what}), not an ONNX model file`);
+  }
   return stat.size;
 }
 

@@ -1,18 +1,52 @@
 // Finds the config files under the paths a user gives: a file is taken as it is; a directory is searched
 // for Triton's config files (`<model>/config.pbtxt` and custom configs `<model>/configs/*.pbtxt`).
-import { readdirSync, statSync } from 'node:fs';
+// Symlinks are followed, as Triton follows them (a config linked from a shared directory is a
+// config), each directory once, so a link back up the tree cannot loop. A directory that cannot be
+// read is reported, never skipped.
+import { realpathSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { listDir, UnreadablePathError } from '../util/list-dir.js';
 
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
 
-export function findConfigFiles(paths: readonly string[]): { files: string[]; missing: string[] } {
-  const files: string[] = [];
-  const missing: string[] = [];
-  const seen = new Set<string>();
+export interface FoundConfigs {
+  files: string[];
+  /** Paths given that do not exist. */
+  missing: string[];
+  /** Directories (given or found) that exist but cannot be read. */
+  unreadable: UnreadablePathError[];
+}
+
+export function findConfigFiles(paths: readonly string[]): FoundConfigs {
+  const found: FoundConfigs = { files: [], missing: [], unreadable: [] };
+  const seenFiles = new Set<string>();
+  const seenDirs = new Set<string>();
   const add = (f: string): void => {
-    if (!seen.has(f)) {
-      seen.add(f);
-      files.push(f);
+    if (!seenFiles.has(f)) {
+      seenFiles.add(f);
+      found.files.push(f);
+    }
+  };
+  const walk = (dir: string): void => {
+    const real = realpathOf(dir);
+    if (seenDirs.has(real)) return;
+    seenDirs.add(real);
+    let entries;
+    try {
+      entries = listDir(dir);
+    } catch (e) {
+      if (e instanceof UnreadablePathError) return void found.unreadable.push(e);
+      throw e;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const full = join(dir, e.name);
+      if ((e.isSymbolicLink() ? isDirBehindLink(full) : e.isDirectory())) {
+        if (!SKIP_DIRS.has(e.name)) walk(full);
+      } else if (e.name === 'config.pbtxt' || (e.name.endsWith('.pbtxt') && basename(dir) === 'configs')) {
+        // Also a FIFO or a dangling link of that name: reading it says why it cannot be read.
+        add(full);
+      }
     }
   };
   for (const p of paths) {
@@ -20,29 +54,27 @@ export function findConfigFiles(paths: readonly string[]): { files: string[]; mi
     try {
       st = statSync(p);
     } catch {
-      missing.push(p);
+      found.missing.push(p);
       continue;
     }
-    if (st.isDirectory()) walk(p, add);
+    if (st.isDirectory()) walk(p);
     else add(p);
   }
-  return { files, missing };
+  return found;
 }
 
-function walk(dir: string, add: (f: string) => void): void {
-  let entries;
+function realpathOf(dir: string): string {
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    return realpathSync(dir);
   } catch {
-    return;
+    return dir;
   }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const e of entries) {
-    const full = join(dir, e.name);
-    if (e.isDirectory()) {
-      if (!SKIP_DIRS.has(e.name)) walk(full, add);
-    } else if (e.isFile() && (e.name === 'config.pbtxt' || (e.name.endsWith('.pbtxt') && basename(dir) === 'configs'))) {
-      add(full);
-    }
+}
+
+function isDirBehindLink(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }

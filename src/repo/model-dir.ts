@@ -1,8 +1,9 @@
 // A model directory as Triton reads it (core GetModelConfigFullPath, VersionsToLoad): its config files, its version
 // directories (with Triton's own rules for which names count), and where a version's model file is.
-import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { statSync, type Dirent } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ModelVersionPolicy } from '../config/model-config.js';
+import { listDir } from '../util/list-dir.js';
 
 /** Sub-directories of a model directory that are never versions (core constants). */
 export const NON_VERSION_DIRS = new Set(['warmup', 'initial_state', 'configs']);
@@ -31,13 +32,8 @@ export interface ModelDir {
   sortedSubdirs: string[];
 }
 
-function entries(dir: string): Dirent[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-}
+/** A directory's entries; one that exists but cannot be read throws UnreadablePathError. */
+const entries = (dir: string): Dirent[] => listDir(dir);
 
 function isDir(path: string, e: Dirent): boolean {
   if (e.isDirectory()) return true;

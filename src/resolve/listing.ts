@@ -1,21 +1,16 @@
 // What core's AutoCompleteBackendFields sees of a model directory (core src/model_config_utils.cc): the first
 // sub-directory in byte order, whatever its name, and the names in it with file/directory kinds.
-import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { statSync, type Dirent } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { AutofillListing, EntryKind } from '../config/autofill.js';
+import { listDir } from '../util/list-dir.js';
 
 /** std::set<std::string> order: bytes, not locale (so `.ipynb_checkpoints` < `1` < `10` < `2`). */
 export function byteOrder(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
-function list(dir: string): Dirent[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-}
+const list = (dir: string): Dirent[] => listDir(dir);
 
 /** A directory entry's kind the way core's IsDirectory sees it: symlinks followed; a dangling one is a file. */
 function kindOf(dir: string, e: Dirent): EntryKind {

@@ -5,7 +5,7 @@
 // Triton loads, and core's re-normalization. Everything comes back as data: the config, the steps
 // that changed it and why, the problem that makes Triton refuse the model, or why tritonc could not
 // read its input. Nothing here throws for bad input.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join, resolve as resolvePath } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { autofillBackendFields } from '../config/autofill.js';
@@ -21,6 +21,8 @@ import { scanModelDir, selectVersions } from '../repo/model-dir.js';
 import { inSchemaOrder } from './field-order.js';
 import { readAutofillListing } from './listing.js';
 import { isDirectory } from '../util/path-kind.js';
+import { UnreadablePathError } from '../util/list-dir.js';
+import { readTextOrThrow } from '../util/read-text.js';
 
 /** GPUs assumed on the serving host when the caller does not say. */
 export const DEFAULT_GPUS = 1;
@@ -68,6 +70,17 @@ export interface ResolveResult {
 const ENSEMBLE_PLATFORM = 'ensemble';
 
 export function resolveModelDir(modelDir: string, options: ResolveOptions = {}): ResolveResult {
+  try {
+    return resolveListable(modelDir, options);
+  } catch (e) {
+    // A directory of the model that cannot be listed: the model, not its config, is what cannot be read.
+    if (!(e instanceof UnreadablePathError)) throw e;
+    const base = { modelDir, modelName: basename(resolvePath(modelDir)), steps: [], problems: [], diagnostics: [] };
+    return { ...base, status: 'unreadable', failure: { kind: 'io', file: e.path, message: `cannot read: ${e.reason}` } };
+  }
+}
+
+function resolveListable(modelDir: string, options: ResolveOptions): ResolveResult {
   const modelName = basename(resolvePath(modelDir));
   const steps: ResolveStep[] = [];
   const base = { modelDir, modelName, steps, problems: [] as ResolveProblem[], diagnostics: [] as Diagnostic[] };
@@ -83,7 +96,7 @@ export function resolveModelDir(modelDir: string, options: ResolveOptions = {}):
   if (configFile) {
     let text: string;
     try {
-      text = readFileSync(configFile, 'utf8');
+      text = readTextOrThrow(configFile);
     } catch (e) {
       return unreadable({ kind: 'io', file: configFile, message: `cannot read: ${(e as Error).message}` });
     }

@@ -1,12 +1,13 @@
-// What is at a path, following symlinks as Triton does: a file, a directory, or nothing usable.
+// What is at a path, following symlinks as Triton does: a file, a directory, something else, or nothing.
 import { statSync } from 'node:fs';
 
-export type PathKind = 'file' | 'dir';
+/** 'other': something that exists but is neither (a FIFO, a device): reading it says why it cannot be read. */
+export type PathKind = 'file' | 'dir' | 'other';
 
 export function pathKind(path: string): PathKind | undefined {
   try {
     const st = statSync(path);
-    return st.isDirectory() ? 'dir' : st.isFile() ? 'file' : undefined;
+    return st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
   } catch {
     return undefined;
   }

@@ -1,6 +1,6 @@
 // What every runtime starts from: the model directory, its config.pbtxt parsed and checked for syntax,
 // the tensors the config declares (in the form verify sends them), and the ONNX file Triton would load.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { parseConfig } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
@@ -11,6 +11,7 @@ import { onnxModelOf } from '../generate/targets.js';
 import { scanModelDir } from '../repo/model-dir.js';
 import { CannotRun } from './errors.js';
 import { displayPath } from '../util/display-path.js';
+import { readTextOrThrow } from '../util/read-text.js';
 
 /** A config input or output as verify uses it. */
 export interface TensorSpec {
@@ -94,7 +95,7 @@ export function prepareVerify(path: string, cwd: string): VerifyPlan {
   }
   let text: string;
   try {
-    text = readFileSync(md.configPath, 'utf8');
+    text = readTextOrThrow(md.configPath);
   } catch (e) {
     throw new CannotRun(`cannot read ${shown(md.configPath)}: ${(e as Error).message}`);
   }

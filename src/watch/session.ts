@@ -12,6 +12,7 @@ import { fileResult, summarize, type FileResult, type LintResult } from '../lint
 import { RULES } from '../lint/rules/index.js';
 import type { Rule } from '../lint/rule.js';
 import { listModelDirs } from '../repo/model-dir.js';
+import { LintInputError } from '../lint/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { describeFsError } from '../util/read-text.js';
 import { classifyChange, type ClassifiedChange } from './classify.js';
@@ -116,7 +117,10 @@ export class WatchSession {
       return lintSync(existing, { ...this.options.lint, cwd: this.options.cwd, cache: this.cache, rules });
     } catch (e) {
       // A model directory without a config yet (being created) is not a lint input: nothing to report.
-      return summarize([], rules.map((r) => r.meta as never), [{ file: existing.join(', '), message: (e as Error).message }]);
+      // One that cannot be read is: its models were not checked.
+      const unreadable = e instanceof LintInputError && e.problem === 'unreadable';
+      if (!(e instanceof LintInputError)) throw e;
+      return summarize([], rules.map((r) => r.meta as never), unreadable ? [{ file: '', message: e.message }] : []);
     }
   }
 

@@ -2,7 +2,7 @@
 // each batch re-lints what it affects and hands a report to `onReport`. A model file that is still
 // being written is looked at again shortly, until it reads or stops changing.
 import { watch, type FSWatcher } from 'chokidar';
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { identityOf, sameIdentity } from '../util/file-identity.js';
 import { Debouncer } from './debounce.js';
 import { WatchSession, type RunReport, type WatchEvent, type WatchSessionOptions } from './session.js';
@@ -31,6 +31,8 @@ const EDITOR_NOISE = /(^\.#|~$|\.sw[a-p]$|^\..*\.tmp$|^4913$)/;
 export function startWatch(options: WatchOptions): WatchHandle {
   const session = new WatchSession(options);
   let recheck: NodeJS.Timeout | undefined;
+  // Every path still being written waits for the next look, however many reports named one.
+  const waiting = new Set<string>();
   let closed = false;
   const handle = (batch: WatchEvent[]): void => {
     if (closed) return;
@@ -45,9 +47,13 @@ export function startWatch(options: WatchOptions): WatchHandle {
         if (again.length && !closed) debouncer.push(...again.map(([path]) => ({ event: 'change' as const, path })));
       }, TRAILING_CHECK_MS).unref();
       if (report.waiting.length) {
+        for (const p of report.waiting) waiting.add(resolve(options.cwd, p));
         if (recheck) clearTimeout(recheck);
-        const again = report.waiting.map((p) => ({ event: 'change' as const, path: p }));
-        recheck = setTimeout(() => debouncer.push(...again), options.recheckMs ?? 250);
+        recheck = setTimeout(() => {
+          const again = [...waiting].map((path) => ({ event: 'change' as const, path }));
+          waiting.clear();
+          debouncer.push(...again);
+        }, options.recheckMs ?? 250);
       }
     } catch (e) {
       options.onError?.(e as Error);

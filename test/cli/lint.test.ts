@@ -131,7 +131,7 @@ describe('tritonc lint', () => {
     const bad = await cli(['lint', 'bad'], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(`tritonc: lint: settings: ${join(dir, 'bad/tritonc.config.json')}: rules.queue-delay: expected one of`);
-    expect((await cli(['lint', '--config', 'missing.json'], { cwd: dir })).stderr).toContain('missing.json: cannot read the settings file (ENOENT)');
+    expect((await cli(['lint', '--config', 'missing.json'], { cwd: dir })).stderr).toContain('missing.json: cannot read the settings file: no such file');
     expect((await cli(['lint', 'models/classifier/1'], { cwd: dir })).code).toBe(2);
   });
 

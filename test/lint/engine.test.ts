@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -72,14 +73,18 @@ describe('lint engine: what gets linted', () => {
 
   it('exit-2 input: missing paths, files that are not configs or models, nothing to lint, unreadable configs', async () => {
     const dir = await writeRepo({ 'notes.txt': 'x', 'empty/.keep': '' });
-    expect(() => lintDir(dir, ['nope'])).toThrow(new LintInputError('nope: no such file or directory'));
+    expect(() => lintDir(dir, ['nope'])).toThrow(new LintInputError('nope: no such file or directory', 'missing'));
     expect(() => lintDir(dir, ['notes.txt'])).toThrow(/notes.txt: not a config/);
     expect(() => lintDir(dir, ['empty'])).toThrow(/no config.pbtxt, configs\/\*.pbtxt or model directory found under empty/);
     if (process.getuid?.() !== 0) {
       const d2 = await writeRepo({ 'm/config.pbtxt': CLASSIFIER_CONFIG });
       chmodSync(join(d2, 'm/config.pbtxt'), 0);
-      expect(lintDir(d2).problems[0]!.message).toMatch(/cannot read .*EACCES/);
+      expect(lintDir(d2).problems[0]!.message).toBe('cannot read: permission denied (EACCES)');
     }
+    // A config that is not a regular file is not read: a FIFO would block the read forever.
+    const d3 = await writeRepo({ 'm/1/.keep': '' });
+    execFileSync('mkfifo', [join(d3, 'm/config.pbtxt')]);
+    expect(lintDir(d3).problems).toEqual([{ file: join(d3, 'm/config.pbtxt'), message: 'cannot read: not a regular file (a FIFO)' }]);
   });
 });
 

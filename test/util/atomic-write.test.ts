@@ -37,15 +37,15 @@ describe('writeFileAtomic', () => {
 
   it('writes through a symlink: the target gets the content, the link stays a link', () => {
     const dir = tempDir();
-    mkdirSync(join(dir, 'shared-configs'));
+    mkdirSync(join(dir, 'common-configs'));
     mkdirSync(join(dir, 'm'));
-    writeFileSync(join(dir, 'shared-configs', 'm.pbtxt'), 'old\n');
-    symlinkSync('../shared-configs/m.pbtxt', join(dir, 'm', 'config.pbtxt'));
+    writeFileSync(join(dir, 'common-configs', 'm.pbtxt'), 'old\n');
+    symlinkSync('../common-configs/m.pbtxt', join(dir, 'm', 'config.pbtxt'));
     writeFileAtomic(join(dir, 'm', 'config.pbtxt'), 'new\n');
     expect(lstatSync(join(dir, 'm', 'config.pbtxt')).isSymbolicLink()).toBe(true);
-    expect(readlinkSync(join(dir, 'm', 'config.pbtxt'))).toBe('../shared-configs/m.pbtxt');
-    expect(readFileSync(join(dir, 'shared-configs', 'm.pbtxt'), 'utf8')).toBe('new\n');
-    expect(readdirSync(join(dir, 'shared-configs'))).toEqual(['m.pbtxt']);
+    expect(readlinkSync(join(dir, 'm', 'config.pbtxt'))).toBe('../common-configs/m.pbtxt');
+    expect(readFileSync(join(dir, 'common-configs', 'm.pbtxt'), 'utf8')).toBe('new\n');
+    expect(readdirSync(join(dir, 'common-configs'))).toEqual(['m.pbtxt']);
   });
 
   it('keeps the mode, and as root the owner and group', () => {

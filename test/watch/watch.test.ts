@@ -120,6 +120,22 @@ describe('tritonc watch', () => {
     expect(w.reports.every((r) => !ids(r).includes('model-unreadable'))).toBe(true);
   });
 
+  it('two model files truncated moments apart: both are reported unreadable once neither is being written', async () => {
+    const repo = tempDir();
+    for (const m of ['a', 'b']) {
+      mkdirSync(join(repo, m, '1'), { recursive: true });
+      cpSync(join(models, 'classifier', 'model.onnx'), join(repo, m, '1', 'model.onnx'));
+      await cli(['generate', m, '--write'], { cwd: repo });
+    }
+    const w = await watching(repo);
+    writeFileSync(join(repo, 'a/1/model.onnx'), readFileSync(join(models, 'classifier', 'model.onnx')).subarray(0, 100));
+    await new Promise((r) => setTimeout(r, 120));
+    writeFileSync(join(repo, 'b/1/model.onnx'), readFileSync(join(models, 'classifier', 'model.onnx')).subarray(0, 100));
+    const last = await w.next((r) => r.waiting.length === 0 && ids(r).filter((id) => id === 'model-unreadable').length >= 2, 10_000);
+    const unreadable = (f: string): boolean => last.result.results.some((r) => r.diagnostics.some((d) => d.ruleId === 'model-unreadable' && d.file.endsWith(f)));
+    expect([unreadable('a/1/model.onnx'), unreadable('b/1/model.onnx')]).toEqual([true, true]);
+  });
+
   it('--generate rewrites tritonc\'s own config when model.onnx changes, and never a hand-edited one', async () => {
     const repo = repoWith(['classifier', 'dynamic-batch']);
     await cli(['generate', '.', '--write'], { cwd: repo });

@@ -156,7 +156,8 @@ function modelFileIn(modelDir: string, v: VersionDir, artifact: string, alternat
   for (const name of [artifact, ...alternatives]) {
     const p = join(modelDir, String(v.version), name);
     const k = kindOf(p);
-    if (k === 'file') return true;
+    // A FIFO or device of that name is there; model-unreadable says it cannot be read.
+    if (k === 'file' || k === 'other') return true;
     if (k === 'dir' && kindOf(join(p, 'model.onnx')) === 'file') return true;
   }
   return false;
