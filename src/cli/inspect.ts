@@ -6,6 +6,7 @@ import type { ModelSignature, TensorInfo } from '../onnx/types.js';
 import type { CommandSpec } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
+import { maxOf } from '../util/arrays.js';
 
 export const inspectCommand: CommandSpec = {
   command: 'inspect <model>',
@@ -60,7 +61,7 @@ const formatBytes = (n: number): string => {
 const dimText = (d: number | string | null): string => (d === null ? '?' : String(d));
 
 function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  const widths = rows[0]!.map((_, c) => maxOf(rows.map((r) => r[c]!.length)));
   return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n');
 }
 

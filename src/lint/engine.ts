@@ -24,6 +24,7 @@ import { looksLikeModelDir, resolveTargets, type LintTarget } from './targets.js
 import { byteRange, modelReadMessage } from './model-read.js';
 import { didYouMean } from '../pbtxt/suggest.js';
 import { IdentityCache } from '../util/file-identity.js';
+import { append } from '../util/arrays.js';
 
 export interface LintOptions {
   /** Relative paths are resolved against it (default: process.cwd()). */
@@ -152,7 +153,7 @@ class LintRun {
 
   run(targets: LintTarget[]): LintResult {
     const units: Unit[] = [];
-    for (const t of targets) units.push(...this.unitsOf(t));
+    for (const t of targets) append(units, this.unitsOf(t));
     const total = units.length;
     units.forEach((u, i) => {
       this.runModelRules(u);
@@ -391,7 +392,7 @@ class LintRun {
     const results: FileResult[] = [];
     for (const u of units) {
       const kept = u.diagnostics.filter((d) => d.ruleId === ENGINE_RULES.syntax || !suppresses(u.directives, d.ruleId, d.range.start.line));
-      kept.push(...this.suppressionFindings(u));
+      append(kept, this.suppressionFindings(u));
       results.push(fileResult(u.file, dedupe(kept)));
     }
     for (const [file, diagnostics] of this.otherFiles) results.push(fileResult(file, dedupe(diagnostics)));

@@ -132,13 +132,13 @@ function* walkGraph(w: ByteWindow, end: number, model: RawModel, budget: Budget)
     switch (tag.field) {
       case 5: {
         w.expect(tag, WIRE_LEN, 'GraphProto.initializer');
-        const t = yield* walkTensor(w, w.lengthDelimited(end, 'GraphProto.initializer'));
+        const t = yield* walkTensor(w, w.lengthDelimited(end, 'GraphProto.initializer'), budget);
         addInitializer(model, t);
         break;
       }
       case 15: {
         w.expect(tag, WIRE_LEN, 'GraphProto.sparse_initializer');
-        const parts = yield* walkSparseTensor(w, w.lengthDelimited(end, 'GraphProto.sparse_initializer'));
+        const parts = yield* walkSparseTensor(w, w.lengthDelimited(end, 'GraphProto.sparse_initializer'), budget);
         model.initializerCount++;
         if (parts.values) model.initializerNames.add(parts.values.name);
         for (const t of [parts.values, parts.indices]) {
@@ -372,7 +372,7 @@ interface RawTensor {
  * Data fields (float_data 4, int32_data 5, string_data 6, int64_data 7, raw_data 9, double_data 10,
  * uint64_data 11) are measured and skipped, packed or not.
  */
-function* walkTensor(w: ByteWindow, end: number): Io<RawTensor> {
+function* walkTensor(w: ByteWindow, end: number, budget: Budget): Io<RawTensor> {
   let name = '';
   let dataType: number | null = null;
   const dims: number[] = [];
@@ -388,12 +388,15 @@ function* walkTensor(w: ByteWindow, end: number): Io<RawTensor> {
       case 1:
         if (tag.wire === WIRE_LEN) {
           const packedEnd = w.lengthDelimited(end, 'TensorProto.dims');
+          // Every packed element counts against the budget: a corrupt length must not grow the list unbounded.
           while (w.pos < packedEnd) {
             if (!w.ready(HEADER_BYTES, packedEnd)) yield* w.fill(HEADER_BYTES, packedEnd);
+            count(w, budget, tag);
             dims.push(w.int64(packedEnd, 'TensorProto.dims'));
           }
         } else {
           w.expect(tag, WIRE_VARINT, 'TensorProto.dims');
+          count(w, budget, tag);
           dims.push(w.int64(end, 'TensorProto.dims'));
         }
         break;
@@ -448,7 +451,7 @@ function* walkTensor(w: ByteWindow, end: number): Io<RawTensor> {
 }
 
 /** SparseTensorProto { values: TensorProto = 1, indices: TensorProto = 2, dims = 3 }. */
-function* walkSparseTensor(w: ByteWindow, end: number): Io<{ values: RawTensor | null; indices: RawTensor | null }> {
+function* walkSparseTensor(w: ByteWindow, end: number, budget: Budget): Io<{ values: RawTensor | null; indices: RawTensor | null }> {
   let values: RawTensor | null = null;
   let indices: RawTensor | null = null;
   while (w.pos < end) {
@@ -457,7 +460,7 @@ function* walkSparseTensor(w: ByteWindow, end: number): Io<{ values: RawTensor |
     if (tag.field === 1 || tag.field === 2) {
       const what = tag.field === 1 ? 'SparseTensorProto.values' : 'SparseTensorProto.indices';
       w.expect(tag, WIRE_LEN, what);
-      const t = yield* walkTensor(w, w.lengthDelimited(end, what));
+      const t = yield* walkTensor(w, w.lengthDelimited(end, what), budget);
       if (tag.field === 1) values = t;
       else indices = t;
     } else {

@@ -3,6 +3,7 @@
 // `dims: [ 3, 4 ]`, `input {..} input {..}` -> `input [ {..}, {..} ]`), and a map written as a list
 // becomes one entry per key, the way Triton's docs write maps. Field order is never changed.
 import type { Comment, DocumentNode, ElementNode, FieldNode, ListNode, MessageNode, ValueNode } from './ast.js';
+import { append } from '../util/arrays.js';
 
 export function canonicalTree(doc: DocumentNode): DocumentNode {
   const carry: Comment[] = [];
@@ -28,7 +29,7 @@ function canonicalFields(fields: FieldNode[], carry: Comment[]): FieldNode[] {
     if (schema?.mapEntry && f.value.kind === 'list') {
       const { entries, leftover } = splitMapList(f);
       for (const entry of entries) emit(withCanonicalValue(entry));
-      carry.push(...leftover);
+      append(carry, leftover);
       i++;
     } else if (schema?.repeated && !schema.mapEntry) {
       let j = i + 1;
@@ -109,8 +110,8 @@ function mergeRepeated(run: FieldNode[]): FieldNode {
           blankLineBefore: i === 0 && k > 0 ? occ.blankLineBefore : e.blankLineBefore,
         });
       });
-      if (!list.elements.length) pending.push(...occLeading, ...open);
-      pending.push(...list.dangling);
+      if (!list.elements.length) append(append(pending, occLeading), open);
+      append(pending, list.dangling);
       if (occ.trailing) {
         if (isLast) trailing = occ.trailing;
         else {

@@ -14,6 +14,7 @@
 import type { SchemaField } from '../config/schema.js';
 import type { Comment, DocumentNode, ElementNode, FieldNode, ListNode, MessageNode, ScalarNode, ValueNode } from './ast.js';
 import { formatFloat, quoteString } from './scalars.js';
+import { append } from '../util/arrays.js';
 
 const INDENT = '  ';
 /** Lines that would be longer than this print block-style instead of inline. */
@@ -33,7 +34,7 @@ function printFields(fields: FieldNode[], indent: string, out: string[]): void {
     if (f.leading.length && f.blankLineAfterComments) out.push('');
     const lines = fieldLines(f, indent);
     if (f.trailing) lines[lines.length - 1] += `  ${commentText(f.trailing)}`;
-    out.push(...lines);
+    append(out, lines);
   });
 }
 
@@ -79,7 +80,7 @@ function listLines(f: FieldNode, list: ListNode, indent: string): string[] {
     const comma = i < list.elements.length - 1 ? ',' : '';
     const elementLines = elementText(e, f.field, inner);
     elementLines[elementLines.length - 1] += comma + (e.trailing ? `  ${commentText(e.trailing)}` : '');
-    lines.push(...elementLines);
+    append(lines, elementLines);
   });
   printDangling(list.dangling, inner, lines, list.elements.length > 0);
   lines.push(`${indent}]`);

@@ -3,6 +3,7 @@
 import type { LintResult } from '../lint/results.js';
 import { painter, type Style } from './color.js';
 import { displayPath, type ReportOptions } from './options.js';
+import { maxOf } from '../util/arrays.js';
 
 const SEVERITY_STYLE: Record<string, Style> = { error: 'red', warning: 'yellow', info: 'blue' };
 
@@ -15,8 +16,8 @@ export function formatStylish(result: LintResult, options: ReportOptions = {}): 
   for (const file of result.results) {
     if (!file.diagnostics.length) continue;
     const rows = file.diagnostics.map((d) => ({ pos: `${d.range.start.line}:${d.range.start.column}`, severity: d.severity, message: d.message, ruleId: d.ruleId }));
-    const posWidth = Math.max(...rows.map((r) => r.pos.length));
-    const sevWidth = Math.max(...rows.map((r) => r.severity.length));
+    const posWidth = maxOf(rows.map((r) => r.pos.length));
+    const sevWidth = maxOf(rows.map((r) => r.severity.length));
     out += `\n${paint('underline', displayPath(file.filePath, cwd))}\n`;
     for (const r of rows) {
       const message = r.message.replace(/\s*\n\s*/g, ' ');

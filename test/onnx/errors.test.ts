@@ -84,6 +84,30 @@ describe('well-formed hand-encoded models', () => {
 });
 
 describe('bad files', () => {
+  it('an initializer whose packed dims claim 300 MB: refused at the decode budget, in bounded memory', async () => {
+    // ModelProto.graph > GraphProto.initializer > TensorProto.dims (packed), 300 MB of zero varints:
+    // a sparse file, so it costs no disk. Before the budget counted packed dims, this grew a list
+    // of 300 million numbers until V8 died.
+    const DIMS = 300_000_000;
+    const dims = Buffer.concat([key(1, 2), varint(DIMS)]);
+    const tensor = Buffer.concat([key(5, 2), varint(dims.length + DIMS)]);
+    const graph = Buffer.concat([key(7, 2), varint(tensor.length + dims.length + DIMS)]);
+    const head = Buffer.concat([IR8, graph, tensor, dims]);
+    const file = path.join(dir, 'packed-dims.onnx');
+    fs.writeFileSync(file, head);
+    fs.truncateSync(file, head.length + DIMS);
+    const before = process.memoryUsage().rss;
+    const e = readSignatureSync.bind(null, file);
+    expect(e).toThrow(OnnxReadError);
+    try {
+      readSignatureSync(file);
+    } catch (err) {
+      expect((err as OnnxReadError).reason).toBe('more than 10000000 inputs, outputs, dims and other entries; refusing to decode further');
+      expect((err as OnnxReadError).offset).toBe(IR8.length + graph.length + tensor.length);
+    }
+    expect(process.memoryUsage().rss - before).toBeLessThan(512 * 1024 * 1024);
+  }, 60_000);
+
   it('empty file', async () => {
     const e = await failure(Buffer.alloc(0));
     expect(e.offset).toBe(0);

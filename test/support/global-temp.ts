@@ -1,12 +1,14 @@
 // One temporary root for the whole run: every test process (and every CLI it spawns) inherits it as
 // TMPDIR. At the end, anything still in it is a test or a command that did not clean up after
 // itself: the run fails and names it, and the root is removed either way.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export default function setup(): () => void {
   const root = mkdtempSync(join(tmpdir(), 'tritonc-tests-'));
+  // Searchable by others, so the permission tests can run the CLI as an unprivileged user.
+  chmodSync(root, 0o711);
   const previous = process.env.TMPDIR;
   process.env.TMPDIR = root;
   return () => {

@@ -8,6 +8,7 @@ import type { PathSegment, Range } from '../../../diagnostics.js';
 import type { ConfigDocument } from '../../../config/document.js';
 import type { ModelConfig } from '../../../config/model-config.js';
 import { defineModelRule } from '../../rule.js';
+import { append } from '../../../util/arrays.js';
 
 const ENSEMBLE = 'ensemble';
 
@@ -245,7 +246,7 @@ function ancestors(n: Tensor): Set<Tensor> {
     const t = stack.pop()!;
     if (out.has(t)) continue;
     out.add(t);
-    stack.push(...t.prev);
+    append(stack, t.prev);
   }
   return out;
 }

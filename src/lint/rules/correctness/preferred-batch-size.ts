@@ -6,6 +6,7 @@ import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend } from './platform-backend.js';
 import { maxBatchSize } from '../../tensors.js';
+import { maxOf } from '../../../util/arrays.js';
 
 export const preferredBatchSize = defineModelRule({
   meta: {
@@ -55,7 +56,7 @@ function checkSizes(ctx: ModelContext, sizes: number[], path: PathSegment[], wha
       });
     } else if (mbs >= 0 && size > mbs) {
       ok = false;
-      const largest = Math.max(...sizes);
+      const largest = maxOf(sizes);
       const why = mbs === 0
         ? `max_batch_size is ${ctx.config.max_batch_size === undefined ? 'not set (0)' : '0'} when Triton checks this, before the backend's auto-complete could raise it`
         : `max_batch_size is ${mbs}`;
