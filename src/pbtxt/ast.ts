@@ -28,6 +28,8 @@ export interface ScalarNode {
   text: string;
   /** The typed value; undefined when the literal was invalid for the field (a diagnostic says why). */
   value: ScalarValue | undefined;
+  /** Printed as written: the value cannot stand for it (bytes that are not UTF-8). */
+  verbatim?: boolean;
 }
 
 export interface MessageNode {

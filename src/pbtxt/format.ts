@@ -23,7 +23,7 @@ export function formatText(text: string, file = 'config.pbtxt'): FormatResult {
   if (errors.length) return { status: 'syntax-error', diagnostics: errors };
   const output = printTree(canonicalTree(doc.tree));
   const check = parseConfig(output, file);
-  if (check.diagnostics.length || !valuesEqual(doc.value, check.value)) {
+  if (check.diagnostics.some((d) => d.severity === 'error') || !valuesEqual(doc.value, check.value)) {
     return { status: 'unsafe', reason: 'the formatted text does not parse to the same config; nothing was changed (please report this as a tritonc bug)' };
   }
   const lost = missingComments(text, output);

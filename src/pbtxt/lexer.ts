@@ -102,6 +102,14 @@ export class Lexer {
     return { line: this.line, column: offset - this.lineStart + 1, offset };
   }
 
+  /**
+   * protobuf's C++ tokenizer refuses a NUL byte anywhere, in strings and comments too (io/tokenizer.cc:
+   * "Invalid control characters encountered in text."); its other control characters pass.
+   */
+  private nulAt(offset: number): void {
+    this.error('a NUL byte (\\0) in the text: protobuf\'s parser, and so Triton, refuses it ("Invalid control characters encountered in text."); remove it, or write \\000 inside a string', this.pos(offset), this.pos(offset + 1));
+  }
+
   private error(message: string, start: Position, end: Position = start): void {
     this.errors.push({ message, range: { start, end } });
   }
@@ -123,10 +131,18 @@ export class Lexer {
         i++;
         continue;
       }
+      if (c === 0) {
+        this.nulAt(i);
+        i++;
+        continue;
+      }
       if (c === Ch.Hash) {
         const start = this.pos(i);
         let j = i;
-        while (j < n && text.charCodeAt(j) !== Ch.LF) j++;
+        while (j < n && text.charCodeAt(j) !== Ch.LF) {
+          if (text.charCodeAt(j) === 0) this.nulAt(j);
+          j++;
+        }
         // Keep a CR of a CRLF line ending out of the comment's text.
         const endText = j > i && text.charCodeAt(j - 1) === Ch.CR ? j - 1 : j;
         this.comments.push({ text: text.slice(i, endText), range: { start, end: this.pos(endText) }, newlinesBefore: this.newlines });
@@ -160,6 +176,7 @@ export class Lexer {
             break;
           }
           if (d === Ch.LF) break;
+          if (d === 0) this.nulAt(j);
           if (d === Ch.Backslash && j + 1 < n && text.charCodeAt(j + 1) !== Ch.LF) j += 2;
           else j++;
         }

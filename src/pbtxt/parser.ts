@@ -187,9 +187,9 @@ class Parser {
 
   // ---- diagnostics ----
 
-  private report(message: string, range: Range, code: string, data: Record<string, unknown> = {}, extraPath?: PathSegment): void {
+  private report(message: string, range: Range, code: string, data: Record<string, unknown> = {}, extraPath?: PathSegment, severity: 'error' | 'warning' = 'error'): void {
     const path = extraPath === undefined ? [...this.path] : [...this.path, extraPath];
-    this.diagnostics.push({ ruleId: 'syntax', severity: 'error', message, file: this.file, range, path, data: { code, ...data } });
+    this.diagnostics.push({ ruleId: 'syntax', severity, message, file: this.file, range, path, data: { code, ...data } });
   }
 
   private describe(t: Token): string {
@@ -495,6 +495,7 @@ class Parser {
     const first = this.peek();
     const type = field.type;
     let value: ScalarValue | undefined;
+    let verbatim = false;
     const fail = (message: string, code: string, range: Range = tokenRange(first)): void => {
       this.report(message, range, code);
     };
@@ -528,6 +529,14 @@ class Parser {
           if (decoded.error) {
             const at: Position = { line: lit.line, column: lit.column + decoded.error.index, offset: lit.start + decoded.error.index };
             this.report(decoded.error.message, { start: at, end: tokenEnd(lit) }, 'bad-escape');
+          } else if (decoded.notUtf8) {
+            verbatim = true;
+            // protobuf's C++ parser keeps the bytes (Triton loads the config); serializing the field
+            // later logs "String field '...' contains invalid UTF-8 data" (wire_format_lite.cc).
+            this.report(
+              `the escapes in this string make bytes that are not valid UTF-8: Triton's parser keeps them, but protobuf refuses such a ${type.type} field when it serializes the config ("contains invalid UTF-8 data"); write the text as UTF-8${type.type === 'string' ? '' : ', or keep the escapes if the bytes are meant'}`,
+              tokenRange(lit), 'not-utf8', {}, undefined, 'warning',
+            );
           }
           s += decoded.value;
         }
@@ -602,7 +611,7 @@ class Parser {
     const consumed = this.last !== undefined && this.last.start >= first.start;
     const end = consumed ? this.lastEnd() : tokenStart(first);
     const text = this.last === first ? first.text : this.text.slice(first.start, Math.max(first.start, end.offset));
-    return { kind: 'scalar', range: { start: tokenStart(first), end }, text, value };
+    return { kind: 'scalar', range: { start: tokenStart(first), end }, text, value, ...(verbatim ? { verbatim } : {}) };
   }
 
   /** Consumes a `${name}` template placeholder (as in Triton's fill_template.py templates), if one is next. */

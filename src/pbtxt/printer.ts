@@ -137,7 +137,7 @@ function inlineList(list: ListNode, field: SchemaField | undefined): string | un
 
 export function scalarText(node: ScalarNode, field: SchemaField | undefined): string {
   const v = node.value;
-  if (v === undefined || !field) return node.text;
+  if (v === undefined || !field || node.verbatim) return node.text;
   return formatScalar(v, field);
 }
 

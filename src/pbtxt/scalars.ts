@@ -67,6 +67,12 @@ export interface UnescapeResult {
   value: string;
   /** 0-based index into the literal's text of the first bad escape, with a message. */
   error?: { index: number; message: string };
+  /**
+   * The escapes make bytes that are not valid UTF-8 (\xff, a lone \uD800): protobuf's C++ parser
+   * keeps the bytes, a JavaScript string cannot, so the value holds U+FFFD where they were and
+   * the literal must be printed as written.
+   */
+  notUtf8?: boolean;
 }
 
 const SIMPLE_ESCAPES: Record<string, number> = {
@@ -118,14 +124,32 @@ export function unescapeStringLiteral(literal: string): UnescapeResult {
       bytes.push(v);
       i = j - 1;
     } else if (next === 'u' || next === 'U') {
+      // protobuf's C++ tokenizer (io/tokenizer.cc, ConsumeString): \u takes exactly 4 hex digits; \U
+      // takes 8 that start 000 or 001, so nothing above 0x1fffff. A code point above 0x10ffff passes
+      // the tokenizer, and ParseStringAppend then keeps the escape as written, backslash included.
       const len = next === 'u' ? 4 : 8;
       const hex = body.slice(i + 2, i + 2 + len);
-      if (hex.length !== len || !/^[0-9a-fA-F]+$/.test(hex) || parseInt(hex, 16) > 0x10ffff) {
-        error ??= { index: i + 1, message: `"\\${next}" must be followed by ${len} hex digits of a Unicode code point` };
+      const wellFormed = hex.length === len && /^[0-9a-fA-F]+$/.test(hex) && (next === 'u' || /^00[01]/.test(hex));
+      if (!wellFormed) {
+        error ??= {
+          index: i + 1,
+          message: next === 'u' ? '"\\u" must be followed by 4 hex digits' : '"\\U" must be followed by 8 hex digits, at most 0010ffff (protobuf reads no more)',
+        };
         i++;
         continue;
       }
-      bytes.push(...utf8.encode(String.fromCodePoint(parseInt(hex, 16))));
+      let cp = parseInt(hex, 16);
+      if (cp > 0x10ffff) {
+        for (const b of utf8.encode(`\\${next}${hex}`)) bytes.push(b);
+      } else {
+        // A high surrogate followed by a low one is one code point, as protobuf combines them.
+        const low = cp >= 0xd800 && cp <= 0xdbff && body.slice(i + 6, i + 8) === '\\u' ? parseInt(body.slice(i + 8, i + 12), 16) : NaN;
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
+          i += 6;
+        }
+        for (const b of encodeCodePoint(cp)) bytes.push(b);
+      }
       i += 1 + len;
     } else {
       error ??= { index: i + 1, message: `invalid escape sequence "\\${next}"` };
@@ -133,10 +157,16 @@ export function unescapeStringLiteral(literal: string): UnescapeResult {
     }
   }
   const decoded = new TextDecoder('utf-8', { fatal: false }).decode(new Uint8Array(bytes));
-  if (!error && decoded.includes('\uFFFD') && !body.includes('\uFFFD')) {
-    error = { index: 0, message: 'the escapes in this string do not make valid UTF-8, which a proto string field requires' };
-  }
-  return error ? { value: decoded, error } : { value: decoded };
+  const notUtf8 = decoded.includes('\uFFFD') && !body.includes('\uFFFD');
+  return { value: decoded, ...(error ? { error } : {}), ...(notUtf8 ? { notUtf8 } : {}) };
+}
+
+/** A code point as UTF-8 bytes, surrogates included (as protobuf's AppendUTF8 writes them). */
+function encodeCodePoint(cp: number): number[] {
+  if (cp < 0x80) return [cp];
+  if (cp < 0x800) return [0xc0 | (cp >> 6), 0x80 | (cp & 0x3f)];
+  if (cp < 0x10000) return [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)];
+  return [0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)];
 }
 
 /** Quotes a string for text format: double quotes, C escapes for quotes, backslashes and control characters. */

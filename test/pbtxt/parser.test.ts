@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/document.js';
+import { formatText } from '../../src/pbtxt/format.js';
 
 const parse = (text: string) => parseConfig(text, 'config.pbtxt');
 
@@ -132,6 +133,20 @@ describe('parser: what TextFormat rejects', () => {
       expect(at, text).toEqual([...new Set(at)]);
     }
     expect(errors('name: "m"\n0x: 1\n')[0]).toBe('2:1 "0x" must be followed by hex digits');
+  });
+
+  it('refuses a NUL byte anywhere, as protobuf\'s C++ tokenizer does, and accepts other control bytes', () => {
+    for (const text of ['name: "a\0b"', '# a\0\nname: "a"', 'name: "a"\0']) {
+      expect(errors(text)[0], JSON.stringify(text)).toContain('("Invalid control characters encountered in text.")');
+    }
+    expect(errors('name: "a\x01\x7f"')).toEqual([]);
+  });
+
+  it('keeps escapes that are not UTF-8 (as C++ does), with a warning, and prints them as written', () => {
+    const doc = parse('name: "\\xff"');
+    expect(doc.diagnostics.map((d) => [d.severity, d.message.slice(0, 62)])).toEqual([['warning', 'the escapes in this string make bytes that are not valid UTF-8']]);
+    const formatted = formatText('name:  "\\xff"\n');
+    expect(formatted.status === 'formatted' && formatted.output).toBe('name: "\\xff"\n');
   });
 
   it('reports at most 100 syntax errors, then how many more there are', () => {
