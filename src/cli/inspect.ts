@@ -60,8 +60,11 @@ const formatBytes = (n: number): string => {
 
 const dimText = (d: number | string | null): string => (d === null ? '?' : String(d));
 
+/** Columns are padded to at most this width: a longer cell (an 8 MiB tensor name) just overflows its column. */
+const MAX_COLUMN = 48;
+
 function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => maxOf(rows.map((r) => r[c]!.length)));
+  const widths = rows[0]!.map((_, c) => Math.min(MAX_COLUMN, maxOf(rows.map((r) => r[c]!.length))));
   return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n');
 }
 

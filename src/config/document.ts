@@ -22,8 +22,8 @@ export interface ConfigDocument {
 
 const FILE_START: Range = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
 
-export function parseConfig(text: string, file = 'config.pbtxt'): ConfigDocument {
-  const result = parseText(text, loadSchema().modelConfig, { file, enumMeaning: dataTypeMeaning });
+export function parseConfig(text: string, file = 'config.pbtxt', options: { stopAtFirstError?: boolean } = {}): ConfigDocument {
+  const result = parseText(text, loadSchema().modelConfig, { file, enumMeaning: dataTypeMeaning, ...options });
   // Most parses are never asked for a location: build the index on first use.
   let index: LocationIndex | undefined;
   const locations = (): LocationIndex => (index ??= LocationIndex.fromTree(result.tree));

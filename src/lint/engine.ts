@@ -138,6 +138,7 @@ class LintRun {
   private readonly ruleIds: Set<string>;
   private readonly scans = new Map<string, ModelDir>();
   private readonly docs = new Map<string, ConfigDocument | InputProblem>();
+  private readonly siblings = new Map<string, ConfigDocument | InputProblem>();
   private readonly signatures = new Map<string, SignatureResult>();
   private readonly settingsByFile = new Map<string, LintSettings>();
   private readonly settingsFileByDir = new Map<string, string | undefined>();
@@ -235,6 +236,21 @@ class LintRun {
     return d;
   }
 
+  /**
+   * The config of another model of the repository, which rules use only when it parses: read up to
+   * its first syntax error, so a broken sibling costs little. Kept for this run only (a config that
+   * is linted is read in full, through doc()).
+   */
+  private siblingDoc(file: string): ConfigDocument | InputProblem {
+    let d = this.siblings.get(file);
+    if (!d) {
+      const read = readText(file);
+      d = read.kind === 'text' ? parseConfig(read.text, file, { stopAtFirstError: true }) : { file, message: 'cannot read' };
+      this.siblings.set(file, d);
+    }
+    return d;
+  }
+
   private signature(path: string): SignatureResult {
     let s = this.signatures.get(path);
     if (!s) {
@@ -268,10 +284,14 @@ class LintRun {
         ruleSet, diagnostics: [], directives: parseDirectives(doc.text),
       });
     }
-    // A model file named on the command line of a model without a config is still read and checked.
+    // A model without a config: the model files named on the command line are still read and
+    // checked, and so is the one Triton loads to auto-complete the config when the whole model
+    // directory is linted.
     if (!files.length) {
-      for (const modelFile of t.modelFiles) {
-        if (!modelFile.endsWith('.onnx')) continue;
+      const checked = new Set([...t.modelFiles].filter((f) => f.endsWith('.onnx')));
+      const loaded = t.configs === 'all' ? this.modelFileOf(t.modelDir, {}) : undefined;
+      if (loaded?.format === 'onnx' && loaded.path) checked.add(loaded.path);
+      for (const modelFile of checked) {
         const error = this.signature(modelFile).error;
         if (error && ruleSet.levels.get('model-unreadable') !== 'off') this.addOther(modelReadDiagnostic(error, ruleSet));
       }
@@ -351,7 +371,8 @@ class LintRun {
   private repositoryModel(dir: string, unitByFile: Map<string, Unit>): RepositoryModel {
     const scan = this.scan(dir);
     const configFile = scan.configPath;
-    const loaded = configFile ? this.doc(configFile) : undefined;
+    // With a cache (watch) every config is read in full once and kept; a single run reads the others lightly.
+    const loaded = configFile ? (this.options.cache ? this.doc(configFile) : (this.docs.get(configFile) ?? this.siblingDoc(configFile))) : undefined;
     const doc = loaded && 'value' in loaded ? loaded : undefined;
     const config = doc && !hasSyntaxErrors(doc) ? doc.value : undefined;
     let file: ModelFile | undefined;

@@ -31,7 +31,16 @@ export interface ParseOptions {
    * names that are close in meaning but not in spelling (TYPE_FLOAT32 means TYPE_FP32).
    */
   enumMeaning?: (enumName: string, written: string) => string | undefined;
+  /**
+   * Stop at the first syntax error: for a caller that only uses a config that parses (the other
+   * models of a repository), a broken 10 MB file then costs what its first error costs. The value
+   * and tree are what was read up to there.
+   */
+  stopAtFirstError?: boolean;
 }
+
+/** Thrown inside the parser to stop at the first error (stopAtFirstError). */
+const STOP = Symbol('stop parsing');
 
 /** protobuf's own limit on message nesting in text format. */
 const MAX_DEPTH = 100;
@@ -43,7 +52,7 @@ const NO_COMMENTS: Comment[] = Object.freeze([]) as unknown as Comment[];
 const PENDING: ScalarNode = Object.freeze({ kind: 'scalar', range: { start: FILE_START, end: FILE_START }, text: '', value: undefined }) as ScalarNode;
 
 export function parseText(text: string, message: SchemaMessage, options: ParseOptions = {}): ParseResult {
-  return new Parser(text, message, options.file ?? '<input>', options.enumMeaning).parseDocument();
+  return new Parser(text, message, options.file ?? '<input>', options.enumMeaning, options.stopAtFirstError).parseDocument();
 }
 
 type MessageKind = Extract<FieldKind, { kind: 'message' }>;
@@ -73,22 +82,32 @@ class Parser {
     private readonly root: SchemaMessage,
     private readonly file: string,
     private readonly enumMeaning: ParseOptions['enumMeaning'] = undefined,
+    private readonly stopAtFirstError = false,
   ) {
     this.lexer = new Lexer(text);
     this.comments = this.lexer.comments;
-    if (text.charCodeAt(0) === 0xfeff) {
-      this.report(
-        'the file starts with a UTF-8 byte order mark, which protobuf\'s text parser (and so Triton) rejects; save the file as UTF-8 without a BOM',
-        { start: FILE_START, end: { line: 1, column: 2, offset: 1 } }, 'syntax',
-      );
-      // Step over the BOM so the rest of the file is still checked.
-      if (this.peek().text === '\uFEFF') this.next();
-    }
+  }
+
+  private byteOrderMark(): void {
+    if (this.text.charCodeAt(0) !== 0xfeff) return;
+    this.report(
+      'the file starts with a UTF-8 byte order mark, which protobuf\'s text parser (and so Triton) rejects; save the file as UTF-8 without a BOM',
+      { start: FILE_START, end: { line: 1, column: 2, offset: 1 } }, 'syntax',
+    );
+    // Step over the BOM so the rest of the file is still checked.
+    if (this.peek().text === '\uFEFF') this.next();
   }
 
   parseDocument(): ParseResult {
     const value: PlainMessage = {};
-    const fields = this.parseFields(this.root, value, undefined);
+    let fields: FieldNode[] = [];
+    try {
+      this.byteOrderMark();
+      fields = this.parseFields(this.root, value, undefined);
+    } catch (e) {
+      if (e !== STOP) throw e;
+      return { value, tree: { kind: 'document', range: { start: FILE_START, end: FILE_START }, fields: [], dangling: [] }, diagnostics: this.finishDiagnostics() };
+    }
     const eof = this.peek();
     const dangling = this.takeCommentsBefore(Number.POSITIVE_INFINITY);
     const tree: DocumentNode = { kind: 'document', range: { start: FILE_START, end: tokenEnd(eof) }, fields, dangling };
@@ -121,6 +140,7 @@ class Parser {
       const lastSeen = buf[buf.length - 1];
       if (lastSeen?.type === 'eof') return lastSeen;
       buf.push(this.lexer.next());
+      if (this.stopAtFirstError && this.lexer.errors.length) throw STOP;
     }
     return buf[k]!;
   }
@@ -190,6 +210,7 @@ class Parser {
   private report(message: string, range: Range, code: string, data: Record<string, unknown> = {}, extraPath?: PathSegment, severity: 'error' | 'warning' = 'error'): void {
     const path = extraPath === undefined ? [...this.path] : [...this.path, extraPath];
     this.diagnostics.push({ ruleId: 'syntax', severity, message, file: this.file, range, path, data: { code, ...data } });
+    if (this.stopAtFirstError && severity === 'error') throw STOP;
   }
 
   private describe(t: Token): string {

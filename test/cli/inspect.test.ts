@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildFixture } from '../../fixtures/onnx/index.js';
+import { writeOnnx } from '../resolve/helpers.js';
 import { cli, tempDir } from '../support/cli.js';
 
 let dir: string;
@@ -38,6 +39,20 @@ describe('tritonc inspect', () => {
     expect(r.stdout).toMatch(/input\s+input\s+FLOAT\s+TYPE_FP32\s+\[batch, 3, 224, 224\]/);
     const ext = await cli(['inspect', 'external-data/model.onnx'], { cwd: dir });
     expect(ext.stdout).toMatch(/in external data/);
+  });
+
+  it('prints a table for tensor names of 8 MiB: columns are padded to a bounded width', async () => {
+    const long = 'x'.repeat(8 * 2 ** 20);
+    await writeOnnx(join(dir, 'long-names', 'model.onnx'), {
+      inputs: [{ name: long, type: 'TYPE_FP32', shape: [-1, 4] }, { name: 'b', type: 'TYPE_FP32', shape: [-1, 4] }],
+      outputs: [{ name: 'y', type: 'TYPE_FP32', shape: [-1, 4] }, { name: 'z', type: 'TYPE_FP32', shape: [-1, 4] }],
+    });
+    const r = await cli(['inspect', 'long-names/model.onnx'], { cwd: dir });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(long);
+    expect(r.stdout.length).toBeLessThan(long.length + 2000);
+    expect(r.stdout).toMatch(/\n {2}output +y +FLOAT +TYPE_FP32 +\[batch|\n {2}output +y +FLOAT +TYPE_FP32 +\[-1/);
   });
 
   it('exits 2 with the file and byte offset for a file that is not ONNX', async () => {

@@ -27,6 +27,15 @@ const errorsOf = (stdout: string, rule: string) =>
   (JSON.parse(stdout) as { messages: { ruleId: string }[] }[]).flatMap((f) => f.messages).filter((m) => m.ruleId === rule);
 
 describe('tritonc lint', () => {
+  it('a model directory without a config: the model Triton would auto-complete from is read, as when named', async () => {
+    const dir = await writeRepo({ 'm/1/model.onnx': '' });
+    const byDir = await cli(['lint', 'm', '--format', 'json'], { cwd: dir });
+    const byFile = await cli(['lint', 'm/1/model.onnx', '--format', 'json'], { cwd: dir });
+    expect(byDir.code).toBe(1);
+    expect(byDir.stdout).toBe(byFile.stdout);
+    expect(errorsOf(byDir.stdout, 'model-unreadable')).toHaveLength(1);
+  });
+
   it('exit 0 and no output for a clean repository (stylish)', async () => {
     const dir = await repo(CLEAN);
     const r = await cli(['lint', ...OFF], { cwd: dir });

@@ -149,6 +149,15 @@ describe('parser: what TextFormat rejects', () => {
     expect(formatted.status === 'formatted' && formatted.output).toBe('name: "\\xff"\n');
   });
 
+  it('stops at the first error when asked (how the other models of a repository are read)', () => {
+    const broken = `name: "m"\n${'x: { [ "a\n'.repeat(50_000)}`;
+    expect(parse(broken).diagnostics.length).toBe(101);
+    const first = parseConfig(broken, 'config.pbtxt', { stopAtFirstError: true });
+    expect(first.diagnostics.map((d) => d.message)).toEqual([parse(broken).diagnostics[0]!.message]);
+    expect(first.value.name).toBe('m');
+    expect(parseConfig('\uFEFFname: "m"', 'config.pbtxt', { stopAtFirstError: true }).diagnostics).toHaveLength(1);
+  });
+
   it('reports at most 100 syntax errors, then how many more there are', () => {
     const found = errors(Array.from({ length: 250 }, (_, i) => `bad_${i}: 1`).join('\n'));
     expect(found).toHaveLength(101);
