@@ -20,9 +20,10 @@ export interface WatchCliOptions {
   color?: boolean;
 }
 
-/** One run as the --format json line: { event, changed, results, notes, waiting }. */
+/** One run as the --format json line: { event, changed, results, notes, waiting, problems }. */
 export function reportJsonLine(report: RunReport): string {
-  return `${JSON.stringify({ event: report.event, changed: report.changed, results: toJsonResults(report.result), notes: report.notes, waiting: report.waiting })}\n`;
+  const problems = report.result.problems.map((p) => ({ filePath: p.file, message: p.message }));
+  return `${JSON.stringify({ event: report.event, changed: report.changed, results: toJsonResults(report.result), notes: report.notes, waiting: report.waiting, problems })}\n`;
 }
 
 export async function runWatch(opts: WatchCliOptions, io: CliIO, stop?: Promise<void>): Promise<number> {

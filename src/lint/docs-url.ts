@@ -4,7 +4,7 @@
 // there, the page inside the installed package is linked instead, which exists wherever tritonc runs.
 import { readFileSync } from 'node:fs';
 
-// src/lint/, and dist/ of the bundles, sit one and two levels below the package root.
+// This module sits two levels below the package root in src/lint/, one in the bundles of dist/.
 const PACKAGE_JSON = [new URL('../../package.json', import.meta.url), new URL('../package.json', import.meta.url)];
 
 interface PackageHome {

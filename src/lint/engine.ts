@@ -245,7 +245,7 @@ class LintRun {
     let d = this.siblings.get(file);
     if (!d) {
       const read = readText(file);
-      d = read.kind === 'text' ? parseConfig(read.text, file, { stopAtFirstError: true }) : { file, message: 'cannot read' };
+      d = read.kind === 'text' ? parseConfig(read.text, file, { stopAtFirstError: true }) : { file, message: `cannot read: ${read.kind === 'missing' ? 'no such file' : read.reason}` };
       this.siblings.set(file, d);
     }
     return d;

@@ -8,7 +8,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { findTargets } from '../generate/targets.js';
 import { generateForTarget } from '../generate/run.js';
 import { createLintCache, lintSync, loadConfigDocument, loadSignature, type LintCache, type LintOptions } from '../lint/engine.js';
-import { fileResult, summarize, type FileResult, type LintResult } from '../lint/results.js';
+import { fileResult, summarize, type FileResult, type InputProblem, type LintResult } from '../lint/results.js';
 import { RULES } from '../lint/rules/index.js';
 import type { Rule } from '../lint/rule.js';
 import { listModelDirs } from '../repo/model-dir.js';
@@ -55,6 +55,7 @@ export class WatchSession {
   private readonly cache: LintCache = createLintCache();
   /** Current findings per file. */
   private readonly findings = new Map<string, Diagnostic[]>();
+  private readonly problems = new Map<string, InputProblem>();
   private readonly rules: readonly Rule[];
 
   constructor(private readonly options: WatchSessionOptions) {
@@ -66,7 +67,9 @@ export class WatchSession {
     const models = listModelDirs(this.options.repo).map((d) => relative(this.options.repo, d));
     const result = this.lint(models.map((m) => join(this.options.repo, m)), this.rules);
     this.findings.clear();
+    this.problems.clear();
     for (const r of result.results) this.findings.set(r.filePath, r.diagnostics);
+    this.keepProblems(result);
     return this.report('initial', [], [], []);
   }
 
@@ -92,6 +95,7 @@ export class WatchSession {
     if (targets.length) {
       const result = this.lint(targets, this.rules);
       for (const m of affected) this.dropModel(m);
+      this.keepProblems(result);
       for (const r of result.results) {
         // While a model file is still being written, its read error is not news yet.
         const kept = r.diagnostics.filter((d) => !(d.ruleId === 'model-unreadable' && stillWriting.has(d.file)));
@@ -155,7 +159,16 @@ export class WatchSession {
 
   private dropModel(model: string): void {
     const prefix = join(this.options.repo, model);
-    for (const file of [...this.findings.keys()]) if (file === prefix || file.startsWith(`${prefix}/`)) this.findings.delete(file);
+    const inModel = (file: string): boolean => file === prefix || file.startsWith(`${prefix}/`);
+    for (const file of [...this.findings.keys()]) if (inModel(file)) this.findings.delete(file);
+    for (const file of [...this.problems.keys()]) if (inModel(file)) this.problems.delete(file);
+  }
+
+  /** Files the last lint of their model could not read stay in every report until they read. */
+  private keepProblems(result: LintResult): void {
+    // A problem without a file (a directory that cannot be listed) stands until the next lint says otherwise.
+    this.problems.delete('');
+    for (const p of result.problems) this.problems.set(p.file, p);
   }
 
   private forget(path: string): void {
@@ -214,7 +227,7 @@ export class WatchSession {
 
   private report(event: RunReport['event'], changed: string[], notes: string[], waiting: string[]): RunReport {
     const results: FileResult[] = [...this.findings].map(([file, diagnostics]) => fileResult(file, diagnostics));
-    return { event, changed, result: summarize(results, this.rules.map((r) => r.meta as never), []), notes, waiting };
+    return { event, changed, result: summarize(results, this.rules.map((r) => r.meta as never), [...this.problems.values()]), notes, waiting };
   }
 }
 

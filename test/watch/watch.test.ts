@@ -1,5 +1,6 @@
 // watch with real file changes in a temporary repository.
 import { cpSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixture, type FixtureName } from '../../fixtures/onnx/index.js';
@@ -134,6 +135,18 @@ describe('tritonc watch', () => {
     const last = await w.next((r) => r.waiting.length === 0 && ids(r).filter((id) => id === 'model-unreadable').length >= 2, 10_000);
     const unreadable = (f: string): boolean => last.result.results.some((r) => r.diagnostics.some((d) => d.ruleId === 'model-unreadable' && d.file.endsWith(f)));
     expect([unreadable('a/1/model.onnx'), unreadable('b/1/model.onnx')]).toEqual([true, true]);
+  });
+
+  it('a config that is a FIFO: the report says it cannot be read, and the watch goes on', async () => {
+    const repo = repoWith(['classifier', 'dynamic-batch']);
+    await cli(['generate', '.', '--write'], { cwd: repo });
+    rmSync(join(repo, 'dynamic-batch', 'config.pbtxt'));
+    execFileSync('mkfifo', [join(repo, 'dynamic-batch', 'config.pbtxt')]);
+    const w = await watching(repo);
+    const initial = w.reports[0]!;
+    expect(initial.result.problems).toEqual([{ file: join(repo, 'dynamic-batch', 'config.pbtxt'), message: 'cannot read: not a regular file (a FIFO)' }]);
+    writeFileSync(join(repo, 'classifier', 'config.pbtxt'), readFileSync(join(repo, 'classifier', 'config.pbtxt'), 'utf8').replace('max_batch_size: 4', 'max_batch_size: -1'));
+    expect(ids(await w.next((r) => r.changed.includes('classifier/config.pbtxt')))).toContain('max-batch-size');
   });
 
   it('--generate rewrites tritonc\'s own config when model.onnx changes, and never a hand-edited one', async () => {

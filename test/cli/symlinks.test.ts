@@ -1,0 +1,50 @@
+// Configs and directories that are symlinks, as repositories that share configs or models use them:
+// walks follow them (each directory once, so a link back up the tree cannot loop), and writes go
+// through the link to the file it names, which stays a link.
+import { lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir } from '../support/cli.js';
+
+const UGLY = 'name:"m"\nmax_batch_size:4\n';
+const PRETTY = 'name: "m"\nmax_batch_size: 4\n';
+
+/** repo/m/config.pbtxt -> ../../shared/m.pbtxt, repo/linked -> ../elsewhere (a directory), repo/m/loop -> .. */
+function repository(): { root: string; repo: string } {
+  const root = tempDir();
+  const repo = join(root, 'repo');
+  mkdirSync(join(repo, 'm'), { recursive: true });
+  mkdirSync(join(root, 'shared'));
+  mkdirSync(join(root, 'elsewhere', 'other'), { recursive: true });
+  writeFileSync(join(root, 'shared', 'm.pbtxt'), UGLY);
+  writeFileSync(join(root, 'elsewhere', 'other', 'config.pbtxt'), UGLY.replace('"m"', '"other"'));
+  symlinkSync('../../shared/m.pbtxt', join(repo, 'm', 'config.pbtxt'));
+  symlinkSync('../elsewhere', join(repo, 'linked'));
+  symlinkSync('..', join(repo, 'm', 'loop'));
+  return { root, repo };
+}
+
+describe('symlinks', () => {
+  it('fmt --check finds symlinked configs and directories, once each, without looping', async () => {
+    const { repo } = repository();
+    const r = await cli(['fmt', '--check', '.'], { cwd: repo });
+    expect(r.stdout).toBe('linked/other/config.pbtxt\nm/config.pbtxt\n');
+    expect(r.code).toBe(1);
+  });
+
+  it('fmt --write writes through the link: the shared file is formatted, the link stays a link', async () => {
+    const { root, repo } = repository();
+    const r = await cli(['fmt', '--write', 'm/config.pbtxt'], { cwd: repo });
+    expect(r).toMatchObject({ code: 0, stdout: 'formatted m/config.pbtxt\n' });
+    expect(lstatSync(join(repo, 'm', 'config.pbtxt')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(repo, 'm', 'config.pbtxt'))).toBe('../../shared/m.pbtxt');
+    expect(readFileSync(join(root, 'shared', 'm.pbtxt'), 'utf8')).toBe(PRETTY);
+  });
+
+  it('lint of the repository lints the symlinked config', async () => {
+    const { repo } = repository();
+    const r = await cli(['lint', '.', '--format', 'json', '--rule', 'version-dirs=off'], { cwd: repo });
+    const files = (JSON.parse(r.stdout) as { filePath: string }[]).map((f) => f.filePath);
+    expect(files).toContain(join(repo, 'm', 'config.pbtxt'));
+  });
+});
