@@ -1,6 +1,6 @@
 // Runs the CLI in-process with captured output, or as a real process through bin/tritonc.js.
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../src/cli/main.js';
@@ -37,10 +37,27 @@ export const BIN = join(ROOT, 'bin', 'tritonc.js');
  */
 export const UNPRIVILEGED = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 
+let installed: string | undefined;
+
+/**
+ * The CLI as an install the unprivileged user can read: the checkout may sit in a directory only its
+ * owner can enter (mktemp -d). The bundle is self-contained, so the launcher, the bundle, the schema
+ * and package.json are all it needs.
+ */
+function readableBin(): string {
+  if (!installed) {
+    const dir = tempDir('tritonc-install-');
+    for (const part of ['bin/tritonc.js', 'dist/cli.cjs', 'schemas', 'package.json']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+    execFileSync('chmod', ['-R', 'a+rX', dir]);
+    installed = join(dir, 'bin', 'tritonc.js');
+  }
+  return installed;
+}
+
 /** Runs the built CLI (dist/) as a user would. */
 export function runBin(args: string[], opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv; unprivileged?: boolean } = {}): CliResult {
   if (!existsSync(join(ROOT, 'dist', 'cli.cjs'))) throw new Error('dist/cli.cjs is missing: run npm run build (npm ci does it)');
-  const r = spawnSync(process.execPath, [BIN, ...args], {
+  const r = spawnSync(process.execPath, [opts.unprivileged ? readableBin() : BIN, ...args], {
     cwd: opts.cwd ?? ROOT,
     input: opts.input ?? '',
     encoding: 'utf8',
@@ -51,4 +68,6 @@ export function runBin(args: string[], opts: { cwd?: string; input?: string; env
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-export { tempDir } from './temp.js';
+import { tempDir } from './temp.js';
+
+export { tempDir };
