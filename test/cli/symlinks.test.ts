@@ -9,16 +9,16 @@ import { cli, tempDir } from '../support/cli.js';
 const UGLY = 'name:"m"\nmax_batch_size:4\n';
 const PRETTY = 'name: "m"\nmax_batch_size: 4\n';
 
-/** repo/m/config.pbtxt -> ../../shared/m.pbtxt, repo/linked -> ../elsewhere (a directory), repo/m/loop -> .. */
+/** repo/m/config.pbtxt -> ../../common/m.pbtxt, repo/linked -> ../elsewhere (a directory), repo/m/loop -> .. */
 function repository(): { root: string; repo: string } {
   const root = tempDir();
   const repo = join(root, 'repo');
   mkdirSync(join(repo, 'm'), { recursive: true });
-  mkdirSync(join(root, 'shared'));
+  mkdirSync(join(root, 'common'));
   mkdirSync(join(root, 'elsewhere', 'other'), { recursive: true });
-  writeFileSync(join(root, 'shared', 'm.pbtxt'), UGLY);
+  writeFileSync(join(root, 'common', 'm.pbtxt'), UGLY);
   writeFileSync(join(root, 'elsewhere', 'other', 'config.pbtxt'), UGLY.replace('"m"', '"other"'));
-  symlinkSync('../../shared/m.pbtxt', join(repo, 'm', 'config.pbtxt'));
+  symlinkSync('../../common/m.pbtxt', join(repo, 'm', 'config.pbtxt'));
   symlinkSync('../elsewhere', join(repo, 'linked'));
   symlinkSync('..', join(repo, 'm', 'loop'));
   return { root, repo };
@@ -32,13 +32,13 @@ describe('symlinks', () => {
     expect(r.code).toBe(1);
   });
 
-  it('fmt --write writes through the link: the shared file is formatted, the link stays a link', async () => {
+  it('fmt --write writes through the link: the linked file is formatted, the link stays a link', async () => {
     const { root, repo } = repository();
     const r = await cli(['fmt', '--write', 'm/config.pbtxt'], { cwd: repo });
     expect(r).toMatchObject({ code: 0, stdout: 'formatted m/config.pbtxt\n' });
     expect(lstatSync(join(repo, 'm', 'config.pbtxt')).isSymbolicLink()).toBe(true);
-    expect(readlinkSync(join(repo, 'm', 'config.pbtxt'))).toBe('../../shared/m.pbtxt');
-    expect(readFileSync(join(root, 'shared', 'm.pbtxt'), 'utf8')).toBe(PRETTY);
+    expect(readlinkSync(join(repo, 'm', 'config.pbtxt'))).toBe('../../common/m.pbtxt');
+    expect(readFileSync(join(root, 'common', 'm.pbtxt'), 'utf8')).toBe(PRETTY);
   });
 
   it('lint of the repository lints the symlinked config', async () => {
