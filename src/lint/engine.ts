@@ -17,7 +17,7 @@ import { RULES } from './rules/index.js';
 import { DEFAULT_SETTINGS, findSettingsFile, loadSettingsFile, type LintSettings } from './settings.js';
 import { effectiveSeverity } from './severity.js';
 import { displayPath } from '../util/display-path.js';
-import { UnreadablePathError } from '../util/list-dir.js';
+import { listingsOnce, UnreadablePathError } from '../util/list-dir.js';
 import { readText } from '../util/read-text.js';
 import { parseDirectives, suppresses, unknownIds, unusedDirectives, type Directive } from './suppressions.js';
 import { looksLikeModelDir, resolveTargets, type LintTarget } from './targets.js';
@@ -61,6 +61,11 @@ export async function lint(paths: readonly string[], options: LintOptions = {}):
 }
 
 export function lintSync(paths: readonly string[], options: LintOptions = {}): LintResult {
+  // One run reads the tree as it is: each directory is listed once, however many parts ask.
+  return listingsOnce(() => lintListed(paths, options));
+}
+
+function lintListed(paths: readonly string[], options: LintOptions): LintResult {
   const cwd = options.cwd ?? process.cwd();
   const { targets, missing, unrecognized, unreadable } = resolveTargets(paths.length ? paths : ['.'], cwd);
   if (missing.length) throw new LintInputError(`${missing.join(', ')}: no such file or directory`, 'missing');

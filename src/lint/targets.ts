@@ -1,11 +1,11 @@
 // What the user asked to lint, as model directories and config files. PATH may be a repository, a
 // model directory, any directory above them, or files: pre-commit passes config.pbtxt,
 // configs/<name>.pbtxt and model files (m/1/model.onnx); each maps to its model directory once.
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { findConfigFiles } from '../repo/find-configs.js';
 import { versionOfDirName } from '../repo/model-dir.js';
-import type { UnreadablePathError } from '../util/list-dir.js';
+import { listNames, type UnreadablePathError } from '../util/list-dir.js';
 
 export interface LintTarget {
   /** Absolute model directory. */
@@ -39,14 +39,15 @@ export function looksLikeModelDir(dir: string): boolean {
   if (statOf(join(dir, 'config.pbtxt'))?.isFile()) return true;
   let names: string[];
   try {
-    names = readdirSync(dir);
+    names = listNames(dir);
   } catch {
+    // Not readable: the walk that follows reports it.
     return false;
   }
   return names.some((n) => {
     if (versionOfDirName(n).version === undefined) return false;
     try {
-      return statOf(join(dir, n))?.isDirectory() === true && readdirSync(join(dir, n)).length > 0;
+      return statOf(join(dir, n))?.isDirectory() === true && listNames(join(dir, n)).length > 0;
     } catch {
       return false;
     }

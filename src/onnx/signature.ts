@@ -121,8 +121,8 @@ function* sizeExternalData(file: string, externals: RawExternal[]): Io<number> {
 
 function impliedBytes(e: RawExternal): number | null {
   const type = e.dataType === null ? undefined : elemTypeByCode(e.dataType);
-  if (!type || e.dims.some((d) => d < 0)) return null;
-  const n = e.dims.reduce((a, b) => a * b, 1);
+  if (!type || e.elements === null) return null;
+  const n = e.elements;
   const bytes = Number.isSafeInteger(n) ? elemBytes(type, n) : null;
   return bytes !== null && Number.isSafeInteger(bytes) ? bytes : null;
 }

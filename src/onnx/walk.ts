@@ -27,7 +27,8 @@ export interface RawExternal {
   /** The 'length' key, or null when absent or not a number. */
   length: number | null;
   dataType: number | null;
-  dims: number[];
+  /** The product of the tensor's dims; null when a dim is negative. Only the count is kept, not the dims. */
+  elements: number | null;
 }
 
 export interface RawModel {
@@ -375,7 +376,11 @@ interface RawTensor {
 function* walkTensor(w: ByteWindow, end: number, budget: Budget): Io<RawTensor> {
   let name = '';
   let dataType: number | null = null;
-  const dims: number[] = [];
+  // The dims matter only as their product (the size of external data without a length).
+  let elements: number | null = 1;
+  const dim = (d: number): void => {
+    elements = elements === null || d < 0 ? null : elements * d;
+  };
   let inlineBytes = 0;
   let location = 0;
   let extLocation: string | null = null;
@@ -392,12 +397,12 @@ function* walkTensor(w: ByteWindow, end: number, budget: Budget): Io<RawTensor> 
           while (w.pos < packedEnd) {
             if (!w.ready(HEADER_BYTES, packedEnd)) yield* w.fill(HEADER_BYTES, packedEnd);
             count(w, budget, tag);
-            dims.push(w.int64(packedEnd, 'TensorProto.dims'));
+            dim(w.int64(packedEnd, 'TensorProto.dims'));
           }
         } else {
           w.expect(tag, WIRE_VARINT, 'TensorProto.dims');
           count(w, budget, tag);
-          dims.push(w.int64(end, 'TensorProto.dims'));
+          dim(w.int64(end, 'TensorProto.dims'));
         }
         break;
       case 2:
@@ -446,7 +451,7 @@ function* walkTensor(w: ByteWindow, end: number, budget: Budget): Io<RawTensor> 
     }
   }
   const external =
-    location === 1 ? { location: extLocation, offset: extOffset, length: extLength, dataType, dims } : null;
+    location === 1 ? { location: extLocation, offset: extOffset, length: extLength, dataType, elements } : null;
   return { name, inlineBytes, external };
 }
 

@@ -38,7 +38,7 @@ export function findConfigFiles(paths: readonly string[]): FoundConfigs {
       if (e instanceof UnreadablePathError) return void found.unreadable.push(e);
       throw e;
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    entries = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       const full = join(dir, e.name);
       if ((e.isSymbolicLink() ? isDirBehindLink(full) : e.isDirectory())) {

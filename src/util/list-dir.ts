@@ -15,12 +15,43 @@ export class UnreadablePathError extends Error {
   }
 }
 
-export function listDir(dir: string): Dirent[] {
+/** The listings of the current run (see listingsOnce); none outside a run. */
+let listed: Map<string, Dirent[] | UnreadablePathError> | undefined;
+
+/**
+ * Runs `fn` with every directory listed at most once: the target scan, the model scans, Triton's
+ * autofill listing and the rules all ask for the same few directories. Only for a run that does
+ * not change the tree it reads (a lint); a watch starts a new run for each change.
+ */
+export function listingsOnce<T>(fn: () => T): T {
+  if (listed) return fn();
+  listed = new Map();
   try {
-    return readdirSync(dir, { withFileTypes: true });
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw new UnreadablePathError(dir, describeFsError(e));
+    return fn();
+  } finally {
+    listed = undefined;
   }
 }
+
+export function listDir(dir: string): Dirent[] {
+  const known = listed?.get(dir);
+  if (known instanceof UnreadablePathError) throw known;
+  if (known) return known;
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') entries = [];
+    else {
+      const error = new UnreadablePathError(dir, describeFsError(e));
+      listed?.set(dir, error);
+      throw error;
+    }
+  }
+  listed?.set(dir, entries);
+  return entries;
+}
+
+/** The entry names of a directory ([] when it is not there), listed once per run like listDir. */
+export const listNames = (dir: string): string[] => listDir(dir).map((e) => e.name);

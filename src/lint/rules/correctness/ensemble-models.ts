@@ -5,7 +5,7 @@
 // the one Triton runs after backend auto-fill and the ONNX Runtime backend's auto-complete. tritonc
 // completes ONNX models from their signature; what it cannot know (a model whose I/O the backend
 // fills in from a file it cannot read) is never blamed.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { PathSegment, Range } from '../../../diagnostics.js';
@@ -17,6 +17,7 @@ import { readAutofillListing } from '../../../resolve/listing.js';
 import { defineRepositoryRule, type RepositoryContext, type RepositoryModel } from '../../rule.js';
 import { isDirectory as isDir } from '../../../util/path-kind.js';
 import { maxBatchSize } from '../../tensors.js';
+import { listNames } from '../../../util/list-dir.js';
 
 const ENSEMBLE = 'ensemble';
 
@@ -78,7 +79,7 @@ function pythonAutoCompletes(dir: string): boolean {
     }
   }
   try {
-    return readdirSync(dir).includes('model.py') && /\bdef\s+auto_complete_config\b/.test(readFileSync(join(dir, 'model.py'), 'utf8'));
+    return listNames(dir).includes('model.py') && /\bdef\s+auto_complete_config\b/.test(readFileSync(join(dir, 'model.py'), 'utf8'));
   } catch {
     return false;
   }

@@ -3,7 +3,6 @@
 // needs at least one numeric version directory that its version_policy selects (ensembles too); names
 // with a leading zero or without a leading number are ignored, and a numeric prefix counts (`1_old`
 // is version 1); the ONNX Runtime backend opens <model>/<version>/<default_model_filename>.
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PathSegment } from '../../../diagnostics.js';
 import { autofillBackendFields } from '../../../config/autofill.js';
@@ -12,6 +11,7 @@ import { scanModelDir, selectVersions, type VersionDir } from '../../../repo/mod
 import { readAutofillListing } from '../../../resolve/listing.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { pathKind as kindOf } from '../../../util/path-kind.js';
+import { listNames } from '../../../util/list-dir.js';
 
 
 export const versionDirs = defineModelRule({
@@ -167,7 +167,7 @@ function modelFileIn(modelDir: string, v: VersionDir, artifact: string, alternat
 function otherOnnx(versionDir: string, artifact: string): string | undefined {
   let names: string[];
   try {
-    names = readdirSync(versionDir);
+    names = listNames(versionDir);
   } catch {
     return undefined;
   }
