@@ -42,6 +42,13 @@ describe('architecture (docs/architecture.md)', () => {
     expect(violations((l) => l === 'verify', (l) => l === 'watch')).toEqual([]);
     expect(violations((l) => l === 'watch', (l) => l === 'verify')).toEqual([]);
   });
+  it('no rule reads the disk: rules get files and listings from the engine (ctx.files, ctx.model.layout())', () => {
+    const disk = new Set(['src/util/path-kind.js', 'src/util/list-dir.js', 'src/util/read-text.js', 'src/resolve/listing.js']);
+    const rules = files.filter((f) => f.file.startsWith('src/lint/rules/'));
+    expect(rules.length).toBeGreaterThan(25);
+    const readers = rules.filter((f) => /from '(node:)?fs(\/promises)?'/.test(readFileSync(join(ROOT, f.file), 'utf8')) || f.imports.some((i) => disk.has(i)));
+    expect(readers.map((f) => f.file)).toEqual([]);
+  });
   it('no source file imports test/ or fixtures/', () => expect(violations(() => true, (l) => l === 'test' || l === 'fixtures')).toEqual([]));
   it('no file of the repository refers to a path outside it', () => {
     const tracked = git(ROOT, 'ls-files', '-z', '--cached', '--others', '--exclude-standard').split('\0').filter(Boolean);

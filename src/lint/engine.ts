@@ -12,12 +12,15 @@ import { listModelDirs, scanModelDir, type ModelDir } from '../repo/model-dir.js
 import { LintInputError } from './errors.js';
 import { resolveModelFile, type ModelFile } from './model-file.js';
 import { fileResult, summarize, type FileResult, type InputProblem, type LintResult } from './results.js';
-import type { ModelContext, ModelRule, Report, RepositoryContext, RepositoryModel, RepositoryRule, Rule, RuleLevel } from './rule.js';
+import type { ModelContext, ModelInfo, ModelRule, Report, RepositoryContext, RepositoryModel, RepositoryRule, Rule, RuleFiles, RuleLevel } from './rule.js';
 import { RULES } from './rules/index.js';
 import { DEFAULT_SETTINGS, findSettingsFile, loadSettingsFile, type LintSettings } from './settings.js';
 import { effectiveSeverity } from './severity.js';
 import { displayPath } from '../util/display-path.js';
-import { listingsOnce, UnreadablePathError } from '../util/list-dir.js';
+import { listingsOnce, listNames, UnreadablePathError } from '../util/list-dir.js';
+import { fileSize, pathKind, type PathKind } from '../util/path-kind.js';
+import type { AutofillListing } from '../config/autofill.js';
+import { readAutofillListing } from '../resolve/listing.js';
 import { readText } from '../util/read-text.js';
 import { parseDirectives, suppresses, unknownIds, unusedDirectives, type Directive } from './suppressions.js';
 import { looksLikeModelDir, resolveTargets, type LintTarget } from './targets.js';
@@ -144,6 +147,7 @@ class LintRun {
   private readonly scans = new Map<string, ModelDir>();
   private readonly docs = new Map<string, ConfigDocument | InputProblem>();
   private readonly siblings = new Map<string, ConfigDocument | InputProblem>();
+  private readonly autofillListings = new Map<string, AutofillListing>();
   private readonly signatures = new Map<string, SignatureResult>();
   private readonly settingsByFile = new Map<string, LintSettings>();
   private readonly settingsFileByDir = new Map<string, string | undefined>();
@@ -181,7 +185,7 @@ class LintRun {
     };
     this.runModelRules(unit);
     const model: RepositoryModel = {
-      name, dir: unit.dir, configFile: file, doc, config: hasSyntaxErrors(doc) ? undefined : doc.value, isTarget: true,
+      ...this.modelInfo(name, unit.dir), configFile: file, doc, config: hasSyntaxErrors(doc) ? undefined : doc.value, isTarget: true,
       modelFile: () => modelFile, signature: () => signature,
     };
     this.runRepositoryRulesOn(unit.dir, [model], ruleSet, new Map([[file, unit]]));
@@ -265,6 +269,47 @@ class LintRun {
     return s;
   }
 
+  /** A model's facts for rules, each read on first use and then kept for the run. */
+  private modelInfo(name: string, dir: string): ModelInfo {
+    return {
+      name,
+      dir,
+      layout: () => this.scan(dir),
+      autofillListing: () => {
+        let l = this.autofillListings.get(dir);
+        if (!l) this.autofillListings.set(dir, (l = readAutofillListing(dir, name)));
+        return l;
+      },
+    };
+  }
+
+  /** The files rules ask about, each looked at once per run. */
+  private readonly files: RuleFiles = (() => {
+    const kinds = new Map<string, PathKind | undefined>();
+    const texts = new Map<string, string | undefined>();
+    return {
+      kind: (path) => {
+        if (!kinds.has(path)) kinds.set(path, pathKind(path));
+        return kinds.get(path);
+      },
+      names: (dir) => {
+        try {
+          return listNames(dir);
+        } catch {
+          return [];
+        }
+      },
+      text: (file) => {
+        if (!texts.has(file)) {
+          const read = readText(file);
+          texts.set(file, read.kind === 'text' ? read.text : undefined);
+        }
+        return texts.get(file);
+      },
+      size: (file) => fileSize(file),
+    };
+  })();
+
   private modelFileOf(dir: string, config: ModelConfig): ModelFile {
     return resolveModelFile(this.scan(dir), config);
   }
@@ -341,7 +386,7 @@ class LintRun {
       if (!syntaxOk && rule.meta.id !== ENGINE_RULES.syntax) continue;
       if (rule.meta.requiresModel && !sig.signature) continue;
       const ctx: ModelContext<unknown> = {
-        model: { name: unit.name, dir: unit.dir },
+        model: this.modelInfo(unit.name, unit.dir),
         file: unit.file,
         doc: unit.doc,
         config: unit.doc.value,
@@ -351,6 +396,7 @@ class LintRun {
         settings: unit.ruleSet.settings,
         options: active.options,
         isEnabled: (id) => (unit.ruleSet.levels.get(id) ?? 'off') !== 'off',
+        files: this.files,
         report: this.reporter(unit, active),
       };
       guarded(rule.meta.id, () => rule.check(ctx), (message) => ctx.report({ message, severity: 'error' }));
@@ -383,7 +429,7 @@ class LintRun {
     let file: ModelFile | undefined;
     const modelFile = (): ModelFile => (file ??= this.modelFileOf(dir, config ?? {}));
     return {
-      name: scan.name, dir, configFile, doc, config,
+      ...this.modelInfo(scan.name, dir), configFile, doc, config,
       isTarget: configFile !== undefined && unitByFile.has(configFile),
       modelFile: () => modelFile().path,
       signature: () => {
@@ -398,7 +444,7 @@ class LintRun {
       if (active.rule.scope !== 'repository') continue;
       const rule = active.rule as RepositoryRule<unknown>;
       const ctx: RepositoryContext<unknown> = {
-        dir, models, settings: ruleSet.settings, options: active.options,
+        dir, models, settings: ruleSet.settings, options: active.options, files: this.files,
         report: (model, r) => {
           const unit = model.configFile ? unitByFile.get(model.configFile) : undefined;
           // Only configs being linted get findings; the unit's own level for the rule applies.

@@ -33,6 +33,9 @@
 //      it as `ctx.signature` (never undefined for them). The others may still look at it.
 //    - Options: give `meta.options` a zod object with defaults; the engine validates the settings
 //      file against it (errors name the file and the key) and hands the parsed value to `ctx.options`.
+//    - Never read the disk: the model directory's layout is `ctx.model.layout()`, what core's backend
+//      autofill sees is `ctx.model.autofillListing()`, and any other path is `ctx.files` (kind,
+//      entries, text, size). The engine reads each once per run (test/architecture.test.ts checks).
 // 2. Register it in `src/lint/rules/index.ts`.
 // 3. `docs/rules/<rule-id>.md`: the Triton message quoted verbatim, what, why, how to fix, an example.
 // 4. `test/rules/<rule-id>.test.ts`: valid and invalid cases (see test/lint/harness.ts).
@@ -52,6 +55,9 @@ import type { ModelConfig } from '../config/model-config.js';
 import type { ModelSignature } from '../onnx/types.js';
 import type { OnnxReadError } from '../onnx/errors.js';
 import type { LintSettings } from './settings.js';
+import type { AutofillListing } from '../config/autofill.js';
+import type { ModelDir } from '../repo/model-dir.js';
+import type { PathKind } from '../util/path-kind.js';
 
 export type RuleCategory = 'correctness' | 'suspicious' | 'performance' | 'style';
 
@@ -103,6 +109,26 @@ export interface ModelInfo {
   name: string;
   /** Absolute path of the model directory. */
   dir: string;
+  /** Its layout as Triton reads it: config files and version directories (read once per run). */
+  layout(): ModelDir;
+  /** What core's AutoCompleteBackendFields sees of it: the first sub-directory and its entries. */
+  autofillListing(): AutofillListing;
+}
+
+/**
+ * The repository's files, for the facts a rule needs beyond the model's own (a file beside the
+ * model file, the size of a model that is not ONNX). Rules never touch the disk themselves: the
+ * engine answers, once per path and run.
+ */
+export interface RuleFiles {
+  /** What is at a path (symlinks followed): 'file', 'dir', 'other', or undefined for nothing. */
+  kind(path: string): PathKind | undefined;
+  /** The entry names of a directory; [] when there is none. */
+  names(dir: string): string[];
+  /** The text of a regular file; undefined when there is none or it cannot be read. */
+  text(file: string): string | undefined;
+  /** The size of a regular file; undefined when there is none. */
+  size(file: string): number | undefined;
 }
 
 export interface ModelContext<Options = undefined> {
@@ -122,6 +148,7 @@ export interface ModelContext<Options = undefined> {
   readonly options: Options;
   /** Whether another rule runs on this file: lets a general rule defer to a more specific one. */
   isEnabled(ruleId: string): boolean;
+  readonly files: RuleFiles;
   report(report: Report): void;
 }
 
@@ -146,6 +173,7 @@ export interface RepositoryContext<Options = undefined> {
   readonly models: readonly RepositoryModel[];
   readonly settings: LintSettings;
   readonly options: Options;
+  readonly files: RuleFiles;
   /** Reports against `model`'s config.pbtxt; dropped unless the model is a target. */
   report(model: RepositoryModel, report: Report): void;
 }

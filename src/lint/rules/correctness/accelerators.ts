@@ -6,7 +6,6 @@
 import type { PathSegment, Range } from '../../../diagnostics.js';
 import { autofillBackendFields } from '../../../config/autofill.js';
 import type { ModelConfig } from '../../../config/model-config.js';
-import { readAutofillListing } from '../../../resolve/listing.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 
 const PRECISION_MODES = ['FP32', 'FP16', 'BF16', 'INT8'];
@@ -56,8 +55,7 @@ const isBool = (v: string): boolean => ['true', 'false', 'on', 'off', '1', '0'].
 /** Whether Triton serves the model with the ONNX Runtime backend (core's AutoCompleteBackendFields). */
 export function isOnnxRuntime(ctx: ModelContext<unknown>): boolean {
   if (ctx.modelFile?.endsWith('.onnx')) return true;
-  const listing = readAutofillListing(ctx.model.dir, ctx.model.name);
-  return autofillBackendFields(ctx.config, listing).config.backend === 'onnxruntime';
+  return autofillBackendFields(ctx.config, ctx.model.autofillListing()).config.backend === 'onnxruntime';
 }
 
 /**

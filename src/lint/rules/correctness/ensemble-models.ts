@@ -5,19 +5,15 @@
 // the one Triton runs after backend auto-fill and the ONNX Runtime backend's auto-complete. tritonc
 // completes ONNX models from their signature; what it cannot know (a model whose I/O the backend
 // fills in from a file it cannot read) is never blamed.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { PathSegment, Range } from '../../../diagnostics.js';
 import { autofillBackendFields } from '../../../config/autofill.js';
 import { autoCompleteOnnx, onnxAutoCompleteSkipped } from '../../../config/autocomplete-onnx.js';
 import type { ModelConfig, ModelEnsembling_Step } from '../../../config/model-config.js';
-import { scanModelDir, selectVersions } from '../../../repo/model-dir.js';
-import { readAutofillListing } from '../../../resolve/listing.js';
-import { defineRepositoryRule, type RepositoryContext, type RepositoryModel } from '../../rule.js';
-import { isDirectory as isDir } from '../../../util/path-kind.js';
+import { selectVersions } from '../../../repo/model-dir.js';
+import { defineRepositoryRule, type RepositoryContext, type RepositoryModel, type RuleFiles } from '../../rule.js';
 import { maxBatchSize } from '../../tensors.js';
-import { listNames } from '../../../util/list-dir.js';
 
 const ENSEMBLE = 'ensemble';
 
@@ -70,19 +66,9 @@ function typeName(t: unknown): string | undefined {
 }
 
 /** Whether a Python model's model.py defines auto_complete_config (it may then add I/O and batching). */
-function pythonAutoCompletes(dir: string): boolean {
-  for (const v of scanModelDir(dir).versionDirs) {
-    try {
-      if (/\bdef\s+auto_complete_config\b/.test(readFileSync(join(v.path, 'model.py'), 'utf8'))) return true;
-    } catch {
-      // no model.py in this version
-    }
-  }
-  try {
-    return listNames(dir).includes('model.py') && /\bdef\s+auto_complete_config\b/.test(readFileSync(join(dir, 'model.py'), 'utf8'));
-  } catch {
-    return false;
-  }
+function pythonAutoCompletes(model: RepositoryModel, files: RuleFiles): boolean {
+  const defines = (file: string): boolean => /\bdef\s+auto_complete_config\b/.test(files.text(file) ?? '');
+  return model.layout().versionDirs.some((v) => defines(join(v.path, 'model.py'))) || defines(join(model.dir, 'model.py'));
 }
 
 export const ensembleModels = defineRepositoryRule<Options>({
@@ -161,7 +147,7 @@ class EnsembleCheck {
     }
 
     // 3. Versions: a pinned model_version must be one Triton loads (CheckNode).
-    const ownVersions = selectVersions(config.version_policy, scanModelDir(m.dir).versionDirs);
+    const ownVersions = selectVersions(config.version_policy, m.layout().versionDirs);
     steps.forEach((s, i) => {
       const dep = s.model_name ? this.byName.get(s.model_name) : undefined;
       if (!dep || !s.model_name) return;
@@ -175,7 +161,7 @@ class EnsembleCheck {
   }
 
   private present(name: string): boolean {
-    return this.byName.has(name) || isDir(join(this.ctx.dir, name));
+    return this.byName.has(name) || this.ctx.files.kind(join(this.ctx.dir, name)) === 'dir';
   }
 
   private suggest(name: string): string {
@@ -218,7 +204,7 @@ class EnsembleCheck {
     const required = Number(s.model_version ?? 0);
     const path: PathSegment[] = ['ensemble_scheduling', 'step', i, written ? 'model_version' : 'model_name'];
     if (dep.configFile && !dep.config) return; // its own syntax errors are reported on it
-    const scan = scanModelDir(dep.dir);
+    const scan = dep.layout();
     const loaded = selectVersions(dep.config?.version_policy, scan.versionDirs).map((v) => v.version!);
     if (!loaded.length) {
       if (!scan.versionDirs.some((v) => v.version !== undefined) && !layoutPresent) {
@@ -253,7 +239,7 @@ class EnsembleCheck {
 
   private computeCompleted(dep: RepositoryModel): Completed {
     if (dep.configFile && !dep.config) return { ...UNKNOWN, note: 'config has syntax errors' };
-    const filled = autofillBackendFields(dep.config ?? {}, readAutofillListing(dep.dir, dep.name));
+    const filled = autofillBackendFields(dep.config ?? {}, dep.autofillListing());
     if (filled.problem) return { ...UNKNOWN, note: filled.problem.message };
     const config = filled.config;
     const hasInputs = (config.input?.length ?? 0) + (config.batch_input?.length ?? 0) > 0;
@@ -269,7 +255,7 @@ class EnsembleCheck {
       return { config: done.config, inputs: true, outputs: true, maxBatchSize: true, decoupled: true };
     }
     // Other backends complete what the config leaves out in their own ways; trust what is written.
-    const python = config.backend === 'python' && pythonAutoCompletes(dep.dir);
+    const python = config.backend === 'python' && pythonAutoCompletes(dep, this.ctx.files);
     const completes = python || !(hasInputs && hasOutputs);
     return {
       config,

@@ -10,8 +10,6 @@
 import { autofillBackendFields, type AutofillResult } from '../../../config/autofill.js';
 import type { ModelConfig } from '../../../config/model-config.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';
-import { readAutofillListing } from '../../../resolve/listing.js';
-import { scanModelDir } from '../../../repo/model-dir.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 
 /** Platforms core knows (core:constants.h); `libtorch` is an auto-fill alias that fails the pair check. */
@@ -53,7 +51,7 @@ const cache = new WeakMap<ModelConfig, SettledBackend>();
 export function settledBackend(ctx: Pick<ModelContext<unknown>, 'config' | 'model'>): SettledBackend {
   const hit = cache.get(ctx.config);
   if (hit) return hit;
-  const listing = readAutofillListing(ctx.model.dir, ctx.model.name);
+  const listing = ctx.model.autofillListing();
   const autofill = autofillBackendFields(ctx.config, listing);
   const c = ctx.config;
   const filesMatter = !c.platform && !c.default_model_filename && (!c.backend || c.backend === 'tensorflow');
@@ -101,7 +99,7 @@ export const platformBackend = defineModelRule({
     if (settled.autofill.problem) {
       const problem = settled.autofill.problem;
       // Without a numeric version directory the version-dirs rule reports this very message.
-      if (ctx.isEnabled('version-dirs') && !scanModelDir(ctx.model.dir).versionDirs.some((v) => v.version !== undefined)) return;
+      if (ctx.isEnabled('version-dirs') && !ctx.model.layout().versionDirs.some((v) => v.version !== undefined)) return;
       ctx.report({
         path: written.name ? ['name'] : [],
         severity: settled.listingSeen ? 'error' : 'warning',

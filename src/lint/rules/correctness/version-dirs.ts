@@ -7,11 +7,8 @@ import { join } from 'node:path';
 import type { PathSegment } from '../../../diagnostics.js';
 import { autofillBackendFields } from '../../../config/autofill.js';
 import type { ModelConfig } from '../../../config/model-config.js';
-import { scanModelDir, selectVersions, type VersionDir } from '../../../repo/model-dir.js';
-import { readAutofillListing } from '../../../resolve/listing.js';
-import { defineModelRule, type ModelContext } from '../../rule.js';
-import { pathKind as kindOf } from '../../../util/path-kind.js';
-import { listNames } from '../../../util/list-dir.js';
+import { selectVersions, type VersionDir } from '../../../repo/model-dir.js';
+import { defineModelRule, type ModelContext, type RuleFiles } from '../../rule.js';
 
 
 export const versionDirs = defineModelRule({
@@ -32,10 +29,10 @@ export const versionDirs = defineModelRule({
   },
   check(ctx) {
     // A config linted from memory has no directory to look at.
-    if (kindOf(ctx.model.dir) !== 'dir') return;
+    if (ctx.files.kind(ctx.model.dir) !== 'dir') return;
     const config = ctx.config;
     const model = ctx.model.name;
-    const scan = scanModelDir(ctx.model.dir);
+    const scan = ctx.model.layout();
     const numeric = scan.versionDirs.filter((v) => v.version !== undefined);
     const ignored = scan.versionDirs.filter((v) => v.version === undefined);
     const policyPath = policyToken(config);
@@ -71,7 +68,7 @@ export const versionDirs = defineModelRule({
       const also = ignored.length ? ` (Triton ignores ${ignored.map((v) => `'${v.dirName}'`).join(', ')})` : '';
       // Without a model file to look at, core's backend auto-fill gives up first when the config names
       // no backend (AutoCompleteBackendFields): that is the message Triton shows.
-      const autofill = autofillBackendFields(config, readAutofillListing(ctx.model.dir, model));
+      const autofill = autofillBackendFields(config, ctx.model.autofillListing());
       if (autofill.problem) {
         ctx.report({
           path: policyPath ?? [],
@@ -108,16 +105,16 @@ export const versionDirs = defineModelRule({
 
     // The model file each selected version needs (onnxruntime_backend ModelState::LoadModel).
     if (config.platform === 'ensemble') return;
-    const filled = autofillBackendFields(config, readAutofillListing(ctx.model.dir, model)).config;
+    const filled = autofillBackendFields(config, ctx.model.autofillListing()).config;
     if (filled.backend !== 'onnxruntime') return;
     const artifact = filled.default_model_filename || 'model.onnx';
     const alternatives = Object.values(config.cc_model_filenames ?? {});
     for (const v of selected) {
-      if (modelFileIn(ctx.model.dir, v, artifact, alternatives)) continue;
+      if (modelFileIn(ctx.files, ctx.model.dir, v, artifact, alternatives)) continue;
       const opened = join(ctx.model.dir, String(v.version), artifact);
-      const path = kindOf(opened) === 'dir' ? join(opened, 'model.onnx') : opened;
+      const path = ctx.files.kind(opened) === 'dir' ? join(opened, 'model.onnx') : opened;
       const renamed = v.dirName !== String(v.version) ? ` (directory '${v.dirName}' is version ${v.version}, and the backend opens '${v.version}/')` : '';
-      const other = otherOnnx(join(ctx.model.dir, v.dirName), artifact);
+      const other = otherOnnx(ctx.files.names(join(ctx.model.dir, v.dirName)), artifact);
       const fix = other
         ? `the version directory holds '${other}': rename it to '${artifact}', or set default_model_filename: "${other}"`
         : `put the ONNX model at ${model}/${v.version}/${artifact}`;
@@ -152,25 +149,19 @@ function exampleFile(ctx: ModelContext<unknown>): string {
 }
 
 /** The model file of one version as the ORT backend finds it: a file, or a directory holding model.onnx. */
-function modelFileIn(modelDir: string, v: VersionDir, artifact: string, alternatives: string[]): boolean {
+function modelFileIn(files: RuleFiles, modelDir: string, v: VersionDir, artifact: string, alternatives: string[]): boolean {
   for (const name of [artifact, ...alternatives]) {
     const p = join(modelDir, String(v.version), name);
-    const k = kindOf(p);
+    const k = files.kind(p);
     // A FIFO or device of that name is there; model-unreadable says it cannot be read.
     if (k === 'file' || k === 'other') return true;
-    if (k === 'dir' && kindOf(join(p, 'model.onnx')) === 'file') return true;
+    if (k === 'dir' && files.kind(join(p, 'model.onnx')) === 'file') return true;
   }
   return false;
 }
 
 /** Another .onnx file in the version directory, to suggest a rename. */
-function otherOnnx(versionDir: string, artifact: string): string | undefined {
-  let names: string[];
-  try {
-    names = listNames(versionDir);
-  } catch {
-    return undefined;
-  }
+function otherOnnx(names: string[], artifact: string): string | undefined {
   const onnx = names.filter((n) => n.endsWith('.onnx') && n !== artifact);
   return onnx.length === 1 ? onnx[0] : undefined;
 }

@@ -2,11 +2,10 @@
 // times (weight bytes + a per-instance overhead). Each ONNX Runtime instance is its own session with
 // its own copy of the weights, so instance counts multiply memory. Triton only finds out at load
 // time, as a CUDA out-of-memory error from whichever model loads last.
-import { statSync } from 'node:fs';
 import { z } from 'zod';
 import type { PathSegment, Severity } from '../../../diagnostics.js';
 import type { ModelConfig, ModelInstanceGroup } from '../../../config/model-config.js';
-import { defineRepositoryRule, type RepositoryModel } from '../../rule.js';
+import { defineRepositoryRule, type RepositoryModel, type RuleFiles } from '../../rule.js';
 import { firstWritten } from '../../value-path.js';
 import { formatBytes, parseSize } from '../../units.js';
 
@@ -51,7 +50,7 @@ export const instanceMemory = defineRepositoryRule<Options>({
     for (const model of ctx.models) {
       const config = model.configFile === undefined ? {} : model.config;
       if (!config || config.platform === 'ensemble') continue;
-      const weightBytes = weightsOf(model, config);
+      const weightBytes = weightsOf(model, config, ctx.files);
       const bytesPerInstance = (weightBytes ?? 0) + overhead;
       for (const { group, instances, gpus } of gpuPlacements(config, gpuCount)) {
         for (const id of gpus) perGpu[id]!.push({ model, group, instances, bytesPerInstance, weightBytes });
@@ -90,16 +89,11 @@ export const instanceMemory = defineRepositoryRule<Options>({
 });
 
 /** Weight bytes of one instance: ONNX initializers (inline and external), else the model file's size. */
-function weightsOf(model: RepositoryModel, config: ModelConfig): number | undefined {
+function weightsOf(model: RepositoryModel, config: ModelConfig, files: RuleFiles): number | undefined {
   const sig = model.signature();
   if (sig) return halvesUnderTensorRt(config) ? sig.initializers.bytes / 2 : sig.initializers.bytes;
   const file = model.modelFile();
-  if (!file) return undefined;
-  try {
-    return statSync(file).size;
-  } catch {
-    return undefined;
-  }
+  return file ? files.size(file) : undefined;
 }
 
 /** TensorRT building an FP16/BF16 engine from FP32 weights stores them at half the size. */

@@ -10,7 +10,6 @@ import { DEFAULT_MAX_BATCH_SIZE, onnxAutoCompleteSkipped } from '../../../config
 import { unbatchableTensors } from '../../../generate/io.js';
 import { readSignatureSync } from '../../../onnx/reader.js';
 import type { ModelSignature } from '../../../onnx/types.js';
-import { readAutofillListing } from '../../../resolve/listing.js';
 import { defineModelRule } from '../../rule.js';
 import { modelShapeText, maxBatchSize } from '../../tensors.js';
 
@@ -44,7 +43,7 @@ export const autocompleteSurprises = defineModelRule({
     }
 
     if (config.platform === 'ensemble') return;
-    const backend = config.backend || (ctx.modelFile?.endsWith('.onnx') ? 'onnxruntime' : autofillBackendFields(config, readAutofillListing(ctx.model.dir, ctx.model.name)).config.backend);
+    const backend = config.backend || (ctx.modelFile?.endsWith('.onnx') ? 'onnxruntime' : autofillBackendFields(config, ctx.model.autofillListing()).config.backend);
     const ort = backend === 'onnxruntime';
     const mbs = maxBatchSize(config);
     const skipped = onnxAutoCompleteSkipped(config);
