@@ -253,8 +253,7 @@ class LintRun {
   private siblingDoc(file: string): ConfigDocument | InputProblem {
     let d = this.siblings.get(file);
     if (!d) {
-      const read = readText(file);
-      d = read.kind === 'text' ? parseConfig(read.text, file, { stopAtFirstError: true }) : { file, message: `cannot read: ${read.kind === 'missing' ? 'no such file' : read.reason}` };
+      d = loadConfigDocument(file, { stopAtFirstError: true });
       this.siblings.set(file, d);
     }
     return d;
@@ -503,9 +502,9 @@ class LintRun {
 // ---- helpers -------------------------------------------------------------------------------------
 
 /** Reads and parses a config; an unreadable file is an input problem (exit 2), not an exception. */
-export function loadConfigDocument(file: string): ConfigDocument | InputProblem {
+export function loadConfigDocument(file: string, options: { stopAtFirstError?: boolean } = {}): ConfigDocument | InputProblem {
   const read = readText(file);
-  if (read.kind === 'text') return parseConfig(read.text, file);
+  if (read.kind === 'text') return parseConfig(read.text, file, options);
   return { file, message: `cannot read: ${read.kind === 'missing' ? 'no such file' : read.reason}` };
 }
 

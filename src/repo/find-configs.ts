@@ -6,6 +6,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { listDir, UnreadablePathError } from '../util/list-dir.js';
+import { isDirectory } from '../util/path-kind.js';
 
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
 
@@ -41,7 +42,7 @@ export function findConfigFiles(paths: readonly string[]): FoundConfigs {
     entries = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       const full = join(dir, e.name);
-      if ((e.isSymbolicLink() ? isDirBehindLink(full) : e.isDirectory())) {
+      if (e.isSymbolicLink() ? isDirectory(full) : e.isDirectory()) {
         if (!SKIP_DIRS.has(e.name)) walk(full);
       } else if (e.name === 'config.pbtxt' || (e.name.endsWith('.pbtxt') && basename(dir) === 'configs')) {
         // Also a FIFO or a dangling link of that name: reading it says why it cannot be read.
@@ -68,13 +69,5 @@ function realpathOf(dir: string): string {
     return realpathSync(dir);
   } catch {
     return dir;
-  }
-}
-
-function isDirBehindLink(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }

@@ -32,8 +32,6 @@ export interface ModelDir {
   sortedSubdirs: string[];
 }
 
-/** A directory's entries; one that exists but cannot be read throws UnreadablePathError. */
-const entries = (dir: string): Dirent[] => listDir(dir);
 
 function isDir(path: string, e: Dirent): boolean {
   if (e.isDirectory()) return true;
@@ -60,7 +58,7 @@ export function versionOfDirName(name: string): { version?: number; ignored?: st
 }
 
 export function scanModelDir(path: string): ModelDir {
-  const found = entries(path);
+  const found = listDir(path);
   const subdirs = found.filter((e) => isDir(join(path, e.name), e)).map((e) => e.name);
   const files = new Set(found.filter((e) => !isDir(join(path, e.name), e)).map((e) => e.name));
   const versionDirs: VersionDir[] = subdirs
@@ -68,7 +66,7 @@ export function scanModelDir(path: string): ModelDir {
     .map((d) => ({ dirName: d, path: join(path, d), ...versionOfDirName(d) }))
     .map((v) => ({ dirName: v.dirName, path: v.path, version: v.version, ...(v.ignored ? { ignored: v.ignored } : {}) }));
   const customConfigs = subdirs.includes('configs')
-    ? entries(join(path, 'configs')).filter((e) => e.name.endsWith('.pbtxt') && !e.isDirectory()).map((e) => join(path, 'configs', e.name)).sort()
+    ? listDir(join(path, 'configs')).filter((e) => e.name.endsWith('.pbtxt') && !e.isDirectory()).map((e) => join(path, 'configs', e.name)).sort()
     : [];
   return {
     name: basename(path),
@@ -99,7 +97,7 @@ export function selectVersions(policy: ModelVersionPolicy | undefined, dirs: rea
 
 /** A repository's model directories: every immediate sub-directory (Triton skips none by name). */
 export function listModelDirs(repo: string): string[] {
-  return entries(repo)
+  return listDir(repo)
     .filter((e) => isDir(join(repo, e.name), e))
     .map((e) => join(repo, e.name))
     .sort();

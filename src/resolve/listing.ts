@@ -10,7 +10,6 @@ export function byteOrder(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
-const list = (dir: string): Dirent[] => listDir(dir);
 
 /** A directory entry's kind the way core's IsDirectory sees it: symlinks followed; a dangling one is a file. */
 function kindOf(dir: string, e: Dirent): EntryKind {
@@ -24,10 +23,10 @@ function kindOf(dir: string, e: Dirent): EntryKind {
 }
 
 export function readAutofillListing(modelDir: string, modelName = basename(modelDir)): AutofillListing {
-  const subdirs = list(modelDir).filter((e) => kindOf(modelDir, e) === 'dir').map((e) => e.name).sort(byteOrder);
+  const subdirs = listDir(modelDir).filter((e) => kindOf(modelDir, e) === 'dir').map((e) => e.name).sort(byteOrder);
   const first = subdirs[0];
   if (first === undefined) return { modelName };
   const path = join(modelDir, first);
-  const entries = new Map<string, EntryKind>(list(path).map((e) => [e.name, kindOf(path, e)]));
+  const entries = new Map<string, EntryKind>(listDir(path).map((e) => [e.name, kindOf(path, e)]));
   return { modelName, firstSubdir: { name: first, entries } };
 }
