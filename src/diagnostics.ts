@@ -36,6 +36,47 @@ export interface Diagnostic {
   data?: Record<string, unknown>;
 }
 
+/** A rule as reports describe it (SARIF's rule metadata, links to its page). */
+export interface RuleDescriptor {
+  id: string;
+  category: 'correctness' | 'suspicious' | 'performance' | 'style';
+  defaultSeverity: Severity | 'off';
+  description: string;
+  /** The Triton messages the rule prevents, verbatim. */
+  prevents: string[];
+  requiresModel: boolean;
+  /** Where the rule's documentation page is published. */
+  docsUrl: string;
+}
+
+export interface FileResult {
+  /** Absolute path of the file the diagnostics are in. */
+  filePath: string;
+  diagnostics: Diagnostic[];
+  errorCount: number;
+  warningCount: number;
+  infoCount: number;
+}
+
+/** A file that could not be read: the CLI reports it and exits 2. */
+export interface InputProblem {
+  file: string;
+  /** What is wrong, without the file: "cannot read: not a regular file (a FIFO)". */
+  message: string;
+}
+
+export interface LintResult {
+  results: FileResult[];
+  errorCount: number;
+  warningCount: number;
+  infoCount: number;
+  /** Every rule the engine knows, for reports that describe rules (SARIF). */
+  rules: RuleDescriptor[];
+  problems: InputProblem[];
+  /** The tool that made the result, for reports that name it. */
+  tool: { name: string; version: string; informationUri: string };
+}
+
 export function formatPosition(file: string, pos: Position): string {
   return `${file}:${pos.line}:${pos.column}`;
 }

@@ -23,7 +23,7 @@ function violations(from: (layer: string) => boolean, to: (layer: string) => boo
   return files.filter((f) => from(f.layer)).flatMap((f) => f.imports.filter((i) => to(layerOf(i) ?? '')).map((i) => `${f.file} imports ${i}`));
 }
 
-const FACTS = new Set(['pbtxt', 'onnx', 'config', 'repo', 'resolve', 'generate']);
+const FACTS = new Set(['pbtxt', 'onnx', 'config', 'triton', 'repo', 'workspace', 'generate']);
 const CONSUMERS = new Set(['lint', 'report', 'verify', 'watch', 'cli']);
 
 describe('architecture (docs/architecture.md)', () => {
@@ -37,13 +37,47 @@ describe('architecture (docs/architecture.md)', () => {
     expect(violations((l) => l === 'util', (l) => l !== 'util')).toEqual([]);
   });
   it('the fact layers never import the consumers', () => expect(violations((l) => FACTS.has(l), (l) => CONSUMERS.has(l))).toEqual([]));
+  it('none of the directions the folders forbid (docs/architecture.md)', () => {
+    const forbidden: [string, string[]][] = [
+      ['pbtxt', ['config', 'onnx', 'triton', 'repo', 'workspace']],
+      ['onnx', ['pbtxt', 'config']],
+      ['config', ['triton', 'repo', 'workspace', 'generate']],
+      ['triton', ['lint', 'generate', 'workspace']],
+      ['repo', ['lint', 'workspace']],
+      ['workspace', ['lint']],
+      ['lint', ['cli', 'report', 'generate']],
+      ['generate', ['lint']],
+    ];
+    for (const [from, to] of forbidden) expect(violations((l) => l === from, (l) => to.includes(l)), from).toEqual([]);
+  });
+  it('report/ depends only on diagnostics.ts (and util/)', () => {
+    expect(violations((l) => l === 'report', (l) => !['report', 'diagnostics.js', 'util'].includes(l))).toEqual([]);
+  });
+  it('no import circles', () => {
+    const graph = new Map(files.map((f) => [f.file.replace(/\.ts$/, '.js'), f.imports]));
+    const state = new Map<string, 'open' | 'done'>();
+    const circles: string[] = [];
+    const visit = (node: string, trail: string[]): void => {
+      if (state.get(node) === 'done') return;
+      if (state.get(node) === 'open') return void circles.push([...trail.slice(trail.indexOf(node)), node].join(' -> '));
+      state.set(node, 'open');
+      for (const next of graph.get(node) ?? []) if (graph.has(next)) visit(next, [...trail, node]);
+      state.set(node, 'done');
+    };
+    for (const node of graph.keys()) visit(node, []);
+    expect(circles).toEqual([]);
+  });
+  it('no rule imports another rule: what rules share lives in src/lint/ helpers or src/triton/', () => {
+    const rules = files.filter((f) => f.file.startsWith('src/lint/rules/') && !f.file.endsWith('/index.ts'));
+    expect(rules.flatMap((f) => f.imports.filter((i) => i.startsWith('src/lint/rules/')).map((i) => `${f.file} imports ${i}`))).toEqual([]);
+  });
   it('report/ imports neither verify/, watch/ nor cli/; verify/ and watch/ not each other', () => {
     expect(violations((l) => l === 'report', (l) => ['verify', 'watch', 'cli'].includes(l))).toEqual([]);
     expect(violations((l) => l === 'verify', (l) => l === 'watch')).toEqual([]);
     expect(violations((l) => l === 'watch', (l) => l === 'verify')).toEqual([]);
   });
   it('no rule reads the disk: rules get files and listings from the engine (ctx.files, ctx.model.layout())', () => {
-    const disk = new Set(['src/util/path-kind.js', 'src/util/list-dir.js', 'src/util/read-text.js', 'src/resolve/listing.js']);
+    const disk = new Set(['src/util/path-kind.js', 'src/util/read-text.js', 'src/repo/tree.js', 'src/workspace/sources.js', 'src/workspace/workspace.js', 'src/onnx/reader.js']);
     const rules = files.filter((f) => f.file.startsWith('src/lint/rules/'));
     expect(rules.length).toBeGreaterThan(25);
     const readers = rules.filter((f) => /from '(node:)?fs(\/promises)?'/.test(readFileSync(join(ROOT, f.file), 'utf8')) || f.imports.some((i) => disk.has(i)));

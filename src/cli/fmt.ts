@@ -1,7 +1,8 @@
 // `tritonc fmt [PATH...] [--check | --write] [--stdin-filepath P]`
 import { resolve } from 'node:path';
-import { formatText, type FormatResult } from '../pbtxt/format.js';
+import { formatText, type FormatResult } from '../config/format.js';
 import { formatDiagnosticLine } from '../report/plain.js';
+import { diskTree } from '../repo/tree.js';
 import { findConfigFiles } from '../repo/find-configs.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { plainText, withLineEnds } from '../util/line-ends.js';
@@ -48,7 +49,7 @@ export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
     if (opts.write) throw new UsageError('--write needs file paths; with stdin the result goes to stdout');
     return formatStdin(await io.readStdin(), opts, io);
   }
-  const { files, missing, unreadable } = findConfigFiles(opts.paths.map((p) => resolve(io.cwd, p)));
+  const { files, missing, unreadable } = findConfigFiles(opts.paths.map((p) => resolve(io.cwd, p)), diskTree);
   for (const m of missing) io.stderr(`tritonc fmt: ${displayPath(m, io.cwd)}: no such file or directory\n`);
   for (const u of unreadable) io.stderr(`tritonc fmt: ${displayPath(u.path, io.cwd)}: cannot read: ${u.reason}\n`);
   if (missing.length || unreadable.length) return EXIT.usage;

@@ -8,7 +8,7 @@ import { processIO, type CliIO } from './io.js';
 import { VERSION } from '../version.js';
 import { didYouMean } from '../pbtxt/suggest.js';
 import { displayPath } from '../util/display-path.js';
-import { UnreadablePathError } from '../util/list-dir.js';
+import { UnreadablePathError } from '../util/unreadable-path.js';
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const unknown = unknownCommand(argv);

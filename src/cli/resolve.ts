@@ -4,11 +4,12 @@
 // (its message and the fix on stderr, nothing on stdout); 2 bad flags or unreadable input.
 import { resolve } from 'node:path';
 import type { Diagnostic, PathSegment } from '../diagnostics.js';
-import type { ResolveStep } from '../config/changes.js';
+import type { ResolveStep } from '../triton/changes.js';
 import { printConfig } from '../config/print.js';
 import { formatDiagnosticLine } from '../report/plain.js';
-import { resolveModelDir, type ResolveResult } from '../resolve/resolve.js';
-import { stringifyTritonJson, tritonConfigJson, type TritonJson } from '../resolve/triton-json.js';
+import type { ResolveResult } from '../triton/effective-config.js';
+import { resolveModelDir } from '../workspace/index.js';
+import { stringifyTritonJson, tritonConfigJson, type TritonJson } from '../triton/triton-json.js';
 import type { CommandSpec } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';

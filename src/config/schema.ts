@@ -4,47 +4,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
+import type { FieldKind, ScalarType, SchemaEnum, SchemaField, SchemaMessage } from '../pbtxt/descriptor.js';
 
-export type ScalarType =
-  | 'double' | 'float'
-  | 'int32' | 'int64' | 'uint32' | 'uint64' | 'sint32' | 'sint64'
-  | 'fixed32' | 'fixed64' | 'sfixed32' | 'sfixed64'
-  | 'bool' | 'string' | 'bytes';
-
-export interface SchemaEnum {
-  readonly fullName: string;
-  readonly byName: ReadonlyMap<string, number>;
-  readonly byNumber: ReadonlyMap<number, string>;
-  /** Value names in declaration order. */
-  readonly names: readonly string[];
-}
-
-export type FieldKind =
-  | { readonly kind: 'scalar'; readonly type: ScalarType }
-  | { readonly kind: 'enum'; readonly enum: SchemaEnum }
-  | { readonly kind: 'message'; readonly message: SchemaMessage };
-
-export interface SchemaField {
-  readonly name: string;
-  readonly number: number;
-  readonly type: FieldKind;
-  readonly repeated: boolean;
-  /** Set for map fields: the entry message (fields `key` and `value`). */
-  readonly mapEntry?: SchemaMessage;
-  /** Name of the oneof this field belongs to. */
-  readonly oneof?: string;
-  /** The message that declares the field. */
-  readonly parent: SchemaMessage;
-}
-
-export interface SchemaMessage {
-  readonly fullName: string;
-  readonly fields: ReadonlyMap<string, SchemaField>;
-  /** Fields in declaration order. */
-  readonly fieldList: readonly SchemaField[];
-  /** True for the synthetic `<Field>Entry` message of a map field. */
-  readonly isMapEntry: boolean;
-}
+export type { FieldKind, ScalarType, SchemaEnum, SchemaField, SchemaMessage };
 
 export interface Schema {
   readonly root: protobuf.Root;

@@ -3,7 +3,7 @@
 // batching limits, scheduling, instances and acceleration. Problems are returned as data.
 import type { ModelConfig, ModelInstanceGroup, ModelOptimizationPolicy_ExecutionAccelerators_Accelerator } from '../config/model-config.js';
 import type { ModelSignature } from '../onnx/types.js';
-import { ioFromSignature, onnxShapeText, unbatchableTensors } from './io.js';
+import { ioFromSignature, onnxShapeText, unbatchableTensors } from '../triton/io-mapping.js';
 import type { GenerateOptions } from './options.js';
 
 /** Triton's default max_batch_size for a model that can batch (--backend-config default-max-batch-size). */

@@ -1,13 +1,10 @@
 // What `tritonc generate PATH` works on: a model file, a model directory, or a repository of them.
 // Version directories follow Triton's rules (core VersionsToLoad): the latest version the policy selects, and its
 // default_model_filename (model.onnx), which may be a directory holding model.onnx (ORT's ModelState::LoadModel).
-import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { parseConfig } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
-import { listModelDirs, scanModelDir, selectVersions, versionOfDirName, type ModelDir } from '../repo/model-dir.js';
-import { isDirectory } from '../util/path-kind.js';
-import { readTextOrThrow } from '../util/read-text.js';
+import { versionOfDirName } from '../repo/model-dir.js';
+import { Workspace } from '../workspace/workspace.js';
 
 export interface GenerateTarget {
   modelDir: string;
@@ -22,32 +19,26 @@ export interface GenerateTarget {
 export type TargetResult = { targets: GenerateTarget[] } | { error: string };
 
 
-/** The config on disk as a value, when it exists and parses (it only steers where the model is). */
-function existingConfig(md: ModelDir): ModelConfig | undefined {
-  if (!md.configPath) return undefined;
-  try {
-    const doc = parseConfig(readTextOrThrow(md.configPath), md.configPath);
-    return doc.diagnostics.length ? undefined : doc.value;
-  } catch {
-    return undefined;
-  }
+/**
+ * The ONNX file Triton would load for this model directory, if there is one (the one locator,
+ * src/triton/model-file.ts). The config on disk steers where it is when it parses; without one, or
+ * when it names no backend, the directory is read as the ONNX Runtime model generate writes it for.
+ */
+export function onnxModelOf(modelDir: string, workspace = new Workspace()): { file: string; fileName: string } | undefined {
+  const model = workspace.model(modelDir);
+  const configPath = model.layout().configPath;
+  const read = configPath ? workspace.config(configPath) : undefined;
+  const written: ModelConfig = read && 'value' in read && !read.diagnostics.length ? read.value : {};
+  const config = written.backend || written.platform ? written : { ...written, backend: 'onnxruntime' };
+  const located = model.modelFile(config);
+  if (located.format !== 'onnx' || !located.path) return undefined;
+  return { file: located.path, fileName: config.default_model_filename || 'model.onnx' };
 }
 
-/** The ONNX file Triton would load for this model directory, if there is one. */
-export function onnxModelOf(md: ModelDir): { file: string; fileName: string } | undefined {
-  const config = existingConfig(md);
-  const fileName = config?.default_model_filename || 'model.onnx';
-  const versions = selectVersions(config?.version_policy, md.versionDirs);
-  const latest = versions.at(-1);
-  if (!latest) return undefined;
-  let file = join(latest.path, fileName);
-  if (isDirectory(file)) file = join(file, 'model.onnx');
-  return existsSync(file) ? { file, fileName } : undefined;
-}
-
-export function findTargets(path: string): TargetResult {
-  if (!existsSync(path)) return { error: `${path}: no such file or directory` };
-  if (!isDirectory(path)) {
+export function findTargets(path: string, workspace = new Workspace()): TargetResult {
+  const kind = workspace.tree.kind(path);
+  if (!kind) return { error: `${path}: no such file or directory` };
+  if (kind !== 'dir') {
     // A model file: its model directory is the parent, or the grandparent when the parent is a version.
     let modelDir = dirname(path);
     if (versionOfDirName(basename(modelDir)).version !== undefined) modelDir = dirname(modelDir);
@@ -55,14 +46,12 @@ export function findTargets(path: string): TargetResult {
       targets: [{ modelDir, modelName: basename(modelDir), modelFile: path, modelFileName: basename(path), configPath: join(modelDir, 'config.pbtxt') }],
     };
   }
-  const md = scanModelDir(path);
-  const own = onnxModelOf(md);
-  if (own) return { targets: [targetOf(md, own)] };
+  const own = onnxModelOf(path, workspace);
+  if (own) return { targets: [targetOf(path, own)] };
   const targets: GenerateTarget[] = [];
-  for (const dir of listModelDirs(path)) {
-    const child = scanModelDir(dir);
-    const model = onnxModelOf(child);
-    if (model) targets.push(targetOf(child, model));
+  for (const dir of workspace.modelDirs(path)) {
+    const model = onnxModelOf(dir, workspace);
+    if (model) targets.push(targetOf(dir, model));
   }
   if (targets.length) return { targets };
   return {
@@ -70,6 +59,6 @@ export function findTargets(path: string): TargetResult {
   };
 }
 
-function targetOf(md: ModelDir, model: { file: string; fileName: string }): GenerateTarget {
-  return { modelDir: md.path, modelName: md.name, modelFile: model.file, modelFileName: model.fileName, configPath: join(md.path, 'config.pbtxt') };
+function targetOf(modelDir: string, model: { file: string; fileName: string }): GenerateTarget {
+  return { modelDir, modelName: basename(modelDir), modelFile: model.file, modelFileName: model.fileName, configPath: join(modelDir, 'config.pbtxt') };
 }

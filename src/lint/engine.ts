@@ -1,32 +1,28 @@
 // The lint engine: paths -> model directories and config files -> parsed configs and model
 // signatures -> rules (per config, then per repository) -> severities and suppressions -> results
 // per file. It reads every file at most once per run, and reads a model only when a rule needs it.
-import { basename, dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { parseConfig, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
-import { OnnxReadError } from '../onnx/errors.js';
-import { readSignatureSync } from '../onnx/reader.js';
+import type { OnnxReadError } from '../onnx/errors.js';
 import type { ModelSignature } from '../onnx/types.js';
-import { listModelDirs, scanModelDir, type ModelDir } from '../repo/model-dir.js';
 import { LintInputError } from './errors.js';
-import { resolveModelFile, type ModelFile } from './model-file.js';
-import { fileResult, summarize, type FileResult, type InputProblem, type LintResult } from './results.js';
+import type { ModelFile } from '../triton/model-file.js';
+import { describeRule, fileResult, summarize, type FileResult, type InputProblem, type LintResult } from './results.js';
 import type { ModelContext, ModelInfo, ModelRule, Report, RepositoryContext, RepositoryModel, RepositoryRule, Rule, RuleFiles, RuleLevel } from './rule.js';
 import { RULES } from './rules/index.js';
 import { DEFAULT_SETTINGS, findSettingsFile, loadSettingsFile, type LintSettings } from './settings.js';
 import { effectiveSeverity } from './severity.js';
 import { displayPath } from '../util/display-path.js';
-import { listingsOnce, listNames, UnreadablePathError } from '../util/list-dir.js';
-import { fileSize, pathKind, type PathKind } from '../util/path-kind.js';
-import type { AutofillListing } from '../config/autofill.js';
-import { readAutofillListing } from '../resolve/listing.js';
-import { readText } from '../util/read-text.js';
+import { UnreadablePathError } from '../util/unreadable-path.js';
+import { entryNames } from '../repo/tree.js';
 import { parseDirectives, suppresses, unknownIds, unusedDirectives, type Directive } from './suppressions.js';
-import { looksLikeModelDir, resolveTargets, type LintTarget } from './targets.js';
+import { looksLikeModelDir, modelDirOfConfig, resolveTargets, type LintTarget } from './targets.js';
 import { byteRange, modelReadMessage } from './model-read.js';
 import { didYouMean } from '../pbtxt/suggest.js';
-import { IdentityCache } from '../util/file-identity.js';
+import { Workspace, type ConfigRead } from '../workspace/workspace.js';
+import type { SignatureResult } from '../workspace/sources.js';
 import { append } from '../util/arrays.js';
 
 export interface LintOptions {
@@ -44,18 +40,11 @@ export interface LintOptions {
   rules?: readonly Rule[];
   /** Called after each config file, for a progress display. */
   onProgress?: (done: number, total: number) => void;
-  /** Parsed configs and model signatures kept across runs while their files are unchanged (watch). */
-  cache?: LintCache;
-}
-
-/** What a long-running caller (watch mode) keeps between runs, keyed by file identity. */
-export interface LintCache {
-  docs: IdentityCache<ConfigDocument | InputProblem>;
-  signatures: IdentityCache<SignatureResult>;
-}
-
-export function createLintCache(): LintCache {
-  return { docs: new IdentityCache(), signatures: new IdentityCache() };
+  /**
+   * The repository's facts, kept across runs while files are unchanged (watch, the editor) and with
+   * unsaved text laid over the disk. Default: a workspace for this run only.
+   */
+  workspace?: Workspace;
 }
 
 /** Lints repositories, model directories or files. Throws LintInputError / SettingsError (exit 2). */
@@ -65,12 +54,10 @@ export async function lint(paths: readonly string[], options: LintOptions = {}):
 
 export function lintSync(paths: readonly string[], options: LintOptions = {}): LintResult {
   // One run reads the tree as it is: each directory is listed once, however many parts ask.
-  return listingsOnce(() => lintListed(paths, options));
-}
-
-function lintListed(paths: readonly string[], options: LintOptions): LintResult {
+  const workspace = options.workspace ?? new Workspace();
+  workspace.newRun();
   const cwd = options.cwd ?? process.cwd();
-  const { targets, missing, unrecognized, unreadable } = resolveTargets(paths.length ? paths : ['.'], cwd);
+  const { targets, missing, unrecognized, unreadable } = resolveTargets(paths.length ? paths : ['.'], cwd, workspace.tree);
   if (missing.length) throw new LintInputError(`${missing.join(', ')}: no such file or directory`, 'missing');
   if (unreadable.length) throw new LintInputError(unreadable.map((u) => `${displayPath(u.path, cwd)}: cannot read: ${u.reason}`).join('\n'), 'unreadable');
   if (unrecognized.length) {
@@ -78,7 +65,7 @@ function lintListed(paths: readonly string[], options: LintOptions): LintResult 
   }
   if (!targets.length) throw new LintInputError(`no config.pbtxt, configs/*.pbtxt or model directory found under ${paths.join(', ') || '.'}`);
   try {
-    return new LintRun(options).run(targets);
+    return new LintRun(options, workspace).run(targets);
   } catch (e) {
     // A model directory or version directory that cannot be listed: nothing in it was checked.
     if (e instanceof UnreadablePathError) throw new LintInputError(`${displayPath(e.path, cwd)}: cannot read: ${e.reason}`, 'unreadable');
@@ -87,11 +74,9 @@ function lintListed(paths: readonly string[], options: LintOptions): LintResult 
 }
 
 export interface LintTextOptions {
-  /** The file name diagnostics carry (default `<dir>/config.pbtxt` of a model named `model`). */
+  /** Where the text stands (default `model/config.pbtxt`): it is laid over the disk there. */
   file?: string;
-  /** The model's name (its directory name); default: the name of the file's directory. */
-  modelName?: string;
-  /** The model's signature, as if read from `modelFile`. */
+  /** The model's signature, laid over the disk as the model file (default `<dir>/1/model.onnx`). */
   signature?: ModelSignature;
   modelFile?: string;
   settings?: LintSettings;
@@ -99,11 +84,18 @@ export interface LintTextOptions {
   rules?: readonly Rule[];
 }
 
-/** Lints one config held in memory (editors, tests): the repository is that one model. */
+/**
+ * Lints one config held in memory (editors, tests): the text is laid over the disk at `file`, so
+ * the findings are those of the same text saved there, with the rest of the repository as it is.
+ */
 export function lintText(text: string, options: LintTextOptions = {}): LintResult {
   const file = resolve(options.file ?? 'model/config.pbtxt');
-  const run = new LintRun({ settings: options.settings, ruleLevels: options.ruleLevels, rules: options.rules });
-  return run.runInMemory(text, file, options.modelName ?? basename(dirname(file)), options.modelFile ?? options.signature?.path, options.signature);
+  const workspace = new Workspace();
+  workspace.setText(file, text);
+  if (options.signature) workspace.sources.setSignature(resolve(options.modelFile ?? options.signature.path ?? join(dirname(file), '1', 'model.onnx')), options.signature);
+  workspace.newRun();
+  const target: LintTarget = { modelDir: modelDirOfConfig(file), configs: new Set([file]), modelFiles: new Set() };
+  return new LintRun({ settings: options.settings, ruleLevels: options.ruleLevels, rules: options.rules }, workspace).run([target]);
 }
 
 // ---- one run -------------------------------------------------------------------------------------
@@ -120,10 +112,7 @@ interface RuleSet {
   levels: Map<string, RuleLevel>;
 }
 
-export interface SignatureResult {
-  signature?: ModelSignature;
-  error?: OnnxReadError;
-}
+export type { SignatureResult };
 
 /** One config file to lint, with what its rules see. */
 interface Unit {
@@ -144,11 +133,6 @@ const ENGINE_RULES = { syntax: 'syntax', invalidSuppression: 'invalid-suppressio
 class LintRun {
   private readonly rules: readonly Rule[];
   private readonly ruleIds: Set<string>;
-  private readonly scans = new Map<string, ModelDir>();
-  private readonly docs = new Map<string, ConfigDocument | InputProblem>();
-  private readonly siblings = new Map<string, ConfigDocument | InputProblem>();
-  private readonly autofillListings = new Map<string, AutofillListing>();
-  private readonly signatures = new Map<string, SignatureResult>();
   private readonly settingsByFile = new Map<string, LintSettings>();
   private readonly settingsFileByDir = new Map<string, string | undefined>();
   private readonly ruleSets = new Map<LintSettings, RuleSet>();
@@ -156,7 +140,10 @@ class LintRun {
   /** Diagnostics in files that are not configs (model files), keyed by file. */
   private readonly otherFiles = new Map<string, Diagnostic[]>();
 
-  constructor(private readonly options: LintOptions) {
+  constructor(
+    private readonly options: LintOptions,
+    private readonly ws: Workspace,
+  ) {
     this.rules = options.rules ?? RULES;
     this.ruleIds = new Set(this.rules.map((r) => r.meta.id));
   }
@@ -171,25 +158,6 @@ class LintRun {
     });
     this.runRepositoryRules(targets, units);
     return this.finish(units);
-  }
-
-  runInMemory(text: string, file: string, name: string, modelFile: string | undefined, signature: ModelSignature | undefined): LintResult {
-    const doc = parseConfig(text, file);
-    this.docs.set(file, doc);
-    const ruleSet = this.ruleSet(this.options.settings ?? DEFAULT_SETTINGS);
-    const unit: Unit = {
-      name, dir: dirname(file), file, doc,
-      modelFile: modelFile ? { format: 'onnx', version: undefined, path: modelFile, expected: modelFile } : undefined,
-      signature: () => (signature ? { signature } : {}),
-      ruleSet, diagnostics: [], directives: parseDirectives(text),
-    };
-    this.runModelRules(unit);
-    const model: RepositoryModel = {
-      ...this.modelInfo(name, unit.dir), configFile: file, doc, config: hasSyntaxErrors(doc) ? undefined : doc.value, isTarget: true,
-      modelFile: () => modelFile, signature: () => signature,
-    };
-    this.runRepositoryRulesOn(unit.dir, [model], ruleSet, new Map([[file, unit]]));
-    return this.finish([unit]);
   }
 
   // ---- settings ----
@@ -228,89 +196,60 @@ class LintRun {
     return set;
   }
 
-  // ---- loading ----
+  // ---- loading: every fact comes from the workspace ----
 
-  private scan(dir: string): ModelDir {
-    let s = this.scans.get(dir);
-    if (!s) this.scans.set(dir, (s = scanModelDir(dir)));
-    return s;
-  }
-
-  private doc(file: string): ConfigDocument | InputProblem {
-    let d = this.docs.get(file);
-    if (!d) {
-      d = this.options.cache ? this.options.cache.docs.get(file, () => loadConfigDocument(file)) : loadConfigDocument(file);
-      this.docs.set(file, d);
-    }
-    return d;
+  private doc(file: string): ConfigRead {
+    return this.ws.config(file);
   }
 
   /**
    * The config of another model of the repository, which rules use only when it parses: read up to
-   * its first syntax error, so a broken sibling costs little. Kept for this run only (a config that
-   * is linted is read in full, through doc()).
+   * its first syntax error, so a broken sibling costs little (a config that is linted is read in full).
    */
-  private siblingDoc(file: string): ConfigDocument | InputProblem {
-    let d = this.siblings.get(file);
-    if (!d) {
-      d = loadConfigDocument(file, { stopAtFirstError: true });
-      this.siblings.set(file, d);
-    }
-    return d;
+  private siblingDoc(file: string): ConfigRead {
+    return this.ws.config(file, { stopAtFirstError: true });
   }
 
   private signature(path: string): SignatureResult {
-    let s = this.signatures.get(path);
-    if (!s) {
-      s = this.options.cache ? this.options.cache.signatures.get(path, () => loadSignature(path)) : loadSignature(path);
-      this.signatures.set(path, s);
-    }
-    return s;
+    return this.ws.signature(path);
   }
 
   /** A model's facts for rules, each read on first use and then kept for the run. */
   private modelInfo(name: string, dir: string): ModelInfo {
+    const m = this.ws.model(dir, name);
     return {
       name,
       dir,
-      layout: () => this.scan(dir),
-      autofillListing: () => {
-        let l = this.autofillListings.get(dir);
-        if (!l) this.autofillListings.set(dir, (l = readAutofillListing(dir, name)));
-        return l;
-      },
+      layout: () => m.layout(),
+      autofillListing: () => m.autofillListing(),
+      autofill: (config) => m.autofill(config),
+      effective: (options) => m.effective(options),
     };
   }
 
   /** The files rules ask about, each looked at once per run. */
-  private readonly files: RuleFiles = (() => {
-    const kinds = new Map<string, PathKind | undefined>();
-    const texts = new Map<string, string | undefined>();
-    return {
-      kind: (path) => {
-        if (!kinds.has(path)) kinds.set(path, pathKind(path));
-        return kinds.get(path);
-      },
-      names: (dir) => {
-        try {
-          return listNames(dir);
-        } catch {
-          return [];
-        }
-      },
-      text: (file) => {
-        if (!texts.has(file)) {
-          const read = readText(file);
-          texts.set(file, read.kind === 'text' ? read.text : undefined);
-        }
-        return texts.get(file);
-      },
-      size: (file) => fileSize(file),
-    };
-  })();
+  private readonly files: RuleFiles = {
+    kind: (path) => this.ws.tree.kind(path),
+    names: (dir) => {
+      try {
+        return entryNames(this.ws.tree, dir);
+      } catch {
+        return [];
+      }
+    },
+    text: (file) => {
+      const read = this.ws.sources.text(file);
+      return read.kind === 'text' ? read.text : undefined;
+    },
+    size: (file) => this.ws.sources.size(file),
+  };
 
   private modelFileOf(dir: string, config: ModelConfig): ModelFile {
-    return resolveModelFile(this.scan(dir), config);
+    return this.ws.model(dir).modelFile(config);
+  }
+
+  private scan(dir: string) {
+    return this.ws.model(dir).layout();
   }
 
   private unitsOf(t: LintTarget): Unit[] {
@@ -376,22 +315,28 @@ class LintRun {
 
   private runModelRules(unit: Unit): void {
     const syntaxOk = !hasSyntaxErrors(unit.doc);
-    const needsModel = unit.ruleSet.active.some((a) => a.rule.scope === 'model' && (a.rule.meta.requiresModel || a.rule.meta.id === 'model-unreadable'));
-    const sig = syntaxOk && needsModel ? unit.signature() : {};
+    // The model is read on first ask (the workspace keeps it): by the engine for rules that require
+    // it, by any rule that looks at ctx.signature.
+    let read: SignatureResult | undefined;
+    const sig = (): SignatureResult => (read ??= syntaxOk ? unit.signature() : {});
     for (const active of unit.ruleSet.active) {
       if (active.rule.scope !== 'model') continue;
       const rule = active.rule as ModelRule<unknown>;
       // Rules see a config only once it parses: a partial value would make them report nonsense.
       if (!syntaxOk && rule.meta.id !== ENGINE_RULES.syntax) continue;
-      if (rule.meta.requiresModel && !sig.signature) continue;
+      if (rule.meta.requiresModel && !sig().signature) continue;
       const ctx: ModelContext<unknown> = {
         model: this.modelInfo(unit.name, unit.dir),
         file: unit.file,
         doc: unit.doc,
         config: unit.doc.value,
         modelFile: unit.modelFile?.format === 'onnx' ? unit.modelFile.path : undefined,
-        signature: sig.signature,
-        modelError: sig.error,
+        get signature() {
+          return sig().signature;
+        },
+        get modelError() {
+          return sig().error;
+        },
         settings: unit.ruleSet.settings,
         options: active.options,
         isEnabled: (id) => (unit.ruleSet.levels.get(id) ?? 'off') !== 'off',
@@ -412,7 +357,7 @@ class LintRun {
     for (const [repo, repoTargets] of byRepo) {
       const ruleSet = this.ruleSet(this.settingsFor(repo));
       if (!ruleSet.active.some((a) => a.rule.scope === 'repository')) continue;
-      const dirs = new Set([...listModelDirs(repo).filter(looksLikeModelDir), ...repoTargets.map((t) => t.modelDir)]);
+      const dirs = new Set([...this.ws.modelDirs(repo).filter((d) => looksLikeModelDir(d, this.ws.tree)), ...repoTargets.map((t) => t.modelDir)]);
       const models = [...dirs].sort().map((dir) => this.repositoryModel(dir, unitByFile));
       this.runRepositoryRulesOn(repo, models, ruleSet, unitByFile);
     }
@@ -421,8 +366,8 @@ class LintRun {
   private repositoryModel(dir: string, unitByFile: Map<string, Unit>): RepositoryModel {
     const scan = this.scan(dir);
     const configFile = scan.configPath;
-    // With a cache (watch) every config is read in full once and kept; a single run reads the others lightly.
-    const loaded = configFile ? (this.options.cache ? this.doc(configFile) : (this.docs.get(configFile) ?? this.siblingDoc(configFile))) : undefined;
+    // With a long-lived workspace (watch) every config is read in full once and kept; a single run reads the others lightly.
+    const loaded = configFile ? (this.options.workspace ? this.doc(configFile) : this.siblingDoc(configFile)) : undefined;
     const doc = loaded && 'value' in loaded ? loaded : undefined;
     const config = doc && !hasSyntaxErrors(doc) ? doc.value : undefined;
     let file: ModelFile | undefined;
@@ -467,7 +412,7 @@ class LintRun {
       results.push(fileResult(u.file, dedupe(kept)));
     }
     for (const [file, diagnostics] of this.otherFiles) results.push(fileResult(file, dedupe(diagnostics)));
-    return summarize(results, this.rules.map((r) => r.meta as never), this.problems);
+    return summarize(results, this.rules.map((r) => describeRule(r.meta)), this.problems);
   }
 
   private suppressionFindings(u: Unit): Diagnostic[] {
@@ -500,23 +445,6 @@ class LintRun {
 }
 
 // ---- helpers -------------------------------------------------------------------------------------
-
-/** Reads and parses a config; an unreadable file is an input problem (exit 2), not an exception. */
-export function loadConfigDocument(file: string, options: { stopAtFirstError?: boolean } = {}): ConfigDocument | InputProblem {
-  const read = readText(file);
-  if (read.kind === 'text') return parseConfig(read.text, file, options);
-  return { file, message: `cannot read: ${read.kind === 'missing' ? 'no such file' : read.reason}` };
-}
-
-/** Reads a model's signature; a bad file is a result with the error, never an exception. */
-export function loadSignature(path: string): SignatureResult {
-  try {
-    return { signature: readSignatureSync(path) };
-  } catch (e) {
-    // A reader bug must not crash a lint run: it becomes a finding about the file.
-    return { error: e instanceof OnnxReadError ? e : new OnnxReadError('format', path, null, (e as Error).message) };
-  }
-}
 
 /** A rule that throws is a bug in tritonc: report it as a finding and let the other rules finish. */
 function guarded(ruleId: string, run: () => void, report: (message: string) => void): void {

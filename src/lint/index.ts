@@ -1,5 +1,5 @@
 // The lint library: lint paths or text, the rules and how to write one, settings, results.
-export { createLintCache, lint, lintSync, lintText, type LintCache, type LintOptions, type LintTextOptions, type SignatureResult } from './engine.js';
+export { lint, lintSync, lintText, type LintOptions, type LintTextOptions, type SignatureResult } from './engine.js';
 export { LintInputError } from './errors.js';
 export type { FileResult, InputProblem, LintResult } from './results.js';
 export { errorsOnly } from './results.js';
@@ -14,5 +14,4 @@ export {
   parseSettings, settingsJsonSchema, type LintSettings, type RuleSetting,
 } from './settings.js';
 export { GPU_PRESETS, GPU_PRESET_NAMES, type GpuPreset } from './gpu-presets.js';
-export { resolveModelFile, type ModelFile, type ModelFormat } from './model-file.js';
 export { ruleDocsBaseUrl, ruleDocsUrl } from './docs-url.js';

@@ -1,32 +1,18 @@
 // Lint results: the diagnostics of each file, sorted as a reader goes through the file, and counts.
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic, FileResult, InputProblem, LintResult, RuleDescriptor } from '../diagnostics.js';
 import type { RuleMeta } from './rule.js';
+import { projectUrl, ruleDocsUrl } from './docs-url.js';
+import { VERSION } from '../version.js';
 
-export interface FileResult {
-  /** Absolute path of the file the diagnostics are in. */
-  filePath: string;
-  diagnostics: Diagnostic[];
-  errorCount: number;
-  warningCount: number;
-  infoCount: number;
-}
+export type { FileResult, InputProblem, LintResult };
 
-/** A file the engine could not read: the CLI reports it and exits 2. */
-export interface InputProblem {
-  file: string;
-  /** What is wrong, without the file: "cannot read: not a regular file (a FIFO)". */
-  message: string;
-}
+/** What reports say about a rule. */
+export const describeRule = (meta: RuleMeta<unknown>): RuleDescriptor => ({
+  id: meta.id, category: meta.category, defaultSeverity: meta.defaultSeverity, description: meta.description,
+  prevents: meta.prevents, requiresModel: meta.requiresModel, docsUrl: ruleDocsUrl(meta.id),
+});
 
-export interface LintResult {
-  results: FileResult[];
-  errorCount: number;
-  warningCount: number;
-  infoCount: number;
-  /** Every rule the engine knows, for reports that describe rules (SARIF). */
-  rules: RuleMeta<unknown>[];
-  problems: InputProblem[];
-}
+export const TOOL = (): LintResult['tool'] => ({ name: 'tritonc', version: VERSION, informationUri: projectUrl() });
 
 export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   return (
@@ -48,15 +34,16 @@ export function fileResult(filePath: string, diagnostics: Diagnostic[]): FileRes
   };
 }
 
-export function summarize(results: FileResult[], rules: RuleMeta<unknown>[], problems: InputProblem[]): LintResult {
+export function summarize(results: FileResult[], rules: readonly RuleDescriptor[], problems: InputProblem[]): LintResult {
   const sorted = [...results].sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
   return {
     results: sorted,
     errorCount: sorted.reduce((n, r) => n + r.errorCount, 0),
     warningCount: sorted.reduce((n, r) => n + r.warningCount, 0),
     infoCount: sorted.reduce((n, r) => n + r.infoCount, 0),
-    rules,
+    rules: [...rules],
     problems,
+    tool: TOOL(),
   };
 }
 

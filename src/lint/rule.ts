@@ -54,15 +54,15 @@ import type { ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import type { ModelSignature } from '../onnx/types.js';
 import type { OnnxReadError } from '../onnx/errors.js';
-import type { LintSettings } from './settings.js';
-import type { AutofillListing } from '../config/autofill.js';
+import type { LintSettings, RuleLevel } from './settings-types.js';
+import type { AutofillListing, AutofillResult } from '../triton/autofill.js';
+import type { ResolveOptions, ResolveResult } from '../triton/effective-config.js';
 import type { ModelDir } from '../repo/model-dir.js';
 import type { PathKind } from '../util/path-kind.js';
 
 export type RuleCategory = 'correctness' | 'suspicious' | 'performance' | 'style';
 
-/** What a settings file or --rule may set a rule to. */
-export type RuleLevel = Severity | 'off';
+export type { RuleLevel };
 
 export interface RuleMeta<Options = undefined> {
   /** Stable, kebab-case, part of the contract: settings, suppressions and SARIF refer to it. */
@@ -113,6 +113,10 @@ export interface ModelInfo {
   layout(): ModelDir;
   /** What core's AutoCompleteBackendFields sees of it: the first sub-directory and its entries. */
   autofillListing(): AutofillListing;
+  /** core's AutoCompleteBackendFields on a config of this model (computed once per config). */
+  autofill(config: ModelConfig): AutofillResult;
+  /** The effective config Triton would load for this model directory (tritonc resolve's answer). */
+  effective(options?: ResolveOptions): ResolveResult;
 }
 
 /**

@@ -7,7 +7,10 @@ import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { didYouMean } from '../pbtxt/suggest.js';
 import { GPU_PRESETS, GPU_PRESET_NAMES, gpuPreset, type GpuPreset } from './gpu-presets.js';
-import type { Rule, RuleLevel } from './rule.js';
+import type { Rule } from './rule.js';
+import { DEFAULT_SETTINGS, type LintSettings, type RuleLevel, type RuleSetting } from './settings-types.js';
+
+export { DEFAULT_SETTINGS, type LintSettings, type RuleLevel, type RuleSetting };
 import { parseDuration, parseSize } from './units.js';
 import { readTextOrThrow } from '../util/read-text.js';
 
@@ -20,35 +23,6 @@ type LevelName = (typeof LEVEL_NAMES)[number];
 export function levelFromName(name: LevelName | 'warning'): RuleLevel {
   return name === 'warn' ? 'warning' : name;
 }
-
-export interface RuleSetting {
-  level: RuleLevel;
-  /** Raw options as written; the engine parses them with the rule's schema (already validated here). */
-  options?: unknown;
-}
-
-export interface LintSettings {
-  /** The settings file these came from, if any. */
-  file: string | undefined;
-  rules: Record<string, RuleSetting>;
-  gpu: {
-    /** Memory per GPU in bytes, from gpu.memory, a preset or --gpu-memory; undefined = no budget. */
-    memoryBytes: number | undefined;
-    /** How the budget was given, for messages: "24GiB", "A10G". */
-    memorySource: string | undefined;
-    /** GPUs per server (default 1); 0 means a CPU-only server. */
-    count: number;
-  };
-  /** End-to-end latency budget per request, microseconds. */
-  latencyBudgetUs: number | undefined;
-}
-
-export const DEFAULT_SETTINGS: LintSettings = Object.freeze({
-  file: undefined,
-  rules: {},
-  gpu: { memoryBytes: undefined, memorySource: undefined, count: 1 },
-  latencyBudgetUs: undefined,
-});
 
 /** A settings problem: exit 2 with `file: key: message`. */
 export interface SettingsProblem {

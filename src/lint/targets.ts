@@ -1,11 +1,11 @@
 // What the user asked to lint, as model directories and config files. PATH may be a repository, a
 // model directory, any directory above them, or files: pre-commit passes config.pbtxt,
 // configs/<name>.pbtxt and model files (m/1/model.onnx); each maps to its model directory once.
-import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { findConfigFiles } from '../repo/find-configs.js';
 import { versionOfDirName } from '../repo/model-dir.js';
-import { listNames, type UnreadablePathError } from '../util/list-dir.js';
+import { entryNames, type Tree } from '../repo/tree.js';
+import type { UnreadablePathError } from '../util/unreadable-path.js';
 
 export interface LintTarget {
   /** Absolute model directory. */
@@ -26,20 +26,12 @@ export interface TargetResolution {
   unreadable: UnreadablePathError[];
 }
 
-function statOf(path: string): ReturnType<typeof statSync> | undefined {
-  try {
-    return statSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
 /** A directory Triton would take as a model: it has a config or a version directory with files in it. */
-export function looksLikeModelDir(dir: string): boolean {
-  if (statOf(join(dir, 'config.pbtxt'))?.isFile()) return true;
+export function looksLikeModelDir(dir: string, tree: Tree): boolean {
+  if (tree.kind(join(dir, 'config.pbtxt')) === 'file') return true;
   let names: string[];
   try {
-    names = listNames(dir);
+    names = entryNames(tree, dir);
   } catch {
     // Not readable: the walk that follows reports it.
     return false;
@@ -47,7 +39,7 @@ export function looksLikeModelDir(dir: string): boolean {
   return names.some((n) => {
     if (versionOfDirName(n).version === undefined) return false;
     try {
-      return statOf(join(dir, n))?.isDirectory() === true && listNames(join(dir, n)).length > 0;
+      return tree.kind(join(dir, n)) === 'dir' && entryNames(tree, join(dir, n)).length > 0;
     } catch {
       return false;
     }
@@ -55,12 +47,12 @@ export function looksLikeModelDir(dir: string): boolean {
 }
 
 /** The model directory of a file inside a version directory (m/1/model.onnx, m/1/model.onnx/model.onnx). */
-function modelDirOfModelFile(file: string): string | undefined {
+function modelDirOfModelFile(file: string, tree: Tree): string | undefined {
   let dir = dirname(file);
   for (let depth = 0; depth < 3; depth++) {
     const parent = dirname(dir);
     if (parent === dir) return undefined;
-    if (versionOfDirName(basename(dir)).version !== undefined && looksLikeModelDir(parent)) return parent;
+    if (versionOfDirName(basename(dir)).version !== undefined && looksLikeModelDir(parent, tree)) return parent;
     dir = parent;
   }
   return undefined;
@@ -72,7 +64,7 @@ export function modelDirOfConfig(file: string): string {
   return basename(file) !== 'config.pbtxt' && basename(dir) === 'configs' ? dirname(dir) : dir;
 }
 
-export function resolveTargets(paths: readonly string[], cwd: string): TargetResolution {
+export function resolveTargets(paths: readonly string[], cwd: string, tree: Tree): TargetResolution {
   const byDir = new Map<string, LintTarget>();
   const missing: string[] = [];
   const unrecognized: string[] = [];
@@ -89,17 +81,17 @@ export function resolveTargets(paths: readonly string[], cwd: string): TargetRes
 
   for (const p of paths) {
     const abs = resolve(cwd, p);
-    const st = statOf(abs);
-    if (!st) {
+    const kind = tree.kind(abs);
+    if (!kind) {
       missing.push(p);
       continue;
     }
-    if (st.isDirectory()) {
-      if (looksLikeModelDir(abs)) {
+    if (kind === 'dir') {
+      if (looksLikeModelDir(abs, tree)) {
         target(abs).configs = 'all';
         continue;
       }
-      const found = findConfigFiles([abs]);
+      const found = findConfigFiles([abs], tree);
       for (const f of found.files) addConfig(f);
       unreadable.push(...found.unreadable);
       continue;
@@ -108,7 +100,7 @@ export function resolveTargets(paths: readonly string[], cwd: string): TargetRes
       addConfig(abs);
       continue;
     }
-    const modelDir = modelDirOfModelFile(abs);
+    const modelDir = modelDirOfModelFile(abs, tree);
     if (modelDir === undefined) {
       unrecognized.push(p);
       continue;

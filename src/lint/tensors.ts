@@ -3,7 +3,7 @@
 // by the io-* rules, batch-dim-in-dims and missing-dynamic-axis.
 import type { PathSegment } from '../diagnostics.js';
 import type { ModelConfig, ModelInput, ModelOutput } from '../config/model-config.js';
-import { onnxShapeText, shapeText, tritonDim } from '../generate/io.js';
+import { onnxShapeText, shapeText, tritonDim } from '../triton/io-mapping.js';
 import { isDynamicDim } from '../onnx/signature.js';
 import type { Dim, ModelSignature, TensorInfo } from '../onnx/types.js';
 

@@ -2,7 +2,7 @@
 // and every comment attached to the node it belongs to. The formatter prints from it; lint rules use
 // it (through ConfigDocument.locate) to point at exact tokens.
 import type { Range } from '../diagnostics.js';
-import type { SchemaField, SchemaMessage } from '../config/schema.js';
+import type { SchemaField, SchemaMessage } from './descriptor.js';
 import type { Comment } from './lexer.js';
 
 export type { Comment };

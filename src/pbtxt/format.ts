@@ -1,14 +1,17 @@
-// The formatter: parse, canonicalize the tree, print; then prove the output means the same thing
-// and kept every comment before anyone writes it.
+// The formatting core: canonicalize a parsed tree and print it, then prove the output means the
+// same value and kept every comment before anyone writes it. The caller parses (with its schema).
 import type { Diagnostic } from '../diagnostics.js';
-import { parseConfig } from '../config/document.js';
+import type { DocumentNode } from './ast.js';
 import { canonicalTree } from './canonical.js';
-import { tokenize } from './lexer.js';
 import { valuesEqual } from './equal.js';
+import { tokenize } from './lexer.js';
 import { printTree } from './printer.js';
 
-/** A file whose first line is this comment is left exactly as it is. */
-export const FORMAT_OFF = /^\s*#\s*tritonc-fmt:\s*off\b/;
+export interface ParsedText {
+  tree: DocumentNode;
+  value: unknown;
+  diagnostics: Diagnostic[];
+}
 
 export type FormatResult =
   | { status: 'formatted'; output: string; changed: boolean }
@@ -16,13 +19,13 @@ export type FormatResult =
   | { status: 'syntax-error'; diagnostics: Diagnostic[] }
   | { status: 'unsafe'; reason: string };
 
-export function formatText(text: string, file = 'config.pbtxt'): FormatResult {
-  if (FORMAT_OFF.test(text.split('\n', 1)[0] ?? '')) return { status: 'skipped', reason: 'the file starts with "# tritonc-fmt: off"' };
-  const doc = parseConfig(text, file);
+/** Formats `text`, which `parse` reads; refuses rather than print something that means less. */
+export function formatParsed(text: string, parse: (text: string) => ParsedText): FormatResult {
+  const doc = parse(text);
   const errors = doc.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) return { status: 'syntax-error', diagnostics: errors };
   const output = printTree(canonicalTree(doc.tree));
-  const check = parseConfig(output, file);
+  const check = parse(output);
   if (check.diagnostics.some((d) => d.severity === 'error') || !valuesEqual(doc.value, check.value)) {
     return { status: 'unsafe', reason: 'the formatted text does not parse to the same config; nothing was changed (please report this as a tritonc bug)' };
   }

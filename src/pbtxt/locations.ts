@@ -2,7 +2,7 @@
 // point at the exact token. Built from the syntax tree, on first use, by walking it the way the
 // parser built the value: repeated occurrences append, map entries are keyed by their key's text.
 import type { PathSegment, Range } from '../diagnostics.js';
-import type { SchemaMessage } from '../config/schema.js';
+import type { SchemaMessage } from './descriptor.js';
 import type { DocumentNode, FieldNode, MessageNode, ScalarNode } from './ast.js';
 import { defaultScalar } from './parser.js';
 

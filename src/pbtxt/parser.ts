@@ -4,7 +4,7 @@
 // tree (ranges and comments) in one pass; the index from value paths to ranges is derived from the
 // tree on demand (see locations.ts), which keeps parsing cheap.
 import type { Diagnostic, PathSegment, Position, Range } from '../diagnostics.js';
-import type { FieldKind, SchemaField, SchemaMessage } from '../config/schema.js';
+import type { FieldKind, SchemaField, SchemaMessage } from './descriptor.js';
 import type {
   Comment, DocumentNode, ElementNode, FieldNode, ListNode, MessageNode, ScalarNode, ScalarValue, Trivia, ValueNode,
 } from './ast.js';

@@ -11,7 +11,7 @@
 // Scalars print from their typed values (so `0x10` becomes `16` and `True` becomes `true`), small
 // messages print on one line, and every comment prints where it was attached. The formatter and the
 // value printer both end here.
-import type { SchemaField } from '../config/schema.js';
+import type { SchemaField } from './descriptor.js';
 import type { Comment, DocumentNode, ElementNode, FieldNode, ListNode, MessageNode, ScalarNode, ValueNode } from './ast.js';
 import { formatFloat, quoteString } from './scalars.js';
 import { append } from '../util/arrays.js';

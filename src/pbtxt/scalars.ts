@@ -1,6 +1,6 @@
 // Conversions between text-format scalar literals and values: integers (decimal, hex, octal, exact
 // beyond 2^53), floats (inf/nan/`f` suffix), C-escaped strings.
-import type { ScalarType } from '../config/schema.js';
+import type { ScalarType } from './descriptor.js';
 
 /** 64-bit integers stay exact: a number while it is a safe integer, a bigint beyond. */
 export type Int64 = number | bigint;

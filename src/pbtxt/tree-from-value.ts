@@ -1,7 +1,7 @@
 // Builds the syntax tree of a plain config value, in canonical shape (repeated fields as one list,
 // map entries one by one), so the value printer and the formatter share one printer.
 import type { Position, Range } from '../diagnostics.js';
-import type { SchemaField, SchemaMessage } from '../config/schema.js';
+import type { SchemaField, SchemaMessage } from './descriptor.js';
 import type { DocumentNode, FieldNode, ListNode, MessageNode, ScalarNode, ScalarValue } from './ast.js';
 import { toInt64 } from './scalars.js';
 

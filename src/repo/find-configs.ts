@@ -3,10 +3,9 @@
 // Symlinks are followed, as Triton follows them (a config linked from a shared directory is a
 // config), each directory once, so a link back up the tree cannot loop. A directory that cannot be
 // read is reported, never skipped.
-import { realpathSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { listDir, UnreadablePathError } from '../util/list-dir.js';
-import { isDirectory } from '../util/path-kind.js';
+import { UnreadablePathError } from '../util/unreadable-path.js';
+import type { Tree } from './tree.js';
 
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
 
@@ -18,7 +17,7 @@ export interface FoundConfigs {
   unreadable: UnreadablePathError[];
 }
 
-export function findConfigFiles(paths: readonly string[]): FoundConfigs {
+export function findConfigFiles(paths: readonly string[], tree: Tree): FoundConfigs {
   const found: FoundConfigs = { files: [], missing: [], unreadable: [] };
   const seenFiles = new Set<string>();
   const seenDirs = new Set<string>();
@@ -29,12 +28,12 @@ export function findConfigFiles(paths: readonly string[]): FoundConfigs {
     }
   };
   const walk = (dir: string): void => {
-    const real = realpathOf(dir);
+    const real = tree.realpath(dir);
     if (seenDirs.has(real)) return;
     seenDirs.add(real);
     let entries;
     try {
-      entries = listDir(dir);
+      entries = tree.entries(dir);
     } catch (e) {
       if (e instanceof UnreadablePathError) return void found.unreadable.push(e);
       throw e;
@@ -42,7 +41,7 @@ export function findConfigFiles(paths: readonly string[]): FoundConfigs {
     entries = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       const full = join(dir, e.name);
-      if (e.isSymbolicLink() ? isDirectory(full) : e.isDirectory()) {
+      if (e.kind === 'dir') {
         if (!SKIP_DIRS.has(e.name)) walk(full);
       } else if (e.name === 'config.pbtxt' || (e.name.endsWith('.pbtxt') && basename(dir) === 'configs')) {
         // Also a FIFO or a dangling link of that name: reading it says why it cannot be read.
@@ -51,23 +50,10 @@ export function findConfigFiles(paths: readonly string[]): FoundConfigs {
     }
   };
   for (const p of paths) {
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      found.missing.push(p);
-      continue;
-    }
-    if (st.isDirectory()) walk(p);
+    const kind = tree.kind(p);
+    if (kind === undefined) found.missing.push(p);
+    else if (kind === 'dir') walk(p);
     else add(p);
   }
   return found;
-}
-
-function realpathOf(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return dir;
-  }
 }

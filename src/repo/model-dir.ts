@@ -1,9 +1,8 @@
 // A model directory as Triton reads it (core GetModelConfigFullPath, VersionsToLoad): its config files, its version
 // directories (with Triton's own rules for which names count), and where a version's model file is.
-import { statSync, type Dirent } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ModelVersionPolicy } from '../config/model-config.js';
-import { listDir } from '../util/list-dir.js';
+import type { Tree } from './tree.js';
 
 /** Sub-directories of a model directory that are never versions (core constants). */
 export const NON_VERSION_DIRS = new Set(['warmup', 'initial_state', 'configs']);
@@ -33,15 +32,6 @@ export interface ModelDir {
 }
 
 
-function isDir(path: string, e: Dirent): boolean {
-  if (e.isDirectory()) return true;
-  if (!e.isSymbolicLink()) return false;
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Triton parses a version directory name with std::stoll: a numeric prefix counts (`1_old` is
@@ -57,16 +47,16 @@ export function versionOfDirName(name: string): { version?: number; ignored?: st
   return { version: v };
 }
 
-export function scanModelDir(path: string): ModelDir {
-  const found = listDir(path);
-  const subdirs = found.filter((e) => isDir(join(path, e.name), e)).map((e) => e.name);
-  const files = new Set(found.filter((e) => !isDir(join(path, e.name), e)).map((e) => e.name));
+export function scanModelDir(path: string, tree: Tree): ModelDir {
+  const found = tree.entries(path);
+  const subdirs = found.filter((e) => e.kind === 'dir').map((e) => e.name);
+  const files = new Set(found.filter((e) => e.kind !== 'dir').map((e) => e.name));
   const versionDirs: VersionDir[] = subdirs
     .filter((d) => !NON_VERSION_DIRS.has(d))
     .map((d) => ({ dirName: d, path: join(path, d), ...versionOfDirName(d) }))
     .map((v) => ({ dirName: v.dirName, path: v.path, version: v.version, ...(v.ignored ? { ignored: v.ignored } : {}) }));
   const customConfigs = subdirs.includes('configs')
-    ? listDir(join(path, 'configs')).filter((e) => e.name.endsWith('.pbtxt') && !e.isDirectory()).map((e) => join(path, 'configs', e.name)).sort()
+    ? tree.entries(join(path, 'configs')).filter((e) => e.name.endsWith('.pbtxt') && e.kind !== 'dir').map((e) => join(path, 'configs', e.name)).sort()
     : [];
   return {
     name: basename(path),
@@ -96,9 +86,9 @@ export function selectVersions(policy: ModelVersionPolicy | undefined, dirs: rea
 }
 
 /** A repository's model directories: every immediate sub-directory (Triton skips none by name). */
-export function listModelDirs(repo: string): string[] {
-  return listDir(repo)
-    .filter((e) => isDir(join(repo, e.name), e))
+export function listModelDirs(repo: string, tree: Tree): string[] {
+  return tree.entries(repo)
+    .filter((e) => e.kind === 'dir')
     .map((e) => join(repo, e.name))
     .sort();
 }

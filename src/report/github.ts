@@ -2,7 +2,7 @@
 //   ::error file=m/config.pbtxt,line=3,endLine=3,col=17,endColumn=18,title=tritonc(batch-dim-in-dims)::message
 // Escaping follows @actions/core: %, CR and LF in the message; also : and , in property values.
 // Paths are relative to GITHUB_WORKSPACE (the checkout) when it is set, else to cwd.
-import type { LintResult } from '../lint/results.js';
+import type { LintResult } from '../diagnostics.js';
 import { displayPath, type ReportOptions } from './options.js';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'notice' } as const;

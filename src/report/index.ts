@@ -1,5 +1,5 @@
 // Report formatters: pure functions from lint results to text.
-import type { LintResult } from '../lint/results.js';
+import type { LintResult } from '../diagnostics.js';
 import { formatGithub, type GithubReportOptions } from './github.js';
 import { formatJson } from './json.js';
 import { formatSarif } from './sarif.js';

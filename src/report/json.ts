@@ -2,7 +2,7 @@
 // [{ filePath, messages: [{ ruleId, severity: 1|2, level, message, line, column, endLine, endColumn }],
 //    errorCount, warningCount }]. severity 2 = error, 1 = warning or info (`level` says which);
 // warningCount counts warnings only, so infos never trip --max-warnings.
-import type { LintResult } from '../lint/results.js';
+import type { LintResult } from '../diagnostics.js';
 
 export interface JsonMessage {
   ruleId: string;

@@ -4,10 +4,7 @@
 import { createHash } from 'node:crypto';
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { projectUrl, ruleDocsUrl } from '../lint/docs-url.js';
-import type { LintResult } from '../lint/results.js';
-import type { RuleMeta } from '../lint/rule.js';
-import { VERSION } from '../version.js';
+import type { LintResult, RuleDescriptor } from '../diagnostics.js';
 import { displayPath, type ReportOptions } from './options.js';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -17,9 +14,9 @@ type Json = Record<string, unknown>;
 
 const pascal = (id: string): string => id.replace(/(^|-)([a-z0-9])/g, (_m, _d, c: string) => c.toUpperCase());
 
-function ruleDescriptor(meta: RuleMeta<unknown>): Json {
+function ruleDescriptor(meta: RuleDescriptor): Json {
   const prevents = meta.prevents.length ? ` Prevents Triton's: ${meta.prevents.map((p) => `"${p}"`).join('; ')}` : '';
-  const url = ruleDocsUrl(meta.id);
+  const url = meta.docsUrl;
   return {
     id: meta.id,
     name: pascal(meta.id),
@@ -72,7 +69,7 @@ export function toSarif(result: LintResult, options: ReportOptions = {}): Json {
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'tritonc', version: options.version ?? VERSION, informationUri: projectUrl(), rules: rules.map(ruleDescriptor) } },
+        tool: { driver: { name: result.tool.name, version: options.version ?? result.tool.version, informationUri: result.tool.informationUri, rules: rules.map(ruleDescriptor) } },
         originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(cwd.endsWith('/') ? cwd : `${cwd}/`).href } },
         columnKind: 'utf16CodeUnits',
         results,

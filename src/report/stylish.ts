@@ -1,6 +1,6 @@
 // The human format, after ESLint's "stylish": the file, then one aligned line per problem
 // (line:column, severity, message, rule id), then a summary line.
-import type { LintResult } from '../lint/results.js';
+import type { LintResult } from '../diagnostics.js';
 import { painter, type Style } from './color.js';
 import { displayPath, type ReportOptions } from './options.js';
 import { maxOf } from '../util/arrays.js';

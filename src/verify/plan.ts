@@ -2,16 +2,14 @@
 // the tensors the config declares (in the form verify sends them), and the ONNX file Triton would load.
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { parseConfig } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import { toProtoJson, type JsonValue } from '../config/proto-json.js';
 import { loadSchema } from '../config/schema.js';
 import { formatPosition } from '../diagnostics.js';
 import { onnxModelOf } from '../generate/targets.js';
-import { scanModelDir } from '../repo/model-dir.js';
+import { Workspace } from '../workspace/workspace.js';
 import { CannotRun } from './errors.js';
 import { displayPath } from '../util/display-path.js';
-import { readTextOrThrow } from '../util/read-text.js';
 
 /** A config input or output as verify uses it. */
 export interface TensorSpec {
@@ -87,29 +85,25 @@ export function prepareVerify(path: string, cwd: string): VerifyPlan {
     if (basename(modelDir) !== 'config.pbtxt') throw new CannotRun(`${path}: not a model directory; give <repository>/<model>, the directory holding config.pbtxt`);
     modelDir = dirname(modelDir);
   }
-  const md = scanModelDir(modelDir);
+  const workspace = new Workspace();
+  const md = workspace.model(modelDir).layout();
   if (!md.configPath) {
     throw new CannotRun(
       `${shown(modelDir)} has no config.pbtxt to verify. Write one with: tritonc generate ${shown(modelDir)} --write`,
     );
   }
-  let text: string;
-  try {
-    text = readTextOrThrow(md.configPath);
-  } catch (e) {
-    throw new CannotRun(`cannot read ${shown(md.configPath)}: ${(e as Error).message}`);
-  }
-  const doc = parseConfig(text, shown(md.configPath));
+  const doc = workspace.config(md.configPath);
+  if (!('value' in doc)) throw new CannotRun(`${shown(md.configPath)}: ${doc.message}`);
   const errors = doc.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
-    const lines = errors.map((d) => `${formatPosition(d.file, d.range.start)}: ${d.message}`);
+    const lines = errors.map((d) => `${formatPosition(shown(d.file), d.range.start)}: ${d.message}`);
     throw new CannotRun(`${shown(md.configPath)} does not parse, so no runtime can load it:\n${lines.join('\n')}`);
   }
   const config = doc.value;
   const { inputs, outputs } = tensorSpecs(config);
   const backend = config.backend ?? '';
   const platform = config.platform ?? '';
-  const onnx = onnxModelOf(md);
+  const onnx = onnxModelOf(modelDir, workspace);
   // Core's auto-fill picks onnxruntime from the config, or from a model.onnx when neither is set.
   const isOnnx = backend === 'onnxruntime' || platform === 'onnxruntime_onnx' || (!backend && !platform && onnx !== undefined);
   return {

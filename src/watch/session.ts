@@ -7,11 +7,11 @@ import { join, relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { findTargets } from '../generate/targets.js';
 import { generateForTarget } from '../generate/run.js';
-import { createLintCache, lintSync, loadConfigDocument, loadSignature, type LintCache, type LintOptions } from '../lint/engine.js';
-import { fileResult, summarize, type FileResult, type InputProblem, type LintResult } from '../lint/results.js';
+import { lintSync, type LintOptions } from '../lint/engine.js';
+import { describeRule, fileResult, summarize, type FileResult, type InputProblem, type LintResult } from '../lint/results.js';
+import { Workspace } from '../workspace/workspace.js';
 import { RULES } from '../lint/rules/index.js';
 import type { Rule } from '../lint/rule.js';
-import { listModelDirs } from '../repo/model-dir.js';
 import { LintInputError } from '../lint/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { describeFsError } from '../util/read-text.js';
@@ -46,13 +46,14 @@ export interface WatchSessionOptions {
   cwd: string;
   /** Regenerate tritonc-generated configs whose model.onnx changed. */
   generate?: boolean;
-  lint?: Omit<LintOptions, 'cache' | 'cwd' | 'rules'>;
+  lint?: Omit<LintOptions, 'workspace' | 'cwd' | 'rules'>;
   rules?: readonly Rule[];
   now?: () => number;
 }
 
 export class WatchSession {
-  private readonly cache: LintCache = createLintCache();
+  /** The repository's facts, kept across changes while files are unchanged. */
+  private readonly workspace = new Workspace();
   /** Current findings per file. */
   private readonly findings = new Map<string, Diagnostic[]>();
   private readonly problems = new Map<string, InputProblem>();
@@ -64,7 +65,7 @@ export class WatchSession {
 
   /** The first full lint. */
   initial(): RunReport {
-    const models = listModelDirs(this.options.repo).map((d) => relative(this.options.repo, d));
+    const models = this.workspace.modelDirs(this.options.repo).map((d) => relative(this.options.repo, d));
     const result = this.lint(models.map((m) => join(this.options.repo, m)), this.rules);
     this.findings.clear();
     this.problems.clear();
@@ -80,6 +81,7 @@ export class WatchSession {
     const notes: string[] = [];
     const waiting: string[] = [];
 
+    this.workspace.newRun();
     for (const c of changes) if (c.event === 'unlink' || c.event === 'unlinkDir') this.forget(c.path);
     const stillWriting = new Set(changes.filter((c) => c.kind === 'model-file' && c.path.endsWith('.onnx') && this.stillBeingWritten(c.path)).map((c) => c.path));
     for (const p of stillWriting) waiting.push(p);
@@ -109,22 +111,22 @@ export class WatchSession {
 
   /** How many parsed files the session holds (for tests of its memory use). */
   get cachedFiles(): number {
-    return this.cache.docs.size + this.cache.signatures.size;
+    return this.workspace.cachedFiles;
   }
 
   // ---- helpers ----
 
   private lint(targets: string[], rules: readonly Rule[]): LintResult {
     const existing = targets.filter((t) => existsSync(t));
-    if (!existing.length) return summarize([], rules.map((r) => r.meta as never), []);
+    if (!existing.length) return summarize([], rules.map((r) => describeRule(r.meta)), []);
     try {
-      return lintSync(existing, { ...this.options.lint, cwd: this.options.cwd, cache: this.cache, rules });
+      return lintSync(existing, { ...this.options.lint, cwd: this.options.cwd, workspace: this.workspace, rules });
     } catch (e) {
       // A model directory without a config yet (being created) is not a lint input: nothing to report.
       // One that cannot be read is: its models were not checked.
       const unreadable = e instanceof LintInputError && e.problem === 'unreadable';
       if (!(e instanceof LintInputError)) throw e;
-      return summarize([], rules.map((r) => r.meta as never), unreadable ? [{ file: '', message: e.message }] : []);
+      return summarize([], rules.map((r) => describeRule(r.meta)), unreadable ? [{ file: '', message: e.message }] : []);
     }
   }
 
@@ -132,7 +134,7 @@ export class WatchSession {
   private refreshRepositoryWide(): void {
     const rules = this.rules.filter((r) => REPOSITORY_WIDE.has(r.meta.id));
     if (!rules.length) return;
-    const models = listModelDirs(this.options.repo);
+    const models = this.workspace.modelDirs(this.options.repo);
     const result = this.lint(models, rules);
     for (const [file, list] of this.findings) this.findings.set(file, list.filter((d) => !REPOSITORY_WIDE.has(d.ruleId)));
     for (const r of result.results) {
@@ -146,10 +148,10 @@ export class WatchSession {
   private ensemblesUsing(models: Set<string>): string[] {
     if (!models.size) return [];
     const out: string[] = [];
-    for (const dir of listModelDirs(this.options.repo)) {
+    for (const dir of this.workspace.modelDirs(this.options.repo)) {
       const config = join(dir, 'config.pbtxt');
       if (!existsSync(config)) continue;
-      const doc = this.cache.docs.get(config, () => loadConfigDocument(config));
+      const doc = this.workspace.config(config);
       if (!('value' in doc)) continue;
       const steps = doc.value.ensemble_scheduling?.step ?? [];
       if (steps.some((s) => s.model_name !== undefined && models.has(s.model_name))) out.push(relative(this.options.repo, dir));
@@ -172,8 +174,7 @@ export class WatchSession {
   }
 
   private forget(path: string): void {
-    this.cache.docs.prune((p) => p !== path && !p.startsWith(`${path}/`));
-    this.cache.signatures.prune((p) => p !== path && !p.startsWith(`${path}/`));
+    this.workspace.forget(path);
   }
 
   /** A model file that changed moments ago and does not read yet is taken as still being written. */
@@ -185,10 +186,9 @@ export class WatchSession {
       return false;
     }
     if ((this.options.now ?? Date.now)() - mtimeMs > STILL_WRITING_MS) return false;
-    const read = this.cache.signatures.get(path, () => loadSignature(path));
-    if (!read.error) return false;
+    if (!this.workspace.signature(path).error) return false;
     // Don't keep the half-written state: read it again next time.
-    this.cache.signatures.delete(path);
+    this.workspace.forget(path);
     return true;
   }
 
@@ -218,7 +218,7 @@ export class WatchSession {
           notes.push(`not regenerating ${shown}: cannot write it: ${describeFsError(e)}; the file is unchanged`);
           continue;
         }
-        this.cache.docs.delete(target.configPath);
+        this.workspace.forget(target.configPath);
         notes.push(`${outcome.decision === 'create' ? 'wrote' : 'regenerated'} ${shown} from ${displayPath(target.modelFile, this.options.cwd)}`);
       }
     }
@@ -227,7 +227,7 @@ export class WatchSession {
 
   private report(event: RunReport['event'], changed: string[], notes: string[], waiting: string[]): RunReport {
     const results: FileResult[] = [...this.findings].map(([file, diagnostics]) => fileResult(file, diagnostics));
-    return { event, changed, result: summarize(results, this.rules.map((r) => r.meta as never), [...this.problems.values()]), notes, waiting };
+    return { event, changed, result: summarize(results, this.rules.map((r) => describeRule(r.meta)), [...this.problems.values()]), notes, waiting };
   }
 }
 

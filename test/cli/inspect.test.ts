@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildFixture } from '../../fixtures/onnx/index.js';
-import { writeOnnx } from '../resolve/helpers.js';
+import { writeOnnx } from '../triton/helpers.js';
 import { cli, tempDir } from '../support/cli.js';
 
 let dir: string;

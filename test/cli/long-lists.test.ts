@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/document.js';
-import { writeOnnx } from '../resolve/helpers.js';
+import { writeOnnx } from '../triton/helpers.js';
 import { cli, tempDir } from '../support/cli.js';
 
 const N = 200_000;

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/document.js';
 import { cli, tempDir } from '../support/cli.js';
-import { makeModelDir, type SignatureSpec } from '../resolve/helpers.js';
+import { makeModelDir, type SignatureSpec } from '../triton/helpers.js';
 
 const IMAGES: SignatureSpec = {
   inputs: [{ name: 'images', type: 'TYPE_FP32', shape: ['batch', 3, 224, 224] }],

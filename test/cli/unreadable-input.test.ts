@@ -43,7 +43,7 @@ describe('FIFOs and devices', () => {
     [['fmt', '/dev/zero'], 'tritonc fmt: /dev/zero: cannot read: not a regular file (a device)\n'],
     [['generate', 'fifo-model'], 'tritonc generate: fifo-model/1/model.onnx: not a regular file (a FIFO), not an ONNX model file\n'],
     [['resolve', 'fifo-config'], 'tritonc resolve: fifo-config/config.pbtxt: cannot read: not a regular file (a FIFO)\n'],
-    [['verify', 'fifo-config', '--dry-run'], 'tritonc: verify: cannot read fifo-config/config.pbtxt: not a regular file (a FIFO)\n'],
+    [['verify', 'fifo-config', '--dry-run'], 'tritonc: verify: fifo-config/config.pbtxt: cannot read: not a regular file (a FIFO)\n'],
     [['inspect', 'fifo-model/1/model.onnx'], 'tritonc: fifo-model/1/model.onnx: not a regular file (a FIFO), not an ONNX model file\n'],
   ])('tritonc %j ends with exit 2 and says why', (args, stderr) => {
     const r = run(args, repo);

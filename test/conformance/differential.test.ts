@@ -3,7 +3,7 @@
 import { describe, it } from 'vitest';
 import { parseConfig } from '../../src/config/document.js';
 import { printConfig } from '../../src/config/print.js';
-import { formatText } from '../../src/pbtxt/format.js';
+import { formatText } from '../../src/config/format.js';
 import { compareWithReference as compare } from '../differential/compare.js';
 import { referenceAvailable } from '../differential/reference.js';
 import { corpusRows, readCorpusFile } from '../support/corpus.js';

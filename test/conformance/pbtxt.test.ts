@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/document.js';
 import { printConfig } from '../../src/config/print.js';
 import { valuesEqual } from '../../src/pbtxt/equal.js';
-import { formatText } from '../../src/pbtxt/format.js';
+import { formatText } from '../../src/config/format.js';
 import { tokenize } from '../../src/pbtxt/lexer.js';
 import { corpusRows, readCorpusFile } from '../support/corpus.js';
 

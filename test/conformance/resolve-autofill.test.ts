@@ -12,10 +12,10 @@ import type { ModelConfig, ModelInput, ModelOutput } from '../../src/config/mode
 import { printConfig } from '../../src/config/print.js';
 import { toProtoJson } from '../../src/config/proto-json.js';
 import { loadSchema } from '../../src/config/schema.js';
-import { resolveModelDir } from '../../src/resolve/resolve.js';
-import { tritonConfigJson } from '../../src/resolve/triton-json.js';
+import { resolveModelDir } from '../../src/workspace/index.js';
+import { tritonConfigJson } from '../../src/triton/triton-json.js';
 import { corpusRows, CORPUS_DIR } from '../support/corpus.js';
-import { makeModelDir, type SignatureSpec, type TensorSpec } from '../resolve/helpers.js';
+import { makeModelDir, type SignatureSpec, type TensorSpec } from '../triton/helpers.js';
 
 const SUITE = 'triton-inference-server__server/qa/L0_model_config/autofill_noplatform_success/onnx/';
 const SUITE_DIR = `${CORPUS_DIR}${SUITE}`;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/document.js';
 import { printConfig } from '../../src/config/print.js';
 import { loadSchema } from '../../src/config/schema.js';
-import { formatText } from '../../src/pbtxt/format.js';
+import { formatText } from '../../src/config/format.js';
 import { compareWithReference as compare } from '../differential/compare.js';
 import { parseWithReference, referenceAvailable } from '../differential/reference.js';
 import { messageArb } from '../support/arbitrary-config.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatText } from '../../src/pbtxt/format.js';
+import { formatText } from '../../src/config/format.js';
 
 function fmt(text: string): string {
   const r = formatText(text);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/document.js';
-import { formatText } from '../../src/pbtxt/format.js';
+import { formatText } from '../../src/config/format.js';
 
 const parse = (text: string) => parseConfig(text, 'config.pbtxt');
 

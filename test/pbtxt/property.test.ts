@@ -6,7 +6,7 @@ import { parseConfig } from '../../src/config/document.js';
 import { printConfig } from '../../src/config/print.js';
 import { loadSchema } from '../../src/config/schema.js';
 import { valuesEqual } from '../../src/pbtxt/equal.js';
-import { formatText } from '../../src/pbtxt/format.js';
+import { formatText } from '../../src/config/format.js';
 import { messageArb } from '../support/arbitrary-config.js';
 import { FIXTURE_CONFIGS } from '../support/configs.js';
 

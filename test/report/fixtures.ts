@@ -1,6 +1,6 @@
 // A small lint result, built by hand, for the formatters' tests.
 import type { Diagnostic } from '../../src/diagnostics.js';
-import { fileResult, summarize, type LintResult } from '../../src/lint/results.js';
+import { describeRule, fileResult, summarize, type LintResult } from '../../src/lint/results.js';
 import { RULES } from '../../src/lint/rules/index.js';
 
 export const CWD = '/work/repo';
@@ -28,11 +28,11 @@ export const DIAGNOSTICS: Diagnostic[] = [
 export function sampleResult(): LintResult {
   return summarize(
     [fileResult(`${CWD}/models/resnet/config.pbtxt`, DIAGNOSTICS), fileResult(`${CWD}/models/bert/config.pbtxt`, [])],
-    RULES.map((r) => r.meta as never),
+    RULES.map((r) => describeRule(r.meta)),
     [],
   );
 }
 
 export function emptyResult(): LintResult {
-  return summarize([fileResult(`${CWD}/models/bert/config.pbtxt`, [])], RULES.map((r) => r.meta as never), []);
+  return summarize([fileResult(`${CWD}/models/bert/config.pbtxt`, [])], RULES.map((r) => describeRule(r.meta)), []);
 }

@@ -98,9 +98,12 @@ describe('ensemble-models', () => {
       expect(await lintEnsemble({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre, cls }, files)).toEqual([]);
     });
 
-    it('a config linted from memory: the repository is unknown, so no model is missing', () => {
-      const result = lintText(ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), { file: '/nowhere/ens/config.pbtxt', rules: [ensembleModels] });
+    it('a config linted from memory is laid over the repository on disk: its steps resolve there', async () => {
+      const dir = await writeRepo({ 'pre/config.pbtxt': PRE, 'cls/config.pbtxt': CLS });
+      const result = lintText(ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), { file: join(dir, 'ens', 'config.pbtxt'), rules: [ensembleModels] });
       expect(result.results.flatMap((r) => r.diagnostics)).toEqual([]);
+      const alone = lintText(ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), { file: '/nowhere/ens/config.pbtxt', rules: [ensembleModels] });
+      expect(alone.results.flatMap((r) => r.diagnostics).map((d) => d.path[0])).toContain('ensemble_scheduling');
     });
 
     it('an optional composing input may stay unmapped', async () => {

@@ -43,13 +43,19 @@ describe('version-dirs', () => {
       expect((await lint({ 'm/config.pbtxt': ORT, 'm/1/model.onnx': ONNX, 'm/warmup/x.bin': ONNX, 'm/configs/h100.pbtxt': ORT })).f).toEqual([]);
     });
 
-    it('a config linted from memory has no directory to check', () => {
-      const result = lintText(ORT, { file: '/nonexistent/m/config.pbtxt', rules: [versionDirs] });
+    it('a config linted from memory is laid over the disk: the version directories on disk count', async () => {
+      const dir = await writeRepo({ 'm/1/model.onnx': ONNX });
+      const result = lintText(ORT, { file: join(dir, 'm', 'config.pbtxt'), rules: [versionDirs] });
       expect(result.errorCount + result.warningCount).toBe(0);
     });
   });
 
   describe('invalid', () => {
+    it('a config linted from memory where the disk has no model directory: the same finding as that file alone on disk', () => {
+      const result = lintText(ORT, { file: '/nonexistent/m/config.pbtxt', rules: [versionDirs] });
+      expect(result.results[0]!.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining("at least one version must be available under the version policy of model 'm'")]);
+    });
+
     it('no version directory at all: Triton\'s message and where to put the model', async () => {
       const { f } = await lint({ 'm/config.pbtxt': ORT });
       expect(f).toHaveLength(1);

@@ -4,7 +4,6 @@
 // read only for GPU instances, so their errors matter only when some instance runs on a GPU, and on
 // a CPU-only model the whole list is dead configuration.
 import type { PathSegment, Range } from '../../../diagnostics.js';
-import { autofillBackendFields } from '../../../config/autofill.js';
 import type { ModelConfig } from '../../../config/model-config.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 
@@ -55,7 +54,7 @@ const isBool = (v: string): boolean => ['true', 'false', 'on', 'off', '1', '0'].
 /** Whether Triton serves the model with the ONNX Runtime backend (core's AutoCompleteBackendFields). */
 export function isOnnxRuntime(ctx: ModelContext<unknown>): boolean {
   if (ctx.modelFile?.endsWith('.onnx')) return true;
-  return autofillBackendFields(ctx.config, ctx.model.autofillListing()).config.backend === 'onnxruntime';
+  return ctx.model.autofill(ctx.config).config.backend === 'onnxruntime';
 }
 
 /**

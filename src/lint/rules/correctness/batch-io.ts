@@ -3,8 +3,8 @@
 // batch_output's targets are config outputs, each named once.
 import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule } from '../../rule.js';
-import { modelName } from './platform-backend.js';
-import { typeName } from './model-warmup.js';
+import { modelName } from '../../backend.js';
+import { typeName } from '../../../triton/data-types.js';
 
 const INPUT_KINDS = ['BATCH_ELEMENT_COUNT', 'BATCH_ACCUMULATED_ELEMENT_COUNT', 'BATCH_ACCUMULATED_ELEMENT_COUNT_WITH_ZERO', 'BATCH_MAX_ELEMENT_COUNT_AS_SHAPE', 'BATCH_ITEM_SHAPE', 'BATCH_ITEM_SHAPE_FLATTEN'];
 const OUTPUT_KINDS = ['BATCH_SCATTER_WITH_INPUT_SHAPE'];

@@ -8,8 +8,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { PathSegment, Range } from '../../../diagnostics.js';
-import { autofillBackendFields } from '../../../config/autofill.js';
-import { autoCompleteOnnx, onnxAutoCompleteSkipped } from '../../../config/autocomplete-onnx.js';
+import { autoCompleteOnnx, onnxAutoCompleteSkipped } from '../../../triton/autocomplete-onnx.js';
 import type { ModelConfig, ModelEnsembling_Step } from '../../../config/model-config.js';
 import { selectVersions } from '../../../repo/model-dir.js';
 import { defineRepositoryRule, type RepositoryContext, type RepositoryModel, type RuleFiles } from '../../rule.js';
@@ -239,7 +238,7 @@ class EnsembleCheck {
 
   private computeCompleted(dep: RepositoryModel): Completed {
     if (dep.configFile && !dep.config) return { ...UNKNOWN, note: 'config has syntax errors' };
-    const filled = autofillBackendFields(dep.config ?? {}, dep.autofillListing());
+    const filled = dep.autofill(dep.config ?? {});
     if (filled.problem) return { ...UNKNOWN, note: filled.problem.message };
     const config = filled.config;
     const hasInputs = (config.input?.length ?? 0) + (config.batch_input?.length ?? 0) > 0;

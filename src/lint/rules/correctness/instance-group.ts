@@ -5,7 +5,7 @@
 import type { ModelInstanceGroup } from '../../../config/model-config.js';
 import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
-import { modelName, settledBackend } from './platform-backend.js';
+import { modelName, settledBackend } from '../../backend.js';
 
 const KIND_NAMES = ['KIND_AUTO', 'KIND_GPU', 'KIND_CPU', 'KIND_MODEL'];
 const kindOf = (g: ModelInstanceGroup): string => {

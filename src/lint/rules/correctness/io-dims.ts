@@ -6,8 +6,8 @@
 import type { ModelConfig, ModelInput, ModelOutput } from '../../../config/model-config.js';
 import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
-import { modelName, settledBackend, type SettledBackend } from './platform-backend.js';
-import { typeName } from './model-warmup.js';
+import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
+import { typeName } from '../../../triton/data-types.js';
 import { maxBatchSize } from '../../tensors.js';
 
 const INT64_MAX = 9223372036854775807n;

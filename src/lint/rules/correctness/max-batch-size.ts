@@ -1,7 +1,7 @@
 // max_batch_size is the largest batch Triton forms; 0 means the model does not batch. A negative
 // value is refused before anything else about batching is looked at (core ValidateModelConfig).
 import { defineModelRule } from '../../rule.js';
-import { modelName } from './platform-backend.js';
+import { modelName } from '../../backend.js';
 
 export const maxBatchSize = defineModelRule({
   meta: {

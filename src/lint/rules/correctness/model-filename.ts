@@ -4,7 +4,8 @@
 // control characters, loads from somewhere nobody meant (and breaks when the repository moves).
 import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
-import { escapes, settledBackend } from './platform-backend.js';
+import { settledBackend } from '../../backend.js';
+import { escapes } from '../../relative-path.js';
 
 const DALI_ALLOWED = /^[A-Za-z0-9_.-]$/;
 const SUSPICIOUS = /["'`\\\s\p{Cc}]/u;

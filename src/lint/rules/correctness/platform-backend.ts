@@ -4,13 +4,11 @@
 // first sub-directory of the model directory (AutoCompleteBackendFields), then refuses an unknown
 // platform without a backend, a backend on an ensemble, and a known backend paired with a platform
 // of another framework. `runtime` (the backend library) must stay inside the directory it is found in.
-//
-// Also the home of `settledBackend`, which the other core rules use to know the platform Triton will
-// see (profile and shape tensors are TensorRT-only, the ONNX Runtime backend's batch checks, ...).
-import { autofillBackendFields, type AutofillResult } from '../../../config/autofill.js';
 import type { ModelConfig } from '../../../config/model-config.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
+import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
+import { escapes } from '../../relative-path.js';
 
 /** Platforms core knows (core:constants.h); `libtorch` is an auto-fill alias that fails the pair check. */
 export const KNOWN_PLATFORMS = ['tensorflow_graphdef', 'tensorflow_savedmodel', 'tensorrt_plan', 'onnxruntime_onnx', 'pytorch_libtorch', 'torch_aoti', 'ensemble'];
@@ -29,46 +27,6 @@ const BACKEND_OF_EXTENSION: Record<string, string> = {
   onnx: 'onnxruntime', plan: 'tensorrt', engine: 'tensorrt', trt: 'tensorrt', pt: 'pytorch', pt2: 'pytorch', py: 'python',
   xml: 'openvino', savedmodel: 'tensorflow', graphdef: 'tensorflow', dali: 'dali',
 };
-
-export interface SettledBackend {
-  /** The config after core's AutoCompleteBackendFields. */
-  config: ModelConfig;
-  platform: string;
-  backend: string;
-  /** Whether a sub-directory of the model directory was there to look at. */
-  listingSeen: boolean;
-  /**
-   * Whether the outcome depended on files Triton would look at but that are not there to see (the
-   * model directory has no sub-directory): then a finding is a guess, not Triton's certain answer.
-   */
-  guessed: boolean;
-  autofill: AutofillResult;
-}
-
-const cache = new WeakMap<ModelConfig, SettledBackend>();
-
-/** The platform and backend Triton settles on for this config in this model directory (AutoCompleteBackendFields). */
-export function settledBackend(ctx: Pick<ModelContext<unknown>, 'config' | 'model'>): SettledBackend {
-  const hit = cache.get(ctx.config);
-  if (hit) return hit;
-  const listing = ctx.model.autofillListing();
-  const autofill = autofillBackendFields(ctx.config, listing);
-  const c = ctx.config;
-  const filesMatter = !c.platform && !c.default_model_filename && (!c.backend || c.backend === 'tensorflow');
-  const settled: SettledBackend = {
-    config: autofill.config,
-    platform: autofill.config.platform ?? '',
-    backend: autofill.config.backend ?? '',
-    listingSeen: listing.firstSubdir !== undefined,
-    guessed: filesMatter && listing.firstSubdir === undefined,
-    autofill,
-  };
-  cache.set(ctx.config, settled);
-  return settled;
-}
-
-/** The model's name in Triton's messages: config.name, or the directory's name core fills in. */
-export const modelName = (ctx: Pick<ModelContext<unknown>, 'config' | 'model'>): string => ctx.config.name || ctx.model.name;
 
 const quote = (s: string): string => JSON.stringify(s);
 
@@ -197,17 +155,4 @@ function checkRuntime(ctx: ModelContext, name: string): void {
       data: { runtime },
     });
   }
-}
-
-/** Whether a relative path, resolved lexically, climbs above its starting directory. */
-export function escapes(path: string): boolean {
-  let depth = 0;
-  for (const seg of path.split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') {
-      depth--;
-      if (depth < 0) return true;
-    } else depth++;
-  }
-  return false;
 }

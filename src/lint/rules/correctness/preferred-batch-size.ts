@@ -4,7 +4,7 @@
 // Runtime backend would later have raised max_batch_size to 4: the ordering trap.
 import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
-import { modelName, settledBackend } from './platform-backend.js';
+import { modelName, settledBackend } from '../../backend.js';
 import { maxBatchSize } from '../../tensors.js';
 import { maxOf } from '../../../util/arrays.js';
 

@@ -4,7 +4,7 @@
 import type { ModelQueuePolicy } from '../../../config/model-config.js';
 import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule } from '../../rule.js';
-import { modelName } from './platform-backend.js';
+import { modelName } from '../../backend.js';
 
 const big = (v: number | bigint | string | undefined): bigint => {
   try {

@@ -1,7 +1,7 @@
 // The response cache cannot serve decoupled models or the sequence batcher (core src/model_config_utils.cc
 // ValidateModelConfig): core refuses response_cache { enable: true } with either.
 import { defineModelRule } from '../../rule.js';
-import { modelName } from './platform-backend.js';
+import { modelName } from '../../backend.js';
 
 export const responseCache = defineModelRule({
   meta: {

@@ -7,8 +7,8 @@
 import type { ModelSequenceBatching, ModelSequenceBatching_Control, ModelSequenceBatching_State } from '../../../config/model-config.js';
 import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
-import { modelName } from './platform-backend.js';
-import { byteSizeOf, typeName } from './model-warmup.js';
+import { modelName } from '../../backend.js';
+import { byteSizeOf, typeName } from '../../../triton/data-types.js';
 import { checkDataFile } from '../../data-file.js';
 
 const KINDS = ['CONTROL_SEQUENCE_START', 'CONTROL_SEQUENCE_READY', 'CONTROL_SEQUENCE_END', 'CONTROL_SEQUENCE_CORRID'] as const;

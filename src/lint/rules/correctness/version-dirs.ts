@@ -5,7 +5,6 @@
 // is version 1); the ONNX Runtime backend opens <model>/<version>/<default_model_filename>.
 import { join } from 'node:path';
 import type { PathSegment } from '../../../diagnostics.js';
-import { autofillBackendFields } from '../../../config/autofill.js';
 import type { ModelConfig } from '../../../config/model-config.js';
 import { selectVersions, type VersionDir } from '../../../repo/model-dir.js';
 import { defineModelRule, type ModelContext, type RuleFiles } from '../../rule.js';
@@ -68,7 +67,7 @@ export const versionDirs = defineModelRule({
       const also = ignored.length ? ` (Triton ignores ${ignored.map((v) => `'${v.dirName}'`).join(', ')})` : '';
       // Without a model file to look at, core's backend auto-fill gives up first when the config names
       // no backend (AutoCompleteBackendFields): that is the message Triton shows.
-      const autofill = autofillBackendFields(config, ctx.model.autofillListing());
+      const autofill = ctx.model.autofill(config);
       if (autofill.problem) {
         ctx.report({
           path: policyPath ?? [],
@@ -105,7 +104,7 @@ export const versionDirs = defineModelRule({
 
     // The model file each selected version needs (onnxruntime_backend ModelState::LoadModel).
     if (config.platform === 'ensemble') return;
-    const filled = autofillBackendFields(config, ctx.model.autofillListing()).config;
+    const filled = ctx.model.autofill(config).config;
     if (filled.backend !== 'onnxruntime') return;
     const artifact = filled.default_model_filename || 'model.onnx';
     const alternatives = Object.values(config.cc_model_filenames ?? {});

@@ -5,11 +5,8 @@
 // and refuses a non-zero max_batch_size on a model that cannot batch. Core adds two more: an empty
 // version_policy means "all versions", and dynamic_batching does nothing without batching.
 import type { PathSegment } from '../../../diagnostics.js';
-import { autofillBackendFields } from '../../../config/autofill.js';
-import { DEFAULT_MAX_BATCH_SIZE, onnxAutoCompleteSkipped } from '../../../config/autocomplete-onnx.js';
-import { unbatchableTensors } from '../../../generate/io.js';
-import { readSignatureSync } from '../../../onnx/reader.js';
-import type { ModelSignature } from '../../../onnx/types.js';
+import { DEFAULT_MAX_BATCH_SIZE, onnxAutoCompleteSkipped } from '../../../triton/autocomplete-onnx.js';
+import { unbatchableTensors } from '../../../triton/io-mapping.js';
 import { defineModelRule } from '../../rule.js';
 import { modelShapeText, maxBatchSize } from '../../tensors.js';
 
@@ -43,11 +40,11 @@ export const autocompleteSurprises = defineModelRule({
     }
 
     if (config.platform === 'ensemble') return;
-    const backend = config.backend || (ctx.modelFile?.endsWith('.onnx') ? 'onnxruntime' : autofillBackendFields(config, ctx.model.autofillListing()).config.backend);
+    const backend = config.backend || (ctx.modelFile?.endsWith('.onnx') ? 'onnxruntime' : ctx.model.autofill(config).config.backend);
     const ort = backend === 'onnxruntime';
     const mbs = maxBatchSize(config);
     const skipped = onnxAutoCompleteSkipped(config);
-    const sig = ctx.signature ?? readModel(ctx.modelFile, ctx.modelError !== undefined);
+    const sig = ctx.signature;
     const tensorsOnly = sig ? [...sig.inputs, ...sig.outputs].every((t) => t.kind === 'tensor') : false;
     const blockers = sig && tensorsOnly ? unbatchableTensors(sig) : [];
     const batchable = sig !== undefined && tensorsOnly && blockers.length === 0;
@@ -97,16 +94,3 @@ export const autocompleteSurprises = defineModelRule({
     }
   },
 });
-
-/**
- * The engine reads the model only when a rule that requires it runs; with those all turned off, read
- * it here (an unreadable model is model-unreadable's business, so it just means "unknown").
- */
-function readModel(file: string | undefined, failed: boolean): ModelSignature | undefined {
-  if (!file || failed) return undefined;
-  try {
-    return readSignatureSync(file);
-  } catch {
-    return undefined;
-  }
-}

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { printConfig } from '../../src/config/print.js';
-import { resolveModelDir } from '../../src/resolve/resolve.js';
+import { resolveModelDir } from '../../src/workspace/index.js';
 import { tempDir } from '../support/cli.js';
 import { makeModelDir, qaSignature, type SignatureSpec } from './helpers.js';
 

@@ -7,10 +7,10 @@
 // - Otherwise AutoCompleteMaxBatch runs, then each side with no entries is generated from the model
 //   (all of its tensors, ioFromSignature); a partly written side is kept as written.
 // Problems are returned as data; the caller decides what Triton's refusal means for it.
-import { ioFromSignature, shapeText, unbatchableTensors } from '../generate/io.js';
+import { ioFromSignature, shapeText, unbatchableTensors } from './io-mapping.js';
 import type { ModelSignature, TensorInfo } from '../onnx/types.js';
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
-import type { ModelConfig } from './model-config.js';
+import type { ModelConfig } from '../config/model-config.js';
 
 /** core injects default-max-batch-size=4 into every backend's config (SetBackendConfigDefaults). */
 export const DEFAULT_MAX_BATCH_SIZE = 4;

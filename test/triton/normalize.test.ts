@@ -2,7 +2,7 @@
 // (core src/model_config_utils.cc).
 import { describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../src/config/model-config.js';
-import { instanceGroupProblem, normalizeInstanceGroup, normalizeModelConfig } from '../../src/config/normalize.js';
+import { instanceGroupProblem, normalizeInstanceGroup, normalizeModelConfig } from '../../src/triton/normalize.js';
 
 const PINNED = { input_pinned_memory: { enable: true }, output_pinned_memory: { enable: true } };
 

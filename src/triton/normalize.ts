@@ -3,7 +3,7 @@
 // (names, kinds, counts, GPUs), plus the instance-group checks that follow it (ValidateInstanceGroup), which depend
 // on the same GPU count. Pure functions over a config value.
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
-import type { ModelConfig, ModelInstanceGroup } from './model-config.js';
+import type { ModelConfig, ModelInstanceGroup } from '../config/model-config.js';
 
 /** core's SEQUENCE_IDLE_DEFAULT_MICROSECONDS. */
 export const SEQUENCE_IDLE_DEFAULT_MICROSECONDS = 1_000_000;

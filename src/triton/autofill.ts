@@ -3,12 +3,14 @@
 // from what the config says and from the files in ONE version directory. It runs on every load,
 // whether or not config.pbtxt exists and whether or not auto-complete is enabled.
 //
-// Pure: the caller passes what the directory holds (see src/resolve/listing.ts), so every branch is
+// Pure: the caller passes what the directory holds (see src/repo/autofill-listing.ts), so every branch is
 // testable without files.
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
-import type { ModelConfig } from './model-config.js';
+import type { ModelConfig } from '../config/model-config.js';
 
-export type EntryKind = 'file' | 'dir';
+import type { EntryKind } from '../repo/tree.js';
+
+export type { EntryKind };
 
 export interface AutofillListing {
   /** The model's name as Triton knows it: the model directory's name. */

@@ -1,8 +1,8 @@
 // The JSON form of GET /v2/models/<name>/config (core ModelConfigToJson), checked against a real answer.
 import { describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../src/config/model-config.js';
-import { resolveModelDir } from '../../src/resolve/resolve.js';
-import { shortestFloat32, stringifyTritonJson, tritonConfigJson } from '../../src/resolve/triton-json.js';
+import { resolveModelDir } from '../../src/workspace/index.js';
+import { shortestFloat32, stringifyTritonJson, tritonConfigJson } from '../../src/triton/triton-json.js';
 import { makeModelDir } from './helpers.js';
 
 // What a Triton server answered for the densenet_onnx model of the tutorials' Quick_Deploy/ONNX

@@ -5,24 +5,36 @@
 // Triton loads, and core's re-normalization. Everything comes back as data: the config, the steps
 // that changed it and why, the problem that makes Triton refuse the model, or why tritonc could not
 // read its input. Nothing here throws for bad input.
-import { existsSync } from 'node:fs';
-import { basename, join, resolve as resolvePath } from 'node:path';
+import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
-import { autofillBackendFields } from '../config/autofill.js';
-import { autoCompleteOnnx, onnxAutoCompleteSkipped, skippedStep, type OnnxAutoCompleteOptions } from '../config/autocomplete-onnx.js';
-import { step, type ResolveProblem, type ResolveStep } from '../config/changes.js';
-import { hasErrors, parseConfig } from '../config/document.js';
+import { autofillBackendFields, type AutofillListing } from './autofill.js';
+import { autoCompleteOnnx, onnxAutoCompleteSkipped, skippedStep, type OnnxAutoCompleteOptions } from './autocomplete-onnx.js';
+import { step, type ResolveProblem, type ResolveStep } from './changes.js';
+import { hasErrors, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
-import { instanceGroupProblem, normalizeInstanceGroup, normalizeModelConfig } from '../config/normalize.js';
+import { instanceGroupProblem, normalizeInstanceGroup, normalizeModelConfig } from './normalize.js';
 import { loadSchema } from '../config/schema.js';
-import { OnnxReadError, readSignatureSync } from '../onnx/index.js';
+import type { OnnxReadError } from '../onnx/errors.js';
 import type { ModelSignature } from '../onnx/types.js';
-import { scanModelDir, selectVersions } from '../repo/model-dir.js';
+import { selectVersions, type ModelDir } from '../repo/model-dir.js';
 import { inSchemaOrder } from './field-order.js';
-import { readAutofillListing } from './listing.js';
-import { isDirectory } from '../util/path-kind.js';
-import { UnreadablePathError } from '../util/list-dir.js';
-import { readTextOrThrow } from '../util/read-text.js';
+import { locateModelFile } from './model-file.js';
+import type { PathKind } from '../util/path-kind.js';
+import { UnreadablePathError } from '../util/unreadable-path.js';
+
+/** What the effective config is computed from: one model directory's files, as the workspace reads them. */
+export interface ModelSource {
+  /** Absolute path of the model directory. */
+  readonly dir: string;
+  /** The model's name: its directory's name. */
+  readonly name: string;
+  kind(path: string): PathKind | undefined;
+  layout(): ModelDir;
+  autofillListing(): AutofillListing;
+  /** A config file read and parsed, or why it cannot be read. */
+  config(file: string): ConfigDocument | { file: string; message: string };
+  signature(path: string): { signature?: ModelSignature; error?: OnnxReadError };
+}
 
 /** GPUs assumed on the serving host when the caller does not say. */
 export const DEFAULT_GPUS = 1;
@@ -69,38 +81,34 @@ export interface ResolveResult {
 
 const ENSEMBLE_PLATFORM = 'ensemble';
 
-export function resolveModelDir(modelDir: string, options: ResolveOptions = {}): ResolveResult {
+export function effectiveConfig(model: ModelSource, options: ResolveOptions = {}): ResolveResult {
   try {
-    return resolveListable(modelDir, options);
+    return resolveListable(model, options);
   } catch (e) {
     // A directory of the model that cannot be listed: the model, not its config, is what cannot be read.
     if (!(e instanceof UnreadablePathError)) throw e;
-    const base = { modelDir, modelName: basename(resolvePath(modelDir)), steps: [], problems: [], diagnostics: [] };
+    const base = { modelDir: model.dir, modelName: model.name, steps: [], problems: [], diagnostics: [] };
     return { ...base, status: 'unreadable', failure: { kind: 'io', file: e.path, message: `cannot read: ${e.reason}` } };
   }
 }
 
-function resolveListable(modelDir: string, options: ResolveOptions): ResolveResult {
-  const modelName = basename(resolvePath(modelDir));
+function resolveListable(model: ModelSource, options: ResolveOptions): ResolveResult {
+  const { dir: modelDir, name: modelName } = model;
   const steps: ResolveStep[] = [];
   const base = { modelDir, modelName, steps, problems: [] as ResolveProblem[], diagnostics: [] as Diagnostic[] };
   const unreadable = (failure: ResolveFailure, extra: Partial<ResolveResult> = {}): ResolveResult => ({ ...base, ...extra, status: 'unreadable', failure });
 
-  if (!isDirectory(modelDir)) {
-    return unreadable({ kind: 'io', file: modelDir, message: existsSync(modelDir) ? 'not a directory: give a model directory (the one holding config.pbtxt and the version directories)' : 'no such directory' });
+  const kind = model.kind(modelDir);
+  if (kind !== 'dir') {
+    return unreadable({ kind: 'io', file: modelDir, message: kind ? 'not a directory: give a model directory (the one holding config.pbtxt and the version directories)' : 'no such directory' });
   }
 
   // 1. The config file (core GetModelConfigFullPath, and InitializeModelInfo when there is none).
-  const configFile = chooseConfigFile(modelDir, options.configName, steps);
+  const configFile = chooseConfigFile(model, options.configName, steps);
   let start: ModelConfig = {};
   if (configFile) {
-    let text: string;
-    try {
-      text = readTextOrThrow(configFile);
-    } catch (e) {
-      return unreadable({ kind: 'io', file: configFile, message: `cannot read: ${(e as Error).message}` });
-    }
-    const doc = parseConfig(text, configFile);
+    const doc = model.config(configFile);
+    if (!('value' in doc)) return unreadable({ kind: 'io', file: configFile, message: doc.message });
     base.diagnostics = doc.diagnostics;
     if (hasErrors(doc.diagnostics)) return unreadable({ kind: 'syntax', file: configFile, diagnostics: doc.diagnostics.filter((d) => d.severity === 'error') }, { configFile });
     start = doc.value;
@@ -114,8 +122,7 @@ function resolveListable(modelDir: string, options: ResolveOptions): ResolveResu
   });
 
   // 2. Core: backend fields, then the first normalization.
-  const listing = readAutofillListing(modelDir, modelName);
-  const filled = autofillBackendFields(config, listing);
+  const filled = autofillBackendFields(config, model.autofillListing());
   steps.push(...filled.steps);
   config = filled.config;
   if (filled.problem) return refused(filled.problem);
@@ -145,7 +152,7 @@ function resolveListable(modelDir: string, options: ResolveOptions): ResolveResu
   }
 
   // 4. The version Triton loads (core model_lifecycle.cc VersionsToLoad); auto-complete reads that version's model.
-  const dir = scanModelDir(modelDir);
+  const dir = model.layout();
   const selected = selectVersions(config.version_policy, dir.versionDirs);
   const chosen = selected[selected.length - 1];
   if (!chosen) {
@@ -176,22 +183,19 @@ function resolveListable(modelDir: string, options: ResolveOptions): ResolveResu
     if (onnxAutoCompleteSkipped(config)) {
       steps.push(skippedStep(modelName));
     } else {
-      const located = locateOnnxModel(modelDir, version, config.default_model_filename ?? '');
-      modelFile = located.path;
-      if (!located.exists) {
+      const located = locateModelFile(dir, config, (p) => model.kind(p));
+      modelFile = located.path ?? located.expected!;
+      if (!located.path) {
         return refused({
           stage: 'autocomplete',
-          message: `unable to find '${located.path}' for model instance '${modelName}'`,
-          fix: `the ONNX Runtime backend reads <model>/<version>/<default_model_filename> (a directory there means <dir>/model.onnx) to complete the config: put the model at ${located.path}${chosen.dirName !== String(version) ? ` (the directory '${chosen.dirName}' is read as version ${version}, and Triton opens '${version}/')` : ''}`,
+          message: `unable to find '${modelFile}' for model instance '${modelName}'`,
+          fix: `the ONNX Runtime backend reads <model>/<version>/<default_model_filename> (a directory there means <dir>/model.onnx) to complete the config: put the model at ${modelFile}${chosen.dirName !== String(version) ? ` (the directory '${chosen.dirName}' is read as version ${version}, and Triton opens '${version}/')` : ''}`,
         }, { version, modelFile });
       }
-      let sig: ModelSignature;
-      try {
-        sig = readSignatureSync(located.path);
-      } catch (e) {
-        if (e instanceof OnnxReadError) return unreadable({ kind: 'onnx', file: e.file, offset: e.offset, message: e.message, reason: e.reason }, { configFile, version, modelFile });
-        throw e;
-      }
+      const read = model.signature(located.path);
+      const e = read.error;
+      if (e) return unreadable({ kind: 'onnx', file: e.file, offset: e.offset, message: e.message, reason: e.reason }, { configFile, version, modelFile });
+      const sig = read.signature!;
       steps.push(step('autocomplete', 'note', [], `read the model's inputs and outputs from ${located.path}`));
       const completed = autoCompleteOnnx(config, sig, options);
       steps.push(...completed.steps);
@@ -209,25 +213,15 @@ function resolveListable(modelDir: string, options: ResolveOptions): ResolveResu
 }
 
 
-function chooseConfigFile(modelDir: string, configName: string | undefined, steps: ResolveStep[]): string | undefined {
-  const main = join(modelDir, 'config.pbtxt');
+function chooseConfigFile(model: ModelSource, configName: string | undefined, steps: ResolveStep[]): string | undefined {
+  const main = join(model.dir, 'config.pbtxt');
   if (configName) {
-    const custom = join(modelDir, 'configs', `${configName}.pbtxt`);
-    if (existsSync(custom)) {
+    const custom = join(model.dir, 'configs', `${configName}.pbtxt`);
+    if (model.kind(custom) !== undefined) {
       steps.push(step('repository', 'note', [], `--config-name ${configName}: reading ${custom}`));
       return custom;
     }
     steps.push(step('repository', 'note', [], `--config-name ${configName}: ${custom} does not exist, so Triton falls back to config.pbtxt`));
   }
-  return existsSync(main) ? main : undefined;
-}
-
-/**
- * Where ORT opens the model (onnxruntime_backend ModelState::LoadModel): <dir>/<version>/<file>, or
- * <that>/model.onnx when it is a directory.
- */
-export function locateOnnxModel(modelDir: string, version: number, defaultModelFilename: string): { path: string; exists: boolean } {
-  const artifact = join(modelDir, String(version), defaultModelFilename || 'model.onnx');
-  const path = isDirectory(artifact) ? join(artifact, 'model.onnx') : artifact;
-  return { path, exists: existsSync(path) };
+  return model.kind(main) !== undefined ? main : undefined;
 }

@@ -1,6 +1,6 @@
 // core's AutoCompleteBackendFields, branch by branch (core src/model_config_utils.cc), on listings built in memory.
 import { describe, expect, it } from 'vitest';
-import { autofillBackendFields, type AutofillListing, type EntryKind } from '../../src/config/autofill.js';
+import { autofillBackendFields, type AutofillListing, type EntryKind } from '../../src/triton/autofill.js';
 import type { ModelConfig } from '../../src/config/model-config.js';
 
 function listing(entries: Record<string, EntryKind> | undefined, modelName = 'm', subdir = '1'): AutofillListing {

@@ -1,0 +1,13 @@
+// `tritonc fmt` on a config file: the pbtxt formatting core over Triton's ModelConfig schema.
+import { formatParsed, type FormatResult } from '../pbtxt/format.js';
+import { parseConfig } from './document.js';
+
+export type { FormatResult };
+
+/** A file whose first line is this comment is left exactly as it is. */
+export const FORMAT_OFF = /^\s*#\s*tritonc-fmt:\s*off\b/;
+
+export function formatText(text: string, file = 'config.pbtxt'): FormatResult {
+  if (FORMAT_OFF.test(text.split('\n', 1)[0] ?? '')) return { status: 'skipped', reason: 'the file starts with "# tritonc-fmt: off"' };
+  return formatParsed(text, (t) => parseConfig(t, file));
+}

@@ -1,0 +1,42 @@
+// The platform and backend Triton settles on for a config, which many rules need to know (profile
+// and shape tensors are TensorRT-only, the ONNX Runtime backend's batch checks, ...): core's
+// AutoCompleteBackendFields (core src/model_config_utils.cc) over the model directory's first
+// sub-directory, as the workspace computes it once per config.
+import type { ModelConfig } from '../config/model-config.js';
+import type { AutofillResult } from '../triton/autofill.js';
+import type { ModelContext } from './rule.js';
+
+export interface SettledBackend {
+  /** The config after core's AutoCompleteBackendFields. */
+  config: ModelConfig;
+  platform: string;
+  backend: string;
+  /** Whether a sub-directory of the model directory was there to look at. */
+  listingSeen: boolean;
+  /**
+   * Whether the outcome depended on files Triton would look at but that are not there to see (the
+   * model directory has no sub-directory): then a finding is a guess, not Triton's certain answer.
+   */
+  guessed: boolean;
+  autofill: AutofillResult;
+}
+
+/** The platform and backend Triton settles on for this config in this model directory (AutoCompleteBackendFields). */
+export function settledBackend(ctx: Pick<ModelContext<unknown>, 'config' | 'model'>): SettledBackend {
+  const listing = ctx.model.autofillListing();
+  const autofill = ctx.model.autofill(ctx.config);
+  const c = ctx.config;
+  const filesMatter = !c.platform && !c.default_model_filename && (!c.backend || c.backend === 'tensorflow');
+  return {
+    config: autofill.config,
+    platform: autofill.config.platform ?? '',
+    backend: autofill.config.backend ?? '',
+    listingSeen: listing.firstSubdir !== undefined,
+    guessed: filesMatter && listing.firstSubdir === undefined,
+    autofill,
+  };
+}
+
+/** The model's name in Triton's messages: config.name, or the directory's name core fills in. */
+export const modelName = (ctx: Pick<ModelContext<unknown>, 'config' | 'model'>): string => ctx.config.name || ctx.model.name;
+

@@ -1,0 +1,36 @@
+// What the settings are, as data: the shape a settings file is parsed into and the defaults. Kept
+// apart from the parsing (settings.ts) so that the rule contract (rule.ts) can name them without a
+// circle: settings.ts needs the rules to validate their options.
+import type { Severity } from '../diagnostics.js';
+
+/** What a settings file or --rule may set a rule to. */
+export type RuleLevel = Severity | 'off';
+
+export interface RuleSetting {
+  level: RuleLevel;
+  /** Raw options as written; the engine parses them with the rule's schema (already validated here). */
+  options?: unknown;
+}
+
+export interface LintSettings {
+  /** The settings file these came from, if any. */
+  file: string | undefined;
+  rules: Record<string, RuleSetting>;
+  gpu: {
+    /** Memory per GPU in bytes, from gpu.memory, a preset or --gpu-memory; undefined = no budget. */
+    memoryBytes: number | undefined;
+    /** How the budget was given, for messages: "24GiB", "A10G". */
+    memorySource: string | undefined;
+    /** GPUs per server (default 1); 0 means a CPU-only server. */
+    count: number;
+  };
+  /** End-to-end latency budget per request, microseconds. */
+  latencyBudgetUs: number | undefined;
+}
+
+export const DEFAULT_SETTINGS: LintSettings = Object.freeze({
+  file: undefined,
+  rules: {},
+  gpu: { memoryBytes: undefined, memorySource: undefined, count: 1 },
+  latencyBudgetUs: undefined,
+});

@@ -1,0 +1,18 @@
+// What core's AutoCompleteBackendFields sees of a model directory (core src/model_config_utils.cc): the first
+// sub-directory in byte order, whatever its name, and the names in it with file/directory kinds.
+import { join } from 'node:path';
+import type { AutofillListing } from '../triton/autofill.js';
+import type { Tree } from './tree.js';
+
+/** std::set<std::string> order: bytes, not locale (so `.ipynb_checkpoints` < `1` < `10` < `2`). */
+export function byteOrder(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+export function readAutofillListing(modelDir: string, modelName: string, tree: Tree): AutofillListing {
+  const subdirs = tree.entries(modelDir).filter((e) => e.kind === 'dir').map((e) => e.name).sort(byteOrder);
+  const first = subdirs[0];
+  if (first === undefined) return { modelName };
+  const path = join(modelDir, first);
+  return { modelName, firstSubdir: { name: first, entries: new Map(tree.entries(path).map((e) => [e.name, e.kind])) } };
+}

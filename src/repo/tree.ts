@@ -1,0 +1,67 @@
+// The one way repo/ and triton/ see a directory tree: the entries of a directory with their kinds
+// (symlinks followed, as Triton follows them), what is at a path, and a directory's real path for
+// walks that must not loop. `diskTree` reads the disk; the workspace lays unsaved text over it and
+// reads each directory once per run.
+import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { join } from 'node:path';
+import { describeFsError } from '../util/read-text.js';
+import { UnreadablePathError } from '../util/unreadable-path.js';
+import { pathKind, type PathKind } from '../util/path-kind.js';
+
+/**
+ * 'dir' for a directory or a link to one; 'file' for everything else, a dangling link included
+ * (core's IsDirectory is false for it, so Triton takes it as a file; reading it says why it fails).
+ */
+export type EntryKind = 'file' | 'dir';
+
+export interface TreeEntry {
+  readonly name: string;
+  readonly kind: EntryKind;
+}
+
+export interface Tree {
+  /** The entries of a directory, in no particular order; [] when it is not there. Throws UnreadablePathError. */
+  entries(dir: string): readonly TreeEntry[];
+  /** What is at a path, symlinks followed; undefined for nothing. */
+  kind(path: string): PathKind | undefined;
+  /** The directory's path with links resolved (the path itself when that fails). */
+  realpath(dir: string): string;
+}
+
+function entryKind(dir: string, e: Dirent): EntryKind {
+  if (e.isDirectory()) return 'dir';
+  if (!e.isSymbolicLink()) return 'file';
+  try {
+    return statSync(join(dir, e.name)).isDirectory() ? 'dir' : 'file';
+  } catch {
+    return 'file';
+  }
+}
+
+/** Lists a directory on disk: absent is empty; present but unreadable is an error naming it. */
+export function diskEntries(dir: string): TreeEntry[] {
+  let found: Dirent[];
+  try {
+    found = readdirSync(dir, { withFileTypes: true });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw new UnreadablePathError(dir, describeFsError(e));
+  }
+  return found.map((e) => ({ name: e.name, kind: entryKind(dir, e) }));
+}
+
+export const diskTree: Tree = {
+  entries: diskEntries,
+  kind: pathKind,
+  realpath(dir) {
+    try {
+      return realpathSync(dir);
+    } catch {
+      return dir;
+    }
+  },
+};
+
+/** The entry names of a directory. */
+export const entryNames = (tree: Tree, dir: string): string[] => tree.entries(dir).map((e) => e.name);

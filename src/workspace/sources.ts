@@ -1,0 +1,182 @@
+// The workspace's one door to the disk: directory entries, path kinds, file texts and sizes, model
+// signatures. Within a run each is read at most once (a run sees the tree as it was when it asked);
+// across runs, signatures are kept while their file's identity (device, inode, size, mtime) is
+// unchanged. Unsaved text (an editor's buffer) and stand-in signatures (a lock file for absent
+// weights) are laid over the disk: an overlay file exists, with its directories, whatever the disk
+// holds.
+import { dirname } from 'node:path';
+import { OnnxReadError } from '../onnx/errors.js';
+import { readSignatureSync } from '../onnx/reader.js';
+import type { ModelSignature } from '../onnx/types.js';
+import { diskTree, type Tree, type TreeEntry } from '../repo/tree.js';
+import { IdentityCache } from '../util/file-identity.js';
+import { fileSize, type PathKind } from '../util/path-kind.js';
+import { readText, type TextRead } from '../util/read-text.js';
+import { UnreadablePathError } from '../util/unreadable-path.js';
+
+export interface SignatureResult {
+  signature?: ModelSignature;
+  error?: OnnxReadError;
+}
+
+type Overlay = { kind: 'text'; text: string } | { kind: 'signature'; signature: ModelSignature };
+
+export class Sources implements Tree {
+  private readonly overlays = new Map<string, Overlay>();
+  /** Directories that hold an overlay (every ancestor of one), with the overlay names directly in them. */
+  private readonly overlayDirs = new Map<string, Map<string, TreeEntry>>();
+  // Per run.
+  private listed = new Map<string, readonly TreeEntry[] | UnreadablePathError>();
+  private kinds = new Map<string, PathKind | undefined>();
+  private texts = new Map<string, TextRead>();
+  private sizes = new Map<string, number | undefined>();
+  private reals = new Map<string, string>();
+  private signaturesThisRun = new Map<string, SignatureResult>();
+  // Across runs.
+  private readonly signatures = new IdentityCache<SignatureResult>();
+
+  constructor(private readonly disk: Tree = diskTree) {}
+
+  /** Starts a new run: what the disk holds is asked again (cached file contents stay while unchanged). */
+  newRun(): void {
+    this.listed = new Map();
+    this.kinds = new Map();
+    this.texts = new Map();
+    this.sizes = new Map();
+    this.reals = new Map();
+    this.signaturesThisRun = new Map();
+  }
+
+  // ---- overlays ----
+
+  /** Lays `text` over the file at `path` (absolute), until cleared. */
+  setText(path: string, text: string): void {
+    this.setOverlay(path, { kind: 'text', text });
+  }
+
+  /** Stands `signature` in for the model file at `path`, which need not exist. */
+  setSignature(path: string, signature: ModelSignature): void {
+    this.setOverlay(path, { kind: 'signature', signature });
+  }
+
+  clearOverlay(path: string): void {
+    if (!this.overlays.delete(path)) return;
+    this.rebuildOverlayDirs();
+    this.newRun();
+  }
+
+  hasOverlay(path: string): boolean {
+    return this.overlays.has(path);
+  }
+
+  private setOverlay(path: string, overlay: Overlay): void {
+    this.overlays.set(path, overlay);
+    this.rebuildOverlayDirs();
+    this.newRun();
+  }
+
+  private rebuildOverlayDirs(): void {
+    this.overlayDirs.clear();
+    for (const path of this.overlays.keys()) {
+      let child = path;
+      let kind: TreeEntry['kind'] = 'file';
+      for (let dir = dirname(child); dir !== child; child = dir, dir = dirname(dir), kind = 'dir') {
+        let names = this.overlayDirs.get(dir);
+        if (!names) this.overlayDirs.set(dir, (names = new Map()));
+        const name = child.slice(dir.length).replace(/^[/\\]/, '');
+        if (!names.has(name) || kind === 'dir') names.set(name, { name, kind });
+      }
+    }
+  }
+
+  // ---- the tree ----
+
+  entries(dir: string): readonly TreeEntry[] {
+    let known = this.listed.get(dir);
+    if (known === undefined) {
+      try {
+        known = this.merged(dir, this.disk.entries(dir));
+      } catch (e) {
+        if (!(e instanceof UnreadablePathError) || !this.overlayDirs.has(dir)) {
+          if (e instanceof UnreadablePathError) this.listed.set(dir, e);
+          throw e;
+        }
+        known = this.merged(dir, []);
+      }
+      this.listed.set(dir, known);
+    }
+    if (known instanceof UnreadablePathError) throw known;
+    return known;
+  }
+
+  private merged(dir: string, onDisk: readonly TreeEntry[]): readonly TreeEntry[] {
+    const over = this.overlayDirs.get(dir);
+    if (!over) return onDisk;
+    const byName = new Map(onDisk.map((e) => [e.name, e]));
+    for (const [name, e] of over) byName.set(name, e);
+    return [...byName.values()];
+  }
+
+  kind(path: string): PathKind | undefined {
+    if (this.overlays.has(path)) return 'file';
+    if (this.overlayDirs.has(path)) return 'dir';
+    if (!this.kinds.has(path)) this.kinds.set(path, this.disk.kind(path));
+    return this.kinds.get(path);
+  }
+
+  realpath(dir: string): string {
+    if (this.overlayDirs.has(dir)) return dir;
+    let r = this.reals.get(dir);
+    if (r === undefined) this.reals.set(dir, (r = this.disk.realpath(dir)));
+    return r;
+  }
+
+  // ---- files ----
+
+  /** The text of a file: the overlay's, else the disk's (read once per run). */
+  text(path: string): TextRead {
+    const over = this.overlays.get(path);
+    if (over?.kind === 'text') return { kind: 'text', text: over.text };
+    if (over) return { kind: 'unreadable', reason: 'a model file stood in by its signature has no text' };
+    let t = this.texts.get(path);
+    if (!t) this.texts.set(path, (t = readText(path)));
+    return t;
+  }
+
+  /** The size of a regular file; undefined when there is none. */
+  size(path: string): number | undefined {
+    const over = this.overlays.get(path);
+    if (over?.kind === 'text') return Buffer.byteLength(over.text);
+    if (over) return undefined;
+    if (!this.sizes.has(path)) this.sizes.set(path, fileSize(path));
+    return this.sizes.get(path);
+  }
+
+  /** A model file's ONNX signature; a bad file is a result with the error, never an exception. */
+  signature(path: string): SignatureResult {
+    const over = this.overlays.get(path);
+    if (over?.kind === 'signature') return { signature: over.signature };
+    let s = this.signaturesThisRun.get(path);
+    if (!s) this.signaturesThisRun.set(path, (s = this.signatures.get(path, () => loadSignature(path))));
+    return s;
+  }
+
+  /** Keeps, of what earlier runs read, only the paths `keep` accepts. */
+  forget(keep: (path: string) => boolean): void {
+    this.signatures.prune(keep);
+  }
+
+  get cachedSignatures(): number {
+    return this.signatures.size;
+  }
+}
+
+/** Reads a model's signature from disk; a bad file is a result with the error, never an exception. */
+export function loadSignature(path: string): SignatureResult {
+  try {
+    return { signature: readSignatureSync(path) };
+  } catch (e) {
+    // A reader bug must not crash a run: it becomes a finding about the file.
+    return { error: e instanceof OnnxReadError ? e : new OnnxReadError('format', path, null, (e as Error).message) };
+  }
+}

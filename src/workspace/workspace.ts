@@ -1,0 +1,195 @@
+// The repository read once: the facts every consumer (lint, resolve, generate --check, verify,
+// watch, the editor) asks for, built lazily and kept for the run. Per model: its layout, what core's
+// autofill sees, its config documents, the model file Triton opens and its signature, the
+// autofilled and the effective config. Parsed configs are kept across runs while their file's
+// identity is unchanged (an overlay's while its text is); everything else is asked again each run.
+import { basename } from 'node:path';
+import type { InputProblem } from '../diagnostics.js';
+import { parseConfig, type ConfigDocument } from '../config/document.js';
+import type { ModelConfig } from '../config/model-config.js';
+import { readAutofillListing } from '../repo/autofill-listing.js';
+import { scanModelDir, listModelDirs, type ModelDir } from '../repo/model-dir.js';
+import type { Tree } from '../repo/tree.js';
+import { autofillBackendFields, type AutofillListing, type AutofillResult } from '../triton/autofill.js';
+import { effectiveConfig, type ModelSource, type ResolveOptions, type ResolveResult } from '../triton/effective-config.js';
+import { locateModelFile, type ModelFile } from '../triton/model-file.js';
+import { IdentityCache } from '../util/file-identity.js';
+import { Sources, type SignatureResult } from './sources.js';
+
+export type ConfigRead = ConfigDocument | InputProblem;
+
+export interface ReadConfigOptions {
+  /**
+   * Parse only up to the first syntax error: for configs read as facts about other models (an
+   * ensemble's steps), which are used only when they parse. Kept for the run only.
+   */
+  stopAtFirstError?: boolean;
+}
+
+/** One model directory's facts, each computed on first use within a run. */
+export interface WorkspaceModel {
+  /** The directory name, which is the model's name in Triton. */
+  readonly name: string;
+  /** Absolute path of the model directory. */
+  readonly dir: string;
+  /** Its layout as Triton reads it: config files and version directories. */
+  layout(): ModelDir;
+  /** What core's AutoCompleteBackendFields sees of it: the first sub-directory and its entries. */
+  autofillListing(): AutofillListing;
+  /** core's AutoCompleteBackendFields on `config` in this directory. */
+  autofill(config: ModelConfig): AutofillResult;
+  /** The file Triton opens for `config` (as written; autofill is applied first). */
+  modelFile(config: ModelConfig): ModelFile;
+  /** The effective config Triton would load (read from this model's files). */
+  effective(options?: ResolveOptions): ResolveResult;
+}
+
+export class Workspace {
+  readonly sources: Sources;
+  private readonly docs = new IdentityCache<ConfigRead>();
+  private readonly overlayDocs = new Map<string, { text: string; doc: ConfigRead }>();
+  private models = new Map<string, RunModel>();
+  private lightDocs = new Map<string, ConfigRead>();
+  private docsThisRun = new Map<string, ConfigRead>();
+
+  constructor(tree?: Tree) {
+    this.sources = new Sources(tree);
+  }
+
+  /** Starts a run: the disk is asked again; parsed configs stay while their files are unchanged. */
+  newRun(): void {
+    this.sources.newRun();
+    this.models = new Map();
+    this.lightDocs = new Map();
+    this.docsThisRun = new Map();
+  }
+
+  /** Lays unsaved text over a file (absolute path). */
+  setText(path: string, text: string): void {
+    this.sources.setText(path, text);
+    this.newRun();
+  }
+
+  clearOverlay(path: string): void {
+    this.sources.clearOverlay(path);
+    this.overlayDocs.delete(path);
+    this.newRun();
+  }
+
+  /** Forgets what was kept of `path`, and of everything under it, from earlier runs (a watcher saw it change or go). */
+  forget(path: string): void {
+    const keep = (p: string): boolean => p !== path && !p.startsWith(`${path}/`);
+    this.docs.prune(keep);
+    this.sources.forget(keep);
+    this.newRun();
+  }
+
+  /** How many parsed files are kept across runs (for tests of a long session's memory). */
+  get cachedFiles(): number {
+    return this.docs.size + this.sources.cachedSignatures;
+  }
+
+  get tree(): Tree {
+    return this.sources;
+  }
+
+  /** A config file, read and parsed; an unreadable file is an input problem, not an exception. */
+  config(file: string, options: ReadConfigOptions = {}): ConfigRead {
+    if (this.sources.hasOverlay(file)) return this.overlayConfig(file);
+    if (options.stopAtFirstError) {
+      // A full parse already made this run is as good; otherwise a light one, for this run.
+      let d = this.docsThisRun.get(file) ?? this.lightDocs.get(file);
+      if (!d) this.lightDocs.set(file, (d = this.readConfig(file, options)));
+      return d;
+    }
+    let d = this.docsThisRun.get(file);
+    if (!d) this.docsThisRun.set(file, (d = this.docs.get(file, () => this.readConfig(file, {}))));
+    return d;
+  }
+
+  private overlayConfig(file: string): ConfigRead {
+    const read = this.sources.text(file);
+    const text = read.kind === 'text' ? read.text : '';
+    const hit = this.overlayDocs.get(file);
+    if (hit && hit.text === text) return hit.doc;
+    const doc = parseConfig(text, file);
+    this.overlayDocs.set(file, { text, doc });
+    return doc;
+  }
+
+  private readConfig(file: string, options: ReadConfigOptions): ConfigRead {
+    const read = this.sources.text(file);
+    if (read.kind === 'text') return parseConfig(read.text, file, options);
+    return { file, message: `cannot read: ${read.kind === 'missing' ? 'no such file' : read.reason}` };
+  }
+
+  signature(path: string): SignatureResult {
+    return this.sources.signature(path);
+  }
+
+  model(dir: string, name = basename(dir)): WorkspaceModel {
+    let m = this.models.get(dir);
+    if (!m) this.models.set(dir, (m = new RunModel(this, dir, name)));
+    return m;
+  }
+
+  /** The model directories of a repository (every sub-directory; Triton skips none by name). */
+  modelDirs(repo: string): string[] {
+    return listModelDirs(repo, this.sources);
+  }
+}
+
+/** A model's facts for one run. */
+class RunModel implements WorkspaceModel, ModelSource {
+  private scanned: ModelDir | undefined;
+  private listing: AutofillListing | undefined;
+  private readonly autofills = new WeakMap<ModelConfig, AutofillResult>();
+  private readonly files = new WeakMap<ModelConfig, ModelFile>();
+  private readonly effectives = new Map<string, ResolveResult>();
+
+  constructor(
+    private readonly ws: Workspace,
+    readonly dir: string,
+    readonly name: string,
+  ) {}
+
+  layout(): ModelDir {
+    return (this.scanned ??= scanModelDir(this.dir, this.ws.tree));
+  }
+
+  autofillListing(): AutofillListing {
+    return (this.listing ??= readAutofillListing(this.dir, this.name, this.ws.tree));
+  }
+
+  autofill(config: ModelConfig): AutofillResult {
+    let a = this.autofills.get(config);
+    if (!a) this.autofills.set(config, (a = autofillBackendFields(config, this.autofillListing())));
+    return a;
+  }
+
+  modelFile(config: ModelConfig): ModelFile {
+    let f = this.files.get(config);
+    if (!f) this.files.set(config, (f = locateModelFile(this.layout(), this.autofill(config).config, (p) => this.ws.tree.kind(p))));
+    return f;
+  }
+
+  effective(options: ResolveOptions = {}): ResolveResult {
+    const key = JSON.stringify(options);
+    let r = this.effectives.get(key);
+    if (!r) this.effectives.set(key, (r = effectiveConfig(this, options)));
+    return r;
+  }
+
+  // ModelSource, for the effective config.
+  kind(path: string) {
+    return this.ws.tree.kind(path);
+  }
+
+  config(file: string): ConfigRead {
+    return this.ws.config(file);
+  }
+
+  signature(path: string): SignatureResult {
+    return this.ws.signature(path);
+  }
+}
