@@ -17,15 +17,23 @@ export type Severity = 'error' | 'warning' | 'info';
 
 export type PathSegment = string | number;
 
+/** Replace `range` (of the diagnostic's file) with `text`. */
+export interface TextEdit {
+  range: Range;
+  text: string;
+}
+
 export interface Fix {
   /** What applying the fix does, in a few words. */
   description: string;
-  /** Text edits; ranges refer to the file of the diagnostic. */
-  edits?: { range: Range; text: string }[];
+  /** Text edits in the diagnostic's file; they do not overlap. */
+  edits: TextEdit[];
 }
 
 export interface Diagnostic {
   ruleId: string;
+  /** Which of the rule's messages this is (its `meta.messages` key); the text is rendered from it and `data`. */
+  messageId?: string;
   severity: Severity;
   message: string;
   file: string;

@@ -16,6 +16,8 @@ export interface ConfigDocument {
   diagnostics: Diagnostic[];
   /** Where the value at `path` is written, or the nearest enclosing thing that is. */
   locate(path: readonly PathSegment[]): Location | undefined;
+  /** Where the value at `path` itself is written; undefined when it is not. */
+  locateExact(path: readonly PathSegment[]): Location | undefined;
   /** The range to report for `path`: the value's token, else its field name, else the file start. */
   rangeOf(path: readonly PathSegment[]): Range;
 }
@@ -34,6 +36,7 @@ export function parseConfig(text: string, file = 'config.pbtxt', options: { stop
     tree: result.tree,
     diagnostics: result.diagnostics,
     locate: (path) => locations().get(path) ?? locations().nearest(path),
+    locateExact: (path) => locations().get(path),
     rangeOf: (path) => {
       const loc = locations().get(path) ?? locations().nearest(path);
       return loc?.value ?? FILE_START;

@@ -2,8 +2,13 @@
 // the file must exist in its folder of the model directory and hold at least the tensor's bytes.
 import { join } from 'node:path';
 import type { PathSegment } from '../diagnostics.js';
-import { fileSize } from '../util/path-kind.js';
-import type { ModelContext } from './rule.js';
+import type { ModelInfo, Report, RuleFiles } from './rule.js';
+
+/** The messages of a data-file finding: rules that check data files include them in theirs. */
+export const DATA_FILE_MESSAGES = {
+  dataFileMissing: '{{field}} {{quotedFile}} is not a file in {{where}}, where Triton reads it, so the model would fail to load ("failed to open text file for read ..."); add the file there',
+  dataFileShort: '{{subject}} needs {{need}} bytes but {{file}} has {{size}}, so Triton refuses the model ("{{tritonMessage}}"); write the full tensor to {{where}}{{file}}',
+} as const;
 
 export interface DataFileCheck {
   /** The folder of the model directory Triton reads the file from. */
@@ -21,23 +26,15 @@ export interface DataFileCheck {
   data: Record<string, unknown>;
 }
 
-export function checkDataFile(ctx: ModelContext, c: DataFileCheck): void {
-  const where = `${ctx.model.name}/${c.folder}/`;
-  const size = fileSize(join(ctx.model.dir, c.folder, c.file));
+/** What is wrong with a data file, or undefined when it is there and large enough. */
+export function dataFileProblem(files: RuleFiles, model: ModelInfo, c: DataFileCheck): Report<typeof DATA_FILE_MESSAGES> | undefined {
+  const where = `${model.name}/${c.folder}/`;
+  const size = files.size(join(model.dir, c.folder, c.file));
   if (size === undefined) {
-    ctx.report({
-      path: c.path,
-      severity: 'warning',
-      message: `${c.field} ${JSON.stringify(c.file)} is not a file in ${where}, where Triton reads it, so the model would fail to load ("failed to open text file for read ..."); add the file there`,
-      data: c.data,
-    });
-    return;
+    return { path: c.path, severity: 'warning', messageId: 'dataFileMissing', data: { ...c.data, field: c.field, file: c.file, quotedFile: JSON.stringify(c.file), where } };
   }
   if (c.need !== undefined && c.need > size) {
-    ctx.report({
-      path: c.path,
-      message: `${c.subject} needs ${c.need} bytes but ${c.file} has ${size}, so Triton refuses the model ("${c.tritonMessage(c.need, size)}"); write the full tensor to ${where}${c.file}`,
-      data: { ...c.data, need: c.need, size },
-    });
+    return { path: c.path, messageId: 'dataFileShort', data: { ...c.data, subject: c.subject, need: c.need, file: c.file, size, tritonMessage: c.tritonMessage(c.need, size), where } };
   }
+  return undefined;
 }

@@ -10,7 +10,7 @@ import type { ModelSignature } from '../onnx/types.js';
 import { LintInputError } from './errors.js';
 import type { ModelFile } from '../triton/model-file.js';
 import { describeRule, fileResult, summarize, type FileResult, type InputProblem, type LintResult } from './results.js';
-import type { ModelContext, ModelInfo, ModelRule, Report, RepositoryContext, RepositoryModel, RepositoryRule, Rule, RuleFiles, RuleLevel } from './rule.js';
+import type { ConfigEdits, ModelContext, ModelInfo, ModelRule, Report, RepositoryContext, RepositoryModel, RepositoryRule, Rule, RuleFiles, RuleLevel, RuleMeta } from './rule.js';
 import { RULES } from './rules/index.js';
 import { DEFAULT_SETTINGS, findSettingsFile, loadSettingsFile, type LintSettings } from './settings.js';
 import { effectiveSeverity } from './severity.js';
@@ -19,7 +19,10 @@ import { UnreadablePathError } from '../util/unreadable-path.js';
 import { entryNames } from '../repo/tree.js';
 import { parseDirectives, suppresses, unknownIds, unusedDirectives, type Directive } from './suppressions.js';
 import { looksLikeModelDir, modelDirOfConfig, resolveTargets, type LintTarget } from './targets.js';
-import { byteRange, modelReadMessage } from './model-read.js';
+import { byteRange, modelReadReport } from './model-read.js';
+import { modelUnreadable } from './rules/correctness/model-unreadable.js';
+import { completeFix, configEdits, removalOf } from './edits.js';
+import { renderMessage } from './messages.js';
 import { didYouMean } from '../pbtxt/suggest.js';
 import { Workspace, type ConfigRead } from '../workspace/workspace.js';
 import type { SignatureResult } from '../workspace/sources.js';
@@ -298,16 +301,7 @@ class LintRun {
   private reporter(unit: Unit, active: ActiveRule): (r: Report) => void {
     return (r) => {
       const natural = r.severity ?? (active.rule.meta.defaultSeverity === 'off' ? active.level : active.rule.meta.defaultSeverity);
-      const d: Diagnostic = {
-        ruleId: active.rule.meta.id,
-        severity: effectiveSeverity(natural, active.rule.meta.defaultSeverity, active.level),
-        message: r.message,
-        file: r.file ?? unit.file,
-        range: r.range ?? unit.doc.rangeOf(r.path ?? []),
-        path: r.path ?? [],
-      };
-      if (r.fix) d.fix = r.fix;
-      if (r.data) d.data = r.data;
+      const d = toDiagnostic(active.rule.meta, r, effectiveSeverity(natural, active.rule.meta.defaultSeverity, active.level), unit.file, unit.doc);
       if (d.file === unit.file) unit.diagnostics.push(d);
       else if (!suppressedInFile(unit.directives, d.ruleId)) this.addOther(d);
     };
@@ -341,9 +335,10 @@ class LintRun {
         options: active.options,
         isEnabled: (id) => (unit.ruleSet.levels.get(id) ?? 'off') !== 'off',
         files: this.files,
+        edits: configEdits(unit.doc),
         report: this.reporter(unit, active),
       };
-      guarded(rule.meta.id, () => rule.check(ctx), (message) => ctx.report({ message, severity: 'error' }));
+      guarded(rule.meta.id, () => rule.check(ctx), (error) => ctx.report({ messageId: INTERNAL_ERROR, data: { ruleId: rule.meta.id, error }, severity: 'error' }));
     }
   }
 
@@ -389,6 +384,7 @@ class LintRun {
       const rule = active.rule as RepositoryRule<unknown>;
       const ctx: RepositoryContext<unknown> = {
         dir, models, settings: ruleSet.settings, options: active.options, files: this.files,
+        edits: (model) => (model.doc ? configEdits(model.doc) : NO_EDITS),
         report: (model, r) => {
           const unit = model.configFile ? unitByFile.get(model.configFile) : undefined;
           // Only configs being linted get findings; the unit's own level for the rule applies.
@@ -398,7 +394,7 @@ class LintRun {
         },
       };
       const first = models.find((m) => m.isTarget);
-      guarded(rule.meta.id, () => rule.check(ctx), (message) => first && ctx.report(first, { message, severity: 'error' }));
+      guarded(rule.meta.id, () => rule.check(ctx), (error) => first && ctx.report(first, { messageId: INTERNAL_ERROR, data: { ruleId: rule.meta.id, error }, severity: 'error' }));
     }
   }
 
@@ -417,27 +413,28 @@ class LintRun {
 
   private suppressionFindings(u: Unit): Diagnostic[] {
     const out: Diagnostic[] = [];
-    const level = (id: string): Severity | undefined => {
+    const engineRule = (id: string): { meta: RuleMeta<unknown>; level: Severity } | undefined => {
       const l = u.ruleSet.levels.get(id);
-      return l === undefined || l === 'off' ? undefined : l;
+      const rule = this.rules.find((r) => r.meta.id === id);
+      return l === undefined || l === 'off' || !rule ? undefined : { meta: rule.meta, level: l };
     };
-    const invalid = level(ENGINE_RULES.invalidSuppression);
+    const invalid = engineRule(ENGINE_RULES.invalidSuppression);
     if (invalid) {
       for (const r of unknownIds(u.directives, this.ruleIds)) {
         const hint = didYouMean(r.id, this.ruleIds);
-        out.push({
-          ruleId: ENGINE_RULES.invalidSuppression, severity: invalid, file: u.file, range: r.range, path: [],
-          message: `'${r.id}' is not a tritonc rule, so this suppression does nothing${hint ? `; did you mean '${hint}'?` : ''}`,
-        });
+        const report: Report = hint
+          ? { messageId: 'unknownRuleDidYouMean', data: { id: r.id, suggestion: hint }, range: r.range, fix: { description: `replace '${r.id}' with '${hint}'`, edits: [{ range: r.range, text: hint }] } }
+          : { messageId: 'unknownRule', data: { id: r.id }, range: r.range };
+        out.push(toDiagnostic(invalid.meta, report, invalid.level, u.file, u.doc));
       }
     }
-    const unused = level(ENGINE_RULES.unusedSuppression);
+    const unused = engineRule(ENGINE_RULES.unusedSuppression);
     if (unused) {
       for (const r of unusedDirectives(u.directives, this.ruleIds)) {
-        out.push({
-          ruleId: ENGINE_RULES.unusedSuppression, severity: unused, file: u.file, range: r.range, path: [],
-          message: r.id ? `nothing to suppress: '${r.id}' reports no problem here; remove it from the comment` : 'nothing to suppress here; remove the comment',
-        });
+        const report: Report = r.id
+          ? { messageId: 'unusedRule', data: { id: r.id }, range: r.range }
+          : { messageId: 'unused', range: r.range, fix: { description: 'remove the comment', edits: [removalOf(u.doc.text, r.range)] } };
+        out.push(toDiagnostic(unused.meta, report, unused.level, u.file, u.doc));
       }
     }
     return out;
@@ -446,12 +443,40 @@ class LintRun {
 
 // ---- helpers -------------------------------------------------------------------------------------
 
+/** The message of a rule that throws, which every rule has: the engine reports it. */
+const INTERNAL_ERROR = '$internalError';
+const ENGINE_MESSAGES: Record<string, string> = {
+  [INTERNAL_ERROR]: 'internal error in rule {{ruleId}}: {{error}}; this is a bug in tritonc, please report it (suppress the rule meanwhile)',
+};
+
+const NO_EDITS: ConfigEdits = { replaceValue: () => undefined, replaceField: () => undefined, removeField: () => undefined };
+
+/** A report as a diagnostic: its message rendered from the rule's template, its fix kept when complete. */
+function toDiagnostic(meta: RuleMeta<unknown>, r: Report, severity: Severity, file: string, doc: ConfigDocument): Diagnostic {
+  const template = meta.messages[r.messageId] ?? ENGINE_MESSAGES[r.messageId];
+  if (template === undefined) throw new Error(`rule ${meta.id} reported the message '${r.messageId}', which its meta.messages does not define`);
+  const data = r.data as Record<string, unknown> | undefined;
+  const d: Diagnostic = {
+    ruleId: meta.id,
+    messageId: r.messageId,
+    severity,
+    message: renderMessage(template, data ?? {}),
+    file: r.file ?? file,
+    range: r.range ?? doc.rangeOf(r.path ?? []),
+    path: r.path ?? [],
+  };
+  const fix = r.file && r.file !== file ? undefined : completeFix(r.fix);
+  if (fix) d.fix = fix;
+  if (data) d.data = { ...data };
+  return d;
+}
+
 /** A rule that throws is a bug in tritonc: report it as a finding and let the other rules finish. */
-function guarded(ruleId: string, run: () => void, report: (message: string) => void): void {
+function guarded(ruleId: string, run: () => void, report: (error: string) => void): void {
   try {
     run();
   } catch (e) {
-    report(`internal error in rule ${ruleId}: ${(e as Error).message}; this is a bug in tritonc, please report it (suppress the rule meanwhile)`);
+    report((e as Error).message);
   }
 }
 
@@ -482,13 +507,8 @@ function dedupe(list: Diagnostic[]): Diagnostic[] {
 /** The finding for an unreadable model named on the command line of a model without a config. */
 function modelReadDiagnostic(error: OnnxReadError, ruleSet: RuleSet): Diagnostic {
   const level = ruleSet.levels.get('model-unreadable');
-  return {
-    ruleId: 'model-unreadable',
-    severity: level === undefined || level === 'off' ? 'error' : level,
-    message: modelReadMessage(error),
-    file: error.file,
-    range: byteRange(error.offset),
-    path: [],
-    data: { byteOffset: error.offset, kind: error.kind },
-  };
+  const severity = level === undefined || level === 'off' ? 'error' : level;
+  const d: Diagnostic = { ruleId: 'model-unreadable', severity, message: '', file: error.file, range: byteRange(error.offset), path: [] };
+  const r = modelReadReport(error);
+  return { ...d, messageId: r.messageId, message: renderMessage(modelUnreadable.meta.messages[r.messageId], r.data), data: { ...r.data } };
 }

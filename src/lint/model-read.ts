@@ -2,14 +2,22 @@
 // is 1 and the offset says where), with what to do about it.
 import type { Range } from '../diagnostics.js';
 import type { OnnxReadError } from '../onnx/errors.js';
+import type { MessageOf } from './rule.js';
 
 export function byteRange(offset: number | null): Range {
   const pos = { line: 1, column: 1, offset: offset ?? 0 };
   return { start: pos, end: pos };
 }
 
-export function modelReadMessage(error: OnnxReadError): string {
-  if (error.kind === 'io') return `cannot read the model file: ${error.reason}; Triton cannot load this model either`;
-  const where = error.offset === null ? '' : ` (at byte ${error.offset})`;
-  return `not a readable ONNX model${where}: ${error.reason}; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)`;
+/** model-unreadable's messages (the rule and the engine report them). */
+export const MODEL_READ_MESSAGES = {
+  cannotRead: 'cannot read the model file: {{reason}}; Triton cannot load this model either',
+  notOnnxAt: 'not a readable ONNX model (at byte {{byteOffset}}): {{reason}}; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)',
+  notOnnx: 'not a readable ONNX model: {{reason}}; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)',
+} as const;
+
+export function modelReadReport(error: OnnxReadError): MessageOf<typeof MODEL_READ_MESSAGES> {
+  const data = { reason: error.reason, byteOffset: error.offset, kind: error.kind };
+  if (error.kind === 'io') return { messageId: 'cannotRead', data };
+  return error.offset === null ? { messageId: 'notOnnx', data } : { messageId: 'notOnnxAt', data: { ...data, byteOffset: error.offset } };
 }

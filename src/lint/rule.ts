@@ -14,14 +14,22 @@
 //          requiresModel: false,
 //          description: 'dynamic_batching preferred sizes must be positive and <= max_batch_size',
 //          prevents: ['dynamic batching preferred size must be <= max batch size for <name>'],
+//          messages: { tooLarge: 'preferred_batch_size {{size}} exceeds max_batch_size {{max}}; set ...' },
 //        },
 //        check(ctx) {
 //          ctx.config.dynamic_batching?.preferred_batch_size?.forEach((size, i) => {
 //            if (size > (ctx.config.max_batch_size ?? 0))
-//              ctx.report({ path: ['dynamic_batching', 'preferred_batch_size', i], message: `...; set ...` });
+//              ctx.report({ path: ['dynamic_batching', 'preferred_batch_size', i], messageId: 'tooLarge', data: { size, max } });
 //          });
 //        },
 //      });
+//
+//    - Findings are data: `meta.messages` holds the rule's message templates by id, and a report
+//      names one (`messageId`) with the values of its `{{placeholders}}` (`data`, typed from the
+//      template: a missing value does not compile). The engine renders the text; tests assert ids
+//      and data. Extra `data` keys are kept for machine readers.
+//    - A mechanical fix goes in `fix` as text edits: `ctx.edits.replaceValue(path, text)`,
+//      `replaceField`, `removeField` build them from where the config writes the value.
 //
 //    - Report a value path (['input', 0, 'dims', 0]); the engine points at that exact token. Pass
 //      `range` only for something a path cannot name (a comment, a span inside a string).
@@ -49,7 +57,7 @@
 // info: a rule whose default is error and that reports error/warning/info findings, set to "warn",
 // reports warning/info/info. "off" disables the rule.
 import type { z } from 'zod';
-import type { Fix, PathSegment, Range, Severity } from '../diagnostics.js';
+import type { PathSegment, Range, Severity, TextEdit } from '../diagnostics.js';
 import type { ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import type { ModelSignature } from '../onnx/types.js';
@@ -64,7 +72,20 @@ export type RuleCategory = 'correctness' | 'suspicious' | 'performance' | 'style
 
 export type { RuleLevel };
 
-export interface RuleMeta<Options = undefined> {
+/** A rule's messages by id: templates whose `{{name}}` placeholders a report's data fills. */
+export type MessageTemplates = Readonly<Record<string, string>>;
+
+/** The placeholder names of a template. */
+export type Placeholders<S extends string> = S extends `${string}{{${infer P}}}${infer Rest}` ? P | Placeholders<Rest> : never;
+
+/** What a placeholder may hold: it is rendered as a template literal would render it. */
+export type MessageValue = string | number | bigint | boolean;
+
+type DataFor<S extends string> = [Placeholders<S>] extends [never]
+  ? { data?: Readonly<Record<string, unknown>> }
+  : { data: { readonly [K in Placeholders<S>]: MessageValue } & Readonly<Record<string, unknown>> };
+
+export interface RuleMeta<Options = undefined, Messages extends MessageTemplates = MessageTemplates> {
   /** Stable, kebab-case, part of the contract: settings, suppressions and SARIF refer to it. */
   id: string;
   category: RuleCategory;
@@ -75,6 +96,8 @@ export interface RuleMeta<Options = undefined> {
   description: string;
   /** The Triton message(s) the rule prevents, verbatim; `<x>` marks substituted values. */
   prevents: string[];
+  /** The rule's messages by id (see the top of this file). */
+  messages: Messages;
   /** Option schema with defaults; absent for rules without options. */
   options?: z.ZodType<Options>;
   /**
@@ -89,18 +112,38 @@ export interface RuleMeta<Options = undefined> {
 /** The docs page of a rule, relative to the package root. */
 export const ruleDocsPath = (id: string): string => `docs/rules/${id}.md`;
 
-export interface Report {
+/** A text edit in the config being linted: replace `range` with `text`. */
+export type { TextEdit };
+
+interface ReportBase {
   /** The value path the finding is about; the engine points at its exact token. */
   path?: PathSegment[];
   /** An explicit range, for what a path cannot name. Wins over `path` for the position. */
   range?: Range;
   /** Another file the finding is in (the model file); `range` then refers to it. Default: the config. */
   file?: string;
-  message: string;
   /** The finding's natural severity; default: the rule's defaultSeverity. */
   severity?: Severity;
-  fix?: Fix;
-  data?: Record<string, unknown>;
+  /** A mechanical fix, as text edits (an undefined edit, for a value not written at one place, drops the fix). */
+  fix?: { description: string; edits: readonly (TextEdit | undefined)[] };
+}
+
+/** A message of the rule by id, with the data its template needs. */
+export type MessageOf<M extends MessageTemplates = MessageTemplates> = {
+  [K in keyof M & string]: { messageId: K } & DataFor<M[K]>;
+}[keyof M & string];
+
+/** One finding: where it is, and a message of the rule with its data. */
+export type Report<M extends MessageTemplates = MessageTemplates> = ReportBase & MessageOf<M>;
+
+/** Builds text edits from where the config writes a value; undefined when it is not written at one place. */
+export interface ConfigEdits {
+  /** Replace the value at `path` (a token, a [list] or a { block }). */
+  replaceValue(path: readonly PathSegment[], text: string): TextEdit | undefined;
+  /** Replace the whole field at `path`, name and value, written once. */
+  replaceField(path: readonly PathSegment[], text: string): TextEdit | undefined;
+  /** Remove the field at `path`, written once (with its line when it is alone on it). */
+  removeField(path: readonly PathSegment[]): TextEdit | undefined;
 }
 
 /** One model directory as the engine loaded it. */
@@ -135,7 +178,7 @@ export interface RuleFiles {
   size(file: string): number | undefined;
 }
 
-export interface ModelContext<Options = undefined> {
+export interface ModelContext<Options = undefined, Messages extends MessageTemplates = MessageTemplates> {
   readonly model: ModelInfo;
   /** The config file being linted (config.pbtxt or configs/<name>.pbtxt), absolute. */
   readonly file: string;
@@ -153,7 +196,9 @@ export interface ModelContext<Options = undefined> {
   /** Whether another rule runs on this file: lets a general rule defer to a more specific one. */
   isEnabled(ruleId: string): boolean;
   readonly files: RuleFiles;
-  report(report: Report): void;
+  /** Text edits in this config, for fixes. */
+  readonly edits: ConfigEdits;
+  report(report: Report<Messages>): void;
 }
 
 /** A model of the repository, seen by repository-scoped rules. */
@@ -171,37 +216,43 @@ export interface RepositoryModel extends ModelInfo {
   signature(): ModelSignature | undefined;
 }
 
-export interface RepositoryContext<Options = undefined> {
+export interface RepositoryContext<Options = undefined, Messages extends MessageTemplates = MessageTemplates> {
   /** Absolute path of the repository (the directory holding the model directories). */
   readonly dir: string;
   readonly models: readonly RepositoryModel[];
   readonly settings: LintSettings;
   readonly options: Options;
   readonly files: RuleFiles;
+  /** Text edits in `model`'s config.pbtxt, for fixes. */
+  edits(model: RepositoryModel): ConfigEdits;
   /** Reports against `model`'s config.pbtxt; dropped unless the model is a target. */
-  report(model: RepositoryModel, report: Report): void;
+  report(model: RepositoryModel, report: Report<Messages>): void;
 }
 
-export interface ModelRule<Options = undefined> {
+export interface ModelRule<Options = undefined, Messages extends MessageTemplates = MessageTemplates> {
   readonly scope: 'model';
-  readonly meta: RuleMeta<Options>;
-  check(ctx: ModelContext<Options>): void;
+  readonly meta: RuleMeta<Options, Messages>;
+  check(ctx: ModelContext<Options, Messages>): void;
 }
 
-export interface RepositoryRule<Options = undefined> {
+export interface RepositoryRule<Options = undefined, Messages extends MessageTemplates = MessageTemplates> {
   readonly scope: 'repository';
-  readonly meta: RuleMeta<Options>;
-  check(ctx: RepositoryContext<Options>): void;
+  readonly meta: RuleMeta<Options, Messages>;
+  check(ctx: RepositoryContext<Options, Messages>): void;
 }
 
-// eslint-style `any`: a registry holds rules whose option types differ.
+// eslint-style `any`: a registry holds rules whose option and message types differ.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Rule = ModelRule<any> | RepositoryRule<any>;
+export type Rule = ModelRule<any, any> | RepositoryRule<any, any>;
 
-export function defineModelRule<Options = undefined>(rule: Omit<ModelRule<Options>, 'scope'>): ModelRule<Options> {
+export function defineModelRule<Options = undefined, const Messages extends MessageTemplates = MessageTemplates>(
+  rule: Omit<ModelRule<Options, Messages>, 'scope'>,
+): ModelRule<Options, Messages> {
   return { scope: 'model', ...rule };
 }
 
-export function defineRepositoryRule<Options = undefined>(rule: Omit<RepositoryRule<Options>, 'scope'>): RepositoryRule<Options> {
+export function defineRepositoryRule<Options = undefined, const Messages extends MessageTemplates = MessageTemplates>(
+  rule: Omit<RepositoryRule<Options, Messages>, 'scope'>,
+): RepositoryRule<Options, Messages> {
   return { scope: 'repository', ...rule };
 }

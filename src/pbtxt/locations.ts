@@ -11,6 +11,8 @@ export interface Location {
   value: Range;
   /** The field name (or map key) that introduces it, when there is one. */
   name?: Range;
+  /** The whole field, name through value, when one occurrence writes all of it (a scalar, a block, a [list]). */
+  field?: Range;
 }
 
 const keyOf = (path: readonly PathSegment[]): string => path.join('\u0000');
@@ -41,10 +43,15 @@ export class LocationIndex {
     this.byPath.set(keyOf(path), loc);
   }
 
-  /** The first place a repeated or map field is named stands for the whole field. */
-  private setField(path: readonly PathSegment[], name: Range): void {
+  /**
+   * The first place a repeated or map field is named stands for the whole field; it is written at
+   * one place only while no second occurrence adds to it.
+   */
+  private setField(path: readonly PathSegment[], node: FieldNode): void {
     const key = keyOf(path);
-    if (!this.byPath.has(key)) this.byPath.set(key, { value: name, name });
+    const known = this.byPath.get(key);
+    if (!known) this.byPath.set(key, { value: node.nameRange, name: node.nameRange, ...(node.value.kind === 'list' ? { field: node.range } : {}) });
+    else if (known.field) this.byPath.set(key, { value: known.value, name: known.name! });
   }
 
   private indexFields(fields: FieldNode[], path: PathSegment[]): void {
@@ -56,10 +63,10 @@ export class LocationIndex {
       const values = f.value.kind === 'list' ? f.value.elements.map((e) => e.value) : [f.value];
       if (field.mapEntry) {
         if (f.value.kind === 'list' && !field.repeated) continue;
-        this.setField(fieldPath, f.nameRange);
+        this.setField(fieldPath, f);
         for (const v of values) if (v.kind === 'message') this.indexMapEntry(v, field.mapEntry, fieldPath);
       } else if (field.repeated) {
-        this.setField(fieldPath, f.nameRange);
+        this.setField(fieldPath, f);
         for (const v of values) {
           // Invalid elements were not stored, so they take no index.
           if (v.kind === 'scalar' && v.value === undefined) continue;
@@ -71,11 +78,11 @@ export class LocationIndex {
       } else if (f.value.kind === 'message') {
         // A second occurrence is an error and was not stored: the first one stands.
         if (!this.get(fieldPath)) {
-          this.set(fieldPath, { value: f.value.range, name: f.nameRange });
+          this.set(fieldPath, { value: f.value.range, name: f.nameRange, field: f.range });
           this.indexFields(f.value.fields, fieldPath);
         }
       } else if (f.value.kind === 'scalar' && f.value.value !== undefined) {
-        this.set(fieldPath, { value: f.value.range, name: f.nameRange });
+        this.set(fieldPath, { value: f.value.range, name: f.nameRange, field: f.range });
       }
     }
   }

@@ -177,7 +177,7 @@ describe('lint engine: a rule that throws', () => {
   it('becomes an error finding of that rule; the other rules still report', async () => {
     const { defineModelRule } = await import('../../src/lint/rule.js');
     const broken = defineModelRule({
-      meta: { id: 'broken', category: 'style', defaultSeverity: 'warning', requiresModel: false, description: 'throws', prevents: [] },
+      meta: { id: 'broken', category: 'style', defaultSeverity: 'warning', requiresModel: false, description: 'throws', prevents: [], messages: {} },
       check() {
         throw new Error('boom');
       },

@@ -14,6 +14,12 @@ export const batchDimInDims = defineModelRule({
     defaultSeverity: 'error',
     requiresModel: true,
     description: 'With max_batch_size > 0, dims must not repeat the batch axis',
+    messages: {
+      includesBatchAxis:
+        "{{field}} {{written}} include the batch axis; with max_batch_size: {{mbs}} Triton expects {{field}} {{wanted}} (the request shape would be {{requestShape}}, but the model's {{direction}} '{{name}}' is {{modelShape}}): remove the first dim",
+      includesBatchAxisScalar:
+        "{{field}} {{written}} include the batch axis; with max_batch_size: {{mbs}} Triton expects {{field}} {{wanted}} (the request shape would be {{requestShape}}, but the model's {{direction}} '{{name}}' is {{modelShape}}): remove the first dim, and add reshape { shape: [ ] } for this per-item scalar",
+    },
     prevents: [
       "model '<model>', tensor '<name>': the model expects <r> dimensions (shape <onnx>) but the model configuration specifies <r+1> dimensions (an initial batch dimension because max_batch_size > 0 followed by the explicit tensor shape, making complete shape <full>)",
     ],
@@ -30,14 +36,18 @@ export const batchDimInDims = defineModelRule({
         const shape = comparedShape(t);
         if (!model || !includesBatchAxis(shape.dims, model, mbs)) continue;
         const expected = shape.dims.slice(1);
+        const wanted = dimsText(expected.length ? expected : [1]);
+        const data = {
+          field: shape.field, written: dimsText(shape.dims), wanted, mbs, requestShape: dimsText(requestShape(shape.dims, mbs)),
+          direction, name: t.name, modelShape: modelShapeText(model), dims: shape.dims, expected, modelDims: model.shape,
+        };
+        // The fix rewrites the list when it is written as one [list] (and the scalar case also needs a reshape, so it is left to the user).
+        const field = shape.field === 'dims' ? [...t.path, 'dims'] : [...t.path, 'reshape', 'shape'];
+        const fix = expected.length ? { description: `set ${shape.field}: ${wanted}`, edits: [ctx.edits.replaceField(field, `${field.at(-1)}: [ ${expected.join(', ')} ]`)] } : undefined;
         ctx.report({
           path: [...shape.elementPath, 0],
-          message:
-            `${shape.field} ${dimsText(shape.dims)} include the batch axis; with max_batch_size: ${mbs} Triton expects ${shape.field} ${dimsText(expected.length ? expected : [1])} ` +
-            `(the request shape would be ${dimsText(requestShape(shape.dims, mbs))}, but the model's ${direction} '${t.name}' is ${modelShapeText(model)}): ` +
-            `remove the first dim${expected.length ? '' : ', and add reshape { shape: [ ] } for this per-item scalar'}`,
-          fix: { description: `set ${shape.field}: ${dimsText(expected.length ? expected : [1])}` },
-          data: { dims: shape.dims, expected, modelShape: model.shape },
+          ...(expected.length ? { messageId: 'includesBatchAxis' as const, data } : { messageId: 'includesBatchAxisScalar' as const, data }),
+          ...(fix ? { fix } : {}),
         });
       }
     }

@@ -30,6 +30,16 @@ export const batchIo = defineModelRule({
       "target output name '<t>' can only be specified once for <name>",
       "unknown batch input kind '<KIND>' for <name>",
     ],
+    messages: {
+      sourceInputUnknown: `source_input '{{source}}' is not an input of the config{{listed}}, so Triton refuses the model ("unknown source input name '{{source}}'{{suffix}}"); name one of the config's inputs`,
+      unknownBatchInputKind: `batch_input kind {{kind}} is not a batch input kind, so Triton refuses the model ("unknown batch input kind '{{kind}}'{{suffix}}"); use one of {{INPUT_KINDS}}`,
+      batchInputSourceCount: `{{kind}} is computed from one input, and this batch_input gives {{length}}, so Triton refuses the model ("batch input kind '{{kind}}' expects 1 source input, got {{length}}{{suffix}}"); {{fix}}`,
+      batchInputDataType: `{{problem}}, so Triton refuses the model ("batch input data type must be TYPE_INT32 or TYPE_FP32{{suffix}}"); set data_type: TYPE_INT32 or TYPE_FP32 (the type of the model's '{{target}}' input)`,
+      unknownBatchOutputKind: `batch_output kind {{kind}} is not a batch output kind, so Triton refuses the model ("unknown batch output kind '{{kind}}'{{suffix}}"); use BATCH_SCATTER_WITH_INPUT_SHAPE`,
+      batchOutputSourceCount: `{{kind}} scatters the output by the shape of one input, and this batch_output gives {{length}}, so Triton refuses the model ("batch output kind '{{kind}}' expects 1 source input, got {{length}}{{suffix}}"); {{fix}}`,
+      targetNameUnknown: `target_name '{{target}}' is not an output of the config{{listed}}, so Triton refuses the model ("unknown target output name '{{target}}'{{suffix}}"); name one of the config's outputs`,
+      targetNameTwice: `target_name '{{target}}' is given twice in this batch_output, so Triton refuses the model ("target output name '{{target}}' can only be specified once{{suffix}}"); remove the repeat`,
+    },
   },
   check(ctx) {
     const config = ctx.config;
@@ -47,8 +57,8 @@ export const batchIo = defineModelRule({
         ctx.report({
           path: [...base, 'source_input', k],
           severity: inputsListed ? 'error' : 'warning',
-          message: `source_input '${s}' is not an input of the config${inputsListed ? ` (${[...inputs].map((n) => `'${n}'`).join(', ')})` : ' (it lists none; only a backend auto-complete could add it)'}, so Triton refuses the model ("unknown source input name '${s}'${suffix}"); name one of the config's inputs`,
-          data: { source: s },
+          messageId: 'sourceInputUnknown',
+          data: { source: s, listed: inputsListed ? ` (${[...inputs].map((n) => `'${n}'`).join(', ')})` : ' (it lists none; only a backend auto-complete could add it)', suffix },
         });
       });
     };
@@ -59,22 +69,23 @@ export const batchIo = defineModelRule({
       const kindPath = b.kind !== undefined ? [...base, 'kind'] : base;
       const src = b.source_input ?? [];
       if (!INPUT_KINDS.includes(kind)) {
-        ctx.report({ path: kindPath, message: `batch_input kind ${kind} is not a batch input kind, so Triton refuses the model ("unknown batch input kind '${kind}'${suffix}"); use one of ${INPUT_KINDS.join(', ')}` });
+        ctx.report({ path: kindPath, messageId: 'unknownBatchInputKind',
+        data: { kind, suffix, INPUT_KINDS: INPUT_KINDS.join(', ') } });
         return;
       }
       if (src.length !== 1) {
         ctx.report({
           path: src.length ? [...base, 'source_input', 1] : kindPath,
-          message: `${kind} is computed from one input, and this batch_input gives ${src.length}, so Triton refuses the model ("batch input kind '${kind}' expects 1 source input, got ${src.length}${suffix}"); ${src.length ? 'keep one source_input' : 'add source_input: "<the config input it describes>"'}`,
-          data: { kind, count: src.length },
+          messageId: 'batchInputSourceCount',
+          data: { kind, count: src.length, length: src.length, suffix, fix: src.length ? 'keep one source_input' : 'add source_input: "<the config input it describes>"' },
         });
       }
       const type = typeName(b.data_type);
       if (type !== 'TYPE_INT32' && type !== 'TYPE_FP32') {
         ctx.report({
           path: b.data_type !== undefined ? [...base, 'data_type'] : kindPath,
-          message: `${b.data_type === undefined ? 'this batch_input has no data_type' : `batch_input data_type ${type} is not allowed`}, so Triton refuses the model ("batch input data type must be TYPE_INT32 or TYPE_FP32${suffix}"); set data_type: TYPE_INT32 or TYPE_FP32 (the type of the model's '${b.target_name?.[0] ?? 'target'}' input)`,
-          data: { kind, dataType: type },
+          messageId: 'batchInputDataType',
+          data: { kind, dataType: type, problem: b.data_type === undefined ? 'this batch_input has no data_type' : `batch_input data_type ${type} is not allowed`, suffix, target: b.target_name?.[0] ?? 'target' },
         });
       }
       sources(src, base);
@@ -86,14 +97,15 @@ export const batchIo = defineModelRule({
       const kindPath = b.kind !== undefined ? [...base, 'kind'] : base;
       const src = b.source_input ?? [];
       if (!OUTPUT_KINDS.includes(kind)) {
-        ctx.report({ path: kindPath, message: `batch_output kind ${kind} is not a batch output kind, so Triton refuses the model ("unknown batch output kind '${kind}'${suffix}"); use BATCH_SCATTER_WITH_INPUT_SHAPE` });
+        ctx.report({ path: kindPath, messageId: 'unknownBatchOutputKind',
+        data: { kind, suffix } });
         return;
       }
       if (src.length !== 1) {
         ctx.report({
           path: src.length ? [...base, 'source_input', 1] : kindPath,
-          message: `${kind} scatters the output by the shape of one input, and this batch_output gives ${src.length}, so Triton refuses the model ("batch output kind '${kind}' expects 1 source input, got ${src.length}${suffix}"); ${src.length ? 'keep one source_input' : 'add source_input: "<the config input whose shape it follows>"'}`,
-          data: { kind, count: src.length },
+          messageId: 'batchOutputSourceCount',
+          data: { kind, count: src.length, length: src.length, suffix, fix: src.length ? 'keep one source_input' : 'add source_input: "<the config input whose shape it follows>"' },
         });
       }
       sources(src, base);
@@ -103,14 +115,14 @@ export const batchIo = defineModelRule({
           ctx.report({
             path: [...base, 'target_name', k],
             severity: outputsListed ? 'error' : 'warning',
-            message: `target_name '${t}' is not an output of the config${outputsListed ? ` (${[...outputs].map((n) => `'${n}'`).join(', ')})` : ' (it lists none; only a backend auto-complete could add it)'}, so Triton refuses the model ("unknown target output name '${t}'${suffix}"); name one of the config's outputs`,
-            data: { target: t },
+            messageId: 'targetNameUnknown',
+            data: { target: t, listed: outputsListed ? ` (${[...outputs].map((n) => `'${n}'`).join(', ')})` : ' (it lists none; only a backend auto-complete could add it)', suffix },
           });
         } else if (seen.has(t)) {
           ctx.report({
             path: [...base, 'target_name', k],
-            message: `target_name '${t}' is given twice in this batch_output, so Triton refuses the model ("target output name '${t}' can only be specified once${suffix}"); remove the repeat`,
-            data: { target: t },
+            messageId: 'targetNameTwice',
+            data: { target: t, suffix },
           });
         }
         seen.add(t);

@@ -58,6 +58,21 @@ export const ensembleConfig = defineModelRule({
       "output '<out>' for ensemble '<name>' is not written: at least one of its depending tensors, '<t>', is not connected",
       "ensemble tensor '<t>' is unused in ensemble '<name>'",
     ],
+    messages: {
+      tensorUnused: "ensemble tensor '{{tensor}}' is written but no step reads it and it is not an ensemble output: Triton refuses the ensemble (\"ensemble tensor '{{tensor}}' is unused in ensemble '{{ensemble}}'\"); read it in a step's input_map, add it to the ensemble's output, or drop this output_map entry",
+      tensorNeverComputed: "ensemble tensor '{{tensor}}' is never computed: the step that writes it waits for '{{waitsFor}}', which never gets a value: Triton refuses the ensemble (\"ensemble tensor '{{tensor}}' is unused in ensemble '{{ensemble}}'\"); connect that step's inputs to the ensemble inputs or to other steps' outputs, or remove the step",
+      tensorNeverGetsValue: "ensemble tensor '{{tensor}}' never gets a value: it is read here but is neither an ensemble input nor written by any step: Triton refuses the ensemble (\"ensemble tensor '{{tensor}}' is unused in ensemble '{{ensemble}}'\"); map it from an ensemble input or another step's output, or remove the mapping",
+      schedulingMissing: 'platform "ensemble" without ensemble_scheduling: Triton refuses the model ("ensemble scheduling must be set for ensemble {{name}} whose platform is ensemble"); add ensemble_scheduling { step [ ... ] } with the models to run, or set the platform or backend of the model this really is',
+      schedulingWithoutPlatform: `ensemble_scheduling is set but platform is {{platform}}: Triton refuses the model ("ensemble scheduling cannot be set for model '{{name}}' whose platform is not ensemble"); set platform: "ensemble" (and no backend), or remove ensemble_scheduling`,
+      fieldNotForEnsembles: '{{field}} in an ensemble: Triton refuses the model ("{{triton}}"); {{fix}}',
+      noSteps: `ensemble_scheduling has no step: Triton refuses the model ("must specify 'step' for ensemble '{{name}}'"); add step [ { model_name: "...", model_version: -1, input_map { ... }, output_map { ... } } ]`,
+      stepWithoutModel: `step {{step}} names no model: Triton refuses the ensemble ("must specify 'model_name' in step {{step}} of ensemble '{{name}}'"); add model_name: "<model directory name>"`,
+      stepWithoutMap: `step {{step}}{{model}} has no {{map}}: Triton refuses the ensemble ("must specify '{{map}}' in step {{step}} of ensemble '{{name}}'"); say {{what}}`,
+      tensorWrittenTwice: `ensemble tensor '{{tensor}}' is already written by {{first}}: Triton refuses the ensemble ("ensemble tensor '{{tensor}}' can appear in an output map only once for ensemble '{{name}}' step {{step}}"); give output '{{key}}' of step {{step}} its own tensor name`,
+      inputUnused: `ensemble input '{{name}}' is not read by any step: Triton refuses the ensemble ("ensemble input '{{name}}' for ensemble {{ensemble}}' is not used"); map it in a step's input_map (value: "{{name}}"), or remove the input`,
+      outputNotWritten: `ensemble output '{{out}}' is not written by any step: Triton refuses the ensemble ("ensemble output '{{out}}' for ensemble {{name}}' is not used"); map a step's output to it (output_map { key: "<model output>" value: "{{out}}" }), or remove the output`,
+      outputNeverComputed: `ensemble output '{{out}}' is never computed: Triton refuses the ensemble ("output '{{out}}' for ensemble '{{name}}' is not written{{suffix}}"); {{why}}`,
+    },
   },
   check(ctx) {
     const config = ctx.config;
@@ -70,7 +85,8 @@ export const ensembleConfig = defineModelRule({
       if (platform === ENSEMBLE) {
         ctx.report({
           path: ['platform'],
-          message: `platform "ensemble" without ensemble_scheduling: Triton refuses the model ("ensemble scheduling must be set for ensemble ${name} whose platform is ensemble"); add ensemble_scheduling { step [ ... ] } with the models to run, or set the platform or backend of the model this really is`,
+          messageId: 'schedulingMissing',
+          data: { name },
         });
       }
       return;
@@ -81,7 +97,8 @@ export const ensembleConfig = defineModelRule({
       ctx.report({
         path,
         range: config.platform !== undefined ? undefined : fieldNameRange(ctx.doc, path),
-        message: `ensemble_scheduling is set but platform is ${platform ? `"${platform}"` : 'not set'}: Triton refuses the model ("ensemble scheduling cannot be set for model '${name}' whose platform is not ensemble"); set platform: "ensemble" (and no backend), or remove ensemble_scheduling`,
+        messageId: 'schedulingWithoutPlatform',
+        data: { platform: platform ? `"${platform}"` : 'not set', name },
       });
       // The rest describes an ensemble; with another platform it only adds noise.
       return;
@@ -96,7 +113,8 @@ export const ensembleConfig = defineModelRule({
       const value = config[field];
       const present = Array.isArray(value) ? value.length > 0 : value !== undefined;
       if (!present) continue;
-      ctx.report({ path: [field], range: fieldNameRange(ctx.doc, [field]), message: `${field} in an ensemble: Triton refuses the model ("${triton}"); ${fix}` });
+      ctx.report({ path: [field], range: fieldNameRange(ctx.doc, [field]), messageId: 'fieldNotForEnsembles',
+      data: { field, triton, fix } });
     }
 
     const steps = scheduling.step ?? [];
@@ -105,7 +123,8 @@ export const ensembleConfig = defineModelRule({
       ctx.report({
         path,
         range: fieldNameRange(ctx.doc, path),
-        message: `ensemble_scheduling has no step: Triton refuses the model ("must specify 'step' for ensemble '${name}'"); add step [ { model_name: "...", model_version: -1, input_map { ... }, output_map { ... } } ]`,
+        messageId: 'noSteps',
+        data: { name },
       });
       return;
     }
@@ -116,13 +135,15 @@ export const ensembleConfig = defineModelRule({
       const model = step.model_name ? ` (model '${step.model_name}')` : '';
       if (!step.model_name) {
         structural = true;
-        ctx.report({ path: at, range: blockStart(ctx.doc, at), message: `step ${i} names no model: Triton refuses the ensemble ("must specify 'model_name' in step ${i} of ensemble '${name}'"); add model_name: "<model directory name>"` });
+        ctx.report({ path: at, range: blockStart(ctx.doc, at), messageId: 'stepWithoutModel',
+        data: { step: i, name } });
       }
       for (const map of ['input_map', 'output_map'] as const) {
         if (Object.keys(step[map] ?? {}).length) continue;
         structural = true;
         const what = map === 'input_map' ? `which model input reads which ensemble tensor (input_map { key: "<model input>" value: "<ensemble tensor>" })` : `which model output writes which ensemble tensor (output_map { key: "<model output>" value: "<ensemble tensor>" })`;
-        ctx.report({ path: at, range: blockStart(ctx.doc, at), message: `step ${i}${model} has no ${map}: Triton refuses the ensemble ("must specify '${map}' in step ${i} of ensemble '${name}'"); say ${what}` });
+        ctx.report({ path: at, range: blockStart(ctx.doc, at), messageId: 'stepWithoutMap',
+        data: { step: i, model, map, name, what } });
       }
     });
 
@@ -144,7 +165,8 @@ export const ensembleConfig = defineModelRule({
           const first = describe(existing.path);
           ctx.report({
             path,
-            message: `ensemble tensor '${t}' is already written by ${first}: Triton refuses the ensemble ("ensemble tensor '${t}' can appear in an output map only once for ensemble '${name}' step ${i}"); give output '${key}' of step ${i} its own tensor name`,
+            messageId: 'tensorWrittenTwice',
+            data: { tensor: t, first, name, step: i, key },
           });
           continue;
         }
@@ -172,7 +194,8 @@ export const ensembleConfig = defineModelRule({
       if (!n) {
         ctx.report({
           path: ['input', i, 'name'],
-          message: `ensemble input '${input.name}' is not read by any step: Triton refuses the ensemble ("ensemble input '${input.name}' for ensemble ${name}' is not used"); map it in a step's input_map (value: "${input.name}"), or remove the input`,
+          messageId: 'inputUnused',
+          data: { name: input.name ?? '', ensemble: name },
         });
         return;
       }
@@ -197,7 +220,8 @@ export const ensembleConfig = defineModelRule({
       if (!n) {
         ctx.report({
           path: ['output', i, 'name'],
-          message: `ensemble output '${out}' is not written by any step: Triton refuses the ensemble ("ensemble output '${out}' for ensemble ${name}' is not used"); map a step's output to it (output_map { key: "<model output>" value: "${out}" }), or remove the output`,
+          messageId: 'outputNotWritten',
+          data: { out, name },
         });
         return;
       }
@@ -221,20 +245,18 @@ export const ensembleConfig = defineModelRule({
         : n.written
           ? `the step that writes it never gets all of its inputs; connect the steps that lead to '${out}' to the ensemble inputs`
           : `no step writes it (it only appears as an input_map value); map a step's output to it with output_map { key: "<model output>" value: "${out}" }`;
-      ctx.report({ path: ['output', i, 'name'], message: `ensemble output '${out}' is never computed: Triton refuses the ensemble ("output '${out}' for ensemble '${name}' is not written${suffix}"); ${why}` });
+      ctx.report({ path: ['output', i, 'name'], messageId: 'outputNeverComputed',
+      data: { out, name, suffix, why } });
     });
 
     for (const n of tensors.values()) {
       if (outputs.has(n.name) || blamed.has(n)) continue;
       if (n.ready && n.next.length) continue;
-      const triton = `Triton refuses the ensemble ("ensemble tensor '${n.name}' is unused in ensemble '${name}'")`;
       const stuck = n.prev.find((p) => !p.ready);
-      const message = n.ready
-        ? `ensemble tensor '${n.name}' is written but no step reads it and it is not an ensemble output: ${triton}; read it in a step's input_map, add it to the ensemble's output, or drop this output_map entry`
-        : n.written
-          ? `ensemble tensor '${n.name}' is never computed: the step that writes it waits for '${stuck?.name ?? '?'}', which never gets a value: ${triton}; connect that step's inputs to the ensemble inputs or to other steps' outputs, or remove the step`
-          : `ensemble tensor '${n.name}' never gets a value: it is read here but is neither an ensemble input nor written by any step: ${triton}; map it from an ensemble input or another step's output, or remove the mapping`;
-      ctx.report({ path: n.path, message });
+      const data = { tensor: n.name, ensemble: name };
+      if (n.ready) ctx.report({ path: n.path, messageId: 'tensorUnused', data });
+      else if (n.written) ctx.report({ path: n.path, messageId: 'tensorNeverComputed', data: { ...data, waitsFor: stuck?.name ?? '?' } });
+      else ctx.report({ path: n.path, messageId: 'tensorNeverGetsValue', data });
     }
   },
 });

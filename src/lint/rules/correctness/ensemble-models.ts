@@ -11,7 +11,7 @@ import type { PathSegment, Range } from '../../../diagnostics.js';
 import { autoCompleteOnnx, onnxAutoCompleteSkipped } from '../../../triton/autocomplete-onnx.js';
 import type { ModelConfig, ModelEnsembling_Step } from '../../../config/model-config.js';
 import { selectVersions } from '../../../repo/model-dir.js';
-import { defineRepositoryRule, type RepositoryContext, type RepositoryModel, type RuleFiles } from '../../rule.js';
+import { defineRepositoryRule, type MessageOf, type RepositoryContext, type RepositoryModel, type RuleFiles } from '../../rule.js';
 import { maxBatchSize } from '../../tensors.js';
 
 const ENSEMBLE = 'ensemble';
@@ -70,13 +70,35 @@ function pythonAutoCompletes(model: RepositoryModel, files: RuleFiles): boolean 
   return model.layout().versionDirs.some((v) => defines(join(v.path, 'model.py'))) || defines(join(model.dir, 'model.py'));
 }
 
-export const ensembleModels = defineRepositoryRule<Options>({
+const messages = {
+  stepModelMissing: `step {{step}} runs model '{{model}}', which is not in the repository {{dir}}: Triton refuses the ensemble ("ensemble {{ensemble}} contains models that are not available or ambiguous: {{missing}}"); add the model directory '{{model}}' or fix the name{{suggestion}}`,
+  circularDependency: `step {{step}} runs '{{model}}', which leads back to this ensemble: Triton refuses both ("circular dependency between ensembles: {{ensemble}} -> ... -> {{last}} -> {{ensemble}}"); an ensemble cannot run itself, directly or through another ensemble`,
+  stepVersionUnsetZero: `step {{step}} does not set model_version, which proto3 reads as 0, not -1: Triton will require version 0 of '{{name}}' ("ensemble '{{ensemble}}' depends on '{{name}}' whose required version 0 is not loaded." unless a version directory 0 exists); set model_version: -1 to run the latest version`,
+  stepModelNoVersion: `step {{step}} runs '{{name}}', but Triton loads no version of it ({{why}}): Triton refuses the ensemble ("ensemble '{{ensemble}}' depends on '{{name}}' which has no loaded version."); add {{name}}/1/ with the model file`,
+  stepVersionNotLoaded: `step {{step}} requires version {{required}} of '{{name}}', but Triton loads only version{{plural}} {{loaded}} of it: Triton refuses the ensemble ("ensemble '{{ensemble}}' depends on '{{name}}' whose required version {{required}} is not loaded."); {{fix}}`,
+  tensorDataTypeMismatch: `ensemble tensor '{{tensor}}' is {{seenType}} for {{seenWhere}} but {{firstType}} for {{firstWhere}}: Triton refuses the ensemble ("{{prefix}}inconsistent data type: {{firstType}} is inferred from model {{firstModel}} while {{seenType}} is inferred from model {{seenModel}}"); make both sides the same data type (change one config, or add a step that casts)`,
+  tensorShapeMismatch: `ensemble tensor '{{tensor}}' has shape {{seenShape}} for {{seenWhere}} but {{firstShape}} for {{firstWhere}} (full shapes: the batch axis -1 first when max_batch_size > 0): Triton refuses the ensemble ("{{prefix}}inconsistent shape: {{firstShape}} is inferred from model {{firstModel}} while {{seenShape}} is inferred from model {{seenModel}}"); make the dims agree (-1 matches any size), or reshape between the steps`,
+  maxBatchSizeAboveStep: `max_batch_size {{ensembleMbs}} is larger than that of step {{step}}'s model '{{model}}' (max_batch_size {{depMbs}}): Triton refuses the ensemble ("ensemble {{ensemble}} allows maximum batch size {{ensembleMbs}}, but it contains model {{model}} which only allows maximum batch size to be {{depMbs}}"); set the ensemble's max_batch_size to {{depMbs}} or less, or raise '{{model}}''s`,
+  inputMapUnknownInput: `'{{key}}' is not an input of '{{model}}' (its inputs: {{inputs}}): Triton refuses the ensemble ("in ensemble {{ensemble}}, ensemble tensor {{tensor}} is mapping to non-existing input {{key}} in model {{model}}"); use one of its input names as the key`,
+  stepInputUnmapped: `step {{step}} does not feed input '{{name}}' of '{{model}}': Triton refuses the ensemble ("in ensemble {{ensemble}}, input {{name}} in model {{model}} is not mapped to any ensemble tensors"); add input_map { key: "{{name}}" value: "<ensemble tensor>" }`,
+  outputMapUnknownOutput: `'{{key}}' is not an output of '{{model}}' (its outputs: {{outputs}}): Triton refuses the ensemble ("in ensemble {{ensemble}}, ensemble tensor {{tensor}} is mapped from non-existing output {{key}} in model {{model}}"); use one of its output names as the key`,
+  mixedDecoupledBranches: `{{what}} would combine responses that come from different decoupled models (each decoupled model may send any number of responses): Triton refuses the ensemble ("in ensemble {{ensemble}}, step of model '{{model}}' receives inputs originated from different decoupled models"); feed each step from at most one decoupled branch`,
+  decoupledFalseOverwritten:
+    "decoupled: false is overwritten: step model{{plural}} {{models}} {{verb}} decoupled, so Triton serves this ensemble as decoupled and clients must use the streaming API; set decoupled: true to say so",
+  decoupledTrueOverwritten:
+    'decoupled: true is overwritten: no step of this ensemble is decoupled, so Triton serves it as a regular (one response per request) model; remove the setting or set it to false',
+} as const;
+
+type Ctx = RepositoryContext<Options, typeof messages>;
+
+export const ensembleModels = defineRepositoryRule<Options, typeof messages>({
   meta: {
     id: 'ensemble-models',
     category: 'correctness',
     defaultSeverity: 'error',
     requiresModel: false,
     description: 'Ensemble steps against the composing models: present, versions loaded, no cycles, batch sizes, mapped inputs/outputs, data types and shapes, decoupled branches',
+    messages,
     prevents: [
       'ensemble <name> contains models that are not available or ambiguous: <m1>, <m2>',
       "ensemble '<name>' depends on '<m>' which has no loaded version.",
@@ -102,12 +124,12 @@ class EnsembleCheck {
   private readonly completed = new Map<RepositoryModel, Completed>();
   private readonly decoupledMemo = new Map<RepositoryModel, boolean | undefined>();
 
-  /** Step models may be elsewhere: said so in the options, or the repository is unknown (a config linted from memory). */
+  /** Step models may be elsewhere (the options say so): a missing one is then not reported. */
   private readonly external: boolean;
 
-  constructor(private readonly ctx: RepositoryContext<Options>) {
+  constructor(private readonly ctx: Ctx) {
     for (const m of ctx.models) this.byName.set(m.name, m);
-    this.external = ctx.options.externalModels || ctx.models.some((m) => m.dir === ctx.dir);
+    this.external = ctx.options.externalModels;
   }
 
   run(): void {
@@ -117,9 +139,9 @@ class EnsembleCheck {
     }
   }
 
-  private report(m: RepositoryModel, path: PathSegment[], message: string, opts: { severity?: 'error' | 'warning' | 'info'; key?: boolean } = {}): void {
+  private report(m: RepositoryModel, path: PathSegment[], message: MessageOf<typeof messages>, opts: { severity?: 'error' | 'warning' | 'info'; key?: boolean } = {}): void {
     const range: Range | undefined = opts.key ? m.doc?.locate(path)?.name : undefined;
-    this.ctx.report(m, { path, ...(range ? { range } : {}), message, ...(opts.severity ? { severity: opts.severity } : {}) });
+    this.ctx.report(m, { path, ...(range ? { range } : {}), ...message, ...(opts.severity ? { severity: opts.severity } : {}) });
   }
 
   private checkEnsemble(m: RepositoryModel, config: ModelConfig): void {
@@ -133,7 +155,7 @@ class EnsembleCheck {
       if (this.external) return;
       if (!s.model_name || !missing.includes(s.model_name)) return;
       this.report(m, stepPath(i, 'model_name'),
-        `step ${i} runs model '${s.model_name}', which is not in the repository ${this.ctx.dir}: Triton refuses the ensemble ("ensemble ${E} contains models that are not available or ambiguous: ${missing.join(', ')}"); add the model directory '${s.model_name}' or fix the name${this.suggest(s.model_name)}`);
+        { messageId: 'stepModelMissing', data: { step: i, model: s.model_name, dir: this.ctx.dir, ensemble: E, missing: missing.join(', '), suggestion: this.suggest(s.model_name) } });
     });
 
     // 2. Cycles between ensembles (CircularDependencyCheck).
@@ -141,7 +163,7 @@ class EnsembleCheck {
     if (cycle) {
       const { step, last } = cycle;
       this.report(m, stepPath(step, 'model_name'),
-        `step ${step} runs '${steps[step]!.model_name}', which leads back to this ensemble: Triton refuses both ("circular dependency between ensembles: ${E} -> ... -> ${last} -> ${E}"); an ensemble cannot run itself, directly or through another ensemble`);
+        { messageId: 'circularDependency', data: { step, model: steps[step]!.model_name ?? '', ensemble: E, last } });
       return;
     }
 
@@ -211,13 +233,13 @@ class EnsembleCheck {
         // proto3 default can still be called out.
         if (!written) {
           this.report(m, path,
-            `step ${i} does not set model_version, which proto3 reads as 0, not -1: Triton will require version 0 of '${dep.name}' ("ensemble '${E}' depends on '${dep.name}' whose required version 0 is not loaded." unless a version directory 0 exists); set model_version: -1 to run the latest version`,
+            { messageId: 'stepVersionUnsetZero', data: { step: i, name: dep.name, ensemble: E } },
             { severity: 'warning' });
         }
         return;
       }
       this.report(m, ['ensemble_scheduling', 'step', i, 'model_name'],
-        `step ${i} runs '${dep.name}', but Triton loads no version of it (${scan.versionDirs.some((v) => v.version !== undefined) ? 'its version_policy selects none of its version directories' : 'it has no numeric version directory'}): Triton refuses the ensemble ("ensemble '${E}' depends on '${dep.name}' which has no loaded version."); add ${dep.name}/1/ with the model file`);
+        { messageId: 'stepModelNoVersion', data: { step: i, name: dep.name, why: scan.versionDirs.some((v) => v.version !== undefined) ? 'its version_policy selects none of its version directories' : 'it has no numeric version directory', ensemble: E } });
       return;
     }
     if (required === -1 || loaded.includes(required)) return;
@@ -225,7 +247,7 @@ class EnsembleCheck {
       ? `set model_version: -1 (the latest loaded) or one of ${loaded.join(', ')}, or add version directory ${dep.name}/${required}/ and make ${dep.name}'s version_policy select it`
       : `model_version is not set, and proto3 reads that as 0, not -1 (latest): set model_version: -1`;
     this.report(m, path,
-      `step ${i} requires version ${required} of '${dep.name}', but Triton loads only version${loaded.length > 1 ? 's' : ''} ${loaded.join(', ')} of it: Triton refuses the ensemble ("ensemble '${E}' depends on '${dep.name}' whose required version ${required} is not loaded."); ${fix}`);
+      { messageId: 'stepVersionNotLoaded', data: { step: i, required, name: dep.name, plural: loaded.length > 1 ? 's' : '', loaded: loaded.join(', '), ensemble: E, fix } });
   }
 
   // ---- completed configs ------------------------------------------------------------------------
@@ -315,13 +337,13 @@ class EnsembleCheck {
       if (first.type !== seen.type) {
         mappingOk = false;
         this.report(m, path,
-          `ensemble tensor '${t}' is ${seen.type} for ${seen.where} but ${first.type} for ${first.where}: Triton refuses the ensemble ("${prefix}inconsistent data type: ${first.type} is inferred from model ${first.model} while ${seen.type} is inferred from model ${seen.model}"); make both sides the same data type (change one config, or add a step that casts)`);
+          { messageId: 'tensorDataTypeMismatch', data: { tensor: t, seenType: seen.type, seenWhere: seen.where, firstType: first.type, firstWhere: first.where, prefix, firstModel: first.model, seenModel: seen.model } });
         return;
       }
       if (!sameWithWildcard(first.dims, seen.dims) && !sameWithWildcard(first.full, seen.full)) {
         mappingOk = false;
         this.report(m, path,
-          `ensemble tensor '${t}' has shape ${dimsText(seen.full)} for ${seen.where} but ${dimsText(first.full)} for ${first.where} (full shapes: the batch axis -1 first when max_batch_size > 0): Triton refuses the ensemble ("${prefix}inconsistent shape: ${dimsText(first.full)} is inferred from model ${first.model} while ${dimsText(seen.full)} is inferred from model ${seen.model}"); make the dims agree (-1 matches any size), or reshape between the steps`);
+          { messageId: 'tensorShapeMismatch', data: { tensor: t, seenShape: dimsText(seen.full), seenWhere: seen.where, firstShape: dimsText(first.full), firstWhere: first.where, prefix, firstModel: first.model, seenModel: seen.model } });
       }
     };
 
@@ -340,7 +362,7 @@ class EnsembleCheck {
       if (c.maxBatchSize && depMbs !== 0 && depMbs < ensembleMbs) {
         mappingOk = false;
         this.report(m, ['max_batch_size'],
-          `max_batch_size ${ensembleMbs} is larger than that of step ${i}'s model '${model}' (max_batch_size ${depMbs}): Triton refuses the ensemble ("ensemble ${E} allows maximum batch size ${ensembleMbs}, but it contains model ${model} which only allows maximum batch size to be ${depMbs}"); set the ensemble's max_batch_size to ${depMbs} or less, or raise '${model}''s`);
+          { messageId: 'maxBatchSizeAboveStep', data: { ensembleMbs, step: i, model, depMbs, ensemble: E } });
       }
 
       const inputMap = s.input_map ?? {};
@@ -351,7 +373,7 @@ class EnsembleCheck {
           mappingOk = false;
           const list = [...names].map((n) => `'${n}'`).join(', ');
           this.report(m, [...at, 'input_map', key],
-            `'${key}' is not an input of '${model}' (its inputs: ${list || 'none'}): Triton refuses the ensemble ("in ensemble ${E}, ensemble tensor ${t} is mapping to non-existing input ${key} in model ${model}"); use one of its input names as the key`,
+            { messageId: 'inputMapUnknownInput', data: { key, model, inputs: list || 'none', ensemble: E, tensor: t } },
             { key: true });
         }
         for (const input of cfg.input ?? []) {
@@ -361,7 +383,7 @@ class EnsembleCheck {
             if (input.optional) continue;
             mappingOk = false;
             this.report(m, [...at, 'model_name'],
-              `step ${i} does not feed input '${name}' of '${model}': Triton refuses the ensemble ("in ensemble ${E}, input ${name} in model ${model} is not mapped to any ensemble tensors"); add input_map { key: "${name}" value: "<ensemble tensor>" }`);
+              { messageId: 'stepInputUnmapped', data: { step: i, name, model, ensemble: E } });
             continue;
           }
           const type = typeName(input.data_type);
@@ -377,7 +399,7 @@ class EnsembleCheck {
           mappingOk = false;
           const list = [...names].map((n) => `'${n}'`).join(', ');
           this.report(m, [...at, 'output_map', key],
-            `'${key}' is not an output of '${model}' (its outputs: ${list || 'none'}): Triton refuses the ensemble ("in ensemble ${E}, ensemble tensor ${t} is mapped from non-existing output ${key} in model ${model}"); use one of its output names as the key`,
+            { messageId: 'outputMapUnknownOutput', data: { key, model, outputs: list || 'none', ensemble: E, tensor: t } },
             { key: true });
         }
         for (const [key, t] of Object.entries(outputMap)) {
@@ -463,7 +485,7 @@ class EnsembleCheck {
         if (next.prev.some((p) => p.label !== prevLabel)) {
           const path: PathSegment[] = next === sink ? ['ensemble_scheduling'] : next.path;
           this.report(m, path,
-            `${next === sink ? "the ensemble's outputs" : `ensemble tensor '${next.name}'`} would combine responses that come from different decoupled models (each decoupled model may send any number of responses): Triton refuses the ensemble ("in ensemble ${E}, step of model '${next.model}' receives inputs originated from different decoupled models"); feed each step from at most one decoupled branch`,
+            { messageId: 'mixedDecoupledBranches', data: { what: next === sink ? "the ensemble's outputs" : `ensemble tensor '${next.name}'`, ensemble: E, model: next.model } },
             next === sink ? { key: true } : {});
           return;
         }
@@ -487,8 +509,8 @@ class EnsembleCheck {
       const which = steps.filter((_, i) => flags[i]).map((s) => `'${s.model_name}'`);
       this.report(m, ['model_transaction_policy', 'decoupled'],
         decoupled
-          ? `decoupled: false is overwritten: step model${which.length > 1 ? 's' : ''} ${which.join(', ')} ${which.length > 1 ? 'are' : 'is'} decoupled, so Triton serves this ensemble as decoupled and clients must use the streaming API; set decoupled: true to say so`
-          : `decoupled: true is overwritten: no step of this ensemble is decoupled, so Triton serves it as a regular (one response per request) model; remove the setting or set it to false`,
+          ? { messageId: 'decoupledFalseOverwritten', data: { plural: which.length > 1 ? 's' : '', models: which.join(', '), verb: which.length > 1 ? 'are' : 'is' } }
+          : { messageId: 'decoupledTrueOverwritten' },
         { severity: 'warning' });
     }
   }

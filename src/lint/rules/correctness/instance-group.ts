@@ -21,6 +21,18 @@ function stoi(text: string): number | undefined {
   return v >= -(2 ** 31) && v < 2 ** 31 ? v : undefined;
 }
 
+const messages = {
+  allGroupsPassive: 'every instance group is passive: Triton loads the instances but never schedules requests on them, so every request waits; make at least one group non-passive (remove passive: true)',
+  gpusOnNonGpuGroup: 'a {{kind}} group runs {{where}} and may not list GPUs, so Triton refuses the model ("{{prefix}} has kind {{kind}} but specifies one or more GPUs"); remove gpus{{tritonNote}}',
+  unknownGpuId: 'gpu id {{id}} is not a GPU (ids count from 0){{kindNote}} ("{{tritonMessage}}"); list GPU ids from 0, or remove gpus to use every GPU',
+  gpuGroupWithoutGpus: 'the settings say the servers have no GPU (gpu.count: 0), so Triton refuses this {{kind}} group{{kindNote}} ("{{tritonMessage}}"); use kind: KIND_CPU without gpus',
+  profileNotTensorrt: `profile selects TensorRT optimization profiles, and this model's platform is {{platformShown}}{{guessNote}}, so Triton refuses the model ("{{prefix}} and platform {{platform}}specifies profile field which is only supported for TensorRT models"); remove profile`,
+  profileNotIndex: 'profile {{profileText}} is not the index of a TensorRT optimization profile, so Triton refuses the model ("{{tritonMessage}}"); write the profile index as a string, e.g. profile: [ "0" ]',
+  countNotPositive: 'count {{count}} is not a number of instances: Triton silently uses the default ({{dflt}}) instead; set count: 1 or more',
+} as const;
+
+type Ctx = ModelContext<undefined, typeof messages>;
+
 export const instanceGroup = defineModelRule({
   meta: {
     id: 'instance-group',
@@ -38,6 +50,7 @@ export const instanceGroup = defineModelRule({
       "unable to parse '<p>': stoi",
       'instance group <g> of model <name> and platform <platform> specifies invalid profile <p>. The field should contain the string representation of a non-negative integer.',
     ],
+    messages,
   },
   check(ctx) {
     const groups = ctx.config.instance_group ?? [];
@@ -49,13 +62,13 @@ export const instanceGroup = defineModelRule({
       ctx.report({
         path: ['instance_group', 0, 'passive'],
         severity: 'warning',
-        message: `every instance group is passive: Triton loads the instances but never schedules requests on them, so every request waits; make at least one group non-passive (remove passive: true)`,
+        messageId: 'allGroupsPassive',
       });
     }
   },
 });
 
-function checkGroup(ctx: ModelContext, g: ModelInstanceGroup, path: PathSegment[], group: string, name: string): void {
+function checkGroup(ctx: Ctx, g: ModelInstanceGroup, path: PathSegment[], group: string, name: string): void {
   const kind = kindOf(g);
   const gpus = g.gpus ?? [];
   const gpusPath = [...path, 'gpus'];
@@ -64,8 +77,8 @@ function checkGroup(ctx: ModelContext, g: ModelInstanceGroup, path: PathSegment[
   if ((kind === 'KIND_CPU' || kind === 'KIND_MODEL') && gpus.length) {
     ctx.report({
       path: [...gpusPath, 0],
-      message: `a ${kind} group runs ${kind === 'KIND_CPU' ? 'on the CPU' : 'where the model places itself'} and may not list GPUs, so Triton refuses the model ("${prefix} has kind ${kind} but specifies one or more GPUs"); remove gpus${kind === 'KIND_CPU' ? ', or use kind: KIND_GPU' : ''}`,
-      data: { group, kind, gpus },
+      messageId: 'gpusOnNonGpuGroup',
+      data: { group, kind, gpus, where: kind === 'KIND_CPU' ? 'on the CPU' : 'where the model places itself', prefix, tritonNote: kind === 'KIND_CPU' ? ', or use kind: KIND_GPU' : '' },
     });
   } else if (kind === 'KIND_GPU' || kind === 'KIND_AUTO') {
     const bad = gpus.findIndex((id) => id < 0);
@@ -77,8 +90,8 @@ function checkGroup(ctx: ModelContext, g: ModelInstanceGroup, path: PathSegment[
         : `${prefix} has kind KIND_CPU but specifies one or more GPUs`;
       ctx.report({
         path: [...gpusPath, bad],
-        message: `gpu id ${id} is not a GPU (ids count from 0)${kind === 'KIND_AUTO' ? ', so Triton turns this KIND_AUTO group into KIND_CPU and then refuses its GPU list' : ', so Triton refuses the model'} ("${tritonMessage}"); list GPU ids from 0, or remove gpus to use every GPU`,
-        data: { group, id },
+        messageId: 'unknownGpuId',
+        data: { group, id, kindNote: kind === 'KIND_AUTO' ? ', so Triton turns this KIND_AUTO group into KIND_CPU and then refuses its GPU list' : ', so Triton refuses the model', tritonMessage },
       });
     }
     if (ctx.settings.gpu.count === 0 && bad < 0 && (kind === 'KIND_GPU' || gpus.length)) {
@@ -90,8 +103,8 @@ function checkGroup(ctx: ModelContext, g: ModelInstanceGroup, path: PathSegment[
           : `${prefix} has kind KIND_GPU but no GPUs are available`;
       ctx.report({
         path: gpus.length ? [...gpusPath, 0] : g.kind !== undefined ? [...path, 'kind'] : path,
-        message: `the settings say the servers have no GPU (gpu.count: 0), so Triton refuses this ${kind} group${kind === 'KIND_AUTO' ? ' (it becomes KIND_CPU, still listing GPUs)' : ''} ("${tritonMessage}"); use kind: KIND_CPU without gpus`,
-        data: { group },
+        messageId: 'gpuGroupWithoutGpus',
+        data: { group, kind, kindNote: kind === 'KIND_AUTO' ? ' (it becomes KIND_CPU, still listing GPUs)' : '', tritonMessage },
       });
     }
   }
@@ -104,8 +117,8 @@ function checkGroup(ctx: ModelContext, g: ModelInstanceGroup, path: PathSegment[
       ctx.report({
         path: [...path, 'profile', 0],
         severity: guessed ? 'warning' : 'error',
-        message: `profile selects TensorRT optimization profiles, and this model's platform is ${settled.platform ? `'${settled.platform}'` : 'not set'}${guessed ? ' (no version directory to infer it from)' : ''}, so Triton refuses the model ("${prefix} and platform ${settled.platform}specifies profile field which is only supported for TensorRT models"); remove profile`,
-        data: { group, platform: settled.platform },
+        messageId: 'profileNotTensorrt',
+        data: { group, platform: settled.platform, platformShown: settled.platform ? `'${settled.platform}'` : 'not set', guessNote: guessed ? ' (no version directory to infer it from)' : '', prefix },
       });
     } else {
       profiles.forEach((p, k) => {
@@ -121,8 +134,8 @@ function checkGroup(ctx: ModelContext, g: ModelInstanceGroup, path: PathSegment[
         if (!tritonMessage) return;
         ctx.report({
           path: at,
-          message: `profile ${JSON.stringify(p)} is not the index of a TensorRT optimization profile, so Triton refuses the model ("${tritonMessage}"); write the profile index as a string, e.g. profile: [ "0" ]`,
-          data: { group, profile: p },
+          messageId: 'profileNotIndex',
+          data: { group, profile: p, profileText: JSON.stringify(p), tritonMessage },
         });
       });
     }
@@ -135,8 +148,8 @@ function checkGroup(ctx: ModelContext, g: ModelInstanceGroup, path: PathSegment[
     ctx.report({
       path: [...path, 'count'],
       severity: 'warning',
-      message: `count ${g.count} is not a number of instances: Triton silently uses the default (${dflt}) instead; set count: 1 or more`,
-      data: { group, count: g.count },
+      messageId: 'countNotPositive',
+      data: { group, count: g.count, dflt },
     });
   }
 }

@@ -21,6 +21,12 @@ export const ioDatatype = defineModelRule({
       "unable to load model '<model>', configuration expects datatype <TYPE_X> for output '<name>', model provides TYPE_<Y>",
       "Unsupported ONNX Type '<ONNX_TYPE_SEQUENCE|...>' for I/O '<name>', expected 'ONNX_TYPE_TENSOR'.",
     ],
+    messages: {
+      dataTypeMismatch: "data_type {{configType}} does not match the model: {{direction}} '{{name}}' is {{elemType}} ({{modelType}}) in the model; set data_type: {{modelType}}",
+      unservableElementType:
+        "{{direction}} '{{name}}' has element type {{elemType}} in the model, which Triton cannot serve (it maps to TYPE_INVALID); cast it to a supported type (e.g. FLOAT, FLOAT16, INT64) in the exported graph",
+      modelTensorNotTensor: `{{direction}} '{{name}}' is a {{kind}} in the model, not a tensor, and Triton's ONNX Runtime backend serves tensors only ({{ONNX_KIND}}); re-export the model with a tensor {{direction}} here`,
+    },
   },
   check(ctx) {
     const sig = ctx.signature!;
@@ -33,8 +39,8 @@ export const ioDatatype = defineModelRule({
         if (model.kind !== 'tensor') {
           ctx.report({
             path: [...t.path, 'name'],
-            message: `${direction} '${t.name}' is a ${model.kind.replace('_', ' ')} in the model, not a tensor, and Triton's ONNX Runtime backend serves tensors only (${ONNX_KIND[model.kind]}); re-export the model with a tensor ${direction} here`,
-            data: { name: t.name, kind: model.kind },
+            messageId: 'modelTensorNotTensor',
+            data: { name: t.name, kind: model.kind, direction, ONNX_KIND: ONNX_KIND[model.kind] ?? model.kind },
           });
           continue;
         }
@@ -45,10 +51,13 @@ export const ioDatatype = defineModelRule({
         if (written === wanted) continue;
         ctx.report({
           path: [...t.path, 'data_type'],
-          message: wanted
-            ? `data_type ${written} does not match the model: ${direction} '${t.name}' is ${model.elemType} (${wanted}) in the model; set data_type: ${wanted}`
-            : `${direction} '${t.name}' has element type ${model.elemType ?? 'UNDEFINED'} in the model, which Triton cannot serve (it maps to TYPE_INVALID); cast it to a supported type (e.g. FLOAT, FLOAT16, INT64) in the exported graph`,
-          data: { name: t.name, configType: written, modelType: wanted, elemType: model.elemType },
+          ...(wanted
+            ? {
+                messageId: 'dataTypeMismatch' as const,
+                data: { name: t.name, direction, configType: written, modelType: wanted, elemType: model.elemType ?? 'UNDEFINED' },
+                fix: { description: `set data_type: ${wanted}`, edits: [ctx.edits.replaceValue([...t.path, 'data_type'], wanted)] },
+              }
+            : { messageId: 'unservableElementType' as const, data: { name: t.name, direction, configType: written, modelType: null, elemType: model.elemType ?? 'UNDEFINED' } }),
         });
       }
     }

@@ -53,6 +53,27 @@ function segments(dims: readonly bigint[]): bigint[] {
 
 const text = (dims: readonly bigint[]): string => `[${dims.join(',')}]`;
 
+const messages = {
+  listedTwice: `{{direction}} '{{name}}' is listed twice (also {{direction}}[{{first}}]); core does not check this, but a request can carry each {{direction}} only once and the ONNX Runtime backend counts both entries and refuses the config; remove the duplicate`,
+  noName: `this {{direction}} has no name, so Triton refuses the model ("{{prefix}}must specify 'name'{{suffix}}"); set name to the model's {{direction}} name`,
+  noDataType: `{{direction}} '{{name}}' has no data_type, so Triton refuses the model{{completeNote}} ("{{who}}must specify 'data_type'{{suffix}}"); set data_type, e.g. data_type: TYPE_FP32`,
+  unknownDataType: 'data_type {{data_type}} is not a Triton data type (TYPE_BOOL ... TYPE_BF16 are 1 to 14); core lets the number through and the backend fails on it; write the type by name, e.g. data_type: TYPE_FP32',
+  noDims: `{{direction}} '{{name}}' has no dims, so Triton refuses the model{{completeNote}} ("{{who}}must specify 'dims'{{suffix}}"); list the shape without the batch axis, e.g. dims: [ 3, 224, 224 ] (a scalar per batch item is dims: [ 1 ] with reshape { shape: [ ] })`,
+  emptyReshapeWithoutBatching: `reshape { shape: [ ] } makes each item a scalar, which only works with batching (the batch axis keeps the tensor non-empty), and max_batch_size is {{mbs}}, so Triton refuses the model{{autoCompleteNote}} ("{{who}}cannot have empty reshape for non-batching model as scalar tensors are not supported{{suffix}}"); set max_batch_size, or remove the reshape and write the model's shape in dims`,
+  dimNotSize: 'dim {{dim}} is not a size, so Triton refuses the model ("{{who}}dimension must be integer >= 1, or -1 to indicate a variable-size dimension{{suffix}}"); use the size, or -1 for a size that varies',
+  reshapeDimNotSize: 'reshape dim {{dim}} is not a size, so Triton refuses the model ("{{who}}reshape dimensions must be integer >= 1, or -1 to indicate a variable-size dimension{{suffix}}"); use the size, or -1 for a size that varies',
+  formatNeedsThreeDims: 'format {{format}} describes an image of 3 dims ({{layout}}) but dims {{text}} have {{length}}, so Triton refuses the model ("model input NHWC/NCHW require 3 dims{{suffix}}"); give 3 dims without the batch axis, or remove format',
+  shapeTensorNotTensorrt: 'is_shape_tensor is a TensorRT flag and the platform is {{platformShown}}, so Triton refuses the model ("shape tensors are only supported for TensorRT platform{{suffix}}"); remove is_shape_tensor',
+  nonLinearFormatNotTensorrt: 'is_non_linear_format_io is a TensorRT flag and the platform is {{platformShown}}, so Triton refuses the model ("Non-linear IO format is only supported for the TensorRT platform{{suffix}}"); remove is_non_linear_format_io',
+  nonLinearFormatDims: 'a non-linear format tensor has 3 dims, but dims {{text}} have {{length}}, so Triton refuses the model ("Non-linear IO format {{direction}} requires 3 dims{{suffix}}"); give 3 dims without the batch axis',
+  elementCountOverflow: `{{label}} {{text}} hold more elements than an int64 counts, so Triton refuses the model ("element count for tensor '{{name}} {{label}}' exceeds maximum size of 9223372036854775807{{suffix}}"); check the dims`,
+  reshapeSizeMismatch: 'reshape {{reshapeShown}} does not hold the same elements as dims {{dimsShown}}, so Triton refuses the model ("{{who}}has different size for dims and reshape{{suffix}}"); {{why}}',
+  reshapeVariableCount: 'reshape {{reshapeText}} has {{reshapeVariables}} variable dims (-1) and dims {{dimsText}} have {{dimsVariables}}, so Triton refuses the model ("{{who}}has different number of variable-size dimensions for dims and reshape{{suffix}}"); use the same number of -1s in both',
+  reshapeFixedMismatch: 'reshape {{reshapeText}} does not hold the same elements as dims {{dimsText}}: between the variable dims, the fixed dims multiply to {{reshapeFixed}} in dims and {{dimsFixed}} in reshape, so Triton refuses the model ("{{who}}has different size for dims and reshape{{suffix}}"); make each stretch between -1s multiply to the same size',
+} as const;
+
+type Ctx = ModelContext<undefined, typeof messages>;
+
 export const ioDims = defineModelRule({
   meta: {
     id: 'io-dims',
@@ -76,6 +97,7 @@ export const ioDims = defineModelRule({
       'Non-linear IO format input requires 3 dims for <name>',
       "(and each of the model input messages as model output '<n>' ...)",
     ],
+    messages,
   },
   check(ctx) {
     const settled = settledBackend(ctx);
@@ -91,8 +113,8 @@ export const ioDims = defineModelRule({
           ctx.report({
             path: [direction, i, 'name'],
             severity: 'warning',
-            message: `${direction} '${n}' is listed twice (also ${direction}[${first}]); core does not check this, but a request can carry each ${direction} only once and the ONNX Runtime backend counts both entries and refuses the config; remove the duplicate`,
-            data: { name: n },
+            messageId: 'listedTwice',
+            data: { name: n, direction, first },
           });
         } else seen.set(n, i);
       });
@@ -100,14 +122,15 @@ export const ioDims = defineModelRule({
   },
 });
 
-function checkTensor(ctx: ModelContext, settled: SettledBackend, direction: 'input' | 'output', io: ModelInput | ModelOutput, path: PathSegment[]): void {
+function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'output', io: ModelInput | ModelOutput, path: PathSegment[]): void {
   const model = modelName(ctx);
   const suffix = ` for ${model}`;
   const prefix = `model ${direction} `;
   if (!io.name) {
     ctx.report({
       path: [...path, 'name'],
-      message: `this ${direction} has no name, so Triton refuses the model ("${prefix}must specify 'name'${suffix}"); set name to the model's ${direction} name`,
+      messageId: 'noName',
+      data: { direction, prefix, suffix },
     });
     return;
   }
@@ -120,14 +143,14 @@ function checkTensor(ctx: ModelContext, settled: SettledBackend, direction: 'inp
     ctx.report({
       path: io.data_type !== undefined ? [...path, 'data_type'] : [...path, 'name'],
       severity: completes ? 'warning' : 'error',
-      message: `${direction} '${io.name}' has no data_type, so Triton refuses the model${completeNote} ("${who}must specify 'data_type'${suffix}"); set data_type, e.g. data_type: TYPE_FP32`,
-      data: { name: io.name },
+      messageId: 'noDataType',
+      data: { name: io.name, direction, completeNote, who, suffix },
     });
   } else if (typeof io.data_type === 'number') {
     ctx.report({
       path: [...path, 'data_type'],
-      message: `data_type ${io.data_type} is not a Triton data type (TYPE_BOOL ... TYPE_BF16 are 1 to 14); core lets the number through and the backend fails on it; write the type by name, e.g. data_type: TYPE_FP32`,
-      data: { name: io.name, dataType: io.data_type },
+      messageId: 'unknownDataType',
+      data: { name: io.name, dataType: io.data_type, data_type: io.data_type },
     });
   }
 
@@ -136,8 +159,8 @@ function checkTensor(ctx: ModelContext, settled: SettledBackend, direction: 'inp
     ctx.report({
       path: io.dims !== undefined ? [...path, 'dims'] : [...path, 'name'],
       severity: completes ? 'warning' : 'error',
-      message: `${direction} '${io.name}' has no dims, so Triton refuses the model${completeNote} ("${who}must specify 'dims'${suffix}"); list the shape without the batch axis, e.g. dims: [ 3, 224, 224 ] (a scalar per batch item is dims: [ 1 ] with reshape { shape: [ ] })`,
-      data: { name: io.name },
+      messageId: 'noDims',
+      data: { name: io.name, direction, completeNote, who, suffix },
     });
   }
 
@@ -148,8 +171,8 @@ function checkTensor(ctx: ModelContext, settled: SettledBackend, direction: 'inp
     ctx.report({
       path: [...path, 'reshape'],
       severity: raised ? 'warning' : 'error',
-      message: `reshape { shape: [ ] } makes each item a scalar, which only works with batching (the batch axis keeps the tensor non-empty), and max_batch_size is ${ctx.config.max_batch_size === undefined ? 'not set (0)' : '0'}, so Triton refuses the model${raised ? ' unless the backend\'s auto-complete raises max_batch_size' : ''} ("${who}cannot have empty reshape for non-batching model as scalar tensors are not supported${suffix}"); set max_batch_size, or remove the reshape and write the model's shape in dims`,
-      data: { name: io.name },
+      messageId: 'emptyReshapeWithoutBatching',
+      data: { name: io.name, mbs: ctx.config.max_batch_size === undefined ? 'not set (0)' : '0', autoCompleteNote: raised ? ' unless the backend\'s auto-complete raises max_batch_size' : '', who, suffix },
     });
   }
 
@@ -159,8 +182,8 @@ function checkTensor(ctx: ModelContext, settled: SettledBackend, direction: 'inp
     valid = false;
     ctx.report({
       path: [...path, 'dims', k],
-      message: `dim ${d} is not a size, so Triton refuses the model ("${who}dimension must be integer >= 1, or -1 to indicate a variable-size dimension${suffix}"); use the size, or -1 for a size that varies`,
-      data: { name: io.name, index: k, dim: String(d) },
+      messageId: 'dimNotSize',
+      data: { name: io.name, index: k, dim: String(d), who, suffix },
     });
   });
   if (reshape) {
@@ -169,8 +192,8 @@ function checkTensor(ctx: ModelContext, settled: SettledBackend, direction: 'inp
       valid = false;
       ctx.report({
         path: [...path, 'reshape', 'shape', k],
-        message: `reshape dim ${d} is not a size, so Triton refuses the model ("${who}reshape dimensions must be integer >= 1, or -1 to indicate a variable-size dimension${suffix}"); use the size, or -1 for a size that varies`,
-        data: { name: io.name, index: k, dim: String(d) },
+        messageId: 'reshapeDimNotSize',
+        data: { name: io.name, index: k, dim: String(d), who, suffix },
       });
     });
   }
@@ -182,8 +205,8 @@ function checkTensor(ctx: ModelContext, settled: SettledBackend, direction: 'inp
     if ((f === 'FORMAT_NHWC' || f === 'FORMAT_NCHW') && dims.length && dims.length !== 3) {
       ctx.report({
         path: [...path, 'format'],
-        message: `format ${f} describes an image of 3 dims (${f === 'FORMAT_NHWC' ? 'H, W, C' : 'C, H, W'}) but dims ${text(dims)} have ${dims.length}, so Triton refuses the model ("model input NHWC/NCHW require 3 dims${suffix}"); give 3 dims without the batch axis, or remove format`,
-        data: { name: io.name, format: f },
+        messageId: 'formatNeedsThreeDims',
+        data: { name: io.name, format: f, layout: f === 'FORMAT_NHWC' ? 'H, W, C' : 'C, H, W', text: text(dims), length: dims.length, suffix },
       });
     }
   }
@@ -196,8 +219,8 @@ function checkTensor(ctx: ModelContext, settled: SettledBackend, direction: 'inp
     ctx.report({
       path: [...path, 'is_shape_tensor'],
       severity,
-      message: `is_shape_tensor is a TensorRT flag and the platform is ${platform ? `'${platform}'` : unknown}, so Triton refuses the model ("shape tensors are only supported for TensorRT platform${suffix}"); remove is_shape_tensor`,
-      data: { name: io.name, platform },
+      messageId: 'shapeTensorNotTensorrt',
+      data: { name: io.name, platform: platform ?? '', platformShown: platform ? `'${platform}'` : unknown, suffix },
     });
   }
   if (io.is_non_linear_format_io) {
@@ -205,20 +228,20 @@ function checkTensor(ctx: ModelContext, settled: SettledBackend, direction: 'inp
       ctx.report({
         path: [...path, 'is_non_linear_format_io'],
         severity,
-        message: `is_non_linear_format_io is a TensorRT flag and the platform is ${platform ? `'${platform}'` : unknown}, so Triton refuses the model ("Non-linear IO format is only supported for the TensorRT platform${suffix}"); remove is_non_linear_format_io`,
-        data: { name: io.name, platform },
+        messageId: 'nonLinearFormatNotTensorrt',
+        data: { name: io.name, platform: platform ?? '', platformShown: platform ? `'${platform}'` : unknown, suffix },
       });
     } else if (dims.length !== 3) {
       ctx.report({
         path: [...path, 'is_non_linear_format_io'],
-        message: `a non-linear format tensor has 3 dims, but dims ${text(dims)} have ${dims.length}, so Triton refuses the model ("Non-linear IO format ${direction} requires 3 dims${suffix}"); give 3 dims without the batch axis`,
-        data: { name: io.name },
+        messageId: 'nonLinearFormatDims',
+        data: { name: io.name, text: text(dims), length: dims.length, direction, suffix },
       });
     }
   }
 }
 
-function checkReshape(ctx: ModelContext, name: string, who: string, suffix: string, dims: bigint[], reshape: bigint[], path: PathSegment[]): void {
+function checkReshape(ctx: Ctx, name: string, who: string, suffix: string, dims: bigint[], reshape: bigint[], path: PathSegment[]): void {
   const dimsCount = elementCount(dims);
   const reshapeCount = elementCount(reshape);
   const counts: [bigint, 'dims' | 'reshape'][] = [[dimsCount, 'dims'], [reshapeCount, 'reshape']];
@@ -226,8 +249,8 @@ function checkReshape(ctx: ModelContext, name: string, who: string, suffix: stri
     if (count > INT64_MAX) {
       ctx.report({
         path: [...path, label],
-        message: `${label} ${text(label === 'dims' ? dims : reshape)} hold more elements than an int64 counts, so Triton refuses the model ("element count for tensor '${name} ${label}' exceeds maximum size of 9223372036854775807${suffix}"); check the dims`,
-        data: { name },
+        messageId: 'elementCountOverflow',
+        data: { name, label, text: text(label === 'dims' ? dims : reshape), suffix },
       });
       return;
     }
@@ -237,8 +260,8 @@ function checkReshape(ctx: ModelContext, name: string, who: string, suffix: stri
   if (dimsCount !== reshapeCount && (reshapeCount !== 0n || dimsCount !== 1n)) {
     ctx.report({
       path: reshape.length ? reshapePath : [...path, 'reshape'],
-      message: `reshape ${describe(reshape, reshapeCount)} does not hold the same elements as dims ${describe(dims, dimsCount)}, so Triton refuses the model ("${who}has different size for dims and reshape${suffix}"); ${reshape.length === 0 ? 'an empty reshape needs dims of one element, e.g. dims: [ 1 ]' : dimsCount === -1n || reshapeCount === -1n ? 'put -1 in both at the same place, with the same product of fixed dims between the -1s' : 'make the products of the dims equal'}`,
-      data: { name, dims: dims.map(String), reshape: reshape.map(String) },
+      messageId: 'reshapeSizeMismatch',
+      data: { name, dims: dims.map(String), reshape: reshape.map(String), reshapeShown: describe(reshape, reshapeCount), dimsShown: describe(dims, dimsCount), who, suffix, why: reshape.length === 0 ? 'an empty reshape needs dims of one element, e.g. dims: [ 1 ]' : dimsCount === -1n || reshapeCount === -1n ? 'put -1 in both at the same place, with the same product of fixed dims between the -1s' : 'make the products of the dims equal' },
     });
     return;
   }
@@ -248,8 +271,8 @@ function checkReshape(ctx: ModelContext, name: string, who: string, suffix: stri
   if (a.length !== b.length) {
     ctx.report({
       path: reshapePath,
-      message: `reshape ${text(reshape)} has ${b.length - 1} variable dims (-1) and dims ${text(dims)} have ${a.length - 1}, so Triton refuses the model ("${who}has different number of variable-size dimensions for dims and reshape${suffix}"); use the same number of -1s in both`,
-      data: { name, dims: dims.map(String), reshape: reshape.map(String) },
+      messageId: 'reshapeVariableCount',
+      data: { name, dims: dims.map(String), reshape: reshape.map(String), reshapeText: text(reshape), reshapeVariables: b.length - 1, dimsText: text(dims), dimsVariables: a.length - 1, who, suffix },
     });
     return;
   }
@@ -257,8 +280,8 @@ function checkReshape(ctx: ModelContext, name: string, who: string, suffix: stri
   if (k >= 0) {
     ctx.report({
       path: reshapePath,
-      message: `reshape ${text(reshape)} does not hold the same elements as dims ${text(dims)}: between the variable dims, the fixed dims multiply to ${a.join(', ')} in dims and ${b.join(', ')} in reshape, so Triton refuses the model ("${who}has different size for dims and reshape${suffix}"); make each stretch between -1s multiply to the same size`,
-      data: { name, dims: dims.map(String), reshape: reshape.map(String) },
+      messageId: 'reshapeFixedMismatch',
+      data: { name, dims: dims.map(String), reshape: reshape.map(String), reshapeText: text(reshape), dimsText: text(dims), reshapeFixed: a.join(', '), dimsFixed: b.join(', '), who, suffix },
     });
   }
 }

@@ -9,6 +9,17 @@ import { didYouMean } from '../../../pbtxt/suggest.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { configTensors, dimsText, maxBatchSize, tritonShape, validatedSides } from '../../tensors.js';
 
+const messages = {
+  inputUnknown: `input '{{name}}' is not an input of the model (it has {{modelInputs}}); {{didYouMean}}rename it to one of the model's inputs or remove it`,
+  inputIsInitializer: `input '{{name}}' is an initializer of the model (a weight it lets you override), not a required input, so Triton counts it ("{{counts}}"); mark it optional: true{{batchNote}} or remove it`,
+  inputOptionalButRequired: `input '{{name}}' is optional: true, but the model requires it (it has no initializer to fall back on), so Triton refuses the config ("{{counts}}"); remove optional: true`,
+  modelInputMissing: `the model's input '{{name}}' is missing from the configuration, so Triton refuses it ("{{counts}}"); add {{inputEntry}}`,
+  inputCountMismatch: `Triton refuses the model ("{{counts}}"): it counts the config's inputs, batch_input entries, sequence controls and states against the model's {{size}} required inputs; list each model input once`,
+  outputUnknown: `output '{{name}}' is not an output of the model (it has {{modelOutputs}}); {{didYouMean}}rename it to one of the model's outputs or remove it`,
+} as const;
+
+type Ctx = ModelContext<undefined, typeof messages>;
+
 export const ioName = defineModelRule({
   meta: {
     id: 'io-name',
@@ -21,6 +32,7 @@ export const ioName = defineModelRule({
       "unexpected inference output '<name>', allowed outputs are: <a>, <b>, ...",
       "unable to load model '<model>', configuration expects <E> inputs, model provides <M>",
     ],
+    messages,
   },
   check(ctx) {
     const sides = validatedSides(ctx.config);
@@ -29,7 +41,7 @@ export const ioName = defineModelRule({
   },
 });
 
-function checkInputs(ctx: ModelContext): void {
+function checkInputs(ctx: Ctx): void {
   const sig = ctx.signature!;
   const config = ctx.config;
   const required = new Set(sig.inputs.map((t) => t.name));
@@ -47,15 +59,15 @@ function checkInputs(ctx: ModelContext): void {
       const hint = didYouMean(t.name, allowed);
       ctx.report({
         path: [...t.path, 'name'],
-        message: `input '${t.name}' is not an input of the model (it has ${allowed.map((n) => `'${n}'`).join(', ') || 'none'}); ${hint ? `did you mean '${hint}'? ` : ''}rename it to one of the model's inputs or remove it`,
-        data: { name: t.name, allowed },
+        messageId: 'inputUnknown',
+        data: { name: t.name, allowed, modelInputs: allowed.map((n) => `'${n}'`).join(', ') || 'none', didYouMean: hint ? `did you mean '${hint}'? ` : '' },
       });
       reported = true;
     } else if (!required.has(t.name) && !t.entry.optional) {
       ctx.report({
         path: [...t.path, 'name'],
-        message: `input '${t.name}' is an initializer of the model (a weight it lets you override), not a required input, so Triton counts it ("${counts}"); mark it optional: true${maxBatchSize(config) > 0 ? ' (which needs max_batch_size: 0)' : ''} or remove it`,
-        data: { name: t.name, expected, provided: required.size },
+        messageId: 'inputIsInitializer',
+        data: { name: t.name, expected, provided: required.size, counts, batchNote: maxBatchSize(config) > 0 ? ' (which needs max_batch_size: 0)' : '' },
       });
       reported = true;
     }
@@ -68,14 +80,14 @@ function checkInputs(ctx: ModelContext): void {
     if (optional) {
       ctx.report({
         path: [...optional.path, 'optional'],
-        message: `input '${tensor.name}' is optional: true, but the model requires it (it has no initializer to fall back on), so Triton refuses the config ("${counts}"); remove optional: true`,
-        data: { name: tensor.name, expected, provided: required.size },
+        messageId: 'inputOptionalButRequired',
+        data: { name: tensor.name, expected, provided: required.size, counts },
       });
     } else {
       ctx.report({
         path: inputs.length ? ['input'] : [],
-        message: `the model's input '${tensor.name}' is missing from the configuration, so Triton refuses it ("${counts}"); add ${inputEntry(tensor, maxBatchSize(config))}`,
-        data: { name: tensor.name, expected, provided: required.size },
+        messageId: 'modelInputMissing',
+        data: { name: tensor.name, expected, provided: required.size, counts, inputEntry: inputEntry(tensor, maxBatchSize(config)) },
       });
     }
     reported = true;
@@ -84,13 +96,13 @@ function checkInputs(ctx: ModelContext): void {
   if (!reported && expected !== required.size) {
     ctx.report({
       path: inputs.length ? ['input'] : [],
-      message: `Triton refuses the model ("${counts}"): it counts the config's inputs, batch_input entries, sequence controls and states against the model's ${required.size} required inputs; list each model input once`,
-      data: { expected, provided: required.size },
+      messageId: 'inputCountMismatch',
+      data: { expected, provided: required.size, counts, size: required.size },
     });
   }
 }
 
-function checkOutputs(ctx: ModelContext): void {
+function checkOutputs(ctx: Ctx): void {
   const sig = ctx.signature!;
   const names = sig.outputs.map((t) => t.name);
   for (const t of configTensors(ctx.config, 'output')) {
@@ -98,8 +110,8 @@ function checkOutputs(ctx: ModelContext): void {
     const hint = didYouMean(t.name, names);
     ctx.report({
       path: [...t.path, 'name'],
-      message: `output '${t.name}' is not an output of the model (it has ${names.map((n) => `'${n}'`).join(', ') || 'none'}); ${hint ? `did you mean '${hint}'? ` : ''}rename it to one of the model's outputs or remove it`,
-      data: { name: t.name, allowed: names },
+      messageId: 'outputUnknown',
+      data: { name: t.name, allowed: names, modelOutputs: names.map((n) => `'${n}'`).join(', ') || 'none', didYouMean: hint ? `did you mean '${hint}'? ` : '' },
     });
   }
 }

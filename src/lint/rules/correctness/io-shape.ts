@@ -13,6 +13,18 @@ import {
   modelShapeText, modelTensor, requestShape, requestShapeText, tritonShape, validatedSides, type ConfigTensor,
 } from '../../tensors.js';
 
+const messages = {
+  optionalAndRagged: `input '{{name}}' is both optional and allow_ragged_batch, which Triton does not support; drop one of them`,
+  optionalWithBatching: `optional input '{{name}}' is not supported with max_batch_size: {{mbs}} (Triton allows optional inputs only for models that do not batch); set max_batch_size: 0 or make the input required`,
+  raggedNeedsFlatInput: `ragged input '{{name}}' needs the model input to be one flat dynamic axis, shape [-1], but the model's is {{modelShapeText}}; re-export the model taking the concatenated items as [-1], or drop allow_ragged_batch`,
+  scalarNeedsOnes: `{{direction}} '{{name}}' is a scalar in the model, so Triton accepts only 1s in {{field}}, but {{field}} is {{dimsText}}; set {{field}}: [1]{{reshapeNote}}`,
+  batchAxisNotDynamic: `with max_batch_size: {{mbs}} the model's {{direction}} '{{name}}' needs a dynamic first dimension, but it is {{modelShapeText}}; re-export the model with dynamic_axes on dim 0, or set max_batch_size: 0`,
+  rankMismatch: '{{field}} {{dimsText}} give {{length}} dimension{{plural}} where the model has {{modelLength}}: {{context}}; set {{fix}}',
+  dimMismatch: '{{why}}: {{context}}; set {{fix}}',
+} as const;
+
+type Ctx = ModelContext<undefined, typeof messages>;
+
 export const ioShape = defineModelRule({
   meta: {
     id: 'io-shape',
@@ -28,6 +40,7 @@ export const ioShape = defineModelRule({
       "unable to load model '<model>', configuration expects model provides input with shape [-1]  for ragged input '<name>', model provides <shape>",
       "unable to load model '<model>', configuration expects model provides input with shape [-1] for ragged input '<name>', which is not supported for optional input",
     ],
+    messages,
   },
   check(ctx) {
     const sig = ctx.signature!;
@@ -45,7 +58,7 @@ export const ioShape = defineModelRule({
   },
 });
 
-function checkTensor(ctx: ModelContext, t: ConfigTensor, model: TensorInfo): void {
+function checkTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo): void {
   const mbs = maxBatchSize(ctx.config);
   const shape = comparedShape(t);
   const modelShape = tritonShape(model.shape!);
@@ -53,13 +66,15 @@ function checkTensor(ctx: ModelContext, t: ConfigTensor, model: TensorInfo): voi
 
   if (isInput && 'optional' in t.entry && t.entry.optional) {
     if (t.entry.allow_ragged_batch) {
-      ctx.report({ path: [...t.path, 'allow_ragged_batch'], message: `input '${t.name}' is both optional and allow_ragged_batch, which Triton does not support; drop one of them` });
+      ctx.report({ path: [...t.path, 'allow_ragged_batch'], messageId: 'optionalAndRagged',
+      data: { name: t.name } });
       return;
     }
     if (mbs !== 0) {
       ctx.report({
         path: [...t.path, 'optional'],
-        message: `optional input '${t.name}' is not supported with max_batch_size: ${mbs} (Triton allows optional inputs only for models that do not batch); set max_batch_size: 0 or make the input required`,
+        messageId: 'optionalWithBatching',
+        data: { name: t.name, mbs },
       });
       return;
     }
@@ -68,8 +83,8 @@ function checkTensor(ctx: ModelContext, t: ConfigTensor, model: TensorInfo): voi
     if (!(model.shape!.length === 1 && isDynamicDim(model.shape![0]!))) {
       ctx.report({
         path: [...t.path, 'allow_ragged_batch'],
-        message: `ragged input '${t.name}' needs the model input to be one flat dynamic axis, shape [-1], but the model's is ${modelShapeText(model)}; re-export the model taking the concatenated items as [-1], or drop allow_ragged_batch`,
-        data: { modelShape: model.shape },
+        messageId: 'raggedNeedsFlatInput',
+        data: { modelShape: model.shape, name: t.name, modelShapeText: modelShapeText(model) },
       });
     }
     return;
@@ -81,8 +96,8 @@ function checkTensor(ctx: ModelContext, t: ConfigTensor, model: TensorInfo): voi
     if (k >= 0) {
       ctx.report({
         path: [...shape.elementPath, k],
-        message: `${t.direction} '${t.name}' is a scalar in the model, so Triton accepts only 1s in ${shape.field}, but ${shape.field} is ${dimsText(shape.dims)}; set ${shape.field}: [1]${mbs > 0 && shape.field === 'dims' ? ' and add reshape { shape: [ ] }' : ''}`,
-        data: { dims: shape.dims, modelShape: model.shape },
+        messageId: 'scalarNeedsOnes',
+        data: { dims: shape.dims, dimsText: dimsText(shape.dims), modelShape: model.shape, direction: t.direction, name: t.name, field: shape.field, reshapeNote: mbs > 0 && shape.field === 'dims' ? ' and add reshape { shape: [ ] }' : '' },
       });
     }
     return;
@@ -93,7 +108,8 @@ function checkTensor(ctx: ModelContext, t: ConfigTensor, model: TensorInfo): voi
       if (ctx.isEnabled('missing-dynamic-axis')) return;
       ctx.report({
         path: [...shape.elementPath],
-        message: `with max_batch_size: ${mbs} the model's ${t.direction} '${t.name}' needs a dynamic first dimension, but it is ${modelShapeText(model)}; re-export the model with dynamic_axes on dim 0, or set max_batch_size: 0`,
+        messageId: 'batchAxisNotDynamic',
+        data: { mbs, direction: t.direction, name: t.name, modelShapeText: modelShapeText(model) },
       });
       return;
     }
@@ -108,8 +124,8 @@ function checkTensor(ctx: ModelContext, t: ConfigTensor, model: TensorInfo): voi
   if (full.length !== modelShape.length) {
     ctx.report({
       path: [...shape.elementPath],
-      message: `${shape.field} ${dimsText(shape.dims)} give ${full.length} dimension${full.length === 1 ? '' : 's'} where the model has ${modelShape.length}: ${context}; set ${fix}`,
-      data: { dims: shape.dims, requestShape: full, modelShape: model.shape, expected: suggestion },
+      messageId: 'rankMismatch',
+      data: { dims: shape.dims, dimsText: dimsText(shape.dims), requestShape: full, modelShape: model.shape, expected: suggestion, field: shape.field, length: full.length, plural: full.length === 1 ? '' : 's', modelLength: modelShape.length, context, fix },
     });
     return;
   }
@@ -122,8 +138,8 @@ function checkTensor(ctx: ModelContext, t: ConfigTensor, model: TensorInfo): voi
       : `${shape.field}[${index}] is ${full[k]} where the model has ${modelShape[k]}`;
   ctx.report({
     path: [...shape.elementPath, index],
-    message: `${why}: ${context}; set ${fix}`,
-    data: { dims: shape.dims, requestShape: full, modelShape: model.shape, expected: suggestion },
+    messageId: 'dimMismatch',
+    data: { dims: shape.dims, requestShape: full, modelShape: model.shape, expected: suggestion, why, context, fix },
   });
 }
 

@@ -11,14 +11,17 @@ export const maxBatchSize = defineModelRule({
     requiresModel: false,
     description: 'max_batch_size must not be negative',
     prevents: ["'max_batch_size' must be non-negative value for <name>"],
+    messages: {
+      negative: `max_batch_size {{mbs}} is negative, so Triton refuses the model ("'max_batch_size' must be non-negative value for {{modelName}}"); set the largest batch the model takes (e.g. max_batch_size: 8), or 0 if its inputs have no batch axis`,
+    },
   },
   check(ctx) {
     const mbs = ctx.config.max_batch_size;
     if (mbs === undefined || mbs >= 0) return;
     ctx.report({
       path: ['max_batch_size'],
-      message: `max_batch_size ${mbs} is negative, so Triton refuses the model ("'max_batch_size' must be non-negative value for ${modelName(ctx)}"); set the largest batch the model takes (e.g. max_batch_size: 8), or 0 if its inputs have no batch axis`,
-      data: { maxBatchSize: mbs },
+      messageId: 'negative',
+      data: { maxBatchSize: mbs, mbs, modelName: modelName(ctx) },
     });
   },
 });

@@ -22,6 +22,14 @@ export const missingDynamicAxis = defineModelRule({
     defaultSeverity: 'error',
     requiresModel: true,
     description: 'With max_batch_size > 0 every model input and output needs a dynamic first (batch) dimension',
+    messages: {
+      batchAxisFixed:
+        'max_batch_size: {{maxBatchSize}} needs a dynamic first (batch) dimension on every model input and output, but {{list}} in the model. Re-export the model with a dynamic batch axis (torch.onnx.export(..., dynamic_axes={{dynamicAxes}})), or set max_batch_size: 0 and give the full shape in dims ({{fullDims}})',
+      batchAxisFixedNoShape:
+        'max_batch_size: {{maxBatchSize}} needs a dynamic first (batch) dimension on every model input and output, but {{list}} in the model. Re-export the model with a dynamic batch axis (torch.onnx.export(..., dynamic_axes={{dynamicAxes}})), or set max_batch_size: 0',
+      fixedBatchOfOne:
+        "the model's inputs have a fixed batch of 1 ({{shown}}) and max_batch_size is 0, so Triton runs one request at a time and leaves throughput on the table. Re-export the model with a dynamic first axis (dynamic_axes={{dynamicAxes}}), then set max_batch_size (e.g. 8), dims without the batch axis ({{dims}}) and dynamic_batching { }",
+    },
     prevents: [
       "model '<model>', tensor '<name>': for the model to support batching the shape should have at least 1 dimension and the first dimension must be -1; but shape expected by the model is <shape>",
       "autofill failed for model '<model>': model does not support batching while non-zero max_batch_size is specified",
@@ -38,13 +46,12 @@ export const missingDynamicAxis = defineModelRule({
       const axes = bad.filter((b) => b.tensor.shape?.length).map((b) => `'${b.tensor.name}': {0: 'batch'}`).join(', ');
       const first = bad.find((b) => b.tensor.shape?.length)?.tensor;
       const fullDims = first ? dimsText(tritonShape(first.shape!)) : undefined;
+      const data = { maxBatchSize: mbs, list, dynamicAxes: `{${axes}}`, tensors: bad.map((b) => ({ direction: b.direction, name: b.tensor.name, shape: b.tensor.shape })) };
       ctx.report({
         path: ['max_batch_size'],
-        message:
-          `max_batch_size: ${mbs} needs a dynamic first (batch) dimension on every model input and output, but ${list} in the model. ` +
-          `Re-export the model with a dynamic batch axis (torch.onnx.export(..., dynamic_axes={${axes}})), ` +
-          `or set max_batch_size: 0${fullDims ? ` and give the full shape in dims (${fullDims})` : ''}`,
-        data: { maxBatchSize: mbs, tensors: bad.map((b) => ({ direction: b.direction, name: b.tensor.name, shape: b.tensor.shape })) },
+        ...(fullDims
+          ? { messageId: 'batchAxisFixed' as const, data: { ...data, fullDims } }
+          : { messageId: 'batchAxisFixedNoShape' as const, data }),
       });
       return;
     }
@@ -60,11 +67,14 @@ export const missingDynamicAxis = defineModelRule({
     ctx.report({
       path,
       severity: 'warning',
-      message:
-        `the model's inputs have a fixed batch of 1 (${shown}${inputs.length > 3 ? ', ...' : ''}) and max_batch_size is 0, so Triton runs one request at a time and leaves throughput on the table. ` +
-        `Re-export the model with a dynamic first axis (dynamic_axes={${inputs.map((t) => `'${t.name}': {0: 'batch'}`).join(', ')}}), ` +
-        `then set max_batch_size (e.g. 8), dims without the batch axis (${dimsText(rest.length ? rest : [1])}) and dynamic_batching { }`,
-      data: { maxBatchSize: 0, tensors: inputs.map((t) => ({ direction: 'input', name: t.name, shape: t.shape })) },
+      messageId: 'fixedBatchOfOne',
+      data: {
+        shown: `${shown}${inputs.length > 3 ? ', ...' : ''}`,
+        dynamicAxes: `{${inputs.map((t) => `'${t.name}': {0: 'batch'}`).join(', ')}}`,
+        dims: dimsText(rest.length ? rest : [1]),
+        maxBatchSize: 0,
+        tensors: inputs.map((t) => ({ direction: 'input', name: t.name, shape: t.shape })),
+      },
     });
   },
 });

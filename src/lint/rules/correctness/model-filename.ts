@@ -10,6 +10,15 @@ import { escapes } from '../../relative-path.js';
 const DALI_ALLOWED = /^[A-Za-z0-9_.-]$/;
 const SUSPICIOUS = /["'`\\\s\p{Cc}]/u;
 
+const messages = {
+  ccKeyNotComputeCapability: `cc_model_filenames key {{cc}} is not a compute capability: Triton looks the file up by the GPU's "<major>.<minor>" (e.g. "8.6"), so this entry is never used; write the key as "<major>.<minor>"`,
+  daliRefusedCharacter: `{{field}} {{shown}} has the character '{{bad}}', which the DALI backend refuses ("Model file name '{{file}}' contains an invalid character: '{{bad}}'"); use a plain file name of letters, digits, '_', '.' and '-' in the version directory, e.g. "model.dali"`,
+  escapesVersionDirectory: '{{field}} {{shown}} climbs out of the version directory, so Triton loads a file outside the model (it opens <model>/<version>/{{file}}); put the model file in the version directory and write its name',
+  unsafeCharacters: `{{field}} {{shown}} contains quotes, a backslash, white space or control characters, which is almost certainly not the model's file name; write the plain file name in the version directory, e.g. "model.onnx"`,
+} as const;
+
+type Ctx = ModelContext<undefined, typeof messages>;
+
 export const modelFilename = defineModelRule({
   meta: {
     id: 'model-filename',
@@ -21,6 +30,7 @@ export const modelFilename = defineModelRule({
       // DALI backend (src/utils/utils.h ValidateFilename); a newline and the allowed set follow.
       "Model file name '<file>' contains an invalid character: '<c>'",
     ],
+    messages,
   },
   check(ctx) {
     const config = ctx.config;
@@ -32,8 +42,8 @@ export const modelFilename = defineModelRule({
           path,
           range: ctx.doc.locate(path)?.name,
           severity: 'warning',
-          message: `cc_model_filenames key ${JSON.stringify(cc)} is not a compute capability: Triton looks the file up by the GPU's "<major>.<minor>" (e.g. "8.6"), so this entry is never used; write the key as "<major>.<minor>"`,
-          data: { key: cc },
+          messageId: 'ccKeyNotComputeCapability',
+          data: { key: cc, cc: JSON.stringify(cc) },
         });
       }
       if (file) checkName(ctx, file, path, `cc_model_filenames["${cc}"]`);
@@ -41,15 +51,15 @@ export const modelFilename = defineModelRule({
   },
 });
 
-function checkName(ctx: ModelContext, file: string, path: PathSegment[], field: string): void {
+function checkName(ctx: Ctx, file: string, path: PathSegment[], field: string): void {
   const shown = JSON.stringify(file);
   if (settledBackend(ctx).backend === 'dali') {
     const bad = [...file].find((c) => !DALI_ALLOWED.test(c));
     if (bad !== undefined) {
       ctx.report({
         path,
-        message: `${field} ${shown} has the character '${bad}', which the DALI backend refuses ("Model file name '${file}' contains an invalid character: '${bad}'"); use a plain file name of letters, digits, '_', '.' and '-' in the version directory, e.g. "model.dali"`,
-        data: { file, character: bad },
+        messageId: 'daliRefusedCharacter',
+        data: { file, character: bad, field, shown, bad },
       });
     }
     return;
@@ -58,15 +68,15 @@ function checkName(ctx: ModelContext, file: string, path: PathSegment[], field: 
     ctx.report({
       path,
       severity: 'warning',
-      message: `${field} ${shown} climbs out of the version directory, so Triton loads a file outside the model (it opens <model>/<version>/${file}); put the model file in the version directory and write its name`,
-      data: { file },
+      messageId: 'escapesVersionDirectory',
+      data: { file, field, shown },
     });
   } else if (SUSPICIOUS.test(file)) {
     ctx.report({
       path,
       severity: 'warning',
-      message: `${field} ${shown} contains quotes, a backslash, white space or control characters, which is almost certainly not the model's file name; write the plain file name in the version directory, e.g. "model.onnx"`,
-      data: { file },
+      messageId: 'unsafeCharacters',
+      data: { file, field, shown },
     });
   }
 }

@@ -20,6 +20,14 @@ export const modelMetrics = defineModelRule({
       "histogram options must specify non-empty 'buckets'",
       "Metric family '<family>' in 'metric_identifier' is not a customizable metric in Triton core.",
     ],
+    messages: {
+      noMetricIdentifier: `this metric_control says no metric, so Triton refuses the model ("metric control must specify 'metric_identifier'"); add metric_identifier { family: "nv_inference_first_response_histogram_ms" }`,
+      noFamily: `metric_identifier has no family, so Triton refuses the model ("metric identifier must specify non-empty 'family'"); set family: "nv_inference_first_response_histogram_ms"`,
+      familyNotCustomizable: `metric family '{{family}}' cannot be customized, so Triton ignores this metric_control ("Metric family '{{family}}' in 'metric_identifier' is not a customizable metric in Triton core."); the customizable families are {{CUSTOMIZABLE}}`,
+      noHistogramOptions: `this metric_control gives no histogram_options, so Triton refuses the model ("metric control must specify 'histogram_options'"); add histogram_options { buckets: [ 100, 500, 2000, 5000 ] }`,
+      noBuckets: `histogram_options has no buckets, so Triton refuses the model ("histogram options must specify non-empty 'buckets'"); list the bucket bounds in ms, e.g. buckets: [ 100, 500, 2000, 5000 ]`,
+      bucketsNotIncreasing: 'bucket {{bucket}} does not come after {{previous}}: Prometheus histogram bucket bounds must be strictly increasing; sort the buckets and drop repeats',
+    },
   },
   check(ctx) {
     (ctx.config.model_metrics?.metric_control ?? []).forEach((mc, i) => {
@@ -27,20 +35,20 @@ export const modelMetrics = defineModelRule({
       if (!mc.metric_identifier) {
         ctx.report({
           path: base,
-          message: `this metric_control says no metric, so Triton refuses the model ("metric control must specify 'metric_identifier'"); add metric_identifier { family: "nv_inference_first_response_histogram_ms" }`,
+          messageId: 'noMetricIdentifier',
         });
       } else if (!mc.metric_identifier.family) {
         ctx.report({
           path: [...base, 'metric_identifier', 'family'],
-          message: `metric_identifier has no family, so Triton refuses the model ("metric identifier must specify non-empty 'family'"); set family: "nv_inference_first_response_histogram_ms"`,
+          messageId: 'noFamily',
         });
       } else if (!CUSTOMIZABLE.includes(mc.metric_identifier.family)) {
         const family = mc.metric_identifier.family;
         ctx.report({
           path: [...base, 'metric_identifier', 'family'],
           severity: 'warning',
-          message: `metric family '${family}' cannot be customized, so Triton ignores this metric_control ("Metric family '${family}' in 'metric_identifier' is not a customizable metric in Triton core."); the customizable families are ${CUSTOMIZABLE.join(', ')}`,
-          data: { family },
+          messageId: 'familyNotCustomizable',
+          data: { family, CUSTOMIZABLE: CUSTOMIZABLE.join(', ') },
         });
       }
       // Core checks the identifier first: without one it never gets here.
@@ -48,7 +56,7 @@ export const modelMetrics = defineModelRule({
       if (!mc.histogram_options) {
         ctx.report({
           path: base,
-          message: `this metric_control gives no histogram_options, so Triton refuses the model ("metric control must specify 'histogram_options'"); add histogram_options { buckets: [ 100, 500, 2000, 5000 ] }`,
+          messageId: 'noHistogramOptions',
         });
         return;
       }
@@ -56,7 +64,7 @@ export const modelMetrics = defineModelRule({
       if (!buckets.length) {
         ctx.report({
           path: [...base, 'histogram_options', mc.histogram_options.buckets !== undefined ? 'buckets' : ''].filter((s) => s !== ''),
-          message: `histogram_options has no buckets, so Triton refuses the model ("histogram options must specify non-empty 'buckets'"); list the bucket bounds in ms, e.g. buckets: [ 100, 500, 2000, 5000 ]`,
+          messageId: 'noBuckets',
         });
         return;
       }
@@ -65,8 +73,8 @@ export const modelMetrics = defineModelRule({
         ctx.report({
           path: [...base, 'histogram_options', 'buckets', k],
           severity: 'warning',
-          message: `bucket ${buckets[k]} does not come after ${buckets[k - 1]}: Prometheus histogram bucket bounds must be strictly increasing; sort the buckets and drop repeats`,
-          data: { buckets },
+          messageId: 'bucketsNotIncreasing',
+          data: { buckets, bucket: buckets[k]!, previous: buckets[k - 1]! },
         });
       }
     });

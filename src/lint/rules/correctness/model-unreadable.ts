@@ -1,6 +1,6 @@
 // A model file that is not a readable ONNX model (truncated, a Git LFS pointer, another format):
 // Triton fails to load it, and the model-aware rules cannot check the config against it.
-import { byteRange, modelReadMessage } from '../../model-read.js';
+import { byteRange, MODEL_READ_MESSAGES, modelReadReport } from '../../model-read.js';
 import { defineModelRule } from '../../rule.js';
 
 export const modelUnreadable = defineModelRule({
@@ -14,10 +14,11 @@ export const modelUnreadable = defineModelRule({
       "failed to load '<model>' version <v>: Internal: onnx runtime error 7: Load model from <path> failed:Protobuf parsing failed.",
       "unable to find '<path>' for model instance '<model>'",
     ],
+    messages: MODEL_READ_MESSAGES,
   },
   check(ctx) {
     const e = ctx.modelError;
     if (!e) return;
-    ctx.report({ file: e.file, range: byteRange(e.offset), message: modelReadMessage(e), data: { byteOffset: e.offset, kind: e.kind } });
+    ctx.report({ file: e.file, range: byteRange(e.offset), ...modelReadReport(e) });
   },
 });

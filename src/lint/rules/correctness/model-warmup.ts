@@ -9,10 +9,26 @@ import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend } from '../../backend.js';
 import { BYTES, byteSizeOf, protocolName, typeName } from '../../../triton/data-types.js';
-import { checkDataFile } from '../../data-file.js';
+import { DATA_FILE_MESSAGES, dataFileProblem } from '../../data-file.js';
 import { maxBatchSize } from '../../tensors.js';
 
 const dimsText = (dims: readonly number[]): string => `[${dims.join(',')}]`;
+
+const messages = {
+  ...DATA_FILE_MESSAGES,
+  batchSizeZero: '{{label}} has batch_size {{batchSize}}, so Triton skips it silently and the model is not warmed up; set batch_size: 1 (the number of batch-1 requests to run)',
+  inputWithoutSize: `warmup input '{{input}}' has {{what}}, so Triton cannot size its data and refuses the model ("warmup setting expects all variable-size dimensions are specified for input '{{input}}'"); set data_type to the input's type`,
+  inputVariableDims: `warmup input '{{input}}' dims {{dimsText}} have a variable dimension, but warmup data needs a concrete shape, so Triton refuses the model ("warmup setting expects all variable-size dimensions are specified for input '{{input}}'"); write the size to warm up with`,
+  inputWithoutData: `warmup input '{{input}}' says neither zero_data, random_data nor input_data_file, so Triton refuses the model ("[request id: <id_unknown>] warmup setting expects input '{{input}}' to have input_data_type set"); add zero_data: true`,
+  requiredInputMissing: `{{label}} does not give the required input{{plural}} {{missingList}}, so its requests fail and Triton refuses the model ("[request id: <id_unknown>] {{head}} for model '{{name}}'. Got input(s) {{givenQuoted}}, but missing required input(s) {{missingQuoted}}. Please provide all required input(s)."); add {{additions}}`,
+  requiredInputMissingOptionalGiven: `{{label}} gives optional inputs but not the required input{{plural}} {{missingList}}; Triton's input count check passes, but the backend runs the warmup without {{pronoun}} and most models then fail to load; add {{additions}}`,
+  inputUnknown: `warmup input '{{input}}' is not an input of the config ({{configInputs}}); Triton passes it as an override input (meant for sequence control and state tensors), which is probably not what you meant; use the name of a config input`,
+  inputDataTypeMismatch: `warmup input '{{input}}' is {{wType}} but the config's input is {{cType}}, so its requests fail and Triton refuses the model ("[request id: <id_unknown>] inference input '{{input}}' data-type is '{{warmupProtocolType}}', but model '{{name}}' expects '{{configProtocolType}}'"); set data_type: {{cType}}`,
+  inputDimsMismatch: `warmup input '{{input}}' dims {{dimsText}} do not fit the config's dims {{want}}{{batchNote}}, so its requests fail and Triton refuses the model ("[request id: <id_unknown>] unexpected shape for input '{{input}}' for model '{{name}}'. Expected {{full}}, got {{got}}.{{note}}"); write the per-item dims, e.g. {{example}}`,
+  batchSizeAboveMax: '{{label}} runs {{batch}} requests of batch 1 together, more than {{maxText}}; {{consequence}}; set batch_size: {{limit}}',
+} as const;
+
+type Ctx = ModelContext<undefined, typeof messages>;
 
 export const modelWarmup = defineModelRule({
   meta: {
@@ -30,6 +46,7 @@ export const modelWarmup = defineModelRule({
       "[request id: <id_unknown>] expected <n> inputs but got <k> inputs for model '<m>'. Got input(s) [...], but missing required input(s) [...]. Please provide all required input(s).",
       "failed to run warmup sample '<name>': batch size <n> for '<instance>', max allowed is <max_batch_size>; ",
     ],
+    messages,
   },
   check(ctx) {
     const samples = ctx.config.model_warmup ?? [];
@@ -39,14 +56,15 @@ export const modelWarmup = defineModelRule({
   },
 });
 
-function checkSample(ctx: ModelContext, sample: ModelWarmup, path: PathSegment[]): void {
+function checkSample(ctx: Ctx, sample: ModelWarmup, path: PathSegment[]): void {
   const label = sample.name ? `warmup sample '${sample.name}'` : 'this warmup sample';
   const batch = sample.batch_size ?? 0;
   if (batch === 0) {
     ctx.report({
       path: sample.batch_size !== undefined ? [...path, 'batch_size'] : path,
       severity: 'warning',
-      message: `${label} has batch_size ${sample.batch_size === undefined ? 'unset (0)' : '0'}, so Triton skips it silently and the model is not warmed up; set batch_size: 1 (the number of batch-1 requests to run)`,
+      messageId: 'batchSizeZero',
+      data: { label, batchSize: sample.batch_size === undefined ? 'unset (0)' : '0' },
     });
     return;
   }
@@ -64,14 +82,14 @@ function checkSample(ctx: ModelContext, sample: ModelWarmup, path: PathSegment[]
     if (type === 'TYPE_INVALID' || (type !== 'TYPE_STRING' && BYTES[type] === undefined)) {
       ctx.report({
         path: w.data_type !== undefined ? [...inputPath, 'data_type'] : inputPath,
-        message: `warmup input '${input}' has ${w.data_type === undefined ? 'no data_type' : `data_type ${type}, which has no size`}, so Triton cannot size its data and refuses the model ("warmup setting expects all variable-size dimensions are specified for input '${input}'"); set data_type to the input's type`,
-        data: { input },
+        messageId: 'inputWithoutSize',
+        data: { input, what: w.data_type === undefined ? 'no data_type' : `data_type ${type}, which has no size` },
       });
     } else if (variable >= 0) {
       ctx.report({
         path: [...inputPath, 'dims', variable],
-        message: `warmup input '${input}' dims ${dimsText(dims)} have a variable dimension, but warmup data needs a concrete shape, so Triton refuses the model ("warmup setting expects all variable-size dimensions are specified for input '${input}'"); write the size to warm up with`,
-        data: { input, dims },
+        messageId: 'inputVariableDims',
+        data: { input, dims, dimsText: dimsText(dims) },
       });
     }
   }
@@ -82,19 +100,20 @@ function checkSample(ctx: ModelContext, sample: ModelWarmup, path: PathSegment[]
       ctx.report({
         path: inputPath,
         range: ctx.doc.locate(inputPath)?.name,
-        message: `warmup input '${input}' says neither zero_data, random_data nor input_data_file, so Triton refuses the model ("[request id: <id_unknown>] warmup setting expects input '${input}' to have input_data_type set"); add zero_data: true`,
+        messageId: 'inputWithoutData',
         data: { input },
       });
     } else if (w.input_data_file !== undefined) {
       const type = typeName(w.data_type);
       const dims = (w.dims ?? []).map(Number);
-      checkDataFile(ctx, {
+      const problem = dataFileProblem(ctx.files, ctx.model, {
         folder: 'warmup', file: w.input_data_file, field: 'warmup input_data_file',
         need: type === 'TYPE_STRING' ? undefined : byteSizeOf(type, dims),
         subject: `warmup input '${input}' (${type} ${dimsText(dims)})`,
         tritonMessage: (need, size) => `[request id: <id_unknown>] warmup setting expects ${need} bytes, but the data provided from ${w.input_data_file}only has ${size} bytes`,
         path: [...inputPath, 'input_data_file'], data: { input, file: w.input_data_file },
       });
+      if (problem) ctx.report(problem);
     }
   }
 
@@ -116,15 +135,15 @@ function checkSample(ctx: ModelContext, sample: ModelWarmup, path: PathSegment[]
       const head = count === required ? `expected ${count} inputs but got ${given.length} inputs` : `expected number of inputs between ${required} and ${count} but got ${given.length} inputs`;
       ctx.report({
         path: sample.inputs ? [...path, 'inputs'] : path,
-        message: `${label} does not give the required input${missing.length > 1 ? 's' : ''} ${missing.map((n) => `'${n}'`).join(', ')}, so its requests fail and Triton refuses the model ("[request id: <id_unknown>] ${head} for model '${name}'. Got input(s) ${given.length ? quoted(given) : '[]'}, but missing required input(s) ${quoted(missing)}. Please provide all required input(s)."); add ${missing.map((n) => `inputs { key: "${n}" value: { ... zero_data: true } }`).join(', ')}`,
-        data: { missing, given },
+        messageId: 'requiredInputMissing',
+        data: { missing, given, label, plural: missing.length > 1 ? 's' : '', missingList: missing.map((n) => `'${n}'`).join(', '), head, name, givenQuoted: given.length ? quoted(given) : '[]', missingQuoted: quoted(missing), additions: missing.map((n) => `inputs { key: "${n}" value: { ... zero_data: true } }`).join(', ') },
       });
     } else if (missing.length) {
       ctx.report({
         path: sample.inputs ? [...path, 'inputs'] : path,
         severity: 'warning',
-        message: `${label} gives optional inputs but not the required input${missing.length > 1 ? 's' : ''} ${missing.map((n) => `'${n}'`).join(', ')}; Triton's input count check passes, but the backend runs the warmup without ${missing.length > 1 ? 'them' : 'it'} and most models then fail to load; add ${missing.map((n) => `inputs { key: "${n}" value: { ... zero_data: true } }`).join(', ')}`,
-        data: { missing, given },
+        messageId: 'requiredInputMissingOptionalGiven',
+        data: { missing, given, label, plural: missing.length > 1 ? 's' : '', missingList: missing.map((n) => `'${n}'`).join(', '), pronoun: missing.length > 1 ? 'them' : 'it', additions: missing.map((n) => `inputs { key: "${n}" value: { ... zero_data: true } }`).join(', ') },
       });
     }
     for (const [input, w] of inputs) {
@@ -136,8 +155,8 @@ function checkSample(ctx: ModelContext, sample: ModelWarmup, path: PathSegment[]
           path: inputPath,
           range: ctx.doc.locate(inputPath)?.name,
           severity: 'warning',
-          message: `warmup input '${input}' is not an input of the config (${configInputs.map((c) => `'${c.name ?? ''}'`).join(', ')}); Triton passes it as an override input (meant for sequence control and state tensors), which is probably not what you meant; use the name of a config input`,
-          data: { input },
+          messageId: 'inputUnknown',
+          data: { input, configInputs: configInputs.map((c) => `'${c.name ?? ''}'`).join(', ') },
         });
         continue;
       }
@@ -146,8 +165,8 @@ function checkSample(ctx: ModelContext, sample: ModelWarmup, path: PathSegment[]
       if (wType !== 'TYPE_INVALID' && cType !== 'TYPE_INVALID' && wType !== cType) {
         ctx.report({
           path: w.data_type !== undefined ? [...inputPath, 'data_type'] : inputPath,
-          message: `warmup input '${input}' is ${wType} but the config's input is ${cType}, so its requests fail and Triton refuses the model ("[request id: <id_unknown>] inference input '${input}' data-type is '${protocolName(wType)}', but model '${name}' expects '${protocolName(cType)}'"); set data_type: ${cType}`,
-          data: { input, warmupType: wType, configType: cType },
+          messageId: 'inputDataTypeMismatch',
+          data: { input, warmupType: wType, configType: cType, wType, cType, warmupProtocolType: protocolName(wType), name, configProtocolType: protocolName(cType) },
         });
       }
       const dims = (w.dims ?? []).map(Number);
@@ -158,8 +177,8 @@ function checkSample(ctx: ModelContext, sample: ModelWarmup, path: PathSegment[]
         const note = mbs !== 0 ? ' NOTE: Setting a non-zero max_batch_size in the model config requires a batch dimension to be prepended to each input shape. ...' : '';
         ctx.report({
           path: w.dims?.length ? [...inputPath, 'dims'] : inputPath,
-          message: `warmup input '${input}' dims ${dimsText(dims)} do not fit the config's dims ${dimsText(want)}${mbs !== 0 ? ` (warmup adds the batch axis itself: each request is ${dimsText(got)})` : ''}, so its requests fail and Triton refuses the model ("[request id: <id_unknown>] unexpected shape for input '${input}' for model '${name}'. Expected ${dimsText(full)}, got ${dimsText(got)}.${note}"); write the per-item dims, e.g. ${dimsText(want.map((d) => (d === -1 ? 1 : d)))}`,
-          data: { input, dims, configDims: want },
+          messageId: 'inputDimsMismatch',
+          data: { input, dims, dimsText: dimsText(dims), configDims: want, want: dimsText(want), batchNote: mbs !== 0 ? ` (warmup adds the batch axis itself: each request is ${dimsText(got)})` : '', name, full: dimsText(full), got: dimsText(got), note, example: dimsText(want.map((d) => (d === -1 ? 1 : d))) },
         });
       }
     }
@@ -172,8 +191,8 @@ function checkSample(ctx: ModelContext, sample: ModelWarmup, path: PathSegment[]
     ctx.report({
       path: [...path, 'batch_size'],
       severity: ort ? 'error' : 'warning',
-      message: `${label} runs ${batch} requests of batch 1 together, more than ${mbs === 0 ? 'a model without batching (max_batch_size 0) takes' : `max_batch_size ${mbs}`}; ${ort ? `the ONNX Runtime backend refuses the batch and Triton refuses the model ("failed to run warmup sample '${sample.name ?? ''}': batch size ${batch} for '<instance>', max allowed is ${mbs}; ")` : 'backends that check the batch size refuse it, and the model fails to load'}; set batch_size: ${limit}`,
-      data: { batchSize: batch, maxBatchSize: mbs },
+      messageId: 'batchSizeAboveMax',
+      data: { batchSize: batch, maxBatchSize: mbs, label, batch, limit, maxText: mbs === 0 ? 'a model without batching (max_batch_size 0) takes' : `max_batch_size ${mbs}`, consequence: ort ? `the ONNX Runtime backend refuses the batch and Triton refuses the model ("failed to run warmup sample '${sample.name ?? ''}': batch size ${batch} for '<instance>', max allowed is ${mbs}; ")` : 'backends that check the batch size refuse it, and the model fails to load' },
     });
   }
 }

@@ -15,6 +15,9 @@ export const nameMatchesDirectory = defineModelRule({
       "unexpected directory name '<dir>' for model '<config.name>', directory name must equal model name",
       "invalid model name '<name>', model name must not contain path traversal characters",
     ],
+    messages: {
+      nameMismatch: `name {{shown}} is not the model directory's name '{{dir}}', so Triton refuses the model ("{{tritonMessage}}");{{why}} set name: {{quotedDir}} or remove name (Triton fills it from the directory){{renameNote}}`,
+    },
   },
   check(ctx) {
     const name = ctx.config.name;
@@ -34,8 +37,8 @@ export const nameMatchesDirectory = defineModelRule({
     }
     ctx.report({
       path: ['name'],
-      message: `name ${shown} is not the model directory's name '${dir}', so Triton refuses the model ("${tritonMessage}");${why} set name: ${JSON.stringify(dir)} or remove name (Triton fills it from the directory)${name.includes('/') || name === '..' ? '' : `, or rename the directory to '${name}'`}`,
-      data: { name, directory: dir, tritonMessage },
+      messageId: 'nameMismatch',
+      data: { name, directory: dir, tritonMessage, shown, dir, why, quotedDir: JSON.stringify(dir), renameNote: name.includes('/') || name === '..' ? '' : `, or rename the directory to '${name}'` },
     });
   },
 });

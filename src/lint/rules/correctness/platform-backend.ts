@@ -30,6 +30,21 @@ const BACKEND_OF_EXTENSION: Record<string, string> = {
 
 const quote = (s: string): string => JSON.stringify(s);
 
+const messages = {
+  noModelFileRecognized: 'neither platform nor backend is set and Triton finds no model file it recognizes, so it refuses the model ("{{tritonMessage}}"); {{fix}}',
+  noVersionDirectoryToInfer:
+    'neither platform nor backend is set and the model directory has no version directory for Triton to infer the backend from, so Triton refuses the model ("{{tritonMessage}}"); add 1/model.onnx (or the model file of your backend), or set backend (e.g. backend: "onnxruntime")',
+  ensembleWithBackend: `an ensemble is run by Triton itself, not by a backend, so backend "{{backend}}" is refused ("Ensemble model '{{name}}' must have platform type 'ensemble' and empty backend type"); remove backend`,
+  platformBackendMismatch: 'platform "{{platform}}" is not a platform of the {{backend}} backend{{alt}}, so Triton refuses the pair ("{{tritonMessage}}"); set platform: "{{suggestion}}"{{removeNote}}',
+  tensorflowNeedsPlatform: 'backend "{{backend}}" needs a platform Triton cannot infer here{{guessNote}}, so Triton refuses the pair ("{{tritonMessage}}"); set platform: "tensorflow_savedmodel" or "tensorflow_graphdef"',
+  unknownPlatform: 'platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("{{tritonMessage}}"); {{fix}}',
+  filenameNamesNoBackend: 'default_model_filename "{{filename}}" does not tell Triton the backend (only the default names such as model.onnx or model.plan do) and neither platform nor backend is set, so Triton refuses the model ("{{tritonMessage}}"); add backend: "{{suggestion}}" next to it',
+  noBackend: 'Triton cannot tell which backend serves this model ("{{tritonMessage}}"); set backend',
+  runtimeEscapes: `runtime "{{runtime}}" leaves the directory Triton finds it in (the version directory, the model directory or the backend's directory), so Triton refuses it ("backend library name '{{runtime}}' escapes backend directory '<dir>', for model '{{name}}', check model config runtime field"); put the library in the model directory and write its file name, e.g. runtime: "{{fileName}}"`,
+} as const;
+
+type Ctx = ModelContext<undefined, typeof messages>;
+
 export const platformBackend = defineModelRule({
   meta: {
     id: 'platform-backend',
@@ -44,6 +59,7 @@ export const platformBackend = defineModelRule({
       "Invalid model name: Could not determine backend for model '<model>' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'.",
       "backend library name '<lib>' escapes backend directory '<dir>', for model '<name>', check model config runtime field",
     ],
+    messages,
   },
   check(ctx) {
     const settled = settledBackend(ctx);
@@ -61,10 +77,9 @@ export const platformBackend = defineModelRule({
       ctx.report({
         path: written.name ? ['name'] : [],
         severity: settled.listingSeen ? 'error' : 'warning',
-        message: settled.listingSeen
-          ? `neither platform nor backend is set and Triton finds no model file it recognizes, so it refuses the model ("${problem.message}"); ${problem.fix}`
-          : `neither platform nor backend is set and the model directory has no version directory for Triton to infer the backend from, so Triton refuses the model ("${problem.message}"); add 1/model.onnx (or the model file of your backend), or set backend (e.g. backend: "onnxruntime")`,
-        data: { tritonMessage: problem.message },
+        ...(settled.listingSeen
+          ? { messageId: 'noModelFileRecognized' as const, data: { tritonMessage: problem.message, fix: problem.fix ?? '' } }
+          : { messageId: 'noVersionDirectoryToInfer' as const, data: { tritonMessage: problem.message } }),
       });
       return;
     }
@@ -76,8 +91,8 @@ export const platformBackend = defineModelRule({
     if (backend && platform === 'ensemble') {
       ctx.report({
         path: written.backend ? ['backend'] : ['platform'],
-        message: `an ensemble is run by Triton itself, not by a backend, so backend ${quote(backend)} is refused ("Ensemble model '${name}' must have platform type 'ensemble' and empty backend type"); remove backend`,
-        data: { platform, backend },
+        messageId: 'ensembleWithBackend',
+        data: { platform, backend, name },
       });
       return;
     }
@@ -91,23 +106,23 @@ export const platformBackend = defineModelRule({
         const alt = platform === 'libtorch' ? ` ('libtorch' is only an alias auto-fill accepts; the pair check wants 'pytorch_libtorch')` : '';
         ctx.report({
           path: ['platform'],
-          message: `platform ${quote(platform)} is not a platform of the ${backend} backend${alt}, so Triton refuses the pair ("${tritonMessage}"); set platform: ${quote(hint ?? wanted)}${written.backend ? ' or remove platform (Triton fills it from backend)' : ''}`,
-          data: { platform, backend, tritonMessage },
+          messageId: 'platformBackendMismatch',
+          data: { platform, backend, tritonMessage, alt, suggestion: hint ?? wanted, removeNote: written.backend ? ' or remove platform (Triton fills it from backend)' : '' },
         });
       } else {
         // A backend whose platform auto-fill could not settle (tensorflow without a model file it knows).
         ctx.report({
           path: ['backend'],
           severity: guessed ? 'warning' : 'error',
-          message: `backend ${quote(backend)} needs a platform Triton cannot infer here${guessed ? ' (the model directory has no version directory to look in)' : ''}, so Triton refuses the pair ("${tritonMessage}"); set platform: "tensorflow_savedmodel" or "tensorflow_graphdef"`,
-          data: { platform, backend, tritonMessage },
+          messageId: 'tensorflowNeedsPlatform',
+          data: { platform, backend, tritonMessage, guessNote: guessed ? ' (the model directory has no version directory to look in)' : '' },
         });
       }
     }
   },
 });
 
-function reportUnknownPlatform(ctx: ModelContext, settled: SettledBackend, name: string): void {
+function reportUnknownPlatform(ctx: Ctx, settled: SettledBackend, name: string): void {
   const written = ctx.config;
   const platform = settled.platform;
   const tritonMessage = `unexpected platform type '${platform}' for ${name}`;
@@ -122,8 +137,8 @@ function reportUnknownPlatform(ctx: ModelContext, settled: SettledBackend, name:
         : `use one of ${KNOWN_PLATFORMS.map((p) => `'${p}'`).join(', ')}, or set backend to the backend that serves it`;
     ctx.report({
       path: ['platform'],
-      message: `platform ${quote(platform)} is not a platform Triton knows and no backend is set, so Triton refuses the model ("${tritonMessage}"); ${fix}`,
-      data: { platform, tritonMessage },
+      messageId: 'unknownPlatform',
+      data: { platform, tritonMessage, fix },
     });
     return;
   }
@@ -135,24 +150,25 @@ function reportUnknownPlatform(ctx: ModelContext, settled: SettledBackend, name:
     const suggested = ext ? BACKEND_OF_EXTENSION[ext] : undefined;
     ctx.report({
       path: ['default_model_filename'],
-      message: `default_model_filename ${quote(filename)} does not tell Triton the backend (only the default names such as model.onnx or model.plan do) and neither platform nor backend is set, so Triton refuses the model ("${tritonMessage}"); add backend: ${quote(suggested ?? '<backend>')} next to it`,
-      data: { filename, tritonMessage },
+      messageId: 'filenameNamesNoBackend',
+      data: { filename, tritonMessage, suggestion: suggested ?? '<backend>' },
     });
     return;
   }
   // Not reachable through the auto-fill (an empty config either finds a backend or hits step 8).
-  ctx.report({ path: [], message: `Triton cannot tell which backend serves this model ("${tritonMessage}"); set backend` });
+  ctx.report({ path: [], messageId: 'noBackend',
+  data: { tritonMessage } });
 }
 
 /** `runtime` is looked up in <model>/<version>, <model>, <backends>/<backend>, and must stay in it. */
-function checkRuntime(ctx: ModelContext, name: string): void {
+function checkRuntime(ctx: Ctx, name: string): void {
   const runtime = ctx.config.runtime;
   if (!runtime) return;
   if (escapes(runtime)) {
     ctx.report({
       path: ['runtime'],
-      message: `runtime ${quote(runtime)} leaves the directory Triton finds it in (the version directory, the model directory or the backend's directory), so Triton refuses it ("backend library name '${runtime}' escapes backend directory '<dir>', for model '${name}', check model config runtime field"); put the library in the model directory and write its file name, e.g. runtime: ${quote(runtime.split('/').pop() ?? runtime)}`,
-      data: { runtime },
+      messageId: 'runtimeEscapes',
+      data: { runtime, name, fileName: runtime.split('/').pop() ?? runtime },
     });
   }
 }

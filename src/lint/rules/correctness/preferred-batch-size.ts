@@ -8,6 +8,14 @@ import { modelName, settledBackend } from '../../backend.js';
 import { maxBatchSize } from '../../tensors.js';
 import { maxOf } from '../../../util/arrays.js';
 
+const messages = {
+  preferredUsuallyUnneeded: `Triton's batcher guide says preferred batch sizes "should not be used for most models": without them the dynamic batcher forms the largest batch it can within max_queue_delay_microseconds; keep preferred_batch_size only if measurements (perf_analyzer) show these sizes are much faster, as with TensorRT engines built with one optimization profile per size`,
+  notPositive: '{{field}} {{size}} is not a batch size, so Triton refuses the model ("{{what}} must be positive for {{name}}"); use sizes from 1 to max_batch_size, or remove it',
+  aboveMaxBatchSize: '{{field}} {{size}} is larger than the largest batch the model takes: {{why}}, so Triton refuses the model ("{{what}} must be <= max batch size for {{name}}"); {{fix}}',
+} as const;
+
+type Ctx = ModelContext<undefined, typeof messages>;
+
 export const preferredBatchSize = defineModelRule({
   meta: {
     id: 'preferred-batch-size',
@@ -21,6 +29,7 @@ export const preferredBatchSize = defineModelRule({
       'sequence batching preferred batch size must be positive for <name>',
       'sequence batching preferred batch size must be <= max batch size for <name>',
     ],
+    messages,
   },
   check(ctx) {
     const dynamic = ctx.config.dynamic_batching?.preferred_batch_size;
@@ -30,7 +39,7 @@ export const preferredBatchSize = defineModelRule({
         ctx.report({
           path: ['dynamic_batching', 'preferred_batch_size'],
           severity: 'info',
-          message: `Triton's batcher guide says preferred batch sizes "should not be used for most models": without them the dynamic batcher forms the largest batch it can within max_queue_delay_microseconds; keep preferred_batch_size only if measurements (perf_analyzer) show these sizes are much faster, as with TensorRT engines built with one optimization profile per size`,
+          messageId: 'preferredUsuallyUnneeded',
           data: { sizes: dynamic },
         });
       }
@@ -41,7 +50,7 @@ export const preferredBatchSize = defineModelRule({
 });
 
 /** Reports each bad size; true when all are fine. */
-function checkSizes(ctx: ModelContext, sizes: number[], path: PathSegment[], what: string): boolean {
+function checkSizes(ctx: Ctx, sizes: number[], path: PathSegment[], what: string): boolean {
   const name = modelName(ctx);
   const mbs = maxBatchSize(ctx.config);
   const field = path.join('.');
@@ -51,8 +60,8 @@ function checkSizes(ctx: ModelContext, sizes: number[], path: PathSegment[], wha
       ok = false;
       ctx.report({
         path: [...path, i],
-        message: `${field} ${size} is not a batch size, so Triton refuses the model ("${what} must be positive for ${name}"); use sizes from 1 to max_batch_size, or remove it`,
-        data: { size },
+        messageId: 'notPositive',
+        data: { size, field, what, name },
       });
     } else if (mbs >= 0 && size > mbs) {
       ok = false;
@@ -62,8 +71,8 @@ function checkSizes(ctx: ModelContext, sizes: number[], path: PathSegment[], wha
         : `max_batch_size is ${mbs}`;
       ctx.report({
         path: [...path, i],
-        message: `${field} ${size} is larger than the largest batch the model takes: ${why}, so Triton refuses the model ("${what} must be <= max batch size for ${name}"); ${mbs === 0 ? `set max_batch_size: ${largest} explicitly, or remove preferred_batch_size` : `set max_batch_size: ${largest}, or drop the sizes above ${mbs}`}`,
-        data: { size, maxBatchSize: mbs },
+        messageId: 'aboveMaxBatchSize',
+        data: { size, maxBatchSize: mbs, field, why, what, name, fix: mbs === 0 ? `set max_batch_size: ${largest} explicitly, or remove preferred_batch_size` : `set max_batch_size: ${largest}, or drop the sizes above ${mbs}` },
       });
     }
   });

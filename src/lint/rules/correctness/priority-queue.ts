@@ -27,6 +27,13 @@ export const priorityQueue = defineModelRule({
       "Only one priority level is allowed when 'preserve_ordering' is true for <name>",
       "Queue policy can not have DELAY as timeout action when 'preserve_ordering' is true for <name>",
     ],
+    messages: {
+      defaultLevelOutOfRange: '{{what}} is outside the {{levels}} priority levels, so Triton refuses the model ("default priority level must be in range [1, {{levels}}] for {{name}}"); set default_priority_level to a level from 1 to {{levels}}',
+      policyLevelOutOfRange: 'priority_queue_policy key {{key}} is not one of the {{levels}} priority levels, so Triton refuses the model ("priority queue policy must have priority level in range [1, {{levels}}] for {{name}}"); use a key from 1 to {{levels}}',
+      policyWithoutLevels: 'priority_queue_policy has no effect without priority_levels: every request is queued at one level under default_queue_policy; set priority_levels (and default_priority_level), or remove priority_queue_policy',
+      orderingWithLevels: `preserve_ordering: true returns responses in arrival order, which {{levels}} priority levels would break, so Triton refuses the model ("Only one priority level is allowed when 'preserve_ordering' is true for {{name}}"); remove preserve_ordering or set priority_levels: 1`,
+      delayWithOrdering: `timeout_action: DELAY (with default_timeout_microseconds {{default_timeout_microseconds}}) lets timed-out requests fall behind later ones, which preserve_ordering: true forbids, so Triton refuses the model ("Queue policy can not have DELAY as timeout action when 'preserve_ordering' is true for {{name}}"); use timeout_action: REJECT or remove preserve_ordering`,
+    },
   },
   check(ctx) {
     const db = ctx.config.dynamic_batching;
@@ -41,8 +48,8 @@ export const priorityQueue = defineModelRule({
       if (dflt === 0n || dflt > levels) {
         ctx.report({
           path: db.default_priority_level !== undefined ? [...base, 'default_priority_level'] : [...base, 'priority_levels'],
-          message: `${db.default_priority_level === undefined ? 'default_priority_level is not set (0)' : `default_priority_level ${dflt}`} is outside the ${levels} priority levels, so Triton refuses the model ("default priority level must be in range [1, ${levels}] for ${name}"); set default_priority_level to a level from 1 to ${levels}`,
-          data: { defaultPriorityLevel: String(dflt), priorityLevels: String(levels) },
+          messageId: 'defaultLevelOutOfRange',
+          data: { defaultPriorityLevel: String(dflt), priorityLevels: String(levels), what: db.default_priority_level === undefined ? 'default_priority_level is not set (0)' : `default_priority_level ${dflt}`, levels, name },
         });
       }
       for (const [key] of policies) {
@@ -52,8 +59,8 @@ export const priorityQueue = defineModelRule({
           ctx.report({
             path,
             range: ctx.doc.locate(path)?.name,
-            message: `priority_queue_policy key ${key} is not one of the ${levels} priority levels, so Triton refuses the model ("priority queue policy must have priority level in range [1, ${levels}] for ${name}"); use a key from 1 to ${levels}`,
-            data: { level: key, priorityLevels: String(levels) },
+            messageId: 'policyLevelOutOfRange',
+            data: { level: key, priorityLevels: String(levels), key, levels, name },
           });
         }
       }
@@ -61,7 +68,7 @@ export const priorityQueue = defineModelRule({
       ctx.report({
         path: [...base, 'priority_queue_policy'],
         severity: 'warning',
-        message: `priority_queue_policy has no effect without priority_levels: every request is queued at one level under default_queue_policy; set priority_levels (and default_priority_level), or remove priority_queue_policy`,
+        messageId: 'policyWithoutLevels',
       });
     }
 
@@ -69,8 +76,8 @@ export const priorityQueue = defineModelRule({
       if (levels > 1n) {
         ctx.report({
           path: [...base, 'preserve_ordering'],
-          message: `preserve_ordering: true returns responses in arrival order, which ${levels} priority levels would break, so Triton refuses the model ("Only one priority level is allowed when 'preserve_ordering' is true for ${name}"); remove preserve_ordering or set priority_levels: 1`,
-          data: { priorityLevels: String(levels) },
+          messageId: 'orderingWithLevels',
+          data: { priorityLevels: String(levels), levels, name },
         });
       }
       const delay = (p: ModelQueuePolicy | undefined, path: PathSegment[]): void => {
@@ -78,7 +85,8 @@ export const priorityQueue = defineModelRule({
         if (p.timeout_action !== 'DELAY' && p.timeout_action !== 1) return;
         ctx.report({
           path: [...path, 'timeout_action'],
-          message: `timeout_action: DELAY (with default_timeout_microseconds ${p.default_timeout_microseconds}) lets timed-out requests fall behind later ones, which preserve_ordering: true forbids, so Triton refuses the model ("Queue policy can not have DELAY as timeout action when 'preserve_ordering' is true for ${name}"); use timeout_action: REJECT or remove preserve_ordering`,
+          messageId: 'delayWithOrdering',
+          data: { default_timeout_microseconds: String(p.default_timeout_microseconds), name },
         });
       };
       delay(db.default_queue_policy, [...base, 'default_queue_policy']);

@@ -14,6 +14,10 @@ export const responseCache = defineModelRule({
       "Response Cache does not currently support model <name> with 'decoupled' transaction policy. Please disable the response cache.",
       'Response Cache does not currently support model <name> with sequence batching scheduler. Please disable the response cache.',
     ],
+    messages: {
+      cacheWithSequenceBatching: `the response cache cannot serve a model with the sequence batcher (each response depends on the sequence's state), so Triton refuses the model ("Response Cache does not currently support model {{name}} with sequence batching scheduler. Please disable the response cache."); remove response_cache or set enable: false`,
+      cacheWithDecoupled: `the response cache cannot serve a decoupled model (it sends any number of responses per request), so Triton refuses the model ("Response Cache does not currently support model {{name}} with 'decoupled' transaction policy. Please disable the response cache."); remove response_cache or set enable: false`,
+    },
   },
   check(ctx) {
     const config = ctx.config;
@@ -22,13 +26,15 @@ export const responseCache = defineModelRule({
     if (config.sequence_batching) {
       ctx.report({
         path: ['response_cache', 'enable'],
-        message: `the response cache cannot serve a model with the sequence batcher (each response depends on the sequence's state), so Triton refuses the model ("Response Cache does not currently support model ${name} with sequence batching scheduler. Please disable the response cache."); remove response_cache or set enable: false`,
+        messageId: 'cacheWithSequenceBatching',
+        data: { name },
       });
     }
     if (config.model_transaction_policy?.decoupled) {
       ctx.report({
         path: ['response_cache', 'enable'],
-        message: `the response cache cannot serve a decoupled model (it sends any number of responses per request), so Triton refuses the model ("Response Cache does not currently support model ${name} with 'decoupled' transaction policy. Please disable the response cache."); remove response_cache or set enable: false`,
+        messageId: 'cacheWithDecoupled',
+        data: { name },
       });
     }
   },

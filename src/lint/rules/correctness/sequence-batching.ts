@@ -9,7 +9,7 @@ import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName } from '../../backend.js';
 import { byteSizeOf, typeName } from '../../../triton/data-types.js';
-import { checkDataFile } from '../../data-file.js';
+import { DATA_FILE_MESSAGES, dataFileProblem } from '../../data-file.js';
 
 const KINDS = ['CONTROL_SEQUENCE_START', 'CONTROL_SEQUENCE_READY', 'CONTROL_SEQUENCE_END', 'CONTROL_SEQUENCE_CORRID'] as const;
 const LISTS = ['int32_false_true', 'fp32_false_true', 'bool_false_true'] as const;
@@ -21,6 +21,30 @@ function kindOf(c: ModelSequenceBatching_Control): string {
   const k = c.kind ?? 0;
   return typeof k === 'number' ? (KINDS[k] ?? `${k}`) : k;
 }
+
+const messages = {
+  ...DATA_FILE_MESSAGES,
+  slotUtilizationOutOfRange: 'minimum_slot_utilization {{util}} is not a fraction of the batch slots, so Triton refuses the model ("sequence batching minimum slot utilization must be in range (0.0, 1.0] for {{name}}"); use a value in (0.0, 1.0], or 0 to disable it',
+  customBatchingStrategy: 'a custom batching strategy cannot drive the sequence batcher, so Triton refuses the model ("TRITON_BATCH_STRATEGY_PATH cannot be specified with sequence batcher, using default batching strategy"); remove the TRITON_BATCH_STRATEGY_PATH parameter',
+  controlInputWithoutName: 'this control_input has no name, so Triton refuses the model ("sequence batching control tensor must have a name for {{name}}"); set name to the model input that receives the control',
+  controlTensorTwice: `control tensor '{{tensor}}' is listed twice, so Triton refuses the model ("sequence batching control tensor '{{tensor}}' is specified for multiple control kinds for {{name}}"); give each control kind its own model input, or merge the entries`,
+  controlKindTwice: '{{kind}} is given a second time{{kindNote}}, so Triton refuses the model ("sequence batching specifies multiple {{kind}} tensors for {{name}}"); keep one {{kind}} control',
+  corridWithFalseTrue: `a CONTROL_SEQUENCE_CORRID control carries the correlation ID itself, not a false/true pair, so Triton refuses {{list}} ("sequence batching must not specify either 'int32_false_true', 'fp32_false_true' or 'bool_false_true' for CONTROL_SEQUENCE_CORRID for {{name}}"); remove {{list}} and set data_type`,
+  corridDataType: `{{problem}}, so Triton refuses the model ("unexpected data type for control CONTROL_SEQUENCE_CORRID for {{name}}. Allowed data types are TYPE_UINT64, TYPE_INT64, TYPE_UINT32, TYPE_INT32 and TYPE_STRING"); set data_type: TYPE_UINT64 (or the type of the model's {{tensor}}input)`,
+  controlWithoutValues: `the {{kind}} control does not say which values mean false and true, so Triton refuses the model ("sequence batching must specify either 'int32_false_true', 'fp32_false_true' or 'bool_false_true' for {{kind}} for {{name}}"); add e.g. int32_false_true: [ 0, 1 ] (the type of the model's {{tensor}}input)`,
+  controlValuesTwice: `the {{kind}} control gives both {{listNames}}, so Triton refuses the model ("sequence batching specifies more than one from 'int32_false_true', 'fp32_false_true' and 'bool_false_true' for {{kind}} for {{name}}"); keep the one of the input's data type`,
+  controlValuesCount: `{{list}} has {{count}} entr{{plural}} but must be [false, true], so Triton refuses the model ("sequence batching control '{{list}}' must have exactly 2 entries for {{kind}} for {{name}}"); write {{list}}: [ {{example}} ]`,
+  initialStateCount: `state '{{input}}' has {{length}} initial_state entries, so Triton refuses the model ("initial_state field for state input '{{input}}' must contain exactly one or zero element. Found '{{length}}' elements."); keep one`,
+  initialStateDataType: `initial_state data_type {{isType}} is not the state's {{stateType}}, so Triton refuses the model ("The data type used for 'initial_state' field of state '{{input}}' does not match the state data type."); set data_type: {{fix}}`,
+  initialStateWithoutName: `initial_state of state '{{input}}' has no name, so Triton refuses the model ("Field 'name' must be set when using initial_state for state input '{{input}}'."); set name, e.g. name: "{{state}}_init"`,
+  initialStateTwice: `state input '{{input}}' already has an initial_state in an earlier state, so Triton refuses the model ("State input name '{{input}}' specified more than once."); give each state its own input_name`,
+  initialStateRank: `initial_state dims [{{dimsText}}] have {{length}} dimensions but the state's dims [{{stateDimsText}}] have {{stateLength}}, so Triton refuses the model ("Number of dimensions in 'initial_state' doesn't match the size of 'state' dimensions for state input '{{input}}'. {{length}} != {{stateLength}}"); give initial_state the state's rank`,
+  initialStateVariableDim: `initial_state dims [{{dims}}] have a variable dimension, but the initial value needs a fixed shape, so Triton refuses the model ("'initial_state' field for state input name '{{input}}' contains variable dimensions."); write the concrete size{{stateDimNote}}`,
+  initialStateDimMismatch: `initial_state dim {{dim}} does not match the state's dim {{stateDim}}, so Triton refuses the model ("'initial_state' dim for input name '{{input}}' doesn't match 'state' dim description. {{dim}} != {{stateDim}}"); set it to {{stateDim}}`,
+  initialStateWithoutData: `initial_state of state '{{input}}' says neither zero_data nor data_file, so Triton refuses the model ("initial_state setting expects state'{{input}}' to have state_data set"); add zero_data: true, or data_file: "<file in {{name}}/initial_state/>"`,
+} as const;
+
+type Ctx = ModelContext<undefined, typeof messages>;
 
 export const sequenceBatching = defineModelRule({
   meta: {
@@ -52,6 +76,7 @@ export const sequenceBatching = defineModelRule({
       'initial_state setting expects <N> bytes, but the data provided from <file>only has <M> bytes.',
       "initial_state setting expects state'<input_name>' to have state_data set",
     ],
+    messages,
   },
   check(ctx) {
     const seq = ctx.config.sequence_batching;
@@ -63,8 +88,8 @@ export const sequenceBatching = defineModelRule({
     if (util !== undefined && (Number.isNaN(util) || util < 0 || util > 1)) {
       ctx.report({
         path: [...BASE, 'direct', 'minimum_slot_utilization'],
-        message: `minimum_slot_utilization ${util} is not a fraction of the batch slots, so Triton refuses the model ("sequence batching minimum slot utilization must be in range (0.0, 1.0] for ${name}"); use a value in (0.0, 1.0], or 0 to disable it`,
-        data: { value: util },
+        messageId: 'slotUtilizationOutOfRange',
+        data: { value: util, util, name },
       });
     }
 
@@ -73,7 +98,7 @@ export const sequenceBatching = defineModelRule({
       ctx.report({
         path,
         range: ctx.doc.locate(path)?.name,
-        message: `a custom batching strategy cannot drive the sequence batcher, so Triton refuses the model ("TRITON_BATCH_STRATEGY_PATH cannot be specified with sequence batcher, using default batching strategy"); remove the TRITON_BATCH_STRATEGY_PATH parameter`,
+        messageId: 'customBatchingStrategy',
       });
     }
 
@@ -81,7 +106,7 @@ export const sequenceBatching = defineModelRule({
   },
 });
 
-function checkControls(ctx: ModelContext, seq: ModelSequenceBatching, name: string): void {
+function checkControls(ctx: Ctx, seq: ModelSequenceBatching, name: string): void {
   const seenNames = new Set<string>();
   const seenKinds = new Set<string>();
   (seq.control_input ?? []).forEach((input, i) => {
@@ -90,13 +115,14 @@ function checkControls(ctx: ModelContext, seq: ModelSequenceBatching, name: stri
     if (!tensor) {
       ctx.report({
         path: [...inputPath, 'name'],
-        message: `this control_input has no name, so Triton refuses the model ("sequence batching control tensor must have a name for ${name}"); set name to the model input that receives the control`,
+        messageId: 'controlInputWithoutName',
+        data: { name },
       });
     } else if (seenNames.has(tensor)) {
       ctx.report({
         path: [...inputPath, 'name'],
-        message: `control tensor '${tensor}' is listed twice, so Triton refuses the model ("sequence batching control tensor '${tensor}' is specified for multiple control kinds for ${name}"); give each control kind its own model input, or merge the entries`,
-        data: { tensor },
+        messageId: 'controlTensorTwice',
+        data: { tensor, name },
       });
     }
     seenNames.add(tensor);
@@ -109,8 +135,8 @@ function checkControls(ctx: ModelContext, seq: ModelSequenceBatching, name: stri
       if (seenKinds.has(kind)) {
         ctx.report({
           path: kindPath,
-          message: `${kind} is given a second time${c.kind === undefined ? ' (a control without kind is CONTROL_SEQUENCE_START)' : ''}, so Triton refuses the model ("sequence batching specifies multiple ${kind} tensors for ${name}"); keep one ${kind} control`,
-          data: { kind },
+          messageId: 'controlKindTwice',
+          data: { kind, kindNote: c.kind === undefined ? ' (a control without kind is CONTROL_SEQUENCE_START)' : '', name },
         });
       }
       seenKinds.add(kind);
@@ -119,15 +145,16 @@ function checkControls(ctx: ModelContext, seq: ModelSequenceBatching, name: stri
         for (const l of lists) {
           ctx.report({
             path: [...path, l],
-            message: `a CONTROL_SEQUENCE_CORRID control carries the correlation ID itself, not a false/true pair, so Triton refuses ${l} ("sequence batching must not specify either 'int32_false_true', 'fp32_false_true' or 'bool_false_true' for CONTROL_SEQUENCE_CORRID for ${name}"); remove ${l} and set data_type`,
+            messageId: 'corridWithFalseTrue',
+            data: { list: l, name },
           });
         }
         const dt = typeName(c.data_type);
         if (!CORRID_TYPES.includes(dt)) {
           ctx.report({
             path: c.data_type !== undefined ? [...path, 'data_type'] : kindPath,
-            message: `${c.data_type === undefined ? 'the CONTROL_SEQUENCE_CORRID control has no data_type' : `data_type ${dt} cannot carry a correlation ID`}, so Triton refuses the model ("unexpected data type for control CONTROL_SEQUENCE_CORRID for ${name}. Allowed data types are TYPE_UINT64, TYPE_INT64, TYPE_UINT32, TYPE_INT32 and TYPE_STRING"); set data_type: TYPE_UINT64 (or the type of the model's ${tensor ? `'${tensor}' ` : ''}input)`,
-            data: { dataType: dt },
+            messageId: 'corridDataType',
+            data: { dataType: dt, problem: c.data_type === undefined ? 'the CONTROL_SEQUENCE_CORRID control has no data_type' : `data_type ${dt} cannot carry a correlation ID`, name, tensor: tensor ? `'${tensor}' ` : '' },
           });
         }
         return;
@@ -135,16 +162,16 @@ function checkControls(ctx: ModelContext, seq: ModelSequenceBatching, name: stri
       if (lists.length === 0) {
         ctx.report({
           path: kindPath,
-          message: `the ${kind} control does not say which values mean false and true, so Triton refuses the model ("sequence batching must specify either 'int32_false_true', 'fp32_false_true' or 'bool_false_true' for ${kind} for ${name}"); add e.g. int32_false_true: [ 0, 1 ] (the type of the model's ${tensor ? `'${tensor}' ` : ''}input)`,
-          data: { kind },
+          messageId: 'controlWithoutValues',
+          data: { kind, name, tensor: tensor ? `'${tensor}' ` : '' },
         });
         return;
       }
       if (lists.length > 1) {
         ctx.report({
           path: [...path, lists[1]!],
-          message: `the ${kind} control gives both ${lists.join(' and ')}, so Triton refuses the model ("sequence batching specifies more than one from 'int32_false_true', 'fp32_false_true' and 'bool_false_true' for ${kind} for ${name}"); keep the one of the input's data type`,
-          data: { kind, lists },
+          messageId: 'controlValuesTwice',
+          data: { kind, lists, listNames: lists.join(' and '), name },
         });
         return;
       }
@@ -153,15 +180,15 @@ function checkControls(ctx: ModelContext, seq: ModelSequenceBatching, name: stri
       if (n !== 2) {
         ctx.report({
           path: n > 2 ? [...path, l, 2] : [...path, l],
-          message: `${l} has ${n} entr${n === 1 ? 'y' : 'ies'} but must be [false, true], so Triton refuses the model ("sequence batching control '${l}' must have exactly 2 entries for ${kind} for ${name}"); write ${l}: [ ${l === 'bool_false_true' ? 'false, true' : '0, 1'} ]`,
-          data: { kind, list: l, count: n },
+          messageId: 'controlValuesCount',
+          data: { kind, list: l, count: n, plural: n === 1 ? 'y' : 'ies', name, example: l === 'bool_false_true' ? 'false, true' : '0, 1' },
         });
       }
     });
   });
 }
 
-function checkStates(ctx: ModelContext, states: ModelSequenceBatching_State[]): void {
+function checkStates(ctx: Ctx, states: ModelSequenceBatching_State[]): void {
   const withInitial = new Set<string>();
   states.forEach((state, i) => {
     const path = [...BASE, 'state', i];
@@ -170,8 +197,8 @@ function checkStates(ctx: ModelContext, states: ModelSequenceBatching_State[]): 
     if (initial.length > 1) {
       ctx.report({
         path: [...path, 'initial_state', 1],
-        message: `state '${input}' has ${initial.length} initial_state entries, so Triton refuses the model ("initial_state field for state input '${input}' must contain exactly one or zero element. Found '${initial.length}' elements."); keep one`,
-        data: { input, count: initial.length },
+        messageId: 'initialStateCount',
+        data: { input, count: initial.length, length: initial.length },
       });
       return;
     }
@@ -183,21 +210,21 @@ function checkStates(ctx: ModelContext, states: ModelSequenceBatching_State[]): 
     if (isType !== stateType) {
       ctx.report({
         path: is.data_type !== undefined ? [...isPath, 'data_type'] : isPath,
-        message: `initial_state data_type ${isType} is not the state's ${stateType}, so Triton refuses the model ("The data type used for 'initial_state' field of state '${input}' does not match the state data type."); set data_type: ${stateType === 'TYPE_INVALID' ? '<the state\'s type> in both' : stateType}`,
-        data: { input, initialType: isType, stateType },
+        messageId: 'initialStateDataType',
+        data: { input, initialType: isType, stateType, isType, fix: stateType === 'TYPE_INVALID' ? '<the state\'s type> in both' : stateType },
       });
     }
     if (!is.name) {
       ctx.report({
         path: [...isPath, 'name'],
-        message: `initial_state of state '${input}' has no name, so Triton refuses the model ("Field 'name' must be set when using initial_state for state input '${input}'."); set name, e.g. name: "${input || 'state'}_init"`,
-        data: { input },
+        messageId: 'initialStateWithoutName',
+        data: { input, state: input || 'state' },
       });
     }
     if (withInitial.has(input)) {
       ctx.report({
         path: state.input_name !== undefined ? [...path, 'input_name'] : path,
-        message: `state input '${input}' already has an initial_state in an earlier state, so Triton refuses the model ("State input name '${input}' specified more than once."); give each state its own input_name`,
+        messageId: 'initialStateTwice',
         data: { input },
       });
     }
@@ -210,8 +237,8 @@ function checkStates(ctx: ModelContext, states: ModelSequenceBatching_State[]): 
       dimsOk = false;
       ctx.report({
         path: is.dims?.length ? [...isPath, 'dims'] : isPath,
-        message: `initial_state dims [${dims.join(',')}] have ${dims.length} dimensions but the state's dims [${stateDims.join(',')}] have ${stateDims.length}, so Triton refuses the model ("Number of dimensions in 'initial_state' doesn't match the size of 'state' dimensions for state input '${input}'. ${dims.length} != ${stateDims.length}"); give initial_state the state's rank`,
-        data: { input, dims, stateDims },
+        messageId: 'initialStateRank',
+        data: { input, dims, stateDims, dimsText: dims.join(','), stateDimsText: stateDims.join(','), length: dims.length, stateLength: stateDims.length },
       });
     } else {
       for (let k = 0; k < dims.length; k++) {
@@ -221,8 +248,8 @@ function checkStates(ctx: ModelContext, states: ModelSequenceBatching_State[]): 
           dimsOk = false;
           ctx.report({
             path: [...isPath, 'dims', k],
-            message: `initial_state dims [${dims.join(',')}] have a variable dimension, but the initial value needs a fixed shape, so Triton refuses the model ("'initial_state' field for state input name '${input}' contains variable dimensions."); write the concrete size${s !== -1 ? ` (${s})` : ''}`,
-            data: { input, index: k },
+            messageId: 'initialStateVariableDim',
+            data: { input, index: k, dims: dims.join(','), stateDimNote: s !== -1 ? ` (${s})` : '' },
           });
           break;
         }
@@ -230,7 +257,7 @@ function checkStates(ctx: ModelContext, states: ModelSequenceBatching_State[]): 
           dimsOk = false;
           ctx.report({
             path: [...isPath, 'dims', k],
-            message: `initial_state dim ${d} does not match the state's dim ${s}, so Triton refuses the model ("'initial_state' dim for input name '${input}' doesn't match 'state' dim description. ${d} != ${s}"); set it to ${s}`,
+            messageId: 'initialStateDimMismatch',
             data: { input, index: k, dim: d, stateDim: s },
           });
           break;
@@ -241,18 +268,19 @@ function checkStates(ctx: ModelContext, states: ModelSequenceBatching_State[]): 
     if (is.zero_data === undefined && is.data_file === undefined) {
       ctx.report({
         path: isPath,
-        message: `initial_state of state '${input}' says neither zero_data nor data_file, so Triton refuses the model ("initial_state setting expects state'${input}' to have state_data set"); add zero_data: true, or data_file: "<file in ${ctx.model.name}/initial_state/>"`,
-        data: { input },
+        messageId: 'initialStateWithoutData',
+        data: { input, name: ctx.model.name },
       });
     } else if (is.data_file !== undefined) {
       const file = is.data_file;
-      checkDataFile(ctx, {
+      const problem = dataFileProblem(ctx.files, ctx.model, {
         folder: 'initial_state', file, field: 'initial_state data_file',
         need: dimsOk && isType !== 'TYPE_STRING' ? byteSizeOf(isType, dims) : undefined,
         subject: `initial_state of state '${input}' (${isType} [${dims.join(',')}])`,
         tritonMessage: (need, size) => `initial_state setting expects ${need} bytes, but the data provided from ${file}only has ${size} bytes.`,
         path: [...isPath, 'data_file'], data: { input, file },
       });
+      if (problem) ctx.report(problem);
     }
   });
 }

@@ -14,10 +14,14 @@ export const syntax = defineModelRule({
       'Error parsing text-format inference.ModelConfig: <line>:<col>: <message>',
       'failed to read text proto from <path>',
     ],
+    messages: {
+      // The parser's own message, which names the token and what was expected.
+      parseError: '{{text}}',
+    },
   },
   check(ctx) {
     for (const d of ctx.doc.diagnostics) {
-      ctx.report({ range: d.range, path: d.path, message: d.message, ...(d.data ? { data: d.data } : {}) });
+      ctx.report({ range: d.range, path: d.path, messageId: 'parseError', data: { ...d.data, text: d.message } });
     }
   },
 });

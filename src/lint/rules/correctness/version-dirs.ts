@@ -10,6 +10,18 @@ import { selectVersions, type VersionDir } from '../../../repo/model-dir.js';
 import { defineModelRule, type ModelContext, type RuleFiles } from '../../rule.js';
 
 
+const messages = {
+  notAVersion: `directory '{{dirName}}' in model '{{model}}' is not a version: Triton ignores it ("{{ignored}}"); {{fix}}`,
+  readAsVersion: `directory '{{dirName}}' in model '{{model}}' is read as version {{version}}: Triton takes the leading number of a directory name (std::stoll), and the backend then opens '{{version}}/'{{note}}; rename it (e.g. move old versions out of the model directory) or give it a plain number`,
+  noVersionDirectoryNoBackend: `model '{{model}}' has no version directory{{also}} and its config names no backend or platform, so Triton cannot tell the backend from a model file and refuses it ("{{message}}"); put the model in a version directory, e.g. {{example}}, and set the backend (e.g. backend: "onnxruntime")`,
+  noNumericVersion: `model '{{model}}' has no numeric version directory{{also}}: Triton refuses it ("at least one version must be available under the version policy of model '{{model}}'"); put the model in a version directory, e.g. {{example}}{{ensembleNote}}`,
+  policySelectsNone: `the version_policy selects none of the version directories ({{have}}): Triton refuses the model ("at least one version must be available under the version policy of model '{{model}}'"); {{policyFix}}`,
+  listedVersionMissing: `version {{version}} is listed but has no directory, so Triton skips it ("version {{version}} is specified for model '{{model}}', but the version directory is not present"); add {{model}}/{{version}}/ or remove {{version}} from the list (present: {{have}})`,
+  versionWithoutModelFile: `version {{version}} of model '{{model}}' has no model file{{renamed}}: Triton's ONNX Runtime backend refuses it ("unable to find '{{path}}' for model instance '{{model}}'"); {{fix}}`,
+} as const;
+
+type Ctx = ModelContext<undefined, typeof messages>;
+
 export const versionDirs = defineModelRule({
   meta: {
     id: 'version-dirs',
@@ -25,6 +37,7 @@ export const versionDirs = defineModelRule({
       "ignore version directory '<d>' which contains leading zeros in its directory name",
       "ignore version directory '<d>' which fails to convert to integral number",
     ],
+    messages,
   },
   check(ctx) {
     // A config linted from memory has no directory to look at.
@@ -47,7 +60,8 @@ export const versionDirs = defineModelRule({
       ctx.report({
         path: [],
         severity: looksLikeVersion ? 'warning' : 'info',
-        message: `directory '${v.dirName}' in model '${model}' is not a version: Triton ignores it ("${v.ignored}"); ${fix}`,
+        messageId: 'notAVersion',
+        data: { dirName: v.dirName, model, ignored: v.ignored!, fix },
       });
     }
     for (const v of numeric) {
@@ -56,7 +70,8 @@ export const versionDirs = defineModelRule({
       ctx.report({
         path: [],
         severity: 'warning',
-        message: `directory '${v.dirName}' in model '${model}' is read as version ${v.version}: Triton takes the leading number of a directory name (std::stoll), and the backend then opens '${v.version}/'${same ? `, which also exists, so '${v.dirName}' itself is never read` : `, not '${v.dirName}/'`}; rename it (e.g. move old versions out of the model directory) or give it a plain number`,
+        messageId: 'readAsVersion',
+        data: { dirName: v.dirName, model, version: v.version!, note: same ? `, which also exists, so '${v.dirName}' itself is never read` : `, not '${v.dirName}/'` },
       });
     }
 
@@ -71,13 +86,15 @@ export const versionDirs = defineModelRule({
       if (autofill.problem) {
         ctx.report({
           path: policyPath ?? [],
-          message: `model '${model}' has no version directory${also} and its config names no backend or platform, so Triton cannot tell the backend from a model file and refuses it ("${autofill.problem.message}"); put the model in a version directory, e.g. ${example}, and set the backend (e.g. backend: "onnxruntime")`,
+          messageId: 'noVersionDirectoryNoBackend',
+          data: { model, also, message: autofill.problem.message, example },
         });
         return;
       }
       ctx.report({
         path: policyPath ?? [],
-        message: `model '${model}' has no numeric version directory${also}: Triton refuses it ("at least one version must be available under the version policy of model '${model}'"); put the model in a version directory, e.g. ${example}${config.platform === 'ensemble' ? ' (an ensemble needs an empty version directory, e.g. 1/)' : ''}`,
+        messageId: 'noNumericVersion',
+        data: { model, also, example, ensembleNote: config.platform === 'ensemble' ? ' (an ensemble needs an empty version directory, e.g. 1/)' : '' },
       });
       return;
     }
@@ -85,7 +102,8 @@ export const versionDirs = defineModelRule({
     if (!selected.length) {
       ctx.report({
         path: policyPath ?? ['version_policy'],
-        message: `the version_policy selects none of the version directories (${have.join(', ')}): Triton refuses the model ("at least one version must be available under the version policy of model '${model}'"); ${policyFix(policy, have)}`,
+        messageId: 'policySelectsNone',
+        data: { have: have.join(', '), model, policyFix: policyFix(policy, have) },
       });
       return;
     }
@@ -97,7 +115,8 @@ export const versionDirs = defineModelRule({
         ctx.report({
           path: ['version_policy', 'specific', 'versions', i],
           severity: 'warning',
-          message: `version ${n} is listed but has no directory, so Triton skips it ("version ${n} is specified for model '${model}', but the version directory is not present"); add ${model}/${n}/ or remove ${n} from the list (present: ${have.join(', ')})`,
+          messageId: 'listedVersionMissing',
+          data: { version: n, model, have: have.join(', ') },
         });
       });
     }
@@ -119,7 +138,8 @@ export const versionDirs = defineModelRule({
         : `put the ONNX model at ${model}/${v.version}/${artifact}`;
       ctx.report({
         path: config.default_model_filename !== undefined ? ['default_model_filename'] : [],
-        message: `version ${v.version} of model '${model}' has no model file${renamed}: Triton's ONNX Runtime backend refuses it ("unable to find '${path}' for model instance '${model}'"); ${fix}`,
+        messageId: 'versionWithoutModelFile',
+        data: { version: v.version!, model, renamed, path, fix },
       });
     }
   },
@@ -142,7 +162,7 @@ function policyFix(policy: ModelConfig['version_policy'], have: number[]): strin
   return `serve the latest version with latest { num_versions: 1 }`;
 }
 
-function exampleFile(ctx: ModelContext<unknown>): string {
+function exampleFile(ctx: Ctx): string {
   if (ctx.config.platform === 'ensemble') return '';
   return ctx.config.default_model_filename || 'model.onnx';
 }

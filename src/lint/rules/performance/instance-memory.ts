@@ -40,6 +40,14 @@ export const instanceMemory = defineRepositoryRule<Options>({
     prevents: [
       'onnx runtime error 6: Exception during initialization: <...>/bfc_arena.cc:<line> void* onnxruntime::BFCArena::AllocateRawInternal(<...>) Failed to allocate memory for requested buffer of size <n>',
     ],
+    messages: {
+      estimate:
+        'estimated memory on {{where}}: {{total}} = {{parts}}. Set a budget to check it: "gpu": { "preset": "A10G" } or { "memory": "24GiB" } in tritonc.config.json, or --gpu-memory',
+      overBudget:
+        'estimated memory on {{where}}: {{total}} of {{budget}} ({{percent}}%) = {{parts}}. Triton will fail to load the models that come last (CUDA out of memory). Lower instance_group count, spread models over GPUs with gpus: [...], or serve on a larger GPU',
+      nearBudget:
+        'estimated memory on {{where}}: {{total}} of {{budget}} ({{percent}}%) = {{parts}}. Little room is left for activations at large batch sizes and the CUDA context; lower instance counts or check with perf_analyzer at max_batch_size',
+    },
     options,
   },
   check(ctx) {
@@ -76,13 +84,7 @@ export const instanceMemory = defineRepositoryRule<Options>({
       ctx.report(target.model, {
         path: pointAt(target),
         severity,
-        message: message(ids, gpuCount, placements, total, budget, ctx.settings.gpu.memorySource, overhead),
-        data: {
-          gpus: ids,
-          totalBytes: total,
-          budgetBytes: budget,
-          placements: placements.map((p) => ({ model: p.model.name, instances: p.instances, bytesPerInstance: p.bytesPerInstance, weightBytes: p.weightBytes })),
-        },
+        ...estimateReport(ids, gpuCount, placements, total, budget, ctx.settings.gpu.memorySource, overhead),
       });
     }
   },
@@ -138,21 +140,22 @@ function gpuLabel(ids: number[], gpuCount: number): string {
   return `each of GPUs ${contiguous ? `${ids[0]}-${ids[ids.length - 1]}` : ids.join(', ')}`;
 }
 
-function message(ids: number[], gpuCount: number, placements: Placement[], total: number, budget: number | undefined, source: string | undefined, overhead: number): string {
+function estimateReport(ids: number[], gpuCount: number, placements: Placement[], total: number, budget: number | undefined, source: string | undefined, overhead: number) {
   const sorted = [...placements].sort((a, b) => b.instances * b.bytesPerInstance - a.instances * a.bytesPerInstance);
   const shown = sorted.slice(0, 5).map((p) => `${p.model.name}: ${p.instances} instance${p.instances === 1 ? '' : 's'} x ${formatBytes(p.bytesPerInstance)}`);
   const more = sorted.length > 5 ? `, and ${sorted.length - 5} more` : '';
   const unknown = placements.filter((p) => p.weightBytes === undefined).length;
-  const parts = `${shown.join(', ')}${more} (weights + ${formatBytes(overhead)} per instance${unknown ? `; ${unknown} without readable weights counted at the overhead only` : ''})`;
-  const where = gpuLabel(ids, gpuCount);
-  if (budget === undefined) {
-    return `estimated memory on ${where}: ${formatBytes(total)} = ${parts}. Set a budget to check it: "gpu": { "preset": "A10G" } or { "memory": "24GiB" } in tritonc.config.json, or --gpu-memory`;
-  }
-  const pct = Math.round((total / budget) * 100);
+  const data = {
+    where: gpuLabel(ids, gpuCount),
+    total: formatBytes(total),
+    parts: `${shown.join(', ')}${more} (weights + ${formatBytes(overhead)} per instance${unknown ? `; ${unknown} without readable weights counted at the overhead only` : ''})`,
+    gpus: ids,
+    totalBytes: total,
+    budgetBytes: budget,
+    placements: placements.map((p) => ({ model: p.model.name, instances: p.instances, bytesPerInstance: p.bytesPerInstance, weightBytes: p.weightBytes })),
+  };
+  if (budget === undefined) return { messageId: 'estimate' as const, data };
   // Name a preset ("A10G"); a size the user wrote is the number already shown.
   const budgetText = `${formatBytes(budget)}${source && parseSize(source) === undefined ? ` (${source})` : ''}`;
-  const fix = total > budget
-    ? 'Triton will fail to load the models that come last (CUDA out of memory). Lower instance_group count, spread models over GPUs with gpus: [...], or serve on a larger GPU'
-    : 'Little room is left for activations at large batch sizes and the CUDA context; lower instance counts or check with perf_analyzer at max_batch_size';
-  return `estimated memory on ${where}: ${formatBytes(total)} of ${budgetText} (${pct}%) = ${parts}. ${fix}`;
+  return { messageId: total > budget ? ('overBudget' as const) : ('nearBudget' as const), data: { ...data, budget: budgetText, percent: Math.round((total / budget) * 100) } };
 }

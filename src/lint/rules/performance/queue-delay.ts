@@ -30,6 +30,10 @@ export const queueDelay = defineModelRule<Options>({
     requiresModel: false,
     description: 'A long max_queue_delay_microseconds adds that much latency whenever a batch does not fill',
     prevents: [],
+    messages: {
+      delayOverBudget: '{{shown}} is {{percent}}% of the {{budget}} latency budget: a request can wait that long before it even runs. Keep it within {{fractionPercent}}% ({{limit}} or less), and raise it only while perf_analyzer shows throughput gains within the budget',
+      delayOverThreshold: '{{shown}} lets a request wait up to {{delay}} for a batch to fill; above {{threshold}} this trades latency for throughput. Start at 2-5 ms (2000-5000) and raise it only while perf_analyzer shows throughput gains within your latency budget (set latencyBudget in tritonc.config.json to check against it)',
+    },
     options,
   },
   check(ctx) {
@@ -45,14 +49,14 @@ export const queueDelay = defineModelRule<Options>({
         if (delay <= limit) continue;
         ctx.report({
           path,
-          message: `${shown} is ${Math.round((delay / budget) * 100)}% of the ${formatMicroseconds(budget)} latency budget: a request can wait that long before it even runs. Keep it within ${Math.round(ctx.options.budgetFraction * 100)}% (${Math.floor(limit)} or less), and raise it only while perf_analyzer shows throughput gains within the budget`,
-          data: { delayUs: delay, budgetUs: budget, limitUs: limit },
+          messageId: 'delayOverBudget',
+          data: { delayUs: delay, budgetUs: budget, limitUs: limit, shown, percent: Math.round((delay / budget) * 100), budget: formatMicroseconds(budget), fractionPercent: Math.round(ctx.options.budgetFraction * 100), limit: Math.floor(limit) },
         });
       } else if (delay > threshold) {
         ctx.report({
           path,
-          message: `${shown} lets a request wait up to ${formatMicroseconds(delay)} for a batch to fill; above ${formatMicroseconds(threshold)} this trades latency for throughput. Start at 2-5 ms (2000-5000) and raise it only while perf_analyzer shows throughput gains within your latency budget (set latencyBudget in tritonc.config.json to check against it)`,
-          data: { delayUs: delay, thresholdUs: threshold },
+          messageId: 'delayOverThreshold',
+          data: { delayUs: delay, thresholdUs: threshold, shown, delay: formatMicroseconds(delay), threshold: formatMicroseconds(threshold) },
         });
       }
     }

@@ -11,6 +11,10 @@ export const unusedSuppression = defineModelRule({
     engine: true,
     description: 'Suppression comments should suppress something',
     prevents: [],
+    messages: {
+      unusedRule: "nothing to suppress: '{{id}}' reports no problem here; remove it from the comment",
+      unused: 'nothing to suppress here; remove the comment',
+    },
   },
   check() {
     // Reported by the engine after every rule has run.

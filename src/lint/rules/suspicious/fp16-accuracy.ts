@@ -12,6 +12,9 @@ export const fp16Accuracy = defineModelRule({
     requiresModel: false,
     description: 'A TensorRT FP16/BF16/INT8 precision_mode changes the outputs: re-run the accuracy suite',
     prevents: [],
+    messages: {
+      reducedPrecision: 'precision_mode {{mode}} runs the model through TensorRT in reduced precision, so its outputs differ from the FP32 model you validated; re-run the accuracy suite against this config before shipping.{{int8}}',
+    },
   },
   check(ctx) {
     const accelerators = ctx.config.optimization?.execution_accelerators?.gpu_execution_accelerator ?? [];
@@ -21,8 +24,8 @@ export const fp16Accuracy = defineModelRule({
       const int8 = mode === 'INT8' ? ' INT8 also needs a calibration table (int8_calibration_table_name) built from representative data.' : '';
       ctx.report({
         path: ['optimization', 'execution_accelerators', 'gpu_execution_accelerator', i, 'parameters', 'precision_mode'],
-        message: `precision_mode ${mode} runs the model through TensorRT in reduced precision, so its outputs differ from the FP32 model you validated; re-run the accuracy suite against this config before shipping.${int8}`,
-        data: { precisionMode: mode },
+        messageId: 'reducedPrecision',
+        data: { precisionMode: mode, mode, int8 },
       });
     });
   },

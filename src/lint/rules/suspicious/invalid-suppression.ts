@@ -11,6 +11,10 @@ export const invalidSuppression = defineModelRule({
     engine: true,
     description: 'Suppression comments must name existing rules',
     prevents: [],
+    messages: {
+      unknownRule: "'{{id}}' is not a tritonc rule, so this suppression does nothing",
+      unknownRuleDidYouMean: "'{{id}}' is not a tritonc rule, so this suppression does nothing; did you mean '{{suggestion}}'?",
+    },
   },
   check() {
     // Reported by the engine after every rule has run.

@@ -1,0 +1,51 @@
+// Text edits in a config, built from where its syntax tree says a value is written: the fixes that
+// rules attach to findings (applied by `lint --fix` and editors' quick fixes). An edit exists only
+// where the value is written at exactly one place; otherwise the finding carries no fix.
+import type { Position, Range, TextEdit } from '../diagnostics.js';
+import type { ConfigDocument } from '../config/document.js';
+import type { ConfigEdits } from './rule.js';
+
+export function configEdits(doc: ConfigDocument): ConfigEdits {
+  return {
+    replaceValue(path, text) {
+      const loc = doc.locateExact(path);
+      // A repeated field's location is its name; its elements are replaced one by one, or the field whole.
+      return loc?.field && loc.value !== loc.name ? { range: loc.value, text } : undefined;
+    },
+    replaceField(path, text) {
+      const loc = doc.locateExact(path);
+      return loc?.field ? { range: loc.field, text } : undefined;
+    },
+    removeField(path) {
+      const loc = doc.locateExact(path);
+      return loc?.field ? removalOf(doc.text, loc.field) : undefined;
+    },
+  };
+}
+
+/** The range widened to its whole lines when nothing else is on them (so removing it leaves no blank line). */
+function wholeLines(text: string, range: Range): Range {
+  const lineStart = text.lastIndexOf('\n', range.start.offset - 1) + 1;
+  const nl = text.indexOf('\n', range.end.offset);
+  const lineEnd = nl < 0 ? text.length : nl + 1;
+  if (text.slice(lineStart, range.start.offset).trim() !== '' || text.slice(range.end.offset, lineEnd).trim() !== '') return range;
+  const start: Position = { line: range.start.line, column: 1, offset: lineStart };
+  const end: Position = nl < 0 ? range.end : { line: range.end.line + 1, column: 1, offset: lineEnd };
+  return { start, end };
+}
+
+/** An edit removing `range` (a comment, a field): its whole lines when nothing else is on them, else with the blanks before it. */
+export function removalOf(text: string, range: Range): TextEdit {
+  const widened = wholeLines(text, range);
+  if (widened !== range) return { range: widened, text: '' };
+  let start = range.start.offset;
+  while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
+  const shift = range.start.offset - start;
+  return { range: { start: { ...range.start, offset: start, column: range.start.column - shift }, end: range.end }, text: '' };
+}
+
+/** A fix whose edits all exist, or none. */
+export function completeFix(fix: { description: string; edits: readonly (TextEdit | undefined)[] } | undefined): { description: string; edits: TextEdit[] } | undefined {
+  if (!fix || !fix.edits.length || fix.edits.some((e) => e === undefined)) return undefined;
+  return { description: fix.description, edits: fix.edits as TextEdit[] };
+}
