@@ -49,3 +49,19 @@ export function completeFix(fix: { description: string; edits: readonly (TextEdi
   if (!fix || !fix.edits.length || fix.edits.some((e) => e === undefined)) return undefined;
   return { description: fix.description, edits: fix.edits as TextEdit[] };
 }
+
+/**
+ * Applies non-overlapping edits to `text` (what `lint --fix` and editors do with a fix). Throws on
+ * overlapping edits: two fixes that touch the same text cannot both be applied.
+ */
+export function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  const sorted = [...edits].sort((a, b) => a.range.start.offset - b.range.start.offset);
+  let out = '';
+  let at = 0;
+  for (const e of sorted) {
+    if (e.range.start.offset < at) throw new Error('overlapping edits');
+    out += text.slice(at, e.range.start.offset) + e.text;
+    at = e.range.end.offset;
+  }
+  return out + text.slice(at);
+}

@@ -17,7 +17,7 @@ describe('rule messages', () => {
     for (const rule of RULES) {
       const entries = Object.entries(rule.meta.messages);
       expect(entries.length, rule.meta.id).toBeGreaterThan(0);
-      for (const [id, template] of entries) {
+      for (const [id, template] of entries as [string, string][]) {
         expect(id, rule.meta.id).toMatch(/^[a-z][A-Za-z0-9]*$/);
         // Braces left after the placeholders are taken out would be a typo such as {{name} or {name}}.
         expect(template.replace(/\{\{\w+\}\}/g, '').match(/\{\{|\}\}/g), `${rule.meta.id}.${id}`).toBeNull();

@@ -3,6 +3,7 @@
 // inputs + batch_input entries + sequence control inputs + sequence states; it must equal the model's
 // required inputs (graph inputs without an initializer). Each way the count can go wrong gets its own
 // finding on its own token.
+import { quoteString } from '../../../pbtxt/scalars.js';
 import type { ModelConfig } from '../../../config/model-config.js';
 import type { TensorInfo } from '../../../onnx/types.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';
@@ -61,6 +62,7 @@ function checkInputs(ctx: Ctx): void {
         path: [...t.path, 'name'],
         messageId: 'inputUnknown',
         data: { name: t.name, allowed, modelInputs: allowed.map((n) => `'${n}'`).join(', ') || 'none', didYouMean: hint ? `did you mean '${hint}'? ` : '' },
+        ...(hint ? { fix: { description: `rename it to '${hint}'`, edits: [ctx.edits.replaceValue([...t.path, 'name'], quoteString(hint))] } } : {}),
       });
       reported = true;
     } else if (!required.has(t.name) && !t.entry.optional) {
@@ -112,6 +114,7 @@ function checkOutputs(ctx: Ctx): void {
       path: [...t.path, 'name'],
       messageId: 'outputUnknown',
       data: { name: t.name, allowed: names, modelOutputs: names.map((n) => `'${n}'`).join(', ') || 'none', didYouMean: hint ? `did you mean '${hint}'? ` : '' },
+      ...(hint ? { fix: { description: `rename it to '${hint}'`, edits: [ctx.edits.replaceValue([...t.path, 'name'], quoteString(hint))] } } : {}),
     });
   }
 }

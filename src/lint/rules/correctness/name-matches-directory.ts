@@ -2,6 +2,7 @@
 // model from the directory and refuses a config that calls it something else. An empty name is fine
 // (core fills it in from the directory). A name that could never be a directory name (a path with
 // '/', '..', an empty or blank name) is called out as such.
+import { quoteString } from '../../../pbtxt/scalars.js';
 import { defineModelRule } from '../../rule.js';
 
 export const nameMatchesDirectory = defineModelRule({
@@ -39,6 +40,7 @@ export const nameMatchesDirectory = defineModelRule({
       path: ['name'],
       messageId: 'nameMismatch',
       data: { name, directory: dir, tritonMessage, shown, dir, why, quotedDir: JSON.stringify(dir), renameNote: name.includes('/') || name === '..' ? '' : `, or rename the directory to '${name}'` },
+      fix: { description: `set name: ${JSON.stringify(dir)}`, edits: [ctx.edits.replaceValue(['name'], quoteString(dir))] },
     });
   },
 });

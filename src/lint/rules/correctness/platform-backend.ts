@@ -4,6 +4,7 @@
 // first sub-directory of the model directory (AutoCompleteBackendFields), then refuses an unknown
 // platform without a backend, a backend on an ensemble, and a known backend paired with a platform
 // of another framework. `runtime` (the backend library) must stay inside the directory it is found in.
+import { quoteString } from '../../../pbtxt/scalars.js';
 import type { ModelConfig } from '../../../config/model-config.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
@@ -108,6 +109,7 @@ export const platformBackend = defineModelRule({
           path: ['platform'],
           messageId: 'platformBackendMismatch',
           data: { platform, backend, tritonMessage, alt, suggestion: hint ?? wanted, removeNote: written.backend ? ' or remove platform (Triton fills it from backend)' : '' },
+          fix: { description: `set platform: "${hint ?? wanted}"`, edits: [ctx.edits.replaceValue(['platform'], quoteString(hint ?? wanted))] },
         });
       } else {
         // A backend whose platform auto-fill could not settle (tensorflow without a model file it knows).
