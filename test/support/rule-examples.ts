@@ -1,0 +1,69 @@
+// The examples of the rule pages (docs/rules/<id>.md) as runnable cases. Each `### ` heading under
+// `## Examples` is one example: a small repository written by its fenced blocks, and the findings
+// of the page's rule on it.
+//
+//   ```pbtxt <path>            a config file (default path model/config.pbtxt)
+//   ```onnx <path> [<path>...] an ONNX model built from lines `input|output <name> <ELEM> [d,...]` and `weights <bytes>`
+//   ```text <path>             any other file, written as it is (an empty block writes an empty file)
+//   ```json tritonc.config.json  the settings
+//   ```findings                the page's rule's findings: `<path>:<line>:<column> <severity> <messageId> <message>`, or `(none)`
+import { readFileSync } from 'node:fs';
+import type { OnnxSpec, RepoFiles, TensorSpec } from '../lint/harness.js';
+
+export interface RuleExample {
+  title: string;
+  files: RepoFiles;
+  /** The findings block's lines ([] for `(none)`), and where the block's body starts and ends in the page. */
+  findings: { lines: string[]; start: number; end: number } | undefined;
+}
+
+const FENCE = /^```([^\n]*)\n([\s\S]*?)^```[ \t]*$/gm;
+
+export function parseExamples(page: string): RuleExample[] {
+  const at = page.search(/^## Examples?\s*$/m);
+  if (at < 0) return [];
+  const section = page.slice(at);
+  const offset = at;
+  const examples: RuleExample[] = [];
+  let current: RuleExample | undefined;
+  const headings = [...section.matchAll(/^### (.+)$/gm)].map((m) => ({ title: m[1]!.trim(), index: m.index! }));
+  for (const m of section.matchAll(FENCE)) {
+    const heading = [...headings].reverse().find((h) => h.index < m.index!);
+    if (!heading) continue;
+    if (!current || current.title !== heading.title) examples.push((current = { title: heading.title, files: {}, findings: undefined }));
+    const [kind = '', ...args] = m[1]!.trim().split(/\s+/);
+    const body = m[2]!;
+    if (kind === 'pbtxt') current.files[args[0] ?? 'model/config.pbtxt'] = body;
+    else if (kind === 'onnx') for (const p of args) current.files[p] = onnxSpec(body);
+    else if (kind === 'text' || kind === 'json') current.files[args[0]!] = body;
+    else if (kind === 'findings') {
+      const start = offset + m.index! + m[0].indexOf('\n') + 1;
+      const lines = body.split('\n').filter((l) => l.trim() !== '');
+      current.findings = { lines: lines.length === 1 && lines[0] === '(none)' ? [] : lines, start, end: start + body.length };
+    }
+  }
+  return examples;
+}
+
+function onnxSpec(body: string): OnnxSpec {
+  const spec: OnnxSpec = { inputs: [], outputs: [] };
+  for (const line of body.split('\n').map((l) => l.trim()).filter(Boolean)) {
+    const m = /^(input|output)\s+(\S+)\s+(\w+)\s+(\[[^\]]*\]|scalar|none)$/.exec(line);
+    if (m) {
+      const shape = m[4] === 'none' ? null : m[4] === 'scalar' ? [] : m[4]!.slice(1, -1).split(',').map((d) => d.trim()).filter(Boolean).map((d) => (/^-?\d+$/.test(d) ? Number(d) : d));
+      const t: TensorSpec = [m[2]!, m[3]!, shape];
+      (m[1] === 'input' ? spec.inputs : spec.outputs).push(t);
+      continue;
+    }
+    const w = /^weights\s+(\d+)$/.exec(line);
+    if (w) {
+      // External data sized by its length key: no weights are written, however large.
+      spec.externalBytes = Number(w[1]);
+      continue;
+    }
+    throw new Error(`onnx block: cannot read "${line}" (input|output <name> <ELEM> [dims], or weights <bytes>)`);
+  }
+  return spec;
+}
+
+export const readPage = (path: string): string => readFileSync(path, 'utf8');
