@@ -3,7 +3,7 @@
 // per file. It reads every file at most once per run, and reads a model only when a rule needs it.
 import { dirname, join, resolve } from 'node:path';
 import type { Diagnostic, Severity } from '../diagnostics.js';
-import { parseConfig, type ConfigDocument } from '../config/document.js';
+import type { ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import type { OnnxReadError } from '../onnx/errors.js';
 import type { ModelSignature } from '../onnx/types.js';

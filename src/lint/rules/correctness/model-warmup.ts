@@ -4,7 +4,7 @@
 // hold enough bytes; each of its requests must pass Triton's normal request checks against the
 // config's inputs (required inputs present, data types and shapes right); and the backend must accept
 // batch_size requests of batch 1 at once.
-import type { DataType, ModelInput, ModelWarmup } from '../../../config/model-config.js';
+import type { ModelInput, ModelWarmup } from '../../../config/model-config.js';
 import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend } from '../../backend.js';

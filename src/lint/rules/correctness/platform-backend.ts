@@ -5,7 +5,6 @@
 // platform without a backend, a backend on an ensemble, and a known backend paired with a platform
 // of another framework. `runtime` (the backend library) must stay inside the directory it is found in.
 import { quoteString } from '../../../pbtxt/scalars.js';
-import type { ModelConfig } from '../../../config/model-config.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
