@@ -8,7 +8,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startWatch, WatchSession, runCli } from '../dist/index.js';
+import { startWatch, WatchSession } from '../dist/index.js';
+import { runCli } from '../dist/cli.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const MODELS = 100;

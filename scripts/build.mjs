@@ -27,12 +27,15 @@ await build({
   define: { __TRITONC_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__tritoncModuleUrl' },
   banner: { js: "const __tritoncModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+// The library (ESM) and its command-line subpath, tritonc/cli.
 await build({
   ...common,
-  entryPoints: ['src/index.ts'],
-  outfile: 'dist/index.js',
+  entryPoints: { index: 'src/index.ts', cli: 'src/cli/index.ts' },
+  outdir: 'dist',
   format: 'esm',
   packages: 'external',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   define: { __TRITONC_VERSION__: JSON.stringify(pkg.version) },
 });
 if (!process.argv.includes('--no-types')) {

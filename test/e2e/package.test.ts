@@ -53,6 +53,23 @@ describe('the npm package', () => {
     expect(deps).toEqual(expect.arrayContaining(['protobufjs', 'yargs', 'zod']));
   });
 
+  it('the library and tritonc/cli import from the installed package, as docs/api.md shows', () => {
+    const lib = join(prefix, 'lib', 'node_modules');
+    const script = [
+      "import { lintText, applyEdits, VERSION } from 'tritonc';",
+      "import { runCli } from 'tritonc/cli';",
+      "const text = 'name: \"m\"\\nmax_batch_size: -1\\n';",
+      "const [d] = lintText(text, { file: '/nowhere/m/config.pbtxt' }).results[0].diagnostics.filter((x) => x.ruleId === 'max-batch-size');",
+      "console.log(VERSION, d.messageId, typeof runCli, typeof applyEdits);",
+    ].join('\n');
+    // A project whose node_modules holds the installed tritonc (ESM resolution has no NODE_PATH).
+    const project = tempDir('tritonc-api-');
+    symlinkSync(lib, join(project, 'node_modules'));
+    const inProject = run(process.execPath, ['--input-type=module', '-e', script], project);
+    expect(inProject.stderr).toBe('');
+    expect(inProject.stdout).toBe('0.1.0 negative function function\n');
+  });
+
   it('verify --runtime ort says how to add onnxruntime-node, and works once it is installed beside tritonc as said', () => {
     const missing = tritonc('verify', 'model_repository/classifier');
     expect(missing.status).toBe(2);
