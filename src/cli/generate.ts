@@ -1,6 +1,7 @@
 // `tritonc generate MODEL.onnx|MODEL_DIR|REPO [options] [--write [--force] | --check]`
 import { resolve } from 'node:path';
 import { findTargets } from '../generate/targets.js';
+import { Workspace } from '../workspace/workspace.js';
 import { generateForTarget, type TargetOutcome } from '../generate/run.js';
 import { readHeader } from '../generate/header.js';
 import {
@@ -85,10 +86,11 @@ export function optionsFromArgs(a: Record<string, unknown>): GenerateOptions | u
 
 export async function runGenerate(a: Record<string, unknown>, io: CliIO): Promise<number> {
   const options = optionsFromArgs(a);
-  const found = findTargets(resolve(io.cwd, String(a.path)));
+  const workspace = new Workspace();
+  const found = findTargets(resolve(io.cwd, String(a.path)), workspace);
   if ('error' in found) throw new UsageError(found.error.replace(resolve(io.cwd, String(a.path)), String(a.path)));
   const shown = (p: string): string => displayPath(p, io.cwd);
-  const outcomes = found.targets.map((t) => generateForTarget(t, { options, cwd: io.cwd }));
+  const outcomes = found.targets.map((t) => generateForTarget(t, { options, cwd: io.cwd, workspace }));
   // The command that does what was refused: the flags given now (the recorded ones are kept anyway).
   const command = (o: Generated, force: boolean): string =>
     ['tritonc generate', shown(o.target.modelDir), ...(options ? optionsToFlags(options) : []), '--write', ...(force ? ['--force'] : [])].join(' ');

@@ -2,15 +2,13 @@
 // in the existing file's header), generate, render with the header, and decide what writing would do.
 import { relative } from 'node:path';
 import { printConfig } from '../config/print.js';
-import { OnnxReadError } from '../onnx/errors.js';
-import { readSignatureSync } from '../onnx/reader.js';
 import type { ModelSignature } from '../onnx/types.js';
 import { generateConfig, type GenerateProblem } from './generate.js';
 import { readHeader, sameGenerated, withHeader } from './header.js';
 import type { GenerateOptions } from './options.js';
 import type { GenerateTarget } from './targets.js';
-import { describeFsError, readText } from '../util/read-text.js';
 import { displayPath } from '../util/display-path.js';
+import { Workspace } from '../workspace/workspace.js';
 
 export type WriteDecision =
   | 'create' // no config.pbtxt yet
@@ -42,6 +40,8 @@ export interface GenerateRunOptions {
   options: GenerateOptions | undefined;
   /** Paths in messages and headers are shown relative to this directory. */
   cwd: string;
+  /** Where the model and the existing config are read (default: the disk, read now). */
+  workspace?: Workspace;
 }
 
 /**
@@ -58,15 +58,15 @@ export function decideWrite(existing: string | undefined, text: string, recorded
 export function generateForTarget(target: GenerateTarget, run: GenerateRunOptions): TargetOutcome {
   const shownModel = displayPath(target.modelFile, run.cwd);
   const shownConfig = displayPath(target.configPath, run.cwd);
-  let signature: ModelSignature;
-  try {
-    signature = readSignatureSync(target.modelFile);
-  } catch (e) {
-    if (e instanceof OnnxReadError) return { kind: 'unreadable-model', target, message: `${shownModel}: ${e.offset === null ? '' : `byte ${e.offset}: `}${e.reason}` };
-    return { kind: 'unreadable-model', target, message: `${shownModel}: cannot read: ${describeFsError(e)}` };
+  const workspace = run.workspace ?? new Workspace();
+  const model = workspace.signature(target.modelFile);
+  if (model.error) {
+    const e = model.error;
+    return { kind: 'unreadable-model', target, message: `${shownModel}: ${e.offset === null ? '' : `byte ${e.offset}: `}${e.reason}` };
   }
+  const signature = model.signature!;
   // Only a config that does not exist is missing: one that cannot be read is never replaced.
-  const read = readText(target.configPath);
+  const read = workspace.sources.text(target.configPath);
   if (read.kind === 'unreadable') return { kind: 'unreadable-config', target, message: `${shownConfig}: cannot read: ${read.reason}` };
   const existing = read.kind === 'text' ? read.text : undefined;
   const header = existing === undefined ? undefined : readHeader(existing);

@@ -1,6 +1,7 @@
 // The lint engine: paths -> model directories and config files -> parsed configs and model
 // signatures -> rules (per config, then per repository) -> severities and suppressions -> results
-// per file. It reads every file at most once per run, and reads a model only when a rule needs it.
+// per file. Every fact comes from the workspace, which reads each file at most once per run (a model
+// only when a rule asks for it) and lays unsaved text over the disk.
 import { dirname, join, resolve } from 'node:path';
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import type { ConfigDocument } from '../config/document.js';

@@ -41,9 +41,10 @@
 //      it as `ctx.signature` (never undefined for them). The others may still look at it.
 //    - Options: give `meta.options` a zod object with defaults; the engine validates the settings
 //      file against it (errors name the file and the key) and hands the parsed value to `ctx.options`.
-//    - Never read the disk: the model directory's layout is `ctx.model.layout()`, what core's backend
-//      autofill sees is `ctx.model.autofillListing()`, and any other path is `ctx.files` (kind,
-//      entries, text, size). The engine reads each once per run (test/architecture.test.ts checks).
+//    - Never read the disk: the model directory's layout is `ctx.model.layout()`, core's backend
+//      autofill is `ctx.model.autofill(config)` (over `ctx.model.autofillListing()`), the effective
+//      config is `ctx.model.effective()`, and any other path is `ctx.files` (kind, entries, text,
+//      size). The workspace reads each once per run (test/architecture.test.ts checks).
 // 2. Register it in `src/lint/rules/index.ts`.
 // 3. `docs/rules/<rule-id>.md`: the Triton message quoted verbatim, what, why, how to fix, an example.
 // 4. `test/rules/<rule-id>.test.ts`: valid and invalid cases (see test/lint/harness.ts).
@@ -165,7 +166,7 @@ export interface ModelInfo {
 /**
  * The repository's files, for the facts a rule needs beyond the model's own (a file beside the
  * model file, the size of a model that is not ONNX). Rules never touch the disk themselves: the
- * engine answers, once per path and run.
+ * workspace answers, once per path and run, with unsaved text laid over the disk.
  */
 export interface RuleFiles {
   /** What is at a path (symlinks followed): 'file', 'dir', 'other', or undefined for nothing. */

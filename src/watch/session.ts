@@ -198,10 +198,10 @@ export class WatchSession {
     const models = new Set(changes.filter((c) => c.kind === 'model-file' && c.path.endsWith('.onnx') && c.event !== 'unlink' && !stillWriting.has(c.path)).map((c) => c.model!));
     for (const m of models) {
       const dir = join(this.options.repo, m);
-      const found = findTargets(dir);
+      const found = findTargets(dir, this.workspace);
       if ('error' in found) continue;
       for (const target of found.targets) {
-        const outcome = generateForTarget(target, { options: undefined, cwd: this.options.cwd });
+        const outcome = generateForTarget(target, { options: undefined, cwd: this.options.cwd, workspace: this.workspace });
         const shown = displayPath(target.configPath, this.options.cwd);
         if (outcome.kind !== 'generated') {
           notes.push(`not regenerating ${shown}: ${outcome.kind === 'problems' ? outcome.problems.map((p) => p.message).join('; ') : outcome.message}`);
