@@ -35,7 +35,7 @@ await build({
   outfile: path.join(here, '.out', 'lint-bench-lib.mjs'),
   logLevel: 'warning',
 });
-const { model, tensorInfo, floatTensor, encodeModel, T } = await import('.out/lint-bench-lib.mjs');
+const { model, tensorInfo, floatTensor, encodeModel, T } = await import('./.out/lint-bench-lib.mjs');
 
 // 2. The repository: image classifiers of a few sizes, every config correct except one in fifty
 // (dims with the batch axis) so the run reports something, as real repositories do.

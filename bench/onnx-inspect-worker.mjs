@@ -14,7 +14,7 @@ async function run() {
       return 'nothing';
     case 'reader':
     case 'reader-sync': {
-      const { readSignature, readSignatureSync } = await import('.out/onnx-bench-lib.mjs');
+      const { readSignature, readSignatureSync } = await import('./.out/onnx-bench-lib.mjs');
       const stats = { reads: 0, bytesRead: 0 };
       const t0 = performance.now();
       const sig = method === 'reader' ? await readSignature(file, { stats }) : readSignatureSync(file, { stats });

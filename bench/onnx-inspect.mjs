@@ -38,7 +38,7 @@ await build({
   outfile: path.join(here, '.out', 'onnx-bench-lib.mjs'),
   logLevel: 'warning',
 });
-const { writeBigModel } = await import('.out/onnx-bench-lib.mjs');
+const { writeBigModel } = await import('./.out/onnx-bench-lib.mjs');
 
 // 2. Models, written into a temp dir.
 const dir = fs.mkdtempSync(path.join(process.env.TRITONC_BENCH_DIR ?? os.tmpdir(), 'tritonc-bench-onnx-'));

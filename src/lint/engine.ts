@@ -314,31 +314,22 @@ class LintRun {
     // it, by any rule that looks at ctx.signature.
     let read: SignatureResult | undefined;
     const sig = (): SignatureResult => (read ??= syntaxOk ? unit.signature() : {});
+    // What every rule of this config sees is made once; each rule's context adds its options and reporter.
+    const facts: UnitFacts = {
+      model: this.modelInfo(unit.name, unit.dir),
+      modelFile: unit.modelFile?.format === 'onnx' ? unit.modelFile.path : undefined,
+      sig,
+      isEnabled: (id) => (unit.ruleSet.levels.get(id) ?? 'off') !== 'off',
+      files: this.files,
+      edits: undefined,
+    };
     for (const active of unit.ruleSet.active) {
       if (active.rule.scope !== 'model') continue;
       const rule = active.rule as ModelRule<unknown>;
       // Rules see a config only once it parses: a partial value would make them report nonsense.
       if (!syntaxOk && rule.meta.id !== ENGINE_RULES.syntax) continue;
       if (rule.meta.requiresModel && !sig().signature) continue;
-      const ctx: ModelContext<unknown> = {
-        model: this.modelInfo(unit.name, unit.dir),
-        file: unit.file,
-        doc: unit.doc,
-        config: unit.doc.value,
-        modelFile: unit.modelFile?.format === 'onnx' ? unit.modelFile.path : undefined,
-        get signature() {
-          return sig().signature;
-        },
-        get modelError() {
-          return sig().error;
-        },
-        settings: unit.ruleSet.settings,
-        options: active.options,
-        isEnabled: (id) => (unit.ruleSet.levels.get(id) ?? 'off') !== 'off',
-        files: this.files,
-        edits: configEdits(unit.doc),
-        report: this.reporter(unit, active),
-      };
+      const ctx = new RuleContext(unit, facts, active.options, this.reporter(unit, active));
       guarded(rule.meta.id, () => rule.check(ctx), (error) => ctx.report({ messageId: INTERNAL_ERROR, data: { ruleId: rule.meta.id, error }, severity: 'error' }));
     }
   }
@@ -443,6 +434,58 @@ class LintRun {
 }
 
 // ---- helpers -------------------------------------------------------------------------------------
+
+/** What every rule of one config sees. */
+interface UnitFacts {
+  model: ModelInfo;
+  modelFile: string | undefined;
+  sig: () => SignatureResult;
+  isEnabled: (ruleId: string) => boolean;
+  files: RuleFiles;
+  edits: ConfigEdits | undefined;
+}
+
+/** A rule's context: a class, so that every context has one shape and the model is read on first ask. */
+class RuleContext implements ModelContext<unknown> {
+  readonly model: ModelInfo;
+  readonly file: string;
+  readonly doc: ConfigDocument;
+  readonly config: ModelConfig;
+  readonly modelFile: string | undefined;
+  readonly settings: LintSettings;
+  readonly files: RuleFiles;
+
+  constructor(
+    unit: Unit,
+    private readonly facts: UnitFacts,
+    readonly options: unknown,
+    readonly report: (r: Report) => void,
+  ) {
+    this.model = facts.model;
+    this.file = unit.file;
+    this.doc = unit.doc;
+    this.config = unit.doc.value;
+    this.modelFile = facts.modelFile;
+    this.settings = unit.ruleSet.settings;
+    this.files = facts.files;
+  }
+
+  get signature(): ModelSignature | undefined {
+    return this.facts.sig().signature;
+  }
+
+  get modelError(): OnnxReadError | undefined {
+    return this.facts.sig().error;
+  }
+
+  get edits(): ConfigEdits {
+    return (this.facts.edits ??= configEdits(this.doc));
+  }
+
+  isEnabled(ruleId: string): boolean {
+    return this.facts.isEnabled(ruleId);
+  }
+}
 
 /** The message of a rule that throws, which every rule has: the engine reports it. */
 const INTERNAL_ERROR = '$internalError';

@@ -57,8 +57,18 @@ const LIBTORCH_FILE = 'model.pt';
 const AOTI_FILE = 'model.pt2';
 const PYTHON_FILE = 'model.py';
 
+/**
+ * Whether the files of the first sub-directory can change the outcome: only a config with no
+ * platform and no default_model_filename, and no backend but possibly tensorflow, is guessed from
+ * files. Otherwise the listing need not be read.
+ */
+export function autofillReadsFiles(config: ModelConfig): boolean {
+  return !config.platform && !config.default_model_filename && (!config.backend || config.backend === TF_BACKEND);
+}
+
 export function autofillBackendFields(input: ModelConfig, listing: AutofillListing): AutofillResult {
-  const config: ModelConfig = structuredClone(input);
+  // Only top-level fields are set, so a shallow copy keeps the input as it was.
+  const config: ModelConfig = { ...input };
   const steps: ResolveStep[] = [];
   const sub = listing.firstSubdir;
   const inSub = (name: string): EntryKind | undefined => sub?.entries.get(name);

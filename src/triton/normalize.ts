@@ -110,6 +110,39 @@ export function normalizeInstanceGroup(input: ModelConfig, gpuCount: number): No
   return { config, steps };
 }
 
+/** Where a group's instances run on the GPUs, after core's normalization: `group` is -1 for the group core adds. */
+export interface GpuPlacement {
+  group: number;
+  instances: number;
+  gpus: number[];
+}
+
+/**
+ * The GPU instances of a config on a host with `gpuCount` GPUs, from NormalizeInstanceGroup above:
+ * `instances` copies on each listed GPU (ids the host lacks hold none); KIND_CPU and KIND_MODEL
+ * groups take no GPU memory.
+ */
+export function gpuPlacements(config: ModelConfig, gpuCount: number): GpuPlacement[] {
+  const added = !config.instance_group?.length;
+  const groups = normalizedGroups(config, gpuCount);
+  return groups.flatMap((g, i) => {
+    if (g.kind !== 'KIND_GPU') return [];
+    const gpus = (g.gpus ?? []).filter((id) => id >= 0 && id < gpuCount);
+    return gpus.length ? [{ group: added ? -1 : i, instances: Number(g.count), gpus }] : [];
+  });
+}
+
+/** The instance groups after normalization, from the only fields it reads (so a large config is not copied). */
+function normalizedGroups(config: ModelConfig, gpuCount: number): ModelInstanceGroup[] {
+  return normalizeInstanceGroup({ name: config.name, backend: config.backend, instance_group: config.instance_group }, gpuCount).config.instance_group ?? [];
+}
+
+/** Whether the config's instances run on GPUs, on CPUs (or where the model places them), or both. */
+export function instanceKinds(config: ModelConfig, gpuCount: number): { gpu: boolean; cpu: boolean } {
+  const groups = normalizedGroups(config, gpuCount);
+  return { gpu: groups.some((g) => g.kind === 'KIND_GPU'), cpu: groups.some((g) => g.kind !== 'KIND_GPU') };
+}
+
 /**
  * ValidateInstanceGroup's rows (core src/model_config_utils.cc) that depend on the host's GPUs or kinds,
  * run on the normalized config. Returns the first problem, as core does.

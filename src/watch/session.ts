@@ -53,7 +53,7 @@ export interface WatchSessionOptions {
 
 export class WatchSession {
   /** The repository's facts, kept across changes while files are unchanged. */
-  private readonly workspace = new Workspace();
+  private readonly workspace = new Workspace({ acrossRuns: true });
   /** Current findings per file. */
   private readonly findings = new Map<string, Diagnostic[]>();
   private readonly problems = new Map<string, InputProblem>();

@@ -35,7 +35,11 @@ export class Sources implements Tree {
   // Across runs.
   private readonly signatures = new IdentityCache<SignatureResult>();
 
-  constructor(private readonly disk: Tree = diskTree) {}
+  constructor(
+    private readonly disk: Tree = diskTree,
+    /** Keep signatures across runs, checked by file identity. */
+    private readonly acrossRuns = false,
+  ) {}
 
   /** Starts a new run: what the disk holds is asked again (cached file contents stay while unchanged). */
   newRun(): void {
@@ -94,6 +98,16 @@ export class Sources implements Tree {
   entries(dir: string): readonly TreeEntry[] {
     let known = this.listed.get(dir);
     if (known === undefined) {
+      if (!this.overlays.size) {
+        try {
+          known = this.disk.entries(dir);
+        } catch (e) {
+          if (e instanceof UnreadablePathError) this.listed.set(dir, e);
+          throw e;
+        }
+        this.listed.set(dir, known);
+        return known;
+      }
       try {
         known = this.merged(dir, this.disk.entries(dir));
       } catch (e) {
@@ -118,8 +132,10 @@ export class Sources implements Tree {
   }
 
   kind(path: string): PathKind | undefined {
-    if (this.overlays.has(path)) return 'file';
-    if (this.overlayDirs.has(path)) return 'dir';
+    if (this.overlays.size) {
+      if (this.overlays.has(path)) return 'file';
+      if (this.overlayDirs.has(path)) return 'dir';
+    }
     if (!this.kinds.has(path)) this.kinds.set(path, this.disk.kind(path));
     return this.kinds.get(path);
   }
@@ -157,7 +173,7 @@ export class Sources implements Tree {
     const over = this.overlays.get(path);
     if (over?.kind === 'signature') return { signature: over.signature };
     let s = this.signaturesThisRun.get(path);
-    if (!s) this.signaturesThisRun.set(path, (s = this.signatures.get(path, () => loadSignature(path))));
+    if (!s) this.signaturesThisRun.set(path, (s = this.acrossRuns ? this.signatures.get(path, () => loadSignature(path)) : loadSignature(path)));
     return s;
   }
 

@@ -10,7 +10,7 @@ import type { ModelConfig } from '../config/model-config.js';
 import { readAutofillListing } from '../repo/autofill-listing.js';
 import { scanModelDir, listModelDirs, type ModelDir } from '../repo/model-dir.js';
 import type { Tree } from '../repo/tree.js';
-import { autofillBackendFields, type AutofillListing, type AutofillResult } from '../triton/autofill.js';
+import { autofillBackendFields, autofillReadsFiles, type AutofillListing, type AutofillResult } from '../triton/autofill.js';
 import { effectiveConfig, type ModelSource, type ResolveOptions, type ResolveResult } from '../triton/effective-config.js';
 import { locateModelFile, type ModelFile } from '../triton/model-file.js';
 import { IdentityCache } from '../util/file-identity.js';
@@ -52,8 +52,16 @@ export class Workspace {
   private lightDocs = new Map<string, ConfigRead>();
   private docsThisRun = new Map<string, ConfigRead>();
 
-  constructor(tree?: Tree) {
-    this.sources = new Sources(tree);
+  private readonly acrossRuns: boolean;
+
+  /**
+   * `acrossRuns`: keep parsed configs and model signatures from one run to the next while their
+   * files are unchanged (watch mode, an editor); each lookup then costs a stat. A workspace for one
+   * run (the default) reads each file once and asks nothing more.
+   */
+  constructor(options: { tree?: Tree; acrossRuns?: boolean } = {}) {
+    this.acrossRuns = options.acrossRuns ?? false;
+    this.sources = new Sources(options.tree, this.acrossRuns);
   }
 
   /** Starts a run: the disk is asked again; parsed configs stay while their files are unchanged. */
@@ -103,7 +111,10 @@ export class Workspace {
       return d;
     }
     let d = this.docsThisRun.get(file);
-    if (!d) this.docsThisRun.set(file, (d = this.docs.get(file, () => this.readConfig(file, {}))));
+    if (!d) {
+      d = this.acrossRuns ? this.docs.get(file, () => this.readConfig(file, {})) : this.readConfig(file, {});
+      this.docsThisRun.set(file, d);
+    }
     return d;
   }
 
@@ -163,7 +174,8 @@ class RunModel implements WorkspaceModel, ModelSource {
 
   autofill(config: ModelConfig): AutofillResult {
     let a = this.autofills.get(config);
-    if (!a) this.autofills.set(config, (a = autofillBackendFields(config, this.autofillListing())));
+    // The first sub-directory is listed only when its files can decide the backend.
+    if (!a) this.autofills.set(config, (a = autofillBackendFields(config, autofillReadsFiles(config) ? this.autofillListing() : { modelName: this.name })));
     return a;
   }
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findings, lintDir, writeRepo, type OnnxSpec } from '../lint/harness.js';
-import { gpuPlacements } from '../../src/lint/rules/performance/instance-memory.js';
+import { gpuPlacements } from '../../src/triton/normalize.js';
 
 const MiB = 1024 ** 2;
 /** A model with `mib` MiB of FP32 weights. */

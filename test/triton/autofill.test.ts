@@ -1,6 +1,6 @@
 // core's AutoCompleteBackendFields, branch by branch (core src/model_config_utils.cc), on listings built in memory.
 import { describe, expect, it } from 'vitest';
-import { autofillBackendFields, type AutofillListing, type EntryKind } from '../../src/triton/autofill.js';
+import { autofillBackendFields, autofillReadsFiles, type AutofillListing, type EntryKind } from '../../src/triton/autofill.js';
 import type { ModelConfig } from '../../src/config/model-config.js';
 
 function listing(entries: Record<string, EntryKind> | undefined, modelName = 'm', subdir = '1'): AutofillListing {
@@ -119,5 +119,27 @@ describe('autofillBackendFields: custom backend from the model name', () => {
     });
     expect(r.problem!.fix).toContain('model.onnx');
     expect(autofillBackendFields({}, listing(undefined, 'classifier')).problem!.fix).toContain('no version directory');
+  });
+});
+
+describe('autofillReadsFiles: when the first sub-directory cannot change the outcome', () => {
+  it('autofill gives the same result with or without the listing whenever it says so', () => {
+    const fields = { platform: ['', 'onnxruntime_onnx', 'tensorrt_plan', 'ensemble', 'tensorflow_savedmodel', 'bogus'], backend: ['', 'onnxruntime', 'tensorflow', 'python', 'identity'], default_model_filename: ['', 'model.onnx', 'model.plan', 'model.savedmodel', 'x.bin'] };
+    const listings = [
+      { modelName: 'm', firstSubdir: { name: '1', entries: new Map([['model.onnx', 'file' as const]]) } },
+      { modelName: 'm.identity', firstSubdir: { name: '1', entries: new Map([['model.savedmodel', 'dir' as const], ['model.plan', 'file' as const]]) } },
+    ];
+    let skipped = 0;
+    for (const platform of fields.platform) for (const backend of fields.backend) for (const filename of fields.default_model_filename) {
+      const config = { ...(platform ? { platform } : {}), ...(backend ? { backend } : {}), ...(filename ? { default_model_filename: filename } : {}) };
+      if (autofillReadsFiles(config)) continue;
+      skipped++;
+      for (const listing of listings) {
+        const withFiles = autofillBackendFields(config, listing);
+        const without = autofillBackendFields(config, { modelName: listing.modelName });
+        expect(without, JSON.stringify(config)).toEqual(withFiles);
+      }
+    }
+    expect(skipped).toBeGreaterThan(100);
   });
 });

@@ -65,9 +65,10 @@ describe('workspace', () => {
   });
 
   it('keeps a parsed config across runs while its file is unchanged, and reads it again when it changes', async () => {
+    // (A workspace for one run reads the file again each run; this one keeps it.)
     const repo = await writeRepo({ 'a/config.pbtxt': 'max_batch_size: 0\n' });
     const file = join(repo, 'a', 'config.pbtxt');
-    const ws = new Workspace();
+    const ws = new Workspace({ acrossRuns: true });
     const first = ws.config(file);
     ws.newRun();
     expect(ws.config(file)).toBe(first);

@@ -3,6 +3,7 @@
 // ORT backend parses when it creates an instance, and what it silently ignores. GPU accelerators are
 // read only for GPU instances, so their errors matter only when some instance runs on a GPU, and on
 // a CPU-only model the whole list is dead configuration.
+import { instanceKinds } from '../../../triton/normalize.js';
 import type { PathSegment, Range } from '../../../diagnostics.js';
 import type { ModelConfig } from '../../../config/model-config.js';
 import { defineModelRule, type MessageOf, type ModelContext } from '../../rule.js';
@@ -55,23 +56,6 @@ const isBool = (v: string): boolean => ['true', 'false', 'on', 'off', '1', '0'].
 export function isOnnxRuntime(ctx: Ctx): boolean {
   if (ctx.modelFile?.endsWith('.onnx')) return true;
   return ctx.model.autofill(ctx.config).config.backend === 'onnxruntime';
-}
-
-/**
- * Which instance kinds the model gets: a group is GPU when it says KIND_GPU, or KIND_AUTO (or no group
- * at all) on a server with GPUs; KIND_CPU and KIND_MODEL never read the GPU accelerators.
- */
-export function instanceKinds(config: ModelConfig, gpuCount: number): { gpu: boolean; cpu: boolean } {
-  const groups = config.instance_group ?? [];
-  if (!groups.length) return { gpu: gpuCount > 0, cpu: gpuCount === 0 };
-  let gpu = false;
-  let cpu = false;
-  for (const g of groups) {
-    const kind = g.kind ?? 'KIND_AUTO';
-    if (kind === 'KIND_GPU' || (kind === 'KIND_AUTO' && gpuCount > 0)) gpu = true;
-    else cpu = true;
-  }
-  return { gpu, cpu };
 }
 
 const messages = {

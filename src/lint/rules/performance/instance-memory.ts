@@ -2,9 +2,10 @@
 // times (weight bytes + a per-instance overhead). Each ONNX Runtime instance is its own session with
 // its own copy of the weights, so instance counts multiply memory. Triton only finds out at load
 // time, as a CUDA out-of-memory error from whichever model loads last.
+import { gpuPlacements } from '../../../triton/normalize.js';
 import { z } from 'zod';
 import type { PathSegment, Severity } from '../../../diagnostics.js';
-import type { ModelConfig, ModelInstanceGroup } from '../../../config/model-config.js';
+import type { ModelConfig } from '../../../config/model-config.js';
 import { defineRepositoryRule, type RepositoryModel, type RuleFiles } from '../../rule.js';
 import { firstWritten } from '../../value-path.js';
 import { formatBytes, parseSize } from '../../units.js';
@@ -103,30 +104,6 @@ function halvesUnderTensorRt(config: ModelConfig): boolean {
   return (config.optimization?.execution_accelerators?.gpu_execution_accelerator ?? []).some(
     (a) => a.name === 'tensorrt' && (a.parameters?.precision_mode === 'FP16' || a.parameters?.precision_mode === 'BF16'),
   );
-}
-
-/**
- * Where Triton puts each instance group (core NormalizeInstanceGroup): no group = one KIND_AUTO group; KIND_AUTO
- * is GPU when there are GPUs (and every listed id exists); KIND_GPU without gpus = every GPU; count < 1
- * means 1; `count` instances on each listed GPU. KIND_CPU and KIND_MODEL take no GPU memory here.
- */
-export function gpuPlacements(config: ModelConfig, gpuCount: number): { group: number; instances: number; gpus: number[] }[] {
-  const groups: (ModelInstanceGroup & { index: number })[] = config.instance_group?.length
-    ? config.instance_group.map((g, index) => ({ ...g, index }))
-    : [{ kind: 'KIND_AUTO', count: 1, index: -1 }];
-  const all = Array.from({ length: gpuCount }, (_, i) => i);
-  const out: { group: number; instances: number; gpus: number[] }[] = [];
-  for (const g of groups) {
-    const kind = g.kind ?? 'KIND_AUTO';
-    if (kind !== 'KIND_AUTO' && kind !== 'KIND_GPU') continue;
-    const listed = (g.gpus ?? []).map(Number);
-    const valid = listed.filter((id) => id >= 0 && id < gpuCount);
-    if (kind === 'KIND_AUTO' && valid.length !== listed.length) continue; // becomes KIND_CPU
-    const gpus = listed.length ? valid : all;
-    const instances = (g.count ?? 0) >= 1 ? Number(g.count) : 1;
-    if (gpus.length) out.push({ group: g.index, instances, gpus });
-  }
-  return out;
 }
 
 function pointAt(p: Placement): PathSegment[] {
