@@ -371,11 +371,17 @@ class LintRun {
   }
 
   private runRepositoryRulesOn(dir: string, models: RepositoryModel[], ruleSet: RuleSet, unitByFile: Map<string, Unit>): void {
+    const facts = this.ws.repository(dir);
+    const also = models.map((m) => m.dir);
+    const repository: RepositoryContext['repository'] = {
+      gpuLoads: (gpuCount, overheadBytes) => facts.gpuLoads(gpuCount, overheadBytes, also),
+      ensemblesUsing: (names) => facts.ensemblesUsing(names),
+    };
     for (const active of ruleSet.active) {
       if (active.rule.scope !== 'repository') continue;
       const rule = active.rule as RepositoryRule<unknown>;
       const ctx: RepositoryContext<unknown> = {
-        dir, models, settings: ruleSet.settings, options: active.options, files: this.files,
+        dir, models, repository, settings: ruleSet.settings, options: active.options, files: this.files,
         edits: (model) => (model.doc ? configEdits(model.doc) : NO_EDITS),
         report: (model, r) => {
           const unit = model.configFile ? unitByFile.get(model.configFile) : undefined;

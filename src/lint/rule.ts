@@ -66,6 +66,7 @@ import type { OnnxReadError } from '../onnx/errors.js';
 import type { LintSettings, RuleLevel } from './settings-types.js';
 import type { AutofillListing, AutofillResult } from '../triton/autofill.js';
 import type { ResolveOptions, ResolveResult } from '../triton/effective-config.js';
+import type { GpuLoad } from '../triton/gpu-memory.js';
 import type { ModelDir } from '../repo/model-dir.js';
 import type { PathKind } from '../util/path-kind.js';
 
@@ -217,10 +218,19 @@ export interface RepositoryModel extends ModelInfo {
   signature(): ModelSignature | undefined;
 }
 
+/** What is true of the repository's models together, computed once per run by the workspace. */
+export interface RepositoryFacts {
+  /** What each GPU holds: every model's instances where Triton places them, with their estimated bytes. */
+  gpuLoads(gpuCount: number, overheadBytes: number): GpuLoad[];
+  /** The ensembles (model directories) whose steps run one of `models` (names). */
+  ensemblesUsing(models: ReadonlySet<string>): string[];
+}
+
 export interface RepositoryContext<Options = undefined, Messages extends MessageTemplates = MessageTemplates> {
   /** Absolute path of the repository (the directory holding the model directories). */
   readonly dir: string;
   readonly models: readonly RepositoryModel[];
+  readonly repository: RepositoryFacts;
   readonly settings: LintSettings;
   readonly options: Options;
   readonly files: RuleFiles;

@@ -1,10 +1,12 @@
 // What the user asked to lint, as model directories and config files. PATH may be a repository, a
 // model directory, any directory above them, or files: pre-commit passes config.pbtxt,
 // configs/<name>.pbtxt and model files (m/1/model.onnx); each maps to its model directory once.
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { findConfigFiles } from '../repo/find-configs.js';
-import { versionOfDirName } from '../repo/model-dir.js';
-import { entryNames, type Tree } from '../repo/tree.js';
+import { looksLikeModelDir, versionOfDirName } from '../repo/model-dir.js';
+
+export { looksLikeModelDir };
+import type { Tree } from '../repo/tree.js';
 import type { UnreadablePathError } from '../util/unreadable-path.js';
 
 export interface LintTarget {
@@ -24,26 +26,6 @@ export interface TargetResolution {
   unrecognized: string[];
   /** Directories that exist but cannot be read. */
   unreadable: UnreadablePathError[];
-}
-
-/** A directory Triton would take as a model: it has a config or a version directory with files in it. */
-export function looksLikeModelDir(dir: string, tree: Tree): boolean {
-  if (tree.kind(join(dir, 'config.pbtxt')) === 'file') return true;
-  let names: string[];
-  try {
-    names = entryNames(tree, dir);
-  } catch {
-    // Not readable: the walk that follows reports it.
-    return false;
-  }
-  return names.some((n) => {
-    if (versionOfDirName(n).version === undefined) return false;
-    try {
-      return tree.kind(join(dir, n)) === 'dir' && entryNames(tree, join(dir, n)).length > 0;
-    } catch {
-      return false;
-    }
-  });
 }
 
 /** The model directory of a file inside a version directory (m/1/model.onnx, m/1/model.onnx/model.onnx). */

@@ -2,7 +2,7 @@
 // directories (with Triton's own rules for which names count), and where a version's model file is.
 import { basename, join } from 'node:path';
 import type { ModelVersionPolicy } from '../config/model-config.js';
-import type { Tree } from './tree.js';
+import { entryNames, type Tree } from './tree.js';
 
 /** Sub-directories of a model directory that are never versions (core constants). */
 export const NON_VERSION_DIRS = new Set(['warmup', 'initial_state', 'configs']);
@@ -91,4 +91,24 @@ export function listModelDirs(repo: string, tree: Tree): string[] {
     .filter((e) => e.kind === 'dir')
     .map((e) => join(repo, e.name))
     .sort();
+}
+
+/** A directory Triton would take as a model: it has a config or a version directory with files in it. */
+export function looksLikeModelDir(dir: string, tree: Tree): boolean {
+  if (tree.kind(join(dir, 'config.pbtxt')) === 'file') return true;
+  let names: string[];
+  try {
+    names = entryNames(tree, dir);
+  } catch {
+    // Not readable: the walk that follows reports it.
+    return false;
+  }
+  return names.some((n) => {
+    if (versionOfDirName(n).version === undefined) return false;
+    try {
+      return tree.kind(join(dir, n)) === 'dir' && entryNames(tree, join(dir, n)).length > 0;
+    } catch {
+      return false;
+    }
+  });
 }

@@ -147,16 +147,7 @@ export class WatchSession {
   /** Ensembles whose steps name one of the models. */
   private ensemblesUsing(models: Set<string>): string[] {
     if (!models.size) return [];
-    const out: string[] = [];
-    for (const dir of this.workspace.modelDirs(this.options.repo)) {
-      const config = join(dir, 'config.pbtxt');
-      if (!existsSync(config)) continue;
-      const doc = this.workspace.config(config);
-      if (!('value' in doc)) continue;
-      const steps = doc.value.ensemble_scheduling?.step ?? [];
-      if (steps.some((s) => s.model_name !== undefined && models.has(s.model_name))) out.push(relative(this.options.repo, dir));
-    }
-    return out;
+    return this.workspace.repository(this.options.repo).ensemblesUsing(models).map((dir) => relative(this.options.repo, dir));
   }
 
   private dropModel(model: string): void {

@@ -5,13 +5,14 @@
 // identity is unchanged (an overlay's while its text is); everything else is asked again each run.
 import { basename } from 'node:path';
 import type { InputProblem } from '../diagnostics.js';
-import { parseConfig, type ConfigDocument } from '../config/document.js';
+import { hasErrors, parseConfig, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import { readAutofillListing } from '../repo/autofill-listing.js';
-import { scanModelDir, listModelDirs, type ModelDir } from '../repo/model-dir.js';
+import { listModelDirs, looksLikeModelDir, scanModelDir, type ModelDir } from '../repo/model-dir.js';
 import type { Tree } from '../repo/tree.js';
 import { autofillBackendFields, autofillReadsFiles, type AutofillListing, type AutofillResult } from '../triton/autofill.js';
 import { effectiveConfig, type ModelSource, type ResolveOptions, type ResolveResult } from '../triton/effective-config.js';
+import { gpuLoads, weightBytes, type GpuLoad, type WeighedModel } from '../triton/gpu-memory.js';
 import { locateModelFile, type ModelFile } from '../triton/model-file.js';
 import { IdentityCache } from '../util/file-identity.js';
 import { Sources, type SignatureResult } from './sources.js';
@@ -44,11 +45,29 @@ export interface WorkspaceModel {
   effective(options?: ResolveOptions): ResolveResult;
 }
 
+/** A repository's facts: what is true of its models together. */
+export interface WorkspaceRepository {
+  /** Absolute path of the repository. */
+  readonly dir: string;
+  /** Its model directories: the sub-directories Triton would take as models. */
+  modelDirs(): string[];
+  /** The ensembles by directory, with the model names their steps run. */
+  ensembleSteps(): ReadonlyMap<string, readonly string[]>;
+  /** The ensembles (directories) whose steps run one of `models` (names). */
+  ensemblesUsing(models: ReadonlySet<string>): string[];
+  /**
+   * What each GPU of a server with `gpuCount` GPUs holds (triton/gpu-memory.ts), over the model
+   * directories, and `alsoDirs` (targets without a config.pbtxt).
+   */
+  gpuLoads(gpuCount: number, overheadBytes: number, alsoDirs?: readonly string[]): GpuLoad[];
+}
+
 export class Workspace {
   readonly sources: Sources;
   private readonly docs = new IdentityCache<ConfigRead>();
   private readonly overlayDocs = new Map<string, { text: string; doc: ConfigRead }>();
   private models = new Map<string, RunModel>();
+  private repositories = new Map<string, RunRepository>();
   private lightDocs = new Map<string, ConfigRead>();
   private docsThisRun = new Map<string, ConfigRead>();
 
@@ -68,6 +87,7 @@ export class Workspace {
   newRun(): void {
     this.sources.newRun();
     this.models = new Map();
+    this.repositories = new Map();
     this.lightDocs = new Map();
     this.docsThisRun = new Map();
   }
@@ -144,9 +164,73 @@ export class Workspace {
     return m;
   }
 
-  /** The model directories of a repository (every sub-directory; Triton skips none by name). */
+  /** The sub-directories of a repository (Triton skips none by name; see repository().modelDirs()). */
   modelDirs(repo: string): string[] {
     return listModelDirs(repo, this.sources);
+  }
+
+  repository(dir: string): WorkspaceRepository {
+    let r = this.repositories.get(dir);
+    if (!r) this.repositories.set(dir, (r = new RunRepository(this, dir)));
+    return r;
+  }
+}
+
+/** A repository's facts for one run. */
+class RunRepository implements WorkspaceRepository {
+  private dirs: string[] | undefined;
+  private ensembles: Map<string, string[]> | undefined;
+  private readonly loads = new Map<string, GpuLoad[]>();
+
+  constructor(
+    private readonly ws: Workspace,
+    readonly dir: string,
+  ) {}
+
+  modelDirs(): string[] {
+    return (this.dirs ??= this.ws.modelDirs(this.dir).filter((d) => looksLikeModelDir(d, this.ws.tree)));
+  }
+
+  /** A model's config as written (read lightly: only a config that parses is a fact), {} without one. */
+  private configOf(dir: string): ModelConfig | undefined {
+    const file = this.ws.model(dir).layout().configPath;
+    if (!file) return {};
+    const doc = this.ws.config(file, { stopAtFirstError: true });
+    return 'value' in doc && !hasErrors(doc.diagnostics) ? doc.value : undefined;
+  }
+
+  ensembleSteps(): ReadonlyMap<string, readonly string[]> {
+    if (!this.ensembles) {
+      this.ensembles = new Map();
+      for (const dir of this.modelDirs()) {
+        const config = this.configOf(dir);
+        if (config?.platform !== 'ensemble') continue;
+        this.ensembles.set(dir, (config.ensemble_scheduling?.step ?? []).flatMap((s) => (s.model_name ? [s.model_name] : [])));
+      }
+    }
+    return this.ensembles;
+  }
+
+  ensemblesUsing(models: ReadonlySet<string>): string[] {
+    return [...this.ensembleSteps()].filter(([, steps]) => steps.some((m) => models.has(m))).map(([dir]) => dir);
+  }
+
+  gpuLoads(gpuCount: number, overheadBytes: number, alsoDirs: readonly string[] = []): GpuLoad[] {
+    const key = `${gpuCount}\0${overheadBytes}\0${alsoDirs.join('\0')}`;
+    let loads = this.loads.get(key);
+    if (!loads) {
+      const dirs = [...new Set([...this.modelDirs(), ...alsoDirs])].sort();
+      const weighed: WeighedModel[] = [];
+      for (const dir of dirs) {
+        const config = this.configOf(dir);
+        if (!config) continue;
+        const file = this.ws.model(dir).modelFile(config);
+        const onnx = file.format === 'onnx' && file.path ? this.ws.signature(file.path).signature?.initializers.bytes : undefined;
+        weighed.push({ dir, config, weightBytes: weightBytes(config, onnx, onnx === undefined && file.path ? this.ws.sources.size(file.path) : undefined) });
+      }
+      this.loads.set(key, (loads = gpuLoads(weighed, gpuCount, overheadBytes)));
+    }
+    return loads;
   }
 }
 

@@ -91,3 +91,22 @@ describe('workspace', () => {
     expect('value' in disk && disk.value.max_batch_size).toBe(0);
   });
 });
+
+describe('workspace: repository facts', () => {
+  it('the ensembles that run a model, and what each GPU holds', async () => {
+    const repo = await writeRepo({
+      'classifier/config.pbtxt': `${CLASSIFIER_CONFIG}instance_group [ { kind: KIND_GPU count: 2 gpus: [ 1 ] } ]\n`,
+      'classifier/1/model.onnx': { ...CLASSIFIER, externalBytes: 1000 },
+      'pipeline/config.pbtxt': 'platform: "ensemble"\nmax_batch_size: 8\nensemble_scheduling { step [ { model_name: "classifier" model_version: -1 } ] }\n',
+      'pipeline/1/.keep': '',
+      'notes/README': 'not a model',
+    });
+    const ws = new Workspace();
+    const r = ws.repository(repo);
+    expect(r.modelDirs()).toEqual([join(repo, 'classifier'), join(repo, 'pipeline')]);
+    expect(r.ensemblesUsing(new Set(['classifier']))).toEqual([join(repo, 'pipeline')]);
+    expect(r.ensemblesUsing(new Set(['other']))).toEqual([]);
+    // Two instances on GPU 1 only; the ensemble holds no memory.
+    expect(r.gpuLoads(2, 10)).toEqual([{ gpus: [1], shares: [{ dir: join(repo, 'classifier'), group: 0, instances: 2, bytesPerInstance: 1010, weightBytes: 1000 }], totalBytes: 2020 }]);
+  });
+});

@@ -1,12 +1,12 @@
-// Estimated GPU memory per GPU across the repository: every model's instances placed on each GPU,
-// times (weight bytes + a per-instance overhead). Each ONNX Runtime instance is its own session with
-// its own copy of the weights, so instance counts multiply memory. Triton only finds out at load
-// time, as a CUDA out-of-memory error from whichever model loads last.
-import { gpuPlacements } from '../../../triton/normalize.js';
+// Estimated GPU memory per GPU across the repository (the workspace's per-GPU loads, see
+// triton/gpu-memory.ts): every model's instances on each GPU, times (weight bytes + a per-instance
+// overhead). Each ONNX Runtime instance is its own session with its own copy of the weights, so
+// instance counts multiply memory. Triton only finds out at load time, as a CUDA out-of-memory error
+// from whichever model loads last.
 import { z } from 'zod';
 import type { PathSegment, Severity } from '../../../diagnostics.js';
-import type { ModelConfig } from '../../../config/model-config.js';
-import { defineRepositoryRule, type RepositoryModel, type RuleFiles } from '../../rule.js';
+import type { GpuShare } from '../../../triton/gpu-memory.js';
+import { defineRepositoryRule, type RepositoryModel } from '../../rule.js';
 import { firstWritten } from '../../value-path.js';
 import { formatBytes, parseSize } from '../../units.js';
 
@@ -21,15 +21,8 @@ const options = z.strictObject({
 
 type Options = z.infer<typeof options>;
 
-/** One model's instances on one GPU. */
-interface Placement {
-  model: RepositoryModel;
-  /** Index in instance_group; -1 for the group Triton adds when there is none. */
-  group: number;
-  instances: number;
-  bytesPerInstance: number;
-  weightBytes: number | undefined;
-}
+/** One model's instances on one GPU, with the model they belong to. */
+type Placement = GpuShare & { model: RepositoryModel };
 
 export const instanceMemory = defineRepositoryRule<Options>({
   meta: {
@@ -53,30 +46,12 @@ export const instanceMemory = defineRepositoryRule<Options>({
   },
   check(ctx) {
     const gpuCount = ctx.settings.gpu.count;
-    if (gpuCount <= 0) return;
     const overhead = parseSize(ctx.options.instanceOverhead) ?? 0;
-    const perGpu: Placement[][] = Array.from({ length: gpuCount }, () => []);
-    for (const model of ctx.models) {
-      const config = model.configFile === undefined ? {} : model.config;
-      if (!config || config.platform === 'ensemble') continue;
-      const weightBytes = weightsOf(model, config, ctx.files);
-      const bytesPerInstance = (weightBytes ?? 0) + overhead;
-      for (const { group, instances, gpus } of gpuPlacements(config, gpuCount)) {
-        for (const id of gpus) perGpu[id]!.push({ model, group, instances, bytesPerInstance, weightBytes });
-      }
-    }
-
-    // GPUs with the same placements get one finding ("GPUs 0-3"), not one each.
-    const byLoad = new Map<string, number[]>();
-    perGpu.forEach((placements, id) => {
-      if (!placements.length) return;
-      const key = placements.map((p) => `${p.model.dir}\u0000${p.group}\u0000${p.instances}`).join('\u0001');
-      byLoad.set(key, [...(byLoad.get(key) ?? []), id]);
-    });
+    const byDir = new Map(ctx.models.map((m) => [m.dir, m]));
     const budget = ctx.settings.gpu.memoryBytes;
-    for (const ids of byLoad.values()) {
-      const placements = perGpu[ids[0]!]!;
-      const total = placements.reduce((n, p) => n + p.instances * p.bytesPerInstance, 0);
+    for (const load of ctx.repository.gpuLoads(gpuCount, overhead)) {
+      const placements: Placement[] = load.shares.flatMap((s) => (byDir.has(s.dir) ? [{ ...s, model: byDir.get(s.dir)! }] : []));
+      const total = load.totalBytes;
       const severity: Severity | undefined = budget === undefined ? 'info' : total > budget ? 'error' : total > budget * ctx.options.warnAt ? 'warning' : undefined;
       if (!severity) continue;
       // Attach to the biggest contributor among the configs being linted.
@@ -85,26 +60,11 @@ export const instanceMemory = defineRepositoryRule<Options>({
       ctx.report(target.model, {
         path: pointAt(target),
         severity,
-        ...estimateReport(ids, gpuCount, placements, total, budget, ctx.settings.gpu.memorySource, overhead),
+        ...estimateReport(load.gpus, gpuCount, placements, total, budget, ctx.settings.gpu.memorySource, overhead),
       });
     }
   },
 });
-
-/** Weight bytes of one instance: ONNX initializers (inline and external), else the model file's size. */
-function weightsOf(model: RepositoryModel, config: ModelConfig, files: RuleFiles): number | undefined {
-  const sig = model.signature();
-  if (sig) return halvesUnderTensorRt(config) ? sig.initializers.bytes / 2 : sig.initializers.bytes;
-  const file = model.modelFile();
-  return file ? files.size(file) : undefined;
-}
-
-/** TensorRT building an FP16/BF16 engine from FP32 weights stores them at half the size. */
-function halvesUnderTensorRt(config: ModelConfig): boolean {
-  return (config.optimization?.execution_accelerators?.gpu_execution_accelerator ?? []).some(
-    (a) => a.name === 'tensorrt' && (a.parameters?.precision_mode === 'FP16' || a.parameters?.precision_mode === 'BF16'),
-  );
-}
 
 function pointAt(p: Placement): PathSegment[] {
   if (p.group < 0) return firstWritten(p.model.config, [['name']]);
