@@ -1,11 +1,14 @@
 // ESLint's JSON format, exactly the shape tools that read ESLint output expect (docs/architecture.md):
-// [{ filePath, messages: [{ ruleId, severity: 1|2, level, message, line, column, endLine, endColumn }],
-//    errorCount, warningCount }]. severity 2 = error, 1 = warning or info (`level` says which);
-// warningCount counts warnings only, so infos never trip --max-warnings.
+// [{ filePath, messages: [{ ruleId, messageId, severity: 1|2, level, message, line, column, endLine,
+//    endColumn, fix? }], errorCount, warningCount }]. severity 2 = error, 1 = warning or info (`level`
+// says which); warningCount counts warnings only, so infos never trip --max-warnings. `fix` is
+// ESLint's: one edit as { range: [start, end] (UTF-16 offsets), text }; tritonc's fixes are one edit
+// each today, and a fix of several edits is left out rather than merged without the file's text.
 import type { LintResult } from '../diagnostics.js';
 
 export interface JsonMessage {
   ruleId: string;
+  messageId?: string;
   severity: 1 | 2;
   level: 'error' | 'warning' | 'info';
   message: string;
@@ -13,6 +16,7 @@ export interface JsonMessage {
   column: number;
   endLine: number;
   endColumn: number;
+  fix?: { range: [number, number]; text: string };
 }
 
 export interface JsonFileResult {
@@ -25,16 +29,22 @@ export interface JsonFileResult {
 export function toJsonResults(result: LintResult): JsonFileResult[] {
   return result.results.map((r) => ({
     filePath: r.filePath,
-    messages: r.diagnostics.map((d) => ({
-      ruleId: d.ruleId,
-      severity: d.severity === 'error' ? 2 : 1,
-      level: d.severity,
-      message: d.message,
-      line: d.range.start.line,
-      column: d.range.start.column,
-      endLine: d.range.end.line,
-      endColumn: d.range.end.column,
-    })),
+    messages: r.diagnostics.map((d) => {
+      const m: JsonMessage = {
+        ruleId: d.ruleId,
+        ...(d.messageId ? { messageId: d.messageId } : {}),
+        severity: d.severity === 'error' ? 2 : 1,
+        level: d.severity,
+        message: d.message,
+        line: d.range.start.line,
+        column: d.range.start.column,
+        endLine: d.range.end.line,
+        endColumn: d.range.end.column,
+      };
+      const edit = d.fix?.edits.length === 1 ? d.fix.edits[0]! : undefined;
+      if (edit) m.fix = { range: [edit.range.start.offset, edit.range.end.offset], text: edit.text };
+      return m;
+    }),
     errorCount: r.errorCount,
     warningCount: r.warningCount,
   }));

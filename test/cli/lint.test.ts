@@ -77,7 +77,10 @@ describe('tritonc lint', () => {
     const [file] = JSON.parse(r.stdout);
     expect(file.filePath).toBe(join(dir, 'models/classifier/config.pbtxt'));
     expect(errorsOf(r.stdout, 'batch-dim-in-dims')).toEqual([
-      { ruleId: 'batch-dim-in-dims', severity: 2, level: 'error', message: expect.stringContaining('include the batch axis'), line: 4, column: 54, endLine: 4, endColumn: 55 },
+      {
+        ruleId: 'batch-dim-in-dims', messageId: 'includesBatchAxis', severity: 2, level: 'error', message: expect.stringContaining('include the batch axis'), line: 4, column: 54, endLine: 4, endColumn: 55,
+        fix: { range: [expect.any(Number), expect.any(Number)], text: 'dims: [ 3, 224, 224 ]' },
+      },
     ]);
   });
 

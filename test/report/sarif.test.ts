@@ -47,6 +47,14 @@ describe('sarif', () => {
       locations: [{ physicalLocation: { artifactLocation: { uri: 'models/resnet/config.pbtxt', uriBaseId: '%SRCROOT%' }, region: { startLine: 4, startColumn: 54, endLine: 4, endColumn: 55 } } }],
     });
     expect(run.tool.driver.rules[first.ruleIndex].id).toBe('batch-dim-in-dims');
+    // The message id, and the fix as SARIF replacements of the same artifact.
+    expect(first.properties.messageId).toBe('includesBatchAxis');
+    expect(first.fixes).toEqual([
+      {
+        description: { text: 'set dims: [3,224,224]' },
+        artifactChanges: [{ artifactLocation: { uri: 'models/resnet/config.pbtxt', uriBaseId: '%SRCROOT%' }, replacements: [{ deletedRegion: { startLine: 4, startColumn: 48, endLine: 4, endColumn: 70 }, insertedContent: { text: 'dims: [ 3, 224, 224 ]' } }] }],
+      },
+    ]);
     expect(run.results.map((r: Json) => r.level)).toEqual(['error', 'warning', 'note']);
     expect(run.originalUriBaseIds['%SRCROOT%'].uri).toBe('file:///work/repo/');
   });
