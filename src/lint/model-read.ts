@@ -3,6 +3,7 @@
 import type { Range } from '../diagnostics.js';
 import type { OnnxReadError } from '../onnx/errors.js';
 import type { MessageOf } from './rule.js';
+import { formatBytes } from './units.js';
 
 export function byteRange(offset: number | null): Range {
   const pos = { line: 1, column: 1, offset: offset ?? 0 };
@@ -12,6 +13,8 @@ export function byteRange(offset: number | null): Range {
 /** model-unreadable's messages (the rule and the engine report them). */
 export const MODEL_READ_MESSAGES = {
   cannotRead: 'cannot read the model file: {{reason}}; Triton cannot load this model either',
+  lfsPointer:
+    'the model file is a Git LFS pointer, not the model: the object it stands for ({{objectSize}}, {{oid}}) was never fetched, so Triton cannot load it (its parser fails on the pointer text); run git lfs pull in this repository (with actions/checkout, set lfs: true)',
   notOnnxAt: 'not a readable ONNX model (at byte {{byteOffset}}): {{reason}}; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)',
   notOnnx: 'not a readable ONNX model: {{reason}}; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)',
 } as const;
@@ -19,5 +22,9 @@ export const MODEL_READ_MESSAGES = {
 export function modelReadReport(error: OnnxReadError): MessageOf<typeof MODEL_READ_MESSAGES> {
   const data = { reason: error.reason, byteOffset: error.offset, kind: error.kind };
   if (error.kind === 'io') return { messageId: 'cannotRead', data };
+  if (error.lfsPointer) {
+    const { oid, size } = error.lfsPointer;
+    return { messageId: 'lfsPointer', data: { ...data, oid, objectBytes: size, objectSize: size === null ? 'size unknown' : formatBytes(size) } };
+  }
   return error.offset === null ? { messageId: 'notOnnx', data } : { messageId: 'notOnnxAt', data: { ...data, byteOffset: error.offset } };
 }

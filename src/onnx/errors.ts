@@ -6,6 +6,12 @@ export type OnnxReadErrorKind =
   /** The bytes are not a well-formed ONNX ModelProto. */
   | 'format';
 
+/** What a Git LFS pointer file says (git-lfs docs/spec.md): the object's id and size in bytes. */
+export interface LfsPointer {
+  oid: string;
+  size: number | null;
+}
+
 export class OnnxReadError extends Error {
   override readonly name = 'OnnxReadError';
   readonly kind: OnnxReadErrorKind;
@@ -14,13 +20,16 @@ export class OnnxReadError extends Error {
   readonly offset: number | null;
   /** The problem alone, without file and offset. */
   readonly reason: string;
+  /** Set when the file is a Git LFS pointer: the object it stands for, which was never fetched. */
+  readonly lfsPointer?: LfsPointer;
 
-  constructor(kind: OnnxReadErrorKind, file: string, offset: number | null, reason: string) {
+  constructor(kind: OnnxReadErrorKind, file: string, offset: number | null, reason: string, lfsPointer?: LfsPointer) {
     super(offset === null ? `${file}: ${reason}` : `${file}: byte ${offset}: ${reason}`);
     this.kind = kind;
     this.file = file;
     this.offset = offset;
     this.reason = reason;
+    if (lfsPointer) this.lfsPointer = lfsPointer;
   }
 
   toJSON(): { kind: OnnxReadErrorKind; file: string; offset: number | null; message: string } {

@@ -86,6 +86,7 @@ export function readSignatureSync(file: string, options: ReadOptions = {}): Mode
 function* readModel(w: ByteWindow): Io<ModelSignature> {
   if (w.size === 0) w.fail('the file is empty, not an ONNX model', 0);
   yield* w.fill(HEADER_BYTES, w.size);
+  if (w.lookingAt(LFS_VERSION_PREFIX)) yield* failAsLfsPointer(w);
   for (const f of FOREIGN_FORMATS) {
     if (w.lookingAt(f.magic)) w.fail(`not an ONNX model: this is ${f.what}`, 0);
   }
@@ -102,6 +103,27 @@ function* readModel(w: ByteWindow): Io<ModelSignature> {
     }
     throw e;
   }
+}
+
+/**
+ * A Git LFS pointer starts with its version line (git-lfs docs/spec.md: "version
+ * https://git-lfs.github.com/spec/v1", after the pre-release "https://hawser.github.com/spec/v1")
+ * and is under 1024 bytes. It is what a clone without `git lfs pull` (or a CI checkout without
+ * `lfs: true`) leaves where the model should be.
+ */
+const LFS_VERSION_PREFIX = [...Buffer.from('version https://')];
+const LFS_POINTER_MAX_BYTES = 1024;
+
+function* failAsLfsPointer(w: ByteWindow): Io<void> {
+  if (w.size > LFS_POINTER_MAX_BYTES) return;
+  yield* w.fill(w.size, w.size);
+  const text = Buffer.from(Array.from({ length: w.size }, (_, i) => w.byteAt(i) ?? 0)).toString('utf8');
+  if (!/^version https:\/\/(git-lfs|hawser)\.github\.com\/spec\/v1\n/.test(text)) return;
+  const oid = /^oid (\S+)$/m.exec(text)?.[1] ?? 'unknown';
+  const sizeText = /^size (\d+)$/m.exec(text)?.[1];
+  const size = sizeText === undefined ? null : Number(sizeText);
+  const object = size === null ? 'an object' : `an object of ${size} bytes`;
+  throw new OnnxReadError('format', w.file, 0, `not an ONNX model: this is a Git LFS pointer to ${object} (${oid}) that was never fetched; run git lfs pull`, { oid, size });
 }
 
 /** Files people mistake for model.onnx, recognised by first bytes no real ONNX file starts with (it starts with a ModelProto tag). */

@@ -210,6 +210,20 @@ describe('bad files', () => {
     expect(e.reason).toMatch(/ZIP archive/);
   });
 
+  // git-lfs docs/spec.md: the version line, then oid and size, in a file under 1024 bytes.
+  it('a Git LFS pointer: the object it stands for, and git lfs pull', async () => {
+    const e = await failure(Buffer.from('version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 102502400\n'));
+    expect(e.offset).toBe(0);
+    expect(e.lfsPointer).toEqual({ oid: 'sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393', size: 102502400 });
+    expect(e.reason).toMatch(/Git LFS pointer to an object of 102502400 bytes .* run git lfs pull$/);
+  });
+
+  it('text that only starts like a pointer is a text file, not a pointer', async () => {
+    const e = await failure(Buffer.from('version https://example.com/spec\nhello\n'));
+    expect(e.lfsPointer).toBeUndefined();
+    expect(e.reason).toMatch(/looks like a text file/);
+  });
+
   it('a text file', async () => {
     const e = await failure(Buffer.from('name: "classifier"\nplatform: "onnxruntime_onnx"\nmax_batch_size: 8\n'));
     expect(e.offset).toBe(0);

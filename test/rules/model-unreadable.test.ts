@@ -6,13 +6,17 @@ describe('model-unreadable', () => {
     const { result } = await lintModel(CLASSIFIER_CONFIG, CLASSIFIER);
     expect(findings(result, 'model-unreadable')).toEqual([]);
   });
-  it('invalid: a Git LFS pointer instead of the model: error in the model file, with the byte offset', async () => {
+  it('invalid: a Git LFS pointer instead of the model: error in the model file, names the object and git lfs pull', async () => {
     const pointer = new TextEncoder().encode('version https://git-lfs.github.com/spec/v1\noid sha256:0123\nsize 123456\n');
     const { dir, result } = await lintModel(CLASSIFIER_CONFIG, pointer);
     const [f, ...rest] = findings(result, 'model-unreadable', dir);
     expect(rest).toEqual([]);
     expect(f).toMatchObject({ file: 'm/1/model.onnx', severity: 'error', line: 1, column: 1 });
-    expect(f!.message).toMatch(/^not a readable ONNX model \(at byte \d+\): not an ONNX model: this looks like a text file/);
+    expect(f!.message).toBe(
+      'the model file is a Git LFS pointer, not the model: the object it stands for (121 KiB, sha256:0123) was never fetched, so Triton cannot load it (its parser fails on the pointer text); run git lfs pull in this repository (with actions/checkout, set lfs: true)',
+    );
+    const [d] = result.results.flatMap((r) => r.diagnostics).filter((x) => x.ruleId === 'model-unreadable');
+    expect(d).toMatchObject({ messageId: 'lfsPointer', data: { oid: 'sha256:0123', objectBytes: 123456 } });
     // The model-aware rules do not run without a signature; the config's other rules still do.
     expect(result.errorCount).toBe(1);
   });
