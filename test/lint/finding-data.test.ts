@@ -26,7 +26,7 @@ describe('finding ids and data', () => {
   });
 
   it('model-unreadable: the byte offset and the kind of failure', async () => {
-    const found = await lintRepo({ 'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': 'version https://git-lfs.github.com/spec/v1\n' });
+    const found = await lintRepo({ 'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': 'name: "not a model"\n' });
     expect(byRule(found, 'model-unreadable')).toMatchObject([{ messageId: 'notOnnxAt', data: { byteOffset: 0, kind: 'format' }, file: expect.stringMatching(/model\.onnx$/) }]);
   });
 

@@ -15,7 +15,7 @@ const model = (name: string, extra = '') => `name: "${name}"\nmax_batch_size: 8\
 const settings = (o: object) => JSON.stringify(o);
 
 describe('instance-memory', () => {
-  it('without a budget: the estimate as info, on the biggest contributor', async () => {
+  it('without a budget: one short info per run, on the first config, about the busiest GPU', async () => {
     const dir = await writeRepo({
       'a/config.pbtxt': model('a', 'instance_group { count: 2 kind: KIND_GPU }\n'),
       'a/1/model.onnx': weights(100),
@@ -24,11 +24,13 @@ describe('instance-memory', () => {
     });
     const f = findings(lintDir(dir), 'instance-memory', dir, { 'a/config.pbtxt': model('a', 'instance_group { count: 2 kind: KIND_GPU }\n') });
     expect(f).toHaveLength(1);
-    expect(f[0]).toMatchObject({ file: 'a/config.pbtxt', severity: 'info', token: '2' });
+    expect(f[0]).toMatchObject({ file: 'a/config.pbtxt', severity: 'info', token: '"a"' });
     // 2 x (100 MiB + 256 MiB) + 1 x (10 MiB + 256 MiB) = 978 MiB
-    expect(f[0]!.message).toBe(
-      'estimated memory on the GPU: 978 MiB = a: 2 instances x 356 MiB, b: 1 instance x 266 MiB (weights + 256 MiB per instance). Set a budget to check it: "gpu": { "preset": "A10G" } or { "memory": "24GiB" } in tritonc.config.json, or --gpu-memory',
-    );
+    expect(f[0]!.message).toBe('estimated GPU memory: 978 MiB on the GPU; set a budget to check it (--gpu-memory 24GiB, or "gpu": { "preset": "A10G" } in tritonc.config.json)');
+    expect(f[0]!.message.length).toBeLessThan(160);
+    // Linting one config (pre-commit): the line is on it.
+    const grown = findings(lintDir(dir, ['b']), 'instance-memory', dir);
+    expect(grown.map((x) => x.file)).toEqual(['b/config.pbtxt']);
   });
 
   it('error above the budget, warning above 90% of it', async () => {
@@ -70,7 +72,8 @@ describe('instance-memory', () => {
 
   it('halves FP32 weights under a TensorRT FP16 precision_mode', async () => {
     const trt = 'optimization { execution_accelerators { gpu_execution_accelerator [ { name: "tensorrt" parameters { key: "precision_mode" value: "FP16" } } ] } }\n';
-    const dir = await writeRepo({ 'a/config.pbtxt': model('a', trt), 'a/1/model.onnx': weights(512) });
+    const dir = await writeRepo({ 'a/config.pbtxt': model('a', trt), 'a/1/model.onnx': weights(512), 'tritonc.config.json': settings({ gpu: { memory: '520MiB' } }) });
+    // 512 MiB of FP32 weights are 256 MiB in the engine, plus 256 MiB per instance.
     expect(findings(lintDir(dir), 'instance-memory')[0]!.message).toContain('a: 1 instance x 512 MiB');
   });
 

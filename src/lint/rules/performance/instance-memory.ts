@@ -35,8 +35,7 @@ export const instanceMemory = defineRepositoryRule<Options>({
       'onnx runtime error 6: Exception during initialization: <...>/bfc_arena.cc:<line> void* onnxruntime::BFCArena::AllocateRawInternal(<...>) Failed to allocate memory for requested buffer of size <n>',
     ],
     messages: {
-      estimate:
-        'estimated memory on {{where}}: {{total}} = {{parts}}. Set a budget to check it: "gpu": { "preset": "A10G" } or { "memory": "24GiB" } in tritonc.config.json, or --gpu-memory',
+      estimate: 'estimated GPU memory: {{total}} on {{where}}; set a budget to check it (--gpu-memory 24GiB, or "gpu": { "preset": "A10G" } in tritonc.config.json)',
       overBudget:
         'estimated memory on {{where}}: {{total}} of {{budget}} ({{percent}}%) = {{parts}}. Triton will fail to load the models that come last (CUDA out of memory). Lower instance_group count, spread models over GPUs with gpus: [...], or serve on a larger GPU',
       nearBudget:
@@ -49,10 +48,26 @@ export const instanceMemory = defineRepositoryRule<Options>({
     const overhead = parseSize(ctx.options.instanceOverhead) ?? 0;
     const byDir = new Map(ctx.models.map((m) => [m.dir, m]));
     const budget = ctx.settings.gpu.memoryBytes;
-    for (const load of ctx.repository.gpuLoads(gpuCount, overhead)) {
+    const loads = ctx.repository.gpuLoads(gpuCount, overhead);
+    if (budget === undefined) {
+      // Nothing to check against: one short line per run, on the first config linted (a place that
+      // does not move as the estimate changes), about the busiest GPU.
+      const busiest = [...loads].sort((a, b) => b.totalBytes - a.totalBytes)[0];
+      const first = ctx.models.find((m) => m.isTarget);
+      if (busiest && first) {
+        ctx.report(first, {
+          path: firstWritten(first.config, [['name']]),
+          severity: 'info',
+          messageId: 'estimate',
+          data: { total: formatBytes(busiest.totalBytes), where: gpuLabel(busiest.gpus, gpuCount), gpus: busiest.gpus, totalBytes: busiest.totalBytes },
+        });
+      }
+      return;
+    }
+    for (const load of loads) {
       const placements: Placement[] = load.shares.flatMap((s) => (byDir.has(s.dir) ? [{ ...s, model: byDir.get(s.dir)! }] : []));
       const total = load.totalBytes;
-      const severity: Severity | undefined = budget === undefined ? 'info' : total > budget ? 'error' : total > budget * ctx.options.warnAt ? 'warning' : undefined;
+      const severity: Severity | undefined = total > budget ? 'error' : total > budget * ctx.options.warnAt ? 'warning' : undefined;
       if (!severity) continue;
       // Attach to the biggest contributor among the configs being linted.
       const target = [...placements].sort((a, b) => b.instances * b.bytesPerInstance - a.instances * a.bytesPerInstance).find((p) => p.model.isTarget);
@@ -77,7 +92,7 @@ function gpuLabel(ids: number[], gpuCount: number): string {
   return `each of GPUs ${contiguous ? `${ids[0]}-${ids[ids.length - 1]}` : ids.join(', ')}`;
 }
 
-function estimateReport(ids: number[], gpuCount: number, placements: Placement[], total: number, budget: number | undefined, source: string | undefined, overhead: number) {
+function estimateReport(ids: number[], gpuCount: number, placements: Placement[], total: number, budget: number, source: string | undefined, overhead: number) {
   const sorted = [...placements].sort((a, b) => b.instances * b.bytesPerInstance - a.instances * a.bytesPerInstance);
   const shown = sorted.slice(0, 5).map((p) => `${p.model.name}: ${p.instances} instance${p.instances === 1 ? '' : 's'} x ${formatBytes(p.bytesPerInstance)}`);
   const more = sorted.length > 5 ? `, and ${sorted.length - 5} more` : '';
@@ -91,7 +106,6 @@ function estimateReport(ids: number[], gpuCount: number, placements: Placement[]
     budgetBytes: budget,
     placements: placements.map((p) => ({ model: p.model.name, instances: p.instances, bytesPerInstance: p.bytesPerInstance, weightBytes: p.weightBytes })),
   };
-  if (budget === undefined) return { messageId: 'estimate' as const, data };
   // Name a preset ("A10G"); a size the user wrote is the number already shown.
   const budgetText = `${formatBytes(budget)}${source && parseSize(source) === undefined ? ` (${source})` : ''}`;
   return { messageId: total > budget ? ('overBudget' as const) : ('nearBudget' as const), data: { ...data, budget: budgetText, percent: Math.round((total / budget) * 100) } };
