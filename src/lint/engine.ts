@@ -246,6 +246,7 @@ class LintRun {
       return read.kind === 'text' ? read.text : undefined;
     },
     size: (file) => this.ws.sources.size(file),
+    realpath: (path) => this.ws.tree.realpath(path),
   };
 
   private modelFileOf(dir: string, config: ModelConfig): ModelFile {

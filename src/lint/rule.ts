@@ -178,6 +178,8 @@ export interface RuleFiles {
   text(file: string): string | undefined;
   /** The size of a regular file; undefined when there is none. */
   size(file: string): number | undefined;
+  /** The path with symbolic links resolved (the path itself when it does not exist). */
+  realpath(path: string): string;
 }
 
 export interface ModelContext<Options = undefined, Messages extends MessageTemplates = MessageTemplates> {

@@ -8,13 +8,14 @@ import { lintSync } from '../../src/lint/engine.js';
 import { CORE_RULES as coreRules } from '../../src/lint/rules/index.js';
 import { corpusRows, readCorpusFile, type CorpusRow } from '../support/corpus.js';
 import { tempDir } from '../support/temp.js';
-import { CORE_COVERAGE, corpusRow, MISLABELED_VALID, MODEL_STUB, reportsExpected } from './support.js';
+import { CORE_COVERAGE, corpusRow, MISLABELED_VALID, MODEL_STUB, placeLabelFiles, reportsExpected } from './support.js';
 
 const short = (row: CorpusRow): string => row.file.replace(/^triton-inference-server__/, '');
 
 /**
  * A valid row deployed as its test deploys it: in a directory named as the model (config name, else
- * its own directory), with the stub model file its `needs-model:<kind>` note says the test copies in.
+ * its own directory), with the stub model file its `needs-model:<kind>` note says the test copies in
+ * and the labels files its repository keeps beside the config.
  */
 function lintValidRow(row: CorpusRow, repo: string): { ruleId: string; message: string; severity: string }[] {
   const text = readCorpusFile(row);
@@ -22,6 +23,7 @@ function lintValidRow(row: CorpusRow, repo: string): { ruleId: string; message: 
   const dir = join(repo, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'config.pbtxt'), text);
+  placeLabelFiles(dir, text);
   const kind = /needs-model:([a-z0-9.-]+)/.exec(row.note)?.[1];
   if (kind) {
     mkdirSync(join(dir, '1'), { recursive: true });

@@ -25,6 +25,7 @@ import { DEFAULT_SETTINGS, type LintSettings } from '../../src/lint/settings.js'
 import { QA_MODEL, QA_MODEL_NOBATCH } from '../rules/qa-model.js';
 import { CORPUS_DIR, corpusRows, readCorpusFile, type CorpusRow } from '../support/corpus.js';
 import { writeOnnx, type OnnxSpec } from '../lint/harness.js';
+import { namesLabelFiles, placeLabelFiles } from './support.js';
 
 /**
  * Which rule covers which Triton message: `triton` matches the expected_error text (the grep pattern of
@@ -189,6 +190,7 @@ function copyRepository(testDir: string, row: CorpusRow, text: string): Layout {
     // What the test puts in each member's version directory, as that member's row says.
     const member = rowByPath.get(join(testDir, e, 'config.pbtxt'));
     if (member) placeModel(modelDir, member.note);
+    if (member) placeLabelFiles(modelDir, readCorpusFile(member));
   }
   const modelDir = join(repo, relative(testDir, dirname(row.path)));
   const file = join(modelDir, 'config.pbtxt');
@@ -221,7 +223,7 @@ function validLayout(row: CorpusRow): Layout {
   const doc = parseConfig(text, row.path);
   const dirName = basename(dirname(row.path));
   const name = doc.value.name || dirName;
-  if (basename(row.path) === 'config.pbtxt' && name === dirName && text === readCorpusFile(row) && !/needs-(model|version-dir)/.test(row.note)) {
+  if (basename(row.path) === 'config.pbtxt' && name === dirName && text === readCorpusFile(row) && !/needs-(model|version-dir)/.test(row.note) && !namesLabelFiles(text)) {
     return { target: row.path, file: row.path };
   }
   // Triton's tests copy such files into a model directory named after the model.
@@ -230,6 +232,7 @@ function validLayout(row: CorpusRow): Layout {
   const file = join(modelDir, 'config.pbtxt');
   write(file, text);
   placeModel(modelDir, row.note);
+  placeLabelFiles(modelDir, text);
   return { target: modelDir, file, tmp };
 }
 

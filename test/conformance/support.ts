@@ -116,3 +116,5 @@ export const MISLABELED_VALID = [
 export const MODEL_STUB: Record<string, string> = {
   onnx: 'model.onnx', 'tensorrt-plan': 'model.plan', 'python-model.py': 'model.py', openvino: 'model.xml', libtorch: 'model.pt', 'dali-pipeline': 'model.dali',
 };
+
+export { namesLabelFiles, placeLabelFiles } from '../support/labels.js';

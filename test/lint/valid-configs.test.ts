@@ -1,12 +1,13 @@
 // No valid config gets an error: the repository's fixture configs, each in a model directory named
-// after it, linted with core's own checks and the contract rules (no model files, so the rules that
-// need one stay silent). test/conformance/ does the same for the corpus's valid configs.
+// after it with the labels files it names, linted with core's own checks and the contract rules (no
+// model files, so the rules that need one stay silent). test/conformance/ does the same for the corpus's valid configs.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintSync } from '../../src/lint/engine.js';
 import { CORE_RULES } from '../../src/lint/rules/index.js';
 import { FIXTURE_CONFIGS } from '../support/configs.js';
+import { placeLabelFiles } from '../support/labels.js';
 import { tempDir } from '../support/temp.js';
 import { OWN_RULES } from './harness.js';
 
@@ -15,6 +16,7 @@ describe('valid configs get no errors', () => {
     const repo = tempDir('tritonc-valid-');
     mkdirSync(join(repo, name));
     writeFileSync(join(repo, name, 'config.pbtxt'), text);
+    placeLabelFiles(join(repo, name), text);
     const rules = [...CORE_RULES, ...OWN_RULES.filter((r) => !CORE_RULES.includes(r))];
     const errors = lintSync([join(repo, name)], { cwd: repo, rules })
       .results.flatMap((r) => r.diagnostics)

@@ -18,6 +18,7 @@ import { ioDims } from './correctness/io-dims.js';
 import { maxBatchSize } from './correctness/max-batch-size.js';
 import { modelFilename } from './correctness/model-filename.js';
 import { modelMetrics } from './correctness/model-metrics.js';
+import { labelFile } from './correctness/label-file.js';
 import { modelWarmup } from './correctness/model-warmup.js';
 import { nameMatchesDirectory } from './correctness/name-matches-directory.js';
 import { platformBackend } from './correctness/platform-backend.js';
@@ -48,6 +49,8 @@ export const CORE_RULES: readonly Rule[] = [
   instanceGroup,
   ioDims,
   batchIo,
+  // Model::Init, after the validation above: the label files of the outputs; then the instances' warmup.
+  labelFile,
   modelWarmup,
 ];
 

@@ -1,0 +1,53 @@
+// label_filename of an output (core src/model.cc Model::Init): core joins it to the model directory
+// (src/filesystem/api.cc JoinPath: an absolute name is appended too, so "/x" means <model>/x), refuses
+// a path whose canonical form (symbolic links resolved, std::filesystem::weakly_canonical) leaves the
+// model directory (IsChildPathEscapingParentPath), then reads the file (LabelProvider::AddLabels,
+// ReadTextFile): one that cannot be opened fails the load. Every backend's model goes through this.
+import { normalize, sep } from 'node:path';
+import { defineModelRule } from '../../rule.js';
+
+const messages = {
+  outsideModelDirectory:
+    "label_filename \"{{labelFilename}}\" of output '{{output}}' leaves the model directory, so Triton refuses the model (\"label file path '{{path}}' for output '{{output}}' in model '{{model}}' is outside model directory\"); put the labels file in {{modelDir}} and name it relative to it, e.g. label_filename: \"labels.txt\"",
+  missing:
+    "label_filename \"{{labelFilename}}\" of output '{{output}}' is not a file in the model directory, so Triton fails to load the model (\"failed to open text file for read {{path}}: No such file or directory\"); add the labels file at {{path}}, or remove label_filename",
+} as const;
+
+/** Where core looks for the file, spelt as core spells it (JoinPath: segments joined with one '/', nothing folded). */
+export function labelPath(modelDir: string, labelFilename: string): string {
+  const slash = modelDir.endsWith('/');
+  if (labelFilename.startsWith('/')) return modelDir + (slash ? labelFilename.slice(1) : labelFilename);
+  return modelDir + (slash ? '' : '/') + labelFilename;
+}
+
+export const labelFile = defineModelRule({
+  meta: {
+    id: 'label-file',
+    category: 'correctness',
+    defaultSeverity: 'error',
+    requiresModel: false,
+    description: "An output's label_filename must be a file inside the model directory",
+    prevents: [
+      "label file path '<path>' for output '<output>' in model '<model>' is outside model directory",
+      'failed to open text file for read <path>: <reason>',
+    ],
+    messages,
+  },
+  check(ctx) {
+    const dir = ctx.model.dir;
+    const root = ctx.files.realpath(dir);
+    (ctx.config.output ?? []).forEach((output, i) => {
+      const labelFilename = output.label_filename;
+      if (!labelFilename) return;
+      const path = labelPath(dir, labelFilename);
+      const kind = ctx.files.kind(path);
+      // weakly_canonical: links resolved where the path exists, '..' folded where it does not.
+      const canonical = kind === undefined ? normalize(path) : ctx.files.realpath(path);
+      const base = kind === undefined ? normalize(dir) : root;
+      const data = { labelFilename, output: output.name ?? '', path, model: ctx.config.name || ctx.model.name, modelDir: `${ctx.model.name}/` };
+      const at = ['output', i, 'label_filename'];
+      if (canonical !== base && !canonical.startsWith(base.endsWith(sep) ? base : base + sep)) ctx.report({ path: at, messageId: 'outsideModelDirectory', data });
+      else if (kind !== 'file') ctx.report({ path: at, messageId: 'missing', data });
+    });
+  },
+});
