@@ -53,6 +53,12 @@ describe('fixes as text edits', () => {
     expect(fixed).toBe(CLASSIFIER_CONFIG.replace('platform: "onnxruntime_onnx"', 'backend: "onnxruntime"\nplatform: "onnxruntime_onnx"'));
   });
 
+  it('platform-backend: corrects a misspelt backend', async () => {
+    const config = CLASSIFIER_CONFIG.replace('platform: "onnxruntime_onnx"', 'backend: "onnxruntme"');
+    const fixed = await fixOnce(config, CLASSIFIER, 'platform-backend', 'misspeltBackend');
+    expect(fixed).toBe(CLASSIFIER_CONFIG.replace('platform: "onnxruntime_onnx"', 'backend: "onnxruntime"'));
+  });
+
   it('name-matches-directory: sets name to the directory\'s', async () => {
     const fixed = await fixOnce(CLASSIFIER_CONFIG.replace('name: "classifier"', 'name: "Classifier"'), CLASSIFIER, 'name-matches-directory', 'nameMismatch');
     expect(fixed).toBe(CLASSIFIER_CONFIG);

@@ -15,6 +15,8 @@ describe(ID, () => {
       ['an ensemble', 'platform: "ensemble"\nensemble_scheduling { step [ ] }\n'],
       ['default_model_filename naming the backend', 'default_model_filename: "model.onnx"\n'],
       ['runtime inside the backend directory', 'backend: "identity"\nruntime: "lib/libtriton_identity.so"\n'],
+      ['a custom backend of a name far from every known one', 'backend: "my_tokenizer"\n'],
+      ['the TensorRT-LLM and vLLM backends', 'backend: "tensorrtllm"\n'],
     ])('%s', async (_, config) => {
       expect(await lintConfig(ID, config)).toEqual([]);
     });
@@ -28,6 +30,13 @@ describe(ID, () => {
   });
 
   describe('invalid', () => {
+    it('a backend one typo away from a known one (core finds no library for it)', async () => {
+      const [f, ...rest] = await lintConfig(ID, 'backend: "pyhton"\nmax_batch_size: 8\n');
+      expect(rest).toEqual([]);
+      expect(f).toMatchObject({ severity: 'error', line: 1, token: '"pyhton"' });
+      expect(f!.message).toContain(`did you mean "python"? Triton finds no library for it and refuses the model ("unable to find backend library for backend 'pyhton', try specifying runtime on the model configuration.")`);
+      expect((await lintConfig(ID, 'backend: "onnxruntme"\n'))[0]!.message).toContain('did you mean "onnxruntime"?');
+    });
     it('a backend name written as the platform', async () => {
       const [f, ...rest] = await lintConfig(ID, 'platform: "onnxruntime"\nmax_batch_size: 8\n');
       expect(rest).toEqual([]);

@@ -9,6 +9,7 @@ import { didYouMean } from '../../../pbtxt/suggest.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
 import { escapes } from '../../relative-path.js';
+import { KNOWN_BACKENDS } from '../../../triton/backends.js';
 
 /** Platforms core knows (core:constants.h); `libtorch` is an auto-fill alias that fails the pair check. */
 export const KNOWN_PLATFORMS = ['tensorflow_graphdef', 'tensorflow_savedmodel', 'tensorrt_plan', 'onnxruntime_onnx', 'pytorch_libtorch', 'torch_aoti', 'ensemble'];
@@ -31,6 +32,8 @@ const BACKEND_OF_EXTENSION: Record<string, string> = {
 const quote = (s: string): string => JSON.stringify(s);
 
 const messages = {
+  misspeltBackend:
+    'backend "{{backend}}" is not a backend Triton has; did you mean "{{suggestion}}"? Triton finds no library for it and refuses the model ("unable to find backend library for backend \'{{backend}}\', try specifying runtime on the model configuration."); set backend: "{{suggestion}}"',
   noModelFileRecognized: 'neither platform nor backend is set and Triton finds no model file it recognizes, so it refuses the model ("{{tritonMessage}}"); {{fix}}',
   noVersionDirectoryToInfer:
     'neither platform nor backend is set and the model directory has no version directory for Triton to infer the backend from, so Triton refuses the model ("{{tritonMessage}}"); add 1/model.onnx (or the model file of your backend), or set backend (e.g. backend: "onnxruntime")',
@@ -58,6 +61,7 @@ export const platformBackend = defineModelRule({
       "Ensemble model '<name>' must have platform type '<platform>' and empty backend type",
       "Invalid model name: Could not determine backend for model '<model>' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'.",
       "backend library name '<lib>' escapes backend directory '<dir>', for model '<name>', check model config runtime field",
+      "unable to find backend library for backend '<backend>', try specifying runtime on the model configuration.",
     ],
     messages,
   },
@@ -87,6 +91,20 @@ export const platformBackend = defineModelRule({
     if (!backend && platform !== 'ensemble') {
       reportUnknownPlatform(ctx, settled, name);
       return;
+    }
+    // A backend is a library Triton looks up by name (core backend_model.cc
+    // TritonModel::ResolveBackendPaths): a name one typo away from a known backend finds none.
+    if (written.backend && !KNOWN_BACKENDS.includes(written.backend)) {
+      const hint = didYouMean(written.backend, KNOWN_BACKENDS);
+      if (hint) {
+        ctx.report({
+          path: ['backend'],
+          messageId: 'misspeltBackend',
+          data: { backend: written.backend, suggestion: hint },
+          fix: { description: `set backend: "${hint}"`, edits: [ctx.edits.replaceValue(['backend'], quoteString(hint))] },
+        });
+        return;
+      }
     }
     if (backend && platform === 'ensemble') {
       ctx.report({
