@@ -82,11 +82,20 @@ export function signatureText(sig: ModelSignature): string {
   const lines = [
     `${sig.path}`,
     `  ir_version ${sig.irVersion}, producer ${[sig.producer.name, sig.producer.version].filter(Boolean).join(' ') || '(none)'}, opsets ${opsets || '(none)'}`,
-    `  weights: ${sig.initializers.count} initializers, ${formatBytes(sig.initializers.bytes)}${sig.initializers.externalBytes ? ` (${formatBytes(sig.initializers.externalBytes)} in external data)` : ''}`,
+    `  weights: ${sig.initializers.count} initializers, ${formatBytes(sig.initializers.bytes)}${weightNotes(sig.initializers)}`,
     `  batchable: ${sig.batchable ? 'yes (every input and output has a dynamic first dim)' : 'no (an input or output has a fixed first dim, or no dims)'}`,
     '',
     table(rows).split('\n').map((l) => `  ${l}`).join('\n'),
     '',
   ];
   return lines.join('\n');
+}
+
+/** Where the weights are, when not all in initializers inline: external data, Constant nodes. */
+function weightNotes(w: ModelSignature['initializers']): string {
+  const notes = [
+    ...(w.externalBytes ? [`${formatBytes(w.externalBytes)} in external data`] : []),
+    ...(w.constantBytes ? [`${formatBytes(w.constantBytes)} in Constant nodes`] : []),
+  ];
+  return notes.length ? ` (${notes.join(', ')})` : '';
 }

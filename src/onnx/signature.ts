@@ -26,6 +26,7 @@ export function* buildSignature(file: string, raw: RawModel): Io<ModelSignature>
       count: raw.initializerCount,
       bytes: raw.inlineBytes + externalBytes,
       externalBytes,
+      constantBytes: raw.constantBytes,
     },
     batchable: [...inputs, ...outputs].every(canBatch),
     metadata: raw.metadata,

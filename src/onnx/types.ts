@@ -45,6 +45,8 @@ export interface InitializerSummary {
   bytes: number;
   /** The part of `bytes` stored in external data files. */
   externalBytes: number;
+  /** The part of `bytes` held in Constant nodes rather than initializers (inline data). */
+  constantBytes: number;
 }
 
 export interface ModelSignature {

@@ -44,6 +44,8 @@ export interface RawModel {
   initializerCount: number;
   /** Weight bytes stored in the model file itself (raw_data and typed *_data fields). */
   inlineBytes: number;
+  /** The part of inlineBytes (and externals) held in Constant nodes of the main graph. */
+  constantBytes: number;
   /** Tensors whose data_location is EXTERNAL; sized after the walk. */
   externals: RawExternal[];
 }
@@ -71,6 +73,7 @@ export function* walkModel(w: ByteWindow): Io<RawModel> {
     initializerNames: new Set(),
     initializerCount: 0,
     inlineBytes: 0,
+    constantBytes: 0,
     externals: [],
   };
   const budget: Budget = { items: 0 };
@@ -158,11 +161,46 @@ function* walkGraph(w: ByteWindow, end: number, model: RawModel, budget: Budget)
         (tag.field === 11 ? model.inputs : model.outputs).push(info);
         break;
       }
+      case 1: {
+        // A Constant node's tensor is a weight like an initializer (paddle2onnx and spox keep weights there).
+        w.expect(tag, WIRE_LEN, 'GraphProto.node');
+        const tensors = yield* walkNodeConstants(w, w.lengthDelimited(end, 'GraphProto.node'), budget);
+        for (const t of tensors) {
+          model.inlineBytes += t.inlineBytes;
+          model.constantBytes += t.inlineBytes;
+          if (t.external) model.externals.push(t.external);
+        }
+        break;
+      }
       default:
-        // node (with attributes, constants and subgraphs), value_info, doc_string, ...: skipped.
+        // value_info, doc_string, ...: skipped.
         w.skip(tag, end);
     }
   }
+}
+
+/**
+ * The tensors of a Constant node (NodeProto { op_type = 4, attribute = 5 }; AttributeProto { t = 5,
+ * tensors = 10 }), sized like initializers; [] for any other node. Subgraphs (`g`) are not entered.
+ */
+function* walkNodeConstants(w: ByteWindow, end: number, budget: Budget): Io<RawTensor[]> {
+  let opType = '';
+  const tensors: RawTensor[] = [];
+  while (w.pos < end) {
+    if (!w.ready(HEADER_BYTES, end)) yield* w.fill(HEADER_BYTES, end);
+    const tag = w.tag(end);
+    if (tag.field === 4 && tag.wire === WIRE_LEN) opType = yield* w.string(end, 'NodeProto.op_type');
+    else if (tag.field === 5 && tag.wire === WIRE_LEN) {
+      const attrEnd = w.lengthDelimited(end, 'NodeProto.attribute');
+      while (w.pos < attrEnd) {
+        if (!w.ready(HEADER_BYTES, attrEnd)) yield* w.fill(HEADER_BYTES, attrEnd);
+        const a = w.tag(attrEnd);
+        if ((a.field === 5 || a.field === 10) && a.wire === WIRE_LEN) tensors.push(yield* walkTensor(w, w.lengthDelimited(attrEnd, 'AttributeProto.t'), budget));
+        else w.skip(a, attrEnd);
+      }
+    } else w.skip(tag, end);
+  }
+  return opType === 'Constant' ? tensors : [];
 }
 
 function addInitializer(model: RawModel, t: RawTensor): void {

@@ -150,7 +150,7 @@ describe('lintText', () => {
         path: '/repo/classifier/1/model.onnx', irVersion: 8, producer: { name: '', version: '' }, opsets: [], metadata: [],
         inputs: [{ name: 'input', kind: 'tensor', elemType: 'FLOAT', tritonType: 'TYPE_FP32', shape: ['batch', 3, 224, 224] }],
         outputs: [{ name: 'output', kind: 'tensor', elemType: 'FLOAT', tritonType: 'TYPE_FP32', shape: ['batch', 1000] }],
-        initializers: { count: 0, bytes: 0, externalBytes: 0 }, batchable: true, overridableInitializers: [], weightsInline: true, externalDataFiles: [],
+        initializers: { count: 0, bytes: 0, externalBytes: 0, constantBytes: 0 }, batchable: true, overridableInitializers: [], weightsInline: true, externalDataFiles: [],
       },
     });
     expect(ruleIds(r)).toEqual(['batch-dim-in-dims', 'instance-memory']);

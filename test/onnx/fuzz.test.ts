@@ -182,7 +182,7 @@ describe('round trip', () => {
           expect(sig.inputs).toEqual(inputs.map(info));
           expect(sig.outputs).toEqual(outputs.map(info));
           expect(sig.overridableInitializers).toEqual(asInputs.map(info));
-          expect(sig.initializers).toEqual({ count: initializers.length, bytes: initializers.reduce((a, i) => a + i.raw, 0), externalBytes: 0 });
+          expect(sig.initializers).toEqual({ count: initializers.length, bytes: initializers.reduce((a, i) => a + i.raw, 0), externalBytes: 0, constantBytes: 0 });
         },
       ),
       { numRuns: Math.ceil(RUNS.numRuns / 2) },

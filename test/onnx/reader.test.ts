@@ -25,7 +25,7 @@ function other(name: string, kind: TensorInfo['kind'], elemType: string | null, 
 
 const read = (name: FixtureName) => readSignature(files[name]);
 
-const NO_WEIGHTS = { count: 0, bytes: 0, externalBytes: 0 };
+const NO_WEIGHTS = { count: 0, bytes: 0, externalBytes: 0, constantBytes: 0 };
 const DEFAULT_PRODUCER = { name: 'tritonc-fixtures', version: '1.0' };
 const OPSET_17 = [{ domain: '', version: 17 }];
 
@@ -141,14 +141,14 @@ describe('readSignature on each fixture', () => {
     expect(sig.overridableInitializers).toEqual([tensor('W', 'FLOAT', [4, 4]), tensor('B', 'FLOAT', [4]), tensor('shape', 'INT64', [2])]);
     expect(sig.outputs).toEqual([tensor('Y', 'FLOAT', ['N', 4])]);
     // W: packed float_data 16 x 4 bytes; B: raw_data 16 bytes; shape: packed int64_data [-1 (10 bytes), 4 (1 byte)].
-    expect(sig.initializers).toEqual({ count: 3, bytes: 64 + 16 + 11, externalBytes: 0 });
+    expect(sig.initializers).toEqual({ count: 3, bytes: 64 + 16 + 11, externalBytes: 0, constantBytes: 0 });
     expect(sig.batchable).toBe(true);
   });
 
   it('external-data: length key, file size when there is no length, inline remainder', async () => {
     const sig = await read('external-data');
     // W 256 (length) + B 32 (size of bias.bin) + C 32 (length) external; unused_inline 8 bytes raw_data.
-    expect(sig.initializers).toEqual({ count: 4, bytes: 328, externalBytes: 320 });
+    expect(sig.initializers).toEqual({ count: 4, bytes: 328, externalBytes: 320, constantBytes: 0 });
     expect(sig.weightsInline).toBe(false);
     expect(sig.externalDataFiles).toEqual(['weights.bin', 'bias.bin']);
     expect(sig.inputs).toEqual([tensor('X', 'FLOAT', ['batch', 8])]);
@@ -157,7 +157,7 @@ describe('readSignature on each fixture', () => {
 
   it('external-missing: dims x element size when the file is missing, else the length key', async () => {
     const sig = await read('external-missing');
-    expect(sig.initializers).toEqual({ count: 2, bytes: 16 * 16 * 4 + 100, externalBytes: 16 * 16 * 4 + 100 });
+    expect(sig.initializers).toEqual({ count: 2, bytes: 16 * 16 * 4 + 100, externalBytes: 16 * 16 * 4 + 100, constantBytes: 0 });
     expect(sig.externalDataFiles).toEqual(['missing.bin', 'gone/h.bin']);
   });
 
@@ -179,7 +179,8 @@ describe('readSignature on each fixture', () => {
       opsets: [...OPSET_17, { domain: 'tritonc.local', version: 1 }],
       inputs: [tensor('x', 'FLOAT', ['batch', 4])],
       outputs: [tensor('y', 'FLOAT', ['batch', 4])],
-      initializers: { count: 1, bytes: 64, externalBytes: 0 },
+      // W's 64 bytes and the Constant node's [4] floats, 16 bytes: a weight too.
+      initializers: { count: 1, bytes: 80, externalBytes: 0, constantBytes: 16 },
       batchable: true,
       metadata: [{ key: 'exported_by', value: 'torch.onnx' }],
       overridableInitializers: [],
@@ -192,7 +193,7 @@ describe('readSignature on each fixture', () => {
     const sig = await read('classifier');
     expect(sig.inputs).toEqual([tensor('input', 'FLOAT', ['batch', 3, 224, 224])]);
     expect(sig.outputs).toEqual([tensor('output', 'FLOAT', ['batch', 1000])]);
-    expect(sig.initializers).toEqual({ count: 4, bytes: CLASSIFIER_WEIGHT_BYTES, externalBytes: 0 });
+    expect(sig.initializers).toEqual({ count: 4, bytes: CLASSIFIER_WEIGHT_BYTES, externalBytes: 0, constantBytes: 0 });
     expect(sig.opsets).toEqual(OPSET_17);
     expect(sig.irVersion).toBe(8);
     expect(sig.batchable).toBe(true);
@@ -203,7 +204,7 @@ describe('readSignature on each fixture', () => {
       const sig = await read(name);
       expect(sig.inputs).toEqual([tensor('input', 'FLOAT', ['batch', 4])]);
       expect(sig.outputs).toEqual([tensor('output', 'FLOAT', ['batch', 4])]);
-      expect(sig.initializers).toEqual({ count: 1, bytes: 2, externalBytes: 0 });
+      expect(sig.initializers).toEqual({ count: 1, bytes: 2, externalBytes: 0, constantBytes: 0 });
       expect(sig.batchable).toBe(true);
     }
   });
@@ -229,7 +230,7 @@ describe('sparse initializers', () => {
     expect(sig.inputs.map((i) => i.name)).toEqual(['x']);
     expect(sig.overridableInitializers.map((i) => i.name)).toEqual(['S']);
     // values: 12 bytes of raw_data; indices: packed int64_data of three one-byte varints.
-    expect(sig.initializers).toEqual({ count: 1, bytes: 15, externalBytes: 0 });
+    expect(sig.initializers).toEqual({ count: 1, bytes: 15, externalBytes: 0, constantBytes: 0 });
   });
 });
 

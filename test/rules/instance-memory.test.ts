@@ -1,3 +1,4 @@
+import { attr, floatTensor, model as onnxModel, node, tensorInfo, writeModel } from '../../fixtures/onnx/model-builder.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findings, lintDir, writeRepo, type OnnxSpec } from '../lint/harness.js';
@@ -103,5 +104,24 @@ describe('instance-memory', () => {
     expect(gpuPlacements({ instance_group: [{ kind: 'KIND_AUTO', gpus: [5] }] }, 2)).toEqual([]); // becomes KIND_CPU
     expect(gpuPlacements({ instance_group: [{ kind: 'KIND_MODEL' }, { kind: 'KIND_CPU', count: 2 }] }, 2)).toEqual([]);
     expect(gpuPlacements({ instance_group: [{ count: 3, gpus: [1] }] }, 2)).toEqual([{ group: 0, instances: 3, gpus: [1] }]);
+  });
+});
+
+describe('instance-memory: weights in Constant nodes (paddle2onnx, spox exports)', () => {
+  it('count like initializers', async () => {
+    const n = 4 * 2 ** 20; // 16 MiB of floats
+    const dir = await writeRepo({ 'c/config.pbtxt': model('c'), 'tritonc.config.json': settings({ gpu: { memory: '280MiB' } }) });
+    await writeModel(
+      join(dir, 'c', '1', 'model.onnx'),
+      onnxModel({
+        name: 'constants',
+        node: [node('Constant', [], ['k'], [attr.tensor('value', floatTensor('k', [n], new Float32Array(n)))]), node('Add', ['x', 'k'], ['y'])],
+        input: [tensorInfo('x', 1, ['b', n])],
+        output: [tensorInfo('y', 1, ['b', n])],
+      }),
+    );
+    const [f] = findings(lintDir(dir), 'instance-memory');
+    // 16 MiB of weights + 256 MiB per instance = 272 MiB of a 280 MiB budget.
+    expect(f!.message).toContain('c: 1 instance x 272 MiB');
   });
 });

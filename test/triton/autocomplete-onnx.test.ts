@@ -12,7 +12,7 @@ function t(name: string, elem: string, shape: Dim[] | null, kind: ValueKind = 't
 function sig(inputs: TensorInfo[], outputs: TensorInfo[]): ModelSignature {
   return {
     path: 'model.onnx', irVersion: 8, producer: { name: 'test', version: '1' }, opsets: [{ domain: '', version: 17 }],
-    inputs, outputs, initializers: { count: 0, bytes: 0, externalBytes: 0 },
+    inputs, outputs, initializers: { count: 0, bytes: 0, externalBytes: 0, constantBytes: 0 },
     batchable: false, metadata: [], overridableInitializers: [], weightsInline: true, externalDataFiles: [],
   };
 }
