@@ -18,6 +18,7 @@ import { ioDims } from './correctness/io-dims.js';
 import { maxBatchSize } from './correctness/max-batch-size.js';
 import { modelFilename } from './correctness/model-filename.js';
 import { modelMetrics } from './correctness/model-metrics.js';
+import { sequenceControlInputs } from './correctness/sequence-control-inputs.js';
 import { labelFile } from './correctness/label-file.js';
 import { modelWarmup } from './correctness/model-warmup.js';
 import { nameMatchesDirectory } from './correctness/name-matches-directory.js';
@@ -66,6 +67,7 @@ export const RULES: readonly Rule[] = [
   ioName,
   ioDatatype,
   ioShape,
+  sequenceControlInputs,
   // suspicious: loads, but probably not what you meant
   fp16Accuracy,
   invalidSuppression,
