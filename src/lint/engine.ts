@@ -97,7 +97,6 @@ export function lintText(text: string, options: LintTextOptions = {}): LintResul
   const workspace = new Workspace();
   workspace.setText(file, text);
   if (options.signature) workspace.sources.setSignature(resolve(options.modelFile ?? options.signature.path ?? join(dirname(file), '1', 'model.onnx')), options.signature);
-  workspace.newRun();
   const target: LintTarget = { modelDir: modelDirOfConfig(file), configs: new Set([file]), modelFiles: new Set() };
   return new LintRun({ settings: options.settings, ruleLevels: options.ruleLevels, rules: options.rules }, workspace).run([target]);
 }

@@ -4,7 +4,7 @@ import type { ResolveOptions, ResolveResult } from '../triton/effective-config.j
 import { Workspace } from './workspace.js';
 
 export { Workspace, type ConfigRead, type ReadConfigOptions, type WorkspaceModel } from './workspace.js';
-export { Sources, loadSignature, type SignatureResult } from './sources.js';
+export type { SignatureResult } from './sources.js';
 
 /** The effective config Triton would load for one model directory, read from disk. */
 export function resolveModelDir(modelDir: string, options: ResolveOptions = {}): ResolveResult {

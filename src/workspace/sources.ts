@@ -97,30 +97,22 @@ export class Sources implements Tree {
 
   entries(dir: string): readonly TreeEntry[] {
     let known = this.listed.get(dir);
-    if (known === undefined) {
-      if (!this.overlays.size) {
-        try {
-          known = this.disk.entries(dir);
-        } catch (e) {
-          if (e instanceof UnreadablePathError) this.listed.set(dir, e);
-          throw e;
-        }
-        this.listed.set(dir, known);
-        return known;
-      }
-      try {
-        known = this.merged(dir, this.disk.entries(dir));
-      } catch (e) {
-        if (!(e instanceof UnreadablePathError) || !this.overlayDirs.has(dir)) {
-          if (e instanceof UnreadablePathError) this.listed.set(dir, e);
-          throw e;
-        }
-        known = this.merged(dir, []);
-      }
-      this.listed.set(dir, known);
-    }
+    if (known === undefined) this.listed.set(dir, (known = this.list(dir)));
     if (known instanceof UnreadablePathError) throw known;
     return known;
+  }
+
+  private list(dir: string): readonly TreeEntry[] | UnreadablePathError {
+    let onDisk: readonly TreeEntry[];
+    try {
+      onDisk = this.disk.entries(dir);
+    } catch (e) {
+      if (!(e instanceof UnreadablePathError)) throw e;
+      // A directory that holds overlays lists them even where the disk cannot be read.
+      if (!this.overlayDirs.has(dir)) return e;
+      onDisk = [];
+    }
+    return this.merged(dir, onDisk);
   }
 
   private merged(dir: string, onDisk: readonly TreeEntry[]): readonly TreeEntry[] {
