@@ -1,5 +1,7 @@
 // `tritonc lint [PATH...] [--format stylish|json|sarif|github] [--config FILE] [--gpu-memory 24GiB]
-//   [--max-warnings N] [--quiet] [--rule id=off|info|warn|error] [-o FILE] [--no-color]`
+//   [--gpus N] [--configs-only] [--max-warnings N] [--quiet] [--rule id=off|info|warn|error] [-o FILE]
+//   [--no-color]`, and tritonserver's flags that change its verdict (--disable-auto-complete-config,
+//   --strict-model-config, --backend-config, --model-repository).
 // Exit 0 clean (warnings within --max-warnings), 1 lint errors or too many warnings, 2 usage,
 // settings or unreadable input.
 import { resolve } from 'node:path';
@@ -18,16 +20,20 @@ import { describeFsError } from '../util/read-text.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import type { CommandSpec } from './command.js';
+import { serverFlagsFromArgs, withServerFlags } from './server-flags.js';
+import type { ServerOptions } from '../triton/server-options.js';
 
 export const lintCommand: CommandSpec = {
   command: 'lint [paths..]',
   describe: 'Check configs against Triton\'s rules and their models, before Triton refuses them',
   builder: (y) =>
-    y
+    withServerFlags(y, { repositories: true })
       .positional('paths', { type: 'string', array: true, describe: 'Repositories, model directories, config.pbtxt or model files (default: .)' })
       .option('format', { alias: 'f', type: 'string', choices: REPORT_FORMATS as unknown as string[], describe: 'Output format (default: github under GitHub Actions, else stylish)' })
       .option('config', { alias: 'c', type: 'string', describe: 'Settings file to use instead of the nearest tritonc.config.json' })
       .option('gpu-memory', { type: 'string', describe: `Memory of one GPU for instance-memory: a size (24GiB) or ${GPU_PRESET_NAMES.join(', ')}` })
+      .option('gpus', { type: 'number', describe: 'GPUs on each server (default 1; 0 for a CPU-only server)' })
+      .option('configs-only', { type: 'boolean', describe: 'The model files are provisioned separately: missing versions and model files are not errors (tritonc.lock.json stands in for them)' })
       .option('max-warnings', { type: 'number', describe: 'Exit 1 when there are more warnings than this' })
       .option('quiet', { alias: 'q', type: 'boolean', describe: 'Report errors only' })
       .option('rule', { type: 'string', array: true, describe: 'Set a rule\'s level: id=off|info|warn|error (repeatable)' })
@@ -45,6 +51,9 @@ export const lintCommand: CommandSpec = {
         rule: (a.rule as string[] | undefined) ?? [],
         outputFile: a.outputFile as string | undefined,
         color: a.color as boolean | undefined,
+        gpus: a.gpus as number | undefined,
+        configsOnly: a.configsOnly as boolean | undefined,
+        server: serverFlagsFromArgs(a, io.cwd),
       },
       io,
     ),
@@ -60,6 +69,10 @@ export interface LintCliOptions {
   rule: string[];
   outputFile?: string;
   color?: boolean;
+  gpus?: number;
+  configsOnly?: boolean;
+  /** tritonserver flags, parsed (server-flags.ts). */
+  server?: Partial<ServerOptions>;
 }
 
 export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> {
@@ -72,6 +85,7 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
     gpuMemory = parseGpuMemoryFlag(opts.gpuMemory);
     if (!gpuMemory) throw new UsageError(`--gpu-memory ${opts.gpuMemory}: expected a size such as 24GiB or 80GB, or one of ${GPU_PRESET_NAMES.join(', ')}`);
   }
+  if (opts.gpus !== undefined && !(Number.isSafeInteger(opts.gpus) && opts.gpus >= 0)) throw new UsageError(`--gpus takes a whole number of GPUs (0 for a CPU-only server); got "${String(opts.gpus)}"`);
   const ruleLevels: Record<string, RuleLevel> = {};
   for (const flag of opts.rule) {
     try {
@@ -84,7 +98,12 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
 
   let result: LintResult;
   try {
-    result = lintSync(opts.paths, { cwd: io.cwd, settingsFile: opts.config, ruleLevels, gpuMemory });
+    result = lintSync(opts.paths, {
+      cwd: io.cwd, settingsFile: opts.config, ruleLevels, gpuMemory,
+      ...(opts.gpus !== undefined ? { gpuCount: opts.gpus } : {}),
+      ...(opts.configsOnly !== undefined ? { configsOnly: opts.configsOnly } : {}),
+      ...(opts.server ? { server: opts.server } : {}),
+    });
   } catch (e) {
     if (e instanceof LintInputError) throw new UsageError(`lint: ${e.message}`);
     if (e instanceof SettingsError) throw new UsageError(`lint: settings: ${e.message}`);

@@ -1,5 +1,7 @@
 // `tritonc resolve MODEL_DIR [--gpus N] [--format pbtxt|json] [--config-name NAME]
-//   [--default-max-batch-size N] [--explain]`
+//   [--default-max-batch-size N] [--explain]`, and tritonserver's --disable-auto-complete-config,
+//   --strict-model-config, --backend-config. The nearest tritonc.config.json's `server` and `gpu.count`
+//   apply unless a flag says otherwise.
 // Prints the effective config Triton would load. Exit 0 printed; 1 Triton would refuse the model
 // (its message and the fix on stderr, nothing on stdout); 2 bad flags or unreadable input.
 import { resolve } from 'node:path';
@@ -11,6 +13,10 @@ import type { ResolveResult } from '../triton/effective-config.js';
 import { resolveModelDir } from '../workspace/index.js';
 import { stringifyTritonJson, tritonConfigJson, type TritonJson } from '../triton/triton-json.js';
 import type { CommandSpec } from './command.js';
+import { serverFlagsFromArgs, withServerFlags } from './server-flags.js';
+import type { ServerOptions } from '../triton/server-options.js';
+import { DEFAULT_SETTINGS, SettingsError, findSettingsFile, loadSettingsFile, resolveOptionsOf, type LintSettings } from '../lint/settings.js';
+import { RULES } from '../lint/rules/index.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { displayPath } from '../util/display-path.js';
@@ -19,15 +25,27 @@ export const resolveCommand: CommandSpec = {
   command: 'resolve <dir>',
   describe: 'Print the effective config Triton would load for a model directory (autofill, ONNX Runtime auto-complete, normalization)',
   builder: (y) =>
-    y
+    withServerFlags(y)
       .positional('dir', { type: 'string', describe: 'The model directory (holding config.pbtxt, if any, and the version directories)' })
       .option('gpus', { type: 'number', describe: 'GPUs on the host Triton runs on (default 1; 0 for a CPU-only host)' })
       .option('format', { choices: ['pbtxt', 'json'] as const, default: 'pbtxt' as const, describe: 'pbtxt, or the JSON of Triton\'s GET /v2/models/<name>/config' })
       .option('config-name', { type: 'string', describe: 'Read configs/<name>.pbtxt, as tritonserver --model-config-name=<name>' })
-      .option('default-max-batch-size', { type: 'number', describe: 'The backend\'s default-max-batch-size (Triton\'s default: 4)' })
+      .option('default-max-batch-size', { type: 'number', describe: 'The backend\'s default-max-batch-size (Triton\'s default: 4); the same as --backend-config=onnxruntime,default-max-batch-size=N' })
       .option('explain', { type: 'boolean', describe: 'List every change Triton makes, and why, on stderr' }),
   run: (a, io) => runResolve(a, io),
 };
+
+/** The nearest settings file's view of the server; exit 2 when it cannot be used. */
+function settingsNear(modelDir: string): LintSettings {
+  const file = findSettingsFile(modelDir);
+  if (!file) return DEFAULT_SETTINGS;
+  try {
+    return loadSettingsFile(file, RULES);
+  } catch (e) {
+    if (e instanceof SettingsError) throw new UsageError(`resolve: settings: ${e.message}`);
+    throw e;
+  }
+}
 
 function wholeNumber(flag: string, v: unknown): number | undefined {
   if (v === undefined) return undefined;
@@ -45,7 +63,16 @@ export async function runResolve(a: Record<string, unknown>, io: CliIO): Promise
     throw new UsageError(`--config-name takes a config name without spaces or slashes (it reads configs/<name>.pbtxt); got "${configName}"`);
   }
 
-  const result = resolveModelDir(resolve(io.cwd, dir), {
+  const modelDir = resolve(io.cwd, dir);
+  const settings = settingsNear(modelDir);
+  const flags = serverFlagsFromArgs(a, io.cwd);
+  const server: ServerOptions = {
+    ...settings.server,
+    ...(flags.autoCompleteConfig !== undefined ? { autoCompleteConfig: flags.autoCompleteConfig } : {}),
+    backendConfig: [...settings.server.backendConfig, ...(flags.backendConfig ?? [])],
+  };
+  const result = resolveModelDir(modelDir, {
+    ...resolveOptionsOf({ ...settings, server }),
     ...(gpus !== undefined ? { gpus } : {}),
     ...(defaultMaxBatchSize !== undefined ? { defaultMaxBatchSize } : {}),
     ...(configName !== undefined ? { configName } : {}),

@@ -7,6 +7,8 @@ import { dryRunText, reportText } from '../verify/report.js';
 import type { Runtime } from '../verify/types.js';
 import { dryRunVerify, verifyModel, type VerifyOptions } from '../verify/verify.js';
 import { EXIT, UsageError } from './errors.js';
+import { serverFlagsFromArgs } from './server-flags.js';
+import { DEFAULT_SERVER_OPTIONS, tritonServerArgs } from '../triton/server-options.js';
 import type { CliIO } from './io.js';
 import type { VerifyDeps } from './verify.js';
 
@@ -17,7 +19,14 @@ function optionsFromArgs(a: Record<string, unknown>, io: CliIO, injected: Verify
   if (a.image !== undefined && runtime !== 'docker') throw new UsageError('--image applies to --runtime docker');
   if (a.gpus !== undefined && runtime !== 'docker') throw new UsageError('--gpus applies to --runtime docker (a running server has its GPUs already)');
   if (a.server !== undefined && runtime !== 'server') throw new UsageError('--server applies to --runtime server');
+  const server = serverFlagsFromArgs(a, io.cwd);
+  const serverFlagGiven = a.disableAutoCompleteConfig !== undefined || a.strictModelConfig !== undefined || a.backendConfig !== undefined;
+  if (serverFlagGiven && runtime !== 'docker') {
+    throw new UsageError('--disable-auto-complete-config, --strict-model-config and --backend-config apply to --runtime docker (tritonc starts that server; a running one has its own flags)');
+  }
   const options: VerifyOptions = { modelDir: String(a.model_dir ?? a.modelDir), cwd: io.cwd, runtime, timeoutMs };
+  const serverArgs = tritonServerArgs({ ...DEFAULT_SERVER_OPTIONS, ...server });
+  if (serverArgs.length) options.serverArgs = serverArgs;
   if (a.image !== undefined) {
     const image = String(a.image).trim();
     if (!image || /\s/.test(image)) throw new UsageError(`--image takes an image reference such as nvcr.io/nvidia/tritonserver:26.08-py3; got "${String(a.image)}"`);

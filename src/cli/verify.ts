@@ -1,8 +1,10 @@
 // `tritonc verify MODEL_DIR [--runtime ort|docker|server] [--image IMAGE] [--server URL] [--gpus ...]
-// [--timeout 120s] [--dry-run] [--format text|json]`: load the model for real and check it answers as
+// [--timeout 120s] [--dry-run] [--format text|json]`, and for docker tritonserver's
+// --disable-auto-complete-config, --strict-model-config, --backend-config (passed on to it): load the model for real and check it answers as
 // configured. Exit 0 ok, 1 refused or wrong shapes/types, 2 could not run, 130/143 interrupted.
 import type { VerifyOptions } from '../verify/verify.js';
 import type { CommandSpec } from './command.js';
+import { withServerFlags } from './server-flags.js';
 
 /** Replaceable parts for tests (onnxruntime-node loader, docker runner, fetch, ports, signals). */
 export type VerifyDeps = NonNullable<VerifyOptions['deps']>;
@@ -17,7 +19,7 @@ export const verifyCommand: CommandSpec = {
   command: 'verify <model_dir>',
   describe: 'Load a model for real (ONNX Runtime, a Triton container, or a running Triton) and check it answers as config.pbtxt says',
   builder: (y) =>
-    y
+    withServerFlags(y)
       .positional('model_dir', { type: 'string', describe: 'The model directory: <repository>/<model>, holding config.pbtxt' })
       .option('runtime', { choices: ['ort', 'docker', 'server'] as const, describe: 'ort: ONNX Runtime on the CPU (default); docker: a Triton container; server: a running Triton (--server)' })
       .option('image', { type: 'string', describe: 'docker: the Triton image (default nvcr.io/nvidia/tritonserver:<release>-py3)' })

@@ -4,7 +4,7 @@
 // only when a rule asks for it) and lays unsaved text over the disk.
 import { dirname, join, resolve } from 'node:path';
 import type { Diagnostic, Severity } from '../diagnostics.js';
-import type { ConfigDocument } from '../config/document.js';
+import { parseConfig, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import type { OnnxReadError } from '../onnx/errors.js';
 import type { ModelSignature } from '../onnx/types.js';
@@ -13,7 +13,7 @@ import type { ModelFile } from '../triton/model-file.js';
 import { describeRule, fileResult, summarize, type FileResult, type InputProblem, type LintResult } from './results.js';
 import type { ConfigEdits, ModelContext, ModelInfo, ModelRule, Report, RepositoryContext, RepositoryModel, RepositoryRule, Rule, RuleFiles, RuleLevel, RuleMeta } from './rule.js';
 import { RULES } from './rules/index.js';
-import { DEFAULT_SETTINGS, findSettingsFile, loadSettingsFile, type LintSettings } from './settings.js';
+import { DEFAULT_SETTINGS, findSettingsFile, loadSettingsFile, resolveOptionsOf, type LintSettings } from './settings.js';
 import { effectiveSeverity } from './severity.js';
 import { displayPath } from '../util/display-path.js';
 import { UnreadablePathError } from '../util/unreadable-path.js';
@@ -28,6 +28,7 @@ import { didYouMean } from '../pbtxt/suggest.js';
 import { Workspace, type ConfigRead } from '../workspace/workspace.js';
 import type { SignatureResult } from '../workspace/sources.js';
 import { append } from '../util/arrays.js';
+import type { ServerOptions } from '../triton/server-options.js';
 
 export interface LintOptions {
   /** Relative paths are resolved against it (default: process.cwd()). */
@@ -40,6 +41,12 @@ export interface LintOptions {
   ruleLevels?: Record<string, RuleLevel>;
   /** The GPU memory budget over the settings (--gpu-memory). */
   gpuMemory?: { bytes: number; source: string };
+  /** GPUs per server over the settings (--gpus). */
+  gpuCount?: number;
+  /** tritonserver flags over the settings' `server` (the command line): backend settings add to the file's. */
+  server?: Partial<ServerOptions>;
+  /** --configs-only over the settings. */
+  configsOnly?: boolean;
   /** The rules to run (default: every registered rule). */
   rules?: readonly Rule[];
   /** Called after each config file, for a progress display. */
@@ -61,13 +68,15 @@ export function lintSync(paths: readonly string[], options: LintOptions = {}): L
   const workspace = options.workspace ?? new Workspace();
   workspace.newRun();
   const cwd = options.cwd ?? process.cwd();
-  const { targets, missing, unrecognized, unreadable } = resolveTargets(paths.length ? paths : ['.'], cwd, workspace.tree);
+  // With no paths, a server's --model-repository paths are what it serves, else the current directory.
+  const given = paths.length ? paths : options.server?.modelRepositories?.length ? options.server.modelRepositories : ['.'];
+  const { targets, missing, unrecognized, unreadable } = resolveTargets(given, cwd, workspace.tree);
   if (missing.length) throw new LintInputError(`${missing.join(', ')}: no such file or directory`, 'missing');
   if (unreadable.length) throw new LintInputError(unreadable.map((u) => `${displayPath(u.path, cwd)}: cannot read: ${u.reason}`).join('\n'), 'unreadable');
   if (unrecognized.length) {
     throw new LintInputError(`${unrecognized.join(', ')}: not a config (config.pbtxt, configs/<name>.pbtxt) or a model file inside a version directory`, 'unrecognized');
   }
-  if (!targets.length) throw new LintInputError(`no config.pbtxt, configs/*.pbtxt or model directory found under ${paths.join(', ') || '.'}`);
+  if (!targets.length) throw new LintInputError(`no config.pbtxt, configs/*.pbtxt or model directory found under ${given.join(', ')}`);
   try {
     return new LintRun(options, workspace).run(targets);
   } catch (e) {
@@ -129,6 +138,11 @@ interface Unit {
   ruleSet: RuleSet;
   diagnostics: Diagnostic[];
   directives: Directive[];
+  /**
+   * A model directory without config.pbtxt, linted as Triton loads it: from an empty config (which
+   * auto-complete fills in), at the path of the config.pbtxt Triton would read.
+   */
+  virtual: boolean;
 }
 
 const ENGINE_RULES = { syntax: 'syntax', invalidSuppression: 'invalid-suppression', unusedSuppression: 'unused-suppression' } as const;
@@ -181,8 +195,7 @@ class LintRun {
   private ruleSet(base: LintSettings): RuleSet {
     const cached = this.ruleSets.get(base);
     if (cached) return cached;
-    const gpu = this.options.gpuMemory ? { ...base.gpu, memoryBytes: this.options.gpuMemory.bytes, memorySource: this.options.gpuMemory.source } : base.gpu;
-    const settings: LintSettings = { ...base, gpu };
+    const settings = withCommandLine(base, this.options);
     const levels = new Map<string, RuleLevel>();
     const active: ActiveRule[] = [];
     for (const rule of this.rules) {
@@ -218,7 +231,7 @@ class LintRun {
   }
 
   /** A model's facts for rules, each read on first use and then kept for the run. */
-  private modelInfo(name: string, dir: string): ModelInfo {
+  private modelInfo(name: string, dir: string, settings: LintSettings): ModelInfo {
     const m = this.ws.model(dir, name);
     return {
       name,
@@ -226,7 +239,8 @@ class LintRun {
       layout: () => m.layout(),
       autofillListing: () => m.autofillListing(),
       autofill: (config) => m.autofill(config),
-      effective: (options) => m.effective(options),
+      // As the server the settings describe would load it, unless the rule asks otherwise.
+      effective: (options) => m.effective({ ...resolveOptionsOf(settings), ...options }),
     };
   }
 
@@ -267,28 +281,30 @@ class LintRun {
         this.problems.push(doc);
         continue;
       }
-      const syntaxOk = !hasSyntaxErrors(doc);
-      const modelFile = syntaxOk ? this.modelFileOf(t.modelDir, doc.value) : undefined;
-      const path = modelFile?.format === 'onnx' ? modelFile.path : undefined;
-      units.push({
-        name: scan.name, dir: t.modelDir, file, doc, modelFile,
-        signature: () => (path ? this.signature(path) : {}),
-        ruleSet, diagnostics: [], directives: parseDirectives(doc.text),
-      });
+      units.push(this.unit(t, scan.name, file, doc, ruleSet, false));
     }
-    // A model without a config: the model files named on the command line are still read and
-    // checked, and so is the one Triton loads to auto-complete the config when the whole model
-    // directory is linted.
-    if (!files.length) {
-      const checked = new Set([...t.modelFiles].filter((f) => f.endsWith('.onnx')));
-      const loaded = t.configs === 'all' ? this.modelFileOf(t.modelDir, {}) : undefined;
-      if (loaded?.format === 'onnx' && loaded.path) checked.add(loaded.path);
-      for (const modelFile of checked) {
-        const error = this.signature(modelFile).error;
-        if (error && ruleSet.levels.get('model-unreadable') !== 'off') this.addOther(modelReadDiagnostic(error, ruleSet));
-      }
+    if (files.length || t.configs !== 'all') return units;
+    // A model without a config: Triton starts from an empty one (or, without auto-complete, refuses
+    // the model), so it is linted as that empty config at the path Triton reads.
+    const file = join(t.modelDir, 'config.pbtxt');
+    const unit = this.unit(t, scan.name, file, parseConfig('', file), ruleSet, true);
+    units.push(unit);
+    // Model files named on the command line besides the one Triton loads are read and checked too.
+    for (const modelFile of [...t.modelFiles].filter((f) => f.endsWith('.onnx') && f !== unit.modelFile?.path)) {
+      const error = this.signature(modelFile).error;
+      if (error && ruleSet.levels.get('model-unreadable') !== 'off') this.addOther(modelReadDiagnostic(error, ruleSet));
     }
     return units;
+  }
+
+  private unit(t: LintTarget, name: string, file: string, doc: ConfigDocument, ruleSet: RuleSet, virtual: boolean): Unit {
+    const modelFile = hasSyntaxErrors(doc) ? undefined : this.modelFileOf(t.modelDir, doc.value);
+    const path = modelFile?.format === 'onnx' ? modelFile.path : undefined;
+    return {
+      name, dir: t.modelDir, file, doc, modelFile,
+      signature: () => (path ? this.signature(path) : {}),
+      ruleSet, diagnostics: [], directives: parseDirectives(doc.text), virtual,
+    };
   }
 
   private addOther(d: Diagnostic): void {
@@ -302,21 +318,26 @@ class LintRun {
   private reporter(unit: Unit, active: ActiveRule): (r: Report) => void {
     return (r) => {
       const natural = r.severity ?? (active.rule.meta.defaultSeverity === 'off' ? active.level : active.rule.meta.defaultSeverity);
-      const d = toDiagnostic(active.rule.meta, r, effectiveSeverity(natural, active.rule.meta.defaultSeverity, active.level), unit.file, unit.doc);
+      // A file that does not exist cannot be edited: findings on a missing config carry no fix.
+      const report = unit.virtual && r.fix ? { ...r, fix: undefined } : r;
+      const d = toDiagnostic(active.rule.meta, report, effectiveSeverity(natural, active.rule.meta.defaultSeverity, active.level), unit.file, unit.doc);
       if (d.file === unit.file) unit.diagnostics.push(d);
       else if (!suppressedInFile(unit.directives, d.ruleId)) this.addOther(d);
     };
   }
 
   private runModelRules(unit: Unit): void {
+    // Rules see a config only once Triton can read it: a partial value would make them report
+    // nonsense. A missing config.pbtxt is unreadable on a server that does not auto-complete.
     const syntaxOk = !hasSyntaxErrors(unit.doc);
+    const readable = syntaxOk && !(unit.virtual && !unit.ruleSet.settings.server.autoCompleteConfig);
     // The model is read on first ask (the workspace keeps it): by the engine for rules that require
     // it, by any rule that looks at ctx.signature.
     let read: SignatureResult | undefined;
-    const sig = (): SignatureResult => (read ??= syntaxOk ? unit.signature() : {});
+    const sig = (): SignatureResult => (read ??= readable ? unit.signature() : {});
     // What every rule of this config sees is made once; each rule's context adds its options and reporter.
     const facts: UnitFacts = {
-      model: this.modelInfo(unit.name, unit.dir),
+      model: this.modelInfo(unit.name, unit.dir, unit.ruleSet.settings),
       modelFile: unit.modelFile?.format === 'onnx' ? unit.modelFile.path : undefined,
       sig,
       isEnabled: (id) => (unit.ruleSet.levels.get(id) ?? 'off') !== 'off',
@@ -326,8 +347,7 @@ class LintRun {
     for (const active of unit.ruleSet.active) {
       if (active.rule.scope !== 'model') continue;
       const rule = active.rule as ModelRule<unknown>;
-      // Rules see a config only once it parses: a partial value would make them report nonsense.
-      if (!syntaxOk && rule.meta.id !== ENGINE_RULES.syntax) continue;
+      if (!readable && !rule.meta.unreadableConfigs) continue;
       if (rule.meta.requiresModel && !sig().signature) continue;
       const ctx = new RuleContext(unit, facts, active.options, this.reporter(unit, active));
       guarded(rule.meta.id, () => rule.check(ctx), (error) => ctx.report({ messageId: INTERNAL_ERROR, data: { ruleId: rule.meta.id, error }, severity: 'error' }));
@@ -335,22 +355,29 @@ class LintRun {
   }
 
   private runRepositoryRules(targets: LintTarget[], units: Unit[]): void {
-    const byRepo = new Map<string, LintTarget[]>();
+    // One server serves its --model-repository paths together: their models are one namespace.
+    const byServer = new Map<string, { repositories: string[]; targets: LintTarget[]; ruleSet: RuleSet }>();
     for (const t of targets) {
       const repo = dirname(t.modelDir);
-      byRepo.set(repo, [...(byRepo.get(repo) ?? []), t]);
+      const ruleSet = this.ruleSet(this.settingsFor(repo));
+      const served = ruleSet.settings.server.modelRepositories;
+      const repositories = served.includes(repo) ? [...served] : [repo];
+      const key = repositories.join('\0');
+      const group = byServer.get(key);
+      if (group) group.targets.push(t);
+      else byServer.set(key, { repositories, targets: [t], ruleSet });
     }
     const unitByFile = new Map(units.map((u) => [u.file, u]));
-    for (const [repo, repoTargets] of byRepo) {
-      const ruleSet = this.ruleSet(this.settingsFor(repo));
+    for (const { repositories, targets: served, ruleSet } of byServer.values()) {
       if (!ruleSet.active.some((a) => a.rule.scope === 'repository')) continue;
-      const dirs = new Set([...this.ws.modelDirs(repo).filter((d) => looksLikeModelDir(d, this.ws.tree)), ...repoTargets.map((t) => t.modelDir)]);
-      const models = [...dirs].sort().map((dir) => this.repositoryModel(dir, unitByFile));
-      this.runRepositoryRulesOn(repo, models, ruleSet, unitByFile);
+      const inRepositories = repositories.flatMap((r) => this.ws.modelDirs(r).filter((d) => looksLikeModelDir(d, this.ws.tree)));
+      const dirs = new Set([...inRepositories, ...served.map((t) => t.modelDir)]);
+      const models = [...dirs].sort().map((dir) => this.repositoryModel(dir, unitByFile, ruleSet.settings));
+      this.runRepositoryRulesOn(repositories, models, ruleSet, unitByFile);
     }
   }
 
-  private repositoryModel(dir: string, unitByFile: Map<string, Unit>): RepositoryModel {
+  private repositoryModel(dir: string, unitByFile: Map<string, Unit>, settings: LintSettings): RepositoryModel {
     const scan = this.scan(dir);
     const configFile = scan.configPath;
     // With a long-lived workspace (watch) every config is read in full once and kept; a single run reads the others lightly.
@@ -359,9 +386,13 @@ class LintRun {
     const config = doc && !hasSyntaxErrors(doc) ? doc.value : undefined;
     let file: ModelFile | undefined;
     const modelFile = (): ModelFile => (file ??= this.modelFileOf(dir, config ?? {}));
+    const unit = unitByFile.get(configFile ?? join(dir, 'config.pbtxt'));
     return {
-      ...this.modelInfo(scan.name, dir), configFile, doc, config,
-      isTarget: configFile !== undefined && unitByFile.has(configFile),
+      ...this.modelInfo(scan.name, dir, settings), configFile,
+      // A model without a config is, to Triton, the empty config it starts from.
+      doc: doc ?? (unit?.virtual ? unit.doc : undefined),
+      config: config ?? (unit?.virtual ? unit.doc.value : undefined),
+      isTarget: unit !== undefined,
       modelFile: () => modelFile().path,
       signature: () => {
         const f = modelFile();
@@ -370,8 +401,8 @@ class LintRun {
     };
   }
 
-  private runRepositoryRulesOn(dir: string, models: RepositoryModel[], ruleSet: RuleSet, unitByFile: Map<string, Unit>): void {
-    const facts = this.ws.repository(dir);
+  private runRepositoryRulesOn(repositories: string[], models: RepositoryModel[], ruleSet: RuleSet, unitByFile: Map<string, Unit>): void {
+    const facts = this.ws.repository(repositories);
     const also = models.map((m) => m.dir);
     const repository: RepositoryContext['repository'] = {
       gpuLoads: (gpuCount, overheadBytes) => facts.gpuLoads(gpuCount, overheadBytes, also),
@@ -381,10 +412,10 @@ class LintRun {
       if (active.rule.scope !== 'repository') continue;
       const rule = active.rule as RepositoryRule<unknown>;
       const ctx: RepositoryContext<unknown> = {
-        dir, models, repository, settings: ruleSet.settings, options: active.options, files: this.files,
+        repositories, models, repository, settings: ruleSet.settings, options: active.options, files: this.files,
         edits: (model) => (model.doc ? configEdits(model.doc) : NO_EDITS),
         report: (model, r) => {
-          const unit = model.configFile ? unitByFile.get(model.configFile) : undefined;
+          const unit = unitByFile.get(model.configFile ?? join(model.dir, 'config.pbtxt'));
           // Only configs being linted get findings; the unit's own level for the rule applies.
           if (!unit || !model.isTarget) return;
           const own = unit.ruleSet.active.find((a) => a.rule.meta.id === rule.meta.id);
@@ -440,6 +471,22 @@ class LintRun {
 }
 
 // ---- helpers -------------------------------------------------------------------------------------
+
+/** The settings with the command line's flags over them. */
+function withCommandLine(base: LintSettings, o: LintOptions): LintSettings {
+  const gpu = {
+    ...base.gpu,
+    ...(o.gpuMemory ? { memoryBytes: o.gpuMemory.bytes, memorySource: o.gpuMemory.source } : {}),
+    ...(o.gpuCount !== undefined ? { count: o.gpuCount } : {}),
+  };
+  const flags = o.server ?? {};
+  const server: ServerOptions = {
+    autoCompleteConfig: flags.autoCompleteConfig ?? base.server.autoCompleteConfig,
+    backendConfig: [...base.server.backendConfig, ...(flags.backendConfig ?? [])],
+    modelRepositories: flags.modelRepositories?.length ? flags.modelRepositories : base.server.modelRepositories,
+  };
+  return { ...base, gpu, server, configsOnly: o.configsOnly ?? base.configsOnly };
+}
 
 /** What every rule of one config sees. */
 interface UnitFacts {

@@ -107,6 +107,11 @@ export interface RuleMeta<Options = undefined, Messages extends MessageTemplates
    * rule exists so that it has an id, docs, a severity and SARIF metadata.
    */
   engine?: boolean;
+  /**
+   * Runs on configs Triton cannot read (syntax errors, a config.pbtxt a server without auto-complete
+   * needs and does not find), where every other rule is skipped. Default false.
+   */
+  unreadableConfigs?: boolean;
   /** False for rules the settings may not turn off or change (syntax errors). Default true. */
   configurable?: boolean;
 }
@@ -229,8 +234,11 @@ export interface RepositoryFacts {
 }
 
 export interface RepositoryContext<Options = undefined, Messages extends MessageTemplates = MessageTemplates> {
-  /** Absolute path of the repository (the directory holding the model directories). */
-  readonly dir: string;
+  /**
+   * The repositories one server serves together (absolute): the linted model's repository, or every
+   * --model-repository of the server when it is one of them. Model names are unique across them.
+   */
+  readonly repositories: readonly string[];
   readonly models: readonly RepositoryModel[];
   readonly repository: RepositoryFacts;
   readonly settings: LintSettings;

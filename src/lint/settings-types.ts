@@ -2,6 +2,7 @@
 // apart from the parsing (settings.ts) so that the rule contract (rule.ts) can name them without a
 // circle: settings.ts needs the rules to validate their options.
 import type { Severity } from '../diagnostics.js';
+import { DEFAULT_SERVER_OPTIONS, type ServerOptions } from '../triton/server-options.js';
 
 /** What a settings file or --rule may set a rule to. */
 export type RuleLevel = Severity | 'off';
@@ -26,6 +27,13 @@ export interface LintSettings {
   };
   /** End-to-end latency budget per request, microseconds. */
   latencyBudgetUs: number | undefined;
+  /** The tritonserver flags the repository is served with (settings `server`, the command line). */
+  server: ServerOptions;
+  /**
+   * This checkout holds the configs; model files are provisioned separately (settings `configsOnly`,
+   * --configs-only): missing versions and model files are not errors, the lock file stands in for them.
+   */
+  configsOnly: boolean;
 }
 
 export const DEFAULT_SETTINGS: LintSettings = Object.freeze({
@@ -33,4 +41,6 @@ export const DEFAULT_SETTINGS: LintSettings = Object.freeze({
   rules: {},
   gpu: { memoryBytes: undefined, memorySource: undefined, count: 1 },
   latencyBudgetUs: undefined,
+  server: DEFAULT_SERVER_OPTIONS,
+  configsOnly: false,
 });

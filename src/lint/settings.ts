@@ -1,4 +1,5 @@
-// tritonc.config.json: rule severities and options, the GPU memory budget, the latency budget.
+// tritonc.config.json: rule severities and options, the GPU memory budget, the latency budget, the
+// tritonserver flags the repository is served with, and whether model files live elsewhere.
 // Found by walking up from the linted path (or given with --config), validated with zod; every error
 // names the file and the bad key. The JSON Schema in schemas/tritonc.schema.json is generated from
 // the same zod schemas (settingsJsonSchema) and a test keeps the two identical.
@@ -13,6 +14,8 @@ import { DEFAULT_SETTINGS, type LintSettings, type RuleLevel, type RuleSetting }
 export { DEFAULT_SETTINGS, type LintSettings, type RuleLevel, type RuleSetting };
 import { parseDuration, parseSize } from './units.js';
 import { readTextOrThrow } from '../util/read-text.js';
+import { DEFAULT_SERVER_OPTIONS, ServerFlagError, autoCompleteConfigOf, defaultMaxBatchSize, parseBackendConfig, type ServerOptions } from '../triton/server-options.js';
+import type { ResolveOptions } from '../triton/effective-config.js';
 
 export const SETTINGS_FILE_NAME = 'tritonc.config.json';
 
@@ -78,6 +81,27 @@ const gpuSchema = z
   })
   .describe('The GPUs the repository is served on.');
 
+const serverSchema = z
+  .strictObject({
+    disableAutoCompleteConfig: z.boolean().optional().describe('tritonserver --disable-auto-complete-config: configs must be complete as written.'),
+    strictModelConfig: z.boolean().optional().describe('tritonserver --strict-model-config (deprecated): true is --disable-auto-complete-config.'),
+    backendConfig: z
+      .array(
+        z.string().superRefine((v, ctx) => {
+          try {
+            parseBackendConfig(v);
+          } catch (e) {
+            if (!(e instanceof ServerFlagError)) throw e;
+            ctx.addIssue({ code: 'custom', message: e.message });
+          }
+        }),
+      )
+      .optional()
+      .describe('tritonserver --backend-config values, as Triton spells them: "onnxruntime,default-max-batch-size=8".'),
+    modelRepository: z.array(z.string().min(1)).optional().describe('tritonserver --model-repository paths (relative to this file): one server over all of them.'),
+  })
+  .describe('The tritonserver command line the repository is served with.');
+
 function ruleEntrySchema(rule: Rule): z.ZodType {
   const forms: z.ZodType[] = [levelSchema, z.tuple([levelSchema])];
   if (rule.meta.options) forms.push(z.tuple([levelSchema, rule.meta.options]));
@@ -97,6 +121,8 @@ export function settingsSchema(rules: readonly Rule[]): z.ZodType {
       rules: z.strictObject(ruleShape).optional().describe('Rule levels, as "warn" or ["warn", { options }].'),
       gpu: gpuSchema.optional(),
       latencyBudget: durationSchema.optional().describe('The latency budget of one request, e.g. "100ms".'),
+      server: serverSchema.optional(),
+      configsOnly: z.boolean().optional().describe('This checkout holds the configs; the model files are provisioned separately (tritonc.lock.json stands in for them).'),
     })
     .describe('tritonc settings (tritonc.config.json)');
 }
@@ -148,7 +174,12 @@ export function parseSettings(json: unknown, file: string, rules: readonly Rule[
   const byId = new Map(rules.map((r) => [r.meta.id, r]));
   const result = settingsSchema(rules).safeParse(json);
   if (!result.success) throw settingsIssue(file, result.error.issues, json, byId);
-  const value = result.data as { gpu?: { memory?: string | number; preset?: GpuPreset; count?: number }; latencyBudget?: string | number };
+  const value = result.data as {
+    gpu?: { memory?: string | number; preset?: GpuPreset; count?: number };
+    latencyBudget?: string | number;
+    server?: { disableAutoCompleteConfig?: boolean; strictModelConfig?: boolean; backendConfig?: string[]; modelRepository?: string[] };
+    configsOnly?: boolean;
+  };
 
   const ruleSettings: Record<string, RuleSetting> = {};
   // Options are kept as written (the engine applies the rule's defaults): take them from the input.
@@ -168,6 +199,26 @@ export function parseSettings(json: unknown, file: string, rules: readonly Rule[
       count: gpu.count ?? 1,
     },
     latencyBudgetUs: value.latencyBudget === undefined ? undefined : parseDuration(value.latencyBudget),
+    server: serverOptionsOf(value.server ?? {}, dirname(resolve(file))),
+    configsOnly: value.configsOnly ?? false,
+  };
+}
+
+/** The `server` block as ServerOptions: repository paths are relative to the settings file. */
+function serverOptionsOf(server: { disableAutoCompleteConfig?: boolean; strictModelConfig?: boolean; backendConfig?: string[]; modelRepository?: string[] }, base: string): ServerOptions {
+  return {
+    autoCompleteConfig: autoCompleteConfigOf(server) ?? DEFAULT_SERVER_OPTIONS.autoCompleteConfig,
+    backendConfig: (server.backendConfig ?? []).map(parseBackendConfig),
+    modelRepositories: (server.modelRepository ?? []).map((p) => resolve(base, p)),
+  };
+}
+
+/** What the effective config of a model is computed with, under these settings: the server's flags and GPUs. */
+export function resolveOptionsOf(settings: LintSettings): ResolveOptions {
+  return {
+    gpus: settings.gpu.count,
+    defaultMaxBatchSize: defaultMaxBatchSize(settings.server),
+    autoCompleteConfig: settings.server.autoCompleteConfig,
   };
 }
 
@@ -240,8 +291,9 @@ function issueProblems(file: string, issue: z.core.$ZodIssue, json: unknown, rul
 }
 
 function knownKeys(path: readonly PropertyKey[]): string[] {
-  if (path.length === 0) return ['$schema', 'rules', 'gpu', 'latencyBudget'];
+  if (path.length === 0) return ['$schema', 'rules', 'gpu', 'latencyBudget', 'server', 'configsOnly'];
   if (path[0] === 'gpu') return ['memory', 'preset', 'count'];
+  if (path[0] === 'server') return ['disableAutoCompleteConfig', 'strictModelConfig', 'backendConfig', 'modelRepository'];
   return [];
 }
 

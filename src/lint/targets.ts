@@ -4,6 +4,8 @@
 import { basename, dirname, resolve } from 'node:path';
 import { findConfigFiles } from '../repo/find-configs.js';
 import { looksLikeModelDir, versionOfDirName } from '../repo/model-dir.js';
+import { readAutofillListing } from '../repo/autofill-listing.js';
+import { autofillBackendFields } from '../triton/autofill.js';
 
 export { looksLikeModelDir };
 import type { Tree } from '../repo/tree.js';
@@ -40,6 +42,20 @@ function modelDirOfModelFile(file: string, tree: Tree): string | undefined {
   return undefined;
 }
 
+/**
+ * A directory without config.pbtxt that Triton would load all the same: core's backend autofill on
+ * the empty config it starts from finds a backend in its first sub-directory (model.onnx, model.plan,
+ * model.py, ...), so the directory is a model, not an arbitrary folder of files.
+ */
+function loadableWithoutConfig(dir: string, tree: Tree): boolean {
+  try {
+    if (!looksLikeModelDir(dir, tree)) return false;
+    return Boolean(autofillBackendFields({}, readAutofillListing(dir, basename(dir), tree)).config.backend);
+  } catch {
+    return false;
+  }
+}
+
 /** The model directory of a config file: m/config.pbtxt, m/configs/gpu.pbtxt. */
 export function modelDirOfConfig(file: string): string {
   const dir = dirname(file);
@@ -73,8 +89,9 @@ export function resolveTargets(paths: readonly string[], cwd: string, tree: Tree
         target(abs).configs = 'all';
         continue;
       }
-      const found = findConfigFiles([abs], tree);
+      const found = findConfigFiles([abs], tree, { isModelDir: (dir) => loadableWithoutConfig(dir, tree) });
       for (const f of found.files) addConfig(f);
+      for (const d of found.modelDirs) target(d).configs = 'all';
       unreadable.push(...found.unreadable);
       continue;
     }

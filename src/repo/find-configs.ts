@@ -11,14 +11,21 @@ const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
 
 export interface FoundConfigs {
   files: string[];
+  /** Directories without config.pbtxt that `isModelDir` takes as models (none inside another model). */
+  modelDirs: string[];
   /** Paths given that do not exist. */
   missing: string[];
   /** Directories (given or found) that exist but cannot be read. */
   unreadable: UnreadablePathError[];
 }
 
-export function findConfigFiles(paths: readonly string[], tree: Tree): FoundConfigs {
-  const found: FoundConfigs = { files: [], missing: [], unreadable: [] };
+export interface FindOptions {
+  /** Whether a directory without config.pbtxt is a model all the same (Triton can load it without one). */
+  isModelDir?: (dir: string) => boolean;
+}
+
+export function findConfigFiles(paths: readonly string[], tree: Tree, options: FindOptions = {}): FoundConfigs {
+  const found: FoundConfigs = { files: [], modelDirs: [], missing: [], unreadable: [] };
   const seenFiles = new Set<string>();
   const seenDirs = new Set<string>();
   const add = (f: string): void => {
@@ -27,7 +34,7 @@ export function findConfigFiles(paths: readonly string[], tree: Tree): FoundConf
       found.files.push(f);
     }
   };
-  const walk = (dir: string): void => {
+  const walk = (dir: string, inModel: boolean): void => {
     const real = tree.realpath(dir);
     if (seenDirs.has(real)) return;
     seenDirs.add(real);
@@ -39,10 +46,16 @@ export function findConfigFiles(paths: readonly string[], tree: Tree): FoundConf
       throw e;
     }
     entries = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // The version directories of a model are not models themselves (m/1/model.onnx/ looks like one).
+    let model = inModel || entries.some((e) => e.name === 'config.pbtxt');
+    if (!model && options.isModelDir?.(dir)) {
+      found.modelDirs.push(dir);
+      model = true;
+    }
     for (const e of entries) {
       const full = join(dir, e.name);
       if (e.kind === 'dir') {
-        if (!SKIP_DIRS.has(e.name)) walk(full);
+        if (!SKIP_DIRS.has(e.name)) walk(full, model);
       } else if (e.name === 'config.pbtxt' || (e.name.endsWith('.pbtxt') && basename(dir) === 'configs')) {
         // Also a FIFO or a dangling link of that name: reading it says why it cannot be read.
         add(full);
@@ -52,7 +65,7 @@ export function findConfigFiles(paths: readonly string[], tree: Tree): FoundConf
   for (const p of paths) {
     const kind = tree.kind(p);
     if (kind === undefined) found.missing.push(p);
-    else if (kind === 'dir') walk(p);
+    else if (kind === 'dir') walk(p, false);
     else add(p);
   }
   return found;

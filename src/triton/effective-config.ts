@@ -48,6 +48,11 @@ export interface ResolveOptions extends OnnxAutoCompleteOptions {
   gpus?: number;
   /** Triton's --model-config-name: read configs/<name>.pbtxt when it exists, else config.pbtxt. */
   configName?: string;
+  /**
+   * false for a server started with --disable-auto-complete-config: a missing config.pbtxt is
+   * refused and no backend completes the config. Default true, Triton's default.
+   */
+  autoCompleteConfig?: boolean;
 }
 
 /** Why tritonc could not read its input (exit 2 in the CLI); not Triton's verdict on the model. */
@@ -94,6 +99,7 @@ export function effectiveConfig(model: ModelSource, options: ResolveOptions = {}
 
 function resolveListable(model: ModelSource, options: ResolveOptions): ResolveResult {
   const { dir: modelDir, name: modelName } = model;
+  const autoComplete = options.autoCompleteConfig ?? true;
   const steps: ResolveStep[] = [];
   const base = { modelDir, modelName, steps, problems: [] as ResolveProblem[], diagnostics: [] as Diagnostic[] };
   const unreadable = (failure: ResolveFailure, extra: Partial<ResolveResult> = {}): ResolveResult => ({ ...base, ...extra, status: 'unreadable', failure });
@@ -112,8 +118,12 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
     base.diagnostics = doc.diagnostics;
     if (hasErrors(doc.diagnostics)) return unreadable({ kind: 'syntax', file: configFile, diagnostics: doc.diagnostics.filter((d) => d.severity === 'error') }, { configFile });
     start = doc.value;
-  } else {
+  } else if (autoComplete) {
     steps.push(step('repository', 'note', [], `no config.pbtxt: Triton starts from an empty config and fills it in (auto-complete is on by default)`));
+  } else {
+    // InitializeModelInfo reads the file unless autofill is on (ReadTextProto -> local.h ReadTextFile).
+    const file = join(modelDir, 'config.pbtxt');
+    return { ...base, status: 'refused', problems: [missingConfigProblem(file)] };
   }
 
   let config = start;
@@ -179,7 +189,9 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
   // 6. The backend's auto-complete, then core's re-normalization (onnxruntime_backend
   // ModelState::AutoCompleteConfig, then core TritonModel::UpdateModelConfig).
   let modelFile: string | undefined;
-  if (backend === 'onnxruntime') {
+  if (!autoComplete) {
+    if (platform !== ENSEMBLE_PLATFORM) steps.push(step('autocomplete', 'note', [], `--disable-auto-complete-config: the ${backend} backend does not complete the config; it must be complete as written`));
+  } else if (backend === 'onnxruntime') {
     if (onnxAutoCompleteSkipped(config)) {
       steps.push(skippedStep(modelName));
     } else {
@@ -224,4 +236,13 @@ function chooseConfigFile(model: ModelSource, configName: string | undefined, st
     steps.push(step('repository', 'note', [], `--config-name ${configName}: ${custom} does not exist, so Triton falls back to config.pbtxt`));
   }
   return model.kind(main) !== undefined ? main : undefined;
+}
+
+/** Triton's refusal of a model without config.pbtxt on a server that does not auto-complete. */
+export function missingConfigProblem(file: string): ResolveProblem {
+  return {
+    stage: 'repository',
+    message: `failed to open text file for read ${file}: No such file or directory`,
+    fix: 'the server runs with --disable-auto-complete-config, so every model needs a config.pbtxt: write one (tritonc generate --write for an ONNX model), or serve with auto-complete on',
+  };
 }

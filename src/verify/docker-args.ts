@@ -3,9 +3,9 @@
 // HTTP/gRPC/metrics published on free loopback ports only, and tritonserver in explicit model-control
 // mode loading just the model under test.
 //
-// Auto-complete stays ON (no --disable-auto-complete-config): production Triton runs with it on, so
-// verify checks the config as it will really be served, and the effective-config diff shows what
-// auto-complete filled in.
+// Auto-complete stays on (Triton's default) unless the user serves with --disable-auto-complete-config:
+// the tritonserver flags given to verify (server-options.ts tritonServerArgs) are passed on as they are,
+// so the model is checked as the production server will load it.
 
 /** The Triton release verify starts by default; --image picks another. */
 export const TRITON_RELEASE = '26.08';
@@ -21,6 +21,8 @@ export interface DockerRunSpec {
   ports: { http: number; grpc: number; metrics: number };
   /** 'all', a device list such as '0,1', or undefined for no GPUs (CPU-only configs). */
   gpus: string | undefined;
+  /** tritonserver flags that change its verdict (--disable-auto-complete-config, --backend-config=...). */
+  serverArgs?: readonly string[];
 }
 
 /** A valid --gpus value: all, none, or comma-separated device ids / UUIDs. */
@@ -64,6 +66,7 @@ export function dockerRunArgs(spec: DockerRunSpec): string[] {
     `--model-repository=${CONTAINER_REPOSITORY}`,
     '--model-control-mode=explicit',
     `--load-model=${spec.modelName}`,
+    ...(spec.serverArgs ?? []),
   );
   return args;
 }

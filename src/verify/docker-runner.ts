@@ -36,6 +36,8 @@ export interface DockerRunOptions {
   fetch?: typeof fetch;
   /** How often readiness is polled (ms). */
   pollMs?: number;
+  /** tritonserver flags to pass on (--disable-auto-complete-config, --backend-config=...). */
+  serverArgs?: readonly string[];
 }
 
 export interface DockerDryRun {
@@ -55,6 +57,7 @@ export async function containerSpec(plan: VerifyPlan, opts: DockerRunOptions): P
     modelName: plan.modelName,
     ports: { http: http!, grpc: grpc!, metrics: metrics! },
     gpus,
+    ...(opts.serverArgs?.length ? { serverArgs: opts.serverArgs } : {}),
   };
 }
 

@@ -25,6 +25,8 @@ export interface VerifyOptions {
   server?: string;
   /** docker: 'all', 'none' or a device list '0,1'. */
   gpus?: string;
+  /** docker: tritonserver flags to start it with (server-options.ts tritonServerArgs). */
+  serverArgs?: readonly string[];
   /** How long to wait for the model to load (docker/server); default 120 s. */
   timeoutMs?: number;
   /** The size sent for a -1 dim other than the batch dim (default 1). */
@@ -72,7 +74,7 @@ export async function verifyModel(options: VerifyOptions): Promise<VerifyReport>
       await runOrt(plan, report, { ...common, loader: deps.ortLoader });
     } else if (runtime === 'docker') {
       await runDocker(plan, report, {
-        ...common, image: options.image ?? DEFAULT_TRITON_IMAGE, gpus: options.gpus, timeoutMs,
+        ...common, image: options.image ?? DEFAULT_TRITON_IMAGE, gpus: options.gpus, timeoutMs, serverArgs: options.serverArgs,
         runner: deps.runner, ports: deps.ports, signals: deps.signals, nameSuffix: deps.nameSuffix, fetch: deps.fetch, pollMs: deps.pollMs,
       });
     } else {
@@ -133,7 +135,7 @@ export async function dryRunVerify(options: VerifyOptions): Promise<DryRun> {
   }
   if (runtime === 'docker') {
     const d = await describeDockerRun(plan, {
-      image: options.image ?? DEFAULT_TRITON_IMAGE, gpus: options.gpus, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      image: options.image ?? DEFAULT_TRITON_IMAGE, gpus: options.gpus, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, serverArgs: options.serverArgs,
       dynamicDimSize: dynamicSize, ports: deps.ports, nameSuffix: deps.nameSuffix,
     });
     return { runtime, model: plan.modelName, command: d.command, requests: d.requests, cleanup: d.cleanup };

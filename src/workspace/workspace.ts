@@ -45,11 +45,11 @@ export interface WorkspaceModel {
   effective(options?: ResolveOptions): ResolveResult;
 }
 
-/** A repository's facts: what is true of its models together. */
+/** A repository's facts (or those of several served by one server): what is true of its models together. */
 export interface WorkspaceRepository {
-  /** Absolute path of the repository. */
-  readonly dir: string;
-  /** Its model directories: the sub-directories Triton would take as models. */
+  /** Absolute paths of the repositories. */
+  readonly dirs: readonly string[];
+  /** Their model directories: the sub-directories Triton would take as models. */
   modelDirs(): string[];
   /** The ensembles by directory, with the model names their steps run. */
   ensembleSteps(): ReadonlyMap<string, readonly string[]>;
@@ -169,26 +169,29 @@ export class Workspace {
     return listModelDirs(repo, this.sources);
   }
 
-  repository(dir: string): WorkspaceRepository {
-    let r = this.repositories.get(dir);
-    if (!r) this.repositories.set(dir, (r = new RunRepository(this, dir)));
+  /** A repository's facts, or those of several repositories one server serves together. */
+  repository(dirs: string | readonly string[]): WorkspaceRepository {
+    const list = typeof dirs === 'string' ? [dirs] : [...dirs];
+    const key = list.join('\0');
+    let r = this.repositories.get(key);
+    if (!r) this.repositories.set(key, (r = new RunRepository(this, list)));
     return r;
   }
 }
 
 /** A repository's facts for one run. */
 class RunRepository implements WorkspaceRepository {
-  private dirs: string[] | undefined;
+  private models: string[] | undefined;
   private ensembles: Map<string, string[]> | undefined;
   private readonly loads = new Map<string, GpuLoad[]>();
 
   constructor(
     private readonly ws: Workspace,
-    readonly dir: string,
+    readonly dirs: readonly string[],
   ) {}
 
   modelDirs(): string[] {
-    return (this.dirs ??= this.ws.modelDirs(this.dir).filter((d) => looksLikeModelDir(d, this.ws.tree)));
+    return (this.models ??= this.dirs.flatMap((dir) => this.ws.modelDirs(dir).filter((d) => looksLikeModelDir(d, this.ws.tree))));
   }
 
   /** A model's config as written (read lightly: only a config that parses is a fact), {} without one. */

@@ -20,6 +20,7 @@ import { modelFilename } from './correctness/model-filename.js';
 import { modelMetrics } from './correctness/model-metrics.js';
 import { sequenceControlInputs } from './correctness/sequence-control-inputs.js';
 import { labelFile } from './correctness/label-file.js';
+import { missingConfig } from './correctness/missing-config.js';
 import { modelWarmup } from './correctness/model-warmup.js';
 import { nameMatchesDirectory } from './correctness/name-matches-directory.js';
 import { platformBackend } from './correctness/platform-backend.js';
@@ -61,6 +62,7 @@ export const REPOSITORY_RULES: readonly Rule[] = [ensembleConfig, ensembleModels
 export const RULES: readonly Rule[] = [
   // correctness: Triton refuses to load it
   syntax,
+  missingConfig,
   modelUnreadable,
   missingDynamicAxis,
   batchDimInDims,

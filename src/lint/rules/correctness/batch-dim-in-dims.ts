@@ -28,7 +28,7 @@ export const batchDimInDims = defineModelRule({
     const sig = ctx.signature!;
     const mbs = maxBatchSize(ctx.config);
     if (mbs <= 0) return;
-    const sides = validatedSides(ctx.config);
+    const sides = validatedSides(ctx.config, ctx.settings.server.autoCompleteConfig);
     for (const direction of ['input', 'output'] as const) {
       if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;
       for (const t of configTensors(ctx.config, direction)) {

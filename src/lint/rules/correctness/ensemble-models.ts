@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { PathSegment, Range } from '../../../diagnostics.js';
 import { autoCompleteOnnx, onnxAutoCompleteSkipped } from '../../../triton/autocomplete-onnx.js';
+import { defaultMaxBatchSize } from '../../../triton/server-options.js';
 import type { ModelConfig, ModelEnsembling_Step } from '../../../config/model-config.js';
 import { selectVersions } from '../../../repo/model-dir.js';
 import { defineRepositoryRule, type MessageOf, type RepositoryContext, type RepositoryModel, type RuleFiles } from '../../rule.js';
@@ -71,7 +72,7 @@ function pythonAutoCompletes(model: RepositoryModel, files: RuleFiles): boolean 
 }
 
 const messages = {
-  stepModelMissing: `step {{step}} runs model '{{model}}', which is not in the repository {{dir}}: Triton refuses the ensemble ("ensemble {{ensemble}} contains models that are not available or ambiguous: {{missing}}"); add the model directory '{{model}}' or fix the name{{suggestion}}`,
+  stepModelMissing: `step {{step}} runs model '{{model}}', which is not {{where}}: Triton refuses the ensemble ("ensemble {{ensemble}} contains models that are not available or ambiguous: {{missing}}"); add the model directory '{{model}}' or fix the name{{suggestion}}`,
   circularDependency: `step {{step}} runs '{{model}}', which leads back to this ensemble: Triton refuses both ("circular dependency between ensembles: {{ensemble}} -> ... -> {{last}} -> {{ensemble}}"); an ensemble cannot run itself, directly or through another ensemble`,
   stepVersionUnsetZero: `step {{step}} does not set model_version, which proto3 reads as 0, not -1: Triton will require version 0 of '{{name}}' ("ensemble '{{ensemble}}' depends on '{{name}}' whose required version 0 is not loaded." unless a version directory 0 exists); set model_version: -1 to run the latest version`,
   stepModelNoVersion: `step {{step}} runs '{{name}}', but Triton loads no version of it ({{why}}): Triton refuses the ensemble ("ensemble '{{ensemble}}' depends on '{{name}}' which has no loaded version."); add {{name}}/1/ with the model file`,
@@ -121,6 +122,7 @@ export const ensembleModels = defineRepositoryRule<Options, typeof messages>({
 
 class EnsembleCheck {
   private readonly byName = new Map<string, RepositoryModel>();
+  private readonly ambiguous = new Set<string>();
   private readonly completed = new Map<RepositoryModel, Completed>();
   private readonly decoupledMemo = new Map<RepositoryModel, boolean | undefined>();
 
@@ -128,7 +130,12 @@ class EnsembleCheck {
   private readonly external: boolean;
 
   constructor(private readonly ctx: Ctx) {
-    for (const m of ctx.models) this.byName.set(m.name, m);
+    // A name in two repositories of the server is loaded from neither ("not unique across all model repositories").
+    for (const m of ctx.models) {
+      if (this.byName.has(m.name)) this.ambiguous.add(m.name);
+      this.byName.set(m.name, m);
+    }
+    for (const name of this.ambiguous) this.byName.delete(name);
     this.external = ctx.options.externalModels;
   }
 
@@ -155,7 +162,7 @@ class EnsembleCheck {
       if (this.external) return;
       if (!s.model_name || !missing.includes(s.model_name)) return;
       this.report(m, stepPath(i, 'model_name'),
-        { messageId: 'stepModelMissing', data: { step: i, model: s.model_name, dir: this.ctx.dir, ensemble: E, missing: missing.join(', '), suggestion: this.suggest(s.model_name) } });
+        { messageId: 'stepModelMissing', data: { step: i, model: s.model_name, where: this.where(s.model_name), ensemble: E, missing: missing.join(', '), suggestion: this.suggest(s.model_name) } });
     });
 
     // 2. Cycles between ensembles (CircularDependencyCheck).
@@ -182,7 +189,14 @@ class EnsembleCheck {
   }
 
   private present(name: string): boolean {
-    return this.byName.has(name) || this.ctx.files.kind(join(this.ctx.dir, name)) === 'dir';
+    return this.byName.has(name) || (!this.ambiguous.has(name) && this.ctx.repositories.some((r) => this.ctx.files.kind(join(r, name)) === 'dir'));
+  }
+
+  /** Where the model is not: the repository, or the server's repositories; or why it does not count. */
+  private where(name: string): string {
+    if (this.ambiguous.has(name)) return `unique across the server's repositories (${this.ctx.repositories.join(', ')}), so Triton loads it from none`;
+    const [only, ...more] = this.ctx.repositories;
+    return more.length ? `in any of the server's repositories (${this.ctx.repositories.join(', ')})` : `in the repository ${only}`;
   }
 
   private suggest(name: string): string {
@@ -267,11 +281,13 @@ class EnsembleCheck {
     const hasOutputs = (config.output?.length ?? 0) > 0;
     const writtenMbs = maxBatchSize(config);
     if (config.platform === ENSEMBLE) return { config, inputs: true, outputs: true, maxBatchSize: true, decoupled: true };
+    // A server without auto-complete runs every config as written.
+    if (!this.ctx.settings.server.autoCompleteConfig) return { config, inputs: true, outputs: true, maxBatchSize: true, decoupled: true };
     if (config.backend === 'onnxruntime') {
       if (onnxAutoCompleteSkipped(config)) return { config, inputs: true, outputs: true, maxBatchSize: true, decoupled: true };
       const sig = dep.signature();
       if (!sig) return { config, inputs: hasInputs, outputs: hasOutputs, maxBatchSize: writtenMbs > 0, decoupled: true, note: 'no readable ONNX model to complete the config from' };
-      const done = autoCompleteOnnx(config, sig);
+      const done = autoCompleteOnnx(config, sig, { defaultMaxBatchSize: defaultMaxBatchSize(this.ctx.settings.server) });
       if (done.problems.length) return { ...UNKNOWN, note: done.problems[0]!.message };
       return { config: done.config, inputs: true, outputs: true, maxBatchSize: true, decoupled: true };
     }

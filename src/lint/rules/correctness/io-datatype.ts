@@ -30,7 +30,7 @@ export const ioDatatype = defineModelRule({
   },
   check(ctx) {
     const sig = ctx.signature!;
-    const sides = validatedSides(ctx.config);
+    const sides = validatedSides(ctx.config, ctx.settings.server.autoCompleteConfig);
     for (const direction of ['input', 'output'] as const) {
       if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;
       for (const t of configTensors(ctx.config, direction)) {

@@ -24,7 +24,8 @@ export function backendCompletesTensors(settled: SettledBackend): boolean {
 }
 
 /** Whether max_batch_size 0 may still be raised by the backend's auto-complete (ORT's AutoCompleteMaxBatch). */
-function batchMayBeRaised(config: ModelConfig, settled: SettledBackend): boolean {
+function batchMayBeRaised(config: ModelConfig, settled: SettledBackend, serverAutoCompletes: boolean): boolean {
+  if (!serverAutoCompletes) return false;
   if (backendCompletesTensors(settled)) return true;
   const bothSides = (config.input?.length ?? 0) + (config.batch_input?.length ?? 0) > 0 && (config.output?.length ?? 0) > 0;
   return settled.backend === 'onnxruntime' && !bothSides;
@@ -135,7 +136,8 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
     return;
   }
   const who = `${prefix}'${io.name}' `;
-  const completes = backendCompletesTensors(settled);
+  // With auto-complete off, core checks the config as written before any backend sees it.
+  const completes = ctx.settings.server.autoCompleteConfig && backendCompletesTensors(settled);
   const completeNote = completes ? ` unless the ${settled.backend} backend's auto-complete fills it in (it does not when the server runs with --disable-auto-complete-config)` : '';
 
   const type = typeName(io.data_type);
@@ -167,7 +169,7 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
   const reshape = io.reshape ? (io.reshape.shape ?? []).map((d) => BigInt(d)) : undefined;
   const mbs = maxBatchSize(ctx.config);
   if (reshape && !reshape.length && mbs === 0) {
-    const raised = batchMayBeRaised(ctx.config, settled);
+    const raised = batchMayBeRaised(ctx.config, settled, ctx.settings.server.autoCompleteConfig);
     ctx.report({
       path: [...path, 'reshape'],
       severity: raised ? 'warning' : 'error',

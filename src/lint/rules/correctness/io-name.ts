@@ -36,7 +36,7 @@ export const ioName = defineModelRule({
     messages,
   },
   check(ctx) {
-    const sides = validatedSides(ctx.config);
+    const sides = validatedSides(ctx.config, ctx.settings.server.autoCompleteConfig);
     if (sides.inputs) checkInputs(ctx);
     if (sides.outputs) checkOutputs(ctx);
   },

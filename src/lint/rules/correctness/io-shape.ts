@@ -44,7 +44,7 @@ export const ioShape = defineModelRule({
   },
   check(ctx) {
     const sig = ctx.signature!;
-    const sides = validatedSides(ctx.config);
+    const sides = validatedSides(ctx.config, ctx.settings.server.autoCompleteConfig);
     const skipOutputs = batchOutputTargets(ctx.config);
     for (const direction of ['input', 'output'] as const) {
       if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;

@@ -40,7 +40,7 @@ export const missingDynamicAxis = defineModelRule({
     const config = ctx.config;
     const mbs = maxBatchSize(config);
     if (mbs > 0) {
-      const bad = unbatchable(ctx.config, sig);
+      const bad = unbatchable(ctx.config, sig, ctx.settings.server.autoCompleteConfig);
       if (!bad.length) return;
       const list = bad.map((b) => `${b.direction} '${b.tensor.name}' is ${modelShapeText(b.tensor)}`).join(', ');
       const axes = bad.filter((b) => b.tensor.shape?.length).map((b) => `'${b.tensor.name}': {0: 'batch'}`).join(', ');
@@ -84,8 +84,8 @@ export const missingDynamicAxis = defineModelRule({
  * runs (AutoCompleteMaxBatch: rank >= 1 and a dynamic first dim), else the listed ones (their
  * CompareDimsSupported check).
  */
-function unbatchable(config: ModelConfig, sig: ModelSignature): Bad[] {
-  const sides = validatedSides(config);
+function unbatchable(config: ModelConfig, sig: ModelSignature, serverAutoCompletes: boolean): Bad[] {
+  const sides = validatedSides(config, serverAutoCompletes);
   if (sides.autoComplete) {
     const all: Bad[] = [
       ...sig.inputs.map((tensor) => ({ direction: 'input' as const, tensor })),

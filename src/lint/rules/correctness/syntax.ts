@@ -9,6 +9,7 @@ export const syntax = defineModelRule({
     defaultSeverity: 'error',
     requiresModel: false,
     configurable: false,
+    unreadableConfigs: true,
     description: 'The config must parse as Triton parses it: protobuf text format of inference.ModelConfig',
     prevents: [
       'Error parsing text-format inference.ModelConfig: <line>:<col>: <message>',

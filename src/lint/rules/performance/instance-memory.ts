@@ -53,7 +53,8 @@ export const instanceMemory = defineRepositoryRule<Options>({
       // Nothing to check against: one short line per run, on the first config linted (a place that
       // does not move as the estimate changes), about the busiest GPU.
       const busiest = [...loads].sort((a, b) => b.totalBytes - a.totalBytes)[0];
-      const first = ctx.models.find((m) => m.isTarget);
+      // A stable place: the first config being linted that exists (a model without one is linted at the path Triton reads).
+      const first = ctx.models.find((m) => m.isTarget && m.configFile) ?? ctx.models.find((m) => m.isTarget);
       if (busiest && first) {
         ctx.report(first, {
           path: firstWritten(first.config, [['name']]),

@@ -5,7 +5,8 @@
 // and refuses a non-zero max_batch_size on a model that cannot batch. Core adds two more: an empty
 // version_policy means "all versions", and dynamic_batching does nothing without batching.
 import type { PathSegment } from '../../../diagnostics.js';
-import { DEFAULT_MAX_BATCH_SIZE, onnxAutoCompleteSkipped } from '../../../triton/autocomplete-onnx.js';
+import { onnxAutoCompleteSkipped } from '../../../triton/autocomplete-onnx.js';
+import { defaultMaxBatchSize } from '../../../triton/server-options.js';
 import { unbatchableTensors } from '../../../triton/io-mapping.js';
 import { defineModelRule } from '../../rule.js';
 import { modelShapeText, maxBatchSize } from '../../tensors.js';
@@ -24,7 +25,7 @@ export const autocompleteSurprises = defineModelRule({
     ],
     messages: {
       emptyVersionPolicy: 'version_policy {} selects every version directory, not the latest one (Triton checks specific, then latest, else serves all); write version_policy: { all {} } to say so, or remove it to serve only the latest version',
-      maxBatchSizeZeroReplaced: `max_batch_size: 0 is replaced by {{DEFAULT_MAX_BATCH_SIZE}}: the model can batch (every input and output has a dynamic first dimension) and the config does not list both inputs and outputs, so Triton's ONNX Runtime backend treats 0 as "not set" and fills in its default-max-batch-size (proto3 cannot tell 0 from unset); to serve without batching, list every input and output in the config (auto-complete is then skipped), or set the max_batch_size you want`,
+      maxBatchSizeZeroReplaced: `max_batch_size: 0 is replaced by {{defaultMaxBatchSize}}: the model can batch (every input and output has a dynamic first dimension) and the config does not list both inputs and outputs, so Triton's ONNX Runtime backend treats 0 as "not set" and fills in its default-max-batch-size ({{defaultMaxBatchSize}}; --backend-config=onnxruntime,default-max-batch-size=N changes it) (proto3 cannot tell 0 from unset); to serve without batching, list every input and output in the config (auto-complete is then skipped), or set the max_batch_size you want`,
       maxBatchSizeUnbatchable: `max_batch_size: {{mbs}} on a model that cannot batch ({{direction}} '{{name}}' {{shape}}): Triton refuses it ("autofill failed for model '{{model}}': model does not support batching while non-zero max_batch_size is specified"); set max_batch_size: 0, or re-export the model with a dynamic first dimension`,
       batchableButNotBatching: `the model can batch (every input and output has a dynamic first dimension), but max_batch_size is not set and the config lists inputs and outputs, so Triton skips auto-complete ("skipping model configuration auto-complete for '{{model}}': inputs and outputs already specified"): max_batch_size stays 0 and no dynamic batching is added; set max_batch_size (e.g. 8), drop the batch axis from dims, and add dynamic_batching { }, or write max_batch_size: 0 to serve without batching on purpose`,
       dynamicBatchingWithoutBatching: 'dynamic_batching has no effect with max_batch_size 0: Triton accepts it but every request runs alone (batch size 1); set max_batch_size to the largest batch the model takes, or remove dynamic_batching',
@@ -50,19 +51,21 @@ export const autocompleteSurprises = defineModelRule({
     const backend = config.backend || (ctx.modelFile?.endsWith('.onnx') ? 'onnxruntime' : ctx.model.autofill(config).config.backend);
     const ort = backend === 'onnxruntime';
     const mbs = maxBatchSize(config);
+    // A server without auto-complete changes nothing: the config runs as written.
+    const serverCompletes = ctx.settings.server.autoCompleteConfig;
     const skipped = onnxAutoCompleteSkipped(config);
     const sig = ctx.signature;
     const tensorsOnly = sig ? [...sig.inputs, ...sig.outputs].every((t) => t.kind === 'tensor') : false;
     const blockers = sig && tensorsOnly ? unbatchableTensors(sig) : [];
     const batchable = sig !== undefined && tensorsOnly && blockers.length === 0;
 
-    if (ort && sig && tensorsOnly && !skipped) {
+    if (serverCompletes && ort && sig && tensorsOnly && !skipped) {
       // AutoCompleteMaxBatch runs (onnxruntime_backend src/onnxruntime.cc).
       if (mbs === 0 && batchable && mbsWritten) {
         ctx.report({
           path: ['max_batch_size'],
           messageId: 'maxBatchSizeZeroReplaced',
-          data: { DEFAULT_MAX_BATCH_SIZE },
+          data: { defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server) },
         });
       }
       if (mbs > 0 && blockers.length && !ctx.isEnabled('missing-dynamic-axis')) {
@@ -79,7 +82,7 @@ export const autocompleteSurprises = defineModelRule({
 
     // An omitted max_batch_size with both sides listed: auto-complete is skipped, so it stays 0. An
     // explicit 0 says the user means it.
-    if (ort && skipped && !mbsWritten && batchable && !config.sequence_batching) {
+    if (serverCompletes && ort && skipped && !mbsWritten && batchable && !config.sequence_batching) {
       const path: PathSegment[] = ['input'];
       ctx.report({
         path,
@@ -92,7 +95,7 @@ export const autocompleteSurprises = defineModelRule({
     // dynamic_batching without batching does nothing (core ValidateModelConfig accepts it): only when
     // max_batch_size surely stays 0.
     if (config.dynamic_batching && mbs === 0) {
-      const staysZero = ort && (skipped || (sig !== undefined && !batchable));
+      const staysZero = ort && (!serverCompletes || skipped || (sig !== undefined && !batchable));
       if (staysZero) {
         const path: PathSegment[] = ['dynamic_batching'];
         ctx.report({

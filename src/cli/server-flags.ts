@@ -1,0 +1,42 @@
+// tritonserver's own flags on tritonc's commands, spelled as Triton spells them (server
+// src/command_line_parser.cc), so a user can paste the server's command line: they change Triton's
+// verdict on a repository (auto-complete, backend settings, the repositories served together).
+import { resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { ServerFlagError, autoCompleteConfigOf, parseBackendConfig, parseTritonBool, type ServerOptions } from '../triton/server-options.js';
+import { UsageError } from './errors.js';
+
+export interface ServerFlagSet {
+  /** --model-repository (repeatable): lint only; the other commands take one model. */
+  repositories?: boolean;
+}
+
+export function withServerFlags(y: Argv, set: ServerFlagSet = {}): Argv {
+  const flags = y
+    .option('disable-auto-complete-config', { type: 'boolean', describe: 'As tritonserver: configs must be complete as written, and a model without config.pbtxt is refused' })
+    .option('strict-model-config', { type: 'string', describe: 'As tritonserver (deprecated there): =true is --disable-auto-complete-config, =false keeps auto-complete on' })
+    .option('backend-config', { type: 'string', array: true, describe: 'As tritonserver: <backend>,<setting>=<value> or <setting>=<value> (repeatable), e.g. onnxruntime,default-max-batch-size=8' });
+  if (!set.repositories) return flags;
+  return flags.option('model-repository', { alias: 'model-store', type: 'string', array: true, describe: 'As tritonserver (repeatable): the repositories one server serves together; ensembles may run models from any of them' });
+}
+
+/** The flags given, as ServerOptions over the settings; UsageError with Triton's message for a bad one. */
+export function serverFlagsFromArgs(a: Record<string, unknown>, cwd: string): Partial<ServerOptions> {
+  const out: { -readonly [K in keyof ServerOptions]?: ServerOptions[K] } = {};
+  try {
+    const strict = a.strictModelConfig === undefined ? undefined : a.strictModelConfig === '' ? true : parseTritonBool('strict-model-config', String(a.strictModelConfig));
+    const autoComplete = autoCompleteConfigOf({ disableAutoCompleteConfig: a.disableAutoCompleteConfig === true, ...(strict === undefined ? {} : { strictModelConfig: strict }) });
+    if (autoComplete !== undefined) out.autoCompleteConfig = autoComplete;
+    const backendConfig = ((a.backendConfig as string[] | undefined) ?? []).map(parseBackendConfig);
+    if (backendConfig.length) out.backendConfig = backendConfig;
+  } catch (e) {
+    if (e instanceof ServerFlagError) throw new UsageError(e.message);
+    throw e;
+  }
+  const repositories = ((a.modelRepository as string[] | undefined) ?? []).map((p) => {
+    if (!p) throw new UsageError('--model-repository takes a path, e.g. --model-repository model_repository');
+    return resolve(cwd, p);
+  });
+  if (repositories.length) out.modelRepositories = repositories;
+  return out;
+}

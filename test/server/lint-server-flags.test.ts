@@ -1,0 +1,149 @@
+// Lint under the server's command line: what auto-complete, --backend-config and several
+// --model-repository paths change in Triton's verdict, from the settings file and from the flags.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lintSync } from '../../src/lint/engine.js';
+import { RULES } from '../../src/lint/rules/index.js';
+import { parseBackendConfig } from '../../src/triton/server-options.js';
+import { cli } from '../support/cli.js';
+import { CLASSIFIER, CLASSIFIER_CONFIG, writeRepo } from '../lint/harness.js';
+
+const errorsOf = (dir: string, paths: string[], options: Parameters<typeof lintSync>[1] = {}) =>
+  lintSync(paths, { cwd: dir, rules: RULES, ...options }).results.flatMap((r) => r.diagnostics.map((d) => ({ ...d, file: d.file.slice(dir.length + 1) })));
+
+/** A TensorRT model whose config leaves dims and data_type to the backend (qa autofill_noplatform_success). */
+const PARTIAL_PLAN = 'platform: "tensorrt_plan"\nmax_batch_size: 8\ninput [ { name: "INPUT0" } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n';
+
+describe('auto-complete on (Triton\'s default) and off', () => {
+  it('what a backend fills in is not an error with auto-complete on; it is with --disable-auto-complete-config', async () => {
+    const dir = await writeRepo({ 'plan/config.pbtxt': PARTIAL_PLAN, 'plan/1/model.plan': 'engine' });
+    const on = errorsOf(dir, ['.']).filter((d) => d.ruleId === 'io-dims');
+    expect(on.map((d) => [d.messageId, d.severity])).toEqual([['noDataType', 'warning'], ['noDims', 'warning']]);
+    const off = errorsOf(dir, ['.'], { server: { autoCompleteConfig: false } }).filter((d) => d.ruleId === 'io-dims');
+    expect(off.map((d) => [d.messageId, d.severity])).toEqual([['noDataType', 'error'], ['noDims', 'error']]);
+    expect(off[0]!.message).toContain("must specify 'data_type' for plan");
+  });
+
+  it('an ONNX config listing no inputs is completed from the model, unless the server does not auto-complete', async () => {
+    const config = 'backend: "onnxruntime"\nmax_batch_size: 8\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]\n';
+    const dir = await writeRepo({ 'classifier/config.pbtxt': config, 'classifier/1/model.onnx': CLASSIFIER });
+    expect(errorsOf(dir, ['.']).filter((d) => d.severity === 'error')).toEqual([]);
+    const off = errorsOf(dir, ['.'], { server: { autoCompleteConfig: false } }).filter((d) => d.ruleId === 'io-name');
+    expect(off.map((d) => d.message)).toEqual([expect.stringContaining('configuration expects 0 inputs, model provides 1')]);
+  });
+
+  it('the settings file says it as the command line does', async () => {
+    const dir = await writeRepo({ 'plan/config.pbtxt': PARTIAL_PLAN, 'plan/1/model.plan': 'engine', 'tritonc.config.json': '{ "server": { "strictModelConfig": true } }' });
+    expect(errorsOf(dir, ['.']).filter((d) => d.ruleId === 'io-dims').map((d) => d.severity)).toEqual(['error', 'error']);
+    // The command line wins over the file.
+    expect(errorsOf(dir, ['.'], { server: { autoCompleteConfig: true } }).filter((d) => d.ruleId === 'io-dims').map((d) => d.severity)).toEqual(['warning', 'warning']);
+  });
+});
+
+describe('--backend-config', () => {
+  it('default-max-batch-size is what auto-complete writes for max_batch_size 0', async () => {
+    const config = 'backend: "onnxruntime"\nmax_batch_size: 0\n';
+    const dir = await writeRepo({ 'classifier/config.pbtxt': config, 'classifier/1/model.onnx': CLASSIFIER });
+    const message = (options = {}) => errorsOf(dir, ['.'], options).find((d) => d.ruleId === 'autocomplete-surprises')?.message;
+    expect(message()).toMatch(/^max_batch_size: 0 is replaced by 4:/);
+    expect(message({ server: { backendConfig: [parseBackendConfig('onnxruntime,default-max-batch-size=16')] } })).toMatch(/^max_batch_size: 0 is replaced by 16:/);
+    // Without auto-complete nothing replaces it.
+    expect(message({ server: { autoCompleteConfig: false } })).toBeUndefined();
+  });
+});
+
+describe('models without a config', () => {
+  const NO_BATCH = { inputs: [['input', 'FLOAT', [1, 3, 224, 224]]], outputs: [['output', 'FLOAT', [1, 1000]]] } as typeof CLASSIFIER;
+
+  it('a repository of ONNX models alone is linted as Triton auto-completes it, findings at the config.pbtxt Triton reads', async () => {
+    const dir = await writeRepo({ 'repo/good/1/model.onnx': CLASSIFIER, 'repo/fixed/1/model.onnx': NO_BATCH, 'repo/notes/1/readme.txt': 'not a model' });
+    const found = errorsOf(dir, ['repo']);
+    const files = [...new Set(found.map((d) => d.file))].sort();
+    // 'notes' holds no file a backend loads, so it is not taken for a model.
+    expect(files.every((f) => f === 'repo/good/config.pbtxt' || f === 'repo/fixed/config.pbtxt')).toBe(true);
+    const fixed = found.filter((d) => d.ruleId === 'missing-dynamic-axis');
+    expect(fixed.map((d) => [d.file, d.range.start.line, d.messageId])).toEqual([['repo/fixed/config.pbtxt', 1, 'fixedBatchOfOne']]);
+    // A file that does not exist cannot be edited: no fix.
+    expect(found.every((d) => d.fix === undefined)).toBe(true);
+    expect(found.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
+  it('with --disable-auto-complete-config each is refused, and nothing else is said of it', async () => {
+    const dir = await writeRepo({ 'repo/good/1/model.onnx': CLASSIFIER, 'repo/fixed/1/model.onnx': NO_BATCH });
+    const found = errorsOf(dir, ['repo'], { server: { autoCompleteConfig: false } }).filter((d) => d.ruleId !== 'instance-memory');
+    expect(found.map((d) => [d.file, d.ruleId, d.severity])).toEqual([
+      ['repo/fixed/config.pbtxt', 'missing-config', 'error'],
+      ['repo/good/config.pbtxt', 'missing-config', 'error'],
+    ]);
+    expect(found[0]!.message).toContain(`failed to open text file for read ${dir}/repo/fixed/config.pbtxt: No such file or directory`);
+  });
+
+  it('an ensemble may run a model that has no config', async () => {
+    const ensemble = `name: "pipe"\nplatform: "ensemble"\nmax_batch_size: 4\ninput [ { name: "IN" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]\noutput [ { name: "OUT" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+ensemble_scheduling { step [ { model_name: "classifier" model_version: -1 input_map { key: "input" value: "IN" } output_map { key: "output" value: "OUT" } } ] }\n`;
+    const dir = await writeRepo({ 'repo/pipe/config.pbtxt': ensemble, 'repo/pipe/1/.keep': '', 'repo/classifier/1/model.onnx': CLASSIFIER });
+    expect(errorsOf(dir, ['repo']).filter((d) => d.severity === 'error')).toEqual([]);
+  });
+});
+
+describe('several --model-repository paths: one server', () => {
+  const ENSEMBLE = `name: "pipe"\nplatform: "ensemble"\nmax_batch_size: 8\ninput [ { name: "IN" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]\noutput [ { name: "OUT" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+ensemble_scheduling { step [ { model_name: "classifier" model_version: -1 input_map { key: "input" value: "IN" } output_map { key: "output" value: "OUTX" } } ] }\n`;
+
+  it('an ensemble runs models of the other repositories, and is checked against them', async () => {
+    const dir = await writeRepo({ 'ensembles/pipe/config.pbtxt': ENSEMBLE, 'ensembles/pipe/1/.keep': '', 'models/classifier/config.pbtxt': CLASSIFIER_CONFIG, 'models/classifier/1/model.onnx': CLASSIFIER });
+    const alone = errorsOf(dir, ['ensembles']).filter((d) => d.ruleId === 'ensemble-models');
+    expect(alone.map((d) => d.messageId)).toEqual(['stepModelMissing']);
+    const served = errorsOf(dir, [], { server: { modelRepositories: [join(dir, 'ensembles'), join(dir, 'models')] } }).filter((d) => d.ruleId.startsWith('ensemble'));
+    // Found now, so the mapping is checked: output_map's key is an output of the classifier, but OUTX is not an ensemble output.
+    expect(served.map((d) => d.messageId)).not.toContain('stepModelMissing');
+    expect(served.map((d) => d.ruleId)).toContain('ensemble-config');
+  });
+
+  it('a model name in two repositories is loaded from neither', async () => {
+    const ok = ENSEMBLE.replace('"OUTX"', '"OUT"');
+    const dir = await writeRepo({
+      'a/pipe/config.pbtxt': ok, 'a/pipe/1/.keep': '',
+      'a/classifier/config.pbtxt': CLASSIFIER_CONFIG, 'a/classifier/1/model.onnx': CLASSIFIER,
+      'b/classifier/config.pbtxt': CLASSIFIER_CONFIG, 'b/classifier/1/model.onnx': CLASSIFIER,
+    });
+    const repos = [join(dir, 'a'), join(dir, 'b')];
+    const found = errorsOf(dir, [], { server: { modelRepositories: repos } }).filter((d) => d.ruleId === 'ensemble-models');
+    expect(found.map((d) => d.messageId)).toEqual(['stepModelMissing']);
+    expect(found[0]!.message).toContain("which is not unique across the server's repositories");
+    expect(errorsOf(dir, ['a']).filter((d) => d.severity === 'error')).toEqual([]);
+  });
+});
+
+describe('the command line', () => {
+  it('takes Triton\'s flags, and refuses a bad one with exit 2 and Triton\'s message', async () => {
+    const dir = await writeRepo({ 'plan/config.pbtxt': PARTIAL_PLAN, 'plan/1/model.plan': 'engine' });
+    expect((await cli(['lint', '.'], { cwd: dir })).code).toBe(0);
+    const strict = await cli(['lint', '.', '--disable-auto-complete-config', '--format', 'json'], { cwd: dir });
+    expect(strict.code).toBe(1);
+    expect(JSON.parse(strict.stdout)[0].messages.filter((m: { severity: number }) => m.severity === 2).map((m: { messageId: string }) => m.messageId)).toEqual(['noDataType', 'noDims']);
+    expect((await cli(['lint', '.', '--strict-model-config'], { cwd: dir })).code).toBe(1);
+    expect((await cli(['lint', '.', '--strict-model-config=false'], { cwd: dir })).code).toBe(0);
+    const bad = await cli(['lint', '.', '--backend-config=onnxruntime,default-max-batch-size'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--backend-config option format is '<backend name>,<setting>=<value>'. Got onnxruntime,default-max-batch-size");
+    expect((await cli(['lint', '.', '--strict-model-config=maybe'], { cwd: dir })).stderr).toContain('invalid value for bool option: maybe');
+  });
+
+  it('--model-repository with no paths lints those repositories', async () => {
+    const dir = await writeRepo({ 'a/classifier/config.pbtxt': CLASSIFIER_CONFIG, 'a/classifier/1/model.onnx': CLASSIFIER, 'b/x/config.pbtxt': 'max_batch_size: -1\n' });
+    const r = await cli(['lint', '--model-repository', 'a', '--model-store', 'b', '--format', 'json'], { cwd: dir });
+    expect(JSON.parse(r.stdout).map((f: { filePath: string }) => f.filePath.slice(dir.length + 1)).sort()).toEqual(['a/classifier/config.pbtxt', 'b/x/config.pbtxt']);
+    expect(r.code).toBe(1);
+  });
+
+  it('a settings file with a bad server value names the key', async () => {
+    const dir = await writeRepo({ 'plan/config.pbtxt': PARTIAL_PLAN, 'plan/1/model.plan': 'engine' });
+    writeFileSync(join(dir, 'tritonc.config.json'), '{ "server": { "backendConfig": ["onnxruntime"], "disableAutoComplete": true } }');
+    const r = await cli(['lint', '.'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('server.backendConfig[0]');
+    expect(r.stderr).toContain("unknown key 'disableAutoComplete' (did you mean 'disableAutoCompleteConfig'?)");
+  });
+});
