@@ -7,5 +7,6 @@ import { inspectCommand } from './inspect.js';
 import { verifyCommand } from './verify.js';
 import { resolveCommand } from './resolve.js';
 import { watchCommand } from './watch.js';
+import { lockCommand } from './lock.js';
 
-export const commands: CommandSpec[] = [inspectCommand, generateCommand, resolveCommand, lintCommand, fmtCommand, watchCommand, verifyCommand];
+export const commands: CommandSpec[] = [inspectCommand, generateCommand, resolveCommand, lintCommand, lockCommand, fmtCommand, watchCommand, verifyCommand];

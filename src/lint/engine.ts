@@ -166,6 +166,7 @@ class LintRun {
   }
 
   run(targets: LintTarget[]): LintResult {
+    this.useLocks(targets);
     const units: Unit[] = [];
     for (const t of targets) append(units, this.unitsOf(t));
     const total = units.length;
@@ -175,6 +176,18 @@ class LintRun {
     });
     this.runRepositoryRules(targets, units);
     return this.finish(units);
+  }
+
+  /**
+   * Each repository's tritonc.lock.json: one that cannot be used stops the run (exit 2); under
+   * configs-only it stands in for the model files this checkout lacks.
+   */
+  private useLocks(targets: LintTarget[]): void {
+    for (const repo of new Set(targets.map((t) => dirname(t.modelDir)))) {
+      const read = this.ws.lock(repo);
+      if (read.error) throw new LintInputError(`${displayPath(read.error.file, this.options.cwd ?? process.cwd())}: ${read.error.problem}`, 'lock');
+      if (read.lock && this.ruleSet(this.settingsFor(repo)).settings.configsOnly) this.ws.standInLockedModels(repo);
+    }
   }
 
   // ---- settings ----
@@ -241,6 +254,7 @@ class LintRun {
       autofill: (config) => m.autofill(config),
       // As the server the settings describe would load it, unless the rule asks otherwise.
       effective: (options) => m.effective({ ...resolveOptionsOf(settings), ...options }),
+      locked: () => m.locked(),
     };
   }
 
@@ -337,6 +351,7 @@ class LintRun {
     const sig = (): SignatureResult => (read ??= readable ? unit.signature() : {});
     // What every rule of this config sees is made once; each rule's context adds its options and reporter.
     const facts: UnitFacts = {
+      modelChecks: unit.ruleSet.active.filter((a) => a.rule.meta.requiresModel).map((a) => a.rule.meta.id),
       model: this.modelInfo(unit.name, unit.dir, unit.ruleSet.settings),
       modelFile: unit.modelFile?.format === 'onnx' ? unit.modelFile.path : undefined,
       sig,
@@ -490,6 +505,7 @@ function withCommandLine(base: LintSettings, o: LintOptions): LintSettings {
 
 /** What every rule of one config sees. */
 interface UnitFacts {
+  modelChecks: readonly string[];
   model: ModelInfo;
   modelFile: string | undefined;
   sig: () => SignatureResult;
@@ -507,6 +523,7 @@ class RuleContext implements ModelContext<unknown> {
   readonly modelFile: string | undefined;
   readonly settings: LintSettings;
   readonly files: RuleFiles;
+  readonly modelChecks: readonly string[];
 
   constructor(
     unit: Unit,
@@ -521,6 +538,7 @@ class RuleContext implements ModelContext<unknown> {
     this.modelFile = facts.modelFile;
     this.settings = unit.ruleSet.settings;
     this.files = facts.files;
+    this.modelChecks = facts.modelChecks;
   }
 
   get signature(): ModelSignature | undefined {

@@ -69,6 +69,10 @@ import type { ResolveOptions, ResolveResult } from '../triton/effective-config.j
 import type { GpuLoad } from '../triton/gpu-memory.js';
 import type { ModelDir } from '../repo/model-dir.js';
 import type { PathKind } from '../util/path-kind.js';
+import type { Lock } from '../workspace/lock.js';
+
+/** A model's entry in tritonc.lock.json: its locked versions. */
+export type LockedModel = Lock['models'][string];
 
 export type RuleCategory = 'correctness' | 'suspicious' | 'performance' | 'style';
 
@@ -167,6 +171,8 @@ export interface ModelInfo {
   autofill(config: ModelConfig): AutofillResult;
   /** The effective config Triton would load for this model directory (tritonc resolve's answer). */
   effective(options?: ResolveOptions): ResolveResult;
+  /** What the repository's tritonc.lock.json records of this model, if anything. */
+  locked(): LockedModel | undefined;
 }
 
 /**
@@ -204,6 +210,8 @@ export interface ModelContext<Options = undefined, Messages extends MessageTempl
   readonly options: Options;
   /** Whether another rule runs on this file: lets a general rule defer to a more specific one. */
   isEnabled(ruleId: string): boolean;
+  /** The enabled rules that check the config against the ONNX model (requiresModel), by id. */
+  readonly modelChecks: readonly string[];
   readonly files: RuleFiles;
   /** Text edits in this config, for fixes. */
   readonly edits: ConfigEdits;

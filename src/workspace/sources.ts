@@ -19,7 +19,7 @@ export interface SignatureResult {
   error?: OnnxReadError;
 }
 
-type Overlay = { kind: 'text'; text: string } | { kind: 'signature'; signature: ModelSignature };
+type Overlay = { kind: 'text'; text: string } | { kind: 'model'; signature?: ModelSignature; size?: number };
 
 export class Sources implements Tree {
   private readonly overlays = new Map<string, Overlay>();
@@ -60,7 +60,26 @@ export class Sources implements Tree {
 
   /** Stands `signature` in for the model file at `path`, which need not exist. */
   setSignature(path: string, signature: ModelSignature): void {
-    this.setOverlay(path, { kind: 'signature', signature });
+    this.setOverlay(path, { kind: 'model', signature });
+  }
+
+  /**
+   * Stands a model file in at `path` (the lock's record of absent weights): it exists, with this
+   * size and, for ONNX, this signature. Many at once, with the directories rebuilt once.
+   */
+  setModelStandIns(standIns: ReadonlyMap<string, { signature?: ModelSignature; size: number }>): void {
+    for (const [path, s] of standIns) this.overlays.set(path, { kind: 'model', ...(s.signature ? { signature: s.signature } : {}), size: s.size });
+    this.rebuildOverlayDirs();
+    this.newRun();
+  }
+
+  /** Removes the stand-ins laid by setModelStandIns (unsaved texts stay). */
+  clearModelStandIns(paths: Iterable<string>): void {
+    let changed = false;
+    for (const p of paths) if (this.overlays.get(p)?.kind === 'model') changed = this.overlays.delete(p) || changed;
+    if (!changed) return;
+    this.rebuildOverlayDirs();
+    this.newRun();
   }
 
   clearOverlay(path: string): void {
@@ -155,7 +174,7 @@ export class Sources implements Tree {
   size(path: string): number | undefined {
     const over = this.overlays.get(path);
     if (over?.kind === 'text') return Buffer.byteLength(over.text);
-    if (over) return undefined;
+    if (over) return over.size;
     if (!this.sizes.has(path)) this.sizes.set(path, fileSize(path));
     return this.sizes.get(path);
   }
@@ -163,7 +182,7 @@ export class Sources implements Tree {
   /** A model file's ONNX signature; a bad file is a result with the error, never an exception. */
   signature(path: string): SignatureResult {
     const over = this.overlays.get(path);
-    if (over?.kind === 'signature') return { signature: over.signature };
+    if (over?.kind === 'model') return over.signature ? { signature: over.signature } : {};
     let s = this.signaturesThisRun.get(path);
     if (!s) this.signaturesThisRun.set(path, (s = this.acrossRuns ? this.signatures.get(path, () => loadSignature(path)) : loadSignature(path)));
     return s;

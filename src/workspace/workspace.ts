@@ -3,7 +3,7 @@
 // autofill sees, its config documents, the model file Triton opens and its signature, the
 // autofilled and the effective config. Parsed configs are kept across runs while their file's
 // identity is unchanged (an overlay's while its text is); everything else is asked again each run.
-import { basename } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { InputProblem } from '../diagnostics.js';
 import { hasErrors, parseConfig, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
@@ -16,6 +16,15 @@ import { gpuLoads, weightBytes, type GpuLoad, type WeighedModel } from '../trito
 import { locateModelFile, type ModelFile } from '../triton/model-file.js';
 import { IdentityCache } from '../util/file-identity.js';
 import { Sources, type SignatureResult } from './sources.js';
+import type { ModelSignature } from '../onnx/types.js';
+import { LOCK_FILE_NAME, LockError, parseLock, signatureFromLock, type Lock } from './lock.js';
+
+/** A repository's tritonc.lock.json: none, the lock, or why it cannot be used. */
+export interface LockRead {
+  file: string;
+  lock?: Lock;
+  error?: LockError;
+}
 
 export type ConfigRead = ConfigDocument | InputProblem;
 
@@ -43,6 +52,8 @@ export interface WorkspaceModel {
   modelFile(config: ModelConfig): ModelFile;
   /** The effective config Triton would load (read from this model's files). */
   effective(options?: ResolveOptions): ResolveResult;
+  /** What its repository's tritonc.lock.json records of it, if anything. */
+  locked(): Lock['models'][string] | undefined;
 }
 
 /** A repository's facts (or those of several served by one server): what is true of its models together. */
@@ -70,6 +81,9 @@ export class Workspace {
   private repositories = new Map<string, RunRepository>();
   private lightDocs = new Map<string, ConfigRead>();
   private docsThisRun = new Map<string, ConfigRead>();
+  private locks = new Map<string, LockRead>();
+  /** The model files stood in from each repository's lock (standInLockedModels). */
+  private readonly standIns = new Map<string, string[]>();
 
   private readonly acrossRuns: boolean;
 
@@ -90,6 +104,7 @@ export class Workspace {
     this.repositories = new Map();
     this.lightDocs = new Map();
     this.docsThisRun = new Map();
+    this.locks = new Map();
   }
 
   /** Lays unsaved text over a file (absolute path). */
@@ -162,6 +177,58 @@ export class Workspace {
     let m = this.models.get(dir);
     if (!m) this.models.set(dir, (m = new RunModel(this, dir, name)));
     return m;
+  }
+
+  /** The repository's tritonc.lock.json, read once per run. */
+  lock(repo: string): LockRead {
+    let r = this.locks.get(repo);
+    if (!r) this.locks.set(repo, (r = this.readLock(repo)));
+    return r;
+  }
+
+  private readLock(repo: string): LockRead {
+    const file = join(repo, LOCK_FILE_NAME);
+    const read = this.sources.text(file);
+    if (read.kind === 'missing') return { file };
+    if (read.kind !== 'text') return { file, error: new LockError(file, `cannot read: ${read.reason}`) };
+    try {
+      const lock = parseLock(read.text, file);
+      const names = Object.keys(lock.models);
+      const dirs = new Set(this.modelDirs(repo).map((d) => basename(d)));
+      // A lock whose models are all elsewhere was copied from another repository.
+      if (names.length && dirs.size && !names.some((n) => dirs.has(n))) {
+        return { file, error: new LockError(file, `it records ${names.slice(0, 3).join(', ')}${names.length > 3 ? ', ...' : ''}, none of which is a model of ${repo}: a lock of another repository? Run tritonc lock ${repo} where the model files are`) };
+      }
+      return { file, lock };
+    } catch (e) {
+      if (e instanceof LockError) return { file, error: e };
+      throw e;
+    }
+  }
+
+  /**
+   * Stands the lock's model files in where this checkout lacks them (weights provisioned elsewhere)
+   * or holds a Git LFS pointer instead: they then exist, with the locked size and signature, so every
+   * check runs as it would against the weights. Returns how many were stood in.
+   */
+  standInLockedModels(repo: string): number {
+    const previous = this.standIns.get(repo);
+    if (previous) this.sources.clearModelStandIns(previous);
+    this.newRun();
+    const lock = this.lock(repo).lock;
+    const standIns = new Map<string, { signature?: ModelSignature; size: number }>();
+    for (const [name, model] of Object.entries(lock?.models ?? {})) {
+      for (const v of Object.values(model.versions)) {
+        const path = join(repo, name, v.file);
+        const kind = this.sources.kind(path);
+        const absent = kind === undefined || (kind === 'file' && v.signature !== undefined && this.sources.signature(path).error?.lfsPointer !== undefined);
+        if (absent) standIns.set(path, { ...(v.signature ? { signature: signatureFromLock(v.signature, path) } : {}), size: v.size });
+      }
+    }
+    this.standIns.set(repo, [...standIns.keys()]);
+    if (standIns.size) this.sources.setModelStandIns(standIns);
+    this.newRun();
+    return standIns.size;
   }
 
   /** The sub-directories of a repository (Triton skips none by name; see repository().modelDirs()). */
@@ -270,6 +337,10 @@ class RunModel implements WorkspaceModel, ModelSource {
     let f = this.files.get(config);
     if (!f) this.files.set(config, (f = locateModelFile(this.layout(), this.autofill(config).config, (p) => this.ws.tree.kind(p))));
     return f;
+  }
+
+  locked(): Lock['models'][string] | undefined {
+    return this.ws.lock(dirname(this.dir)).lock?.models[this.name];
   }
 
   effective(options: ResolveOptions = {}): ResolveResult {

@@ -14,9 +14,9 @@ import { parseExamples, readPage } from '../support/rule-examples.js';
 const DOCS = fileURLToPath(new URL('../../docs/rules/', import.meta.url));
 const UPDATE = process.env.UPDATE_RULE_EXAMPLES === '1';
 
-/** A finding as the page shows it: paths relative to the example's repository. */
+/** A finding as the page shows it: paths relative to the example's repository (the repository itself is `.`). */
 const line = (repo: string, d: Diagnostic): string =>
-  `${relative(repo, d.file)}:${d.range.start.line}:${d.range.start.column} ${d.severity} ${d.messageId} ${d.message.replaceAll(`${repo}/`, '')}`;
+  `${relative(repo, d.file)}:${d.range.start.line}:${d.range.start.column} ${d.severity} ${d.messageId} ${d.message.replaceAll(`${repo}/`, '').replaceAll(repo, '.')}`;
 
 describe('rule pages: the examples produce the findings they show', () => {
   const pages = readdirSync(DOCS).filter((f) => f.endsWith('.md')).sort();

@@ -21,6 +21,8 @@ import { modelMetrics } from './correctness/model-metrics.js';
 import { sequenceControlInputs } from './correctness/sequence-control-inputs.js';
 import { labelFile } from './correctness/label-file.js';
 import { missingConfig } from './correctness/missing-config.js';
+import { uncheckedModel } from './correctness/unchecked-model.js';
+import { lockMismatch } from './correctness/lock-mismatch.js';
 import { modelWarmup } from './correctness/model-warmup.js';
 import { nameMatchesDirectory } from './correctness/name-matches-directory.js';
 import { platformBackend } from './correctness/platform-backend.js';
@@ -70,6 +72,8 @@ export const RULES: readonly Rule[] = [
   ioDatatype,
   ioShape,
   sequenceControlInputs,
+  uncheckedModel,
+  lockMismatch,
   // suspicious: loads, but probably not what you meant
   fp16Accuracy,
   invalidSuppression,

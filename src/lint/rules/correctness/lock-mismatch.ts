@@ -1,0 +1,49 @@
+// tritonc.lock.json against the model files it records: where the weights are present, the version
+// Triton loads must still be what the lock says (file, size, weight bytes, ONNX signature), or a
+// --configs-only run elsewhere checks the configs against a model that is no longer deployed.
+import { dirname, relative } from 'node:path';
+import { locateModelFile } from '../../../triton/model-file.js';
+import { lockDifference, lockedSignature, type LockedVersion } from '../../../workspace/lock.js';
+import { defineModelRule } from '../../rule.js';
+
+export const lockMismatch = defineModelRule({
+  meta: {
+    id: 'lock-mismatch',
+    category: 'correctness',
+    defaultSeverity: 'warning',
+    requiresModel: false,
+    description: 'tritonc.lock.json must record the model files as they are',
+    prevents: [],
+    messages: {
+      stale: "tritonc.lock.json no longer matches version {{version}} of '{{model}}': {{difference}}; refresh it with tritonc lock {{repository}} (CI: tritonc lock --check)",
+      notLocked: "version {{version}} of '{{model}}' ({{file}}) is not in tritonc.lock.json, so a --configs-only check cannot see it; refresh the lock with tritonc lock {{repository}}",
+    },
+  },
+  check(ctx) {
+    const locked = ctx.model.locked();
+    if (!locked) return;
+    const filled = ctx.model.autofill(ctx.config);
+    if (filled.problem || ctx.config.platform === 'ensemble') return;
+    const file = locateModelFile(ctx.model.layout(), filled.config, (p) => ctx.files.kind(p));
+    // No file: version-dirs says so. An unreadable ONNX file: model-unreadable does.
+    if (!file.path || file.version === undefined || ctx.modelError) return;
+    const version = String(file.version);
+    const repository = dirname(ctx.model.dir);
+    const data = { version, model: ctx.model.name, repository, file: relative(ctx.model.dir, file.path) };
+    const entry = locked.versions[version];
+    if (!entry) {
+      ctx.report({ path: ['name'], messageId: 'notLocked', data });
+      return;
+    }
+    const size = ctx.files.size(file.path) ?? 0;
+    const sig = file.format === 'onnx' ? ctx.signature : undefined;
+    const actual: LockedVersion = {
+      file: relative(ctx.model.dir, file.path),
+      size,
+      weightBytes: sig ? sig.initializers.bytes : size,
+      ...(sig ? { signature: lockedSignature(sig) } : {}),
+    };
+    const difference = lockDifference(entry, actual);
+    if (difference) ctx.report({ path: ['name'], messageId: 'stale', data: { ...data, difference } });
+  },
+});

@@ -1,0 +1,55 @@
+// Which checks against the model did not run, said once per model: tritonc reads ONNX models only
+// (a TensorRT engine, a TorchScript file or a Python model.py is the backend's to read at load), and
+// with --configs-only a model file that is neither in the checkout nor in tritonc.lock.json cannot be
+// read at all. Silence would read as "checked".
+import { modelFormat } from '../../../triton/model-file.js';
+import { defineModelRule } from '../../rule.js';
+
+const FORMATS: Record<string, string> = {
+  tensorrt: 'TensorRT engines (model.plan)',
+  pytorch: 'TorchScript models (model.pt)',
+  python: 'Python models (model.py)',
+};
+
+export const uncheckedModel = defineModelRule({
+  meta: {
+    id: 'unchecked-model',
+    category: 'correctness',
+    defaultSeverity: 'info',
+    requiresModel: false,
+    description: 'Says, once per model, which checks against the model file could not run, and why',
+    prevents: [],
+    messages: {
+      notRead: '{{model}}: tritonc does not read {{what}}, so {{checks}} did not run for it{{loadNote}}',
+      notHere:
+        "{{model}}: the model file ({{expected}}) is not in this checkout and tritonc.lock.json does not record it, so {{checks}} did not run (--configs-only); run tritonc lock where the weights are, and commit tritonc.lock.json",
+    },
+  },
+  check(ctx) {
+    if (!ctx.modelChecks.length) return;
+    const config = ctx.config;
+    if (config.platform === 'ensemble') return;
+    const filled = ctx.model.autofill(config);
+    // No backend: platform-backend says why Triton refuses the model.
+    const backend = filled.config.backend;
+    if (filled.problem || !backend) return;
+    const at = config.backend !== undefined ? ['backend'] : config.platform !== undefined ? ['platform'] : [];
+    const checks = ctx.modelChecks.join(', ');
+    const model = ctx.model.name;
+    if (modelFormat(filled.config) === 'onnx') {
+      // Read, or missing or unreadable where that is an error (version-dirs, model-unreadable say so).
+      if (ctx.signature || !ctx.settings.configsOnly) return;
+      // An LFS pointer under --configs-only: model-unreadable's note says it.
+      if (ctx.modelError) return;
+      const layout = ctx.model.layout();
+      const version = layout.versionDirs.find((v) => v.version !== undefined)?.version ?? 1;
+      ctx.report({ path: at, messageId: 'notHere', data: { model, checks, expected: `${model}/${version}/${filled.config.default_model_filename || 'model.onnx'}` } });
+      return;
+    }
+    const what = FORMATS[backend] ?? `${backend} models${filled.config.default_model_filename ? ` (${filled.config.default_model_filename})` : ''}`;
+    const loadNote = ctx.settings.server.autoCompleteConfig
+      ? `; at load the ${backend} backend fills in what the config leaves out, and checks it against the model`
+      : '; the server runs with --disable-auto-complete-config, so the config must be complete as written (io-dims checks what core requires)';
+    ctx.report({ path: at, messageId: 'notRead', data: { model, what, checks, loadNote } });
+  },
+});

@@ -1,0 +1,126 @@
+// tritonc.lock.json: what a repository's model files are, for checkouts that hold only the configs
+// (weights synced from object storage or kept in Git LFS). Per model and version: the file Triton
+// opens, its size, its weight bytes, and for ONNX its signature (names, types, shapes): everything the
+// model checks read, so lint against the lock equals lint against the weights. Written sorted and
+// indented the same way every time, so a change of one model is a small diff.
+import { z } from 'zod';
+import type { ModelSignature } from '../onnx/types.js';
+
+export const LOCK_FILE_NAME = 'tritonc.lock.json';
+export const LOCK_VERSION = 1;
+
+/** The signature as locked: the model's, less the path it was read from and its free-form metadata. */
+export type LockedSignature = Omit<ModelSignature, 'path' | 'metadata' | 'producer'>;
+
+export interface LockedVersion {
+  /** The model file, relative to the model directory (`1/model.onnx`). */
+  file: string;
+  /** Its size in bytes (for ONNX, the .onnx file itself; external data counts in weightBytes). */
+  size: number;
+  /** What one instance loads: ONNX weight bytes, or the file's size for other formats. */
+  weightBytes: number;
+  /** ONNX models only. */
+  signature?: LockedSignature;
+}
+
+export interface Lock {
+  lockfileVersion: number;
+  /** Model name -> version number (as a string) -> what is locked. */
+  models: Record<string, { versions: Record<string, LockedVersion> }>;
+}
+
+/** A lock tritonc cannot use: exit 2 with the file, where, and what to do. */
+export class LockError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+  ) {
+    super(`${file}: ${problem}`);
+  }
+}
+
+const tensor = z.strictObject({
+  name: z.string(),
+  kind: z.enum(['tensor', 'sequence', 'map', 'optional', 'sparse_tensor', 'opaque', 'unknown']),
+  elemType: z.string().nullable(),
+  tritonType: z.string().nullable(),
+  shape: z.array(z.union([z.number(), z.string(), z.null()])).nullable(),
+});
+
+const signature = z.strictObject({
+  irVersion: z.number(),
+  opsets: z.array(z.strictObject({ domain: z.string(), version: z.number() })),
+  inputs: z.array(tensor),
+  outputs: z.array(tensor),
+  initializers: z.strictObject({ count: z.number(), bytes: z.number(), externalBytes: z.number(), constantBytes: z.number() }),
+  batchable: z.boolean(),
+  overridableInitializers: z.array(tensor),
+  weightsInline: z.boolean(),
+  externalDataFiles: z.array(z.string()),
+});
+
+const lockSchema = z.strictObject({
+  lockfileVersion: z.literal(LOCK_VERSION),
+  models: z.record(
+    z.string(),
+    z.strictObject({
+      versions: z.record(
+        z.string().regex(/^-?\d+$/, 'a version number'),
+        z.strictObject({ file: z.string().min(1), size: z.number().int().min(0), weightBytes: z.number().int().min(0), signature: signature.optional() }),
+      ),
+    }),
+  ),
+});
+
+/** Parses a lock file's text; throws LockError naming the key (or line and column) that is wrong. */
+export function parseLock(text: string, file: string): Lock {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    const m = /position (\d+)/.exec((e as Error).message);
+    const where = m ? ` at line ${text.slice(0, Number(m[1])).split('\n').length}, column ${Number(m[1]) - text.lastIndexOf('\n', Number(m[1]) - 1)}` : '';
+    throw new LockError(file, `not valid JSON${where}: ${(e as Error).message.replace(/ in JSON at position \d+.*$/, '')}; regenerate it with tritonc lock`);
+  }
+  const r = lockSchema.safeParse(json);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    const key = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+    throw new LockError(file, `${key || '(top level)'}: ${issue.message}; regenerate it with tritonc lock where the model files are`);
+  }
+  return r.data as Lock;
+}
+
+/** The lock's text: keys sorted (versions by number), two-space indent, a final newline. */
+export function serializeLock(lock: Lock): string {
+  const models: Lock['models'] = {};
+  for (const name of Object.keys(lock.models).sort()) {
+    const versions: Record<string, LockedVersion> = {};
+    for (const v of Object.keys(lock.models[name]!.versions).sort((a, b) => Number(a) - Number(b))) versions[v] = lock.models[name]!.versions[v]!;
+    models[name] = { versions };
+  }
+  const text = JSON.stringify({ lockfileVersion: lock.lockfileVersion, models }, null, 2);
+  // A list of numbers or plain strings (a shape) on one line: a changed dim is a one-line diff.
+  return `${text.replace(/\[\n\s+([^[\]{}]*?)\n\s*\]/g, (_, inner: string) => `[${inner.split(/,\n\s*/).join(', ')}]`)}\n`;
+}
+
+export function lockedSignature(sig: ModelSignature): LockedSignature {
+  const { path: _path, metadata: _metadata, producer: _producer, ...rest } = sig;
+  return rest;
+}
+
+/** The locked signature as a signature read from `path` (producer and metadata are not locked). */
+export function signatureFromLock(locked: LockedSignature, path: string): ModelSignature {
+  return { ...locked, path, producer: { name: '', version: '' }, metadata: [] };
+}
+
+/** Where two locks of one model version differ, for a message ('' when they agree). */
+export function lockDifference(locked: LockedVersion, actual: LockedVersion): string {
+  if (locked.file !== actual.file) return `the model file is ${actual.file}, the lock has ${locked.file}`;
+  if (JSON.stringify(locked.signature ?? null) !== JSON.stringify(actual.signature ?? null)) {
+    const io = (s: LockedSignature | undefined): string => JSON.stringify(s ? [s.inputs, s.outputs, s.overridableInitializers] : null);
+    return io(locked.signature) !== io(actual.signature) ? 'its inputs or outputs differ from the lock' : 'its weights or opsets differ from the lock';
+  }
+  if (locked.size !== actual.size || locked.weightBytes !== actual.weightBytes) return `its size is ${actual.size} bytes, the lock has ${locked.size}`;
+  return '';
+}
