@@ -38,20 +38,22 @@ export function buildLock(ws: Workspace, repo: string): LockBuild {
     const filled = model.autofill(config);
     if (filled.problem || filled.config.platform === 'ensemble') continue;
     const versions: Record<string, LockedVersion> = {};
-    const numbers = [...new Set(layout.versionDirs.flatMap((v) => (v.version === undefined ? [] : [v.version])))];
+    // The versions here, and those the lock has whose directory this checkout lacks.
+    const lockedBefore = Object.keys(previous?.models[name]?.versions ?? {}).map(Number);
+    const numbers = [...new Set([...layout.versionDirs.flatMap((v) => (v.version === undefined ? [] : [v.version])), ...lockedBefore])].sort((a, b) => a - b);
     for (const v of numbers) {
       const one = layout.versionDirs.filter((d) => d.version === v);
       const file = locateModelFile({ ...layout, versionDirs: one }, { ...filled.config, version_policy: { all: {} } }, (p) => ws.tree.kind(p));
       if (file.format === 'none') break;
       const key = String(v);
-      const keep = (why: string): void => {
+      const keep = (why: (file: string) => string): void => {
         const old = previous?.models[name]?.versions[key];
         if (!old) return;
         versions[key] = old;
-        out.kept.push(`${name}/${key}: ${why}; kept what the lock says`);
+        out.kept.push(`${name}/${key}: ${why(old.file)}; kept what the lock says`);
       };
       if (!file.path) {
-        keep(`no ${relative(dir, file.expected ?? join(key, filled.config.default_model_filename ?? ''))} in this checkout`);
+        keep((locked) => `no ${locked} in this checkout`);
         continue;
       }
       const size = sizeOf(ws, file.path);
@@ -61,7 +63,7 @@ export function buildLock(ws: Workspace, repo: string): LockBuild {
       }
       const read = ws.signature(file.path);
       if (read.error?.lfsPointer) {
-        keep(`${relative(dir, file.path)} is a Git LFS pointer`);
+        keep(() => `${relative(dir, file.path!)} is a Git LFS pointer`);
         continue;
       }
       if (read.error || !read.signature) {
