@@ -8,9 +8,12 @@
 //   says which rule covers which message.
 // - The rows of autofill_noplatform/onnx (check=model) are linted with an ONNX fixture of the
 //   signature of the model the test loads, and must get an error from the covering rule too.
+// - Invalid rows are linted under the server flags of their test (the note's flags=...: noautofill
+//   sections run with --strict-model-config=true / --disable-auto-complete-config), and the
+//   noautofill_platform rows once per platform the test substitutes.
 // - Valid rows must get no error. They are linted without the models and sibling models their tests
-//   put beside them: version directories are not judged (version-dirs off) and ensembles may run
-//   models from elsewhere (ensemble-models' externalModels). A few rows are labelled valid although
+//   put beside them, as a checkout of configs whose weights are elsewhere (--configs-only), and
+//   ensembles may run models from elsewhere (ensemble-models' externalModels). A few rows are labelled valid although
 //   Triton would refuse them as they stand; DOUBTFUL_VALID lists them with the evidence.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +25,7 @@ import { lintSync } from '../../src/lint/engine.js';
 import type { LintResult } from '../../src/lint/results.js';
 import { RULES } from '../../src/lint/rules/index.js';
 import { DEFAULT_SETTINGS, type LintSettings } from '../../src/lint/settings.js';
+import type { ServerOptions } from '../../src/triton/server-options.js';
 import { QA_MODEL, QA_MODEL_NOBATCH } from '../rules/qa-model.js';
 import { CORPUS_DIR, corpusRows, readCorpusFile, type CorpusRow } from '../support/corpus.js';
 import { writeOnnx, type OnnxSpec } from '../lint/harness.js';
@@ -142,12 +146,25 @@ function configText(row: CorpusRow): string {
   return `${TENSORRT_STAND_IN}${text}`;
 }
 
+/** The platforms noautofill_platform tests substitute, one server run each (server qa/L0_model_config/test.sh TRIALS). */
+const TRIALS = ['tensorrt_plan', 'onnxruntime_onnx', 'pytorch_libtorch'] as const;
+
+/** The platforms a row is tried with: the trials for rows whose test rewrites the platform, else the row as it is. */
+const trialsOf = (row: CorpusRow): readonly (string | undefined)[] => (row.note.includes('test-rewrites-platform') ? TRIALS : [undefined]);
+
 /** noautofill_platform tests delete every line with "platform:" and append the platform of the trial. */
-function rewritePlatform(row: CorpusRow, text: string): string {
-  if (!row.note.includes('test-rewrites-platform')) return text;
-  // batch_input/batch_output are accepted on TensorRT (other platforms get expected_unsupported).
-  const trial = row.note.includes('only allowed for TensorRT') ? 'tensorrt_plan' : 'onnxruntime_onnx';
+function rewritePlatform(text: string, trial: string | undefined): string {
+  if (!trial) return text;
   return `${text.split('\n').filter((l) => !l.includes('platform:')).join('\n')}\nplatform: "${trial}"\n`;
+}
+
+/**
+ * The server flags the row's test starts tritonserver with (the note's flags=...): --strict-model-config=true
+ * and --disable-auto-complete-config both turn auto-complete off.
+ */
+function serverOf(row: CorpusRow): Partial<ServerOptions> {
+  const flags = /(?:^|; )flags=([^;]*)/.exec(row.note)?.[1] ?? '';
+  return /--strict-model-config=true|--disable-auto-complete-config/.test(flags) ? { autoCompleteConfig: false } : {};
 }
 
 /** What the test puts in the version directory, as placeholders that name the format without content. */
@@ -198,9 +215,9 @@ function copyRepository(testDir: string, row: CorpusRow, text: string): Layout {
   return { target: repo, file, tmp };
 }
 
-/** An invalid row as its Triton test lays it out. */
-function invalidLayout(row: CorpusRow): Layout {
-  const text = rewritePlatform(row, configText(row));
+/** An invalid row as its Triton test lays it out, with the platform of one trial. */
+function invalidLayout(row: CorpusRow, trial: string | undefined): Layout {
+  const text = rewritePlatform(configText(row), trial);
   const testDir = repoLevelDir(row);
   if (testDir) return copyRepository(testDir, row, text);
   const tmp = temp();
@@ -238,16 +255,16 @@ function validLayout(row: CorpusRow): Layout {
 
 const VALID_SETTINGS: LintSettings = {
   ...DEFAULT_SETTINGS,
+  // The corpus holds configs, no model files and no empty directories: the weights are elsewhere.
+  configsOnly: true,
   rules: {
-    // The corpus holds no model files and no empty directories: version directories are unknown.
-    'version-dirs': { level: 'off' },
     // Ensembles' composing models are often copied in by the test from elsewhere.
     'ensemble-models': { level: 'error', options: { externalModels: true } },
   },
 };
 
-function lintLayout(layout: Layout, settings: LintSettings = DEFAULT_SETTINGS): { result: LintResult; errors: Diagnostic[] } {
-  const result = lintSync([layout.target], { settings, rules: RULES });
+function lintLayout(layout: Layout, settings: LintSettings = DEFAULT_SETTINGS, server: Partial<ServerOptions> = {}): { result: LintResult; errors: Diagnostic[] } {
+  const result = lintSync([layout.target], { settings, rules: RULES, server });
   const errors = result.results.filter((r) => r.filePath === layout.file).flatMap((r) => r.diagnostics.filter((d) => d.severity === 'error'));
   if (layout.tmp) rmSync(layout.tmp, { recursive: true, force: true });
   return { result, errors };
@@ -296,24 +313,27 @@ describe('conformance with the corpus', () => {
     expect(COVERAGE.flatMap((c) => c.rules).filter((id) => !ids.has(id))).toEqual([]);
   });
 
-  describe('invalid rows (check=static, repo, repo-layout): an error from the covering rule', () => {
+  describe('invalid rows (check=static, repo, repo-layout), under the flags of their test, on every platform it tries: an error from the covering rule', () => {
     for (const row of invalidRows) {
-      it(short(row.file), () => {
-        const coverage = coverageOf(row.expectedError);
-        if (!coverage) {
-          outcome.uncovered.push({ file: row.file, expected: row.expectedError, why: 'no rule in the table covers this message' });
-          expect.fail(`no COVERAGE entry matches the expected message: ${row.expectedError}`);
-        }
-        const { errors } = lintLayout(invalidLayout(row));
-        const hits = errors.filter((d) => coverage!.rules.includes(d.ruleId));
-        if (hits.length) outcome.covered.push(row.file);
-        else outcome.uncovered.push({ file: row.file, expected: row.expectedError, why: `no error from ${coverage!.rules.join(' or ')}` });
-        expect(hits.length, `Triton: ${unescapeGrep(row.expectedError)}\nexpected an error from ${coverage!.rules.join(' or ')}, got:\n${show(errors)}`).toBeGreaterThan(0);
-        const texts = expectedTexts(row);
-        const verbatim = hits.some((d) => texts.some((t) => t.test(d.message)));
-        if (verbatim) outcome.verbatim++;
-        if (hits.some((d) => VERBATIM_RULES.has(d.ruleId))) expect(verbatim, `Triton's message is not quoted:\n${texts.join('\n')}\n${show(hits)}`).toBe(true);
-      });
+      for (const trial of trialsOf(row)) {
+        it(`${short(row.file)}${trial ? ` (platform: "${trial}")` : ''}`, () => {
+          const coverage = coverageOf(row.expectedError);
+          if (!coverage) {
+            outcome.uncovered.push({ file: row.file, expected: row.expectedError, why: 'no rule in the table covers this message' });
+            expect.fail(`no COVERAGE entry matches the expected message: ${row.expectedError}`);
+          }
+          const { errors } = lintLayout(invalidLayout(row, trial), DEFAULT_SETTINGS, serverOf(row));
+          const hits = errors.filter((d) => coverage!.rules.includes(d.ruleId));
+          const where = `${row.file}${trial ? ` with platform "${trial}"` : ''}`;
+          if (hits.length) outcome.covered.push(where);
+          else outcome.uncovered.push({ file: where, expected: row.expectedError, why: `no error from ${coverage!.rules.join(' or ')}` });
+          expect(hits.length, `Triton: ${unescapeGrep(row.expectedError)}\nexpected an error from ${coverage!.rules.join(' or ')}, got:\n${show(errors)}`).toBeGreaterThan(0);
+          const texts = expectedTexts(row);
+          const verbatim = hits.some((d) => texts.some((t) => t.test(d.message)));
+          if (verbatim) outcome.verbatim++;
+          if (hits.some((d) => VERBATIM_RULES.has(d.ruleId))) expect(verbatim, `Triton's message is not quoted:\n${texts.join('\n')}\n${show(hits)}`).toBe(true);
+        });
+      }
     }
   });
 
@@ -369,7 +389,7 @@ describe('conformance with the corpus', () => {
 
   afterAll(() => {
     const lines = [
-      `conformance: invalid rows (check=static/repo/repo-layout) covered ${outcome.covered.length}/${invalidRows.length} (the finding quotes the expected message verbatim in ${outcome.verbatim})`,
+      `conformance: invalid rows (check=static/repo/repo-layout), each platform its test tries, under its flags, covered ${outcome.covered.length}/${invalidRows.reduce((n, r) => n + trialsOf(r).length, 0)} (the finding quotes the expected message verbatim in ${outcome.verbatim})`,
       `conformance: invalid rows needing the ONNX model, with fixtures, covered ${outcome.onnxCovered.length}/${onnxRows.length}`,
       `conformance: valid rows without errors ${outcome.validClean}/${validRows.length - outcome.doubtful.length} (${outcome.doubtful.length} rows labelled valid that Triton would refuse, reported by the rules: ${outcome.doubtful.map(short).join(', ')})`,
     ];
