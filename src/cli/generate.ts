@@ -12,6 +12,8 @@ import { plainText, withLineEnds } from '../util/line-ends.js';
 import { describeFsError } from '../util/read-text.js';
 import { lineDiff } from '../util/line-diff.js';
 import type { CommandSpec } from './command.js';
+import { serverFlagsFromArgs } from './server-flags.js';
+import { DEFAULT_SERVER_OPTIONS, defaultMaxBatchSize } from '../triton/server-options.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { displayPath } from '../util/display-path.js';
@@ -23,7 +25,8 @@ export const generateCommand: CommandSpec = {
     y
       .positional('path', { type: 'string', describe: 'model.onnx, a model directory, or a model repository' })
       .option('name', { type: 'string', describe: 'Model name (default: the directory name)' })
-      .option('max-batch-size', { type: 'number', describe: 'Largest batch Triton may send (default: 4 if the model can batch, else 0)' })
+      .option('max-batch-size', { type: 'number', describe: 'Largest batch Triton may send (default: the server\'s default-max-batch-size, 4, if the model can batch, else 0)' })
+      .option('backend-config', { type: 'string', array: true, describe: 'As tritonserver: onnxruntime,default-max-batch-size=N makes N the default max_batch_size (other settings do not change the config)' })
       .option('dynamic-batching', { type: 'boolean', describe: 'Add dynamic_batching (default: on when max_batch_size > 1); --no-dynamic-batching to leave it out' })
       .option('preferred-batch-size', { type: 'string', describe: 'Preferred batch sizes, e.g. 8,16,32' })
       .option('max-queue-delay', { type: 'string', describe: 'How long a request may wait to be batched, e.g. 5ms or 500us' })
@@ -41,7 +44,7 @@ export const generateCommand: CommandSpec = {
   run: (a, io) => runGenerate(a, io),
 };
 
-const GENERATION_FLAGS = ['name', 'maxBatchSize', 'dynamicBatching', 'preferredBatchSize', 'maxQueueDelay', 'instances', 'kind', 'gpus', 'accelerator', 'platform', 'backend'];
+const GENERATION_FLAGS = ['name', 'maxBatchSize', 'backendConfig', 'dynamicBatching', 'preferredBatchSize', 'maxQueueDelay', 'instances', 'kind', 'gpus', 'accelerator', 'platform', 'backend'];
 
 function intList(flag: string, v: unknown): number[] | undefined {
   if (v === undefined) return undefined;
@@ -56,6 +59,11 @@ export function optionsFromArgs(a: Record<string, unknown>): GenerateOptions | u
   const o: GenerateOptions = {};
   if (a.name !== undefined) o.name = String(a.name);
   if (a.maxBatchSize !== undefined) o.maxBatchSize = a.maxBatchSize as number;
+  const server = serverFlagsFromArgs(a, '');
+  // What the ONNX Runtime backend would see (a backend's own setting over the backend-agnostic one).
+  if (server.backendConfig?.some((s) => s.setting === 'default-max-batch-size' && (s.backend === '' || s.backend === 'onnxruntime'))) {
+    o.defaultMaxBatchSize = defaultMaxBatchSize({ ...DEFAULT_SERVER_OPTIONS, ...server });
+  }
   if (a.dynamicBatching !== undefined) o.dynamicBatching = a.dynamicBatching as boolean;
   const preferred = intList('preferred-batch-size', a.preferredBatchSize);
   if (preferred) o.preferredBatchSize = preferred;

@@ -20,7 +20,7 @@ export function withServerFlags(y: Argv, set: ServerFlagSet = {}): Argv {
   return flags.option('model-repository', { alias: 'model-store', type: 'string', array: true, describe: 'As tritonserver (repeatable): the repositories one server serves together; ensembles may run models from any of them' });
 }
 
-/** The flags given, as ServerOptions over the settings; UsageError with Triton's message for a bad one. */
+/** The flags given, as ServerOptions over the settings (repository paths resolved against `cwd`); UsageError with Triton's message for a bad one. */
 export function serverFlagsFromArgs(a: Record<string, unknown>, cwd: string): Partial<ServerOptions> {
   const out: { -readonly [K in keyof ServerOptions]?: ServerOptions[K] } = {};
   try {

@@ -35,7 +35,7 @@ export function generateConfig(input: GenerateInput, opts: GenerateOptions = {})
   const shown = input.shownPath ?? sig.path;
   const problems: GenerateProblem[] = [];
 
-  const maxBatchSize = opts.maxBatchSize ?? (sig.batchable ? TRITON_DEFAULT_MAX_BATCH_SIZE : 0);
+  const maxBatchSize = opts.maxBatchSize ?? (sig.batchable ? (opts.defaultMaxBatchSize ?? TRITON_DEFAULT_MAX_BATCH_SIZE) : 0);
   if (maxBatchSize > 0 && !sig.batchable) problems.push(dynamicAxisMismatch(sig, shown, maxBatchSize));
 
   const io = ioFromSignature(sig, maxBatchSize);

@@ -13,8 +13,13 @@ export type Accelerator =
 export interface GenerateOptions {
   /** The model's name; defaults to its directory's name. */
   name?: string;
-  /** Default: 4 (Triton's own default) for a batchable model, 0 otherwise. */
+  /** Default: defaultMaxBatchSize for a batchable model, 0 otherwise. */
   maxBatchSize?: number;
+  /**
+   * The server's --backend-config=onnxruntime,default-max-batch-size=N: what Triton's auto-complete
+   * would give a batchable model, and so generate's default (core's default: 4).
+   */
+  defaultMaxBatchSize?: number;
   /** Default: on when max_batch_size > 1. */
   dynamicBatching?: boolean;
   preferredBatchSize?: number[];
@@ -68,6 +73,7 @@ export const generateOptionsSchema = z
   .object({
     name: z.string().min(1).optional(),
     maxBatchSize: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+    defaultMaxBatchSize: z.number().int().min(0).max(2 ** 31 - 1).optional(),
     dynamicBatching: z.boolean().optional(),
     preferredBatchSize: z.array(positiveInt).min(1).optional(),
     maxQueueDelayMicroseconds: z.number().int().min(0).optional(),
@@ -84,6 +90,7 @@ export function optionsToFlags(o: GenerateOptions): string[] {
   const flags: string[] = [];
   if (o.name !== undefined) flags.push('--name', o.name);
   if (o.maxBatchSize !== undefined) flags.push('--max-batch-size', String(o.maxBatchSize));
+  if (o.defaultMaxBatchSize !== undefined) flags.push('--backend-config', `onnxruntime,default-max-batch-size=${o.defaultMaxBatchSize}`);
   if (o.dynamicBatching === false) flags.push('--no-dynamic-batching');
   if (o.preferredBatchSize) flags.push('--preferred-batch-size', o.preferredBatchSize.join(','));
   if (o.maxQueueDelayMicroseconds !== undefined) flags.push('--max-queue-delay', formatDuration(o.maxQueueDelayMicroseconds));
@@ -112,6 +119,12 @@ export function flagsToOptions(flags: readonly string[]): GenerateOptions | stri
     switch (flag) {
       case '--name': o.name = take(); break;
       case '--max-batch-size': o.maxBatchSize = Number(take()); break;
+      case '--backend-config': {
+        const m = /^(?:onnxruntime,)?default-max-batch-size=(\d+)$/.exec(take() ?? '');
+        if (!m) return `unsupported --backend-config ${value ?? ''}`;
+        o.defaultMaxBatchSize = Number(m[1]);
+        break;
+      }
       case '--no-dynamic-batching': o.dynamicBatching = false; break;
       case '--dynamic-batching': o.dynamicBatching = true; break;
       case '--preferred-batch-size': o.preferredBatchSize = list(take()); break;

@@ -1,6 +1,6 @@
 // Lint under the server's command line: what auto-complete, --backend-config and several
 // --model-repository paths change in Triton's verdict, from the settings file and from the flags.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintSync } from '../../src/lint/engine.js';
@@ -145,5 +145,43 @@ describe('the command line', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('server.backendConfig[0]');
     expect(r.stderr).toContain("unknown key 'disableAutoComplete' (did you mean 'disableAutoCompleteConfig'?)");
+  });
+});
+
+describe('resolve, generate and verify take the same flags', () => {
+  it('resolve: the effective config under the server\'s flags; the settings file\'s server block applies', async () => {
+    const dir = await writeRepo({ 'repo/classifier/1/model.onnx': CLASSIFIER });
+    const plain = await cli(['resolve', 'repo/classifier'], { cwd: dir });
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain('max_batch_size: 4');
+    const wider = await cli(['resolve', 'repo/classifier', '--backend-config=onnxruntime,default-max-batch-size=32'], { cwd: dir });
+    expect(wider.stdout).toContain('max_batch_size: 32');
+    const strict = await cli(['resolve', 'repo/classifier', '--disable-auto-complete-config'], { cwd: dir });
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain(`failed to open text file for read ${dir}/repo/classifier/config.pbtxt: No such file or directory`);
+    writeFileSync(join(dir, 'repo', 'tritonc.config.json'), '{ "server": { "backendConfig": ["default-max-batch-size=2"] } }');
+    expect((await cli(['resolve', 'repo/classifier'], { cwd: dir })).stdout).toContain('max_batch_size: 2');
+    // The command line wins.
+    expect((await cli(['resolve', 'repo/classifier', '--strict-model-config=false', '--backend-config=onnxruntime,default-max-batch-size=8'], { cwd: dir })).stdout).toContain('max_batch_size: 8');
+  });
+
+  it('generate: the server\'s default-max-batch-size is the default, recorded so that --check reproduces it', async () => {
+    const dir = await writeRepo({ 'repo/classifier/1/model.onnx': CLASSIFIER });
+    const w = await cli(['generate', 'repo/classifier', '--backend-config=onnxruntime,default-max-batch-size=16', '--write'], { cwd: dir });
+    expect(w.code).toBe(0);
+    const text = readFileSync(join(dir, 'repo/classifier/config.pbtxt'), 'utf8');
+    expect(text).toContain('max_batch_size: 16');
+    expect(text).toContain('with: tritonc generate --backend-config onnxruntime,default-max-batch-size=16');
+    expect((await cli(['generate', '--check', 'repo/classifier'], { cwd: dir })).code).toBe(0);
+  });
+
+  it('verify: docker passes them to tritonserver; the other runtimes refuse them', async () => {
+    const dir = await writeRepo({ 'repo/classifier/config.pbtxt': CLASSIFIER_CONFIG, 'repo/classifier/1/model.onnx': CLASSIFIER });
+    const dry = await cli(['verify', 'repo/classifier', '--runtime', 'docker', '--dry-run', '--format', 'json', '--disable-auto-complete-config', '--backend-config=onnxruntime,default-max-batch-size=8'], { cwd: dir });
+    expect(dry.code).toBe(0);
+    const command: string[] = JSON.parse(dry.stdout).command;
+    expect(command.slice(command.indexOf('tritonserver'))).toEqual(expect.arrayContaining(['--disable-auto-complete-config', '--backend-config=onnxruntime,default-max-batch-size=8']));
+    const ort = await cli(['verify', 'repo/classifier', '--disable-auto-complete-config'], { cwd: dir });
+    expect([ort.code, ort.stderr]).toEqual([2, expect.stringContaining('apply to --runtime docker')]);
   });
 });
