@@ -168,7 +168,8 @@ function policyFix(policy: ModelConfig['version_policy'], have: number[]): strin
 
 function exampleFile(ctx: Ctx): string {
   if (ctx.config.platform === 'ensemble') return '';
-  return ctx.config.default_model_filename || 'model.onnx';
+  // The file the backend core settles on opens (model.plan for TensorRT, model.py for Python, ...).
+  return ctx.config.default_model_filename || ctx.model.autofill(ctx.config).config.default_model_filename || 'model.onnx';
 }
 
 /** The model file of one version as the ORT backend finds it: a file, or a directory holding model.onnx. */
