@@ -8,7 +8,18 @@ import type { Runtime } from '../verify/types.js';
 import { dryRunVerify, verifyModel, type VerifyOptions } from '../verify/verify.js';
 import { EXIT, UsageError } from './errors.js';
 import { serverFlagsFromArgs } from './server-flags.js';
-import { DEFAULT_SERVER_OPTIONS, tritonServerArgs } from '../triton/server-options.js';
+import { DEFAULT_SERVER_OPTIONS } from '../triton/server-options.js';
+
+/** --header NAME:VALUE (repeatable): sent with every request to the server. */
+function headersFrom(flags: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of flags) {
+    const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(f);
+    if (!m || !m[2]) throw new UsageError(`--header takes NAME:VALUE, e.g. --header admin-key:secret (the header a server started with --http-restricted-api expects); got "${f}"`);
+    out[m[1]!.toLowerCase()] = m[2];
+  }
+  return out;
+}
 import type { CliIO } from './io.js';
 import type { VerifyDeps } from './verify.js';
 
@@ -21,12 +32,14 @@ function optionsFromArgs(a: Record<string, unknown>, io: CliIO, injected: Verify
   if (a.server !== undefined && runtime !== 'server') throw new UsageError('--server applies to --runtime server');
   const server = serverFlagsFromArgs(a, io.cwd);
   const serverFlagGiven = a.disableAutoCompleteConfig !== undefined || a.strictModelConfig !== undefined || a.backendConfig !== undefined;
-  if (serverFlagGiven && runtime !== 'docker') {
-    throw new UsageError('--disable-auto-complete-config, --strict-model-config and --backend-config apply to --runtime docker (tritonc starts that server; a running one has its own flags)');
+  if (serverFlagGiven && runtime === 'ort') {
+    throw new UsageError('--disable-auto-complete-config, --strict-model-config and --backend-config apply to --runtime docker (passed to tritonserver) and --runtime server (how it was started); ONNX Runtime has no server');
   }
+  if (a.header !== undefined && runtime !== 'server') throw new UsageError('--header applies to --runtime server');
   const options: VerifyOptions = { modelDir: String(a.model_dir ?? a.modelDir), cwd: io.cwd, runtime, timeoutMs };
-  const serverArgs = tritonServerArgs({ ...DEFAULT_SERVER_OPTIONS, ...server });
-  if (serverArgs.length) options.serverArgs = serverArgs;
+  if (serverFlagGiven) options.tritonServer = { ...DEFAULT_SERVER_OPTIONS, ...server };
+  const headers = headersFrom((a.header as string[] | undefined) ?? []);
+  if (Object.keys(headers).length) options.headers = headers;
   if (a.image !== undefined) {
     const image = String(a.image).trim();
     if (!image || /\s/.test(image)) throw new UsageError(`--image takes an image reference such as nvcr.io/nvidia/tritonserver:26.08-py3; got "${String(a.image)}"`);

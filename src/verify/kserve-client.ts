@@ -1,17 +1,19 @@
-// A small KServe v2 HTTP client over Node's fetch, with Triton's model-repository and
+// A small KServe v2 HTTP client (over node:http, see http-transport.ts), with Triton's model-repository and
 // model-configuration extensions. Every JSON answer is validated with zod; every request has a timeout
 // (an AbortController) and follows an outer signal (Ctrl-C). Failures are KServeError with a kind the
-// caller can act on: unreachable / timeout (could not run), http (the server said no), protocol (the
-// answer is not what the protocol documents).
+// caller can act on: unreachable / timeout (could not run), forbidden (the server restricts the API to
+// requests with a header: could not run), http (the server said no), protocol (the answer is not what
+// the protocol documents).
 import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
 import { decodeInferResponse, encodeInferRequest, type InferRequest } from './infer-body.js';
+import { nodeHttpFetch } from './http-transport.js';
 import {
   describeIssues, errorBody, modelConfig, modelMetadata, repositoryIndex, serverMetadata,
   type EffectiveConfig, type InferResponse, type ModelMetadata, type RepositoryIndex, type ServerMetadata,
 } from './kserve-schemas.js';
 
-export type KServeErrorKind = 'unreachable' | 'timeout' | 'aborted' | 'http' | 'protocol';
+export type KServeErrorKind = 'unreachable' | 'timeout' | 'aborted' | 'forbidden' | 'http' | 'protocol';
 
 export class KServeError extends Error {
   constructor(
@@ -33,6 +35,8 @@ export interface KServeClientOptions {
   /** Aborts every request in flight (Ctrl-C). */
   signal?: AbortSignal;
   fetch?: typeof fetch;
+  /** Sent with every request (--header): what a server with restricted APIs expects. */
+  headers?: Record<string, string>;
 }
 
 /** A request as verify would send it; what --dry-run prints. */
@@ -73,12 +77,19 @@ export class KServeClient {
   private readonly timeoutMs: number;
   private readonly signal: AbortSignal | undefined;
   private readonly fetchFn: typeof fetch;
+  private readonly headers: Record<string, string>;
 
   constructor(baseUrl: string, options: KServeClientOptions = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.signal = options.signal;
-    this.fetchFn = options.fetch ?? fetch;
+    this.fetchFn = options.fetch ?? nodeHttpFetch;
+    this.headers = options.headers ?? {};
+  }
+
+  /** The same server and headers, with other defaults (a client for the clean-up after Ctrl-C). */
+  with(options: Omit<KServeClientOptions, 'headers'>): KServeClient {
+    return new KServeClient(this.baseUrl, { ...(options.fetch ? {} : { fetch: this.fetchFn }), ...options, headers: this.headers });
   }
 
   describe(method: 'GET' | 'POST', path: string, body?: unknown): RequestDescription {
@@ -99,7 +110,7 @@ export class KServeClient {
     const onOuterAbort = (): void => controller.abort();
     this.signal?.addEventListener('abort', onOuterAbort, { once: true });
     try {
-      const res = await this.fetchFn(this.baseUrl + path, { method, headers: init.headers, body: init.body, signal: controller.signal });
+      const res = await this.fetchFn(this.baseUrl + path, { method, headers: { ...this.headers, ...init.headers }, body: init.body, signal: controller.signal });
       const body = Buffer.from(await res.arrayBuffer());
       return { status: res.status, body, headers: res.headers };
     } catch (e) {
@@ -122,6 +133,11 @@ export class KServeClient {
       // Not JSON: quoted below.
     }
     const shown = message ?? (text.trim() ? `(not a KServe error body) ${JSON.stringify(text.slice(0, 200))}` : '(empty body)');
+    // server http_server.cc RespondIfRestricted: 403 "This API is restricted, expecting header '<h>'".
+    const restricted = status === 403 ? /expecting header '([^']+)'/.exec(message ?? '') : null;
+    if (restricted) {
+      return new KServeError('forbidden', `${request}: HTTP 403: ${shown}: the server restricts this API (tritonserver --http-restricted-api); pass the header it expects with --header ${restricted[1]}:<value>`, request, status, message);
+    }
     return new KServeError('http', `${request}: HTTP ${status}: ${shown}`, request, status, message ?? text.trim());
   }
 
@@ -145,6 +161,8 @@ export class KServeClient {
   /** 200 means yes; any other HTTP status means no; no answer throws. */
   private async probe(path: string): Promise<boolean> {
     const res = await this.send('GET', path, { timeoutMs: Math.min(this.timeoutMs, 5000) });
+    // A restricted API is not a "no": it is a question the server would not answer.
+    if (res.status === 403) throw this.httpError(`GET ${path}`, res.status, res.body);
     return res.status === 200;
   }
 

@@ -68,10 +68,21 @@ export function classifyTritonMessage(text: string): { ruleId?: string; environm
 // Triton (glog / absl) log prefix: severity letter, MMDD, time, thread id, file:line].
 const LOG_PREFIX = /^([EWIF])\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+\s+[^\s\]]+:\d+\]\s?/;
 
-/** A log line without its prefix and without the quotes recent Triton versions put around messages. */
+/**
+ * A log line without its prefix and without the quotes recent Triton versions put around messages:
+ * the message is then a JSON string (common src/logging.cc Logger::Logger escapes messages unless
+ * TRITON_SERVER_ESCAPE_LOG_MESSAGES=0; include/triton/common/logging.h LogMessage), so it is read as one.
+ */
 export function cleanLogLine(line: string): string {
-  let text = line.replace(LOG_PREFIX, '').replace(/^\[libprotobuf ERROR [^\]]*\]\s*/, '').trim();
-  if (text.length > 1 && text.startsWith('"') && text.endsWith('"')) text = text.slice(1, -1).replace(/\\"/g, '"').replace(/\\n/g, '\n');
+  const text = line.replace(LOG_PREFIX, '').replace(/^\[libprotobuf ERROR [^\]]*\]\s*/, '').trim();
+  if (text.length > 1 && text.startsWith('"') && text.endsWith('"')) {
+    try {
+      const value: unknown = JSON.parse(text);
+      if (typeof value === 'string') return value;
+    } catch {
+      // Not a JSON string after all (an unescaped message that happens to be quoted): keep it as it is.
+    }
+  }
   return text;
 }
 

@@ -13,7 +13,7 @@ export type Outcome = 'ok' | 'problems' | 'cannot-run' | 'interrupted';
 /** A finding about the config or the model; each one makes the exit code 1. */
 export interface VerifyProblem {
   /** Which check found it. */
-  kind: 'io-name' | 'io-datatype' | 'io-shape' | 'missing-dynamic-axis' | 'load' | 'run' | 'output';
+  kind: 'io-name' | 'io-datatype' | 'io-shape' | 'missing-dynamic-axis' | 'load' | 'run' | 'output' | 'restore';
   message: string;
   tensor?: string;
   /** Set for findings at one batch size (null: a model without batching, run at its fixed shape). */

@@ -13,6 +13,8 @@ import type { ProcessRunner } from './process-runner.js';
 import { describeServerRun, runServer } from './server-runner.js';
 import { requestShape } from './shapes.js';
 import { EXIT_CODES, type Runtime, type VerifyReport } from './types.js';
+import { lintSync } from '../lint/engine.js';
+import { DEFAULT_SERVER_OPTIONS, tritonServerArgs, type ServerOptions } from '../triton/server-options.js';
 
 export interface VerifyOptions {
   /** The model directory (<repository>/<model>). */
@@ -25,8 +27,13 @@ export interface VerifyOptions {
   server?: string;
   /** docker: 'all', 'none' or a device list '0,1'. */
   gpus?: string;
-  /** docker: tritonserver flags to start it with (server-options.ts tritonServerArgs). */
-  serverArgs?: readonly string[];
+  /**
+   * The tritonserver flags: docker starts the server with them; for a running server they say how it
+   * was started (the local lint that explains a refusal uses them).
+   */
+  tritonServer?: ServerOptions;
+  /** server: headers every request carries (--header), for servers with restricted APIs. */
+  headers?: Record<string, string>;
   /** How long to wait for the model to load (docker/server); default 120 s. */
   timeoutMs?: number;
   /** The size sent for a -1 dim other than the batch dim (default 1). */
@@ -45,6 +52,22 @@ export interface VerifyOptions {
 }
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
+
+/**
+ * The first error tritonc's lint finds in the candidate config under the server's flags: what a
+ * server that answers only "failed to poll from model repository" most likely logged.
+ */
+function likelyRefusal(plan: VerifyPlan, cwd: string, server: ServerOptions | undefined): { ruleId: string; text: string } | undefined {
+  try {
+    // The server loads the model files of its own repository: only the config is judged here.
+    const result = lintSync([plan.modelDir], { cwd, configsOnly: true, ...(server ? { server } : {}) });
+    const d = result.results.flatMap((r) => r.diagnostics).find((x) => x.severity === 'error' && x.file === plan.configPath);
+    return d ? { ruleId: d.ruleId, text: `${plan.shown(d.file)}:${d.range.start.line}:${d.range.start.column} ${d.ruleId}: ${d.message}` } : undefined;
+  } catch {
+    // A config lint cannot read says nothing the server's answer did not.
+    return undefined;
+  }
+}
 
 function emptyReport(options: VerifyOptions, plan?: VerifyPlan): VerifyReport {
   return {
@@ -74,12 +97,16 @@ export async function verifyModel(options: VerifyOptions): Promise<VerifyReport>
       await runOrt(plan, report, { ...common, loader: deps.ortLoader });
     } else if (runtime === 'docker') {
       await runDocker(plan, report, {
-        ...common, image: options.image ?? DEFAULT_TRITON_IMAGE, gpus: options.gpus, timeoutMs, serverArgs: options.serverArgs,
+        ...common, image: options.image ?? DEFAULT_TRITON_IMAGE, gpus: options.gpus, timeoutMs, serverArgs: tritonServerArgs(options.tritonServer ?? DEFAULT_SERVER_OPTIONS),
         runner: deps.runner, ports: deps.ports, signals: deps.signals, nameSuffix: deps.nameSuffix, fetch: deps.fetch, pollMs: deps.pollMs,
       });
     } else {
       if (!options.server) throw new CannotRun('--runtime server needs --server URL (Triton\'s HTTP endpoint, e.g. http://localhost:8000)');
-      await runServer(plan, report, { ...common, url: options.server, timeoutMs, fetch: deps.fetch });
+      await runServer(plan, report, {
+        ...common, url: options.server, timeoutMs, fetch: deps.fetch, signals: deps.signals,
+        ...(options.headers ? { headers: options.headers } : {}),
+        explainRefusal: () => likelyRefusal(plan, cwd, options.tritonServer),
+      });
     }
     if (report.problems.length) {
       report.outcome = 'problems';
@@ -93,7 +120,7 @@ export async function verifyModel(options: VerifyOptions): Promise<VerifyReport>
     } else if (e instanceof Interrupted) {
       report.outcome = 'interrupted';
       report.exitCode = signalExitCode(e.signal);
-      report.error = `${e.message}; the container was removed`;
+      report.error = `${e.message}; ${runtime === 'docker' ? 'the container was removed' : runtime === 'server' ? 'the model was put back as the server had it (see the notes)' : 'nothing was left running'}`;
     } else {
       throw e;
     }
@@ -135,7 +162,7 @@ export async function dryRunVerify(options: VerifyOptions): Promise<DryRun> {
   }
   if (runtime === 'docker') {
     const d = await describeDockerRun(plan, {
-      image: options.image ?? DEFAULT_TRITON_IMAGE, gpus: options.gpus, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, serverArgs: options.serverArgs,
+      image: options.image ?? DEFAULT_TRITON_IMAGE, gpus: options.gpus, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, serverArgs: tritonServerArgs(options.tritonServer ?? DEFAULT_SERVER_OPTIONS),
       dynamicDimSize: dynamicSize, ports: deps.ports, nameSuffix: deps.nameSuffix,
     });
     return { runtime, model: plan.modelName, command: d.command, requests: d.requests, cleanup: d.cleanup };

@@ -48,7 +48,8 @@ describe('KServe v2 client against the protocol fixture', () => {
     expect(config.max_batch_size).toBe(8);
     expect(config.input[0]).toMatchObject({ name: 'input', data_type: 'TYPE_FP32', dims: [3, 4, 4] });
     expect(raw).toEqual(CONFIG);
-    expect(await c.repositoryIndex()).toEqual([{ name: 'classifier', version: '1', state: 'READY', reason: '' }]);
+    // One entry per version, and no reason on a READY one (core tritonserver.cc TRITONSERVER_ServerModelIndex).
+    expect(await c.repositoryIndex()).toEqual([{ name: 'classifier', version: '1', state: 'READY' }]);
     expect(f.paths()).toContain('POST /v2/repository/index');
   });
 

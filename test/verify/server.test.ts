@@ -1,5 +1,6 @@
-// verify --runtime server against a KServe v2 protocol fixture (a local HTTP server that answers as the
-// protocol and Triton's documented extensions say; not Triton). Each test sets what the fixture answers.
+// verify --runtime server against the protocol fixture (fixtures/verify/protocol-fixture.ts: a local
+// HTTP server that answers as Triton's HTTP endpoint does, each behaviour citing Triton's source; not
+// Triton). Each test sets what the fixture answers.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,6 +22,7 @@ const SERVED = {
   input: [{ name: 'input', data_type: 'TYPE_FP32', format: 'FORMAT_NONE', dims: [3, 4, 4], optional: false }],
   output: [{ name: 'output', data_type: 'TYPE_FP32', dims: [10], label_filename: '' }],
   version_policy: { latest: { num_versions: 1 } },
+  instance_group: [{ name: 'tiny_0', kind: 'KIND_CPU', count: 1, gpus: [], profile: [], passive: false, host_policy: '' }],
 };
 
 /** What the fixture adds to a loaded config override (as a server's auto-complete would). */
@@ -54,20 +56,22 @@ describe('verify --runtime server (explicit model control)', () => {
     expect(r.outcome).toBe('ok');
     expect(r.engine).toBe(`protocol-fixture 2.0.0 at ${f.url}`);
     expect(f.paths()).toEqual([
-      'GET /v2', 'POST /v2/repository/index', 'POST /v2/repository/models/tiny/load',
+      'GET /v2', 'POST /v2/repository/index', 'GET /v2/models/tiny/config', 'POST /v2/repository/models/tiny/load',
       'GET /v2/models/tiny/ready', 'GET /v2/models/tiny/config', 'GET /v2/models/tiny',
       'POST /v2/models/tiny/infer', 'POST /v2/models/tiny/infer',
-      'POST /v2/repository/models/tiny/load',
+      'GET /v2/models/tiny/config', 'POST /v2/repository/models/tiny/load', 'GET /v2/models/tiny/config',
     ]);
     // The candidate goes as the `config` parameter (protobuf JSON of config.pbtxt); the repository is untouched.
-    const load = f.requests[2]!.json as { parameters: { config: string } };
+    const load = f.requests[3]!.json as { parameters: { config: string } };
     expect(JSON.parse(load.parameters.config)).toEqual({
       name: 'tiny', backend: 'onnxruntime', max_batch_size: 8,
       input: [{ name: 'input', data_type: 'TYPE_FP32', dims: ['3', '4', '4'] }],
       output: [{ name: 'output', data_type: 'TYPE_FP32', dims: ['10'] }],
     });
-    expect(f.requests.at(-1)!.json).toEqual({});
-    expect(r.notes).toContain("'tiny' was reloaded from the server's own repository afterwards");
+    // Put back with the config the server served before, read back and equal to it.
+    expect(JSON.parse((f.requests.at(-2)!.json as { parameters: { config: string } }).parameters.config)).toEqual(SERVED);
+    expect(f.options.models.tiny!.config).toEqual(SERVED);
+    expect(r.notes).toContain("'tiny' was put back with the config it served before (loaded as the override, read back from /v2/models/tiny/config and equal to it)");
     expect(r.runs.map((x) => [x.batchSize, x.ok, x.inputs[0]!.shape, x.outputs[0]!.shape])).toEqual([
       [1, true, [1, 3, 4, 4], [1, 10]],
       [8, true, [8, 3, 4, 4], [8, 10]],
@@ -86,15 +90,17 @@ describe('verify --runtime server (explicit model control)', () => {
 
   it('reports a refused load with Triton\'s message mapped to the rule id, and restores the model', async () => {
     const message = "load failed for model 'tiny': version 1 is at UNAVAILABLE state: Invalid argument: model 'tiny', tensor 'input': the model expects 4 dimensions (shape [-1,3,4,4]) but the model configuration specifies 5 dimensions (an initial batch dimension because max_batch_size > 0 followed by the explicit tensor shape, making complete shape [-1,1,3,4,4]);\n";
-    const f = await serve({ loadError: (_n, config) => (config ? message : undefined) });
+    const f = await serve({ loadError: (_n, config) => (config && config.max_batch_size === 8 ? message.replace(/^load failed for model 'tiny': version 1 is at UNAVAILABLE state: /, '').replace(/;\n$/, '') : undefined) });
     const r = await verifyOn(f, localModel(LOCAL.replace('dims: [ 3, 4, 4 ]', 'dims: [ 1, 3, 4, 4 ]')));
     expect(r.exitCode).toBe(1);
     expect(r.load).toEqual({ ok: false, detail: message.trim() });
     expect(r.tritonMessages).toEqual([{ text: message.trim(), ruleId: 'batch-dim-in-dims' }]);
     expect(r.problems).toEqual([{ kind: 'load', ruleId: 'batch-dim-in-dims', message: `Triton refused config.pbtxt: ${message.trim()}` }]);
     expect(r.runs).toEqual([]);
-    expect(f.paths().at(-1)).toBe('POST /v2/repository/models/tiny/load');
-    expect(f.requests.at(-1)!.json).toEqual({});
+    // A failed re-load leaves the served version serving (model_lifecycle.cc): verify says so, and only reads the config back.
+    expect(r.notes).toContain("the server kept serving 'tiny' (version 1) with the config it had: a failed re-load does not take a serving model down");
+    expect(r.notes).toContain("'tiny' serves the config it served before (read back from /v2/models/tiny/config)");
+    expect(f.paths().at(-1)).toBe('GET /v2/models/tiny/config');
     const text = reportText(r);
     expect(text).toContain(`  Triton said:\n    ${message.trim()} [batch-dim-in-dims]\n`);
     expect(text).toContain('error: Triton refused to load tiny; tritonc lint catches the lines marked with a rule id before a load\ntiny: 1 problem (exit 1)');
@@ -104,7 +110,7 @@ describe('verify --runtime server (explicit model control)', () => {
     const f = await serve({ models: { tiny: { config: structuredClone(SERVED), ready: false, state: 'UNAVAILABLE', reason: 'unloaded' } } });
     const r = await verifyOn(f);
     expect(r.outcome).toBe('ok');
-    expect(f.paths().at(-1)).toBe('POST /v2/repository/models/tiny/unload');
+    expect(f.paths().slice(-2)).toEqual(['POST /v2/repository/models/tiny/unload', 'GET /v2/models/tiny/ready']);
     expect(r.notes).toContain("'tiny' was unloaded afterwards (it was not loaded before)");
   });
 
@@ -130,9 +136,9 @@ describe('verify --runtime server (explicit model control)', () => {
     const f = await serve({ override: (r) => (r.path === '/v2/models/tiny/config' ? [200, { name: 'tiny', max_batch_size: '8' }] : undefined) });
     const r = await verifyOn(f);
     expect(r.exitCode).toBe(2);
-    expect(r.error).toBe('lost the server: GET /v2/models/tiny/config: the answer is not what the KServe v2 protocol documents: max_batch_size: Invalid input: expected number, received string');
-    // The model is still put back.
-    expect(f.paths().at(-1)).toBe('POST /v2/repository/models/tiny/load');
+    expect(r.error).toBe("reading the config 'tiny' is served with (to put it back afterwards): GET /v2/models/tiny/config: the answer is not what the KServe v2 protocol documents: max_batch_size: Invalid input: expected number, received string");
+    // Nothing was loaded: the server is as it was.
+    expect(f.paths().some((p) => p.endsWith('/load'))).toBe(false);
   });
 
   it('says so when a load needs a GPU the server does not have (exit 2)', async () => {
@@ -161,7 +167,7 @@ describe('verify --runtime server (no explicit model control)', () => {
     const f = await serve({ explicit: false, models: { tiny: { config: structuredClone(SERVED), ready: false, state: 'UNAVAILABLE', reason: 'unloaded' } } });
     const r = await verifyOn(f);
     expect(r.exitCode).toBe(2);
-    expect(r.error).toBe(`'tiny' is not loaded on ${f.url} (UNAVAILABLE: unloaded) and the server refuses explicit loads, so there is nothing to check`);
+    expect(r.error).toBe(`'tiny' is not loaded on ${f.url} and the server refuses explicit loads, so there is nothing to check`);
   });
 });
 
@@ -189,5 +195,87 @@ describe('verify --runtime server: could not run (exit 2)', () => {
     expect(r.exitCode).toBe(2);
     expect(r.error).toContain("the server's model repository has no model 'tiny' (it has: other)");
     expect(f.paths().some((p) => p.includes('/load'))).toBe(false);
+  });
+});
+
+describe('verify --runtime server leaves the server as it found it', () => {
+  it('a plain reload would keep the candidate (override stamping): the restore loads the served config back and reads it back', async () => {
+    const f = await serve();
+    // What Triton does, and why a plain reload is not a restore (qa/L0_lifecycle): load an override, then a plain load.
+    const { KServeClient } = await import('../../src/verify/kserve-client.js');
+    const c = new KServeClient(f.url);
+    await c.loadModel('tiny', { name: 'tiny', max_batch_size: 2 });
+    await c.loadModel('tiny');
+    expect((await c.modelConfig('tiny')).raw).toMatchObject({ max_batch_size: 2 });
+    // After an unload the repository's config comes back.
+    await c.unloadModel('tiny');
+    await c.loadModel('tiny');
+    expect((await c.modelConfig('tiny')).raw).toEqual(SERVED);
+
+    const r = await verifyOn(f);
+    expect(r.outcome).toBe('ok');
+    expect(f.options.models.tiny!.config).toEqual(SERVED);
+  });
+
+  it('a load that takes longer than the default request timeout is waited for (the load has its own)', async () => {
+    const f = await serve({ loadDelayMs: 1200 });
+    const { KServeClient } = await import('../../src/verify/kserve-client.js');
+    const c = new KServeClient(f.url, { timeoutMs: 300 });
+    await expect(c.loadModel('tiny', undefined, 5000)).resolves.toBeUndefined();
+    const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 5000 });
+    expect(r.outcome).toBe('ok');
+  });
+
+  it('a load past --timeout is exit 2, and the model is put back once Triton finishes it', async () => {
+    const f = await serve({ loadDelayMs: 800 });
+    const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 300 });
+    expect(r.exitCode).toBe(2);
+    expect(r.error).toContain('the load did not finish within the timeout');
+    // The restore is sent even though the config still read as before: the candidate's load was still running.
+    const loads = f.requests.filter((q) => q.path.endsWith('/load')).map((q) => JSON.parse((q.json as { parameters: { config: string } }).parameters.config));
+    expect(loads.map((l) => l.max_batch_size)).toEqual([8, 4]);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(f.options.models.tiny!.config).toEqual(SERVED);
+  });
+
+  it('Ctrl-C during the checks: exit 130, and the model is put back', async () => {
+    const { EventEmitter } = await import('node:events');
+    const signals = new EventEmitter();
+    const f = await serve({ inferError: () => { signals.emit('SIGINT'); return undefined; } });
+    const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 5000, deps: { signals: signals as never } });
+    expect(r.outcome).toBe('interrupted');
+    expect(r.exitCode).toBe(130);
+    expect(r.error).toContain('the model was put back as the server had it');
+    expect(f.options.models.tiny!.config).toEqual(SERVED);
+    expect(signals.listenerCount('SIGINT')).toBe(0);
+  });
+
+  it('a version that is not available listed before one that serves: the model is serving, and is reloaded, not unloaded', async () => {
+    const f = await serve({ models: { tiny: { config: structuredClone(SERVED), ready: true, versionStates: [{ version: '1', state: 'UNAVAILABLE', reason: 'unloaded' }, { version: '2', state: 'READY' }] } } });
+    const r = await verifyOn(f);
+    expect(r.outcome).toBe('ok');
+    expect(f.paths()).not.toContain('POST /v2/repository/models/tiny/unload');
+    expect(f.options.models.tiny!.ready).toBe(true);
+  });
+
+  it('a refusal the server does not explain ("failed to poll") gets tritonc lint\'s finding as the likely reason', async () => {
+    const f = await serve({ loadError: (_n, config) => (config ? { level: 'config', log: "'max_batch_size' must be non-negative value for tiny" } : undefined) });
+    const r = await verifyOn(f, localModel(LOCAL.replace('max_batch_size: 8', 'max_batch_size: -2')));
+    expect(r.exitCode).toBe(1);
+    expect(r.problems).toHaveLength(1);
+    expect(r.problems[0]).toMatchObject({ kind: 'load', ruleId: 'max-batch-size' });
+    expect(r.problems[0]!.message).toMatch(/^Triton refused config\.pbtxt \("failed to load 'tiny', failed to poll from model repository"\); the server's answer gives no reason \(it logs it\)\. The likely reason, from linting config\.pbtxt with the server's flags: .*config\.pbtxt:3:17 max-batch-size: /);
+    // The server's log has the reason the answer did not.
+    expect(f.log[0]).toContain("'max_batch_size' must be non-negative value for tiny");
+  });
+
+  it('a restricted API is exit 2 with how to pass the header, and works with --header', async () => {
+    const f = await serve({ restricted: { header: 'admin-key', value: 's3cret' } });
+    const r = await verifyOn(f);
+    expect(r.exitCode).toBe(2);
+    expect(r.error).toContain("This API is restricted, expecting header 'admin-key'");
+    expect(r.error).toContain('--header admin-key:<value>');
+    const ok = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 5000, headers: { 'admin-key': 's3cret' } });
+    expect(ok.outcome).toBe('ok');
   });
 });

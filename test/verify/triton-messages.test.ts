@@ -65,3 +65,12 @@ describe('Triton log lines', () => {
     expect(mapErrorText(text)).toEqual([{ text: text.trim(), ruleId: 'io-name' }]);
   });
 });
+
+describe('log lines as Triton escapes them', () => {
+  it('reads a quoted message as the JSON string it is (common logging.cc escapes messages by default)', () => {
+    const line = String.raw`E1201 10:00:00.123456 1 model_lifecycle.cc:654] "failed to load 'tiny' version 1: Invalid argument: unexpected path C:\\models\\tiny\t(tab) \u00e9 \"quoted\"\nsecond line"`;
+    expect(cleanLogLine(line)).toBe("failed to load 'tiny' version 1: Invalid argument: unexpected path C:\\models\\tiny\t(tab) é \"quoted\"\nsecond line");
+    // A message that is quoted but not a JSON string stays as it is.
+    expect(cleanLogLine('E1201 10:00:00.123456 1 x.cc:1] "a \\q b"')).toBe('"a \\q b"');
+  });
+});
