@@ -8,6 +8,7 @@ import type { Runtime } from '../verify/types.js';
 import { dryRunVerify, verifyModel, type VerifyOptions } from '../verify/verify.js';
 import { EXIT, UsageError } from './errors.js';
 import { serverFlagsFromArgs } from './server-flags.js';
+import { parseShapeFlag } from '../verify/input-sizes.js';
 import { DEFAULT_SERVER_OPTIONS } from '../triton/server-options.js';
 
 /** --header NAME:VALUE (repeatable): sent with every request to the server. */
@@ -36,13 +37,18 @@ function optionsFromArgs(a: Record<string, unknown>, io: CliIO, injected: Verify
     throw new UsageError('--disable-auto-complete-config, --strict-model-config and --backend-config apply to --runtime docker (passed to tritonserver) and --runtime server (how it was started); ONNX Runtime has no server');
   }
   if (a.header !== undefined && runtime !== 'server') throw new UsageError('--header applies to --runtime server');
-  const options: VerifyOptions = { modelDir: String(a.model_dir ?? a.modelDir), cwd: io.cwd, runtime, timeoutMs };
+  const shapes = ((a.shape as string[] | undefined) ?? []).map((f) => {
+    const parsed = parseShapeFlag(f);
+    if (!parsed) throw new UsageError(`--shape takes NAME:D1,D2,... (the item shape without the batch dim), e.g. --shape audio:1,16000; got "${f}"`);
+    return parsed;
+  });
+  const options: VerifyOptions = { modelDir: String(a.model_dir ?? a.modelDir), cwd: io.cwd, runtime, timeoutMs, ...(shapes.length ? { shapes } : {}) };
   if (serverFlagGiven) options.tritonServer = { ...DEFAULT_SERVER_OPTIONS, ...server };
   const headers = headersFrom((a.header as string[] | undefined) ?? []);
   if (Object.keys(headers).length) options.headers = headers;
   if (a.image !== undefined) {
     const image = String(a.image).trim();
-    if (!image || /\s/.test(image)) throw new UsageError(`--image takes an image reference such as nvcr.io/nvidia/tritonserver:26.08-py3; got "${String(a.image)}"`);
+    if (!image || /\s/.test(image)) throw new UsageError(`--image takes an image reference such as nvcr.io/nvidia/tritonserver:26.07-py3; got "${String(a.image)}"`);
     options.image = image;
   }
   if (a.gpus !== undefined) {

@@ -25,6 +25,7 @@ export const verifyCommand: CommandSpec = {
       .option('image', { type: 'string', describe: 'docker: the Triton image (default nvcr.io/nvidia/tritonserver:<release>-py3)' })
       .option('server', { type: 'string', describe: 'server: Triton\'s HTTP endpoint, e.g. http://localhost:8000' })
       .option('gpus', { type: 'string', describe: 'docker: all, none, or device ids such as 0,1 (default: all when the config uses GPUs)' })
+      .option('shape', { type: 'string', array: true, describe: 'NAME:D1,D2,... the item shape (no batch dim) to send for an input with variable dims (repeatable; default: model_warmup\'s, else 1 per variable dim)' })
       .option('header', { type: 'string', array: true, describe: 'server: NAME:VALUE sent with every request (repeatable), for a server started with --http-restricted-api' })
       .option('timeout', { type: 'string', default: '120s', describe: 'docker/server: how long the model may take to load, e.g. 120s, 10m' })
       .option('dry-run', { type: 'boolean', describe: 'Print the docker command and the requests verify would send, and run nothing' })

@@ -2,6 +2,7 @@
 // the model's, then run it at batch 1 and at max_batch_size (or once at the fixed shape) with inputs
 // shaped and typed from the config, and compare what comes back with the config. This finds what no
 // static check can: a graph that declares a dynamic batch axis but hard-codes batch 1 inside.
+import { sizesMessage } from './input-sizes.js';
 import { performance } from 'node:perf_hooks';
 import { dataTypeOfConfig, dataTypeOfOrt } from './datatypes.js';
 import { CannotRun } from './errors.js';
@@ -145,6 +146,8 @@ async function runSession(ort: OrtApi, onnxFile: string, plan: VerifyPlan, repor
       progress(`running at ${batch === undefined ? 'the fixed shape' : `batch ${batch}`}`);
       const run = await runOnce(ort, session, plan, batch, dynamicSize, fed, metaByName, fetches);
       report.runs.push(run.run);
+      // Failing at batch 1 (or the fixed shape) is not the batch question verify asks: the sizes may be too small.
+      if (run.run.error && (batch === undefined || batch === 1)) throw new CannotRun(sizesMessage(batch === undefined ? 'at its fixed shape' : 'at batch 1', run.run.error, plan.inputs, plan.sizes, dynamicSize));
       report.problems.push(...run.problems);
       if (run.run.ok && batch !== undefined) passedAt ??= batch;
       if (run.run.error && batch !== undefined && batch > 1 && passedAt === 1) {
@@ -179,7 +182,7 @@ async function runOnce(
   for (const spec of plan.inputs) {
     const info = dataTypeOfConfig(spec.dataType);
     if (!info?.ort) throw new CannotRun(`input '${spec.name}' has data_type ${spec.dataType}, which verify cannot send`);
-    add(spec.name, info.ort, spec.dataType, requestShape(spec.modelDims, batch, dynamicSize));
+    add(spec.name, info.ort, spec.dataType, requestShape(spec.modelDims, batch, dynamicSize, spec.modelDims === spec.dims ? plan.sizes.get(spec.name)?.dims : undefined));
   }
   // Tensors Triton itself would feed (sequence controls, states, batch inputs): zeros in the model's shape.
   for (const name of fed) {

@@ -1,5 +1,6 @@
 // What every runtime starts from: the model directory, its config.pbtxt parsed and checked for syntax,
 // the tensors the config declares (in the form verify sends them), and the ONNX file Triton would load.
+import { inputSizes, type InputSize } from './input-sizes.js';
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { ModelConfig } from '../config/model-config.js';
@@ -39,6 +40,8 @@ export interface VerifyPlan {
   onnxFile: string | undefined;
   /** Paths as the user should see them (relative to the working directory). */
   shown: (path: string) => string;
+  /** Sizes for inputs with variable dims, from --shape or the config's model_warmup (input-sizes.ts). */
+  sizes: ReadonlyMap<string, InputSize>;
 }
 
 const num = (v: number | bigint): number => Number(v);
@@ -77,7 +80,7 @@ const isDir = (p: string): boolean => {
  * Reads MODEL_DIR (or the directory of a config.pbtxt given instead). Throws CannotRun for a missing
  * directory or config and for syntax errors (with file:line:column), since no runtime can start then.
  */
-export function prepareVerify(path: string, cwd: string): VerifyPlan {
+export function prepareVerify(path: string, cwd: string, shapes: readonly { name: string; dims: number[] }[] = []): VerifyPlan {
   const shown = (p: string): string => displayPath(p, cwd);
   let modelDir = resolve(cwd, path);
   if (!existsSync(modelDir)) throw new CannotRun(`${path}: no such directory; give a model directory (<repository>/<model>, holding config.pbtxt and a version directory)`);
@@ -118,6 +121,7 @@ export function prepareVerify(path: string, cwd: string): VerifyPlan {
     outputs,
     onnxFile: isOnnx ? onnx?.file : undefined,
     shown,
+    sizes: inputSizes(inputs, config, shapes),
   };
 }
 

@@ -12,6 +12,7 @@ import { checkOutputs, type ActualOutput } from './outputs.js';
 import { batchSizes, type TensorSpec, type VerifyPlan } from './plan.js';
 import { requestShape, shapeText } from './shapes.js';
 import { classifyTritonMessage } from './triton-messages.js';
+import { sizesMessage, type InputSize } from './input-sizes.js';
 import type { VerifyReport } from './types.js';
 
 export interface ServedCheckOptions {
@@ -36,12 +37,12 @@ export function specsOfEffective(config: EffectiveConfig): { inputs: TensorSpec[
 }
 
 /** The inference request verify sends at one batch size (zeros of the right type and shape). */
-export function inferRequestFor(inputs: readonly TensorSpec[], outputs: readonly TensorSpec[], batch: number | undefined, dynamicSize: number): InferRequest {
+export function inferRequestFor(inputs: readonly TensorSpec[], outputs: readonly TensorSpec[], batch: number | undefined, dynamicSize: number, sizes: ReadonlyMap<string, InputSize> = new Map()): InferRequest {
   return {
     inputs: inputs.map((t) => {
       const datatype = dataTypeOfConfig(t.dataType)?.kserve;
       if (!datatype) throw new CannotRun(`input '${t.name}' has data_type ${t.dataType}, which has no KServe v2 datatype to send`);
-      return { name: t.name, datatype, shape: requestShape(t.dims, batch, dynamicSize) };
+      return { name: t.name, datatype, shape: requestShape(t.dims, batch, dynamicSize, sizes.get(t.name)?.dims) };
     }),
     outputs: outputs.map((o) => o.name),
   };
@@ -54,7 +55,7 @@ export function describeServedChecks(client: KServeClient, plan: VerifyPlan, dyn
     client.describe('GET', `/v2/models/${name}/ready`),
     client.describe('GET', `/v2/models/${name}/config`),
     client.describe('GET', `/v2/models/${name}`),
-    ...batchSizes(plan.maxBatchSize).map((b) => client.describeInfer(plan.modelName, inferRequestFor(plan.inputs, plan.outputs, b, dynamicSize))),
+    ...batchSizes(plan.maxBatchSize).map((b) => client.describeInfer(plan.modelName, inferRequestFor(plan.inputs, plan.outputs, b, dynamicSize, plan.sizes))),
   ];
 }
 
@@ -92,7 +93,7 @@ export async function checkServedModel(opts: ServedCheckOptions): Promise<void> 
   for (const batch of batchSizes(config.max_batch_size)) {
     const batchSize = batch ?? null;
     progress(`inference at ${batch === undefined ? 'the fixed shape' : `batch ${batch}`}`);
-    const request = inferRequestFor(inputs, outputs, batch, dynamicSize);
+    const request = inferRequestFor(inputs, outputs, batch, dynamicSize, plan.sizes);
     const sent = request.inputs.map((i) => ({ name: i.name, dataType: dataTypeOfKserve(i.datatype)?.config ?? i.datatype, shape: i.shape }));
     try {
       const { response, ms } = await client.infer(name, request, opts.timeoutMs);
@@ -105,6 +106,8 @@ export async function checkServedModel(opts: ServedCheckOptions): Promise<void> 
       if (!(e instanceof KServeError) || e.kind !== 'http') cannotRunFrom(e, `inference at ${batch === undefined ? 'the fixed shape' : `batch ${batch}`}`);
       const error = (e as KServeError).serverMessage ?? (e as Error).message;
       report.runs.push({ batchSize, ok: false, inputs: sent, outputs: [], error });
+      // Failing at batch 1 (or the fixed shape) is not the batch question verify asks: the sizes may be too small.
+      if (batch === undefined || batch === 1) throw new CannotRun(sizesMessage(batch === undefined ? 'at its fixed shape' : 'at batch 1', `Triton: ${error}`, inputs, plan.sizes, dynamicSize));
       const at = batch === undefined ? 'at its fixed shape' : `at batch ${batch}`;
       const { ruleId } = classifyTritonMessage(error);
       report.problems.push({ kind: 'run', batchSize, ...(ruleId ? { ruleId } : {}), message: `the inference ${at} failed (inputs ${sent.map((i) => `'${i.name}' ${shapeText(i.shape)}`).join(', ')}): Triton: ${error}` });

@@ -15,9 +15,12 @@ export const modelShapeText = (shape: readonly ModelDim[]): string => shapeText(
 /** The full shape Triton sees for a config tensor: [-1] + dims when the model batches. */
 export const fullShape = (dims: readonly number[], batching: boolean): number[] => (batching ? [-1, ...dims] : [...dims]);
 
-/** The concrete shape verify sends: -1 in the config becomes `dynamicSize`, the batch dim the batch size. */
-export function requestShape(dims: readonly number[], batchSize: number | undefined, dynamicSize: number): number[] {
-  const item = dims.map((d) => (d < 0 ? dynamicSize : d));
+/**
+ * The concrete shape verify sends: -1 in the config becomes `dynamicSize` (or the item shape `given`
+ * for the input, when it has the same rank), the batch dim the batch size.
+ */
+export function requestShape(dims: readonly number[], batchSize: number | undefined, dynamicSize: number, given?: readonly number[]): number[] {
+  const item = given && given.length === dims.length ? [...given] : dims.map((d) => (d < 0 ? dynamicSize : d));
   return batchSize === undefined ? item : [batchSize, ...item];
 }
 

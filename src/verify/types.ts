@@ -77,7 +77,7 @@ export interface VerifyReport {
   modelFile?: string;
   outcome: Outcome;
   exitCode: number;
-  /** What ran the model: "ONNX Runtime 1.30.0 (CPU)", "nvcr.io/nvidia/tritonserver:26.08-py3", a server URL. */
+  /** What ran the model: "ONNX Runtime 1.30.0 (CPU)", "nvcr.io/nvidia/tritonserver:26.07-py3", a server URL. */
   engine?: string;
   load?: { ok: boolean; ms?: number; detail?: string };
   /** Lines Triton logged (docker) or answered (server) when the load failed, mapped to rule ids. */

@@ -36,6 +36,8 @@ export interface VerifyOptions {
   headers?: Record<string, string>;
   /** How long to wait for the model to load (docker/server); default 120 s. */
   timeoutMs?: number;
+  /** Item shapes for inputs with variable dims (--shape NAME:D1,D2), over the config's model_warmup. */
+  shapes?: { name: string; dims: number[] }[];
   /** The size sent for a -1 dim other than the batch dim (default 1). */
   dynamicDimSize?: number;
   progress?: (line: string) => void;
@@ -90,7 +92,7 @@ export async function verifyModel(options: VerifyOptions): Promise<VerifyReport>
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let report = emptyReport(options);
   try {
-    const plan = prepareVerify(options.modelDir, cwd);
+    const plan = prepareVerify(options.modelDir, cwd, options.shapes);
     report = emptyReport(options, plan);
     const common = { progress: options.progress, dynamicDimSize: options.dynamicDimSize };
     if (runtime === 'ort') {
@@ -145,7 +147,7 @@ export async function dryRunVerify(options: VerifyOptions): Promise<DryRun> {
   const cwd = options.cwd ?? process.cwd();
   const runtime = options.runtime ?? 'ort';
   const deps = options.deps ?? {};
-  const plan = prepareVerify(options.modelDir, cwd);
+  const plan = prepareVerify(options.modelDir, cwd, options.shapes);
   const dynamicSize = options.dynamicDimSize ?? 1;
   if (runtime === 'ort') {
     return {
@@ -155,7 +157,7 @@ export async function dryRunVerify(options: VerifyOptions): Promise<DryRun> {
         sessionOptions: { executionProviders: ['cpu'], graphOptimizationLevel: graphOptimizationLevel(plan.config.optimization?.graph?.level), logSeverityLevel: 3 },
         runs: batchSizes(plan.maxBatchSize).map((b) => ({
           batchSize: b ?? null,
-          inputs: plan.inputs.map((i) => ({ name: i.name, dataType: i.dataType, shape: requestShape(i.modelDims, b, dynamicSize) })),
+          inputs: plan.inputs.map((i) => ({ name: i.name, dataType: i.dataType, shape: requestShape(i.modelDims, b, dynamicSize, i.modelDims === i.dims ? plan.sizes.get(i.name)?.dims : undefined) })),
         })),
       },
     };

@@ -104,7 +104,7 @@ describe('docker run arguments', () => {
       '--gpus', 'all',
       '--mount', 'type=bind,source=/srv/models,target=/models,readonly',
       '-p', '127.0.0.1:40001:8000', '-p', '127.0.0.1:40002:8001', '-p', '127.0.0.1:40003:8002',
-      'nvcr.io/nvidia/tritonserver:26.08-py3',
+      'nvcr.io/nvidia/tritonserver:26.07-py3',
       'tritonserver', '--model-repository=/models', '--model-control-mode=explicit', '--load-model=tiny',
     ]);
   });

@@ -178,3 +178,44 @@ describe('verify --runtime ort: could not run (exit 2)', () => {
     expect((await verifyModel({ modelDir: '/nonexistent/model' })).exitCode).toBe(2);
   });
 });
+
+describe('verify: the sizes sent for variable dims', () => {
+  const CONV_CONFIG = [
+    'backend: "onnxruntime"', 'max_batch_size: 4',
+    'input [ { name: "signal" data_type: TYPE_FP32 dims: [ 1, -1 ] } ]',
+    'output [ { name: "frames" data_type: TYPE_FP32 dims: [ 1, -1 ] } ]', '',
+  ].join('\n');
+
+  it('a graph that needs a minimum length fails at batch 1 with size 1: exit 2, "pass --shape", not blamed on the config', async () => {
+    const { dir } = await modelDir('min-length-conv', CONV_CONFIG);
+    const r = await verifyModel({ modelDir: dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.outcome).toBe('cannot-run');
+    expect(r.error).toMatch(/^could not check the model at these input sizes: it fails at batch 1, before any batch-size question arises \(.+\)\. Variable dims were sent as 1; .* pass --shape signal:1,16 /);
+    expect(r.problems).toEqual([]);
+  });
+
+  it('--shape gives the sizes, and the model is checked at batch 1 and 4', async () => {
+    const { dir } = await modelDir('min-length-conv', CONV_CONFIG);
+    const r = await verifyModel({ modelDir: dir, shapes: [{ name: 'signal', dims: [1, 16] }] });
+    expect(r.outcome).toBe('ok');
+    expect(r.runs.map((x) => [x.batchSize, x.inputs[0]!.shape, x.outputs[0]!.shape])).toEqual([[1, [1, 1, 16], [1, 1, 14]], [4, [4, 1, 16], [4, 1, 14]]]);
+  });
+
+  it('the config\'s model_warmup gives them when --shape does not', async () => {
+    const warm = `${CONV_CONFIG}model_warmup [ { name: "sample" batch_size: 1 inputs { key: "signal" value: { data_type: TYPE_FP32 dims: [ 1, 400 ] zero_data: true } } } ]\n`;
+    const { dir } = await modelDir('min-length-conv', warm);
+    const r = await verifyModel({ modelDir: dir });
+    expect(r.outcome).toBe('ok');
+    expect(r.runs[0]!.inputs[0]!.shape).toEqual([1, 1, 400]);
+  });
+
+  it('a --shape that does not fit the input is exit 2 with the dims it needs', async () => {
+    const { dir } = await modelDir('min-length-conv', CONV_CONFIG);
+    const r = await verifyModel({ modelDir: dir, shapes: [{ name: 'signal', dims: [2, 16] }] });
+    expect(r.exitCode).toBe(2);
+    expect(r.error).toBe("--shape signal:2,16: input 'signal' has dims [1,-1]; give one size per dim, without the batch dim, equal to the fixed ones (e.g. --shape signal:1,16)");
+    const unknown = await verifyModel({ modelDir: dir, shapes: [{ name: 'audio', dims: [1, 16] }] });
+    expect(unknown.error).toContain("'audio' is not an input of config.pbtxt (its inputs: signal)");
+  });
+});

@@ -279,3 +279,14 @@ describe('verify --runtime server leaves the server as it found it', () => {
     expect(ok.outcome).toBe('ok');
   });
 });
+
+describe('verify --runtime server: input sizes', () => {
+  it('a failure at batch 1 is "could not check at these sizes" (exit 2), and the model is put back', async () => {
+    const f = await serve({ inferError: (_n, b) => (b === 1 ? "onnx runtime error 2: Non-zero status code returned while running Conv node. Name:'conv' Status Message: Invalid input shape: {1}" : undefined) });
+    const r = await verifyOn(f);
+    expect(r.exitCode).toBe(2);
+    expect(r.error).toContain('could not check the model at these input sizes: it fails at batch 1');
+    expect(r.problems).toEqual([]);
+    expect(f.options.models.tiny!.config).toEqual(SERVED);
+  });
+});
