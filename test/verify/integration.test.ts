@@ -57,6 +57,33 @@ describe(`verify against a running Triton${serverReason ? ` (skipped: ${serverRe
     expect(r.exitCode).toBe(1);
     expect(r.problems[0]).toMatchObject({ kind: 'load', ruleId: 'batch-dim-in-dims' });
   });
+
+  // The points of the protocol fixture (fixtures/verify/protocol-fixture.ts), against Triton itself.
+  const served = async (): Promise<unknown> => {
+    const { KServeClient } = await import('../../src/verify/kserve-client.js');
+    return (await new KServeClient(URL_ENV!).modelConfig('classifier').catch(() => ({ raw: undefined }))).raw;
+  };
+
+  it.skipIf(serverReason !== undefined)('puts the model back: the config read back after verify is the one served before', { timeout: LOAD_TIMEOUT_MS + 60_000 }, async () => {
+    const before = await served();
+    const candidate = brokenClassifier();
+    writeFileSync(join(candidate, 'config.pbtxt'), readFileSync(join(ROOT, 'model_repository', 'classifier', 'config.pbtxt'), 'utf8').replace(/max_batch_size: \d+/, 'max_batch_size: 2'));
+    const r = await verifyModel({ modelDir: candidate, runtime: 'server', server: URL_ENV!, timeoutMs: LOAD_TIMEOUT_MS });
+    if (r.notes.some((n) => n.includes('refuses explicit model loads'))) return;
+    expect(r.problems).toEqual([]);
+    expect(await served()).toEqual(before);
+  });
+
+  it.skipIf(serverReason !== undefined)('a refusal Triton does not explain ("failed to poll") gets the lint finding as the likely reason', { timeout: LOAD_TIMEOUT_MS + 60_000 }, async () => {
+    const before = await served();
+    const candidate = brokenClassifier();
+    writeFileSync(join(candidate, 'config.pbtxt'), readFileSync(join(ROOT, 'model_repository', 'classifier', 'config.pbtxt'), 'utf8').replace(/max_batch_size: \d+/, 'max_batch_size: -2'));
+    const r = await verifyModel({ modelDir: candidate, runtime: 'server', server: URL_ENV!, timeoutMs: LOAD_TIMEOUT_MS });
+    if (r.notes.some((n) => n.includes('refuses explicit model loads'))) return;
+    expect(r.exitCode).toBe(1);
+    expect(r.problems[0]).toMatchObject({ kind: 'load', ruleId: 'max-batch-size' });
+    expect(await served()).toEqual(before);
+  });
 });
 
 describe(`verify in a Triton container${dockerReason ? ` (skipped: ${dockerReason})` : ''}`, () => {
