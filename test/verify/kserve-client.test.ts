@@ -1,5 +1,5 @@
-// The KServe v2 HTTP client against a KServe v2 protocol fixture (fixtures/verify/protocol-fixture.ts):
-// a local HTTP server that answers as the protocol documents, not Triton.
+// The KServe v2 HTTP client against the protocol fixture (fixtures/verify/protocol-fixture.ts): a local
+// HTTP server that answers as Triton's HTTP endpoint does, not Triton.
 import { afterEach, describe, expect, it } from 'vitest';
 import { KServeClient, KServeError, normalizeServerUrl } from '../../src/verify/kserve-client.js';
 import { decodeInferResponse, encodeInferRequest } from '../../src/verify/infer-body.js';
@@ -161,5 +161,24 @@ describe('binary inference bodies', () => {
     const body = Buffer.from(JSON.stringify({ model_name: 'm', outputs: [{ name: 'y', datatype: 'INT64', shape: [1, 2], data: [0, 0] }] }));
     expect(decodeInferResponse(body, undefined)).toEqual({ ok: true, response: { model_name: 'm', outputs: [{ name: 'y', datatype: 'INT64', shape: [1, 2], data: [0, 0] }] } });
     expect(decodeInferResponse(body, 10_000)).toEqual({ ok: false, reason: `Inference-Header-Content-Length is 10000 but the body has ${body.length} bytes` });
+  });
+});
+
+describe('the transport', () => {
+  it('decodes an infer response Triton compressed because the request accepted gzip (http_server.cc GetResponseCompressionType)', async () => {
+    const f = await serve();
+    const c = new KServeClient(f.url, { headers: { 'accept-encoding': 'gzip' } });
+    const { response } = await c.infer('classifier', { inputs: [{ name: 'input', datatype: 'FP32', shape: [2, 3, 4, 4] }], outputs: ['output'] });
+    expect(response.outputs.map((o) => [o.name, o.shape])).toEqual([['output', [2, 10]]]);
+    expect(f.requests.at(-1)!.headers['accept-encoding']).toBe('gzip');
+  });
+
+  it('Ctrl-C aborts a request in flight', async () => {
+    const f = await serve({ loadDelayMs: 2000 });
+    const abort = new AbortController();
+    const c = new KServeClient(f.url, { signal: abort.signal });
+    const pending = kserveError(c.loadModel('classifier', undefined, 10_000));
+    setTimeout(() => abort.abort(), 100);
+    expect((await pending).kind).toBe('aborted');
   });
 });
