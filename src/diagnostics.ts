@@ -64,6 +64,8 @@ export interface FileResult {
   errorCount: number;
   warningCount: number;
   infoCount: number;
+  /** The file's text after `lint --fix` / `--fix-dry-run`, when the fixes changed it (ESLint's `output`). */
+  output?: string;
 }
 
 /** A file that could not be read: the CLI reports it and exits 2. */

@@ -6,7 +6,8 @@
 // settings or unreadable input.
 import { resolve } from 'node:path';
 import { LintInputError } from '../lint/errors.js';
-import { lintSync } from '../lint/engine.js';
+import { lintSync, type LintOptions } from '../lint/engine.js';
+import { fixSync } from '../lint/fix.js';
 import { errorsOnly, type LintResult } from '../lint/results.js';
 import type { RuleLevel } from '../lint/rule.js';
 import { RULES } from '../lint/rules/index.js';
@@ -34,6 +35,9 @@ export const lintCommand: CommandSpec = {
       .option('gpu-memory', { type: 'string', describe: `Memory of one GPU for instance-memory: a size (24GiB) or ${GPU_PRESET_NAMES.join(', ')}` })
       .option('gpus', { type: 'number', describe: 'GPUs on each server (default 1; 0 for a CPU-only server)' })
       .option('configs-only', { type: 'boolean', describe: 'The model files are provisioned separately: missing versions and model files are not errors (tritonc.lock.json stands in for them)' })
+      .option('fix', { type: 'boolean', describe: 'Apply the fixes to the files (atomically, each checked to change only what its finding is about), then report what remains' })
+      .option('fix-dry-run', { type: 'boolean', describe: 'Report as if fixed, and write nothing (the json format carries each fixed text as output)' })
+      .conflicts('fix', 'fix-dry-run')
       .option('max-warnings', { type: 'number', describe: 'Exit 1 when there are more warnings than this' })
       .option('quiet', { alias: 'q', type: 'boolean', describe: 'Report errors only' })
       .option('rule', { type: 'string', array: true, describe: 'Set a rule\'s level: id=off|info|warn|error (repeatable)' })
@@ -54,6 +58,8 @@ export const lintCommand: CommandSpec = {
         gpus: a.gpus as number | undefined,
         configsOnly: a.configsOnly as boolean | undefined,
         server: serverFlagsFromArgs(a, io.cwd),
+        fix: a.fix as boolean | undefined,
+        fixDryRun: a.fixDryRun as boolean | undefined,
       },
       io,
     ),
@@ -73,6 +79,31 @@ export interface LintCliOptions {
   configsOnly?: boolean;
   /** tritonserver flags, parsed (server-flags.ts). */
   server?: Partial<ServerOptions>;
+  fix?: boolean;
+  fixDryRun?: boolean;
+}
+
+/** --fix / --fix-dry-run: the fixes applied (written only with --fix), the refused ones said, what remains reported. */
+function applyFixes(paths: string[], options: LintOptions, write: boolean, io: CliIO): LintResult {
+  const run = fixSync(paths, options);
+  for (const r of run.refused) {
+    const d = r.diagnostic;
+    io.stderr(`tritonc lint: ${displayPath(d.file, io.cwd)}:${d.range.start.line}:${d.range.start.column} ${d.ruleId}: fix not applied: ${r.reason}\n`);
+  }
+  const outputs = new Map(run.files.map((f) => [f.file, f.after]));
+  if (write) {
+    for (const f of run.files) {
+      try {
+        writeFileAtomic(f.file, f.after);
+      } catch (e) {
+        throw new UsageError(`lint --fix: cannot write ${displayPath(f.file, io.cwd)}: ${describeFsError(e)} (the file is unchanged)`);
+      }
+    }
+  }
+  // The fixed files carry their text (ESLint's output), also those left with no finding.
+  const results = run.result.results.map((r) => (outputs.has(r.filePath) ? { ...r, output: outputs.get(r.filePath)! } : r));
+  for (const [file, output] of outputs) if (!results.some((r) => r.filePath === file)) results.push({ filePath: file, diagnostics: [], errorCount: 0, warningCount: 0, infoCount: 0, output });
+  return { ...run.result, results };
 }
 
 export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> {
@@ -98,12 +129,13 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
 
   let result: LintResult;
   try {
-    result = lintSync(opts.paths, {
+    const options: LintOptions = {
       cwd: io.cwd, settingsFile: opts.config, ruleLevels, gpuMemory,
       ...(opts.gpus !== undefined ? { gpuCount: opts.gpus } : {}),
       ...(opts.configsOnly !== undefined ? { configsOnly: opts.configsOnly } : {}),
       ...(opts.server ? { server: opts.server } : {}),
-    });
+    };
+    result = opts.fix || opts.fixDryRun ? applyFixes(opts.paths, options, opts.fix === true, io) : lintSync(opts.paths, options);
   } catch (e) {
     if (e instanceof LintInputError) throw new UsageError(`lint: ${e.message}`);
     if (e instanceof SettingsError) throw new UsageError(`lint: settings: ${e.message}`);

@@ -24,6 +24,7 @@ export interface JsonFileResult {
   messages: JsonMessage[];
   errorCount: number;
   warningCount: number;
+  output?: string;
 }
 
 export function toJsonResults(result: LintResult): JsonFileResult[] {
@@ -47,6 +48,7 @@ export function toJsonResults(result: LintResult): JsonFileResult[] {
     }),
     errorCount: r.errorCount,
     warningCount: r.warningCount,
+    ...(r.output !== undefined ? { output: r.output } : {}),
   }));
 }
 
