@@ -13,8 +13,9 @@ const common = {
   target: 'node20',
   sourcemap: false,
   legalComments: 'none',
-  // Optional, large, native: loaded lazily only by `verify --runtime ort`.
-  external: ['onnxruntime-node'],
+  // Optional, large, native: loaded lazily only by `verify --runtime ort`. The language server's
+  // libraries are required only by `tritonc lsp`: left out of the bundle, so no other command parses them.
+  external: ['onnxruntime-node', 'vscode-languageserver', 'vscode-languageserver-textdocument'],
   logLevel: 'warning',
 };
 

@@ -24,7 +24,7 @@ function violations(from: (layer: string) => boolean, to: (layer: string) => boo
 }
 
 const FACTS = new Set(['pbtxt', 'onnx', 'config', 'triton', 'repo', 'workspace', 'generate']);
-const CONSUMERS = new Set(['lint', 'report', 'verify', 'watch', 'cli']);
+const CONSUMERS = new Set(['lint', 'report', 'verify', 'watch', 'lsp', 'cli']);
 
 describe('architecture (docs/architecture.md)', () => {
   it('reads the imports of every source file', () => {

@@ -8,5 +8,6 @@ import { verifyCommand } from './verify.js';
 import { resolveCommand } from './resolve.js';
 import { watchCommand } from './watch.js';
 import { lockCommand } from './lock.js';
+import { lspCommand } from './lsp.js';
 
-export const commands: CommandSpec[] = [inspectCommand, generateCommand, resolveCommand, lintCommand, lockCommand, fmtCommand, watchCommand, verifyCommand];
+export const commands: CommandSpec[] = [inspectCommand, generateCommand, resolveCommand, lintCommand, lockCommand, fmtCommand, watchCommand, verifyCommand, lspCommand];

@@ -1,11 +1,10 @@
 // `tritonc fmt [PATH...] [--check | --write] [--stdin-filepath P]`
 import { resolve } from 'node:path';
-import { formatText, type FormatResult } from '../config/format.js';
+import { formatFileText } from '../config/format.js';
 import { formatDiagnosticLine } from '../report/plain.js';
 import { diskTree } from '../repo/tree.js';
 import { findConfigFiles } from '../repo/find-configs.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { plainText, withLineEnds } from '../util/line-ends.js';
 import { describeFsError, readText } from '../util/read-text.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
@@ -68,7 +67,7 @@ export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
       failed = true;
       continue;
     }
-    const result = formatPlain(read.text, shown);
+    const result = formatFileText(read.text, shown);
     if (result.status === 'skipped') continue;
     if (result.status === 'syntax-error') {
       for (const d of result.diagnostics) io.stderr(`${formatDiagnosticLine(d)}\n`);
@@ -108,20 +107,10 @@ export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
   return EXIT.ok;
 }
 
-/**
- * Formats the text with its line ends kept (a CRLF file stays CRLF) and without the BOM, which
- * Triton's parser refuses; dropping a BOM is a change.
- */
-function formatPlain(raw: string, name: string): FormatResult {
-  const { text, ends } = plainText(raw);
-  const result = formatText(text, name);
-  if (result.status !== 'formatted') return result;
-  return { ...result, output: withLineEnds(result.output, ends), changed: result.changed || ends.bom };
-}
 
 function formatStdin(text: string, opts: FmtOptions, io: CliIO): number {
   const name = opts.stdinFilepath ?? '<stdin>';
-  const result = formatPlain(text, name);
+  const result = formatFileText(text, name);
   switch (result.status) {
     case 'skipped':
       if (!opts.check) io.stdout(text);

@@ -1,4 +1,5 @@
 // `tritonc fmt` on a config file: the pbtxt formatting core over Triton's ModelConfig schema.
+import { plainText, withLineEnds } from '../util/line-ends.js';
 import { formatParsed, type FormatResult } from '../pbtxt/format.js';
 import { parseConfig } from './document.js';
 
@@ -10,4 +11,15 @@ export const FORMAT_OFF = /^\s*#\s*tritonc-fmt:\s*off\b/;
 export function formatText(text: string, file = 'config.pbtxt'): FormatResult {
   if (FORMAT_OFF.test(text.split('\n', 1)[0] ?? '')) return { status: 'skipped', reason: 'the file starts with "# tritonc-fmt: off"' };
   return formatParsed(text, (t) => parseConfig(t, file));
+}
+
+/**
+ * A file's text formatted as `tritonc fmt` writes it: line ends kept (a CRLF file stays CRLF), the BOM
+ * dropped (Triton's parser refuses it; dropping it is a change).
+ */
+export function formatFileText(raw: string, file = 'config.pbtxt'): FormatResult {
+  const { text, ends } = plainText(raw);
+  const result = formatText(text, file);
+  if (result.status !== 'formatted') return result;
+  return { ...result, output: withLineEnds(result.output, ends), changed: result.changed || ends.bom };
 }

@@ -5,8 +5,13 @@
 // dim is sent as 1.
 import type { ModelConfig } from '../config/model-config.js';
 import { CannotRun } from './errors.js';
-import type { TensorSpec } from './plan.js';
 import { shapeText } from './shapes.js';
+
+/** An input as the plan has it (plan.ts TensorSpec): its name and its config dims. */
+interface SizedInput {
+  name: string;
+  dims: readonly number[];
+}
 
 export interface InputSize {
   /** The item shape to send (no batch dim). */
@@ -25,7 +30,7 @@ export function parseShapeFlag(text: string): { name: string; dims: number[] } |
 /** Whether `given` can stand for `dims`: the same rank, and equal where dims are fixed. */
 const fits = (dims: readonly number[], given: readonly number[]): boolean => dims.length === given.length && dims.every((d, i) => d < 0 || d === given[i]);
 
-export function inputSizes(inputs: readonly TensorSpec[], config: ModelConfig, flags: readonly { name: string; dims: number[] }[]): Map<string, InputSize> {
+export function inputSizes(inputs: readonly SizedInput[], config: ModelConfig, flags: readonly { name: string; dims: number[] }[]): Map<string, InputSize> {
   const out = new Map<string, InputSize>();
   for (const f of flags) {
     const input = inputs.find((i) => i.name === f.name);
@@ -48,7 +53,7 @@ export function inputSizes(inputs: readonly TensorSpec[], config: ModelConfig, f
 }
 
 /** What to say when the model fails at batch 1 with these sizes: exit 2, and how to give others. */
-export function sizesMessage(what: string, error: string, inputs: readonly TensorSpec[], sizes: ReadonlyMap<string, InputSize>, dynamicSize: number): string {
+export function sizesMessage(what: string, error: string, inputs: readonly SizedInput[], sizes: ReadonlyMap<string, InputSize>, dynamicSize: number): string {
   const variable = inputs.filter((i) => i.dims.some((d) => d < 0));
   const given = [...sizes].map(([name, s]) => `'${name}' ${shapeText(s.dims)} from ${s.source}`);
   const example = variable.find((i) => sizes.get(i.name)?.source !== '--shape') ?? variable[0];

@@ -1,0 +1,193 @@
+// `tritonc lsp --stdio`: a Language Server Protocol 3.17 server for config.pbtxt, configs/*.pbtxt and
+// any file headed `# proto-message: inference.ModelConfig`. One long-lived workspace holds the
+// repository; each open document's unsaved text is laid over the disk, so diagnostics are those of
+// `tritonc lint` on the buffer as if saved, against the model files and sibling configs on disk.
+// Every request runs guarded: a failure answers that request with an error and the server goes on.
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  CodeActionKind, DiagnosticSeverity, DidChangeWatchedFilesNotification, ProposedFeatures, ResponseError, TextDocumentSyncKind, TextDocuments,
+  createConnection, type CodeAction, type CompletionItem, type Connection, type Diagnostic as LspDiagnostic, type InitializeResult,
+} from 'vscode-languageserver/node.js';
+import { CompletionItemKind, MarkupKind } from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Diagnostic, TextEdit } from '../diagnostics.js';
+import { formatFileText } from '../config/format.js';
+import { parseConfig } from '../config/document.js';
+import { loadSchema } from '../config/schema.js';
+import { lintSync } from '../lint/engine.js';
+import { ruleDocsUrl } from '../lint/docs-url.js';
+import { KNOWN_BACKENDS } from '../triton/backends.js';
+import { Workspace } from '../workspace/workspace.js';
+import { cursorPlace, valueAt } from './cursor.js';
+
+const PLATFORMS = ['onnxruntime_onnx', 'tensorrt_plan', 'pytorch_libtorch', 'tensorflow_savedmodel', 'tensorflow_graphdef', 'ensemble'];
+
+/** Whether tritonc serves this document: Triton's config names, or the text-proto header naming ModelConfig. */
+export function isConfigDocument(path: string, text: string): boolean {
+  if (/(^|\/)config\.pbtxt$/.test(path) || /\/configs\/[^/]+\.pbtxt$/.test(path)) return true;
+  return /^#\s*proto-message:\s*inference\.ModelConfig\b/m.test(text.split('\n').slice(0, 5).join('\n'));
+}
+
+const SEVERITY: Record<Diagnostic['severity'], DiagnosticSeverity> = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information };
+
+export function startLanguageServer(connection: Connection = createConnection(ProposedFeatures.all)): Connection {
+  const documents = new TextDocuments(TextDocument);
+  const workspace = new Workspace({ acrossRuns: true });
+  const pathOf = (uri: string): string | undefined => (uri.startsWith('file:') ? fileURLToPath(uri) : undefined);
+
+  const lspRange = (doc: TextDocument, r: { start: { offset: number }; end: { offset: number } }) => ({ start: doc.positionAt(r.start.offset), end: doc.positionAt(r.end.offset) });
+  const lspEdit = (doc: TextDocument, e: TextEdit) => ({ range: lspRange(doc, e.range), newText: e.text });
+
+  const toLsp = (doc: TextDocument, d: Diagnostic): LspDiagnostic => ({
+    range: lspRange(doc, d.range),
+    severity: SEVERITY[d.severity],
+    code: d.ruleId,
+    codeDescription: { href: ruleDocsUrl(d.ruleId) },
+    source: 'tritonc',
+    message: d.message,
+    ...(d.fix ? { data: { fix: { title: d.fix.description, edits: d.fix.edits.map((e) => lspEdit(doc, e)) } } } : {}),
+  });
+
+  /** Lints one open document as if saved, and publishes what tritonc finds in it. */
+  const validate = (doc: TextDocument): void => {
+    const path = pathOf(doc.uri);
+    if (!path || !isConfigDocument(path, doc.getText())) return;
+    workspace.setText(path, doc.getText());
+    let diagnostics: LspDiagnostic[];
+    try {
+      const result = lintSync([path], { cwd: dirname(path), workspace });
+      diagnostics = result.results.filter((r) => r.filePath === path).flatMap((r) => r.diagnostics).map((d) => toLsp(doc, d));
+    } catch (e) {
+      // A settings file or a directory tritonc cannot read: said on the first line, not a crash.
+      diagnostics = [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Error, source: 'tritonc', message: (e as Error).message }];
+    }
+    void connection.sendDiagnostics({ uri: doc.uri, diagnostics });
+  };
+
+  /** Runs a request handler; an exception answers the request with an error instead of ending the server. */
+  const guarded = <P, R>(name: string, handler: (params: P) => R) => (params: P): R | ResponseError<void> => {
+    try {
+      return handler(params);
+    } catch (e) {
+      connection.console.error(`tritonc: ${name} failed: ${(e as Error).stack ?? String(e)}`);
+      return new ResponseError<void>(-32603, `tritonc: ${name} failed: ${(e as Error).message}`);
+    }
+  };
+
+  connection.onInitialize((): InitializeResult => ({
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      documentFormattingProvider: true,
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+      hoverProvider: true,
+      completionProvider: { triggerCharacters: [':', ' ', '"'] },
+      definitionProvider: true,
+    },
+    serverInfo: { name: 'tritonc' },
+  }));
+
+  connection.onInitialized(() => {
+    // Model files and sibling configs change outside the editor: ask to hear of them (where the client can).
+    void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{pbtxt,onnx,json}' }, { globPattern: '**/config.pbtxt' }] }).catch(() => {});
+  });
+
+  documents.onDidOpen((e) => guarded('diagnostics', validate)(e.document));
+  documents.onDidChangeContent((e) => guarded('diagnostics', validate)(e.document));
+  documents.onDidClose((e) => {
+    const path = pathOf(e.document.uri);
+    if (path) workspace.clearOverlay(path);
+    void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+  });
+
+  connection.onDidChangeWatchedFiles(guarded('watched files', (params) => {
+    for (const change of params.changes) {
+      const path = pathOf(change.uri);
+      if (path && !documents.get(change.uri)) workspace.forget(path);
+    }
+    for (const doc of documents.all()) validate(doc);
+  }));
+
+  connection.onDocumentFormatting(guarded('formatting', (params) => {
+    const doc = documents.get(params.textDocument.uri);
+    if (!doc) return [];
+    // Exactly what `tritonc fmt` writes; a document that does not parse is left alone.
+    const r = formatFileText(doc.getText(), pathOf(doc.uri) ?? 'config.pbtxt');
+    if (r.status !== 'formatted' || !r.changed) return [];
+    return [{ range: { start: doc.positionAt(0), end: doc.positionAt(doc.getText().length) }, newText: r.output }];
+  }));
+
+  connection.onCodeAction(guarded('code actions', (params) => {
+    const doc = documents.get(params.textDocument.uri);
+    if (!doc) return [];
+    const actions: CodeAction[] = [];
+    for (const d of params.context.diagnostics) {
+      const fix = (d.data as { fix?: { title: string; edits: { range: LspDiagnostic['range']; newText: string }[] } } | undefined)?.fix;
+      if (!fix) continue;
+      actions.push({ title: `${fix.title} (${String(d.code)})`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: { changes: { [doc.uri]: fix.edits } } });
+    }
+    return actions;
+  }));
+
+  connection.onHover(guarded('hover', (params) => {
+    const doc = documents.get(params.textDocument.uri);
+    const path = doc && pathOf(doc.uri);
+    if (!doc || !path) return null;
+    const parsed = parseConfig(doc.getText(), path);
+    const place = cursorPlace(parsed.tree, loadSchema().modelConfig, doc.offsetAt(params.position));
+    const f = place.field;
+    if (!f?.schema) return null;
+    const t = f.schema.type;
+    const typeName = t.kind === 'scalar' ? t.type : t.kind === 'enum' ? `enum ${t.enum.fullName}` : `message ${t.message.fullName}`;
+    const lines = [`**${f.schema.name}**: ${f.schema.repeated && !f.schema.mapEntry ? 'repeated ' : ''}${f.schema.mapEntry ? 'map' : typeName}`];
+    lines.push('', `field ${f.schema.number} of ${f.schema.parent.fullName}`);
+    if (t.kind !== 'message' && !f.schema.repeated) lines.push('', `Triton's default: \`${t.kind === 'enum' ? t.enum.names[0] : t.type === 'string' ? '""' : t.type === 'bool' ? 'false' : '0'}\``);
+    // What Triton will really use: the effective config's value at this path.
+    const effective = workspace.model(dirname(path)).effective();
+    if (effective.status === 'ok') {
+      const v = valueAt(effective.config, f.path);
+      if (v !== undefined && typeof v !== 'object') lines.push('', `Triton will use: \`${String(v)}\``);
+    }
+    return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n') }, range: lspRange(doc, f.onName ? f.node.nameRange : f.node.range) };
+  }));
+
+  connection.onCompletion(guarded('completion', (params): CompletionItem[] => {
+    const doc = documents.get(params.textDocument.uri);
+    const path = doc && pathOf(doc.uri);
+    if (!doc || !path) return [];
+    const text = doc.getText();
+    const offset = doc.offsetAt(params.position);
+    const line = text.slice(text.lastIndexOf('\n', offset - 1) + 1, offset);
+    const parsed = parseConfig(text, path);
+    const place = cursorPlace(parsed.tree, loadSchema().modelConfig, offset);
+    const value = /(\w+)\s*:\s*"?[\w.-]*$/.exec(line);
+    if (value && place.message) {
+      const field = place.message.fields.get(value[1]!);
+      if (field?.type.kind === 'enum') return field.type.enum.names.map((label) => ({ label, kind: CompletionItemKind.EnumMember }));
+      const quoted = (labels: readonly string[], kind: CompletionItemKind) => labels.map((label) => ({ label, kind, insertText: line.endsWith('"') || /"[\w.-]*$/.test(line) ? label : `"${label}"` }));
+      if (value[1] === 'backend') return quoted(KNOWN_BACKENDS, CompletionItemKind.Value);
+      if (value[1] === 'platform') return quoted(PLATFORMS, CompletionItemKind.Value);
+      if (value[1] === 'model_name') return quoted(workspace.repository(dirname(dirname(path))).modelDirs().map((d) => d.slice(dirname(d).length + 1)), CompletionItemKind.Module);
+      return [];
+    }
+    // The fields of the message the cursor stands in, and nothing from other messages.
+    return [...(place.message?.fields.values() ?? [])].map((f) => ({ label: f.name, kind: f.type.kind === 'message' ? CompletionItemKind.Struct : CompletionItemKind.Field, detail: f.type.kind === 'scalar' ? f.type.type : f.type.kind === 'enum' ? f.type.enum.fullName : f.type.message.fullName }));
+  }));
+
+  connection.onDefinition(guarded('definition', (params) => {
+    const doc = documents.get(params.textDocument.uri);
+    const path = doc && pathOf(doc.uri);
+    if (!doc || !path) return null;
+    const parsed = parseConfig(doc.getText(), path);
+    const f = cursorPlace(parsed.tree, loadSchema().modelConfig, doc.offsetAt(params.position)).field;
+    // An ensemble step's model_name: that model's config.
+    if (f?.node.name !== 'model_name' || f.node.value.kind !== 'scalar' || typeof f.node.value.value !== 'string') return null;
+    const target = join(dirname(dirname(path)), f.node.value.value, 'config.pbtxt');
+    if (workspace.tree.kind(target) !== 'file') return null;
+    return { uri: pathToFileURL(target).href, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+  }));
+
+  documents.listen(connection);
+  connection.listen();
+  return connection;
+}

@@ -1,0 +1,143 @@
+// tritonc lsp --stdio, driven as an editor drives it: the built CLI started as a child process, spoken to
+// over stdio with vscode-languageserver-protocol's client side, on a real repository (an ONNX model, an
+// ensemble).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  CodeActionRequest, CompletionRequest, DefinitionRequest, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, DocumentFormattingRequest,
+  HoverRequest, InitializeRequest, InitializedNotification, PublishDiagnosticsNotification, ShutdownRequest, ExitNotification,
+  createProtocolConnection, StreamMessageReader, StreamMessageWriter, type Diagnostic, type ProtocolConnection, type PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol/node.js';
+import { BIN } from '../support/cli.js';
+import { CLASSIFIER, CLASSIFIER_CONFIG, writeRepo } from '../lint/harness.js';
+
+interface Session {
+  connection: ProtocolConnection;
+  child: ChildProcess;
+  diagnostics: (uri: string, predicate?: (d: Diagnostic[]) => boolean) => Promise<Diagnostic[]>;
+}
+
+let session: Session | undefined;
+afterEach(async () => {
+  if (!session) return;
+  await session.connection.sendRequest(ShutdownRequest.type).catch(() => {});
+  await session.connection.sendNotification(ExitNotification.type).catch(() => {});
+  session.connection.dispose();
+  session.child.kill();
+  session = undefined;
+});
+
+async function start(root: string): Promise<Session> {
+  const child = spawn(process.execPath, [BIN, 'lsp', '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const published = new Map<string, Diagnostic[][]>();
+  const waiters: { uri: string; predicate: (d: Diagnostic[]) => boolean; resolve: (d: Diagnostic[]) => void }[] = [];
+  connection.onNotification(PublishDiagnosticsNotification.type, (p: PublishDiagnosticsParams) => {
+    published.set(p.uri, [...(published.get(p.uri) ?? []), p.diagnostics]);
+    for (const w of [...waiters]) if (w.uri === p.uri && w.predicate(p.diagnostics)) waiters.splice(waiters.indexOf(w), 1), w.resolve(p.diagnostics);
+  });
+  connection.listen();
+  await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(root).href, capabilities: {}, workspaceFolders: null });
+  await connection.sendNotification(InitializedNotification.type, {});
+  const diagnostics = (uri: string, predicate: (d: Diagnostic[]) => boolean = () => true): Promise<Diagnostic[]> =>
+    new Promise((resolve) => {
+      const last = published.get(uri)?.at(-1);
+      if (last && predicate(last)) return resolve(last);
+      waiters.push({ uri, predicate, resolve });
+    });
+  return (session = { connection, child, diagnostics });
+}
+
+const open = (s: Session, file: string, text: string) =>
+  s.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: pathToFileURL(file).href, languageId: 'pbtxt', version: 1, text } });
+
+const ENSEMBLE = `name: "pipeline"
+platform: "ensemble"
+max_batch_size: 8
+input [ { name: "IMAGE" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+output [ { name: "SCORES" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+ensemble_scheduling { step [ { model_name: "classifier" model_version: -1 input_map { key: "input" value: "IMAGE" } output_map { key: "output" value: "SCORES" } } ] }
+`;
+
+describe('tritonc lsp --stdio', () => {
+  it('diagnostics of the unsaved buffer against the model on disk, with rule ids and docs links; quick fixes; formatting as fmt writes', { timeout: 30_000 }, async () => {
+    const repo = await writeRepo({ 'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': CLASSIFIER });
+    const file = join(repo, 'classifier/config.pbtxt');
+    const uri = pathToFileURL(file).href;
+    const s = await start(repo);
+    // Unsaved: an input name one letter off the model's.
+    const text = CLASSIFIER_CONFIG.replace('name: "input"', 'name: "inptu"').replace('max_batch_size: 8', 'max_batch_size:    8');
+    await open(s, file, text);
+    const found = await s.diagnostics(uri, (d) => d.some((x) => x.code === 'io-name'));
+    const ioName = found.find((d) => d.code === 'io-name' && d.message.includes("'inptu'"))!;
+    expect(ioName.source).toBe('tritonc');
+    expect(ioName.codeDescription?.href).toMatch(/docs\/rules\/io-name\.md$/);
+    expect(ioName.message).toContain("input 'inptu' is not an input of the model");
+    expect(ioName.range.start.line).toBe(3);
+    // The file on disk was not touched.
+    expect(readFileSync(file, 'utf8')).toBe(CLASSIFIER_CONFIG);
+
+    const actions = await s.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: ioName.range, context: { diagnostics: [ioName] } });
+    const action = (actions ?? []).find((a) => 'edit' in a && a.edit)! as { title: string; edit: { changes: Record<string, { newText: string }[]> } };
+    expect(action.title).toContain('io-name');
+    expect(action.edit.changes[uri]![0]!.newText).toBe('"input"');
+
+    const edits = await s.connection.sendRequest(DocumentFormattingRequest.type, { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } });
+    expect(edits).toHaveLength(1);
+    expect(edits![0]!.newText).toContain('max_batch_size: 8\n');
+  });
+
+  it('a broken document gets its syntax error and the server keeps serving; a change brings the findings up to date', { timeout: 30_000 }, async () => {
+    const repo = await writeRepo({ 'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': CLASSIFIER });
+    const file = join(repo, 'classifier/config.pbtxt');
+    const uri = pathToFileURL(file).href;
+    const s = await start(repo);
+    await open(s, file, 'name: "classifier"\ninput [ { name: ');
+    const broken = await s.diagnostics(uri, (d) => d.some((x) => x.code === 'syntax'));
+    expect(broken[0]!.severity).toBe(1);
+    await s.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: 2 }, contentChanges: [{ text: CLASSIFIER_CONFIG }] });
+    const clean = await s.diagnostics(uri, (d) => !d.some((x) => x.code === 'syntax'));
+    expect(clean.filter((d) => d.severity === 1)).toEqual([]);
+    // Requests on a position past the end still answer.
+    const hover = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 99, character: 0 } });
+    expect(hover).toBeNull();
+  });
+
+  it('completion knows where the cursor is; hover gives type and what Triton will use; model_name goes to that model\'s config', { timeout: 30_000 }, async () => {
+    const repo = await writeRepo({ 'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': CLASSIFIER, 'pipeline/config.pbtxt': ENSEMBLE, 'pipeline/1/.keep': '' });
+    const s = await start(repo);
+    const classifier = join(repo, 'classifier/config.pbtxt');
+    const text = `${CLASSIFIER_CONFIG}instance_group [ { kind:  } ]\n`;
+    await open(s, classifier, text);
+    const curi = pathToFileURL(classifier).href;
+    const lines = text.split('\n');
+    const igLine = lines.findIndex((l) => l.startsWith('instance_group'));
+    const afterKind = lines[igLine]!.indexOf('kind: ') + 'kind: '.length;
+    const kinds = await s.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: curi }, position: { line: igLine, character: afterKind } });
+    expect((Array.isArray(kinds) ? kinds : kinds!.items).map((i) => i.label)).toEqual(['KIND_AUTO', 'KIND_GPU', 'KIND_CPU', 'KIND_MODEL']);
+    // Inside instance_group { }: its fields only.
+    const inGroup = await s.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: curi }, position: { line: igLine, character: lines[igLine]!.indexOf('{') + 2 } });
+    const labels = (Array.isArray(inGroup) ? inGroup : inGroup!.items).map((i) => i.label);
+    expect(labels).toContain('count');
+    expect(labels).not.toContain('max_batch_size');
+
+    // Hover on the config once it parses again.
+    await s.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri: curi, version: 2 }, contentChanges: [{ text: CLASSIFIER_CONFIG }] });
+    await s.diagnostics(curi, (d) => !d.some((x) => x.code === 'syntax'));
+    const mbsLine = lines.findIndex((l) => l.startsWith('max_batch_size'));
+    const hover = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: curi }, position: { line: mbsLine, character: 2 } });
+    const value = (hover!.contents as { value: string }).value;
+    expect(value).toContain('**max_batch_size**: int32');
+    expect(value).toContain('Triton will use: `8`');
+
+    const pipeline = join(repo, 'pipeline/config.pbtxt');
+    await open(s, pipeline, ENSEMBLE);
+    const pl = ENSEMBLE.split('\n');
+    const stepLine = pl.findIndex((l) => l.includes('model_name'));
+    const def = await s.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: pathToFileURL(pipeline).href }, position: { line: stepLine, character: pl[stepLine]!.indexOf('"classifier"') + 3 } });
+    expect(def).toMatchObject({ uri: pathToFileURL(classifier).href });
+  });
+});
