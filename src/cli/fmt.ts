@@ -1,4 +1,6 @@
-// `tritonc fmt [PATH...] [--check | --write] [--stdin-filepath P]`
+// `tritonc fmt [PATH...] [--check | --write] [--canonical] [--stdin-filepath P]`: layout only by
+// default (indentation, spacing, line breaks; the author's spellings kept), canonical with --canonical
+// or `"fmt": { "style": "canonical" }` in the nearest tritonc.config.json.
 import { resolve } from 'node:path';
 import { formatFileText } from '../config/format.js';
 import { formatDiagnosticLine } from '../report/plain.js';
@@ -10,15 +12,18 @@ import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import type { CommandSpec } from './command.js';
 import { displayPath } from '../util/display-path.js';
+import { SettingsError, findSettingsFile, loadSettingsFile } from '../lint/settings.js';
+import { RULES } from '../lint/rules/index.js';
 
 export const fmtCommand: CommandSpec = {
   command: 'fmt [paths..]',
-  describe: 'Format config.pbtxt files in the canonical layout, keeping every comment',
+  describe: 'Format config.pbtxt files (layout only, or --canonical), keeping every comment',
   builder: (y) =>
     y
       .positional('paths', { type: 'string', array: true, describe: 'Config files or directories (default: stdin)' })
       .option('check', { type: 'boolean', describe: 'List files that are not formatted; exit 1 if any' })
       .option('write', { type: 'boolean', describe: 'Rewrite files in place (atomically)' })
+      .option('canonical', { type: 'boolean', describe: 'Also rewrite to the one canonical spelling (one list per repeated field, no colon before {, typed scalars); default: layout only, or the settings file\'s fmt.style' })
       .option('stdin-filepath', { type: 'string', describe: 'The file name to use in messages for stdin input' })
       .conflicts('check', 'write'),
   run: (a, io) =>
@@ -28,6 +33,7 @@ export const fmtCommand: CommandSpec = {
         check: a.check as boolean | undefined,
         write: a.write as boolean | undefined,
         stdinFilepath: a.stdinFilepath as string | undefined,
+        canonical: a.canonical as boolean | undefined,
       },
       io,
     ),
@@ -38,6 +44,26 @@ export interface FmtOptions {
   check?: boolean;
   write?: boolean;
   stdinFilepath?: string;
+  /** --canonical / --no-canonical over the settings. */
+  canonical?: boolean;
+}
+
+/** Whether `file` is formatted canonically: the flag, else the nearest settings file's fmt.style. */
+function canonicalFor(file: string, opts: FmtOptions, cache: Map<string, boolean>): boolean {
+  if (opts.canonical !== undefined) return opts.canonical;
+  const settings = findSettingsFile(file);
+  if (!settings) return false;
+  let canonical = cache.get(settings);
+  if (canonical === undefined) {
+    try {
+      canonical = loadSettingsFile(settings, RULES).fmt.style === 'canonical';
+    } catch (e) {
+      if (e instanceof SettingsError) throw new UsageError(`fmt: settings: ${e.message}`);
+      throw e;
+    }
+    cache.set(settings, canonical);
+  }
+  return canonical;
 }
 
 export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
@@ -59,6 +85,7 @@ export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
 
   let failed = false;
   const unformatted: string[] = [];
+  const styles = new Map<string, boolean>();
   for (const file of files) {
     const shown = displayPath(file, io.cwd);
     const read = readText(file);
@@ -67,7 +94,7 @@ export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
       failed = true;
       continue;
     }
-    const result = formatFileText(read.text, shown);
+    const result = formatFileText(read.text, shown, { canonical: canonicalFor(file, opts, styles) });
     if (result.status === 'skipped') continue;
     if (result.status === 'syntax-error') {
       for (const d of result.diagnostics) io.stderr(`${formatDiagnosticLine(d)}\n`);
@@ -110,7 +137,8 @@ export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
 
 function formatStdin(text: string, opts: FmtOptions, io: CliIO): number {
   const name = opts.stdinFilepath ?? '<stdin>';
-  const result = formatFileText(text, name);
+  // Stdin has no place of its own: the settings file nearest --stdin-filepath, or the working directory.
+  const result = formatFileText(text, name, { canonical: canonicalFor(resolve(io.cwd, opts.stdinFilepath ?? 'config.pbtxt'), opts, new Map()) });
   switch (result.status) {
     case 'skipped':
       if (!opts.check) io.stdout(text);

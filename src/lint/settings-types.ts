@@ -34,6 +34,8 @@ export interface LintSettings {
    * --configs-only): missing versions and model files are not errors, the lock file stands in for them.
    */
   configsOnly: boolean;
+  /** How `fmt` (and editor formatting) spells things: layout only (the default), or canonical. */
+  fmt: { style: 'layout' | 'canonical' };
 }
 
 export const DEFAULT_SETTINGS: LintSettings = Object.freeze({
@@ -43,4 +45,5 @@ export const DEFAULT_SETTINGS: LintSettings = Object.freeze({
   latencyBudgetUs: undefined,
   server: DEFAULT_SERVER_OPTIONS,
   configsOnly: false,
+  fmt: { style: 'layout' as const },
 });

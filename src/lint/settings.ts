@@ -123,6 +123,10 @@ export function settingsSchema(rules: readonly Rule[]): z.ZodType {
       latencyBudget: durationSchema.optional().describe('The latency budget of one request, e.g. "100ms".'),
       server: serverSchema.optional(),
       configsOnly: z.boolean().optional().describe('This checkout holds the configs; the model files are provisioned separately (tritonc.lock.json stands in for them).'),
+      fmt: z
+        .strictObject({ style: z.enum(['layout', 'canonical']).optional().describe('layout (default): change indentation, spacing and line breaks only; canonical: also rewrite to the one canonical spelling.') })
+        .optional()
+        .describe('How tritonc fmt and editor formatting write configs.'),
     })
     .describe('tritonc settings (tritonc.config.json)');
 }
@@ -179,6 +183,7 @@ export function parseSettings(json: unknown, file: string, rules: readonly Rule[
     latencyBudget?: string | number;
     server?: { disableAutoCompleteConfig?: boolean; strictModelConfig?: boolean; backendConfig?: string[]; modelRepository?: string[] };
     configsOnly?: boolean;
+    fmt?: { style?: 'layout' | 'canonical' };
   };
 
   const ruleSettings: Record<string, RuleSetting> = {};
@@ -201,6 +206,7 @@ export function parseSettings(json: unknown, file: string, rules: readonly Rule[
     latencyBudgetUs: value.latencyBudget === undefined ? undefined : parseDuration(value.latencyBudget),
     server: serverOptionsOf(value.server ?? {}, dirname(resolve(file))),
     configsOnly: value.configsOnly ?? false,
+    fmt: { style: value.fmt?.style ?? 'layout' },
   };
 }
 
@@ -291,7 +297,8 @@ function issueProblems(file: string, issue: z.core.$ZodIssue, json: unknown, rul
 }
 
 function knownKeys(path: readonly PropertyKey[]): string[] {
-  if (path.length === 0) return ['$schema', 'rules', 'gpu', 'latencyBudget', 'server', 'configsOnly'];
+  if (path.length === 0) return ['$schema', 'rules', 'gpu', 'latencyBudget', 'server', 'configsOnly', 'fmt'];
+  if (path[0] === 'fmt') return ['style'];
   if (path[0] === 'gpu') return ['memory', 'preset', 'count'];
   if (path[0] === 'server') return ['disableAutoCompleteConfig', 'strictModelConfig', 'backendConfig', 'modelRepository'];
   return [];

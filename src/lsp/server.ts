@@ -16,6 +16,8 @@ import { formatFileText } from '../config/format.js';
 import { parseConfig } from '../config/document.js';
 import { loadSchema } from '../config/schema.js';
 import { lintSync } from '../lint/engine.js';
+import { findSettingsFile, loadSettingsFile } from '../lint/settings.js';
+import { RULES } from '../lint/rules/index.js';
 import { ruleDocsUrl } from '../lint/docs-url.js';
 import { KNOWN_BACKENDS } from '../triton/backends.js';
 import { Workspace } from '../workspace/workspace.js';
@@ -112,7 +114,11 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return [];
     // Exactly what `tritonc fmt` writes; a document that does not parse is left alone.
-    const r = formatFileText(doc.getText(), pathOf(doc.uri) ?? 'config.pbtxt');
+    const path = pathOf(doc.uri);
+    // The settings file's fmt.style, as tritonc fmt reads it.
+    const file = path ? findSettingsFile(path) : undefined;
+    const canonical = file ? loadSettingsFile(file, RULES).fmt.style === 'canonical' : false;
+    const r = formatFileText(doc.getText(), path ?? 'config.pbtxt', { canonical });
     if (r.status !== 'formatted' || !r.changed) return [];
     return [{ range: { start: doc.positionAt(0), end: doc.positionAt(doc.getText().length) }, newText: r.output }];
   }));

@@ -41,6 +41,8 @@ export interface MessageNode {
   openComment?: Comment;
   /** Comments after the last field, before the closing brace. */
   dangling: Comment[];
+  /** Written with `<` and `>` rather than braces (the layout-only formatter keeps the author's choice). */
+  angle?: boolean;
 }
 
 export interface ElementNode extends Trivia {
@@ -65,6 +67,8 @@ export interface FieldNode extends Trivia {
   field: SchemaField | undefined;
   /** Whether a `:` followed the name. */
   colon: boolean;
+  /** The `,` or `;` written after the field, when one was. */
+  separator?: ',' | ';';
   value: ValueNode;
   /** From the name to the end of the value. */
   range: Range;

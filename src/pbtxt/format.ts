@@ -1,5 +1,7 @@
-// The formatting core: canonicalize a parsed tree and print it, then prove the output means the
-// same value and kept every comment before anyone writes it. The caller parses (with its schema).
+// The formatting core: print a parsed tree (layout only by default: the author's spellings kept, only
+// indentation, spacing and line breaks changed; or, with `canonical`, rewritten to the one canonical
+// spelling), then prove the output means the same value and kept every comment before anyone writes
+// it. The caller parses (with its schema).
 import type { Diagnostic } from '../diagnostics.js';
 import type { DocumentNode } from './ast.js';
 import { canonicalTree } from './canonical.js';
@@ -19,12 +21,20 @@ export type FormatResult =
   | { status: 'syntax-error'; diagnostics: Diagnostic[] }
   | { status: 'unsafe'; reason: string };
 
+export interface FormatOptions {
+  /**
+   * Rewrite to the canonical spelling (one list per repeated field, one block per map entry, no colon
+   * before `{`, typed scalars); default: change layout only.
+   */
+  canonical?: boolean;
+}
+
 /** Formats `text`, which `parse` reads; refuses rather than print something that means less. */
-export function formatParsed(text: string, parse: (text: string) => ParsedText): FormatResult {
+export function formatParsed(text: string, parse: (text: string) => ParsedText, options: FormatOptions = {}): FormatResult {
   const doc = parse(text);
   const errors = doc.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) return { status: 'syntax-error', diagnostics: errors };
-  const output = printTree(canonicalTree(doc.tree));
+  const output = options.canonical ? printTree(canonicalTree(doc.tree)) : printTree(doc.tree, { preserve: true });
   const check = parse(output);
   if (check.diagnostics.some((d) => d.severity === 'error') || !valuesEqual(doc.value, check.value)) {
     return { status: 'unsafe', reason: 'the formatted text does not parse to the same config; nothing was changed (please report this as a tritonc bug)' };

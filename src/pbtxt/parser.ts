@@ -281,7 +281,8 @@ class Parser {
       this.path.pop();
     }
     node.range = { start: nameRange.start, end: node.value.range.end };
-    if (!this.trySymbol(';')) this.trySymbol(',');
+    const separator = this.trySymbol(';') ?? this.trySymbol(',');
+    if (separator) node.separator = separator.text as ',' | ';';
     const trailing = this.takeTrailingComment();
     if (trailing) node.trailing = trailing;
     // Comments inside the field that no inner node claimed (e.g. between the name and the value)
@@ -352,6 +353,7 @@ class Parser {
     const open = this.next();
     const openRange = tokenRange(open);
     const node: MessageNode = { kind: 'message', range: openRange, message: msg, fields: [], dangling: NO_COMMENTS };
+    if (open.text === '<') node.angle = true;
     const openComment = this.takeTrailingComment();
     if (openComment) node.openComment = openComment;
     if (this.depth >= MAX_DEPTH) {

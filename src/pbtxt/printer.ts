@@ -8,9 +8,11 @@
 //     }
 //   ]
 //
-// Scalars print from their typed values (so `0x10` becomes `16` and `True` becomes `true`), small
-// messages print on one line, and every comment prints where it was attached. The formatter and the
-// value printer both end here.
+// Canonically, scalars print from their typed values (so `0x10` becomes `16` and `True` becomes
+// `true`); with `preserve`, the layout-only style, every token prints as the author wrote it (scalar
+// spellings, a colon before `{`, `<...>`, `,` and `;` after fields), and only indentation, spacing and
+// line breaks change. Small messages print on one line, and every comment prints where it was
+// attached. The formatter and the value printer both end here.
 import type { SchemaField } from './descriptor.js';
 import type { Comment, DocumentNode, ElementNode, FieldNode, ListNode, MessageNode, ScalarNode, ValueNode } from './ast.js';
 import { formatFloat, quoteString } from './scalars.js';
@@ -20,7 +22,25 @@ const INDENT = '  ';
 /** Lines that would be longer than this print block-style instead of inline. */
 const MAX_WIDTH = 100;
 
-export function printTree(doc: DocumentNode): string {
+/** How the printer spells what the author had a choice about. */
+export interface PrintStyle {
+  /** Keep the author's spellings (layout-only formatting); default: the canonical ones. */
+  preserve?: boolean;
+}
+
+let style: PrintStyle = {};
+
+export function printTree(doc: DocumentNode, options: PrintStyle = {}): string {
+  const previous = style;
+  style = options;
+  try {
+    return printDocument(doc);
+  } finally {
+    style = previous;
+  }
+}
+
+function printDocument(doc: DocumentNode): string {
   const out: string[] = [];
   printFields(doc.fields, '', out);
   printDangling(doc.dangling, '', out, doc.fields.length > 0);
@@ -33,6 +53,7 @@ function printFields(fields: FieldNode[], indent: string, out: string[]): void {
     printLeading(f.leading, indent, out);
     if (f.leading.length && f.blankLineAfterComments) out.push('');
     const lines = fieldLines(f, indent);
+    if (style.preserve && f.separator) lines[lines.length - 1] += f.separator;
     if (f.trailing) lines[lines.length - 1] += `  ${commentText(f.trailing)}`;
     append(out, lines);
   });
@@ -54,20 +75,27 @@ function printDangling(comments: Comment[], indent: string, out: string[], after
 
 const commentText = (c: Comment): string => c.text.trimEnd();
 
+/** A message-valued field's name: with its colon where the author wrote one (`reshape: { ... }`). */
+const messageHead = (f: FieldNode): string => (style.preserve && f.colon ? `${f.name}:` : f.name);
+
+const braces = (m: MessageNode): [string, string] => (style.preserve && m.angle ? ['<', '>'] : ['{', '}']);
+
 function fieldLines(f: FieldNode, indent: string): string[] {
   const v = f.value;
   if (v.kind === 'scalar') return [`${indent}${f.name}: ${scalarText(v, f.field)}`];
   if (v.kind === 'message') {
     const inline = inlineMessage(v, f.field);
-    if (inline !== undefined && indent.length + f.name.length + 1 + inline.length <= MAX_WIDTH) return [`${indent}${f.name} ${inline}`];
-    return blockMessage(`${indent}${f.name} `, v, indent);
+    const head = messageHead(f);
+    if (inline !== undefined && indent.length + head.length + 1 + inline.length <= MAX_WIDTH) return [`${indent}${head} ${inline}`];
+    return blockMessage(`${indent}${head} `, v, indent);
   }
   return listLines(f, v, indent);
 }
 
 function listLines(f: FieldNode, list: ListNode, indent: string): string[] {
   const scalars = list.elements.every((e) => e.value.kind === 'scalar');
-  const head = scalars ? `${indent}${f.name}: ` : `${indent}${f.name} `;
+  // Layout only: the colon as written (an empty list has no elements to tell scalar from message by).
+  const head = style.preserve ? `${indent}${f.colon ? `${f.name}:` : f.name} ` : scalars ? `${indent}${f.name}: ` : `${indent}${f.name} `;
   if (scalars) {
     const inline = inlineList(list, f.field);
     if (inline !== undefined && head.length + inline.length <= MAX_WIDTH) return [head + inline];
@@ -90,15 +118,17 @@ function listLines(f: FieldNode, list: ListNode, indent: string): string[] {
 function elementText(e: ElementNode, field: SchemaField | undefined, indent: string): string[] {
   if (e.value.kind === 'scalar') return [indent + scalarText(e.value, field)];
   // Elements of a message list print as blocks, as in Triton's docs, unless they are empty.
-  if (e.value.fields.length === 0 && !e.value.openComment && !e.value.dangling.length) return [`${indent}{ }`];
+  const [open, close] = braces(e.value);
+  if (e.value.fields.length === 0 && !e.value.openComment && !e.value.dangling.length) return [`${indent}${open} ${close}`];
   return blockMessage(indent, e.value, indent);
 }
 
 function blockMessage(head: string, m: MessageNode, indent: string): string[] {
-  const lines = [`${head}{${m.openComment ? `  ${commentText(m.openComment)}` : ''}`];
+  const [open, close] = braces(m);
+  const lines = [`${head}${open}${m.openComment ? `  ${commentText(m.openComment)}` : ''}`];
   printFields(m.fields, indent + INDENT, lines);
   printDangling(m.dangling, indent + INDENT, lines, m.fields.length > 0);
-  lines.push(`${indent}}`);
+  lines.push(`${indent}${close}`);
   return lines;
 }
 
@@ -107,26 +137,28 @@ const hasComments = (t: { leading: Comment[]; trailing?: Comment }): boolean => 
 /** One-line form of a message, or undefined when it must print as a block. */
 function inlineMessage(m: MessageNode, field: SchemaField | undefined): string | undefined {
   if (m.openComment || m.dangling.length) return undefined;
-  if (m.fields.length === 0) return '{ }';
+  const [open, close] = braces(m);
+  if (m.fields.length === 0) return `${open} ${close}`;
   const isMapEntry = field?.mapEntry !== undefined;
   if (m.fields.length > 1 && !isMapEntry) return undefined;
   const parts: string[] = [];
   for (const f of m.fields) {
     if (hasComments(f)) return undefined;
     const v = f.value;
-    if (v.kind === 'scalar') parts.push(`${f.name}: ${scalarText(v, f.field)}`);
+    const sep = style.preserve && f.separator ? f.separator : '';
+    if (v.kind === 'scalar') parts.push(`${f.name}: ${scalarText(v, f.field)}${sep}`);
     else if (v.kind === 'list') {
       if (v.elements.some((e) => e.value.kind !== 'scalar')) return undefined;
       const list = inlineList(v, f.field);
       if (list === undefined) return undefined;
-      parts.push(`${f.name}: ${list}`);
+      parts.push(`${style.preserve && !f.colon ? f.name : `${f.name}:`} ${list}${sep}`);
     } else {
       const inner = inlineMessage(v, f.field);
       if (inner === undefined) return undefined;
-      parts.push(`${f.name} ${inner}`);
+      parts.push(`${messageHead(f)} ${inner}${sep}`);
     }
   }
-  return `{ ${parts.join(' ')} }`;
+  return `${open} ${parts.join(' ')} ${close}`;
 }
 
 function inlineList(list: ListNode, field: SchemaField | undefined): string | undefined {
@@ -137,7 +169,7 @@ function inlineList(list: ListNode, field: SchemaField | undefined): string | un
 
 export function scalarText(node: ScalarNode, field: SchemaField | undefined): string {
   const v = node.value;
-  if (v === undefined || !field || node.verbatim) return node.text;
+  if (v === undefined || !field || node.verbatim || (style.preserve && node.text)) return node.text;
   return formatScalar(v, field);
 }
 

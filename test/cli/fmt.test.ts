@@ -5,7 +5,10 @@ import { cli, runBin, tempDir } from '../support/cli.js';
 import { fillDiskAfter, restoreDisk } from '../support/disk.js';
 
 const UGLY = 'name:"m"\ninput{name:"x" dims:3 dims:4} # the input\n';
-const PRETTY = 'name: "m"\ninput [\n  {\n    name: "x"\n    dims: [ 3, 4 ]\n  }  # the input\n]\n';
+/** UGLY formatted as fmt does by default: layout only, the spellings kept. */
+const PRETTY = 'name: "m"\ninput {\n  name: "x"\n  dims: 3\n  dims: 4\n}  # the input\n';
+/** UGLY in the canonical style (--canonical, or "fmt": { "style": "canonical" }). */
+const CANONICAL = 'name: "m"\ninput [\n  {\n    name: "x"\n    dims: [ 3, 4 ]\n  }  # the input\n]\n';
 
 function repo(files: Record<string, string>): string {
   const dir = tempDir();
@@ -22,6 +25,13 @@ describe('tritonc fmt', () => {
     const r = await cli(['fmt', 'm/config.pbtxt'], { cwd: dir });
     expect(r).toEqual({ code: 0, stdout: PRETTY, stderr: '' });
     expect(readFileSync(join(dir, 'm/config.pbtxt'), 'utf8')).toBe(UGLY);
+  });
+
+  it('--canonical, or the settings file\'s fmt.style, rewrites to the canonical spelling', async () => {
+    const dir = repo({ 'm/config.pbtxt': UGLY, 'team/tritonc.config.json': '{ "fmt": { "style": "canonical" } }', 'team/m/config.pbtxt': UGLY });
+    expect((await cli(['fmt', '--canonical', 'm/config.pbtxt'], { cwd: dir })).stdout).toBe(CANONICAL);
+    expect((await cli(['fmt', 'team/m/config.pbtxt'], { cwd: dir })).stdout).toBe(CANONICAL);
+    expect((await cli(['fmt', '--no-canonical', 'team/m/config.pbtxt'], { cwd: dir })).stdout).toBe(PRETTY);
   });
 
   it('--check lists the files that would change and exits 1; exits 0 when all are formatted', async () => {

@@ -54,22 +54,41 @@ describe('corpus', () => {
     expect(failures).toEqual([]);
   });
 
-  it('fmt keeps every comment and the value, and is idempotent, for every config', () => {
-    const failures: string[] = [];
-    let changed = 0;
+  for (const canonical of [false, true]) {
+    const how = canonical ? 'fmt --canonical' : 'fmt';
+    it(`${how} keeps every comment and the value, and is idempotent (stable), for every config`, () => {
+      const failures: string[] = [];
+      let changed = 0;
+      for (const r of parseable) {
+        const text = readCorpusFile(r);
+        const once = formatText(text, r.file, { canonical });
+        if (once.status !== 'formatted') {
+          failures.push(`${r.file}: ${once.status}`);
+          continue;
+        }
+        if (once.changed) changed++;
+        expect(commentsOf(once.output), r.file).toEqual(commentsOf(text));
+        const again = parseConfig(once.output, r.file);
+        if (!valuesEqual(parseConfig(text, r.file).value, again.value)) failures.push(`${r.file}: the value changed`);
+        const twice = formatText(once.output, r.file, { canonical });
+        if (twice.status !== 'formatted' || twice.changed) failures.push(`${r.file}: not idempotent`);
+      }
+      expect(failures).toEqual([]);
+      console.log(`corpus: ${parseable.length} configs formatted by ${how}, ${changed} changed, every comment kept`);
+    });
+  }
+
+  it('fmt (layout only, the default) changes no file beyond whitespace: the same tokens, in the same order', () => {
+    const tokens = (text: string): string[] => tokenize(text).tokens.map((t) => t.text);
+    const beyond: string[] = [];
     for (const r of parseable) {
       const text = readCorpusFile(r);
-      const once = formatText(text, r.file);
-      if (once.status !== 'formatted') {
-        failures.push(`${r.file}: ${once.status}`);
-        continue;
-      }
-      if (once.changed) changed++;
-      expect(commentsOf(once.output), r.file).toEqual(commentsOf(text));
-      const twice = formatText(once.output, r.file);
-      if (twice.status !== 'formatted' || twice.changed) failures.push(`${r.file}: not idempotent`);
+      const out = formatText(text, r.file);
+      if (out.status !== 'formatted') continue;
+      const [a, b] = [tokens(text), tokens(out.output)];
+      const at = a.findIndex((t, i) => t !== b[i]);
+      if (at >= 0 || a.length !== b.length) beyond.push(`${r.file}: token ${at}: ${JSON.stringify(a[at])} became ${JSON.stringify(b[at])}`);
     }
-    expect(failures).toEqual([]);
-    console.log(`corpus: ${parseable.length} configs formatted, ${changed} changed by fmt, every comment kept`);
+    expect(beyond).toEqual([]);
   });
 });

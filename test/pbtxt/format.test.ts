@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatText } from '../../src/config/format.js';
 
 function fmt(text: string): string {
-  const r = formatText(text);
+  const r = formatText(text, 'config.pbtxt', { canonical: true });
   if (r.status !== 'formatted') throw new Error(`not formatted: ${JSON.stringify(r)}`);
   return r.output;
 }
@@ -138,5 +138,50 @@ parameters { key: "k" value { string_value: "v" } }  # k
   it('reports unchanged files as unchanged', () => {
     const r = formatText('name: "m"\n');
     expect(r).toEqual({ status: 'formatted', output: 'name: "m"\n', changed: false });
+  });
+});
+
+describe('formatter, layout only (the default)', () => {
+  const layout = (text: string): string => {
+    const r = formatText(text);
+    if (r.status !== 'formatted') throw new Error(`not formatted: ${JSON.stringify(r)}`);
+    return r.output;
+  };
+  it('changes indentation, spacing and line breaks, and keeps every spelling the author chose', () => {
+    const text = `name:'m'  max_batch_size : 0x8
+input{name:"x" data_type:TYPE_FP32 dims:3 dims:224 reshape:<shape:[]>}
+input [ { name: "y", data_type: TYPE_FP32; dims: [ 1 ] } ]
+parameters: [ { key: "a" value: { string_value: "1" } } ]
+dynamic_batching:{}
+model_transaction_policy { decoupled: True }
+`;
+    expect(layout(text)).toBe(`name: 'm'
+max_batch_size: 0x8
+input {
+  name: "x"
+  data_type: TYPE_FP32
+  dims: 3
+  dims: 224
+  reshape: < shape: [ ] >
+}
+input [
+  {
+    name: "y",
+    data_type: TYPE_FP32;
+    dims: [ 1 ]
+  }
+]
+parameters: [
+  {
+    key: "a"
+    value: { string_value: "1" }
+  }
+]
+dynamic_batching: { }
+model_transaction_policy { decoupled: True }
+`);
+    // The canonical style rewrites all of these.
+    const canonical = formatText(text, 'config.pbtxt', { canonical: true });
+    expect(canonical.status === 'formatted' && canonical.output).toContain('dims: [ 3, 224 ]');
   });
 });
