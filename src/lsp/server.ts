@@ -9,7 +9,9 @@ import {
   CodeActionKind, DiagnosticSeverity, DidChangeWatchedFilesNotification, ProposedFeatures, ResponseError, TextDocumentSyncKind, TextDocuments,
   createConnection, type CodeAction, type CompletionItem, type Connection, type Diagnostic as LspDiagnostic, type InitializeResult,
 } from 'vscode-languageserver/node.js';
-import { CompletionItemKind, MarkupKind } from 'vscode-languageserver';
+import { CompletionItemKind, InlayHintKind, MarkupKind, type InlayHint } from 'vscode-languageserver';
+import type { PathSegment } from '../diagnostics.js';
+import type { ModelConfig } from '../config/model-config.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic, TextEdit } from '../diagnostics.js';
 import { formatFileText } from '../config/format.js';
@@ -22,6 +24,8 @@ import { ruleDocsUrl } from '../lint/docs-url.js';
 import { KNOWN_BACKENDS } from '../triton/backends.js';
 import { Workspace } from '../workspace/workspace.js';
 import { cursorPlace, valueAt } from './cursor.js';
+
+const pathLabel = (path: readonly PathSegment[]): string => path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
 
 const PLATFORMS = ['onnxruntime_onnx', 'tensorrt_plan', 'pytorch_libtorch', 'tensorflow_savedmodel', 'tensorflow_graphdef', 'ensemble'];
 
@@ -85,6 +89,7 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
       hoverProvider: true,
       completionProvider: { triggerCharacters: [':', ' ', '"'] },
       definitionProvider: true,
+      inlayHintProvider: true,
     },
     serverInfo: { name: 'tritonc' },
   }));
@@ -167,6 +172,8 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
     const parsed = parseConfig(text, path);
     const place = cursorPlace(parsed.tree, loadSchema().modelConfig, offset);
     const value = /(\w+)\s*:\s*"?[\w.-]*$/.exec(line);
+    const tensors = value && place.message ? tensorNames(path, parsed.value, place.message.fullName, place.messagePath, value[1]!) : undefined;
+    if (tensors) return tensors.map((label) => ({ label, kind: CompletionItemKind.Variable, insertText: /"[\w.-]*$/.test(line) ? label : `"${label}"` }));
     if (value && place.message) {
       const field = place.message.fields.get(value[1]!);
       if (field?.type.kind === 'enum') return field.type.enum.names.map((label) => ({ label, kind: CompletionItemKind.EnumMember }));
@@ -186,12 +193,91 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
     if (!doc || !path) return null;
     const parsed = parseConfig(doc.getText(), path);
     const f = cursorPlace(parsed.tree, loadSchema().modelConfig, doc.offsetAt(params.position)).field;
+    if (!f || f.node.value.kind !== 'scalar' || typeof f.node.value.value !== 'string') return null;
+    const name = f.node.value.value;
+    const repo = dirname(dirname(path));
     // An ensemble step's model_name: that model's config.
-    if (f?.node.name !== 'model_name' || f.node.value.kind !== 'scalar' || typeof f.node.value.value !== 'string') return null;
-    const target = join(dirname(dirname(path)), f.node.value.value, 'config.pbtxt');
-    if (workspace.tree.kind(target) !== 'file') return null;
-    return { uri: pathToFileURL(target).href, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+    if (f.node.name === 'model_name') {
+      const target = join(repo, name, 'config.pbtxt');
+      if (workspace.tree.kind(target) !== 'file') return null;
+      return { uri: pathToFileURL(target).href, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+    }
+    // A key of a step's input_map / output_map: the tensor's declaration in the step model's config.
+    const step = stepOf(parsed.value, f.path);
+    if (f.node.name !== 'key' || !step) return null;
+    const target = join(repo, step.model, 'config.pbtxt');
+    const other = workspace.config(target);
+    if (!('value' in other)) return null;
+    const side = step.map === 'input_map' ? 'input' : 'output';
+    const index = (other.value[side] ?? []).findIndex((t) => t.name === name);
+    if (index < 0) return null;
+    const loc = other.locateExact([side, index, 'name']);
+    const r = loc?.value;
+    if (!r) return null;
+    const otherDoc = TextDocument.create(pathToFileURL(target).href, 'pbtxt', 0, other.text);
+    return { uri: otherDoc.uri, range: lspRange(otherDoc, r) };
   }));
+
+  // What Triton fills in when it loads the model (core's autofill and normalization, the ONNX Runtime
+  // backend's auto-complete), beside the line it concerns: the end of the nearest field written.
+  connection.languages.inlayHint.on(guarded('inlay hints', (params): InlayHint[] => {
+    const doc = documents.get(params.textDocument.uri);
+    const path = doc && pathOf(doc.uri);
+    if (!doc || !path) return [];
+    const parsed = parseConfig(doc.getText(), path);
+    if (parsed.diagnostics.some((d) => d.severity === 'error')) return [];
+    const effective = workspace.model(dirname(path)).effective();
+    if (effective.status !== 'ok') return [];
+    const hints: InlayHint[] = [];
+    const text = doc.getText();
+    for (const s of effective.steps) {
+      if (s.action === 'note' || s.value === undefined || s.stage === 'repository') continue;
+      // The nearest written ancestor of the path; a field written nowhere goes after the first line.
+      let at: { end: { offset: number } } | undefined;
+      for (let n = s.path.length; n > 0 && !at; n--) at = parsed.locateExact(s.path.slice(0, n))?.field;
+      const offset = at ? at.end.offset : Math.max(0, text.indexOf('\n'));
+      const lineEnd = text.indexOf('\n', offset);
+      const position = doc.positionAt(lineEnd < 0 ? text.length : lineEnd);
+      if (position.line < params.range.start.line || position.line > params.range.end.line) continue;
+      const value = typeof s.value === 'object' ? JSON.stringify(s.value) : String(s.value);
+      hints.push({ position, label: ` ${s.stage}: ${pathLabel(s.path)} = ${value.length > 60 ? `${value.slice(0, 57)}...` : value}`, kind: InlayHintKind.Parameter, tooltip: s.reason, paddingLeft: true });
+    }
+    return hints;
+  }));
+
+  /** An ensemble step's model and map at a value path (…, 'step', i, 'input_map' | 'output_map', …). */
+  function stepOf(config: ModelConfig, at: readonly PathSegment[]): { model: string; map: 'input_map' | 'output_map' } | undefined {
+    const i = at.indexOf('step');
+    const index = at[i + 1];
+    const map = at[i + 2];
+    if (i < 0 || typeof index !== 'number' || (map !== 'input_map' && map !== 'output_map')) return undefined;
+    const model = config.ensemble_scheduling?.step?.[index]?.model_name;
+    return model ? { model, map } : undefined;
+  }
+
+  /**
+   * The tensor names that fit where the cursor is: the ONNX model's inputs (outputs) in an input
+   * (output) name, a step model's inputs (outputs) as an input_map (output_map) key, the ensemble's
+   * tensors as a map value. Undefined where no tensor name goes.
+   */
+  function tensorNames(path: string, config: ModelConfig, message: string, messagePath: readonly PathSegment[], field: string): string[] | undefined {
+    const dir = dirname(path);
+    if ((message === 'inference.ModelInput' || message === 'inference.ModelOutput') && field === 'name') {
+      const file = workspace.model(dir).modelFile(config);
+      const sig = file.format === 'onnx' && file.path ? workspace.signature(file.path).signature : undefined;
+      return sig ? (message === 'inference.ModelInput' ? [...sig.inputs, ...sig.overridableInitializers] : sig.outputs).map((t) => t.name) : undefined;
+    }
+    const step = stepOf(config, messagePath);
+    if (!step || (field !== 'key' && field !== 'value')) return undefined;
+    if (field === 'key') {
+      const effective = workspace.model(join(dirname(dir), step.model)).effective();
+      const c = effective.config;
+      return c ? ((step.map === 'input_map' ? c.input : c.output) ?? []).map((t) => t.name ?? '').filter(Boolean) : undefined;
+    }
+    // A map value is an ensemble tensor: the ensemble's inputs and outputs and what the steps write.
+    const written = (config.ensemble_scheduling?.step ?? []).flatMap((s) => Object.values(s.output_map ?? {}));
+    return [...new Set([...(config.input ?? []).map((t) => t.name ?? ''), ...(config.output ?? []).map((t) => t.name ?? ''), ...written])].filter(Boolean);
+  }
 
   documents.listen(connection);
   connection.listen();

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  CodeActionRequest, CompletionRequest, DefinitionRequest, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, DocumentFormattingRequest,
-  HoverRequest, InitializeRequest, InitializedNotification, PublishDiagnosticsNotification, ShutdownRequest, ExitNotification,
+  CodeActionRequest, CompletionRequest, DidChangeWatchedFilesNotification, FileChangeType, DefinitionRequest, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, DocumentFormattingRequest,
+  HoverRequest, InlayHintRequest, InitializeRequest, InitializedNotification, PublishDiagnosticsNotification, ShutdownRequest, ExitNotification,
   createProtocolConnection, StreamMessageReader, StreamMessageWriter, type Diagnostic, type ProtocolConnection, type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node.js';
 import { BIN } from '../support/cli.js';
@@ -139,5 +139,57 @@ describe('tritonc lsp --stdio', () => {
     const stepLine = pl.findIndex((l) => l.includes('model_name'));
     const def = await s.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: pathToFileURL(pipeline).href }, position: { line: stepLine, character: pl[stepLine]!.indexOf('"classifier"') + 3 } });
     expect(def).toMatchObject({ uri: pathToFileURL(classifier).href });
+  });
+
+  it('inlay hints say what auto-complete fills in; tensor names complete from the ONNX model and the step model; a map key goes to its declaration', { timeout: 30_000 }, async () => {
+    const repo = await writeRepo({ 'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': CLASSIFIER, 'pipeline/config.pbtxt': ENSEMBLE, 'pipeline/1/.keep': '', 'bare/1/model.onnx': CLASSIFIER, 'bare/config.pbtxt': 'backend: "onnxruntime"\n' });
+    const s = await start(repo);
+    // A config with nothing but the backend: auto-complete fills in max_batch_size, the I/O, batching.
+    const bare = join(repo, 'bare/config.pbtxt');
+    await open(s, bare, 'backend: "onnxruntime"\n');
+    await s.diagnostics(pathToFileURL(bare).href);
+    const hints = await s.connection.sendRequest(InlayHintRequest.type, { textDocument: { uri: pathToFileURL(bare).href }, range: { start: { line: 0, character: 0 }, end: { line: 10, character: 0 } } });
+    const labels = (hints ?? []).map((h) => String(h.label));
+    expect(labels.some((l) => l.includes('max_batch_size = 4'))).toBe(true);
+    expect(labels.some((l) => l.includes('input'))).toBe(true);
+
+    // input { name: "" }: the ONNX model's input names.
+    const classifier = join(repo, 'classifier/config.pbtxt');
+    const partial = CLASSIFIER_CONFIG.replace('name: "input"', 'name: ""');
+    await open(s, classifier, partial);
+    const pl = partial.split('\n');
+    const line = pl.findIndex((l) => l.startsWith('input'));
+    const names = await s.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: pathToFileURL(classifier).href }, position: { line, character: pl[line]!.indexOf('name: "') + 7 } });
+    expect((Array.isArray(names) ? names : names!.items).map((i) => i.label)).toEqual(['input']);
+
+    // The classifier's buffer back as on disk (an open buffer is what the other models see).
+    await s.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri: pathToFileURL(classifier).href, version: 2 }, contentChanges: [{ text: CLASSIFIER_CONFIG }] });
+    // In an ensemble step: the step model's inputs as input_map keys, the ensemble's tensors as values.
+    const pipeline = join(repo, 'pipeline/config.pbtxt');
+    await open(s, pipeline, ENSEMBLE);
+    const el = ENSEMBLE.split('\n');
+    const stepLine = el.findIndex((l) => l.includes('input_map'));
+    const keyAt = el[stepLine]!.indexOf('key: "input"') + 'key: "'.length;
+    const keys = await s.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: pathToFileURL(pipeline).href }, position: { line: stepLine, character: keyAt } });
+    expect((Array.isArray(keys) ? keys : keys!.items).map((i) => i.label)).toEqual(['input']);
+    const valueAt = el[stepLine]!.indexOf('value: "IMAGE"') + 'value: "'.length;
+    const values = await s.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: pathToFileURL(pipeline).href }, position: { line: stepLine, character: valueAt } });
+    expect((Array.isArray(values) ? values : values!.items).map((i) => i.label)).toEqual(['IMAGE', 'SCORES']);
+    const def = await s.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: pathToFileURL(pipeline).href }, position: { line: stepLine, character: keyAt + 1 } });
+    expect(def).toMatchObject({ uri: pathToFileURL(classifier).href, range: { start: { line: 3 } } });
+  });
+
+  it('a file the editor does not hold changes on disk (the client reports it): the open documents are linted again', { timeout: 30_000 }, async () => {
+    const repo = await writeRepo({ 'pipeline/config.pbtxt': ENSEMBLE, 'pipeline/1/.keep': '' });
+    const s = await start(repo);
+    const pipeline = join(repo, 'pipeline/config.pbtxt');
+    const uri = pathToFileURL(pipeline).href;
+    await open(s, pipeline, ENSEMBLE);
+    const before = await s.diagnostics(uri, (d) => d.some((x) => x.code === 'ensemble-models'));
+    expect(before.find((d) => d.code === 'ensemble-models')!.message).toContain("runs model 'classifier', which is not in the repository");
+    await writeRepo({ 'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': CLASSIFIER }, repo);
+    await s.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: pathToFileURL(join(repo, 'classifier/config.pbtxt')).href, type: FileChangeType.Created }] });
+    const after = await s.diagnostics(uri, (d) => !d.some((x) => x.code === 'ensemble-models'));
+    expect(after.filter((d) => d.severity === 1)).toEqual([]);
   });
 });
