@@ -68,7 +68,7 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
       // A settings file or a directory tritonc cannot read: said on the first line, not a crash.
       diagnostics = [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Error, source: 'tritonc', message: (e as Error).message }];
     }
-    void connection.sendDiagnostics({ uri: doc.uri, diagnostics });
+    void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
   };
 
   /** Runs a request handler; an exception answers the request with an error instead of ending the server. */
