@@ -4,7 +4,7 @@
 // written: with --rm a container that exits takes its `docker logs` with it. It is always removed with
 // `docker rm -f`: on success, failure, timeout, and SIGINT/SIGTERM.
 import { randomBytes } from 'node:crypto';
-import { CannotRun, Interrupted } from './errors.js';
+import { CannotRun } from './errors.js';
 import { KServeClient, type RequestDescription } from './kserve-client.js';
 import { wantsGpu, type VerifyPlan } from './plan.js';
 import { freePorts, type PortFinder } from './ports.js';
@@ -14,12 +14,9 @@ import { containerName, dockerRunArgs, type DockerRunSpec } from './docker-args.
 import { mapErrorText, mapTritonLog } from './triton-messages.js';
 import type { TritonMessage, VerifyReport } from './types.js';
 import { formatMs } from './duration.js';
+import { Interruption, type SignalSource } from './interruption.js';
 
-/** Where SIGINT/SIGTERM come from; tests pass an EventEmitter. */
-export interface SignalSource {
-  on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
-  off(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
-}
+export type { SignalSource };
 
 export interface DockerRunOptions {
   image: string;
@@ -136,13 +133,7 @@ async function waitForModel(client: KServeClient, proc: RunningProcess, name: st
 export async function runDocker(plan: VerifyPlan, report: VerifyReport, opts: DockerRunOptions): Promise<void> {
   const runner = opts.runner ?? execaRunner;
   const progress = opts.progress ?? (() => {});
-  const signals: SignalSource = opts.signals ?? process;
-  const abort = new AbortController();
-  let caught: 'SIGINT' | 'SIGTERM' | undefined;
-  const onSigint = (): void => void ((caught ??= 'SIGINT'), abort.abort());
-  const onSigterm = (): void => void ((caught ??= 'SIGTERM'), abort.abort());
-  signals.on('SIGINT', onSigint);
-  signals.on('SIGTERM', onSigterm);
+  const interruption = new Interruption(opts.signals ?? process);
   let proc: RunningProcess | undefined;
   let spec: DockerRunSpec | undefined;
   try {
@@ -150,15 +141,15 @@ export async function runDocker(plan: VerifyPlan, report: VerifyReport, opts: Do
     spec = await containerSpec(plan, opts);
     report.engine = `${opts.image} (Docker ${daemon})`;
     if (spec.gpus === undefined) report.notes.push('the config places no instance on a GPU, so the container gets no GPU');
-    await ensureImage(runner, opts.image, progress, abort.signal);
-    if (caught) throw new Interrupted(caught);
+    await ensureImage(runner, opts.image, progress, interruption.signal);
+    interruption.check();
 
     progress(`starting ${spec.name} (${opts.image}); waiting up to ${formatMs(opts.timeoutMs)} for '${plan.modelName}' to load`);
     const started = Date.now();
     proc = runner.start('docker', dockerRunArgs(spec));
-    const client = new KServeClient(`http://127.0.0.1:${spec.ports.http}`, { signal: abort.signal, timeoutMs: 30_000, ...(opts.fetch ? { fetch: opts.fetch } : {}) });
-    const waited = await waitForModel(client, proc, plan.modelName, started + opts.timeoutMs, opts.pollMs ?? 500, abort.signal);
-    if (caught) throw new Interrupted(caught);
+    const client = new KServeClient(`http://127.0.0.1:${spec.ports.http}`, { signal: interruption.signal, timeoutMs: 30_000, ...(opts.fetch ? { fetch: opts.fetch } : {}) });
+    const waited = await waitForModel(client, proc, plan.modelName, started + opts.timeoutMs, opts.pollMs ?? 500, interruption.signal);
+    interruption.check();
 
     if (waited.kind !== 'ready') {
       failedStart(waited, proc, plan, report, opts.timeoutMs);
@@ -166,13 +157,12 @@ export async function runDocker(plan: VerifyPlan, report: VerifyReport, opts: Do
     }
     report.load = { ok: true, ms: Date.now() - started, detail: `loaded by tritonserver --load-model=${plan.modelName} from the mounted repository` };
     await checkServedModel({ client, plan, report, timeoutMs: opts.timeoutMs, progress, dynamicDimSize: opts.dynamicDimSize ?? 1 });
-    if (caught) throw new Interrupted(caught);
+    interruption.check();
   } catch (e) {
-    if (caught) throw new Interrupted(caught);
+    interruption.check();
     throw e;
   } finally {
-    signals.off('SIGINT', onSigint);
-    signals.off('SIGTERM', onSigterm);
+    interruption.dispose();
     if (spec && proc) await removeContainer(runner, proc, spec.name, progress, report);
   }
 }

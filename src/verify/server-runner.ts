@@ -20,6 +20,7 @@
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import { CannotRun, Interrupted } from './errors.js';
+import { Interruption, type SignalSource } from './interruption.js';
 import { KServeClient, KServeError, type RequestDescription } from './kserve-client.js';
 import type { RepositoryIndex } from './kserve-schemas.js';
 import type { VerifyPlan } from './plan.js';
@@ -40,7 +41,7 @@ export interface ServerRunOptions {
   /** Headers every request carries (--header), for servers with restricted APIs. */
   headers?: Record<string, string>;
   /** Ctrl-C and SIGTERM (tests replace it). */
-  signals?: { on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown; off(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown };
+  signals?: SignalSource;
   /** Lints the candidate with the server's flags, for a refusal the server's answer does not explain. */
   explainRefusal?: ExplainRefusal;
 }
@@ -92,15 +93,9 @@ interface Before {
 
 export async function runServer(plan: VerifyPlan, report: VerifyReport, opts: ServerRunOptions): Promise<void> {
   const progress = opts.progress ?? (() => {});
-  const signals = opts.signals ?? process;
-  const abort = new AbortController();
-  let caught: 'SIGINT' | 'SIGTERM' | undefined;
-  const onSigint = (): void => void ((caught ??= 'SIGINT'), abort.abort());
-  const onSigterm = (): void => void ((caught ??= 'SIGTERM'), abort.abort());
-  signals.on('SIGINT', onSigint);
-  signals.on('SIGTERM', onSigterm);
+  const interruption = new Interruption(opts.signals ?? process);
   const base = { ...(opts.fetch ? { fetch: opts.fetch } : {}), ...(opts.headers ? { headers: opts.headers } : {}) };
-  const client = new KServeClient(opts.url, { ...base, signal: abort.signal });
+  const client = new KServeClient(opts.url, { ...base, signal: interruption.signal });
   const name = plan.modelName;
   let attempted = false;
   /** The candidate's load was sent and not answered (a timeout, Ctrl-C): it may still be running. */
@@ -123,7 +118,7 @@ export async function runServer(plan: VerifyPlan, report: VerifyReport, opts: Se
       report.load = { ok: true, ms: Math.round(performance.now() - started), detail: 'loaded the local config.pbtxt through the load API' };
     } catch (e) {
       if (e instanceof KServeError && e.kind === 'http') pending = false;
-      if (caught) throw new Interrupted(caught);
+      interruption.check();
       if (!(e instanceof KServeError) || e.kind !== 'http') {
         if (e instanceof KServeError && e.kind === 'timeout') {
           throw new CannotRun(`the load did not finish within the timeout (${e.message}); Triton cannot cancel a load, so it goes on in the server, and verify put the model back after it; raise --timeout`);
@@ -140,13 +135,12 @@ export async function runServer(plan: VerifyPlan, report: VerifyReport, opts: Se
       }
       await checkServedModel({ client, plan, report, timeoutMs: opts.timeoutMs, progress, dynamicDimSize: opts.dynamicDimSize ?? 1 });
     }
-    if (caught) throw new Interrupted(caught);
+    interruption.check();
   } catch (e) {
-    if (caught && !(e instanceof Interrupted)) throw new Interrupted(caught);
+    if (!(e instanceof Interrupted)) interruption.check();
     throw e;
   } finally {
-    signals.off('SIGINT', onSigint);
-    signals.off('SIGTERM', onSigterm);
+    interruption.dispose();
     // A client that Ctrl-C does not abort: the model must go back even then.
     if (attempted && before) await restore(client.with({ ...base, timeoutMs: 30_000 }), name, before, pending, report, opts.timeoutMs, progress);
   }
