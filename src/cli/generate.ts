@@ -13,7 +13,7 @@ import { describeFsError } from '../util/read-text.js';
 import { lineDiff } from '../util/line-diff.js';
 import type { CommandSpec } from './command.js';
 import { serverFlagsFromArgs } from './server-flags.js';
-import { DEFAULT_SERVER_OPTIONS, defaultMaxBatchSize } from '../triton/server-options.js';
+import { DEFAULT_SERVER_OPTIONS, applyServerFlags, defaultMaxBatchSize } from '../triton/server-options.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { displayPath } from '../util/display-path.js';
@@ -62,7 +62,7 @@ export function optionsFromArgs(a: Record<string, unknown>): GenerateOptions | u
   const server = serverFlagsFromArgs(a, '');
   // What the ONNX Runtime backend would see (a backend's own setting over the backend-agnostic one).
   if (server.backendConfig?.some((s) => s.setting === 'default-max-batch-size' && (s.backend === '' || s.backend === 'onnxruntime'))) {
-    o.defaultMaxBatchSize = defaultMaxBatchSize({ ...DEFAULT_SERVER_OPTIONS, ...server });
+    o.defaultMaxBatchSize = defaultMaxBatchSize(applyServerFlags(DEFAULT_SERVER_OPTIONS, server));
   }
   if (a.dynamicBatching !== undefined) o.dynamicBatching = a.dynamicBatching as boolean;
   const preferred = intList('preferred-batch-size', a.preferredBatchSize);

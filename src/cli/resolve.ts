@@ -14,7 +14,7 @@ import { resolveModelDir } from '../workspace/index.js';
 import { stringifyTritonJson, tritonConfigJson, type TritonJson } from '../triton/triton-json.js';
 import type { CommandSpec } from './command.js';
 import { serverFlagsFromArgs, withServerFlags } from './server-flags.js';
-import type { ServerOptions } from '../triton/server-options.js';
+import { applyServerFlags } from '../triton/server-options.js';
 import { DEFAULT_SETTINGS, SettingsError, findSettingsFile, loadSettingsFile, resolveOptionsOf, type LintSettings } from '../lint/settings.js';
 import { RULES } from '../lint/rules/index.js';
 import { EXIT, UsageError } from './errors.js';
@@ -65,12 +65,7 @@ export async function runResolve(a: Record<string, unknown>, io: CliIO): Promise
 
   const modelDir = resolve(io.cwd, dir);
   const settings = settingsNear(modelDir);
-  const flags = serverFlagsFromArgs(a, io.cwd);
-  const server: ServerOptions = {
-    ...settings.server,
-    ...(flags.autoCompleteConfig !== undefined ? { autoCompleteConfig: flags.autoCompleteConfig } : {}),
-    backendConfig: [...settings.server.backendConfig, ...(flags.backendConfig ?? [])],
-  };
+  const server = applyServerFlags(settings.server, serverFlagsFromArgs(a, io.cwd));
   const result = resolveModelDir(modelDir, {
     ...resolveOptionsOf({ ...settings, server }),
     ...(gpus !== undefined ? { gpus } : {}),

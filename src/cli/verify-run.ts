@@ -9,7 +9,7 @@ import { dryRunVerify, verifyModel, type VerifyOptions } from '../verify/verify.
 import { EXIT, UsageError } from './errors.js';
 import { serverFlagsFromArgs } from './server-flags.js';
 import { parseShapeFlag } from '../verify/input-sizes.js';
-import { DEFAULT_SERVER_OPTIONS } from '../triton/server-options.js';
+import { DEFAULT_SERVER_OPTIONS, applyServerFlags } from '../triton/server-options.js';
 
 /** --header NAME:VALUE (repeatable): sent with every request to the server. */
 function headersFrom(flags: readonly string[]): Record<string, string> {
@@ -43,7 +43,7 @@ function optionsFromArgs(a: Record<string, unknown>, io: CliIO, injected: Verify
     return parsed;
   });
   const options: VerifyOptions = { modelDir: String(a.model_dir ?? a.modelDir), cwd: io.cwd, runtime, timeoutMs, ...(shapes.length ? { shapes } : {}) };
-  if (serverFlagGiven) options.tritonServer = { ...DEFAULT_SERVER_OPTIONS, ...server };
+  if (serverFlagGiven) options.tritonServer = applyServerFlags(DEFAULT_SERVER_OPTIONS, server);
   const headers = headersFrom((a.header as string[] | undefined) ?? []);
   if (Object.keys(headers).length) options.headers = headers;
   if (a.image !== undefined) {

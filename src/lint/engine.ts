@@ -28,7 +28,7 @@ import { didYouMean } from '../pbtxt/suggest.js';
 import { Workspace, type ConfigRead } from '../workspace/workspace.js';
 import type { SignatureResult } from '../workspace/sources.js';
 import { append } from '../util/arrays.js';
-import type { ServerOptions } from '../triton/server-options.js';
+import { applyServerFlags, type ServerOptions } from '../triton/server-options.js';
 
 export interface LintOptions {
   /** Relative paths are resolved against it (default: process.cwd()). */
@@ -494,13 +494,7 @@ function withCommandLine(base: LintSettings, o: LintOptions): LintSettings {
     ...(o.gpuMemory ? { memoryBytes: o.gpuMemory.bytes, memorySource: o.gpuMemory.source } : {}),
     ...(o.gpuCount !== undefined ? { count: o.gpuCount } : {}),
   };
-  const flags = o.server ?? {};
-  const server: ServerOptions = {
-    autoCompleteConfig: flags.autoCompleteConfig ?? base.server.autoCompleteConfig,
-    backendConfig: [...base.server.backendConfig, ...(flags.backendConfig ?? [])],
-    modelRepositories: flags.modelRepositories?.length ? flags.modelRepositories : base.server.modelRepositories,
-  };
-  return { ...base, gpu, server, configsOnly: o.configsOnly ?? base.configsOnly };
+  return { ...base, gpu, server: applyServerFlags(base.server, o.server ?? {}), configsOnly: o.configsOnly ?? base.configsOnly };
 }
 
 /** What every rule of one config sees. */

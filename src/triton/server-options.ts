@@ -38,6 +38,18 @@ export class ServerFlagError extends Error {}
 
 const FORMAT = "--backend-config option format is '<backend name>,<setting>=<value>'";
 
+/**
+ * Flags over a base (the settings file's `server`): auto-complete as the flags say, backend settings
+ * added after the base's (a later one wins), repositories replaced when the flags give any.
+ */
+export function applyServerFlags(base: ServerOptions, flags: Partial<ServerOptions>): ServerOptions {
+  return {
+    autoCompleteConfig: flags.autoCompleteConfig ?? base.autoCompleteConfig,
+    backendConfig: [...base.backendConfig, ...(flags.backendConfig ?? [])],
+    modelRepositories: flags.modelRepositories?.length ? flags.modelRepositories : base.modelRepositories,
+  };
+}
+
 /** `--backend-config` as ParseBackendConfigOption reads it. */
 export function parseBackendConfig(arg: string): BackendSetting {
   const comma = arg.indexOf(',');
