@@ -29,10 +29,13 @@ const pathLabel = (path: readonly PathSegment[]): string => path.map((p, i) => (
 
 const PLATFORMS = ['onnxruntime_onnx', 'tensorrt_plan', 'pytorch_libtorch', 'tensorflow_savedmodel', 'tensorflow_graphdef', 'ensemble'];
 
-/** Whether tritonc serves this document: Triton's config names, or the text-proto header naming ModelConfig. */
+/** The text-proto header that names the message a file holds (txtpbfmt's and buf's convention). */
+export const CONFIG_HEADER = /^#\s*proto-message:\s*inference\.ModelConfig\b/;
+
+/** Whether tritonc serves this document: Triton's config names, or the header within its first lines. */
 export function isConfigDocument(path: string, text: string): boolean {
   if (/(^|\/)config\.pbtxt$/.test(path) || /\/configs\/[^/]+\.pbtxt$/.test(path)) return true;
-  return /^#\s*proto-message:\s*inference\.ModelConfig\b/m.test(text.split('\n').slice(0, 5).join('\n'));
+  return text.split('\n', 5).some((line) => CONFIG_HEADER.test(line));
 }
 
 const SEVERITY: Record<Diagnostic['severity'], DiagnosticSeverity> = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information };
