@@ -179,6 +179,57 @@ describe('tritonc lsp --stdio', () => {
     expect(def).toMatchObject({ uri: pathToFileURL(classifier).href, range: { start: { line: 3 } } });
   });
 
+  it('an ensemble with a Python step: its tensors complete from its config, a map key goes to it, a type mismatch across the step is found', { timeout: 30_000 }, async () => {
+    const PRE = `name: "preprocess"
+backend: "python"
+max_batch_size: 8
+input [ { name: "RAW" data_type: TYPE_UINT8 dims: [ -1 ] } ]
+output [ { name: "PIXELS" data_type: TYPE_FP16 dims: [ 3, 224, 224 ] } ]
+`;
+    const PIPE = `name: "pipeline"
+platform: "ensemble"
+max_batch_size: 8
+input [ { name: "BYTES" data_type: TYPE_UINT8 dims: [ -1 ] } ]
+output [ { name: "SCORES" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+ensemble_scheduling { step [
+  { model_name: "preprocess" model_version: -1 input_map { key: "RAW" value: "BYTES" } output_map { key: "PIXELS" value: "pixels" } },
+  { model_name: "classifier" model_version: -1 input_map { key: "input" value: "pixels" } output_map { key: "output" value: "SCORES" } }
+] }
+`;
+    const repo = await writeRepo({
+      'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': CLASSIFIER,
+      'preprocess/config.pbtxt': PRE, 'preprocess/1/model.py': 'import triton_python_backend_utils as pb_utils\nclass TritonPythonModel:\n    pass\n',
+      'pipeline/config.pbtxt': PIPE, 'pipeline/1/.keep': '',
+    });
+    const s = await start(repo);
+    const pipeline = join(repo, 'pipeline/config.pbtxt');
+    const uri = pathToFileURL(pipeline).href;
+    await open(s, pipeline, PIPE);
+    // The Python step writes FP16 into a tensor the ONNX step reads as FP32: Triton refuses the ensemble.
+    const found = await s.diagnostics(uri, (d) => d.some((x) => x.severity === 1));
+    const mismatch = found.filter((d) => d.severity === 1 && /pixels/.test(d.message));
+    expect(mismatch.length, JSON.stringify(found.map((d) => d.message))).toBeGreaterThan(0);
+    expect(mismatch[0]!.message).toMatch(/TYPE_FP16|FP16/);
+    const pl = PIPE.split('\n');
+    const step = pl.findIndex((l) => l.includes('"preprocess"'));
+    const keyAt = pl[step]!.indexOf('key: "RAW"') + 'key: "'.length;
+    const keys = await s.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: step, character: keyAt } });
+    expect((Array.isArray(keys) ? keys : keys!.items).map((i) => i.label)).toEqual(['RAW']);
+    const outAt = pl[step]!.indexOf('key: "PIXELS"') + 'key: "'.length;
+    const outs = await s.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: step, character: outAt } });
+    expect((Array.isArray(outs) ? outs : outs!.items).map((i) => i.label)).toEqual(['PIXELS']);
+    const def = await s.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: { line: step, character: outAt + 1 } });
+    expect(def).toMatchObject({ uri: pathToFileURL(join(repo, 'preprocess/config.pbtxt')).href, range: { start: { line: 4 } } });
+    // The Python model's own config: hover and inlay hints answer with no model file tritonc can read.
+    const pre = join(repo, 'preprocess/config.pbtxt');
+    await open(s, pre, PRE);
+    await s.diagnostics(pathToFileURL(pre).href);
+    const hover = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: pathToFileURL(pre).href }, position: { line: 2, character: 2 } });
+    expect(JSON.stringify(hover)).toContain('max_batch_size');
+    const hints = await s.connection.sendRequest(InlayHintRequest.type, { textDocument: { uri: pathToFileURL(pre).href }, range: { start: { line: 0, character: 0 }, end: { line: 6, character: 0 } } });
+    expect(Array.isArray(hints)).toBe(true);
+  });
+
   it('a file the editor does not hold changes on disk (the client reports it): the open documents are linted again', { timeout: 30_000 }, async () => {
     const repo = await writeRepo({ 'pipeline/config.pbtxt': ENSEMBLE, 'pipeline/1/.keep': '' });
     const s = await start(repo);
