@@ -9,5 +9,6 @@ import { resolveCommand } from './resolve.js';
 import { watchCommand } from './watch.js';
 import { lockCommand } from './lock.js';
 import { lspCommand } from './lsp.js';
+import { fillCommand } from './fill.js';
 
-export const commands: CommandSpec[] = [inspectCommand, generateCommand, resolveCommand, lintCommand, lockCommand, fmtCommand, watchCommand, verifyCommand, lspCommand];
+export const commands: CommandSpec[] = [inspectCommand, generateCommand, resolveCommand, lintCommand, lockCommand, fillCommand, fmtCommand, watchCommand, verifyCommand, lspCommand];

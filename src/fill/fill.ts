@@ -1,0 +1,62 @@
+// `tritonc fill`: fill_template.py's substitution, made strict. Same output where the script
+// succeeds; but a key the template has no placeholder for, or a placeholder still unfilled, is an
+// error naming it (the script asserts only that the key occurs somewhere in the text, and
+// safe_substitute leaves an unfilled placeholder in place for Triton to fail on, or for the backend
+// to replace with its default).
+import { didYouMean } from '../pbtxt/suggest.js';
+import { placeholderNames, safeSubstitute } from './python-template.js';
+import type { Substitution } from './substitutions.js';
+
+/**
+ * What fill_template.py fills in when the substitutions do not (its sub_dict starts with these two,
+ * tools/fill_template.py main): the queue of dynamic batching, unlimited and without delay.
+ */
+export const FILL_TEMPLATE_DEFAULTS: ReadonlyMap<string, string> = new Map([
+  ['max_queue_size', '0'],
+  ['max_queue_delay_microseconds', '0'],
+]);
+
+export interface Placeholder {
+  name: string;
+  line: number;
+  column: number;
+}
+
+export interface FillResult {
+  text: string;
+  /** Keys given that the template has no placeholder for, with the closest placeholder. */
+  unknownKeys: { key: string; suggestion?: string }[];
+  /** Placeholders no substitution fills, where each occurs. */
+  unfilled: Placeholder[];
+  /** Placeholders filled from fill_template.py's defaults, not from the substitutions. */
+  defaulted: { name: string; value: string }[];
+}
+
+function positionOf(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+export function fillTemplate(template: string, substitutions: readonly Substitution[]): FillResult {
+  const names = placeholderNames(template);
+  const present = new Set(names);
+  const mapping = new Map<string, string>();
+  const defaulted: FillResult['defaulted'] = [];
+  for (const [name, value] of FILL_TEMPLATE_DEFAULTS) mapping.set(name, value);
+  for (const s of substitutions) mapping.set(s.key, s.value);
+  for (const [name, value] of FILL_TEMPLATE_DEFAULTS) if (present.has(name) && !substitutions.some((s) => s.key === name)) defaulted.push({ name, value });
+  const unknownKeys = [...new Set(substitutions.map((s) => s.key))]
+    .filter((k) => !present.has(k))
+    .map((key) => {
+      const suggestion = didYouMean(key, names);
+      return suggestion ? { key, suggestion } : { key };
+    });
+  const { text, left } = safeSubstitute(template, mapping);
+  const unfilled = left.map((t) => ({ name: t.name!, ...positionOf(template, t.start) }));
+  return { text, unknownKeys, unfilled, defaulted };
+}

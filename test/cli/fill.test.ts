@@ -1,0 +1,118 @@
+// tritonc fill: fill_template.py's substitutions, strict, linted before writing, and never leaving a
+// half-written or wrongly changed template.
+import { readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../support/cli.js';
+import { writeRepo } from '../lint/harness.js';
+import { escapedSplit, parseSubstitutions } from '../../src/fill/substitutions.js';
+
+// The shape of the TensorRT-LLM preprocessing template (triton_cli templates/trt_llm/preprocessing).
+const TEMPLATE = `name: "preprocessing"
+backend: "python"
+max_batch_size: \${triton_max_batch_size}
+input [ { name: "QUERY" data_type: TYPE_STRING dims: [ 1 ] } ]
+output [ { name: "INPUT_ID" data_type: TYPE_INT32 dims: [ -1 ] } ]
+dynamic_batching { max_queue_delay_microseconds: \${max_queue_delay_microseconds} }
+parameters { key: "tokenizer_dir" value: { string_value: "\${tokenizer_dir}" } }
+instance_group [ { count: \${preprocessing_instance_count} kind: KIND_CPU } ]
+`;
+const MODEL_PY = 'class TritonPythonModel:\n    pass\n';
+
+async function repo(): Promise<{ dir: string; template: string }> {
+  const dir = await writeRepo({ 'preprocessing/config.pbtxt': TEMPLATE, 'preprocessing/1/model.py': MODEL_PY });
+  return { dir, template: join(dir, 'preprocessing/config.pbtxt') };
+}
+
+describe("fill_template.py's substitution syntax", () => {
+  it('splits at unescaped commas, then colons, each split dropping its escapes', () => {
+    expect(escapedSplit('a\\,b,c', ',')).toEqual(['a,b', 'c']);
+    expect(parseSubstitutions('tokenizer_dir:/models/llama,triton_max_batch_size:64')).toEqual([
+      { key: 'tokenizer_dir', value: '/models/llama' },
+      { key: 'triton_max_batch_size', value: '64' },
+    ]);
+    expect(parseSubstitutions('names:a\\,b')).toEqual([{ key: 'names', value: 'a,b' }]);
+    // Split twice: \\: survives the first split as \:, and the second reads it as a plain colon.
+    expect(parseSubstitutions('url:http\\\\://host')).toEqual([{ key: 'url', value: 'http://host' }]);
+    expect(() => parseSubstitutions('url:http\\://host')).toThrow(/2 `:` separators: write key:value \(a `:` inside a value is written \\\\:/);
+    expect(() => parseSubstitutions('justakey')).toThrow(/substitution 1, "justakey", has no `:`/);
+  });
+});
+
+describe('tritonc fill', () => {
+  it('prints the filled config, with the defaults fill_template.py adds said on stderr', async () => {
+    const { dir, template } = await repo();
+    const r = await cli(['fill', template, 'triton_max_batch_size:64,tokenizer_dir:/models/llama,preprocessing_instance_count:2'], { cwd: dir });
+    expect(r.stderr).toContain("${max_queue_delay_microseconds} filled with 0, fill_template.py's default");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('max_batch_size: 64\n');
+    expect(r.stdout).toContain('string_value: "/models/llama"');
+    expect(r.stdout).toContain('max_queue_delay_microseconds: 0 }');
+    expect(r.stdout.endsWith('\n\n')).toBe(true); // the template's last newline, then print()'s
+    expect(readFileSync(template, 'utf8')).toBe(TEMPLATE);
+  });
+
+  it('gives what python3 string.Template gives on the same mapping', async () => {
+    const python = spawnSync('python3', ['-c', 'import string,sys,json; m=json.loads(sys.argv[2]); print(string.Template(open(sys.argv[1]).read()).safe_substitute(m))', '', ''], { encoding: 'utf8' });
+    if (python.error) {
+      if (process.env.CI === 'true') throw python.error;
+      return;
+    }
+    const { dir, template } = await repo();
+    const mapping = { max_queue_size: '0', max_queue_delay_microseconds: '0', triton_max_batch_size: '8', tokenizer_dir: '/t', preprocessing_instance_count: '1' };
+    const expected = spawnSync('python3', ['-c', 'import string,sys,json; m=json.loads(sys.argv[2]); print(string.Template(open(sys.argv[1]).read()).safe_substitute(m))', template, JSON.stringify(mapping)], { encoding: 'utf8' }).stdout;
+    const r = await cli(['fill', template, 'triton_max_batch_size:8,tokenizer_dir:/t,preprocessing_instance_count:1'], { cwd: dir });
+    expect(r.stdout).toBe(expected);
+  });
+
+  it('refuses a key the template lacks and a placeholder left unfilled, naming each, and writes nothing', async () => {
+    const { dir, template } = await repo();
+    const before = statSync(template).mtimeMs;
+    const r = await cli(['fill', template, 'triton_max_batch_size:64,tokenizer_dri:/t', '--in-place'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('the template has no placeholder ${tokenizer_dri}: did you mean tokenizer_dir?');
+    expect(r.stderr).toMatch(/preprocessing\/config\.pbtxt:7:59: error: placeholder \$\{tokenizer_dir\} is not filled/);
+    expect(r.stderr).toMatch(/:8:27: error: placeholder \$\{preprocessing_instance_count\} is not filled/);
+    expect(r.stderr).toContain('nothing written');
+    expect(readFileSync(template, 'utf8')).toBe(TEMPLATE);
+    expect(statSync(template).mtimeMs).toBe(before);
+  });
+
+  it('lints the result where it will stand: an error there writes nothing', async () => {
+    const { dir, template } = await repo();
+    const r = await cli(['fill', template, 'triton_max_batch_size:sixty-four,tokenizer_dir:/t,preprocessing_instance_count:1', '-i'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/3:\d+\s+error/);
+    expect(r.stderr).toContain('the filled config has errors where it would stand');
+    expect(readFileSync(template, 'utf8')).toBe(TEMPLATE);
+  });
+
+  it('writes in place, or to -o (linted there), atomically', async () => {
+    const { dir, template } = await repo();
+    await writeRepo({ 'serving/preprocessing/1/model.py': MODEL_PY }, dir);
+    const out = join(dir, 'serving/preprocessing/config.pbtxt');
+    const o = await cli(['fill', template, 'triton_max_batch_size:4,tokenizer_dir:/t,preprocessing_instance_count:1', '-o', out], { cwd: dir });
+    expect(o.code, o.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('max_batch_size: 4\n');
+    expect(readFileSync(template, 'utf8')).toBe(TEMPLATE);
+    // Into a directory that is not a model of the repository: lint says so, and nothing is written.
+    const stray = join(dir, 'stray/config.pbtxt');
+    const s2 = await cli(['fill', template, 'triton_max_batch_size:4,tokenizer_dir:/t,preprocessing_instance_count:1', '-o', stray], { cwd: dir });
+    expect(s2.code).toBe(1);
+    expect(s2.stderr).toContain('version-dirs');
+    const r = await cli(['fill', template, 'triton_max_batch_size:4,tokenizer_dir:/t,preprocessing_instance_count:1', '--in-place'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(template, 'utf8')).toContain('max_batch_size: 4\n');
+    expect(readFileSync(template, 'utf8')).not.toContain('${');
+  });
+
+  it('bad arguments: exit 2 with the reason', async () => {
+    const { dir, template } = await repo();
+    expect((await cli(['fill', join(dir, 'nope.pbtxt'), 'a:b'], { cwd: dir })).stderr).toContain('no such file');
+    const r = await cli(['fill', template, 'a:b:c'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('substitution 1, "a:b:c", has 2 `:` separators');
+    expect((await cli(['fill', template, 'a:b', '-i', '-o', 'x'], { cwd: dir })).code).toBe(2);
+  });
+});
