@@ -34,7 +34,8 @@ let cached: Schema | undefined;
 export function loadSchema(): Schema {
   if (cached) return cached;
   const source = readFileSync(schemaPath(), 'utf8');
-  const root = protobuf.parse(source, { keepCase: true }).root;
+  // alternateCommentMode: the `//` lines above a field or enum value become its comment (its docs).
+  const root = protobuf.parse(source, { keepCase: true, alternateCommentMode: true }).root;
   root.resolveAll();
   cached = buildSchema(root);
   return cached;
@@ -51,7 +52,8 @@ function buildSchema(root: protobuf.Root): Schema {
       const byName = new Map<string, number>(Object.entries(e.values));
       const byNumber = new Map<number, string>();
       for (const [name, num] of byName) if (!byNumber.has(num)) byNumber.set(num, name);
-      out = { fullName, byName, byNumber, names: [...byName.keys()] };
+      const docs = new Map(Object.entries(e.comments).flatMap(([name, c]) => (c ? [[name, c] as [string, string]] : [])));
+      out = { fullName, byName, byNumber, names: [...byName.keys()], docs };
       enums.set(fullName, out);
     }
     return out;
@@ -82,6 +84,7 @@ function buildSchema(root: protobuf.Root): Schema {
 
   const fieldOf = (f: protobuf.Field, parent: SchemaMessage): SchemaField => {
     const oneof = f.partOf ? { oneof: f.partOf.name } : {};
+    const doc = f.comment ? { doc: f.comment } : {};
     if (f instanceof protobuf.MapField) {
       // protobuf models a map as a repeated `<Name>Entry { key = 1; value = 2; }` message; so do we,
       // because that is how the text format spells it.
@@ -93,9 +96,9 @@ function buildSchema(root: protobuf.Root): Schema {
       entryFields.set('key', key);
       entryFields.set('value', value);
       (entry.fieldList as SchemaField[]).push(key, value);
-      return { name: f.name, number: f.id, type: { kind: 'message', message: entry }, repeated: true, mapEntry: entry, parent, ...oneof };
+      return { name: f.name, number: f.id, type: { kind: 'message', message: entry }, repeated: true, mapEntry: entry, parent, ...oneof, ...doc };
     }
-    return { name: f.name, number: f.id, type: kindOf(f, f.type), repeated: f.repeated, parent, ...oneof };
+    return { name: f.name, number: f.id, type: kindOf(f, f.type), repeated: f.repeated, parent, ...oneof, ...doc };
   };
 
   const modelConfig = messageOf(root.lookupType('inference.ModelConfig'));

@@ -154,6 +154,7 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
     const t = f.schema.type;
     const typeName = t.kind === 'scalar' ? t.type : t.kind === 'enum' ? `enum ${t.enum.fullName}` : `message ${t.message.fullName}`;
     const lines = [`**${f.schema.name}**: ${f.schema.repeated && !f.schema.mapEntry ? 'repeated ' : ''}${f.schema.mapEntry ? 'map' : typeName}`];
+    if (f.schema.doc) lines.push('', f.schema.doc);
     lines.push('', `field ${f.schema.number} of ${f.schema.parent.fullName}`);
     if (t.kind !== 'message' && !f.schema.repeated) lines.push('', `Triton's default: \`${t.kind === 'enum' ? t.enum.names[0] : t.type === 'string' ? '""' : t.type === 'bool' ? 'false' : '0'}\``);
     // What Triton will really use: the effective config's value at this path.
@@ -179,7 +180,10 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
     if (tensors) return tensors.map((label) => ({ label, kind: CompletionItemKind.Variable, insertText: /"[\w.-]*$/.test(line) ? label : `"${label}"` }));
     if (value && place.message) {
       const field = place.message.fields.get(value[1]!);
-      if (field?.type.kind === 'enum') return field.type.enum.names.map((label) => ({ label, kind: CompletionItemKind.EnumMember }));
+      if (field?.type.kind === 'enum') {
+        const docs = field.type.enum.docs;
+        return field.type.enum.names.map((label) => ({ label, kind: CompletionItemKind.EnumMember, ...(docs?.get(label) ? { documentation: docs.get(label) } : {}) }));
+      }
       const quoted = (labels: readonly string[], kind: CompletionItemKind) => labels.map((label) => ({ label, kind, insertText: line.endsWith('"') || /"[\w.-]*$/.test(line) ? label : `"${label}"` }));
       if (value[1] === 'backend') return quoted(KNOWN_BACKENDS, CompletionItemKind.Value);
       if (value[1] === 'platform') return quoted(PLATFORMS, CompletionItemKind.Value);
@@ -187,7 +191,7 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
       return [];
     }
     // The fields of the message the cursor stands in, and nothing from other messages.
-    return [...(place.message?.fields.values() ?? [])].map((f) => ({ label: f.name, kind: f.type.kind === 'message' ? CompletionItemKind.Struct : CompletionItemKind.Field, detail: f.type.kind === 'scalar' ? f.type.type : f.type.kind === 'enum' ? f.type.enum.fullName : f.type.message.fullName }));
+    return [...(place.message?.fields.values() ?? [])].map((f) => ({ label: f.name, kind: f.type.kind === 'message' ? CompletionItemKind.Struct : CompletionItemKind.Field, detail: f.type.kind === 'scalar' ? f.type.type : f.type.kind === 'enum' ? f.type.enum.fullName : f.type.message.fullName, ...(f.doc ? { documentation: f.doc } : {}) }));
   }));
 
   connection.onDefinition(guarded('definition', (params) => {

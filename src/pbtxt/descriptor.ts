@@ -13,6 +13,8 @@ export interface SchemaEnum {
   readonly byNumber: ReadonlyMap<number, string>;
   /** Value names in declaration order. */
   readonly names: readonly string[];
+  /** Each value's documentation (the schema's comment above it), where it has one. */
+  readonly docs?: ReadonlyMap<string, string>;
 }
 
 export type FieldKind =
@@ -31,6 +33,8 @@ export interface SchemaField {
   readonly oneof?: string;
   /** The message that declares the field. */
   readonly parent: SchemaMessage;
+  /** The field's documentation: the schema's comment above it (editor hover and completion). */
+  readonly doc?: string;
 }
 
 export interface SchemaMessage {

@@ -20,7 +20,7 @@ function pythonSubstitute(cases: Array<{ template: string; mapping: Record<strin
 
 describe.skipIf(!havePython)('safeSubstitute is string.Template.safe_substitute', () => {
   it('on the shapes of real templates', () => {
-    const cases = [
+    const cases: Array<{ template: string; mapping: Record<string, string> }> = [
       { template: 'max_batch_size: ${triton_max_batch_size}\nvalue: { string_value: "${engine_dir}" }', mapping: { triton_max_batch_size: '64' } },
       { template: 'cost: $$5 and $$${x} and $x_y ${x}y $ ${ } ${1a} $1', mapping: { x: 'X', x_y: 'XY' } },
       { template: 'ÄÖ $Ä ${é} $abc', mapping: { abc: '$def' } },

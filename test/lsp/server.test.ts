@@ -118,10 +118,12 @@ describe('tritonc lsp --stdio', () => {
     const afterKind = lines[igLine]!.indexOf('kind: ') + 'kind: '.length;
     const kinds = await s.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: curi }, position: { line: igLine, character: afterKind } });
     expect((Array.isArray(kinds) ? kinds : kinds!.items).map((i) => i.label)).toEqual(['KIND_AUTO', 'KIND_GPU', 'KIND_CPU', 'KIND_MODEL']);
+    expect(String((Array.isArray(kinds) ? kinds : kinds!.items).find((i) => i.label === 'KIND_CPU')!.documentation)).toMatch(/CPU/);
     // Inside instance_group { }: its fields only.
     const inGroup = await s.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: curi }, position: { line: igLine, character: lines[igLine]!.indexOf('{') + 2 } });
     const labels = (Array.isArray(inGroup) ? inGroup : inGroup!.items).map((i) => i.label);
     expect(labels).toContain('count');
+    expect(String((Array.isArray(inGroup) ? inGroup : inGroup!.items).find((i) => i.label === 'count')!.documentation)).toMatch(/instances/i);
     expect(labels).not.toContain('max_batch_size');
 
     // Hover on the config once it parses again.
@@ -131,6 +133,8 @@ describe('tritonc lsp --stdio', () => {
     const hover = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: curi }, position: { line: mbsLine, character: 2 } });
     const value = (hover!.contents as { value: string }).value;
     expect(value).toContain('**max_batch_size**: int32');
+    // The field's documentation, from the schema's comment above it.
+    expect(value).toContain('0 means the model does not batch');
     expect(value).toContain('Triton will use: `8`');
 
     const pipeline = join(repo, 'pipeline/config.pbtxt');
