@@ -534,7 +534,7 @@ class Parser {
     const placeholder = this.templatePlaceholder();
     if (placeholder) {
       this.report(
-        `template placeholder ${placeholder.text} where field "${field.name}" needs a value; fill in the template (e.g. with fill_template.py or sed) before Triton reads it`,
+        `template placeholder ${placeholder.text} where field "${field.name}" needs a value: it was never filled (fill_template.py leaves the names it is not given), so Triton cannot parse the file; fill it: tritonc fill CONFIG "${placeholder.text.replace(/^\$\{?|\}$/g, '')}:<value>"`,
         placeholder.range, 'template-placeholder',
       );
       return { kind: 'scalar', range: placeholder.range, text: placeholder.text, value: undefined };

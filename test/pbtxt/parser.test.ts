@@ -222,8 +222,8 @@ describe('parser: what TextFormat rejects', () => {
 
   it('reports a template placeholder once, not as a cascade', () => {
     expect(errors('max_batch_size: ${triton_max_batch_size}\ninstance_group [ { count: ${n} kind: KIND_GPU } ]')).toEqual([
-      '1:17 template placeholder ${triton_max_batch_size} where field "max_batch_size" needs a value; fill in the template (e.g. with fill_template.py or sed) before Triton reads it',
-      '2:27 template placeholder ${n} where field "count" needs a value; fill in the template (e.g. with fill_template.py or sed) before Triton reads it',
+      '1:17 template placeholder ${triton_max_batch_size} where field "max_batch_size" needs a value: it was never filled (fill_template.py leaves the names it is not given), so Triton cannot parse the file; fill it: tritonc fill CONFIG "triton_max_batch_size:<value>"',
+      '2:27 template placeholder ${n} where field "count" needs a value: it was never filled (fill_template.py leaves the names it is not given), so Triton cannot parse the file; fill it: tritonc fill CONFIG "n:<value>"',
     ]);
   });
 

@@ -1,4 +1,6 @@
 // Every rule tritonc runs, in the order listings show them. Adding a rule: import it here (see rule.ts).
+import { tensorrtllmParameters } from './correctness/tensorrtllm-parameters.js';
+import { unfilledPlaceholder } from './correctness/unfilled-placeholder.js';
 import type { Rule } from '../rule.js';
 import { batchDimInDims } from './correctness/batch-dim-in-dims.js';
 import { ioDatatype } from './correctness/io-datatype.js';
@@ -72,6 +74,8 @@ export const RULES: readonly Rule[] = [
   ioDatatype,
   ioShape,
   sequenceControlInputs,
+  tensorrtllmParameters,
+  unfilledPlaceholder,
   uncheckedModel,
   lockMismatch,
   // suspicious: loads, but probably not what you meant

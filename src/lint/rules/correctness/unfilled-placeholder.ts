@@ -1,0 +1,102 @@
+// `${name}` left in a config's strings: fill_template.py fills with string.Template.safe_substitute,
+// which leaves every placeholder it was not given in place (tensorrtllm_backend tools/fill_template.py
+// main). Triton and the backends then read the literal text. What that does depends on where it
+// stands, so the finding says it: a backend named "${triton_backend}" fails the load; the tensorrtllm
+// backend fails on some keys and silently uses the default for most (src/triton/tensorrtllm-parameters.ts);
+// the Python runtime of TensorRT-LLM and the BLS model treat a placeholder as unset; preprocessing and
+// postprocessing hand tokenizer_dir to Hugging Face as a path. (A placeholder outside a string breaks
+// the parse: the syntax rule says so.)
+import type { PathSegment } from '../../../diagnostics.js';
+import { TRTLLM_PARAMETERS, guidedDecodingOff, isTrtllmPythonRuntime } from '../../../triton/tensorrtllm-parameters.js';
+import { settledBackend } from '../../backend.js';
+import { defineModelRule } from '../../rule.js';
+
+const PLACEHOLDER = /\$\{([_a-zA-Z][_a-zA-Z0-9]*)\}/;
+// Guided decoding's keys must stay in the config, whatever their value (model_instance_state.cc:410-453).
+const REQUIRED_KEY = '; keep the key, which the backend requires';
+
+/** Every string of the config with its value path (map keys as path segments, as the engine expects). */
+function* strings(value: unknown, path: PathSegment[] = []): Generator<[PathSegment[], string]> {
+  if (typeof value === 'string') yield [path, value];
+  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* strings(value[i], [...path, i]);
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) yield* strings(v, [...path, k]);
+}
+
+export const unfilledPlaceholder = defineModelRule({
+  meta: {
+    id: 'unfilled-placeholder',
+    category: 'correctness',
+    defaultSeverity: 'error',
+    requiresModel: false,
+    description: 'Template placeholders (${name}) that fill_template.py left unfilled',
+    prevents: [
+      'Invalid gpt_model_type. Must be v1/inflight_batching/inflight_fused_batching.',
+      'Both encoder and decoder model paths are empty',
+      '<key> is not specified, will use default value of <default>',
+    ],
+    messages: {
+      backend: '{{field}} "{{value}}" is an unfilled template placeholder, so Triton looks for a backend of that name and fails the load; fill it (tritonc fill CONFIG "{{name}}:<backend>"), or write the backend',
+      fails: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the {{runtime}} fails the load on it ("{{triton}}"); fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      defaults: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the {{runtime}} {{how}} and uses {{default}}; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
+      noEffect: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: {{effect}}; fill it (tritonc fill CONFIG "{{name}}:<value>"){{keep}}',
+      literal: '{{field}} holds the unfilled placeholder {{placeholder}}, which {{reader}} reads as the literal text "{{value}}"; fill it: tritonc fill CONFIG "{{name}}:<value>"',
+    },
+  },
+  check(ctx) {
+    const backend = settledBackend(ctx).backend;
+    const params = ctx.config.parameters ?? {};
+    const texts = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, v.string_value]));
+    const pythonRuntime = isTrtllmPythonRuntime(backend, params);
+    const filled = (k: string) => (texts[k] ?? '') !== '' && !PLACEHOLDER.test(texts[k]!);
+
+    for (const [path, value] of strings(ctx.config)) {
+      const m = PLACEHOLDER.exec(value);
+      if (!m) continue;
+      const name = m[1]!;
+      const placeholder = m[0];
+      const field = path.filter((p) => typeof p === 'string').join('.');
+      if (path.length === 1 && (path[0] === 'backend' || path[0] === 'platform')) {
+        ctx.report({ path, messageId: 'backend', data: { field, value, name } });
+        continue;
+      }
+      const key = path[0] === 'parameters' ? String(path[1]) : undefined;
+      if (key === undefined) {
+        ctx.report({ path, messageId: 'literal', severity: 'warning', data: { field, placeholder, value, name, reader: 'Triton' } });
+        continue;
+      }
+      const at = { path, data: { key, placeholder, name } };
+      if (backend === 'tensorrtllm') {
+        const runtime = 'tensorrtllm backend';
+        const p = TRTLLM_PARAMETERS[key];
+        if (key === 'gpt_model_type') ctx.report({ ...at, messageId: 'fails', data: { ...at.data, runtime, triton: 'Invalid gpt_model_type. Must be v1/inflight_batching/inflight_fused_batching.' } });
+        else if ((key === 'gpt_model_path' && !filled('encoder_model_path')) || (key === 'encoder_model_path' && !filled('gpt_model_path'))) {
+          // Both engine paths unset: one finding, on the decoder's.
+          if (key === 'gpt_model_path' || !('gpt_model_path' in params)) ctx.report({ ...at, messageId: 'fails', data: { ...at.data, runtime, triton: 'Both encoder and decoder model paths are empty' } });
+        } else if (key.startsWith('lookahead_') && texts.decoding_mode === 'lookahead')
+          ctx.report({ ...at, messageId: 'fails', data: { ...at.data, runtime, triton: 'Decoding mode is set to lookahead but lookahead parameters are not specified.' } });
+        else if (key === 'guided_decoding_backend' || key === 'xgrammar_tokenizer_info_path') {
+          if (guidedDecodingOff(texts)) ctx.report({ ...at, messageId: 'noEffect', severity: 'info', data: { ...at.data, effect: 'the tensorrtllm backend turns guided decoding off, without a word', keep: REQUIRED_KEY } });
+        } else if (key === 'tokenizer_dir') ctx.report({ ...at, messageId: 'noEffect', severity: 'info', data: { ...at.data, effect: 'the tensorrtllm backend does not use its value (guided decoding reads xgrammar_tokenizer_info_path)', keep: REQUIRED_KEY } });
+        else if (!p || (p.type === 'string' && p.default === undefined)) ctx.report({ ...at, messageId: 'noEffect', severity: 'warning', data: { ...at.data, effect: 'the tensorrtllm backend takes the literal text as the value', keep: ' or remove the parameter' } });
+        else ctx.report({ ...at, messageId: 'defaults', severity: 'warning', data: { ...at.data, runtime, how: `logs "${key} is not specified"`, default: p.default ?? 'its default' } });
+        continue;
+      }
+      if (pythonRuntime) {
+        // read_parameter_as_type: a value that starts with "${" and ends with "}" is unset.
+        ctx.report({ ...at, messageId: 'defaults', severity: 'warning', data: { ...at.data, runtime: 'Python runtime of TensorRT-LLM', how: 'treats it as unset, without a word,', default: TRTLLM_PARAMETERS[key]?.default ?? 'its default' } });
+        continue;
+      }
+      if (backend === 'python' && key === 'tokenizer_dir' && !('tensorrt_llm_model_name' in params)) {
+        // preprocessing / postprocessing model.py: AutoTokenizer.from_pretrained(tokenizer_dir, ...).
+        ctx.report({ ...at, messageId: 'fails', data: { ...at.data, runtime: 'Python model', triton: `Hugging Face cannot load a tokenizer from "${value}"` } });
+        continue;
+      }
+      if (backend === 'python' && 'tensorrt_llm_model_name' in params) {
+        // tensorrt_llm_bls model.py get_valid_param_value: a value starting with "${" is the default.
+        ctx.report({ ...at, messageId: 'defaults', severity: 'warning', data: { ...at.data, runtime: 'BLS model', how: 'treats it as unset', default: key === 'tensorrt_llm_model_name' ? '"tensorrt_llm"' : 'its default' } });
+        continue;
+      }
+      ctx.report({ path, messageId: 'literal', severity: 'warning', data: { field: `parameter ${key}`, placeholder, value, name, reader: backend && !backend.includes('$') ? `the ${backend} backend` : "the model's backend" } });
+    }
+  },
+});
