@@ -3,6 +3,7 @@
 // Found by walking up from the linted path (or given with --config), validated with zod; every error
 // names the file and the bad key. The JSON Schema in schemas/tritonc.schema.json is generated from
 // the same zod schemas (settingsJsonSchema) and a test keeps the two identical.
+import { parseJsonText } from '../util/json-text.js';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -164,13 +165,9 @@ export function loadSettingsFile(file: string, rules: readonly Rule[]): LintSett
   } catch (e) {
     throw new SettingsError(file, '', `cannot read the settings file: ${(e as Error).message}`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new SettingsError(file, '', `not valid JSON: ${jsonErrorWhere(text, e as Error)}`);
-  }
-  return parseSettings(json, file, rules);
+  const read = parseJsonText(text);
+  if (!read.ok) throw new SettingsError(file, '', `not valid JSON: line ${read.at.line}, column ${read.at.column}: ${read.message}`);
+  return parseSettings(read.value, file, rules);
 }
 
 /** Validates a settings value (from a file or a library caller). */
@@ -328,12 +325,3 @@ function ruleEntryIssue(file: string, id: string, entry: unknown, rule: Rule): S
   return new SettingsError(file, key, 'invalid rule entry');
 }
 
-/** "Unexpected token } in JSON at position 42" -> "line 3, column 5: Unexpected token }". */
-function jsonErrorWhere(text: string, e: Error): string {
-  const m = /at position (\d+)/.exec(e.message);
-  const message = e.message.replace(/\s*(in JSON )?at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
-  if (!m) return message;
-  const pos = Number(m[1]);
-  const before = text.slice(0, pos).split('\n');
-  return `line ${before.length}, column ${before[before.length - 1]!.length + 1}: ${message}`;
-}

@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { autofillBackendFields, type AutofillListing } from './autofill.js';
+import { autoCompleteVllm } from './autocomplete-vllm.js';
 import { autoCompleteOnnx, onnxAutoCompleteSkipped, skippedStep, type OnnxAutoCompleteOptions } from './autocomplete-onnx.js';
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
 import { hasErrors, type ConfigDocument } from '../config/document.js';
@@ -217,8 +218,16 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
       steps.push(...renormalized.steps);
       config = renormalized.config;
     }
+  } else if (backend === 'vllm') {
+    const completed = autoCompleteVllm(config);
+    steps.push(...completed.steps);
+    config = completed.config;
+    if (completed.problems[0]) return refused(completed.problems[0], { version });
+    const renormalized = normalizeModelConfig(config, 'after auto-complete');
+    steps.push(...renormalized.steps);
+    config = renormalized.config;
   } else if (platform !== ENSEMBLE_PLATFORM) {
-    steps.push(step('autocomplete', 'note', [], `the ${backend} backend may complete the config further when it loads the model; tritonc reproduces the ONNX Runtime backend's auto-complete only`));
+    steps.push(step('autocomplete', 'note', [], `the ${backend} backend may complete the config further when it loads the model; tritonc reproduces the ONNX Runtime and vLLM backends' auto-complete only`));
   }
 
   return { ...base, status: 'ok', configFile, version, ...(modelFile ? { modelFile } : {}), config: inSchemaOrder(config, loadSchema().modelConfig) };

@@ -3,6 +3,7 @@
 // opens, its size, its weight bytes, and for ONNX its signature (names, types, shapes): everything the
 // model checks read, so lint against the lock equals lint against the weights. Written sorted and
 // indented the same way every time, so a change of one model is a small diff.
+import { parseJsonText } from '../util/json-text.js';
 import { z } from 'zod';
 import type { ModelSignature } from '../onnx/types.js';
 
@@ -74,15 +75,9 @@ const lockSchema = z.strictObject({
 
 /** Parses a lock file's text; throws LockError naming the key (or line and column) that is wrong. */
 export function parseLock(text: string, file: string): Lock {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    const m = /position (\d+)/.exec((e as Error).message);
-    const where = m ? ` at line ${text.slice(0, Number(m[1])).split('\n').length}, column ${Number(m[1]) - text.lastIndexOf('\n', Number(m[1]) - 1)}` : '';
-    throw new LockError(file, `not valid JSON${where}: ${(e as Error).message.replace(/ in JSON at position \d+.*$/, '')}; regenerate it with tritonc lock`);
-  }
-  const r = lockSchema.safeParse(json);
+  const read = parseJsonText(text);
+  if (!read.ok) throw new LockError(file, `not valid JSON at line ${read.at.line}, column ${read.at.column}: ${read.message}; regenerate it with tritonc lock`);
+  const r = lockSchema.safeParse(read.value);
   if (!r.success) {
     const issue = r.error.issues[0]!;
     const key = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');

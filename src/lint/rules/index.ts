@@ -1,6 +1,7 @@
 // Every rule tritonc runs, in the order listings show them. Adding a rule: import it here (see rule.ts).
 import { tensorrtllmParameters } from './correctness/tensorrtllm-parameters.js';
 import { unfilledPlaceholder } from './correctness/unfilled-placeholder.js';
+import { vllmModel } from './correctness/vllm-model.js';
 import type { Rule } from '../rule.js';
 import { batchDimInDims } from './correctness/batch-dim-in-dims.js';
 import { ioDatatype } from './correctness/io-datatype.js';
@@ -76,6 +77,7 @@ export const RULES: readonly Rule[] = [
   sequenceControlInputs,
   tensorrtllmParameters,
   unfilledPlaceholder,
+  vllmModel,
   uncheckedModel,
   lockMismatch,
   // suspicious: loads, but probably not what you meant
