@@ -87,6 +87,13 @@ export async function checkServedModel(opts: ServedCheckOptions): Promise<void> 
   if (config.max_batch_size !== plan.maxBatchSize) {
     report.notes.push(`Triton runs ${name} with max_batch_size ${config.max_batch_size} (config.pbtxt: ${plan.maxBatchSize}); the inferences use Triton's value`);
   }
+  // Triton's HTTP /infer and gRPC ModelInfer refuse a decoupled model (server src/http_server.cc: "HTTP
+  // end point doesn't support models with decoupled transaction policy"; src/grpc/infer_handler.cc: the
+  // same for ModelInfer); it answers over gRPC ModelStreamInfer or HTTP generate_stream only.
+  if ((raw as { model_transaction_policy?: { decoupled?: boolean } } | undefined)?.model_transaction_policy?.decoupled) {
+    report.notes.push(`${name} is decoupled: Triton's HTTP /infer and gRPC ModelInfer do not serve decoupled models ("HTTP end point doesn't support models with decoupled transaction policy"), so verify checked that it loads and the config Triton runs, and sent no inference; clients reach it over gRPC streaming (ModelStreamInfer) or HTTP generate_stream`);
+    return;
+  }
   // The effective config is what Triton checks requests against, so requests follow it.
   const { inputs, outputs } = specsOfEffective(config);
   let passedAt: number | undefined;

@@ -149,6 +149,19 @@ describe('verify --runtime server (explicit model control)', () => {
   });
 });
 
+describe('verify --runtime server: a decoupled model', () => {
+  it('loads and checks it, sends no /infer (Triton refuses decoupled models there), and says why', async () => {
+    const decoupled = { ...structuredClone(SERVED), model_transaction_policy: { decoupled: true } };
+    const f = await serve({ models: { tiny: { config: decoupled, ready: true } } });
+    const r = await verifyOn(f, localModel(`${LOCAL}model_transaction_policy { decoupled: true }\n`));
+    expect(r.problems).toEqual([]);
+    expect(r.runs).toEqual([]);
+    expect(f.paths().filter((p) => p.endsWith('/infer'))).toEqual([]);
+    expect(r.notes.join('\n')).toContain("tiny is decoupled: Triton's HTTP /infer and gRPC ModelInfer do not serve decoupled models");
+    expect(reportText(r)).toContain('gRPC streaming (ModelStreamInfer)');
+  });
+});
+
 describe('verify --runtime server (no explicit model control)', () => {
   it('says plainly that the local config was not loaded, and checks the model as the server has it', async () => {
     const f = await serve({ explicit: false });

@@ -2,6 +2,7 @@
 import { tensorrtllmParameters } from './correctness/tensorrtllm-parameters.js';
 import { unfilledPlaceholder } from './correctness/unfilled-placeholder.js';
 import { vllmModel } from './correctness/vllm-model.js';
+import { llmStreaming } from './correctness/llm-streaming.js';
 import type { Rule } from '../rule.js';
 import { batchDimInDims } from './correctness/batch-dim-in-dims.js';
 import { ioDatatype } from './correctness/io-datatype.js';
@@ -62,7 +63,7 @@ export const CORE_RULES: readonly Rule[] = [
 ];
 
 /** Ensembles, ONNX Runtime accelerators, version directories, and what auto-complete changes. */
-export const REPOSITORY_RULES: readonly Rule[] = [ensembleConfig, ensembleModels, accelerators, versionDirs, autocompleteSurprises];
+export const REPOSITORY_RULES: readonly Rule[] = [ensembleConfig, ensembleModels, llmStreaming, accelerators, versionDirs, autocompleteSurprises];
 
 export const RULES: readonly Rule[] = [
   // correctness: Triton refuses to load it

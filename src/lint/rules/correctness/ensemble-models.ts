@@ -5,6 +5,7 @@
 // the one Triton runs after backend auto-fill and the ONNX Runtime backend's auto-complete. tritonc
 // completes ONNX models from their signature; what it cannot know (a model whose I/O the backend
 // fills in from a file it cannot read) is never blamed.
+import { autoCompleteVllm } from '../../../triton/autocomplete-vllm.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { PathSegment, Range } from '../../../diagnostics.js';
@@ -288,6 +289,12 @@ class EnsembleCheck {
       const sig = dep.signature();
       if (!sig) return { config, inputs: hasInputs, outputs: hasOutputs, maxBatchSize: writtenMbs > 0, decoupled: true, note: 'no readable ONNX model to complete the config from' };
       const done = autoCompleteOnnx(config, sig, { defaultMaxBatchSize: defaultMaxBatchSize(this.ctx.settings.server) });
+      if (done.problems.length) return { ...UNKNOWN, note: done.problems[0]!.message };
+      return { config: done.config, inputs: true, outputs: true, maxBatchSize: true, decoupled: true };
+    }
+    if (config.backend === 'vllm') {
+      // The vLLM backend's auto-complete is known (vllm_backend src/model.py auto_complete_config).
+      const done = autoCompleteVllm({ ...config, name: config.name || dep.name });
       if (done.problems.length) return { ...UNKNOWN, note: done.problems[0]!.message };
       return { config: done.config, inputs: true, outputs: true, maxBatchSize: true, decoupled: true };
     }

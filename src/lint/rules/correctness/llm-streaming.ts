@@ -1,0 +1,83 @@
+// Streaming across an LLM pipeline: which model must be decoupled for another to stream through it.
+// - An ensemble step that feeds the TensorRT-LLM model's `streaming` input: the backend refuses each
+//   streaming request unless the model is decoupled (tensorrtllm_backend inflight_batcher_llm/src/utils.cc:
+//   "Streaming is only supported if model is deployed using decoupled mode."; the Python runtime's
+//   model.py: "Streaming is only supported in decoupled mode.").
+// - TensorRT-LLM's BLS model (tensorrt_llm_bls/1/model.py) calls its target model (tensorrt_llm_model_name,
+//   default "tensorrt_llm") with decoupled execution only when it is itself decoupled
+//   (TritonDecoder(streaming=self.decoupled); lib/decode.py: a single request without streaming goes
+//   through request.exec(decoupled=False)), and python_backend refuses a non-decoupled call to a
+//   decoupled model (src/request_executor.cc, lines 401-409). A decoupled BLS forwards `stream` as the
+//   target's `streaming`, which a target that is not decoupled refuses.
+import type { PathSegment } from '../../../diagnostics.js';
+import { isTrtllmPythonRuntime } from '../../../triton/tensorrtllm-parameters.js';
+import { defineRepositoryRule, type RepositoryModel } from '../../rule.js';
+
+const PLACEHOLDER = /^\$\{/;
+
+/** The BLS model's reading of a parameter (model.py get_valid_param_value): "" or "${...}" is the default. */
+function blsParam(model: RepositoryModel, key: string, fallback: string | undefined): string | undefined {
+  const v = model.config?.parameters?.[key]?.string_value ?? '';
+  return v === '' || PLACEHOLDER.test(v) ? fallback : v;
+}
+
+const isBls = (m: RepositoryModel): boolean => m.config?.backend === 'python' && !!m.config.parameters && ('tensorrt_llm_model_name' in m.config.parameters || 'accumulate_tokens' in m.config.parameters);
+const isTrtllm = (m: RepositoryModel): boolean => m.config?.backend === 'tensorrtllm' || (!!m.config && isTrtllmPythonRuntime(m.config.backend ?? '', m.config.parameters ?? {}));
+
+export const llmStreaming = defineRepositoryRule({
+  meta: {
+    id: 'llm-streaming',
+    category: 'correctness',
+    defaultSeverity: 'error',
+    requiresModel: false,
+    description: 'Streaming through an LLM ensemble or BLS model needs the models it reaches to be decoupled',
+    prevents: [
+      'Streaming is only supported if model is deployed using decoupled mode.',
+      "Model <name> is using the decoupled. The current BLS request call doesn't support models using the decoupled transaction policy. Please use 'decoupled=True' argument to the 'exec' or 'async_exec' calls for decoupled models.'",
+    ],
+    messages: {
+      streamingNotDecoupled: 'step {{step}} feeds {{tensor}} to the streaming input of {{model}}, which is not decoupled: the TensorRT-LLM backend refuses every request that asks to stream ("Streaming is only supported if model is deployed using decoupled mode."); set model_transaction_policy { decoupled: true } in {{model}}',
+      blsNotDecoupled: 'this BLS model is not decoupled, so it calls {{target}} without decoupled=True, and {{target}} is decoupled: python_backend refuses each such call ("Model {{name}} is using the decoupled. The current BLS request call doesn\'t support models using the decoupled transaction policy."); set model_transaction_policy { decoupled: true } here too, as in {{target}}',
+      blsStreamsToNonDecoupled: 'this BLS model is decoupled and passes the request\'s stream flag to {{target}} as its streaming input, and {{target}} is not decoupled: streaming requests fail ("Streaming is only supported if model is deployed using decoupled mode."); make {{target}} decoupled too',
+      blsTargetMissing: 'this BLS model calls {{target}} ({{why}}), and the repository has no model {{target}}: every request fails; set tensorrt_llm_model_name to the TensorRT-LLM model\'s name',
+    },
+  },
+  check(ctx) {
+    const byName = new Map(ctx.models.map((m) => [m.name, m]));
+    const autoComplete = ctx.settings.server.autoCompleteConfig;
+    // vLLM's auto-complete makes it decoupled (vllm_backend src/model.py auto_complete_config).
+    const decoupled = (m: RepositoryModel): boolean => m.config?.model_transaction_policy?.decoupled === true || (autoComplete && m.config?.backend === 'vllm' && m.config.model_transaction_policy === undefined);
+
+    for (const m of ctx.models) {
+      const config = m.config;
+      if (!config) continue;
+      if (config.platform === 'ensemble') {
+        (config.ensemble_scheduling?.step ?? []).forEach((step, i) => {
+          const dep = byName.get(step.model_name ?? '');
+          const fed = step.input_map?.streaming;
+          if (!dep || fed === undefined || !isTrtllm(dep) || decoupled(dep)) return;
+          const path: PathSegment[] = ['ensemble_scheduling', 'step', i, 'input_map', 'streaming'];
+          ctx.report(m, { path, messageId: 'streamingNotDecoupled', data: { step: i, tensor: `'${fed}'`, model: `'${dep.name}'` } });
+        });
+      }
+      if (isBls(m)) {
+        const policyPath: PathSegment[] = config.model_transaction_policy ? ['model_transaction_policy'] : [];
+        const targets: [string | undefined, string][] = [
+          [blsParam(m, 'tensorrt_llm_model_name', 'tensorrt_llm'), config.parameters?.tensorrt_llm_model_name ? 'tensorrt_llm_model_name' : 'the default of tensorrt_llm_model_name'],
+          [blsParam(m, 'tensorrt_llm_draft_model_name', undefined), 'tensorrt_llm_draft_model_name'],
+        ];
+        for (const [target, why] of targets) {
+          if (!target) continue;
+          const dep = byName.get(target);
+          const paramPath: PathSegment[] = why.startsWith('the default') ? [] : ['parameters', why, 'string_value'];
+          if (!dep) {
+            ctx.report(m, { path: paramPath, severity: 'warning', messageId: 'blsTargetMissing', data: { target: `'${target}'`, why } });
+            continue;
+          }
+          if (!decoupled(m) && decoupled(dep)) ctx.report(m, { path: policyPath, messageId: 'blsNotDecoupled', data: { target: `'${target}'`, name: target } });
+          else if (decoupled(m) && !decoupled(dep) && isTrtllm(dep)) ctx.report(m, { path: policyPath, severity: 'warning', messageId: 'blsStreamsToNonDecoupled', data: { target: `'${target}'` } });
+        }
+      }
+    }
+  },
+});
