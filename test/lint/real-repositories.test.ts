@@ -82,6 +82,8 @@ describe('a repository of every backend', () => {
       'detector io-dims/noDims warning',
       'detector unchecked-model/notRead info',
       'labeler unchecked-model/notRead info',
+      // A vLLM model: decoupled by its backend's auto-complete, so it answers over streaming only.
+      'llm decoupled-clients/decoupled info',
       'llm unchecked-model/notRead info',
       'torch unchecked-model/notRead info',
       'vino unchecked-model/notRead info',

@@ -3,6 +3,7 @@ import { tensorrtllmParameters } from './correctness/tensorrtllm-parameters.js';
 import { unfilledPlaceholder } from './correctness/unfilled-placeholder.js';
 import { vllmModel } from './correctness/vllm-model.js';
 import { llmStreaming } from './correctness/llm-streaming.js';
+import { decoupledClients } from './suspicious/decoupled-clients.js';
 import type { Rule } from '../rule.js';
 import { batchDimInDims } from './correctness/batch-dim-in-dims.js';
 import { ioDatatype } from './correctness/io-datatype.js';
@@ -83,6 +84,7 @@ export const RULES: readonly Rule[] = [
   lockMismatch,
   // suspicious: loads, but probably not what you meant
   fp16Accuracy,
+  decoupledClients,
   invalidSuppression,
   // performance
   queueDelay,
