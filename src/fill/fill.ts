@@ -57,6 +57,27 @@ export function fillTemplate(template: string, substitutions: readonly Substitut
       return suggestion ? { key, suggestion } : { key };
     });
   const { text, left } = safeSubstitute(template, mapping);
-  const unfilled = left.map((t) => ({ name: t.name!, ...positionOf(template, t.start) }));
+  // A placeholder in a comment (a parameter the template ships commented out) is no value Triton reads.
+  const comments = commentRanges(template);
+  const unfilled = left.filter((t) => !comments.some(([a, b]) => t.start >= a && t.start < b)).map((t) => ({ name: t.name!, ...positionOf(template, t.start) }));
   return { text, unknownKeys, unfilled, defaulted };
+}
+
+/** Where the text format's `#` comments are: from `#` outside a string to the end of its line. */
+export function commentRanges(text: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote || c === '\n') quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '#') {
+      const end = text.indexOf('\n', i);
+      ranges.push([i, end === -1 ? text.length : end]);
+      i = end === -1 ? text.length : end;
+    }
+  }
+  return ranges;
 }

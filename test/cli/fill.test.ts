@@ -79,6 +79,13 @@ describe('tritonc fill', () => {
     expect(statSync(template).mtimeMs).toBe(before);
   });
 
+  it('a placeholder in a comment (a parameter shipped commented out) need not be filled', async () => {
+    const dir = await writeRepo({ 'preprocessing/config.pbtxt': `${TEMPLATE}# parameters { key: "enable_trt_overlap" value: { string_value: "\${enable_trt_overlap}" } }\n`, 'preprocessing/1/model.py': MODEL_PY });
+    const r = await cli(['fill', join(dir, 'preprocessing/config.pbtxt'), 'triton_max_batch_size:4,tokenizer_dir:/t,preprocessing_instance_count:1'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('"${enable_trt_overlap}"');
+  });
+
   it('lints the result where it will stand: an error there writes nothing', async () => {
     const { dir, template } = await repo();
     const r = await cli(['fill', template, 'triton_max_batch_size:sixty-four,tokenizer_dir:/t,preprocessing_instance_count:1', '-i'], { cwd: dir });
