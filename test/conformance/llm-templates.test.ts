@@ -2,7 +2,6 @@
 // triton_cli fills them (src/triton_cli/trt_llm/engine_config_parser.py parse_and_substitute @ 7f448b2c:
 // its config_dict through string.Template.safe_substitute), laid out as the repository it deploys, and
 // linted: what triton_cli leaves unfilled is reported, placeholder by placeholder, and nothing else fails.
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintSync } from '../../src/lint/engine.js';
 import { fillTemplate } from '../../src/fill/fill.js';

@@ -2,6 +2,7 @@
 import { tensorrtllmParameters } from './correctness/tensorrtllm-parameters.js';
 import { unfilledPlaceholder } from './correctness/unfilled-placeholder.js';
 import { vllmModel } from './correctness/vllm-model.js';
+import { pythonAutocomplete } from './correctness/python-autocomplete.js';
 import { llmStreaming } from './correctness/llm-streaming.js';
 import { decoupledClients } from './suspicious/decoupled-clients.js';
 import type { Rule } from '../rule.js';
@@ -80,6 +81,7 @@ export const RULES: readonly Rule[] = [
   tensorrtllmParameters,
   unfilledPlaceholder,
   vllmModel,
+  pythonAutocomplete,
   uncheckedModel,
   lockMismatch,
   // suspicious: loads, but probably not what you meant

@@ -1,0 +1,52 @@
+// Python models whose auto_complete_config tritonc can read without running it: TensorRT-LLM's LLM API
+// model (all_models/llmapi/tensorrt_llm, src/triton/autocomplete-trtllm-llmapi.ts), which takes
+// decoupled and max_batch_size from model.yaml's triton_config. What python_backend's helpers refuse
+// fails the load; so does a missing model.yaml (get_model_config's assertion). vLLM's auto-complete is
+// the vllm-model rule's.
+import { join } from 'node:path';
+import { selectVersions } from '../../../repo/model-dir.js';
+import { autoCompleteLlmApi, isLlmApiModelPy, readTritonConfig } from '../../../triton/autocomplete-trtllm-llmapi.js';
+import { positionAt } from '../../../util/json-text.js';
+import { modelName, settledBackend } from '../../backend.js';
+import { defineModelRule } from '../../rule.js';
+
+export const pythonAutocomplete = defineModelRule({
+  meta: {
+    id: 'python-autocomplete',
+    category: 'correctness',
+    defaultSeverity: 'error',
+    requiresModel: false,
+    description: "A Python model's auto_complete_config must not contradict the config (TensorRT-LLM's LLM API model and its model.yaml)",
+    prevents: [
+      "configuration specified max_batch_size <n>, but in auto-complete-config function for model '<name>' specified max_batch_size <m>",
+      "trying to change decoupled property in auto-complete-config for model '<name>', which is already set to '<True|False>'.",
+      "'model.yaml' containing TRT-LLM engine args not found in '<dir>'",
+    ],
+    messages: {
+      refused: "the model's auto_complete_config refuses this config, so the model does not load (\"{{triton}}\"); {{fix}}",
+      noModelYaml: "version {{version}} has no model.yaml, which TensorRT-LLM's LLM API model reads in auto_complete_config (\"'model.yaml' containing TRT-LLM engine args not found in '{{dir}}'\"); write {{file}} with the model and its triton_config",
+      noTritonConfig: "model.yaml has no triton_config, which the LLM API model's auto_complete_config reads (triton_config[\"decoupled\"] raises KeyError); add triton_config: {max_batch_size: 0, decoupled: false}",
+    },
+  },
+  check(ctx) {
+    if (!ctx.settings.server.autoCompleteConfig || settledBackend(ctx).backend !== 'python') return;
+    for (const dir of selectVersions(ctx.config.version_policy, ctx.model.layout().versionDirs)) {
+      const modelPy = ctx.files.text(join(dir.path, ctx.config.default_model_filename || 'model.py'));
+      if (modelPy === undefined || !isLlmApiModelPy(modelPy)) continue;
+      const file = join(dir.path, 'model.yaml');
+      const yaml = ctx.files.text(file);
+      if (yaml === undefined) {
+        ctx.report({ path: [], messageId: 'noModelYaml', data: { version: dir.dirName, dir: dir.path, file } });
+        continue;
+      }
+      const block = readTritonConfig(yaml);
+      if (!block) {
+        ctx.report({ file, range: { start: positionAt(yaml, 0), end: positionAt(yaml, 0) }, messageId: 'noTritonConfig' });
+        continue;
+      }
+      // Core fills in the name before the backend sees the config.
+      const problem = autoCompleteLlmApi({ ...ctx.config, name: modelName(ctx) }, block);
+      if (problem) ctx.report({ path: problem.path ?? [], messageId: 'refused', data: { triton: problem.message, fix: problem.fix } });
+    }
+  },
+});
