@@ -10,5 +10,6 @@ import { watchCommand } from './watch.js';
 import { lockCommand } from './lock.js';
 import { lspCommand } from './lsp.js';
 import { fillCommand } from './fill.js';
+import { tuneCommand } from './tune.js';
 
-export const commands: CommandSpec[] = [inspectCommand, generateCommand, resolveCommand, lintCommand, lockCommand, fillCommand, fmtCommand, watchCommand, verifyCommand, lspCommand];
+export const commands: CommandSpec[] = [inspectCommand, generateCommand, resolveCommand, lintCommand, lockCommand, fillCommand, fmtCommand, watchCommand, verifyCommand, tuneCommand, lspCommand];

@@ -4,6 +4,7 @@
 // parse, and its value may change only at the finding's path (a fix whose finding names no path may
 // change comments and layout, never the value). A fix that fails either check is refused, never
 // applied. Nothing here writes a file: the caller writes `after` (atomically) or, for a dry run, not.
+import { valueDifferences } from '../config/value-diff.js';
 import type { Diagnostic, PathSegment } from '../diagnostics.js';
 import { parseConfig } from '../config/document.js';
 import { applyEdits } from './edits.js';
@@ -34,19 +35,7 @@ export interface FixRun {
   result: LintResult;
 }
 
-/** The value paths where two config values differ (the shallowest differing path of each branch). */
-export function valueDifferences(a: unknown, b: unknown, path: PathSegment[] = []): PathSegment[][] {
-  if (Object.is(a, b)) return [];
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return [path];
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    const out: PathSegment[][] = [];
-    for (let i = 0; i < Math.max(a.length, bb.length); i++) out.push(...valueDifferences(a[i], bb[i], [...path, i]));
-    return out;
-  }
-  const keys = new Set([...Object.keys(a), ...Object.keys(b as object)]);
-  return [...keys].flatMap((k) => valueDifferences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], [...path, k]));
-}
+export { valueDifferences };
 
 const related = (a: readonly PathSegment[], b: readonly PathSegment[]): boolean => a.slice(0, Math.min(a.length, b.length)).every((s, i) => s === b[i]);
 

@@ -1,0 +1,110 @@
+// `tune plan`: one variant of a model per combination of queue delay, instance count and preferred
+// batch sizes, each a model directory Triton can load (its config.pbtxt edited with comments kept, the
+// rest of the model directory linked), with the perf_analyzer command that measures it, and a script
+// that loads each variant on a server started with --model-control-mode explicit and runs them in turn.
+import type { PathSegment } from '../diagnostics.js';
+import type { ModelConfig } from '../config/model-config.js';
+import type { FieldChange } from '../config/set-fields.js';
+import type { VariantSettings } from './pick.js';
+
+export interface MeasureOptions {
+  /** The server perf_analyzer talks to (-u), and the protocol (-i). */
+  url: string;
+  protocol: 'grpc' | 'http';
+  /** perf_analyzer --concurrency-range start:end:step. */
+  concurrencyRange: string;
+  /** --measurement-interval, in milliseconds. */
+  measurementIntervalMs: number;
+  /** --percentile: the latency perf_analyzer stabilizes on, and tune pick reads. */
+  percentile: number;
+}
+
+export interface PlanAxes {
+  delaysUs: number[];
+  instances: number[];
+  /** Preferred batch size lists to try; [] for "no preferred_batch_size"; undefined: keep the config's. */
+  preferred?: number[][];
+}
+
+export interface Variant {
+  name: string;
+  settings: VariantSettings;
+  changes: FieldChange[];
+}
+
+export interface PlannedVariants {
+  variants: Variant[];
+  notes: string[];
+}
+
+/** The variants of `config` (as written) for a model Triton runs as `effective`. */
+export function planVariants(model: string, config: ModelConfig, effective: ModelConfig, axes: PlanAxes): PlannedVariants {
+  const notes: string[] = [];
+  const batching = (effective.max_batch_size ?? 0) > 0;
+  let delays: (number | undefined)[] = axes.delaysUs;
+  let preferred: (number[] | undefined)[] = axes.preferred ?? [undefined];
+  if (!batching) {
+    if (axes.delaysUs.length > 1 || axes.preferred?.length) notes.push(`${model} does not batch (max_batch_size 0): the queue delay and preferred batch sizes do nothing, so only the instance count varies`);
+    delays = [undefined];
+    preferred = [undefined];
+  } else if (effective.sequence_batching) {
+    notes.push(`${model} uses the sequence batcher: the dynamic batcher's settings do not apply, so only the instance count varies`);
+    delays = [undefined];
+    preferred = [undefined];
+  }
+  const groups = config.instance_group?.length ?? 0;
+  const variants: Variant[] = [];
+  for (const d of delays) {
+    for (const n of axes.instances) {
+      for (const p of preferred) {
+        const name = [model, ...(d !== undefined ? [`d${d}`] : []), `i${n}`, ...(p !== undefined ? [p.length ? `p${p.join('-')}` : 'pnone'] : [])].join('_');
+        const changes: FieldChange[] = [{ path: ['name'], text: JSON.stringify(name), value: name }];
+        if (d !== undefined) changes.push({ path: ['dynamic_batching', 'max_queue_delay_microseconds'], text: String(d), value: d });
+        if (p !== undefined) {
+          const path: PathSegment[] = ['dynamic_batching', 'preferred_batch_size'];
+          changes.push(p.length ? { path, text: `[ ${p.join(', ')} ]`, value: p } : { path, text: undefined, value: undefined });
+        }
+        // Every group gets the count (a model without instance_group gets one group, of the default kind).
+        for (let g = 0; g < Math.max(groups, 1); g++) changes.push({ path: ['instance_group', g, 'count'], text: String(n), value: n });
+        variants.push({ name, changes, settings: { ...(d !== undefined ? { delayUs: d } : {}), ...(p !== undefined ? { preferred: p } : {}), instances: n } });
+      }
+    }
+  }
+  return { variants, notes };
+}
+
+/** The perf_analyzer command that measures a variant, run from the variant's directory. */
+export function perfAnalyzerCommand(variant: string, decoupled: boolean, m: MeasureOptions): string[] {
+  return [
+    'perf_analyzer', '-m', variant, '-u', m.url, '-i', m.protocol,
+    `--concurrency-range=${m.concurrencyRange}`, `--measurement-interval=${m.measurementIntervalMs}`,
+    // A bare file name: perf_analyzer names an ensemble's per-model files "<model>_v<version>.<-f>"
+    // (src/report_writer.cc, ReportWriter::GenerateReport), which a directory in -f would break.
+    '-f', 'perf.csv', `--percentile=${m.percentile}`,
+    // A decoupled model answers over gRPC streaming only.
+    ...(decoupled ? ['--streaming'] : []),
+  ];
+}
+
+const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+export const shellLine = (argv: readonly string[]): string => argv.map(shellQuote).join(' ');
+
+/** run.sh: load each variant, measure it, unload it (Triton's model repository API, explicit model control). */
+export function runScript(variants: readonly string[], httpUrl: string): string {
+  return `#!/usr/bin/env bash
+# Measures every variant of this plan in turn. Start Triton on this directory first:
+#   tritonserver --model-repository "$(pwd)" --model-control-mode explicit
+# Each variant is loaded (POST /v2/repository/models/<variant>/load), measured with the perf_analyzer
+# command in its directory (writing <variant>/perf.csv), and unloaded, so only one holds the GPU at a time.
+# Then: tritonc tune pick "$(pwd)" --latency-budget <your p99 budget>
+set -euo pipefail
+cd "$(dirname "$0")"
+TRITON_HTTP="\${TRITON_HTTP:-${httpUrl}}"
+for variant in ${variants.map(shellQuote).join(' ')}; do
+  echo "== $variant"
+  curl -sSf -X POST "http://$TRITON_HTTP/v2/repository/models/$variant/load" > /dev/null
+  (cd "$variant" && bash perf_analyzer.sh)
+  curl -sSf -X POST "http://$TRITON_HTTP/v2/repository/models/$variant/unload" > /dev/null
+done
+`;
+}

@@ -1,0 +1,133 @@
+// tritonc tune plan and pick as a user runs them: plan a real model directory (an ONNX classifier),
+// lay perf_analyzer's CSVs in the variants as run.sh would (written in perf_analyzer's documented form,
+// src/report_writer.cc), pick within a budget, plot, and write the winner back.
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../support/cli.js';
+import { CLASSIFIER, writeRepo } from '../lint/harness.js';
+
+const CONFIG = `# The classifier, as the team wrote it
+name: "classifier"
+backend: "onnxruntime"
+max_batch_size: 8
+input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+output [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+dynamic_batching {
+  max_queue_delay_microseconds: 5000 # five ms, a guess
+}
+`;
+const HEADER = 'Concurrency,Inferences/Second,Client Send,Network+Server Send/Recv,Server Queue,Server Compute Input,Server Compute Infer,Server Compute Output,Client Recv,p50 latency,p90 latency,p95 latency,p99 latency';
+/** A perf_analyzer CSV: rows [concurrency, infer/sec, queue us, compute us, p99 us], written in throughput order. */
+const perfCsv = (rows: [number, number, number, number, number][]) =>
+  `${HEADER}\n${[...rows].sort((a, b) => a[1] - b[1]).map(([c, t, q, comp, p99]) => `${c},${t},200,300,${q},50,${comp},20,10,${Math.round(p99 * 0.6)},${Math.round(p99 * 0.8)},${Math.round(p99 * 0.9)},${p99}`).join('\n')}\n`;
+
+async function planned() {
+  const repo = await writeRepo({ 'classifier/config.pbtxt': CONFIG, 'classifier/1/model.onnx': CLASSIFIER });
+  const out = join(repo, 'plan');
+  const r = await cli(['tune', 'plan', join(repo, 'classifier'), '--out', out, '--delays', '0,1ms', '--instances', '1,2'], { cwd: repo });
+  return { repo, out, r };
+}
+
+describe('tritonc tune plan', () => {
+  it('writes one loadable variant per combination, comments kept, the model directory linked, the perf_analyzer command beside it', async () => {
+    const { out, r } = await planned();
+    expect(r.code, r.stderr).toBe(0);
+    const variants = readdirSync(out).filter((n) => n.startsWith('classifier_')).sort();
+    expect(variants).toEqual(['classifier_d0_i1', 'classifier_d0_i2', 'classifier_d1000_i1', 'classifier_d1000_i2']);
+    const config = readFileSync(join(out, 'classifier_d1000_i2', 'config.pbtxt'), 'utf8');
+    expect(config).toContain('# The classifier, as the team wrote it');
+    expect(config).toContain('name: "classifier_d1000_i2"');
+    expect(config).toContain('max_queue_delay_microseconds: 1000 # five ms, a guess');
+    expect(config).toContain('instance_group [ { count: 2 } ]');
+    expect(lstatSync(join(out, 'classifier_d1000_i2', '1')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(out, 'classifier_d0_i1', 'perf_analyzer.sh'), 'utf8')).toContain('perf_analyzer -m classifier_d0_i1 -u localhost:8001 -i grpc --concurrency-range=1:16:2 --measurement-interval=5000 -f perf.csv --percentile=99');
+    const run = readFileSync(join(out, 'run.sh'), 'utf8');
+    expect(run).toContain('/v2/repository/models/$variant/load');
+    expect(spawnSync('bash', ['-n', join(out, 'run.sh')]).status).toBe(0);
+    // The variants lint clean as a repository of their own.
+    expect((await cli(['lint', out], { cwd: out })).code).toBe(0);
+  });
+
+  it('refuses an output directory that holds something, and a model Triton would not load; writes nothing', async () => {
+    const { repo, out } = await planned();
+    const again = await cli(['tune', 'plan', join(repo, 'classifier'), '--out', out], { cwd: repo });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('exists and is not empty');
+    await writeRepo({ 'broken/config.pbtxt': 'backend: "onnxruntime"\nmax_batch_size: -1\n', 'broken/1/model.onnx': CLASSIFIER }, repo);
+    const broken = await cli(['tune', 'plan', join(repo, 'broken'), '--out', join(repo, 'p2')], { cwd: repo });
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain("'max_batch_size' must be non-negative value for broken");
+    expect(broken.stderr).toContain('Triton would not load');
+    expect(existsSync(join(repo, 'p2'))).toBe(false);
+    expect((await cli(['tune', 'plan', join(repo, 'classifier'), '--out', join(repo, 'p3'), '--delays', 'soon'], { cwd: repo })).stderr).toContain('"soon" is not a duration');
+  });
+});
+
+describe('tritonc tune pick', () => {
+  async function measured() {
+    const p = await planned();
+    // d0_i1 queues (compute-bound at 1 instance); d1000_i2 batches and keeps up.
+    writeFileSync(join(p.out, 'classifier_d0_i1', 'perf.csv'), perfCsv([[1, 100, 100, 8000, 9000], [3, 250, 6000, 8500, 16000], [5, 260, 15000, 9000, 30000]]));
+    writeFileSync(join(p.out, 'classifier_d0_i2', 'perf.csv'), perfCsv([[1, 110, 100, 8000, 8800], [3, 300, 2000, 8000, 12000], [5, 380, 9000, 8500, 21000]]));
+    writeFileSync(join(p.out, 'classifier_d1000_i1', 'perf.csv'), perfCsv([[1, 90, 900, 8000, 10000], [3, 280, 3000, 8000, 14000], [5, 330, 12000, 8000, 25000]]));
+    writeFileSync(join(p.out, 'classifier_d1000_i2', 'perf.csv'), perfCsv([[1, 95, 900, 8000, 9900], [3, 320, 1500, 8200, 11000], [5, 450, 9000, 8400, 19000]]));
+    return p;
+  }
+
+  it('ranks the variants by throughput within the budget and explains the winner', async () => {
+    const { out, repo } = await measured();
+    const r = await cli(['tune', 'pick', out, '--latency-budget', '20ms'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Best: classifier_d1000_i2');
+    expect(r.stdout).toMatch(/requests wait 9\.00 ms in the queue for 8\.47 ms of compute/);
+    const json = await cli(['tune', 'pick', out, '--latency-budget', '20ms', '--format', 'json'], { cwd: repo });
+    const parsed = JSON.parse(json.stdout);
+    expect(parsed.best).toEqual({ variant: 'classifier_d1000_i2', concurrency: 5, throughput: 450, latency: 19 });
+    expect(parsed.variants.map((v: { variant: string }) => v.variant)).toEqual(['classifier_d1000_i2', 'classifier_d0_i2', 'classifier_d1000_i1', 'classifier_d0_i1']);
+    expect(parsed.variants[1]).toMatchObject({ concurrency: 3, throughput: 300, withinBudget: true });
+  });
+
+  it('no variant within the budget: exit 1, naming the closest', async () => {
+    const { out, repo } = await measured();
+    const r = await cli(['tune', 'pick', out, '--latency-budget', '5ms'], { cwd: repo });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('no variant stays within 5ms at p99; the closest is classifier_d0_i2, whose lowest p99 is 8.80 ms');
+  });
+
+  it('--plot draws every variant, the budget and the chosen point in an SVG that parses', async () => {
+    const { out, repo } = await measured();
+    const svg = join(repo, 'tune.svg');
+    expect((await cli(['tune', 'pick', out, '--latency-budget', '20ms', '--plot', svg], { cwd: repo })).code).toBe(0);
+    const py = spawnSync('python3', ['-c', 'import sys, xml.etree.ElementTree as ET\nr = ET.parse(sys.argv[1]).getroot()\nns = "{http://www.w3.org/2000/svg}"\nprint("\\n".join(g.get("data-variant") for g in r.iter(ns + "g")))\nprint("chosen" if any(c.get("class") == "chosen" for c in r.iter(ns + "circle")) else "")\nprint("budget" if any(l.get("class") == "budget" for l in r.iter(ns + "line")) else "")', svg], { encoding: 'utf8' });
+    if (py.error && process.env.CI !== 'true') return;
+    expect(py.status, py.stderr).toBe(0);
+    expect(py.stdout.trim().split('\n').sort()).toEqual(['budget', 'chosen', 'classifier_d0_i1', 'classifier_d0_i2', 'classifier_d1000_i1', 'classifier_d1000_i2']);
+  });
+
+  it('--write applies the winner to the model\'s config: comments kept, atomic, the diff printed; the second time changes nothing', async () => {
+    const { out, repo } = await measured();
+    const r = await cli(['tune', 'pick', out, '--latency-budget', '20ms', '--write', join(repo, 'classifier')], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    const after = readFileSync(join(repo, 'classifier', 'config.pbtxt'), 'utf8');
+    expect(after).toContain('max_queue_delay_microseconds: 1000 # five ms, a guess');
+    expect(after).toContain('instance_group [ { count: 2 } ]');
+    expect(after).toContain('name: "classifier"');
+    expect(r.stdout).toMatch(/-\s*max_queue_delay_microseconds: 5000/);
+    // Round trip: the model now has the winner's settings.
+    const winner = readFileSync(join(out, 'classifier_d1000_i2', 'config.pbtxt'), 'utf8');
+    expect(after).toBe(winner.replace('name: "classifier_d1000_i2"', 'name: "classifier"'));
+    const again = await cli(['tune', 'pick', out, '--latency-budget', '20ms', '--write', join(repo, 'classifier')], { cwd: repo });
+    expect(again.stdout).toContain('already has the settings');
+    expect((await cli(['lint', join(repo, 'classifier')], { cwd: repo })).code).toBe(0);
+  });
+
+  it('a malformed perf.csv is exit 2 naming the file, line and column', async () => {
+    const { out, repo } = await measured();
+    writeFileSync(join(out, 'classifier_d0_i1', 'perf.csv'), `${HEADER}\n1,lots,1,1,1,1,1,1,1,1,1,1,1\n`);
+    const r = await cli(['tune', 'pick', out, '--latency-budget', '20ms'], { cwd: repo });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/classifier_d0_i1\/perf\.csv:2:3: "Inferences\/Second" is "lots", not a number/);
+  });
+});
