@@ -23,6 +23,8 @@ export interface FillOptions {
   inPlace: boolean;
   output?: string | undefined;
   lint: boolean;
+  /** Leave placeholders the substitutions do not fill (as fill_template.py does), said as warnings. */
+  allowUnfilled?: boolean;
 }
 
 export const fillCommand: CommandSpec = {
@@ -35,9 +37,10 @@ export const fillCommand: CommandSpec = {
       .option('in-place', { alias: ['i', 'in_place'], type: 'boolean', describe: 'Write the result over the template' })
       .option('output', { alias: 'o', type: 'string', describe: 'Write the result to this file (default: stdout)' })
       .option('lint', { type: 'boolean', default: true, describe: 'Lint the result where it will stand before writing it (--no-lint: do not)' })
+      .option('allow-unfilled', { type: 'boolean', describe: 'Leave placeholders the substitutions do not fill, as fill_template.py does (warnings; the lint still refuses what Triton cannot parse)' })
       .conflicts('in-place', 'output'),
   run: (a, io) =>
-    runFill({ template: a.template as string, substitutions: a.substitutions as string, inPlace: a['in-place'] === true, output: a.output as string | undefined, lint: a.lint !== false }, io),
+    runFill({ template: a.template as string, substitutions: a.substitutions as string, inPlace: a['in-place'] === true, output: a.output as string | undefined, lint: a.lint !== false, allowUnfilled: a['allow-unfilled'] === true }, io),
 };
 
 export async function runFill(opts: FillOptions, io: CliIO): Promise<number> {
@@ -60,8 +63,8 @@ export async function runFill(opts: FillOptions, io: CliIO): Promise<number> {
     io.stderr(`${shown(templatePath)}: error: the template has no placeholder \${${u.key}}${u.suggestion ? `: did you mean ${u.suggestion}?` : '; drop it from the substitutions'}\n`);
   }
   for (const p of filled.unfilled) {
-    refused = true;
-    io.stderr(`${shown(templatePath)}:${p.line}:${p.column}: error: placeholder \${${p.name}} is not filled: add ${p.name}:<value> to the substitutions\n`);
+    if (!opts.allowUnfilled) refused = true;
+    io.stderr(`${shown(templatePath)}:${p.line}:${p.column}: ${opts.allowUnfilled ? 'warning' : 'error'}: placeholder \${${p.name}} is not filled: add ${p.name}:<value> to the substitutions${opts.allowUnfilled ? '' : ' (or pass --allow-unfilled to leave it, as fill_template.py does)'}\n`);
   }
   if (refused) {
     io.stderr(`tritonc fill: nothing written\n`);

@@ -377,8 +377,10 @@ class Parser {
     const key = mapKeyText(entry, entryMsg);
     const value = 'value' in entry ? entry.value : valueField.type.kind === 'message' ? {} : defaultScalar(valueField.type);
     const map = (obj[name] ??= {}) as PlainMessage;
-    // Map keys come from the user: define them as own properties so a key like "__proto__" is just a key.
-    Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+    // Map keys come from the user: "__proto__" must be defined as an own property (an assignment would
+    // set the prototype); every other key is assigned, which is much cheaper on a large map.
+    if (key === '__proto__') Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+    else map[key] = value;
   }
 
   // -- scalar fields --

@@ -1,6 +1,6 @@
 // tritonc fill: fill_template.py's substitutions, strict, linted before writing, and never leaving a
 // half-written or wrongly changed template.
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -84,6 +84,21 @@ describe('tritonc fill', () => {
     const r = await cli(['fill', join(dir, 'preprocessing/config.pbtxt'), 'triton_max_batch_size:4,tokenizer_dir:/t,preprocessing_instance_count:1'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('"${enable_trt_overlap}"');
+  });
+
+  it('--allow-unfilled leaves placeholders as fill_template.py does, as warnings, but not where Triton cannot parse', async () => {
+    const { dir, template } = await repo();
+    writeFileSync(template, `${TEMPLATE}parameters { key: "add_special_tokens" value: { string_value: "\${add_special_tokens}" } }\n`);
+    const ok = await cli(['fill', template, 'triton_max_batch_size:8,tokenizer_dir:/t,preprocessing_instance_count:1', '--allow-unfilled'], { cwd: dir });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr).toMatch(/:9:\d+: warning: placeholder \$\{add_special_tokens\} is not filled/);
+    expect(ok.stderr).toContain('unfilled-placeholder');
+    expect(ok.stdout).toContain('"${add_special_tokens}"');
+    writeFileSync(template, TEMPLATE);
+    const unparsable = await cli(['fill', template, 'tokenizer_dir:/t,preprocessing_instance_count:1', '--allow-unfilled', '-i'], { cwd: dir });
+    expect(unparsable.code).toBe(1);
+    expect(unparsable.stderr).toContain('template placeholder ${triton_max_batch_size} where field "max_batch_size" needs a value');
+    expect(readFileSync(template, 'utf8')).toBe(TEMPLATE);
   });
 
   it('lints the result where it will stand: an error there writes nothing', async () => {
