@@ -35,7 +35,7 @@ describe("fill_template.py's substitution syntax", () => {
     expect(parseSubstitutions('names:a\\,b')).toEqual([{ key: 'names', value: 'a,b' }]);
     // Split twice: \\: survives the first split as \:, and the second reads it as a plain colon.
     expect(parseSubstitutions('url:http\\\\://host')).toEqual([{ key: 'url', value: 'http://host' }]);
-    expect(() => parseSubstitutions('url:http\\://host')).toThrow(/2 `:` separators: write key:value \(a `:` inside a value is written \\\\:/);
+    expect(() => parseSubstitutions('url:http\\://host')).toThrow(/2 `:` separators: write key:value \(two pairs run together\? put a comma between "url:http" and the next one; a `:` inside a value is written \\\\:/);
     expect(() => parseSubstitutions('justakey')).toThrow(/substitution 1, "justakey", has no `:`/);
   });
 });

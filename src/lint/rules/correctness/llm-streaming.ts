@@ -36,7 +36,7 @@ export const llmStreaming = defineRepositoryRule({
       "Model <name> is using the decoupled. The current BLS request call doesn't support models using the decoupled transaction policy. Please use 'decoupled=True' argument to the 'exec' or 'async_exec' calls for decoupled models.'",
     ],
     messages: {
-      streamingNotDecoupled: 'step {{step}} feeds {{tensor}} to the streaming input of {{model}}, which is not decoupled: the TensorRT-LLM backend refuses every request that asks to stream ("Streaming is only supported if model is deployed using decoupled mode."); set model_transaction_policy { decoupled: true } in {{model}}',
+      streamingNotDecoupled: 'step {{step}} feeds {{tensor}} to the streaming input of {{model}}, which is not decoupled: the TensorRT-LLM backend refuses each request that asks to stream ("Streaming is only supported if model is deployed using decoupled mode."), and serves the others; to stream, set model_transaction_policy { decoupled: true } in {{model}}',
       blsNotDecoupled: 'this BLS model is not decoupled, so it calls {{target}} without decoupled=True, and {{target}} is decoupled: python_backend refuses each such call ("Model {{name}} is using the decoupled. The current BLS request call doesn\'t support models using the decoupled transaction policy."); set model_transaction_policy { decoupled: true } here too, as in {{target}}',
       blsStreamsToNonDecoupled: 'this BLS model is decoupled and passes the request\'s stream flag to {{target}} as its streaming input, and {{target}} is not decoupled: streaming requests fail ("Streaming is only supported if model is deployed using decoupled mode."); make {{target}} decoupled too',
       blsTargetMissing: 'this BLS model calls {{target}} ({{why}}), and the repository has no model {{target}}: every request fails; set tensorrt_llm_model_name to the TensorRT-LLM model\'s name',
@@ -57,7 +57,7 @@ export const llmStreaming = defineRepositoryRule({
           const fed = step.input_map?.streaming;
           if (!dep || fed === undefined || !isTrtllm(dep) || decoupled(dep)) return;
           const path: PathSegment[] = ['ensemble_scheduling', 'step', i, 'input_map', 'streaming'];
-          ctx.report(m, { path, messageId: 'streamingNotDecoupled', data: { step: i, tensor: `'${fed}'`, model: `'${dep.name}'` } });
+          ctx.report(m, { path, severity: 'warning', messageId: 'streamingNotDecoupled', data: { step: i, tensor: `'${fed}'`, model: `'${dep.name}'` } });
         });
       }
       if (isBls(m)) {
