@@ -55,7 +55,7 @@ function segments(dims: readonly bigint[]): bigint[] {
 const text = (dims: readonly bigint[]): string => `[${dims.join(',')}]`;
 
 const messages = {
-  listedTwice: `{{direction}} '{{name}}' is listed twice (also {{direction}}[{{first}}]); core does not check this, but a request can carry each {{direction}} only once and the ONNX Runtime backend counts both entries and refuses the config; remove the duplicate`,
+  listedTwice: `{{direction}} '{{name}}' is listed twice (also {{direction}}[{{first}}]); core does not check this, but a request can carry each {{direction}} only once{{ort}}; remove the duplicate`,
   noName: `this {{direction}} has no name, so Triton refuses the model ("{{prefix}}must specify 'name'{{suffix}}"); set name to the model's {{direction}} name`,
   noDataType: `{{direction}} '{{name}}' has no data_type, so Triton refuses the model{{completeNote}} ("{{who}}must specify 'data_type'{{suffix}}"); set data_type, e.g. data_type: TYPE_FP32`,
   unknownDataType: 'data_type {{data_type}} is not a Triton data type (TYPE_BOOL ... TYPE_BF16 are 1 to 14); core lets the number through and the backend fails on it; write the type by name, e.g. data_type: TYPE_FP32',
@@ -115,7 +115,7 @@ export const ioDims = defineModelRule({
             path: [direction, i, 'name'],
             severity: 'warning',
             messageId: 'listedTwice',
-            data: { name: n, direction, first },
+            data: { name: n, direction, first, ort: settledBackend(ctx).backend === 'onnxruntime' ? ' and the ONNX Runtime backend counts both entries and refuses the config' : '' },
           });
         } else seen.set(n, i);
       });
