@@ -44,6 +44,17 @@ export interface TrtllmParameter {
   source: string;
 }
 
+/**
+ * A placeholder fill_template.py left unfilled (string.Template's braced form, which the templates use):
+ * the backends see this literal text.
+ */
+export const UNFILLED_PLACEHOLDER = /\$\{([_a-zA-Z][_a-zA-Z0-9]*)\}/;
+
+/** Which TensorRT-LLM runtime reads a config's parameters: the C++ backend, its Python runtime, or neither. */
+export function trtllmRuntime(backend: string, params: Readonly<Record<string, unknown>>): 'cpp' | 'python' | undefined {
+  return backend === 'tensorrtllm' ? 'cpp' : isTrtllmPythonRuntime(backend, params) ? 'python' : undefined;
+}
+
 const BOOL_TRUE = ['True', 'true', 'TRUE', '1'] as const;
 const BOOL_FALSE = ['False', 'false', 'FALSE', '0'] as const;
 /** model_state.cc GetParameter<bool>: the only spellings the C++ backend accepts. */

@@ -10,7 +10,7 @@
 //   decoupled model (src/request_executor.cc, lines 401-409). A decoupled BLS forwards `stream` as the
 //   target's `streaming`, which a target that is not decoupled refuses.
 import type { PathSegment } from '../../../diagnostics.js';
-import { isTrtllmPythonRuntime } from '../../../triton/tensorrtllm-parameters.js';
+import { trtllmRuntime } from '../../../triton/tensorrtllm-parameters.js';
 import { defineRepositoryRule, type RepositoryModel } from '../../rule.js';
 
 const PLACEHOLDER = /^\$\{/;
@@ -22,7 +22,7 @@ function blsParam(model: RepositoryModel, key: string, fallback: string | undefi
 }
 
 const isBls = (m: RepositoryModel): boolean => m.config?.backend === 'python' && !!m.config.parameters && ('tensorrt_llm_model_name' in m.config.parameters || 'accumulate_tokens' in m.config.parameters);
-const isTrtllm = (m: RepositoryModel): boolean => m.config?.backend === 'tensorrtllm' || (!!m.config && isTrtllmPythonRuntime(m.config.backend ?? '', m.config.parameters ?? {}));
+const isTrtllm = (m: RepositoryModel): boolean => !!m.config && trtllmRuntime(m.config.backend ?? '', m.config.parameters ?? {}) !== undefined;
 
 export const llmStreaming = defineRepositoryRule({
   meta: {

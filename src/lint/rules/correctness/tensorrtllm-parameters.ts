@@ -11,14 +11,15 @@ import {
   TRTLLM_BOOL_SPELLINGS,
   TRTLLM_PARAMETERS,
   braceGroupsProblem,
-  isTrtllmPythonRuntime,
+  UNFILLED_PLACEHOLDER,
   leadingNumber,
+  trtllmRuntime,
   type TrtllmParameter,
 } from '../../../triton/tensorrtllm-parameters.js';
 import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 
-const PLACEHOLDER = /\$\{[_a-zA-Z][_a-zA-Z0-9]*\}/;
+const PLACEHOLDER = UNFILLED_PLACEHOLDER;
 const LOGITS_OUTPUTS = ['generation_logits', 'context_logits'];
 const LOGITS_TYPES = ['TYPE_FP32', 'TYPE_FP16'];
 
@@ -67,8 +68,9 @@ export const tensorrtllmParameters = defineModelRule({
   check(ctx) {
     const backend = settledBackend(ctx).backend;
     const params = ctx.config.parameters ?? {};
-    const python = isTrtllmPythonRuntime(backend, params);
-    if (backend !== 'tensorrtllm' && !python) return;
+    const which = trtllmRuntime(backend, params);
+    if (!which) return;
+    const python = which === 'python';
     const runtime = python ? 'Python runtime of TensorRT-LLM' : 'tensorrtllm backend';
     const text = (key: string): string | undefined => params[key]?.string_value;
     const path = (key: string): PathSegment[] => (params[key]?.string_value !== undefined ? ['parameters', key, 'string_value'] : ['parameters', key]);

@@ -7,11 +7,11 @@
 // postprocessing hand tokenizer_dir to Hugging Face as a path. (A placeholder outside a string breaks
 // the parse: the syntax rule says so.)
 import type { PathSegment } from '../../../diagnostics.js';
-import { TRTLLM_PARAMETERS, guidedDecodingOff, isTrtllmPythonRuntime } from '../../../triton/tensorrtllm-parameters.js';
+import { TRTLLM_PARAMETERS, UNFILLED_PLACEHOLDER, guidedDecodingOff, trtllmRuntime } from '../../../triton/tensorrtllm-parameters.js';
 import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 
-const PLACEHOLDER = /\$\{([_a-zA-Z][_a-zA-Z0-9]*)\}/;
+const PLACEHOLDER = UNFILLED_PLACEHOLDER;
 // Guided decoding's keys must stay in the config, whatever their value (model_instance_state.cc:410-453).
 const REQUIRED_KEY = '; keep the key, which the backend requires';
 
@@ -46,7 +46,7 @@ export const unfilledPlaceholder = defineModelRule({
     const backend = settledBackend(ctx).backend;
     const params = ctx.config.parameters ?? {};
     const texts = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, v.string_value]));
-    const pythonRuntime = isTrtllmPythonRuntime(backend, params);
+    const pythonRuntime = trtllmRuntime(backend, params) === 'python';
     const filled = (k: string) => (texts[k] ?? '') !== '' && !PLACEHOLDER.test(texts[k]!);
 
     for (const [path, value] of strings(ctx.config)) {
