@@ -182,9 +182,11 @@ function readMeasurements(dir: string, a: Record<string, unknown>, io: CliIO): M
   const maCsv = [join(dir, 'results', 'metrics-model-inference.csv'), join(dir, 'metrics-model-inference.csv')].find((f) => existsSync(f));
   if (maCsv) {
     const repo = a['model-analyzer-repository'] ? resolve(io.cwd, a['model-analyzer-repository'] as string) : join(dir, 'output_model_repository');
+    const read = readText(maCsv);
+    if (read.kind !== 'text') throw new UsageError(`tune pick: ${shown(maCsv)}: ${read.kind === 'missing' ? 'no such file' : read.reason}`);
     let tables: Map<string, PerfTable>;
     try {
-      tables = parseModelAnalyzerCsv(readText(maCsv).kind === 'text' ? (readText(maCsv) as { text: string }).text : '', maCsv);
+      tables = parseModelAnalyzerCsv(read.text, maCsv);
     } catch (e) {
       return csvError(e);
     }
@@ -198,7 +200,11 @@ function readMeasurements(dir: string, a: Record<string, unknown>, io: CliIO): M
   for (const name of entries) {
     const csv = join(dir, name, 'perf.csv');
     const read = readText(csv);
-    if (read.kind === 'missing') continue;
+    if (read.kind === 'missing') {
+      // A variant not measured yet (run.sh stopped early, or it failed to load): said, and left out.
+      if (existsSync(join(dir, name, 'config.pbtxt'))) io.stderr(`tritonc tune: ${name} has no perf.csv (not measured): left out\n`);
+      continue;
+    }
     if (read.kind !== 'text') throw new UsageError(`tune pick: ${shown(csv)}: ${read.reason}`);
     let table: PerfTable;
     try {

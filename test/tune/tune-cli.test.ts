@@ -123,6 +123,26 @@ describe('tritonc tune pick', () => {
     expect((await cli(['lint', join(repo, 'classifier')], { cwd: repo })).code).toBe(0);
   });
 
+  it("reads Model Analyzer's export: results/metrics-model-inference.csv and the variants' configs in output_model_repository", async () => {
+    // model_analyzer result/result_table_manager.py: the default columns; latency in ms, rounded to 0.1.
+    const csv = 'Model,Batch,Concurrency,Model Config Path,Instance Group,Max Batch Size,Satisfies Constraints,Throughput (infer/sec),p99 Latency (ms)\n'
+      + 'classifier,1,8,classifier_config_1,2:GPU,8,Yes,410.0,18.2\nclassifier,1,4,classifier_config_1,2:GPU,8,Yes,300.0,9.1\n'
+      + 'classifier,1,8,classifier_config_default,1:GPU,8,No,380.0,25.4\nclassifier,1,4,classifier_config_default,1:GPU,8,Yes,250.0,12.0\n\n';
+    const variant = (count: number, delay: number) => `name: "classifier"\nbackend: "onnxruntime"\nmax_batch_size: 8\ndynamic_batching { max_queue_delay_microseconds: ${delay} }\ninstance_group [ { count: ${count} kind: KIND_GPU } ]\n`;
+    const dir = await writeRepo({
+      'results/metrics-model-inference.csv': csv,
+      'output_model_repository/classifier_config_1/config.pbtxt': variant(2, 100),
+      'output_model_repository/classifier_config_default/config.pbtxt': variant(1, 0),
+    });
+    const r = await cli(['tune', 'pick', dir, '--latency-budget', '20ms', '--format', 'json'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const parsed = JSON.parse(r.stdout);
+    expect(parsed.best).toEqual({ variant: 'classifier_config_1', concurrency: 8, throughput: 410, latency: 18.2 });
+    expect(parsed.variants[1]).toMatchObject({ variant: 'classifier_config_default', concurrency: 4, settings: { instances: 1, delayUs: 0 } });
+    // No server-side columns in Model Analyzer's summary: said, not guessed.
+    expect(parsed.explanation.join(' ')).toContain('no server-side columns');
+  });
+
   it('a malformed perf.csv is exit 2 naming the file, line and column', async () => {
     const { out, repo } = await measured();
     writeFileSync(join(out, 'classifier_d0_i1', 'perf.csv'), `${HEADER}\n1,lots,1,1,1,1,1,1,1,1,1,1,1\n`);
