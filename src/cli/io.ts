@@ -5,6 +5,8 @@ export interface CliIO {
   readStdin: () => Promise<string>;
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
+  /** Whether stderr is a terminal: progress of long runs is shown there, and only there. */
+  stderrIsTTY?: boolean;
   env: NodeJS.ProcessEnv;
   cwd: string;
 }
@@ -20,6 +22,7 @@ export function processIO(): CliIO {
     },
     stdinIsTTY: Boolean(process.stdin.isTTY),
     stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
     env: process.env,
     cwd: process.cwd(),
   };

@@ -20,6 +20,7 @@ import { displayPath } from '../util/display-path.js';
 import { describeFsError } from '../util/read-text.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
+import { terminalProgress } from './progress.js';
 import type { CommandSpec } from './command.js';
 import { serverFlagsFromArgs, withServerFlags } from './server-flags.js';
 import type { ServerOptions } from '../triton/server-options.js';
@@ -128,9 +129,11 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
   }
 
   let result: LintResult;
+  const progress = terminalProgress(io, 'tritonc lint: configs', { quiet: opts.quiet === true });
   try {
     const options: LintOptions = {
       cwd: io.cwd, settingsFile: opts.config, ruleLevels, gpuMemory,
+      ...(progress ? { onProgress: (done: number, total: number) => progress.update(done, total) } : {}),
       ...(opts.gpus !== undefined ? { gpuCount: opts.gpus } : {}),
       ...(opts.configsOnly !== undefined ? { configsOnly: opts.configsOnly } : {}),
       ...(opts.server ? { server: opts.server } : {}),
@@ -140,6 +143,8 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
     if (e instanceof LintInputError) throw new UsageError(`lint: ${e.message}`);
     if (e instanceof SettingsError) throw new UsageError(`lint: settings: ${e.message}`);
     throw e;
+  } finally {
+    progress?.end();
   }
   for (const p of result.problems) io.stderr(`tritonc lint: ${displayPath(p.file, io.cwd)}: ${p.message}\n`);
 

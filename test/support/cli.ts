@@ -12,7 +12,7 @@ export interface CliResult {
   stderr: string;
 }
 
-export async function cli(args: string[], opts: { cwd?: string; stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export async function cli(args: string[], opts: { cwd?: string; stdin?: string; env?: NodeJS.ProcessEnv; stderrIsTTY?: boolean } = {}): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const io: CliIO = {
@@ -21,6 +21,7 @@ export async function cli(args: string[], opts: { cwd?: string; stdin?: string; 
     readStdin: async () => opts.stdin ?? '',
     stdinIsTTY: opts.stdin === undefined,
     stdoutIsTTY: false,
+    stderrIsTTY: opts.stderrIsTTY ?? false,
     env: opts.env ?? {},
     cwd: opts.cwd ?? process.cwd(),
   };
