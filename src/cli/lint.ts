@@ -43,6 +43,8 @@ export const lintCommand: CommandSpec = {
       .option('quiet', { alias: 'q', type: 'boolean', describe: 'Report errors only' })
       .option('rule', { type: 'string', array: true, describe: 'Set a rule\'s level: id=off|info|warn|error (repeatable)' })
       .option('output-file', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
+      .option('cache', { type: 'boolean', describe: 'Keep model signatures in a file between runs (re-read when a model changes), as ESLint\'s --cache' })
+      .option('cache-location', { type: 'string', describe: 'The cache file (default: .tritonc-cache in the current directory)' })
       .option('color', { type: 'boolean', describe: 'Colour the stylish output (default: on a terminal; NO_COLOR / FORCE_COLOR honoured)' }),
   run: (a, io) =>
     runLint(
@@ -61,6 +63,7 @@ export const lintCommand: CommandSpec = {
         server: serverFlagsFromArgs(a, io.cwd),
         fix: a.fix as boolean | undefined,
         fixDryRun: a.fixDryRun as boolean | undefined,
+        cache: a.cache === true || a['cache-location'] !== undefined ? ((a['cache-location'] as string | undefined) ?? '.tritonc-cache') : undefined,
       },
       io,
     ),
@@ -82,6 +85,8 @@ export interface LintCliOptions {
   server?: Partial<ServerOptions>;
   fix?: boolean;
   fixDryRun?: boolean;
+  /** --cache: the cache file, relative to the current directory. */
+  cache?: string;
 }
 
 /** --fix / --fix-dry-run: the fixes applied (written only with --fix), the refused ones said, what remains reported. */
@@ -137,6 +142,7 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
       ...(opts.gpus !== undefined ? { gpuCount: opts.gpus } : {}),
       ...(opts.configsOnly !== undefined ? { configsOnly: opts.configsOnly } : {}),
       ...(opts.server ? { server: opts.server } : {}),
+      ...(opts.cache ? { cacheFile: opts.cache } : {}),
     };
     result = opts.fix || opts.fixDryRun ? applyFixes(opts.paths, options, opts.fix === true, io) : lintSync(opts.paths, options);
   } catch (e) {

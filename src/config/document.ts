@@ -47,3 +47,19 @@ export function parseConfig(text: string, file = 'config.pbtxt', options: { stop
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
 }
+
+/**
+ * A document known by its value only (a config read from lint's disk cache): no text, no tree, no
+ * diagnostics; every path is located at the start of the file.
+ */
+export function valueDocument(file: string, value: ModelConfig): ConfigDocument {
+  const at: Range = FILE_START;
+  return {
+    file, text: '', value,
+    tree: { kind: 'document', range: at, fields: [], dangling: [] },
+    diagnostics: [],
+    locate: () => undefined,
+    locateExact: () => undefined,
+    rangeOf: () => at,
+  };
+}

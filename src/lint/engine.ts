@@ -29,6 +29,8 @@ import { Workspace, type ConfigRead } from '../workspace/workspace.js';
 import type { SignatureResult } from '../workspace/sources.js';
 import { append } from '../util/arrays.js';
 import { applyServerFlags, type ServerOptions } from '../triton/server-options.js';
+import { DiskCache } from '../workspace/disk-cache.js';
+import { VERSION } from '../version.js';
 
 export interface LintOptions {
   /** Relative paths are resolved against it (default: process.cwd()). */
@@ -49,6 +51,11 @@ export interface LintOptions {
   configsOnly?: boolean;
   /** The rules to run (default: every registered rule). */
   rules?: readonly Rule[];
+  /**
+   * A file where model signatures are kept between runs (lint --cache): read at the start, written at
+   * the end. Only with a workspace of this run (not with `workspace`, which keeps its own).
+   */
+  cacheFile?: string;
   /** Called after each config file, for a progress display. */
   onProgress?: (done: number, total: number) => void;
   /**
@@ -65,7 +72,8 @@ export async function lint(paths: readonly string[], options: LintOptions = {}):
 
 export function lintSync(paths: readonly string[], options: LintOptions = {}): LintResult {
   // One run reads the tree as it is: each directory is listed once, however many parts ask.
-  const workspace = options.workspace ?? new Workspace();
+  const cache = options.cacheFile && !options.workspace ? new DiskCache(resolve(options.cwd ?? process.cwd(), options.cacheFile), VERSION) : undefined;
+  const workspace = options.workspace ?? new Workspace(cache ? { diskCache: cache } : {});
   workspace.newRun();
   const cwd = options.cwd ?? process.cwd();
   // With no paths, a server's --model-repository paths are what it serves, else the current directory.
@@ -78,7 +86,9 @@ export function lintSync(paths: readonly string[], options: LintOptions = {}): L
   }
   if (!targets.length) throw new LintInputError(`no config.pbtxt, configs/*.pbtxt or model directory found under ${given.join(', ')}`);
   try {
-    return new LintRun(options, workspace).run(targets);
+    const result = new LintRun(options, workspace).run(targets);
+    const unsaved = cache?.save();
+    return unsaved ? { ...result, problems: [...result.problems, { file: cache!.file, message: `cannot write the cache: ${unsaved}` }] } : result;
   } catch (e) {
     // A model directory or version directory that cannot be listed: nothing in it was checked.
     if (e instanceof UnreadablePathError) throw new LintInputError(`${displayPath(e.path, cwd)}: cannot read: ${e.reason}`, 'unreadable');

@@ -10,6 +10,7 @@ import { readSignatureSync } from '../onnx/reader.js';
 import type { ModelSignature } from '../onnx/types.js';
 import { diskTree, type Tree, type TreeEntry } from '../repo/tree.js';
 import { IdentityCache } from '../util/file-identity.js';
+import type { DiskCache } from './disk-cache.js';
 import { fileSize, type PathKind } from '../util/path-kind.js';
 import { readText, type TextRead } from '../util/read-text.js';
 import { UnreadablePathError } from '../util/unreadable-path.js';
@@ -39,6 +40,8 @@ export class Sources implements Tree {
     private readonly disk: Tree = diskTree,
     /** Keep signatures across runs, checked by file identity. */
     private readonly acrossRuns = false,
+    /** Signatures kept on disk between processes (lint --cache). */
+    private readonly persistent?: DiskCache,
   ) {}
 
   /** Starts a new run: what the disk holds is asked again (cached file contents stay while unchanged). */
@@ -184,8 +187,16 @@ export class Sources implements Tree {
     const over = this.overlays.get(path);
     if (over?.kind === 'model') return over.signature ? { signature: over.signature } : {};
     let s = this.signaturesThisRun.get(path);
-    if (!s) this.signaturesThisRun.set(path, (s = this.acrossRuns ? this.signatures.get(path, () => loadSignature(path)) : loadSignature(path)));
+    if (!s) this.signaturesThisRun.set(path, (s = this.acrossRuns ? this.signatures.get(path, () => this.readSignature(path)) : this.readSignature(path)));
     return s;
+  }
+
+  private readSignature(path: string): SignatureResult {
+    const kept = this.persistent?.signature(path);
+    if (kept) return { signature: kept };
+    const read = loadSignature(path);
+    if (read.signature) this.persistent?.setSignature(path, read.signature);
+    return read;
   }
 
   /** Keeps, of what earlier runs read, only the paths `keep` accepts. */

@@ -3,9 +3,10 @@
 // autofill sees, its config documents, the model file Triton opens and its signature, the
 // autofilled and the effective config. Parsed configs are kept across runs while their file's
 // identity is unchanged (an overlay's while its text is); everything else is asked again each run.
+import type { DiskCache } from './disk-cache.js';
 import { basename, dirname, join } from 'node:path';
 import type { InputProblem } from '../diagnostics.js';
-import { hasErrors, parseConfig, type ConfigDocument } from '../config/document.js';
+import { hasErrors, parseConfig, valueDocument, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import { readAutofillListing } from '../repo/autofill-listing.js';
 import { listModelDirs, looksLikeModelDir, scanModelDir, type ModelDir } from '../repo/model-dir.js';
@@ -86,15 +87,18 @@ export class Workspace {
   private readonly standIns = new Map<string, string[]>();
 
   private readonly acrossRuns: boolean;
+  /** Other models' configs and signatures kept on disk between runs (lint --cache). */
+  private readonly diskCache: DiskCache | undefined;
 
   /**
    * `acrossRuns`: keep parsed configs and model signatures from one run to the next while their
    * files are unchanged (watch mode, an editor); each lookup then costs a stat. A workspace for one
    * run (the default) reads each file once and asks nothing more.
    */
-  constructor(options: { tree?: Tree; acrossRuns?: boolean } = {}) {
+  constructor(options: { tree?: Tree; acrossRuns?: boolean; diskCache?: DiskCache } = {}) {
     this.acrossRuns = options.acrossRuns ?? false;
-    this.sources = new Sources(options.tree, this.acrossRuns);
+    this.diskCache = options.diskCache;
+    this.sources = new Sources(options.tree, this.acrossRuns, options.diskCache);
   }
 
   /** Starts a run: the disk is asked again; parsed configs stay while their files are unchanged. */
@@ -142,7 +146,7 @@ export class Workspace {
     if (options.stopAtFirstError) {
       // A full parse already made this run is as good; otherwise a light one, for this run.
       let d = this.docsThisRun.get(file) ?? this.lightDocs.get(file);
-      if (!d) this.lightDocs.set(file, (d = this.readConfig(file, options)));
+      if (!d) this.lightDocs.set(file, (d = this.readLightConfig(file, options)));
       return d;
     }
     let d = this.docsThisRun.get(file);
@@ -161,6 +165,15 @@ export class Workspace {
     const doc = parseConfig(text, file);
     this.overlayDocs.set(file, { text, doc });
     return doc;
+  }
+
+  /** Another model's config: from the disk cache while the file is unchanged (its value only: no tree, no ranges). */
+  private readLightConfig(file: string, options: ReadConfigOptions): ConfigRead {
+    const kept = this.diskCache?.config(file);
+    if (kept) return valueDocument(file, kept);
+    const d = this.readConfig(file, options);
+    if (this.diskCache && 'value' in d && !hasErrors(d.diagnostics)) this.diskCache.setConfig(file, d.value);
+    return d;
   }
 
   private readConfig(file: string, options: ReadConfigOptions): ConfigRead {
