@@ -37,6 +37,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       selected = spec;
     });
   }
+  // yargs renders the whole help text after every command's handler, for a showHelp() from inside the
+  // handler (yargs lib/command.js, runCommand), which tritonc never calls: some 30 ms of every run.
+  // --help and usage errors still render it when they need it.
+  const usage = (parser as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
+  if (usage?.cacheHelpMessage) usage.cacheHelpMessage = () => {};
   let args: Record<string, unknown>;
   try {
     args = (await parser.parseAsync(argv, {}, (_err, _argv, out) => {
