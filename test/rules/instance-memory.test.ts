@@ -32,6 +32,10 @@ describe('instance-memory', () => {
     // Linting one config (pre-commit): the line is on it.
     const grown = findings(lintDir(dir, ['b']), 'instance-memory', dir);
     expect(grown.map((x) => x.file)).toEqual(['b/config.pbtxt']);
+    // A model whose weights its backend loads itself (vLLM): said, not counted as if it had none.
+    await writeRepo({ 'llm/config.pbtxt': 'backend: "vllm"\ninstance_group [ { kind: KIND_GPU } ]\n', 'llm/1/model.json': '{"model":"x"}' }, dir);
+    const withLlm = findings(lintDir(dir, ['a']), 'instance-memory', dir);
+    expect(withLlm[0]!.message).toContain('without the weights of llm, which their backends load themselves');
   });
 
   it('error above the budget, warning above 90% of it', async () => {

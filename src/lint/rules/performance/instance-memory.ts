@@ -3,7 +3,9 @@
 // overhead). Each ONNX Runtime instance is its own session with its own copy of the weights, so
 // instance counts multiply memory. Triton only finds out at load time, as a CUDA out-of-memory error
 // from whichever model loads last.
+import { basename } from 'node:path';
 import { z } from 'zod';
+import type { GpuLoad } from '../../../triton/gpu-memory.js';
 import type { PathSegment, Severity } from '../../../diagnostics.js';
 import type { GpuShare } from '../../../triton/gpu-memory.js';
 import { defineRepositoryRule, type RepositoryModel } from '../../rule.js';
@@ -35,7 +37,7 @@ export const instanceMemory = defineRepositoryRule<Options>({
       'onnx runtime error 6: Exception during initialization: <...>/bfc_arena.cc:<line> void* onnxruntime::BFCArena::AllocateRawInternal(<...>) Failed to allocate memory for requested buffer of size <n>',
     ],
     messages: {
-      estimate: 'estimated GPU memory: {{total}} on {{where}}; set a budget to check it (--gpu-memory 24GiB, or "gpu": { "preset": "A10G" } in tritonc.config.json)',
+      estimate: 'estimated GPU memory: {{total}} on {{where}}{{unsized}}; set a budget to check it (--gpu-memory 24GiB, or "gpu": { "preset": "A10G" } in tritonc.config.json)',
       overBudget:
         'estimated memory on {{where}}: {{total}} of {{budget}} ({{percent}}%) = {{parts}}. Triton will fail to load the models that come last (CUDA out of memory). Lower instance_group count, spread models over GPUs with gpus: [...], or serve on a larger GPU',
       nearBudget:
@@ -60,7 +62,7 @@ export const instanceMemory = defineRepositoryRule<Options>({
           path: firstWritten(first.config, [['name']]),
           severity: 'info',
           messageId: 'estimate',
-          data: { total: formatBytes(busiest.totalBytes), where: gpuLabel(busiest.gpus, gpuCount), gpus: busiest.gpus, totalBytes: busiest.totalBytes },
+          data: { total: formatBytes(busiest.totalBytes), where: gpuLabel(busiest.gpus, gpuCount), unsized: unsizedText(busiest), gpus: busiest.gpus, totalBytes: busiest.totalBytes },
         });
       }
       return;
@@ -81,6 +83,14 @@ export const instanceMemory = defineRepositoryRule<Options>({
     }
   },
 });
+
+/** The models on a GPU whose weights tritonc cannot size (an LLM's engine or checkpoint, a Python model's own loading). */
+function unsizedText(load: GpuLoad): string {
+  const names = [...new Set(load.shares.filter((s) => s.weightBytes === undefined).map((s) => basename(s.dir)))];
+  if (!names.length) return '';
+  const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? `, and ${names.length - 3} more` : '');
+  return ` without the weights of ${shown}, which their backends load themselves (counted at the per-instance overhead only)`;
+}
 
 function pointAt(p: Placement): PathSegment[] {
   if (p.group < 0) return firstWritten(p.model.config, [['name']]);
