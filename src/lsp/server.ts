@@ -3,6 +3,7 @@
 // repository; each open document's unsaved text is laid over the disk, so diagnostics are those of
 // `tritonc lint` on the buffer as if saved, against the model files and sibling configs on disk.
 // Every request runs guarded: a failure answers that request with an error and the server goes on.
+import { knownParameterKeys } from '../triton/backend-parameters.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -188,6 +189,11 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
       if (value[1] === 'backend') return quoted(KNOWN_BACKENDS, CompletionItemKind.Value);
       if (value[1] === 'platform') return quoted(PLATFORMS, CompletionItemKind.Value);
       if (value[1] === 'model_name') return quoted(workspace.repository(dirname(dirname(path))).modelDirs().map((d) => d.slice(dirname(d).length + 1)), CompletionItemKind.Module);
+      // A model-level parameters entry: the keys its backend reads.
+      if (value[1] === 'key' && place.message.fullName === 'inference.ModelConfig.ParametersEntry' && place.messagePath.length <= 2) {
+        const backend = parsed.value.backend || (parsed.value.platform === 'onnxruntime_onnx' ? 'onnxruntime' : '');
+        return quoted(knownParameterKeys(backend), CompletionItemKind.Property);
+      }
       return [];
     }
     // The fields of the message the cursor stands in, and nothing from other messages.

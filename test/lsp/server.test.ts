@@ -234,6 +234,27 @@ ensemble_scheduling { step [
     expect(Array.isArray(hints)).toBe(true);
   });
 
+  it('completes the parameters keys the backend reads (TensorRT-LLM, ONNX Runtime)', { timeout: 30_000 }, async () => {
+    const TRT = 'backend: "tensorrtllm"\nparameters { key: "" value: { string_value: "x" } }\n';
+    const repo = await writeRepo({ 'tensorrt_llm/config.pbtxt': TRT, 'tensorrt_llm/1/.keep': '', 'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': CLASSIFIER });
+    const s = await start(repo);
+    const file = join(repo, 'tensorrt_llm/config.pbtxt');
+    await open(s, file, TRT);
+    const at = TRT.split('\n')[1]!.indexOf('key: "') + 'key: "'.length;
+    const items = await s.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: pathToFileURL(file).href }, position: { line: 1, character: at } });
+    const labels = (Array.isArray(items) ? items : items!.items).map((i) => i.label);
+    expect(labels).toContain('gpt_model_type');
+    expect(labels).toContain('kv_cache_free_gpu_mem_fraction');
+    expect(labels).not.toContain('worker_path');
+    const ort = `${CLASSIFIER_CONFIG}parameters { key: "" value: { string_value: "1" } }\n`;
+    const cfile = join(repo, 'classifier/config.pbtxt');
+    await open(s, cfile, ort);
+    const lines = ort.split('\n');
+    const line = lines.findIndex((l) => l.startsWith('parameters'));
+    const ortItems = await s.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: pathToFileURL(cfile).href }, position: { line, character: lines[line]!.indexOf('key: "') + 6 } });
+    expect((Array.isArray(ortItems) ? ortItems : ortItems!.items).map((i) => i.label)).toContain('intra_op_thread_count');
+  });
+
   it('a file the editor does not hold changes on disk (the client reports it): the open documents are linted again', { timeout: 30_000 }, async () => {
     const repo = await writeRepo({ 'pipeline/config.pbtxt': ENSEMBLE, 'pipeline/1/.keep': '' });
     const s = await start(repo);
