@@ -206,8 +206,7 @@ class LintRun {
     if (this.options.settings) return this.options.settings;
     let file = this.options.settingsFile ? resolve(this.options.cwd ?? process.cwd(), this.options.settingsFile) : undefined;
     if (!file) {
-      if (!this.settingsFileByDir.has(dir)) this.settingsFileByDir.set(dir, findSettingsFile(dir));
-      file = this.settingsFileByDir.get(dir);
+      file = this.settingsFileByDir.has(dir) ? this.settingsFileByDir.get(dir) : findSettingsFile(dir, this.settingsFileByDir);
     }
     if (!file) return DEFAULT_SETTINGS;
     let s = this.settingsByFile.get(file);

@@ -141,20 +141,34 @@ export function settingsJsonSchema(rules: readonly Rule[]): Record<string, unkno
 // ---- loading -------------------------------------------------------------------------------------
 
 /** The nearest tritonc.config.json at or above `start` (a file or a directory). */
-export function findSettingsFile(start: string): string | undefined {
+export function findSettingsFile(start: string, known: Map<string, string | undefined> = new Map()): string | undefined {
   let dir = resolve(start);
   try {
     if (!statSync(dir).isDirectory()) dir = dirname(dir);
   } catch {
     dir = dirname(dir);
   }
+  // `known`: the answers for directories already walked (a thousand model directories share their
+  // repository's ancestors): each directory is looked at once per run.
+  const walked: string[] = [];
+  let found: string | undefined;
   for (;;) {
+    if (known.has(dir)) {
+      found = known.get(dir);
+      break;
+    }
+    walked.push(dir);
     const candidate = join(dir, SETTINGS_FILE_NAME);
-    if (existsSync(candidate)) return candidate;
+    if (existsSync(candidate)) {
+      found = candidate;
+      break;
+    }
     const parent = dirname(dir);
-    if (parent === dir) return undefined;
+    if (parent === dir) break;
     dir = parent;
   }
+  for (const d of walked) known.set(d, found);
+  return found;
 }
 
 /** Reads and validates a settings file; throws SettingsError. */
