@@ -15,7 +15,7 @@ export {
   defineModelRule, defineRepositoryRule,
   type Rule, type RuleMeta, type ModelRule, type RepositoryRule, type ModelContext, type RepositoryContext, type Report, type MessageOf,
 } from './lint/rule.js';
-export { applyEdits } from './lint/edits.js';
+export { applyEdits } from './config/text-edits.js';
 export { formatReport, REPORT_FORMATS, type ReportFormat } from './report/index.js';
 
 // The repository read once: overlays, caching across runs.

@@ -5,7 +5,8 @@
 import type { PathSegment, TextEdit } from '../diagnostics.js';
 import { applyEdits, removalOf } from './text-edits.js';
 import { parseConfig, hasErrors } from './document.js';
-import { valueDifferences } from './value-diff.js';
+import { onSameBranch, valueDifferences } from './value-diff.js';
+import { valueAt } from './value-path.js';
 
 export interface FieldChange {
   path: PathSegment[];
@@ -16,9 +17,6 @@ export interface FieldChange {
 }
 
 export type SetFieldsResult = { ok: true; text: string } | { ok: false; problem: string };
-
-const valueAt = (root: unknown, path: readonly PathSegment[]): unknown =>
-  path.reduce<unknown>((v, seg) => (v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[seg] : undefined), root);
 
 /** The text of `path` (below an existing message) written from nothing: `a { b [ { c: 1 } ] }`. */
 function nested(path: readonly PathSegment[], text: string): string {
@@ -91,8 +89,7 @@ export function setFields(source: string, file: string, changes: readonly FieldC
   for (const c of changes) {
     if (valueDifferences(valueAt(after.value, c.path), c.value).length) return { ok: false, problem: `${c.path.join('.')} did not come out as intended in ${file}` };
   }
-  const related = (a: readonly PathSegment[], b: readonly PathSegment[]) => a.slice(0, Math.min(a.length, b.length)).every((s, i) => s === b[i]);
-  const stray = valueDifferences(before.value, after.value).filter((d) => !changes.some((c) => related(d, c.path)));
+  const stray = valueDifferences(before.value, after.value).filter((d) => !changes.some((c) => onSameBranch(d, c.path)));
   if (stray.length) return { ok: false, problem: `editing ${file} would also change ${stray.map((p) => p.join('.')).join(', ')}` };
   return { ok: true, text };
 }

@@ -15,3 +15,6 @@ export function valueDifferences(a: unknown, b: unknown, path: PathSegment[] = [
   const keys = new Set([...Object.keys(a), ...Object.keys(b as object)]);
   return [...keys].flatMap((k) => valueDifferences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], [...path, k]));
 }
+
+/** Whether one path lies on the other's branch (either is a prefix of the other). */
+export const onSameBranch = (a: readonly PathSegment[], b: readonly PathSegment[]): boolean => a.slice(0, Math.min(a.length, b.length)).every((s, i) => s === b[i]);

@@ -4,6 +4,7 @@
 // safe_substitute leaves an unfilled placeholder in place for Triton to fail on, or for the backend
 // to replace with its default).
 import { didYouMean } from '../pbtxt/suggest.js';
+import { positionAt } from '../util/text-position.js';
 import { placeholderNames, safeSubstitute } from './python-template.js';
 import type { Substitution } from './substitutions.js';
 
@@ -32,16 +33,6 @@ export interface FillResult {
   defaulted: { name: string; value: string }[];
 }
 
-function positionOf(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
 export function fillTemplate(template: string, substitutions: readonly Substitution[]): FillResult {
   const names = placeholderNames(template);
   const present = new Set(names);
@@ -59,7 +50,10 @@ export function fillTemplate(template: string, substitutions: readonly Substitut
   const { text, left } = safeSubstitute(template, mapping);
   // A placeholder in a comment (a parameter the template ships commented out) is no value Triton reads.
   const comments = commentRanges(template);
-  const unfilled = left.filter((t) => !comments.some(([a, b]) => t.start >= a && t.start < b)).map((t) => ({ name: t.name!, ...positionOf(template, t.start) }));
+  const unfilled = left.filter((t) => !comments.some(([a, b]) => t.start >= a && t.start < b)).map((t) => {
+    const { line, column } = positionAt(template, t.start);
+    return { name: t.name!, line, column };
+  });
   return { text, unknownKeys, unfilled, defaulted };
 }
 

@@ -2,7 +2,7 @@
 // rules attach to findings (applied by `lint --fix` and editors' quick fixes). An edit exists only
 // where the value is written at exactly one place; otherwise the finding carries no fix.
 import type { TextEdit } from '../diagnostics.js';
-import { applyEdits, removalOf } from '../config/text-edits.js';
+import { removalOf } from '../config/text-edits.js';
 import type { ConfigDocument } from '../config/document.js';
 import type { ConfigEdits } from './rule.js';
 
@@ -29,5 +29,3 @@ export function completeFix(fix: { description: string; edits: readonly (TextEdi
   if (!fix || !fix.edits.length || fix.edits.some((e) => e === undefined)) return undefined;
   return { description: fix.description, edits: fix.edits as TextEdit[] };
 }
-
-export { applyEdits, removalOf };

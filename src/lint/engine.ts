@@ -22,7 +22,8 @@ import { parseDirectives, suppresses, unknownIds, unusedDirectives, type Directi
 import { looksLikeModelDir, modelDirOfConfig, resolveTargets, type LintTarget } from './targets.js';
 import { byteRange, modelReadReport } from './model-read.js';
 import { modelUnreadable } from './rules/correctness/model-unreadable.js';
-import { completeFix, configEdits, removalOf } from './edits.js';
+import { completeFix, configEdits } from './edits.js';
+import { removalOf } from '../config/text-edits.js';
 import { renderMessage } from './messages.js';
 import { didYouMean } from '../pbtxt/suggest.js';
 import { Workspace, type ConfigRead } from '../workspace/workspace.js';

@@ -4,10 +4,10 @@
 // parse, and its value may change only at the finding's path (a fix whose finding names no path may
 // change comments and layout, never the value). A fix that fails either check is refused, never
 // applied. Nothing here writes a file: the caller writes `after` (atomically) or, for a dry run, not.
-import { valueDifferences } from '../config/value-diff.js';
-import type { Diagnostic, PathSegment } from '../diagnostics.js';
+import { onSameBranch, valueDifferences } from '../config/value-diff.js';
+import type { Diagnostic } from '../diagnostics.js';
 import { parseConfig } from '../config/document.js';
-import { applyEdits } from './edits.js';
+import { applyEdits } from '../config/text-edits.js';
 import { lintSync, type LintOptions } from './engine.js';
 import type { LintResult } from './results.js';
 import { Workspace } from '../workspace/workspace.js';
@@ -35,9 +35,6 @@ export interface FixRun {
   result: LintResult;
 }
 
-export { valueDifferences };
-
-const related = (a: readonly PathSegment[], b: readonly PathSegment[]): boolean => a.slice(0, Math.min(a.length, b.length)).every((s, i) => s === b[i]);
 
 /** Why a fix may not be applied to `text`, or undefined when it may. */
 export function fixProblem(text: string, d: Diagnostic): string | undefined {
@@ -53,7 +50,7 @@ export function fixProblem(text: string, d: Diagnostic): string | undefined {
   const syntax = after.diagnostics.find((x) => x.severity === 'error');
   if (syntax && !before.diagnostics.some((x) => x.severity === 'error')) return `the result does not parse (${syntax.range.start.line}:${syntax.range.start.column}: ${syntax.message})`;
   const changed = valueDifferences(before.value, after.value);
-  const beyond = changed.filter((p) => !d.path.length || !related(p, d.path));
+  const beyond = changed.filter((p) => !d.path.length || !onSameBranch(p, d.path));
   if (beyond.length) return `it would also change ${beyond.map((p) => p.map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('') || 'the whole config').join(', ')}, beyond the finding`;
   return undefined;
 }

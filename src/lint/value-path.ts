@@ -1,15 +1,7 @@
 // Reading a config value by path, to tell whether something is written in the file (and so has a
 // token to point at) before reporting on it.
 import type { PathSegment } from '../diagnostics.js';
-
-export function valueAt(root: unknown, path: readonly PathSegment[]): unknown {
-  let v: unknown = root;
-  for (const seg of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string | number, unknown>)[seg];
-  }
-  return v;
-}
+import { valueAt } from '../config/value-path.js';
 
 /** The first of `paths` whose value is written; `fallback` when none is. */
 export function firstWritten(root: unknown, paths: readonly PathSegment[][], fallback: PathSegment[] = []): PathSegment[] {

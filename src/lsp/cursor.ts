@@ -54,12 +54,3 @@ export function cursorPlace(tree: DocumentNode, root: SchemaMessage, offset: num
   return place;
 }
 
-/** The value at `path` in a plain config value. */
-export function valueAt(value: unknown, path: readonly PathSegment[]): unknown {
-  let v: unknown = value;
-  for (const s of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string | number, unknown>)[s as string | number];
-  }
-  return v;
-}

@@ -24,7 +24,8 @@ import { RULES } from '../lint/rules/index.js';
 import { ruleDocsUrl } from '../lint/docs-url.js';
 import { KNOWN_BACKENDS } from '../triton/backends.js';
 import { Workspace } from '../workspace/workspace.js';
-import { cursorPlace, valueAt } from './cursor.js';
+import { cursorPlace } from './cursor.js';
+import { valueAt } from '../config/value-path.js';
 
 const pathLabel = (path: readonly PathSegment[]): string => path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
 

@@ -161,6 +161,6 @@ export const PYTHON_RUNTIME_ENUMS: Readonly<Record<string, readonly string[]>> =
  * Whether a `backend: "python"` config is TensorRT-LLM's Python-runtime model: the same template as
  * the C++ one, so it carries the engine keys the Python model reads (model.py get_executor_config).
  */
-export function isTrtllmPythonRuntime(backend: string, params: Readonly<Record<string, unknown>>): boolean {
+function isTrtllmPythonRuntime(backend: string, params: Readonly<Record<string, unknown>>): boolean {
   return backend === 'python' && ('gpt_model_type' in params || 'gpt_model_path' in params) && 'batch_scheduler_policy' in params;
 }

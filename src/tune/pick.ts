@@ -56,11 +56,12 @@ export function pick(tables: ReadonlyMap<string, { table: PerfTable; settings: V
     const rows = table.rows.filter((r) => r.latencyUs[percentile] !== undefined);
     const within = rows.filter((r) => r.latencyUs[percentile]! <= budgetUs);
     const top = within[within.length - 1];
+    const knee = kneeOf(rows, percentile);
     results.push({
       variant,
       settings,
       ...(top ? { chosen: { load: top.load, throughput: top.throughput, latencyUs: top.latencyUs[percentile]!, row: top } } : {}),
-      ...(kneeOf(rows, percentile) !== undefined ? { knee: kneeOf(rows, percentile)! } : {}),
+      ...(knee !== undefined ? { knee } : {}),
       bestLatencyUs: Math.min(...rows.map((r) => r.latencyUs[percentile]!)),
       rows,
     });

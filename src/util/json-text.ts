@@ -1,18 +1,9 @@
 // JSON files users write (settings, the lock, a vLLM model.json): parsed with where a syntax error is,
 // and where each top-level key stands, so a finding can point into the file.
 
-export interface JsonPosition {
-  offset: number;
-  line: number;
-  column: number;
-}
+import { positionAt, type TextPosition } from './text-position.js';
 
-export type JsonRead = { ok: true; value: unknown } | { ok: false; at: JsonPosition; message: string };
-
-export function positionAt(text: string, offset: number): JsonPosition {
-  const before = text.slice(0, offset).split('\n');
-  return { offset, line: before.length, column: before[before.length - 1]!.length + 1 };
-}
+export type JsonRead = { ok: true; value: unknown } | { ok: false; at: TextPosition; message: string };
 
 /** JSON.parse, with V8's "at position N" turned into line and column (the end of the text when it gives none). */
 export function parseJsonText(text: string): JsonRead {

@@ -37,12 +37,16 @@ interface ConfigEntry {
 }
 
 // Config values hold 64-bit integers as bigints beyond 2^53, and floats may be inf or nan: JSON has neither.
-let encodedSpecial = false;
-const replacer = (_key: string, v: unknown): unknown => {
-  if (typeof v === 'bigint') return (encodedSpecial = true), { $bigint: String(v) };
-  if (typeof v === 'number' && !Number.isFinite(v)) return (encodedSpecial = true), { $number: String(v) };
-  return v;
-};
+/** JSON text of a config value, and whether it encoded a bigint or a non-finite number (and needs the reviver). */
+function encodeConfig(value: ModelConfig): { json: string; special: boolean } {
+  let special = false;
+  const json = JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v === 'bigint') return (special = true), { $bigint: String(v) };
+    if (typeof v === 'number' && !Number.isFinite(v)) return (special = true), { $number: String(v) };
+    return v;
+  });
+  return { json, special };
+}
 const reviver = (_key: string, v: unknown): unknown => {
   if (v && typeof v === 'object' && !Array.isArray(v)) {
     const keys = Object.keys(v);
@@ -116,9 +120,8 @@ export class DiskCache {
   setConfig(path: string, value: ModelConfig): void {
     const id = identityOf(path);
     if (!id) return;
-    encodedSpecial = false;
-    const json = JSON.stringify(value, replacer);
-    this.configs.set(path, { id: store(id), json, ...(encodedSpecial ? { special: true as const } : {}) });
+    const { json, special } = encodeConfig(value);
+    this.configs.set(path, { id: store(id), json, ...(special ? { special: true as const } : {}) });
     this.dirty = true;
   }
 

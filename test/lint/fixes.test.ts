@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics.js';
-import { applyEdits } from '../../src/lint/edits.js';
+import { applyEdits } from '../../src/config/text-edits.js';
 import { lintSync } from '../../src/lint/engine.js';
 import { RULES } from '../../src/lint/rules/index.js';
 import { DEFAULT_SETTINGS } from '../../src/lint/settings.js';

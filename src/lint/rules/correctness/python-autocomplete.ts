@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { selectVersions } from '../../../repo/model-dir.js';
 import { autoCompleteLlmApi, isLlmApiModelPy, readTritonConfig } from '../../../triton/autocomplete-trtllm-llmapi.js';
-import { positionAt } from '../../../util/json-text.js';
+import { positionAt } from '../../../util/text-position.js';
 import { modelName, settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 

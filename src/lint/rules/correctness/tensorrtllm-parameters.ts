@@ -19,7 +19,6 @@ import {
 import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 
-const PLACEHOLDER = UNFILLED_PLACEHOLDER;
 const LOGITS_OUTPUTS = ['generation_logits', 'context_logits'];
 const LOGITS_TYPES = ['TYPE_FP32', 'TYPE_FP16'];
 
@@ -88,7 +87,7 @@ export const tensorrtllmParameters = defineModelRule({
         ctx.report({ path: ctx.config.parameters ? ['parameters'] : [], messageId: 'missingRequired', data: { key, runtime, example: key === 'gpt_model_type' ? 'inflight_fused_batching' : '' } });
       }
       const set = (k: string) => (text(k) ?? '') !== '';
-      if (!set('gpt_model_path') && !set('encoder_model_path') && !['gpt_model_path', 'encoder_model_path'].some((k) => PLACEHOLDER.test(text(k) ?? ''))) {
+      if (!set('gpt_model_path') && !set('encoder_model_path') && !['gpt_model_path', 'encoder_model_path'].some((k) => UNFILLED_PLACEHOLDER.test(text(k) ?? ''))) {
         ctx.report({ path: 'gpt_model_path' in params ? path('gpt_model_path') : ctx.config.parameters ? ['parameters'] : [], messageId: 'noEnginePath' });
       }
     }
@@ -106,7 +105,7 @@ export const tensorrtllmParameters = defineModelRule({
         continue;
       }
       // fill_template.py's leftovers: unfilled-placeholder says what each does.
-      if (PLACEHOLDER.test(value)) continue;
+      if (UNFILLED_PLACEHOLDER.test(value)) continue;
       // Python's read_parameter_as_type: "" is unset there; in C++ "" fails to parse like any bad value.
       if (python && value === '') continue;
       const fallback = p.default ?? 'its default';
@@ -127,7 +126,7 @@ export const tensorrtllmParameters = defineModelRule({
           if (key === 'gpt_model_type') report(key, { messageId: 'enumFails', severity: 'error', data: { key, value, runtime, values: p.values!.join(', '), triton: 'Invalid gpt_model_type. Must be v1/inflight_batching/inflight_fused_batching.', suggest: suggestion(close) }, ...fix });
           else if (key === 'guided_decoding_backend') {
             // Off when the info path is unset; else the backend refuses anything but xgrammar.
-            if (value !== '' && (text('xgrammar_tokenizer_info_path') ?? '') !== '' && !PLACEHOLDER.test(text('xgrammar_tokenizer_info_path')!))
+            if (value !== '' && (text('xgrammar_tokenizer_info_path') ?? '') !== '' && !UNFILLED_PLACEHOLDER.test(text('xgrammar_tokenizer_info_path')!))
               report(key, { messageId: 'enumFails', severity: 'error', data: { key, value, runtime, values: 'xgrammar', triton: "Guided decoding is currently supported with 'xgrammar' backend. Invalid guided_decoding_backend parameter provided.", suggest: suggestion(close) }, ...fix });
           } else report(key, { messageId: 'enumDefaults', severity: 'warning', data: { key, value, values: p.values!.join(', '), default: fallback, suggest: suggestion(close) }, ...fix });
           break;

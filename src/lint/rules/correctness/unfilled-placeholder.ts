@@ -11,7 +11,6 @@ import { TRTLLM_PARAMETERS, UNFILLED_PLACEHOLDER, guidedDecodingOff, trtllmRunti
 import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 
-const PLACEHOLDER = UNFILLED_PLACEHOLDER;
 // Guided decoding's keys must stay in the config, whatever their value (model_instance_state.cc:410-453).
 const REQUIRED_KEY = '; keep the key, which the backend requires';
 
@@ -49,10 +48,10 @@ export const unfilledPlaceholder = defineModelRule({
     const params = ctx.config.parameters ?? {};
     const texts = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, v.string_value]));
     const pythonRuntime = trtllmRuntime(backend, params) === 'python';
-    const filled = (k: string) => (texts[k] ?? '') !== '' && !PLACEHOLDER.test(texts[k]!);
+    const filled = (k: string) => (texts[k] ?? '') !== '' && !UNFILLED_PLACEHOLDER.test(texts[k]!);
 
     for (const [path, value] of strings(ctx.config)) {
-      const m = PLACEHOLDER.exec(value);
+      const m = UNFILLED_PLACEHOLDER.exec(value);
       if (!m) continue;
       const name = m[1]!;
       const placeholder = m[0];

@@ -12,7 +12,8 @@ import { didYouMean } from '../../../pbtxt/suggest.js';
 import { selectVersions } from '../../../repo/model-dir.js';
 import { autoCompleteVllm } from '../../../triton/autocomplete-vllm.js';
 import { VLLM_VERSIONS, engineArg, engineArgNames, jsonKind, versionsWith } from '../../../triton/vllm-engine-args.js';
-import { parseJsonText, positionAt, topLevelKeys } from '../../../util/json-text.js';
+import { parseJsonText, topLevelKeys } from '../../../util/json-text.js';
+import { positionAt } from '../../../util/text-position.js';
 import { modelName, settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule } from '../../rule.js';
 import { durationSchema } from '../../settings.js';
-import { valueAt } from '../../value-path.js';
+import { valueAt } from '../../../config/value-path.js';
 import { formatMicroseconds, parseDuration } from '../../units.js';
 
 const options = z.strictObject({
