@@ -77,6 +77,14 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 }
 
 export async function main(): Promise<void> {
+  // A reader that stops early (`tritonc ... | head`) closes the pipe: stop quietly, as Unix tools do,
+  // rather than die on the unhandled EPIPE with a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+      process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    });
+  }
   const io = processIO();
   try {
     process.exitCode = await runCli(process.argv.slice(2), io);

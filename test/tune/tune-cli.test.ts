@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from '../support/cli.js';
+import { BIN, cli } from '../support/cli.js';
 import { CLASSIFIER, writeRepo } from '../lint/harness.js';
 
 const CONFIG = `# The classifier, as the team wrote it
@@ -149,5 +149,16 @@ describe('tritonc tune pick', () => {
     const r = await cli(['tune', 'pick', out, '--latency-budget', '20ms'], { cwd: repo });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/classifier_d0_i1\/perf\.csv:2:3: "Inferences\/Second" is "lots", not a number/);
+  });
+});
+
+describe('tritonc tune plan | head', () => {
+  it('a reader that stops early ends the output quietly: no EPIPE stack trace, the plan written', async () => {
+    const repo = await writeRepo({ 'classifier/config.pbtxt': CONFIG, 'classifier/1/model.onnx': CLASSIFIER });
+    const out = join(repo, 'plan');
+    const r = spawnSync('bash', ['-c', `node ${JSON.stringify(BIN)} tune plan classifier --out plan --delays 0,1ms,2ms --instances 1,2,3 | head -1`], { cwd: repo, encoding: 'utf8' });
+    expect(r.stdout).toMatch(/^wrote 9 variants of classifier/);
+    expect(r.stderr).not.toContain('EPIPE');
+    expect(readdirSync(out).filter((n) => n.startsWith('classifier_'))).toHaveLength(9);
   });
 });
