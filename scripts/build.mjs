@@ -15,7 +15,8 @@ const common = {
   legalComments: 'none',
   // Optional, large, native: loaded lazily only by `verify --runtime ort`. The language server's
   // libraries are required only by `tritonc lsp`: left out of the bundle, so no other command parses them.
-  external: ['onnxruntime-node', 'vscode-languageserver', 'vscode-languageserver-textdocument'],
+  // The object-storage clients are optional too, loaded only for an s3://, gs:// or as:// repository.
+  external: ['onnxruntime-node', 'vscode-languageserver', 'vscode-languageserver-textdocument', '@aws-sdk/client-s3', '@google-cloud/storage', '@azure/storage-blob', '@azure/identity'],
   logLevel: 'warning',
 };
 

@@ -21,6 +21,7 @@ import { describeFsError } from '../util/read-text.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { terminalProgress } from './progress.js';
+import { completeRun, openRepositories } from './remote.js';
 import type { CommandSpec } from './command.js';
 import { serverFlagsFromArgs, withServerFlags } from './server-flags.js';
 import type { ServerOptions } from '../triton/server-options.js';
@@ -133,6 +134,13 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
     }
   }
 
+  // Repository URLs (paths and --model-repository) are mounted: listed, their configs fetched.
+  const served = opts.server?.modelRepositories ?? [];
+  const opened = await openRepositories('lint', [...opts.paths, ...served], io, { quiet: opts.quiet === true });
+  const paths = opened.paths.slice(0, opts.paths.length);
+  const server = opts.server && served.length ? { ...opts.server, modelRepositories: opened.paths.slice(opts.paths.length) } : opts.server;
+  if (opened.repos.remote && (opts.fix || opts.fixDryRun)) throw new UsageError('lint: --fix and --fix-dry-run change files, and tritonc never writes to object storage: fix a checkout of the configs, then upload it');
+
   let result: LintResult;
   const progress = terminalProgress(io, 'tritonc lint: configs', { quiet: opts.quiet === true });
   try {
@@ -141,17 +149,19 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
       ...(progress ? { onProgress: (done: number, total: number) => progress.update(done, total) } : {}),
       ...(opts.gpus !== undefined ? { gpuCount: opts.gpus } : {}),
       ...(opts.configsOnly !== undefined ? { configsOnly: opts.configsOnly } : {}),
-      ...(opts.server ? { server: opts.server } : {}),
+      ...(server ? { server } : {}),
       ...(opts.cache ? { cacheFile: opts.cache } : {}),
     };
-    result = opts.fix || opts.fixDryRun ? applyFixes(opts.paths, options, opts.fix === true, io) : lintSync(opts.paths, options);
+    result = opts.fix || opts.fixDryRun ? applyFixes(paths, options, opts.fix === true, io) : await completeRun('lint', opened, (files) => lintSync(paths, { ...options, files }));
   } catch (e) {
-    if (e instanceof LintInputError) throw new UsageError(`lint: ${e.message}`);
+    if (e instanceof LintInputError) throw new UsageError(`lint: ${opened.repos.rename(e.message)}`);
     if (e instanceof SettingsError) throw new UsageError(`lint: settings: ${e.message}`);
     throw e;
   } finally {
     progress?.end();
   }
+  // Findings on a repository in object storage name its objects' URLs.
+  result = opened.repos.renameDeep(result);
   for (const p of result.problems) io.stderr(`tritonc lint: ${displayPath(p.file, io.cwd)}: ${p.message}\n`);
 
   const shown = opts.quiet ? errorsOnly(result) : result;

@@ -86,9 +86,19 @@ export async function main(): Promise<void> {
     });
   }
   const io = processIO();
+  // A run whose promise never settles lets Node exit with nothing left to do, and exit 0 would read
+  // as success: a run that did not finish is an internal error.
+  let settled = false;
+  process.once('beforeExit', () => {
+    if (settled) return;
+    io.stderr('tritonc: internal error: the run stopped before it finished (nothing was left to wait for)\nThis is a bug in tritonc; please report it with the command you ran.\n');
+    process.exitCode = 70;
+  });
   try {
     process.exitCode = await runCli(process.argv.slice(2), io);
+    settled = true;
   } catch (e) {
+    settled = true;
     // A bug in tritonc, not in the user's input: say so, briefly, with what to report.
     io.stderr(`tritonc: internal error: ${(e as Error).message}\nThis is a bug in tritonc; please report it with the command you ran.\n`);
     if (process.env.TRITONC_DEBUG) io.stderr(`${(e as Error).stack}\n`);

@@ -12,14 +12,14 @@ export interface Progress {
   end(): void;
 }
 
-export function terminalProgress(io: CliIO, what: string, options: { quiet?: boolean; now?: () => number } = {}): Progress | undefined {
+export function terminalProgress(io: CliIO, what: string, options: { quiet?: boolean; now?: () => number; minItems?: number } = {}): Progress | undefined {
   if (!io.stderrIsTTY || options.quiet) return undefined;
   const now = options.now ?? (() => performance.now());
   let shownAt = -Infinity;
   let shown = false;
   return {
     update(done, total) {
-      if (total < MIN_ITEMS) return;
+      if (total < (options.minItems ?? MIN_ITEMS)) return;
       const t = now();
       if (done < total && t - shownAt < EVERY_MS) return;
       shownAt = t;

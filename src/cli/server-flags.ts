@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ServerFlagError, autoCompleteConfigOf, parseBackendConfig, parseTritonBool, type ServerOptions } from '../triton/server-options.js';
 import { UsageError } from './errors.js';
+import { isRemoteUrl } from '../remote/url.js';
 
 export interface ServerFlagSet {
   /** --model-repository (repeatable): lint only; the other commands take one model. */
@@ -35,7 +36,8 @@ export function serverFlagsFromArgs(a: Record<string, unknown>, cwd: string): Pa
   }
   const repositories = ((a.modelRepository as string[] | undefined) ?? []).map((p) => {
     if (!p) throw new UsageError('--model-repository takes a path, e.g. --model-repository model_repository');
-    return resolve(cwd, p);
+    // A repository URL stays as it is: the command mounts it (cli/remote.ts).
+    return isRemoteUrl(p) ? p : resolve(cwd, p);
   });
   if (repositories.length) out.modelRepositories = repositories;
   return out;

@@ -27,7 +27,7 @@ import { removalOf } from '../config/text-edits.js';
 import { renderMessage } from './messages.js';
 import { didYouMean } from '../pbtxt/suggest.js';
 import { Workspace, type ConfigRead } from '../workspace/workspace.js';
-import type { SignatureResult } from '../workspace/sources.js';
+import type { FileSource, SignatureResult } from '../workspace/sources.js';
 import { append } from '../util/arrays.js';
 import { applyServerFlags, type ServerOptions } from '../triton/server-options.js';
 import { DiskCache } from '../workspace/disk-cache.js';
@@ -57,6 +57,8 @@ export interface LintOptions {
    * the end. Only with a workspace of this run (not with `workspace`, which keeps its own).
    */
   cacheFile?: string;
+  /** Where the files are read (a repository in object storage: remote/repositories.ts); default the disk. Only without `workspace`. */
+  files?: FileSource;
   /** Called after each config file, for a progress display. */
   onProgress?: (done: number, total: number) => void;
   /**
@@ -74,7 +76,7 @@ export async function lint(paths: readonly string[], options: LintOptions = {}):
 export function lintSync(paths: readonly string[], options: LintOptions = {}): LintResult {
   // One run reads the tree as it is: each directory is listed once, however many parts ask.
   const cache = options.cacheFile && !options.workspace ? new DiskCache(resolve(options.cwd ?? process.cwd(), options.cacheFile), VERSION) : undefined;
-  const workspace = options.workspace ?? new Workspace(cache ? { diskCache: cache } : {});
+  const workspace = options.workspace ?? new Workspace({ ...(cache ? { diskCache: cache } : {}), ...(options.files ? { files: options.files } : {}) });
   workspace.newRun();
   const cwd = options.cwd ?? process.cwd();
   // With no paths, a server's --model-repository paths are what it serves, else the current directory.

@@ -1,5 +1,5 @@
 // The ONNX signature reader: public surface of src/onnx.
-export { readSignature, readSignatureSync, type ReadOptions, type ReadStats } from './reader.js';
+export { readSignature, readSignatureFrom, readSignatureSync, type RandomAccess, type ReadOptions, type ReadStats } from './reader.js';
 export { OnnxReadError, type OnnxReadErrorKind } from './errors.js';
 export { ELEM_TYPES, elemBytes, elemTypeByCode, elemTypeByName, type ElemType } from './elem-types.js';
 export { canBatch, isDynamicDim } from './signature.js';

@@ -28,6 +28,17 @@ export interface ReadStats {
  */
 const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
 
+/**
+ * A file read by position: a local file handle, or an object in a store read with ranged GETs
+ * (remote/). `read` answers the bytes at [position, position + length), fewer only at the end.
+ */
+export interface RandomAccess {
+  readonly size: number;
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<number>;
+  /** The size of the regular file at `path` (external data), null when there is none. */
+  sizeOf(path: string): Promise<number | null>;
+}
+
 /** Reads the signature of an ONNX model without loading its weights. Throws OnnxReadError on bad input. */
 export async function readSignature(file: string, options: ReadOptions = {}): Promise<ModelSignature> {
   let handle: fs.promises.FileHandle;
@@ -38,16 +49,22 @@ export async function readSignature(file: string, options: ReadOptions = {}): Pr
   }
   try {
     const size = checkRegular(file, await handle.stat().catch((e: unknown) => Promise.reject(ioError(file, e))));
-    const walk = readModel(new ByteWindow(file, size, options.windowBytes));
-    let answer: IoAnswer = null;
-    for (;;) {
-      const step = walk.next(answer);
-      if (step.done) return step.value;
-      answer = await performAsync(file, handle, step.value);
-      count(options.stats, step.value, answer);
-    }
+    return await readSignatureFrom(file, { size, read: (b, o, l, p) => readFully(file, handle, b, o, l, p), sizeOf: (p) => fs.promises.stat(p).then(fileSize, () => null) }, options);
   } finally {
     await handle.close().catch(() => undefined);
+  }
+}
+
+/** The same walk over any RandomAccess: its reads are the window's refills, one per jump past weights. */
+export async function readSignatureFrom(file: string, source: RandomAccess, options: ReadOptions = {}): Promise<ModelSignature> {
+  const walk = readModel(new ByteWindow(file, source.size, options.windowBytes));
+  let answer: IoAnswer = null;
+  for (;;) {
+    const step = walk.next(answer);
+    if (step.done) return step.value;
+    const req = step.value;
+    answer = req.op === 'size' ? await source.sizeOf(req.path) : await source.read(req.buffer, req.offset, req.length, req.position);
+    count(options.stats, req, answer);
   }
 }
 
@@ -153,15 +170,14 @@ function checkRegular(file: string, stat: fs.Stats): number {
   return stat.size;
 }
 
-async function performAsync(file: string, handle: fs.promises.FileHandle, req: IoRequest): Promise<IoAnswer> {
-  if (req.op === 'size') return fs.promises.stat(req.path).then(fileSize, () => null);
+async function readFully(file: string, handle: fs.promises.FileHandle, buffer: Buffer, offset: number, length: number, position: number): Promise<number> {
   let done = 0;
-  while (done < req.length) {
+  while (done < length) {
     let bytesRead: number;
     try {
-      ({ bytesRead } = await handle.read(req.buffer, req.offset + done, req.length - done, req.position + done));
+      ({ bytesRead } = await handle.read(buffer, offset + done, length - done, position + done));
     } catch (e) {
-      throw ioError(file, e, req.position + done);
+      throw ioError(file, e, position + done);
     }
     if (bytesRead === 0) break;
     done += bytesRead;

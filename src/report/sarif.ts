@@ -6,6 +6,7 @@ import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LintResult, RuleDescriptor } from '../diagnostics.js';
 import { displayPath, type ReportOptions } from './options.js';
+import { isUrl } from '../util/display-path.js';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
@@ -37,7 +38,8 @@ export function toSarif(result: LintResult, options: ReportOptions = {}): Json {
   const results: Json[] = [];
   for (const file of result.results) {
     const shown = displayPath(file.filePath, cwd);
-    const artifact = isAbsolute(shown) ? { uri: pathToFileURL(shown).href } : { uri: shown, uriBaseId: '%SRCROOT%' };
+    // An object URL is an absolute artifact URI as it is.
+    const artifact = isUrl(shown) ? { uri: shown } : isAbsolute(shown) ? { uri: pathToFileURL(shown).href } : { uri: shown, uriBaseId: '%SRCROOT%' };
     for (const d of file.diagnostics) {
       const identity = `${d.ruleId}\u0000${shown}\u0000${d.path.length ? d.path.join('.') : `${d.range.start.line}:${d.range.start.column}:${d.message}`}`;
       const hash = createHash('sha256').update(identity).digest('hex').slice(0, 16);

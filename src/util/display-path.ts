@@ -1,9 +1,14 @@
 // How tritonc shows a path: relative to the working directory (with `/`), or absolute when it lies
-// outside it, so /nonexistent is shown as the user typed it, never as ../../nonexistent.
+// outside it, so /nonexistent is shown as the user typed it, never as ../../nonexistent; a URL as it is.
 import { isAbsolute, relative, sep } from 'node:path';
 
 export function displayPath(file: string, cwd: string): string {
+  // An object in a store (s3://, gs://, as://) is shown as its URL.
+  if (isUrl(file)) return file;
   const rel = relative(cwd, file);
   if (!rel || rel.startsWith('..') || isAbsolute(rel)) return file.split(sep).join('/');
   return rel.split(sep).join('/');
 }
+
+/** An object URL (s3://bucket/repo/m/config.pbtxt), not a path. */
+export const isUrl = (p: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//.test(p);

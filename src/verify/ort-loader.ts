@@ -1,9 +1,7 @@
 // onnxruntime-node is an optional peer dependency (291 MB installed, native): tritonc imports it only when
 // `verify --runtime ort` runs, and says how to install it when it is absent. The types below are the
 // small part of its API verify uses, written out so tritonc's own types never require the package.
-import { createRequire } from 'node:module';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isMissingModule, requireOptional } from '../util/require-optional.js';
 import { CannotRun } from './errors.js';
 
 export interface OrtValueMetadata {
@@ -45,20 +43,8 @@ export interface OrtApi {
 /** Loads onnxruntime-node; tests inject a loader that fails or returns a stand-in. */
 export type OrtLoader = () => Promise<unknown>;
 
-// require, not import(): onnxruntime-node is CommonJS, and the CLI bundle runs as a vm.Script (for
-// V8's code cache), where import() has no module loader to call. Node looks for it under tritonc's
-// own directory; a global install (npm install -g, and pre-commit's additional_dependencies) puts it
-// beside tritonc instead, in the node_modules directory that holds tritonc, so look there too.
-export const defaultOrtLoader: OrtLoader = async () => {
-  const require = createRequire(import.meta.url);
-  try {
-    return require('onnxruntime-node');
-  } catch (e) {
-    const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-    if (!isMissingModule(e) || basename(dirname(packageRoot)) !== 'node_modules') throw e;
-    return require(require.resolve('onnxruntime-node', { paths: [dirname(packageRoot)] }));
-  }
-};
+// Found beside tritonc or in the node_modules that holds it (util/require-optional.ts).
+export const defaultOrtLoader: OrtLoader = async () => requireOptional('onnxruntime-node');
 
 /** onnxruntime-node 1.30 installed, as measured: its native libraries for every platform. */
 const ORT_INSTALLED_SIZE = '291 MB';
@@ -74,17 +60,12 @@ export const ORT_MISSING_MESSAGE = [
   'Or verify without it: tritonc verify MODEL_DIR --runtime docker (or --runtime server --server URL).',
 ].join('\n');
 
-const isMissingModule = (e: unknown): boolean => {
-  const err = e as NodeJS.ErrnoException;
-  return (err?.code === 'ERR_MODULE_NOT_FOUND' || err?.code === 'MODULE_NOT_FOUND') && /onnxruntime-node/.test(String(err.message));
-};
-
 export async function loadOrt(loader: OrtLoader = defaultOrtLoader): Promise<OrtApi> {
   let mod: unknown;
   try {
     mod = await loader();
   } catch (e) {
-    if (isMissingModule(e)) throw new CannotRun(ORT_MISSING_MESSAGE);
+    if (isMissingModule(e, 'onnxruntime-node')) throw new CannotRun(ORT_MISSING_MESSAGE);
     throw new CannotRun(`onnxruntime-node is installed but does not load here: ${(e as Error).message}\nReinstall it (npm install onnxruntime-node) for this platform, or use --runtime docker.`);
   }
   // A CommonJS package seen through import(): the API is the namespace or its default export.

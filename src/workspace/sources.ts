@@ -20,6 +20,19 @@ export interface SignatureResult {
   error?: OnnxReadError;
 }
 
+/**
+ * Where the workspace reads: the tree, file texts, sizes and model signatures. The disk by default;
+ * a repository in object storage (remote/mounted.ts) answers the same questions from what it fetched.
+ */
+export interface FileSource extends Tree {
+  text(path: string): TextRead;
+  /** The size of a regular file; undefined when there is none. */
+  size(path: string): number | undefined;
+  signature(path: string): SignatureResult;
+}
+
+export const diskFiles: FileSource = { ...diskTree, text: readText, size: fileSize, signature: (path) => loadSignature(path) };
+
 type Overlay = { kind: 'text'; text: string } | { kind: 'model'; signature?: ModelSignature; size?: number };
 
 export class Sources implements Tree {
@@ -37,7 +50,7 @@ export class Sources implements Tree {
   private readonly signatures = new IdentityCache<SignatureResult>();
 
   constructor(
-    private readonly disk: Tree = diskTree,
+    private readonly disk: FileSource = diskFiles,
     /** Keep signatures across runs, checked by file identity. */
     private readonly acrossRuns = false,
     /** Signatures kept on disk between processes (lint --cache). */
@@ -169,7 +182,7 @@ export class Sources implements Tree {
     if (over?.kind === 'text') return { kind: 'text', text: over.text };
     if (over) return { kind: 'unreadable', reason: 'a model file stood in by its signature has no text' };
     let t = this.texts.get(path);
-    if (!t) this.texts.set(path, (t = readText(path)));
+    if (!t) this.texts.set(path, (t = this.disk.text(path)));
     return t;
   }
 
@@ -178,7 +191,7 @@ export class Sources implements Tree {
     const over = this.overlays.get(path);
     if (over?.kind === 'text') return Buffer.byteLength(over.text);
     if (over) return over.size;
-    if (!this.sizes.has(path)) this.sizes.set(path, fileSize(path));
+    if (!this.sizes.has(path)) this.sizes.set(path, this.disk.size(path));
     return this.sizes.get(path);
   }
 
@@ -194,7 +207,7 @@ export class Sources implements Tree {
   private readSignature(path: string): SignatureResult {
     const kept = this.persistent?.signature(path);
     if (kept) return { signature: kept };
-    const read = loadSignature(path);
+    const read = this.disk.signature(path);
     if (read.signature) this.persistent?.setSignature(path, read.signature);
     return read;
   }

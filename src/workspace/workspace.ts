@@ -16,7 +16,7 @@ import { effectiveConfig, type ModelSource, type ResolveOptions, type ResolveRes
 import { gpuLoads, weightBytes, type GpuLoad, type WeighedModel } from '../triton/gpu-memory.js';
 import { locateModelFile, type ModelFile } from '../triton/model-file.js';
 import { IdentityCache } from '../util/file-identity.js';
-import { Sources, type SignatureResult } from './sources.js';
+import { Sources, type FileSource, type SignatureResult } from './sources.js';
 import type { ModelSignature } from '../onnx/types.js';
 import { LOCK_FILE_NAME, LockError, parseLock, signatureFromLock, type Lock } from './lock.js';
 
@@ -95,10 +95,10 @@ export class Workspace {
    * files are unchanged (watch mode, an editor); each lookup then costs a stat. A workspace for one
    * run (the default) reads each file once and asks nothing more.
    */
-  constructor(options: { tree?: Tree; acrossRuns?: boolean; diskCache?: DiskCache } = {}) {
+  constructor(options: { files?: FileSource; acrossRuns?: boolean; diskCache?: DiskCache } = {}) {
     this.acrossRuns = options.acrossRuns ?? false;
     this.diskCache = options.diskCache;
-    this.sources = new Sources(options.tree, this.acrossRuns, options.diskCache);
+    this.sources = new Sources(options.files, this.acrossRuns, options.diskCache);
   }
 
   /** Starts a run: the disk is asked again; parsed configs stay while their files are unchanged. */

@@ -1,0 +1,139 @@
+// The repositories of one command, local or in object storage: URLs among the paths are mounted
+// (listed, configs fetched) at stand-in paths under `<cwd>/.tritonc-remote/`, so the project's
+// tritonc.config.json still applies; everything else reads the disk. A command runs its synchronous
+// work through `complete`, which fetches what the run asked for and runs it again until nothing is
+// missing, and shows its output through `rename`, which puts the object URLs back.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TreeEntry } from '../repo/tree.js';
+import { displayPath } from '../util/display-path.js';
+import type { PathKind } from '../util/path-kind.js';
+import type { TextRead } from '../util/read-text.js';
+import { diskFiles, type FileSource, type SignatureResult } from '../workspace/sources.js';
+import { MountedRepository, type MountOptions } from './mounted.js';
+import type { RequestStats } from './requests.js';
+import { isRemoteUrl, parseRemoteUrl } from './url.js';
+
+/** The directory the stand-in paths live under (never created: nothing reads or writes it on disk). */
+export const STAND_IN_DIR = '.tritonc-remote';
+
+/** A run asks again for what the previous pass fetched; this many passes cover configs, models, and steps they name. */
+const MAX_PASSES = 8;
+
+/** A config named inside a repository URL: the repository, and the config's path in it. */
+const CONFIG_IN_URL = /^(.*)\/([^/]+\/(?:config\.pbtxt|configs\/[^/]+\.pbtxt))$/;
+
+export class RemoteRepositories implements FileSource {
+  private readonly mounts: MountedRepository[] = [];
+  private readonly byUrl = new Map<string, MountedRepository>();
+
+  constructor(
+    private readonly cwd: string,
+    private readonly options: Omit<MountOptions, 'readFile'> & Partial<Pick<MountOptions, 'readFile'>>,
+    private readonly disk: FileSource = diskFiles,
+  ) {}
+
+  /** True when some path given was a URL. */
+  get remote(): boolean {
+    return this.mounts.length > 0;
+  }
+
+  /** The paths with each URL mounted and replaced by its stand-in path; local paths as they are. Throws RemoteUrlError, CredentialError, RemoteAccessError. */
+  async paths(given: readonly string[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const p of given) {
+      if (!isRemoteUrl(p)) {
+        out.push(p);
+        continue;
+      }
+      const inRepo = CONFIG_IN_URL.exec(p.replace(/\/+$/, ''));
+      const repoUrl = inRepo ? inRepo[1]! : p;
+      const mount = await this.mount(repoUrl);
+      out.push(inRepo ? `${mount.root}/${inRepo[2]}` : mount.root);
+    }
+    return out;
+  }
+
+  private async mount(given: string): Promise<MountedRepository> {
+    const loc = parseRemoteUrl(given);
+    const known = this.byUrl.get(loc.url);
+    if (known) return known;
+    const root = join(this.cwd, STAND_IN_DIR, String(this.mounts.length + 1));
+    const m = await MountedRepository.open(loc, given, root, { readFile: (f) => readFileSync(f, 'utf8'), ...this.options });
+    this.mounts.push(m);
+    this.byUrl.set(loc.url, m);
+    return m;
+  }
+
+  /**
+   * Runs `run` until it has asked for nothing that is not fetched: the last pass's result, which
+   * read everything it needed. Local repositories need one pass.
+   */
+  async complete<T>(run: (files: FileSource) => T): Promise<T> {
+    for (let pass = 1; ; pass++) {
+      const result = run(this);
+      const pending = this.mounts.filter((m) => m.pending > 0);
+      if (!pending.length || pass >= MAX_PASSES) return result;
+      await Promise.all(pending.map((m) => m.fetchPending()));
+    }
+  }
+
+  /** `text` with each stand-in path (absolute, or as shown relative to cwd) replaced by its URL. */
+  rename(text: string): string {
+    let out = text;
+    // Longest roots first: .tritonc-remote/1 is a prefix of .tritonc-remote/10.
+    for (const m of [...this.mounts].reverse()) {
+      for (const form of [m.root, displayPath(m.root, this.cwd)]) out = out.replace(new RegExp(`${escape(form)}(?![0-9])(/[^\\s"'\`),:;]*)?`, 'g'), (_, rest: string | undefined) => m.urlOf(m.root + (rest ?? '')));
+    }
+    return out;
+  }
+
+  /** A JSON-like value with every string renamed (findings: files, messages, related locations). */
+  renameDeep<T>(value: T): T {
+    if (!this.remote) return value;
+    const walk = (v: unknown): unknown => {
+      if (typeof v === 'string') return this.rename(v);
+      if (Array.isArray(v)) return v.map(walk);
+      if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+      return v;
+    };
+    return walk(value) as T;
+  }
+
+  /** Requests and bytes of every repository so far. */
+  get stats(): RequestStats {
+    return this.mounts.reduce((s, m) => ({ requests: s.requests + m.requests.stats.requests, bytes: s.bytes + m.requests.stats.bytes, retries: s.retries + m.requests.stats.retries }), { requests: 0, bytes: 0, retries: 0 });
+  }
+
+  // ---- FileSource: each path to its repository, else the disk ----
+
+  private of(path: string): FileSource {
+    return this.mounts.find((m) => m.owns(path)) ?? this.disk;
+  }
+
+  entries(dir: string): readonly TreeEntry[] {
+    return this.of(dir).entries(dir);
+  }
+
+  kind(path: string): PathKind | undefined {
+    return this.of(path).kind(path);
+  }
+
+  realpath(dir: string): string {
+    return this.of(dir).realpath(dir);
+  }
+
+  text(path: string): TextRead {
+    return this.of(path).text(path);
+  }
+
+  size(path: string): number | undefined {
+    return this.of(path).size(path);
+  }
+
+  signature(path: string): SignatureResult {
+    return this.of(path).signature(path);
+  }
+}
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

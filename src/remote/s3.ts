@@ -1,0 +1,78 @@
+// S3 through @aws-sdk/client-s3 (optional: imported only for an s3:// URL). Configured as Triton
+// configures its client (core src/filesystem/implementations/s3.h): path-style addressing always,
+// the URL's endpoint with http unless it says https, the key pair when both halves are given, else
+// the named profile, else the SDK's default chain.
+import type { S3Credential } from './credentials.js';
+import { StoreError, loadClient, kindOf, networkCode, type ObjectStore, type StoredObject } from './store.js';
+import type { RemoteLocation } from './url.js';
+
+type S3Module = typeof import('@aws-sdk/client-s3');
+
+export async function s3Store(loc: RemoteLocation, cred: S3Credential, env: Readonly<Record<string, string | undefined>>): Promise<ObjectStore> {
+  // The SDK warns on stderr about Node 20 on every run; the user did not ask the SDK anything.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const sdk = loadClient<S3Module>('@aws-sdk/client-s3', 's3');
+  const keyPair = cred.keyId && cred.secretKey;
+  const client = new sdk.S3Client({
+    forcePathStyle: true,
+    maxAttempts: 1,
+    // s3.h sets a region only with a key pair; the SDK needs one to sign, so the usual default stands in.
+    region: (keyPair && cred.region) || env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+    ...(loc.endpoint ? { endpoint: loc.endpoint } : {}),
+    ...(keyPair ? { credentials: { accessKeyId: cred.keyId!, secretAccessKey: cred.secretKey!, ...(cred.sessionToken ? { sessionToken: cred.sessionToken } : {}) } } : cred.profile ? { profile: cred.profile } : {}),
+  });
+  const Bucket = loc.bucket;
+  const call = async <T>(f: () => Promise<T>): Promise<T> => {
+    try {
+      return await f();
+    } catch (e) {
+      throw s3Error(e);
+    }
+  };
+  return {
+    list: (prefix, signal) =>
+      call(async () => {
+        const out: StoredObject[] = [];
+        let token: string | undefined;
+        do {
+          const page = await client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }), { abortSignal: signal });
+          for (const o of page.Contents ?? []) if (o.Key !== undefined) out.push({ key: o.Key, size: o.Size ?? 0 });
+          token = page.IsTruncated ? page.NextContinuationToken : undefined;
+        } while (token);
+        return out;
+      }),
+    read: (key, start, length, signal) =>
+      call(async () => {
+        const got = await client.send(new sdk.GetObjectCommand({ Bucket, Key: key, Range: `bytes=${start}-${start + length - 1}` }), { abortSignal: signal });
+        return (await got.Body?.transformToByteArray()) ?? new Uint8Array();
+      }),
+    get: (key, signal) =>
+      call(async () => {
+        const got = await client.send(new sdk.GetObjectCommand({ Bucket, Key: key }), { abortSignal: signal });
+        return (await got.Body?.transformToByteArray()) ?? new Uint8Array();
+      }),
+    head: async (key, signal) => {
+      try {
+        const got = await client.send(new sdk.HeadObjectCommand({ Bucket, Key: key }), { abortSignal: signal });
+        return got.ContentLength ?? 0;
+      } catch (e) {
+        const err = s3Error(e);
+        if (err.kind === 'no-key') return undefined;
+        throw err;
+      }
+    },
+  };
+}
+
+/** The SDK's error as a StoreError: S3's error codes first, then the HTTP status, then the network. */
+function s3Error(e: unknown): StoreError {
+  const x = e as { name?: string; Code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+  const status = x.$metadata?.httpStatusCode;
+  const name = x.Code ?? x.name ?? '';
+  const detail = `${name}${x.message && x.message !== name ? `: ${x.message}` : ''}${status ? ` (HTTP ${status})` : ''}`;
+  if (name === 'NoSuchBucket') return new StoreError('no-bucket', detail, status);
+  if (name === 'NoSuchKey' || name === 'NotFound' || status === 404) return new StoreError('no-key', detail, status);
+  if (['AccessDenied', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'ExpiredToken', 'InvalidToken', 'CredentialsProviderError'].includes(name)) return new StoreError('denied', detail, status);
+  if (name === 'SlowDown' || name === 'ThrottlingException') return new StoreError('throttled', detail, status);
+  return new StoreError(kindOf(status, networkCode(e)), detail || String(e), status);
+}

@@ -1,0 +1,114 @@
+// Repositories in object storage, linted through real servers on loopback (s3rver, Azurite) and a
+// protocol fixture of the GCS JSON API: the findings are those of the same repository on local disk,
+// named by object URL; the model headers cost a few ranged reads whatever the weights weigh.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeRepo, CLASSIFIER, CLASSIFIER_CONFIG } from '../lint/harness.js';
+import { cli } from '../support/cli.js';
+import { tempDir } from '../support/temp.js';
+import { AZURITE_ACCOUNT, AZURITE_KEY, S3RVER_KEYS, startAzurite, startGcsFixture, startS3, type AzureFixture, type GcsFixture, type S3Fixture } from '../support/object-stores.js';
+
+const WEIGHT_FLOATS = 4 * 1024 * 1024; // 16 MiB per initializer
+
+let repo: string;
+let s3: S3Fixture;
+let azure: AzureFixture;
+let gcs: GcsFixture;
+
+beforeAll(async () => {
+  repo = await writeRepo({
+    // Large weights: the header must be read without them.
+    'classifier/config.pbtxt': CLASSIFIER_CONFIG,
+    'classifier/1/model.onnx': { ...CLASSIFIER, initializers: [{ name: 'w1', floats: WEIGHT_FLOATS }, { name: 'w2', floats: WEIGHT_FLOATS }] },
+    // A fixed batch dimension under max_batch_size > 0.
+    'fixed/config.pbtxt': CLASSIFIER_CONFIG.replace('"classifier"', '"fixed"'),
+    'fixed/1/model.onnx': { inputs: [['input', 'FLOAT', [1, 3, 224, 224]]], outputs: [['output', 'FLOAT', [1, 1000]]] },
+    // A syntax error, found at its line and column.
+    'broken/config.pbtxt': 'name: "broken"\nbackend: "onnxruntime"\nmax_batch_size: 8\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 3 ] }\n',
+    // An ensemble naming a model the repository does not have.
+    'pipeline/config.pbtxt': `name: "pipeline"
+platform: "ensemble"
+max_batch_size: 8
+input [ { name: "IMAGE" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+output [ { name: "SCORES" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+ensemble_scheduling { step [
+  { model_name: "classifier" model_version: -1 input_map { key: "input" value: "IMAGE" } output_map { key: "output" value: "SCORES" } },
+  { model_name: "postprocess" model_version: -1 input_map { key: "x" value: "SCORES" } output_map { key: "y" value: "OUT" } }
+] }
+`,
+  });
+  [s3, azure, gcs] = await Promise.all([startS3(['models']), startAzurite(), startGcsFixture({ pageSize: 3 })]);
+  await Promise.all([s3.upload('models', 'prod/repo', repo), azure.upload('models', 'prod/repo', repo)]);
+  gcs.upload('models', 'prod/repo', repo);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([s3?.close(), azure?.close(), gcs?.close()]);
+});
+
+type Store = 's3' | 'azure' | 'gcs';
+const envs = (): Record<Store, { url: string; env: NodeJS.ProcessEnv }> => ({
+  s3: { url: `s3://127.0.0.1:${s3.port}/models/prod/repo`, env: { ...S3RVER_KEYS } },
+  azure: { url: `as://${AZURITE_ACCOUNT}/models/prod/repo`, env: { AZURE_STORAGE_ACCOUNT: AZURITE_ACCOUNT, AZURE_STORAGE_KEY: AZURITE_KEY, TRITONC_AZURE_BLOB_ENDPOINT: azure.endpoint } },
+  gcs: { url: 'gs://models/prod/repo', env: { STORAGE_EMULATOR_HOST: gcs.endpoint } },
+});
+
+interface Shown {
+  file: string;
+  ruleId: string | null;
+  line: number;
+  column: number;
+  message: string;
+}
+
+/** The JSON report's findings with the repository's location replaced by <repo>. */
+function findingsOf(stdout: string, base: string): Shown[] {
+  const results = JSON.parse(stdout) as { filePath: string; messages: { ruleId: string | null; line: number; column: number; message: string }[] }[];
+  const rel = (s: string): string => s.split(base).join('<repo>');
+  return results.flatMap((r) => r.messages.map((m) => ({ file: rel(r.filePath), ruleId: m.ruleId, line: m.line, column: m.column, message: rel(m.message) })));
+}
+
+describe('lint of a repository in object storage', () => {
+  let local: Shown[];
+  beforeAll(async () => {
+    const r = await cli(['lint', '-f', 'json', repo], { cwd: tempDir() });
+    expect(r.code).toBe(1);
+    local = findingsOf(r.stdout, repo);
+    // The repository holds the findings the comparison is about.
+    expect(local.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['syntax', 'missing-dynamic-axis', 'ensemble-models', 'instance-memory']));
+  });
+
+  for (const store of ['s3', 'azure', 'gcs'] as const) {
+    it(`gives the local findings, named by object URL (${store})`, async () => {
+      const { url, env } = envs()[store];
+      const r = await cli(['lint', '-f', 'json', url], { cwd: tempDir(), env });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(1);
+      const remote = findingsOf(r.stdout, url);
+      expect(remote).toEqual(local);
+      expect(JSON.parse(r.stdout)[0].filePath).toMatch(new RegExp(`^${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/`));
+    });
+  }
+
+  it('names the objects in SARIF as absolute URIs', async () => {
+    const { url, env } = envs().s3;
+    const r = await cli(['lint', '-f', 'sarif', url], { cwd: tempDir(), env });
+    const uris = (JSON.parse(r.stdout).runs[0].results as { locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }[] }[]).map((x) => x.locations[0]!.physicalLocation.artifactLocation);
+    expect(uris.length).toBeGreaterThan(0);
+    for (const a of uris) {
+      expect(a.uri.startsWith(`${url}/`)).toBe(true);
+      expect(a.uriBaseId).toBeUndefined();
+    }
+  });
+
+  it('reads a model header with a few ranged reads, not its 32 MiB of weights', async () => {
+    const { url, env } = envs().gcs;
+    const before = { ...gcs.requests };
+    const r = await cli(['lint', '-f', 'json', `${url}/classifier/config.pbtxt`], { cwd: tempDir(), env });
+    expect(r.code).toBe(0);
+    // The four configs come with the listing, then classifier's model.onnx by ranged reads: one
+    // to start, one past each initializer's data, one for the graph's inputs and outputs.
+    expect(gcs.requests.media - before.media).toBeLessThanOrEqual(4 + 4);
+    expect(gcs.requests.bytes - before.bytes).toBeLessThan(1024 * 1024);
+    expect(JSON.parse(r.stdout)[0].messages.map((m: { ruleId: string }) => m.ruleId)).toContain('instance-memory');
+  });
+});
