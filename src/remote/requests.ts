@@ -71,8 +71,9 @@ export class Requests {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        controller.abort();
+        // Settled first, so the race ends as a timeout, not as the aborted request's own error.
         reject(new StoreError('timeout', `no answer within ${this.timeoutMs / 1000} s`));
+        controller.abort();
       }, this.timeoutMs);
     });
     try {

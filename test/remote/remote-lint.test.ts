@@ -112,3 +112,77 @@ describe('lint of a repository in object storage', () => {
     expect(JSON.parse(r.stdout)[0].messages.map((m: { ruleId: string }) => m.ruleId)).toContain('instance-memory');
   });
 });
+
+describe('a repository the store will not give', () => {
+  const lint = (url: string, env: NodeJS.ProcessEnv) => cli(['lint', url], { cwd: tempDir(), env });
+
+  it('no such bucket: exit 2, with how Triton reads the URL', async () => {
+    const r = await lint(`s3://127.0.0.1:${s3.port}/nosuchbucket/repo`, S3RVER_KEYS);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^tritonc: lint: s3:\/\/127\.0\.0\.1:\d+\/nosuchbucket\/repo: cannot list the repository: there is no bucket "nosuchbucket" \(NoSuchBucket.*\); Triton reads it as bucket "nosuchbucket", key prefix "repo", at the endpoint http:\/\/127\.0\.0\.1:\d+ \(path-style\)\n$/);
+  });
+
+  it('no objects under the prefix: exit 2', async () => {
+    const r = await lint(`s3://127.0.0.1:${s3.port}/models/prod/nothing-here`, S3RVER_KEYS);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/nothing-here: no objects under it, so no repository; Triton reads it as bucket "models", key prefix "prod\/nothing-here"/);
+  });
+
+  // s3rver checks the access key id, not SigV4 signatures (lib/middleware/authentication.js:
+  // "Signature version 4 calculation is unimplemeneted"): an unknown key id is its refusal.
+  it('access denied: exit 2, naming the credential source used', async () => {
+    const r = await lint(`s3://127.0.0.1:${s3.port}/models/prod/repo`, { AWS_ACCESS_KEY_ID: 'NOT-A-KEY', AWS_SECRET_ACCESS_KEY: 'wrong' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/access denied \(InvalidAccessKeyId.*\), with the credential from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY/);
+  });
+
+  it('access denied with a credential file: names its entry', async () => {
+    const dir = tempDir();
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(`${dir}/creds.json`, JSON.stringify({ s3: { [`s3://127.0.0.1:${s3.port}/models`]: { key_id: 'NOT-A-KEY', secret_key: 'nope' } } }));
+    const r = await lint(`s3://127.0.0.1:${s3.port}/models/prod/repo`, { ...S3RVER_KEYS, TRITON_CLOUD_CREDENTIAL_PATH: `${dir}/creds.json` });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/with the credential from TRITON_CLOUD_CREDENTIAL_PATH=.*creds\.json, entry "s3:\/\/127\.0\.0\.1:\d+\/models" of "s3"/);
+  });
+
+  it('an endpoint nothing answers on: exit 2, unreachable', async () => {
+    const r = await lint('s3://127.0.0.1:1/models/repo', S3RVER_KEYS);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:1 \(.*ECONNREFUSED/);
+  });
+
+  it('an Azure container that is not there, and a URL Triton would not parse', async () => {
+    const { env } = envs().azure;
+    const missing = await lint(`as://${AZURITE_ACCOUNT}/nocontainer/repo`, env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/there is no container "nocontainer"/);
+    const bad = await lint('as://account-only', env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/Invalid azure storage path/);
+  });
+
+  it('a GCS bucket that is not there', async () => {
+    const r = await lint('gs://nobucket/repo', envs().gcs.env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/there is no bucket "nobucket"/);
+  });
+
+  it('refuses --fix: tritonc never writes to a store', async () => {
+    const { url, env } = envs().s3;
+    const r = await cli(['lint', '--fix', url], { cwd: tempDir(), env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/never writes to object storage/);
+  });
+});
+
+describe('--model-repository URLs', () => {
+  it('serves a local repository and one in S3 together: the ensemble finds its step across them', async () => {
+    const { url, env } = envs().s3;
+    const local = await writeRepo({ 'postprocess/config.pbtxt': 'name: "postprocess"\nbackend: "python"\nmax_batch_size: 8\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1000 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 1000 ] } ]\n', 'postprocess/1/model.py': 'class TritonPythonModel:\n    pass\n' });
+    const alone = await cli(['lint', '-f', 'json', '--model-repository', url], { cwd: tempDir(), env });
+    const together = await cli(['lint', '-f', 'json', '--model-repository', url, '--model-repository', local], { cwd: tempDir(), env });
+    const ensembleFindings = (out: string) => (JSON.parse(out) as { filePath: string; messages: { ruleId: string; message: string }[] }[]).flatMap((f) => f.messages.filter((m) => m.ruleId === 'ensemble-models' && /postprocess/.test(m.message)));
+    expect(ensembleFindings(alone.stdout).length).toBeGreaterThan(0);
+    expect(ensembleFindings(together.stdout)).toEqual([]);
+  });
+});
