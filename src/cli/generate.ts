@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { findTargets } from '../generate/targets.js';
 import { Workspace } from '../workspace/workspace.js';
+import { withRepositories } from './remote.js';
 import { generateForTarget, type TargetOutcome } from '../generate/run.js';
 import { readHeader } from '../generate/header.js';
 import {
@@ -94,11 +95,22 @@ export function optionsFromArgs(a: Record<string, unknown>): GenerateOptions | u
 
 export async function runGenerate(a: Record<string, unknown>, io: CliIO): Promise<number> {
   const options = optionsFromArgs(a);
-  const workspace = new Workspace();
-  const found = findTargets(resolve(io.cwd, String(a.path)), workspace);
-  if ('error' in found) throw new UsageError(found.error.replace(resolve(io.cwd, String(a.path)), String(a.path)));
+  // A repository in object storage is generated from and checked there, never written.
+  return withRepositories('generate', [String(a.path)], io, {}, async (remote) => {
+    if (remote.remote && a.write) throw new UsageError('generate: --write changes files, and tritonc never writes to object storage: use --check, or print the config and upload it yourself');
+    const target = resolve(io.cwd, remote.paths[0]!);
+    const found = await remote.complete((files) => {
+      const workspace = new Workspace({ files });
+      const f = findTargets(target, workspace);
+      return 'error' in f ? f : { outcomes: f.targets.map((t) => generateForTarget(t, { options, cwd: io.cwd, workspace })) };
+    });
+    if ('error' in found) throw new UsageError(found.error.replace(target, String(a.path)));
+    return reportOutcomes(found.outcomes, options, a, remote.io);
+  });
+}
+
+function reportOutcomes(outcomes: TargetOutcome[], options: GenerateOptions | undefined, a: Record<string, unknown>, io: CliIO): number {
   const shown = (p: string): string => displayPath(p, io.cwd);
-  const outcomes = found.targets.map((t) => generateForTarget(t, { options, cwd: io.cwd, workspace }));
   // The command that does what was refused: the flags given now (the recorded ones are kept anyway).
   const command = (o: Generated, force: boolean): string =>
     ['tritonc generate', shown(o.target.modelDir), ...(options ? optionsToFlags(options) : []), '--write', ...(force ? ['--force'] : [])].join(' ');

@@ -7,29 +7,47 @@ import type { CommandSpec } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { maxOf } from '../util/arrays.js';
+import { isRemoteUrl } from '../remote/url.js';
+import { withRepositories } from './remote.js';
 
 export const inspectCommand: CommandSpec = {
   command: 'inspect <model>',
   describe: 'Show the inputs, outputs, types, shapes and weights of an ONNX model',
   builder: (y) =>
     y
-      .positional('model', { type: 'string', describe: 'Path to model.onnx' })
+      .positional('model', { type: 'string', describe: 'Path to model.onnx, or its URL (s3://, gs://, as://)' })
       .option('format', { choices: ['text', 'json'] as const, default: 'text', describe: 'Output format' }),
   run: async (a, io) => runInspect(String(a.model), a.format as 'text' | 'json', io),
 };
 
 export async function runInspect(model: string, format: 'text' | 'json', io: CliIO): Promise<number> {
   let sig: ModelSignature;
-  try {
-    sig = readSignatureSync(resolve(io.cwd, model));
-  } catch (e) {
-    if (e instanceof OnnxReadError) throw new UsageError(e.message.replace(resolve(io.cwd, model), model));
-    const err = e as NodeJS.ErrnoException;
-    throw new UsageError(err.code === 'ENOENT' ? `${model}: no such file` : `${model}: ${err.message}`);
+  if (isRemoteUrl(model)) {
+    // An object: its header by ranged reads, its external data sized from the listing of its directory.
+    sig = await withRemoteSignature(model, io);
+  } else {
+    try {
+      sig = readSignatureSync(resolve(io.cwd, model));
+    } catch (e) {
+      if (e instanceof OnnxReadError) throw new UsageError(e.message.replace(resolve(io.cwd, model), model));
+      const err = e as NodeJS.ErrnoException;
+      throw new UsageError(err.code === 'ENOENT' ? `${model}: no such file` : `${model}: ${err.message}`);
+    }
   }
   sig = { ...sig, path: model };
   io.stdout(format === 'json' ? `${JSON.stringify(signatureJson(sig), null, 2)}\n` : signatureText(sig));
   return EXIT.ok;
+}
+
+async function withRemoteSignature(url: string, io: CliIO): Promise<ModelSignature> {
+  let sig: ModelSignature | undefined;
+  await withRepositories('inspect', [url], io, { files: true }, async (remote) => {
+    const read = await remote.complete((files) => files.signature(remote.paths[0]!));
+    if (!read.signature) throw new UsageError(read.error ? `${url}: ${read.error.reason}` : `${url}: not an ONNX model`);
+    sig = read.signature;
+    return EXIT.ok;
+  });
+  return sig!;
 }
 
 /** The JSON contract of `tritonc inspect` (docs/architecture.md). */

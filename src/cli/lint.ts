@@ -21,7 +21,7 @@ import { describeFsError } from '../util/read-text.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { terminalProgress } from './progress.js';
-import { completeRun, openRepositories } from './remote.js';
+import { withRepositories, type RepositoriesRun } from './remote.js';
 import type { CommandSpec } from './command.js';
 import { serverFlagsFromArgs, withServerFlags } from './server-flags.js';
 import type { ServerOptions } from '../triton/server-options.js';
@@ -136,12 +136,18 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
 
   // Repository URLs (paths and --model-repository) are mounted: listed, their configs fetched.
   const served = opts.server?.modelRepositories ?? [];
-  const opened = await openRepositories('lint', [...opts.paths, ...served], io, { quiet: opts.quiet === true });
-  const paths = opened.paths.slice(0, opts.paths.length);
-  const server = opts.server && served.length ? { ...opts.server, modelRepositories: opened.paths.slice(opts.paths.length) } : opts.server;
-  if (opened.repos.remote && (opts.fix || opts.fixDryRun)) throw new UsageError('lint: --fix and --fix-dry-run change files, and tritonc never writes to object storage: fix a checkout of the configs, then upload it');
+  return withRepositories('lint', [...opts.paths, ...served], io, { quiet: opts.quiet === true }, async (remote) => {
+    const paths = remote.paths.slice(0, opts.paths.length);
+    const server = opts.server && served.length ? { ...opts.server, modelRepositories: remote.paths.slice(opts.paths.length) } : opts.server;
+    if (remote.remote && (opts.fix || opts.fixDryRun)) throw new UsageError('lint: --fix and --fix-dry-run change files, and tritonc never writes to object storage: fix a checkout of the configs, then upload it');
+    // Findings on a repository in object storage name its objects' URLs.
+    const result = remote.repos.renameDeep(await lintOnce(paths, server, gpuMemory, ruleLevels, opts, remote));
+    return report(result, opts, format, remote.io);
+  });
+}
 
-  let result: LintResult;
+async function lintOnce(paths: string[], server: Partial<ServerOptions> | undefined, gpuMemory: LintOptions['gpuMemory'], ruleLevels: Record<string, RuleLevel>, opts: LintCliOptions, remote: RepositoriesRun): Promise<LintResult> {
+  const io = remote.io;
   const progress = terminalProgress(io, 'tritonc lint: configs', { quiet: opts.quiet === true });
   try {
     const options: LintOptions = {
@@ -152,16 +158,17 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
       ...(server ? { server } : {}),
       ...(opts.cache ? { cacheFile: opts.cache } : {}),
     };
-    result = opts.fix || opts.fixDryRun ? applyFixes(paths, options, opts.fix === true, io) : await completeRun('lint', opened, (files) => lintSync(paths, { ...options, files }));
+    return opts.fix || opts.fixDryRun ? applyFixes(paths, options, opts.fix === true, io) : await remote.complete((files) => lintSync(paths, { ...options, files }));
   } catch (e) {
-    if (e instanceof LintInputError) throw new UsageError(`lint: ${opened.repos.rename(e.message)}`);
+    if (e instanceof LintInputError) throw new UsageError(`lint: ${e.message}`);
     if (e instanceof SettingsError) throw new UsageError(`lint: settings: ${e.message}`);
     throw e;
   } finally {
     progress?.end();
   }
-  // Findings on a repository in object storage name its objects' URLs.
-  result = opened.repos.renameDeep(result);
+}
+
+function report(result: LintResult, opts: LintCliOptions, format: ReportFormat, io: CliIO): number {
   for (const p of result.problems) io.stderr(`tritonc lint: ${displayPath(p.file, io.cwd)}: ${p.message}\n`);
 
   const shown = opts.quiet ? errorsOnly(result) : result;

@@ -1,6 +1,7 @@
 // The commands' door to repositories in object storage: URLs among their paths mounted (remote/),
-// with a progress line on a terminal while objects are fetched, and the store's failures as exit 2
-// with the URL and the reason.
+// a progress line on a terminal while objects are fetched, everything the command prints with the
+// stand-in paths turned back into object URLs, and the store's failures as exit 2 with the URL and
+// the reason.
 import { CredentialError } from '../remote/credentials.js';
 import { RemoteAccessError } from '../remote/mounted.js';
 import { RemoteRepositories } from '../remote/repositories.js';
@@ -11,39 +12,52 @@ import { UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { terminalProgress } from './progress.js';
 
-/** The repositories of a command's paths, with `paths` mapped (URLs mounted). Throws UsageError for a store's failure. */
-export interface OpenedRepositories {
-  repos: RemoteRepositories;
+export interface RepositoriesRun {
   /** The paths given, each URL replaced by its repository's stand-in path. */
   paths: string[];
-  /** Erases the progress line, if one was shown (before the report is printed). */
-  endProgress(): void;
+  /** The command's io, with stand-in paths shown as URLs. */
+  io: CliIO;
+  /** True when a path was a URL. */
+  remote: boolean;
+  repos: RemoteRepositories;
+  /** Runs `run` (synchronous work over the files) until everything it asked for is fetched. */
+  complete<T>(run: (files: FileSource) => T): Promise<T>;
 }
 
-export async function openRepositories(command: string, given: readonly string[], io: CliIO, options: { quiet?: boolean } = {}): Promise<OpenedRepositories> {
+export interface RepositoriesOptions {
+  quiet?: boolean;
+  /** The URLs name files (inspect's model): each is mounted at its directory. */
+  files?: boolean;
+}
+
+/** Runs a command's `body` over its paths with the URLs among them mounted. */
+export async function withRepositories(command: string, given: readonly string[], io: CliIO, options: RepositoriesOptions, body: (run: RepositoriesRun) => Promise<number>): Promise<number> {
   const progress = given.some(isRemoteUrl) ? terminalProgress(io, `tritonc ${command}: objects`, { quiet: options.quiet === true, minItems: 1 }) : undefined;
   const repos = new RemoteRepositories(io.cwd, { env: io.env, ...(progress ? { onProgress: (done, total) => progress.update(done, total) } : {}) });
+  const asUsage = (e: unknown): unknown => {
+    if (e instanceof RemoteUrlError || e instanceof CredentialError || e instanceof RemoteAccessError || e instanceof MissingClientError) return new UsageError(`${command}: ${e.message}`);
+    if (e instanceof UsageError && repos.remote) return new UsageError(repos.rename(e.message), e.exitCode);
+    return e;
+  };
   try {
-    return { repos, paths: await repos.paths(given), endProgress: () => progress?.end() };
+    const paths = await repos.paths(given, { files: options.files === true });
+    progress?.end();
+    const renamed: CliIO = repos.remote ? { ...io, stdout: (t) => io.stdout(repos.rename(t)), stderr: (t) => io.stderr(repos.rename(t)) } : io;
+    return await body({
+      paths,
+      io: renamed,
+      remote: repos.remote,
+      repos,
+      complete: async (run) => {
+        try {
+          return await repos.complete(run);
+        } finally {
+          progress?.end();
+        }
+      },
+    });
   } catch (e) {
     progress?.end();
-    throw remoteUsageError(command, e);
+    throw asUsage(e);
   }
-}
-
-/** `run` through repos.complete, a store's failure as a UsageError (exit 2). */
-export async function completeRun<T>(command: string, opened: OpenedRepositories, run: (files: FileSource) => T): Promise<T> {
-  try {
-    return await opened.repos.complete(run);
-  } catch (e) {
-    throw remoteUsageError(command, e);
-  } finally {
-    opened.endProgress();
-  }
-}
-
-/** A failure of a URL, a credential or a store, as the command's usage error; anything else as it is. */
-export function remoteUsageError(command: string, e: unknown): unknown {
-  if (e instanceof RemoteUrlError || e instanceof CredentialError || e instanceof RemoteAccessError || e instanceof MissingClientError) return new UsageError(`${command}: ${e.message}`);
-  return e;
 }

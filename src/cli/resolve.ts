@@ -20,6 +20,7 @@ import { RULES } from '../lint/rules/index.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { displayPath } from '../util/display-path.js';
+import { withRepositories } from './remote.js';
 
 export const resolveCommand: CommandSpec = {
   command: 'resolve <dir>',
@@ -63,15 +64,23 @@ export async function runResolve(a: Record<string, unknown>, io: CliIO): Promise
     throw new UsageError(`--config-name takes a config name without spaces or slashes (it reads configs/<name>.pbtxt); got "${configName}"`);
   }
 
-  const modelDir = resolve(io.cwd, dir);
-  const settings = settingsNear(modelDir);
-  const server = applyServerFlags(settings.server, serverFlagsFromArgs(a, io.cwd));
-  const result = resolveModelDir(modelDir, {
-    ...resolveOptionsOf({ ...settings, server }),
-    ...(gpus !== undefined ? { gpus } : {}),
-    ...(defaultMaxBatchSize !== undefined ? { defaultMaxBatchSize } : {}),
-    ...(configName !== undefined ? { configName } : {}),
+  // A model directory in object storage (s3://bucket/repo/model) is read from there.
+  return withRepositories('resolve', [dir], io, {}, async (remote) => {
+    const modelDir = resolve(io.cwd, remote.paths[0]!);
+    const settings = settingsNear(modelDir);
+    const server = applyServerFlags(settings.server, serverFlagsFromArgs(a, io.cwd));
+    const options = {
+      ...resolveOptionsOf({ ...settings, server }),
+      ...(gpus !== undefined ? { gpus } : {}),
+      ...(defaultMaxBatchSize !== undefined ? { defaultMaxBatchSize } : {}),
+      ...(configName !== undefined ? { configName } : {}),
+    };
+    const result = await remote.complete((files) => resolveModelDir(modelDir, options, files));
+    return printResolved(result, a, remote.io);
   });
+}
+
+function printResolved(result: ResolveResult, a: Record<string, unknown>, io: CliIO): number {
   const shown = (file: string): string => displayPath(file, io.cwd);
 
   const line = (d: Diagnostic): string => `${formatDiagnosticLine({ ...d, file: shown(d.file) })}\n`;

@@ -39,14 +39,15 @@ export class RemoteRepositories implements FileSource {
   }
 
   /** The paths with each URL mounted and replaced by its stand-in path; local paths as they are. Throws RemoteUrlError, CredentialError, RemoteAccessError. */
-  async paths(given: readonly string[]): Promise<string[]> {
+  async paths(given: readonly string[], options: { files?: boolean } = {}): Promise<string[]> {
     const out: string[] = [];
     for (const p of given) {
       if (!isRemoteUrl(p)) {
         out.push(p);
         continue;
       }
-      const inRepo = CONFIG_IN_URL.exec(p.replace(/\/+$/, ''));
+      // A file (inspect's model): its directory is listed, for the file and the external data beside it.
+      const inRepo = options.files ? /^(.*)\/([^/]+)$/.exec(p) : CONFIG_IN_URL.exec(p.replace(/\/+$/, ''));
       const repoUrl = inRepo ? inRepo[1]! : p;
       const mount = await this.mount(repoUrl);
       out.push(inRepo ? `${mount.root}/${inRepo[2]}` : mount.root);
@@ -58,7 +59,8 @@ export class RemoteRepositories implements FileSource {
     const loc = parseRemoteUrl(given);
     const known = this.byUrl.get(loc.url);
     if (known) return known;
-    const root = join(this.cwd, STAND_IN_DIR, String(this.mounts.length + 1));
+    // Ends with the URL's last segment: a model directory keeps its name, which is the model's.
+    const root = join(this.cwd, STAND_IN_DIR, String(this.mounts.length + 1), loc.prefix.split('/').pop() || loc.bucket);
     const m = await MountedRepository.open(loc, given, root, { readFile: (f) => readFileSync(f, 'utf8'), ...this.options });
     this.mounts.push(m);
     this.byUrl.set(loc.url, m);
@@ -67,13 +69,23 @@ export class RemoteRepositories implements FileSource {
 
   /**
    * Runs `run` until it has asked for nothing that is not fetched: the last pass's result, which
-   * read everything it needed. Local repositories need one pass.
+   * read everything it needed. Local repositories need one pass. `run` may run several times, so it
+   * must only compute: whatever it writes or prints belongs after.
    */
   async complete<T>(run: (files: FileSource) => T): Promise<T> {
     for (let pass = 1; ; pass++) {
-      const result = run(this);
+      let result: { value: T } | { error: unknown };
+      try {
+        result = { value: run(this) };
+      } catch (error) {
+        // A pass that failed on what it had not fetched yet is run again once it has it.
+        result = { error };
+      }
       const pending = this.mounts.filter((m) => m.pending > 0);
-      if (!pending.length || pass >= MAX_PASSES) return result;
+      if (!pending.length || pass >= MAX_PASSES) {
+        if ('error' in result) throw result.error;
+        return result.value;
+      }
       await Promise.all(pending.map((m) => m.fetchPending()));
     }
   }
@@ -81,9 +93,12 @@ export class RemoteRepositories implements FileSource {
   /** `text` with each stand-in path (absolute, or as shown relative to cwd) replaced by its URL. */
   rename(text: string): string {
     let out = text;
-    // Longest roots first: .tritonc-remote/1 is a prefix of .tritonc-remote/10.
-    for (const m of [...this.mounts].reverse()) {
-      for (const form of [m.root, displayPath(m.root, this.cwd)]) out = out.replace(new RegExp(`${escape(form)}(?![0-9])(/[^\\s"'\`),:;]*)?`, 'g'), (_, rest: string | undefined) => m.urlOf(m.root + (rest ?? '')));
+    for (const m of this.mounts) {
+      // The root as an absolute path first (it holds the relative form), each followed by a path
+      // or by a character no path here ends with.
+      for (const form of [m.root, displayPath(m.root, this.cwd)]) {
+        out = out.replace(new RegExp(`${escape(form)}((?:/${PATH_CHAR}*)?)(?!${PATH_CHAR})`, 'g'), (_, rest: string) => m.urlOf(m.root + rest));
+      }
     }
     return out;
   }
@@ -135,5 +150,8 @@ export class RemoteRepositories implements FileSource {
     return this.of(path).signature(path);
   }
 }
+
+/** A character of a path as messages show it: they end at whitespace, quotes, brackets, ':' (line:column) and ','. */
+const PATH_CHAR = `[^\\s"'\`()\\[\\],:;]`;
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
