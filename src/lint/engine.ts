@@ -32,6 +32,7 @@ import { append } from '../util/arrays.js';
 import { applyServerFlags, type ServerOptions } from '../triton/server-options.js';
 import { DiskCache } from '../workspace/disk-cache.js';
 import { VERSION } from '../version.js';
+import { nearRemoteUrl } from '../remote/url.js';
 
 export interface LintOptions {
   /** Relative paths are resolved against it (default: process.cwd()). */
@@ -82,7 +83,7 @@ export function lintSync(paths: readonly string[], options: LintOptions = {}): L
   // With no paths, a server's --model-repository paths are what it serves, else the current directory.
   const given = paths.length ? paths : options.server?.modelRepositories?.length ? options.server.modelRepositories : ['.'];
   const { targets, missing, unrecognized, unreadable } = resolveTargets(given, cwd, workspace.tree);
-  if (missing.length) throw new LintInputError(`${missing.join(', ')}: no such file or directory`, 'missing');
+  if (missing.length) throw new LintInputError(missing.map((m) => `${m}: no such file or directory${nearRemoteUrl(m) ? ` (a repository URL is written in lower case with two slashes, as Triton reads it: ${nearRemoteUrl(m)})` : ''}`).join(', '), 'missing');
   if (unreadable.length) throw new LintInputError(unreadable.map((u) => `${displayPath(u.path, cwd)}: cannot read: ${u.reason}`).join('\n'), 'unreadable');
   if (unrecognized.length) {
     throw new LintInputError(`${unrecognized.join(', ')}: not a config (config.pbtxt, configs/<name>.pbtxt) or a model file inside a version directory`, 'unrecognized');

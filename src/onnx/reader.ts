@@ -34,7 +34,8 @@ const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
  */
 export interface RandomAccess {
   readonly size: number;
-  read(buffer: Buffer, offset: number, length: number, position: number): Promise<number>;
+  /** Of `length` bytes, the first `need` are needed; the rest is read-ahead (wire.ts IoRequest). */
+  read(buffer: Buffer, offset: number, length: number, position: number, need: number): Promise<number>;
   /** The size of the regular file at `path` (external data), null when there is none. */
   sizeOf(path: string): Promise<number | null>;
 }
@@ -63,7 +64,7 @@ export async function readSignatureFrom(file: string, source: RandomAccess, opti
     const step = walk.next(answer);
     if (step.done) return step.value;
     const req = step.value;
-    answer = req.op === 'size' ? await source.sizeOf(req.path) : await source.read(req.buffer, req.offset, req.length, req.position);
+    answer = req.op === 'size' ? await source.sizeOf(req.path) : await source.read(req.buffer, req.offset, req.length, req.position, req.need);
     count(options.stats, req, answer);
   }
 }

@@ -9,8 +9,12 @@
 import { OnnxReadError } from './errors.js';
 
 export type IoRequest =
-  /** Read `length` bytes at file `position` into buffer[offset..]; answer the count read (short only at EOF). */
-  | { op: 'read'; buffer: Buffer; offset: number; length: number; position: number }
+  /**
+   * Read `length` bytes at file `position` into buffer[offset..]; answer the count read. Of these the
+   * walk needs the first `need`: the rest is read-ahead, which a driver may cut short (a ranged GET
+   * after a jump past weights); a count below `need` means the file ended.
+   */
+  | { op: 'read'; buffer: Buffer; offset: number; length: number; position: number; need: number }
   /** Answer the size in bytes of the regular file at `path` (external data), or null when there is none. */
   | { op: 'size'; path: string };
 
@@ -72,7 +76,7 @@ export class ByteWindow {
     if (this.ready(n, limit)) return;
     const want = Math.min(n, limit - this.pos, this.buf.length);
     const length = Math.min(this.buf.length, this.size - this.pos);
-    const got = yield { op: 'read', buffer: this.buf, offset: 0, length, position: this.pos };
+    const got = yield { op: 'read', buffer: this.buf, offset: 0, length, position: this.pos, need: want };
     this.start = this.pos;
     this.end = this.pos + (got ?? 0);
     if (this.end < this.pos + want) {
@@ -214,7 +218,7 @@ export class ByteWindow {
     }
     // Longer than the window: read it into its own buffer, sized by a length already bounded by the file.
     const own = Buffer.allocUnsafe(len);
-    const got = yield { op: 'read', buffer: own, offset: 0, length: len, position: this.pos };
+    const got = yield { op: 'read', buffer: own, offset: 0, length: len, position: this.pos, need: len };
     if (got !== len) this.fail(`the file ended while reading ${what} (did it change while being read?)`);
     this.pos = end;
     return own.toString('utf8');

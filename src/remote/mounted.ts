@@ -19,6 +19,8 @@ import { objectUrl, type RemoteLocation } from './url.js';
 export const MAX_REMOTE_TEXT_BYTES = 16 * 1024 * 1024;
 /** The window of the ONNX walk, which is its read-ahead: one ranged GET per refill. */
 export const REMOTE_WINDOW_BYTES = 64 * 1024;
+/** What a read after a jump asks for: a tensor's header with room to spare. */
+export const JUMP_READ_BYTES = 8 * 1024;
 
 /** Fetched with the listing: each model's configs and the repository's lock (also for a model directory given alone). */
 const FETCH_WITH_LISTING = /^(?:[^/]+\/)?(?:config\.pbtxt|configs\/[^/]+\.pbtxt|tritonc\.lock\.json)$/;
@@ -196,16 +198,21 @@ export class MountedRepository implements FileSource {
     const path = `${this.root}/${rel}`;
     const url = objectUrl(this.loc, rel);
     const key = this.keyOf(rel);
+    // Reading on from where the last read ended fills the window; after a jump past weights only a
+    // tensor's header is likely needed before the next jump, so a shorter range is asked for.
+    let lastEnd = 0;
     try {
       const signature = await readSignatureFrom(
         path,
         {
           size: this.sizes.get(rel) ?? 0,
-          read: async (buffer, offset, length, position) => {
-            const got = await this.callOrMissing('read', url, (signal) => this.store.read(key, position, length, signal), (b) => b.byteLength);
+          read: async (buffer, offset, length, position, need) => {
+            const ask = position === lastEnd ? length : Math.min(length, Math.max(need, JUMP_READ_BYTES));
+            lastEnd = position + ask;
+            const got = await this.callOrMissing('read', url, (signal) => this.store.read(key, position, ask, signal), (b) => b.byteLength);
             if (got === undefined) throw new OnnxReadError('io', path, position, 'the object went away while it was being read');
-            buffer.set(got.subarray(0, length), offset);
-            return Math.min(got.byteLength, length);
+            buffer.set(got.subarray(0, ask), offset);
+            return Math.min(got.byteLength, ask);
           },
           // External data beside the model: its size is in the listing; outside the repository, a HEAD.
           sizeOf: async (p) => {

@@ -186,3 +186,20 @@ describe('--model-repository URLs', () => {
     expect(ensembleFindings(together.stdout)).toEqual([]);
   });
 });
+
+describe('on a terminal and off it', () => {
+  it('shows objects fetched on a terminal, and erases the line before the report', async () => {
+    const { url, env } = envs().s3;
+    const r = await cli(['lint', url], { cwd: tempDir(), env, stderrIsTTY: true });
+    expect(r.stderr).toMatch(/\r\x1b\[Ktritonc lint: objects \d+\/\d+/);
+    expect(r.stderr.endsWith('\r\x1b[K')).toBe(true);
+    const quiet = await cli(['lint', '--quiet', url], { cwd: tempDir(), env, stderrIsTTY: true });
+    expect(quiet.stderr).toBe('');
+  });
+
+  it('proposes Triton\'s form for a path that looks like a URL and is not', async () => {
+    const r = await cli(['lint', 'S3://models/repo'], { cwd: tempDir() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('tritonc: lint: S3://models/repo: no such file or directory (a repository URL is written in lower case with two slashes, as Triton reads it: s3://models/repo)\n');
+  });
+});
