@@ -23,7 +23,7 @@ function violations(from: (layer: string) => boolean, to: (layer: string) => boo
   return files.filter((f) => from(f.layer)).flatMap((f) => f.imports.filter((i) => to(layerOf(i) ?? '')).map((i) => `${f.file} imports ${i}`));
 }
 
-const FACTS = new Set(['pbtxt', 'onnx', 'config', 'triton', 'repo', 'workspace', 'generate']);
+const FACTS = new Set(['pbtxt', 'onnx', 'config', 'triton', 'repo', 'workspace', 'remote', 'generate']);
 const CONSUMERS = new Set(['lint', 'report', 'verify', 'watch', 'lsp', 'cli']);
 
 describe('architecture (docs/architecture.md)', () => {
@@ -44,7 +44,8 @@ describe('architecture (docs/architecture.md)', () => {
       ['config', ['triton', 'repo', 'workspace', 'generate']],
       ['triton', ['lint', 'generate', 'workspace']],
       ['repo', ['lint', 'workspace']],
-      ['workspace', ['lint']],
+      ['workspace', ['lint', 'remote']],
+      ['remote', ['pbtxt', 'config', 'triton', 'generate']],
       ['lint', ['cli', 'report', 'generate']],
       ['generate', ['lint']],
     ];

@@ -93,7 +93,8 @@ function parseS3(url: string): RemoteLocation {
   const prefix = slash < 0 ? '' : rest.slice(slash + 1);
   const reading = `Triton reads it as bucket "${bucket}", key prefix "${prefix}", on AWS S3 (the first segment after s3:// is the bucket unless the URL is s3://host:port/bucket/...)`;
   if (protocol) {
-    throw new RemoteUrlError(shown, `${reading}, which is not what was meant: a custom endpoint needs its port, as in s3://${protocol}host:9000/bucket/path`);
+    // CleanPath put the protocol right after s3://, so the "bucket" is "http:" and the key the rest.
+    throw new RemoteUrlError(shown, `Triton reads it as bucket "${protocol.slice(0, -2)}", key "/${rest}", which is not what was meant: a custom endpoint needs its port, as in s3://${protocol}host:9000/bucket/path`);
   }
   if (/^[^/]+:[0-9]+$/.test(bucket)) {
     throw new RemoteUrlError(shown, `${reading}: the endpoint form s3://host:port/bucket/path takes a bucket of a-z, 0-9, '.' and '-', and path segments of letters, digits, '.', '-' and '_' only (s3.h's pattern), so Triton would not see the endpoint here`);
