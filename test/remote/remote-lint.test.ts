@@ -24,6 +24,11 @@ beforeAll(async () => {
     'fixed/1/model.onnx': { inputs: [['input', 'FLOAT', [1, 3, 224, 224]]], outputs: [['output', 'FLOAT', [1, 1000]]] },
     // A syntax error, found at its line and column.
     'broken/config.pbtxt': 'name: "broken"\nbackend: "onnxruntime"\nmax_batch_size: 8\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 3 ] }\n',
+    // A Python model (its model.py is fetched when a rule asks) and a TensorRT engine (sized from the listing).
+    'post/config.pbtxt': 'name: "post"\nbackend: "python"\nmax_batch_size: 8\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1000 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 1000 ] } ]\ninstance_group [ { kind: KIND_GPU count: 2 } ]\n',
+    'post/1/model.py': 'import triton_python_backend_utils as pb_utils\n\nclass TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(auto_complete_model_config):\n        auto_complete_model_config.set_max_batch_size(4)\n        return auto_complete_model_config\n',
+    'engine/config.pbtxt': 'name: "engine"\nplatform: "tensorrt_plan"\nmax_batch_size: 8\ninstance_group [ { kind: KIND_GPU count: 4 } ]\n',
+    'engine/1/model.plan': new Uint8Array(3 * 1024 * 1024),
     // An ensemble naming a model the repository does not have.
     'pipeline/config.pbtxt': `name: "pipeline"
 platform: "ensemble"
@@ -74,7 +79,7 @@ describe('lint of a repository in object storage', () => {
     expect(r.code).toBe(1);
     local = findingsOf(r.stdout, repo);
     // The repository holds the findings the comparison is about.
-    expect(local.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['syntax', 'missing-dynamic-axis', 'ensemble-models', 'instance-memory']));
+    expect(local.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['syntax', 'missing-dynamic-axis', 'ensemble-models', 'instance-memory', 'unchecked-model']));
   });
 
   for (const store of ['s3', 'azure', 'gcs'] as const) {
@@ -105,9 +110,9 @@ describe('lint of a repository in object storage', () => {
     const before = { ...gcs.requests };
     const r = await cli(['lint', '-f', 'json', `${url}/classifier/config.pbtxt`], { cwd: tempDir(), env });
     expect(r.code).toBe(0);
-    // The four configs come with the listing, then classifier's model.onnx by ranged reads: one
-    // to start, one past each initializer's data, one for the graph's inputs and outputs.
-    expect(gcs.requests.media - before.media).toBeLessThanOrEqual(4 + 4);
+    // The six configs come with the listing, then classifier's model.onnx by ranged reads: one
+    // to start, one past each of its two initializers' data, one for the graph's inputs and outputs.
+    expect(gcs.requests.media - before.media).toBeLessThanOrEqual(6 + 4);
     expect(gcs.requests.bytes - before.bytes).toBeLessThan(1024 * 1024);
     expect(JSON.parse(r.stdout)[0].messages.map((m: { ruleId: string }) => m.ruleId)).toContain('instance-memory');
   });
