@@ -19,6 +19,8 @@ const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const RUNS = arg('--runs', 5);
 const MODELS = arg('--models', 1000);
+// The repository of issue 14's scaling figures (0: skip them): linted once, for the slope of time against models.
+const LARGE = arg('--large', 10000);
 const bin = path.join(root, 'bin', 'tritonc.js');
 if (!fs.existsSync(path.join(root, 'dist', 'cli.cjs'))) {
   console.error('bench/lint.mjs: dist/cli.cjs is missing: run npm run build first');
@@ -52,20 +54,23 @@ const onnx = (classes) =>
     }),
   );
 const models = [onnx(10), onnx(100), onnx(1000)];
-for (let i = 0; i < MODELS; i++) {
-  const name = `model_${String(i).padStart(4, '0')}`;
-  const classes = [10, 100, 1000][i % 3];
-  fs.mkdirSync(path.join(repo, name, '1'), { recursive: true });
-  fs.writeFileSync(path.join(repo, name, '1', 'model.onnx'), models[i % 3]);
-  const dims = i % 50 === 0 ? '[ 1, 3, 224, 224 ]' : '[ 3, 224, 224 ]';
-  fs.writeFileSync(
-    path.join(repo, name, 'config.pbtxt'),
-    `name: "${name}"\nplatform: "onnxruntime_onnx"\nmax_batch_size: 8\n` +
-      `input [ { name: "input" data_type: TYPE_FP32 dims: ${dims} } ]\n` +
-      `output [ { name: "output" data_type: TYPE_FP32 dims: [ ${classes} ] } ]\n` +
-      `dynamic_batching { max_queue_delay_microseconds: 2000 }\ninstance_group [ { count: 1 kind: KIND_GPU } ]\n`,
-  );
+function makeRepo(repoDir, count) {
+  for (let i = 0; i < count; i++) {
+    const name = `model_${String(i).padStart(4, '0')}`;
+    const classes = [10, 100, 1000][i % 3];
+    fs.mkdirSync(path.join(repoDir, name, '1'), { recursive: true });
+    fs.writeFileSync(path.join(repoDir, name, '1', 'model.onnx'), models[i % 3]);
+    const dims = i % 50 === 0 ? '[ 1, 3, 224, 224 ]' : '[ 3, 224, 224 ]';
+    fs.writeFileSync(
+      path.join(repoDir, name, 'config.pbtxt'),
+      `name: "${name}"\nplatform: "onnxruntime_onnx"\nmax_batch_size: 8\n` +
+        `input [ { name: "input" data_type: TYPE_FP32 dims: ${dims} } ]\n` +
+        `output [ { name: "output" data_type: TYPE_FP32 dims: [ ${classes} ] } ]\n` +
+        `dynamic_batching { max_queue_delay_microseconds: 2000 }\ninstance_group [ { count: 1 kind: KIND_GPU } ]\n`,
+    );
+  }
 }
+makeRepo(repo, MODELS);
 
 // 3. Measurements: median wall time of RUNS processes each.
 function time(argv, cwd = dir) {
@@ -96,6 +101,26 @@ const cacheFile = path.join(dir, 'bench.tritonc-cache');
 time([bin, 'lint', '--cache-location', cacheFile, path.join(repo, 'model_0001', 'config.pbtxt')]);
 const oneInRepoCachedMs = time([bin, 'lint', '--cache-location', cacheFile, path.join(repo, 'model_0001', 'config.pbtxt')]);
 const repoMs = time([bin, 'lint', '--format', 'json', '--gpu-memory', 'H200', repo]);
+// 10,000 models (issue 14): the same figures once each, and the cost per model between the two sizes.
+let large;
+if (LARGE > MODELS) {
+  const big = path.join(dir, 'large');
+  makeRepo(big, LARGE);
+  const once = (argv) => {
+    const t0 = process.hrtime.bigint();
+    try {
+      execFileSync(process.execPath, argv, { cwd: dir, stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 1 << 30 });
+    } catch (e) {
+      if (e.status !== 1) throw e;
+    }
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  const repoLargeMs = once([bin, 'lint', '--format', 'json', '--gpu-memory', 'H200', big]);
+  const cacheLarge = path.join(dir, 'large.tritonc-cache');
+  once([bin, 'lint', '--cache-location', cacheLarge, path.join(big, 'model_0001', 'config.pbtxt')]);
+  const oneLargeCachedMs = once([bin, 'lint', '--cache-location', cacheLarge, path.join(big, 'model_0001', 'config.pbtxt')]);
+  large = { repoLargeMs, oneLargeCachedMs };
+}
 const fmt = (ms) => `${ms.toFixed(0)} ms`;
 console.log(`\ntritonc lint bench (${os.cpus().length} CPUs, node ${process.version}, median of ${RUNS})`);
 console.log(`  node -e 0                         ${fmt(nodeMs).padStart(9)}  1.00x`);
@@ -105,5 +130,11 @@ console.log(`  lint one config of the big repo   ${fmt(oneInRepoMs).padStart(9)}
 console.log(`    ... with --cache (warm)         ${fmt(oneInRepoCachedMs).padStart(9)}  ${(oneInRepoCachedMs / nodeMs).toFixed(2)}x node -e 0   (target <= 3.5x)`);
 console.log(`  lint ${MODELS} models                   ${fmt(repoMs).padStart(9)}  ${(repoMs / nodeMs).toFixed(2)}x node -e 0   (target < 2000 ms)`);
 console.log(`  per model                         ${(repoMs / MODELS).toFixed(2).padStart(6)} ms`);
+if (large) {
+  const slope = (large.repoLargeMs - repoMs) / (LARGE - MODELS);
+  console.log(`  lint ${LARGE} models (once)          ${fmt(large.repoLargeMs).padStart(9)}  ${(large.repoLargeMs / nodeMs).toFixed(2)}x node -e 0   ${(large.repoLargeMs / repoMs).toFixed(2)}x the ${MODELS} (linear: about ${(LARGE / MODELS).toFixed(0)}x less the start)`);
+  console.log(`  slope, ${MODELS} -> ${LARGE} models        ${slope.toFixed(3).padStart(6)} ms per model   (${(repoMs / MODELS).toFixed(3)} ms per model at ${MODELS}: no step grows with the square when these agree)`);
+  console.log(`  one staged config of ${LARGE}, --cache ${fmt(large.oneLargeCachedMs).padStart(9)}  ${(large.oneLargeCachedMs / nodeMs).toFixed(2)}x node -e 0`);
+}
 if (!args.includes('--keep')) fs.rmSync(dir, { recursive: true, force: true });
 else console.log(`  kept ${dir}`);

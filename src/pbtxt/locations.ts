@@ -1,6 +1,7 @@
 // Maps value paths (['input', 0, 'dims', 1]) to where they are written, so a check on the value can
-// point at the exact token. Built from the syntax tree, on first use, by walking it the way the
-// parser built the value: repeated occurrences append, map entries are keyed by their key's text.
+// point at the exact token. Built from the syntax tree, one top-level field at a time on first use,
+// by walking it the way the parser built the value: repeated occurrences append, map entries are
+// keyed by their key's text.
 import type { PathSegment, Range } from '../diagnostics.js';
 import type { SchemaMessage } from './descriptor.js';
 import type { DocumentNode, FieldNode, MessageNode, ScalarNode } from './ast.js';
@@ -19,19 +20,30 @@ const keyOf = (path: readonly PathSegment[]): string => path.join('\u0000');
 
 export class LocationIndex {
   private readonly byPath = new Map<string, Location>();
+  /** Top-level fields indexed so far: a check asks about a few, and a config may hold 500,000 parameters. */
+  private readonly indexed = new Set<string>();
+
+  private constructor(private readonly doc: DocumentNode) {}
 
   static fromTree(doc: DocumentNode): LocationIndex {
-    const index = new LocationIndex();
-    index.indexFields(doc.fields, []);
-    return index;
+    return new LocationIndex(doc);
+  }
+
+  /** Indexes every occurrence of the top-level field `name`, once. */
+  private ensure(name: PathSegment | undefined): void {
+    if (typeof name !== 'string' || this.indexed.has(name)) return;
+    this.indexed.add(name);
+    this.indexFields(this.doc.fields.filter((f) => f.name === name), []);
   }
 
   get(path: readonly PathSegment[]): Location | undefined {
+    this.ensure(path[0]);
     return this.byPath.get(keyOf(path));
   }
 
   /** The most precise location at or above the path: a missing child falls back to its parent. */
   nearest(path: readonly PathSegment[]): Location | undefined {
+    this.ensure(path[0]);
     for (let n = path.length; n > 0; n--) {
       const loc = this.byPath.get(keyOf(path.slice(0, n)));
       if (loc) return loc;
@@ -77,7 +89,7 @@ export class LocationIndex {
         }
       } else if (f.value.kind === 'message') {
         // A second occurrence is an error and was not stored: the first one stands.
-        if (!this.get(fieldPath)) {
+        if (!this.byPath.has(keyOf(fieldPath))) {
           this.set(fieldPath, { value: f.value.range, name: f.nameRange, field: f.range });
           this.indexFields(f.value.fields, fieldPath);
         }

@@ -60,6 +60,7 @@ function gcsError(e: unknown): StoreError {
   const status = typeof x.code === 'number' ? x.code : undefined;
   const detail = `${x.message ?? String(e)}${status ? ` (HTTP ${status})` : ''}`;
   if (status === 404) return new StoreError(/bucket/i.test(x.message ?? '') ? 'no-bucket' : 'no-key', detail, status);
-  if (/Could not load the default credentials|invalid_grant|unauthorized_client/i.test(x.message ?? '')) return new StoreError('denied', detail, status);
+  if (/Could not load the default credentials/i.test(x.message ?? '')) return new StoreError('no-credentials', detail, status);
+  if (/invalid_grant|unauthorized_client/i.test(x.message ?? '')) return new StoreError('denied', detail, status);
   return new StoreError(kindOf(status, networkCode(e)), detail, status);
 }

@@ -25,6 +25,13 @@ export const JUMP_READ_BYTES = 8 * 1024;
 /** Fetched with the listing: each model's configs and the repository's lock (also for a model directory given alone). */
 const FETCH_WITH_LISTING = /^(?:[^/]+\/)?(?:config\.pbtxt|configs\/[^/]+\.pbtxt|tritonc\.lock\.json)$/;
 
+/** Where Triton (and so tritonc) takes a credential from, by scheme (docs/remote.md). */
+const CREDENTIAL_HINT: Record<RemoteLocation['scheme'], string> = {
+  s3: 'Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, or TRITON_CLOUD_CREDENTIAL_PATH',
+  gs: 'Set GOOGLE_APPLICATION_CREDENTIALS to a credential file, or TRITON_CLOUD_CREDENTIAL_PATH',
+  as: 'Set AZURE_STORAGE_ACCOUNT and AZURE_STORAGE_KEY, or TRITON_CLOUD_CREDENTIAL_PATH',
+};
+
 /** A failure of the store that stops the run: exit 2, with the URL and the reason. */
 export class RemoteAccessError extends Error {}
 
@@ -256,6 +263,8 @@ export class MountedRepository implements FileSource {
         return `no such object (${e.detail})`;
       case 'denied':
         return `access denied (${e.detail}), with the credential from ${this.credential.source}`;
+      case 'no-credentials':
+        return `no credential found (${e.detail}); looked at ${this.credential.source}. ${CREDENTIAL_HINT[this.loc.scheme]}`;
       case 'unreachable':
         return `cannot reach ${where} (${e.detail})`;
       case 'throttled':

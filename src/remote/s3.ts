@@ -72,7 +72,8 @@ function s3Error(e: unknown): StoreError {
   const detail = `${name}${x.message && x.message !== name ? `: ${x.message}` : ''}${status ? ` (HTTP ${status})` : ''}`;
   if (name === 'NoSuchBucket') return new StoreError('no-bucket', detail, status);
   if (name === 'NoSuchKey' || name === 'NotFound' || status === 404) return new StoreError('no-key', detail, status);
-  if (['AccessDenied', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'ExpiredToken', 'InvalidToken', 'CredentialsProviderError'].includes(name)) return new StoreError('denied', detail, status);
+  if (name === 'CredentialsProviderError') return new StoreError('no-credentials', detail, status);
+  if (['AccessDenied', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'ExpiredToken', 'InvalidToken'].includes(name)) return new StoreError('denied', detail, status);
   if (name === 'SlowDown' || name === 'ThrottlingException') return new StoreError('throttled', detail, status);
   return new StoreError(kindOf(status, networkCode(e)), detail || String(e), status);
 }

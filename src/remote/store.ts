@@ -27,6 +27,8 @@ export type StoreErrorKind =
   | 'no-key'
   /** Authentication or authorization failed. */
   | 'denied'
+  /** The client found no credential to sign with. */
+  | 'no-credentials'
   /** No connection: refused, unknown host, TLS. */
   | 'unreachable'
   /** 429, 503 SlowDown, ServerBusy: retried. */
