@@ -1,8 +1,8 @@
-// A parsed config.pbtxt: the plain value, the syntax tree, the parse diagnostics, and a way to find
-// where any value path is written.
+// A parsed config.pbtxt: the plain value, the parse diagnostics, a way to find where any value path
+// is written, and the syntax tree (made when first asked for).
 import type { Diagnostic, PathSegment, Range } from '../diagnostics.js';
 import type { DocumentNode } from '../pbtxt/ast.js';
-import { parseText } from '../pbtxt/parser.js';
+import { parseText, parseTextLean } from '../pbtxt/parser.js';
 import { LocationIndex, type Location } from '../pbtxt/locations.js';
 import { dataTypeMeaning } from './data-type-meaning.js';
 import type { ModelConfig } from './model-config.js';
@@ -25,15 +25,20 @@ export interface ConfigDocument {
 const FILE_START: Range = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
 
 export function parseConfig(text: string, file = 'config.pbtxt', options: { stopAtFirstError?: boolean } = {}): ConfigDocument {
-  const result = parseText(text, loadSchema().modelConfig, { file, enumMeaning: dataTypeMeaning, ...options });
-  // Most parses are never asked for a location: build the index on first use.
+  const schema = loadSchema().modelConfig;
+  // The value without a tree: most documents are asked for a few locations (each top-level field
+  // asked about is parsed again for its nodes), and only the formatter and the editor want the tree.
+  const result = parseTextLean(text, schema, { file, enumMeaning: dataTypeMeaning, ...options });
   let index: LocationIndex | undefined;
-  const locations = (): LocationIndex => (index ??= LocationIndex.fromTree(result.tree));
+  const locations = (): LocationIndex => (index ??= LocationIndex.fromSpans(text, schema, result.spans));
+  let tree: DocumentNode | undefined;
   return {
     file,
     text,
     value: result.value as ModelConfig,
-    tree: result.tree,
+    get tree() {
+      return (tree ??= parseText(text, schema, { file, enumMeaning: dataTypeMeaning, ...options }).tree);
+    },
     diagnostics: result.diagnostics,
     locate: (path) => locations().get(path) ?? locations().nearest(path),
     locateExact: (path) => locations().get(path),

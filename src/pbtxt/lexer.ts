@@ -96,7 +96,17 @@ export class Lexer {
   private lineStart = 0;
   private newlines = 0;
 
-  constructor(private readonly text: string) {}
+  /** `from`: start scanning there (a field parsed again on its own, parser.ts parseFieldsAt). */
+  constructor(
+    private readonly text: string,
+    from?: { offset: number; line: number; column: number },
+  ) {
+    if (from) {
+      this.i = from.offset;
+      this.line = from.line;
+      this.lineStart = from.offset - from.column + 1;
+    }
+  }
 
   private pos(offset: number): Position {
     return { line: this.line, column: offset - this.lineStart + 1, offset };

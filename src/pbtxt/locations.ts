@@ -5,7 +5,7 @@
 import type { PathSegment, Range } from '../diagnostics.js';
 import type { SchemaMessage } from './descriptor.js';
 import type { DocumentNode, FieldNode, MessageNode, ScalarNode } from './ast.js';
-import { defaultScalar } from './parser.js';
+import { defaultScalar, parseFieldsAt, type FieldSpan } from './parser.js';
 
 export interface Location {
   /** The value (or the element, block or map value) at the path. */
@@ -23,17 +23,24 @@ export class LocationIndex {
   /** Top-level fields indexed so far: a check asks about a few, and a config may hold 500,000 parameters. */
   private readonly indexed = new Set<string>();
 
-  private constructor(private readonly doc: DocumentNode) {}
+
+  /** `fieldsNamed`: the nodes of every top-level field of that name, in order. */
+  private constructor(private readonly fieldsNamed: (name: string) => FieldNode[]) {}
 
   static fromTree(doc: DocumentNode): LocationIndex {
-    return new LocationIndex(doc);
+    return new LocationIndex((name) => doc.fields.filter((f) => f.name === name));
+  }
+
+  /** From a lean parse: the fields asked about are parsed again from where they are written. */
+  static fromSpans(text: string, message: SchemaMessage, spans: readonly FieldSpan[]): LocationIndex {
+    return new LocationIndex((name) => parseFieldsAt(text, message, spans.filter((s) => s.name === name)));
   }
 
   /** Indexes every occurrence of the top-level field `name`, once. */
   private ensure(name: PathSegment | undefined): void {
     if (typeof name !== 'string' || this.indexed.has(name)) return;
     this.indexed.add(name);
-    this.indexFields(this.doc.fields.filter((f) => f.name === name), []);
+    this.indexFields(this.fieldsNamed(name), []);
   }
 
   get(path: readonly PathSegment[]): Location | undefined {

@@ -1,8 +1,9 @@
 // Schema-driven parser for protobuf text format. It accepts what protobuf's TextFormat accepts for the
 // schema, reports what TextFormat rejects as diagnostics with line:column, and keeps going after an
 // error where it can, so one run reports several problems. It builds the plain value and the syntax
-// tree (ranges and comments) in one pass; the index from value paths to ranges is derived from the
-// tree on demand (see locations.ts), which keeps parsing cheap.
+// tree (ranges and comments) in one pass, or (parseTextLean) the value alone, with where each
+// top-level field is written, so that a field's tree can be made again when a location in it is asked
+// for (parseFieldsAt; see locations.ts).
 import type { Diagnostic, PathSegment, Position, Range } from '../diagnostics.js';
 import type { FieldKind, SchemaField, SchemaMessage } from './descriptor.js';
 import type {
@@ -20,6 +21,22 @@ export type PlainMessage = Record<string, unknown>;
 export interface ParseResult {
   value: PlainMessage;
   tree: DocumentNode;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Where a top-level field is written: what a lean parse keeps instead of its syntax tree, enough to
+ * parse that field again on its own (parseFieldsAt) when a location in it is asked for.
+ */
+export interface FieldSpan {
+  name: string;
+  nameRange: Range;
+}
+
+/** The value and diagnostics of a parse that kept no syntax tree (parseTextLean). */
+export interface LeanParseResult {
+  value: PlainMessage;
+  spans: FieldSpan[];
   diagnostics: Diagnostic[];
 }
 
@@ -55,6 +72,25 @@ export function parseText(text: string, message: SchemaMessage, options: ParseOp
   return new Parser(text, message, options.file ?? '<input>', options.enumMeaning, options.stopAtFirstError).parseDocument();
 }
 
+/**
+ * The value and diagnostics of parseText, without the syntax tree: each top-level field's nodes are
+ * dropped once it is parsed, so a 50 MB config holds its value and no node per token (the tree's
+ * ranges, comments and positions would outlive the parse). Where each top-level field is written is
+ * kept, for parseFieldsAt.
+ */
+export function parseTextLean(text: string, message: SchemaMessage, options: ParseOptions = {}): LeanParseResult {
+  return new Parser(text, message, options.file ?? '<input>', options.enumMeaning, options.stopAtFirstError, true).parseLean();
+}
+
+/**
+ * The syntax tree of the top-level fields written at `spans` (from parseTextLean of the same text):
+ * the nodes parseText would have made for them, ranges included; their diagnostics are those the
+ * lean parse reported already.
+ */
+export function parseFieldsAt(text: string, message: SchemaMessage, spans: readonly FieldSpan[]): FieldNode[] {
+  return spans.map((s) => new Parser(text, message, '<input>', undefined, false, false, s.nameRange.start).parseOneField());
+}
+
 type MessageKind = Extract<FieldKind, { kind: 'message' }>;
 
 /** Syntax errors reported per file; the rest are counted in one more. */
@@ -74,8 +110,10 @@ class Parser {
   private readonly diagnostics: Diagnostic[] = [];
   /** The value path of what is being parsed; copied only into diagnostics. */
   private readonly path: PathSegment[] = [];
-  /** The field nodes of each open message, innermost last, to name a duplicate's first occurrence. */
-  private readonly openFields: FieldNode[][] = [];
+  /** The fields of each open message, innermost last, to name a duplicate's first occurrence. */
+  private readonly openFields: FieldSpan[][] = [];
+  /** A lean parse's top-level fields. */
+  private readonly topSpans: FieldSpan[] = [];
 
   constructor(
     private readonly text: string,
@@ -83,9 +121,29 @@ class Parser {
     private readonly file: string,
     private readonly enumMeaning: ParseOptions['enumMeaning'] = undefined,
     private readonly stopAtFirstError = false,
+    /** Keep no tree of the top-level fields, only where each is written. */
+    private readonly lean = false,
+    /** Start at this position (one field parsed again). */
+    from?: Position,
   ) {
-    this.lexer = new Lexer(text);
+    this.lexer = new Lexer(text, from);
     this.comments = this.lexer.comments;
+  }
+
+  parseLean(): LeanParseResult {
+    const value: PlainMessage = {};
+    try {
+      this.byteOrderMark();
+      this.parseFields(this.root, value, undefined);
+    } catch (e) {
+      if (e !== STOP) throw e;
+      return { value, spans: [], diagnostics: this.finishDiagnostics() };
+    }
+    return { value, spans: this.topSpans, diagnostics: this.finishDiagnostics() };
+  }
+
+  parseOneField(): FieldNode {
+    return this.parseField(this.root, {});
   }
 
   private byteOrderMark(): void {
@@ -226,7 +284,9 @@ class Parser {
   private parseFields(msg: SchemaMessage | undefined, obj: PlainMessage, open: Token | undefined): FieldNode[] {
     const closer = open ? (open.text === '<' ? '>' : '}') : undefined;
     const fields: FieldNode[] = [];
-    this.openFields.push(fields);
+    // A lean parse keeps each top-level field's span, and lets its nodes go.
+    const spans = this.lean && !open ? this.topSpans : undefined;
+    this.openFields.push(spans ?? fields);
     try {
       for (;;) {
         const t = this.peek();
@@ -236,7 +296,9 @@ class Parser {
         }
         if (closer && this.isSymbol(t, closer)) return fields;
         if (t.type === 'ident') {
-          fields.push(this.parseField(msg, obj));
+          const f = this.parseField(msg, obj);
+          if (spans) spans.push({ name: f.name, nameRange: f.nameRange });
+          else fields.push(f);
           continue;
         }
         if (t.type === 'symbol' && (t.text === '}' || t.text === '>')) {

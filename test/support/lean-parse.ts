@@ -1,0 +1,29 @@
+// The lean parse against the full one (test/pbtxt/lean-parse.test.ts, and over the corpus).
+import { expect } from 'vitest';
+import { loadSchema } from '../../src/config/schema.js';
+import type { PathSegment } from '../../src/diagnostics.js';
+import { LocationIndex } from '../../src/pbtxt/locations.js';
+import { parseText, parseTextLean } from '../../src/pbtxt/parser.js';
+
+export const schema = loadSchema().modelConfig;
+
+/** Every path into a value: fields, list indexes, map keys; and one path under each that is not there. */
+function pathsOf(value: unknown, prefix: PathSegment[] = []): PathSegment[][] {
+  if (value === null || typeof value !== 'object') return [prefix];
+  const entries: [PathSegment, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+  return [prefix, [...prefix, 'not_a_field'], ...entries.flatMap(([k, v]) => pathsOf(v, [...prefix, k]))];
+}
+
+/** The lean parse gives what the full parse gives. */
+export function expectSameAsFull(text: string): void {
+  const full = parseText(text, schema, { file: 'c.pbtxt' });
+  const lean = parseTextLean(text, schema, { file: 'c.pbtxt' });
+  expect(lean.value).toEqual(full.value);
+  expect(lean.diagnostics).toEqual(full.diagnostics);
+  const fromTree = LocationIndex.fromTree(full.tree);
+  const fromSpans = LocationIndex.fromSpans(text, schema, lean.spans);
+  for (const path of pathsOf(full.value).filter((p) => p.length)) {
+    expect(fromSpans.get(path), path.join('.')).toEqual(fromTree.get(path));
+    expect(fromSpans.nearest(path), path.join('.')).toEqual(fromTree.nearest(path));
+  }
+}
