@@ -1,8 +1,8 @@
 // A parsed config.pbtxt: the plain value, the parse diagnostics, a way to find where any value path
 // is written, and the syntax tree (made when first asked for).
 import type { Diagnostic, PathSegment, Range } from '../diagnostics.js';
-import type { DocumentNode } from '../pbtxt/ast.js';
-import { parseText, parseTextLean } from '../pbtxt/parser.js';
+import type { Comment, DocumentNode, FieldNode } from '../pbtxt/ast.js';
+import { parseText, parseTextEach, parseTextLean } from '../pbtxt/parser.js';
 import { LocationIndex, type Location } from '../pbtxt/locations.js';
 import { dataTypeMeaning } from './data-type-meaning.js';
 import type { ModelConfig } from './model-config.js';
@@ -47,6 +47,18 @@ export function parseConfig(text: string, file = 'config.pbtxt', options: { stop
       return loc?.value ?? FILE_START;
     },
   };
+}
+
+/** The full parse, tree first (the formatter): the value, the diagnostics and the syntax tree in one pass. */
+export function parseConfigTree(text: string, file = 'config.pbtxt'): { value: ModelConfig; tree: DocumentNode; diagnostics: Diagnostic[] } {
+  const r = parseText(text, loadSchema().modelConfig, { file, enumMeaning: dataTypeMeaning });
+  return { value: r.value as ModelConfig, tree: r.tree, diagnostics: r.diagnostics };
+}
+
+/** The parse that hands each top-level field on as it is parsed (the layout-only formatter). */
+export function parseConfigEach(text: string, onField: (f: FieldNode) => void, file = 'config.pbtxt'): { value: ModelConfig; diagnostics: Diagnostic[]; dangling: Comment[] } {
+  const r = parseTextEach(text, loadSchema().modelConfig, onField, { file, enumMeaning: dataTypeMeaning });
+  return { value: r.value as ModelConfig, diagnostics: r.diagnostics, dangling: r.dangling };
 }
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {

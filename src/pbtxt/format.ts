@@ -3,16 +3,27 @@
 // spelling), then prove the output means the same value and kept every comment before anyone writes
 // it. The caller parses (with its schema).
 import type { Diagnostic } from '../diagnostics.js';
-import type { DocumentNode } from './ast.js';
+import type { Comment, DocumentNode, FieldNode } from './ast.js';
 import { canonicalTree } from './canonical.js';
 import { valuesEqual } from './equal.js';
-import { tokenize } from './lexer.js';
-import { printTree } from './printer.js';
+import { Lexer } from './lexer.js';
+import { printEach, printTree } from './printer.js';
 
 export interface ParsedText {
   tree: DocumentNode;
   value: unknown;
   diagnostics: Diagnostic[];
+}
+
+/**
+ * How the caller parses: with the tree (the input, for the canonical form, which reorders across the
+ * file), one top-level field at a time (the input, for the layout-only form, which prints each as it
+ * comes), and the value alone (the output's check).
+ */
+export interface Parsers {
+  tree: (text: string) => ParsedText;
+  each: (text: string, onField: (f: FieldNode) => void) => Omit<ParsedText, 'tree'> & { dangling: Comment[] };
+  value: (text: string) => Omit<ParsedText, 'tree'>;
 }
 
 export type FormatResult =
@@ -30,12 +41,22 @@ export interface FormatOptions {
 }
 
 /** Formats `text`, which `parse` reads; refuses rather than print something that means less. */
-export function formatParsed(text: string, parse: (text: string) => ParsedText, options: FormatOptions = {}): FormatResult {
-  const doc = parse(text);
+export function formatParsed(text: string, parse: Parsers, options: FormatOptions = {}): FormatResult {
+  let doc: Omit<ParsedText, 'tree'>;
+  let output: string;
+  if (options.canonical) {
+    const full = parse.tree(text);
+    doc = full;
+    output = printTree(canonicalTree(full.tree));
+  } else {
+    // Each field printed as it is parsed: a 50 MB config never holds its whole tree.
+    let each: ReturnType<Parsers['each']> | undefined;
+    output = printEach((emit) => (each = parse.each(text, emit)).dangling, { preserve: true });
+    doc = each!;
+  }
   const errors = doc.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) return { status: 'syntax-error', diagnostics: errors };
-  const output = options.canonical ? printTree(canonicalTree(doc.tree)) : printTree(doc.tree, { preserve: true });
-  const check = parse(output);
+  const check = parse.value(output);
   if (check.diagnostics.some((d) => d.severity === 'error') || !valuesEqual(doc.value, check.value)) {
     return { status: 'unsafe', reason: 'the formatted text does not parse to the same config; nothing was changed (please report this as a tritonc bug)' };
   }
@@ -56,6 +77,9 @@ function missingComments(before: string, after: string): string | undefined {
   return undefined;
 }
 
+/** The comments of `text`, scanned without keeping its tokens (a large config has millions). */
 function commentsOf(text: string): string[] {
-  return tokenize(text).comments.map((c) => c.text.trimEnd());
+  const lexer = new Lexer(text);
+  while (lexer.next().type !== 'eof');
+  return lexer.comments.map((c) => c.text.trimEnd());
 }

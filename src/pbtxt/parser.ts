@@ -79,7 +79,16 @@ export function parseText(text: string, message: SchemaMessage, options: ParseOp
  * kept, for parseFieldsAt.
  */
 export function parseTextLean(text: string, message: SchemaMessage, options: ParseOptions = {}): LeanParseResult {
-  return new Parser(text, message, options.file ?? '<input>', options.enumMeaning, options.stopAtFirstError, true).parseLean();
+  const { value, spans, diagnostics } = parseTextEach(text, message, () => undefined, options);
+  return { value, spans, diagnostics };
+}
+
+/**
+ * parseText with each top-level field handed to `onField` as soon as it is parsed, and not kept:
+ * what streams through the formatter. The comments after the last field come back as `dangling`.
+ */
+export function parseTextEach(text: string, message: SchemaMessage, onField: (f: FieldNode) => void, options: ParseOptions = {}): LeanParseResult & { dangling: Comment[] } {
+  return new Parser(text, message, options.file ?? '<input>', options.enumMeaning, options.stopAtFirstError, onField).parseEach();
 }
 
 /**
@@ -88,7 +97,7 @@ export function parseTextLean(text: string, message: SchemaMessage, options: Par
  * lean parse reported already.
  */
 export function parseFieldsAt(text: string, message: SchemaMessage, spans: readonly FieldSpan[]): FieldNode[] {
-  return spans.map((s) => new Parser(text, message, '<input>', undefined, false, false, s.nameRange.start).parseOneField());
+  return spans.map((s) => new Parser(text, message, '<input>', undefined, false, undefined, s.nameRange.start).parseOneField());
 }
 
 type MessageKind = Extract<FieldKind, { kind: 'message' }>;
@@ -121,8 +130,11 @@ class Parser {
     private readonly file: string,
     private readonly enumMeaning: ParseOptions['enumMeaning'] = undefined,
     private readonly stopAtFirstError = false,
-    /** Keep no tree of the top-level fields, only where each is written. */
-    private readonly lean = false,
+    /**
+     * Handed each top-level field once parsed, instead of keeping it in the tree (a lean parse keeps
+     * where it is written; the formatter prints it): the parse then holds no node of it.
+     */
+    private readonly topField: ((f: FieldNode) => void) | undefined = undefined,
     /** Start at this position (one field parsed again). */
     from?: Position,
   ) {
@@ -130,16 +142,18 @@ class Parser {
     this.comments = this.lexer.comments;
   }
 
-  parseLean(): LeanParseResult {
+  /** The value, diagnostics and trailing comments; each top-level field went to `topField`. */
+  parseEach(): { value: PlainMessage; spans: FieldSpan[]; diagnostics: Diagnostic[]; dangling: Comment[] } {
     const value: PlainMessage = {};
     try {
       this.byteOrderMark();
       this.parseFields(this.root, value, undefined);
     } catch (e) {
       if (e !== STOP) throw e;
-      return { value, spans: [], diagnostics: this.finishDiagnostics() };
+      return { value, spans: [], diagnostics: this.finishDiagnostics(), dangling: [] };
     }
-    return { value, spans: this.topSpans, diagnostics: this.finishDiagnostics() };
+    this.peek();
+    return { value, spans: this.topSpans, diagnostics: this.finishDiagnostics(), dangling: this.takeCommentsBefore(Number.POSITIVE_INFINITY) };
   }
 
   parseOneField(): FieldNode {
@@ -284,9 +298,9 @@ class Parser {
   private parseFields(msg: SchemaMessage | undefined, obj: PlainMessage, open: Token | undefined): FieldNode[] {
     const closer = open ? (open.text === '<' ? '>' : '}') : undefined;
     const fields: FieldNode[] = [];
-    // A lean parse keeps each top-level field's span, and lets its nodes go.
-    const spans = this.lean && !open ? this.topSpans : undefined;
-    this.openFields.push(spans ?? fields);
+    // Top-level fields handed on are not kept: only where each is written (to name a duplicate's first).
+    const emit = open ? undefined : this.topField;
+    this.openFields.push(emit ? this.topSpans : fields);
     try {
       for (;;) {
         const t = this.peek();
@@ -297,8 +311,10 @@ class Parser {
         if (closer && this.isSymbol(t, closer)) return fields;
         if (t.type === 'ident') {
           const f = this.parseField(msg, obj);
-          if (spans) spans.push({ name: f.name, nameRange: f.nameRange });
-          else fields.push(f);
+          if (emit) {
+            this.topSpans.push({ name: f.name, nameRange: f.nameRange });
+            emit(f);
+          } else fields.push(f);
           continue;
         }
         if (t.type === 'symbol' && (t.text === '}' || t.text === '>')) {

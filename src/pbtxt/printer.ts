@@ -47,16 +47,36 @@ function printDocument(doc: DocumentNode): string {
   return out.length ? `${out.join('\n')}\n` : '';
 }
 
+/**
+ * printTree of a document whose top-level fields come one at a time (parser.ts parseTextEach): `parse`
+ * hands each to `emit` as it is parsed and returns the comments after the last; no tree is held.
+ */
+export function printEach(parse: (emit: (f: FieldNode) => void) => Comment[], options: PrintStyle = {}): string {
+  const previous = style;
+  style = options;
+  try {
+    const out: string[] = [];
+    let i = 0;
+    const dangling = parse((f) => printField(f, i++, '', out));
+    printDangling(dangling, '', out, i > 0);
+    return out.length ? `${out.join('\n')}\n` : '';
+  } finally {
+    style = previous;
+  }
+}
+
 function printFields(fields: FieldNode[], indent: string, out: string[]): void {
-  fields.forEach((f, i) => {
-    if (i > 0 && f.blankLineBefore) out.push('');
-    printLeading(f.leading, indent, out);
-    if (f.leading.length && f.blankLineAfterComments) out.push('');
-    const lines = fieldLines(f, indent);
-    if (style.preserve && f.separator) lines[lines.length - 1] += f.separator;
-    if (f.trailing) lines[lines.length - 1] += `  ${commentText(f.trailing)}`;
-    append(out, lines);
-  });
+  fields.forEach((f, i) => printField(f, i, indent, out));
+}
+
+function printField(f: FieldNode, i: number, indent: string, out: string[]): void {
+  if (i > 0 && f.blankLineBefore) out.push('');
+  printLeading(f.leading, indent, out);
+  if (f.leading.length && f.blankLineAfterComments) out.push('');
+  const lines = fieldLines(f, indent);
+  if (style.preserve && f.separator) lines[lines.length - 1] += f.separator;
+  if (f.trailing) lines[lines.length - 1] += `  ${commentText(f.trailing)}`;
+  append(out, lines);
 }
 
 function printLeading(comments: Comment[], indent: string, out: string[]): void {

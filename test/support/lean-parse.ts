@@ -3,7 +3,8 @@ import { expect } from 'vitest';
 import { loadSchema } from '../../src/config/schema.js';
 import type { PathSegment } from '../../src/diagnostics.js';
 import { LocationIndex } from '../../src/pbtxt/locations.js';
-import { parseText, parseTextLean } from '../../src/pbtxt/parser.js';
+import { parseText, parseTextEach, parseTextLean } from '../../src/pbtxt/parser.js';
+import { printEach, printTree } from '../../src/pbtxt/printer.js';
 
 export const schema = loadSchema().modelConfig;
 
@@ -14,12 +15,14 @@ function pathsOf(value: unknown, prefix: PathSegment[] = []): PathSegment[][] {
   return [prefix, [...prefix, 'not_a_field'], ...entries.flatMap(([k, v]) => pathsOf(v, [...prefix, k]))];
 }
 
-/** The lean parse gives what the full parse gives. */
+/** The lean parse gives what the full parse gives, and the field-by-field print what the tree prints. */
 export function expectSameAsFull(text: string): void {
   const full = parseText(text, schema, { file: 'c.pbtxt' });
   const lean = parseTextLean(text, schema, { file: 'c.pbtxt' });
   expect(lean.value).toEqual(full.value);
   expect(lean.diagnostics).toEqual(full.diagnostics);
+  // The formatter's stream prints what the whole tree prints.
+  expect(printEach((emit) => parseTextEach(text, schema, emit).dangling, { preserve: true })).toBe(printTree(full.tree, { preserve: true }));
   const fromTree = LocationIndex.fromTree(full.tree);
   const fromSpans = LocationIndex.fromSpans(text, schema, lean.spans);
   for (const path of pathsOf(full.value).filter((p) => p.length)) {
