@@ -24,20 +24,38 @@ export interface ConfigDocument {
 
 const FILE_START: Range = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
 
+/**
+ * Above this size a document is parsed without its tree (parseTextLean): the tree of a large config
+ * outweighs its value many times over, while checks ask for a few locations (each top-level field
+ * asked about is parsed again for its nodes). Below it, keeping the tree costs less than parsing
+ * fields again.
+ */
+export const LEAN_PARSE_ABOVE_CHARS = 64 * 1024;
+
 export function parseConfig(text: string, file = 'config.pbtxt', options: { stopAtFirstError?: boolean } = {}): ConfigDocument {
   const schema = loadSchema().modelConfig;
-  // The value without a tree: most documents are asked for a few locations (each top-level field
-  // asked about is parsed again for its nodes), and only the formatter and the editor want the tree.
-  const result = parseTextLean(text, schema, { file, enumMeaning: dataTypeMeaning, ...options });
-  let index: LocationIndex | undefined;
-  const locations = (): LocationIndex => (index ??= LocationIndex.fromSpans(text, schema, result.spans));
+  const parseOptions = { file, enumMeaning: dataTypeMeaning, ...options };
   let tree: DocumentNode | undefined;
+  let index: LocationIndex | undefined;
+  let result: { value: unknown; diagnostics: Diagnostic[] };
+  let locations: () => LocationIndex;
+  if (text.length > LEAN_PARSE_ABOVE_CHARS) {
+    const lean = parseTextLean(text, schema, parseOptions);
+    result = lean;
+    locations = () => (index ??= LocationIndex.fromSpans(text, schema, lean.spans));
+  } else {
+    const full = parseText(text, schema, parseOptions);
+    result = full;
+    tree = full.tree;
+    locations = () => (index ??= LocationIndex.fromTree(full.tree));
+  }
   return {
     file,
     text,
     value: result.value as ModelConfig,
+    // The formatter and the editor want the tree: a lean document makes it on first use.
     get tree() {
-      return (tree ??= parseText(text, schema, { file, enumMeaning: dataTypeMeaning, ...options }).tree);
+      return (tree ??= parseText(text, schema, parseOptions).tree);
     },
     diagnostics: result.diagnostics,
     locate: (path) => locations().get(path) ?? locations().nearest(path),

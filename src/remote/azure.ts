@@ -50,15 +50,6 @@ export async function azureStore(loc: RemoteLocation, cred: AzureCredential, env
       }),
     read: (key, start, length, abortSignal) => call(async () => body(await client.getBlobClient(key).download(start, length, { abortSignal }))),
     get: (key, abortSignal) => call(async () => body(await client.getBlobClient(key).download(0, undefined, { abortSignal }))),
-    head: async (key, abortSignal) => {
-      try {
-        return (await client.getBlobClient(key).getProperties({ abortSignal })).contentLength ?? 0;
-      } catch (e) {
-        const err = azureError(e);
-        if (err.kind === 'no-key') return undefined;
-        throw err;
-      }
-    },
   };
 }
 

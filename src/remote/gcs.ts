@@ -42,16 +42,6 @@ export async function gcsStore(loc: RemoteLocation, cred: GcsCredential, env: Re
         const [b] = await bucket.file(key).download({ validation: false });
         return bytes(b);
       }),
-    head: async (key) => {
-      try {
-        const [m] = await bucket.file(key).getMetadata();
-        return Number(m.size ?? 0);
-      } catch (e) {
-        const err = gcsError(e);
-        if (err.kind === 'no-key') return undefined;
-        throw err;
-      }
-    },
   };
 }
 

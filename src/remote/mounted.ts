@@ -221,11 +221,11 @@ export class MountedRepository implements FileSource {
             buffer.set(got.subarray(0, ask), offset);
             return Math.min(got.byteLength, ask);
           },
-          // External data beside the model: its size is in the listing; outside the repository, a HEAD.
+          // External data beside the model: its size is in the listing (no request). Outside the
+          // listed directory there is none, as for Triton, which copies only the model's directory.
           sizeOf: async (p) => {
             const r = this.relOf(p);
-            if (r !== undefined) return this.dirs.has(r) ? null : (this.sizes.get(r) ?? null);
-            return null;
+            return r === undefined || this.dirs.has(r) ? null : (this.sizes.get(r) ?? null);
           },
         },
         { windowBytes: REMOTE_WINDOW_BYTES },

@@ -11,14 +11,10 @@ import type { PathKind } from '../util/path-kind.js';
 import type { TextRead } from '../util/read-text.js';
 import { diskFiles, type FileSource, type SignatureResult } from '../workspace/sources.js';
 import { MountedRepository, type MountOptions } from './mounted.js';
-import type { RequestStats } from './requests.js';
 import { isRemoteUrl, parseRemoteUrl } from './url.js';
 
 /** The directory the stand-in paths live under (never created: nothing reads or writes it on disk). */
 export const STAND_IN_DIR = '.tritonc-remote';
-
-/** A run asks again for what the previous pass fetched; this many passes cover configs, models, and steps they name. */
-const MAX_PASSES = 8;
 
 /** A config named inside a repository URL: the repository, and the config's path in it. */
 const CONFIG_IN_URL = /^(.*)\/([^/]+\/(?:config\.pbtxt|configs\/[^/]+\.pbtxt))$/;
@@ -69,20 +65,22 @@ export class RemoteRepositories implements FileSource {
 
   /**
    * Runs `run` until it has asked for nothing that is not fetched: the last pass's result, which
-   * read everything it needed. Local repositories need one pass. `run` may run several times, so it
-   * must only compute: whatever it writes or prints belongs after.
+   * read everything it needed. Local repositories need one pass; each further pass fetches at least
+   * one object never fetched before, so the passes end. `run` may run several times, so it must only
+   * compute: whatever it writes or prints belongs after.
    */
   async complete<T>(run: (files: FileSource) => T): Promise<T> {
-    for (let pass = 1; ; pass++) {
+    for (;;) {
       let result: { value: T } | { error: unknown };
       try {
-        result = { value: run(this) };
+        // With nothing mounted, the disk itself: no routing on every call.
+        result = { value: run(this.mounts.length ? this : this.disk) };
       } catch (error) {
         // A pass that failed on what it had not fetched yet is run again once it has it.
         result = { error };
       }
       const pending = this.mounts.filter((m) => m.pending > 0);
-      if (!pending.length || pass >= MAX_PASSES) {
+      if (!pending.length) {
         if ('error' in result) throw result.error;
         return result.value;
       }
@@ -113,11 +111,6 @@ export class RemoteRepositories implements FileSource {
       return v;
     };
     return walk(value) as T;
-  }
-
-  /** Requests and bytes of every repository so far. */
-  get stats(): RequestStats {
-    return this.mounts.reduce((s, m) => ({ requests: s.requests + m.requests.stats.requests, bytes: s.bytes + m.requests.stats.bytes, retries: s.retries + m.requests.stats.retries }), { requests: 0, bytes: 0, retries: 0 });
   }
 
   // ---- FileSource: each path to its repository, else the disk ----

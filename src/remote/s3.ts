@@ -51,16 +51,6 @@ export async function s3Store(loc: RemoteLocation, cred: S3Credential, env: Read
         const got = await client.send(new sdk.GetObjectCommand({ Bucket, Key: key }), { abortSignal: signal });
         return (await got.Body?.transformToByteArray()) ?? new Uint8Array();
       }),
-    head: async (key, signal) => {
-      try {
-        const got = await client.send(new sdk.HeadObjectCommand({ Bucket, Key: key }), { abortSignal: signal });
-        return got.ContentLength ?? 0;
-      } catch (e) {
-        const err = s3Error(e);
-        if (err.kind === 'no-key') return undefined;
-        throw err;
-      }
-    },
   };
 }
 

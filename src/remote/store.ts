@@ -1,6 +1,7 @@
-// What tritonc asks of an object store: every object under a prefix with its size, a byte range of
-// one, one whole, the size of one. Each client (s3.ts, gcs.ts, azure.ts) answers these and turns its
-// SDK's failures into a StoreError of a few kinds, which requests.ts retries or reports.
+// What tritonc asks of an object store: every object under a prefix with its size (which sizes
+// external data too, so no HEAD is needed), a byte range of one, one whole. Each client (s3.ts,
+// gcs.ts, azure.ts) answers these and turns its SDK's failures into a StoreError of a few kinds,
+// which requests.ts retries or reports.
 import { isMissingModule, requireOptional } from '../util/require-optional.js';
 
 export interface StoredObject {
@@ -16,8 +17,6 @@ export interface ObjectStore {
   read(key: string, start: number, length: number, signal: AbortSignal): Promise<Uint8Array>;
   /** The whole object. */
   get(key: string, signal: AbortSignal): Promise<Uint8Array>;
-  /** The object's size (HEAD); undefined when there is none. */
-  head(key: string, signal: AbortSignal): Promise<number | undefined>;
 }
 
 export type StoreErrorKind =

@@ -21,7 +21,6 @@ function memoryStore(objects: Record<string, string>, fail?: StoreError): Object
       if (!(key in objects)) throw new StoreError('no-key', 'NoSuchKey');
       return bytes(key);
     },
-    head: async (key) => (key in objects ? bytes(key).byteLength : undefined),
   };
 }
 
