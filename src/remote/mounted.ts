@@ -2,7 +2,7 @@
 // (`root`): one listing gives every directory and every size; texts and model signatures are what
 // was fetched. The workspace is synchronous, so what a run asks for and this does not hold yet is
 // noted (`pending`), the caller fetches it (`fetchPending`, concurrent, ranged reads for models) and
-// runs again (remote/complete.ts). Configs and the lock are fetched with the listing, so most
+// runs again (RemoteRepositories.complete). Configs and the lock are fetched with the listing, so most
 // repositories take two passes: configs, then the models they name.
 import { OnnxReadError } from '../onnx/errors.js';
 import { readSignatureFrom } from '../onnx/reader.js';
@@ -44,7 +44,7 @@ export interface MountOptions extends CredentialEnv {
 }
 
 export class MountedRepository implements FileSource {
-  readonly requests: Requests;
+  private readonly requests: Requests;
   /** Sizes of the objects, by path relative to the root. */
   private readonly sizes = new Map<string, number>();
   /** Entries of each directory (relative path, '' for the root). */
