@@ -24,7 +24,7 @@ export const generateCommand: CommandSpec = {
   describe: 'Generate config.pbtxt from model.onnx (a model file, a model directory, or a repository)',
   builder: (y) =>
     y
-      .positional('path', { type: 'string', describe: 'model.onnx, a model directory, or a model repository' })
+      .positional('path', { type: 'string', describe: 'model.onnx, a model directory, or a model repository; a directory may be a URL (s3://, gs://, as://) with --check' })
       .option('name', { type: 'string', describe: 'Model name (default: the directory name)' })
       .option('max-batch-size', { type: 'number', describe: 'Largest batch Triton may send (default: the server\'s default-max-batch-size, 4, if the model can batch, else 0)' })
       .option('backend-config', { type: 'string', array: true, describe: 'As tritonserver: onnxruntime,default-max-batch-size=N makes N the default max_batch_size (other settings do not change the config)' })

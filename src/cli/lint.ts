@@ -31,7 +31,7 @@ export const lintCommand: CommandSpec = {
   describe: 'Check configs against Triton\'s rules and their models, before Triton refuses them',
   builder: (y) =>
     withServerFlags(y, { repositories: true })
-      .positional('paths', { type: 'string', array: true, describe: 'Repositories, model directories, config.pbtxt or model files (default: .)' })
+      .positional('paths', { type: 'string', array: true, describe: 'Repositories, model directories, config.pbtxt or model files (default: .); a repository may be a URL: s3://, gs://, as://' })
       .option('format', { alias: 'f', type: 'string', choices: REPORT_FORMATS as unknown as string[], describe: 'Output format (default: github under GitHub Actions, else stylish)' })
       .option('config', { alias: 'c', type: 'string', describe: 'Settings file to use instead of the nearest tritonc.config.json' })
       .option('gpu-memory', { type: 'string', describe: `Memory of one GPU for instance-memory: a size (24GiB) or ${GPU_PRESET_NAMES.join(', ')}` })

@@ -27,7 +27,7 @@ export const resolveCommand: CommandSpec = {
   describe: 'Print the effective config Triton would load for a model directory (autofill, ONNX Runtime auto-complete, normalization)',
   builder: (y) =>
     withServerFlags(y)
-      .positional('dir', { type: 'string', describe: 'The model directory (holding config.pbtxt, if any, and the version directories)' })
+      .positional('dir', { type: 'string', describe: 'The model directory (holding config.pbtxt, if any, and the version directories), or its URL (s3://, gs://, as://)' })
       .option('gpus', { type: 'number', describe: 'GPUs on the host Triton runs on (default 1; 0 for a CPU-only host)' })
       .option('format', { choices: ['pbtxt', 'json'] as const, default: 'pbtxt' as const, describe: 'pbtxt, or the JSON of Triton\'s GET /v2/models/<name>/config' })
       .option('config-name', { type: 'string', describe: 'Read configs/<name>.pbtxt, as tritonserver --model-config-name=<name>' })
