@@ -32,9 +32,12 @@ const FILE_START: Range = { start: { line: 1, column: 1, offset: 0 }, end: { lin
  */
 export const LEAN_PARSE_ABOVE_CHARS = 64 * 1024;
 
+/** The parse options of every config: its file, and data type names read for what they mean. */
+const configParse = (file: string, options: { stopAtFirstError?: boolean } = {}) => ({ file, enumMeaning: dataTypeMeaning, ...options });
+
 export function parseConfig(text: string, file = 'config.pbtxt', options: { stopAtFirstError?: boolean } = {}): ConfigDocument {
   const schema = loadSchema().modelConfig;
-  const parseOptions = { file, enumMeaning: dataTypeMeaning, ...options };
+  const parseOptions = configParse(file, options);
   let tree: DocumentNode | undefined;
   let index: LocationIndex | undefined;
   let result: { value: unknown; diagnostics: Diagnostic[] };
@@ -69,13 +72,13 @@ export function parseConfig(text: string, file = 'config.pbtxt', options: { stop
 
 /** The full parse, tree first (the formatter): the value, the diagnostics and the syntax tree in one pass. */
 export function parseConfigTree(text: string, file = 'config.pbtxt'): { value: ModelConfig; tree: DocumentNode; diagnostics: Diagnostic[] } {
-  const r = parseText(text, loadSchema().modelConfig, { file, enumMeaning: dataTypeMeaning });
+  const r = parseText(text, loadSchema().modelConfig, configParse(file));
   return { value: r.value as ModelConfig, tree: r.tree, diagnostics: r.diagnostics };
 }
 
 /** The parse that hands each top-level field on as it is parsed (the layout-only formatter). */
 export function parseConfigEach(text: string, onField: (f: FieldNode) => void, file = 'config.pbtxt'): { value: ModelConfig; diagnostics: Diagnostic[]; dangling: Comment[] } {
-  const r = parseTextEach(text, loadSchema().modelConfig, onField, { file, enumMeaning: dataTypeMeaning });
+  const r = parseTextEach(text, loadSchema().modelConfig, onField, configParse(file));
   return { value: r.value as ModelConfig, diagnostics: r.diagnostics, dangling: r.dangling };
 }
 

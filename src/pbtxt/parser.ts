@@ -70,7 +70,13 @@ const NO_COMMENTS: Comment[] = Object.freeze([]) as unknown as Comment[];
 const PENDING: ScalarNode = Object.freeze({ kind: 'scalar', range: { start: FILE_START, end: FILE_START }, text: '', value: undefined }) as ScalarNode;
 
 export function parseText(text: string, message: SchemaMessage, options: ParseOptions = {}): ParseResult {
-  return new Parser(text, message, options.file ?? '<input>', options.enumMeaning, options.stopAtFirstError).parseDocument();
+  const fields: FieldNode[] = [];
+  const r = parseTextEach(text, message, (f) => fields.push(f), options);
+  // Stopped at the first error: the value read so far, and no tree.
+  const tree: DocumentNode = r.end
+    ? { kind: 'document', range: { start: FILE_START, end: r.end }, fields, dangling: r.dangling }
+    : { kind: 'document', range: { start: FILE_START, end: FILE_START }, fields: [], dangling: [] };
+  return { value: r.value, tree, diagnostics: r.diagnostics };
 }
 
 /**
@@ -88,7 +94,7 @@ export function parseTextLean(text: string, message: SchemaMessage, options: Par
  * parseText with each top-level field handed to `onField` as soon as it is parsed, and not kept:
  * what streams through the formatter. The comments after the last field come back as `dangling`.
  */
-export function parseTextEach(text: string, message: SchemaMessage, onField: (f: FieldNode) => void, options: ParseOptions = {}): LeanParseResult & { dangling: Comment[] } {
+export function parseTextEach(text: string, message: SchemaMessage, onField: (f: FieldNode) => void, options: ParseOptions = {}): LeanParseResult & { dangling: Comment[]; end: Position | undefined } {
   return new Parser(text, message, options.file ?? '<input>', options.enumMeaning, options.stopAtFirstError, onField).parseEach();
 }
 
@@ -122,7 +128,7 @@ class Parser {
   private readonly path: PathSegment[] = [];
   /** The fields of each open message, innermost last, to name a duplicate's first occurrence. */
   private readonly openFields: (FieldSpan | FieldNode)[][] = [];
-  /** A lean parse's top-level fields. */
+  /** Where each top-level field is written. */
   private readonly topSpans: FieldSpan[] = [];
 
   constructor(
@@ -132,8 +138,8 @@ class Parser {
     private readonly enumMeaning: ParseOptions['enumMeaning'] = undefined,
     private readonly stopAtFirstError = false,
     /**
-     * Handed each top-level field once parsed, instead of keeping it in the tree (a lean parse keeps
-     * where it is written; the formatter prints it): the parse then holds no node of it.
+     * Handed each top-level field once parsed (parseText keeps it in the tree, a lean parse lets it
+     * go, the formatter prints it); where each is written is kept (topSpans).
      */
     private readonly topField: ((f: FieldNode) => void) | undefined = undefined,
     /** Start at this position (one field parsed again). */
@@ -143,18 +149,21 @@ class Parser {
     this.comments = this.lexer.comments;
   }
 
-  /** The value, diagnostics and trailing comments; each top-level field went to `topField`. */
-  parseEach(): { value: PlainMessage; spans: FieldSpan[]; diagnostics: Diagnostic[]; dangling: Comment[] } {
+  /**
+   * The value, diagnostics, the comments after the last field and where the text ends (undefined when
+   * stopped at the first error); each top-level field went to `topField`.
+   */
+  parseEach(): { value: PlainMessage; spans: FieldSpan[]; diagnostics: Diagnostic[]; dangling: Comment[]; end: Position | undefined } {
     const value: PlainMessage = {};
     try {
       this.byteOrderMark();
       this.parseFields(this.root, value, undefined);
     } catch (e) {
       if (e !== STOP) throw e;
-      return { value, spans: [], diagnostics: this.finishDiagnostics(), dangling: [] };
+      return { value, spans: [], diagnostics: this.finishDiagnostics(), dangling: [], end: undefined };
     }
-    this.peek();
-    return { value, spans: this.topSpans, diagnostics: this.finishDiagnostics(), dangling: this.takeCommentsBefore(Number.POSITIVE_INFINITY) };
+    const end = tokenEnd(this.peek());
+    return { value, spans: this.topSpans, diagnostics: this.finishDiagnostics(), dangling: this.takeCommentsBefore(Number.POSITIVE_INFINITY), end };
   }
 
   parseOneField(): FieldNode {
@@ -169,22 +178,6 @@ class Parser {
     );
     // Step over the BOM so the rest of the file is still checked.
     if (this.peek().text === '\uFEFF') this.next();
-  }
-
-  parseDocument(): ParseResult {
-    const value: PlainMessage = {};
-    let fields: FieldNode[] = [];
-    try {
-      this.byteOrderMark();
-      fields = this.parseFields(this.root, value, undefined);
-    } catch (e) {
-      if (e !== STOP) throw e;
-      return { value, tree: { kind: 'document', range: { start: FILE_START, end: FILE_START }, fields: [], dangling: [] }, diagnostics: this.finishDiagnostics() };
-    }
-    const eof = this.peek();
-    const dangling = this.takeCommentsBefore(Number.POSITIVE_INFINITY);
-    const tree: DocumentNode = { kind: 'document', range: { start: FILE_START, end: tokenEnd(eof) }, fields, dangling };
-    return { value, tree, diagnostics: this.finishDiagnostics() };
   }
 
   /**
@@ -299,7 +292,7 @@ class Parser {
   private parseFields(msg: SchemaMessage | undefined, obj: PlainMessage, open: Token | undefined): FieldNode[] {
     const closer = open ? (open.text === '<' ? '>' : '}') : undefined;
     const fields: FieldNode[] = [];
-    // Top-level fields handed on are not kept: only where each is written (to name a duplicate's first).
+    // Top-level fields are handed on, and only where each is written kept (to name a duplicate's first).
     const emit = open ? undefined : this.topField;
     this.openFields.push(emit ? this.topSpans : fields);
     try {
