@@ -2,6 +2,7 @@
 // is written, and the syntax tree (made when first asked for).
 import type { Diagnostic, PathSegment, Range } from '../diagnostics.js';
 import type { Comment, DocumentNode, FieldNode } from '../pbtxt/ast.js';
+import { parseCleanText } from '../pbtxt/clean-parse.js';
 import { parseText, parseTextEach, parseTextLean } from '../pbtxt/parser.js';
 import { LocationIndex, type Location } from '../pbtxt/locations.js';
 import { dataTypeMeaning } from './data-type-meaning.js';
@@ -25,10 +26,10 @@ export interface ConfigDocument {
 const FILE_START: Range = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
 
 /**
- * Above this size a document is parsed without its tree (parseTextLean): the tree of a large config
- * outweighs its value many times over, while checks ask for a few locations (each top-level field
- * asked about is parsed again for its nodes). Below it, keeping the tree costs less than parsing
- * fields again.
+ * Above this size a config with something to report is parsed without its tree (parseTextLean): the
+ * tree of a large config outweighs its value many times over, while checks ask for a few locations
+ * (each top-level field asked about is parsed again for its nodes). Below it, keeping the tree costs
+ * less than parsing fields again. A clean config of any size is read without a tree.
  */
 export const LEAN_PARSE_ABOVE_CHARS = 64 * 1024;
 
@@ -42,8 +43,10 @@ export function parseConfig(text: string, file = 'config.pbtxt', options: { stop
   let index: LocationIndex | undefined;
   let result: { value: unknown; diagnostics: Diagnostic[] };
   let locations: () => LocationIndex;
-  if (text.length > LEAN_PARSE_ABOVE_CHARS) {
-    const lean = parseTextLean(text, schema, parseOptions);
+  const clean = text.length > LEAN_PARSE_ABOVE_CHARS ? undefined : parseCleanText(text, schema);
+  if (clean || text.length > LEAN_PARSE_ABOVE_CHARS) {
+    // parseTextLean reads a clean text the same way, and parses the rest without keeping nodes.
+    const lean = clean ? { ...clean, diagnostics: [] } : parseTextLean(text, schema, parseOptions);
     result = lean;
     locations = () => (index ??= LocationIndex.fromSpans(text, schema, lean.spans));
   } else {

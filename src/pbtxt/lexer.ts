@@ -226,7 +226,7 @@ export class Lexer {
   }
 }
 
-interface ScannedNumber {
+export interface ScannedNumber {
   end: number;
   isFloat: boolean;
   error?: string;
@@ -234,7 +234,7 @@ interface ScannedNumber {
 }
 
 // Mirrors protobuf's Tokenizer::ConsumeNumber, including its error texts' intent.
-function scanNumber(text: string, start: number): ScannedNumber {
+export function scanNumber(text: string, start: number): ScannedNumber {
   const n = text.length;
   let i = start;
   let isFloat = false;

@@ -5,7 +5,8 @@
 import type { PathSegment, Range } from '../diagnostics.js';
 import type { SchemaMessage } from './descriptor.js';
 import type { DocumentNode, FieldNode, MessageNode, ScalarNode } from './ast.js';
-import { defaultScalar, parseFieldsAt, type FieldSpan } from './parser.js';
+import { parseFieldsAt } from './parser.js';
+import { defaultScalar, type FieldSpan } from './plain-value.js';
 
 export interface Location {
   /** The value (or the element, block or map value) at the path. */

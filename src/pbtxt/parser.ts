@@ -15,23 +15,13 @@ import {
   unescapeStringLiteral,
 } from './scalars.js';
 import { didYouMean } from './suggest.js';
-
-export type PlainMessage = Record<string, unknown>;
+import { parseCleanText } from './clean-parse.js';
+import { storeMapEntry, defaultScalar, type FieldSpan, type PlainMessage } from './plain-value.js';
 
 export interface ParseResult {
   value: PlainMessage;
   tree: DocumentNode;
   diagnostics: Diagnostic[];
-}
-
-/**
- * Where a top-level field is written: what a lean parse keeps instead of its syntax tree, enough to
- * parse that field again on its own (parseFieldsAt) when a location in it is asked for.
- */
-export interface FieldSpan {
-  name: string;
-  /** Where its name starts. */
-  start: Position;
 }
 
 /** The value and diagnostics of a parse that kept no syntax tree (parseTextLean). */
@@ -86,6 +76,10 @@ export function parseText(text: string, message: SchemaMessage, options: ParseOp
  * kept, for parseFieldsAt.
  */
 export function parseTextLean(text: string, message: SchemaMessage, options: ParseOptions = {}): LeanParseResult {
+  // A clean text (most configs) is read without tokens or nodes; the tree parser says what is wrong
+  // with the rest.
+  const clean = parseCleanText(text, message);
+  if (clean) return { value: clean.value, spans: clean.spans, diagnostics: [] };
   const { value, spans, diagnostics } = parseTextEach(text, message, () => undefined, options);
   return { value, spans, diagnostics };
 }
@@ -405,7 +399,7 @@ class Parser {
     if (!obj) return this.parseMessageBlock(msg, child);
     if (field.mapEntry) {
       const node = this.parseMessageBlock(msg, child);
-      this.storeMapEntry(field.mapEntry, obj, field.name, child);
+      storeMapEntry(field.mapEntry, obj, field.name, child);
       return node;
     }
     if (field.repeated) {
@@ -443,17 +437,6 @@ class Parser {
     if (close.type !== 'eof') this.next();
     node.range = { start: openRange.start, end: this.lastEnd() };
     return node;
-  }
-
-  private storeMapEntry(entryMsg: SchemaMessage, obj: PlainMessage, name: string, entry: PlainMessage): void {
-    const valueField = entryMsg.fields.get('value')!;
-    const key = mapKeyText(entry, entryMsg);
-    const value = 'value' in entry ? entry.value : valueField.type.kind === 'message' ? {} : defaultScalar(valueField.type);
-    const map = (obj[name] ??= {}) as PlainMessage;
-    // Map keys come from the user: "__proto__" must be defined as an own property (an assignment would
-    // set the prototype); every other key is assigned, which is much cheaper on a large map.
-    if (key === '__proto__') Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
-    else map[key] = value;
   }
 
   // -- scalar fields --
@@ -774,20 +757,5 @@ class Parser {
       if (t.type === 'symbol' && (t.text === '{' || t.text === '<')) depth++;
       else if (t.type === 'symbol' && (t.text === '}' || t.text === '>')) depth--;
     }
-  }
-}
-
-/** The text of a map entry's key as it is stored in the plain value (the key's default when omitted). */
-export function mapKeyText(entry: PlainMessage, entryMsg: SchemaMessage): string {
-  return 'key' in entry ? String(entry.key) : String(defaultScalar(entryMsg.fields.get('key')!.type));
-}
-
-export function defaultScalar(type: FieldKind): ScalarValue {
-  if (type.kind === 'enum') return type.enum.names[0]!;
-  if (type.kind === 'message') throw new Error('not a scalar');
-  switch (type.type) {
-    case 'string': case 'bytes': return '';
-    case 'bool': return false;
-    default: return 0;
   }
 }

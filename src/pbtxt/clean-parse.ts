@@ -1,0 +1,331 @@
+// The value of a text that parses with nothing to report, read straight from its characters: no token,
+// node, range or comment object is made. Most configs are clean, and for them this is what the
+// tree parser (parser.ts) computes, several times faster and with no garbage left for the collector.
+// It gives up (undefined) at the first thing the tree parser would report, or anything it does not
+// handle itself (an unknown field, a duplicate, a template placeholder, a bad escape): the caller then
+// runs the tree parser, whose diagnostics say what is wrong. So it never has to be right about an
+// error, only about a clean text, and it uses the lexer's own number scan and the parser's own
+// conversions for every value. test/pbtxt/clean-parse.test.ts holds it to the tree parser's values.
+import type { SchemaField, SchemaMessage } from './descriptor.js';
+import { scanNumber } from './lexer.js';
+import { storeMapEntry, type FieldSpan, type PlainMessage } from './plain-value.js';
+import {
+  ENUM_RANGE, floatTokenValue, floatWordValue, integerRange, integerTokenValue, is64Bit, toInt64, unescapeStringLiteral,
+  type IntegerRange,
+} from './scalars.js';
+
+/** Thrown to give up: the tree parser takes over. */
+const GIVE_UP = Symbol('not a clean text');
+
+/** The parser's limit on message nesting (protobuf's own). */
+const MAX_DEPTH = 100;
+
+const enum Ch {
+  Tab = 9, LF = 10, VT = 11, FF = 12, CR = 13, Space = 32, DQuote = 34, Hash = 35, SQuote = 39,
+  Comma = 44, Minus = 45, Dot = 46, Zero = 48, Nine = 57, Colon = 58, Semicolon = 59, Lt = 60, Gt = 62,
+  UpperA = 65, UpperZ = 90, LBracket = 91, Backslash = 92, RBracket = 93, Underscore = 95,
+  LowerA = 97, LowerZ = 122, LBrace = 123, RBrace = 125,
+}
+
+const isDigit = (c: number): boolean => c >= Ch.Zero && c <= Ch.Nine;
+const isLetter = (c: number): boolean =>
+  (c >= Ch.LowerA && c <= Ch.LowerZ) || (c >= Ch.UpperA && c <= Ch.UpperZ) || c === Ch.Underscore;
+
+/**
+ * The value of `text` and where each top-level field is written, as parseTextLean gives them for a
+ * text with no diagnostics; undefined where the text has something to report (or might).
+ */
+export function parseCleanText(text: string, message: SchemaMessage): { value: PlainMessage; spans: FieldSpan[] } | undefined {
+  try {
+    return new CleanParser(text).document(message);
+  } catch (e) {
+    if (e === GIVE_UP) return undefined;
+    throw e;
+  }
+}
+
+class CleanParser {
+  private i = 0;
+  private line = 1;
+  private lineStart = 0;
+  private depth = 0;
+  private readonly n: number;
+
+  constructor(private readonly text: string) {
+    this.n = text.length;
+  }
+
+  document(root: SchemaMessage): { value: PlainMessage; spans: FieldSpan[] } {
+    const value: PlainMessage = {};
+    const spans: FieldSpan[] = [];
+    for (;;) {
+      this.skip();
+      if (this.i >= this.n) return { value, spans };
+      const start = { line: this.line, column: this.i - this.lineStart + 1, offset: this.i };
+      spans.push({ name: this.field(root, value).name, start });
+    }
+  }
+
+  /** Steps over white space and comments (the lexer's set: a NUL anywhere is an error). */
+  private skip(): void {
+    const text = this.text;
+    const n = this.n;
+    let i = this.i;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === Ch.LF) {
+        this.line++;
+        this.lineStart = ++i;
+      } else if (c === Ch.Space || c === Ch.Tab || c === Ch.CR || c === Ch.VT || c === Ch.FF) i++;
+      else if (c === Ch.Hash) {
+        while (i < n) {
+          const d = text.charCodeAt(i);
+          if (d === Ch.LF) break;
+          if (d === 0) throw GIVE_UP;
+          i++;
+        }
+      } else break;
+    }
+    this.i = i;
+  }
+
+  private char(): number {
+    return this.i < this.n ? this.text.charCodeAt(this.i) : -1;
+  }
+
+  /** The identifier at the cursor, consumed; gives up where there is none. */
+  private ident(): string {
+    const text = this.text;
+    const start = this.i;
+    if (!isLetter(this.char())) throw GIVE_UP;
+    let j = start + 1;
+    while (j < this.n) {
+      const d = text.charCodeAt(j);
+      if (!isLetter(d) && !isDigit(d)) break;
+      j++;
+    }
+    this.i = j;
+    return text.slice(start, j);
+  }
+
+  /** The number token at the cursor, consumed: its text and whether it is a float. */
+  private number(): { text: string; isFloat: boolean } {
+    const c = this.char();
+    if (!isDigit(c) && !(c === Ch.Dot && isDigit(this.i + 1 < this.n ? this.text.charCodeAt(this.i + 1) : -1))) throw GIVE_UP;
+    const start = this.i;
+    const scanned = scanNumber(this.text, start);
+    if (scanned.error) throw GIVE_UP;
+    this.i = scanned.end;
+    return { text: this.text.slice(start, scanned.end), isFloat: scanned.isFloat };
+  }
+
+  /** Consumes the one-character symbol `c` (after white space) when it is next. */
+  private take(c: number): boolean {
+    this.skip();
+    if (this.char() !== c) return false;
+    this.i++;
+    return true;
+  }
+
+  private field(msg: SchemaMessage, obj: PlainMessage): SchemaField {
+    const field = msg.fields.get(this.ident());
+    if (!field) throw GIVE_UP;
+    const colon = this.take(Ch.Colon);
+    this.skip();
+    const type = field.type;
+    if (type.kind === 'message') {
+      if (this.char() === Ch.LBracket) {
+        if (!field.repeated) throw GIVE_UP;
+        // A list written empty still sets the field.
+        obj[field.name] ??= field.mapEntry ? {} : [];
+        this.list(() => this.messageElement(field, type.message, obj));
+      } else this.messageElement(field, type.message, obj);
+    } else {
+      if (!colon) throw GIVE_UP;
+      if (this.char() === Ch.LBracket) {
+        if (!field.repeated) throw GIVE_UP;
+        const list = (obj[field.name] ??= []) as unknown[];
+        this.list(() => list.push(this.scalar(field)));
+      } else if (field.repeated) {
+        const value = this.scalar(field);
+        ((obj[field.name] ??= []) as unknown[]).push(value);
+      } else {
+        const value = this.scalar(field);
+        this.claimSingular(field, obj);
+        obj[field.name] = value;
+      }
+    }
+    if (!this.take(Ch.Semicolon)) this.take(Ch.Comma);
+    return field;
+  }
+
+  /**
+   * A singular field set a second time, or beside another member of its oneof, is the tree parser's
+   * to judge (a proto3 scalar may be set again while it holds its default).
+   */
+  private claimSingular(field: SchemaField, obj: PlainMessage): void {
+    if (field.name in obj) throw GIVE_UP;
+    if (field.oneof === undefined) return;
+    for (const other of field.parent.fieldList) if (other.oneof === field.oneof && other.name in obj) throw GIVE_UP;
+  }
+
+  /** `[ element, element ]` with the cursor on the `[`; a trailing comma is an error. */
+  private list(element: () => void): void {
+    this.i++;
+    if (this.take(Ch.RBracket)) return;
+    for (;;) {
+      this.skip();
+      element();
+      if (this.take(Ch.RBracket)) return;
+      if (!this.take(Ch.Comma)) throw GIVE_UP;
+    }
+  }
+
+  /** One `{ ... }` (or `< ... >`) of a message field, stored as the tree parser stores it. */
+  private messageElement(field: SchemaField, msg: SchemaMessage, obj: PlainMessage): void {
+    this.skip();
+    const open = this.char();
+    if (open !== Ch.LBrace && open !== Ch.Lt) throw GIVE_UP;
+    if (this.depth >= MAX_DEPTH) throw GIVE_UP;
+    this.i++;
+    const child: PlainMessage = {};
+    this.depth++;
+    if (field.mapEntry) {
+      this.fields(msg, child, open === Ch.Lt ? Ch.Gt : Ch.RBrace);
+      storeMapEntry(field.mapEntry, obj, field.name, child);
+    } else if (field.repeated) {
+      ((obj[field.name] ??= []) as unknown[]).push(child);
+      this.fields(msg, child, open === Ch.Lt ? Ch.Gt : Ch.RBrace);
+    } else {
+      this.claimSingular(field, obj);
+      this.fields(msg, child, open === Ch.Lt ? Ch.Gt : Ch.RBrace);
+      obj[field.name] = child;
+    }
+    this.depth--;
+  }
+
+  private fields(msg: SchemaMessage, obj: PlainMessage, closer: number): void {
+    for (;;) {
+      this.skip();
+      const c = this.char();
+      if (c === closer) {
+        this.i++;
+        return;
+      }
+      if (!isLetter(c)) throw GIVE_UP;
+      this.field(msg, obj);
+    }
+  }
+
+  /** The value of a scalar or enum field at the cursor, consumed. */
+  private scalar(field: SchemaField): unknown {
+    const type = field.type;
+    if (type.kind === 'enum') {
+      if (isLetter(this.char())) {
+        const name = this.ident();
+        if (!type.enum.byName.has(name)) throw GIVE_UP;
+        return name;
+      }
+      const num = Number(this.integer(ENUM_RANGE, true));
+      // proto3 enums are open: an unknown number is kept as a number.
+      return type.enum.byNumber.get(num) ?? num;
+    }
+    if (type.kind !== 'scalar') throw GIVE_UP;
+    switch (type.type) {
+      case 'string':
+      case 'bytes':
+        return this.string();
+      case 'bool': {
+        if (isLetter(this.char())) {
+          const word = this.ident();
+          if (word === 'true' || word === 'True' || word === 't') return true;
+          if (word === 'false' || word === 'False' || word === 'f') return false;
+          throw GIVE_UP;
+        }
+        const { text } = this.number();
+        if (text === '1' || text === '0') return text === '1';
+        throw GIVE_UP;
+      }
+      case 'float':
+      case 'double': {
+        const neg = this.char() === Ch.Minus;
+        if (neg) {
+          this.i++;
+          this.skip();
+        }
+        let v: number | undefined;
+        if (isLetter(this.char())) v = floatWordValue(this.ident());
+        else {
+          const t = this.number();
+          v = floatTokenValue(t.text, !t.isFloat);
+        }
+        if (v === undefined) throw GIVE_UP;
+        return neg ? -v : v;
+      }
+      default: {
+        const range = integerRange(type.type)!;
+        const v = this.integer(range, range.min !== 0n);
+        return is64Bit(type.type) ? (typeof v === 'bigint' ? toInt64(v) : v) : Number(v);
+      }
+    }
+  }
+
+  /**
+   * `[-] int` within `range`. A short decimal is read as a number (exact below 2^53); hex, octal and
+   * long ones as the tree parser reads them, through bigint.
+   */
+  private integer(range: IntegerRange, allowMinus: boolean): number | bigint {
+    const neg = this.char() === Ch.Minus;
+    if (neg) {
+      if (!allowMinus) throw GIVE_UP;
+      this.i++;
+      this.skip();
+    }
+    const t = this.number();
+    if (t.isFloat) throw GIVE_UP;
+    let v: number | bigint;
+    if (t.text.length <= 15 && (t.text.length === 1 || t.text.charCodeAt(0) !== Ch.Zero)) {
+      const magnitude = Number(t.text);
+      // 0 - 0 is +0, as the bigint -0n the tree parser computes becomes.
+      v = neg ? 0 - magnitude : magnitude;
+    } else {
+      const magnitude = integerTokenValue(t.text);
+      v = neg ? -magnitude : magnitude;
+    }
+    if (v < range.min || v > range.max) throw GIVE_UP;
+    return v;
+  }
+
+  /** One or more adjacent string literals, concatenated, as the tree parser reads them. */
+  private string(): string {
+    let s = '';
+    let q = this.char();
+    if (q !== Ch.DQuote && q !== Ch.SQuote) throw GIVE_UP;
+    const text = this.text;
+    do {
+      const start = this.i;
+      let j = start + 1;
+      let escaped = false;
+      for (;;) {
+        if (j >= this.n) throw GIVE_UP;
+        const d = text.charCodeAt(j);
+        if (d === q) break;
+        if (d === Ch.LF || d === 0) throw GIVE_UP;
+        if (d === Ch.Backslash) {
+          escaped = true;
+          if (j + 1 < this.n && text.charCodeAt(j + 1) !== Ch.LF) j += 2;
+          else j++;
+        } else j++;
+      }
+      this.i = j + 1;
+      if (escaped) {
+        const decoded = unescapeStringLiteral(text.slice(start, j + 1));
+        if (decoded.error || decoded.notUtf8) throw GIVE_UP;
+        s += decoded.value;
+      } else s += text.slice(start + 1, j);
+      this.skip();
+      q = this.char();
+    } while (q === Ch.DQuote || q === Ch.SQuote);
+    return s;
+  }
+}
