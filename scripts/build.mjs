@@ -18,6 +18,10 @@ const common = {
   // The object-storage clients are optional too, loaded only for an s3://, gs:// or as:// repository.
   external: ['onnxruntime-node', 'vscode-languageserver', 'vscode-languageserver-textdocument', '@aws-sdk/client-s3', '@google-cloud/storage', '@azure/storage-blob', '@azure/identity'],
   logLevel: 'warning',
+  // ASCII only, and no comments or indentation: V8 then holds the bundle's source as one byte a
+  // character, a third of the two-byte string one stray "µ" made it (every command pays for it).
+  charset: 'ascii',
+  minifyWhitespace: true,
 };
 
 await build({

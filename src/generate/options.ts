@@ -35,7 +35,7 @@ export interface GenerateOptions {
 
 /** Parses `5ms`, `500us`, `0.5s`. A bare number is refused: 5 could mean 5us or 5ms. */
 export function parseDuration(text: string): number | undefined {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(us|µs|ms|s)\s*$/.exec(text);
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(us|\u00b5s|ms|s)\s*$/.exec(text);
   if (!m) return undefined;
   const n = Number(m[1]);
   const scale = m[2] === 'ms' ? 1000 : m[2] === 's' ? 1_000_000 : 1;

@@ -24,7 +24,7 @@ export function parseSize(value: string | number): number | undefined {
 /** Microseconds for a duration, or undefined when it is not one. */
 export function parseDuration(value: string | number): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : undefined;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(us|µs|ms|s)?\s*$/i.exec(value);
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(us|\u00b5s|ms|s)?\s*$/i.exec(value);
   if (!m) return undefined;
   return Number(m[1]) * DURATION_UNITS[(m[2] ?? 'us').toLowerCase()]!;
 }

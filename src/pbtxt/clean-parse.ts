@@ -8,7 +8,7 @@
 // conversions for every value. test/pbtxt/clean-parse.test.ts holds it to the tree parser's values.
 import type { SchemaField, SchemaMessage } from './descriptor.js';
 import { scanNumber } from './lexer.js';
-import { storeMapEntry, type FieldSpan, type PlainMessage } from './plain-value.js';
+import { FieldSpans, newMessageValue, storeMapEntry, type PlainMessage } from './plain-value.js';
 import {
   ENUM_RANGE, floatTokenValue, floatWordValue, integerRange, integerTokenValue, is64Bit, toInt64, unescapeStringLiteral,
   type IntegerRange,
@@ -35,7 +35,7 @@ const isLetter = (c: number): boolean =>
  * The value of `text` and where each top-level field is written, as parseTextLean gives them for a
  * text with no diagnostics; undefined where the text has something to report (or might).
  */
-export function parseCleanText(text: string, message: SchemaMessage): { value: PlainMessage; spans: FieldSpan[] } | undefined {
+export function parseCleanText(text: string, message: SchemaMessage): { value: PlainMessage; spans: FieldSpans } | undefined {
   try {
     return new CleanParser(text).document(message);
   } catch (e) {
@@ -46,8 +46,6 @@ export function parseCleanText(text: string, message: SchemaMessage): { value: P
 
 class CleanParser {
   private i = 0;
-  private line = 1;
-  private lineStart = 0;
   private depth = 0;
   private readonly n: number;
 
@@ -55,14 +53,14 @@ class CleanParser {
     this.n = text.length;
   }
 
-  document(root: SchemaMessage): { value: PlainMessage; spans: FieldSpan[] } {
-    const value: PlainMessage = {};
-    const spans: FieldSpan[] = [];
+  document(root: SchemaMessage): { value: PlainMessage; spans: FieldSpans } {
+    const value = newMessageValue(root);
+    const spans = new FieldSpans(this.text);
     for (;;) {
       this.skip();
       if (this.i >= this.n) return { value, spans };
-      const start = { line: this.line, column: this.i - this.lineStart + 1, offset: this.i };
-      spans.push({ name: this.field(root, value).name, start });
+      const offset = this.i;
+      spans.add(this.field(root, value).name, offset);
     }
   }
 
@@ -73,10 +71,7 @@ class CleanParser {
     let i = this.i;
     while (i < n) {
       const c = text.charCodeAt(i);
-      if (c === Ch.LF) {
-        this.line++;
-        this.lineStart = ++i;
-      } else if (c === Ch.Space || c === Ch.Tab || c === Ch.CR || c === Ch.VT || c === Ch.FF) i++;
+      if (c === Ch.LF || c === Ch.Space || c === Ch.Tab || c === Ch.CR || c === Ch.VT || c === Ch.FF) i++;
       else if (c === Ch.Hash) {
         while (i < n) {
           const d = text.charCodeAt(i);
@@ -188,7 +183,7 @@ class CleanParser {
     if (open !== Ch.LBrace && open !== Ch.Lt) throw GIVE_UP;
     if (this.depth >= MAX_DEPTH) throw GIVE_UP;
     this.i++;
-    const child: PlainMessage = {};
+    const child = newMessageValue(msg);
     this.depth++;
     if (field.mapEntry) {
       this.fields(msg, child, open === Ch.Lt ? Ch.Gt : Ch.RBrace);

@@ -6,7 +6,7 @@ import type { PathSegment, Range } from '../diagnostics.js';
 import type { SchemaMessage } from './descriptor.js';
 import type { DocumentNode, FieldNode, MessageNode, ScalarNode } from './ast.js';
 import { parseFieldsAt } from './parser.js';
-import { defaultScalar, type FieldSpan } from './plain-value.js';
+import { defaultScalar, type FieldSpans } from './plain-value.js';
 
 export interface Location {
   /** The value (or the element, block or map value) at the path. */
@@ -33,8 +33,8 @@ export class LocationIndex {
   }
 
   /** From a lean parse: the fields asked about are parsed again from where they are written. */
-  static fromSpans(text: string, message: SchemaMessage, spans: readonly FieldSpan[]): LocationIndex {
-    return new LocationIndex((name) => parseFieldsAt(text, message, spans.filter((s) => s.name === name)));
+  static fromSpans(text: string, message: SchemaMessage, spans: FieldSpans): LocationIndex {
+    return new LocationIndex((name) => parseFieldsAt(text, message, spans.startsOf(name)));
   }
 
   /** Indexes every occurrence of the top-level field `name`, once. */

@@ -16,7 +16,7 @@ import {
 } from './scalars.js';
 import { didYouMean } from './suggest.js';
 import { parseCleanText } from './clean-parse.js';
-import { storeMapEntry, defaultScalar, type FieldSpan, type PlainMessage } from './plain-value.js';
+import { FieldSpans, defaultScalar, newMessageValue, storeMapEntry, type PlainMessage } from './plain-value.js';
 
 export interface ParseResult {
   value: PlainMessage;
@@ -27,7 +27,7 @@ export interface ParseResult {
 /** The value and diagnostics of a parse that kept no syntax tree (parseTextLean). */
 export interface LeanParseResult {
   value: PlainMessage;
-  spans: FieldSpan[];
+  spans: FieldSpans;
   diagnostics: Diagnostic[];
 }
 
@@ -93,12 +93,12 @@ export function parseTextEach(text: string, message: SchemaMessage, onField: (f:
 }
 
 /**
- * The syntax tree of the top-level fields written at `spans` (from parseTextLean of the same text):
+ * The syntax tree of the top-level fields that start at `starts` (from parseTextLean's spans of the same text):
  * the nodes parseText would have made for them, ranges included; their diagnostics are those the
  * lean parse reported already.
  */
-export function parseFieldsAt(text: string, message: SchemaMessage, spans: readonly FieldSpan[]): FieldNode[] {
-  return spans.map((s) => new Parser(text, message, '<input>', undefined, false, undefined, s.start).parseOneField());
+export function parseFieldsAt(text: string, message: SchemaMessage, starts: readonly Position[]): FieldNode[] {
+  return starts.map((start) => new Parser(text, message, '<input>', undefined, false, undefined, start).parseOneField());
 }
 
 type MessageKind = Extract<FieldKind, { kind: 'message' }>;
@@ -121,9 +121,9 @@ class Parser {
   /** The value path of what is being parsed; copied only into diagnostics. */
   private readonly path: PathSegment[] = [];
   /** The fields of each open message, innermost last, to name a duplicate's first occurrence. */
-  private readonly openFields: (FieldSpan | FieldNode)[][] = [];
+  private readonly openFields: (FieldSpans | FieldNode[])[] = [];
   /** Where each top-level field is written. */
-  private readonly topSpans: FieldSpan[] = [];
+  private readonly topSpans: FieldSpans;
 
   constructor(
     private readonly text: string,
@@ -140,6 +140,7 @@ class Parser {
     from?: Position,
   ) {
     this.lexer = new Lexer(text, from);
+    this.topSpans = new FieldSpans(text);
     this.comments = this.lexer.comments;
   }
 
@@ -147,14 +148,14 @@ class Parser {
    * The value, diagnostics, the comments after the last field and where the text ends (undefined when
    * stopped at the first error); each top-level field went to `topField`.
    */
-  parseEach(): { value: PlainMessage; spans: FieldSpan[]; diagnostics: Diagnostic[]; dangling: Comment[]; end: Position | undefined } {
-    const value: PlainMessage = {};
+  parseEach(): { value: PlainMessage; spans: FieldSpans; diagnostics: Diagnostic[]; dangling: Comment[]; end: Position | undefined } {
+    const value = newMessageValue(this.root);
     try {
       this.byteOrderMark();
       this.parseFields(this.root, value, undefined);
     } catch (e) {
       if (e !== STOP) throw e;
-      return { value, spans: [], diagnostics: this.finishDiagnostics(), dangling: [], end: undefined };
+      return { value, spans: new FieldSpans(this.text), diagnostics: this.finishDiagnostics(), dangling: [], end: undefined };
     }
     const end = tokenEnd(this.peek());
     return { value, spans: this.topSpans, diagnostics: this.finishDiagnostics(), dangling: this.takeCommentsBefore(Number.POSITIVE_INFINITY), end };
@@ -301,7 +302,7 @@ class Parser {
           const f = this.parseField(msg, obj);
           if (emit) {
             // Two small objects per field, the name shared with the schema: a 50 MB config has 500,000.
-            this.topSpans.push({ name: f.field?.name ?? f.name, start: f.nameRange.start });
+            this.topSpans.add(f.field?.name ?? f.name, f.nameRange.start.offset);
             emit(f);
           } else fields.push(f);
           continue;
@@ -395,7 +396,7 @@ class Parser {
       if (open.type !== 'eof' && !STRUCTURAL.has(open.text)) this.next();
       return this.emptyScalar(this.lastEnd());
     }
-    const child: PlainMessage = {};
+    const child = newMessageValue(msg);
     if (!obj) return this.parseMessageBlock(msg, child);
     if (field.mapEntry) {
       const node = this.parseMessageBlock(msg, child);
@@ -508,8 +509,8 @@ class Parser {
 
   /** `line:column` of the first field named `name` in the message being parsed. */
   private firstOccurrence(name: string): string | undefined {
-    const f = this.openFields.at(-1)?.find((n) => n.name === name);
-    const at = f && ('start' in f ? f.start : f.nameRange.start);
+    const open = this.openFields.at(-1);
+    const at = open instanceof FieldSpans ? open.firstOf(name) : open?.find((n) => n.name === name)?.nameRange.start;
     return at ? `${at.line}:${at.column}` : undefined;
   }
 

@@ -2,7 +2,7 @@
 // in `prepare`), then `npm install -g` of the tarball into an empty prefix. pre-commit does exactly
 // this for `language: node` hooks and reads the tarball's name from npm pack's stdout.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, snapshotCheckout } from '../support/snapshot.js';
@@ -41,6 +41,12 @@ describe('the npm package', () => {
     expect(tritonc('--version').status).toBe(0);
     const dist = join(prefix, 'lib', 'node_modules', 'tritonc', 'dist');
     expect(readdirSync(dist)).toContain(`cli.cjs.${process.versions.v8}.cache`);
+  });
+
+  it('ships the CLI bundle as ASCII, so V8 holds its source one byte a character', () => {
+    const bundle = readFileSync(join(prefix, 'lib', 'node_modules', 'tritonc', 'dist', 'cli.cjs'), 'latin1');
+    expect(bundle.length).toBeGreaterThan(100_000);
+    expect(bundle.match(/[^\x00-\x7f]/g) ?? []).toEqual([]);
   });
 
   it('installs a working tritonc without the dev dependencies', () => {

@@ -30,6 +30,6 @@ describe('parseTextLean', () => {
 
   it('keeps no node of the fields: only where each top-level field is written', () => {
     const lean = parseTextLean('name: "a"\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]\n', schema);
-    expect(lean.spans.map((s) => [s.name, s.start.line])).toEqual([['name', 1], ['input', 2]]);
+    expect(lean.spans.toArray().map((s) => [s.name, s.start.line])).toEqual([['name', 1], ['input', 2]]);
   });
 });

@@ -109,8 +109,9 @@ export const accelerators = defineModelRule({
   check(ctx) {
     const config = ctx.config;
     const eas = config.optimization?.execution_accelerators;
-    const params = config.parameters ?? {};
-    const hasParams = Object.keys(params).length > 0;
+    // Written at all, not counted: Object.keys of a map of 500,000 parameters costs a fifth of a second,
+    // and the checks below look parameters up by key.
+    const hasParams = config.parameters !== undefined;
     if (!eas && !hasParams) return;
     if (config.platform === 'ensemble' || !isOnnxRuntime(ctx)) return;
 
