@@ -39,7 +39,8 @@ const mb = (kib) => `${(kib / 1024).toFixed(0)} MB`;
 console.log(`\nscale: one config from 1 KB to ${maxMb} MB (lint and fmt --check as processes; Python text_format.Parse alone)`);
 console.log('  size      python parse       tritonc lint                 tritonc fmt --check');
 for (const size of sizes) {
-  const model = join(dir, `m${size}`);
+  // Each size in a repository of its own: lint reads every model of the repository it is given.
+  const model = join(dir, `repo-${size}`, 'model');
   mkdirSync(join(model, '1'), { recursive: true });
   writeFileSync(join(model, '1', 'model.py'), '');
   const parts = ['backend: "python"', 'max_batch_size: 8', 'input [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]', 'output [ { name: "y" data_type: TYPE_FP32 dims: [ 1 ] } ]'];

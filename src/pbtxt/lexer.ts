@@ -124,7 +124,28 @@ export class Lexer {
     this.errors.push({ message, range: { start, end } });
   }
 
+  /** The last token scan() found: its offsets, line, column, and the line breaks before it. */
+  tokenStart = 0;
+  tokenEnd = 0;
+  tokenLine = 1;
+  tokenColumn = 1;
+  tokenNewlines = 0;
+
   next(): Token {
+    const type = this.scan();
+    const start = this.tokenStart;
+    const end = this.tokenEnd;
+    return {
+      type, text: type === 'eof' ? '' : this.text.slice(start, end), start, end, line: this.tokenLine, column: this.tokenColumn,
+      endLine: this.tokenLine, endColumn: this.tokenColumn + end - start, newlinesBefore: this.tokenNewlines, startPos: undefined, endPos: undefined,
+    };
+  }
+
+  /**
+   * Finds the next token without making it (next() makes it): its kind, with where it is in the
+   * token* fields. A scan of a whole large file then allocates nothing per token.
+   */
+  scan(): TokenType {
     const text = this.text;
     const n = text.length;
     let i = this.i;
@@ -209,20 +230,24 @@ export class Lexer {
       }
       // A string token never spans lines (an unterminated one stops at the line break), so a token
       // ends on the line it starts on.
-      const token: Token = {
-        type, text: text.slice(i, j), start: i, end: j, line: this.line, column: i - this.lineStart + 1,
-        endLine: this.line, endColumn: j - this.lineStart + 1, newlinesBefore: this.newlines, startPos: undefined, endPos: undefined,
-      };
-      this.newlines = 0;
+      this.found(i, j);
       this.i = j;
-      return token;
+      return type;
     }
     this.i = i;
-    const column = n - this.lineStart + 1;
-    return {
-      type: 'eof', text: '', start: n, end: n, line: this.line, column, endLine: this.line, endColumn: column, newlinesBefore: this.newlines,
-      startPos: undefined, endPos: undefined,
-    };
+    // The end of the text, as often as it is asked for: with the same line breaks before it.
+    this.found(n, n);
+    this.newlines = this.tokenNewlines;
+    return 'eof';
+  }
+
+  private found(start: number, end: number): void {
+    this.tokenStart = start;
+    this.tokenEnd = end;
+    this.tokenLine = this.line;
+    this.tokenColumn = start - this.lineStart + 1;
+    this.tokenNewlines = this.newlines;
+    this.newlines = 0;
   }
 }
 
