@@ -79,10 +79,13 @@ export function parseConfigTree(text: string, file = 'config.pbtxt'): { value: M
   return { value: r.value as ModelConfig, tree: r.tree, diagnostics: r.diagnostics };
 }
 
-/** The parse that hands each top-level field on as it is parsed (the layout-only formatter). */
-export function parseConfigEach(text: string, onField: (f: FieldNode) => void, file = 'config.pbtxt'): { value: ModelConfig; diagnostics: Diagnostic[]; dangling: Comment[] } {
-  const r = parseTextEach(text, loadSchema().modelConfig, onField, configParse(file));
-  return { value: r.value as ModelConfig, diagnostics: r.diagnostics, dangling: r.dangling };
+/**
+ * The parse that hands each top-level field on as it is parsed, and builds no maps (the layout-only
+ * formatter, which reads no value): the diagnostics and the comments after the last field.
+ */
+export function parseConfigEach(text: string, onField: (f: FieldNode) => void, file = 'config.pbtxt'): { diagnostics: Diagnostic[]; dangling: Comment[] } {
+  const r = parseTextEach(text, loadSchema().modelConfig, onField, { ...configParse(file), storeMapEntries: false });
+  return { diagnostics: r.diagnostics, dangling: r.dangling };
 }
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {

@@ -18,12 +18,13 @@ export interface ParsedText {
 
 /**
  * How the caller parses: with the tree (the input, for the canonical form, which reorders across the
- * file), one top-level field at a time (the input, for the layout-only form, which prints each as it
- * comes), and the value alone (the canonical output's check).
+ * file), one top-level field at a time with no value (the input, for the layout-only form, which
+ * prints each as it comes and proves its output by the tokens), and the value alone (the canonical
+ * output's check).
  */
 export interface Parsers {
   tree: (text: string) => ParsedText;
-  each: (text: string, onField: (f: FieldNode) => void) => Omit<ParsedText, 'tree'> & { dangling: Comment[] };
+  each: (text: string, onField: (f: FieldNode) => void) => { diagnostics: Diagnostic[]; dangling: Comment[] };
   value: (text: string) => Omit<ParsedText, 'tree'>;
 }
 
@@ -43,22 +44,25 @@ export interface FormatOptions {
 
 /** Formats `text`, which `parse` reads; refuses rather than print something that means less. */
 export function formatParsed(text: string, parse: Parsers, options: FormatOptions = {}): FormatResult {
-  let doc: Omit<ParsedText, 'tree'>;
+  let diagnostics: Diagnostic[];
   let output: string;
+  let unsafe: () => string | undefined;
   if (options.canonical) {
     const full = parse.tree(text);
-    doc = full;
+    diagnostics = full.diagnostics;
     output = printTree(canonicalTree(full.tree));
+    unsafe = () => changedValue(text, full.value, output, parse);
   } else {
     // Each field printed as it is parsed: a 50 MB config never holds its whole tree.
     let each: ReturnType<Parsers['each']> | undefined;
     output = printEach((emit) => (each = parse.each(text, emit)).dangling, { preserve: true });
-    doc = each!;
+    diagnostics = each!.diagnostics;
+    unsafe = () => changedTokens(text, output);
   }
-  const errors = doc.diagnostics.filter((d) => d.severity === 'error');
+  const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) return { status: 'syntax-error', diagnostics: errors };
-  const unsafe = options.canonical ? changedValue(text, doc.value, output, parse) : changedTokens(text, output);
-  if (unsafe) return { status: 'unsafe', reason: `${unsafe}; nothing was changed (please report this as a tritonc bug)` };
+  const reason = unsafe();
+  if (reason) return { status: 'unsafe', reason: `${reason}; nothing was changed (please report this as a tritonc bug)` };
   return { status: 'formatted', output, changed: output !== text };
 }
 

@@ -45,6 +45,12 @@ export interface ParseOptions {
    * and tree are what was read up to there.
    */
   stopAtFirstError?: boolean;
+  /**
+   * Store map entries in the value (default true). The layout-only formatter, which proves its output
+   * by the tokens and never reads the value, sets it false: a 50 MB config's 500,000 parameters are
+   * then checked, but no map of them is built. Nothing the parser reports depends on a map's entries.
+   */
+  storeMapEntries?: boolean;
 }
 
 /** Thrown inside the parser to stop at the first error (stopAtFirstError). */
@@ -89,7 +95,7 @@ export function parseTextLean(text: string, message: SchemaMessage, options: Par
  * what streams through the formatter. The comments after the last field come back as `dangling`.
  */
 export function parseTextEach(text: string, message: SchemaMessage, onField: (f: FieldNode) => void, options: ParseOptions = {}): LeanParseResult & { dangling: Comment[]; end: Position | undefined } {
-  return new Parser(text, message, options.file ?? '<input>', options.enumMeaning, options.stopAtFirstError, onField).parseEach();
+  return new Parser(text, message, options, onField).parseEach();
 }
 
 /**
@@ -98,7 +104,7 @@ export function parseTextEach(text: string, message: SchemaMessage, onField: (f:
  * lean parse reported already.
  */
 export function parseFieldsAt(text: string, message: SchemaMessage, starts: readonly Position[]): FieldNode[] {
-  return starts.map((start) => new Parser(text, message, '<input>', undefined, false, undefined, start).parseOneField());
+  return starts.map((start) => new Parser(text, message, {}, undefined, start).parseOneField());
 }
 
 type MessageKind = Extract<FieldKind, { kind: 'message' }>;
@@ -128,9 +134,7 @@ class Parser {
   constructor(
     private readonly text: string,
     private readonly root: SchemaMessage,
-    private readonly file: string,
-    private readonly enumMeaning: ParseOptions['enumMeaning'] = undefined,
-    private readonly stopAtFirstError = false,
+    private readonly options: ParseOptions,
     /**
      * Handed each top-level field once parsed (parseText keeps it in the tree, a lean parse lets it
      * go, the formatter prints it); where each is written is kept (topSpans).
@@ -201,7 +205,7 @@ class Parser {
       const lastSeen = buf[buf.length - 1];
       if (lastSeen?.type === 'eof') return lastSeen;
       buf.push(this.lexer.next());
-      if (this.stopAtFirstError && this.lexer.errors.length) throw STOP;
+      if (this.options.stopAtFirstError && this.lexer.errors.length) throw STOP;
     }
     return buf[k]!;
   }
@@ -270,8 +274,8 @@ class Parser {
 
   private report(message: string, range: Range, code: string, data: Record<string, unknown> = {}, extraPath?: PathSegment, severity: 'error' | 'warning' = 'error'): void {
     const path = extraPath === undefined ? [...this.path] : [...this.path, extraPath];
-    this.diagnostics.push({ ruleId: 'syntax', severity, message, file: this.file, range, path, data: { code, ...data } });
-    if (this.stopAtFirstError && severity === 'error') throw STOP;
+    this.diagnostics.push({ ruleId: 'syntax', severity, message, file: this.options.file ?? '<input>', range, path, data: { code, ...data } });
+    if (this.options.stopAtFirstError && severity === 'error') throw STOP;
   }
 
   private describe(t: Token): string {
@@ -400,7 +404,7 @@ class Parser {
     if (!obj) return this.parseMessageBlock(msg, child);
     if (field.mapEntry) {
       const node = this.parseMessageBlock(msg, child);
-      storeMapEntry(field.mapEntry, obj, field.name, child);
+      if (this.options.storeMapEntries !== false) storeMapEntry(field.mapEntry, obj, field.name, child);
       return node;
     }
     if (field.repeated) {
@@ -638,7 +642,7 @@ class Parser {
         this.next();
         if (type.enum.byName.has(first.text)) value = first.text;
         else {
-          const hint = this.enumMeaning?.(type.enum.fullName, first.text) ?? didYouMean(first.text, type.enum.names);
+          const hint = this.options.enumMeaning?.(type.enum.fullName, first.text) ?? didYouMean(first.text, type.enum.names);
           const valid = type.enum.names.length <= 16 ? ` Valid values: ${type.enum.names.join(', ')}.` : '';
           fail(`Unknown enumeration value of "${first.text}" for field "${field.name}".${hint ? ` Did you mean "${hint}"?` : valid}`, 'unknown-enum');
         }

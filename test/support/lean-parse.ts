@@ -15,12 +15,17 @@ function pathsOf(value: unknown, prefix: PathSegment[] = []): PathSegment[][] {
   return [prefix, [...prefix, 'not_a_field'], ...entries.flatMap(([k, v]) => pathsOf(v, [...prefix, k]))];
 }
 
-/** The lean parse gives what the full parse gives, and the field-by-field print what the tree prints. */
+/**
+ * The lean parse gives what the full parse gives (and the parse that stores no map entries its
+ * diagnostics), and the field-by-field print what the tree prints.
+ */
 export function expectSameAsFull(text: string): void {
   const full = parseText(text, schema, { file: 'c.pbtxt' });
   const lean = parseTextLean(text, schema, { file: 'c.pbtxt' });
   expect(lean.value).toEqual(full.value);
   expect(lean.diagnostics).toEqual(full.diagnostics);
+  // The layout-only formatter's parse builds no maps, and reports the same.
+  expect(parseTextEach(text, schema, () => undefined, { file: 'c.pbtxt', storeMapEntries: false }).diagnostics).toEqual(full.diagnostics);
   // The formatter's stream prints what the whole tree prints.
   expect(printEach((emit) => parseTextEach(text, schema, emit).dangling, { preserve: true })).toBe(printTree(full.tree, { preserve: true }));
   const fromTree = LocationIndex.fromTree(full.tree);
