@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Bench: `tritonc lint` on a generated repository of 1,000 models (config.pbtxt + a small ONNX model
 // each), and on one model from a cold start, beside `node -e 0` in the same run. Every measurement is
-// its own process. Targets (issue 4): 1,000 models in under 2 s; one model cold under 3x `node -e 0`.
+// its own process. Targets: one model cold under 3x `node -e 0` (issue 4); 1,000 models in <= 8x
+// `node -e 0`, and one staged config of them with --cache in <= 3.5x (issue 14; issue 4 asked < 2 s).
 //
 //   node bench/lint.mjs [--runs N] [--models N] [--keep]
 //
@@ -128,7 +129,7 @@ console.log(`  tritonc --version                 ${fmt(versionMs).padStart(9)}  
 console.log(`  lint one model (cold)             ${fmt(oneMs).padStart(9)}  ${(oneMs / nodeMs).toFixed(2)}x node -e 0   (target < 3x)`);
 console.log(`  lint one config of the big repo   ${fmt(oneInRepoMs).padStart(9)}  ${(oneInRepoMs / nodeMs).toFixed(2)}x node -e 0   (pre-commit: reads the ${MODELS} others for instance-memory)`);
 console.log(`    ... with --cache (warm)         ${fmt(oneInRepoCachedMs).padStart(9)}  ${(oneInRepoCachedMs / nodeMs).toFixed(2)}x node -e 0   (target <= 3.5x)`);
-console.log(`  lint ${MODELS} models                   ${fmt(repoMs).padStart(9)}  ${(repoMs / nodeMs).toFixed(2)}x node -e 0   (target < 2000 ms)`);
+console.log(`  lint ${MODELS} models                   ${fmt(repoMs).padStart(9)}  ${(repoMs / nodeMs).toFixed(2)}x node -e 0   (target <= 8x; issue 4's: < 2000 ms)`);
 console.log(`  per model                         ${(repoMs / MODELS).toFixed(2).padStart(6)} ms`);
 if (large) {
   const slope = (large.repoLargeMs - repoMs) / (LARGE - MODELS);
