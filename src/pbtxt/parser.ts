@@ -84,7 +84,7 @@ export function parseText(text: string, message: SchemaMessage, options: ParseOp
 export function parseTextLean(text: string, message: SchemaMessage, options: ParseOptions = {}): LeanParseResult {
   // A clean text (most configs) is read without tokens or nodes; the tree parser says what is wrong
   // with the rest.
-  const clean = parseCleanText(text, message);
+  const clean = options.storeMapEntries === false ? undefined : parseCleanText(text, message);
   if (clean) return { value: clean.value, spans: clean.spans, diagnostics: [] };
   const { value, spans, diagnostics } = parseTextEach(text, message, () => undefined, options);
   return { value, spans, diagnostics };
