@@ -4,6 +4,7 @@ import type { Diagnostic, PathSegment, Range } from '../diagnostics.js';
 import type { Comment, DocumentNode, FieldNode } from '../pbtxt/ast.js';
 import { parseCleanText } from '../pbtxt/clean-parse.js';
 import { parseText, parseTextEach, parseTextLean } from '../pbtxt/parser.js';
+import type { PlainMessage } from '../pbtxt/plain-value.js';
 import { LocationIndex, type Location } from '../pbtxt/locations.js';
 import { dataTypeMeaning } from './data-type-meaning.js';
 import type { ModelConfig } from './model-config.js';
@@ -48,7 +49,7 @@ export function parseConfig(text: string, file = 'config.pbtxt', options: { stop
     // parseTextLean reads a clean text the same way, and parses the rest without keeping nodes.
     const lean = clean ? { ...clean, diagnostics: [] } : parseTextLean(text, schema, parseOptions);
     result = lean;
-    locations = () => (index ??= LocationIndex.fromSpans(text, schema, lean.spans));
+    locations = () => (index ??= LocationIndex.fromSpans(text, schema, lean.spans, lean.diagnostics.length ? undefined : (lean.value as PlainMessage)));
   } else {
     const full = parseText(text, schema, parseOptions);
     result = full;

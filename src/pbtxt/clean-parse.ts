@@ -49,8 +49,19 @@ class CleanParser {
   private depth = 0;
   private readonly n: number;
 
-  constructor(private readonly text: string) {
+  constructor(
+    private readonly text: string,
+    from = 0,
+  ) {
     this.n = text.length;
+    this.i = from;
+  }
+
+  /** One top-level field, at the cursor, into an empty message. */
+  field1(root: SchemaMessage): PlainMessage {
+    const value = newMessageValue(root);
+    this.field(root, value);
+    return value;
   }
 
   document(root: SchemaMessage): { value: PlainMessage; spans: FieldSpans } {
@@ -322,5 +333,18 @@ class CleanParser {
       q = this.char();
     } while (q === Ch.DQuote || q === Ch.SQuote);
     return s;
+  }
+}
+
+/**
+ * The value of the one top-level field written at `offset` (where a FieldSpan says it starts), as
+ * parseCleanText would add it to an empty message; undefined where it has something to report.
+ */
+export function parseCleanFieldAt(text: string, message: SchemaMessage, offset: number): PlainMessage | undefined {
+  try {
+    return new CleanParser(text, offset).field1(message);
+  } catch (e) {
+    if (e === GIVE_UP) return undefined;
+    throw e;
   }
 }

@@ -39,7 +39,8 @@ export interface FieldSpan {
 /**
  * The FieldSpan of every top-level field, packed: 6 bytes a field (where its name starts, and which
  * name), where a span object and its position took about 90; a 50 MB config has 500,000 top-level
- * fields. Line and column are counted from the text only for the fields asked about.
+ * fields. Lines and columns come from an index of where each line starts, made when a position is
+ * first asked for.
  */
 export class FieldSpans {
   private readonly names: string[] = [];
@@ -47,6 +48,7 @@ export class FieldSpans {
   private ids = new Uint16Array(16);
   private offsets = new Uint32Array(16);
   private count = 0;
+  private lineStarts: Uint32Array | undefined;
 
   constructor(private readonly text: string) {}
 
@@ -74,10 +76,15 @@ export class FieldSpans {
 
   /** Where each top-level field named `name` starts, in file order. */
   startsOf(name: string): Position[] {
+    return this.positions(this.offsetsOf(name));
+  }
+
+  /** The offsets where each top-level field named `name` starts, in file order (no lines counted). */
+  offsetsOf(name: string): number[] {
     const id = this.nameIds.get(name);
     const wanted: number[] = [];
     for (let i = 0; i < this.count; i++) if (this.ids[i] === id) wanted.push(this.offsets[i]!);
-    return this.positions(wanted);
+    return wanted;
   }
 
   /** Where the first top-level field named `name` starts. */
@@ -92,20 +99,31 @@ export class FieldSpans {
     return starts.map((start, i) => ({ name: this.names[this.ids[i]!]!, start }));
   }
 
-  /** The positions of ascending offsets, lines counted in one pass over the text. */
-  private positions(offsets: readonly number[]): Position[] {
-    const out: Position[] = [];
-    let line = 1;
-    let lineStart = 0;
-    for (const offset of offsets) {
-      for (let nl = this.text.indexOf('\n', lineStart); nl !== -1 && nl < offset; nl = this.text.indexOf('\n', lineStart)) {
-        line++;
-        lineStart = nl + 1;
+  /** The positions of offsets: lines found in an index of where each line starts, made on first use. */
+  positions(offsets: readonly number[]): Position[] {
+    const starts = (this.lineStarts ??= lineStartsOf(this.text));
+    return offsets.map((offset) => {
+      // The last line that starts at or before the offset.
+      let lo = 0;
+      let hi = starts.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (starts[mid]! <= offset) lo = mid;
+        else hi = mid - 1;
       }
-      out.push({ line, column: offset - lineStart + 1, offset });
-    }
-    return out;
+      return { line: lo + 1, column: offset - starts[lo]! + 1, offset };
+    });
   }
+}
+
+/** Where each line of `text` starts (line breaks are LF, as the lexer counts them). */
+function lineStartsOf(text: string): Uint32Array {
+  let lines = 1;
+  for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) lines++;
+  const starts = new Uint32Array(lines);
+  let i = 1;
+  for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) starts[i++] = nl + 1;
+  return starts;
 }
 
 /** Adds a parsed map entry to the map field `name` of obj: the entry's value (its default when omitted) under its key's text. */

@@ -122,8 +122,8 @@ export const TRTLLM_PARAMETERS: Readonly<Record<string, TrtllmParameter>> = {
  * Guided decoding is off, silently, when either key is "" or exactly its own placeholder
  * (model_instance_state.cc:410-453): that is how an untouched template leaves them.
  */
-export function guidedDecodingOff(params: Readonly<Record<string, string | undefined>>): boolean {
-  const off = (k: string) => params[k] === undefined || params[k] === '' || params[k] === `\${${k}}`;
+export function guidedDecodingOff(text: (key: string) => string | undefined): boolean {
+  const off = (k: string) => text(k) === undefined || text(k) === '' || text(k) === `\${${k}}`;
   return off('guided_decoding_backend') || off('xgrammar_tokenizer_info_path');
 }
 

@@ -28,6 +28,21 @@ describe('parseTextLean', () => {
     ]) expectSameAsFull(text);
   });
 
+  it('locates map keys key by key as the full tree does: block and list forms, a key written twice, an occurrence with an error', () => {
+    for (const text of [
+      'parameters { key: "a" value { string_value: "1" } }\nparameters [ { key: "b" value { string_value: "2" } }, { key: "a" value { string_value: "3" } } ]\nparameters { key: "c" value { string_value: "4" } }\n',
+      'parameters { key: "a" value { string_value: "1" } }\nparameters { key: "b" value { string_vlue: "2" } }\nparameters { key: "b" value { string_value: "5" } }\n',
+      'name: "m"\nparameters { value { string_value: "no key" } }\n',
+      // numbered keys, which a map orders before the others whatever order they are written in
+      'parameters { key: "x" value { string_value: "1" } }\nparameters { key: "2" value { string_value: "2" } }\nparameters { key: "1" value { string_value: "3" } }\n',
+      // every block spelling: a colon, angle brackets, a comment between the name and the block
+      'parameters: { key: "a" value { string_value: "1" } }\nparameters < key: "b" value { string_value: "2" } >\nparameters # why\n { key: "c" value: < string_value: "3" > }\n',
+      // as many keys as occurrences, one occurrence a list of two and one an empty list
+      'parameters { key: "a" value { string_value: "1" } }\nparameters [ ]\nparameters [ { key: "b" value { string_value: "2" } }, { key: "c" value { string_value: "3" } } ]\n',
+      `${Array.from({ length: 2000 }, (_, i) => `parameters { key: "k${i % 1500}" value: { string_value: "v${i}" } }`).join('\n')}\n`,
+    ]) expectSameAsFull(text);
+  });
+
   it('keeps no node of the fields: only where each top-level field is written', () => {
     const lean = parseTextLean('name: "a"\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]\n', schema);
     expect(lean.spans.toArray().map((s) => [s.name, s.start.line])).toEqual([['name', 1], ['input', 2]]);

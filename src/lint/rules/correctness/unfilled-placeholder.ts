@@ -14,11 +14,33 @@ import { defineModelRule } from '../../rule.js';
 // Guided decoding's keys must stay in the config, whatever their value (model_instance_state.cc:410-453).
 const REQUIRED_KEY = '; keep the key, which the backend requires';
 
-/** Every string of the config with its value path (map keys as path segments, as the engine expects). */
-function* strings(value: unknown, path: PathSegment[] = []): Generator<[PathSegment[], string]> {
-  if (typeof value === 'string') yield [path, value];
-  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* strings(value[i], [...path, i]);
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) yield* strings(v, [...path, k]);
+/**
+ * Every string of the config that holds a placeholder, with its value path (map keys as path
+ * segments, as the engine expects). One path is kept and copied only for a string that matches: a
+ * config may hold 500,000 parameters.
+ */
+function placeholderStrings(config: unknown): [PathSegment[], string][] {
+  const found: [PathSegment[], string][] = [];
+  const path: PathSegment[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') {
+      if (value.includes('${') && UNFILLED_PLACEHOLDER.test(value)) found.push([[...path], value]);
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        path.push(i);
+        walk(value[i]);
+        path.pop();
+      }
+    } else if (value && typeof value === 'object') {
+      for (const k in value) {
+        path.push(k);
+        walk((value as Record<string, unknown>)[k]);
+        path.pop();
+      }
+    }
+  };
+  walk(config);
+  return found;
 }
 
 export const unfilledPlaceholder = defineModelRule({
@@ -46,11 +68,11 @@ export const unfilledPlaceholder = defineModelRule({
     if (!ctx.doc.text.includes('${')) return;
     const backend = settledBackend(ctx).backend;
     const params = ctx.config.parameters ?? {};
-    const texts = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, v.string_value]));
+    const text = (k: string): string | undefined => (Object.hasOwn(params, k) ? params[k]!.string_value : undefined);
     const pythonRuntime = trtllmRuntime(backend, params) === 'python';
-    const filled = (k: string) => (texts[k] ?? '') !== '' && !UNFILLED_PLACEHOLDER.test(texts[k]!);
+    const filled = (k: string) => (text(k) ?? '') !== '' && !UNFILLED_PLACEHOLDER.test(text(k)!);
 
-    for (const [path, value] of strings(ctx.config)) {
+    for (const [path, value] of placeholderStrings(ctx.config)) {
       const m = UNFILLED_PLACEHOLDER.exec(value);
       if (!m) continue;
       const name = m[1]!;
@@ -73,10 +95,10 @@ export const unfilledPlaceholder = defineModelRule({
         else if ((key === 'gpt_model_path' && !filled('encoder_model_path')) || (key === 'encoder_model_path' && !filled('gpt_model_path'))) {
           // Both engine paths unset: one finding, on the decoder's.
           if (key === 'gpt_model_path' || !('gpt_model_path' in params)) ctx.report({ ...at, messageId: 'fails', data: { ...at.data, runtime, triton: 'Both encoder and decoder model paths are empty' } });
-        } else if (key.startsWith('lookahead_') && texts.decoding_mode === 'lookahead')
+        } else if (key.startsWith('lookahead_') && text('decoding_mode') === 'lookahead')
           ctx.report({ ...at, messageId: 'fails', data: { ...at.data, runtime, triton: 'Decoding mode is set to lookahead but lookahead parameters are not specified.' } });
         else if (key === 'guided_decoding_backend' || key === 'xgrammar_tokenizer_info_path') {
-          if (guidedDecodingOff(texts)) ctx.report({ ...at, messageId: 'noEffect', severity: 'info', data: { ...at.data, effect: 'the tensorrtllm backend turns guided decoding off, without a word', keep: REQUIRED_KEY } });
+          if (guidedDecodingOff(text)) ctx.report({ ...at, messageId: 'noEffect', severity: 'info', data: { ...at.data, effect: 'the tensorrtllm backend turns guided decoding off, without a word', keep: REQUIRED_KEY } });
         } else if (key === 'tokenizer_dir') ctx.report({ ...at, messageId: 'noEffect', severity: 'info', data: { ...at.data, effect: 'the tensorrtllm backend does not use its value (guided decoding reads xgrammar_tokenizer_info_path)', keep: REQUIRED_KEY } });
         else if (!p || (p.type === 'string' && p.default === undefined)) ctx.report({ ...at, messageId: 'noEffect', severity: 'warning', data: { ...at.data, effect: 'the tensorrtllm backend takes the literal text as the value', keep: ' or remove the parameter' } });
         else ctx.report({ ...at, messageId: 'defaults', severity: 'warning', data: { ...at.data, runtime, how: `logs "${key} is not specified"`, default: p.default ?? 'its default' } });
