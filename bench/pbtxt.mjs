@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseConfig, printConfig } from '../dist/index.js';
+import { fastest } from './fastest.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // The repository's own fixture configs always; the corpus of real configs (kept outside the
@@ -41,27 +42,13 @@ function largeConfig(n) {
 const sets = { fixtures, ...(corpus ? { corpus } : {}), 'large 130K': [largeConfig(500)], 'large 540K': [largeConfig(2000)] };
 const repeat = { fixtures: 200, corpus: 20, 'large 130K': 10, 'large 540K': 5 };
 
-/** The fastest of n passes after a warm-up: the least disturbed by other work on the machine. */
-function timeIt(fn, n) {
-  // Warm up for a second: the JIT settles and the heap grows to its steady-state size.
-  const warmUntil = performance.now() + 1000;
-  while (performance.now() < warmUntil) fn();
-  let best = Infinity;
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    fn();
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
-}
-
 const ours = {};
 for (const [name, texts] of Object.entries(sets)) {
-  const parseMs = timeIt(() => {
+  const parseMs = fastest(() => {
     for (const t of texts) parseConfig(t);
   }, repeat[name]);
   const docs = texts.map((t) => parseConfig(t));
-  const printMs = timeIt(() => {
+  const printMs = fastest(() => {
     for (const d of docs) printConfig(d.value);
   }, repeat[name]);
   ours[name] = { parse_ms: parseMs, print_ms: printMs };

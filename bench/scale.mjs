@@ -9,12 +9,13 @@
 //   within 2x of lint.
 //
 //   node bench/scale.mjs [--max-mb 50]   (npm run bench runs it with --max-mb 10)
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lintText, parseConfig } from '../dist/index.js';
+import { fastest } from './fastest.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -43,20 +44,6 @@ const mb = (kib) => `${(kib / 1024).toFixed(0)} MB`;
 const label = (size) => (size >= 1e6 ? `${size / 1e6} MB` : `${size / 1e3} KB`);
 /** Passes of each in-process measurement: enough for a stable fastest pass, few for the large files. */
 const passes = (size) => (size <= 1e3 ? 500 : size <= 1e5 ? 40 : size <= 1e6 ? 8 : size <= 1e7 ? 2 : 1);
-
-/** The fastest of `n` passes after a warm-up (a second, or one pass of a large file). */
-function fastest(fn, n) {
-  const warmUntil = performance.now() + 1000;
-  do fn();
-  while (performance.now() < warmUntil && n > 2);
-  let best = Infinity;
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    fn();
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
-}
 
 function configText(size) {
   const parts = ['backend: "python"', 'max_batch_size: 8', 'input [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]', 'output [ { name: "y" data_type: TYPE_FP32 dims: [ 1 ] } ]'];

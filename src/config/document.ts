@@ -3,8 +3,7 @@
 import type { Diagnostic, PathSegment, Range } from '../diagnostics.js';
 import type { Comment, DocumentNode, FieldNode } from '../pbtxt/ast.js';
 import { parseCleanText } from '../pbtxt/clean-parse.js';
-import { parseText, parseTextEach, parseTextLean } from '../pbtxt/parser.js';
-import type { PlainMessage } from '../pbtxt/plain-value.js';
+import { parseText, parseTextEach } from '../pbtxt/parser.js';
 import { LocationIndex, type Location } from '../pbtxt/locations.js';
 import { dataTypeMeaning } from './data-type-meaning.js';
 import type { ModelConfig } from './model-config.js';
@@ -44,12 +43,12 @@ export function parseConfig(text: string, file = 'config.pbtxt', options: { stop
   let index: LocationIndex | undefined;
   let result: { value: unknown; diagnostics: Diagnostic[] };
   let locations: () => LocationIndex;
-  const clean = text.length > LEAN_PARSE_ABOVE_CHARS ? undefined : parseCleanText(text, schema);
+  const clean = parseCleanText(text, schema);
   if (clean || text.length > LEAN_PARSE_ABOVE_CHARS) {
-    // parseTextLean reads a clean text the same way, and parses the rest without keeping nodes.
-    const lean = clean ? { ...clean, diagnostics: [] } : parseTextLean(text, schema, parseOptions);
+    // parseTextLean, in two steps: the clean parse, else the tree parser keeping no nodes.
+    const lean = clean ? { ...clean, diagnostics: [] } : parseTextEach(text, schema, () => undefined, parseOptions);
     result = lean;
-    locations = () => (index ??= LocationIndex.fromSpans(text, schema, lean.spans, lean.diagnostics.length ? undefined : (lean.value as PlainMessage)));
+    locations = () => (index ??= LocationIndex.fromSpans(text, schema, lean.spans, clean?.value));
   } else {
     const full = parseText(text, schema, parseOptions);
     result = full;

@@ -7,7 +7,7 @@
 // error, only about a clean text, and it uses the lexer's own number scan and the parser's own
 // conversions for every value. test/pbtxt/clean-parse.test.ts holds it to the tree parser's values.
 import type { SchemaField, SchemaMessage } from './descriptor.js';
-import { scanNumber } from './lexer.js';
+import { isDigit, isLetter, scanNumber } from './lexer.js';
 import { FieldSpans, newMessageValue, storeMapEntry, type PlainMessage } from './plain-value.js';
 import {
   ENUM_RANGE, floatTokenValue, floatWordValue, integerRange, integerTokenValue, is64Bit, toInt64, unescapeStringLiteral,
@@ -22,26 +22,39 @@ const MAX_DEPTH = 100;
 
 const enum Ch {
   Tab = 9, LF = 10, VT = 11, FF = 12, CR = 13, Space = 32, DQuote = 34, Hash = 35, SQuote = 39,
-  Comma = 44, Minus = 45, Dot = 46, Zero = 48, Nine = 57, Colon = 58, Semicolon = 59, Lt = 60, Gt = 62,
-  UpperA = 65, UpperZ = 90, LBracket = 91, Backslash = 92, RBracket = 93, Underscore = 95,
-  LowerA = 97, LowerZ = 122, LBrace = 123, RBrace = 125,
+  Comma = 44, Minus = 45, Dot = 46, Zero = 48, Colon = 58, Semicolon = 59, Lt = 60, Gt = 62,
+  LBracket = 91, Backslash = 92, RBracket = 93, LBrace = 123, RBrace = 125,
 }
 
-const isDigit = (c: number): boolean => c >= Ch.Zero && c <= Ch.Nine;
-const isLetter = (c: number): boolean =>
-  (c >= Ch.LowerA && c <= Ch.LowerZ) || (c >= Ch.UpperA && c <= Ch.UpperZ) || c === Ch.Underscore;
+/** What `read` gives, or undefined where it gave up. */
+function clean<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (e) {
+    if (e === GIVE_UP) return undefined;
+    throw e;
+  }
+}
 
 /**
  * The value of `text` and where each top-level field is written, as parseTextLean gives them for a
  * text with no diagnostics; undefined where the text has something to report (or might).
  */
 export function parseCleanText(text: string, message: SchemaMessage): { value: PlainMessage; spans: FieldSpans } | undefined {
-  try {
-    return new CleanParser(text).document(message);
-  } catch (e) {
-    if (e === GIVE_UP) return undefined;
-    throw e;
-  }
+  return clean(() => new CleanParser(text).document(message));
+}
+
+/**
+ * The value of the one top-level field written at `offset` (where a FieldSpan says it starts), as
+ * parseCleanText would add it to an empty message; undefined where it has something to report.
+ */
+export function parseCleanFieldAt(text: string, message: SchemaMessage, offset: number): PlainMessage | undefined {
+  return clean(() => new CleanParser(text, offset).oneField(message));
+}
+
+/** Whether the field whose name starts at `offset` takes a block (`name {`, `name: <`), not a list. */
+export function takesBlockAt(text: string, offset: number): boolean {
+  return clean(() => new CleanParser(text, offset).takesBlock()) ?? false;
 }
 
 class CleanParser {
@@ -58,10 +71,19 @@ class CleanParser {
   }
 
   /** One top-level field, at the cursor, into an empty message. */
-  field1(root: SchemaMessage): PlainMessage {
+  oneField(root: SchemaMessage): PlainMessage {
     const value = newMessageValue(root);
     this.field(root, value);
     return value;
+  }
+
+  /** Whether the field named at the cursor is written with a block (`{` or `<`) after its name. */
+  takesBlock(): boolean {
+    this.ident();
+    this.take(Ch.Colon);
+    this.skip();
+    const c = this.char();
+    return c === Ch.LBrace || c === Ch.Lt;
   }
 
   document(root: SchemaMessage): { value: PlainMessage; spans: FieldSpans } {
@@ -333,18 +355,5 @@ class CleanParser {
       q = this.char();
     } while (q === Ch.DQuote || q === Ch.SQuote);
     return s;
-  }
-}
-
-/**
- * The value of the one top-level field written at `offset` (where a FieldSpan says it starts), as
- * parseCleanText would add it to an empty message; undefined where it has something to report.
- */
-export function parseCleanFieldAt(text: string, message: SchemaMessage, offset: number): PlainMessage | undefined {
-  try {
-    return new CleanParser(text, offset).field1(message);
-  } catch (e) {
-    if (e === GIVE_UP) return undefined;
-    throw e;
   }
 }

@@ -66,8 +66,9 @@ const enum Ch {
   LowerA = 97, LowerE = 101, LowerF = 102, LowerX = 120, LowerZ = 122,
 }
 
-const isDigit = (c: number): boolean => c >= Ch.Zero && c <= Ch.Nine;
-const isLetter = (c: number): boolean =>
+export const isDigit = (c: number): boolean => c >= Ch.Zero && c <= Ch.Nine;
+/** A character an identifier may start with (protobuf's tokenizer: ASCII letters and `_`). */
+export const isLetter = (c: number): boolean =>
   (c >= Ch.LowerA && c <= Ch.LowerZ) || (c >= Ch.UpperA && c <= Ch.UpperZ) || c === Ch.Underscore;
 const isHexDigit = (c: number): boolean =>
   isDigit(c) || (c >= Ch.LowerA && c <= Ch.LowerF) || (c >= Ch.UpperA && c <= Ch.UpperF);

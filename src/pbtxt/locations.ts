@@ -5,7 +5,7 @@
 import type { PathSegment, Range } from '../diagnostics.js';
 import type { SchemaMessage } from './descriptor.js';
 import type { DocumentNode, FieldNode, MessageNode, ScalarNode } from './ast.js';
-import { parseCleanFieldAt } from './clean-parse.js';
+import { parseCleanFieldAt, takesBlockAt } from './clean-parse.js';
 import { parseFieldsAt } from './parser.js';
 import { defaultScalar, type FieldSpans, type PlainMessage } from './plain-value.js';
 
@@ -221,26 +221,9 @@ function lazyMapOf(text: string, message: SchemaMessage, spans: FieldSpans, name
  */
 function holderByPlace(text: string, offsets: readonly number[], map: unknown, key: string): number[] | undefined {
   if (!map || typeof map !== 'object') return undefined;
-  if (!offsets.every((offset) => isBlockAt(text, offset))) return undefined;
+  if (!offsets.every((offset) => takesBlockAt(text, offset))) return undefined;
   const keys = Object.keys(map);
   if (keys.length !== offsets.length || /^(0|[1-9][0-9]*)$/.test(keys[0] ?? '')) return undefined;
   const i = keys.indexOf(key);
   return i < 0 ? [] : [offsets[i]!];
-}
-
-/** Whether the field whose name starts at `offset` takes a block (`name {`, `name: <`), not a list. */
-function isBlockAt(text: string, offset: number): boolean {
-  let i = offset;
-  while (i < text.length && /[A-Za-z0-9_]/.test(text[i]!)) i++;
-  let colon = false;
-  for (;;) {
-    const c = text[i];
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\v' || c === '\f') i++;
-    else if (c === '#') {
-      while (i < text.length && text[i] !== '\n') i++;
-    } else if (c === ':' && !colon) {
-      colon = true;
-      i++;
-    } else return c === '{' || c === '<';
-  }
 }
