@@ -73,53 +73,51 @@ function makeRepo(repoDir, count) {
 }
 makeRepo(repo, MODELS);
 
-// 3. Measurements: median wall time of RUNS processes each.
-function time(argv, cwd = dir) {
-  const samples = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = process.hrtime.bigint();
-    try {
-      execFileSync(process.execPath, argv, { cwd, stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' } });
-    } catch (e) {
-      if (e.status !== 1) throw e; // exit 1 = lint errors found, expected
-    }
-    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+// 3. Measurements: median wall time of RUNS processes each, the commands taking turns round by round
+// (this VM's speed drifts over a run: one command's runs all together would meet another speed than
+// the next command's, and the ratios would measure the drift).
+function run(argv, cwd = dir) {
+  const t0 = process.hrtime.bigint();
+  try {
+    execFileSync(process.execPath, argv, { cwd, stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 1 << 30 });
+  } catch (e) {
+    if (e.status !== 1) throw e; // exit 1 = lint errors found, expected
   }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)];
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+function medians(cases) {
+  const samples = cases.map(() => []);
+  for (let i = 0; i < RUNS; i++) cases.forEach((argv, j) => samples[j].push(run(argv)));
+  return samples.map((s) => s.sort((a, b) => a - b)[Math.floor(s.length / 2)]);
 }
 
 // One model alone in its repository, as `tritonc lint` on a small project or a single model dir.
 const single = path.join(dir, 'single');
 fs.cpSync(path.join(repo, 'model_0001'), path.join(single, 'model_0001'), { recursive: true });
-
-const nodeMs = time(['-e', '0']);
-const versionMs = time([bin, '--version']);
-const oneMs = time([bin, 'lint', path.join(single, 'model_0001')]);
-const oneInRepoMs = time([bin, 'lint', path.join(repo, 'model_0001', 'config.pbtxt')]);
-// With --cache (issue 14): the other models' configs and signatures from the previous run's cache file.
+// With --cache (issue 14): the other models' facts from the previous run's cache file, written by a
+// first run (and a second, for what the first found too new to keep).
 const cacheFile = path.join(dir, 'bench.tritonc-cache');
-time([bin, 'lint', '--cache-location', cacheFile, path.join(repo, 'model_0001', 'config.pbtxt')]);
-const oneInRepoCachedMs = time([bin, 'lint', '--cache-location', cacheFile, path.join(repo, 'model_0001', 'config.pbtxt')]);
-const repoMs = time([bin, 'lint', '--format', 'json', '--gpu-memory', 'H200', repo]);
+const staged = path.join(repo, 'model_0001', 'config.pbtxt');
+run([bin, 'lint', '--cache-location', cacheFile, staged]);
+run([bin, 'lint', '--cache-location', cacheFile, staged]);
+const [nodeMs, versionMs, oneMs, oneInRepoMs, oneInRepoCachedMs, repoMs] = medians([
+  ['-e', '0'],
+  [bin, '--version'],
+  [bin, 'lint', path.join(single, 'model_0001')],
+  [bin, 'lint', staged],
+  [bin, 'lint', '--cache-location', cacheFile, staged],
+  [bin, 'lint', '--format', 'json', '--gpu-memory', 'H200', repo],
+]);
 // 10,000 models (issue 14): the same figures once each, and the cost per model between the two sizes.
 let large;
 if (LARGE > MODELS) {
   const big = path.join(dir, 'large');
   makeRepo(big, LARGE);
-  const once = (argv) => {
-    const t0 = process.hrtime.bigint();
-    try {
-      execFileSync(process.execPath, argv, { cwd: dir, stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 1 << 30 });
-    } catch (e) {
-      if (e.status !== 1) throw e;
-    }
-    return Number(process.hrtime.bigint() - t0) / 1e6;
-  };
-  const repoLargeMs = once([bin, 'lint', '--format', 'json', '--gpu-memory', 'H200', big]);
+  const repoLargeMs = run([bin, 'lint', '--format', 'json', '--gpu-memory', 'H200', big]);
   const cacheLarge = path.join(dir, 'large.tritonc-cache');
-  once([bin, 'lint', '--cache-location', cacheLarge, path.join(big, 'model_0001', 'config.pbtxt')]);
-  const oneLargeCachedMs = once([bin, 'lint', '--cache-location', cacheLarge, path.join(big, 'model_0001', 'config.pbtxt')]);
+  run([bin, 'lint', '--cache-location', cacheLarge, path.join(big, 'model_0001', 'config.pbtxt')]);
+  run([bin, 'lint', '--cache-location', cacheLarge, path.join(big, 'model_0001', 'config.pbtxt')]);
+  const oneLargeCachedMs = run([bin, 'lint', '--cache-location', cacheLarge, path.join(big, 'model_0001', 'config.pbtxt')]);
   large = { repoLargeMs, oneLargeCachedMs };
 }
 const fmt = (ms) => `${ms.toFixed(0)} ms`;

@@ -16,7 +16,8 @@ try {
 } catch {
   cachedData = undefined;
 }
-const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8')), {
+// The bundle is ASCII (scripts/build.mjs checks): read as latin1, it needs no UTF-8 decoding.
+const script = new vm.Script(Module.wrap(readFileSync(file, 'latin1')), {
   filename: file,
   cachedData,
   importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,

@@ -7,6 +7,20 @@ import { execFileSync } from 'node:child_process';
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
+// yargs' string-width packages make an Intl.Segmenter when they load (some 10 ms each, three copies),
+// for text tritonc measures only when it prints help: made on first use instead.
+const lazySegmenter = {
+  name: 'lazy-segmenter',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const eager = 'const segmenter = new Intl.Segmenter();';
+      if (!source.includes(eager)) return undefined; // another version: bundled as it is
+      return { contents: source.replace(eager, 'let made; const segmenter = { segment: (text) => (made ??= new Intl.Segmenter()).segment(text) };'), loader: 'js' };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -22,6 +36,7 @@ const common = {
   // character, a third of the two-byte string one stray "µ" made it (every command pays for it).
   charset: 'ascii',
   minifyWhitespace: true,
+  plugins: [lazySegmenter],
 };
 
 await build({
@@ -33,6 +48,8 @@ await build({
   define: { __TRITONC_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__tritoncModuleUrl' },
   banner: { js: "const __tritoncModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+// bin/tritonc.js reads the bundle as latin1 (a one-byte string, no UTF-8 decoding): exact only for ASCII.
+if (readFileSync('dist/cli.cjs').some((b) => b > 0x7f)) throw new Error('dist/cli.cjs is not ASCII: bin/tritonc.js reads it as latin1');
 // The library (ESM) and its command-line subpath, tritonc/cli.
 await build({
   ...common,

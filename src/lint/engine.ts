@@ -210,7 +210,7 @@ class LintRun {
     if (this.options.settings) return this.options.settings;
     let file = this.options.settingsFile ? resolve(this.options.cwd ?? process.cwd(), this.options.settingsFile) : undefined;
     if (!file) {
-      file = this.settingsFileByDir.has(dir) ? this.settingsFileByDir.get(dir) : findSettingsFile(dir, this.settingsFileByDir);
+      file = this.settingsFileByDir.has(dir) ? this.settingsFileByDir.get(dir) : findSettingsFile(dir, this.settingsFileByDir, (p) => this.ws.tree.kind(p));
     }
     if (!file) return DEFAULT_SETTINGS;
     let s = this.settingsByFile.get(file);

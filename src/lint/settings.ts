@@ -4,7 +4,6 @@
 // names the file and the bad key. The JSON Schema in schemas/tritonc.schema.json is generated from
 // the same zod schemas (settingsJsonSchema) and a test keeps the two identical.
 import { parseJsonText } from '../util/json-text.js';
-import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { didYouMean } from '../pbtxt/suggest.js';
@@ -15,6 +14,7 @@ import { DEFAULT_SETTINGS, type LintSettings, type RuleLevel, type RuleSetting }
 export { DEFAULT_SETTINGS, type LintSettings, type RuleLevel, type RuleSetting };
 import { parseDuration, parseSize } from './units.js';
 import { readTextOrThrow } from '../util/read-text.js';
+import { pathKind, type PathKind } from '../util/path-kind.js';
 import { DEFAULT_SERVER_OPTIONS, ServerFlagError, autoCompleteConfigOf, defaultMaxBatchSize, parseBackendConfig, type ServerOptions } from '../triton/server-options.js';
 import type { ResolveOptions } from '../triton/effective-config.js';
 
@@ -140,14 +140,13 @@ export function settingsJsonSchema(rules: readonly Rule[]): Record<string, unkno
 
 // ---- loading -------------------------------------------------------------------------------------
 
-/** The nearest tritonc.config.json at or above `start` (a file or a directory). */
-export function findSettingsFile(start: string, known: Map<string, string | undefined> = new Map()): string | undefined {
+/**
+ * The nearest tritonc.config.json at or above `start` (a file or a directory). `kind` says what is at
+ * a path: the disk by default; a lint asks its workspace, which answers from listings it already made.
+ */
+export function findSettingsFile(start: string, known: Map<string, string | undefined> = new Map(), kind: (path: string) => PathKind | undefined = pathKind): string | undefined {
   let dir = resolve(start);
-  try {
-    if (!statSync(dir).isDirectory()) dir = dirname(dir);
-  } catch {
-    dir = dirname(dir);
-  }
+  if (kind(dir) !== 'dir') dir = dirname(dir);
   // `known`: the answers for directories already walked (a thousand model directories share their
   // repository's ancestors): each directory is looked at once per run.
   const walked: string[] = [];
@@ -159,7 +158,7 @@ export function findSettingsFile(start: string, known: Map<string, string | unde
     }
     walked.push(dir);
     const candidate = join(dir, SETTINGS_FILE_NAME);
-    if (existsSync(candidate)) {
+    if (kind(candidate) !== undefined) {
       found = candidate;
       break;
     }

@@ -8,7 +8,7 @@ import { OnnxReadError } from './errors.js';
 import { buildSignature } from './signature.js';
 import type { ModelSignature } from './types.js';
 import { walkModel } from './walk.js';
-import { ByteWindow, HEADER_BYTES, type Io, type IoAnswer, type IoRequest } from './wire.js';
+import { ByteWindow, DEFAULT_WINDOW_BYTES, HEADER_BYTES, windowSize, type Io, type IoAnswer, type IoRequest } from './wire.js';
 
 export interface ReadOptions {
   /** Size of the read window in bytes (default 64 KiB, at least 64). Small values exercise refills in tests. */
@@ -69,6 +69,8 @@ export async function readSignatureFrom(file: string, source: RandomAccess, opti
   }
 }
 
+let syncScratch: Buffer | undefined;
+
 /** Synchronous readSignature, for callers that cannot await (the same walk, driven by fs.readSync). */
 export function readSignatureSync(file: string, options: ReadOptions = {}): ModelSignature {
   let fd: number;
@@ -84,7 +86,11 @@ export function readSignatureSync(file: string, options: ReadOptions = {}): Mode
     } catch (e) {
       throw ioError(file, e);
     }
-    const walk = readModel(new ByteWindow(file, checkRegular(file, stat), options.windowBytes));
+    const size = checkRegular(file, stat);
+    // One window buffer for every synchronous read: a read never runs inside another.
+    const bytes = windowSize(size, options.windowBytes);
+    if (!syncScratch || syncScratch.length < bytes) syncScratch = Buffer.allocUnsafe(Math.max(bytes, DEFAULT_WINDOW_BYTES));
+    const walk = readModel(new ByteWindow(file, size, options.windowBytes, syncScratch));
     let answer: IoAnswer = null;
     for (;;) {
       const step = walk.next(answer);

@@ -39,6 +39,11 @@ export const MAX_STRING_BYTES = 64 * 1024 * 1024;
 export const MIN_WINDOW_BYTES = 64;
 export const DEFAULT_WINDOW_BYTES = 64 * 1024;
 
+/** The window's size for a file of `size` bytes: `windowBytes`, at most the file and at least MIN_WINDOW_BYTES. */
+export function windowSize(size: number, windowBytes: number = DEFAULT_WINDOW_BYTES): number {
+  return Math.max(MIN_WINDOW_BYTES, Math.min(Math.floor(windowBytes), size));
+}
+
 export interface Tag {
   field: number;
   wire: number;
@@ -54,12 +59,19 @@ export class ByteWindow {
   private start = 0;
   private end = 0;
 
+  /**
+   * `scratch`: a buffer to hold the window in, when the caller has one free (the synchronous reader
+   * reuses one for every model: a new 64 KiB buffer per model, zeroed and soon garbage, cost more than
+   * reading a small model). Never more window than the file: a small model gets a small buffer.
+   */
   constructor(
     readonly file: string,
     readonly size: number,
     windowBytes: number = DEFAULT_WINDOW_BYTES,
+    scratch?: Buffer,
   ) {
-    this.buf = Buffer.alloc(Math.max(MIN_WINDOW_BYTES, Math.floor(windowBytes)));
+    const bytes = windowSize(size, windowBytes);
+    this.buf = scratch && scratch.length >= bytes ? scratch.subarray(0, bytes) : Buffer.allocUnsafe(bytes);
   }
 
   fail(reason: string, at: number = this.pos): never {

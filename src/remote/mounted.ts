@@ -7,6 +7,7 @@
 import { OnnxReadError } from '../onnx/errors.js';
 import { readSignatureFrom } from '../onnx/reader.js';
 import type { TreeEntry } from '../repo/tree.js';
+import type { PathStat } from '../util/file-identity.js';
 import type { PathKind } from '../util/path-kind.js';
 import type { TextRead } from '../util/read-text.js';
 import type { FileSource, SignatureResult } from '../workspace/sources.js';
@@ -139,6 +140,12 @@ export class MountedRepository implements FileSource {
 
   realpath(dir: string): string {
     return dir;
+  }
+
+  /** From the listing: a store tells no identity (objects here are not cached across runs). */
+  stat(path: string): PathStat | undefined {
+    const kind = this.kind(path);
+    return kind === undefined ? undefined : { kind, size: this.size(path) };
   }
 
   size(path: string): number | undefined {

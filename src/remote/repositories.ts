@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TreeEntry } from '../repo/tree.js';
+import type { PathStat } from '../util/file-identity.js';
 import { displayPath } from '../util/display-path.js';
 import type { PathKind } from '../util/path-kind.js';
 import type { TextRead } from '../util/read-text.js';
@@ -137,6 +138,10 @@ export class RemoteRepositories implements FileSource {
 
   size(path: string): number | undefined {
     return this.of(path).size(path);
+  }
+
+  stat(path: string): PathStat | undefined {
+    return this.of(path).stat(path);
   }
 
   signature(path: string): SignatureResult {

@@ -34,8 +34,10 @@ export function findConfigFiles(paths: readonly string[], tree: Tree, options: F
       found.files.push(f);
     }
   };
-  const walk = (dir: string, inModel: boolean): void => {
-    const real = tree.realpath(dir);
+  // `real`: the directory's path with links resolved. Only a link can lead back to a directory
+  // already walked, so only a link's target is asked for; below it, a directory's real path is its
+  // parent's joined with its name.
+  const walk = (dir: string, real: string, inModel: boolean): void => {
     if (seenDirs.has(real)) return;
     seenDirs.add(real);
     let entries;
@@ -55,7 +57,7 @@ export function findConfigFiles(paths: readonly string[], tree: Tree, options: F
     for (const e of entries) {
       const full = join(dir, e.name);
       if (e.kind === 'dir') {
-        if (!SKIP_DIRS.has(e.name)) walk(full, model);
+        if (!SKIP_DIRS.has(e.name)) walk(full, e.link ? tree.realpath(full) : join(real, e.name), model);
       } else if (e.name === 'config.pbtxt' || (e.name.endsWith('.pbtxt') && basename(dir) === 'configs')) {
         // Also a FIFO or a dangling link of that name: reading it says why it cannot be read.
         add(full);
@@ -65,7 +67,7 @@ export function findConfigFiles(paths: readonly string[], tree: Tree, options: F
   for (const p of paths) {
     const kind = tree.kind(p);
     if (kind === undefined) found.missing.push(p);
-    else if (kind === 'dir') walk(p, false);
+    else if (kind === 'dir') walk(p, tree.realpath(p), false);
     else add(p);
   }
   return found;

@@ -95,14 +95,17 @@ export function listModelDirs(repo: string, tree: Tree): string[] {
 
 /** A directory Triton would take as a model: it has a config or a version directory with files in it. */
 export function looksLikeModelDir(dir: string, tree: Tree): boolean {
-  if (tree.kind(join(dir, 'config.pbtxt')) === 'file') return true;
-  let names: string[];
+  // Listed first (every model directory is listed anyway): the workspace's tree then answers what
+  // config.pbtxt is from the listing, without a look of its own.
+  let names: string[] | undefined;
   try {
     names = entryNames(tree, dir);
   } catch {
     // Not readable: the walk that follows reports it.
-    return false;
+    names = undefined;
   }
+  if (tree.kind(join(dir, 'config.pbtxt')) === 'file') return true;
+  if (!names) return false;
   return names.some((n) => {
     if (versionOfDirName(n).version === undefined) return false;
     try {

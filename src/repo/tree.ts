@@ -17,6 +17,13 @@ export type EntryKind = 'file' | 'dir';
 export interface TreeEntry {
   readonly name: string;
   readonly kind: EntryKind;
+  /** The entry is a symbolic link (its kind is its target's); set by listers that can tell. */
+  readonly link?: true;
+  /**
+   * What `Tree.kind` would say of the entry's path, where the listing already tells (the disk's
+   * listing does for every entry that is not a link): no stat is then needed to ask.
+   */
+  readonly pathKind?: PathKind;
 }
 
 export interface Tree {
@@ -28,14 +35,19 @@ export interface Tree {
   realpath(dir: string): string;
 }
 
-function entryKind(dir: string, e: Dirent): EntryKind {
-  if (e.isDirectory()) return 'dir';
-  if (!e.isSymbolicLink()) return 'file';
+/** What a link in a listing leads to: 'dir' for a directory, else 'file' (a dangling link included). */
+function linkKind(path: string): EntryKind {
   try {
-    return statSync(join(dir, e.name)).isDirectory() ? 'dir' : 'file';
+    return statSync(path).isDirectory() ? 'dir' : 'file';
   } catch {
     return 'file';
   }
+}
+
+function diskEntry(dir: string, e: Dirent): TreeEntry {
+  if (e.isSymbolicLink()) return { name: e.name, kind: linkKind(join(dir, e.name)), link: true };
+  const kind: PathKind = e.isDirectory() ? 'dir' : e.isFile() ? 'file' : 'other';
+  return { name: e.name, kind: kind === 'dir' ? 'dir' : 'file', pathKind: kind };
 }
 
 /** Lists a directory on disk: absent is empty; present but unreadable is an error naming it. */
@@ -48,7 +60,7 @@ export function diskEntries(dir: string): TreeEntry[] {
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
     throw new UnreadablePathError(dir, describeFsError(e));
   }
-  return found.map((e) => ({ name: e.name, kind: entryKind(dir, e) }));
+  return found.map((e) => diskEntry(dir, e));
 }
 
 export const diskTree: Tree = {

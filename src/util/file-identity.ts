@@ -1,6 +1,7 @@
 // A file's identity for caching: the same path, inode, size and modification time mean the same
 // content for our purposes (the editor or exporter wrote nothing since).
 import { statSync } from 'node:fs';
+import type { PathKind } from './path-kind.js';
 
 export interface FileIdentity {
   dev: bigint;
@@ -11,9 +12,26 @@ export interface FileIdentity {
 }
 
 export function identityOf(path: string): FileIdentity | undefined {
+  return statPath(path)?.id;
+}
+
+/** What one stat of a path tells: its kind, its size (a regular file's), its identity. */
+export interface PathStat {
+  kind: PathKind;
+  /** The size of a regular file; undefined for anything else. */
+  size: number | undefined;
+  /** Where the source can tell (the disk can; an object store cannot). */
+  id?: FileIdentity;
+}
+
+/** One stat of a path on disk, links followed; undefined when there is nothing (or nothing readable) there. */
+export function statPath(path: string): PathStat | undefined {
   try {
-    const s = statSync(path, { bigint: true });
-    return { dev: s.dev, ino: s.ino, size: s.size, mtimeNs: s.mtimeNs };
+    // No exception made for a path that is not there: asking is the common case.
+    const s = statSync(path, { bigint: true, throwIfNoEntry: false });
+    if (!s) return undefined;
+    const kind: PathKind = s.isDirectory() ? 'dir' : s.isFile() ? 'file' : 'other';
+    return { kind, size: kind === 'file' ? Number(s.size) : undefined, id: { dev: s.dev, ino: s.ino, size: s.size, mtimeNs: s.mtimeNs } };
   } catch {
     return undefined;
   }
@@ -27,8 +45,8 @@ export function sameIdentity(a: FileIdentity | undefined, b: FileIdentity | unde
 export class IdentityCache<V> {
   private readonly entries = new Map<string, { id: FileIdentity; value: V }>();
 
-  get(path: string, compute: () => V): V {
-    const id = identityOf(path);
+  /** The value kept for `path` while its identity is still `id` (the file as it is now), else computed anew. */
+  get(path: string, id: FileIdentity | undefined, compute: () => V): V {
     const hit = this.entries.get(path);
     if (hit && sameIdentity(hit.id, id)) return hit.value;
     const value = compute();

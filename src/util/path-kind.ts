@@ -6,8 +6,9 @@ export type PathKind = 'file' | 'dir' | 'other';
 
 export function pathKind(path: string): PathKind | undefined {
   try {
-    const st = statSync(path);
-    return st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
+    // throwIfNoEntry: a path that is not there is a common answer, not worth an exception.
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st === undefined ? undefined : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
   } catch {
     return undefined;
   }
@@ -18,8 +19,8 @@ export const isDirectory = (path: string): boolean => pathKind(path) === 'dir';
 /** The size of a regular file, or undefined when there is none. */
 export function fileSize(path: string): number | undefined {
   try {
-    const st = statSync(path);
-    return st.isFile() ? st.size : undefined;
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st?.isFile() ? st.size : undefined;
   } catch {
     return undefined;
   }

@@ -10,7 +10,10 @@ import { dirname, resolve } from 'node:path';
 import type { ModelConfig } from '../config/model-config.js';
 import type { ModelSignature } from '../onnx/types.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { identityOf, type FileIdentity } from '../util/file-identity.js';
+import type { FileIdentity } from '../util/file-identity.js';
+
+/** The identity of the file at a path now (the workspace's look at it this run). */
+export type IdentityOf = (path: string) => FileIdentity | undefined;
 
 const FORMAT = 2;
 
@@ -79,7 +82,7 @@ export class DiskCache {
   }
 
   /** The kept signature of `path`, when the file and its external data are as they were. */
-  signature(path: string): ModelSignature | undefined {
+  signature(path: string, identityOf: IdentityOf): ModelSignature | undefined {
     const e = this.entries.get(path);
     if (!e) return undefined;
     if (!same(e.id, identityOf(path)) || !e.external.every(([p, id]) => same(id, identityOf(p)))) {
@@ -90,7 +93,7 @@ export class DiskCache {
     return e.signature;
   }
 
-  setSignature(path: string, signature: ModelSignature): void {
+  setSignature(path: string, signature: ModelSignature, identityOf: IdentityOf): void {
     const id = identityOf(path);
     if (!id) return;
     const external: [string, StoredIdentity][] = [];
@@ -106,7 +109,7 @@ export class DiskCache {
   }
 
   /** The kept value of a config file, when the file is as it was. */
-  config(path: string): ModelConfig | undefined {
+  config(path: string, identityOf: IdentityOf): ModelConfig | undefined {
     const e = this.configs.get(path);
     if (!e) return undefined;
     if (!same(e.id, identityOf(path))) {
@@ -117,7 +120,7 @@ export class DiskCache {
     return JSON.parse(e.json, e.special ? reviver : undefined) as ModelConfig;
   }
 
-  setConfig(path: string, value: ModelConfig): void {
+  setConfig(path: string, value: ModelConfig, identityOf: IdentityOf): void {
     const id = identityOf(path);
     if (!id) return;
     const { json, special } = encodeConfig(value);

@@ -4,12 +4,12 @@
 // unchanged. Unsaved text (an editor's buffer) and stand-in signatures (a lock file for absent
 // weights) are laid over the disk: an overlay file exists, with its directories, whatever the disk
 // holds.
-import { dirname } from 'node:path';
+import { dirname, sep } from 'node:path';
 import { OnnxReadError } from '../onnx/errors.js';
 import { readSignatureSync } from '../onnx/reader.js';
 import type { ModelSignature } from '../onnx/types.js';
 import { diskTree, type Tree, type TreeEntry } from '../repo/tree.js';
-import { IdentityCache } from '../util/file-identity.js';
+import { IdentityCache, type FileIdentity, type PathStat, statPath } from '../util/file-identity.js';
 import type { DiskCache } from './disk-cache.js';
 import { fileSize, type PathKind } from '../util/path-kind.js';
 import { readText, type TextRead } from '../util/read-text.js';
@@ -28,10 +28,14 @@ export interface FileSource extends Tree {
   text(path: string): TextRead;
   /** The size of a regular file; undefined when there is none. */
   size(path: string): number | undefined;
+  /** Kind, size and identity of what is at a path, from one look; undefined for nothing. */
+  stat(path: string): PathStat | undefined;
   signature(path: string): SignatureResult;
 }
 
-export const diskFiles: FileSource = { ...diskTree, text: readText, size: fileSize, signature: (path) => loadSignature(path) };
+export const diskFiles: FileSource = { ...diskTree, text: readText, size: fileSize, stat: statPath, signature: (path) => loadSignature(path) };
+
+const NOT_LISTED = Symbol('not listed');
 
 type Overlay = { kind: 'text'; text: string } | { kind: 'model'; signature?: ModelSignature; size?: number };
 
@@ -41,9 +45,10 @@ export class Sources implements Tree {
   private readonly overlayDirs = new Map<string, Map<string, TreeEntry>>();
   // Per run.
   private listed = new Map<string, readonly TreeEntry[] | UnreadablePathError>();
+  private listedNames = new WeakMap<readonly TreeEntry[], Map<string, TreeEntry>>();
   private kinds = new Map<string, PathKind | undefined>();
+  private stats = new Map<string, PathStat | undefined>();
   private texts = new Map<string, TextRead>();
-  private sizes = new Map<string, number | undefined>();
   private reals = new Map<string, string>();
   private signaturesThisRun = new Map<string, SignatureResult>();
   // Across runs.
@@ -61,8 +66,8 @@ export class Sources implements Tree {
   newRun(): void {
     this.listed = new Map();
     this.kinds = new Map();
+    this.stats = new Map();
     this.texts = new Map();
-    this.sizes = new Map();
     this.reals = new Map();
     this.signaturesThisRun = new Map();
   }
@@ -163,8 +168,26 @@ export class Sources implements Tree {
       if (this.overlays.has(path)) return 'file';
       if (this.overlayDirs.has(path)) return 'dir';
     }
-    if (!this.kinds.has(path)) this.kinds.set(path, this.disk.kind(path));
+    if (!this.kinds.has(path)) {
+      const listed = this.listedKind(path);
+      this.kinds.set(path, listed === NOT_LISTED ? this.stat(path)?.kind : listed);
+    }
     return this.kinds.get(path);
+  }
+
+  /**
+   * What the listing of the path's directory, when this run made one, says is there: nothing when the
+   * name is not in it, else the entry's kind where the lister could tell it (not a link's).
+   */
+  private listedKind(path: string): PathKind | undefined | typeof NOT_LISTED {
+    const dir = dirname(path);
+    const listing = this.listed.get(dir);
+    if (listing === undefined || listing instanceof UnreadablePathError || dir === path) return NOT_LISTED;
+    let byName = this.listedNames.get(listing);
+    if (!byName) this.listedNames.set(listing, (byName = new Map(listing.map((e) => [e.name, e]))));
+    const entry = byName.get(path.slice(dir.length + (dir.endsWith(sep) ? 0 : 1)));
+    if (!entry) return undefined;
+    return entry.pathKind ?? NOT_LISTED;
   }
 
   realpath(dir: string): string {
@@ -191,8 +214,21 @@ export class Sources implements Tree {
     const over = this.overlays.get(path);
     if (over?.kind === 'text') return Buffer.byteLength(over.text);
     if (over) return over.size;
-    if (!this.sizes.has(path)) this.sizes.set(path, this.disk.size(path));
-    return this.sizes.get(path);
+    return this.stat(path)?.size;
+  }
+
+  /**
+   * The identity of the file at `path` as this run found it (for caches kept across runs and on
+   * disk); undefined for an overlay, for nothing, and where the source cannot tell.
+   */
+  identity(path: string): FileIdentity | undefined {
+    return this.overlays.has(path) ? undefined : this.stat(path)?.id;
+  }
+
+  /** One look per run at a path: its kind, size and identity all come from it. */
+  private stat(path: string): PathStat | undefined {
+    if (!this.stats.has(path)) this.stats.set(path, this.disk.stat(path));
+    return this.stats.get(path);
   }
 
   /** A model file's ONNX signature; a bad file is a result with the error, never an exception. */
@@ -200,15 +236,16 @@ export class Sources implements Tree {
     const over = this.overlays.get(path);
     if (over?.kind === 'model') return over.signature ? { signature: over.signature } : {};
     let s = this.signaturesThisRun.get(path);
-    if (!s) this.signaturesThisRun.set(path, (s = this.acrossRuns ? this.signatures.get(path, () => this.readSignature(path)) : this.readSignature(path)));
+    if (!s) this.signaturesThisRun.set(path, (s = this.acrossRuns ? this.signatures.get(path, this.identity(path), () => this.readSignature(path)) : this.readSignature(path)));
     return s;
   }
 
   private readSignature(path: string): SignatureResult {
-    const kept = this.persistent?.signature(path);
+    const identity = (p: string): FileIdentity | undefined => this.identity(p);
+    const kept = this.persistent?.signature(path, identity);
     if (kept) return { signature: kept };
     const read = this.disk.signature(path);
-    if (read.signature) this.persistent?.setSignature(path, read.signature);
+    if (read.signature) this.persistent?.setSignature(path, read.signature, identity);
     return read;
   }
 

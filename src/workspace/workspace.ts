@@ -15,7 +15,7 @@ import { autofillBackendFields, autofillReadsFiles, type AutofillListing, type A
 import { effectiveConfig, type ModelSource, type ResolveOptions, type ResolveResult } from '../triton/effective-config.js';
 import { gpuLoads, weightBytes, type GpuLoad, type WeighedModel } from '../triton/gpu-memory.js';
 import { locateModelFile, type ModelFile } from '../triton/model-file.js';
-import { IdentityCache } from '../util/file-identity.js';
+import { IdentityCache, type FileIdentity } from '../util/file-identity.js';
 import { Sources, type FileSource, type SignatureResult } from './sources.js';
 import type { ModelSignature } from '../onnx/types.js';
 import { LOCK_FILE_NAME, LockError, parseLock, signatureFromLock, type Lock } from './lock.js';
@@ -151,7 +151,7 @@ export class Workspace {
     }
     let d = this.docsThisRun.get(file);
     if (!d) {
-      d = this.acrossRuns ? this.docs.get(file, () => this.readConfig(file, {})) : this.readConfig(file, {});
+      d = this.acrossRuns ? this.docs.get(file, this.sources.identity(file), () => this.readConfig(file, {})) : this.readConfig(file, {});
       this.docsThisRun.set(file, d);
     }
     return d;
@@ -169,10 +169,11 @@ export class Workspace {
 
   /** Another model's config: from the disk cache while the file is unchanged (its value only: no tree, no ranges). */
   private readLightConfig(file: string, options: ReadConfigOptions): ConfigRead {
-    const kept = this.diskCache?.config(file);
+    const identity = (p: string): FileIdentity | undefined => this.sources.identity(p);
+    const kept = this.diskCache?.config(file, identity);
     if (kept) return valueDocument(file, kept);
     const d = this.readConfig(file, options);
-    if (this.diskCache && 'value' in d && !hasErrors(d.diagnostics)) this.diskCache.setConfig(file, d.value);
+    if (this.diskCache && 'value' in d && !hasErrors(d.diagnostics)) this.diskCache.setConfig(file, d.value, identity);
     return d;
   }
 

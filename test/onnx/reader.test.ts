@@ -242,3 +242,18 @@ describe('readSignatureSync and window sizes', () => {
     expect(await readSignature(files[name], { windowBytes: 100 })).toEqual(expected);
   });
 });
+
+describe('the synchronous reader shares one window buffer', () => {
+  it('reads every fixture right after every other, in both orders, and with the window size changing between them', async () => {
+    const expected = new Map<FixtureName, ModelSignature>();
+    for (const name of FIXTURE_NAMES) expected.set(name, await readSignature(files[name]));
+    // Each read leaves the previous file's bytes in the shared buffer: a read that used a byte it
+    // did not fill would return a mix of two models.
+    for (const [i, a] of FIXTURE_NAMES.entries()) {
+      for (const b of [...FIXTURE_NAMES].reverse()) {
+        expect(readSignatureSync(files[a], { windowBytes: 64 + i })).toEqual(expected.get(a));
+        expect(readSignatureSync(files[b])).toEqual(expected.get(b));
+      }
+    }
+  });
+});

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DiskCache } from '../../src/workspace/disk-cache.js';
+import { identityOf } from '../../src/util/file-identity.js';
 import { lintSync } from '../../src/lint/engine.js';
 import { CLASSIFIER, writeRepo } from '../lint/harness.js';
 import { cli } from '../support/cli.js';
@@ -29,8 +30,8 @@ describe('lint --cache', () => {
     expect(plain.length).toBeGreaterThan(0);
     expect(memory(dir, cacheFile)).toEqual(plain);
     const kept = new DiskCache(cacheFile, '0.0.0-dev');
-    expect(kept.config(join(dir, 'b', 'config.pbtxt'))).toMatchObject({ name: 'b', instance_group: [{ count: 1 }] });
-    expect(kept.signature(join(dir, 'b', '1', 'model.onnx'))?.inputs[0]?.name).toBe('input');
+    expect(kept.config(join(dir, 'b', 'config.pbtxt'), identityOf)).toMatchObject({ name: 'b', instance_group: [{ count: 1 }] });
+    expect(kept.signature(join(dir, 'b', '1', 'model.onnx'), identityOf)?.inputs[0]?.name).toBe('input');
     expect(memory(dir, cacheFile)).toEqual(plain);
   });
 
@@ -52,7 +53,7 @@ describe('lint --cache', () => {
     const later = new Date(Date.now() + 5000);
     utimesSync(file, later, later);
     const cache = new DiskCache(cacheFile, '0.0.0-dev');
-    expect(cache.signature(file)).toBeUndefined();
+    expect(cache.signature(file, identityOf)).toBeUndefined();
   });
 
   it('a cache tritonc cannot read, or another version wrote, is ignored and rewritten', async () => {
@@ -70,9 +71,9 @@ describe('lint --cache', () => {
     const file = join(dir, 'x.pbtxt');
     writeFileSync(file, 'x');
     const c = new DiskCache(cacheFile, 'v');
-    c.setConfig(file, { input: [{ name: 'i', dims: [9007199254740993n, -1] }], model_warmup: [{ inputs: {} }], parameters: { k: { string_value: '$bigint' } } } as never);
+    c.setConfig(file, { input: [{ name: 'i', dims: [9007199254740993n, -1] }], model_warmup: [{ inputs: {} }], parameters: { k: { string_value: '$bigint' } } } as never, identityOf);
     expect(c.save()).toBeUndefined();
-    const value = new DiskCache(cacheFile, 'v').config(file) as { input: { dims: unknown[] }[]; parameters: unknown };
+    const value = new DiskCache(cacheFile, 'v').config(file, identityOf) as { input: { dims: unknown[] }[]; parameters: unknown };
     expect(value.input[0]!.dims).toEqual([9007199254740993n, -1]);
     expect(value.parameters).toEqual({ k: { string_value: '$bigint' } });
   });

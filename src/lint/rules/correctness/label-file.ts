@@ -35,7 +35,8 @@ export const labelFile = defineModelRule({
   },
   check(ctx) {
     const dir = ctx.model.dir;
-    const root = ctx.files.realpath(dir);
+    // Asked only for a config that names a label file: most have none.
+    let root: string | undefined;
     (ctx.config.output ?? []).forEach((output, i) => {
       const labelFilename = output.label_filename;
       if (!labelFilename) return;
@@ -43,7 +44,7 @@ export const labelFile = defineModelRule({
       const kind = ctx.files.kind(path);
       // weakly_canonical: links resolved where the path exists, '..' folded where it does not.
       const canonical = kind === undefined ? normalize(path) : ctx.files.realpath(path);
-      const base = kind === undefined ? normalize(dir) : root;
+      const base = kind === undefined ? normalize(dir) : (root ??= ctx.files.realpath(dir));
       const data = { labelFilename, output: output.name ?? '', path, model: ctx.config.name || ctx.model.name, modelDir: `${ctx.model.name}/` };
       const at = ['output', i, 'label_filename'];
       if (canonical !== base && !canonical.startsWith(base.endsWith(sep) ? base : base + sep)) ctx.report({ path: at, messageId: 'outsideModelDirectory', data });
