@@ -21,6 +21,23 @@ const lazySegmenter = {
   },
 };
 
+// The ModelConfig schema, read from schemas/model_config.proto once here (src/config/schema-source.ts)
+// and carried by the bundles as data: no command parses the .proto or loads protobufjs.
+const schemaReader = 'dist/.schema-source.mjs';
+await build({ entryPoints: ['src/config/schema-source.ts'], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: schemaReader, logLevel: 'warning' });
+const schemaSource = (await import(new URL(`../${schemaReader}`, import.meta.url).href)).readSchemaSource();
+rmSync(schemaReader);
+const compiledSchema = {
+  name: 'compiled-schema',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/schema-source\.js$/ }, () => ({ path: 'schema-source', namespace: 'compiled-schema' }));
+    b.onLoad({ filter: /.*/, namespace: 'compiled-schema' }, () => ({
+      contents: "export function readSchemaSource() { throw new Error('tritonc: this build carries the schema as __TRITONC_SCHEMA__'); }",
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -36,8 +53,9 @@ const common = {
   // character, a third of the two-byte string one stray "µ" made it (every command pays for it).
   charset: 'ascii',
   minifyWhitespace: true,
-  plugins: [lazySegmenter],
+  plugins: [lazySegmenter, compiledSchema],
 };
+const schemaDefine = { __TRITONC_SCHEMA__: JSON.stringify(JSON.stringify(schemaSource)) };
 
 await build({
   ...common,
@@ -45,7 +63,7 @@ await build({
   outfile: 'dist/cli.cjs',
   format: 'cjs',
   // vm.Script can cache the compiled code of a script, not of an ES module: hence CommonJS here.
-  define: { __TRITONC_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__tritoncModuleUrl' },
+  define: { __TRITONC_VERSION__: JSON.stringify(pkg.version), ...schemaDefine, 'import.meta.url': '__tritoncModuleUrl' },
   banner: { js: "const __tritoncModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 // bin/tritonc.js reads the bundle as latin1 (a one-byte string, no UTF-8 decoding): exact only for ASCII.
@@ -59,7 +77,7 @@ await build({
   packages: 'external',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  define: { __TRITONC_VERSION__: JSON.stringify(pkg.version) },
+  define: { __TRITONC_VERSION__: JSON.stringify(pkg.version), ...schemaDefine },
 });
 if (!process.argv.includes('--no-types')) {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });

@@ -2,7 +2,7 @@
 // signatures -> rules (per config, then per repository) -> severities and suppressions -> results
 // per file. Every fact comes from the workspace, which reads each file at most once per run (a model
 // only when a rule asks for it) and lays unsaved text over the disk.
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { parseConfig, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
@@ -19,7 +19,7 @@ import { displayPath } from '../util/display-path.js';
 import { UnreadablePathError } from '../util/unreadable-path.js';
 import { entryNames } from '../repo/tree.js';
 import { parseDirectives, suppresses, unknownIds, unusedDirectives, type Directive } from './suppressions.js';
-import { looksLikeModelDir, modelDirOfConfig, resolveTargets, type LintTarget } from './targets.js';
+import { modelDirOfConfig, resolveTargets, type LintTarget } from './targets.js';
 import { byteRange, modelReadReport } from './model-read.js';
 import { modelUnreadable } from './rules/correctness/model-unreadable.js';
 import { completeFix, configEdits } from './edits.js';
@@ -398,35 +398,28 @@ class LintRun {
     const unitByFile = new Map(units.map((u) => [u.file, u]));
     for (const { repositories, targets: served, ruleSet } of byServer.values()) {
       if (!ruleSet.active.some((a) => a.rule.scope === 'repository')) continue;
-      const inRepositories = repositories.flatMap((r) => this.ws.modelDirs(r).filter((d) => looksLikeModelDir(d, this.ws.tree)));
+      const inRepositories = this.ws.repository(repositories).modelDirs();
       const dirs = new Set([...inRepositories, ...served.map((t) => t.modelDir)]);
       const models = [...dirs].sort().map((dir) => this.repositoryModel(dir, unitByFile, ruleSet.settings));
       this.runRepositoryRulesOn(repositories, models, ruleSet, unitByFile);
     }
   }
 
+  /**
+   * A model as repository rules see it. Its config is read on first use: a rule reads the configs of
+   * the models it is about (the targets, the steps of an ensemble), so linting one config of a
+   * thousand-model repository reads a few of the others, and the repository-wide facts
+   * (RepositoryFacts) come from the workspace's summaries.
+   */
   private repositoryModel(dir: string, unitByFile: Map<string, Unit>, settings: LintSettings): RepositoryModel {
-    const scan = this.scan(dir);
-    const configFile = scan.configPath;
-    // With a long-lived workspace (watch) every config is read in full once and kept; a single run reads the others lightly.
-    const loaded = configFile ? (this.options.workspace ? this.doc(configFile) : this.siblingDoc(configFile)) : undefined;
-    const doc = loaded && 'value' in loaded ? loaded : undefined;
-    const config = doc && !hasSyntaxErrors(doc) ? doc.value : undefined;
-    let file: ModelFile | undefined;
-    const modelFile = (): ModelFile => (file ??= this.modelFileOf(dir, config ?? {}));
-    const unit = unitByFile.get(configFile ?? join(dir, 'config.pbtxt'));
-    return {
-      ...this.modelInfo(scan.name, dir, settings), configFile,
-      // A model without a config is, to Triton, the empty config it starts from.
-      doc: doc ?? (unit?.virtual ? unit.doc : undefined),
-      config: config ?? (unit?.virtual ? unit.doc.value : undefined),
-      isTarget: unit !== undefined,
-      modelFile: () => modelFile().path,
-      signature: () => {
-        const f = modelFile();
-        return f.format === 'onnx' && f.path ? this.signature(f.path).signature : undefined;
-      },
-    };
+    // A model's default config is at <dir>/config.pbtxt whether or not it exists (scanModelDir).
+    return new LazyRepositoryModel(this.modelInfo(basename(dir), dir, settings), unitByFile.get(join(dir, 'config.pbtxt')), {
+      configFile: () => this.scan(dir).configPath,
+      // With a long-lived workspace (watch) every config is read in full once and kept; a single run reads the others lightly.
+      read: (file) => (this.options.workspace ? this.doc(file) : this.siblingDoc(file)),
+      modelFile: (config) => this.modelFileOf(dir, config),
+      signature: (path) => this.signature(path).signature,
+    });
   }
 
   private runRepositoryRulesOn(repositories: string[], models: RepositoryModel[], ruleSet: RuleSet, unitByFile: Map<string, Unit>): void {
@@ -443,7 +436,7 @@ class LintRun {
         repositories, models, repository, settings: ruleSet.settings, options: active.options, files: this.files,
         edits: (model) => (model.doc ? configEdits(model.doc) : NO_EDITS),
         report: (model, r) => {
-          const unit = unitByFile.get(model.configFile ?? join(model.dir, 'config.pbtxt'));
+          const unit = unitByFile.get(join(model.dir, 'config.pbtxt'));
           // Only configs being linted get findings; the unit's own level for the rule applies.
           if (!unit || !model.isTarget) return;
           const own = unit.ruleSet.active.find((a) => a.rule.meta.id === rule.meta.id);
@@ -511,6 +504,74 @@ function withCommandLine(base: LintSettings, o: LintOptions): LintSettings {
 }
 
 /** What every rule of one config sees. */
+/**
+ * A model as repository rules see it. Its config is read on first use: a rule reads the configs of
+ * the models it is about (the targets, the steps of an ensemble), so linting one config of a
+ * thousand-model repository reads a few of the others; what holds of all of them together comes from
+ * the workspace's summaries (RepositoryFacts).
+ */
+class LazyRepositoryModel implements RepositoryModel {
+  readonly name: string;
+  readonly dir: string;
+  readonly isTarget: boolean;
+  readonly layout: ModelInfo['layout'];
+  readonly autofillListing: ModelInfo['autofillListing'];
+  readonly autofill: ModelInfo['autofill'];
+  readonly effective: ModelInfo['effective'];
+  readonly locked: ModelInfo['locked'];
+  private loaded: { configFile: string | undefined; doc: ConfigDocument | undefined; config: ModelConfig | undefined } | undefined;
+  private file: ModelFile | undefined;
+
+  constructor(
+    info: ModelInfo,
+    /** The unit linting this model's default config, when it is a target. */
+    private readonly unit: Unit | undefined,
+    private readonly source: {
+      configFile(): string | undefined;
+      read(file: string): ConfigRead;
+      modelFile(config: ModelConfig): ModelFile;
+      signature(path: string): ModelSignature | undefined;
+    },
+  ) {
+    ({ name: this.name, dir: this.dir, layout: this.layout, autofillListing: this.autofillListing, autofill: this.autofill, effective: this.effective, locked: this.locked } = info);
+    this.isTarget = unit !== undefined;
+  }
+
+  private load(): NonNullable<LazyRepositoryModel['loaded']> {
+    if (this.loaded) return this.loaded;
+    const configFile = this.source.configFile();
+    const read = configFile ? this.source.read(configFile) : undefined;
+    const doc = read && 'value' in read ? read : undefined;
+    return (this.loaded = { configFile, doc, config: doc && !hasSyntaxErrors(doc) ? doc.value : undefined });
+  }
+
+  get configFile(): string | undefined {
+    return this.load().configFile;
+  }
+
+  // A model without a config is, to Triton, the empty config it starts from.
+  get doc(): ConfigDocument | undefined {
+    return this.load().doc ?? (this.unit?.virtual ? this.unit.doc : undefined);
+  }
+
+  get config(): ModelConfig | undefined {
+    return this.load().config ?? (this.unit?.virtual ? this.unit.doc.value : undefined);
+  }
+
+  modelFile(): string | undefined {
+    return this.located().path;
+  }
+
+  signature(): ModelSignature | undefined {
+    const f = this.located();
+    return f.format === 'onnx' && f.path ? this.source.signature(f.path) : undefined;
+  }
+
+  private located(): ModelFile {
+    return (this.file ??= this.source.modelFile(this.load().config ?? {}));
+  }
+}
+
 interface UnitFacts {
   modelChecks: readonly string[];
   model: ModelInfo;

@@ -72,20 +72,30 @@ const TWO_CPU_INSTANCE_BACKENDS = new Set(['onnxruntime', 'tensorflow']);
 export function normalizeInstanceGroup(input: ModelConfig, gpuCount: number): NormalizeResult {
   const config: ModelConfig = structuredClone(input);
   const steps: ResolveStep[] = [];
-  if (config.ensemble_scheduling) return { config, steps };
+  normalizeGroupsOf(config, gpuCount, steps);
+  return { config, steps };
+}
+
+/**
+ * Normalizes `config`'s instance groups in place, noting each step in `steps` when given. It only
+ * assigns: config.instance_group, and the name, kind, count and gpus of each group (never changing
+ * an array or object it finds), so a caller may hand it shallow copies.
+ */
+function normalizeGroupsOf(config: ModelConfig, gpuCount: number, steps?: ResolveStep[]): void {
+  if (config.ensemble_scheduling) return;
   const gpus = supportedGpus(gpuCount);
   const name = config.name ?? '';
   const host = gpuCount === 0 ? 'no GPUs' : `${gpuCount} GPU${gpuCount === 1 ? '' : 's'} (id${gpus.length === 1 ? '' : 's'} ${gpus.join(', ')})`;
 
   if (!config.instance_group?.length) {
     config.instance_group = [{ name }];
-    steps.push(step('instance_group', 'add', ['instance_group', 0], `no instance_group: Triton creates one named after the model`, { name }));
+    steps?.push(step('instance_group', 'add', ['instance_group', 0], `no instance_group: Triton creates one named after the model`, { name }));
   }
   config.instance_group.forEach((group: ModelInstanceGroup, i: number) => {
     const at = ['instance_group', i];
     if (!group.name) {
       group.name = `${name}_${i}`;
-      steps.push(step('instance_group', 'set', [...at, 'name'], `an unnamed instance group is named <model>_<index>`, group.name));
+      steps?.push(step('instance_group', 'set', [...at, 'name'], `an unnamed instance group is named <model>_<index>`, group.name));
     }
     if ((group.kind ?? 'KIND_AUTO') === 'KIND_AUTO') {
       const listed = group.gpus ?? [];
@@ -95,19 +105,18 @@ export function normalizeInstanceGroup(input: ModelConfig, gpuCount: number): No
         gpus.length === 0 ? `KIND_AUTO on a host with no GPUs (resolve --gpus N for a GPU host) is KIND_CPU`
         : missing !== undefined ? `KIND_AUTO listing GPU ${missing}, which a host with ${host} lacks, is KIND_CPU`
         : `KIND_AUTO on a host with ${host} is KIND_GPU`;
-      steps.push(step('instance_group', 'set', [...at, 'kind'], why, group.kind));
+      steps?.push(step('instance_group', 'set', [...at, 'kind'], why, group.kind));
     }
     if ((group.count ?? 0) < 1) {
       const two = group.kind === 'KIND_CPU' && TWO_CPU_INSTANCE_BACKENDS.has(config.backend ?? '');
       group.count = two ? 2 : 1;
-      steps.push(step('instance_group', 'set', [...at, 'count'], two ? `a KIND_CPU group of the ${config.backend} backend defaults to 2 instances` : 'an instance group defaults to 1 instance', group.count));
+      steps?.push(step('instance_group', 'set', [...at, 'count'], two ? `a KIND_CPU group of the ${config.backend} backend defaults to 2 instances` : 'an instance group defaults to 1 instance', group.count));
     }
     if (group.kind === 'KIND_GPU' && !group.gpus?.length) {
       group.gpus = [...gpus];
-      steps.push(step('instance_group', 'set', [...at, 'gpus'], gpus.length ? `a KIND_GPU group without gpus runs on every GPU of a host with ${host}` : 'a KIND_GPU group without gpus runs on every GPU, and this host has none', group.gpus));
+      steps?.push(step('instance_group', 'set', [...at, 'gpus'], gpus.length ? `a KIND_GPU group without gpus runs on every GPU of a host with ${host}` : 'a KIND_GPU group without gpus runs on every GPU, and this host has none', group.gpus));
     }
   });
-  return { config, steps };
 }
 
 /** Where a group's instances run on the GPUs, after core's normalization: `group` is -1 for the group core adds. */
@@ -134,7 +143,10 @@ export function gpuPlacements(config: ModelConfig, gpuCount: number): GpuPlaceme
 
 /** The instance groups after normalization, from the only fields it reads (so a large config is not copied). */
 function normalizedGroups(config: ModelConfig, gpuCount: number): ModelInstanceGroup[] {
-  return normalizeInstanceGroup({ name: config.name, backend: config.backend, instance_group: config.instance_group }, gpuCount).config.instance_group ?? [];
+  // Shallow copies are enough (normalizeGroupsOf only assigns), and much cheaper than a deep clone per model.
+  const own: ModelConfig = { name: config.name, backend: config.backend, ...(config.instance_group ? { instance_group: config.instance_group.map((g) => ({ ...g })) } : {}) };
+  normalizeGroupsOf(own, gpuCount);
+  return own.instance_group ?? [];
 }
 
 /** Whether the config's instances run on GPUs, on CPUs (or where the model places them), or both. */

@@ -1,54 +1,76 @@
 // What one lint run read about the other models of a repository, kept on disk for the next
-// (`tritonc lint --cache`, as ESLint's --cache keeps its results): each ONNX file's signature, and the
-// value of each config.pbtxt that parses, with the identity (device, inode, size, mtime) of the file,
-// and of a model's external data files, when it was read. An entry is used only while every one of
-// those identities is unchanged, so an edited config or a re-exported model is read again. Errors are
-// not kept: a bad file is read again next time, and says so again. A cache file tritonc cannot read,
-// or one another version wrote, is ignored and rewritten.
+// (`tritonc lint --cache`, as ESLint's --cache keeps its results):
+// - each ONNX file's signature, and the value of each config.pbtxt that parses, with the identity
+//   (device, inode, size, mtime) of the file, and of a model's external data files, when it was read;
+// - each model directory's summary (model-summary.ts), with the identity of every path it was made
+//   from: the directories listed (a directory's identity changes when an entry is added, removed or
+//   renamed), the files looked at or read, and the paths found empty.
+// An entry is used only while every one of those identities is unchanged, so an edited config, a
+// re-exported model or a new version directory is read again. Errors are not kept: a bad file is
+// read again next time, and says so again. A summary made from a path changed within the last two
+// seconds is not kept (a file system that keeps whole seconds could change it again unseen, as git
+// treats "racily clean" entries), nor one made from what a run cannot identify (unsaved text, the
+// lock's stand-ins, an object store). A cache file tritonc cannot read, or one another version wrote,
+// is ignored and rewritten.
+//
+// The file is four lines: a header, then the summaries, signatures and configs, each a JSON object
+// parsed only when a run first asks for it (a run that finds every summary current reads no other).
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve, sep } from 'node:path';
 import type { ModelConfig } from '../config/model-config.js';
 import type { ModelSignature } from '../onnx/types.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import type { FileIdentity } from '../util/file-identity.js';
+import { modifiedMs, type FileIdentity } from '../util/file-identity.js';
+import type { ModelSummary } from './model-summary.js';
 
 /** The identity of the file at a path now (the workspace's look at it this run). */
 export type IdentityOf = (path: string) => FileIdentity | undefined;
+/** What a kept fact records of a path it was made from: null for nothing there, undefined for "cannot tell". */
+export type DependencyIdentityOf = (path: string) => FileIdentity | null | undefined;
 
-const FORMAT = 2;
-
-interface StoredIdentity {
-  dev: string;
-  ino: string;
-  size: string;
-  mtimeNs: string;
-}
+const FORMAT = 3;
+/** A summary made from a path changed more recently than this is not kept. */
+const RACY_MS = 2000;
 
 interface Entry {
-  id: StoredIdentity;
+  id: FileIdentity;
   /** The external data files (absolute) and their identities when the signature was read. */
-  external: [string, StoredIdentity][];
+  external: [string, FileIdentity][];
   signature: ModelSignature;
 }
 
-interface ConfigEntry {
-  id: StoredIdentity;
-  /** The value as JSON text, parsed only when asked for: most runs use a few of many. */
+/** A value kept as JSON text, parsed only when asked for: most runs use a few of many. */
+interface Encoded {
   json: string;
   /** The text holds encoded bigints or non-finite numbers, and needs the reviver. */
   special?: true;
 }
 
+interface ConfigEntry extends Encoded {
+  id: FileIdentity;
+}
+
+interface SummaryEntry {
+  /**
+   * Every path the summary was made from and its identity then (null: nothing was there), in turn:
+   * a path inside the model directory relative to it ('' for the directory), others absolute.
+   */
+  deps: (string | null)[];
+  /** The summary, or (`json`) its text where it holds a bigint or a non-finite number. */
+  value?: ModelSummary;
+  json?: string;
+}
+
 // Config values hold 64-bit integers as bigints beyond 2^53, and floats may be inf or nan: JSON has neither.
-/** JSON text of a config value, and whether it encoded a bigint or a non-finite number (and needs the reviver). */
-function encodeConfig(value: ModelConfig): { json: string; special: boolean } {
+/** JSON text of a value, marked when it encoded a bigint or a non-finite number (and needs the reviver). */
+function encode(value: unknown): Encoded {
   let special = false;
   const json = JSON.stringify(value, (_key, v: unknown) => {
     if (typeof v === 'bigint') return (special = true), { $bigint: String(v) };
     if (typeof v === 'number' && !Number.isFinite(v)) return (special = true), { $number: String(v) };
     return v;
   });
-  return { json, special };
+  return special ? { json, special: true } : { json };
 }
 const reviver = (_key: string, v: unknown): unknown => {
   if (v && typeof v === 'object' && !Array.isArray(v)) {
@@ -58,35 +80,81 @@ const reviver = (_key: string, v: unknown): unknown => {
   }
   return v;
 };
+const decode = <T>(e: Encoded): T => JSON.parse(e.json, e.special ? reviver : undefined) as T;
 
-const store = (id: FileIdentity): StoredIdentity => ({ dev: String(id.dev), ino: String(id.ino), size: String(id.size), mtimeNs: String(id.mtimeNs) });
-const same = (stored: StoredIdentity, id: FileIdentity | undefined): boolean =>
-  id !== undefined && stored.dev === String(id.dev) && stored.ino === String(id.ino) && stored.size === String(id.size) && stored.mtimeNs === String(id.mtimeNs);
+/** Identities are strings: the same string, the same file (null: still nothing there; undefined, "cannot tell", matches nothing). */
+const same = (stored: FileIdentity | null, id: FileIdentity | null | undefined): boolean => stored === id;
+
+/** One of the file's objects: its bytes as read, parsed into a map on first use. */
+class Section<V> {
+  private map: Map<string, V> | undefined;
+  constructor(private bytes: Buffer | undefined) {}
+
+  get entries(): Map<string, V> {
+    if (!this.map) {
+      this.map = this.bytes?.length ? new Map(Object.entries(JSON.parse(this.bytes.toString('utf8')) as Record<string, V>)) : new Map();
+      this.bytes = undefined;
+    }
+    return this.map;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Its JSON text: as read when it was never parsed. */
+  toJSON(): string {
+    return this.map ? JSON.stringify(Object.fromEntries(this.map)) : this.bytes?.length ? this.bytes.toString('utf8') : '{}';
+  }
+}
+
+/** The file's lines, as bytes: a section is decoded only when it is asked for. */
+function lines(file: string): Buffer[] {
+  const bytes = readFileSync(file);
+  const out: Buffer[] = [];
+  for (let start = 0; start < bytes.length; ) {
+    const end = bytes.indexOf(0x0a, start);
+    out.push(bytes.subarray(start, end < 0 ? bytes.length : end));
+    start = end < 0 ? bytes.length : end + 1;
+  }
+  return out;
+}
+
+/** A dependency's path as kept: relative to the model directory inside it. */
+function keptPath(dir: string, path: string): string {
+  if (path === dir) return '';
+  return path.startsWith(dir) && path[dir.length] === sep ? path.slice(dir.length + 1) : path;
+}
+const fullPath = (dir: string, kept: string): string => (kept === '' ? dir : isAbsolute(kept) ? kept : `${dir}${sep}${kept}`);
 
 export class DiskCache {
-  private entries = new Map<string, Entry>();
-  private configs = new Map<string, ConfigEntry>();
+  private readonly summaries: Section<SummaryEntry>;
+  private readonly entries: Section<Entry>;
+  private readonly configs: Section<ConfigEntry>;
   private dirty = false;
 
   constructor(readonly file: string, private readonly version: string) {
+    let read: Buffer[] = [];
     try {
-      const json = JSON.parse(readFileSync(file, 'utf8')) as { format?: number; tritonc?: string; entries?: Record<string, Entry>; configs?: Record<string, ConfigEntry> };
+      read = lines(file);
+      const header = JSON.parse(read[0]?.toString('utf8') ?? '') as { format?: number; tritonc?: string };
       // Another tritonc may read models differently: its cache is not ours.
-      if (json.format === FORMAT && json.tritonc === version && json.entries && json.configs) {
-        this.entries = new Map(Object.entries(json.entries));
-        this.configs = new Map(Object.entries(json.configs));
-      }
+      if (header.format !== FORMAT || header.tritonc !== version || read.length < 4) read = [];
     } catch {
       // No cache yet, or one that cannot be read: start empty, write it anew.
+      read = [];
     }
+    this.summaries = new Section(read[1]);
+    this.entries = new Section(read[2]);
+    this.configs = new Section(read[3]);
   }
 
   /** The kept signature of `path`, when the file and its external data are as they were. */
   signature(path: string, identityOf: IdentityOf): ModelSignature | undefined {
-    const e = this.entries.get(path);
+    const e = this.entries.entries.get(path);
     if (!e) return undefined;
     if (!same(e.id, identityOf(path)) || !e.external.every(([p, id]) => same(id, identityOf(p)))) {
-      this.entries.delete(path);
+      this.entries.entries.delete(path);
       this.dirty = true;
       return undefined;
     }
@@ -96,48 +164,77 @@ export class DiskCache {
   setSignature(path: string, signature: ModelSignature, identityOf: IdentityOf): void {
     const id = identityOf(path);
     if (!id) return;
-    const external: [string, StoredIdentity][] = [];
+    const external: [string, FileIdentity][] = [];
     for (const f of signature.externalDataFiles) {
       const p = resolve(dirname(path), f);
       const fid = identityOf(p);
       // External data that is not there: not kept, so the finding about it comes back.
       if (!fid) return;
-      external.push([p, store(fid)]);
+      external.push([p, fid]);
     }
-    this.entries.set(path, { id: store(id), external, signature });
+    this.entries.entries.set(path, { id: id, external, signature });
     this.dirty = true;
   }
 
   /** The kept value of a config file, when the file is as it was. */
   config(path: string, identityOf: IdentityOf): ModelConfig | undefined {
-    const e = this.configs.get(path);
+    const e = this.configs.entries.get(path);
     if (!e) return undefined;
     if (!same(e.id, identityOf(path))) {
-      this.configs.delete(path);
+      this.configs.entries.delete(path);
       this.dirty = true;
       return undefined;
     }
-    return JSON.parse(e.json, e.special ? reviver : undefined) as ModelConfig;
+    return decode<ModelConfig>(e);
   }
 
   setConfig(path: string, value: ModelConfig, identityOf: IdentityOf): void {
     const id = identityOf(path);
     if (!id) return;
-    const { json, special } = encodeConfig(value);
-    this.configs.set(path, { id: store(id), json, ...(special ? { special: true as const } : {}) });
+    this.configs.entries.set(path, { id: id, ...encode(value) });
+    this.dirty = true;
+  }
+
+  /** The kept summary of a model directory, when every path it was made from is as it was. */
+  summary(dir: string, identityOf: DependencyIdentityOf): ModelSummary | undefined {
+    const e = this.summaries.entries.get(dir);
+    if (!e) return undefined;
+    for (let i = 0; i + 1 < e.deps.length; i += 2) {
+      if (!same(e.deps[i + 1]!, identityOf(fullPath(dir, e.deps[i]!)))) {
+        this.summaries.entries.delete(dir);
+        this.dirty = true;
+        return undefined;
+      }
+    }
+    return e.value ?? decode<ModelSummary>({ json: e.json ?? '{}', special: true });
+  }
+
+  /** Keeps a summary made from `paths`, unless one of them cannot be identified or changed too recently to trust. */
+  setSummary(dir: string, value: ModelSummary, paths: readonly string[], identityOf: DependencyIdentityOf, nowMs = Date.now()): void {
+    const deps: (string | null)[] = [];
+    for (const p of paths) {
+      const id = identityOf(p);
+      if (id === undefined || (id !== null && modifiedMs(id) > nowMs - RACY_MS)) {
+        if (this.summaries.entries.delete(dir)) this.dirty = true;
+        return;
+      }
+      deps.push(keptPath(dir, p), id);
+    }
+    const encoded = encode(value);
+    this.summaries.entries.set(dir, encoded.special ? { deps, json: encoded.json } : { deps, value });
     this.dirty = true;
   }
 
   get size(): number {
-    return this.entries.size + this.configs.size;
+    return this.summaries.size + this.entries.size + this.configs.size;
   }
 
   /** Writes the cache (atomically) when something changed; a failure to write is returned, not thrown. */
   save(): string | undefined {
     if (!this.dirty) return undefined;
     try {
-      const json = { format: FORMAT, tritonc: this.version, entries: Object.fromEntries(this.entries), configs: Object.fromEntries(this.configs) };
-      writeFileAtomic(this.file, `${JSON.stringify(json)}\n`);
+      const header = JSON.stringify({ format: FORMAT, tritonc: this.version });
+      writeFileAtomic(this.file, `${[header, this.summaries.toJSON(), this.entries.toJSON(), this.configs.toJSON()].join('\n')}\n`);
       this.dirty = false;
       return undefined;
     } catch (e) {

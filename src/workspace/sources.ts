@@ -4,7 +4,7 @@
 // unchanged. Unsaved text (an editor's buffer) and stand-in signatures (a lock file for absent
 // weights) are laid over the disk: an overlay file exists, with its directories, whatever the disk
 // holds.
-import { dirname, sep } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { OnnxReadError } from '../onnx/errors.js';
 import { readSignatureSync } from '../onnx/reader.js';
 import type { ModelSignature } from '../onnx/types.js';
@@ -53,6 +53,8 @@ export class Sources implements Tree {
   private signaturesThisRun = new Map<string, SignatureResult>();
   // Across runs.
   private readonly signatures = new IdentityCache<SignatureResult>();
+  /** The paths asked about while recording (recorded()), innermost last. */
+  private readonly recordings: Set<string>[] = [];
 
   constructor(
     private readonly disk: FileSource = diskFiles,
@@ -133,9 +135,42 @@ export class Sources implements Tree {
     }
   }
 
+  // ---- what a computation read ----
+
+  /**
+   * Runs `compute`, and returns with its value every path it asked this source about (listed, looked
+   * at, read): a fact made from them stays true while each is as it was (dependencyIdentity).
+   */
+  recorded<T>(compute: () => T): { value: T; paths: string[] } {
+    const paths = new Set<string>();
+    this.recordings.push(paths);
+    try {
+      return { value: compute(), paths: [...paths] };
+    } finally {
+      this.recordings.pop();
+    }
+  }
+
+  /** Notes a path asked about (by a layer above that answered from what it kept). */
+  note(path: string): void {
+    for (const r of this.recordings) r.add(path);
+  }
+
+  /**
+   * What a fact kept across processes records of a path it was made from: its identity (a
+   * directory's changes when an entry is added, removed or renamed), null when nothing is there, and
+   * undefined when that cannot be told (an overlay, an object store): nothing made from it may be kept.
+   */
+  dependencyIdentity(path: string): FileIdentity | null | undefined {
+    if (this.overlays.has(path) || this.overlayDirs.has(path)) return undefined;
+    const st = this.stat(path);
+    return st === undefined ? null : st.id;
+  }
+
   // ---- the tree ----
 
   entries(dir: string): readonly TreeEntry[] {
+    if (this.recordings.length) this.note(dir);
     let known = this.listed.get(dir);
     if (known === undefined) this.listed.set(dir, (known = this.list(dir)));
     if (known instanceof UnreadablePathError) throw known;
@@ -164,6 +199,7 @@ export class Sources implements Tree {
   }
 
   kind(path: string): PathKind | undefined {
+    if (this.recordings.length) this.note(path);
     if (this.overlays.size) {
       if (this.overlays.has(path)) return 'file';
       if (this.overlayDirs.has(path)) return 'dir';
@@ -201,6 +237,7 @@ export class Sources implements Tree {
 
   /** The text of a file: the overlay's, else the disk's (read once per run). */
   text(path: string): TextRead {
+    if (this.recordings.length) this.note(path);
     const over = this.overlays.get(path);
     if (over?.kind === 'text') return { kind: 'text', text: over.text };
     if (over) return { kind: 'unreadable', reason: 'a model file stood in by its signature has no text' };
@@ -211,6 +248,7 @@ export class Sources implements Tree {
 
   /** The size of a regular file; undefined when there is none. */
   size(path: string): number | undefined {
+    if (this.recordings.length) this.note(path);
     const over = this.overlays.get(path);
     if (over?.kind === 'text') return Buffer.byteLength(over.text);
     if (over) return over.size;
@@ -233,10 +271,17 @@ export class Sources implements Tree {
 
   /** A model file's ONNX signature; a bad file is a result with the error, never an exception. */
   signature(path: string): SignatureResult {
+    if (this.recordings.length) this.note(path);
     const over = this.overlays.get(path);
     if (over?.kind === 'model') return over.signature ? { signature: over.signature } : {};
     let s = this.signaturesThisRun.get(path);
     if (!s) this.signaturesThisRun.set(path, (s = this.acrossRuns ? this.signatures.get(path, this.identity(path), () => this.readSignature(path)) : this.readSignature(path)));
+    if (this.recordings.length) {
+      // A read depends on the model file and its external data; one that failed, on its directory
+      // too (the external data it missed may appear there).
+      if (s.signature) for (const f of s.signature.externalDataFiles) this.note(resolve(dirname(path), f));
+      else this.note(dirname(path));
+    }
     return s;
   }
 

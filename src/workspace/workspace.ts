@@ -14,6 +14,7 @@ import type { Tree } from '../repo/tree.js';
 import { autofillBackendFields, autofillReadsFiles, type AutofillListing, type AutofillResult } from '../triton/autofill.js';
 import { effectiveConfig, type ModelSource, type ResolveOptions, type ResolveResult } from '../triton/effective-config.js';
 import { gpuLoads, weightBytes, type GpuLoad, type WeighedModel } from '../triton/gpu-memory.js';
+import { placementOf, type ModelSummary } from './model-summary.js';
 import { locateModelFile, type ModelFile } from '../triton/model-file.js';
 import { IdentityCache, type FileIdentity } from '../util/file-identity.js';
 import { Sources, type FileSource, type SignatureResult } from './sources.js';
@@ -82,6 +83,7 @@ export class Workspace {
   private repositories = new Map<string, RunRepository>();
   private lightDocs = new Map<string, ConfigRead>();
   private docsThisRun = new Map<string, ConfigRead>();
+  private summaries = new Map<string, ModelSummary>();
   private locks = new Map<string, LockRead>();
   /** The model files stood in from each repository's lock (standInLockedModels). */
   private readonly standIns = new Map<string, string[]>();
@@ -108,6 +110,7 @@ export class Workspace {
     this.repositories = new Map();
     this.lightDocs = new Map();
     this.docsThisRun = new Map();
+    this.summaries = new Map();
     this.locks = new Map();
   }
 
@@ -142,6 +145,8 @@ export class Workspace {
 
   /** A config file, read and parsed; an unreadable file is an input problem, not an exception. */
   config(file: string, options: ReadConfigOptions = {}): ConfigRead {
+    // Answered from what this run kept, the file is still a path the asker's fact was made from.
+    this.sources.note(file);
     if (this.sources.hasOverlay(file)) return this.overlayConfig(file);
     if (options.stopAtFirstError) {
       // A full parse already made this run is as good; otherwise a light one, for this run.
@@ -191,6 +196,41 @@ export class Workspace {
     let m = this.models.get(dir);
     if (!m) this.models.set(dir, (m = new RunModel(this, dir, name)));
     return m;
+  }
+
+  /**
+   * What the repository-wide facts need of a model directory (model-summary.ts), once per run; with
+   * lint --cache, kept on disk with the identities of the paths it was made from.
+   */
+  modelSummary(dir: string): ModelSummary {
+    let summary = this.summaries.get(dir);
+    if (summary) return summary;
+    const identity = (p: string): FileIdentity | null | undefined => this.sources.dependencyIdentity(p);
+    summary = this.diskCache?.summary(dir, identity);
+    if (!summary) {
+      const made = this.sources.recorded(() => this.summarize(dir));
+      summary = made.value;
+      this.diskCache?.setSummary(dir, summary, made.paths, identity);
+    }
+    this.summaries.set(dir, summary);
+    return summary;
+  }
+
+  private summarize(dir: string): ModelSummary {
+    // Not a model to Triton: still weighed, for a lint target that is one to the user.
+    const isModel = looksLikeModelDir(dir, this.sources);
+    // A model of its own, not the run's: what the run kept of this one would be read without being recorded.
+    const model = new RunModel(this, dir, basename(dir));
+    const file = model.layout().configPath;
+    const doc = file ? this.config(file, { stopAtFirstError: true }) : undefined;
+    // Only a config that parses is a fact; a directory without one is the empty config Triton starts from.
+    const config = doc === undefined ? {} : 'value' in doc && !hasErrors(doc.diagnostics) ? doc.value : undefined;
+    if (!config) return { model: isModel };
+    const located = model.modelFile(config);
+    const onnx = located.format === 'onnx' && located.path ? this.signature(located.path).signature?.initializers.bytes : undefined;
+    const bytes = weightBytes(config, onnx, onnx === undefined && located.path ? this.sources.size(located.path) : undefined);
+    const steps = config.platform === 'ensemble' ? (config.ensemble_scheduling?.step ?? []).flatMap((st) => (st.model_name ? [st.model_name] : [])) : undefined;
+    return { model: isModel, placement: placementOf(config), ...(bytes !== undefined ? { weightBytes: bytes } : {}), ...(steps ? { steps } : {}) };
   }
 
   /** The repository's tritonc.lock.json, read once per run. */
@@ -260,7 +300,7 @@ export class Workspace {
   }
 }
 
-/** A repository's facts for one run. */
+/** A repository's facts for one run, from its models' summaries. */
 class RunRepository implements WorkspaceRepository {
   private models: string[] | undefined;
   private ensembles: Map<string, string[]> | undefined;
@@ -272,24 +312,15 @@ class RunRepository implements WorkspaceRepository {
   ) {}
 
   modelDirs(): string[] {
-    return (this.models ??= this.dirs.flatMap((dir) => this.ws.modelDirs(dir).filter((d) => looksLikeModelDir(d, this.ws.tree))));
-  }
-
-  /** A model's config as written (read lightly: only a config that parses is a fact), {} without one. */
-  private configOf(dir: string): ModelConfig | undefined {
-    const file = this.ws.model(dir).layout().configPath;
-    if (!file) return {};
-    const doc = this.ws.config(file, { stopAtFirstError: true });
-    return 'value' in doc && !hasErrors(doc.diagnostics) ? doc.value : undefined;
+    return (this.models ??= this.dirs.flatMap((dir) => this.ws.modelDirs(dir).filter((d) => this.ws.modelSummary(d).model)));
   }
 
   ensembleSteps(): ReadonlyMap<string, readonly string[]> {
     if (!this.ensembles) {
       this.ensembles = new Map();
       for (const dir of this.modelDirs()) {
-        const config = this.configOf(dir);
-        if (config?.platform !== 'ensemble') continue;
-        this.ensembles.set(dir, (config.ensemble_scheduling?.step ?? []).flatMap((s) => (s.model_name ? [s.model_name] : [])));
+        const steps = this.ws.modelSummary(dir).steps;
+        if (steps) this.ensembles.set(dir, [...steps]);
       }
     }
     return this.ensembles;
@@ -306,11 +337,8 @@ class RunRepository implements WorkspaceRepository {
       const dirs = [...new Set([...this.modelDirs(), ...alsoDirs])].sort();
       const weighed: WeighedModel[] = [];
       for (const dir of dirs) {
-        const config = this.configOf(dir);
-        if (!config) continue;
-        const file = this.ws.model(dir).modelFile(config);
-        const onnx = file.format === 'onnx' && file.path ? this.ws.signature(file.path).signature?.initializers.bytes : undefined;
-        weighed.push({ dir, config, weightBytes: weightBytes(config, onnx, onnx === undefined && file.path ? this.ws.sources.size(file.path) : undefined) });
+        const { placement, weightBytes } = this.ws.modelSummary(dir);
+        if (placement) weighed.push({ dir, config: placement, weightBytes });
       }
       this.loads.set(key, (loads = gpuLoads(weighed, gpuCount, overheadBytes)));
     }

@@ -3,7 +3,7 @@
 // TextFormat::Parser and writes the binary message, or fails with the parser's errors.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { loadSchema } from '../../src/config/schema.js';
+import { protoRoot } from '../../src/config/schema-source.js';
 
 const SCHEMAS = fileURLToPath(new URL('../../schemas/', import.meta.url));
 
@@ -21,8 +21,10 @@ export function parseWithCpp(text: string | Buffer): CppAnswer {
   return { ok: false, error: r.stderr.toString('utf8').trim() };
 }
 
+let root: ReturnType<typeof protoRoot> | undefined;
+
 /** The message protoc wrote, in the JSON form of Python's MessageToDict (proto field names, int64 as strings). */
 export function cppMessageJson(bytes: Buffer): Record<string, unknown> {
-  const type = loadSchema().root.lookupType('inference.ModelConfig');
+  const type = (root ??= protoRoot()).lookupType('inference.ModelConfig');
   return type.toObject(type.decode(bytes), { longs: String, enums: String, bytes: String, defaults: false }) as Record<string, unknown>;
 }

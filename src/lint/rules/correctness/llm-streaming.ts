@@ -49,6 +49,8 @@ export const llmStreaming = defineRepositoryRule({
     const decoupled = (m: RepositoryModel): boolean => m.config?.model_transaction_policy?.decoupled === true || (autoComplete && m.config?.backend === 'vllm' && m.config.model_transaction_policy === undefined);
 
     for (const m of ctx.models) {
+      // Findings go on the configs being linted only: the others are read only as their steps and targets.
+      if (!m.isTarget) continue;
       const config = m.config;
       if (!config) continue;
       if (config.platform === 'ensemble') {
