@@ -9,12 +9,12 @@ import { lintSync } from '../../src/lint/engine.js';
 import { RULES } from '../../src/lint/rules/index.js';
 import { CLASSIFIER, CLASSIFIER_CONFIG, writeRepo } from './harness.js';
 
-type Counted = 'readdirSync' | 'openSync' | 'readFileSync';
+type Counted = 'readdirSync' | 'openSync' | 'readFileSync' | 'statSync';
 
 /** Calls per path of the given fs functions while `fn` runs. */
 function countCalls(fn: () => void): Map<string, number> {
   const counts = new Map<string, number>();
-  const names: Counted[] = ['readdirSync', 'openSync', 'readFileSync'];
+  const names: Counted[] = ['readdirSync', 'openSync', 'readFileSync', 'statSync'];
   const saved = names.map((n) => [n, fs[n]] as const);
   for (const [name, real] of saved) {
     (fs as unknown as Record<string, unknown>)[name] = (path: unknown, ...rest: unknown[]) => {
@@ -22,11 +22,17 @@ function countCalls(fn: () => void): Map<string, number> {
       return (real as (...a: unknown[]) => unknown)(path, ...rest);
     };
   }
+  const realpath = fs.realpathSync.native;
+  fs.realpathSync.native = ((path: string, ...rest: unknown[]) => {
+    counts.set(`realpath ${path}`, (counts.get(`realpath ${path}`) ?? 0) + 1);
+    return (realpath as (...a: unknown[]) => unknown)(path, ...rest);
+  }) as typeof realpath;
   syncBuiltinESMExports();
   try {
     fn();
   } finally {
     for (const [name, real] of saved) (fs as unknown as Record<string, unknown>)[name] = real;
+    fs.realpathSync.native = realpath;
     syncBuiltinESMExports();
   }
   return counts;
@@ -50,5 +56,12 @@ describe('file access of one lint run', () => {
     const listed = [...counts].filter(([k]) => k.startsWith('readdirSync '));
     expect(listed.map(([k]) => k)).toEqual(expect.arrayContaining([`readdirSync ${join(dir, 'models')}`, `readdirSync ${join(dir, 'models', 'classifier')}`]));
     expect([...counts].filter(([, n]) => n > 1)).toEqual([]);
+    // What a listing already tells is not asked again: no model directory, nor the config.pbtxt,
+    // tritonc.config.json or model file beside it in a listed directory, is looked at on its own
+    // (the model file is opened and read, not stat'ed).
+    const looked = [...counts.keys()].filter((k) => k.startsWith('statSync ') && k.includes(`${join(dir, 'models')}/`));
+    expect(looked).toEqual([]);
+    // Only the path given is resolved: no directory under it is a link.
+    expect([...counts.keys()].filter((k) => k.startsWith('realpath '))).toEqual([`realpath ${join(dir, 'models')}`]);
   });
 });
