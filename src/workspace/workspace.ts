@@ -205,22 +205,26 @@ export class Workspace {
   modelSummary(dir: string): ModelSummary {
     let summary = this.summaries.get(dir);
     if (summary) return summary;
-    const identity = (p: string): FileIdentity | null | undefined => this.sources.dependencyIdentity(p);
-    summary = this.diskCache?.summary(dir, identity);
-    if (!summary) {
-      const made = this.sources.recorded(() => this.summarize(dir));
-      summary = made.value;
-      this.diskCache?.setSummary(dir, summary, made.paths, identity);
+    const cache = this.diskCache;
+    if (cache) {
+      const identity = (p: string): FileIdentity | null | undefined => this.sources.dependencyIdentity(p);
+      summary = cache.summary(dir, identity);
+      if (!summary) {
+        // A model of its own, not the run's: what the run kept of this one would be read without being recorded.
+        const made = this.sources.recorded(() => this.summarize(dir, new RunModel(this, dir, basename(dir))));
+        summary = made.value;
+        cache.setSummary(dir, summary, made.paths, identity);
+      }
+    } else {
+      summary = this.summarize(dir, this.model(dir));
     }
     this.summaries.set(dir, summary);
     return summary;
   }
 
-  private summarize(dir: string): ModelSummary {
+  private summarize(dir: string, model: WorkspaceModel): ModelSummary {
     // Not a model to Triton: still weighed, for a lint target that is one to the user.
     const isModel = looksLikeModelDir(dir, this.sources);
-    // A model of its own, not the run's: what the run kept of this one would be read without being recorded.
-    const model = new RunModel(this, dir, basename(dir));
     const file = model.layout().configPath;
     const doc = file ? this.config(file, { stopAtFirstError: true }) : undefined;
     // Only a config that parses is a fact; a directory without one is the empty config Triton starts from.
