@@ -405,12 +405,6 @@ class LintRun {
     }
   }
 
-  /**
-   * A model as repository rules see it. Its config is read on first use: a rule reads the configs of
-   * the models it is about (the targets, the steps of an ensemble), so linting one config of a
-   * thousand-model repository reads a few of the others, and the repository-wide facts
-   * (RepositoryFacts) come from the workspace's summaries.
-   */
   private repositoryModel(dir: string, unitByFile: Map<string, Unit>, settings: LintSettings): RepositoryModel {
     // A model's default config is at <dir>/config.pbtxt whether or not it exists (scanModelDir).
     return new LazyRepositoryModel(this.modelInfo(basename(dir), dir, settings), unitByFile.get(join(dir, 'config.pbtxt')), {
@@ -503,7 +497,6 @@ function withCommandLine(base: LintSettings, o: LintOptions): LintSettings {
   return { ...base, gpu, server: applyServerFlags(base.server, o.server ?? {}), configsOnly: o.configsOnly ?? base.configsOnly };
 }
 
-/** What every rule of one config sees. */
 /**
  * A model as repository rules see it. Its config is read on first use: a rule reads the configs of
  * the models it is about (the targets, the steps of an ensemble), so linting one config of a
@@ -572,6 +565,7 @@ class LazyRepositoryModel implements RepositoryModel {
   }
 }
 
+/** What every rule of one config sees. */
 interface UnitFacts {
   modelChecks: readonly string[];
   model: ModelInfo;

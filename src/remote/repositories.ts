@@ -136,10 +136,6 @@ export class RemoteRepositories implements FileSource {
     return this.of(path).text(path);
   }
 
-  size(path: string): number | undefined {
-    return this.of(path).size(path);
-  }
-
   stat(path: string): PathStat | undefined {
     return this.of(path).stat(path);
   }

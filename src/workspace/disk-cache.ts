@@ -28,7 +28,7 @@ export type IdentityOf = (path: string) => FileIdentity | undefined;
 /** What a kept fact records of a path it was made from: null for nothing there, undefined for "cannot tell". */
 export type DependencyIdentityOf = (path: string) => FileIdentity | null | undefined;
 
-const FORMAT = 3;
+const FORMAT = 4;
 /** A summary made from a path changed more recently than this is not kept. */
 const RACY_MS = 2000;
 
@@ -36,7 +36,8 @@ interface Entry {
   id: FileIdentity;
   /** The external data files (absolute) and their identities when the signature was read. */
   external: [string, FileIdentity][];
-  signature: ModelSignature;
+  /** The signature as JSON text, parsed only when asked for (a staged lint asks for one of many). */
+  json: string;
 }
 
 /** A value kept as JSON text, parsed only when asked for: most runs use a few of many. */
@@ -158,7 +159,7 @@ export class DiskCache {
       this.dirty = true;
       return undefined;
     }
-    return e.signature;
+    return JSON.parse(e.json) as ModelSignature;
   }
 
   setSignature(path: string, signature: ModelSignature, identityOf: IdentityOf): void {
@@ -172,7 +173,7 @@ export class DiskCache {
       if (!fid) return;
       external.push([p, fid]);
     }
-    this.entries.entries.set(path, { id: id, external, signature });
+    this.entries.entries.set(path, { id, external, json: JSON.stringify(signature) });
     this.dirty = true;
   }
 
@@ -191,7 +192,7 @@ export class DiskCache {
   setConfig(path: string, value: ModelConfig, identityOf: IdentityOf): void {
     const id = identityOf(path);
     if (!id) return;
-    this.configs.entries.set(path, { id: id, ...encode(value) });
+    this.configs.entries.set(path, { id, ...encode(value) });
     this.dirty = true;
   }
 

@@ -11,7 +11,7 @@ import type { ModelSignature } from '../onnx/types.js';
 import { diskTree, type Tree, type TreeEntry } from '../repo/tree.js';
 import { IdentityCache, type FileIdentity, type PathStat, statPath } from '../util/file-identity.js';
 import type { DiskCache } from './disk-cache.js';
-import { fileSize, type PathKind } from '../util/path-kind.js';
+import type { PathKind } from '../util/path-kind.js';
 import { readText, type TextRead } from '../util/read-text.js';
 import { UnreadablePathError } from '../util/unreadable-path.js';
 
@@ -26,14 +26,12 @@ export interface SignatureResult {
  */
 export interface FileSource extends Tree {
   text(path: string): TextRead;
-  /** The size of a regular file; undefined when there is none. */
-  size(path: string): number | undefined;
-  /** Kind, size and identity of what is at a path, from one look; undefined for nothing. */
+  /** Kind, size (a regular file's) and identity of what is at a path, from one look; undefined for nothing. */
   stat(path: string): PathStat | undefined;
   signature(path: string): SignatureResult;
 }
 
-export const diskFiles: FileSource = { ...diskTree, text: readText, size: fileSize, stat: statPath, signature: (path) => loadSignature(path) };
+export const diskFiles: FileSource = { ...diskTree, text: readText, stat: statPath, signature: (path) => loadSignature(path) };
 
 const NOT_LISTED = Symbol('not listed');
 

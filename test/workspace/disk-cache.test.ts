@@ -61,7 +61,7 @@ describe('lint --cache', () => {
     const cacheFile = join(dir, '.tritonc-cache');
     writeFileSync(cacheFile, '{ not json');
     expect(memory(dir, cacheFile)).toEqual(memory(dir));
-    expect(JSON.parse(readFileSync(cacheFile, 'utf8').split('\n')[0]!).format).toBe(3);
+    expect(JSON.parse(readFileSync(cacheFile, 'utf8').split('\n')[0]!).format).toBe(4);
     expect(new DiskCache(cacheFile, '9.9.9').size).toBe(0);
   });
 
