@@ -84,7 +84,7 @@ export function optionsFromArgs(a: Record<string, unknown>): GenerateOptions | u
   }
   if (a.platform) o.field = 'platform';
   if (a.backend) o.field = 'backend';
-  const checked = generateOptionsSchema.safeParse(o);
+  const checked = generateOptionsSchema().safeParse(o);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
     const flag = String(issue.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

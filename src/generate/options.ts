@@ -67,23 +67,31 @@ export function formatAccelerator(a: Accelerator): string {
   return a.name === 'tensorrt' ? `tensorrt:${a.precision.toLowerCase()}` : a.name;
 }
 
-const positiveInt = z.number().int().positive();
+let schema: z.ZodType<GenerateOptions> | undefined;
 
-export const generateOptionsSchema = z
-  .object({
-    name: z.string().min(1).optional(),
-    maxBatchSize: z.number().int().min(0).max(2 ** 31 - 1).optional(),
-    defaultMaxBatchSize: z.number().int().min(0).max(2 ** 31 - 1).optional(),
-    dynamicBatching: z.boolean().optional(),
-    preferredBatchSize: z.array(positiveInt).min(1).optional(),
-    maxQueueDelayMicroseconds: z.number().int().min(0).optional(),
-    instances: positiveInt.optional(),
-    kind: z.enum(['gpu', 'cpu']).optional(),
-    gpus: z.array(z.number().int().min(0)).min(1).optional(),
-    accelerator: z.custom<Accelerator>((v) => typeof v === 'object' && v !== null && 'name' in v).optional(),
-    field: z.enum(['backend', 'platform']).optional(),
-  })
-  .strict();
+/** The options' schema, made on first use (zod schemas cost a few milliseconds of every start to make). */
+export function generateOptionsSchema(): z.ZodType<GenerateOptions> {
+  return (schema ??= makeSchema());
+}
+
+function makeSchema(): z.ZodType<GenerateOptions> {
+  const positiveInt = z.number().int().positive();
+  return z
+    .object({
+      name: z.string().min(1).optional(),
+      maxBatchSize: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+      defaultMaxBatchSize: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+      dynamicBatching: z.boolean().optional(),
+      preferredBatchSize: z.array(positiveInt).min(1).optional(),
+      maxQueueDelayMicroseconds: z.number().int().min(0).optional(),
+      instances: positiveInt.optional(),
+      kind: z.enum(['gpu', 'cpu']).optional(),
+      gpus: z.array(z.number().int().min(0)).min(1).optional(),
+      accelerator: z.custom<Accelerator>((v) => typeof v === 'object' && v !== null && 'name' in v).optional(),
+      field: z.enum(['backend', 'platform']).optional(),
+    })
+    .strict();
+}
 
 /** The flags that reproduce these options, in a stable order (recorded in a generated file's header). */
 export function optionsToFlags(o: GenerateOptions): string[] {
@@ -137,6 +145,6 @@ export function flagsToOptions(flags: readonly string[]): GenerateOptions | stri
       default: return `unknown option ${flag}`;
     }
   }
-  const checked = generateOptionsSchema.safeParse(o);
+  const checked = generateOptionsSchema().safeParse(o);
   return checked.success ? (checked.data as GenerateOptions) : checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
 }

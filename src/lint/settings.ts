@@ -60,52 +60,59 @@ export class SettingsError extends Error {
 
 // ---- schemas -------------------------------------------------------------------------------------
 
-const sizeSchema = z
-  .union([z.string(), z.number().nonnegative()])
-  .refine((v) => parseSize(v) !== undefined, { message: 'expected a size such as "24GiB", "80GB" or a number of bytes' })
-  .describe('A size: "24GiB", "16 GB", "512MiB", or a number of bytes.')
-  .meta({ id: 'size' });
-
 export const durationSchema = z
   .union([z.string(), z.number().nonnegative()])
   .refine((v) => parseDuration(v) !== undefined, { message: 'expected a duration such as "5ms", "500us" or a number of microseconds' })
   .describe('A duration: "5ms", "500us", "0.1s", or a number of microseconds.')
   .meta({ id: 'duration' });
 
-const levelSchema = z.enum(LEVEL_NAMES).describe('off | info | warn | error').meta({ id: 'level' });
+/** The file's own parts, made on first use (most runs read no settings file). */
+let parts: { level: z.ZodType; gpu: z.ZodType; server: z.ZodType } | undefined;
+function settingsParts(): NonNullable<typeof parts> {
+  if (parts) return parts;
+  const sizeSchema = z
+    .union([z.string(), z.number().nonnegative()])
+    .refine((v) => parseSize(v) !== undefined, { message: 'expected a size such as "24GiB", "80GB" or a number of bytes' })
+    .describe('A size: "24GiB", "16 GB", "512MiB", or a number of bytes.')
+    .meta({ id: 'size' });
 
-const gpuSchema = z
-  .strictObject({
-    memory: sizeSchema.optional().describe('Memory of one GPU, e.g. "24GiB". Wins over preset.'),
-    preset: z.enum(GPU_PRESET_NAMES as [GpuPreset, ...GpuPreset[]]).optional().describe('A GPU whose memory is the budget.'),
-    count: z.number().int().min(0).optional().describe('GPUs on each server (default 1; 0 = CPU only).'),
-  })
-  .describe('The GPUs the repository is served on.');
+  const levelSchema = z.enum(LEVEL_NAMES).describe('off | info | warn | error').meta({ id: 'level' });
 
-const serverSchema = z
-  .strictObject({
-    disableAutoCompleteConfig: z.boolean().optional().describe('tritonserver --disable-auto-complete-config: configs must be complete as written.'),
-    strictModelConfig: z.boolean().optional().describe('tritonserver --strict-model-config (deprecated): true is --disable-auto-complete-config.'),
-    backendConfig: z
-      .array(
-        z.string().superRefine((v, ctx) => {
-          try {
-            parseBackendConfig(v);
-          } catch (e) {
-            if (!(e instanceof ServerFlagError)) throw e;
-            ctx.addIssue({ code: 'custom', message: e.message });
-          }
-        }),
-      )
-      .optional()
-      .describe('tritonserver --backend-config values, as Triton spells them: "onnxruntime,default-max-batch-size=8".'),
-    modelRepository: z.array(z.string().min(1)).optional().describe('tritonserver --model-repository paths (relative to this file): one server over all of them.'),
-  })
-  .describe('The tritonserver command line the repository is served with.');
+  const gpuSchema = z
+    .strictObject({
+      memory: sizeSchema.optional().describe('Memory of one GPU, e.g. "24GiB". Wins over preset.'),
+      preset: z.enum(GPU_PRESET_NAMES as [GpuPreset, ...GpuPreset[]]).optional().describe('A GPU whose memory is the budget.'),
+      count: z.number().int().min(0).optional().describe('GPUs on each server (default 1; 0 = CPU only).'),
+    })
+    .describe('The GPUs the repository is served on.');
+
+  const serverSchema = z
+    .strictObject({
+      disableAutoCompleteConfig: z.boolean().optional().describe('tritonserver --disable-auto-complete-config: configs must be complete as written.'),
+      strictModelConfig: z.boolean().optional().describe('tritonserver --strict-model-config (deprecated): true is --disable-auto-complete-config.'),
+      backendConfig: z
+        .array(
+          z.string().superRefine((v, ctx) => {
+            try {
+              parseBackendConfig(v);
+            } catch (e) {
+              if (!(e instanceof ServerFlagError)) throw e;
+              ctx.addIssue({ code: 'custom', message: e.message });
+            }
+          }),
+        )
+        .optional()
+        .describe('tritonserver --backend-config values, as Triton spells them: "onnxruntime,default-max-batch-size=8".'),
+      modelRepository: z.array(z.string().min(1)).optional().describe('tritonserver --model-repository paths (relative to this file): one server over all of them.'),
+    })
+    .describe('The tritonserver command line the repository is served with.');
+  return (parts = { level: levelSchema, gpu: gpuSchema, server: serverSchema });
+}
 
 function ruleEntrySchema(rule: Rule): z.ZodType {
-  const forms: z.ZodType[] = [levelSchema, z.tuple([levelSchema])];
-  if (rule.meta.options) forms.push(z.tuple([levelSchema, rule.meta.options]));
+  const { level } = settingsParts();
+  const forms: z.ZodType[] = [level, z.tuple([level])];
+  if (rule.meta.options) forms.push(z.tuple([level, rule.meta.options]));
   return z.union(forms as [z.ZodType, z.ZodType, ...z.ZodType[]]).describe(`${rule.meta.description} (docs/rules/${rule.meta.id}.md)`);
 }
 
@@ -120,9 +127,9 @@ export function settingsSchema(rules: readonly Rule[]): z.ZodType {
     .strictObject({
       $schema: z.string().optional(),
       rules: z.strictObject(ruleShape).optional().describe('Rule levels, as "warn" or ["warn", { options }].'),
-      gpu: gpuSchema.optional(),
+      gpu: settingsParts().gpu.optional(),
       latencyBudget: durationSchema.optional().describe('The latency budget of one request, e.g. "100ms".'),
-      server: serverSchema.optional(),
+      server: settingsParts().server.optional(),
       configsOnly: z.boolean().optional().describe('This checkout holds the configs; the model files are provisioned separately (tritonc.lock.json stands in for them).'),
       fmt: z
         .strictObject({ style: z.enum(['layout', 'canonical']).optional().describe('layout (default): change indentation, spacing and line breaks only; canonical: also rewrite to the one canonical spelling.') })

@@ -1,12 +1,12 @@
 // SARIF 2.1.0 for GitHub code scanning and other SARIF viewers: one run, the rules' metadata (with a
 // helpUri to each rule's docs page), one result per problem with a repo-relative location and a
 // stable partialFingerprint (rule + file + value path, not the line, so an alert survives edits above it).
-import { createHash } from 'node:crypto';
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LintResult, RuleDescriptor } from '../diagnostics.js';
 import { displayPath, type ReportOptions } from './options.js';
 import { isUrl } from '../util/display-path.js';
+import { sha256Hex } from '../util/sha256.js';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
@@ -42,7 +42,7 @@ export function toSarif(result: LintResult, options: ReportOptions = {}): Json {
     const artifact = isUrl(shown) ? { uri: shown } : isAbsolute(shown) ? { uri: pathToFileURL(shown).href } : { uri: shown, uriBaseId: '%SRCROOT%' };
     for (const d of file.diagnostics) {
       const identity = `${d.ruleId}\u0000${shown}\u0000${d.path.length ? d.path.join('.') : `${d.range.start.line}:${d.range.start.column}:${d.message}`}`;
-      const hash = createHash('sha256').update(identity).digest('hex').slice(0, 16);
+      const hash = sha256Hex(identity).slice(0, 16);
       const n = (seen.get(hash) ?? 0) + 1;
       seen.set(hash, n);
       const fingerprint = `${hash}:${n}`;

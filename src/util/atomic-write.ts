@@ -7,9 +7,9 @@
 // A symlink is written through: the file it points to is replaced and the link stays a link. The
 // replacement keeps the original's mode, and its owner and group where the process may set them (as
 // root). It is a new file: other hard links to the original keep the old content.
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { randomHex } from './random-hex.js';
 
 /** The file-system calls the write makes, replaceable in tests (a disk that fills up, short writes). */
 export const atomicWriteFs = {
@@ -26,7 +26,7 @@ export const TEMP_FILE = /^\.(.+)\.tritonc-(\d+)-[0-9a-f]{8}\.tmp$/;
 export function writeFileAtomic(path: string, content: string): void {
   const target = writeTarget(path);
   removeStaleTempFiles(target);
-  const tmp = join(dirname(target), `.${basename(target)}.tritonc-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = join(dirname(target), `.${basename(target)}.tritonc-${process.pid}-${randomHex(8)}.tmp`);
   const original = statOrUndefined(target);
   const io = atomicWriteFs;
   const data = Buffer.from(content, 'utf8');

@@ -3,7 +3,6 @@
 // container runs attached (`docker run --rm` without -d) so its whole log is collected as it is
 // written: with --rm a container that exits takes its `docker logs` with it. It is always removed with
 // `docker rm -f`: on success, failure, timeout, and SIGINT/SIGTERM.
-import { randomBytes } from 'node:crypto';
 import { CannotRun } from './errors.js';
 import { KServeClient, type RequestDescription } from './kserve-client.js';
 import { wantsGpu, type VerifyPlan } from './plan.js';
@@ -14,6 +13,7 @@ import { containerName, dockerRunArgs, type DockerRunSpec } from './docker-args.
 import { mapErrorText, mapTritonLog } from './triton-messages.js';
 import type { TritonMessage, VerifyReport } from './types.js';
 import { formatMs } from './duration.js';
+import { randomHex } from '../util/random-hex.js';
 import { Interruption, type SignalSource } from './interruption.js';
 
 export type { SignalSource };
@@ -49,7 +49,7 @@ export async function containerSpec(plan: VerifyPlan, opts: DockerRunOptions): P
   const gpus = opts.gpus ?? (wantsGpu(plan.config) ? 'all' : undefined);
   return {
     image: opts.image,
-    name: containerName(plan.modelName, opts.nameSuffix ?? `${process.pid}-${randomBytes(3).toString('hex')}`),
+    name: containerName(plan.modelName, opts.nameSuffix ?? `${process.pid}-${randomHex(6)}`),
     repoDir: plan.repoDir,
     modelName: plan.modelName,
     ports: { http: http!, grpc: grpc!, metrics: metrics! },

@@ -40,44 +40,51 @@ export class LockError extends Error {
   }
 }
 
-const tensor = z.strictObject({
-  name: z.string(),
-  kind: z.enum(['tensor', 'sequence', 'map', 'optional', 'sparse_tensor', 'opaque', 'unknown']),
-  elemType: z.string().nullable(),
-  tritonType: z.string().nullable(),
-  shape: z.array(z.union([z.number(), z.string(), z.null()])).nullable(),
-});
+let lockSchema: z.ZodType | undefined;
 
-const signature = z.strictObject({
-  irVersion: z.number(),
-  opsets: z.array(z.strictObject({ domain: z.string(), version: z.number() })),
-  inputs: z.array(tensor),
-  outputs: z.array(tensor),
-  initializers: z.strictObject({ count: z.number(), bytes: z.number(), externalBytes: z.number(), constantBytes: z.number() }),
-  batchable: z.boolean(),
-  overridableInitializers: z.array(tensor),
-  weightsInline: z.boolean(),
-  externalDataFiles: z.array(z.string()),
-});
+/** The lock's schema, made on first use: most runs find no lock file. */
+function schemaOfLock(): z.ZodType {
+  if (lockSchema) return lockSchema;
+  const tensor = z.strictObject({
+    name: z.string(),
+    kind: z.enum(['tensor', 'sequence', 'map', 'optional', 'sparse_tensor', 'opaque', 'unknown']),
+    elemType: z.string().nullable(),
+    tritonType: z.string().nullable(),
+    shape: z.array(z.union([z.number(), z.string(), z.null()])).nullable(),
+  });
 
-const lockSchema = z.strictObject({
-  lockfileVersion: z.literal(LOCK_VERSION),
-  models: z.record(
-    z.string(),
-    z.strictObject({
-      versions: z.record(
-        z.string().regex(/^-?\d+$/, 'a version number'),
-        z.strictObject({ file: z.string().min(1), size: z.number().int().min(0), weightBytes: z.number().int().min(0), signature: signature.optional() }),
-      ),
-    }),
-  ),
-});
+  const signature = z.strictObject({
+    irVersion: z.number(),
+    opsets: z.array(z.strictObject({ domain: z.string(), version: z.number() })),
+    inputs: z.array(tensor),
+    outputs: z.array(tensor),
+    initializers: z.strictObject({ count: z.number(), bytes: z.number(), externalBytes: z.number(), constantBytes: z.number() }),
+    batchable: z.boolean(),
+    overridableInitializers: z.array(tensor),
+    weightsInline: z.boolean(),
+    externalDataFiles: z.array(z.string()),
+  });
+
+  const lock = z.strictObject({
+    lockfileVersion: z.literal(LOCK_VERSION),
+    models: z.record(
+      z.string(),
+      z.strictObject({
+        versions: z.record(
+          z.string().regex(/^-?\d+$/, 'a version number'),
+          z.strictObject({ file: z.string().min(1), size: z.number().int().min(0), weightBytes: z.number().int().min(0), signature: signature.optional() }),
+        ),
+      }),
+    ),
+  });
+  return (lockSchema = lock);
+}
 
 /** Parses a lock file's text; throws LockError naming the key (or line and column) that is wrong. */
 export function parseLock(text: string, file: string): Lock {
   const read = parseJsonText(text);
   if (!read.ok) throw new LockError(file, `not valid JSON at line ${read.at.line}, column ${read.at.column}: ${read.message}; regenerate it with tritonc lock`);
-  const r = lockSchema.safeParse(read.value);
+  const r = schemaOfLock().safeParse(read.value);
   if (!r.success) {
     const issue = r.error.issues[0]!;
     const key = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
