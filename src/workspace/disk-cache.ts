@@ -86,14 +86,31 @@ const decode = <T>(e: Encoded): T => JSON.parse(e.json, e.special ? reviver : un
 /** Identities are strings: the same string, the same file (null: still nothing there; undefined, "cannot tell", matches nothing). */
 const same = (stored: FileIdentity | null, id: FileIdentity | null | undefined): boolean => stored === id;
 
+function isSummary(v: unknown): v is ModelSummary {
+  if (!v || typeof v !== 'object') return false;
+  const s = v as Record<string, unknown>;
+  return typeof s.model === 'boolean' && (s.placement === undefined || (typeof s.placement === 'object' && s.placement !== null)) && (s.weightBytes === undefined || typeof s.weightBytes === 'number') && (s.steps === undefined || Array.isArray(s.steps));
+}
+
 /** One of the file's objects: its bytes as read, parsed into a map on first use. */
 class Section<V> {
   private map: Map<string, V> | undefined;
-  constructor(private bytes: Buffer | undefined) {}
+  constructor(
+    private bytes: Buffer | undefined,
+    /** Called when the text is not a JSON object: the section is then empty, and rewritten. */
+    private readonly onDamaged: () => void,
+  ) {}
 
   get entries(): Map<string, V> {
     if (!this.map) {
-      this.map = this.bytes?.length ? new Map(Object.entries(JSON.parse(this.bytes.toString('utf8')) as Record<string, V>)) : new Map();
+      this.map = new Map();
+      try {
+        const parsed: unknown = this.bytes?.length ? JSON.parse(this.bytes.toString('utf8')) : {};
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) this.map = new Map(Object.entries(parsed as Record<string, V>));
+        else this.onDamaged();
+      } catch {
+        this.onDamaged();
+      }
       this.bytes = undefined;
     }
     return this.map;
@@ -145,21 +162,40 @@ export class DiskCache {
       // No cache yet, or one that cannot be read: start empty, write it anew.
       read = [];
     }
-    this.summaries = new Section(read[1]);
-    this.entries = new Section(read[2]);
-    this.configs = new Section(read[3]);
+    const damaged = (): void => {
+      this.dirty = true;
+    };
+    this.summaries = new Section(read[1], damaged);
+    this.entries = new Section(read[2], damaged);
+    this.configs = new Section(read[3], damaged);
+  }
+
+  /**
+   * The entry kept for `key`, when `current` finds it still true (and returns what it holds); else
+   * none, and the entry is dropped. An entry of the wrong shape (a damaged or hand-edited file) is
+   * dropped too, never an error.
+   */
+  private kept<E, T>(section: Section<E>, key: string, current: (e: E) => T | undefined): T | undefined {
+    const e = section.entries.get(key);
+    if (e === undefined) return undefined;
+    let value: T | undefined;
+    try {
+      value = current(e);
+    } catch {
+      value = undefined;
+    }
+    if (value === undefined) {
+      section.entries.delete(key);
+      this.dirty = true;
+    }
+    return value;
   }
 
   /** The kept signature of `path`, when the file and its external data are as they were. */
   signature(path: string, identityOf: IdentityOf): ModelSignature | undefined {
-    const e = this.entries.entries.get(path);
-    if (!e) return undefined;
-    if (!same(e.id, identityOf(path)) || !e.external.every(([p, id]) => same(id, identityOf(p)))) {
-      this.entries.entries.delete(path);
-      this.dirty = true;
-      return undefined;
-    }
-    return JSON.parse(e.json) as ModelSignature;
+    return this.kept(this.entries, path, (e) =>
+      same(e.id, identityOf(path)) && e.external.every(([p, id]) => same(id, identityOf(p))) ? (JSON.parse(e.json) as ModelSignature) : undefined,
+    );
   }
 
   setSignature(path: string, signature: ModelSignature, identityOf: IdentityOf): void {
@@ -179,14 +215,7 @@ export class DiskCache {
 
   /** The kept value of a config file, when the file is as it was. */
   config(path: string, identityOf: IdentityOf): ModelConfig | undefined {
-    const e = this.configs.entries.get(path);
-    if (!e) return undefined;
-    if (!same(e.id, identityOf(path))) {
-      this.configs.entries.delete(path);
-      this.dirty = true;
-      return undefined;
-    }
-    return decode<ModelConfig>(e);
+    return this.kept(this.configs, path, (e) => (same(e.id, identityOf(path)) ? decode<ModelConfig>(e) : undefined));
   }
 
   setConfig(path: string, value: ModelConfig, identityOf: IdentityOf): void {
@@ -198,16 +227,14 @@ export class DiskCache {
 
   /** The kept summary of a model directory, when every path it was made from is as it was. */
   summary(dir: string, identityOf: DependencyIdentityOf): ModelSummary | undefined {
-    const e = this.summaries.entries.get(dir);
-    if (!e) return undefined;
-    for (let i = 0; i + 1 < e.deps.length; i += 2) {
-      if (!same(e.deps[i + 1]!, identityOf(fullPath(dir, e.deps[i]!)))) {
-        this.summaries.entries.delete(dir);
-        this.dirty = true;
-        return undefined;
+    return this.kept(this.summaries, dir, (e) => {
+      if (e.deps.length % 2) return undefined;
+      for (let i = 0; i < e.deps.length; i += 2) {
+        if (typeof e.deps[i] !== 'string' || !same(e.deps[i + 1]!, identityOf(fullPath(dir, e.deps[i]!)))) return undefined;
       }
-    }
-    return e.value ?? decode<ModelSummary>({ json: e.json ?? '{}', special: true });
+      const value = e.value ?? (typeof e.json === 'string' ? decode<unknown>({ json: e.json, special: true }) : undefined);
+      return isSummary(value) ? value : undefined;
+    });
   }
 
   /** Keeps a summary made from `paths`, unless one of them cannot be identified or changed too recently to trust. */

@@ -193,6 +193,28 @@ describe('lint --cache: model summaries', () => {
     );
   });
 
+  it('a damaged or hand-edited cache file is never an error: what cannot be read is read again, and the file rewritten', async () => {
+    const dir = await repository();
+    const cacheFile = join(dir, 'cache');
+    const plain = findingsOf(dir, 'models/a/config.pbtxt');
+    findingsOf(dir, 'models/a/config.pbtxt', { cacheFile });
+    const [header, summaries] = fs.readFileSync(cacheFile, 'utf8').split('\n');
+    const b = join(dir, 'models', 'b');
+    const entries = JSON.parse(summaries!) as Record<string, { deps: unknown[]; value?: unknown }>;
+    const damaged = [
+      `${header}\n{"cut short\n{}\n[1, 2]\n`,
+      `${header}\n${JSON.stringify({ ...entries, [b]: { deps: entries[b]!.deps.slice(1) } })}\n"text"\n{}\n`,
+      `${header}\n${JSON.stringify({ ...entries, [b]: { deps: entries[b]!.deps, value: 'not a summary' } })}\n{}\n{}\n`,
+      `${header}\n${JSON.stringify({ ...entries, [b]: { deps: 7 } })}\n{"x": {"id": 1}}\n{"y": null}\n`,
+    ];
+    for (const text of damaged) {
+      fs.writeFileSync(cacheFile, text);
+      expect(findingsOf(dir, 'models/a/config.pbtxt', { cacheFile })).toEqual(plain);
+      expect(fs.readFileSync(cacheFile, 'utf8')).not.toBe(text);
+      expect(findingsOf(dir, 'models/a/config.pbtxt', { cacheFile })).toEqual(plain);
+    }
+  });
+
   it('the same repository linted whole and by one config writes summaries the next run uses', async () => {
     const dir = await repository();
     const cacheFile = join(dir, 'cache');
