@@ -15,13 +15,3 @@ export function pathKind(path: string): PathKind | undefined {
 }
 
 export const isDirectory = (path: string): boolean => pathKind(path) === 'dir';
-
-/** The size of a regular file, or undefined when there is none. */
-export function fileSize(path: string): number | undefined {
-  try {
-    const st = statSync(path, { throwIfNoEntry: false });
-    return st?.isFile() ? st.size : undefined;
-  } catch {
-    return undefined;
-  }
-}

@@ -23,10 +23,11 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { modifiedMs, type FileIdentity } from '../util/file-identity.js';
 import type { ModelSummary } from './model-summary.js';
 
-/** The identity of the file at a path now (the workspace's look at it this run). */
-export type IdentityOf = (path: string) => FileIdentity | undefined;
-/** What a kept fact records of a path it was made from: null for nothing there, undefined for "cannot tell". */
-export type DependencyIdentityOf = (path: string) => FileIdentity | null | undefined;
+/**
+ * The identity of what is at a path now (the workspace's look at it this run): null for nothing
+ * there, undefined where it cannot be told (an overlay, an object store), which matches nothing.
+ */
+export type IdentityOf = (path: string) => FileIdentity | null | undefined;
 
 const FORMAT = 4;
 /** A summary made from a path changed more recently than this is not kept. */
@@ -226,7 +227,7 @@ export class DiskCache {
   }
 
   /** The kept summary of a model directory, when every path it was made from is as it was. */
-  summary(dir: string, identityOf: DependencyIdentityOf): ModelSummary | undefined {
+  summary(dir: string, identityOf: IdentityOf): ModelSummary | undefined {
     return this.kept(this.summaries, dir, (e) => {
       if (e.deps.length % 2) return undefined;
       for (let i = 0; i < e.deps.length; i += 2) {
@@ -238,7 +239,7 @@ export class DiskCache {
   }
 
   /** Keeps a summary made from `paths`, unless one of them cannot be identified or changed too recently to trust. */
-  setSummary(dir: string, value: ModelSummary, paths: readonly string[], identityOf: DependencyIdentityOf, nowMs = Date.now()): void {
+  setSummary(dir: string, value: ModelSummary, paths: readonly string[], identityOf: IdentityOf, nowMs = Date.now()): void {
     const deps: (string | null)[] = [];
     for (const p of paths) {
       const id = identityOf(p);

@@ -53,6 +53,8 @@ export class Sources implements Tree {
   private readonly signatures = new IdentityCache<SignatureResult>();
   /** The paths asked about while recording (recorded()), innermost last. */
   private readonly recordings: Set<string>[] = [];
+  /** dependencyIdentity as a function, for the disk cache. */
+  readonly identityOf = (path: string): FileIdentity | null | undefined => this.dependencyIdentity(path);
 
   constructor(
     private readonly disk: FileSource = diskFiles,
@@ -151,6 +153,7 @@ export class Sources implements Tree {
 
   /** Notes a path asked about (by a layer above that answered from what it kept). */
   note(path: string): void {
+    if (!this.recordings.length) return;
     for (const r of this.recordings) r.add(path);
   }
 
@@ -168,7 +171,7 @@ export class Sources implements Tree {
   // ---- the tree ----
 
   entries(dir: string): readonly TreeEntry[] {
-    if (this.recordings.length) this.note(dir);
+    this.note(dir);
     let known = this.listed.get(dir);
     if (known === undefined) this.listed.set(dir, (known = this.list(dir)));
     if (known instanceof UnreadablePathError) throw known;
@@ -197,7 +200,7 @@ export class Sources implements Tree {
   }
 
   kind(path: string): PathKind | undefined {
-    if (this.recordings.length) this.note(path);
+    this.note(path);
     if (this.overlays.size) {
       if (this.overlays.has(path)) return 'file';
       if (this.overlayDirs.has(path)) return 'dir';
@@ -235,7 +238,7 @@ export class Sources implements Tree {
 
   /** The text of a file: the overlay's, else the disk's (read once per run). */
   text(path: string): TextRead {
-    if (this.recordings.length) this.note(path);
+    this.note(path);
     const over = this.overlays.get(path);
     if (over?.kind === 'text') return { kind: 'text', text: over.text };
     if (over) return { kind: 'unreadable', reason: 'a model file stood in by its signature has no text' };
@@ -246,7 +249,7 @@ export class Sources implements Tree {
 
   /** The size of a regular file; undefined when there is none. */
   size(path: string): number | undefined {
-    if (this.recordings.length) this.note(path);
+    this.note(path);
     const over = this.overlays.get(path);
     if (over?.kind === 'text') return Buffer.byteLength(over.text);
     if (over) return over.size;
@@ -258,7 +261,7 @@ export class Sources implements Tree {
    * disk); undefined for an overlay, for nothing, and where the source cannot tell.
    */
   identity(path: string): FileIdentity | undefined {
-    return this.overlays.has(path) ? undefined : this.stat(path)?.id;
+    return this.dependencyIdentity(path) ?? undefined;
   }
 
   /** One look per run at a path: its kind, size and identity all come from it. */
@@ -269,7 +272,7 @@ export class Sources implements Tree {
 
   /** A model file's ONNX signature; a bad file is a result with the error, never an exception. */
   signature(path: string): SignatureResult {
-    if (this.recordings.length) this.note(path);
+    this.note(path);
     const over = this.overlays.get(path);
     if (over?.kind === 'model') return over.signature ? { signature: over.signature } : {};
     let s = this.signaturesThisRun.get(path);
@@ -284,11 +287,10 @@ export class Sources implements Tree {
   }
 
   private readSignature(path: string): SignatureResult {
-    const identity = (p: string): FileIdentity | undefined => this.identity(p);
-    const kept = this.persistent?.signature(path, identity);
+    const kept = this.persistent?.signature(path, this.identityOf);
     if (kept) return { signature: kept };
     const read = this.disk.signature(path);
-    if (read.signature) this.persistent?.setSignature(path, read.signature, identity);
+    if (read.signature) this.persistent?.setSignature(path, read.signature, this.identityOf);
     return read;
   }
 

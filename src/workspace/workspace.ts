@@ -16,7 +16,7 @@ import { effectiveConfig, type ModelSource, type ResolveOptions, type ResolveRes
 import { gpuLoads, weightBytes, type GpuLoad, type WeighedModel } from '../triton/gpu-memory.js';
 import { placementOf, type ModelSummary } from './model-summary.js';
 import { locateModelFile, type ModelFile } from '../triton/model-file.js';
-import { IdentityCache, type FileIdentity } from '../util/file-identity.js';
+import { IdentityCache } from '../util/file-identity.js';
 import { Sources, type FileSource, type SignatureResult } from './sources.js';
 import type { ModelSignature } from '../onnx/types.js';
 import { LOCK_FILE_NAME, LockError, parseLock, signatureFromLock, type Lock } from './lock.js';
@@ -174,11 +174,10 @@ export class Workspace {
 
   /** Another model's config: from the disk cache while the file is unchanged (its value only: no tree, no ranges). */
   private readLightConfig(file: string, options: ReadConfigOptions): ConfigRead {
-    const identity = (p: string): FileIdentity | undefined => this.sources.identity(p);
-    const kept = this.diskCache?.config(file, identity);
+    const kept = this.diskCache?.config(file, this.sources.identityOf);
     if (kept) return valueDocument(file, kept);
     const d = this.readConfig(file, options);
-    if (this.diskCache && 'value' in d && !hasErrors(d.diagnostics)) this.diskCache.setConfig(file, d.value, identity);
+    if (this.diskCache && 'value' in d && !hasErrors(d.diagnostics)) this.diskCache.setConfig(file, d.value, this.sources.identityOf);
     return d;
   }
 
@@ -207,13 +206,12 @@ export class Workspace {
     if (summary) return summary;
     const cache = this.diskCache;
     if (cache) {
-      const identity = (p: string): FileIdentity | null | undefined => this.sources.dependencyIdentity(p);
-      summary = cache.summary(dir, identity);
+      summary = cache.summary(dir, this.sources.identityOf);
       if (!summary) {
         // A model of its own, not the run's: what the run kept of this one would be read without being recorded.
         const made = this.sources.recorded(() => this.summarize(dir, new RunModel(this, dir, basename(dir))));
         summary = made.value;
-        cache.setSummary(dir, summary, made.paths, identity);
+        cache.setSummary(dir, summary, made.paths, this.sources.identityOf);
       }
     } else {
       summary = this.summarize(dir, this.model(dir));
