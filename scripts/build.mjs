@@ -7,17 +7,26 @@ import { execFileSync } from 'node:child_process';
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
-// yargs' string-width packages make an Intl.Segmenter when they load (some 10 ms each, three copies),
-// for text tritonc measures only when it prints help: made on first use instead.
+// yargs' string-width packages make, when they load, an Intl.Segmenter (some 10 ms each, three
+// copies) and regular expressions of Unicode properties (\p{RGI_Emoji} alone costs 17 ms: ICU
+// gathers every emoji sequence), for text tritonc measures only when it prints help: both made on
+// first use instead. Each `const x = /...\p{...}/flags;` becomes a function that makes it once, and
+// every use of x calls it.
+function lazyStringWidth(source) {
+  const eager = 'const segmenter = new Intl.Segmenter();';
+  let out = source.replace(eager, 'let made; const segmenter = { segment: (text) => (made ??= new Intl.Segmenter()).segment(text) };');
+  const names = [];
+  out = out.replace(/^const (\w+) = (\/.*\\p\{.*\/[a-z]*);$/gm, (_, name, literal) => {
+    names.push(name);
+    return `let ${name}$made; const ${name}$ = () => (${name}$made ??= ${literal});`;
+  });
+  for (const name of names) out = out.replace(new RegExp(`\\b${name}\\b(?![\\w$])`, 'g'), `${name}$()`);
+  return out;
+}
 const lazySegmenter = {
-  name: 'lazy-segmenter',
+  name: 'lazy-string-width',
   setup(b) {
-    b.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const eager = 'const segmenter = new Intl.Segmenter();';
-      if (!source.includes(eager)) return undefined; // another version: bundled as it is
-      return { contents: source.replace(eager, 'let made; const segmenter = { segment: (text) => (made ??= new Intl.Segmenter()).segment(text) };'), loader: 'js' };
-    });
+    b.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, (args) => ({ contents: lazyStringWidth(readFileSync(args.path, 'utf8')), loader: 'js' }));
   },
 };
 
@@ -47,6 +56,16 @@ const jsonAsParse = {
   },
 };
 
+// zod names all its locales (some forty languages, 300 KB of the bundle) in one namespace object,
+// which every command would read and keep; tritonc's messages are its own, and zod's English is
+// the one it configures itself with (zod/v4/classic/external.js: config(en())), so only that one is bundled.
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: 'js' }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -62,7 +81,7 @@ const common = {
   // character, a third of the two-byte string one stray "µ" made it (every command pays for it).
   charset: 'ascii',
   minifyWhitespace: true,
-  plugins: [lazySegmenter, compiledSchema, jsonAsParse],
+  plugins: [lazySegmenter, compiledSchema, jsonAsParse, englishOnlyZod],
 };
 const schemaDefine = { __TRITONC_SCHEMA__: JSON.stringify(JSON.stringify(schemaSource)) };
 

@@ -164,6 +164,17 @@ describe('tritonc lint', () => {
       expect(missing.code).toBe(2);
       expect(missing.stderr).not.toMatch(/\n\s+at /);
     });
+
+    it('the bundle makes no Unicode-property pattern or segmenter at load (scripts/build.mjs), and help still measures text', () => {
+      const bundle = readFileSync(join(root, 'dist/cli.cjs'), 'latin1');
+      // A pattern or segmenter made where a module is defined (`var x=new RegExp("...\\p{...")`), not inside a function.
+      expect(bundle.match(/var [\w$]+=(new RegExp\("[^"]*\\\\p\{|new Intl\.Segmenter)/g) ?? []).toEqual([]);
+      expect(bundle).toContain('RGI_Emoji');
+      const help = runBin(['lint', '--help'], { cwd: root });
+      expect(help.code).toBe(0);
+      // Columns laid out by string-width: the description beside the flag, the type at the line's end.
+      expect(help.stdout).toMatch(/^ +--cache {10,}Keep model signatures .*\n {30,}.* +\[boolean\]$/m);
+    });
   });
 });
 
