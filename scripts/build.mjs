@@ -7,26 +7,59 @@ import { execFileSync } from 'node:child_process';
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
-// yargs' string-width packages make, when they load, an Intl.Segmenter (some 10 ms each, three
-// copies) and regular expressions of Unicode properties (\p{RGI_Emoji} alone costs 17 ms: ICU
-// gathers every emoji sequence), for text tritonc measures only when it prints help: both made on
-// first use instead. Each `const x = /...\p{...}/flags;` becomes a function that makes it once, and
-// every use of x calls it.
-function lazyStringWidth(source) {
-  const eager = 'const segmenter = new Intl.Segmenter();';
-  let out = source.replace(eager, 'let made; const segmenter = { segment: (text) => (made ??= new Intl.Segmenter()).segment(text) };');
-  const names = [];
-  out = out.replace(/^const (\w+) = (\/.*\\p\{.*\/[a-z]*);$/gm, (_, name, literal) => {
-    names.push(name);
-    return `let ${name}$made; const ${name}$ = () => (${name}$made ??= ${literal});`;
-  });
-  for (const name of names) out = out.replace(new RegExp(`\\b${name}\\b(?![\\w$])`, 'g'), `${name}$()`);
-  return out;
-}
-const lazySegmenter = {
-  name: 'lazy-string-width',
+// Dependencies' work at load that no tritonc command needs, taken out of the bundle. Each patch
+// names the files it applies to; where its text is not found (another version of the dependency),
+// the file is bundled as it is and the build says so.
+const dependencyPatches = [
+  {
+    // yargs' string-width packages make, when they load, an Intl.Segmenter (some 10 ms each, three
+    // copies) and regular expressions of Unicode properties (\p{RGI_Emoji} alone costs 17 ms: ICU
+    // gathers every emoji sequence), for text tritonc measures only when it prints help: both made
+    // on first use instead. Each `const x = /...\p{...}/flags;` becomes a function that makes it
+    // once, and every use of x calls it.
+    file: /[\\/]string-width[\\/]index\.js$/,
+    patch(source) {
+      const eager = 'const segmenter = new Intl.Segmenter();';
+      if (!source.includes(eager)) return undefined;
+      let out = source.replace(eager, 'let made; const segmenter = { segment: (text) => (made ??= new Intl.Segmenter()).segment(text) };');
+      const names = [];
+      out = out.replace(/^const (\w+) = (\/.*\\p\{.*\/[a-z]*);$/gm, (_, name, literal) => {
+        names.push(name);
+        return `let ${name}$made; const ${name}$ = () => (${name}$made ??= ${literal});`;
+      });
+      for (const name of names) out = out.replace(new RegExp(`\\b${name}\\b(?![\\w$])`, 'g'), `${name}$()`);
+      return out;
+    },
+  },
+  {
+    // yargs() guesses a version for --version when made (yargs-factory.js: yargs.version()): it looks
+    // for a package.json up from the entry script, and where it finds none node:assert throws, with
+    // a stack trace whose lines V8 counts through the whole bundle. tritonc gives its version
+    // (cli/main.ts: .version(VERSION)), so the guess is left out.
+    file: /[\\/]yargs[\\/]build[\\/]lib[\\/]yargs-factory\.js$/,
+    patch(source) {
+      const guess = '        yargs.help();\n        yargs.version();\n';
+      return source.includes(guess) ? source.replace(guess, '        yargs.help();\n') : undefined;
+    },
+  },
+  {
+    // zod names all its locales (some forty languages, 300 KB of the bundle) in one namespace object,
+    // which every command would read and keep; tritonc's messages are its own, and zod's English is
+    // the one it configures itself with (zod/v4/classic/external.js: config(en())): only that one is bundled.
+    file: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/,
+    patch: (source) => (source.includes('export { default as en } from "./en.js";') ? 'export { default as en } from "./en.js";' : undefined),
+  },
+];
+const patchDependencies = {
+  name: 'patch-dependencies',
   setup(b) {
-    b.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, (args) => ({ contents: lazyStringWidth(readFileSync(args.path, 'utf8')), loader: 'js' }));
+    for (const { file, patch } of dependencyPatches) {
+      b.onLoad({ filter: file }, (args) => {
+        const patched = patch(readFileSync(args.path, 'utf8'));
+        if (patched === undefined) console.warn(`scripts/build.mjs: ${args.path} is not the version its patch knows: bundled as it is`);
+        return patched === undefined ? undefined : { contents: patched, loader: 'js' };
+      });
+    }
   },
 };
 
@@ -56,16 +89,6 @@ const jsonAsParse = {
   },
 };
 
-// zod names all its locales (some forty languages, 300 KB of the bundle) in one namespace object,
-// which every command would read and keep; tritonc's messages are its own, and zod's English is
-// the one it configures itself with (zod/v4/classic/external.js: config(en())), so only that one is bundled.
-const englishOnlyZod = {
-  name: 'english-only-zod',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: 'js' }));
-  },
-};
-
 const common = {
   bundle: true,
   platform: 'node',
@@ -81,7 +104,7 @@ const common = {
   // character, a third of the two-byte string one stray "µ" made it (every command pays for it).
   charset: 'ascii',
   minifyWhitespace: true,
-  plugins: [lazySegmenter, compiledSchema, jsonAsParse, englishOnlyZod],
+  plugins: [patchDependencies, compiledSchema, jsonAsParse],
 };
 const schemaDefine = { __TRITONC_SCHEMA__: JSON.stringify(JSON.stringify(schemaSource)) };
 
