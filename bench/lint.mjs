@@ -2,12 +2,13 @@
 // Bench: `tritonc lint` on a generated repository of 1,000 models (config.pbtxt + a small ONNX model
 // each), and on one model from a cold start, beside `node -e 0` in the same run. Every measurement is
 // its own process. Targets: one model cold under 3x `node -e 0` (issue 4); 1,000 models in <= 8x
-// `node -e 0`, and one staged config of them with --cache in <= 3.5x (issue 14; issue 4 asked < 2 s).
+// `node -e 0`, and one staged config of them with --cache in <= 3.5x (issue 14; issue 4 asked < 2 s);
+// and whether two processes, each linting half the models, beat one (whether a second core pays).
 //
 //   node bench/lint.mjs [--runs N] [--models N] [--keep]
 //
 // Needs dist/ (npm run bench builds it).
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -115,6 +116,29 @@ const [node, version, one, oneInRepo, oneInRepoCached, whole] = medians([
   [bin, 'lint', '--format', 'json', '--gpu-memory', 'H200', repo],
 ]);
 const [nodeMs, versionMs, oneMs, oneInRepoMs, oneInRepoCachedMs, repoMs] = [node, version, one, oneInRepo, oneInRepoCached, whole].map((m) => m.median);
+// Would a second core pay (issue 14: "using both cores where it pays")? The repository as two
+// repositories of half the models each: one process linting both, against two processes linting one
+// each at the same time (no work shared between them, each with its own start). A ratio above 1 says
+// splitting the models over cores pays on this machine; below 1, that they slow each other down more
+// than the second core gives.
+const halves = ['a', 'b'].map((h) => path.join(dir, 'halves', h));
+fs.readdirSync(repo).sort().forEach((name, i) => fs.cpSync(path.join(repo, name), path.join(halves[i % 2], name), { recursive: true }));
+const lintArgs = (repos) => [bin, 'lint', '--format', 'json', '--gpu-memory', 'H200', ...repos];
+function runAsync(argv) {
+  return new Promise((done, fail) => {
+    execFile(process.execPath, argv, { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 1 << 30 }, (e) => (e && e.code !== 1 ? fail(e) : done()));
+  });
+}
+const together = [];
+const split = [];
+for (let i = 0; i < RUNS; i++) {
+  together.push(run(lintArgs(halves)));
+  const t0 = process.hrtime.bigint();
+  await Promise.all(halves.map((h) => runAsync(lintArgs([h]))));
+  split.push(Number(process.hrtime.bigint() - t0) / 1e6);
+}
+const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+const [togetherMs, splitMs] = [median(together), median(split)];
 // 10,000 models (issue 14): the same figures once each, and the cost per model between the two sizes.
 let large;
 if (LARGE > MODELS) {
@@ -138,6 +162,8 @@ console.log(`  lint one config of the big repo   ${fmt(oneInRepoMs).padStart(9)}
 console.log(`    ... with --cache (warm)         ${fmt(oneInRepoCachedMs).padStart(9)}  ${x(oneInRepoCached)} node -e 0   (target <= 3.5x)`);
 console.log(`  lint ${MODELS} models                   ${fmt(repoMs).padStart(9)}  ${x(whole)} node -e 0   (target <= 8x; issue 4's: < 2000 ms)`);
 console.log(`  per model                         ${(repoMs / MODELS).toFixed(2).padStart(6)} ms`);
+console.log(`  one process, two halves           ${fmt(togetherMs).padStart(9)}`);
+console.log(`  two processes, a half each        ${fmt(splitMs).padStart(9)}  ${(togetherMs / splitMs).toFixed(2)}x the speed of one   (above 1x: a second core pays on this machine)`);
 if (large) {
   const slope = (large.repoLargeMs - repoMs) / (LARGE - MODELS);
   console.log(`  lint ${LARGE} models (once)          ${fmt(large.repoLargeMs).padStart(9)}  ${(large.repoLargeMs / nodeMs).toFixed(2)}x node -e 0   ${(large.repoLargeMs / repoMs).toFixed(2)}x the ${MODELS} (linear: about ${(LARGE / MODELS).toFixed(0)}x less the start)`);
