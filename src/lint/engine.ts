@@ -229,9 +229,7 @@ class LintRun {
       const level = configured ?? rule.meta.defaultSeverity;
       levels.set(rule.meta.id, level);
       if (level === 'off') continue;
-      const raw = settings.rules[rule.meta.id]?.options;
-      const options = rule.meta.options ? rule.meta.options.parse(raw ?? {}) : undefined;
-      active.push({ rule, level, options });
+      active.push({ rule, level, options: optionsOf(rule, settings.rules[rule.meta.id]?.options) });
     }
     const set = { settings, active, levels };
     this.ruleSets.set(base, set);
@@ -486,6 +484,17 @@ class LintRun {
 }
 
 // ---- helpers -------------------------------------------------------------------------------------
+
+/** Each rule's options when none are set, parsed once: every run without them (each keystroke in the editor) asks. */
+const DEFAULT_OPTIONS = new WeakMap<Rule, unknown>();
+
+/** A rule's options as it reads them (its schema's defaults filled in); rules treat them as read-only. */
+function optionsOf(rule: Rule, raw: unknown): unknown {
+  if (!rule.meta.options) return undefined;
+  if (raw !== undefined) return rule.meta.options.parse(raw);
+  if (!DEFAULT_OPTIONS.has(rule)) DEFAULT_OPTIONS.set(rule, rule.meta.options.parse({}));
+  return DEFAULT_OPTIONS.get(rule);
+}
 
 /** The settings with the command line's flags over them. */
 function withCommandLine(base: LintSettings, o: LintOptions): LintSettings {
