@@ -488,12 +488,20 @@ class LintRun {
 /** Each rule's options when none are set, parsed once: every run without them (each keystroke in the editor) asks. */
 const DEFAULT_OPTIONS = new WeakMap<Rule, unknown>();
 
-/** A rule's options as it reads them (its schema's defaults filled in); rules treat them as read-only. */
+/** A rule's options as it reads them (its schema's defaults filled in); the shared defaults are frozen. */
 function optionsOf(rule: Rule, raw: unknown): unknown {
   if (!rule.meta.options) return undefined;
   if (raw !== undefined) return rule.meta.options.parse(raw);
-  if (!DEFAULT_OPTIONS.has(rule)) DEFAULT_OPTIONS.set(rule, rule.meta.options.parse({}));
+  if (!DEFAULT_OPTIONS.has(rule)) DEFAULT_OPTIONS.set(rule, deepFreeze(rule.meta.options.parse({})));
   return DEFAULT_OPTIONS.get(rule);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 /** The settings with the command line's flags over them. */
