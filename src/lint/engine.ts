@@ -77,8 +77,9 @@ export async function lint(paths: readonly string[], options: LintOptions = {}):
 export function lintSync(paths: readonly string[], options: LintOptions = {}): LintResult {
   // One run reads the tree as it is: each directory is listed once, however many parts ask.
   const cache = options.cacheFile && !options.workspace ? new DiskCache(resolve(options.cwd ?? process.cwd(), options.cacheFile), VERSION) : undefined;
+  // A workspace kept across runs starts a new one (the disk is asked again); a new workspace is one.
   const workspace = options.workspace ?? new Workspace({ ...(cache ? { diskCache: cache } : {}), ...(options.files ? { files: options.files } : {}) });
-  workspace.newRun();
+  if (options.workspace) workspace.newRun();
   const cwd = options.cwd ?? process.cwd();
   // With no paths, a server's --model-repository paths are what it serves, else the current directory.
   const given = paths.length ? paths : options.server?.modelRepositories?.length ? options.server.modelRepositories : ['.'];
@@ -166,7 +167,7 @@ class LintRun {
   private readonly ruleIds: Set<string>;
   private readonly settingsByFile = new Map<string, LintSettings>();
   private readonly settingsFileByDir = new Map<string, string | undefined>();
-  private readonly ruleSets = new Map<LintSettings, RuleSet>();
+  private readonly ruleSets: RuleSets;
   private readonly problems: InputProblem[] = [];
   /** Diagnostics in files that are not configs (model files), keyed by file. */
   private readonly otherFiles = new Map<string, Diagnostic[]>();
@@ -177,6 +178,7 @@ class LintRun {
   ) {
     this.rules = options.rules ?? RULES;
     this.ruleIds = new Set(this.rules.map((r) => r.meta.id));
+    this.ruleSets = commandLineSetsNothing(options) ? sharedRuleSets(this.rules) : new Map();
   }
 
   run(targets: LintTarget[]): LintResult {
@@ -340,15 +342,14 @@ class LintRun {
 
   // ---- rules ----
 
-  private reporter(unit: Unit, active: ActiveRule): (r: Report) => void {
-    return (r) => {
-      const natural = r.severity ?? (active.rule.meta.defaultSeverity === 'off' ? active.level : active.rule.meta.defaultSeverity);
-      // A file that does not exist cannot be edited: findings on a missing config carry no fix.
-      const report = unit.virtual && r.fix ? { ...r, fix: undefined } : r;
-      const d = toDiagnostic(active.rule.meta, report, effectiveSeverity(natural, active.rule.meta.defaultSeverity, active.level), unit.file, unit.doc);
-      if (d.file === unit.file) unit.diagnostics.push(d);
-      else if (!suppressedInFile(unit.directives, d.ruleId)) this.addOther(d);
-    };
+  /** A rule's report on a unit, as a diagnostic of the config or of another file (its model file). */
+  private report(unit: Unit, active: ActiveRule, r: Report): void {
+    const natural = r.severity ?? (active.rule.meta.defaultSeverity === 'off' ? active.level : active.rule.meta.defaultSeverity);
+    // A file that does not exist cannot be edited: findings on a missing config carry no fix.
+    const report = unit.virtual && r.fix ? { ...r, fix: undefined } : r;
+    const d = toDiagnostic(active.rule.meta, report, effectiveSeverity(natural, active.rule.meta.defaultSeverity, active.level), unit.file, unit.doc);
+    if (d.file === unit.file) unit.diagnostics.push(d);
+    else if (!suppressedInFile(unit.directives, d.ruleId)) this.addOther(d);
   }
 
   private runModelRules(unit: Unit): void {
@@ -360,7 +361,7 @@ class LintRun {
     // it, by any rule that looks at ctx.signature.
     let read: SignatureResult | undefined;
     const sig = (): SignatureResult => (read ??= readable ? unit.signature() : {});
-    // What every rule of this config sees is made once; each rule's context adds its options and reporter.
+    // What every rule of this config sees is made once; each rule's context adds its options.
     const facts: UnitFacts = {
       modelChecks: unit.ruleSet.active.filter((a) => a.rule.meta.requiresModel).map((a) => a.rule.meta.id),
       model: this.modelInfo(unit.name, unit.dir, unit.ruleSet.settings),
@@ -369,14 +370,19 @@ class LintRun {
       isEnabled: (id) => (unit.ruleSet.levels.get(id) ?? 'off') !== 'off',
       files: this.files,
       edits: undefined,
+      report: (active, r) => this.report(unit, active, r),
     };
     for (const active of unit.ruleSet.active) {
       if (active.rule.scope !== 'model') continue;
       const rule = active.rule as ModelRule<unknown>;
       if (!readable && !rule.meta.unreadableConfigs) continue;
       if (rule.meta.requiresModel && !sig().signature) continue;
-      const ctx = new RuleContext(unit, facts, active.options, this.reporter(unit, active));
-      guarded(rule.meta.id, () => rule.check(ctx), (error) => ctx.report({ messageId: INTERNAL_ERROR, data: { ruleId: rule.meta.id, error }, severity: 'error' }));
+      const ctx = new RuleContext(unit, facts, active);
+      try {
+        rule.check(ctx);
+      } catch (e) {
+        ctx.report(internalError(rule.meta.id, e));
+      }
     }
   }
 
@@ -432,11 +438,15 @@ class LintRun {
           // Only configs being linted get findings; the unit's own level for the rule applies.
           if (!unit || !model.isTarget) return;
           const own = unit.ruleSet.active.find((a) => a.rule.meta.id === rule.meta.id);
-          if (own) this.reporter(unit, own)(r);
+          if (own) this.report(unit, own, r);
         },
       };
-      const first = models.find((m) => m.isTarget);
-      guarded(rule.meta.id, () => rule.check(ctx), (error) => first && ctx.report(first, { messageId: INTERNAL_ERROR, data: { ruleId: rule.meta.id, error }, severity: 'error' }));
+      try {
+        rule.check(ctx);
+      } catch (e) {
+        const first = models.find((m) => m.isTarget);
+        if (first) ctx.report(first, internalError(rule.meta.id, e));
+      }
     }
   }
 
@@ -484,6 +494,26 @@ class LintRun {
 }
 
 // ---- helpers -------------------------------------------------------------------------------------
+
+/**
+ * Rule sets of settings with nothing over them from the command line are the same in every run with
+ * the same rules (the editor lints on each keystroke): made once per settings object. They are read,
+ * never changed.
+ */
+const SHARED_RULE_SETS = new WeakMap<readonly Rule[], WeakMap<LintSettings, RuleSet>>();
+
+/** A run's rule sets by the settings they were made from. */
+type RuleSets = { get(settings: LintSettings): RuleSet | undefined; set(settings: LintSettings, set: RuleSet): unknown };
+
+function sharedRuleSets(rules: readonly Rule[]): RuleSets {
+  let sets = SHARED_RULE_SETS.get(rules);
+  if (!sets) SHARED_RULE_SETS.set(rules, (sets = new WeakMap()));
+  return sets;
+}
+
+function commandLineSetsNothing(o: LintOptions): boolean {
+  return o.ruleLevels === undefined && o.gpuMemory === undefined && o.gpuCount === undefined && o.server === undefined && o.configsOnly === undefined;
+}
 
 /** Each rule's options when none are set, parsed once: every run without them (each keystroke in the editor) asks. */
 const DEFAULT_OPTIONS = new WeakMap<Rule, unknown>();
@@ -591,9 +621,13 @@ interface UnitFacts {
   isEnabled: (ruleId: string) => boolean;
   files: RuleFiles;
   edits: ConfigEdits | undefined;
+  report: (active: ActiveRule, r: Report) => void;
 }
 
-/** A rule's context: a class, so that every context has one shape and the model is read on first ask. */
+/**
+ * A rule's context: a class, so that every context has one shape, the model is read on first ask,
+ * and a rule's context costs one object (thirty-odd rules run on every config, in every keystroke's run).
+ */
 class RuleContext implements ModelContext<unknown> {
   readonly model: ModelInfo;
   readonly file: string;
@@ -603,13 +637,14 @@ class RuleContext implements ModelContext<unknown> {
   readonly settings: LintSettings;
   readonly files: RuleFiles;
   readonly modelChecks: readonly string[];
+  readonly options: unknown;
 
   constructor(
     unit: Unit,
     private readonly facts: UnitFacts,
-    readonly options: unknown,
-    readonly report: (r: Report) => void,
+    private readonly active: ActiveRule,
   ) {
+    this.options = active.options;
     this.model = facts.model;
     this.file = unit.file;
     this.doc = unit.doc;
@@ -634,6 +669,10 @@ class RuleContext implements ModelContext<unknown> {
 
   isEnabled(ruleId: string): boolean {
     return this.facts.isEnabled(ruleId);
+  }
+
+  report(r: Report): void {
+    this.facts.report(this.active, r);
   }
 }
 
@@ -665,13 +704,9 @@ function toDiagnostic(meta: RuleMeta<unknown>, r: Report, severity: Severity, fi
   return d;
 }
 
-/** A rule that throws is a bug in tritonc: report it as a finding and let the other rules finish. */
-function guarded(ruleId: string, run: () => void, report: (error: string) => void): void {
-  try {
-    run();
-  } catch (e) {
-    report((e as Error).message);
-  }
+/** A rule that throws is a bug in tritonc: reported as a finding, while the other rules finish. */
+function internalError(ruleId: string, e: unknown): Report {
+  return { messageId: INTERNAL_ERROR, data: { ruleId, error: (e as Error).message }, severity: 'error' };
 }
 
 function hasSyntaxErrors(doc: ConfigDocument): boolean {

@@ -6,11 +6,20 @@ import { VERSION } from '../version.js';
 
 export type { FileResult, InputProblem, LintResult };
 
-/** What reports say about a rule. */
-export const describeRule = (meta: RuleMeta<unknown>): RuleDescriptor => ({
-  id: meta.id, category: meta.category, defaultSeverity: meta.defaultSeverity, description: meta.description,
-  prevents: meta.prevents, requiresModel: meta.requiresModel, docsUrl: ruleDocsUrl(meta.id),
-});
+const DESCRIPTORS = new WeakMap<RuleMeta<unknown>, RuleDescriptor>();
+
+/** What reports say about a rule: made once per rule (every run's result lists every rule), and frozen. */
+export function describeRule(meta: RuleMeta<unknown>): RuleDescriptor {
+  let d = DESCRIPTORS.get(meta);
+  if (!d) {
+    d = Object.freeze({
+      id: meta.id, category: meta.category, defaultSeverity: meta.defaultSeverity, description: meta.description,
+      prevents: meta.prevents, requiresModel: meta.requiresModel, docsUrl: ruleDocsUrl(meta.id),
+    });
+    DESCRIPTORS.set(meta, d);
+  }
+  return d;
+}
 
 export const TOOL = (): LintResult['tool'] => ({ name: 'tritonc', version: VERSION, informationUri: projectUrl() });
 

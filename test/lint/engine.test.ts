@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintSync, lintText } from '../../src/lint/engine.js';
 import { LintInputError } from '../../src/lint/errors.js';
-import { SettingsError } from '../../src/lint/settings.js';
+import { DEFAULT_SETTINGS, SettingsError, type LintSettings } from '../../src/lint/settings.js';
 import { CLASSIFIER, CLASSIFIER_CONFIG, OWN_RULES, findings, lintDir, ruleIds, writeRepo } from './harness.js';
 
 const BAD_DIMS = CLASSIFIER_CONFIG.replace('dims: [ 3, 224, 224 ]', 'dims: [ 1, 3, 224, 224 ]');
@@ -106,6 +106,21 @@ describe('lint engine: settings', () => {
     });
     expect(findings(lintDir(dir, ['.'], { settingsFile: 'other.json' }), 'queue-delay')).toEqual([]);
     expect(findings(lintDir(dir, ['.'], { ruleLevels: { 'queue-delay': 'info' } }), 'queue-delay')[0]!.severity).toBe('info');
+  });
+
+  it('runs one after another do not share what the settings or flags made of the rules (rule sets are kept only for plain settings)', async () => {
+    const dir = await writeRepo({ 'm/config.pbtxt': SLOW });
+    const level = (options: Parameters<typeof lintDir>[2] = {}) => findings(lintDir(dir, ['.'], options), 'queue-delay').map((f) => f.severity);
+    const quiet: LintSettings = { ...DEFAULT_SETTINGS, rules: { 'queue-delay': { level: 'off' } } };
+    const before = level();
+    expect(before).toHaveLength(1);
+    expect(level({ ruleLevels: { 'queue-delay': 'error' } })).toEqual(['error']);
+    expect(level()).toEqual(before);
+    expect(level({ settings: quiet })).toEqual([]);
+    expect(level()).toEqual(before);
+    expect(level({ settings: quiet })).toEqual([]);
+    expect(level({ settings: quiet, ruleLevels: { 'queue-delay': 'info' } })).toEqual(['info']);
+    expect(level({ settings: quiet })).toEqual([]);
   });
 
   it('a bad settings file is an error naming the file and the key', async () => {
