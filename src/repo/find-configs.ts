@@ -3,7 +3,7 @@
 // Symlinks are followed, as Triton follows them (a config linked from a shared directory is a
 // config), each directory once, so a link back up the tree cannot loop. A directory that cannot be
 // read is reported, never skipped.
-import { basename, join } from 'node:path';
+import { basename, resolve, sep } from 'node:path';
 import { UnreadablePathError } from '../util/unreadable-path.js';
 import type { Tree } from './tree.js';
 
@@ -55,20 +55,32 @@ export function findConfigFiles(paths: readonly string[], tree: Tree, options: F
       model = true;
     }
     for (const e of entries) {
-      const full = join(dir, e.name);
       if (e.kind === 'dir') {
-        if (!SKIP_DIRS.has(e.name)) walk(full, e.link ? tree.realpath(full) : join(real, e.name), model);
+        if (SKIP_DIRS.has(e.name)) continue;
+        const full = childPath(dir, e.name);
+        walk(full, e.link ? tree.realpath(full) : childPath(real, e.name), model);
       } else if (e.name === 'config.pbtxt' || (e.name.endsWith('.pbtxt') && basename(dir) === 'configs')) {
         // Also a FIFO or a dangling link of that name: reading it says why it cannot be read.
-        add(full);
+        add(childPath(dir, e.name));
       }
     }
   };
-  for (const p of paths) {
+  for (const given of paths) {
+    const p = resolve(given);
     const kind = tree.kind(p);
     if (kind === undefined) found.missing.push(p);
     else if (kind === 'dir') walk(p, tree.realpath(p), false);
     else add(p);
   }
   return found;
+}
+
+/**
+ * A directory entry's path. The walk starts from resolved paths and adds names that hold no
+ * separator, so every directory it reaches is written normally already: path.join would normalize
+ * the whole string again for each entry of each directory (at 1,000 models, a tenth of what a lint
+ * allocates was joined paths).
+ */
+function childPath(dir: string, name: string): string {
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
 }
