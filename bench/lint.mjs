@@ -86,14 +86,12 @@ function run(argv, cwd = dir) {
   }
   return Number(process.hrtime.bigint() - t0) / 1e6;
 }
+const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 /** Each case's median, and its fastest run (the one the machine disturbed least). */
 function medians(cases) {
   const samples = cases.map(() => []);
   for (let i = 0; i < RUNS; i++) cases.forEach((argv, j) => samples[j].push(run(argv)));
-  return samples.map((s) => {
-    s.sort((a, b) => a - b);
-    return { median: s[Math.floor(s.length / 2)], fastest: s[0] };
-  });
+  return samples.map((s) => ({ median: median(s), fastest: Math.min(...s) }));
 }
 
 // One model alone in its repository, as `tritonc lint` on a small project or a single model dir.
@@ -137,7 +135,6 @@ for (let i = 0; i < RUNS; i++) {
   await Promise.all(halves.map((h) => runAsync(lintArgs([h]))));
   split.push(Number(process.hrtime.bigint() - t0) / 1e6);
 }
-const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 const [togetherMs, splitMs] = [median(together), median(split)];
 // 10,000 models (issue 14): the same figures once each, and the cost per model between the two sizes.
 let large;

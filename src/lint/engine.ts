@@ -511,10 +511,6 @@ function sharedRuleSets(rules: readonly Rule[]): RuleSets {
   return sets;
 }
 
-function commandLineSetsNothing(o: LintOptions): boolean {
-  return o.ruleLevels === undefined && o.gpuMemory === undefined && o.gpuCount === undefined && o.server === undefined && o.configsOnly === undefined;
-}
-
 /** Each rule's options when none are set, parsed once: every run without them (each keystroke in the editor) asks. */
 const DEFAULT_OPTIONS = new WeakMap<Rule, unknown>();
 
@@ -532,6 +528,11 @@ function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
+}
+
+/** Whether no flag is set over the settings: every option withCommandLine and ruleSet read (keep the two in step). */
+function commandLineSetsNothing(o: LintOptions): boolean {
+  return o.ruleLevels === undefined && o.gpuMemory === undefined && o.gpuCount === undefined && o.server === undefined && o.configsOnly === undefined;
 }
 
 /** The settings with the command line's flags over them. */

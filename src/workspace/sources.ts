@@ -53,8 +53,17 @@ export class Sources implements Tree {
   private readonly signatures = new IdentityCache<SignatureResult>();
   /** The paths asked about while recording (recorded()), innermost last. */
   private readonly recordings: Set<string>[] = [];
-  /** dependencyIdentity as a function, for the disk cache. */
-  readonly identityOf = (path: string): FileIdentity | null | undefined => this.dependencyIdentity(path);
+  /**
+   * What a fact kept across processes records of a path it was made from: its identity (a
+   * directory's changes when an entry is added, removed or renamed), null when nothing is there, and
+   * undefined when that cannot be told (an overlay, an object store): nothing made from it may be
+   * kept. A function property, handed as it is to the disk cache.
+   */
+  readonly identityOf = (path: string): FileIdentity | null | undefined => {
+    if (this.overlays.has(path) || this.overlayDirs.has(path)) return undefined;
+    const st = this.stat(path);
+    return st === undefined ? null : st.id;
+  };
 
   constructor(
     private readonly disk: FileSource = diskFiles,
@@ -139,7 +148,7 @@ export class Sources implements Tree {
 
   /**
    * Runs `compute`, and returns with its value every path it asked this source about (listed, looked
-   * at, read): a fact made from them stays true while each is as it was (dependencyIdentity).
+   * at, read): a fact made from them stays true while each is as it was (identityOf).
    */
   recorded<T>(compute: () => T): { value: T; paths: string[] } {
     const paths = new Set<string>();
@@ -155,17 +164,6 @@ export class Sources implements Tree {
   note(path: string): void {
     if (!this.recordings.length) return;
     for (const r of this.recordings) r.add(path);
-  }
-
-  /**
-   * What a fact kept across processes records of a path it was made from: its identity (a
-   * directory's changes when an entry is added, removed or renamed), null when nothing is there, and
-   * undefined when that cannot be told (an overlay, an object store): nothing made from it may be kept.
-   */
-  dependencyIdentity(path: string): FileIdentity | null | undefined {
-    if (this.overlays.has(path) || this.overlayDirs.has(path)) return undefined;
-    const st = this.stat(path);
-    return st === undefined ? null : st.id;
   }
 
   // ---- the tree ----
@@ -261,7 +259,7 @@ export class Sources implements Tree {
    * disk); undefined for an overlay, for nothing, and where the source cannot tell.
    */
   identity(path: string): FileIdentity | undefined {
-    return this.dependencyIdentity(path) ?? undefined;
+    return this.identityOf(path) ?? undefined;
   }
 
   /** One look per run at a path: its kind, size and identity all come from it. */
