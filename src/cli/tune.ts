@@ -17,11 +17,12 @@ import { CsvError } from '../tune/csv.js';
 import { parseModelAnalyzerCsv } from '../tune/model-analyzer-csv.js';
 import { parsePerfCsv, type PerfTable } from '../tune/perf-csv.js';
 import { pick, type PickResult, type VariantSettings } from '../tune/pick.js';
-import { perfAnalyzerCommand, planVariants, runScript, shellLine, type MeasureOptions } from '../tune/plan.js';
+import { measureScript, perfAnalyzerCommand, planVariants, runScript, type MeasureOptions } from '../tune/plan.js';
 import { plotSvg } from '../tune/svg.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { displayPath } from '../util/display-path.js';
 import { lineDiff } from '../util/line-diff.js';
+import { checkHostPort, shellLine } from '../util/shell.js';
 import { describeFsError, readText } from '../util/read-text.js';
 import { Workspace } from '../workspace/workspace.js';
 import type { CommandSpec } from './command.js';
@@ -45,7 +46,7 @@ export const tuneCommand: CommandSpec = {
       .option('protocol', { choices: ['grpc', 'http'] as const, default: 'grpc' as const, describe: 'plan: perf_analyzer -i' })
       .option('http-url', { type: 'string', default: 'localhost:8000', describe: 'plan: the server\'s HTTP endpoint, where run.sh loads and unloads the variants' })
       .option('concurrency-range', { type: 'string', default: '1:16:2', describe: 'plan: perf_analyzer --concurrency-range start:end:step' })
-      .option('measurement-interval', { type: 'number', default: 5000, describe: 'plan: perf_analyzer --measurement-interval, in ms' })
+      .option('measurement-interval', { type: 'string', default: '5000', describe: 'plan: perf_analyzer --measurement-interval, in ms' })
       .option('latency-budget', { type: 'string', describe: 'pick: the latency the chosen point must stay within (e.g. 20ms)' })
       .option('percentile', { type: 'string', default: 'p99', describe: 'pick: the latency to hold to the budget (p50, p90, p95, p99, avg); plan: the --percentile perf_analyzer stabilizes on' })
       .option('format', { choices: ['text', 'json'] as const, default: 'text' as const })
@@ -80,7 +81,14 @@ async function runPlan(a: Record<string, unknown>, io: CliIO): Promise<number> {
   const percentile = /^p?(\d+)$/.exec(String(a.percentile));
   if (!percentile || Number(percentile[1]) < 1 || Number(percentile[1]) > 99) throw new UsageError(`tune plan: --percentile: "${String(a.percentile)}" is not a percentile perf_analyzer takes (1 to 99, e.g. p99)`);
   if (!/^\d+(:\d+(:\d+)?)?$/.test(String(a['concurrency-range']))) throw new UsageError(`tune plan: --concurrency-range: "${String(a['concurrency-range'])}" is not start[:end[:step]]`);
-  const measure: MeasureOptions = { url: String(a.url), protocol: a.protocol as 'grpc' | 'http', concurrencyRange: String(a['concurrency-range']), measurementIntervalMs: Number(a['measurement-interval']), percentile: Number(percentile[1]) };
+  const interval = Number(a['measurement-interval']);
+  if (!/^[1-9]\d*$/.test(String(a['measurement-interval']))) throw new UsageError(`tune plan: --measurement-interval: ${JSON.stringify(String(a['measurement-interval']))} is not a whole number of milliseconds`);
+  // Both addresses reach the generated scripts: each is host:port, and nothing else.
+  for (const flag of ['url', 'http-url'] as const) {
+    const checked = checkHostPort(String(a[flag]));
+    if (!checked.ok) throw new UsageError(`tune plan: --${flag}: ${JSON.stringify(String(a[flag]))} ${checked.why}`);
+  }
+  const measure: MeasureOptions = { url: String(a.url), protocol: a.protocol as 'grpc' | 'http', concurrencyRange: String(a['concurrency-range']), measurementIntervalMs: interval, percentile: Number(percentile[1]) };
 
   const ws = new Workspace();
   if (ws.tree.kind(modelDir) !== 'dir') throw new UsageError(`tune plan: ${shown(modelDir)}: not a model directory`);
@@ -125,8 +133,9 @@ async function runPlan(a: Record<string, unknown>, io: CliIO): Promise<number> {
         if (entry === 'config.pbtxt' || entry === 'configs') continue;
         symlinkSync(join(modelDir, entry), join(dir, entry));
       }
-      commands[v.name] = shellLine(perfAnalyzerCommand(v.name, decoupled, measure));
-      writeFileSync(join(dir, 'perf_analyzer.sh'), `#!/usr/bin/env bash\n# Measures ${v.name}; run from this directory (run.sh does), it writes perf.csv here.\nset -euo pipefail\ncd "$(dirname "$0")"\n${commands[v.name]}\n`);
+      const command = perfAnalyzerCommand(v.name, decoupled, measure);
+      commands[v.name] = shellLine(command);
+      writeFileSync(join(dir, 'perf_analyzer.sh'), measureScript(v.name, command));
     }
     writeFileSync(join(tmp, 'run.sh'), runScript(planned.variants.map((v) => v.name), String(a['http-url'])), { mode: 0o755 });
     writeFileSync(join(tmp, 'tune-plan.json'), `${JSON.stringify({ model, modelDir, percentile: `p${measure.percentile}`, variants: planned.variants.map((v) => ({ name: v.name, settings: v.settings, command: commands[v.name] })) }, null, 2)}\n`);

@@ -5,6 +5,7 @@
 import type { PathSegment } from '../diagnostics.js';
 import type { ModelConfig } from '../config/model-config.js';
 import type { FieldChange } from '../config/set-fields.js';
+import { shellComment, shellLine, shellQuote } from '../util/shell.js';
 import type { VariantSettings } from './pick.js';
 
 export interface MeasureOptions {
@@ -86,10 +87,20 @@ export function perfAnalyzerCommand(variant: string, decoupled: boolean, m: Meas
   ];
 }
 
-const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-export const shellLine = (argv: readonly string[]): string => argv.map(shellQuote).join(' ');
+/** perf_analyzer.sh: the variant's command, run from its directory. */
+export function measureScript(variant: string, command: readonly string[]): string {
+  return `#!/usr/bin/env bash
+${shellComment(`Measures ${variant}; run from this directory (run.sh does), it writes perf.csv here.`)}
+set -euo pipefail
+cd "$(dirname "$0")"
+${shellLine(command)}
+`;
+}
 
-/** run.sh: load each variant, measure it, unload it (Triton's model repository API, explicit model control). */
+/**
+ * run.sh: load each variant, measure it, unload it (Triton's model repository API, explicit model
+ * control). `httpUrl` is host:port (checked by the caller); like every value it is one quoted word.
+ */
 export function runScript(variants: readonly string[], httpUrl: string): string {
   return `#!/usr/bin/env bash
 # Measures every variant of this plan in turn. Start Triton on this directory first:
@@ -99,12 +110,15 @@ export function runScript(variants: readonly string[], httpUrl: string): string 
 # Then: tritonc tune pick "$(pwd)" --latency-budget <your p99 budget>
 set -euo pipefail
 cd "$(dirname "$0")"
-TRITON_HTTP="\${TRITON_HTTP:-${httpUrl}}"
-for variant in ${variants.map(shellQuote).join(' ')}; do
-  echo "== $variant"
-  curl -sSf -X POST "http://$TRITON_HTTP/v2/repository/models/$variant/load" > /dev/null
-  (cd "$variant" && bash perf_analyzer.sh)
-  curl -sSf -X POST "http://$TRITON_HTTP/v2/repository/models/$variant/unload" > /dev/null
-done
+default_http=${shellQuote(httpUrl)}
+TRITON_HTTP="\${TRITON_HTTP:-$default_http}"
+# $1: the variant's directory and model name; $2: the name as it stands in a URL.
+measure() {
+  printf '== %q\\n' "$1"
+  curl -sSf -X POST "http://$TRITON_HTTP/v2/repository/models/$2/load" > /dev/null
+  (cd -- "$1" && bash perf_analyzer.sh)
+  curl -sSf -X POST "http://$TRITON_HTTP/v2/repository/models/$2/unload" > /dev/null
+}
+${variants.map((v) => shellLine(['measure', v, encodeURIComponent(v)])).join('\n')}
 `;
 }

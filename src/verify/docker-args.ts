@@ -6,6 +6,7 @@
 // Auto-complete stays on (Triton's default) unless the user serves with --disable-auto-complete-config:
 // the tritonserver flags given to verify (server-options.ts tritonServerArgs) are passed on as they are,
 // so the model is checked as the production server will load it.
+import { shellLine } from '../util/shell.js';
 
 /**
  * The Triton release verify starts by default; --image picks another. The newest release Triton's own
@@ -77,6 +78,5 @@ export function dockerRunArgs(spec: DockerRunSpec): string[] {
 
 /** The command as a person would type it (for --dry-run and messages only; never executed). */
 export function displayCommand(command: string, args: readonly string[]): string {
-  const quote = (a: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
-  return [command, ...args].map(quote).join(' ');
+  return shellLine([command, ...args]);
 }

@@ -44,7 +44,8 @@ describe('tritonc tune plan', () => {
     expect(lstatSync(join(out, 'classifier_d1000_i2', '1')).isSymbolicLink()).toBe(true);
     expect(readFileSync(join(out, 'classifier_d0_i1', 'perf_analyzer.sh'), 'utf8')).toContain('perf_analyzer -m classifier_d0_i1 -u localhost:8001 -i grpc --concurrency-range=1:16:2 --measurement-interval=5000 -f perf.csv --percentile=99');
     const run = readFileSync(join(out, 'run.sh'), 'utf8');
-    expect(run).toContain('/v2/repository/models/$variant/load');
+    expect(run).toContain("/v2/repository/models/$2/load");
+    expect(run).toContain("measure classifier_d1000_i2 classifier_d1000_i2");
     expect(spawnSync('bash', ['-n', join(out, 'run.sh')]).status).toBe(0);
     // The variants lint clean as a repository of their own.
     expect((await cli(['lint', out], { cwd: out })).code).toBe(0);
