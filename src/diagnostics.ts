@@ -68,11 +68,15 @@ export interface FileResult {
   output?: string;
 }
 
-/** A file that could not be read: the CLI reports it and exits 2. */
+/**
+ * A file that could not be read: the CLI reports it and exits 2. With level 'warning', something
+ * that did not stop a check (the lint cache could not be written): reported, and no exit code changes.
+ */
 export interface InputProblem {
   file: string;
   /** What is wrong, without the file: "cannot read: not a regular file (a FIFO)". */
   message: string;
+  level?: 'warning';
 }
 
 export interface LintResult {

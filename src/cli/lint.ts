@@ -169,7 +169,7 @@ async function lintOnce(paths: string[], server: Partial<ServerOptions> | undefi
 }
 
 function report(result: LintResult, opts: LintCliOptions, format: ReportFormat, io: CliIO): number {
-  for (const p of result.problems) io.stderr(`tritonc lint: ${displayPath(p.file, io.cwd)}: ${p.message}\n`);
+  for (const p of result.problems) io.stderr(`tritonc lint: ${p.level === 'warning' ? 'warning: ' : ''}${displayPath(p.file, io.cwd)}: ${p.message}\n`);
 
   const shown = opts.quiet ? errorsOnly(result) : result;
   const color = opts.outputFile && opts.color !== true ? false : shouldColor({ flag: opts.color, env: io.env, isTTY: io.stdoutIsTTY });
@@ -187,7 +187,7 @@ function report(result: LintResult, opts: LintCliOptions, format: ReportFormat, 
   const maxWarnings = opts.maxWarnings ?? -1;
   const tooManyWarnings = maxWarnings >= 0 && result.warningCount > maxWarnings;
   if (tooManyWarnings) io.stderr(`tritonc found too many warnings (maximum: ${maxWarnings}).\n`);
-  if (result.problems.length) return EXIT.usage;
+  if (result.problems.some((p) => p.level !== 'warning')) return EXIT.usage;
   if (result.errorCount > 0 || tooManyWarnings) return EXIT.problems;
   return EXIT.ok;
 }

@@ -5,9 +5,9 @@
 // tritonc cannot read, or a lock file it cannot parse (--check).
 import { join, resolve } from 'node:path';
 import { looksLikeModelDir } from '../repo/model-dir.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
 import { displayPath } from '../util/display-path.js';
 import { lineDiff } from '../util/line-diff.js';
+import { OwnFileError, ownFileProblem, writeOwnFile } from '../util/own-file.js';
 import { describeFsError } from '../util/read-text.js';
 import { buildLock } from '../workspace/lock-build.js';
 import { LOCK_FILE_NAME, serializeLock } from '../workspace/lock.js';
@@ -60,6 +60,9 @@ function planLock(repo: string, opts: { repo: string; check: boolean; output?: s
     throw new UsageError(`lock: ${opts.repo} is a model directory; give the repository that holds it: tritonc lock ${shown(resolve(repo, '..'))}`);
   }
   const file = opts.output !== undefined ? resolve(cwd, opts.output) : join(repo, LOCK_FILE_NAME);
+  // Always a path on this machine (a remote repository's lock goes to --output): never a link.
+  const own = ownFileProblem(file, 'lock');
+  if (own) throw new UsageError(`lock: ${shown(file)} ${own}; tritonc lock then writes the file`);
   const existing = ws.lock(repo);
   if (existing.error && opts.check && opts.output === undefined) throw new UsageError(`lock: ${shown(existing.error.file)}: ${existing.error.problem}`);
 
@@ -93,8 +96,9 @@ function writeLock({ repo, file, text, before, summary, kept, existingProblem }:
     return EXIT.ok;
   }
   try {
-    writeFileAtomic(file, text);
+    writeOwnFile(file, 'lock', text);
   } catch (e) {
+    if (e instanceof OwnFileError) throw new UsageError(`lock: ${shown(file)} ${e.problem}`);
     throw new UsageError(`lock: cannot write ${shown(file)}: ${describeFsError(e)}`);
   }
   io.stdout(`wrote ${shown(file)} (${summary})\n`);

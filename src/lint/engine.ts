@@ -31,6 +31,7 @@ import type { FileSource, SignatureResult } from '../workspace/sources.js';
 import { append } from '../util/arrays.js';
 import { applyServerFlags, type ServerOptions } from '../triton/server-options.js';
 import { DiskCache } from '../workspace/disk-cache.js';
+import { OwnFileError } from '../util/own-file.js';
 import { VERSION } from '../version.js';
 import { nearRemoteUrl } from '../remote/url.js';
 
@@ -76,7 +77,7 @@ export async function lint(paths: readonly string[], options: LintOptions = {}):
 
 export function lintSync(paths: readonly string[], options: LintOptions = {}): LintResult {
   // One run reads the tree as it is: each directory is listed once, however many parts ask.
-  const cache = options.cacheFile && !options.workspace ? new DiskCache(resolve(options.cwd ?? process.cwd(), options.cacheFile), VERSION) : undefined;
+  const cache = options.cacheFile && !options.workspace ? openCache(resolve(options.cwd ?? process.cwd(), options.cacheFile), options.cwd ?? process.cwd()) : undefined;
   // A workspace kept across runs starts a new one (the disk is asked again); a new workspace is one.
   const workspace = options.workspace ?? new Workspace({ ...(cache ? { diskCache: cache } : {}), ...(options.files ? { files: options.files } : {}) });
   if (options.workspace) workspace.newRun();
@@ -93,10 +94,21 @@ export function lintSync(paths: readonly string[], options: LintOptions = {}): L
   try {
     const result = new LintRun(options, workspace).run(targets);
     const unsaved = cache?.save();
-    return unsaved ? { ...result, problems: [...result.problems, { file: cache!.file, message: `cannot write the cache: ${unsaved}` }] } : result;
+    // The findings stand without the cache: its loss is said, and changes no exit code.
+    return unsaved ? { ...result, problems: [...result.problems, { file: cache!.file, message: `cannot write the cache (the findings stand; the next run reads the models again): ${unsaved}`, level: 'warning' }] } : result;
   } catch (e) {
     // A model directory or version directory that cannot be listed: nothing in it was checked.
     if (e instanceof UnreadablePathError) throw new LintInputError(`${displayPath(e.path, cwd)}: cannot read: ${e.reason}`, 'unreadable');
+    throw e;
+  }
+}
+
+/** The --cache file: one at a link or a non-file is refused (exit 2), never read or written through. */
+function openCache(file: string, cwd: string): DiskCache {
+  try {
+    return new DiskCache(file, VERSION);
+  } catch (e) {
+    if (e instanceof OwnFileError) throw new LintInputError(`${displayPath(e.file, cwd)}: ${e.problem}, or give another file with --cache-location`, 'cache');
     throw e;
   }
 }

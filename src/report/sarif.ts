@@ -82,9 +82,9 @@ export function toSarif(result: LintResult, options: ReportOptions = {}): Json {
         results,
         invocations: [
           {
-            executionSuccessful: result.problems.length === 0,
+            executionSuccessful: !result.problems.some((p) => p.level !== 'warning'),
             toolExecutionNotifications: result.problems.map((p) => ({
-              level: 'error',
+              level: p.level ?? 'error',
               message: { text: p.message },
               locations: [{ physicalLocation: { artifactLocation: { uri: pathToFileURL(p.file).href } } }],
             })),

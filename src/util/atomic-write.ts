@@ -4,9 +4,10 @@
 // directory is flushed so the rename survives a crash. On any error the temporary file is removed,
 // the original is left as it was, and the error is thrown with its code (ENOSPC, EACCES, ...).
 //
-// A symlink is written through: the file it points to is replaced and the link stays a link. The
-// replacement keeps the original's mode, and its owner and group where the process may set them (as
-// root). It is a new file: other hard links to the original keep the old content.
+// A symlink is written through (a user's config may be one): the file it points to is replaced and
+// the link stays a link; tritonc's own files (own-file.ts) are written with followLinks false, at the
+// path itself. The replacement keeps the original's mode, and its owner and group where the process
+// may set them (as root). It is a new file: other hard links to the original keep the old content.
 import * as fs from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomHex } from './random-hex.js';
@@ -23,11 +24,11 @@ export const atomicWriteFs = {
 /** The temporary files tritonc writes beside a file: `.<name>.tritonc-<pid>-<random>.tmp`. */
 export const TEMP_FILE = /^\.(.+)\.tritonc-(\d+)-[0-9a-f]{8}\.tmp$/;
 
-export function writeFileAtomic(path: string, content: string): void {
-  const target = writeTarget(path);
+export function writeFileAtomic(path: string, content: string, options: { followLinks?: boolean } = {}): void {
+  const target = options.followLinks === false ? path : writeTarget(path);
   removeStaleTempFiles(target);
   const tmp = join(dirname(target), `.${basename(target)}.tritonc-${process.pid}-${randomHex(8)}.tmp`);
-  const original = statOrUndefined(target);
+  const original = options.followLinks === false ? lstatFileOrUndefined(target) : statOrUndefined(target);
   const io = atomicWriteFs;
   const data = Buffer.from(content, 'utf8');
   const fd = io.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, original ? original.mode & 0o7777 : 0o644);
@@ -73,6 +74,15 @@ function writeTarget(path: string): string {
 function statOrUndefined(path: string): fs.Stats | undefined {
   try {
     return fs.statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function lstatFileOrUndefined(path: string): fs.Stats | undefined {
+  try {
+    const st = fs.lstatSync(path);
+    return st.isFile() ? st : undefined;
   } catch {
     return undefined;
   }

@@ -11,15 +11,15 @@
 // seconds is not kept (a file system that keeps whole seconds could change it again unseen, as git
 // treats "racily clean" entries), nor one made from what a run cannot identify (unsaved text, the
 // lock's stand-ins, an object store). A cache file tritonc cannot read, or one another version wrote,
-// is ignored and rewritten.
+// is ignored and rewritten. The file is tritonc's own (util/own-file.ts): a symbolic link or a
+// non-file at its path is refused (OwnFileError), never read through or written over.
 //
 // The file is four lines: a header, then the summaries, signatures and configs, each a JSON object
 // parsed only when a run first asks for it (a run that finds every summary current reads no other).
-import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve, sep } from 'node:path';
 import type { ModelConfig } from '../config/model-config.js';
 import type { ModelSignature } from '../onnx/types.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { readOwnFile, writeOwnFile } from '../util/own-file.js';
 import { modifiedMs, type FileIdentity } from '../util/file-identity.js';
 import type { ModelSummary } from './model-summary.js';
 
@@ -127,9 +127,15 @@ class Section<V> {
   }
 }
 
-/** The file's lines, as bytes: a section is decoded only when it is asked for. */
+/** A cache larger than this is not read (and is rewritten): no repository's facts come near it. */
+const MAX_CACHE_BYTES = 512 * 1024 * 1024;
+const WHAT = 'lint cache';
+
+/** The file's lines, as bytes: a section is decoded only when it is asked for. Throws OwnFileError for a link or a non-file. */
 function lines(file: string): Buffer[] {
-  const bytes = readFileSync(file);
+  const read = readOwnFile(file, WHAT, MAX_CACHE_BYTES);
+  if (read.kind !== 'bytes') return [];
+  const bytes = read.bytes;
   const out: Buffer[] = [];
   for (let start = 0; start < bytes.length; ) {
     const end = bytes.indexOf(0x0a, start);
@@ -153,9 +159,9 @@ export class DiskCache {
   private dirty = false;
 
   constructor(readonly file: string, private readonly version: string) {
-    let read: Buffer[] = [];
+    // A link or a non-file at the path is refused here (OwnFileError), before anything is read.
+    let read = lines(file);
     try {
-      read = lines(file);
       const header = JSON.parse(read[0]?.toString('utf8') ?? '') as { format?: number; tritonc?: string };
       // Another tritonc may read models differently: its cache is not ours.
       if (header.format !== FORMAT || header.tritonc !== version || read.length < 4) read = [];
@@ -263,7 +269,7 @@ export class DiskCache {
     if (!this.dirty) return undefined;
     try {
       const header = JSON.stringify({ format: FORMAT, tritonc: this.version });
-      writeFileAtomic(this.file, `${[header, this.summaries.toJSON(), this.entries.toJSON(), this.configs.toJSON()].join('\n')}\n`);
+      writeOwnFile(this.file, WHAT, `${[header, this.summaries.toJSON(), this.entries.toJSON(), this.configs.toJSON()].join('\n')}\n`);
       this.dirty = false;
       return undefined;
     } catch (e) {

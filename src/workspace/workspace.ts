@@ -19,6 +19,7 @@ import { locateModelFile, type ModelFile } from '../triton/model-file.js';
 import { IdentityCache } from '../util/file-identity.js';
 import { Sources, type FileSource, type SignatureResult } from './sources.js';
 import type { ModelSignature } from '../onnx/types.js';
+import { ownFileProblem } from '../util/own-file.js';
 import { LOCK_FILE_NAME, LockError, parseLock, signatureFromLock, type Lock } from './lock.js';
 
 /** A repository's tritonc.lock.json: none, the lock, or why it cannot be used. */
@@ -244,6 +245,9 @@ export class Workspace {
 
   private readLock(repo: string): LockRead {
     const file = join(repo, LOCK_FILE_NAME);
+    // The lock is tritonc's own file: a committed link could make it read (and quote) any file.
+    const entry = this.sources.entries(repo).find((e) => e.name === LOCK_FILE_NAME);
+    if (entry?.link || (entry && entry.kind !== 'file')) return { file, error: new LockError(file, ownFileProblem(file, 'lock') ?? 'is not a regular file') };
     const read = this.sources.text(file);
     if (read.kind === 'missing') return { file };
     if (read.kind !== 'text') return { file, error: new LockError(file, `cannot read: ${read.reason}`) };
