@@ -59,6 +59,8 @@ export interface LintOptions {
    * the end. Only with a workspace of this run (not with `workspace`, which keeps its own).
    */
   cacheFile?: string;
+  /** The clock (ms) the cache measures its racy window against: what changed within two seconds of it is not kept. */
+  now?: () => number;
   /** Where the files are read (a repository in object storage: remote/repositories.ts); default the disk. Only without `workspace`. */
   files?: FileSource;
   /** Called after each config file, for a progress display. */
@@ -77,7 +79,7 @@ export async function lint(paths: readonly string[], options: LintOptions = {}):
 
 export function lintSync(paths: readonly string[], options: LintOptions = {}): LintResult {
   // One run reads the tree as it is: each directory is listed once, however many parts ask.
-  const cache = options.cacheFile && !options.workspace ? openCache(resolve(options.cwd ?? process.cwd(), options.cacheFile), options.cwd ?? process.cwd()) : undefined;
+  const cache = options.cacheFile && !options.workspace ? openCache(resolve(options.cwd ?? process.cwd(), options.cacheFile), options.cwd ?? process.cwd(), options.now) : undefined;
   // A workspace kept across runs starts a new one (the disk is asked again); a new workspace is one.
   const workspace = options.workspace ?? new Workspace({ ...(cache ? { diskCache: cache } : {}), ...(options.files ? { files: options.files } : {}) });
   if (options.workspace) workspace.newRun();
@@ -104,9 +106,9 @@ export function lintSync(paths: readonly string[], options: LintOptions = {}): L
 }
 
 /** The --cache file: one at a link or a non-file is refused (exit 2), never read or written through. */
-function openCache(file: string, cwd: string): DiskCache {
+function openCache(file: string, cwd: string, now: (() => number) | undefined): DiskCache {
   try {
-    return new DiskCache(file, VERSION);
+    return new DiskCache(file, VERSION, now);
   } catch (e) {
     if (e instanceof OwnFileError) throw new LintInputError(`${displayPath(e.file, cwd)}: ${e.problem}, or give another file with --cache-location`, 'cache');
     throw e;

@@ -1,13 +1,14 @@
-// A file's identity for caching: the same path, inode, size and modification time mean the same
-// content for our purposes (the editor or exporter wrote nothing since).
+// A file's identity for caching: the same path, inode, size, modification time and change time mean
+// the same content for our purposes (the editor or exporter wrote nothing since). As git's index does,
+// the change time is in it too: `touch -d` can put a modification time back, never a change time.
 import { statSync } from 'node:fs';
 import type { PathKind } from './path-kind.js';
 
 /**
- * Device, inode, size and modification time, as one string: the same string, the same content for
- * our purposes. The time is in milliseconds with its fraction (Node's mtimeMs: to a fraction of a
- * microsecond), so two saves within one millisecond still differ; strings compare and store as they
- * are, and a plain stat makes them (a bigint stat costs some twenty heap objects a file).
+ * Device, inode, size, modification and change times in nanoseconds, as one string: the same
+ * string, the same content for our purposes. Whole nanoseconds (a bigint stat), as the file system
+ * keeps them: a double's milliseconds lose the last digits, so two writes a few hundred nanoseconds
+ * apart could look the same. Strings compare and store as they are.
  */
 export type FileIdentity = string;
 
@@ -28,10 +29,10 @@ export interface PathStat {
 export function statPath(path: string): PathStat | undefined {
   try {
     // No exception made for a path that is not there: asking is the common case.
-    const s = statSync(path, { throwIfNoEntry: false });
+    const s = statSync(path, { throwIfNoEntry: false, bigint: true });
     if (!s) return undefined;
     const kind: PathKind = s.isDirectory() ? 'dir' : s.isFile() ? 'file' : 'other';
-    return { kind, size: kind === 'file' ? s.size : undefined, id: `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}` };
+    return { kind, size: kind === 'file' ? Number(s.size) : undefined, id: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` };
   } catch {
     return undefined;
   }
@@ -41,9 +42,10 @@ export function sameIdentity(a: FileIdentity | undefined, b: FileIdentity | unde
   return a !== undefined && a === b;
 }
 
-/** The modification time an identity records, in milliseconds. */
-export function modifiedMs(id: FileIdentity): number {
-  return Number(id.slice(id.lastIndexOf(':') + 1));
+/** When the file last changed, as its identity records (the later of its modification and change times), in milliseconds. */
+export function changedMs(id: FileIdentity): number {
+  const parts = id.split(':');
+  return Math.max(Number(parts[parts.length - 2]), Number(parts[parts.length - 1])) / 1e6;
 }
 
 /** A cache of values computed from files, kept while the file's identity does not change. */

@@ -1,26 +1,29 @@
 // What one lint run read about the other models of a repository, kept on disk for the next
 // (`tritonc lint --cache`, as ESLint's --cache keeps its results):
 // - each ONNX file's signature, and the value of each config.pbtxt that parses, with the identity
-//   (device, inode, size, mtime) of the file, and of a model's external data files, when it was read;
+//   (device, inode, size, modification and change times in nanoseconds) of the file, and of a model's external data files, when it was read;
 // - each model directory's summary (model-summary.ts), with the identity of every path it was made
 //   from: the directories listed (a directory's identity changes when an entry is added, removed or
 //   renamed), the files looked at or read, and the paths found empty.
 // An entry is used only while every one of those identities is unchanged, so an edited config, a
 // re-exported model or a new version directory is read again. Errors are not kept: a bad file is
-// read again next time, and says so again. A summary made from a path changed within the last two
-// seconds is not kept (a file system that keeps whole seconds could change it again unseen, as git
+// read again next time, and says so again. Nothing read from a path changed within the last two
+// seconds is kept (a file system that keeps whole seconds could change it again unseen, as git
 // treats "racily clean" entries), nor one made from what a run cannot identify (unsaved text, the
 // lock's stand-ins, an object store). A cache file tritonc cannot read, or one another version wrote,
-// is ignored and rewritten. The file is tritonc's own (util/own-file.ts): a symbolic link or a
+// is ignored and rewritten, and so is an entry of the wrong shape (each value read back is checked
+// against its type before use). The file is tritonc's own (util/own-file.ts): a symbolic link or a
 // non-file at its path is refused (OwnFileError), never read through or written over.
 //
 // The file is four lines: a header, then the summaries, signatures and configs, each a JSON object
 // parsed only when a run first asks for it (a run that finds every summary current reads no other).
 import { dirname, isAbsolute, resolve, sep } from 'node:path';
 import type { ModelConfig } from '../config/model-config.js';
+import { asConfigValue } from '../config/value-shape.js';
+import { asSignature } from './signature-schema.js';
 import type { ModelSignature } from '../onnx/types.js';
 import { readOwnFile, writeOwnFile } from '../util/own-file.js';
-import { modifiedMs, type FileIdentity } from '../util/file-identity.js';
+import { changedMs, type FileIdentity } from '../util/file-identity.js';
 import type { ModelSummary } from './model-summary.js';
 
 /**
@@ -29,8 +32,8 @@ import type { ModelSummary } from './model-summary.js';
  */
 export type IdentityOf = (path: string) => FileIdentity | null | undefined;
 
-const FORMAT = 4;
-/** A summary made from a path changed more recently than this is not kept. */
+const FORMAT = 5;
+/** Nothing read from a path changed more recently than this is kept (git's "racily clean"). */
 const RACY_MS = 2000;
 
 interface Entry {
@@ -84,13 +87,25 @@ const reviver = (_key: string, v: unknown): unknown => {
 };
 const decode = <T>(e: Encoded): T => JSON.parse(e.json, e.special ? reviver : undefined) as T;
 
+/**
+ * Whether what was read from a file may be kept: the file is identified, and did not change within
+ * the last RACY_MS (it could change again within the file system's time granularity, unseen).
+ */
+const trusted = (id: FileIdentity | null | undefined, nowMs: number): id is FileIdentity => !!id && changedMs(id) <= nowMs - RACY_MS;
+
 /** Identities are strings: the same string, the same file (null: still nothing there; undefined, "cannot tell", matches nothing). */
 const same = (stored: FileIdentity | null, id: FileIdentity | null | undefined): boolean => stored === id;
 
-function isSummary(v: unknown): v is ModelSummary {
-  if (!v || typeof v !== 'object') return false;
+/** `v` when it has a summary's shape (a damaged or hand-edited file may hold anything), else undefined. */
+function asSummary(v: unknown): ModelSummary | undefined {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
   const s = v as Record<string, unknown>;
-  return typeof s.model === 'boolean' && (s.placement === undefined || (typeof s.placement === 'object' && s.placement !== null)) && (s.weightBytes === undefined || typeof s.weightBytes === 'number') && (s.steps === undefined || Array.isArray(s.steps));
+  if (Object.keys(s).some((k) => !['model', 'placement', 'weightBytes', 'steps'].includes(k))) return undefined;
+  if (typeof s.model !== 'boolean') return undefined;
+  if (s.placement !== undefined && !asConfigValue(s.placement)) return undefined;
+  if (s.weightBytes !== undefined && !(typeof s.weightBytes === 'number' && Number.isFinite(s.weightBytes) && s.weightBytes >= 0)) return undefined;
+  if (s.steps !== undefined && !(Array.isArray(s.steps) && s.steps.every((x) => typeof x === 'string'))) return undefined;
+  return v as ModelSummary;
 }
 
 /** One of the file's objects: its bytes as read, parsed into a map on first use. */
@@ -158,7 +173,12 @@ export class DiskCache {
   private readonly configs: Section<ConfigEntry>;
   private dirty = false;
 
-  constructor(readonly file: string, private readonly version: string) {
+  constructor(
+    readonly file: string,
+    private readonly version: string,
+    /** The clock (ms) the racy window is measured against. */
+    private readonly now: () => number = Date.now,
+  ) {
     // A link or a non-file at the path is refused here (OwnFileError), before anything is read.
     let read = lines(file);
     try {
@@ -169,6 +189,8 @@ export class DiskCache {
       // No cache yet, or one that cannot be read: start empty, write it anew.
       read = [];
     }
+    // A new cache file is written even when nothing could be kept yet, so the user sees where it is.
+    this.dirty = read.length === 0;
     const damaged = (): void => {
       this.dirty = true;
     };
@@ -198,22 +220,26 @@ export class DiskCache {
     return value;
   }
 
+  private drop(section: Section<unknown>, key: string): void {
+    if (section.entries.delete(key)) this.dirty = true;
+  }
+
   /** The kept signature of `path`, when the file and its external data are as they were. */
   signature(path: string, identityOf: IdentityOf): ModelSignature | undefined {
     return this.kept(this.entries, path, (e) =>
-      same(e.id, identityOf(path)) && e.external.every(([p, id]) => same(id, identityOf(p))) ? (JSON.parse(e.json) as ModelSignature) : undefined,
+      same(e.id, identityOf(path)) && e.external.every(([p, id]) => typeof p === 'string' && same(id, identityOf(p))) ? asSignature(JSON.parse(e.json)) : undefined,
     );
   }
 
-  setSignature(path: string, signature: ModelSignature, identityOf: IdentityOf): void {
+  setSignature(path: string, signature: ModelSignature, identityOf: IdentityOf, nowMs = this.now()): void {
     const id = identityOf(path);
-    if (!id) return;
+    if (!trusted(id, nowMs)) return this.drop(this.entries, path);
     const external: [string, FileIdentity][] = [];
     for (const f of signature.externalDataFiles) {
       const p = resolve(dirname(path), f);
       const fid = identityOf(p);
       // External data that is not there: not kept, so the finding about it comes back.
-      if (!fid) return;
+      if (!trusted(fid, nowMs)) return this.drop(this.entries, path);
       external.push([p, fid]);
     }
     this.entries.entries.set(path, { id, external, json: JSON.stringify(signature) });
@@ -222,12 +248,12 @@ export class DiskCache {
 
   /** The kept value of a config file, when the file is as it was. */
   config(path: string, identityOf: IdentityOf): ModelConfig | undefined {
-    return this.kept(this.configs, path, (e) => (same(e.id, identityOf(path)) ? decode<ModelConfig>(e) : undefined));
+    return this.kept(this.configs, path, (e) => (same(e.id, identityOf(path)) ? asConfigValue(decode<unknown>(e)) : undefined));
   }
 
-  setConfig(path: string, value: ModelConfig, identityOf: IdentityOf): void {
+  setConfig(path: string, value: ModelConfig, identityOf: IdentityOf, nowMs = this.now()): void {
     const id = identityOf(path);
-    if (!id) return;
+    if (!trusted(id, nowMs)) return this.drop(this.configs, path);
     this.configs.entries.set(path, { id, ...encode(value) });
     this.dirty = true;
   }
@@ -240,19 +266,16 @@ export class DiskCache {
         if (typeof e.deps[i] !== 'string' || !same(e.deps[i + 1]!, identityOf(fullPath(dir, e.deps[i]!)))) return undefined;
       }
       const value = e.value ?? (typeof e.json === 'string' ? decode<unknown>({ json: e.json, special: true }) : undefined);
-      return isSummary(value) ? value : undefined;
+      return asSummary(value);
     });
   }
 
   /** Keeps a summary made from `paths`, unless one of them cannot be identified or changed too recently to trust. */
-  setSummary(dir: string, value: ModelSummary, paths: readonly string[], identityOf: IdentityOf, nowMs = Date.now()): void {
+  setSummary(dir: string, value: ModelSummary, paths: readonly string[], identityOf: IdentityOf, nowMs = this.now()): void {
     const deps: (string | null)[] = [];
     for (const p of paths) {
       const id = identityOf(p);
-      if (id === undefined || (id !== null && modifiedMs(id) > nowMs - RACY_MS)) {
-        if (this.summaries.entries.delete(dir)) this.dirty = true;
-        return;
-      }
+      if (id === undefined || (id !== null && !trusted(id, nowMs))) return this.drop(this.summaries, dir);
       deps.push(keptPath(dir, p), id);
     }
     const encoded = encode(value);

@@ -6,6 +6,7 @@
 import { parseJsonText } from '../util/json-text.js';
 import { z } from 'zod';
 import type { ModelSignature } from '../onnx/types.js';
+import { lockedSignatureSchema } from './signature-schema.js';
 
 export const LOCK_FILE_NAME = 'tritonc.lock.json';
 export const LOCK_VERSION = 1;
@@ -45,25 +46,7 @@ let lockSchema: z.ZodType | undefined;
 /** The lock's schema, made on first use: most runs find no lock file. */
 function schemaOfLock(): z.ZodType {
   if (lockSchema) return lockSchema;
-  const tensor = z.strictObject({
-    name: z.string(),
-    kind: z.enum(['tensor', 'sequence', 'map', 'optional', 'sparse_tensor', 'opaque', 'unknown']),
-    elemType: z.string().nullable(),
-    tritonType: z.string().nullable(),
-    shape: z.array(z.union([z.number(), z.string(), z.null()])).nullable(),
-  });
-
-  const signature = z.strictObject({
-    irVersion: z.number(),
-    opsets: z.array(z.strictObject({ domain: z.string(), version: z.number() })),
-    inputs: z.array(tensor),
-    outputs: z.array(tensor),
-    initializers: z.strictObject({ count: z.number(), bytes: z.number(), externalBytes: z.number(), constantBytes: z.number() }),
-    batchable: z.boolean(),
-    overridableInitializers: z.array(tensor),
-    weightsInline: z.boolean(),
-    externalDataFiles: z.array(z.string()),
-  });
+  const signature = lockedSignatureSchema();
 
   const lock = z.strictObject({
     lockfileVersion: z.literal(LOCK_VERSION),

@@ -46,7 +46,8 @@ function age(dir: string, secondsAgo: number, before?: Map<string, number>): voi
 
 /** The findings of linting `target`, as text, without the file paths' temporary prefix. */
 function findingsOf(dir: string, target: string, options: LintOptions = {}): string[] {
-  return lintSync([join(dir, target)], { cwd: dir, gpuMemory: { bytes: 1000, source: 'test' }, ...options })
+  // A clock past the racy window (ages cannot move a change time back): what was read is kept.
+  return lintSync([join(dir, target)], { cwd: dir, gpuMemory: { bytes: 1000, source: 'test' }, now: () => Date.now() + 10_000, ...options })
     .results.flatMap((r) => r.diagnostics.map((d) => `${d.ruleId} ${d.range.start.line}:${d.range.start.column} ${d.message}`))
     .sort();
 }
@@ -121,8 +122,13 @@ describe('lint --cache: model summaries', () => {
     const dir = await repository();
     const cache = new DiskCache(join(dir, 'cache'), 'v');
     const now = Date.now();
-    const old = `1:2:3:${now - 60_000}`;
-    cache.setSummary('/m', { model: true }, ['/m', '/m/config.pbtxt'], (p) => (p === '/m' ? old : `1:4:5:${now - 500}`), now);
+    // Identities: device:inode:size:mtime:ctime, times in nanoseconds.
+    const ns = (ms: number) => `${BigInt(ms) * 1_000_000n}`;
+    const old = `1:2:3:${ns(now - 60_000)}:${ns(now - 60_000)}`;
+    cache.setSummary('/m', { model: true }, ['/m', '/m/config.pbtxt'], (p) => (p === '/m' ? old : `1:4:5:${ns(now - 500)}:${ns(now - 500)}`), now);
+    // A modification time put back (touch -d) leaves the change time: still racy.
+    cache.setSummary('/m', { model: true }, ['/m', '/m/config.pbtxt'], (p) => (p === '/m' ? old : `1:4:5:${ns(now - 60_000)}:${ns(now - 500)}`), now);
+    expect(cache.summary('/m', () => old)).toBeUndefined();
     expect(cache.summary('/m', () => old)).toBeUndefined();
     cache.setSummary('/m', { model: true }, ['/m', '/m/config.pbtxt'], (p) => (p === '/m' ? old : undefined), now);
     expect(cache.summary('/m', () => old)).toBeUndefined();
@@ -218,9 +224,13 @@ describe('lint --cache: model summaries', () => {
   it('the same repository linted whole and by one config writes summaries the next run uses', async () => {
     const dir = await repository();
     const cacheFile = join(dir, 'cache');
-    lintSync([join(dir, 'models')], { cwd: dir, cacheFile });
+    lintSync([join(dir, 'models')], { cwd: dir, cacheFile, now: () => Date.now() + 10_000 });
     const cache = new DiskCache(cacheFile, '0.0.0-dev');
-    const kept = cache.summary(join(dir, 'models', 'b'), (p) => (fs.existsSync(p) ? `${fs.statSync(p).dev}:${fs.statSync(p).ino}:${fs.statSync(p).size}:${fs.statSync(p).mtimeMs}` : null));
+    const id = (p: string) => {
+      const st = fs.statSync(p, { bigint: true });
+      return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    };
+    const kept = cache.summary(join(dir, 'models', 'b'), (p) => (fs.existsSync(p) ? id(p) : null));
     expect(kept).toMatchObject({ model: true, placement: { name: 'b', instance_group: [{ count: 2, kind: 'KIND_GPU' }] }, weightBytes: 800 });
     expect(dirname(cacheFile)).toBe(dir);
   });
