@@ -4,7 +4,7 @@
 // TRITONC_AZURE_BLOB_ENDPOINT, tritonc's own, replaces the service URL (Azurite, sovereign clouds):
 // Triton has no such setting.
 import type { AzureCredential } from './credentials.js';
-import { StoreError, loadClient, kindOf, networkCode, type ObjectStore, type StoredObject } from './store.js';
+import { ListingBound, StoreError, collectBody, loadClient, kindOf, networkCode, type ObjectStore, type StoredObject } from './store.js';
 import type { RemoteLocation } from './url.js';
 
 type BlobModule = typeof import('@azure/storage-blob');
@@ -34,26 +34,25 @@ export async function azureStore(loc: RemoteLocation, cred: AzureCredential, env
       throw azureError(e);
     }
   };
-  const body = async (r: { readableStreamBody?: NodeJS.ReadableStream }): Promise<Uint8Array> => {
-    const chunks: Buffer[] = [];
-    for await (const c of r.readableStreamBody ?? []) chunks.push(Buffer.from(c as Buffer));
-    return new Uint8Array(Buffer.concat(chunks));
-  };
+  const body = (r: { readableStreamBody?: NodeJS.ReadableStream }, cap: number): Promise<Uint8Array> => collectBody(r.readableStreamBody as AsyncIterable<Uint8Array> | undefined, cap);
   return {
     list: (prefix, abortSignal) =>
       call(async () => {
         const out: StoredObject[] = [];
+        const bound = new ListingBound();
         for await (const page of client.listBlobsFlat({ prefix, abortSignal }).byPage({ maxPageSize: 5000 })) {
+          bound.page(page.segment.blobItems.length);
           for (const b of page.segment.blobItems) out.push({ key: b.name, size: b.properties.contentLength ?? 0 });
         }
         return out;
       }),
-    read: (key, start, length, abortSignal) => call(async () => body(await client.getBlobClient(key).download(start, length, { abortSignal }))),
-    get: (key, abortSignal) => call(async () => body(await client.getBlobClient(key).download(0, undefined, { abortSignal }))),
+    read: (key, start, length, abortSignal) => call(async () => body(await client.getBlobClient(key).download(start, length, { abortSignal }), length)),
+    get: (key, maxBytes, abortSignal) => call(async () => body(await client.getBlobClient(key).download(0, undefined, { abortSignal }), maxBytes)),
   };
 }
 
 function azureError(e: unknown): StoreError {
+  if (e instanceof StoreError) return e;
   const x = e as { statusCode?: number; code?: string; message?: string; details?: { errorCode?: string } };
   const status = x.statusCode;
   const code = x.details?.errorCode ?? x.code ?? '';

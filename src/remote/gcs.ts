@@ -4,7 +4,7 @@
 // library's application default credentials. STORAGE_EMULATOR_HOST (the library's variable) points
 // it at an emulator; Triton's own client has no such setting in core's gcs.h.
 import type { GcsCredential } from './credentials.js';
-import { StoreError, loadClient, kindOf, networkCode, type ObjectStore } from './store.js';
+import { ListingBound, StoreError, collectBody, loadClient, kindOf, networkCode, type ObjectStore, type StoredObject } from './store.js';
 import type { RemoteLocation } from './url.js';
 
 type GcsModule = typeof import('@google-cloud/storage');
@@ -25,27 +25,28 @@ export async function gcsStore(loc: RemoteLocation, cred: GcsCredential, env: Re
       throw gcsError(e);
     }
   };
-  const bytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
   return {
     list: (prefix) =>
       call(async () => {
-        const [files] = await bucket.getFiles({ prefix, autoPaginate: true });
-        return files.map((f) => ({ key: f.name, size: Number(f.metadata.size ?? 0) }));
+        const out: StoredObject[] = [];
+        const bound = new ListingBound();
+        let query: { prefix: string; pageToken?: string } | undefined = { prefix };
+        // Page by page, so a listing without end is stopped by its bound.
+        while (query) {
+          const [files, next]: [{ name: string; metadata: { size?: string | number } }[], { pageToken?: string } | null | undefined, unknown?] = await bucket.getFiles({ ...query, autoPaginate: false, maxResults: 1000 });
+          bound.page(files.length);
+          for (const f of files) out.push({ key: f.name, size: Number(f.metadata.size ?? 0) });
+          query = next?.pageToken ? { prefix, pageToken: next.pageToken } : undefined;
+        }
+        return out;
       }),
-    read: (key, start, length) =>
-      call(async () => {
-        const [b] = await bucket.file(key).download({ start, end: start + length - 1, validation: false });
-        return bytes(b);
-      }),
-    get: (key) =>
-      call(async () => {
-        const [b] = await bucket.file(key).download({ validation: false });
-        return bytes(b);
-      }),
+    read: (key, start, length) => call(() => collectBody(bucket.file(key).createReadStream({ start, end: start + length - 1, validation: false }), length)),
+    get: (key, maxBytes) => call(() => collectBody(bucket.file(key).createReadStream({ validation: false }), maxBytes)),
   };
 }
 
 function gcsError(e: unknown): StoreError {
+  if (e instanceof StoreError) return e;
   const x = e as { code?: number | string; message?: string };
   const status = typeof x.code === 'number' ? x.code : undefined;
   const detail = `${x.message ?? String(e)}${status ? ` (HTTP ${status})` : ''}`;

@@ -203,7 +203,8 @@ export class MountedRepository implements FileSource {
     const size = this.sizes.get(rel) ?? 0;
     if (size > MAX_REMOTE_TEXT_BYTES) return { kind: 'unreadable', reason: `${size} bytes: tritonc reads text objects of up to ${MAX_REMOTE_TEXT_BYTES / 1024 / 1024} MiB` };
     const url = objectUrl(this.loc, rel);
-    const bytes = await this.callOrMissing('read', url, (signal) => this.store.get(this.keyOf(rel), signal), (b) => b.byteLength);
+    // Never more than the listing said: a store that sends more is stopped there (exit 2, naming the URL).
+    const bytes = await this.callOrMissing('read', url, (signal) => this.store.get(this.keyOf(rel), size, signal), (b) => b.byteLength);
     if (bytes === undefined) return { kind: 'missing' };
     return { kind: 'text', text: new TextDecoder().decode(bytes) };
   }

@@ -3,7 +3,7 @@
 // the URL's endpoint with http unless it says https, the key pair when both halves are given, else
 // the named profile, else the SDK's default chain.
 import type { S3Credential } from './credentials.js';
-import { StoreError, loadClient, kindOf, networkCode, type ObjectStore, type StoredObject } from './store.js';
+import { ListingBound, StoreError, collectBody, loadClient, kindOf, networkCode, type ObjectStore, type StoredObject } from './store.js';
 import type { RemoteLocation } from './url.js';
 
 type S3Module = typeof import('@aws-sdk/client-s3');
@@ -33,9 +33,11 @@ export async function s3Store(loc: RemoteLocation, cred: S3Credential, env: Read
     list: (prefix, signal) =>
       call(async () => {
         const out: StoredObject[] = [];
+        const bound = new ListingBound();
         let token: string | undefined;
         do {
           const page = await client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }), { abortSignal: signal });
+          bound.page(page.Contents?.length ?? 0);
           for (const o of page.Contents ?? []) if (o.Key !== undefined) out.push({ key: o.Key, size: o.Size ?? 0 });
           token = page.IsTruncated ? page.NextContinuationToken : undefined;
         } while (token);
@@ -44,18 +46,19 @@ export async function s3Store(loc: RemoteLocation, cred: S3Credential, env: Read
     read: (key, start, length, signal) =>
       call(async () => {
         const got = await client.send(new sdk.GetObjectCommand({ Bucket, Key: key, Range: `bytes=${start}-${start + length - 1}` }), { abortSignal: signal });
-        return (await got.Body?.transformToByteArray()) ?? new Uint8Array();
+        return collectBody(got.Body as AsyncIterable<Uint8Array> | undefined, length);
       }),
-    get: (key, signal) =>
+    get: (key, maxBytes, signal) =>
       call(async () => {
         const got = await client.send(new sdk.GetObjectCommand({ Bucket, Key: key }), { abortSignal: signal });
-        return (await got.Body?.transformToByteArray()) ?? new Uint8Array();
+        return collectBody(got.Body as AsyncIterable<Uint8Array> | undefined, maxBytes);
       }),
   };
 }
 
 /** The SDK's error as a StoreError: S3's error codes first, then the HTTP status, then the network. */
 function s3Error(e: unknown): StoreError {
+  if (e instanceof StoreError) return e;
   const x = e as { name?: string; Code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
   const status = x.$metadata?.httpStatusCode;
   const name = x.Code ?? x.name ?? '';

@@ -13,10 +13,50 @@ export interface StoredObject {
 export interface ObjectStore {
   /** Every object whose key starts with `prefix` (recursive, as Triton lists: no delimiter). */
   list(prefix: string, signal: AbortSignal): Promise<StoredObject[]>;
-  /** Bytes [start, start + length) of `key`; fewer at its end. */
+  /** Bytes [start, start + length) of `key`; fewer at its end. More is a StoreError ('oversized'). */
   read(key: string, start: number, length: number, signal: AbortSignal): Promise<Uint8Array>;
-  /** The whole object. */
-  get(key: string, signal: AbortSignal): Promise<Uint8Array>;
+  /** The whole object, of at most `maxBytes` (its size in the listing); more is a StoreError ('oversized'). */
+  get(key: string, maxBytes: number, signal: AbortSignal): Promise<Uint8Array>;
+}
+
+/**
+ * The most objects one listing may hold, and the most pages it may take: a store that pages on and
+ * on (or a prefix far wider than a model repository) ends in an error, not in all the memory there is.
+ */
+export const MAX_LISTED_OBJECTS = 200_000;
+export const MAX_LISTING_PAGES = 1_000;
+
+/** Counts a listing's pages and objects; throws a StoreError ('oversized') past either bound. */
+export class ListingBound {
+  private pages = 0;
+  private objects = 0;
+  page(objects: number): void {
+    this.pages++;
+    this.objects += objects;
+    if (this.objects > MAX_LISTED_OBJECTS) throw new StoreError('oversized', `the listing holds more than ${MAX_LISTED_OBJECTS} objects, more than any model repository tritonc reads; give the repository's own prefix`);
+    if (this.pages > MAX_LISTING_PAGES) throw new StoreError('oversized', `the listing did not end after ${MAX_LISTING_PAGES} pages (${this.objects} objects)`);
+  }
+}
+
+/**
+ * The bytes of a response body, read as they arrive and never more than `cap`: a store that ignores
+ * a Range header or sends more than the listing said is stopped at the cap (the stream destroyed),
+ * with a StoreError ('oversized').
+ */
+export async function collectBody(body: AsyncIterable<Uint8Array | string> | undefined, cap: number): Promise<Uint8Array> {
+  if (!body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    total += bytes.byteLength;
+    if (total > cap) {
+      (body as { destroy?: () => void }).destroy?.();
+      throw new StoreError('oversized', `sent more than the ${cap} bytes asked for (a Range header ignored, or an object larger than its listing says)`);
+    }
+    chunks.push(bytes);
+  }
+  return chunks.length === 1 ? chunks[0]! : new Uint8Array(Buffer.concat(chunks));
 }
 
 export type StoreErrorKind =
@@ -36,6 +76,8 @@ export type StoreErrorKind =
   | 'server'
   /** The request took longer than its timeout: retried. */
   | 'timeout'
+  /** The store sent more than was asked for, or a listing without end. */
+  | 'oversized'
   | 'other';
 
 export class StoreError extends Error {

@@ -1,0 +1,78 @@
+// A repository in an S3-compatible store that breaks the protocol (test/support/hostile-s3.ts): a
+// GetObject that ignores Range, a text object far larger than its listing, a listing that pages on
+// forever. Each ends in exit 2 naming the URL, within the request timeout, with no stack trace and
+// with the memory of a normal run; the honest endpoint is the control.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLASSIFIER, CLASSIFIER_CONFIG, writeRepo } from '../lint/harness.js';
+import { cli } from '../support/cli.js';
+import { startHostileS3, type HostileS3, type Misbehaviour } from '../support/hostile-s3.js';
+import { tempDir } from '../support/temp.js';
+import { MAX_LISTED_OBJECTS } from '../../src/remote/store.js';
+
+const KEYS = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret-never-printed' };
+
+let store: HostileS3 | undefined;
+afterEach(async () => {
+  await store?.close();
+  store = undefined;
+});
+
+/** The classifier with 8 MiB of weights, so its header is read by ranges, as objects under repo/. */
+async function objects(): Promise<Record<string, Uint8Array>> {
+  const dir = await writeRepo({ 'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': { ...CLASSIFIER, initializers: [{ name: 'w', floats: 2 * 1024 * 1024 }] } });
+  return {
+    'repo/classifier/config.pbtxt': readFileSync(join(dir, 'classifier', 'config.pbtxt')),
+    'repo/classifier/1/model.onnx': readFileSync(join(dir, 'classifier', '1', 'model.onnx')),
+  };
+}
+
+async function lintAt(mode: Misbehaviour, pageObjects?: number) {
+  store = await startHostileS3(await objects(), mode, pageObjects);
+  const url = `s3://${store.url}/models/repo`;
+  const rss = process.memoryUsage().rss;
+  const started = Date.now();
+  const r = await cli(['lint', url], { cwd: tempDir(), env: KEYS });
+  return { r, url, ms: Date.now() - started, grownBytes: process.memoryUsage().rss - rss };
+}
+
+describe('a store that breaks the protocol', () => {
+  it('the honest endpoint lints clean (the control)', async () => {
+    const { r } = await lintAt('honest');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    // The header by ranges, not the weights.
+    expect(store!.stats.bytes).toBeLessThan(2 * 1024 * 1024);
+  });
+
+  it('a GetObject that ignores Range: exit 2 naming the model object, no more read than asked', async () => {
+    const { r, url } = await lintAt('no-range');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${url}/classifier/1/model.onnx: cannot read: sent more than the`);
+    expect(r.stderr).toContain('a Range header ignored');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a config whose body is 2 GB where the listing says its size: exit 2 naming it, in bounded memory', async () => {
+    const { r, url, grownBytes } = await lintAt('oversized');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${url}/classifier/config.pbtxt: cannot read: sent more than the ${CLASSIFIER_CONFIG.length} bytes asked for`);
+    expect(grownBytes).toBeLessThan(256 * 1024 * 1024);
+    expect(store!.stats.bytes).toBeLessThan(512 * 1024 * 1024);
+    expect(r.stderr).not.toContain('secret-never-printed');
+  });
+
+  it('a listing that pages on forever with keys on every page: exit 2 at the object bound', async () => {
+    const { r, url, grownBytes } = await lintAt('endless-pages', 1000);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${url}: cannot list the repository: the listing holds more than ${MAX_LISTED_OBJECTS} objects`);
+    expect(grownBytes).toBeLessThan(512 * 1024 * 1024);
+  });
+
+  it('a listing that pages on forever with empty pages: exit 2 at the page bound', async () => {
+    const { r, url } = await lintAt('endless-pages', 0);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: cannot list the repository: the listing did not end after \\d+ pages`));
+  });
+});
