@@ -62,6 +62,37 @@ export function normalizeServerUrl(text: string): string | undefined {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** The most an answer other than an inference may hold: metadata, configs and errors are KiB. */
+export const MAX_JSON_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The most an inference answer may hold, sized from the request: verify's requests are small (a
+ * batch of one, dynamic dims at a small size), and the outputs of such a request are of the
+ * same order; generous room above that, never unbounded.
+ */
+export const inferAnswerBound = (requestBytes: number): number => Math.min(2 ** 31 - 1, 64 * 1024 * 1024 + 16 * requestBytes);
+
+const formatBytes = (n: number): string => (n >= 1024 * 1024 ? `${Math.round(n / 1024 / 1024)} MiB` : `${Math.round(n / 1024)} KiB`);
+
+/** A response body read as it arrives; undefined when it passes `maxBytes` (the stream is then cancelled). */
+async function readBounded(res: Response, maxBytes: number): Promise<Buffer | undefined> {
+  if (!res.body) return Buffer.alloc(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
 const modelPath = (name: string): string => `/v2/models/${encodeURIComponent(name)}`;
 
 function causeText(e: unknown, url: string): string {
@@ -97,7 +128,7 @@ export class KServeClient {
   }
 
   /** Sends a request; resolves with the status and raw body for any HTTP answer, throws on no answer. */
-  private async send(method: 'GET' | 'POST', path: string, init: { body?: Buffer | string; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<{ status: number; body: Buffer; headers: Headers }> {
+  private async send(method: 'GET' | 'POST', path: string, init: { body?: Buffer | string; headers?: Record<string, string>; timeoutMs?: number; maxBytes?: number } = {}): Promise<{ status: number; body: Buffer; headers: Headers }> {
     const request = `${method} ${path}`;
     if (this.signal?.aborted) throw new KServeError('aborted', `${request}: interrupted`, request);
     const controller = new AbortController();
@@ -109,11 +140,17 @@ export class KServeClient {
     }, timeoutMs);
     const onOuterAbort = (): void => controller.abort();
     this.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    const maxBytes = init.maxBytes ?? MAX_JSON_ANSWER_BYTES;
     try {
       const res = await this.fetchFn(this.baseUrl + path, { method, headers: { ...this.headers, ...init.headers }, body: init.body, signal: controller.signal });
-      const body = Buffer.from(await res.arrayBuffer());
+      const body = await readBounded(res, maxBytes);
+      if (body === undefined) {
+        controller.abort();
+        throw new KServeError('protocol', `${request}: the answer from ${this.baseUrl} went on past ${formatBytes(maxBytes)}, more than this request can take (${init.maxBytes === undefined ? 'a KServe metadata or config answer is a few KiB' : 'sized from the request'}); is it a Triton HTTP endpoint?`, request, res.status);
+      }
       return { status: res.status, body, headers: res.headers };
     } catch (e) {
+      if (e instanceof KServeError) throw e;
       if (timedOut) throw new KServeError('timeout', `${request}: no answer from ${this.baseUrl} within ${Math.round(timeoutMs / 100) / 10} s`, request);
       if (this.signal?.aborted) throw new KServeError('aborted', `${request}: interrupted`, request);
       throw new KServeError('unreachable', `cannot reach ${this.baseUrl} (${causeText(e, this.baseUrl + path)})`, request);
@@ -235,6 +272,7 @@ export class KServeClient {
       body: encoded.body,
       headers: { 'content-type': 'application/octet-stream', 'inference-header-content-length': String(encoded.headerLength) },
       timeoutMs: timeoutMs ?? this.timeoutMs,
+      maxBytes: inferAnswerBound(encoded.body.length),
     });
     const ms = Math.round((performance.now() - started) * 100) / 100;
     if (res.status < 200 || res.status > 299) throw this.httpError(request, res.status, res.body);

@@ -95,7 +95,8 @@ export async function runServer(plan: VerifyPlan, report: VerifyReport, opts: Se
   const progress = opts.progress ?? (() => {});
   const interruption = new Interruption(opts.signals ?? process);
   const base = { ...(opts.fetch ? { fetch: opts.fetch } : {}), ...(opts.headers ? { headers: opts.headers } : {}) };
-  const client = new KServeClient(opts.url, { ...base, signal: interruption.signal });
+  // --timeout bounds every request, the first look at the server included.
+  const client = new KServeClient(opts.url, { ...base, signal: interruption.signal, ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}) });
   const name = plan.modelName;
   let attempted = false;
   /** The candidate's load was sent and not answered (a timeout, Ctrl-C): it may still be running. */
