@@ -85,6 +85,8 @@ export async function runVerify(a: Record<string, unknown>, io: CliIO, injected?
   if (json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   if (report.outcome === 'cannot-run' || report.outcome === 'interrupted') {
     io.stderr(`tritonc verify: ${report.error ?? report.outcome}\n`);
+    // A server left changed is said in every format, whatever else went wrong.
+    for (const p of report.problems) if (p.kind === 'restore') io.stderr(`tritonc verify: error: ${p.message}\n`);
   } else if (!json) {
     io.stdout(reportText(report));
   }

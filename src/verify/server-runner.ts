@@ -147,6 +147,8 @@ export async function runServer(plan: VerifyPlan, report: VerifyReport, opts: Se
   }
 }
 
+const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
+
 /** The index (one entry per version: mrm GetModelIndex) and, for a serving model, the config it serves. */
 async function whatTheServerHas(client: KServeClient, name: string): Promise<Before> {
   let index: RepositoryIndex | undefined;
@@ -227,20 +229,30 @@ async function restore(client: KServeClient, name: string, before: Before, pendi
       return;
     }
     progress(`putting ${name} back with the config it served before`);
-    await client.loadModel(name, before.config as object, timeoutMs);
-    if (isDeepStrictEqual(await served(), before.config)) {
-      report.notes.push(`'${name}' was put back with the config it served before (loaded as the override, read back from /v2/models/${name}/config and equal to it)`);
-      return;
+    // First the served config as the override; when that load is refused or reads back different,
+    // unload (which drops what the server keeps of the model) and load from its repository.
+    let overrideFailure: string | undefined;
+    try {
+      await client.loadModel(name, before.config as object, timeoutMs);
+      if (isDeepStrictEqual(await served(), before.config)) {
+        report.notes.push(`'${name}' was put back with the config it served before (loaded as the override, read back from /v2/models/${name}/config and equal to it)`);
+        return;
+      }
+      overrideFailure = 'it reads back different';
+    } catch (e) {
+      // Only a refusal: a load that timed out still runs in the server, and an unload now would take the model down.
+      if (!(e instanceof KServeError && e.kind === 'http')) throw e;
+      overrideFailure = oneLine(e.message);
     }
-    // Unload drops what the server keeps of the model; the next load reads its repository.
+    progress(`loading the served config as an override did not put ${name} back (${overrideFailure}); unloading it and loading it from the server's repository`);
     await client.unloadModel(name);
     await client.loadModel(name, undefined, timeoutMs);
     if (isDeepStrictEqual(await served(), before.config)) {
-      report.notes.push(`'${name}' was unloaded and loaded again from the server's repository; its config reads back as before`);
+      report.notes.push(`'${name}' was unloaded and loaded again from the server's repository (loading the served config back as an override did not: ${overrideFailure}); its config reads back as before`);
       return;
     }
     report.problems.push({ kind: 'restore', message: `'${name}' could not be put back: the config it serves now differs from the one it served before verify; reload it from its repository with: curl -X POST ${client.baseUrl}/v2/repository/models/${encodeURIComponent(name)}/unload, then ${curl}` });
   } catch (e) {
-    report.problems.push({ kind: 'restore', message: `could not put '${name}' back as it was (${(e as Error).message}); ${before.serving ? 'reload' : 'unload'} it with: ${curl}` });
+    report.problems.push({ kind: 'restore', message: `could not put '${name}' back as it was (${oneLine((e as Error).message)}); ${before.serving ? 'reload' : 'unload'} it with: ${curl}` });
   }
 }

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startProtocolFixture, type ProtocolFixture, type ProtocolFixtureOptions } from '../../fixtures/verify/protocol-fixture.js';
 import { verifyModel } from '../../src/verify/verify.js';
 import { reportText } from '../../src/verify/report.js';
-import { tempDir } from '../support/cli.js';
+import { cli, tempDir } from '../support/cli.js';
 
 const LOCAL = `name: "tiny"
 backend: "onnxruntime"
@@ -301,5 +301,36 @@ describe('verify --runtime server: input sizes', () => {
     expect(r.error).toContain('could not check the model at these input sizes: it fails at batch 1');
     expect(r.problems).toEqual([]);
     expect(f.options.models.tiny!.config).toEqual(SERVED);
+  });
+});
+
+describe('verify --runtime server: a restore that fails', () => {
+  const failsAtBatch1 = (_n: string, b: number) => (b === 1 ? "onnx runtime error 2: Invalid input shape: {1}" : undefined);
+  // The served config loaded back as the override is refused (the fixture answers a failed load as Triton does).
+  const refusesServedOverride = (_n: string, config: Record<string, unknown> | undefined) => (config && config.max_batch_size === SERVED.max_batch_size ? 'load failed: out of memory' : undefined);
+
+  it('the override restore is refused: the unload-and-load fallback is tried, and puts the model back', async () => {
+    const f = await serve({ inferError: failsAtBatch1, loadError: refusesServedOverride });
+    const r = await verifyOn(f);
+    expect(r.exitCode).toBe(2);
+    expect(f.paths().filter((p) => /\/(load|unload)$/.test(p))).toEqual(['POST /v2/repository/models/tiny/load', 'POST /v2/repository/models/tiny/load', 'POST /v2/repository/models/tiny/unload', 'POST /v2/repository/models/tiny/load']);
+    expect(f.options.models.tiny!.config).toEqual(SERVED);
+    expect(r.notes.join('\n')).toContain("'tiny' was unloaded and loaded again from the server's repository (loading the served config back as an override did not: POST /v2/repository/models/tiny/load: HTTP 400: load failed for model 'tiny'");
+    expect(r.problems.filter((p) => p.kind === 'restore')).toEqual([]);
+  });
+
+  it('when nothing puts it back, every format says so with the command that does, the text output of a run that could not check included', async () => {
+    const dir = localModel();
+    const broken = { inferError: failsAtBatch1, loadError: (n: string, config: Record<string, unknown> | undefined) => refusesServedOverride(n, config) ?? (config === undefined ? 'load failed: the repository is gone' : undefined) };
+    let f = await serve(broken);
+    const text = await cli(['verify', dir, '--runtime', 'server', '--server', f.url, '--timeout', '5s']);
+    expect(text.code).toBe(2);
+    expect(text.stderr).toContain('could not check the model at these input sizes');
+    expect(text.stderr).toMatch(/tritonc verify: error: could not put 'tiny' back as it was \(.*\); reload it with: curl -X POST http:\/\/127\.0\.0\.1:\d+\/v2\/repository\/models\/tiny\/load/);
+    // The same server afresh (the first run left it without the model).
+    await f.stop();
+    f = await serve(broken);
+    const json = await cli(['verify', dir, '--runtime', 'server', '--server', f.url, '--timeout', '5s', '--format', 'json']);
+    expect(JSON.parse(json.stdout).problems).toEqual([expect.objectContaining({ kind: 'restore', message: expect.stringContaining('reload it with: curl -X POST') })]);
   });
 });
