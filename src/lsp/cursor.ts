@@ -54,3 +54,31 @@ export function cursorPlace(tree: DocumentNode, root: SchemaMessage, offset: num
   return place;
 }
 
+
+/** How far before the cursor completion looks for `field: "value`: a field name and value are short. */
+export const COMPLETION_WINDOW = 512;
+
+const isWord = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+const isSpace = (c: number): boolean => c === 32 || c === 9;
+
+/**
+ * The field whose value the cursor is typing (`name: "inp|`, `data_type: TY|`): its name, and whether
+ * the value opened a quote. A scan from the cursor backwards over at most COMPLETION_WINDOW
+ * characters, each looked at once: a long line cannot make it slow (a regular expression anchored at
+ * the line's end backtracks from every start).
+ */
+export function valueBeforeCursor(line: string): { field: string; quoted: boolean } | undefined {
+  const stop = Math.max(0, line.length - COMPLETION_WINDOW);
+  let i = line.length;
+  // The value typed so far: word characters, dots and dashes.
+  while (i > stop && (isWord(line.charCodeAt(i - 1)) || line[i - 1] === '.' || line[i - 1] === '-')) i--;
+  const quoted = i > stop && line[i - 1] === '"';
+  if (quoted) i--;
+  while (i > stop && isSpace(line.charCodeAt(i - 1))) i--;
+  if (i <= stop || line[i - 1] !== ':') return undefined;
+  i--;
+  while (i > stop && isSpace(line.charCodeAt(i - 1))) i--;
+  const end = i;
+  while (i > stop && isWord(line.charCodeAt(i - 1))) i--;
+  return end > i ? { field: line.slice(i, end), quoted } : undefined;
+}

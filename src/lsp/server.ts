@@ -4,10 +4,10 @@
 // `tritonc lint` on the buffer as if saved, against the model files and sibling configs on disk.
 // Every request runs guarded: a failure answers that request with an error and the server goes on.
 import { knownParameterKeys } from '../triton/backend-parameters.js';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  CodeActionKind, DiagnosticSeverity, DidChangeWatchedFilesNotification, ProposedFeatures, ResponseError, TextDocumentSyncKind, TextDocuments,
+  CodeActionKind, DiagnosticSeverity, DidChangeWatchedFilesNotification, ProposedFeatures, ResponseError, StreamMessageWriter, TextDocumentSyncKind, TextDocuments,
   createConnection, type CodeAction, type CompletionItem, type Connection, type Diagnostic as LspDiagnostic, type InitializeResult,
 } from 'vscode-languageserver/node.js';
 import { CompletionItemKind, InlayHintKind, MarkupKind, type InlayHint } from 'vscode-languageserver';
@@ -24,7 +24,8 @@ import { RULES } from '../lint/rules/index.js';
 import { ruleDocsUrl } from '../lint/docs-url.js';
 import { KNOWN_BACKENDS } from '../triton/backends.js';
 import { Workspace } from '../workspace/workspace.js';
-import { cursorPlace } from './cursor.js';
+import { COMPLETION_WINDOW, cursorPlace, valueBeforeCursor } from './cursor.js';
+import { PeekingReader } from './transport.js';
 import { valueAt } from '../config/value-path.js';
 
 const pathLabel = (path: readonly PathSegment[]): string => path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
@@ -42,10 +43,28 @@ export function isConfigDocument(path: string, text: string): boolean {
 
 const SEVERITY: Record<Diagnostic['severity'], DiagnosticSeverity> = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information };
 
-export function startLanguageServer(connection: Connection = createConnection(ProposedFeatures.all)): Connection {
+/** A connection over stdin and stdout whose reader exits on a frame it cannot read, and notes queued edits. */
+function stdioConnection(): { connection: Connection; reader: PeekingReader } {
+  const reader = new PeekingReader(process.stdin, (e) => {
+    process.stderr.write(`tritonc lsp: cannot read a message from the editor (${e.message.split('\n')[0]}); exiting, so the editor starts the server again\n`);
+    process.exit(1);
+  });
+  return { connection: createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(process.stdout)), reader };
+}
+
+export function startLanguageServer(given?: Connection): Connection {
+  const { connection, reader } = given ? { connection: given, reader: undefined } : stdioConnection();
   const documents = new TextDocuments(TextDocument);
   const workspace = new Workspace({ acrossRuns: true });
-  const pathOf = (uri: string): string | undefined => (uri.startsWith('file:') ? fileURLToPath(uri) : undefined);
+  /** The file a document URI names; undefined for one that names no local file (another scheme, a host, an encoded slash). */
+  const pathOf = (uri: string): string | undefined => {
+    if (!uri.startsWith('file:')) return undefined;
+    try {
+      return fileURLToPath(uri);
+    } catch {
+      return undefined;
+    }
+  };
 
   const lspRange = (doc: TextDocument, r: { start: { offset: number }; end: { offset: number } }) => ({ start: doc.positionAt(r.start.offset), end: doc.positionAt(r.end.offset) });
   const lspEdit = (doc: TextDocument, e: TextEdit) => ({ range: lspRange(doc, e.range), newText: e.text });
@@ -104,9 +123,29 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
     void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{pbtxt,onnx,json}' }, { globPattern: '**/config.pbtxt' }] }).catch(() => {});
   });
 
-  documents.onDidOpen((e) => guarded('diagnostics', validate)(e.document));
-  documents.onDidChangeContent((e) => guarded('diagnostics', validate)(e.document));
+  /** The version of each open document whose diagnostics were published last, and the lints waiting. */
+  const linted = new Map<string, number>();
+  const waiting = new Map<string, NodeJS.Immediate>();
+  // An open fires onDidChangeContent too (TextDocuments): each version is linted once, and not at all
+  // when a newer edit of the document is already read and queued. The lint waits for the next turn
+  // of the event loop, whose poll reads what the editor has sent meanwhile: an edit storm lints the
+  // last version only, so a hover behind it waits for one lint, not a hundred.
+  documents.onDidChangeContent((e) => {
+    const uri = e.document.uri;
+    if (waiting.has(uri)) return;
+    waiting.set(uri, setImmediate(() => {
+      waiting.delete(uri);
+      const doc = documents.get(uri);
+      if (!doc || linted.get(uri) === doc.version || reader?.newerQueued(uri, doc.version)) return;
+      linted.set(uri, doc.version);
+      guarded('diagnostics', validate)(doc);
+    }));
+  });
   documents.onDidClose((e) => {
+    linted.delete(e.document.uri);
+    const pending = waiting.get(e.document.uri);
+    if (pending) clearImmediate(pending);
+    waiting.delete(e.document.uri);
     const path = pathOf(e.document.uri);
     if (path) workspace.clearOverlay(path);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
@@ -174,24 +213,25 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
     if (!doc || !path) return [];
     const text = doc.getText();
     const offset = doc.offsetAt(params.position);
-    const line = text.slice(text.lastIndexOf('\n', offset - 1) + 1, offset);
+    // The line before the cursor, at most a window of it: a 160,000-character line costs no more.
+    const lineStart = Math.max(text.lastIndexOf('\n', offset - 1) + 1, offset - COMPLETION_WINDOW);
+    const value = valueBeforeCursor(text.slice(lineStart, offset));
     const parsed = parseConfig(text, path);
     const place = cursorPlace(parsed.tree, loadSchema().modelConfig, offset);
-    const value = /(\w+)\s*:\s*"?[\w.-]*$/.exec(line);
-    const tensors = value && place.message ? tensorNames(path, parsed.value, place.message.fullName, place.messagePath, value[1]!) : undefined;
-    if (tensors) return tensors.map((label) => ({ label, kind: CompletionItemKind.Variable, insertText: /"[\w.-]*$/.test(line) ? label : `"${label}"` }));
+    const tensors = value && place.message ? tensorNames(path, parsed.value, place.message.fullName, place.messagePath, value.field) : undefined;
+    if (tensors) return tensors.map((label) => ({ label, kind: CompletionItemKind.Variable, insertText: value!.quoted ? label : `"${label}"` }));
     if (value && place.message) {
-      const field = place.message.fields.get(value[1]!);
+      const field = place.message.fields.get(value.field);
       if (field?.type.kind === 'enum') {
         const docs = field.type.enum.docs;
         return field.type.enum.names.map((label) => ({ label, kind: CompletionItemKind.EnumMember, ...(docs?.get(label) ? { documentation: docs.get(label) } : {}) }));
       }
-      const quoted = (labels: readonly string[], kind: CompletionItemKind) => labels.map((label) => ({ label, kind, insertText: line.endsWith('"') || /"[\w.-]*$/.test(line) ? label : `"${label}"` }));
-      if (value[1] === 'backend') return quoted(KNOWN_BACKENDS, CompletionItemKind.Value);
-      if (value[1] === 'platform') return quoted(PLATFORMS, CompletionItemKind.Value);
-      if (value[1] === 'model_name') return quoted(workspace.repository(dirname(dirname(path))).modelDirs().map((d) => d.slice(dirname(d).length + 1)), CompletionItemKind.Module);
+      const quoted = (labels: readonly string[], kind: CompletionItemKind) => labels.map((label) => ({ label, kind, insertText: value.quoted ? label : `"${label}"` }));
+      if (value.field === 'backend') return quoted(KNOWN_BACKENDS, CompletionItemKind.Value);
+      if (value.field === 'platform') return quoted(PLATFORMS, CompletionItemKind.Value);
+      if (value.field === 'model_name') return quoted(workspace.repository(dirname(dirname(path))).modelDirs().map((d) => basename(d)), CompletionItemKind.Module);
       // A model-level parameters entry: the keys its backend reads.
-      if (value[1] === 'key' && place.message.fullName === 'inference.ModelConfig.ParametersEntry' && place.messagePath.length <= 2) {
+      if (value.field === 'key' && place.message.fullName === 'inference.ModelConfig.ParametersEntry' && place.messagePath.length <= 2) {
         const backend = parsed.value.backend || (parsed.value.platform === 'onnxruntime_onnx' ? 'onnxruntime' : '');
         return quoted(knownParameterKeys(backend), CompletionItemKind.Property);
       }
