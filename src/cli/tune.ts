@@ -28,6 +28,7 @@ import { Workspace } from '../workspace/workspace.js';
 import type { CommandSpec } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
+import { append, maxOf } from '../util/arrays.js';
 
 const list = (value: unknown): string[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
 
@@ -275,13 +276,13 @@ function pickJson(r: PickResult): unknown {
 
 function pickText(r: PickResult): string {
   const lines = [`${r.percentile} latency budget ${(r.budgetUs / 1000).toFixed(2)} ms; the highest ${r.load} within it, per variant:`, ''];
-  const width = Math.max(...r.variants.map((v) => v.variant.length), 7);
+  const width = maxOf(r.variants.map((v) => v.variant.length), 7);
   lines.push(`  ${'variant'.padEnd(width)}  ${r.load.padEnd(12)}  ${'infer/sec'.padStart(10)}  ${`${r.percentile} ms`.padStart(9)}  knee`);
   for (const v of r.variants) {
     const c = v.chosen;
     lines.push(`  ${v.variant.padEnd(width)}  ${(c ? String(c.load) : '-').padEnd(12)}  ${(c ? c.throughput.toFixed(1) : 'over budget').padStart(10)}  ${(c ? (c.latencyUs / 1000).toFixed(2) : (v.bestLatencyUs / 1000).toFixed(2)).padStart(9)}  ${v.knee ?? '-'}`);
   }
-  if (r.best) lines.push('', `Best: ${r.best.variant}`, ...r.explanation.map((l) => `  ${l}`));
+  if (r.best) append(lines, ['', `Best: ${r.best.variant}`, ...r.explanation.map((l) => `  ${l}`)]);
   return `${lines.join('\n')}\n`;
 }
 

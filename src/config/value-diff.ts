@@ -1,6 +1,7 @@
 // Where two config values differ: the check that an edit changed only what it meant to (lint --fix,
 // tune --write).
 import type { PathSegment } from '../diagnostics.js';
+import { append } from '../util/arrays.js';
 
 /** The value paths where two config values differ (the shallowest differing path of each branch). */
 export function valueDifferences(a: unknown, b: unknown, path: PathSegment[] = []): PathSegment[][] {
@@ -9,7 +10,7 @@ export function valueDifferences(a: unknown, b: unknown, path: PathSegment[] = [
   if (Array.isArray(a)) {
     const bb = b as unknown[];
     const out: PathSegment[][] = [];
-    for (let i = 0; i < Math.max(a.length, bb.length); i++) out.push(...valueDifferences(a[i], bb[i], [...path, i]));
+    for (let i = 0; i < Math.max(a.length, bb.length); i++) append(out, valueDifferences(a[i], bb[i], [...path, i]));
     return out;
   }
   const keys = new Set([...Object.keys(a), ...Object.keys(b as object)]);

@@ -11,6 +11,7 @@ import { applyEdits } from '../config/text-edits.js';
 import { lintSync, type LintOptions } from './engine.js';
 import type { LintResult } from './results.js';
 import { Workspace } from '../workspace/workspace.js';
+import { append } from '../util/arrays.js';
 
 export const MAX_PASSES = 10;
 
@@ -69,7 +70,7 @@ function choose(text: string, diagnostics: readonly Diagnostic[], refused: Refus
     const mine = d.fix!.edits.map((e): [number, number] => [e.range.start.offset, e.range.end.offset]);
     // Touching the same text as a fix already taken: left for the next pass, which recomputes it.
     if (mine.some(([s, e]) => spans.some(([ts, te]) => (s < te && ts < e) || s === ts))) continue;
-    spans.push(...mine);
+    append(spans, mine);
     taken.push(d);
   }
   return taken;

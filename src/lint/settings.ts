@@ -17,6 +17,7 @@ import { readTextOrThrow } from '../util/read-text.js';
 import { pathKind, type PathKind } from '../util/path-kind.js';
 import { DEFAULT_SERVER_OPTIONS, ServerFlagError, autoCompleteConfigOf, defaultMaxBatchSize, parseBackendConfig, type ServerOptions } from '../triton/server-options.js';
 import type { ResolveOptions } from '../triton/effective-config.js';
+import { append } from '../util/arrays.js';
 
 export const SETTINGS_FILE_NAME = 'tritonc.config.json';
 
@@ -286,7 +287,7 @@ function settingsIssue(file: string, issues: readonly z.core.$ZodIssue[], json: 
     const place = ruleId ? `rules.${ruleId}` : `${keyText(issue.path)}\0${issue.code === 'unrecognized_keys' ? issue.keys.join() : ''}`;
     if (seen.has(place)) continue;
     seen.add(place);
-    problems.push(...issueProblems(file, issue, json, rules).problems);
+    append(problems, issueProblems(file, issue, json, rules).problems);
   }
   return new SettingsError(file, problems);
 }

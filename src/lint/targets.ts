@@ -10,6 +10,7 @@ import { autofillBackendFields } from '../triton/autofill.js';
 export { looksLikeModelDir };
 import type { Tree } from '../repo/tree.js';
 import type { UnreadablePathError } from '../util/unreadable-path.js';
+import { append } from '../util/arrays.js';
 
 export interface LintTarget {
   /** Absolute model directory. */
@@ -92,7 +93,7 @@ export function resolveTargets(paths: readonly string[], cwd: string, tree: Tree
       const found = findConfigFiles([abs], tree, { isModelDir: (dir) => loadableWithoutConfig(dir, tree) });
       for (const f of found.files) addConfig(f);
       for (const d of found.modelDirs) target(d).configs = 'all';
-      unreadable.push(...found.unreadable);
+      append(unreadable, found.unreadable);
       continue;
     }
     if (abs.endsWith('.pbtxt')) {

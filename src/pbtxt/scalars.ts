@@ -1,6 +1,7 @@
 // Conversions between text-format scalar literals and values: integers (decimal, hex, octal, exact
 // beyond 2^53), floats (inf/nan/`f` suffix), C-escaped strings.
 import type { ScalarType } from './descriptor.js';
+import { append } from '../util/arrays.js';
 
 /** 64-bit integers stay exact: a number while it is a safe integer, a bigint beyond. */
 export type Int64 = number | bigint;
@@ -93,7 +94,7 @@ export function unescapeStringLiteral(literal: string): UnescapeResult {
       const cp = body.codePointAt(i)!;
       if (cp > 0x7f) {
         const s = String.fromCodePoint(cp);
-        bytes.push(...utf8.encode(s));
+        append(bytes, [...utf8.encode(s)]);
         i += s.length - 1;
       } else bytes.push(cp);
       continue;

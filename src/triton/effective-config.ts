@@ -22,6 +22,7 @@ import { inSchemaOrder } from './field-order.js';
 import { locateModelFile } from './model-file.js';
 import type { PathKind } from '../util/path-kind.js';
 import { UnreadablePathError } from '../util/unreadable-path.js';
+import { append } from '../util/arrays.js';
 
 /** What the effective config is computed from: one model directory's files, as the workspace reads them. */
 export interface ModelSource {
@@ -134,11 +135,11 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
 
   // 2. Core: backend fields, then the first normalization.
   const filled = autofillBackendFields(config, model.autofillListing());
-  steps.push(...filled.steps);
+  append(steps, filled.steps);
   config = filled.config;
   if (filled.problem) return refused(filled.problem);
   const normalized = normalizeModelConfig(config);
-  steps.push(...normalized.steps);
+  append(steps, normalized.steps);
   config = normalized.config;
 
   // 3. The validation rows that follow from autofill, and the name check (core ValidateModelConfig,
@@ -182,7 +183,7 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
   // 5. Instance groups for this host (core NormalizeInstanceGroup, ValidateInstanceGroup), before the
   // backend sees the config.
   const groups = normalizeInstanceGroup(config, options.gpus ?? DEFAULT_GPUS);
-  steps.push(...groups.steps);
+  append(steps, groups.steps);
   config = groups.config;
   const groupProblem = instanceGroupProblem(config, options.gpus ?? DEFAULT_GPUS);
   if (groupProblem) return refused(groupProblem, { version });
@@ -211,20 +212,20 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
       const sig = read.signature!;
       steps.push(step('autocomplete', 'note', [], `read the model's inputs and outputs from ${located.path}`));
       const completed = autoCompleteOnnx(config, sig, options);
-      steps.push(...completed.steps);
+      append(steps, completed.steps);
       config = completed.config;
       if (completed.problems[0]) return refused(completed.problems[0], { version, modelFile });
       const renormalized = normalizeModelConfig(config, 'after auto-complete');
-      steps.push(...renormalized.steps);
+      append(steps, renormalized.steps);
       config = renormalized.config;
     }
   } else if (backend === 'vllm') {
     const completed = autoCompleteVllm(config);
-    steps.push(...completed.steps);
+    append(steps, completed.steps);
     config = completed.config;
     if (completed.problems[0]) return refused(completed.problems[0], { version });
     const renormalized = normalizeModelConfig(config, 'after auto-complete');
-    steps.push(...renormalized.steps);
+    append(steps, renormalized.steps);
     config = renormalized.config;
   } else if (platform !== ENSEMBLE_PLATFORM) {
     steps.push(step('autocomplete', 'note', [], `the ${backend} backend may complete the config further when it loads the model; tritonc reproduces the ONNX Runtime and vLLM backends' auto-complete only`));

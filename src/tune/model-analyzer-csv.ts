@@ -3,6 +3,7 @@
 // add_sub_config_1, whose config is <output_model_repository_path>/<name>/config.pbtxt), throughput in
 // "Throughput (infer/sec)" and latencies in milliseconds ("p99 Latency (ms)", ...), rounded to one
 // decimal. Read by column name; rows grouped by variant, sorted by load.
+import { quoted } from '../util/terminal-text.js';
 import { CsvError, parseCsv } from './csv.js';
 import type { PerfRow, PerfTable } from './perf-csv.js';
 
@@ -26,7 +27,7 @@ export function parseModelAnalyzerCsv(text: string, file: string): Map<string, P
       // A concurrent multi-model row holds "aggregate, [per model]": the aggregate comes first.
       const cell = (row.cells[i] ?? '').split(/[,[]/)[0]!.trim();
       const n = Number(cell);
-      if (cell === '' || !Number.isFinite(n)) throw new CsvError(file, row.line, row.columns[i] ?? 1, `"${column}" is "${row.cells[i] ?? ''}", not a number`);
+      if (cell === '' || !Number.isFinite(n)) throw new CsvError(file, row.line, row.columns[i] ?? 1, `${quoted(column)} is ${quoted(row.cells[i] ?? '')}, not a number`);
       return n;
     };
     const variant = (row.cells[variantAt] ?? '').split(':')[0]!.trim();

@@ -7,6 +7,7 @@
 // microseconds; throughputs are doubles printed as C++ streams print them (`1.23457e+06`). Rows come
 // sorted by throughput, not by load, so they are sorted here. Versions before 2023-08 ended verbose
 // rows with a comma: an empty last cell is allowed.
+import { quoted } from '../util/terminal-text.js';
 import { CsvError, parseCsv, type CsvRow } from './csv.js';
 
 export interface PerfRow {
@@ -40,7 +41,7 @@ export function parsePerfCsv(text: string, file: string): PerfTable {
   while (names.length && names[names.length - 1] === '') names.pop();
   const index = new Map(names.map((n, i) => [n, i]));
   const loadName = index.has('Concurrency') ? 'Concurrency' : index.has('Request Rate') ? 'Request Rate' : undefined;
-  if (!loadName) throw new CsvError(file, header.line, 1, `not a perf_analyzer CSV: the first column is "${names[0] ?? ''}", not Concurrency or Request Rate (write it with perf_analyzer -f FILE)`);
+  if (!loadName) throw new CsvError(file, header.line, 1, `not a perf_analyzer CSV: the first column is ${quoted(names[0] ?? '')}, not Concurrency or Request Rate (write it with perf_analyzer -f FILE)`);
   if (!index.has('Inferences/Second')) throw new CsvError(file, header.line, 1, 'not a perf_analyzer CSV: it has no Inferences/Second column');
   const latencyColumns = names.flatMap((n, i): [string, number][] => {
     const m = /^p(\d+) latency$/.exec(n);
@@ -52,9 +53,9 @@ export function parsePerfCsv(text: string, file: string): PerfTable {
 
   const number = (row: CsvRow, i: number, column: string): number => {
     const cell = row.cells[i];
-    if (cell === undefined || cell === '') throw new CsvError(file, row.line, row.columns[i] ?? row.columns[row.columns.length - 1]!, `no value for "${column}" (the row has ${row.cells.length} cells, the header ${names.length})`);
+    if (cell === undefined || cell === '') throw new CsvError(file, row.line, row.columns[i] ?? row.columns[row.columns.length - 1]!, `no value for ${quoted(column)} (the row has ${row.cells.length} cells, the header ${names.length})`);
     const n = Number(cell);
-    if (!Number.isFinite(n)) throw new CsvError(file, row.line, row.columns[i]!, `"${column}" is "${cell}", not a number`);
+    if (!Number.isFinite(n)) throw new CsvError(file, row.line, row.columns[i]!, `${quoted(column)} is ${quoted(cell)}, not a number`);
     return n;
   };
   const parsed = rows.map((row): PerfRow => {

@@ -3,6 +3,7 @@
 // variant is worth), and the knee, where latency starts to grow much faster than throughput. Variants
 // are ranked by throughput within the budget, never by throughput beyond it.
 import type { PerfRow, PerfTable } from './perf-csv.js';
+import { minOf } from '../util/arrays.js';
 
 export interface VariantSettings {
   /** dynamic_batching.max_queue_delay_microseconds, when the variant batches dynamically. */
@@ -62,7 +63,7 @@ export function pick(tables: ReadonlyMap<string, { table: PerfTable; settings: V
       settings,
       ...(top ? { chosen: { load: top.load, throughput: top.throughput, latencyUs: top.latencyUs[percentile]!, row: top } } : {}),
       ...(knee !== undefined ? { knee } : {}),
-      bestLatencyUs: Math.min(...rows.map((r) => r.latencyUs[percentile]!)),
+      bestLatencyUs: minOf(rows.map((r) => r.latencyUs[percentile]!)),
       rows,
     });
   }

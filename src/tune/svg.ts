@@ -1,6 +1,7 @@
 // `tune pick --plot FILE.svg`: latency at the chosen percentile against throughput, one line per
 // variant (its points in load order), the latency budget as a dashed line, and the chosen point.
 import type { PickResult } from './pick.js';
+import { maxOf } from '../util/arrays.js';
 
 const W = 800;
 const H = 500;
@@ -21,8 +22,8 @@ function ticks(max: number): number[] {
 export function plotSvg(result: PickResult): string {
   const p = result.percentile;
   const points = result.variants.flatMap((v) => v.rows.map((r) => ({ x: r.throughput, y: r.latencyUs[p]! / 1000 })));
-  const maxX = Math.max(1, ...points.map((q) => q.x)) * 1.05;
-  const maxY = Math.max(result.budgetUs / 1000, ...points.map((q) => q.y)) * 1.1;
+  const maxX = maxOf(points.map((q) => q.x), 1) * 1.05;
+  const maxY = maxOf(points.map((q) => q.y), result.budgetUs / 1000) * 1.1;
   const px = (x: number) => M.left + (x / maxX) * (W - M.left - M.right);
   const py = (y: number) => H - M.bottom - (y / maxY) * (H - M.top - M.bottom);
   const out: string[] = [];

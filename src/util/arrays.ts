@@ -14,3 +14,10 @@ export function maxOf(values: Iterable<number>, empty = -Infinity): number {
   for (const v of values) if (v > max) max = v;
   return max;
 }
+
+/** The smallest of `values`, or `empty` when there are none. */
+export function minOf(values: Iterable<number>, empty = Infinity): number {
+  let min = empty;
+  for (const v of values) if (v < min) min = v;
+  return min;
+}

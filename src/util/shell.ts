@@ -5,6 +5,8 @@
 // expand them. Comments get a line of their own with control characters escaped, so a name holding a
 // newline cannot end the comment and start a command.
 
+import { escapeControl } from './terminal-text.js';
+
 const PLAIN = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 /** `value` as one shell word. */
@@ -18,12 +20,6 @@ export const shellLine = (argv: readonly string[]): string => argv.map(shellQuot
 /** A `# ...` comment line showing `text`, with control characters written as escapes. */
 export function shellComment(text: string): string {
   return `# ${escapeControl(text)}`;
-}
-
-/** Control characters (C0, DEL, C1) as `\n`, `\t` or `\xHH`: text that cannot break a line or drive a terminal. */
-export function escapeControl(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : c === '\r' ? '\\r' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
 }
 
 /**

@@ -7,6 +7,7 @@
 // the tritonserver flags given to verify (server-options.ts tritonServerArgs) are passed on as they are,
 // so the model is checked as the production server will load it.
 import { shellLine } from '../util/shell.js';
+import { append } from '../util/arrays.js';
 
 /**
  * The Triton release verify starts by default; --image picks another. The newest release Triton's own
@@ -61,7 +62,7 @@ export function dockerRunArgs(spec: DockerRunSpec): string[] {
     '--label', `${CONTAINER_LABEL}=${spec.modelName}`,
   ];
   if (spec.gpus && spec.gpus !== 'none') args.push('--gpus', gpusArgument(spec.gpus));
-  args.push(
+  append(args, [
     '--mount', ['type=bind', csvField(`source=${spec.repoDir}`), `target=${CONTAINER_REPOSITORY}`, 'readonly'].join(','),
     '-p', `127.0.0.1:${spec.ports.http}:8000`,
     '-p', `127.0.0.1:${spec.ports.grpc}:8001`,
@@ -72,7 +73,7 @@ export function dockerRunArgs(spec: DockerRunSpec): string[] {
     '--model-control-mode=explicit',
     `--load-model=${spec.modelName}`,
     ...(spec.serverArgs ?? []),
-  );
+  ]);
   return args;
 }
 

@@ -15,6 +15,7 @@ import type { TritonMessage, VerifyReport } from './types.js';
 import { formatMs } from './duration.js';
 import { randomHex } from '../util/random-hex.js';
 import { Interruption, type SignalSource } from './interruption.js';
+import { append } from '../util/arrays.js';
 
 export type { SignalSource };
 
@@ -170,7 +171,7 @@ export async function runDocker(plan: VerifyPlan, report: VerifyReport, opts: Do
 function failedStart(waited: Exclude<WaitResult, { kind: 'ready' }>, proc: RunningProcess, plan: VerifyPlan, report: VerifyReport, timeoutMs: number): void {
   const messages: TritonMessage[] = mapTritonLog(proc.lines);
   if (waited.kind === 'failed' && waited.reason && !messages.some((m) => waited.reason!.includes(m.text) || m.text.includes(waited.reason!))) {
-    messages.push(...mapErrorText(waited.reason));
+    append(messages, mapErrorText(waited.reason));
   }
   const tail = proc.lines.slice(-15).map((l) => `  ${l}`).join('\n');
   const environment = messages.filter((m) => m.environment);

@@ -13,6 +13,7 @@ import { batchSizes, type VerifyPlan } from './plan.js';
 import { requestShape, shapeText } from './shapes.js';
 import type { BatchRun, VerifyProblem, VerifyReport } from './types.js';
 import { withPrivateTemp } from '../util/private-temp.js';
+import { append } from '../util/arrays.js';
 
 export interface OrtRunOptions {
   loader?: OrtLoader;
@@ -131,7 +132,7 @@ async function runSession(ort: OrtApi, onnxFile: string, plan: VerifyPlan, repor
     const modelInputs = session.inputMetadata?.map(modelTensor) ?? session.inputNames.map((name) => ({ name }));
     const modelOutputs = session.outputMetadata?.map(modelTensor) ?? session.outputNames.map((name) => ({ name }));
     const ioProblems = checkIo({ inputs: plan.inputs, outputs: plan.outputs, maxBatchSize: plan.maxBatchSize, modelInputs, modelOutputs, fedByTriton: fed });
-    report.problems.push(...ioProblems);
+    append(report.problems, ioProblems);
     // Runs cannot start without the right input names, types and shapes; output findings still allow them.
     const inputNames = new Set([...plan.inputs.map((i) => i.name), ...modelInputs.map((m) => m.name)]);
     const blocking = ioProblems.some((p) => p.tensor !== undefined && inputNames.has(p.tensor));
@@ -148,7 +149,7 @@ async function runSession(ort: OrtApi, onnxFile: string, plan: VerifyPlan, repor
       report.runs.push(run.run);
       // Failing at batch 1 (or the fixed shape) is not the batch question verify asks: the sizes may be too small.
       if (run.run.error && (batch === undefined || batch === 1)) throw new CannotRun(sizesMessage(batch === undefined ? 'at its fixed shape' : 'at batch 1', run.run.error, plan.inputs, plan.sizes, dynamicSize));
-      report.problems.push(...run.problems);
+      append(report.problems, run.problems);
       if (run.run.ok && batch !== undefined) passedAt ??= batch;
       if (run.run.error && batch !== undefined && batch > 1 && passedAt === 1) {
         report.problems.push({

@@ -4,6 +4,7 @@ import type { RequestDescription } from './kserve-client.js';
 import { shapeText } from './shapes.js';
 import type { BatchRun, ConfigDifference, VerifyReport } from './types.js';
 import type { DryRun } from './verify.js';
+import { append, maxOf } from '../util/arrays.js';
 
 const ms = (n: number | undefined): string => (n === undefined ? '' : n < 10 ? `${n.toFixed(2)} ms` : n < 1000 ? `${n.toFixed(1)} ms` : `${(n / 1000).toFixed(2)} s`);
 const batchLabel = (b: number | null): string => (b === null ? 'fixed shape' : `batch ${b}`);
@@ -44,8 +45,8 @@ export function reportText(r: VerifyReport): string {
       out.push('  effective config: the same as config.pbtxt');
     }
   }
-  const width = Math.max(0, ...r.runs.map((x) => batchLabel(x.batchSize).length));
-  for (const run of r.runs) out.push(...runLines(run, width));
+  const width = maxOf(r.runs.map((x) => batchLabel(x.batchSize).length), 0);
+  for (const run of r.runs) append(out, runLines(run, width));
   for (const n of r.notes) out.push(`  note: ${n}`);
   // A refused load is already shown line by line under "Triton said"; the other findings follow.
   const shown = r.tritonMessages?.length ? r.problems.filter((p) => p.kind !== 'load') : r.problems;
@@ -88,7 +89,7 @@ export function dryRunText(d: DryRun): string {
   if (d.command) out.push('would run:', `  ${displayCommand(d.command[0]!, d.command.slice(1))}`);
   if (d.requests.length) {
     out.push(d.command ? 'then poll the first request until the model is ready, and send:' : 'would send:');
-    for (const req of d.requests) out.push(...requestText(req));
+    for (const req of d.requests) append(out, requestText(req));
   }
   if (d.cleanup) out.push('and always, at the end (also on failure, timeout and Ctrl-C):', `  ${displayCommand(d.cleanup[0]!, d.cleanup.slice(1))}`);
   return `${out.join('\n')}\n`;

@@ -14,6 +14,7 @@ import { requestShape, shapeText } from './shapes.js';
 import { classifyTritonMessage } from './triton-messages.js';
 import { sizesMessage, type InputSize } from './input-sizes.js';
 import type { VerifyReport } from './types.js';
+import { append } from '../util/arrays.js';
 
 export interface ServedCheckOptions {
   client: KServeClient;
@@ -107,7 +108,7 @@ export async function checkServedModel(opts: ServedCheckOptions): Promise<void> 
       const actual = new Map<string, ActualOutput>(response.outputs.map((o) => [o.name, { dataType: dataTypeOfKserve(o.datatype)?.config ?? o.datatype, shape: o.shape }]));
       const checked = checkOutputs(outputs, actual, batch, 'client');
       report.runs.push({ batchSize, ok: checked.problems.length === 0, ms, inputs: sent, outputs: checked.outputs });
-      report.problems.push(...checked.problems);
+      append(report.problems, checked.problems);
       if (checked.problems.length === 0 && batch !== undefined) passedAt ??= batch;
     } catch (e) {
       if (!(e instanceof KServeError) || e.kind !== 'http') cannotRunFrom(e, `inference at ${batch === undefined ? 'the fixed shape' : `batch ${batch}`}`);

@@ -1,5 +1,6 @@
 // Collects events that arrive close together into one batch: an editor's save is often several
 // events (write a temp file, rename it over, touch), and they should cause one re-lint.
+import { append } from '../util/arrays.js';
 export class Debouncer<T> {
   private pending: T[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -9,8 +10,8 @@ export class Debouncer<T> {
     private readonly flush: (batch: T[]) => void,
   ) {}
 
-  push(...items: T[]): void {
-    this.pending.push(...items);
+  push(items: readonly T[]): void {
+    append(this.pending, items);
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;

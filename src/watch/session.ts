@@ -18,6 +18,7 @@ import { describeFsError } from '../util/read-text.js';
 import { classifyChange, type ClassifiedChange } from './classify.js';
 import { isDirectory as isDir } from '../util/path-kind.js';
 import { displayPath } from '../util/display-path.js';
+import { append } from '../util/arrays.js';
 
 /** Repository-scoped rules whose findings on one model depend on every other model. */
 const REPOSITORY_WIDE = new Set(['instance-memory']);
@@ -85,7 +86,7 @@ export class WatchSession {
     for (const c of changes) if (c.event === 'unlink' || c.event === 'unlinkDir') this.forget(c.path);
     const stillWriting = new Set(changes.filter((c) => c.kind === 'model-file' && c.path.endsWith('.onnx') && this.stillBeingWritten(c.path)).map((c) => c.path));
     for (const p of stillWriting) waiting.push(p);
-    if (this.options.generate) notes.push(...this.regenerate(changes, stillWriting));
+    if (this.options.generate) append(notes, this.regenerate(changes, stillWriting));
 
     // The changed models and the ensembles that use them, as they exist now.
     const affected = new Set([...models].filter((m) => isDir(join(this.options.repo, m))));

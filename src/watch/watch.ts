@@ -44,7 +44,7 @@ export function startWatch(options: WatchOptions): WatchHandle {
       // look at the files once more after that window and catch up if they changed again.
       setTimeout(() => {
         const again = [...seen].filter(([p, id]) => !sameIdentity(id, identityOf(p)) && (id !== undefined || identityOf(p) !== undefined));
-        if (again.length && !closed) debouncer.push(...again.map(([path]) => ({ event: 'change' as const, path })));
+        if (again.length && !closed) debouncer.push(again.map(([path]) => ({ event: 'change' as const, path })));
       }, TRAILING_CHECK_MS).unref();
       if (report.waiting.length) {
         for (const p of report.waiting) waiting.add(resolve(options.cwd, p));
@@ -52,7 +52,7 @@ export function startWatch(options: WatchOptions): WatchHandle {
         recheck = setTimeout(() => {
           const again = [...waiting].map((path) => ({ event: 'change' as const, path }));
           waiting.clear();
-          debouncer.push(...again);
+          debouncer.push(again);
         }, options.recheckMs ?? 250);
       }
     } catch (e) {
@@ -67,7 +67,7 @@ export function startWatch(options: WatchOptions): WatchHandle {
     atomic: true,
   });
   for (const event of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) {
-    watcher.on(event, (path: string) => debouncer.push({ event, path }));
+    watcher.on(event, (path: string) => debouncer.push([{ event, path }]));
   }
   watcher.on('error', (e) => options.onError?.(e as Error));
   const ready = new Promise<void>((resolve) => {

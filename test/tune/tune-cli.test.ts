@@ -144,6 +144,21 @@ describe('tritonc tune pick', () => {
     expect(parsed.explanation.join(' ')).toContain('no server-side columns');
   });
 
+  it('150,000 rows pick without overflowing the stack; a 20 MB cell is cut in the error', async () => {
+    const { out, repo } = await measured();
+    // perf_analyzer writes one row per load level; a CSV of 150,000 (from a long request-rate sweep) must still pick.
+    const rows: [number, number, number, number, number][] = Array.from({ length: 150_000 }, (_, i) => [i + 1, 100 + i / 1000, 100, 8000, 9000 + i / 100]);
+    writeFileSync(join(out, 'classifier_d0_i1', 'perf.csv'), perfCsv(rows));
+    const r = await cli(['tune', 'pick', out, '--latency-budget', '20ms', '--format', 'json'], { cwd: repo });
+    expect(r.code, r.stderr.slice(0, 500)).toBe(0);
+    expect(JSON.parse(r.stdout).variants.find((v: { variant: string }) => v.variant === 'classifier_d0_i1')).toBeDefined();
+    writeFileSync(join(out, 'classifier_d0_i2', 'perf.csv'), `${HEADER}\n1,${'x'.repeat(20 * 1024 * 1024)},1,1,1,1,1,1,1,1,1,1,1\n`);
+    const bad = await cli(['tune', 'pick', out, '--latency-budget', '20ms'], { cwd: repo });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/"Inferences\/Second" is "x{80}\.\.\." \(20,971,520 characters\), not a number/);
+    expect(bad.stderr.length).toBeLessThan(1000);
+  });
+
   it('a malformed perf.csv is exit 2 naming the file, line and column', async () => {
     const { out, repo } = await measured();
     writeFileSync(join(out, 'classifier_d0_i1', 'perf.csv'), `${HEADER}\n1,lots,1,1,1,1,1,1,1,1,1,1,1\n`);

@@ -1,0 +1,15 @@
+// Text from outside (a file name, an object key, a CSV cell) shown to a person: control characters
+// written as escapes, so a name cannot move the cursor, recolour the terminal or split a line of the
+// report, and long values cut, so one 200 MB cell is not a 200 MB error message.
+
+/** Control characters (C0, DEL, C1) as `\n`, `\t`, `\r` or `\xHH`; everything else as it is. */
+export function escapeControl(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : c === '\r' ? '\\r' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+}
+
+/** `text` in double quotes for a message, escaped, and cut past `max` characters with how long it was. */
+export function quoted(text: string, max = 80): string {
+  if (text.length <= max) return `"${escapeControl(text)}"`;
+  return `"${escapeControl(text.slice(0, max))}..." (${text.length.toLocaleString('en-US')} characters)`;
+}
