@@ -4,6 +4,7 @@ import yargs from 'yargs';
 import type { CommandSpec } from './command.js';
 import { commands } from './commands.js';
 import { EXIT, UsageError } from './errors.js';
+import { escapeControlKeepingLines } from '../util/terminal-text.js';
 import { processIO, type CliIO } from './io.js';
 import { VERSION } from '../version.js';
 import { didYouMean } from '../pbtxt/suggest.js';
@@ -64,7 +65,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return await selected.run(args, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr(`tritonc: ${e.message}\n`);
+      io.stderr(`tritonc: ${escapeControlKeepingLines(e.message)}\n`);
       return e.exitCode;
     }
     // A directory of the repository tritonc cannot list: what is in it was not checked.
@@ -100,7 +101,7 @@ export async function main(): Promise<void> {
   } catch (e) {
     settled = true;
     // A bug in tritonc, not in the user's input: say so, briefly, with what to report.
-    io.stderr(`tritonc: internal error: ${(e as Error).message}\nThis is a bug in tritonc; please report it with the command you ran.\n`);
+    io.stderr(`tritonc: internal error: ${escapeControlKeepingLines((e as Error).message)}\nThis is a bug in tritonc; please report it with the command you ran.\n`);
     if (process.env.TRITONC_DEBUG) io.stderr(`${(e as Error).stack}\n`);
     process.exitCode = 70;
   }

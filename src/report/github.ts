@@ -3,7 +3,7 @@
 // Escaping follows @actions/core: %, CR and LF in the message; also : and , in property values.
 // Paths are relative to GITHUB_WORKSPACE (the checkout) when it is set, else to cwd.
 import type { LintResult } from '../diagnostics.js';
-import { displayPath, type ReportOptions } from './options.js';
+import { reportPath, type ReportOptions } from './options.js';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'notice' } as const;
 
@@ -24,7 +24,7 @@ export function formatGithub(result: LintResult, options: GithubReportOptions = 
   const base = options.workspace || options.cwd || process.cwd();
   let out = '';
   for (const file of result.results) {
-    const path = displayPath(file.filePath, base);
+    const path = reportPath(file.filePath, base);
     for (const d of file.diagnostics) {
       const { start, end } = d.range;
       const props = [`file=${escapeProperty(path)}`, `line=${start.line}`, `endLine=${end.line}`];

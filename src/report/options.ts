@@ -9,4 +9,4 @@ export interface ReportOptions {
   version?: string;
 }
 
-export { displayPath } from '../util/display-path.js';
+export { displayPath, reportPath } from '../util/display-path.js';

@@ -4,7 +4,7 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LintResult, RuleDescriptor } from '../diagnostics.js';
-import { displayPath, type ReportOptions } from './options.js';
+import { reportPath, type ReportOptions } from './options.js';
 import { isUrl } from '../util/display-path.js';
 import { sha256Hex } from '../util/sha256.js';
 
@@ -37,7 +37,7 @@ export function toSarif(result: LintResult, options: ReportOptions = {}): Json {
   const seen = new Map<string, number>();
   const results: Json[] = [];
   for (const file of result.results) {
-    const shown = displayPath(file.filePath, cwd);
+    const shown = reportPath(file.filePath, cwd);
     // An object URL is an absolute artifact URI as it is.
     const artifact = isUrl(shown) ? { uri: shown } : isAbsolute(shown) ? { uri: pathToFileURL(shown).href } : { uri: shown, uriBaseId: '%SRCROOT%' };
     for (const d of file.diagnostics) {

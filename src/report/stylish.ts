@@ -4,6 +4,7 @@ import type { LintResult } from '../diagnostics.js';
 import { painter, type Style } from './color.js';
 import { displayPath, type ReportOptions } from './options.js';
 import { maxOf } from '../util/arrays.js';
+import { escapeControl } from '../util/terminal-text.js';
 
 const SEVERITY_STYLE: Record<string, Style> = { error: 'red', warning: 'yellow', info: 'blue' };
 
@@ -20,7 +21,7 @@ export function formatStylish(result: LintResult, options: ReportOptions = {}): 
     const sevWidth = maxOf(rows.map((r) => r.severity.length));
     out += `\n${paint('underline', displayPath(file.filePath, cwd))}\n`;
     for (const r of rows) {
-      const message = r.message.replace(/\s*\n\s*/g, ' ');
+      const message = escapeControl(r.message.replace(/\s*\n\s*/g, ' '));
       out += `  ${paint('dim', r.pos.padEnd(posWidth))}  ${paint(SEVERITY_STYLE[r.severity]!, r.severity.padEnd(sevWidth))}  ${message}  ${paint('dim', r.ruleId)}\n`;
     }
   }

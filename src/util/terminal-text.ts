@@ -8,6 +8,11 @@ export function escapeControl(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : c === '\r' ? '\\r' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
 }
 
+/** A message of several lines for a terminal: control characters escaped, its line breaks kept. */
+export function escapeControlKeepingLines(text: string): string {
+  return text.split('\n').map(escapeControl).join('\n');
+}
+
 /** `text` in double quotes for a message, escaped, and cut past `max` characters with how long it was. */
 export function quoted(text: string, max = 80): string {
   if (text.length <= max) return `"${escapeControl(text)}"`;

@@ -21,7 +21,9 @@ export interface HostileS3 {
   close(): Promise<void>;
 }
 
-const xml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+// Control characters as numeric references, as S3 writes a key that holds them.
+// eslint-disable-next-line no-control-regex
+const xml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/[\u0000-\u001f]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export async function startHostileS3(objects: Record<string, Uint8Array>, mode: Misbehaviour, pageObjects = 1000): Promise<HostileS3> {
   const stats = { requests: 0, bytes: 0 };
