@@ -15,13 +15,16 @@ import { DEFAULT_SERVER_OPTIONS, applyServerFlags } from '../triton/server-optio
 function headersFrom(flags: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const f of flags) {
-    const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(f);
-    if (!m || !m[2]) throw new UsageError(`--header takes NAME:VALUE, e.g. --header admin-key:secret (the header a server started with --http-restricted-api expects); got "${f}"`);
+    // A token name, and a value of visible characters, spaces and tabs (RFC 9110 field-value): a CR
+    // or LF would end the header and start another.
+    const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([\t\x20-\x7e\x80-\xff]*)$/.exec(f);
+    if (!m || !m[2]) throw new UsageError(`--header takes NAME:VALUE, with no line breaks or control characters, e.g. --header admin-key:secret (the header a server started with --http-restricted-api expects); got ${quoted(f)}`);
     out[m[1]!.toLowerCase()] = m[2];
   }
   return out;
 }
 import type { CliIO } from './io.js';
+import { quoted } from '../util/terminal-text.js';
 import type { VerifyDeps } from './verify.js';
 
 function optionsFromArgs(a: Record<string, unknown>, io: CliIO, injected: VerifyDeps | undefined): VerifyOptions {

@@ -84,3 +84,31 @@ describe("tritonc's own files are never read or written through a link", () => {
     expect(readFileSync(join(repo, '.tritonc-cache'), 'utf8').split('\n')).toHaveLength(5);
   });
 });
+
+describe('four lint --cache runs at once', () => {
+  it('all finish with the same findings, and leave one whole cache file and no temporary files', async () => {
+    const { spawn } = await import('node:child_process');
+    const { readdirSync } = await import('node:fs');
+    const { BIN } = await import('../support/cli.js');
+    const files: Record<string, unknown> = {};
+    for (let i = 0; i < 20; i++) Object.assign(files, { [`repo/m${i}/config.pbtxt`]: CLASSIFIER_CONFIG.replace('"classifier"', `"m${i}"`), [`repo/m${i}/1/model.onnx`]: CLASSIFIER });
+    const dir = await writeRepo(files as never);
+    const repo = join(dir, 'repo');
+    const run = () =>
+      new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        const p = spawn(process.execPath, [BIN, 'lint', '--cache', '-f', 'json', '.'], { cwd: repo });
+        let stdout = '';
+        p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        p.on('close', (code) => resolve({ code, stdout }));
+      });
+    const runs = await Promise.all([run(), run(), run(), run()]);
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    expect(new Set(runs.map((r) => r.stdout)).size).toBe(1);
+    const cache = readFileSync(join(repo, '.tritonc-cache'), 'utf8').split('\n');
+    expect(cache).toHaveLength(5);
+    for (const line of cache.slice(0, 4)) expect(() => JSON.parse(line)).not.toThrow();
+    expect(readdirSync(repo).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    // And a fifth run reads it.
+    expect((await run()).stdout).toBe(runs[0]!.stdout);
+  });
+});

@@ -84,6 +84,34 @@ describe('tritonc verify', () => {
     expect(d.requests).toHaveLength(6);
   });
 
+  it('the docker dry-run quotes every argument that a shell would read otherwise', async () => {
+    setVerifyDeps({ ports: async () => [42000, 42001, 42002], nameSuffix: 'cli' });
+    const repo = repoWith(undefined, 'backend: "python"\n', "it's $(here)");
+    writeFileSync(join(repo, "it's $(here)", '1', 'model.py'), '');
+    const r = await cli(['verify', join(repo, "it's $(here)"), '--runtime', 'docker', '--dry-run'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    const line = r.stdout.split('\n').find((l) => l.trim().startsWith('docker run'))!;
+    expect(line).toContain(`'--load-model=it'\\''s $(here)'`);
+    // Read back by bash, every argument comes back whole: what would run is what was shown.
+    const { spawnSync } = await import('node:child_process');
+    const words = spawnSync('bash', ['-c', `printf '%s\\0' ${line.trim()}`], { encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
+    expect(words).toContain("--load-model=it's $(here)");
+    expect(words.slice(0, 3)).toEqual(['docker', 'run', '--rm']);
+    expect(words.some((w) => w.startsWith('source=') && w.includes(repo))).toBe(false);
+    expect(words.find((w) => w.startsWith('type=bind'))).toBe(`type=bind,source=${repo},target=/models,readonly`);
+  });
+
+  it('refuses a --header with a line break or a control character (exit 2), naming it escaped', async () => {
+    for (const bad of ['admin-key:secret\r\nX-Injected: 1', 'admin-key:secret\nX: y', 'admin-key:sec\rret', 'admin-key:a\u0000b']) {
+      const r = await cli(['verify', 'model_repository/classifier', '--server', 'localhost:8000', '--dry-run', '--header', bad], { cwd: ROOT });
+      expect(r.code, JSON.stringify(bad)).toBe(2);
+      expect(r.stderr).toContain('--header takes NAME:VALUE, with no line breaks or control characters');
+      // One line: the value's line breaks shown escaped.
+      expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    }
+    expect((await cli(['verify', 'model_repository/classifier', '--server', 'localhost:8000', '--dry-run', '--header', 'admin-key: s3cr\tet value'], { cwd: ROOT })).code).toBe(0);
+  });
+
   it('prints the server requests with --dry-run, the candidate config as the load parameter', async () => {
     const r = await cli(['verify', 'model_repository/classifier', '--server', 'localhost:8000', '--dry-run', '--format', 'json'], { cwd: ROOT });
     expect(r.code).toBe(0);

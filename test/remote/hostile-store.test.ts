@@ -76,3 +76,58 @@ describe('a store that breaks the protocol', () => {
     expect(r.stderr).toMatch(new RegExp(`${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: cannot list the repository: the listing did not end after \\d+ pages`));
   });
 });
+
+describe('what held, and must keep holding', () => {
+  const SECRETS = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI-never-print-me', AWS_SESSION_TOKEN: 'FwoGZXIvYXdz-session-never-print-me' };
+
+  it.each(['redirect', 'garbage', 'forbidden'] as const)('a %s endpoint: exit 2 naming the repository, no stack trace, no secret', async (mode) => {
+    store = await startHostileS3(await objects(), mode);
+    const url = `s3://${store.url}/models/repo`;
+    for (const format of ['stylish', 'json', 'sarif', 'github']) {
+      const r = await cli(['lint', url, '-f', format], { cwd: tempDir(), env: SECRETS });
+      expect(r.code, `${mode} ${format}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`${url}: cannot list the repository`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      for (const secret of [SECRETS.AWS_SECRET_ACCESS_KEY, SECRETS.AWS_SESSION_TOKEN]) expect(r.stdout + r.stderr).not.toContain(secret);
+    }
+  });
+
+  it('findings in every format carry no secret or session token', async () => {
+    const o = await objects();
+    o['repo/classifier/config.pbtxt'] = Buffer.from(CLASSIFIER_CONFIG.replace('name: "input"', 'name: "inptu"'));
+    store = await startHostileS3(o, 'honest');
+    for (const format of ['stylish', 'json', 'sarif', 'github']) {
+      const r = await cli(['lint', `s3://${store.url}/models/repo`, '-f', format], { cwd: tempDir(), env: SECRETS });
+      expect(r.code, r.stderr).toBe(1);
+      for (const secret of [SECRETS.AWS_SECRET_ACCESS_KEY, SECRETS.AWS_SESSION_TOKEN]) expect(r.stdout + r.stderr).not.toContain(secret);
+    }
+  });
+
+  it.each(['hang', 'slow'] as const)('a %s endpoint ends in a timeout error within the requests\' bound (exit 2 through the CLI)', async (mode) => {
+    const { MountedRepository, RemoteAccessError } = await import('../../src/remote/mounted.js');
+    const { parseRemoteUrl } = await import('../../src/remote/url.js');
+    store = await startHostileS3(await objects(), mode);
+    const loc = parseRemoteUrl(`s3://${store.url}/models/repo`);
+    const started = Date.now();
+    const opened = MountedRepository.open(loc, loc.url, '/stand-in/repo', { env: SECRETS, readFile: () => '', requests: { timeoutMs: 400, retries: 1, backoffMs: 1 } });
+    await expect(opened).rejects.toBeInstanceOf(RemoteAccessError);
+    await expect(opened).rejects.toThrow(/cannot list the repository: no answer in time after 1 retries/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('keys with .. never reach the local disk', async () => {
+    const local = await writeRepo({ 'secret/config.pbtxt': 'LOCAL_SECRET_CONFIG {' });
+    const o = await objects();
+    const up = '../'.repeat(12);
+    o[`repo/${up}${local.slice(1)}/secret/config.pbtxt`] = Buffer.from('name: "x"\n');
+    o['repo/classifier/../../../etc/passwd'] = Buffer.from('root:x:0:0');
+    store = await startHostileS3(o, 'honest');
+    const r = await cli(['lint', `s3://${store.url}/models/repo`, '-f', 'json'], { cwd: tempDir(), env: KEYS });
+    expect(r.stdout + r.stderr).not.toContain('LOCAL_SECRET_CONFIG');
+    expect(r.stdout + r.stderr).not.toContain('root:x:0:0');
+    // The object is looked for in the store's listing, which has no such key: nothing is read.
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/models\/repo\/(\.\.\/){12}.*\/secret\/config\.pbtxt: cannot read: no such file/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});

@@ -8,11 +8,14 @@
 //   until the client hangs up);
 // - 'endless-pages': every listing page is truncated and names a new continuation token, with
 //   `pageObjects` keys on each;
+// - 'hang': accepts every request and never answers; 'slow': answers a byte a second;
+// - 'redirect': 301 to another address, as a bucket in another region answers (PermanentRedirect);
+// - 'garbage': 200 with a body that is not XML; 'forbidden': 403 AccessDenied, as S3 refuses;
 // - 'honest': none of the above (the control).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Misbehaviour = 'honest' | 'no-range' | 'oversized' | 'endless-pages';
+export type Misbehaviour = 'honest' | 'no-range' | 'oversized' | 'endless-pages' | 'hang' | 'slow' | 'redirect' | 'garbage' | 'forbidden';
 
 export interface HostileS3 {
   url: string;
@@ -33,6 +36,28 @@ export async function startHostileS3(objects: Record<string, Uint8Array>, mode: 
     const [, bucket, ...rest] = url.pathname.split('/');
     const key = decodeURIComponent(rest.join('/'));
     res.on('error', () => undefined);
+    if (mode === 'hang') return;
+    if (mode === 'slow') {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write('<')), 1000);
+      res.on('close', () => clearInterval(drip));
+      return;
+    }
+    if (mode === 'redirect') {
+      res.writeHead(301, { location: 'http://127.0.0.1:1/elsewhere', 'content-type': 'application/xml' });
+      res.end('<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>PermanentRedirect</Code><Message>The bucket you are attempting to access must be addressed using the specified endpoint.</Message></Error>');
+      return;
+    }
+    if (mode === 'garbage') {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end('<<<this is not XML>>> \u0000\u0001');
+      return;
+    }
+    if (mode === 'forbidden') {
+      res.writeHead(403, { 'content-type': 'application/xml' });
+      res.end('<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>');
+      return;
+    }
     if (!key && url.searchParams.get('list-type') === '2') {
       const prefix = url.searchParams.get('prefix') ?? '';
       let contents: [string, number][] = Object.entries(objects).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k, v.byteLength]);

@@ -107,6 +107,20 @@ describe('tritonc tune pick', () => {
     expect(py.stdout.trim().split('\n').sort()).toEqual(['budget', 'chosen', 'classifier_d0_i1', 'classifier_d0_i2', 'classifier_d1000_i1', 'classifier_d1000_i2']);
   });
 
+  it('--plot escapes names: a variant named with <, & and quotes is text in the SVG, not markup', async () => {
+    const name = `a<b>&"c'`;
+    const repo = await writeRepo({ [`${name}/config.pbtxt`]: CONFIG.replace('name: "classifier"', `name: ${JSON.stringify(name)}`), [`${name}/1/model.onnx`]: CLASSIFIER });
+    const out = join(repo, 'plan');
+    expect((await cli(['tune', 'plan', join(repo, name), '--out', out, '--delays', '0', '--instances', '1'], { cwd: repo })).code).toBe(0);
+    writeFileSync(join(out, `${name}_d0_i1`, 'perf.csv'), perfCsv([[1, 100, 100, 8000, 9000], [3, 250, 600, 8500, 16000]]));
+    const svg = join(repo, 'tune.svg');
+    expect((await cli(['tune', 'pick', out, '--latency-budget', '20ms', '--plot', svg], { cwd: repo })).code).toBe(0);
+    const py = spawnSync('python3', ['-c', 'import sys, xml.etree.ElementTree as ET\nr = ET.parse(sys.argv[1]).getroot()\nprint("\\n".join(g.get("data-variant") for g in r.iter("{http://www.w3.org/2000/svg}g")))', svg], { encoding: 'utf8' });
+    if (py.error && process.env.CI !== 'true') return;
+    expect(py.status, py.stderr).toBe(0);
+    expect(py.stdout.trim()).toBe(`${name}_d0_i1`);
+  });
+
   it('--write applies the winner to the model\'s config: comments kept, atomic, the diff printed; the second time changes nothing', async () => {
     const { out, repo } = await measured();
     const r = await cli(['tune', 'pick', out, '--latency-budget', '20ms', '--write', join(repo, 'classifier')], { cwd: repo });
