@@ -1,4 +1,4 @@
-// A repository in an S3-compatible store that breaks the protocol (test/support/hostile-s3.ts): a
+// A repository in an S3-compatible store that breaks the protocol (fixtures/remote/hostile-s3.mjs): a
 // GetObject that ignores Range, a text object far larger than its listing, a listing that pages on
 // forever. Each ends in exit 2 naming the URL, within the request timeout, with no stack trace and
 // with the memory of a normal run; the honest endpoint is the control.
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLASSIFIER, CLASSIFIER_CONFIG, writeRepo } from '../lint/harness.js';
 import { cli } from '../support/cli.js';
-import { startHostileS3, type HostileS3, type Misbehaviour } from '../support/hostile-s3.js';
+import { startHostileS3, type HostileS3, type Misbehaviour } from '../../fixtures/remote/hostile-s3.mjs';
 import { tempDir } from '../support/temp.js';
 import { MAX_LISTED_OBJECTS } from '../../src/remote/store.js';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLASSIFIER, CLASSIFIER_CONFIG, writeRepo } from '../lint/harness.js';
 import { cli } from '../support/cli.js';
-import { startHostileS3, type HostileS3 } from '../support/hostile-s3.js';
+import { startHostileS3, type HostileS3 } from '../../fixtures/remote/hostile-s3.mjs';
 import { tempDir } from '../support/temp.js';
 
 const ESC = '\u001b';
