@@ -12,7 +12,7 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { plainText, withLineEnds } from '../util/line-ends.js';
 import { describeFsError } from '../util/read-text.js';
 import { lineDiff } from '../util/line-diff.js';
-import type { CommandSpec } from './command.js';
+import { repeatable, type CommandSpec } from './command.js';
 import { serverFlagsFromArgs } from './server-flags.js';
 import { DEFAULT_SERVER_OPTIONS, applyServerFlags, defaultMaxBatchSize } from '../triton/server-options.js';
 import { EXIT, UsageError } from './errors.js';
@@ -27,7 +27,7 @@ export const generateCommand: CommandSpec = {
       .positional('path', { type: 'string', describe: 'model.onnx, a model directory, or a model repository; a directory may be a URL (s3://, gs://, as://) with --check' })
       .option('name', { type: 'string', describe: 'Model name (default: the directory name)' })
       .option('max-batch-size', { type: 'number', describe: 'Largest batch Triton may send (default: the server\'s default-max-batch-size, 4, if the model can batch, else 0)' })
-      .option('backend-config', { type: 'string', array: true, describe: 'As tritonserver: onnxruntime,default-max-batch-size=N makes N the default max_batch_size (other settings do not change the config)' })
+      .option('backend-config', { ...repeatable('As tritonserver: onnxruntime,default-max-batch-size=N makes N the default max_batch_size (other settings do not change the config)') })
       .option('dynamic-batching', { type: 'boolean', describe: 'Add dynamic_batching (default: on when max_batch_size > 1); --no-dynamic-batching to leave it out' })
       .option('preferred-batch-size', { type: 'string', describe: 'Preferred batch sizes, e.g. 8,16,32' })
       .option('max-queue-delay', { type: 'string', describe: 'How long a request may wait to be batched, e.g. 5ms or 500us' })

@@ -9,13 +9,16 @@ import type { CliIO } from './io.js';
 import { maxOf } from '../util/arrays.js';
 import { isRemoteUrl } from '../remote/url.js';
 import { withRepositories } from './remote.js';
+import { onnxModelOf } from '../generate/targets.js';
+import { displayPath } from '../util/display-path.js';
+import { pathKind } from '../util/path-kind.js';
 
 export const inspectCommand: CommandSpec = {
   command: 'inspect <model>',
-  describe: 'Show the inputs, outputs, types, shapes and weights of an ONNX model',
+  describe: 'Show the inputs, outputs, types, shapes and weights of an ONNX model (a model.onnx, or the model directory that holds one)',
   builder: (y) =>
     y
-      .positional('model', { type: 'string', describe: 'Path to model.onnx, or its URL (s3://, gs://, as://)' })
+      .positional('model', { type: 'string', describe: 'Path to model.onnx or its model directory, or its URL (s3://, gs://, as://)' })
       .option('format', { choices: ['text', 'json'] as const, default: 'text', describe: 'Output format' }),
   run: async (a, io) => runInspect(String(a.model), a.format as 'text' | 'json', io),
 };
@@ -26,17 +29,30 @@ export async function runInspect(model: string, format: 'text' | 'json', io: Cli
     // An object: its header by ranged reads, its external data sized from the listing of its directory.
     sig = await withRemoteSignature(model, io);
   } else {
+    const file = localModelFile(resolve(io.cwd, model), model);
     try {
-      sig = readSignatureSync(resolve(io.cwd, model));
+      sig = readSignatureSync(file);
     } catch (e) {
-      if (e instanceof OnnxReadError) throw new UsageError(e.message.replace(resolve(io.cwd, model), model));
+      if (e instanceof OnnxReadError) throw new UsageError(e.message.replace(file, displayPath(file, io.cwd)));
       const err = e as NodeJS.ErrnoException;
       throw new UsageError(err.code === 'ENOENT' ? `${model}: no such file` : `${model}: ${err.message}`);
     }
   }
-  sig = { ...sig, path: model };
+  // The path as given; for a model directory, the file read in it.
+  sig = { ...sig, path: isRemoteUrl(model) || pathKind(resolve(io.cwd, model)) !== 'dir' ? model : displayPath(localModelFile(resolve(io.cwd, model), model), io.cwd) };
   io.stdout(format === 'json' ? `${JSON.stringify(signatureJson(sig), null, 2)}\n` : signatureText(sig));
   return EXIT.ok;
+}
+
+/**
+ * The ONNX file to read for `path`: the path itself, or for a model directory the file Triton would
+ * load (the latest version's default model file, as generate and lint find it).
+ */
+function localModelFile(path: string, given: string): string {
+  if (pathKind(path) !== 'dir') return path;
+  const found = onnxModelOf(path);
+  if (!found) throw new UsageError(`${given}: a directory with no ONNX model Triton would load (<version>/model.onnx); give the model file, or the model directory that holds it`);
+  return found.file;
 }
 
 async function withRemoteSignature(url: string, io: CliIO): Promise<ModelSignature> {

@@ -22,7 +22,7 @@ import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { terminalProgress } from './progress.js';
 import { withRepositories, type RepositoriesRun } from './remote.js';
-import type { CommandSpec } from './command.js';
+import { repeatable, type CommandSpec } from './command.js';
 import { serverFlagsFromArgs, withServerFlags } from './server-flags.js';
 import type { ServerOptions } from '../triton/server-options.js';
 
@@ -42,7 +42,7 @@ export const lintCommand: CommandSpec = {
       .conflicts('fix', 'fix-dry-run')
       .option('max-warnings', { type: 'number', describe: 'Exit 1 when there are more warnings than this' })
       .option('quiet', { alias: 'q', type: 'boolean', describe: 'Report errors only' })
-      .option('rule', { type: 'string', array: true, describe: 'Set a rule\'s level: id=off|info|warn|error (repeatable)' })
+      .option('rule', { ...repeatable('Set a rule\'s level: id=off|info|warn|error (repeatable)') })
       .option('output-file', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
       .option('cache', { type: 'boolean', describe: 'Keep model signatures in a file between runs (re-read when a model changes), as ESLint\'s --cache' })
       .option('cache-location', { type: 'string', describe: 'The cache file (default: .tritonc-cache in the current directory)' })

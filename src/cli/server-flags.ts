@@ -3,6 +3,7 @@
 // verdict on a repository (auto-complete, backend settings, the repositories served together).
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
+import { repeatable } from './command.js';
 import { ServerFlagError, autoCompleteConfigOf, parseBackendConfig, parseTritonBool, type ServerOptions } from '../triton/server-options.js';
 import { UsageError } from './errors.js';
 import { isRemoteUrl } from '../remote/url.js';
@@ -16,9 +17,9 @@ export function withServerFlags(y: Argv, set: ServerFlagSet = {}): Argv {
   const flags = y
     .option('disable-auto-complete-config', { type: 'boolean', describe: 'As tritonserver: configs must be complete as written, and a model without config.pbtxt is refused' })
     .option('strict-model-config', { type: 'string', describe: 'As tritonserver (deprecated there): =true is --disable-auto-complete-config, =false keeps auto-complete on' })
-    .option('backend-config', { type: 'string', array: true, describe: 'As tritonserver: <backend>,<setting>=<value> or <setting>=<value> (repeatable), e.g. onnxruntime,default-max-batch-size=8' });
+    .option('backend-config', { ...repeatable('As tritonserver: <backend>,<setting>=<value> or <setting>=<value> (repeatable), e.g. onnxruntime,default-max-batch-size=8') });
   if (!set.repositories) return flags;
-  return flags.option('model-repository', { alias: 'model-store', type: 'string', array: true, describe: 'As tritonserver (repeatable): the repositories one server serves together; ensembles may run models from any of them' });
+  return flags.option('model-repository', { alias: 'model-store', ...repeatable('As tritonserver (repeatable): the repositories one server serves together; ensembles may run models from any of them') });
 }
 
 /** The flags given, as ServerOptions over the settings (repository paths resolved against `cwd`); UsageError with Triton's message for a bad one. */

@@ -25,7 +25,7 @@ import { lineDiff } from '../util/line-diff.js';
 import { checkHostPort, shellLine } from '../util/shell.js';
 import { describeFsError, readText } from '../util/read-text.js';
 import { Workspace } from '../workspace/workspace.js';
-import type { CommandSpec } from './command.js';
+import { repeatable, type CommandSpec } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { append, maxOf } from '../util/arrays.js';
@@ -42,7 +42,7 @@ export const tuneCommand: CommandSpec = {
       .option('out', { type: 'string', describe: 'plan: the directory to write the variants to (must not exist, or be empty)' })
       .option('delays', { type: 'string', default: '0,100us,500us,1ms,5ms', describe: 'plan: max_queue_delay_microseconds values to try (durations)' })
       .option('instances', { type: 'string', default: '1,2', describe: 'plan: instance counts to try' })
-      .option('preferred', { type: 'string', array: true, describe: 'plan: preferred_batch_size lists to try, e.g. --preferred 4,8 --preferred none (default: the config\'s)' })
+      .option('preferred', { ...repeatable('plan: preferred_batch_size lists to try, e.g. --preferred 4,8 --preferred none (default: the config\'s)') })
       .option('url', { type: 'string', default: 'localhost:8001', describe: 'plan: the server perf_analyzer measures (-u)' })
       .option('protocol', { choices: ['grpc', 'http'] as const, default: 'grpc' as const, describe: 'plan: perf_analyzer -i' })
       .option('http-url', { type: 'string', default: 'localhost:8000', describe: 'plan: the server\'s HTTP endpoint, where run.sh loads and unloads the variants' })

@@ -3,7 +3,7 @@
 // --disable-auto-complete-config, --strict-model-config, --backend-config (passed on to it): load the model for real and check it answers as
 // configured. Exit 0 ok, 1 refused or wrong shapes/types, 2 could not run, 130/143 interrupted.
 import type { VerifyOptions } from '../verify/verify.js';
-import type { CommandSpec } from './command.js';
+import { repeatable, type CommandSpec } from './command.js';
 import { withServerFlags } from './server-flags.js';
 
 /** Replaceable parts for tests (onnxruntime-node loader, docker runner, fetch, ports, signals). */
@@ -25,8 +25,8 @@ export const verifyCommand: CommandSpec = {
       .option('image', { type: 'string', describe: 'docker: the Triton image (default nvcr.io/nvidia/tritonserver:<release>-py3)' })
       .option('server', { type: 'string', describe: 'server: Triton\'s HTTP endpoint, e.g. http://localhost:8000' })
       .option('gpus', { type: 'string', describe: 'docker: all, none, or device ids such as 0,1 (default: all when the config uses GPUs)' })
-      .option('shape', { type: 'string', array: true, describe: 'NAME:D1,D2,... the item shape (no batch dim) to send for an input with variable dims (repeatable; default: model_warmup\'s, else 1 per variable dim)' })
-      .option('header', { type: 'string', array: true, describe: 'server: NAME:VALUE sent with every request (repeatable), for a server started with --http-restricted-api' })
+      .option('shape', { ...repeatable('NAME:D1,D2,... the item shape (no batch dim) to send for an input with variable dims (repeatable; default: model_warmup\'s, else 1 per variable dim)') })
+      .option('header', { ...repeatable('server: NAME:VALUE sent with every request (repeatable), for a server started with --http-restricted-api') })
       .option('timeout', { type: 'string', default: '120s', describe: 'docker/server: how long the model may take to load, e.g. 120s, 10m' })
       .option('dry-run', { type: 'boolean', describe: 'Print the docker command and the requests verify would send, and run nothing' })
       .option('format', { choices: ['text', 'json'] as const, default: 'text', describe: 'Output format' }),

@@ -24,6 +24,16 @@ describe('tritonc inspect', () => {
     expect(j.initializers.count).toBe(4);
   });
 
+  it('takes a model directory, as every other command does: the file Triton would load in it', async () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const r = await cli(['inspect', 'model_repository/classifier', '--format', 'json'], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).path).toBe('model_repository/classifier/1/model.onnx');
+    const none = await cli(['inspect', 'model_repository'], { cwd: root });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('model_repository: a directory with no ONNX model Triton would load');
+  });
+
   it('shows null for an unset dim, [] for a scalar, null for unknown rank', async () => {
     const sym = JSON.parse((await cli(['inspect', 'symbolic-dims/model.onnx', '--format', 'json'], { cwd: dir })).stdout);
     expect(sym.inputs[2].shape).toEqual([-1, null, 4]);

@@ -53,6 +53,24 @@ describe('--backend-config', () => {
   });
 });
 
+describe("tritonserver's --flag=value spelling, in any position", () => {
+  it('--backend-config=... before the path leaves the path a path (lint, resolve), and repeats', async () => {
+    const config = 'backend: "onnxruntime"\nmax_batch_size: 0\n';
+    const dir = await writeRepo({ 'repo/classifier/config.pbtxt': config, 'repo/classifier/1/model.onnx': CLASSIFIER });
+    const before = await cli(['lint', '--backend-config=onnxruntime,default-max-batch-size=16', 'repo', '-f', 'json'], { cwd: dir });
+    expect(before.stderr).toBe('');
+    expect(before.stdout).toContain('max_batch_size: 0 is replaced by 16');
+    const after = await cli(['lint', 'repo', '--backend-config=onnxruntime,default-max-batch-size=16', '-f', 'json'], { cwd: dir });
+    expect(after.stdout).toBe(before.stdout);
+    const twice = await cli(['lint', '--backend-config', 'onnxruntime,default-max-batch-size=8', '--backend-config=onnxruntime,default-max-batch-size=16', 'repo', '-f', 'json'], { cwd: dir });
+    expect(twice.stdout).toContain('max_batch_size: 0 is replaced by 16');
+    const resolved = await cli(['resolve', '--backend-config=onnxruntime,default-max-batch-size=16', 'repo/classifier'], { cwd: dir });
+    expect(resolved.code, resolved.stderr).toBe(0);
+    expect(resolved.stdout).toContain('max_batch_size: 16');
+    expect((await cli(['lint', '--rule=autocomplete-surprises=off', 'repo', '-f', 'json'], { cwd: dir })).stdout).not.toContain('is replaced by');
+  });
+});
+
 describe('models without a config', () => {
   const NO_BATCH = { inputs: [['input', 'FLOAT', [1, 3, 224, 224]]], outputs: [['output', 'FLOAT', [1, 1000]]] } as typeof CLASSIFIER;
 
