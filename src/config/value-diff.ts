@@ -10,7 +10,20 @@ export function valueDifferences(a: unknown, b: unknown, path: PathSegment[] = [
   if (Array.isArray(a)) {
     const bb = b as unknown[];
     const out: PathSegment[][] = [];
-    for (let i = 0; i < Math.max(a.length, bb.length); i++) append(out, valueDifferences(a[i], bb[i], [...path, i]));
+    if (a.length === bb.length) {
+      for (let i = 0; i < a.length; i++) append(out, valueDifferences(a[i], bb[i], [...path, i]));
+      return out;
+    }
+    // Elements removed or inserted: what is the same at both ends stays the same, though it moved.
+    // The difference is the run between (removing dims[0] of [ -1, 3, 224, 224 ] changes dims[0],
+    // not dims[1] to dims[3]).
+    const same = (x: unknown, y: unknown): boolean => valueDifferences(x, y).length === 0;
+    const shorter = Math.min(a.length, bb.length);
+    let head = 0;
+    while (head < shorter && same(a[head], bb[head])) head++;
+    let tail = 0;
+    while (tail < shorter - head && same(a[a.length - 1 - tail], bb[bb.length - 1 - tail])) tail++;
+    for (let i = head; i < Math.max(a.length, bb.length) - tail; i++) out.push([...path, i]);
     return out;
   }
   const keys = new Set([...Object.keys(a), ...Object.keys(b as object)]);

@@ -84,6 +84,22 @@ describe('the meaning check', () => {
     expect(valueDifferences({ a: [1, 2], b: 1 }, { a: [1, 3], c: 1 })).toEqual([['a', 1], ['b'], ['c']]);
   });
 
+  it('an element removed or inserted changes the list there, not every element after it', () => {
+    expect(valueDifferences({ dims: [-1, 3, 224, 224] }, { dims: [3, 224, 224] })).toEqual([['dims', 0]]);
+    expect(valueDifferences([1, 2, 3, 4], [1, 4])).toEqual([[1], [2]]);
+    expect(valueDifferences([1, 2], [1, 9, 2])).toEqual([[1]]);
+    expect(valueDifferences([{ n: 'a' }, { n: 'b' }], [{ n: 'b' }])).toEqual([[0]]);
+  });
+
+  it('batch-dim-in-dims, the commonest finding, is fixed by lint --fix (removing dims[0])', async () => {
+    const config = 'name: "m"\nbackend: "onnxruntime"\nmax_batch_size: 32\ninput [ { name: "input" data_type: TYPE_FP32 dims: [ -1, 3, 224, 224 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]\n';
+    const dir = await writeRepo({ 'repo/m/config.pbtxt': config, 'repo/m/1/model.onnx': CLASSIFIER });
+    const r = await cli(['lint', '--fix', 'repo'], { cwd: dir });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(dir, 'repo/m/config.pbtxt'), 'utf8')).toBe(config.replace('[ -1, 3, 224, 224 ]', '[ 3, 224, 224 ]'));
+  });
+
   it('every fix tritonc\'s rules make on the fixtures passes it (none is refused)', async () => {
     const dir = await writeRepo({ 'repo/classifier/config.pbtxt': BROKEN, 'repo/classifier/1/model.onnx': CLASSIFIER });
     const run = fixSync([join(dir, 'repo')], { cwd: dir, rules: RULES });
