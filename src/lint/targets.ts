@@ -63,6 +63,25 @@ export function modelDirOfConfig(file: string): string {
   return basename(file) !== 'config.pbtxt' && basename(dir) === 'configs' ? dirname(dir) : dir;
 }
 
+/**
+ * The model directory whose version directory holds `file`, when `file` is a config.pbtxt placed
+ * there (ens/1/config.pbtxt, as the tutorials' Data_Pipelines lay it out): the directory is named as
+ * a version and holds no version directories itself (a model named `1` has its own: 1/1/), and the
+ * directory above looks like a model.
+ */
+export function modelAboveVersionConfig(file: string, tree: Tree): string | undefined {
+  if (basename(file) !== 'config.pbtxt') return undefined;
+  const dir = dirname(file);
+  if (versionOfDirName(basename(dir)).version === undefined) return undefined;
+  try {
+    if (tree.entries(dir).some((e) => e.kind === 'dir' && versionOfDirName(e.name).version !== undefined)) return undefined;
+  } catch {
+    return undefined;
+  }
+  const parent = dirname(dir);
+  return parent !== dir && looksLikeModelDir(parent, tree) ? parent : undefined;
+}
+
 export function resolveTargets(paths: readonly string[], cwd: string, tree: Tree): TargetResolution {
   const byDir = new Map<string, LintTarget>();
   const missing: string[] = [];
@@ -74,6 +93,13 @@ export function resolveTargets(paths: readonly string[], cwd: string, tree: Tree
     return t;
   };
   const addConfig = (file: string): void => {
+    // A config.pbtxt inside a version directory is no model's config: its model is the one above,
+    // which version-dirs tells where the file belongs.
+    const model = modelAboveVersionConfig(file, tree);
+    if (model) {
+      target(model).configs = 'all';
+      return;
+    }
     const t = target(modelDirOfConfig(file));
     if (t.configs !== 'all') t.configs.add(file);
   };

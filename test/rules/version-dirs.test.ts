@@ -130,4 +130,33 @@ describe('version-dirs', () => {
       expect(f[0]!.message).toContain('an ensemble needs an empty version directory');
     });
   });
+
+  describe('a config.pbtxt inside a version directory (the tutorials\' Data_Pipelines layout)', () => {
+    const ENSEMBLE = 'name: "ens"\nplatform: "ensemble"\nmax_batch_size: 8\ninput [ { name: "IN" data_type: TYPE_FP32 dims: [ 3 ] } ]\noutput [ { name: "OUT" data_type: TYPE_FP32 dims: [ 3 ] } ]\nensemble_scheduling { step [ { model_name: "m" model_version: -1 input_map { key: "x" value: "IN" } output_map { key: "y" value: "OUT" } } ] }\n';
+
+    it('is the version\'s stray config, said on that file: move it one level up; no model named "1" is invented', async () => {
+      const files = { 'm/config.pbtxt': ORT, 'm/1/model.onnx': ONNX, 'ens/1/config.pbtxt': ENSEMBLE };
+      const dir = await writeRepo(files);
+      const result = lintDir(dir, ['.'], { rules: [versionDirs] });
+      const f = result.results.flatMap((r) => r.diagnostics).filter((d) => d.ruleId === RULE);
+      expect(f.map((d) => [d.file.slice(dir.length + 1), d.messageId, d.severity, d.range.start.line])).toEqual([['ens/1/config.pbtxt', 'configInVersionDir', 'error', 1]]);
+      expect(f[0]!.message).toContain('move this file one level up, to ens/config.pbtxt');
+      // Linted whole, no file is taken for a model named '1'.
+      expect(result.results.map((r) => r.filePath.slice(dir.length + 1)).sort()).toEqual(['ens/1/config.pbtxt', 'ens/config.pbtxt', 'm/config.pbtxt']);
+      // The staged file alone (pre-commit) gives the same finding.
+      const staged = lintDir(dir, ['ens/1/config.pbtxt'], { rules: [versionDirs] });
+      expect(staged.results.flatMap((r) => r.diagnostics).filter((d) => d.messageId === 'configInVersionDir')).toHaveLength(1);
+    });
+
+    it('beside the model\'s own config it is a stray copy (a warning); a model named 1 with versions of its own is a model', async () => {
+      const dir = await writeRepo({ 'repo/ens/config.pbtxt': ENSEMBLE, 'repo/ens/1/config.pbtxt': ENSEMBLE, 'repo/m/config.pbtxt': ORT, 'repo/m/1/model.onnx': ONNX });
+      const f = lintDir(dir, ['repo'], { rules: [versionDirs] }).results.flatMap((r) => r.diagnostics).filter((d) => d.messageId === 'configInVersionDir');
+      expect(f.map((d) => [d.file.slice(dir.length + 1), d.severity])).toEqual([['repo/ens/1/config.pbtxt', 'warning']]);
+      // A model named 1, its config beside its own version directory: linted as model 1.
+      const named = await writeRepo({ 'repo/1/config.pbtxt': ORT, 'repo/1/1/model.onnx': ONNX });
+      const r = lintDir(named, ['repo/1/config.pbtxt'], { rules: [versionDirs] });
+      expect(r.results.map((x) => x.filePath.slice(named.length + 1))).toEqual(['repo/1/config.pbtxt']);
+      expect(r.results.flatMap((x) => x.diagnostics)).toEqual([]);
+    });
+  });
 });

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { PathSegment } from '../../../diagnostics.js';
 import type { ModelConfig } from '../../../config/model-config.js';
-import { selectVersions, type VersionDir } from '../../../repo/model-dir.js';
+import { selectVersions, versionOfDirName, type VersionDir } from '../../../repo/model-dir.js';
 import { defineModelRule, type ModelContext, type RuleFiles } from '../../rule.js';
 
 
@@ -17,10 +17,13 @@ const messages = {
   noNumericVersion: `model '{{model}}' has no numeric version directory{{also}}: Triton refuses it ("at least one version must be available under the version policy of model '{{model}}'"); put the model in a version directory, e.g. {{example}}{{ensembleNote}}`,
   policySelectsNone: `the version_policy selects none of the version directories ({{have}}): Triton refuses the model ("at least one version must be available under the version policy of model '{{model}}'"); {{policyFix}}`,
   listedVersionMissing: `version {{version}} is listed but has no directory, so Triton skips it ("version {{version}} is specified for model '{{model}}', but the version directory is not present"); add {{model}}/{{version}}/ or remove {{version}} from the list (present: {{have}})`,
+  configInVersionDir: `this config.pbtxt is inside version directory '{{dirName}}' of model '{{model}}', where Triton never reads a config: it reads {{model}}/config.pbtxt{{state}}; move this file one level up, to {{model}}/config.pbtxt`,
   versionWithoutModelFile: `version {{version}} of model '{{model}}' has no model file{{renamed}}: Triton's ONNX Runtime backend refuses it ("unable to find '{{path}}' for model instance '{{model}}'"); {{fix}}`,
 } as const;
 
 type Ctx = ModelContext<undefined, typeof messages>;
+
+const FILE_START = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
 
 export const versionDirs = defineModelRule({
   meta: {
@@ -49,6 +52,22 @@ export const versionDirs = defineModelRule({
     const ignored = scan.versionDirs.filter((v) => v.version === undefined);
     const policyPath = policyToken(config);
     const example = `${model}/1/${exampleFile(ctx)}`;
+
+    // A config.pbtxt placed inside a version directory (the lint target is this model, targets.ts).
+    // Said once per model: on the run of its config.pbtxt, not of each configs/<name>.pbtxt.
+    for (const v of ctx.file === join(ctx.model.dir, 'config.pbtxt') ? numeric : []) {
+      const stray = join(v.path, 'config.pbtxt');
+      // A directory with version directories of its own is a model (named as a number), not a version.
+      if (ctx.files.kind(stray) !== 'file' || ctx.files.names(v.path).some((n) => versionOfDirName(n).version !== undefined && ctx.files.kind(join(v.path, n)) === 'dir')) continue;
+      const own = scan.configPath !== undefined;
+      ctx.report({
+        file: stray,
+        range: FILE_START,
+        severity: own ? 'warning' : 'error',
+        messageId: 'configInVersionDir',
+        data: { dirName: v.dirName, model, state: own ? ', which holds another config, so this one is a stray copy' : ', which is not there, so Triton loads the model with what auto-complete fills in (or refuses it)' },
+      });
+    }
 
     // Ignored and oddly-read directory names.
     for (const v of ignored) {
