@@ -554,7 +554,7 @@ function withCommandLine(base: LintSettings, o: LintOptions): LintSettings {
   const gpu = {
     ...base.gpu,
     ...(o.gpuMemory ? { memoryBytes: o.gpuMemory.bytes, memorySource: o.gpuMemory.source } : {}),
-    ...(o.gpuCount !== undefined ? { count: o.gpuCount } : {}),
+    ...(o.gpuCount !== undefined ? { count: o.gpuCount, countSource: '--gpus' } : {}),
   };
   return { ...base, gpu, server: applyServerFlags(base.server, o.server ?? {}), configsOnly: o.configsOnly ?? base.configsOnly };
 }

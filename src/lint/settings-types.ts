@@ -24,6 +24,8 @@ export interface LintSettings {
     memorySource: string | undefined;
     /** GPUs per server (default 1); 0 means a CPU-only server. */
     count: number;
+    /** Where the count was given ("--gpus", "gpu.count"); undefined when it is the default. */
+    countSource: string | undefined;
   };
   /** End-to-end latency budget per request, microseconds. */
   latencyBudgetUs: number | undefined;
@@ -41,7 +43,7 @@ export interface LintSettings {
 export const DEFAULT_SETTINGS: LintSettings = Object.freeze({
   file: undefined,
   rules: {},
-  gpu: { memoryBytes: undefined, memorySource: undefined, count: 1 },
+  gpu: { memoryBytes: undefined, memorySource: undefined, count: 1, countSource: undefined },
   latencyBudgetUs: undefined,
   server: DEFAULT_SERVER_OPTIONS,
   configsOnly: false,

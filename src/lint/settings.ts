@@ -220,6 +220,7 @@ export function parseSettings(json: unknown, file: string, rules: readonly Rule[
       memoryBytes,
       memorySource: gpu.memory !== undefined ? String(gpu.memory) : gpu.preset,
       count: gpu.count ?? 1,
+      countSource: gpu.count !== undefined ? 'gpu.count' : undefined,
     },
     latencyBudgetUs: value.latencyBudget === undefined ? undefined : parseDuration(value.latencyBudget),
     server: serverOptionsOf(value.server ?? {}, dirname(resolve(file))),

@@ -78,5 +78,24 @@ describe(ID, () => {
       const [f] = findings(lintSync(['m'], { cwd: dir, rules: [ruleOf(ID)], settings }), ID, dir);
       expect(f!.message).toContain('("instance group m_0 of model m has kind KIND_GPU but no GPUs are available")');
     });
+    it('a GPU id past the servers\' count: an error with --gpus or gpu.count, as resolve refuses it; past any server\'s without a count, a warning', async () => {
+      const dir = await writeRepo({ 'm/config.pbtxt': `${ORT}instance_group [ { kind: KIND_GPU gpus: [ 0, 3 ] } ]\n`, 'm/1/model.onnx': new Uint8Array([8, 8]) });
+      const run = (options: object) => lintSync(['m'], { cwd: dir, rules: [ruleOf(ID)], ...options }).results.flatMap((r) => r.diagnostics);
+      const [f, ...rest] = run({ gpuCount: 1 });
+      expect(rest).toEqual([]);
+      expect([f!.messageId, f!.severity, f!.data]).toMatchObject(['gpuIdBeyondCount', 'error', { id: 3, count: 1, source: ' (--gpus)' }]);
+      expect(f!.message).toContain('("instance group m_0 of model m specifies invalid or unsupported gpu id 3. GPUs with at least the minimum required CUDA compute compatibility of <cc> are: 0")');
+      expect(run({ gpuCount: 4 })).toEqual([]);
+      // Without a count: 3 may well exist; 42 (Triton's own invalid_gpu fixture) does not on any server.
+      expect(run({})).toEqual([]);
+      const big = await writeRepo({ 'm/config.pbtxt': `${ORT}instance_group [ { kind: KIND_GPU gpus: [ 42 ] } ]\n`, 'm/1/model.onnx': new Uint8Array([8, 8]) });
+      const [w] = lintSync(['m'], { cwd: big, rules: [ruleOf(ID)] }).results.flatMap((r) => r.diagnostics);
+      expect([w!.messageId, w!.severity]).toEqual(['gpuIdBeyondCount', 'warning']);
+      // resolve refuses the first with the same count.
+      const { cli } = await import('../support/cli.js');
+      const resolved = await cli(['resolve', 'm', '--gpus', '1'], { cwd: dir });
+      expect(resolved.code).toBe(1);
+      expect(resolved.stderr + resolved.stdout).toContain('specifies invalid or unsupported gpu id 3');
+    });
   });
 });

@@ -25,6 +25,7 @@ const messages = {
   allGroupsPassive: 'every instance group is passive: Triton loads the instances but never schedules requests on them, so every request waits; make at least one group non-passive (remove passive: true)',
   gpusOnNonGpuGroup: 'a {{kind}} group runs {{where}} and may not list GPUs, so Triton refuses the model ("{{prefix}} has kind {{kind}} but specifies one or more GPUs"); remove gpus{{tritonNote}}',
   unknownGpuId: 'gpu id {{id}} is not a GPU (ids count from 0){{kindNote}} ("{{tritonMessage}}"); list GPU ids from 0, or remove gpus to use every GPU',
+  gpuIdBeyondCount: 'gpu id {{id}} is not one of the {{count}} GPU{{plural}} the servers have (ids {{ids}}){{source}}{{kindNote}} ("{{tritonMessage}}"); list GPU ids below {{count}}, or remove gpus to use every GPU{{countFix}}',
   gpuGroupWithoutGpus: 'the settings say the servers have no GPU (gpu.count: 0), so Triton refuses this {{kind}} group{{kindNote}} ("{{tritonMessage}}"); use kind: KIND_CPU without gpus',
   profileNotTensorrt: `profile selects TensorRT optimization profiles, and this model's platform is {{platformShown}}{{guessNote}}, so Triton refuses the model ("{{prefix}} and platform {{platform}}specifies profile field which is only supported for TensorRT models"); remove profile`,
   profileNotIndex: 'profile {{profileText}} is not the index of a TensorRT optimization profile, so Triton refuses the model ("{{tritonMessage}}"); write the profile index as a string, e.g. profile: [ "0" ]',
@@ -32,6 +33,9 @@ const messages = {
 } as const;
 
 type Ctx = ModelContext<undefined, typeof messages>;
+
+/** The most GPUs one server has (an HGX or DGX node: 8, a DGX-2: 16). */
+const MAX_GPUS_PER_SERVER = 16;
 
 export const instanceGroup = defineModelRule({
   meta: {
@@ -92,6 +96,32 @@ function checkGroup(ctx: Ctx, g: ModelInstanceGroup, path: PathSegment[], group:
         path: [...gpusPath, bad],
         messageId: 'unknownGpuId',
         data: { group, id, kindNote: kind === 'KIND_AUTO' ? ', so Triton turns this KIND_AUTO group into KIND_CPU and then refuses its GPU list' : ', so Triton refuses the model', tritonMessage },
+      });
+    }
+    // Ids past the servers' GPU count: what resolve refuses for the same count (core ValidateInstanceGroup).
+    // Without a count from the user, the default of 1 is no fact of their servers: only ids past what
+    // any one server holds (an HGX or DGX node has 8 or 16 GPUs) are said.
+    const source = ctx.settings.gpu.countSource;
+    const count = ctx.settings.gpu.count;
+    const beyond = bad < 0 && count > 0 ? gpus.findIndex((id) => id >= (source ? count : MAX_GPUS_PER_SERVER)) : -1;
+    if (beyond >= 0) {
+      const id = gpus[beyond]!;
+      const ids = Array.from({ length: count }, (_, i) => i).join(', ');
+      const tritonMessage = kind === 'KIND_GPU'
+        ? `${prefix} specifies invalid or unsupported gpu id ${id}. GPUs with at least the minimum required CUDA compute compatibility of <cc> are: ${ids}`
+        : `${prefix} has kind KIND_CPU but specifies one or more GPUs`;
+      ctx.report({
+        path: [...gpusPath, beyond],
+        // A count the user gave is a fact of the servers; the default (1) only a guess.
+        severity: source ? 'error' : 'warning',
+        messageId: 'gpuIdBeyondCount',
+        data: {
+          id, count, plural: count === 1 ? '' : 's', ids,
+          source: source ? ` (${source})` : ` (the count is not set, and no server has more than ${MAX_GPUS_PER_SERVER})`,
+          kindNote: kind === 'KIND_AUTO' ? ', so Triton turns this KIND_AUTO group into KIND_CPU and then refuses its GPU list' : ', so Triton refuses the model',
+          tritonMessage,
+          countFix: source ? '' : '; if the servers have more GPUs, say so with --gpus N or gpu.count in tritonc.config.json',
+        },
       });
     }
     if (ctx.settings.gpu.count === 0 && bad < 0 && (kind === 'KIND_GPU' || gpus.length)) {
