@@ -48,10 +48,13 @@ export function reportText(r: VerifyReport): string {
   const width = maxOf(r.runs.map((x) => batchLabel(x.batchSize).length), 0);
   for (const run of r.runs) append(out, runLines(run, width));
   for (const n of r.notes) out.push(`  note: ${n}`);
-  // A refused load is already shown line by line under "Triton said"; the other findings follow.
-  const shown = r.tritonMessages?.length ? r.problems.filter((p) => p.kind !== 'load') : r.problems;
+  // A refused load is already shown line by line under "Triton said", unless the finding says more
+  // than Triton did (lint's likely reason for a refusal whose answer named none); the others follow.
+  const said = new Set((r.tritonMessages ?? []).map((m) => m.ruleId));
+  const shown = r.tritonMessages?.length ? r.problems.filter((p) => p.kind !== 'load' || (p.ruleId !== undefined && !said.has(p.ruleId))) : r.problems;
   for (const p of shown) out.push(`error: ${p.message}${p.ruleId ? ` [${p.ruleId}]` : ''}`);
-  if (shown.length < r.problems.length) out.push(`error: Triton refused to load ${r.model}${r.problems.some((p) => p.ruleId) ? '; tritonc lint catches the lines marked with a rule id before a load' : ''}`);
+  const marked = (r.tritonMessages ?? []).some((m) => m.ruleId) || shown.some((p) => p.kind === 'load' && p.ruleId);
+  if (shown.length < r.problems.length || shown.some((p) => p.kind === 'load')) out.push(`error: Triton refused to load ${r.model}${marked ? '; tritonc lint catches the lines marked with a rule id before a load' : ''}`);
   out.push(summary(r));
   return `${out.join('\n')}\n`;
 }

@@ -282,6 +282,15 @@ describe('verify --runtime server leaves the server as it found it', () => {
     expect(f.log[0]).toContain("'max_batch_size' must be non-negative value for tiny");
   });
 
+  it('the text report shows the lint finding that explains a refusal the server did not explain, and marks it', async () => {
+    const f = await serve({ loadError: (_n, config) => (config ? { level: 'config', log: 'dynamic batching preferred size must be <= max batch size for tiny' } : undefined) });
+    const r = await verifyOn(f, localModel(`${LOCAL}dynamic_batching { preferred_batch_size: [ 16 ] }\n`));
+    expect(r.exitCode).toBe(1);
+    const text = reportText(r);
+    expect(text).toMatch(/error: Triton refused config\.pbtxt .*The likely reason, from linting config\.pbtxt with the server's flags: .*config\.pbtxt:6:\d+ preferred-batch-size: .* \[preferred-batch-size\]/);
+    expect(text).toContain('error: Triton refused to load tiny; tritonc lint catches the lines marked with a rule id before a load');
+  });
+
   it('a restricted API is exit 2 with how to pass the header, and works with --header', async () => {
     const f = await serve({ restricted: { header: 'admin-key', value: 's3cret' } });
     const r = await verifyOn(f);
