@@ -19,7 +19,7 @@ import { displayPath } from '../util/display-path.js';
 import { UnreadablePathError } from '../util/unreadable-path.js';
 import { entryNames } from '../repo/tree.js';
 import { parseDirectives, suppresses, unknownIds, unusedDirectives, type Directive } from './suppressions.js';
-import { modelDirOfConfig, resolveTargets, type LintTarget } from './targets.js';
+import { modelAboveVersionConfig, modelDirOfConfig, resolveTargets, type LintTarget } from './targets.js';
 import { byteRange, modelReadReport } from './model-read.js';
 import { modelUnreadable } from './rules/correctness/model-unreadable.js';
 import { completeFix, configEdits } from './edits.js';
@@ -135,7 +135,9 @@ export function lintText(text: string, options: LintTextOptions = {}): LintResul
   const workspace = new Workspace();
   workspace.setText(file, text);
   if (options.signature) workspace.sources.setSignature(resolve(options.modelFile ?? options.signature.path ?? join(dirname(file), '1', 'model.onnx')), options.signature);
-  const target: LintTarget = { modelDir: modelDirOfConfig(file), configs: new Set([file]), modelFiles: new Set() };
+  // As on disk (targets.ts): a config inside a version directory is linted with the model above it.
+  const above = modelAboveVersionConfig(file, workspace.tree);
+  const target: LintTarget = above ? { modelDir: above, configs: 'all', modelFiles: new Set() } : { modelDir: modelDirOfConfig(file), configs: new Set([file]), modelFiles: new Set() };
   return new LintRun({ settings: options.settings, ruleLevels: options.ruleLevels, rules: options.rules }, workspace).run([target]);
 }
 

@@ -25,10 +25,13 @@ export function formatStylish(result: LintResult, options: ReportOptions = {}): 
       out += `  ${paint('dim', r.pos.padEnd(posWidth))}  ${paint(SEVERITY_STYLE[r.severity]!, r.severity.padEnd(sevWidth))}  ${message}  ${paint('dim', r.ruleId)}\n`;
     }
   }
-  const total = result.errorCount + result.warningCount + result.infoCount;
-  if (!total) return out;
-  const counts = [plural(result.errorCount, 'error'), plural(result.warningCount, 'warning'), ...(result.infoCount ? [plural(result.infoCount, 'info')] : [])];
-  const summary = `${result.errorCount || result.warningCount ? '\u2716' : '\u2139'} ${plural(total, 'problem')} (${counts.join(', ')})`;
+  const problems = result.errorCount + result.warningCount;
+  if (!problems && !result.infoCount) return out;
+  // Infos are notes, not problems: counted apart.
+  const infos = result.infoCount ? plural(result.infoCount, 'info') : '';
+  const summary = problems
+    ? `\u2716 ${plural(problems, 'problem')} (${plural(result.errorCount, 'error')}, ${plural(result.warningCount, 'warning')})${infos ? ` and ${infos}` : ''}`
+    : `\u2139 ${infos} (no errors or warnings)`;
   const style: Style[] = result.errorCount ? ['red', 'bold'] : result.warningCount ? ['yellow', 'bold'] : ['blue', 'bold'];
   return `${out}\n${paint(style, summary)}\n`;
 }

@@ -39,7 +39,7 @@ describe('settings', () => {
       latencyBudget: '100ms',
     });
     expect(s.rules).toEqual({ 'queue-delay': { level: 'warning', options: { threshold: '5ms' } }, 'fp16-accuracy': { level: 'off' }, 'io-shape': { level: 'error' } });
-    expect(s.gpu).toEqual({ memoryBytes: 23028 * 1024 ** 2, memorySource: 'A10G', count: 2 });
+    expect(s.gpu).toEqual({ memoryBytes: 23028 * 1024 ** 2, memorySource: 'A10G', count: 2, countSource: 'gpu.count' });
     expect(s.latencyBudgetUs).toBe(100_000);
     expect(parse({ gpu: { memory: '24GiB', preset: 'T4' } }).gpu.memoryBytes).toBe(24 * 1024 ** 3);
     expect(parse({}).gpu).toEqual({ memoryBytes: undefined, memorySource: undefined, count: 1 });

@@ -13,10 +13,16 @@ describe('stylish', () => {
         '  6:50  warning  max_queue_delay_microseconds: 50000 (50 ms) lets a request wait up to 50 ms, 100% sure  queue-delay',
         '  9:40  info     precision_mode FP16 runs the model in reduced precision  fp16-accuracy',
         '',
-        '\u2716 3 problems (1 error, 1 warning, 1 info)',
+        '\u2716 2 problems (1 error, 1 warning) and 1 info',
         '',
       ].join('\n'),
     );
+  });
+  it('counts infos apart from problems', () => {
+    const infosOnly = sampleResult();
+    infosOnly.results[0]!.diagnostics = infosOnly.results[0]!.diagnostics.filter((d) => d.severity === 'info');
+    Object.assign(infosOnly, { errorCount: 0, warningCount: 0 });
+    expect(formatStylish(infosOnly, { cwd: CWD }).trimEnd().split('\n').at(-1)).toBe('\u2139 1 info (no errors or warnings)');
   });
   it('prints nothing for a clean run', () => {
     expect(formatStylish(emptyResult(), { cwd: CWD })).toBe('');

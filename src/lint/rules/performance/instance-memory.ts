@@ -37,7 +37,7 @@ export const instanceMemory = defineRepositoryRule<Options>({
       'onnx runtime error 6: Exception during initialization: <...>/bfc_arena.cc:<line> void* onnxruntime::BFCArena::AllocateRawInternal(<...>) Failed to allocate memory for requested buffer of size <n>',
     ],
     messages: {
-      estimate: 'estimated GPU memory: {{total}} on {{where}}{{unsized}}; set a budget to check it (--gpu-memory 24GiB, or "gpu": { "preset": "A10G" } in tritonc.config.json)',
+      estimate: 'estimated GPU memory: {{total}} on {{where}} ({{parts}}){{unsized}}; set a budget to check it (--gpu-memory 24GiB, or "gpu": { "preset": "A10G" } in tritonc.config.json)',
       overBudget:
         'estimated memory on {{where}}: {{total}} of {{budget}} ({{percent}}%) = {{parts}}. Triton will fail to load the models that come last (CUDA out of memory). Lower instance_group count, spread models over GPUs with gpus: [...], or serve on a larger GPU',
       nearBudget:
@@ -62,7 +62,7 @@ export const instanceMemory = defineRepositoryRule<Options>({
           path: firstWritten(first.config, [['name']]),
           severity: 'info',
           messageId: 'estimate',
-          data: { total: formatBytes(busiest.totalBytes), where: gpuLabel(busiest.gpus, gpuCount), unsized: unsizedText(busiest), gpus: busiest.gpus, totalBytes: busiest.totalBytes },
+          data: { total: formatBytes(busiest.totalBytes), where: gpuLabel(busiest.gpus, gpuCount), parts: sharesText(busiest, overhead), unsized: unsizedText(busiest), gpus: busiest.gpus, totalBytes: busiest.totalBytes },
         });
       }
       return;
@@ -83,6 +83,16 @@ export const instanceMemory = defineRepositoryRule<Options>({
     }
   },
 });
+
+/**
+ * What the estimate is made of, the largest shares first: each model's instances times its weights
+ * plus the per-instance overhead, so a small model's 512 MiB reads as 2 x 256 MiB of overhead.
+ */
+function sharesText(load: GpuLoad, overhead: number): string {
+  const sorted = [...load.shares].sort((a, b) => b.instances * b.bytesPerInstance - a.instances * a.bytesPerInstance);
+  const shown = sorted.slice(0, 2).map((s) => `${basename(s.dir)}: ${s.instances} x (${s.weightBytes === undefined ? 'weights unknown' : `${formatBytes(s.weightBytes)} of weights`} + ${formatBytes(overhead)} per-instance overhead)`);
+  return `${shown.join(', ')}${sorted.length > 2 ? `, and ${sorted.length - 2} more` : ''}`;
+}
 
 /** The models on a GPU whose weights tritonc cannot size (an LLM's engine or checkpoint, a Python model's own loading). */
 function unsizedText(load: GpuLoad): string {
