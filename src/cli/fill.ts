@@ -47,12 +47,12 @@ export async function runFill(opts: FillOptions, io: CliIO): Promise<number> {
   const templatePath = resolve(io.cwd, opts.template);
   const shown = (p: string): string => displayPath(p, io.cwd);
   const read = readText(templatePath);
-  if (read.kind !== 'text') throw new UsageError(`fill: ${opts.template}: ${read.kind === 'missing' ? 'no such file' : read.reason}`);
+  if (read.kind !== 'text') throw new UsageError(`${opts.template}: ${read.kind === 'missing' ? 'no such file' : read.reason}`);
   let substitutions;
   try {
     substitutions = parseSubstitutions(opts.substitutions);
   } catch (e) {
-    if (e instanceof SubstitutionsError) throw new UsageError(`fill: ${e.message}`);
+    if (e instanceof SubstitutionsError) throw new UsageError(`${e.message}`);
     throw e;
   }
 
@@ -91,7 +91,7 @@ export async function runFill(opts: FillOptions, io: CliIO): Promise<number> {
   try {
     writeFileAtomic(destination, filled.text);
   } catch (e) {
-    throw new UsageError(`fill: cannot write ${shown(destination)}: ${describeFsError(e)}`);
+    throw new UsageError(`cannot write ${shown(destination)}: ${describeFsError(e)}`);
   }
   io.stderr(`tritonc fill: wrote ${shown(destination)}\n`);
   return EXIT.ok;

@@ -58,7 +58,7 @@ function canonicalFor(file: string, opts: FmtOptions, cache: Map<string, boolean
     try {
       canonical = loadSettingsFile(settings, RULES).fmt.style === 'canonical';
     } catch (e) {
-      if (e instanceof SettingsError) throw new UsageError(`fmt: settings: ${e.message}`);
+      if (e instanceof SettingsError) throw new UsageError(`settings: ${e.message}`);
       throw e;
     }
     cache.set(settings, canonical);

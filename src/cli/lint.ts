@@ -139,7 +139,7 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
   return withRepositories('lint', [...opts.paths, ...served], io, { quiet: opts.quiet === true }, async (remote) => {
     const paths = remote.paths.slice(0, opts.paths.length);
     const server = opts.server && served.length ? { ...opts.server, modelRepositories: remote.paths.slice(opts.paths.length) } : opts.server;
-    if (remote.remote && (opts.fix || opts.fixDryRun)) throw new UsageError('lint: --fix and --fix-dry-run change files, and tritonc never writes to object storage: fix a checkout of the configs, then upload it');
+    if (remote.remote && (opts.fix || opts.fixDryRun)) throw new UsageError('--fix and --fix-dry-run change files, and tritonc never writes to object storage: fix a checkout of the configs, then upload it');
     // Findings on a repository in object storage name its objects' URLs.
     const result = remote.repos.renameDeep(await lintOnce(paths, server, gpuMemory, ruleLevels, opts, remote));
     return report(result, opts, format, remote.io);
@@ -160,8 +160,8 @@ async function lintOnce(paths: string[], server: Partial<ServerOptions> | undefi
     };
     return opts.fix || opts.fixDryRun ? applyFixes(paths, options, opts.fix === true, io) : await remote.complete((files) => lintSync(paths, { ...options, files }));
   } catch (e) {
-    if (e instanceof LintInputError) throw new UsageError(`lint: ${e.message}`);
-    if (e instanceof SettingsError) throw new UsageError(`lint: settings: ${e.message}`);
+    if (e instanceof LintInputError) throw new UsageError(`${e.message}`);
+    if (e instanceof SettingsError) throw new UsageError(`settings: ${e.message}`);
     throw e;
   } finally {
     progress?.end();
@@ -178,7 +178,7 @@ function report(result: LintResult, opts: LintCliOptions, format: ReportFormat, 
     try {
       writeFileAtomic(resolve(io.cwd, opts.outputFile), text);
     } catch (e) {
-      throw new UsageError(`lint: cannot write ${opts.outputFile}: ${describeFsError(e)}`);
+      throw new UsageError(`cannot write ${opts.outputFile}: ${describeFsError(e)}`);
     }
   } else {
     io.stdout(text);

@@ -32,7 +32,7 @@ export const lockCommand: CommandSpec = {
 export async function runLock(opts: { repo: string; check: boolean; output?: string }, io: CliIO): Promise<number> {
   return withRepositories('lock', [opts.repo], io, {}, async (remote) => {
     if (remote.remote && opts.output === undefined) {
-      throw new UsageError(`lock: ${opts.repo} is in object storage, and tritonc never writes there: give the lock file of the checkout, e.g. tritonc lock ${opts.repo} --output model_repository/${LOCK_FILE_NAME}`);
+      throw new UsageError(`${opts.repo} is in object storage, and tritonc never writes there: give the lock file of the checkout, e.g. tritonc lock ${opts.repo} --output model_repository/${LOCK_FILE_NAME}`);
     }
     const repo = resolve(io.cwd, remote.paths[0]!);
     const planned = await remote.complete((files) => planLock(repo, opts, files, remote.io.cwd));
@@ -55,19 +55,19 @@ function planLock(repo: string, opts: { repo: string; check: boolean; output?: s
   const ws = new Workspace({ files });
   const shown = (p: string): string => displayPath(p, cwd);
   const kind = ws.tree.kind(repo);
-  if (kind !== 'dir') throw new UsageError(`lock: ${opts.repo}: ${kind ? 'not a directory' : 'no such directory'}; give the model repository (the directory holding the model directories)`);
+  if (kind !== 'dir') throw new UsageError(`${opts.repo}: ${kind ? 'not a directory' : 'no such directory'}; give the model repository (the directory holding the model directories)`);
   if (ws.tree.kind(join(repo, 'config.pbtxt')) === 'file' || (looksLikeModelDir(repo, ws.tree) && !ws.repository(repo).modelDirs().length)) {
-    throw new UsageError(`lock: ${opts.repo} is a model directory; give the repository that holds it: tritonc lock ${shown(resolve(repo, '..'))}`);
+    throw new UsageError(`${opts.repo} is a model directory; give the repository that holds it: tritonc lock ${shown(resolve(repo, '..'))}`);
   }
   const file = opts.output !== undefined ? resolve(cwd, opts.output) : join(repo, LOCK_FILE_NAME);
   // Always a path on this machine (a remote repository's lock goes to --output): never a link.
   const own = ownFileProblem(file, 'lock');
-  if (own) throw new UsageError(`lock: ${shown(file)} ${own}; tritonc lock then writes the file`);
+  if (own) throw new UsageError(`${shown(file)} ${own}; tritonc lock then writes the file`);
   const existing = ws.lock(repo);
-  if (existing.error && opts.check && opts.output === undefined) throw new UsageError(`lock: ${shown(existing.error.file)}: ${existing.error.problem}`);
+  if (existing.error && opts.check && opts.output === undefined) throw new UsageError(`${shown(existing.error.file)}: ${existing.error.problem}`);
 
   const built = buildLock(ws, repo);
-  if (built.problems.length) throw new UsageError(`lock: cannot lock ${shown(repo)}:\n${built.problems.map((p) => `  ${p}`).join('\n')}`);
+  if (built.problems.length) throw new UsageError(`cannot lock ${shown(repo)}:\n${built.problems.map((p) => `  ${p}`).join('\n')}`);
   const text = serializeLock(built.lock);
   const versions = Object.values(built.lock.models).reduce((n, m) => n + Object.keys(m.versions).length, 0);
   const summary = `${Object.keys(built.lock.models).length} model${Object.keys(built.lock.models).length === 1 ? '' : 's'}, ${versions} version${versions === 1 ? '' : 's'}`;
@@ -98,8 +98,8 @@ function writeLock({ repo, file, text, before, summary, kept, existingProblem }:
   try {
     writeOwnFile(file, 'lock', text);
   } catch (e) {
-    if (e instanceof OwnFileError) throw new UsageError(`lock: ${shown(file)} ${e.problem}`);
-    throw new UsageError(`lock: cannot write ${shown(file)}: ${describeFsError(e)}`);
+    if (e instanceof OwnFileError) throw new UsageError(`${shown(file)} ${e.problem}`);
+    throw new UsageError(`cannot write ${shown(file)}: ${describeFsError(e)}`);
   }
   io.stdout(`wrote ${shown(file)} (${summary})\n`);
   return EXIT.ok;

@@ -52,8 +52,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     usageError ??= (e as Error).message;
     args = {};
   }
+  // Every message of a command is headed `tritonc <command>:`, wherever it comes from.
+  const head = `tritonc${selected ? ` ${nameOf(selected)}` : commandIn(argv) ? ` ${commandIn(argv)}` : ''}`;
   if (usageError) {
-    io.stderr(`tritonc: ${usageError}\nRun tritonc --help for usage.\n`);
+    io.stderr(`${head}: ${usageError}\nRun tritonc --help for usage.\n`);
     return EXIT.usage;
   }
   if (output) {
@@ -65,16 +67,25 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return await selected.run(args, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr(`tritonc: ${escapeControlKeepingLines(e.message)}\n`);
+      io.stderr(`${head}: ${escapeControlKeepingLines(e.message)}\n`);
       return e.exitCode;
     }
     // A directory of the repository tritonc cannot list: what is in it was not checked.
     if (e instanceof UnreadablePathError) {
-      io.stderr(`tritonc: ${displayPath(e.path, io.cwd)}: cannot read: ${e.reason}\n`);
+      io.stderr(`${head}: ${displayPath(e.path, io.cwd)}: cannot read: ${e.reason}\n`);
       return EXIT.usage;
     }
     throw e;
   }
+}
+
+/** A command's name as the user types it: the first word of its syntax ('tune <action> <dir>' is tune). */
+const nameOf = (spec: CommandSpec): string => spec.command.split(' ')[0]!;
+
+/** The command the arguments name, for messages from before one is selected (yargs' own usage errors). */
+function commandIn(argv: readonly string[]): string | undefined {
+  const first = argv.find((a) => !a.startsWith('-'));
+  return commands.map(nameOf).find((n) => n === first);
 }
 
 export async function main(): Promise<void> {

@@ -35,7 +35,7 @@ export async function withRepositories(command: string, given: readonly string[]
   const progress = given.some(isRemoteUrl) ? terminalProgress(io, `tritonc ${command}: objects`, { quiet: options.quiet === true, minItems: 1 }) : undefined;
   const repos = new RemoteRepositories(io.cwd, { env: io.env, ...(progress ? { onProgress: (done, total) => progress.update(done, total) } : {}) });
   const asUsage = (e: unknown): unknown => {
-    if (e instanceof RemoteUrlError || e instanceof CredentialError || e instanceof RemoteAccessError || e instanceof MissingClientError) return new UsageError(`${command}: ${e.message}`);
+    if (e instanceof RemoteUrlError || e instanceof CredentialError || e instanceof RemoteAccessError || e instanceof MissingClientError) return new UsageError(e.message);
     if (e instanceof UsageError && repos.remote) return new UsageError(repos.rename(e.message), e.exitCode);
     return e;
   };

@@ -43,7 +43,7 @@ function settingsNear(modelDir: string): LintSettings {
   try {
     return loadSettingsFile(file, RULES);
   } catch (e) {
-    if (e instanceof SettingsError) throw new UsageError(`resolve: settings: ${e.message}`);
+    if (e instanceof SettingsError) throw new UsageError(`settings: ${e.message}`);
     throw e;
   }
 }

@@ -44,13 +44,13 @@ export const tuneCommand: CommandSpec = {
       .option('instances', { type: 'string', default: '1,2', describe: 'plan: instance counts to try' })
       .option('preferred', { ...repeatable('plan: preferred_batch_size lists to try, e.g. --preferred 4,8 --preferred none (default: the config\'s)') })
       .option('url', { type: 'string', default: 'localhost:8001', describe: 'plan: the server perf_analyzer measures (-u)' })
-      .option('protocol', { choices: ['grpc', 'http'] as const, default: 'grpc' as const, describe: 'plan: perf_analyzer -i' })
+      .option('protocol', { choices: ['grpc', 'http'] as const, default: 'grpc' as const, describe: 'plan: the protocol perf_analyzer measures with (its -i)' })
       .option('http-url', { type: 'string', default: 'localhost:8000', describe: 'plan: the server\'s HTTP endpoint, where run.sh loads and unloads the variants' })
       .option('concurrency-range', { type: 'string', default: '1:16:2', describe: 'plan: perf_analyzer --concurrency-range start:end:step' })
       .option('measurement-interval', { type: 'string', default: '5000', describe: 'plan: perf_analyzer --measurement-interval, in ms' })
       .option('latency-budget', { type: 'string', describe: 'pick: the latency the chosen point must stay within (e.g. 20ms)' })
       .option('percentile', { type: 'string', default: 'p99', describe: 'pick: the latency to hold to the budget (p50, p90, p95, p99, avg); plan: the --percentile perf_analyzer stabilizes on' })
-      .option('format', { choices: ['text', 'json'] as const, default: 'text' as const })
+      .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'pick: the report as text for a person, or JSON' })
       .option('write', { type: 'string', describe: "pick: apply the winner's batching and instance settings to this model directory's config.pbtxt" })
       .option('plot', { type: 'string', describe: 'pick: draw latency against throughput for every variant to this .svg file' })
       .option('model-analyzer-repository', { type: 'string', describe: "pick: Model Analyzer's output model repository (default: <dir>/output_model_repository)" }),
@@ -61,43 +61,43 @@ export const tuneCommand: CommandSpec = {
 
 async function runPlan(a: Record<string, unknown>, io: CliIO): Promise<number> {
   const modelDir = resolve(io.cwd, a.dir as string);
-  if (a.out === undefined) throw new UsageError('tune plan: give --out DIR, where the variants are written');
+  if (a.out === undefined) throw new UsageError('give --out DIR, where the variants are written');
   const out = resolve(io.cwd, a.out as string);
   const shown = (p: string) => displayPath(p, io.cwd);
   const delaysUs = list(a.delays).map((d) => {
     const us = parseDuration(d);
-    if (us === undefined || !Number.isInteger(us)) throw new UsageError(`tune plan: --delays: "${d}" is not a duration in whole microseconds (0, 100us, 1ms)`);
+    if (us === undefined || !Number.isInteger(us)) throw new UsageError(`--delays: "${d}" is not a duration in whole microseconds (0, 100us, 1ms)`);
     return us;
   });
   const instances = list(a.instances).map((n) => {
-    if (!/^[1-9]\d*$/.test(n)) throw new UsageError(`tune plan: --instances: "${n}" is not a count of 1 or more`);
+    if (!/^[1-9]\d*$/.test(n)) throw new UsageError(`--instances: "${n}" is not a count of 1 or more`);
     return Number(n);
   });
   const preferred = a.preferred === undefined ? undefined : (a.preferred as string[]).map((p) => {
     if (p.trim() === 'none') return [];
     const sizes = p.split(',').map((s) => s.trim());
-    if (!sizes.every((s) => /^[1-9]\d*$/.test(s))) throw new UsageError(`tune plan: --preferred: "${p}" is not a comma list of batch sizes, or none`);
+    if (!sizes.every((s) => /^[1-9]\d*$/.test(s))) throw new UsageError(`--preferred: "${p}" is not a comma list of batch sizes, or none`);
     return sizes.map(Number);
   });
   const percentile = /^p?(\d+)$/.exec(String(a.percentile));
-  if (!percentile || Number(percentile[1]) < 1 || Number(percentile[1]) > 99) throw new UsageError(`tune plan: --percentile: "${String(a.percentile)}" is not a percentile perf_analyzer takes (1 to 99, e.g. p99)`);
-  if (!/^\d+(:\d+(:\d+)?)?$/.test(String(a['concurrency-range']))) throw new UsageError(`tune plan: --concurrency-range: "${String(a['concurrency-range'])}" is not start[:end[:step]]`);
+  if (!percentile || Number(percentile[1]) < 1 || Number(percentile[1]) > 99) throw new UsageError(`--percentile: "${String(a.percentile)}" is not a percentile perf_analyzer takes (1 to 99, e.g. p99)`);
+  if (!/^\d+(:\d+(:\d+)?)?$/.test(String(a['concurrency-range']))) throw new UsageError(`--concurrency-range: "${String(a['concurrency-range'])}" is not start[:end[:step]]`);
   const interval = Number(a['measurement-interval']);
-  if (!/^[1-9]\d*$/.test(String(a['measurement-interval']))) throw new UsageError(`tune plan: --measurement-interval: ${JSON.stringify(String(a['measurement-interval']))} is not a whole number of milliseconds`);
+  if (!/^[1-9]\d*$/.test(String(a['measurement-interval']))) throw new UsageError(`--measurement-interval: ${JSON.stringify(String(a['measurement-interval']))} is not a whole number of milliseconds`);
   // Both addresses reach the generated scripts: each is host:port, and nothing else.
   for (const flag of ['url', 'http-url'] as const) {
     const checked = checkHostPort(String(a[flag]));
-    if (!checked.ok) throw new UsageError(`tune plan: --${flag}: ${JSON.stringify(String(a[flag]))} ${checked.why}`);
+    if (!checked.ok) throw new UsageError(`--${flag}: ${JSON.stringify(String(a[flag]))} ${checked.why}`);
   }
   const measure: MeasureOptions = { url: String(a.url), protocol: a.protocol as 'grpc' | 'http', concurrencyRange: String(a['concurrency-range']), measurementIntervalMs: interval, percentile: Number(percentile[1]) };
 
   const ws = new Workspace();
-  if (ws.tree.kind(modelDir) !== 'dir') throw new UsageError(`tune plan: ${shown(modelDir)}: not a model directory`);
+  if (ws.tree.kind(modelDir) !== 'dir') throw new UsageError(`${shown(modelDir)}: not a model directory`);
   const effective = ws.model(modelDir).effective();
   if (effective.status !== 'ok') {
     const f = effective.failure;
     const why = effective.problems[0]?.message ?? (f && 'message' in f ? f.message : f ? `${f.file} has syntax errors` : 'it cannot be read');
-    throw new UsageError(`tune plan: Triton would not load ${shown(modelDir)} (${why}); fix it first (tritonc lint ${shown(modelDir)})`);
+    throw new UsageError(`Triton would not load ${shown(modelDir)} (${why}); fix it first (tritonc lint ${shown(modelDir)})`);
   }
   // Variants of a model Triton would refuse would be refused too: the model lints clean first.
   const own = lintSync([modelDir], { cwd: io.cwd });
@@ -111,12 +111,12 @@ async function runPlan(a: Record<string, unknown>, io: CliIO): Promise<number> {
   const read = readText(configFile);
   const source = read.kind === 'text' ? read.text : '';
   const written = parseConfig(source, configFile);
-  if (hasErrors(written.diagnostics)) throw new UsageError(`tune plan: ${shown(configFile)} does not parse; run tritonc lint on it first`);
+  if (hasErrors(written.diagnostics)) throw new UsageError(`${shown(configFile)} does not parse; run tritonc lint on it first`);
   const planned = planVariants(model, written.value, effective.config!, { delaysUs, instances, ...(preferred ? { preferred } : {}) });
   const decoupled = effective.config!.model_transaction_policy?.decoupled === true;
-  if (decoupled && measure.protocol === 'http') throw new UsageError('tune plan: the model is decoupled, and perf_analyzer measures a decoupled model over gRPC streaming only: use --protocol grpc');
+  if (decoupled && measure.protocol === 'http') throw new UsageError('the model is decoupled, and perf_analyzer measures a decoupled model over gRPC streaming only: use --protocol grpc');
 
-  if (existsSync(out) && readdirSync(out).length) throw new UsageError(`tune plan: ${shown(out)} exists and is not empty; give a new directory`);
+  if (existsSync(out) && readdirSync(out).length) throw new UsageError(`${shown(out)} exists and is not empty; give a new directory`);
   // Written beside the destination first, linted there, then moved into place: a failure leaves nothing.
   const tmp = `${out}.tritonc-${process.pid}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
@@ -125,7 +125,7 @@ async function runPlan(a: Record<string, unknown>, io: CliIO): Promise<number> {
     const commands: Record<string, string> = {};
     for (const v of planned.variants) {
       const edited = setFields(source, configFile, v.changes);
-      if (!edited.ok) throw new UsageError(`tune plan: ${v.name}: ${edited.problem}`);
+      if (!edited.ok) throw new UsageError(`${v.name}: ${edited.problem}`);
       const dir = join(tmp, v.name);
       mkdirSync(dir);
       writeFileSync(join(dir, 'config.pbtxt'), edited.text);
@@ -176,9 +176,9 @@ interface Measured {
 
 function readVariantConfig(file: string, shown: (p: string) => string): ModelConfig {
   const r = readText(file);
-  if (r.kind !== 'text') throw new UsageError(`tune pick: ${shown(file)}: ${r.kind === 'missing' ? 'no such file' : r.reason}`);
+  if (r.kind !== 'text') throw new UsageError(`${shown(file)}: ${r.kind === 'missing' ? 'no such file' : r.reason}`);
   const doc = parseConfig(r.text, file);
-  if (hasErrors(doc.diagnostics)) throw new UsageError(`tune pick: ${shown(file)}:${doc.diagnostics[0]!.range.start.line}:${doc.diagnostics[0]!.range.start.column}: ${doc.diagnostics[0]!.message}`);
+  if (hasErrors(doc.diagnostics)) throw new UsageError(`${shown(file)}:${doc.diagnostics[0]!.range.start.line}:${doc.diagnostics[0]!.range.start.column}: ${doc.diagnostics[0]!.message}`);
   return doc.value;
 }
 
@@ -186,14 +186,14 @@ function readMeasurements(dir: string, a: Record<string, unknown>, io: CliIO): M
   const shown = (p: string) => displayPath(p, io.cwd);
   const measured = new Map<string, Measured>();
   const csvError = (e: unknown): never => {
-    if (e instanceof CsvError) throw new UsageError(`tune pick: ${shown(e.file)}:${e.line}:${e.column}: ${e.problem}`);
+    if (e instanceof CsvError) throw new UsageError(`${shown(e.file)}:${e.line}:${e.column}: ${e.problem}`);
     throw e;
   };
   const maCsv = [join(dir, 'results', 'metrics-model-inference.csv'), join(dir, 'metrics-model-inference.csv')].find((f) => existsSync(f));
   if (maCsv) {
     const repo = a['model-analyzer-repository'] ? resolve(io.cwd, a['model-analyzer-repository'] as string) : join(dir, 'output_model_repository');
     const read = readText(maCsv);
-    if (read.kind !== 'text') throw new UsageError(`tune pick: ${shown(maCsv)}: ${read.kind === 'missing' ? 'no such file' : read.reason}`);
+    if (read.kind !== 'text') throw new UsageError(`${shown(maCsv)}: ${read.kind === 'missing' ? 'no such file' : read.reason}`);
     let tables: Map<string, PerfTable>;
     try {
       tables = parseModelAnalyzerCsv(read.text, maCsv);
@@ -215,7 +215,7 @@ function readMeasurements(dir: string, a: Record<string, unknown>, io: CliIO): M
       if (existsSync(join(dir, name, 'config.pbtxt'))) io.stderr(`tritonc tune: ${name} has no perf.csv (not measured): left out\n`);
       continue;
     }
-    if (read.kind !== 'text') throw new UsageError(`tune pick: ${shown(csv)}: ${read.reason}`);
+    if (read.kind !== 'text') throw new UsageError(`${shown(csv)}: ${read.reason}`);
     let table: PerfTable;
     try {
       table = parsePerfCsv(read.text, csv);
@@ -225,20 +225,20 @@ function readMeasurements(dir: string, a: Record<string, unknown>, io: CliIO): M
     const config = readVariantConfig(join(dir, name, 'config.pbtxt'), shown);
     measured.set(name, { table, settings: settingsOf(config), config });
   }
-  if (!measured.size) throw new UsageError(`tune pick: no results under ${shown(dir)}: expected <variant>/perf.csv (run the plan's run.sh) or Model Analyzer's results/metrics-model-inference.csv`);
+  if (!measured.size) throw new UsageError(`no results under ${shown(dir)}: expected <variant>/perf.csv (run the plan's run.sh) or Model Analyzer's results/metrics-model-inference.csv`);
   return measured;
 }
 
 async function runPick(a: Record<string, unknown>, io: CliIO): Promise<number> {
   const dir = resolve(io.cwd, a.dir as string);
   const shown = (p: string) => displayPath(p, io.cwd);
-  if (a['latency-budget'] === undefined) throw new UsageError('tune pick: give --latency-budget (e.g. 20ms): the latency the chosen point must stay within');
+  if (a['latency-budget'] === undefined) throw new UsageError('give --latency-budget (e.g. 20ms): the latency the chosen point must stay within');
   const budgetUs = parseDuration(String(a['latency-budget']));
-  if (budgetUs === undefined || budgetUs <= 0) throw new UsageError(`tune pick: --latency-budget: "${String(a['latency-budget'])}" is not a duration (20ms, 500us, 1s)`);
+  if (budgetUs === undefined || budgetUs <= 0) throw new UsageError(`--latency-budget: "${String(a['latency-budget'])}" is not a duration (20ms, 500us, 1s)`);
   const percentile = String(a.percentile).toLowerCase().replace(/^(\d+)$/, 'p$1');
   const measured = readMeasurements(dir, a, io);
   for (const [variant, m] of measured) {
-    if (!m.table.latencies.includes(percentile)) throw new UsageError(`tune pick: ${shown(m.table.file)} (${variant}) has no ${percentile} latency; it has ${m.table.latencies.join(', ')}: choose one with --percentile`);
+    if (!m.table.latencies.includes(percentile)) throw new UsageError(`${shown(m.table.file)} (${variant}) has no ${percentile} latency; it has ${m.table.latencies.join(', ')}: choose one with --percentile`);
   }
   const result = pick(measured, percentile, budgetUs);
 
@@ -247,7 +247,7 @@ async function runPick(a: Record<string, unknown>, io: CliIO): Promise<number> {
     try {
       writeFileAtomic(file, plotSvg(result));
     } catch (e) {
-      throw new UsageError(`tune pick: cannot write ${shown(file)}: ${describeFsError(e)}`);
+      throw new UsageError(`cannot write ${shown(file)}: ${describeFsError(e)}`);
     }
   }
   io.stdout(a.format === 'json' ? `${JSON.stringify(pickJson(result), null, 2)}\n` : pickText(result));
@@ -291,9 +291,9 @@ function writeWinner(modelDir: string, name: string, winner: Measured, io: CliIO
   const shown = (p: string) => displayPath(p, io.cwd);
   const file = join(modelDir, 'config.pbtxt');
   const read = readText(file);
-  if (read.kind !== 'text') throw new UsageError(`tune pick --write: ${shown(file)}: ${read.kind === 'missing' ? 'no such file (tune writes into an existing config.pbtxt)' : read.reason}`);
+  if (read.kind !== 'text') throw new UsageError(`--write: ${shown(file)}: ${read.kind === 'missing' ? 'no such file (tune writes into an existing config.pbtxt)' : read.reason}`);
   const current = parseConfig(read.text, file);
-  if (hasErrors(current.diagnostics)) throw new UsageError(`tune pick --write: ${shown(file)} does not parse; fix it first`);
+  if (hasErrors(current.diagnostics)) throw new UsageError(`--write: ${shown(file)} does not parse; fix it first`);
   const w = winner.config;
   const changes: FieldChange[] = [];
   if (w.dynamic_batching) {
@@ -310,7 +310,7 @@ function writeWinner(modelDir: string, name: string, winner: Measured, io: CliIO
     for (let g = 0; g < groups; g++) changes.push({ path: ['instance_group', g, 'count'], text: String(count), value: Number(count) });
   }
   const edited = setFields(read.text, file, changes);
-  if (!edited.ok) throw new UsageError(`tune pick --write: ${edited.problem}`);
+  if (!edited.ok) throw new UsageError(`--write: ${edited.problem}`);
   if (edited.text === read.text) {
     io.stdout(`${shown(file)} already has the settings of ${name}\n`);
     return EXIT.ok;
@@ -318,7 +318,7 @@ function writeWinner(modelDir: string, name: string, winner: Measured, io: CliIO
   try {
     writeFileAtomic(file, edited.text);
   } catch (e) {
-    throw new UsageError(`tune pick --write: cannot write ${shown(file)}: ${describeFsError(e)}`);
+    throw new UsageError(`--write: cannot write ${shown(file)}: ${describeFsError(e)}`);
   }
   io.stdout(`\n${shown(file)}: ${name}'s settings\n${lineDiff(read.text, edited.text).join('\n')}\n`);
   return EXIT.ok;

@@ -80,7 +80,7 @@ export async function runVerify(a: Record<string, unknown>, io: CliIO, injected?
       io.stdout(json ? `${JSON.stringify(d, null, 2)}\n` : dryRunText(d));
       return EXIT.ok;
     } catch (e) {
-      if (e instanceof CannotRun) throw new UsageError(`verify: ${e.message}`);
+      if (e instanceof CannotRun) throw new UsageError(`${e.message}`);
       throw e;
     }
   }

@@ -28,7 +28,7 @@ export function reportJsonLine(report: RunReport): string {
 
 export async function runWatch(opts: WatchCliOptions, io: CliIO, stop?: Promise<void>): Promise<number> {
   const repo = resolve(io.cwd, opts.repo);
-  if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`watch: ${opts.repo}: not a directory`);
+  if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`${opts.repo}: not a directory`);
   let gpuMemory: { bytes: number; source: string } | undefined;
   if (opts.gpuMemory !== undefined) {
     gpuMemory = parseGpuMemoryFlag(opts.gpuMemory);

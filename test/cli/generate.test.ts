@@ -193,12 +193,12 @@ describe('tritonc generate', () => {
 
   it('exits 2 with a plain message for bad flags and paths', async () => {
     const dir = repo(['classifier']);
-    expect((await cli(['generate', 'nope'], { cwd: dir })).stderr).toBe('tritonc: nope: no such file or directory\n');
+    expect((await cli(['generate', 'nope'], { cwd: dir })).stderr).toBe('tritonc generate: nope: no such file or directory\n');
     expect((await cli(['generate', 'classifier', '--max-queue-delay', 'soon'], { cwd: dir })).stderr).toContain('--max-queue-delay takes a duration with its unit');
     // A bare number could mean microseconds or milliseconds: it is refused, naming the units.
     expect(await cli(['generate', 'classifier', '--max-queue-delay', '5'], { cwd: dir })).toMatchObject({
       code: 2,
-      stderr: 'tritonc: --max-queue-delay takes a duration with its unit: us, ms or s (e.g. 500us, 5ms, 0.5s); got "5"\n',
+      stderr: 'tritonc generate: --max-queue-delay takes a duration with its unit: us, ms or s (e.g. 500us, 5ms, 0.5s); got "5"\n',
     });
     expect((await cli(['generate', 'classifier', '--accelerator', 'tensorrt:fp8'], { cwd: dir })).code).toBe(2);
     expect((await cli(['generate', 'classifier', '--preferred-batch-size', 'a,b'], { cwd: dir })).code).toBe(2);

@@ -69,7 +69,7 @@ describe('tritonc inspect', () => {
     writeFileSync(join(dir, 'notes.onnx'), 'this is not a model\n');
     const r = await cli(['inspect', 'notes.onnx'], { cwd: dir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^tritonc: notes.onnx: /);
-    expect((await cli(['inspect', 'missing.onnx'], { cwd: dir })).stderr).toBe('tritonc: missing.onnx: no such file\n');
+    expect(r.stderr).toMatch(/^tritonc inspect: notes.onnx: /);
+    expect((await cli(['inspect', 'missing.onnx'], { cwd: dir })).stderr).toBe('tritonc inspect: missing.onnx: no such file\n');
   });
 });

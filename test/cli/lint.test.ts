@@ -135,14 +135,14 @@ describe('tritonc lint', () => {
 
   it('exit 2: missing paths, bad flags, bad settings, nothing to lint', async () => {
     const dir = await repo(CLEAN, { 'bad/tritonc.config.json': '{"rules": {"queue-delay": "loud"}}', 'bad/m/config.pbtxt': '' });
-    expect(await cli(['lint', 'nope'], { cwd: dir })).toMatchObject({ code: 2, stderr: 'tritonc: lint: nope: no such file or directory\n' });
-    expect((await cli(['lint', '--rule', 'queue-dealy=off'], { cwd: dir })).stderr).toBe("tritonc: --rule queue-dealy=off: unknown rule 'queue-dealy' (did you mean 'queue-delay'?)\n");
+    expect(await cli(['lint', 'nope'], { cwd: dir })).toMatchObject({ code: 2, stderr: 'tritonc lint: nope: no such file or directory\n' });
+    expect((await cli(['lint', '--rule', 'queue-dealy=off'], { cwd: dir })).stderr).toBe("tritonc lint: --rule queue-dealy=off: unknown rule 'queue-dealy' (did you mean 'queue-delay'?)\n");
     expect((await cli(['lint', '--gpu-memory', 'lots'], { cwd: dir })).code).toBe(2);
     expect((await cli(['lint', '--format', 'xml'], { cwd: dir })).code).toBe(2);
     expect((await cli(['lint', '--max-warnings', 'x'], { cwd: dir })).code).toBe(2);
     const bad = await cli(['lint', 'bad'], { cwd: dir });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain(`tritonc: lint: settings: ${join(dir, 'bad/tritonc.config.json')}: rules.queue-delay: expected one of`);
+    expect(bad.stderr).toContain(`tritonc lint: settings: ${join(dir, 'bad/tritonc.config.json')}: rules.queue-delay: expected one of`);
     expect((await cli(['lint', '--config', 'missing.json'], { cwd: dir })).stderr).toContain('missing.json: cannot read the settings file: no such file');
     expect((await cli(['lint', 'models/classifier/1'], { cwd: dir })).code).toBe(2);
   });

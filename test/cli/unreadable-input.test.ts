@@ -43,8 +43,8 @@ describe('FIFOs and devices', () => {
     [['fmt', '/dev/zero'], 'tritonc fmt: /dev/zero: cannot read: not a regular file (a device)\n'],
     [['generate', 'fifo-model'], 'tritonc generate: fifo-model/1/model.onnx: not a regular file (a FIFO), not an ONNX model file\n'],
     [['resolve', 'fifo-config'], 'tritonc resolve: fifo-config/config.pbtxt: cannot read: not a regular file (a FIFO)\n'],
-    [['verify', 'fifo-config', '--dry-run'], 'tritonc: verify: fifo-config/config.pbtxt: cannot read: not a regular file (a FIFO)\n'],
-    [['inspect', 'fifo-model/1/model.onnx'], 'tritonc: fifo-model/1/model.onnx: not a regular file (a FIFO), not an ONNX model file\n'],
+    [['verify', 'fifo-config', '--dry-run'], 'tritonc verify: fifo-config/config.pbtxt: cannot read: not a regular file (a FIFO)\n'],
+    [['inspect', 'fifo-model/1/model.onnx'], 'tritonc inspect: fifo-model/1/model.onnx: not a regular file (a FIFO), not an ONNX model file\n'],
   ])('tritonc %j ends with exit 2 and says why', (args, stderr) => {
     const r = run(args, repo);
     if (stderr) {
@@ -88,7 +88,7 @@ describe('permissions, as an unprivileged user', () => {
     cpSync(CLASSIFIER, join(repo, 'locked'), { recursive: true });
     chmodSync(join(repo, 'locked'), 0o311);
     const lint = run(['lint', '.'], repo, true);
-    expect(lint.stderr).toBe('tritonc: lint: locked: cannot read: permission denied (EACCES)\n');
+    expect(lint.stderr).toBe('tritonc lint: locked: cannot read: permission denied (EACCES)\n');
     expect(lint.code).toBe(2);
     const fmt = run(['fmt', '--check', '.'], repo, true);
     expect(fmt.stderr).toBe('tritonc fmt: locked: cannot read: permission denied (EACCES)\n');

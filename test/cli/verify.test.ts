@@ -154,13 +154,13 @@ describe('tritonc verify', () => {
   });
 
   it.each([
-    [['--timeout', 'soon'], 'tritonc: --timeout takes a duration such as 120s, 10m or 90 (seconds); got "soon"'],
-    [['--runtime', 'docker', '--gpus', '0;1'], 'tritonc: --gpus takes all, none, or device ids such as 0,1; got "0;1"'],
-    [['--image', 'x'], 'tritonc: --image applies to --runtime docker'],
-    [['--runtime', 'server'], 'tritonc: --runtime server needs --server URL, e.g. --server http://localhost:8000'],
-    [['--server', 'ftp://x'], 'tritonc: --server takes Triton\'s HTTP URL, e.g. http://localhost:8000; got "ftp://x"'],
-    [['--runtime', 'ort', '--server', 'localhost:8000'], 'tritonc: --server applies to --runtime server'],
-    [['--runtime', 'tensorrt'], 'tritonc: Invalid values:'],
+    [['--timeout', 'soon'], 'tritonc verify: --timeout takes a duration such as 120s, 10m or 90 (seconds); got "soon"'],
+    [['--runtime', 'docker', '--gpus', '0;1'], 'tritonc verify: --gpus takes all, none, or device ids such as 0,1; got "0;1"'],
+    [['--image', 'x'], 'tritonc verify: --image applies to --runtime docker'],
+    [['--runtime', 'server'], 'tritonc verify: --runtime server needs --server URL, e.g. --server http://localhost:8000'],
+    [['--server', 'ftp://x'], 'tritonc verify: --server takes Triton\'s HTTP URL, e.g. http://localhost:8000; got "ftp://x"'],
+    [['--runtime', 'ort', '--server', 'localhost:8000'], 'tritonc verify: --server applies to --runtime server'],
+    [['--runtime', 'tensorrt'], 'tritonc verify: Invalid values:'],
   ])('usage errors exit 2: %j', async (args, message) => {
     const r = await cli(['verify', 'model_repository/classifier', ...args], { cwd: ROOT });
     expect(r.code).toBe(2);

@@ -124,7 +124,7 @@ describe('a repository the store will not give', () => {
   it('no such bucket: exit 2, with how Triton reads the URL', async () => {
     const r = await lint(`s3://127.0.0.1:${s3.port}/nosuchbucket/repo`, S3RVER_KEYS);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^tritonc: lint: s3:\/\/127\.0\.0\.1:\d+\/nosuchbucket\/repo: cannot list the repository: there is no bucket "nosuchbucket" \(NoSuchBucket.*\); Triton reads it as bucket "nosuchbucket", key prefix "repo", at the endpoint http:\/\/127\.0\.0\.1:\d+ \(path-style\)\n$/);
+    expect(r.stderr).toMatch(/^tritonc lint: s3:\/\/127\.0\.0\.1:\d+\/nosuchbucket\/repo: cannot list the repository: there is no bucket "nosuchbucket" \(NoSuchBucket.*\); Triton reads it as bucket "nosuchbucket", key prefix "repo", at the endpoint http:\/\/127\.0\.0\.1:\d+ \(path-style\)\n$/);
   });
 
   it('no objects under the prefix: exit 2', async () => {
@@ -205,6 +205,6 @@ describe('on a terminal and off it', () => {
   it('proposes Triton\'s form for a path that looks like a URL and is not', async () => {
     const r = await cli(['lint', 'S3://models/repo'], { cwd: tempDir() });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('tritonc: lint: S3://models/repo: no such file or directory (a repository URL is written in lower case with two slashes, as Triton reads it: s3://models/repo)\n');
+    expect(r.stderr).toBe('tritonc lint: S3://models/repo: no such file or directory (a repository URL is written in lower case with two slashes, as Triton reads it: s3://models/repo)\n');
   });
 });
