@@ -1,6 +1,7 @@
 // The hooks of .pre-commit-hooks.yaml as a user gets them: the pre-commit framework installs them
-// from a git URL and a rev (this checkout, committed as it is now) with the system's Node, in a new
-// repository with a .pre-commit-config.yaml, and runs them on `git commit`.
+// from the README's own snippet (its URL pointed at this checkout, committed as it is now, on main)
+// with the system's Node, in a new repository with a .pre-commit-config.yaml, and runs them on
+// `git commit`.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,6 +35,18 @@ output [
 dynamic_batching { preferred_batch_size: [ 8 ] }
 `;
 
+/** The repository URL the README's snippet names. */
+const README_REPO = 'https://github.com/tritonc/tritonc';
+
+/** The README's .pre-commit-config.yaml snippet: the yaml block after "With [pre-commit]". */
+function readmeSnippet(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const at = readme.indexOf('With [pre-commit](https://pre-commit.com), add to `.pre-commit-config.yaml`:');
+  const block = /```yaml\n([\s\S]*?)```/.exec(readme.slice(at));
+  if (at < 0 || !block) throw new Error('README.md: the pre-commit snippet is not where the test looks for it');
+  return block[1]!;
+}
+
 describe.skipIf(!available && !mustRun)(`pre-commit hooks${available ? '' : ' (skipped: pre-commit is not installed; apt-get install pre-commit)'}`, () => {
   let user: string;
   let env: NodeJS.ProcessEnv;
@@ -49,10 +62,11 @@ describe.skipIf(!available && !mustRun)(`pre-commit hooks${available ? '' : ' (s
     mkdirSync(user);
     env = { ...process.env, PRE_COMMIT_HOME: join(user, '..', 'pre-commit-home'), NO_COLOR: '1' };
     git(user, 'init', '-q');
-    writeFileSync(
-      join(user, '.pre-commit-config.yaml'),
-      `repos:\n  - repo: ${hooks.dir}\n    rev: ${hooks.rev}\n    hooks:\n      - id: tritonc-lint\n      - id: tritonc-fmt\n`,
-    );
+    // The README's own snippet, as printed, with only the repository's URL pointing at the snapshot
+    // (its `main` is this checkout): the test cannot reach GitHub, and everything else is the text.
+    const snippet = readmeSnippet();
+    expect(snippet).toContain(`repo: ${README_REPO}`);
+    writeFileSync(join(user, '.pre-commit-config.yaml'), snippet.replace(README_REPO, hooks.dir));
     const install = spawnSync('pre-commit', ['install', '--install-hooks'], { cwd: user, encoding: 'utf8', env, timeout: 280_000 });
     expect(install.status, `${install.stdout}${install.stderr}`).toBe(0);
     cpSync(join(ROOT, 'model_repository', 'classifier', '1'), join(user, 'models', 'm', '1'), { recursive: true });
