@@ -18,6 +18,8 @@ export interface SettledBackend {
    * model directory has no sub-directory): then a finding is a guess, not Triton's certain answer.
    */
   guessed: boolean;
+  /** The backend comes from model files provisioned elsewhere (--configs-only): unknown here. */
+  unknown: boolean;
   autofill: AutofillResult;
 }
 
@@ -33,6 +35,7 @@ export function settledBackend(ctx: Pick<ModelContext<unknown>, 'config' | 'mode
     backend: autofill.config.backend ?? '',
     listingSeen: listing.firstSubdir !== undefined,
     guessed: filesMatter && listing.firstSubdir === undefined,
+    unknown: autofill.unknownBackend === true,
     autofill,
   };
 }

@@ -218,7 +218,11 @@ class LintRun {
     for (const repo of new Set(targets.map((t) => dirname(t.modelDir)))) {
       const read = this.ws.lock(repo);
       if (read.error) throw new LintInputError(`${displayPath(read.error.file, this.options.cwd ?? process.cwd())}: ${read.error.problem}`, 'lock');
-      if (read.lock && this.ruleSet(this.settingsFor(repo)).settings.configsOnly) this.ws.standInLockedModels(repo);
+      if (!this.ruleSet(this.settingsFor(repo)).settings.configsOnly) continue;
+      // The model files are provisioned elsewhere: the lock stands in for those it records, the
+      // others are unknown (a fact of the workspace every rule reads).
+      this.ws.provisionElsewhere(repo);
+      if (read.lock) this.ws.standInLockedModels(repo);
     }
   }
 
@@ -284,6 +288,7 @@ class LintRun {
       // As the server the settings describe would load it, unless the rule asks otherwise.
       effective: (options) => m.effective({ ...resolveOptionsOf(settings), ...options }),
       locked: () => m.locked(),
+      filesElsewhere: () => m.filesElsewhere(),
     };
   }
 
@@ -576,6 +581,7 @@ class LazyRepositoryModel implements RepositoryModel {
   readonly autofill: ModelInfo['autofill'];
   readonly effective: ModelInfo['effective'];
   readonly locked: ModelInfo['locked'];
+  readonly filesElsewhere: ModelInfo['filesElsewhere'];
   private loaded: { configFile: string | undefined; doc: ConfigDocument | undefined; config: ModelConfig | undefined } | undefined;
   private file: ModelFile | undefined;
 
@@ -590,7 +596,7 @@ class LazyRepositoryModel implements RepositoryModel {
       signature(path: string): ModelSignature | undefined;
     },
   ) {
-    ({ name: this.name, dir: this.dir, layout: this.layout, autofillListing: this.autofillListing, autofill: this.autofill, effective: this.effective, locked: this.locked } = info);
+    ({ name: this.name, dir: this.dir, layout: this.layout, autofillListing: this.autofillListing, autofill: this.autofill, effective: this.effective, locked: this.locked, filesElsewhere: this.filesElsewhere } = info);
     this.isTarget = unit !== undefined;
   }
 

@@ -173,6 +173,11 @@ export interface ModelInfo {
   effective(options?: ResolveOptions): ResolveResult;
   /** What the repository's tritonc.lock.json records of this model, if anything. */
   locked(): LockedModel | undefined;
+  /**
+   * Its version directories and model files are provisioned elsewhere (--configs-only) and the lock
+   * does not record it: what they would say is unknown. Rules that need them stay silent.
+   */
+  filesElsewhere(): boolean;
 }
 
 /**

@@ -28,6 +28,11 @@ export interface AutofillResult {
   steps: ResolveStep[];
   /** Set when core refuses the model here (the custom-backend rule, step 8). */
   problem?: ResolveProblem;
+  /**
+   * Set when the backend comes from model files that are provisioned elsewhere (not in this
+   * checkout): core would choose it from them at deploy, so it is unknown here, not missing.
+   */
+  unknownBackend?: true;
 }
 
 // Names from core:constants.h.

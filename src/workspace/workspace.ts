@@ -57,6 +57,11 @@ export interface WorkspaceModel {
   effective(options?: ResolveOptions): ResolveResult;
   /** What its repository's tritonc.lock.json records of it, if anything. */
   locked(): Lock['models'][string] | undefined;
+  /**
+   * Its version directories and model files are provisioned elsewhere (a checkout of the configs,
+   * --configs-only) and its repository's lock does not record it: what they say is unknown here.
+   */
+  filesElsewhere(): boolean;
 }
 
 /** A repository's facts (or those of several served by one server): what is true of its models together. */
@@ -86,6 +91,8 @@ export class Workspace {
   private docsThisRun = new Map<string, ConfigRead>();
   private summaries = new Map<string, ModelSummary>();
   private locks = new Map<string, LockRead>();
+  /** Repositories whose model files are provisioned elsewhere (provisionElsewhere). */
+  private readonly elsewhere = new Set<string>();
   /** The model files stood in from each repository's lock (standInLockedModels). */
   private readonly standIns = new Map<string, string[]>();
 
@@ -271,6 +278,21 @@ export class Workspace {
    * or holds a Git LFS pointer instead: they then exist, with the locked size and signature, so every
    * check runs as it would against the weights. Returns how many were stood in.
    */
+  /**
+   * Says that `repo`'s model files are provisioned elsewhere (configs-only): every fact that needs a
+   * model file of a model its lock does not record is then unknown, not missing.
+   */
+  provisionElsewhere(repo: string): void {
+    if (this.elsewhere.has(repo)) return;
+    this.elsewhere.add(repo);
+    this.newRun();
+  }
+
+  /** Whether `repo`'s model files are provisioned elsewhere. */
+  isProvisionedElsewhere(repo: string): boolean {
+    return this.elsewhere.has(repo);
+  }
+
   standInLockedModels(repo: string): number {
     const previous = this.standIns.get(repo);
     if (previous) this.sources.clearModelStandIns(previous);
@@ -376,9 +398,18 @@ class RunModel implements WorkspaceModel, ModelSource {
 
   autofill(config: ModelConfig): AutofillResult {
     let a = this.autofills.get(config);
+    if (a) return a;
     // The first sub-directory is listed only when its files can decide the backend.
-    if (!a) this.autofills.set(config, (a = autofillBackendFields(config, autofillReadsFiles(config) ? this.autofillListing() : { modelName: this.name })));
+    const readsFiles = autofillReadsFiles(config);
+    a = autofillBackendFields(config, readsFiles ? this.autofillListing() : { modelName: this.name });
+    // No backend from files that are elsewhere: core would choose it from them at deploy.
+    if (readsFiles && (a.problem || !a.config.backend) && this.filesElsewhere()) a = { config: a.config, steps: a.steps, unknownBackend: true };
+    this.autofills.set(config, a);
     return a;
+  }
+
+  filesElsewhere(): boolean {
+    return this.ws.isProvisionedElsewhere(dirname(this.dir)) && this.locked() === undefined;
   }
 
   modelFile(config: ModelConfig): ModelFile {

@@ -243,9 +243,9 @@ class EnsembleCheck {
     const scan = dep.layout();
     const loaded = selectVersions(dep.config?.version_policy, scan.versionDirs).map((v) => v.version!);
     if (!loaded.length) {
-      if (!scan.versionDirs.some((v) => v.version !== undefined) && !layoutPresent) {
-        // Version directories are absent here (model files kept out of the checkout): only the
-        // proto3 default can still be called out.
+      if (dep.filesElsewhere() || (!scan.versionDirs.some((v) => v.version !== undefined) && !layoutPresent)) {
+        // Version directories are not here to judge (provisioned elsewhere, --configs-only, or kept
+        // out of the checkout): only the proto3 default can still be called out.
         if (!written) {
           this.report(m, path,
             { messageId: 'stepVersionUnsetZero', data: { step: i, name: dep.name, ensemble: E } },

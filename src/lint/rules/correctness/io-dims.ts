@@ -19,6 +19,8 @@ const INT64_MAX = 9223372036854775807n;
  * complete as written. TensorRT, Python, DALI and other backends complete listed tensors.
  */
 export function backendCompletesTensors(settled: SettledBackend): boolean {
+  // A backend chosen at deploy from model files not here may complete them (TensorRT, Python do).
+  if (settled.unknown) return true;
   if (settled.platform === 'ensemble' || !settled.backend) return false;
   return settled.backend !== 'onnxruntime' && settled.backend !== 'pytorch';
 }
@@ -139,15 +141,19 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
   // With auto-complete off, core checks the config as written before any backend sees it.
   const completes = ctx.settings.server.autoCompleteConfig && backendCompletesTensors(settled);
   const completeNote = completes ? ` unless the ${settled.backend} backend's auto-complete fills it in (it does not when the server runs with --disable-auto-complete-config)` : '';
+  // Left for a backend chosen at deploy from model files not here: unknown, and unchecked-model says so once.
+  const leftUnknown = completes && settled.unknown;
 
   const type = typeName(io.data_type);
   if (type === 'TYPE_INVALID') {
-    ctx.report({
-      path: io.data_type !== undefined ? [...path, 'data_type'] : [...path, 'name'],
-      severity: completes ? 'warning' : 'error',
-      messageId: 'noDataType',
-      data: { name: io.name, direction, completeNote, who, suffix },
-    });
+    if (!leftUnknown) {
+      ctx.report({
+        path: io.data_type !== undefined ? [...path, 'data_type'] : [...path, 'name'],
+        severity: completes ? 'warning' : 'error',
+        messageId: 'noDataType',
+        data: { name: io.name, direction, completeNote, who, suffix },
+      });
+    }
   } else if (typeof io.data_type === 'number') {
     ctx.report({
       path: [...path, 'data_type'],
@@ -157,7 +163,7 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
   }
 
   const dims = (io.dims ?? []).map((d) => BigInt(d));
-  if (!dims.length) {
+  if (!dims.length && !leftUnknown) {
     ctx.report({
       path: io.dims !== undefined ? [...path, 'dims'] : [...path, 'name'],
       severity: completes ? 'warning' : 'error',

@@ -20,8 +20,8 @@ export const modelUnreadable = defineModelRule({
     const e = ctx.modelError;
     if (!e) return;
     const report = modelReadReport(e);
-    // With --configs-only an LFS pointer is expected: the weights are provisioned elsewhere.
-    if (report.messageId === 'lfsPointer' && ctx.settings.configsOnly) {
+    // An LFS pointer is expected where the weights are provisioned elsewhere (--configs-only).
+    if (report.messageId === 'lfsPointer' && ctx.model.filesElsewhere()) {
       ctx.report({ file: e.file, range: byteRange(e.offset), severity: 'info', messageId: 'lfsPointerElsewhere', data: report.data });
       return;
     }

@@ -72,6 +72,8 @@ export const platformBackend = defineModelRule({
     const { platform, backend } = settled;
 
     checkRuntime(ctx, name);
+    // The backend comes from model files that are not in this checkout: unchecked-model says so.
+    if (settled.unknown) return;
 
     // Step 8 of the auto-fill: nothing says which backend, and the model name has no '.<backend>'.
     if (settled.autofill.problem) {

@@ -20,6 +20,8 @@ export const uncheckedModel = defineModelRule({
     description: 'Says, once per model, which checks against the model file could not run, and why',
     prevents: [],
     messages: {
+      backendElsewhere:
+        "{{model}}: the config names no backend or platform, so Triton chooses one from the model file at deploy, and the model files are provisioned elsewhere (--configs-only): the backend, what its auto-complete fills in, and {{checks}} were not checked; set backend (or platform) to check them here, or run tritonc lock where the model files are",
       notRead: '{{model}}: tritonc does not read {{what}}, so {{checks}} did not run for it{{loadNote}}',
       notHere:
         "{{model}}: the model file ({{expected}}) is not in this checkout and tritonc.lock.json does not record it, so {{checks}} did not run (--configs-only); run tritonc lock where the weights are, and commit tritonc.lock.json",
@@ -30,15 +32,19 @@ export const uncheckedModel = defineModelRule({
     const config = ctx.config;
     if (config.platform === 'ensemble') return;
     const filled = ctx.model.autofill(config);
+    const model = ctx.model.name;
+    if (filled.unknownBackend) {
+      ctx.report({ path: [], messageId: 'backendElsewhere', data: { model, checks: ctx.modelChecks.join(', ') } });
+      return;
+    }
     // No backend: platform-backend says why Triton refuses the model.
     const backend = filled.config.backend;
     if (filled.problem || !backend) return;
     const at = config.backend !== undefined ? ['backend'] : config.platform !== undefined ? ['platform'] : [];
     const checks = ctx.modelChecks.join(', ');
-    const model = ctx.model.name;
     if (modelFormat(filled.config) === 'onnx') {
       // Read, or missing or unreadable where that is an error (version-dirs, model-unreadable say so).
-      if (ctx.signature || !ctx.settings.configsOnly) return;
+      if (ctx.signature || !ctx.model.filesElsewhere()) return;
       // An LFS pointer under --configs-only: model-unreadable's note says it.
       if (ctx.modelError) return;
       const layout = ctx.model.layout();

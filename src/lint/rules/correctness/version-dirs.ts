@@ -94,9 +94,9 @@ export const versionDirs = defineModelRule({
       });
     }
 
-    // Under --configs-only the version directories of this checkout are not the deployed ones: only
-    // the lock's record of them (stood in by the engine) can be judged.
-    if (ctx.settings.configsOnly && !ctx.model.locked()) return;
+    // Model files provisioned elsewhere (--configs-only): the version directories of this checkout
+    // are not the deployed ones; only the lock's record of them (stood in) can be judged.
+    if (ctx.model.filesElsewhere()) return;
 
     // The versions the policy selects (core VersionsToLoad).
     const policy = config.version_policy;
