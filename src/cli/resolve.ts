@@ -32,7 +32,8 @@ export const resolveCommand: CommandSpec = {
       .option('format', { choices: ['pbtxt', 'json'] as const, default: 'pbtxt' as const, describe: 'pbtxt, or the JSON of Triton\'s GET /v2/models/<name>/config' })
       .option('config-name', { type: 'string', describe: 'Read configs/<name>.pbtxt, as tritonserver --model-config-name=<name>' })
       .option('default-max-batch-size', { type: 'number', describe: 'The backend\'s default-max-batch-size (Triton\'s default: 4); the same as --backend-config=onnxruntime,default-max-batch-size=N' })
-      .option('explain', { type: 'boolean', describe: 'List every change Triton makes, and why, on stderr' }),
+      .option('explain', { type: 'boolean', describe: 'List every change Triton makes, and why, on stderr' })
+      .option('configs-only', { type: 'boolean', describe: 'The model files are provisioned separately: what needs them is unknown, not missing (tritonc.lock.json stands in for what it records)' }),
   run: (a, io) => runResolve(a, io),
 };
 
@@ -75,7 +76,8 @@ export async function runResolve(a: Record<string, unknown>, io: CliIO): Promise
       ...(defaultMaxBatchSize !== undefined ? { defaultMaxBatchSize } : {}),
       ...(configName !== undefined ? { configName } : {}),
     };
-    const result = await remote.complete((files) => resolveModelDir(modelDir, options, files));
+    const configsOnly = a.configsOnly === undefined ? settings.configsOnly : a.configsOnly === true;
+    const result = await remote.complete((files) => resolveModelDir(modelDir, options, files, { configsOnly }));
     return printResolved(result, a, remote.io);
   });
 }
@@ -107,6 +109,8 @@ function printResolved(result: ResolveResult, a: Record<string, unknown>, io: Cl
     }
     case 'ok': {
       const config = result.config!;
+      // What the backend fills in at load that tritonc could not: the config below is before it.
+      for (const p of result.pending) io.stderr(`tritonc resolve: not known here: ${p}\n`);
       io.stdout(a.format === 'json' ? `${stringifyTritonJson(tritonConfigJson(config))}\n` : printConfig(config));
       return EXIT.ok;
     }

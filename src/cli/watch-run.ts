@@ -17,6 +17,7 @@ export interface WatchCliOptions {
   format: 'stylish' | 'json';
   config?: string;
   gpuMemory?: string;
+  configsOnly?: boolean;
   color?: boolean;
 }
 
@@ -53,7 +54,7 @@ export async function runWatch(opts: WatchCliOptions, io: CliIO, stop?: Promise<
     repo,
     cwd: io.cwd,
     generate: opts.generate,
-    lint: { ...(opts.config ? { settingsFile: opts.config } : {}), ...(gpuMemory ? { gpuMemory } : {}) },
+    lint: { ...(opts.config ? { settingsFile: opts.config } : {}), ...(gpuMemory ? { gpuMemory } : {}), ...(opts.configsOnly !== undefined ? { configsOnly: opts.configsOnly } : {}) },
     onReport: print,
     onError: (e) => io.stderr(`tritonc watch: ${e.message}\n`),
   });

@@ -12,6 +12,7 @@ export const watchCommand: CommandSpec = {
       .option('generate', { type: 'boolean', describe: 'Regenerate tritonc-generated configs when their model.onnx changes' })
       .option('format', { choices: ['stylish', 'json'] as const, default: 'stylish', describe: 'stylish, or json: one JSON object per line per run' })
       .option('config', { alias: 'c', type: 'string', describe: 'Settings file to use instead of the nearest tritonc.config.json' })
+      .option('configs-only', { type: 'boolean', describe: 'The model files are provisioned separately, as lint --configs-only (tritonc.lock.json stands in for them)' })
       .option('gpu-memory', { type: 'string', describe: `Memory of one GPU: a size (24GiB) or ${GPU_PRESET_NAMES.join(', ')}` })
       .option('color', { type: 'boolean', describe: 'Colour the stylish output' }),
   // The watcher (chokidar) loads only when watch runs.
@@ -23,6 +24,7 @@ export const watchCommand: CommandSpec = {
         format: (a.format as 'stylish' | 'json') ?? 'stylish',
         config: a.config as string | undefined,
         gpuMemory: a.gpuMemory as string | undefined,
+        configsOnly: a.configsOnly as boolean | undefined,
         color: a.color as boolean | undefined,
       },
       io,

@@ -143,6 +143,8 @@ export function startLanguageServer(given?: Connection): Connection {
   });
   documents.onDidClose((e) => {
     linted.delete(e.document.uri);
+    // A reopen read after this close sets it again: nothing of a closed document is kept.
+    reader?.newest.delete(e.document.uri);
     const pending = waiting.get(e.document.uri);
     if (pending) clearImmediate(pending);
     waiting.delete(e.document.uri);

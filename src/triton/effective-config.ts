@@ -36,6 +36,8 @@ export interface ModelSource {
   /** A config file read and parsed, or why it cannot be read. */
   config(file: string): ConfigDocument | { file: string; message: string };
   signature(path: string): { signature?: ModelSignature; error?: OnnxReadError };
+  /** The model's version directories and files are provisioned elsewhere (configs-only): unknown, not missing. */
+  filesElsewhere?(): boolean;
 }
 
 /** GPUs assumed on the serving host when the caller does not say. */
@@ -84,9 +86,30 @@ export interface ResolveResult {
   /** Parser diagnostics of the config file (warnings when the status is not 'unreadable'). */
   diagnostics: Diagnostic[];
   failure?: ResolveFailure;
+  /**
+   * What the backend fills in at load that tritonc could not work out here (a model file it does
+   * not read, or one provisioned elsewhere): each says which fields, and why. The config shown is
+   * the one before that.
+   */
+  pending: string[];
 }
 
 const ENSEMBLE_PLATFORM = 'ensemble';
+
+/** The fields a backend's auto-complete may fill in that the config leaves out (max_batch_size, tensors, their types and dims). */
+function leftForBackend(config: ModelConfig): string[] {
+  const left: string[] = [];
+  if (config.max_batch_size === undefined) left.push('max_batch_size');
+  for (const side of ['input', 'output'] as const) {
+    const tensors = config[side] ?? [];
+    if (!tensors.length) left.push(`${side} (none listed)`);
+    for (const t of tensors) {
+      const missing = [...(t.data_type === undefined || t.data_type === 'TYPE_INVALID' || t.data_type === 0 ? ['data_type'] : []), ...(!t.dims?.length ? ['dims'] : [])];
+      if (missing.length) left.push(`${side} '${t.name ?? ''}' ${missing.join(' and ')}`);
+    }
+  }
+  return left;
+}
 
 export function effectiveConfig(model: ModelSource, options: ResolveOptions = {}): ResolveResult {
   try {
@@ -94,7 +117,7 @@ export function effectiveConfig(model: ModelSource, options: ResolveOptions = {}
   } catch (e) {
     // A directory of the model that cannot be listed: the model, not its config, is what cannot be read.
     if (!(e instanceof UnreadablePathError)) throw e;
-    const base = { modelDir: model.dir, modelName: model.name, steps: [], problems: [], diagnostics: [] };
+    const base = { modelDir: model.dir, modelName: model.name, steps: [], problems: [], diagnostics: [], pending: [] };
     return { ...base, status: 'unreadable', failure: { kind: 'io', file: e.path, message: `cannot read: ${e.reason}` } };
   }
 }
@@ -103,7 +126,9 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
   const { dir: modelDir, name: modelName } = model;
   const autoComplete = options.autoCompleteConfig ?? true;
   const steps: ResolveStep[] = [];
-  const base = { modelDir, modelName, steps, problems: [] as ResolveProblem[], diagnostics: [] as Diagnostic[] };
+  const elsewhere = model.filesElsewhere?.() === true;
+  const pending: string[] = [];
+  const base = { modelDir, modelName, steps, problems: [] as ResolveProblem[], diagnostics: [] as Diagnostic[], pending };
   const unreadable = (failure: ResolveFailure, extra: Partial<ResolveResult> = {}): ResolveResult => ({ ...base, ...extra, status: 'unreadable', failure });
 
   const kind = model.kind(modelDir);
@@ -137,7 +162,10 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
   const filled = autofillBackendFields(config, model.autofillListing());
   append(steps, filled.steps);
   config = filled.config;
-  if (filled.problem) return refused(filled.problem);
+  // No backend from files that are elsewhere: core chooses it from them at deploy.
+  const unknownBackend = elsewhere && (filled.problem !== undefined || (!config.backend && config.platform !== ENSEMBLE_PLATFORM));
+  if (unknownBackend) pending.push(`the backend: the config names neither backend nor platform, so Triton chooses one from the model file at deploy, which is provisioned elsewhere; with it, whatever that backend's auto-complete fills in (${leftForBackend(config).join(', ') || 'nothing the config leaves out'})`);
+  else if (filled.problem) return refused(filled.problem);
   const normalized = normalizeModelConfig(config);
   append(steps, normalized.steps);
   config = normalized.config;
@@ -146,7 +174,7 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
   // InitializeModelInfo).
   const backend = config.backend ?? '';
   const platform = config.platform ?? '';
-  if (backend === '' && platform !== ENSEMBLE_PLATFORM) {
+  if (backend === '' && platform !== ENSEMBLE_PLATFORM && !unknownBackend) {
     return refused({
       stage: 'validate', path: ['platform'],
       message: `unexpected platform type '${platform}' for ${config.name}`,
@@ -167,7 +195,9 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
   const dir = model.layout();
   const selected = selectVersions(config.version_policy, dir.versionDirs);
   const chosen = selected[selected.length - 1];
-  if (!chosen) {
+  if (!chosen && elsewhere) {
+    pending.push(`the version: the version directories are provisioned elsewhere, and Triton loads the newest its version_policy selects there`);
+  } else if (!chosen) {
     const ignored = dir.versionDirs.filter((v) => v.ignored).map((v) => v.dirName);
     return refused({
       stage: 'repository', path: ['version_policy'],
@@ -177,8 +207,8 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
         : `add a numbered version directory holding the model, e.g. ${join(modelDir, '1', config.default_model_filename || 'model.onnx')}${ignored.length ? ` (Triton ignores ${ignored.map((d) => `'${d}'`).join(', ')})` : ''}`,
     });
   }
-  const version = chosen.version!;
-  steps.push(step('repository', 'note', [], selected.length > 1 ? `Triton loads versions ${selected.map((v) => v.version).join(', ')}; the config shown is version ${version}'s` : `Triton loads version ${version}`));
+  const version = chosen?.version;
+  if (chosen) steps.push(step('repository', 'note', [], selected.length > 1 ? `Triton loads versions ${selected.map((v) => v.version).join(', ')}; the config shown is version ${version}'s` : `Triton loads version ${version}`));
 
   // 5. Instance groups for this host (core NormalizeInstanceGroup, ValidateInstanceGroup), before the
   // backend sees the config.
@@ -191,33 +221,38 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
   // 6. The backend's auto-complete, then core's re-normalization (onnxruntime_backend
   // ModelState::AutoCompleteConfig, then core TritonModel::UpdateModelConfig).
   let modelFile: string | undefined;
-  if (!autoComplete) {
+  if (unknownBackend) {
+    // Said in pending: which backend completes it is not known here.
+  } else if (!autoComplete) {
     if (platform !== ENSEMBLE_PLATFORM) steps.push(step('autocomplete', 'note', [], `--disable-auto-complete-config: the ${backend} backend does not complete the config; it must be complete as written`));
   } else if (backend === 'onnxruntime') {
     if (onnxAutoCompleteSkipped(config)) {
       steps.push(skippedStep(modelName));
     } else {
-      const located = locateModelFile(dir, config, (p) => model.kind(p));
-      modelFile = located.path ?? located.expected!;
-      if (!located.path) {
+      const located = chosen ? locateModelFile(dir, config, (p) => model.kind(p)) : undefined;
+      modelFile = located?.path ?? located?.expected;
+      if (located?.path) {
+        const read = model.signature(located.path);
+        const e = read.error;
+        if (e) return unreadable({ kind: 'onnx', file: e.file, offset: e.offset, message: e.message, reason: e.reason }, { configFile, version, modelFile });
+        const sig = read.signature!;
+        steps.push(step('autocomplete', 'note', [], `read the model's inputs and outputs from ${located.path}`));
+        const completed = autoCompleteOnnx(config, sig, options);
+        append(steps, completed.steps);
+        config = completed.config;
+        if (completed.problems[0]) return refused(completed.problems[0], { version, modelFile });
+        const renormalized = normalizeModelConfig(config, 'after auto-complete');
+        append(steps, renormalized.steps);
+        config = renormalized.config;
+      } else if (elsewhere) {
+        pending.push(`what the onnxruntime backend reads from ${modelFile ?? `<version>/${config.default_model_filename || 'model.onnx'}`} at load, provisioned elsewhere: ${leftForBackend(config).join(', ') || 'nothing: the config lists inputs and outputs'}`);
+      } else {
         return refused({
           stage: 'autocomplete',
           message: `unable to find '${modelFile}' for model instance '${modelName}'`,
-          fix: `the ONNX Runtime backend reads <model>/<version>/<default_model_filename> (a directory there means <dir>/model.onnx) to complete the config: put the model at ${modelFile}${chosen.dirName !== String(version) ? ` (the directory '${chosen.dirName}' is read as version ${version}, and Triton opens '${version}/')` : ''}`,
+          fix: `the ONNX Runtime backend reads <model>/<version>/<default_model_filename> (a directory there means <dir>/model.onnx) to complete the config: put the model at ${modelFile}${chosen && chosen.dirName !== String(version) ? ` (the directory '${chosen.dirName}' is read as version ${version}, and Triton opens '${version}/')` : ''}`,
         }, { version, modelFile });
       }
-      const read = model.signature(located.path);
-      const e = read.error;
-      if (e) return unreadable({ kind: 'onnx', file: e.file, offset: e.offset, message: e.message, reason: e.reason }, { configFile, version, modelFile });
-      const sig = read.signature!;
-      steps.push(step('autocomplete', 'note', [], `read the model's inputs and outputs from ${located.path}`));
-      const completed = autoCompleteOnnx(config, sig, options);
-      append(steps, completed.steps);
-      config = completed.config;
-      if (completed.problems[0]) return refused(completed.problems[0], { version, modelFile });
-      const renormalized = normalizeModelConfig(config, 'after auto-complete');
-      append(steps, renormalized.steps);
-      config = renormalized.config;
     }
   } else if (backend === 'vllm') {
     const completed = autoCompleteVllm(config);
@@ -229,6 +264,8 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
     config = renormalized.config;
   } else if (platform !== ENSEMBLE_PLATFORM) {
     steps.push(step('autocomplete', 'note', [], `the ${backend} backend may complete the config further when it loads the model; tritonc reproduces the ONNX Runtime and vLLM backends' auto-complete only`));
+    const left = leftForBackend(config);
+    if (left.length) pending.push(`what the ${backend} backend's auto-complete fills in from its model at load, which tritonc does not read: ${left.join(', ')}`);
   }
 
   return { ...base, status: 'ok', configFile, version, ...(modelFile ? { modelFile } : {}), config: inSchemaOrder(config, loadSchema().modelConfig) };

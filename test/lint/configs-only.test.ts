@@ -55,3 +55,52 @@ describe('--configs-only: the model files are provisioned elsewhere', () => {
     expect(found.filter((d) => d.ruleId === 'unchecked-model').map((d) => d.messageId)).not.toContain('backendElsewhere');
   });
 });
+
+describe('resolve and watch take --configs-only too', () => {
+  it('resolve: a model whose files are elsewhere resolves, and says what is not known here instead of refusing', async () => {
+    const { cli } = await import('../support/cli.js');
+    const dir = await writeRepo({ ...PART_5, ...NO_BACKEND });
+    const refused = await cli(['resolve', 'repo/text_detection'], { cwd: dir });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('at least one version must be available');
+    const r = await cli(['resolve', '--configs-only', 'repo/text_detection'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('name: "text_detection"');
+    expect(r.stderr).toContain('tritonc resolve: not known here: the version: the version directories are provisioned elsewhere');
+    const engine = await cli(['resolve', '--configs-only', 'repo/pyfill'], { cwd: dir });
+    expect(engine.code, engine.stderr).toBe(0);
+    expect(engine.stderr).toContain("not known here: the backend: the config names neither backend nor platform, so Triton chooses one from the model file at deploy, which is provisioned elsewhere; with it, whatever that backend's auto-complete fills in (input 'x' data_type and dims, output 'y' data_type and dims)");
+  });
+
+  it('resolve says which fields a backend it does not read fills in at load (a TensorRT engine)', async () => {
+    const { cli } = await import('../support/cli.js');
+    const dir = await writeRepo({ 'repo/plan/config.pbtxt': 'name: "plan"\nplatform: "tensorrt_plan"\nmax_batch_size: 8\n', 'repo/plan/1/model.plan': 'engine' });
+    const r = await cli(['resolve', 'repo/plan'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("tritonc resolve: not known here: what the tensorrt backend's auto-complete fills in from its model at load, which tritonc does not read: input (none listed), output (none listed)\n");
+  });
+
+  it('watch: the first report under --configs-only is the lint of the flag', async () => {
+    const { runWatch } = await import('../../src/cli/watch-run.js');
+    const dir = await writeRepo(PART_5);
+    let out = '';
+    const io = { stdout: (t: string) => void (out += t), stderr: (t: string) => void (out += t), readStdin: async () => '', stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, env: {}, cwd: dir };
+    let stop!: () => void;
+    const stopped = new Promise<void>((r) => (stop = r));
+    const run = runWatch({ repo: 'repo', generate: false, format: 'json', configsOnly: true }, io, stopped);
+    for (let i = 0; i < 100 && !out; i++) await new Promise((r) => setTimeout(r, 50));
+    stop();
+    expect(await run).toBe(0);
+    const first = JSON.parse(out.split('\n')[0]!) as { event: string; results: { messages: { severity: number; ruleId: string }[] }[] };
+    expect(first.event).toBe('initial');
+    expect(first.results.flatMap((r) => r.messages).filter((m) => m.severity === 2)).toEqual([]);
+    // Without the flag the same repository has the ensemble's error.
+    out = '';
+    let stop2!: () => void;
+    const run2 = runWatch({ repo: 'repo', generate: false, format: 'json' }, io, new Promise<void>((r) => (stop2 = r)));
+    for (let i = 0; i < 100 && !out; i++) await new Promise((r) => setTimeout(r, 50));
+    stop2();
+    await run2;
+    expect((JSON.parse(out.split('\n')[0]!) as typeof first).results.flatMap((r) => r.messages).map((m) => m.ruleId)).toContain('ensemble-models');
+  });
+});
