@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Create a venv with tritonserver 2.51.0 (from PyPI nvidia-pytriton 0.7.0) and a
+# backend directory whose python backend has the stub for this Python.
+# Idempotent: re-running only fills in what is missing.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# The venv lives beside the checkout's node_modules (ignored by git); TRITON_VENV puts it elsewhere.
+VENV="${TRITON_VENV:-$HERE/../../.venv-triton}"
+BACKENDS="${TRITON_BACKENDS:-$VENV/triton-backends}"
+PY=/usr/bin/python3
+
+# Debian packages: python3-venv (venv + ensurepip) and libpython3.X (needed by the stub).
+PYVER="$($PY -c 'import sys;print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
+need=()
+dpkg -s python3-venv >/dev/null 2>&1 || need+=(python3-venv)
+dpkg -s "libpython${PYVER}" >/dev/null 2>&1 || need+=("libpython${PYVER}")
+dpkg -s curl >/dev/null 2>&1 || need+=(curl)
+if [ ${#need[@]} -gt 0 ]; then
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${need[@]}"
+fi
+
+[ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
+if ! "$VENV/bin/python" -c 'import importlib.metadata as m; assert m.version("nvidia-pytriton")=="0.7.0"; import numpy; assert numpy.__version__=="1.26.4"' 2>/dev/null; then
+  # --no-deps: the server needs only the wheel's binaries/libs and numpy (for
+  # triton_python_backend_utils in the stub). pytriton's own Python deps (tritonclient,
+  # grpcio, pydantic, ...) are not used here; skipping them saves ~120 MB.
+  "$VENV/bin/pip" install --disable-pip-version-check -q --no-deps nvidia-pytriton==0.7.0 numpy==1.26.4
+fi
+
+SITE="$("$VENV/bin/python" -c 'import sysconfig;print(sysconfig.get_paths()["purelib"])')"
+DIST="$SITE/pytriton/tritonserver"
+STUB="$DIST/python_backend_stubs/$PYVER/triton_python_backend_stub"
+[ -x "$DIST/bin/tritonserver" ] || { echo "tritonserver binary missing in $DIST" >&2; exit 1; }
+[ -x "$STUB" ] || { echo "no python backend stub for Python $PYVER in $DIST/python_backend_stubs" >&2; exit 1; }
+
+# The wheel ships backends/python without the stub (pytriton copies the stub in at run
+# time). Build our own backend dir of symlinks instead of writing into the wheel. The RPATHs
+# ($ORIGIN/../../../../nvidia_pytriton.libs) still resolved in testing; start.sh also sets
+# LD_LIBRARY_PATH to nvidia_pytriton.libs, as pytriton does.
+mkdir -p "$BACKENDS/python"
+ln -sfn "$DIST/backends/python/libtriton_python.so" "$BACKENDS/python/libtriton_python.so"
+ln -sfn "$DIST/backends/python/triton_python_backend_utils.py" "$BACKENDS/python/triton_python_backend_utils.py"
+ln -sfn "$STUB" "$BACKENDS/python/triton_python_backend_stub"
+
+if ldd "$DIST/bin/tritonserver" "$DIST/backends/python/libtriton_python.so" "$STUB" | grep -q 'not found'; then
+  ldd "$DIST/bin/tritonserver" "$DIST/backends/python/libtriton_python.so" "$STUB" | grep 'not found' >&2
+  exit 1
+fi
+echo "tritonserver: $DIST/bin/tritonserver"
+echo "backends:     $BACKENDS"
