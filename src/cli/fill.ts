@@ -1,11 +1,17 @@
-// `tritonc fill TEMPLATE "key:value,..." [--in-place | -o FILE]`: fill_template.py's substitution
-// (its argument syntax, its defaults, Python's string.Template), made strict: a key the template
-// has no placeholder for, or a placeholder left unfilled, is exit 1 naming them, and the result is
-// linted where it will stand before it is written (an error there: exit 1, nothing written).
+// `tritonc fill TEMPLATE "key:value,..." [--in-place | -o FILE] [--strict]`: fill_template.py's
+// substitution (its argument syntax, its defaults, Python's string.Template). A key the template has
+// no placeholder for is exit 1, naming it. A placeholder left unfilled is what NVIDIA's own commands
+// do on purpose (optional parameters the backend then treats as unset): the result is linted where it
+// will stand, and only what breaks the load (a placeholder where Triton needs a value, a parameter
+// the backend fails on: unfilled-placeholder cites the backend's source) is exit 1, nothing written.
+// --strict refuses every unfilled placeholder.
 import { basename, dirname, resolve } from 'node:path';
 import { lintSync, lintText } from '../lint/engine.js';
 import { LintInputError } from '../lint/errors.js';
 import { summarize, type LintResult } from '../lint/results.js';
+import { parseConfig, unfilledTemplate } from '../config/document.js';
+import { formatDiagnosticLine } from '../report/plain.js';
+import { DEFAULT_SETTINGS } from '../lint/settings.js';
 import { formatStylish } from '../report/stylish.js';
 import { fillTemplate } from '../fill/fill.js';
 import { parseSubstitutions, SubstitutionsError } from '../fill/substitutions.js';
@@ -23,8 +29,8 @@ export interface FillOptions {
   inPlace: boolean;
   output?: string | undefined;
   lint: boolean;
-  /** Leave placeholders the substitutions do not fill (as fill_template.py does), said as warnings. */
-  allowUnfilled?: boolean;
+  /** Refuse every placeholder the substitutions do not fill (default: the lint judges each). */
+  strict?: boolean;
 }
 
 export const fillCommand: CommandSpec = {
@@ -37,10 +43,12 @@ export const fillCommand: CommandSpec = {
       .option('in-place', { alias: ['i', 'in_place'], type: 'boolean', describe: 'Write the result over the template' })
       .option('output', { alias: 'o', type: 'string', describe: 'Write the result to this file (default: stdout)' })
       .option('lint', { type: 'boolean', default: true, describe: 'Lint the result where it will stand before writing it (--no-lint: do not)' })
-      .option('allow-unfilled', { type: 'boolean', describe: 'Leave placeholders the substitutions do not fill, as fill_template.py does (warnings; the lint still refuses what Triton cannot parse)' })
-      .conflicts('in-place', 'output'),
+      .option('strict', { type: 'boolean', describe: 'Refuse any placeholder the substitutions leave unfilled (by default those the backend treats as unset are left, as fill_template.py leaves them, and the lint judges each)' })
+      .option('allow-unfilled', { type: 'boolean', hidden: true, describe: 'The default now: leave placeholders as fill_template.py does' })
+      .conflicts('in-place', 'output')
+      .conflicts('strict', 'allow-unfilled'),
   run: (a, io) =>
-    runFill({ template: a.template as string, substitutions: a.substitutions as string, inPlace: a['in-place'] === true, output: a.output as string | undefined, lint: a.lint !== false, allowUnfilled: a['allow-unfilled'] === true }, io),
+    runFill({ template: a.template as string, substitutions: a.substitutions as string, inPlace: a['in-place'] === true, output: a.output as string | undefined, lint: a.lint !== false, strict: a.strict === true }, io),
 };
 
 export async function runFill(opts: FillOptions, io: CliIO): Promise<number> {
@@ -62,9 +70,14 @@ export async function runFill(opts: FillOptions, io: CliIO): Promise<number> {
     refused = true;
     io.stderr(`${shown(templatePath)}: error: the template has no placeholder \${${u.key}}${u.suggestion ? `: did you mean ${u.suggestion}?` : '; drop it from the substitutions'}\n`);
   }
-  for (const p of filled.unfilled) {
-    if (!opts.allowUnfilled) refused = true;
-    io.stderr(`${shown(templatePath)}:${p.line}:${p.column}: ${opts.allowUnfilled ? 'warning' : 'error'}: placeholder \${${p.name}} is not filled: add ${p.name}:<value> to the substitutions${opts.allowUnfilled ? '' : ' (or pass --allow-unfilled to leave it, as fill_template.py does)'}\n`);
+  if (opts.strict) {
+    for (const p of filled.unfilled) {
+      refused = true;
+      io.stderr(`${shown(templatePath)}:${p.line}:${p.column}: error: placeholder \${${p.name}} is not filled: add ${p.name}:<value> to the substitutions (--strict)\n`);
+    }
+  } else if (filled.unfilled.length) {
+    const names = [...new Set(filled.unfilled.map((p) => `\${${p.name}}`))];
+    io.stderr(`tritonc fill: ${names.length} placeholder${names.length === 1 ? '' : 's'} left unfilled, as fill_template.py leaves them (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}); ${opts.lint ? 'the lint below says what each does' : 'not linted (--no-lint)'}; --strict refuses them\n`);
   }
   if (refused) {
     io.stderr(`tritonc fill: nothing written\n`);
@@ -72,10 +85,21 @@ export async function runFill(opts: FillOptions, io: CliIO): Promise<number> {
   }
   for (const d of filled.defaulted) io.stderr(`tritonc fill: \${${d.name}} filled with ${d.value}, fill_template.py's default (give ${d.name}:<value> to choose)\n`);
 
+  // A placeholder left where Triton needs a value (a number, an enum) leaves no config Triton can parse:
+  // never written, whatever the lint of a template kept in a repository says of it.
+  const stuck = unfilledTemplate(parseConfig(filled.text, templatePath).diagnostics);
+  if (stuck.length) {
+    for (const d of stuck) io.stderr(`${formatDiagnosticLine({ ...d, file: shown(templatePath) })}\n`);
+    io.stderr(`tritonc fill: Triton cannot parse the result: nothing written\n`);
+    return EXIT.problems;
+  }
+
   const destination = opts.inPlace ? templatePath : opts.output !== undefined ? resolve(io.cwd, opts.output) : templatePath;
   if (opts.lint) {
-    // Linted where Triton will read it; a destination that is no config's path, where the template stands.
-    const result = lintResultAt(isConfigPath(destination) ? destination : templatePath, filled.text, io.cwd);
+    // Linted where Triton will read it: the destination when it is a config's path. Otherwise (a
+    // template printed, or kept apart from any model directory) the config alone is judged, the
+    // place it sits saying nothing about the model it will configure.
+    const result = isConfigPath(destination) ? lintResultAt(destination, filled.text, io.cwd) : lintAlone(templatePath, filled.text);
     const report = formatStylish(result, { cwd: io.cwd });
     if (report) io.stderr(report);
     if (result.errorCount) {
@@ -95,6 +119,15 @@ export async function runFill(opts: FillOptions, io: CliIO): Promise<number> {
   }
   io.stderr(`tritonc fill: wrote ${shown(destination)}\n`);
   return EXIT.ok;
+}
+
+/**
+ * The findings of a config judged on its own: its model files are provisioned elsewhere
+ * (configs-only), so nothing about the directory it happens to sit in counts.
+ */
+function lintAlone(file: string, text: string): LintResult {
+  // The directory's name is no model's name here either.
+  return lintText(text, { file, settings: { ...DEFAULT_SETTINGS, configsOnly: true }, ruleLevels: { 'name-matches-directory': 'off' } });
 }
 
 const isConfigPath = (file: string): boolean => basename(file) === 'config.pbtxt' || (basename(dirname(file)) === 'configs' && file.endsWith('.pbtxt'));

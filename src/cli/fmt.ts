@@ -1,6 +1,7 @@
 // `tritonc fmt [PATH...] [--check | --write] [--canonical] [--stdin-filepath P]`: layout only by
 // default (indentation, spacing, line breaks; the author's spellings kept), canonical with --canonical
 // or `"fmt": { "style": "canonical" }` in the nearest tritonc.config.json.
+import { unfilledTemplate } from '../config/document.js';
 import { resolve } from 'node:path';
 import { formatFileText } from '../config/format.js';
 import { formatDiagnosticLine } from '../report/plain.js';
@@ -97,6 +98,11 @@ export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
     const result = formatFileText(read.text, shown, { canonical: canonicalFor(file, opts, styles) });
     if (result.status === 'skipped') continue;
     if (result.status === 'syntax-error') {
+      // A template to fill (placeholders where values go): said once, not an error.
+      if (unfilledTemplate(result.diagnostics).length) {
+        io.stderr(`tritonc fmt: ${shown}: template: fill it first (tritonc fill); not formatted\n`);
+        continue;
+      }
       for (const d of result.diagnostics) io.stderr(`${formatDiagnosticLine(d)}\n`);
       io.stderr(`tritonc fmt: ${shown} was not formatted: fix the syntax errors above first\n`);
       failed = true;

@@ -93,6 +93,16 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
 }
 
 /**
+ * The placeholders of an unfilled template (fill_template.py's `${name}` where a value goes), when
+ * they are the only reason the text does not parse: then it is a template to fill, not a broken
+ * config. Empty otherwise.
+ */
+export function unfilledTemplate(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  return errors.length && errors.every((d) => d.data?.code === 'template-placeholder') ? errors : [];
+}
+
+/**
  * A document known by its value only (a config read from lint's disk cache): no text, no tree, no
  * diagnostics; every path is located at the start of the file.
  */

@@ -66,15 +66,17 @@ describe('tritonc fill', () => {
     expect(r.stdout).toBe(expected);
   });
 
-  it('refuses a key the template lacks and a placeholder left unfilled, naming each, and writes nothing', async () => {
+  it('refuses a key the template lacks, naming it, and writes nothing; with --strict, every placeholder left unfilled too', async () => {
     const { dir, template } = await repo();
     const before = statSync(template).mtimeMs;
     const r = await cli(['fill', template, 'triton_max_batch_size:64,tokenizer_dri:/t', '--in-place'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('the template has no placeholder ${tokenizer_dri}: did you mean tokenizer_dir?');
-    expect(r.stderr).toMatch(/preprocessing\/config\.pbtxt:7:59: error: placeholder \$\{tokenizer_dir\} is not filled/);
-    expect(r.stderr).toMatch(/:8:27: error: placeholder \$\{preprocessing_instance_count\} is not filled/);
     expect(r.stderr).toContain('nothing written');
+    const strict = await cli(['fill', template, 'triton_max_batch_size:64', '--in-place', '--strict'], { cwd: dir });
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toMatch(/preprocessing\/config\.pbtxt:7:59: error: placeholder \$\{tokenizer_dir\} is not filled: add tokenizer_dir:<value> to the substitutions \(--strict\)/);
+    expect(strict.stderr).toMatch(/:8:27: error: placeholder \$\{preprocessing_instance_count\} is not filled/);
     expect(readFileSync(template, 'utf8')).toBe(TEMPLATE);
     expect(statSync(template).mtimeMs).toBe(before);
   });
@@ -86,19 +88,34 @@ describe('tritonc fill', () => {
     expect(r.stdout).toContain('"${enable_trt_overlap}"');
   });
 
-  it('--allow-unfilled leaves placeholders as fill_template.py does, as warnings, but not where Triton cannot parse', async () => {
+  it('leaves placeholders as fill_template.py does and lets the lint judge them: what the backend treats as unset passes, what Triton cannot parse does not', async () => {
     const { dir, template } = await repo();
     writeFileSync(template, `${TEMPLATE}parameters { key: "add_special_tokens" value: { string_value: "\${add_special_tokens}" } }\n`);
-    const ok = await cli(['fill', template, 'triton_max_batch_size:8,tokenizer_dir:/t,preprocessing_instance_count:1', '--allow-unfilled'], { cwd: dir });
-    expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stderr).toMatch(/:9:\d+: warning: placeholder \$\{add_special_tokens\} is not filled/);
-    expect(ok.stderr).toContain('unfilled-placeholder');
-    expect(ok.stdout).toContain('"${add_special_tokens}"');
+    for (const flags of [[], ['--allow-unfilled']]) {
+      const ok = await cli(['fill', template, 'triton_max_batch_size:8,tokenizer_dir:/t,preprocessing_instance_count:1', ...flags], { cwd: dir });
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.stderr).toContain('tritonc fill: 1 placeholder left unfilled, as fill_template.py leaves them (${add_special_tokens}); the lint below says what each does; --strict refuses them');
+      expect(ok.stderr).toContain('unfilled-placeholder');
+      expect(ok.stdout).toContain('"${add_special_tokens}"');
+    }
     writeFileSync(template, TEMPLATE);
-    const unparsable = await cli(['fill', template, 'tokenizer_dir:/t,preprocessing_instance_count:1', '--allow-unfilled', '-i'], { cwd: dir });
+    const unparsable = await cli(['fill', template, 'tokenizer_dir:/t,preprocessing_instance_count:1', '-i'], { cwd: dir });
     expect(unparsable.code).toBe(1);
     expect(unparsable.stderr).toContain('template placeholder ${triton_max_batch_size} where field "max_batch_size" needs a value');
     expect(readFileSync(template, 'utf8')).toBe(TEMPLATE);
+    // A required parameter the backend reads without a default (preprocessing's tokenizer_dir) fails the load.
+    const required = await cli(['fill', template, 'triton_max_batch_size:8,preprocessing_instance_count:1', '-i'], { cwd: dir });
+    expect(required.code, required.stderr).toBe(1);
+    expect(required.stderr).toContain('parameter tokenizer_dir is the unfilled placeholder ${tokenizer_dir}, and the Python model fails the load on it');
+  });
+
+  it('judges the config it fills, not where the template sits: a template outside any model directory', async () => {
+    const dir = await writeRepo({ 't/config.pbtxt.tpl': TEMPLATE });
+    const r = await cli(['fill', 't/config.pbtxt.tpl', 'triton_max_batch_size:8,tokenizer_dir:/t,preprocessing_instance_count:1'], { cwd: dir });
+    expect(r.stderr).not.toContain('version-dirs');
+    expect(r.stderr).not.toContain('name-matches-directory');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('max_batch_size: 8\n');
   });
 
   it('lints the result where it will stand: an error there writes nothing', async () => {

@@ -1,5 +1,9 @@
 // The parser's findings as a rule, so they have an id, docs and SARIF metadata like every other
 // finding. Always an error: Triton refuses a file it cannot parse, and other rules do not run on it.
+// Except a template (tensorrtllm_backend's all_models, kept in a repository to be filled at deploy):
+// when `${...}` placeholders are all that stops the parse, one note says to fill it first.
+import { dirname, relative } from 'node:path';
+import { unfilledTemplate } from '../../../config/document.js';
 import { defineModelRule } from '../../rule.js';
 
 export const syntax = defineModelRule({
@@ -18,9 +22,21 @@ export const syntax = defineModelRule({
     messages: {
       // The parser's own message, which names the token and what was expected.
       parseError: '{{text}}',
+      template: 'template: {{count}} unfilled placeholder{{plural}} ({{names}}) where values go, so this is a template to fill, not a config Triton can read; fill it first (tritonc fill {{file}} "name:value,..."), and tritonc checks the filled config. To keep templates out of the pre-commit hooks, exclude them (exclude: in .pre-commit-config.yaml)',
     },
   },
   check(ctx) {
+    const placeholders = unfilledTemplate(ctx.doc.diagnostics);
+    if (placeholders.length) {
+      const names = [...new Set(placeholders.map((d) => ctx.doc.text.slice(d.range.start.offset, d.range.end.offset)))];
+      ctx.report({
+        range: placeholders[0]!.range,
+        severity: 'info',
+        messageId: 'template',
+        data: { count: placeholders.length, plural: placeholders.length === 1 ? '' : 's', names: names.slice(0, 3).join(', ') + (names.length > 3 ? ', ...' : ''), file: relative(dirname(ctx.model.dir), ctx.file), placeholders: names },
+      });
+      return;
+    }
     for (const d of ctx.doc.diagnostics) {
       ctx.report({ range: d.range, path: d.path, messageId: 'parseError', data: { ...d.data, text: d.message } });
     }
