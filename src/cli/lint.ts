@@ -19,6 +19,7 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { displayPath } from '../util/display-path.js';
 import { describeFsError } from '../util/read-text.js';
 import { EXIT, UsageError } from './errors.js';
+import { userCacheFile } from '../util/user-cache.js';
 import type { CliIO } from './io.js';
 import { terminalProgress } from './progress.js';
 import { withRepositories, type RepositoriesRun } from './remote.js';
@@ -46,6 +47,8 @@ export const lintCommand: CommandSpec = {
       .option('output-file', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
       .option('cache', { type: 'boolean', describe: 'Keep model signatures in a file between runs (re-read when a model changes), as ESLint\'s --cache' })
       .option('cache-location', { type: 'string', describe: 'The cache file (default: .tritonc-cache in the current directory)' })
+      .option('user-cache', { type: 'boolean', describe: 'Keep the cache in your cache directory (~/.cache/tritonc), one file per working directory, where no checkout can plant one: what the pre-commit hook does' })
+      .conflicts('user-cache', 'cache-location')
       .option('color', { type: 'boolean', describe: 'Colour the stylish output (default: on a terminal; NO_COLOR / FORCE_COLOR honoured)' }),
   run: (a, io) =>
     runLint(
@@ -64,7 +67,7 @@ export const lintCommand: CommandSpec = {
         server: serverFlagsFromArgs(a, io.cwd),
         fix: a.fix as boolean | undefined,
         fixDryRun: a.fixDryRun as boolean | undefined,
-        cache: a.cache === true || a['cache-location'] !== undefined ? ((a['cache-location'] as string | undefined) ?? '.tritonc-cache') : undefined,
+        cache: a['user-cache'] === true ? userCache(io) : a.cache === true || a['cache-location'] !== undefined ? ((a['cache-location'] as string | undefined) ?? '.tritonc-cache') : undefined,
       },
       io,
     ),
@@ -88,6 +91,15 @@ export interface LintCliOptions {
   fixDryRun?: boolean;
   /** --cache: the cache file, relative to the current directory. */
   cache?: string;
+}
+
+/** --user-cache: the cache file in the user's cache directory; a directory that cannot be made is exit 2. */
+function userCache(io: CliIO): string {
+  try {
+    return userCacheFile('lint', io.cwd, io.env);
+  } catch (e) {
+    throw new UsageError(`--user-cache: cannot make the cache directory: ${describeFsError(e)}; give --cache-location FILE instead`);
+  }
 }
 
 /** --fix / --fix-dry-run: the fixes applied (written only with --fix), the refused ones said, what remains reported. */

@@ -112,3 +112,23 @@ describe('four lint --cache runs at once', () => {
     expect((await run()).stdout).toBe(runs[0]!.stdout);
   });
 });
+
+describe('lint --user-cache (the pre-commit hook)', () => {
+  it("keeps the cache in the user's cache directory, one file per working directory, nothing in the checkout", async () => {
+    const { repo, dir } = await checkout();
+    const xdg = join(dir, 'xdg');
+    const r = await cli(['lint', '--user-cache', '.'], { cwd: repo, env: { XDG_CACHE_HOME: xdg } });
+    expect(r.code, r.stderr).toBe(0);
+    const { readdirSync, statSync } = await import('node:fs');
+    const files = readdirSync(join(xdg, 'tritonc'));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^lint-[0-9a-f]{14}$/);
+    expect(statSync(join(xdg, 'tritonc')).mode & 0o777).toBe(0o700);
+    expect(existsSync(join(repo, '.tritonc-cache'))).toBe(false);
+    // Another working directory, another file; the same one again, the same file.
+    await cli(['lint', '--user-cache', 'classifier'], { cwd: repo, env: { XDG_CACHE_HOME: xdg } });
+    await cli(['lint', '--user-cache', '.'], { cwd: join(repo, 'classifier'), env: { XDG_CACHE_HOME: xdg } });
+    expect(readdirSync(join(xdg, 'tritonc'))).toHaveLength(2);
+    expect((await cli(['lint', '--user-cache', '--cache-location', 'x', '.'], { cwd: repo })).code).toBe(2);
+  });
+});

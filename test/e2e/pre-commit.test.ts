@@ -60,7 +60,8 @@ describe.skipIf(!available && !mustRun)(`pre-commit hooks${available ? '' : ' (s
     const hooks = snapshotCheckout();
     user = join(tempDir('tritonc-precommit-'), 'models-repo');
     mkdirSync(user);
-    env = { ...process.env, PRE_COMMIT_HOME: join(user, '..', 'pre-commit-home'), NO_COLOR: '1' };
+    // The hook's cache goes to the user's cache directory: here, one of the test's own.
+    env = { ...process.env, PRE_COMMIT_HOME: join(user, '..', 'pre-commit-home'), XDG_CACHE_HOME: join(user, '..', 'user-cache'), NO_COLOR: '1' };
     git(user, 'init', '-q');
     // The README's own snippet, as printed, with only the repository's URL pointing at the snapshot
     // (its `main` is this checkout): the test cannot reach GitHub, and everything else is the text.
