@@ -34,6 +34,8 @@ export interface TrtllmParameter {
   badFails?: boolean;
   /** The load fails when the key is missing ("Cannot find parameter with name: <key>"). */
   required?: boolean;
+  /** The first release whose backend reads the key (tensorrtllm_backend tags v0.9.0 to v0.19.0); absent: v0.9.0 or before. */
+  since?: string;
   /** Range checks of TensorRT-LLM's executor: a value outside fails the load. */
   min?: number;
   minExclusive?: number;
@@ -64,54 +66,72 @@ export const GPT_MODEL_TYPES = ['V1', 'v1', 'inflight_batching', 'inflight_fused
 export const BATCH_SCHEDULER_POLICIES = ['max_utilization', 'guaranteed_no_evict'] as const;
 export const DECODING_MODES = ['top_k', 'top_p', 'top_k_top_p', 'beam_search', 'medusa', 'redrafter', 'lookahead', 'eagle'] as const;
 
+/**
+ * The releases whose parameter reading is known (each checked at its tag: tensorrtllm_backend
+ * inflight_batcher_llm/src/model_instance_state.cc, the source's home until v0.19.0; later releases
+ * build it from NVIDIA/TensorRT-LLM triton_backend/, read the same way up to 1.2.0rc8), oldest first.
+ * The table below is of the newest; `since` says from which release a key is read.
+ */
+export const TRTLLM_RELEASES = ['0.9.0', '0.10.0', '0.11.0', '0.12.0', '0.13.0', '0.14.0', '0.15.0', '0.16.0', '0.17.0', '0.18.0', '0.19.0', '1.2.0'] as const;
+export type TrtllmRelease = (typeof TRTLLM_RELEASES)[number];
+
+/** Whether `release`'s backend reads `p` (a release given as major.minor.patch). */
+export function readIn(p: TrtllmParameter, release: string): boolean {
+  if (!p.since) return true;
+  const parts = (v: string) => v.split('.').map((x) => Number.parseInt(x, 10) || 0);
+  const [a, b] = [parts(release), parts(p.since)];
+  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+  return true;
+}
+
 export const TRTLLM_PARAMETERS: Readonly<Record<string, TrtllmParameter>> = {
   gpt_model_type: { type: 'enum', values: GPT_MODEL_TYPES, required: true, badFails: true, source: 'model_instance_state.cc:59-79' },
   gpt_model_path: { type: 'string', default: 'empty (no decoder engine)', source: 'model_instance_state.cc:743-756' },
-  encoder_model_path: { type: 'string', default: 'empty (no encoder engine)', source: 'model_instance_state.cc:757-769' },
+  encoder_model_path: { type: 'string', since: '0.11.0', default: 'empty (no encoder engine)', source: 'model_instance_state.cc:757-769' },
   max_beam_width: { type: 'int', default: '1', minExclusive: 0, source: 'model_instance_state.cc:459-468' },
-  iter_stats_max_iterations: { type: 'int', default: '1000', min: 0, source: 'model_instance_state.cc:470-480' },
-  request_stats_max_iterations: { type: 'int', default: '0', min: 0, source: 'model_instance_state.cc:482-492' },
+  iter_stats_max_iterations: { type: 'int', since: '0.10.0', default: '1000', min: 0, source: 'model_instance_state.cc:470-480' },
+  request_stats_max_iterations: { type: 'int', since: '0.10.0', default: '0', min: 0, source: 'model_instance_state.cc:482-492' },
   enable_trt_overlap: { type: 'bool', default: 'false', source: 'model_instance_state.cc:494-501' },
   normalize_log_probs: { type: 'bool', default: 'true', source: 'model_instance_state.cc:503-512' },
   enable_chunked_context: { type: 'bool', default: 'false', source: 'model_instance_state.cc:518-533' },
   exclude_input_in_output: { type: 'bool', default: 'false', source: 'model_instance_state.cc:797-807' },
-  cancellation_check_period_ms: { type: 'int', default: '100', source: 'model_instance_state.cc:809-819' },
-  stats_check_period_ms: { type: 'int', default: '100', source: 'model_instance_state.cc:821-831' },
-  recv_poll_period_ms: { type: 'int', default: '0 (a busy loop)', source: 'model_instance_state.cc:682-690' },
-  gpu_weights_percent: { type: 'float', default: '1.0', source: 'model_instance_state.cc:649-657' },
+  cancellation_check_period_ms: { type: 'int', since: '0.10.0', default: '100', source: 'model_instance_state.cc:809-819' },
+  stats_check_period_ms: { type: 'int', since: '0.10.0', default: '100', source: 'model_instance_state.cc:821-831' },
+  recv_poll_period_ms: { type: 'int', since: '0.13.0', default: '0 (a busy loop)', source: 'model_instance_state.cc:682-690' },
+  gpu_weights_percent: { type: 'float', since: '0.10.0', default: '1.0', source: 'model_instance_state.cc:649-657' },
   batch_scheduler_policy: { type: 'enum', values: BATCH_SCHEDULER_POLICIES, default: 'guaranteed_no_evict', source: 'model_instance_state.cc:354-382' },
   max_tokens_in_paged_kv_cache: { type: 'int', default: 'no limit (kv_cache_free_gpu_mem_fraction decides)', minExclusive: 0, source: 'model_instance_state.cc:83-94' },
   kv_cache_free_gpu_mem_fraction: { type: 'float', default: '0.9', minExclusive: 0, maxExclusive: 1, source: 'model_instance_state.cc:96-107' },
-  cross_kv_cache_fraction: { type: 'float', default: 'no fraction (which an encoder-decoder model needs)', minExclusive: 0, maxExclusive: 1, source: 'model_instance_state.cc:109-118' },
-  kv_cache_host_memory_bytes: { type: 'uint', default: '0 (no offloading)', source: 'model_instance_state.cc:120-128' },
-  kv_cache_onboard_blocks: { type: 'bool', default: 'true', source: 'model_instance_state.cc:130-139' },
+  cross_kv_cache_fraction: { type: 'float', since: '0.14.0', default: 'no fraction (which an encoder-decoder model needs)', minExclusive: 0, maxExclusive: 1, source: 'model_instance_state.cc:109-118' },
+  kv_cache_host_memory_bytes: { type: 'uint', since: '0.10.0', default: '0 (no offloading)', source: 'model_instance_state.cc:120-128' },
+  kv_cache_onboard_blocks: { type: 'bool', since: '0.10.0', default: 'true', source: 'model_instance_state.cc:130-139' },
   max_attention_window_size: { type: 'int-list', default: 'max_sequence_length', minExclusive: 0, source: 'model_instance_state.cc:141-152' },
-  sink_token_length: { type: 'int', default: 'no sink tokens', minExclusive: 0, source: 'model_instance_state.cc:154-165' },
+  sink_token_length: { type: 'int', since: '0.10.0', default: 'no sink tokens', minExclusive: 0, source: 'model_instance_state.cc:154-165' },
   enable_kv_cache_reuse: { type: 'bool', default: 'true', source: 'model_instance_state.cc:167-176' },
-  multi_block_mode: { type: 'bool', default: 'true', source: 'model_instance_state.cc:191-200' },
-  enable_context_fmha_fp32_acc: { type: 'bool', default: 'false', source: 'model_instance_state.cc:202-211' },
-  cuda_graph_mode: { type: 'bool', default: 'false', source: 'model_instance_state.cc:213-222' },
-  cuda_graph_cache_size: { type: 'int', default: '0', min: 0, source: 'model_instance_state.cc:224-233' },
+  multi_block_mode: { type: 'bool', since: '0.15.0', default: 'true', source: 'model_instance_state.cc:191-200' },
+  enable_context_fmha_fp32_acc: { type: 'bool', since: '0.15.0', default: 'false', source: 'model_instance_state.cc:202-211' },
+  cuda_graph_mode: { type: 'bool', since: '0.15.0', default: 'false', source: 'model_instance_state.cc:213-222' },
+  cuda_graph_cache_size: { type: 'int', since: '0.15.0', default: '0', min: 0, source: 'model_instance_state.cc:224-233' },
   gpu_device_ids: { type: 'int-groups', default: 'every visible GPU', source: 'model_state.cc:95-120' },
   participant_ids: { type: 'int-groups', default: 'ids it chooses itself', source: 'model_state.cc:122-147' },
-  num_nodes: { type: 'int', default: '1', source: 'model_instance_state.cc:273-282' },
-  executor_worker_path: { type: 'string', default: '/opt/tritonserver/backends/tensorrtllm/trtllmExecutorWorker', source: 'model_state.cc:180-190' },
+  num_nodes: { type: 'int', since: '0.19.0', default: '1', source: 'model_instance_state.cc:273-282' },
+  executor_worker_path: { type: 'string', since: '0.10.0', default: '/opt/tritonserver/backends/tensorrtllm/trtllmExecutorWorker', source: 'model_state.cc:180-190' },
   lora_cache_max_adapter_size: { type: 'int', default: '64', source: 'model_instance_state.cc:302-310' },
   lora_cache_optimal_adapter_size: { type: 'int', default: '8', source: 'model_instance_state.cc:312-320' },
   lora_cache_gpu_memory_fraction: { type: 'float', default: '0.05', source: 'model_instance_state.cc:321-329' },
   lora_cache_host_memory_bytes: { type: 'uint', default: '1 GB', source: 'model_instance_state.cc:330-338' },
-  lora_prefetch_dir: { type: 'string', default: 'no prefetching', source: 'model_instance_state.cc:339-347' },
-  speculative_decoding_fast_logits: { type: 'bool', default: 'false', source: 'model_instance_state.cc:384-408' },
+  lora_prefetch_dir: { type: 'string', since: '0.19.0', default: 'no prefetching', source: 'model_instance_state.cc:339-347' },
+  speculative_decoding_fast_logits: { type: 'bool', since: '0.15.0', default: 'false', source: 'model_instance_state.cc:384-408' },
   decoding_mode: { type: 'enum', values: DECODING_MODES, default: 'top_k_top_p (beam_search when max_beam_width > 1)', source: 'model_instance_state.cc:545-594' },
   medusa_choices: { type: 'brace-groups', default: 'the mc_sim_7b_63 choices', source: 'model_instance_state.cc:596-609' },
-  eagle_choices: { type: 'brace-groups', default: 'the mc_sim_7b_63 choices', source: 'model_instance_state.cc:611-625' },
-  lookahead_window_size: { type: 'uint', badFails: true, source: 'model_instance_state.cc:627-647' },
-  lookahead_ngram_size: { type: 'uint', badFails: true, source: 'model_instance_state.cc:627-647' },
-  lookahead_verification_set_size: { type: 'uint', badFails: true, source: 'model_instance_state.cc:627-647' },
+  eagle_choices: { type: 'brace-groups', since: '0.16.0', default: 'the mc_sim_7b_63 choices', source: 'model_instance_state.cc:611-625' },
+  lookahead_window_size: { type: 'uint', since: '0.19.0', badFails: true, source: 'model_instance_state.cc:627-647' },
+  lookahead_ngram_size: { type: 'uint', since: '0.19.0', badFails: true, source: 'model_instance_state.cc:627-647' },
+  lookahead_verification_set_size: { type: 'uint', since: '0.19.0', badFails: true, source: 'model_instance_state.cc:627-647' },
   // Guided decoding (from v0.19): read without a try, so the keys must be there, whatever their value.
-  tokenizer_dir: { type: 'string', required: true, source: 'model_instance_state.cc:410-453' },
-  xgrammar_tokenizer_info_path: { type: 'string', required: true, source: 'model_instance_state.cc:410-453' },
-  guided_decoding_backend: { type: 'enum', values: ['xgrammar'], required: true, source: 'model_instance_state.cc:410-453' },
+  tokenizer_dir: { type: 'string', since: '0.19.0', required: true, source: 'model_instance_state.cc:410-453' },
+  xgrammar_tokenizer_info_path: { type: 'string', since: '0.19.0', required: true, source: 'model_instance_state.cc:410-453' },
+  guided_decoding_backend: { type: 'enum', since: '0.19.0', values: ['xgrammar'], required: true, source: 'model_instance_state.cc:410-453' },
   // In the templates, read by others: python_backend (when the model runs on the Python runtime).
   FORCE_CPU_ONLY_INPUT_TENSORS: { type: 'string', unread: 'python_backend reads it when the model runs on the Python runtime', source: 'python_backend src/python_be.cc ModelState' },
   // Obsolete: the C++ backend means to refuse it and swallows its own error (model_state.cc:168-178).

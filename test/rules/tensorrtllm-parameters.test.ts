@@ -41,6 +41,17 @@ describe(ID, () => {
       expect(found[1]!.message).toContain('"unexpected error when creating modelInstanceState: Cannot find parameter with name: guided_decoding_backend"');
     });
 
+    it("per release (the rule's release option): v0.9.0, which the Llava tutorial pins, requires no guided-decoding key and reads none; v0.19.0 requires all three", async () => {
+      const settings = (release: string) => JSON.stringify({ rules: { [ID]: ['error', { release }] } });
+      const old = `backend: "tensorrtllm"\nmax_batch_size: 8\n${param('gpt_model_type', 'inflight_fused_batching')}${param('gpt_model_path', '/engines/llava')}`;
+      expect(await lintFilesData(ID, { 'tritonc.config.json': settings('0.9.0'), 'm/config.pbtxt': old })).toEqual([]);
+      const newer = await lintFilesData(ID, { 'tritonc.config.json': settings('0.19.0'), 'm/config.pbtxt': old });
+      expect(newer.map((f) => [f.messageId, f.data?.key])).toEqual([['missingRequired', 'guided_decoding_backend'], ['missingRequired', 'tokenizer_dir'], ['missingRequired', 'xgrammar_tokenizer_info_path']]);
+      // A key a later release added, in a config for v0.9.0: not read there.
+      const later = await lintFilesData(ID, { 'tritonc.config.json': settings('0.9.0'), 'm/config.pbtxt': old + param('tokenizer_dir', '/tok') + param('cuda_graph_mode', 'true') });
+      expect(later.map((f) => [f.messageId, f.severity, f.data?.key, f.data?.since])).toEqual([['notInRelease', 'warning', 'tokenizer_dir', '0.19.0'], ['notInRelease', 'warning', 'cuda_graph_mode', '0.15.0']]);
+    });
+
     it('gpt_model_type outside its set fails the load; a close value gets a fix', async () => {
       const [f, ...rest] = await lintConfig(ID, CPP.replace('"inflight_fused_batching"', '"inflight_fused_batchng"'));
       expect(rest).toEqual([]);

@@ -4,6 +4,7 @@
 // refuses, keys it never reads. Both runtimes: the C++ backend (`backend: "tensorrtllm"`) and the
 // Python-runtime model (`backend: "python"` with the same template), where the reading differs.
 // Placeholders left by fill_template.py are unfilled-placeholder's.
+import { z } from 'zod';
 import type { PathSegment } from '../../../diagnostics.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';
 import {
@@ -14,6 +15,8 @@ import {
   UNFILLED_PLACEHOLDER,
   leadingNumber,
   trtllmRuntime,
+  readIn,
+  TRTLLM_RELEASES,
   type TrtllmParameter,
 } from '../../../triton/tensorrtllm-parameters.js';
 import { settledBackend } from '../../backend.js';
@@ -26,7 +29,16 @@ const suggestion = (s: string | undefined): string => (s ? `; did you mean "${s}
 const rangeText = (p: TrtllmParameter): string =>
   p.minExclusive !== undefined && p.maxExclusive !== undefined ? `between ${p.minExclusive} and ${p.maxExclusive} (both excluded)` : p.minExclusive !== undefined ? `greater than ${p.minExclusive}` : `at least ${p.min}`;
 
-export const tensorrtllmParameters = defineModelRule({
+const options = z.strictObject({
+  release: z
+    .enum(TRTLLM_RELEASES)
+    .optional()
+    .describe("The TensorRT-LLM release of the server's backend (e.g. 0.9.0, as the Llava tutorial pins). Unset: the newest, 1.2.0."),
+});
+type Options = z.infer<typeof options>;
+const NEWEST_RELEASE = TRTLLM_RELEASES[TRTLLM_RELEASES.length - 1]!;
+
+export const tensorrtllmParameters = defineModelRule<Options>({
   meta: {
     id: 'tensorrtllm-parameters',
     category: 'correctness',
@@ -42,7 +54,9 @@ export const tensorrtllmParameters = defineModelRule({
       'Cannot convert <value> to a boolean.',
       '<key> value of \'<value>\' is not supported.',
     ],
+    options,
     messages: {
+      notInRelease: 'the tensorrtllm backend of TensorRT-LLM {{release}} does not read parameter "{{key}}" (read from {{since}} on): it is ignored there; remove it, or set the rule\'s release to the one the server runs',
       missingRequired: `parameters has no "{{key}}": the {{runtime}} fails the load ("unexpected error when creating modelInstanceState: Cannot find parameter with name: {{key}}"); add parameters { key: "{{key}}" value: { string_value: "{{example}}" } }`,
       noEnginePath: 'neither gpt_model_path nor encoder_model_path is set, so the tensorrtllm backend has no engine and fails the load ("Both encoder and decoder model paths are empty"); set gpt_model_path to the engine directory',
       enumFails: '{{key}} "{{value}}" is not one of {{values}}, so the {{runtime}} fails the load ("{{triton}}"){{suggest}}',
@@ -79,11 +93,12 @@ export const tensorrtllmParameters = defineModelRule({
       return edit ? { fix: { description: `set ${key} to "${value}"`, edits: [edit] } } : {};
     };
     const known = Object.keys(TRTLLM_PARAMETERS);
+    const release = ctx.options.release ?? NEWEST_RELEASE;
 
     // Keys the backend must find.
     if (!python) {
       for (const [key, p] of Object.entries(TRTLLM_PARAMETERS)) {
-        if (!p.required || key in params) continue;
+        if (!p.required || key in params || !readIn(p, release)) continue;
         ctx.report({ path: ctx.config.parameters ? ['parameters'] : [], messageId: 'missingRequired', data: { key, runtime, example: key === 'gpt_model_type' ? 'inflight_fused_batching' : '' } });
       }
       const set = (k: string) => (text(k) ?? '') !== '';
@@ -98,6 +113,10 @@ export const tensorrtllmParameters = defineModelRule({
       if (!p) {
         // BLS, preprocessing and postprocessing keys live in their own models; here they are unknown.
         report(key, { messageId: 'unknownKey', severity: 'warning', data: { key, runtime, suggest: suggestion(didYouMean(key, known)) } });
+        continue;
+      }
+      if (!python && !readIn(p, release)) {
+        report(key, { messageId: 'notInRelease', severity: 'warning', data: { key, release, since: p.since! } });
         continue;
       }
       if (p.unread) {
