@@ -5,6 +5,7 @@ import type { ModelConfig, ModelInstanceGroup, ModelOptimizationPolicy_Execution
 import type { ModelSignature } from '../onnx/types.js';
 import { ioFromSignature, onnxShapeText, unbatchableTensors } from '../triton/io-mapping.js';
 import type { GenerateOptions } from './options.js';
+import { ONNXRUNTIME, ONNX_MODEL_FILE, platformOfBackend } from '../triton/backend-records.js';
 
 /** Triton's default max_batch_size for a model that can batch (--backend-config default-max-batch-size). */
 export const TRITON_DEFAULT_MAX_BATCH_SIZE = 4;
@@ -65,9 +66,9 @@ export function generateConfig(input: GenerateInput, opts: GenerateOptions = {})
   if (problems.length) return { config: undefined, problems };
 
   const config: ModelConfig = { name: opts.name ?? input.modelName };
-  if (opts.field === 'platform') config.platform = 'onnxruntime_onnx';
+  if (opts.field === 'platform') config.platform = platformOfBackend(ONNXRUNTIME.name);
   else config.backend = 'onnxruntime';
-  if (input.modelFileName && input.modelFileName !== 'model.onnx') config.default_model_filename = input.modelFileName;
+  if (input.modelFileName && input.modelFileName !== ONNX_MODEL_FILE) config.default_model_filename = input.modelFileName;
   config.max_batch_size = maxBatchSize;
   config.input = io.input;
   config.output = io.output;

@@ -5,6 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import type { ModelConfig } from '../config/model-config.js';
 import { versionOfDirName } from '../repo/model-dir.js';
 import { Workspace } from '../workspace/workspace.js';
+import { ONNX_MODEL_FILE } from '../triton/backend-records.js';
 
 export interface GenerateTarget {
   modelDir: string;
@@ -32,7 +33,7 @@ export function onnxModelOf(modelDir: string, workspace = new Workspace()): { fi
   const config = written.backend || written.platform ? written : { ...written, backend: 'onnxruntime' };
   const located = model.modelFile(config);
   if (located.format !== 'onnx' || !located.path) return undefined;
-  return { file: located.path, fileName: config.default_model_filename || 'model.onnx' };
+  return { file: located.path, fileName: config.default_model_filename || ONNX_MODEL_FILE };
 }
 
 export function findTargets(path: string, workspace = new Workspace()): TargetResult {

@@ -34,6 +34,7 @@ import { DiskCache } from '../workspace/disk-cache.js';
 import { OwnFileError } from '../util/own-file.js';
 import { VERSION } from '../version.js';
 import { nearRemoteUrl } from '../remote/url.js';
+import { ONNX_MODEL_FILE } from '../triton/backend-records.js';
 
 export interface LintOptions {
   /** Relative paths are resolved against it (default: process.cwd()). */
@@ -134,7 +135,7 @@ export function lintText(text: string, options: LintTextOptions = {}): LintResul
   const file = resolve(options.file ?? 'model/config.pbtxt');
   const workspace = new Workspace();
   workspace.setText(file, text);
-  if (options.signature) workspace.sources.setSignature(resolve(options.modelFile ?? options.signature.path ?? join(dirname(file), '1', 'model.onnx')), options.signature);
+  if (options.signature) workspace.sources.setSignature(resolve(options.modelFile ?? options.signature.path ?? join(dirname(file), '1', ONNX_MODEL_FILE)), options.signature);
   // As on disk (targets.ts): a config inside a version directory is linted with the model above it.
   const above = modelAboveVersionConfig(file, workspace.tree);
   const target: LintTarget = above ? { modelDir: above, configs: 'all', modelFiles: new Set() } : { modelDir: modelDirOfConfig(file), configs: new Set([file]), modelFiles: new Set() };

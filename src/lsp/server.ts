@@ -27,10 +27,10 @@ import { Workspace } from '../workspace/workspace.js';
 import { COMPLETION_WINDOW, cursorPlace, valueBeforeCursor } from './cursor.js';
 import { PeekingReader } from './transport.js';
 import { valueAt } from '../config/value-path.js';
+import { PLATFORM_NAMES, backendOfPlatform } from '../triton/backend-records.js';
 
 const pathLabel = (path: readonly PathSegment[]): string => path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
 
-const PLATFORMS = ['onnxruntime_onnx', 'tensorrt_plan', 'pytorch_libtorch', 'tensorflow_savedmodel', 'tensorflow_graphdef', 'ensemble'];
 
 /** The text-proto header that names the message a file holds (txtpbfmt's and buf's convention). */
 export const CONFIG_HEADER = /^#\s*proto-message:\s*inference\.ModelConfig\b/;
@@ -230,11 +230,11 @@ export function startLanguageServer(given?: Connection): Connection {
       }
       const quoted = (labels: readonly string[], kind: CompletionItemKind) => labels.map((label) => ({ label, kind, insertText: value.quoted ? label : `"${label}"` }));
       if (value.field === 'backend') return quoted(KNOWN_BACKENDS, CompletionItemKind.Value);
-      if (value.field === 'platform') return quoted(PLATFORMS, CompletionItemKind.Value);
+      if (value.field === 'platform') return quoted(PLATFORM_NAMES, CompletionItemKind.Value);
       if (value.field === 'model_name') return quoted(workspace.repository(dirname(dirname(path))).modelDirs().map((d) => basename(d)), CompletionItemKind.Module);
       // A model-level parameters entry: the keys its backend reads.
       if (value.field === 'key' && place.message.fullName === 'inference.ModelConfig.ParametersEntry' && place.messagePath.length <= 2) {
-        const backend = parsed.value.backend || (parsed.value.platform === 'onnxruntime_onnx' ? 'onnxruntime' : '');
+        const backend = parsed.value.backend || backendOfPlatform(parsed.value.platform ?? '') || '';
         return quoted(knownParameterKeys(backend), CompletionItemKind.Property);
       }
       return [];

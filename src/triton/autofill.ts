@@ -9,6 +9,7 @@ import { step, type ResolveProblem, type ResolveStep } from './changes.js';
 import type { ModelConfig } from '../config/model-config.js';
 
 import type { EntryKind } from '../repo/tree.js';
+import { ONNXRUNTIME, OPENVINO, PYTHON, PYTORCH, TENSORFLOW, TENSORRT } from './backend-records.js';
 
 export type { EntryKind };
 
@@ -35,32 +36,32 @@ export interface AutofillResult {
   unknownBackend?: true;
 }
 
-// Names from core:constants.h.
-const TF_SAVEDMODEL_PLATFORM = 'tensorflow_savedmodel';
-const TF_GRAPHDEF_PLATFORM = 'tensorflow_graphdef';
-const TRT_PLATFORM = 'tensorrt_plan';
-const ORT_PLATFORM = 'onnxruntime_onnx';
-const LIBTORCH_PLATFORM = 'pytorch_libtorch';
-const LIBTORCH_PLATFORM_ALT = 'libtorch';
-const AOTI_PLATFORM = 'torch_aoti';
+// Names from core:constants.h, by way of the backend records.
+const TF_SAVEDMODEL_PLATFORM = TENSORFLOW.platforms[0]!.name;
+const TF_GRAPHDEF_PLATFORM = TENSORFLOW.platforms[1]!.name;
+const TRT_PLATFORM = TENSORRT.platforms[0]!.name;
+const ORT_PLATFORM = ONNXRUNTIME.platforms[0]!.name;
+const LIBTORCH_PLATFORM = PYTORCH.platforms[0]!.name;
+const LIBTORCH_PLATFORM_ALT = PYTORCH.platforms[0]!.aliases![0]!;
+const AOTI_PLATFORM = PYTORCH.platforms[1]!.name;
 
-const TF_BACKEND = 'tensorflow';
-const TRT_BACKEND = 'tensorrt';
-const ORT_BACKEND = 'onnxruntime';
-const OPENVINO_BACKEND = 'openvino';
-const PYTORCH_BACKEND = 'pytorch';
+const TF_BACKEND = TENSORFLOW.name;
+const TRT_BACKEND = TENSORRT.name;
+const ORT_BACKEND = ONNXRUNTIME.name;
+const OPENVINO_BACKEND = OPENVINO.name;
+const PYTORCH_BACKEND = PYTORCH.name;
 // core's kPyTorchAotiBackend: AOTInductor models are served by the same PyTorch backend.
-const AOTI_BACKEND = 'pytorch';
-const PYTHON_BACKEND = 'python';
+const AOTI_BACKEND = PYTORCH.name;
+const PYTHON_BACKEND = PYTHON.name;
 
-const SAVEDMODEL_FILE = 'model.savedmodel';
-const GRAPHDEF_FILE = 'model.graphdef';
-const PLAN_FILE = 'model.plan';
-const ONNX_FILE = 'model.onnx';
-const OPENVINO_FILE = 'model.xml';
-const LIBTORCH_FILE = 'model.pt';
-const AOTI_FILE = 'model.pt2';
-const PYTHON_FILE = 'model.py';
+const SAVEDMODEL_FILE = TENSORFLOW.platforms[0]!.defaultModelFile;
+const GRAPHDEF_FILE = TENSORFLOW.platforms[1]!.defaultModelFile;
+const PLAN_FILE = TENSORRT.platforms[0]!.defaultModelFile;
+const ONNX_FILE = ONNXRUNTIME.platforms[0]!.defaultModelFile;
+const OPENVINO_FILE = OPENVINO.defaultModelFile!;
+const LIBTORCH_FILE = PYTORCH.platforms[0]!.defaultModelFile;
+const AOTI_FILE = PYTORCH.platforms[1]!.defaultModelFile;
+const PYTHON_FILE = PYTHON.defaultModelFile!;
 
 /**
  * Whether the files of the first sub-directory can change the outcome: only a config with no

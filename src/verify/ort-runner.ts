@@ -14,6 +14,7 @@ import { requestShape, shapeText } from './shapes.js';
 import type { BatchRun, VerifyProblem, VerifyReport } from './types.js';
 import { withPrivateTemp } from '../util/private-temp.js';
 import { append } from '../util/arrays.js';
+import { ONNX_MODEL_FILE } from '../triton/backend-records.js';
 
 export interface OrtRunOptions {
   loader?: OrtLoader;
@@ -88,7 +89,7 @@ export async function runOrt(plan: VerifyPlan, report: VerifyReport, opts: OrtRu
   const onnxFile = plan.onnxFile;
   if (!onnxFile) {
     throw new CannotRun(
-      `${plan.shown(plan.modelDir)} has no ONNX model for Triton to load (looked for <version>/${plan.config.default_model_filename || 'model.onnx'} in the latest version the version_policy selects). ` +
+      `${plan.shown(plan.modelDir)} has no ONNX model for Triton to load (looked for <version>/${plan.config.default_model_filename || ONNX_MODEL_FILE} in the latest version the version_policy selects). ` +
         '--runtime ort runs ONNX models only; for other backends use --runtime docker',
     );
   }

@@ -11,6 +11,7 @@ import { onnxModelOf } from '../generate/targets.js';
 import { Workspace } from '../workspace/workspace.js';
 import { CannotRun } from './errors.js';
 import { displayPath } from '../util/display-path.js';
+import { ONNXRUNTIME, backendOfPlatform } from '../triton/backend-records.js';
 
 /** A config input or output as verify uses it. */
 export interface TensorSpec {
@@ -108,7 +109,7 @@ export function prepareVerify(path: string, cwd: string, shapes: readonly { name
   const platform = config.platform ?? '';
   const onnx = onnxModelOf(modelDir, workspace);
   // Core's auto-fill picks onnxruntime from the config, or from a model.onnx when neither is set.
-  const isOnnx = backend === 'onnxruntime' || platform === 'onnxruntime_onnx' || (!backend && !platform && onnx !== undefined);
+  const isOnnx = backend === ONNXRUNTIME.name || backendOfPlatform(platform ?? '') === ONNXRUNTIME.name || (!backend && !platform && onnx !== undefined);
   return {
     modelName: md.name,
     modelDir,

@@ -15,6 +15,7 @@ import type { ModelConfig, ModelEnsembling_Step } from '../../../config/model-co
 import { selectVersions } from '../../../repo/model-dir.js';
 import { defineRepositoryRule, type MessageOf, type RepositoryContext, type RepositoryModel, type RuleFiles } from '../../rule.js';
 import { maxBatchSize } from '../../tensors.js';
+import { PYTHON, defaultModelFile } from '../../../triton/backend-records.js';
 
 const ENSEMBLE = 'ensemble';
 
@@ -69,7 +70,8 @@ function typeName(t: unknown): string | undefined {
 /** Whether a Python model's model.py defines auto_complete_config (it may then add I/O and batching). */
 function pythonAutoCompletes(model: RepositoryModel, files: RuleFiles): boolean {
   const defines = (file: string): boolean => /\bdef\s+auto_complete_config\b/.test(files.text(file) ?? '');
-  return model.layout().versionDirs.some((v) => defines(join(v.path, 'model.py'))) || defines(join(model.dir, 'model.py'));
+  const file = defaultModelFile({ backend: PYTHON.name })!;
+  return model.layout().versionDirs.some((v) => defines(join(v.path, file))) || defines(join(model.dir, file));
 }
 
 const messages = {

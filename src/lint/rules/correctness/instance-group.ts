@@ -6,6 +6,7 @@ import type { ModelInstanceGroup } from '../../../config/model-config.js';
 import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend } from '../../backend.js';
+import { isTensorrtPlatform } from '../../../triton/backend-records.js';
 
 const KIND_NAMES = ['KIND_AUTO', 'KIND_GPU', 'KIND_CPU', 'KIND_MODEL'];
 const kindOf = (g: ModelInstanceGroup): string => {
@@ -142,7 +143,7 @@ function checkGroup(ctx: Ctx, g: ModelInstanceGroup, path: PathSegment[], group:
   const profiles = g.profile ?? [];
   if (profiles.length) {
     const settled = settledBackend(ctx);
-    if (settled.platform !== 'tensorrt_plan') {
+    if (!isTensorrtPlatform(settled.platform)) {
       const guessed = settled.guessed;
       ctx.report({
         path: [...path, 'profile', 0],

@@ -9,6 +9,7 @@ import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
 import { typeName } from '../../../triton/data-types.js';
 import { maxBatchSize } from '../../tensors.js';
+import { isTensorrtPlatform } from '../../../triton/backend-records.js';
 
 const INT64_MAX = 9223372036854775807n;
 
@@ -223,7 +224,7 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
   // Without a version directory to look in, a config without platform may still be a TensorRT model.
   const severity = settled.guessed ? 'warning' : 'error';
   const unknown = settled.guessed ? 'not set (and there is no version directory with a model.plan to infer it from)' : 'not TensorRT';
-  if (io.is_shape_tensor && platform !== 'tensorrt_plan') {
+  if (io.is_shape_tensor && !isTensorrtPlatform(platform)) {
     ctx.report({
       path: [...path, 'is_shape_tensor'],
       severity,
@@ -232,7 +233,7 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
     });
   }
   if (io.is_non_linear_format_io) {
-    if (platform !== 'tensorrt_plan') {
+    if (!isTensorrtPlatform(platform)) {
       ctx.report({
         path: [...path, 'is_non_linear_format_io'],
         severity,

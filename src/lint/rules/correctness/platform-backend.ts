@@ -10,19 +10,18 @@ import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
 import { escapes } from '../../relative-path.js';
 import { KNOWN_BACKENDS } from '../../../triton/backends.js';
+import { PLATFORM_NAMES, backendOfPlatform, platformOfBackend, platformRecord } from '../../../triton/backend-records.js';
 
 /** Platforms core knows (core:constants.h); `libtorch` is an auto-fill alias that fails the pair check. */
-export const KNOWN_PLATFORMS = ['tensorflow_graphdef', 'tensorflow_savedmodel', 'tensorrt_plan', 'onnxruntime_onnx', 'pytorch_libtorch', 'torch_aoti', 'ensemble'];
+export const KNOWN_PLATFORMS = PLATFORM_NAMES;
 
 /** Backends whose platform must match (core GetBackendType); others accept any platform. */
 const BACKEND_TYPE: Record<string, string> = { tensorflow: 'tensorflow', tensorrt: 'tensorrt', onnxruntime: 'onnxruntime', pytorch: 'pytorch' };
-/** core GetBackendTypeFromPlatform; torch_aoti has the PyTorch type (BACKEND_TYPE_TORCHAOTI = 4 = PYTORCH). */
-const PLATFORM_TYPE: Record<string, string> = {
-  tensorflow_graphdef: 'tensorflow', tensorflow_savedmodel: 'tensorflow', tensorrt_plan: 'tensorrt',
-  onnxruntime_onnx: 'onnxruntime', pytorch_libtorch: 'pytorch', torch_aoti: 'pytorch',
-};
-/** The platform to write for a known backend. */
-const PLATFORM_OF_BACKEND: Record<string, string> = { tensorflow: 'tensorflow_savedmodel', tensorrt: 'tensorrt_plan', onnxruntime: 'onnxruntime_onnx', pytorch: 'pytorch_libtorch' };
+/**
+ * core GetBackendTypeFromPlatform: the backend type of a platform written by its name (not an alias);
+ * torch_aoti has the PyTorch type (BACKEND_TYPE_TORCHAOTI = 4 = PYTORCH).
+ */
+const platformType = (platform: string): string | undefined => (platformRecord(platform)?.platform.name === platform ? backendOfPlatform(platform) : undefined);
 /** A backend to suggest from a model file's extension. */
 const BACKEND_OF_EXTENSION: Record<string, string> = {
   onnx: 'onnxruntime', plan: 'tensorrt', engine: 'tensorrt', trt: 'tensorrt', pt: 'pytorch', pt2: 'pytorch', py: 'python',
@@ -117,12 +116,12 @@ export const platformBackend = defineModelRule({
       return;
     }
     const backendType = BACKEND_TYPE[backend];
-    if (backendType && backendType !== PLATFORM_TYPE[platform]) {
+    if (backendType && backendType !== platformType(platform)) {
       const tritonMessage = `unexpected 'platform' and 'backend' pair, got:${platform}, ${backend}`;
-      const wanted = PLATFORM_OF_BACKEND[backend]!;
+      const wanted = platformOfBackend(backend)!;
       const guessed = settled.guessed && !written.platform;
       if (written.platform) {
-        const hint = didYouMean(platform, KNOWN_PLATFORMS.filter((p) => PLATFORM_TYPE[p] === backendType));
+        const hint = didYouMean(platform, KNOWN_PLATFORMS.filter((p) => platformType(p) === backendType));
         const alt = platform === 'libtorch' ? ` ('libtorch' is only an alias auto-fill accepts; the pair check wants 'pytorch_libtorch')` : '';
         ctx.report({
           path: ['platform'],
@@ -152,7 +151,7 @@ function reportUnknownPlatform(ctx: Ctx, settled: SettledBackend, name: string):
     const asBackend = ['onnxruntime', 'tensorrt', 'pytorch', 'tensorflow', 'python', 'openvino', 'dali', 'fil'].includes(platform);
     const hint = asBackend ? undefined : didYouMean(platform, KNOWN_PLATFORMS);
     const fix = asBackend
-      ? `'${platform}' is a backend, not a platform: write backend: ${quote(platform)}${PLATFORM_OF_BACKEND[platform] ? ` (or platform: ${quote(PLATFORM_OF_BACKEND[platform]!)})` : ''}`
+      ? `'${platform}' is a backend, not a platform: write backend: ${quote(platform)}${platformOfBackend(platform) ? ` (or platform: ${quote(platformOfBackend(platform)!)})` : ''}`
       : hint
         ? `did you mean platform: ${quote(hint)}? Or set backend`
         : `use one of ${KNOWN_PLATFORMS.map((p) => `'${p}'`).join(', ')}, or set backend to the backend that serves it`;

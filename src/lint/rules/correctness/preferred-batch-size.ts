@@ -7,6 +7,7 @@ import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend } from '../../backend.js';
 import { maxBatchSize } from '../../tensors.js';
 import { maxOf } from '../../../util/arrays.js';
+import { isTensorrtPlatform } from '../../../triton/backend-records.js';
 
 const messages = {
   preferredUsuallyUnneeded: `Triton's batcher guide says preferred batch sizes "should not be used for most models": without them the dynamic batcher forms the largest batch it can within max_queue_delay_microseconds; keep preferred_batch_size only if measurements (perf_analyzer) show these sizes are much faster, as with TensorRT engines built with one optimization profile per size`,
@@ -35,7 +36,7 @@ export const preferredBatchSize = defineModelRule({
     const dynamic = ctx.config.dynamic_batching?.preferred_batch_size;
     if (dynamic?.length) {
       const ok = checkSizes(ctx, dynamic, ['dynamic_batching', 'preferred_batch_size'], 'dynamic batching preferred size');
-      if (ok && settledBackend(ctx).platform !== 'tensorrt_plan') {
+      if (ok && !isTensorrtPlatform(settledBackend(ctx).platform)) {
         ctx.report({
           path: ['dynamic_batching', 'preferred_batch_size'],
           severity: 'info',

@@ -9,6 +9,7 @@ import { autoCompleteLlmApi, isLlmApiModelPy, readTritonConfig } from '../../../
 import { positionAt } from '../../../util/text-position.js';
 import { modelName, settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
+import { PYTHON } from '../../../triton/backend-records.js';
 
 export const pythonAutocomplete = defineModelRule({
   meta: {
@@ -31,7 +32,7 @@ export const pythonAutocomplete = defineModelRule({
   check(ctx) {
     if (!ctx.settings.server.autoCompleteConfig || settledBackend(ctx).backend !== 'python') return;
     for (const dir of selectVersions(ctx.config.version_policy, ctx.model.layout().versionDirs)) {
-      const modelPy = ctx.files.text(join(dir.path, ctx.config.default_model_filename || 'model.py'));
+      const modelPy = ctx.files.text(join(dir.path, ctx.config.default_model_filename || PYTHON.defaultModelFile!));
       if (modelPy === undefined || !isLlmApiModelPy(modelPy)) continue;
       const file = join(dir.path, 'model.yaml');
       const yaml = ctx.files.text(file);

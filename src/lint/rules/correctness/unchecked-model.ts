@@ -4,6 +4,7 @@
 // read at all. Silence would read as "checked".
 import { modelFormat } from '../../../triton/model-file.js';
 import { defineModelRule } from '../../rule.js';
+import { ONNX_MODEL_FILE } from '../../../triton/backend-records.js';
 
 const FORMATS: Record<string, string> = {
   tensorrt: 'TensorRT engines (model.plan)',
@@ -49,7 +50,7 @@ export const uncheckedModel = defineModelRule({
       if (ctx.modelError) return;
       const layout = ctx.model.layout();
       const version = layout.versionDirs.find((v) => v.version !== undefined)?.version ?? 1;
-      ctx.report({ path: at, messageId: 'notHere', data: { model, checks, expected: `${model}/${version}/${filled.config.default_model_filename || 'model.onnx'}` } });
+      ctx.report({ path: at, messageId: 'notHere', data: { model, checks, expected: `${model}/${version}/${filled.config.default_model_filename || ONNX_MODEL_FILE}` } });
       return;
     }
     const what = FORMATS[backend] ?? `${backend} models${filled.config.default_model_filename ? ` (${filled.config.default_model_filename})` : ''}`;

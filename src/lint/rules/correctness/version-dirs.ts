@@ -8,6 +8,7 @@ import type { PathSegment } from '../../../diagnostics.js';
 import type { ModelConfig } from '../../../config/model-config.js';
 import { selectVersions, versionOfDirName, type VersionDir } from '../../../repo/model-dir.js';
 import { defineModelRule, type ModelContext, type RuleFiles } from '../../rule.js';
+import { ONNX_MODEL_FILE } from '../../../triton/backend-records.js';
 
 
 const messages = {
@@ -148,12 +149,12 @@ export const versionDirs = defineModelRule({
     if (config.platform === 'ensemble') return;
     const filled = ctx.model.autofill(config).config;
     if (filled.backend !== 'onnxruntime') return;
-    const artifact = filled.default_model_filename || 'model.onnx';
+    const artifact = filled.default_model_filename || ONNX_MODEL_FILE;
     const alternatives = Object.values(config.cc_model_filenames ?? {});
     for (const v of selected) {
       if (modelFileIn(ctx.files, ctx.model.dir, v, artifact, alternatives)) continue;
       const opened = join(ctx.model.dir, String(v.version), artifact);
-      const path = ctx.files.kind(opened) === 'dir' ? join(opened, 'model.onnx') : opened;
+      const path = ctx.files.kind(opened) === 'dir' ? join(opened, ONNX_MODEL_FILE) : opened;
       const renamed = v.dirName !== String(v.version) ? ` (directory '${v.dirName}' is version ${v.version}, and the backend opens '${v.version}/')` : '';
       const other = otherOnnx(ctx.files.names(join(ctx.model.dir, v.dirName)), artifact);
       const fix = other
@@ -188,7 +189,7 @@ function policyFix(policy: ModelConfig['version_policy'], have: number[]): strin
 function exampleFile(ctx: Ctx): string {
   if (ctx.config.platform === 'ensemble') return '';
   // The file the backend core settles on opens (model.plan for TensorRT, model.py for Python, ...).
-  return ctx.config.default_model_filename || ctx.model.autofill(ctx.config).config.default_model_filename || 'model.onnx';
+  return ctx.config.default_model_filename || ctx.model.autofill(ctx.config).config.default_model_filename || ONNX_MODEL_FILE;
 }
 
 /** The model file of one version as the ORT backend finds it: a file, or a directory holding model.onnx. */
@@ -198,7 +199,7 @@ function modelFileIn(files: RuleFiles, modelDir: string, v: VersionDir, artifact
     const k = files.kind(p);
     // A FIFO or device of that name is there; model-unreadable says it cannot be read.
     if (k === 'file' || k === 'other') return true;
-    if (k === 'dir' && files.kind(join(p, 'model.onnx')) === 'file') return true;
+    if (k === 'dir' && files.kind(join(p, ONNX_MODEL_FILE)) === 'file') return true;
   }
   return false;
 }
