@@ -84,6 +84,19 @@ describe('architecture (docs/architecture.md)', () => {
     const readers = rules.filter((f) => /from '(node:)?fs(\/promises)?'/.test(readFileSync(join(ROOT, f.file), 'utf8')) || f.imports.some((i) => disk.has(i)));
     expect(readers.map((f) => f.file)).toEqual([]);
   });
+  it('no platform name or default model file is spelled outside src/triton: they are the backend records\' (src/triton/backend-records.ts)', async () => {
+    const { BACKEND_RECORDS } = await import('../src/triton/backend-records.js');
+    const names = BACKEND_RECORDS.flatMap((b) => [...b.platforms.flatMap((p) => [p.name, p.defaultModelFile, ...(p.aliases ?? [])]), ...(b.defaultModelFile ? [b.defaultModelFile] : [])]);
+    expect(names).toContain('model.onnx');
+    expect(names).toContain('tensorrt_plan');
+    const spelled = files
+      .filter((f) => f.layer !== 'triton')
+      .flatMap((f) => {
+        const text = readFileSync(join(ROOT, f.file), 'utf8');
+        return names.filter((n) => text.includes(`'${n}'`) || text.includes(`"${n}"`)).map((n) => `${f.file}: '${n}'`);
+      });
+    expect(spelled).toEqual([]);
+  });
   it('no source file imports test/ or fixtures/', () => expect(violations(() => true, (l) => l === 'test' || l === 'fixtures')).toEqual([]));
   it('no file of the repository refers to a path outside it', () => {
     const tracked = git(ROOT, 'ls-files', '-z', '--cached', '--others', '--exclude-standard').split('\0').filter(Boolean);

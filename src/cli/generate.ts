@@ -18,6 +18,7 @@ import { DEFAULT_SERVER_OPTIONS, applyServerFlags, defaultMaxBatchSize } from '.
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { displayPath } from '../util/display-path.js';
+import { ONNXRUNTIME, platformOfBackend } from '../triton/backend-records.js';
 
 export const generateCommand: CommandSpec = {
   command: 'generate <path>',
@@ -35,7 +36,7 @@ export const generateCommand: CommandSpec = {
       .option('kind', { choices: ['gpu', 'cpu'] as const, describe: 'Where instances run' })
       .option('gpus', { type: 'string', describe: 'GPU ids for the instances, e.g. 0,1' })
       .option('accelerator', { type: 'string', describe: 'tensorrt[:fp16|fp32|bf16|int8], cuda, or openvino' })
-      .option('platform', { type: 'boolean', describe: 'Write platform: "onnxruntime_onnx" instead of backend: "onnxruntime"' })
+      .option('platform', { type: 'boolean', describe: `Write platform: "${platformOfBackend(ONNXRUNTIME.name)}" instead of backend: "${ONNXRUNTIME.name}"` })
       .option('backend', { type: 'boolean', describe: 'Write backend: "onnxruntime" (the default)' })
       .option('write', { type: 'boolean', describe: 'Write <model>/config.pbtxt (atomically)' })
       .option('force', { type: 'boolean', describe: 'With --write: replace a config.pbtxt that was edited by hand' })

@@ -29,7 +29,7 @@ export interface GenerateOptions {
   kind?: 'gpu' | 'cpu';
   gpus?: number[];
   accelerator?: Accelerator;
-  /** Write `platform: "onnxruntime_onnx"` instead of `backend: "onnxruntime"`. */
+  /** Write the ONNX Runtime platform (`platform: ...`) instead of its backend (`backend: ...`). */
   field?: 'backend' | 'platform';
 }
 

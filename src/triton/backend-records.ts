@@ -8,7 +8,10 @@ export interface PlatformRecord {
   readonly name: string;
   /** Other names core accepts for it (auto-fill only). */
   readonly aliases?: readonly string[];
-  /** The model file the backend opens in a version directory when default_model_filename is unset. */
+  /**
+   * The model file the backend opens in a version directory when default_model_filename is unset
+   * (core's auto-fill writes it, except for LibTorch, whose backend defaults to model.pt itself).
+   */
   readonly defaultModelFile: string;
 }
 

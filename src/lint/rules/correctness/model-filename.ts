@@ -6,6 +6,7 @@ import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { settledBackend } from '../../backend.js';
 import { escapes } from '../../relative-path.js';
+import { ONNX_MODEL_FILE } from '../../../triton/backend-records.js';
 
 const DALI_ALLOWED = /^[A-Za-z0-9_.-]$/;
 const SUSPICIOUS = /["'`\\\s\p{Cc}]/u;
@@ -14,7 +15,7 @@ const messages = {
   ccKeyNotComputeCapability: `cc_model_filenames key {{cc}} is not a compute capability: Triton looks the file up by the GPU's "<major>.<minor>" (e.g. "8.6"), so this entry is never used; write the key as "<major>.<minor>"`,
   daliRefusedCharacter: `{{field}} {{shown}} has the character '{{bad}}', which the DALI backend refuses ("Model file name '{{file}}' contains an invalid character: '{{bad}}'"); use a plain file name of letters, digits, '_', '.' and '-' in the version directory, e.g. "model.dali"`,
   escapesVersionDirectory: '{{field}} {{shown}} climbs out of the version directory, so Triton loads a file outside the model (it opens <model>/<version>/{{file}}); put the model file in the version directory and write its name',
-  unsafeCharacters: `{{field}} {{shown}} contains quotes, a backslash, white space or control characters, which is almost certainly not the model's file name; write the plain file name in the version directory, e.g. "model.onnx"`,
+  unsafeCharacters: `{{field}} {{shown}} contains quotes, a backslash, white space or control characters, which is almost certainly not the model's file name; write the plain file name in the version directory, e.g. "{{example}}"`,
 } as const;
 
 type Ctx = ModelContext<undefined, typeof messages>;
@@ -76,7 +77,7 @@ function checkName(ctx: Ctx, file: string, path: PathSegment[], field: string): 
       path,
       severity: 'warning',
       messageId: 'unsafeCharacters',
-      data: { file, field, shown },
+      data: { file, field, shown, example: ONNX_MODEL_FILE },
     });
   }
 }

@@ -10,7 +10,7 @@ import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
 import { escapes } from '../../relative-path.js';
 import { KNOWN_BACKENDS } from '../../../triton/backends.js';
-import { PLATFORM_NAMES, backendOfPlatform, platformOfBackend, platformRecord } from '../../../triton/backend-records.js';
+import { PLATFORM_NAMES, TENSORFLOW, backendOfPlatform, platformOfBackend, platformRecord } from '../../../triton/backend-records.js';
 
 /** Platforms core knows (core:constants.h); `libtorch` is an auto-fill alias that fails the pair check. */
 export const KNOWN_PLATFORMS = PLATFORM_NAMES;
@@ -38,7 +38,7 @@ const messages = {
     'neither platform nor backend is set and the model directory has no version directory for Triton to infer the backend from, so Triton refuses the model ("{{tritonMessage}}"); add 1/model.onnx (or the model file of your backend), or set backend (e.g. backend: "onnxruntime")',
   ensembleWithBackend: `an ensemble is run by Triton itself, not by a backend, so backend "{{backend}}" is refused ("Ensemble model '{{name}}' must have platform type 'ensemble' and empty backend type"); remove backend`,
   platformBackendMismatch: 'platform "{{platform}}" is not a platform of the {{backend}} backend{{alt}}, so Triton refuses the pair ("{{tritonMessage}}"); set platform: "{{suggestion}}"{{removeNote}}',
-  tensorflowNeedsPlatform: 'backend "{{backend}}" needs a platform Triton cannot infer here{{guessNote}}, so Triton refuses the pair ("{{tritonMessage}}"); set platform: "tensorflow_savedmodel" or "tensorflow_graphdef"',
+  tensorflowNeedsPlatform: 'backend "{{backend}}" needs a platform Triton cannot infer here{{guessNote}}, so Triton refuses the pair ("{{tritonMessage}}"); set platform: {{platforms}}',
   unknownPlatform: 'platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("{{tritonMessage}}"); {{fix}}',
   filenameNamesNoBackend: 'default_model_filename "{{filename}}" does not tell Triton the backend (only the default names such as model.onnx or model.plan do) and neither platform nor backend is set, so Triton refuses the model ("{{tritonMessage}}"); add backend: "{{suggestion}}" next to it',
   noBackend: 'Triton cannot tell which backend serves this model ("{{tritonMessage}}"); set backend',
@@ -122,7 +122,8 @@ export const platformBackend = defineModelRule({
       const guessed = settled.guessed && !written.platform;
       if (written.platform) {
         const hint = didYouMean(platform, KNOWN_PLATFORMS.filter((p) => platformType(p) === backendType));
-        const alt = platform === 'libtorch' ? ` ('libtorch' is only an alias auto-fill accepts; the pair check wants 'pytorch_libtorch')` : '';
+        const record = platformRecord(platform);
+        const alt = record && record.platform.name !== platform ? ` ('${platform}' is only an alias auto-fill accepts; the pair check wants '${record.platform.name}')` : '';
         ctx.report({
           path: ['platform'],
           messageId: 'platformBackendMismatch',
@@ -135,7 +136,7 @@ export const platformBackend = defineModelRule({
           path: ['backend'],
           severity: guessed ? 'warning' : 'error',
           messageId: 'tensorflowNeedsPlatform',
-          data: { platform, backend, tritonMessage, guessNote: guessed ? ' (the model directory has no version directory to look in)' : '' },
+          data: { platform, backend, tritonMessage, guessNote: guessed ? ' (the model directory has no version directory to look in)' : '', platforms: TENSORFLOW.platforms.map((p) => `"${p.name}"`).join(' or ') },
         });
       }
     }
