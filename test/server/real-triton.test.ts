@@ -1,0 +1,149 @@
+// The real tritonserver (2.51.0, from PyPI's nvidia-pytriton; scripts/real-triton/setup.sh makes its
+// venv, .ci/run installs it) on loopback, CPU only, with a Python-backend model: what
+// fixtures/verify/protocol-fixture.ts claims of Triton's HTTP answers is checked against it, and
+// verify --runtime server runs end to end. Without the venv (a fresh clone) the suite is skipped with
+// one line; with CI=true it must run.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePorts } from '../../src/verify/ports.js';
+import { verifyModel } from '../../src/verify/verify.js';
+import { ROOT } from '../support/snapshot.js';
+import { tempDir } from '../support/temp.js';
+
+const VENV = process.env.TRITON_VENV ?? join(ROOT, '.venv-triton');
+const available = existsSync(join(VENV, 'triton-backends', 'python', 'triton_python_backend_stub'));
+const mustRun = process.env.CI === 'true';
+if (!available && !mustRun) console.log(`tritonc: real-Triton tests skipped: no ${VENV} (bash scripts/real-triton/setup.sh makes it)`);
+
+const CONFIG = `name: "add_one"
+backend: "python"
+max_batch_size: 8
+input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]
+output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]
+instance_group [ { kind: KIND_CPU count: 1 } ]
+`;
+const MODEL_PY = `import numpy as np
+import triton_python_backend_utils as pb_utils
+
+
+class TritonPythonModel:
+    def execute(self, requests):
+        responses = []
+        for request in requests:
+            x = pb_utils.get_input_tensor_by_name(request, "INPUT0").as_numpy()
+            responses.append(pb_utils.InferenceResponse([pb_utils.Tensor("OUTPUT0", (x + 1).astype(np.float32))]))
+        return responses
+`;
+
+let server: ChildProcess | undefined;
+/** The Python backend's shared-memory regions (/dev/shm) there before the server started. */
+const shmRegions = (): string[] => (existsSync('/dev/shm') ? readdirSync('/dev/shm').filter((f) => f.startsWith('triton_python_backend_shm_region_')) : []);
+let shmBefore = new Set<string>();
+let url = '';
+let repo = '';
+let log = '';
+
+async function ready(until: number): Promise<void> {
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(`${url}/v2/health/ready`)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`tritonserver did not get ready:\n${log.slice(-2000)}`);
+}
+
+const post = async (path: string, body: unknown = {}) => {
+  const r = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  return { status: r.status, text: await r.text() };
+};
+
+describe.skipIf(!available && !mustRun)('the real tritonserver 2.51 (Python backend, CPU)', () => {
+  beforeAll(async () => {
+    repo = join(tempDir('tritonc-real-triton-'), 'models');
+    mkdirSync(join(repo, 'add_one', '1'), { recursive: true });
+    writeFileSync(join(repo, 'add_one', 'config.pbtxt'), CONFIG);
+    writeFileSync(join(repo, 'add_one', '1', 'model.py'), MODEL_PY);
+    // A config core refuses before any backend runs, and one the backend refuses (no GPU here).
+    mkdirSync(join(repo, 'bad_batch', '1'), { recursive: true });
+    writeFileSync(join(repo, 'bad_batch', 'config.pbtxt'), CONFIG.replace('"add_one"', '"bad_batch"').replace('max_batch_size: 8', 'max_batch_size: -1'));
+    writeFileSync(join(repo, 'bad_batch', '1', 'model.py'), MODEL_PY);
+    mkdirSync(join(repo, 'on_gpu', '1'), { recursive: true });
+    writeFileSync(join(repo, 'on_gpu', 'config.pbtxt'), CONFIG.replace('"add_one"', '"on_gpu"').replace('KIND_CPU', 'KIND_GPU'));
+    writeFileSync(join(repo, 'on_gpu', '1', 'model.py'), MODEL_PY);
+    shmBefore = new Set(shmRegions());
+    const [http, grpc] = await freePorts(2);
+    url = `http://127.0.0.1:${http}`;
+    // Its own process group: afterAll kills the server and its Python stubs together.
+    server = spawn('bash', [join(ROOT, 'scripts', 'real-triton', 'start.sh'), repo, String(http), String(grpc), 'off'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TRITON_VENV: VENV } });
+    server.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+    server.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+    await ready(Date.now() + 60_000);
+  }, 90_000);
+
+  afterAll(async () => {
+    if (!server?.pid) return;
+    const group = -server.pid;
+    const exited = new Promise<void>((r) => server!.once('exit', () => r()));
+    // A clean stop unloads the models (their stubs then remove their shared memory); a stop that
+    // hangs, as a load can, is killed with its whole group.
+    try {
+      process.kill(group, 'SIGTERM');
+    } catch {
+      return;
+    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    try {
+      process.kill(group, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    // What a killed stub leaves in /dev/shm, of this run only.
+    for (const f of shmRegions()) if (!shmBefore.has(f)) rmSync(join('/dev/shm', f), { force: true });
+  }, 30_000);
+
+  it('answers as the protocol fixture says: a config core refuses is 500 "failed to poll", a backend refusal 400 naming the reason', async () => {
+    expect(await post('/v2/repository/models/bad_batch/load')).toEqual({ status: 500, text: `{"error":"failed to load 'bad_batch', failed to poll from model repository"}` });
+    const gpu = await post('/v2/repository/models/on_gpu/load');
+    expect(gpu.status).toBe(400);
+    expect(gpu.text).toContain("load failed for model 'on_gpu': version 1 is at UNAVAILABLE state:");
+    expect(gpu.text).toContain('instance group on_gpu_0 of model on_gpu has kind KIND_GPU but no GPUs are available');
+    // The fixture's own answers for the same two cases (fixtures/verify/protocol-fixture.ts).
+    const fixture = readFileSync(join(ROOT, 'fixtures', 'verify', 'protocol-fixture.ts'), 'utf8');
+    expect(fixture).toContain("return [500, { error: `failed to load '${name}', failed to poll from model repository` }];");
+    expect(fixture).toContain("return [400, { error: `load failed for model '${name}': version 1 is at UNAVAILABLE state: ${f.message};\\n` }];");
+  });
+
+  it('verify --runtime server: loads the local config, checks it, and puts the server back on its own config', async () => {
+    expect((await post('/v2/repository/models/add_one/load')).status).toBe(200);
+    const served = await (await fetch(`${url}/v2/models/add_one/config`)).json();
+    // The candidate: a smaller max_batch_size than the server's config.
+    const local = join(tempDir('tritonc-real-local-'), 'add_one');
+    mkdirSync(join(local, '1'), { recursive: true });
+    writeFileSync(join(local, 'config.pbtxt'), CONFIG.replace('max_batch_size: 8', 'max_batch_size: 4'));
+    writeFileSync(join(local, '1', 'model.py'), MODEL_PY);
+    const r = await verifyModel({ modelDir: local, runtime: 'server', server: url, timeoutMs: 60_000 });
+    expect(r.error, JSON.stringify(r.problems)).toBeUndefined();
+    expect(r.outcome).toBe('ok');
+    expect(r.engine).toBe(`triton 2.51.0 at ${url}`);
+    expect(r.runs.map((x) => [x.batchSize, x.ok])).toEqual([[1, true], [4, true]]);
+    expect(r.notes.join('\n')).toContain("'add_one' was put back with the config it served before");
+    expect(await (await fetch(`${url}/v2/models/add_one/config`)).json()).toEqual(served);
+  }, 120_000);
+
+  it('verify --runtime server: a config Triton refuses before any backend runs is exit 1, with the lint finding that explains it; the served model keeps serving', async () => {
+    const local = join(tempDir('tritonc-real-local-'), 'add_one');
+    mkdirSync(join(local, '1'), { recursive: true });
+    writeFileSync(join(local, 'config.pbtxt'), `${CONFIG}dynamic_batching { preferred_batch_size: [ 16 ] }\n`);
+    writeFileSync(join(local, '1', 'model.py'), MODEL_PY);
+    const r = await verifyModel({ modelDir: local, runtime: 'server', server: url, timeoutMs: 60_000 });
+    expect(r.exitCode).toBe(1);
+    expect(r.problems[0]).toMatchObject({ kind: 'load', ruleId: 'preferred-batch-size' });
+    expect(r.problems[0]!.message).toContain('failed to poll from model repository');
+    expect((await fetch(`${url}/v2/models/add_one/ready`)).status).toBe(200);
+  }, 120_000);
+});
