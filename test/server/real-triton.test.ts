@@ -37,6 +37,20 @@ class TritonPythonModel:
         return responses
 `;
 
+/** A model.py whose auto_complete_config completes the config, as the Python backend runs it at load. */
+const AUTO_PY = `${MODEL_PY.split('\n\n\nclass')[0]}
+
+
+class TritonPythonModel:
+    @staticmethod
+    def auto_complete_config(auto_complete_model_config):
+        auto_complete_model_config.set_max_batch_size(8)
+        auto_complete_model_config.add_input({"name": "INPUT0", "data_type": "TYPE_FP32", "dims": [4]})
+        auto_complete_model_config.add_output({"name": "OUTPUT0", "data_type": "TYPE_FP32", "dims": [4]})
+        auto_complete_model_config.set_dynamic_batching()
+        return auto_complete_model_config
+${MODEL_PY.split('class TritonPythonModel:')[1]}`;
+
 let server: ChildProcess | undefined;
 /** The Python backend's shared-memory regions (/dev/shm) there before the server started. */
 const shmRegions = (): string[] => (existsSync('/dev/shm') ? readdirSync('/dev/shm').filter((f) => f.startsWith('triton_python_backend_shm_region_')) : []);
@@ -76,6 +90,14 @@ describe.skipIf(!available && !mustRun)('the real tritonserver 2.51 (Python back
     writeFileSync(join(repo, 'on_gpu', 'config.pbtxt'), CONFIG.replace('"add_one"', '"on_gpu"').replace('KIND_CPU', 'KIND_GPU'));
     writeFileSync(join(repo, 'on_gpu', '1', 'model.py'), MODEL_PY);
     shmBefore = new Set(shmRegions());
+    // For resolve against the server: a minimal config core normalizes, and one a model.py's
+    // auto_complete_config completes.
+    mkdirSync(join(repo, 'defaults', '1'), { recursive: true });
+    writeFileSync(join(repo, 'defaults', 'config.pbtxt'), 'backend: "python"\nmax_batch_size: 4\ninput [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]\ndynamic_batching { }\n');
+    writeFileSync(join(repo, 'defaults', '1', 'model.py'), MODEL_PY);
+    mkdirSync(join(repo, 'auto', '1'), { recursive: true });
+    writeFileSync(join(repo, 'auto', 'config.pbtxt'), 'backend: "python"\n');
+    writeFileSync(join(repo, 'auto', '1', 'model.py'), AUTO_PY);
     const [http, grpc] = await freePorts(2);
     url = `http://127.0.0.1:${http}`;
     // Its own process group: afterAll kills the server and its Python stubs together.
@@ -145,5 +167,27 @@ describe.skipIf(!available && !mustRun)('the real tritonserver 2.51 (Python back
     expect(r.problems[0]).toMatchObject({ kind: 'load', ruleId: 'preferred-batch-size' });
     expect(r.problems[0]!.message).toContain('failed to poll from model repository');
     expect((await fetch(`${url}/v2/models/add_one/ready`)).status).toBe(200);
+  }, 120_000);
+
+  it('resolve equals the server (GET /v2/models/<m>/config) field for field, for complete Python configs and core\'s normalization', async () => {
+    const { cli } = await import('../support/cli.js');
+    for (const model of ['add_one', 'defaults']) {
+      expect((await post(`/v2/repository/models/${model}/load`)).status, model).toBe(200);
+      const served = await (await fetch(`${url}/v2/models/${model}/config`)).json();
+      // This server has no GPU: resolve for a host with none.
+      const r = await cli(['resolve', join(repo, model), '--format', 'json', '--gpus', '0']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout), model).toEqual(served);
+    }
+  }, 120_000);
+
+  it("resolve of a model.py whose auto_complete_config completes the config: says what it cannot know, which the server fills", async () => {
+    const { cli } = await import('../support/cli.js');
+    expect((await post('/v2/repository/models/auto/load')).status).toBe(200);
+    const served = (await (await fetch(`${url}/v2/models/auto/config`)).json()) as { max_batch_size: number; input: { name: string }[]; output: { name: string }[] };
+    expect([served.max_batch_size, served.input.map((t) => t.name), served.output.map((t) => t.name)]).toEqual([8, ['INPUT0'], ['OUTPUT0']]);
+    const r = await cli(['resolve', join(repo, 'auto'), '--format', 'json', '--gpus', '0']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("not known here: what the python backend's auto-complete fills in from its model at load, which tritonc does not read: max_batch_size, input (none listed), output (none listed)");
   }, 120_000);
 });
