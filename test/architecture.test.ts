@@ -14,7 +14,9 @@ function sources(dir: string): string[] {
 /** Each source file's layer (its folder under src/) and the repository paths it imports. */
 const files = sources(SRC).map((file) => {
   const text = readFileSync(file, 'utf8');
-  const imports = [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+'(\.[^']+)'/g)].map((m) => relative(ROOT, resolve(dirname(file), m[1]!)));
+  // Static imports and exports, and dynamic import('./...'): a module loaded on first use is still a dependency.
+  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+'(\.[^']+)'/g), ...text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g)];
+  const imports = specifiers.map((m) => relative(ROOT, resolve(dirname(file), m[1]!)));
   return { file: relative(ROOT, file), layer: relative(SRC, file).split('/')[0]!, imports };
 });
 const layerOf = (path: string): string | undefined => (path.startsWith('src/') ? path.split('/')[1] : path.split('/')[0]);

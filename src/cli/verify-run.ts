@@ -6,6 +6,9 @@ import { normalizeServerUrl } from '../verify/kserve-client.js';
 import { dryRunText, reportText } from '../verify/report.js';
 import type { Runtime } from '../verify/types.js';
 import { dryRunVerify, verifyModel, type VerifyOptions } from '../verify/verify.js';
+
+/** What tests inject in place of Docker and the ports (cli/verify.ts setVerifyDeps). */
+type VerifyDeps = NonNullable<VerifyOptions['deps']>;
 import { EXIT, UsageError } from './errors.js';
 import { serverFlagsFromArgs } from './server-flags.js';
 import { parseShapeFlag } from '../verify/input-sizes.js';
@@ -25,7 +28,6 @@ function headersFrom(flags: readonly string[]): Record<string, string> {
 }
 import type { CliIO } from './io.js';
 import { quoted } from '../util/terminal-text.js';
-import type { VerifyDeps } from './verify.js';
 
 function optionsFromArgs(a: Record<string, unknown>, io: CliIO, injected: VerifyDeps | undefined): VerifyOptions {
   const runtime = (a.runtime as Runtime | undefined) ?? (a.server !== undefined ? 'server' : 'ort');
