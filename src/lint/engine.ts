@@ -444,9 +444,10 @@ class LintRun {
 
   private runRepositoryRulesOn(repositories: string[], models: RepositoryModel[], ruleSet: RuleSet, unitByFile: Map<string, Unit>): void {
     const facts = this.ws.repository(repositories);
-    const also = models.map((m) => m.dir);
+    // Targets without a config.pbtxt are models too: their instances count on the GPUs.
+    const targetDirs = models.map((m) => m.dir);
     const repository: RepositoryContext['repository'] = {
-      gpuLoads: (gpuCount, overheadBytes) => facts.gpuLoads(gpuCount, overheadBytes, also),
+      gpuLoads: (gpuCount, overheadBytes) => facts.gpuLoads(gpuCount, overheadBytes, targetDirs),
       ensemblesUsing: (names) => facts.ensemblesUsing(names),
     };
     for (const active of ruleSet.active) {

@@ -320,8 +320,8 @@ export function startLanguageServer(given?: Connection): Connection {
     const dir = dirname(path);
     if ((message === 'inference.ModelInput' || message === 'inference.ModelOutput') && field === 'name') {
       const file = workspace.model(dir).modelFile(config);
-      const sig = file.format === 'onnx' && file.path ? workspace.signature(file.path).signature : undefined;
-      return sig ? (message === 'inference.ModelInput' ? [...sig.inputs, ...sig.overridableInitializers] : sig.outputs).map((t) => t.name) : undefined;
+      const signature = file.format === 'onnx' && file.path ? workspace.signature(file.path).signature : undefined;
+      return signature ? (message === 'inference.ModelInput' ? [...signature.inputs, ...signature.overridableInitializers] : signature.outputs).map((t) => t.name) : undefined;
     }
     const step = stepOf(config, messagePath);
     if (!step || (field !== 'key' && field !== 'value')) return undefined;

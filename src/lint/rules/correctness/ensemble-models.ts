@@ -156,7 +156,7 @@ class EnsembleCheck {
 
   private checkEnsemble(m: RepositoryModel, config: ModelConfig): void {
     const steps = config.ensemble_scheduling?.step ?? [];
-    const E = m.name;
+    const ensemble = m.name;
     const stepPath = (i: number, ...rest: PathSegment[]): PathSegment[] => ['ensemble_scheduling', 'step', i, ...rest];
 
     // 1. Every step model must be in the repository (ConnectDependencyGraph).
@@ -165,7 +165,7 @@ class EnsembleCheck {
       if (this.external) return;
       if (!s.model_name || !missing.includes(s.model_name)) return;
       this.report(m, stepPath(i, 'model_name'),
-        { messageId: 'stepModelMissing', data: { step: i, model: s.model_name, where: this.where(s.model_name), ensemble: E, missing: missing.join(', '), suggestion: this.suggest(s.model_name) } });
+        { messageId: 'stepModelMissing', data: { step: i, model: s.model_name, where: this.where(s.model_name), ensemble, missing: missing.join(', '), suggestion: this.suggest(s.model_name) } });
     });
 
     // 2. Cycles between ensembles (CircularDependencyCheck).
@@ -173,7 +173,7 @@ class EnsembleCheck {
     if (cycle) {
       const { step, last } = cycle;
       this.report(m, stepPath(step, 'model_name'),
-        { messageId: 'circularDependency', data: { step, model: steps[step]!.model_name ?? '', ensemble: E, last } });
+        { messageId: 'circularDependency', data: { step, model: steps[step]!.model_name ?? '', ensemble, last } });
       return;
     }
 
@@ -236,7 +236,7 @@ class EnsembleCheck {
   }
 
   private checkVersion(m: RepositoryModel, s: ModelEnsembling_Step, i: number, dep: RepositoryModel, layoutPresent: boolean): void {
-    const E = m.name;
+    const ensemble = m.name;
     const written = s.model_version !== undefined;
     // proto3: an omitted model_version is 0, and only -1 means "latest".
     const required = Number(s.model_version ?? 0);
@@ -250,13 +250,13 @@ class EnsembleCheck {
         // out of the checkout): only the proto3 default can still be called out.
         if (!written) {
           this.report(m, path,
-            { messageId: 'stepVersionUnsetZero', data: { step: i, name: dep.name, ensemble: E } },
+            { messageId: 'stepVersionUnsetZero', data: { step: i, name: dep.name, ensemble } },
             { severity: 'warning' });
         }
         return;
       }
       this.report(m, ['ensemble_scheduling', 'step', i, 'model_name'],
-        { messageId: 'stepModelNoVersion', data: { step: i, name: dep.name, why: scan.versionDirs.some((v) => v.version !== undefined) ? 'its version_policy selects none of its version directories' : 'it has no numeric version directory', ensemble: E } });
+        { messageId: 'stepModelNoVersion', data: { step: i, name: dep.name, why: scan.versionDirs.some((v) => v.version !== undefined) ? 'its version_policy selects none of its version directories' : 'it has no numeric version directory', ensemble } });
       return;
     }
     if (required === -1 || loaded.includes(required)) return;
@@ -264,7 +264,7 @@ class EnsembleCheck {
       ? `set model_version: -1 (the latest loaded) or one of ${loaded.join(', ')}, or add version directory ${dep.name}/${required}/ and make ${dep.name}'s version_policy select it`
       : `model_version is not set, and proto3 reads that as 0, not -1 (latest): set model_version: -1`;
     this.report(m, path,
-      { messageId: 'stepVersionNotLoaded', data: { step: i, required, name: dep.name, plural: loaded.length > 1 ? 's' : '', loaded: loaded.join(', '), ensemble: E, fix } });
+      { messageId: 'stepVersionNotLoaded', data: { step: i, required, name: dep.name, plural: loaded.length > 1 ? 's' : '', loaded: loaded.join(', '), ensemble, fix } });
   }
 
   // ---- completed configs ------------------------------------------------------------------------
@@ -339,7 +339,7 @@ class EnsembleCheck {
   // ---- ValidateEnsembleConfig ---------------------------------------------------------------------
 
   private checkMapping(m: RepositoryModel, config: ModelConfig, steps: ModelEnsembling_Step[]): void {
-    const E = m.name;
+    const ensemble = m.name;
     const batching = maxBatchSize(config) > 0;
     const tensors = new Map<string, TensorView>();
     for (const side of ['input', 'output'] as const) {
@@ -347,7 +347,7 @@ class EnsembleCheck {
         const type = typeName(io.data_type);
         if (!io.name || !type) continue;
         const dims = io.reshape ? (io.reshape.shape ?? []) : (io.dims ?? []);
-        if (!tensors.has(io.name)) tensors.set(io.name, view(E, batching, type, dims, `the ensemble's ${side} '${io.name}'`));
+        if (!tensors.has(io.name)) tensors.set(io.name, view(ensemble, batching, type, dims, `the ensemble's ${side} '${io.name}'`));
       }
     }
 
@@ -358,7 +358,7 @@ class EnsembleCheck {
         tensors.set(t, seen);
         return;
       }
-      const prefix = `in ensemble ${E}, ensemble tensor ${t}: `;
+      const prefix = `in ensemble ${ensemble}, ensemble tensor ${t}: `;
       if (first.type !== seen.type) {
         mappingOk = false;
         this.report(m, path,
@@ -387,7 +387,7 @@ class EnsembleCheck {
       if (c.maxBatchSize && depMbs !== 0 && depMbs < ensembleMbs) {
         mappingOk = false;
         this.report(m, ['max_batch_size'],
-          { messageId: 'maxBatchSizeAboveStep', data: { ensembleMbs, step: i, model, depMbs, ensemble: E } });
+          { messageId: 'maxBatchSizeAboveStep', data: { ensembleMbs, step: i, model, depMbs, ensemble } });
       }
 
       const inputMap = s.input_map ?? {};
@@ -398,7 +398,7 @@ class EnsembleCheck {
           mappingOk = false;
           const list = [...names].map((n) => `'${n}'`).join(', ');
           this.report(m, [...at, 'input_map', key],
-            { messageId: 'inputMapUnknownInput', data: { key, model, inputs: list || 'none', ensemble: E, tensor: t } },
+            { messageId: 'inputMapUnknownInput', data: { key, model, inputs: list || 'none', ensemble, tensor: t } },
             { key: true });
         }
         for (const input of cfg.input ?? []) {
@@ -408,7 +408,7 @@ class EnsembleCheck {
             if (input.optional) continue;
             mappingOk = false;
             this.report(m, [...at, 'model_name'],
-              { messageId: 'stepInputUnmapped', data: { step: i, name, model, ensemble: E } });
+              { messageId: 'stepInputUnmapped', data: { step: i, name, model, ensemble } });
             continue;
           }
           const type = typeName(input.data_type);
@@ -424,7 +424,7 @@ class EnsembleCheck {
           mappingOk = false;
           const list = [...names].map((n) => `'${n}'`).join(', ');
           this.report(m, [...at, 'output_map', key],
-            { messageId: 'outputMapUnknownOutput', data: { key, model, outputs: list || 'none', ensemble: E, tensor: t } },
+            { messageId: 'outputMapUnknownOutput', data: { key, model, outputs: list || 'none', ensemble, tensor: t } },
             { key: true });
         }
         for (const [key, t] of Object.entries(outputMap)) {
@@ -441,7 +441,7 @@ class EnsembleCheck {
 
   /** The decoupled walk of ValidateEnsembleConfig, and what it does to the ensemble's own flag. */
   private checkDecoupled(m: RepositoryModel, config: ModelConfig, steps: ModelEnsembling_Step[]): void {
-    const E = m.name;
+    const ensemble = m.name;
     const flags = steps.map((s) => {
       const dep = this.byName.get(s.model_name ?? '');
       return dep ? this.isDecoupled(dep) : undefined;
@@ -466,11 +466,11 @@ class EnsembleCheck {
       if (!n) nodes.set(name, (n = { name, model, decoupled: false, label: 0, visited: false, prev: [], next: [], path }));
       return n;
     };
-    for (const io of config.input ?? []) if (io.name) get(io.name, E, ['input']);
-    const sink: Node = { name: '', model: E, decoupled: false, label: 0, visited: false, prev: [], next: [], path: ['output'] };
+    for (const io of config.input ?? []) if (io.name) get(io.name, ensemble, ['input']);
+    const sink: Node = { name: '', model: ensemble, decoupled: false, label: 0, visited: false, prev: [], next: [], path: ['output'] };
     for (const io of config.output ?? []) {
       if (!io.name) continue;
-      const n = get(io.name, E, ['output']);
+      const n = get(io.name, ensemble, ['output']);
       sink.prev.push(n);
       n.next.push(sink);
     }
@@ -510,7 +510,7 @@ class EnsembleCheck {
         if (next.prev.some((p) => p.label !== prevLabel)) {
           const path: PathSegment[] = next === sink ? ['ensemble_scheduling'] : next.path;
           this.report(m, path,
-            { messageId: 'mixedDecoupledBranches', data: { what: next === sink ? "the ensemble's outputs" : `ensemble tensor '${next.name}'`, ensemble: E, model: next.model } },
+            { messageId: 'mixedDecoupledBranches', data: { what: next === sink ? "the ensemble's outputs" : `ensemble tensor '${next.name}'`, ensemble, model: next.model } },
             next === sink ? { key: true } : {});
           return;
         }
