@@ -59,6 +59,25 @@ let url = '';
 let repo = '';
 let log = '';
 
+/**
+ * Stops a server started with start.sh: a clean stop unloads the models (their stubs then remove
+ * their shared memory); one that hangs, as a load can, is killed with its whole process group, and
+ * what the stubs left in /dev/shm (of this run only) removed.
+ */
+async function stop(child: ChildProcess | undefined, before: Set<string>): Promise<void> {
+  if (!child?.pid) return;
+  const group = -child.pid;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  try {
+    process.kill(group, 'SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    process.kill(group, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+  for (const f of shmRegions()) if (!before.has(f)) rmSync(join('/dev/shm', f), { force: true });
+}
+
 async function ready(until: number): Promise<void> {
   while (Date.now() < until) {
     try {
@@ -98,6 +117,12 @@ describe.skipIf(!available && !mustRun)('the real tritonserver 2.51 (Python back
     mkdirSync(join(repo, 'auto', '1'), { recursive: true });
     writeFileSync(join(repo, 'auto', 'config.pbtxt'), 'backend: "python"\n');
     writeFileSync(join(repo, 'auto', '1', 'model.py'), AUTO_PY);
+    // Two versions, both served.
+    for (const v of ['1', '2']) {
+      mkdirSync(join(repo, 'two_versions', v), { recursive: true });
+      writeFileSync(join(repo, 'two_versions', v, 'model.py'), MODEL_PY);
+    }
+    writeFileSync(join(repo, 'two_versions', 'config.pbtxt'), `${CONFIG.replace('"add_one"', '"two_versions"')}version_policy { all { } }\n`);
     const [http, grpc] = await freePorts(2);
     url = `http://127.0.0.1:${http}`;
     // Its own process group: afterAll kills the server and its Python stubs together.
@@ -107,26 +132,7 @@ describe.skipIf(!available && !mustRun)('the real tritonserver 2.51 (Python back
     await ready(Date.now() + 60_000);
   }, 90_000);
 
-  afterAll(async () => {
-    if (!server?.pid) return;
-    const group = -server.pid;
-    const exited = new Promise<void>((r) => server!.once('exit', () => r()));
-    // A clean stop unloads the models (their stubs then remove their shared memory); a stop that
-    // hangs, as a load can, is killed with its whole group.
-    try {
-      process.kill(group, 'SIGTERM');
-    } catch {
-      return;
-    }
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-    try {
-      process.kill(group, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-    // What a killed stub leaves in /dev/shm, of this run only.
-    for (const f of shmRegions()) if (!shmBefore.has(f)) rmSync(join('/dev/shm', f), { force: true });
-  }, 30_000);
+  afterAll(() => stop(server, shmBefore), 30_000);
 
   it('answers as the protocol fixture says: a config core refuses is 500 "failed to poll", a backend refusal 400 naming the reason', async () => {
     expect(await post('/v2/repository/models/bad_batch/load')).toEqual({ status: 500, text: `{"error":"failed to load 'bad_batch', failed to poll from model repository"}` });
@@ -189,5 +195,50 @@ describe.skipIf(!available && !mustRun)('the real tritonserver 2.51 (Python back
     const r = await cli(['resolve', join(repo, 'auto'), '--format', 'json', '--gpus', '0']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("not known here: what the python backend's auto-complete fills in from its model at load, which tritonc does not read: max_batch_size, input (none listed), output (none listed)");
+  }, 120_000);
+
+  it('verify --runtime server on a model with two versions served: both keep serving', async () => {
+    expect((await post('/v2/repository/models/two_versions/load')).status).toBe(200);
+    const local = join(tempDir('tritonc-real-local-'), 'two_versions');
+    mkdirSync(join(local, '2'), { recursive: true });
+    writeFileSync(join(local, 'config.pbtxt'), `${CONFIG.replace('"add_one"', '"two_versions"').replace('max_batch_size: 8', 'max_batch_size: 2')}version_policy { all { } }\n`);
+    writeFileSync(join(local, '2', 'model.py'), MODEL_PY);
+    const r = await verifyModel({ modelDir: local, runtime: 'server', server: url, timeoutMs: 60_000 });
+    expect(r.outcome, r.error ?? JSON.stringify(r.problems)).toBe('ok');
+    for (const v of ['1', '2']) expect((await fetch(`${url}/v2/models/two_versions/versions/${v}/ready`)).status, `version ${v}`).toBe(200);
+    expect(((await (await fetch(`${url}/v2/models/two_versions/config`)).json()) as { max_batch_size: number }).max_batch_size).toBe(8);
+  }, 120_000);
+});
+
+describe.skipIf(!available && !mustRun)('the real tritonserver with --http-restricted-api', () => {
+  let restricted: ChildProcess | undefined;
+  let base = '';
+  const before = new Set(shmRegions());
+  afterAll(() => stop(restricted, before), 30_000);
+
+  it('verify without the key is exit 2 naming the header to pass; with --header it runs', async () => {
+    const models = join(tempDir('tritonc-real-restricted-'), 'models');
+    mkdirSync(join(models, 'add_one', '1'), { recursive: true });
+    writeFileSync(join(models, 'add_one', 'config.pbtxt'), CONFIG);
+    writeFileSync(join(models, 'add_one', '1', 'model.py'), MODEL_PY);
+    const [http, grpc] = await freePorts(2);
+    base = `http://127.0.0.1:${http}`;
+    let out = '';
+    restricted = spawn('bash', [join(ROOT, 'scripts', 'real-triton', 'start.sh'), models, String(http), String(grpc), 'off', '--http-restricted-api=model-repository:admin-key=s3cret', '--load-model=add_one'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TRITON_VENV: VENV } });
+    restricted.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    restricted.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    const until = Date.now() + 60_000;
+    for (;;) {
+      const ok = await fetch(`${base}/v2/models/add_one/ready`).then((r) => r.status === 200, () => false);
+      if (ok) break;
+      if (Date.now() > until) throw new Error(`the restricted server did not get ready:\n${out.slice(-2000)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const r = await verifyModel({ modelDir: join(models, 'add_one'), runtime: 'server', server: base, timeoutMs: 60_000 });
+    expect(r.exitCode).toBe(2);
+    expect(r.error).toContain("This API is restricted, expecting header 'admin-key'");
+    expect(r.error).toContain('--header admin-key:<value>');
+    const ok = await verifyModel({ modelDir: join(models, 'add_one'), runtime: 'server', server: base, timeoutMs: 60_000, headers: { 'admin-key': 's3cret' } });
+    expect(ok.outcome, ok.error ?? JSON.stringify(ok.problems)).toBe('ok');
   }, 120_000);
 });
