@@ -7,7 +7,7 @@
 // read its input. Nothing here throws for bad input.
 import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
-import { autofillBackendFields, type AutofillListing } from './autofill.js';
+import type { AutofillResult } from './autofill.js';
 import { autoCompleteVllm } from './autocomplete-vllm.js';
 import { autoCompleteOnnx, onnxAutoCompleteSkipped, skippedStep, type OnnxAutoCompleteOptions } from './autocomplete-onnx.js';
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
@@ -32,7 +32,8 @@ export interface ModelSource {
   readonly name: string;
   kind(path: string): PathKind | undefined;
   layout(): ModelDir;
-  autofillListing(): AutofillListing;
+  /** core's AutoCompleteBackendFields on `config` in this directory (unknownBackend where the files that decide it are elsewhere). */
+  autofill(config: ModelConfig): AutofillResult;
   /** A config file read and parsed, or why it cannot be read. */
   config(file: string): ConfigDocument | { file: string; message: string };
   signature(path: string): { signature?: ModelSignature; error?: OnnxReadError };
@@ -159,11 +160,11 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
   });
 
   // 2. Core: backend fields, then the first normalization.
-  const filled = autofillBackendFields(config, model.autofillListing());
+  const filled = model.autofill(config);
   append(steps, filled.steps);
   config = filled.config;
   // No backend from files that are elsewhere: core chooses it from them at deploy.
-  const unknownBackend = elsewhere && (filled.problem !== undefined || (!config.backend && config.platform !== ENSEMBLE_PLATFORM));
+  const unknownBackend = filled.unknownBackend === true;
   if (unknownBackend) pending.push(`the backend: the config names neither backend nor platform, so Triton chooses one from the model file at deploy, which is provisioned elsewhere; with it, whatever that backend's auto-complete fills in (${leftForBackend(config).join(', ') || 'nothing the config leaves out'})`);
   else if (filled.problem) return refused(filled.problem);
   const normalized = normalizeModelConfig(config);

@@ -12,8 +12,6 @@ import { escapes } from '../../relative-path.js';
 import { KNOWN_BACKENDS } from '../../../triton/backends.js';
 import { PLATFORM_NAMES, TENSORFLOW, backendOfPlatform, platformOfBackend, platformRecord } from '../../../triton/backend-records.js';
 
-/** Platforms core knows (core:constants.h); `libtorch` is an auto-fill alias that fails the pair check. */
-export const KNOWN_PLATFORMS = PLATFORM_NAMES;
 
 /** Backends whose platform must match (core GetBackendType); others accept any platform. */
 const BACKEND_TYPE: Record<string, string> = { tensorflow: 'tensorflow', tensorrt: 'tensorrt', onnxruntime: 'onnxruntime', pytorch: 'pytorch' };
@@ -121,7 +119,7 @@ export const platformBackend = defineModelRule({
       const wanted = platformOfBackend(backend)!;
       const guessed = settled.guessed && !written.platform;
       if (written.platform) {
-        const hint = didYouMean(platform, KNOWN_PLATFORMS.filter((p) => platformType(p) === backendType));
+        const hint = didYouMean(platform, PLATFORM_NAMES.filter((p) => platformType(p) === backendType));
         const record = platformRecord(platform);
         const alt = record && record.platform.name !== platform ? ` ('${platform}' is only an alias auto-fill accepts; the pair check wants '${record.platform.name}')` : '';
         ctx.report({
@@ -150,12 +148,12 @@ function reportUnknownPlatform(ctx: Ctx, settled: SettledBackend, name: string):
   if (written.platform) {
     // A platform core does not know, with no backend: often a backend name written as the platform.
     const asBackend = ['onnxruntime', 'tensorrt', 'pytorch', 'tensorflow', 'python', 'openvino', 'dali', 'fil'].includes(platform);
-    const hint = asBackend ? undefined : didYouMean(platform, KNOWN_PLATFORMS);
+    const hint = asBackend ? undefined : didYouMean(platform, PLATFORM_NAMES);
     const fix = asBackend
       ? `'${platform}' is a backend, not a platform: write backend: ${quote(platform)}${platformOfBackend(platform) ? ` (or platform: ${quote(platformOfBackend(platform)!)})` : ''}`
       : hint
         ? `did you mean platform: ${quote(hint)}? Or set backend`
-        : `use one of ${KNOWN_PLATFORMS.map((p) => `'${p}'`).join(', ')}, or set backend to the backend that serves it`;
+        : `use one of ${PLATFORM_NAMES.map((p) => `'${p}'`).join(', ')}, or set backend to the backend that serves it`;
     ctx.report({
       path: ['platform'],
       messageId: 'unknownPlatform',
