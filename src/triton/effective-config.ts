@@ -160,6 +160,9 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
   });
 
   // 2. Core: backend fields, then the first normalization.
+  // The directory is listed first, as core's auto-fill lists it: one that cannot be listed is
+  // unreadable before anything in it is judged.
+  const dir = model.layout();
   const filled = model.autofill(config);
   append(steps, filled.steps);
   config = filled.config;
@@ -193,7 +196,6 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
   }
 
   // 4. The version Triton loads (core model_lifecycle.cc VersionsToLoad); auto-complete reads that version's model.
-  const dir = model.layout();
   const selected = selectVersions(config.version_policy, dir.versionDirs);
   const chosen = selected[selected.length - 1];
   if (!chosen && elsewhere) {
