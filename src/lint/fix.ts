@@ -81,7 +81,7 @@ function choose(text: string, diagnostics: readonly Diagnostic[], refused: Refus
  * are laid over the disk (a workspace overlay), so nothing is written.
  */
 export function fixSync(paths: readonly string[], options: LintOptions = {}): FixRun {
-  const workspace = new Workspace();
+  const workspace = new Workspace(options.files ? { files: options.files } : {});
   const before = new Map<string, string>();
   const applied = new Map<string, Diagnostic[]>();
   const refused = new Map<string, RefusedFix>();

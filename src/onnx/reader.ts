@@ -69,6 +69,27 @@ export async function readSignatureFrom(file: string, source: RandomAccess, opti
   }
 }
 
+/**
+ * The signature of a model already in memory (a test's repository, an editor's buffer): the same
+ * walk, its reads answered from `bytes`. External data files have no size here (null).
+ */
+export function readSignatureOfBytes(file: string, bytes: Uint8Array, options: ReadOptions = {}): ModelSignature {
+  const walk = readModel(new ByteWindow(file, bytes.length, options.windowBytes));
+  let answer: IoAnswer = null;
+  for (;;) {
+    const step = walk.next(answer);
+    if (step.done) return step.value;
+    const req = step.value;
+    if (req.op === 'size') answer = null;
+    else {
+      const part = bytes.subarray(req.position, req.position + req.length);
+      req.buffer.set(part, req.offset);
+      answer = part.length;
+    }
+    count(options.stats, req, answer);
+  }
+}
+
 let syncScratch: Buffer | undefined;
 
 /** Synchronous readSignature, for callers that cannot await (the same walk, driven by fs.readSync). */

@@ -2,7 +2,7 @@
 // built with the fixture writer) into a temp dir, lint it, and look at the findings by rule.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { floatTensor, model, tensorInfo, writeModel, type DimSpec } from '../../fixtures/onnx/model-builder.js';
+import { encodeModel, floatTensor, model, tensorInfo, writeModel, type DimSpec, type ModelProto } from '../../fixtures/onnx/model-builder.js';
 import type { Diagnostic } from '../../src/diagnostics.js';
 import { lintSync, type LintOptions } from '../../src/lint/engine.js';
 import type { LintResult } from '../../src/lint/results.js';
@@ -32,10 +32,15 @@ const code = (elem: string): number => {
 };
 
 export async function writeOnnx(file: string, spec: OnnxSpec): Promise<string> {
+  return writeModel(file, onnxModel(spec));
+}
+
+/** The bytes of the ONNX model a spec describes (for a repository held in memory). */
+export const onnxBytes = (spec: OnnxSpec): Uint8Array => encodeModel(onnxModel(spec));
+
+function onnxModel(spec: OnnxSpec): ModelProto {
   const inits = spec.initializers ?? [];
-  return writeModel(
-    file,
-    model({
+  return model({
       name: 'test',
       node: [],
       initializer: [
@@ -49,8 +54,7 @@ export async function writeOnnx(file: string, spec: OnnxSpec): Promise<string> {
         ...inits.filter((i) => i.overridable).map((i) => tensorInfo(i.name, code('FLOAT'), [i.floats])),
       ],
       output: spec.outputs.map(([name, elem, shape]) => tensorInfo(name, code(elem), shape)),
-    }),
-  );
+    });
 }
 
 export async function writeRepo(files: RepoFiles, dir = tempDir('tritonc-lint-')): Promise<string> {

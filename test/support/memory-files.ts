@@ -1,0 +1,69 @@
+// A repository held in memory, as the workspace reads one (src/workspace/sources.ts FileSource): the
+// tree of the paths given, their texts, their sizes and the signatures of the ONNX models among them
+// (read by the real reader from their bytes). Rule tests lint it without touching the disk.
+import { dirname, join } from 'node:path';
+import { OnnxReadError } from '../../src/onnx/errors.js';
+import { readSignatureOfBytes } from '../../src/onnx/reader.js';
+import type { FileSource, SignatureResult } from '../../src/workspace/sources.js';
+import type { TreeEntry } from '../../src/repo/tree.js';
+import type { PathKind } from '../../src/util/path-kind.js';
+import type { PathStat } from '../../src/util/file-identity.js';
+import type { TextRead } from '../../src/util/read-text.js';
+
+/** Files by path relative to the root: text or bytes; a path ending in '/' is an empty directory. */
+export type MemoryTree = Readonly<Record<string, string | Uint8Array>>;
+
+export function memoryFiles(root: string, tree: MemoryTree): FileSource {
+  const files = new Map<string, string | Uint8Array>();
+  const dirs = new Map<string, Map<string, TreeEntry>>([[root, new Map()]]);
+  const addDir = (dir: string): void => {
+    if (dirs.has(dir)) return;
+    dirs.set(dir, new Map());
+    const parent = dirname(dir);
+    addDir(parent);
+    dirs.get(parent)!.set(dir.slice(parent.length + 1), { name: dir.slice(parent.length + 1), kind: 'dir', pathKind: 'dir' });
+  };
+  for (const [rel, content] of Object.entries(tree)) {
+    if (rel.endsWith('/')) {
+      addDir(join(root, rel.slice(0, -1)));
+      continue;
+    }
+    const path = join(root, rel);
+    addDir(dirname(path));
+    files.set(path, content);
+    dirs.get(dirname(path))!.set(rel.split('/').pop()!, { name: rel.split('/').pop()!, kind: 'file', pathKind: 'file' });
+  }
+  const kind = (path: string): PathKind | undefined => (dirs.has(path) ? 'dir' : files.has(path) ? 'file' : undefined);
+  const signatures = new Map<string, SignatureResult>();
+  return {
+    entries: (dir) => [...(dirs.get(dir)?.values() ?? [])],
+    kind,
+    realpath: (dir) => dir,
+    text(path): TextRead {
+      const content = files.get(path);
+      if (content === undefined) return dirs.has(path) ? { kind: 'unreadable', reason: 'is a directory' } : { kind: 'missing' };
+      return { kind: 'text', text: typeof content === 'string' ? content : Buffer.from(content).toString('utf8') };
+    },
+    stat(path): PathStat | undefined {
+      const k = kind(path);
+      if (!k) return undefined;
+      const content = files.get(path);
+      return { kind: k, size: content === undefined ? undefined : typeof content === 'string' ? Buffer.byteLength(content) : content.length };
+    },
+    signature(path): SignatureResult {
+      let read = signatures.get(path);
+      if (read) return read;
+      const content = files.get(path);
+      if (content === undefined) read = { error: new OnnxReadError('io', path, null, dirs.has(path) ? 'is a directory, not an ONNX model file' : 'no such file') };
+      else {
+        try {
+          read = { signature: readSignatureOfBytes(path, typeof content === 'string' ? Buffer.from(content) : content) };
+        } catch (e) {
+          read = { error: e instanceof OnnxReadError ? e : new OnnxReadError('format', path, null, (e as Error).message) };
+        }
+      }
+      signatures.set(path, read);
+      return read;
+    },
+  };
+}

@@ -1,0 +1,142 @@
+// Tests one rule as ESLint's RuleTester does (eslint lib/rule-tester/rule-tester.js): `valid` cases
+// must give no finding, `invalid` cases exactly the findings listed (message id, data, severity,
+// where) and, for fixes, the config `lint --fix` leaves. The repository is held in memory
+// (memory-files.ts) and linted by the real engine with only the rule under test, so each case
+// states every file the rule sees and nothing is written to disk.
+import { describe, expect, it } from 'vitest';
+import type { Diagnostic, PathSegment, Severity } from '../../src/diagnostics.js';
+import { lintSync, type LintOptions } from '../../src/lint/engine.js';
+import { fixSync } from '../../src/lint/fix.js';
+import { RULES, ruleById } from '../../src/lint/rules/index.js';
+import { parseSettings } from '../../src/lint/settings.js';
+import { onnxBytes, type OnnxSpec } from '../lint/harness.js';
+import { memoryFiles } from './memory-files.js';
+
+/** Where the in-memory repository stands. */
+export const MEMORY_ROOT = '/memory-repository';
+
+/** A file of the case: text, bytes, or an ONNX model spec (encoded by the fixture writer). */
+export type CaseFile = string | Uint8Array | OnnxSpec;
+
+export interface CaseBase {
+  /** The test's title. */
+  name: string;
+  /** `m/config.pbtxt`, when the case is one config. */
+  config?: string;
+  /** Every file of the repository, relative to its root (a path ending in '/' is an empty directory). */
+  files?: Record<string, CaseFile>;
+  /** What is linted, relative to the root (default ['m']). */
+  targets?: string[];
+  /** tritonc.config.json's content for the run (the rule's options under rules.<id>.options, server flags). */
+  settings?: Record<string, unknown>;
+  /** Other options of the run (server flags, --gpus, --configs-only). */
+  options?: Omit<LintOptions, 'files' | 'rules' | 'settings' | 'cwd' | 'workspace'>;
+}
+
+export interface ExpectedFinding {
+  messageId: string;
+  /** Placeholder values (and other data) the finding must carry; keys not listed are not compared. */
+  data?: Record<string, unknown>;
+  severity?: Severity;
+  /** The value path it is about. */
+  path?: PathSegment[];
+  /** The 1-based line it points at. */
+  line?: number;
+  /** The text it points at. */
+  token?: string;
+  /** The file it is in, relative to the root (default: the first target's config). */
+  file?: string;
+}
+
+export interface InvalidCase extends CaseBase {
+  errors: ExpectedFinding[];
+  /** The first target's config after `lint --fix`; null when the rule offers no fix. Not compared when absent. */
+  output?: string | null;
+}
+
+export interface RuleCases {
+  valid: (CaseBase | string)[];
+  invalid: InvalidCase[];
+}
+
+const asCase = (c: CaseBase | string, i: number): CaseBase => (typeof c === 'string' ? { name: `valid #${i + 1}`, config: c } : c);
+
+function filesOf(c: CaseBase): Record<string, string | Uint8Array> {
+  const out: Record<string, string | Uint8Array> = {};
+  if (c.config !== undefined) out['m/config.pbtxt'] = c.config;
+  for (const [path, content] of Object.entries(c.files ?? {})) out[path] = typeof content === 'string' || content instanceof Uint8Array ? content : onnxBytes(content);
+  return out;
+}
+
+function lintOptions(ruleId: string, c: CaseBase): LintOptions {
+  const rule = ruleById(ruleId);
+  if (!rule) throw new Error(`no rule ${ruleId}`);
+  return {
+    ...c.options,
+    cwd: MEMORY_ROOT,
+    files: memoryFiles(MEMORY_ROOT, filesOf(c)),
+    rules: [rule],
+    settings: parseSettings(c.settings ?? {}, `${MEMORY_ROOT}/tritonc.config.json`, RULES),
+  };
+}
+
+const targetsOf = (c: CaseBase): string[] => (c.targets ?? ['m']).map((t) => `${MEMORY_ROOT}/${t}`);
+
+/** The findings of the rule on the case's repository. */
+export function findingsOf(ruleId: string, c: CaseBase): Diagnostic[] {
+  return lintSync(targetsOf(c), lintOptions(ruleId, c)).results.flatMap((r) => r.diagnostics);
+}
+
+function firstConfig(c: CaseBase): string {
+  const files = filesOf(c);
+  const target = (c.targets ?? ['m'])[0]!;
+  return target.endsWith('.pbtxt') ? target : Object.keys(files).find((f) => f === `${target}/config.pbtxt`) ?? `${target}/config.pbtxt`;
+}
+
+function tokenOf(c: CaseBase, d: Diagnostic): string {
+  const text = filesOf(c)[d.file.slice(MEMORY_ROOT.length + 1)];
+  return typeof text === 'string' ? text.slice(d.range.start.offset, d.range.end.offset) : '';
+}
+
+function compare(c: InvalidCase, found: Diagnostic[]): void {
+  const shown = found.map((d) => `${d.messageId} ${d.file.slice(MEMORY_ROOT.length + 1)}:${d.range.start.line}: ${d.message}`);
+  expect(found.length, `expected ${c.errors.length} finding(s), got:\n${shown.join('\n')}`).toBe(c.errors.length);
+  c.errors.forEach((want, i) => {
+    const d = found[i]!;
+    expect(d.messageId, shown[i]).toBe(want.messageId);
+    if (want.data) expect(d.data, shown[i]).toMatchObject(want.data);
+    if (want.severity) expect(d.severity, shown[i]).toBe(want.severity);
+    if (want.path) expect(d.path, shown[i]).toEqual(want.path);
+    if (want.line !== undefined) expect(d.range.start.line, shown[i]).toBe(want.line);
+    if (want.token !== undefined) expect(tokenOf(c, d), shown[i]).toBe(want.token);
+    expect(d.file.slice(MEMORY_ROOT.length + 1), shown[i]).toBe(want.file ?? firstConfig(c));
+    // Every placeholder of the message is filled: no '{{' left in the text.
+    expect(d.message, shown[i]).not.toMatch(/\{\{/);
+  });
+}
+
+/** Registers the rule's cases with vitest. */
+export function testRule(ruleId: string, cases: RuleCases): void {
+  describe(ruleId, () => {
+    describe('valid', () => {
+      cases.valid.map(asCase).forEach((c) => {
+        it(c.name, () => {
+          const found = findingsOf(ruleId, c);
+          expect(found.map((d) => `${d.messageId}: ${d.message}`)).toEqual([]);
+        });
+      });
+    });
+    describe('invalid', () => {
+      for (const c of cases.invalid) {
+        it(c.name, () => {
+          compare(c, findingsOf(ruleId, c));
+          if (c.output === undefined) return;
+          const run = fixSync(targetsOf(c), lintOptions(ruleId, c));
+          const fixed = run.files.find((f) => f.file === `${MEMORY_ROOT}/${firstConfig(c)}`);
+          if (c.output === null) expect(fixed?.after, 'the rule offers no fix here').toBeUndefined();
+          else expect(fixed?.after ?? filesOf(c)[firstConfig(c)]).toBe(c.output);
+        });
+      }
+    });
+  });
+}
