@@ -112,8 +112,22 @@ function compare(c: InvalidCase, found: Diagnostic[]): void {
     expect(d.file.slice(MEMORY_ROOT.length + 1), shown[i]).toBe(want.file ?? firstConfig(c));
     // Every placeholder of the message is filled: no '{{' left in the text.
     expect(d.message, shown[i]).not.toMatch(/\{\{/);
+    expect(proseInPlaceholders(d), shown[i]).toEqual([]);
   });
 }
+
+/**
+ * Placeholders hold values (names, numbers, config text), never wording: each wording is a message
+ * of its own. A value with three words in a row outside quotes and brackets is wording.
+ */
+export function proseInPlaceholders(d: Diagnostic): string[] {
+  const template = ruleById(d.ruleId)?.meta.messages[d.messageId ?? ''] ?? '';
+  const names = [...template.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]!);
+  return names.filter((n) => typeof d.data?.[n] === 'string' && isProse(d.data[n] as string)).map((n) => `{{${n}}} = ${JSON.stringify(d.data![n])}`);
+}
+
+const isProse = (value: string): boolean =>
+  /\b[a-z]{2,} [a-z]{2,} [a-z]{2,}\b/i.test(value.replace(/'[^']*'|"[^"]*"|`[^`]*`|\[[^\]]*\]|\{[^}]*\}/g, ''));
 
 /** Registers the rule's cases with vitest. */
 export function testRule(ruleId: string, cases: RuleCases): void {
