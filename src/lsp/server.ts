@@ -22,7 +22,7 @@ import { lintSync } from '../lint/engine.js';
 import { findSettingsFile, loadSettingsFile } from '../lint/settings.js';
 import { RULES } from '../lint/rules/index.js';
 import { ruleDocsUrl } from '../lint/docs-url.js';
-import { KNOWN_BACKENDS } from '../triton/backends.js';
+import { KNOWN_BACKENDS } from '../triton/backend-records.js';
 import { Workspace } from '../workspace/workspace.js';
 import { COMPLETION_WINDOW, cursorPlace, valueBeforeCursor } from './cursor.js';
 import { PeekingReader } from './transport.js';

@@ -1,54 +1,31 @@
-// One record per backend core knows by name (core src/constants.h): its platforms, and the file each
-// platform's model is in by default (what core's AutoCompleteBackendFields writes into
-// default_model_filename). Nothing outside src/triton spells a platform or a default model file: it
-// asks these records.
+// Lookups over the backend records (./backends, one file per backend): which backend serves a
+// platform, which file it opens. Nothing outside src/triton spells a platform or a default model
+// file: it asks these.
 
-export interface PlatformRecord {
-  /** The platform name, as config.pbtxt writes it (core constants.h k*PlatformType). */
-  readonly name: string;
-  /** Other names core accepts for it (auto-fill only). */
-  readonly aliases?: readonly string[];
-  /**
-   * The model file the backend opens in a version directory when default_model_filename is unset
-   * (core's auto-fill writes it, except for LibTorch, whose backend defaults to model.pt itself).
-   */
-  readonly defaultModelFile: string;
-}
+import { BACKENDS } from './backends/index.js';
+import type { BackendRecord, ModelFormat, PlatformRecord } from './backends/record.js';
 
-export interface BackendRecord {
-  /** The backend name, as config.pbtxt writes it (core constants.h k*Backend). */
-  readonly name: string;
-  /** Its platforms; [] for a backend written by name only (backend: "python"). */
-  readonly platforms: readonly PlatformRecord[];
-  /** The default model file of a backend without platforms. */
-  readonly defaultModelFile?: string;
-}
+export type { AutoComplete, BackendRecord, Completion, CompletionOptions, ModelFormat, PlatformRecord } from './backends/record.js';
+import { ONNXRUNTIME } from './backends/onnxruntime.js';
+import { OPENVINO } from './backends/openvino.js';
+import { PYTHON } from './backends/python.js';
+import { PYTORCH } from './backends/pytorch.js';
+import { TENSORFLOW } from './backends/tensorflow.js';
+import { TENSORRT } from './backends/tensorrt.js';
+
+export { ONNXRUNTIME, OPENVINO, PYTHON, PYTORCH, TENSORFLOW, TENSORRT };
 
 /** The ensemble "platform": no backend, no model file (core kEnsemblePlatform). */
 export const ENSEMBLE_PLATFORM = 'ensemble';
 
-export const ONNXRUNTIME: BackendRecord = { name: 'onnxruntime', platforms: [{ name: 'onnxruntime_onnx', defaultModelFile: 'model.onnx' }] };
-export const TENSORRT: BackendRecord = { name: 'tensorrt', platforms: [{ name: 'tensorrt_plan', defaultModelFile: 'model.plan' }] };
-export const TENSORFLOW: BackendRecord = {
-  name: 'tensorflow',
-  platforms: [
-    { name: 'tensorflow_savedmodel', defaultModelFile: 'model.savedmodel' },
-    { name: 'tensorflow_graphdef', defaultModelFile: 'model.graphdef' },
-  ],
-};
-/** LibTorch (TorchScript) and AOTInductor models: one backend (core's kPyTorchAotiBackend is "pytorch"). */
-export const PYTORCH: BackendRecord = {
-  name: 'pytorch',
-  platforms: [
-    { name: 'pytorch_libtorch', aliases: ['libtorch'], defaultModelFile: 'model.pt' },
-    { name: 'torch_aoti', defaultModelFile: 'model.pt2' },
-  ],
-};
-export const OPENVINO: BackendRecord = { name: 'openvino', platforms: [], defaultModelFile: 'model.xml' };
-export const PYTHON: BackendRecord = { name: 'python', platforms: [], defaultModelFile: 'model.py' };
+/** Every backend tritonc has a record of (./backends). */
+export const BACKEND_RECORDS: readonly BackendRecord[] = BACKENDS;
 
-/** The backends whose platforms and model files core's auto-fill knows. */
-export const BACKEND_RECORDS: readonly BackendRecord[] = [TENSORFLOW, TENSORRT, ONNXRUNTIME, OPENVINO, PYTORCH, PYTHON];
+/** Every backend name tritonc knows: a name one typo away from these is much more likely a typo than a custom backend. */
+export const KNOWN_BACKENDS: readonly string[] = BACKENDS.map((b) => b.name);
+
+/** The record of a backend by name. */
+export const backendRecord = (name: string | undefined): BackendRecord | undefined => BACKENDS.find((b) => b.name === name);
 
 /** Every platform name Triton accepts in config.pbtxt (aliases excluded), the ensemble's included. */
 export const PLATFORM_NAMES: readonly string[] = [...BACKEND_RECORDS.flatMap((b) => b.platforms.map((p) => p.name)), ENSEMBLE_PLATFORM];
@@ -65,7 +42,7 @@ export function platformRecord(platform: string): { backend: BackendRecord; plat
 export const backendOfPlatform = (platform: string): string | undefined => platformRecord(platform)?.backend.name;
 
 /** The platform core pairs with a backend (its first), for the backends that have platforms. */
-export const platformOfBackend = (backend: string): string | undefined => BACKEND_RECORDS.find((b) => b.name === backend)?.platforms[0]?.name;
+export const platformOfBackend = (backend: string): string | undefined => backendRecord(backend)?.platforms[0]?.name;
 
 /**
  * The model file a config's backend opens when default_model_filename is unset: by its platform,
@@ -76,7 +53,7 @@ export function defaultModelFile(config: { backend?: string; platform?: string }
     const p = platformRecord(config.platform);
     if (p) return p.platform.defaultModelFile;
   }
-  const b = BACKEND_RECORDS.find((r) => r.name === config.backend);
+  const b = backendRecord(config.backend);
   return b ? (b.defaultModelFile ?? b.platforms[0]?.defaultModelFile) : undefined;
 }
 
@@ -85,3 +62,25 @@ export const isTensorrtPlatform = (platform: string | undefined): boolean => pla
 
 /** The ONNX Runtime backend's default model file: what generate writes and reads ONNX models as. */
 export const ONNX_MODEL_FILE = ONNXRUNTIME.platforms[0]!.defaultModelFile;
+
+/**
+ * The platform record a config's model file is served under: by its default_model_filename among
+ * its backend's platforms, else by its platform, else the backend's first.
+ */
+function servingPlatform(config: { backend?: string; platform?: string; default_model_filename?: string }): PlatformRecord | undefined {
+  const b = backendRecord(config.backend);
+  if (!b) return undefined;
+  const byFile = b.platforms.find((p) => p.defaultModelFile === config.default_model_filename);
+  return byFile ?? b.platforms.find((p) => p.name === config.platform || p.aliases?.includes(config.platform ?? '')) ?? b.platforms[0];
+}
+
+/** The kind of file the backend of `config` (after core's auto-fill) opens; 'none' for an ensemble or no backend. */
+export function modelFormatOf(config: { backend?: string; platform?: string; default_model_filename?: string }): ModelFormat {
+  if (config.platform === ENSEMBLE_PLATFORM || !config.backend) return 'none';
+  const b = backendRecord(config.backend);
+  if (!b) return 'other';
+  return b.platforms.length ? servingPlatform(config)!.format : (b.format ?? 'other');
+}
+
+/** The name under which a directory at the model file's path holds the model (ONNX Runtime's model.onnx), if the backend reads one. */
+export const directoryModelFile = (config: { backend?: string; platform?: string; default_model_filename?: string }): string | undefined => servingPlatform(config)?.directoryHolds;

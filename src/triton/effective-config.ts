@@ -8,8 +8,9 @@
 import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { AutofillResult } from './autofill.js';
-import { autoCompleteVllm } from './autocomplete-vllm.js';
-import { autoCompleteOnnx, onnxAutoCompleteSkipped, skippedStep, type OnnxAutoCompleteOptions } from './autocomplete-onnx.js';
+import type { OnnxAutoCompleteOptions } from './autocomplete-onnx.js';
+import { backendAutoComplete } from './backend-autocomplete.js';
+import { BACKEND_RECORDS, defaultModelFile, directoryModelFile, ENSEMBLE_PLATFORM } from './backend-records.js';
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
 import { hasErrors, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
@@ -40,6 +41,11 @@ export interface ModelSource {
   /** The model's version directories and files are provisioned elsewhere (configs-only): unknown, not missing. */
   filesElsewhere?(): boolean;
 }
+
+/** The backends whose auto-complete tritonc works out ("ONNX Runtime and vLLM"). */
+const REPRODUCED = ((titles: string[]) => (titles.length > 1 ? `${titles.slice(0, -1).join(', ')} and ${titles.at(-1)}` : (titles[0] ?? 'no')))(
+  BACKEND_RECORDS.filter((b) => b.autoComplete && b.autoComplete.from !== 'script').map((b) => b.title ?? b.name),
+);
 
 /** GPUs assumed on the serving host when the caller does not say. */
 export const DEFAULT_GPUS = 1;
@@ -95,7 +101,6 @@ export interface ResolveResult {
   pending: string[];
 }
 
-const ENSEMBLE_PLATFORM = 'ensemble';
 
 /** The fields a backend's auto-complete may fill in that the config leaves out (max_batch_size, tensors, their types and dims). */
 function leftForBackend(config: ModelConfig): string[] {
@@ -228,47 +233,54 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
     // Said in pending: which backend completes it is not known here.
   } else if (!autoComplete) {
     if (platform !== ENSEMBLE_PLATFORM) steps.push(step('autocomplete', 'note', [], `--disable-auto-complete-config: the ${backend} backend does not complete the config; it must be complete as written`));
-  } else if (backend === 'onnxruntime') {
-    if (onnxAutoCompleteSkipped(config)) {
-      steps.push(skippedStep(modelName));
-    } else {
-      const located = chosen ? locateModelFile(dir, config, (p) => model.kind(p)) : undefined;
-      modelFile = located?.path ?? located?.expected;
-      if (located?.path) {
-        const read = model.signature(located.path);
-        const e = read.error;
-        if (e) return unreadable({ kind: 'onnx', file: e.file, offset: e.offset, message: e.message, reason: e.reason }, { configFile, version, modelFile });
-        const sig = read.signature!;
-        steps.push(step('autocomplete', 'note', [], `read the model's inputs and outputs from ${located.path}`));
-        const completed = autoCompleteOnnx(config, sig, options);
+  } else if (platform !== ENSEMBLE_PLATFORM) {
+    const outcome = backendAutoComplete(config, {
+      modelFile: () => {
+        const located = chosen ? locateModelFile(dir, config, (p) => model.kind(p)) : undefined;
+        modelFile = located?.path ?? located?.expected;
+        return located?.path ? { path: located.path, ...model.signature(located.path) } : { ...(modelFile ? { expected: modelFile } : {}) };
+      },
+      scriptTexts: () => [],
+    }, options);
+    const title = outcome.record?.title ?? backend;
+    switch (outcome.kind) {
+      case 'skipped': {
+        const how = outcome.record.autoComplete;
+        if (how?.from === 'model') steps.push(step('autocomplete', 'note', [], how.skippedNote(modelName)));
+        break;
+      }
+      case 'unreadable-model': {
+        const e = outcome.error;
+        return unreadable({ kind: 'onnx', file: e.file, offset: e.offset, message: e.message, reason: e.reason }, { configFile, version, modelFile });
+      }
+      case 'completed': {
+        if (outcome.modelFile) steps.push(step('autocomplete', 'note', [], `read the model's inputs and outputs from ${outcome.modelFile}`));
+        const completed = outcome.completion;
         append(steps, completed.steps);
         config = completed.config;
-        if (completed.problems[0]) return refused(completed.problems[0], { version, modelFile });
+        if (completed.problems[0]) return refused(completed.problems[0], { version, ...(modelFile ? { modelFile } : {}) });
         const renormalized = normalizeModelConfig(config, 'after auto-complete');
         append(steps, renormalized.steps);
         config = renormalized.config;
-      } else if (elsewhere) {
-        pending.push(`what the onnxruntime backend reads from ${modelFile ?? `<version>/${config.default_model_filename || 'model.onnx'}`} at load, provisioned elsewhere: ${leftForBackend(config).join(', ') || 'nothing: the config lists inputs and outputs'}`);
-      } else {
+        break;
+      }
+      case 'no-model-file':
+        if (elsewhere) {
+          pending.push(`what the ${backend} backend reads from ${modelFile ?? `<version>/${config.default_model_filename || defaultModelFile(config)}`} at load, provisioned elsewhere: ${leftForBackend(config).join(', ') || 'nothing: the config lists inputs and outputs'}`);
+          break;
+        }
         return refused({
           stage: 'autocomplete',
           message: `unable to find '${modelFile}' for model instance '${modelName}'`,
-          fix: `the ONNX Runtime backend reads <model>/<version>/<default_model_filename> (a directory there means <dir>/model.onnx) to complete the config: put the model at ${modelFile}${chosen && chosen.dirName !== String(version) ? ` (the directory '${chosen.dirName}' is read as version ${version}, and Triton opens '${version}/')` : ''}`,
+          fix: `the ${title} backend reads <model>/<version>/<default_model_filename>${directoryModelFile(config) ? ` (a directory there means <dir>/${directoryModelFile(config)})` : ''} to complete the config: put the model at ${modelFile}${chosen && chosen.dirName !== String(version) ? ` (the directory '${chosen.dirName}' is read as version ${version}, and Triton opens '${version}/')` : ''}`,
         }, { version, modelFile });
+      case 'script':
+      case 'unread': {
+        steps.push(step('autocomplete', 'note', [], `the ${backend} backend may complete the config further when it loads the model; tritonc reproduces the ${REPRODUCED} backends' auto-complete only`));
+        const left = leftForBackend(config);
+        if (left.length) pending.push(`what the ${backend} backend's auto-complete fills in from its model at load, which tritonc does not read: ${left.join(', ')}`);
       }
     }
-  } else if (backend === 'vllm') {
-    const completed = autoCompleteVllm(config);
-    append(steps, completed.steps);
-    config = completed.config;
-    if (completed.problems[0]) return refused(completed.problems[0], { version });
-    const renormalized = normalizeModelConfig(config, 'after auto-complete');
-    append(steps, renormalized.steps);
-    config = renormalized.config;
-  } else if (platform !== ENSEMBLE_PLATFORM) {
-    steps.push(step('autocomplete', 'note', [], `the ${backend} backend may complete the config further when it loads the model; tritonc reproduces the ONNX Runtime and vLLM backends' auto-complete only`));
-    const left = leftForBackend(config);
-    if (left.length) pending.push(`what the ${backend} backend's auto-complete fills in from its model at load, which tritonc does not read: ${left.join(', ')}`);
   }
 
   return { ...base, status: 'ok', configFile, version, ...(modelFile ? { modelFile } : {}), config: inSchemaOrder(config, loadSchema().modelConfig) };

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import type { ModelConfig } from '../config/model-config.js';
 import { selectVersions, type ModelDir } from '../repo/model-dir.js';
 import type { PathKind } from '../util/path-kind.js';
+import { directoryModelFile, modelFormatOf, type ModelFormat } from './backend-records.js';
 
-export type ModelFormat = 'onnx' | 'tensorrt' | 'pytorch' | 'other' | 'none';
+export type { ModelFormat };
 
 export interface ModelFile {
   format: ModelFormat;
@@ -24,23 +25,7 @@ export interface ModelFile {
 }
 
 /** The format of the file a backend opens; 'none' for models without one (ensembles, Python's model.py). */
-export function modelFormat(config: ModelConfig): ModelFormat {
-  if (config.platform === 'ensemble') return 'none';
-  switch (config.backend ?? '') {
-    case 'onnxruntime':
-      return 'onnx';
-    case 'tensorrt':
-      return 'tensorrt';
-    case 'pytorch':
-      // The AOTInductor package (model.pt2) is not a TorchScript file.
-      return config.default_model_filename === 'model.pt2' ? 'other' : 'pytorch';
-    case 'python':
-    case '':
-      return 'none';
-    default:
-      return 'other';
-  }
-}
+export const modelFormat = (config: ModelConfig): ModelFormat => modelFormatOf(config);
 
 /**
  * The model file of `autofilled` (a config after core's backend autofill) in `layout`; `kind` says
@@ -55,9 +40,10 @@ export function locateModelFile(layout: ModelDir, autofilled: ModelConfig, kind:
   const found = kind(expected);
   // Something that is not a regular file is still what Triton opens: reading it reports why it fails.
   if (found === 'file' || found === 'other') return { format, version: latest.version, path: expected, expected };
-  if (found === 'dir' && format === 'onnx') {
-    // A directory named like the model file holds model.onnx plus its external data (ORT's ModelState::LoadModel).
-    const inner = join(expected, 'model.onnx');
+  const holds = directoryModelFile(autofilled);
+  if (found === 'dir' && holds) {
+    // A directory named like the model file holds the model plus its external data (ORT's ModelState::LoadModel).
+    const inner = join(expected, holds);
     return { format, version: latest.version, path: kind(inner) === 'file' ? inner : undefined, expected: inner };
   }
   return { format, version: latest.version, path: undefined, expected };

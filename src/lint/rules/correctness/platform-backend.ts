@@ -9,7 +9,7 @@ import { didYouMean } from '../../../pbtxt/suggest.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
 import { escapes } from '../../relative-path.js';
-import { KNOWN_BACKENDS } from '../../../triton/backends.js';
+import { KNOWN_BACKENDS } from '../../../triton/backend-records.js';
 import { PLATFORM_NAMES, TENSORFLOW, backendOfPlatform, platformOfBackend, platformRecord } from '../../../triton/backend-records.js';
 
 
