@@ -35,6 +35,7 @@ import { OwnFileError } from '../util/own-file.js';
 import { VERSION } from '../version.js';
 import { nearRemoteUrl } from '../remote/url.js';
 import { ONNX_MODEL_FILE } from '../triton/backend-records.js';
+import { completedConfig, type CompletedConfig, type CompletedOptions } from '../triton/completed-config.js';
 
 export interface LintOptions {
   /** Relative paths are resolved against it (default: process.cwd()). */
@@ -438,7 +439,9 @@ class LintRun {
       // With a long-lived workspace (watch) every config is read in full once and kept; a single run reads the others lightly.
       read: (file) => (this.options.workspace ? this.doc(file) : this.siblingDoc(file)),
       modelFile: (config) => this.modelFileOf(dir, config),
-      signature: (path) => this.signature(path).signature,
+      signature: (path) => this.signature(path),
+      text: (file) => this.files.text(file),
+      completion: resolveOptionsOf(settings),
     });
   }
 
@@ -586,6 +589,7 @@ class LazyRepositoryModel implements RepositoryModel {
   readonly filesElsewhere: ModelInfo['filesElsewhere'];
   private loaded: { configFile: string | undefined; doc: ConfigDocument | undefined; config: ModelConfig | undefined } | undefined;
   private file: ModelFile | undefined;
+  private completion: CompletedConfig | undefined;
 
   constructor(
     info: ModelInfo,
@@ -595,7 +599,10 @@ class LazyRepositoryModel implements RepositoryModel {
       configFile(): string | undefined;
       read(file: string): ConfigRead;
       modelFile(config: ModelConfig): ModelFile;
-      signature(path: string): ModelSignature | undefined;
+      signature(path: string): SignatureResult;
+      text(file: string): string | undefined;
+      /** The server's flags the completed config is worked out under. */
+      completion: CompletedOptions;
     },
   ) {
     ({ name: this.name, dir: this.dir, layout: this.layout, autofillListing: this.autofillListing, autofill: this.autofill, effective: this.effective, locked: this.locked, filesElsewhere: this.filesElsewhere } = info);
@@ -629,7 +636,22 @@ class LazyRepositoryModel implements RepositoryModel {
 
   signature(): ModelSignature | undefined {
     const f = this.located();
-    return f.format === 'onnx' && f.path ? this.source.signature(f.path) : undefined;
+    return f.format === 'onnx' && f.path ? this.source.signature(f.path).signature : undefined;
+  }
+
+  completed(): CompletedConfig {
+    if (this.completion) return this.completion;
+    const config = this.configFile && !this.config ? undefined : (this.config ?? {});
+    return (this.completion = completedConfig({
+      config,
+      autofill: (c) => this.autofill(c),
+      modelFile: () => {
+        const f = this.source.modelFile(config ?? {});
+        return f.path ? { path: f.path, ...this.source.signature(f.path) } : { ...(f.expected ? { expected: f.expected } : {}) };
+      },
+      // Where the backend looks for its script: the version directories, and the model directory (older layouts).
+      scriptTexts: (file) => [...this.layout().versionDirs.map((v) => join(v.path, file)), join(this.dir, file)].flatMap((p) => this.source.text(p) ?? []),
+    }, this.source.completion));
   }
 
   private located(): ModelFile {

@@ -67,6 +67,7 @@ import type { LintSettings, RuleLevel } from './settings-types.js';
 import type { AutofillListing, AutofillResult } from '../triton/autofill.js';
 import type { ResolveOptions, ResolveResult } from '../triton/effective-config.js';
 import type { GpuLoad } from '../triton/gpu-memory.js';
+import type { CompletedConfig } from '../triton/completed-config.js';
 import type { ModelDir } from '../repo/model-dir.js';
 import type { PathKind } from '../util/path-kind.js';
 import type { Lock } from '../workspace/lock.js';
@@ -236,6 +237,11 @@ export interface RepositoryModel extends ModelInfo {
   modelFile(): string | undefined;
   /** The ONNX signature, read on first call; undefined when there is no readable ONNX model. */
   signature(): ModelSignature | undefined;
+  /**
+   * Its config as other models see it once Triton loaded it (core's auto-fill, its backend's
+   * auto-complete), under the server the settings describe, and which parts of it are known.
+   */
+  completed(): CompletedConfig;
 }
 
 /** What is true of the repository's models together, computed once per run by the workspace. */

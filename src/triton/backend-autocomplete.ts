@@ -10,8 +10,8 @@ import { backendRecord, type BackendRecord, type Completion, type CompletionOpti
 export interface AutoCompleteInputs {
   /** The model file the backend reads, for the version Triton loads: its signature, or why there is none. */
   modelFile(): { path?: string; expected?: string; signature?: ModelSignature; error?: OnnxReadError };
-  /** The texts of the model's script (a Python model's model.py) where the backend looks for it. */
-  scriptTexts(): string[];
+  /** The texts of the model's script named `file` (a Python model's model.py) where the backend looks for it. */
+  scriptTexts(file: string): string[];
 }
 
 export type AutoCompleteOutcome =
@@ -37,7 +37,7 @@ export function backendAutoComplete(config: ModelConfig, inputs: AutoCompleteInp
     case 'config':
       return { kind: 'completed', record, completion: how.complete(config) };
     case 'script':
-      return { kind: 'script', record, defines: inputs.scriptTexts().some((text) => how.defines(text)) };
+      return { kind: 'script', record, defines: inputs.scriptTexts(config.default_model_filename || record.defaultModelFile || '').some((text) => how.defines(text)) };
     case 'model': {
       if (how.skipped(config)) return { kind: 'skipped', record };
       const file = inputs.modelFile();

@@ -7,11 +7,9 @@ import type { ModelConfig } from '../config/model-config.js';
 import { toProtoJson, type JsonValue } from '../config/proto-json.js';
 import { loadSchema } from '../config/schema.js';
 import { formatPosition } from '../diagnostics.js';
-import { onnxModelOf } from '../generate/targets.js';
 import { Workspace } from '../workspace/workspace.js';
 import { CannotRun } from './errors.js';
 import { displayPath } from '../util/display-path.js';
-import { ONNXRUNTIME, backendOfPlatform } from '../triton/backend-records.js';
 
 /** A config input or output as verify uses it. */
 export interface TensorSpec {
@@ -105,11 +103,8 @@ export function prepareVerify(path: string, cwd: string, shapes: readonly { name
   }
   const config = doc.value;
   const { inputs, outputs } = tensorSpecs(config);
-  const backend = config.backend ?? '';
-  const platform = config.platform ?? '';
-  const onnx = onnxModelOf(modelDir, workspace);
-  // Core's auto-fill picks onnxruntime from the config, or from a model.onnx when neither is set.
-  const isOnnx = backend === ONNXRUNTIME.name || backendOfPlatform(platform ?? '') === ONNXRUNTIME.name || (!backend && !platform && onnx !== undefined);
+  // The file Triton opens for this config: core's auto-fill decides the backend, the version policy the version.
+  const located = workspace.model(modelDir, md.name).modelFile(config);
   return {
     modelName: md.name,
     modelDir,
@@ -120,7 +115,7 @@ export function prepareVerify(path: string, cwd: string, shapes: readonly { name
     maxBatchSize: config.max_batch_size ?? 0,
     inputs,
     outputs,
-    onnxFile: isOnnx ? onnx?.file : undefined,
+    onnxFile: located.format === 'onnx' ? located.path : undefined,
     shown,
     sizes: inputSizes(inputs, config, shapes),
   };

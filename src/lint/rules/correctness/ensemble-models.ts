@@ -5,19 +5,17 @@
 // the one Triton runs after backend auto-fill and the ONNX Runtime backend's auto-complete. tritonc
 // completes ONNX models from their signature; what it cannot know (a model whose I/O the backend
 // fills in from a file it cannot read) is never blamed.
-import { autoCompleteVllm } from '../../../triton/autocomplete-vllm.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { PathSegment, Range } from '../../../diagnostics.js';
-import { autoCompleteOnnx, onnxAutoCompleteSkipped } from '../../../triton/autocomplete-onnx.js';
-import { defaultMaxBatchSize } from '../../../triton/server-options.js';
+import { UNKNOWN_COMPLETION, type CompletedConfig } from '../../../triton/completed-config.js';
+import { ENSEMBLE_PLATFORM } from '../../../triton/backend-records.js';
 import type { ModelConfig, ModelEnsembling_Step } from '../../../config/model-config.js';
 import { selectVersions } from '../../../repo/model-dir.js';
-import { defineRepositoryRule, type MessageOf, type RepositoryContext, type RepositoryModel, type RuleFiles } from '../../rule.js';
+import { defineRepositoryRule, type MessageOf, type RepositoryContext, type RepositoryModel } from '../../rule.js';
 import { maxBatchSize } from '../../tensors.js';
-import { PYTHON, defaultModelFile } from '../../../triton/backend-records.js';
 
-const ENSEMBLE = 'ensemble';
+const ENSEMBLE = ENSEMBLE_PLATFORM;
 
 const options = z.strictObject({
   externalModels: z
@@ -28,17 +26,9 @@ const options = z.strictObject({
 type Options = z.infer<typeof options>;
 
 /** A composing model's config as Triton runs it, and which parts of it tritonc can vouch for. */
-interface Completed {
-  config: ModelConfig;
-  inputs: boolean;
-  outputs: boolean;
-  maxBatchSize: boolean;
-  decoupled: boolean;
-  /** Why something is unknown, for nothing but debugging and tests. */
-  note?: string;
-}
+type Completed = CompletedConfig;
 
-const UNKNOWN: Completed = { config: {}, inputs: false, outputs: false, maxBatchSize: false, decoupled: false };
+const UNKNOWN: Completed = UNKNOWN_COMPLETION;
 
 /** A tensor as one model sees it (core's TensorNode). */
 interface TensorView {
@@ -65,13 +55,6 @@ function view(model: string, batching: boolean, type: string, dims: readonly (nu
 
 function typeName(t: unknown): string | undefined {
   return typeof t === 'string' ? t : typeof t === 'number' ? `TYPE_${t}` : undefined;
-}
-
-/** Whether a Python model's model.py defines auto_complete_config (it may then add I/O and batching). */
-function pythonAutoCompletes(model: RepositoryModel, files: RuleFiles): boolean {
-  const defines = (file: string): boolean => /\bdef\s+auto_complete_config\b/.test(files.text(file) ?? '');
-  const file = defaultModelFile({ backend: PYTHON.name })!;
-  return model.layout().versionDirs.some((v) => defines(join(v.path, file))) || defines(join(model.dir, file));
 }
 
 const messages = {
@@ -126,7 +109,6 @@ export const ensembleModels = defineRepositoryRule<Options, typeof messages>({
 class EnsembleCheck {
   private readonly byName = new Map<string, RepositoryModel>();
   private readonly ambiguous = new Set<string>();
-  private readonly completed = new Map<RepositoryModel, Completed>();
   private readonly decoupledMemo = new Map<RepositoryModel, boolean | undefined>();
 
   /** Step models may be elsewhere (the options say so): a missing one is then not reported. */
@@ -270,47 +252,7 @@ class EnsembleCheck {
   // ---- completed configs ------------------------------------------------------------------------
 
   private complete(dep: RepositoryModel): Completed {
-    let c = this.completed.get(dep);
-    if (!c) this.completed.set(dep, (c = this.computeCompleted(dep)));
-    return c;
-  }
-
-  private computeCompleted(dep: RepositoryModel): Completed {
-    if (dep.configFile && !dep.config) return { ...UNKNOWN, note: 'config has syntax errors' };
-    const filled = dep.autofill(dep.config ?? {});
-    if (filled.problem) return { ...UNKNOWN, note: filled.problem.message };
-    const config = filled.config;
-    const hasInputs = (config.input?.length ?? 0) + (config.batch_input?.length ?? 0) > 0;
-    const hasOutputs = (config.output?.length ?? 0) > 0;
-    const writtenMbs = maxBatchSize(config);
-    if (config.platform === ENSEMBLE) return { config, inputs: true, outputs: true, maxBatchSize: true, decoupled: true };
-    // A server without auto-complete runs every config as written.
-    if (!this.ctx.settings.server.autoCompleteConfig) return { config, inputs: true, outputs: true, maxBatchSize: true, decoupled: true };
-    if (config.backend === 'onnxruntime') {
-      if (onnxAutoCompleteSkipped(config)) return { config, inputs: true, outputs: true, maxBatchSize: true, decoupled: true };
-      const sig = dep.signature();
-      if (!sig) return { config, inputs: hasInputs, outputs: hasOutputs, maxBatchSize: writtenMbs > 0, decoupled: true, note: 'no readable ONNX model to complete the config from' };
-      const done = autoCompleteOnnx(config, sig, { defaultMaxBatchSize: defaultMaxBatchSize(this.ctx.settings.server) });
-      if (done.problems.length) return { ...UNKNOWN, note: done.problems[0]!.message };
-      return { config: done.config, inputs: true, outputs: true, maxBatchSize: true, decoupled: true };
-    }
-    if (config.backend === 'vllm') {
-      // The vLLM backend's auto-complete is known (vllm_backend src/model.py auto_complete_config).
-      const done = autoCompleteVllm({ ...config, name: config.name || dep.name });
-      if (done.problems.length) return { ...UNKNOWN, note: done.problems[0]!.message };
-      return { config: done.config, inputs: true, outputs: true, maxBatchSize: true, decoupled: true };
-    }
-    // Other backends complete what the config leaves out in their own ways; trust what is written.
-    const python = config.backend === 'python' && pythonAutoCompletes(dep, this.ctx.files);
-    const completes = python || !(hasInputs && hasOutputs);
-    return {
-      config,
-      inputs: hasInputs && !python,
-      outputs: hasOutputs && !python,
-      maxBatchSize: writtenMbs > 0 || !completes,
-      decoupled: !python || config.model_transaction_policy?.decoupled === true,
-      ...(completes ? { note: `the ${config.backend} backend may complete the config` } : {}),
-    };
+    return dep.completed();
   }
 
   /** Whether a model's responses are decoupled; an ensemble is iff any of its steps is (Triton overwrites it). */
