@@ -15,8 +15,12 @@ export const MODEL_READ_MESSAGES = {
   cannotRead: 'cannot read the model file: {{reason}}; Triton cannot load this model either',
   lfsPointer:
     'the model file is a Git LFS pointer, not the model: the object it stands for ({{objectSize}}, {{oid}}) was never fetched, so Triton cannot load it (its parser fails on the pointer text); run git lfs pull in this repository (with actions/checkout, set lfs: true)',
+  lfsPointerUnsized:
+    'the model file is a Git LFS pointer, not the model: the object it stands for (size not given, {{oid}}) was never fetched, so Triton cannot load it (its parser fails on the pointer text); run git lfs pull in this repository (with actions/checkout, set lfs: true)',
   lfsPointerElsewhere:
     'the model file is a Git LFS pointer ({{objectSize}}, {{oid}}): with --configs-only the model is provisioned separately, so this is not an error here, but the checks against the model did not run; run tritonc lock where the weights are, and commit tritonc.lock.json',
+  lfsPointerElsewhereUnsized:
+    'the model file is a Git LFS pointer (size not given, {{oid}}): with --configs-only the model is provisioned separately, so this is not an error here, but the checks against the model did not run; run tritonc lock where the weights are, and commit tritonc.lock.json',
   notOnnxAt: 'not a readable ONNX model (at byte {{byteOffset}}): {{reason}}; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)',
   notOnnx: 'not a readable ONNX model: {{reason}}; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)',
 } as const;
@@ -26,7 +30,10 @@ export function modelReadReport(error: OnnxReadError): MessageOf<typeof MODEL_RE
   if (error.kind === 'io') return { messageId: 'cannotRead', data };
   if (error.lfsPointer) {
     const { oid, size } = error.lfsPointer;
-    return { messageId: 'lfsPointer', data: { ...data, oid, objectBytes: size, objectSize: size === null ? 'size unknown' : formatBytes(size) } };
+    // A pointer without a size line gets its own wording (placeholders hold values only).
+    return size === null
+      ? { messageId: 'lfsPointerUnsized', data: { ...data, oid, objectBytes: size } }
+      : { messageId: 'lfsPointer', data: { ...data, oid, objectBytes: size, objectSize: formatBytes(size) } };
   }
   return error.offset === null ? { messageId: 'notOnnx', data } : { messageId: 'notOnnxAt', data: { ...data, byteOffset: error.offset } };
 }

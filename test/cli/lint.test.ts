@@ -130,7 +130,7 @@ describe('tritonc lint', () => {
     const dir = await writeRepo({ 'models/classifier/config.pbtxt': CLEAN, 'models/classifier/1/model.onnx': 'version https://git-lfs.github.com/spec/v1\n' });
     const r = await cli(['lint', '-f', 'json', ...OFF], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(errorsOf(r.stdout, 'model-unreadable')[0]).toMatchObject({ line: 1, messageId: 'lfsPointer', message: expect.stringContaining('run git lfs pull') });
+    expect(errorsOf(r.stdout, 'model-unreadable')[0]).toMatchObject({ line: 1, messageId: 'lfsPointerUnsized', message: expect.stringContaining('run git lfs pull') });
   });
 
   it('exit 2: missing paths, bad flags, bad settings, nothing to lint', async () => {

@@ -60,7 +60,7 @@ describe('fixes as text edits', () => {
   });
 
   it('name-matches-directory: sets name to the directory\'s', async () => {
-    const fixed = await fixOnce(CLASSIFIER_CONFIG.replace('name: "classifier"', 'name: "Classifier"'), CLASSIFIER, 'name-matches-directory', 'nameMismatch');
+    const fixed = await fixOnce(CLASSIFIER_CONFIG.replace('name: "classifier"', 'name: "Classifier"'), CLASSIFIER, 'name-matches-directory', 'nameCaseDiffers');
     expect(fixed).toBe(CLASSIFIER_CONFIG);
   });
 

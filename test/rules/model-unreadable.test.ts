@@ -1,29 +1,70 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLASSIFIER, CLASSIFIER_CONFIG, lintModel, findings } from '../lint/harness.js';
+import { lintSync } from '../../src/lint/engine.js';
+import { ruleById } from '../../src/lint/rules/index.js';
+import { modelReadReport } from '../../src/lint/model-read.js';
+import { OnnxReadError } from '../../src/onnx/errors.js';
+import { CLASSIFIER, CLASSIFIER_CONFIG, lintModel, writeRepo } from '../lint/harness.js';
+import { findingsOf, testRule } from '../support/rule-tester.js';
 
-describe('model-unreadable', () => {
-  it('valid: a readable model', async () => {
-    const { result } = await lintModel(CLASSIFIER_CONFIG, CLASSIFIER);
-    expect(findings(result, 'model-unreadable')).toEqual([]);
+const ID = 'model-unreadable';
+const MODEL = 'm/1/model.onnx';
+const pointer = (lines: string): Uint8Array => new TextEncoder().encode(`version https://git-lfs.github.com/spec/v1\n${lines}`);
+
+testRule(ID, {
+  valid: [{ name: 'a readable model', files: { 'm/config.pbtxt': CLASSIFIER_CONFIG, [MODEL]: CLASSIFIER } }],
+  invalid: [
+    {
+      name: 'a Git LFS pointer instead of the model: an error in the model file, naming the object',
+      files: { 'm/config.pbtxt': CLASSIFIER_CONFIG, [MODEL]: pointer('oid sha256:0123\nsize 123456\n') },
+      errors: [{ messageId: 'lfsPointer', severity: 'error', file: MODEL, line: 1, data: { oid: 'sha256:0123', objectBytes: 123456, objectSize: '121 KiB', kind: 'format' } }],
+    },
+    {
+      name: 'a Git LFS pointer without a size line',
+      files: { 'm/config.pbtxt': CLASSIFIER_CONFIG, [MODEL]: pointer('oid sha256:0123\n') },
+      errors: [{ messageId: 'lfsPointerUnsized', severity: 'error', file: MODEL, line: 1, data: { oid: 'sha256:0123', objectBytes: null } }],
+    },
+    {
+      name: 'a Git LFS pointer under --configs-only: a note (the weights are provisioned elsewhere)',
+      files: { 'm/config.pbtxt': CLASSIFIER_CONFIG, [MODEL]: pointer('oid sha256:0123\nsize 123456\n') },
+      options: { configsOnly: true },
+      errors: [{ messageId: 'lfsPointerElsewhere', severity: 'info', file: MODEL, data: { oid: 'sha256:0123', objectBytes: 123456, objectSize: '121 KiB' } }],
+    },
+    {
+      name: 'a Git LFS pointer without a size line under --configs-only',
+      files: { 'm/config.pbtxt': CLASSIFIER_CONFIG, [MODEL]: pointer('oid sha256:0123\n') },
+      options: { configsOnly: true },
+      errors: [{ messageId: 'lfsPointerElsewhereUnsized', severity: 'info', file: MODEL, data: { oid: 'sha256:0123' } }],
+    },
+  ],
+});
+
+// The reader's reason is its own sentence (the ONNX reader's errors are text, not ids), which the
+// tester's wording check refuses in a placeholder: these findings are checked by id and data here.
+describe(`${ID}: the reader's reason`, () => {
+  it('a truncated model names the byte where it stops', () => {
+    const found = findingsOf(ID, { name: 'truncated', files: { 'm/config.pbtxt': CLASSIFIER_CONFIG, [MODEL]: new Uint8Array([0x08, 0x08, 0x3a, 0xff, 0x01, 0x0a]) } });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ messageId: 'notOnnxAt', severity: 'error', data: { kind: 'format', byteOffset: expect.any(Number), reason: expect.any(String) } });
+    expect(found[0]!.file.endsWith(MODEL)).toBe(true);
   });
-  it('invalid: a Git LFS pointer instead of the model: error in the model file, names the object and git lfs pull', async () => {
-    const pointer = new TextEncoder().encode('version https://git-lfs.github.com/spec/v1\noid sha256:0123\nsize 123456\n');
-    const { dir, result } = await lintModel(CLASSIFIER_CONFIG, pointer);
-    const [f, ...rest] = findings(result, 'model-unreadable', dir);
-    expect(rest).toEqual([]);
-    expect(f).toMatchObject({ file: 'm/1/model.onnx', severity: 'error', line: 1, column: 1 });
-    expect(f!.message).toBe(
-      'the model file is a Git LFS pointer, not the model: the object it stands for (121 KiB, sha256:0123) was never fetched, so Triton cannot load it (its parser fails on the pointer text); run git lfs pull in this repository (with actions/checkout, set lfs: true)',
-    );
-    const [d] = result.results.flatMap((r) => r.diagnostics).filter((x) => x.ruleId === 'model-unreadable');
-    expect(d).toMatchObject({ messageId: 'lfsPointer', data: { oid: 'sha256:0123', objectBytes: 123456 } });
-    // The model-aware rules do not run without a signature; the config's other rules still do.
+  it('a FIFO where the model file should be cannot be read (on disk)', async () => {
+    const dir = await writeRepo({ 'm/config.pbtxt': CLASSIFIER_CONFIG });
+    mkdirSync(join(dir, 'm/1'));
+    execFileSync('mkfifo', [join(dir, MODEL)]);
+    const found = lintSync([join(dir, 'm')], { cwd: dir, rules: [ruleById(ID)!] }).results.flatMap((r) => r.diagnostics);
+    expect(found.map((d) => ({ messageId: d.messageId, data: d.data }))).toEqual([{ messageId: 'cannotRead', data: expect.objectContaining({ kind: 'io', reason: expect.stringContaining('not a regular file') }) }]);
+  });
+  it('a reader failure without an offset (a reader bug caught by the workspace)', () => {
+    expect(modelReadReport(new OnnxReadError('format', 'm/1/model.onnx', null, 'boom'))).toEqual({ messageId: 'notOnnx', data: { reason: 'boom', byteOffset: null, kind: 'format' } });
+  });
+});
+
+describe(`${ID}: with every rule`, () => {
+  it('the model-aware rules do not run without a signature; the config is still linted', async () => {
+    const { result } = await lintModel(CLASSIFIER_CONFIG, pointer('oid sha256:0123\nsize 123456\n'));
     expect(result.errorCount).toBe(1);
-  });
-  it('invalid: a truncated model names the byte where it stops', async () => {
-    const { dir, result } = await lintModel(CLASSIFIER_CONFIG, new Uint8Array([0x08, 0x08, 0x3a, 0xff, 0x01, 0x0a]));
-    const [f] = findings(result, 'model-unreadable', dir);
-    expect(f!.message).toMatch(/at byte \d+/);
-    expect(result.results.find((r) => r.filePath.endsWith('model.onnx'))!.diagnostics[0]!.data).toMatchObject({ kind: 'format' });
   });
 });

@@ -1,93 +1,134 @@
 import { describe, expect, it } from 'vitest';
-import { lintConfig, lintFiles } from './core-support.js';
+import type { Report } from '../../src/lint/rule.js';
+import { platformBackend } from '../../src/lint/rules/correctness/platform-backend.js';
+import { testRule } from '../support/rule-tester.js';
 
 const ID = 'platform-backend';
 
-describe(ID, () => {
-  describe('valid', () => {
-    it.each([
-      ['backend alone', 'backend: "onnxruntime"\n'],
-      ['platform alone', 'platform: "onnxruntime_onnx"\n'],
-      ['a matching pair', 'platform: "tensorrt_plan"\nbackend: "tensorrt"\n'],
-      ['PyTorch AOTInductor (same backend type as LibTorch)', 'platform: "torch_aoti"\nbackend: "pytorch"\n'],
-      ['a custom backend with any platform', 'backend: "dali"\nplatform: "whatever"\n'],
-      ['python backend', 'backend: "python"\n'],
-      ['an ensemble', 'platform: "ensemble"\nensemble_scheduling { step [ ] }\n'],
-      ['default_model_filename naming the backend', 'default_model_filename: "model.onnx"\n'],
-      ['runtime inside the backend directory', 'backend: "identity"\nruntime: "lib/libtriton_identity.so"\n'],
-      ['a custom backend of a name far from every known one', 'backend: "my_tokenizer"\n'],
-      ['the TensorRT-LLM and vLLM backends', 'backend: "tensorrtllm"\n'],
-    ])('%s', async (_, config) => {
-      expect(await lintConfig(ID, config)).toEqual([]);
-    });
-    it('nothing set, and the version directory holds model.onnx (a directory counts)', async () => {
-      expect(await lintFiles(ID, { 'm/config.pbtxt': 'max_batch_size: 4\n', 'm/1/model.onnx': '' })).toEqual([]);
-      expect(await lintFiles(ID, { 'm/config.pbtxt': '', 'm/1/model.onnx/model.onnx': '' })).toEqual([]);
-    });
-    it('nothing set, and the model name says the backend (model.<backend>)', async () => {
-      expect(await lintFiles(ID, { 'model.identity/config.pbtxt': '', 'model.identity/1/x': '' }, 'model.identity')).toEqual([]);
-    });
-  });
+testRule(ID, {
+  valid: [
+    { name: 'backend alone', config: 'backend: "onnxruntime"\n' },
+    { name: 'platform alone', config: 'platform: "onnxruntime_onnx"\n' },
+    { name: 'a matching pair', config: 'platform: "tensorrt_plan"\nbackend: "tensorrt"\n' },
+    { name: 'PyTorch AOTInductor (same backend type as LibTorch)', config: 'platform: "torch_aoti"\nbackend: "pytorch"\n' },
+    { name: 'a custom backend with any platform', config: 'backend: "dali"\nplatform: "whatever"\n' },
+    { name: 'python backend', config: 'backend: "python"\n' },
+    { name: 'an ensemble', config: 'platform: "ensemble"\nensemble_scheduling { step [ ] }\n' },
+    { name: 'default_model_filename naming the backend', config: 'default_model_filename: "model.onnx"\n' },
+    { name: 'runtime inside the backend directory', config: 'backend: "identity"\nruntime: "lib/libtriton_identity.so"\n' },
+    { name: 'a custom backend of a name far from every known one', config: 'backend: "my_tokenizer"\n' },
+    { name: 'the TensorRT-LLM and vLLM backends', config: 'backend: "tensorrtllm"\n' },
+    { name: 'nothing set, and the version directory holds model.onnx', files: { 'm/config.pbtxt': 'max_batch_size: 4\n', 'm/1/model.onnx': '' } },
+    { name: 'nothing set, and the version directory holds model.onnx as a directory', files: { 'm/config.pbtxt': '', 'm/1/model.onnx/model.onnx': '' } },
+    { name: 'nothing set, and the model name says the backend (model.<backend>)', files: { 'model.identity/config.pbtxt': '', 'model.identity/1/x': '' }, targets: ['model.identity'] },
+    { name: 'tensorflow backend with a SavedModel: auto-fill settles the platform', files: { 'm/config.pbtxt': 'backend: "tensorflow"\n', 'm/1/model.savedmodel/saved_model.pb': '' } },
+  ],
+  invalid: [
+    {
+      name: 'a backend one typo away from a known one (core finds no library for it): the fix corrects it',
+      config: 'backend: "pyhton"\nmax_batch_size: 8\n',
+      errors: [{ messageId: 'misspeltBackend', severity: 'error', line: 1, token: '"pyhton"', path: ['backend'], data: { backend: 'pyhton', suggestion: 'python' } }],
+      output: 'backend: "python"\nmax_batch_size: 8\n',
+    },
+    {
+      name: 'another misspelt backend',
+      config: 'backend: "onnxruntme"\n',
+      errors: [{ messageId: 'misspeltBackend', data: { backend: 'onnxruntme', suggestion: 'onnxruntime' } }],
+      output: 'backend: "onnxruntime"\n',
+    },
+    {
+      name: 'a backend name written as the platform',
+      config: 'platform: "onnxruntime"\nmax_batch_size: 8\n',
+      errors: [{ messageId: 'unknownPlatformIsBackend', severity: 'error', line: 1, token: '"onnxruntime"', data: { platform: 'onnxruntime', name: 'm', backendPlatform: 'onnxruntime_onnx' } }],
+      output: null,
+    },
+    {
+      name: 'a backend without a platform of its own written as the platform',
+      config: 'platform: "python"\n',
+      errors: [{ messageId: 'unknownPlatformIsBackendOnly', token: '"python"', data: { platform: 'python', name: 'm' } }],
+    },
+    {
+      name: 'a misspelt platform gets a suggestion',
+      config: 'platform: "onnxruntime_onx"\n',
+      errors: [{ messageId: 'unknownPlatformDidYouMean', data: { platform: 'onnxruntime_onx', name: 'm', suggestion: 'onnxruntime_onnx' } }],
+    },
+    {
+      name: 'an unknown platform far from every known one: the platforms listed',
+      config: 'platform: "foobar_qux"\n',
+      errors: [{ messageId: 'unknownPlatform', token: '"foobar_qux"', data: { platform: 'foobar_qux', name: 'm', platforms: expect.stringContaining("'onnxruntime_onnx'") } }],
+    },
+    {
+      name: 'a custom default_model_filename without platform or backend (AutoCompleteBackendFields)',
+      config: 'default_model_filename: "resnet50.onnx"\n',
+      errors: [{ messageId: 'filenameNamesNoBackend', severity: 'error', token: '"resnet50.onnx"', data: { filename: 'resnet50.onnx', platform: '', name: 'm', suggestion: 'onnxruntime' } }],
+    },
+    {
+      name: 'a custom default_model_filename of an extension no backend claims',
+      config: 'default_model_filename: "weights.bin"\n',
+      errors: [{ messageId: 'filenameNamesNoBackend', data: { filename: 'weights.bin', suggestion: '<backend>' } }],
+    },
+    {
+      name: 'a known backend with a platform of another framework: points at the platform, the fix sets the backend\'s',
+      config: 'backend: "onnxruntime"\nplatform: "tensorrt_plan"\n',
+      errors: [{ messageId: 'platformBackendMismatch', severity: 'error', line: 2, token: '"tensorrt_plan"', data: { platform: 'tensorrt_plan', backend: 'onnxruntime', suggestion: 'onnxruntime_onnx' } }],
+      output: 'backend: "onnxruntime"\nplatform: "onnxruntime_onnx"\n',
+    },
+    {
+      name: "the 'libtorch' alias: auto-fill accepts it, the pair check does not",
+      config: 'platform: "libtorch"\n',
+      errors: [{ messageId: 'platformAliasBackendMismatchFilled', data: { platform: 'libtorch', backend: 'pytorch', platformName: 'pytorch_libtorch', suggestion: 'pytorch_libtorch' } }],
+      output: 'platform: "pytorch_libtorch"\n',
+    },
+    {
+      name: "the 'libtorch' alias with the backend written",
+      config: 'platform: "libtorch"\nbackend: "pytorch"\n',
+      errors: [{ messageId: 'platformAliasBackendMismatch', token: '"libtorch"', data: { platform: 'libtorch', backend: 'pytorch', platformName: 'pytorch_libtorch', suggestion: 'pytorch_libtorch' } }],
+    },
+    {
+      name: 'tensorflow backend whose platform cannot be inferred, with a version directory: error',
+      files: { 'm/config.pbtxt': 'backend: "tensorflow"\n', 'm/1/model.onnx': '' },
+      errors: [{ messageId: 'tensorflowNeedsPlatform', severity: 'error', token: '"tensorflow"', data: { platform: '', backend: 'tensorflow', platforms: '"tensorflow_savedmodel" or "tensorflow_graphdef"' } }],
+    },
+    {
+      name: 'tensorflow backend without a version directory: a warning (a guess)',
+      config: 'backend: "tensorflow"\n',
+      errors: [{ messageId: 'tensorflowNeedsPlatformNoVersionDir', severity: 'warning', token: '"tensorflow"', data: { platform: '', backend: 'tensorflow' } }],
+    },
+    {
+      name: 'an ensemble with a backend',
+      config: 'platform: "ensemble"\nbackend: "onnxruntime"\n',
+      errors: [{ messageId: 'ensembleWithBackend', line: 2, token: '"onnxruntime"', data: { backend: 'onnxruntime', name: 'm' } }],
+    },
+    {
+      name: 'nothing identifies the backend, and Triton can look in a version directory: error at the name',
+      files: { 'm/config.pbtxt': 'name: "m"\nmax_batch_size: 4\n', 'm/1/weights.bin': '' },
+      errors: [{ messageId: 'noModelFileRecognized', severity: 'error', token: '"m"', data: { model: 'm', versionDir: '1', modelAt: '1' } }],
+    },
+    {
+      name: 'nothing identifies the backend, and the first version directory is not 1',
+      files: { 'm/config.pbtxt': 'max_batch_size: 4\n', 'm/3/weights.bin': '' },
+      errors: [{ messageId: 'noModelFileRecognized', data: { model: 'm', versionDir: '3', modelAt: '<version>' } }],
+    },
+    {
+      name: 'nothing identifies the backend, and there is no version directory: a warning at the top',
+      config: 'max_batch_size: 4\n',
+      errors: [{ messageId: 'noVersionDirectoryToInfer', severity: 'warning', line: 1, path: [], data: { model: 'm' } }],
+    },
+    {
+      name: 'runtime escaping the backend directory',
+      config: 'backend: "identity"\nruntime: "../lib/libtriton_identity.so"\n',
+      errors: [{ messageId: 'runtimeEscapes', severity: 'error', line: 2, token: '"../lib/libtriton_identity.so"', data: { runtime: '../lib/libtriton_identity.so', name: 'm', fileName: 'libtriton_identity.so' } }],
+    },
+  ],
+});
 
-  describe('invalid', () => {
-    it('a backend one typo away from a known one (core finds no library for it)', async () => {
-      const [f, ...rest] = await lintConfig(ID, 'backend: "pyhton"\nmax_batch_size: 8\n');
-      expect(rest).toEqual([]);
-      expect(f).toMatchObject({ severity: 'error', line: 1, token: '"pyhton"' });
-      expect(f!.message).toContain(`did you mean "python"? Triton finds no library for it and refuses the model ("unable to find backend library for backend 'pyhton', try specifying runtime on the model configuration.")`);
-      expect((await lintConfig(ID, 'backend: "onnxruntme"\n'))[0]!.message).toContain('did you mean "onnxruntime"?');
-    });
-    it('a backend name written as the platform', async () => {
-      const [f, ...rest] = await lintConfig(ID, 'platform: "onnxruntime"\nmax_batch_size: 8\n');
-      expect(rest).toEqual([]);
-      expect(f).toMatchObject({ severity: 'error', line: 1, token: '"onnxruntime"' });
-      expect(f!.message).toBe(
-        `platform "onnxruntime" is not a platform Triton knows and no backend is set, so Triton refuses the model ("unexpected platform type 'onnxruntime' for m"); 'onnxruntime' is a backend, not a platform: write backend: "onnxruntime" (or platform: "onnxruntime_onnx")`,
-      );
-    });
-    it('a misspelt platform gets a suggestion', async () => {
-      const [f] = await lintConfig(ID, 'platform: "onnxruntime_onx"\n');
-      expect(f!.message).toContain(`("unexpected platform type 'onnxruntime_onx' for m"); did you mean platform: "onnxruntime_onnx"?`);
-    });
-    it('a custom default_model_filename without platform or backend (AutoCompleteBackendFields)', async () => {
-      const [f] = await lintConfig(ID, 'default_model_filename: "resnet50.onnx"\n');
-      expect(f).toMatchObject({ severity: 'error', token: '"resnet50.onnx"' });
-      expect(f!.message).toContain(`("unexpected platform type '' for m"); add backend: "onnxruntime" next to it`);
-    });
-    it('a known backend with a platform of another framework: points at the platform', async () => {
-      const [f] = await lintConfig(ID, 'backend: "onnxruntime"\nplatform: "tensorrt_plan"\n');
-      expect(f).toMatchObject({ severity: 'error', line: 2, token: '"tensorrt_plan"' });
-      expect(f!.message).toContain(`("unexpected 'platform' and 'backend' pair, got:tensorrt_plan, onnxruntime"); set platform: "onnxruntime_onnx" or remove platform`);
-    });
-    it("the 'libtorch' alias: auto-fill accepts it, the pair check does not", async () => {
-      const [f] = await lintConfig(ID, 'platform: "libtorch"\n');
-      expect(f!.message).toContain(`("unexpected 'platform' and 'backend' pair, got:libtorch, pytorch")`);
-      expect(f!.message).toContain('set platform: "pytorch_libtorch"');
-    });
-    it('tensorflow backend whose platform cannot be inferred: error with a version directory, warning without', async () => {
-      const withDir = await lintFiles(ID, { 'm/config.pbtxt': 'backend: "tensorflow"\n', 'm/1/model.onnx': '' });
-      expect(withDir[0]).toMatchObject({ severity: 'error', token: '"tensorflow"' });
-      expect(withDir[0]!.message).toContain(`got:, tensorflow`);
-      expect((await lintConfig(ID, 'backend: "tensorflow"\n'))[0]).toMatchObject({ severity: 'warning' });
-      expect(await lintFiles(ID, { 'm/config.pbtxt': 'backend: "tensorflow"\n', 'm/1/model.savedmodel/saved_model.pb': '' })).toEqual([]);
-    });
-    it('an ensemble with a backend', async () => {
-      const [f] = await lintConfig(ID, 'platform: "ensemble"\nbackend: "onnxruntime"\n');
-      expect(f).toMatchObject({ line: 2, token: '"onnxruntime"' });
-      expect(f!.message).toContain(`("Ensemble model 'm' must have platform type 'ensemble' and empty backend type"); remove backend`);
-    });
-    it('nothing identifies the backend: error when Triton can look in a version directory, warning when there is none', async () => {
-      const [f] = await lintFiles(ID, { 'm/config.pbtxt': 'name: "m"\nmax_batch_size: 4\n', 'm/1/weights.bin': '' });
-      expect(f).toMatchObject({ severity: 'error', token: '"m"' });
-      expect(f!.message).toContain(`("Invalid model name: Could not determine backend for model 'm' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'.")`);
-      const [g] = await lintConfig(ID, 'max_batch_size: 4\n');
-      expect(g).toMatchObject({ severity: 'warning', line: 1, column: 1 });
-      expect(g!.message).toContain('the model directory has no version directory');
-    });
-    it('runtime escaping the backend directory', async () => {
-      const [f] = await lintConfig(ID, 'backend: "identity"\nruntime: "../lib/libtriton_identity.so"\n');
-      expect(f).toMatchObject({ severity: 'error', line: 2, token: '"../lib/libtriton_identity.so"' });
-      expect(f!.message).toContain(`("backend library name '../lib/libtriton_identity.so' escapes backend directory '<dir>', for model 'm', check model config runtime field"); put the library in the model directory and write its file name, e.g. runtime: "libtriton_identity.so"`);
-    });
+// Not reachable through the auto-fill (a config with neither platform nor file name either finds a
+// backend or hits its step 8), so the rule is run on a stub whose auto-fill settles nothing.
+describe(`${ID}: an auto-fill that settles no backend`, () => {
+  it('says Triton cannot tell the backend', () => {
+    const reports: Report[] = [];
+    const model = { name: 'm', autofillListing: () => ({ modelName: 'm' }), autofill: () => ({ config: {}, steps: [] }) };
+    platformBackend.check({ config: {}, model, report: (r: Report) => reports.push(r), isEnabled: () => true } as never);
+    expect(reports).toEqual([{ path: [], messageId: 'noBackend', data: { platform: '', name: 'm' } }]);
   });
 });

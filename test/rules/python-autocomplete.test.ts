@@ -2,7 +2,7 @@
 // config.pbtxt, 1/model.py, 1/model.yaml as the template ships them, changed one thing at a time).
 import { describe, expect, it } from 'vitest';
 import { readTritonConfig } from '../../src/triton/autocomplete-trtllm-llmapi.js';
-import { lintFilesData } from './rule-data.js';
+import { MEMORY_ROOT, testRule } from '../support/rule-tester.js';
 
 const ID = 'python-autocomplete';
 const MODEL_PY = `import yaml
@@ -23,7 +23,7 @@ const YAML = (tc: string) => `# ======= TRTLLM Model Configurations =======\nmod
 const TEMPLATE_TC = 'triton_config:\n  max_batch_size: 0 # The current implementation does not support batching\n  decoupled: False\n';
 const CONFIG = 'name: "tensorrt_llm"\nbackend: "python"\ninstance_group [ { count: 1 kind : KIND_CPU } ]\n';
 const repo = (config: string, yaml?: string, py = MODEL_PY) => ({ 'tensorrt_llm/config.pbtxt': config, 'tensorrt_llm/1/model.py': py, ...(yaml === undefined ? {} : { 'tensorrt_llm/1/model.yaml': yaml }) });
-const lint = (files: Record<string, string>) => lintFilesData(ID, files, ['tensorrt_llm']);
+const repoCase = (config: string, yaml?: string, py = MODEL_PY) => ({ files: repo(config, yaml, py), targets: ['tensorrt_llm'] });
 
 describe('readTritonConfig', () => {
   it('reads the block and flow styles, with YAML 1.1 booleans and comments', () => {
@@ -36,37 +36,51 @@ describe('readTritonConfig', () => {
   });
 });
 
-describe(ID, () => {
-  describe('valid', () => {
-    it.each([
-      ['the template as shipped', repo(CONFIG, YAML(TEMPLATE_TC))],
-      ['the config agreeing with model.yaml', repo(`${CONFIG}max_batch_size: 0\nmodel_transaction_policy { decoupled: false }\n`, YAML(TEMPLATE_TC))],
-      ['model.yaml raising max_batch_size over the config', repo(`${CONFIG}max_batch_size: 4\n`, YAML('triton_config:\n  max_batch_size: 8\n  decoupled: true\n'))],
-      ['another Python model, no model.yaml', repo('backend: "python"\nmax_batch_size: 8\n', undefined, 'class TritonPythonModel:\n    pass\n')],
-    ])('%s', async (_, files) => {
-      expect(await lint(files)).toEqual([]);
-    });
-  });
-
-  describe('invalid', () => {
-    it("decoupled in the config that model.yaml contradicts: python_backend's message", async () => {
-      const [f] = await lint(repo(`${CONFIG}model_transaction_policy { decoupled: true }\n`, YAML(TEMPLATE_TC)));
-      expect(f).toMatchObject({ severity: 'error', messageId: 'refused', token: 'true' });
-      expect(f!.message).toContain("(\"trying to change decoupled property in auto-complete-config for model 'tensorrt_llm', which is already set to 'True'.\")");
-    });
-    it('a larger max_batch_size in the config than model.yaml sets', async () => {
-      const [f] = await lint(repo(`${CONFIG}max_batch_size: 8\n`, YAML(TEMPLATE_TC)));
-      expect(f!.message).toContain("configuration specified max_batch_size 8, but in auto-complete-config function for model 'tensorrt_llm' specified max_batch_size 0");
-    });
-    it('no model.yaml, or no triton_config in it', async () => {
-      const [missing] = await lint(repo(CONFIG));
-      expect(missing).toMatchObject({ messageId: 'noModelYaml' });
-      expect(missing!.message).toMatch(/'model\.yaml' containing TRT-LLM engine args not found in '.*tensorrt_llm\/1'/);
-      const [none] = await lint(repo(CONFIG, 'model: x\n'));
-      expect(none).toMatchObject({ file: 'tensorrt_llm/1/model.yaml', messageId: 'noTritonConfig' });
-    });
-    it('nothing with auto-complete off: the config runs as written', async () => {
-      expect(await lint({ ...repo(`${CONFIG}max_batch_size: 8\n`, YAML(TEMPLATE_TC)), 'tritonc.config.json': '{"server":{"disableAutoCompleteConfig":true}}' })).toEqual([]);
-    });
-  });
+testRule(ID, {
+  valid: [
+    { name: 'the template as shipped', ...repoCase(CONFIG, YAML(TEMPLATE_TC)) },
+    { name: 'the config agreeing with model.yaml', ...repoCase(`${CONFIG}max_batch_size: 0\nmodel_transaction_policy { decoupled: false }\n`, YAML(TEMPLATE_TC)) },
+    { name: 'model.yaml raising max_batch_size over the config', ...repoCase(`${CONFIG}max_batch_size: 4\n`, YAML('triton_config:\n  max_batch_size: 8\n  decoupled: true\n')) },
+    { name: 'another Python model, no model.yaml', ...repoCase('backend: "python"\nmax_batch_size: 8\n', undefined, 'class TritonPythonModel:\n    pass\n') },
+    {
+      name: 'nothing with auto-complete off: the config runs as written',
+      ...repoCase(`${CONFIG}max_batch_size: 8\n`, YAML(TEMPLATE_TC)),
+      settings: { server: { disableAutoCompleteConfig: true } },
+    },
+  ],
+  invalid: [
+    {
+      name: "decoupled in the config that model.yaml contradicts: python_backend's message",
+      ...repoCase(`${CONFIG}model_transaction_policy { decoupled: true }\n`, YAML(TEMPLATE_TC)),
+      errors: [{
+        messageId: 'refusedDecoupled',
+        severity: 'error',
+        token: 'true',
+        path: ['model_transaction_policy', 'decoupled'],
+        file: 'tensorrt_llm/config.pbtxt',
+        data: { name: 'tensorrt_llm', configDecoupled: 'True', yamlDecoupled: false, triton: "trying to change decoupled property in auto-complete-config for model 'tensorrt_llm', which is already set to 'True'." },
+      }],
+    },
+    {
+      name: 'a larger max_batch_size in the config than model.yaml sets',
+      ...repoCase(`${CONFIG}max_batch_size: 8\n`, YAML(TEMPLATE_TC)),
+      errors: [{
+        messageId: 'refusedMaxBatchSize',
+        token: '8',
+        path: ['max_batch_size'],
+        file: 'tensorrt_llm/config.pbtxt',
+        data: { name: 'tensorrt_llm', configMaxBatchSize: 8, yamlMaxBatchSize: 0, triton: "configuration specified max_batch_size 8, but in auto-complete-config function for model 'tensorrt_llm' specified max_batch_size 0" },
+      }],
+    },
+    {
+      name: 'no model.yaml',
+      ...repoCase(CONFIG),
+      errors: [{ messageId: 'noModelYaml', file: 'tensorrt_llm/config.pbtxt', data: { version: '1', dir: `${MEMORY_ROOT}/tensorrt_llm/1`, file: `${MEMORY_ROOT}/tensorrt_llm/1/model.yaml` } }],
+    },
+    {
+      name: 'no triton_config in model.yaml',
+      ...repoCase(CONFIG, 'model: x\n'),
+      errors: [{ messageId: 'noTritonConfig', file: 'tensorrt_llm/1/model.yaml', line: 1 }],
+    },
+  ],
 });

@@ -1,32 +1,32 @@
-import { describe, expect, it } from 'vitest';
-import { lintConfig } from './core-support.js';
+import { testRule } from '../support/rule-tester.js';
 
-const ID = 'response-cache';
 const ORT = 'backend: "onnxruntime"\nmax_batch_size: 8\n';
 
-describe(ID, () => {
-  describe('valid', () => {
-    it.each([
-      ['cache on a plain model', `${ORT}response_cache { enable: true }\n`],
-      ['cache disabled on a decoupled model', `${ORT}model_transaction_policy { decoupled: true }\nresponse_cache { enable: false }\n`],
-      ['sequence batching without cache', `${ORT}sequence_batching { }\n`],
-    ])('%s', async (_, config) => {
-      expect(await lintConfig(ID, config)).toEqual([]);
-    });
-  });
-
-  describe('invalid', () => {
-    it('a decoupled model: points at enable', async () => {
-      const [f, ...rest] = await lintConfig(ID, `${ORT}model_transaction_policy { decoupled: True }\nresponse_cache { enable: true }\n`);
-      expect(rest).toEqual([]);
-      expect(f).toMatchObject({ severity: 'error', line: 4, token: 'true' });
-      expect(f!.message).toBe(
-        `the response cache cannot serve a decoupled model (it sends any number of responses per request), so Triton refuses the model ("Response Cache does not currently support model m with 'decoupled' transaction policy. Please disable the response cache."); remove response_cache or set enable: false`,
-      );
-    });
-    it('the sequence batcher', async () => {
-      const [f] = await lintConfig(ID, `${ORT}sequence_batching { }\nresponse_cache { enable: true }\n`);
-      expect(f!.message).toContain('("Response Cache does not currently support model m with sequence batching scheduler. Please disable the response cache.")');
-    });
-  });
+testRule('response-cache', {
+  valid: [
+    { name: 'cache on a plain model', config: `${ORT}response_cache { enable: true }\n` },
+    { name: 'cache disabled on a decoupled model', config: `${ORT}model_transaction_policy { decoupled: true }\nresponse_cache { enable: false }\n` },
+    { name: 'sequence batching without cache', config: `${ORT}sequence_batching { }\n` },
+  ],
+  invalid: [
+    {
+      name: 'a decoupled model: points at enable',
+      config: `${ORT}model_transaction_policy { decoupled: True }\nresponse_cache { enable: true }\n`,
+      errors: [{ messageId: 'cacheWithDecoupled', data: { name: 'm' }, severity: 'error', line: 4, token: 'true', path: ['response_cache', 'enable'] }],
+      output: null,
+    },
+    {
+      name: 'the sequence batcher',
+      config: `${ORT}sequence_batching { }\nresponse_cache { enable: true }\n`,
+      errors: [{ messageId: 'cacheWithSequenceBatching', data: { name: 'm' }, severity: 'error', line: 4, token: 'true' }],
+    },
+    {
+      name: 'both: two findings, in the order the engine sorts them',
+      config: `name: "m"\n${ORT}sequence_batching { }\nmodel_transaction_policy { decoupled: true }\nresponse_cache { enable: true }\n`,
+      errors: [
+        { messageId: 'cacheWithDecoupled', data: { name: 'm' }, line: 6 },
+        { messageId: 'cacheWithSequenceBatching', data: { name: 'm' }, line: 6 },
+      ],
+    },
+  ],
 });

@@ -21,8 +21,10 @@ export const modelUnreadable = defineModelRule({
     if (!e) return;
     const report = modelReadReport(e);
     // An LFS pointer is expected where the weights are provisioned elsewhere (--configs-only).
-    if (report.messageId === 'lfsPointer' && ctx.model.filesElsewhere()) {
-      ctx.report({ file: e.file, range: byteRange(e.offset), severity: 'info', messageId: 'lfsPointerElsewhere', data: report.data });
+    if ((report.messageId === 'lfsPointer' || report.messageId === 'lfsPointerUnsized') && ctx.model.filesElsewhere()) {
+      const at = { file: e.file, range: byteRange(e.offset), severity: 'info' as const };
+      if (report.messageId === 'lfsPointer') ctx.report({ ...at, messageId: 'lfsPointerElsewhere', data: report.data });
+      else ctx.report({ ...at, messageId: 'lfsPointerElsewhereUnsized', data: report.data });
       return;
     }
     ctx.report({ file: e.file, range: byteRange(e.offset), ...report });

@@ -9,23 +9,33 @@ import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend } from '../../backend.js';
 import { BYTES, byteSizeOf, protocolName, typeName } from '../../../triton/data-types.js';
-import { DATA_FILE_MESSAGES, dataFileProblem } from '../../data-file.js';
+import { dataFileProblem } from '../../data-file.js';
 import { maxBatchSize } from '../../tensors.js';
 
 const dimsText = (dims: readonly number[]): string => `[${dims.join(',')}]`;
 
+// A sample is named by {{sample}}: its quoted name, or #<position> when it has none.
 const messages = {
-  ...DATA_FILE_MESSAGES,
-  batchSizeZero: '{{label}} has batch_size {{batchSize}}, so Triton skips it silently and the model is not warmed up; set batch_size: 1 (the number of batch-1 requests to run)',
-  inputWithoutSize: `warmup input '{{input}}' has {{what}}, so Triton cannot size its data and refuses the model ("warmup setting expects all variable-size dimensions are specified for input '{{input}}'"); set data_type to the input's type`,
+  dataFileMissing: 'warmup input_data_file {{quotedFile}} is not a file in {{where}}, where Triton reads it, so the model would fail to load ("failed to open text file for read ..."); add the file there',
+  dataFileShort: `warmup input '{{input}}' ({{type}} {{dimsText}}) needs {{need}} bytes but {{file}} has {{size}}, so Triton refuses the model ("[request id: <id_unknown>] warmup setting expects {{need}} bytes, but the data provided from {{file}}only has {{size}} bytes"); write the full tensor to {{where}}{{file}}`,
+  batchSizeZero: 'warmup sample {{sample}} has batch_size 0, so Triton skips it silently and the model is not warmed up; set batch_size: 1 (the number of batch-1 requests to run)',
+  batchSizeUnset: 'warmup sample {{sample}} has batch_size unset (0), so Triton skips it silently and the model is not warmed up; set batch_size: 1 (the number of batch-1 requests to run)',
+  inputWithoutDataType: `warmup input '{{input}}' has no data_type, so Triton cannot size its data and refuses the model ("warmup setting expects all variable-size dimensions are specified for input '{{input}}'"); set data_type to the input's type`,
+  inputWithoutSize: `warmup input '{{input}}' has data_type {{type}}, which has no size, so Triton cannot size its data and refuses the model ("warmup setting expects all variable-size dimensions are specified for input '{{input}}'"); set data_type to the input's type`,
   inputVariableDims: `warmup input '{{input}}' dims {{dimsText}} have a variable dimension, but warmup data needs a concrete shape, so Triton refuses the model ("warmup setting expects all variable-size dimensions are specified for input '{{input}}'"); write the size to warm up with`,
   inputWithoutData: `warmup input '{{input}}' says neither zero_data, random_data nor input_data_file, so Triton refuses the model ("[request id: <id_unknown>] warmup setting expects input '{{input}}' to have input_data_type set"); add zero_data: true`,
-  requiredInputMissing: `{{label}} does not give the required input{{plural}} {{missingList}}, so its requests fail and Triton refuses the model ("[request id: <id_unknown>] {{head}} for model '{{name}}'. Got input(s) {{givenQuoted}}, but missing required input(s) {{missingQuoted}}. Please provide all required input(s)."); add {{additions}}`,
-  requiredInputMissingOptionalGiven: `{{label}} gives optional inputs but not the required input{{plural}} {{missingList}}; Triton's input count check passes, but the backend runs the warmup without {{pronoun}} and most models then fail to load; add {{additions}}`,
+  requiredInputMissing: `warmup sample {{sample}} does not give every required input (missing: {{missingList}}), so its requests fail and Triton refuses the model ("[request id: <id_unknown>] expected {{inputCount}} inputs but got {{givenCount}} inputs for model '{{name}}'. Got input(s) {{givenQuoted}}, but missing required input(s) {{missingQuoted}}. Please provide all required input(s)."); add {{additions}}`,
+  // With optional inputs in the config, Triton's count check names a range.
+  requiredInputMissingRange: `warmup sample {{sample}} does not give every required input (missing: {{missingList}}), so its requests fail and Triton refuses the model ("[request id: <id_unknown>] expected number of inputs between {{requiredCount}} and {{inputCount}} but got {{givenCount}} inputs for model '{{name}}'. Got input(s) {{givenQuoted}}, but missing required input(s) {{missingQuoted}}. Please provide all required input(s)."); add {{additions}}`,
+  requiredInputMissingOptionalGiven: `warmup sample {{sample}} gives optional inputs but not every required input (missing: {{missingList}}); Triton's input count check passes, but the backend runs the warmup without what is missing and most models then fail to load; add {{additions}}`,
   inputUnknown: `warmup input '{{input}}' is not an input of the config ({{configInputs}}); Triton passes it as an override input (meant for sequence control and state tensors), which is probably not what you meant; use the name of a config input`,
   inputDataTypeMismatch: `warmup input '{{input}}' is {{wType}} but the config's input is {{cType}}, so its requests fail and Triton refuses the model ("[request id: <id_unknown>] inference input '{{input}}' data-type is '{{warmupProtocolType}}', but model '{{name}}' expects '{{configProtocolType}}'"); set data_type: {{cType}}`,
-  inputDimsMismatch: `warmup input '{{input}}' dims {{dimsText}} do not fit the config's dims {{want}}{{batchNote}}, so its requests fail and Triton refuses the model ("[request id: <id_unknown>] unexpected shape for input '{{input}}' for model '{{name}}'. Expected {{full}}, got {{got}}.{{note}}"); write the per-item dims, e.g. {{example}}`,
-  batchSizeAboveMax: '{{label}} runs {{batch}} requests of batch 1 together, more than {{maxText}}; {{consequence}}; set batch_size: {{limit}}',
+  inputDimsMismatch: `warmup input '{{input}}' dims {{dimsText}} do not fit the config's dims {{want}} (warmup adds the batch axis itself: each request is {{got}}), so its requests fail and Triton refuses the model ("[request id: <id_unknown>] unexpected shape for input '{{input}}' for model '{{name}}'. Expected {{full}}, got {{got}}. NOTE: Setting a non-zero max_batch_size in the model config requires a batch dimension to be prepended to each input shape. ..."); write the per-item dims, e.g. {{example}}`,
+  inputDimsMismatchNoBatching: `warmup input '{{input}}' dims {{dimsText}} do not fit the config's dims {{want}}, so its requests fail and Triton refuses the model ("[request id: <id_unknown>] unexpected shape for input '{{input}}' for model '{{name}}'. Expected {{full}}, got {{got}}."); write the per-item dims, e.g. {{example}}`,
+  batchSizeAboveMax: `warmup sample {{sample}} runs {{batch}} requests of batch 1 together, more than max_batch_size {{maxBatchSize}}; the ONNX Runtime backend refuses the batch and Triton refuses the model ("failed to run warmup sample '{{sampleName}}': batch size {{batch}} for '<instance>', max allowed is {{maxBatchSize}}; "); set batch_size: {{limit}}`,
+  batchSizeAboveMaxOtherBackend: 'warmup sample {{sample}} runs {{batch}} requests of batch 1 together, more than max_batch_size {{maxBatchSize}}; backends that check the batch size refuse it, and the model fails to load; set batch_size: {{limit}}',
+  batchSizeWithoutBatching: `warmup sample {{sample}} runs {{batch}} requests of batch 1 together, more than a model without batching (max_batch_size 0) takes; the ONNX Runtime backend refuses the batch and Triton refuses the model ("failed to run warmup sample '{{sampleName}}': batch size {{batch}} for '<instance>', max allowed is {{maxBatchSize}}; "); set batch_size: {{limit}}`,
+  batchSizeWithoutBatchingOtherBackend: 'warmup sample {{sample}} runs {{batch}} requests of batch 1 together, more than a model without batching (max_batch_size 0) takes; backends that check the batch size refuse it, and the model fails to load; set batch_size: {{limit}}',
 } as const;
 
 type Ctx = ModelContext<undefined, typeof messages>;
@@ -52,19 +62,20 @@ export const modelWarmup = defineModelRule({
     const samples = ctx.config.model_warmup ?? [];
     // Ensembles refuse model_warmup altogether (the ensemble rules say so).
     if (!samples.length || ctx.config.platform === 'ensemble') return;
-    samples.forEach((sample, i) => checkSample(ctx, sample, ['model_warmup', i]));
+    samples.forEach((sample, i) => checkSample(ctx, sample, i));
   },
 });
 
-function checkSample(ctx: Ctx, sample: ModelWarmup, path: PathSegment[]): void {
-  const label = sample.name ? `warmup sample '${sample.name}'` : 'this warmup sample';
+function checkSample(ctx: Ctx, sample: ModelWarmup, index: number): void {
+  const path: PathSegment[] = ['model_warmup', index];
+  const named = { sample: sample.name ? `'${sample.name}'` : `#${index + 1}`, sampleName: sample.name ?? '', sampleIndex: index };
   const batch = sample.batch_size ?? 0;
   if (batch === 0) {
     ctx.report({
       path: sample.batch_size !== undefined ? [...path, 'batch_size'] : path,
       severity: 'warning',
-      messageId: 'batchSizeZero',
-      data: { label, batchSize: sample.batch_size === undefined ? 'unset (0)' : '0' },
+      messageId: sample.batch_size === undefined ? 'batchSizeUnset' : 'batchSizeZero',
+      data: { ...named, batchSize: 0 },
     });
     return;
   }
@@ -82,8 +93,7 @@ function checkSample(ctx: Ctx, sample: ModelWarmup, path: PathSegment[]): void {
     if (type === 'TYPE_INVALID' || (type !== 'TYPE_STRING' && BYTES[type] === undefined)) {
       ctx.report({
         path: w.data_type !== undefined ? [...inputPath, 'data_type'] : inputPath,
-        messageId: 'inputWithoutSize',
-        data: { input, what: w.data_type === undefined ? 'no data_type' : `data_type ${type}, which has no size` },
+        ...(w.data_type === undefined ? { messageId: 'inputWithoutDataType' as const, data: { input } } : { messageId: 'inputWithoutSize' as const, data: { input, type } }),
       });
     } else if (variable >= 0) {
       ctx.report({
@@ -113,7 +123,12 @@ function checkSample(ctx: Ctx, sample: ModelWarmup, path: PathSegment[]): void {
         tritonMessage: (need, size) => `[request id: <id_unknown>] warmup setting expects ${need} bytes, but the data provided from ${w.input_data_file}only has ${size} bytes`,
         path: [...inputPath, 'input_data_file'], data: { input, file: w.input_data_file },
       });
-      if (problem) ctx.report(problem);
+      // The shared check's wording (subject, tritonMessage) is this rule's template; the data keeps values.
+      if (problem?.messageId === 'dataFileMissing') ctx.report(problem);
+      else if (problem) {
+        const { need, size, where } = problem.data;
+        ctx.report({ ...problem, messageId: 'dataFileShort', data: { input, file: w.input_data_file, need, size, where, type, dimsText: dimsText(dims) } });
+      }
     }
   }
 
@@ -132,18 +147,17 @@ function checkSample(ctx: Ctx, sample: ModelWarmup, path: PathSegment[]): void {
     if (missing.length && given.length < required) {
       const quoted = (list: string[]): string => `[${list.map((n) => `'${n}'`).join(',')}]`;
       const count = configInputs.length;
-      const head = count === required ? `expected ${count} inputs but got ${given.length} inputs` : `expected number of inputs between ${required} and ${count} but got ${given.length} inputs`;
       ctx.report({
         path: sample.inputs ? [...path, 'inputs'] : path,
-        messageId: 'requiredInputMissing',
-        data: { missing, given, label, plural: missing.length > 1 ? 's' : '', missingList: missing.map((n) => `'${n}'`).join(', '), head, name, givenQuoted: given.length ? quoted(given) : '[]', missingQuoted: quoted(missing), additions: missing.map((n) => `inputs { key: "${n}" value: { ... zero_data: true } }`).join(', ') },
+        messageId: count === required ? 'requiredInputMissing' : 'requiredInputMissingRange',
+        data: { ...named, missing, given, missingList: missing.map((n) => `'${n}'`).join(', '), inputCount: count, requiredCount: required, givenCount: given.length, name, givenQuoted: given.length ? quoted(given) : '[]', missingQuoted: quoted(missing), additions: missing.map((n) => `inputs { key: "${n}" value: { ... zero_data: true } }`).join(', ') },
       });
     } else if (missing.length) {
       ctx.report({
         path: sample.inputs ? [...path, 'inputs'] : path,
         severity: 'warning',
         messageId: 'requiredInputMissingOptionalGiven',
-        data: { missing, given, label, plural: missing.length > 1 ? 's' : '', missingList: missing.map((n) => `'${n}'`).join(', '), pronoun: missing.length > 1 ? 'them' : 'it', additions: missing.map((n) => `inputs { key: "${n}" value: { ... zero_data: true } }`).join(', ') },
+        data: { ...named, missing, given, missingList: missing.map((n) => `'${n}'`).join(', '), additions: missing.map((n) => `inputs { key: "${n}" value: { ... zero_data: true } }`).join(', ') },
       });
     }
     for (const [input, w] of inputs) {
@@ -174,11 +188,10 @@ function checkSample(ctx: Ctx, sample: ModelWarmup, path: PathSegment[]): void {
       if (!dims.some((d) => d < 0) && want.length && !shapeMatches(dims, want)) {
         const full = mbs !== 0 ? [-1, ...want] : want;
         const got = mbs !== 0 ? [1, ...dims] : dims;
-        const note = mbs !== 0 ? ' NOTE: Setting a non-zero max_batch_size in the model config requires a batch dimension to be prepended to each input shape. ...' : '';
         ctx.report({
           path: w.dims?.length ? [...inputPath, 'dims'] : inputPath,
-          messageId: 'inputDimsMismatch',
-          data: { input, dims, dimsText: dimsText(dims), configDims: want, want: dimsText(want), batchNote: mbs !== 0 ? ` (warmup adds the batch axis itself: each request is ${dimsText(got)})` : '', name, full: dimsText(full), got: dimsText(got), note, example: dimsText(want.map((d) => (d === -1 ? 1 : d))) },
+          messageId: mbs !== 0 ? 'inputDimsMismatch' : 'inputDimsMismatchNoBatching',
+          data: { input, dims, dimsText: dimsText(dims), configDims: want, want: dimsText(want), name, full: dimsText(full), got: dimsText(got), example: dimsText(want.map((d) => (d === -1 ? 1 : d))) },
         });
       }
     }
@@ -191,8 +204,8 @@ function checkSample(ctx: Ctx, sample: ModelWarmup, path: PathSegment[]): void {
     ctx.report({
       path: [...path, 'batch_size'],
       severity: ort ? 'error' : 'warning',
-      messageId: 'batchSizeAboveMax',
-      data: { batchSize: batch, maxBatchSize: mbs, label, batch, limit, maxText: mbs === 0 ? 'a model without batching (max_batch_size 0) takes' : `max_batch_size ${mbs}`, consequence: ort ? `the ONNX Runtime backend refuses the batch and Triton refuses the model ("failed to run warmup sample '${sample.name ?? ''}': batch size ${batch} for '<instance>', max allowed is ${mbs}; ")` : 'backends that check the batch size refuse it, and the model fails to load' },
+      messageId: mbs === 0 ? (ort ? 'batchSizeWithoutBatching' : 'batchSizeWithoutBatchingOtherBackend') : ort ? 'batchSizeAboveMax' : 'batchSizeAboveMaxOtherBackend',
+      data: { ...named, batchSize: batch, maxBatchSize: mbs, batch, limit },
     });
   }
 }

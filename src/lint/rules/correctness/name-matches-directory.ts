@@ -17,29 +17,27 @@ export const nameMatchesDirectory = defineModelRule({
       "invalid model name '<name>', model name must not contain path traversal characters",
     ],
     messages: {
-      nameMismatch: `name {{shown}} is not the model directory's name '{{dir}}', so Triton refuses the model ("{{tritonMessage}}");{{why}} set name: {{quotedDir}} or remove name (Triton fills it from the directory){{renameNote}}`,
+      nameMismatch: `name {{shown}} is not the model directory's name '{{dir}}', so Triton refuses the model ("unexpected directory name '{{dir}}' for model '{{name}}', directory name must equal model name"); set name: {{quotedDir}} or remove name (Triton fills it from the directory), or rename the directory to '{{name}}'`,
+      namePathTraversal: `name {{shown}} is not the model directory's name '{{dir}}', so Triton refuses the model ("unexpected directory name '{{dir}}' for model '{{name}}', directory name must equal model name"); {{shown}} contains path traversal characters and can never be a directory name ("invalid model name '{{name}}', model name must not contain path traversal characters"); set name: {{quotedDir}} or remove name (Triton fills it from the directory)`,
+      nameBlank: `name {{shown}} is not the model directory's name '{{dir}}', so Triton refuses the model ("unexpected directory name '{{dir}}' for model '{{name}}', directory name must equal model name"); a blank name is not empty: Triton only fills in a name that is missing; set name: {{quotedDir}} or remove name (Triton fills it from the directory), or rename the directory to '{{name}}'`,
+      nameSpacesAround: `name {{shown}} is not the model directory's name '{{dir}}', so Triton refuses the model ("unexpected directory name '{{dir}}' for model '{{name}}', directory name must equal model name"); the name has spaces around it; set name: {{quotedDir}} or remove name (Triton fills it from the directory), or rename the directory to '{{name}}'`,
+      nameCaseDiffers: `name {{shown}} is not the model directory's name '{{dir}}', so Triton refuses the model ("unexpected directory name '{{dir}}' for model '{{name}}', directory name must equal model name"); names are case-sensitive; set name: {{quotedDir}} or remove name (Triton fills it from the directory), or rename the directory to '{{name}}'`,
     },
   },
   check(ctx) {
     const name = ctx.config.name;
     const dir = ctx.model.name;
     if (name === undefined || name === '' || name === dir) return;
-    const tritonMessage = `unexpected directory name '${dir}' for model '${name}', directory name must equal model name`;
-    const shown = JSON.stringify(name);
-    let why = '';
-    if (name === '..' || name.includes('/')) {
-      why = ` ${shown} contains path traversal characters and can never be a directory name ("invalid model name '${name}', model name must not contain path traversal characters");`;
-    } else if (name.trim() === '') {
-      why = ' a blank name is not empty: Triton only fills in a name that is missing;';
-    } else if (name.trim() === dir) {
-      why = ` the name has spaces around it;`;
-    } else if (name.toLowerCase() === dir.toLowerCase()) {
-      why = ' names are case-sensitive;';
-    }
+    const messageId =
+      name === '..' || name.includes('/') ? 'namePathTraversal'
+        : name.trim() === '' ? 'nameBlank'
+          : name.trim() === dir ? 'nameSpacesAround'
+            : name.toLowerCase() === dir.toLowerCase() ? 'nameCaseDiffers'
+              : 'nameMismatch';
     ctx.report({
       path: ['name'],
-      messageId: 'nameMismatch',
-      data: { name, directory: dir, tritonMessage, shown, dir, why, quotedDir: JSON.stringify(dir), renameNote: name.includes('/') || name === '..' ? '' : `, or rename the directory to '${name}'` },
+      messageId,
+      data: { name, directory: dir, shown: JSON.stringify(name), dir, quotedDir: JSON.stringify(dir) },
       fix: { description: `set name: ${JSON.stringify(dir)}`, edits: [ctx.edits.replaceValue(['name'], quoteString(dir))] },
     });
   },

@@ -26,20 +26,26 @@ const BACKEND_OF_EXTENSION: Record<string, string> = {
   xml: 'openvino', savedmodel: 'tensorflow', graphdef: 'tensorflow', dali: 'dali',
 };
 
-const quote = (s: string): string => JSON.stringify(s);
-
 const messages = {
   misspeltBackend:
-    'backend "{{backend}}" is not a backend Triton has; did you mean "{{suggestion}}"? Triton finds no library for it and refuses the model ("unable to find backend library for backend \'{{backend}}\', try specifying runtime on the model configuration."); set backend: "{{suggestion}}"',
-  noModelFileRecognized: 'neither platform nor backend is set and Triton finds no model file it recognizes, so it refuses the model ("{{tritonMessage}}"); {{fix}}',
+    `backend "{{backend}}" is not a backend Triton has; did you mean "{{suggestion}}"? Triton finds no library for it and refuses the model ("unable to find backend library for backend '{{backend}}', try specifying runtime on the model configuration."); set backend: "{{suggestion}}"`,
+  noModelFileRecognized:
+    `neither platform nor backend is set and Triton finds no model file it recognizes, so it refuses the model ("Invalid model name: Could not determine backend for model '{{model}}' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'."); Triton found no model file it recognizes in version directory '{{versionDir}}' (it looks only in the first sub-directory by name). Put the model at {{modelAt}}/model.onnx, or set backend (e.g. backend: "onnxruntime") in config.pbtxt`,
   noVersionDirectoryToInfer:
-    'neither platform nor backend is set and the model directory has no version directory for Triton to infer the backend from, so Triton refuses the model ("{{tritonMessage}}"); add 1/model.onnx (or the model file of your backend), or set backend (e.g. backend: "onnxruntime")',
+    `neither platform nor backend is set and the model directory has no version directory for Triton to infer the backend from, so Triton refuses the model ("Invalid model name: Could not determine backend for model '{{model}}' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'."); add 1/model.onnx (or the model file of your backend), or set backend (e.g. backend: "onnxruntime")`,
   ensembleWithBackend: `an ensemble is run by Triton itself, not by a backend, so backend "{{backend}}" is refused ("Ensemble model '{{name}}' must have platform type 'ensemble' and empty backend type"); remove backend`,
-  platformBackendMismatch: 'platform "{{platform}}" is not a platform of the {{backend}} backend{{alt}}, so Triton refuses the pair ("{{tritonMessage}}"); set platform: "{{suggestion}}"{{removeNote}}',
-  tensorflowNeedsPlatform: 'backend "{{backend}}" needs a platform Triton cannot infer here{{guessNote}}, so Triton refuses the pair ("{{tritonMessage}}"); set platform: {{platforms}}',
-  unknownPlatform: 'platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("{{tritonMessage}}"); {{fix}}',
-  filenameNamesNoBackend: 'default_model_filename "{{filename}}" does not tell Triton the backend (only the default names such as model.onnx or model.plan do) and neither platform nor backend is set, so Triton refuses the model ("{{tritonMessage}}"); add backend: "{{suggestion}}" next to it',
-  noBackend: 'Triton cannot tell which backend serves this model ("{{tritonMessage}}"); set backend',
+  platformBackendMismatch: `platform "{{platform}}" is not a platform of the {{backend}} backend, so Triton refuses the pair ("unexpected 'platform' and 'backend' pair, got:{{platform}}, {{backend}}"); set platform: "{{suggestion}}" or remove platform (Triton fills it from backend)`,
+  platformAliasBackendMismatch: `platform "{{platform}}" is not a platform of the {{backend}} backend ('{{platform}}' is only an alias auto-fill accepts; the pair check wants '{{platformName}}'), so Triton refuses the pair ("unexpected 'platform' and 'backend' pair, got:{{platform}}, {{backend}}"); set platform: "{{suggestion}}" or remove platform (Triton fills it from backend)`,
+  // The backend auto-fill took from the alias: removing platform would leave neither, so no such advice.
+  platformAliasBackendMismatchFilled: `platform "{{platform}}" is not a platform of the {{backend}} backend ('{{platform}}' is only an alias auto-fill accepts; the pair check wants '{{platformName}}'), so Triton refuses the pair ("unexpected 'platform' and 'backend' pair, got:{{platform}}, {{backend}}"); set platform: "{{suggestion}}"`,
+  tensorflowNeedsPlatform: `backend "{{backend}}" needs a platform Triton cannot infer here, so Triton refuses the pair ("unexpected 'platform' and 'backend' pair, got:{{platform}}, {{backend}}"); set platform: {{platforms}}`,
+  tensorflowNeedsPlatformNoVersionDir: `backend "{{backend}}" needs a platform Triton cannot infer here (the model directory has no version directory to look in), so Triton refuses the pair ("unexpected 'platform' and 'backend' pair, got:{{platform}}, {{backend}}"); set platform: {{platforms}}`,
+  unknownPlatform: `platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); use one of {{platforms}}, or set backend to the backend that serves it`,
+  unknownPlatformDidYouMean: `platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); did you mean platform: "{{suggestion}}"? Or set backend`,
+  unknownPlatformIsBackend: `platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); '{{platform}}' is a backend, not a platform: write backend: "{{platform}}" (or platform: "{{backendPlatform}}")`,
+  unknownPlatformIsBackendOnly: `platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); '{{platform}}' is a backend, not a platform: write backend: "{{platform}}"`,
+  filenameNamesNoBackend: `default_model_filename "{{filename}}" does not tell Triton the backend (only the default names such as model.onnx or model.plan do) and neither platform nor backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); add backend: "{{suggestion}}" next to it`,
+  noBackend: `Triton cannot tell which backend serves this model ("unexpected platform type '{{platform}}' for {{name}}"); set backend`,
   runtimeEscapes: `runtime "{{runtime}}" leaves the directory Triton finds it in (the version directory, the model directory or the backend's directory), so Triton refuses it ("backend library name '{{runtime}}' escapes backend directory '<dir>', for model '{{name}}', check model config runtime field"); put the library in the model directory and write its file name, e.g. runtime: "{{fileName}}"`,
 } as const;
 
@@ -74,16 +80,14 @@ export const platformBackend = defineModelRule({
 
     // Step 8 of the auto-fill: nothing says which backend, and the model name has no '.<backend>'.
     if (settled.autofill.problem) {
-      const problem = settled.autofill.problem;
       // Without a numeric version directory the version-dirs rule reports this very message.
       if (ctx.isEnabled('version-dirs') && !ctx.model.layout().versionDirs.some((v) => v.version !== undefined)) return;
-      ctx.report({
-        path: written.name ? ['name'] : [],
-        severity: settled.listingSeen ? 'error' : 'warning',
-        ...(settled.listingSeen
-          ? { messageId: 'noModelFileRecognized' as const, data: { tritonMessage: problem.message, fix: problem.fix ?? '' } }
-          : { messageId: 'noVersionDirectoryToInfer' as const, data: { tritonMessage: problem.message } }),
-      });
+      // The auto-fill's problem (src/triton/autofill.ts step 8), in the rule's own messages.
+      const listing = ctx.model.autofillListing();
+      const sub = listing.firstSubdir;
+      const at = { path: written.name ? ['name'] : [] };
+      if (sub) ctx.report({ ...at, severity: 'error', messageId: 'noModelFileRecognized', data: { model: listing.modelName, versionDir: sub.name, modelAt: sub.name === '1' ? '1' : '<version>' } });
+      else ctx.report({ ...at, severity: 'warning', messageId: 'noVersionDirectoryToInfer', data: { model: listing.modelName } });
       return;
     }
 
@@ -115,17 +119,19 @@ export const platformBackend = defineModelRule({
     }
     const backendType = BACKEND_TYPE[backend];
     if (backendType && backendType !== platformType(platform)) {
-      const tritonMessage = `unexpected 'platform' and 'backend' pair, got:${platform}, ${backend}`;
       const wanted = platformOfBackend(backend)!;
       const guessed = settled.guessed && !written.platform;
       if (written.platform) {
         const hint = didYouMean(platform, PLATFORM_NAMES.filter((p) => platformType(p) === backendType));
         const record = platformRecord(platform);
-        const alt = record && record.platform.name !== platform ? ` ('${platform}' is only an alias auto-fill accepts; the pair check wants '${record.platform.name}')` : '';
+        const alias = record !== undefined && record.platform.name !== platform;
+        // A platform written by its name fills in its own backend, so a pair that mismatches without
+        // an alias has its backend written.
+        const messageId = !alias ? 'platformBackendMismatch' : written.backend ? 'platformAliasBackendMismatch' : 'platformAliasBackendMismatchFilled';
         ctx.report({
           path: ['platform'],
-          messageId: 'platformBackendMismatch',
-          data: { platform, backend, tritonMessage, alt, suggestion: hint ?? wanted, removeNote: written.backend ? ' or remove platform (Triton fills it from backend)' : '' },
+          messageId,
+          data: { platform, backend, platformName: record?.platform.name ?? platform, suggestion: hint ?? wanted },
           fix: { description: `set platform: "${hint ?? wanted}"`, edits: [ctx.edits.replaceValue(['platform'], quoteString(hint ?? wanted))] },
         });
       } else {
@@ -133,8 +139,8 @@ export const platformBackend = defineModelRule({
         ctx.report({
           path: ['backend'],
           severity: guessed ? 'warning' : 'error',
-          messageId: 'tensorflowNeedsPlatform',
-          data: { platform, backend, tritonMessage, guessNote: guessed ? ' (the model directory has no version directory to look in)' : '', platforms: TENSORFLOW.platforms.map((p) => `"${p.name}"`).join(' or ') },
+          messageId: guessed ? 'tensorflowNeedsPlatformNoVersionDir' : 'tensorflowNeedsPlatform',
+          data: { platform, backend, platforms: TENSORFLOW.platforms.map((p) => `"${p.name}"`).join(' or ') },
         });
       }
     }
@@ -144,21 +150,16 @@ export const platformBackend = defineModelRule({
 function reportUnknownPlatform(ctx: Ctx, settled: SettledBackend, name: string): void {
   const written = ctx.config;
   const platform = settled.platform;
-  const tritonMessage = `unexpected platform type '${platform}' for ${name}`;
   if (written.platform) {
     // A platform core does not know, with no backend: often a backend name written as the platform.
     const asBackend = ['onnxruntime', 'tensorrt', 'pytorch', 'tensorflow', 'python', 'openvino', 'dali', 'fil'].includes(platform);
+    const at = { path: ['platform'] };
+    const backendPlatform = asBackend ? platformOfBackend(platform) : undefined;
     const hint = asBackend ? undefined : didYouMean(platform, PLATFORM_NAMES);
-    const fix = asBackend
-      ? `'${platform}' is a backend, not a platform: write backend: ${quote(platform)}${platformOfBackend(platform) ? ` (or platform: ${quote(platformOfBackend(platform)!)})` : ''}`
-      : hint
-        ? `did you mean platform: ${quote(hint)}? Or set backend`
-        : `use one of ${PLATFORM_NAMES.map((p) => `'${p}'`).join(', ')}, or set backend to the backend that serves it`;
-    ctx.report({
-      path: ['platform'],
-      messageId: 'unknownPlatform',
-      data: { platform, tritonMessage, fix },
-    });
+    if (asBackend && backendPlatform) ctx.report({ ...at, messageId: 'unknownPlatformIsBackend', data: { platform, name, backendPlatform } });
+    else if (asBackend) ctx.report({ ...at, messageId: 'unknownPlatformIsBackendOnly', data: { platform, name } });
+    else if (hint) ctx.report({ ...at, messageId: 'unknownPlatformDidYouMean', data: { platform, name, suggestion: hint } });
+    else ctx.report({ ...at, messageId: 'unknownPlatform', data: { platform, name, platforms: PLATFORM_NAMES.map((p) => `'${p}'`).join(', ') } });
     return;
   }
   const filename = written.default_model_filename ?? '';
@@ -170,13 +171,12 @@ function reportUnknownPlatform(ctx: Ctx, settled: SettledBackend, name: string):
     ctx.report({
       path: ['default_model_filename'],
       messageId: 'filenameNamesNoBackend',
-      data: { filename, tritonMessage, suggestion: suggested ?? '<backend>' },
+      data: { filename, platform, name, suggestion: suggested ?? '<backend>' },
     });
     return;
   }
   // Not reachable through the auto-fill (an empty config either finds a backend or hits step 8).
-  ctx.report({ path: [], messageId: 'noBackend',
-  data: { tritonMessage } });
+  ctx.report({ path: [], messageId: 'noBackend', data: { platform, name } });
 }
 
 /** `runtime` is looked up in <model>/<version>, <model>, <backends>/<backend>, and must stay in it. */

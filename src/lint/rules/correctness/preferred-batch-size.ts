@@ -11,8 +11,15 @@ import { isTensorrtPlatform } from '../../../triton/backend-records.js';
 
 const messages = {
   preferredUsuallyUnneeded: `Triton's batcher guide says preferred batch sizes "should not be used for most models": without them the dynamic batcher forms the largest batch it can within max_queue_delay_microseconds; keep preferred_batch_size only if measurements (perf_analyzer) show these sizes are much faster, as with TensorRT engines built with one optimization profile per size`,
-  notPositive: '{{field}} {{size}} is not a batch size, so Triton refuses the model ("{{what}} must be positive for {{name}}"); use sizes from 1 to max_batch_size, or remove it',
-  aboveMaxBatchSize: '{{field}} {{size}} is larger than the largest batch the model takes: {{why}}, so Triton refuses the model ("{{what}} must be <= max batch size for {{name}}"); {{fix}}',
+  notPositive: 'dynamic_batching.preferred_batch_size {{size}} is not a batch size, so Triton refuses the model ("dynamic batching preferred size must be positive for {{name}}"); use sizes from 1 to max_batch_size, or remove it',
+  aboveMaxBatchSize: 'dynamic_batching.preferred_batch_size {{size}} is larger than the largest batch the model takes: max_batch_size is {{maxBatchSize}}, so Triton refuses the model ("dynamic batching preferred size must be <= max batch size for {{name}}"); set max_batch_size: {{largest}}, or drop the sizes above {{maxBatchSize}}',
+  aboveUnsetMaxBatchSize: `dynamic_batching.preferred_batch_size {{size}} is larger than the largest batch the model takes: max_batch_size is not set (0) when Triton checks this, before the backend's auto-complete could raise it, so Triton refuses the model ("dynamic batching preferred size must be <= max batch size for {{name}}"); set max_batch_size: {{largest}} explicitly, or remove preferred_batch_size`,
+  aboveZeroMaxBatchSize: `dynamic_batching.preferred_batch_size {{size}} is larger than the largest batch the model takes: max_batch_size is 0 when Triton checks this, before the backend's auto-complete could raise it, so Triton refuses the model ("dynamic batching preferred size must be <= max batch size for {{name}}"); set max_batch_size: {{largest}} explicitly, or remove preferred_batch_size`,
+  // sequence_batching.oldest: the same checks, in the sequence batcher's words.
+  oldestNotPositive: 'sequence_batching.oldest.preferred_batch_size {{size}} is not a batch size, so Triton refuses the model ("sequence batching preferred batch size must be positive for {{name}}"); use sizes from 1 to max_batch_size, or remove it',
+  oldestAboveMaxBatchSize: 'sequence_batching.oldest.preferred_batch_size {{size}} is larger than the largest batch the model takes: max_batch_size is {{maxBatchSize}}, so Triton refuses the model ("sequence batching preferred batch size must be <= max batch size for {{name}}"); set max_batch_size: {{largest}}, or drop the sizes above {{maxBatchSize}}',
+  oldestAboveUnsetMaxBatchSize: `sequence_batching.oldest.preferred_batch_size {{size}} is larger than the largest batch the model takes: max_batch_size is not set (0) when Triton checks this, before the backend's auto-complete could raise it, so Triton refuses the model ("sequence batching preferred batch size must be <= max batch size for {{name}}"); set max_batch_size: {{largest}} explicitly, or remove preferred_batch_size`,
+  oldestAboveZeroMaxBatchSize: `sequence_batching.oldest.preferred_batch_size {{size}} is larger than the largest batch the model takes: max_batch_size is 0 when Triton checks this, before the backend's auto-complete could raise it, so Triton refuses the model ("sequence batching preferred batch size must be <= max batch size for {{name}}"); set max_batch_size: {{largest}} explicitly, or remove preferred_batch_size`,
 } as const;
 
 type Ctx = ModelContext<undefined, typeof messages>;
@@ -35,7 +42,7 @@ export const preferredBatchSize = defineModelRule({
   check(ctx) {
     const dynamic = ctx.config.dynamic_batching?.preferred_batch_size;
     if (dynamic?.length) {
-      const ok = checkSizes(ctx, dynamic, ['dynamic_batching', 'preferred_batch_size'], 'dynamic batching preferred size');
+      const ok = checkSizes(ctx, dynamic, ['dynamic_batching', 'preferred_batch_size'], DYNAMIC);
       if (ok && !isTensorrtPlatform(settledBackend(ctx).platform)) {
         ctx.report({
           path: ['dynamic_batching', 'preferred_batch_size'],
@@ -46,12 +53,16 @@ export const preferredBatchSize = defineModelRule({
       }
     }
     const oldest = ctx.config.sequence_batching?.oldest?.preferred_batch_size;
-    if (oldest?.length) checkSizes(ctx, oldest, ['sequence_batching', 'oldest', 'preferred_batch_size'], 'sequence batching preferred batch size');
+    if (oldest?.length) checkSizes(ctx, oldest, ['sequence_batching', 'oldest', 'preferred_batch_size'], OLDEST);
   },
 });
 
+/** Messages of one preferred_batch_size list: dynamic_batching's, or sequence_batching.oldest's. */
+const DYNAMIC = { notPositive: 'notPositive', above: 'aboveMaxBatchSize', aboveUnset: 'aboveUnsetMaxBatchSize', aboveZero: 'aboveZeroMaxBatchSize' } as const;
+const OLDEST = { notPositive: 'oldestNotPositive', above: 'oldestAboveMaxBatchSize', aboveUnset: 'oldestAboveUnsetMaxBatchSize', aboveZero: 'oldestAboveZeroMaxBatchSize' } as const;
+
 /** Reports each bad size; true when all are fine. */
-function checkSizes(ctx: Ctx, sizes: number[], path: PathSegment[], what: string): boolean {
+function checkSizes(ctx: Ctx, sizes: number[], path: PathSegment[], ids: typeof DYNAMIC | typeof OLDEST): boolean {
   const name = modelName(ctx);
   const mbs = maxBatchSize(ctx.config);
   const field = path.join('.');
@@ -61,19 +72,17 @@ function checkSizes(ctx: Ctx, sizes: number[], path: PathSegment[], what: string
       ok = false;
       ctx.report({
         path: [...path, i],
-        messageId: 'notPositive',
-        data: { size, field, what, name },
+        messageId: ids.notPositive,
+        data: { size, field, name },
       });
     } else if (mbs >= 0 && size > mbs) {
       ok = false;
-      const largest = maxOf(sizes);
-      const why = mbs === 0
-        ? `max_batch_size is ${ctx.config.max_batch_size === undefined ? 'not set (0)' : '0'} when Triton checks this, before the backend's auto-complete could raise it`
-        : `max_batch_size is ${mbs}`;
+      // At 0, core checks before the backend's auto-complete could raise max_batch_size.
+      const messageId = mbs !== 0 ? ids.above : ctx.config.max_batch_size === undefined ? ids.aboveUnset : ids.aboveZero;
       ctx.report({
         path: [...path, i],
-        messageId: 'aboveMaxBatchSize',
-        data: { size, maxBatchSize: mbs, field, why, what, name, fix: mbs === 0 ? `set max_batch_size: ${largest} explicitly, or remove preferred_batch_size` : `set max_batch_size: ${largest}, or drop the sizes above ${mbs}` },
+        messageId,
+        data: { size, maxBatchSize: mbs, field, name, largest: maxOf(sizes) },
       });
     }
   });

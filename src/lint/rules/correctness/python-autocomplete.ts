@@ -24,7 +24,8 @@ export const pythonAutocomplete = defineModelRule({
       "'model.yaml' containing TRT-LLM engine args not found in '<dir>'",
     ],
     messages: {
-      refused: "the model's auto_complete_config refuses this config, so the model does not load (\"{{triton}}\"); {{fix}}",
+      refusedDecoupled: "the model's auto_complete_config refuses this config, so the model does not load (\"trying to change decoupled property in auto-complete-config for model '{{name}}', which is already set to '{{configDecoupled}}'.\"); model.yaml's triton_config sets decoupled: {{yamlDecoupled}}, and model.py applies it: make model_transaction_policy agree, or remove it from config.pbtxt",
+      refusedMaxBatchSize: "the model's auto_complete_config refuses this config, so the model does not load (\"configuration specified max_batch_size {{configMaxBatchSize}}, but in auto-complete-config function for model '{{name}}' specified max_batch_size {{yamlMaxBatchSize}}\"); model.yaml's triton_config sets max_batch_size: {{yamlMaxBatchSize}}, and model.py applies it: remove max_batch_size from config.pbtxt, or raise it in model.yaml",
       noModelYaml: "version {{version}} has no model.yaml, which TensorRT-LLM's LLM API model reads in auto_complete_config (\"'model.yaml' containing TRT-LLM engine args not found in '{{dir}}'\"); write {{file}} with the model and its triton_config",
       noTritonConfig: "model.yaml has no triton_config, which the LLM API model's auto_complete_config reads (triton_config[\"decoupled\"] raises KeyError); add triton_config: {max_batch_size: 0, decoupled: false}",
     },
@@ -46,8 +47,23 @@ export const pythonAutocomplete = defineModelRule({
         continue;
       }
       // Core fills in the name before the backend sees the config.
-      const problem = autoCompleteLlmApi({ ...ctx.config, name: modelName(ctx) }, block);
-      if (problem) ctx.report({ path: problem.path ?? [], messageId: 'refused', data: { triton: problem.message, fix: problem.fix } });
+      const name = modelName(ctx);
+      const problem = autoCompleteLlmApi({ ...ctx.config, name }, block);
+      if (!problem) continue;
+      // The helper that refused is told by the field it names; its values fill the message.
+      if (problem.path?.[0] === 'max_batch_size') {
+        ctx.report({
+          path: problem.path,
+          messageId: 'refusedMaxBatchSize',
+          data: { triton: problem.message, name, configMaxBatchSize: ctx.config.max_batch_size ?? 0, yamlMaxBatchSize: block.maxBatchSize ?? 0 },
+        });
+      } else {
+        ctx.report({
+          path: problem.path ?? [],
+          messageId: 'refusedDecoupled',
+          data: { triton: problem.message, name, configDecoupled: ctx.config.model_transaction_policy?.decoupled ? 'True' : 'False', yamlDecoupled: block.decoupled ?? false },
+        });
+      }
     }
   },
 });
