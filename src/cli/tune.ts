@@ -4,12 +4,10 @@
 // that runs them; pick reads what perf_analyzer (or Model Analyzer) measured, finds for every variant
 // the highest load within the latency budget, ranks them by throughput there, explains the winner, and
 // with --write applies its settings to the model's config (comments kept, atomic, meaning-checked).
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseConfig, hasErrors } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
-import { setFields, type FieldChange } from '../config/set-fields.js';
-import { lintSync } from '../lint/engine.js';
 import { errorsOnly } from '../lint/results.js';
 import { parseDuration } from '../lint/units.js';
 import { formatStylish } from '../report/stylish.js';
@@ -17,14 +15,15 @@ import { CsvError } from '../tune/csv.js';
 import { parseModelAnalyzerCsv } from '../tune/model-analyzer-csv.js';
 import { parsePerfCsv, type PerfTable } from '../tune/perf-csv.js';
 import { pick, type PickResult, type VariantSettings } from '../tune/pick.js';
-import { measureScript, perfAnalyzerCommand, planVariants, runScript, type MeasureOptions } from '../tune/plan.js';
+import type { MeasureOptions } from '../tune/plan.js';
+import { TunePlanError, writeTunePlan, type PlanOutcome } from '../tune/write-plan.js';
+import { TuneWriteError, writeWinner, type WinnerWrite } from '../tune/write-winner.js';
 import { plotSvg } from '../tune/svg.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { displayPath } from '../util/display-path.js';
 import { lineDiff } from '../util/line-diff.js';
-import { checkHostPort, shellLine } from '../util/shell.js';
+import { checkHostPort } from '../util/shell.js';
 import { describeFsError, readText } from '../util/read-text.js';
-import { Workspace } from '../workspace/workspace.js';
 import { repeatable, type CommandSpec } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
@@ -91,67 +90,19 @@ async function runPlan(a: Record<string, unknown>, io: CliIO): Promise<number> {
   }
   const measure: MeasureOptions = { url: String(a.url), protocol: a.protocol as 'grpc' | 'http', concurrencyRange: String(a['concurrency-range']), measurementIntervalMs: interval, percentile: Number(percentile[1]) };
 
-  const ws = new Workspace();
-  if (ws.tree.kind(modelDir) !== 'dir') throw new UsageError(`${shown(modelDir)}: not a model directory`);
-  const effective = ws.model(modelDir).effective();
-  if (effective.status !== 'ok') {
-    const f = effective.failure;
-    const why = effective.problems[0]?.message ?? (f && 'message' in f ? f.message : f ? `${f.file} has syntax errors` : 'it cannot be read');
-    throw new UsageError(`Triton would not load ${shown(modelDir)} (${why}); fix it first (tritonc lint ${shown(modelDir)})`);
+  let planned: PlanOutcome;
+  try {
+    planned = writeTunePlan({ modelDir, out, delaysUs, instances, ...(preferred ? { preferred } : {}), measure, httpUrl: String(a['http-url']), cwd: io.cwd, shown });
+  } catch (e) {
+    if (e instanceof TunePlanError) throw new UsageError(e.message);
+    throw e;
   }
-  // Variants of a model Triton would refuse would be refused too: the model lints clean first.
-  const own = lintSync([modelDir], { cwd: io.cwd });
-  if (own.errorCount) {
-    io.stderr(formatStylish(errorsOnly(own), { cwd: io.cwd }));
-    io.stderr(`tritonc tune: Triton would not load ${shown(modelDir)} (above); fix it first. Nothing written\n`);
+  if (planned.kind !== 'written') {
+    io.stderr(formatStylish(errorsOnly(planned.lint), { cwd: io.cwd }));
+    io.stderr(planned.kind === 'model-refused' ? `tritonc tune: Triton would not load ${shown(modelDir)} (above); fix it first. Nothing written\n` : `tritonc tune: the variants would not load (above); nothing written\n`);
     return EXIT.problems;
   }
-  const model = basename(modelDir);
-  const configFile = effective.configFile ?? join(modelDir, 'config.pbtxt');
-  const read = readText(configFile);
-  const source = read.kind === 'text' ? read.text : '';
-  const written = parseConfig(source, configFile);
-  if (hasErrors(written.diagnostics)) throw new UsageError(`${shown(configFile)} does not parse; run tritonc lint on it first`);
-  const planned = planVariants(model, written.value, effective.config!, { delaysUs, instances, ...(preferred ? { preferred } : {}) });
-  const decoupled = effective.config!.model_transaction_policy?.decoupled === true;
-  if (decoupled && measure.protocol === 'http') throw new UsageError('the model is decoupled, and perf_analyzer measures a decoupled model over gRPC streaming only: use --protocol grpc');
-
-  if (existsSync(out) && readdirSync(out).length) throw new UsageError(`${shown(out)} exists and is not empty; give a new directory`);
-  // Written beside the destination first, linted there, then moved into place: a failure leaves nothing.
-  const tmp = `${out}.tritonc-${process.pid}.tmp`;
-  rmSync(tmp, { recursive: true, force: true });
-  try {
-    mkdirSync(tmp, { recursive: true });
-    const commands: Record<string, string> = {};
-    for (const v of planned.variants) {
-      const edited = setFields(source, configFile, v.changes);
-      if (!edited.ok) throw new UsageError(`${v.name}: ${edited.problem}`);
-      const dir = join(tmp, v.name);
-      mkdirSync(dir);
-      writeFileSync(join(dir, 'config.pbtxt'), edited.text);
-      // The rest of the model directory (version directories, label files) is linked, not copied.
-      for (const entry of readdirSync(modelDir)) {
-        if (entry === 'config.pbtxt' || entry === 'configs') continue;
-        symlinkSync(join(modelDir, entry), join(dir, entry));
-      }
-      const command = perfAnalyzerCommand(v.name, decoupled, measure);
-      commands[v.name] = shellLine(command);
-      writeFileSync(join(dir, 'perf_analyzer.sh'), measureScript(v.name, command));
-    }
-    writeFileSync(join(tmp, 'run.sh'), runScript(planned.variants.map((v) => v.name), String(a['http-url'])), { mode: 0o755 });
-    writeFileSync(join(tmp, 'tune-plan.json'), `${JSON.stringify({ model, modelDir, percentile: `p${measure.percentile}`, variants: planned.variants.map((v) => ({ name: v.name, settings: v.settings, command: commands[v.name] })) }, null, 2)}\n`);
-    const result = lintSync([tmp], { cwd: io.cwd });
-    if (result.errorCount) {
-      io.stderr(formatStylish(errorsOnly(result), { cwd: io.cwd }));
-      io.stderr(`tritonc tune: the variants would not load (above); nothing written\n`);
-      return EXIT.problems;
-    }
-    if (existsSync(out)) rmSync(out, { recursive: true });
-    mkdirSync(dirname(out), { recursive: true });
-    renameSync(tmp, out);
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+  const model = planned.model;
   for (const n of planned.notes) io.stderr(`tritonc tune: ${n}\n`);
   io.stdout(`wrote ${planned.variants.length} variant${planned.variants.length === 1 ? '' : 's'} of ${model} to ${shown(out)}:\n`);
   for (const v of planned.variants) io.stdout(`  ${v.name}\n`);
@@ -256,7 +207,7 @@ async function runPick(a: Record<string, unknown>, io: CliIO): Promise<number> {
     io.stderr(`tritonc tune: no variant stays within ${String(a['latency-budget'])} at ${percentile}${closest ? `; the closest is ${closest.variant}, whose lowest ${percentile} is ${(closest.bestLatencyUs / 1000).toFixed(2)} ms` : ''}\n`);
     return EXIT.problems;
   }
-  if (a.write !== undefined) return writeWinner(resolve(io.cwd, a.write as string), result.best.variant, measured.get(result.best.variant)!, io);
+  if (a.write !== undefined) return printWinnerWrite(resolve(io.cwd, a.write as string), result.best.variant, measured.get(result.best.variant)!, io);
   return EXIT.ok;
 }
 
@@ -287,39 +238,16 @@ function pickText(r: PickResult): string {
 }
 
 /** Applies the winner's batching and instance settings to MODEL_DIR's config.pbtxt, and prints the diff. */
-function writeWinner(modelDir: string, name: string, winner: Measured, io: CliIO): number {
+function printWinnerWrite(modelDir: string, name: string, winner: Measured, io: CliIO): number {
   const shown = (p: string) => displayPath(p, io.cwd);
-  const file = join(modelDir, 'config.pbtxt');
-  const read = readText(file);
-  if (read.kind !== 'text') throw new UsageError(`--write: ${shown(file)}: ${read.kind === 'missing' ? 'no such file (tune writes into an existing config.pbtxt)' : read.reason}`);
-  const current = parseConfig(read.text, file);
-  if (hasErrors(current.diagnostics)) throw new UsageError(`--write: ${shown(file)} does not parse; fix it first`);
-  const w = winner.config;
-  const changes: FieldChange[] = [];
-  if (w.dynamic_batching) {
-    const d = Number(w.dynamic_batching.max_queue_delay_microseconds ?? 0);
-    changes.push({ path: ['dynamic_batching', 'max_queue_delay_microseconds'], text: String(d), value: d });
-    const p = (w.dynamic_batching.preferred_batch_size ?? []).map(Number);
-    const path = ['dynamic_batching', 'preferred_batch_size'];
-    if (p.length) changes.push({ path, text: `[ ${p.join(', ')} ]`, value: p });
-    else if (current.value.dynamic_batching?.preferred_batch_size?.length) changes.push({ path, text: undefined, value: undefined });
-  }
-  const count = w.instance_group?.[0]?.count;
-  if (count !== undefined) {
-    const groups = Math.max(current.value.instance_group?.length ?? 0, 1);
-    for (let g = 0; g < groups; g++) changes.push({ path: ['instance_group', g, 'count'], text: String(count), value: Number(count) });
-  }
-  const edited = setFields(read.text, file, changes);
-  if (!edited.ok) throw new UsageError(`--write: ${edited.problem}`);
-  if (edited.text === read.text) {
-    io.stdout(`${shown(file)} already has the settings of ${name}\n`);
-    return EXIT.ok;
-  }
+  let done: WinnerWrite;
   try {
-    writeFileAtomic(file, edited.text);
+    done = writeWinner(modelDir, winner.config, shown);
   } catch (e) {
-    throw new UsageError(`--write: cannot write ${shown(file)}: ${describeFsError(e)}`);
+    if (e instanceof TuneWriteError) throw new UsageError(`--write: ${e.message}`);
+    throw e;
   }
-  io.stdout(`\n${shown(file)}: ${name}'s settings\n${lineDiff(read.text, edited.text).join('\n')}\n`);
+  if (done.kind === 'unchanged') io.stdout(`${shown(done.file)} already has the settings of ${name}\n`);
+  else io.stdout(`\n${shown(done.file)}: ${name}'s settings\n${lineDiff(done.before, done.after).join('\n')}\n`);
   return EXIT.ok;
 }

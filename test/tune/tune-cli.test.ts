@@ -2,11 +2,11 @@
 // lay perf_analyzer's CSVs in the variants as run.sh would (written in perf_analyzer's documented form,
 // src/report_writer.cc), pick within a budget, plot, and write the winner back.
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, cli } from '../support/cli.js';
-import { CLASSIFIER, writeRepo } from '../lint/harness.js';
+import { CLASSIFIER, CLASSIFIER_CONFIG, writeRepo } from '../lint/harness.js';
 
 const CONFIG = `# The classifier, as the team wrote it
 name: "classifier"
@@ -63,6 +63,21 @@ describe('tritonc tune plan', () => {
     expect(broken.stderr).toContain('Triton would not load');
     expect(existsSync(join(repo, 'p2'))).toBe(false);
     expect((await cli(['tune', 'plan', join(repo, 'classifier'), '--out', join(repo, 'p3'), '--delays', 'soon'], { cwd: repo })).stderr).toContain('"soon" is not a duration');
+  });
+
+  it('writes into an empty directory it is given, never through a link there, and leaves no temporary directory', async () => {
+    const repo = await writeRepo({ 'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': CLASSIFIER });
+    mkdirSync(join(repo, 'given'));
+    const ok = await cli(['tune', 'plan', join(repo, 'classifier'), '--out', join(repo, 'given')], { cwd: repo });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(readdirSync(join(repo, 'given'))).toContain('run.sh');
+    mkdirSync(join(repo, 'target'));
+    symlinkSync(join(repo, 'target'), join(repo, 'link'));
+    const linked = await cli(['tune', 'plan', join(repo, 'classifier'), '--out', join(repo, 'link')], { cwd: repo });
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toContain('is a symbolic link');
+    expect(readdirSync(join(repo, 'target'))).toEqual([]);
+    expect(readdirSync(repo).filter((n) => n.includes('tritonc-'))).toEqual([]);
   });
 });
 
