@@ -4,7 +4,8 @@ import { parseGpus } from '../verify/docker-args.js';
 import { CannotRun } from '../verify/errors.js';
 import { normalizeServerUrl } from '../verify/kserve-client.js';
 import { dryRunText, reportText } from '../verify/report.js';
-import type { Runtime } from '../verify/types.js';
+import { RUNTIMES } from '../verify/runtimes/index.js';
+import type { RuntimeOption } from '../verify/runtimes/runtime.js';
 import { dryRunVerify, verifyModel, type VerifyOptions } from '../verify/verify.js';
 
 /** What tests inject in place of Docker and the ports (cli/verify.ts setVerifyDeps). */
@@ -29,19 +30,36 @@ function headersFrom(flags: readonly string[]): Record<string, string> {
 import type { CliIO } from './io.js';
 import { quoted } from '../util/terminal-text.js';
 
+/** The flags that set a runtime-specific option (runtimes/runtime.ts RuntimeOption), and why only some runtimes read it. */
+const RUNTIME_FLAGS: { option: RuntimeOption; flags: string[]; given(a: Record<string, unknown>): boolean; why?: string }[] = [
+  { option: 'image', flags: ['--image'], given: (a) => a.image !== undefined },
+  { option: 'gpus', flags: ['--gpus'], given: (a) => a.gpus !== undefined, why: 'a running server has its GPUs already' },
+  { option: 'server', flags: ['--server'], given: (a) => a.server !== undefined },
+  { option: 'headers', flags: ['--header'], given: (a) => a.header !== undefined },
+  {
+    option: 'tritonServer',
+    flags: ['--disable-auto-complete-config', '--strict-model-config', '--backend-config'],
+    given: (a) => a.disableAutoCompleteConfig !== undefined || a.strictModelConfig !== undefined || a.backendConfig !== undefined,
+    why: 'passed to the tritonserver it starts, or how the running server was started; ONNX Runtime has no server',
+  },
+];
+
 function optionsFromArgs(a: Record<string, unknown>, io: CliIO, injected: VerifyDeps | undefined): VerifyOptions {
-  const runtime = (a.runtime as Runtime | undefined) ?? (a.server !== undefined ? 'server' : 'ort');
+  // --server alone names the runtime that reads it.
+  const runtime = (a.runtime as string | undefined) ?? (a.server !== undefined ? RUNTIMES.find((r) => r.takes.includes('server'))!.name : RUNTIMES[0]!.name);
   const timeoutMs = parseTimeout(String(a.timeout ?? '120s'));
   if (timeoutMs === undefined) throw new UsageError(`--timeout takes a duration such as 120s, 10m or 90 (seconds); got "${String(a.timeout)}"`);
-  if (a.image !== undefined && runtime !== 'docker') throw new UsageError('--image applies to --runtime docker');
-  if (a.gpus !== undefined && runtime !== 'docker') throw new UsageError('--gpus applies to --runtime docker (a running server has its GPUs already)');
-  if (a.server !== undefined && runtime !== 'server') throw new UsageError('--server applies to --runtime server');
-  const server = serverFlagsFromArgs(a, io.cwd);
-  const serverFlagGiven = a.disableAutoCompleteConfig !== undefined || a.strictModelConfig !== undefined || a.backendConfig !== undefined;
-  if (serverFlagGiven && runtime === 'ort') {
-    throw new UsageError('--disable-auto-complete-config, --strict-model-config and --backend-config apply to --runtime docker (passed to tritonserver) and --runtime server (how it was started); ONNX Runtime has no server');
+  const chosen = RUNTIMES.find((r) => r.name === runtime);
+  if (!chosen) throw new UsageError(`--runtime takes ${RUNTIMES.map((r) => r.name).join(', ')}; got ${quoted(runtime)}`);
+  // A runtime-specific flag given to a runtime that does not read it is a mistake, not a no-op.
+  for (const f of RUNTIME_FLAGS) {
+    if (!f.given(a) || chosen.takes.includes(f.option)) continue;
+    const takers = RUNTIMES.filter((r) => r.takes.includes(f.option)).map((r) => r.name);
+    const names = f.flags.length > 1 ? `${f.flags.slice(0, -1).join(', ')} and ${f.flags.at(-1)} apply` : `${f.flags[0]} applies`;
+    throw new UsageError(`${names} to --runtime ${takers.join(' and ')}${f.why ? ` (${f.why})` : ''}`);
   }
-  if (a.header !== undefined && runtime !== 'server') throw new UsageError('--header applies to --runtime server');
+  const server = serverFlagsFromArgs(a, io.cwd);
+  const serverFlagGiven = RUNTIME_FLAGS.find((f) => f.option === 'tritonServer')!.given(a);
   const shapes = ((a.shape as string[] | undefined) ?? []).map((f) => {
     const parsed = parseShapeFlag(f);
     if (!parsed) throw new UsageError(`--shape takes NAME:D1,D2,... (the item shape without the batch dim), e.g. --shape audio:1,16000; got "${f}"`);
@@ -61,8 +79,8 @@ function optionsFromArgs(a: Record<string, unknown>, io: CliIO, injected: Verify
     if (!gpus) throw new UsageError(`--gpus takes all, none, or device ids such as 0,1; got "${String(a.gpus)}"`);
     options.gpus = gpus;
   }
-  if (runtime === 'server') {
-    if (a.server === undefined) throw new UsageError('--runtime server needs --server URL, e.g. --server http://localhost:8000');
+  if (chosen.takes.includes('server')) {
+    if (a.server === undefined) throw new UsageError(`--runtime ${runtime} needs --server URL, e.g. --server http://localhost:8000`);
     const url = normalizeServerUrl(String(a.server));
     if (!url) throw new UsageError(`--server takes Triton's HTTP URL, e.g. http://localhost:8000; got "${String(a.server)}"`);
     options.server = url;

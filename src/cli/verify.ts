@@ -5,6 +5,7 @@
 import type { VerifyOptions } from '../verify/verify.js';
 import { repeatable, type CommandSpec } from './command.js';
 import { withServerFlags } from './server-flags.js';
+import { RUNTIMES } from '../verify/runtimes/index.js';
 
 /** Replaceable parts for tests (onnxruntime-node loader, docker runner, fetch, ports, signals). */
 export type VerifyDeps = NonNullable<VerifyOptions['deps']>;
@@ -21,7 +22,7 @@ export const verifyCommand: CommandSpec = {
   builder: (y) =>
     withServerFlags(y)
       .positional('model_dir', { type: 'string', describe: 'The model directory: <repository>/<model>, holding config.pbtxt' })
-      .option('runtime', { choices: ['ort', 'docker', 'server'] as const, describe: 'ort: ONNX Runtime on the CPU (default); docker: a Triton container; server: a running Triton (--server)' })
+      .option('runtime', { choices: RUNTIMES.map((r) => r.name), describe: RUNTIMES.map((r) => `${r.name}: ${r.summary}`).join('; ') })
       .option('image', { type: 'string', describe: 'docker: the Triton image (default nvcr.io/nvidia/tritonserver:<release>-py3)' })
       .option('server', { type: 'string', describe: 'server: Triton\'s HTTP endpoint, e.g. http://localhost:8000' })
       .option('gpus', { type: 'string', describe: 'docker: all, none, or device ids such as 0,1 (default: all when the config uses GPUs)' })

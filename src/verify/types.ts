@@ -1,7 +1,8 @@
 // The verify report: what every runtime produces and what the text and JSON formats print.
 // `--format json` prints this object as is, so its field names are part of the CLI contract.
 
-export type Runtime = 'ort' | 'docker' | 'server';
+/** The name of a verify runtime (src/verify/runtimes: ort, docker, server). */
+export type Runtime = string;
 
 /**
  * ok: loaded and answered as configured (exit 0); problems: refused, failed at a batch size, or

@@ -1,0 +1,44 @@
+// What `tritonc verify` is asked to do, as a library call takes it (verify.ts) and each runtime reads it (runtimes/).
+import type { SignalSource } from './docker-runner.js';
+import type { OrtLoader } from './ort-loader.js';
+import type { PortFinder } from './ports.js';
+import type { ProcessRunner } from './process-runner.js';
+import type { Runtime } from './types.js';
+import type { ServerOptions } from '../triton/server-options.js';
+
+export interface VerifyOptions {
+  /** The model directory (<repository>/<model>). */
+  modelDir: string;
+  cwd?: string;
+  runtime?: Runtime;
+  /** docker: the Triton image (default DEFAULT_TRITON_IMAGE). */
+  image?: string;
+  /** server: the base URL of Triton's HTTP endpoint. */
+  server?: string;
+  /** docker: 'all', 'none' or a device list '0,1'. */
+  gpus?: string;
+  /**
+   * The tritonserver flags: docker starts the server with them; for a running server they say how it
+   * was started (the local lint that explains a refusal uses them).
+   */
+  tritonServer?: ServerOptions;
+  /** server: headers every request carries (--header), for servers with restricted APIs. */
+  headers?: Record<string, string>;
+  /** How long to wait for the model to load (docker/server); default 120 s. */
+  timeoutMs?: number;
+  /** Item shapes for inputs with variable dims (--shape NAME:D1,D2), over the config's model_warmup. */
+  shapes?: { name: string; dims: number[] }[];
+  /** The size sent for a -1 dim other than the batch dim (default 1). */
+  dynamicDimSize?: number;
+  progress?: (line: string) => void;
+  /** Replaceable parts, for tests and embedding. */
+  deps?: {
+    ortLoader?: OrtLoader;
+    runner?: ProcessRunner;
+    fetch?: typeof fetch;
+    ports?: PortFinder;
+    signals?: SignalSource;
+    nameSuffix?: string;
+    pollMs?: number;
+  };
+}

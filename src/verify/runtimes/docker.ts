@@ -1,0 +1,29 @@
+// A Triton container started for the check (docker run, the repository mounted read-only), always
+// removed at the end.
+import { DEFAULT_TRITON_IMAGE } from '../docker-args.js';
+import { describeDockerRun, runDocker, type DockerRunOptions } from '../docker-runner.js';
+import type { VerifyPlan } from '../plan.js';
+import type { VerifyOptions } from '../options.js';
+import { DEFAULT_SERVER_OPTIONS, tritonServerArgs } from '../../triton/server-options.js';
+import type { VerifyRuntime } from './runtime.js';
+
+function dockerOptions(options: VerifyOptions, timeoutMs: number): DockerRunOptions {
+  const deps = options.deps ?? {};
+  return {
+    progress: options.progress, dynamicDimSize: options.dynamicDimSize,
+    image: options.image ?? DEFAULT_TRITON_IMAGE, gpus: options.gpus, timeoutMs, serverArgs: tritonServerArgs(options.tritonServer ?? DEFAULT_SERVER_OPTIONS),
+    runner: deps.runner, ports: deps.ports, signals: deps.signals, nameSuffix: deps.nameSuffix, fetch: deps.fetch, pollMs: deps.pollMs,
+  };
+}
+
+export const DOCKER_RUNTIME: VerifyRuntime = {
+  name: 'docker',
+  summary: 'a Triton container',
+  takes: ['image', 'gpus', 'tritonServer'],
+  afterInterrupt: 'the container was removed',
+  run: (plan: VerifyPlan, report, options, context) => runDocker(plan, report, dockerOptions(options, context.timeoutMs)),
+  dryRun: async (plan, options, context) => {
+    const d = await describeDockerRun(plan, dockerOptions(options, context.timeoutMs));
+    return { command: d.command, requests: d.requests, cleanup: d.cleanup };
+  },
+};

@@ -1,0 +1,26 @@
+// A Triton already running (--server URL): the candidate config loaded through the repository API,
+// checked, and the server put back on its own config afterwards.
+import { CannotRun } from '../errors.js';
+import { describeServerRun, runServer } from '../server-runner.js';
+import type { VerifyOptions } from '../options.js';
+import type { VerifyRuntime } from './runtime.js';
+
+const urlOf = (options: VerifyOptions): string => {
+  if (!options.server) throw new CannotRun('--runtime server needs --server URL (Triton\'s HTTP endpoint, e.g. http://localhost:8000)');
+  return options.server;
+};
+
+export const SERVER_RUNTIME: VerifyRuntime = {
+  name: 'server',
+  summary: 'a running Triton (--server)',
+  takes: ['server', 'headers', 'tritonServer'],
+  afterInterrupt: 'the model was put back as the server had it (see the notes)',
+  run: (plan, report, options, context) =>
+    runServer(plan, report, {
+      progress: options.progress, dynamicDimSize: options.dynamicDimSize,
+      url: urlOf(options), timeoutMs: context.timeoutMs, fetch: options.deps?.fetch, signals: options.deps?.signals,
+      ...(options.headers ? { headers: options.headers } : {}),
+      explainRefusal: context.explainRefusal,
+    }),
+  dryRun: async (plan, options) => ({ requests: describeServerRun(plan, { url: urlOf(options), dynamicDimSize: options.dynamicDimSize ?? 1 }) }),
+};
