@@ -9,7 +9,8 @@ import { OnnxReadError } from '../onnx/errors.js';
 import { readSignatureSync } from '../onnx/reader.js';
 import type { ModelSignature } from '../onnx/types.js';
 import { diskTree, type Tree, type TreeEntry } from '../repo/tree.js';
-import { IdentityCache, type FileIdentity, type PathStat, statPath } from '../util/file-identity.js';
+import { type FileIdentity, type PathStat, statPath } from '../util/file-identity.js';
+import { Memos } from '../util/memo.js';
 import type { DiskCache } from './disk-cache.js';
 import type { PathKind } from '../util/path-kind.js';
 import { readText, type TextRead } from '../util/read-text.js';
@@ -41,16 +42,16 @@ export class Sources implements Tree {
   private readonly overlays = new Map<string, Overlay>();
   /** Directories that hold an overlay (every ancestor of one), with the overlay names directly in them. */
   private readonly overlayDirs = new Map<string, Map<string, TreeEntry>>();
-  // Per run.
-  private listed = new Map<string, readonly TreeEntry[] | UnreadablePathError>();
-  private listedNames = new WeakMap<readonly TreeEntry[], Map<string, TreeEntry>>();
-  private kinds = new Map<string, PathKind | undefined>();
-  private stats = new Map<string, PathStat | undefined>();
-  private texts = new Map<string, TextRead>();
-  private reals = new Map<string, string>();
-  private signaturesThisRun = new Map<string, SignatureResult>();
-  // Across runs.
-  private readonly signatures = new IdentityCache<SignatureResult>();
+  private readonly memos = new Memos();
+  private readonly listed = this.memos.run<string, readonly TreeEntry[] | UnreadablePathError>();
+  /** A listing's entries by name, for as long as the listing is kept. */
+  private readonly listedNames = new WeakMap<readonly TreeEntry[], Map<string, TreeEntry>>();
+  private readonly kinds = this.memos.run<string, PathKind | undefined>();
+  private readonly stats = this.memos.run<string, PathStat | undefined>();
+  private readonly texts = this.memos.run<string, TextRead>();
+  private readonly reals = this.memos.run<string, string>();
+  private readonly signaturesThisRun = this.memos.run<string, SignatureResult>();
+  private readonly signatures = this.memos.process<SignatureResult>();
   /** The paths asked about while recording (recorded()), innermost last. */
   private readonly recordings: Set<string>[] = [];
   /**
@@ -75,12 +76,7 @@ export class Sources implements Tree {
 
   /** Starts a new run: what the disk holds is asked again (cached file contents stay while unchanged). */
   newRun(): void {
-    this.listed = new Map();
-    this.kinds = new Map();
-    this.stats = new Map();
-    this.texts = new Map();
-    this.reals = new Map();
-    this.signaturesThisRun = new Map();
+    this.memos.newRun();
   }
 
   // ---- overlays ----
@@ -170,8 +166,7 @@ export class Sources implements Tree {
 
   entries(dir: string): readonly TreeEntry[] {
     this.note(dir);
-    let known = this.listed.get(dir);
-    if (known === undefined) this.listed.set(dir, (known = this.list(dir)));
+    const known = this.listed.get(dir, (d) => this.list(d));
     if (known instanceof UnreadablePathError) throw known;
     return known;
   }
@@ -203,11 +198,10 @@ export class Sources implements Tree {
       if (this.overlays.has(path)) return 'file';
       if (this.overlayDirs.has(path)) return 'dir';
     }
-    if (!this.kinds.has(path)) {
-      const listed = this.listedKind(path);
-      this.kinds.set(path, listed === NOT_LISTED ? this.stat(path)?.kind : listed);
-    }
-    return this.kinds.get(path);
+    return this.kinds.get(path, (p) => {
+      const listed = this.listedKind(p);
+      return listed === NOT_LISTED ? this.stat(p)?.kind : listed;
+    });
   }
 
   /**
@@ -216,7 +210,7 @@ export class Sources implements Tree {
    */
   private listedKind(path: string): PathKind | undefined | typeof NOT_LISTED {
     const dir = dirname(path);
-    const listing = this.listed.get(dir);
+    const listing = this.listed.peek(dir);
     if (listing === undefined || listing instanceof UnreadablePathError || dir === path) return NOT_LISTED;
     let byName = this.listedNames.get(listing);
     if (!byName) this.listedNames.set(listing, (byName = new Map(listing.map((e) => [e.name, e]))));
@@ -227,9 +221,7 @@ export class Sources implements Tree {
 
   realpath(dir: string): string {
     if (this.overlayDirs.has(dir)) return dir;
-    let r = this.reals.get(dir);
-    if (r === undefined) this.reals.set(dir, (r = this.disk.realpath(dir)));
-    return r;
+    return this.reals.get(dir, (d) => this.disk.realpath(d));
   }
 
   // ---- files ----
@@ -240,9 +232,7 @@ export class Sources implements Tree {
     const over = this.overlays.get(path);
     if (over?.kind === 'text') return { kind: 'text', text: over.text };
     if (over) return { kind: 'unreadable', reason: 'a model file stood in by its signature has no text' };
-    let t = this.texts.get(path);
-    if (!t) this.texts.set(path, (t = this.disk.text(path)));
-    return t;
+    return this.texts.get(path, (p) => this.disk.text(p));
   }
 
   /** The size of a regular file; undefined when there is none. */
@@ -264,8 +254,7 @@ export class Sources implements Tree {
 
   /** One look per run at a path: its kind, size and identity all come from it. */
   private stat(path: string): PathStat | undefined {
-    if (!this.stats.has(path)) this.stats.set(path, this.disk.stat(path));
-    return this.stats.get(path);
+    return this.stats.get(path, (p) => this.disk.stat(p));
   }
 
   /** A model file's ONNX signature; a bad file is a result with the error, never an exception. */
@@ -273,8 +262,7 @@ export class Sources implements Tree {
     this.note(path);
     const over = this.overlays.get(path);
     if (over?.kind === 'model') return over.signature ? { signature: over.signature } : {};
-    let s = this.signaturesThisRun.get(path);
-    if (!s) this.signaturesThisRun.set(path, (s = this.acrossRuns ? this.signatures.get(path, this.identity(path), () => this.readSignature(path)) : this.readSignature(path)));
+    const s = this.signaturesThisRun.get(path, (p) => (this.acrossRuns ? this.signatures.get(p, this.identity(p), () => this.readSignature(p)) : this.readSignature(p)));
     if (this.recordings.length) {
       // A read depends on the model file and its external data; one that failed, on its directory
       // too (the external data it missed may appear there).

@@ -16,7 +16,7 @@ import { effectiveConfig, type ModelSource, type ResolveOptions, type ResolveRes
 import { gpuLoads, weightBytes, type GpuLoad, type WeighedModel } from '../triton/gpu-memory.js';
 import { placementOf, type ModelSummary } from './model-summary.js';
 import { locateModelFile, type ModelFile } from '../triton/model-file.js';
-import { IdentityCache } from '../util/file-identity.js';
+import { Memo, Memos } from '../util/memo.js';
 import { Sources, type FileSource, type SignatureResult } from './sources.js';
 import type { ModelSignature } from '../onnx/types.js';
 import { ownFileProblem } from '../util/own-file.js';
@@ -83,14 +83,18 @@ export interface WorkspaceRepository {
 
 export class Workspace {
   readonly sources: Sources;
-  private readonly docs = new IdentityCache<ConfigRead>();
-  private readonly overlayDocs = new Map<string, { text: string; doc: ConfigRead }>();
-  private models = new Map<string, RunModel>();
-  private repositories = new Map<string, RunRepository>();
-  private lightDocs = new Map<string, ConfigRead>();
-  private docsThisRun = new Map<string, ConfigRead>();
-  private summaries = new Map<string, ModelSummary>();
-  private locks = new Map<string, LockRead>();
+  private readonly memos = new Memos();
+  /** Parsed configs, across runs while their file is unchanged (acrossRuns only). */
+  private readonly docs = this.memos.process<ConfigRead>();
+  /** Parsed unsaved texts, while the text is the same. */
+  private readonly overlayDocs = this.memos.keystroke<ConfigRead>();
+  private readonly models = this.memos.run<string, RunModel>();
+  private readonly repositories = this.memos.run<string, RunRepository>();
+  /** Other models' configs parsed up to their first error (stopAtFirstError). */
+  private readonly lightDocs = this.memos.run<string, ConfigRead>();
+  private readonly docsThisRun = this.memos.run<string, ConfigRead>();
+  private readonly summaries = this.memos.run<string, ModelSummary>();
+  private readonly locks = this.memos.run<string, LockRead>();
   /** Repositories whose model files are provisioned elsewhere (provisionElsewhere). */
   private readonly elsewhere = new Set<string>();
   /** The model files stood in from each repository's lock (standInLockedModels). */
@@ -114,12 +118,7 @@ export class Workspace {
   /** Starts a run: the disk is asked again; parsed configs stay while their files are unchanged. */
   newRun(): void {
     this.sources.newRun();
-    this.models = new Map();
-    this.repositories = new Map();
-    this.lightDocs = new Map();
-    this.docsThisRun = new Map();
-    this.summaries = new Map();
-    this.locks = new Map();
+    this.memos.newRun();
   }
 
   /** Lays unsaved text over a file (absolute path). */
@@ -158,26 +157,15 @@ export class Workspace {
     if (this.sources.hasOverlay(file)) return this.overlayConfig(file);
     if (options.stopAtFirstError) {
       // A full parse already made this run is as good; otherwise a light one, for this run.
-      let d = this.docsThisRun.get(file) ?? this.lightDocs.get(file);
-      if (!d) this.lightDocs.set(file, (d = this.readLightConfig(file, options)));
-      return d;
+      return this.docsThisRun.peek(file) ?? this.lightDocs.get(file, (f) => this.readLightConfig(f, options));
     }
-    let d = this.docsThisRun.get(file);
-    if (!d) {
-      d = this.acrossRuns ? this.docs.get(file, this.sources.identity(file), () => this.readConfig(file, {})) : this.readConfig(file, {});
-      this.docsThisRun.set(file, d);
-    }
-    return d;
+    return this.docsThisRun.get(file, (f) => (this.acrossRuns ? this.docs.get(f, this.sources.identity(f), () => this.readConfig(f, {})) : this.readConfig(f, {})));
   }
 
   private overlayConfig(file: string): ConfigRead {
     const read = this.sources.text(file);
     const text = read.kind === 'text' ? read.text : '';
-    const hit = this.overlayDocs.get(file);
-    if (hit && hit.text === text) return hit.doc;
-    const doc = parseConfig(text, file);
-    this.overlayDocs.set(file, { text, doc });
-    return doc;
+    return this.overlayDocs.get(file, text, () => parseConfig(text, file));
   }
 
   /** Another model's config: from the disk cache while the file is unchanged (its value only: no tree, no ranges). */
@@ -200,9 +188,7 @@ export class Workspace {
   }
 
   model(dir: string, name = basename(dir)): WorkspaceModel {
-    let m = this.models.get(dir);
-    if (!m) this.models.set(dir, (m = new RunModel(this, dir, name)));
-    return m;
+    return this.models.get(dir, () => new RunModel(this, dir, name));
   }
 
   /**
@@ -210,7 +196,7 @@ export class Workspace {
    * lint --cache, kept on disk with the identities of the paths it was made from.
    */
   modelSummary(dir: string): ModelSummary {
-    let summary = this.summaries.get(dir);
+    let summary = this.summaries.peek(dir);
     if (summary) return summary;
     const cache = this.diskCache;
     if (cache) {
@@ -245,9 +231,7 @@ export class Workspace {
 
   /** The repository's tritonc.lock.json, read once per run. */
   lock(repo: string): LockRead {
-    let r = this.locks.get(repo);
-    if (!r) this.locks.set(repo, (r = this.readLock(repo)));
-    return r;
+    return this.locks.get(repo, (r) => this.readLock(r));
   }
 
   private readLock(repo: string): LockRead {
@@ -322,9 +306,7 @@ export class Workspace {
   repository(dirs: string | readonly string[]): WorkspaceRepository {
     const list = typeof dirs === 'string' ? [dirs] : [...dirs];
     const key = list.join('\0');
-    let r = this.repositories.get(key);
-    if (!r) this.repositories.set(key, (r = new RunRepository(this, list)));
-    return r;
+    return this.repositories.get(key, () => new RunRepository(this, list));
   }
 }
 
@@ -332,7 +314,7 @@ export class Workspace {
 class RunRepository implements WorkspaceRepository {
   private models: string[] | undefined;
   private ensembles: Map<string, string[]> | undefined;
-  private readonly loads = new Map<string, GpuLoad[]>();
+  private readonly loads = new Memo<string, GpuLoad[]>();
 
   constructor(
     private readonly ws: Workspace,
@@ -360,17 +342,15 @@ class RunRepository implements WorkspaceRepository {
 
   gpuLoads(gpuCount: number, overheadBytes: number, alsoDirs: readonly string[] = []): GpuLoad[] {
     const key = `${gpuCount}\0${overheadBytes}\0${alsoDirs.join('\0')}`;
-    let loads = this.loads.get(key);
-    if (!loads) {
+    return this.loads.get(key, () => {
       const dirs = [...new Set([...this.modelDirs(), ...alsoDirs])].sort();
       const weighed: WeighedModel[] = [];
       for (const dir of dirs) {
         const { placement, weightBytes } = this.ws.modelSummary(dir);
         if (placement) weighed.push({ dir, config: placement, weightBytes });
       }
-      this.loads.set(key, (loads = gpuLoads(weighed, gpuCount, overheadBytes)));
-    }
-    return loads;
+      return gpuLoads(weighed, gpuCount, overheadBytes);
+    });
   }
 }
 
@@ -380,7 +360,8 @@ class RunModel implements WorkspaceModel, ModelSource {
   private listing: AutofillListing | undefined;
   private readonly autofills = new WeakMap<ModelConfig, AutofillResult>();
   private readonly files = new WeakMap<ModelConfig, ModelFile>();
-  private readonly effectives = new Map<string, ResolveResult>();
+  // The run's, as the model is (Workspace.model gives one per run).
+  private readonly effectives = new Memo<string, ResolveResult>();
 
   constructor(
     private readonly ws: Workspace,
@@ -423,10 +404,7 @@ class RunModel implements WorkspaceModel, ModelSource {
   }
 
   effective(options: ResolveOptions = {}): ResolveResult {
-    const key = JSON.stringify(options);
-    let r = this.effectives.get(key);
-    if (!r) this.effectives.set(key, (r = effectiveConfig(this, options)));
-    return r;
+    return this.effectives.get(JSON.stringify(options), () => effectiveConfig(this, options));
   }
 
   // ModelSource, for the effective config.
