@@ -2,24 +2,26 @@
 // that need the model (ctx.modelChecks). The rule tester runs the rule under test alone, so here every
 // run also gets those rules with their checks emptied: they are active, and say nothing.
 import { vi } from 'vitest';
+import type { OnnxSpec } from '../lint/harness.js';
 import { testRule } from '../support/rule-tester.js';
 
 vi.mock('../../src/lint/engine.js', async (importOriginal) => {
   const engine = await importOriginal<typeof import('../../src/lint/engine.js')>();
   const { RULES } = await import('../../src/lint/rules/index.js');
   const silent = RULES.filter((r) => r.meta.requiresModel).map((r) => ({ ...r, check: () => {} }));
-  return { ...engine, lintSync: (targets: string[], options: Parameters<typeof engine.lintSync>[1]) => engine.lintSync(targets, { ...options, rules: [...(options?.rules ?? []), ...silent] as typeof options.rules }) };
+  type Options = NonNullable<Parameters<typeof engine.lintSync>[1]>;
+  return { ...engine, lintSync: (targets: string[], options: Options) => engine.lintSync(targets, { ...options, rules: [...(options.rules ?? []), ...silent] as Options['rules'] }) };
 });
 
 const CHECKS = 'missing-dynamic-axis, batch-dim-in-dims, io-name, io-datatype, io-shape, sequence-control-inputs';
 const TRT = 'platform: "tensorrt_plan"\nmax_batch_size: 8\n';
 const ONNX = 'backend: "onnxruntime"\nmax_batch_size: 8\n';
-const CLASSIFIER = { inputs: [['input', 'FLOAT', ['batch', 3, 224, 224]]], outputs: [['output', 'FLOAT', ['batch', 1000]]] } as const;
+const CLASSIFIER: OnnxSpec = { inputs: [['input', 'FLOAT', ['batch', 3, 224, 224]]], outputs: [['output', 'FLOAT', ['batch', 1000]]] };
 const CONFIGS_ONLY = { configsOnly: true };
 
 testRule('unchecked-model', {
   valid: [
-    { name: 'an ONNX model, read and checked', files: { 'm/config.pbtxt': ONNX, 'm/1/model.onnx': { inputs: [...CLASSIFIER.inputs], outputs: [...CLASSIFIER.outputs] } } },
+    { name: 'an ONNX model, read and checked', files: { 'm/config.pbtxt': ONNX, 'm/1/model.onnx': CLASSIFIER } },
     { name: 'an ONNX model missing outside --configs-only: version-dirs says so', config: ONNX },
     { name: 'an ensemble has no model file', files: { 'm/config.pbtxt': 'platform: "ensemble"\nmax_batch_size: 8\n', 'm/1/': '' } },
     { name: 'no backend, no model file, outside --configs-only: platform-backend says why', files: { 'm/config.pbtxt': 'max_batch_size: 8\n', 'm/1/': '' } },
