@@ -225,6 +225,7 @@ testRule(ID, {
 describe('tensorrtllm-parameters, a default the table describes', () => {
   it('gpu_device_ids that are not groups of ids: the default the backend uses', () => {
     const found = findingsOf(ID, { name: 'gpu groups', config: CPP + param('gpu_device_ids', '0 1') });
-    expect(found.map((d) => [d.severity, d.messageId, d.data?.key, d.data?.default])).toEqual([['warning', 'gpuGroupsDefaults', 'gpu_device_ids', 'every visible GPU']]);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ severity: 'warning', messageId: 'gpuGroupsDefaults', data: { key: 'gpu_device_ids', value: '0 1', default: 'every visible GPU' } });
   });
 });

@@ -55,6 +55,11 @@ testRule('vllm-model', {
       ],
     },
     {
+      name: 'a key later releases dropped, close to a current one: no suggestion without a release',
+      ...repo(SAMPLE, '{"model":"x","disable_log_requests": true}'),
+      errors: [{ messageId: 'retiredArg', severity: 'warning', file: JSON_FILE, data: { key: 'disable_log_requests', range: '0.4.0.post1 to 0.10.0' } }],
+    },
+    {
       name: 'a retired key close to a current one',
       ...repo(SAMPLE, '{"model":"x","disable_log_request": true}'),
       settings: version('0.11.0'),

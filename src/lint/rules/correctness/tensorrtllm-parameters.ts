@@ -242,9 +242,13 @@ export const tensorrtllmParameters = defineModelRule<Options>({
           if (!problem) break;
           const mode = key === 'medusa_choices' ? 'medusa' : 'eagle';
           const data = { key, value, ...(problem.kind === 'textOutside' ? { text: problem.text } : problem.kind === 'notIntegers' ? { group: problem.group } : {}) };
-          const which = problem.kind === 'noGroup' ? 'NoGroup' : problem.kind === 'textOutside' ? 'Outside' : 'NotInts';
-          if (python) report(key, { messageId: `braces${which}Fails`, severity: 'error', data: { text: '', group: '', ...data } });
-          else report(key, { messageId: `braces${which}Defaults`, severity: text('decoding_mode') === mode ? 'warning' : 'info', data: { text: '', group: '', ...data, default: fallback } });
+          if (python) {
+            const messageId = problem.kind === 'noGroup' ? 'bracesNoGroupFails' : problem.kind === 'textOutside' ? 'bracesOutsideFails' : 'bracesNotIntsFails';
+            report(key, { messageId, severity: 'error', data: { text: '', group: '', ...data } });
+          } else {
+            const messageId = problem.kind === 'noGroup' ? 'bracesNoGroupDefaults' : problem.kind === 'textOutside' ? 'bracesOutsideDefaults' : 'bracesNotIntsDefaults';
+            report(key, { messageId, severity: text('decoding_mode') === mode ? 'warning' : 'info', data: { text: '', group: '', ...data, default: fallback } });
+          }
           break;
         }
         case 'string':

@@ -60,7 +60,6 @@ export const vllmModel = defineModelRule<Options>({
       unknownArgSinceVersion: '"{{key}}" is not an engine argument of vLLM {{version}}: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load (vLLM {{range}} had it)',
       unknownArgSinceVersionSuggest: '"{{key}}" is not an engine argument of vLLM {{version}}: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load (vLLM {{range}} had it); did you mean "{{suggestion}}"?',
       retiredArg: '"{{key}}" is an engine argument of vLLM {{range}} only: with a later vLLM (the newest release we know is {{newest}}) the model does not load ("__init__() got an unexpected keyword argument \'{{key}}\'"); set the rule\'s version option to your container\'s vLLM to know for sure',
-      retiredArgSuggest: '"{{key}}" is an engine argument of vLLM {{range}} only: with a later vLLM (the newest release we know is {{newest}}) the model does not load ("__init__() got an unexpected keyword argument \'{{key}}\'"); set the rule\'s version option to your container\'s vLLM to know for sure; did you mean "{{suggestion}}"?',
       argKind: '"{{key}}" is {{kind}}, and vLLM\'s engine argument is {{expected}}: the backend passes it as written (a string "false" is true to Python); write {{example}}',
       argValue: '"{{key}}" is {{value}}, not one of {{values}}',
       argValueSuggest: '"{{key}}" is {{value}}, not one of {{values}}; did you mean "{{suggestion}}"?',
@@ -124,10 +123,9 @@ export const vllmModel = defineModelRule<Options>({
           const having = versionsWith(key);
           const range = spanOf(having);
           const where = { file, range: at(key) };
-          if (!version && having.length) {
-            if (suggestion) ctx.report({ ...where, severity: 'warning', messageId: 'retiredArgSuggest', data: { key, range, newest: NEWEST, suggestion } });
-            else ctx.report({ ...where, severity: 'warning', messageId: 'retiredArg', data: { key, range, newest: NEWEST } });
-          } else if (!version) {
+          // Without a version the names known are every release's, this key's among them: no suggestion.
+          if (!version && having.length) ctx.report({ ...where, severity: 'warning', messageId: 'retiredArg', data: { key, range, newest: NEWEST } });
+          else if (!version) {
             if (suggestion) ctx.report({ ...where, messageId: 'unknownArgSuggest', data: { key, suggestion } });
             else ctx.report({ ...where, messageId: 'unknownArg', data: { key } });
           } else if (having.length) {
