@@ -154,13 +154,16 @@ export function leadingNumber(value: string, kind: 'int' | 'float'): { value: nu
   return { value: Number(/^[+-]?inf/i.test(m[1]!) ? (m[1]!.startsWith('-') ? -Infinity : Infinity) : m[1]), rest: value.slice(m[0].length) };
 }
 
+/** What goes wrong with a brace-groups value. */
+export type BraceGroupsProblem = { kind: 'noGroup' } | { kind: 'textOutside'; text: string } | { kind: 'notIntegers'; group: string };
+
 /** Where a brace-groups value goes wrong (csvStrToVecVecInt drops a group with no closing '}'). */
-export function braceGroupsProblem(value: string): string | undefined {
+export function braceGroupsProblem(value: string): BraceGroupsProblem | undefined {
   const groups = value.match(/\{[^{}]*\}/g) ?? [];
-  if (!groups.length) return 'no {...} group';
+  if (!groups.length) return { kind: 'noGroup' };
   const rest = value.replace(/\{[^{}]*\}/g, '').replace(/[\s,]/g, '');
-  if (rest) return `text outside the {...} groups (${JSON.stringify(rest)}) is dropped`;
-  for (const g of groups) if (!/^\{\s*-?\d+(\s*,\s*-?\d+)*\s*\}$/.test(g)) return `group ${g} is not a list of integers`;
+  if (rest) return { kind: 'textOutside', text: JSON.stringify(rest) };
+  for (const g of groups) if (!/^\{\s*-?\d+(\s*,\s*-?\d+)*\s*\}$/.test(g)) return { kind: 'notIntegers', group: g };
   return undefined;
 }
 

@@ -1,151 +1,172 @@
-import { readFileSync } from 'node:fs';
+// Version directories on disk for what the tester cannot hold: a config linted by lintText over the
+// disk, and which files a whole-repository run takes for models.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintText } from '../../src/lint/engine.js';
 import { versionDirs } from '../../src/lint/rules/correctness/version-dirs.js';
-import { findings, lintDir, writeRepo, type Finding, type RepoFiles } from '../lint/harness.js';
+import { lintDir, writeRepo } from '../lint/harness.js';
+import { MEMORY_ROOT, testRule } from '../support/rule-tester.js';
 
 const RULE = 'version-dirs';
 const ONNX = new Uint8Array([8, 8]); // only its presence matters here
 const ORT = 'platform: "onnxruntime_onnx"\n';
+const M = { model: 'm' };
+const ENSEMBLE = 'name: "ens"\nplatform: "ensemble"\nmax_batch_size: 8\ninput [ { name: "IN" data_type: TYPE_FP32 dims: [ 3 ] } ]\noutput [ { name: "OUT" data_type: TYPE_FP32 dims: [ 3 ] } ]\nensemble_scheduling { step [ { model_name: "m" model_version: -1 input_map { key: "x" value: "IN" } output_map { key: "y" value: "OUT" } } ] }\n';
 
-async function lint(files: RepoFiles): Promise<{ dir: string; f: Finding[] }> {
-  const dir = await writeRepo(files);
-  const result = lintDir(dir, ['.'], { rules: [versionDirs] });
-  const texts: Record<string, string> = {};
-  for (const name of Object.keys(files)) if (name.endsWith('config.pbtxt')) texts[name] = readFileSync(join(dir, name), 'utf8');
-  return { dir, f: findings(result, RULE, dir, texts) };
-}
+testRule(RULE, {
+  valid: [
+    { name: 'version 1 with model.onnx', files: { 'm/config.pbtxt': ORT, 'm/1/model.onnx': ONNX } },
+    { name: 'model.onnx as a directory holding model.onnx and its external data', files: { 'm/config.pbtxt': ORT, 'm/1/model.onnx/model.onnx': ONNX, 'm/1/model.onnx/weights.bin': ONNX } },
+    { name: 'default_model_filename', files: { 'm/config.pbtxt': `${ORT}default_model_filename: "resnet.onnx"\n`, 'm/1/resnet.onnx': ONNX } },
+    { name: 'a backend found from the file alone', files: { 'm/config.pbtxt': 'max_batch_size: 8\n', 'm/3/model.onnx': ONNX } },
+    { name: 'an ensemble with an empty version directory', targets: ['e'], files: { 'e/config.pbtxt': 'platform: "ensemble"\n', 'e/1/.keep': '' } },
+    { name: 'a Python model', targets: ['p'], files: { 'p/config.pbtxt': 'backend: "python"\n', 'p/1/model.py': 'pass\n' } },
+    { name: 'warmup, initial_state and configs are not version directories', files: { 'm/config.pbtxt': ORT, 'm/1/model.onnx': ONNX, 'm/warmup/x.bin': ONNX, 'm/configs/h100.pbtxt': ORT } },
+    { name: 'a model named 1 with versions of its own is a model', targets: ['1/config.pbtxt'], files: { '1/config.pbtxt': ORT, '1/1/model.onnx': ONNX } },
+  ],
+  invalid: [
+    {
+      name: "no version directory at all: Triton's message and where to put the model",
+      config: ORT,
+      errors: [{ messageId: 'noNumericVersion', severity: 'error', line: 1, path: [], data: { ...M, ignoredDirs: '', example: 'm/1/model.onnx' } }],
+    },
+    {
+      name: "no version directory and no backend in the config: Triton's backend auto-fill gives up first",
+      config: 'max_batch_size: 1\n',
+      errors: [{ messageId: 'noVersionDirectoryNoBackend', severity: 'error', data: { ...M, ignoredDirs: '', message: "Invalid model name: Could not determine backend for model 'm' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'." } }],
+    },
+    {
+      name: 'no numbered version directory and no backend, beside an ignored one',
+      files: { 'm/config.pbtxt': 'max_batch_size: 1\n', 'm/v1/notes.txt': 'x' },
+      errors: [
+        { messageId: 'notAVersion', severity: 'warning', data: { ...M, dirName: 'v1' } },
+        { messageId: 'noVersionDirectoryNoBackendIgnored', severity: 'error', data: { ...M, ignoredDirs: "'v1'" } },
+      ],
+    },
+    {
+      name: 'leading zeros and names without a number are ignored, with a warning naming the directory',
+      files: { 'm/config.pbtxt': ORT, 'm/01/model.onnx': ONNX, 'm/v2/model.onnx': ONNX },
+      errors: [
+        { messageId: 'notAVersionLeadingZero', severity: 'warning', data: { ...M, dirName: '01', rename: '1', ignored: "ignore version directory '01' which contains leading zeros in its directory name" } },
+        { messageId: 'notAVersion', severity: 'warning', data: { ...M, dirName: 'v2', ignored: "ignore version directory 'v2' which fails to convert to integral number" } },
+        { messageId: 'noNumericVersionIgnored', severity: 'error', data: { ...M, ignoredDirs: "'01', 'v2'", example: 'm/1/model.onnx' } },
+      ],
+    },
+    {
+      name: 'a directory without digits beside real versions is only info',
+      files: { 'm/config.pbtxt': ORT, 'm/1/model.onnx': ONNX, 'm/assets/vocab.txt': 'a' },
+      errors: [{ messageId: 'notAVersion', severity: 'info', data: { ...M, dirName: 'assets' } }],
+    },
+    {
+      name: 'a numeric prefix counts: 2_old is version 2, and the backend opens 2/',
+      files: { 'm/config.pbtxt': ORT, 'm/2_old/model.onnx': ONNX },
+      errors: [
+        { messageId: 'readAsVersion', severity: 'warning', data: { ...M, dirName: '2_old', version: 2 } },
+        { messageId: 'renamedVersionWithoutModelFile', severity: 'error', data: { ...M, dirName: '2_old', version: 2, path: `${MEMORY_ROOT}/m/2/model.onnx`, artifact: 'model.onnx' } },
+      ],
+    },
+    {
+      name: 'a numeric prefix beside the plain number: never read',
+      files: { 'm/config.pbtxt': ORT, 'm/2/model.onnx': ONNX, 'm/2_old/model.onnx': ONNX },
+      errors: [{ messageId: 'readAsVersionShadowed', severity: 'warning', data: { ...M, dirName: '2_old', version: 2 } }],
+    },
+    {
+      name: 'latest { num_versions: 0 } selects nothing: on the 0',
+      files: { 'm/config.pbtxt': `${ORT}version_policy { latest { num_versions: 0 } }\n`, 'm/1/model.onnx': ONNX },
+      errors: [{ messageId: 'policyLatestSelectsNone', line: 2, token: '0', data: { ...M, have: '1', numVersions: 0 } }],
+    },
+    {
+      name: 'specific versions, none of which exists: an error',
+      files: { 'm/config.pbtxt': `${ORT}version_policy { specific { versions: [2, 3] } }\n`, 'm/1/model.onnx': ONNX },
+      errors: [{ messageId: 'policyListsMissing', severity: 'error', token: '2', data: { ...M, have: '1', listed: '2, 3' } }],
+    },
+    {
+      name: 'specific versions listing none',
+      files: { 'm/config.pbtxt': `${ORT}version_policy { specific { } }\n`, 'm/1/model.onnx': ONNX },
+      errors: [{ messageId: 'policyListsNone', severity: 'error', path: ['version_policy', 'specific'], data: { ...M, have: '1' } }],
+    },
+    {
+      name: 'specific versions, some missing: a warning per missing one',
+      files: { 'm/config.pbtxt': `${ORT}version_policy { specific { versions: [1, 3] } }\n`, 'm/1/model.onnx': ONNX },
+      errors: [{ messageId: 'listedVersionMissing', severity: 'warning', token: '3', data: { ...M, version: 3, have: '1' } }],
+    },
+    {
+      name: 'a selected version without the model file, suggesting the .onnx that is there',
+      files: { 'm/config.pbtxt': `${ORT}version_policy { all { } }\n`, 'm/1/model.onnx': ONNX, 'm/2/resnet50.onnx': ONNX },
+      errors: [{ messageId: 'versionWithOtherModelFile', data: { ...M, version: 2, path: `${MEMORY_ROOT}/m/2/model.onnx`, other: 'resnet50.onnx', artifact: 'model.onnx' } }],
+    },
+    {
+      name: 'a renamed version without the model file, holding another .onnx',
+      files: { 'm/config.pbtxt': ORT, 'm/3_new/resnet50.onnx': ONNX },
+      errors: [
+        { messageId: 'readAsVersion', data: { ...M, dirName: '3_new', version: 3 } },
+        { messageId: 'renamedVersionWithOtherModelFile', data: { ...M, dirName: '3_new', version: 3, other: 'resnet50.onnx' } },
+      ],
+    },
+    {
+      name: 'a custom default_model_filename that is missing: on its value',
+      files: { 'm/config.pbtxt': `${ORT}default_model_filename: "model_fp16.onnx"\n`, 'm/1/model.onnx': ONNX },
+      errors: [{ messageId: 'versionWithOtherModelFile', line: 2, token: '"model_fp16.onnx"', data: { ...M, version: 1, artifact: 'model_fp16.onnx', other: 'model.onnx' } }],
+    },
+    {
+      name: 'a version directory without the model file',
+      files: { 'm/config.pbtxt': ORT, 'm/1/': '' },
+      errors: [{ messageId: 'versionWithoutModelFile', severity: 'error', line: 1, path: [], data: { ...M, version: 1, path: `${MEMORY_ROOT}/m/1/model.onnx`, artifact: 'model.onnx' } }],
+    },
+    {
+      name: 'an ensemble needs a version directory too',
+      targets: ['e'],
+      files: { 'e/config.pbtxt': 'platform: "ensemble"\n' },
+      errors: [{ messageId: 'ensembleNoVersion', data: { model: 'e', example: 'e/1/' } }],
+    },
+    {
+      name: 'an ensemble whose only directory is ignored',
+      targets: ['e'],
+      files: { 'e/config.pbtxt': 'platform: "ensemble"\n', 'e/01/': '' },
+      errors: [
+        { messageId: 'notAVersionLeadingZero', data: { model: 'e', dirName: '01' } },
+        { messageId: 'ensembleNoVersionIgnored', data: { model: 'e', ignoredDirs: "'01'" } },
+      ],
+    },
+    {
+      name: "the tutorials' Data_Pipelines layout: a config inside a version directory, the model's own missing",
+      targets: ['ens'],
+      files: { 'ens/1/config.pbtxt': ENSEMBLE },
+      errors: [{ messageId: 'configOnlyInVersionDir', severity: 'error', line: 1, file: 'ens/1/config.pbtxt', data: { model: 'ens', dirName: '1' } }],
+    },
+    {
+      name: "a config inside a version directory beside the model's own: a stray copy",
+      targets: ['ens'],
+      files: { 'ens/config.pbtxt': ENSEMBLE, 'ens/1/config.pbtxt': ENSEMBLE },
+      errors: [{ messageId: 'configInVersionDir', severity: 'warning', line: 1, file: 'ens/1/config.pbtxt', data: { model: 'ens', dirName: '1' } }],
+    },
+  ],
+});
 
-const quoted = (f: Finding): string | undefined => f.message.match(/\("([^"]*)"\)/)?.[1];
-
-describe('version-dirs', () => {
-  describe('valid', () => {
-    it('version 1 with model.onnx', async () => {
-      expect((await lint({ 'm/config.pbtxt': ORT, 'm/1/model.onnx': ONNX })).f).toEqual([]);
-    });
-
-    it('model.onnx as a directory holding model.onnx and its external data', async () => {
-      expect((await lint({ 'm/config.pbtxt': ORT, 'm/1/model.onnx/model.onnx': ONNX, 'm/1/model.onnx/weights.bin': ONNX })).f).toEqual([]);
-    });
-
-    it('default_model_filename, and a backend found from the file alone', async () => {
-      expect((await lint({ 'm/config.pbtxt': `${ORT}default_model_filename: "resnet.onnx"\n`, 'm/1/resnet.onnx': ONNX })).f).toEqual([]);
-      expect((await lint({ 'm/config.pbtxt': 'max_batch_size: 8\n', 'm/3/model.onnx': ONNX })).f).toEqual([]);
-    });
-
-    it('an ensemble with an empty version directory, and a Python model', async () => {
-      expect((await lint({ 'e/config.pbtxt': 'platform: "ensemble"\n', 'e/1/.keep': '' })).f).toEqual([]);
-      expect((await lint({ 'p/config.pbtxt': 'backend: "python"\n', 'p/1/model.py': 'pass\n' })).f).toEqual([]);
-    });
-
-    it('warmup, initial_state and configs are not version directories', async () => {
-      expect((await lint({ 'm/config.pbtxt': ORT, 'm/1/model.onnx': ONNX, 'm/warmup/x.bin': ONNX, 'm/configs/h100.pbtxt': ORT })).f).toEqual([]);
-    });
-
-    it('a config linted from memory is laid over the disk: the version directories on disk count', async () => {
-      const dir = await writeRepo({ 'm/1/model.onnx': ONNX });
-      const result = lintText(ORT, { file: join(dir, 'm', 'config.pbtxt'), rules: [versionDirs] });
-      expect(result.errorCount + result.warningCount).toBe(0);
-    });
+describe('version-dirs on disk', () => {
+  it('a config linted from memory is laid over the disk: the version directories on disk count', async () => {
+    const dir = await writeRepo({ 'm/1/model.onnx': ONNX });
+    const result = lintText(ORT, { file: join(dir, 'm', 'config.pbtxt'), rules: [versionDirs] });
+    expect(result.errorCount + result.warningCount).toBe(0);
   });
 
-  describe('invalid', () => {
-    it('a config linted from memory where the disk has no model directory: the same finding as that file alone on disk', () => {
-      const result = lintText(ORT, { file: '/nonexistent/m/config.pbtxt', rules: [versionDirs] });
-      expect(result.results[0]!.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining("at least one version must be available under the version policy of model 'm'")]);
-    });
-
-    it('no version directory at all: Triton\'s message and where to put the model', async () => {
-      const { f } = await lint({ 'm/config.pbtxt': ORT });
-      expect(f).toHaveLength(1);
-      expect(f[0]).toMatchObject({ severity: 'error', line: 1, column: 1 });
-      expect(quoted(f[0]!)).toBe("at least one version must be available under the version policy of model 'm'");
-      expect(f[0]!.message).toContain('e.g. m/1/model.onnx');
-    });
-
-    it('no version directory and no backend in the config: Triton\'s backend auto-fill gives up first', async () => {
-      const { f } = await lint({ 'm/config.pbtxt': 'max_batch_size: 1\n' });
-      expect(f.map(quoted)).toEqual(["Invalid model name: Could not determine backend for model 'm' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'."]);
-      expect(f[0]!.message).toContain('set the backend');
-    });
-
-    it('leading zeros and names without a number are ignored, with a warning naming the directory', async () => {
-      const { f } = await lint({ 'm/config.pbtxt': ORT, 'm/01/model.onnx': ONNX, 'm/v2/model.onnx': ONNX });
-      expect(f.map((x) => [x.severity, quoted(x)])).toEqual([
-        ['warning', "ignore version directory '01' which contains leading zeros in its directory name"],
-        ['warning', "ignore version directory 'v2' which fails to convert to integral number"],
-        ['error', "at least one version must be available under the version policy of model 'm'"],
-      ]);
-      expect(f[0]!.message).toContain("rename it to '1'");
-      expect(f[2]!.message).toContain("(Triton ignores '01', 'v2')");
-    });
-
-    it('a directory without digits beside real versions is only info', async () => {
-      const { f } = await lint({ 'm/config.pbtxt': ORT, 'm/1/model.onnx': ONNX, 'm/assets/vocab.txt': 'a' });
-      expect(f.map((x) => x.severity)).toEqual(['info']);
-    });
-
-    it('a numeric prefix counts: 1_old is version 1, and the backend opens 1/', async () => {
-      const { f } = await lint({ 'm/config.pbtxt': ORT, 'm/2_old/model.onnx': ONNX });
-      expect(f.map((x) => x.severity)).toEqual(['warning', 'error']);
-      expect(f[0]!.message).toContain("directory '2_old' in model 'm' is read as version 2");
-      expect(quoted(f[1]!)).toMatch(/^unable to find '.*\/m\/2\/model\.onnx' for model instance 'm'$/);
-      expect(f[1]!.message).toContain("(directory '2_old' is version 2, and the backend opens '2/')");
-    });
-
-    it('latest { num_versions: 0 } selects nothing: on the 0', async () => {
-      const config = `${ORT}version_policy { latest { num_versions: 0 } }\n`;
-      const { f } = await lint({ 'm/config.pbtxt': config, 'm/1/model.onnx': ONNX });
-      expect(f).toHaveLength(1);
-      expect(f[0]).toMatchObject({ line: 2, token: '0' });
-      expect(quoted(f[0]!)).toBe("at least one version must be available under the version policy of model 'm'");
-    });
-
-    it('specific versions: an error when none exists, a warning per missing one otherwise', async () => {
-      const none = await lint({ 'm/config.pbtxt': `${ORT}version_policy { specific { versions: [2, 3] } }\n`, 'm/1/model.onnx': ONNX });
-      expect(none.f.map((x) => [x.severity, x.token])).toEqual([['error', '2']]);
-      expect(none.f[0]!.message).toContain('it lists 2, 3, which have no directory');
-      const some = await lint({ 'm/config.pbtxt': `${ORT}version_policy { specific { versions: [1, 3] } }\n`, 'm/1/model.onnx': ONNX });
-      expect(some.f.map((x) => [x.severity, x.token, quoted(x)])).toEqual([['warning', '3', "version 3 is specified for model 'm', but the version directory is not present"]]);
-    });
-
-    it('a selected version without the model file, suggesting the .onnx that is there', async () => {
-      const { f } = await lint({ 'm/config.pbtxt': `${ORT}version_policy { all { } }\n`, 'm/1/model.onnx': ONNX, 'm/2/resnet50.onnx': ONNX });
-      expect(f).toHaveLength(1);
-      expect(quoted(f[0]!)).toMatch(/^unable to find '.*\/m\/2\/model\.onnx' for model instance 'm'$/);
-      expect(f[0]!.message).toContain(`rename it to 'model.onnx', or set default_model_filename: "resnet50.onnx"`);
-    });
-
-    it('a custom default_model_filename that is missing: on its value', async () => {
-      const config = `${ORT}default_model_filename: "model_fp16.onnx"\n`;
-      const { f } = await lint({ 'm/config.pbtxt': config, 'm/1/model.onnx': ONNX });
-      expect(f).toHaveLength(1);
-      expect(f[0]).toMatchObject({ line: 2, token: '"model_fp16.onnx"' });
-    });
-
-    it('an ensemble needs a version directory too', async () => {
-      const { f } = await lint({ 'e/config.pbtxt': 'platform: "ensemble"\n' });
-      expect(f).toHaveLength(1);
-      expect(f[0]!.message).toContain('an ensemble needs an empty version directory');
-    });
+  it('a config linted from memory where the disk has no model directory: the same finding as that file alone on disk', () => {
+    const result = lintText(ORT, { file: '/nonexistent/m/config.pbtxt', rules: [versionDirs] });
+    expect(result.results[0]!.diagnostics.map((d) => [d.messageId, d.data?.model])).toEqual([['noNumericVersion', 'm']]);
   });
 
-  describe('a config.pbtxt inside a version directory (the tutorials\' Data_Pipelines layout)', () => {
-    const ENSEMBLE = 'name: "ens"\nplatform: "ensemble"\nmax_batch_size: 8\ninput [ { name: "IN" data_type: TYPE_FP32 dims: [ 3 ] } ]\noutput [ { name: "OUT" data_type: TYPE_FP32 dims: [ 3 ] } ]\nensemble_scheduling { step [ { model_name: "m" model_version: -1 input_map { key: "x" value: "IN" } output_map { key: "y" value: "OUT" } } ] }\n';
 
     it('is the version\'s stray config, said on that file: move it one level up; no model named "1" is invented', async () => {
       const files = { 'm/config.pbtxt': ORT, 'm/1/model.onnx': ONNX, 'ens/1/config.pbtxt': ENSEMBLE };
       const dir = await writeRepo(files);
       const result = lintDir(dir, ['.'], { rules: [versionDirs] });
       const f = result.results.flatMap((r) => r.diagnostics).filter((d) => d.ruleId === RULE);
-      expect(f.map((d) => [d.file.slice(dir.length + 1), d.messageId, d.severity, d.range.start.line])).toEqual([['ens/1/config.pbtxt', 'configInVersionDir', 'error', 1]]);
-      expect(f[0]!.message).toContain('move this file one level up, to ens/config.pbtxt');
+      expect(f.map((d) => [d.file.slice(dir.length + 1), d.messageId, d.severity, d.range.start.line])).toEqual([['ens/1/config.pbtxt', 'configOnlyInVersionDir', 'error', 1]]);
       // Linted whole, no file is taken for a model named '1'.
       expect(result.results.map((r) => r.filePath.slice(dir.length + 1)).sort()).toEqual(['ens/1/config.pbtxt', 'ens/config.pbtxt', 'm/config.pbtxt']);
       // The staged file alone (pre-commit) gives the same finding.
       const staged = lintDir(dir, ['ens/1/config.pbtxt'], { rules: [versionDirs] });
-      expect(staged.results.flatMap((r) => r.diagnostics).filter((d) => d.messageId === 'configInVersionDir')).toHaveLength(1);
+      expect(staged.results.flatMap((r) => r.diagnostics).filter((d) => d.messageId === 'configOnlyInVersionDir')).toHaveLength(1);
     });
 
     it('beside the model\'s own config it is a stray copy (a warning); a model named 1 with versions of its own is a model', async () => {
@@ -159,4 +180,3 @@ describe('version-dirs', () => {
       expect(r.results.flatMap((x) => x.diagnostics)).toEqual([]);
     });
   });
-});

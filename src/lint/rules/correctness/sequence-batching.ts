@@ -23,23 +23,30 @@ function kindOf(c: ModelSequenceBatching_Control): string {
 }
 
 const messages = {
-  ...DATA_FILE_MESSAGES,
+  dataFileMissing: DATA_FILE_MESSAGES.dataFileMissing,
+  // The shared short-file message takes Triton's message as a value; here it is written out.
+  dataFileShort: `initial_state of state '{{input}}' ({{isType}} [{{dimsText}}]) needs {{need}} bytes but {{file}} has {{size}}, so Triton refuses the model ("initial_state setting expects {{need}} bytes, but the data provided from {{file}}only has {{size}} bytes."); write the full tensor to {{where}}{{file}}`,
   slotUtilizationOutOfRange: 'minimum_slot_utilization {{util}} is not a fraction of the batch slots, so Triton refuses the model ("sequence batching minimum slot utilization must be in range (0.0, 1.0] for {{name}}"); use a value in (0.0, 1.0], or 0 to disable it',
   customBatchingStrategy: 'a custom batching strategy cannot drive the sequence batcher, so Triton refuses the model ("TRITON_BATCH_STRATEGY_PATH cannot be specified with sequence batcher, using default batching strategy"); remove the TRITON_BATCH_STRATEGY_PATH parameter',
   controlInputWithoutName: 'this control_input has no name, so Triton refuses the model ("sequence batching control tensor must have a name for {{name}}"); set name to the model input that receives the control',
   controlTensorTwice: `control tensor '{{tensor}}' is listed twice, so Triton refuses the model ("sequence batching control tensor '{{tensor}}' is specified for multiple control kinds for {{name}}"); give each control kind its own model input, or merge the entries`,
-  controlKindTwice: '{{kind}} is given a second time{{kindNote}}, so Triton refuses the model ("sequence batching specifies multiple {{kind}} tensors for {{name}}"); keep one {{kind}} control',
+  controlKindTwice: '{{kind}} is given a second time, so Triton refuses the model ("sequence batching specifies multiple {{kind}} tensors for {{name}}"); keep one {{kind}} control',
+  controlKindUnsetTwice: '{{kind}} is given a second time (a control without kind is CONTROL_SEQUENCE_START), so Triton refuses the model ("sequence batching specifies multiple {{kind}} tensors for {{name}}"); keep one {{kind}} control',
   corridWithFalseTrue: `a CONTROL_SEQUENCE_CORRID control carries the correlation ID itself, not a false/true pair, so Triton refuses {{list}} ("sequence batching must not specify either 'int32_false_true', 'fp32_false_true' or 'bool_false_true' for CONTROL_SEQUENCE_CORRID for {{name}}"); remove {{list}} and set data_type`,
-  corridDataType: `{{problem}}, so Triton refuses the model ("unexpected data type for control CONTROL_SEQUENCE_CORRID for {{name}}. Allowed data types are TYPE_UINT64, TYPE_INT64, TYPE_UINT32, TYPE_INT32 and TYPE_STRING"); set data_type: TYPE_UINT64 (or the type of the model's {{tensor}}input)`,
-  controlWithoutValues: `the {{kind}} control does not say which values mean false and true, so Triton refuses the model ("sequence batching must specify either 'int32_false_true', 'fp32_false_true' or 'bool_false_true' for {{kind}} for {{name}}"); add e.g. int32_false_true: [ 0, 1 ] (the type of the model's {{tensor}}input)`,
+  corridNoDataType: `the CONTROL_SEQUENCE_CORRID control has no data_type, so Triton refuses the model ("unexpected data type for control CONTROL_SEQUENCE_CORRID for {{name}}. Allowed data types are TYPE_UINT64, TYPE_INT64, TYPE_UINT32, TYPE_INT32 and TYPE_STRING"); set data_type: TYPE_UINT64 (or the type of the model's input '{{tensor}}')`,
+  corridDataType: `data_type {{dataType}} cannot carry a correlation ID, so Triton refuses the model ("unexpected data type for control CONTROL_SEQUENCE_CORRID for {{name}}. Allowed data types are TYPE_UINT64, TYPE_INT64, TYPE_UINT32, TYPE_INT32 and TYPE_STRING"); set data_type: TYPE_UINT64 (or the type of the model's input '{{tensor}}')`,
+  controlWithoutValues: `the {{kind}} control does not say which values mean false and true, so Triton refuses the model ("sequence batching must specify either 'int32_false_true', 'fp32_false_true' or 'bool_false_true' for {{kind}} for {{name}}"); add e.g. int32_false_true: [ 0, 1 ] (the type of the model's input '{{tensor}}')`,
   controlValuesTwice: `the {{kind}} control gives both {{listNames}}, so Triton refuses the model ("sequence batching specifies more than one from 'int32_false_true', 'fp32_false_true' and 'bool_false_true' for {{kind}} for {{name}}"); keep the one of the input's data type`,
-  controlValuesCount: `{{list}} has {{count}} entr{{plural}} but must be [false, true], so Triton refuses the model ("sequence batching control '{{list}}' must have exactly 2 entries for {{kind}} for {{name}}"); write {{list}}: [ {{example}} ]`,
+  controlValueSingle: `{{list}} has 1 entry but must be [false, true], so Triton refuses the model ("sequence batching control '{{list}}' must have exactly 2 entries for {{kind}} for {{name}}"); write {{list}}: [ {{example}} ]`,
+  controlValuesCount: `{{list}} has {{count}} entries but must be [false, true], so Triton refuses the model ("sequence batching control '{{list}}' must have exactly 2 entries for {{kind}} for {{name}}"); write {{list}}: [ {{example}} ]`,
   initialStateCount: `state '{{input}}' has {{length}} initial_state entries, so Triton refuses the model ("initial_state field for state input '{{input}}' must contain exactly one or zero element. Found '{{length}}' elements."); keep one`,
-  initialStateDataType: `initial_state data_type {{isType}} is not the state's {{stateType}}, so Triton refuses the model ("The data type used for 'initial_state' field of state '{{input}}' does not match the state data type."); set data_type: {{fix}}`,
+  initialStateDataType: `initial_state data_type {{isType}} is not the state's {{stateType}}, so Triton refuses the model ("The data type used for 'initial_state' field of state '{{input}}' does not match the state data type."); set data_type: {{stateType}}`,
+  initialStateDataTypeUnset: `initial_state data_type {{isType}} is not the state's {{stateType}}, so Triton refuses the model ("The data type used for 'initial_state' field of state '{{input}}' does not match the state data type."); set data_type: <the state's type> in both`,
   initialStateWithoutName: `initial_state of state '{{input}}' has no name, so Triton refuses the model ("Field 'name' must be set when using initial_state for state input '{{input}}'."); set name, e.g. name: "{{state}}_init"`,
   initialStateTwice: `state input '{{input}}' already has an initial_state in an earlier state, so Triton refuses the model ("State input name '{{input}}' specified more than once."); give each state its own input_name`,
   initialStateRank: `initial_state dims [{{dimsText}}] have {{length}} dimensions but the state's dims [{{stateDimsText}}] have {{stateLength}}, so Triton refuses the model ("Number of dimensions in 'initial_state' doesn't match the size of 'state' dimensions for state input '{{input}}'. {{length}} != {{stateLength}}"); give initial_state the state's rank`,
-  initialStateVariableDim: `initial_state dims [{{dims}}] have a variable dimension, but the initial value needs a fixed shape, so Triton refuses the model ("'initial_state' field for state input name '{{input}}' contains variable dimensions."); write the concrete size{{stateDimNote}}`,
+  initialStateVariableDim: `initial_state dims [{{dims}}] have a variable dimension, but the initial value needs a fixed shape, so Triton refuses the model ("'initial_state' field for state input name '{{input}}' contains variable dimensions."); write the concrete size`,
+  initialStateVariableDimSized: `initial_state dims [{{dims}}] have a variable dimension, but the initial value needs a fixed shape, so Triton refuses the model ("'initial_state' field for state input name '{{input}}' contains variable dimensions."); write the concrete size ({{stateDim}})`,
   initialStateDimMismatch: `initial_state dim {{dim}} does not match the state's dim {{stateDim}}, so Triton refuses the model ("'initial_state' dim for input name '{{input}}' doesn't match 'state' dim description. {{dim}} != {{stateDim}}"); set it to {{stateDim}}`,
   initialStateWithoutData: `initial_state of state '{{input}}' says neither zero_data nor data_file, so Triton refuses the model ("initial_state setting expects state'{{input}}' to have state_data set"); add zero_data: true, or data_file: "<file in {{name}}/initial_state/>"`,
 } as const;
@@ -135,8 +142,8 @@ function checkControls(ctx: Ctx, seq: ModelSequenceBatching, name: string): void
       if (seenKinds.has(kind)) {
         ctx.report({
           path: kindPath,
-          messageId: 'controlKindTwice',
-          data: { kind, kindNote: c.kind === undefined ? ' (a control without kind is CONTROL_SEQUENCE_START)' : '', name },
+          messageId: c.kind === undefined ? 'controlKindUnsetTwice' : 'controlKindTwice',
+          data: { kind, name },
         });
       }
       seenKinds.add(kind);
@@ -153,8 +160,8 @@ function checkControls(ctx: Ctx, seq: ModelSequenceBatching, name: string): void
         if (!CORRID_TYPES.includes(dt)) {
           ctx.report({
             path: c.data_type !== undefined ? [...path, 'data_type'] : kindPath,
-            messageId: 'corridDataType',
-            data: { dataType: dt, problem: c.data_type === undefined ? 'the CONTROL_SEQUENCE_CORRID control has no data_type' : `data_type ${dt} cannot carry a correlation ID`, name, tensor: tensor ? `'${tensor}' ` : '' },
+            messageId: c.data_type === undefined ? 'corridNoDataType' : 'corridDataType',
+            data: { dataType: dt, name, tensor },
           });
         }
         return;
@@ -163,7 +170,7 @@ function checkControls(ctx: Ctx, seq: ModelSequenceBatching, name: string): void
         ctx.report({
           path: kindPath,
           messageId: 'controlWithoutValues',
-          data: { kind, name, tensor: tensor ? `'${tensor}' ` : '' },
+          data: { kind, name, tensor },
         });
         return;
       }
@@ -180,8 +187,8 @@ function checkControls(ctx: Ctx, seq: ModelSequenceBatching, name: string): void
       if (n !== 2) {
         ctx.report({
           path: n > 2 ? [...path, l, 2] : [...path, l],
-          messageId: 'controlValuesCount',
-          data: { kind, list: l, count: n, plural: n === 1 ? 'y' : 'ies', name, example: l === 'bool_false_true' ? 'false, true' : '0, 1' },
+          messageId: n === 1 ? 'controlValueSingle' : 'controlValuesCount',
+          data: { kind, list: l, count: n, name, example: l === 'bool_false_true' ? 'false, true' : '0, 1' },
         });
       }
     });
@@ -210,8 +217,8 @@ function checkStates(ctx: Ctx, states: ModelSequenceBatching_State[]): void {
     if (isType !== stateType) {
       ctx.report({
         path: is.data_type !== undefined ? [...isPath, 'data_type'] : isPath,
-        messageId: 'initialStateDataType',
-        data: { input, initialType: isType, stateType, isType, fix: stateType === 'TYPE_INVALID' ? '<the state\'s type> in both' : stateType },
+        messageId: stateType === 'TYPE_INVALID' ? 'initialStateDataTypeUnset' : 'initialStateDataType',
+        data: { input, initialType: isType, stateType, isType },
       });
     }
     if (!is.name) {
@@ -248,8 +255,8 @@ function checkStates(ctx: Ctx, states: ModelSequenceBatching_State[]): void {
           dimsOk = false;
           ctx.report({
             path: [...isPath, 'dims', k],
-            messageId: 'initialStateVariableDim',
-            data: { input, index: k, dims: dims.join(','), stateDimNote: s !== -1 ? ` (${s})` : '' },
+            messageId: s !== -1 ? 'initialStateVariableDimSized' : 'initialStateVariableDim',
+            data: { input, index: k, dims: dims.join(','), stateDim: s },
           });
           break;
         }
@@ -280,7 +287,8 @@ function checkStates(ctx: Ctx, states: ModelSequenceBatching_State[]): void {
         tritonMessage: (need, size) => `initial_state setting expects ${need} bytes, but the data provided from ${file}only has ${size} bytes.`,
         path: [...isPath, 'data_file'], data: { input, file },
       });
-      if (problem) ctx.report(problem);
+      if (problem?.messageId === 'dataFileShort') ctx.report({ ...problem, data: { input, file, isType, dimsText: dims.join(','), need: problem.data.need, size: problem.data.size, where: problem.data.where } });
+      else if (problem) ctx.report(problem);
     }
   });
 }

@@ -14,17 +14,23 @@ const messages = {
     "control tensor '{{tensor}}' is not an input of the model (its inputs: {{inputs}}), so the ONNX Runtime backend refuses the model (\"configuration specified sequence control '{{tensor}}', but model does not provide that input\"); export the model with that input, or name one it has",
   dimsNotOne:
     "the model's input '{{tensor}}' for a sequence control is {{dims}} without the batch axis, so the ONNX Runtime backend refuses the model (\"unable to load model '{{model}}', sequence control '{{tensor}}' in model has dims {{dims}} but dims [1] is expected\"); export the control as shape [batch, 1] (or [1] with max_batch_size: 0)",
+  // The control gives the wrong list, and the model's type has a list of its own.
+  listTypeMismatch:
+    "control tensor '{{tensor}}' is {{configType}} in the config ({{list}}) but {{elemType}} in the model, so the ONNX Runtime backend refuses the model (\"unable to load model '{{model}}', sequence control '{{tensor}}', the model expects data-type {{elemType}} but the model configuration specifies data-type {{configType}}\"); write {{expectedList}} for a {{elemType}} input",
+  // The control gives a list, and no list has the model's type.
+  listTypeUnlisted:
+    "control tensor '{{tensor}}' is {{configType}} in the config ({{list}}) but {{elemType}} in the model, so the ONNX Runtime backend refuses the model (\"unable to load model '{{model}}', sequence control '{{tensor}}', the model expects data-type {{elemType}} but the model configuration specifies data-type {{configType}}\"); set data_type: {{tritonType}}",
   dataTypeMismatch:
-    "control tensor '{{tensor}}' is {{configType}} in the config ({{why}}) but {{elemType}} in the model, so the ONNX Runtime backend refuses the model (\"unable to load model '{{model}}', sequence control '{{tensor}}', the model expects data-type {{elemType}} but the model configuration specifies data-type {{configType}}\"); {{fix}}",
+    "control tensor '{{tensor}}' is {{configType}} in the config (its data_type) but {{elemType}} in the model, so the ONNX Runtime backend refuses the model (\"unable to load model '{{model}}', sequence control '{{tensor}}', the model expects data-type {{elemType}} but the model configuration specifies data-type {{configType}}\"); set data_type: {{tritonType}}",
 } as const;
 
-/** The data type a control gives its tensor, and why (GetBooleanSequenceControlProperties, GetTypedSequenceControlProperties). */
-function controlType(c: ModelSequenceBatching_Control): { type: string; why: string; list?: string } | undefined {
-  if (c.int32_false_true?.length) return { type: 'TYPE_INT32', why: 'int32_false_true', list: 'int32_false_true' };
-  if (c.fp32_false_true?.length) return { type: 'TYPE_FP32', why: 'fp32_false_true', list: 'fp32_false_true' };
-  if (c.bool_false_true?.length) return { type: 'TYPE_BOOL', why: 'bool_false_true', list: 'bool_false_true' };
+/** The data type a control gives its tensor, and the list that gives it, if any (GetBooleanSequenceControlProperties, GetTypedSequenceControlProperties). */
+function controlType(c: ModelSequenceBatching_Control): { type: string; list?: string } | undefined {
+  if (c.int32_false_true?.length) return { type: 'TYPE_INT32', list: 'int32_false_true' };
+  if (c.fp32_false_true?.length) return { type: 'TYPE_FP32', list: 'fp32_false_true' };
+  if (c.bool_false_true?.length) return { type: 'TYPE_BOOL', list: 'bool_false_true' };
   const dt = c.data_type;
-  return typeof dt === 'string' && dt !== 'TYPE_INVALID' ? { type: dt, why: 'its data_type' } : undefined;
+  return typeof dt === 'string' && dt !== 'TYPE_INVALID' ? { type: dt } : undefined;
 }
 
 const LIST_OF_TYPE: Record<string, string> = { TYPE_INT32: 'int32_false_true: [ 0, 1 ]', TYPE_FP32: 'fp32_false_true: [ 0, 1 ]', TYPE_BOOL: 'bool_false_true: [ false, true ]' };
@@ -66,13 +72,12 @@ export const sequenceControlInputs = defineModelRule({
       (input.control ?? []).forEach((c, k) => {
         const given = controlType(c);
         if (!given || !info.tritonType || given.type === info.tritonType) return;
-        const list = LIST_OF_TYPE[info.tritonType];
-        const fix = given.list && list ? `write ${list} for a ${info.elemType} input` : `set data_type: ${info.tritonType}`;
-        ctx.report({
-          path: ['sequence_batching', 'control_input', i, 'control', k, ...(given.list ? [given.list] : ['data_type'])],
-          messageId: 'dataTypeMismatch',
-          data: { tensor, configType: given.type, why: given.why, elemType: info.elemType ?? 'UNDEFINED', model, fix },
-        });
+        const expectedList = LIST_OF_TYPE[info.tritonType];
+        const path = ['sequence_batching', 'control_input', i, 'control', k, ...(given.list ? [given.list] : ['data_type'])];
+        const data = { tensor, configType: given.type, elemType: info.elemType ?? 'UNDEFINED', tritonType: info.tritonType, model };
+        if (given.list && expectedList) ctx.report({ path, messageId: 'listTypeMismatch', data: { ...data, list: given.list, expectedList } });
+        else if (given.list) ctx.report({ path, messageId: 'listTypeUnlisted', data: { ...data, list: given.list } });
+        else ctx.report({ path, messageId: 'dataTypeMismatch', data });
       });
     });
   },

@@ -22,7 +22,8 @@ export const syntax = defineModelRule({
     messages: {
       // The parser's own message, which names the token and what was expected.
       parseError: '{{text}}',
-      template: 'template: {{count}} unfilled placeholder{{plural}} ({{names}}) where values go, so this is a template to fill, not a config Triton can read; fill it first (tritonc fill {{file}} "name:value,..."), and tritonc checks the filled config. To keep templates out of the pre-commit hooks, exclude them (exclude: in .pre-commit-config.yaml)',
+      templateOne: 'template: 1 unfilled placeholder ({{names}}) where values go, so this is a template to fill, not a config Triton can read; fill it first (tritonc fill {{file}} "name:value,..."), and tritonc checks the filled config. To keep templates out of the pre-commit hooks, exclude them (exclude: in .pre-commit-config.yaml)',
+      template: 'template: {{count}} unfilled placeholders ({{names}}) where values go, so this is a template to fill, not a config Triton can read; fill it first (tritonc fill {{file}} "name:value,..."), and tritonc checks the filled config. To keep templates out of the pre-commit hooks, exclude them (exclude: in .pre-commit-config.yaml)',
     },
   },
   check(ctx) {
@@ -32,8 +33,8 @@ export const syntax = defineModelRule({
       ctx.report({
         range: placeholders[0]!.range,
         severity: 'info',
-        messageId: 'template',
-        data: { count: placeholders.length, plural: placeholders.length === 1 ? '' : 's', names: names.slice(0, 3).join(', ') + (names.length > 3 ? ', ...' : ''), file: relative(dirname(ctx.model.dir), ctx.file), placeholders: names },
+        messageId: placeholders.length === 1 ? 'templateOne' : 'template',
+        data: { count: placeholders.length, names: names.slice(0, 3).join(', ') + (names.length > 3 ? ', ...' : ''), file: relative(dirname(ctx.model.dir), ctx.file), placeholders: names },
       });
       return;
     }

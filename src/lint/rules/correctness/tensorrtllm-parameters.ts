@@ -25,9 +25,6 @@ import { defineModelRule } from '../../rule.js';
 const LOGITS_OUTPUTS = ['generation_logits', 'context_logits'];
 const LOGITS_TYPES = ['TYPE_FP32', 'TYPE_FP16'];
 
-const suggestion = (s: string | undefined): string => (s ? `; did you mean "${s}"?` : '');
-const rangeText = (p: TrtllmParameter): string =>
-  p.minExclusive !== undefined && p.maxExclusive !== undefined ? `between ${p.minExclusive} and ${p.maxExclusive} (both excluded)` : p.minExclusive !== undefined ? `greater than ${p.minExclusive}` : `at least ${p.min}`;
 
 const options = z.strictObject({
   release: z
@@ -56,26 +53,46 @@ export const tensorrtllmParameters = defineModelRule<Options>({
     ],
     options,
     messages: {
-      notInRelease: 'the tensorrtllm backend of TensorRT-LLM {{release}} does not read parameter "{{key}}" (read from {{since}} on): it is ignored there; remove it, or set the rule\'s release to the one the server runs',
-      missingRequired: `parameters has no "{{key}}": the {{runtime}} fails the load ("unexpected error when creating modelInstanceState: Cannot find parameter with name: {{key}}"); add parameters { key: "{{key}}" value: { string_value: "{{example}}" } }`,
-      noEnginePath: 'neither gpt_model_path nor encoder_model_path is set, so the tensorrtllm backend has no engine and fails the load ("Both encoder and decoder model paths are empty"); set gpt_model_path to the engine directory',
-      enumFails: '{{key}} "{{value}}" is not one of {{values}}, so the {{runtime}} fails the load ("{{triton}}"){{suggest}}',
-      enumDefaults: '{{key}} "{{value}}" is not one of {{values}} (compared exactly, case included): the tensorrtllm backend logs a warning and uses {{default}}{{suggest}}',
-      boolDefaults: '{{key}} "{{value}}" is not a boolean the tensorrtllm backend reads ("Cannot convert {{value}} to a boolean."): it logs "{{key}} is not specified" and uses {{default}}; write "true" or "false"',
-      boolReadFalse: '{{key}} "{{value}}" is read as false by the Python runtime (it takes only "1" and "true", in any case, as true); write "true" or "false"',
-      numberDefaults: '{{key}} "{{value}}" is not a number: the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; write a number',
-      numberFails: '{{key}} "{{value}}" is not a number, so the {{runtime}} fails the load{{why}}; write a number',
-      numberPartial: '{{key}} "{{value}}" is read as {{read}}: the tensorrtllm backend reads the leading number and ignores "{{rest}}"; write "{{read}}"',
-      negativeWraps: '{{key}} "{{value}}" is negative: the tensorrtllm backend reads it as an unsigned number, which wraps around to {{wrapped}}; write a number of 0 or more',
-      outOfRange: "{{key}} {{value}} must be {{range}}: TensorRT-LLM's executor refuses it and the model fails to load; {{fix}}",
-      listDefaults: '{{key}} "{{value}}" is not {{shape}}: the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; write it as {{example}}',
-      listFails: '{{key}} "{{value}}" is not {{shape}}, so the Python runtime fails the load{{why}}; write it as {{example}}',
-      unknownKey: 'the {{runtime}} does not read parameter "{{key}}": it is ignored, and what it meant to set keeps its default{{suggest}}',
-      obsoleteKey: 'parameter "{{key}}" is {{why}}: the tensorrtllm backend ignores it',
-      lookaheadMissing: 'decoding_mode is lookahead and {{key}} is {{what}}, so the tensorrtllm backend fails the load ("Decoding mode is set to lookahead but lookahead parameters are not specified. Please set parameters lookahead_window_size, lookahead_ngram_size, and lookahead_verification_set_size."); set all three',
-      overlapFails: 'enable_trt_overlap is true, and the Python runtime fails the load ("enable_trt_overlap=true is not supported."); set it to false or remove it',
-      logitsType: 'output {{name}} is {{type}}: the tensorrtllm backend returns logits only as TYPE_FP32 or TYPE_FP16, and each request that asks for them fails ("Logits type is not supported"); set data_type to the engine\'s logits type, TYPE_FP32 or TYPE_FP16',
-      logitsMismatch: 'output {{name}} is {{type}} and {{other}} is {{otherType}}: the tensorrtllm backend takes the logits type from the first of them and fails every request whose logits are of the other ("Assertion failed: ...LogitsType == model_state_->getLogitsDataType()"); give both the engine\'s logits type',
+      notInRelease: `the tensorrtllm backend of TensorRT-LLM {{release}} does not read parameter "{{key}}" (read from {{since}} on): it is ignored there; remove it, or set the rule's release to the one the server runs`,
+      missingRequired: `parameters has no "{{key}}": the tensorrtllm backend fails the load ("unexpected error when creating modelInstanceState: Cannot find parameter with name: {{key}}"); add parameters { key: "{{key}}" value: { string_value: "{{example}}" } }`,
+      noEnginePath: `neither gpt_model_path nor encoder_model_path is set, so the tensorrtllm backend has no engine and fails the load ("Both encoder and decoder model paths are empty"); set gpt_model_path to the engine directory`,
+      modelTypeFails: `{{key}} "{{value}}" is not one of {{values}}, so the tensorrtllm backend fails the load ("Invalid gpt_model_type. Must be v1/inflight_batching/inflight_fused_batching.")`,
+      modelTypeFailsSuggest: `{{key}} "{{value}}" is not one of {{values}}, so the tensorrtllm backend fails the load ("Invalid gpt_model_type. Must be v1/inflight_batching/inflight_fused_batching."); did you mean "{{suggestion}}"?`,
+      guidedDecodingFails: `{{key}} "{{value}}" is not one of {{values}}, so the tensorrtllm backend fails the load ("Guided decoding is currently supported with 'xgrammar' backend. Invalid guided_decoding_backend parameter provided.")`,
+      guidedDecodingFailsSuggest: `{{key}} "{{value}}" is not one of {{values}}, so the tensorrtllm backend fails the load ("Guided decoding is currently supported with 'xgrammar' backend. Invalid guided_decoding_backend parameter provided."); did you mean "{{suggestion}}"?`,
+      enumFailsPython: `{{key}} "{{value}}" is not one of {{values}}, so the Python runtime of TensorRT-LLM fails the load ("{{key}} value of '{{value}}' is not supported.")`,
+      enumFailsPythonSuggest: `{{key}} "{{value}}" is not one of {{values}}, so the Python runtime of TensorRT-LLM fails the load ("{{key}} value of '{{value}}' is not supported."); did you mean "{{suggestion}}"?`,
+      enumDefaults: `{{key}} "{{value}}" is not one of {{values}} (compared exactly, case included): the tensorrtllm backend logs a warning and uses {{default}}`,
+      enumDefaultsSuggest: `{{key}} "{{value}}" is not one of {{values}} (compared exactly, case included): the tensorrtllm backend logs a warning and uses {{default}}; did you mean "{{suggestion}}"?`,
+      boolDefaults: `{{key}} "{{value}}" is not a boolean the tensorrtllm backend reads ("Cannot convert {{value}} to a boolean."): it logs "{{key}} is not specified" and uses {{default}}; write "true" or "false"`,
+      boolReadFalse: `{{key}} "{{value}}" is read as false by the Python runtime (it takes only "1" and "true", in any case, as true); write "true" or "false"`,
+      numberDefaults: `{{key}} "{{value}}" is not a number: the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; write a number`,
+      numberFails: `{{key}} "{{value}}" is not a number, so the Python runtime of TensorRT-LLM fails the load (its warning calls pb_utils.Logger.log_warning, which python_backend does not have); write a number`,
+      numberPartial: `{{key}} "{{value}}" is read as {{read}}: the tensorrtllm backend reads the leading number and ignores "{{rest}}"; write "{{read}}"`,
+      negativeWraps: `{{key}} "{{value}}" is negative: the tensorrtllm backend reads it as an unsigned number, which wraps around to {{wrapped}}; write a number of 0 or more`,
+      fractionOutOfRange: `{{key}} {{value}} must be between {{min}} and {{max}} (both excluded): TensorRT-LLM's executor refuses it and the model fails to load; for a share of free GPU memory write e.g. "0.9"`,
+      notPositive: `{{key}} {{value}} must be greater than {{min}}: TensorRT-LLM's executor refuses it and the model fails to load; write a value greater than {{min}}`,
+      belowMinimum: `{{key}} {{value}} must be at least {{min}}: TensorRT-LLM's executor refuses it and the model fails to load; write a value at least {{min}}`,
+      intListDefaults: `{{key}} "{{value}}" is not a comma-separated list of integers: the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; write it as "4096,4096"`,
+      gpuGroupsDefaults: `{{key}} "{{value}}" is not comma-separated ids, one group per instance separated by ";": the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; write it as "0,1;2,3"`,
+      bracesNoGroupDefaults: `{{key}} "{{value}}" is not groups of integers in braces (no {...} group): the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; write it as "{0, 0, 0}, {0, 1}"`,
+      bracesOutsideDefaults: `{{key}} "{{value}}" is not groups of integers in braces (text outside the {...} groups ({{text}}) is dropped): the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; write it as "{0, 0, 0}, {0, 1}"`,
+      bracesNotIntsDefaults: `{{key}} "{{value}}" is not groups of integers in braces (group {{group}} is not a list of integers): the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; write it as "{0, 0, 0}, {0, 1}"`,
+      intListFails: `{{key}} "{{value}}" is not a comma-separated list of integers, so the Python runtime fails the load (int() of each item raises ValueError); write it as "4096,4096"`,
+      gpuListFails: `{{key}} "{{value}}" is not one comma-separated list of GPU ids (the Python runtime takes no ";" groups), so the Python runtime fails the load (int() of each item raises ValueError); write it as "0,1"`,
+      bracesNoGroupFails: `{{key}} "{{value}}" is not groups of integers in braces (no {...} group), so the Python runtime fails the load ("Invalid format for {{key}}"); write it as "{0, 0, 0}, {0, 1}"`,
+      bracesOutsideFails: `{{key}} "{{value}}" is not groups of integers in braces (text outside the {...} groups ({{text}}) is dropped), so the Python runtime fails the load ("Invalid format for {{key}}"); write it as "{0, 0, 0}, {0, 1}"`,
+      bracesNotIntsFails: `{{key}} "{{value}}" is not groups of integers in braces (group {{group}} is not a list of integers), so the Python runtime fails the load ("Invalid format for {{key}}"); write it as "{0, 0, 0}, {0, 1}"`,
+      unknownKey: `the tensorrtllm backend does not read parameter "{{key}}": it is ignored, and what it meant to set keeps its default`,
+      unknownKeySuggest: `the tensorrtllm backend does not read parameter "{{key}}": it is ignored, and what it meant to set keeps its default; did you mean "{{suggestion}}"?`,
+      unknownKeyPython: `the Python runtime of TensorRT-LLM does not read parameter "{{key}}": it is ignored, and what it meant to set keeps its default`,
+      unknownKeyPythonSuggest: `the Python runtime of TensorRT-LLM does not read parameter "{{key}}": it is ignored, and what it meant to set keeps its default; did you mean "{{suggestion}}"?`,
+      obsoleteKey: `parameter "{{key}}" is obsolete since v0.10, replaced by executor_worker_path: the tensorrtllm backend ignores it`,
+      lookaheadMissing: `decoding_mode is lookahead and {{key}} is missing, so the tensorrtllm backend fails the load ("Decoding mode is set to lookahead but lookahead parameters are not specified. Please set parameters lookahead_window_size, lookahead_ngram_size, and lookahead_verification_set_size."); set all three`,
+      lookaheadNotNumber: `decoding_mode is lookahead and {{key}} is "{{value}}", not a number, so the tensorrtllm backend fails the load ("Decoding mode is set to lookahead but lookahead parameters are not specified. Please set parameters lookahead_window_size, lookahead_ngram_size, and lookahead_verification_set_size."); set all three`,
+      overlapFails: `enable_trt_overlap is true, and the Python runtime fails the load ("enable_trt_overlap=true is not supported."); set it to false or remove it`,
+      logitsType: `output {{name}} is {{type}}: the tensorrtllm backend returns logits only as TYPE_FP32 or TYPE_FP16, and each request that asks for them fails ("Logits type is not supported"); set data_type to the engine's logits type, TYPE_FP32 or TYPE_FP16`,
+      logitsMismatch: `output {{name}} is {{type}} and {{other}} is {{otherType}}: the tensorrtllm backend takes the logits type from the first of them and fails every request whose logits are of the other ("Assertion failed: ...LogitsType == model_state_->getLogitsDataType()"); give both the engine's logits type`,
     },
   },
   check(ctx) {
@@ -84,7 +101,6 @@ export const tensorrtllmParameters = defineModelRule<Options>({
     const which = trtllmRuntime(backend, params);
     if (!which) return;
     const python = which === 'python';
-    const runtime = python ? 'Python runtime of TensorRT-LLM' : 'tensorrtllm backend';
     const text = (key: string): string | undefined => params[key]?.string_value;
     const path = (key: string): PathSegment[] => (params[key]?.string_value !== undefined ? ['parameters', key, 'string_value'] : ['parameters', key]);
     const report = (key: string, r: Parameters<typeof ctx.report>[0]) => ctx.report({ path: path(key), ...r });
@@ -99,7 +115,7 @@ export const tensorrtllmParameters = defineModelRule<Options>({
     if (!python) {
       for (const [key, p] of Object.entries(TRTLLM_PARAMETERS)) {
         if (!p.required || key in params || !readIn(p, release)) continue;
-        ctx.report({ path: ctx.config.parameters ? ['parameters'] : [], messageId: 'missingRequired', data: { key, runtime, example: key === 'gpt_model_type' ? 'inflight_fused_batching' : '' } });
+        ctx.report({ path: ctx.config.parameters ? ['parameters'] : [], messageId: 'missingRequired', data: { key, example: key === 'gpt_model_type' ? 'inflight_fused_batching' : '' } });
       }
       const set = (k: string) => (text(k) ?? '') !== '';
       if (!set('gpt_model_path') && !set('encoder_model_path') && !['gpt_model_path', 'encoder_model_path'].some((k) => UNFILLED_PLACEHOLDER.test(text(k) ?? ''))) {
@@ -112,7 +128,9 @@ export const tensorrtllmParameters = defineModelRule<Options>({
       const value = entry.string_value ?? '';
       if (!p) {
         // BLS, preprocessing and postprocessing keys live in their own models; here they are unknown.
-        report(key, { messageId: 'unknownKey', severity: 'warning', data: { key, runtime, suggest: suggestion(didYouMean(key, known)) } });
+        const close = didYouMean(key, known);
+        if (close) report(key, { messageId: python ? 'unknownKeyPythonSuggest' : 'unknownKeySuggest', severity: 'warning', data: { key, suggestion: close } });
+        else report(key, { messageId: python ? 'unknownKeyPython' : 'unknownKey', severity: 'warning', data: { key } });
         continue;
       }
       if (!python && !readIn(p, release)) {
@@ -120,7 +138,7 @@ export const tensorrtllmParameters = defineModelRule<Options>({
         continue;
       }
       if (p.unread) {
-        if (key === 'worker_path') report(key, { messageId: 'obsoleteKey', severity: 'warning', data: { key, why: p.unread } });
+        if (key === 'worker_path') report(key, { messageId: 'obsoleteKey', severity: 'warning', data: { key } });
         continue;
       }
       // fill_template.py's leftovers: unfilled-placeholder says what each does.
@@ -136,18 +154,27 @@ export const tensorrtllmParameters = defineModelRule<Options>({
           const pyValues = PYTHON_RUNTIME_ENUMS[key];
           if (python && pyValues) {
             if (pyValues.includes(value.toLowerCase())) break;
-            report(key, { messageId: 'enumFails', severity: 'error', data: { key, value, runtime, values: pyValues.join(', '), triton: `${key} value of '${value}' is not supported.`, suggest: suggestion(didYouMean(value, pyValues)) } });
+            const close = didYouMean(value, pyValues);
+            const data = { key, value, values: pyValues.join(', ') };
+            if (close) report(key, { messageId: 'enumFailsPythonSuggest', severity: 'error', data: { ...data, suggestion: close } });
+            else report(key, { messageId: 'enumFailsPython', severity: 'error', data });
             break;
           }
           if (python || p.values!.includes(value)) break;
           const close = didYouMean(value, p.values!);
           const fix = close ? replaceFix(key, close) : {};
-          if (key === 'gpt_model_type') report(key, { messageId: 'enumFails', severity: 'error', data: { key, value, runtime, values: p.values!.join(', '), triton: 'Invalid gpt_model_type. Must be v1/inflight_batching/inflight_fused_batching.', suggest: suggestion(close) }, ...fix });
-          else if (key === 'guided_decoding_backend') {
+          const data = { key, value, values: p.values!.join(', ') };
+          if (key === 'gpt_model_type') {
+            if (close) report(key, { messageId: 'modelTypeFailsSuggest', severity: 'error', data: { ...data, suggestion: close }, ...fix });
+            else report(key, { messageId: 'modelTypeFails', severity: 'error', data });
+          } else if (key === 'guided_decoding_backend') {
             // Off when the info path is unset; else the backend refuses anything but xgrammar.
-            if (value !== '' && (text('xgrammar_tokenizer_info_path') ?? '') !== '' && !UNFILLED_PLACEHOLDER.test(text('xgrammar_tokenizer_info_path')!))
-              report(key, { messageId: 'enumFails', severity: 'error', data: { key, value, runtime, values: 'xgrammar', triton: "Guided decoding is currently supported with 'xgrammar' backend. Invalid guided_decoding_backend parameter provided.", suggest: suggestion(close) }, ...fix });
-          } else report(key, { messageId: 'enumDefaults', severity: 'warning', data: { key, value, values: p.values!.join(', '), default: fallback, suggest: suggestion(close) }, ...fix });
+            if (value !== '' && (text('xgrammar_tokenizer_info_path') ?? '') !== '' && !UNFILLED_PLACEHOLDER.test(text('xgrammar_tokenizer_info_path')!)) {
+              if (close) report(key, { messageId: 'guidedDecodingFailsSuggest', severity: 'error', data: { ...data, values: 'xgrammar', suggestion: close }, ...fix });
+              else report(key, { messageId: 'guidedDecodingFails', severity: 'error', data: { ...data, values: 'xgrammar' } });
+            }
+          } else if (close) report(key, { messageId: 'enumDefaultsSuggest', severity: 'warning', data: { ...data, default: fallback, suggestion: close }, ...fix });
+          else report(key, { messageId: 'enumDefaults', severity: 'warning', data: { ...data, default: fallback } });
           break;
         }
         case 'bool': {
@@ -171,13 +198,13 @@ export const tensorrtllmParameters = defineModelRule<Options>({
             // pb_utils.Logger.log_warning (python_backend src/pb_stub.cc binds only log_info, log_warn,
             // log_error, log_verbose), whose AttributeError fails initialize().
             const ok = kind === 'int' ? /^\s*[+-]?\d+\s*$/.test(value) : /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$|^\s*[+-]?(inf|infinity|nan)\s*$/i.test(value);
-            if (!ok) report(key, { messageId: 'numberFails', severity: 'error', data: { key, value, runtime, why: ' (its warning calls pb_utils.Logger.log_warning, which python_backend does not have)' } });
+            if (!ok) report(key, { messageId: 'numberFails', severity: 'error', data: { key, value } });
             else checkRange(key, p, Number(value));
             break;
           }
           const n = leadingNumber(value, kind);
           if (!n) {
-            if (lookahead) report(key, { messageId: 'lookaheadMissing', severity: 'error', data: { key, what: `"${value}", not a number` } });
+            if (lookahead) report(key, { messageId: 'lookaheadNotNumber', severity: 'error', data: { key, value } });
             else report(key, { messageId: 'numberDefaults', severity: 'warning', data: { key, value, default: fallback } });
             break;
           }
@@ -196,26 +223,32 @@ export const tensorrtllmParameters = defineModelRule<Options>({
           const items = value.split(',');
           const ok = value.trim() !== '' && items.every((i) => /^\s*[+-]?\d+/.test(i));
           if (!ok) {
-            if (python) report(key, { messageId: 'listFails', severity: 'error', data: { key, value, shape: 'a comma-separated list of integers', why: ' (int() of each item raises ValueError)', example: '"4096,4096"' } });
-            else report(key, { messageId: 'listDefaults', severity: 'warning', data: { key, value, shape: 'a comma-separated list of integers', default: fallback, example: '"4096,4096"' } });
+            if (python) report(key, { messageId: 'intListFails', severity: 'error', data: { key, value } });
+            else report(key, { messageId: 'intListDefaults', severity: 'warning', data: { key, value, default: fallback } });
           } else for (const i of items) checkRange(key, p, Number(/^\s*([+-]?\d+)/.exec(i)![1]));
           break;
         }
         case 'int-groups': {
           if (python) {
-            if (!/^\s*\d+\s*(,\s*\d+\s*)*$/.test(value)) report(key, { messageId: 'listFails', severity: 'error', data: { key, value, shape: 'one comma-separated list of GPU ids (the Python runtime takes no ";" groups)', why: ' (int() of each item raises ValueError)', example: '"0,1"' } });
+            if (!/^\s*\d+\s*(,\s*\d+\s*)*$/.test(value)) report(key, { messageId: 'gpuListFails', severity: 'error', data: { key, value } });
             break;
           }
           if (value !== '' && !value.split(';').every((g) => /^\s*\d+(\s*,\s*\d+)*\s*$/.test(g)))
-            report(key, { messageId: 'listDefaults', severity: 'warning', data: { key, value, shape: 'comma-separated ids, one group per instance separated by ";"', default: fallback, example: '"0,1;2,3"' } });
+            report(key, { messageId: 'gpuGroupsDefaults', severity: 'warning', data: { key, value, default: fallback } });
           break;
         }
         case 'brace-groups': {
           const problem = braceGroupsProblem(value);
           if (!problem) break;
           const mode = key === 'medusa_choices' ? 'medusa' : 'eagle';
-          if (python) report(key, { messageId: 'listFails', severity: 'error', data: { key, value, shape: `groups of integers in braces (${problem})`, why: ` ("Invalid format for ${key}")`, example: '"{0, 0, 0}, {0, 1}"' } });
-          else report(key, { messageId: 'listDefaults', severity: text('decoding_mode') === mode ? 'warning' : 'info', data: { key, value, shape: `groups of integers in braces (${problem})`, default: fallback, example: '"{0, 0, 0}, {0, 1}"' } });
+          const data = { key, value, ...(problem.kind === 'textOutside' ? { text: problem.text } : problem.kind === 'notIntegers' ? { group: problem.group } : {}) };
+          if (python) {
+            const messageId = problem.kind === 'noGroup' ? 'bracesNoGroupFails' : problem.kind === 'textOutside' ? 'bracesOutsideFails' : 'bracesNotIntsFails';
+            report(key, { messageId, severity: 'error', data: { text: '', group: '', ...data } });
+          } else {
+            const messageId = problem.kind === 'noGroup' ? 'bracesNoGroupDefaults' : problem.kind === 'textOutside' ? 'bracesOutsideDefaults' : 'bracesNotIntsDefaults';
+            report(key, { messageId, severity: text('decoding_mode') === mode ? 'warning' : 'info', data: { text: '', group: '', ...data, default: fallback } });
+          }
           break;
         }
         case 'string':
@@ -226,7 +259,7 @@ export const tensorrtllmParameters = defineModelRule<Options>({
     // Lookahead decoding needs all three sizes (model_instance_state.cc:627-647).
     if (!python && text('decoding_mode') === 'lookahead') {
       for (const key of ['lookahead_window_size', 'lookahead_ngram_size', 'lookahead_verification_set_size'])
-        if (!(key in params)) ctx.report({ path: path('decoding_mode'), messageId: 'lookaheadMissing', severity: 'error', data: { key, what: 'missing' } });
+        if (!(key in params)) ctx.report({ path: path('decoding_mode'), messageId: 'lookaheadMissing', severity: 'error', data: { key } });
     }
 
     // The logits outputs (model_state.cc:77-93: the first of them sets the type).
@@ -243,8 +276,10 @@ export const tensorrtllmParameters = defineModelRule<Options>({
       const low = p.minExclusive !== undefined ? n <= p.minExclusive : p.min !== undefined && n < p.min;
       const high = p.maxExclusive !== undefined && n >= p.maxExclusive;
       if (!low && !high) return;
-      const fix = p.maxExclusive === 1 ? 'for a share of free GPU memory write e.g. "0.9"' : `write a value ${rangeText(p)}`;
-      report(key, { messageId: 'outOfRange', severity: 'error', data: { key, value: n, range: rangeText(p), fix } });
+      // The table's two-sided ranges are the fractions (0, 1) of GPU memory.
+      if (p.minExclusive !== undefined && p.maxExclusive !== undefined) report(key, { messageId: 'fractionOutOfRange', severity: 'error', data: { key, value: n, min: p.minExclusive, max: p.maxExclusive } });
+      else if (p.minExclusive !== undefined) report(key, { messageId: 'notPositive', severity: 'error', data: { key, value: n, min: p.minExclusive } });
+      else report(key, { messageId: 'belowMinimum', severity: 'error', data: { key, value: n, min: p.min! } });
     }
   },
 });

@@ -23,7 +23,9 @@ export const uncheckedModel = defineModelRule({
     messages: {
       backendElsewhere:
         "{{model}}: the config names no backend or platform, so Triton chooses one from the model file at deploy, and the model files are provisioned elsewhere (--configs-only): the backend, what its auto-complete fills in, and {{checks}} were not checked; set backend (or platform) to check them here, or run tritonc lock where the model files are",
-      notRead: '{{model}}: tritonc does not read {{what}}, so {{checks}} did not run for it{{loadNote}}',
+      notRead: '{{model}}: tritonc does not read {{what}}, so {{checks}} did not run for it; at load the {{backend}} backend fills in what the config leaves out, and checks it against the model',
+      notReadComplete:
+        '{{model}}: tritonc does not read {{what}}, so {{checks}} did not run for it; the server runs with --disable-auto-complete-config, so the config must be complete as written (io-dims checks what core requires)',
       notHere:
         "{{model}}: the model file ({{expected}}) is not in this checkout and tritonc.lock.json does not record it, so {{checks}} did not run (--configs-only); run tritonc lock where the weights are, and commit tritonc.lock.json",
     },
@@ -54,9 +56,6 @@ export const uncheckedModel = defineModelRule({
       return;
     }
     const what = FORMATS[backend] ?? `${backend} models${filled.config.default_model_filename ? ` (${filled.config.default_model_filename})` : ''}`;
-    const loadNote = ctx.settings.server.autoCompleteConfig
-      ? `; at load the ${backend} backend fills in what the config leaves out, and checks it against the model`
-      : '; the server runs with --disable-auto-complete-config, so the config must be complete as written (io-dims checks what core requires)';
-    ctx.report({ path: at, messageId: 'notRead', data: { model, what, checks, loadNote } });
+    ctx.report({ path: at, messageId: ctx.settings.server.autoCompleteConfig ? 'notRead' : 'notReadComplete', data: { model, what, checks, backend } });
   },
 });

@@ -11,9 +11,6 @@ import { TRTLLM_PARAMETERS, UNFILLED_PLACEHOLDER, guidedDecodingOff, trtllmRunti
 import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 
-// Guided decoding's keys must stay in the config, whatever their value (model_instance_state.cc:410-453).
-const REQUIRED_KEY = '; keep the key, which the backend requires';
-
 /**
  * Every string of the config that holds a placeholder, with its value path (map keys as path
  * segments, as the engine expects). One path is kept and copied only for a string that matches: a
@@ -57,10 +54,19 @@ export const unfilledPlaceholder = defineModelRule({
     ],
     messages: {
       backend: '{{field}} "{{value}}" is an unfilled template placeholder, so Triton looks for a backend of that name and fails the load; fill it (tritonc fill CONFIG "{{name}}:<backend>"), or write the backend',
-      fails: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the {{runtime}} fails the load on it ("{{triton}}"); fill it: tritonc fill CONFIG "{{name}}:<value>"',
-      defaults: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the {{runtime}} {{how}} and uses {{default}}; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
-      noEffect: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: {{effect}}; fill it (tritonc fill CONFIG "{{name}}:<value>"){{keep}}',
-      literal: '{{field}} holds the unfilled placeholder {{placeholder}}, which {{reader}} reads as the literal text "{{value}}"; fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      failsModelType: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the tensorrtllm backend fails the load on it ("Invalid gpt_model_type. Must be v1/inflight_batching/inflight_fused_batching."); fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      failsEnginePaths: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the tensorrtllm backend fails the load on it ("Both encoder and decoder model paths are empty"); fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      failsLookahead: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the tensorrtllm backend fails the load on it ("Decoding mode is set to lookahead but lookahead parameters are not specified."); fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      failsTokenizer: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the Python model fails the load on it ("Hugging Face cannot load a tokenizer from \"{{value}}\""); fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      defaults: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
+      defaultsPythonRuntime: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the Python runtime of TensorRT-LLM treats it as unset, without a word, and uses {{default}}; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
+      defaultsBls: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the BLS model treats it as unset and uses {{default}}; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
+      guidedDecodingOff: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend turns guided decoding off, without a word; fill it (tritonc fill CONFIG "{{name}}:<value>"); keep the key, which the backend requires',
+      tokenizerDirUnused: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend does not use its value (guided decoding reads xgrammar_tokenizer_info_path); fill it (tritonc fill CONFIG "{{name}}:<value>"); keep the key, which the backend requires',
+      literalValue: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend takes the literal text as the value; fill it (tritonc fill CONFIG "{{name}}:<value>") or remove the parameter',
+      literal: '{{field}} holds the unfilled placeholder {{placeholder}}, which Triton reads as the literal text "{{value}}"; fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      literalParameter: 'parameter {{key}} holds the unfilled placeholder {{placeholder}}, which the {{backend}} backend reads as the literal text "{{value}}"; fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      literalParameterUnknownBackend: `parameter {{key}} holds the unfilled placeholder {{placeholder}}, which the model's backend reads as the literal text "{{value}}"; fill it: tritonc fill CONFIG "{{name}}:<value>"`,
     },
   },
   check(ctx) {
@@ -84,42 +90,43 @@ export const unfilledPlaceholder = defineModelRule({
       }
       const key = path[0] === 'parameters' ? String(path[1]) : undefined;
       if (key === undefined) {
-        ctx.report({ path, messageId: 'literal', severity: 'warning', data: { field, placeholder, value, name, reader: 'Triton' } });
+        ctx.report({ path, messageId: 'literal', severity: 'warning', data: { field, placeholder, value, name } });
         continue;
       }
       const at = { path, data: { key, placeholder, name } };
       if (backend === 'tensorrtllm') {
-        const runtime = 'tensorrtllm backend';
         const p = TRTLLM_PARAMETERS[key];
-        if (key === 'gpt_model_type') ctx.report({ ...at, messageId: 'fails', data: { ...at.data, runtime, triton: 'Invalid gpt_model_type. Must be v1/inflight_batching/inflight_fused_batching.' } });
+        if (key === 'gpt_model_type') ctx.report({ ...at, messageId: 'failsModelType' });
         else if ((key === 'gpt_model_path' && !filled('encoder_model_path')) || (key === 'encoder_model_path' && !filled('gpt_model_path'))) {
           // Both engine paths unset: one finding, on the decoder's.
-          if (key === 'gpt_model_path' || !('gpt_model_path' in params)) ctx.report({ ...at, messageId: 'fails', data: { ...at.data, runtime, triton: 'Both encoder and decoder model paths are empty' } });
-        } else if (key.startsWith('lookahead_') && text('decoding_mode') === 'lookahead')
-          ctx.report({ ...at, messageId: 'fails', data: { ...at.data, runtime, triton: 'Decoding mode is set to lookahead but lookahead parameters are not specified.' } });
+          if (key === 'gpt_model_path' || !('gpt_model_path' in params)) ctx.report({ ...at, messageId: 'failsEnginePaths' });
+        } else if (key.startsWith('lookahead_') && text('decoding_mode') === 'lookahead') ctx.report({ ...at, messageId: 'failsLookahead' });
+        // Guided decoding's keys must stay in the config, whatever their value (model_instance_state.cc:410-453).
         else if (key === 'guided_decoding_backend' || key === 'xgrammar_tokenizer_info_path') {
-          if (guidedDecodingOff(text)) ctx.report({ ...at, messageId: 'noEffect', severity: 'info', data: { ...at.data, effect: 'the tensorrtllm backend turns guided decoding off, without a word', keep: REQUIRED_KEY } });
-        } else if (key === 'tokenizer_dir') ctx.report({ ...at, messageId: 'noEffect', severity: 'info', data: { ...at.data, effect: 'the tensorrtllm backend does not use its value (guided decoding reads xgrammar_tokenizer_info_path)', keep: REQUIRED_KEY } });
-        else if (!p || (p.type === 'string' && p.default === undefined)) ctx.report({ ...at, messageId: 'noEffect', severity: 'warning', data: { ...at.data, effect: 'the tensorrtllm backend takes the literal text as the value', keep: ' or remove the parameter' } });
-        else ctx.report({ ...at, messageId: 'defaults', severity: 'warning', data: { ...at.data, runtime, how: `logs "${key} is not specified"`, default: p.default ?? 'its default' } });
+          if (guidedDecodingOff(text)) ctx.report({ ...at, messageId: 'guidedDecodingOff', severity: 'info' });
+        } else if (key === 'tokenizer_dir') ctx.report({ ...at, messageId: 'tokenizerDirUnused', severity: 'info' });
+        else if (!p || (p.type === 'string' && p.default === undefined)) ctx.report({ ...at, messageId: 'literalValue', severity: 'warning' });
+        else ctx.report({ ...at, messageId: 'defaults', severity: 'warning', data: { ...at.data, default: p.default ?? 'its default' } });
         continue;
       }
       if (pythonRuntime) {
         // read_parameter_as_type: a value that starts with "${" and ends with "}" is unset.
-        ctx.report({ ...at, messageId: 'defaults', severity: 'warning', data: { ...at.data, runtime: 'Python runtime of TensorRT-LLM', how: 'treats it as unset, without a word,', default: TRTLLM_PARAMETERS[key]?.default ?? 'its default' } });
+        ctx.report({ ...at, messageId: 'defaultsPythonRuntime', severity: 'warning', data: { ...at.data, default: TRTLLM_PARAMETERS[key]?.default ?? 'its default' } });
         continue;
       }
       if (backend === 'python' && key === 'tokenizer_dir' && !('tensorrt_llm_model_name' in params)) {
         // preprocessing / postprocessing model.py: AutoTokenizer.from_pretrained(tokenizer_dir, ...).
-        ctx.report({ ...at, messageId: 'fails', data: { ...at.data, runtime: 'Python model', triton: `Hugging Face cannot load a tokenizer from "${value}"` } });
+        ctx.report({ ...at, messageId: 'failsTokenizer', data: { ...at.data, value } });
         continue;
       }
       if (backend === 'python' && 'tensorrt_llm_model_name' in params) {
         // tensorrt_llm_bls model.py get_valid_param_value: a value starting with "${" is the default.
-        ctx.report({ ...at, messageId: 'defaults', severity: 'warning', data: { ...at.data, runtime: 'BLS model', how: 'treats it as unset', default: key === 'tensorrt_llm_model_name' ? '"tensorrt_llm"' : 'its default' } });
+        ctx.report({ ...at, messageId: 'defaultsBls', severity: 'warning', data: { ...at.data, default: key === 'tensorrt_llm_model_name' ? '"tensorrt_llm"' : 'its default' } });
         continue;
       }
-      ctx.report({ path, messageId: 'literal', severity: 'warning', data: { field: `parameter ${key}`, placeholder, value, name, reader: backend && !backend.includes('$') ? `the ${backend} backend` : "the model's backend" } });
+      const data = { key, field: `parameter ${key}`, placeholder, value, name };
+      if (backend && !backend.includes('$')) ctx.report({ path, messageId: 'literalParameter', severity: 'warning', data: { ...data, backend } });
+      else ctx.report({ path, messageId: 'literalParameterUnknownBackend', severity: 'warning', data });
     }
   },
 });

@@ -12,14 +12,26 @@ import { ONNX_MODEL_FILE } from '../../../triton/backend-records.js';
 
 
 const messages = {
-  notAVersion: `directory '{{dirName}}' in model '{{model}}' is not a version: Triton ignores it ("{{ignored}}"); {{fix}}`,
-  readAsVersion: `directory '{{dirName}}' in model '{{model}}' is read as version {{version}}: Triton takes the leading number of a directory name (std::stoll), and the backend then opens '{{version}}/'{{note}}; rename it (e.g. move old versions out of the model directory) or give it a plain number`,
-  noVersionDirectoryNoBackend: `model '{{model}}' has no version directory{{also}} and its config names no backend or platform, so Triton cannot tell the backend from a model file and refuses it ("{{message}}"); put the model in a version directory, e.g. {{example}}, and set the backend (e.g. backend: "onnxruntime")`,
-  noNumericVersion: `model '{{model}}' has no numeric version directory{{also}}: Triton refuses it ("at least one version must be available under the version policy of model '{{model}}'"); put the model in a version directory, e.g. {{example}}{{ensembleNote}}`,
-  policySelectsNone: `the version_policy selects none of the version directories ({{have}}): Triton refuses the model ("at least one version must be available under the version policy of model '{{model}}'"); {{policyFix}}`,
+  notAVersion: `directory '{{dirName}}' in model '{{model}}' is not a version: Triton ignores it ("ignore version directory '{{dirName}}' which fails to convert to integral number"); name version directories with a plain number (1, 2, ...)`,
+  notAVersionLeadingZero: `directory '{{dirName}}' in model '{{model}}' is not a version: Triton ignores it ("ignore version directory '{{dirName}}' which contains leading zeros in its directory name"); rename it to '{{rename}}' if it is meant as a version`,
+  readAsVersion: `directory '{{dirName}}' in model '{{model}}' is read as version {{version}}: Triton takes the leading number of a directory name (std::stoll), and the backend then opens '{{version}}/', not '{{dirName}}/'; rename it (e.g. move old versions out of the model directory) or give it a plain number`,
+  readAsVersionShadowed: `directory '{{dirName}}' in model '{{model}}' is read as version {{version}}: Triton takes the leading number of a directory name (std::stoll), and the backend then opens '{{version}}/', which also exists, so '{{dirName}}' itself is never read; rename it (e.g. move old versions out of the model directory) or give it a plain number`,
+  noVersionDirectoryNoBackend: `model '{{model}}' has no version directory and its config names no backend or platform, so Triton cannot tell the backend from a model file and refuses it ("Invalid model name: Could not determine backend for model '{{model}}' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'."); put the model in a version directory, e.g. {{example}}, and set the backend (e.g. backend: "onnxruntime")`,
+  noVersionDirectoryNoBackendIgnored: `model '{{model}}' has no version directory (Triton ignores {{ignoredDirs}}) and its config names no backend or platform, so Triton cannot tell the backend from a model file and refuses it ("Invalid model name: Could not determine backend for model '{{model}}' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'."); put the model in a version directory, e.g. {{example}}, and set the backend (e.g. backend: "onnxruntime")`,
+  noNumericVersion: `model '{{model}}' has no numeric version directory: Triton refuses it ("at least one version must be available under the version policy of model '{{model}}'"); put the model in a version directory, e.g. {{example}}`,
+  noNumericVersionIgnored: `model '{{model}}' has no numeric version directory (Triton ignores {{ignoredDirs}}): Triton refuses it ("at least one version must be available under the version policy of model '{{model}}'"); put the model in a version directory, e.g. {{example}}`,
+  ensembleNoVersion: `model '{{model}}' has no numeric version directory: Triton refuses it ("at least one version must be available under the version policy of model '{{model}}'"); put the model in a version directory, e.g. {{example}} (an ensemble needs an empty version directory, e.g. 1/)`,
+  ensembleNoVersionIgnored: `model '{{model}}' has no numeric version directory (Triton ignores {{ignoredDirs}}): Triton refuses it ("at least one version must be available under the version policy of model '{{model}}'"); put the model in a version directory, e.g. {{example}} (an ensemble needs an empty version directory, e.g. 1/)`,
+  policyLatestSelectsNone: `the version_policy selects none of the version directories ({{have}}): Triton refuses the model ("at least one version must be available under the version policy of model '{{model}}'"); latest { num_versions: {{numVersions}} } selects nothing: use num_versions: 1 or more`,
+  policyListsMissing: `the version_policy selects none of the version directories ({{have}}): Triton refuses the model ("at least one version must be available under the version policy of model '{{model}}'"); it lists {{listed}}, which have no directory: list existing versions ({{have}}) or add the directories`,
+  policyListsNone: `the version_policy selects none of the version directories ({{have}}): Triton refuses the model ("at least one version must be available under the version policy of model '{{model}}'"); specific { versions: [] } lists no version: list the versions to serve`,
   listedVersionMissing: `version {{version}} is listed but has no directory, so Triton skips it ("version {{version}} is specified for model '{{model}}', but the version directory is not present"); add {{model}}/{{version}}/ or remove {{version}} from the list (present: {{have}})`,
-  configInVersionDir: `this config.pbtxt is inside version directory '{{dirName}}' of model '{{model}}', where Triton never reads a config: it reads {{model}}/config.pbtxt{{state}}; move this file one level up, to {{model}}/config.pbtxt`,
-  versionWithoutModelFile: `version {{version}} of model '{{model}}' has no model file{{renamed}}: Triton's ONNX Runtime backend refuses it ("unable to find '{{path}}' for model instance '{{model}}'"); {{fix}}`,
+  configInVersionDir: `this config.pbtxt is inside version directory '{{dirName}}' of model '{{model}}', where Triton never reads a config: it reads {{model}}/config.pbtxt, which holds another config, so this one is a stray copy; move this file one level up, to {{model}}/config.pbtxt`,
+  configOnlyInVersionDir: `this config.pbtxt is inside version directory '{{dirName}}' of model '{{model}}', where Triton never reads a config: it reads {{model}}/config.pbtxt, which is not there, so Triton loads the model with what auto-complete fills in (or refuses it); move this file one level up, to {{model}}/config.pbtxt`,
+  versionWithoutModelFile: `version {{version}} of model '{{model}}' has no model file: Triton's ONNX Runtime backend refuses it ("unable to find '{{path}}' for model instance '{{model}}'"); put the ONNX model at {{model}}/{{version}}/{{artifact}}`,
+  versionWithOtherModelFile: `version {{version}} of model '{{model}}' has no model file: Triton's ONNX Runtime backend refuses it ("unable to find '{{path}}' for model instance '{{model}}'"); the version directory holds '{{other}}': rename it to '{{artifact}}', or set default_model_filename: "{{other}}"`,
+  renamedVersionWithoutModelFile: `version {{version}} of model '{{model}}' has no model file (directory '{{dirName}}' is version {{version}}, and the backend opens '{{version}}/'): Triton's ONNX Runtime backend refuses it ("unable to find '{{path}}' for model instance '{{model}}'"); put the ONNX model at {{model}}/{{version}}/{{artifact}}`,
+  renamedVersionWithOtherModelFile: `version {{version}} of model '{{model}}' has no model file (directory '{{dirName}}' is version {{version}}, and the backend opens '{{version}}/'): Triton's ONNX Runtime backend refuses it ("unable to find '{{path}}' for model instance '{{model}}'"); the version directory holds '{{other}}': rename it to '{{artifact}}', or set default_model_filename: "{{other}}"`,
 } as const;
 
 type Ctx = ModelContext<undefined, typeof messages>;
@@ -65,8 +77,8 @@ export const versionDirs = defineModelRule({
         file: stray,
         range: FILE_START,
         severity: own ? 'warning' : 'error',
-        messageId: 'configInVersionDir',
-        data: { dirName: v.dirName, model, state: own ? ', which holds another config, so this one is a stray copy' : ', which is not there, so Triton loads the model with what auto-complete fills in (or refuses it)' },
+        messageId: own ? 'configInVersionDir' : 'configOnlyInVersionDir',
+        data: { dirName: v.dirName, model },
       });
     }
 
@@ -74,15 +86,9 @@ export const versionDirs = defineModelRule({
     for (const v of ignored) {
       const leadingZero = v.dirName.length > 1 && v.dirName.startsWith('0');
       const looksLikeVersion = leadingZero || /\d/.test(v.dirName) || numeric.length === 0;
-      const fix = leadingZero
-        ? `rename it to '${String(Number(v.dirName)) || '0'}' if it is meant as a version`
-        : 'name version directories with a plain number (1, 2, ...)';
-      ctx.report({
-        path: [],
-        severity: looksLikeVersion ? 'warning' : 'info',
-        messageId: 'notAVersion',
-        data: { dirName: v.dirName, model, ignored: v.ignored!, fix },
-      });
+      const at = { path: [] as PathSegment[], severity: looksLikeVersion ? ('warning' as const) : ('info' as const) };
+      if (leadingZero) ctx.report({ ...at, messageId: 'notAVersionLeadingZero', data: { dirName: v.dirName, model, ignored: v.ignored!, rename: String(Number(v.dirName)) || '0' } });
+      else ctx.report({ ...at, messageId: 'notAVersion', data: { dirName: v.dirName, model, ignored: v.ignored! } });
     }
     for (const v of numeric) {
       if (v.dirName === String(v.version)) continue;
@@ -90,8 +96,8 @@ export const versionDirs = defineModelRule({
       ctx.report({
         path: [],
         severity: 'warning',
-        messageId: 'readAsVersion',
-        data: { dirName: v.dirName, model, version: v.version!, note: same ? `, which also exists, so '${v.dirName}' itself is never read` : `, not '${v.dirName}/'` },
+        messageId: same ? 'readAsVersionShadowed' : 'readAsVersion',
+        data: { dirName: v.dirName, model, version: v.version! },
       });
     }
 
@@ -103,32 +109,34 @@ export const versionDirs = defineModelRule({
     const policy = config.version_policy;
     const selected = selectVersions(policy, scan.versionDirs);
     if (!numeric.length) {
-      const also = ignored.length ? ` (Triton ignores ${ignored.map((v) => `'${v.dirName}'`).join(', ')})` : '';
+      const ignoredDirs = ignored.map((v) => `'${v.dirName}'`).join(', ');
       // Without a model file to look at, core's backend auto-fill gives up first when the config names
       // no backend (AutoCompleteBackendFields): that is the message Triton shows.
       const autofill = ctx.model.autofill(config);
       if (autofill.problem) {
         ctx.report({
           path: policyPath ?? [],
-          messageId: 'noVersionDirectoryNoBackend',
-          data: { model, also, message: autofill.problem.message, example },
+          messageId: ignored.length ? 'noVersionDirectoryNoBackendIgnored' : 'noVersionDirectoryNoBackend',
+          data: { model, ignoredDirs, message: autofill.problem.message, example },
         });
         return;
       }
       ctx.report({
         path: policyPath ?? [],
-        messageId: 'noNumericVersion',
-        data: { model, also, example, ensembleNote: config.platform === 'ensemble' ? ' (an ensemble needs an empty version directory, e.g. 1/)' : '' },
+        messageId: config.platform === 'ensemble' ? (ignored.length ? 'ensembleNoVersionIgnored' : 'ensembleNoVersion') : ignored.length ? 'noNumericVersionIgnored' : 'noNumericVersion',
+        data: { model, ignoredDirs, example },
       });
       return;
     }
     const have = [...new Set(numeric.map((v) => v.version!))].sort((a, b) => a - b);
     if (!selected.length) {
-      ctx.report({
-        path: policyPath ?? ['version_policy'],
-        messageId: 'policySelectsNone',
-        data: { have: have.join(', '), model, policyFix: policyFix(policy, have) },
-      });
+      const at = { path: policyPath ?? ['version_policy'] };
+      const data = { have: have.join(', '), model };
+      const listed = (policy?.specific?.versions ?? []).map(Number);
+      // With a numeric directory only latest (num_versions 0) and specific can select none (selectVersions).
+      if (policy?.latest) ctx.report({ ...at, messageId: 'policyLatestSelectsNone', data: { ...data, numVersions: policy.latest.num_versions ?? 0 } });
+      else if (listed.length) ctx.report({ ...at, messageId: 'policyListsMissing', data: { ...data, listed: listed.join(', ') } });
+      else ctx.report({ ...at, messageId: 'policyListsNone', data });
       return;
     }
     if (policy?.specific) {
@@ -155,16 +163,12 @@ export const versionDirs = defineModelRule({
       if (modelFileIn(ctx.files, ctx.model.dir, v, artifact, alternatives)) continue;
       const opened = join(ctx.model.dir, String(v.version), artifact);
       const path = ctx.files.kind(opened) === 'dir' ? join(opened, ONNX_MODEL_FILE) : opened;
-      const renamed = v.dirName !== String(v.version) ? ` (directory '${v.dirName}' is version ${v.version}, and the backend opens '${v.version}/')` : '';
+      const renamed = v.dirName !== String(v.version);
       const other = otherOnnx(ctx.files.names(join(ctx.model.dir, v.dirName)), artifact);
-      const fix = other
-        ? `the version directory holds '${other}': rename it to '${artifact}', or set default_model_filename: "${other}"`
-        : `put the ONNX model at ${model}/${v.version}/${artifact}`;
-      ctx.report({
-        path: config.default_model_filename !== undefined ? ['default_model_filename'] : [],
-        messageId: 'versionWithoutModelFile',
-        data: { version: v.version!, model, renamed, path, fix },
-      });
+      const at = { path: config.default_model_filename !== undefined ? ['default_model_filename'] : [] };
+      const data = { version: v.version!, model, dirName: v.dirName, path, artifact };
+      if (other) ctx.report({ ...at, messageId: renamed ? 'renamedVersionWithOtherModelFile' : 'versionWithOtherModelFile', data: { ...data, other } });
+      else ctx.report({ ...at, messageId: renamed ? 'renamedVersionWithoutModelFile' : 'versionWithoutModelFile', data });
     }
   },
 });
@@ -175,15 +179,6 @@ function policyToken(config: ModelConfig): PathSegment[] | undefined {
   if (p.latest) return p.latest.num_versions !== undefined ? ['version_policy', 'latest', 'num_versions'] : ['version_policy', 'latest'];
   if (p.specific) return p.specific.versions?.length ? ['version_policy', 'specific', 'versions', 0] : ['version_policy', 'specific'];
   return ['version_policy'];
-}
-
-function policyFix(policy: ModelConfig['version_policy'], have: number[]): string {
-  if (policy?.latest) return `latest { num_versions: ${policy.latest.num_versions ?? 0} } selects nothing: use num_versions: 1 or more`;
-  if (policy?.specific) {
-    const listed = (policy.specific.versions ?? []).map(Number);
-    return listed.length ? `it lists ${listed.join(', ')}, which have no directory: list existing versions (${have.join(', ')}) or add the directories` : 'specific { versions: [] } lists no version: list the versions to serve';
-  }
-  return `serve the latest version with latest { num_versions: 1 }`;
 }
 
 function exampleFile(ctx: Ctx): string {

@@ -46,17 +46,25 @@ export const vllmModel = defineModelRule<Options>({
       'Triton backend cannot find <dir>/multi_lora.json.',
     ],
     messages: {
-      autoComplete: 'the vLLM backend\'s auto-complete refuses this config, so the model does not load ("{{triton}}"); {{fix}}',
+      autoCompleteBatch: 'the vLLM backend\'s auto-complete refuses this config, so the model does not load ("configuration specified max_batch_size {{maxBatchSize}}, but in auto-complete-config function for model \'{{model}}\' specified max_batch_size 0"); vLLM batches requests itself, and its auto-complete sets max_batch_size 0: remove max_batch_size (or set it to 0)',
+      autoCompleteDecoupled: 'the vLLM backend\'s auto-complete refuses this config, so the model does not load ("trying to change decoupled property in auto-complete-config for model \'{{model}}\', which is already set to \'False\'."); the vLLM backend streams its responses and must be decoupled: set model_transaction_policy { decoupled: true }, or remove the block',
       notDecoupled: 'with auto-complete off, the config must say what the vLLM backend requires, and it is not decoupled ("vLLM Triton backend must be configured to use decoupled model transaction policy"); add model_transaction_policy { decoupled: true }',
       noTextOutput: "with auto-complete off, the config must declare the vLLM backend's output text_output, which its initialize reads first (it fails with \"'NoneType' object is not subscriptable\"); declare output [ { name: \"text_output\" data_type: TYPE_STRING dims: [ -1 ] } ] and the inputs, or turn auto-complete on",
       noModelJson: "version {{version}} has no model.json, so the vLLM backend does not load the model (\"'model.json' containing vllm engine args must be provided in '{{dir}}'\"); write {{file}} with the engine arguments, e.g. {\"model\": \"facebook/opt-125m\"}",
-      badJson: 'model.json is not valid JSON ({{problem}}), so the vLLM backend does not load the model; fix the JSON',
+      badJson: 'model.json is not valid JSON (line {{line}}, column {{column}}: {{error}}), so the vLLM backend does not load the model; fix the JSON',
       notObject: 'model.json holds {{kind}}, not an object of engine arguments; write {"model": "<Hugging Face id or path>", ...}',
-      unknownArg: '"{{key}}" is not an engine argument of {{which}}: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load{{also}}{{suggest}}',
-      retiredArg: '"{{key}}" is an engine argument of vLLM {{range}} only: with a later vLLM (the newest release we know is {{newest}}) the model does not load ("__init__() got an unexpected keyword argument \'{{key}}\'"); set the rule\'s version option to your container\'s vLLM to know for sure{{suggest}}',
+      unknownArg: '"{{key}}" is not an engine argument of any vLLM release we know: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load',
+      unknownArgSuggest: '"{{key}}" is not an engine argument of any vLLM release we know: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load; did you mean "{{suggestion}}"?',
+      unknownArgInVersion: '"{{key}}" is not an engine argument of vLLM {{version}}: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load',
+      unknownArgInVersionSuggest: '"{{key}}" is not an engine argument of vLLM {{version}}: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load; did you mean "{{suggestion}}"?',
+      unknownArgSinceVersion: '"{{key}}" is not an engine argument of vLLM {{version}}: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load (vLLM {{range}} had it)',
+      unknownArgSinceVersionSuggest: '"{{key}}" is not an engine argument of vLLM {{version}}: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load (vLLM {{range}} had it); did you mean "{{suggestion}}"?',
+      retiredArg: '"{{key}}" is an engine argument of vLLM {{range}} only: with a later vLLM (the newest release we know is {{newest}}) the model does not load ("__init__() got an unexpected keyword argument \'{{key}}\'"); set the rule\'s version option to your container\'s vLLM to know for sure',
       argKind: '"{{key}}" is {{kind}}, and vLLM\'s engine argument is {{expected}}: the backend passes it as written (a string "false" is true to Python); write {{example}}',
-      argValue: '"{{key}}" is {{value}}, not one of {{values}}{{suggest}}',
-      kindGpu: 'tensor_parallel_size x pipeline_parallel_size is {{gpus}} in model.json, and {{where}}: the vLLM backend refuses it ("KIND_GPU is currently for single-GPU models, please specify KIND_MODEL in the model\'s config.pbtxt for multi-GPU models"); use instance_group [ { kind: KIND_MODEL count: 1 } ]',
+      argValue: '"{{key}}" is {{value}}, not one of {{values}}',
+      argValueSuggest: '"{{key}}" is {{value}}, not one of {{values}}; did you mean "{{suggestion}}"?',
+      kindGpu: 'tensor_parallel_size x pipeline_parallel_size is {{gpus}} in model.json, and this instance group is KIND_GPU: the vLLM backend refuses it ("KIND_GPU is currently for single-GPU models, please specify KIND_MODEL in the model\'s config.pbtxt for multi-GPU models"); use instance_group [ { kind: KIND_MODEL count: 1 } ]',
+      kindGpuDefault: 'tensor_parallel_size x pipeline_parallel_size is {{gpus}} in model.json, and without an instance_group Triton gives the model a KIND_GPU group: the vLLM backend refuses it ("KIND_GPU is currently for single-GPU models, please specify KIND_MODEL in the model\'s config.pbtxt for multi-GPU models"); use instance_group [ { kind: KIND_MODEL count: 1 } ]',
       noMultiLora: 'model.json enables LoRA and version {{version}} has no multi_lora.json, so the vLLM backend does not load the model ("Triton backend cannot find {{file}}."); write it: {"<adapter name>": "<path to the adapter>"}',
       metricsOff: 'REPORT_CUSTOM_METRICS is on, but model.json sets disable_log_stats: true, and the vLLM backend then reports no metrics, without a word; remove disable_log_stats or REPORT_CUSTOM_METRICS',
     },
@@ -69,8 +77,13 @@ export const vllmModel = defineModelRule<Options>({
 
     if (autoComplete) {
       // Core fills in the name before the backend sees the config.
-      const problem = autoCompleteVllm({ ...config, name: modelName(ctx) }).problems[0];
-      if (problem) ctx.report({ path: problem.path ?? [], messageId: 'autoComplete', data: { triton: problem.message, fix: problem.fix } });
+      // Its problems are the transaction policy and max_batch_size: the tensors it adds are only
+      // those the config does not declare, which cannot conflict.
+      const model = modelName(ctx);
+      const problem = autoCompleteVllm({ ...config, name: model }).problems[0];
+      const at = problem?.path?.[0];
+      if (problem && at === 'max_batch_size') ctx.report({ path: problem.path!, messageId: 'autoCompleteBatch', data: { model, maxBatchSize: config.max_batch_size ?? 0, triton: problem.message } });
+      else if (problem && at === 'model_transaction_policy') ctx.report({ path: problem.path!, messageId: 'autoCompleteDecoupled', data: { model, triton: problem.message } });
     } else {
       if (!(config.output ?? []).some((o) => o.name === 'text_output')) ctx.report({ path: config.output ? ['output'] : [], messageId: 'noTextOutput' });
       else if (!config.model_transaction_policy?.decoupled) ctx.report({ path: config.model_transaction_policy ? ['model_transaction_policy'] : [], messageId: 'notDecoupled' });
@@ -88,7 +101,7 @@ export const vllmModel = defineModelRule<Options>({
       const range = (start: number, end: number): Range => ({ start: positionAt(text, start), end: positionAt(text, end) });
       const read = parseJsonText(text);
       if (!read.ok) {
-        ctx.report({ file, range: { start: read.at, end: read.at }, messageId: 'badJson', data: { problem: `line ${read.at.line}, column ${read.at.column}: ${read.message}` } });
+        ctx.report({ file, range: { start: read.at, end: read.at }, messageId: 'badJson', data: { line: read.at.line, column: read.at.column, error: read.message } });
         continue;
       }
       const args = read.value;
@@ -105,14 +118,21 @@ export const vllmModel = defineModelRule<Options>({
       for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
         const arg = engineArg(key, version ?? NEWEST);
         const suggest = didYouMean(key, known);
-        const suggestText = suggest && suggest !== key ? `; did you mean "${suggest}"?` : '';
+        const suggestion = suggest && suggest !== key ? suggest : undefined;
         if (!arg) {
           const having = versionsWith(key);
-          if (version || !having.length) {
-            ctx.report({ file, range: at(key), messageId: 'unknownArg', data: { key, which: version ? `vLLM ${version}` : 'any vLLM release we know', also: having.length ? ` (vLLM ${spanOf(having)} had it)` : '', suggest: suggestText } });
-          } else {
-            ctx.report({ file, range: at(key), severity: 'warning', messageId: 'retiredArg', data: { key, range: spanOf(having), newest: NEWEST, suggest: suggestText } });
-          }
+          const range = spanOf(having);
+          const where = { file, range: at(key) };
+          // Without a version the names known are every release's, this key's among them: no suggestion.
+          if (!version && having.length) ctx.report({ ...where, severity: 'warning', messageId: 'retiredArg', data: { key, range, newest: NEWEST } });
+          else if (!version) {
+            if (suggestion) ctx.report({ ...where, messageId: 'unknownArgSuggest', data: { key, suggestion } });
+            else ctx.report({ ...where, messageId: 'unknownArg', data: { key } });
+          } else if (having.length) {
+            if (suggestion) ctx.report({ ...where, messageId: 'unknownArgSinceVersionSuggest', data: { key, version, range, suggestion } });
+            else ctx.report({ ...where, messageId: 'unknownArgSinceVersion', data: { key, version, range } });
+          } else if (suggestion) ctx.report({ ...where, messageId: 'unknownArgInVersionSuggest', data: { key, version, suggestion } });
+          else ctx.report({ ...where, messageId: 'unknownArgInVersion', data: { key, version } });
           continue;
         }
         const kind = jsonKind(value);
@@ -123,7 +143,9 @@ export const vllmModel = defineModelRule<Options>({
           ctx.report({ file, range: at(key, 'value'), severity: 'warning', messageId: 'argKind', data: { key, kind: `${kindName(kind)} ${JSON.stringify(value)}`, expected, example } });
         } else if (arg.values && !arg.values.includes(value)) {
           const close = typeof value === 'string' ? didYouMean(value, arg.values.filter((v): v is string => typeof v === 'string')) : undefined;
-          ctx.report({ file, range: at(key, 'value'), severity: 'warning', messageId: 'argValue', data: { key, value: JSON.stringify(value), values: arg.values.map((v) => JSON.stringify(v)).join(', '), suggest: close ? `; did you mean "${close}"?` : '' } });
+          const data = { key, value: JSON.stringify(value), values: arg.values.map((v) => JSON.stringify(v)).join(', ') };
+          if (close) ctx.report({ file, range: at(key, 'value'), severity: 'warning', messageId: 'argValueSuggest', data: { ...data, suggestion: close } });
+          else ctx.report({ file, range: at(key, 'value'), severity: 'warning', messageId: 'argValue', data });
         }
       }
 
@@ -134,8 +156,8 @@ export const vllmModel = defineModelRule<Options>({
         const gpuGroup = groups.findIndex((g) => g.kind === 'KIND_GPU');
         // No instance_group: core gives a Python-based backend's model one KIND_GPU group (the backend
         // prefers GPUs; core src/model_config_utils.cc NormalizeInstanceGroup).
-        if (gpuGroup >= 0) ctx.report({ path: ['instance_group', gpuGroup, 'kind'], messageId: 'kindGpu', data: { gpus, where: 'this instance group is KIND_GPU' } });
-        else if (!groups.length) ctx.report({ path: [], messageId: 'kindGpu', data: { gpus, where: 'without an instance_group Triton gives the model a KIND_GPU group' } });
+        if (gpuGroup >= 0) ctx.report({ path: ['instance_group', gpuGroup, 'kind'], messageId: 'kindGpu', data: { gpus } });
+        else if (!groups.length) ctx.report({ path: [], messageId: 'kindGpuDefault', data: { gpus } });
       }
       if ('enable_lora' in record && String(record.enable_lora).toLowerCase() === 'true') {
         const lora = join(dir.path, MULTI_LORA);

@@ -1,0 +1,72 @@
+// unchecked-model names the checks against the model that did not run, read from the active rules
+// that need the model (ctx.modelChecks). The rule tester runs the rule under test alone, so here every
+// run also gets those rules with their checks emptied: they are active, and say nothing.
+import { vi } from 'vitest';
+import type { OnnxSpec } from '../lint/harness.js';
+import { testRule } from '../support/rule-tester.js';
+
+vi.mock('../../src/lint/engine.js', async (importOriginal) => {
+  const engine = await importOriginal<typeof import('../../src/lint/engine.js')>();
+  const { RULES } = await import('../../src/lint/rules/index.js');
+  const silent = RULES.filter((r) => r.meta.requiresModel).map((r) => ({ ...r, check: () => {} }));
+  type Options = NonNullable<Parameters<typeof engine.lintSync>[1]>;
+  return { ...engine, lintSync: (targets: string[], options: Options) => engine.lintSync(targets, { ...options, rules: [...(options.rules ?? []), ...silent] as Options['rules'] }) };
+});
+
+const CHECKS = 'missing-dynamic-axis, batch-dim-in-dims, io-name, io-datatype, io-shape, sequence-control-inputs';
+const TRT = 'platform: "tensorrt_plan"\nmax_batch_size: 8\n';
+const ONNX = 'backend: "onnxruntime"\nmax_batch_size: 8\n';
+const CLASSIFIER: OnnxSpec = { inputs: [['input', 'FLOAT', ['batch', 3, 224, 224]]], outputs: [['output', 'FLOAT', ['batch', 1000]]] };
+const CONFIGS_ONLY = { configsOnly: true };
+
+testRule('unchecked-model', {
+  valid: [
+    { name: 'an ONNX model, read and checked', files: { 'm/config.pbtxt': ONNX, 'm/1/model.onnx': CLASSIFIER } },
+    { name: 'an ONNX model missing outside --configs-only: version-dirs says so', config: ONNX },
+    { name: 'an ensemble has no model file', files: { 'm/config.pbtxt': 'platform: "ensemble"\nmax_batch_size: 8\n', 'm/1/': '' } },
+    { name: 'no backend, no model file, outside --configs-only: platform-backend says why', files: { 'm/config.pbtxt': 'max_batch_size: 8\n', 'm/1/': '' } },
+  ],
+  invalid: [
+    {
+      name: 'a TensorRT engine: its backend auto-completes at load',
+      files: { 'detector/config.pbtxt': TRT, 'detector/1/model.plan': 'engine' },
+      targets: ['detector'],
+      errors: [{ messageId: 'notRead', severity: 'info', line: 1, token: '"tensorrt_plan"', path: ['platform'], data: { model: 'detector', what: 'TensorRT engines (model.plan)', checks: CHECKS, backend: 'tensorrt' } }],
+    },
+    {
+      name: 'a TensorRT engine on a server with --disable-auto-complete-config',
+      files: { 'detector/config.pbtxt': TRT, 'detector/1/model.plan': 'engine' },
+      targets: ['detector'],
+      settings: { server: { disableAutoCompleteConfig: true } },
+      errors: [{ messageId: 'notReadComplete', severity: 'info', token: '"tensorrt_plan"', data: { model: 'detector', what: 'TensorRT engines (model.plan)', checks: CHECKS, backend: 'tensorrt' } }],
+    },
+    {
+      name: 'TorchScript and Python models, pointed at by backend',
+      files: { 'm/config.pbtxt': 'backend: "pytorch"\nmax_batch_size: 8\n', 'p/config.pbtxt': 'backend: "python"\nmax_batch_size: 8\n' },
+      targets: ['m', 'p'],
+      errors: [
+        { messageId: 'notRead', token: '"pytorch"', path: ['backend'], data: { model: 'm', what: 'TorchScript models (model.pt)', backend: 'pytorch' } },
+        { messageId: 'notRead', token: '"python"', file: 'p/config.pbtxt', data: { model: 'p', what: 'Python models (model.py)', backend: 'python' } },
+      ],
+    },
+    {
+      name: 'another backend, with its model file named',
+      config: 'backend: "openvino"\ndefault_model_filename: "model.xml"\nmax_batch_size: 8\n',
+      errors: [{ messageId: 'notRead', token: '"openvino"', data: { what: 'openvino models (model.xml)', backend: 'openvino' } }],
+    },
+    {
+      name: '--configs-only, with neither the ONNX model nor a lock',
+      files: { 'classifier/config.pbtxt': ONNX },
+      targets: ['classifier'],
+      settings: CONFIGS_ONLY,
+      errors: [{ messageId: 'notHere', severity: 'info', line: 1, token: '"onnxruntime"', data: { model: 'classifier', checks: CHECKS, expected: 'classifier/1/model.onnx' } }],
+    },
+    {
+      name: '--configs-only, no backend nor platform: the model file at deploy decides the backend',
+      files: { 'engine/config.pbtxt': 'name: "engine"\nmax_batch_size: 8\n', 'engine/1/.gitkeep': '' },
+      targets: ['engine'],
+      settings: CONFIGS_ONLY,
+      errors: [{ messageId: 'backendElsewhere', severity: 'info', path: [], data: { model: 'engine', checks: CHECKS } }],
+    },
+  ],
+});
