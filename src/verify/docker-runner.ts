@@ -9,13 +9,12 @@ import { wantsGpu, type VerifyPlan } from './plan.js';
 import { freePorts, type PortFinder } from './ports.js';
 import { execaRunner, type ProcessRunner, type RunningProcess } from './process-runner.js';
 import { checkServedModel, describeServedChecks } from './served-model.js';
+import { failedStart, waitForModel } from './server-start.js';
 import { containerName, dockerRunArgs, type DockerRunSpec } from './docker-args.js';
-import { mapErrorText, mapTritonLog } from './triton-messages.js';
-import type { TritonMessage, VerifyReport } from './types.js';
+import type { VerifyReport } from './types.js';
 import { formatMs } from './duration.js';
 import { randomHex } from '../util/random-hex.js';
 import { Interruption, type SignalSource } from './interruption.js';
-import { append } from '../util/arrays.js';
 
 export type { SignalSource };
 
@@ -94,43 +93,6 @@ async function ensureImage(runner: ProcessRunner, image: string, progress: (l: s
   }
 }
 
-const GENERIC_FAILURE = /failed to load all models|^error: creating server/;
-
-type WaitResult = { kind: 'ready' } | { kind: 'failed'; reason?: string } | { kind: 'exited'; exitCode: number | undefined } | { kind: 'timeout' };
-
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-
-/** Polls until the model is ready, Triton marks it UNAVAILABLE, the container exits, or time runs out. */
-async function waitForModel(client: KServeClient, proc: RunningProcess, name: string, deadline: number, pollMs: number, signal: AbortSignal): Promise<WaitResult> {
-  let exit: { exitCode: number | undefined } | undefined;
-  void proc.exited.then((r) => (exit = r));
-  for (;;) {
-    if (signal.aborted) return { kind: 'timeout' };
-    if (exit || proc.hasExited()) return { kind: 'exited', exitCode: (exit ?? (await proc.exited)).exitCode };
-    if (Date.now() > deadline) return { kind: 'timeout' };
-    try {
-      if (await client.serverLive()) {
-        if ((await client.serverReady()) && (await client.modelReady(name))) return { kind: 'ready' };
-        // With --exit-on-error Triton usually exits on a failed load; where it stays up, the index says why.
-        const entry = (await client.repositoryIndex().catch(() => [])).find((m) => m.name === name);
-        if (entry?.state === 'UNAVAILABLE' && entry.reason) return { kind: 'failed', reason: entry.reason };
-      }
-    } catch {
-      // Not listening yet: the container is still starting.
-    }
-    await sleep(pollMs, signal);
-  }
-}
-
 export async function runDocker(plan: VerifyPlan, report: VerifyReport, opts: DockerRunOptions): Promise<void> {
   const runner = opts.runner ?? execaRunner;
   const progress = opts.progress ?? (() => {});
@@ -153,7 +115,7 @@ export async function runDocker(plan: VerifyPlan, report: VerifyReport, opts: Do
     interruption.check();
 
     if (waited.kind !== 'ready') {
-      failedStart(waited, proc, plan, report, opts.timeoutMs);
+      failedStart(waited, proc, plan, report, opts.timeoutMs, 'the container', 'On a machine without a GPU: --gpus none for a config without instance_group (Triton falls back to the CPU), a CPU copy of the config (instance_group kind: KIND_CPU), or --runtime ort');
       return;
     }
     report.load = { ok: true, ms: Date.now() - started, detail: `loaded by tritonserver --load-model=${plan.modelName} from the mounted repository` };
@@ -166,31 +128,6 @@ export async function runDocker(plan: VerifyPlan, report: VerifyReport, opts: Do
     interruption.dispose();
     if (spec && proc) await removeContainer(runner, proc, spec.name, progress, report);
   }
-}
-
-function failedStart(waited: Exclude<WaitResult, { kind: 'ready' }>, proc: RunningProcess, plan: VerifyPlan, report: VerifyReport, timeoutMs: number): void {
-  const messages: TritonMessage[] = mapTritonLog(proc.lines);
-  if (waited.kind === 'failed' && waited.reason && !messages.some((m) => waited.reason!.includes(m.text) || m.text.includes(waited.reason!))) {
-    append(messages, mapErrorText(waited.reason));
-  }
-  const tail = proc.lines.slice(-15).map((l) => `  ${l}`).join('\n');
-  const environment = messages.filter((m) => m.environment);
-  if (environment.length) {
-    throw new CannotRun(`the container cannot run '${plan.modelName}' on this machine:\n${environment.map((m) => `  ${m.text}`).join('\n')}\nOn a machine without a GPU: --gpus none for a config without instance_group (Triton falls back to the CPU), a CPU copy of the config (instance_group kind: KIND_CPU), or --runtime ort`);
-  }
-  if (waited.kind === 'timeout') {
-    throw new CannotRun(`Triton did not get '${plan.modelName}' ready within ${formatMs(timeoutMs)} (a TensorRT engine build can take minutes); raise --timeout, e.g. --timeout 10m${tail ? `. Last lines:\n${tail}` : ''}`);
-  }
-  const config = messages.filter((m) => !m.environment);
-  if (!config.length) {
-    const how = waited.kind === 'exited' ? `the container exited${waited.exitCode === undefined ? '' : ` with code ${waited.exitCode}`}` : 'Triton did not load the model';
-    throw new CannotRun(`${how} before '${plan.modelName}' was ready, without an error tritonc recognizes${tail ? `. Last lines:\n${tail}` : ''}`);
-  }
-  report.load = { ok: false, detail: config[0]!.text };
-  report.tritonMessages = messages;
-  // Triton's closing summary ("failed to load all models") repeats the lines before it: not a finding of its own.
-  const findings = config.filter((m) => !GENERIC_FAILURE.test(m.text));
-  for (const m of findings.length ? findings : config) report.problems.push({ kind: 'load', ...(m.ruleId ? { ruleId: m.ruleId } : {}), message: `Triton: ${m.text}` });
 }
 
 async function removeContainer(runner: ProcessRunner, proc: RunningProcess, name: string, progress: (l: string) => void, report: VerifyReport): Promise<void> {

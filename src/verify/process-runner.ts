@@ -18,13 +18,24 @@ export interface RunningProcess {
   /** Resolves when the process ends (never rejects). */
   readonly exited: Promise<{ exitCode: number | undefined; notFound: boolean }>;
   hasExited(): boolean;
-  kill(): void;
+  /** Signals the process (its whole group when it was started as one). */
+  kill(signal?: NodeJS.Signals): void;
+}
+
+export interface StartOptions {
+  /** Variables added to the environment. */
+  env?: Record<string, string>;
+  /**
+   * Start it as the leader of a process group, so a stop reaches whatever it started (a launcher's
+   * children: apptainer, srun, the Python backend's stubs).
+   */
+  group?: boolean;
 }
 
 export interface ProcessRunner {
   run(command: string, args: readonly string[], options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<ProcessResult>;
   /** Starts a long-running process (the attached `docker run`) and collects its output lines. */
-  start(command: string, args: readonly string[]): RunningProcess;
+  start(command: string, args: readonly string[], options?: StartOptions): RunningProcess;
 }
 
 const MAX_LINES = 5000;
@@ -44,10 +55,14 @@ export const execaRunner: ProcessRunner = {
       notFound: (r as { code?: string }).code === 'ENOENT',
     };
   },
-  start(command, args) {
+  start(command, args, options = {}) {
     const lines: string[] = [];
     let done = false;
-    const child = execa(command, [...args], { reject: false, stdin: 'ignore', all: true, buffer: false });
+    const child = execa(command, [...args], {
+      reject: false, stdin: 'ignore', all: true, buffer: false,
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.group ? { detached: true } : {}),
+    });
     let drained: Promise<void> = Promise.resolve();
     if (child.all) {
       const rl = createInterface({ input: child.all, crlfDelay: Infinity });
@@ -69,7 +84,18 @@ export const execaRunner: ProcessRunner = {
       lines,
       exited,
       hasExited: () => done,
-      kill: () => void child.kill('SIGTERM'),
+      kill: (signal = 'SIGTERM') => {
+        if (done) return;
+        if (options.group && child.pid) {
+          try {
+            process.kill(-child.pid, signal);
+            return;
+          } catch {
+            // The group is gone already; signal the child itself below.
+          }
+        }
+        child.kill(signal);
+      },
     };
   },
 };
