@@ -79,7 +79,7 @@ describe('a repository of every backend', () => {
   it('with auto-complete on (Triton\'s default): no errors; what tritonc cannot read is said, once per model', async () => {
     const dir = await writeRepo(FILES);
     expect(verdicts(dir)).toEqual([
-      'detector io-dims/noDims warning',
+      'detector io-dims/noDimsUnlessCompleted warning',
       'detector unchecked-model/notRead info',
       'labeler unchecked-model/notRead info',
       // A vLLM model: decoupled by its backend's auto-complete, so it answers over streaming only.
