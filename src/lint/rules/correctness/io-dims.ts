@@ -253,12 +253,12 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
   const platform = settled.platform;
   // Without a version directory to look in, a config without platform may still be a TensorRT model.
   const severity = settled.guessed ? 'warning' : 'error';
-  const which = platform ? 'NotTensorrt' : settled.guessed ? 'PlatformGuessed' : 'NoPlatform';
+  const which = platform ? 'named' : settled.guessed ? 'guessed' : 'none';
   if (io.is_shape_tensor && !isTensorrtPlatform(platform)) {
     ctx.report({
       path: [...path, 'is_shape_tensor'],
       severity,
-      messageId: `shapeTensor${which}`,
+      messageId: which === 'named' ? 'shapeTensorNotTensorrt' : which === 'guessed' ? 'shapeTensorPlatformGuessed' : 'shapeTensorNoPlatform',
       data: { name, platform, model },
     });
   }
@@ -267,7 +267,7 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
       ctx.report({
         path: [...path, 'is_non_linear_format_io'],
         severity,
-        messageId: `nonLinearFormat${which}`,
+        messageId: which === 'named' ? 'nonLinearFormatNotTensorrt' : which === 'guessed' ? 'nonLinearFormatPlatformGuessed' : 'nonLinearFormatNoPlatform',
         data: { name, platform, model },
       });
     } else if (dims.length !== 3) {
