@@ -79,7 +79,7 @@ describe('a repository of every backend', () => {
   it('with auto-complete on (Triton\'s default): no errors; what tritonc cannot read is said, once per model', async () => {
     const dir = await writeRepo(FILES);
     expect(verdicts(dir)).toEqual([
-      'detector io-dims/noDims warning',
+      'detector io-dims/noDimsUnlessCompleted warning',
       'detector unchecked-model/notRead info',
       'labeler unchecked-model/notRead info',
       // A vLLM model: decoupled by its backend's auto-complete, so it answers over streaming only.
@@ -94,7 +94,7 @@ describe('a repository of every backend', () => {
     const dir = await writeRepo(FILES);
     const found = verdicts(dir, { server: { autoCompleteConfig: false } });
     expect(found).toContain('detector io-dims/noDims error');
-    expect(found).toContain('embedder missing-config/missing error');
+    expect(found).toContain('embedder missing-config/missingOnnxModel error');
     // The Python model keeps the empty I/O it was written with, so the ensemble's step cannot feed it.
     expect(found).toContain('pipeline ensemble-models/inputMapUnknownInput error');
     expect(found.filter((f) => f.startsWith('classifier ') && f.endsWith(' error'))).toEqual([]);

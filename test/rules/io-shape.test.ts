@@ -1,103 +1,128 @@
 import { describe, expect, it } from 'vitest';
+import { testRule, type CaseFile } from '../support/rule-tester.js';
 import { CLASSIFIER, CLASSIFIER_CONFIG, check, type OnnxSpec } from '../lint/harness.js';
 import { QA_MODEL, qaConfig } from './qa-model.js';
 
 const SEQ: OnnxSpec = { inputs: [['ids', 'INT64', ['batch', 'seq']]], outputs: [['logits', 'FLOAT', ['batch', 'seq', 2]]] };
 const seqConfig = (inDims: string, outDims: string, mbs = 4) =>
   `max_batch_size: ${mbs}\ninput { name: "ids" data_type: TYPE_INT64 dims: ${inDims} }\noutput { name: "logits" data_type: TYPE_FP32 dims: ${outDims} }\n`;
+const SCALAR: OnnxSpec = { inputs: [['t', 'FLOAT', []]], outputs: [['y', 'FLOAT', []]] };
+const BATCH_OF_ONE: OnnxSpec = { inputs: [['x', 'FLOAT', [1, 4]]], outputs: [['y', 'FLOAT', [1, 4]]] };
+const BATCH_OF_ONE_CONFIG = 'max_batch_size: 2\ninput { name: "x" data_type: TYPE_FP32 dims: [4] }\noutput { name: "y" data_type: TYPE_FP32 dims: [4] }\n';
+const REPEATED_BATCH = CLASSIFIER_CONFIG.replace('dims: [ 3, 224, 224 ]', 'dims: [ 1, 3, 224, 224 ]');
 
-describe('io-shape', () => {
-  describe('valid', () => {
-    it('dims that match the model', async () => {
-      expect(await check('io-shape', CLASSIFIER_CONFIG, CLASSIFIER)).toEqual([]);
-    });
-    it('an input may pin a dynamic model dim (more restrictive than the model)', async () => {
-      expect(await check('io-shape', seqConfig('[ 128 ]', '[ -1, 2 ]'), SEQ)).toEqual([]);
-    });
-    it('the full shape with max_batch_size 0', async () => {
-      expect(await check('io-shape', seqConfig('[ -1, -1 ]', '[ -1, -1, 2 ]', 0), SEQ)).toEqual([]);
-    });
-    it('a scalar model tensor with dims [1] (+ reshape when batching)', async () => {
-      const spec: OnnxSpec = { inputs: [['t', 'FLOAT', []]], outputs: [['y', 'FLOAT', []]] };
-      expect(await check('io-shape', 'input { name: "t" data_type: TYPE_FP32 dims: [1] }\noutput { name: "y" data_type: TYPE_FP32 dims: [1] }\n', spec)).toEqual([]);
-    });
-    it('a ragged input with model shape [-1]', async () => {
-      const spec: OnnxSpec = { inputs: [['x', 'FLOAT', ['n']]], outputs: [['y', 'FLOAT', ['n']]] };
-      const config = 'max_batch_size: 8\ninput { name: "x" data_type: TYPE_FP32 dims: [-1] allow_ragged_batch: true }\noutput { name: "y" data_type: TYPE_FP32 dims: [1] reshape { shape: [] } }\n';
-      expect(await check('io-shape', config, spec)).toEqual([]);
-    });
-    it('batch_output targets are not shape-checked', async () => {
-      const spec: OnnxSpec = { inputs: [['x', 'FLOAT', ['n']]], outputs: [['y', 'FLOAT', ['n', 7]]] };
-      const config = 'max_batch_size: 8\ninput { name: "x" data_type: TYPE_FP32 dims: [-1] allow_ragged_batch: true }\noutput { name: "y" data_type: TYPE_FP32 dims: [-1] }\nbatch_output { target_name: "y" kind: BATCH_SCATTER_WITH_INPUT_SHAPE source_input: "x" }\n';
-      expect(await check('io-shape', config, spec)).toEqual([]);
-    });
+/** The files of a one-model repository: its config and its ONNX model. */
+const repo = (config: string, onnx: OnnxSpec): Record<string, CaseFile> => ({ 'm/config.pbtxt': config, 'm/1/model.onnx': onnx });
+
+testRule('io-shape', {
+  valid: [
+    { name: 'dims that match the model', files: repo(CLASSIFIER_CONFIG, CLASSIFIER) },
+    { name: 'an input may pin a dynamic model dim (more restrictive than the model)', files: repo(seqConfig('[ 128 ]', '[ -1, 2 ]'), SEQ) },
+    { name: 'the full shape with max_batch_size 0', files: repo(seqConfig('[ -1, -1 ]', '[ -1, -1, 2 ]', 0), SEQ) },
+    { name: 'a scalar model tensor with dims [1]', files: repo('input { name: "t" data_type: TYPE_FP32 dims: [1] }\noutput { name: "y" data_type: TYPE_FP32 dims: [1] }\n', SCALAR) },
+    {
+      name: 'a ragged input with model shape [-1]',
+      files: repo('max_batch_size: 8\ninput { name: "x" data_type: TYPE_FP32 dims: [-1] allow_ragged_batch: true }\noutput { name: "y" data_type: TYPE_FP32 dims: [1] reshape { shape: [] } }\n', { inputs: [['x', 'FLOAT', ['n']]], outputs: [['y', 'FLOAT', ['n']]] }),
+    },
+    {
+      name: 'batch_output targets are not shape-checked',
+      files: repo(
+        'max_batch_size: 8\ninput { name: "x" data_type: TYPE_FP32 dims: [-1] allow_ragged_batch: true }\noutput { name: "y" data_type: TYPE_FP32 dims: [-1] }\nbatch_output { target_name: "y" kind: BATCH_SCATTER_WITH_INPUT_SHAPE source_input: "x" }\n',
+        { inputs: [['x', 'FLOAT', ['n']]], outputs: [['y', 'FLOAT', ['n', 7]]] },
+      ),
+    },
+  ],
+  invalid: [
+    {
+      name: 'bad_input_dims (Triton qa): one dim too many, pointed at dims, with the full request shape and the fix',
+      files: repo(qaConfig('bad_input_dims'), QA_MODEL),
+      errors: [{
+        messageId: 'rankMismatch',
+        severity: 'error',
+        token: 'dims',
+        data: {
+          field: 'dims', dimsText: '[16,1]', length: 3, modelLength: 2, requestShapeText: '[-1,16,1] (batch axis + dims)', direction: 'input', name: 'INPUT0',
+          modelShapeText: '[-1,16] (ONNX [batch,16])', expectedText: '[16]', expected: [16],
+        },
+      }],
+    },
+    {
+      name: 'bad_output_dims (Triton qa): a wrong size, pointed at the `1`',
+      files: repo(qaConfig('bad_output_dims'), QA_MODEL),
+      errors: [{
+        messageId: 'dimMismatch',
+        token: '1',
+        data: { field: 'dims', index: 0, value: 1, modelDim: 16, requestShapeText: '[-1,1] (batch axis + dims)', direction: 'output', name: 'OUTPUT1', modelShapeText: '[-1,16] (ONNX [batch,16])', expectedText: '[16]' },
+      }],
+    },
+    {
+      name: 'an output may not pin a dynamic model dim (outputs must be identical)',
+      files: repo(seqConfig('[ -1 ]', '[ 128, 2 ]'), SEQ),
+      errors: [{ messageId: 'outputDimNotDynamic', token: '128', data: { field: 'dims', index: 0, value: 128, name: 'logits', expectedText: '[-1,2]' } }],
+    },
+    {
+      name: 'an input fixed where the model is fixed differently, with max_batch_size 0',
+      files: repo(CLASSIFIER_CONFIG.replace('max_batch_size: 8', 'max_batch_size: 0').replace('dims: [ 3, 224, 224 ]', 'dims: [ -1, 3, 256, 224 ]').replace('dims: [ 1000 ]', 'dims: [ -1, 1000 ]'), CLASSIFIER),
+      errors: [{ messageId: 'dimMismatch', token: '256', data: { requestShapeText: '[-1,3,256,224]', direction: 'input', name: 'input', modelShapeText: '[-1,3,224,224] (ONNX [batch,3,224,224])', index: 2, value: 256, modelDim: 224 } }],
+    },
+    {
+      name: 'a -1 in the config where the model is fixed',
+      files: repo(CLASSIFIER_CONFIG.replace('dims: [ 3, 224, 224 ]', 'dims: [ 3, -1, -1 ]'), CLASSIFIER),
+      errors: [{ messageId: 'dimMismatch', token: '-1', data: { field: 'dims', index: 1, value: -1, modelDim: 224 } }],
+    },
+    {
+      name: 'a scalar model tensor takes only 1s',
+      files: repo('input { name: "t" data_type: TYPE_FP32 dims: [2] }\noutput { name: "y" data_type: TYPE_FP32 dims: [1] }\n', SCALAR),
+      errors: [{ messageId: 'scalarNeedsOnes', token: '2', data: { direction: 'input', name: 't', field: 'dims', dimsText: '[2]' } }],
+    },
+    {
+      name: 'a scalar model tensor of a batching model also needs an empty reshape',
+      files: repo('max_batch_size: 4\ninput { name: "t" data_type: TYPE_FP32 dims: [2] }\noutput { name: "y" data_type: TYPE_FP32 dims: [1] reshape { shape: [ ] } }\n', SCALAR),
+      errors: [{ messageId: 'scalarNeedsOnesAndReshape', token: '2', data: { direction: 'input', name: 't', field: 'dims', dimsText: '[2]' } }],
+    },
+    {
+      name: 'optional inputs need max_batch_size 0',
+      files: repo(`${seqConfig('[ -1 ]', '[ -1, 2 ]')}input { name: "bias" data_type: TYPE_FP32 dims: [2] optional: true }\n`, { ...SEQ, initializers: [{ name: 'bias', floats: 2, overridable: true }] }),
+      errors: [{ messageId: 'optionalWithBatching', token: 'true', data: { name: 'bias', mbs: 4 } }],
+    },
+    {
+      name: 'an input both optional and ragged',
+      files: repo(`${seqConfig('[ -1, -1 ]', '[ -1, -1, 2 ]', 0)}input { name: "bias" data_type: TYPE_FP32 dims: [2] optional: true allow_ragged_batch: true }\n`, { ...SEQ, initializers: [{ name: 'bias', floats: 2, overridable: true }] }),
+      errors: [{ messageId: 'optionalAndRagged', data: { name: 'bias' }, path: ['input', 1, 'allow_ragged_batch'] }],
+    },
+    {
+      name: 'ragged inputs need model shape [-1]',
+      files: repo(seqConfig('[ -1 ]', '[ -1, 2 ]').replace('dims: [ -1 ] }', 'dims: [ -1 ] allow_ragged_batch: true }'), SEQ),
+      errors: [{ messageId: 'raggedNeedsFlatInput', token: 'true', data: { name: 'ids', modelShapeText: '[-1,-1] (ONNX [batch,seq])' } }],
+    },
+    {
+      // Only io-shape runs here: batch-dim-in-dims is off, so io-shape reports the repeated batch axis itself.
+      name: 'dims that repeat the batch axis, with batch-dim-in-dims off',
+      files: repo(REPEATED_BATCH, CLASSIFIER),
+      errors: [{ messageId: 'rankMismatch', data: { dimsText: '[1,3,224,224]', length: 5, modelLength: 4 } }],
+    },
+    {
+      name: 'a fixed model batch dim, with missing-dynamic-axis off',
+      files: repo(BATCH_OF_ONE_CONFIG, BATCH_OF_ONE),
+      errors: [
+        { messageId: 'batchAxisNotDynamic', data: { mbs: 2, direction: 'input', name: 'x', modelShapeText: '[1,4]' } },
+        { messageId: 'batchAxisNotDynamic', data: { mbs: 2, direction: 'output', name: 'y' } },
+      ],
+    },
+    {
+      name: 'a batching model whose tensor is only the batch axis takes per-item scalars',
+      files: repo('max_batch_size: 4\ninput { name: "x" data_type: TYPE_FP32 dims: [ 3 ] }\noutput { name: "y" data_type: TYPE_FP32 dims: [ 1 ] reshape { shape: [ ] } }\n', { inputs: [['x', 'FLOAT', ['batch']]], outputs: [['y', 'FLOAT', ['batch']]] }),
+      errors: [{ messageId: 'rankMismatchScalarItems', data: { field: 'dims', dimsText: '[3]', length: 2, modelLength: 1, name: 'x' } }],
+    },
+  ],
+});
+
+// The rule tester runs one rule alone; these need the rules io-shape defers to enabled beside it.
+describe('io-shape beside the more specific rules', () => {
+  it('leaves dims that repeat the batch axis to batch-dim-in-dims', async () => {
+    expect(await check('io-shape', REPEATED_BATCH, CLASSIFIER)).toEqual([]);
   });
-
-  describe('invalid', () => {
-    it('bad_input_dims (Triton qa): one dim too many, pointed at dims, with the full request shape and the fix', async () => {
-      const config = qaConfig('bad_input_dims');
-      const f = await check('io-shape', config, QA_MODEL);
-      expect(f).toHaveLength(1);
-      expect(f[0]).toMatchObject({ severity: 'error', token: 'dims' });
-      expect(f[0]!.message).toBe(
-        "dims [16,1] give 3 dimensions where the model has 2: the request shape is [-1,16,1] (batch axis + dims), the model's input 'INPUT0' is [-1,16] (ONNX [batch,16]); set dims: [16]",
-      );
-    });
-    it('bad_output_dims (Triton qa): a wrong size, pointed at the `1`', async () => {
-      const f = await check('io-shape', qaConfig('bad_output_dims'), QA_MODEL);
-      expect(f).toHaveLength(1);
-      expect(f[0]).toMatchObject({ token: '1' });
-      expect(f[0]!.message).toBe(
-        "dims[0] is 1 where the model has 16: the request shape is [-1,1] (batch axis + dims), the model's output 'OUTPUT1' is [-1,16] (ONNX [batch,16]); set dims: [16]",
-      );
-    });
-    it('an output may not pin a dynamic model dim (outputs must be identical)', async () => {
-      const [f] = await check('io-shape', seqConfig('[ -1 ]', '[ 128, 2 ]'), SEQ);
-      expect(f).toMatchObject({ token: '128' });
-      expect(f!.message).toContain("dims[0] is 128 where the model's output is dynamic (-1), and Triton requires output dims identical to the model's");
-      expect(f!.message).toContain('set dims: [-1,2]');
-    });
-    it('an input fixed where the model is fixed differently, with max_batch_size 0', async () => {
-      const [f] = await check('io-shape', CLASSIFIER_CONFIG.replace('max_batch_size: 8', 'max_batch_size: 0').replace('dims: [ 3, 224, 224 ]', 'dims: [ -1, 3, 256, 224 ]').replace('dims: [ 1000 ]', 'dims: [ -1, 1000 ]'), CLASSIFIER);
-      expect(f).toMatchObject({ token: '256' });
-      expect(f!.message).toContain('the request shape is [-1,3,256,224], the model\'s input \'input\' is [-1,3,224,224]');
-    });
-    it('a -1 in the config where the model is fixed', async () => {
-      const [f] = await check('io-shape', CLASSIFIER_CONFIG.replace('dims: [ 3, 224, 224 ]', 'dims: [ 3, -1, -1 ]'), CLASSIFIER);
-      expect(f).toMatchObject({ token: '-1' });
-      expect(f!.message).toContain('dims[1] is -1 where the model has 224');
-    });
-    it('the scalar rule', async () => {
-      const spec: OnnxSpec = { inputs: [['t', 'FLOAT', []]], outputs: [['y', 'FLOAT', []]] };
-      const [f] = await check('io-shape', 'input { name: "t" data_type: TYPE_FP32 dims: [2] }\noutput { name: "y" data_type: TYPE_FP32 dims: [1] }\n', spec);
-      expect(f).toMatchObject({ token: '2' });
-      expect(f!.message).toContain("input 't' is a scalar in the model, so Triton accepts only 1s in dims");
-    });
-    it('optional inputs need max_batch_size 0', async () => {
-      const spec: OnnxSpec = { ...SEQ, initializers: [{ name: 'bias', floats: 2, overridable: true }] };
-      const config = `${seqConfig('[ -1 ]', '[ -1, 2 ]')}input { name: "bias" data_type: TYPE_FP32 dims: [2] optional: true }\n`;
-      const [f] = await check('io-shape', config, spec);
-      expect(f).toMatchObject({ token: 'true' });
-      expect(f!.message).toContain("optional input 'bias' is not supported with max_batch_size: 4");
-    });
-    it('ragged inputs need model shape [-1]', async () => {
-      const config = seqConfig('[ -1 ]', '[ -1, 2 ]').replace('dims: [ -1 ] }', 'dims: [ -1 ] allow_ragged_batch: true }');
-      const [f] = await check('io-shape', config, SEQ);
-      expect(f).toMatchObject({ token: 'true' });
-      expect(f!.message).toContain("ragged input 'ids' needs the model input to be one flat dynamic axis, shape [-1], but the model's is [-1,-1] (ONNX [batch,seq])");
-    });
-    it('leaves dims that repeat the batch axis to batch-dim-in-dims, and reports them itself when that rule is off', async () => {
-      const config = CLASSIFIER_CONFIG.replace('dims: [ 3, 224, 224 ]', 'dims: [ 1, 3, 224, 224 ]');
-      expect(await check('io-shape', config, CLASSIFIER)).toEqual([]);
-      const off = await check('io-shape', config, CLASSIFIER, { ruleLevels: { 'batch-dim-in-dims': 'off' } });
-      expect(off[0]!.message).toContain('dims [1,3,224,224] give 5 dimensions where the model has 4');
-    });
-    it('leaves a fixed model batch dim to missing-dynamic-axis', async () => {
-      const spec: OnnxSpec = { inputs: [['x', 'FLOAT', [1, 4]]], outputs: [['y', 'FLOAT', [1, 4]]] };
-      const config = 'max_batch_size: 2\ninput { name: "x" data_type: TYPE_FP32 dims: [4] }\noutput { name: "y" data_type: TYPE_FP32 dims: [4] }\n';
-      expect(await check('io-shape', config, spec)).toEqual([]);
-      const off = await check('io-shape', config, spec, { ruleLevels: { 'missing-dynamic-axis': 'off' } });
-      expect(off).toHaveLength(2);
-    });
+  it('leaves a fixed model batch dim to missing-dynamic-axis', async () => {
+    expect(await check('io-shape', BATCH_OF_ONE_CONFIG, BATCH_OF_ONE)).toEqual([]);
   });
 });

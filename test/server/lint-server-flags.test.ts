@@ -19,7 +19,7 @@ describe('auto-complete on (Triton\'s default) and off', () => {
   it('what a backend fills in is not an error with auto-complete on; it is with --disable-auto-complete-config', async () => {
     const dir = await writeRepo({ 'plan/config.pbtxt': PARTIAL_PLAN, 'plan/1/model.plan': 'engine' });
     const on = errorsOf(dir, ['.']).filter((d) => d.ruleId === 'io-dims');
-    expect(on.map((d) => [d.messageId, d.severity])).toEqual([['noDataType', 'warning'], ['noDims', 'warning']]);
+    expect(on.map((d) => [d.messageId, d.severity])).toEqual([['noDataTypeUnlessCompleted', 'warning'], ['noDimsUnlessCompleted', 'warning']]);
     const off = errorsOf(dir, ['.'], { server: { autoCompleteConfig: false } }).filter((d) => d.ruleId === 'io-dims');
     expect(off.map((d) => [d.messageId, d.severity])).toEqual([['noDataType', 'error'], ['noDims', 'error']]);
     expect(off[0]!.message).toContain("must specify 'data_type' for plan");

@@ -57,23 +57,52 @@ function segments(dims: readonly bigint[]): bigint[] {
 
 const text = (dims: readonly bigint[]): string => `[${dims.join(',')}]`;
 
+// Each wording is a message of its own (placeholders hold values): the auto-complete and max_batch_size
+// variants, and the platform as named, unset or guessed, are separate ids.
+const NO_DATA_TYPE = `{{direction}} '{{name}}' has no data_type, so Triton refuses the model`;
+const NO_DATA_TYPE_TRITON = `("model {{direction}} '{{name}}' must specify 'data_type' for {{model}}"); set data_type, e.g. data_type: TYPE_FP32`;
+const NO_DIMS = `{{direction}} '{{name}}' has no dims, so Triton refuses the model`;
+const NO_DIMS_TRITON = `("model {{direction}} '{{name}}' must specify 'dims' for {{model}}"); list the shape without the batch axis, e.g. dims: [ 3, 224, 224 ] (a scalar per batch item is dims: [ 1 ] with reshape { shape: [ ] })`;
+const UNLESS_COMPLETED = ` unless the {{backend}} backend's auto-complete fills it in (it does not when the server runs with --disable-auto-complete-config)`;
+const EMPTY_RESHAPE = 'reshape { shape: [ ] } makes each item a scalar, which only works with batching (the batch axis keeps the tensor non-empty), and max_batch_size is';
+const EMPTY_RESHAPE_TRITON = `("model {{direction}} '{{name}}' cannot have empty reshape for non-batching model as scalar tensors are not supported for {{model}}"); set max_batch_size, or remove the reshape and write the model's shape in dims`;
+const UNLESS_RAISED = ` unless the backend's auto-complete raises max_batch_size`;
+const SHAPE_TENSOR = 'is_shape_tensor is a TensorRT flag and the platform is';
+const SHAPE_TENSOR_TRITON = 'so Triton refuses the model ("shape tensors are only supported for TensorRT platform for {{model}}"); remove is_shape_tensor';
+const NON_LINEAR = 'is_non_linear_format_io is a TensorRT flag and the platform is';
+const NON_LINEAR_TRITON = 'so Triton refuses the model ("Non-linear IO format is only supported for the TensorRT platform for {{model}}"); remove is_non_linear_format_io';
+const PLATFORM_GUESSED = 'not set (and there is no version directory with a model.plan to infer it from)';
+const SIZE_TRITON = `so Triton refuses the model ("model {{direction}} '{{name}}' has different size for dims and reshape for {{model}}")`;
+
 const messages = {
-  listedTwice: `{{direction}} '{{name}}' is listed twice (also {{direction}}[{{first}}]); core does not check this, but a request can carry each {{direction}} only once{{ort}}; remove the duplicate`,
-  noName: `this {{direction}} has no name, so Triton refuses the model ("{{prefix}}must specify 'name'{{suffix}}"); set name to the model's {{direction}} name`,
-  noDataType: `{{direction}} '{{name}}' has no data_type, so Triton refuses the model{{completeNote}} ("{{who}}must specify 'data_type'{{suffix}}"); set data_type, e.g. data_type: TYPE_FP32`,
+  listedTwice: `{{direction}} '{{name}}' is listed twice (also {{direction}}[{{first}}]); core does not check this, but a request can carry each {{direction}} only once; remove the duplicate`,
+  listedTwiceOnnxRuntime: `{{direction}} '{{name}}' is listed twice (also {{direction}}[{{first}}]); core does not check this, but a request can carry each {{direction}} only once and the ONNX Runtime backend counts both entries and refuses the config; remove the duplicate`,
+  noName: `this {{direction}} has no name, so Triton refuses the model ("model {{direction}} must specify 'name' for {{model}}"); set name to the model's {{direction}} name`,
+  noDataType: `${NO_DATA_TYPE} ${NO_DATA_TYPE_TRITON}`,
+  noDataTypeUnlessCompleted: `${NO_DATA_TYPE}${UNLESS_COMPLETED} ${NO_DATA_TYPE_TRITON}`,
   unknownDataType: 'data_type {{data_type}} is not a Triton data type (TYPE_BOOL ... TYPE_BF16 are 1 to 14); core lets the number through and the backend fails on it; write the type by name, e.g. data_type: TYPE_FP32',
-  noDims: `{{direction}} '{{name}}' has no dims, so Triton refuses the model{{completeNote}} ("{{who}}must specify 'dims'{{suffix}}"); list the shape without the batch axis, e.g. dims: [ 3, 224, 224 ] (a scalar per batch item is dims: [ 1 ] with reshape { shape: [ ] })`,
-  emptyReshapeWithoutBatching: `reshape { shape: [ ] } makes each item a scalar, which only works with batching (the batch axis keeps the tensor non-empty), and max_batch_size is {{mbs}}, so Triton refuses the model{{autoCompleteNote}} ("{{who}}cannot have empty reshape for non-batching model as scalar tensors are not supported{{suffix}}"); set max_batch_size, or remove the reshape and write the model's shape in dims`,
-  dimNotSize: 'dim {{dim}} is not a size, so Triton refuses the model ("{{who}}dimension must be integer >= 1, or -1 to indicate a variable-size dimension{{suffix}}"); use the size, or -1 for a size that varies',
-  reshapeDimNotSize: 'reshape dim {{dim}} is not a size, so Triton refuses the model ("{{who}}reshape dimensions must be integer >= 1, or -1 to indicate a variable-size dimension{{suffix}}"); use the size, or -1 for a size that varies',
-  formatNeedsThreeDims: 'format {{format}} describes an image of 3 dims ({{layout}}) but dims {{text}} have {{length}}, so Triton refuses the model ("model input NHWC/NCHW require 3 dims{{suffix}}"); give 3 dims without the batch axis, or remove format',
-  shapeTensorNotTensorrt: 'is_shape_tensor is a TensorRT flag and the platform is {{platformShown}}, so Triton refuses the model ("shape tensors are only supported for TensorRT platform{{suffix}}"); remove is_shape_tensor',
-  nonLinearFormatNotTensorrt: 'is_non_linear_format_io is a TensorRT flag and the platform is {{platformShown}}, so Triton refuses the model ("Non-linear IO format is only supported for the TensorRT platform{{suffix}}"); remove is_non_linear_format_io',
-  nonLinearFormatDims: 'a non-linear format tensor has 3 dims, but dims {{text}} have {{length}}, so Triton refuses the model ("Non-linear IO format {{direction}} requires 3 dims{{suffix}}"); give 3 dims without the batch axis',
-  elementCountOverflow: `{{label}} {{text}} hold more elements than an int64 counts, so Triton refuses the model ("element count for tensor '{{name}} {{label}}' exceeds maximum size of 9223372036854775807{{suffix}}"); check the dims`,
-  reshapeSizeMismatch: 'reshape {{reshapeShown}} does not hold the same elements as dims {{dimsShown}}, so Triton refuses the model ("{{who}}has different size for dims and reshape{{suffix}}"); {{why}}',
-  reshapeVariableCount: 'reshape {{reshapeText}} has {{reshapeVariables}} variable dims (-1) and dims {{dimsText}} have {{dimsVariables}}, so Triton refuses the model ("{{who}}has different number of variable-size dimensions for dims and reshape{{suffix}}"); use the same number of -1s in both',
-  reshapeFixedMismatch: 'reshape {{reshapeText}} does not hold the same elements as dims {{dimsText}}: between the variable dims, the fixed dims multiply to {{reshapeFixed}} in dims and {{dimsFixed}} in reshape, so Triton refuses the model ("{{who}}has different size for dims and reshape{{suffix}}"); make each stretch between -1s multiply to the same size',
+  noDims: `${NO_DIMS} ${NO_DIMS_TRITON}`,
+  noDimsUnlessCompleted: `${NO_DIMS}${UNLESS_COMPLETED} ${NO_DIMS_TRITON}`,
+  emptyReshapeWithoutBatching: `${EMPTY_RESHAPE} 0, so Triton refuses the model ${EMPTY_RESHAPE_TRITON}`,
+  emptyReshapeBatchingUnset: `${EMPTY_RESHAPE} not set (0), so Triton refuses the model ${EMPTY_RESHAPE_TRITON}`,
+  emptyReshapeUnlessBatchRaised: `${EMPTY_RESHAPE} 0, so Triton refuses the model${UNLESS_RAISED} ${EMPTY_RESHAPE_TRITON}`,
+  emptyReshapeBatchingUnsetUnlessRaised: `${EMPTY_RESHAPE} not set (0), so Triton refuses the model${UNLESS_RAISED} ${EMPTY_RESHAPE_TRITON}`,
+  dimNotSize: `dim {{dim}} is not a size, so Triton refuses the model ("model {{direction}} '{{name}}' dimension must be integer >= 1, or -1 to indicate a variable-size dimension for {{model}}"); use the size, or -1 for a size that varies`,
+  reshapeDimNotSize: `reshape dim {{dim}} is not a size, so Triton refuses the model ("model {{direction}} '{{name}}' reshape dimensions must be integer >= 1, or -1 to indicate a variable-size dimension for {{model}}"); use the size, or -1 for a size that varies`,
+  formatNeedsThreeDims: 'format {{format}} describes an image of 3 dims ({{layout}}) but dims {{text}} have {{length}}, so Triton refuses the model ("model input NHWC/NCHW require 3 dims for {{model}}"); give 3 dims without the batch axis, or remove format',
+  shapeTensorNotTensorrt: `${SHAPE_TENSOR} '{{platform}}', ${SHAPE_TENSOR_TRITON}`,
+  shapeTensorNoPlatform: `${SHAPE_TENSOR} not TensorRT, ${SHAPE_TENSOR_TRITON}`,
+  shapeTensorPlatformGuessed: `${SHAPE_TENSOR} ${PLATFORM_GUESSED}, ${SHAPE_TENSOR_TRITON}`,
+  nonLinearFormatNotTensorrt: `${NON_LINEAR} '{{platform}}', ${NON_LINEAR_TRITON}`,
+  nonLinearFormatNoPlatform: `${NON_LINEAR} not TensorRT, ${NON_LINEAR_TRITON}`,
+  nonLinearFormatPlatformGuessed: `${NON_LINEAR} ${PLATFORM_GUESSED}, ${NON_LINEAR_TRITON}`,
+  nonLinearFormatDims: 'a non-linear format tensor has 3 dims, but dims {{text}} have {{length}}, so Triton refuses the model ("Non-linear IO format {{direction}} requires 3 dims for {{model}}"); give 3 dims without the batch axis',
+  elementCountOverflow: `{{label}} {{text}} hold more elements than an int64 counts, so Triton refuses the model ("element count for tensor '{{name}} {{label}}' exceeds maximum size of 9223372036854775807 for {{model}}"); check the dims`,
+  reshapeSizeMismatch: `reshape {{reshapeText}} (element count {{reshapeCount}}) does not hold the same elements as dims {{dimsText}} (element count {{dimsCount}}), ${SIZE_TRITON}; make the products of the dims equal`,
+  emptyReshapeSizeMismatch: `an empty reshape does not hold the same elements as dims {{dimsText}}, ${SIZE_TRITON}; an empty reshape needs dims of one element, e.g. dims: [ 1 ]`,
+  reshapeVariableSizeMismatch: `reshape {{reshapeText}} does not hold the same elements as dims {{dimsText}}: one of them has a variable dim (-1) and the other has none, ${SIZE_TRITON}; put -1 in both at the same place, with the same product of fixed dims between the -1s`,
+  reshapeVariableCount: `reshape {{reshapeText}} has {{reshapeVariables}} variable dims (-1) and dims {{dimsText}} have {{dimsVariables}}, so Triton refuses the model ("model {{direction}} '{{name}}' has different number of variable-size dimensions for dims and reshape for {{model}}"); use the same number of -1s in both`,
+  reshapeFixedMismatch: `reshape {{reshapeText}} does not hold the same elements as dims {{dimsText}}: between the variable dims, the fixed dims multiply to {{reshapeFixed}} in dims and {{dimsFixed}} in reshape, so Triton refuses the model ("model {{direction}} '{{name}}' has different size for dims and reshape for {{model}}"); make each stretch between -1s multiply to the same size`,
 } as const;
 
 type Ctx = ModelContext<undefined, typeof messages>;
@@ -117,8 +146,8 @@ export const ioDims = defineModelRule({
           ctx.report({
             path: [direction, i, 'name'],
             severity: 'warning',
-            messageId: 'listedTwice',
-            data: { name: n, direction, first, ort: settledBackend(ctx).backend === 'onnxruntime' ? ' and the ONNX Runtime backend counts both entries and refuses the config' : '' },
+            messageId: settledBackend(ctx).backend === 'onnxruntime' ? 'listedTwiceOnnxRuntime' : 'listedTwice',
+            data: { name: n, direction, first },
           });
         } else seen.set(n, i);
       });
@@ -128,20 +157,17 @@ export const ioDims = defineModelRule({
 
 function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'output', io: ModelInput | ModelOutput, path: PathSegment[]): void {
   const model = modelName(ctx);
-  const suffix = ` for ${model}`;
-  const prefix = `model ${direction} `;
   if (!io.name) {
     ctx.report({
       path: [...path, 'name'],
       messageId: 'noName',
-      data: { direction, prefix, suffix },
+      data: { direction, model },
     });
     return;
   }
-  const who = `${prefix}'${io.name}' `;
+  const name = io.name;
   // With auto-complete off, core checks the config as written before any backend sees it.
   const completes = ctx.settings.server.autoCompleteConfig && backendCompletesTensors(settled);
-  const completeNote = completes ? ` unless the ${settled.backend} backend's auto-complete fills it in (it does not when the server runs with --disable-auto-complete-config)` : '';
   // Left for a backend chosen at deploy from model files not here: unknown, and unchecked-model says so once.
   const leftUnknown = completes && settled.unknown;
 
@@ -151,8 +177,9 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
       ctx.report({
         path: io.data_type !== undefined ? [...path, 'data_type'] : [...path, 'name'],
         severity: completes ? 'warning' : 'error',
-        messageId: 'noDataType',
-        data: { name: io.name, direction, completeNote, who, suffix },
+        ...(completes
+          ? { messageId: 'noDataTypeUnlessCompleted' as const, data: { name, direction, model, backend: settled.backend ?? '' } }
+          : { messageId: 'noDataType' as const, data: { name, direction, model } }),
       });
     }
   } else if (typeof io.data_type === 'number') {
@@ -168,8 +195,9 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
     ctx.report({
       path: io.dims !== undefined ? [...path, 'dims'] : [...path, 'name'],
       severity: completes ? 'warning' : 'error',
-      messageId: 'noDims',
-      data: { name: io.name, direction, completeNote, who, suffix },
+      ...(completes
+        ? { messageId: 'noDimsUnlessCompleted' as const, data: { name, direction, model, backend: settled.backend ?? '' } }
+        : { messageId: 'noDims' as const, data: { name, direction, model } }),
     });
   }
 
@@ -180,8 +208,10 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
     ctx.report({
       path: [...path, 'reshape'],
       severity: raised ? 'warning' : 'error',
-      messageId: 'emptyReshapeWithoutBatching',
-      data: { name: io.name, mbs: ctx.config.max_batch_size === undefined ? 'not set (0)' : '0', autoCompleteNote: raised ? ' unless the backend\'s auto-complete raises max_batch_size' : '', who, suffix },
+      messageId: ctx.config.max_batch_size === undefined
+        ? (raised ? 'emptyReshapeBatchingUnsetUnlessRaised' : 'emptyReshapeBatchingUnset')
+        : (raised ? 'emptyReshapeUnlessBatchRaised' : 'emptyReshapeWithoutBatching'),
+      data: { name, direction, model, mbs: 0 },
     });
   }
 
@@ -192,7 +222,7 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
     ctx.report({
       path: [...path, 'dims', k],
       messageId: 'dimNotSize',
-      data: { name: io.name, index: k, dim: String(d), who, suffix },
+      data: { name, direction, model, index: k, dim: String(d) },
     });
   });
   if (reshape) {
@@ -202,11 +232,11 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
       ctx.report({
         path: [...path, 'reshape', 'shape', k],
         messageId: 'reshapeDimNotSize',
-        data: { name: io.name, index: k, dim: String(d), who, suffix },
+        data: { name, direction, model, index: k, dim: String(d) },
       });
     });
   }
-  if (reshape && valid) checkReshape(ctx, io.name, who, suffix, dims, reshape, path);
+  if (reshape && valid) checkReshape(ctx, { name, direction, model }, dims, reshape, path);
 
   if (direction === 'input') {
     const format = (io as ModelInput).format;
@@ -215,7 +245,7 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
       ctx.report({
         path: [...path, 'format'],
         messageId: 'formatNeedsThreeDims',
-        data: { name: io.name, format: f, layout: f === 'FORMAT_NHWC' ? 'H, W, C' : 'C, H, W', text: text(dims), length: dims.length, suffix },
+        data: { name: io.name, format: f, layout: f === 'FORMAT_NHWC' ? 'H, W, C' : 'C, H, W', text: text(dims), length: dims.length, model },
       });
     }
   }
@@ -223,13 +253,13 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
   const platform = settled.platform;
   // Without a version directory to look in, a config without platform may still be a TensorRT model.
   const severity = settled.guessed ? 'warning' : 'error';
-  const unknown = settled.guessed ? 'not set (and there is no version directory with a model.plan to infer it from)' : 'not TensorRT';
+  const which = platform ? 'named' : settled.guessed ? 'guessed' : 'none';
   if (io.is_shape_tensor && !isTensorrtPlatform(platform)) {
     ctx.report({
       path: [...path, 'is_shape_tensor'],
       severity,
-      messageId: 'shapeTensorNotTensorrt',
-      data: { name: io.name, platform: platform ?? '', platformShown: platform ? `'${platform}'` : unknown, suffix },
+      messageId: which === 'named' ? 'shapeTensorNotTensorrt' : which === 'guessed' ? 'shapeTensorPlatformGuessed' : 'shapeTensorNoPlatform',
+      data: { name, platform, model },
     });
   }
   if (io.is_non_linear_format_io) {
@@ -237,20 +267,28 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
       ctx.report({
         path: [...path, 'is_non_linear_format_io'],
         severity,
-        messageId: 'nonLinearFormatNotTensorrt',
-        data: { name: io.name, platform: platform ?? '', platformShown: platform ? `'${platform}'` : unknown, suffix },
+        messageId: which === 'named' ? 'nonLinearFormatNotTensorrt' : which === 'guessed' ? 'nonLinearFormatPlatformGuessed' : 'nonLinearFormatNoPlatform',
+        data: { name, platform, model },
       });
     } else if (dims.length !== 3) {
       ctx.report({
         path: [...path, 'is_non_linear_format_io'],
         messageId: 'nonLinearFormatDims',
-        data: { name: io.name, text: text(dims), length: dims.length, direction, suffix },
+        data: { name, text: text(dims), length: dims.length, direction, model },
       });
     }
   }
 }
 
-function checkReshape(ctx: Ctx, name: string, who: string, suffix: string, dims: bigint[], reshape: bigint[], path: PathSegment[]): void {
+/** The tensor a finding is about, as Triton's message names it. */
+interface Tensor {
+  name: string;
+  direction: 'input' | 'output';
+  model: string;
+}
+
+function checkReshape(ctx: Ctx, tensor: Tensor, dims: bigint[], reshape: bigint[], path: PathSegment[]): void {
+  const { name } = tensor;
   const dimsCount = elementCount(dims);
   const reshapeCount = elementCount(reshape);
   const counts: [bigint, 'dims' | 'reshape'][] = [[dimsCount, 'dims'], [reshapeCount, 'reshape']];
@@ -259,18 +297,22 @@ function checkReshape(ctx: Ctx, name: string, who: string, suffix: string, dims:
       ctx.report({
         path: [...path, label],
         messageId: 'elementCountOverflow',
-        data: { name, label, text: text(label === 'dims' ? dims : reshape), suffix },
+        data: { ...tensor, label, text: text(label === 'dims' ? dims : reshape) },
       });
       return;
     }
   }
   const reshapePath = [...path, 'reshape', 'shape'];
-  const describe = (dims: bigint[], count: bigint): string => (count === -1n ? `${text(dims)} (variable)` : `${text(dims)} (${count} element${count === 1n ? '' : 's'})`);
   if (dimsCount !== reshapeCount && (reshapeCount !== 0n || dimsCount !== 1n)) {
+    const data = { ...tensor, dims: dims.map(String), reshape: reshape.map(String), reshapeText: text(reshape), dimsText: text(dims) };
     ctx.report({
       path: reshape.length ? reshapePath : [...path, 'reshape'],
-      messageId: 'reshapeSizeMismatch',
-      data: { name, dims: dims.map(String), reshape: reshape.map(String), reshapeShown: describe(reshape, reshapeCount), dimsShown: describe(dims, dimsCount), who, suffix, why: reshape.length === 0 ? 'an empty reshape needs dims of one element, e.g. dims: [ 1 ]' : dimsCount === -1n || reshapeCount === -1n ? 'put -1 in both at the same place, with the same product of fixed dims between the -1s' : 'make the products of the dims equal' },
+      // Counts differ: an empty reshape, one side variable (-1) and the other fixed, or two fixed counts.
+      ...(reshape.length === 0
+        ? { messageId: 'emptyReshapeSizeMismatch' as const, data }
+        : dimsCount === -1n || reshapeCount === -1n
+          ? { messageId: 'reshapeVariableSizeMismatch' as const, data }
+          : { messageId: 'reshapeSizeMismatch' as const, data: { ...data, reshapeCount: String(reshapeCount), dimsCount: String(dimsCount) } }),
     });
     return;
   }
@@ -281,7 +323,7 @@ function checkReshape(ctx: Ctx, name: string, who: string, suffix: string, dims:
     ctx.report({
       path: reshapePath,
       messageId: 'reshapeVariableCount',
-      data: { name, dims: dims.map(String), reshape: reshape.map(String), reshapeText: text(reshape), reshapeVariables: b.length - 1, dimsText: text(dims), dimsVariables: a.length - 1, who, suffix },
+      data: { ...tensor, dims: dims.map(String), reshape: reshape.map(String), reshapeText: text(reshape), reshapeVariables: b.length - 1, dimsText: text(dims), dimsVariables: a.length - 1 },
     });
     return;
   }
@@ -290,7 +332,7 @@ function checkReshape(ctx: Ctx, name: string, who: string, suffix: string, dims:
     ctx.report({
       path: reshapePath,
       messageId: 'reshapeFixedMismatch',
-      data: { name, dims: dims.map(String), reshape: reshape.map(String), reshapeText: text(reshape), dimsText: text(dims), reshapeFixed: a.join(', '), dimsFixed: b.join(', '), who, suffix },
+      data: { ...tensor, dims: dims.map(String), reshape: reshape.map(String), reshapeText: text(reshape), dimsText: text(dims), reshapeFixed: a.join(', '), dimsFixed: b.join(', ') },
     });
   }
 }

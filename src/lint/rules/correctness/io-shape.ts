@@ -13,14 +13,21 @@ import {
   modelShapeText, modelTensor, requestShape, requestShapeText, tritonShape, validatedSides, type ConfigTensor,
 } from '../../tensors.js';
 
+const SCALAR = `{{direction}} '{{name}}' is a scalar in the model, so Triton accepts only 1s in {{field}}, but {{field}} is {{dimsText}}`;
+const RANK = '{{field}} {{dimsText}} give a shape of rank {{length}} where the model has rank {{modelLength}}';
+const SHAPES = `the request shape is {{requestShapeText}}, the model's {{direction}} '{{name}}' is {{modelShapeText}}`;
+
 const messages = {
   optionalAndRagged: `input '{{name}}' is both optional and allow_ragged_batch, which Triton does not support; drop one of them`,
   optionalWithBatching: `optional input '{{name}}' is not supported with max_batch_size: {{mbs}} (Triton allows optional inputs only for models that do not batch); set max_batch_size: 0 or make the input required`,
   raggedNeedsFlatInput: `ragged input '{{name}}' needs the model input to be one flat dynamic axis, shape [-1], but the model's is {{modelShapeText}}; re-export the model taking the concatenated items as [-1], or drop allow_ragged_batch`,
-  scalarNeedsOnes: `{{direction}} '{{name}}' is a scalar in the model, so Triton accepts only 1s in {{field}}, but {{field}} is {{dimsText}}; set {{field}}: [1]{{reshapeNote}}`,
+  scalarNeedsOnes: `${SCALAR}; set {{field}}: [1]`,
+  scalarNeedsOnesAndReshape: `${SCALAR}; set {{field}}: [1] and add reshape { shape: [ ] }`,
   batchAxisNotDynamic: `with max_batch_size: {{mbs}} the model's {{direction}} '{{name}}' needs a dynamic first dimension, but it is {{modelShapeText}}; re-export the model with dynamic_axes on dim 0, or set max_batch_size: 0`,
-  rankMismatch: '{{field}} {{dimsText}} give {{length}} dimension{{plural}} where the model has {{modelLength}}: {{context}}; set {{fix}}',
-  dimMismatch: '{{why}}: {{context}}; set {{fix}}',
+  rankMismatch: `${RANK}: ${SHAPES}; set {{field}}: {{expectedText}}`,
+  rankMismatchScalarItems: `${RANK}: ${SHAPES}; set dims: [1] and reshape { shape: [ ] }`,
+  dimMismatch: `{{field}}[{{index}}] is {{value}} where the model has {{modelDim}}: ${SHAPES}; set {{field}}: {{expectedText}}`,
+  outputDimNotDynamic: `{{field}}[{{index}}] is {{value}} where the model's output is dynamic (-1), and Triton requires output dims identical to the model's: ${SHAPES}; set {{field}}: {{expectedText}}`,
 } as const;
 
 type Ctx = ModelContext<undefined, typeof messages>;
@@ -96,8 +103,8 @@ function checkTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo): void {
     if (k >= 0) {
       ctx.report({
         path: [...shape.elementPath, k],
-        messageId: 'scalarNeedsOnes',
-        data: { dims: shape.dims, dimsText: dimsText(shape.dims), modelShape: model.shape, direction: t.direction, name: t.name, field: shape.field, reshapeNote: mbs > 0 && shape.field === 'dims' ? ' and add reshape { shape: [ ] }' : '' },
+        messageId: mbs > 0 && shape.field === 'dims' ? 'scalarNeedsOnesAndReshape' : 'scalarNeedsOnes',
+        data: { dims: shape.dims, dimsText: dimsText(shape.dims), modelShape: model.shape, direction: t.direction, name: t.name, field: shape.field },
       });
     }
     return;
@@ -118,28 +125,27 @@ function checkTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo): void {
 
   const full = requestShape(shape.dims, mbs);
   const suggestion = suggestedDims(shape.dims, modelShape, mbs, isInput);
-  // A batching model whose tensor is only the batch axis takes per-item scalars: dims [1] + empty reshape.
-  const fix = mbs > 0 && modelShape.length === 1 ? 'dims: [1] and reshape { shape: [ ] }' : `${shape.field}: ${dimsText(suggestion)}`;
-  const context = `the request shape is ${requestShapeText(shape.dims, mbs)}, the model's ${t.direction} '${t.name}' is ${modelShapeText(model)}`;
+  const shapes = {
+    dims: shape.dims, requestShape: full, modelShape: model.shape, expected: suggestion, field: shape.field, expectedText: dimsText(suggestion),
+    requestShapeText: requestShapeText(shape.dims, mbs), direction: t.direction, name: t.name, modelShapeText: modelShapeText(model),
+  };
   if (full.length !== modelShape.length) {
     ctx.report({
       path: [...shape.elementPath],
-      messageId: 'rankMismatch',
-      data: { dims: shape.dims, dimsText: dimsText(shape.dims), requestShape: full, modelShape: model.shape, expected: suggestion, field: shape.field, length: full.length, plural: full.length === 1 ? '' : 's', modelLength: modelShape.length, context, fix },
+      // A batching model whose tensor is only the batch axis takes per-item scalars: dims [1] + empty reshape.
+      messageId: mbs > 0 && modelShape.length === 1 ? 'rankMismatchScalarItems' : 'rankMismatch',
+      data: { ...shapes, dimsText: dimsText(shape.dims), length: full.length, modelLength: modelShape.length },
     });
     return;
   }
   const k = firstMismatch(full, modelShape, !isInput);
   if (k === undefined) return;
   const index = mbs > 0 ? k - 1 : k;
-  const why =
-    !isInput && modelShape[k] === -1
-      ? `${shape.field}[${index}] is ${full[k]} where the model's output is dynamic (-1), and Triton requires output dims identical to the model's`
-      : `${shape.field}[${index}] is ${full[k]} where the model has ${modelShape[k]}`;
+  // Same rank here, so a batching model's tensor is more than the batch axis: the fix is always the model's dims.
   ctx.report({
     path: [...shape.elementPath, index],
-    messageId: 'dimMismatch',
-    data: { dims: shape.dims, requestShape: full, modelShape: model.shape, expected: suggestion, why, context, fix },
+    messageId: !isInput && modelShape[k] === -1 ? 'outputDimNotDynamic' : 'dimMismatch',
+    data: { ...shapes, index, value: full[k]!, modelDim: modelShape[k]! },
   });
 }
 

@@ -39,7 +39,8 @@ export const llmStreaming = defineRepositoryRule({
       streamingNotDecoupled: 'step {{step}} feeds {{tensor}} to the streaming input of {{model}}, which is not decoupled: the TensorRT-LLM backend refuses each request that asks to stream ("Streaming is only supported if model is deployed using decoupled mode."), and serves the others; to stream, set model_transaction_policy { decoupled: true } in {{model}}',
       blsNotDecoupled: 'this BLS model is not decoupled, so it calls {{target}} without decoupled=True, and {{target}} is decoupled: python_backend refuses each such call ("Model {{name}} is using the decoupled. The current BLS request call doesn\'t support models using the decoupled transaction policy."); set model_transaction_policy { decoupled: true } here too, as in {{target}}',
       blsStreamsToNonDecoupled: 'this BLS model is decoupled and passes the request\'s stream flag to {{target}} as its streaming input, and {{target}} is not decoupled: streaming requests fail ("Streaming is only supported if model is deployed using decoupled mode."); make {{target}} decoupled too',
-      blsTargetMissing: 'this BLS model calls {{target}} ({{why}}), and the repository has no model {{target}}: every request fails; set tensorrt_llm_model_name to the TensorRT-LLM model\'s name',
+      blsTargetMissing: 'this BLS model calls {{target}} ({{parameter}}), and the repository has no model {{target}}: every request fails; set tensorrt_llm_model_name to the TensorRT-LLM model\'s name',
+      blsDefaultTargetMissing: 'this BLS model calls {{target}} (the default of tensorrt_llm_model_name), and the repository has no model {{target}}: every request fails; set tensorrt_llm_model_name to the TensorRT-LLM model\'s name',
     },
   },
   check(ctx) {
@@ -64,16 +65,18 @@ export const llmStreaming = defineRepositoryRule({
       }
       if (isBls(m)) {
         const policyPath: PathSegment[] = config.model_transaction_policy ? ['model_transaction_policy'] : [];
-        const targets: [string | undefined, string][] = [
-          [blsParam(m, 'tensorrt_llm_model_name', 'tensorrt_llm'), config.parameters?.tensorrt_llm_model_name ? 'tensorrt_llm_model_name' : 'the default of tensorrt_llm_model_name'],
+        // The parameter that names the target; undefined when the target is tensorrt_llm_model_name's default.
+        const targets: [string | undefined, string | undefined][] = [
+          [blsParam(m, 'tensorrt_llm_model_name', 'tensorrt_llm'), config.parameters?.tensorrt_llm_model_name ? 'tensorrt_llm_model_name' : undefined],
           [blsParam(m, 'tensorrt_llm_draft_model_name', undefined), 'tensorrt_llm_draft_model_name'],
         ];
-        for (const [target, why] of targets) {
+        for (const [target, parameter] of targets) {
           if (!target) continue;
           const dep = byName.get(target);
-          const paramPath: PathSegment[] = why.startsWith('the default') ? [] : ['parameters', why, 'string_value'];
           if (!dep) {
-            ctx.report(m, { path: paramPath, severity: 'warning', messageId: 'blsTargetMissing', data: { target: `'${target}'`, why } });
+            ctx.report(m, parameter === undefined
+              ? { path: [], severity: 'warning', messageId: 'blsDefaultTargetMissing', data: { target: `'${target}'` } }
+              : { path: ['parameters', parameter, 'string_value'], severity: 'warning', messageId: 'blsTargetMissing', data: { target: `'${target}'`, parameter } });
             continue;
           }
           if (!decoupled(m) && decoupled(dep)) ctx.report(m, { path: policyPath, messageId: 'blsNotDecoupled', data: { target: `'${target}'`, name: target } });

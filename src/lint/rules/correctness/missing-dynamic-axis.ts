@@ -24,9 +24,9 @@ export const missingDynamicAxis = defineModelRule({
     description: 'With max_batch_size > 0 every model input and output needs a dynamic first (batch) dimension',
     messages: {
       batchAxisFixed:
-        'max_batch_size: {{maxBatchSize}} needs a dynamic first (batch) dimension on every model input and output, but {{list}} in the model. Re-export the model with a dynamic batch axis (torch.onnx.export(..., dynamic_axes={{dynamicAxes}})), or set max_batch_size: 0 and give the full shape in dims ({{fullDims}})',
+        'max_batch_size: {{maxBatchSize}} needs a dynamic first (batch) dimension on every model input and output, but the model has {{list}}. Re-export the model with a dynamic batch axis (torch.onnx.export(..., dynamic_axes={{dynamicAxes}})), or set max_batch_size: 0 and give the full shape in dims ({{fullDims}})',
       batchAxisFixedNoShape:
-        'max_batch_size: {{maxBatchSize}} needs a dynamic first (batch) dimension on every model input and output, but {{list}} in the model. Re-export the model with a dynamic batch axis (torch.onnx.export(..., dynamic_axes={{dynamicAxes}})), or set max_batch_size: 0',
+        'max_batch_size: {{maxBatchSize}} needs a dynamic first (batch) dimension on every model input and output, but the model has {{list}}. Re-export the model with a dynamic batch axis (torch.onnx.export(..., dynamic_axes={{dynamicAxes}})), or set max_batch_size: 0',
       fixedBatchOfOne:
         "the model's inputs have a fixed batch of 1 ({{shown}}) and max_batch_size is 0, so Triton runs one request at a time and leaves throughput on the table. Re-export the model with a dynamic first axis (dynamic_axes={{dynamicAxes}}), then set max_batch_size (e.g. 8), dims without the batch axis ({{dims}}) and dynamic_batching { }",
     },
@@ -42,7 +42,8 @@ export const missingDynamicAxis = defineModelRule({
     if (mbs > 0) {
       const bad = unbatchable(ctx.config, sig, ctx.settings.server.autoCompleteConfig);
       if (!bad.length) return;
-      const list = bad.map((b) => `${b.direction} '${b.tensor.name}' is ${modelShapeText(b.tensor)}`).join(', ');
+      // The tensors with their shapes, a value: "input 'x' [1,4], output 'y' []".
+      const list = bad.map((b) => `${b.direction} '${b.tensor.name}' ${modelShapeText(b.tensor)}`).join(', ');
       const axes = bad.filter((b) => b.tensor.shape?.length).map((b) => `'${b.tensor.name}': {0: 'batch'}`).join(', ');
       const first = bad.find((b) => b.tensor.shape?.length)?.tensor;
       const fullDims = first ? dimsText(tritonShape(first.shape!)) : undefined;
