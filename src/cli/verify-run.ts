@@ -36,6 +36,8 @@ const RUNTIME_FLAGS: { option: RuntimeOption; flags: string[]; given(a: Record<s
   { option: 'gpus', flags: ['--gpus'], given: (a) => a.gpus !== undefined, why: 'a running server has its GPUs already' },
   { option: 'server', flags: ['--server'], given: (a) => a.server !== undefined },
   { option: 'headers', flags: ['--header'], given: (a) => a.header !== undefined },
+  { option: 'tritonserver', flags: ['--tritonserver'], given: (a) => a.tritonserver !== undefined },
+  { option: 'launcher', flags: ['--launcher'], given: (a) => a.launcher !== undefined },
   {
     option: 'tritonServer',
     flags: ['--disable-auto-complete-config', '--strict-model-config', '--backend-config'],
@@ -73,6 +75,16 @@ function optionsFromArgs(a: Record<string, unknown>, io: CliIO, injected: Verify
     const image = String(a.image).trim();
     if (!image || /\s/.test(image)) throw new UsageError(`--image takes an image reference such as nvcr.io/nvidia/tritonserver:26.07-py3; got "${String(a.image)}"`);
     options.image = image;
+  }
+  if (a.tritonserver !== undefined) {
+    const path = String(a.tritonserver);
+    if (!path || /[\x00-\x1f\x7f]/.test(path)) throw new UsageError(`--tritonserver takes the path of the tritonserver binary; got ${quoted(path)}`);
+    options.tritonserver = path;
+  }
+  if (a.launcher !== undefined) {
+    const words = String(a.launcher).trim().split(/\s+/).filter(Boolean);
+    if (!words.length || words.some((w) => /[\x00-\x1f\x7f]/.test(w))) throw new UsageError(`--launcher takes a command as words separated by spaces, e.g. --launcher 'apptainer exec --nv triton.sif'; got ${quoted(String(a.launcher))}`);
+    options.launcher = words;
   }
   if (a.gpus !== undefined) {
     const gpus = parseGpus(String(a.gpus));

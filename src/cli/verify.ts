@@ -1,4 +1,5 @@
-// `tritonc verify MODEL_DIR [--runtime ort|docker|server] [--image IMAGE] [--server URL] [--gpus ...]
+// `tritonc verify MODEL_DIR [--runtime ort|docker|local|server] [--image IMAGE] [--server URL] [--gpus ...]
+// [--tritonserver PATH] [--launcher 'CMD ARGS']
 // [--timeout 120s] [--dry-run] [--format text|json]`, and for docker tritonserver's
 // --disable-auto-complete-config, --strict-model-config, --backend-config (passed on to it): load the model for real and check it answers as
 // configured. Exit 0 ok, 1 refused or wrong shapes/types, 2 could not run, 130/143 interrupted.
@@ -27,6 +28,8 @@ export const verifyCommand: CommandSpec = {
       .option('server', { type: 'string', describe: 'server: Triton\'s HTTP endpoint, e.g. http://localhost:8000' })
       .option('gpus', { type: 'string', describe: 'docker: all, none, or device ids such as 0,1 (default: all when the config uses GPUs)' })
       .option('shape', { ...repeatable('NAME:D1,D2,... the item shape (no batch dim) to send for an input with variable dims (repeatable; default: model_warmup\'s, else 1 per variable dim)') })
+      .option('tritonserver', { type: 'string', describe: 'local: the tritonserver binary (default: tritonserver on PATH, else /opt/tritonserver/bin/tritonserver)' })
+      .option('launcher', { type: 'string', describe: "local: the command that runs tritonserver, as words separated by spaces, e.g. 'apptainer exec --nv triton.sif' or 'srun --gpus=1'" })
       .option('header', { ...repeatable('server: NAME:VALUE sent with every request (repeatable), for a server started with --http-restricted-api') })
       .option('timeout', { type: 'string', default: '120s', describe: 'docker/server: how long the model may take to load, e.g. 120s, 10m' })
       .option('dry-run', { type: 'boolean', describe: 'Print the docker command and the requests verify would send, and run nothing' })

@@ -22,6 +22,10 @@ export interface VerifyOptions {
    * was started (the local lint that explains a refusal uses them).
    */
   tritonServer?: ServerOptions;
+  /** local: the tritonserver binary (--tritonserver; default: PATH, then /opt/tritonserver/bin). */
+  tritonserver?: string;
+  /** local: the words that run tritonserver (--launcher 'apptainer exec --nv triton.sif'). */
+  launcher?: string[];
   /** server: headers every request carries (--header), for servers with restricted APIs. */
   headers?: Record<string, string>;
   /** How long to wait for the model to load (docker/server); default 120 s. */

@@ -93,6 +93,13 @@ export function isErrorLine(line: string): boolean {
   return /^\[libprotobuf ERROR/.test(line) || /^docker: Error response from daemon:/.test(line) || /^error: /i.test(line);
 }
 
+/**
+ * Error lines a server logs that say nothing about the model: core src/server.cc (InferenceServer::Init)
+ * logs "CudaDriverHelper has not been initialized." at start on a machine without a CUDA driver, and
+ * goes on to serve CPU models (seen from tritonserver 2.51.0 on such a machine).
+ */
+const NOT_ABOUT_THE_MODEL = [/^CudaDriverHelper has not been initialized\.$/];
+
 /** The error lines of a container's output (or a server's answer), cleaned and mapped to rule ids. */
 export function mapTritonLog(lines: readonly string[]): TritonMessage[] {
   const out: TritonMessage[] = [];
@@ -100,7 +107,7 @@ export function mapTritonLog(lines: readonly string[]): TritonMessage[] {
   for (const line of lines) {
     if (!isErrorLine(line)) continue;
     const text = cleanLogLine(line);
-    if (!text || seen.has(text)) continue;
+    if (!text || seen.has(text) || NOT_ABOUT_THE_MODEL.some((p) => p.test(text))) continue;
     seen.add(text);
     out.push({ text, ...classifyTritonMessage(text) });
   }

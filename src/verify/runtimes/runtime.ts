@@ -8,7 +8,7 @@ import type { VerifyReport } from '../types.js';
 import type { VerifyOptions } from '../options.js';
 
 /** The options only some runtimes read; giving one to another runtime is a usage error. */
-export type RuntimeOption = 'image' | 'gpus' | 'server' | 'headers' | 'tritonServer';
+export type RuntimeOption = 'image' | 'gpus' | 'server' | 'headers' | 'tritonServer' | 'tritonserver' | 'launcher';
 
 /** What --dry-run prints of a runtime: the commands and requests it would run. */
 export interface RuntimeDryRun {

@@ -1,0 +1,26 @@
+// A tritonserver started here on a read-only copy of the model (local-runner.ts): for users inside
+// NVIDIA's container, on bare metal, and on clusters without Docker (--launcher).
+import { describeLocalRun, runLocal, type LocalRunOptions } from '../local-runner.js';
+import type { VerifyOptions } from '../options.js';
+import { DEFAULT_SERVER_OPTIONS, tritonServerArgs } from '../../triton/server-options.js';
+import type { VerifyRuntime } from './runtime.js';
+
+function localOptions(options: VerifyOptions, timeoutMs: number): LocalRunOptions {
+  const deps = options.deps ?? {};
+  return {
+    timeoutMs, progress: options.progress, dynamicDimSize: options.dynamicDimSize,
+    serverArgs: tritonServerArgs(options.tritonServer ?? DEFAULT_SERVER_OPTIONS),
+    ...(options.tritonserver !== undefined ? { tritonserver: options.tritonserver } : {}),
+    ...(options.launcher ? { launcher: options.launcher } : {}),
+    runner: deps.runner, ports: deps.ports, signals: deps.signals, fetch: deps.fetch, pollMs: deps.pollMs,
+  };
+}
+
+export const LOCAL_RUNTIME: VerifyRuntime = {
+  name: 'local',
+  summary: 'a tritonserver started here (--tritonserver, else PATH, else /opt/tritonserver/bin; --launcher for apptainer or srun)',
+  takes: ['tritonServer', 'tritonserver', 'launcher'],
+  afterInterrupt: 'tritonserver was stopped and its copy of the model removed',
+  run: (plan, report, options, context) => runLocal(plan, report, localOptions(options, context.timeoutMs), context.cwd),
+  dryRun: async (plan, options, context) => describeLocalRun(plan, localOptions(options, context.timeoutMs), context.cwd),
+};

@@ -1,0 +1,137 @@
+// verify --runtime local with the real tritonserver 2.51.0 (scripts/real-triton/tritonserver runs the
+// venv's binary with the environment NVIDIA's container gives it): a model that loads and answers, a
+// config Triton refuses, a model that never gets ready (timeout), Ctrl-C, a launcher prefix; after
+// each the server is gone, the user's model directory is as it was, and nothing is left in the
+// temporary directory or /dev/shm. Without the venv (a fresh clone) the suite is skipped with one
+// line; with CI=true it must run.
+import { execFileSync } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tritonserverCommand } from '../../src/verify/local-runner.js';
+import { CannotRun } from '../../src/verify/errors.js';
+import { verifyModel } from '../../src/verify/verify.js';
+import { cli } from '../support/cli.js';
+import { ROOT } from '../support/snapshot.js';
+import { tempDir } from '../support/temp.js';
+
+const VENV = process.env.TRITON_VENV ?? join(ROOT, '.venv-triton');
+const available = existsSync(join(VENV, 'triton-backends', 'python', 'triton_python_backend_stub'));
+const mustRun = process.env.CI === 'true';
+if (!available && !mustRun) console.log(`tritonc: verify --runtime local tests skipped: no ${VENV} (bash scripts/real-triton/setup.sh makes it)`);
+const TRITONSERVER = join(ROOT, 'scripts', 'real-triton', 'tritonserver');
+
+const CONFIG = (name: string, extra = ''): string => `name: "${name}"
+backend: "python"
+max_batch_size: 8
+input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]
+output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]
+instance_group [ { kind: KIND_CPU count: 1 } ]
+${extra}`;
+const MODEL_PY = (initialize = ''): string => `import time
+import numpy as np
+import triton_python_backend_utils as pb_utils
+
+
+class TritonPythonModel:
+    def initialize(self, args):
+        ${initialize || 'pass'}
+
+    def execute(self, requests):
+        responses = []
+        for request in requests:
+            x = pb_utils.get_input_tensor_by_name(request, "INPUT0").as_numpy()
+            responses.append(pb_utils.InferenceResponse([pb_utils.Tensor("OUTPUT0", (x + 1).astype(np.float32))]))
+        return responses
+`;
+
+function model(name: string, config = CONFIG(name), py = MODEL_PY()): string {
+  const dir = join(tempDir('tritonc-local-'), 'models', name);
+  mkdirSync(join(dir, '1'), { recursive: true });
+  writeFileSync(join(dir, 'config.pbtxt'), config);
+  writeFileSync(join(dir, '1', 'model.py'), py);
+  return dir;
+}
+
+/** Every file under a directory, relative (what verify must leave as it was). */
+const listing = (dir: string): string[] => readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
+const servers = (): number => {
+  try {
+    return execFileSync('pgrep', ['-f', 'pytriton/tritonserver/bin/tritonserver'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+};
+const leftovers = (): string[] => [
+  ...readdirSync(tmpdir()).filter((n) => n.startsWith('tritonc-verify-')),
+  ...(existsSync('/dev/shm') ? readdirSync('/dev/shm').filter((n) => n.startsWith('tritonc_')) : []),
+];
+
+describe('tritonserverCommand: --tritonserver, then PATH, then /opt/tritonserver/bin; a launcher runs it by name', () => {
+  it('finds it on PATH, and says what to do when there is none', () => {
+    const bin = tempDir('tritonc-path-');
+    writeFileSync(join(bin, 'tritonserver'), '#!/bin/sh\n');
+    chmodSync(join(bin, 'tritonserver'), 0o755);
+    expect(tritonserverCommand({ path: `/nonexistent:${bin}` }, '/')).toEqual({ command: join(bin, 'tritonserver'), args: [] });
+    expect(tritonserverCommand({ launcher: ['apptainer', 'exec', '--nv', 'triton.sif'], path: '' }, '/')).toEqual({ command: 'apptainer', args: ['exec', '--nv', 'triton.sif', 'tritonserver'] });
+    expect(() => tritonserverCommand({ tritonserver: 'missing/tritonserver' }, bin)).toThrow(/--tritonserver missing\/tritonserver: not an executable file/);
+    if (!existsSync('/opt/tritonserver/bin/tritonserver')) {
+      expect(() => tritonserverCommand({ path: '/nonexistent' }, '/')).toThrow(CannotRun);
+      expect(() => tritonserverCommand({ path: '/nonexistent' }, '/')).toThrow(/give --tritonserver PATH, put it on PATH, or run inside NVIDIA's Triton container/);
+    }
+  });
+});
+
+describe.skipIf(!available && !mustRun)('verify --runtime local with the real tritonserver 2.51', () => {
+  it('loads and checks the model on a read-only copy, then stops the server and leaves nothing behind', async () => {
+    const dir = model('add_one');
+    const before = listing(dir);
+    const running = servers();
+    const r = await cli(['verify', dir, '--runtime', 'local', '--tritonserver', TRITONSERVER, '--format', 'json', '--timeout', '90s']);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ runtime: 'local', outcome: 'ok', load: { ok: true } });
+    expect(report.engine).toContain('(Triton 2.51.0)');
+    expect(report.runs.map((run: { batchSize: number }) => run.batchSize)).toEqual([1, 8]);
+    // No __pycache__ beside model.py, no file added or removed.
+    expect(listing(dir)).toEqual(before);
+    expect(servers()).toBe(running);
+    expect(leftovers()).toEqual([]);
+  }, 120_000);
+
+  it('a config Triton refuses at load is exit 1 with its reason; the server is stopped', async () => {
+    const dir = model('bad_batch', CONFIG('bad_batch', 'dynamic_batching { preferred_batch_size: [ 16 ] }\n'));
+    const r = await cli(['verify', dir, '--runtime', 'local', '--tritonserver', TRITONSERVER, '--format', 'json', '--timeout', '90s']);
+    expect(r.code, r.stderr).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.load.ok).toBe(false);
+    expect(report.problems[0].message).toContain('dynamic batching preferred size must be <= max batch size');
+    expect(leftovers()).toEqual([]);
+  }, 120_000);
+
+  it('a model that does not get ready in --timeout is exit 2, and Ctrl-C exit 130: both stop the server', async () => {
+    const running = servers();
+    const slow = model('slow', CONFIG('slow'), MODEL_PY('time.sleep(60)'));
+    const timedOut = await cli(['verify', slow, '--runtime', 'local', '--tritonserver', TRITONSERVER, '--timeout', '4s']);
+    expect(timedOut.code).toBe(2);
+    expect(timedOut.stderr).toContain("Triton did not get 'slow' ready within 4s");
+    expect(servers()).toBe(running);
+    const signals = new EventEmitter();
+    setTimeout(() => signals.emit('SIGINT'), 2000);
+    const report = await verifyModel({ modelDir: slow, runtime: 'local', tritonserver: TRITONSERVER, timeoutMs: 60_000, deps: { signals } });
+    expect([report.outcome, report.exitCode]).toEqual(['interrupted', 130]);
+    expect(report.error).toContain('tritonserver was stopped and its copy of the model removed');
+    expect(servers()).toBe(running);
+    expect(leftovers()).toEqual([]);
+  }, 120_000);
+
+  it('runs through a --launcher prefix, as on a cluster', async () => {
+    const dir = model('launched');
+    const r = await cli(['verify', dir, '--runtime', 'local', '--launcher', 'env TRITONC_LAUNCHED=1', '--tritonserver', TRITONSERVER, '--timeout', '90s']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`with env TRITONC_LAUNCHED=1 ${TRITONSERVER} (Triton 2.51.0)`);
+    expect(leftovers()).toEqual([]);
+  }, 120_000);
+});
