@@ -38,6 +38,7 @@ const RUNTIME_FLAGS: { option: RuntimeOption; flags: string[]; given(a: Record<s
   { option: 'headers', flags: ['--header'], given: (a) => a.header !== undefined },
   { option: 'tritonserver', flags: ['--tritonserver'], given: (a) => a.tritonserver !== undefined },
   { option: 'launcher', flags: ['--launcher'], given: (a) => a.launcher !== undefined },
+  { option: 'reference', flags: ['--reference'], given: (a) => a.reference !== undefined, why: 'it compares what a Triton serves with ONNX Runtime; --runtime ort is ONNX Runtime already' },
   {
     option: 'tritonServer',
     flags: ['--disable-auto-complete-config', '--strict-model-config', '--backend-config'],
@@ -85,6 +86,18 @@ function optionsFromArgs(a: Record<string, unknown>, io: CliIO, injected: Verify
     const words = String(a.launcher).trim().split(/\s+/).filter(Boolean);
     if (!words.length || words.some((w) => /[\x00-\x1f\x7f]/.test(w))) throw new UsageError(`--launcher takes a command as words separated by spaces, e.g. --launcher 'apptainer exec --nv triton.sif'; got ${quoted(String(a.launcher))}`);
     options.launcher = words;
+  }
+  const tolerance = (flag: 'atol' | 'rtol'): number | undefined => {
+    if (a[flag] === undefined) return undefined;
+    const value = Number(a[flag]);
+    if (!/^\s*[0-9.eE+-]+\s*$/.test(String(a[flag])) || !Number.isFinite(value) || value < 0) throw new UsageError(`--${flag} takes a number of 0 or more, e.g. --${flag} 1e-3; got ${quoted(String(a[flag]))}`);
+    return value;
+  };
+  const atol = tolerance('atol');
+  const rtol = tolerance('rtol');
+  if (a.reference === undefined && (a.referenceModel !== undefined || atol !== undefined || rtol !== undefined)) throw new UsageError('--reference-model, --atol and --rtol apply to --reference ort');
+  if (a.reference !== undefined) {
+    options.reference = { ...(a.referenceModel !== undefined ? { modelFile: String(a.referenceModel) } : {}), ...(atol !== undefined ? { atol } : {}), ...(rtol !== undefined ? { rtol } : {}) };
   }
   if (a.gpus !== undefined) {
     const gpus = parseGpus(String(a.gpus));

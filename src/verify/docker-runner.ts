@@ -8,6 +8,7 @@ import { KServeClient, type RequestDescription } from './kserve-client.js';
 import { wantsGpu, type VerifyPlan } from './plan.js';
 import { freePorts, type PortFinder } from './ports.js';
 import { execaRunner, type ProcessRunner, type RunningProcess } from './process-runner.js';
+import type { ReferenceOptions } from './reference.js';
 import { checkServedModel, describeServedChecks } from './served-model.js';
 import { failedStart, waitForModel } from './server-start.js';
 import { containerName, dockerRunArgs, type DockerRunSpec } from './docker-args.js';
@@ -19,6 +20,8 @@ import { Interruption, type SignalSource } from './interruption.js';
 export type { SignalSource };
 
 export interface DockerRunOptions {
+  /** --reference: the outputs compared with ONNX Runtime's (reference.ts). */
+  reference?: ReferenceOptions;
   image: string;
   /** --gpus as given: 'all', 'none', '0,1'; default: all for configs that use GPUs, none for CPU-only ones. */
   gpus?: string;
@@ -119,7 +122,7 @@ export async function runDocker(plan: VerifyPlan, report: VerifyReport, opts: Do
       return;
     }
     report.load = { ok: true, ms: Date.now() - started, detail: `loaded by tritonserver --load-model=${plan.modelName} from the mounted repository` };
-    await checkServedModel({ client, plan, report, timeoutMs: opts.timeoutMs, progress, dynamicDimSize: opts.dynamicDimSize ?? 1 });
+    await checkServedModel({ client, plan, report, timeoutMs: opts.timeoutMs, progress, dynamicDimSize: opts.dynamicDimSize ?? 1, ...(opts.reference ? { reference: opts.reference } : {}) });
     interruption.check();
   } catch (e) {
     interruption.check();

@@ -10,6 +10,8 @@ export interface InferInput {
   /** The protocol's datatype: FP32, BYTES, ... */
   datatype: string;
   shape: number[];
+  /** Its binary data (little-endian elements); zeros when absent. */
+  data?: Buffer;
 }
 
 export interface InferRequest {
@@ -35,18 +37,18 @@ export function zeroBytes(datatype: string, shape: readonly number[]): number {
 }
 
 export function encodeInferRequest(req: InferRequest): EncodedRequest {
-  const sizes = req.inputs.map((i) => zeroBytes(i.datatype, i.shape));
+  const sizes = req.inputs.map((i) => i.data?.length ?? zeroBytes(i.datatype, i.shape));
   const header = {
     inputs: req.inputs.map((i, k) => ({ name: i.name, shape: i.shape, datatype: i.datatype, parameters: { binary_data_size: sizes[k] } })),
     outputs: req.outputs.map((name) => ({ name, parameters: { binary_data: true } })),
   };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   // Zeros are valid data for every type: 0, false, +0.0, and a zero length for each BYTES element.
-  const body = Buffer.concat([json, Buffer.alloc(sizes.reduce((a, b) => a + b, 0))]);
+  const body = Buffer.concat([json, ...req.inputs.map((i, k) => i.data ?? Buffer.alloc(sizes[k]!))]);
   return { header, headerLength: json.length, body };
 }
 
-export type DecodeResult = { ok: true; response: InferResponse } | { ok: false; reason: string };
+export type DecodeResult = { ok: true; response: InferResponse; binary: Map<string, Buffer> } | { ok: false; reason: string };
 
 /** Splits a response into its JSON header and binary tail and validates both. */
 export function decodeInferResponse(body: Buffer, headerLength: number | undefined): DecodeResult {
@@ -65,7 +67,15 @@ export function decodeInferResponse(body: Buffer, headerLength: number | undefin
   const binary = body.length - (headerLength ?? body.length);
   const declared = parsed.data.outputs.reduce((a, o) => a + (o.parameters?.binary_data_size ?? 0), 0);
   if (declared !== binary) return { ok: false, reason: `the outputs declare ${declared} bytes of binary data but ${binary} follow the JSON` };
-  return { ok: true, response: parsed.data };
+  // Each output's bytes follow the JSON in the order the outputs are listed.
+  const data = new Map<string, Buffer>();
+  let at = headerLength ?? body.length;
+  for (const o of parsed.data.outputs) {
+    const size = o.parameters?.binary_data_size ?? 0;
+    if (size) data.set(o.name, body.subarray(at, at + size));
+    at += size;
+  }
+  return { ok: true, response: parsed.data, binary: data };
 }
 
 /** The protocol datatype for a config TYPE_* name. */

@@ -263,7 +263,7 @@ export class KServeClient {
     };
   }
 
-  async infer(name: string, req: InferRequest, timeoutMs?: number): Promise<{ response: InferResponse; ms: number }> {
+  async infer(name: string, req: InferRequest, timeoutMs?: number): Promise<{ response: InferResponse; ms: number; binary: ReadonlyMap<string, Buffer> }> {
     const path = `${modelPath(name)}/infer`;
     const request = `POST ${path}`;
     const encoded = encodeInferRequest(req);
@@ -279,6 +279,6 @@ export class KServeClient {
     const lengthHeader = res.headers.get('inference-header-content-length');
     const decoded = decodeInferResponse(res.body, lengthHeader === null ? undefined : Number(lengthHeader));
     if (!decoded.ok) throw new KServeError('protocol', `${request}: the answer is not what the KServe v2 protocol documents: ${decoded.reason}`, request, res.status);
-    return { response: decoded.response, ms };
+    return { response: decoded.response, ms, binary: decoded.binary };
   }
 }

@@ -13,6 +13,7 @@ import { KServeClient, type RequestDescription } from './kserve-client.js';
 import type { VerifyPlan } from './plan.js';
 import { freePorts, type PortFinder } from './ports.js';
 import { execaRunner, type ProcessRunner, type RunningProcess } from './process-runner.js';
+import type { ReferenceOptions } from './reference.js';
 import { checkServedModel, describeServedChecks } from './served-model.js';
 import { failedStart, waitForModel } from './server-start.js';
 import type { VerifyReport } from './types.js';
@@ -25,6 +26,8 @@ import { append } from '../util/arrays.js';
 export const CONTAINER_TRITONSERVER = '/opt/tritonserver/bin/tritonserver';
 
 export interface LocalRunOptions {
+  /** --reference: the outputs compared with ONNX Runtime's (reference.ts). */
+  reference?: ReferenceOptions;
   /** --tritonserver: the binary (with a launcher: its path as the launcher sees it). */
   tritonserver?: string;
   /** --launcher: the words run before tritonserver (`apptainer exec --nv triton.sif`). */
@@ -173,7 +176,7 @@ export async function runLocal(plan: VerifyPlan, report: VerifyReport, opts: Loc
     const metadata = await client.serverMetadata().catch(() => undefined);
     report.engine = `${[command, ...args].join(' ')}${metadata ? ` (Triton ${metadata.version})` : ''}`;
     report.load = { ok: true, ms: Date.now() - started, detail: `loaded by tritonserver --load-model=${plan.modelName} from a read-only copy of the model` };
-    await checkServedModel({ client, plan, report, timeoutMs: opts.timeoutMs, progress, dynamicDimSize: opts.dynamicDimSize ?? 1 });
+    await checkServedModel({ client, plan, report, timeoutMs: opts.timeoutMs, progress, dynamicDimSize: opts.dynamicDimSize ?? 1, ...(opts.reference ? { reference: opts.reference } : {}) });
     interruption.check();
   } catch (e) {
     interruption.check();

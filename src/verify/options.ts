@@ -26,6 +26,8 @@ export interface VerifyOptions {
   tritonserver?: string;
   /** local: the words that run tritonserver (--launcher 'apptainer exec --nv triton.sif'). */
   launcher?: string[];
+  /** docker/local/server: compare the outputs with ONNX Runtime's on the same seeded inputs (--reference ort). */
+  reference?: { modelFile?: string; atol?: number; rtol?: number };
   /** server: headers every request carries (--header), for servers with restricted APIs. */
   headers?: Record<string, string>;
   /** How long to wait for the model to load (docker/server); default 120 s. */

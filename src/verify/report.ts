@@ -47,6 +47,13 @@ export function reportText(r: VerifyReport): string {
   }
   const width = maxOf(r.runs.map((x) => batchLabel(x.batchSize).length), 0);
   for (const run of r.runs) append(out, runLines(run, width));
+  if (r.reference) {
+    const ref = r.reference;
+    out.push(`  against ${ref.against} on ${ref.modelFile} (${ref.batchSize === null ? 'the fixed shape' : `batch ${ref.batchSize}`}, seeded inputs; atol ${ref.atol}, rtol ${ref.rtol}):`);
+    for (const o of ref.outputs) {
+      out.push(`    ${o.name}  ${o.ok ? 'ok' : 'DIFFERS'}  max abs error ${o.maxAbsError.toPrecision(3)}, max rel error ${o.maxRelError.toPrecision(3)}${o.problem ? `; ${o.problem}` : o.mismatched ? `; ${o.mismatched} of ${o.elements} elements past the tolerance` : ''}`);
+    }
+  }
   for (const n of r.notes) out.push(`  note: ${n}`);
   // A refused load is already shown line by line under "Triton said", unless the finding says more
   // than Triton did (lint's likely reason for a refusal whose answer named none); the others follow.

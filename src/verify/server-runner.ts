@@ -19,6 +19,7 @@
 //   on serving when its re-load fails (model_lifecycle.cc AsyncLoad loads it in the background).
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
+import type { ReferenceOptions } from './reference.js';
 import { CannotRun, Interrupted } from './errors.js';
 import { Interruption, type SignalSource } from './interruption.js';
 import { KServeClient, KServeError, type RequestDescription } from './kserve-client.js';
@@ -32,6 +33,8 @@ import type { VerifyReport } from './types.js';
 export type ExplainRefusal = () => { ruleId: string; text: string } | undefined;
 
 export interface ServerRunOptions {
+  /** --reference: the outputs compared with ONNX Runtime's (reference.ts). */
+  reference?: ReferenceOptions;
   url: string;
   /** How long a load may take (a TensorRT engine build can take minutes). */
   timeoutMs: number;
@@ -134,7 +137,7 @@ export async function runServer(plan: VerifyPlan, report: VerifyReport, opts: Se
       if (!candidateLoaded && !(await client.modelReady(name).catch(() => false))) {
         throw new CannotRun(`'${name}' is not loaded on ${client.baseUrl} and the server refuses explicit loads, so there is nothing to check`);
       }
-      await checkServedModel({ client, plan, report, timeoutMs: opts.timeoutMs, progress, dynamicDimSize: opts.dynamicDimSize ?? 1 });
+      await checkServedModel({ client, plan, report, timeoutMs: opts.timeoutMs, progress, dynamicDimSize: opts.dynamicDimSize ?? 1, ...(opts.reference ? { reference: opts.reference } : {}) });
     }
     interruption.check();
   } catch (e) {

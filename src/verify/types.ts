@@ -14,7 +14,7 @@ export type Outcome = 'ok' | 'problems' | 'cannot-run' | 'interrupted';
 /** A finding about the config or the model; each one makes the exit code 1. */
 export interface VerifyProblem {
   /** Which check found it. */
-  kind: 'io-name' | 'io-datatype' | 'io-shape' | 'missing-dynamic-axis' | 'load' | 'run' | 'output' | 'restore';
+  kind: 'io-name' | 'io-datatype' | 'io-shape' | 'missing-dynamic-axis' | 'load' | 'run' | 'output' | 'restore' | 'accuracy';
   message: string;
   tensor?: string;
   /** Set for findings at one batch size (null: a model without batching, run at its fixed shape). */
@@ -86,11 +86,33 @@ export interface VerifyReport {
   /** The effective config against config.pbtxt (docker/server runtimes). */
   configDiff?: ConfigDifference[];
   runs: BatchRun[];
+  /** --reference: the served model's outputs against the reference runtime's, on the same seeded inputs. */
+  reference?: ReferenceReport;
   problems: VerifyProblem[];
   /** What the check did not cover, and other things worth knowing. */
   notes: string[];
   /** Why the check could not run (outcome cannot-run / interrupted). */
   error?: string;
+}
+
+export interface ReferenceReport {
+  /** What the reference ran on: "ONNX Runtime (CPU)". */
+  against: string;
+  /** The ONNX model it ran. */
+  modelFile: string;
+  atol: number;
+  rtol: number;
+  /** The batch size of the compared inference (null: the fixed shape). */
+  batchSize: number | null;
+  outputs: {
+    name: string;
+    maxAbsError: number;
+    maxRelError: number;
+    mismatched: number;
+    elements: number;
+    ok: boolean;
+    problem?: string;
+  }[];
 }
 
 export const EXIT_CODES = { ok: 0, problems: 1, cannotRun: 2 } as const;

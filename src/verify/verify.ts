@@ -9,6 +9,7 @@ import type { RuntimeDryRun, VerifyRuntime } from './runtimes/runtime.js';
 import { EXIT_CODES, type Runtime, type VerifyReport } from './types.js';
 import { lintSync } from '../lint/engine.js';
 import type { ServerOptions } from '../triton/server-options.js';
+import { DEFAULT_ATOL, DEFAULT_RTOL, type ReferenceOptions } from './reference.js';
 
 export type { VerifyOptions };
 
@@ -52,6 +53,19 @@ function runtimeOf(options: VerifyOptions): VerifyRuntime {
   return runtime;
 }
 
+/** --reference resolved: the ONNX model (--reference-model, else the one Triton loads) and the tolerances. */
+function referenceOf(options: VerifyOptions, plan: VerifyPlan, cwd: string): ReferenceOptions | undefined {
+  if (!options.reference) return undefined;
+  const modelFile = options.reference.modelFile ? resolve(cwd, options.reference.modelFile) : plan.onnxFile;
+  if (!modelFile) throw new CannotRun(`--reference ort runs an ONNX model, and ${plan.shown(plan.modelDir)} has none for Triton to load: give the ONNX it was made from with --reference-model FILE`);
+  return {
+    modelFile,
+    atol: options.reference.atol ?? DEFAULT_ATOL,
+    rtol: options.reference.rtol ?? DEFAULT_RTOL,
+    ...(options.deps?.ortLoader ? { loader: options.deps.ortLoader } : {}),
+  };
+}
+
 export async function verifyModel(options: VerifyOptions): Promise<VerifyReport> {
   const cwd = options.cwd ?? process.cwd();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -62,7 +76,8 @@ export async function verifyModel(options: VerifyOptions): Promise<VerifyReport>
     afterInterrupt = runtime.afterInterrupt;
     const plan = prepareVerify(options.modelDir, cwd, options.shapes);
     report = emptyReport(options, plan);
-    await runtime.run(plan, report, options, { cwd, timeoutMs, explainRefusal: () => likelyRefusal(plan, cwd, options.tritonServer) });
+    const reference = referenceOf(options, plan, cwd);
+    await runtime.run(plan, report, options, { cwd, timeoutMs, explainRefusal: () => likelyRefusal(plan, cwd, options.tritonServer), ...(reference ? { reference } : {}) });
     if (report.problems.length) {
       report.outcome = 'problems';
       report.exitCode = EXIT_CODES.problems;

@@ -16,6 +16,7 @@ import { verifyModel } from '../../src/verify/verify.js';
 import { cli } from '../support/cli.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
+import { floatTensor, model as onnxModel, node, T, tensorInfo, writeModel } from '../../fixtures/onnx/model-builder.js';
 
 const VENV = process.env.TRITON_VENV ?? join(ROOT, '.venv-triton');
 const available = existsSync(join(VENV, 'triton-backends', 'python', 'triton_python_backend_stub'));
@@ -126,6 +127,28 @@ describe.skipIf(!available && !mustRun)('verify --runtime local with the real tr
     expect(servers()).toBe(running);
     expect(leftovers()).toEqual([]);
   }, 120_000);
+
+  it('--reference ort: the served outputs against ONNX Runtime on the same seeded inputs, within the tolerance or not', async () => {
+    // The ONNX model the Python model stands for: OUTPUT0 = INPUT0 + 1.
+    const onnx = join(tempDir('tritonc-reference-'), 'add_one.onnx');
+    await writeModel(onnx, onnxModel({ name: 'add', node: [node('Add', ['INPUT0', 'one'], ['OUTPUT0'])], initializer: [floatTensor('one', [1], [1])], input: [tensorInfo('INPUT0', T.FLOAT, ['batch', 4])], output: [tensorInfo('OUTPUT0', T.FLOAT, ['batch', 4])] }));
+    const same = await cli(['verify', model('same'), '--runtime', 'local', '--tritonserver', TRITONSERVER, '--reference', 'ort', '--reference-model', onnx, '--format', 'json', '--timeout', '90s']);
+    expect(same.code, same.stderr).toBe(0);
+    expect(JSON.parse(same.stdout).reference).toMatchObject({ against: 'ONNX Runtime (CPU)', atol: 1e-5, rtol: 1e-5, batchSize: 1, outputs: [{ name: 'OUTPUT0', ok: true, maxAbsError: 0, mismatched: 0, elements: 4 }] });
+    // A model that adds 1.01: off by 0.01 everywhere, the known perturbation.
+    const off = model('off', CONFIG('off'), MODEL_PY().replace('(x + 1)', '(x + 1.01)'));
+    const perturbed = await cli(['verify', off, '--runtime', 'local', '--tritonserver', TRITONSERVER, '--reference', 'ort', '--reference-model', onnx, '--format', 'json', '--timeout', '90s']);
+    expect(perturbed.code, perturbed.stderr).toBe(1);
+    const report = JSON.parse(perturbed.stdout);
+    const [output] = report.reference.outputs;
+    expect(output).toMatchObject({ name: 'OUTPUT0', ok: false, mismatched: 4, elements: 4 });
+    expect(output.maxAbsError).toBeCloseTo(0.01, 5);
+    expect(report.problems).toEqual([expect.objectContaining({ kind: 'accuracy', tensor: 'OUTPUT0' })]);
+    // Within a tolerance that allows it, it passes.
+    const wide = await cli(['verify', off, '--runtime', 'local', '--tritonserver', TRITONSERVER, '--reference', 'ort', '--reference-model', onnx, '--atol', '0.02', '--timeout', '90s']);
+    expect(wide.code, wide.stderr).toBe(0);
+    expect(wide.stdout).toMatch(/OUTPUT0 {2}ok {2}max abs error 0\.0100/);
+  }, 180_000);
 
   it('runs through a --launcher prefix, as on a cluster', async () => {
     const dir = model('launched');

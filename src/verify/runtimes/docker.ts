@@ -19,9 +19,9 @@ function dockerOptions(options: VerifyOptions, timeoutMs: number): DockerRunOpti
 export const DOCKER_RUNTIME: VerifyRuntime = {
   name: 'docker',
   summary: 'a Triton container',
-  takes: ['image', 'gpus', 'tritonServer'],
+  takes: ['image', 'gpus', 'tritonServer', 'reference'],
   afterInterrupt: 'the container was removed',
-  run: (plan: VerifyPlan, report, options, context) => runDocker(plan, report, dockerOptions(options, context.timeoutMs)),
+  run: (plan: VerifyPlan, report, options, context) => runDocker(plan, report, { ...dockerOptions(options, context.timeoutMs), ...(context.reference ? { reference: context.reference } : {}) }),
   dryRun: async (plan, options, context) => {
     const d = await describeDockerRun(plan, dockerOptions(options, context.timeoutMs));
     return { command: d.command, requests: d.requests, cleanup: d.cleanup };

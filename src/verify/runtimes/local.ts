@@ -19,8 +19,8 @@ function localOptions(options: VerifyOptions, timeoutMs: number): LocalRunOption
 export const LOCAL_RUNTIME: VerifyRuntime = {
   name: 'local',
   summary: 'a tritonserver started here (--tritonserver, else PATH, else /opt/tritonserver/bin; --launcher for apptainer or srun)',
-  takes: ['tritonServer', 'tritonserver', 'launcher'],
+  takes: ['tritonServer', 'tritonserver', 'launcher', 'reference'],
   afterInterrupt: 'tritonserver was stopped and its copy of the model removed',
-  run: (plan, report, options, context) => runLocal(plan, report, localOptions(options, context.timeoutMs), context.cwd),
+  run: (plan, report, options, context) => runLocal(plan, report, { ...localOptions(options, context.timeoutMs), ...(context.reference ? { reference: context.reference } : {}) }, context.cwd),
   dryRun: async (plan, options, context) => describeLocalRun(plan, localOptions(options, context.timeoutMs), context.cwd),
 };

@@ -6,9 +6,10 @@ import type { RequestDescription } from '../kserve-client.js';
 import type { VerifyPlan } from '../plan.js';
 import type { VerifyReport } from '../types.js';
 import type { VerifyOptions } from '../options.js';
+import type { ReferenceOptions } from '../reference.js';
 
 /** The options only some runtimes read; giving one to another runtime is a usage error. */
-export type RuntimeOption = 'image' | 'gpus' | 'server' | 'headers' | 'tritonServer' | 'tritonserver' | 'launcher';
+export type RuntimeOption = 'image' | 'gpus' | 'server' | 'headers' | 'tritonServer' | 'tritonserver' | 'launcher' | 'reference';
 
 /** What --dry-run prints of a runtime: the commands and requests it would run. */
 export interface RuntimeDryRun {
@@ -24,6 +25,8 @@ export interface RuntimeDryRun {
 export interface RuntimeContext {
   cwd: string;
   timeoutMs: number;
+  /** --reference, resolved: the ONNX model and the tolerances. */
+  reference?: ReferenceOptions;
   /**
    * The first error tritonc's lint finds in the config under the server's flags: what a server that
    * answers only "failed to poll from model repository" most likely logged.

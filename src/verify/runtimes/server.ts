@@ -13,7 +13,7 @@ const urlOf = (options: VerifyOptions): string => {
 export const SERVER_RUNTIME: VerifyRuntime = {
   name: 'server',
   summary: 'a running Triton (--server)',
-  takes: ['server', 'headers', 'tritonServer'],
+  takes: ['server', 'headers', 'tritonServer', 'reference'],
   afterInterrupt: 'the model was put back as the server had it (see the notes)',
   run: (plan, report, options, context) =>
     runServer(plan, report, {
@@ -21,6 +21,7 @@ export const SERVER_RUNTIME: VerifyRuntime = {
       url: urlOf(options), timeoutMs: context.timeoutMs, fetch: options.deps?.fetch, signals: options.deps?.signals,
       ...(options.headers ? { headers: options.headers } : {}),
       explainRefusal: context.explainRefusal,
+      ...(context.reference ? { reference: context.reference } : {}),
     }),
   dryRun: async (plan, options) => ({ requests: describeServerRun(plan, { url: urlOf(options), dynamicDimSize: options.dynamicDimSize ?? 1 }) }),
 };
