@@ -207,7 +207,7 @@ async function runPick(a: Record<string, unknown>, io: CliIO): Promise<number> {
     io.stderr(`tritonc tune: no variant stays within ${String(a['latency-budget'])} at ${percentile}${closest ? `; the closest is ${closest.variant}, whose lowest ${percentile} is ${(closest.bestLatencyUs / 1000).toFixed(2)} ms` : ''}\n`);
     return EXIT.problems;
   }
-  if (a.write !== undefined) return printWinnerWrite(resolve(io.cwd, a.write as string), result.best.variant, measured.get(result.best.variant)!, io);
+  if (a.write !== undefined) return printWinnerWrite(resolve(io.cwd, a.write as string), result.best.variant, measured.get(result.best.variant)!, io, a.format === 'json');
   return EXIT.ok;
 }
 
@@ -238,7 +238,9 @@ function pickText(r: PickResult): string {
 }
 
 /** Applies the winner's batching and instance settings to MODEL_DIR's config.pbtxt, and prints the diff. */
-function printWinnerWrite(modelDir: string, name: string, winner: Measured, io: CliIO): number {
+function printWinnerWrite(modelDir: string, name: string, winner: Measured, io: CliIO, json: boolean): number {
+  // With --format json, stdout is the JSON report alone: what was written goes to stderr.
+  const say = json ? io.stderr : io.stdout;
   const shown = (p: string) => displayPath(p, io.cwd);
   let done: WinnerWrite;
   try {
@@ -247,7 +249,7 @@ function printWinnerWrite(modelDir: string, name: string, winner: Measured, io: 
     if (e instanceof TuneWriteError) throw new UsageError(`--write: ${e.message}`);
     throw e;
   }
-  if (done.kind === 'unchanged') io.stdout(`${shown(done.file)} already has the settings of ${name}\n`);
-  else io.stdout(`\n${shown(done.file)}: ${name}'s settings\n${lineDiff(done.before, done.after).join('\n')}\n`);
+  if (done.kind === 'unchanged') say(`${shown(done.file)} already has the settings of ${name}\n`);
+  else say(`\n${shown(done.file)}: ${name}'s settings\n${lineDiff(done.before, done.after).join('\n')}\n`);
   return EXIT.ok;
 }

@@ -1,0 +1,101 @@
+// tune end to end against the real tritonserver 2.51.0: tune plan writes the variants of a Python
+// model, the real server (explicit model control) serves the plan directory, the plan's run.sh loads,
+// measures and unloads every variant through the real repository API, tune pick reads what was
+// measured, and --write gives the model the winner's settings. perf_analyzer itself is stood in by
+// fixtures/perf-analyzer/perf_analyzer.mjs (it measures for real over HTTP and writes perf_analyzer's
+// CSV): PyPI's perf-analyzer wheels need glibc 2.38 and these machines have 2.36. Without the venv
+// (a fresh clone) the suite is skipped with one line; with CI=true it must run.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePorts } from '../../src/verify/ports.js';
+import { cli } from '../support/cli.js';
+import { ROOT } from '../support/snapshot.js';
+import { tempDir } from '../support/temp.js';
+
+const VENV = process.env.TRITON_VENV ?? join(ROOT, '.venv-triton');
+const available = existsSync(join(VENV, 'triton-backends', 'python', 'triton_python_backend_stub'));
+const mustRun = process.env.CI === 'true';
+if (!available && !mustRun) console.log(`tritonc: tune against the real Triton skipped: no ${VENV} (bash scripts/real-triton/setup.sh makes it)`);
+
+const CONFIG = `backend: "python"
+max_batch_size: 8
+input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]
+output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]
+instance_group [ { kind: KIND_CPU count: 1 } ]
+dynamic_batching { }
+`;
+const MODEL_PY = `import numpy as np
+import triton_python_backend_utils as pb_utils
+
+
+class TritonPythonModel:
+    def execute(self, requests):
+        return [pb_utils.InferenceResponse([pb_utils.Tensor("OUTPUT0", (pb_utils.get_input_tensor_by_name(r, "INPUT0").as_numpy() + 1).astype(np.float32))]) for r in requests]
+`;
+
+let server: ChildProcess | undefined;
+afterAll(async () => {
+  if (!server?.pid) return;
+  const exited = new Promise<void>((r) => server!.once('exit', () => r()));
+  try {
+    process.kill(-server.pid, 'SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    process.kill(-server.pid, 'SIGKILL');
+  } catch {
+    // gone
+  }
+}, 30_000);
+
+describe.skipIf(!available && !mustRun)('tune plan, run.sh, pick and --write against the real tritonserver 2.51', () => {
+  it('measures every variant the real server loads, picks one, and writes its settings', async () => {
+    const root = tempDir('tritonc-tune-real-');
+    mkdirSync(join(root, 'models', 'add_one', '1'), { recursive: true });
+    writeFileSync(join(root, 'models', 'add_one', 'config.pbtxt'), CONFIG);
+    writeFileSync(join(root, 'models', 'add_one', '1', 'model.py'), MODEL_PY);
+    const [http, grpc] = await freePorts(2);
+    const plan = join(root, 'plan');
+    const planned = await cli(['tune', 'plan', join(root, 'models', 'add_one'), '--out', plan, '--delays', '0,1ms', '--instances', '1,2', '--protocol', 'http', '--url', `127.0.0.1:${http}`, '--http-url', `127.0.0.1:${http}`, '--concurrency-range', '1:2:1', '--measurement-interval', '300'], { cwd: root });
+    expect(planned.code, planned.stderr).toBe(0);
+    const variants = readdirSync(plan, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    expect(variants).toEqual(['add_one_d0_i1', 'add_one_d0_i2', 'add_one_d1000_i1', 'add_one_d1000_i2']);
+
+    let log = '';
+    server = spawn('bash', [join(ROOT, 'scripts', 'real-triton', 'start.sh'), plan, String(http), String(grpc), 'off'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TRITON_VENV: VENV } });
+    server.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+    server.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+    for (const until = Date.now() + 60_000; ; ) {
+      if (Date.now() > until) throw new Error(`tritonserver did not get ready:\n${log.slice(-2000)}`);
+      if ((await fetch(`http://127.0.0.1:${http}/v2/health/ready`).catch(() => undefined))?.status === 200) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    // run.sh as a user runs it, with the stand-in first on PATH.
+    const bin = join(root, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'perf_analyzer'), `#!/usr/bin/env bash\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'fixtures', 'perf-analyzer', 'perf_analyzer.mjs'))} "$@"\n`);
+    chmodSync(join(bin, 'perf_analyzer'), 0o755);
+    const run = spawnSync('bash', [join(plan, 'run.sh')], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, timeout: 120_000 });
+    expect(run.status, `${run.stdout}\n${run.stderr}\n${log.slice(-2000)}`).toBe(0);
+    // Each variant was loaded by the real server and unloaded after: its index says "unloaded".
+    // (An unload finishes after its request returns: the last may still be UNLOADING for a moment.)
+    const indexNow = async () => (await (await fetch(`http://127.0.0.1:${http}/v2/repository/index`, { method: 'POST', body: '{}' })).json()) as { name: string; state?: string; reason?: string }[];
+    let index = await indexNow();
+    for (let i = 0; i < 100 && index.some((m) => m.state === 'UNLOADING'); i++) index = await new Promise((r) => setTimeout(r, 100)).then(indexNow);
+    expect(index.filter((m) => variants.includes(m.name)).map((m) => [m.name, m.state, m.reason])).toEqual(variants.map((v) => [v, 'UNAVAILABLE', 'unloaded']));
+    for (const v of variants) expect(readFileSync(join(plan, v, 'perf.csv'), 'utf8')).toMatch(/^Concurrency,Inferences\/Second,/);
+
+    const picked = await cli(['tune', 'pick', plan, '--latency-budget', '2s', '--format', 'json', '--write', join(root, 'models', 'add_one')], { cwd: root });
+    expect(picked.code, picked.stderr).toBe(0);
+    const result = JSON.parse(picked.stdout);
+    expect(picked.stderr).toContain("'s settings");
+    expect(variants).toContain(result.best.variant);
+    const written = readFileSync(join(root, 'models', 'add_one', 'config.pbtxt'), 'utf8');
+    const settings = result.variants.find((v: { variant: string }) => v.variant === result.best.variant).settings;
+    expect(written).toContain(`count: ${settings.instances}`);
+    expect(written).toContain(`max_queue_delay_microseconds: ${settings.delayUs}`);
+    // What was written still lints clean.
+    expect((await cli(['lint', join(root, 'models', 'add_one')], { cwd: root })).code).toBe(0);
+  }, 240_000);
+});
