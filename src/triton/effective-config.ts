@@ -40,6 +40,11 @@ export interface ModelSource {
   signature(path: string): { signature?: ModelSignature; error?: OnnxReadError };
   /** The model's version directories and files are provisioned elsewhere (configs-only): unknown, not missing. */
   filesElsewhere?(): boolean;
+  /**
+   * Whether the model of this name beside it (an ensemble's step) is served decoupled, as its own
+   * effective config says; undefined when that is not known here.
+   */
+  stepDecoupled?(modelName: string): boolean | undefined;
 }
 
 /** The backends whose auto-complete tritonc works out ("ONNX Runtime and vLLM"). */
@@ -280,6 +285,21 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
         const left = leftForBackend(config);
         if (left.length) pending.push(`what the ${backend} backend's auto-complete fills in from its model at load, which tritonc does not read: ${left.join(', ')}`);
       }
+    }
+  }
+
+  // 7. An ensemble is decoupled iff one of its steps is: core overwrites the setting when it validates
+  // the ensemble (core src/ensemble_scheduler/ensemble_utils.cc ValidateEnsembleConfig, which sets
+  // model_transaction_policy.decoupled from the steps it reaches).
+  if (platform === ENSEMBLE_PLATFORM) {
+    const names = [...new Set((config.ensemble_scheduling?.step ?? []).map((s) => s.model_name ?? ''))];
+    const states = names.map((n) => model.stepDecoupled?.(n));
+    const decoupled = states.some((s) => s === true) ? true : states.every((s) => s === false) ? false : undefined;
+    if (decoupled === undefined) {
+      pending.push(`model_transaction_policy.decoupled: Triton sets it from the ensemble's steps, and whether ${names.filter((_, i) => states[i] === undefined).map((n) => `'${n}'`).join(', ')} is decoupled is not known here`);
+    } else {
+      if (config.model_transaction_policy?.decoupled !== decoupled) steps.push(step('validate', 'set', ['model_transaction_policy', 'decoupled'], decoupled ? 'a step of the ensemble is decoupled, so Triton serves the ensemble as decoupled' : 'no step of the ensemble is decoupled, so Triton serves it as not decoupled', decoupled));
+      config = { ...config, model_transaction_policy: { ...config.model_transaction_policy, decoupled } };
     }
   }
 

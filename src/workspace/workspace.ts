@@ -362,6 +362,10 @@ class RunModel implements WorkspaceModel, ModelSource {
   private readonly files = new WeakMap<ModelConfig, ModelFile>();
   // The run's, as the model is (Workspace.model gives one per run).
   private readonly effectives = new Memo<string, ResolveResult>();
+  /** The options of the effective config being worked out, which its ensemble steps are resolved with. */
+  private lastOptions: ResolveOptions = {};
+  /** The ensembles whose effective config is being worked out (a cycle of ensembles ends there). */
+  private static readonly resolving = new Set<string>();
 
   constructor(
     private readonly ws: Workspace,
@@ -404,7 +408,10 @@ class RunModel implements WorkspaceModel, ModelSource {
   }
 
   effective(options: ResolveOptions = {}): ResolveResult {
-    return this.effectives.get(JSON.stringify(options), () => effectiveConfig(this, options));
+    return this.effectives.get(JSON.stringify(options), () => {
+      this.lastOptions = options;
+      return effectiveConfig(this, options);
+    });
   }
 
   // ModelSource, for the effective config.
@@ -418,5 +425,19 @@ class RunModel implements WorkspaceModel, ModelSource {
 
   signature(path: string): SignatureResult {
     return this.ws.signature(path);
+  }
+
+  stepDecoupled(modelName: string): boolean | undefined {
+    // A step is another model directory of the same repository; a cycle of ensembles is not known.
+    if (RunModel.resolving.has(this.dir) || !modelName || modelName.includes('/')) return undefined;
+    const dir = join(dirname(this.dir), modelName);
+    if (this.ws.tree.kind(dir) !== 'dir') return undefined;
+    RunModel.resolving.add(this.dir);
+    try {
+      const step = this.ws.model(dir).effective(this.lastOptions);
+      return step.status === 'ok' && step.pending.length === 0 ? step.config?.model_transaction_policy?.decoupled === true : undefined;
+    } finally {
+      RunModel.resolving.delete(this.dir);
+    }
   }
 }
