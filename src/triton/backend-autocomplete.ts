@@ -23,6 +23,8 @@ export type AutoCompleteOutcome =
   | { kind: 'no-model-file'; record: BackendRecord; expected?: string }
   /** The model file is there but cannot be read. */
   | { kind: 'unreadable-model'; record: BackendRecord; modelFile: string; error: OnnxReadError }
+  /** The backend fills nothing in. */
+  | { kind: 'none'; record: BackendRecord }
   /** The model's script completes it, or not (`defines`); tritonc does not run it. */
   | { kind: 'script'; record: BackendRecord; defines: boolean }
   /** The backend may complete it from a model tritonc does not read (or tritonc has no record of it). */
@@ -34,6 +36,8 @@ export function backendAutoComplete(config: ModelConfig, inputs: AutoCompleteInp
   const how = record?.autoComplete;
   if (!record || !how) return { kind: 'unread', record };
   switch (how.from) {
+    case 'none':
+      return { kind: 'none', record };
     case 'config':
       return { kind: 'completed', record, completion: how.complete(config) };
     case 'script':

@@ -18,6 +18,9 @@ export { ONNXRUNTIME, OPENVINO, PYTHON, PYTORCH, TENSORFLOW, TENSORRT };
 /** The ensemble "platform": no backend, no model file (core kEnsemblePlatform). */
 export const ENSEMBLE_PLATFORM = 'ensemble';
 
+/** Whether a config is an ensemble's (run by core itself, not by a backend). */
+export const isEnsemble = (config: { platform?: string }): boolean => config.platform === ENSEMBLE_PLATFORM;
+
 /** Every backend tritonc has a record of (./backends). */
 export const BACKEND_RECORDS: readonly BackendRecord[] = BACKENDS;
 
@@ -84,3 +87,14 @@ export function modelFormatOf(config: { backend?: string; platform?: string; def
 
 /** The name under which a directory at the model file's path holds the model (ONNX Runtime's model.onnx), if the backend reads one. */
 export const directoryModelFile = (config: { backend?: string; platform?: string; default_model_filename?: string }): string | undefined => servingPlatform(config)?.directoryHolds;
+
+/**
+ * Whether the backend of `config` may fill in tensors, data types or dims the config leaves out, in a
+ * way tritonc does not work out from a model file: from a model it does not read, a script it does not
+ * run, or a fixed list (vLLM). False for ONNX Runtime (tritonc reads the model) and for backends that
+ * fill nothing in (PyTorch).
+ */
+export function backendMayFillTensors(config: { backend?: string }): boolean {
+  const how = backendRecord(config.backend)?.autoComplete;
+  return how === undefined || how.from === 'script' || how.from === 'config';
+}

@@ -48,6 +48,7 @@ export function completedConfig(model: CompletionSource, options: CompletedOptio
   const outcome = backendAutoComplete(config, model, options);
   switch (outcome.kind) {
     case 'skipped':
+    case 'none':
       return known(config);
     case 'completed': {
       const { completion } = outcome;

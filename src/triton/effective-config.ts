@@ -279,6 +279,9 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
           message: `unable to find '${modelFile}' for model instance '${modelName}'`,
           fix: `the ${title} backend reads <model>/<version>/<default_model_filename>${directoryModelFile(config) ? ` (a directory there means <dir>/${directoryModelFile(config)})` : ''} to complete the config: put the model at ${modelFile}${chosen && chosen.dirName !== String(version) ? ` (the directory '${chosen.dirName}' is read as version ${version}, and Triton opens '${version}/')` : ''}`,
         }, { version, modelFile });
+      case 'none':
+        steps.push(step('autocomplete', 'note', [], `the ${backend} backend does not complete the config: it runs as written`));
+        break;
       case 'script':
       case 'unread': {
         steps.push(step('autocomplete', 'note', [], `the ${backend} backend may complete the config further when it loads the model; tritonc reproduces the ${REPRODUCED} backends' auto-complete only`));

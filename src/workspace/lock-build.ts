@@ -10,6 +10,7 @@ import type { ModelConfig } from '../config/model-config.js';
 import { locateModelFile } from '../triton/model-file.js';
 import { LOCK_VERSION, lockedSignature, type Lock, type LockedVersion } from './lock.js';
 import type { Workspace } from './workspace.js';
+import { isEnsemble } from '../triton/backend-records.js';
 
 export interface LockBuild {
   lock: Lock;
@@ -36,7 +37,7 @@ export function buildLock(ws: Workspace, repo: string): LockBuild {
       config = doc.value;
     }
     const filled = model.autofill(config);
-    if (filled.problem || filled.config.platform === 'ensemble') continue;
+    if (filled.problem || isEnsemble(filled.config)) continue;
     const versions: Record<string, LockedVersion> = {};
     // The versions here, and those the lock has whose directory this checkout lacks.
     const lockedBefore = Object.keys(previous?.models[name]?.versions ?? {}).map(Number);

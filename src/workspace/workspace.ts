@@ -21,6 +21,7 @@ import { Sources, type FileSource, type SignatureResult } from './sources.js';
 import type { ModelSignature } from '../onnx/types.js';
 import { ownFileProblem } from '../util/own-file.js';
 import { LOCK_FILE_NAME, LockError, parseLock, signatureFromLock, type Lock } from './lock.js';
+import { isEnsemble } from '../triton/backend-records.js';
 
 /** A repository's tritonc.lock.json: none, the lock, or why it cannot be used. */
 export interface LockRead {
@@ -225,7 +226,7 @@ export class Workspace {
     const located = model.modelFile(config);
     const onnx = located.format === 'onnx' && located.path ? this.signature(located.path).signature?.initializers.bytes : undefined;
     const bytes = weightBytes(config, onnx, onnx === undefined && located.path ? this.sources.size(located.path) : undefined);
-    const steps = config.platform === 'ensemble' ? (config.ensemble_scheduling?.step ?? []).flatMap((st) => (st.model_name ? [st.model_name] : [])) : undefined;
+    const steps = isEnsemble(config) ? (config.ensemble_scheduling?.step ?? []).flatMap((st) => (st.model_name ? [st.model_name] : [])) : undefined;
     return { model: isModel, placement: placementOf(config), ...(bytes !== undefined ? { weightBytes: bytes } : {}), ...(steps ? { steps } : {}) };
   }
 

@@ -58,6 +58,8 @@ export type AutoComplete =
       skippedNote(modelName: string): string;
       complete(config: ModelConfig, signature: ModelSignature, options: CompletionOptions): Completion;
     }
+  /** Fills nothing in: the config is complete as written, or Triton refuses it. */
+  | { readonly from: 'none' }
   /** Completes the config from the config alone (fixed inputs and outputs). */
   | { readonly from: 'config'; complete(config: ModelConfig): Completion }
   /**

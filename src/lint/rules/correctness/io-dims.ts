@@ -9,7 +9,7 @@ import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
 import { typeName } from '../../../triton/data-types.js';
 import { maxBatchSize } from '../../tensors.js';
-import { isTensorrtPlatform } from '../../../triton/backend-records.js';
+import { backendMayFillTensors, isEnsemble, isTensorrtPlatform } from '../../../triton/backend-records.js';
 
 const INT64_MAX = 9223372036854775807n;
 
@@ -22,8 +22,8 @@ const INT64_MAX = 9223372036854775807n;
 export function backendCompletesTensors(settled: SettledBackend): boolean {
   // A backend chosen at deploy from model files not here may complete them (TensorRT, Python do).
   if (settled.unknown) return true;
-  if (settled.platform === 'ensemble' || !settled.backend) return false;
-  return settled.backend !== 'onnxruntime' && settled.backend !== 'pytorch';
+  if (isEnsemble(settled) || !settled.backend) return false;
+  return backendMayFillTensors(settled);
 }
 
 /** Whether max_batch_size 0 may still be raised by the backend's auto-complete (ORT's AutoCompleteMaxBatch). */

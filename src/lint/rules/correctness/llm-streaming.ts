@@ -12,6 +12,7 @@
 import type { PathSegment } from '../../../diagnostics.js';
 import { trtllmRuntime } from '../../../triton/tensorrtllm-parameters.js';
 import { defineRepositoryRule, type RepositoryModel } from '../../rule.js';
+import { isEnsemble } from '../../../triton/backend-records.js';
 
 const PLACEHOLDER = /^\$\{/;
 
@@ -54,7 +55,7 @@ export const llmStreaming = defineRepositoryRule({
       if (!m.isTarget) continue;
       const config = m.config;
       if (!config) continue;
-      if (config.platform === 'ensemble') {
+      if (isEnsemble(config)) {
         (config.ensemble_scheduling?.step ?? []).forEach((step, i) => {
           const dep = byName.get(step.model_name ?? '');
           const fed = step.input_map?.streaming;

@@ -11,6 +11,7 @@ import { modelName, settledBackend } from '../../backend.js';
 import { BYTES, byteSizeOf, protocolName, typeName } from '../../../triton/data-types.js';
 import { dataFileProblem } from '../../data-file.js';
 import { maxBatchSize } from '../../tensors.js';
+import { isEnsemble } from '../../../triton/backend-records.js';
 
 const dimsText = (dims: readonly number[]): string => `[${dims.join(',')}]`;
 
@@ -61,7 +62,7 @@ export const modelWarmup = defineModelRule({
   check(ctx) {
     const samples = ctx.config.model_warmup ?? [];
     // Ensembles refuse model_warmup altogether (the ensemble rules say so).
-    if (!samples.length || ctx.config.platform === 'ensemble') return;
+    if (!samples.length || isEnsemble(ctx.config)) return;
     samples.forEach((sample, i) => checkSample(ctx, sample, i));
   },
 });

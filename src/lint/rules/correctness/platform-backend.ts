@@ -9,7 +9,7 @@ import { didYouMean } from '../../../pbtxt/suggest.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
 import { escapes } from '../../relative-path.js';
-import { KNOWN_BACKENDS } from '../../../triton/backend-records.js';
+import { ENSEMBLE_PLATFORM, KNOWN_BACKENDS } from '../../../triton/backend-records.js';
 import { PLATFORM_NAMES, TENSORFLOW, backendOfPlatform, platformOfBackend, platformRecord } from '../../../triton/backend-records.js';
 
 
@@ -91,7 +91,7 @@ export const platformBackend = defineModelRule({
       return;
     }
 
-    if (!backend && platform !== 'ensemble') {
+    if (!backend && platform !== ENSEMBLE_PLATFORM) {
       reportUnknownPlatform(ctx, settled, name);
       return;
     }
@@ -109,7 +109,7 @@ export const platformBackend = defineModelRule({
         return;
       }
     }
-    if (backend && platform === 'ensemble') {
+    if (backend && platform === ENSEMBLE_PLATFORM) {
       ctx.report({
         path: written.backend ? ['backend'] : ['platform'],
         messageId: 'ensembleWithBackend',

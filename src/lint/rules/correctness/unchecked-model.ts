@@ -4,7 +4,7 @@
 // read at all. Silence would read as "checked".
 import { modelFormat } from '../../../triton/model-file.js';
 import { defineModelRule } from '../../rule.js';
-import { ONNX_MODEL_FILE } from '../../../triton/backend-records.js';
+import { isEnsemble, ONNX_MODEL_FILE } from '../../../triton/backend-records.js';
 
 const FORMATS: Record<string, string> = {
   tensorrt: 'TensorRT engines (model.plan)',
@@ -33,7 +33,7 @@ export const uncheckedModel = defineModelRule({
   check(ctx) {
     if (!ctx.modelChecks.length) return;
     const config = ctx.config;
-    if (config.platform === 'ensemble') return;
+    if (isEnsemble(config)) return;
     const filled = ctx.model.autofill(config);
     const model = ctx.model.name;
     if (filled.unknownBackend) {

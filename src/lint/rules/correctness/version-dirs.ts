@@ -8,7 +8,7 @@ import type { PathSegment } from '../../../diagnostics.js';
 import type { ModelConfig } from '../../../config/model-config.js';
 import { selectVersions, versionOfDirName, type VersionDir } from '../../../repo/model-dir.js';
 import { defineModelRule, type ModelContext, type RuleFiles } from '../../rule.js';
-import { ONNX_MODEL_FILE } from '../../../triton/backend-records.js';
+import { isEnsemble, ONNX_MODEL_FILE } from '../../../triton/backend-records.js';
 
 
 const messages = {
@@ -123,7 +123,7 @@ export const versionDirs = defineModelRule({
       }
       ctx.report({
         path: policyPath ?? [],
-        messageId: config.platform === 'ensemble' ? (ignored.length ? 'ensembleNoVersionIgnored' : 'ensembleNoVersion') : ignored.length ? 'noNumericVersionIgnored' : 'noNumericVersion',
+        messageId: isEnsemble(config) ? (ignored.length ? 'ensembleNoVersionIgnored' : 'ensembleNoVersion') : ignored.length ? 'noNumericVersionIgnored' : 'noNumericVersion',
         data: { model, ignoredDirs, example },
       });
       return;
@@ -154,7 +154,7 @@ export const versionDirs = defineModelRule({
     }
 
     // The model file each selected version needs (onnxruntime_backend ModelState::LoadModel).
-    if (config.platform === 'ensemble') return;
+    if (isEnsemble(config)) return;
     const filled = ctx.model.autofill(config).config;
     if (filled.backend !== 'onnxruntime') return;
     const artifact = filled.default_model_filename || ONNX_MODEL_FILE;
@@ -182,7 +182,7 @@ function policyToken(config: ModelConfig): PathSegment[] | undefined {
 }
 
 function exampleFile(ctx: Ctx): string {
-  if (ctx.config.platform === 'ensemble') return '';
+  if (isEnsemble(ctx.config)) return '';
   // The file the backend core settles on opens (model.plan for TensorRT, model.py for Python, ...).
   return ctx.config.default_model_filename || ctx.model.autofill(ctx.config).config.default_model_filename || ONNX_MODEL_FILE;
 }
