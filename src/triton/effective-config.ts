@@ -36,8 +36,9 @@ export interface ModelSource {
   /** core's AutoCompleteBackendFields on `config` in this directory (unknownBackend where the files that decide it are elsewhere). */
   autofill(config: ModelConfig): AutofillResult;
   /** A config file read and parsed, or why it cannot be read. */
-  config(file: string): ConfigDocument | { file: string; message: string };
-  signature(path: string): { signature?: ModelSignature; error?: OnnxReadError };
+  readConfig(file: string): ConfigDocument | { file: string; message: string };
+  /** The signature of the ONNX model at `path`, or why it cannot be read. */
+  signatureAt(path: string): { signature?: ModelSignature; error?: OnnxReadError };
   /** The model's version directories and files are provisioned elsewhere (configs-only): unknown, not missing. */
   filesElsewhere?(): boolean;
   /**
@@ -151,7 +152,7 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
   const configFile = chooseConfigFile(model, options.configName, steps);
   let start: ModelConfig = {};
   if (configFile) {
-    const doc = model.config(configFile);
+    const doc = model.readConfig(configFile);
     if (!('value' in doc)) return unreadable({ kind: 'io', file: configFile, message: doc.message });
     base.diagnostics = doc.diagnostics;
     if (hasErrors(doc.diagnostics)) return unreadable({ kind: 'syntax', file: configFile, diagnostics: doc.diagnostics.filter((d) => d.severity === 'error') }, { configFile });
@@ -243,7 +244,7 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
       modelFile: () => {
         const located = chosen ? locateModelFile(dir, config, (p) => model.kind(p)) : undefined;
         modelFile = located?.path ?? located?.expected;
-        return located?.path ? { path: located.path, ...model.signature(located.path) } : { ...(modelFile ? { expected: modelFile } : {}) };
+        return located?.path ? { path: located.path, ...model.signatureAt(located.path) } : { ...(modelFile ? { expected: modelFile } : {}) };
       },
       scriptTexts: () => [],
     }, options);

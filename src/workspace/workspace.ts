@@ -13,6 +13,7 @@ import { listModelDirs, looksLikeModelDir, scanModelDir, type ModelDir } from '.
 import type { Tree } from '../repo/tree.js';
 import { autofillBackendFields, autofillReadsFiles, type AutofillListing, type AutofillResult } from '../triton/autofill.js';
 import { effectiveConfig, type ModelSource, type ResolveOptions, type ResolveResult } from '../triton/effective-config.js';
+import { completedConfig, type CompletedConfig } from '../triton/completed-config.js';
 import { gpuLoads, weightBytes, type GpuLoad, type WeighedModel } from '../triton/gpu-memory.js';
 import { placementOf, type ModelSummary } from './model-summary.js';
 import { locateModelFile, type ModelFile } from '../triton/model-file.js';
@@ -40,8 +41,11 @@ export interface ReadConfigOptions {
   stopAtFirstError?: boolean;
 }
 
-/** One model directory's facts, each computed on first use within a run. */
-export interface WorkspaceModel {
+/**
+ * One model directory's facts, each worked out on first use within a run: the one type for "a model"
+ * that lint's rules, resolve, verify, the editor and the lock read.
+ */
+export interface ModelFacts {
   /** The directory name, which is the model's name in Triton. */
   readonly name: string;
   /** Absolute path of the model directory. */
@@ -52,10 +56,23 @@ export interface WorkspaceModel {
   autofillListing(): AutofillListing;
   /** core's AutoCompleteBackendFields on `config` in this directory. */
   autofill(config: ModelConfig): AutofillResult;
-  /** The file Triton opens for `config` (as written; autofill is applied first). */
-  modelFile(config: ModelConfig): ModelFile;
-  /** The effective config Triton would load (read from this model's files). */
+  /** Triton's default config file (<dir>/config.pbtxt), absolute; undefined when the model has none. */
+  readonly configFile: string | undefined;
+  /**
+   * That file parsed: whole when it was read whole this run (a config being linted; every config in
+   * a workspace kept across runs), else up to its first syntax error, as a fact about another model.
+   */
+  readonly doc: ConfigDocument | undefined;
+  /** Its value; undefined when there is no config file, or it does not parse or cannot be read. */
+  readonly config: ModelConfig | undefined;
+  /** The file Triton opens for `config` (default: the model's own config; autofill is applied first). */
+  modelFile(config?: ModelConfig): ModelFile;
+  /** The ONNX signature of that file; undefined when it is not ONNX or cannot be read. */
+  signature(): ModelSignature | undefined;
+  /** The effective config Triton would load, on the server the repository is served by (Workspace.serve). */
   effective(options?: ResolveOptions): ResolveResult;
+  /** Its config as other models see it once loaded, and which parts of it are known (completed-config.ts). */
+  completed(): CompletedConfig;
   /** What its repository's tritonc.lock.json records of it, if anything. */
   locked(): Lock['models'][string] | undefined;
   /**
@@ -64,6 +81,9 @@ export interface WorkspaceModel {
    */
   filesElsewhere(): boolean;
 }
+
+/** @deprecated the former name of ModelFacts. */
+export type WorkspaceModel = ModelFacts;
 
 /** A repository's facts (or those of several served by one server): what is true of its models together. */
 export interface WorkspaceRepository {
@@ -96,6 +116,8 @@ export class Workspace {
   private readonly docsThisRun = this.memos.run<string, ConfigRead>();
   private readonly summaries = this.memos.run<string, ModelSummary>();
   private readonly locks = this.memos.run<string, LockRead>();
+  /** How each repository's server is started (serve()), for this run. */
+  private readonly served = this.memos.run<string, ResolveOptions>();
   /** Repositories whose model files are provisioned elsewhere (provisionElsewhere). */
   private readonly elsewhere = new Set<string>();
   /** The model files stood in from each repository's lock (standInLockedModels). */
@@ -188,7 +210,7 @@ export class Workspace {
     return this.sources.signature(path);
   }
 
-  model(dir: string, name = basename(dir)): WorkspaceModel {
+  model(dir: string, name = basename(dir)): ModelFacts {
     return this.models.get(dir, () => new RunModel(this, dir, name));
   }
 
@@ -215,7 +237,7 @@ export class Workspace {
     return summary;
   }
 
-  private summarize(dir: string, model: WorkspaceModel): ModelSummary {
+  private summarize(dir: string, model: ModelFacts): ModelSummary {
     // Not a model to Triton: still weighed, for a lint target that is one to the user.
     const isModel = looksLikeModelDir(dir, this.sources);
     const file = model.layout().configPath;
@@ -259,10 +281,23 @@ export class Workspace {
   }
 
   /**
-   * Stands the lock's model files in where this checkout lacks them (weights provisioned elsewhere)
-   * or holds a Git LFS pointer instead: they then exist, with the locked size and signature, so every
-   * check runs as it would against the weights. Returns how many were stood in.
+   * Says how the server that serves `repo` is started (auto-complete, --backend-config, its GPUs): the
+   * effective and completed configs of its models are then worked out for it. For this run.
    */
+  serve(repo: string, options: ResolveOptions): void {
+    this.served.set(repo, options);
+  }
+
+  /** How `repo`'s server is started, as serve() said ({} when nothing was said). */
+  servedAs(repo: string): ResolveOptions {
+    return this.served.peek(repo) ?? {};
+  }
+
+  /** Whether configs and signatures are kept from one run to the next (watch, the editor). */
+  get keptAcrossRuns(): boolean {
+    return this.acrossRuns;
+  }
+
   /**
    * Says that `repo`'s model files are provisioned elsewhere (configs-only): every fact that needs a
    * model file of a model its lock does not record is then unknown, not missing.
@@ -278,6 +313,11 @@ export class Workspace {
     return this.elsewhere.has(repo);
   }
 
+  /**
+   * Stands the lock's model files in where this checkout lacks them (weights provisioned elsewhere)
+   * or holds a Git LFS pointer instead: they then exist, with the locked size and signature, so every
+   * check runs as it would against the weights. Returns how many were stood in.
+   */
   standInLockedModels(repo: string): number {
     const previous = this.standIns.get(repo);
     if (previous) this.sources.clearModelStandIns(previous);
@@ -356,13 +396,14 @@ class RunRepository implements WorkspaceRepository {
 }
 
 /** A model's facts for one run. */
-class RunModel implements WorkspaceModel, ModelSource {
+class RunModel implements ModelFacts, ModelSource {
   private scanned: ModelDir | undefined;
   private listing: AutofillListing | undefined;
   private readonly autofills = new WeakMap<ModelConfig, AutofillResult>();
   private readonly files = new WeakMap<ModelConfig, ModelFile>();
   // The run's, as the model is (Workspace.model gives one per run).
   private readonly effectives = new Memo<string, ResolveResult>();
+  private completion: CompletedConfig | undefined;
   /** The options of the effective config being worked out, which its ensemble steps are resolved with. */
   private lastOptions: ResolveOptions = {};
   /** The ensembles whose effective config is being worked out (a cycle of ensembles ends there). */
@@ -398,7 +439,46 @@ class RunModel implements WorkspaceModel, ModelSource {
     return this.ws.isProvisionedElsewhere(dirname(this.dir)) && this.locked() === undefined;
   }
 
-  modelFile(config: ModelConfig): ModelFile {
+  get configFile(): string | undefined {
+    return this.layout().configPath;
+  }
+
+  get doc(): ConfigDocument | undefined {
+    const file = this.configFile;
+    // With a workspace kept across runs every config is read whole once and kept; a run of its own
+    // reads another model's config up to its first error (one read whole this run is reused).
+    const read = file ? this.ws.config(file, { stopAtFirstError: !this.ws.keptAcrossRuns }) : undefined;
+    return read && 'value' in read ? read : undefined;
+  }
+
+  get config(): ModelConfig | undefined {
+    const doc = this.doc;
+    return doc && !hasErrors(doc.diagnostics) ? doc.value : undefined;
+  }
+
+  signature(): ModelSignature | undefined {
+    const f = this.modelFile();
+    return f.format === 'onnx' && f.path ? this.ws.signature(f.path).signature : undefined;
+  }
+
+  completed(): CompletedConfig {
+    return (this.completion ??= completedConfig({
+      // A model without a config is, to Triton, the empty config it starts from.
+      config: this.configFile && !this.config ? undefined : (this.config ?? {}),
+      autofill: (c) => this.autofill(c),
+      modelFile: () => {
+        const f = this.modelFile(this.config ?? {});
+        return f.path ? { path: f.path, ...this.ws.signature(f.path) } : { ...(f.expected ? { expected: f.expected } : {}) };
+      },
+      // Where the backend looks for its script: the version directories, and the model directory (older layouts).
+      scriptTexts: (file) => [...this.layout().versionDirs.map((v) => join(v.path, file)), join(this.dir, file)].flatMap((p) => {
+        const read = this.ws.sources.text(p);
+        return read.kind === 'text' ? [read.text] : [];
+      }),
+    }, this.ws.servedAs(dirname(this.dir))));
+  }
+
+  modelFile(config: ModelConfig = this.config ?? {}): ModelFile {
     let f = this.files.get(config);
     if (!f) this.files.set(config, (f = locateModelFile(this.layout(), this.autofill(config).config, (p) => this.ws.tree.kind(p))));
     return f;
@@ -408,7 +488,9 @@ class RunModel implements WorkspaceModel, ModelSource {
     return this.ws.lock(dirname(this.dir)).lock?.models[this.name];
   }
 
-  effective(options: ResolveOptions = {}): ResolveResult {
+  effective(given: ResolveOptions = {}): ResolveResult {
+    // As the server the repository is served by would load it, unless the caller says otherwise.
+    const options = { ...this.ws.servedAs(dirname(this.dir)), ...given };
     return this.effectives.get(JSON.stringify(options), () => {
       this.lastOptions = options;
       return effectiveConfig(this, options);
@@ -420,11 +502,11 @@ class RunModel implements WorkspaceModel, ModelSource {
     return this.ws.tree.kind(path);
   }
 
-  config(file: string): ConfigRead {
+  readConfig(file: string): ConfigRead {
     return this.ws.config(file);
   }
 
-  signature(path: string): SignatureResult {
+  signatureAt(path: string): SignatureResult {
     return this.ws.signature(path);
   }
 
