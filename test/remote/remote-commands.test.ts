@@ -96,6 +96,6 @@ describe('commands on a repository URL', () => {
     const memory = (out: string) => (JSON.parse(out) as { messages: { ruleId: string; message: string }[] }[]).flatMap((f) => f.messages.filter((m) => m.ruleId === 'instance-memory').map((m) => m.message));
     // The weights are known from the lock: the estimate counts them, where it could not before.
     expect(memory(unlocked.stdout).join('\n')).toMatch(/without the weights of classifier/);
-    expect(memory(r.stdout).join('\n')).toMatch(/^estimated GPU memory: \d+ MiB on the GPU \(.*classifier: 1 x \(4 MiB of weights \+ 256 MiB per-instance overhead\)\); set a budget/);
+    expect(memory(r.stdout).join('\n')).toMatch(/^estimated GPU memory: \d+ MiB on the GPU \(.*classifier: 1 x \(4 MiB \+ 256 MiB\), as instances x \(weights \+ per-instance overhead\)\); set a budget/);
   });
 });

@@ -2,79 +2,73 @@ import { describe, expect, it } from 'vitest';
 import { missingDynamicAxis } from '../../src/lint/rules/correctness/missing-dynamic-axis.js';
 import { autocompleteSurprises } from '../../src/lint/rules/suspicious/autocomplete-surprises.js';
 import type { Rule } from '../../src/lint/rule.js';
-import { CLASSIFIER, check as checkWith, type Finding, type OnnxSpec } from '../lint/harness.js';
+import { CLASSIFIER, check, type OnnxSpec } from '../lint/harness.js';
+import { testRule } from '../support/rule-tester.js';
 import { QA_MODEL_NOBATCH } from './qa-model.js';
-
-const RULE = 'autocomplete-surprises';
-const check = (config: string, onnx?: OnnxSpec, rules: Rule[] = [autocompleteSurprises]): Promise<Finding[]> => checkWith(RULE, config, onnx, { rules });
-const quoted = (f: Finding): string | undefined => f.message.match(/\("([^"]*)"\)/)?.[1];
 
 const ORT = 'platform: "onnxruntime_onnx"\n';
 const IO = 'input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]\n';
 const FULL_IO = 'input [ { name: "input" data_type: TYPE_FP32 dims: [ -1, 3, 224, 224 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ -1, 1000 ] } ]\n';
+const UNBATCHABLE = `max_batch_size: 1\ninput [ { name: "INPUT0" data_type: TYPE_INT32 dims: [ 16 ] }, { name: "INPUT1" data_type: TYPE_INT32 dims: [ 16 ] } ]\n`;
+const SCALARS: OnnxSpec = { inputs: [['x', 'FLOAT', []]], outputs: [['y', 'FLOAT', []]] };
+/** The config, with the model file beside it. */
+const withModel = (config: string, onnx: OnnxSpec) => ({ files: { 'm/config.pbtxt': config, 'm/1/model.onnx': onnx } });
 
-describe('autocomplete-surprises', () => {
-  describe('valid', () => {
-    it('a batchable model with max_batch_size and its I/O listed', async () => {
-      expect(await check(`${ORT}max_batch_size: 8\n${IO}dynamic_batching { }\n`, CLASSIFIER)).toEqual([]);
-    });
+testRule('autocomplete-surprises', {
+  valid: [
+    { name: 'a batchable model with max_batch_size and its I/O listed', ...withModel(`${ORT}max_batch_size: 8\n${IO}dynamic_batching { }\n`, CLASSIFIER) },
+    { name: 'a config that leaves max_batch_size and I/O to auto-complete (the documented default)', ...withModel(ORT, CLASSIFIER) },
+    { name: 'an explicit max_batch_size: 0 with inputs and outputs listed means what it says', ...withModel(`${ORT}max_batch_size: 0\n${FULL_IO}`, CLASSIFIER) },
+    { name: 'a model that cannot batch, served with max_batch_size 0', ...withModel(`${ORT}max_batch_size: 0\n`, QA_MODEL_NOBATCH) },
+    { name: 'no model file: nothing is guessed about batching', config: `${ORT}max_batch_size: 0\n` },
+    // Auto-complete may still raise max_batch_size when there is no model to tell.
+    { name: 'dynamic_batching with max_batch_size 0 and no model file', config: `${ORT}dynamic_batching { }\n` },
+  ],
+  invalid: [
+    {
+      name: 'an explicit max_batch_size: 0 on a batchable model without both I/O lists is replaced by 4',
+      ...withModel(`${ORT}max_batch_size: 0\n`, CLASSIFIER),
+      errors: [{ messageId: 'maxBatchSizeZeroReplaced', severity: 'warning', line: 2, token: '0', data: { defaultMaxBatchSize: 4 } }],
+      output: null,
+    },
+    {
+      name: 'inputs and outputs listed without max_batch_size: auto-complete is skipped and batching never turned on',
+      ...withModel(`${ORT}${FULL_IO}`, CLASSIFIER),
+      errors: [{ messageId: 'batchableButNotBatching', severity: 'warning', line: 2, token: 'input', data: { model: 'm' } }],
+    },
+    {
+      name: 'max_batch_size > 0 on a model with a fixed first dimension, when missing-dynamic-axis is off',
+      ...withModel(UNBATCHABLE, QA_MODEL_NOBATCH),
+      errors: [{ messageId: 'maxBatchSizeUnbatchable', severity: 'error', token: '1', data: { mbs: 1, direction: 'input', name: 'INPUT0', dim: '16', shape: '[16]', model: 'm' } }],
+    },
+    {
+      name: 'max_batch_size > 0 on a model with scalar inputs',
+      ...withModel('max_batch_size: 1\n', SCALARS),
+      errors: [{ messageId: 'maxBatchSizeUnbatchableScalar', severity: 'error', token: '1', data: { mbs: 1, direction: 'input', name: 'x', model: 'm' } }],
+    },
+    {
+      name: 'version_policy {} serves every version',
+      config: `${ORT}version_policy { }\n`,
+      errors: [{ messageId: 'emptyVersionPolicy', severity: 'warning', token: 'version_policy' }],
+    },
+    {
+      name: 'dynamic_batching with max_batch_size 0 that stays 0: I/O listed',
+      ...withModel(`${ORT}max_batch_size: 0\n${FULL_IO}dynamic_batching { }\n`, CLASSIFIER),
+      errors: [{ messageId: 'dynamicBatchingWithoutBatching', severity: 'warning', token: 'dynamic_batching' }],
+    },
+    {
+      name: 'dynamic_batching with max_batch_size 0 that stays 0: a model that cannot batch',
+      ...withModel(`${ORT}dynamic_batching { }\n`, QA_MODEL_NOBATCH),
+      errors: [{ messageId: 'dynamicBatchingWithoutBatching', token: 'dynamic_batching' }],
+    },
+  ],
+});
 
-    it('a config that leaves max_batch_size and I/O to auto-complete (the documented default)', async () => {
-      expect(await check(ORT, CLASSIFIER)).toEqual([]);
-    });
-
-    it('an explicit max_batch_size: 0 with inputs and outputs listed means what it says', async () => {
-      expect(await check(`${ORT}max_batch_size: 0\n${FULL_IO}`, CLASSIFIER)).toEqual([]);
-    });
-
-    it('a model that cannot batch, served with max_batch_size 0', async () => {
-      expect(await check(`${ORT}max_batch_size: 0\n`, QA_MODEL_NOBATCH)).toEqual([]);
-    });
-
-    it('no model file: nothing is guessed about batching', async () => {
-      expect(await check(`${ORT}max_batch_size: 0\n`)).toEqual([]);
-    });
-  });
-
-  describe('invalid', () => {
-    it('an explicit max_batch_size: 0 on a batchable model without both I/O lists is replaced by 4', async () => {
-      const [f, ...rest] = await check(`${ORT}max_batch_size: 0\n`, CLASSIFIER);
-      expect(rest).toEqual([]);
-      expect(f).toMatchObject({ severity: 'warning', line: 2, token: '0' });
-      expect(f!.message).toContain('max_batch_size: 0 is replaced by 4');
-    });
-
-    it('inputs and outputs listed without max_batch_size: auto-complete is skipped and batching never turned on', async () => {
-      const [f, ...rest] = await check(`${ORT}${FULL_IO}`, CLASSIFIER);
-      expect(rest).toEqual([]);
-      expect(f).toMatchObject({ severity: 'warning', line: 2, token: 'input' });
-      expect(quoted(f!)).toBe("skipping model configuration auto-complete for 'm': inputs and outputs already specified");
-    });
-
-    it('max_batch_size > 0 on a model that cannot batch, when missing-dynamic-axis is off', async () => {
-      const config = `max_batch_size: 1\ninput [ { name: "INPUT0" data_type: TYPE_INT32 dims: [ 16 ] }, { name: "INPUT1" data_type: TYPE_INT32 dims: [ 16 ] } ]\n`;
-      const [f, ...rest] = await check(config, QA_MODEL_NOBATCH);
-      expect(rest).toEqual([]);
-      expect(f).toMatchObject({ severity: 'error', token: '1' });
-      expect(quoted(f!)).toBe("autofill failed for model 'm': model does not support batching while non-zero max_batch_size is specified");
-      // missing-dynamic-axis reports the same problem; this rule then stays quiet.
-      expect(await check(config, QA_MODEL_NOBATCH, [autocompleteSurprises, missingDynamicAxis])).toEqual([]);
-    });
-
-    it('version_policy {} serves every version', async () => {
-      const [f] = await check(`${ORT}version_policy { }\n`);
-      expect(f).toMatchObject({ severity: 'warning', token: 'version_policy' });
-      expect(f!.message).toContain('selects every version directory');
-    });
-
-    it('dynamic_batching with max_batch_size 0 that stays 0', async () => {
-      const listed = await check(`${ORT}max_batch_size: 0\n${FULL_IO}dynamic_batching { }\n`, CLASSIFIER);
-      expect(listed.map((x) => [x.severity, x.token])).toEqual([['warning', 'dynamic_batching']]);
-      expect(listed[0]!.message).toContain('dynamic_batching has no effect with max_batch_size 0');
-      const unbatchable = await check(`${ORT}dynamic_batching { }\n`, QA_MODEL_NOBATCH);
-      expect(unbatchable.map((x) => x.token)).toEqual(['dynamic_batching']);
-      // Auto-complete may still raise max_batch_size when there is no model to tell.
-      expect(await check(`${ORT}dynamic_batching { }\n`)).toEqual([]);
-    });
+describe('autocomplete-surprises beside missing-dynamic-axis', () => {
+  it('missing-dynamic-axis reports an unbatchable model with max_batch_size > 0; this rule then stays quiet', async () => {
+    const run = (rules: Rule[]) => check('autocomplete-surprises', UNBATCHABLE, QA_MODEL_NOBATCH, { rules });
+    expect((await run([autocompleteSurprises])).length).toBe(1);
+    expect(await run([autocompleteSurprises, missingDynamicAxis])).toEqual([]);
   });
 });
+

@@ -1,19 +1,25 @@
-import { describe, expect, it } from 'vitest';
-import { lintConfigData, lintFilesData } from './rule-data.js';
+import { testRule } from '../support/rule-tester.js';
 
-const ID = 'decoupled-clients';
+const VLLM = { 'v/config.pbtxt': 'backend: "vllm"\n', 'v/1/model.json': '{"model":"x"}' };
 
-describe(ID, () => {
-  it('notes a decoupled model on its decoupled field', async () => {
-    const [f, ...rest] = await lintConfigData(ID, 'backend: "python"\nmodel_transaction_policy { decoupled: true }\n', 'llm');
-    expect(rest).toEqual([]);
-    expect(f).toMatchObject({ severity: 'info', token: 'true' });
-    expect(f!.message).toContain('/v2/models/llm/generate_stream');
-  });
-  it('notes a vLLM model, decoupled by auto-complete; not with auto-complete off, and not a model that is not decoupled', async () => {
-    const files = { 'v/config.pbtxt': 'backend: "vllm"\n', 'v/1/model.json': '{"model":"x"}' };
-    expect((await lintFilesData(ID, files, ['v'])).map((f) => f.token)).toEqual(['"vllm"']);
-    expect(await lintFilesData(ID, { ...files, 'tritonc.config.json': '{"server":{"disableAutoCompleteConfig":true}}' }, ['v'])).toEqual([]);
-    expect(await lintConfigData(ID, 'backend: "python"\nmodel_transaction_policy { decoupled: false }\n')).toEqual([]);
-  });
+testRule('decoupled-clients', {
+  valid: [
+    { name: 'a model that is not decoupled', config: 'backend: "python"\nmodel_transaction_policy { decoupled: false }\n' },
+    { name: 'a vLLM model with auto-complete off', files: VLLM, targets: ['v'], settings: { server: { disableAutoCompleteConfig: true } } },
+  ],
+  invalid: [
+    {
+      name: 'notes a decoupled model on its decoupled field',
+      files: { 'llm/config.pbtxt': 'backend: "python"\nmodel_transaction_policy { decoupled: true }\n' },
+      targets: ['llm'],
+      errors: [{ messageId: 'decoupled', severity: 'info', token: 'true', line: 2, data: { name: 'llm' } }],
+      output: null,
+    },
+    {
+      name: 'notes a vLLM model, decoupled by auto-complete, on its backend',
+      files: VLLM,
+      targets: ['v'],
+      errors: [{ messageId: 'decoupledByVllm', severity: 'info', token: '"vllm"', path: ['backend'], data: { name: 'v' } }],
+    },
+  ],
 });

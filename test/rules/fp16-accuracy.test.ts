@@ -1,5 +1,4 @@
-import { describe, expect, it } from 'vitest';
-import { check } from '../lint/harness.js';
+import { testRule } from '../support/rule-tester.js';
 
 const trt = (mode: string) => `name: "m"
 optimization { execution_accelerators { gpu_execution_accelerator : [ {
@@ -8,24 +7,26 @@ optimization { execution_accelerators { gpu_execution_accelerator : [ {
   parameters { key: "max_workspace_size_bytes" value: "1073741824" }
 } ] } }
 `;
+const AT = ['optimization', 'execution_accelerators', 'gpu_execution_accelerator', 0, 'parameters', 'precision_mode'];
 
-describe('fp16-accuracy', () => {
-  describe('valid', () => {
-    it('FP32 TensorRT, and no accelerator', async () => {
-      expect(await check('fp16-accuracy', trt('FP32'))).toEqual([]);
-      expect(await check('fp16-accuracy', 'name: "m"\n')).toEqual([]);
-    });
-    it('a precision_mode on a non-TensorRT accelerator is not ours to judge', async () => {
-      expect(await check('fp16-accuracy', trt('FP16').replace('"tensorrt"', '"cuda"'))).toEqual([]);
-    });
-  });
-  describe('invalid', () => {
-    it.each(['FP16', 'BF16', 'INT8'])('%s: info on the precision_mode value', async (mode) => {
-      const [f, ...rest] = await check('fp16-accuracy', trt(mode));
-      expect(rest).toEqual([]);
-      expect(f).toMatchObject({ severity: 'info', token: `"${mode}"`, line: 4 });
-      expect(f!.message).toContain(`precision_mode ${mode} runs the model through TensorRT in reduced precision`);
-      expect(f!.message).toContain('re-run the accuracy suite');
-    });
-  });
+testRule('fp16-accuracy', {
+  valid: [
+    { name: 'FP32 TensorRT', config: trt('FP32') },
+    { name: 'no accelerator', config: 'name: "m"\n' },
+    { name: 'a precision_mode on a non-TensorRT accelerator is not ours to judge', config: trt('FP16').replace('"tensorrt"', '"cuda"') },
+  ],
+  invalid: [
+    ...['FP16', 'BF16'].map((mode) => ({
+      name: `${mode}: info on the precision_mode value`,
+      config: trt(mode),
+      errors: [{ messageId: 'reducedPrecision', severity: 'info' as const, token: `"${mode}"`, line: 4, path: AT, data: { mode, precisionMode: mode } }],
+      output: null,
+    })),
+    {
+      name: 'INT8: info on the precision_mode value, with the calibration table',
+      config: trt('INT8'),
+      errors: [{ messageId: 'reducedPrecisionInt8', severity: 'info', token: '"INT8"', line: 4, path: AT, data: { mode: 'INT8', precisionMode: 'INT8' } }],
+      output: null,
+    },
+  ],
 });

@@ -1,48 +1,44 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { check, findings, lintDir, writeRepo } from '../lint/harness.js';
+import { testRule } from '../support/rule-tester.js';
 
 const config = (delay: number) => `name: "m"\nmax_batch_size: 8\ndynamic_batching { max_queue_delay_microseconds: ${delay} }\n`;
 
-describe('queue-delay', () => {
-  describe('valid', () => {
-    it('a delay within the default 10 ms threshold', async () => {
-      expect(await check('queue-delay', config(5000))).toEqual([]);
-      expect(await check('queue-delay', config(10000))).toEqual([]);
-    });
-    it('no delay at all', async () => {
-      expect(await check('queue-delay', 'max_batch_size: 8\ndynamic_batching { }\n')).toEqual([]);
-    });
-  });
-
-  describe('invalid', () => {
-    it('warns above 10 ms, on the value, in ms', async () => {
-      const [f] = await check('queue-delay', config(50000));
-      expect(f).toMatchObject({ severity: 'warning', token: '50000', line: 3 });
-      expect(f!.message).toMatch(/^max_queue_delay_microseconds: 50000 \(50 ms\) lets a request wait up to 50 ms for a batch to fill; above 10 ms this trades latency for throughput\. Start at 2-5 ms/);
-    });
-    it('checks the sequence batcher strategies too', async () => {
-      const [f] = await check('queue-delay', 'max_batch_size: 8\nsequence_batching { oldest { max_queue_delay_microseconds: 20000 } }\n');
-      expect(f).toMatchObject({ token: '20000' });
-    });
-    it('takes a threshold from the settings', async () => {
-      const dir = await writeRepo({ 'm/config.pbtxt': config(5000), 'tritonc.config.json': JSON.stringify({ rules: { 'queue-delay': ['warn', { threshold: '2ms' }] } }) });
-      const [f] = findings(lintDir(dir), 'queue-delay');
-      expect(f!.message).toContain('above 2 ms');
-    });
-    it('with a latency budget, warns when the delay takes more than a fraction (default 25%) of it', async () => {
-      const dir = await writeRepo({ 'm/config.pbtxt': config(8000), 'tritonc.config.json': JSON.stringify({ latencyBudget: '20ms' }) });
-      const [f] = findings(lintDir(dir), 'queue-delay');
-      expect(f!.message).toBe(
-        'max_queue_delay_microseconds: 8000 (8 ms) is 40% of the 20 ms latency budget: a request can wait that long before it even runs. Keep it within 25% (5000 or less), and raise it only while perf_analyzer shows throughput gains within the budget',
-      );
-      writeFileSync(join(dir, 'tritonc.config.json'), JSON.stringify({ latencyBudget: '100ms' }));
-      expect(findings(lintDir(dir), 'queue-delay')).toEqual([]);
-    });
-    it('can be raised to an error', async () => {
-      const [f] = await check('queue-delay', config(50000), undefined, { ruleLevels: { 'queue-delay': 'error' } });
-      expect(f!.severity).toBe('error');
-    });
-  });
+testRule('queue-delay', {
+  valid: [
+    { name: 'a delay within the default 10 ms threshold', config: config(5000) },
+    { name: 'a delay at the default 10 ms threshold', config: config(10000) },
+    { name: 'no delay at all', config: 'max_batch_size: 8\ndynamic_batching { }\n' },
+    { name: 'within 25% of a latency budget', config: config(8000), settings: { latencyBudget: '100ms' } },
+  ],
+  invalid: [
+    {
+      name: 'warns above 10 ms, on the value, in ms',
+      config: config(50000),
+      errors: [{ messageId: 'delayOverThreshold', severity: 'warning', token: '50000', line: 3, path: ['dynamic_batching', 'max_queue_delay_microseconds'], data: { delayUs: 50000, delay: '50 ms', threshold: '10 ms', thresholdUs: 10000 } }],
+      output: null,
+    },
+    {
+      name: 'checks the sequence batcher strategies too',
+      config: 'max_batch_size: 8\nsequence_batching { oldest { max_queue_delay_microseconds: 20000 } }\n',
+      errors: [{ messageId: 'delayOverThreshold', token: '20000', path: ['sequence_batching', 'oldest', 'max_queue_delay_microseconds'], data: { delayUs: 20000, delay: '20 ms' } }],
+    },
+    {
+      name: 'takes a threshold from the settings',
+      config: config(5000),
+      settings: { rules: { 'queue-delay': ['warn', { threshold: '2ms' }] } },
+      errors: [{ messageId: 'delayOverThreshold', data: { delayUs: 5000, threshold: '2 ms', thresholdUs: 2000 } }],
+    },
+    {
+      name: 'with a latency budget, warns when the delay takes more than a fraction (default 25%) of it',
+      config: config(8000),
+      settings: { latencyBudget: '20ms' },
+      errors: [{ messageId: 'delayOverBudget', severity: 'warning', token: '8000', data: { delayUs: 8000, delay: '8 ms', percent: 40, budget: '20 ms', budgetUs: 20000, fractionPercent: 25, limit: 5000, limitUs: 5000 } }],
+      output: null,
+    },
+    {
+      name: 'can be raised to an error',
+      config: config(50000),
+      options: { ruleLevels: { 'queue-delay': 'error' } },
+      errors: [{ messageId: 'delayOverThreshold', severity: 'error' }],
+    },
+  ],
 });

@@ -114,7 +114,7 @@ describe('lint --cache: model summaries', () => {
     let cached: string[] = [];
     const read = configsRead(() => (cached = findingsOf(dir, 'models/a/config.pbtxt', { cacheFile })));
     expect(cached).toEqual(findingsOf(dir, 'models/a/config.pbtxt'));
-    expect(cached.join('\n')).toContain('b: 5 instances');
+    expect(cached.join('\n')).toContain('b: 5 x 800 B');
     expect(read.sort()).toEqual([join(dir, 'models/a/config.pbtxt'), b]);
   });
 

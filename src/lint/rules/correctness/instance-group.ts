@@ -22,15 +22,51 @@ function stoi(text: string): number | undefined {
   return v >= -(2 ** 31) && v < 2 ** 31 ? v : undefined;
 }
 
+// One message per wording (kind, where the GPU count comes from, platform known or not): Triton's
+// messages are quoted verbatim, with only names and numbers filled in.
 const messages = {
-  allGroupsPassive: 'every instance group is passive: Triton loads the instances but never schedules requests on them, so every request waits; make at least one group non-passive (remove passive: true)',
-  gpusOnNonGpuGroup: 'a {{kind}} group runs {{where}} and may not list GPUs, so Triton refuses the model ("{{prefix}} has kind {{kind}} but specifies one or more GPUs"); remove gpus{{tritonNote}}',
-  unknownGpuId: 'gpu id {{id}} is not a GPU (ids count from 0){{kindNote}} ("{{tritonMessage}}"); list GPU ids from 0, or remove gpus to use every GPU',
-  gpuIdBeyondCount: 'gpu id {{id}} is not one of the {{count}} GPU{{plural}} the servers have (ids {{ids}}){{source}}{{kindNote}} ("{{tritonMessage}}"); list GPU ids below {{count}}, or remove gpus to use every GPU{{countFix}}',
-  gpuGroupWithoutGpus: 'the settings say the servers have no GPU (gpu.count: 0), so Triton refuses this {{kind}} group{{kindNote}} ("{{tritonMessage}}"); use kind: KIND_CPU without gpus',
-  profileNotTensorrt: `profile selects TensorRT optimization profiles, and this model's platform is {{platformShown}}{{guessNote}}, so Triton refuses the model ("{{prefix}} and platform {{platform}}specifies profile field which is only supported for TensorRT models"); remove profile`,
-  profileNotIndex: 'profile {{profileText}} is not the index of a TensorRT optimization profile, so Triton refuses the model ("{{tritonMessage}}"); write the profile index as a string, e.g. profile: [ "0" ]',
-  countNotPositive: 'count {{count}} is not a number of instances: Triton silently uses the default ({{dflt}}) instead; set count: 1 or more',
+  allGroupsPassive:
+    'every instance group is passive: Triton loads the instances but never schedules requests on them, so every request waits; make at least one group non-passive (remove passive: true)',
+  gpusOnCpuGroup:
+    'a KIND_CPU group runs on the CPU and may not list GPUs, so Triton refuses the model ("instance group {{group}} of model {{model}} has kind KIND_CPU but specifies one or more GPUs"); remove gpus, or use kind: KIND_GPU',
+  gpusOnModelGroup:
+    'a KIND_MODEL group runs where the model places itself and may not list GPUs, so Triton refuses the model ("instance group {{group}} of model {{model}} has kind KIND_MODEL but specifies one or more GPUs"); remove gpus',
+  unknownGpuId:
+    'gpu id {{id}} is not a GPU (ids count from 0), so Triton refuses the model ("instance group {{group}} of model {{model}} specifies invalid or unsupported gpu id {{id}}. GPUs with at least the minimum required CUDA compute compatibility of <cc> are: <ids>"); list GPU ids from 0, or remove gpus to use every GPU',
+  unknownGpuIdAuto:
+    'gpu id {{id}} is not a GPU (ids count from 0), so Triton turns this KIND_AUTO group into KIND_CPU and then refuses its GPU list ("instance group {{group}} of model {{model}} has kind KIND_CPU but specifies one or more GPUs"); list GPU ids from 0, or remove gpus to use every GPU',
+  gpuIdBeyondCount:
+    'gpu id {{id}} is not one of the servers\' GPU ids ({{ids}}, from {{source}}), so Triton refuses the model ("instance group {{group}} of model {{model}} specifies invalid or unsupported gpu id {{id}}. GPUs with at least the minimum required CUDA compute compatibility of <cc> are: {{ids}}"); list GPU ids below {{count}}, or remove gpus to use every GPU',
+  gpuIdBeyondCountAuto:
+    'gpu id {{id}} is not one of the servers\' GPU ids ({{ids}}, from {{source}}), so Triton turns this KIND_AUTO group into KIND_CPU and then refuses its GPU list ("instance group {{group}} of model {{model}} has kind KIND_CPU but specifies one or more GPUs"); list GPU ids below {{count}}, or remove gpus to use every GPU',
+  gpuIdBeyondAnyServer:
+    'gpu id {{id}} is not one of the servers\' GPU ids ({{ids}}; the count is not set, and no server has more than {{maxGpus}}), so Triton refuses the model ("instance group {{group}} of model {{model}} specifies invalid or unsupported gpu id {{id}}. GPUs with at least the minimum required CUDA compute compatibility of <cc> are: {{ids}}"); list GPU ids below {{count}}, or remove gpus to use every GPU; if the servers have more GPUs, say so with --gpus N or gpu.count in tritonc.config.json',
+  gpuIdBeyondAnyServerAuto:
+    'gpu id {{id}} is not one of the servers\' GPU ids ({{ids}}; the count is not set, and no server has more than {{maxGpus}}), so Triton turns this KIND_AUTO group into KIND_CPU and then refuses its GPU list ("instance group {{group}} of model {{model}} has kind KIND_CPU but specifies one or more GPUs"); list GPU ids below {{count}}, or remove gpus to use every GPU; if the servers have more GPUs, say so with --gpus N or gpu.count in tritonc.config.json',
+  gpuGroupWithoutGpus:
+    'the settings say the servers have no GPU (gpu.count: 0), so Triton refuses this KIND_GPU group ("instance group {{group}} of model {{model}} has kind KIND_GPU but no GPUs are available"); use kind: KIND_CPU without gpus',
+  gpuGroupWithoutGpusListed:
+    'the settings say the servers have no GPU (gpu.count: 0), so Triton refuses this KIND_GPU group ("instance group {{group}} of model {{model}} specifies invalid or unsupported gpu id {{id}}. GPUs with at least the minimum required CUDA compute compatibility of <cc> are: "); use kind: KIND_CPU without gpus',
+  gpuGroupWithoutGpusAuto:
+    'the settings say the servers have no GPU (gpu.count: 0), so Triton refuses this KIND_AUTO group (it becomes KIND_CPU, still listing GPUs) ("instance group {{group}} of model {{model}} has kind KIND_CPU but specifies one or more GPUs"); use kind: KIND_CPU without gpus',
+  profileNotTensorrt:
+    'profile selects TensorRT optimization profiles, and this model\'s platform is \'{{platform}}\', so Triton refuses the model ("instance group {{group}} of model {{model}} and platform {{platform}}specifies profile field which is only supported for TensorRT models"); remove profile',
+  profileNotTensorrtNoPlatform:
+    'profile selects TensorRT optimization profiles, and this model\'s platform is not set, so Triton refuses the model ("instance group {{group}} of model {{model}} and platform specifies profile field which is only supported for TensorRT models"); remove profile',
+  profileNotTensorrtGuessed:
+    'profile selects TensorRT optimization profiles, and this model\'s platform is not set (no version directory to infer it from), so Triton refuses the model ("instance group {{group}} of model {{model}} and platform specifies profile field which is only supported for TensorRT models"); remove profile',
+  profileEmpty:
+    'profile {{profileText}} is not the index of a TensorRT optimization profile, so Triton refuses the model ("profile name must not be empty"); write the profile index as a string, e.g. profile: [ "0" ]',
+  profileNotIndex:
+    'profile {{profileText}} is not the index of a TensorRT optimization profile, so Triton refuses the model ("unable to parse \'{{profile}}\': stoi"); write the profile index as a string, e.g. profile: [ "0" ]',
+  profileNegative:
+    'profile {{profileText}} is not the index of a TensorRT optimization profile, so Triton refuses the model ("instance group {{group}} of model {{model}} and platform {{platform}} specifies invalid profile {{profile}}. The field should contain the string representation of a non-negative integer."); write the profile index as a string, e.g. profile: [ "0" ]',
+  countNotPositive:
+    'count {{count}} is not a number of instances: Triton silently uses the default ({{dflt}}) instead; set count: 1 or more',
+  countNotPositiveGpu:
+    'count {{count}} is not a number of instances: Triton silently uses the default (1 on each GPU) instead; set count: 1 or more',
+  countNotPositiveAuto:
+    'count {{count}} is not a number of instances: Triton silently uses the default (1 on each GPU, or {{dflt}} on a server without GPUs) instead; set count: 1 or more',
 } as const;
 
 type Ctx = ModelContext<undefined, typeof messages>;
@@ -73,31 +109,19 @@ export const instanceGroup = defineModelRule({
   },
 });
 
-function checkGroup(ctx: Ctx, g: ModelInstanceGroup, path: PathSegment[], group: string, name: string): void {
+function checkGroup(ctx: Ctx, g: ModelInstanceGroup, path: PathSegment[], group: string, model: string): void {
   const kind = kindOf(g);
   const gpus = g.gpus ?? [];
   const gpusPath = [...path, 'gpus'];
-  const prefix = `instance group ${group} of model ${name}`;
+  // KIND_AUTO with an id that is not a usable GPU becomes KIND_CPU, still listing the GPUs.
+  const auto = kind === 'KIND_AUTO';
 
   if ((kind === 'KIND_CPU' || kind === 'KIND_MODEL') && gpus.length) {
-    ctx.report({
-      path: [...gpusPath, 0],
-      messageId: 'gpusOnNonGpuGroup',
-      data: { group, kind, gpus, where: kind === 'KIND_CPU' ? 'on the CPU' : 'where the model places itself', prefix, tritonNote: kind === 'KIND_CPU' ? ', or use kind: KIND_GPU' : '' },
-    });
-  } else if (kind === 'KIND_GPU' || kind === 'KIND_AUTO') {
+    ctx.report({ path: [...gpusPath, 0], messageId: kind === 'KIND_CPU' ? 'gpusOnCpuGroup' : 'gpusOnModelGroup', data: { group, model, kind, gpus } });
+  } else if (kind === 'KIND_GPU' || auto) {
     const bad = gpus.findIndex((id) => id < 0);
     if (bad >= 0) {
-      const id = gpus[bad]!;
-      // KIND_AUTO with an id that is not a usable GPU becomes KIND_CPU, still listing the GPUs.
-      const tritonMessage = kind === 'KIND_GPU'
-        ? `${prefix} specifies invalid or unsupported gpu id ${id}. GPUs with at least the minimum required CUDA compute compatibility of <cc> are: <ids>`
-        : `${prefix} has kind KIND_CPU but specifies one or more GPUs`;
-      ctx.report({
-        path: [...gpusPath, bad],
-        messageId: 'unknownGpuId',
-        data: { group, id, kindNote: kind === 'KIND_AUTO' ? ', so Triton turns this KIND_AUTO group into KIND_CPU and then refuses its GPU list' : ', so Triton refuses the model', tritonMessage },
-      });
+      ctx.report({ path: [...gpusPath, bad], messageId: auto ? 'unknownGpuIdAuto' : 'unknownGpuId', data: { group, model, kind, id: gpus[bad]! } });
     }
     // Ids past the servers' GPU count: what resolve refuses for the same count (core ValidateInstanceGroup).
     // Without a count from the user, the default of 1 is no fact of their servers: only ids past what
@@ -106,37 +130,18 @@ function checkGroup(ctx: Ctx, g: ModelInstanceGroup, path: PathSegment[], group:
     const count = ctx.settings.gpu.count;
     const beyond = bad < 0 && count > 0 ? gpus.findIndex((id) => id >= (source ? count : MAX_GPUS_PER_SERVER)) : -1;
     if (beyond >= 0) {
-      const id = gpus[beyond]!;
-      const ids = Array.from({ length: count }, (_, i) => i).join(', ');
-      const tritonMessage = kind === 'KIND_GPU'
-        ? `${prefix} specifies invalid or unsupported gpu id ${id}. GPUs with at least the minimum required CUDA compute compatibility of <cc> are: ${ids}`
-        : `${prefix} has kind KIND_CPU but specifies one or more GPUs`;
-      ctx.report({
-        path: [...gpusPath, beyond],
-        // A count the user gave is a fact of the servers; the default (1) only a guess.
-        severity: source ? 'error' : 'warning',
-        messageId: 'gpuIdBeyondCount',
-        data: {
-          id, count, plural: count === 1 ? '' : 's', ids,
-          source: source ? ` (${source})` : ` (the count is not set, and no server has more than ${MAX_GPUS_PER_SERVER})`,
-          kindNote: kind === 'KIND_AUTO' ? ', so Triton turns this KIND_AUTO group into KIND_CPU and then refuses its GPU list' : ', so Triton refuses the model',
-          tritonMessage,
-          countFix: source ? '' : '; if the servers have more GPUs, say so with --gpus N or gpu.count in tritonc.config.json',
-        },
-      });
+      const data = { group, model, kind, id: gpus[beyond]!, count, ids: Array.from({ length: count }, (_, i) => i).join(', ') };
+      const at = [...gpusPath, beyond];
+      // A count the user gave is a fact of the servers; the default (1) only a guess.
+      if (source) ctx.report({ path: at, severity: 'error', messageId: auto ? 'gpuIdBeyondCountAuto' : 'gpuIdBeyondCount', data: { ...data, source } });
+      else ctx.report({ path: at, severity: 'warning', messageId: auto ? 'gpuIdBeyondAnyServerAuto' : 'gpuIdBeyondAnyServer', data: { ...data, maxGpus: MAX_GPUS_PER_SERVER } });
     }
     if (ctx.settings.gpu.count === 0 && bad < 0 && (kind === 'KIND_GPU' || gpus.length)) {
       // The settings say the servers have no GPU.
-      const tritonMessage = kind === 'KIND_AUTO'
-        ? `${prefix} has kind KIND_CPU but specifies one or more GPUs`
-        : gpus.length
-          ? `${prefix} specifies invalid or unsupported gpu id ${gpus[0]}. GPUs with at least the minimum required CUDA compute compatibility of <cc> are: `
-          : `${prefix} has kind KIND_GPU but no GPUs are available`;
-      ctx.report({
-        path: gpus.length ? [...gpusPath, 0] : g.kind !== undefined ? [...path, 'kind'] : path,
-        messageId: 'gpuGroupWithoutGpus',
-        data: { group, kind, kindNote: kind === 'KIND_AUTO' ? ' (it becomes KIND_CPU, still listing GPUs)' : '', tritonMessage },
-      });
+      const at = gpus.length ? [...gpusPath, 0] : g.kind !== undefined ? [...path, 'kind'] : path;
+      if (auto) ctx.report({ path: at, messageId: 'gpuGroupWithoutGpusAuto', data: { group, model, kind } });
+      else if (gpus.length) ctx.report({ path: at, messageId: 'gpuGroupWithoutGpusListed', data: { group, model, kind, id: gpus[0]! } });
+      else ctx.report({ path: at, messageId: 'gpuGroupWithoutGpus', data: { group, model, kind } });
     }
   }
 
@@ -145,29 +150,17 @@ function checkGroup(ctx: Ctx, g: ModelInstanceGroup, path: PathSegment[], group:
     const settled = settledBackend(ctx);
     if (!isTensorrtPlatform(settled.platform)) {
       const guessed = settled.guessed;
-      ctx.report({
-        path: [...path, 'profile', 0],
-        severity: guessed ? 'warning' : 'error',
-        messageId: 'profileNotTensorrt',
-        data: { group, platform: settled.platform, platformShown: settled.platform ? `'${settled.platform}'` : 'not set', guessNote: guessed ? ' (no version directory to infer it from)' : '', prefix },
-      });
+      const base = { path: [...path, 'profile', 0], severity: guessed ? ('warning' as const) : ('error' as const) };
+      const data = { group, model, platform: settled.platform };
+      // A guess is made only when nothing names the platform, so a guessed platform is not set.
+      if (settled.platform) ctx.report({ ...base, messageId: 'profileNotTensorrt', data });
+      else ctx.report({ ...base, messageId: guessed ? 'profileNotTensorrtGuessed' : 'profileNotTensorrtNoPlatform', data });
     } else {
       profiles.forEach((p, k) => {
-        const at = [...path, 'profile', k];
         const index = stoi(p);
-        const tritonMessage = p === ''
-          ? 'profile name must not be empty'
-          : index === undefined
-            ? `unable to parse '${p}': stoi`
-            : index < 0
-              ? `${prefix} and platform ${settled.platform} specifies invalid profile ${p}. The field should contain the string representation of a non-negative integer.`
-              : undefined;
-        if (!tritonMessage) return;
-        ctx.report({
-          path: at,
-          messageId: 'profileNotIndex',
-          data: { group, profile: p, profileText: JSON.stringify(p), tritonMessage },
-        });
+        const messageId = p === '' ? 'profileEmpty' : index === undefined ? 'profileNotIndex' : index < 0 ? 'profileNegative' : undefined;
+        if (!messageId) return;
+        ctx.report({ path: [...path, 'profile', k], messageId, data: { group, model, platform: settled.platform, profile: p, profileText: JSON.stringify(p) } });
       });
     }
   }
@@ -175,12 +168,10 @@ function checkGroup(ctx: Ctx, g: ModelInstanceGroup, path: PathSegment[], group:
   if (g.count !== undefined && g.count < 1) {
     const backend = settledBackend(ctx).backend;
     const cpu = backend === 'onnxruntime' || backend === 'tensorflow' ? 2 : 1;
-    const dflt = kind === 'KIND_CPU' ? `${cpu}` : kind === 'KIND_AUTO' ? `1 on each GPU, or ${cpu} on a server without GPUs` : kind === 'KIND_GPU' ? '1 on each GPU' : '1';
-    ctx.report({
-      path: [...path, 'count'],
-      severity: 'warning',
-      messageId: 'countNotPositive',
-      data: { group, count: g.count, dflt },
-    });
+    const at = { path: [...path, 'count'], severity: 'warning' as const };
+    const data = { group, count: g.count };
+    if (kind === 'KIND_GPU') ctx.report({ ...at, messageId: 'countNotPositiveGpu', data });
+    else if (auto) ctx.report({ ...at, messageId: 'countNotPositiveAuto', data: { ...data, dflt: cpu } });
+    else ctx.report({ ...at, messageId: 'countNotPositive', data: { ...data, dflt: kind === 'KIND_CPU' ? cpu : 1 } });
   }
 }

@@ -36,12 +36,33 @@ export const instanceMemory = defineRepositoryRule<Options>({
     prevents: [
       'onnx runtime error 6: Exception during initialization: <...>/bfc_arena.cc:<line> void* onnxruntime::BFCArena::AllocateRawInternal(<...>) Failed to allocate memory for requested buffer of size <n>',
     ],
+    // One message per wording: the GPU of a one-GPU server or each of several GPUs, and with or
+    // without models whose weights are not counted.
     messages: {
-      estimate: 'estimated GPU memory: {{total}} on {{where}} ({{parts}}){{unsized}}; set a budget to check it (--gpu-memory 24GiB, or "gpu": { "preset": "A10G" } in tritonc.config.json)',
+      estimate:
+        'estimated GPU memory: {{total}} on the GPU ({{parts}}, as instances x (weights + per-instance overhead)); set a budget to check it (--gpu-memory 24GiB, or "gpu": { "preset": "A10G" } in tritonc.config.json)',
+      estimateUnsized:
+        'estimated GPU memory: {{total}} on the GPU ({{parts}}, as instances x (weights + per-instance overhead)) without the weights of {{unsized}}, which their backends load themselves (counted at the per-instance overhead only); set a budget to check it (--gpu-memory 24GiB, or "gpu": { "preset": "A10G" } in tritonc.config.json)',
+      estimatePerGpu:
+        'estimated GPU memory: {{total}} on each GPU in [{{gpuIds}}] ({{parts}}, as instances x (weights + per-instance overhead)); set a budget to check it (--gpu-memory 24GiB, or "gpu": { "preset": "A10G" } in tritonc.config.json)',
+      estimatePerGpuUnsized:
+        'estimated GPU memory: {{total}} on each GPU in [{{gpuIds}}] ({{parts}}, as instances x (weights + per-instance overhead)) without the weights of {{unsized}}, which their backends load themselves (counted at the per-instance overhead only); set a budget to check it (--gpu-memory 24GiB, or "gpu": { "preset": "A10G" } in tritonc.config.json)',
       overBudget:
-        'estimated memory on {{where}}: {{total}} of {{budget}} ({{percent}}%) = {{parts}}. Triton will fail to load the models that come last (CUDA out of memory). Lower instance_group count, spread models over GPUs with gpus: [...], or serve on a larger GPU',
+        'estimated memory on the GPU: {{total}} of {{budget}} ({{percent}}%) = {{parts}} (instances x (weights + {{overhead}} per instance)). Triton will fail to load the models that come last (CUDA out of memory). Lower instance_group count, spread models over GPUs with gpus: [...], or serve on a larger GPU',
+      overBudgetUnknownWeights:
+        'estimated memory on the GPU: {{total}} of {{budget}} ({{percent}}%) = {{parts}} (instances x (weights + {{overhead}} per instance); {{unknown}} without readable weights counted at the overhead only). Triton will fail to load the models that come last (CUDA out of memory). Lower instance_group count, spread models over GPUs with gpus: [...], or serve on a larger GPU',
+      overBudgetPerGpu:
+        'estimated memory on each GPU in [{{gpuIds}}]: {{total}} of {{budget}} ({{percent}}%) = {{parts}} (instances x (weights + {{overhead}} per instance)). Triton will fail to load the models that come last (CUDA out of memory). Lower instance_group count, spread models over GPUs with gpus: [...], or serve on a larger GPU',
+      overBudgetPerGpuUnknownWeights:
+        'estimated memory on each GPU in [{{gpuIds}}]: {{total}} of {{budget}} ({{percent}}%) = {{parts}} (instances x (weights + {{overhead}} per instance); {{unknown}} without readable weights counted at the overhead only). Triton will fail to load the models that come last (CUDA out of memory). Lower instance_group count, spread models over GPUs with gpus: [...], or serve on a larger GPU',
       nearBudget:
-        'estimated memory on {{where}}: {{total}} of {{budget}} ({{percent}}%) = {{parts}}. Little room is left for activations at large batch sizes and the CUDA context; lower instance counts or check with perf_analyzer at max_batch_size',
+        'estimated memory on the GPU: {{total}} of {{budget}} ({{percent}}%) = {{parts}} (instances x (weights + {{overhead}} per instance)). Little room is left for activations at large batch sizes and the CUDA context; lower instance counts or check with perf_analyzer at max_batch_size',
+      nearBudgetUnknownWeights:
+        'estimated memory on the GPU: {{total}} of {{budget}} ({{percent}}%) = {{parts}} (instances x (weights + {{overhead}} per instance); {{unknown}} without readable weights counted at the overhead only). Little room is left for activations at large batch sizes and the CUDA context; lower instance counts or check with perf_analyzer at max_batch_size',
+      nearBudgetPerGpu:
+        'estimated memory on each GPU in [{{gpuIds}}]: {{total}} of {{budget}} ({{percent}}%) = {{parts}} (instances x (weights + {{overhead}} per instance)). Little room is left for activations at large batch sizes and the CUDA context; lower instance counts or check with perf_analyzer at max_batch_size',
+      nearBudgetPerGpuUnknownWeights:
+        'estimated memory on each GPU in [{{gpuIds}}]: {{total}} of {{budget}} ({{percent}}%) = {{parts}} (instances x (weights + {{overhead}} per instance); {{unknown}} without readable weights counted at the overhead only). Little room is left for activations at large batch sizes and the CUDA context; lower instance counts or check with perf_analyzer at max_batch_size',
     },
     options,
   },
@@ -58,12 +79,16 @@ export const instanceMemory = defineRepositoryRule<Options>({
       // A stable place: the first config being linted that exists (a model without one is linted at the path Triton reads).
       const first = ctx.models.find((m) => m.isTarget && m.configFile) ?? ctx.models.find((m) => m.isTarget);
       if (busiest && first) {
-        ctx.report(first, {
-          path: firstWritten(first.config, [['name']]),
-          severity: 'info',
-          messageId: 'estimate',
-          data: { total: formatBytes(busiest.totalBytes), where: gpuLabel(busiest.gpus, gpuCount), parts: sharesText(busiest, overhead), unsized: unsizedText(busiest), gpus: busiest.gpus, totalBytes: busiest.totalBytes },
-        });
+        const unsized = unsizedNames(busiest);
+        const shared = { total: formatBytes(busiest.totalBytes), parts: sharesText(busiest, overhead), gpus: busiest.gpus, totalBytes: busiest.totalBytes };
+        const path = firstWritten(first.config, [['name']]);
+        const perGpu = gpuCount !== 1;
+        const gpuIds = gpuIdsText(busiest.gpus);
+        if (unsized) {
+          if (perGpu) ctx.report(first, { path, severity: 'info', messageId: 'estimatePerGpuUnsized', data: { ...shared, gpuIds, unsized } });
+          else ctx.report(first, { path, severity: 'info', messageId: 'estimateUnsized', data: { ...shared, unsized } });
+        } else if (perGpu) ctx.report(first, { path, severity: 'info', messageId: 'estimatePerGpu', data: { ...shared, gpuIds } });
+        else ctx.report(first, { path, severity: 'info', messageId: 'estimate', data: shared });
       }
       return;
     }
@@ -86,48 +111,55 @@ export const instanceMemory = defineRepositoryRule<Options>({
 
 /**
  * What the estimate is made of, the largest shares first: each model's instances times its weights
- * plus the per-instance overhead, so a small model's 512 MiB reads as 2 x 256 MiB of overhead.
+ * plus the per-instance overhead, so a small model's 512 MiB reads as 2 x (a few MiB + 256 MiB); weights
+ * that cannot be sized read as '?'.
  */
 function sharesText(load: GpuLoad, overhead: number): string {
   const sorted = [...load.shares].sort((a, b) => b.instances * b.bytesPerInstance - a.instances * a.bytesPerInstance);
-  const shown = sorted.slice(0, 2).map((s) => `${basename(s.dir)}: ${s.instances} x (${s.weightBytes === undefined ? 'weights unknown' : `${formatBytes(s.weightBytes)} of weights`} + ${formatBytes(overhead)} per-instance overhead)`);
-  return `${shown.join(', ')}${sorted.length > 2 ? `, and ${sorted.length - 2} more` : ''}`;
+  return listText(sorted.map((s) => `${basename(s.dir)}: ${s.instances} x (${s.weightBytes === undefined ? '?' : formatBytes(s.weightBytes)} + ${formatBytes(overhead)})`), 2);
 }
 
-/** The models on a GPU whose weights tritonc cannot size (an LLM's engine or checkpoint, a Python model's own loading). */
-function unsizedText(load: GpuLoad): string {
-  const names = [...new Set(load.shares.filter((s) => s.weightBytes === undefined).map((s) => basename(s.dir)))];
-  if (!names.length) return '';
-  const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? `, and ${names.length - 3} more` : '');
-  return ` without the weights of ${shown}, which their backends load themselves (counted at the per-instance overhead only)`;
+/** The models on a GPU whose weights tritonc cannot size (an LLM's engine or checkpoint, a Python model's own loading); '' when none. */
+function unsizedNames(load: GpuLoad): string {
+  return listText([...new Set(load.shares.filter((s) => s.weightBytes === undefined).map((s) => basename(s.dir)))], 3);
 }
+
+/** The first `max` items, and how many more there are. */
+const listText = (items: string[], max: number): string => items.slice(0, max).join(', ') + (items.length > max ? `, and ${items.length - max} more` : '');
 
 function pointAt(p: Placement): PathSegment[] {
   if (p.group < 0) return firstWritten(p.model.config, [['name']]);
   return firstWritten(p.model.config, [['instance_group', p.group, 'count'], ['instance_group', p.group, 'kind']], ['instance_group', p.group]);
 }
 
-function gpuLabel(ids: number[], gpuCount: number): string {
-  if (ids.length === 1) return gpuCount === 1 ? 'the GPU' : `GPU ${ids[0]}`;
-  const contiguous = ids.every((id, i) => i === 0 || id === ids[i - 1]! + 1);
-  return `each of GPUs ${contiguous ? `${ids[0]}-${ids[ids.length - 1]}` : ids.join(', ')}`;
+/** GPU ids, a run of them as a range: "0-2", "0, 2", "1". */
+function gpuIdsText(ids: number[]): string {
+  const contiguous = ids.length > 1 && ids.every((id, i) => i === 0 || id === ids[i - 1]! + 1);
+  return contiguous ? `${ids[0]}-${ids[ids.length - 1]}` : ids.join(', ');
 }
 
 function estimateReport(ids: number[], gpuCount: number, placements: Placement[], total: number, budget: number, source: string | undefined, overhead: number) {
   const sorted = [...placements].sort((a, b) => b.instances * b.bytesPerInstance - a.instances * a.bytesPerInstance);
-  const shown = sorted.slice(0, 5).map((p) => `${p.model.name}: ${p.instances} instance${p.instances === 1 ? '' : 's'} x ${formatBytes(p.bytesPerInstance)}`);
-  const more = sorted.length > 5 ? `, and ${sorted.length - 5} more` : '';
   const unknown = placements.filter((p) => p.weightBytes === undefined).length;
+  // Name a preset ("A10G"); a size the user wrote is the number already shown.
+  const budgetText = `${formatBytes(budget)}${source && parseSize(source) === undefined ? ` (${source})` : ''}`;
   const data = {
-    where: gpuLabel(ids, gpuCount),
     total: formatBytes(total),
-    parts: `${shown.join(', ')}${more} (weights + ${formatBytes(overhead)} per instance${unknown ? `; ${unknown} without readable weights counted at the overhead only` : ''})`,
+    parts: listText(sorted.map((p) => `${p.model.name}: ${p.instances} x ${formatBytes(p.bytesPerInstance)}`), 5),
+    overhead: formatBytes(overhead),
+    budget: budgetText,
+    percent: Math.round((total / budget) * 100),
     gpus: ids,
     totalBytes: total,
     budgetBytes: budget,
     placements: placements.map((p) => ({ model: p.model.name, instances: p.instances, bytesPerInstance: p.bytesPerInstance, weightBytes: p.weightBytes })),
   };
-  // Name a preset ("A10G"); a size the user wrote is the number already shown.
-  const budgetText = `${formatBytes(budget)}${source && parseSize(source) === undefined ? ` (${source})` : ''}`;
-  return { messageId: total > budget ? ('overBudget' as const) : ('nearBudget' as const), data: { ...data, budget: budgetText, percent: Math.round((total / budget) * 100) } };
+  const gpuIds = gpuIdsText(ids);
+  const perGpu = gpuCount !== 1;
+  if (total > budget) {
+    if (perGpu) return unknown ? { messageId: 'overBudgetPerGpuUnknownWeights' as const, data: { ...data, gpuIds, unknown } } : { messageId: 'overBudgetPerGpu' as const, data: { ...data, gpuIds } };
+    return unknown ? { messageId: 'overBudgetUnknownWeights' as const, data: { ...data, unknown } } : { messageId: 'overBudget' as const, data };
+  }
+  if (perGpu) return unknown ? { messageId: 'nearBudgetPerGpuUnknownWeights' as const, data: { ...data, gpuIds, unknown } } : { messageId: 'nearBudgetPerGpu' as const, data: { ...data, gpuIds } };
+  return unknown ? { messageId: 'nearBudgetUnknownWeights' as const, data: { ...data, unknown } } : { messageId: 'nearBudget' as const, data };
 }

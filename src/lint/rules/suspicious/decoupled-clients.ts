@@ -14,15 +14,16 @@ export const decoupledClients = defineModelRule({
     description: 'Decoupled models answer over gRPC streaming and HTTP generate_stream only, not /infer',
     prevents: ["HTTP end point doesn't support models with decoupled transaction policy", "ModelInfer RPC doesn't support models with decoupled transaction policy"],
     messages: {
-      decoupled: '{{why}}: Triton\'s HTTP /v2/models/{{name}}/infer and gRPC ModelInfer refuse it ("HTTP end point doesn\'t support models with decoupled transaction policy"); clients use gRPC streaming (ModelStreamInfer) or HTTP /v2/models/{{name}}/generate_stream',
+      decoupled: '{{name}} is decoupled: Triton\'s HTTP /v2/models/{{name}}/infer and gRPC ModelInfer refuse it ("HTTP end point doesn\'t support models with decoupled transaction policy"); clients use gRPC streaming (ModelStreamInfer) or HTTP /v2/models/{{name}}/generate_stream',
+      decoupledByVllm: '{{name}} is decoupled (the vLLM backend\'s auto-complete makes it so): Triton\'s HTTP /v2/models/{{name}}/infer and gRPC ModelInfer refuse it ("HTTP end point doesn\'t support models with decoupled transaction policy"); clients use gRPC streaming (ModelStreamInfer) or HTTP /v2/models/{{name}}/generate_stream',
     },
   },
   check(ctx) {
     const name = ctx.config.name || ctx.model.name;
     if (ctx.config.model_transaction_policy?.decoupled) {
-      ctx.report({ path: ['model_transaction_policy', 'decoupled'], messageId: 'decoupled', data: { why: `${name} is decoupled`, name } });
+      ctx.report({ path: ['model_transaction_policy', 'decoupled'], messageId: 'decoupled', data: { name } });
     } else if (ctx.config.model_transaction_policy === undefined && ctx.settings.server.autoCompleteConfig && settledBackend(ctx).backend === 'vllm') {
-      ctx.report({ path: ['backend'], messageId: 'decoupled', data: { why: `${name} is decoupled (the vLLM backend's auto-complete makes it so)`, name } });
+      ctx.report({ path: ['backend'], messageId: 'decoupledByVllm', data: { name } });
     }
   },
 });

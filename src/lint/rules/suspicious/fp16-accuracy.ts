@@ -13,7 +13,8 @@ export const fp16Accuracy = defineModelRule({
     description: 'A TensorRT FP16/BF16/INT8 precision_mode changes the outputs: re-run the accuracy suite',
     prevents: [],
     messages: {
-      reducedPrecision: 'precision_mode {{mode}} runs the model through TensorRT in reduced precision, so its outputs differ from the FP32 model you validated; re-run the accuracy suite against this config before shipping.{{int8}}',
+      reducedPrecision: 'precision_mode {{mode}} runs the model through TensorRT in reduced precision, so its outputs differ from the FP32 model you validated; re-run the accuracy suite against this config before shipping.',
+      reducedPrecisionInt8: 'precision_mode {{mode}} runs the model through TensorRT in reduced precision, so its outputs differ from the FP32 model you validated; re-run the accuracy suite against this config before shipping. INT8 also needs a calibration table (int8_calibration_table_name) built from representative data.',
     },
   },
   check(ctx) {
@@ -21,11 +22,10 @@ export const fp16Accuracy = defineModelRule({
     accelerators.forEach((acc, i) => {
       const mode = acc.parameters?.precision_mode;
       if (acc.name !== 'tensorrt' || mode === undefined || !REDUCED.has(mode)) return;
-      const int8 = mode === 'INT8' ? ' INT8 also needs a calibration table (int8_calibration_table_name) built from representative data.' : '';
       ctx.report({
         path: ['optimization', 'execution_accelerators', 'gpu_execution_accelerator', i, 'parameters', 'precision_mode'],
-        messageId: 'reducedPrecision',
-        data: { precisionMode: mode, mode, int8 },
+        messageId: mode === 'INT8' ? 'reducedPrecisionInt8' : 'reducedPrecision',
+        data: { precisionMode: mode, mode },
       });
     });
   },
