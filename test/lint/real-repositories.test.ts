@@ -96,7 +96,7 @@ describe('a repository of every backend', () => {
     expect(found).toContain('detector io-dims/noDims error');
     expect(found).toContain('embedder missing-config/missingOnnxModel error');
     // The Python model keeps the empty I/O it was written with, so the ensemble's step cannot feed it.
-    expect(found).toContain('pipeline ensemble-models/inputMapUnknownInput error');
+    expect(found).toContain('pipeline ensemble-models/inputMapModelHasNoInputs error');
     expect(found.filter((f) => f.startsWith('classifier ') && f.endsWith(' error'))).toEqual([]);
   });
 

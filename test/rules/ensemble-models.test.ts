@@ -1,12 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintText } from '../../src/lint/engine.js';
 import { ensembleModels } from '../../src/lint/rules/correctness/ensemble-models.js';
-import { DEFAULT_SETTINGS, type LintSettings } from '../../src/lint/settings.js';
-import { findings, lintDir, writeRepo, type Finding, type RepoFiles } from '../lint/harness.js';
-
-const RULE = 'ensemble-models';
+import { writeRepo, type OnnxSpec } from '../lint/harness.js';
+import { MEMORY_ROOT, testRule, type CaseFile } from '../support/rule-tester.js';
 
 interface Io {
   name: string;
@@ -51,207 +48,364 @@ const STEPS: Step[] = [
 const ENS_IN: Io[] = [{ name: 'data', type: 'TYPE_UINT8', dims: [-1] }];
 const ENS_OUT: Io[] = [{ name: 'prob', dims: [1000] }];
 
-/** A repository: each model's config plus an empty (or given) version directory 1. */
-async function repo(configs: Record<string, string>, extra: RepoFiles = {}, versionDirs = true): Promise<string> {
-  const files: RepoFiles = { ...extra };
+/** A repository: each model's config plus a version directory 1 (unless `extra` has files of the model, or versionDirs is false). */
+function repo(configs: Record<string, string>, extra: Record<string, CaseFile> = {}, versionDirs = true): Record<string, CaseFile> {
+  const files: Record<string, CaseFile> = { ...extra };
   for (const [name, config] of Object.entries(configs)) {
     files[`${name}/config.pbtxt`] = config;
     if (versionDirs && !Object.keys(extra).some((f) => f.startsWith(`${name}/`))) files[`${name}/1/.keep`] = '';
   }
-  return writeRepo(files);
+  return files;
 }
 
-async function lintEnsemble(configs: Record<string, string>, extra: RepoFiles = {}, versionDirs = true, settings?: LintSettings): Promise<Finding[]> {
-  const dir = await repo(configs, extra, versionDirs);
-  const result = lintDir(dir, ['.'], { rules: [ensembleModels], ...(settings ? { settings } : {}) });
-  const texts = Object.fromEntries(Object.keys(configs).map((n) => [`${n}/config.pbtxt`, readFileSync(join(dir, n, 'config.pbtxt'), 'utf8')]));
-  return findings(result, RULE, dir, texts);
-}
+/** The classifier's ONNX file: a batch axis, so auto-complete gives max_batch_size 4 (Triton's default). */
+const CLS_ONNX: OnnxSpec = { inputs: [['input', 'FLOAT', ['batch', 3, 224, 224]]], outputs: [['output', 'FLOAT', ['batch', 1000]]] };
 
-const quoted = (f: Finding): string | undefined => f.message.match(/\("([^"]*)"\)/)?.[1];
+const gen = (name: string): string => model(name, 0, [{ name: 'IN', dims: [1] }], [{ name: 'OUT', dims: [1] }], 'model_transaction_policy { decoupled: true }\n');
 
-describe('ensemble-models', () => {
-  describe('valid', () => {
-    it('a pipeline whose steps match the composing configs', async () => {
-      expect(await lintEnsemble({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre: PRE, cls: CLS })).toEqual([]);
-    });
+/** Two repositories of one server (tritonserver --model-repository twice). */
+const twoRepositories = { server: { modelRepositories: [`${MEMORY_ROOT}/a`, `${MEMORY_ROOT}/b`] } };
+const REPOSITORIES = `${MEMORY_ROOT}/a, ${MEMORY_ROOT}/b`;
 
-    it('a composing ONNX model with no I/O in its config is completed from the model file', async () => {
-      const cls = 'platform: "onnxruntime_onnx"\n';
-      const onnx = { inputs: [['input', 'FLOAT', ['batch', 3, 224, 224]]], outputs: [['output', 'FLOAT', ['batch', 1000]]] } as const;
-      const files: RepoFiles = { 'cls/1/model.onnx': { inputs: [...onnx.inputs], outputs: [...onnx.outputs] } as never };
-      expect(await lintEnsemble({ ens: ensemble('ens', 4, ENS_IN, ENS_OUT, STEPS), pre: PRE, cls }, files)).toEqual([]);
-      // The same model, mapped with a name it does not have: known only because it was completed.
-      const wrong = STEPS.map((s) => (s.model === 'cls' ? { ...s, inputs: { images: 'pixels' } } : s));
-      const f = await lintEnsemble({ ens: ensemble('ens', 4, ENS_IN, ENS_OUT, wrong), pre: PRE, cls }, files);
-      expect(f.map(quoted)).toEqual(['in ensemble ens, input input in model cls is not mapped to any ensemble tensors', 'in ensemble ens, ensemble tensor pixels is mapping to non-existing input images in model cls']);
-      // Auto-complete raised cls to max_batch_size 4, Triton's default: an ensemble asking for 8 is refused.
-      const big = await lintEnsemble({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre: PRE, cls }, files);
-      expect(big.map(quoted)).toEqual(['ensemble ens allows maximum batch size 8, but it contains model cls which only allows maximum batch size to be 4']);
-    });
-
-    it('nothing is blamed on a composing model whose I/O tritonc cannot know', async () => {
+testRule('ensemble-models', {
+  valid: [
+    { name: 'a pipeline whose steps match the composing configs', targets: ['ens'], files: repo({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre: PRE, cls: CLS }) },
+    {
+      name: 'a composing ONNX model with no I/O in its config is completed from the model file',
+      targets: ['ens'],
+      files: repo({ ens: ensemble('ens', 4, ENS_IN, ENS_OUT, STEPS), pre: PRE, cls: 'platform: "onnxruntime_onnx"\n' }, { 'cls/1/model.onnx': CLS_ONNX }),
+    },
+    {
       // ONNX Runtime without a model file to complete from, and a Python model that auto-completes.
-      const cls = 'platform: "onnxruntime_onnx"\nmax_batch_size: 8\n';
-      const pre = 'backend: "python"\nmax_batch_size: 8\n';
-      const files: RepoFiles = { 'pre/1/model.py': 'class TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n        return c\n' };
-      expect(await lintEnsemble({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre, cls }, files)).toEqual([]);
-    });
-
-    it('a config linted from memory is laid over the repository on disk: its steps resolve there', async () => {
-      const dir = await writeRepo({ 'pre/config.pbtxt': PRE, 'cls/config.pbtxt': CLS });
-      const result = lintText(ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), { file: join(dir, 'ens', 'config.pbtxt'), rules: [ensembleModels] });
-      expect(result.results.flatMap((r) => r.diagnostics)).toEqual([]);
-      const alone = lintText(ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), { file: '/nowhere/ens/config.pbtxt', rules: [ensembleModels] });
-      expect(alone.results.flatMap((r) => r.diagnostics).map((d) => d.path[0])).toContain('ensemble_scheduling');
-    });
-
-    it('an optional composing input may stay unmapped', async () => {
-      const cls = model('cls', 8, [{ name: 'input', dims: [3, 224, 224] }, { name: 'mask', dims: [1], optional: true }], [{ name: 'output', dims: [1000] }]);
-      expect(await lintEnsemble({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre: PRE, cls })).toEqual([]);
-    });
-
-    it('shapes agree through -1 wildcards and between batching and non-batching models', async () => {
+      name: 'nothing is blamed on a composing model whose I/O tritonc cannot know',
+      targets: ['ens'],
+      files: repo(
+        { ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre: 'backend: "python"\nmax_batch_size: 8\n', cls: 'platform: "onnxruntime_onnx"\nmax_batch_size: 8\n' },
+        { 'pre/1/model.py': 'class TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n        return c\n' },
+      ),
+    },
+    {
+      name: 'an optional composing input may stay unmapped',
+      targets: ['ens'],
+      files: repo({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre: PRE, cls: model('cls', 8, [{ name: 'input', dims: [3, 224, 224] }, { name: 'mask', dims: [1], optional: true }], [{ name: 'output', dims: [1000] }]) }),
+    },
+    {
       // pre batches ([-1] + [3,-1,-1]); cls does not batch but takes the full shape [-1,3,224,224].
-      const pre = model('pre', 8, [{ name: 'RAW', type: 'TYPE_UINT8', dims: [-1] }], [{ name: 'IMAGE', dims: [3, -1, -1] }]);
-      const cls = model('cls', 0, [{ name: 'input', dims: [-1, 3, 224, 224] }], [{ name: 'output', dims: [-1, 1000] }]);
-      expect(await lintEnsemble({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre, cls })).toEqual([]);
-    });
+      name: 'shapes agree through -1 wildcards and between batching and non-batching models',
+      targets: ['ens'],
+      files: repo({
+        ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS),
+        pre: model('pre', 8, [{ name: 'RAW', type: 'TYPE_UINT8', dims: [-1] }], [{ name: 'IMAGE', dims: [3, -1, -1] }]),
+        cls: model('cls', 0, [{ name: 'input', dims: [-1, 3, 224, 224] }], [{ name: 'output', dims: [-1, 1000] }]),
+      }),
+    },
+    {
+      name: 'the ensemble compares its own I/O by reshape.shape when a reshape is given',
+      targets: ['ens'],
+      files: repo({ ens: ensemble('ens', 8, ENS_IN, [{ name: 'prob', dims: [1, 1000] }], STEPS).replace('dims: [1, 1000] }', 'dims: [1, 1000] reshape { shape: [1000] } }'), pre: PRE, cls: CLS }),
+    },
+    {
+      name: 'model_version -1, or one the model loads',
+      targets: ['ens'],
+      files: repo({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS.map((s) => ({ ...s, version: s.model === 'cls' ? 1 : -1 }))), pre: PRE, cls: CLS }),
+    },
+    {
+      name: 'a model in another of the server\'s repositories is found there',
+      targets: ['a/ens'],
+      options: twoRepositories,
+      files: { ...repo({ 'a/ens': ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), 'a/pre': PRE, 'b/cls': CLS }) },
+    },
+  ],
+  invalid: [
+    {
+      name: 'a completed ONNX model, mapped with a name it does not have: known only because it was completed',
+      targets: ['ens'],
+      files: repo(
+        { ens: ensemble('ens', 4, ENS_IN, ENS_OUT, STEPS.map((s) => (s.model === 'cls' ? { ...s, inputs: { images: 'pixels' } } : s))), pre: PRE, cls: 'platform: "onnxruntime_onnx"\n' },
+        { 'cls/1/model.onnx': CLS_ONNX },
+      ),
+      errors: [
+        { messageId: 'stepInputUnmapped', data: { step: 1, name: 'input', model: 'cls', ensemble: 'ens' }, token: '"cls"', file: 'ens/config.pbtxt' },
+        { messageId: 'inputMapUnknownInput', data: { key: 'images', model: 'cls', inputs: "'input'", ensemble: 'ens', tensor: 'pixels' }, token: '"images"', file: 'ens/config.pbtxt' },
+      ],
+      output: null,
+    },
+    {
+      name: 'auto-complete raised a composing ONNX model to max_batch_size 4 (Triton\'s default): an ensemble asking for 8 is refused',
+      targets: ['ens'],
+      files: repo({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre: PRE, cls: 'platform: "onnxruntime_onnx"\n' }, { 'cls/1/model.onnx': CLS_ONNX }),
+      errors: [{ messageId: 'maxBatchSizeAboveStep', data: { ensembleMbs: 8, step: 1, model: 'cls', depMbs: 4, ensemble: 'ens' }, file: 'ens/config.pbtxt' }],
+    },
+    {
+      name: 'step models missing from the repository: every name in Triton\'s sorted list, on each step, with a near name',
+      targets: ['ens'],
+      files: repo({
+        ens: ensemble('ens', 8, ENS_IN, ENS_OUT, [
+          { model: 'tokenizer', version: -1, inputs: { RAW: 'data' }, outputs: { IMAGE: 'pixels' } },
+          { model: 'Cls', version: -1, inputs: { input: 'pixels' }, outputs: { output: 'prob' } },
+        ]),
+        cls: CLS,
+      }),
+      errors: [
+        { messageId: 'stepModelMissing', data: { step: 0, model: 'tokenizer', repository: MEMORY_ROOT, ensemble: 'ens', missing: 'Cls, tokenizer' }, severity: 'error', token: '"tokenizer"', path: ['ensemble_scheduling', 'step', 0, 'model_name'], file: 'ens/config.pbtxt' },
+        { messageId: 'stepModelMissingNear', data: { step: 1, model: 'Cls', repository: MEMORY_ROOT, ensemble: 'ens', missing: 'Cls, tokenizer', near: 'cls' }, token: '"Cls"', file: 'ens/config.pbtxt' },
+      ],
+      output: null,
+    },
+    {
+      name: 'a step model in none of the server\'s repositories, with and without a near name',
+      targets: ['a/ens'],
+      options: twoRepositories,
+      files: repo({
+        'a/ens': ensemble('ens', 8, ENS_IN, ENS_OUT, [
+          { model: 'tokenizer', version: -1, inputs: { RAW: 'data' }, outputs: { IMAGE: 'pixels' } },
+          { model: 'Cls', version: -1, inputs: { input: 'pixels' }, outputs: { output: 'prob' } },
+        ]),
+        'b/cls': CLS,
+      }),
+      errors: [
+        { messageId: 'stepModelMissingAnyRepository', data: { step: 0, model: 'tokenizer', repositories: REPOSITORIES, ensemble: 'ens', missing: 'Cls, tokenizer' }, token: '"tokenizer"', file: 'a/ens/config.pbtxt' },
+        { messageId: 'stepModelMissingAnyRepositoryNear', data: { step: 1, model: 'Cls', repositories: REPOSITORIES, ensemble: 'ens', missing: 'Cls, tokenizer', near: 'cls' }, token: '"Cls"', file: 'a/ens/config.pbtxt' },
+      ],
+    },
+    {
+      name: 'a model name in two of the server\'s repositories is loaded from neither',
+      targets: ['a/ens'],
+      options: twoRepositories,
+      files: repo({ 'a/ens': ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), 'a/pre': PRE, 'a/cls': CLS, 'b/cls': CLS }),
+      errors: [{ messageId: 'stepModelAmbiguous', data: { step: 1, model: 'cls', repositories: REPOSITORIES, ensemble: 'ens', missing: 'cls' }, token: '"cls"', file: 'a/ens/config.pbtxt' }],
+    },
+    {
+      name: 'a model name in two of the server\'s repositories, with a near name that is unique',
+      targets: ['a/ens'],
+      options: twoRepositories,
+      files: repo({ 'a/ens': ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), 'a/pre': PRE, 'a/cls': CLS, 'b/cls': CLS, 'b/Cls': CLS }),
+      errors: [{ messageId: 'stepModelAmbiguousNear', data: { step: 1, model: 'cls', repositories: REPOSITORIES, ensemble: 'ens', missing: 'cls', near: 'Cls' }, token: '"cls"', file: 'a/ens/config.pbtxt' }],
+    },
+    {
+      name: 'externalModels: models from another repository are not reported, the present ones still checked',
+      targets: ['ens'],
+      settings: { rules: { 'ensemble-models': ['error', { externalModels: true }] } },
+      files: repo({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS.map((s) => (s.model === 'cls' ? { ...s, outputs: { logits: 'prob' } } : s))), cls: CLS }),
+      errors: [{ messageId: 'outputMapUnknownOutput', data: { key: 'logits', model: 'cls', outputs: "'output'", ensemble: 'ens', tensor: 'prob' }, token: '"logits"', file: 'ens/config.pbtxt' }],
+    },
+    {
+      name: 'ensembles that run each other: each gets Triton\'s cycle message',
+      targets: ['a', 'b'],
+      files: repo({
+        a: ensemble('a', 8, ENS_IN, ENS_OUT, [{ model: 'b', version: -1, inputs: { data: 'data' }, outputs: { prob: 'prob' } }]),
+        b: ensemble('b', 8, ENS_IN, ENS_OUT, [{ model: 'a', version: -1, inputs: { data: 'data' }, outputs: { prob: 'prob' } }]),
+      }),
+      errors: [
+        { messageId: 'circularDependency', data: { step: 0, model: 'b', ensemble: 'a', last: 'b' }, token: '"b"', file: 'a/config.pbtxt' },
+        { messageId: 'circularDependency', data: { step: 0, model: 'a', ensemble: 'b', last: 'a' }, token: '"a"', file: 'b/config.pbtxt' },
+      ],
+    },
+    {
+      name: 'an ensemble that runs itself',
+      targets: ['self'],
+      files: repo({ self: ensemble('self', 8, ENS_IN, ENS_OUT, [{ model: 'self', version: -1, inputs: { data: 'data' }, outputs: { prob: 'prob' } }]) }),
+      errors: [{ messageId: 'circularDependency', data: { step: 0, model: 'self', ensemble: 'self', last: 'self' }, file: 'self/config.pbtxt' }],
+    },
+    {
+      name: 'a pinned model_version the model does not load: on the model_version value',
+      targets: ['ens'],
+      files: repo({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS.map((s) => ({ ...s, version: s.model === 'cls' ? 2 : -1 }))), pre: PRE, cls: CLS }),
+      errors: [{ messageId: 'stepVersionNotLoaded', data: { step: 1, required: 2, name: 'cls', loaded: '1', ensemble: 'ens' }, severity: 'error', token: '2', path: ['ensemble_scheduling', 'step', 1, 'model_version'], file: 'ens/config.pbtxt' }],
+    },
+    {
+      name: 'an omitted model_version is 0 (proto3), not the latest',
+      targets: ['ens'],
+      files: repo({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS.map(({ version: _v, ...s }) => s)), pre: PRE, cls: CLS }),
+      errors: [
+        { messageId: 'stepVersionUnset', data: { step: 0, required: 0, name: 'pre', loaded: '1', ensemble: 'ens' }, severity: 'error', token: '"pre"', file: 'ens/config.pbtxt' },
+        { messageId: 'stepVersionUnset', data: { step: 1, required: 0, name: 'cls', loaded: '1', ensemble: 'ens' }, token: '"cls"', file: 'ens/config.pbtxt' },
+      ],
+    },
+    {
+      name: 'an omitted model_version without version directories in the checkout is still worth a warning',
+      targets: ['ens'],
+      files: repo({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS.map(({ version: _v, ...s }) => s)), pre: PRE, cls: CLS }, {}, false),
+      errors: [
+        { messageId: 'stepVersionUnsetZero', data: { step: 0, name: 'pre', ensemble: 'ens' }, severity: 'warning', token: '"pre"', file: 'ens/config.pbtxt' },
+        { messageId: 'stepVersionUnsetZero', data: { step: 1, name: 'cls', ensemble: 'ens' }, severity: 'warning', token: '"cls"', file: 'ens/config.pbtxt' },
+      ],
+    },
+    {
+      name: 'a composing model without a version directory, when the ensemble has one',
+      targets: ['ens'],
+      files: repo({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre: PRE }, { 'cls/config.pbtxt': CLS }),
+      errors: [{ messageId: 'stepModelNoVersion', data: { step: 1, name: 'cls', ensemble: 'ens' }, token: '"cls"', file: 'ens/config.pbtxt' }],
+    },
+    {
+      name: 'a composing model whose version_policy selects none of its version directories',
+      targets: ['ens'],
+      files: repo({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre: PRE, cls: `${CLS}version_policy { specific { versions: [ 2 ] } }\n` }),
+      errors: [{ messageId: 'stepModelNoVersionSelected', data: { step: 1, name: 'cls', ensemble: 'ens' }, token: '"cls"', file: 'ens/config.pbtxt' }],
+    },
+    {
+      name: 'a composing max_batch_size below the ensemble\'s: on the ensemble\'s max_batch_size',
+      targets: ['ens'],
+      files: repo({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre: PRE, cls: model('cls', 4, [{ name: 'input', dims: [3, 224, 224] }], [{ name: 'output', dims: [1000] }]) }),
+      errors: [{ messageId: 'maxBatchSizeAboveStep', data: { ensembleMbs: 8, step: 1, model: 'cls', depMbs: 4, ensemble: 'ens' }, line: 3, token: '8', path: ['max_batch_size'], file: 'ens/config.pbtxt' }],
+    },
+    {
+      name: 'input_map and output_map keys that are not I/O of the model: on the key',
+      targets: ['ens'],
+      files: repo({
+        ens: ensemble('ens', 8, ENS_IN, ENS_OUT, [
+          { model: 'pre', version: -1, inputs: { raw: 'data' }, outputs: { IMAGE: 'pixels' } },
+          { model: 'cls', version: -1, inputs: { input: 'pixels' }, outputs: { logits: 'prob' } },
+        ]),
+        pre: PRE,
+        cls: CLS,
+      }),
+      errors: [
+        { messageId: 'stepInputUnmapped', data: { step: 0, name: 'RAW', model: 'pre', ensemble: 'ens' }, token: '"pre"', file: 'ens/config.pbtxt' },
+        { messageId: 'inputMapUnknownInput', data: { key: 'raw', model: 'pre', inputs: "'RAW'", ensemble: 'ens', tensor: 'data' }, token: '"raw"', file: 'ens/config.pbtxt' },
+        { messageId: 'outputMapUnknownOutput', data: { key: 'logits', model: 'cls', outputs: "'output'", ensemble: 'ens', tensor: 'prob' }, token: '"logits"', file: 'ens/config.pbtxt' },
+      ],
+    },
+    {
+      // Without auto-complete the config is run as written: a model that lists no inputs or outputs has none.
+      name: 'map keys of a model that has no inputs or outputs (the server does not auto-complete)',
+      targets: ['ens'],
+      options: { server: { autoCompleteConfig: false } },
+      files: repo({
+        ens: ensemble('ens', 0, [{ name: 'x', dims: [1] }], [{ name: 'y', dims: [1] }], [
+          { model: 'src', version: -1, inputs: { IN: 'x' }, outputs: { OUT: 'y' } },
+          { model: 'sink', version: -1, inputs: { IN: 'y' }, outputs: { OUT: 'z' } },
+        ]),
+        src: 'name: "src"\nbackend: "python"\noutput [ { name: "OUT" data_type: TYPE_FP32 dims: [ 1 ] } ]\n',
+        sink: 'name: "sink"\nbackend: "python"\ninput [ { name: "IN" data_type: TYPE_FP32 dims: [ 1 ] } ]\n',
+      }),
+      errors: [
+        { messageId: 'inputMapModelHasNoInputs', data: { key: 'IN', model: 'src', ensemble: 'ens', tensor: 'x' }, token: '"IN"', file: 'ens/config.pbtxt' },
+        { messageId: 'outputMapModelHasNoOutputs', data: { key: 'OUT', model: 'sink', ensemble: 'ens', tensor: 'z' }, token: '"OUT"', file: 'ens/config.pbtxt' },
+      ],
+    },
+    {
+      name: 'inconsistent data types: first against the ensemble input, then between steps',
+      targets: ['ens'],
+      files: repo({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre: model('pre', 8, [{ name: 'RAW', type: 'TYPE_INT32', dims: [-1] }], [{ name: 'IMAGE', type: 'TYPE_FP16', dims: [3, 224, 224] }]), cls: CLS }),
+      errors: [
+        {
+          messageId: 'tensorDataTypeMismatchInput',
+          data: { tensor: 'data', ensemble: 'ens', seenType: 'TYPE_INT32', seenModel: 'pre', seenStep: 0, seenMap: 'input_map', seenKey: 'RAW', firstType: 'TYPE_UINT8', firstModel: 'ens' },
+          token: '"data"',
+          path: ['ensemble_scheduling', 'step', 0, 'input_map', 'RAW'],
+          file: 'ens/config.pbtxt',
+        },
+        {
+          messageId: 'tensorDataTypeMismatch',
+          data: { tensor: 'pixels', ensemble: 'ens', seenType: 'TYPE_FP32', seenModel: 'cls', seenStep: 1, seenMap: 'input_map', seenKey: 'input', firstType: 'TYPE_FP16', firstModel: 'pre', firstStep: 0, firstMap: 'output_map', firstKey: 'IMAGE' },
+          token: '"pixels"',
+          file: 'ens/config.pbtxt',
+        },
+      ],
+    },
+    {
+      name: 'an inconsistent data type against the ensemble output',
+      targets: ['ens'],
+      files: repo({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre: PRE, cls: model('cls', 8, [{ name: 'input', dims: [3, 224, 224] }], [{ name: 'output', type: 'TYPE_FP16', dims: [1000] }]) }),
+      errors: [
+        {
+          messageId: 'tensorDataTypeMismatchOutput',
+          data: { tensor: 'prob', ensemble: 'ens', seenType: 'TYPE_FP16', seenModel: 'cls', seenStep: 1, seenMap: 'output_map', seenKey: 'output', firstType: 'TYPE_FP32', firstModel: 'ens' },
+          token: '"prob"',
+          file: 'ens/config.pbtxt',
+        },
+      ],
+    },
+    {
+      name: 'inconsistent shapes between steps, as full shapes with the batch axis',
+      targets: ['ens'],
+      files: repo({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre: PRE, cls: model('cls', 8, [{ name: 'input', dims: [3, 256, 256] }], [{ name: 'output', dims: [1000] }]) }),
+      errors: [
+        {
+          messageId: 'tensorShapeMismatch',
+          data: { tensor: 'pixels', ensemble: 'ens', seenShape: '[-1,3,256,256]', seenModel: 'cls', seenStep: 1, seenMap: 'input_map', seenKey: 'input', firstShape: '[-1,3,224,224]', firstModel: 'pre', firstStep: 0, firstMap: 'output_map', firstKey: 'IMAGE' },
+          token: '"pixels"',
+          file: 'ens/config.pbtxt',
+        },
+      ],
+    },
+    {
+      name: 'inconsistent shapes against the ensemble input and output',
+      targets: ['ens'],
+      files: repo({
+        ens: ensemble('ens', 8, [{ name: 'data', type: 'TYPE_UINT8', dims: [4] }], ENS_OUT, STEPS),
+        pre: model('pre', 8, [{ name: 'RAW', type: 'TYPE_UINT8', dims: [5] }], [{ name: 'IMAGE', dims: [3, 224, 224] }]),
+        cls: model('cls', 8, [{ name: 'input', dims: [3, 224, 224] }], [{ name: 'output', dims: [10] }]),
+      }),
+      errors: [
+        {
+          messageId: 'tensorShapeMismatchInput',
+          data: { tensor: 'data', ensemble: 'ens', seenShape: '[-1,5]', seenModel: 'pre', seenStep: 0, seenMap: 'input_map', seenKey: 'RAW', firstShape: '[-1,4]', firstModel: 'ens' },
+          token: '"data"',
+          file: 'ens/config.pbtxt',
+        },
+        {
+          messageId: 'tensorShapeMismatchOutput',
+          data: { tensor: 'prob', ensemble: 'ens', seenShape: '[-1,10]', seenModel: 'cls', seenStep: 1, seenMap: 'output_map', seenKey: 'output', firstShape: '[-1,1000]', firstModel: 'ens' },
+          token: '"prob"',
+          file: 'ens/config.pbtxt',
+        },
+      ],
+    },
+    {
+      name: 'decoupled branching: a step fed from two decoupled models',
+      targets: ['ens'],
+      files: repo({
+        ens: ensemble('ens', 0, [{ name: 'x', dims: [1] }], [{ name: 'y', dims: [1] }], [
+          { model: 'gen1', version: -1, inputs: { IN: 'x' }, outputs: { OUT: 'a' } },
+          { model: 'gen2', version: -1, inputs: { IN: 'x' }, outputs: { OUT: 'b' } },
+          { model: 'join', version: -1, inputs: { A: 'a', B: 'b' }, outputs: { OUT: 'y' } },
+        ]),
+        gen1: gen('gen1'),
+        gen2: gen('gen2'),
+        join: model('join', 0, [{ name: 'A', dims: [1] }, { name: 'B', dims: [1] }], [{ name: 'OUT', dims: [1] }]),
+      }),
+      errors: [{ messageId: 'mixedDecoupledBranches', data: { tensor: 'y', ensemble: 'ens', model: 'ens' }, token: '"y"', file: 'ens/config.pbtxt' }],
+    },
+    {
+      name: 'decoupled branching: the ensemble\'s outputs come from two decoupled models',
+      targets: ['ens'],
+      files: repo({
+        ens: ensemble('ens', 0, [{ name: 'x', dims: [1] }], [{ name: 'a', dims: [1] }, { name: 'b', dims: [1] }], [
+          { model: 'gen1', version: -1, inputs: { IN: 'x' }, outputs: { OUT: 'a' } },
+          { model: 'gen2', version: -1, inputs: { IN: 'x' }, outputs: { OUT: 'b' } },
+        ]),
+        gen1: gen('gen1'),
+        gen2: gen('gen2'),
+      }),
+      errors: [{ messageId: 'mixedDecoupledOutputs', data: { ensemble: 'ens', model: 'ens' }, token: 'ensemble_scheduling', path: ['ensemble_scheduling'], file: 'ens/config.pbtxt' }],
+    },
+    {
+      name: 'warns when the ensemble\'s decoupled: false is overwritten by a decoupled step',
+      targets: ['ens'],
+      files: repo({
+        ens: ensemble('ens', 0, [{ name: 'x', dims: [1] }], [{ name: 'y', dims: [1] }], [{ model: 'gen', version: -1, inputs: { IN: 'x' }, outputs: { OUT: 'y' } }], 'model_transaction_policy { decoupled: false }\n'),
+        gen: gen('gen'),
+      }),
+      errors: [{ messageId: 'decoupledFalseOverwritten', data: { models: "'gen'" }, severity: 'warning', token: 'false', file: 'ens/config.pbtxt' }],
+    },
+    {
+      name: 'warns when the ensemble\'s decoupled: true is overwritten: no step is decoupled',
+      targets: ['ens'],
+      files: repo({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS, 'model_transaction_policy { decoupled: true }\n'), pre: PRE, cls: CLS }),
+      errors: [{ messageId: 'decoupledTrueOverwritten', severity: 'warning', token: 'true', path: ['model_transaction_policy', 'decoupled'], file: 'ens/config.pbtxt' }],
+    },
+  ],
+});
 
-    it('the ensemble compares its own I/O by reshape.shape when a reshape is given', async () => {
-      const out: Io[] = [{ name: 'prob', dims: [1, 1000] }];
-      const config = ensemble('ens', 8, ENS_IN, out, STEPS).replace('dims: [1, 1000] }', 'dims: [1, 1000] reshape { shape: [1000] } }');
-      expect(await lintEnsemble({ ens: config, pre: PRE, cls: CLS })).toEqual([]);
-    });
-
-    it('model_version -1, or one the model loads', async () => {
-      const steps = STEPS.map((s) => ({ ...s, version: s.model === 'cls' ? 1 : -1 }));
-      expect(await lintEnsemble({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, steps), pre: PRE, cls: CLS })).toEqual([]);
-    });
-  });
-
-  describe('invalid', () => {
-    it('step models missing from the repository: every name in Triton\'s sorted list, on each step', async () => {
-      const steps: Step[] = [
-        { model: 'tokenizer', version: -1, inputs: { RAW: 'data' }, outputs: { IMAGE: 'pixels' } },
-        { model: 'Cls', version: -1, inputs: { input: 'pixels' }, outputs: { output: 'prob' } },
-      ];
-      const f = await lintEnsemble({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, steps), cls: CLS });
-      expect(f.map((x) => x.token)).toEqual(['"tokenizer"', '"Cls"']);
-      expect(f.map(quoted)).toEqual([
-        'ensemble ens contains models that are not available or ambiguous: Cls, tokenizer',
-        'ensemble ens contains models that are not available or ambiguous: Cls, tokenizer',
-      ]);
-      expect(f[1]!.message).toContain("(did you mean 'cls'?)");
-    });
-
-    it('externalModels: models from another repository are not reported, the present ones still checked', async () => {
-      const settings: LintSettings = { ...DEFAULT_SETTINGS, rules: { 'ensemble-models': { level: 'error', options: { externalModels: true } } } };
-      const steps = STEPS.map((s) => (s.model === 'cls' ? { ...s, outputs: { logits: 'prob' } } : s));
-      const f = await lintEnsemble({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, steps), cls: CLS }, {}, true, settings);
-      expect(f.map(quoted)).toEqual(['in ensemble ens, ensemble tensor prob is mapped from non-existing output logits in model cls']);
-    });
-
-    it('ensembles that run each other: each gets Triton\'s cycle message', async () => {
-      const a = ensemble('a', 8, ENS_IN, ENS_OUT, [{ model: 'b', version: -1, inputs: { data: 'data' }, outputs: { prob: 'prob' } }]);
-      const b = ensemble('b', 8, ENS_IN, ENS_OUT, [{ model: 'a', version: -1, inputs: { data: 'data' }, outputs: { prob: 'prob' } }]);
-      const f = await lintEnsemble({ a, b });
-      expect(f.map((x) => [x.file, quoted(x)])).toEqual([
-        ['a/config.pbtxt', 'circular dependency between ensembles: a -> ... -> b -> a'],
-        ['b/config.pbtxt', 'circular dependency between ensembles: b -> ... -> a -> b'],
-      ]);
-      const self = ensemble('self', 8, ENS_IN, ENS_OUT, [{ model: 'self', version: -1, inputs: { data: 'data' }, outputs: { prob: 'prob' } }]);
-      expect((await lintEnsemble({ self })).map(quoted)).toEqual(['circular dependency between ensembles: self -> ... -> self -> self']);
-    });
-
-    it('a pinned model_version the model does not load: on the model_version value', async () => {
-      const steps = STEPS.map((s) => ({ ...s, version: s.model === 'cls' ? 2 : -1 }));
-      const [f, ...rest] = await lintEnsemble({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, steps), pre: PRE, cls: CLS });
-      expect(rest).toEqual([]);
-      expect(f).toMatchObject({ severity: 'error', token: '2' });
-      expect(quoted(f!)).toBe("ensemble 'ens' depends on 'cls' whose required version 2 is not loaded.");
-    });
-
-    it('an omitted model_version is 0 (proto3), not the latest', async () => {
-      const steps = STEPS.map(({ version: _v, ...s }) => s);
-      const f = await lintEnsemble({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, steps), pre: PRE, cls: CLS });
-      expect(f.map((x) => [x.token, quoted(x)])).toEqual([
-        ['"pre"', "ensemble 'ens' depends on 'pre' whose required version 0 is not loaded."],
-        ['"cls"', "ensemble 'ens' depends on 'cls' whose required version 0 is not loaded."],
-      ]);
-      expect(f[0]!.message).toContain('set model_version: -1');
-      // Without version directories in the checkout it is still worth a warning.
-      const w = await lintEnsemble({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, steps), pre: PRE, cls: CLS }, {}, false);
-      expect(w.map((x) => x.severity)).toEqual(['warning', 'warning']);
-      expect(w[0]!.message).toContain('proto3 reads as 0, not -1');
-    });
-
-    it('a composing model without a version directory, when the ensemble has one', async () => {
-      const f = await lintEnsemble({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre: PRE, cls: CLS }, { 'ens/1/.keep': '', 'pre/1/.keep': '', 'cls/config.pbtxt': CLS });
-      expect(f.map(quoted)).toEqual(["ensemble 'ens' depends on 'cls' which has no loaded version."]);
-    });
-
-    it('a composing max_batch_size below the ensemble\'s: on the ensemble\'s max_batch_size', async () => {
-      const cls = model('cls', 4, [{ name: 'input', dims: [3, 224, 224] }], [{ name: 'output', dims: [1000] }]);
-      const [f, ...rest] = await lintEnsemble({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre: PRE, cls });
-      expect(rest).toEqual([]);
-      expect(f).toMatchObject({ line: 3, token: '8' });
-      expect(quoted(f!)).toBe('ensemble ens allows maximum batch size 8, but it contains model cls which only allows maximum batch size to be 4');
-    });
-
-    it('input_map and output_map keys that are not I/O of the model: on the key', async () => {
-      const steps: Step[] = [
-        { model: 'pre', version: -1, inputs: { raw: 'data' }, outputs: { IMAGE: 'pixels' } },
-        { model: 'cls', version: -1, inputs: { input: 'pixels' }, outputs: { logits: 'prob' } },
-      ];
-      const f = await lintEnsemble({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, steps), pre: PRE, cls: CLS });
-      expect(f.map((x) => [x.token, quoted(x)])).toEqual([
-        ['"pre"', 'in ensemble ens, input RAW in model pre is not mapped to any ensemble tensors'],
-        ['"raw"', 'in ensemble ens, ensemble tensor data is mapping to non-existing input raw in model pre'],
-        ['"logits"', 'in ensemble ens, ensemble tensor prob is mapped from non-existing output logits in model cls'],
-      ]);
-      expect(f[1]!.message).toContain("(its inputs: 'RAW')");
-    });
-
-    it('inconsistent data types: first against the ensemble input, then between steps', async () => {
-      const pre = model('pre', 8, [{ name: 'RAW', type: 'TYPE_INT32', dims: [-1] }], [{ name: 'IMAGE', type: 'TYPE_FP16', dims: [3, 224, 224] }]);
-      const f = await lintEnsemble({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre, cls: CLS });
-      expect(f.map((x) => [x.token, quoted(x)])).toEqual([
-        ['"data"', 'in ensemble ens, ensemble tensor data: inconsistent data type: TYPE_UINT8 is inferred from model ens while TYPE_INT32 is inferred from model pre'],
-        ['"pixels"', 'in ensemble ens, ensemble tensor pixels: inconsistent data type: TYPE_FP16 is inferred from model pre while TYPE_FP32 is inferred from model cls'],
-      ]);
-    });
-
-    it('inconsistent shapes, as full shapes with the batch axis', async () => {
-      const cls = model('cls', 8, [{ name: 'input', dims: [3, 256, 256] }], [{ name: 'output', dims: [1000] }]);
-      const [f, ...rest] = await lintEnsemble({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre: PRE, cls });
-      expect(rest).toEqual([]);
-      expect(f).toMatchObject({ token: '"pixels"' });
-      expect(quoted(f!)).toBe('in ensemble ens, ensemble tensor pixels: inconsistent shape: [-1,3,224,224] is inferred from model pre while [-1,3,256,256] is inferred from model cls');
-    });
-
-    it('decoupled branching: a step fed from two decoupled models', async () => {
-      const gen = (name: string): string => model(name, 0, [{ name: 'IN', dims: [1] }], [{ name: 'OUT', dims: [1] }], 'model_transaction_policy { decoupled: true }\n');
-      const join2 = model('join', 0, [{ name: 'A', dims: [1] }, { name: 'B', dims: [1] }], [{ name: 'OUT', dims: [1] }]);
-      const steps: Step[] = [
-        { model: 'gen1', version: -1, inputs: { IN: 'x' }, outputs: { OUT: 'a' } },
-        { model: 'gen2', version: -1, inputs: { IN: 'x' }, outputs: { OUT: 'b' } },
-        { model: 'join', version: -1, inputs: { A: 'a', B: 'b' }, outputs: { OUT: 'y' } },
-      ];
-      const ens = ensemble('ens', 0, [{ name: 'x', dims: [1] }], [{ name: 'y', dims: [1] }], steps);
-      const f = await lintEnsemble({ ens, gen1: gen('gen1'), gen2: gen('gen2'), join: join2 });
-      expect(f.map((x) => [x.token, quoted(x)])).toEqual([
-        ['"y"', "in ensemble ens, step of model 'ens' receives inputs originated from different decoupled models"],
-      ]);
-    });
-
-    it('warns when the ensemble\'s decoupled setting is overwritten by its steps', async () => {
-      const gen = model('gen', 0, [{ name: 'IN', dims: [1] }], [{ name: 'OUT', dims: [1] }], 'model_transaction_policy { decoupled: true }\n');
-      const ens = ensemble('ens', 0, [{ name: 'x', dims: [1] }], [{ name: 'y', dims: [1] }], [{ model: 'gen', version: -1, inputs: { IN: 'x' }, outputs: { OUT: 'y' } }], 'model_transaction_policy { decoupled: false }\n');
-      const [f, ...rest] = await lintEnsemble({ ens, gen });
-      expect(rest).toEqual([]);
-      expect(f).toMatchObject({ severity: 'warning', token: 'false' });
-      expect(f!.message).toContain("step model 'gen' is decoupled");
-    });
+// The engine's overlay of an editor's text on the repository on disk: this needs the disk.
+describe('ensemble-models on a config linted from memory', () => {
+  it('is laid over the repository on disk: its steps resolve there', async () => {
+    const dir = await writeRepo({ 'pre/config.pbtxt': PRE, 'cls/config.pbtxt': CLS });
+    const result = lintText(ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), { file: join(dir, 'ens', 'config.pbtxt'), rules: [ensembleModels] });
+    expect(result.results.flatMap((r) => r.diagnostics)).toEqual([]);
+    const alone = lintText(ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), { file: '/nowhere/ens/config.pbtxt', rules: [ensembleModels] });
+    expect(alone.results.flatMap((r) => r.diagnostics).map((d) => d.path[0])).toContain('ensemble_scheduling');
   });
 });

@@ -128,7 +128,7 @@ ensemble_scheduling { step [ { model_name: "classifier" model_version: -1 input_
     });
     const repos = [join(dir, 'a'), join(dir, 'b')];
     const found = errorsOf(dir, [], { server: { modelRepositories: repos } }).filter((d) => d.ruleId === 'ensemble-models');
-    expect(found.map((d) => d.messageId)).toEqual(['stepModelMissing']);
+    expect(found.map((d) => d.messageId)).toEqual(['stepModelAmbiguous']);
     expect(found[0]!.message).toContain("which is not unique across the server's repositories");
     expect(errorsOf(dir, ['a']).filter((d) => d.severity === 'error')).toEqual([]);
   });

@@ -36,9 +36,14 @@ interface TensorView {
   type: string;
   dims: number[];
   full: number[];
-  /** How to describe where it comes from, in a message. */
-  where: string;
+  /** Where it is written: the ensemble's own input or output, or a step's input_map or output_map key. */
+  where: TensorWhere;
 }
+
+type StepWhere = { step: number; map: 'input_map' | 'output_map'; key: string };
+type TensorWhere = { side: 'input' | 'output' } | StepWhere;
+/** A tensor as a step sees it. */
+type StepView = TensorView & { where: StepWhere };
 
 const dimsText = (d: readonly number[]): string => `[${d.join(',')}]`;
 
@@ -47,7 +52,7 @@ function sameWithWildcard(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((d, i) => d === -1 || b[i] === -1 || d === b[i]);
 }
 
-function view(model: string, batching: boolean, type: string, dims: readonly (number | bigint)[], where: string): TensorView {
+function view<W extends TensorWhere>(model: string, batching: boolean, type: string, dims: readonly (number | bigint)[], where: W): TensorView & { where: W } {
   const d = dims.map(Number);
   return { model, type, dims: d, full: batching ? [-1, ...d] : d, where };
 }
@@ -58,20 +63,37 @@ function typeName(t: unknown): string | undefined {
 }
 
 const messages = {
-  stepModelMissing: `step {{step}} runs model '{{model}}', which is not {{where}}: Triton refuses the ensemble ("ensemble {{ensemble}} contains models that are not available or ambiguous: {{missing}}"); add the model directory '{{model}}' or fix the name{{suggestion}}`,
+  // Where the step model is not (one repository, any of the server's, or in two of them), each with
+  // a near name when one exists.
+  stepModelMissing: `step {{step}} runs model '{{model}}', which is not in the repository {{repository}}: Triton refuses the ensemble ("ensemble {{ensemble}} contains models that are not available or ambiguous: {{missing}}"); add the model directory '{{model}}' or fix the name`,
+  stepModelMissingNear: `step {{step}} runs model '{{model}}', which is not in the repository {{repository}}: Triton refuses the ensemble ("ensemble {{ensemble}} contains models that are not available or ambiguous: {{missing}}"); add the model directory '{{model}}' or fix the name (did you mean '{{near}}'?)`,
+  stepModelMissingAnyRepository: `step {{step}} runs model '{{model}}', which is not in any of the server's repositories ({{repositories}}): Triton refuses the ensemble ("ensemble {{ensemble}} contains models that are not available or ambiguous: {{missing}}"); add the model directory '{{model}}' or fix the name`,
+  stepModelMissingAnyRepositoryNear: `step {{step}} runs model '{{model}}', which is not in any of the server's repositories ({{repositories}}): Triton refuses the ensemble ("ensemble {{ensemble}} contains models that are not available or ambiguous: {{missing}}"); add the model directory '{{model}}' or fix the name (did you mean '{{near}}'?)`,
+  stepModelAmbiguous: `step {{step}} runs model '{{model}}', which is not unique across the server's repositories ({{repositories}}), so Triton loads it from none: Triton refuses the ensemble ("ensemble {{ensemble}} contains models that are not available or ambiguous: {{missing}}"); add the model directory '{{model}}' or fix the name`,
+  stepModelAmbiguousNear: `step {{step}} runs model '{{model}}', which is not unique across the server's repositories ({{repositories}}), so Triton loads it from none: Triton refuses the ensemble ("ensemble {{ensemble}} contains models that are not available or ambiguous: {{missing}}"); add the model directory '{{model}}' or fix the name (did you mean '{{near}}'?)`,
   circularDependency: `step {{step}} runs '{{model}}', which leads back to this ensemble: Triton refuses both ("circular dependency between ensembles: {{ensemble}} -> ... -> {{last}} -> {{ensemble}}"); an ensemble cannot run itself, directly or through another ensemble`,
   stepVersionUnsetZero: `step {{step}} does not set model_version, which proto3 reads as 0, not -1: Triton will require version 0 of '{{name}}' ("ensemble '{{ensemble}}' depends on '{{name}}' whose required version 0 is not loaded." unless a version directory 0 exists); set model_version: -1 to run the latest version`,
-  stepModelNoVersion: `step {{step}} runs '{{name}}', but Triton loads no version of it ({{why}}): Triton refuses the ensemble ("ensemble '{{ensemble}}' depends on '{{name}}' which has no loaded version."); add {{name}}/1/ with the model file`,
-  stepVersionNotLoaded: `step {{step}} requires version {{required}} of '{{name}}', but Triton loads only version{{plural}} {{loaded}} of it: Triton refuses the ensemble ("ensemble '{{ensemble}}' depends on '{{name}}' whose required version {{required}} is not loaded."); {{fix}}`,
-  tensorDataTypeMismatch: `ensemble tensor '{{tensor}}' is {{seenType}} for {{seenWhere}} but {{firstType}} for {{firstWhere}}: Triton refuses the ensemble ("{{prefix}}inconsistent data type: {{firstType}} is inferred from model {{firstModel}} while {{seenType}} is inferred from model {{seenModel}}"); make both sides the same data type (change one config, or add a step that casts)`,
-  tensorShapeMismatch: `ensemble tensor '{{tensor}}' has shape {{seenShape}} for {{seenWhere}} but {{firstShape}} for {{firstWhere}} (full shapes: the batch axis -1 first when max_batch_size > 0): Triton refuses the ensemble ("{{prefix}}inconsistent shape: {{firstShape}} is inferred from model {{firstModel}} while {{seenShape}} is inferred from model {{seenModel}}"); make the dims agree (-1 matches any size), or reshape between the steps`,
+  stepModelNoVersion: `step {{step}} runs '{{name}}', but Triton loads no version of it (it has no numeric version directory): Triton refuses the ensemble ("ensemble '{{ensemble}}' depends on '{{name}}' which has no loaded version."); add {{name}}/1/ with the model file`,
+  stepModelNoVersionSelected: `step {{step}} runs '{{name}}', but Triton loads no version of it (its version_policy selects none of its version directories): Triton refuses the ensemble ("ensemble '{{ensemble}}' depends on '{{name}}' which has no loaded version."); add {{name}}/1/ with the model file`,
+  stepVersionNotLoaded: `step {{step}} requires version {{required}} of '{{name}}', which Triton does not load (loaded versions: {{loaded}}): Triton refuses the ensemble ("ensemble '{{ensemble}}' depends on '{{name}}' whose required version {{required}} is not loaded."); set model_version: -1 (the latest loaded) or one of {{loaded}}, or add version directory {{name}}/{{required}}/ and make {{name}}'s version_policy select it`,
+  stepVersionUnset: `step {{step}} requires version 0 of '{{name}}', which Triton does not load (loaded versions: {{loaded}}): Triton refuses the ensemble ("ensemble '{{ensemble}}' depends on '{{name}}' whose required version 0 is not loaded."); model_version is not set, and proto3 reads that as 0, not -1 (latest): set model_version: -1`,
+  // The first side of a tensor is an earlier step's map, or the ensemble's own input or output.
+  tensorDataTypeMismatch: `ensemble tensor '{{tensor}}' is {{seenType}} for '{{seenKey}}' of '{{seenModel}}' (step {{seenStep}}'s {{seenMap}}) but {{firstType}} for '{{firstKey}}' of '{{firstModel}}' (step {{firstStep}}'s {{firstMap}}): Triton refuses the ensemble ("in ensemble {{ensemble}}, ensemble tensor {{tensor}}: inconsistent data type: {{firstType}} is inferred from model {{firstModel}} while {{seenType}} is inferred from model {{seenModel}}"); make both sides the same data type (change one config, or add a step that casts)`,
+  tensorDataTypeMismatchInput: `ensemble tensor '{{tensor}}' is {{seenType}} for '{{seenKey}}' of '{{seenModel}}' (step {{seenStep}}'s {{seenMap}}) but {{firstType}} for the ensemble's input '{{tensor}}': Triton refuses the ensemble ("in ensemble {{ensemble}}, ensemble tensor {{tensor}}: inconsistent data type: {{firstType}} is inferred from model {{firstModel}} while {{seenType}} is inferred from model {{seenModel}}"); make both sides the same data type (change one config, or add a step that casts)`,
+  tensorDataTypeMismatchOutput: `ensemble tensor '{{tensor}}' is {{seenType}} for '{{seenKey}}' of '{{seenModel}}' (step {{seenStep}}'s {{seenMap}}) but {{firstType}} for the ensemble's output '{{tensor}}': Triton refuses the ensemble ("in ensemble {{ensemble}}, ensemble tensor {{tensor}}: inconsistent data type: {{firstType}} is inferred from model {{firstModel}} while {{seenType}} is inferred from model {{seenModel}}"); make both sides the same data type (change one config, or add a step that casts)`,
+  tensorShapeMismatch: `ensemble tensor '{{tensor}}' has shape {{seenShape}} for '{{seenKey}}' of '{{seenModel}}' (step {{seenStep}}'s {{seenMap}}) but {{firstShape}} for '{{firstKey}}' of '{{firstModel}}' (step {{firstStep}}'s {{firstMap}}) (full shapes: the batch axis -1 first when max_batch_size > 0): Triton refuses the ensemble ("in ensemble {{ensemble}}, ensemble tensor {{tensor}}: inconsistent shape: {{firstShape}} is inferred from model {{firstModel}} while {{seenShape}} is inferred from model {{seenModel}}"); make the dims agree (-1 matches any size), or reshape between the steps`,
+  tensorShapeMismatchInput: `ensemble tensor '{{tensor}}' has shape {{seenShape}} for '{{seenKey}}' of '{{seenModel}}' (step {{seenStep}}'s {{seenMap}}) but {{firstShape}} for the ensemble's input '{{tensor}}' (full shapes: the batch axis -1 first when max_batch_size > 0): Triton refuses the ensemble ("in ensemble {{ensemble}}, ensemble tensor {{tensor}}: inconsistent shape: {{firstShape}} is inferred from model {{firstModel}} while {{seenShape}} is inferred from model {{seenModel}}"); make the dims agree (-1 matches any size), or reshape between the steps`,
+  tensorShapeMismatchOutput: `ensemble tensor '{{tensor}}' has shape {{seenShape}} for '{{seenKey}}' of '{{seenModel}}' (step {{seenStep}}'s {{seenMap}}) but {{firstShape}} for the ensemble's output '{{tensor}}' (full shapes: the batch axis -1 first when max_batch_size > 0): Triton refuses the ensemble ("in ensemble {{ensemble}}, ensemble tensor {{tensor}}: inconsistent shape: {{firstShape}} is inferred from model {{firstModel}} while {{seenShape}} is inferred from model {{seenModel}}"); make the dims agree (-1 matches any size), or reshape between the steps`,
   maxBatchSizeAboveStep: `max_batch_size {{ensembleMbs}} is larger than that of step {{step}}'s model '{{model}}' (max_batch_size {{depMbs}}): Triton refuses the ensemble ("ensemble {{ensemble}} allows maximum batch size {{ensembleMbs}}, but it contains model {{model}} which only allows maximum batch size to be {{depMbs}}"); set the ensemble's max_batch_size to {{depMbs}} or less, or raise '{{model}}''s`,
   inputMapUnknownInput: `'{{key}}' is not an input of '{{model}}' (its inputs: {{inputs}}): Triton refuses the ensemble ("in ensemble {{ensemble}}, ensemble tensor {{tensor}} is mapping to non-existing input {{key}} in model {{model}}"); use one of its input names as the key`,
+  inputMapModelHasNoInputs: `'{{key}}' is not an input of '{{model}}' (it has no inputs): Triton refuses the ensemble ("in ensemble {{ensemble}}, ensemble tensor {{tensor}} is mapping to non-existing input {{key}} in model {{model}}"); use one of its input names as the key`,
   stepInputUnmapped: `step {{step}} does not feed input '{{name}}' of '{{model}}': Triton refuses the ensemble ("in ensemble {{ensemble}}, input {{name}} in model {{model}} is not mapped to any ensemble tensors"); add input_map { key: "{{name}}" value: "<ensemble tensor>" }`,
   outputMapUnknownOutput: `'{{key}}' is not an output of '{{model}}' (its outputs: {{outputs}}): Triton refuses the ensemble ("in ensemble {{ensemble}}, ensemble tensor {{tensor}} is mapped from non-existing output {{key}} in model {{model}}"); use one of its output names as the key`,
-  mixedDecoupledBranches: `{{what}} would combine responses that come from different decoupled models (each decoupled model may send any number of responses): Triton refuses the ensemble ("in ensemble {{ensemble}}, step of model '{{model}}' receives inputs originated from different decoupled models"); feed each step from at most one decoupled branch`,
+  outputMapModelHasNoOutputs: `'{{key}}' is not an output of '{{model}}' (it has no outputs): Triton refuses the ensemble ("in ensemble {{ensemble}}, ensemble tensor {{tensor}} is mapped from non-existing output {{key}} in model {{model}}"); use one of its output names as the key`,
+  mixedDecoupledBranches: `ensemble tensor '{{tensor}}' would combine responses that come from different decoupled models (each decoupled model may send any number of responses): Triton refuses the ensemble ("in ensemble {{ensemble}}, step of model '{{model}}' receives inputs originated from different decoupled models"); feed each step from at most one decoupled branch`,
+  mixedDecoupledOutputs: `the ensemble's outputs would combine responses that come from different decoupled models (each decoupled model may send any number of responses): Triton refuses the ensemble ("in ensemble {{ensemble}}, step of model '{{model}}' receives inputs originated from different decoupled models"); feed each step from at most one decoupled branch`,
   decoupledFalseOverwritten:
-    "decoupled: false is overwritten: step model{{plural}} {{models}} {{verb}} decoupled, so Triton serves this ensemble as decoupled and clients must use the streaming API; set decoupled: true to say so",
+    "decoupled: false is overwritten (decoupled step models: {{models}}): Triton serves this ensemble as decoupled and clients must use the streaming API; set decoupled: true to say so",
   decoupledTrueOverwritten:
     'decoupled: true is overwritten: no step of this ensemble is decoupled, so Triton serves it as a regular (one response per request) model; remove the setting or set it to false',
 } as const;
@@ -146,8 +168,7 @@ class EnsembleCheck {
     steps.forEach((s, i) => {
       if (this.external) return;
       if (!s.model_name || !missing.includes(s.model_name)) return;
-      this.report(m, stepPath(i, 'model_name'),
-        { messageId: 'stepModelMissing', data: { step: i, model: s.model_name, where: this.where(s.model_name), ensemble, missing: missing.join(', '), suggestion: this.suggest(s.model_name) } });
+      this.report(m, stepPath(i, 'model_name'), this.missingMessage(s.model_name, { step: i, model: s.model_name, ensemble, missing: missing.join(', ') }));
     });
 
     // 2. Cycles between ensembles (CircularDependencyCheck).
@@ -177,17 +198,24 @@ class EnsembleCheck {
     return this.byName.has(name) || (!this.ambiguous.has(name) && this.ctx.repositories.some((r) => this.ctx.files.kind(join(r, name)) === 'dir'));
   }
 
-  /** Where the model is not: the repository, or the server's repositories; or why it does not count. */
-  private where(name: string): string {
-    if (this.ambiguous.has(name)) return `unique across the server's repositories (${this.ctx.repositories.join(', ')}), so Triton loads it from none`;
+  /** A missing step model: where it is not (the repository, the server's repositories, or not unique across them), and a near name. */
+  private missingMessage(name: string, data: { step: number; model: string; ensemble: string; missing: string }): MessageOf<typeof messages> {
+    const near = this.suggest(name);
+    const repositories = this.ctx.repositories.join(', ');
     const [only, ...more] = this.ctx.repositories;
-    return more.length ? `in any of the server's repositories (${this.ctx.repositories.join(', ')})` : `in the repository ${only}`;
+    if (this.ambiguous.has(name)) {
+      return near ? { messageId: 'stepModelAmbiguousNear', data: { ...data, repositories, near } } : { messageId: 'stepModelAmbiguous', data: { ...data, repositories } };
+    }
+    if (more.length) {
+      return near ? { messageId: 'stepModelMissingAnyRepositoryNear', data: { ...data, repositories, near } } : { messageId: 'stepModelMissingAnyRepository', data: { ...data, repositories } };
+    }
+    const repository = only ?? '';
+    return near ? { messageId: 'stepModelMissingNear', data: { ...data, repository, near } } : { messageId: 'stepModelMissing', data: { ...data, repository } };
   }
 
-  private suggest(name: string): string {
+  private suggest(name: string): string | undefined {
     const lower = name.toLowerCase();
-    const close = [...this.byName.keys()].find((n) => n.toLowerCase() === lower || n.replace(/[-_]/g, '') === name.replace(/[-_]/g, ''));
-    return close ? ` (did you mean '${close}'?)` : '';
+    return [...this.byName.keys()].find((n) => n.toLowerCase() === lower || n.replace(/[-_]/g, '') === name.replace(/[-_]/g, ''));
   }
 
   /** The first ensemble path from `start` back to itself, in step order (Triton walks upstream). */
@@ -237,16 +265,14 @@ class EnsembleCheck {
         }
         return;
       }
+      const selected = scan.versionDirs.some((v) => v.version !== undefined);
       this.report(m, ['ensemble_scheduling', 'step', i, 'model_name'],
-        { messageId: 'stepModelNoVersion', data: { step: i, name: dep.name, why: scan.versionDirs.some((v) => v.version !== undefined) ? 'its version_policy selects none of its version directories' : 'it has no numeric version directory', ensemble } });
+        { messageId: selected ? 'stepModelNoVersionSelected' : 'stepModelNoVersion', data: { step: i, name: dep.name, ensemble } });
       return;
     }
     if (required === -1 || loaded.includes(required)) return;
-    const fix = written
-      ? `set model_version: -1 (the latest loaded) or one of ${loaded.join(', ')}, or add version directory ${dep.name}/${required}/ and make ${dep.name}'s version_policy select it`
-      : `model_version is not set, and proto3 reads that as 0, not -1 (latest): set model_version: -1`;
     this.report(m, path,
-      { messageId: 'stepVersionNotLoaded', data: { step: i, required, name: dep.name, plural: loaded.length > 1 ? 's' : '', loaded: loaded.join(', '), ensemble, fix } });
+      { messageId: written ? 'stepVersionNotLoaded' : 'stepVersionUnset', data: { step: i, required, name: dep.name, loaded: loaded.join(', '), ensemble } });
   }
 
   // ---- completed configs ------------------------------------------------------------------------
@@ -289,28 +315,37 @@ class EnsembleCheck {
         const type = typeName(io.data_type);
         if (!io.name || !type) continue;
         const dims = io.reshape ? (io.reshape.shape ?? []) : (io.dims ?? []);
-        if (!tensors.has(io.name)) tensors.set(io.name, view(ensemble, batching, type, dims, `the ensemble's ${side} '${io.name}'`));
+        if (!tensors.has(io.name)) tensors.set(io.name, view(ensemble, batching, type, dims, { side }));
       }
     }
 
     let mappingOk = true;
-    const compare = (t: string, seen: TensorView, path: PathSegment[]): void => {
+    const compare = (t: string, seen: StepView, path: PathSegment[]): void => {
       const first = tensors.get(t);
       if (!first) {
         tensors.set(t, seen);
         return;
       }
-      const prefix = `in ensemble ${ensemble}, ensemble tensor ${t}: `;
+      // Where each side is written: a step's map key, or (first only) the ensemble's own input or output.
+      const seenSide = { tensor: t, ensemble, seenModel: seen.model, seenStep: seen.where.step, seenMap: seen.where.map, seenKey: seen.where.key, firstModel: first.model };
+      const firstStep = 'step' in first.where ? { firstStep: first.where.step, firstMap: first.where.map, firstKey: first.where.key } : undefined;
+      const own = 'side' in first.where ? first.where.side : undefined;
       if (first.type !== seen.type) {
         mappingOk = false;
+        const types = { ...seenSide, seenType: seen.type, firstType: first.type };
         this.report(m, path,
-          { messageId: 'tensorDataTypeMismatch', data: { tensor: t, seenType: seen.type, seenWhere: seen.where, firstType: first.type, firstWhere: first.where, prefix, firstModel: first.model, seenModel: seen.model } });
+          firstStep
+            ? { messageId: 'tensorDataTypeMismatch', data: { ...types, ...firstStep } }
+            : { messageId: own === 'input' ? 'tensorDataTypeMismatchInput' : 'tensorDataTypeMismatchOutput', data: types });
         return;
       }
       if (!sameWithWildcard(first.dims, seen.dims) && !sameWithWildcard(first.full, seen.full)) {
         mappingOk = false;
+        const shapes = { ...seenSide, seenShape: dimsText(seen.full), firstShape: dimsText(first.full) };
         this.report(m, path,
-          { messageId: 'tensorShapeMismatch', data: { tensor: t, seenShape: dimsText(seen.full), seenWhere: seen.where, firstShape: dimsText(first.full), firstWhere: first.where, prefix, firstModel: first.model, seenModel: seen.model } });
+          firstStep
+            ? { messageId: 'tensorShapeMismatch', data: { ...shapes, ...firstStep } }
+            : { messageId: own === 'input' ? 'tensorShapeMismatchInput' : 'tensorShapeMismatchOutput', data: shapes });
       }
     };
 
@@ -340,7 +375,7 @@ class EnsembleCheck {
           mappingOk = false;
           const list = [...names].map((n) => `'${n}'`).join(', ');
           this.report(m, [...at, 'input_map', key],
-            { messageId: 'inputMapUnknownInput', data: { key, model, inputs: list || 'none', ensemble, tensor: t } },
+            list ? { messageId: 'inputMapUnknownInput', data: { key, model, inputs: list, ensemble, tensor: t } } : { messageId: 'inputMapModelHasNoInputs', data: { key, model, ensemble, tensor: t } },
             { key: true });
         }
         for (const input of cfg.input ?? []) {
@@ -354,7 +389,7 @@ class EnsembleCheck {
             continue;
           }
           const type = typeName(input.data_type);
-          if (type) compare(t, view(model, stepBatching, type, input.dims ?? [], `input '${name}' of '${model}' (step ${i})`), [...at, 'input_map', name]);
+          if (type) compare(t, view(model, stepBatching, type, input.dims ?? [], { step: i, map: 'input_map', key: name }), [...at, 'input_map', name]);
         }
       }
 
@@ -366,14 +401,14 @@ class EnsembleCheck {
           mappingOk = false;
           const list = [...names].map((n) => `'${n}'`).join(', ');
           this.report(m, [...at, 'output_map', key],
-            { messageId: 'outputMapUnknownOutput', data: { key, model, outputs: list || 'none', ensemble, tensor: t } },
+            list ? { messageId: 'outputMapUnknownOutput', data: { key, model, outputs: list, ensemble, tensor: t } } : { messageId: 'outputMapModelHasNoOutputs', data: { key, model, ensemble, tensor: t } },
             { key: true });
         }
         for (const [key, t] of Object.entries(outputMap)) {
           const output = (cfg.output ?? []).find((o) => o.name === key);
           const type = typeName(output?.data_type);
           if (!output || !type) continue;
-          compare(t, view(model, stepBatching, type, output.dims ?? [], `output '${key}' of '${model}' (step ${i})`), [...at, 'output_map', key]);
+          compare(t, view(model, stepBatching, type, output.dims ?? [], { step: i, map: 'output_map', key }), [...at, 'output_map', key]);
         }
       }
     });
@@ -452,7 +487,7 @@ class EnsembleCheck {
         if (next.prev.some((p) => p.label !== prevLabel)) {
           const path: PathSegment[] = next === sink ? ['ensemble_scheduling'] : next.path;
           this.report(m, path,
-            { messageId: 'mixedDecoupledBranches', data: { what: next === sink ? "the ensemble's outputs" : `ensemble tensor '${next.name}'`, ensemble, model: next.model } },
+            next === sink ? { messageId: 'mixedDecoupledOutputs', data: { ensemble, model: next.model } } : { messageId: 'mixedDecoupledBranches', data: { tensor: next.name, ensemble, model: next.model } },
             next === sink ? { key: true } : {});
           return;
         }
@@ -476,7 +511,7 @@ class EnsembleCheck {
       const which = steps.filter((_, i) => flags[i]).map((s) => `'${s.model_name}'`);
       this.report(m, ['model_transaction_policy', 'decoupled'],
         decoupled
-          ? { messageId: 'decoupledFalseOverwritten', data: { plural: which.length > 1 ? 's' : '', models: which.join(', '), verb: which.length > 1 ? 'are' : 'is' } }
+          ? { messageId: 'decoupledFalseOverwritten', data: { models: which.join(', ') } }
           : { messageId: 'decoupledTrueOverwritten' },
         { severity: 'warning' });
     }
