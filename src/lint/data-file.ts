@@ -2,7 +2,7 @@
 // the file must exist in its folder of the model directory and hold at least the tensor's bytes.
 import { join } from 'node:path';
 import type { PathSegment } from '../diagnostics.js';
-import type { ModelInfo, Report, RuleFiles } from './rule.js';
+import type { ModelFacts, Report, RuleFiles } from './rule.js';
 
 /** The messages of a data-file finding: rules that check data files include them in theirs. */
 export const DATA_FILE_MESSAGES = {
@@ -27,7 +27,7 @@ export interface DataFileCheck {
 }
 
 /** What is wrong with a data file, or undefined when it is there and large enough. */
-export function dataFileProblem(files: RuleFiles, model: ModelInfo, c: DataFileCheck): Report<typeof DATA_FILE_MESSAGES> | undefined {
+export function dataFileProblem(files: RuleFiles, model: ModelFacts, c: DataFileCheck): Report<typeof DATA_FILE_MESSAGES> | undefined {
   const where = `${model.name}/${c.folder}/`;
   const size = files.size(join(model.dir, c.folder, c.file));
   if (size === undefined) {

@@ -11,7 +11,7 @@ import type { ModelSignature } from '../onnx/types.js';
 import { LintInputError } from './errors.js';
 import type { ModelFile } from '../triton/model-file.js';
 import { describeRule, fileResult, summarize, type FileResult, type InputProblem, type LintResult } from './results.js';
-import type { ConfigEdits, ModelContext, ModelInfo, ModelRule, Report, RepositoryContext, RepositoryModel, RepositoryRule, Rule, RuleFiles, RuleLevel, RuleMeta } from './rule.js';
+import type { ConfigEdits, ModelContext, ModelRule, Report, RepositoryContext, RepositoryRule, Rule, RuleFiles, RuleLevel, RuleMeta } from './rule.js';
 import { RULES } from './rules/index.js';
 import { DEFAULT_SETTINGS, findSettingsFile, loadSettingsFile, resolveOptionsOf, type LintSettings } from './settings.js';
 import { effectiveSeverity } from './severity.js';
@@ -26,7 +26,7 @@ import { completeFix, configEdits } from './edits.js';
 import { removalOf } from '../config/text-edits.js';
 import { renderMessage } from './messages.js';
 import { didYouMean } from '../pbtxt/suggest.js';
-import { Workspace, type ConfigRead } from '../workspace/workspace.js';
+import { Workspace, type ConfigRead, type ModelFacts } from '../workspace/workspace.js';
 import type { FileSource, SignatureResult } from '../workspace/sources.js';
 import { append } from '../util/arrays.js';
 import { applyServerFlags, type ServerOptions } from '../triton/server-options.js';
@@ -278,20 +278,13 @@ class LintRun {
     return this.ws.signature(path);
   }
 
-  /** A model's facts for rules, each read on first use and then kept for the run. */
-  private modelInfo(name: string, dir: string, settings: LintSettings): ModelInfo {
-    const m = this.ws.model(dir, name);
-    return {
-      name,
-      dir,
-      layout: () => m.layout(),
-      autofillListing: () => m.autofillListing(),
-      autofill: (config) => m.autofill(config),
-      // As the server the settings describe would load it, unless the rule asks otherwise.
-      effective: (options) => m.effective({ ...resolveOptionsOf(settings), ...options }),
-      locked: () => m.locked(),
-      filesElsewhere: () => m.filesElsewhere(),
-    };
+  /**
+   * A model's facts for rules: the workspace's, as they are. Its effective and completed configs
+   * follow the server the settings describe (said to the workspace once per repository and run).
+   */
+  private modelFacts(dir: string, settings: LintSettings, name = basename(dir)): ModelFacts {
+    this.ws.serve(dirname(dir), resolveOptionsOf(settings));
+    return this.ws.model(dir, name);
   }
 
   /** The files rules ask about, each looked at once per run. */
@@ -387,7 +380,7 @@ class LintRun {
     // What every rule of this config sees is made once; each rule's context adds its options.
     const facts: UnitFacts = {
       modelChecks: unit.ruleSet.active.filter((a) => a.rule.meta.requiresModel).map((a) => a.rule.meta.id),
-      model: this.modelInfo(unit.name, unit.dir, unit.ruleSet.settings),
+      model: this.modelFacts(unit.dir, unit.ruleSet.settings, unit.name),
       modelFile: unit.modelFile?.format === 'onnx' ? unit.modelFile.path : undefined,
       sig,
       isEnabled: (id) => (unit.ruleSet.levels.get(id) ?? 'off') !== 'off',
@@ -427,26 +420,15 @@ class LintRun {
       if (!ruleSet.active.some((a) => a.rule.scope === 'repository')) continue;
       const inRepositories = this.ws.repository(repositories).modelDirs();
       const dirs = new Set([...inRepositories, ...served.map((t) => t.modelDir)]);
-      const models = [...dirs].sort().map((dir) => this.repositoryModel(dir, unitByFile, ruleSet.settings));
+      const models = [...dirs].sort().map((dir) => this.modelFacts(dir, this.ruleSet(this.settingsFor(dirname(dir))).settings));
       this.runRepositoryRulesOn(repositories, models, ruleSet, unitByFile);
     }
   }
 
-  private repositoryModel(dir: string, unitByFile: Map<string, Unit>, settings: LintSettings): RepositoryModel {
-    // A model's default config is at <dir>/config.pbtxt whether or not it exists (scanModelDir).
-    return new LazyRepositoryModel(this.modelInfo(basename(dir), dir, settings), unitByFile.get(join(dir, 'config.pbtxt')), {
-      configFile: () => this.scan(dir).configPath,
-      // With a long-lived workspace (watch) every config is read in full once and kept; a single run reads the others lightly.
-      read: (file) => (this.options.workspace ? this.doc(file) : this.siblingDoc(file)),
-      modelFile: (config) => this.modelFileOf(dir, config),
-      signature: (path) => this.signature(path),
-      text: (file) => this.files.text(file),
-      completion: resolveOptionsOf(settings),
-    });
-  }
-
-  private runRepositoryRulesOn(repositories: string[], models: RepositoryModel[], ruleSet: RuleSet, unitByFile: Map<string, Unit>): void {
+  private runRepositoryRulesOn(repositories: string[], models: ModelFacts[], ruleSet: RuleSet, unitByFile: Map<string, Unit>): void {
     const facts = this.ws.repository(repositories);
+    // The models whose default config is being linted (a model without one, as the empty config).
+    const isTarget = (model: ModelFacts): boolean => unitByFile.has(join(model.dir, 'config.pbtxt'));
     // Targets without a config.pbtxt are models too: their instances count on the GPUs.
     const targetDirs = models.map((m) => m.dir);
     const repository: RepositoryContext['repository'] = {
@@ -458,11 +440,12 @@ class LintRun {
       const rule = active.rule as RepositoryRule<unknown>;
       const ctx: RepositoryContext<unknown> = {
         repositories, models, repository, settings: ruleSet.settings, options: active.options, files: this.files,
+        isTarget,
         edits: (model) => (model.doc ? configEdits(model.doc) : NO_EDITS),
         report: (model, r) => {
           const unit = unitByFile.get(join(model.dir, 'config.pbtxt'));
           // Only configs being linted get findings; the unit's own level for the rule applies.
-          if (!unit || !model.isTarget) return;
+          if (!unit) return;
           const own = unit.ruleSet.active.find((a) => a.rule.meta.id === rule.meta.id);
           if (own) this.report(unit, own, r);
         },
@@ -470,7 +453,7 @@ class LintRun {
       try {
         rule.check(ctx);
       } catch (e) {
-        const first = models.find((m) => m.isTarget);
+        const first = models.find(isTarget);
         if (first) ctx.report(first, internalError(rule.meta.id, e));
       }
     }
@@ -571,98 +554,10 @@ function withCommandLine(base: LintSettings, o: LintOptions): LintSettings {
   return { ...base, gpu, server: applyServerFlags(base.server, o.server ?? {}), configsOnly: o.configsOnly ?? base.configsOnly };
 }
 
-/**
- * A model as repository rules see it. Its config is read on first use: a rule reads the configs of
- * the models it is about (the targets, the steps of an ensemble), so linting one config of a
- * thousand-model repository reads a few of the others; what holds of all of them together comes from
- * the workspace's summaries (RepositoryFacts).
- */
-class LazyRepositoryModel implements RepositoryModel {
-  readonly name: string;
-  readonly dir: string;
-  readonly isTarget: boolean;
-  readonly layout: ModelInfo['layout'];
-  readonly autofillListing: ModelInfo['autofillListing'];
-  readonly autofill: ModelInfo['autofill'];
-  readonly effective: ModelInfo['effective'];
-  readonly locked: ModelInfo['locked'];
-  readonly filesElsewhere: ModelInfo['filesElsewhere'];
-  private loaded: { configFile: string | undefined; doc: ConfigDocument | undefined; config: ModelConfig | undefined } | undefined;
-  private file: ModelFile | undefined;
-  private completion: CompletedConfig | undefined;
-
-  constructor(
-    info: ModelInfo,
-    /** The unit linting this model's default config, when it is a target. */
-    private readonly unit: Unit | undefined,
-    private readonly source: {
-      configFile(): string | undefined;
-      read(file: string): ConfigRead;
-      modelFile(config: ModelConfig): ModelFile;
-      signature(path: string): SignatureResult;
-      text(file: string): string | undefined;
-      /** The server's flags the completed config is worked out under. */
-      completion: CompletedOptions;
-    },
-  ) {
-    ({ name: this.name, dir: this.dir, layout: this.layout, autofillListing: this.autofillListing, autofill: this.autofill, effective: this.effective, locked: this.locked, filesElsewhere: this.filesElsewhere } = info);
-    this.isTarget = unit !== undefined;
-  }
-
-  private load(): NonNullable<LazyRepositoryModel['loaded']> {
-    if (this.loaded) return this.loaded;
-    const configFile = this.source.configFile();
-    const read = configFile ? this.source.read(configFile) : undefined;
-    const doc = read && 'value' in read ? read : undefined;
-    return (this.loaded = { configFile, doc, config: doc && !hasSyntaxErrors(doc) ? doc.value : undefined });
-  }
-
-  get configFile(): string | undefined {
-    return this.load().configFile;
-  }
-
-  // A model without a config is, to Triton, the empty config it starts from.
-  get doc(): ConfigDocument | undefined {
-    return this.load().doc ?? (this.unit?.virtual ? this.unit.doc : undefined);
-  }
-
-  get config(): ModelConfig | undefined {
-    return this.load().config ?? (this.unit?.virtual ? this.unit.doc.value : undefined);
-  }
-
-  modelFile(): string | undefined {
-    return this.located().path;
-  }
-
-  signature(): ModelSignature | undefined {
-    const f = this.located();
-    return f.format === 'onnx' && f.path ? this.source.signature(f.path).signature : undefined;
-  }
-
-  completed(): CompletedConfig {
-    if (this.completion) return this.completion;
-    const config = this.configFile && !this.config ? undefined : (this.config ?? {});
-    return (this.completion = completedConfig({
-      config,
-      autofill: (c) => this.autofill(c),
-      modelFile: () => {
-        const f = this.source.modelFile(config ?? {});
-        return f.path ? { path: f.path, ...this.source.signature(f.path) } : { ...(f.expected ? { expected: f.expected } : {}) };
-      },
-      // Where the backend looks for its script: the version directories, and the model directory (older layouts).
-      scriptTexts: (file) => [...this.layout().versionDirs.map((v) => join(v.path, file)), join(this.dir, file)].flatMap((p) => this.source.text(p) ?? []),
-    }, this.source.completion));
-  }
-
-  private located(): ModelFile {
-    return (this.file ??= this.source.modelFile(this.load().config ?? {}));
-  }
-}
-
 /** What every rule of one config sees. */
 interface UnitFacts {
   modelChecks: readonly string[];
-  model: ModelInfo;
+  model: ModelFacts;
   modelFile: string | undefined;
   sig: () => SignatureResult;
   isEnabled: (ruleId: string) => boolean;
@@ -676,7 +571,7 @@ interface UnitFacts {
  * and a rule's context costs one object (thirty-odd rules run on every config, in every keystroke's run).
  */
 class RuleContext implements ModelContext<unknown> {
-  readonly model: ModelInfo;
+  readonly model: ModelFacts;
   readonly file: string;
   readonly doc: ConfigDocument;
   readonly config: ModelConfig;

@@ -64,11 +64,8 @@ import type { ModelConfig } from '../config/model-config.js';
 import type { ModelSignature } from '../onnx/types.js';
 import type { OnnxReadError } from '../onnx/errors.js';
 import type { LintSettings, RuleLevel } from './settings-types.js';
-import type { AutofillListing, AutofillResult } from '../triton/autofill.js';
-import type { ResolveOptions, ResolveResult } from '../triton/effective-config.js';
 import type { GpuLoad } from '../triton/gpu-memory.js';
-import type { CompletedConfig } from '../triton/completed-config.js';
-import type { ModelDir } from '../repo/model-dir.js';
+import type { ModelFacts } from '../workspace/workspace.js';
 import type { PathKind } from '../util/path-kind.js';
 import type { Lock } from '../workspace/lock.js';
 
@@ -158,28 +155,8 @@ export interface ConfigEdits {
   removeField(path: readonly PathSegment[]): TextEdit | undefined;
 }
 
-/** One model directory as the engine loaded it. */
-export interface ModelInfo {
-  /** The directory name, which is the model's name in Triton. */
-  name: string;
-  /** Absolute path of the model directory. */
-  dir: string;
-  /** Its layout as Triton reads it: config files and version directories (read once per run). */
-  layout(): ModelDir;
-  /** What core's AutoCompleteBackendFields sees of it: the first sub-directory and its entries. */
-  autofillListing(): AutofillListing;
-  /** core's AutoCompleteBackendFields on a config of this model (computed once per config). */
-  autofill(config: ModelConfig): AutofillResult;
-  /** The effective config Triton would load for this model directory (tritonc resolve's answer). */
-  effective(options?: ResolveOptions): ResolveResult;
-  /** What the repository's tritonc.lock.json records of this model, if anything. */
-  locked(): LockedModel | undefined;
-  /**
-   * Its version directories and model files are provisioned elsewhere (--configs-only) and the lock
-   * does not record it: what they would say is unknown. Rules that need them stay silent.
-   */
-  filesElsewhere(): boolean;
-}
+/** A model of the repository as rules see it: the workspace's facts about it, handed over as they are. */
+export type { ModelFacts };
 
 /**
  * The repository's files, for the facts a rule needs beyond the model's own (a file beside the
@@ -200,7 +177,7 @@ export interface RuleFiles {
 }
 
 export interface ModelContext<Options = undefined, Messages extends MessageTemplates = MessageTemplates> {
-  readonly model: ModelInfo;
+  readonly model: ModelFacts;
   /** The config file being linted (config.pbtxt or configs/<name>.pbtxt), absolute. */
   readonly file: string;
   readonly doc: ConfigDocument;
@@ -224,26 +201,6 @@ export interface ModelContext<Options = undefined, Messages extends MessageTempl
   report(report: Report<Messages>): void;
 }
 
-/** A model of the repository, seen by repository-scoped rules. */
-export interface RepositoryModel extends ModelInfo {
-  /** config.pbtxt (Triton's default config), absolute; undefined when the model has none. */
-  readonly configFile: string | undefined;
-  /** Its parsed value; undefined when missing or when it has syntax errors. */
-  readonly config: ModelConfig | undefined;
-  readonly doc: ConfigDocument | undefined;
-  /** Whether the user asked to lint this model's config.pbtxt (only targets get reports). */
-  readonly isTarget: boolean;
-  /** The model file Triton would load (ONNX or not), undefined when none is found. */
-  modelFile(): string | undefined;
-  /** The ONNX signature, read on first call; undefined when there is no readable ONNX model. */
-  signature(): ModelSignature | undefined;
-  /**
-   * Its config as other models see it once Triton loaded it (core's auto-fill, its backend's
-   * auto-complete), under the server the settings describe, and which parts of it are known.
-   */
-  completed(): CompletedConfig;
-}
-
 /** What is true of the repository's models together, computed once per run by the workspace. */
 export interface RepositoryFacts {
   /** What each GPU holds: every model's instances where Triton places them, with their estimated bytes. */
@@ -258,15 +215,17 @@ export interface RepositoryContext<Options = undefined, Messages extends Message
    * --model-repository of the server when it is one of them. Model names are unique across them.
    */
   readonly repositories: readonly string[];
-  readonly models: readonly RepositoryModel[];
+  readonly models: readonly ModelFacts[];
+  /** Whether the user asked to lint this model's config.pbtxt (only targets get reports). */
+  isTarget(model: ModelFacts): boolean;
   readonly repository: RepositoryFacts;
   readonly settings: LintSettings;
   readonly options: Options;
   readonly files: RuleFiles;
   /** Text edits in `model`'s config.pbtxt, for fixes. */
-  edits(model: RepositoryModel): ConfigEdits;
+  edits(model: ModelFacts): ConfigEdits;
   /** Reports against `model`'s config.pbtxt; dropped unless the model is a target. */
-  report(model: RepositoryModel, report: Report<Messages>): void;
+  report(model: ModelFacts, report: Report<Messages>): void;
 }
 
 export interface ModelRule<Options = undefined, Messages extends MessageTemplates = MessageTemplates> {

@@ -157,9 +157,24 @@ describe('binary inference bodies', () => {
     expect(JSON.parse(e.body.subarray(0, e.headerLength).toString())).toEqual(e.header);
   });
 
+  it("gives each output's binary data, in the order the outputs are listed (binary tensor data extension)", () => {
+    const header = Buffer.from(JSON.stringify({ model_name: 'm', outputs: [
+      { name: 'a', datatype: 'FP32', shape: [2], parameters: { binary_data_size: 8 } },
+      { name: 'j', datatype: 'INT64', shape: [1], data: [7] },
+      { name: 'b', datatype: 'INT8', shape: [3], parameters: { binary_data_size: 3 } },
+    ] }));
+    const body = Buffer.concat([header, Buffer.from(new Float32Array([1.5, -2]).buffer), Buffer.from([1, 2, 3])]);
+    const decoded = decodeInferResponse(body, header.length);
+    expect(decoded.ok).toBe(true);
+    if (!decoded.ok) return;
+    expect([...decoded.binary.keys()]).toEqual(['a', 'b']);
+    expect([...new Float32Array(new Uint8Array(decoded.binary.get('a')!).buffer)]).toEqual([1.5, -2]);
+    expect([...decoded.binary.get('b')!]).toEqual([1, 2, 3]);
+  });
+
   it('decodes a JSON-only answer too (no Inference-Header-Content-Length)', () => {
     const body = Buffer.from(JSON.stringify({ model_name: 'm', outputs: [{ name: 'y', datatype: 'INT64', shape: [1, 2], data: [0, 0] }] }));
-    expect(decodeInferResponse(body, undefined)).toEqual({ ok: true, response: { model_name: 'm', outputs: [{ name: 'y', datatype: 'INT64', shape: [1, 2], data: [0, 0] }] } });
+    expect(decodeInferResponse(body, undefined)).toEqual({ ok: true, response: { model_name: 'm', outputs: [{ name: 'y', datatype: 'INT64', shape: [1, 2], data: [0, 0] }] }, binary: new Map() });
     expect(decodeInferResponse(body, 10_000)).toEqual({ ok: false, reason: `Inference-Header-Content-Length is 10000 but the body has ${body.length} bytes` });
   });
 });

@@ -12,7 +12,7 @@ import { UNKNOWN_COMPLETION, type CompletedConfig } from '../../../triton/comple
 import { ENSEMBLE_PLATFORM } from '../../../triton/backend-records.js';
 import type { ModelConfig, ModelEnsembling_Step } from '../../../config/model-config.js';
 import { selectVersions } from '../../../repo/model-dir.js';
-import { defineRepositoryRule, type MessageOf, type RepositoryContext, type RepositoryModel } from '../../rule.js';
+import { defineRepositoryRule, type MessageOf, type RepositoryContext, type ModelFacts } from '../../rule.js';
 import { maxBatchSize } from '../../tensors.js';
 
 const ENSEMBLE = ENSEMBLE_PLATFORM;
@@ -129,9 +129,9 @@ export const ensembleModels = defineRepositoryRule<Options, typeof messages>({
 });
 
 class EnsembleCheck {
-  private readonly byName = new Map<string, RepositoryModel>();
+  private readonly byName = new Map<string, ModelFacts>();
   private readonly ambiguous = new Set<string>();
-  private readonly decoupledMemo = new Map<RepositoryModel, boolean | undefined>();
+  private readonly decoupledMemo = new Map<ModelFacts, boolean | undefined>();
 
   /** Step models may be elsewhere (the options say so): a missing one is then not reported. */
   private readonly external: boolean;
@@ -148,17 +148,17 @@ class EnsembleCheck {
 
   run(): void {
     for (const m of this.ctx.models) {
-      if (!m.isTarget || !isEnsemble(m.config)) continue;
+      if (!this.ctx.isTarget(m) || !m.config || !isEnsemble(m.config)) continue;
       this.checkEnsemble(m, m.config!);
     }
   }
 
-  private report(m: RepositoryModel, path: PathSegment[], message: MessageOf<typeof messages>, opts: { severity?: 'error' | 'warning' | 'info'; key?: boolean } = {}): void {
+  private report(m: ModelFacts, path: PathSegment[], message: MessageOf<typeof messages>, opts: { severity?: 'error' | 'warning' | 'info'; key?: boolean } = {}): void {
     const range: Range | undefined = opts.key ? m.doc?.locate(path)?.name : undefined;
     this.ctx.report(m, { path, ...(range ? { range } : {}), ...message, ...(opts.severity ? { severity: opts.severity } : {}) });
   }
 
-  private checkEnsemble(m: RepositoryModel, config: ModelConfig): void {
+  private checkEnsemble(m: ModelFacts, config: ModelConfig): void {
     const steps = config.ensemble_scheduling?.step ?? [];
     const ensemble = m.name;
     const stepPath = (i: number, ...rest: PathSegment[]): PathSegment[] => ['ensemble_scheduling', 'step', i, ...rest];
@@ -219,7 +219,7 @@ class EnsembleCheck {
   }
 
   /** The first ensemble path from `start` back to itself, in step order (Triton walks upstream). */
-  private cycleFrom(start: RepositoryModel): { step: number; last: string } | undefined {
+  private cycleFrom(start: ModelFacts): { step: number; last: string } | undefined {
     const steps = start.config?.ensemble_scheduling?.step ?? [];
     for (let i = 0; i < steps.length; i++) {
       const first = this.byName.get(steps[i]!.model_name ?? '');
@@ -232,7 +232,7 @@ class EnsembleCheck {
   }
 
   /** The model on a path from `from` whose step runs `target`, if any. */
-  private reaches(from: RepositoryModel, target: RepositoryModel, seen: Set<RepositoryModel>): string | undefined {
+  private reaches(from: ModelFacts, target: ModelFacts, seen: Set<ModelFacts>): string | undefined {
     if (seen.has(from) || !isEnsemble(from.config)) return undefined;
     seen.add(from);
     for (const s of from.config!.ensemble_scheduling?.step ?? []) {
@@ -245,7 +245,7 @@ class EnsembleCheck {
     return undefined;
   }
 
-  private checkVersion(m: RepositoryModel, s: ModelEnsembling_Step, i: number, dep: RepositoryModel, layoutPresent: boolean): void {
+  private checkVersion(m: ModelFacts, s: ModelEnsembling_Step, i: number, dep: ModelFacts, layoutPresent: boolean): void {
     const ensemble = m.name;
     const written = s.model_version !== undefined;
     // proto3: an omitted model_version is 0, and only -1 means "latest".
@@ -277,12 +277,12 @@ class EnsembleCheck {
 
   // ---- completed configs ------------------------------------------------------------------------
 
-  private complete(dep: RepositoryModel): Completed {
+  private complete(dep: ModelFacts): Completed {
     return dep.completed();
   }
 
   /** Whether a model's responses are decoupled; an ensemble is iff any of its steps is (Triton overwrites it). */
-  private isDecoupled(dep: RepositoryModel): boolean | undefined {
+  private isDecoupled(dep: ModelFacts): boolean | undefined {
     if (this.decoupledMemo.has(dep)) return this.decoupledMemo.get(dep);
     this.decoupledMemo.set(dep, undefined); // cycle guard
     let result: boolean | undefined;
@@ -306,7 +306,7 @@ class EnsembleCheck {
 
   // ---- ValidateEnsembleConfig ---------------------------------------------------------------------
 
-  private checkMapping(m: RepositoryModel, config: ModelConfig, steps: ModelEnsembling_Step[]): void {
+  private checkMapping(m: ModelFacts, config: ModelConfig, steps: ModelEnsembling_Step[]): void {
     const ensemble = m.name;
     const batching = maxBatchSize(config) > 0;
     const tensors = new Map<string, TensorView>();
@@ -417,7 +417,7 @@ class EnsembleCheck {
   }
 
   /** The decoupled walk of ValidateEnsembleConfig, and what it does to the ensemble's own flag. */
-  private checkDecoupled(m: RepositoryModel, config: ModelConfig, steps: ModelEnsembling_Step[]): void {
+  private checkDecoupled(m: ModelFacts, config: ModelConfig, steps: ModelEnsembling_Step[]): void {
     const ensemble = m.name;
     const flags = steps.map((s) => {
       const dep = this.byName.get(s.model_name ?? '');

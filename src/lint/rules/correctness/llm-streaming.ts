@@ -11,19 +11,19 @@
 //   target's `streaming`, which a target that is not decoupled refuses.
 import type { PathSegment } from '../../../diagnostics.js';
 import { trtllmRuntime } from '../../../triton/tensorrtllm-parameters.js';
-import { defineRepositoryRule, type RepositoryModel } from '../../rule.js';
+import { defineRepositoryRule, type ModelFacts } from '../../rule.js';
 import { isEnsemble } from '../../../triton/backend-records.js';
 
 const PLACEHOLDER = /^\$\{/;
 
 /** The BLS model's reading of a parameter (model.py get_valid_param_value): "" or "${...}" is the default. */
-function blsParam(model: RepositoryModel, key: string, fallback: string | undefined): string | undefined {
+function blsParam(model: ModelFacts, key: string, fallback: string | undefined): string | undefined {
   const v = model.config?.parameters?.[key]?.string_value ?? '';
   return v === '' || PLACEHOLDER.test(v) ? fallback : v;
 }
 
-const isBls = (m: RepositoryModel): boolean => m.config?.backend === 'python' && !!m.config.parameters && ('tensorrt_llm_model_name' in m.config.parameters || 'accumulate_tokens' in m.config.parameters);
-const isTrtllm = (m: RepositoryModel): boolean => !!m.config && trtllmRuntime(m.config.backend ?? '', m.config.parameters ?? {}) !== undefined;
+const isBls = (m: ModelFacts): boolean => m.config?.backend === 'python' && !!m.config.parameters && ('tensorrt_llm_model_name' in m.config.parameters || 'accumulate_tokens' in m.config.parameters);
+const isTrtllm = (m: ModelFacts): boolean => !!m.config && trtllmRuntime(m.config.backend ?? '', m.config.parameters ?? {}) !== undefined;
 
 export const llmStreaming = defineRepositoryRule({
   meta: {
@@ -48,11 +48,11 @@ export const llmStreaming = defineRepositoryRule({
     const byName = new Map(ctx.models.map((m) => [m.name, m]));
     const autoComplete = ctx.settings.server.autoCompleteConfig;
     // vLLM's auto-complete makes it decoupled (vllm_backend src/model.py auto_complete_config).
-    const decoupled = (m: RepositoryModel): boolean => m.config?.model_transaction_policy?.decoupled === true || (autoComplete && m.config?.backend === 'vllm' && m.config.model_transaction_policy === undefined);
+    const decoupled = (m: ModelFacts): boolean => m.config?.model_transaction_policy?.decoupled === true || (autoComplete && m.config?.backend === 'vllm' && m.config.model_transaction_policy === undefined);
 
     for (const m of ctx.models) {
       // Findings go on the configs being linted only: the others are read only as their steps and targets.
-      if (!m.isTarget) continue;
+      if (!ctx.isTarget(m)) continue;
       const config = m.config;
       if (!config) continue;
       if (isEnsemble(config)) {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { GpuLoad } from '../../../triton/gpu-memory.js';
 import type { PathSegment, Severity } from '../../../diagnostics.js';
 import type { GpuShare } from '../../../triton/gpu-memory.js';
-import { defineRepositoryRule, type RepositoryModel } from '../../rule.js';
+import { defineRepositoryRule, type ModelFacts } from '../../rule.js';
 import { firstWritten } from '../../value-path.js';
 import { formatBytes, parseSize } from '../../units.js';
 
@@ -24,7 +24,7 @@ const options = z.strictObject({
 type Options = z.infer<typeof options>;
 
 /** One model's instances on one GPU, with the model they belong to. */
-type Placement = GpuShare & { model: RepositoryModel };
+type Placement = GpuShare & { model: ModelFacts };
 
 export const instanceMemory = defineRepositoryRule<Options>({
   meta: {
@@ -77,7 +77,7 @@ export const instanceMemory = defineRepositoryRule<Options>({
       // does not move as the estimate changes), about the busiest GPU.
       const busiest = [...loads].sort((a, b) => b.totalBytes - a.totalBytes)[0];
       // A stable place: the first config being linted that exists (a model without one is linted at the path Triton reads).
-      const first = ctx.models.find((m) => m.isTarget && m.configFile) ?? ctx.models.find((m) => m.isTarget);
+      const first = ctx.models.find((m) => ctx.isTarget(m) && m.configFile) ?? ctx.models.find((m) => ctx.isTarget(m));
       if (busiest && first) {
         const unsized = unsizedNames(busiest);
         const shared = { total: formatBytes(busiest.totalBytes), parts: sharesText(busiest, overhead), gpus: busiest.gpus, totalBytes: busiest.totalBytes };
@@ -98,7 +98,7 @@ export const instanceMemory = defineRepositoryRule<Options>({
       const severity: Severity | undefined = total > budget ? 'error' : total > budget * ctx.options.warnAt ? 'warning' : undefined;
       if (!severity) continue;
       // Attach to the biggest contributor among the configs being linted.
-      const target = [...placements].sort((a, b) => b.instances * b.bytesPerInstance - a.instances * a.bytesPerInstance).find((p) => p.model.isTarget);
+      const target = [...placements].sort((a, b) => b.instances * b.bytesPerInstance - a.instances * a.bytesPerInstance).find((p) => ctx.isTarget(p.model));
       if (!target) continue;
       ctx.report(target.model, {
         path: pointAt(target),
