@@ -110,11 +110,11 @@ export const ensembleConfig = defineModelRule({
     }
 
     const forbidden = [
-      ['instance_group', 'instanceGroupInEnsemble'],
-      ['optimization', 'optimizationInEnsemble'],
-      ['model_warmup', 'warmupInEnsemble'],
-    ] as const satisfies readonly (readonly [keyof ModelConfig, string])[];
-    for (const [field, messageId] of forbidden) {
+      { field: 'instance_group', messageId: 'instanceGroupInEnsemble' },
+      { field: 'optimization', messageId: 'optimizationInEnsemble' },
+      { field: 'model_warmup', messageId: 'warmupInEnsemble' },
+    ] as const satisfies readonly { field: keyof ModelConfig; messageId: string }[];
+    for (const { field, messageId } of forbidden) {
       const value = config[field];
       const present = Array.isArray(value) ? value.length > 0 : value !== undefined;
       if (!present) continue;
