@@ -99,13 +99,20 @@ export function signatureFromLock(locked: LockedSignature, path: string): ModelS
   return { ...locked, path, producer: { name: '', version: '' }, metadata: [] };
 }
 
-/** Where two locks of one model version differ, for a message ('' when they agree). */
-export function lockDifference(locked: LockedVersion, actual: LockedVersion): string {
-  if (locked.file !== actual.file) return `the model file is ${actual.file}, the lock has ${locked.file}`;
+/** The first way a model version differs from its lock: its file, its inputs or outputs, its weights or opsets, its size. */
+export type LockDifference =
+  | { kind: 'file'; file: string; lockedFile: string }
+  | { kind: 'io' }
+  | { kind: 'weights' }
+  | { kind: 'size'; size: number; lockedSize: number };
+
+/** Where two locks of one model version differ, as data for a message (undefined when they agree). */
+export function lockDifference(locked: LockedVersion, actual: LockedVersion): LockDifference | undefined {
+  if (locked.file !== actual.file) return { kind: 'file', file: actual.file, lockedFile: locked.file };
   if (JSON.stringify(locked.signature ?? null) !== JSON.stringify(actual.signature ?? null)) {
     const io = (s: LockedSignature | undefined): string => JSON.stringify(s ? [s.inputs, s.outputs, s.overridableInitializers] : null);
-    return io(locked.signature) !== io(actual.signature) ? 'its inputs or outputs differ from the lock' : 'its weights or opsets differ from the lock';
+    return { kind: io(locked.signature) !== io(actual.signature) ? 'io' : 'weights' };
   }
-  if (locked.size !== actual.size || locked.weightBytes !== actual.weightBytes) return `its size is ${actual.size} bytes, the lock has ${locked.size}`;
-  return '';
+  if (locked.size !== actual.size || locked.weightBytes !== actual.weightBytes) return { kind: 'size', size: actual.size, lockedSize: locked.size };
+  return undefined;
 }

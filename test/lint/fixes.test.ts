@@ -43,7 +43,7 @@ describe('fixes as text edits', () => {
   });
 
   it('io-name: renames a near miss to the model\'s tensor', async () => {
-    const fixed = await fixOnce(CLASSIFIER_CONFIG.replace('name: "input"', 'name: "inptu"'), CLASSIFIER, 'io-name', 'inputUnknown');
+    const fixed = await fixOnce(CLASSIFIER_CONFIG.replace('name: "input"', 'name: "inptu"'), CLASSIFIER, 'io-name', 'misspeltInput');
     expect(fixed).toBe(CLASSIFIER_CONFIG);
   });
 

@@ -1,36 +1,66 @@
-import { describe, expect, it } from 'vitest';
-import { CLASSIFIER, CLASSIFIER_CONFIG, check, type OnnxSpec } from '../lint/harness.js';
+import { encodeModel, model, T, tensorInfo, tensorType, valueInfo } from '../../fixtures/onnx/model-builder.js';
+import { CLASSIFIER, CLASSIFIER_CONFIG, type OnnxSpec } from '../lint/harness.js';
+import { testRule } from '../support/rule-tester.js';
 
-describe('io-datatype', () => {
-  describe('valid', () => {
-    it('types that match the model', async () => {
-      expect(await check('io-datatype', CLASSIFIER_CONFIG, CLASSIFIER)).toEqual([]);
-    });
-    it('STRING is TYPE_STRING, BOOL is TYPE_BOOL, FLOAT16 is TYPE_FP16, BFLOAT16 is TYPE_BF16', async () => {
-      const spec: OnnxSpec = { inputs: [['s', 'STRING', [-1]], ['b', 'BOOL', [-1]]], outputs: [['h', 'FLOAT16', [-1]], ['bf', 'BFLOAT16', [-1]]] };
-      const config = `input [ { name: "s" data_type: TYPE_STRING dims: [-1] }, { name: "b" data_type: TYPE_BOOL dims: [-1] } ]
-output [ { name: "h" data_type: TYPE_FP16 dims: [-1] }, { name: "bf" data_type: TYPE_BF16 dims: [-1] } ]\n`;
-      expect(await check('io-datatype', config, spec)).toEqual([]);
-    });
-  });
+const classifier = (config: string) => ({ 'm/config.pbtxt': config, 'm/1/model.onnx': CLASSIFIER });
+const withModel = (config: string, spec: OnnxSpec | Uint8Array) => ({ 'm/config.pbtxt': config, 'm/1/model.onnx': spec });
 
-  describe('invalid', () => {
-    it('TYPE_INT32 for an FP32 input: points at the type, says which to set', async () => {
-      const config = CLASSIFIER_CONFIG.replace('name: "input" data_type: TYPE_FP32', 'name: "input" data_type: TYPE_INT32');
-      const [f, ...rest] = await check('io-datatype', config, CLASSIFIER);
-      expect(rest).toEqual([]);
-      expect(f).toMatchObject({ severity: 'error', token: 'TYPE_INT32', line: 4 });
-      expect(f!.message).toBe("data_type TYPE_INT32 does not match the model: input 'input' is FLOAT (TYPE_FP32) in the model; set data_type: TYPE_FP32");
-    });
-    it('an output type mismatch (Triton qa: "configuration expects datatype ... for output")', async () => {
-      const config = CLASSIFIER_CONFIG.replace('name: "output" data_type: TYPE_FP32', 'name: "output" data_type: TYPE_FP16');
-      const [f] = await check('io-datatype', config, CLASSIFIER);
-      expect(f!.message).toContain("output 'output' is FLOAT (TYPE_FP32) in the model; set data_type: TYPE_FP32");
-    });
-    it('an element type Triton cannot serve', async () => {
-      const spec: OnnxSpec = { inputs: [['c', 'COMPLEX64', [-1]]], outputs: [['y', 'FLOAT', [-1]]] };
-      const [f] = await check('io-datatype', 'input { name: "c" data_type: TYPE_FP32 dims: [-1] }\noutput { name: "y" data_type: TYPE_FP32 dims: [-1] }\n', spec);
-      expect(f!.message).toContain('element type COMPLEX64 in the model, which Triton cannot serve');
-    });
-  });
+/** x [-1,4] FLOAT -> tokens, a sequence of INT64 tensors (not a tensor). */
+const SEQUENCE_OUTPUT = encodeModel(
+  model({
+    name: 'test',
+    node: [],
+    input: [tensorInfo('x', T.FLOAT, [-1, 4])],
+    output: [valueInfo('tokens', { sequenceType: { elemType: tensorType(T.INT64, [-1]) } })],
+  }),
+);
+
+testRule('io-datatype', {
+  valid: [
+    { name: 'types that match the model', files: classifier(CLASSIFIER_CONFIG) },
+    {
+      name: 'STRING is TYPE_STRING, BOOL is TYPE_BOOL, FLOAT16 is TYPE_FP16, BFLOAT16 is TYPE_BF16',
+      files: withModel(
+        `input [ { name: "s" data_type: TYPE_STRING dims: [-1] }, { name: "b" data_type: TYPE_BOOL dims: [-1] } ]
+output [ { name: "h" data_type: TYPE_FP16 dims: [-1] }, { name: "bf" data_type: TYPE_BF16 dims: [-1] } ]\n`,
+        { inputs: [['s', 'STRING', [-1]], ['b', 'BOOL', [-1]]], outputs: [['h', 'FLOAT16', [-1]], ['bf', 'BFLOAT16', [-1]]] },
+      ),
+    },
+  ],
+  invalid: [
+    {
+      name: 'TYPE_INT32 for an FP32 input: points at the type, says which to set, and sets it',
+      files: classifier(CLASSIFIER_CONFIG.replace('name: "input" data_type: TYPE_FP32', 'name: "input" data_type: TYPE_INT32')),
+      errors: [
+        {
+          messageId: 'dataTypeMismatch',
+          data: { configType: 'TYPE_INT32', direction: 'input', name: 'input', elemType: 'FLOAT', modelType: 'TYPE_FP32' },
+          severity: 'error',
+          line: 4,
+          token: 'TYPE_INT32',
+          path: ['input', 0, 'data_type'],
+        },
+      ],
+      output: CLASSIFIER_CONFIG,
+    },
+    {
+      name: 'an output type mismatch (Triton qa: "configuration expects datatype ... for output")',
+      files: classifier(CLASSIFIER_CONFIG.replace('name: "output" data_type: TYPE_FP32', 'name: "output" data_type: TYPE_FP16')),
+      errors: [{ messageId: 'dataTypeMismatch', data: { configType: 'TYPE_FP16', direction: 'output', name: 'output', elemType: 'FLOAT', modelType: 'TYPE_FP32' }, line: 5, token: 'TYPE_FP16' }],
+    },
+    {
+      name: 'an element type Triton cannot serve: no fix',
+      files: withModel('input { name: "c" data_type: TYPE_FP32 dims: [-1] }\noutput { name: "y" data_type: TYPE_FP32 dims: [-1] }\n', {
+        inputs: [['c', 'COMPLEX64', [-1]]],
+        outputs: [['y', 'FLOAT', [-1]]],
+      }),
+      errors: [{ messageId: 'unservableElementType', data: { direction: 'input', name: 'c', elemType: 'COMPLEX64', configType: 'TYPE_FP32', modelType: null }, severity: 'error', token: 'TYPE_FP32', line: 1 }],
+      output: null,
+    },
+    {
+      name: 'a model output that is a sequence, not a tensor: on the config name',
+      files: withModel('input { name: "x" data_type: TYPE_FP32 dims: [-1, 4] }\noutput { name: "tokens" data_type: TYPE_INT64 dims: [-1] }\n', SEQUENCE_OUTPUT),
+      errors: [{ messageId: 'modelTensorNotTensor', data: { direction: 'output', name: 'tokens', kind: 'sequence', ONNX_KIND: 'ONNX_TYPE_SEQUENCE' }, severity: 'error', line: 2, token: '"tokens"' }],
+    },
+  ],
 });

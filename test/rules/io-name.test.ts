@@ -1,80 +1,107 @@
-import { describe, expect, it } from 'vitest';
-import { CLASSIFIER, CLASSIFIER_CONFIG, check, type OnnxSpec } from '../lint/harness.js';
+import { CLASSIFIER, CLASSIFIER_CONFIG, type OnnxSpec } from '../lint/harness.js';
+import { testRule } from '../support/rule-tester.js';
 import { QA_MODEL, qaConfig } from './qa-model.js';
 
-describe('io-name', () => {
-  describe('valid', () => {
-    it('names that match the model', async () => {
-      expect(await check('io-name', CLASSIFIER_CONFIG, CLASSIFIER)).toEqual([]);
-    });
-    it('a config that lists no inputs: auto-complete generates them', async () => {
-      expect(await check('io-name', 'max_batch_size: 8\noutput { name: "output" data_type: TYPE_FP32 dims: [1000] }\n', CLASSIFIER)).toEqual([]);
-    });
-    it('outputs the config does not list are fine (Triton checks only listed outputs)', async () => {
-      const spec: OnnxSpec = { ...CLASSIFIER, outputs: [...CLASSIFIER.outputs, ['aux', 'FLOAT', ['batch', 3]]] };
-      expect(await check('io-name', CLASSIFIER_CONFIG, spec)).toEqual([]);
-    });
-    it('an optional input that is an overridable initializer', async () => {
-      const spec: OnnxSpec = { ...CLASSIFIER, initializers: [{ name: 'scale', floats: 1, overridable: true }] };
-      const config = CLASSIFIER_CONFIG.replace('max_batch_size: 8', 'max_batch_size: 0').replace(']\noutput', ']\ninput [ { name: "scale" data_type: TYPE_FP32 dims: [1] optional: true } ]\noutput');
-      expect(await check('io-name', config, spec)).toEqual([]);
-    });
-    it('sequence controls and batch inputs count as provided inputs', async () => {
-      const spec: OnnxSpec = { inputs: [['x', 'FLOAT', ['b', 4]], ['START', 'INT32', ['b', 1]], ['count', 'INT32', [-1]]], outputs: [['y', 'FLOAT', ['b', 4]]] };
-      const config = `max_batch_size: 4
+const withModel = (config: string, spec: OnnxSpec = CLASSIFIER) => ({ 'm/config.pbtxt': config, 'm/1/model.onnx': spec });
+const WITH_SCALE: OnnxSpec = { ...CLASSIFIER, initializers: [{ name: 'scale', floats: 1, overridable: true }] };
+const SCALE_INPUT = ']\ninput [ { name: "scale" data_type: TYPE_FP32 dims: [1] } ]\noutput';
+/** x and START (a sequence control) in, y out. */
+const SEQUENCE_MODEL: OnnxSpec = { inputs: [['x', 'FLOAT', ['b', 4]], ['START', 'INT32', ['b', 1]]], outputs: [['y', 'FLOAT', ['b', 4]]] };
+const SEQUENCE_CONFIG = `max_batch_size: 4
 input { name: "x" data_type: TYPE_FP32 dims: [4] }
 output { name: "y" data_type: TYPE_FP32 dims: [4] }
-batch_input { kind: BATCH_ELEMENT_COUNT target_name: "count" data_type: TYPE_INT32 source_input: "x" }
 sequence_batching { control_input { name: "START" control { kind: CONTROL_SEQUENCE_START int32_false_true: [0, 1] } } }
 `;
-      expect(await check('io-name', config, spec)).toEqual([]);
-    });
-  });
 
-  describe('invalid (Triton qa configs against a model of their signature)', () => {
-    it("unknown_input: \"unexpected inference input 'INPUT_UNKNOWN', allowed inputs are: INPUT0, INPUT1\"", async () => {
-      const config = qaConfig('unknown_input');
-      const f = await check('io-name', config, QA_MODEL);
-      // Sorted by position: the `input` field (the missing INPUT1) comes before the unknown name.
-      expect(f.map((x) => x.token)).toEqual(['input', '"INPUT_UNKNOWN"']);
-      expect(f[1]!.message).toBe("input 'INPUT_UNKNOWN' is not an input of the model (it has 'INPUT0', 'INPUT1'); rename it to one of the model's inputs or remove it");
-      expect(f[0]!.message).toContain("the model's input 'INPUT1' is missing from the configuration, so Triton refuses it (\"configuration expects 2 inputs, model provides 2\")");
-    });
-    it('unknown_output', async () => {
-      const f = await check('io-name', qaConfig('unknown_output'), QA_MODEL);
-      expect(f).toHaveLength(1);
-      expect(f[0]!.token).toBe('"OUTPUT_UNKNOWN"');
-      expect(f[0]!.message).toContain("output 'OUTPUT_UNKNOWN' is not an output of the model (it has 'OUTPUT0', 'OUTPUT1')");
-    });
-    it('too_few_inputs: "configuration expects 1 inputs, model provides 2", with the entry to add', async () => {
-      const f = await check('io-name', qaConfig('too_few_inputs'), QA_MODEL);
-      expect(f).toHaveLength(1);
-      expect(f[0]!.message).toBe(
-        "the model's input 'INPUT0' is missing from the configuration, so Triton refuses it (\"configuration expects 1 inputs, model provides 2\"); add input { name: \"INPUT0\" data_type: TYPE_INT32 dims: [16] }",
-      );
-      expect(f[0]!.token).toBe('input');
-    });
-    it('too_many_inputs: "configuration expects 3 inputs, model provides 2"', async () => {
-      const f = await check('io-name', qaConfig('too_many_inputs'), QA_MODEL);
-      expect(f.map((x) => x.token)).toEqual(['"INPUT_EXTRA"']);
-    });
-    it('a near miss gets a suggestion', async () => {
-      const f = await check('io-name', CLASSIFIER_CONFIG.replace('name: "input"', 'name: "inputs"'), CLASSIFIER);
-      expect(f.find((x) => x.token === '"inputs"')!.message).toContain("did you mean 'input'?");
-    });
-    it('optional: true on an input the model requires', async () => {
-      const config = CLASSIFIER_CONFIG.replace('max_batch_size: 8', 'max_batch_size: 0').replace('dims: [ 3, 224, 224 ] }', 'dims: [ -1, 3, 224, 224 ] optional: true }');
-      const f = await check('io-name', config, CLASSIFIER);
-      expect(f).toHaveLength(1);
-      expect(f[0]).toMatchObject({ token: 'true' });
-      expect(f[0]!.message).toContain("input 'input' is optional: true, but the model requires it");
-    });
-    it('a required config input that is only an initializer of the model', async () => {
-      const spec: OnnxSpec = { ...CLASSIFIER, initializers: [{ name: 'scale', floats: 1, overridable: true }] };
-      const config = CLASSIFIER_CONFIG.replace(']\noutput', ']\ninput [ { name: "scale" data_type: TYPE_FP32 dims: [1] } ]\noutput');
-      const f = await check('io-name', config, spec);
-      expect(f[0]!.message).toContain("input 'scale' is an initializer of the model");
-      expect(f[0]!.message).toContain('configuration expects 2 inputs, model provides 1');
-    });
-  });
+testRule('io-name', {
+  valid: [
+    { name: 'names that match the model', files: withModel(CLASSIFIER_CONFIG) },
+    { name: 'a config that lists no inputs: auto-complete generates them', files: withModel('max_batch_size: 8\noutput { name: "output" data_type: TYPE_FP32 dims: [1000] }\n') },
+    {
+      name: 'outputs the config does not list are fine (Triton checks only listed outputs)',
+      files: withModel(CLASSIFIER_CONFIG, { ...CLASSIFIER, outputs: [...CLASSIFIER.outputs, ['aux', 'FLOAT', ['batch', 3]]] }),
+    },
+    {
+      name: 'an optional input that is an overridable initializer',
+      files: withModel(CLASSIFIER_CONFIG.replace('max_batch_size: 8', 'max_batch_size: 0').replace(']\noutput', ']\ninput [ { name: "scale" data_type: TYPE_FP32 dims: [1] optional: true } ]\noutput'), WITH_SCALE),
+    },
+    {
+      name: 'sequence controls and batch inputs count as provided inputs',
+      files: withModel(`${SEQUENCE_CONFIG}batch_input { kind: BATCH_ELEMENT_COUNT target_name: "count" data_type: TYPE_INT32 source_input: "x" }\n`, {
+        ...SEQUENCE_MODEL,
+        inputs: [...SEQUENCE_MODEL.inputs, ['count', 'INT32', [-1]]],
+      }),
+    },
+  ],
+  invalid: [
+    {
+      name: "unknown_input (Triton qa): \"unexpected inference input 'INPUT_UNKNOWN', allowed inputs are: INPUT0, INPUT1\"; sorted by position, the missing INPUT1 (on `input`) first",
+      files: withModel(qaConfig('unknown_input'), QA_MODEL),
+      errors: [
+        { messageId: 'modelInputMissing', data: { name: 'INPUT1', expected: 2, provided: 2 }, severity: 'error', token: 'input', path: ['input'] },
+        { messageId: 'inputUnknown', data: { name: 'INPUT_UNKNOWN', modelInputs: "'INPUT0', 'INPUT1'", allowed: ['INPUT0', 'INPUT1'] }, severity: 'error', token: '"INPUT_UNKNOWN"' },
+      ],
+      output: null,
+    },
+    {
+      name: 'unknown_output (Triton qa)',
+      files: withModel(qaConfig('unknown_output'), QA_MODEL),
+      errors: [{ messageId: 'outputUnknown', data: { name: 'OUTPUT_UNKNOWN', modelOutputs: "'OUTPUT0', 'OUTPUT1'", allowed: ['OUTPUT0', 'OUTPUT1'] }, token: '"OUTPUT_UNKNOWN"' }],
+    },
+    {
+      name: 'too_few_inputs (Triton qa): "configuration expects 1 inputs, model provides 2", with the entry to add',
+      files: withModel(qaConfig('too_few_inputs'), QA_MODEL),
+      errors: [{ messageId: 'modelInputMissing', data: { name: 'INPUT0', expected: 1, provided: 2, inputEntry: 'input { name: "INPUT0" data_type: TYPE_INT32 dims: [16] }' }, token: 'input' }],
+    },
+    {
+      name: 'too_many_inputs (Triton qa): "configuration expects 3 inputs, model provides 2"',
+      files: withModel(qaConfig('too_many_inputs'), QA_MODEL),
+      errors: [{ messageId: 'inputUnknown', data: { name: 'INPUT_EXTRA' }, token: '"INPUT_EXTRA"' }],
+    },
+    {
+      name: 'a near miss gets a suggestion, and the fix renames it (the model input is missing too)',
+      files: withModel(CLASSIFIER_CONFIG.replace('name: "input"', 'name: "inputs"')),
+      errors: [
+        { messageId: 'modelInputMissing', data: { name: 'input', expected: 1, provided: 1 }, token: 'input', line: 4 },
+        { messageId: 'misspeltInput', data: { name: 'inputs', suggestion: 'input', modelInputs: "'input'" }, token: '"inputs"', line: 4 },
+      ],
+      output: CLASSIFIER_CONFIG,
+    },
+    {
+      name: 'a near miss of an output',
+      files: withModel(CLASSIFIER_CONFIG.replace('name: "output"', 'name: "outptu"')),
+      errors: [{ messageId: 'misspeltOutput', data: { name: 'outptu', suggestion: 'output', modelOutputs: "'output'" }, token: '"outptu"', line: 5 }],
+      output: CLASSIFIER_CONFIG,
+    },
+    {
+      name: 'optional: true on an input the model requires',
+      files: withModel(CLASSIFIER_CONFIG.replace('max_batch_size: 8', 'max_batch_size: 0').replace('dims: [ 3, 224, 224 ] }', 'dims: [ -1, 3, 224, 224 ] optional: true }')),
+      errors: [{ messageId: 'inputOptionalButRequired', data: { name: 'input', expected: 0, provided: 1 }, token: 'true', path: ['input', 0, 'optional'] }],
+    },
+    {
+      name: 'a required config input that is only an initializer of the model (batching: optional needs max_batch_size 0)',
+      files: withModel(CLASSIFIER_CONFIG.replace(']\noutput', SCALE_INPUT), WITH_SCALE),
+      errors: [{ messageId: 'inputIsInitializerBatched', data: { name: 'scale', expected: 2, provided: 1 }, token: '"scale"' }],
+    },
+    {
+      name: 'a required config input that is only an initializer of the model, without batching',
+      files: withModel(CLASSIFIER_CONFIG.replace('max_batch_size: 8', 'max_batch_size: 0').replace('dims: [ 3, 224, 224 ]', 'dims: [ -1, 3, 224, 224 ]').replace(']\noutput', SCALE_INPUT), WITH_SCALE),
+      errors: [{ messageId: 'inputIsInitializer', data: { name: 'scale', expected: 2, provided: 1 }, token: '"scale"' }],
+    },
+    {
+      name: 'a sequence control that is not a model input: only the count is wrong',
+      files: withModel(SEQUENCE_CONFIG, { ...SEQUENCE_MODEL, inputs: [SEQUENCE_MODEL.inputs[0]!] }),
+      errors: [{ messageId: 'inputCountMismatch', data: { expected: 2, provided: 1, size: 1 }, token: 'input', path: ['input'] }],
+    },
+    {
+      name: 'a model without inputs',
+      files: withModel('input { name: "x" data_type: TYPE_FP32 dims: [4] }\noutput { name: "y" data_type: TYPE_FP32 dims: [4] }\n', { inputs: [], outputs: [['y', 'FLOAT', [4]]] }),
+      errors: [{ messageId: 'inputUnknownNoModelInputs', data: { name: 'x', allowed: [] }, token: '"x"' }],
+    },
+    {
+      name: 'a model without outputs',
+      files: withModel('input { name: "x" data_type: TYPE_FP32 dims: [4] }\noutput { name: "y" data_type: TYPE_FP32 dims: [4] }\n', { inputs: [['x', 'FLOAT', [4]]], outputs: [] }),
+      errors: [{ messageId: 'outputUnknownNoModelOutputs', data: { name: 'y', allowed: [] }, token: '"y"' }],
+    },
+  ],
 });

@@ -21,12 +21,15 @@ const TRT_STRING_KEYS = new Set([
   'trt_extra_plugin_lib_paths', 'trt_profile_min_shapes', 'trt_profile_max_shapes', 'trt_profile_opt_shapes', 'trt_ep_context_file_path',
 ]);
 const TRT_KEYS = ['precision_mode', ...TRT_INT_KEYS, ...TRT_UINT64_KEYS, ...TRT_BOOL_KEYS, ...TRT_STRING_KEYS];
-/** Keys of the cuda accelerator that the deprecated model-level block always overwrites (ModelState::LoadModel). */
-const CUDA_OVERWRITTEN: Record<string, string> = {
-  cudnn_conv_algo_search: 'EXHAUSTIVE (model-level values: 0 EXHAUSTIVE, 1 HEURISTIC, 2 DEFAULT)',
-  gpu_mem_limit: 'no limit (SIZE_MAX)',
-  arena_extend_strategy: 'kNextPowerOfTwo (model-level values: 0 kNextPowerOfTwo, 1 kSameAsRequested)',
-  do_copy_in_default_stream: '1',
+/**
+ * Keys of the cuda accelerator that the deprecated model-level block always overwrites (ModelState::LoadModel),
+ * with the default it writes and the model-level values it takes; gpu_mem_limit's default is no limit.
+ */
+const CUDA_OVERWRITTEN: Record<string, { default: string; choices?: string } | null> = {
+  cudnn_conv_algo_search: { default: 'EXHAUSTIVE', choices: '0 EXHAUSTIVE, 1 HEURISTIC, 2 DEFAULT' },
+  gpu_mem_limit: null,
+  arena_extend_strategy: { default: 'kNextPowerOfTwo', choices: '0 kNextPowerOfTwo, 1 kSameAsRequested' },
+  do_copy_in_default_stream: { default: '1' },
 };
 const CUDA_BOOL_KEYS = new Set(['do_copy_in_default_stream', 'use_ep_level_unified_stream']);
 
@@ -58,12 +61,29 @@ export function isOnnxRuntime(ctx: Ctx): boolean {
   return ctx.model.autofill(ctx.config).config.backend === 'onnxruntime';
 }
 
+const OVERWRITES = "Triton's ONNX Runtime backend always overwrites {{key}} afterwards with the model-level parameter of that name or its default";
+const SET_MODEL_LEVEL = 'set it as a model-level parameter instead: parameters { key: "{{key}}" value: { string_value: "..." } }';
+const UNKNOWN_GPU = `unknown GPU execution accelerator "{{name}}": Triton refuses the model on GPU instances ("unknown Execution Accelerator '{{name}}' is requested")`;
+const UNKNOWN_CPU = `unknown CPU execution accelerator "{{name}}": Triton refuses the model ("unknown Execution Accelerator '{{name}}' is requested")`;
+const UNKNOWN_PRECISION = `precision_mode "{{value}}" is not a TensorRT precision: Triton refuses the model ("unsupported precision mode '{{value}}' is requested")`;
+const UNKNOWN_TRT_KEY = `"{{key}}" is not a TensorRT accelerator parameter: Triton refuses the model ("unknown parameter '{{key}}' is provided for TensorRT Execution Accelerator")`;
+const INT_OUT_OF_RANGE = `parameter {{key}}: "{{value}}" does not fit in an int, and Triton's std::stoi throws on it`;
+const NOT_INTEGER = `parameter {{key}}: "{{value}}" is not an integer: Triton refuses the model ("failed to convert '{{value}}' to integral number")`;
+const THREADS = 'write a number of threads, e.g. "{{example}}" (0 lets ONNX Runtime choose)';
+const GPU_IGNORED = "Triton's ONNX Runtime backend reads GPU accelerators only for GPU instances (no error, no effect, even for bad entries); move them to a KIND_GPU instance group's model, or remove them";
+
 const messages = {
-  cudaParameterOverwritten: `cuda accelerator parameter '{{key}}' has no effect: Triton's ONNX Runtime backend always overwrites {{key}} afterwards with the model-level parameter of that name or its default ({{default}}); set it as a model-level parameter instead: parameters { key: "{{key}}" value: { string_value: "..." } }`,
+  cudaParameterOverwritten: `cuda accelerator parameter '{{key}}' has no effect: ${OVERWRITES} ({{default}}); ${SET_MODEL_LEVEL}`,
+  cudaParameterOverwrittenChoice: `cuda accelerator parameter '{{key}}' has no effect: ${OVERWRITES} ({{default}} (model-level values: {{choices}})); ${SET_MODEL_LEVEL}`,
+  cudaMemLimitOverwritten: `cuda accelerator parameter '{{key}}' has no effect: ${OVERWRITES} (no limit (SIZE_MAX)); ${SET_MODEL_LEVEL}`,
   cudaParameterNotBoolean: `cuda accelerator parameter {{key}}: "{{value}}" is not a boolean: Triton refuses the model ("failed to convert '{{value}}' to boolean"); use "true", "false", "1" or "0"`,
-  unknownGpuAccelerator: `unknown GPU execution accelerator "{{name}}": Triton refuses the model on GPU instances ("unknown Execution Accelerator '{{name}}' is requested"){{hint}}`,
-  unknownCpuAccelerator: `unknown CPU execution accelerator "{{name}}": Triton refuses the model ("unknown Execution Accelerator '{{name}}' is requested"){{hint}}`,
-  unknownPrecisionMode: `precision_mode "{{value}}" is not a TensorRT precision: Triton refuses the model ("unsupported precision mode '{{value}}' is requested"){{hint}}`,
+  unknownGpuAccelerator: `${UNKNOWN_GPU}; the GPU accelerators are "tensorrt" and "cuda"`,
+  gpuAcceleratorWrongCase: `${UNKNOWN_GPU}; names are case-sensitive: write "{{expected}}"`,
+  cpuAcceleratorOnGpu: `${UNKNOWN_GPU}; openvino is a CPU accelerator: move it to cpu_execution_accelerator`,
+  unknownCpuAccelerator: `${UNKNOWN_CPU}; the only CPU accelerator is "openvino"`,
+  gpuAcceleratorOnCpu: `${UNKNOWN_CPU}; {{name}} is a GPU accelerator: move it to gpu_execution_accelerator`,
+  unknownPrecisionMode: `${UNKNOWN_PRECISION}; use one of {{choices}}`,
+  precisionModeWrongCase: `${UNKNOWN_PRECISION}; values are case-sensitive: write "{{expected}}"`,
   tensorrtIntOutOfRange: `TensorRT parameter {{key}}: "{{value}}" does not fit in an int, and Triton's std::stoi throws on it; use a smaller integer`,
   tensorrtNotInteger: `TensorRT parameter {{key}}: "{{value}}" is not an integer: Triton refuses the model ("failed to convert '{{value}}' to integral number"); write a whole number`,
   tensorrtIntPrefixOnly: 'TensorRT parameter {{key}}: "{{value}}" is read as {{readAs}} (Triton parses the leading integer and drops the rest); write "{{readAs}}"',
@@ -71,16 +91,22 @@ const messages = {
   tensorrtBytesOutOfRange: `TensorRT parameter {{key}}: "{{value}}" does not fit in 64 bits, and Triton's std::stoull throws on it; use a smaller number of bytes`,
   tensorrtBytesPrefixOnly: 'TensorRT parameter {{key}}: "{{value}}" is read as its leading number only (units are not understood); write the size in bytes, e.g. "1073741824" for 1 GiB',
   tensorrtNotBoolean: `TensorRT parameter {{key}}: "{{value}}" is not a boolean: Triton refuses the model ("failed to convert '{{value}}' to boolean"); use "true", "false", "1" or "0"`,
-  unknownTensorrtParameter: `"{{key}}" is not a TensorRT accelerator parameter: Triton refuses the model ("unknown parameter '{{key}}' is provided for TensorRT Execution Accelerator"){{hint}}`,
-  parameterIntOutOfRange: `parameter {{key}}: "{{value}}" does not fit in an int, and Triton's std::stoi throws on it; {{what}}`,
-  parameterNotInteger: `parameter {{key}}: "{{value}}" is not an integer: Triton refuses the model ("failed to convert '{{value}}' to integral number"); {{what}}`,
+  unknownTensorrtParameter: `${UNKNOWN_TRT_KEY}; see the ONNX Runtime backend README for the supported keys`,
+  misspeltTensorrtParameter: `${UNKNOWN_TRT_KEY}; did you mean "{{suggestion}}"?`,
+  executionModeOutOfRange: `${INT_OUT_OF_RANGE}; use "0" (sequential) or "1" (parallel)`,
+  executionModeNotInteger: `${NOT_INTEGER}; use "0" (sequential) or "1" (parallel)`,
+  threadCountOutOfRange: `${INT_OUT_OF_RANGE}; ${THREADS}`,
+  threadCountNotInteger: `${NOT_INTEGER}; ${THREADS}`,
+  choiceOutOfRange: `${INT_OUT_OF_RANGE}; use one of {{choices}}`,
+  choiceNotInteger: `${NOT_INTEGER}; use one of {{choices}}`,
   parameterIntPrefixOnly: 'parameter {{key}}: "{{value}}" is read as {{readAs}} (Triton parses the leading integer and drops the rest); write "{{readAs}}"',
   unknownExecutionMode: 'parameter execution_mode: {{mode}} is neither 0 (sequential) nor 1 (parallel): Triton refuses the model ("Invalid configuration value provided. Expected values for  execution_mode are 0 or 1 but got {{mode}} ."); use "0" or "1"',
   parameterNotBoolean: `parameter {{key}}: "{{value}}" is not a boolean: Triton refuses the model ("failed to convert '{{value}}' to boolean"); use "true", "false", "1" or "0"`,
   cudaOnlyParameterIgnored: 'parameter {{key}} is ignored: it only configures the CUDA execution provider, and this model has no GPU instance; remove it',
   parameterNotNumber: `parameter {{key}}: "{{value}}" is not a number: Triton refuses the model ("failed to convert '{{value}}' to integral number"); the model-level parameter takes the number: write "{{byName}}" ({{choices}})`,
-  parameterNotAChoice: `parameter {{key}}: {{value}} is not one of {{choices}}: Triton refuses the model ("{{triton}} '{{value}}' is requested"); use a listed number`,
-  gpuAcceleratorsIgnored: `gpu_execution_accelerator is ignored: {{why}}, and Triton's ONNX Runtime backend reads GPU accelerators only for GPU instances (no error, no effect, even for bad entries); move them to a KIND_GPU instance group's model, or remove them`,
+  parameterNotAChoice: `parameter {{key}}: {{value}} is not one of {{choices}}: Triton refuses the model ("unsupported {{key}} value '{{value}}' is requested"); use a listed number`,
+  gpuAcceleratorsIgnored: `gpu_execution_accelerator is ignored: every instance_group is KIND_CPU (or KIND_MODEL), and ${GPU_IGNORED}`,
+  gpuAcceleratorsIgnoredNoGpu: `gpu_execution_accelerator is ignored: the settings say the server has no GPU (gpu.count: 0), so the default instance group runs on CPU, and ${GPU_IGNORED}`,
   openvinoParametersIgnored: `openvino accelerator parameters are ignored: Triton's ONNX Runtime backend always runs the OpenVINO execution provider with device_type CPU and reads no parameters; remove them`,
 } as const;
 
@@ -127,15 +153,11 @@ export const accelerators = defineModelRule({
     const gpu = eas?.gpu_execution_accelerator ?? [];
     if (gpu.length && !kinds.gpu) {
       const path = [...base, 'gpu_execution_accelerator'];
-      const why = config.instance_group?.length
-        ? 'every instance_group is KIND_CPU (or KIND_MODEL)'
-        : 'the settings say the server has no GPU (gpu.count: 0), so the default instance group runs on CPU';
       ctx.report({
         path,
         range: keyRange(path) ?? ctx.doc.rangeOf(path),
         severity: 'warning',
-        messageId: 'gpuAcceleratorsIgnored',
-        data: { why },
+        messageId: config.instance_group?.length ? 'gpuAcceleratorsIgnored' : 'gpuAcceleratorsIgnoredNoGpu',
       });
     }
     gpu.forEach((acc, i) => {
@@ -151,7 +173,13 @@ export const accelerators = defineModelRule({
         for (const [key, value] of Object.entries(acc.parameters ?? {})) {
           const p = [...at, 'parameters', key];
           if (key in CUDA_OVERWRITTEN) {
-            report(p, { messageId: 'cudaParameterOverwritten', data: { key, default: CUDA_OVERWRITTEN[key]! } }, 'warning', true);
+            const overwritten = CUDA_OVERWRITTEN[key];
+            const message: MessageOf<typeof messages> = !overwritten
+              ? { messageId: 'cudaMemLimitOverwritten', data: { key } }
+              : overwritten.choices
+                ? { messageId: 'cudaParameterOverwrittenChoice', data: { key, default: overwritten.default, choices: overwritten.choices } }
+                : { messageId: 'cudaParameterOverwritten', data: { key, default: overwritten.default } };
+            report(p, message, 'warning', true);
           }
           if (CUDA_BOOL_KEYS.has(key) && !isBool(value)) {
             report(p, { messageId: 'cudaParameterNotBoolean', data: { key, value } });
@@ -159,8 +187,9 @@ export const accelerators = defineModelRule({
         }
         return;
       }
-      const hint = name.toLowerCase() === 'tensorrt' || name.toLowerCase() === 'cuda' ? `; names are case-sensitive: write "${name.toLowerCase()}"` : name === 'openvino' ? '; openvino is a CPU accelerator: move it to cpu_execution_accelerator' : '; the GPU accelerators are "tensorrt" and "cuda"';
-      report([...at, 'name'], { messageId: 'unknownGpuAccelerator', data: { name, hint } });
+      const lower = name.toLowerCase();
+      if (lower === 'tensorrt' || lower === 'cuda') report([...at, 'name'], { messageId: 'gpuAcceleratorWrongCase', data: { name, expected: lower } });
+      else report([...at, 'name'], { messageId: name === 'openvino' ? 'cpuAcceleratorOnGpu' : 'unknownGpuAccelerator', data: { name } });
     });
 
     // CPU accelerators: read for every instance kind.
@@ -174,8 +203,7 @@ export const accelerators = defineModelRule({
         }
         return;
       }
-      const hint = name === 'tensorrt' || name === 'cuda' ? `; ${name} is a GPU accelerator: move it to gpu_execution_accelerator` : '; the only CPU accelerator is "openvino"';
-      report([...at, 'name'], { messageId: 'unknownCpuAccelerator', data: { name, hint } });
+      report([...at, 'name'], { messageId: name === 'tensorrt' || name === 'cuda' ? 'gpuAcceleratorOnCpu' : 'unknownCpuAccelerator', data: { name } });
     });
 
     // Model-level parameters the ORT backend parses (ModelState::ModelState, ModelState::LoadModel).
@@ -191,8 +219,8 @@ function checkTensorRt(parameters: Record<string, string>, at: PathSegment[], re
     if (key === 'precision_mode') {
       if (!PRECISION_MODES.includes(value)) {
         const upper = value.toUpperCase();
-        const hint = PRECISION_MODES.includes(upper) ? `; values are case-sensitive: write "${upper}"` : `; use one of ${PRECISION_MODES.map((m) => `"${m}"`).join(', ')}`;
-        report(p, { messageId: 'unknownPrecisionMode', data: { value, hint } });
+        if (PRECISION_MODES.includes(upper)) report(p, { messageId: 'precisionModeWrongCase', data: { value, expected: upper } });
+        else report(p, { messageId: 'unknownPrecisionMode', data: { value, choices: PRECISION_MODES.map((m) => `"${m}"`).join(', ') } });
       }
     } else if (TRT_INT_KEYS.has(key)) {
       const r = parseStoi(value);
@@ -208,7 +236,7 @@ function checkTensorRt(parameters: Record<string, string>, at: PathSegment[], re
       if (!isBool(value)) report(p, { messageId: 'tensorrtNotBoolean', data: { key, value } });
     } else if (!TRT_STRING_KEYS.has(key)) {
       const close = TRT_KEYS.find((k) => k.toLowerCase() === key.toLowerCase() || k === `trt_${key}` || `trt_${k}` === key || k.replace(/^trt_/, '') === key.replace(/^trt_/, ''));
-      report(p, { messageId: 'unknownTensorrtParameter', data: { key, hint: close ? `; did you mean "${close}"?` : '; see the ONNX Runtime backend README for the supported keys' } }, undefined, true);
+      report(p, close ? { messageId: 'misspeltTensorrtParameter', data: { key, suggestion: close } } : { messageId: 'unknownTensorrtParameter', data: { key } }, undefined, true);
     }
   }
 }
@@ -218,39 +246,42 @@ function checkParameters(config: ModelConfig, gpu: boolean, report: Reporter): v
   const str = (key: string): string | undefined => params[key]?.string_value ?? (params[key] ? '' : undefined);
   const path = (key: string): PathSegment[] => (params[key]?.string_value !== undefined ? ['parameters', key, 'string_value'] : ['parameters', key]);
 
-  const intParam = (key: string, what: string): number | undefined => {
+  // What the parameter takes, for the message when its value is no int: one message pair per kind.
+  type IntKind = { kind: 'executionMode' } | { kind: 'threadCount'; example: string } | { kind: 'choice'; choices: string };
+  const notInt = (key: string, value: string, want: IntKind, outOfRange: boolean): MessageOf<typeof messages> => {
+    if (want.kind === 'executionMode') return { messageId: outOfRange ? 'executionModeOutOfRange' : 'executionModeNotInteger', data: { key, value } };
+    if (want.kind === 'threadCount') return { messageId: outOfRange ? 'threadCountOutOfRange' : 'threadCountNotInteger', data: { key, value, example: want.example } };
+    return { messageId: outOfRange ? 'choiceOutOfRange' : 'choiceNotInteger', data: { key, value, choices: want.choices } };
+  };
+  const intParam = (key: string, want: IntKind): number | undefined => {
     const v = str(key);
     if (v === undefined) return undefined;
     const r = parseStoi(v);
-    if (r.outOfRange) {
-      report(path(key), { messageId: 'parameterIntOutOfRange', data: { key, value: v, what } });
-      return undefined;
-    }
-    if (r.value === undefined) {
-      report(path(key), { messageId: 'parameterNotInteger', data: { key, value: v, what } });
+    if (r.outOfRange || r.value === undefined) {
+      report(path(key), notInt(key, v, want, r.outOfRange === true));
       return undefined;
     }
     if (r.prefixOnly) report(path(key), { messageId: 'parameterIntPrefixOnly', data: { key, value: v, readAs: r.value } }, 'warning');
     return r.value;
   };
 
-  const mode = intParam('execution_mode', 'use "0" (sequential) or "1" (parallel)');
+  const mode = intParam('execution_mode', { kind: 'executionMode' });
   if (mode !== undefined && mode !== 0 && mode !== 1) {
     report(path('execution_mode'), { messageId: 'unknownExecutionMode', data: { mode } });
   }
-  intParam('intra_op_thread_count', 'write a number of threads, e.g. "4" (0 lets ONNX Runtime choose)');
-  intParam('inter_op_thread_count', 'write a number of threads, e.g. "1" (0 lets ONNX Runtime choose)');
+  intParam('intra_op_thread_count', { kind: 'threadCount', example: '4' });
+  intParam('inter_op_thread_count', { kind: 'threadCount', example: '1' });
   for (const key of ['enable_mem_arena', 'enable_mem_pattern']) {
     const v = str(key);
     if (v !== undefined && !isBool(v)) report(path(key), { messageId: 'parameterNotBoolean', data: { key, value: v } });
   }
 
   // The deprecated CUDA keys are read only when a GPU instance is created.
-  const deprecated: [string, string[], string][] = [
-    ['cudnn_conv_algo_search', ['EXHAUSTIVE', 'HEURISTIC', 'DEFAULT'], 'unsupported cudnn_conv_algo_search value'],
-    ['arena_extend_strategy', ['kNextPowerOfTwo', 'kSameAsRequested'], 'unsupported arena_extend_strategy value'],
+  const deprecated: [string, string[]][] = [
+    ['cudnn_conv_algo_search', ['EXHAUSTIVE', 'HEURISTIC', 'DEFAULT']],
+    ['arena_extend_strategy', ['kNextPowerOfTwo', 'kSameAsRequested']],
   ];
-  for (const [key, names, triton] of deprecated) {
+  for (const [key, names] of deprecated) {
     const v = str(key);
     if (v === undefined) continue;
     if (!gpu) {
@@ -263,9 +294,9 @@ function checkParameters(config: ModelConfig, gpu: boolean, report: Reporter): v
       report(path(key), { messageId: 'parameterNotNumber', data: { key, value: v, byName, choices } });
       continue;
     }
-    const n = intParam(key, `use one of ${choices}`);
+    const n = intParam(key, { kind: 'choice', choices });
     if (n !== undefined && (n < 0 || n >= names.length)) {
-      report(path(key), { messageId: 'parameterNotAChoice', data: { key, value: n, choices, triton } });
+      report(path(key), { messageId: 'parameterNotAChoice', data: { key, value: n, choices } });
     }
   }
 }

@@ -14,6 +14,9 @@ const kindName = (k: string | number | undefined, names: string[]): string => {
   return typeof v === 'number' ? (names[v] ?? `${v}`) : v;
 };
 
+/** 'a', 'b': the names the config lists. */
+const quotedList = (names: Set<string>): string => [...names].map((n) => `'${n}'`).join(', ');
+
 export const batchIo = defineModelRule({
   meta: {
     id: 'batch-io',
@@ -31,20 +34,24 @@ export const batchIo = defineModelRule({
       "unknown batch input kind '<KIND>' for <name>",
     ],
     messages: {
-      sourceInputUnknown: `source_input '{{source}}' is not an input of the config{{listed}}, so Triton refuses the model ("unknown source input name '{{source}}'{{suffix}}"); name one of the config's inputs`,
-      unknownBatchInputKind: `batch_input kind {{kind}} is not a batch input kind, so Triton refuses the model ("unknown batch input kind '{{kind}}'{{suffix}}"); use one of {{INPUT_KINDS}}`,
-      batchInputSourceCount: `{{kind}} is computed from one input, and this batch_input gives {{length}}, so Triton refuses the model ("batch input kind '{{kind}}' expects 1 source input, got {{length}}{{suffix}}"); {{fix}}`,
-      batchInputDataType: `{{problem}}, so Triton refuses the model ("batch input data type must be TYPE_INT32 or TYPE_FP32{{suffix}}"); set data_type: TYPE_INT32 or TYPE_FP32 (the type of the model's '{{target}}' input)`,
-      unknownBatchOutputKind: `batch_output kind {{kind}} is not a batch output kind, so Triton refuses the model ("unknown batch output kind '{{kind}}'{{suffix}}"); use BATCH_SCATTER_WITH_INPUT_SHAPE`,
-      batchOutputSourceCount: `{{kind}} scatters the output by the shape of one input, and this batch_output gives {{length}}, so Triton refuses the model ("batch output kind '{{kind}}' expects 1 source input, got {{length}}{{suffix}}"); {{fix}}`,
-      targetNameUnknown: `target_name '{{target}}' is not an output of the config{{listed}}, so Triton refuses the model ("unknown target output name '{{target}}'{{suffix}}"); name one of the config's outputs`,
-      targetNameTwice: `target_name '{{target}}' is given twice in this batch_output, so Triton refuses the model ("target output name '{{target}}' can only be specified once{{suffix}}"); remove the repeat`,
+      sourceInputUnknown: `source_input '{{source}}' is not an input of the config ({{inputs}}), so Triton refuses the model ("unknown source input name '{{source}}' for {{modelName}}"); name one of the config's inputs`,
+      sourceInputUnlisted: `source_input '{{source}}' is not an input of the config (it lists none; only a backend auto-complete could add it), so Triton refuses the model ("unknown source input name '{{source}}' for {{modelName}}"); name one of the config's inputs`,
+      unknownBatchInputKind: `batch_input kind {{kind}} is not a batch input kind, so Triton refuses the model ("unknown batch input kind '{{kind}}' for {{modelName}}"); use one of {{INPUT_KINDS}}`,
+      batchInputSourceMissing: `{{kind}} is computed from one input, and this batch_input gives {{length}}, so Triton refuses the model ("batch input kind '{{kind}}' expects 1 source input, got {{length}} for {{modelName}}"); add source_input: "<the config input it describes>"`,
+      batchInputSourceCount: `{{kind}} is computed from one input, and this batch_input gives {{length}}, so Triton refuses the model ("batch input kind '{{kind}}' expects 1 source input, got {{length}} for {{modelName}}"); keep one source_input`,
+      batchInputNoDataType: `this batch_input has no data_type, so Triton refuses the model ("batch input data type must be TYPE_INT32 or TYPE_FP32 for {{modelName}}"); set data_type: TYPE_INT32 or TYPE_FP32 (the type of the model's '{{target}}' input)`,
+      batchInputDataType: `batch_input data_type {{dataType}} is not allowed, so Triton refuses the model ("batch input data type must be TYPE_INT32 or TYPE_FP32 for {{modelName}}"); set data_type: TYPE_INT32 or TYPE_FP32 (the type of the model's '{{target}}' input)`,
+      unknownBatchOutputKind: `batch_output kind {{kind}} is not a batch output kind, so Triton refuses the model ("unknown batch output kind '{{kind}}' for {{modelName}}"); use BATCH_SCATTER_WITH_INPUT_SHAPE`,
+      batchOutputSourceMissing: `{{kind}} scatters the output by the shape of one input, and this batch_output gives {{length}}, so Triton refuses the model ("batch output kind '{{kind}}' expects 1 source input, got {{length}} for {{modelName}}"); add source_input: "<the config input whose shape it follows>"`,
+      batchOutputSourceCount: `{{kind}} scatters the output by the shape of one input, and this batch_output gives {{length}}, so Triton refuses the model ("batch output kind '{{kind}}' expects 1 source input, got {{length}} for {{modelName}}"); keep one source_input`,
+      targetNameUnknown: `target_name '{{target}}' is not an output of the config ({{outputs}}), so Triton refuses the model ("unknown target output name '{{target}}' for {{modelName}}"); name one of the config's outputs`,
+      targetNameUnlisted: `target_name '{{target}}' is not an output of the config (it lists none; only a backend auto-complete could add it), so Triton refuses the model ("unknown target output name '{{target}}' for {{modelName}}"); name one of the config's outputs`,
+      targetNameTwice: `target_name '{{target}}' is given twice in this batch_output, so Triton refuses the model ("target output name '{{target}}' can only be specified once for {{modelName}}"); remove the repeat`,
     },
   },
   check(ctx) {
     const config = ctx.config;
     const name = modelName(ctx);
-    const suffix = ` for ${name}`;
     const inputs = new Set((config.input ?? []).map((i) => i.name ?? ''));
     const outputs = new Set((config.output ?? []).map((o) => o.name ?? ''));
     // With no inputs (outputs) listed, the backend's auto-complete may write them from the model.
@@ -54,12 +61,9 @@ export const batchIo = defineModelRule({
     const sources = (sourceList: string[], base: PathSegment[]): void => {
       sourceList.forEach((s, k) => {
         if (inputs.has(s)) return;
-        ctx.report({
-          path: [...base, 'source_input', k],
-          severity: inputsListed ? 'error' : 'warning',
-          messageId: 'sourceInputUnknown',
-          data: { source: s, listed: inputsListed ? ` (${[...inputs].map((n) => `'${n}'`).join(', ')})` : ' (it lists none; only a backend auto-complete could add it)', suffix },
-        });
+        const path = [...base, 'source_input', k];
+        if (inputsListed) ctx.report({ path, messageId: 'sourceInputUnknown', data: { source: s, inputs: quotedList(inputs), modelName: name } });
+        else ctx.report({ path, severity: 'warning', messageId: 'sourceInputUnlisted', data: { source: s, modelName: name } });
       });
     };
 
@@ -70,23 +74,19 @@ export const batchIo = defineModelRule({
       const src = b.source_input ?? [];
       if (!INPUT_KINDS.includes(kind)) {
         ctx.report({ path: kindPath, messageId: 'unknownBatchInputKind',
-        data: { kind, suffix, INPUT_KINDS: INPUT_KINDS.join(', ') } });
+        data: { kind, modelName: name, INPUT_KINDS: INPUT_KINDS.join(', ') } });
         return;
       }
       if (src.length !== 1) {
-        ctx.report({
-          path: src.length ? [...base, 'source_input', 1] : kindPath,
-          messageId: 'batchInputSourceCount',
-          data: { kind, count: src.length, length: src.length, suffix, fix: src.length ? 'keep one source_input' : 'add source_input: "<the config input it describes>"' },
-        });
+        const data = { kind, count: src.length, length: src.length, modelName: name };
+        if (src.length) ctx.report({ path: [...base, 'source_input', 1], messageId: 'batchInputSourceCount', data });
+        else ctx.report({ path: kindPath, messageId: 'batchInputSourceMissing', data });
       }
       const type = typeName(b.data_type);
       if (type !== 'TYPE_INT32' && type !== 'TYPE_FP32') {
-        ctx.report({
-          path: b.data_type !== undefined ? [...base, 'data_type'] : kindPath,
-          messageId: 'batchInputDataType',
-          data: { kind, dataType: type, problem: b.data_type === undefined ? 'this batch_input has no data_type' : `batch_input data_type ${type} is not allowed`, suffix, target: b.target_name?.[0] ?? 'target' },
-        });
+        const data = { kind, dataType: type, modelName: name, target: b.target_name?.[0] ?? 'target' };
+        if (b.data_type === undefined) ctx.report({ path: kindPath, messageId: 'batchInputNoDataType', data });
+        else ctx.report({ path: [...base, 'data_type'], messageId: 'batchInputDataType', data });
       }
       sources(src, base);
     });
@@ -98,31 +98,26 @@ export const batchIo = defineModelRule({
       const src = b.source_input ?? [];
       if (!OUTPUT_KINDS.includes(kind)) {
         ctx.report({ path: kindPath, messageId: 'unknownBatchOutputKind',
-        data: { kind, suffix } });
+        data: { kind, modelName: name } });
         return;
       }
       if (src.length !== 1) {
-        ctx.report({
-          path: src.length ? [...base, 'source_input', 1] : kindPath,
-          messageId: 'batchOutputSourceCount',
-          data: { kind, count: src.length, length: src.length, suffix, fix: src.length ? 'keep one source_input' : 'add source_input: "<the config input whose shape it follows>"' },
-        });
+        const data = { kind, count: src.length, length: src.length, modelName: name };
+        if (src.length) ctx.report({ path: [...base, 'source_input', 1], messageId: 'batchOutputSourceCount', data });
+        else ctx.report({ path: kindPath, messageId: 'batchOutputSourceMissing', data });
       }
       sources(src, base);
       const seen = new Set<string>();
       (b.target_name ?? []).forEach((t, k) => {
         if (!outputs.has(t)) {
-          ctx.report({
-            path: [...base, 'target_name', k],
-            severity: outputsListed ? 'error' : 'warning',
-            messageId: 'targetNameUnknown',
-            data: { target: t, listed: outputsListed ? ` (${[...outputs].map((n) => `'${n}'`).join(', ')})` : ' (it lists none; only a backend auto-complete could add it)', suffix },
-          });
+          const path = [...base, 'target_name', k];
+          if (outputsListed) ctx.report({ path, messageId: 'targetNameUnknown', data: { target: t, outputs: quotedList(outputs), modelName: name } });
+          else ctx.report({ path, severity: 'warning', messageId: 'targetNameUnlisted', data: { target: t, modelName: name } });
         } else if (seen.has(t)) {
           ctx.report({
             path: [...base, 'target_name', k],
             messageId: 'targetNameTwice',
-            data: { target: t, suffix },
+            data: { target: t, modelName: name },
           });
         }
         seen.add(t);

@@ -63,15 +63,23 @@ export const ensembleConfig = defineModelRule({
       tensorNeverComputed: "ensemble tensor '{{tensor}}' is never computed: the step that writes it waits for '{{waitsFor}}', which never gets a value: Triton refuses the ensemble (\"ensemble tensor '{{tensor}}' is unused in ensemble '{{ensemble}}'\"); connect that step's inputs to the ensemble inputs or to other steps' outputs, or remove the step",
       tensorNeverGetsValue: "ensemble tensor '{{tensor}}' never gets a value: it is read here but is neither an ensemble input nor written by any step: Triton refuses the ensemble (\"ensemble tensor '{{tensor}}' is unused in ensemble '{{ensemble}}'\"); map it from an ensemble input or another step's output, or remove the mapping",
       schedulingMissing: 'platform "ensemble" without ensemble_scheduling: Triton refuses the model ("ensemble scheduling must be set for ensemble {{name}} whose platform is ensemble"); add ensemble_scheduling { step [ ... ] } with the models to run, or set the platform or backend of the model this really is',
-      schedulingWithoutPlatform: `ensemble_scheduling is set but platform is {{platform}}: Triton refuses the model ("ensemble scheduling cannot be set for model '{{name}}' whose platform is not ensemble"); set platform: "ensemble" (and no backend), or remove ensemble_scheduling`,
-      fieldNotForEnsembles: '{{field}} in an ensemble: Triton refuses the model ("{{triton}}"); {{fix}}',
+      schedulingWithoutPlatform: `ensemble_scheduling is set but platform is not set: Triton refuses the model ("ensemble scheduling cannot be set for model '{{name}}' whose platform is not ensemble"); set platform: "ensemble" (and no backend), or remove ensemble_scheduling`,
+      schedulingOnOtherPlatform: `ensemble_scheduling is set but platform is "{{platform}}": Triton refuses the model ("ensemble scheduling cannot be set for model '{{name}}' whose platform is not ensemble"); set platform: "ensemble" (and no backend), or remove ensemble_scheduling`,
+      instanceGroupInEnsemble: `instance_group in an ensemble: Triton refuses the model ("instance group should not be specified for ensemble '{{name}}'"); an ensemble runs no instances of its own; remove instance_group (set instance groups on the composing models)`,
+      optimizationInEnsemble: `optimization in an ensemble: Triton refuses the model ("optimization should not be specified for ensemble '{{name}}'"); remove optimization (set it on the composing models)`,
+      warmupInEnsemble: `model_warmup in an ensemble: Triton refuses the model ("model_warmup can not be specified for ensemble '{{name}}'"); remove model_warmup (warm up the composing models instead)`,
       noSteps: `ensemble_scheduling has no step: Triton refuses the model ("must specify 'step' for ensemble '{{name}}'"); add step [ { model_name: "...", model_version: -1, input_map { ... }, output_map { ... } } ]`,
       stepWithoutModel: `step {{step}} names no model: Triton refuses the ensemble ("must specify 'model_name' in step {{step}} of ensemble '{{name}}'"); add model_name: "<model directory name>"`,
-      stepWithoutMap: `step {{step}}{{model}} has no {{map}}: Triton refuses the ensemble ("must specify '{{map}}' in step {{step}} of ensemble '{{name}}'"); say {{what}}`,
-      tensorWrittenTwice: `ensemble tensor '{{tensor}}' is already written by {{first}}: Triton refuses the ensemble ("ensemble tensor '{{tensor}}' can appear in an output map only once for ensemble '{{name}}' step {{step}}"); give output '{{key}}' of step {{step}} its own tensor name`,
+      stepWithoutInputMap: `step {{step}} (model '{{model}}') has no input_map: Triton refuses the ensemble ("must specify 'input_map' in step {{step}} of ensemble '{{name}}'"); say which model input reads which ensemble tensor (input_map { key: "<model input>" value: "<ensemble tensor>" })`,
+      stepWithoutOutputMap: `step {{step}} (model '{{model}}') has no output_map: Triton refuses the ensemble ("must specify 'output_map' in step {{step}} of ensemble '{{name}}'"); say which model output writes which ensemble tensor (output_map { key: "<model output>" value: "<ensemble tensor>" })`,
+      unnamedStepWithoutInputMap: `step {{step}} has no input_map: Triton refuses the ensemble ("must specify 'input_map' in step {{step}} of ensemble '{{name}}'"); say which model input reads which ensemble tensor (input_map { key: "<model input>" value: "<ensemble tensor>" })`,
+      unnamedStepWithoutOutputMap: `step {{step}} has no output_map: Triton refuses the ensemble ("must specify 'output_map' in step {{step}} of ensemble '{{name}}'"); say which model output writes which ensemble tensor (output_map { key: "<model output>" value: "<ensemble tensor>" })`,
+      tensorWrittenTwice: `ensemble tensor '{{tensor}}' is already written by step {{firstStep}} (output '{{firstOutput}}'): Triton refuses the ensemble ("ensemble tensor '{{tensor}}' can appear in an output map only once for ensemble '{{name}}' step {{step}}"); give output '{{key}}' of step {{step}} its own tensor name`,
       inputUnused: `ensemble input '{{name}}' is not read by any step: Triton refuses the ensemble ("ensemble input '{{name}}' for ensemble {{ensemble}}' is not used"); map it in a step's input_map (value: "{{name}}"), or remove the input`,
       outputNotWritten: `ensemble output '{{out}}' is not written by any step: Triton refuses the ensemble ("ensemble output '{{out}}' for ensemble {{name}}' is not used"); map a step's output to it (output_map { key: "<model output>" value: "{{out}}" }), or remove the output`,
-      outputNeverComputed: `ensemble output '{{out}}' is never computed: Triton refuses the ensemble ("output '{{out}}' for ensemble '{{name}}' is not written{{suffix}}"); {{why}}`,
+      outputWaitsForUnconnected: `ensemble output '{{out}}' is never computed: Triton refuses the ensemble ("output '{{out}}' for ensemble '{{name}}' is not written: at least one of its depending tensors, '{{tensor}}', is not connected"); '{{tensor}}' is read by a step but neither an ensemble input nor written by any step, so '{{out}}' can never be computed; map '{{tensor}}' from an ensemble input or a step's output_map`,
+      outputNeverComputed: `ensemble output '{{out}}' is never computed: Triton refuses the ensemble ("output '{{out}}' for ensemble '{{name}}' is not written"); the step that writes it never gets all of its inputs; connect the steps that lead to '{{out}}' to the ensemble inputs`,
+      outputOnlyRead: `ensemble output '{{out}}' is never computed: Triton refuses the ensemble ("output '{{out}}' for ensemble '{{name}}' is not written"); no step writes it (it only appears as an input_map value); map a step's output to it with output_map { key: "<model output>" value: "{{out}}" }`,
     },
   },
   check(ctx) {
@@ -94,27 +102,23 @@ export const ensembleConfig = defineModelRule({
 
     if (platform !== ENSEMBLE) {
       const path: PathSegment[] = config.platform !== undefined ? ['platform'] : ['ensemble_scheduling'];
-      ctx.report({
-        path,
-        range: config.platform !== undefined ? undefined : fieldNameRange(ctx.doc, path),
-        messageId: 'schedulingWithoutPlatform',
-        data: { platform: platform ? `"${platform}"` : 'not set', name },
-      });
+      const range = config.platform !== undefined ? undefined : fieldNameRange(ctx.doc, path);
+      if (platform) ctx.report({ path, range, messageId: 'schedulingOnOtherPlatform', data: { platform, name } });
+      else ctx.report({ path, range, messageId: 'schedulingWithoutPlatform', data: { name } });
       // The rest describes an ensemble; with another platform it only adds noise.
       return;
     }
 
-    const forbidden: [keyof ModelConfig, string, string][] = [
-      ['instance_group', `instance group should not be specified for ensemble '${name}'`, 'an ensemble runs no instances of its own; remove instance_group (set instance groups on the composing models)'],
-      ['optimization', `optimization should not be specified for ensemble '${name}'`, 'remove optimization (set it on the composing models)'],
-      ['model_warmup', `model_warmup can not be specified for ensemble '${name}'`, 'remove model_warmup (warm up the composing models instead)'],
-    ];
-    for (const [field, triton, fix] of forbidden) {
+    const forbidden = [
+      { field: 'instance_group', messageId: 'instanceGroupInEnsemble' },
+      { field: 'optimization', messageId: 'optimizationInEnsemble' },
+      { field: 'model_warmup', messageId: 'warmupInEnsemble' },
+    ] as const satisfies readonly { field: keyof ModelConfig; messageId: string }[];
+    for (const { field, messageId } of forbidden) {
       const value = config[field];
       const present = Array.isArray(value) ? value.length > 0 : value !== undefined;
       if (!present) continue;
-      ctx.report({ path: [field], range: fieldNameRange(ctx.doc, [field]), messageId: 'fieldNotForEnsembles',
-      data: { field, triton, fix } });
+      ctx.report({ path: [field], range: fieldNameRange(ctx.doc, [field]), messageId, data: { field, name } });
     }
 
     const steps = scheduling.step ?? [];
@@ -132,7 +136,6 @@ export const ensembleConfig = defineModelRule({
     let structural = false;
     steps.forEach((step, i) => {
       const at: PathSegment[] = ['ensemble_scheduling', 'step', i];
-      const model = step.model_name ? ` (model '${step.model_name}')` : '';
       if (!step.model_name) {
         structural = true;
         ctx.report({ path: at, range: blockStart(ctx.doc, at), messageId: 'stepWithoutModel',
@@ -141,9 +144,14 @@ export const ensembleConfig = defineModelRule({
       for (const map of ['input_map', 'output_map'] as const) {
         if (Object.keys(step[map] ?? {}).length) continue;
         structural = true;
-        const what = map === 'input_map' ? `which model input reads which ensemble tensor (input_map { key: "<model input>" value: "<ensemble tensor>" })` : `which model output writes which ensemble tensor (output_map { key: "<model output>" value: "<ensemble tensor>" })`;
-        ctx.report({ path: at, range: blockStart(ctx.doc, at), messageId: 'stepWithoutMap',
-        data: { step: i, model, map, name, what } });
+        const range = blockStart(ctx.doc, at);
+        if (step.model_name) {
+          const messageId = map === 'input_map' ? 'stepWithoutInputMap' : 'stepWithoutOutputMap';
+          ctx.report({ path: at, range, messageId, data: { step: i, model: step.model_name, map, name } });
+        } else {
+          const messageId = map === 'input_map' ? 'unnamedStepWithoutInputMap' : 'unnamedStepWithoutOutputMap';
+          ctx.report({ path: at, range, messageId, data: { step: i, map, name } });
+        }
       }
     });
 
@@ -162,11 +170,10 @@ export const ensembleConfig = defineModelRule({
         const existing = tensors.get(t);
         if (existing?.written) {
           structural = true;
-          const first = describe(existing.path);
           ctx.report({
             path,
             messageId: 'tensorWrittenTwice',
-            data: { tensor: t, first, name, step: i, key },
+            data: { tensor: t, firstStep: Number(existing.path[2]), firstOutput: String(existing.path[4]), name, step: i, key },
           });
           continue;
         }
@@ -239,14 +246,9 @@ export const ensembleConfig = defineModelRule({
         prev = p.prev;
       }
       for (const a of ancestors(n)) blamed.add(a);
-      const suffix = last !== n ? `: at least one of its depending tensors, '${last.name}', is not connected` : '';
-      const why = last !== n
-        ? `'${last.name}' is read by a step but neither an ensemble input nor written by any step, so '${out}' can never be computed; map '${last.name}' from an ensemble input or a step's output_map`
-        : n.written
-          ? `the step that writes it never gets all of its inputs; connect the steps that lead to '${out}' to the ensemble inputs`
-          : `no step writes it (it only appears as an input_map value); map a step's output to it with output_map { key: "<model output>" value: "${out}" }`;
-      ctx.report({ path: ['output', i, 'name'], messageId: 'outputNeverComputed',
-      data: { out, name, suffix, why } });
+      const at: PathSegment[] = ['output', i, 'name'];
+      if (last !== n) ctx.report({ path: at, messageId: 'outputWaitsForUnconnected', data: { out, name, tensor: last.name } });
+      else ctx.report({ path: at, messageId: n.written ? 'outputNeverComputed' : 'outputOnlyRead', data: { out, name } });
     });
 
     for (const n of tensors.values()) {
@@ -271,8 +273,4 @@ function ancestors(n: Tensor): Set<Tensor> {
     append(stack, t.prev);
   }
   return out;
-}
-
-function describe(path: readonly PathSegment[]): string {
-  return `step ${String(path[2])} (output '${String(path[4])}')`;
 }

@@ -11,12 +11,17 @@ import { defineModelRule, type ModelContext } from '../../rule.js';
 import { configTensors, dimsText, maxBatchSize, tritonShape, validatedSides } from '../../tensors.js';
 
 const messages = {
-  inputUnknown: `input '{{name}}' is not an input of the model (it has {{modelInputs}}); {{didYouMean}}rename it to one of the model's inputs or remove it`,
-  inputIsInitializer: `input '{{name}}' is an initializer of the model (a weight it lets you override), not a required input, so Triton counts it ("{{counts}}"); mark it optional: true{{batchNote}} or remove it`,
-  inputOptionalButRequired: `input '{{name}}' is optional: true, but the model requires it (it has no initializer to fall back on), so Triton refuses the config ("{{counts}}"); remove optional: true`,
-  modelInputMissing: `the model's input '{{name}}' is missing from the configuration, so Triton refuses it ("{{counts}}"); add {{inputEntry}}`,
-  inputCountMismatch: `Triton refuses the model ("{{counts}}"): it counts the config's inputs, batch_input entries, sequence controls and states against the model's {{size}} required inputs; list each model input once`,
-  outputUnknown: `output '{{name}}' is not an output of the model (it has {{modelOutputs}}); {{didYouMean}}rename it to one of the model's outputs or remove it`,
+  inputUnknown: `input '{{name}}' is not an input of the model (it has {{modelInputs}}); rename it to one of the model's inputs or remove it`,
+  misspeltInput: `input '{{name}}' is not an input of the model (it has {{modelInputs}}); did you mean '{{suggestion}}'? rename it to one of the model's inputs or remove it`,
+  inputUnknownNoModelInputs: `input '{{name}}' is not an input of the model (it has none); rename it to one of the model's inputs or remove it`,
+  inputIsInitializer: `input '{{name}}' is an initializer of the model (a weight it lets you override), not a required input, so Triton counts it ("configuration expects {{expected}} inputs, model provides {{provided}}"); mark it optional: true or remove it`,
+  inputIsInitializerBatched: `input '{{name}}' is an initializer of the model (a weight it lets you override), not a required input, so Triton counts it ("configuration expects {{expected}} inputs, model provides {{provided}}"); mark it optional: true (which needs max_batch_size: 0) or remove it`,
+  inputOptionalButRequired: `input '{{name}}' is optional: true, but the model requires it (it has no initializer to fall back on), so Triton refuses the config ("configuration expects {{expected}} inputs, model provides {{provided}}"); remove optional: true`,
+  modelInputMissing: `the model's input '{{name}}' is missing from the configuration, so Triton refuses it ("configuration expects {{expected}} inputs, model provides {{provided}}"); add {{inputEntry}}`,
+  inputCountMismatch: `Triton refuses the model ("configuration expects {{expected}} inputs, model provides {{provided}}"): it counts the config's inputs, batch_input entries, sequence controls and states against the model's {{size}} required inputs; list each model input once`,
+  outputUnknown: `output '{{name}}' is not an output of the model (it has {{modelOutputs}}); rename it to one of the model's outputs or remove it`,
+  misspeltOutput: `output '{{name}}' is not an output of the model (it has {{modelOutputs}}); did you mean '{{suggestion}}'? rename it to one of the model's outputs or remove it`,
+  outputUnknownNoModelOutputs: `output '{{name}}' is not an output of the model (it has none); rename it to one of the model's outputs or remove it`,
 } as const;
 
 type Ctx = ModelContext<undefined, typeof messages>;
@@ -51,25 +56,22 @@ function checkInputs(ctx: Ctx): void {
   const others = otherProvidedInputs(config);
   const inputs = configTensors(config, 'input');
   const expected = inputs.filter((t) => !t.entry.optional).length + (config.batch_input?.length ?? 0) + others.controls.length + others.states.length;
-  const counts = `configuration expects ${expected} inputs, model provides ${required.size}`;
   let reported = false;
 
   for (const t of inputs) {
     if (!t.name) continue;
     if (!required.has(t.name) && !initializers.has(t.name)) {
       const hint = didYouMean(t.name, allowed);
-      ctx.report({
-        path: [...t.path, 'name'],
-        messageId: 'inputUnknown',
-        data: { name: t.name, allowed, modelInputs: allowed.map((n) => `'${n}'`).join(', ') || 'none', didYouMean: hint ? `did you mean '${hint}'? ` : '' },
-        ...(hint ? { fix: { description: `rename it to '${hint}'`, edits: [ctx.edits.replaceValue([...t.path, 'name'], quoteString(hint))] } } : {}),
-      });
+      const path = [...t.path, 'name'];
+      const data = { name: t.name, allowed, modelInputs: quotedList(allowed) };
+      if (hint) ctx.report({ path, messageId: 'misspeltInput', data: { ...data, suggestion: hint }, fix: { description: `rename it to '${hint}'`, edits: [ctx.edits.replaceValue(path, quoteString(hint))] } });
+      else ctx.report({ path, messageId: allowed.length ? 'inputUnknown' : 'inputUnknownNoModelInputs', data });
       reported = true;
     } else if (!required.has(t.name) && !t.entry.optional) {
       ctx.report({
         path: [...t.path, 'name'],
-        messageId: 'inputIsInitializer',
-        data: { name: t.name, expected, provided: required.size, counts, batchNote: maxBatchSize(config) > 0 ? ' (which needs max_batch_size: 0)' : '' },
+        messageId: maxBatchSize(config) > 0 ? 'inputIsInitializerBatched' : 'inputIsInitializer',
+        data: { name: t.name, expected, provided: required.size },
       });
       reported = true;
     }
@@ -83,13 +85,13 @@ function checkInputs(ctx: Ctx): void {
       ctx.report({
         path: [...optional.path, 'optional'],
         messageId: 'inputOptionalButRequired',
-        data: { name: tensor.name, expected, provided: required.size, counts },
+        data: { name: tensor.name, expected, provided: required.size },
       });
     } else {
       ctx.report({
         path: inputs.length ? ['input'] : [],
         messageId: 'modelInputMissing',
-        data: { name: tensor.name, expected, provided: required.size, counts, inputEntry: inputEntry(tensor, maxBatchSize(config)) },
+        data: { name: tensor.name, expected, provided: required.size, inputEntry: inputEntry(tensor, maxBatchSize(config)) },
       });
     }
     reported = true;
@@ -99,7 +101,7 @@ function checkInputs(ctx: Ctx): void {
     ctx.report({
       path: inputs.length ? ['input'] : [],
       messageId: 'inputCountMismatch',
-      data: { expected, provided: required.size, counts, size: required.size },
+      data: { expected, provided: required.size, size: required.size },
     });
   }
 }
@@ -110,14 +112,15 @@ function checkOutputs(ctx: Ctx): void {
   for (const t of configTensors(ctx.config, 'output')) {
     if (!t.name || names.includes(t.name)) continue;
     const hint = didYouMean(t.name, names);
-    ctx.report({
-      path: [...t.path, 'name'],
-      messageId: 'outputUnknown',
-      data: { name: t.name, allowed: names, modelOutputs: names.map((n) => `'${n}'`).join(', ') || 'none', didYouMean: hint ? `did you mean '${hint}'? ` : '' },
-      ...(hint ? { fix: { description: `rename it to '${hint}'`, edits: [ctx.edits.replaceValue([...t.path, 'name'], quoteString(hint))] } } : {}),
-    });
+    const path = [...t.path, 'name'];
+    const data = { name: t.name, allowed: names, modelOutputs: quotedList(names) };
+    if (hint) ctx.report({ path, messageId: 'misspeltOutput', data: { ...data, suggestion: hint }, fix: { description: `rename it to '${hint}'`, edits: [ctx.edits.replaceValue(path, quoteString(hint))] } });
+    else ctx.report({ path, messageId: names.length ? 'outputUnknown' : 'outputUnknownNoModelOutputs', data });
   }
 }
+
+/** 'a', 'b': the model's tensor names as the messages list them. */
+const quotedList = (names: readonly string[]): string => names.map((n) => `'${n}'`).join(', ');
 
 /** Model inputs the config provides outside `input`: batch_input targets, sequence controls and states. */
 function otherProvidedInputs(config: ModelConfig): { batchTargets: string[]; controls: string[]; states: string[] } {

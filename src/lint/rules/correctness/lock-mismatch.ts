@@ -15,7 +15,10 @@ export const lockMismatch = defineModelRule({
     description: 'tritonc.lock.json must record the model files as they are',
     prevents: [],
     messages: {
-      stale: "tritonc.lock.json no longer matches version {{version}} of '{{model}}': {{difference}}; refresh it with tritonc lock {{repository}} (CI: tritonc lock --check)",
+      staleFile: "tritonc.lock.json no longer matches version {{version}} of '{{model}}': the model file is {{file}}, the lock has {{lockedFile}}; refresh it with tritonc lock {{repository}} (CI: tritonc lock --check)",
+      staleIo: "tritonc.lock.json no longer matches version {{version}} of '{{model}}': its inputs or outputs differ from the lock; refresh it with tritonc lock {{repository}} (CI: tritonc lock --check)",
+      staleWeights: "tritonc.lock.json no longer matches version {{version}} of '{{model}}': its weights or opsets differ from the lock; refresh it with tritonc lock {{repository}} (CI: tritonc lock --check)",
+      staleSize: "tritonc.lock.json no longer matches version {{version}} of '{{model}}': its size is {{size}} bytes, the lock has {{lockedSize}}; refresh it with tritonc lock {{repository}} (CI: tritonc lock --check)",
       notLocked: "version {{version}} of '{{model}}' ({{file}}) is not in tritonc.lock.json, so a --configs-only check cannot see it; refresh the lock with tritonc lock {{repository}}",
     },
   },
@@ -44,6 +47,9 @@ export const lockMismatch = defineModelRule({
       ...(sig ? { signature: lockedSignature(sig) } : {}),
     };
     const difference = lockDifference(entry, actual);
-    if (difference) ctx.report({ path: ['name'], messageId: 'stale', data: { ...data, difference } });
+    if (!difference) return;
+    if (difference.kind === 'file') ctx.report({ path: ['name'], messageId: 'staleFile', data: { ...data, ...difference } });
+    else if (difference.kind === 'size') ctx.report({ path: ['name'], messageId: 'staleSize', data: { ...data, ...difference } });
+    else ctx.report({ path: ['name'], messageId: difference.kind === 'io' ? 'staleIo' : 'staleWeights', data: { ...data, ...difference } });
   },
 });
