@@ -19,37 +19,33 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { displayPath } from '../util/display-path.js';
 import { describeFsError, readText } from '../util/read-text.js';
 import { Workspace } from '../workspace/workspace.js';
-import type { CommandSpec } from './command.js';
+import type { Argv } from 'yargs';
+import { defineCommand, type FlagsOf } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 
-export interface FillOptions {
-  template: string;
-  substitutions: string;
-  inPlace: boolean;
-  output?: string | undefined;
-  lint: boolean;
-  /** Refuse every placeholder the substitutions do not fill (default: the lint judges each). */
-  strict?: boolean;
-}
+const fillFlags = (y: Argv) =>
+  y
+    // Required by the syntax (<template> <substitutions>): demandOption tells the type so (yargs' positional() drops it).
+    .positional('template', { type: 'string', demandOption: true, describe: 'The config template (config.pbtxt with ${...} placeholders)' })
+    .positional('substitutions', { type: 'string', demandOption: true, describe: 'key:value pairs, comma-separated; \\, and \\\\: escape (fill_template.py syntax)' })
+    .option('in-place', { alias: ['i', 'in_place'], type: 'boolean', describe: 'Write the result over the template' })
+    .option('output', { alias: 'o', type: 'string', describe: 'Write the result to this file (default: stdout)' })
+    .option('lint', { type: 'boolean', default: true, describe: 'Lint the result where it will stand before writing it (--no-lint: do not)' })
+    .option('strict', { type: 'boolean', describe: 'Refuse any placeholder the substitutions leave unfilled (by default those the backend treats as unset are left, as fill_template.py leaves them, and the lint judges each)' })
+    .option('allow-unfilled', { type: 'boolean', hidden: true, describe: 'The default now: leave placeholders as fill_template.py does' })
+    .conflicts('in-place', 'output')
+    .conflicts('strict', 'allow-unfilled');
 
-export const fillCommand: CommandSpec = {
+/** fill's flags, parsed. --strict refuses every placeholder the substitutions do not fill (default: the lint judges each). */
+export type FillOptions = FlagsOf<typeof fillFlags>;
+
+export const fillCommand = defineCommand({
   command: 'fill <template> <substitutions>',
   describe: 'Fill a config template\'s ${...} placeholders as fill_template.py does ("key:value,key2:value2"), refusing unknown keys and unfilled placeholders; the result is linted before it is written',
-  builder: (y) =>
-    y
-      .positional('template', { type: 'string', describe: 'The config template (config.pbtxt with ${...} placeholders)' })
-      .positional('substitutions', { type: 'string', describe: 'key:value pairs, comma-separated; \\, and \\\\: escape (fill_template.py syntax)' })
-      .option('in-place', { alias: ['i', 'in_place'], type: 'boolean', describe: 'Write the result over the template' })
-      .option('output', { alias: 'o', type: 'string', describe: 'Write the result to this file (default: stdout)' })
-      .option('lint', { type: 'boolean', default: true, describe: 'Lint the result where it will stand before writing it (--no-lint: do not)' })
-      .option('strict', { type: 'boolean', describe: 'Refuse any placeholder the substitutions leave unfilled (by default those the backend treats as unset are left, as fill_template.py leaves them, and the lint judges each)' })
-      .option('allow-unfilled', { type: 'boolean', hidden: true, describe: 'The default now: leave placeholders as fill_template.py does' })
-      .conflicts('in-place', 'output')
-      .conflicts('strict', 'allow-unfilled'),
-  run: (a, io) =>
-    runFill({ template: a.template as string, substitutions: a.substitutions as string, inPlace: a['in-place'] === true, output: a.output as string | undefined, lint: a.lint !== false, strict: a.strict === true }, io),
-};
+  builder: fillFlags,
+  run: runFill,
+});
 
 export async function runFill(opts: FillOptions, io: CliIO): Promise<number> {
   const templatePath = resolve(io.cwd, opts.template);

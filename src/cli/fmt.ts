@@ -11,43 +11,30 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { describeFsError, readText } from '../util/read-text.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
-import type { CommandSpec } from './command.js';
+import type { Argv } from 'yargs';
+import { defineCommand, type FlagsOf } from './command.js';
 import { displayPath } from '../util/display-path.js';
 import { SettingsError, findSettingsFile, loadSettingsFile } from '../lint/settings.js';
 import { RULES } from '../lint/rules/index.js';
 
-export const fmtCommand: CommandSpec = {
+const fmtFlags = (y: Argv) =>
+  y
+    .positional('paths', { type: 'string', array: true, describe: 'Config files or directories (default: stdin)' })
+    .option('check', { type: 'boolean', describe: 'List files that are not formatted; exit 1 if any' })
+    .option('write', { type: 'boolean', describe: 'Rewrite files in place (atomically)' })
+    .option('canonical', { type: 'boolean', describe: 'Also rewrite to the one canonical spelling (one list per repeated field, no colon before {, typed scalars); default: layout only, or the settings file\'s fmt.style' })
+    .option('stdin-filepath', { type: 'string', describe: 'The file name to use in messages for stdin input' })
+    .conflicts('check', 'write');
+
+/** fmt's flags, parsed: --canonical / --no-canonical over the settings. */
+export type FmtOptions = FlagsOf<typeof fmtFlags>;
+
+export const fmtCommand = defineCommand({
   command: 'fmt [paths..]',
   describe: 'Format config.pbtxt files (layout only, or --canonical), keeping every comment',
-  builder: (y) =>
-    y
-      .positional('paths', { type: 'string', array: true, describe: 'Config files or directories (default: stdin)' })
-      .option('check', { type: 'boolean', describe: 'List files that are not formatted; exit 1 if any' })
-      .option('write', { type: 'boolean', describe: 'Rewrite files in place (atomically)' })
-      .option('canonical', { type: 'boolean', describe: 'Also rewrite to the one canonical spelling (one list per repeated field, no colon before {, typed scalars); default: layout only, or the settings file\'s fmt.style' })
-      .option('stdin-filepath', { type: 'string', describe: 'The file name to use in messages for stdin input' })
-      .conflicts('check', 'write'),
-  run: (a, io) =>
-    runFmt(
-      {
-        paths: (a.paths as string[] | undefined) ?? [],
-        check: a.check as boolean | undefined,
-        write: a.write as boolean | undefined,
-        stdinFilepath: a.stdinFilepath as string | undefined,
-        canonical: a.canonical as boolean | undefined,
-      },
-      io,
-    ),
-};
-
-export interface FmtOptions {
-  paths: string[];
-  check?: boolean;
-  write?: boolean;
-  stdinFilepath?: string;
-  /** --canonical / --no-canonical over the settings. */
-  canonical?: boolean;
-}
+  builder: fmtFlags,
+  run: runFmt,
+});
 
 /** Whether `file` is formatted canonically: the flag, else the nearest settings file's fmt.style. */
 function canonicalFor(file: string, opts: FmtOptions, cache: Map<string, boolean>): boolean {
@@ -68,19 +55,20 @@ function canonicalFor(file: string, opts: FmtOptions, cache: Map<string, boolean
 }
 
 export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
+  const paths = opts.paths ?? [];
   if (opts.check && opts.write) throw new UsageError('--check and --write cannot be used together: --check only reports, --write rewrites');
-  const fromStdin = opts.paths.length === 0 || (opts.paths.length === 1 && opts.paths[0] === '-');
+  const fromStdin = paths.length === 0 || (paths.length === 1 && paths[0] === '-');
   if (fromStdin) {
-    if (opts.paths.length === 0 && io.stdinIsTTY) throw new UsageError('give the config files or directories to format, or pipe a config on stdin (e.g. tritonc fmt < config.pbtxt)');
+    if (paths.length === 0 && io.stdinIsTTY) throw new UsageError('give the config files or directories to format, or pipe a config on stdin (e.g. tritonc fmt < config.pbtxt)');
     if (opts.write) throw new UsageError('--write needs file paths; with stdin the result goes to stdout');
     return formatStdin(await io.readStdin(), opts, io);
   }
-  const { files, missing, unreadable } = findConfigFiles(opts.paths.map((p) => resolve(io.cwd, p)), diskTree);
+  const { files, missing, unreadable } = findConfigFiles(paths.map((p) => resolve(io.cwd, p)), diskTree);
   for (const m of missing) io.stderr(`tritonc fmt: ${displayPath(m, io.cwd)}: no such file or directory\n`);
   for (const u of unreadable) io.stderr(`tritonc fmt: ${displayPath(u.path, io.cwd)}: cannot read: ${u.reason}\n`);
   if (missing.length || unreadable.length) return EXIT.usage;
   if (!files.length) {
-    io.stderr(`tritonc fmt: no config.pbtxt or configs/*.pbtxt found under ${opts.paths.join(', ')}\n`);
+    io.stderr(`tritonc fmt: no config.pbtxt or configs/*.pbtxt found under ${paths.join(', ')}\n`);
     return EXIT.usage;
   }
 
@@ -134,7 +122,7 @@ export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
   }
   if (failed) return EXIT.usage;
   if (unformatted.length) {
-    io.stderr(`${unformatted.length} file${unformatted.length === 1 ? '' : 's'} would be reformatted; run tritonc fmt --write ${opts.paths.join(' ')}\n`);
+    io.stderr(`${unformatted.length} file${unformatted.length === 1 ? '' : 's'} would be reformatted; run tritonc fmt --write ${paths.join(' ')}\n`);
     return EXIT.problems;
   }
   return EXIT.ok;

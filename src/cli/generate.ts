@@ -12,7 +12,8 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { plainText, withLineEnds } from '../util/line-ends.js';
 import { describeFsError } from '../util/read-text.js';
 import { lineDiff } from '../util/line-diff.js';
-import { repeatable, type CommandSpec } from './command.js';
+import type { Argv } from 'yargs';
+import { defineCommand, repeatable, type FlagsOf } from './command.js';
 import { serverFlagsFromArgs } from './server-flags.js';
 import { DEFAULT_SERVER_OPTIONS, applyServerFlags, defaultMaxBatchSize } from '../triton/server-options.js';
 import { EXIT, UsageError } from './errors.js';
@@ -20,31 +21,37 @@ import type { CliIO } from './io.js';
 import { displayPath } from '../util/display-path.js';
 import { ONNXRUNTIME, platformOfBackend } from '../triton/backend-records.js';
 
-export const generateCommand: CommandSpec = {
+const generateFlags = (y: Argv) =>
+  y
+    // Required by the syntax (<path>): demandOption tells the type so (yargs' positional() drops it).
+    .positional('path', { type: 'string', demandOption: true, describe: 'model.onnx, a model directory, or a model repository; a directory may be a URL (s3://, gs://, as://) with --check' })
+    .option('name', { type: 'string', describe: 'Model name (default: the directory name)' })
+    .option('max-batch-size', { type: 'number', describe: 'Largest batch Triton may send (default: the server\'s default-max-batch-size, 4, if the model can batch, else 0)' })
+    .option('backend-config', { ...repeatable('As tritonserver: onnxruntime,default-max-batch-size=N makes N the default max_batch_size (other settings do not change the config)') })
+    .option('dynamic-batching', { type: 'boolean', describe: 'Add dynamic_batching (default: on when max_batch_size > 1); --no-dynamic-batching to leave it out' })
+    .option('preferred-batch-size', { type: 'string', describe: 'Preferred batch sizes, e.g. 8,16,32' })
+    .option('max-queue-delay', { type: 'string', describe: 'How long a request may wait to be batched, e.g. 5ms or 500us' })
+    .option('instances', { type: 'number', describe: 'Model instances per device (each holds a copy of the weights)' })
+    .option('kind', { choices: ['gpu', 'cpu'] as const, describe: 'Where instances run' })
+    .option('gpus', { type: 'string', describe: 'GPU ids for the instances, e.g. 0,1' })
+    .option('accelerator', { type: 'string', describe: 'tensorrt[:fp16|fp32|bf16|int8], cuda, or openvino' })
+    .option('platform', { type: 'boolean', describe: `Write platform: "${platformOfBackend(ONNXRUNTIME.name)}" instead of backend: "${ONNXRUNTIME.name}"` })
+    .option('backend', { type: 'boolean', describe: 'Write backend: "onnxruntime" (the default)' })
+    .option('write', { type: 'boolean', describe: 'Write <model>/config.pbtxt (atomically)' })
+    .option('force', { type: 'boolean', describe: 'With --write: replace a config.pbtxt that was edited by hand' })
+    .option('check', { type: 'boolean', describe: 'Exit 1 when config.pbtxt on disk differs from what would be generated' })
+    .conflicts('write', 'check')
+    .conflicts('platform', 'backend');
+
+/** generate's flags, parsed. */
+export type GenerateArgs = FlagsOf<typeof generateFlags>;
+
+export const generateCommand = defineCommand({
   command: 'generate <path>',
   describe: 'Generate config.pbtxt from model.onnx (a model file, a model directory, or a repository)',
-  builder: (y) =>
-    y
-      .positional('path', { type: 'string', describe: 'model.onnx, a model directory, or a model repository; a directory may be a URL (s3://, gs://, as://) with --check' })
-      .option('name', { type: 'string', describe: 'Model name (default: the directory name)' })
-      .option('max-batch-size', { type: 'number', describe: 'Largest batch Triton may send (default: the server\'s default-max-batch-size, 4, if the model can batch, else 0)' })
-      .option('backend-config', { ...repeatable('As tritonserver: onnxruntime,default-max-batch-size=N makes N the default max_batch_size (other settings do not change the config)') })
-      .option('dynamic-batching', { type: 'boolean', describe: 'Add dynamic_batching (default: on when max_batch_size > 1); --no-dynamic-batching to leave it out' })
-      .option('preferred-batch-size', { type: 'string', describe: 'Preferred batch sizes, e.g. 8,16,32' })
-      .option('max-queue-delay', { type: 'string', describe: 'How long a request may wait to be batched, e.g. 5ms or 500us' })
-      .option('instances', { type: 'number', describe: 'Model instances per device (each holds a copy of the weights)' })
-      .option('kind', { choices: ['gpu', 'cpu'] as const, describe: 'Where instances run' })
-      .option('gpus', { type: 'string', describe: 'GPU ids for the instances, e.g. 0,1' })
-      .option('accelerator', { type: 'string', describe: 'tensorrt[:fp16|fp32|bf16|int8], cuda, or openvino' })
-      .option('platform', { type: 'boolean', describe: `Write platform: "${platformOfBackend(ONNXRUNTIME.name)}" instead of backend: "${ONNXRUNTIME.name}"` })
-      .option('backend', { type: 'boolean', describe: 'Write backend: "onnxruntime" (the default)' })
-      .option('write', { type: 'boolean', describe: 'Write <model>/config.pbtxt (atomically)' })
-      .option('force', { type: 'boolean', describe: 'With --write: replace a config.pbtxt that was edited by hand' })
-      .option('check', { type: 'boolean', describe: 'Exit 1 when config.pbtxt on disk differs from what would be generated' })
-      .conflicts('write', 'check')
-      .conflicts('platform', 'backend'),
-  run: (a, io) => runGenerate(a, io),
-};
+  builder: generateFlags,
+  run: runGenerate,
+});
 
 const GENERATION_FLAGS = ['name', 'maxBatchSize', 'backendConfig', 'dynamicBatching', 'preferredBatchSize', 'maxQueueDelay', 'instances', 'kind', 'gpus', 'accelerator', 'platform', 'backend'];
 
@@ -56,17 +63,17 @@ function intList(flag: string, v: unknown): number[] | undefined {
 }
 
 /** The options given on the command line, or undefined when none were (then a file's recorded ones apply). */
-export function optionsFromArgs(a: Record<string, unknown>): GenerateOptions | undefined {
+export function optionsFromArgs(a: GenerateArgs): GenerateOptions | undefined {
   if (!GENERATION_FLAGS.some((f) => a[f] !== undefined)) return undefined;
   const o: GenerateOptions = {};
   if (a.name !== undefined) o.name = String(a.name);
-  if (a.maxBatchSize !== undefined) o.maxBatchSize = a.maxBatchSize as number;
+  if (a.maxBatchSize !== undefined) o.maxBatchSize = a.maxBatchSize;
   const server = serverFlagsFromArgs(a, '');
   // What the ONNX Runtime backend would see (a backend's own setting over the backend-agnostic one).
   if (server.backendConfig?.some((s) => s.setting === 'default-max-batch-size' && (s.backend === '' || s.backend === 'onnxruntime'))) {
     o.defaultMaxBatchSize = defaultMaxBatchSize(applyServerFlags(DEFAULT_SERVER_OPTIONS, server));
   }
-  if (a.dynamicBatching !== undefined) o.dynamicBatching = a.dynamicBatching as boolean;
+  if (a.dynamicBatching !== undefined) o.dynamicBatching = a.dynamicBatching;
   const preferred = intList('preferred-batch-size', a.preferredBatchSize);
   if (preferred) o.preferredBatchSize = preferred;
   if (a.maxQueueDelay !== undefined) {
@@ -74,8 +81,8 @@ export function optionsFromArgs(a: Record<string, unknown>): GenerateOptions | u
     if (us === undefined) throw new UsageError(`--max-queue-delay takes a duration with its unit: us, ms or s (e.g. 500us, 5ms, 0.5s); got "${String(a.maxQueueDelay)}"`);
     o.maxQueueDelayMicroseconds = us;
   }
-  if (a.instances !== undefined) o.instances = a.instances as number;
-  if (a.kind !== undefined) o.kind = a.kind as 'gpu' | 'cpu';
+  if (a.instances !== undefined) o.instances = a.instances;
+  if (a.kind !== undefined) o.kind = a.kind;
   const gpus = intList('gpus', a.gpus);
   if (gpus) o.gpus = gpus;
   if (a.accelerator !== undefined) {
@@ -94,7 +101,7 @@ export function optionsFromArgs(a: Record<string, unknown>): GenerateOptions | u
   return checked.data as GenerateOptions;
 }
 
-export async function runGenerate(a: Record<string, unknown>, io: CliIO): Promise<number> {
+export async function runGenerate(a: GenerateArgs, io: CliIO): Promise<number> {
   const options = optionsFromArgs(a);
   // A repository in object storage is generated from and checked there, never written.
   return withRepositories('generate', [String(a.path)], io, {}, async (remote) => {
@@ -110,7 +117,7 @@ export async function runGenerate(a: Record<string, unknown>, io: CliIO): Promis
   });
 }
 
-function reportOutcomes(outcomes: TargetOutcome[], options: GenerateOptions | undefined, a: Record<string, unknown>, io: CliIO): number {
+function reportOutcomes(outcomes: TargetOutcome[], options: GenerateOptions | undefined, a: GenerateArgs, io: CliIO): number {
   const shown = (p: string): string => displayPath(p, io.cwd);
   // The command that does what was refused: the flags given now (the recorded ones are kept anyway).
   const command = (o: Generated, force: boolean): string =>

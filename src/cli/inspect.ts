@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { OnnxReadError } from '../onnx/errors.js';
 import { readSignatureSync } from '../onnx/reader.js';
 import type { ModelSignature, TensorInfo } from '../onnx/types.js';
-import type { CommandSpec } from './command.js';
+import { defineCommand } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { maxOf } from '../util/arrays.js';
@@ -13,15 +13,16 @@ import { onnxModelOf } from '../generate/targets.js';
 import { displayPath } from '../util/display-path.js';
 import { pathKind } from '../util/path-kind.js';
 
-export const inspectCommand: CommandSpec = {
+export const inspectCommand = defineCommand({
   command: 'inspect <model>',
   describe: 'Show the inputs, outputs, types, shapes and weights of an ONNX model (a model.onnx, or the model directory that holds one)',
   builder: (y) =>
     y
-      .positional('model', { type: 'string', describe: 'Path to model.onnx or its model directory, or its URL (s3://, gs://, as://)' })
-      .option('format', { choices: ['text', 'json'] as const, default: 'text', describe: 'Output format' }),
-  run: async (a, io) => runInspect(String(a.model), a.format as 'text' | 'json', io),
-};
+      // Required by the syntax (<model>): demandOption tells the type so (yargs' positional() drops it).
+      .positional('model', { type: 'string', demandOption: true, describe: 'Path to model.onnx or its model directory, or its URL (s3://, gs://, as://)' })
+      .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Output format' }),
+  run: async (a, io) => runInspect(a.model, a.format, io),
+});
 
 export async function runInspect(model: string, format: 'text' | 'json', io: CliIO): Promise<number> {
   let sig: ModelSignature;

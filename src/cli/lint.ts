@@ -23,75 +23,41 @@ import { userCacheFile } from '../util/user-cache.js';
 import type { CliIO } from './io.js';
 import { terminalProgress } from './progress.js';
 import { withRepositories, type RepositoriesRun } from './remote.js';
-import { repeatable, type CommandSpec } from './command.js';
-import { serverFlagsFromArgs, withServerFlags } from './server-flags.js';
+import type { Argv } from 'yargs';
+import { defineCommand, repeatable, type FlagsOf } from './command.js';
+import { serverFlagsFromArgs, withModelRepositories, withServerFlags } from './server-flags.js';
 import type { ServerOptions } from '../triton/server-options.js';
 
-export const lintCommand: CommandSpec = {
+const lintFlags = (y: Argv) =>
+  withModelRepositories(withServerFlags(y))
+    .positional('paths', { type: 'string', array: true, describe: 'Repositories, model directories, config.pbtxt or model files (default: .); a repository may be a URL: s3://, gs://, as://' })
+    .option('format', { alias: 'f', type: 'string', choices: REPORT_FORMATS, describe: 'Output format (default: github under GitHub Actions, else stylish)' })
+    .option('config', { alias: 'c', type: 'string', describe: 'Settings file to use instead of the nearest tritonc.config.json' })
+    .option('gpu-memory', { type: 'string', describe: `Memory of one GPU for instance-memory: a size (24GiB) or ${GPU_PRESET_NAMES.join(', ')}` })
+    .option('gpus', { type: 'number', describe: 'GPUs on each server (default 1; 0 for a CPU-only server)' })
+    .option('configs-only', { type: 'boolean', describe: 'The model files are provisioned separately: missing versions and model files are not errors (tritonc.lock.json stands in for them)' })
+    .option('fix', { type: 'boolean', describe: 'Apply the fixes to the files (atomically, each checked to change only what its finding is about), then report what remains' })
+    .option('fix-dry-run', { type: 'boolean', describe: 'Report as if fixed, and write nothing (the json format carries each fixed text as output)' })
+    .conflicts('fix', 'fix-dry-run')
+    .option('max-warnings', { type: 'number', describe: 'Exit 1 when there are more warnings than this' })
+    .option('quiet', { alias: 'q', type: 'boolean', describe: 'Report errors only' })
+    .option('rule', { ...repeatable('Set a rule\'s level: id=off|info|warn|error (repeatable)') })
+    .option('output-file', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
+    .option('cache', { type: 'boolean', describe: 'Keep model signatures in a file between runs (re-read when a model changes), as ESLint\'s --cache' })
+    .option('cache-location', { type: 'string', describe: 'The cache file (default: .tritonc-cache in the current directory)' })
+    .option('user-cache', { type: 'boolean', describe: 'Keep the cache in your cache directory (~/.cache/tritonc), one file per working directory, where no checkout can plant one: what the pre-commit hook does' })
+    .conflicts('user-cache', 'cache-location')
+    .option('color', { type: 'boolean', describe: 'Colour the stylish output (default: on a terminal; NO_COLOR / FORCE_COLOR honoured)' });
+
+/** lint's flags, parsed. */
+export type LintCliOptions = FlagsOf<typeof lintFlags>;
+
+export const lintCommand = defineCommand({
   command: 'lint [paths..]',
   describe: 'Check configs against Triton\'s rules and their models, before Triton refuses them',
-  builder: (y) =>
-    withServerFlags(y, { repositories: true })
-      .positional('paths', { type: 'string', array: true, describe: 'Repositories, model directories, config.pbtxt or model files (default: .); a repository may be a URL: s3://, gs://, as://' })
-      .option('format', { alias: 'f', type: 'string', choices: REPORT_FORMATS as unknown as string[], describe: 'Output format (default: github under GitHub Actions, else stylish)' })
-      .option('config', { alias: 'c', type: 'string', describe: 'Settings file to use instead of the nearest tritonc.config.json' })
-      .option('gpu-memory', { type: 'string', describe: `Memory of one GPU for instance-memory: a size (24GiB) or ${GPU_PRESET_NAMES.join(', ')}` })
-      .option('gpus', { type: 'number', describe: 'GPUs on each server (default 1; 0 for a CPU-only server)' })
-      .option('configs-only', { type: 'boolean', describe: 'The model files are provisioned separately: missing versions and model files are not errors (tritonc.lock.json stands in for them)' })
-      .option('fix', { type: 'boolean', describe: 'Apply the fixes to the files (atomically, each checked to change only what its finding is about), then report what remains' })
-      .option('fix-dry-run', { type: 'boolean', describe: 'Report as if fixed, and write nothing (the json format carries each fixed text as output)' })
-      .conflicts('fix', 'fix-dry-run')
-      .option('max-warnings', { type: 'number', describe: 'Exit 1 when there are more warnings than this' })
-      .option('quiet', { alias: 'q', type: 'boolean', describe: 'Report errors only' })
-      .option('rule', { ...repeatable('Set a rule\'s level: id=off|info|warn|error (repeatable)') })
-      .option('output-file', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
-      .option('cache', { type: 'boolean', describe: 'Keep model signatures in a file between runs (re-read when a model changes), as ESLint\'s --cache' })
-      .option('cache-location', { type: 'string', describe: 'The cache file (default: .tritonc-cache in the current directory)' })
-      .option('user-cache', { type: 'boolean', describe: 'Keep the cache in your cache directory (~/.cache/tritonc), one file per working directory, where no checkout can plant one: what the pre-commit hook does' })
-      .conflicts('user-cache', 'cache-location')
-      .option('color', { type: 'boolean', describe: 'Colour the stylish output (default: on a terminal; NO_COLOR / FORCE_COLOR honoured)' }),
-  run: (a, io) =>
-    runLint(
-      {
-        paths: (a.paths as string[] | undefined) ?? [],
-        format: a.format as ReportFormat | undefined,
-        config: a.config as string | undefined,
-        gpuMemory: a.gpuMemory as string | undefined,
-        maxWarnings: a.maxWarnings as number | undefined,
-        quiet: a.quiet as boolean | undefined,
-        rule: (a.rule as string[] | undefined) ?? [],
-        outputFile: a.outputFile as string | undefined,
-        color: a.color as boolean | undefined,
-        gpus: a.gpus as number | undefined,
-        configsOnly: a.configsOnly as boolean | undefined,
-        server: serverFlagsFromArgs(a, io.cwd),
-        fix: a.fix as boolean | undefined,
-        fixDryRun: a.fixDryRun as boolean | undefined,
-        cache: a['user-cache'] === true ? userCache(io) : a.cache === true || a['cache-location'] !== undefined ? ((a['cache-location'] as string | undefined) ?? '.tritonc-cache') : undefined,
-      },
-      io,
-    ),
-};
-
-export interface LintCliOptions {
-  paths: string[];
-  format?: ReportFormat;
-  config?: string;
-  gpuMemory?: string;
-  maxWarnings?: number;
-  quiet?: boolean;
-  rule: string[];
-  outputFile?: string;
-  color?: boolean;
-  gpus?: number;
-  configsOnly?: boolean;
-  /** tritonserver flags, parsed (server-flags.ts). */
-  server?: Partial<ServerOptions>;
-  fix?: boolean;
-  fixDryRun?: boolean;
-  /** --cache: the cache file, relative to the current directory. */
-  cache?: string;
-}
+  builder: lintFlags,
+  run: runLint,
+});
 
 /** --user-cache: the cache file in the user's cache directory; a directory that cannot be made is exit 2. */
 function userCache(io: CliIO): string {
@@ -126,6 +92,9 @@ function applyFixes(paths: string[], options: LintOptions, write: boolean, io: C
 }
 
 export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> {
+  const given = opts.paths ?? [];
+  const server = serverFlagsFromArgs(opts, io.cwd);
+  const cacheFile = opts.userCache === true ? userCache(io) : opts.cache === true || opts.cacheLocation !== undefined ? (opts.cacheLocation ?? '.tritonc-cache') : undefined;
   const format: ReportFormat = opts.format ?? (io.env.GITHUB_ACTIONS === 'true' ? 'github' : 'stylish');
   if (opts.maxWarnings !== undefined && !(Number.isInteger(opts.maxWarnings) && opts.maxWarnings >= -1)) {
     throw new UsageError('--max-warnings needs a whole number (-1 for no limit)');
@@ -137,7 +106,7 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
   }
   if (opts.gpus !== undefined && !(Number.isSafeInteger(opts.gpus) && opts.gpus >= 0)) throw new UsageError(`--gpus takes a whole number of GPUs (0 for a CPU-only server); got "${String(opts.gpus)}"`);
   const ruleLevels: Record<string, RuleLevel> = {};
-  for (const flag of opts.rule) {
+  for (const flag of opts.rule ?? []) {
     try {
       const { id, level } = parseRuleFlag(flag, RULES);
       ruleLevels[id] = level;
@@ -147,18 +116,26 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
   }
 
   // Repository URLs (paths and --model-repository) are mounted: listed, their configs fetched.
-  const served = opts.server?.modelRepositories ?? [];
-  return withRepositories('lint', [...opts.paths, ...served], io, { quiet: opts.quiet === true }, async (remote) => {
-    const paths = remote.paths.slice(0, opts.paths.length);
-    const server = opts.server && served.length ? { ...opts.server, modelRepositories: remote.paths.slice(opts.paths.length) } : opts.server;
+  const served = server.modelRepositories ?? [];
+  return withRepositories('lint', [...given, ...served], io, { quiet: opts.quiet === true }, async (remote) => {
+    const paths = remote.paths.slice(0, given.length);
+    const mounted = served.length ? { ...server, modelRepositories: remote.paths.slice(given.length) } : server;
     if (remote.remote && (opts.fix || opts.fixDryRun)) throw new UsageError('--fix and --fix-dry-run change files, and tritonc never writes to object storage: fix a checkout of the configs, then upload it');
     // Findings on a repository in object storage name its objects' URLs.
-    const result = remote.repos.renameDeep(await lintOnce(paths, server, gpuMemory, ruleLevels, opts, remote));
+    const result = remote.repos.renameDeep(await lintOnce(paths, { server: mounted, gpuMemory, ruleLevels, cacheFile }, opts, remote));
     return report(result, opts, format, remote.io);
   });
 }
 
-async function lintOnce(paths: string[], server: Partial<ServerOptions> | undefined, gpuMemory: LintOptions['gpuMemory'], ruleLevels: Record<string, RuleLevel>, opts: LintCliOptions, remote: RepositoriesRun): Promise<LintResult> {
+/** What runLint made of the flags: the server's options, the GPU budget, the rules' levels, the cache file. */
+interface LintSetup {
+  server: Partial<ServerOptions>;
+  gpuMemory: LintOptions['gpuMemory'];
+  ruleLevels: Record<string, RuleLevel>;
+  cacheFile: string | undefined;
+}
+
+async function lintOnce(paths: string[], { server, gpuMemory, ruleLevels, cacheFile }: LintSetup, opts: LintCliOptions, remote: RepositoriesRun): Promise<LintResult> {
   const io = remote.io;
   const progress = terminalProgress(io, 'tritonc lint: configs', { quiet: opts.quiet === true });
   try {
@@ -167,8 +144,8 @@ async function lintOnce(paths: string[], server: Partial<ServerOptions> | undefi
       ...(progress ? { onProgress: (done: number, total: number) => progress.update(done, total) } : {}),
       ...(opts.gpus !== undefined ? { gpuCount: opts.gpus } : {}),
       ...(opts.configsOnly !== undefined ? { configsOnly: opts.configsOnly } : {}),
-      ...(server ? { server } : {}),
-      ...(opts.cache ? { cacheFile: opts.cache } : {}),
+      server,
+      ...(cacheFile ? { cacheFile } : {}),
     };
     return opts.fix || opts.fixDryRun ? applyFixes(paths, options, opts.fix === true, io) : await remote.complete((files) => lintSync(paths, { ...options, files }));
   } catch (e) {

@@ -12,24 +12,31 @@ import { describeFsError } from '../util/read-text.js';
 import { buildLock } from '../workspace/lock-build.js';
 import { LOCK_FILE_NAME, serializeLock } from '../workspace/lock.js';
 import { Workspace } from '../workspace/workspace.js';
-import type { CommandSpec } from './command.js';
+import type { Argv } from 'yargs';
+import { defineCommand, type FlagsOf } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import type { FileSource } from '../workspace/sources.js';
 import { withRepositories } from './remote.js';
 
-export const lockCommand: CommandSpec = {
+const lockFlags = (y: Argv) =>
+  y
+    .positional('repo', { type: 'string', describe: 'The model repository (default: .), or its URL (s3://, gs://, as://) with --output' })
+    .option('output', { alias: 'o', type: 'string', describe: `Write (or --check) the lock here instead of <repo>/${LOCK_FILE_NAME}: the checkout's lock, from the repository the weights are in` })
+    .option('check', { type: 'boolean', describe: `Exit 1 when ${LOCK_FILE_NAME} is not what would be written (for CI)` });
+
+export const lockCommand = defineCommand({
   command: 'lock [repo]',
   describe: `Record the model files (size, weights, ONNX signature) in ${LOCK_FILE_NAME}, so checkouts without the weights lint against it (--configs-only)`,
-  builder: (y) =>
-    y
-      .positional('repo', { type: 'string', describe: 'The model repository (default: .), or its URL (s3://, gs://, as://) with --output' })
-      .option('output', { alias: 'o', type: 'string', describe: `Write (or --check) the lock here instead of <repo>/${LOCK_FILE_NAME}: the checkout's lock, from the repository the weights are in` })
-      .option('check', { type: 'boolean', describe: `Exit 1 when ${LOCK_FILE_NAME} is not what would be written (for CI)` }),
-  run: (a, io) => runLock({ repo: (a.repo as string | undefined) ?? '.', check: a.check === true, ...(a.output !== undefined ? { output: String(a.output) } : {}) }, io),
-};
+  builder: lockFlags,
+  // String(): yargs makes a flag given twice a list, whatever its type says.
+  run: (a, io) => runLock({ repo: a.repo ?? '.', check: a.check, output: a.output === undefined ? undefined : String(a.output) }, io),
+});
 
-export async function runLock(opts: { repo: string; check: boolean; output?: string }, io: CliIO): Promise<number> {
+/** lock's flags, parsed, the repository given (default: the current directory). */
+type LockOptions = Pick<FlagsOf<typeof lockFlags>, 'check' | 'output'> & { repo: string };
+
+export async function runLock(opts: LockOptions, io: CliIO): Promise<number> {
   return withRepositories('lock', [opts.repo], io, {}, async (remote) => {
     if (remote.remote && opts.output === undefined) {
       throw new UsageError(`${opts.repo} is in object storage, and tritonc never writes there: give the lock file of the checkout, e.g. tritonc lock ${opts.repo} --output model_repository/${LOCK_FILE_NAME}`);
@@ -51,7 +58,7 @@ interface PlannedLock {
 }
 
 /** What the lock would be, and what the file holds: computed only (it may run again, remote/repositories.ts). */
-function planLock(repo: string, opts: { repo: string; check: boolean; output?: string }, files: FileSource, cwd: string): PlannedLock {
+function planLock(repo: string, opts: LockOptions, files: FileSource, cwd: string): PlannedLock {
   const ws = new Workspace({ files });
   const shown = (p: string): string => displayPath(p, cwd);
   const kind = ws.tree.kind(repo);
@@ -77,7 +84,7 @@ function planLock(repo: string, opts: { repo: string; check: boolean; output?: s
   return { repo, file, text, before, summary, kept: built.kept, existingProblem: existing.error?.problem };
 }
 
-function writeLock({ repo, file, text, before, summary, kept, existingProblem }: PlannedLock, opts: { repo: string; check: boolean; output?: string }, io: CliIO): number {
+function writeLock({ repo, file, text, before, summary, kept, existingProblem }: PlannedLock, opts: LockOptions, io: CliIO): number {
   const shown = (p: string): string => displayPath(p, io.cwd);
   for (const k of kept) io.stderr(`tritonc lock: ${k}\n`);
   const refresh = `tritonc lock ${opts.output !== undefined ? `${opts.repo} --output ${opts.output}` : shown(repo)}`;

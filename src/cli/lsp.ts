@@ -1,8 +1,8 @@
 // `tritonc lsp --stdio`: the language server for editors (src/lsp/server.ts), over stdin/stdout.
-import type { CommandSpec } from './command.js';
+import { defineCommand } from './command.js';
 import { UsageError } from './errors.js';
 
-export const lspCommand: CommandSpec = {
+export const lspCommand = defineCommand({
   command: 'lsp',
   describe: 'Run the language server for config.pbtxt (diagnostics, quick fixes, formatting, completion, hover, go to definition)',
   builder: (y) => y.option('stdio', { type: 'boolean', describe: 'Talk LSP over stdin and stdout (the only transport)' }),
@@ -14,4 +14,4 @@ export const lspCommand: CommandSpec = {
     // The connection ends the process when the client asks it to exit.
     return new Promise<number>(() => {});
   },
-};
+});

@@ -1,6 +1,6 @@
 // The tritonc command line: parse flags with yargs, dispatch to one module per command, turn every
 // failure into a message and an exit code (0 clean, 1 problems found, 2 usage or unreadable input).
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import type { CommandSpec } from './command.js';
 import { commands } from './commands.js';
 import { EXIT, UsageError } from './errors.js';
@@ -20,37 +20,31 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   let selected: CommandSpec | undefined;
   let usageError: string | undefined;
   let output = '';
-  const parser = yargs(argv)
-    .scriptName('tritonc')
-    .usage('$0 <command> [options]\n\nCompile and validate NVIDIA Triton Inference Server model repositories.')
-    .strict()
-    .exitProcess(false)
-    .version(VERSION)
-    .help()
-    .alias('h', 'help')
-    .demandCommand(1, 'give a command, e.g. tritonc fmt --check model_repository')
-    .wrap(wantsHelp(argv) ? Math.min(100, process.stdout.columns || 100) : null)
-    .fail((msg, err) => {
-      usageError = msg || err?.message || 'invalid arguments';
-    });
-  for (const spec of commands) {
-    parser.command(spec.command, spec.describe, spec.builder, () => {
+  const onFail = (msg: string | null | undefined, err: Error | undefined): void => {
+    usageError = msg || err?.message || 'invalid arguments';
+  };
+  // The command named first is parsed on its own, as the default command of a parser that knows no
+  // other: yargs renders the whole help text after a named command's handler runs (lib/command.js,
+  // for a showHelp() from inside it, which tritonc never calls), some 30 ms of every run, and not
+  // after the default command's. Help goes to the parser of every command, as do flags before the
+  // command, --version and no command at all: yargs lays out a default command's help from the
+  // arguments parsed before its builder ran, and leaves out a flag given with --help.
+  const first = wantsHelp(argv) ? undefined : commands.find((c) => nameOf(c) === argv[0]);
+  const parser = first ? commandParser(first, argv.slice(1)) : commandsParser(argv);
+  parser.fail(onFail);
+  for (const spec of first ? [first] : commands) {
+    const syntax = first ? `$0${spec.command.slice(nameOf(spec).length)}` : spec.command;
+    parser.command(syntax, spec.describe, first ? defaultCommandBuilder(spec) : spec.builder, () => {
       selected = spec;
     });
   }
-  // yargs renders the whole help text after every command's handler, for a showHelp() from inside the
-  // handler (yargs lib/command.js, runCommand), which tritonc never calls: some 30 ms of every run.
-  // --help and usage errors still render it when they need it.
-  const usage = (parser as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
-  if (usage?.cacheHelpMessage) usage.cacheHelpMessage = () => {};
-  let args: Record<string, unknown>;
+  let args: Record<string, unknown> = {};
   try {
-    args = (await parser.parseAsync(argv, {}, (_err, _argv, out) => {
+    args = await parser.parseAsync(first ? argv.slice(1) : argv, {}, (_err, _argv, out) => {
       output = out;
-    })) as Record<string, unknown>;
+    });
   } catch (e) {
     usageError ??= (e as Error).message;
-    args = {};
   }
   // Every message of a command is headed `tritonc <command>:`, wherever it comes from.
   const head = `tritonc${selected ? ` ${nameOf(selected)}` : commandIn(argv) ? ` ${commandIn(argv)}` : ''}`;
@@ -77,6 +71,48 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     }
     throw e;
   }
+}
+
+/** What every parser shares: strict flags, no process exit, --version and -h/--help. */
+function parserOf(args: string[], scriptName: string, help: boolean): Argv {
+  return yargs(args)
+    .scriptName(scriptName)
+    .strict()
+    .exitProcess(false)
+    .version(VERSION)
+    .help()
+    .alias('h', 'help')
+    .wrap(help ? Math.min(100, process.stdout.columns || 100) : null);
+}
+
+/** The parser of one command (`tritonc lint ...` less its first word): its messages are headed `tritonc lint`. */
+function commandParser(spec: CommandSpec, args: string[]): Argv {
+  return parserOf(args, `tritonc ${nameOf(spec)}`, false);
+}
+
+/**
+ * The builder of a command made the default one. yargs gives a named command's positionals what its
+ * syntax says (lib/command.js, cmdToParseOptions): `<x>` required, `[x..]` a list, [] when none. A
+ * default command's positionals get none of it: given here, from the syntax, so the command parses
+ * and validates (`Missing required argument: path`) as it does among the others.
+ */
+function defaultCommandBuilder(spec: CommandSpec): (y: Argv) => Argv {
+  const words = spec.command.split(' ').slice(1).map((w) => /^([<[])(\w+)(\.\.)?[>\]]$/.exec(w));
+  return (y) => {
+    let inner = spec.builder(y);
+    for (const [, bracket, name, variadic] of words.filter((m) => m !== null)) {
+      if (variadic) inner = inner.array(name!).default(name!, []);
+      if (bracket === '<') inner = inner.demandOption(name!);
+    }
+    return inner;
+  };
+}
+
+/** The parser of every command: `tritonc --help` lists them. */
+function commandsParser(argv: string[]): Argv {
+  return parserOf(argv, 'tritonc', argv.length === 0 || wantsHelp(argv))
+    .usage('$0 <command> [options]\n\nCompile and validate NVIDIA Triton Inference Server model repositories.')
+    .demandCommand(1, 'give a command, e.g. tritonc fmt --check model_repository');
 }
 
 /** A command's name as the user types it: the first word of its syntax ('tune <action> <dir>' is tune). */
@@ -133,5 +169,5 @@ function unknownCommand(argv: string[]): string | undefined {
 
 /** Laying out help text costs a few milliseconds of every start: only do it when help is shown. */
 function wantsHelp(argv: string[]): boolean {
-  return argv.length === 0 || argv.some((a) => a === '--help' || a === '-h' || a === 'help');
+  return argv.some((a) => a === '--help' || a === '-h' || a === 'help');
 }

@@ -12,7 +12,8 @@ import { formatDiagnosticLine } from '../report/plain.js';
 import type { ResolveResult } from '../triton/effective-config.js';
 import { resolveModelDir } from '../workspace/index.js';
 import { stringifyTritonJson, tritonConfigJson, type TritonJson } from '../triton/triton-json.js';
-import type { CommandSpec } from './command.js';
+import type { Argv } from 'yargs';
+import { defineCommand, type FlagsOf } from './command.js';
 import { serverFlagsFromArgs, withServerFlags } from './server-flags.js';
 import { applyServerFlags } from '../triton/server-options.js';
 import { DEFAULT_SETTINGS, SettingsError, findSettingsFile, loadSettingsFile, resolveOptionsOf, type LintSettings } from '../lint/settings.js';
@@ -22,20 +23,25 @@ import type { CliIO } from './io.js';
 import { displayPath } from '../util/display-path.js';
 import { withRepositories } from './remote.js';
 
-export const resolveCommand: CommandSpec = {
+const resolveFlags = (y: Argv) =>
+  withServerFlags(y)
+    .positional('dir', { type: 'string', describe: 'The model directory (holding config.pbtxt, if any, and the version directories), or its URL (s3://, gs://, as://)' })
+    .option('gpus', { type: 'number', describe: 'GPUs on the host Triton runs on (default 1; 0 for a CPU-only host)' })
+    .option('format', { choices: ['pbtxt', 'json'] as const, default: 'pbtxt' as const, describe: 'pbtxt, or the JSON of Triton\'s GET /v2/models/<name>/config' })
+    .option('config-name', { type: 'string', describe: 'Read configs/<name>.pbtxt, as tritonserver --model-config-name=<name>' })
+    .option('default-max-batch-size', { type: 'number', describe: 'The backend\'s default-max-batch-size (Triton\'s default: 4); the same as --backend-config=onnxruntime,default-max-batch-size=N' })
+    .option('explain', { type: 'boolean', describe: 'List every change Triton makes, and why, on stderr' })
+    .option('configs-only', { type: 'boolean', describe: 'The model files are provisioned separately: what needs them is unknown, not missing (tritonc.lock.json stands in for what it records)' });
+
+/** resolve's flags, parsed. */
+export type ResolveArgs = FlagsOf<typeof resolveFlags>;
+
+export const resolveCommand = defineCommand({
   command: 'resolve <dir>',
   describe: 'Print the effective config Triton would load for a model directory (autofill, ONNX Runtime auto-complete, normalization)',
-  builder: (y) =>
-    withServerFlags(y)
-      .positional('dir', { type: 'string', describe: 'The model directory (holding config.pbtxt, if any, and the version directories), or its URL (s3://, gs://, as://)' })
-      .option('gpus', { type: 'number', describe: 'GPUs on the host Triton runs on (default 1; 0 for a CPU-only host)' })
-      .option('format', { choices: ['pbtxt', 'json'] as const, default: 'pbtxt' as const, describe: 'pbtxt, or the JSON of Triton\'s GET /v2/models/<name>/config' })
-      .option('config-name', { type: 'string', describe: 'Read configs/<name>.pbtxt, as tritonserver --model-config-name=<name>' })
-      .option('default-max-batch-size', { type: 'number', describe: 'The backend\'s default-max-batch-size (Triton\'s default: 4); the same as --backend-config=onnxruntime,default-max-batch-size=N' })
-      .option('explain', { type: 'boolean', describe: 'List every change Triton makes, and why, on stderr' })
-      .option('configs-only', { type: 'boolean', describe: 'The model files are provisioned separately: what needs them is unknown, not missing (tritonc.lock.json stands in for what it records)' }),
-  run: (a, io) => runResolve(a, io),
-};
+  builder: resolveFlags,
+  run: runResolve,
+});
 
 /** The nearest settings file's view of the server; exit 2 when it cannot be used. */
 function settingsNear(modelDir: string): LintSettings {
@@ -55,7 +61,7 @@ function wholeNumber(flag: string, v: unknown): number | undefined {
   return v;
 }
 
-export async function runResolve(a: Record<string, unknown>, io: CliIO): Promise<number> {
+export async function runResolve(a: ResolveArgs, io: CliIO): Promise<number> {
   const dir = String(a.dir ?? '');
   if (!dir) throw new UsageError('give a model directory, e.g. tritonc resolve model_repository/classifier');
   const gpus = wholeNumber('gpus', a.gpus);
@@ -82,7 +88,7 @@ export async function runResolve(a: Record<string, unknown>, io: CliIO): Promise
   });
 }
 
-function printResolved(result: ResolveResult, a: Record<string, unknown>, io: CliIO): number {
+function printResolved(result: ResolveResult, a: ResolveArgs, io: CliIO): number {
   const shown = (file: string): string => displayPath(file, io.cwd);
 
   const line = (d: Diagnostic): string => `${formatDiagnosticLine({ ...d, file: shown(d.file) })}\n`;

@@ -10,16 +10,7 @@ import { startWatch } from '../watch/watch.js';
 import { EXIT, UsageError } from './errors.js';
 import { displayPath } from '../util/display-path.js';
 import type { CliIO } from './io.js';
-
-export interface WatchCliOptions {
-  repo: string;
-  generate: boolean;
-  format: 'stylish' | 'json';
-  config?: string;
-  gpuMemory?: string;
-  configsOnly?: boolean;
-  color?: boolean;
-}
+import type { WatchCliOptions } from './watch-flags.js';
 
 /** One run as the --format json line: { event, changed, results, notes, waiting, problems }. */
 export function reportJsonLine(report: RunReport): string {
@@ -28,8 +19,9 @@ export function reportJsonLine(report: RunReport): string {
 }
 
 export async function runWatch(opts: WatchCliOptions, io: CliIO, stop?: Promise<void>): Promise<number> {
-  const repo = resolve(io.cwd, opts.repo);
-  if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`${opts.repo}: not a directory`);
+  const given = opts.repo ?? '.';
+  const repo = resolve(io.cwd, given);
+  if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`${given}: not a directory`);
   let gpuMemory: { bytes: number; source: string } | undefined;
   if (opts.gpuMemory !== undefined) {
     gpuMemory = parseGpuMemoryFlag(opts.gpuMemory);
@@ -53,7 +45,7 @@ export async function runWatch(opts: WatchCliOptions, io: CliIO, stop?: Promise<
   const handle = startWatch({
     repo,
     cwd: io.cwd,
-    generate: opts.generate,
+    generate: Boolean(opts.generate),
     lint: { ...(opts.config ? { settingsFile: opts.config } : {}), ...(gpuMemory ? { gpuMemory } : {}), ...(opts.configsOnly !== undefined ? { configsOnly: opts.configsOnly } : {}) },
     onReport: print,
     onError: (e) => io.stderr(`tritonc watch: ${e.message}\n`),
