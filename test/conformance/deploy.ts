@@ -190,7 +190,7 @@ export function invalidLayout(row: CorpusRow, trial: string | undefined): Layout
   const file = join(modelDir, 'config.pbtxt');
   writeFileSync(file, text);
   if (row.note.includes('needs-version-dir') || row.note.includes('fragment(')) mkdirSync(join(modelDir, '1'), { recursive: true });
-  const created = /test-creates (\S+)/.exec(row.note)?.[1];
+  const created = /test-creates ([^\s;]+)/.exec(row.note)?.[1];
   if (created) write(join(modelDir, created));
   placeModel(modelDir, row.note);
   return { target: modelDir, file, tmp };
