@@ -155,7 +155,8 @@ export async function loadVerdict(server: Server, name: string): Promise<ServerV
   if (/failed to poll from model repository/.test(error)) {
     // The reason is only in the log: "Poll failed for model directory '<name>': <reason>".
     const line = new RegExp(`Poll failed for model directory '${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}': (.*?)"?$`, 'm');
-    for (const until = Date.now() + 5_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+    // The log line may come a moment after the answer (a loaded machine): wait for it a while.
+    for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
       const m = line.exec(server.log());
       if (m) {
         const reason = m[1]!.replace(/\\"/g, '"').replace(/\\n/g, '\n');
