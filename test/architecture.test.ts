@@ -98,6 +98,18 @@ describe('architecture (docs/architecture.md)', () => {
         return names.filter((n) => text.includes(`'${n}'`) || text.includes(`"${n}"`)).map((n) => `${f.file}: '${n}'`);
       });
     expect(spelled).toEqual([]);
+    // The ensemble "platform" too: compared with ENSEMBLE_PLATFORM or isEnsemble(config), never spelled.
+    const compared = files
+      .filter((f) => f.layer !== 'triton')
+      .filter((f) => /[=!]==?\s*['"]ensemble['"]|=\s*['"]ensemble['"];/.test(readFileSync(join(ROOT, f.file), 'utf8')))
+      .map((f) => f.file);
+    expect(compared).toEqual([]);
+  });
+  it('the command line casts at most five parsed flags (each is declared once, typed: cli/command.ts defineCommand)', () => {
+    const casts = files
+      .filter((f) => f.layer === 'cli')
+      .flatMap((f) => [...readFileSync(join(ROOT, f.file), 'utf8').matchAll(/\b(?:a|args|argv)(?:\.[A-Za-z_]+|\['[a-z-]+'\]) as /g)].map((m) => `${f.file}: ${m[0]}`));
+    expect(casts.length, casts.join('\n')).toBeLessThanOrEqual(5);
   });
   it('no source file imports test/ or fixtures/', () => expect(violations(() => true, (l) => l === 'test' || l === 'fixtures')).toEqual([]));
   it('no file of the repository refers to a path outside it', () => {

@@ -2,7 +2,9 @@
 # Usage: start.sh REPO_DIR HTTP_PORT GRPC_PORT [METRICS_PORT|off] [extra tritonserver args...]
 # Starts tritonserver 2.51.0 (from the venv made by setup.sh) in the foreground, on 127.0.0.1,
 # CPU only, explicit model control. Run it in the background yourself (start.sh ... &) and
-# poll http://127.0.0.1:HTTP_PORT/v2/health/ready for 200.
+# poll http://127.0.0.1:HTTP_PORT/v2/health/ready for 200. Its Python backend's /dev/shm regions are
+# named triton_test_<pid>_<n> (or TRITON_SHM_PREFIX<n>): servers started side by side with the default
+# prefix take each other's regions, and one of them crashes (seen with 2.51.0: "Signal (11) received").
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 VENV="${TRITON_VENV:-$HERE/../../.venv-triton}"
@@ -35,4 +37,5 @@ exec "$DIST/bin/tritonserver" \
   --cuda-memory-pool-byte-size=0:0 \
   --min-supported-compute-capability=0 \
   --exit-timeout-secs=5 \
+  --backend-config=python,shm-region-prefix-name="${TRITON_SHM_PREFIX:-triton_test_$$_}" \
   "$@"

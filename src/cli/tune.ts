@@ -24,44 +24,50 @@ import { displayPath } from '../util/display-path.js';
 import { lineDiff } from '../util/line-diff.js';
 import { checkHostPort } from '../util/shell.js';
 import { describeFsError, readText } from '../util/read-text.js';
-import { repeatable, type CommandSpec } from './command.js';
+import type { Argv } from 'yargs';
+import { defineCommand, repeatable, type FlagsOf } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { append, maxOf } from '../util/arrays.js';
 
 const list = (value: unknown): string[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
 
-export const tuneCommand: CommandSpec = {
+const tuneFlags = (y: Argv) =>
+  y
+    .positional('action', { choices: ['plan', 'pick'] as const, demandOption: true, describe: 'plan: write the variants; pick: read their results' })
+    .positional('dir', { type: 'string', demandOption: true, describe: 'plan: the model directory; pick: the plan directory (or a Model Analyzer export directory)' })
+    .option('out', { type: 'string', describe: 'plan: the directory to write the variants to (must not exist, or be empty)' })
+    .option('delays', { type: 'string', default: '0,100us,500us,1ms,5ms', describe: 'plan: max_queue_delay_microseconds values to try (durations)' })
+    .option('instances', { type: 'string', default: '1,2', describe: 'plan: instance counts to try' })
+    .option('preferred', { ...repeatable('plan: preferred_batch_size lists to try, e.g. --preferred 4,8 --preferred none (default: the config\'s)') })
+    .option('url', { type: 'string', default: 'localhost:8001', describe: 'plan: the server perf_analyzer measures (-u)' })
+    .option('protocol', { choices: ['grpc', 'http'] as const, default: 'grpc' as const, describe: 'plan: the protocol perf_analyzer measures with (its -i)' })
+    .option('http-url', { type: 'string', default: 'localhost:8000', describe: 'plan: the server\'s HTTP endpoint, where run.sh loads and unloads the variants' })
+    .option('concurrency-range', { type: 'string', default: '1:16:2', describe: 'plan: perf_analyzer --concurrency-range start:end:step' })
+    .option('measurement-interval', { type: 'string', default: '5000', describe: 'plan: perf_analyzer --measurement-interval, in ms' })
+    .option('latency-budget', { type: 'string', describe: 'pick: the latency the chosen point must stay within (e.g. 20ms)' })
+    .option('percentile', { type: 'string', default: 'p99', describe: 'pick: the latency to hold to the budget (p50, p90, p95, p99, avg); plan: the --percentile perf_analyzer stabilizes on' })
+    .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'pick: the report as text for a person, or JSON' })
+    .option('write', { type: 'string', describe: "pick: apply the winner's batching and instance settings to this model directory's config.pbtxt" })
+    .option('plot', { type: 'string', describe: 'pick: draw latency against throughput for every variant to this .svg file' })
+    .option('model-analyzer-repository', { type: 'string', describe: "pick: Model Analyzer's output model repository (default: <dir>/output_model_repository)" });
+
+/** tune's flags, parsed. */
+type TuneArgs = FlagsOf<typeof tuneFlags>;
+
+export const tuneCommand = defineCommand({
   command: 'tune <action> <dir>',
   describe: 'Plan load-test variants of a model (tune plan MODEL_DIR --out DIR), then pick the best within a latency budget from perf_analyzer\'s results (tune pick DIR --latency-budget 20ms)',
-  builder: (y) =>
-    y
-      .positional('action', { choices: ['plan', 'pick'] as const, describe: 'plan: write the variants; pick: read their results' })
-      .positional('dir', { type: 'string', describe: 'plan: the model directory; pick: the plan directory (or a Model Analyzer export directory)' })
-      .option('out', { type: 'string', describe: 'plan: the directory to write the variants to (must not exist, or be empty)' })
-      .option('delays', { type: 'string', default: '0,100us,500us,1ms,5ms', describe: 'plan: max_queue_delay_microseconds values to try (durations)' })
-      .option('instances', { type: 'string', default: '1,2', describe: 'plan: instance counts to try' })
-      .option('preferred', { ...repeatable('plan: preferred_batch_size lists to try, e.g. --preferred 4,8 --preferred none (default: the config\'s)') })
-      .option('url', { type: 'string', default: 'localhost:8001', describe: 'plan: the server perf_analyzer measures (-u)' })
-      .option('protocol', { choices: ['grpc', 'http'] as const, default: 'grpc' as const, describe: 'plan: the protocol perf_analyzer measures with (its -i)' })
-      .option('http-url', { type: 'string', default: 'localhost:8000', describe: 'plan: the server\'s HTTP endpoint, where run.sh loads and unloads the variants' })
-      .option('concurrency-range', { type: 'string', default: '1:16:2', describe: 'plan: perf_analyzer --concurrency-range start:end:step' })
-      .option('measurement-interval', { type: 'string', default: '5000', describe: 'plan: perf_analyzer --measurement-interval, in ms' })
-      .option('latency-budget', { type: 'string', describe: 'pick: the latency the chosen point must stay within (e.g. 20ms)' })
-      .option('percentile', { type: 'string', default: 'p99', describe: 'pick: the latency to hold to the budget (p50, p90, p95, p99, avg); plan: the --percentile perf_analyzer stabilizes on' })
-      .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'pick: the report as text for a person, or JSON' })
-      .option('write', { type: 'string', describe: "pick: apply the winner's batching and instance settings to this model directory's config.pbtxt" })
-      .option('plot', { type: 'string', describe: 'pick: draw latency against throughput for every variant to this .svg file' })
-      .option('model-analyzer-repository', { type: 'string', describe: "pick: Model Analyzer's output model repository (default: <dir>/output_model_repository)" }),
+  builder: tuneFlags,
   run: (a, io) => (a.action === 'plan' ? runPlan(a, io) : runPick(a, io)),
-};
+});
 
 // ---- plan -----------------------------------------------------------------------------------------
 
-async function runPlan(a: Record<string, unknown>, io: CliIO): Promise<number> {
-  const modelDir = resolve(io.cwd, a.dir as string);
+async function runPlan(a: TuneArgs, io: CliIO): Promise<number> {
+  const modelDir = resolve(io.cwd, a.dir);
   if (a.out === undefined) throw new UsageError('give --out DIR, where the variants are written');
-  const out = resolve(io.cwd, a.out as string);
+  const out = resolve(io.cwd, a.out);
   const shown = (p: string) => displayPath(p, io.cwd);
   const delaysUs = list(a.delays).map((d) => {
     const us = parseDuration(d);
@@ -72,7 +78,7 @@ async function runPlan(a: Record<string, unknown>, io: CliIO): Promise<number> {
     if (!/^[1-9]\d*$/.test(n)) throw new UsageError(`--instances: "${n}" is not a count of 1 or more`);
     return Number(n);
   });
-  const preferred = a.preferred === undefined ? undefined : (a.preferred as string[]).map((p) => {
+  const preferred = a.preferred === undefined ? undefined : a.preferred.map((p) => {
     if (p.trim() === 'none') return [];
     const sizes = p.split(',').map((s) => s.trim());
     if (!sizes.every((s) => /^[1-9]\d*$/.test(s))) throw new UsageError(`--preferred: "${p}" is not a comma list of batch sizes, or none`);
@@ -88,7 +94,7 @@ async function runPlan(a: Record<string, unknown>, io: CliIO): Promise<number> {
     const checked = checkHostPort(String(a[flag]));
     if (!checked.ok) throw new UsageError(`--${flag}: ${JSON.stringify(String(a[flag]))} ${checked.why}`);
   }
-  const measure: MeasureOptions = { url: String(a.url), protocol: a.protocol as 'grpc' | 'http', concurrencyRange: String(a['concurrency-range']), measurementIntervalMs: interval, percentile: Number(percentile[1]) };
+  const measure: MeasureOptions = { url: String(a.url), protocol: a.protocol, concurrencyRange: String(a['concurrency-range']), measurementIntervalMs: interval, percentile: Number(percentile[1]) };
 
   let planned: PlanOutcome;
   try {
@@ -133,7 +139,7 @@ function readVariantConfig(file: string, shown: (p: string) => string): ModelCon
   return doc.value;
 }
 
-function readMeasurements(dir: string, a: Record<string, unknown>, io: CliIO): Map<string, Measured> {
+function readMeasurements(dir: string, a: TuneArgs, io: CliIO): Map<string, Measured> {
   const shown = (p: string) => displayPath(p, io.cwd);
   const measured = new Map<string, Measured>();
   const csvError = (e: unknown): never => {
@@ -142,7 +148,7 @@ function readMeasurements(dir: string, a: Record<string, unknown>, io: CliIO): M
   };
   const maCsv = [join(dir, 'results', 'metrics-model-inference.csv'), join(dir, 'metrics-model-inference.csv')].find((f) => existsSync(f));
   if (maCsv) {
-    const repo = a['model-analyzer-repository'] ? resolve(io.cwd, a['model-analyzer-repository'] as string) : join(dir, 'output_model_repository');
+    const repo = a.modelAnalyzerRepository ? resolve(io.cwd, a.modelAnalyzerRepository) : join(dir, 'output_model_repository');
     const read = readText(maCsv);
     if (read.kind !== 'text') throw new UsageError(`${shown(maCsv)}: ${read.kind === 'missing' ? 'no such file' : read.reason}`);
     let tables: Map<string, PerfTable>;
@@ -180,8 +186,8 @@ function readMeasurements(dir: string, a: Record<string, unknown>, io: CliIO): M
   return measured;
 }
 
-async function runPick(a: Record<string, unknown>, io: CliIO): Promise<number> {
-  const dir = resolve(io.cwd, a.dir as string);
+async function runPick(a: TuneArgs, io: CliIO): Promise<number> {
+  const dir = resolve(io.cwd, a.dir);
   const shown = (p: string) => displayPath(p, io.cwd);
   if (a['latency-budget'] === undefined) throw new UsageError('give --latency-budget (e.g. 20ms): the latency the chosen point must stay within');
   const budgetUs = parseDuration(String(a['latency-budget']));
@@ -194,7 +200,7 @@ async function runPick(a: Record<string, unknown>, io: CliIO): Promise<number> {
   const result = pick(measured, percentile, budgetUs);
 
   if (a.plot !== undefined) {
-    const file = resolve(io.cwd, a.plot as string);
+    const file = resolve(io.cwd, a.plot);
     try {
       writeFileAtomic(file, plotSvg(result));
     } catch (e) {
@@ -207,7 +213,7 @@ async function runPick(a: Record<string, unknown>, io: CliIO): Promise<number> {
     io.stderr(`tritonc tune: no variant stays within ${String(a['latency-budget'])} at ${percentile}${closest ? `; the closest is ${closest.variant}, whose lowest ${percentile} is ${(closest.bestLatencyUs / 1000).toFixed(2)} ms` : ''}\n`);
     return EXIT.problems;
   }
-  if (a.write !== undefined) return printWinnerWrite(resolve(io.cwd, a.write as string), result.best.variant, measured.get(result.best.variant)!, io, a.format === 'json');
+  if (a.write !== undefined) return printWinnerWrite(resolve(io.cwd, a.write), result.best.variant, measured.get(result.best.variant)!, io, a.format === 'json');
   return EXIT.ok;
 }
 

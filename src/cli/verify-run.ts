@@ -28,10 +28,11 @@ function headersFrom(flags: readonly string[]): Record<string, string> {
   return out;
 }
 import type { CliIO } from './io.js';
+import type { VerifyArgs } from './verify-flags.js';
 import { quoted } from '../util/terminal-text.js';
 
 /** The flags that set a runtime-specific option (runtimes/runtime.ts RuntimeOption), and why only some runtimes read it. */
-const RUNTIME_FLAGS: { option: RuntimeOption; flags: string[]; given(a: Record<string, unknown>): boolean; why?: string }[] = [
+const RUNTIME_FLAGS: { option: RuntimeOption; flags: string[]; given(a: VerifyArgs): boolean; why?: string }[] = [
   { option: 'image', flags: ['--image'], given: (a) => a.image !== undefined },
   { option: 'gpus', flags: ['--gpus'], given: (a) => a.gpus !== undefined, why: 'a running server has its GPUs already' },
   { option: 'server', flags: ['--server'], given: (a) => a.server !== undefined },
@@ -47,9 +48,9 @@ const RUNTIME_FLAGS: { option: RuntimeOption; flags: string[]; given(a: Record<s
   },
 ];
 
-function optionsFromArgs(a: Record<string, unknown>, io: CliIO, injected: VerifyDeps | undefined): VerifyOptions {
+function optionsFromArgs(a: VerifyArgs, io: CliIO, injected: VerifyDeps | undefined): VerifyOptions {
   // --server alone names the runtime that reads it.
-  const runtime = (a.runtime as string | undefined) ?? (a.server !== undefined ? RUNTIMES.find((r) => r.takes.includes('server'))!.name : RUNTIMES[0]!.name);
+  const runtime = a.runtime ?? (a.server !== undefined ? RUNTIMES.find((r) => r.takes.includes('server'))!.name : RUNTIMES[0]!.name);
   const timeoutMs = parseTimeout(String(a.timeout ?? '120s'));
   if (timeoutMs === undefined) throw new UsageError(`--timeout takes a duration such as 120s, 10m or 90 (seconds); got "${String(a.timeout)}"`);
   const chosen = RUNTIMES.find((r) => r.name === runtime);
@@ -63,14 +64,14 @@ function optionsFromArgs(a: Record<string, unknown>, io: CliIO, injected: Verify
   }
   const server = serverFlagsFromArgs(a, io.cwd);
   const serverFlagGiven = RUNTIME_FLAGS.find((f) => f.option === 'tritonServer')!.given(a);
-  const shapes = ((a.shape as string[] | undefined) ?? []).map((f) => {
+  const shapes = (a.shape ?? []).map((f) => {
     const parsed = parseShapeFlag(f);
     if (!parsed) throw new UsageError(`--shape takes NAME:D1,D2,... (the item shape without the batch dim), e.g. --shape audio:1,16000; got "${f}"`);
     return parsed;
   });
-  const options: VerifyOptions = { modelDir: String(a.model_dir ?? a.modelDir), cwd: io.cwd, runtime, timeoutMs, ...(shapes.length ? { shapes } : {}) };
+  const options: VerifyOptions = { modelDir: a.model_dir, cwd: io.cwd, runtime, timeoutMs, ...(shapes.length ? { shapes } : {}) };
   if (serverFlagGiven) options.tritonServer = applyServerFlags(DEFAULT_SERVER_OPTIONS, server);
-  const headers = headersFrom((a.header as string[] | undefined) ?? []);
+  const headers = headersFrom(a.header ?? []);
   if (Object.keys(headers).length) options.headers = headers;
   if (a.image !== undefined) {
     const image = String(a.image).trim();
@@ -116,7 +117,7 @@ function optionsFromArgs(a: Record<string, unknown>, io: CliIO, injected: Verify
   return options;
 }
 
-export async function runVerify(a: Record<string, unknown>, io: CliIO, injected?: VerifyDeps): Promise<number> {
+export async function runVerify(a: VerifyArgs, io: CliIO, injected?: VerifyDeps): Promise<number> {
   const options = optionsFromArgs(a, io, injected);
   const json = a.format === 'json';
   if (a.dryRun) {

@@ -77,7 +77,7 @@ export function backendDirectory(dir: string, backends: Iterable<string>): strin
 }
 
 /** The Python backend's shared-memory regions (/dev/shm). */
-export const shmRegions = (): string[] => (existsSync('/dev/shm') ? readdirSync('/dev/shm').filter((f) => f.startsWith('triton_python_backend_shm_region_')) : []);
+export const shmRegions = (): string[] => (existsSync('/dev/shm') ? readdirSync('/dev/shm').filter((f) => f.startsWith('triton_test_')) : []);
 
 export interface Server {
   url: string;
@@ -91,6 +91,18 @@ export interface Server {
  * every server it runs beside this one has stopped (the names do not say whose they are).
  */
 export async function startServer(repo: string, backends: string, args: string[], metrics: boolean): Promise<Server> {
+  // Ports found free can be taken by another test's server before this one binds them: a server that
+  // is not this one answering (its repository holds other models), or this one exiting, means try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(repo, backends, args, metrics);
+    } catch (e) {
+      if (attempt >= 3) throw e;
+    }
+  }
+}
+
+async function startOnce(repo: string, backends: string, args: string[], metrics: boolean): Promise<Server> {
   const [http, grpc, port] = await freePorts(3);
   let log = '';
   const child: ChildProcess = spawn('bash', [join(ROOT, 'scripts', 'real-triton', 'start.sh'), repo, String(http), String(grpc), metrics ? String(port) : 'off', '--log-verbose=0', ...args], {
@@ -121,6 +133,13 @@ export async function startServer(repo: string, backends: string, args: string[]
       throw new Error(`tritonserver did not get ready:\n${log.slice(-2000)}`);
     }
     await new Promise((r) => setTimeout(r, 50));
+  }
+  const mine = readdirSync(repo, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const index = await fetch(`${url}/v2/repository/index`, { method: 'POST', body: '{}' }).then((r) => r.json() as Promise<{ name: string }[]>, () => []);
+  const served = [...new Set(index.map((m) => m.name))].sort();
+  if (child.exitCode !== null || served.join('\0') !== mine.join('\0')) {
+    await stop();
+    throw new Error(`the server at ${url} is not the one started on ${repo} (it serves ${served.slice(0, 5).join(', ')}):\n${log.slice(-2000)}`);
   }
   return { url, log: () => log, stop };
 }

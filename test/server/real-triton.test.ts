@@ -53,7 +53,7 @@ ${MODEL_PY.split('class TritonPythonModel:')[1]}`;
 
 let server: ChildProcess | undefined;
 /** The Python backend's shared-memory regions (/dev/shm) there before the server started. */
-const shmRegions = (): string[] => (existsSync('/dev/shm') ? readdirSync('/dev/shm').filter((f) => f.startsWith('triton_python_backend_shm_region_')) : []);
+const shmRegions = (): string[] => (existsSync('/dev/shm') ? readdirSync('/dev/shm').filter((f) => f.startsWith('triton_test_')) : []);
 let shmBefore = new Set<string>();
 let url = '';
 let repo = '';

@@ -6,7 +6,7 @@
 // CSV): PyPI's perf-analyzer wheels need glibc 2.38 and these machines have 2.36. Without the venv
 // (a fresh clone) the suite is skipped with one line; with CI=true it must run.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePorts } from '../../src/verify/ports.js';
@@ -46,6 +46,8 @@ afterAll(async () => {
   } catch {
     // gone
   }
+  // What its Python stubs left in /dev/shm (start.sh names them triton_test_<its pid>_<n>).
+  if (existsSync('/dev/shm')) for (const f of readdirSync('/dev/shm')) if (f.startsWith(`triton_test_${server.pid}_`)) rmSync(join('/dev/shm', f), { force: true });
 }, 30_000);
 
 describe.skipIf(!available && !mustRun)('tune plan, run.sh, pick and --write against the real tritonserver 2.51', () => {

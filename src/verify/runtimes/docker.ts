@@ -1,7 +1,7 @@
 // A Triton container started for the check (docker run, the repository mounted read-only), always
 // removed at the end.
 import { DEFAULT_TRITON_IMAGE } from '../docker-args.js';
-import { describeDockerRun, runDocker, type DockerRunOptions } from '../docker-runner.js';
+import type { DockerRunOptions } from '../docker-runner.js';
 import type { VerifyPlan } from '../plan.js';
 import type { VerifyOptions } from '../options.js';
 import { DEFAULT_SERVER_OPTIONS, tritonServerArgs } from '../../triton/server-options.js';
@@ -21,9 +21,10 @@ export const DOCKER_RUNTIME: VerifyRuntime = {
   summary: 'a Triton container',
   takes: ['image', 'gpus', 'tritonServer', 'reference'],
   afterInterrupt: 'the container was removed',
-  run: (plan: VerifyPlan, report, options, context) => runDocker(plan, report, { ...dockerOptions(options, context.timeoutMs), ...(context.reference ? { reference: context.reference } : {}) }),
+  // The runner (execa, the KServe client) loads when it runs, not with the command line.
+  run: async (plan: VerifyPlan, report, options, context) => (await import('../docker-runner.js')).runDocker(plan, report, { ...dockerOptions(options, context.timeoutMs), ...(context.reference ? { reference: context.reference } : {}) }),
   dryRun: async (plan, options, context) => {
-    const d = await describeDockerRun(plan, dockerOptions(options, context.timeoutMs));
+    const d = await (await import('../docker-runner.js')).describeDockerRun(plan, dockerOptions(options, context.timeoutMs));
     return { command: d.command, requests: d.requests, cleanup: d.cleanup };
   },
 };

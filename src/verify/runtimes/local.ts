@@ -1,6 +1,6 @@
 // A tritonserver started here on a read-only copy of the model (local-runner.ts): for users inside
 // NVIDIA's container, on bare metal, and on clusters without Docker (--launcher).
-import { describeLocalRun, runLocal, type LocalRunOptions } from '../local-runner.js';
+import type { LocalRunOptions } from '../local-runner.js';
 import type { VerifyOptions } from '../options.js';
 import { DEFAULT_SERVER_OPTIONS, tritonServerArgs } from '../../triton/server-options.js';
 import type { VerifyRuntime } from './runtime.js';
@@ -21,6 +21,7 @@ export const LOCAL_RUNTIME: VerifyRuntime = {
   summary: 'a tritonserver started here (--tritonserver, else PATH, else /opt/tritonserver/bin; --launcher for apptainer or srun)',
   takes: ['tritonServer', 'tritonserver', 'launcher', 'reference'],
   afterInterrupt: 'tritonserver was stopped and its copy of the model removed',
-  run: (plan, report, options, context) => runLocal(plan, report, { ...localOptions(options, context.timeoutMs), ...(context.reference ? { reference: context.reference } : {}) }, context.cwd),
-  dryRun: async (plan, options, context) => describeLocalRun(plan, localOptions(options, context.timeoutMs), context.cwd),
+  // The runner (execa, the KServe client) loads when it runs, not with the command line.
+  run: async (plan, report, options, context) => (await import('../local-runner.js')).runLocal(plan, report, { ...localOptions(options, context.timeoutMs), ...(context.reference ? { reference: context.reference } : {}) }, context.cwd),
+  dryRun: async (plan, options, context) => (await import('../local-runner.js')).describeLocalRun(plan, localOptions(options, context.timeoutMs), context.cwd),
 };

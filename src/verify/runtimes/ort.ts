@@ -1,6 +1,6 @@
 // ONNX Runtime on the CPU, in this process (onnxruntime-node): the ONNX model Triton would load, fed
 // as Triton would feed it. Needs no server.
-import { graphOptimizationLevel, runOrt } from '../ort-runner.js';
+import { graphOptimizationLevel } from '../ort-runner.js';
 import { batchSizes } from '../plan.js';
 import { requestShape } from '../shapes.js';
 import type { VerifyRuntime } from './runtime.js';
@@ -10,7 +10,7 @@ export const ORT_RUNTIME: VerifyRuntime = {
   summary: 'ONNX Runtime on the CPU (default)',
   takes: [],
   afterInterrupt: 'nothing was left running',
-  run: (plan, report, options) => runOrt(plan, report, { progress: options.progress, dynamicDimSize: options.dynamicDimSize, loader: options.deps?.ortLoader }),
+  run: async (plan, report, options) => (await import('../ort-runner.js')).runOrt(plan, report, { progress: options.progress, dynamicDimSize: options.dynamicDimSize, loader: options.deps?.ortLoader }),
   dryRun: async (plan, options) => {
     const dynamicSize = options.dynamicDimSize ?? 1;
     return {

@@ -1,7 +1,6 @@
 // A Triton already running (--server URL): the candidate config loaded through the repository API,
 // checked, and the server put back on its own config afterwards.
 import { CannotRun } from '../errors.js';
-import { describeServerRun, runServer } from '../server-runner.js';
 import type { VerifyOptions } from '../options.js';
 import type { VerifyRuntime } from './runtime.js';
 
@@ -15,13 +14,14 @@ export const SERVER_RUNTIME: VerifyRuntime = {
   summary: 'a running Triton (--server)',
   takes: ['server', 'headers', 'tritonServer', 'reference'],
   afterInterrupt: 'the model was put back as the server had it (see the notes)',
-  run: (plan, report, options, context) =>
-    runServer(plan, report, {
+  // The runner (the KServe client) loads when it runs, not with the command line.
+  run: async (plan, report, options, context) =>
+    (await import('../server-runner.js')).runServer(plan, report, {
       progress: options.progress, dynamicDimSize: options.dynamicDimSize,
       url: urlOf(options), timeoutMs: context.timeoutMs, fetch: options.deps?.fetch, signals: options.deps?.signals,
       ...(options.headers ? { headers: options.headers } : {}),
       explainRefusal: context.explainRefusal,
       ...(context.reference ? { reference: context.reference } : {}),
     }),
-  dryRun: async (plan, options) => ({ requests: describeServerRun(plan, { url: urlOf(options), dynamicDimSize: options.dynamicDimSize ?? 1 }) }),
+  dryRun: async (plan, options) => ({ requests: (await import('../server-runner.js')).describeServerRun(plan, { url: urlOf(options), dynamicDimSize: options.dynamicDimSize ?? 1 }) }),
 };

@@ -7,6 +7,7 @@ import { instanceKinds } from '../../../triton/normalize.js';
 import type { PathSegment, Range } from '../../../diagnostics.js';
 import type { ModelConfig } from '../../../config/model-config.js';
 import { defineModelRule, type MessageOf, type ModelContext } from '../../rule.js';
+import { isEnsemble } from '../../../triton/backend-records.js';
 
 const PRECISION_MODES = ['FP32', 'FP16', 'BF16', 'INT8'];
 const TRT_INT_KEYS = new Set(['trt_max_partition_iterations', 'trt_min_subgraph_size', 'trt_dla_core', 'trt_builder_optimization_level', 'trt_auxiliary_streams', 'trt_ep_context_embed_mode']);
@@ -139,7 +140,7 @@ export const accelerators = defineModelRule({
     // and the checks below look parameters up by key.
     const hasParams = config.parameters !== undefined;
     if (!eas && !hasParams) return;
-    if (config.platform === 'ensemble' || !isOnnxRuntime(ctx)) return;
+    if (isEnsemble(config) || !isOnnxRuntime(ctx)) return;
 
     const kinds = instanceKinds(config, ctx.settings.gpu.count);
     const base: PathSegment[] = ['optimization', 'execution_accelerators'];

@@ -9,8 +9,9 @@ import type { ConfigDocument } from '../../../config/document.js';
 import type { ModelConfig } from '../../../config/model-config.js';
 import { defineModelRule } from '../../rule.js';
 import { append } from '../../../util/arrays.js';
+import { ENSEMBLE_PLATFORM } from '../../../triton/backend-records.js';
 
-const ENSEMBLE = 'ensemble';
+const ENSEMBLE = ENSEMBLE_PLATFORM;
 
 /** The field name's token for a message or list field (`instance_group`), else the value's. */
 export function fieldNameRange(doc: ConfigDocument, path: readonly PathSegment[]): Range {

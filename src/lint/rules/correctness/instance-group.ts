@@ -6,7 +6,7 @@ import type { ModelInstanceGroup } from '../../../config/model-config.js';
 import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend } from '../../backend.js';
-import { isTensorrtPlatform } from '../../../triton/backend-records.js';
+import { isEnsemble, isTensorrtPlatform } from '../../../triton/backend-records.js';
 
 const KIND_NAMES = ['KIND_AUTO', 'KIND_GPU', 'KIND_CPU', 'KIND_MODEL'];
 const kindOf = (g: ModelInstanceGroup): string => {
@@ -96,7 +96,7 @@ export const instanceGroup = defineModelRule({
   check(ctx) {
     const groups = ctx.config.instance_group ?? [];
     // Ensembles have no instances; the ensemble rules refuse instance_group there.
-    if (!groups.length || ctx.config.platform === 'ensemble' || ctx.config.ensemble_scheduling) return;
+    if (!groups.length || isEnsemble(ctx.config) || ctx.config.ensemble_scheduling) return;
     const name = modelName(ctx);
     groups.forEach((g, i) => checkGroup(ctx, g, ['instance_group', i], g.name || `${name}_${i}`, name));
     if (groups.every((g) => g.passive)) {

@@ -5,6 +5,7 @@ import { dirname, relative } from 'node:path';
 import { locateModelFile } from '../../../triton/model-file.js';
 import { lockDifference, lockedSignature, type LockedVersion } from '../../../workspace/lock.js';
 import { defineModelRule } from '../../rule.js';
+import { isEnsemble } from '../../../triton/backend-records.js';
 
 export const lockMismatch = defineModelRule({
   meta: {
@@ -26,7 +27,7 @@ export const lockMismatch = defineModelRule({
     const locked = ctx.model.locked();
     if (!locked) return;
     const filled = ctx.model.autofill(ctx.config);
-    if (filled.problem || ctx.config.platform === 'ensemble') return;
+    if (filled.problem || isEnsemble(ctx.config)) return;
     const file = locateModelFile(ctx.model.layout(), filled.config, (p) => ctx.files.kind(p));
     // No file: version-dirs says so. An unreadable ONNX file: model-unreadable does.
     if (!file.path || file.version === undefined || ctx.modelError) return;

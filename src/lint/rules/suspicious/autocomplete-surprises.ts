@@ -10,6 +10,7 @@ import { defaultMaxBatchSize } from '../../../triton/server-options.js';
 import { unbatchableTensors } from '../../../triton/io-mapping.js';
 import { defineModelRule } from '../../rule.js';
 import { modelShapeText, maxBatchSize } from '../../tensors.js';
+import { isEnsemble } from '../../../triton/backend-records.js';
 
 export const autocompleteSurprises = defineModelRule({
   meta: {
@@ -48,7 +49,7 @@ export const autocompleteSurprises = defineModelRule({
       });
     }
 
-    if (config.platform === 'ensemble') return;
+    if (isEnsemble(config)) return;
     const backend = config.backend || (ctx.modelFile?.endsWith('.onnx') ? 'onnxruntime' : ctx.model.autofill(config).config.backend);
     const ort = backend === 'onnxruntime';
     const mbs = maxBatchSize(config);
