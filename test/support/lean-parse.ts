@@ -35,7 +35,9 @@ export function expectSameAsFull(text: string): void {
   const treeDoc = parseConfig(text, 'c.pbtxt', { tree: true });
   expect(doc.value).toEqual(treeDoc.value);
   expect(doc.diagnostics).toEqual(treeDoc.diagnostics);
+  expect(doc.tree).toEqual(treeDoc.tree);
   expect(parseConfig(text, 'c.pbtxt', { onField: () => undefined }).diagnostics).toEqual(treeDoc.diagnostics);
+  const docFromTree = LocationIndex.fromTree(treeDoc.tree);
   const fromTree = LocationIndex.fromTree(full.tree);
   // Without the value, and with it where the text is clean (map entries then found by their order);
   // each path asked of a fresh index too, as a check that reports one finding asks.
@@ -48,7 +50,7 @@ export function expectSameAsFull(text: string): void {
       expect(fromSpans.get(path), path.join('.')).toEqual(fromTree.get(path));
       expect(fromSpans.nearest(path), path.join('.')).toEqual(fromTree.nearest(path));
     }
-    expect(doc.locateExact(path), path.join('.')).toEqual(treeDoc.locateExact(path));
-    expect(doc.locate(path), path.join('.')).toEqual(treeDoc.locate(path));
+    expect(doc.locateExact(path), path.join('.')).toEqual(docFromTree.get(path));
+    expect(doc.locate(path), path.join('.')).toEqual(docFromTree.nearest(path));
   }
 }
