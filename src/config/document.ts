@@ -2,8 +2,7 @@
 // is written, and the syntax tree (made when first asked for).
 import type { Diagnostic, PathSegment, Range } from '../diagnostics.js';
 import type { Comment, DocumentNode, FieldNode } from '../pbtxt/ast.js';
-import { parseCleanText } from '../pbtxt/clean-parse.js';
-import { parseText, parseTextEach } from '../pbtxt/parser.js';
+import { parseText, type LeanParseResult } from '../pbtxt/parser.js';
 import { LocationIndex, type Location } from '../pbtxt/locations.js';
 import { dataTypeMeaning } from './data-type-meaning.js';
 import type { ModelConfig } from './model-config.js';
@@ -26,44 +25,77 @@ export interface ConfigDocument {
 const FILE_START: Range = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
 
 /**
- * Above this size a config with something to report is parsed without its tree (parseTextLean): the
+ * Above this size a config with something to report is parsed without its tree (parseText's `lean`): the
  * tree of a large config outweighs its value many times over, while checks ask for a few locations
  * (each top-level field asked about is parsed again for its nodes). Below it, keeping the tree costs
  * less than parsing fields again. A clean config of any size is read without a tree.
  */
 export const LEAN_PARSE_ABOVE_CHARS = 64 * 1024;
 
-/** The parse options of every config: its file, and data type names read for what they mean. */
-const configParse = (file: string, options: { stopAtFirstError?: boolean } = {}) => ({ file, enumMeaning: dataTypeMeaning, ...options });
+/** What parseConfig reads; by default the document, its tree made when first asked for. */
+export interface ConfigParseOptions {
+  /**
+   * Stop at the first syntax error: for a caller that only uses a config that parses (the other
+   * models of a repository), a broken 10 MB file then costs what its first error costs.
+   */
+  stopAtFirstError?: boolean;
+}
 
-export function parseConfig(text: string, file = 'config.pbtxt', options: { stopAtFirstError?: boolean } = {}): ConfigDocument {
+/** A config parsed with its tree in one pass (parseConfig's `tree`). */
+export interface ParsedConfig {
+  value: ModelConfig;
+  tree: DocumentNode;
+  diagnostics: Diagnostic[];
+}
+
+/** A config parsed field by field (parseConfig's `onField`): the diagnostics and the comments after the last field. */
+export interface StreamedConfig {
+  diagnostics: Diagnostic[];
+  dangling: Comment[];
+}
+
+/**
+ * The one way to read a config.pbtxt. By default its document, read without a tree where that is
+ * cheaper (LEAN_PARSE_ABOVE_CHARS). `tree: true`: the value, diagnostics and tree in one pass (the
+ * canonical formatter reads all of the tree; a plain object, as a document holding a tree made the
+ * corpus's canonical format 1.2x slower, in garbage collection). `onField`: each top-level field
+ * handed on as it is parsed and not kept, and no map built (the layout-only formatter, which reads no
+ * value).
+ */
+export function parseConfig(text: string, file: string | undefined, options: ConfigParseOptions & { onField: (f: FieldNode) => void }): StreamedConfig;
+export function parseConfig(text: string, file: string | undefined, options: ConfigParseOptions & { tree: true }): ParsedConfig;
+export function parseConfig(text: string, file?: string, options?: ConfigParseOptions): ConfigDocument;
+export function parseConfig(
+  text: string,
+  file = 'config.pbtxt',
+  options: ConfigParseOptions & { onField?: (f: FieldNode) => void; tree?: boolean } = {},
+): ConfigDocument | ParsedConfig | StreamedConfig {
   const schema = loadSchema().modelConfig;
-  const parseOptions = configParse(file, options);
-  let tree: DocumentNode | undefined;
-  let index: LocationIndex | undefined;
-  let result: { value: unknown; diagnostics: Diagnostic[] };
-  let locations: () => LocationIndex;
-  const clean = parseCleanText(text, schema);
-  if (clean || text.length > LEAN_PARSE_ABOVE_CHARS) {
-    // parseTextLean, in two steps: the clean parse, else the tree parser keeping no nodes.
-    const lean = clean ? { ...clean, diagnostics: [] } : parseTextEach(text, schema, () => undefined, parseOptions);
-    result = lean;
-    locations = () => (index ??= LocationIndex.fromSpans(text, schema, lean.spans, clean?.value));
-  } else {
-    const full = parseText(text, schema, parseOptions);
-    result = full;
-    tree = full.tree;
-    locations = () => (index ??= LocationIndex.fromTree(full.tree));
+  // Every config's parse: its file, and data type names read for what they mean. Each mode's options
+  // are written out, not spread from these: a spread cost a tenth of a small config's parse.
+  const { stopAtFirstError } = options;
+  const parseOptions = { file, enumMeaning: dataTypeMeaning, stopAtFirstError };
+  if (options.onField) {
+    const r = parseText(text, schema, { file, enumMeaning: dataTypeMeaning, stopAtFirstError, onField: options.onField, storeMapEntries: false });
+    return { diagnostics: r.diagnostics, dangling: r.dangling };
   }
+  if (options.tree) {
+    const r = parseText(text, schema, parseOptions);
+    return { value: r.value as ModelConfig, tree: r.tree, diagnostics: r.diagnostics };
+  }
+  const r = parseText(text, schema, { file, enumMeaning: dataTypeMeaning, stopAtFirstError, lean: true, keepTreeUpTo: LEAN_PARSE_ABOVE_CHARS });
+  let tree = r.tree;
+  let index: LocationIndex | undefined;
+  const locations = (): LocationIndex => (index ??= locationIndex(text, r));
   return {
     file,
     text,
-    value: result.value as ModelConfig,
+    value: r.value as ModelConfig,
     // The formatter and the editor want the tree: a lean document makes it on first use.
     get tree() {
       return (tree ??= parseText(text, schema, parseOptions).tree);
     },
-    diagnostics: result.diagnostics,
+    diagnostics: r.diagnostics,
     locate: (path) => locations().get(path) ?? locations().nearest(path),
     locateExact: (path) => locations().get(path),
     rangeOf: (path) => {
@@ -73,19 +105,11 @@ export function parseConfig(text: string, file = 'config.pbtxt', options: { stop
   };
 }
 
-/** The full parse, tree first (the formatter): the value, the diagnostics and the syntax tree in one pass. */
-export function parseConfigTree(text: string, file = 'config.pbtxt'): { value: ModelConfig; tree: DocumentNode; diagnostics: Diagnostic[] } {
-  const r = parseText(text, loadSchema().modelConfig, configParse(file));
-  return { value: r.value as ModelConfig, tree: r.tree, diagnostics: r.diagnostics };
-}
-
-/**
- * The parse that hands each top-level field on as it is parsed, and builds no maps (the layout-only
- * formatter, which reads no value): the diagnostics and the comments after the last field.
- */
-export function parseConfigEach(text: string, onField: (f: FieldNode) => void, file = 'config.pbtxt'): { diagnostics: Diagnostic[]; dangling: Comment[] } {
-  const r = parseTextEach(text, loadSchema().modelConfig, onField, { ...configParse(file), storeMapEntries: false });
-  return { diagnostics: r.diagnostics, dangling: r.dangling };
+/** Where a parse's paths are written: from its tree where it kept one, else from its spans. */
+function locationIndex(text: string, r: LeanParseResult): LocationIndex {
+  if (r.tree) return LocationIndex.fromTree(r.tree);
+  // A clean text's value finds a map's entries by their order.
+  return LocationIndex.fromSpans(text, loadSchema().modelConfig, r.spans, r.clean ? r.value : undefined);
 }
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {

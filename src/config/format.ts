@@ -2,7 +2,7 @@
 // only by default (the author's spellings kept); `canonical` rewrites to the one canonical spelling.
 import { plainText, withLineEnds } from '../util/line-ends.js';
 import { formatParsed, type FormatOptions, type FormatResult } from '../pbtxt/format.js';
-import { parseConfig, parseConfigEach, parseConfigTree } from './document.js';
+import { parseConfig } from './document.js';
 
 export type { FormatOptions, FormatResult };
 
@@ -11,7 +11,7 @@ export const FORMAT_OFF = /^\s*#\s*tritonc-fmt:\s*off\b/;
 
 export function formatText(text: string, file = 'config.pbtxt', options: FormatOptions = {}): FormatResult {
   if (FORMAT_OFF.test(text.split('\n', 1)[0] ?? '')) return { status: 'skipped', reason: 'the file starts with "# tritonc-fmt: off"' };
-  return formatParsed(text, { tree: (t) => parseConfigTree(t, file), each: (t, onField) => parseConfigEach(t, onField, file), value: (t) => parseConfig(t, file) }, options);
+  return formatParsed(text, { tree: (t) => parseConfig(t, file, { tree: true }), each: (t, onField) => parseConfig(t, file, { onField }), value: (t) => parseConfig(t, file) }, options);
 }
 
 /**

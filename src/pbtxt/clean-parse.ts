@@ -37,19 +37,16 @@ function clean<T>(read: () => T): T | undefined {
 }
 
 /**
- * The value of `text` and where each top-level field is written, as parseTextLean gives them for a
- * text with no diagnostics; undefined where the text has something to report (or might).
+ * The value of `text` and where each top-level field is written, as the tree parser gives them for a
+ * text with no diagnostics; undefined where the text has something to report (or might). With `at`
+ * (where a FieldSpan says a field starts): the value of that one top-level field, as it would be
+ * added to an empty message.
  */
-export function parseCleanText(text: string, message: SchemaMessage): { value: PlainMessage; spans: FieldSpans } | undefined {
+export function parseCleanText(text: string, message: SchemaMessage): { value: PlainMessage; spans: FieldSpans } | undefined;
+export function parseCleanText(text: string, message: SchemaMessage, options: { at: number }): PlainMessage | undefined;
+export function parseCleanText(text: string, message: SchemaMessage, options?: { at: number }): { value: PlainMessage; spans: FieldSpans } | PlainMessage | undefined {
+  if (options) return clean(() => new CleanParser(text, options.at).oneField(message));
   return clean(() => new CleanParser(text).document(message));
-}
-
-/**
- * The value of the one top-level field written at `offset` (where a FieldSpan says it starts), as
- * parseCleanText would add it to an empty message; undefined where it has something to report.
- */
-export function parseCleanFieldAt(text: string, message: SchemaMessage, offset: number): PlainMessage | undefined {
-  return clean(() => new CleanParser(text, offset).oneField(message));
 }
 
 /** Whether the field whose name starts at `offset` takes a block (`name {`, `name: <`), not a list. */

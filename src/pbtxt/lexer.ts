@@ -97,7 +97,7 @@ export class Lexer {
   private lineStart = 0;
   private newlines = 0;
 
-  /** `from`: start scanning there (a field parsed again on its own, parser.ts parseFieldsAt). */
+  /** `from`: start scanning there (a field parsed again on its own, parser.ts parseText's `at`). */
   constructor(
     private readonly text: string,
     from?: { offset: number; line: number; column: number },

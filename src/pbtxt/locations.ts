@@ -5,8 +5,8 @@
 import type { PathSegment, Range } from '../diagnostics.js';
 import type { SchemaMessage } from './descriptor.js';
 import type { DocumentNode, FieldNode, MessageNode, ScalarNode } from './ast.js';
-import { parseCleanFieldAt, takesBlockAt } from './clean-parse.js';
-import { parseFieldsAt } from './parser.js';
+import { parseCleanText, takesBlockAt } from './clean-parse.js';
+import { parseText } from './parser.js';
 import { defaultScalar, type FieldSpans, type PlainMessage } from './plain-value.js';
 
 export interface Location {
@@ -61,7 +61,7 @@ export class LocationIndex {
   static fromSpans(text: string, message: SchemaMessage, spans: FieldSpans, clean?: PlainMessage): LocationIndex {
     const maps = new Map<string, LazyMap | undefined>();
     return new LocationIndex(
-      (name) => parseFieldsAt(text, message, spans.startsOf(name)),
+      (name) => parseText(text, message, { at: spans.startsOf(name) }),
       (name) => {
         if (!maps.has(name)) maps.set(name, lazyMapOf(text, message, spans, name, clean));
         return maps.get(name);
@@ -183,7 +183,7 @@ function lazyMapOf(text: string, message: SchemaMessage, spans: FieldSpans, name
   const offsets = spans.offsetsOf(name);
   /** The keys each occurrence holds: undefined where it has something to report (parsed again whatever the key). */
   const keysAt = (offset: number): string[] | undefined => {
-    const value = parseCleanFieldAt(text, message, offset);
+    const value = parseCleanText(text, message, { at: offset });
     return value && Object.keys((value[name] ?? {}) as object);
   };
   let asked = 0;
@@ -208,8 +208,8 @@ function lazyMapOf(text: string, message: SchemaMessage, spans: FieldSpans, name
   return {
     count: offsets.length,
     entry,
-    first: () => parseFieldsAt(text, message, spans.positions(offsets.slice(0, 1)))[0]!,
-    holding: (key) => parseFieldsAt(text, message, spans.positions(holders(key))),
+    first: () => parseText(text, message, { at: spans.positions(offsets.slice(0, 1)) })[0]!,
+    holding: (key) => parseText(text, message, { at: spans.positions(holders(key)) }),
   };
 }
 

@@ -1,9 +1,9 @@
 // Schema-driven parser for protobuf text format. It accepts what protobuf's TextFormat accepts for the
 // schema, reports what TextFormat rejects as diagnostics with line:column, and keeps going after an
 // error where it can, so one run reports several problems. It builds the plain value and the syntax
-// tree (ranges and comments) in one pass, or (parseTextLean) the value alone, with where each
+// tree (ranges and comments) in one pass, or (a lean parse) the value alone, with where each
 // top-level field is written, so that a field's tree can be made again when a location in it is asked
-// for (parseFieldsAt; see locations.ts).
+// for (`at`; see locations.ts). parseText is the one entry point; its options choose the mode.
 import type { Diagnostic, PathSegment, Position, Range } from '../diagnostics.js';
 import type { FieldKind, SchemaField, SchemaMessage } from './descriptor.js';
 import type {
@@ -24,11 +24,25 @@ export interface ParseResult {
   diagnostics: Diagnostic[];
 }
 
-/** The value and diagnostics of a parse that kept no syntax tree (parseTextLean). */
+/** The value and diagnostics of a parse that kept no syntax tree (`lean`). */
 export interface LeanParseResult {
   value: PlainMessage;
   spans: FieldSpans;
   diagnostics: Diagnostic[];
+  /** Whether the clean parse read the text (nothing to report; the value's map entries are in written order). */
+  clean: boolean;
+  /** The tree, where `keepTreeUpTo` kept it. */
+  tree?: DocumentNode;
+}
+
+/** A parse that handed each top-level field on (`onField`): the comments after the last field come back as `dangling`. */
+export interface StreamParseResult {
+  value: PlainMessage;
+  spans: FieldSpans;
+  diagnostics: Diagnostic[];
+  dangling: Comment[];
+  /** Where the text ends; undefined when stopped at the first error. */
+  end: Position | undefined;
 }
 
 export interface ParseOptions {
@@ -53,6 +67,34 @@ export interface ParseOptions {
   storeMapEntries?: boolean;
 }
 
+/** The options that choose what a parse keeps (parseText's overloads): `lean` (with `keepTreeUpTo`), `onField` or `at`, one at most. */
+interface ModeOptions {
+  /**
+   * The value without the syntax tree: each top-level field's nodes are dropped once it is parsed, so
+   * a 50 MB config holds its value and no node per token (the tree's ranges, comments and positions
+   * would outlive the parse). Where each top-level field is written is kept, for `at`. A clean text
+   * (most configs) is read by the clean parse, without tokens or nodes; the tree parser says what is
+   * wrong with the rest.
+   */
+  lean?: boolean;
+  /**
+   * With `lean`: a text the clean parse gives up on, of at most this many characters, is parsed with
+   * its tree (the result's `tree`), where keeping the tree costs less than parsing fields again.
+   */
+  keepTreeUpTo?: number;
+  /**
+   * Each top-level field handed on as soon as it is parsed, and not kept: what streams through the
+   * formatter.
+   */
+  onField?: (f: FieldNode) => void;
+  /**
+   * The syntax tree of the top-level fields that start at these positions (from a lean parse's spans
+   * of the same text): the nodes the full parse would have made for them, ranges included; their
+   * diagnostics are those the lean parse reported already.
+   */
+  at?: readonly Position[];
+}
+
 /** Thrown inside the parser to stop at the first error (stopAtFirstError). */
 const STOP = Symbol('stop parsing');
 
@@ -65,46 +107,42 @@ const NO_COMMENTS: Comment[] = Object.freeze([]) as unknown as Comment[];
 /** Stands in for a node's value until it is parsed. */
 const PENDING: ScalarNode = Object.freeze({ kind: 'scalar', range: { start: FILE_START, end: FILE_START }, text: '', value: undefined }) as ScalarNode;
 
-export function parseText(text: string, message: SchemaMessage, options: ParseOptions = {}): ParseResult {
+/**
+ * Parses `text` as a `message`. By default the value, the diagnostics and the syntax tree in one
+ * pass; the options choose a leaner mode (ModeOptions).
+ */
+export function parseText(text: string, message: SchemaMessage, options: ParseOptions & { at: readonly Position[] }): FieldNode[];
+export function parseText(text: string, message: SchemaMessage, options: ParseOptions & { onField: (f: FieldNode) => void }): StreamParseResult;
+export function parseText(text: string, message: SchemaMessage, options: ParseOptions & { lean: true; keepTreeUpTo?: number }): LeanParseResult;
+export function parseText(text: string, message: SchemaMessage, options?: ParseOptions): ParseResult;
+export function parseText(text: string, message: SchemaMessage, options: ParseOptions & ModeOptions = {}): FieldNode[] | StreamParseResult | LeanParseResult | ParseResult {
+  if (options.at) return options.at.map((start) => new Parser(text, message, options, undefined, start).parseOneField());
+  if (options.onField) return new Parser(text, message, options, options.onField).parseEach();
+  if (options.lean) return leanParse(text, message, options);
+  const { value, tree, diagnostics } = treeParse(text, message, options);
+  return { value, tree, diagnostics };
+}
+
+function treeParse(text: string, message: SchemaMessage, options: ParseOptions): ParseResult & { spans: FieldSpans } {
   const fields: FieldNode[] = [];
-  const r = parseTextEach(text, message, (f) => fields.push(f), options);
+  const r = new Parser(text, message, options, (f) => fields.push(f)).parseEach();
   // Stopped at the first error: the value read so far, and no tree.
   const tree: DocumentNode = r.end
     ? { kind: 'document', range: { start: FILE_START, end: r.end }, fields, dangling: r.dangling }
     : { kind: 'document', range: { start: FILE_START, end: FILE_START }, fields: [], dangling: [] };
-  return { value: r.value, tree, diagnostics: r.diagnostics };
+  return { value: r.value, spans: r.spans, tree, diagnostics: r.diagnostics };
 }
 
-/**
- * The value and diagnostics of parseText, without the syntax tree: each top-level field's nodes are
- * dropped once it is parsed, so a 50 MB config holds its value and no node per token (the tree's
- * ranges, comments and positions would outlive the parse). Where each top-level field is written is
- * kept, for parseFieldsAt.
- */
-export function parseTextLean(text: string, message: SchemaMessage, options: ParseOptions = {}): LeanParseResult {
-  // A clean text (most configs) is read without tokens or nodes; the tree parser says what is wrong
-  // with the rest.
+function leanParse(text: string, message: SchemaMessage, options: ParseOptions & ModeOptions): LeanParseResult {
+  // The clean parse stores map entries: a parse that stores none goes to the tree parser.
   const clean = options.storeMapEntries === false ? undefined : parseCleanText(text, message);
-  if (clean) return { value: clean.value, spans: clean.spans, diagnostics: [] };
-  const { value, spans, diagnostics } = parseTextEach(text, message, () => undefined, options);
-  return { value, spans, diagnostics };
-}
-
-/**
- * parseText with each top-level field handed to `onField` as soon as it is parsed, and not kept:
- * what streams through the formatter. The comments after the last field come back as `dangling`.
- */
-export function parseTextEach(text: string, message: SchemaMessage, onField: (f: FieldNode) => void, options: ParseOptions = {}): LeanParseResult & { dangling: Comment[]; end: Position | undefined } {
-  return new Parser(text, message, options, onField).parseEach();
-}
-
-/**
- * The syntax tree of the top-level fields that start at `starts` (from parseTextLean's spans of the same text):
- * the nodes parseText would have made for them, ranges included; their diagnostics are those the
- * lean parse reported already.
- */
-export function parseFieldsAt(text: string, message: SchemaMessage, starts: readonly Position[]): FieldNode[] {
-  return starts.map((start) => new Parser(text, message, {}, undefined, start).parseOneField());
+  if (clean) return { value: clean.value, spans: clean.spans, diagnostics: [], clean: true };
+  if (text.length <= (options.keepTreeUpTo ?? -1)) {
+    const { value, spans, tree, diagnostics } = treeParse(text, message, options);
+    return { value, spans, diagnostics, clean: false, tree };
+  }
+  const { value, spans, diagnostics } = new Parser(text, message, options, () => undefined).parseEach();
+  return { value, spans, diagnostics, clean: false };
 }
 
 type MessageKind = Extract<FieldKind, { kind: 'message' }>;
@@ -136,8 +174,8 @@ class Parser {
     private readonly root: SchemaMessage,
     private readonly options: ParseOptions,
     /**
-     * Handed each top-level field once parsed (parseText keeps it in the tree, a lean parse lets it
-     * go, the formatter prints it); where each is written is kept (topSpans).
+     * Handed each top-level field once parsed (the full parse keeps it in the tree, a lean parse lets
+     * it go, the formatter prints it); where each is written is kept (topSpans).
      */
     private readonly topField: ((f: FieldNode) => void) | undefined = undefined,
     /** Start at this position (one field parsed again). */
@@ -152,7 +190,7 @@ class Parser {
    * The value, diagnostics, the comments after the last field and where the text ends (undefined when
    * stopped at the first error); each top-level field went to `topField`.
    */
-  parseEach(): { value: PlainMessage; spans: FieldSpans; diagnostics: Diagnostic[]; dangling: Comment[]; end: Position | undefined } {
+  parseEach(): StreamParseResult {
     const value = newMessageValue(this.root);
     try {
       this.byteOrderMark();

@@ -28,7 +28,7 @@ export function newMessageValue(msg: SchemaMessage): PlainMessage {
 
 /**
  * Where a top-level field is written: what a lean parse keeps instead of its syntax tree, enough to
- * parse that field again on its own (parseFieldsAt) when a location in it is asked for.
+ * parse that field again on its own (parseText's `at`) when a location in it is asked for.
  */
 export interface FieldSpan {
   name: string;

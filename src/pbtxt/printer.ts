@@ -48,7 +48,7 @@ function printDocument(doc: DocumentNode): string {
 }
 
 /**
- * printTree of a document whose top-level fields come one at a time (parser.ts parseTextEach): `parse`
+ * printTree of a document whose top-level fields come one at a time (parser.ts parseText's `onField`): `parse`
  * hands each to `emit` as it is parsed and returns the comments after the last; no tree is held.
  */
 export function printEach(parse: (emit: (f: FieldNode) => void) => Comment[], options: PrintStyle = {}): string {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSchema } from '../../src/config/schema.js';
 import type { FieldNode, ScalarNode } from '../../src/pbtxt/ast.js';
 import { formatParsed, type Parsers } from '../../src/pbtxt/format.js';
-import { parseText, parseTextEach, parseTextLean } from '../../src/pbtxt/parser.js';
+import { parseText } from '../../src/pbtxt/parser.js';
 
 const schema = loadSchema().modelConfig;
 const TEXT = '# the model\nname: "m"   max_batch_size:8\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 0x3 ] } ]  # three\n';
@@ -16,11 +16,13 @@ function parsers(alter: (f: FieldNode) => FieldNode | undefined): Parsers {
       const r = parseText(t, schema);
       return { ...r, tree: { ...r.tree, fields: r.tree.fields.map(alter).filter((f): f is FieldNode => f !== undefined) } };
     },
-    each: (t, onField) => parseTextEach(t, schema, (f) => {
-      const g = alter(f);
-      if (g) onField(g);
+    each: (t, onField) => parseText(t, schema, {
+      onField: (f) => {
+        const g = alter(f);
+        if (g) onField(g);
+      },
     }),
-    value: (t) => parseTextLean(t, schema),
+    value: (t) => parseText(t, schema, { lean: true }),
   };
 }
 

@@ -1,16 +1,16 @@
-// The lean parse (parseTextLean, and the fields parsed again from their spans) against the full one:
+// The lean parse (parseText's `lean`, and the fields parsed again from their spans) against the full one:
 // the same value and diagnostics, and every value path located at the same place, on the fixture
 // configs, printed arbitrary configs, and broken ones.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { printConfig } from '../../src/config/print.js';
 import type { ModelConfig } from '../../src/config/model-config.js';
-import { parseTextLean } from '../../src/pbtxt/parser.js';
+import { parseText } from '../../src/pbtxt/parser.js';
 import { messageArb } from '../support/arbitrary-config.js';
 import { FIXTURE_CONFIGS } from '../support/configs.js';
 import { expectSameAsFull, schema } from '../support/lean-parse.js';
 
-describe('parseTextLean', () => {
+describe('the lean parse', () => {
   for (const c of FIXTURE_CONFIGS) it(`matches the full parse: ${c.name}`, () => expectSameAsFull(c.text));
 
   it('matches the full parse on printed arbitrary configs', () => {
@@ -44,7 +44,18 @@ describe('parseTextLean', () => {
   });
 
   it('keeps no node of the fields: only where each top-level field is written', () => {
-    const lean = parseTextLean('name: "a"\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]\n', schema);
+    const lean = parseText('name: "a"\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]\n', schema, { lean: true });
     expect(lean.spans.toArray().map((s) => [s.name, s.start.line])).toEqual([['name', 1], ['input', 2]]);
+    expect(lean.tree).toBeUndefined();
+  });
+
+  it('keepTreeUpTo: a text the clean parse gives up on keeps its tree up to that size; a clean one never does', () => {
+    const broken = 'name: "a"\nnme: "b"\n';
+    const kept = parseText(broken, schema, { lean: true, keepTreeUpTo: broken.length });
+    expect(kept.clean).toBe(false);
+    expect(kept.tree).toEqual(parseText(broken, schema).tree);
+    expect(parseText(broken, schema, { lean: true, keepTreeUpTo: broken.length - 1 }).tree).toBeUndefined();
+    const clean = parseText('name: "a"\n', schema, { lean: true, keepTreeUpTo: 1000 });
+    expect([clean.clean, clean.tree]).toEqual([true, undefined]);
   });
 });

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { loadSchema } from '../../src/config/schema.js';
 import { parseCleanText } from '../../src/pbtxt/clean-parse.js';
 import type { SchemaMessage } from '../../src/pbtxt/descriptor.js';
-import { parseTextEach } from '../../src/pbtxt/parser.js';
+import { parseText } from '../../src/pbtxt/parser.js';
 
 const schema = loadSchema().modelConfig;
 
@@ -20,7 +20,7 @@ export function ordered(v: unknown): unknown {
  * read the text (false: it gave up, which is always allowed).
  */
 export function expectCleanAgreesWithTree(text: string, message: SchemaMessage = schema): boolean {
-  const tree = parseTextEach(text, message, () => undefined);
+  const tree = parseText(text, message, { onField: () => undefined });
   const clean = parseCleanText(text, message);
   if (tree.diagnostics.length) {
     expect(clean, `gave a value for a text with diagnostics: ${tree.diagnostics[0]?.message}`).toBeUndefined();

@@ -1,9 +1,10 @@
 // The lean parse against the full one (test/pbtxt/lean-parse.test.ts, and over the corpus).
 import { expect } from 'vitest';
+import { parseConfig } from '../../src/config/document.js';
 import { loadSchema } from '../../src/config/schema.js';
 import type { PathSegment } from '../../src/diagnostics.js';
 import { LocationIndex } from '../../src/pbtxt/locations.js';
-import { parseText, parseTextEach, parseTextLean } from '../../src/pbtxt/parser.js';
+import { parseText } from '../../src/pbtxt/parser.js';
 import { printEach, printTree } from '../../src/pbtxt/printer.js';
 
 export const schema = loadSchema().modelConfig;
@@ -17,17 +18,26 @@ function pathsOf(value: unknown, prefix: PathSegment[] = []): PathSegment[][] {
 
 /**
  * The lean parse gives what the full parse gives (and the parse that stores no map entries its
- * diagnostics), and the field-by-field print what the tree prints.
+ * diagnostics), the field-by-field print what the tree prints, and parseConfig's modes agree.
  */
 export function expectSameAsFull(text: string): void {
   const full = parseText(text, schema, { file: 'c.pbtxt' });
-  const lean = parseTextLean(text, schema, { file: 'c.pbtxt' });
+  const lean = parseText(text, schema, { file: 'c.pbtxt', lean: true });
   expect(lean.value).toEqual(full.value);
   expect(lean.diagnostics).toEqual(full.diagnostics);
   // The layout-only formatter's parse builds no maps, and reports the same.
-  expect(parseTextEach(text, schema, () => undefined, { file: 'c.pbtxt', storeMapEntries: false }).diagnostics).toEqual(full.diagnostics);
+  expect(parseText(text, schema, { file: 'c.pbtxt', onField: () => undefined, storeMapEntries: false }).diagnostics).toEqual(full.diagnostics);
   // The formatter's stream prints what the whole tree prints.
-  expect(printEach((emit) => parseTextEach(text, schema, emit).dangling, { preserve: true })).toBe(printTree(full.tree, { preserve: true }));
+  expect(printEach((emit) => parseText(text, schema, { onField: emit }).dangling, { preserve: true })).toBe(printTree(full.tree, { preserve: true }));
+  // The config entry point: its document (read lean where clean or large) gives what its tree mode
+  // gives, and its field-by-field mode the same diagnostics.
+  const doc = parseConfig(text, 'c.pbtxt');
+  const treeDoc = parseConfig(text, 'c.pbtxt', { tree: true });
+  expect(doc.value).toEqual(treeDoc.value);
+  expect(doc.diagnostics).toEqual(treeDoc.diagnostics);
+  expect(doc.tree).toEqual(treeDoc.tree);
+  expect(parseConfig(text, 'c.pbtxt', { onField: () => undefined }).diagnostics).toEqual(treeDoc.diagnostics);
+  const docFromTree = LocationIndex.fromTree(treeDoc.tree);
   const fromTree = LocationIndex.fromTree(full.tree);
   // Without the value, and with it where the text is clean (map entries then found by their order);
   // each path asked of a fresh index too, as a check that reports one finding asks.
@@ -40,5 +50,7 @@ export function expectSameAsFull(text: string): void {
       expect(fromSpans.get(path), path.join('.')).toEqual(fromTree.get(path));
       expect(fromSpans.nearest(path), path.join('.')).toEqual(fromTree.nearest(path));
     }
+    expect(doc.locateExact(path), path.join('.')).toEqual(docFromTree.get(path));
+    expect(doc.locate(path), path.join('.')).toEqual(docFromTree.nearest(path));
   }
 }
