@@ -111,6 +111,12 @@ describe('architecture (docs/architecture.md)', () => {
       .flatMap((f) => [...readFileSync(join(ROOT, f.file), 'utf8').matchAll(/\b(?:a|args|argv)(?:\.[A-Za-z_]+|\['[a-z-]+'\]) as /g)].map((m) => `${f.file}: ${m[0]}`));
     expect(casts.length, casts.join('\n')).toBeLessThanOrEqual(5);
   });
+  it('configs are read through at most three exported parse functions (parseConfig, the pbtxt parser, its fast path)', () => {
+    const names = new Set(files
+      .filter((f) => f.layer === 'config' || f.layer === 'pbtxt')
+      .flatMap((f) => [...readFileSync(join(ROOT, f.file), 'utf8').matchAll(/^export (?:async )?function (parse\w*)/gm)].map((m) => m[1]!)));
+    expect([...names].sort()).toEqual(['parseCleanText', 'parseConfig', 'parseText']);
+  });
   it('no source file imports test/ or fixtures/', () => expect(violations(() => true, (l) => l === 'test' || l === 'fixtures')).toEqual([]));
   it('no file of the repository refers to a path outside it', () => {
     const tracked = git(ROOT, 'ls-files', '-z', '--cached', '--others', '--exclude-standard').split('\0').filter(Boolean);
