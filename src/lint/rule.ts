@@ -43,15 +43,16 @@
 //      file against it (errors name the file and the key) and hands the parsed value to `ctx.options`.
 //    - Never read the disk: the model directory's layout is `ctx.model.layout()`, core's backend
 //      autofill is `ctx.model.autofill(config)` (over `ctx.model.autofillListing()`), the effective
-//      config is `ctx.model.effective()`, and any other path is `ctx.files` (kind, entries, text,
+//      config is `ctx.model.effective()` (ctx.model is the workspace's ModelFacts), and any other path is `ctx.files` (kind, entries, text,
 //      size). The workspace reads each once per run (test/architecture.test.ts checks).
 // 2. Register it in `src/lint/rules/index.ts`.
 // 3. `docs/rules/<rule-id>.md`: the Triton message quoted verbatim, what, why, how to fix, an example.
-// 4. `test/rules/<rule-id>.test.ts`: valid and invalid cases (see test/lint/harness.ts).
+// 4. `test/rules/<rule-id>.test.ts`: `testRule` (test/support/rule-tester.ts) with valid and invalid
+//    cases, every message id asserted with its data.
 //
 // Repository-scoped rules (ensembles, GPU memory across models) use `defineRepositoryRule`: `check`
 // runs once per repository and sees every model in it; it reports against one model's config, and
-// the engine keeps only reports on the configs being linted (so attach to a target: `model.isTarget`).
+// the engine keeps only reports on the configs being linted (so attach to a target: `ctx.isTarget(model)`).
 //
 // Severity: the rule reports each finding with its natural severity (default: `meta.defaultSeverity`).
 // A user-configured severity moves every finding of the rule by the same number of levels, clamped to
