@@ -82,9 +82,6 @@ export interface ModelFacts {
   filesElsewhere(): boolean;
 }
 
-/** @deprecated the former name of ModelFacts. */
-export type WorkspaceModel = ModelFacts;
-
 /** A repository's facts (or those of several served by one server): what is true of its models together. */
 export interface WorkspaceRepository {
   /** Absolute paths of the repositories. */
