@@ -35,7 +35,6 @@ import { OwnFileError } from '../util/own-file.js';
 import { VERSION } from '../version.js';
 import { nearRemoteUrl } from '../remote/url.js';
 import { ONNX_MODEL_FILE } from '../triton/backend-records.js';
-import { completedConfig, type CompletedConfig, type CompletedOptions } from '../triton/completed-config.js';
 
 export interface LintOptions {
   /** Relative paths are resolved against it (default: process.cwd()). */
@@ -264,14 +263,6 @@ class LintRun {
 
   private doc(file: string): ConfigRead {
     return this.ws.config(file);
-  }
-
-  /**
-   * The config of another model of the repository, which rules use only when it parses: read up to
-   * its first syntax error, so a broken sibling costs little (a config that is linted is read in full).
-   */
-  private siblingDoc(file: string): ConfigRead {
-    return this.ws.config(file, { stopAtFirstError: true });
   }
 
   private signature(path: string): SignatureResult {

@@ -10,7 +10,9 @@ import { loadOrt, type OrtLoader } from './ort-loader.js';
 import type { TensorSpec } from './plan.js';
 import { requestShape } from './shapes.js';
 import type { InputSize } from './input-sizes.js';
+import type { OutputAccuracy } from './types.js';
 import { withPrivateTemp } from '../util/private-temp.js';
+import { seededRandom } from '../util/seeded-random.js';
 
 /** polygraphy's defaults (polygraphy run --atol/--rtol). */
 export const DEFAULT_ATOL = 1e-5;
@@ -33,18 +35,6 @@ export interface SeededInput {
   bytes: Buffer;
   ortType: string;
   ortData: ArrayLike<number | bigint>;
-}
-
-/** A deterministic generator (mulberry32), so a run can be repeated value for value. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** IEEE 754 half-precision bits of a float (round to nearest even). */
@@ -86,7 +76,7 @@ const NUMERIC = new Set(['FP16', 'FP32', 'FP64', 'INT8', 'INT16', 'INT32', 'INT6
  * integers in [0, 8) (small enough to be valid indices and ids), booleans either way.
  */
 export function seededInputs(inputs: readonly TensorSpec[], batch: number | undefined, dynamicSize: number, sizes: ReadonlyMap<string, InputSize>, seed = 20261203): SeededInput[] {
-  const next = seeded(seed);
+  const next = seededRandom(seed);
   return inputs.map((t) => {
     const info = dataTypeOfConfig(t.dataType);
     if (!info || !NUMERIC.has(info.kserve) || !info.ort) throw new CannotRun(`--reference ort compares numeric tensors; input '${t.name}' is ${t.dataType}`);
@@ -166,20 +156,6 @@ export async function referenceOutputs(options: ReferenceOptions, inputs: readon
       await session.release();
     }
   }, 'tritonc-ort-');
-}
-
-export interface OutputAccuracy {
-  name: string;
-  /** The largest |served - reference| over the output's elements. */
-  maxAbsError: number;
-  /** The largest |served - reference| / |reference| (elements where the reference is 0 count by their absolute error only). */
-  maxRelError: number;
-  /** Elements off by more than atol + rtol * |reference|. */
-  mismatched: number;
-  elements: number;
-  ok: boolean;
-  /** Why the output could not be compared element by element (missing, another shape, NaN or inf). */
-  problem?: string;
 }
 
 export function compareOutput(name: string, served: { shape: readonly number[]; values: Float64Array } | undefined, reference: { dims: readonly number[]; values: Float64Array } | undefined, atol: number, rtol: number): OutputAccuracy {

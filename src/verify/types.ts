@@ -104,15 +104,22 @@ export interface ReferenceReport {
   rtol: number;
   /** The batch size of the compared inference (null: the fixed shape). */
   batchSize: number | null;
-  outputs: {
-    name: string;
-    maxAbsError: number;
-    maxRelError: number;
-    mismatched: number;
-    elements: number;
-    ok: boolean;
-    problem?: string;
-  }[];
+  outputs: OutputAccuracy[];
+}
+
+/** One output of the served model against the reference's. */
+export interface OutputAccuracy {
+  name: string;
+  /** The largest |served - reference| over the output's elements. */
+  maxAbsError: number;
+  /** The largest |served - reference| / |reference| (elements where the reference is 0 count by their absolute error only). */
+  maxRelError: number;
+  /** Elements off by more than atol + rtol * |reference|. */
+  mismatched: number;
+  elements: number;
+  ok: boolean;
+  /** Why the output could not be compared element by element (missing, another shape, NaN or inf). */
+  problem?: string;
 }
 
 export const EXIT_CODES = { ok: 0, problems: 1, cannotRun: 2 } as const;

@@ -6,11 +6,12 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFil
 import { join } from 'node:path';
 import { freePorts } from '../../src/verify/ports.js';
 import { ROOT } from '../support/snapshot.js';
+import { haveVenv, VENV } from '../support/real-triton.js';
 
-export const VENV = process.env.TRITON_VENV ?? join(ROOT, '.venv-triton');
+export { haveVenv, VENV };
+
 export const CC = process.env.CC ?? 'cc';
 const PYTHON_BACKEND = join(VENV, 'triton-backends', 'python');
-export const haveVenv = existsSync(join(PYTHON_BACKEND, 'triton_python_backend_stub'));
 export const haveCc = spawnSync(CC, ['--version'], { stdio: 'ignore' }).status === 0;
 
 /**

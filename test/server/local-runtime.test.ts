@@ -17,11 +17,9 @@ import { cli } from '../support/cli.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
 import { floatTensor, model as onnxModel, node, T, tensorInfo, writeModel } from '../../fixtures/onnx/model-builder.js';
+import { realTritonRuns } from '../support/real-triton.js';
 
-const VENV = process.env.TRITON_VENV ?? join(ROOT, '.venv-triton');
-const available = existsSync(join(VENV, 'triton-backends', 'python', 'triton_python_backend_stub'));
-const mustRun = process.env.CI === 'true';
-if (!available && !mustRun) console.log(`tritonc: verify --runtime local tests skipped: no ${VENV} (bash scripts/real-triton/setup.sh makes it)`);
+const runs = realTritonRuns('verify --runtime local tests');
 const TRITONSERVER = join(ROOT, 'scripts', 'real-triton', 'tritonserver');
 
 const CONFIG = (name: string, extra = ''): string => `name: "${name}"
@@ -85,7 +83,7 @@ describe('tritonserverCommand: --tritonserver, then PATH, then /opt/tritonserver
   });
 });
 
-describe.skipIf(!available && !mustRun)('verify --runtime local with the real tritonserver 2.51', () => {
+describe.skipIf(!runs)('verify --runtime local with the real tritonserver 2.51', () => {
   it('loads and checks the model on a read-only copy, then stops the server and leaves nothing behind', async () => {
     const dir = model('add_one');
     const before = listing(dir);

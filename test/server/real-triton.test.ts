@@ -11,11 +11,9 @@ import { freePorts } from '../../src/verify/ports.js';
 import { verifyModel } from '../../src/verify/verify.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
+import { realTritonRuns, VENV } from '../support/real-triton.js';
 
-const VENV = process.env.TRITON_VENV ?? join(ROOT, '.venv-triton');
-const available = existsSync(join(VENV, 'triton-backends', 'python', 'triton_python_backend_stub'));
-const mustRun = process.env.CI === 'true';
-if (!available && !mustRun) console.log(`tritonc: real-Triton tests skipped: no ${VENV} (bash scripts/real-triton/setup.sh makes it)`);
+const runs = realTritonRuns('real-Triton tests');
 
 const CONFIG = `name: "add_one"
 backend: "python"
@@ -95,7 +93,7 @@ const post = async (path: string, body: unknown = {}) => {
   return { status: r.status, text: await r.text() };
 };
 
-describe.skipIf(!available && !mustRun)('the real tritonserver 2.51 (Python backend, CPU)', () => {
+describe.skipIf(!runs)('the real tritonserver 2.51 (Python backend, CPU)', () => {
   beforeAll(async () => {
     repo = join(tempDir('tritonc-real-triton-'), 'models');
     mkdirSync(join(repo, 'add_one', '1'), { recursive: true });
@@ -228,7 +226,7 @@ ensemble_scheduling {
   }, 120_000);
 });
 
-describe.skipIf(!available && !mustRun)('the real tritonserver with --http-restricted-api', () => {
+describe.skipIf(!runs)('the real tritonserver with --http-restricted-api', () => {
   let restricted: ChildProcess | undefined;
   let base = '';
   const before = new Set(shmRegions());

@@ -13,11 +13,9 @@ import { freePorts } from '../../src/verify/ports.js';
 import { cli } from '../support/cli.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
+import { realTritonRuns, VENV } from '../support/real-triton.js';
 
-const VENV = process.env.TRITON_VENV ?? join(ROOT, '.venv-triton');
-const available = existsSync(join(VENV, 'triton-backends', 'python', 'triton_python_backend_stub'));
-const mustRun = process.env.CI === 'true';
-if (!available && !mustRun) console.log(`tritonc: tune against the real Triton skipped: no ${VENV} (bash scripts/real-triton/setup.sh makes it)`);
+const runs = realTritonRuns('tune against the real Triton');
 
 const CONFIG = `backend: "python"
 max_batch_size: 8
@@ -50,7 +48,7 @@ afterAll(async () => {
   if (existsSync('/dev/shm')) for (const f of readdirSync('/dev/shm')) if (f.startsWith(`triton_test_${server.pid}_`)) rmSync(join('/dev/shm', f), { force: true });
 }, 30_000);
 
-describe.skipIf(!available && !mustRun)('tune plan, run.sh, pick and --write against the real tritonserver 2.51', () => {
+describe.skipIf(!runs)('tune plan, run.sh, pick and --write against the real tritonserver 2.51', () => {
   it('measures every variant the real server loads, picks one, and writes its settings', async () => {
     const root = tempDir('tritonc-tune-real-');
     mkdirSync(join(root, 'models', 'add_one', '1'), { recursive: true });

@@ -288,7 +288,6 @@ interface Tensor {
 }
 
 function checkReshape(ctx: Ctx, tensor: Tensor, dims: bigint[], reshape: bigint[], path: PathSegment[]): void {
-  const { name } = tensor;
   const dimsCount = elementCount(dims);
   const reshapeCount = elementCount(reshape);
   const counts: [bigint, 'dims' | 'reshape'][] = [[dimsCount, 'dims'], [reshapeCount, 'reshape']];
