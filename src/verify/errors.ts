@@ -10,9 +10,13 @@ export class CannotRun extends Error {
   }
 }
 
-/** SIGINT / SIGTERM arrived while a check ran; the container (if any) is removed before this surfaces. */
+/**
+ * SIGINT / SIGTERM arrived while a check ran; the container (if any) is removed before this surfaces.
+ * `after` says what the runner's clean-up did, where it can say more than the runtime's
+ * afterInterrupt (the server runtime: how the model was put back, or that it could not be).
+ */
 export class Interrupted extends Error {
-  constructor(readonly signal: 'SIGINT' | 'SIGTERM') {
+  constructor(readonly signal: 'SIGINT' | 'SIGTERM', readonly after?: string) {
     super(`interrupted by ${signal}`);
     this.name = 'Interrupted';
   }

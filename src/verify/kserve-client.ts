@@ -245,9 +245,10 @@ export class KServeClient {
     if (res.status < 200 || res.status > 299) throw this.httpError(`POST ${path}`, res.status, res.body);
   }
 
-  async unloadModel(name: string): Promise<void> {
+  /** Unloads a model; `timeoutMs` for an unload that may wait for a load of the same model (Triton runs one at a time). */
+  async unloadModel(name: string, timeoutMs?: number): Promise<void> {
     const path = `/v2/repository/models/${encodeURIComponent(name)}/unload`;
-    const res = await this.send('POST', path, { body: '{}', headers: { 'content-type': 'application/json' } });
+    const res = await this.send('POST', path, { body: '{}', headers: { 'content-type': 'application/json' }, timeoutMs: timeoutMs ?? this.timeoutMs });
     if (res.status < 200 || res.status > 299) throw this.httpError(`POST ${path}`, res.status, res.body);
   }
 

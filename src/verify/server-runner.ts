@@ -11,9 +11,18 @@
 //   afterwards keeps the override (qa/L0_lifecycle). So the restore loads the config the server served
 //   before as the override (the model keeps serving throughout), or, when that does not read back the
 //   same, unloads (which drops the model's info: mrm LoadUnloadModels) and loads from the repository.
-// - The load call answers only when the load is done (mrm LoadModel) and cannot be cancelled; a load
-//   sent while another is running waits for it (LoadUnloadModels blocks on the conflict), so the
-//   restore after a timeout or Ctrl-C is queued behind the candidate's load.
+// - The load call answers only when the load is done (mrm LoadModel) and cannot be cancelled: the HTTP
+//   handler calls TRITONSERVER_ServerLoadModelWithParameters and answers when it returns (server
+//   src/http_server.cc HandleRepositoryControl), whether or not the client is still there. A load or
+//   unload sent while another of the same model runs waits for it (mrm LoadModel retries while
+//   LoadUnloadModels reports a conflict, which waits on the model's retry_notify_cv), so the restore
+//   after a timeout or Ctrl-C during the candidate's load runs once that load is done, and is given
+//   the time to wait for it.
+// - A reload does not wait for the inferences in flight: the new model serves as soon as it is loaded,
+//   and the old one, UNLOADING, is destroyed once its last request is done (model_lifecycle.cc
+//   OnLoadFinal moves it to background_models_; ModelDeleter marks it UNAVAILABLE "unloaded"). An
+//   unload answers at once in the same way (AsyncUnload -> ModelInfo::Release: UNLOADING), so a model
+//   that was not loaded before can still be UNLOADING when verify ends.
 // - A config Triton cannot use is answered 500 "failed to load '<m>', failed to poll from model
 //   repository" and the reason is only logged (mrm LoadModel, PollModels); a version being served goes
 //   on serving when its re-load fails (model_lifecycle.cc AsyncLoad loads it in the background).
@@ -38,6 +47,8 @@ export interface ServerRunOptions {
   url: string;
   /** How long a load may take (a TensorRT engine build can take minutes). */
   timeoutMs: number;
+  /** How long putting the model back may take, a wait for the candidate's load included (default: timeoutMs, at least RESTORE_MIN_MS). */
+  restoreTimeoutMs?: number;
   dynamicDimSize?: number;
   progress?: (line: string) => void;
   fetch?: typeof fetch;
@@ -94,6 +105,9 @@ interface Before {
   versions: string[];
 }
 
+/** The restore takes --timeout, and at least this: the model must go back even after a short --timeout. */
+export const RESTORE_MIN_MS = 30_000;
+
 export async function runServer(plan: VerifyPlan, report: VerifyReport, opts: ServerRunOptions): Promise<void> {
   const progress = opts.progress ?? (() => {});
   const interruption = new Interruption(opts.signals ?? process);
@@ -105,6 +119,8 @@ export async function runServer(plan: VerifyPlan, report: VerifyReport, opts: Se
   /** The candidate's load was sent and not answered (a timeout, Ctrl-C): it may still be running. */
   let pending = false;
   let before: Before | undefined;
+  let failed = false;
+  let failure: unknown;
   try {
     progress(`contacting ${client.baseUrl}`);
     report.engine = await reach(client);
@@ -125,7 +141,7 @@ export async function runServer(plan: VerifyPlan, report: VerifyReport, opts: Se
       interruption.check();
       if (!(e instanceof KServeError) || e.kind !== 'http') {
         if (e instanceof KServeError && e.kind === 'timeout') {
-          throw new CannotRun(`the load did not finish within the timeout (${e.message}); Triton cannot cancel a load, so it goes on in the server, and verify put the model back after it; raise --timeout`);
+          throw new CannotRun(`the load did not finish within the timeout (${e.message}); Triton cannot cancel a load, so it goes on in the server; raise --timeout`);
         }
         cannotRunFrom(e, 'loading the model');
       }
@@ -141,13 +157,19 @@ export async function runServer(plan: VerifyPlan, report: VerifyReport, opts: Se
     }
     interruption.check();
   } catch (e) {
-    if (!(e instanceof Interrupted)) interruption.check();
-    throw e;
+    failed = true;
+    // A request that failed because a signal aborted it: the run was interrupted.
+    failure = !(e instanceof Interrupted) && interruption.caught ? new Interrupted(interruption.caught) : e;
   } finally {
     interruption.dispose();
-    // A client that Ctrl-C does not abort: the model must go back even then.
-    if (attempted && before) await restore(client.with({ ...base, timeoutMs: 30_000 }), name, before, pending, report, opts.timeoutMs, progress);
   }
+  // A client that Ctrl-C does not abort: the model must go back even then.
+  const restored = attempted && before ? await restore(client.with({ ...base, timeoutMs: 30_000 }), name, before, pending, report, opts.restoreTimeoutMs ?? Math.max(opts.timeoutMs, RESTORE_MIN_MS), progress) : undefined;
+  if (!failed) return;
+  // What stopped the run, and then how the model was put back (or that it could not be).
+  if (restored && failure instanceof Interrupted) throw new Interrupted(failure.signal, restored);
+  if (restored && failure instanceof CannotRun) throw new CannotRun(`${failure.message}; ${restored}`);
+  throw failure;
 }
 
 const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
@@ -209,40 +231,85 @@ function refused(e: KServeError, name: string, before: Before, report: VerifyRep
   report.problems.push({ kind: 'load', ...(ruleId ? { ruleId } : {}), message: `Triton refused config.pbtxt: ${message}` });
 }
 
+/** The index states of a model's versions (mrm GetModelIndex), or none when the index cannot be read. */
+async function versionStates(client: KServeClient, name: string): Promise<string[]> {
+  return (await client.repositoryIndex().catch(() => [])).filter((m) => m.name === name).map((m) => m.state ?? '');
+}
+
 /**
  * Puts the model back as the server had it, and reads the config back to say whether it is: a serving
  * model is reloaded with the config it served (falling back to unload + load from the repository), a
- * model that was not loaded is unloaded.
+ * model that was not loaded is unloaded. Returns what happened in one sentence (also in the notes,
+ * or, when it could not be put back, a restore problem with the commands that do it).
  */
-async function restore(client: KServeClient, name: string, before: Before, pending: boolean, report: VerifyReport, timeoutMs: number, progress: (line: string) => void): Promise<void> {
-  const curl = `curl -X POST ${client.baseUrl}/v2/repository/models/${encodeURIComponent(name)}/${before.serving ? 'load' : 'unload'}`;
+async function restore(client: KServeClient, name: string, before: Before, pending: boolean, report: VerifyReport, timeoutMs: number, progress: (line: string) => void): Promise<string> {
+  const model = `${client.baseUrl}/v2/repository/models/${encodeURIComponent(name)}`;
+  // A plain load keeps an override (see above): only an unload and a load read the repository again.
+  const fromRepository = `curl -X POST ${model}/unload, then curl -X POST ${model}/load`;
+  const curl = before.serving ? `put it back from its repository with: ${fromRepository}` : `unload it with: curl -X POST ${model}/unload`;
   const served = async (): Promise<unknown> => (await client.modelConfig(name)).raw;
+  const note = (text: string): string => {
+    report.notes.push(text);
+    return text;
+  };
+  const problem = (message: string, summary = `'${name}' could not be put back as it was (the restore error says what to run)`): string => {
+    report.problems.push({ kind: 'restore', message });
+    return summary;
+  };
+  // Sent after a candidate's load that was not answered, a load or unload waits for that load: past
+  // the restore's own time, it is still queued in the server, which runs it once that load is done.
+  const queued = (e: unknown, what: string): string | undefined => {
+    if (!(pending && e instanceof KServeError && e.kind === 'timeout')) return undefined;
+    return problem(
+      `'${name}' is not back yet: ${what} was sent, and Triton runs it once the candidate's load is done, which it had not been within ${Math.round(timeoutMs / 100) / 10} s ` +
+        `(Triton cannot cancel a load, and finishes one whose client has gone). See what it serves with: curl ${client.baseUrl}/v2/models/${encodeURIComponent(name)}/config; ` +
+        `if it still serves config.pbtxt's config once the load is done, ${curl}`,
+      `'${name}' is not back yet: Triton runs the restore verify sent once the candidate's load is done (the restore error says how to check)`,
+    );
+  };
+  const afterCandidate = pending ? " after the candidate's load had finished" : '';
   try {
     if (!before.serving) {
       progress(`unloading ${name} (it was not loaded before)`);
-      await client.unloadModel(name);
-      const still = await client.modelReady(name);
-      report.notes.push(still ? `'${name}' was unloaded afterwards, but the server still says it is ready; unload it with: ${curl}` : `'${name}' was unloaded afterwards (it was not loaded before)`);
-      return;
+      try {
+        await client.unloadModel(name, timeoutMs);
+      } catch (e) {
+        const q = queued(e, 'the unload');
+        if (q) return q;
+        throw e;
+      }
+      if (await client.modelReady(name)) return note(`'${name}' was unloaded afterwards, but the server still says it is ready; unload it with: curl -X POST ${model}/unload`);
+      // The unload answers before the model is gone (AsyncUnload): a Python model's stub takes a moment
+      // to stop, and a model still running a request verify stopped waiting for stays UNLOADING until it is done.
+      const until = performance.now() + 3000;
+      let states = await versionStates(client, name);
+      while (states.includes('UNLOADING') && performance.now() < until) {
+        await new Promise((r) => setTimeout(r, 100));
+        states = await versionStates(client, name);
+      }
+      if (states.includes('UNLOADING')) {
+        return note(`'${name}' is being unloaded (it was not loaded before): Triton finishes an unload once the model has answered the requests it is still running`);
+      }
+      return note(`'${name}' was unloaded afterwards (it was not loaded before)`);
     }
     // A candidate load still running would land after a read-back: then always send the restore, which
     // Triton queues behind it.
     if (!pending && isDeepStrictEqual(await served().catch(() => undefined), before.config)) {
-      report.notes.push(`'${name}' serves the config it served before (read back from /v2/models/${name}/config)`);
-      return;
+      return note(`'${name}' serves the config it served before (read back from /v2/models/${name}/config)`);
     }
-    progress(`putting ${name} back with the config it served before`);
+    progress(pending ? `putting ${name} back with the config it served before (Triton runs this load once the candidate's load is done)` : `putting ${name} back with the config it served before`);
     // First the served config as the override; when that load is refused or reads back different,
     // unload (which drops what the server keeps of the model) and load from its repository.
     let overrideFailure: string | undefined;
     try {
       await client.loadModel(name, before.config as object, timeoutMs);
       if (isDeepStrictEqual(await served(), before.config)) {
-        report.notes.push(`'${name}' was put back with the config it served before (loaded as the override, read back from /v2/models/${name}/config and equal to it)`);
-        return;
+        return note(`'${name}' was put back with the config it served before (loaded as the override${afterCandidate}, read back from /v2/models/${name}/config and equal to it)`);
       }
       overrideFailure = 'it reads back different';
     } catch (e) {
+      const q = queued(e, 'the load of the config it served before (as the override)');
+      if (q) return q;
       // Only a refusal: a load that timed out still runs in the server, and an unload now would take the model down.
       if (!(e instanceof KServeError && e.kind === 'http')) throw e;
       overrideFailure = oneLine(e.message);
@@ -251,11 +318,10 @@ async function restore(client: KServeClient, name: string, before: Before, pendi
     await client.unloadModel(name);
     await client.loadModel(name, undefined, timeoutMs);
     if (isDeepStrictEqual(await served(), before.config)) {
-      report.notes.push(`'${name}' was unloaded and loaded again from the server's repository (loading the served config back as an override did not: ${overrideFailure}); its config reads back as before`);
-      return;
+      return note(`'${name}' was unloaded and loaded again from the server's repository (loading the served config back as an override did not: ${overrideFailure}); its config reads back as before`);
     }
-    report.problems.push({ kind: 'restore', message: `'${name}' could not be put back: the config it serves now differs from the one it served before verify; reload it from its repository with: curl -X POST ${client.baseUrl}/v2/repository/models/${encodeURIComponent(name)}/unload, then ${curl}` });
+    return problem(`'${name}' could not be put back: the config it serves now differs from the one it served before verify; ${curl}`);
   } catch (e) {
-    report.problems.push({ kind: 'restore', message: `could not put '${name}' back as it was (${oneLine((e as Error).message)}); ${before.serving ? 'reload' : 'unload'} it with: ${curl}` });
+    return problem(`could not put '${name}' back as it was (${oneLine((e as Error).message)}); ${curl}`);
   }
 }

@@ -90,7 +90,7 @@ export async function verifyModel(options: VerifyOptions): Promise<VerifyReport>
     } else if (e instanceof Interrupted) {
       report.outcome = 'interrupted';
       report.exitCode = signalExitCode(e.signal);
-      report.error = `${e.message}; ${afterInterrupt}`;
+      report.error = `${e.message}; ${e.after ?? afterInterrupt}`;
     } else {
       throw e;
     }

@@ -3,15 +3,13 @@
 // fixtures/verify/protocol-fixture.ts claims of Triton's HTTP answers is checked against it, and
 // verify --runtime server runs end to end. Without the venv (a fresh clone) the suite is skipped with
 // one line; with CI=true it must run.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePorts } from '../../src/verify/ports.js';
 import { verifyModel } from '../../src/verify/verify.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
-import { realTritonRuns, VENV } from '../support/real-triton.js';
+import { realTritonRuns, startRealTriton, type RealTriton } from '../support/real-triton.js';
 
 const runs = realTritonRuns('real-Triton tests');
 
@@ -49,44 +47,9 @@ class TritonPythonModel:
         return auto_complete_model_config
 ${MODEL_PY.split('class TritonPythonModel:')[1]}`;
 
-let server: ChildProcess | undefined;
-/** The Python backend's shared-memory regions (/dev/shm) there before the server started. */
-const shmRegions = (): string[] => (existsSync('/dev/shm') ? readdirSync('/dev/shm').filter((f) => f.startsWith('triton_test_')) : []);
-let shmBefore = new Set<string>();
+let server: RealTriton | undefined;
 let url = '';
 let repo = '';
-let log = '';
-
-/**
- * Stops a server started with start.sh: a clean stop unloads the models (their stubs then remove
- * their shared memory); one that hangs, as a load can, is killed with its whole process group, and
- * what the stubs left in /dev/shm (of this run only) removed.
- */
-async function stop(child: ChildProcess | undefined, before: Set<string>): Promise<void> {
-  if (!child?.pid) return;
-  const group = -child.pid;
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  try {
-    process.kill(group, 'SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-    process.kill(group, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-  for (const f of shmRegions()) if (!before.has(f)) rmSync(join('/dev/shm', f), { force: true });
-}
-
-async function ready(until: number): Promise<void> {
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`${url}/v2/health/ready`)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`tritonserver did not get ready:\n${log.slice(-2000)}`);
-}
 
 const post = async (path: string, body: unknown = {}) => {
   const r = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
@@ -106,7 +69,6 @@ describe.skipIf(!runs)('the real tritonserver 2.51 (Python backend, CPU)', () =>
     mkdirSync(join(repo, 'on_gpu', '1'), { recursive: true });
     writeFileSync(join(repo, 'on_gpu', 'config.pbtxt'), CONFIG.replace('"add_one"', '"on_gpu"').replace('KIND_CPU', 'KIND_GPU'));
     writeFileSync(join(repo, 'on_gpu', '1', 'model.py'), MODEL_PY);
-    shmBefore = new Set(shmRegions());
     // For resolve against the server: a minimal config core normalizes, and one a model.py's
     // auto_complete_config completes.
     mkdirSync(join(repo, 'defaults', '1'), { recursive: true });
@@ -134,16 +96,12 @@ ensemble_scheduling {
       writeFileSync(join(repo, 'two_versions', v, 'model.py'), MODEL_PY);
     }
     writeFileSync(join(repo, 'two_versions', 'config.pbtxt'), `${CONFIG.replace('"add_one"', '"two_versions"')}version_policy { all { } }\n`);
-    const [http, grpc] = await freePorts(2);
-    url = `http://127.0.0.1:${http}`;
     // Its own process group: afterAll kills the server and its Python stubs together.
-    server = spawn('bash', [join(ROOT, 'scripts', 'real-triton', 'start.sh'), repo, String(http), String(grpc), 'off'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TRITON_VENV: VENV } });
-    server.stdout!.on('data', (d: Buffer) => (log += d.toString()));
-    server.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-    await ready(Date.now() + 60_000);
+    server = await startRealTriton(repo);
+    url = server.url;
   }, 90_000);
 
-  afterAll(() => stop(server, shmBefore), 30_000);
+  afterAll(() => server?.stop(), 30_000);
 
   it('answers as the protocol fixture says: a config core refuses is 500 "failed to poll", a backend refusal 400 naming the reason', async () => {
     expect(await post('/v2/repository/models/bad_batch/load')).toEqual({ status: 500, text: `{"error":"failed to load 'bad_batch', failed to poll from model repository"}` });
@@ -227,29 +185,16 @@ ensemble_scheduling {
 });
 
 describe.skipIf(!runs)('the real tritonserver with --http-restricted-api', () => {
-  let restricted: ChildProcess | undefined;
-  let base = '';
-  const before = new Set(shmRegions());
-  afterAll(() => stop(restricted, before), 30_000);
+  let restricted: RealTriton | undefined;
+  afterAll(() => restricted?.stop(), 30_000);
 
   it('verify without the key is exit 2 naming the header to pass; with --header it runs', async () => {
     const models = join(tempDir('tritonc-real-restricted-'), 'models');
     mkdirSync(join(models, 'add_one', '1'), { recursive: true });
     writeFileSync(join(models, 'add_one', 'config.pbtxt'), CONFIG);
     writeFileSync(join(models, 'add_one', '1', 'model.py'), MODEL_PY);
-    const [http, grpc] = await freePorts(2);
-    base = `http://127.0.0.1:${http}`;
-    let out = '';
-    restricted = spawn('bash', [join(ROOT, 'scripts', 'real-triton', 'start.sh'), models, String(http), String(grpc), 'off', '--http-restricted-api=model-repository:admin-key=s3cret', '--load-model=add_one'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TRITON_VENV: VENV } });
-    restricted.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    restricted.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    const until = Date.now() + 60_000;
-    for (;;) {
-      const ok = await fetch(`${base}/v2/models/add_one/ready`).then((r) => r.status === 200, () => false);
-      if (ok) break;
-      if (Date.now() > until) throw new Error(`the restricted server did not get ready:\n${out.slice(-2000)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    restricted = await startRealTriton(models, ['--http-restricted-api=model-repository:admin-key=s3cret', '--load-model=add_one'], '/v2/models/add_one/ready');
+    const base = restricted.url;
     const r = await verifyModel({ modelDir: join(models, 'add_one'), runtime: 'server', server: base, timeoutMs: 60_000 });
     expect(r.exitCode).toBe(2);
     expect(r.error).toContain("This API is restricted, expecting header 'admin-key'");

@@ -1,8 +1,10 @@
 // Where the tests find the real tritonserver (the venv of scripts/real-triton/setup.sh) and whether a
 // suite that needs it runs: without the venv it is skipped with one line, as the corpus suites are;
 // with CI=true it must run (and fails where the venv is missing).
-import { existsSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { freePorts } from '../../src/verify/ports.js';
 import { ROOT } from './snapshot.js';
 
 export const VENV = process.env.TRITON_VENV ?? join(ROOT, '.venv-triton');
@@ -13,4 +15,51 @@ export function realTritonRuns(suite: string): boolean {
   const runs = haveVenv || process.env.CI === 'true';
   if (!runs) console.log(`tritonc: ${suite} skipped: no ${VENV} (bash scripts/real-triton/setup.sh makes it)`);
   return runs;
+}
+
+/** A tritonserver started by scripts/real-triton/start.sh for a test file. */
+export interface RealTriton {
+  /** Its HTTP endpoint, http://127.0.0.1:<port>. */
+  url: string;
+  /** What it printed so far. */
+  log(): string;
+  /** SIGTERM to its process group, SIGKILL after 10 s, and its Python stubs' /dev/shm regions removed. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real tritonserver on free loopback ports (explicit model control) over `repo`, with
+ * `args` after start.sh's own, in its own process group, and waits until `readyPath` answers 200
+ * (default /v2/health/ready). Its Python stubs' shared memory is named triton_test_<pid>_<n>
+ * (start.sh), so stop() removes only this server's regions.
+ */
+export async function startRealTriton(repo: string, args: string[] = [], readyPath = '/v2/health/ready'): Promise<RealTriton> {
+  const [http, grpc] = await freePorts(2);
+  const url = `http://127.0.0.1:${http}`;
+  let log = '';
+  const child: ChildProcess = spawn('bash', [join(ROOT, 'scripts', 'real-triton', 'start.sh'), repo, String(http), String(grpc), 'off', ...args], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TRITON_VENV: VENV } });
+  child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const stop = async (): Promise<void> => {
+    if (!child.pid) return;
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    if (existsSync('/dev/shm')) for (const f of readdirSync('/dev/shm')) if (f.startsWith(`triton_test_${child.pid}_`)) rmSync(join('/dev/shm', f), { force: true });
+  };
+  const until = Date.now() + 60_000;
+  for (;;) {
+    if (await fetch(url + readyPath).then((r) => r.status === 200, () => false)) break;
+    if (Date.now() > until || child.exitCode !== null) {
+      await stop();
+      throw new Error(`tritonserver did not get ready (${readyPath}):\n${log.slice(-2000)}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, log: () => log, stop };
 }

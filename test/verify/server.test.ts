@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startProtocolFixture, type ProtocolFixture, type ProtocolFixtureOptions } from '../../fixtures/verify/protocol-fixture.js';
 import { verifyModel } from '../../src/verify/verify.js';
 import { reportText } from '../../src/verify/report.js';
+import type { VerifyReport } from '../../src/verify/types.js';
 import { cli, tempDir } from '../support/cli.js';
 
 const LOCAL = `name: "tiny"
@@ -110,7 +111,7 @@ describe('verify --runtime server (explicit model control)', () => {
     const f = await serve({ models: { tiny: { config: structuredClone(SERVED), ready: false, state: 'UNAVAILABLE', reason: 'unloaded' } } });
     const r = await verifyOn(f);
     expect(r.outcome).toBe('ok');
-    expect(f.paths().slice(-2)).toEqual(['POST /v2/repository/models/tiny/unload', 'GET /v2/models/tiny/ready']);
+    expect(f.paths().slice(-3)).toEqual(['POST /v2/repository/models/tiny/unload', 'GET /v2/models/tiny/ready', 'POST /v2/repository/index']);
     expect(r.notes).toContain("'tiny' was unloaded afterwards (it was not loaded before)");
   });
 
@@ -239,16 +240,58 @@ describe('verify --runtime server leaves the server as it found it', () => {
     expect(r.outcome).toBe('ok');
   });
 
-  it('a load past --timeout is exit 2, and the model is put back once Triton finishes it', async () => {
+  it('a load past --timeout is exit 2; the restore, which Triton runs once that load is done, puts the model back, read back equal', async () => {
     const f = await serve({ loadDelayMs: 800 });
     const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 300 });
     expect(r.exitCode).toBe(2);
-    expect(r.error).toContain('the load did not finish within the timeout');
     // The restore is sent even though the config still read as before: the candidate's load was still running.
     const loads = f.requests.filter((q) => q.path.endsWith('/load')).map((q) => JSON.parse((q.json as { parameters: { config: string } }).parameters.config));
     expect(loads.map((l) => l.max_batch_size)).toEqual([8, 4]);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // It waited for the candidate's load (the restore has --timeout, and at least 30 s), and read the config back.
     expect(f.options.models.tiny!.config).toEqual(SERVED);
+    const putBack = "'tiny' was put back with the config it served before (loaded as the override after the candidate's load had finished, read back from /v2/models/tiny/config and equal to it)";
+    expect(r.notes).toContain(putBack);
+    expect(r.error).toBe(`the load did not finish within the timeout (POST /v2/repository/models/tiny/load: no answer from ${f.url} within 0.3 s); Triton cannot cancel a load, so it goes on in the server; raise --timeout; ${putBack}`);
+    expect(r.problems).toEqual([]);
+  });
+
+  it('a restore still queued behind the candidate\'s load when its time is up: a restore problem says so, how to check, and what to run', async () => {
+    const f = await serve({ loadDelayMs: 600 });
+    const { runServer } = await import('../../src/verify/server-runner.js');
+    const { prepareVerify } = await import('../../src/verify/plan.js');
+    const { EventEmitter } = await import('node:events');
+    const dir = localModel();
+    const r: VerifyReport = { runtime: 'server', model: 'tiny', modelDir: dir, configPath: '', outcome: 'ok', exitCode: 0, runs: [], problems: [], notes: [] };
+    const run = runServer(prepareVerify(dir, process.cwd()), r, { url: f.url, timeoutMs: 200, restoreTimeoutMs: 300, signals: new EventEmitter() as never });
+    await expect(run).rejects.toThrow("raise --timeout; 'tiny' is not back yet: Triton runs the restore verify sent once the candidate's load is done (the restore error says how to check)");
+    expect(r.problems).toEqual([{ kind: 'restore', message: expect.stringContaining("'tiny' is not back yet: the load of the config it served before (as the override) was sent, and Triton runs it once the candidate's load is done, which it had not been within 0.3 s") }]);
+    expect(r.problems[0]!.message).toContain(`See what it serves with: curl ${f.url}/v2/models/tiny/config; if it still serves config.pbtxt's config once the load is done, put it back from its repository with: curl -X POST ${f.url}/v2/repository/models/tiny/unload, then curl -X POST ${f.url}/v2/repository/models/tiny/load`);
+    // As it says: the server runs the queued restore once the candidate's load is done (600 ms each).
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(f.options.models.tiny!.config).toEqual(SERVED);
+  });
+
+  it('an inference past --timeout: exit 2, and the reload answers without waiting for the inference in flight', async () => {
+    const f = await serve({ inferDelayMs: 1500 });
+    const started = Date.now();
+    const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 300 });
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(r.exitCode).toBe(2);
+    const putBack = "'tiny' was put back with the config it served before (loaded as the override, read back from /v2/models/tiny/config and equal to it)";
+    expect(r.error).toBe(`inference at batch 1: POST /v2/models/tiny/infer: no answer from ${f.url} within 0.3 s; ${putBack}`);
+    expect(r.notes).toContain(putBack);
+    expect(f.options.models.tiny!.config).toEqual(SERVED);
+  });
+
+  it('an inference past --timeout on a model that was not loaded: the unload answers at once, and the model is UNLOADING until the inference is done', async () => {
+    const f = await serve({ inferDelayMs: 5000, models: { tiny: { config: structuredClone(SERVED), ready: false } } });
+    const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 300 });
+    expect(r.exitCode).toBe(2);
+    const unloading = "'tiny' is being unloaded (it was not loaded before): Triton finishes an unload once the model has answered the requests it is still running";
+    expect(r.notes).toContain(unloading);
+    expect(r.error).toContain(`; ${unloading}`);
+    const { KServeClient } = await import('../../src/verify/kserve-client.js');
+    expect(await new KServeClient(f.url).repositoryIndex()).toEqual([{ name: 'tiny', version: '1', state: 'UNLOADING' }]);
   });
 
   it('Ctrl-C during the checks: exit 130, and the model is put back', async () => {
@@ -258,9 +301,30 @@ describe('verify --runtime server leaves the server as it found it', () => {
     const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 5000, deps: { signals: signals as never } });
     expect(r.outcome).toBe('interrupted');
     expect(r.exitCode).toBe(130);
-    expect(r.error).toContain('the model was put back as the server had it');
+    expect(r.error).toBe("interrupted by SIGINT; 'tiny' was put back with the config it served before (loaded as the override, read back from /v2/models/tiny/config and equal to it)");
     expect(f.options.models.tiny!.config).toEqual(SERVED);
     expect(signals.listenerCount('SIGINT')).toBe(0);
+  });
+
+  it('Ctrl-C during the load: exit 130; the restore waits for that load, then puts the model back', async () => {
+    const { EventEmitter } = await import('node:events');
+    const signals = new EventEmitter();
+    const f = await serve({ loadDelayMs: 500 });
+    setTimeout(() => signals.emit('SIGINT'), 200);
+    const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 5000, deps: { signals: signals as never } });
+    expect([r.outcome, r.exitCode]).toEqual(['interrupted', 130]);
+    expect(r.error).toBe("interrupted by SIGINT; 'tiny' was put back with the config it served before (loaded as the override after the candidate's load had finished, read back from /v2/models/tiny/config and equal to it)");
+    expect(f.options.models.tiny!.config).toEqual(SERVED);
+  });
+
+  it('Ctrl-C before anything was loaded: exit 130, and nothing to put back', async () => {
+    const { EventEmitter } = await import('node:events');
+    const signals = new EventEmitter();
+    const f = await serve({ override: (q) => (q.path === '/v2/repository/index' ? (signals.emit('SIGINT'), undefined) : undefined) });
+    const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 5000, deps: { signals: signals as never } });
+    expect([r.outcome, r.exitCode]).toEqual(['interrupted', 130]);
+    expect(r.error).toBe('interrupted by SIGINT; nothing was loaded on the server');
+    expect(f.paths().some((p) => /\/(load|unload)$/.test(p))).toBe(false);
   });
 
   it('a version that is not available listed before one that serves: the model is serving, and is reloaded, not unloaded', async () => {
@@ -335,11 +399,12 @@ describe('verify --runtime server: a restore that fails', () => {
     const text = await cli(['verify', dir, '--runtime', 'server', '--server', f.url, '--timeout', '5s']);
     expect(text.code).toBe(2);
     expect(text.stderr).toContain('could not check the model at these input sizes');
-    expect(text.stderr).toMatch(/tritonc verify: error: could not put 'tiny' back as it was \(.*\); reload it with: curl -X POST http:\/\/127\.0\.0\.1:\d+\/v2\/repository\/models\/tiny\/load/);
+    expect(text.stderr).toMatch(/tritonc verify: error: could not put 'tiny' back as it was \(.*\); put it back from its repository with: curl -X POST http:\/\/127\.0\.0\.1:\d+\/v2\/repository\/models\/tiny\/unload, then curl -X POST http:\/\/127\.0\.0\.1:\d+\/v2\/repository\/models\/tiny\/load/);
+    expect(text.stderr).toContain("; 'tiny' could not be put back as it was (the restore error says what to run)");
     // The same server afresh (the first run left it without the model).
     await f.stop();
     f = await serve(broken);
     const json = await cli(['verify', dir, '--runtime', 'server', '--server', f.url, '--timeout', '5s', '--format', 'json']);
-    expect(JSON.parse(json.stdout).problems).toEqual([expect.objectContaining({ kind: 'restore', message: expect.stringContaining('reload it with: curl -X POST') })]);
+    expect(JSON.parse(json.stdout).problems).toEqual([expect.objectContaining({ kind: 'restore', message: expect.stringContaining('put it back from its repository with: curl -X POST') })]);
   });
 });

@@ -41,7 +41,7 @@ export interface VerifyRuntime {
   readonly summary: string;
   /** The runtime-specific options it reads. */
   readonly takes: readonly RuntimeOption[];
-  /** What an interruption leaves behind, for the report ("the container was removed"). */
+  /** What an interruption leaves behind, for the report ("the container was removed"), unless the runner says more (Interrupted.after). */
   readonly afterInterrupt: string;
   /** Loads the model, sends the requests, and adds what it finds to `report`. Throws CannotRun / Interrupted. */
   run(plan: VerifyPlan, report: VerifyReport, options: VerifyOptions, context: RuntimeContext): Promise<void>;

@@ -13,7 +13,8 @@ export const SERVER_RUNTIME: VerifyRuntime = {
   name: 'server',
   summary: 'a running Triton (--server)',
   takes: ['server', 'headers', 'tritonServer', 'reference'],
-  afterInterrupt: 'the model was put back as the server had it (see the notes)',
+  // Said when nothing was loaded yet; once something was, the runner says how it put the model back.
+  afterInterrupt: 'nothing was loaded on the server',
   // The runner (the KServe client) loads when it runs, not with the command line.
   run: async (plan, report, options, context) =>
     (await import('../server-runner.js')).runServer(plan, report, {
