@@ -6,7 +6,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeInferRequest } from '../../src/verify/infer-body.js';
 import { verifyModel } from '../../src/verify/verify.js';
+import { startProtocolFixture } from '../../fixtures/verify/protocol-fixture.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
 import { realTritonRuns, startRealTriton, type RealTriton } from '../support/real-triton.js';
@@ -90,6 +92,12 @@ ensemble_scheduling {
   ]
 }
 `);
+    // For the model endpoints against the fixture's: one never loaded, one loaded and unloaded, one decoupled.
+    for (const [m, extra] of [['never_loaded', ''], ['unloaded', ''], ['decoupled', 'model_transaction_policy { decoupled: true }\n']] as const) {
+      mkdirSync(join(repo, m, '1'), { recursive: true });
+      writeFileSync(join(repo, m, 'config.pbtxt'), `${CONFIG.replace('"add_one"', `"${m}"`)}${extra}`);
+      writeFileSync(join(repo, m, '1', 'model.py'), MODEL_PY);
+    }
     // Two versions, both served.
     for (const v of ['1', '2']) {
       mkdirSync(join(repo, 'two_versions', v), { recursive: true });
@@ -114,6 +122,46 @@ ensemble_scheduling {
     expect(fixture).toContain("return [500, { error: `failed to load '${name}', failed to poll from model repository` }];");
     expect(fixture).toContain("return [400, { error: `load failed for model '${name}': version 1 is at UNAVAILABLE state: ${f.message};\\n` }];");
   });
+
+  it('answers the model endpoints as the protocol fixture does: an unknown, a never loaded and an unloaded model, a decoupled model\'s /infer, a gzip answer', async () => {
+    for (const m of ['unloaded', 'decoupled', 'add_one']) expect((await post(`/v2/repository/models/${m}/load`)).status, m).toBe(200);
+    expect((await post('/v2/repository/models/unloaded/unload')).status).toBe(200);
+    const own = async (m: string) => (await fetch(`${url}/v2/models/${m}/config`)).json() as Promise<Record<string, unknown>>;
+    const fixture = await startProtocolFixture({
+      explicit: true,
+      models: {
+        add_one: { config: await own('add_one'), ready: true },
+        decoupled: { config: await own('decoupled'), ready: true },
+        never_loaded: { config: {}, ready: false },
+        unloaded: { config: {}, ready: true },
+      },
+    });
+    try {
+      await fetch(`${fixture.url}/v2/repository/models/unloaded/unload`, { method: 'POST', body: '{}' });
+      // The unload answers before the Python stub has stopped (UNLOADING for a moment).
+      const until = Date.now() + 30_000;
+      while (!(await post('/v2/repository/index')).text.includes('{"name":"unloaded","version":"1","state":"UNAVAILABLE","reason":"unloaded"}') && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      const encoded = encodeInferRequest({ inputs: [{ name: 'INPUT0', datatype: 'FP32', shape: [1, 4] }], outputs: ['OUTPUT0'] });
+      const infer = { method: 'POST', body: encoded.body, headers: { 'content-type': 'application/octet-stream', 'inference-header-content-length': String(encoded.headerLength), 'accept-encoding': 'gzip' } };
+      const requests: [string, RequestInit?][] = [
+        ['/v2/models/nosuch/config'], ['/v2/models/never_loaded/config'], ['/v2/models/unloaded/config'],
+        ['/v2/models/nosuch/ready'], ['/v2/models/never_loaded/ready'], ['/v2/models/unloaded/ready'],
+        ['/v2/models/decoupled/infer', infer],
+      ];
+      const answer = async (base: string, path: string, init?: RequestInit) => {
+        const r = await fetch(base + path, init);
+        const body = await r.text();
+        return { status: r.status, body: path.endsWith('/infer') && r.ok ? '(tensors)' : body, gzip: r.headers.get('content-encoding') };
+      };
+      for (const [path, init] of requests) expect(await answer(fixture.url, path, init), path).toEqual(await answer(url, path, init));
+      // A served model's inference answer is gzipped when the client accepts it.
+      expect((await answer(fixture.url, '/v2/models/add_one/infer', infer)).gzip).toBe((await answer(url, '/v2/models/add_one/infer', infer)).gzip);
+      const index = async (base: string) => ((await (await fetch(`${base}/v2/repository/index`, { method: 'POST', body: '{}' })).json()) as { name: string }[]).filter((e) => ['never_loaded', 'unloaded'].includes(e.name));
+      expect(await index(fixture.url)).toEqual(await index(url));
+    } finally {
+      await fixture.stop();
+    }
+  }, 120_000);
 
   it('verify --runtime server: loads the local config, checks it, and puts the server back on its own config', async () => {
     expect((await post('/v2/repository/models/add_one/load')).status).toBe(200);
@@ -142,6 +190,26 @@ ensemble_scheduling {
     expect(r.problems[0]).toMatchObject({ kind: 'load', ruleId: 'preferred-batch-size' });
     expect(r.problems[0]!.message).toContain('failed to poll from model repository');
     expect((await fetch(`${url}/v2/models/add_one/ready`)).status).toBe(200);
+  }, 120_000);
+
+  it('verify --runtime server: a refusal at load names the tensor (exit 1, mapped to the rule that catches it); the served model keeps its config', async () => {
+    expect((await post('/v2/repository/models/add_one/load')).status).toBe(200);
+    const served = await (await fetch(`${url}/v2/models/add_one/config`)).json();
+    const local = join(tempDir('tritonc-real-local-'), 'add_one');
+    mkdirSync(join(local, '1'), { recursive: true });
+    writeFileSync(join(local, 'config.pbtxt'), CONFIG.replace('input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]', 'input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 0 ] } ]'));
+    writeFileSync(join(local, '1', 'model.py'), MODEL_PY);
+    const r = await verifyModel({ modelDir: local, runtime: 'server', server: url, timeoutMs: 60_000 });
+    expect(r.exitCode, r.error).toBe(1);
+    // Core's check at load (Model::Init, ValidateModelIOConfig): a 400 with the version UNAVAILABLE, as a backend's refusal is.
+    const message = "load failed for model 'add_one': version 1 is at UNAVAILABLE state: Invalid argument: model input 'INPUT0' dimension must be integer >= 1, or -1 to indicate a variable-size dimension for add_one;";
+    expect(r.tritonMessages).toEqual([{ text: message, ruleId: 'io-dims' }]);
+    expect(r.problems).toEqual([{ kind: 'load', ruleId: 'io-dims', message: `Triton refused config.pbtxt: ${message}` }]);
+    expect(r.notes).toEqual([
+      "the server kept serving 'add_one' (version 1) with the config it had: a failed re-load does not take a serving model down",
+      "'add_one' serves the config it served before (read back from /v2/models/add_one/config)",
+    ]);
+    expect(await (await fetch(`${url}/v2/models/add_one/config`)).json()).toEqual(served);
   }, 120_000);
 
   it('resolve equals the server (GET /v2/models/<m>/config) field for field, for complete Python configs, an ensemble, and core\'s normalization', async () => {
@@ -201,5 +269,39 @@ describe.skipIf(!runs)('the real tritonserver with --http-restricted-api', () =>
     expect(r.error).toContain('--header admin-key:<value>');
     const ok = await verifyModel({ modelDir: join(models, 'add_one'), runtime: 'server', server: base, timeoutMs: 60_000, headers: { 'admin-key': 's3cret' } });
     expect(ok.outcome, ok.error ?? JSON.stringify(ok.problems)).toBe('ok');
+  }, 120_000);
+});
+
+describe.skipIf(!runs)('the real tritonserver without explicit model control (--model-control-mode=none)', () => {
+  let none: RealTriton | undefined;
+  afterAll(() => none?.stop(), 30_000);
+
+  it('refuses a load as the fixture does (503), and verify checks the model as the server has it, saying the local config was not loaded', async () => {
+    const models = join(tempDir('tritonc-real-none-'), 'models');
+    mkdirSync(join(models, 'add_one', '1'), { recursive: true });
+    writeFileSync(join(models, 'add_one', 'config.pbtxt'), CONFIG);
+    writeFileSync(join(models, 'add_one', '1', 'model.py'), MODEL_PY);
+    // start.sh's --model-control-mode=explicit, overridden by the later flag: every model is loaded at start.
+    none = await startRealTriton(models, ['--model-control-mode=none'], '/v2/models/add_one/ready');
+    const fixture = await startProtocolFixture({ explicit: false, models: { add_one: { config: {}, ready: true } } });
+    try {
+      const load = async (base: string) => {
+        const r = await fetch(`${base}/v2/repository/models/add_one/load`, { method: 'POST', body: '{}' });
+        return { status: r.status, body: await r.text() };
+      };
+      expect(await load(fixture.url)).toEqual(await load(none.url));
+    } finally {
+      await fixture.stop();
+    }
+    const local = join(tempDir('tritonc-real-local-'), 'add_one');
+    mkdirSync(join(local, '1'), { recursive: true });
+    writeFileSync(join(local, 'config.pbtxt'), CONFIG.replace('max_batch_size: 8', 'max_batch_size: 4'));
+    writeFileSync(join(local, '1', 'model.py'), MODEL_PY);
+    const r = await verifyModel({ modelDir: local, runtime: 'server', server: none.url, timeoutMs: 60_000 });
+    expect(r.outcome, r.error ?? JSON.stringify(r.problems)).toBe('ok');
+    expect(r.notes[0]).toContain('the server refuses explicit model loads ("explicit model load / unload is not allowed if polling is enabled")');
+    expect(r.notes[0]).toContain('so the local config.pbtxt was NOT loaded');
+    expect(r.runs.map((x) => x.batchSize)).toEqual([1, 8]);
+    expect(r.configDiff).toContainEqual({ path: 'max_batch_size', change: 'changed', local: '4', effective: '8' });
   }, 120_000);
 });

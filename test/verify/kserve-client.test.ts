@@ -89,7 +89,7 @@ describe('KServe v2 client against the protocol fixture', () => {
     expect(e.serverMessage).toBe('explicit model load / unload is not allowed if polling is enabled');
     expect(e.message).toBe('POST /v2/repository/models/classifier/load: HTTP 503: explicit model load / unload is not allowed if polling is enabled');
     const missing = await kserveError(c.modelConfig('nope'));
-    expect(missing).toMatchObject({ kind: 'http', status: 400, serverMessage: "Request for unknown model: 'nope' is not found" });
+    expect(missing).toMatchObject({ kind: 'http', status: 404, serverMessage: "Request for unknown model: 'nope' is not found" });
   });
 
   it.each([
