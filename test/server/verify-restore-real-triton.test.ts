@@ -2,7 +2,8 @@
 // after Ctrl-C (issue 31.3), with Python-backend models in explicit model control mode whose
 // initialize or execute sleeps as long as the candidate config asks (its `parameters`): a load past
 // --timeout, an inference past --timeout (on a model that was serving, and one that was not loaded),
-// Ctrl-C (SIGINT to the tritonc process) during the load and during an inference. After each, GET
+// Ctrl-C (SIGINT to the tritonc process) during the load and during an inference, and a model not
+// loaded before checked without a hitch (unloaded afterwards). After each, GET
 // /v2/models/<m>/config and POST /v2/repository/index say that the server serves the model's own
 // config again, and the output (text and --format json) says what verify did. What the real server
 // does here that the protocol fixture models (fixtures/verify/protocol-fixture.ts, each with the
@@ -55,7 +56,8 @@ class TritonPythonModel:
         return responses
 `;
 
-const MODELS = ['load_timeout', 'infer_timeout', 'infer_timeout_unloaded', 'sigint_load', 'sigint_infer', 'plain_reload'];
+const MODELS = ['load_timeout', 'infer_timeout', 'infer_timeout_unloaded', 'not_loaded', 'sigint_load', 'sigint_infer', 'plain_reload'];
+const NOT_LOADED = ['infer_timeout_unloaded', 'not_loaded'];
 
 let server: RealTriton | undefined;
 let url = '';
@@ -69,7 +71,7 @@ beforeAll(async () => {
     writeFileSync(join(repo, m, '1', 'model.py'), MODEL_PY);
   }
   // Every model but one is serving when verify starts.
-  server = await startRealTriton(repo, MODELS.filter((m) => m !== 'infer_timeout_unloaded').map((m) => `--load-model=${m}`));
+  server = await startRealTriton(repo, MODELS.filter((m) => !NOT_LOADED.includes(m)).map((m) => `--load-model=${m}`));
   url = server.url;
 }, 90_000);
 
@@ -171,6 +173,14 @@ describe.skipIf(!runs)('verify --runtime server puts the real tritonserver 2.51 
     expect((await fetch(`${url}/v2/models/${m}/ready`)).status).toBe(400);
     expect(await index(m)).toEqual([{ name: m, version: '1', state: 'UNLOADING' }]);
     await until(`${m} unloaded`, async () => JSON.stringify(await index(m)) === JSON.stringify([{ name: m, version: '1', state: 'UNAVAILABLE', reason: 'unloaded' }]));
+  }, 90_000);
+
+  it('a model that was not loaded, checked without a hitch: unloaded afterwards once its stub has stopped, said so', async () => {
+    const m = 'not_loaded';
+    const r = await cli(['verify', candidate(m, 'execute_sleep_s', 0), '--server', url, '--timeout', '60s', '--format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).notes).toContain(`'${m}' was unloaded afterwards (it was not loaded before)`);
+    expect(await index(m)).toEqual([{ name: m, version: '1', state: 'UNAVAILABLE', reason: 'unloaded' }]);
   }, 90_000);
 
   it('Ctrl-C during an inference (SIGINT to tritonc): exit 130, and the model is put back, said in the text output', async () => {
