@@ -93,7 +93,7 @@ while (Date.now() < inProcessUntil) {
     readSignatureSync(modelFile);
     count('onnx read');
   } catch (e) {
-    if (e?.name === 'OnnxReadError') count('onnx refused');
+    if (e?.name === 'ModelReadError') count('onnx refused');
     else findings.push(`model reader threw ${e?.name}: ${e?.message} (seed state ${seed})`);
   }
   peakRss = Math.max(peakRss, process.memoryUsage().rss);

@@ -1,8 +1,8 @@
 // `tritonc inspect MODEL.onnx [--format text|json]`: the signature tritonc reads from a model.
 import { resolve } from 'node:path';
-import { OnnxReadError } from '../onnx/errors.js';
+import { ModelReadError } from '../model-file/errors.js';
 import { readSignatureSync } from '../onnx/reader.js';
-import type { ModelSignature, TensorInfo } from '../onnx/types.js';
+import type { ModelSignature, TensorInfo } from '../model-file/signature.js';
 import { defineCommand } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
@@ -34,7 +34,7 @@ export async function runInspect(model: string, format: 'text' | 'json', io: Cli
     try {
       sig = readSignatureSync(file);
     } catch (e) {
-      if (e instanceof OnnxReadError) throw new UsageError(e.message.replace(file, displayPath(file, io.cwd)));
+      if (e instanceof ModelReadError) throw new UsageError(e.message.replace(file, displayPath(file, io.cwd)));
       const err = e as NodeJS.ErrnoException;
       throw new UsageError(err.code === 'ENOENT' ? `${model}: no such file` : `${model}: ${err.message}`);
     }
@@ -59,7 +59,7 @@ function localModelFile(path: string, given: string): string {
 async function withRemoteSignature(url: string, io: CliIO): Promise<ModelSignature> {
   let sig: ModelSignature | undefined;
   await withRepositories('inspect', [url], io, { files: true }, async (remote) => {
-    const read = await remote.complete((files) => files.signature(remote.paths[0]!));
+    const read = await remote.complete((files) => files.signature(remote.paths[0]!, 'onnx'));
     if (!read.signature) throw new UsageError(read.error ? `${url}: ${read.error.reason}` : `${url}: not an ONNX model`);
     sig = read.signature;
     return EXIT.ok;

@@ -2,7 +2,7 @@
 // is possible (with the same rules as Triton's ONNX Runtime auto-complete); the options decide
 // batching limits, scheduling, instances and acceleration. Problems are returned as data.
 import type { ModelConfig, ModelInstanceGroup, ModelOptimizationPolicy_ExecutionAccelerators_Accelerator } from '../config/model-config.js';
-import type { ModelSignature } from '../onnx/types.js';
+import type { ModelSignature } from '../model-file/signature.js';
 import { ioFromSignature, onnxShapeText, unbatchableTensors } from '../triton/io-mapping.js';
 import type { GenerateOptions } from './options.js';
 import { ONNXRUNTIME, ONNX_MODEL_FILE, platformOfBackend } from '../triton/backend-records.js';

@@ -2,7 +2,7 @@
 // in the existing file's header), generate, render with the header, and decide what writing would do.
 import { relative } from 'node:path';
 import { printConfig } from '../config/print.js';
-import type { ModelSignature } from '../onnx/types.js';
+import type { ModelSignature } from '../model-file/signature.js';
 import { generateConfig, type GenerateProblem } from './generate.js';
 import { readHeader, sameGenerated, withHeader } from './header.js';
 import type { GenerateOptions } from './options.js';
@@ -59,7 +59,7 @@ export function generateForTarget(target: GenerateTarget, run: GenerateRunOption
   const shownModel = displayPath(target.modelFile, run.cwd);
   const shownConfig = displayPath(target.configPath, run.cwd);
   const workspace = run.workspace ?? new Workspace();
-  const model = workspace.signature(target.modelFile);
+  const model = workspace.signature(target.modelFile, target.format);
   if (model.error) {
     const e = model.error;
     return { kind: 'unreadable-model', target, message: `${shownModel}: ${e.offset === null ? '' : `byte ${e.offset}: `}${e.reason}` };

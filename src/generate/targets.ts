@@ -10,8 +10,10 @@ import { ONNX_MODEL_FILE } from '../triton/backend-records.js';
 export interface GenerateTarget {
   modelDir: string;
   modelName: string;
-  /** The ONNX file to read. */
+  /** The model file to read. */
   modelFile: string;
+  /** Its format (a backend record's), which picks the reader. */
+  format: string;
   /** The artifact name inside the version directory (default_model_filename). */
   modelFileName: string;
   configPath: string;
@@ -44,7 +46,7 @@ export function findTargets(path: string, workspace = new Workspace()): TargetRe
     let modelDir = dirname(path);
     if (versionOfDirName(basename(modelDir)).version !== undefined) modelDir = dirname(modelDir);
     return {
-      targets: [{ modelDir, modelName: basename(modelDir), modelFile: path, modelFileName: basename(path), configPath: join(modelDir, 'config.pbtxt') }],
+      targets: [{ modelDir, modelName: basename(modelDir), modelFile: path, format: 'onnx', modelFileName: basename(path), configPath: join(modelDir, 'config.pbtxt') }],
     };
   }
   const own = onnxModelOf(path, workspace);
@@ -61,5 +63,5 @@ export function findTargets(path: string, workspace = new Workspace()): TargetRe
 }
 
 function targetOf(modelDir: string, model: { file: string; fileName: string }): GenerateTarget {
-  return { modelDir, modelName: basename(modelDir), modelFile: model.file, modelFileName: model.fileName, configPath: join(modelDir, 'config.pbtxt') };
+  return { modelDir, modelName: basename(modelDir), modelFile: model.file, format: 'onnx', modelFileName: model.fileName, configPath: join(modelDir, 'config.pbtxt') };
 }

@@ -1,7 +1,7 @@
 // How an unreadable model file is reported: at its byte offset (model files are binary, so the line
 // is 1 and the offset says where), with what to do about it.
 import type { Range } from '../diagnostics.js';
-import type { OnnxReadError } from '../onnx/errors.js';
+import type { ModelReadError } from '../model-file/errors.js';
 import type { MessageOf } from './rule.js';
 import { formatBytes } from './units.js';
 
@@ -25,7 +25,7 @@ export const MODEL_READ_MESSAGES = {
   notOnnx: 'not a readable ONNX model: {{reason}}; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)',
 } as const;
 
-export function modelReadReport(error: OnnxReadError): MessageOf<typeof MODEL_READ_MESSAGES> {
+export function modelReadReport(error: ModelReadError): MessageOf<typeof MODEL_READ_MESSAGES> {
   const data = { reason: error.reason, byteOffset: error.offset, kind: error.kind };
   if (error.kind === 'io') return { messageId: 'cannotRead', data };
   if (error.lfsPointer) {

@@ -5,7 +5,7 @@ import type { PathSegment } from '../diagnostics.js';
 import type { ModelConfig, ModelInput, ModelOutput } from '../config/model-config.js';
 import { onnxShapeText, shapeText, tritonDim } from '../triton/io-mapping.js';
 import { isDynamicDim } from '../onnx/signature.js';
-import type { Dim, ModelSignature, TensorInfo } from '../onnx/types.js';
+import type { Dim, ModelSignature, TensorInfo } from '../model-file/signature.js';
 
 export type Direction = 'input' | 'output';
 

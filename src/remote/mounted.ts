@@ -4,7 +4,7 @@
 // noted (`pending`), the caller fetches it (`fetchPending`, concurrent, ranged reads for models) and
 // runs again (RemoteRepositories.complete). Configs and the lock are fetched with the listing, so most
 // repositories take two passes: configs, then the models they name.
-import { OnnxReadError } from '../onnx/errors.js';
+import { ModelReadError } from '../model-file/errors.js';
 import { readSignatureFrom } from '../onnx/reader.js';
 import type { TreeEntry } from '../repo/tree.js';
 import type { PathStat } from '../util/file-identity.js';
@@ -162,13 +162,15 @@ export class MountedRepository implements FileSource {
     return { kind: 'unreadable', reason: 'not fetched yet' };
   }
 
-  signature(path: string): SignatureResult {
+  signature(path: string, format: string): SignatureResult {
+    // Only ONNX models are read from object storage (by ranges of the object); others go unread here.
+    if (format !== 'onnx') return {};
     const rel = this.relOf(path);
-    if (rel === undefined || this.kind(path) !== 'file') return { error: new OnnxReadError('io', path, null, this.kind(path) === 'dir' ? 'is a directory, not an ONNX model file' : 'no such file') };
+    if (rel === undefined || this.kind(path) !== 'file') return { error: new ModelReadError('io', path, null, this.kind(path) === 'dir' ? 'is a directory, not an ONNX model file' : 'no such file') };
     const s = this.signatures.get(rel);
     if (s) return s;
     this.wantedSignatures.add(rel);
-    return { error: new OnnxReadError('io', path, null, 'not fetched yet') };
+    return { error: new ModelReadError('io', path, null, 'not fetched yet') };
   }
 
   // ---- fetching ----
@@ -225,7 +227,7 @@ export class MountedRepository implements FileSource {
             const ask = position === lastEnd ? length : Math.min(length, Math.max(need, JUMP_READ_BYTES));
             lastEnd = position + ask;
             const got = await this.callOrMissing('read', url, (signal) => this.store.read(key, position, ask, signal), (b) => b.byteLength);
-            if (got === undefined) throw new OnnxReadError('io', path, position, 'the object went away while it was being read');
+            if (got === undefined) throw new ModelReadError('io', path, position, 'the object went away while it was being read');
             buffer.set(got.subarray(0, ask), offset);
             return Math.min(got.byteLength, ask);
           },
@@ -240,7 +242,7 @@ export class MountedRepository implements FileSource {
       );
       return { signature };
     } catch (e) {
-      if (e instanceof OnnxReadError) return { error: e };
+      if (e instanceof ModelReadError) return { error: e };
       throw e;
     }
   }

@@ -2,14 +2,14 @@
 // (./backends): the one place that dispatches on it. The effective config (resolve, lint's
 // model facts) and the completed config other models see (an ensemble's steps) both ask here.
 import type { ModelConfig } from '../config/model-config.js';
-import type { OnnxReadError } from '../onnx/errors.js';
-import type { ModelSignature } from '../onnx/types.js';
+import type { ModelReadError } from '../model-file/errors.js';
+import type { ModelSignature } from '../model-file/signature.js';
 import { backendRecord, type BackendRecord, type Completion, type CompletionOptions } from './backend-records.js';
 
 /** The model's files as the backend would read them, asked only when its record needs them. */
 export interface AutoCompleteInputs {
   /** The model file the backend reads, for the version Triton loads: its signature, or why there is none. */
-  modelFile(): { path?: string; expected?: string; signature?: ModelSignature; error?: OnnxReadError };
+  modelFile(): { path?: string; expected?: string; signature?: ModelSignature; error?: ModelReadError };
   /** The texts of the model's script named `file` (a Python model's model.py) where the backend looks for it. */
   scriptTexts(file: string): string[];
 }
@@ -22,7 +22,7 @@ export type AutoCompleteOutcome =
   /** The backend reads a model file that is not there. */
   | { kind: 'no-model-file'; record: BackendRecord; expected?: string }
   /** The model file is there but cannot be read. */
-  | { kind: 'unreadable-model'; record: BackendRecord; modelFile: string; error: OnnxReadError }
+  | { kind: 'unreadable-model'; record: BackendRecord; modelFile: string; error: ModelReadError }
   /** The backend fills nothing in. */
   | { kind: 'none'; record: BackendRecord }
   /** The model's script completes it, or not (`defines`); tritonc does not run it. */

@@ -16,8 +16,8 @@ import { hasErrors, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import { instanceGroupProblem, normalizeInstanceGroup, normalizeModelConfig } from './normalize.js';
 import { loadSchema } from '../config/schema.js';
-import type { OnnxReadError } from '../onnx/errors.js';
-import type { ModelSignature } from '../onnx/types.js';
+import type { ModelReadError } from '../model-file/errors.js';
+import type { ModelSignature } from '../model-file/signature.js';
 import { selectVersions, type ModelDir } from '../repo/model-dir.js';
 import { inSchemaOrder } from './field-order.js';
 import { locateModelFile } from './model-file.js';
@@ -38,7 +38,8 @@ export interface ModelSource {
   /** A config file read and parsed, or why it cannot be read. */
   readConfig(file: string): ConfigDocument | { file: string; message: string };
   /** The signature of the ONNX model at `path`, or why it cannot be read. */
-  signatureAt(path: string): { signature?: ModelSignature; error?: OnnxReadError };
+  /** The signature of the model file at `path`, read as `format` (its backend record's). */
+  signatureAt(path: string, format: string): { signature?: ModelSignature; error?: ModelReadError };
   /** The model's version directories and files are provisioned elsewhere (configs-only): unknown, not missing. */
   filesElsewhere?(): boolean;
   /**
@@ -76,7 +77,7 @@ export interface ResolveOptions extends OnnxAutoCompleteOptions {
 export type ResolveFailure =
   | { kind: 'io'; file: string; message: string }
   | { kind: 'syntax'; file: string; diagnostics: Diagnostic[] }
-  /** `message` is OnnxReadError's (file, byte offset, reason); `reason` is the reason alone. */
+  /** `message` is ModelReadError's (file, byte offset, reason); `reason` is the reason alone. */
   | { kind: 'onnx'; file: string; offset: number | null; message: string; reason: string };
 
 export interface ResolveResult {
@@ -244,7 +245,7 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
       modelFile: () => {
         const located = chosen ? locateModelFile(dir, config, (p) => model.kind(p)) : undefined;
         modelFile = located?.path ?? located?.expected;
-        return located?.path ? { path: located.path, ...model.signatureAt(located.path) } : { ...(modelFile ? { expected: modelFile } : {}) };
+        return located?.path ? { path: located.path, ...model.signatureAt(located.path, located.format) } : { ...(modelFile ? { expected: modelFile } : {}) };
       },
       scriptTexts: () => [],
     }, options);

@@ -19,7 +19,8 @@ import { placementOf, type ModelSummary } from './model-summary.js';
 import { locateModelFile, type ModelFile } from '../triton/model-file.js';
 import { Memo, Memos } from '../util/memo.js';
 import { Sources, type FileSource, type SignatureResult } from './sources.js';
-import type { ModelSignature } from '../onnx/types.js';
+import type { ModelSignature } from '../model-file/signature.js';
+import { formatOfSignature } from '../model-file/readers.js';
 import { ownFileProblem } from '../util/own-file.js';
 import { LOCK_FILE_NAME, LockError, parseLock, signatureFromLock, type Lock } from './lock.js';
 import { isEnsemble } from '../triton/backend-records.js';
@@ -203,8 +204,9 @@ export class Workspace {
     return { file, message: `cannot read: ${read.kind === 'missing' ? 'no such file' : read.reason}` };
   }
 
-  signature(path: string): SignatureResult {
-    return this.sources.signature(path);
+  /** The signature of the model file at `path`, read as `format` (the backend record's format of it). */
+  signature(path: string, format: string): SignatureResult {
+    return this.sources.signature(path, format);
   }
 
   model(dir: string, name = basename(dir)): ModelFacts {
@@ -243,8 +245,8 @@ export class Workspace {
     const config = doc === undefined ? {} : 'value' in doc && !hasErrors(doc.diagnostics) ? doc.value : undefined;
     if (!config) return { model: isModel };
     const located = model.modelFile(config);
-    const onnx = located.format === 'onnx' && located.path ? this.signature(located.path).signature?.initializers.bytes : undefined;
-    const bytes = weightBytes(config, onnx, onnx === undefined && located.path ? this.sources.size(located.path) : undefined);
+    const read = located.path ? this.signature(located.path, located.format).signature?.initializers.bytes : undefined;
+    const bytes = weightBytes(config, read, read === undefined && located.path ? this.sources.size(located.path) : undefined);
     const steps = isEnsemble(config) ? (config.ensemble_scheduling?.step ?? []).flatMap((st) => (st.model_name ? [st.model_name] : [])) : undefined;
     return { model: isModel, placement: placementOf(config), ...(bytes !== undefined ? { weightBytes: bytes } : {}), ...(steps ? { steps } : {}) };
   }
@@ -325,8 +327,10 @@ export class Workspace {
       for (const v of Object.values(model.versions)) {
         const path = join(repo, name, v.file);
         const kind = this.sources.kind(path);
-        const absent = kind === undefined || (kind === 'file' && v.signature !== undefined && this.sources.signature(path).error?.lfsPointer !== undefined);
-        if (absent) standIns.set(path, { ...(v.signature ? { signature: signatureFromLock(v.signature, path) } : {}), size: v.size });
+        const locked = v.signature ? signatureFromLock(v.signature, path) : undefined;
+        const format = locked && formatOfSignature(locked);
+        const absent = kind === undefined || (kind === 'file' && format !== undefined && this.sources.signature(path, format).error?.lfsPointer !== undefined);
+        if (absent) standIns.set(path, { ...(locked ? { signature: locked } : {}), size: v.size });
       }
     }
     this.standIns.set(repo, [...standIns.keys()]);
@@ -455,7 +459,7 @@ class RunModel implements ModelFacts, ModelSource {
 
   signature(): ModelSignature | undefined {
     const f = this.modelFile();
-    return f.format === 'onnx' && f.path ? this.ws.signature(f.path).signature : undefined;
+    return f.path ? this.ws.signature(f.path, f.format).signature : undefined;
   }
 
   completed(): CompletedConfig {
@@ -465,7 +469,7 @@ class RunModel implements ModelFacts, ModelSource {
       autofill: (c) => this.autofill(c),
       modelFile: () => {
         const f = this.modelFile(this.config ?? {});
-        return f.path ? { path: f.path, ...this.ws.signature(f.path) } : { ...(f.expected ? { expected: f.expected } : {}) };
+        return f.path ? { path: f.path, ...this.ws.signature(f.path, f.format) } : { ...(f.expected ? { expected: f.expected } : {}) };
       },
       // Where the backend looks for its script: the version directories, and the model directory (older layouts).
       scriptTexts: (file) => [...this.layout().versionDirs.map((v) => join(v.path, file)), join(this.dir, file)].flatMap((p) => {
@@ -503,8 +507,8 @@ class RunModel implements ModelFacts, ModelSource {
     return this.ws.config(file);
   }
 
-  signatureAt(path: string): SignatureResult {
-    return this.ws.signature(path);
+  signatureAt(path: string, format: string): SignatureResult {
+    return this.ws.signature(path, format);
   }
 
   stepDecoupled(modelName: string): boolean | undefined {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { lintSync } from '../../src/lint/engine.js';
 import { ruleById } from '../../src/lint/rules/index.js';
 import { modelReadReport } from '../../src/lint/model-read.js';
-import { OnnxReadError } from '../../src/onnx/errors.js';
+import { ModelReadError } from '../../src/model-file/errors.js';
 import { CLASSIFIER, CLASSIFIER_CONFIG, lintModel, writeRepo } from '../lint/harness.js';
 import { findingsOf, testRule } from '../support/rule-tester.js';
 
@@ -58,7 +58,7 @@ describe(`${ID}: the reader's reason`, () => {
     expect(found.map((d) => ({ messageId: d.messageId, data: d.data }))).toEqual([{ messageId: 'cannotRead', data: expect.objectContaining({ kind: 'io', reason: expect.stringContaining('not a regular file') }) }]);
   });
   it('a reader failure without an offset (a reader bug caught by the workspace)', () => {
-    expect(modelReadReport(new OnnxReadError('format', 'm/1/model.onnx', null, 'boom'))).toEqual({ messageId: 'notOnnx', data: { reason: 'boom', byteOffset: null, kind: 'format' } });
+    expect(modelReadReport(new ModelReadError('format', 'm/1/model.onnx', null, 'boom'))).toEqual({ messageId: 'notOnnx', data: { reason: 'boom', byteOffset: null, kind: 'format' } });
   });
 });
 

@@ -2,7 +2,7 @@
 // tree of the paths given, their texts, their sizes and the signatures of the ONNX models among them
 // (read by the real reader from their bytes). Rule tests lint it without touching the disk.
 import { dirname, join } from 'node:path';
-import { OnnxReadError } from '../../src/onnx/errors.js';
+import { ModelReadError } from '../../src/model-file/errors.js';
 import { readSignatureOfBytes } from '../../src/onnx/reader.js';
 import type { FileSource, SignatureResult } from '../../src/workspace/sources.js';
 import type { TreeEntry } from '../../src/repo/tree.js';
@@ -54,12 +54,12 @@ export function memoryFiles(root: string, tree: MemoryTree): FileSource {
       let read = signatures.get(path);
       if (read) return read;
       const content = files.get(path);
-      if (content === undefined) read = { error: new OnnxReadError('io', path, null, dirs.has(path) ? 'is a directory, not an ONNX model file' : 'no such file') };
+      if (content === undefined) read = { error: new ModelReadError('io', path, null, dirs.has(path) ? 'is a directory, not an ONNX model file' : 'no such file') };
       else {
         try {
           read = { signature: readSignatureOfBytes(path, typeof content === 'string' ? Buffer.from(content) : content) };
         } catch (e) {
-          read = { error: e instanceof OnnxReadError ? e : new OnnxReadError('format', path, null, (e as Error).message) };
+          read = { error: e instanceof ModelReadError ? e : new ModelReadError('format', path, null, (e as Error).message) };
         }
       }
       signatures.set(path, read);

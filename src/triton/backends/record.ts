@@ -3,7 +3,7 @@
 // this, which file does it open, what does it fill in" asks the records (src/triton/backend-records.ts
 // looks them up); adding a backend is one file here and a line in ./index.ts.
 import type { ModelConfig } from '../../config/model-config.js';
-import type { ModelSignature } from '../../onnx/types.js';
+import type { ModelSignature } from '../../model-file/signature.js';
 import type { ResolveProblem, ResolveStep } from '../changes.js';
 
 export interface PlatformRecord {
@@ -16,7 +16,7 @@ export interface PlatformRecord {
    * (core's auto-fill writes it, except for LibTorch, whose backend defaults to model.pt itself).
    */
   readonly defaultModelFile: string;
-  /** What kind of file it is, for the readers and size estimates that know one. */
+  /** What kind of file it is: picks its reader (src/model-file/readers.ts), where tritonc has one. */
   readonly format: ModelFormat;
   /**
    * A directory at the model file's path holds the model under this name (with its external data
@@ -26,7 +26,7 @@ export interface PlatformRecord {
 }
 
 /** The kind of a backend's model file; 'none' for models without one (Python's model.py is code). */
-export type ModelFormat = 'onnx' | 'tensorrt' | 'pytorch' | 'other' | 'none';
+export type ModelFormat = 'onnx' | 'openvino' | 'pytorch' | 'tensorflow' | 'tensorrt' | 'other' | 'none';
 
 /** What a backend's auto-complete did to a config: the config after it, its steps, and why it failed the load. */
 export interface Completion {
@@ -47,11 +47,12 @@ export interface CompletionOptions {
  * does not read; resolve says so as pending.
  */
 export type AutoComplete =
-  /** Completes the config from its model file's signature (inputs, outputs, max_batch_size). */
+  /**
+   * Completes the config from its model file's signature (inputs, outputs, max_batch_size), read by
+   * the reader of the file's format (the workspace reads and keeps it).
+   */
   | {
       readonly from: 'model';
-      /** The reader of its model file (the workspace reads and keeps the signature). */
-      readonly reader: 'onnx';
       /** The config settings under which the backend does not complete it. */
       skipped(config: ModelConfig): boolean;
       /** Why it did not, as the backend logs it. */

@@ -5,7 +5,7 @@
 // finding on its own token.
 import { quoteString } from '../../../pbtxt/scalars.js';
 import type { ModelConfig } from '../../../config/model-config.js';
-import type { TensorInfo } from '../../../onnx/types.js';
+import type { TensorInfo } from '../../../model-file/signature.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { configTensors, dimsText, maxBatchSize, tritonShape, validatedSides } from '../../tensors.js';

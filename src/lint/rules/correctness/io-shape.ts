@@ -5,7 +5,7 @@
 // inputs need model shape [-1]; optional inputs need max_batch_size 0. Two cases have their own, more
 // specific rules and are left to them while they are on: a fixed model batch dim (missing-dynamic-axis)
 // and dims that repeat the batch axis (batch-dim-in-dims).
-import type { TensorInfo } from '../../../onnx/types.js';
+import type { TensorInfo } from '../../../model-file/signature.js';
 import { isDynamicDim } from '../../../onnx/signature.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import {

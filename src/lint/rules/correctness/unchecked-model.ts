@@ -1,7 +1,8 @@
-// Which checks against the model did not run, said once per model: tritonc reads ONNX models only
-// (a TensorRT engine, a TorchScript file or a Python model.py is the backend's to read at load), and
+// Which checks against the model did not run, said once per model: tritonc reads the formats
+// src/model-file/readers.ts has a reader for (a TensorRT engine is the backend's to read at load), and
 // with --configs-only a model file that is neither in the checkout nor in tritonc.lock.json cannot be
 // read at all. Silence would read as "checked".
+import { hasReader } from '../../../model-file/readers.js';
 import { modelFormat } from '../../../triton/model-file.js';
 import { defineModelRule } from '../../rule.js';
 import { isEnsemble, ONNX_MODEL_FILE } from '../../../triton/backend-records.js';
@@ -45,7 +46,7 @@ export const uncheckedModel = defineModelRule({
     if (filled.problem || !backend) return;
     const at = config.backend !== undefined ? ['backend'] : config.platform !== undefined ? ['platform'] : [];
     const checks = ctx.modelChecks.join(', ');
-    if (modelFormat(filled.config) === 'onnx') {
+    if (hasReader(modelFormat(filled.config))) {
       // Read, or missing or unreadable where that is an error (version-dirs, model-unreadable say so).
       if (ctx.signature || !ctx.model.filesElsewhere()) return;
       // An LFS pointer under --configs-only: model-unreadable's note says it.

@@ -1,5 +1,10 @@
-// The signature tritonc reads from a model.onnx: what `tritonc inspect` prints and what `generate`
-// and the model-aware lint rules consume. Field names follow the CLI contract in docs/architecture.md.
+// The signature tritonc reads from a model file, whatever its format (ONNX, OpenVINO IR, TorchScript,
+// a SavedModel): what `tritonc inspect` prints and what `generate` and the model-aware lint rules
+// consume. ONNX gave it its shape; other readers fill the ONNX-only parts (opsets, IR version,
+// overridable initializers) empty. Field names follow the CLI contract in docs/architecture.md.
+
+/** Which reader read it: the kind of file, finer than a backend's format (PyTorch has two). */
+export type SignatureFormat = 'onnx' | 'openvino' | 'torchscript' | 'pt2' | 'savedmodel';
 
 /**
  * What kind of value a graph input/output carries (ONNX TypeProto's `value` oneof).
@@ -15,8 +20,9 @@ export interface TensorInfo {
   name: string;
   kind: ValueKind;
   /**
-   * ONNX element type name ('FLOAT', ...). For sequence/optional it is the element type of the
-   * innermost tensor, for map the value's; null when there is none or the number is not a known type.
+   * The element type as the model file names it (ONNX 'FLOAT', OpenVINO 'f32', ...). For an ONNX
+   * sequence/optional it is the element type of the innermost tensor, for a map the value's; null
+   * when there is none or the number is not a known type.
    */
   elemType: string | null;
   /** Triton data type ('TYPE_FP32', ...) for a tensor whose element type Triton supports, else null. */
@@ -26,6 +32,11 @@ export interface TensorInfo {
    * Always null for sequence, map, optional, opaque and unknown.
    */
   shape: Dim[] | null;
+  /**
+   * False when the file does not record the element type at all (a TorchScript argument is a
+   * Tensor of any type): there is nothing to check the config's data_type against. Default true.
+   */
+  typed?: boolean;
 }
 
 export interface OpsetImport {
@@ -52,12 +63,16 @@ export interface InitializerSummary {
 export interface ModelSignature {
   /** The path the caller passed. */
   path: string;
+  /** The reader that read it (absent in signatures kept before there was more than one: ONNX). */
+  format?: SignatureFormat;
+  /** ONNX's IR version; 0 for other formats. */
   irVersion: number;
   producer: { name: string; version: string };
   opsets: OpsetImport[];
   /** Graph inputs that are not initializers (what ONNX Runtime and Triton call the model's inputs). */
   inputs: TensorInfo[];
   outputs: TensorInfo[];
+  /** The weights (ONNX initializers; an OpenVINO IR's .bin; a TorchScript archive's data). */
   initializers: InitializerSummary;
   /** Triton's "can support batching": every input and output is a tensor of rank >= 1 with a dynamic first dim. */
   batchable: boolean;
@@ -67,6 +82,9 @@ export interface ModelSignature {
   overridableInitializers: TensorInfo[];
   /** True when no initializer keeps its data in an external file. */
   weightsInline: boolean;
-  /** Distinct external data locations, as written in the model (relative to the model's directory). */
+  /**
+   * Distinct external data locations, as written in the model (relative to the model's directory):
+   * the other files the signature depends on (an OpenVINO IR's .bin).
+   */
   externalDataFiles: string[];
 }
