@@ -12,6 +12,8 @@ export interface AutoCompleteInputs {
   modelFile(): { path?: string; expected?: string; signature?: ModelSignature; error?: ModelReadError };
   /** The texts of the model's script named `file` (a Python model's model.py) where the backend looks for it. */
   scriptTexts(file: string): string[];
+  /** The script named `file` the backend runs for the version Triton loads (<version>/<file>), where known. */
+  script?(file: string): { path: string; text: string } | undefined;
 }
 
 export type AutoCompleteOutcome =
@@ -40,8 +42,13 @@ export function backendAutoComplete(config: ModelConfig, inputs: AutoCompleteInp
       return { kind: 'none', record };
     case 'config':
       return { kind: 'completed', record, completion: how.complete(config) };
-    case 'script':
-      return { kind: 'script', record, defines: inputs.scriptTexts(config.default_model_filename || record.defaultModelFile || '').some((text) => how.defines(text)) };
+    case 'script': {
+      const file = config.default_model_filename || record.defaultModelFile || '';
+      const script = inputs.script?.(file);
+      if (!script) return { kind: 'script', record, defines: inputs.scriptTexts(file).some((text) => how.defines(text)) };
+      const facts = options.runScript ? options.runScript(script.path, config) : how.read(script.text);
+      return { kind: 'completed', record, completion: how.complete(config, facts, options.runScript ? 'run' : 'read'), modelFile: script.path };
+    }
     case 'model': {
       if (how.skipped(config)) return { kind: 'skipped', record };
       const file = inputs.modelFile();

@@ -37,9 +37,10 @@ export interface ModelSource {
   autofill(config: ModelConfig): AutofillResult;
   /** A config file read and parsed, or why it cannot be read. */
   readConfig(file: string): ConfigDocument | { file: string; message: string };
-  /** The signature of the ONNX model at `path`, or why it cannot be read. */
   /** The signature of the model file at `path`, read as `format` (its backend record's). */
   signatureAt(path: string, format: string): { signature?: ModelSignature; error?: ModelReadError };
+  /** The text of a file (a Python model's model.py), or undefined when it cannot be read. */
+  textAt?(path: string): string | undefined;
   /** The model's version directories and files are provisioned elsewhere (configs-only): unknown, not missing. */
   filesElsewhere?(): boolean;
   /**
@@ -248,6 +249,12 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
         return located?.path ? { path: located.path, ...model.signatureAt(located.path, located.format) } : { ...(modelFile ? { expected: modelFile } : {}) };
       },
       scriptTexts: () => [],
+      script: (file) => {
+        if (!chosen) return undefined;
+        const path = join(chosen.path, file);
+        const text = model.textAt?.(path);
+        return text === undefined ? undefined : { path, text };
+      },
     }, options);
     const title = outcome.record?.title ?? backend;
     switch (outcome.kind) {
@@ -261,11 +268,14 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
         return unreadable({ kind: 'onnx', file: e.file, offset: e.offset, message: e.message, reason: e.reason }, { configFile, version, modelFile });
       }
       case 'completed': {
-        if (outcome.modelFile) steps.push(step('autocomplete', 'note', [], `read the model's inputs and outputs from ${outcome.modelFile}`));
+        const script = outcome.record.autoComplete?.from === 'script';
+        if (outcome.modelFile) steps.push(step('autocomplete', 'note', [], script ? `the ${title} backend runs auto_complete_config in ${outcome.modelFile}` : `read the model's inputs and outputs from ${outcome.modelFile}`));
+        if (script) modelFile = outcome.modelFile;
         const completed = outcome.completion;
         append(steps, completed.steps);
         config = completed.config;
         if (completed.problems[0]) return refused(completed.problems[0], { version, ...(modelFile ? { modelFile } : {}) });
+        if (completed.unknown) pending.push(completed.unknown);
         const renormalized = normalizeModelConfig(config, 'after auto-complete');
         append(steps, renormalized.steps);
         config = renormalized.config;

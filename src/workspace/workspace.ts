@@ -9,7 +9,7 @@ import type { InputProblem } from '../diagnostics.js';
 import { hasErrors, parseConfig, valueDocument, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import { readAutofillListing } from '../repo/autofill-listing.js';
-import { listModelDirs, looksLikeModelDir, scanModelDir, type ModelDir } from '../repo/model-dir.js';
+import { listModelDirs, looksLikeModelDir, scanModelDir, selectVersions, type ModelDir } from '../repo/model-dir.js';
 import type { Tree } from '../repo/tree.js';
 import { autofillBackendFields, autofillReadsFiles, type AutofillListing, type AutofillResult } from '../triton/autofill.js';
 import { effectiveConfig, type ModelSource, type ResolveOptions, type ResolveResult } from '../triton/effective-config.js';
@@ -476,6 +476,13 @@ class RunModel implements ModelFacts, ModelSource {
         const read = this.ws.sources.text(p);
         return read.kind === 'text' ? [read.text] : [];
       }),
+      // The script the backend runs: <version Triton loads>/<file>.
+      script: (file) => {
+        const chosen = selectVersions(this.autofill(this.config ?? {}).config.version_policy, this.layout().versionDirs).at(-1);
+        const path = chosen ? join(chosen.path, file) : undefined;
+        const text = path ? this.textAt(path) : undefined;
+        return path && text !== undefined ? { path, text } : undefined;
+      },
     }, this.ws.servedAs(dirname(this.dir))));
   }
 
@@ -509,6 +516,11 @@ class RunModel implements ModelFacts, ModelSource {
 
   signatureAt(path: string, format: string): SignatureResult {
     return this.ws.signature(path, format);
+  }
+
+  textAt(path: string): string | undefined {
+    const read = this.ws.sources.text(path);
+    return read.kind === 'text' ? read.text : undefined;
   }
 
   stepDecoupled(modelName: string): boolean | undefined {

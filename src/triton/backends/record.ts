@@ -4,6 +4,7 @@
 // looks them up); adding a backend is one file here and a line in ./index.ts.
 import type { ModelConfig } from '../../config/model-config.js';
 import type { ModelSignature } from '../../model-file/signature.js';
+import type { ScriptFacts } from '../../python-model/auto-complete-config.js';
 import type { ResolveProblem, ResolveStep } from '../changes.js';
 
 export interface PlatformRecord {
@@ -33,12 +34,20 @@ export interface Completion {
   config: ModelConfig;
   steps: ResolveStep[];
   problems: ResolveProblem[];
+  /** What of the completion is not known (a script read up to a line it cannot follow), in a sentence. */
+  unknown?: string;
 }
 
 /** Options the server's flags give auto-complete (--backend-config). */
 export interface CompletionOptions {
   /** The ONNX Runtime backend's default-max-batch-size. */
   defaultMaxBatchSize?: number;
+  /**
+   * Runs a model's script (a Python model's auto_complete_config) instead of reading it: given the
+   * script's path and the config the backend hands it, what it did. Only where the user asked
+   * (`--run-python-autocomplete`); without it nothing runs.
+   */
+  runScript?: (scriptPath: string, config: ModelConfig) => ScriptFacts;
 }
 
 /**
@@ -64,10 +73,17 @@ export type AutoComplete =
   /** Completes the config from the config alone (fixed inputs and outputs). */
   | { readonly from: 'config'; complete(config: ModelConfig): Completion }
   /**
-   * The model's own script may complete it (a Python model's auto_complete_config): tritonc does not
-   * run it; `defines` tells from the script's text whether it does.
+   * The model's own script completes it (a Python model's auto_complete_config): `defines` tells from
+   * the script's text whether it does, `read` what it does as far as it can be read without running it
+   * (src/python-model), and `complete` what that does to the config (or a run's facts, where the user
+   * asked for one: CompletionOptions.runScript).
    */
-  | { readonly from: 'script'; defines(scriptText: string): boolean };
+  | {
+      readonly from: 'script';
+      defines(scriptText: string): boolean;
+      read(scriptText: string): ScriptFacts;
+      complete(config: ModelConfig, facts: ScriptFacts, how: 'read' | 'run'): Completion;
+    };
 
 export interface BackendRecord {
   /** The backend name, as config.pbtxt writes it (core constants.h k*Backend, or the backend's repository). */
