@@ -51,6 +51,8 @@ export interface ScriptFacts {
   defines: boolean;
   /** Where the function is defined. */
   at?: Where;
+  /** The name of its parameter that holds the config. */
+  parameter?: string;
   /** The helper calls it makes, in order, up to `unknown`. */
   calls: ScriptCall[];
   /** What it returns: the config it was given, or something else (no return, None, another value). */
@@ -209,6 +211,7 @@ export function readAutoCompleteConfig(text: string): ScriptFacts {
   }
   const configName = params[kind === 'class' ? 1 : 0];
   if (configName === undefined) return { ...facts, unknown: { ...facts.at, reason: 'auto_complete_config takes no parameter for the config' } };
+  facts.parameter = configName;
   p = close + 1;
   if (tokens[p]?.text === '->') p = skipTo(tokens, p + 1, (t) => t.text === ':');
   if (tokens[p]?.text !== ':') return { ...facts, unknown: { ...facts.at, reason: tokErr?.reason ?? 'the definition of auto_complete_config cannot be read' } };
