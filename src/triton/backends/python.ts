@@ -23,7 +23,9 @@ export const PYTHON: BackendRecord = {
         config: r.config,
         steps: r.steps,
         problems: r.problems,
-        ...(r.unknown ? { unknown: `what auto_complete_config does from model.py line ${r.unknown.line} on (${r.unknown.reason}), which tritonc does not follow` } : {}),
+        ...(r.unknown
+          ? { unknown: how === 'run' ? `what auto_complete_config does: the run could not tell (${r.unknown.reason})` : `what auto_complete_config does from model.py line ${r.unknown.line} on (${r.unknown.reason}), which tritonc does not follow` }
+          : {}),
       };
     },
   },
