@@ -307,6 +307,7 @@ class Runner {
       const end = skipTo(this.tokens, k, (t) => t.kind === 'newline' || t.text === ';');
       this.simple(k, end);
       const t = this.tokens[end]!;
+      if (t.kind === 'end') this.stop(t, 'the end of model.py');
       if (t.text === ';' && this.tokens[end + 1]?.kind !== 'newline') {
         k = end + 1;
         continue;

@@ -163,7 +163,8 @@ export function tokenize(text: string): Tokens {
       }
       newline(end);
       i = end;
-      atLineStart = true;
+      // Inside brackets the next line continues this one: its indentation does not count.
+      atLineStart = brackets.length === 0;
       continue;
     }
     if (c === 32 || c === 9 || c === 12) {

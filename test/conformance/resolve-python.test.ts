@@ -4,7 +4,7 @@
 // model.py's auto_complete_config without running it: the 17 refusals give Triton's message (the
 // expected text is a grep pattern: `\[` is `[`), the 13 models that load equal one of Triton's expected
 // configs, and lint's python-autocomplete reports each refusal and stays quiet on the rest.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/document.js';
@@ -13,32 +13,8 @@ import { toProtoJson } from '../../src/config/proto-json.js';
 import { loadSchema } from '../../src/config/schema.js';
 import { resolveModelDir } from '../../src/workspace/index.js';
 import { lintSync } from '../../src/lint/engine.js';
-import { CORPUS_DIR } from '../support/corpus.js';
+import { deployCase, L0 } from '../support/python-cases.js';
 import { tempDir } from '../support/temp.js';
-
-const L0 = `${CORPUS_DIR}triton-inference-server__server/qa/L0_model_config/`;
-const FIXTURES = join(import.meta.dirname, '../../fixtures/models/python');
-
-/** The model.py test.sh copies into each case (qa/python_models/auto_complete for the ones without their own). */
-export function modelPyOf(suite: string, rel: string): string {
-  const own = join(FIXTURES, 'L0_model_config', suite, 'python', rel, 'model.py');
-  return existsSync(own) ? own : join(FIXTURES, 'auto_complete', 'model.py');
-}
-
-/** The case as test.sh deploys it: a model directory, or (no config.pbtxt) a repository of its directories. */
-export function deployCase(suite: string, name: string, repo: string): string[] {
-  const src = join(L0, suite, 'python', name);
-  const models = existsSync(join(src, 'config.pbtxt')) ? [name] : readdirSync(src).map((d) => `${name}/${d}`);
-  const dirs: string[] = [];
-  for (const rel of models) {
-    const dir = join(repo, rel.split('/').at(-1)!);
-    mkdirSync(join(dir, '1'), { recursive: true });
-    if (existsSync(join(L0, suite, 'python', rel, 'config.pbtxt'))) copyFileSync(join(L0, suite, 'python', rel, 'config.pbtxt'), join(dir, 'config.pbtxt'));
-    copyFileSync(modelPyOf(suite, rel), join(dir, '1', 'model.py'));
-    dirs.push(dir);
-  }
-  return dirs;
-}
 
 const caseNames = (suite: string): string[] => readdirSync(join(L0, suite, 'python')).sort();
 const expectedOf = (dir: string): string[] => readdirSync(dir).filter((f) => /^expected(\.\d+)?$/.test(f)).map((f) => readFileSync(join(dir, f), 'utf8').trim());
