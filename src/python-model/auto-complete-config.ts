@@ -175,6 +175,13 @@ function read(text: string): ScriptFacts {
     bases = inner.length > 0 && !(inner.length === 1 && inner[0]!.text === 'object');
     i = close + 1;
   }
+  // A body on the header's line (class TritonPythonModel: pass): simple statements, no def.
+  if (tokens[i]?.text === ':' && tokens[i + 1]?.kind !== 'newline') {
+    const end = lineEnd(tokens, i + 1);
+    if (tokens.slice(i + 1, end).some((t) => t.text === 'auto_complete_config')) return { ...facts, unknown: { ...endAt(tokens[classAt]), reason: 'auto_complete_config is assigned, not defined with def' } };
+    if (bases) return { ...facts, unknown: { ...endAt(tokens[classAt]), reason: 'TritonPythonModel has base classes, which may define auto_complete_config' } };
+    return tokErr ? { ...facts, unknown: tokErr } : facts;
+  }
   if (tokens[i]?.text !== ':' || tokens[i + 1]?.kind !== 'newline' || tokens[i + 2]?.kind !== 'indent') {
     return { ...facts, unknown: { ...endAt(tokens[classAt]), reason: tokErr?.reason ?? 'the class TritonPythonModel is not written as a block the reader follows' } };
   }
