@@ -206,7 +206,7 @@ ensemble_scheduling {
   it("resolve of a model.py whose auto_complete_config completes the config: read without running it, equal to what the server fills", async () => {
     const { cli } = await import('../support/cli.js');
     expect((await post('/v2/repository/models/auto/load')).status).toBe(200);
-    const served = await (await fetch(`${url}/v2/models/auto/config`)).json();
+    const served = (await (await fetch(`${url}/v2/models/auto/config`)).json()) as { max_batch_size: number; input: { name: string }[]; output: { name: string }[] };
     expect([served.max_batch_size, served.input.map((t: { name: string }) => t.name), served.output.map((t: { name: string }) => t.name)]).toEqual([8, ['INPUT0'], ['OUTPUT0']]);
     const r = await cli(['resolve', join(repo, 'auto'), '--format', 'json', '--gpus', '0']);
     expect(r.code, r.stderr).toBe(0);
