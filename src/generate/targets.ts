@@ -3,9 +3,9 @@
 // default_model_filename (model.onnx), which may be a directory holding model.onnx (ORT's ModelState::LoadModel).
 import { basename, dirname, join } from 'node:path';
 import type { ModelConfig } from '../config/model-config.js';
-import { versionOfDirName } from '../repo/model-dir.js';
+import { selectVersions, versionOfDirName } from '../repo/model-dir.js';
 import { Workspace } from '../workspace/workspace.js';
-import { ONNX_MODEL_FILE } from '../triton/backend-records.js';
+import { ONNX_MODEL_FILE, PYTHON } from '../triton/backend-records.js';
 
 export interface GenerateTarget {
   modelDir: string;
@@ -51,10 +51,14 @@ export function findTargets(path: string, workspace = new Workspace()): TargetRe
   }
   const own = onnxModelOf(path, workspace);
   if (own) return { targets: [targetOf(path, own)] };
+  const script = pythonModelOf(path, workspace);
+  if (script) return { targets: [targetOf(path, script, 'python-script')] };
   const targets: GenerateTarget[] = [];
   for (const dir of workspace.modelDirs(path)) {
     const model = onnxModelOf(dir, workspace);
+    const py = model ? undefined : pythonModelOf(dir, workspace);
     if (model) targets.push(targetOf(dir, model));
+    else if (py) targets.push(targetOf(dir, py, 'python-script'));
   }
   if (targets.length) return { targets };
   return {
@@ -62,6 +66,24 @@ export function findTargets(path: string, workspace = new Workspace()): TargetRe
   };
 }
 
-function targetOf(modelDir: string, model: { file: string; fileName: string }): GenerateTarget {
-  return { modelDir, modelName: basename(modelDir), modelFile: model.file, format: 'onnx', modelFileName: model.fileName, configPath: join(modelDir, 'config.pbtxt') };
+function targetOf(modelDir: string, model: { file: string; fileName: string }, format = 'onnx'): GenerateTarget {
+  return { modelDir, modelName: basename(modelDir), modelFile: model.file, format, modelFileName: model.fileName, configPath: join(modelDir, 'config.pbtxt') };
+}
+
+/**
+ * The model.py Triton's Python backend would run for this directory (format 'python-script'): where
+ * the config on disk, or core's auto-fill without one, picks the Python backend.
+ */
+export function pythonModelOf(modelDir: string, workspace = new Workspace()): { file: string; fileName: string } | undefined {
+  const model = workspace.model(modelDir);
+  const configPath = model.layout().configPath;
+  const read = configPath ? workspace.config(configPath) : undefined;
+  const written: ModelConfig = read && 'value' in read && !read.diagnostics.length ? read.value : {};
+  const config = model.autofill(written).config;
+  if (config.backend !== PYTHON.name) return undefined;
+  // The version Triton loads (python_backend src/stub_launcher.cc: <model>/<version>/<default_model_filename|model.py>).
+  const version = selectVersions(config.version_policy, model.layout().versionDirs).at(-1);
+  const fileName = config.default_model_filename || PYTHON.defaultModelFile!;
+  const file = version ? join(version.path, fileName) : undefined;
+  return file && workspace.tree.kind(file) === 'file' ? { file, fileName } : undefined;
 }
