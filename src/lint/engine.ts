@@ -2,6 +2,7 @@
 // signatures -> rules (per config, then per repository) -> severities and suppressions -> results
 // per file. Every fact comes from the workspace, which reads each file at most once per run (a model
 // only when a rule asks for it) and lays unsaved text over the disk.
+import type { CompletionOptions } from '../triton/backends/record.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { parseConfig, type ConfigDocument } from '../config/document.js';
@@ -67,6 +68,11 @@ export interface LintOptions {
   files?: FileSource;
   /** Called after each config file, for a progress display. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Runs Python models' auto_complete_config instead of reading it (--run-python-autocomplete;
+   * src/cli/python-run.ts makes it): the effective configs and python-autocomplete use what it did.
+   */
+  runScript?: CompletionOptions['runScript'];
   /**
    * The repository's facts, kept across runs while files are unchanged (watch, the editor) and with
    * unsaved text laid over the disk. Default: a workspace for this run only.
@@ -275,7 +281,7 @@ class LintRun {
    * follow the server the settings describe (said to the workspace once per repository and run).
    */
   private modelFacts(dir: string, settings: LintSettings, name = basename(dir)): ModelFacts {
-    this.ws.serve(dirname(dir), resolveOptionsOf(settings));
+    this.ws.serve(dirname(dir), { ...resolveOptionsOf(settings), ...(this.options.runScript ? { runScript: this.options.runScript } : {}) });
     return this.ws.model(dir, name);
   }
 

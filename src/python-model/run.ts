@@ -123,6 +123,8 @@ interface RunOutput {
   raised?: string;
   at?: number[];
   importError?: string;
+  /** The first line of auto_complete_config's definition (its decorator's, as Python counts it). */
+  defLine?: number;
 }
 
 /** The runner's JSON as the static reader's facts (the same completion judges both). */
@@ -136,8 +138,9 @@ function factsOf(out: RunOutput): ScriptFacts {
   }
   return {
     defines: out.defines,
+    ...(out.defLine ? { at: { line: out.defLine, col: 1 } } : {}),
     calls,
     ...(out.returns ? { returns: out.returns } : {}),
-    ...(out.raised ? { raised: out.raised, at: { line: out.at?.[0] ?? 1, col: 1 } } : {}),
+    ...(out.raised ? { raised: out.raised, at: { line: out.at?.[0] ?? out.defLine ?? 1, col: 1 } } : {}),
   };
 }

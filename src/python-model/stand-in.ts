@@ -171,6 +171,9 @@ else:
         out["importError"] = "model.py defines no TritonPythonModel"
     elif hasattr(cls, "auto_complete_config"):
         out["defines"] = True
+        code = getattr(getattr(cls, "auto_complete_config"), "__code__", None)
+        if code is not None and code.co_filename == script:
+            out["defLine"] = code.co_firstlineno
         config = pb_utils.ModelConfig(config_json)
         try:
             result = cls.auto_complete_config(config)

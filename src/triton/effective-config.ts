@@ -10,7 +10,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { AutofillResult } from './autofill.js';
 import type { OnnxAutoCompleteOptions } from './autocomplete-onnx.js';
 import { backendAutoComplete } from './backend-autocomplete.js';
-import { BACKEND_RECORDS, defaultModelFile, directoryModelFile, ENSEMBLE_PLATFORM } from './backend-records.js';
+import { BACKEND_RECORDS, defaultModelFile, directoryModelFile, ENSEMBLE_PLATFORM, type CompletionOptions } from './backend-records.js';
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
 import { hasErrors, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
@@ -58,7 +58,7 @@ const REPRODUCED = ((titles: string[]) => (titles.length > 1 ? `${titles.slice(0
 /** GPUs assumed on the serving host when the caller does not say. */
 export const DEFAULT_GPUS = 1;
 
-export interface ResolveOptions extends OnnxAutoCompleteOptions {
+export interface ResolveOptions extends OnnxAutoCompleteOptions, Pick<CompletionOptions, 'runScript'> {
   /**
    * Supported GPUs on the host Triton runs on (ids 0..gpus-1). Default 1, the host Triton's own
    * qa tests ran on (their expected configs show KIND_GPU); with 0, KIND_AUTO groups become KIND_CPU

@@ -23,7 +23,8 @@ import type { ModelSignature } from '../model-file/signature.js';
 import { formatOfSignature } from '../model-file/readers.js';
 import { ownFileProblem } from '../util/own-file.js';
 import { LOCK_FILE_NAME, LockError, parseLock, signatureFromLock, type Lock } from './lock.js';
-import { isEnsemble } from '../triton/backend-records.js';
+import { isEnsemble, PYTHON } from '../triton/backend-records.js';
+import type { ScriptFacts } from '../python-model/auto-complete-config.js';
 
 /** A repository's tritonc.lock.json: none, the lock, or why it cannot be used. */
 export interface LockRead {
@@ -74,6 +75,11 @@ export interface ModelFacts {
   effective(options?: ResolveOptions): ResolveResult;
   /** Its config as other models see it once loaded, and which parts of it are known (completed-config.ts). */
   completed(): CompletedConfig;
+  /**
+   * What the Python script at `path` (a version's model.py) does to `config` in auto_complete_config:
+   * read without running it, or run where the server's options say (--run-python-autocomplete).
+   */
+  scriptFacts(path: string, config: ModelConfig): ScriptFacts | undefined;
   /** What its repository's tritonc.lock.json records of it, if anything. */
   locked(): Lock['models'][string] | undefined;
   /**
@@ -484,6 +490,14 @@ class RunModel implements ModelFacts, ModelSource {
         return path && text !== undefined ? { path, text } : undefined;
       },
     }, this.ws.servedAs(dirname(this.dir))));
+  }
+
+  scriptFacts(path: string, config: ModelConfig): ScriptFacts | undefined {
+    const how = PYTHON.autoComplete;
+    const text = this.textAt(path);
+    if (text === undefined || how?.from !== 'script') return undefined;
+    const run = this.ws.servedAs(dirname(this.dir)).runScript;
+    return run ? run(path, config) : how.read(text);
   }
 
   modelFile(config: ModelConfig = this.config ?? {}): ModelFile {

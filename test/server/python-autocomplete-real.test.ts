@@ -64,7 +64,7 @@ describe.skipIf(!runs)("the real Python backend's auto_complete_config (tritonse
   }, 90_000);
   afterAll(() => stop(server), 30_000);
 
-  it('every model: the server loads it with the config resolve gives (read and run), or refuses it with the message resolve and lint give', async () => {
+  it('every model: the server loads it with the config resolve gives and lint finds nothing, or refuses it with the message resolve and lint give (read and run)', async () => {
     const { cli } = await import('../support/cli.js');
     expect(models.length).toBe(17 + 14);
     const mismatches: string[] = [];
@@ -79,15 +79,22 @@ describe.skipIf(!runs)("the real Python backend's auto_complete_config (tritonse
           const message = /\n {2}(.*)\n {2}fix:/.exec(r.stderr)?.[1];
           if (r.code !== 1 || !message || !text.includes(message)) mismatches.push(`${m.name} (${how}): resolve says ${JSON.stringify(r.stderr)}; the server ${text}`);
         }
-        const lint = await cli(['lint', m.dir, '--format', 'json']);
-        const found = (JSON.parse(lint.stdout) as { messages: { ruleId: string; message: string }[] }[]).flatMap((f) => f.messages).filter((d) => d.ruleId === 'python-autocomplete');
-        if (!found.some((d) => [...d.message.matchAll(/\("([^"]+)"\)/g)].some((q) => text.includes(q[1]!)))) mismatches.push(`${m.name}: lint says ${JSON.stringify(found.map((d) => d.message))}; the server ${text}`);
+        for (const how of ['read', 'run'] as const) {
+          const lint = await cli(['lint', m.dir, '--format', 'json', ...(how === 'run' ? ['--run-python-autocomplete', '--python', PYTHON] : [])]);
+          const found = (JSON.parse(lint.stdout) as { messages: { ruleId: string; message: string }[] }[]).flatMap((f) => f.messages).filter((d) => d.ruleId === 'python-autocomplete');
+          if (!found.some((d) => [...d.message.matchAll(/\("([^"]+)"\)/g)].some((q) => text.includes(q[1]!)))) mismatches.push(`${m.name} (lint, ${how}): ${JSON.stringify(found.map((d) => d.message))}; the server ${text}`);
+        }
       } else {
         if (load.status !== 200) {
           mismatches.push(`${m.name}: the server refuses it: ${text}`);
           continue;
         }
         const served = await (await fetch(`${url}/v2/models/${m.name}/config`)).json();
+        for (const how of ['read', 'run'] as const) {
+          const lint = await cli(['lint', m.dir, '--format', 'json', ...(how === 'run' ? ['--run-python-autocomplete', '--python', PYTHON] : [])]);
+          const found = (JSON.parse(lint.stdout) as { messages: { ruleId: string; message: string }[] }[]).flatMap((f) => f.messages).filter((d) => d.ruleId === 'python-autocomplete');
+          if (found.length) mismatches.push(`${m.name} (lint, ${how}): ${JSON.stringify(found.map((d) => d.message))}`);
+        }
         for (const [how, r] of [['read', read], ['run', ran]] as const) {
           if (r.code !== 0) {
             mismatches.push(`${m.name} (${how}): resolve exits ${r.code}: ${r.stderr}`);

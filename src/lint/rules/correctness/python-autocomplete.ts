@@ -117,7 +117,8 @@ function checkScript(ctx: Ctx, file: string, text: string): void {
   if (how?.from !== 'script') return;
   const name = modelName(ctx);
   const config: ModelConfig = { ...ctx.config, name };
-  const facts = how.read(text);
+  // Read without running it, or run (lint --run-python-autocomplete): the workspace says which.
+  const facts = ctx.model.scriptFacts(file, config) ?? how.read(text);
   const { refusal } = completeFromScript(config, facts);
   if (!refusal) return;
   const inScript = { file, range: rangeAt(text, refusal.line, refusal.col) };
