@@ -38,6 +38,22 @@ const pick = (list) => list[Math.floor(random() * list.length)];
 const configsDir = path.join(root, 'test', 'fixtures', 'configs');
 const configs = fs.readdirSync(configsDir).filter((f) => f.endsWith('.pbtxt')).map((f) => fs.readFileSync(path.join(configsDir, f), 'utf8'));
 const model = fs.readFileSync(path.join(root, 'model_repository', 'classifier', '1', 'model.onnx'));
+// Python models: Triton's qa model.py files, mutated, read by the auto_complete_config reader (lint, resolve, generate).
+const pythonDir = path.join(root, 'fixtures', 'models', 'python');
+const modelPys = [path.join(pythonDir, 'auto_complete', 'model.py'), ...['conflicting_scheduler_sequence', 'model_transaction_policy_mismatch', 'no_return'].map((c) => path.join(pythonDir, 'L0_model_config', 'autofill_noplatform', 'python', c, 'model.py'))].map((f) => fs.readFileSync(f, 'utf8'));
+const PY_TOKENS = ['(', ')', '[', ']', '{', '}', '"', "'", '"""', '\\', '\n', '\t', '    ', '#', ':', ',', '=', 'for x in ', 'if ', 'dict(', 'auto_complete_model_config.', 'return ', '@classmethod\n', 'r"', 'f"'];
+function mutatePython(text) {
+  let out = text;
+  const edits = 1 + Math.floor(random() * 4);
+  for (let e = 0; e < edits; e++) {
+    const at = Math.floor(random() * (out.length + 1));
+    const kind = random();
+    if (kind < 0.5) out = out.slice(0, at) + pick(PY_TOKENS) + out.slice(at);
+    else if (kind < 0.8) out = out.slice(0, at) + out.slice(at + 1 + Math.floor(random() * 20));
+    else out = out.slice(0, at) + out.slice(Math.floor(random() * out.length), at) + out.slice(at);
+  }
+  return out;
+}
 const TOKENS = ['{', '}', '[', ']', '<', '>', ':', ',', '"', "'", '\\', '\0', '\n', '#', '0x', '-', '1e9999', 'nan', '\uFEFF', '\r\n', '\\U00110000', '\\xff', 'é', '${x}', 'input', 'dims', ' '];
 
 function mutateText(text) {
@@ -102,6 +118,7 @@ while (Date.now() < inProcessUntil) {
 // 2. The CLI as a real process, on a repository whose config and model are mutated each round.
 const repo = path.join(dir, 'repo');
 fs.mkdirSync(path.join(repo, 'm', '1'), { recursive: true });
+fs.mkdirSync(path.join(repo, 'py', '1'), { recursive: true });
 const bin = path.join(root, 'bin', 'tritonc.js');
 /** The resident size of a process now (Linux /proc), or 0. */
 const rssOf = (pid) => {
@@ -143,7 +160,10 @@ const judge = (what, r) => {
 while (Date.now() < cliUntil) {
   fs.writeFileSync(path.join(repo, 'm', 'config.pbtxt'), mutateText(pick(configs)).replace(/name: "[^"]*"/, 'name: "m"'));
   fs.writeFileSync(path.join(repo, 'm', '1', 'model.onnx'), random() < 0.5 ? model : mutateBytes(model));
-  const argv = pick([['lint', '.'], ['fmt', '--check', '.'], ['generate', 'm'], ['inspect', 'm/1/model.onnx'], ['resolve', 'm']]);
+  fs.writeFileSync(path.join(repo, 'py', '1', 'model.py'), mutatePython(pick(modelPys)));
+  if (random() < 0.5) fs.writeFileSync(path.join(repo, 'py', 'config.pbtxt'), mutateText(pick(configs)).replace(/name: "[^"]*"/, 'name: "py"').replace(/(backend|platform): "[^"]*"/, 'backend: "python"'));
+  else fs.rmSync(path.join(repo, 'py', 'config.pbtxt'), { force: true });
+  const argv = pick([['lint', '.'], ['fmt', '--check', '.'], ['generate', 'm'], ['inspect', 'm/1/model.onnx'], ['resolve', 'm'], ['resolve', 'py'], ['generate', 'py']]);
   const r = await run(argv);
   count(`cli ${argv[0]} exit ${r.signal ?? r.code}`);
   judge(`tritonc ${argv.join(' ')}`, r);
