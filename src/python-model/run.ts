@@ -32,7 +32,7 @@ export function pythonVersion(python = 'python3'): string | undefined {
 
 /** PATH and a locale, nothing else: no proxy settings, no PYTHONPATH, no credentials. */
 function cleanEnv(home?: string): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1', PYTHONNOUSERSITE: '', no_proxy: '*', NO_PROXY: '*', ...(home ? { HOME: home } : {}) };
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1', no_proxy: '*', NO_PROXY: '*', ...(home ? { HOME: home } : {}) };
 }
 
 /** Copies `from` into `to`, read-only, leaving out links, large files and whatever is past the limits. */
