@@ -497,8 +497,15 @@ class RunModel implements ModelFacts, ModelSource {
     const text = this.textAt(path);
     if (text === undefined || how?.from !== 'script') return undefined;
     const run = this.ws.servedAs(dirname(this.dir)).runScript;
-    return run ? run(path, config) : how.read(text);
+    if (!run) return how.read(text);
+    // A run is a process: once per script, text and config in this model's life (rules share it).
+    const key = JSON.stringify([path, text, config]);
+    let facts = this.scriptRuns.get(key);
+    if (!facts) this.scriptRuns.set(key, (facts = run(path, config)));
+    return facts;
   }
+
+  private readonly scriptRuns = new Map<string, ScriptFacts>();
 
   modelFile(config: ModelConfig = this.config ?? {}): ModelFile {
     let f = this.files.get(config);

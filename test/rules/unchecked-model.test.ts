@@ -21,6 +21,12 @@ const CONFIGS_ONLY = { configsOnly: true };
 
 testRule('unchecked-model', {
   valid: [
+    {
+      name: "a Python model whose auto_complete_config is read to its end: python-autocomplete checks it",
+      files: { 'p/config.pbtxt': 'backend: "python"\n', 'p/1/model.py': 'class TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n        c.set_max_batch_size(8)\n        return c\n' },
+      targets: ['p'],
+    },
+    { name: 'a Python model without auto_complete_config', files: { 'p/config.pbtxt': 'backend: "python"\n', 'p/1/model.py': 'class TritonPythonModel:\n    pass\n' }, targets: ['p'] },
     { name: 'an ONNX model, read and checked', files: { 'm/config.pbtxt': ONNX, 'm/1/model.onnx': CLASSIFIER } },
     { name: 'an ONNX model missing outside --configs-only: version-dirs says so', config: ONNX },
     { name: 'an ensemble has no model file', files: { 'm/config.pbtxt': 'platform: "ensemble"\nmax_batch_size: 8\n', 'm/1/': '' } },
@@ -48,6 +54,12 @@ testRule('unchecked-model', {
         { messageId: 'notRead', token: '"pytorch"', path: ['backend'], data: { model: 'm', what: 'TorchScript models (model.pt)', backend: 'pytorch' } },
         { messageId: 'notRead', token: '"python"', file: 'p/config.pbtxt', data: { model: 'p', what: 'Python models (model.py)', backend: 'python' } },
       ],
+    },
+    {
+      name: "a Python model whose auto_complete_config is read only up to a line: said once, with that line",
+      files: { 'p/config.pbtxt': 'backend: "python"\n', 'p/1/model.py': 'class TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n        c.set_max_batch_size(8)\n        for spec in load_specs():\n            c.add_input(spec)\n        return c\n' },
+      targets: ['p'],
+      errors: [{ messageId: 'scriptNotFollowed', token: '"python"', path: ['backend'], data: { model: 'p', line: 5, source: '`for spec in load_specs():`' } }],
     },
     {
       name: 'another backend, with its model file named',

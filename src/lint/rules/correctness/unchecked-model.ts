@@ -5,7 +5,9 @@
 import { hasReader } from '../../../model-file/readers.js';
 import { modelFormat } from '../../../triton/model-file.js';
 import { defineModelRule } from '../../rule.js';
-import { isEnsemble, ONNX_MODEL_FILE } from '../../../triton/backend-records.js';
+import { isEnsemble, ONNX_MODEL_FILE, PYTHON } from '../../../triton/backend-records.js';
+import { selectVersions } from '../../../repo/model-dir.js';
+import { join } from 'node:path';
 
 const FORMATS: Record<string, string> = {
   tensorrt: 'TensorRT engines (model.plan)',
@@ -27,6 +29,8 @@ export const uncheckedModel = defineModelRule({
       notRead: '{{model}}: tritonc does not read {{what}}, so {{checks}} did not run for it; at load the {{backend}} backend fills in what the config leaves out, and checks it against the model',
       notReadComplete:
         '{{model}}: tritonc does not read {{what}}, so {{checks}} did not run for it; the server runs with --disable-auto-complete-config, so the config must be complete as written (io-dims checks what core requires)',
+      scriptNotFollowed:
+        "{{model}}: tritonc reads model.py's auto_complete_config without running it only up to line {{line}} ({{source}}), so what the function does from there was not checked against the config; run tritonc lint --run-python-autocomplete to run it as the Python backend does",
       notHere:
         "{{model}}: the model file ({{expected}}) is not in this checkout and tritonc.lock.json does not record it, so {{checks}} did not run (--configs-only); run tritonc lock where the weights are, and commit tritonc.lock.json",
     },
@@ -55,6 +59,20 @@ export const uncheckedModel = defineModelRule({
       const version = layout.versionDirs.find((v) => v.version !== undefined)?.version ?? 1;
       ctx.report({ path: at, messageId: 'notHere', data: { model, checks, expected: `${model}/${version}/${filled.config.default_model_filename || ONNX_MODEL_FILE}` } });
       return;
+    }
+    // A Python model: python-autocomplete checks what its auto_complete_config does, where tritonc can read it.
+    if (backend === PYTHON.name && ctx.settings.server.autoCompleteConfig) {
+      const version = selectVersions(filled.config.version_policy, ctx.model.layout().versionDirs).at(-1);
+      const file = version ? join(version.path, filled.config.default_model_filename || PYTHON.defaultModelFile!) : undefined;
+      const facts = file ? ctx.model.scriptFacts(file, { ...config, name: model }) : undefined;
+      if (facts && !facts.unknown) return;
+      if (facts?.unknown) {
+        const source = (ctx.files.text(file!) ?? '').split('\n')[facts.unknown.line - 1]?.trim() ?? '';
+        // The line as code, in backquotes (a value, not wording).
+        const code = source.length > 80 ? `${source.slice(0, 77)}...` : source;
+        ctx.report({ path: at, messageId: 'scriptNotFollowed', data: { model, line: facts.unknown.line, source: `\`${code.replace(/`/g, "'")}\`` } });
+        return;
+      }
     }
     const what = FORMATS[backend] ?? `${backend} models${filled.config.default_model_filename ? ` (${filled.config.default_model_filename})` : ''}`;
     ctx.report({ path: at, messageId: ctx.settings.server.autoCompleteConfig ? 'notRead' : 'notReadComplete', data: { model, what, checks, backend } });
