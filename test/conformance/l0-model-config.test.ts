@@ -307,6 +307,8 @@ describe('qa/L0_model_config replayed as test.sh runs it', () => {
     expect(runs.filter((r) => r.suite === 'noautofill_platform')).toHaveLength(58 * 6);
     // Every case test.sh copies a model into is in the cases file, and every case there exists.
     const cased = Object.keys(CASES).filter((id) => !id.startsWith('historical/'));
+    const withModel = runs.filter((r) => r.suite !== 'noautofill_platform' && /\/(onnx|openvino|pytorch|python|tensorrt)$/.test(r.group));
+    for (const r of withModel) expect(cased.some((id) => id === r.id || id.startsWith(`${r.id}/`)), `${r.id}: not in l0-model-config-cases.json`).toBe(true);
     for (const id of cased) expect(existsSync(join(SUITES, id.split('/').slice(0, 3).join('/'))), id).toBe(true);
     for (const [id, why] of pending) expect(FIXTURES_PENDING.has(formatOf(CASES[id]!)!), `${id}: ${why}`).toBe(true);
   });
