@@ -40,7 +40,11 @@ class TritonPythonModel:
         return responses
 `;
 
-/** Sums VALUE over a sequence: START (the sequence batcher's control) resets the correlation id's total. */
+/**
+ * Sums VALUE over a sequence: START (the sequence batcher's control) resets the correlation id's total.
+ * max_batch_size 2 gives the one instance two sequence slots (core sequence_batch_scheduler.cc): with
+ * one, a second sequence waits in the backlog until the first ends.
+ */
 const COUNTER_PY = `import numpy as np
 import triton_python_backend_utils as pb_utils
 
@@ -107,7 +111,7 @@ instance_group [ { kind: KIND_CPU count: 1 } ]
   counter: {
     pbtxt: `name: "counter"
 backend: "python"
-max_batch_size: 1
+max_batch_size: 2
 sequence_batching {
   max_sequence_idle_microseconds: 60000000
   control_input [ { name: "START" control [ { kind: CONTROL_SEQUENCE_START int32_false_true: [ 0, 1 ] } ] } ]
@@ -117,7 +121,7 @@ output [ { name: "TOTAL" data_type: TYPE_INT32 dims: [ 1 ] } ]
 instance_group [ { kind: KIND_CPU count: 1 } ]
 `,
     json: {
-      name: 'counter', backend: 'python', max_batch_size: 1, sequence_batching: {},
+      name: 'counter', backend: 'python', max_batch_size: 2, sequence_batching: {},
       input: [{ name: 'VALUE', data_type: 'TYPE_INT32', dims: ['1'] }], output: [{ name: 'TOTAL', data_type: 'TYPE_INT32', dims: ['1'] }],
     },
     py: COUNTER_PY,
