@@ -84,6 +84,7 @@ function report(run: ClientRun, a: ClientArgs, io: CliIO): number {
     return exit;
   }
   const out = resolve(io.cwd, a.out);
+  if (run.kind === 'repository' && /\.[cm]?ts$/.test(a.out)) throw new UsageError(`client: a repository gives a module per model and an index.ts: --out takes a directory, not ${a.out}`);
   const outIsDir = run.kind === 'repository' || !/\.[cm]?ts$/.test(a.out);
   const placed = placeFiles(run, out, outIsDir);
   const shown = (p: string): string => displayPath(p, io.cwd);

@@ -85,7 +85,7 @@ export function clientRun(path: string, options: { resolve?: ResolveOptions; wor
     if (made.spec.decoupled) {
       run.warnings.push(`${name}: the model is decoupled: Triton's HTTP endpoint cannot stream its responses (it answers 501), so the client's connect() refuses it (Unsupported); a gRPC streaming client is for later`);
     }
-    const source = result.configFile ? `${name}/config.pbtxt` : `${name}/ (no config.pbtxt)`;
+    const source = result.configFile ? `${name}/config.pbtxt` : `${name}/`;
     run.files.push({ name: single ? `${moduleFileName(name, new Set())}` : moduleFileName(name, takenFiles), text: typescriptClient(made.spec, source, config), model: name });
   }
   if (!single && run.files.length) run.files.push({ name: 'index.ts', text: indexModule(run.files, basename(dir)) });
@@ -111,7 +111,7 @@ function indexModule(files: readonly ClientFile[], repo: string): string {
   ].join('\n');
   // The index's "config" checksum covers the models' own: a model added, removed or changed changes it.
   const sum = sha256Hex(modules.map((m) => readClientHeader(m.file.text)?.config ?? '').join('\n')).slice(0, 16);
-  return clientHeader(`${repo}/ (the repository)`, sum, bodyChecksum(body)) + body;
+  return clientHeader(`${repo}/`, sum, bodyChecksum(body)) + body;
 }
 
 /** Where each file goes: --out FILE for one model, --out DIR (or the current directory) otherwise. */

@@ -164,6 +164,9 @@ const ARRAY_OF: Readonly<Record<string, string>> = {
   INT64: 'BigInt64Array', FP64: 'Float64Array', BYTES: 'an array of strings or of Uint8Arrays',
 };
 
+/** A table's own entry (never Object.prototype's: a server's datatype "constructor" is no datatype). */
+const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined => (Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined);
+
 const utf8 = new TextEncoder();
 const textOf = new TextDecoder();
 
@@ -206,7 +209,7 @@ function checkInputs(spec: ModelSpec, inputs: Readonly<Record<string, Tensor | u
       }
       count = data.length;
     } else {
-      const kind = ARRAY_OF[t.datatype];
+      const kind = own(ARRAY_OF, t.datatype);
       if (kindOf(data) !== kind) throw new InvalidInput(shown + ' takes a ' + String(kind) + ' (' + t.datatype + '); got ' + kindOf(data), t.name);
       count = (data as { length: number }).length;
     }
@@ -276,7 +279,7 @@ function outputData(datatype: string, bytes: Uint8Array): unknown {
     }
     return items;
   }
-  const size = ELEMENT_BYTES[datatype];
+  const size = own(ELEMENT_BYTES, datatype);
   if (size === undefined || bytes.length % size !== 0) throw new InferenceFailed('output bytes (' + bytes.length + ') are not whole ' + datatype + ' elements');
   const buffer = bytes.slice().buffer;
   switch (datatype) {
@@ -296,7 +299,8 @@ function outputData(datatype: string, bytes: Uint8Array): unknown {
 /** The same values as the JSON form of an output (a server that ignored binary_data): into the output's bytes. */
 function jsonOutputBytes(datatype: string, values: unknown[]): Uint8Array {
   if (datatype === 'BYTES') return inputBytes({ name: '', datatype, dims: [] }, { data: values.map(String) }, 0, 1, 1);
-  const size = ELEMENT_BYTES[datatype] ?? 1;
+  const size = own(ELEMENT_BYTES, datatype);
+  if (size === undefined) throw new InferenceFailed('the server sent an output of datatype ' + JSON.stringify(datatype));
   const out = new Uint8Array(values.length * size);
   const view = new DataView(out.buffer);
   values.forEach((v, i) => {
@@ -612,13 +616,16 @@ async function inferWith(c: Connection, spec: ModelSpec, inputs: Readonly<Record
     } catch {
       throw new InferenceFailed(what + ': the answer\'s header is not JSON');
     }
+    if (!Array.isArray(response.outputs) || !response.outputs.every((o) => typeof o === 'object' && o !== null && typeof o.name === 'string' && typeof o.datatype === 'string' && Array.isArray(o.shape) && o.shape.every((d) => Number.isSafeInteger(d) && d >= 0))) {
+      throw new InferenceFailed(what + ': the answer\'s outputs are not what the KServe v2 protocol documents (name, datatype, shape each)');
+    }
     let at = jsonEnd;
     const got = new Map<string, { shape: number[]; bytes: Uint8Array; datatype: string }>();
     for (const o of response.outputs ?? []) {
       const size = o.parameters?.binary_data_size;
       let bytes: Uint8Array;
       if (size !== undefined) {
-        if (at + size > answer.body.length) throw new InferenceFailed(what + ': output ' + JSON.stringify(o.name) + ' declares more bytes than the answer holds');
+        if (!Number.isSafeInteger(size) || size < 0 || at + size > answer.body.length) throw new InferenceFailed(what + ': output ' + JSON.stringify(o.name) + ' declares more bytes than the answer holds');
         bytes = answer.body.subarray(at, at + size);
         at += size;
       } else {
@@ -647,7 +654,8 @@ async function inferWith(c: Connection, spec: ModelSpec, inputs: Readonly<Record
         shape[0] = (shape[0] as number) + (q.shape[0] as number);
       }
     }
-    result[t.name] = { data: outputData(t.datatype, p.length > 1 ? concat(p.map((q) => q.bytes)) : first.bytes), shape };
+    // defineProperty: a tensor named "__proto__" is a key like any other, not the result's prototype.
+    Object.defineProperty(result, t.name, { enumerable: true, writable: true, configurable: true, value: { data: outputData(t.datatype, p.length > 1 ? concat(p.map((q) => q.bytes)) : first.bytes), shape } });
   });
   return result;
 }

@@ -54,6 +54,19 @@ const c = await connect('http://127.0.0.1:1');
 await c.infer({ input: { data: new Float64Array(3 * 224 * 224), shape: [1, 3, 224, 224] } });
 `;
 
+const TYPES = ['BOOL', 'UINT8', 'UINT16', 'UINT32', 'UINT64', 'INT8', 'INT16', 'INT32', 'INT64', 'FP16', 'FP32', 'FP64', 'STRING', 'BF16'];
+/** One input and one output of every data type, dims [2], no batching. */
+const EVERY_TYPE = {
+  pbtxt: `backend: "python"\ninput [ ${TYPES.map((t) => `{ name: "in_${t}" data_type: TYPE_${t} dims: [ 2 ] }`).join(', ')} ]\noutput [ ${TYPES.map((t) => `{ name: "out_${t}" data_type: TYPE_${t} dims: [ 2 ] }`).join(', ')} ]\n`,
+  json: { name: 'every_type', max_batch_size: 0, input: TYPES.map((t) => ({ name: `in_${t}`, data_type: `TYPE_${t}`, dims: ['2'] })), output: TYPES.map((t) => ({ name: `out_${t}`, data_type: `TYPE_${t}`, dims: ['2'] })) },
+};
+const ARRAYS: Record<string, (n: number) => unknown> = {
+  BOOL: (n) => new Uint8Array(n), UINT8: (n) => new Uint8Array(n), UINT16: (n) => new Uint16Array(n), UINT32: (n) => new Uint32Array(n),
+  UINT64: (n) => new BigUint64Array(n), INT8: (n) => new Int8Array(n), INT16: (n) => new Int16Array(n), INT32: (n) => new Int32Array(n),
+  INT64: (n) => new BigInt64Array(n), FP16: (n) => new Uint16Array(n), FP32: (n) => new Float32Array(n), FP64: (n) => new Float64Array(n),
+  STRING: (n) => Array.from({ length: n }, () => 'x'), BF16: (n) => new Uint16Array(n),
+};
+
 let gen = '';
 let compileErrors: Record<string, string[]> = {};
 let outDir = '';
@@ -62,7 +75,7 @@ const modules: Record<string, Record<string, unknown>> = {};
 beforeAll(async () => {
   const dir = tempDir('tritonc-client-');
   const repo = join(dir, 'models');
-  writeModels(repo, { ...CLIENT_MODELS, [HOSTILE_MODEL]: HOSTILE });
+  writeModels(repo, { ...CLIENT_MODELS, [HOSTILE_MODEL]: HOSTILE, every_type: EVERY_TYPE });
   gen = join(dir, 'gen');
   mkdirSync(gen);
   const run = clientRun(repo);
@@ -89,9 +102,9 @@ describe('the generated TypeScript client compiles', () => {
   });
 
   it('a repository gives one module per model and an index; the hostile names become a plain file name and stay strings', () => {
-    expect(Object.keys(modules).sort()).toEqual(['add_one', 'classifier', 'counter', 'evil__name', 'index', 'slow', 'streamer', 'upper']);
+    expect(Object.keys(modules).sort()).toEqual(['add_one', 'classifier', 'counter', 'every_type', 'evil__name', 'index', 'pipeline', 'slow', 'streamer', 'upper']);
     const index = modules.index!.MODELS as Record<string, Record<string, unknown>>;
-    expect(Object.keys(index).sort()).toEqual(['add_one', 'counter', HOSTILE_MODEL, 'slow', 'streamer', 'upper']);
+    expect(Object.keys(index).sort()).toEqual(['add_one', 'counter', 'every_type', HOSTILE_MODEL, 'pipeline', 'slow', 'streamer', 'upper']);
     expect(index[HOSTILE_MODEL]!.MODEL_NAME).toBe(HOSTILE_MODEL);
   });
 });
@@ -307,11 +320,28 @@ describe('the generated TypeScript client against the protocol fixture', () => {
     expect(f.requests).toEqual([]);
   });
 
+  it('every data type: its array in, the right array out (FP16 and BF16 as Uint16Array, BOOL as Uint8Array)', async () => {
+    const f = await serve({ every_type: { config: EVERY_TYPE.json } });
+    const c = await mod('every_type').connect(f.url);
+    const out = await c.infer(Object.fromEntries(TYPES.map((t) => [`in_${t}`, { data: ARRAYS[t]!(2) }])));
+    for (const t of TYPES) {
+      const want = ARRAYS[t]!(2);
+      const got = out[`out_${t}`]!;
+      expect(got.shape, t).toEqual([2]);
+      if (t === 'STRING') expect(got.data, t).toEqual([new Uint8Array(0), new Uint8Array(0)]);
+      else expect(Object.prototype.toString.call(got.data), t).toBe(Object.prototype.toString.call(want));
+    }
+    const sizes = (f.requests.at(-1)!.json as { inputs: { parameters: { binary_data_size: number } }[] }).inputs.map((i) => i.parameters.binary_data_size);
+    expect(sizes).toEqual([2, 2, 4, 8, 16, 2, 4, 8, 16, 4, 8, 16, 10, 4]);
+  });
+
   it('hostile tensor and model names are strings in requests and results: nothing of them runs', async () => {
     const f = await serve({ [HOSTILE_MODEL]: { config: HOSTILE.json } });
     const c = await mod('evil__name').connect(f.url);
     const out = await c.infer({ [HOSTILE_INPUT]: { data: new Float32Array(2), shape: [1, 2] } });
-    expect(Object.keys(out)).toEqual([HOSTILE_OUTPUT]);
+    expect(Object.keys(out)).toEqual([HOSTILE_OUTPUT, '__proto__']);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(out, '__proto__')!.value.shape).toEqual([1, 2]);
     expect(f.requests.at(-1)!.path).toBe(`/v2/models/${encodeURIComponent(HOSTILE_MODEL)}/infer`);
   });
 });

@@ -112,6 +112,12 @@ describe.skipIf(!runs)('generated TypeScript clients against the real tritonserv
     expect(big.OUTPUT0!.data).toEqual(data.map((x) => x + 1));
   });
 
+  it('an ensemble is one model: its client sends IN and gets OUT (add_one twice)', async () => {
+    const c = await modules.pipeline!.connect(url);
+    const out = await c.infer({ IN: { data: new Float32Array([1, 2, 3, 4, 5, 6, 7, 8]), shape: [2, 4] } });
+    expect(out.OUT).toEqual({ data: new Float32Array([3, 4, 5, 6, 7, 8, 9, 10]), shape: [2, 4] });
+  });
+
   it('BYTES in and out: strings sent length-prefixed, byte strings back, INT64 as BigInt64Array', async () => {
     const c = await modules.upper!.connect(url);
     const out = await c.infer({ TEXT: { data: ['hello', 'wörld'], shape: [1, 2] } });

@@ -137,6 +137,22 @@ instance_group [ { kind: KIND_CPU count: 1 } ]
     json: { name: 'slow', backend: 'python', max_batch_size: 0, input: [{ name: 'SECONDS', data_type: 'TYPE_FP32', dims: ['1'] }], output: [{ name: 'DONE', data_type: 'TYPE_FP32', dims: ['1'] }] },
     py: SLOW_PY,
   },
+  // An ensemble is one model to its client: its own inputs and outputs (add_one twice).
+  pipeline: {
+    pbtxt: `name: "pipeline"
+platform: "ensemble"
+max_batch_size: 8
+input [ { name: "IN" data_type: TYPE_FP32 dims: [ 4 ] } ]
+output [ { name: "OUT" data_type: TYPE_FP32 dims: [ 4 ] } ]
+ensemble_scheduling {
+  step [
+    { model_name: "add_one" model_version: -1 input_map { key: "INPUT0" value: "IN" } output_map { key: "OUTPUT0" value: "mid" } },
+    { model_name: "add_one" model_version: -1 input_map { key: "INPUT0" value: "mid" } output_map { key: "OUTPUT0" value: "OUT" } }
+  ]
+}
+`,
+    json: { name: 'pipeline', platform: 'ensemble', max_batch_size: 8, input: [{ name: 'IN', data_type: 'TYPE_FP32', dims: ['4'] }], output: [{ name: 'OUT', data_type: 'TYPE_FP32', dims: ['4'] }] },
+  },
   streamer: {
     pbtxt: `name: "streamer"
 backend: "python"
@@ -160,9 +176,9 @@ export const HOSTILE: TestModel = {
   pbtxt: `backend: "python"
 max_batch_size: 2
 input [ { name: ${JSON.stringify(HOSTILE_INPUT)} data_type: TYPE_FP32 dims: [ 2 ] } ]
-output [ { name: ${JSON.stringify(HOSTILE_OUTPUT)} data_type: TYPE_FP32 dims: [ 2 ] } ]
+output [ { name: ${JSON.stringify(HOSTILE_OUTPUT)} data_type: TYPE_FP32 dims: [ 2 ] }, { name: "__proto__" data_type: TYPE_FP32 dims: [ 2 ] } ]
 `,
-  json: { name: HOSTILE_MODEL, backend: 'python', max_batch_size: 2, input: [{ name: HOSTILE_INPUT, data_type: 'TYPE_FP32', dims: ['2'] }], output: [{ name: HOSTILE_OUTPUT, data_type: 'TYPE_FP32', dims: ['2'] }] },
+  json: { name: HOSTILE_MODEL, backend: 'python', max_batch_size: 2, input: [{ name: HOSTILE_INPUT, data_type: 'TYPE_FP32', dims: ['2'] }], output: [{ name: HOSTILE_OUTPUT, data_type: 'TYPE_FP32', dims: ['2'] }, { name: '__proto__', data_type: 'TYPE_FP32', dims: ['2'] }] },
   py: ADD_ONE_PY,
 };
 
