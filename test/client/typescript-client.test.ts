@@ -67,6 +67,9 @@ const ARRAYS: Record<string, (n: number) => unknown> = {
   STRING: (n) => Array.from({ length: n }, () => 'x'), BF16: (n) => new Uint16Array(n),
 };
 
+/** A model directory whose name would end a line comment (a line break, a line separator). */
+const NEWLINE_MODEL = 'two\nlines \u2028 x';
+
 let gen = '';
 let compileErrors: Record<string, string[]> = {};
 let outDir = '';
@@ -75,7 +78,7 @@ const modules: Record<string, Record<string, unknown>> = {};
 beforeAll(async () => {
   const dir = tempDir('tritonc-client-');
   const repo = join(dir, 'models');
-  writeModels(repo, { ...CLIENT_MODELS, [HOSTILE_MODEL]: HOSTILE, every_type: EVERY_TYPE });
+  writeModels(repo, { ...CLIENT_MODELS, [HOSTILE_MODEL]: HOSTILE, every_type: EVERY_TYPE, [NEWLINE_MODEL]: { ...CLIENT_MODELS.add_one!, pbtxt: CLIENT_MODELS.add_one!.pbtxt.replace('name: "add_one"\n', '') } });
   gen = join(dir, 'gen');
   mkdirSync(gen);
   const run = clientRun(repo);
@@ -102,9 +105,10 @@ describe('the generated TypeScript client compiles', () => {
   });
 
   it('a repository gives one module per model and an index; the hostile names become a plain file name and stay strings', () => {
-    expect(Object.keys(modules).sort()).toEqual(['add_one', 'classifier', 'counter', 'every_type', 'evil__name', 'index', 'pipeline', 'slow', 'streamer', 'upper']);
+    expect(Object.keys(modules).sort()).toEqual(['add_one', 'classifier', 'counter', 'every_type', 'evil__name', 'index', 'pipeline', 'slow', 'streamer', 'two_lines___x', 'upper']);
     const index = modules.index!.MODELS as Record<string, Record<string, unknown>>;
-    expect(Object.keys(index).sort()).toEqual(['add_one', 'counter', 'every_type', HOSTILE_MODEL, 'pipeline', 'slow', 'streamer', 'upper']);
+    expect(Object.keys(index).sort()).toEqual(['add_one', 'counter', 'every_type', HOSTILE_MODEL, 'pipeline', 'slow', 'streamer', NEWLINE_MODEL, 'upper']);
+    expect(modules.two_lines___x!.MODEL_NAME).toBe(NEWLINE_MODEL);
     expect(index[HOSTILE_MODEL]!.MODEL_NAME).toBe(HOSTILE_MODEL);
   });
 });
@@ -265,6 +269,13 @@ describe('the generated TypeScript client against the protocol fixture', () => {
     const f = await serve({ classifier: { config: CLASSIFIER } }, { override: (req) => (req.path === '/v2/health/live' ? [503, undefined] : undefined) });
     const notLive = await rejection(mod('classifier').connect(f.url));
     expect(notLive.message).toBe(`server at ${f.url} is not live: GET /v2/health/live answered HTTP 503`);
+  });
+
+  it('connect with waitMs polls until the model is ready', async () => {
+    const f = await serve({ classifier: { config: CLASSIFIER, ready: false } });
+    setTimeout(() => void (f.options.models.classifier!.ready = true), 400);
+    const c = await mod('classifier').connect(f.url, { waitMs: 10_000 });
+    expect(await c.ready()).toBe(true);
   });
 
   it('a served model whose inputs differ from the config the client came from is ModelMismatch', async () => {
