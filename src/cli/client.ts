@@ -100,8 +100,10 @@ function report(run: ClientRun, a: ClientArgs, io: CliIO): number {
     // A module tritonc wrote for a model the repository no longer has.
     if (outIsDir && run.kind === 'repository') {
       const expected = new Set(placed.map((p) => p.path));
-      for (const stale of ownModulesIn(out)) {
-        if (!expected.has(stale)) {
+      const failed = new Set(run.problems.map((p) => p.model));
+      for (const { path: stale, model } of ownModulesIn(out)) {
+        // A model that is there but has no client now is reported above, not as gone.
+        if (!expected.has(stale) && !(model !== undefined && failed.has(model))) {
           io.stdout(`${shown(stale)}: tritonc client wrote it for a model the repository no longer has; remove it\n`);
           exit = EXIT.problems;
         }
@@ -147,16 +149,26 @@ function ownFileProblemOfDir(dir: string): string | undefined {
   return undefined;
 }
 
-function ownModulesIn(dir: string): string[] {
+/** The modules tritonc client wrote in a directory, with the model each was made for (from its header's source). */
+function ownModulesIn(dir: string): { path: string; model: string | undefined }[] {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith('.ts'));
   } catch {
     return [];
   }
-  return names.map((n) => join(dir, n)).filter((p) => {
-    const read = readText(p);
-    return read.kind === 'text' && readClientHeader(read.text) !== undefined;
+  return names.flatMap((n) => {
+    const path = join(dir, n);
+    const read = readText(path);
+    const header = read.kind === 'text' ? readClientHeader(read.text) : undefined;
+    if (!header) return [];
+    let source = header.source;
+    try {
+      if (source.startsWith('"')) source = JSON.parse(source) as string;
+    } catch {
+      // as written
+    }
+    return [{ path, model: /^(.*)\/(config\.pbtxt)?$/.exec(source)?.[1] }];
   });
 }
 

@@ -426,6 +426,8 @@ function httpError(spec: ModelSpec, what: string, answer: Answer): TritonClientE
   }
   if (answer.status === 429 || answer.status === 502 || answer.status === 503 || answer.status === 504) return new Unavailable(shown, answer.status, message);
   if (answer.status === 501) return new Unsupported(shown, answer.status, message);
+  // server src/http_server.cc RespondIfRestricted: 403 "This API is restricted, expecting header '<h>'".
+  if (answer.status === 403) return new TritonClientError(shown + ' (the server restricts this API: pass the header it expects in connect()\'s options.headers)', answer.status, message);
   return new InferenceFailed(shown, answer.status, message);
 }
 

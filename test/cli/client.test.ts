@@ -58,6 +58,11 @@ describe('tritonc client', () => {
     expect(r.stdout).toContain('clients/index.ts: differs from what tritonc client would write: the model\'s effective config changed since the client was generated\n');
     expect(r.stdout).toContain('clients/streamer.ts: tritonc client wrote it for a model the repository no longer has; remove it\n');
     expect(r.stderr).toBe(`to update: tritonc client ${repo} --lang typescript --out ${out}\n`);
+    // A model that is still there but cannot have a client now: its problem, not "no longer has".
+    writeFileSync(join(repo, 'upper', 'config.pbtxt'), 'backend: "python"\n');
+    const failing = await cli(['client', repo, '--lang', 'typescript', '--out', out, '--check'], { cwd: dir });
+    expect(failing.stderr).toContain("no client for model 'upper'");
+    expect(failing.stdout).not.toContain('clients/upper.ts: tritonc client wrote it for a model the repository no longer has');
     rmSync(join(out, 'add_one.ts'));
     expect((await cli(['client', repo, '--lang', 'typescript', '--out', out, '--check'], { cwd: dir })).stdout).toContain('clients/add_one.ts: missing\n');
   });

@@ -278,6 +278,15 @@ describe('the generated TypeScript client against the protocol fixture', () => {
     expect(await c.ready()).toBe(true);
   });
 
+  it('a restricted API (tritonserver --http-restricted-api): the header it expects goes in connect\'s headers', async () => {
+    const f = await serve({ classifier: { config: CLASSIFIER } }, { restricted: { header: 'admin-key', value: 's3cret' } });
+    const e = await rejection(mod('classifier').connect(f.url));
+    expect([e.name, e.message]).toEqual(['ServerNotLive', `server at ${f.url} is not live: GET /v2/health/live answered HTTP 403: This API is restricted, expecting header 'admin-key'`]);
+    const c = await mod('classifier').connect(f.url, { headers: { 'admin-key': 's3cret' } });
+    expect((await c.infer({ input: image(1) })).output!.shape).toEqual([1, 1000]);
+    expect(f.requests.at(-1)!.headers['admin-key']).toBe('s3cret');
+  });
+
   it('a served model whose inputs differ from the config the client came from is ModelMismatch', async () => {
     const f = await serve({ classifier: { config: { ...CLASSIFIER, input: [{ name: 'input', data_type: 'TYPE_FP16', dims: ['3', '224', '224'] }] } } });
     const e = await rejection(mod('classifier').connect(f.url));
