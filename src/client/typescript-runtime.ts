@@ -185,7 +185,7 @@ function expectedShape(spec: ModelSpec, t: TensorSpec): string {
 }
 
 /** The checks Triton makes of a request, made here first so a bad input is named before anything is sent. */
-function checkInputs(spec: ModelSpec, inputs: Readonly<Record<string, Tensor | undefined>>, split: boolean): number {
+function checkInputs(spec: ModelSpec, inputs: Readonly<Record<string, Tensor | undefined>>, split: boolean, noSplit: string): number {
   const known = new Set(spec.inputs.map((t) => t.name));
   for (const name of Object.keys(inputs)) {
     if (!known.has(name) && inputs[name] !== undefined) {
@@ -238,7 +238,7 @@ function checkInputs(spec: ModelSpec, inputs: Readonly<Record<string, Tensor | u
     }
   }
   if (batch !== undefined && batch > spec.maxBatchSize && !split) {
-    throw new InvalidInput('input ' + JSON.stringify(batchFrom) + ': batch ' + batch + ' is larger than the model\'s max_batch_size ' + spec.maxBatchSize + ' (split is off)', batchFrom);
+    throw new InvalidInput('input ' + JSON.stringify(batchFrom) + ': batch ' + batch + ' is larger than the model\'s max_batch_size ' + spec.maxBatchSize + ' (' + noSplit + ')', batchFrom);
   }
   return batch ?? 1;
 }
@@ -575,7 +575,7 @@ async function inferWith(c: Connection, spec: ModelSpec, inputs: Readonly<Record
   if (seq !== undefined && !(typeof seq.id === 'string' ? seq.id !== '' : typeof seq.id === 'bigint' ? seq.id > 0n : Number.isSafeInteger(seq.id) && seq.id > 0)) {
     throw new InvalidInput('sequence.id must be a whole number above 0 or a non-empty string; got ' + String(seq.id));
   }
-  const batch = checkInputs(spec, inputs, s.split && seq === undefined);
+  const batch = checkInputs(spec, inputs, s.split && seq === undefined, seq === undefined ? 'split is off' : 'a sequence\'s request is never split');
   const step = spec.maxBatchSize > 0 ? spec.maxBatchSize : batch;
   const present = spec.inputs.filter((t) => inputs[t.name] !== undefined);
   const parts: { shape: number[]; bytes: Uint8Array }[][] = spec.outputs.map(() => []);

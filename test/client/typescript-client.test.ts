@@ -305,6 +305,8 @@ describe('the generated TypeScript client against the protocol fixture', () => {
     expect(sent).toEqual([{ sequence_id: 9007199254740992, sequence_start: true }, { sequence_id: 'abc', sequence_end: true }]);
     const missing = await rejection(c.infer({ VALUE: { data: new Int32Array([1]), shape: [1, 1] } }));
     expect(missing.message).toBe('model "counter" is a sequence model: give options.sequence (its correlation id, start and end)');
+    const tooBig = await rejection(c.infer({ VALUE: { data: new Int32Array([1, 2, 3]), shape: [3, 1] } }, { sequence: { id: 1 } }));
+    expect(tooBig.message).toBe('input "VALUE": batch 3 is larger than the model\'s max_batch_size 2 (a sequence\'s request is never split)');
   });
 
   it('the exact big correlation id is in the request text', async () => {
