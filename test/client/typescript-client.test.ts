@@ -3,6 +3,7 @@
 // local server answering as Triton's HTTP endpoint does): infer, a split batch, a shape refused before
 // sending, a timeout, retries of transient failures only, a model reloading, sequences, BYTES, a
 // decoupled model refused, and hostile tensor names that stay strings.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clientRun } from '../../src/client/run.js';
 import { startProtocolFixture, type FixtureModel, type ProtocolFixture, type ProtocolFixtureOptions } from '../../fixtures/verify/protocol-fixture.js';
-import { compileClients } from '../support/client-compile.js';
+import { compileClients, STRICT_FLAGS } from '../support/client-compile.js';
 import { CLIENT_MODELS, HOSTILE, HOSTILE_INPUT, HOSTILE_MODEL, HOSTILE_OUTPUT, writeModels } from '../support/client-models.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
@@ -103,6 +104,15 @@ describe('the generated TypeScript client compiles', () => {
     expect(rest).toEqual({});
     expect(bad?.join('\n')).toMatch(/bad\.ts:3: TS2322: .*'Float64Array.*' is not assignable to type 'Float32Array/s);
   });
+
+  it('tsc --strict itself (the command line): the classifier\'s module compiles, and bad.ts fails with the wrong array named', () => {
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const r = spawnSync(process.execPath, [tsc, ...STRICT_FLAGS, '--types', 'node', '--typeRoots', join(ROOT, 'node_modules', '@types'), '--noEmit', 'classifier.ts', 'bad.ts'], { cwd: gen, encoding: 'utf8' });
+    expect(r.status, r.stdout + r.stderr).toBe(2);
+    const errors = r.stdout.split('\n').filter((l) => /error TS\d+/.test(l));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^bad\.ts\(3,\d+\): error TS2322: Type 'Float64Array.*' is not assignable to type 'Float32Array/);
+  }, 120_000);
 
   it('a repository gives one module per model and an index; the hostile names become a plain file name and stay strings', () => {
     expect(Object.keys(modules).sort()).toEqual(['add_one', 'classifier', 'counter', 'every_type', 'evil__name', 'index', 'pipeline', 'slow', 'streamer', 'two_lines___x', 'upper']);
