@@ -86,7 +86,7 @@ export function clientRun(path: string, options: { resolve?: ResolveOptions; wor
       run.warnings.push(`${name}: the model is decoupled: Triton's HTTP endpoint cannot stream its responses (it answers 501), so the client's connect() refuses it (Unsupported); a gRPC streaming client is for later`);
     }
     const source = result.configFile ? `${name}/config.pbtxt` : `${name}/`;
-    run.files.push({ name: single ? `${moduleFileName(name, new Set())}` : moduleFileName(name, takenFiles), text: typescriptClient(made.spec, source, config), model: name });
+    run.files.push({ name: moduleFileName(name, takenFiles), text: typescriptClient(made.spec, source, config), model: name });
   }
   if (!single && run.files.length) run.files.push({ name: 'index.ts', text: indexModule(run.files, basename(dir)) });
   return run;
