@@ -319,6 +319,30 @@ describe('the generated TypeScript client against the protocol fixture', () => {
     expect(tooBig.message).toBe('input "VALUE": batch 3 is larger than the model\'s max_batch_size 2 (a sequence\'s request is never split)');
   });
 
+  it('a sequence step is retried only where it surely did not run: a refused connection yes, a reset no', async () => {
+    const f = await serve({ counter: { config: CLIENT_MODELS.counter!.json } });
+    let fail: string | undefined;
+    const c = await mod('counter').connect(f.url, {
+      backoffMs: 5,
+      fetch: async (url: string, init: RequestInit) => {
+        if (url.endsWith('/infer') && fail) {
+          const code = fail;
+          fail = undefined;
+          throw Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(code), { code }) });
+        }
+        return fetch(url, init);
+      },
+    });
+    const step = { VALUE: { data: new Int32Array([1]), shape: [1, 1] } };
+    fail = 'ECONNREFUSED';
+    await c.infer(step, { sequence: { id: 5, start: true } });
+    expect(infers(f)).toBe(1);
+    fail = 'ECONNRESET';
+    const reset = await rejection(c.infer(step, { sequence: { id: 5 } }));
+    expect([reset.name, reset.attempts, reset.message]).toEqual(['Unavailable', 1, `cannot reach ${f.url} (connection reset)`]);
+    expect(infers(f)).toBe(1);
+  });
+
   it('the exact big correlation id is in the request text', async () => {
     let text = '';
     const f = await serve({ counter: { config: CLIENT_MODELS.counter!.json } });
