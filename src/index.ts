@@ -34,6 +34,7 @@ export { readSignature, readSignatureSync, ModelReadError, OnnxReadError, type M
 export { generateConfig, type GenerateInput, type GenerateResult } from './generate/generate.js';
 export type { GenerateOptions } from './generate/options.js';
 export { resolveModelDir } from './workspace/index.js';
+export { clientRun as generateClients, type ClientRun, type ClientFile } from './client/run.js';
 export { tritonConfigJson, type ResolveOptions, type ResolveResult } from './triton/index.js';
 
 // Load for real: ONNX Runtime, a Triton container, a running server.
