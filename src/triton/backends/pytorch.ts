@@ -10,7 +10,7 @@ export const PYTORCH: BackendRecord = {
   platforms: [
     { name: 'pytorch_libtorch', aliases: ['libtorch'], defaultModelFile: 'model.pt', format: 'pytorch' },
     // The AOTInductor package is not a TorchScript file.
-    { name: 'torch_aoti', defaultModelFile: 'model.pt2', format: 'other' },
+    { name: 'torch_aoti', defaultModelFile: 'model.pt2', format: 'pytorch' },
   ],
   core: true,
   autoComplete: { from: 'none' },
