@@ -38,6 +38,9 @@ const pick = (list) => list[Math.floor(random() * list.length)];
 const configsDir = path.join(root, 'test', 'fixtures', 'configs');
 const configs = fs.readdirSync(configsDir).filter((f) => f.endsWith('.pbtxt')).map((f) => fs.readFileSync(path.join(configsDir, f), 'utf8'));
 const model = fs.readFileSync(path.join(root, 'model_repository', 'classifier', '1', 'model.onnx'));
+// A TorchScript export (fixtures/models/pytorch): mutated, it goes through the ZIP and forward readers.
+const torchModel = fs.readFileSync(path.join(root, 'fixtures', 'models', 'pytorch', 'libtorch_float32_float32_float32', '1', 'model.pt'));
+const TORCH_CONFIG = 'backend: "pytorch"\nmax_batch_size: 8\ninput [ { name: "INPUT__0" data_type: TYPE_FP32 dims: [ 16 ] }, { name: "INPUT__1" data_type: TYPE_FP32 dims: [ 16 ] } ]\noutput [ { name: "OUTPUT__0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n';
 const TOKENS = ['{', '}', '[', ']', '<', '>', ':', ',', '"', "'", '\\', '\0', '\n', '#', '0x', '-', '1e9999', 'nan', '\uFEFF', '\r\n', '\\U00110000', '\\xff', 'é', '${x}', 'input', 'dims', ' '];
 
 function mutateText(text) {
@@ -102,6 +105,7 @@ while (Date.now() < inProcessUntil) {
 // 2. The CLI as a real process, on a repository whose config and model are mutated each round.
 const repo = path.join(dir, 'repo');
 fs.mkdirSync(path.join(repo, 'm', '1'), { recursive: true });
+fs.mkdirSync(path.join(repo, 't', '1'), { recursive: true });
 const bin = path.join(root, 'bin', 'tritonc.js');
 /** The resident size of a process now (Linux /proc), or 0. */
 const rssOf = (pid) => {
@@ -143,7 +147,9 @@ const judge = (what, r) => {
 while (Date.now() < cliUntil) {
   fs.writeFileSync(path.join(repo, 'm', 'config.pbtxt'), mutateText(pick(configs)).replace(/name: "[^"]*"/, 'name: "m"'));
   fs.writeFileSync(path.join(repo, 'm', '1', 'model.onnx'), random() < 0.5 ? model : mutateBytes(model));
-  const argv = pick([['lint', '.'], ['fmt', '--check', '.'], ['generate', 'm'], ['inspect', 'm/1/model.onnx'], ['resolve', 'm']]);
+  fs.writeFileSync(path.join(repo, 't', 'config.pbtxt'), random() < 0.5 ? TORCH_CONFIG : mutateText(TORCH_CONFIG));
+  fs.writeFileSync(path.join(repo, 't', '1', 'model.pt'), random() < 0.3 ? torchModel : mutateBytes(torchModel));
+  const argv = pick([['lint', '.'], ['fmt', '--check', '.'], ['generate', 'm'], ['inspect', 'm/1/model.onnx'], ['inspect', 't/1/model.pt'], ['generate', 't'], ['resolve', 'm']]);
   const r = await run(argv);
   count(`cli ${argv[0]} exit ${r.signal ?? r.code}`);
   judge(`tritonc ${argv.join(' ')}`, r);
