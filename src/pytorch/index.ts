@@ -1,4 +1,3 @@
 // The PyTorch reader (TorchScript model.pt, AOTInductor model.pt2): public surface of src/pytorch.
 export { readTorchSignatureOfBytes, readTorchSignatureSync, torchOutputName } from './reader.js';
-export { c10TypeString } from './torchscript.js';
 export { readCentralDirectory, readEntry, ZIP_LIMITS, type ZipEntry, type ZipSource } from './zip.js';

@@ -88,27 +88,6 @@ export function tupleElements(annotation: string): string[] | undefined {
   return splitTopLevel(m[1]!).map((s) => s.trim()).filter(Boolean);
 }
 
-/**
- * The type's str() as c10 prints it in pytorch_backend's refusal ("An input of type 'Tensor?' was
- * detected"): Optional[T] -> T?, List[T] -> T[], Dict[K, V] -> Dict(K, V), Tuple[A, B] -> (A, B).
- */
-export function c10TypeString(annotation: string): string {
-  const t = annotation.trim();
-  const m = /^(Optional|List|Dict|Tuple)\[(.*)\]$/s.exec(t);
-  if (!m) return t;
-  const parts = splitTopLevel(m[2]!).map((s) => c10TypeString(s));
-  switch (m[1]) {
-    case 'Optional':
-      return `${parts[0] ?? ''}?`;
-    case 'List':
-      return `${parts[0] ?? ''}[]`;
-    case 'Dict':
-      return `Dict(${parts.join(', ')})`;
-    default:
-      return `(${parts.join(', ')})`;
-  }
-}
-
 function splitTopLevel(text: string): string[] {
   const out: string[] = [];
   let depth = 0;

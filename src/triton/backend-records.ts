@@ -3,9 +3,9 @@
 // file: it asks these.
 
 import { BACKENDS } from './backends/index.js';
-import type { BackendRecord, ModelFormat, PlatformRecord } from './backends/record.js';
+import type { BackendRecord, ModelFormat, ModelIoChecks, PlatformRecord } from './backends/record.js';
 
-export type { AutoComplete, BackendRecord, Completion, CompletionOptions, ModelFormat, PlatformRecord } from './backends/record.js';
+export type { AutoComplete, BackendRecord, Completion, CompletionOptions, ModelFormat, ModelIoChecks, PlatformRecord } from './backends/record.js';
 import { ONNXRUNTIME } from './backends/onnxruntime.js';
 import { OPENVINO } from './backends/openvino.js';
 import { PYTHON } from './backends/python.js';
@@ -84,6 +84,9 @@ export function modelFormatOf(config: { backend?: string; platform?: string; def
   if (!b) return 'other';
   return b.platforms.length ? servingPlatform(config)!.format : (b.format ?? 'other');
 }
+
+/** How the backend of `config` (after core's auto-fill) checks the config's tensors against its model file; undefined: as ONNX Runtime does. */
+export const modelIoChecks = (config: { backend?: string; platform?: string; default_model_filename?: string }): ModelIoChecks | undefined => servingPlatform(config)?.io;
 
 /** The name under which a directory at the model file's path holds the model (ONNX Runtime's model.onnx), if the backend reads one. */
 export const directoryModelFile = (config: { backend?: string; platform?: string; default_model_filename?: string }): string | undefined => servingPlatform(config)?.directoryHolds;

@@ -12,6 +12,8 @@ Writes OUT_DIR/<model>/1/model.pt for:
 - libtorch_optional: forward(self, x: Tensor, mask: Optional[Tensor]) -> Tensor: an Optional argument,
   which pytorch_backend refuses at load.
 - libtorch_dict: forward(self, inputs: Dict[str, Tensor]) -> Dict[str, Tensor]: the backend's dict mode.
+- libtorch_two_dicts: forward(self, a: Dict[str, Tensor], b: Dict[str, Tensor]) -> Tensor: which the
+  backend refuses ("Multiple inputs of kind DictType were detected").
 and two files Triton does not load, which the reader must refuse with the fix:
 - torch_save_checkpoint/1/model.pt: torch.save(state_dict) (a ZIP archive without code/);
 - torch_export_program/1/model.pt2: torch.export.save(torch.export.export(...)) (a torch.export
@@ -69,6 +71,14 @@ class DictNet(nn.Module):
         return {"sum": inputs["a"] + inputs["b"], "diff": inputs["a"] - inputs["b"]}
 
 
+class TwoDictNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, a: Dict[str, torch.Tensor], b: Dict[str, torch.Tensor]) -> torch.Tensor:
+        return a["x"] + b["x"]
+
+
 def save(out, name, module):
     torch.manual_seed(0)
     vdir = os.path.join(out, name, "1")
@@ -110,6 +120,7 @@ def main():
             "libtorch_named": save(out, "libtorch_named", NamedNet()),
             "libtorch_optional": save(out, "libtorch_optional", OptionalNet()),
             "libtorch_dict": save(out, "libtorch_dict", DictNet()),
+            "libtorch_two_dicts": save(out, "libtorch_two_dicts", TwoDictNet()),
         },
     }
     ckpt = os.path.join(out, "torch_save_checkpoint", "1")

@@ -2,6 +2,7 @@
 // src/model-file/readers.ts has a reader for (a TensorRT engine is the backend's to read at load), and
 // with --configs-only a model file that is neither in the checkout nor in tritonc.lock.json cannot be
 // read at all. Silence would read as "checked".
+import { basename } from 'node:path';
 import { hasReader } from '../../../model-file/readers.js';
 import { modelFormat } from '../../../triton/model-file.js';
 import { defineModelRule } from '../../rule.js';
@@ -9,7 +10,6 @@ import { isEnsemble, ONNX_MODEL_FILE } from '../../../triton/backend-records.js'
 
 const FORMATS: Record<string, string> = {
   tensorrt: 'TensorRT engines (model.plan)',
-  pytorch: 'TorchScript models (model.pt)',
   python: 'Python models (model.py)',
 };
 
@@ -27,6 +27,8 @@ export const uncheckedModel = defineModelRule({
       notRead: '{{model}}: tritonc does not read {{what}}, so {{checks}} did not run for it; at load the {{backend}} backend fills in what the config leaves out, and checks it against the model',
       notReadComplete:
         '{{model}}: tritonc does not read {{what}}, so {{checks}} did not run for it; the server runs with --disable-auto-complete-config, so the config must be complete as written (io-dims checks what core requires)',
+      aotiNotRead:
+        "{{model}}: tritonc read {{file}} for its weights' size, but an AOTInductor package records its inputs and outputs only in generated code (the wrapper's in_spec), in no stable form, so {{checks}} did not run for it; Triton's {{backend}} backend checks the config against the package at load",
       notHere:
         "{{model}}: the model file ({{expected}}) is not in this checkout and tritonc.lock.json does not record it, so {{checks}} did not run (--configs-only); run tritonc lock where the weights are, and commit tritonc.lock.json",
     },
@@ -47,6 +49,11 @@ export const uncheckedModel = defineModelRule({
     const at = config.backend !== undefined ? ['backend'] : config.platform !== undefined ? ['platform'] : [];
     const checks = ctx.modelChecks.join(', ');
     if (hasReader(modelFormat(filled.config))) {
+      // Read, but without its inputs and outputs (an AOTInductor package): said once.
+      if (ctx.signature?.ioUnknown !== undefined && ctx.signature.format === 'pt2') {
+        ctx.report({ path: at, messageId: 'aotiNotRead', data: { model, file: basename(ctx.signature.path), checks, backend } });
+        return;
+      }
       // Read, or missing or unreadable where that is an error (version-dirs, model-unreadable say so).
       if (ctx.signature || !ctx.model.filesElsewhere()) return;
       // An LFS pointer under --configs-only: model-unreadable's note says it.
