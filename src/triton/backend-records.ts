@@ -85,6 +85,16 @@ export function modelFormatOf(config: { backend?: string; platform?: string; def
   return b.platforms.length ? servingPlatform(config)!.format : (b.format ?? 'other');
 }
 
+/**
+ * The format of a model file named `fileName` when nothing else says (a path given on the command
+ * line): the format of the platform whose default model file has its extension; 'onnx' otherwise.
+ */
+export function formatOfModelFileName(fileName: string): ModelFormat {
+  const ext = /\.[^./]+$/.exec(fileName)?.[0];
+  const p = ext ? BACKEND_RECORDS.flatMap((b) => b.platforms).find((q) => q.defaultModelFile.endsWith(ext)) : undefined;
+  return p && p.format !== 'other' && p.format !== 'none' ? p.format : 'onnx';
+}
+
 /** How the backend of `config` (after core's auto-fill) checks the config's tensors against its model file; undefined: as ONNX Runtime does. */
 export const modelIoChecks = (config: { backend?: string; platform?: string; default_model_filename?: string }): ModelIoChecks | undefined => servingPlatform(config)?.io;
 
