@@ -1,6 +1,8 @@
 // A model file that is not a readable ONNX model (truncated, a Git LFS pointer, another format):
 // Triton fails to load it, and the model-aware rules cannot check the config against it.
 import { byteRange, MODEL_READ_MESSAGES, modelReadReport } from '../../model-read.js';
+import { backendRecord } from '../../../triton/backend-records.js';
+import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 
 export const modelUnreadable = defineModelRule({
@@ -19,7 +21,9 @@ export const modelUnreadable = defineModelRule({
   check(ctx) {
     const e = ctx.modelError;
     if (!e) return;
-    const report = modelReadReport(e);
+    // Another backend's file is named by its backend (a TorchScript model.pt: PyTorch).
+    const backend = settledBackend(ctx).backend;
+    const report = modelReadReport(e, backend && backend !== 'onnxruntime' ? (backendRecord(backend)?.title ?? backend) : undefined);
     // An LFS pointer is expected where the weights are provisioned elsewhere (--configs-only).
     if ((report.messageId === 'lfsPointer' || report.messageId === 'lfsPointerUnsized') && ctx.model.filesElsewhere()) {
       const at = { file: e.file, range: byteRange(e.offset), severity: 'info' as const };
