@@ -5,17 +5,24 @@
 // (backend, names by the backend's pairing rules, the output count) and the fields the user must fill.
 import type { ModelSignature } from '../model-file/signature.js';
 import { c10TypeString, isDictMode, isLibtorchInputType } from '../triton/libtorch-io.js';
-import type { GenerateProblem } from './generate.js';
+import { platformLoading } from '../triton/backend-records.js';
 import type { GenerateOptions } from './options.js';
 
 const FILL = 'data_type: <TYPE> dims: [ <dims> ]';
 
-export function pytorchProblems(sig: ModelSignature, shown: string, modelName: string, opts: GenerateOptions): GenerateProblem[] {
+/** What generate reports (its GenerateProblem). */
+interface Problem {
+  code: 'untyped-model' | 'unsupported-tensor';
+  message: string;
+  tensor?: string;
+}
+
+export function pytorchProblems(sig: ModelSignature, shown: string, modelName: string, opts: GenerateOptions): Problem[] {
   if (sig.format === 'pt2') {
     return [
       {
         code: 'untyped-model',
-        message: `${shown}: an AOTInductor package records its inputs and outputs only in generated code (the wrapper's in_spec), in no stable form, and Triton's PyTorch backend fills nothing in, so tritonc cannot generate its config; write config.pbtxt with platform: "torch_aoti" and one input and output per tensor the compiled model takes and returns (name, data_type, dims), then check it with tritonc lint`,
+        message: `${shown}: an AOTInductor package records its inputs and outputs only in generated code (the wrapper's in_spec), in no stable form, and Triton's PyTorch backend fills nothing in, so tritonc cannot generate its config; write config.pbtxt with platform: "${platformLoading('pt2')?.name ?? ''}" and one input and output per tensor the compiled model takes and returns (name, data_type, dims), then check it with tritonc lint`,
       },
     ];
   }

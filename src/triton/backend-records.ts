@@ -98,6 +98,14 @@ export function formatOfModelFileName(fileName: string): ModelFormat {
 /** How the backend of `config` (after core's auto-fill) checks the config's tensors against its model file; undefined: as ONNX Runtime does. */
 export const modelIoChecks = (config: { backend?: string; platform?: string; default_model_filename?: string }): ModelIoChecks | undefined => servingPlatform(config)?.io;
 
+/** The kinds of file the platform of `config` loads, where its reader yields more than one; undefined: any it yields. */
+export const loadedSignatureFormats = (config: { backend?: string; platform?: string; default_model_filename?: string }): readonly string[] | undefined => servingPlatform(config)?.loads;
+
+/** The platform that loads files of a signature format (a TorchScript file: pytorch_libtorch, model.pt). */
+export function platformLoading(format: string): PlatformRecord | undefined {
+  return BACKEND_RECORDS.flatMap((b) => b.platforms).find((p) => p.loads?.includes(format as never));
+}
+
 /** The name under which a directory at the model file's path holds the model (ONNX Runtime's model.onnx), if the backend reads one. */
 export const directoryModelFile = (config: { backend?: string; platform?: string; default_model_filename?: string }): string | undefined => servingPlatform(config)?.directoryHolds;
 

@@ -9,6 +9,7 @@ import { ModelReadError } from '../../src/model-file/errors.js';
 import { CLASSIFIER, CLASSIFIER_CONFIG, lintModel, writeRepo } from '../lint/harness.js';
 import { findingsOf, testRule } from '../support/rule-tester.js';
 import { ROOT } from '../support/snapshot.js';
+import { buildZip } from '../pytorch/zip-builder.js';
 
 const ID = 'model-unreadable';
 const MODEL = 'm/1/model.onnx';
@@ -78,6 +79,13 @@ describe(`${ID}: the reader's reason`, () => {
     ]);
     const empty = findingsOf(ID, { name: 'empty', files: { 'm/config.pbtxt': 'platform: "pytorch_libtorch"\n', 'm/1/model.pt': new Uint8Array(0) } });
     expect(empty.map((d) => [d.messageId, d.message])).toEqual([['notLoadable', "Triton's PyTorch backend cannot load this file: the file is empty, not a PyTorch model"]]);
+  });
+  it('a TorchScript model under torch_aoti, an AOTInductor package under pytorch_libtorch: the other loader', () => {
+    const ts = findingsOf(ID, { name: 'ts', files: { 'm/config.pbtxt': 'platform: "torch_aoti"\n', 'm/1/model.pt2': TORCH('libtorch_named/1/model.pt') } });
+    expect(ts.map((d) => ({ messageId: d.messageId, data: d.data }))).toEqual([{ messageId: 'torchscriptForAoti', data: { platform: 'torch_aoti', otherPlatform: 'pytorch_libtorch', otherFile: 'model.pt' } }]);
+    const aoti = buildZip([{ name: 'model/data/aotinductor/model/c.wrapper.so', data: Buffer.alloc(8) }]);
+    const pkg = findingsOf(ID, { name: 'aoti', files: { 'm/config.pbtxt': 'platform: "pytorch_libtorch"\n', 'm/1/model.pt': aoti } });
+    expect(pkg.map((d) => ({ messageId: d.messageId, data: d.data }))).toEqual([{ messageId: 'aotiForTorchscript', data: { platform: 'pytorch_libtorch', otherPlatform: 'torch_aoti', otherFile: 'model.pt2' } }]);
   });
   it('a reader failure without an offset (a reader bug caught by the workspace)', () => {
     expect(modelReadReport(new ModelReadError('format', 'm/1/model.onnx', null, 'boom'))).toEqual({ messageId: 'notOnnx', data: { reason: 'boom', byteOffset: null, kind: 'format' } });

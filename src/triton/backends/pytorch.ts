@@ -28,10 +28,12 @@ export const PYTORCH: BackendRecord = {
   name: 'pytorch',
   title: 'PyTorch',
   platforms: [
-    { name: 'pytorch_libtorch', aliases: ['libtorch'], defaultModelFile: 'model.pt', format: 'pytorch', io: LIBTORCH_IO },
+    { name: 'pytorch_libtorch', aliases: ['libtorch'], defaultModelFile: 'model.pt', format: 'pytorch', io: LIBTORCH_IO, loads: ['torchscript'] },
     // An AOTInductor package (src/pt2/model_state.cc): the same reader gives its weights' size; its
     // inputs and outputs are in no stable record (the signature says ioUnknown), so nothing is compared.
-    { name: 'torch_aoti', defaultModelFile: 'model.pt2', format: 'pytorch' },
+    // torch::jit::load (src/pt/model_state.cc LoadModel) reads TorchScript only; AOTIModelPackageLoader
+    // (src/pt2/model_state.cc) an AOTInductor package only.
+    { name: 'torch_aoti', defaultModelFile: 'model.pt2', format: 'pytorch', loads: ['pt2'] },
   ],
   core: true,
   autoComplete: { from: 'none' },

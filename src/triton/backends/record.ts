@@ -3,7 +3,7 @@
 // this, which file does it open, what does it fill in" asks the records (src/triton/backend-records.ts
 // looks them up); adding a backend is one file here and a line in ./index.ts.
 import type { ModelConfig } from '../../config/model-config.js';
-import type { ModelSignature } from '../../model-file/signature.js';
+import type { ModelSignature, SignatureFormat } from '../../model-file/signature.js';
 import type { ResolveProblem, ResolveStep } from '../changes.js';
 
 export interface PlatformRecord {
@@ -25,6 +25,8 @@ export interface PlatformRecord {
   readonly directoryHolds?: string;
   /** How its backend checks the config's tensors against the model file at load; absent: as ONNX Runtime does. */
   readonly io?: ModelIoChecks;
+  /** The kinds of file its backend loads, where its format's reader yields more than one (PyTorch: TorchScript or an AOTInductor package). */
+  readonly loads?: readonly SignatureFormat[];
 }
 
 /**
