@@ -68,7 +68,8 @@ function localModelFile(path: string, given: string): string {
 async function withRemoteSignature(url: string, io: CliIO): Promise<ModelSignature> {
   let sig: ModelSignature | undefined;
   await withRepositories('inspect', [url], io, { files: true }, async (remote) => {
-    const read = await remote.complete((files) => files.signature(remote.paths[0]!, 'onnx'));
+    const format = formatOfModelFileName(basename(remote.paths[0]!));
+    const read = await remote.complete((files) => files.signature(remote.paths[0]!, format));
     if (!read.signature) throw new UsageError(read.error ? `${url}: ${read.error.reason}` : `${url}: not an ONNX model`);
     sig = read.signature;
     return EXIT.ok;

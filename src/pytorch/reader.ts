@@ -77,6 +77,64 @@ export function readTorchSignatureOfBytes(file: string, bytes: Uint8Array): Mode
   return readTorch({ file, size: buf.length, read: (p, l) => buf.subarray(p, p + l) });
 }
 
+/** Thrown by a sparse source for bytes not fetched yet: the async read fetches them and reads again. */
+class NeedBytes {
+  constructor(
+    readonly position: number,
+    readonly length: number,
+  ) {}
+}
+
+/** Bytes of an object fetched so far, by range. */
+class Sparse {
+  private readonly parts: { at: number; bytes: Buffer }[] = [];
+  add(at: number, bytes: Uint8Array): void {
+    this.parts.push({ at, bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
+  }
+  get(position: number, length: number): Buffer | undefined {
+    const part = this.parts.find((p) => p.at <= position && position + length <= p.at + p.bytes.length);
+    return part?.bytes.subarray(position - part.at, position - part.at + length);
+  }
+}
+
+/** At most this many fetches per model: the end record, the central directory, data.pkl's head, the code record, and slack. */
+const MAX_FETCHES = 12;
+const MIN_FETCH = 64 * 1024;
+
+/**
+ * The same read over an object fetched by ranges (a model in object storage): each read that needs
+ * bytes not fetched yet fetches them (at least 64 KiB, the end of the file first) and reads again, so
+ * a few small requests cover the end record, the central directory and the records read, never the weights.
+ */
+export async function readTorchSignatureFrom(file: string, size: number, fetch: (position: number, length: number) => Promise<Uint8Array>): Promise<ModelSignature> {
+  const sparse = new Sparse();
+  const src: ZipSource = {
+    file,
+    size,
+    read(position, length) {
+      const want = Math.max(0, Math.min(length, size - position));
+      const got = sparse.get(position, want);
+      if (!got) throw new NeedBytes(position, want);
+      return got;
+    },
+  };
+  // The end of central directory record (and usually the directory itself) is in the last 64 KiB.
+  const tail = Math.min(size, MIN_FETCH + 22);
+  if (tail > 0) sparse.add(size - tail, await fetch(size - tail, tail));
+  for (let i = 0; ; i++) {
+    try {
+      return readTorch(src);
+    } catch (e) {
+      if (!(e instanceof NeedBytes)) throw e;
+      if (i >= MAX_FETCHES) throw new ModelReadError('format', file, e.position, `more than ${MAX_FETCHES} ranged reads for a signature: not a PyTorch archive tritonc can read by ranges`);
+      const length = Math.min(size - e.position, Math.max(e.length, MIN_FETCH));
+      const bytes = await fetch(e.position, length);
+      if (bytes.length < Math.min(e.length, length)) throw new ModelReadError('io', file, e.position, 'the object ended before the bytes its central directory points at');
+      sparse.add(e.position, bytes);
+    }
+  }
+}
+
 function readTorch(src: ZipSource): ModelSignature {
   if (src.size === 0) throw new ModelReadError('format', src.file, 0, 'the file is empty, not a PyTorch model');
   const head = src.read(0, Math.min(src.size, LFS_POINTER_MAX_BYTES));
