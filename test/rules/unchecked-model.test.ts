@@ -82,6 +82,13 @@ testRule('unchecked-model', {
       errors: [{ messageId: 'notHere', severity: 'info', line: 1, token: '"onnxruntime"', data: { model: 'classifier', checks: CHECKS, expected: 'classifier/1/model.onnx' } }],
     },
     {
+      name: '--configs-only, a TorchScript model neither here nor locked: its own file named',
+      files: { 'torch/config.pbtxt': 'platform: "pytorch_libtorch"\nmax_batch_size: 8\n' },
+      targets: ['torch'],
+      settings: CONFIGS_ONLY,
+      errors: [{ messageId: 'notHere', token: '"pytorch_libtorch"', data: { model: 'torch', checks: CHECKS, expected: 'torch/1/model.pt' } }],
+    },
+    {
       name: '--configs-only, no backend nor platform: the model file at deploy decides the backend',
       files: { 'engine/config.pbtxt': 'name: "engine"\nmax_batch_size: 8\n', 'engine/1/.gitkeep': '' },
       targets: ['engine'],
