@@ -54,6 +54,9 @@ function mutatePython(text) {
   }
   return out;
 }
+// A TorchScript export (fixtures/models/pytorch): mutated, it goes through the ZIP and forward readers.
+const torchModel = fs.readFileSync(path.join(root, 'fixtures', 'models', 'pytorch', 'libtorch_float32_float32_float32', '1', 'model.pt'));
+const TORCH_CONFIG = 'backend: "pytorch"\nmax_batch_size: 8\ninput [ { name: "INPUT__0" data_type: TYPE_FP32 dims: [ 16 ] }, { name: "INPUT__1" data_type: TYPE_FP32 dims: [ 16 ] } ]\noutput [ { name: "OUTPUT__0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n';
 const TOKENS = ['{', '}', '[', ']', '<', '>', ':', ',', '"', "'", '\\', '\0', '\n', '#', '0x', '-', '1e9999', 'nan', '\uFEFF', '\r\n', '\\U00110000', '\\xff', 'é', '${x}', 'input', 'dims', ' '];
 
 function mutateText(text) {
@@ -119,6 +122,7 @@ while (Date.now() < inProcessUntil) {
 const repo = path.join(dir, 'repo');
 fs.mkdirSync(path.join(repo, 'm', '1'), { recursive: true });
 fs.mkdirSync(path.join(repo, 'py', '1'), { recursive: true });
+fs.mkdirSync(path.join(repo, 't', '1'), { recursive: true });
 const bin = path.join(root, 'bin', 'tritonc.js');
 /** The resident size of a process now (Linux /proc), or 0. */
 const rssOf = (pid) => {
@@ -163,7 +167,9 @@ while (Date.now() < cliUntil) {
   fs.writeFileSync(path.join(repo, 'py', '1', 'model.py'), mutatePython(pick(modelPys)));
   if (random() < 0.5) fs.writeFileSync(path.join(repo, 'py', 'config.pbtxt'), mutateText(pick(configs)).replace(/name: "[^"]*"/, 'name: "py"').replace(/(backend|platform): "[^"]*"/, 'backend: "python"'));
   else fs.rmSync(path.join(repo, 'py', 'config.pbtxt'), { force: true });
-  const argv = pick([['lint', '.'], ['fmt', '--check', '.'], ['generate', 'm'], ['inspect', 'm/1/model.onnx'], ['resolve', 'm'], ['resolve', 'py'], ['generate', 'py']]);
+  fs.writeFileSync(path.join(repo, 't', 'config.pbtxt'), random() < 0.5 ? TORCH_CONFIG : mutateText(TORCH_CONFIG));
+  fs.writeFileSync(path.join(repo, 't', '1', 'model.pt'), random() < 0.3 ? torchModel : mutateBytes(torchModel));
+  const argv = pick([['lint', '.'], ['fmt', '--check', '.'], ['generate', 'm'], ['inspect', 'm/1/model.onnx'], ['resolve', 'm'], ['resolve', 'py'], ['generate', 'py'], ['inspect', 't/1/model.pt'], ['generate', 't']]);
   const r = await run(argv);
   count(`cli ${argv[0]} exit ${r.signal ?? r.code}`);
   judge(`tritonc ${argv.join(' ')}`, r);

@@ -2,6 +2,9 @@
 import { resolve } from 'node:path';
 import { ModelReadError } from '../model-file/errors.js';
 import { readSignatureSync } from '../onnx/reader.js';
+import { loadSignature } from '../model-file/readers.js';
+import { formatOfModelFileName } from '../triton/backend-records.js';
+import { basename } from 'node:path';
 import type { ModelSignature, TensorInfo } from '../model-file/signature.js';
 import { defineCommand } from './command.js';
 import { EXIT, UsageError } from './errors.js';
@@ -15,7 +18,7 @@ import { pathKind } from '../util/path-kind.js';
 
 export const inspectCommand = defineCommand({
   command: 'inspect <model>',
-  describe: 'Show the inputs, outputs, types, shapes and weights of an ONNX model (a model.onnx, or the model directory that holds one)',
+  describe: "Show the inputs, outputs, types, shapes and weights of an ONNX model (a model.onnx, or the model directory that holds one), or a PyTorch model's forward signature (model.pt)",
   builder: (y) =>
     y
       // Required by the syntax (<model>): demandOption tells the type so (yargs' positional() drops it).
@@ -32,7 +35,13 @@ export async function runInspect(model: string, format: 'text' | 'json', io: Cli
   } else {
     const file = localModelFile(resolve(io.cwd, model), model);
     try {
-      sig = readSignatureSync(file);
+      // A PyTorch model (model.pt, model.pt2) by its reader; anything else is read as ONNX.
+      const format = formatOfModelFileName(basename(file));
+      if (format !== 'onnx') {
+        const read = loadSignature(file, format);
+        if (read.error) throw read.error;
+        sig = read.signature!;
+      } else sig = readSignatureSync(file);
     } catch (e) {
       if (e instanceof ModelReadError) throw new UsageError(e.message.replace(file, displayPath(file, io.cwd)));
       const err = e as NodeJS.ErrnoException;
@@ -59,7 +68,8 @@ function localModelFile(path: string, given: string): string {
 async function withRemoteSignature(url: string, io: CliIO): Promise<ModelSignature> {
   let sig: ModelSignature | undefined;
   await withRepositories('inspect', [url], io, { files: true }, async (remote) => {
-    const read = await remote.complete((files) => files.signature(remote.paths[0]!, 'onnx'));
+    const format = formatOfModelFileName(basename(remote.paths[0]!));
+    const read = await remote.complete((files) => files.signature(remote.paths[0]!, format));
     if (!read.signature) throw new UsageError(read.error ? `${url}: ${read.error.reason}` : `${url}: not an ONNX model`);
     sig = read.signature;
     return EXIT.ok;
@@ -72,6 +82,9 @@ export function signatureJson(sig: ModelSignature): object {
   const tensor = (t: TensorInfo) => ({ name: t.name, kind: t.kind, elemType: t.elemType, tritonType: t.tritonType, shape: t.shape });
   return {
     path: sig.path,
+    ...(sig.format && sig.format !== 'onnx' ? { format: sig.format } : {}),
+    ...(sig.forward ? { forward: sig.forward } : {}),
+    ...(sig.ioUnknown ? { ioUnknown: sig.ioUnknown } : {}),
     irVersion: sig.irVersion,
     producer: sig.producer,
     opsets: sig.opsets,
@@ -104,6 +117,7 @@ function table(rows: string[][]): string {
 }
 
 export function signatureText(sig: ModelSignature): string {
+  if (sig.format === 'torchscript' || sig.format === 'pt2') return torchText(sig);
   const tensorRows = (dir: string, list: TensorInfo[]): string[][] =>
     list.map((t) => [
       dir,
@@ -133,4 +147,24 @@ function weightNotes(w: ModelSignature['initializers']): string {
     ...(w.constantBytes ? [`${formatBytes(w.constantBytes)} in Constant nodes`] : []),
   ];
   return notes.length ? ` (${notes.join(', ')})` : '';
+}
+
+/** A PyTorch model: forward's signature (TorchScript), or why its tensors are not read (AOTInductor), and the weights. */
+function torchText(sig: ModelSignature): string {
+  const rows = [['', 'name', 'torchscript type', 'triton type', 'shape'], ...[...sig.inputs.map((t) => ['input', t]), ...sig.outputs.map((t) => ['output', t])].map(([dir, t]) => {
+    const x = t as TensorInfo;
+    return [dir as string, x.name, x.elemType ?? '?', '(not recorded)', '(not recorded)'];
+  })];
+  const lines = [
+    sig.path,
+    sig.format === 'pt2' ? '  an AOTInductor package (torch_aoti)' : `  TorchScript ${sig.forward?.text ?? ''}`,
+    `  weights: ${sig.initializers.count} tensors under data/, ${formatBytes(sig.initializers.bytes)}`,
+    ...(sig.ioUnknown ? [`  inputs and outputs: not read: ${sig.ioUnknown}`, ''] : [
+      "  TorchScript records no data types or shapes; outputs are named by Triton's <name>__<index> convention",
+      '',
+      table(rows).split('\n').map((l) => `  ${l}`).join('\n'),
+    ]),
+    '',
+  ];
+  return lines.join('\n');
 }

@@ -6,12 +6,13 @@ import type { ModelSignature } from '../model-file/signature.js';
 import { ioFromSignature, onnxShapeText, unbatchableTensors } from '../triton/io-mapping.js';
 import type { GenerateOptions } from './options.js';
 import { ONNXRUNTIME, ONNX_MODEL_FILE, platformOfBackend } from '../triton/backend-records.js';
+import { pytorchProblems } from './pytorch.js';
 
 /** Triton's default max_batch_size for a model that can batch (--backend-config default-max-batch-size). */
 export const TRITON_DEFAULT_MAX_BATCH_SIZE = 4;
 
 export interface GenerateProblem {
-  code: 'dynamic-axis-mismatch' | 'unsupported-tensor' | 'conflicting-options';
+  code: 'dynamic-axis-mismatch' | 'unsupported-tensor' | 'conflicting-options' | 'untyped-model';
   message: string;
   tensor?: string;
 }
@@ -34,6 +35,8 @@ export interface GenerateInput {
 export function generateConfig(input: GenerateInput, opts: GenerateOptions = {}): GenerateResult {
   const { signature: sig } = input;
   const shown = input.shownPath ?? sig.path;
+  // A PyTorch model records no data types or shapes: what can be known, and what the user must write.
+  if (sig.format === 'torchscript' || sig.format === 'pt2') return { config: undefined, problems: pytorchProblems(sig, shown, input.modelName, opts) };
   const problems: GenerateProblem[] = [];
 
   const maxBatchSize = opts.maxBatchSize ?? (sig.batchable ? (opts.defaultMaxBatchSize ?? TRITON_DEFAULT_MAX_BATCH_SIZE) : 0);

@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import type { ModelConfig } from '../config/model-config.js';
 import { selectVersions, versionOfDirName } from '../repo/model-dir.js';
 import { Workspace } from '../workspace/workspace.js';
-import { ONNX_MODEL_FILE, PYTHON } from '../triton/backend-records.js';
+import { formatOfModelFileName, ONNX_MODEL_FILE, PYTHON } from '../triton/backend-records.js';
 
 export interface GenerateTarget {
   modelDir: string;
@@ -27,15 +27,19 @@ export type TargetResult = { targets: GenerateTarget[] } | { error: string };
  * src/triton/model-file.ts). The config on disk steers where it is when it parses; without one, or
  * when it names no backend, the directory is read as the ONNX Runtime model generate writes it for.
  */
-export function onnxModelOf(modelDir: string, workspace = new Workspace()): { file: string; fileName: string } | undefined {
+export function onnxModelOf(modelDir: string, workspace = new Workspace()): { file: string; fileName: string; format: string } | undefined {
   const model = workspace.model(modelDir);
   const configPath = model.layout().configPath;
   const read = configPath ? workspace.config(configPath) : undefined;
   const written: ModelConfig = read && 'value' in read && !read.diagnostics.length ? read.value : {};
   const config = written.backend || written.platform ? written : { ...written, backend: 'onnxruntime' };
   const located = model.modelFile(config);
-  if (located.format !== 'onnx' || !located.path) return undefined;
-  return { file: located.path, fileName: config.default_model_filename || ONNX_MODEL_FILE };
+  if (located.format === 'onnx' && located.path) return { file: located.path, fileName: config.default_model_filename || ONNX_MODEL_FILE, format: 'onnx' };
+  // A PyTorch model (model.pt, model.pt2) where core's auto-fill finds one: generate says what it cannot know.
+  const filled = model.autofill(written).config;
+  const torch = filled.backend ? model.modelFile(filled) : undefined;
+  if (torch?.format === 'pytorch' && torch.path) return { file: torch.path, fileName: basename(torch.path), format: 'pytorch' };
+  return undefined;
 }
 
 export function findTargets(path: string, workspace = new Workspace()): TargetResult {
@@ -46,19 +50,15 @@ export function findTargets(path: string, workspace = new Workspace()): TargetRe
     let modelDir = dirname(path);
     if (versionOfDirName(basename(modelDir)).version !== undefined) modelDir = dirname(modelDir);
     return {
-      targets: [{ modelDir, modelName: basename(modelDir), modelFile: path, format: 'onnx', modelFileName: basename(path), configPath: join(modelDir, 'config.pbtxt') }],
+      targets: [{ modelDir, modelName: basename(modelDir), modelFile: path, format: formatOfModelFileName(basename(path)), modelFileName: basename(path), configPath: join(modelDir, 'config.pbtxt') }],
     };
   }
-  const own = onnxModelOf(path, workspace);
+  const own = onnxModelOf(path, workspace) ?? pythonModelOf(path, workspace);
   if (own) return { targets: [targetOf(path, own)] };
-  const script = pythonModelOf(path, workspace);
-  if (script) return { targets: [targetOf(path, script, 'python-script')] };
   const targets: GenerateTarget[] = [];
   for (const dir of workspace.modelDirs(path)) {
-    const model = onnxModelOf(dir, workspace);
-    const py = model ? undefined : pythonModelOf(dir, workspace);
+    const model = onnxModelOf(dir, workspace) ?? pythonModelOf(dir, workspace);
     if (model) targets.push(targetOf(dir, model));
-    else if (py) targets.push(targetOf(dir, py, 'python-script'));
   }
   if (targets.length) return { targets };
   return {
@@ -66,15 +66,15 @@ export function findTargets(path: string, workspace = new Workspace()): TargetRe
   };
 }
 
-function targetOf(modelDir: string, model: { file: string; fileName: string }, format = 'onnx'): GenerateTarget {
-  return { modelDir, modelName: basename(modelDir), modelFile: model.file, format, modelFileName: model.fileName, configPath: join(modelDir, 'config.pbtxt') };
+function targetOf(modelDir: string, model: { file: string; fileName: string; format: string }): GenerateTarget {
+  return { modelDir, modelName: basename(modelDir), modelFile: model.file, format: model.format, modelFileName: model.fileName, configPath: join(modelDir, 'config.pbtxt') };
 }
 
 /**
  * The model.py Triton's Python backend would run for this directory (format 'python-script'): where
  * the config on disk, or core's auto-fill without one, picks the Python backend.
  */
-export function pythonModelOf(modelDir: string, workspace = new Workspace()): { file: string; fileName: string } | undefined {
+export function pythonModelOf(modelDir: string, workspace = new Workspace()): { file: string; fileName: string; format: string } | undefined {
   const model = workspace.model(modelDir);
   const configPath = model.layout().configPath;
   const read = configPath ? workspace.config(configPath) : undefined;
@@ -85,5 +85,5 @@ export function pythonModelOf(modelDir: string, workspace = new Workspace()): { 
   const version = selectVersions(config.version_policy, model.layout().versionDirs).at(-1);
   const fileName = config.default_model_filename || PYTHON.defaultModelFile!;
   const file = version ? join(version.path, fileName) : undefined;
-  return file && workspace.tree.kind(file) === 'file' ? { file, fileName } : undefined;
+  return file && workspace.tree.kind(file) === 'file' ? { file, fileName, format: 'python-script' } : undefined;
 }

@@ -87,4 +87,24 @@ export interface ModelSignature {
    * the other files the signature depends on (an OpenVINO IR's .bin).
    */
   externalDataFiles: string[];
+  /**
+   * A TorchScript model's forward, as its code record writes it (TorchScript only): what Triton's
+   * PyTorch backend reads at load in place of named, typed tensors.
+   */
+  forward?: ForwardSignature;
+  /**
+   * Why the file's inputs and outputs are not known although it was read (an AOTInductor package
+   * records them in no stable form): the rules that compare them do not run, and say so once.
+   */
+  ioUnknown?: string;
+}
+
+/** A TorchScript forward's signature: `inputs` are its arguments after self, `outputs` its return's elements. */
+export interface ForwardSignature {
+  /** `forward(self, INPUT0: Tensor, INPUT1: Tensor) -> Tuple[Tensor, Tensor]`. */
+  text: string;
+  /** The return annotation (`Tuple[Tensor, Tensor]`). */
+  returns: string;
+  /** How many outputs the return annotation fixes (a Tuple's arity, 1 for a Tensor); null when it does not (a List, a Dict). */
+  outputCount: number | null;
 }

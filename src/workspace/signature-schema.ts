@@ -27,6 +27,8 @@ function made(): { locked: z.ZodObject; full: z.ZodObject } {
     overridableInitializers: z.array(tensor),
     weightsInline: z.boolean(),
     externalDataFiles: z.array(z.string()),
+    forward: z.strictObject({ text: z.string(), returns: z.string(), outputCount: z.number().nullable() }).optional(),
+    ioUnknown: z.string().optional(),
   });
   const full = locked.extend({
     path: z.string(),

@@ -4,6 +4,7 @@
 import { dirname, join } from 'node:path';
 import { ModelReadError } from '../../src/model-file/errors.js';
 import { readSignatureOfBytes } from '../../src/onnx/reader.js';
+import { readTorchSignatureOfBytes } from '../../src/pytorch/reader.js';
 import type { FileSource, SignatureResult } from '../../src/workspace/sources.js';
 import type { TreeEntry } from '../../src/repo/tree.js';
 import type { PathKind } from '../../src/util/path-kind.js';
@@ -50,14 +51,15 @@ export function memoryFiles(root: string, tree: MemoryTree): FileSource {
       const content = files.get(path);
       return { kind: k, size: content === undefined ? undefined : typeof content === 'string' ? Buffer.byteLength(content) : content.length };
     },
-    signature(path): SignatureResult {
+    signature(path, format): SignatureResult {
       let read = signatures.get(path);
       if (read) return read;
       const content = files.get(path);
       if (content === undefined) read = { error: new ModelReadError('io', path, null, dirs.has(path) ? 'is a directory, not an ONNX model file' : 'no such file') };
       else {
         try {
-          read = { signature: readSignatureOfBytes(path, typeof content === 'string' ? Buffer.from(content) : content) };
+          const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+          read = { signature: format === 'pytorch' ? readTorchSignatureOfBytes(path, bytes) : readSignatureOfBytes(path, bytes) };
         } catch (e) {
           read = { error: e instanceof ModelReadError ? e : new ModelReadError('format', path, null, (e as Error).message) };
         }

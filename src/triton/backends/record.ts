@@ -3,7 +3,7 @@
 // this, which file does it open, what does it fill in" asks the records (src/triton/backend-records.ts
 // looks them up); adding a backend is one file here and a line in ./index.ts.
 import type { ModelConfig } from '../../config/model-config.js';
-import type { ModelSignature } from '../../model-file/signature.js';
+import type { ModelSignature, SignatureFormat } from '../../model-file/signature.js';
 import type { ScriptFacts } from '../../python-model/auto-complete-config.js';
 import type { ResolveProblem, ResolveStep } from '../changes.js';
 
@@ -24,6 +24,40 @@ export interface PlatformRecord {
    * beside it): ONNX Runtime's ModelState::LoadModel.
    */
   readonly directoryHolds?: string;
+  /** How its backend checks the config's tensors against the model file at load; absent: as ONNX Runtime does. */
+  readonly io?: ModelIoChecks;
+  /** The kinds of file its backend loads, where its format's reader yields more than one (PyTorch: TorchScript or an AOTInductor package). */
+  readonly loads?: readonly SignatureFormat[];
+}
+
+/**
+ * How a backend checks a config's inputs and outputs against its model file at load, where it does
+ * not do what ONNX Runtime does (every config name must be the model's; non-optional inputs, batch
+ * inputs, sequence controls and states counted against the model's required inputs; data types and
+ * shapes compared). The shared rules (io-name, io-datatype, io-shape) read it.
+ */
+export interface ModelIoChecks {
+  /**
+   * How config inputs are paired with the model's. 'forward-arguments' (LibTorch): by forward's
+   * argument names when every config input is one, else by `<name>__<index>` when every name has one,
+   * else in config order (a warning); a name is never refused. A single Dict(str, Tensor) argument
+   * takes the inputs by name, uncounted.
+   */
+  readonly inputNames: 'forward-arguments';
+  /** How outputs are paired: 'name-index' (LibTorch): by `<name>__<index>` when every name has one, else in config order. */
+  readonly outputNames: 'name-index';
+  /**
+   * Which config entries count against the model's inputs. 'every-input' (LibTorch): every input,
+   * optional ones too, plus batch_input entries, each sequence control kind present and each state,
+   * against forward's arguments after self.
+   */
+  readonly inputCount: 'every-input';
+  /** Whether the backend compares data_type with the model's element type at load. */
+  readonly dataTypes: boolean;
+  /** Whether it compares dims with the model's shape at load. */
+  readonly shapes: boolean;
+  /** The config must list at least one input and one output (nothing fills them in). */
+  readonly requiresInputsAndOutputs: boolean;
 }
 
 /** The kind of a backend's model file; 'none' for models without one (Python's model.py is code). */

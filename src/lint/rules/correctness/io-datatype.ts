@@ -1,6 +1,8 @@
 // Config data_type against the model's element type, through Triton's ONNX <-> TYPE_* table
 // (onnxruntime_backend src/onnxruntime_utils.cc OnnxDataTypeToModelConfigDataType), and model I/O that
 // is not a tensor at all (sequence, map, ...), which the ONNX Runtime backend cannot serve.
+import { modelIoChecks } from '../../../triton/backend-records.js';
+import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 import { configTensors, modelTensor, validatedSides } from '../../tensors.js';
 
@@ -30,12 +32,15 @@ export const ioDatatype = defineModelRule({
   },
   check(ctx) {
     const sig = ctx.signature!;
+    // A backend that never compares data types at load (PyTorch: TorchScript records none).
+    if (modelIoChecks(settledBackend(ctx).config)?.dataTypes === false) return;
     const sides = validatedSides(ctx.config, ctx.settings.server.autoCompleteConfig);
     for (const direction of ['input', 'output'] as const) {
       if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;
       for (const t of configTensors(ctx.config, direction)) {
         const model = modelTensor(sig, direction, t.name);
-        if (!model) continue;
+        // The file records no element type (a TorchScript argument): nothing to compare.
+        if (!model || model.typed === false) continue;
         if (model.kind !== 'tensor') {
           ctx.report({
             path: [...t.path, 'name'],

@@ -7,7 +7,10 @@ import { quoteString } from '../../../pbtxt/scalars.js';
 import type { ModelConfig } from '../../../config/model-config.js';
 import type { TensorInfo } from '../../../model-file/signature.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';
-import { defineModelRule, type ModelContext } from '../../rule.js';
+import { modelIoChecks } from '../../../triton/backend-records.js';
+import { settledBackend } from '../../backend.js';
+import { checkLibtorchIo, LIBTORCH_IO_MESSAGES } from '../../libtorch-io.js';
+import { defineModelRule, type ModelContext, type Report } from '../../rule.js';
 import { configTensors, dimsText, maxBatchSize, tritonShape, validatedSides } from '../../tensors.js';
 
 const messages = {
@@ -22,6 +25,8 @@ const messages = {
   outputUnknown: `output '{{name}}' is not an output of the model (it has {{modelOutputs}}); rename it to one of the model's outputs or remove it`,
   misspeltOutput: `output '{{name}}' is not an output of the model (it has {{modelOutputs}}); did you mean '{{suggestion}}'? rename it to one of the model's outputs or remove it`,
   outputUnknownNoModelOutputs: `output '{{name}}' is not an output of the model (it has none); rename it to one of the model's outputs or remove it`,
+  // A TorchScript model (Triton's PyTorch backend pairs names its own way): src/lint/libtorch-io.ts.
+  ...LIBTORCH_IO_MESSAGES,
 } as const;
 
 type Ctx = ModelContext<undefined, typeof messages>;
@@ -37,10 +42,23 @@ export const ioName = defineModelRule({
       "unexpected inference input '<name>', allowed inputs are: <a>, <b>, ...",
       "unexpected inference output '<name>', allowed outputs are: <a>, <b>, ...",
       "unable to load model '<model>', configuration expects <E> inputs, model provides <M>",
+      // Triton's PyTorch backend (pytorch_backend src/pt/model_instance_state.cc ValidateInputs, ValidateOutputs, GetNamingConvention)
+      'model configuration must contain at least one input, none were specified.',
+      'model configuration must contain at least one output, none were specified.',
+      "An input of type '<type>' was detected in the model. Only a single input of type Dict(str, Tensor) or input(s) of type Tensor are supported.",
+      'Multiple inputs of kind DictType were detected. Only a single input of type Dict(str, Tensor) is supported.',
+      "PyTorch model '<model>' is using sequence batching with state but not all inputs and outputs follow the <name>__<index> naming convention. ",
+      "input '<name>' or previous input(s) are neither an input argument to the model '<model>' nor do they follow the <name>__<index> naming convention. Falling back to enforcing strict ordering from model configuration.",
     ],
     messages,
   },
   check(ctx) {
+    // Triton's PyTorch backend pairs a TorchScript model's tensors by its own rules (the record says so).
+    if (modelIoChecks(settledBackend(ctx).config)?.inputNames === 'forward-arguments') {
+      const torch = { config: ctx.config, model: ctx.model, edits: ctx.edits, report: (r: Report<typeof LIBTORCH_IO_MESSAGES>) => ctx.report(r) };
+      if (ctx.signature!.format === 'torchscript') checkLibtorchIo(torch, ctx.signature!);
+      return;
+    }
     const sides = validatedSides(ctx.config, ctx.settings.server.autoCompleteConfig);
     if (sides.inputs) checkInputs(ctx);
     if (sides.outputs) checkOutputs(ctx);

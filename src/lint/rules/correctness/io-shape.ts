@@ -7,6 +7,8 @@
 // and dims that repeat the batch axis (batch-dim-in-dims).
 import type { TensorInfo } from '../../../model-file/signature.js';
 import { isDynamicDim } from '../../../onnx/signature.js';
+import { modelIoChecks } from '../../../triton/backend-records.js';
+import { settledBackend } from '../../backend.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import {
   batchOutputTargets, comparedShape, configTensors, dimsText, firstMismatch, hasFixedFirstDim, includesBatchAxis, maxBatchSize,
@@ -51,6 +53,8 @@ export const ioShape = defineModelRule({
   },
   check(ctx) {
     const sig = ctx.signature!;
+    // A backend that never compares shapes at load (PyTorch); a shapeless tensor is skipped below too.
+    if (modelIoChecks(settledBackend(ctx).config)?.shapes === false) return;
     const sides = validatedSides(ctx.config, ctx.settings.server.autoCompleteConfig);
     const skipOutputs = batchOutputTargets(ctx.config);
     for (const direction of ['input', 'output'] as const) {
