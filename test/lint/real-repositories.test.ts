@@ -84,7 +84,7 @@ describe('a repository of every backend', () => {
     expect(verdicts(dir)).toEqual([
       'detector io-dims/noDimsUnlessCompleted warning',
       'detector unchecked-model/notRead info',
-      'labeler unchecked-model/notRead info',
+      // labeler's model.py is read to its end (python-autocomplete checks it): no note.
       // A vLLM model: decoupled by its backend's auto-complete, so it answers over streaming only.
       'llm decoupled-clients/decoupled info',
       'llm unchecked-model/notRead info',
