@@ -2,7 +2,8 @@
 // the one place that picks a reader. A reader reads the signature without loading the weights and
 // throws ModelReadError for a file it cannot read. Adding a format is a reader here and the format in
 // the backend's record.
-import { readSignatureSync } from '../onnx/reader.js';
+import { readSignatureOfBytes, readSignatureSync } from '../onnx/reader.js';
+import { readOpenVinoOfBytes, readOpenVinoSync } from '../openvino/reader.js';
 import { ModelReadError } from './errors.js';
 import type { ModelSignature, SignatureFormat } from './signature.js';
 
@@ -11,10 +12,16 @@ export interface ModelReader {
   readonly yields: readonly SignatureFormat[];
   /** The signature of the file (or directory) at `path`; throws ModelReadError. */
   readSync(path: string): ModelSignature;
+  /**
+   * The signature of the file whose bytes are `bytes` (a repository held in memory, an editor's
+   * buffer); `sizeOf` answers the size of another file beside it (null: none). Throws ModelReadError.
+   */
+  readBytes(path: string, bytes: Uint8Array, sizeOf: (path: string) => number | null): ModelSignature;
 }
 
 const READERS: Readonly<Record<string, ModelReader>> = {
-  onnx: { yields: ['onnx'], readSync: readSignatureSync },
+  onnx: { yields: ['onnx'], readSync: readSignatureSync, readBytes: (path, bytes) => readSignatureOfBytes(path, bytes) },
+  openvino: { yields: ['openvino'], readSync: readOpenVinoSync, readBytes: readOpenVinoOfBytes },
 };
 
 /** The reader of a backend's model file format; undefined where tritonc has none (TensorRT plans). */
