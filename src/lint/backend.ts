@@ -4,6 +4,7 @@
 // sub-directory, as the workspace computes it once per config.
 import type { ModelConfig } from '../config/model-config.js';
 import type { AutofillResult } from '../triton/autofill.js';
+import { backendRecord, type IoChecks } from '../triton/backend-records.js';
 import type { ModelContext } from './rule.js';
 
 export interface SettledBackend {
@@ -43,3 +44,27 @@ export function settledBackend(ctx: Pick<ModelContext<unknown>, 'config' | 'mode
 /** The model's name in Triton's messages: config.name, or the directory's name core fills in. */
 export const modelName = (ctx: Pick<ModelContext<unknown>, 'config' | 'model'>): string => ctx.config.name || ctx.model.name;
 
+
+/** How the backend checks a config's inputs and outputs against the model at load: its record's `io`, ONNX Runtime's by default. */
+export interface SettledIoChecks {
+  /** The backend's name in messages ("OpenVINO"). */
+  title: string;
+  dataTypes: boolean;
+  inputCount: 'required' | 'listed';
+  shapes: 'onnxruntime' | 'openvino';
+  batchDimMustBeDynamic: boolean;
+  servedDataTypes: readonly string[] | undefined;
+}
+
+export function ioChecks(ctx: Pick<ModelContext<unknown>, 'config' | 'model'>): SettledIoChecks {
+  const record = backendRecord(settledBackend(ctx).backend);
+  const io: IoChecks = record?.io ?? {};
+  return {
+    title: record?.title ?? record?.name ?? 'ONNX Runtime',
+    dataTypes: io.dataTypes ?? true,
+    inputCount: io.inputCount ?? 'required',
+    shapes: io.shapes ?? 'onnxruntime',
+    batchDimMustBeDynamic: io.batchDimMustBeDynamic ?? true,
+    servedDataTypes: io.servedDataTypes,
+  };
+}

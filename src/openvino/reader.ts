@@ -20,6 +20,7 @@ import { ModelReadError } from '../model-file/errors.js';
 import { LFS_POINTER_MAX_BYTES, lfsPointerError, lfsPointerOf } from '../model-file/lfs-pointer.js';
 import type { Dim, ModelSignature, TensorInfo } from '../model-file/signature.js';
 import { elementType, tritonTypeOf } from './elem-types.js';
+import { anyName, hasBatch, splitNames } from './names.js';
 import { tokenize, XmlError } from './xml.js';
 
 /**
@@ -320,40 +321,6 @@ function tensor(name: string, written: string | undefined, shape: Dim[] | null, 
   return t;
 }
 
-/** A port's `names`: split at commas that are not escaped ('\,' is a comma inside a name). */
-export function splitNames(names: string | undefined): string[] {
-  if (names === undefined) return [];
-  const out: string[] = [];
-  let cur = '';
-  for (let i = 0; i < names.length; i++) {
-    const c = names[i]!;
-    if (c === '\\' && names[i + 1] === ',') {
-      cur += ',';
-      i++;
-    } else if (c === ',') {
-      out.push(cur);
-      cur = '';
-    } else cur += c;
-  }
-  out.push(cur);
-  return out.map((n) => n.trim()).filter((n) => n !== '');
-}
-
-/** ov::descriptor::Tensor::get_any_name: the smallest name in byte order (std::set<std::string>). */
-export function anyName(names: readonly string[]): string {
-  let best = names[0]!;
-  for (const n of names) if (Buffer.compare(Buffer.from(n), Buffer.from(best)) < 0) best = n;
-  return best;
-}
-
-/** ov::layout::has_batch: the layout names a dimension N ("[N,H]", "NCHW", "N..."). */
-export function hasBatch(layout: string | undefined): boolean {
-  if (layout === undefined) return false;
-  const l = layout.trim();
-  if (l.startsWith('[') && l.endsWith(']')) return l.slice(1, -1).split(',').some((d) => d.trim().toUpperCase() === 'N');
-  return /n/i.test(l.replace(/\.\.\./g, ''));
-}
-
 type Fail = (at: number, reason: string) => never;
 
 /** A Parameter's `shape` attribute: "1,3,224,224", "?,3" or "-1,3", "1..10,3", "" (a scalar), "..." (any rank). */
@@ -384,16 +351,6 @@ function dimOf(text: string, at: number, fail: Fail): Dim {
     return `${lo ? Number(lo) : ''}..${hi ? Number(hi) : ''}`;
   }
   return fail(at, `the dimension "${d}" is not a size, -1, '?' or a range like 1..10`);
-}
-
-/** The bounds of a dimension as the backend's doesMatch reads them (openvino_utils.cc); null when unbounded above. */
-export function dimBounds(d: Dim): { min: number; max: number | null } | 'static' {
-  if (typeof d === 'number' && d >= 0) return 'static';
-  if (typeof d === 'string') {
-    const m = /^(\d*)\.\.(\d*)$/.exec(d);
-    if (m) return { min: m[1] ? Number(m[1]) : 0, max: m[2] ? Number(m[2]) : null };
-  }
-  return { min: 0, max: null };
 }
 
 // ------------------------------------------------------------------------------------------ errors

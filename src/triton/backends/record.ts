@@ -37,7 +37,7 @@ export interface Completion {
 
 /** Options the server's flags give auto-complete (--backend-config). */
 export interface CompletionOptions {
-  /** The ONNX Runtime backend's default-max-batch-size. */
+  /** The backend's default-max-batch-size (--backend-config=<backend>,default-max-batch-size=N). */
   defaultMaxBatchSize?: number;
 }
 
@@ -69,6 +69,34 @@ export type AutoComplete =
    */
   | { readonly from: 'script'; defines(scriptText: string): boolean };
 
+/**
+ * How a backend checks a config's inputs and outputs against its model at load, where it differs from
+ * ONNX Runtime's (onnxruntime_backend src/onnxruntime.cc ValidateInputs / ValidateOutputs), the
+ * default for every field. The shared rules (io-name, io-datatype, io-shape, missing-dynamic-axis)
+ * read it.
+ */
+export interface IoChecks {
+  /** Whether it refuses a data_type other than the model's element type (default true). */
+  readonly dataTypes?: boolean;
+  /**
+   * How it counts inputs: 'required' (ONNX Runtime: non-optional inputs, batch_input entries,
+   * sequence controls and states against the model's required inputs) or 'listed' (every `input`
+   * entry against every model input).
+   */
+  readonly inputCount?: 'required' | 'listed';
+  /**
+   * How it compares dims with the model's shape (its CompareDimsSupported): 'onnxruntime', or
+   * 'openvino' (the batch dim is reshaped to max_batch_size, never compared; an input's -1 matches
+   * anything when batching; otherwise a dynamic model dim matches any value, a range only values
+   * strictly inside it, a static one only itself, for inputs and outputs alike).
+   */
+  readonly shapes?: 'onnxruntime' | 'openvino';
+  /** Whether max_batch_size > 0 needs a dynamic first dim on every model tensor (default true). */
+  readonly batchDimMustBeDynamic?: boolean;
+  /** The config data types it serves, where that is fewer than all ("unsupported datatype"). */
+  readonly servedDataTypes?: readonly string[];
+}
+
 export interface BackendRecord {
   /** The backend name, as config.pbtxt writes it (core constants.h k*Backend, or the backend's repository). */
   readonly name: string;
@@ -84,6 +112,8 @@ export interface BackendRecord {
   readonly core: boolean;
   /** What its auto-complete fills in at load; see AutoComplete. */
   readonly autoComplete?: AutoComplete;
+  /** How it checks the config's inputs and outputs against the model at load; default ONNX Runtime's. */
+  readonly io?: IoChecks;
   /** Where its behaviour is read from, for the docs and for whoever updates the record. */
   readonly source: string;
 }

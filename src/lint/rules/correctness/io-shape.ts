@@ -7,6 +7,8 @@
 // and dims that repeat the batch axis (batch-dim-in-dims).
 import type { TensorInfo } from '../../../model-file/signature.js';
 import { isDynamicDim } from '../../../onnx/signature.js';
+import { dimBounds } from '../../../openvino/names.js';
+import { ioChecks, type SettledIoChecks } from '../../backend.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import {
   batchOutputTargets, comparedShape, configTensors, dimsText, firstMismatch, hasFixedFirstDim, includesBatchAxis, maxBatchSize,
@@ -28,6 +30,9 @@ const messages = {
   rankMismatchScalarItems: `${RANK}: ${SHAPES}; set dims: [1] and reshape { shape: [ ] }`,
   dimMismatch: `{{field}}[{{index}}] is {{value}} where the model has {{modelDim}}: ${SHAPES}; set {{field}}: {{expectedText}}`,
   outputDimNotDynamic: `{{field}}[{{index}}] is {{value}} where the model's output is dynamic (-1), and Triton requires output dims identical to the model's: ${SHAPES}; set {{field}}: {{expectedText}}`,
+  batchNeedsRank: `with max_batch_size: {{mbs}} Triton's {{backend}} backend needs the model's {{direction}} '{{name}}' to have at least one dimension (the batch), but it is a scalar; set max_batch_size: 0`,
+  dimOutsideRange: `{{field}}[{{index}}] is {{value}} where the model's dimension is the range {{modelDim}}, and Triton's {{backend}} backend takes only sizes strictly between its bounds: ${SHAPES}; set {{field}}: {{expectedText}}`,
+  staticDimNotMatched: `{{field}}[{{index}}] is {{value}} where the model has {{modelDim}}, and Triton's {{backend}} backend compares every dim without batching (a -1 matches only a dynamic model dim): ${SHAPES}; set {{field}}: {{expectedText}}`,
 } as const;
 
 type Ctx = ModelContext<undefined, typeof messages>;
@@ -46,6 +51,7 @@ export const ioShape = defineModelRule({
       "unable to load model '<model>', optional input '<name>' is not supported for models that support batching",
       "unable to load model '<model>', configuration expects model provides input with shape [-1]  for ragged input '<name>', model provides <shape>",
       "unable to load model '<model>', configuration expects model provides input with shape [-1] for ragged input '<name>', which is not supported for optional input",
+      "model '<model>', tensor '<name>': for the model to support batching the shape should have at least 1 dimension",
     ],
     messages,
   },
@@ -53,13 +59,15 @@ export const ioShape = defineModelRule({
     const sig = ctx.signature!;
     const sides = validatedSides(ctx.config, ctx.settings.server.autoCompleteConfig);
     const skipOutputs = batchOutputTargets(ctx.config);
+    const checks = ioChecks(ctx);
     for (const direction of ['input', 'output'] as const) {
       if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;
       for (const t of configTensors(ctx.config, direction)) {
         if (direction === 'output' && skipOutputs.has(t.name)) continue;
         const model = modelTensor(sig, direction, t.name);
         if (!model || model.kind !== 'tensor' || model.shape === null) continue;
-        checkTensor(ctx, t, model);
+        if (checks.shapes === 'openvino') checkOpenVinoTensor(ctx, t, model, checks);
+        else checkTensor(ctx, t, model);
       }
     }
   },
@@ -147,6 +155,69 @@ function checkTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo): void {
     messageId: !isInput && modelShape[k] === -1 ? 'outputDimNotDynamic' : 'dimMismatch',
     data: { ...shapes, index, value: full[k]!, modelDim: modelShape[k]! },
   });
+}
+
+/**
+ * openvino_backend src/openvino_utils.cc CompareDimsSupported: with max_batch_size > 0 the request is
+ * [max_batch_size] + dims and the model's first dim is not compared (inputs: the backend reshapes it,
+ * ov::set_batch; outputs: compared after that reshape, so it is max_batch_size), nor an input's -1;
+ * without batching every dim is compared. doesMatch: a static dim only itself, an unbounded dynamic
+ * one anything, a range (min..max) only sizes strictly between its bounds.
+ */
+function checkOpenVinoTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo, checks: SettledIoChecks): void {
+  const mbs = maxBatchSize(ctx.config);
+  const shape = comparedShape(t);
+  const modelShape = model.shape!;
+  const isInput = t.direction === 'input';
+  if (mbs > 0 && modelShape.length === 0) {
+    ctx.report({ path: [...shape.elementPath], messageId: 'batchNeedsRank', data: { mbs, direction: t.direction, name: t.name, backend: checks.title } });
+    return;
+  }
+  if (mbs > 0 && includesBatchAxis(shape.dims, model, mbs) && ctx.isEnabled('batch-dim-in-dims')) return;
+  const item = mbs > 0 ? modelShape.slice(1) : modelShape;
+  const suggestion = item.length === shape.dims.length ? item.map((d, i) => passingDim(d, shape.dims[i]!, isInput && mbs > 0)) : item.map((d) => passingDim(d, -1, isInput && mbs > 0));
+  const shapes = {
+    dims: shape.dims, requestShape: requestShape(shape.dims, mbs), modelShape: model.shape, expected: suggestion, field: shape.field, expectedText: dimsText(suggestion),
+    requestShapeText: requestShapeText(shape.dims, mbs), direction: t.direction, name: t.name, modelShapeText: modelShapeText(model, checks.title), backend: checks.title,
+  };
+  if (item.length !== shape.dims.length) {
+    ctx.report({
+      path: [...shape.elementPath],
+      messageId: 'rankMismatch',
+      data: { ...shapes, dimsText: dimsText(shape.dims), length: shape.dims.length + (mbs > 0 ? 1 : 0), modelLength: modelShape.length },
+    });
+    return;
+  }
+  for (let index = 0; index < item.length; index++) {
+    const value = shape.dims[index]!;
+    if (isInput && mbs > 0 && value === -1) continue;
+    const m = item[index]!;
+    if (doesMatch(m, value)) continue;
+    const bounds = dimBounds(m);
+    ctx.report({
+      path: [...shape.elementPath, index],
+      messageId: bounds !== 'static' ? 'dimOutsideRange' : value === -1 ? 'staticDimNotMatched' : 'dimMismatch',
+      data: { ...shapes, index, value, modelDim: m },
+    });
+    return;
+  }
+}
+
+/** openvino_utils.cc doesMatch(ov_dim, config_dim). */
+function doesMatch(d: TensorInfo['shape'] extends (infer D)[] | null ? D : never, value: number): boolean {
+  const bounds = dimBounds(d);
+  if (bounds === 'static') return d === value;
+  if (bounds.max === null) return true;
+  return value < bounds.max && value > bounds.min;
+}
+
+/** A value the backend accepts for model dim `d`, keeping `value` where it does. */
+function passingDim(d: TensorInfo['shape'] extends (infer D)[] | null ? D : never, value: number, minusOneSkipped: boolean): number {
+  if ((minusOneSkipped && value === -1) || doesMatch(d, value)) return value;
+  const bounds = dimBounds(d);
+  if (bounds === 'static') return d as number;
+  if (minusOneSkipped) return -1;
+  return bounds.max === null || bounds.min + 1 < bounds.max ? bounds.min + 1 : value;
 }
 
 /** The dims that would pass: the model's (without the batch axis), keeping an input's pinned sizes. */
