@@ -1,0 +1,17 @@
+// The OpenVINO IR fixtures exported by scripts/model-exports/openvino/export.py (fixtures/models/openvino).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../support/snapshot.js';
+
+export const OPENVINO_FIXTURES = join(ROOT, 'fixtures', 'models', 'openvino');
+export const OPENVINO_MODELS = ['openvino_fixed_batch', 'openvino_dynamic_batch', 'openvino_int8_int8_int8', 'openvino_classifier'] as const;
+export type OpenVinoModel = (typeof OPENVINO_MODELS)[number];
+
+/** The files of fixture `model`'s version 1 (model.xml, model.bin), keyed for a memory repository under `at`. */
+export function irFiles(model: OpenVinoModel, at: string): Record<string, Uint8Array> {
+  const dir = join(OPENVINO_FIXTURES, model, '1');
+  return {
+    [`${at}/1/model.xml`]: readFileSync(join(dir, 'model.xml')),
+    [`${at}/1/model.bin`]: readFileSync(join(dir, 'model.bin')),
+  };
+}
