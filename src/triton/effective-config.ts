@@ -71,6 +71,8 @@ export interface ResolveOptions extends OnnxAutoCompleteOptions {
    * refused and no backend completes the config. Default true, Triton's default.
    */
   autoCompleteConfig?: boolean;
+  /** Per backend name, where the server's flags give backends different default-max-batch-size values. */
+  defaultMaxBatchSizes?: Readonly<Record<string, number>>;
 }
 
 /** Why tritonc could not read its input (exit 2 in the CLI); not Triton's verdict on the model. */

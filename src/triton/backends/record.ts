@@ -39,6 +39,8 @@ export interface Completion {
 export interface CompletionOptions {
   /** The backend's default-max-batch-size (--backend-config=<backend>,default-max-batch-size=N). */
   defaultMaxBatchSize?: number;
+  /** Per backend name, where the server's flags give backends different ones (read before defaultMaxBatchSize). */
+  defaultMaxBatchSizes?: Readonly<Record<string, number>>;
 }
 
 /**

@@ -1,0 +1,63 @@
+// Conformance with Triton itself, for the OpenVINO backend: server/qa/L0_model_config/
+// autofill_noplatform_success/openvino holds, per case, the config.pbtxt Triton was started with (or
+// none) and the effective configs Triton reported (`expected`, `expected.1`, ...: the same config with
+// inputs/outputs in the orders Triton's map can produce). Each case's model directory gets the IR its
+// test.sh copies in (qa/openvino_models/fixed_batch or dynamic_batch, or gen_qa_models' openvino_int8,
+// as scripts/model-exports/openvino/export.py exports them: fixtures/models/openvino), and resolve must
+// equal one of Triton's answers as a value (and as the JSON GET /config returns).
+import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/document.js';
+import type { ModelConfig } from '../../src/config/model-config.js';
+import { printConfig } from '../../src/config/print.js';
+import { toProtoJson } from '../../src/config/proto-json.js';
+import { loadSchema } from '../../src/config/schema.js';
+import { tritonConfigJson } from '../../src/triton/triton-json.js';
+import { resolveModelDir } from '../../src/workspace/index.js';
+import { OPENVINO_FIXTURES, type OpenVinoModel } from '../openvino/fixtures.js';
+import { CORPUS_DIR } from '../support/corpus.js';
+
+const SUITE_DIR = `${CORPUS_DIR}triton-inference-server__server/qa/L0_model_config/autofill_noplatform_success/openvino/`;
+
+/** The model test.sh copies into each case (qa/L0_model_config/test.sh). */
+const MODEL_OF: Record<string, OpenVinoModel> = {
+  dynamic_batch: 'openvino_dynamic_batch',
+  empty_config: 'openvino_fixed_batch',
+  no_config: 'openvino_fixed_batch',
+  partial_config: 'openvino_int8_int8_int8',
+};
+
+const canonical = (v: ModelConfig): unknown => toProtoJson(v as Record<string, unknown>, loadSchema().modelConfig);
+const tmp = mkdtempSync(join(tmpdir(), 'tritonc-ov-resolve-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe("resolve reproduces Triton's autofill_noplatform_success/openvino expectations", () => {
+  const cases = readdirSync(SUITE_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  it('covers every case directory in the corpus', () => expect(cases).toEqual(Object.keys(MODEL_OF)));
+
+  for (const name of cases) {
+    it(`${name}: equals one of Triton's expected configs`, () => {
+      const dir = join(tmp, name);
+      const model = MODEL_OF[name]!;
+      cpSync(join(OPENVINO_FIXTURES, model), dir, { recursive: true });
+      const caseFiles = readdirSync(join(SUITE_DIR, name));
+      if (caseFiles.includes('config.pbtxt')) copyFileSync(join(SUITE_DIR, name, 'config.pbtxt'), join(dir, 'config.pbtxt'));
+      const expected = caseFiles.filter((f) => /^expected(\.\d+)?$/.test(f)).map((f) => {
+        const doc = parseConfig(readFileSync(join(SUITE_DIR, name, f), 'utf8'), f);
+        expect(doc.diagnostics, f).toEqual([]);
+        return doc.value;
+      });
+      expect(expected.length).toBeGreaterThan(0);
+
+      const result = resolveModelDir(dir, { gpus: 0 });
+      expect(result.problems).toEqual([]);
+      expect(result.status).toBe('ok');
+      const got = result.config!;
+      expect(expected.map(canonical)).toContainEqual(canonical(got));
+      expect(expected.map((e) => tritonConfigJson(e))).toContainEqual(tritonConfigJson(got));
+      expect(canonical(parseConfig(printConfig(got)).value)).toEqual(canonical(got));
+    });
+  }
+});
