@@ -76,7 +76,7 @@ export function generateForTarget(target: GenerateTarget, run: GenerateRunOption
   const recorded = typeof header?.options === 'object' ? header.options : undefined;
   const options: GenerateOptions = { ...recorded, ...run.options };
   const render = (o: GenerateOptions): { text: string } | { problems: GenerateProblem[] } => {
-    const result = generateConfig({ signature, modelName: target.modelName, modelFileName: target.modelFileName, shownPath: shownModel }, o);
+    const result = generateConfig({ signature, modelName: target.modelName, modelFileName: target.modelFileName, shownPath: shownModel, backend: target.backend }, o);
     if (!result.config) return { problems: result.problems };
     // The header names the model file relative to the model directory, so it does not depend on cwd.
     const source = relative(target.modelDir, target.modelFile) || target.modelFile;
