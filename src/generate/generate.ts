@@ -118,7 +118,17 @@ function ioByAutoComplete(record: BackendRecord, sig: ModelSignature, name: stri
     const why = done.steps.find((s) => s.path[0] === 'max_batch_size')?.reason ?? '';
     problems.push({ code: 'conflicting-options', message: `max_batch_size ${maxBatchSize} does not stay: at load Triton's ${record.title ?? record.name} backend makes it ${filled} (${why}); give --max-batch-size ${filled} (or any N >= 1)` });
   }
-  return { input: done.config.input ?? [], output: done.config.output ?? [] };
+  // The OpenVINO backend writes every dim -1 when any dim of a tensor is dynamic (AutoCompleteInputOrOutput:
+  // `io_shape.is_static() ? get_length() : -1`), and then refuses an output's -1 against a static dim
+  // (CompareDimsSupported, compare_exact). A generated config keeps each static dim as the model has it.
+  const pin = <T extends ModelInput | ModelOutput>(entries: T[] | undefined, tensors: ModelSignature['inputs']): T[] =>
+    (entries ?? []).map((e) => {
+      const shape = tensors.find((t) => t.name === e.name)?.shape;
+      const item = shape ? shape.slice(filled > 0 ? 1 : 0) : undefined;
+      if (!item || !e.dims || item.length !== e.dims.length) return e;
+      return { ...e, dims: item.map((d, i) => (typeof d === 'number' && d >= 0 ? d : Number(e.dims![i]))) };
+    });
+  return { input: pin(done.config.input, sig.inputs), output: pin(done.config.output, sig.outputs) };
 }
 
 function acceleratorConfig(a: NonNullable<GenerateOptions['accelerator']>): NonNullable<NonNullable<ModelConfig['optimization']>['execution_accelerators']> {

@@ -51,7 +51,8 @@ describe("resolve reproduces Triton's autofill_noplatform_success/openvino expec
       });
       expect(expected.length).toBeGreaterThan(0);
 
-      const result = resolveModelDir(dir, { gpus: 0 });
+      // The qa host had a GPU (CUDA_VISIBLE_DEVICES=0): the backend's preferred KIND_CPU group still wins.
+      const result = resolveModelDir(dir, { gpus: 1 });
       expect(result.problems).toEqual([]);
       expect(result.status).toBe('ok');
       const got = result.config!;

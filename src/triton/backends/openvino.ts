@@ -32,5 +32,8 @@ export const OPENVINO: BackendRecord = {
     shapes: 'openvino',
     batchDimMustBeDynamic: false,
   },
+  // TRITONBACKEND_GetBackendAttribute: AddPreferredInstanceGroup(KIND_CPU, count 0), so a config
+  // without instance_group runs on the CPU even on a GPU host (the qa expected configs: KIND_CPU).
+  preferredInstanceGroups: [{ kind: 'KIND_CPU', count: 0 }],
   source: 'triton-inference-server/openvino_backend src/openvino.cc, src/openvino_utils.cc',
 };

@@ -116,6 +116,11 @@ export interface BackendRecord {
   readonly autoComplete?: AutoComplete;
   /** How it checks the config's inputs and outputs against the model at load; default ONNX Runtime's. */
   readonly io?: IoChecks;
+  /**
+   * The instance groups it prefers (TRITONBACKEND_BackendAttributeAddPreferredInstanceGroup), which
+   * core's NormalizeInstanceGroup uses for a config without instance_group (count 0: core's default).
+   */
+  readonly preferredInstanceGroups?: readonly { kind: 'KIND_CPU' | 'KIND_GPU' | 'KIND_AUTO'; count: number; gpus?: readonly number[] }[];
   /** Where its behaviour is read from, for the docs and for whoever updates the record. */
   readonly source: string;
 }
