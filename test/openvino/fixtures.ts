@@ -15,3 +15,17 @@ export function irFiles(model: OpenVinoModel, at: string): Record<string, Uint8A
     [`${at}/1/model.bin`]: readFileSync(join(dir, 'model.bin')),
   };
 }
+
+/** An IR whose one input and one output are scalars of f32 (hand-written; model.xml and an empty model.bin). */
+export function scalarIr(at: string): Record<string, string> {
+  const xml = `<?xml version="1.0"?>
+<net name="scalar" version="11">
+  <layers>
+    <layer id="0" name="x" type="Parameter" version="opset1"><data shape="" element_type="f32"/><output><port id="0" precision="FP32" names="x"/></output></layer>
+    <layer id="1" name="y" type="Result" version="opset1"><input><port id="0" precision="FP32"/></input></layer>
+  </layers>
+  <edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/></edges>
+</net>
+`;
+  return { [`${at}/1/model.xml`]: xml, [`${at}/1/model.bin`]: '' };
+}
