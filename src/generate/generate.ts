@@ -112,7 +112,8 @@ function ioByAutoComplete(record: BackendRecord, sig: ModelSignature, name: stri
     return { input: [], output: [] };
   }
   const done = how.complete({ name, backend: record.name, max_batch_size: maxBatchSize }, sig, {});
-  for (const p of done.problems) problems.push({ code: 'unsupported-tensor', message: `${shown}: ${p.message}: ${p.fix}` });
+  // Refused dims of the backend's own entries are fixed below (pin): the other problems stand.
+  for (const p of done.problems.filter((q) => q.path?.[2] !== 'dims')) problems.push({ code: 'unsupported-tensor', message: `${shown}: ${p.message}: ${p.fix}` });
   const filled = done.config.max_batch_size ?? 0;
   if (filled !== maxBatchSize) {
     const why = done.steps.find((s) => s.path[0] === 'max_batch_size')?.reason ?? '';

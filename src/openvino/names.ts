@@ -46,3 +46,27 @@ export function dimBounds(d: Dim): { min: number; max: number | null } | 'static
   return { min: 0, max: null };
 }
 
+
+/** openvino_backend src/openvino_utils.cc doesMatch(ov_dim, config_dim): a static dim only itself, an unbounded one anything, a range only sizes strictly inside it. */
+export function doesMatch(d: Dim, value: number): boolean {
+  const bounds = dimBounds(d);
+  if (bounds === 'static') return d === value;
+  if (bounds.max === null) return true;
+  return value < bounds.max && value > bounds.min;
+}
+
+/**
+ * CompareDimsSupported (openvino_utils.cc) of config `dims` against the model's `shape`: the index of the
+ * first dim that fails (in the complete shape: [max_batch_size] + dims when batching), -1 for a rank
+ * that differs, undefined when it passes. `output`: compare_exact, after ov::set_batch made the first
+ * dim max_batch_size (so that one always matches); an input's -1 is not compared when batching.
+ */
+export function compareDims(shape: readonly Dim[], dims: readonly number[], maxBatchSize: number, output: boolean): number | undefined {
+  const full = maxBatchSize > 0 ? [maxBatchSize, ...dims] : [...dims];
+  if (full.length !== shape.length) return -1;
+  for (let i = maxBatchSize > 0 ? 1 : 0; i < full.length; i++) {
+    if (maxBatchSize > 0 && !output && full[i] === -1) continue;
+    if (!doesMatch(shape[i]!, full[i]!)) return i;
+  }
+  return undefined;
+}

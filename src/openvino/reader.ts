@@ -98,6 +98,15 @@ export function readOpenVinoOfBytes(file: string, bytes: Uint8Array, sizeOf: Siz
   const nul = buffer.indexOf(0);
   if (nul >= 0) throw new ModelReadError('format', file, nul, `not ${WHAT}: a NUL byte, so this is a binary file${looksLikeOnnx(buffer) ? ' (an ONNX model? name it model.onnx)' : ''}`);
   const text = buffer.toString('utf8');
+  if (text.includes('\uFFFD')) {
+    // Offsets are counted in the text's UTF-8 bytes, so the text must be exactly the file's bytes.
+    const again = Buffer.from(text);
+    if (!again.equals(buffer)) {
+      let at = 0;
+      while (at < buffer.length && again[at] === buffer[at]) at++;
+      throw new ModelReadError('format', file, at, `not ${WHAT}: the bytes are not UTF-8 text here`);
+    }
+  }
   const ir = parseIr(file, text);
   return signatureOf(file, text, ir, sizeOf);
 }

@@ -12,7 +12,7 @@
 //   and every dim -1 when any dim of the shape is dynamic (`io_shape.is_static() ? get_length() : -1`).
 import type { DataType, ModelConfig, ModelInput, ModelOutput } from '../config/model-config.js';
 import type { ModelSignature, TensorInfo } from '../model-file/signature.js';
-import { hasBatch } from '../openvino/names.js';
+import { compareDims, hasBatch } from '../openvino/names.js';
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
 import type { Completion, CompletionOptions } from './backends/record.js';
 
@@ -69,6 +69,26 @@ export function autoCompleteOpenVino(input: ModelConfig, sig: ModelSignature, op
     if (side === 'input') config.input = entries as ModelInput[];
     else config.output = entries as ModelOutput[];
     steps.push(step('autocomplete', 'replace', [side], `no ${side} in the config: the OpenVINO backend lists every model ${side} (${tensors.length}), named by the smallest of each tensor's names`, entries));
+    // The backend then validates what it wrote like any config (ValidateInputs / ValidateOutputs); its
+    // all -1 dims for a shape with a dynamic dim fail CompareDimsSupported where another dim is static
+    // (an output always, an input without batching).
+    for (const [k, t] of tensors.entries()) {
+      const dims = entries[k]!.dims;
+      if (t.shape === null || problems.length) continue;
+      const at = compareDims(t.shape, dims, mbs, side === 'output');
+      if (at === undefined) continue;
+      const modelShape = `[${t.shape.map((d, i) => (side === 'output' && mbs > 0 && i === 0 ? mbs : typeof d === 'number' && d >= 0 ? d : -1)).join(',')}]`;
+      const full = mbs > 0 ? [mbs, ...dims] : dims;
+      const specifies = mbs > 0
+        ? `${full.length} dimensions (an initial batch dimension because max_batch_size > 0 followed by the explicit tensor shape, making complete shape [${full.join(',')}])`
+        : `${full.length} dimensions (shape [${full.join(',')}])`;
+      problems.push({
+        stage: 'validate',
+        path: [side, k, 'dims'],
+        message: `model '${model}', tensor '${t.name}': the model expects ${t.shape.length} dimensions (shape ${modelShape}) but the model configuration specifies ${specifies}`,
+        fix: `the OpenVINO backend auto-completes every dim of a shape with a dynamic dim as -1 and then refuses that -1 against the model's static dim; write the ${side}s in the config with the model's static dims (tritonc generate writes them)`,
+      });
+    }
     const invalid = tensors.find((t) => t.tritonType === null);
     if (invalid && !problems.length) {
       problems.push({

@@ -7,7 +7,7 @@
 // and dims that repeat the batch axis (batch-dim-in-dims).
 import type { TensorInfo } from '../../../model-file/signature.js';
 import { isDynamicDim } from '../../../onnx/signature.js';
-import { dimBounds } from '../../../openvino/names.js';
+import { dimBounds, doesMatch } from '../../../openvino/names.js';
 import { ioChecks, type SettledIoChecks } from '../../backend.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import {
@@ -201,14 +201,6 @@ function checkOpenVinoTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo, check
     });
     return;
   }
-}
-
-/** openvino_utils.cc doesMatch(ov_dim, config_dim). */
-function doesMatch(d: TensorInfo['shape'] extends (infer D)[] | null ? D : never, value: number): boolean {
-  const bounds = dimBounds(d);
-  if (bounds === 'static') return d === value;
-  if (bounds.max === null) return true;
-  return value < bounds.max && value > bounds.min;
 }
 
 /** A value the backend accepts for model dim `d`, keeping `value` where it does. */
