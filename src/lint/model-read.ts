@@ -23,6 +23,7 @@ export const MODEL_READ_MESSAGES = {
     'the model file is a Git LFS pointer (size not given, {{oid}}): with --configs-only the model is provisioned separately, so this is not an error here, but the checks against the model did not run; run tritonc lock where the weights are, and commit tritonc.lock.json',
   notOnnxAt: 'not a readable ONNX model (at byte {{byteOffset}}): {{reason}}; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)',
   notOnnx: 'not a readable ONNX model: {{reason}}; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)',
+  notOpenVinoAt: 'not a readable OpenVINO IR (at byte {{byteOffset}}): {{reason}}; convert the model again (ovc, openvino.save_model), or restore the file and its .bin',
 } as const;
 
 export function modelReadReport(error: ModelReadError): MessageOf<typeof MODEL_READ_MESSAGES> {
@@ -35,5 +36,7 @@ export function modelReadReport(error: ModelReadError): MessageOf<typeof MODEL_R
       ? { messageId: 'lfsPointerUnsized', data: { ...data, oid, objectBytes: size } }
       : { messageId: 'lfsPointer', data: { ...data, oid, objectBytes: size, objectSize: formatBytes(size) } };
   }
+  // An OpenVINO IR is read from its model.xml (src/openvino), whose errors always carry an offset.
+  if (/\.xml$/i.test(error.file) && error.offset !== null) return { messageId: 'notOpenVinoAt', data: { ...data, byteOffset: error.offset } };
   return error.offset === null ? { messageId: 'notOnnx', data } : { messageId: 'notOnnxAt', data: { ...data, byteOffset: error.offset } };
 }
