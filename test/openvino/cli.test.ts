@@ -1,6 +1,6 @@
 // `tritonc generate`, `inspect` and `resolve` on OpenVINO IRs (the exported fixtures): generate writes the
 // openvino backend with the names, types and dims the backend sees and a config lint finds clean;
-// inspect reads model.xml; resolve gives what Triton gives (see also test/conformance/resolve-autofill-openvino).
+// inspect reads model.xml; resolve gives what Triton gives (see also test/conformance/openvino.test.ts).
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';

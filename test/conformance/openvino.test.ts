@@ -1,11 +1,15 @@
-// Conformance with Triton itself, for the OpenVINO backend: server/qa/L0_model_config/
+// Conformance with Triton itself, for the OpenVINO backend.
+//
+// 1. autofill_noplatform/openvino: each refusal's config (the corpus row) linted with the IR its test.sh
+//    copies in (fixed_batch): an error from the rule COVERAGE names for Triton's expected message.
+// 2. autofill_noplatform_success/openvino: server/qa/L0_model_config/
 // autofill_noplatform_success/openvino holds, per case, the config.pbtxt Triton was started with (or
 // none) and the effective configs Triton reported (`expected`, `expected.1`, ...: the same config with
 // inputs/outputs in the orders Triton's map can produce). Each case's model directory gets the IR its
 // test.sh copies in (qa/openvino_models/fixed_batch or dynamic_batch, or gen_qa_models' openvino_int8,
 // as scripts/model-exports/openvino/export.py exports them: fixtures/models/openvino), and resolve must
 // equal one of Triton's answers as a value (and as the JSON GET /config returns).
-import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,7 +21,10 @@ import { loadSchema } from '../../src/config/schema.js';
 import { tritonConfigJson } from '../../src/triton/triton-json.js';
 import { resolveModelDir } from '../../src/workspace/index.js';
 import { OPENVINO_FIXTURES, type OpenVinoModel } from '../openvino/fixtures.js';
-import { CORPUS_DIR } from '../support/corpus.js';
+import { CORPUS_DIR, corpusRows, readCorpusFile } from '../support/corpus.js';
+import { lintSync } from '../../src/lint/engine.js';
+import { RULES } from '../../src/lint/rules/index.js';
+import { coverageOf, unescapeGrep } from './deploy.js';
 
 const SUITE_DIR = `${CORPUS_DIR}triton-inference-server__server/qa/L0_model_config/autofill_noplatform_success/openvino/`;
 
@@ -33,7 +40,26 @@ const canonical = (v: ModelConfig): unknown => toProtoJson(v as Record<string, u
 const tmp = mkdtempSync(join(tmpdir(), 'tritonc-ov-resolve-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe("resolve reproduces Triton's autofill_noplatform_success/openvino expectations", () => {
+const REFUSALS = 'triton-inference-server__server/qa/L0_model_config/autofill_noplatform/openvino/';
+
+describe('autofill_noplatform/openvino: every refusal caught with the exported fixed_batch IR', () => {
+  const rows = corpusRows().filter((r) => r.file.startsWith(REFUSALS) && r.kind === 'invalid');
+  it('has the six cases', () => expect(rows.map((r) => r.file.slice(REFUSALS.length).split('/')[0]).sort()).toEqual(['bad_input_dims', 'bad_output_dims', 'too_few_inputs', 'too_many_inputs', 'unknown_input', 'unknown_output']));
+  for (const row of rows) {
+    const name = row.file.slice(REFUSALS.length).split('/')[0]!;
+    it(`${name}: ${unescapeGrep(row.expectedError)}`, () => {
+      const coverage = coverageOf(row.expectedError);
+      expect(coverage, row.expectedError).toBeDefined();
+      const dir = join(tmp, 'refusals', name);
+      cpSync(join(OPENVINO_FIXTURES, 'openvino_fixed_batch'), dir, { recursive: true });
+      writeFileSync(join(dir, 'config.pbtxt'), readCorpusFile(row));
+      const errors = lintSync([dir], { rules: RULES }).results.flatMap((r) => r.diagnostics).filter((d) => d.severity === 'error');
+      expect(errors.filter((d) => coverage!.rules.includes(d.ruleId)).length, errors.map((d) => `[${d.ruleId}] ${d.message}`).join('\n')).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe("resolve reproduces Triton's autofill_noplatform_success/openvino expectations, and lint finds them clean", () => {
   const cases = readdirSync(SUITE_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
   it('covers every case directory in the corpus', () => expect(cases).toEqual(Object.keys(MODEL_OF)));
 
@@ -59,6 +85,8 @@ describe("resolve reproduces Triton's autofill_noplatform_success/openvino expec
       expect(expected.map(canonical)).toContainEqual(canonical(got));
       expect(expected.map((e) => tritonConfigJson(e))).toContainEqual(tritonConfigJson(got));
       expect(canonical(parseConfig(printConfig(got)).value)).toEqual(canonical(got));
+      const errors = lintSync([dir], { rules: RULES }).results.flatMap((r) => r.diagnostics).filter((d) => d.severity === 'error');
+      expect(errors.map((d) => `[${d.ruleId}] ${d.message}`)).toEqual([]);
     });
   }
 });
