@@ -75,6 +75,15 @@ export function autoCompleteOpenVino(input: ModelConfig, sig: ModelSignature, op
     for (const [k, t] of tensors.entries()) {
       const dims = entries[k]!.dims;
       if (t.shape === null || problems.length) continue;
+      if (mbs > 0 && t.shape.length === 0) {
+        problems.push({
+          stage: 'validate',
+          path: [side, k],
+          message: `model '${model}', tensor '${t.name}': for the model to support batching the shape should have at least 1 dimension`,
+          fix: `${side} '${t.name}' is a scalar; set max_batch_size: 0`,
+        });
+        continue;
+      }
       const at = compareDims(t.shape, dims, mbs, side === 'output');
       if (at === undefined) continue;
       const modelShape = `[${t.shape.map((d, i) => (side === 'output' && mbs > 0 && i === 0 ? mbs : typeof d === 'number' && d >= 0 ? d : -1)).join(',')}]`;

@@ -140,6 +140,7 @@ testRule('io-shape', {
     { name: 'OpenVINO: max_batch_size 8 on a static [8,16] model without layouts (partial_config)', files: ovRepo('openvino_int8_int8_int8', 'max_batch_size: 8\noutput { name: "OUTPUT0" data_type: TYPE_INT8 dims: [16] }\n') },
     { name: 'OpenVINO: a dynamic batch, an input -1 on a range while batching', files: ovRepo('openvino_classifier', CLASSIFIER_OV('[-1]')) },
     { name: 'OpenVINO: a size strictly inside the range', files: ovRepo('openvino_classifier', CLASSIFIER_OV('[64]')) },
+    { name: 'OpenVINO: no config on a static model: what the backend writes passes its checks', files: ovRepo('openvino_dynamic_batch', '') },
   ],
   invalid: [
     {
@@ -151,6 +152,11 @@ testRule('io-shape', {
       name: 'OpenVINO: -1 against a static dim without batching',
       files: ovRepo('openvino_fixed_batch', 'input { name: "input1" data_type: TYPE_INT32 dims: [1, -1] }\n'),
       errors: [{ messageId: 'staticDimNotMatched', data: { index: 1, value: -1, modelDim: 4, expectedText: '[1,4]' } }],
+    },
+    {
+      name: 'OpenVINO: no outputs in the config: the backend writes dims [-1] for [?,10] and refuses them',
+      files: ovRepo('openvino_classifier', ''),
+      errors: [{ messageId: 'autoCompletedDimsRefused', data: { backend: 'OpenVINO', direction: 'output', name: 'classifier/add:0', dimsText: '[-1]', rank: 2, expectsText: '[4,10]', entry: 'output { name: "classifier/add:0" data_type: TYPE_FP32 dims: [10] }' } }],
     },
     {
       name: 'OpenVINO: a scalar model tensor with max_batch_size > 0',

@@ -8,7 +8,9 @@
 import type { TensorInfo } from '../../../model-file/signature.js';
 import { isDynamicDim } from '../../../onnx/signature.js';
 import { dimBounds, doesMatch } from '../../../openvino/names.js';
-import { ioChecks, type SettledIoChecks } from '../../backend.js';
+import { ioChecks, modelName, type SettledIoChecks } from '../../backend.js';
+import { autoCompleteOpenVino } from '../../../triton/autocomplete-openvino.js';
+import { defaultMaxBatchSize } from '../../../triton/server-options.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import {
   batchOutputTargets, comparedShape, configTensors, dimsText, firstMismatch, hasFixedFirstDim, includesBatchAxis, maxBatchSize,
@@ -32,6 +34,7 @@ const messages = {
   outputDimNotDynamic: `{{field}}[{{index}}] is {{value}} where the model's output is dynamic (-1), and Triton requires output dims identical to the model's: ${SHAPES}; set {{field}}: {{expectedText}}`,
   batchNeedsRank: `with max_batch_size: {{mbs}} Triton's {{backend}} backend needs the model's {{direction}} '{{name}}' to have at least one dimension (the batch), but it is a scalar; set max_batch_size: 0`,
   dimOutsideRange: `{{field}}[{{index}}] is {{value}} where the model's dimension is the range {{modelDim}}, and Triton's {{backend}} backend takes only sizes strictly between its bounds: ${SHAPES}; set {{field}}: {{expectedText}}`,
+  autoCompletedDimsRefused: `Triton's {{backend}} backend auto-completes {{direction}} '{{name}}' with dims {{dimsText}} (every dim -1, as the model's shape {{modelShapeText}} has a dynamic one) and then refuses them against the model's static dims ("the model expects {{rank}} dimensions (shape {{expectsText}}) but the model configuration specifies ..."); list the {{direction}}s in the config with the model's dims, e.g. {{entry}}`,
   staticDimNotMatched: `{{field}}[{{index}}] is {{value}} where the model has {{modelDim}}, and Triton's {{backend}} backend compares every dim without batching (a -1 matches only a dynamic model dim): ${SHAPES}; set {{field}}: {{expectedText}}`,
 } as const;
 
@@ -60,6 +63,7 @@ export const ioShape = defineModelRule({
     const sides = validatedSides(ctx.config, ctx.settings.server.autoCompleteConfig);
     const skipOutputs = batchOutputTargets(ctx.config);
     const checks = ioChecks(ctx);
+    if (checks.shapes === 'openvino' && sides.autoComplete) checkOpenVinoAutoComplete(ctx, checks);
     for (const direction of ['input', 'output'] as const) {
       if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;
       for (const t of configTensors(ctx.config, direction)) {
@@ -154,6 +158,34 @@ function checkTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo): void {
     path: [...shape.elementPath, index],
     messageId: !isInput && modelShape[k] === -1 ? 'outputDimNotDynamic' : 'dimMismatch',
     data: { ...shapes, index, value: full[k]!, modelDim: modelShape[k]! },
+  });
+}
+
+/**
+ * The sides the OpenVINO backend auto-completes are validated like written ones (ValidateInputs /
+ * ValidateOutputs after AutoCompleteConfig): its all -1 dims for a shape with a dynamic dim fail
+ * against a static dim (triton/autocomplete-openvino.ts says which).
+ */
+function checkOpenVinoAutoComplete(ctx: Ctx, checks: SettledIoChecks): void {
+  const sig = ctx.signature!;
+  const done = autoCompleteOpenVino({ ...ctx.config, name: modelName(ctx) }, sig, { defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, 'openvino') });
+  const refused = done.problems.find((p) => p.path?.[2] === 'dims');
+  if (!refused) return;
+  const direction = refused.path![0] as 'input' | 'output';
+  const index = refused.path![1] as number;
+  const tensor = (direction === 'input' ? sig.inputs : sig.outputs)[index]!;
+  const entry = (direction === 'input' ? done.config.input : done.config.output)![index]!;
+  const mbs = done.config.max_batch_size ?? 0;
+  const expects = tensor.shape!.map((d, i) => (direction === 'output' && mbs > 0 && i === 0 ? mbs : typeof d === 'number' && d >= 0 ? d : -1));
+  const item = tensor.shape!.slice(mbs > 0 ? 1 : 0).map((d) => (typeof d === 'number' && d >= 0 ? d : -1));
+  ctx.report({
+    path: [],
+    messageId: 'autoCompletedDimsRefused',
+    data: {
+      backend: checks.title, direction, name: tensor.name, dims: entry.dims, dimsText: dimsText((entry.dims ?? []).map(Number)), modelShapeText: modelShapeText(tensor, checks.title),
+      rank: tensor.shape!.length, expectsText: dimsText(expects),
+      entry: `${direction} { name: "${tensor.name}" data_type: ${entry.data_type} dims: ${dimsText(item)} }`,
+    },
   });
 }
 
