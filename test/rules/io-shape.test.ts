@@ -159,6 +159,11 @@ testRule('io-shape', {
       errors: [{ messageId: 'autoCompletedDimsRefused', data: { backend: 'OpenVINO', direction: 'output', name: 'classifier/add:0', dimsText: '[-1]', rank: 2, expectsText: '[4,10]', entry: 'output { name: "classifier/add:0" data_type: TYPE_FP32 dims: [10] }' } }],
     },
     {
+      name: 'OpenVINO: full shapes on a model whose layouts batch: the backend sets max_batch_size 4 and then compares [4,1,4]',
+      files: ovRepo('openvino_dynamic_batch', 'input { name: "input1" data_type: TYPE_INT32 dims: [1, 4] }\ninput { name: "Func/PartitionedCall/input/_0:0" data_type: TYPE_INT32 dims: [4] }\n'),
+      errors: [{ messageId: 'rankMismatchFilledBatch', data: { mbs: 4, name: 'input1', dimsText: '[1,4]', length: 3, modelLength: 2, expectedText: '[4]' } }],
+    },
+    {
       name: 'OpenVINO: a scalar model tensor with max_batch_size > 0',
       files: { 'm/config.pbtxt': 'backend: "openvino"\nmax_batch_size: 2\ninput { name: "x" data_type: TYPE_FP32 dims: [1] }\n', ...scalarIr('m') },
       errors: [{ messageId: 'batchNeedsRank', data: { mbs: 2, direction: 'input', name: 'x', backend: 'OpenVINO' } }],

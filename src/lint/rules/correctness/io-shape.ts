@@ -35,6 +35,7 @@ const messages = {
   batchNeedsRank: `with max_batch_size: {{mbs}} Triton's {{backend}} backend needs the model's {{direction}} '{{name}}' to have at least one dimension (the batch), but it is a scalar; set max_batch_size: 0`,
   dimOutsideRange: `{{field}}[{{index}}] is {{value}} where the model's dimension is the range {{modelDim}}, and Triton's {{backend}} backend takes only sizes strictly between its bounds: ${SHAPES}; set {{field}}: {{expectedText}}`,
   autoCompletedDimsRefused: `Triton's {{backend}} backend auto-completes {{direction}} '{{name}}' with dims {{dimsText}} (every dim -1, as the model's shape {{modelShapeText}} has a dynamic one) and then refuses them against the model's static dims ("the model expects {{rank}} dimensions (shape {{expectsText}}) but the model configuration specifies ..."); list the {{direction}}s in the config with the model's dims, e.g. {{entry}}`,
+  rankMismatchFilledBatch: `the config gives no max_batch_size, but Triton's {{backend}} backend sets it to {{mbs}} at load (every model input and output has a layout with N), so {{field}} must leave out the batch dimension: {{field}} {{dimsText}} give a shape of rank {{length}} where the model has rank {{modelLength}}; set {{field}}: {{expectedText}} and max_batch_size: {{mbs}} (or more)`,
   staticDimNotMatched: `{{field}}[{{index}}] is {{value}} where the model has {{modelDim}}, and Triton's {{backend}} backend compares every dim without batching (a -1 matches only a dynamic model dim): ${SHAPES}; set {{field}}: {{expectedText}}`,
 } as const;
 
@@ -64,13 +65,17 @@ export const ioShape = defineModelRule({
     const skipOutputs = batchOutputTargets(ctx.config);
     const checks = ioChecks(ctx);
     if (checks.shapes === 'openvino' && sides.autoComplete) checkOpenVinoAutoComplete(ctx, checks);
+    // The OpenVINO backend always auto-completes (no skip rule), so the max_batch_size it validates
+    // with is the one its AutoCompleteBatching leaves: a 0 becomes default-max-batch-size when every
+    // layout has N.
+    const ovMbs = checks.shapes === 'openvino' ? openVinoMaxBatchSize(ctx) : undefined;
     for (const direction of ['input', 'output'] as const) {
       if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;
       for (const t of configTensors(ctx.config, direction)) {
         if (direction === 'output' && skipOutputs.has(t.name)) continue;
         const model = modelTensor(sig, direction, t.name);
         if (!model || model.kind !== 'tensor' || model.shape === null) continue;
-        if (checks.shapes === 'openvino') checkOpenVinoTensor(ctx, t, model, checks);
+        if (checks.shapes === 'openvino') checkOpenVinoTensor(ctx, t, model, checks, ovMbs!);
         else checkTensor(ctx, t, model);
       }
     }
@@ -196,8 +201,14 @@ function checkOpenVinoAutoComplete(ctx: Ctx, checks: SettledIoChecks): void {
  * without batching every dim is compared. doesMatch: a static dim only itself, an unbounded dynamic
  * one anything, a range (min..max) only sizes strictly between its bounds.
  */
-function checkOpenVinoTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo, checks: SettledIoChecks): void {
-  const mbs = maxBatchSize(ctx.config);
+function openVinoMaxBatchSize(ctx: Ctx): number {
+  if (!ctx.settings.server.autoCompleteConfig) return maxBatchSize(ctx.config);
+  const done = autoCompleteOpenVino({ ...ctx.config, name: modelName(ctx) }, ctx.signature!, { defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, 'openvino') });
+  return done.config.max_batch_size ?? 0;
+}
+
+function checkOpenVinoTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo, checks: SettledIoChecks, mbs: number): void {
+  const filledMbs = mbs !== maxBatchSize(ctx.config);
   const shape = comparedShape(t);
   const modelShape = model.shape!;
   const isInput = t.direction === 'input';
@@ -207,7 +218,7 @@ function checkOpenVinoTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo, check
   }
   if (mbs > 0 && includesBatchAxis(shape.dims, model, mbs) && ctx.isEnabled('batch-dim-in-dims')) return;
   const item = mbs > 0 ? modelShape.slice(1) : modelShape;
-  const suggestion = item.length === shape.dims.length ? item.map((d, i) => passingDim(d, shape.dims[i]!, isInput && mbs > 0)) : item.map((d) => passingDim(d, -1, isInput && mbs > 0));
+  const suggestion = item.length === shape.dims.length ? item.map((d, i) => passingDim(d, shape.dims[i]!, isInput && mbs > 0)) : item.map((d) => (typeof d === 'number' && d >= 0 ? d : passingDim(d, -1, isInput && mbs > 0)));
   const shapes = {
     dims: shape.dims, requestShape: requestShape(shape.dims, mbs), modelShape: model.shape, expected: suggestion, field: shape.field, expectedText: dimsText(suggestion),
     requestShapeText: requestShapeText(shape.dims, mbs), direction: t.direction, name: t.name, modelShapeText: modelShapeText(model, checks.title), backend: checks.title,
@@ -215,8 +226,8 @@ function checkOpenVinoTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo, check
   if (item.length !== shape.dims.length) {
     ctx.report({
       path: [...shape.elementPath],
-      messageId: 'rankMismatch',
-      data: { ...shapes, dimsText: dimsText(shape.dims), length: shape.dims.length + (mbs > 0 ? 1 : 0), modelLength: modelShape.length },
+      messageId: filledMbs ? 'rankMismatchFilledBatch' : 'rankMismatch',
+      data: { ...shapes, dimsText: dimsText(shape.dims), length: shape.dims.length + (mbs > 0 ? 1 : 0), modelLength: modelShape.length, mbs },
     });
     return;
   }
