@@ -53,7 +53,9 @@ export function modelOf(modelDir: string, workspace = new Workspace()): ModelOf 
   const configPath = model.layout().configPath;
   const read = configPath ? workspace.config(configPath) : undefined;
   const written: ModelConfig = read && 'value' in read && !read.diagnostics.length ? read.value : {};
-  const candidates = written.backend || written.platform ? [written] : READ_BACKENDS.map((b) => ({ ...written, backend: b.name }));
+  // A default_model_filename alone says the backend as core's auto-fill reads it (model.xml: OpenVINO).
+  const named = written.default_model_filename ? [{ ...written, backend: backendOfFile(written.default_model_filename).backend }] : [];
+  const candidates = written.backend || written.platform ? [written] : [...named, ...READ_BACKENDS.map((b) => ({ ...written, backend: b.name }))];
   for (const config of candidates) {
     const located = model.modelFile(config);
     if (!located.path || !hasReader(located.format)) continue;
