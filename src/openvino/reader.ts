@@ -207,12 +207,14 @@ function parseIr(file: string, text: string): Ir {
             layer.data = attrs;
             layer.dataAt = at;
           }
-        } else if (tag === 'data' && layer && is('net', 'layers', 'layer')) {
+        } else if (tag === 'data' && layer && layer.type === 'Parameter' && is('net', 'layers', 'layer')) {
           layer.data = attrs;
           layer.dataAt = at;
         } else if (tag === 'port' && layer && (is('net', 'layers', 'layer', 'input') || is('net', 'layers', 'layer', 'output'))) {
           port = { id: attrs.get('id') ?? '', precision: attrs.get('precision'), names: attrs.get('names'), dims: [], layout: undefined, at };
-          (stack[3] === 'input' ? layer.inputs : layer.outputs).push(port);
+          // Only a Result's input ports are read (what feeds an output); every layer's output ports may be.
+          if (stack[3] === 'output') layer.outputs.push(port);
+          else if (layer.type === 'Result') layer.inputs.push(port);
         } else if (tag === 'dim' && port && stack.length === 5 && stack[4] === 'port') {
           dim = { text: '', at };
         } else if (tag === 'attribute' && attrs.get('name') === 'layout') {

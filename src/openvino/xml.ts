@@ -24,8 +24,10 @@ export interface XmlHandler {
   text?(text: string, at: number): void;
 }
 
-const NAME_START = /[A-Za-z_:\u00C0-\uFFFF]/;
-const NAME_CHAR = /[A-Za-z0-9_:.\-\u00B7\u00C0-\uFFFF]/;
+/** XML NameStartChar, simplified to ASCII letters, '_', ':' and everything from U+00C0 on. */
+const isNameStart = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c === 0x3a || c >= 0xc0;
+/** NameChar: a NameStartChar, a digit, '-', '.' or U+00B7. */
+const isNameChar = (c: number): boolean => isNameStart(c) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e || c === 0xb7;
 const PREDEFINED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 /** Resolves the character references in `raw` (text or an attribute value found at `at`). */
@@ -65,14 +67,14 @@ export function tokenize(text: string, handler: XmlHandler): void {
   let roots = 0;
 
   const name = (from: number): number => {
-    if (from >= n || !NAME_START.test(text[from]!)) throw new XmlError(from, from >= n ? 'the file ends inside a tag' : `'${text[from]}' cannot start a name here`);
+    if (from >= n || !isNameStart(text.charCodeAt(from))) throw new XmlError(from, from >= n ? 'the file ends inside a tag' : `'${text[from]}' cannot start a name here`);
     let j = from + 1;
-    while (j < n && NAME_CHAR.test(text[j]!)) j++;
+    while (j < n && isNameChar(text.charCodeAt(j))) j++;
     return j;
   };
   const spaces = (from: number): number => {
     let j = from;
-    while (j < n && (text[j] === ' ' || text[j] === '\t' || text[j] === '\n' || text[j] === '\r')) j++;
+    for (let c = text.charCodeAt(j); j < n && (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d); c = text.charCodeAt(++j));
     return j;
   };
   const until = (from: number, end: string, what: string, startAt: number): number => {
