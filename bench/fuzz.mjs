@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatText, parseConfig, readSignatureSync } from '../dist/index.js';
+import { formatText, parseConfig, readOpenVinoSync, readSignatureSync } from '../dist/index.js';
 import { startHostileS3 } from '../fixtures/remote/hostile-s3.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -57,6 +57,9 @@ function mutatePython(text) {
 // A TorchScript export (fixtures/models/pytorch): mutated, it goes through the ZIP and forward readers.
 const torchModel = fs.readFileSync(path.join(root, 'fixtures', 'models', 'pytorch', 'libtorch_float32_float32_float32', '1', 'model.pt'));
 const TORCH_CONFIG = 'backend: "pytorch"\nmax_batch_size: 8\ninput [ { name: "INPUT__0" data_type: TYPE_FP32 dims: [ 16 ] }, { name: "INPUT__1" data_type: TYPE_FP32 dims: [ 16 ] } ]\noutput [ { name: "OUTPUT__0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n';
+// OpenVINO IRs: model.xml (text, mutated as text and as bytes) with its .bin beside it.
+const irDir = path.join(root, 'fixtures', 'models', 'openvino');
+const irs = fs.readdirSync(irDir).map((m) => ({ xml: fs.readFileSync(path.join(irDir, m, '1', 'model.xml'), 'utf8'), bin: fs.readFileSync(path.join(irDir, m, '1', 'model.bin')) }));
 const TOKENS = ['{', '}', '[', ']', '<', '>', ':', ',', '"', "'", '\\', '\0', '\n', '#', '0x', '-', '1e9999', 'nan', '\uFEFF', '\r\n', '\\U00110000', '\\xff', 'é', '${x}', 'input', 'dims', ' '];
 
 function mutateText(text) {
@@ -90,6 +93,8 @@ const deadline = Date.now() + SECONDS * 1000;
 // 1. In-process: parser, formatter, model reader. Each must return or throw its own error type.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tritonc-fuzz-'));
 const modelFile = path.join(dir, 'fuzz.onnx');
+const irFile = path.join(dir, 'fuzz.xml');
+const irBin = path.join(dir, 'fuzz.bin');
 const started = Date.now();
 const inProcessUntil = started + SECONDS * 1000 * 0.35;
 const cliUntil = started + SECONDS * 1000 * 0.65;
@@ -114,6 +119,16 @@ while (Date.now() < inProcessUntil) {
   } catch (e) {
     if (e?.name === 'ModelReadError') count('onnx refused');
     else findings.push(`model reader threw ${e?.name}: ${e?.message} (seed state ${seed})`);
+  }
+  const ir = pick(irs);
+  fs.writeFileSync(irFile, random() < 0.5 ? mutateText(ir.xml) : mutateBytes(Buffer.from(ir.xml)));
+  fs.writeFileSync(irBin, random() < 0.8 ? ir.bin : ir.bin.subarray(0, Math.floor(random() * ir.bin.length)));
+  try {
+    readOpenVinoSync(irFile);
+    count('openvino read');
+  } catch (e) {
+    if (e?.name === 'ModelReadError') count('openvino refused');
+    else findings.push(`OpenVINO reader threw ${e?.name}: ${e?.message} (seed state ${seed})`);
   }
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }

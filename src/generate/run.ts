@@ -83,7 +83,7 @@ export function generateForTarget(target: GenerateTarget, run: GenerateRunOption
   const render = (o: GenerateOptions): { text: string } | { problems: GenerateProblem[] } => {
     const result = script?.kind === 'text'
       ? generatePythonConfig(script.text, { modelName: target.modelName, modelFileName: target.modelFileName, shownPath: shownModel }, o)
-      : generateConfig({ signature: signature!, modelName: target.modelName, modelFileName: target.modelFileName, shownPath: shownModel }, o);
+      : generateConfig({ signature: signature!, modelName: target.modelName, modelFileName: target.modelFileName, shownPath: shownModel, backend: target.backend }, o);
     if (!result.config) return { problems: result.problems };
     // The header names the model file relative to the model directory, so it does not depend on cwd.
     const source = relative(target.modelDir, target.modelFile) || target.modelFile;

@@ -25,6 +25,7 @@ export const MODEL_READ_MESSAGES = {
   notOnnx: 'not a readable ONNX model: {{reason}}; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)',
   // Another backend's file (a TorchScript model.pt): its reader's reason says what the file is and what Triton loads instead.
   notLoadable: "Triton's {{backend}} backend cannot load this file: {{reason}}",
+  notOpenVinoAt: 'not a readable OpenVINO IR (at byte {{byteOffset}}): {{reason}}; convert the model again (ovc, openvino.save_model), or restore the file and its .bin',
 } as const;
 
 /** `backend`: the title of the backend that loads the file, when it is not ONNX Runtime (the messages name it). */
@@ -40,5 +41,7 @@ export function modelReadReport(error: ModelReadError, backend?: string): Messag
   }
   // The finding sits at the byte offset; the reader's reason says what the file is and what Triton loads instead.
   if (backend) return { messageId: 'notLoadable', data: { ...data, backend } };
+  // An OpenVINO IR is read from its model.xml (src/openvino), whose errors always carry an offset.
+  if (/\.xml$/i.test(error.file) && error.offset !== null) return { messageId: 'notOpenVinoAt', data: { ...data, byteOffset: error.offset } };
   return error.offset === null ? { messageId: 'notOnnx', data } : { messageId: 'notOnnxAt', data: { ...data, byteOffset: error.offset } };
 }

@@ -2,8 +2,9 @@
 // the one place that picks a reader. A reader reads the signature without loading the weights and
 // throws ModelReadError for a file it cannot read. Adding a format is a reader here and the format in
 // the backend's record.
-import { readSignatureSync } from '../onnx/reader.js';
-import { readTorchSignatureSync } from '../pytorch/reader.js';
+import { readSignatureOfBytes, readSignatureSync } from '../onnx/reader.js';
+import { readOpenVinoOfBytes, readOpenVinoSync } from '../openvino/reader.js';
+import { readTorchSignatureOfBytes, readTorchSignatureSync } from '../pytorch/reader.js';
 import { ModelReadError } from './errors.js';
 import type { ModelSignature, SignatureFormat } from './signature.js';
 
@@ -12,11 +13,17 @@ export interface ModelReader {
   readonly yields: readonly SignatureFormat[];
   /** The signature of the file (or directory) at `path`; throws ModelReadError. */
   readSync(path: string): ModelSignature;
+  /**
+   * The signature of the file whose bytes are `bytes` (a repository held in memory, an editor's
+   * buffer); `sizeOf` answers the size of another file beside it (null: none). Throws ModelReadError.
+   */
+  readBytes(path: string, bytes: Uint8Array, sizeOf: (path: string) => number | null): ModelSignature;
 }
 
 const READERS: Readonly<Record<string, ModelReader>> = {
-  onnx: { yields: ['onnx'], readSync: readSignatureSync },
-  pytorch: { yields: ['torchscript', 'pt2'], readSync: readTorchSignatureSync },
+  onnx: { yields: ['onnx'], readSync: readSignatureSync, readBytes: (path, bytes) => readSignatureOfBytes(path, bytes) },
+  openvino: { yields: ['openvino'], readSync: readOpenVinoSync, readBytes: readOpenVinoOfBytes },
+  pytorch: { yields: ['torchscript', 'pt2'], readSync: readTorchSignatureSync, readBytes: (path, bytes) => readTorchSignatureOfBytes(path, bytes) },
 };
 
 /** The reader of a backend's model file format; undefined where tritonc has none (TensorRT plans). */

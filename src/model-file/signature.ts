@@ -37,6 +37,8 @@ export interface TensorInfo {
    * Tensor of any type): there is nothing to check the config's data_type against. Default true.
    */
   typed?: boolean;
+  /** The tensor's layout where the file records one (an OpenVINO IR's rt_info, e.g. "[N,H]"). */
+  layout?: string;
 }
 
 export interface OpsetImport {

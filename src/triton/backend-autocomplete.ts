@@ -54,7 +54,8 @@ export function backendAutoComplete(config: ModelConfig, inputs: AutoCompleteInp
       const file = inputs.modelFile();
       if (file.error) return { kind: 'unreadable-model', record, modelFile: file.path ?? file.error.file, error: file.error };
       if (!file.signature || !file.path) return { kind: 'no-model-file', record, ...(file.expected ? { expected: file.expected } : {}) };
-      return { kind: 'completed', record, completion: how.complete(config, file.signature, options), modelFile: file.path };
+      const own = options.defaultMaxBatchSizes?.[record.name];
+      return { kind: 'completed', record, completion: how.complete(config, file.signature, own === undefined ? options : { ...options, defaultMaxBatchSize: own }), modelFile: file.path };
     }
   }
 }

@@ -72,6 +72,8 @@ export interface ResolveOptions extends OnnxAutoCompleteOptions, Pick<Completion
    * refused and no backend completes the config. Default true, Triton's default.
    */
   autoCompleteConfig?: boolean;
+  /** Per backend name, where the server's flags give backends different default-max-batch-size values. */
+  defaultMaxBatchSizes?: Readonly<Record<string, number>>;
 }
 
 /** Why tritonc could not read its input (exit 2 in the CLI); not Triton's verdict on the model. */

@@ -15,6 +15,7 @@ function made(): { locked: z.ZodObject; full: z.ZodObject } {
     tritonType: z.string().nullable(),
     shape: z.array(z.union([z.number(), z.string(), z.null()])).nullable(),
     typed: z.boolean().optional(),
+    layout: z.string().optional(),
   });
   const locked = z.strictObject({
     format: z.enum(['onnx', 'openvino', 'torchscript', 'pt2', 'savedmodel']).optional(),

@@ -49,7 +49,14 @@ const FILES: RepoFiles = {
     'platform: "pytorch_libtorch"\nmax_batch_size: 4\ninput [ { name: "INPUT__0" data_type: TYPE_FP32 dims: [ 16 ] }, { name: "INPUT__1" data_type: TYPE_FP32 dims: [ 16 ] } ]\noutput [ { name: "OUTPUT__0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n',
   'repo/torch/1/model.pt': readFileSync(join(ROOT, 'fixtures/models/pytorch/libtorch_float32_float32_float32/1/model.pt')),
   'repo/vino/config.pbtxt': 'backend: "openvino"\nmax_batch_size: 1\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 3 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 3 ] } ]\n',
-  'repo/vino/1/model.xml': '<net/>',
+  // OpenVINO: an IR whose batch of 1 the backend reshapes to max_batch_size (src/openvino reads it).
+  'repo/vino/1/model.xml': `<?xml version="1.0"?>
+<net name="vino" version="11"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data shape="1,3" element_type="f32"/><output><port id="0" precision="FP32" names="x"><dim>1</dim><dim>3</dim></port></output></layer>
+<layer id="1" name="relu" type="Relu" version="opset1"><input><port id="0" precision="FP32"><dim>1</dim><dim>3</dim></port></input><output><port id="1" precision="FP32" names="y"><dim>1</dim><dim>3</dim></port></output></layer>
+<layer id="2" name="y" type="Result" version="opset1"><input><port id="0" precision="FP32"><dim>1</dim><dim>3</dim></port></input></layer>
+</layers><edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/><edge from-layer="1" from-port="1" to-layer="2" to-port="0"/></edges></net>
+`,
   'repo/vino/1/model.bin': 'weights',
   'repo/llm/config.pbtxt': 'backend: "vllm"\ninstance_group [ { count: 1 kind: KIND_MODEL } ]\nmodel_transaction_policy { decoupled: true }\n',
   'repo/llm/1/model.json': '{ "model": "facebook/opt-125m", "gpu_memory_utilization": 0.5 }',
@@ -88,7 +95,6 @@ describe('a repository of every backend', () => {
       // A vLLM model: decoupled by its backend's auto-complete, so it answers over streaming only.
       'llm decoupled-clients/decoupled info',
       'llm unchecked-model/notRead info',
-      'vino unchecked-model/notRead info',
     ]);
   });
 

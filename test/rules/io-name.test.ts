@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../support/snapshot.js';
 import { CLASSIFIER, CLASSIFIER_CONFIG, type OnnxSpec } from '../lint/harness.js';
-import { testRule } from '../support/rule-tester.js';
+import { testRule, type CaseFile } from '../support/rule-tester.js';
+import { irFiles } from '../openvino/fixtures.js';
 import { QA_MODEL, qaConfig } from './qa-model.js';
 
 const withModel = (config: string, spec: OnnxSpec = CLASSIFIER) => ({ 'm/config.pbtxt': config, 'm/1/model.onnx': spec });
@@ -208,6 +209,30 @@ testRule('io-name', {
       name: 'sequence state with inputs by forward argument names',
       files: withTorch(`${IO(['INPUT0'])}sequence_batching { state { input_name: "INPUT__1" output_name: "OUTPUT__2" data_type: TYPE_FP32 dims: [ 1 ] } }\n`),
       errors: [{ messageId: 'torchStateNaming', data: { model: 'm', names: "'INPUT0'" } }],
+    },
+  ],
+});
+
+// The OpenVINO backend counts every input entry against every model input, before any name
+// (openvino_backend src/openvino.cc ValidateInputs); optional plays no part there.
+const OV_IN = 'Func/PartitionedCall/input/_0:0';
+const ovInput = (name: string, extra = ''): string => `input { name: "${name}" data_type: TYPE_INT32 dims: [1, 4]${extra} }\n`;
+const ovRepo = (config: string): Record<string, CaseFile> => ({ 'm/config.pbtxt': `backend: "openvino"\n${config}`, ...irFiles('openvino_fixed_batch', 'm') });
+
+testRule('io-name', {
+  valid: [
+    { name: 'OpenVINO: every model input listed (optional: true changes nothing there)', files: ovRepo(ovInput(OV_IN, ' optional: true') + ovInput('input1')) },
+  ],
+  invalid: [
+    {
+      name: 'OpenVINO: an input listed twice: the count the backend checks first',
+      files: ovRepo(ovInput(OV_IN) + ovInput('input1') + ovInput('input1')),
+      errors: [{ messageId: 'inputCountMismatchListed', data: { expected: 3, provided: 2, size: 2, backend: 'OpenVINO' } }],
+    },
+    {
+      name: 'OpenVINO: too few inputs (autofill_noplatform/openvino/too_few_inputs)',
+      files: ovRepo(ovInput('input1')),
+      errors: [{ messageId: 'modelInputMissing', data: { name: OV_IN, expected: 1, provided: 2 } }],
     },
   ],
 });

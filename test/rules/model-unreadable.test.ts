@@ -54,6 +54,12 @@ describe(`${ID}: the reader's reason`, () => {
     expect(found[0]).toMatchObject({ messageId: 'notOnnxAt', severity: 'error', data: { kind: 'format', byteOffset: expect.any(Number), reason: expect.any(String) } });
     expect(found[0]!.file.endsWith(MODEL)).toBe(true);
   });
+  it('an OpenVINO model.xml that is not well-formed XML: at its byte offset, with line and column', () => {
+    const files = { 'm/config.pbtxt': 'backend: "openvino"\n', 'm/1/model.xml': '<?xml version="1.0"?>\n<net version="11"><layers></net>\n', 'm/1/model.bin': '' };
+    const found = findingsOf(ID, { name: 'openvino', files });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ messageId: 'notOpenVinoAt', data: { byteOffset: 48, reason: 'line 2:27: not well-formed XML: the end tag </net> does not match <layers> (opened at character 40)' } });
+  });
   it('a FIFO where the model file should be cannot be read (on disk)', async () => {
     const dir = await writeRepo({ 'm/config.pbtxt': CLASSIFIER_CONFIG });
     mkdirSync(join(dir, 'm/1'));

@@ -83,8 +83,8 @@ testRule('unchecked-model', {
     },
     {
       name: 'another backend, with its model file named',
-      config: 'backend: "openvino"\ndefault_model_filename: "model.xml"\nmax_batch_size: 8\n',
-      errors: [{ messageId: 'notRead', token: '"openvino"', data: { what: 'openvino models (model.xml)', backend: 'openvino' } }],
+      config: 'backend: "dali"\ndefault_model_filename: "model.dali"\nmax_batch_size: 8\n',
+      errors: [{ messageId: 'notRead', token: '"dali"', data: { what: 'dali models (model.dali)', backend: 'dali' } }],
     },
     {
       name: '--configs-only, with neither the ONNX model nor a lock',

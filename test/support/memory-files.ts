@@ -3,8 +3,7 @@
 // (read by the real reader from their bytes). Rule tests lint it without touching the disk.
 import { dirname, join } from 'node:path';
 import { ModelReadError } from '../../src/model-file/errors.js';
-import { readSignatureOfBytes } from '../../src/onnx/reader.js';
-import { readTorchSignatureOfBytes } from '../../src/pytorch/reader.js';
+import { readerOf } from '../../src/model-file/readers.js';
 import type { FileSource, SignatureResult } from '../../src/workspace/sources.js';
 import type { TreeEntry } from '../../src/repo/tree.js';
 import type { PathKind } from '../../src/util/path-kind.js';
@@ -52,19 +51,25 @@ export function memoryFiles(root: string, tree: MemoryTree): FileSource {
       return { kind: k, size: content === undefined ? undefined : typeof content === 'string' ? Buffer.byteLength(content) : content.length };
     },
     signature(path, format): SignatureResult {
-      let read = signatures.get(path);
+      const reader = readerOf(format);
+      if (!reader) return {};
+      const key = `${format}\0${path}`;
+      let read = signatures.get(key);
       if (read) return read;
       const content = files.get(path);
-      if (content === undefined) read = { error: new ModelReadError('io', path, null, dirs.has(path) ? 'is a directory, not an ONNX model file' : 'no such file') };
+      if (content === undefined) read = { error: new ModelReadError('io', path, null, dirs.has(path) ? format === 'onnx' ? 'is a directory, not an ONNX model file' : 'is a directory, not a model file' : 'no such file') };
       else {
+        const sizeOf = (p: string): number | null => {
+          const c = files.get(p);
+          return c === undefined ? null : typeof c === 'string' ? Buffer.byteLength(c) : c.length;
+        };
         try {
-          const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-          read = { signature: format === 'pytorch' ? readTorchSignatureOfBytes(path, bytes) : readSignatureOfBytes(path, bytes) };
+          read = { signature: reader.readBytes(path, typeof content === 'string' ? Buffer.from(content) : content, sizeOf) };
         } catch (e) {
           read = { error: e instanceof ModelReadError ? e : new ModelReadError('format', path, null, (e as Error).message) };
         }
       }
-      signatures.set(path, read);
+      signatures.set(key, read);
       return read;
     },
   };

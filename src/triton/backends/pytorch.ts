@@ -2,7 +2,7 @@
 // kPyTorchAotiBackend is "pytorch" too. It does not auto-complete the config (pytorch_backend
 // src/libtorch.cc ModelState::AutoCompleteConfig only logs that TorchScript keeps too little
 // metadata to do it).
-import type { BackendRecord, ModelIoChecks } from './record.js';
+import type { BackendRecord, IoChecks } from './record.js';
 
 /**
  * pytorch_backend (commit 266fd38) src/pt/model_instance_state.cc, ModelInstanceState:
@@ -22,12 +22,12 @@ import type { BackendRecord, ModelIoChecks } from './record.js';
  * TorchScript records neither element types nor shapes, and src/pt/model_state.cc AutoCompleteConfig
  * (51) fills nothing in.
  */
-const LIBTORCH_IO: ModelIoChecks = {
+const LIBTORCH_IO: IoChecks = {
   inputNames: 'forward-arguments',
   outputNames: 'name-index',
   inputCount: 'every-input',
   dataTypes: false,
-  shapes: false,
+  shapes: 'none',
   requiresInputsAndOutputs: true,
 };
 

@@ -24,40 +24,10 @@ export interface PlatformRecord {
    * beside it): ONNX Runtime's ModelState::LoadModel.
    */
   readonly directoryHolds?: string;
-  /** How its backend checks the config's tensors against the model file at load; absent: as ONNX Runtime does. */
-  readonly io?: ModelIoChecks;
+  /** How its backend checks the config's tensors against the model file at load, over the backend's `io`. */
+  readonly io?: IoChecks;
   /** The kinds of file its backend loads, where its format's reader yields more than one (PyTorch: TorchScript or an AOTInductor package). */
   readonly loads?: readonly SignatureFormat[];
-}
-
-/**
- * How a backend checks a config's inputs and outputs against its model file at load, where it does
- * not do what ONNX Runtime does (every config name must be the model's; non-optional inputs, batch
- * inputs, sequence controls and states counted against the model's required inputs; data types and
- * shapes compared). The shared rules (io-name, io-datatype, io-shape) read it.
- */
-export interface ModelIoChecks {
-  /**
-   * How config inputs are paired with the model's. 'forward-arguments' (LibTorch): by forward's
-   * argument names when every config input is one, else by `<name>__<index>` when every name has one,
-   * else in config order (a warning); a name is never refused. A single Dict(str, Tensor) argument
-   * takes the inputs by name, uncounted.
-   */
-  readonly inputNames: 'forward-arguments';
-  /** How outputs are paired: 'name-index' (LibTorch): by `<name>__<index>` when every name has one, else in config order. */
-  readonly outputNames: 'name-index';
-  /**
-   * Which config entries count against the model's inputs. 'every-input' (LibTorch): every input,
-   * optional ones too, plus batch_input entries, each sequence control kind present and each state,
-   * against forward's arguments after self.
-   */
-  readonly inputCount: 'every-input';
-  /** Whether the backend compares data_type with the model's element type at load. */
-  readonly dataTypes: boolean;
-  /** Whether it compares dims with the model's shape at load. */
-  readonly shapes: boolean;
-  /** The config must list at least one input and one output (nothing fills them in). */
-  readonly requiresInputsAndOutputs: boolean;
 }
 
 /** The kind of a backend's model file; 'none' for models without one (Python's model.py is code). */
@@ -74,7 +44,7 @@ export interface Completion {
 
 /** Options the server's flags give auto-complete (--backend-config). */
 export interface CompletionOptions {
-  /** The ONNX Runtime backend's default-max-batch-size. */
+  /** The backend's default-max-batch-size (--backend-config=<backend>,default-max-batch-size=N). */
   defaultMaxBatchSize?: number;
   /**
    * Runs a model's script (a Python model's auto_complete_config) instead of reading it: given the
@@ -82,6 +52,8 @@ export interface CompletionOptions {
    * (`--run-python-autocomplete`); without it nothing runs.
    */
   runScript?: (scriptPath: string, config: ModelConfig) => ScriptFacts;
+  /** Per backend name, where the server's flags give backends different ones (read before defaultMaxBatchSize). */
+  defaultMaxBatchSizes?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -119,6 +91,48 @@ export type AutoComplete =
       complete(config: ModelConfig, facts: ScriptFacts, how: 'read' | 'run'): Completion;
     };
 
+/**
+ * How a backend checks a config's inputs and outputs against its model at load, where it differs from
+ * ONNX Runtime's (onnxruntime_backend src/onnxruntime.cc ValidateInputs / ValidateOutputs), the
+ * default for every field. The shared rules (io-name, io-datatype, io-shape, missing-dynamic-axis)
+ * read it.
+ */
+export interface IoChecks {
+  /** Whether it refuses a data_type other than the model's element type (default true; false: TorchScript records none, OpenVINO converts). */
+  readonly dataTypes?: boolean;
+  /** The config data types it serves, where that is fewer than all ("unsupported datatype"). */
+  readonly servedDataTypes?: readonly string[];
+  /**
+   * Which config entries count against the model's inputs: 'required' (ONNX Runtime: non-optional
+   * inputs, batch_input entries, sequence controls and states against the model's required inputs),
+   * 'listed' (OpenVINO: every `input` entry against every model input), or 'every-input' (LibTorch:
+   * every input, optional ones too, plus batch_input entries, each sequence control kind present and
+   * each state, against forward's arguments after self).
+   */
+  readonly inputCount?: 'required' | 'listed' | 'every-input';
+  /**
+   * How config inputs are paired with the model's: 'model-names' (default: every config name must be
+   * the model's), or 'forward-arguments' (LibTorch: by forward's argument names when every config input
+   * is one, else by `<name>__<index>` when every name has one, else in config order, a warning; a name
+   * is never refused; a single Dict(str, Tensor) argument takes the inputs by name, uncounted).
+   */
+  readonly inputNames?: 'model-names' | 'forward-arguments';
+  /** How outputs are paired: 'model-names' (default), or 'name-index' (LibTorch: by `<name>__<index>` when every name has one, else in config order). */
+  readonly outputNames?: 'model-names' | 'name-index';
+  /**
+   * How it compares dims with the model's shape (its CompareDimsSupported): 'onnxruntime' (default);
+   * 'openvino' (the batch dim is reshaped to max_batch_size, never compared; an input's -1 matches
+   * anything when batching; otherwise a dynamic model dim matches any value, a range only values
+   * strictly inside it, a static one only itself, for inputs and outputs alike); 'none' (LibTorch:
+   * TorchScript records no shapes).
+   */
+  readonly shapes?: 'onnxruntime' | 'openvino' | 'none';
+  /** Whether max_batch_size > 0 needs a dynamic first dim on every model tensor (default true). */
+  readonly batchDimMustBeDynamic?: boolean;
+  /** The config must list at least one input and one output, as nothing fills them in (default false). */
+  readonly requiresInputsAndOutputs?: boolean;
+}
+
 export interface BackendRecord {
   /** The backend name, as config.pbtxt writes it (core constants.h k*Backend, or the backend's repository). */
   readonly name: string;
@@ -134,6 +148,13 @@ export interface BackendRecord {
   readonly core: boolean;
   /** What its auto-complete fills in at load; see AutoComplete. */
   readonly autoComplete?: AutoComplete;
+  /** How it checks the config's inputs and outputs against the model at load; default ONNX Runtime's. */
+  readonly io?: IoChecks;
+  /**
+   * The instance groups it prefers (TRITONBACKEND_BackendAttributeAddPreferredInstanceGroup), which
+   * core's NormalizeInstanceGroup uses for a config without instance_group (count 0: core's default).
+   */
+  readonly preferredInstanceGroups?: readonly { kind: 'KIND_CPU' | 'KIND_GPU' | 'KIND_AUTO'; count: number; gpus?: readonly number[] }[];
   /** Where its behaviour is read from, for the docs and for whoever updates the record. */
   readonly source: string;
 }
