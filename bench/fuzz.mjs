@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatText, parseConfig, readSignatureSync } from '../dist/index.js';
+import { formatText, parseConfig, readOpenVinoSync, readSignatureSync } from '../dist/index.js';
 import { startHostileS3 } from '../fixtures/remote/hostile-s3.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -38,6 +38,28 @@ const pick = (list) => list[Math.floor(random() * list.length)];
 const configsDir = path.join(root, 'test', 'fixtures', 'configs');
 const configs = fs.readdirSync(configsDir).filter((f) => f.endsWith('.pbtxt')).map((f) => fs.readFileSync(path.join(configsDir, f), 'utf8'));
 const model = fs.readFileSync(path.join(root, 'model_repository', 'classifier', '1', 'model.onnx'));
+// Python models: Triton's qa model.py files, mutated, read by the auto_complete_config reader (lint, resolve, generate).
+const pythonDir = path.join(root, 'fixtures', 'models', 'python');
+const modelPys = [path.join(pythonDir, 'auto_complete', 'model.py'), ...['conflicting_scheduler_sequence', 'model_transaction_policy_mismatch', 'no_return'].map((c) => path.join(pythonDir, 'L0_model_config', 'autofill_noplatform', 'python', c, 'model.py'))].map((f) => fs.readFileSync(f, 'utf8'));
+const PY_TOKENS = ['(', ')', '[', ']', '{', '}', '"', "'", '"""', '\\', '\n', '\t', '    ', '#', ':', ',', '=', 'for x in ', 'if ', 'dict(', 'auto_complete_model_config.', 'return ', '@classmethod\n', 'r"', 'f"'];
+function mutatePython(text) {
+  let out = text;
+  const edits = 1 + Math.floor(random() * 4);
+  for (let e = 0; e < edits; e++) {
+    const at = Math.floor(random() * (out.length + 1));
+    const kind = random();
+    if (kind < 0.5) out = out.slice(0, at) + pick(PY_TOKENS) + out.slice(at);
+    else if (kind < 0.8) out = out.slice(0, at) + out.slice(at + 1 + Math.floor(random() * 20));
+    else out = out.slice(0, at) + out.slice(Math.floor(random() * out.length), at) + out.slice(at);
+  }
+  return out;
+}
+// A TorchScript export (fixtures/models/pytorch): mutated, it goes through the ZIP and forward readers.
+const torchModel = fs.readFileSync(path.join(root, 'fixtures', 'models', 'pytorch', 'libtorch_float32_float32_float32', '1', 'model.pt'));
+const TORCH_CONFIG = 'backend: "pytorch"\nmax_batch_size: 8\ninput [ { name: "INPUT__0" data_type: TYPE_FP32 dims: [ 16 ] }, { name: "INPUT__1" data_type: TYPE_FP32 dims: [ 16 ] } ]\noutput [ { name: "OUTPUT__0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n';
+// OpenVINO IRs: model.xml (text, mutated as text and as bytes) with its .bin beside it.
+const irDir = path.join(root, 'fixtures', 'models', 'openvino');
+const irs = fs.readdirSync(irDir).map((m) => ({ xml: fs.readFileSync(path.join(irDir, m, '1', 'model.xml'), 'utf8'), bin: fs.readFileSync(path.join(irDir, m, '1', 'model.bin')) }));
 const TOKENS = ['{', '}', '[', ']', '<', '>', ':', ',', '"', "'", '\\', '\0', '\n', '#', '0x', '-', '1e9999', 'nan', '\uFEFF', '\r\n', '\\U00110000', '\\xff', 'é', '${x}', 'input', 'dims', ' '];
 
 function mutateText(text) {
@@ -71,6 +93,8 @@ const deadline = Date.now() + SECONDS * 1000;
 // 1. In-process: parser, formatter, model reader. Each must return or throw its own error type.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tritonc-fuzz-'));
 const modelFile = path.join(dir, 'fuzz.onnx');
+const irFile = path.join(dir, 'fuzz.xml');
+const irBin = path.join(dir, 'fuzz.bin');
 const started = Date.now();
 const inProcessUntil = started + SECONDS * 1000 * 0.35;
 const cliUntil = started + SECONDS * 1000 * 0.65;
@@ -93,8 +117,18 @@ while (Date.now() < inProcessUntil) {
     readSignatureSync(modelFile);
     count('onnx read');
   } catch (e) {
-    if (e?.name === 'OnnxReadError') count('onnx refused');
+    if (e?.name === 'ModelReadError') count('onnx refused');
     else findings.push(`model reader threw ${e?.name}: ${e?.message} (seed state ${seed})`);
+  }
+  const ir = pick(irs);
+  fs.writeFileSync(irFile, random() < 0.5 ? mutateText(ir.xml) : mutateBytes(Buffer.from(ir.xml)));
+  fs.writeFileSync(irBin, random() < 0.8 ? ir.bin : ir.bin.subarray(0, Math.floor(random() * ir.bin.length)));
+  try {
+    readOpenVinoSync(irFile);
+    count('openvino read');
+  } catch (e) {
+    if (e?.name === 'ModelReadError') count('openvino refused');
+    else findings.push(`OpenVINO reader threw ${e?.name}: ${e?.message} (seed state ${seed})`);
   }
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }
@@ -102,6 +136,8 @@ while (Date.now() < inProcessUntil) {
 // 2. The CLI as a real process, on a repository whose config and model are mutated each round.
 const repo = path.join(dir, 'repo');
 fs.mkdirSync(path.join(repo, 'm', '1'), { recursive: true });
+fs.mkdirSync(path.join(repo, 'py', '1'), { recursive: true });
+fs.mkdirSync(path.join(repo, 't', '1'), { recursive: true });
 const bin = path.join(root, 'bin', 'tritonc.js');
 /** The resident size of a process now (Linux /proc), or 0. */
 const rssOf = (pid) => {
@@ -143,7 +179,12 @@ const judge = (what, r) => {
 while (Date.now() < cliUntil) {
   fs.writeFileSync(path.join(repo, 'm', 'config.pbtxt'), mutateText(pick(configs)).replace(/name: "[^"]*"/, 'name: "m"'));
   fs.writeFileSync(path.join(repo, 'm', '1', 'model.onnx'), random() < 0.5 ? model : mutateBytes(model));
-  const argv = pick([['lint', '.'], ['fmt', '--check', '.'], ['generate', 'm'], ['inspect', 'm/1/model.onnx'], ['resolve', 'm']]);
+  fs.writeFileSync(path.join(repo, 'py', '1', 'model.py'), mutatePython(pick(modelPys)));
+  if (random() < 0.5) fs.writeFileSync(path.join(repo, 'py', 'config.pbtxt'), mutateText(pick(configs)).replace(/name: "[^"]*"/, 'name: "py"').replace(/(backend|platform): "[^"]*"/, 'backend: "python"'));
+  else fs.rmSync(path.join(repo, 'py', 'config.pbtxt'), { force: true });
+  fs.writeFileSync(path.join(repo, 't', 'config.pbtxt'), random() < 0.5 ? TORCH_CONFIG : mutateText(TORCH_CONFIG));
+  fs.writeFileSync(path.join(repo, 't', '1', 'model.pt'), random() < 0.3 ? torchModel : mutateBytes(torchModel));
+  const argv = pick([['lint', '.'], ['fmt', '--check', '.'], ['generate', 'm'], ['inspect', 'm/1/model.onnx'], ['resolve', 'm'], ['resolve', 'py'], ['generate', 'py'], ['inspect', 't/1/model.pt'], ['generate', 't']]);
   const r = await run(argv);
   count(`cli ${argv[0]} exit ${r.signal ?? r.code}`);
   judge(`tritonc ${argv.join(' ')}`, r);

@@ -28,12 +28,14 @@ export { printConfig } from './config/print.js';
 export { formatText, type FormatResult } from './config/format.js';
 
 // ONNX models: the signature, read from the header without loading the weights.
-export { readSignature, readSignatureSync, OnnxReadError, type ModelSignature, type TensorInfo } from './onnx/index.js';
+export { readSignature, readSignatureSync, ModelReadError, OnnxReadError, type ModelSignature, type TensorInfo } from './onnx/index.js';
+export { readOpenVinoSync } from './openvino/index.js';
 
 // What Triton would do: generate a config, the effective config it loads.
 export { generateConfig, type GenerateInput, type GenerateResult } from './generate/generate.js';
 export type { GenerateOptions } from './generate/options.js';
 export { resolveModelDir } from './workspace/index.js';
+export { clientRun as generateClients, type ClientRun, type ClientFile } from './client/run.js';
 export { tritonConfigJson, type ResolveOptions, type ResolveResult } from './triton/index.js';
 
 // Load for real: ONNX Runtime, a Triton container, a running server.

@@ -25,8 +25,10 @@ function violations(from: (layer: string) => boolean, to: (layer: string) => boo
   return files.filter((f) => from(f.layer)).flatMap((f) => f.imports.filter((i) => to(layerOf(i) ?? '')).map((i) => `${f.file} imports ${i}`));
 }
 
-const FACTS = new Set(['pbtxt', 'onnx', 'config', 'triton', 'repo', 'workspace', 'remote', 'generate']);
-const CONSUMERS = new Set(['lint', 'report', 'verify', 'watch', 'lsp', 'cli']);
+/** The model file readers: each reads one format into model-file/'s signature, and knows nothing else of tritonc. */
+const READERS = new Set(['onnx', 'openvino', 'pytorch', 'python-model']);
+const FACTS = new Set(['pbtxt', 'onnx', 'openvino', 'pytorch', 'python-model', 'model-file', 'config', 'triton', 'repo', 'workspace', 'remote', 'generate']);
+const CONSUMERS = new Set(['lint', 'report', 'verify', 'watch', 'lsp', 'cli', 'client']);
 
 describe('architecture (docs/architecture.md)', () => {
   it('reads the imports of every source file', () => {
@@ -34,8 +36,9 @@ describe('architecture (docs/architecture.md)', () => {
     expect(files.find((f) => f.file === 'src/cli/main.ts')!.imports).toContain('src/cli/commands.js');
   });
   it('nothing imports cli/: the command line is its own entry (tritonc/cli)', () => expect(violations((l) => l !== 'cli', (l) => l === 'cli')).toEqual([]));
-  it('onnx/ and util/ import nothing else of tritonc', () => {
-    expect(violations((l) => l === 'onnx', (l) => l !== 'onnx')).toEqual([]);
+  it('readers import only their own folder, model-file/ and util/; model-file/ only the readers; util/ nothing', () => {
+    for (const reader of READERS) expect(violations((l) => l === reader, (l) => ![reader, 'model-file', 'util'].includes(l)), reader).toEqual([]);
+    expect(violations((l) => l === 'model-file', (l) => !['model-file', 'util'].includes(l) && !READERS.has(l))).toEqual([]);
     expect(violations((l) => l === 'util', (l) => l !== 'util')).toEqual([]);
   });
   it('the fact layers never import the consumers', () => expect(violations((l) => FACTS.has(l), (l) => CONSUMERS.has(l))).toEqual([]));

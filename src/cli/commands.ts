@@ -11,5 +11,6 @@ import { lockCommand } from './lock.js';
 import { lspCommand } from './lsp.js';
 import { fillCommand } from './fill.js';
 import { tuneCommand } from './tune.js';
+import { clientCommand } from './client.js';
 
-export const commands: CommandSpec[] = [inspectCommand, generateCommand, resolveCommand, lintCommand, lockCommand, fillCommand, fmtCommand, watchCommand, verifyCommand, tuneCommand, lspCommand];
+export const commands: CommandSpec[] = [inspectCommand, generateCommand, resolveCommand, lintCommand, lockCommand, fillCommand, fmtCommand, watchCommand, verifyCommand, tuneCommand, clientCommand, lspCommand];

@@ -1,25 +1,27 @@
-// `tritonc inspect MODEL.onnx [--format text|json]`: the signature tritonc reads from a model.
+// `tritonc inspect MODEL.onnx|MODEL.xml [--format text|json]`: the signature tritonc reads from a model.
 import { resolve } from 'node:path';
-import { OnnxReadError } from '../onnx/errors.js';
-import { readSignatureSync } from '../onnx/reader.js';
-import type { ModelSignature, TensorInfo } from '../onnx/types.js';
+import { ModelReadError } from '../model-file/errors.js';
+import { readerOf } from '../model-file/readers.js';
+import { formatOfModelFileName } from '../triton/backend-records.js';
+import { basename } from 'node:path';
+import type { ModelSignature, TensorInfo } from '../model-file/signature.js';
 import { defineCommand } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { maxOf } from '../util/arrays.js';
 import { isRemoteUrl } from '../remote/url.js';
 import { withRepositories } from './remote.js';
-import { onnxModelOf } from '../generate/targets.js';
+import { backendOfFile, modelOf } from '../generate/targets.js';
 import { displayPath } from '../util/display-path.js';
 import { pathKind } from '../util/path-kind.js';
 
 export const inspectCommand = defineCommand({
   command: 'inspect <model>',
-  describe: 'Show the inputs, outputs, types, shapes and weights of an ONNX model (a model.onnx, or the model directory that holds one)',
+  describe: "Show the inputs, outputs, types, shapes and weights of an ONNX model or an OpenVINO IR (a model.onnx or model.xml, or the model directory that holds one), or a PyTorch model's forward signature (model.pt)",
   builder: (y) =>
     y
       // Required by the syntax (<model>): demandOption tells the type so (yargs' positional() drops it).
-      .positional('model', { type: 'string', demandOption: true, describe: 'Path to model.onnx or its model directory, or its URL (s3://, gs://, as://)' })
+      .positional('model', { type: 'string', demandOption: true, describe: 'Path to model.onnx (or an OpenVINO model.xml) or its model directory, or its URL (s3://, gs://, as://)' })
       .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Output format' }),
   run: async (a, io) => runInspect(a.model, a.format, io),
 });
@@ -30,36 +32,38 @@ export async function runInspect(model: string, format: 'text' | 'json', io: Cli
     // An object: its header by ranged reads, its external data sized from the listing of its directory.
     sig = await withRemoteSignature(model, io);
   } else {
-    const file = localModelFile(resolve(io.cwd, model), model);
+    const { file, format } = localModelFile(resolve(io.cwd, model), model);
     try {
-      sig = readSignatureSync(file);
+      sig = readerOf(format)!.readSync(file);
     } catch (e) {
-      if (e instanceof OnnxReadError) throw new UsageError(e.message.replace(file, displayPath(file, io.cwd)));
+      if (e instanceof ModelReadError) throw new UsageError(e.message.replace(file, displayPath(file, io.cwd)));
       const err = e as NodeJS.ErrnoException;
       throw new UsageError(err.code === 'ENOENT' ? `${model}: no such file` : `${model}: ${err.message}`);
     }
   }
   // The path as given; for a model directory, the file read in it.
-  sig = { ...sig, path: isRemoteUrl(model) || pathKind(resolve(io.cwd, model)) !== 'dir' ? model : displayPath(localModelFile(resolve(io.cwd, model), model), io.cwd) };
+  sig = { ...sig, path: isRemoteUrl(model) || pathKind(resolve(io.cwd, model)) !== 'dir' ? model : displayPath(localModelFile(resolve(io.cwd, model), model).file, io.cwd) };
   io.stdout(format === 'json' ? `${JSON.stringify(signatureJson(sig), null, 2)}\n` : signatureText(sig));
   return EXIT.ok;
 }
 
 /**
- * The ONNX file to read for `path`: the path itself, or for a model directory the file Triton would
- * load (the latest version's default model file, as generate and lint find it).
+ * The model file to read for `path` and its format: the path itself (model.xml is an OpenVINO IR, any
+ * other an ONNX model), or for a model directory the file Triton would load (the latest version's
+ * default model file, as generate and lint find it).
  */
-function localModelFile(path: string, given: string): string {
-  if (pathKind(path) !== 'dir') return path;
-  const found = onnxModelOf(path);
+function localModelFile(path: string, given: string): { file: string; format: string } {
+  if (pathKind(path) !== 'dir') return { file: path, format: backendOfFile(path).format };
+  const found = modelOf(path);
   if (!found) throw new UsageError(`${given}: a directory with no ONNX model Triton would load (<version>/model.onnx); give the model file, or the model directory that holds it`);
-  return found.file;
+  return found;
 }
 
 async function withRemoteSignature(url: string, io: CliIO): Promise<ModelSignature> {
   let sig: ModelSignature | undefined;
   await withRepositories('inspect', [url], io, { files: true }, async (remote) => {
-    const read = await remote.complete((files) => files.signature(remote.paths[0]!));
+    const format = formatOfModelFileName(basename(remote.paths[0]!));
+    const read = await remote.complete((files) => files.signature(remote.paths[0]!, format));
     if (!read.signature) throw new UsageError(read.error ? `${url}: ${read.error.reason}` : `${url}: not an ONNX model`);
     sig = read.signature;
     return EXIT.ok;
@@ -69,9 +73,12 @@ async function withRemoteSignature(url: string, io: CliIO): Promise<ModelSignatu
 
 /** The JSON contract of `tritonc inspect` (docs/architecture.md). */
 export function signatureJson(sig: ModelSignature): object {
-  const tensor = (t: TensorInfo) => ({ name: t.name, kind: t.kind, elemType: t.elemType, tritonType: t.tritonType, shape: t.shape });
+  const tensor = (t: TensorInfo) => ({ name: t.name, kind: t.kind, elemType: t.elemType, tritonType: t.tritonType, shape: t.shape, ...(t.layout !== undefined ? { layout: t.layout } : {}) });
   return {
     path: sig.path,
+    ...(sig.format && sig.format !== 'onnx' ? { format: sig.format, weightsFiles: sig.externalDataFiles } : {}),
+    ...(sig.forward ? { forward: sig.forward } : {}),
+    ...(sig.ioUnknown ? { ioUnknown: sig.ioUnknown } : {}),
     irVersion: sig.irVersion,
     producer: sig.producer,
     opsets: sig.opsets,
@@ -104,6 +111,8 @@ function table(rows: string[][]): string {
 }
 
 export function signatureText(sig: ModelSignature): string {
+  if (sig.format === 'torchscript' || sig.format === 'pt2') return torchText(sig);
+  if (sig.format === 'openvino') return openVinoText(sig);
   const tensorRows = (dir: string, list: TensorInfo[]): string[][] =>
     list.map((t) => [
       dir,
@@ -126,6 +135,27 @@ export function signatureText(sig: ModelSignature): string {
   return lines.join('\n');
 }
 
+/** An OpenVINO IR: the tensors as the OpenVINO backend names and types them, their layouts, the .bin's size. */
+function openVinoText(sig: ModelSignature): string {
+  const rows = [
+    ['', 'name', 'element type', 'triton type', 'shape', 'layout'],
+    ...(['input', 'output'] as const).flatMap((dir) =>
+      (dir === 'input' ? sig.inputs : sig.outputs).map((t) => [
+        dir, t.name, t.elemType ?? '?', t.tritonType ?? '(none)', t.shape === null ? '(any rank)' : `[${t.shape.map(dimText).join(', ')}]`, t.layout ?? '',
+      ])),
+  ];
+  const bin = sig.externalDataFiles[0] ?? '';
+  return [
+    `${sig.path}`,
+    `  OpenVINO IR version ${sig.producer.version}${sig.metadata.find((m) => m.key === 'name') ? `, model '${sig.metadata.find((m) => m.key === 'name')!.value}'` : ''}; names are each tensor's smallest name (what Triton's OpenVINO backend calls it)`,
+    `  weights: ${sig.initializers.count} Const layers, ${formatBytes(sig.initializers.bytes)} (${bin})`,
+    `  batchable: ${sig.batchable ? 'yes (every input and output has a layout with N)' : 'no (an input or output has no layout with N: the OpenVINO backend does not batch it unless max_batch_size is set)'}`,
+    '',
+    table(rows).split('\n').map((l) => `  ${l}`).join('\n'),
+    '',
+  ].join('\n');
+}
+
 /** Where the weights are, when not all in initializers inline: external data, Constant nodes. */
 function weightNotes(w: ModelSignature['initializers']): string {
   const notes = [
@@ -133,4 +163,24 @@ function weightNotes(w: ModelSignature['initializers']): string {
     ...(w.constantBytes ? [`${formatBytes(w.constantBytes)} in Constant nodes`] : []),
   ];
   return notes.length ? ` (${notes.join(', ')})` : '';
+}
+
+/** A PyTorch model: forward's signature (TorchScript), or why its tensors are not read (AOTInductor), and the weights. */
+function torchText(sig: ModelSignature): string {
+  const rows = [['', 'name', 'torchscript type', 'triton type', 'shape'], ...[...sig.inputs.map((t) => ['input', t]), ...sig.outputs.map((t) => ['output', t])].map(([dir, t]) => {
+    const x = t as TensorInfo;
+    return [dir as string, x.name, x.elemType ?? '?', '(not recorded)', '(not recorded)'];
+  })];
+  const lines = [
+    sig.path,
+    sig.format === 'pt2' ? '  an AOTInductor package (torch_aoti)' : `  TorchScript ${sig.forward?.text ?? ''}`,
+    `  weights: ${sig.initializers.count} tensors under data/, ${formatBytes(sig.initializers.bytes)}`,
+    ...(sig.ioUnknown ? [`  inputs and outputs: not read: ${sig.ioUnknown}`, ''] : [
+      "  TorchScript records no data types or shapes; outputs are named by Triton's <name>__<index> convention",
+      '',
+      table(rows).split('\n').map((l) => `  ${l}`).join('\n'),
+    ]),
+    '',
+  ];
+  return lines.join('\n');
 }

@@ -4,6 +4,7 @@
 //   --strict-model-config, --backend-config, --model-repository).
 // Exit 0 clean (warnings within --max-warnings), 1 lint errors or too many warnings, 2 usage,
 // settings or unreadable input.
+import { pythonAutoCompleteRunner } from './python-run.js';
 import { resolve } from 'node:path';
 import { LintInputError } from '../lint/errors.js';
 import { lintSync, type LintOptions } from '../lint/engine.js';
@@ -43,6 +44,8 @@ const lintFlags = (y: Argv) =>
     .option('quiet', { alias: 'q', type: 'boolean', describe: 'Report errors only' })
     .option('rule', { ...repeatable('Set a rule\'s level: id=off|info|warn|error (repeatable)') })
     .option('output-file', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
+    .option('run-python-autocomplete', { type: 'boolean', describe: "Run Python models' auto_complete_config (in a subprocess: a read-only copy of the model directory, a stand-in triton_python_backend_utils, no network, a timeout) instead of reading it" })
+    .option('python', { type: 'string', describe: 'The Python --run-python-autocomplete runs (default: python3 on PATH)' })
     .option('cache', { type: 'boolean', describe: 'Keep model signatures in a file between runs (re-read when a model changes), as ESLint\'s --cache' })
     .option('cache-location', { type: 'string', describe: 'The cache file (default: .tritonc-cache in the current directory)' })
     .option('user-cache', { type: 'boolean', describe: 'Keep the cache in your cache directory (~/.cache/tritonc), one file per working directory, where no checkout can plant one: what the pre-commit hook does' })
@@ -115,6 +118,8 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
     }
   }
 
+  const runScript = pythonAutoCompleteRunner(opts.runPythonAutocomplete === true, opts.python === undefined ? undefined : String(opts.python));
+
   // Repository URLs (paths and --model-repository) are mounted: listed, their configs fetched.
   const served = server.modelRepositories ?? [];
   return withRepositories('lint', [...given, ...served], io, { quiet: opts.quiet === true }, async (remote) => {
@@ -122,7 +127,7 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
     const mounted = served.length ? { ...server, modelRepositories: remote.paths.slice(given.length) } : server;
     if (remote.remote && (opts.fix || opts.fixDryRun)) throw new UsageError('--fix and --fix-dry-run change files, and tritonc never writes to object storage: fix a checkout of the configs, then upload it');
     // Findings on a repository in object storage name its objects' URLs.
-    const result = remote.repos.renameDeep(await lintOnce(paths, { server: mounted, gpuMemory, ruleLevels, cacheFile }, opts, remote));
+    const result = remote.repos.renameDeep(await lintOnce(paths, { server: mounted, gpuMemory, ruleLevels, cacheFile, runScript }, opts, remote));
     return report(result, opts, format, remote.io);
   });
 }
@@ -133,9 +138,10 @@ interface LintSetup {
   gpuMemory: LintOptions['gpuMemory'];
   ruleLevels: Record<string, RuleLevel>;
   cacheFile: string | undefined;
+  runScript: LintOptions['runScript'];
 }
 
-async function lintOnce(paths: string[], { server, gpuMemory, ruleLevels, cacheFile }: LintSetup, opts: LintCliOptions, remote: RepositoriesRun): Promise<LintResult> {
+async function lintOnce(paths: string[], { server, gpuMemory, ruleLevels, cacheFile, runScript }: LintSetup, opts: LintCliOptions, remote: RepositoriesRun): Promise<LintResult> {
   const io = remote.io;
   const progress = terminalProgress(io, 'tritonc lint: configs', { quiet: opts.quiet === true });
   try {
@@ -146,6 +152,7 @@ async function lintOnce(paths: string[], { server, gpuMemory, ruleLevels, cacheF
       ...(opts.configsOnly !== undefined ? { configsOnly: opts.configsOnly } : {}),
       server,
       ...(cacheFile ? { cacheFile } : {}),
+      ...(runScript ? { runScript } : {}),
     };
     return opts.fix || opts.fixDryRun ? applyFixes(paths, options, opts.fix === true, io) : await remote.complete((files) => lintSync(paths, { ...options, files }));
   } catch (e) {

@@ -1,5 +1,5 @@
 // `tritonc resolve MODEL_DIR [--gpus N] [--format pbtxt|json] [--config-name NAME]
-//   [--default-max-batch-size N] [--explain]`, and tritonserver's --disable-auto-complete-config,
+//   [--default-max-batch-size N] [--explain] [--run-python-autocomplete [--python PATH]]`, and tritonserver's --disable-auto-complete-config,
 //   --strict-model-config, --backend-config. The nearest tritonc.config.json's `server` and `gpu.count`
 //   apply unless a flag says otherwise.
 // Prints the effective config Triton would load. Exit 0 printed; 1 Triton would refuse the model
@@ -22,6 +22,7 @@ import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { displayPath } from '../util/display-path.js';
 import { withRepositories } from './remote.js';
+import { pythonAutoCompleteRunner } from './python-run.js';
 
 const resolveFlags = (y: Argv) =>
   withServerFlags(y)
@@ -31,7 +32,9 @@ const resolveFlags = (y: Argv) =>
     .option('config-name', { type: 'string', describe: 'Read configs/<name>.pbtxt, as tritonserver --model-config-name=<name>' })
     .option('default-max-batch-size', { type: 'number', describe: 'The backend\'s default-max-batch-size (Triton\'s default: 4); the same as --backend-config=onnxruntime,default-max-batch-size=N' })
     .option('explain', { type: 'boolean', describe: 'List every change Triton makes, and why, on stderr' })
-    .option('configs-only', { type: 'boolean', describe: 'The model files are provisioned separately: what needs them is unknown, not missing (tritonc.lock.json stands in for what it records)' });
+    .option('configs-only', { type: 'boolean', describe: 'The model files are provisioned separately: what needs them is unknown, not missing (tritonc.lock.json stands in for what it records)' })
+    .option('run-python-autocomplete', { type: 'boolean', describe: "Run a Python model's auto_complete_config (in a subprocess: a read-only copy of the model directory, a stand-in triton_python_backend_utils, no network, a timeout) instead of reading it" })
+    .option('python', { type: 'string', describe: 'The Python --run-python-autocomplete runs (default: python3 on PATH)' });
 
 /** resolve's flags, parsed. */
 export type ResolveArgs = FlagsOf<typeof resolveFlags>;
@@ -71,6 +74,8 @@ export async function runResolve(a: ResolveArgs, io: CliIO): Promise<number> {
     throw new UsageError(`--config-name takes a config name without spaces or slashes (it reads configs/<name>.pbtxt); got "${configName}"`);
   }
 
+  const runScript = pythonAutoCompleteRunner(a.runPythonAutocomplete === true, a.python === undefined ? undefined : String(a.python));
+
   // A model directory in object storage (s3://bucket/repo/model) is read from there.
   return withRepositories('resolve', [dir], io, {}, async (remote) => {
     const modelDir = resolve(io.cwd, remote.paths[0]!);
@@ -81,6 +86,7 @@ export async function runResolve(a: ResolveArgs, io: CliIO): Promise<number> {
       ...(gpus !== undefined ? { gpus } : {}),
       ...(defaultMaxBatchSize !== undefined ? { defaultMaxBatchSize } : {}),
       ...(configName !== undefined ? { configName } : {}),
+      ...(runScript ? { runScript } : {}),
     };
     const configsOnly = a.configsOnly === undefined ? settings.configsOnly : a.configsOnly === true;
     const result = await remote.complete((files) => resolveModelDir(modelDir, options, files, { configsOnly }));

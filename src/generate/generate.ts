@@ -1,17 +1,20 @@
 // ModelSignature + options -> ModelConfig. The model decides names, types, dims and whether batching
-// is possible (with the same rules as Triton's ONNX Runtime auto-complete); the options decide
-// batching limits, scheduling, instances and acceleration. Problems are returned as data.
+// is possible (with the same rules as the backend's auto-complete: ONNX Runtime's, or for another
+// backend its record's); the options decide batching limits, scheduling, instances and acceleration.
+// Problems are returned as data.
 import type { ModelConfig, ModelInstanceGroup, ModelOptimizationPolicy_ExecutionAccelerators_Accelerator } from '../config/model-config.js';
-import type { ModelSignature } from '../onnx/types.js';
+import type { ModelSignature } from '../model-file/signature.js';
 import { ioFromSignature, onnxShapeText, unbatchableTensors } from '../triton/io-mapping.js';
 import type { GenerateOptions } from './options.js';
-import { ONNXRUNTIME, ONNX_MODEL_FILE, platformOfBackend } from '../triton/backend-records.js';
+import { ONNXRUNTIME, ONNX_MODEL_FILE, backendRecord, platformOfBackend, type BackendRecord } from '../triton/backend-records.js';
+import type { ModelInput, ModelOutput } from '../config/model-config.js';
+import { pytorchProblems } from './pytorch.js';
 
 /** Triton's default max_batch_size for a model that can batch (--backend-config default-max-batch-size). */
 export const TRITON_DEFAULT_MAX_BATCH_SIZE = 4;
 
 export interface GenerateProblem {
-  code: 'dynamic-axis-mismatch' | 'unsupported-tensor' | 'conflicting-options';
+  code: 'dynamic-axis-mismatch' | 'unsupported-tensor' | 'conflicting-options' | 'untyped-model';
   message: string;
   tensor?: string;
 }
@@ -29,20 +32,32 @@ export interface GenerateInput {
   modelFileName?: string;
   /** How the model file is shown in messages, e.g. classifier/1/model.onnx. */
   shownPath?: string;
+  /** The backend that serves it (default onnxruntime). */
+  backend?: string;
 }
 
 export function generateConfig(input: GenerateInput, opts: GenerateOptions = {}): GenerateResult {
   const { signature: sig } = input;
   const shown = input.shownPath ?? sig.path;
+  // A PyTorch model records no data types or shapes: what can be known, and what the user must write.
+  if (sig.format === 'torchscript' || sig.format === 'pt2') return { config: undefined, problems: pytorchProblems(sig, shown, input.modelName, opts) };
   const problems: GenerateProblem[] = [];
 
+  const record = backendRecord(input.backend) ?? ONNXRUNTIME;
+  const ort = record === ONNXRUNTIME;
   const maxBatchSize = opts.maxBatchSize ?? (sig.batchable ? (opts.defaultMaxBatchSize ?? TRITON_DEFAULT_MAX_BATCH_SIZE) : 0);
-  if (maxBatchSize > 0 && !sig.batchable) problems.push(dynamicAxisMismatch(sig, shown, maxBatchSize));
-
-  const io = ioFromSignature(sig, maxBatchSize);
-  for (const p of io.problems) problems.push({ code: 'unsupported-tensor', message: `${shown}: ${p.message}`, tensor: p.tensor });
+  if (maxBatchSize > 0 && !sig.batchable && (record.io?.batchDimMustBeDynamic ?? true)) problems.push(dynamicAxisMismatch(sig, shown, maxBatchSize));
 
   const conflict = (message: string): void => void problems.push({ code: 'conflicting-options', message });
+  let io: { input: ModelInput[]; output: ModelOutput[] };
+  if (ort) {
+    const generated = ioFromSignature(sig, maxBatchSize);
+    for (const p of generated.problems) problems.push({ code: 'unsupported-tensor', message: `${shown}: ${p.message}`, tensor: p.tensor });
+    io = generated;
+  } else {
+    io = ioByAutoComplete(record, sig, input.modelName, maxBatchSize, shown, problems);
+    if (opts.accelerator) conflict(`--accelerator configures ONNX Runtime's execution providers; Triton's ${record.title ?? record.name} backend reads none`);
+  }
   const dynamicBatching = opts.dynamicBatching ?? maxBatchSize > 1;
   if (dynamicBatching && maxBatchSize === 0 && opts.dynamicBatching) {
     conflict('--dynamic-batching needs batching: the model is generated with max_batch_size 0 (give --max-batch-size N)');
@@ -66,9 +81,11 @@ export function generateConfig(input: GenerateInput, opts: GenerateOptions = {})
   if (problems.length) return { config: undefined, problems };
 
   const config: ModelConfig = { name: opts.name ?? input.modelName };
-  if (opts.field === 'platform') config.platform = platformOfBackend(ONNXRUNTIME.name);
-  else config.backend = 'onnxruntime';
-  if (input.modelFileName && input.modelFileName !== ONNX_MODEL_FILE) config.default_model_filename = input.modelFileName;
+  const platform = platformOfBackend(record.name);
+  if (opts.field === 'platform' && platform) config.platform = platform;
+  else config.backend = record.name;
+  const defaultFile = ort ? ONNX_MODEL_FILE : (record.platforms[0]?.defaultModelFile ?? record.defaultModelFile);
+  if (input.modelFileName && input.modelFileName !== defaultFile) config.default_model_filename = input.modelFileName;
   config.max_batch_size = maxBatchSize;
   config.input = io.input;
   config.output = io.output;
@@ -84,6 +101,38 @@ export function generateConfig(input: GenerateInput, opts: GenerateOptions = {})
   }
   if (opts.accelerator) config.optimization = { execution_accelerators: acceleratorConfig(opts.accelerator) };
   return { config, problems };
+}
+
+/**
+ * Inputs and outputs as the backend's own auto-complete writes them (its record's), for a config of
+ * `maxBatchSize`; a max_batch_size the backend would change at load is a conflict (the OpenVINO backend
+ * sets its default-max-batch-size whenever every layout has N, so a 0 does not stay 0).
+ */
+function ioByAutoComplete(record: BackendRecord, sig: ModelSignature, name: string, maxBatchSize: number, shown: string, problems: GenerateProblem[]): { input: ModelInput[]; output: ModelOutput[] } {
+  const how = record.autoComplete;
+  if (how?.from !== 'model') {
+    problems.push({ code: 'unsupported-tensor', message: `${shown}: Triton's ${record.title ?? record.name} backend does not complete configs from its model; tritonc generates for backends that do` });
+    return { input: [], output: [] };
+  }
+  const done = how.complete({ name, backend: record.name, max_batch_size: maxBatchSize }, sig, {});
+  // Refused dims of the backend's own entries are fixed below (pin): the other problems stand.
+  for (const p of done.problems.filter((q) => q.path?.[2] !== 'dims')) problems.push({ code: 'unsupported-tensor', message: `${shown}: ${p.message}: ${p.fix}` });
+  const filled = done.config.max_batch_size ?? 0;
+  if (filled !== maxBatchSize) {
+    const why = done.steps.find((s) => s.path[0] === 'max_batch_size')?.reason ?? '';
+    problems.push({ code: 'conflicting-options', message: `max_batch_size ${maxBatchSize} does not stay: at load Triton's ${record.title ?? record.name} backend makes it ${filled} (${why}); give --max-batch-size ${filled} (or any N >= 1)` });
+  }
+  // The OpenVINO backend writes every dim -1 when any dim of a tensor is dynamic (AutoCompleteInputOrOutput:
+  // `io_shape.is_static() ? get_length() : -1`), and then refuses an output's -1 against a static dim
+  // (CompareDimsSupported, compare_exact). A generated config keeps each static dim as the model has it.
+  const pin = <T extends ModelInput | ModelOutput>(entries: T[] | undefined, tensors: ModelSignature['inputs']): T[] =>
+    (entries ?? []).map((e) => {
+      const shape = tensors.find((t) => t.name === e.name)?.shape;
+      const item = shape ? shape.slice(filled > 0 ? 1 : 0) : undefined;
+      if (!item || !e.dims || item.length !== e.dims.length) return e;
+      return { ...e, dims: item.map((d, i) => (typeof d === 'number' && d >= 0 ? d : Number(e.dims![i]))) };
+    });
+  return { input: pin(done.config.input, sig.inputs), output: pin(done.config.output, sig.outputs) };
 }
 
 function acceleratorConfig(a: NonNullable<GenerateOptions['accelerator']>): NonNullable<NonNullable<ModelConfig['optimization']>['execution_accelerators']> {

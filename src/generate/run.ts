@@ -2,8 +2,9 @@
 // in the existing file's header), generate, render with the header, and decide what writing would do.
 import { relative } from 'node:path';
 import { printConfig } from '../config/print.js';
-import type { ModelSignature } from '../onnx/types.js';
+import type { ModelSignature } from '../model-file/signature.js';
 import { generateConfig, type GenerateProblem } from './generate.js';
+import { generatePythonConfig } from './python.js';
 import { readHeader, sameGenerated, withHeader } from './header.js';
 import type { GenerateOptions } from './options.js';
 import type { GenerateTarget } from './targets.js';
@@ -28,7 +29,8 @@ export type TargetOutcome =
       text: string;
       existing: string | undefined;
       decision: WriteDecision;
-      signature: ModelSignature;
+      /** The model's signature (none for a Python model, whose auto_complete_config stands for it). */
+      signature?: ModelSignature;
       /** The options the text was generated with: the recorded ones, with those given now on top. */
       options: GenerateOptions;
       /** The options recorded in the existing file's header, when it has one that reads back. */
@@ -59,12 +61,15 @@ export function generateForTarget(target: GenerateTarget, run: GenerateRunOption
   const shownModel = displayPath(target.modelFile, run.cwd);
   const shownConfig = displayPath(target.configPath, run.cwd);
   const workspace = run.workspace ?? new Workspace();
-  const model = workspace.signature(target.modelFile);
+  // A Python model: its model.py's auto_complete_config stands where a signature would (./python.ts).
+  const script = target.format === 'python-script' ? workspace.sources.text(target.modelFile) : undefined;
+  if (script && script.kind !== 'text') return { kind: 'unreadable-model', target, message: `${shownModel}: cannot read` };
+  const model = script ? {} : workspace.signature(target.modelFile, target.format);
   if (model.error) {
     const e = model.error;
     return { kind: 'unreadable-model', target, message: `${shownModel}: ${e.offset === null ? '' : `byte ${e.offset}: `}${e.reason}` };
   }
-  const signature = model.signature!;
+  const signature = model.signature;
   // Only a config that does not exist is missing: one that cannot be read is never replaced.
   const read = workspace.sources.text(target.configPath);
   if (read.kind === 'unreadable') return { kind: 'unreadable-config', target, message: `${shownConfig}: cannot read: ${read.reason}` };
@@ -76,7 +81,9 @@ export function generateForTarget(target: GenerateTarget, run: GenerateRunOption
   const recorded = typeof header?.options === 'object' ? header.options : undefined;
   const options: GenerateOptions = { ...recorded, ...run.options };
   const render = (o: GenerateOptions): { text: string } | { problems: GenerateProblem[] } => {
-    const result = generateConfig({ signature, modelName: target.modelName, modelFileName: target.modelFileName, shownPath: shownModel }, o);
+    const result = script?.kind === 'text'
+      ? generatePythonConfig(script.text, { modelName: target.modelName, modelFileName: target.modelFileName, shownPath: shownModel }, o)
+      : generateConfig({ signature: signature!, modelName: target.modelName, modelFileName: target.modelFileName, shownPath: shownModel, backend: target.backend }, o);
     if (!result.config) return { problems: result.problems };
     // The header names the model file relative to the model directory, so it does not depend on cwd.
     const source = relative(target.modelDir, target.modelFile) || target.modelFile;
@@ -90,5 +97,5 @@ export function generateForTarget(target: GenerateTarget, run: GenerateRunOption
     const r = render(recorded);
     if ('text' in r) recordedText = r.text;
   }
-  return { kind: 'generated', target, text, existing, decision: decideWrite(existing, text, recordedText), signature, options, ...(recorded ? { recorded } : {}) };
+  return { kind: 'generated', target, text, existing, decision: decideWrite(existing, text, recordedText), ...(signature ? { signature } : {}), options, ...(recorded ? { recorded } : {}) };
 }

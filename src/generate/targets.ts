@@ -1,17 +1,23 @@
 // What `tritonc generate PATH` works on: a model file, a model directory, or a repository of them.
 // Version directories follow Triton's rules (core VersionsToLoad): the latest version the policy selects, and its
-// default_model_filename (model.onnx), which may be a directory holding model.onnx (ORT's ModelState::LoadModel).
-import { basename, dirname, join } from 'node:path';
+// default_model_filename (model.onnx, model.xml), which may be a directory holding model.onnx (ORT's ModelState::LoadModel).
+// The backends generate writes for are those whose model file tritonc reads (their record's format has a reader).
+import { basename, dirname, extname, join } from 'node:path';
 import type { ModelConfig } from '../config/model-config.js';
-import { versionOfDirName } from '../repo/model-dir.js';
+import { hasReader } from '../model-file/readers.js';
+import { selectVersions, versionOfDirName } from '../repo/model-dir.js';
 import { Workspace } from '../workspace/workspace.js';
-import { ONNX_MODEL_FILE } from '../triton/backend-records.js';
+import { BACKEND_RECORDS, ONNXRUNTIME, PYTHON, type BackendRecord } from '../triton/backend-records.js';
 
 export interface GenerateTarget {
   modelDir: string;
   modelName: string;
-  /** The ONNX file to read. */
+  /** The model file to read. */
   modelFile: string;
+  /** Its format (a backend record's), which picks the reader. */
+  format: string;
+  /** The backend that serves it (a record's name), which the generated config names. */
+  backend: string;
   /** The artifact name inside the version directory (default_model_filename). */
   modelFileName: string;
   configPath: string;
@@ -20,20 +26,57 @@ export interface GenerateTarget {
 export type TargetResult = { targets: GenerateTarget[] } | { error: string };
 
 
+/** The backends whose model files tritonc reads, in core's order of looking (ONNX Runtime, then OpenVINO). */
+export const READ_BACKENDS: readonly BackendRecord[] = BACKEND_RECORDS.filter((b) => hasReader(fileOf(b).format));
+
+/** A backend's default model file and its format (its first platform's, or its own). */
+function fileOf(b: BackendRecord): { name: string; format: string } {
+  const p = b.platforms[0];
+  return p ? { name: p.defaultModelFile, format: p.format } : { name: b.defaultModelFile ?? '', format: b.format ?? 'other' };
+}
+
+export interface ModelOf {
+  file: string;
+  fileName: string;
+  format: string;
+  backend: string;
+}
+
 /**
- * The ONNX file Triton would load for this model directory, if there is one (the one locator,
+ * The model file Triton would load for this model directory, if tritonc reads it (the one locator,
  * src/triton/model-file.ts). The config on disk steers where it is when it parses; without one, or
- * when it names no backend, the directory is read as the ONNX Runtime model generate writes it for.
+ * when it names no backend, each backend tritonc reads is tried in turn (core's order: model.onnx
+ * before model.xml), as the model generate writes its config for.
  */
-export function onnxModelOf(modelDir: string, workspace = new Workspace()): { file: string; fileName: string } | undefined {
+export function modelOf(modelDir: string, workspace = new Workspace()): ModelOf | undefined {
   const model = workspace.model(modelDir);
   const configPath = model.layout().configPath;
   const read = configPath ? workspace.config(configPath) : undefined;
   const written: ModelConfig = read && 'value' in read && !read.diagnostics.length ? read.value : {};
-  const config = written.backend || written.platform ? written : { ...written, backend: 'onnxruntime' };
-  const located = model.modelFile(config);
-  if (located.format !== 'onnx' || !located.path) return undefined;
-  return { file: located.path, fileName: config.default_model_filename || ONNX_MODEL_FILE };
+  // A default_model_filename alone says the backend as core's auto-fill reads it (model.xml: OpenVINO).
+  const named = written.default_model_filename ? [{ ...written, backend: backendOfFile(written.default_model_filename).backend }] : [];
+  const candidates = written.backend || written.platform ? [written] : [...named, ...READ_BACKENDS.map((b) => ({ ...written, backend: b.name }))];
+  for (const config of candidates) {
+    const located = model.modelFile(config);
+    if (!located.path || !hasReader(located.format)) continue;
+    const backend = READ_BACKENDS.find((b) => b.name === config.backend || b.platforms.some((p) => p.name === config.platform));
+    if (!backend) continue;
+    return { file: located.path, fileName: config.default_model_filename || fileOf(backend).name, format: located.format, backend: backend.name };
+  }
+  return undefined;
+}
+
+/** The ONNX file Triton would load for this model directory, if there is one (see modelOf). */
+export function onnxModelOf(modelDir: string, workspace = new Workspace()): { file: string; fileName: string } | undefined {
+  const found = modelOf(modelDir, workspace);
+  return found?.format === 'onnx' ? found : undefined;
+}
+
+/** The backend whose default model file has the extension of `file` (model.xml: OpenVINO); ONNX Runtime otherwise. */
+export function backendOfFile(file: string): { backend: string; format: string } {
+  const ext = extname(file).toLowerCase();
+  const b = READ_BACKENDS.find((r) => extname(fileOf(r).name) === ext) ?? ONNXRUNTIME;
+  return { backend: b.name, format: fileOf(b).format };
 }
 
 export function findTargets(path: string, workspace = new Workspace()): TargetResult {
@@ -44,22 +87,41 @@ export function findTargets(path: string, workspace = new Workspace()): TargetRe
     let modelDir = dirname(path);
     if (versionOfDirName(basename(modelDir)).version !== undefined) modelDir = dirname(modelDir);
     return {
-      targets: [{ modelDir, modelName: basename(modelDir), modelFile: path, modelFileName: basename(path), configPath: join(modelDir, 'config.pbtxt') }],
+      targets: [{ modelDir, modelName: basename(modelDir), modelFile: path, ...backendOfFile(path), modelFileName: basename(path), configPath: join(modelDir, 'config.pbtxt') }],
     };
   }
-  const own = onnxModelOf(path, workspace);
+  const own = modelOf(path, workspace) ?? pythonModelOf(path, workspace);
   if (own) return { targets: [targetOf(path, own)] };
   const targets: GenerateTarget[] = [];
   for (const dir of workspace.modelDirs(path)) {
-    const model = onnxModelOf(dir, workspace);
+    const model = modelOf(dir, workspace) ?? pythonModelOf(dir, workspace);
     if (model) targets.push(targetOf(dir, model));
   }
   if (targets.length) return { targets };
+  const files = [...READ_BACKENDS.map((b) => fileOf(b).name), PYTHON.defaultModelFile].join(', ');
   return {
-    error: `${path}: no ONNX model found. tritonc generate looks for <model>/<version>/model.onnx (a model directory) or <repository>/<model>/<version>/model.onnx, or takes a model.onnx path`,
+    error: `${path}: no model tritonc reads found. tritonc generate looks for <model>/<version>/<file> (a model directory) or <repository>/<model>/<version>/<file>, where <file> is one of ${files}, or takes a model file's path`,
   };
 }
 
-function targetOf(modelDir: string, model: { file: string; fileName: string }): GenerateTarget {
-  return { modelDir, modelName: basename(modelDir), modelFile: model.file, modelFileName: model.fileName, configPath: join(modelDir, 'config.pbtxt') };
+function targetOf(modelDir: string, model: ModelOf): GenerateTarget {
+  return { modelDir, modelName: basename(modelDir), modelFile: model.file, format: model.format, backend: model.backend, modelFileName: model.fileName, configPath: join(modelDir, 'config.pbtxt') };
+}
+
+/**
+ * The model.py Triton's Python backend would run for this directory (format 'python-script'): where
+ * the config on disk, or core's auto-fill without one, picks the Python backend.
+ */
+export function pythonModelOf(modelDir: string, workspace = new Workspace()): ModelOf | undefined {
+  const model = workspace.model(modelDir);
+  const configPath = model.layout().configPath;
+  const read = configPath ? workspace.config(configPath) : undefined;
+  const written: ModelConfig = read && 'value' in read && !read.diagnostics.length ? read.value : {};
+  const config = model.autofill(written).config;
+  if (config.backend !== PYTHON.name) return undefined;
+  // The version Triton loads (python_backend src/stub_launcher.cc: <model>/<version>/<default_model_filename|model.py>).
+  const version = selectVersions(config.version_policy, model.layout().versionDirs).at(-1);
+  const fileName = config.default_model_filename || PYTHON.defaultModelFile!;
+  const file = version ? join(version.path, fileName) : undefined;
+  return file && workspace.tree.kind(file) === 'file' ? { file, fileName, format: 'python-script', backend: PYTHON.name } : undefined;
 }

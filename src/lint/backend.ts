@@ -4,6 +4,7 @@
 // sub-directory, as the workspace computes it once per config.
 import type { ModelConfig } from '../config/model-config.js';
 import type { AutofillResult } from '../triton/autofill.js';
+import { backendRecord, ioChecksOf } from '../triton/backend-records.js';
 import type { ModelContext } from './rule.js';
 
 export interface SettledBackend {
@@ -43,3 +44,34 @@ export function settledBackend(ctx: Pick<ModelContext<unknown>, 'config' | 'mode
 /** The model's name in Triton's messages: config.name, or the directory's name core fills in. */
 export const modelName = (ctx: Pick<ModelContext<unknown>, 'config' | 'model'>): string => ctx.config.name || ctx.model.name;
 
+
+/** How the backend checks a config's inputs and outputs against the model at load: its records' `io`, ONNX Runtime's by default. */
+export interface SettledIoChecks {
+  /** The backend's name in messages ("OpenVINO"). */
+  title: string;
+  dataTypes: boolean;
+  inputCount: 'required' | 'listed' | 'every-input';
+  inputNames: 'model-names' | 'forward-arguments';
+  outputNames: 'model-names' | 'name-index';
+  shapes: 'onnxruntime' | 'openvino' | 'none';
+  batchDimMustBeDynamic: boolean;
+  requiresInputsAndOutputs: boolean;
+  servedDataTypes: readonly string[] | undefined;
+}
+
+export function ioChecks(ctx: Pick<ModelContext<unknown>, 'config' | 'model'>): SettledIoChecks {
+  const settled = settledBackend(ctx);
+  const record = backendRecord(settled.backend);
+  const io = ioChecksOf(settled.config);
+  return {
+    title: record?.title ?? record?.name ?? 'ONNX Runtime',
+    dataTypes: io.dataTypes ?? true,
+    inputCount: io.inputCount ?? 'required',
+    inputNames: io.inputNames ?? 'model-names',
+    outputNames: io.outputNames ?? 'model-names',
+    shapes: io.shapes ?? 'onnxruntime',
+    batchDimMustBeDynamic: io.batchDimMustBeDynamic ?? true,
+    requiresInputsAndOutputs: io.requiresInputsAndOutputs ?? false,
+    servedDataTypes: io.servedDataTypes,
+  };
+}

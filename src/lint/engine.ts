@@ -2,12 +2,13 @@
 // signatures -> rules (per config, then per repository) -> severities and suppressions -> results
 // per file. Every fact comes from the workspace, which reads each file at most once per run (a model
 // only when a rule asks for it) and lays unsaved text over the disk.
+import type { CompletionOptions } from '../triton/backends/record.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { parseConfig, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
-import type { OnnxReadError } from '../onnx/errors.js';
-import type { ModelSignature } from '../onnx/types.js';
+import type { ModelReadError } from '../model-file/errors.js';
+import type { ModelSignature } from '../model-file/signature.js';
 import { LintInputError } from './errors.js';
 import type { ModelFile } from '../triton/model-file.js';
 import { describeRule, fileResult, summarize, type FileResult, type InputProblem, type LintResult } from './results.js';
@@ -35,6 +36,7 @@ import { OwnFileError } from '../util/own-file.js';
 import { VERSION } from '../version.js';
 import { nearRemoteUrl } from '../remote/url.js';
 import { ONNX_MODEL_FILE } from '../triton/backend-records.js';
+import { readerOf } from '../model-file/readers.js';
 
 export interface LintOptions {
   /** Relative paths are resolved against it (default: process.cwd()). */
@@ -66,6 +68,11 @@ export interface LintOptions {
   files?: FileSource;
   /** Called after each config file, for a progress display. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Runs Python models' auto_complete_config instead of reading it (--run-python-autocomplete;
+   * src/cli/python-run.ts makes it): the effective configs and python-autocomplete use what it did.
+   */
+  runScript?: CompletionOptions['runScript'];
   /**
    * The repository's facts, kept across runs while files are unchanged (watch, the editor) and with
    * unsaved text laid over the disk. Default: a workspace for this run only.
@@ -265,8 +272,8 @@ class LintRun {
     return this.ws.config(file);
   }
 
-  private signature(path: string): SignatureResult {
-    return this.ws.signature(path);
+  private signature(path: string, format: string): SignatureResult {
+    return this.ws.signature(path, format);
   }
 
   /**
@@ -274,7 +281,7 @@ class LintRun {
    * follow the server the settings describe (said to the workspace once per repository and run).
    */
   private modelFacts(dir: string, settings: LintSettings, name = basename(dir)): ModelFacts {
-    this.ws.serve(dirname(dir), resolveOptionsOf(settings));
+    this.ws.serve(dirname(dir), { ...resolveOptionsOf(settings), ...(this.options.runScript ? { runScript: this.options.runScript } : {}) });
     return this.ws.model(dir, name);
   }
 
@@ -325,7 +332,7 @@ class LintRun {
     units.push(unit);
     // Model files named on the command line besides the one Triton loads are read and checked too.
     for (const modelFile of [...t.modelFiles].filter((f) => f.endsWith('.onnx') && f !== unit.modelFile?.path)) {
-      const error = this.signature(modelFile).error;
+      const error = this.signature(modelFile, 'onnx').error;
       if (error && ruleSet.levels.get('model-unreadable') !== 'off') this.addOther(modelReadDiagnostic(error, ruleSet));
     }
     return units;
@@ -333,10 +340,10 @@ class LintRun {
 
   private unit(t: LintTarget, name: string, file: string, doc: ConfigDocument, ruleSet: RuleSet, virtual: boolean): Unit {
     const modelFile = hasSyntaxErrors(doc) ? undefined : this.modelFileOf(t.modelDir, doc.value);
-    const path = modelFile?.format === 'onnx' ? modelFile.path : undefined;
+    const path = modelFile && readerOf(modelFile.format) ? modelFile.path : undefined;
     return {
       name, dir: t.modelDir, file, doc, modelFile,
-      signature: () => (path ? this.signature(path) : {}),
+      signature: () => (path && modelFile ? this.signature(path, modelFile.format) : {}),
       ruleSet, diagnostics: [], directives: parseDirectives(doc.text), virtual,
     };
   }
@@ -383,7 +390,8 @@ class LintRun {
       if (active.rule.scope !== 'model') continue;
       const rule = active.rule as ModelRule<unknown>;
       if (!readable && !rule.meta.unreadableConfigs) continue;
-      if (rule.meta.requiresModel && !sig().signature) continue;
+      // A signature read without its inputs and outputs (an AOTInductor package) checks nothing: unchecked-model says so.
+      if (rule.meta.requiresModel && (!sig().signature || sig().signature!.ioUnknown !== undefined)) continue;
       const ctx = new RuleContext(unit, facts, active);
       try {
         rule.check(ctx);
@@ -592,7 +600,7 @@ class RuleContext implements ModelContext<unknown> {
     return this.facts.sig().signature;
   }
 
-  get modelError(): OnnxReadError | undefined {
+  get modelError(): ModelReadError | undefined {
     return this.facts.sig().error;
   }
 
@@ -667,7 +675,7 @@ function dedupe(list: Diagnostic[]): Diagnostic[] {
 }
 
 /** The finding for an unreadable model named on the command line of a model without a config. */
-function modelReadDiagnostic(error: OnnxReadError, ruleSet: RuleSet): Diagnostic {
+function modelReadDiagnostic(error: ModelReadError, ruleSet: RuleSet): Diagnostic {
   const level = ruleSet.levels.get('model-unreadable');
   const severity = level === undefined || level === 'off' ? 'error' : level;
   const d: Diagnostic = { ruleId: 'model-unreadable', severity, message: '', file: error.file, range: byteRange(error.offset), path: [] };

@@ -1,7 +1,7 @@
 // How an unreadable model file is reported: at its byte offset (model files are binary, so the line
 // is 1 and the offset says where), with what to do about it.
 import type { Range } from '../diagnostics.js';
-import type { OnnxReadError } from '../onnx/errors.js';
+import type { ModelReadError } from '../model-file/errors.js';
 import type { MessageOf } from './rule.js';
 import { formatBytes } from './units.js';
 
@@ -23,9 +23,13 @@ export const MODEL_READ_MESSAGES = {
     'the model file is a Git LFS pointer (size not given, {{oid}}): with --configs-only the model is provisioned separately, so this is not an error here, but the checks against the model did not run; run tritonc lock where the weights are, and commit tritonc.lock.json',
   notOnnxAt: 'not a readable ONNX model (at byte {{byteOffset}}): {{reason}}; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)',
   notOnnx: 'not a readable ONNX model: {{reason}}; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)',
+  // Another backend's file (a TorchScript model.pt): its reader's reason says what the file is and what Triton loads instead.
+  notLoadable: "Triton's {{backend}} backend cannot load this file: {{reason}}",
+  notOpenVinoAt: 'not a readable OpenVINO IR (at byte {{byteOffset}}): {{reason}}; convert the model again (ovc, openvino.save_model), or restore the file and its .bin',
 } as const;
 
-export function modelReadReport(error: OnnxReadError): MessageOf<typeof MODEL_READ_MESSAGES> {
+/** `backend`: the title of the backend that loads the file, when it is not ONNX Runtime (the messages name it). */
+export function modelReadReport(error: ModelReadError, backend?: string): MessageOf<typeof MODEL_READ_MESSAGES> {
   const data = { reason: error.reason, byteOffset: error.offset, kind: error.kind };
   if (error.kind === 'io') return { messageId: 'cannotRead', data };
   if (error.lfsPointer) {
@@ -35,5 +39,9 @@ export function modelReadReport(error: OnnxReadError): MessageOf<typeof MODEL_RE
       ? { messageId: 'lfsPointerUnsized', data: { ...data, oid, objectBytes: size } }
       : { messageId: 'lfsPointer', data: { ...data, oid, objectBytes: size, objectSize: formatBytes(size) } };
   }
+  // The finding sits at the byte offset; the reader's reason says what the file is and what Triton loads instead.
+  if (backend) return { messageId: 'notLoadable', data: { ...data, backend } };
+  // An OpenVINO IR is read from its model.xml (src/openvino), whose errors always carry an offset.
+  if (/\.xml$/i.test(error.file) && error.offset !== null) return { messageId: 'notOpenVinoAt', data: { ...data, byteOffset: error.offset } };
   return error.offset === null ? { messageId: 'notOnnx', data } : { messageId: 'notOnnxAt', data: { ...data, byteOffset: error.offset } };
 }

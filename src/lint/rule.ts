@@ -62,8 +62,8 @@ import type { z } from 'zod';
 import type { PathSegment, Range, Severity, TextEdit } from '../diagnostics.js';
 import type { ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
-import type { ModelSignature } from '../onnx/types.js';
-import type { OnnxReadError } from '../onnx/errors.js';
+import type { ModelSignature } from '../model-file/signature.js';
+import type { ModelReadError } from '../model-file/errors.js';
 import type { LintSettings, RuleLevel } from './settings-types.js';
 import type { GpuLoad } from '../triton/gpu-memory.js';
 import type { ModelFacts } from '../workspace/workspace.js';
@@ -189,7 +189,7 @@ export interface ModelContext<Options = undefined, Messages extends MessageTempl
   /** Its signature; always set for rules with requiresModel. */
   readonly signature: ModelSignature | undefined;
   /** Why the model file could not be read (missing file is not an error: modelFile is then undefined). */
-  readonly modelError: OnnxReadError | undefined;
+  readonly modelError: ModelReadError | undefined;
   readonly settings: LintSettings;
   readonly options: Options;
   /** Whether another rule runs on this file: lets a general rule defer to a more specific one. */

@@ -243,6 +243,7 @@ export function resolveOptionsOf(settings: LintSettings): ResolveOptions {
   return {
     gpus: settings.gpu.count,
     defaultMaxBatchSize: defaultMaxBatchSize(settings.server),
+    defaultMaxBatchSizes: { openvino: defaultMaxBatchSize(settings.server, 'openvino') },
     autoCompleteConfig: settings.server.autoCompleteConfig,
   };
 }

@@ -5,7 +5,7 @@ import type { PathSegment } from '../diagnostics.js';
 import type { ModelConfig, ModelInput, ModelOutput } from '../config/model-config.js';
 import { onnxShapeText, shapeText, tritonDim } from '../triton/io-mapping.js';
 import { isDynamicDim } from '../onnx/signature.js';
-import type { Dim, ModelSignature, TensorInfo } from '../onnx/types.js';
+import type { Dim, ModelSignature, TensorInfo } from '../model-file/signature.js';
 
 export type Direction = 'input' | 'output';
 
@@ -72,11 +72,14 @@ export function requestShape(dims: readonly number[], mbs: number): number[] {
 
 export const dimsText = (dims: readonly number[]): string => `[${dims.join(',')}]`;
 
-/** "[-1,3,224,224]", plus the ONNX spelling when it differs: "[-1,3,224,224] (ONNX [batch,3,224,224])". */
-export function modelShapeText(t: TensorInfo): string {
+/**
+ * "[-1,3,224,224]", plus the file's spelling when it differs: "[-1,3,224,224] (ONNX [batch,3,224,224])",
+ * "[-1,-1] (OpenVINO [?,1..128])".
+ */
+export function modelShapeText(t: TensorInfo, spelling = 'ONNX'): string {
   const triton = shapeText(t.shape);
-  const onnx = onnxShapeText(t.shape);
-  return triton === onnx ? triton : `${triton} (ONNX ${onnx})`;
+  const written = onnxShapeText(t.shape);
+  return triton === written ? triton : `${triton} (${spelling} ${written})`;
 }
 
 /** The model's dims in Triton's notation (symbolic -> -1). */

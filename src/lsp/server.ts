@@ -320,7 +320,7 @@ export function startLanguageServer(given?: Connection): Connection {
     const dir = dirname(path);
     if ((message === 'inference.ModelInput' || message === 'inference.ModelOutput') && field === 'name') {
       const file = workspace.model(dir).modelFile(config);
-      const signature = file.format === 'onnx' && file.path ? workspace.signature(file.path).signature : undefined;
+      const signature = file.path ? workspace.signature(file.path, file.format).signature : undefined;
       return signature ? (message === 'inference.ModelInput' ? [...signature.inputs, ...signature.overridableInitializers] : signature.outputs).map((t) => t.name) : undefined;
     }
     const step = stepOf(config, messagePath);

@@ -1,6 +1,6 @@
 // The ONNX signature reader: public surface of src/onnx.
 export { readSignature, readSignatureFrom, readSignatureSync, type RandomAccess, type ReadOptions, type ReadStats } from './reader.js';
-export { OnnxReadError, type OnnxReadErrorKind } from './errors.js';
+export { ModelReadError, ModelReadError as OnnxReadError, type ModelReadErrorKind } from '../model-file/errors.js';
 export { ELEM_TYPES, elemBytes, elemTypeByCode, elemTypeByName, type ElemType } from './elem-types.js';
 export { canBatch, isDynamicDim } from './signature.js';
 export type {
@@ -11,4 +11,4 @@ export type {
   OpsetImport,
   TensorInfo,
   ValueKind,
-} from './types.js';
+} from '../model-file/signature.js';

@@ -4,9 +4,10 @@
 // the file is never read whole (fs.readFile also stops working above 2 GiB).
 
 import fs from 'node:fs';
-import { OnnxReadError } from './errors.js';
+import { ModelReadError } from '../model-file/errors.js';
+import { LFS_POINTER_MAX_BYTES, LFS_VERSION_PREFIX, lfsPointerError, lfsPointerOf } from '../model-file/lfs-pointer.js';
 import { buildSignature } from './signature.js';
-import type { ModelSignature } from './types.js';
+import type { ModelSignature } from '../model-file/signature.js';
 import { walkModel } from './walk.js';
 import { ByteWindow, DEFAULT_WINDOW_BYTES, HEADER_BYTES, windowSize, type Io, type IoAnswer, type IoRequest } from './wire.js';
 
@@ -40,7 +41,7 @@ export interface RandomAccess {
   sizeOf(path: string): Promise<number | null>;
 }
 
-/** Reads the signature of an ONNX model without loading its weights. Throws OnnxReadError on bad input. */
+/** Reads the signature of an ONNX model without loading its weights. Throws ModelReadError on bad input. */
 export async function readSignature(file: string, options: ReadOptions = {}): Promise<ModelSignature> {
   let handle: fs.promises.FileHandle;
   try {
@@ -131,7 +132,7 @@ export function readSignatureSync(file: string, options: ReadOptions = {}): Mode
 function* readModel(w: ByteWindow): Io<ModelSignature> {
   if (w.size === 0) w.fail('the file is empty, not an ONNX model', 0);
   yield* w.fill(HEADER_BYTES, w.size);
-  if (w.lookingAt(LFS_VERSION_PREFIX)) yield* failAsLfsPointer(w);
+  if (w.lookingAt(LFS_PREFIX_BYTES)) yield* failAsLfsPointer(w);
   for (const f of FOREIGN_FORMATS) {
     if (w.lookingAt(f.magic)) w.fail(`not an ONNX model: this is ${f.what}`, 0);
   }
@@ -143,32 +144,20 @@ function* readModel(w: ByteWindow): Io<ModelSignature> {
     return yield* buildSignature(w.file, raw);
   } catch (e) {
     // Say "text file" only once the bytes failed as protobuf: a tiny valid model may begin with printable bytes.
-    if (startsAsText && e instanceof OnnxReadError && e.kind === 'format') {
+    if (startsAsText && e instanceof ModelReadError && e.kind === 'format') {
       w.fail(`not an ONNX model: this looks like a text file, not a binary ONNX protobuf (${e.reason} at byte ${e.offset})`, 0);
     }
     throw e;
   }
 }
 
-/**
- * A Git LFS pointer starts with its version line (git-lfs docs/spec.md: "version
- * https://git-lfs.github.com/spec/v1", after the pre-release "https://hawser.github.com/spec/v1")
- * and is under 1024 bytes. It is what a clone without `git lfs pull` (or a CI checkout without
- * `lfs: true`) leaves where the model should be.
- */
-const LFS_VERSION_PREFIX = [...Buffer.from('version https://')];
-const LFS_POINTER_MAX_BYTES = 1024;
+const LFS_PREFIX_BYTES = [...Buffer.from(LFS_VERSION_PREFIX)];
 
 function* failAsLfsPointer(w: ByteWindow): Io<void> {
   if (w.size > LFS_POINTER_MAX_BYTES) return;
   yield* w.fill(w.size, w.size);
-  const text = Buffer.from(Array.from({ length: w.size }, (_, i) => w.byteAt(i) ?? 0)).toString('utf8');
-  if (!/^version https:\/\/(git-lfs|hawser)\.github\.com\/spec\/v1\n/.test(text)) return;
-  const oid = /^oid (\S+)$/m.exec(text)?.[1] ?? 'unknown';
-  const sizeText = /^size (\d+)$/m.exec(text)?.[1];
-  const size = sizeText === undefined ? null : Number(sizeText);
-  const object = size === null ? 'an object' : `an object of ${size} bytes`;
-  throw new OnnxReadError('format', w.file, 0, `not an ONNX model: this is a Git LFS pointer to ${object} (${oid}) that was never fetched; run git lfs pull`, { oid, size });
+  const pointer = lfsPointerOf(Buffer.from(Array.from({ length: w.size }, (_, i) => w.byteAt(i) ?? 0)).toString('utf8'));
+  if (pointer) throw lfsPointerError(w.file, pointer, 'an ONNX model');
 }
 
 /** Files people mistake for model.onnx, recognised by first bytes no real ONNX file starts with (it starts with a ModelProto tag). */
@@ -190,10 +179,10 @@ function looksLikeText(w: ByteWindow): boolean {
 }
 
 function checkRegular(file: string, stat: fs.Stats): number {
-  if (stat.isDirectory()) throw new OnnxReadError('io', file, null, 'is a directory, not an ONNX model file');
+  if (stat.isDirectory()) throw new ModelReadError('io', file, null, 'is a directory, not an ONNX model file');
   if (!stat.isFile()) {
     const what = stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : 'a device';
-    throw new OnnxReadError('io', file, null, `not a regular file (${what}), not an ONNX model file`);
+    throw new ModelReadError('io', file, null, `not a regular file (${what}), not an ONNX model file`);
   }
   return stat.size;
 }
@@ -245,7 +234,7 @@ function fileSize(stat: fs.Stats): number | null {
   return stat.isFile() ? stat.size : null;
 }
 
-function ioError(file: string, e: unknown, offset: number | null = null): OnnxReadError {
+function ioError(file: string, e: unknown, offset: number | null = null): ModelReadError {
   const code = (e as NodeJS.ErrnoException | null)?.code;
   const reason =
     code === 'ENOENT'
@@ -255,5 +244,5 @@ function ioError(file: string, e: unknown, offset: number | null = null): OnnxRe
         : code === 'EISDIR'
           ? 'is a directory, not an ONNX model file'
           : `cannot read the file (${e instanceof Error ? e.message : String(e)})`;
-  return new OnnxReadError('io', file, offset, reason);
+  return new ModelReadError('io', file, offset, reason);
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { elemBytes, elemTypeByCode } from './elem-types.js';
 import type { RawExternal, RawModel, RawType, RawValueInfo } from './walk.js';
 import type { Io } from './wire.js';
-import type { Dim, ModelSignature, TensorInfo } from './types.js';
+import type { Dim, ModelSignature, TensorInfo } from '../model-file/signature.js';
 
 export function* buildSignature(file: string, raw: RawModel): Io<ModelSignature> {
   const inputs: TensorInfo[] = [];
@@ -17,6 +17,7 @@ export function* buildSignature(file: string, raw: RawModel): Io<ModelSignature>
   const externalDataFiles = [...new Set(raw.externals.flatMap((e) => (e.location === null ? [] : [e.location])))];
   return {
     path: file,
+    format: 'onnx',
     irVersion: raw.irVersion ?? 0,
     producer: { name: raw.producerName, version: raw.producerVersion },
     opsets: raw.opsets,

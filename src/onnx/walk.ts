@@ -6,7 +6,7 @@
 // (onnx/onnx.proto); only fields tritonc uses are named here.
 
 import { ByteWindow, HEADER_BYTES, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT, type Io, type Tag } from './wire.js';
-import type { Dim } from './types.js';
+import type { Dim } from '../model-file/signature.js';
 
 /** A TypeProto as read, before names and Triton types are attached. */
 export type RawType =

@@ -6,7 +6,7 @@
 // an asynchronous one (FileHandle.read). Offsets are plain Numbers: exact up to 2^53, far beyond any
 // file, so > 4 GiB models need no special casing.
 
-import { OnnxReadError } from './errors.js';
+import { ModelReadError } from '../model-file/errors.js';
 
 export type IoRequest =
   /**
@@ -75,7 +75,7 @@ export class ByteWindow {
   }
 
   fail(reason: string, at: number = this.pos): never {
-    throw new OnnxReadError('format', this.file, at, reason);
+    throw new ModelReadError('format', this.file, at, reason);
   }
 
   /** True when min(n, limit - pos) bytes at pos are already in the window. */

@@ -4,8 +4,9 @@
 // noted (`pending`), the caller fetches it (`fetchPending`, concurrent, ranged reads for models) and
 // runs again (RemoteRepositories.complete). Configs and the lock are fetched with the listing, so most
 // repositories take two passes: configs, then the models they name.
-import { OnnxReadError } from '../onnx/errors.js';
+import { ModelReadError } from '../model-file/errors.js';
 import { readSignatureFrom } from '../onnx/reader.js';
+import { readTorchSignatureFrom } from '../pytorch/reader.js';
 import type { TreeEntry } from '../repo/tree.js';
 import type { PathStat } from '../util/file-identity.js';
 import type { PathKind } from '../util/path-kind.js';
@@ -54,6 +55,8 @@ export class MountedRepository implements FileSource {
   private readonly signatures = new Map<string, SignatureResult>();
   private readonly wantedTexts = new Set<string>();
   private readonly wantedSignatures = new Set<string>();
+  /** The format each wanted signature is read as (ONNX unless said). */
+  private readonly formats = new Map<string, string>();
   private readonly onProgress: MountOptions['onProgress'];
 
   private constructor(
@@ -162,13 +165,16 @@ export class MountedRepository implements FileSource {
     return { kind: 'unreadable', reason: 'not fetched yet' };
   }
 
-  signature(path: string): SignatureResult {
+  signature(path: string, format: string): SignatureResult {
+    // ONNX and PyTorch models are read from object storage (by ranges of the object); others go unread here.
+    if (format !== 'onnx' && format !== 'pytorch') return {};
     const rel = this.relOf(path);
-    if (rel === undefined || this.kind(path) !== 'file') return { error: new OnnxReadError('io', path, null, this.kind(path) === 'dir' ? 'is a directory, not an ONNX model file' : 'no such file') };
+    if (rel === undefined || this.kind(path) !== 'file') return { error: new ModelReadError('io', path, null, this.kind(path) === 'dir' ? 'is a directory, not an ONNX model file' : 'no such file') };
     const s = this.signatures.get(rel);
     if (s) return s;
     this.wantedSignatures.add(rel);
-    return { error: new OnnxReadError('io', path, null, 'not fetched yet') };
+    this.formats.set(rel, format);
+    return { error: new ModelReadError('io', path, null, 'not fetched yet') };
   }
 
   // ---- fetching ----
@@ -213,6 +219,20 @@ export class MountedRepository implements FileSource {
     const path = `${this.root}/${rel}`;
     const url = objectUrl(this.loc, rel);
     const key = this.keyOf(rel);
+    if (this.formats.get(rel) === 'pytorch') {
+      // The archive's end record, central directory and signature records, each by a ranged read.
+      try {
+        const signature = await readTorchSignatureFrom(path, this.sizes.get(rel) ?? 0, async (position, length) => {
+          const got = await this.callOrMissing('read', url, (signal) => this.store.read(key, position, length, signal), (b) => b.byteLength);
+          if (got === undefined) throw new ModelReadError('io', path, position, 'the object went away while it was being read');
+          return got.subarray(0, length);
+        });
+        return { signature };
+      } catch (e) {
+        if (e instanceof ModelReadError) return { error: e };
+        throw e;
+      }
+    }
     // Reading on from where the last read ended fills the window; after a jump past weights only a
     // tensor's header is likely needed before the next jump, so a shorter range is asked for.
     let lastEnd = 0;
@@ -225,7 +245,7 @@ export class MountedRepository implements FileSource {
             const ask = position === lastEnd ? length : Math.min(length, Math.max(need, JUMP_READ_BYTES));
             lastEnd = position + ask;
             const got = await this.callOrMissing('read', url, (signal) => this.store.read(key, position, ask, signal), (b) => b.byteLength);
-            if (got === undefined) throw new OnnxReadError('io', path, position, 'the object went away while it was being read');
+            if (got === undefined) throw new ModelReadError('io', path, position, 'the object went away while it was being read');
             buffer.set(got.subarray(0, ask), offset);
             return Math.min(got.byteLength, ask);
           },
@@ -240,7 +260,7 @@ export class MountedRepository implements FileSource {
       );
       return { signature };
     } catch (e) {
-      if (e instanceof OnnxReadError) return { error: e };
+      if (e instanceof ModelReadError) return { error: e };
       throw e;
     }
   }

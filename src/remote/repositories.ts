@@ -140,8 +140,8 @@ export class RemoteRepositories implements FileSource {
     return this.of(path).stat(path);
   }
 
-  signature(path: string): SignatureResult {
-    return this.of(path).signature(path);
+  signature(path: string, format: string): SignatureResult {
+    return this.of(path).signature(path, format);
   }
 }
 

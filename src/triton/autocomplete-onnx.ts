@@ -8,7 +8,7 @@
 //   (all of its tensors, ioFromSignature); a partly written side is kept as written.
 // Problems are returned as data; the caller decides what Triton's refusal means for it.
 import { ioFromSignature, shapeText, unbatchableTensors } from './io-mapping.js';
-import type { ModelSignature, TensorInfo } from '../onnx/types.js';
+import type { ModelSignature, TensorInfo } from '../model-file/signature.js';
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
 import type { ModelConfig } from '../config/model-config.js';
 

@@ -2,16 +2,18 @@
 // (./backends): the one place that dispatches on it. The effective config (resolve, lint's
 // model facts) and the completed config other models see (an ensemble's steps) both ask here.
 import type { ModelConfig } from '../config/model-config.js';
-import type { OnnxReadError } from '../onnx/errors.js';
-import type { ModelSignature } from '../onnx/types.js';
+import type { ModelReadError } from '../model-file/errors.js';
+import type { ModelSignature } from '../model-file/signature.js';
 import { backendRecord, type BackendRecord, type Completion, type CompletionOptions } from './backend-records.js';
 
 /** The model's files as the backend would read them, asked only when its record needs them. */
 export interface AutoCompleteInputs {
   /** The model file the backend reads, for the version Triton loads: its signature, or why there is none. */
-  modelFile(): { path?: string; expected?: string; signature?: ModelSignature; error?: OnnxReadError };
+  modelFile(): { path?: string; expected?: string; signature?: ModelSignature; error?: ModelReadError };
   /** The texts of the model's script named `file` (a Python model's model.py) where the backend looks for it. */
   scriptTexts(file: string): string[];
+  /** The script named `file` the backend runs for the version Triton loads (<version>/<file>), where known. */
+  script?(file: string): { path: string; text: string } | undefined;
 }
 
 export type AutoCompleteOutcome =
@@ -22,7 +24,7 @@ export type AutoCompleteOutcome =
   /** The backend reads a model file that is not there. */
   | { kind: 'no-model-file'; record: BackendRecord; expected?: string }
   /** The model file is there but cannot be read. */
-  | { kind: 'unreadable-model'; record: BackendRecord; modelFile: string; error: OnnxReadError }
+  | { kind: 'unreadable-model'; record: BackendRecord; modelFile: string; error: ModelReadError }
   /** The backend fills nothing in. */
   | { kind: 'none'; record: BackendRecord }
   /** The model's script completes it, or not (`defines`); tritonc does not run it. */
@@ -40,14 +42,20 @@ export function backendAutoComplete(config: ModelConfig, inputs: AutoCompleteInp
       return { kind: 'none', record };
     case 'config':
       return { kind: 'completed', record, completion: how.complete(config) };
-    case 'script':
-      return { kind: 'script', record, defines: inputs.scriptTexts(config.default_model_filename || record.defaultModelFile || '').some((text) => how.defines(text)) };
+    case 'script': {
+      const file = config.default_model_filename || record.defaultModelFile || '';
+      const script = inputs.script?.(file);
+      if (!script) return { kind: 'script', record, defines: inputs.scriptTexts(file).some((text) => how.defines(text)) };
+      const facts = options.runScript ? options.runScript(script.path, config) : how.read(script.text);
+      return { kind: 'completed', record, completion: how.complete(config, facts, options.runScript ? 'run' : 'read'), modelFile: script.path };
+    }
     case 'model': {
       if (how.skipped(config)) return { kind: 'skipped', record };
       const file = inputs.modelFile();
       if (file.error) return { kind: 'unreadable-model', record, modelFile: file.path ?? file.error.file, error: file.error };
       if (!file.signature || !file.path) return { kind: 'no-model-file', record, ...(file.expected ? { expected: file.expected } : {}) };
-      return { kind: 'completed', record, completion: how.complete(config, file.signature, options), modelFile: file.path };
+      const own = options.defaultMaxBatchSizes?.[record.name];
+      return { kind: 'completed', record, completion: how.complete(config, file.signature, own === undefined ? options : { ...options, defaultMaxBatchSize: own }), modelFile: file.path };
     }
   }
 }

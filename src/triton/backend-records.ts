@@ -3,9 +3,9 @@
 // file: it asks these.
 
 import { BACKENDS } from './backends/index.js';
-import type { BackendRecord, ModelFormat, PlatformRecord } from './backends/record.js';
+import type { BackendRecord, IoChecks, ModelFormat, PlatformRecord } from './backends/record.js';
 
-export type { AutoComplete, BackendRecord, Completion, CompletionOptions, ModelFormat, PlatformRecord } from './backends/record.js';
+export type { AutoComplete, BackendRecord, Completion, CompletionOptions, IoChecks, ModelFormat, PlatformRecord } from './backends/record.js';
 import { ONNXRUNTIME } from './backends/onnxruntime.js';
 import { OPENVINO } from './backends/openvino.js';
 import { PYTHON } from './backends/python.js';
@@ -83,6 +83,35 @@ export function modelFormatOf(config: { backend?: string; platform?: string; def
   const b = backendRecord(config.backend);
   if (!b) return 'other';
   return b.platforms.length ? servingPlatform(config)!.format : (b.format ?? 'other');
+}
+
+/**
+ * The format of a model file named `fileName` when nothing else says (a path given on the command
+ * line): the format of the platform whose default model file has its extension; 'onnx' otherwise.
+ */
+export function formatOfModelFileName(fileName: string): ModelFormat {
+  const ext = /\.[^./]+$/.exec(fileName)?.[0];
+  // Platforms' files, then the files of backends written by name (OpenVINO's model.xml).
+  const files = BACKEND_RECORDS.flatMap((b) => [...b.platforms, ...(b.defaultModelFile ? [{ defaultModelFile: b.defaultModelFile, format: b.format ?? 'other' }] : [])]);
+  const p = ext ? files.find((q) => q.defaultModelFile.endsWith(ext)) : undefined;
+  return p && p.format !== 'other' && p.format !== 'none' ? p.format : 'onnx';
+}
+
+/**
+ * How the backend of `config` (after core's auto-fill) checks the config's tensors against its model
+ * file: its platform's `io` over its record's; a field left out is as ONNX Runtime does.
+ */
+export const ioChecksOf = (config: { backend?: string; platform?: string; default_model_filename?: string }): IoChecks => ({
+  ...backendRecord(config.backend)?.io,
+  ...servingPlatform(config)?.io,
+});
+
+/** The kinds of file the platform of `config` loads, where its reader yields more than one; undefined: any it yields. */
+export const loadedSignatureFormats = (config: { backend?: string; platform?: string; default_model_filename?: string }): readonly string[] | undefined => servingPlatform(config)?.loads;
+
+/** The platform that loads files of a signature format (a TorchScript file: pytorch_libtorch, model.pt). */
+export function platformLoading(format: string): PlatformRecord | undefined {
+  return BACKEND_RECORDS.flatMap((b) => b.platforms).find((p) => p.loads?.includes(format as never));
 }
 
 /** The name under which a directory at the model file's path holds the model (ONNX Runtime's model.onnx), if the backend reads one. */

@@ -52,7 +52,13 @@ export function completedConfig(model: CompletionSource, options: CompletedOptio
       return known(config);
     case 'completed': {
       const { completion } = outcome;
-      return completion.problems.length ? { ...UNKNOWN_COMPLETION, note: completion.problems[0]!.message } : known(completion.config);
+      if (completion.problems.length) return { ...UNKNOWN_COMPLETION, note: completion.problems[0]!.message };
+      // A script read up to a line it cannot follow: what it did so far stands, the rest may add more.
+      if (completion.unknown) {
+        const c = completion.config;
+        return { config: c, inputs: false, outputs: false, maxBatchSize: false, decoupled: false, note: completion.unknown };
+      }
+      return known(completion.config);
     }
     case 'no-model-file':
     case 'unreadable-model':

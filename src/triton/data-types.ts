@@ -2,7 +2,7 @@
 // src/model_config_utils.cc GetDataTypeByteSize; the protocol names of the KServe v2 API).
 import type { DataType } from '../config/model-config.js';
 
-const DATA_TYPES: DataType[] = [
+export const DATA_TYPES: readonly DataType[] = [
   'TYPE_INVALID', 'TYPE_BOOL', 'TYPE_UINT8', 'TYPE_UINT16', 'TYPE_UINT32', 'TYPE_UINT64', 'TYPE_INT8', 'TYPE_INT16',
   'TYPE_INT32', 'TYPE_INT64', 'TYPE_FP16', 'TYPE_FP32', 'TYPE_FP64', 'TYPE_STRING', 'TYPE_BF16',
 ];

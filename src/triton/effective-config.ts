@@ -10,14 +10,14 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { AutofillResult } from './autofill.js';
 import type { OnnxAutoCompleteOptions } from './autocomplete-onnx.js';
 import { backendAutoComplete } from './backend-autocomplete.js';
-import { BACKEND_RECORDS, defaultModelFile, directoryModelFile, ENSEMBLE_PLATFORM } from './backend-records.js';
+import { BACKEND_RECORDS, defaultModelFile, directoryModelFile, ENSEMBLE_PLATFORM, type CompletionOptions } from './backend-records.js';
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
 import { hasErrors, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import { instanceGroupProblem, normalizeInstanceGroup, normalizeModelConfig } from './normalize.js';
 import { loadSchema } from '../config/schema.js';
-import type { OnnxReadError } from '../onnx/errors.js';
-import type { ModelSignature } from '../onnx/types.js';
+import type { ModelReadError } from '../model-file/errors.js';
+import type { ModelSignature } from '../model-file/signature.js';
 import { selectVersions, type ModelDir } from '../repo/model-dir.js';
 import { inSchemaOrder } from './field-order.js';
 import { locateModelFile } from './model-file.js';
@@ -37,8 +37,10 @@ export interface ModelSource {
   autofill(config: ModelConfig): AutofillResult;
   /** A config file read and parsed, or why it cannot be read. */
   readConfig(file: string): ConfigDocument | { file: string; message: string };
-  /** The signature of the ONNX model at `path`, or why it cannot be read. */
-  signatureAt(path: string): { signature?: ModelSignature; error?: OnnxReadError };
+  /** The signature of the model file at `path`, read as `format` (its backend record's). */
+  signatureAt(path: string, format: string): { signature?: ModelSignature; error?: ModelReadError };
+  /** The text of a file (a Python model's model.py), or undefined when it cannot be read. */
+  textAt?(path: string): string | undefined;
   /** The model's version directories and files are provisioned elsewhere (configs-only): unknown, not missing. */
   filesElsewhere?(): boolean;
   /**
@@ -56,7 +58,7 @@ const REPRODUCED = ((titles: string[]) => (titles.length > 1 ? `${titles.slice(0
 /** GPUs assumed on the serving host when the caller does not say. */
 export const DEFAULT_GPUS = 1;
 
-export interface ResolveOptions extends OnnxAutoCompleteOptions {
+export interface ResolveOptions extends OnnxAutoCompleteOptions, Pick<CompletionOptions, 'runScript'> {
   /**
    * Supported GPUs on the host Triton runs on (ids 0..gpus-1). Default 1, the host Triton's own
    * qa tests ran on (their expected configs show KIND_GPU); with 0, KIND_AUTO groups become KIND_CPU
@@ -70,13 +72,15 @@ export interface ResolveOptions extends OnnxAutoCompleteOptions {
    * refused and no backend completes the config. Default true, Triton's default.
    */
   autoCompleteConfig?: boolean;
+  /** Per backend name, where the server's flags give backends different default-max-batch-size values. */
+  defaultMaxBatchSizes?: Readonly<Record<string, number>>;
 }
 
 /** Why tritonc could not read its input (exit 2 in the CLI); not Triton's verdict on the model. */
 export type ResolveFailure =
   | { kind: 'io'; file: string; message: string }
   | { kind: 'syntax'; file: string; diagnostics: Diagnostic[] }
-  /** `message` is OnnxReadError's (file, byte offset, reason); `reason` is the reason alone. */
+  /** `message` is ModelReadError's (file, byte offset, reason); `reason` is the reason alone. */
   | { kind: 'onnx'; file: string; offset: number | null; message: string; reason: string };
 
 export interface ResolveResult {
@@ -244,9 +248,15 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
       modelFile: () => {
         const located = chosen ? locateModelFile(dir, config, (p) => model.kind(p)) : undefined;
         modelFile = located?.path ?? located?.expected;
-        return located?.path ? { path: located.path, ...model.signatureAt(located.path) } : { ...(modelFile ? { expected: modelFile } : {}) };
+        return located?.path ? { path: located.path, ...model.signatureAt(located.path, located.format) } : { ...(modelFile ? { expected: modelFile } : {}) };
       },
       scriptTexts: () => [],
+      script: (file) => {
+        if (!chosen) return undefined;
+        const path = join(chosen.path, file);
+        const text = model.textAt?.(path);
+        return text === undefined ? undefined : { path, text };
+      },
     }, options);
     const title = outcome.record?.title ?? backend;
     switch (outcome.kind) {
@@ -260,11 +270,14 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
         return unreadable({ kind: 'onnx', file: e.file, offset: e.offset, message: e.message, reason: e.reason }, { configFile, version, modelFile });
       }
       case 'completed': {
-        if (outcome.modelFile) steps.push(step('autocomplete', 'note', [], `read the model's inputs and outputs from ${outcome.modelFile}`));
+        const script = outcome.record.autoComplete?.from === 'script';
+        if (outcome.modelFile) steps.push(step('autocomplete', 'note', [], script ? `the ${title} backend runs auto_complete_config in ${outcome.modelFile}` : `read the model's inputs and outputs from ${outcome.modelFile}`));
+        if (script) modelFile = outcome.modelFile;
         const completed = outcome.completion;
         append(steps, completed.steps);
         config = completed.config;
         if (completed.problems[0]) return refused(completed.problems[0], { version, ...(modelFile ? { modelFile } : {}) });
+        if (completed.unknown) pending.push(completed.unknown);
         const renormalized = normalizeModelConfig(config, 'after auto-complete');
         append(steps, renormalized.steps);
         config = renormalized.config;

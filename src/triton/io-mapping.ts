@@ -4,7 +4,7 @@
 // dims [1] (+ an empty reshape when batching). Tensors Triton cannot serve are reported, not emitted.
 import type { DataType, ModelInput, ModelOutput } from '../config/model-config.js';
 import { canBatch } from '../onnx/signature.js';
-import type { Dim, ModelSignature, TensorInfo } from '../onnx/types.js';
+import type { Dim, ModelSignature, TensorInfo } from '../model-file/signature.js';
 
 export interface IoProblem {
   tensor: string;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { ModelConfig } from '../config/model-config.js';
 import { selectVersions, type ModelDir } from '../repo/model-dir.js';
 import type { PathKind } from '../util/path-kind.js';
-import { directoryModelFile, modelFormatOf, type ModelFormat } from './backend-records.js';
+import { defaultModelFile, directoryModelFile, modelFormatOf, type ModelFormat } from './backend-records.js';
 
 export type { ModelFormat };
 
@@ -34,7 +34,9 @@ export const modelFormat = (config: ModelConfig): ModelFormat => modelFormatOf(c
 export function locateModelFile(layout: ModelDir, autofilled: ModelConfig, kind: (path: string) => PathKind | undefined): ModelFile {
   const format = modelFormat(autofilled);
   const latest = selectVersions(autofilled.version_policy, layout.versionDirs).at(-1);
-  const name = autofilled.default_model_filename;
+  // Core's auto-fill leaves default_model_filename unset for LibTorch found by its model.pt (its
+  // backend defaults to model.pt itself: pytorch_backend src/pt/model_state.cc ModelState::LoadModel).
+  const name = autofilled.default_model_filename || defaultModelFile(autofilled);
   if (format === 'none' || !latest || !name) return { format, version: latest?.version, path: undefined, expected: undefined };
   const expected = join(layout.path, String(latest.version), name);
   const found = kind(expected);

@@ -4,6 +4,7 @@
 // on the same GPU count. Pure functions over a config value.
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
 import type { ModelConfig, ModelInstanceGroup } from '../config/model-config.js';
+import { backendRecord } from './backend-records.js';
 
 /** core's SEQUENCE_IDLE_DEFAULT_MICROSECONDS. */
 export const SEQUENCE_IDLE_DEFAULT_MICROSECONDS = 1_000_000;
@@ -87,9 +88,20 @@ function normalizeGroupsOf(config: ModelConfig, gpuCount: number, steps?: Resolv
   const name = config.name ?? '';
   const host = gpuCount === 0 ? 'no GPUs' : `${gpuCount} GPU${gpuCount === 1 ? '' : 's'} (id${gpus.length === 1 ? '' : 's'} ${gpus.join(', ')})`;
 
+  const preferred = backendRecord(config.backend)?.preferredInstanceGroups ?? [];
   if (!config.instance_group?.length) {
-    config.instance_group = [{ name }];
-    steps?.push(step('instance_group', 'add', ['instance_group', 0], `no instance_group: Triton creates one named after the model`, { name }));
+    const group: ModelInstanceGroup = { name };
+    // The backend's preferred groups, the first that applies (a KIND_GPU one only on a host with GPUs).
+    const pg = preferred.find((p) => p.kind !== 'KIND_GPU' || gpus.length > 0);
+    if (pg) {
+      // KIND_GPU: the preferred GPUs the host has; KIND_AUTO: the preferred GPUs as they are.
+      const listed = pg.kind === 'KIND_GPU' ? (pg.gpus ?? []).filter((g) => gpus.includes(g)) : pg.kind === 'KIND_AUTO' ? [...(pg.gpus ?? [])] : [];
+      if (listed.length) group.gpus = listed;
+      group.kind = pg.kind;
+      if (pg.count > 0) group.count = pg.count;
+    }
+    config.instance_group = [group];
+    steps?.push(step('instance_group', 'add', ['instance_group', 0], pg ? `no instance_group: Triton creates one named after the model, of the ${config.backend} backend's preferred kind ${pg.kind}` : `no instance_group: Triton creates one named after the model`, { ...group }));
   }
   config.instance_group.forEach((group: ModelInstanceGroup, i: number) => {
     const at = ['instance_group', i];
@@ -106,6 +118,11 @@ function normalizeGroupsOf(config: ModelConfig, gpuCount: number, steps?: Resolv
         : missing !== undefined ? `KIND_AUTO listing GPU ${missing}, which a host with ${host} lacks, is KIND_CPU`
         : `KIND_AUTO on a host with ${host} is KIND_GPU`;
       steps?.push(step('instance_group', 'set', [...at, 'kind'], why, group.kind));
+    }
+    const pgCount = preferred.find((p) => p.kind === group.kind && p.count > 0)?.count;
+    if ((group.count ?? 0) < 1 && pgCount !== undefined) {
+      group.count = pgCount;
+      steps?.push(step('instance_group', 'set', [...at, 'count'], `the ${config.backend} backend prefers ${pgCount} instances of ${group.kind}`, pgCount));
     }
     if ((group.count ?? 0) < 1) {
       const two = group.kind === 'KIND_CPU' && TWO_CPU_INSTANCE_BACKENDS.has(config.backend ?? '');

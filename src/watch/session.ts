@@ -178,7 +178,7 @@ export class WatchSession {
       return false;
     }
     if ((this.options.now ?? Date.now)() - mtimeMs > STILL_WRITING_MS) return false;
-    if (!this.workspace.signature(path).error) return false;
+    if (!this.workspace.signature(path, 'onnx').error) return false;
     // Don't keep the half-written state: read it again next time.
     this.workspace.forget(path);
     return true;

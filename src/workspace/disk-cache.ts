@@ -21,7 +21,7 @@ import { dirname, isAbsolute, resolve, sep } from 'node:path';
 import type { ModelConfig } from '../config/model-config.js';
 import { asConfigValue } from '../config/value-shape.js';
 import { asSignature } from './signature-schema.js';
-import type { ModelSignature } from '../onnx/types.js';
+import type { ModelSignature } from '../model-file/signature.js';
 import { readOwnFile, writeOwnFile } from '../util/own-file.js';
 import { changedMs, type FileIdentity } from '../util/file-identity.js';
 import type { ModelSummary } from './model-summary.js';

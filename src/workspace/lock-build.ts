@@ -11,6 +11,7 @@ import { locateModelFile } from '../triton/model-file.js';
 import { LOCK_VERSION, lockedSignature, type Lock, type LockedVersion } from './lock.js';
 import type { Workspace } from './workspace.js';
 import { isEnsemble } from '../triton/backend-records.js';
+import { readerOf } from '../model-file/readers.js';
 
 export interface LockBuild {
   lock: Lock;
@@ -58,11 +59,11 @@ export function buildLock(ws: Workspace, repo: string): LockBuild {
         continue;
       }
       const size = sizeOf(ws, file.path);
-      if (file.format !== 'onnx') {
+      if (!readerOf(file.format)) {
         versions[key] = { file: relative(dir, file.path), size, weightBytes: size };
         continue;
       }
-      const read = ws.signature(file.path);
+      const read = ws.signature(file.path, file.format);
       if (read.error?.lfsPointer) {
         keep(() => `${relative(dir, file.path!)} is a Git LFS pointer`);
         continue;

@@ -5,7 +5,7 @@
 // indented the same way every time, so a change of one model is a small diff.
 import { parseJsonText } from '../util/json-text.js';
 import { z } from 'zod';
-import type { ModelSignature } from '../onnx/types.js';
+import type { ModelSignature } from '../model-file/signature.js';
 import { lockedSignatureSchema } from './signature-schema.js';
 
 export const LOCK_FILE_NAME = 'tritonc.lock.json';
@@ -90,13 +90,14 @@ export function serializeLock(lock: Lock): string {
 }
 
 export function lockedSignature(sig: ModelSignature): LockedSignature {
-  const { path: _path, metadata: _metadata, producer: _producer, ...rest } = sig;
-  return rest;
+  // ONNX, the first format locked, is the one a lock does not name: locks written before others stay as they were.
+  const { path: _path, metadata: _metadata, producer: _producer, format, ...rest } = sig;
+  return format && format !== 'onnx' ? { format, ...rest } : rest;
 }
 
 /** The locked signature as a signature read from `path` (producer and metadata are not locked). */
 export function signatureFromLock(locked: LockedSignature, path: string): ModelSignature {
-  return { ...locked, path, producer: { name: '', version: '' }, metadata: [] };
+  return { format: 'onnx', ...locked, path, producer: { name: '', version: '' }, metadata: [] };
 }
 
 /** The first way a model version differs from its lock: its file, its inputs or outputs, its weights or opsets, its size. */

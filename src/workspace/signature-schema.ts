@@ -1,7 +1,7 @@
-// The shape of an ONNX signature as tritonc keeps it outside the model file (the lock, lint's disk
+// The shape of a model signature as tritonc keeps it outside the model file (the lock, lint's disk
 // cache): what is read back from there is checked against it before anything uses it.
 import { z } from 'zod';
-import type { ModelSignature } from '../onnx/types.js';
+import type { ModelSignature } from '../model-file/signature.js';
 
 let schemas: { locked: z.ZodObject; full: z.ZodObject } | undefined;
 
@@ -14,8 +14,11 @@ function made(): { locked: z.ZodObject; full: z.ZodObject } {
     elemType: z.string().nullable(),
     tritonType: z.string().nullable(),
     shape: z.array(z.union([z.number(), z.string(), z.null()])).nullable(),
+    typed: z.boolean().optional(),
+    layout: z.string().optional(),
   });
   const locked = z.strictObject({
+    format: z.enum(['onnx', 'openvino', 'torchscript', 'pt2', 'savedmodel']).optional(),
     irVersion: z.number(),
     opsets: z.array(z.strictObject({ domain: z.string(), version: z.number() })),
     inputs: z.array(tensor),
@@ -25,6 +28,8 @@ function made(): { locked: z.ZodObject; full: z.ZodObject } {
     overridableInitializers: z.array(tensor),
     weightsInline: z.boolean(),
     externalDataFiles: z.array(z.string()),
+    forward: z.strictObject({ text: z.string(), returns: z.string(), outputCount: z.number().nullable() }).optional(),
+    ioUnknown: z.string().optional(),
   });
   const full = locked.extend({
     path: z.string(),

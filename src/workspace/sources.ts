@@ -5,9 +5,9 @@
 // weights) are laid over the disk: an overlay file exists, with its directories, whatever the disk
 // holds.
 import { dirname, resolve, sep } from 'node:path';
-import { OnnxReadError } from '../onnx/errors.js';
-import { readSignatureSync } from '../onnx/reader.js';
-import type { ModelSignature } from '../onnx/types.js';
+import type { ModelReadError } from '../model-file/errors.js';
+import { loadSignature, readBy } from '../model-file/readers.js';
+import type { ModelSignature } from '../model-file/signature.js';
 import { diskTree, type Tree, type TreeEntry } from '../repo/tree.js';
 import { type FileIdentity, type PathStat, statPath } from '../util/file-identity.js';
 import { Memos } from '../util/memo.js';
@@ -18,7 +18,7 @@ import { UnreadablePathError } from '../util/unreadable-path.js';
 
 export interface SignatureResult {
   signature?: ModelSignature;
-  error?: OnnxReadError;
+  error?: ModelReadError;
 }
 
 /**
@@ -29,10 +29,11 @@ export interface FileSource extends Tree {
   text(path: string): TextRead;
   /** Kind, size (a regular file's) and identity of what is at a path, from one look; undefined for nothing. */
   stat(path: string): PathStat | undefined;
-  signature(path: string): SignatureResult;
+  /** The signature of the model file at `path`, read by the reader of `format` (a backend record's). */
+  signature(path: string, format: string): SignatureResult;
 }
 
-export const diskFiles: FileSource = { ...diskTree, text: readText, stat: statPath, signature: (path) => loadSignature(path) };
+export const diskFiles: FileSource = { ...diskTree, text: readText, stat: statPath, signature: loadSignature };
 
 const NOT_LISTED = Symbol('not listed');
 
@@ -257,12 +258,17 @@ export class Sources implements Tree {
     return this.stats.get(path, (p) => this.disk.stat(p));
   }
 
-  /** A model file's ONNX signature; a bad file is a result with the error, never an exception. */
-  signature(path: string): SignatureResult {
+  /**
+   * A model file's signature as the reader of `format` reads it; a bad file is a result with the
+   * error, never an exception.
+   */
+  signature(path: string, format: string): SignatureResult {
     this.note(path);
     const over = this.overlays.get(path);
-    if (over?.kind === 'model') return over.signature ? { signature: over.signature } : {};
-    const s = this.signaturesThisRun.get(path, (p) => (this.acrossRuns ? this.signatures.get(p, this.identity(p), () => this.readSignature(p)) : this.readSignature(p)));
+    // A stand-in of another format is not this file's signature (a config may have changed backend).
+    if (over?.kind === 'model') return over.signature && readBy(format, over.signature) ? { signature: over.signature } : {};
+    const key = `${format}\0${path}`;
+    const s = this.signaturesThisRun.get(key, () => (this.acrossRuns ? this.signatures.get(key, this.identity(path), () => this.readSignature(path, format)) : this.readSignature(path, format)));
     if (this.recordings.length) {
       // A read depends on the model file and its external data; one that failed, on its directory
       // too (the external data it missed may appear there).
@@ -272,30 +278,22 @@ export class Sources implements Tree {
     return s;
   }
 
-  private readSignature(path: string): SignatureResult {
+  private readSignature(path: string, format: string): SignatureResult {
+    // A kept signature is used only if this format's reader could have made it.
     const kept = this.persistent?.signature(path, this.identityOf);
-    if (kept) return { signature: kept };
-    const read = this.disk.signature(path);
+    if (kept && readBy(format, kept)) return { signature: kept };
+    const read = this.disk.signature(path, format);
     if (read.signature) this.persistent?.setSignature(path, read.signature, this.identityOf);
     return read;
   }
 
   /** Keeps, of what earlier runs read, only the paths `keep` accepts. */
   forget(keep: (path: string) => boolean): void {
-    this.signatures.prune(keep);
+    // Kept signatures are keyed by format and path.
+    this.signatures.prune((key) => keep(key.slice(key.indexOf('\0') + 1)));
   }
 
   get cachedSignatures(): number {
     return this.signatures.size;
-  }
-}
-
-/** Reads a model's signature from disk; a bad file is a result with the error, never an exception. */
-export function loadSignature(path: string): SignatureResult {
-  try {
-    return { signature: readSignatureSync(path) };
-  } catch (e) {
-    // A reader bug must not crash a run: it becomes a finding about the file.
-    return { error: e instanceof OnnxReadError ? e : new OnnxReadError('format', path, null, (e as Error).message) };
   }
 }

@@ -9,7 +9,7 @@ import type { InputProblem } from '../diagnostics.js';
 import { hasErrors, parseConfig, valueDocument, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import { readAutofillListing } from '../repo/autofill-listing.js';
-import { listModelDirs, looksLikeModelDir, scanModelDir, type ModelDir } from '../repo/model-dir.js';
+import { listModelDirs, looksLikeModelDir, scanModelDir, selectVersions, type ModelDir } from '../repo/model-dir.js';
 import type { Tree } from '../repo/tree.js';
 import { autofillBackendFields, autofillReadsFiles, type AutofillListing, type AutofillResult } from '../triton/autofill.js';
 import { effectiveConfig, type ModelSource, type ResolveOptions, type ResolveResult } from '../triton/effective-config.js';
@@ -19,10 +19,12 @@ import { placementOf, type ModelSummary } from './model-summary.js';
 import { locateModelFile, type ModelFile } from '../triton/model-file.js';
 import { Memo, Memos } from '../util/memo.js';
 import { Sources, type FileSource, type SignatureResult } from './sources.js';
-import type { ModelSignature } from '../onnx/types.js';
+import type { ModelSignature } from '../model-file/signature.js';
+import { formatOfSignature } from '../model-file/readers.js';
 import { ownFileProblem } from '../util/own-file.js';
 import { LOCK_FILE_NAME, LockError, parseLock, signatureFromLock, type Lock } from './lock.js';
-import { isEnsemble } from '../triton/backend-records.js';
+import { isEnsemble, PYTHON } from '../triton/backend-records.js';
+import type { ScriptFacts } from '../python-model/auto-complete-config.js';
 
 /** A repository's tritonc.lock.json: none, the lock, or why it cannot be used. */
 export interface LockRead {
@@ -73,6 +75,11 @@ export interface ModelFacts {
   effective(options?: ResolveOptions): ResolveResult;
   /** Its config as other models see it once loaded, and which parts of it are known (completed-config.ts). */
   completed(): CompletedConfig;
+  /**
+   * What the Python script at `path` (a version's model.py) does to `config` in auto_complete_config:
+   * read without running it, or run where the server's options say (--run-python-autocomplete).
+   */
+  scriptFacts(path: string, config: ModelConfig): ScriptFacts | undefined;
   /** What its repository's tritonc.lock.json records of it, if anything. */
   locked(): Lock['models'][string] | undefined;
   /**
@@ -203,8 +210,9 @@ export class Workspace {
     return { file, message: `cannot read: ${read.kind === 'missing' ? 'no such file' : read.reason}` };
   }
 
-  signature(path: string): SignatureResult {
-    return this.sources.signature(path);
+  /** The signature of the model file at `path`, read as `format` (the backend record's format of it). */
+  signature(path: string, format: string): SignatureResult {
+    return this.sources.signature(path, format);
   }
 
   model(dir: string, name = basename(dir)): ModelFacts {
@@ -243,8 +251,8 @@ export class Workspace {
     const config = doc === undefined ? {} : 'value' in doc && !hasErrors(doc.diagnostics) ? doc.value : undefined;
     if (!config) return { model: isModel };
     const located = model.modelFile(config);
-    const onnx = located.format === 'onnx' && located.path ? this.signature(located.path).signature?.initializers.bytes : undefined;
-    const bytes = weightBytes(config, onnx, onnx === undefined && located.path ? this.sources.size(located.path) : undefined);
+    const read = located.path ? this.signature(located.path, located.format).signature?.initializers.bytes : undefined;
+    const bytes = weightBytes(config, read, read === undefined && located.path ? this.sources.size(located.path) : undefined);
     const steps = isEnsemble(config) ? (config.ensemble_scheduling?.step ?? []).flatMap((st) => (st.model_name ? [st.model_name] : [])) : undefined;
     return { model: isModel, placement: placementOf(config), ...(bytes !== undefined ? { weightBytes: bytes } : {}), ...(steps ? { steps } : {}) };
   }
@@ -325,8 +333,10 @@ export class Workspace {
       for (const v of Object.values(model.versions)) {
         const path = join(repo, name, v.file);
         const kind = this.sources.kind(path);
-        const absent = kind === undefined || (kind === 'file' && v.signature !== undefined && this.sources.signature(path).error?.lfsPointer !== undefined);
-        if (absent) standIns.set(path, { ...(v.signature ? { signature: signatureFromLock(v.signature, path) } : {}), size: v.size });
+        const locked = v.signature ? signatureFromLock(v.signature, path) : undefined;
+        const format = locked && formatOfSignature(locked);
+        const absent = kind === undefined || (kind === 'file' && format !== undefined && this.sources.signature(path, format).error?.lfsPointer !== undefined);
+        if (absent) standIns.set(path, { ...(locked ? { signature: locked } : {}), size: v.size });
       }
     }
     this.standIns.set(repo, [...standIns.keys()]);
@@ -455,7 +465,7 @@ class RunModel implements ModelFacts, ModelSource {
 
   signature(): ModelSignature | undefined {
     const f = this.modelFile();
-    return f.format === 'onnx' && f.path ? this.ws.signature(f.path).signature : undefined;
+    return f.path ? this.ws.signature(f.path, f.format).signature : undefined;
   }
 
   completed(): CompletedConfig {
@@ -465,15 +475,37 @@ class RunModel implements ModelFacts, ModelSource {
       autofill: (c) => this.autofill(c),
       modelFile: () => {
         const f = this.modelFile(this.config ?? {});
-        return f.path ? { path: f.path, ...this.ws.signature(f.path) } : { ...(f.expected ? { expected: f.expected } : {}) };
+        return f.path ? { path: f.path, ...this.ws.signature(f.path, f.format) } : { ...(f.expected ? { expected: f.expected } : {}) };
       },
       // Where the backend looks for its script: the version directories, and the model directory (older layouts).
       scriptTexts: (file) => [...this.layout().versionDirs.map((v) => join(v.path, file)), join(this.dir, file)].flatMap((p) => {
         const read = this.ws.sources.text(p);
         return read.kind === 'text' ? [read.text] : [];
       }),
+      // The script the backend runs: <version Triton loads>/<file>.
+      script: (file) => {
+        const chosen = selectVersions(this.autofill(this.config ?? {}).config.version_policy, this.layout().versionDirs).at(-1);
+        const path = chosen ? join(chosen.path, file) : undefined;
+        const text = path ? this.textAt(path) : undefined;
+        return path && text !== undefined ? { path, text } : undefined;
+      },
     }, this.ws.servedAs(dirname(this.dir))));
   }
+
+  scriptFacts(path: string, config: ModelConfig): ScriptFacts | undefined {
+    const how = PYTHON.autoComplete;
+    const text = this.textAt(path);
+    if (text === undefined || how?.from !== 'script') return undefined;
+    const run = this.ws.servedAs(dirname(this.dir)).runScript;
+    if (!run) return how.read(text);
+    // A run is a process: once per script, text and config in this model's life (rules share it).
+    const key = JSON.stringify([path, text, config]);
+    let facts = this.scriptRuns.get(key);
+    if (!facts) this.scriptRuns.set(key, (facts = run(path, config)));
+    return facts;
+  }
+
+  private readonly scriptRuns = new Map<string, ScriptFacts>();
 
   modelFile(config: ModelConfig = this.config ?? {}): ModelFile {
     let f = this.files.get(config);
@@ -503,8 +535,13 @@ class RunModel implements ModelFacts, ModelSource {
     return this.ws.config(file);
   }
 
-  signatureAt(path: string): SignatureResult {
-    return this.ws.signature(path);
+  signatureAt(path: string, format: string): SignatureResult {
+    return this.ws.signature(path, format);
+  }
+
+  textAt(path: string): string | undefined {
+    const read = this.ws.sources.text(path);
+    return read.kind === 'text' ? read.text : undefined;
   }
 
   stepDecoupled(modelName: string): boolean | undefined {

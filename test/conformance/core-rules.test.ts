@@ -8,7 +8,7 @@ import { lintSync } from '../../src/lint/engine.js';
 import { CORE_RULES as coreRules } from '../../src/lint/rules/index.js';
 import { corpusRows, readCorpusFile, type CorpusRow } from '../support/corpus.js';
 import { tempDir } from '../support/temp.js';
-import { CORE_COVERAGE, corpusRow, MISLABELED_VALID, MODEL_STUB, placeLabelFiles, reportsExpected } from './support.js';
+import { CORE_COVERAGE, corpusRow, MISLABELED_VALID, MODEL_STUB, modelStub, placeLabelFiles, reportsExpected } from './support.js';
 
 const short = (row: CorpusRow): string => row.file.replace(/^triton-inference-server__/, '');
 
@@ -27,7 +27,7 @@ function lintValidRow(row: CorpusRow, repo: string): { ruleId: string; message: 
   const kind = /needs-model:([a-z0-9.-]+)/.exec(row.note)?.[1];
   if (kind) {
     mkdirSync(join(dir, '1'), { recursive: true });
-    writeFileSync(join(dir, '1', MODEL_STUB[kind]!), '');
+    writeFileSync(join(dir, '1', MODEL_STUB[kind]!), modelStub(kind));
   }
   return lintSync([dir], { cwd: repo, rules: coreRules }).results.flatMap((r) => r.diagnostics);
 }

@@ -9,7 +9,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { parseConfig } from '../../src/config/document.js';
 import type { ServerOptions } from '../../src/triton/server-options.js';
 import { CORPUS_DIR, corpusRows, readCorpusFile, type CorpusRow } from '../support/corpus.js';
-import { namesLabelFiles, placeLabelFiles } from './support.js';
+import { modelStub, namesLabelFiles, placeLabelFiles } from './support.js';
 
 /**
  * Which rule covers which Triton message: `triton` matches the expected_error text (the grep pattern of
@@ -138,7 +138,7 @@ export function placeModel(modelDir: string, note: string): void {
   // A model.onnx *directory* makes Triton's auto-fill pick ONNX Runtime, and there is no file to read.
   if (kind === 'onnx') mkdirSync(join(modelDir, '1', 'model.onnx'), { recursive: true });
   const file = { 'tensorrt-plan': 'model.plan', libtorch: 'model.pt', 'python-model.py': 'model.py', openvino: 'model.xml', dali: 'model.dali' }[kind];
-  if (file) write(join(modelDir, '1', file));
+  if (file) write(join(modelDir, '1', file), modelStub(kind));
 }
 
 export interface Layout {

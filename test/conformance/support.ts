@@ -1,12 +1,13 @@
 // The corpus rows of Triton's own qa tests that the core rules cover, and how each test deploys its
 // row: the platform it appends, an empty version directory when it makes one.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { lintSync } from '../../src/lint/engine.js';
 import type { Rule } from '../../src/lint/rule.js';
 import { CORE_RULES as coreRules } from '../../src/lint/rules/index.js';
 import { PLATFORM_TRIALS, ruleOf } from '../rules/core-support.js';
 import { corpusRows, readCorpusFile, type CorpusRow } from '../support/corpus.js';
+import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
 
 /** The Triton message a corpus row expects, as plain text (server rows are grep regexes; dali rows escape newlines). */
@@ -112,7 +113,17 @@ export const MISLABELED_VALID = [
   'pytriton/tests/unit/assets/full_config.pbtxt',
 ];
 
-/** The stub model file a `needs-model:<kind>` row's test puts in version 1 (its contents are not read). */
+/**
+ * What the stub model file of a `needs-model:<kind>` row holds: the real export where tritonc reads
+ * the format (every libtorch row uses Triton's qa AddSubNet, libtorch_float32_float32_float32), else
+ * nothing (its contents are not read).
+ */
+export function modelStub(kind: string): string | Uint8Array {
+  if (kind === 'libtorch') return readFileSync(join(ROOT, 'fixtures/models/pytorch/libtorch_float32_float32_float32/1/model.pt'));
+  return '';
+}
+
+/** The stub model file a `needs-model:<kind>` row's test puts in version 1. */
 export const MODEL_STUB: Record<string, string> = {
   onnx: 'model.onnx', 'tensorrt-plan': 'model.plan', 'python-model.py': 'model.py', openvino: 'model.xml', libtorch: 'model.pt', 'dali-pipeline': 'model.dali',
 };

@@ -5,7 +5,7 @@ import { parseConfig } from '../../src/config/document.js';
 import { printConfig } from '../../src/config/print.js';
 import { generateConfig } from '../../src/generate/generate.js';
 import { readSignatureSync } from '../../src/onnx/reader.js';
-import type { ModelSignature } from '../../src/onnx/types.js';
+import type { ModelSignature } from '../../src/model-file/signature.js';
 import { tempDir } from '../support/cli.js';
 
 const GOLDEN = new URL('./golden/', import.meta.url);

@@ -1,11 +1,11 @@
-// Bad files: every failure is an OnnxReadError naming the file and the byte offset of the problem.
+// Bad files: every failure is an ModelReadError naming the file and the byte offset of the problem.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixture } from '../../fixtures/onnx/index.js';
 import { bytesField, intField, key, stringField, tensorTypeProto, valueInfoProto, varint } from '../../fixtures/onnx/proto-writer.js';
-import { OnnxReadError, readSignature, readSignatureSync } from '../../src/onnx/index.js';
+import { ModelReadError, readSignature, readSignatureSync } from '../../src/onnx/index.js';
 import { makeTempDir, removeDir, writeBytes } from './helpers.js';
 
 let dir: string;
@@ -16,7 +16,7 @@ afterAll(() => removeDir(dir));
 
 let counter = 0;
 /** Reads `bytes` as a model both ways; both must fail alike. Returns the error. */
-async function failure(bytes: Uint8Array | Buffer): Promise<OnnxReadError> {
+async function failure(bytes: Uint8Array | Buffer): Promise<ModelReadError> {
   const file = writeBytes(dir, `bad-${counter++}.onnx`, bytes);
   let asyncError: unknown;
   try {
@@ -30,10 +30,10 @@ async function failure(bytes: Uint8Array | Buffer): Promise<OnnxReadError> {
   } catch (e) {
     syncError = e;
   }
-  expect(asyncError).toBeInstanceOf(OnnxReadError);
-  expect(syncError).toBeInstanceOf(OnnxReadError);
-  const e = asyncError as OnnxReadError;
-  expect((syncError as OnnxReadError).message).toBe(e.message);
+  expect(asyncError).toBeInstanceOf(ModelReadError);
+  expect(syncError).toBeInstanceOf(ModelReadError);
+  const e = asyncError as ModelReadError;
+  expect((syncError as ModelReadError).message).toBe(e.message);
   expect(e.file).toBe(file);
   expect(e.message.startsWith(`${file}: `)).toBe(true);
   return e;
@@ -98,12 +98,12 @@ describe('bad files', () => {
     fs.truncateSync(file, head.length + DIMS);
     const before = process.memoryUsage().rss;
     const e = readSignatureSync.bind(null, file);
-    expect(e).toThrow(OnnxReadError);
+    expect(e).toThrow(ModelReadError);
     try {
       readSignatureSync(file);
     } catch (err) {
-      expect((err as OnnxReadError).reason).toBe('more than 10000000 inputs, outputs, dims and other entries; refusing to decode further');
-      expect((err as OnnxReadError).offset).toBe(IR8.length + graph.length + tensor.length);
+      expect((err as ModelReadError).reason).toBe('more than 10000000 inputs, outputs, dims and other entries; refusing to decode further');
+      expect((err as ModelReadError).offset).toBe(IR8.length + graph.length + tensor.length);
     }
     expect(process.memoryUsage().rss - before).toBeLessThan(128 * 1024 * 1024);
   }, 60_000);
@@ -243,7 +243,7 @@ describe('files that cannot be read', () => {
   it('a missing file is an io error without an offset', async () => {
     const file = path.join(dir, 'nope.onnx');
     await expect(readSignature(file)).rejects.toMatchObject({ kind: 'io', offset: null, file, message: `${file}: no such file` });
-    expect(() => readSignatureSync(file)).toThrow(OnnxReadError);
+    expect(() => readSignatureSync(file)).toThrow(ModelReadError);
   });
 
   it('a directory', async () => {

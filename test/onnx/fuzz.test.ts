@@ -1,4 +1,4 @@
-// Property tests: whatever the bytes, the reader returns a signature or throws OnnxReadError (never
+// Property tests: whatever the bytes, the reader returns a signature or throws ModelReadError (never
 // another exception, never a hang), and random well-formed models read back exactly as written.
 
 import fs from 'node:fs';
@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_NAMES, type FixtureName } from '../../fixtures/onnx/index.js';
 import { encodeModel, model, shapeProto, type DimSpec, type TensorProto } from '../../fixtures/onnx/model-builder.js';
-import { OnnxReadError, elemTypeByCode, readSignature, readSignatureSync, type ModelSignature } from '../../src/onnx/index.js';
+import { ModelReadError, elemTypeByCode, readSignature, readSignatureSync, type ModelSignature } from '../../src/onnx/index.js';
 import { buildAllFixtures, makeTempDir, removeDir } from './helpers.js';
 
 let dir: string;
@@ -28,13 +28,13 @@ function write(bytes: Uint8Array): string {
   return file;
 }
 
-/** Reads with the given window; a result or an OnnxReadError are the only allowed outcomes. */
-function outcome(bytes: Uint8Array, windowBytes: number): ModelSignature | OnnxReadError {
+/** Reads with the given window; a result or an ModelReadError are the only allowed outcomes. */
+function outcome(bytes: Uint8Array, windowBytes: number): ModelSignature | ModelReadError {
   const file = write(bytes);
   try {
     return readSignatureSync(file, { windowBytes });
   } catch (e) {
-    if (e instanceof OnnxReadError) {
+    if (e instanceof ModelReadError) {
       expect(e.kind).toBe('format');
       expect(e.offset).not.toBeNull();
       expect(e.offset!).toBeGreaterThanOrEqual(0);
@@ -75,7 +75,7 @@ describe('robustness', () => {
         const bytes = fixtures[name];
         const cut = Math.floor(at * bytes.length);
         const result = outcome(bytes.subarray(0, cut), w);
-        if (cut < bytes.length && cut === 0) expect(result).toBeInstanceOf(OnnxReadError);
+        if (cut < bytes.length && cut === 0) expect(result).toBeInstanceOf(ModelReadError);
       }),
       RUNS,
     );
@@ -172,7 +172,7 @@ describe('round trip', () => {
             ),
           );
           const result = outcome(bytes, w);
-          expect(result).not.toBeInstanceOf(OnnxReadError);
+          expect(result).not.toBeInstanceOf(ModelReadError);
           const sig = result as ModelSignature;
           const info = (v: { name: string; elem: number; shape: DimSpec[] | null }) => {
             const t = elemTypeByCode(v.elem);

@@ -34,6 +34,7 @@ describe('readSignature on each fixture', () => {
     const sig = await read('fixed-batch');
     expect(sig).toEqual<ModelSignature>({
       path: files['fixed-batch'],
+      format: 'onnx',
       irVersion: 8,
       producer: { name: 'pytorch', version: '2.3.0' },
       opsets: OPSET_17,
@@ -174,6 +175,7 @@ describe('readSignature on each fixture', () => {
     const sig = await read('torch-order');
     expect(sig).toEqual<ModelSignature>({
       path: files['torch-order'],
+      format: 'onnx',
       irVersion: 8,
       producer: { name: 'pytorch', version: '2.1.0' },
       opsets: [...OPSET_17, { domain: 'tritonc.local', version: 1 }],

@@ -76,12 +76,13 @@ testRule('ensemble-models', {
       files: repo({ ens: ensemble('ens', 4, ENS_IN, ENS_OUT, STEPS), pre: PRE, cls: 'platform: "onnxruntime_onnx"\n' }, { 'cls/1/model.onnx': CLS_ONNX }),
     },
     {
-      // ONNX Runtime without a model file to complete from, and a Python model that auto-completes.
+      // ONNX Runtime without a model file to complete from, and a Python model whose auto_complete_config
+      // adds what tritonc cannot read (its inputs come from a function).
       name: 'nothing is blamed on a composing model whose I/O tritonc cannot know',
       targets: ['ens'],
       files: repo(
         { ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre: 'backend: "python"\nmax_batch_size: 8\n', cls: 'platform: "onnxruntime_onnx"\nmax_batch_size: 8\n' },
-        { 'pre/1/model.py': 'class TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n        return c\n' },
+        { 'pre/1/model.py': 'class TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n        for spec in load_specs():\n            c.add_input(spec)\n        return c\n' },
       ),
     },
     {

@@ -1,6 +1,7 @@
 import { encodeModel, model, T, tensorInfo, tensorType, valueInfo } from '../../fixtures/onnx/model-builder.js';
 import { CLASSIFIER, CLASSIFIER_CONFIG, type OnnxSpec } from '../lint/harness.js';
 import { testRule } from '../support/rule-tester.js';
+import { irFiles } from '../openvino/fixtures.js';
 
 const classifier = (config: string) => ({ 'm/config.pbtxt': config, 'm/1/model.onnx': CLASSIFIER });
 const withModel = (config: string, spec: OnnxSpec | Uint8Array) => ({ 'm/config.pbtxt': config, 'm/1/model.onnx': spec });
@@ -61,6 +62,25 @@ output [ { name: "h" data_type: TYPE_FP16 dims: [-1] }, { name: "bf" data_type: 
       name: 'a model output that is a sequence, not a tensor: on the config name',
       files: withModel('input { name: "x" data_type: TYPE_FP32 dims: [-1, 4] }\noutput { name: "tokens" data_type: TYPE_INT64 dims: [-1] }\n', SEQUENCE_OUTPUT),
       errors: [{ messageId: 'modelTensorNotTensor', data: { direction: 'output', name: 'tokens', kind: 'sequence', ONNX_KIND: 'ONNX_TYPE_SEQUENCE' }, severity: 'error', line: 2, token: '"tokens"' }],
+    },
+  ],
+});
+
+// The OpenVINO backend converts to the config's data_type (set_element_type) instead of comparing it,
+// and refuses only a type it has no element for (openvino_backend src/openvino.cc ValidateInputs).
+const ovConfig = (inputType: string): string =>
+  `backend: "openvino"\ninput { name: "Func/PartitionedCall/input/_0:0" data_type: ${inputType} dims: [1, 4] }\ninput { name: "input1" data_type: TYPE_INT32 dims: [1, 4] }\n`;
+
+testRule('io-datatype', {
+  valid: [
+    { name: 'OpenVINO: TYPE_FP32 for an i32 input is a conversion, not a mismatch', files: { 'm/config.pbtxt': ovConfig('TYPE_FP32'), ...irFiles('openvino_fixed_batch', 'm') } },
+  ],
+  invalid: [
+    {
+      name: 'OpenVINO: a data type the backend has no element for',
+      files: { 'm/config.pbtxt': ovConfig('TYPE_STRING'), ...irFiles('openvino_fixed_batch', 'm') },
+      errors: [{ messageId: 'unsupportedDataType', data: { direction: 'input', name: 'Func/PartitionedCall/input/_0:0', configType: 'TYPE_STRING', backend: 'OpenVINO', model: 'm', elemType: 'i32' }, token: 'TYPE_STRING' }],
+      output: null,
     },
   ],
 });

@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../support/snapshot.js';
 import { CLASSIFIER, CLASSIFIER_CONFIG, type OnnxSpec } from '../lint/harness.js';
-import { testRule } from '../support/rule-tester.js';
+import { testRule, type CaseFile } from '../support/rule-tester.js';
+import { irFiles } from '../openvino/fixtures.js';
 import { QA_MODEL, qaConfig } from './qa-model.js';
 
 const withModel = (config: string, spec: OnnxSpec = CLASSIFIER) => ({ 'm/config.pbtxt': config, 'm/1/model.onnx': spec });
@@ -102,6 +106,133 @@ testRule('io-name', {
       name: 'a model without outputs',
       files: withModel('input { name: "x" data_type: TYPE_FP32 dims: [4] }\noutput { name: "y" data_type: TYPE_FP32 dims: [4] }\n', { inputs: [['x', 'FLOAT', [4]]], outputs: [] }),
       errors: [{ messageId: 'outputUnknownNoModelOutputs', data: { name: 'y', allowed: [] }, token: '"y"' }],
+    },
+  ],
+});
+
+// TorchScript models, as Triton's PyTorch backend pairs names (pytorch_backend src/pt/model_instance_state.cc;
+// the record's ModelIoChecks): real exports from fixtures/models/pytorch.
+const torchModel = (name: string): Uint8Array => readFileSync(join(ROOT, 'fixtures/models/pytorch', name, '1/model.pt'));
+/** forward(self, INPUT0: Tensor, INPUT1: Tensor) -> Tuple[Tensor, Tensor]: Triton's qa AddSubNet. */
+const ADDSUB = torchModel('libtorch_float32_float32_float32');
+const withTorch = (config: string, model: Uint8Array = ADDSUB) => ({ 'm/config.pbtxt': `backend: "pytorch"\n${config}`, 'm/1/model.pt': model });
+const tensors = (side: 'input' | 'output', names: string[]): string => names.map((n) => `${side} { name: "${n}" data_type: TYPE_FP32 dims: [ 16 ] }\n`).join('');
+const IO = (inputs: string[], outputs: string[] = ['OUTPUT__0', 'OUTPUT__1']): string => `max_batch_size: 8\n${tensors('input', inputs)}${tensors('output', outputs)}`;
+
+testRule('io-name', {
+  valid: [
+    { name: 'TorchScript: inputs by the <name>__<index> convention (Triton qa cpu_instance: TYPE_INT32 for a float model loads too)', files: withTorch(IO(['INPUT__0', 'INPUT__1']).replace(/TYPE_FP32/g, 'TYPE_INT32')) },
+    { name: "TorchScript: inputs by forward's argument names, in any order", files: withTorch(IO(['INPUT1', 'INPUT0'])) },
+    { name: 'TorchScript: outputs in config order under any names, up to the Tuple arity', files: withTorch(IO(['INPUT__0', 'INPUT__1'], ['sum', 'difference'])) },
+    { name: 'TorchScript: a Dict argument takes any input names, uncounted', files: withTorch(IO(['a', 'b', 'c'], ['sum']), torchModel('libtorch_dict')) },
+    { name: 'TorchScript: a List[Tensor] argument is an input', files: withTorch(IO(['image', 'scale']), torchModel('libtorch_named')) },
+    {
+      name: 'TorchScript: sequence state with every name <name>__<index>',
+      files: withTorch(`${IO(['INPUT__0'])}sequence_batching { state { input_name: "INPUT__1" output_name: "OUTPUT__2" data_type: TYPE_FP32 dims: [ 1 ] } }\n`),
+    },
+  ],
+  invalid: [
+    {
+      name: 'too_few_inputs (Triton qa autofill_noplatform/pytorch): "configuration expects 0 inputs, model provides 2", forward\'s arguments to add',
+      files: withTorch(IO([])),
+      errors: [{ messageId: 'torchInputsMissing', data: { model: 'm', expected: 0, provided: 2, arguments: "'INPUT0', 'INPUT1'", missing: "'INPUT0', 'INPUT1'" }, severity: 'error', path: [] }],
+    },
+    {
+      name: 'too_few_outputs (Triton qa autofill_noplatform/pytorch): no output, and nothing fills them in',
+      files: withTorch(`max_batch_size: 1\n${tensors('input', ['INPUT__0', 'INPUT__1'])}`),
+      errors: [{ messageId: 'torchNoOutputs', data: { returns: 'Tuple[Tensor, Tensor]', names: "'OUTPUT__0', 'OUTPUT__1'" } }],
+    },
+    {
+      name: 'one input short, named by the convention: the missing index',
+      files: withTorch(IO(['INPUT__1'])),
+      errors: [{ messageId: 'torchInputsMissing', data: { model: 'm', expected: 1, provided: 2, arguments: "'INPUT0', 'INPUT1'", missing: "'INPUT__0'" }, token: 'input' }],
+    },
+    {
+      name: 'too many inputs',
+      files: withTorch(IO(['INPUT__0', 'INPUT__1', 'INPUT__2'])),
+      errors: [{ messageId: 'torchInputCount', data: { model: 'm', expected: 3, provided: 2, arguments: "'INPUT0', 'INPUT1'" } }],
+    },
+    {
+      name: 'a Dict model with no input at all',
+      files: withTorch(IO([], ['sum']), torchModel('libtorch_dict')),
+      errors: [{ messageId: 'torchNoInputs', data: { arguments: "'inputs'" } }],
+    },
+    {
+      name: 'two Dict arguments: the backend refuses the model',
+      files: withTorch(IO(['a', 'b'], ['OUTPUT__0']), torchModel('libtorch_two_dicts')),
+      errors: [{ messageId: 'torchMultipleDicts', data: { arguments: "'a', 'b'" } }],
+    },
+    {
+      name: "an Optional argument: the backend refuses the model (c10 prints it 'Tensor?')",
+      files: withTorch(IO(['x', 'mask'], ['OUTPUT__0']), torchModel('libtorch_optional')),
+      errors: [{ messageId: 'torchInputType', data: { name: 'mask', type: 'Optional[Tensor]', c10Type: 'Tensor?', arguments: "'x', 'mask'" } }],
+    },
+    {
+      name: 'the commonest question: names neither forward\'s nor all <name>__<index>; config order, renamed to forward\'s names by the fix',
+      files: withTorch(IO(['INPUT__0', 'second'])),
+      errors: [
+        {
+          messageId: 'torchConfigOrder',
+          severity: 'warning',
+          data: { names: "'INPUT__0', 'second'", arguments: "'INPUT0', 'INPUT1'", mapping: "'INPUT__0' -> 'INPUT0', 'second' -> 'INPUT1'", renames: "'INPUT__0' -> 'INPUT0', 'second' -> 'INPUT1'" },
+        },
+      ],
+      output: `backend: "pytorch"\n${IO(['INPUT0', 'INPUT1'])}`,
+    },
+    {
+      name: "a forward argument name in the wrong place under config order: crossed inputs (it loads, and computes with them swapped)",
+      files: withTorch(IO(['INPUT1', 'other'])),
+      errors: [{ messageId: 'torchConfigOrderCrossed', severity: 'error', data: { name: 'INPUT1', argument: 'INPUT0', arguments: "'INPUT0', 'INPUT1'", mapping: "'INPUT1' -> 'INPUT0', 'other' -> 'INPUT1'" }, token: 'input' }],
+      output: `backend: "pytorch"\n${IO(['INPUT1', 'INPUT0'])}`,
+    },
+    {
+      name: '<name>__<index> past forward\'s arguments, and twice the same index',
+      files: withTorch(IO(['INPUT__0', 'INPUT__2'])),
+      errors: [{ messageId: 'torchIndexOutOfRange', data: { name: 'INPUT__2', index: 2, provided: 2, arguments: "'INPUT0', 'INPUT1'", last: 1 }, token: '"INPUT__2"' }],
+    },
+    {
+      name: 'two inputs on one index',
+      files: withTorch(IO(['INPUT__0', 'X__0'])),
+      errors: [{ messageId: 'torchIndexRepeated', data: { name: 'X__0', other: 'INPUT__0', index: 0, last: 1 }, token: '"X__0"' }],
+    },
+    {
+      name: 'an output index past the Tuple; more outputs in config order than forward returns',
+      files: withTorch(IO(['INPUT__0', 'INPUT__1'], ['OUTPUT__0', 'OUTPUT__2'])),
+      errors: [{ messageId: 'torchOutputIndexOutOfRange', data: { name: 'OUTPUT__2', index: 2, count: 2, returns: 'Tuple[Tensor, Tensor]', last: 1 }, token: '"OUTPUT__2"' }],
+    },
+    {
+      name: 'three outputs in config order for a pair',
+      files: withTorch(IO(['INPUT__0', 'INPUT__1'], ['a', 'b', 'c'])),
+      errors: [{ messageId: 'torchOutputCount', data: { configured: 3, count: 2, returns: 'Tuple[Tensor, Tensor]', last: 1 } }],
+    },
+    {
+      name: 'sequence state with inputs by forward argument names',
+      files: withTorch(`${IO(['INPUT0'])}sequence_batching { state { input_name: "INPUT__1" output_name: "OUTPUT__2" data_type: TYPE_FP32 dims: [ 1 ] } }\n`),
+      errors: [{ messageId: 'torchStateNaming', data: { model: 'm', names: "'INPUT0'" } }],
+    },
+  ],
+});
+
+// The OpenVINO backend counts every input entry against every model input, before any name
+// (openvino_backend src/openvino.cc ValidateInputs); optional plays no part there.
+const OV_IN = 'Func/PartitionedCall/input/_0:0';
+const ovInput = (name: string, extra = ''): string => `input { name: "${name}" data_type: TYPE_INT32 dims: [1, 4]${extra} }\n`;
+const ovRepo = (config: string): Record<string, CaseFile> => ({ 'm/config.pbtxt': `backend: "openvino"\n${config}`, ...irFiles('openvino_fixed_batch', 'm') });
+
+testRule('io-name', {
+  valid: [
+    { name: 'OpenVINO: every model input listed (optional: true changes nothing there)', files: ovRepo(ovInput(OV_IN, ' optional: true') + ovInput('input1')) },
+  ],
+  invalid: [
+    {
+      name: 'OpenVINO: an input listed twice: the count the backend checks first',
+      files: ovRepo(ovInput(OV_IN) + ovInput('input1') + ovInput('input1')),
+      errors: [{ messageId: 'inputCountMismatchListed', data: { expected: 3, provided: 2, size: 2, backend: 'OpenVINO' } }],
+    },
+    {
+      name: 'OpenVINO: too few inputs (autofill_noplatform/openvino/too_few_inputs)',
+      files: ovRepo(ovInput('input1')),
+      errors: [{ messageId: 'modelInputMissing', data: { name: OV_IN, expected: 1, provided: 2 } }],
     },
   ],
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testRule, type CaseFile } from '../support/rule-tester.js';
+import { irFiles, scalarIr } from '../openvino/fixtures.js';
 import { CLASSIFIER, CLASSIFIER_CONFIG, check, type OnnxSpec } from '../lint/harness.js';
 import { QA_MODEL, qaConfig } from './qa-model.js';
 
@@ -125,4 +126,47 @@ describe('io-shape beside the more specific rules', () => {
   it('leaves a fixed model batch dim to missing-dynamic-axis', async () => {
     expect(await check('io-shape', BATCH_OF_ONE_CONFIG, BATCH_OF_ONE)).toEqual([]);
   });
+});
+
+// The OpenVINO backend's CompareDimsSupported (openvino_backend src/openvino_utils.cc): the batch dim is
+// reshaped, never compared; without batching every dim is compared (-1 only matches a dynamic dim);
+// a range takes sizes strictly between its bounds; batching needs rank >= 1.
+const ovRepo = (model: Parameters<typeof irFiles>[0], config: string): Record<string, CaseFile> => ({ 'm/config.pbtxt': `backend: "openvino"\n${config}`, ...irFiles(model, 'm') });
+const CLASSIFIER_OV = (ids: string, mbs = 4) =>
+  `max_batch_size: ${mbs}\ninput { name: "pixel_values" data_type: TYPE_FP32 dims: [3, 8, 8] }\ninput { name: "input_ids" data_type: TYPE_INT64 dims: ${ids} }\noutput { name: "classifier/add:0" data_type: TYPE_FP32 dims: [10] }\n`;
+
+testRule('io-shape', {
+  valid: [
+    { name: 'OpenVINO: max_batch_size 8 on a static [8,16] model without layouts (partial_config)', files: ovRepo('openvino_int8_int8_int8', 'max_batch_size: 8\noutput { name: "OUTPUT0" data_type: TYPE_INT8 dims: [16] }\n') },
+    { name: 'OpenVINO: a dynamic batch, an input -1 on a range while batching', files: ovRepo('openvino_classifier', CLASSIFIER_OV('[-1]')) },
+    { name: 'OpenVINO: a size strictly inside the range', files: ovRepo('openvino_classifier', CLASSIFIER_OV('[64]')) },
+    { name: 'OpenVINO: no config on a static model: what the backend writes passes its checks', files: ovRepo('openvino_dynamic_batch', '') },
+  ],
+  invalid: [
+    {
+      name: 'OpenVINO: a size outside the range 1..128',
+      files: ovRepo('openvino_classifier', CLASSIFIER_OV('[200]')),
+      errors: [{ messageId: 'dimOutsideRange', data: { field: 'dims', index: 0, value: 200, modelDim: '1..128', backend: 'OpenVINO', expectedText: '[-1]', modelShapeText: '[-1,-1] (OpenVINO [-1,1..128])' } }],
+    },
+    {
+      name: 'OpenVINO: -1 against a static dim without batching',
+      files: ovRepo('openvino_fixed_batch', 'input { name: "input1" data_type: TYPE_INT32 dims: [1, -1] }\n'),
+      errors: [{ messageId: 'staticDimNotMatched', data: { index: 1, value: -1, modelDim: 4, expectedText: '[1,4]' } }],
+    },
+    {
+      name: 'OpenVINO: no outputs in the config: the backend writes dims [-1] for [?,10] and refuses them',
+      files: ovRepo('openvino_classifier', ''),
+      errors: [{ messageId: 'autoCompletedDimsRefused', data: { backend: 'OpenVINO', direction: 'output', name: 'classifier/add:0', dimsText: '[-1]', rank: 2, expectsText: '[4,10]', entry: 'output { name: "classifier/add:0" data_type: TYPE_FP32 dims: [10] }' } }],
+    },
+    {
+      name: 'OpenVINO: full shapes on a model whose layouts batch: the backend sets max_batch_size 4 and then compares [4,1,4]',
+      files: ovRepo('openvino_dynamic_batch', 'input { name: "input1" data_type: TYPE_INT32 dims: [1, 4] }\ninput { name: "Func/PartitionedCall/input/_0:0" data_type: TYPE_INT32 dims: [4] }\n'),
+      errors: [{ messageId: 'rankMismatchFilledBatch', data: { mbs: 4, name: 'input1', dimsText: '[1,4]', length: 3, modelLength: 2, expectedText: '[4]' } }],
+    },
+    {
+      name: 'OpenVINO: a scalar model tensor with max_batch_size > 0',
+      files: { 'm/config.pbtxt': 'backend: "openvino"\nmax_batch_size: 2\ninput { name: "x" data_type: TYPE_FP32 dims: [1] }\n', ...scalarIr('m') },
+      errors: [{ messageId: 'batchNeedsRank', data: { mbs: 2, direction: 'input', name: 'x', backend: 'OpenVINO' } }],
+    },
+  ],
 });

@@ -3,7 +3,11 @@
 // run also gets those rules with their checks emptied: they are active, and say nothing.
 import { vi } from 'vitest';
 import type { OnnxSpec } from '../lint/harness.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildZip } from '../pytorch/zip-builder.js';
 import { testRule } from '../support/rule-tester.js';
+import { ROOT } from '../support/snapshot.js';
 
 vi.mock('../../src/lint/engine.js', async (importOriginal) => {
   const engine = await importOriginal<typeof import('../../src/lint/engine.js')>();
@@ -18,9 +22,22 @@ const TRT = 'platform: "tensorrt_plan"\nmax_batch_size: 8\n';
 const ONNX = 'backend: "onnxruntime"\nmax_batch_size: 8\n';
 const CLASSIFIER: OnnxSpec = { inputs: [['input', 'FLOAT', ['batch', 3, 224, 224]]], outputs: [['output', 'FLOAT', ['batch', 1000]]] };
 const CONFIGS_ONLY = { configsOnly: true };
+const TORCHSCRIPT = readFileSync(join(ROOT, 'fixtures/models/pytorch/libtorch_float32_float32_float32/1/model.pt'));
+// torch 2.5.1 (the pinned exporter) has no aoti_compile_and_package: the layout torch >= 2.6 writes.
+const AOTI = buildZip([
+  { name: 'model/archive_format', data: 'pt2' },
+  { name: 'model/data/aotinductor/model/c1.wrapper.so', data: Buffer.alloc(64) },
+  { name: 'model/data/aotinductor/model/c1_metadata.json', data: '{"AOTI_DEVICE_KEY": "cpu"}' },
+]);
 
 testRule('unchecked-model', {
   valid: [
+    {
+      name: "a Python model whose auto_complete_config is read to its end: python-autocomplete checks it",
+      files: { 'p/config.pbtxt': 'backend: "python"\n', 'p/1/model.py': 'class TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n        c.set_max_batch_size(8)\n        return c\n' },
+      targets: ['p'],
+    },
+    { name: 'a Python model without auto_complete_config', files: { 'p/config.pbtxt': 'backend: "python"\n', 'p/1/model.py': 'class TritonPythonModel:\n    pass\n' }, targets: ['p'] },
     { name: 'an ONNX model, read and checked', files: { 'm/config.pbtxt': ONNX, 'm/1/model.onnx': CLASSIFIER } },
     { name: 'an ONNX model missing outside --configs-only: version-dirs says so', config: ONNX },
     { name: 'an ensemble has no model file', files: { 'm/config.pbtxt': 'platform: "ensemble"\nmax_batch_size: 8\n', 'm/1/': '' } },
@@ -41,18 +58,33 @@ testRule('unchecked-model', {
       errors: [{ messageId: 'notReadComplete', severity: 'info', token: '"tensorrt_plan"', data: { model: 'detector', what: 'TensorRT engines (model.plan)', checks: CHECKS, backend: 'tensorrt' } }],
     },
     {
-      name: 'TorchScript and Python models, pointed at by backend',
-      files: { 'm/config.pbtxt': 'backend: "pytorch"\nmax_batch_size: 8\n', 'p/config.pbtxt': 'backend: "python"\nmax_batch_size: 8\n' },
+      name: 'a Python model, pointed at by backend (a TorchScript model is read: no note)',
+      files: { 'm/config.pbtxt': 'backend: "pytorch"\nmax_batch_size: 8\n', 'm/1/model.pt': TORCHSCRIPT, 'p/config.pbtxt': 'backend: "python"\nmax_batch_size: 8\n' },
       targets: ['m', 'p'],
+      errors: [{ messageId: 'notRead', token: '"python"', file: 'p/config.pbtxt', data: { model: 'p', what: 'Python models (model.py)', backend: 'python' } }],
+    },
+    {
+      name: "an AOTInductor package: read for its weights' size, its inputs and outputs in no stable record (an archive laid out as aoti_compile_and_package writes one)",
+      files: { 'm/config.pbtxt': 'platform: "torch_aoti"\nmax_batch_size: 8\n', 'm/1/model.pt2': AOTI },
       errors: [
-        { messageId: 'notRead', token: '"pytorch"', path: ['backend'], data: { model: 'm', what: 'TorchScript models (model.pt)', backend: 'pytorch' } },
-        { messageId: 'notRead', token: '"python"', file: 'p/config.pbtxt', data: { model: 'p', what: 'Python models (model.py)', backend: 'python' } },
+        {
+          messageId: 'aotiNotRead',
+          token: '"torch_aoti"',
+          path: ['platform'],
+          data: { model: 'm', file: 'model.pt2', checks: CHECKS, backend: 'pytorch' },
+        },
       ],
     },
     {
+      name: "a Python model whose auto_complete_config is read only up to a line: said once, with that line",
+      files: { 'p/config.pbtxt': 'backend: "python"\n', 'p/1/model.py': 'class TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n        c.set_max_batch_size(8)\n        for spec in load_specs():\n            c.add_input(spec)\n        return c\n' },
+      targets: ['p'],
+      errors: [{ messageId: 'scriptNotFollowed', token: '"python"', path: ['backend'], data: { model: 'p', line: 5, source: '`for spec in load_specs():`' } }],
+    },
+    {
       name: 'another backend, with its model file named',
-      config: 'backend: "openvino"\ndefault_model_filename: "model.xml"\nmax_batch_size: 8\n',
-      errors: [{ messageId: 'notRead', token: '"openvino"', data: { what: 'openvino models (model.xml)', backend: 'openvino' } }],
+      config: 'backend: "dali"\ndefault_model_filename: "model.dali"\nmax_batch_size: 8\n',
+      errors: [{ messageId: 'notRead', token: '"dali"', data: { what: 'dali models (model.dali)', backend: 'dali' } }],
     },
     {
       name: '--configs-only, with neither the ONNX model nor a lock',
@@ -60,6 +92,13 @@ testRule('unchecked-model', {
       targets: ['classifier'],
       settings: CONFIGS_ONLY,
       errors: [{ messageId: 'notHere', severity: 'info', line: 1, token: '"onnxruntime"', data: { model: 'classifier', checks: CHECKS, expected: 'classifier/1/model.onnx' } }],
+    },
+    {
+      name: '--configs-only, a TorchScript model neither here nor locked: its own file named',
+      files: { 'torch/config.pbtxt': 'platform: "pytorch_libtorch"\nmax_batch_size: 8\n' },
+      targets: ['torch'],
+      settings: CONFIGS_ONLY,
+      errors: [{ messageId: 'notHere', token: '"pytorch_libtorch"', data: { model: 'torch', checks: CHECKS, expected: 'torch/1/model.pt' } }],
     },
     {
       name: '--configs-only, no backend nor platform: the model file at deploy decides the backend',

@@ -2,8 +2,8 @@
 // tree of the paths given, their texts, their sizes and the signatures of the ONNX models among them
 // (read by the real reader from their bytes). Rule tests lint it without touching the disk.
 import { dirname, join } from 'node:path';
-import { OnnxReadError } from '../../src/onnx/errors.js';
-import { readSignatureOfBytes } from '../../src/onnx/reader.js';
+import { ModelReadError } from '../../src/model-file/errors.js';
+import { readerOf } from '../../src/model-file/readers.js';
 import type { FileSource, SignatureResult } from '../../src/workspace/sources.js';
 import type { TreeEntry } from '../../src/repo/tree.js';
 import type { PathKind } from '../../src/util/path-kind.js';
@@ -50,19 +50,26 @@ export function memoryFiles(root: string, tree: MemoryTree): FileSource {
       const content = files.get(path);
       return { kind: k, size: content === undefined ? undefined : typeof content === 'string' ? Buffer.byteLength(content) : content.length };
     },
-    signature(path): SignatureResult {
-      let read = signatures.get(path);
+    signature(path, format): SignatureResult {
+      const reader = readerOf(format);
+      if (!reader) return {};
+      const key = `${format}\0${path}`;
+      let read = signatures.get(key);
       if (read) return read;
       const content = files.get(path);
-      if (content === undefined) read = { error: new OnnxReadError('io', path, null, dirs.has(path) ? 'is a directory, not an ONNX model file' : 'no such file') };
+      if (content === undefined) read = { error: new ModelReadError('io', path, null, dirs.has(path) ? format === 'onnx' ? 'is a directory, not an ONNX model file' : 'is a directory, not a model file' : 'no such file') };
       else {
+        const sizeOf = (p: string): number | null => {
+          const c = files.get(p);
+          return c === undefined ? null : typeof c === 'string' ? Buffer.byteLength(c) : c.length;
+        };
         try {
-          read = { signature: readSignatureOfBytes(path, typeof content === 'string' ? Buffer.from(content) : content) };
+          read = { signature: reader.readBytes(path, typeof content === 'string' ? Buffer.from(content) : content, sizeOf) };
         } catch (e) {
-          read = { error: e instanceof OnnxReadError ? e : new OnnxReadError('format', path, null, (e as Error).message) };
+          read = { error: e instanceof ModelReadError ? e : new ModelReadError('format', path, null, (e as Error).message) };
         }
       }
-      signatures.set(path, read);
+      signatures.set(key, read);
       return read;
     },
   };

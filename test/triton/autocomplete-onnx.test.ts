@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { autoCompleteOnnx, onnxAutoCompleteSkipped } from '../../src/triton/autocomplete-onnx.js';
 import type { ModelConfig } from '../../src/config/model-config.js';
 import { elemTypeByName } from '../../src/onnx/elem-types.js';
-import type { Dim, ModelSignature, TensorInfo, ValueKind } from '../../src/onnx/types.js';
+import type { Dim, ModelSignature, TensorInfo, ValueKind } from '../../src/model-file/signature.js';
 
 function t(name: string, elem: string, shape: Dim[] | null, kind: ValueKind = 'tensor'): TensorInfo {
   return { name, kind, elemType: elem, tritonType: kind === 'tensor' ? elemTypeByName(elem)?.tritonType ?? null : null, shape };

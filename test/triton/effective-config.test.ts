@@ -104,10 +104,23 @@ describe('resolveModelDir: the effective config', () => {
   });
 
   it('other backends: core\'s part only, with a note that the backend may add more', async () => {
-    const dir = await makeModelDir({ name: 'pre', files: { '1/model.py': 'class TritonPythonModel: pass\n' } });
+    const dir = await makeModelDir({ name: 'pre', files: { '1/model.plan': '' } });
     const r = resolveModelDir(dir, { gpus: 0 });
-    expect(r.config).toMatchObject({ backend: 'python', default_model_filename: 'model.py', instance_group: [{ name: 'pre', kind: 'KIND_CPU', count: 1 }] });
-    expect(r.steps.some((s) => s.reason.includes('the python backend may complete the config further'))).toBe(true);
+    expect(r.config).toMatchObject({ backend: 'tensorrt', platform: 'tensorrt_plan', instance_group: [{ name: 'pre', kind: 'KIND_CPU', count: 1 }] });
+    expect(r.steps.some((s) => s.reason.includes('the tensorrt backend may complete the config further'))).toBe(true);
+  });
+
+  it("a Python model: its auto_complete_config read, or none (the config as written)", async () => {
+    const none = resolveModelDir(await makeModelDir({ name: 'pre', files: { '1/model.py': 'class TritonPythonModel: pass\n' } }), { gpus: 0 });
+    expect(none.config).toMatchObject({ backend: 'python', default_model_filename: 'model.py', instance_group: [{ name: 'pre', kind: 'KIND_CPU', count: 1 }] });
+    expect(none.pending).toEqual([]);
+    expect(none.steps.some((s) => s.reason.includes('has no auto_complete_config'))).toBe(true);
+    const py = 'class TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n        c.set_max_batch_size(8)\n        c.add_input(dict(name="X", data_type="TYPE_FP32", dims=[4]))\n        n = helper()\n        c.add_output(dict(name="Y", data_type="TYPE_FP32", dims=[n]))\n        return c\n';
+    const part = resolveModelDir(await makeModelDir({ name: 'part', files: { '1/model.py': py } }), { gpus: 0 });
+    expect(part.status).toBe('ok');
+    expect(part.config).toMatchObject({ max_batch_size: 8, input: [{ name: 'X', data_type: 'TYPE_FP32', dims: [4] }] });
+    expect(part.config!.output).toBeUndefined();
+    expect(part.pending).toEqual(["what auto_complete_config does from model.py line 7 on (the argument of add_output: the result of helper() on line 6), which tritonc does not follow"]);
   });
 });
 

@@ -11,7 +11,6 @@ export const ONNXRUNTIME: BackendRecord = {
   core: true,
   autoComplete: {
     from: 'model',
-    reader: 'onnx',
     skipped: onnxAutoCompleteSkipped,
     skippedNote: (model) => skippedStep(model).reason,
     complete: (config, signature, options) => autoCompleteOnnx(config, signature, options),

@@ -3,7 +3,8 @@
 // this, which file does it open, what does it fill in" asks the records (src/triton/backend-records.ts
 // looks them up); adding a backend is one file here and a line in ./index.ts.
 import type { ModelConfig } from '../../config/model-config.js';
-import type { ModelSignature } from '../../onnx/types.js';
+import type { ModelSignature, SignatureFormat } from '../../model-file/signature.js';
+import type { ScriptFacts } from '../../python-model/auto-complete-config.js';
 import type { ResolveProblem, ResolveStep } from '../changes.js';
 
 export interface PlatformRecord {
@@ -16,29 +17,43 @@ export interface PlatformRecord {
    * (core's auto-fill writes it, except for LibTorch, whose backend defaults to model.pt itself).
    */
   readonly defaultModelFile: string;
-  /** What kind of file it is, for the readers and size estimates that know one. */
+  /** What kind of file it is: picks its reader (src/model-file/readers.ts), where tritonc has one. */
   readonly format: ModelFormat;
   /**
    * A directory at the model file's path holds the model under this name (with its external data
    * beside it): ONNX Runtime's ModelState::LoadModel.
    */
   readonly directoryHolds?: string;
+  /** How its backend checks the config's tensors against the model file at load, over the backend's `io`. */
+  readonly io?: IoChecks;
+  /** The kinds of file its backend loads, where its format's reader yields more than one (PyTorch: TorchScript or an AOTInductor package). */
+  readonly loads?: readonly SignatureFormat[];
 }
 
 /** The kind of a backend's model file; 'none' for models without one (Python's model.py is code). */
-export type ModelFormat = 'onnx' | 'tensorrt' | 'pytorch' | 'other' | 'none';
+export type ModelFormat = 'onnx' | 'openvino' | 'pytorch' | 'tensorflow' | 'tensorrt' | 'other' | 'none';
 
 /** What a backend's auto-complete did to a config: the config after it, its steps, and why it failed the load. */
 export interface Completion {
   config: ModelConfig;
   steps: ResolveStep[];
   problems: ResolveProblem[];
+  /** What of the completion is not known (a script read up to a line it cannot follow), in a sentence. */
+  unknown?: string;
 }
 
 /** Options the server's flags give auto-complete (--backend-config). */
 export interface CompletionOptions {
-  /** The ONNX Runtime backend's default-max-batch-size. */
+  /** The backend's default-max-batch-size (--backend-config=<backend>,default-max-batch-size=N). */
   defaultMaxBatchSize?: number;
+  /**
+   * Runs a model's script (a Python model's auto_complete_config) instead of reading it: given the
+   * script's path and the config the backend hands it, what it did. Only where the user asked
+   * (`--run-python-autocomplete`); without it nothing runs.
+   */
+  runScript?: (scriptPath: string, config: ModelConfig) => ScriptFacts;
+  /** Per backend name, where the server's flags give backends different ones (read before defaultMaxBatchSize). */
+  defaultMaxBatchSizes?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -47,11 +62,12 @@ export interface CompletionOptions {
  * does not read; resolve says so as pending.
  */
 export type AutoComplete =
-  /** Completes the config from its model file's signature (inputs, outputs, max_batch_size). */
+  /**
+   * Completes the config from its model file's signature (inputs, outputs, max_batch_size), read by
+   * the reader of the file's format (the workspace reads and keeps it).
+   */
   | {
       readonly from: 'model';
-      /** The reader of its model file (the workspace reads and keeps the signature). */
-      readonly reader: 'onnx';
       /** The config settings under which the backend does not complete it. */
       skipped(config: ModelConfig): boolean;
       /** Why it did not, as the backend logs it. */
@@ -63,10 +79,59 @@ export type AutoComplete =
   /** Completes the config from the config alone (fixed inputs and outputs). */
   | { readonly from: 'config'; complete(config: ModelConfig): Completion }
   /**
-   * The model's own script may complete it (a Python model's auto_complete_config): tritonc does not
-   * run it; `defines` tells from the script's text whether it does.
+   * The model's own script completes it (a Python model's auto_complete_config): `defines` tells from
+   * the script's text whether it does, `read` what it does as far as it can be read without running it
+   * (src/python-model), and `complete` what that does to the config (or a run's facts, where the user
+   * asked for one: CompletionOptions.runScript).
    */
-  | { readonly from: 'script'; defines(scriptText: string): boolean };
+  | {
+      readonly from: 'script';
+      defines(scriptText: string): boolean;
+      read(scriptText: string): ScriptFacts;
+      complete(config: ModelConfig, facts: ScriptFacts, how: 'read' | 'run'): Completion;
+    };
+
+/**
+ * How a backend checks a config's inputs and outputs against its model at load, where it differs from
+ * ONNX Runtime's (onnxruntime_backend src/onnxruntime.cc ValidateInputs / ValidateOutputs), the
+ * default for every field. The shared rules (io-name, io-datatype, io-shape, missing-dynamic-axis)
+ * read it.
+ */
+export interface IoChecks {
+  /** Whether it refuses a data_type other than the model's element type (default true; false: TorchScript records none, OpenVINO converts). */
+  readonly dataTypes?: boolean;
+  /** The config data types it serves, where that is fewer than all ("unsupported datatype"). */
+  readonly servedDataTypes?: readonly string[];
+  /**
+   * Which config entries count against the model's inputs: 'required' (ONNX Runtime: non-optional
+   * inputs, batch_input entries, sequence controls and states against the model's required inputs),
+   * 'listed' (OpenVINO: every `input` entry against every model input), or 'every-input' (LibTorch:
+   * every input, optional ones too, plus batch_input entries, each sequence control kind present and
+   * each state, against forward's arguments after self).
+   */
+  readonly inputCount?: 'required' | 'listed' | 'every-input';
+  /**
+   * How config inputs are paired with the model's: 'model-names' (default: every config name must be
+   * the model's), or 'forward-arguments' (LibTorch: by forward's argument names when every config input
+   * is one, else by `<name>__<index>` when every name has one, else in config order, a warning; a name
+   * is never refused; a single Dict(str, Tensor) argument takes the inputs by name, uncounted).
+   */
+  readonly inputNames?: 'model-names' | 'forward-arguments';
+  /** How outputs are paired: 'model-names' (default), or 'name-index' (LibTorch: by `<name>__<index>` when every name has one, else in config order). */
+  readonly outputNames?: 'model-names' | 'name-index';
+  /**
+   * How it compares dims with the model's shape (its CompareDimsSupported): 'onnxruntime' (default);
+   * 'openvino' (the batch dim is reshaped to max_batch_size, never compared; an input's -1 matches
+   * anything when batching; otherwise a dynamic model dim matches any value, a range only values
+   * strictly inside it, a static one only itself, for inputs and outputs alike); 'none' (LibTorch:
+   * TorchScript records no shapes).
+   */
+  readonly shapes?: 'onnxruntime' | 'openvino' | 'none';
+  /** Whether max_batch_size > 0 needs a dynamic first dim on every model tensor (default true). */
+  readonly batchDimMustBeDynamic?: boolean;
+  /** The config must list at least one input and one output, as nothing fills them in (default false). */
+  readonly requiresInputsAndOutputs?: boolean;
+}
 
 export interface BackendRecord {
   /** The backend name, as config.pbtxt writes it (core constants.h k*Backend, or the backend's repository). */
@@ -83,6 +148,13 @@ export interface BackendRecord {
   readonly core: boolean;
   /** What its auto-complete fills in at load; see AutoComplete. */
   readonly autoComplete?: AutoComplete;
+  /** How it checks the config's inputs and outputs against the model at load; default ONNX Runtime's. */
+  readonly io?: IoChecks;
+  /**
+   * The instance groups it prefers (TRITONBACKEND_BackendAttributeAddPreferredInstanceGroup), which
+   * core's NormalizeInstanceGroup uses for a config without instance_group (count 0: core's default).
+   */
+  readonly preferredInstanceGroups?: readonly { kind: 'KIND_CPU' | 'KIND_GPU' | 'KIND_AUTO'; count: number; gpus?: readonly number[] }[];
   /** Where its behaviour is read from, for the docs and for whoever updates the record. */
   readonly source: string;
 }

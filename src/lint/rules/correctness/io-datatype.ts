@@ -1,6 +1,7 @@
 // Config data_type against the model's element type, through Triton's ONNX <-> TYPE_* table
 // (onnxruntime_backend src/onnxruntime_utils.cc OnnxDataTypeToModelConfigDataType), and model I/O that
 // is not a tensor at all (sequence, map, ...), which the ONNX Runtime backend cannot serve.
+import { ioChecks, modelName } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 import { configTensors, modelTensor, validatedSides } from '../../tensors.js';
 
@@ -20,22 +21,49 @@ export const ioDatatype = defineModelRule({
       "unable to load model '<model>', configuration expects datatype <TYPE_X> for input '<name>', model provides TYPE_<Y>",
       "unable to load model '<model>', configuration expects datatype <TYPE_X> for output '<name>', model provides TYPE_<Y>",
       "Unsupported ONNX Type '<ONNX_TYPE_SEQUENCE|...>' for I/O '<name>', expected 'ONNX_TYPE_TENSOR'.",
+      "unsupported datatype <TYPE_X> for input '<name>' for model '<model>'",
     ],
     messages: {
       dataTypeMismatch: "data_type {{configType}} does not match the model: {{direction}} '{{name}}' is {{elemType}} ({{modelType}}) in the model; set data_type: {{modelType}}",
       unservableElementType:
         "{{direction}} '{{name}}' has element type {{elemType}} in the model, which Triton cannot serve (it maps to TYPE_INVALID); cast it to a supported type (e.g. FLOAT, FLOAT16, INT64) in the exported graph",
       modelTensorNotTensor: `{{direction}} '{{name}}' is a {{kind}} in the model, not a tensor, and Triton's ONNX Runtime backend serves tensors only ({{ONNX_KIND}}); re-export the model with a tensor {{direction}} here`,
+      unsupportedDataType:
+        "Triton's {{backend}} backend has no element type for data_type {{configType}}, so it refuses the model (\"unsupported datatype {{configType}} for {{direction}} '{{name}}' for model '{{model}}'\"); use one of {{served}} ({{direction}} '{{name}}' is {{elemType}} in the model, which the backend converts to the type you give)",
     },
   },
   check(ctx) {
     const sig = ctx.signature!;
     const sides = validatedSides(ctx.config, ctx.settings.server.autoCompleteConfig);
+    const checks = ioChecks(ctx);
+    if (!checks.dataTypes) {
+      // The backend never compares data types at load (PyTorch: TorchScript records none), or converts
+      // to the config's type (openvino_backend ValidateInputs: set_element_type), refusing only a type
+      // it has no element for.
+      const served = checks.servedDataTypes;
+      if (!served) return;
+      for (const direction of ['input', 'output'] as const) {
+        if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;
+        for (const t of configTensors(ctx.config, direction)) {
+          const written = t.entry.data_type;
+          if (written === undefined || written === 'TYPE_INVALID' || typeof written === 'number' || served.includes(written)) continue;
+          const model = modelTensor(sig, direction, t.name);
+          if (!model) continue;
+          ctx.report({
+            path: [...t.path, 'data_type'],
+            messageId: 'unsupportedDataType',
+            data: { name: t.name, direction, configType: written, backend: checks.title, model: modelName(ctx), served: served.join(', '), elemType: model.elemType ?? 'unknown' },
+          });
+        }
+      }
+      return;
+    }
     for (const direction of ['input', 'output'] as const) {
       if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;
       for (const t of configTensors(ctx.config, direction)) {
         const model = modelTensor(sig, direction, t.name);
-        if (!model) continue;
+        // The file records no element type (a TorchScript argument): nothing to compare.
+        if (!model || model.typed === false) continue;
         if (model.kind !== 'tensor') {
           ctx.report({
             path: [...t.path, 'name'],

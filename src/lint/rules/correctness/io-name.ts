@@ -5,9 +5,11 @@
 // finding on its own token.
 import { quoteString } from '../../../pbtxt/scalars.js';
 import type { ModelConfig } from '../../../config/model-config.js';
-import type { TensorInfo } from '../../../onnx/types.js';
+import type { TensorInfo } from '../../../model-file/signature.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';
-import { defineModelRule, type ModelContext } from '../../rule.js';
+import { ioChecks } from '../../backend.js';
+import { checkLibtorchIo, LIBTORCH_IO_MESSAGES } from '../../libtorch-io.js';
+import { defineModelRule, type ModelContext, type Report } from '../../rule.js';
 import { configTensors, dimsText, maxBatchSize, tritonShape, validatedSides } from '../../tensors.js';
 
 const messages = {
@@ -19,9 +21,12 @@ const messages = {
   inputOptionalButRequired: `input '{{name}}' is optional: true, but the model requires it (it has no initializer to fall back on), so Triton refuses the config ("configuration expects {{expected}} inputs, model provides {{provided}}"); remove optional: true`,
   modelInputMissing: `the model's input '{{name}}' is missing from the configuration, so Triton refuses it ("configuration expects {{expected}} inputs, model provides {{provided}}"); add {{inputEntry}}`,
   inputCountMismatch: `Triton refuses the model ("configuration expects {{expected}} inputs, model provides {{provided}}"): it counts the config's inputs, batch_input entries, sequence controls and states against the model's {{size}} required inputs; list each model input once`,
+  inputCountMismatchListed: `Triton's {{backend}} backend refuses the model ("configuration expects {{expected}} inputs, model provides {{provided}}"): it counts every input entry against the model's {{size}} inputs; list each model input once`,
   outputUnknown: `output '{{name}}' is not an output of the model (it has {{modelOutputs}}); rename it to one of the model's outputs or remove it`,
   misspeltOutput: `output '{{name}}' is not an output of the model (it has {{modelOutputs}}); did you mean '{{suggestion}}'? rename it to one of the model's outputs or remove it`,
   outputUnknownNoModelOutputs: `output '{{name}}' is not an output of the model (it has none); rename it to one of the model's outputs or remove it`,
+  // A TorchScript model (Triton's PyTorch backend pairs names its own way): src/lint/libtorch-io.ts.
+  ...LIBTORCH_IO_MESSAGES,
 } as const;
 
 type Ctx = ModelContext<undefined, typeof messages>;
@@ -37,12 +42,26 @@ export const ioName = defineModelRule({
       "unexpected inference input '<name>', allowed inputs are: <a>, <b>, ...",
       "unexpected inference output '<name>', allowed outputs are: <a>, <b>, ...",
       "unable to load model '<model>', configuration expects <E> inputs, model provides <M>",
+      // Triton's PyTorch backend (pytorch_backend src/pt/model_instance_state.cc ValidateInputs, ValidateOutputs, GetNamingConvention)
+      'model configuration must contain at least one input, none were specified.',
+      'model configuration must contain at least one output, none were specified.',
+      "An input of type '<type>' was detected in the model. Only a single input of type Dict(str, Tensor) or input(s) of type Tensor are supported.",
+      'Multiple inputs of kind DictType were detected. Only a single input of type Dict(str, Tensor) is supported.',
+      "PyTorch model '<model>' is using sequence batching with state but not all inputs and outputs follow the <name>__<index> naming convention. ",
+      "input '<name>' or previous input(s) are neither an input argument to the model '<model>' nor do they follow the <name>__<index> naming convention. Falling back to enforcing strict ordering from model configuration.",
     ],
     messages,
   },
   check(ctx) {
+    // Triton's PyTorch backend pairs a TorchScript model's tensors by its own rules (the record says so).
+    if (ioChecks(ctx).inputNames === 'forward-arguments') {
+      const torch = { config: ctx.config, model: ctx.model, edits: ctx.edits, report: (r: Report<typeof LIBTORCH_IO_MESSAGES>) => ctx.report(r) };
+      if (ctx.signature!.format === 'torchscript') checkLibtorchIo(torch, ctx.signature!);
+      return;
+    }
     const sides = validatedSides(ctx.config, ctx.settings.server.autoCompleteConfig);
-    if (sides.inputs) checkInputs(ctx);
+    if (sides.inputs && ioChecks(ctx).inputCount === 'listed') checkListedInputs(ctx);
+    else if (sides.inputs) checkInputs(ctx);
     if (sides.outputs) checkOutputs(ctx);
   },
 });
@@ -102,6 +121,47 @@ function checkInputs(ctx: Ctx): void {
       path: inputs.length ? ['input'] : [],
       messageId: 'inputCountMismatch',
       data: { expected, provided: required.size, size: required.size },
+    });
+  }
+}
+
+/**
+ * A backend that counts every input entry against every model input (openvino_backend src/openvino.cc
+ * ValidateInputs): the count first, then each name against the model's (get_any_name, listed sorted).
+ * Optional, batch_input and sequence controls play no part.
+ */
+function checkListedInputs(ctx: Ctx): void {
+  const sig = ctx.signature!;
+  const names = sig.inputs.map((t) => t.name);
+  const allowed = [...names].sort();
+  const inputs = configTensors(ctx.config, 'input');
+  const expected = inputs.length;
+  const provided = names.length;
+  let reported = false;
+  for (const t of inputs) {
+    if (!t.name || names.includes(t.name)) continue;
+    const hint = didYouMean(t.name, allowed);
+    const path = [...t.path, 'name'];
+    const data = { name: t.name, allowed, modelInputs: quotedList(allowed) };
+    if (hint) ctx.report({ path, messageId: 'misspeltInput', data: { ...data, suggestion: hint }, fix: { description: `rename it to '${hint}'`, edits: [ctx.edits.replaceValue(path, quoteString(hint))] } });
+    else ctx.report({ path, messageId: allowed.length ? 'inputUnknown' : 'inputUnknownNoModelInputs', data });
+    reported = true;
+  }
+  const listed = new Set(inputs.map((t) => t.name));
+  for (const tensor of sig.inputs) {
+    if (listed.has(tensor.name)) continue;
+    ctx.report({
+      path: inputs.length ? ['input'] : [],
+      messageId: 'modelInputMissing',
+      data: { name: tensor.name, expected, provided, inputEntry: inputEntry(tensor, maxBatchSize(ctx.config)) },
+    });
+    reported = true;
+  }
+  if (!reported && expected !== provided) {
+    ctx.report({
+      path: inputs.length ? ['input'] : [],
+      messageId: 'inputCountMismatchListed',
+      data: { expected, provided, size: provided, backend: ioChecks(ctx).title },
     });
   }
 }

@@ -5,8 +5,12 @@
 // inputs need model shape [-1]; optional inputs need max_batch_size 0. Two cases have their own, more
 // specific rules and are left to them while they are on: a fixed model batch dim (missing-dynamic-axis)
 // and dims that repeat the batch axis (batch-dim-in-dims).
-import type { TensorInfo } from '../../../onnx/types.js';
+import type { TensorInfo } from '../../../model-file/signature.js';
 import { isDynamicDim } from '../../../onnx/signature.js';
+import { dimBounds, doesMatch } from '../../../openvino/names.js';
+import { ioChecks, modelName, type SettledIoChecks } from '../../backend.js';
+import { autoCompleteOpenVino } from '../../../triton/autocomplete-openvino.js';
+import { defaultMaxBatchSize } from '../../../triton/server-options.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import {
   batchOutputTargets, comparedShape, configTensors, dimsText, firstMismatch, hasFixedFirstDim, includesBatchAxis, maxBatchSize,
@@ -28,6 +32,11 @@ const messages = {
   rankMismatchScalarItems: `${RANK}: ${SHAPES}; set dims: [1] and reshape { shape: [ ] }`,
   dimMismatch: `{{field}}[{{index}}] is {{value}} where the model has {{modelDim}}: ${SHAPES}; set {{field}}: {{expectedText}}`,
   outputDimNotDynamic: `{{field}}[{{index}}] is {{value}} where the model's output is dynamic (-1), and Triton requires output dims identical to the model's: ${SHAPES}; set {{field}}: {{expectedText}}`,
+  batchNeedsRank: `with max_batch_size: {{mbs}} Triton's {{backend}} backend needs the model's {{direction}} '{{name}}' to have at least one dimension (the batch), but it is a scalar; set max_batch_size: 0`,
+  dimOutsideRange: `{{field}}[{{index}}] is {{value}} where the model's dimension is the range {{modelDim}}, and Triton's {{backend}} backend takes only sizes strictly between its bounds: ${SHAPES}; set {{field}}: {{expectedText}}`,
+  autoCompletedDimsRefused: `Triton's {{backend}} backend auto-completes {{direction}} '{{name}}' with dims {{dimsText}} (every dim -1, as the model's shape {{modelShapeText}} has a dynamic one) and then refuses them against the model's static dims ("the model expects {{rank}} dimensions (shape {{expectsText}}) but the model configuration specifies ..."); list the {{direction}}s in the config with the model's dims, e.g. {{entry}}`,
+  rankMismatchFilledBatch: `max_batch_size is 0 or unset, which Triton's {{backend}} backend replaces with {{mbs}} at load (every model input and output has a layout with N), so {{field}} must leave out the batch dimension: {{field}} {{dimsText}} give a shape of rank {{length}} where the model has rank {{modelLength}}; set {{field}}: {{expectedText}} and max_batch_size: {{mbs}} (or more)`,
+  staticDimNotMatched: `{{field}}[{{index}}] is {{value}} where the model has {{modelDim}}, and Triton's {{backend}} backend compares every dim without batching (a -1 matches only a dynamic model dim): ${SHAPES}; set {{field}}: {{expectedText}}`,
 } as const;
 
 type Ctx = ModelContext<undefined, typeof messages>;
@@ -46,20 +55,30 @@ export const ioShape = defineModelRule({
       "unable to load model '<model>', optional input '<name>' is not supported for models that support batching",
       "unable to load model '<model>', configuration expects model provides input with shape [-1]  for ragged input '<name>', model provides <shape>",
       "unable to load model '<model>', configuration expects model provides input with shape [-1] for ragged input '<name>', which is not supported for optional input",
+      "model '<model>', tensor '<name>': for the model to support batching the shape should have at least 1 dimension",
     ],
     messages,
   },
   check(ctx) {
     const sig = ctx.signature!;
+    const checks = ioChecks(ctx);
+    // A backend that never compares shapes at load (PyTorch); a shapeless tensor is skipped below too.
+    if (checks.shapes === 'none') return;
     const sides = validatedSides(ctx.config, ctx.settings.server.autoCompleteConfig);
     const skipOutputs = batchOutputTargets(ctx.config);
+    if (checks.shapes === 'openvino' && sides.autoComplete) checkOpenVinoAutoComplete(ctx, checks);
+    // The OpenVINO backend always auto-completes (no skip rule), so the max_batch_size it validates
+    // with is the one its AutoCompleteBatching leaves: a 0 becomes default-max-batch-size when every
+    // layout has N.
+    const ovMbs = checks.shapes === 'openvino' ? openVinoMaxBatchSize(ctx) : undefined;
     for (const direction of ['input', 'output'] as const) {
       if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;
       for (const t of configTensors(ctx.config, direction)) {
         if (direction === 'output' && skipOutputs.has(t.name)) continue;
         const model = modelTensor(sig, direction, t.name);
         if (!model || model.kind !== 'tensor' || model.shape === null) continue;
-        checkTensor(ctx, t, model);
+        if (checks.shapes === 'openvino') checkOpenVinoTensor(ctx, t, model, checks, ovMbs!);
+        else checkTensor(ctx, t, model);
       }
     }
   },
@@ -147,6 +166,95 @@ function checkTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo): void {
     messageId: !isInput && modelShape[k] === -1 ? 'outputDimNotDynamic' : 'dimMismatch',
     data: { ...shapes, index, value: full[k]!, modelDim: modelShape[k]! },
   });
+}
+
+/**
+ * The sides the OpenVINO backend auto-completes are validated like written ones (ValidateInputs /
+ * ValidateOutputs after AutoCompleteConfig): its all -1 dims for a shape with a dynamic dim fail
+ * against a static dim (triton/autocomplete-openvino.ts says which).
+ */
+function checkOpenVinoAutoComplete(ctx: Ctx, checks: SettledIoChecks): void {
+  const sig = ctx.signature!;
+  const done = autoCompleteOpenVino({ ...ctx.config, name: modelName(ctx) }, sig, { defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, 'openvino') });
+  const refused = done.problems.find((p) => p.path?.[2] === 'dims');
+  if (!refused) return;
+  const direction = refused.path![0] as 'input' | 'output';
+  const index = refused.path![1] as number;
+  const tensor = (direction === 'input' ? sig.inputs : sig.outputs)[index]!;
+  const entry = (direction === 'input' ? done.config.input : done.config.output)![index]!;
+  const mbs = done.config.max_batch_size ?? 0;
+  const expects = tensor.shape!.map((d, i) => (direction === 'output' && mbs > 0 && i === 0 ? mbs : typeof d === 'number' && d >= 0 ? d : -1));
+  const item = tensor.shape!.slice(mbs > 0 ? 1 : 0).map((d) => (typeof d === 'number' && d >= 0 ? d : -1));
+  ctx.report({
+    path: [],
+    messageId: 'autoCompletedDimsRefused',
+    data: {
+      backend: checks.title, direction, name: tensor.name, dims: entry.dims, dimsText: dimsText((entry.dims ?? []).map(Number)), modelShapeText: modelShapeText(tensor, checks.title),
+      rank: tensor.shape!.length, expectsText: dimsText(expects),
+      entry: `${direction} { name: "${tensor.name}" data_type: ${entry.data_type} dims: ${dimsText(item)} }`,
+    },
+  });
+}
+
+/**
+ * openvino_backend src/openvino_utils.cc CompareDimsSupported: with max_batch_size > 0 the request is
+ * [max_batch_size] + dims and the model's first dim is not compared (inputs: the backend reshapes it,
+ * ov::set_batch; outputs: compared after that reshape, so it is max_batch_size), nor an input's -1;
+ * without batching every dim is compared. doesMatch: a static dim only itself, an unbounded dynamic
+ * one anything, a range (min..max) only sizes strictly between its bounds.
+ */
+function openVinoMaxBatchSize(ctx: Ctx): number {
+  if (!ctx.settings.server.autoCompleteConfig) return maxBatchSize(ctx.config);
+  const done = autoCompleteOpenVino({ ...ctx.config, name: modelName(ctx) }, ctx.signature!, { defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, 'openvino') });
+  return done.config.max_batch_size ?? 0;
+}
+
+function checkOpenVinoTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo, checks: SettledIoChecks, mbs: number): void {
+  const filledMbs = mbs !== maxBatchSize(ctx.config);
+  const shape = comparedShape(t);
+  const modelShape = model.shape!;
+  const isInput = t.direction === 'input';
+  if (mbs > 0 && modelShape.length === 0) {
+    ctx.report({ path: [...shape.elementPath], messageId: 'batchNeedsRank', data: { mbs, direction: t.direction, name: t.name, backend: checks.title } });
+    return;
+  }
+  if (mbs > 0 && includesBatchAxis(shape.dims, model, mbs) && ctx.isEnabled('batch-dim-in-dims')) return;
+  const item = mbs > 0 ? modelShape.slice(1) : modelShape;
+  const suggestion = item.length === shape.dims.length ? item.map((d, i) => passingDim(d, shape.dims[i]!, isInput && mbs > 0)) : item.map((d) => (typeof d === 'number' && d >= 0 ? d : passingDim(d, -1, isInput && mbs > 0)));
+  const shapes = {
+    dims: shape.dims, requestShape: requestShape(shape.dims, mbs), modelShape: model.shape, expected: suggestion, field: shape.field, expectedText: dimsText(suggestion),
+    requestShapeText: requestShapeText(shape.dims, mbs), direction: t.direction, name: t.name, modelShapeText: modelShapeText(model, checks.title), backend: checks.title,
+  };
+  if (item.length !== shape.dims.length) {
+    ctx.report({
+      path: [...shape.elementPath],
+      messageId: filledMbs ? 'rankMismatchFilledBatch' : 'rankMismatch',
+      data: { ...shapes, dimsText: dimsText(shape.dims), length: shape.dims.length + (mbs > 0 ? 1 : 0), modelLength: modelShape.length, mbs },
+    });
+    return;
+  }
+  for (let index = 0; index < item.length; index++) {
+    const value = shape.dims[index]!;
+    if (isInput && mbs > 0 && value === -1) continue;
+    const m = item[index]!;
+    if (doesMatch(m, value)) continue;
+    const bounds = dimBounds(m);
+    ctx.report({
+      path: [...shape.elementPath, index],
+      messageId: bounds !== 'static' ? 'dimOutsideRange' : value === -1 ? 'staticDimNotMatched' : 'dimMismatch',
+      data: { ...shapes, index, value, modelDim: m },
+    });
+    return;
+  }
+}
+
+/** A value the backend accepts for model dim `d`, keeping `value` where it does. */
+function passingDim(d: TensorInfo['shape'] extends (infer D)[] | null ? D : never, value: number, minusOneSkipped: boolean): number {
+  if ((minusOneSkipped && value === -1) || doesMatch(d, value)) return value;
+  const bounds = dimBounds(d);
+  if (bounds === 'static') return d as number;
+  if (minusOneSkipped) return -1;
+  return bounds.max === null || bounds.min + 1 < bounds.max ? bounds.min + 1 : value;
 }
 
 /** The dims that would pass: the model's (without the batch axis), keeping an input's pinned sizes. */

@@ -40,7 +40,8 @@ export const lockMismatch = defineModelRule({
       return;
     }
     const size = ctx.files.size(file.path) ?? 0;
-    const sig = file.format === 'onnx' ? ctx.signature : undefined;
+    // Set where tritonc reads this format (what lock wrote a signature for).
+    const sig = ctx.signature;
     const actual: LockedVersion = {
       file: relative(ctx.model.dir, file.path),
       size,

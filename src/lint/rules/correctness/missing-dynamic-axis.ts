@@ -2,7 +2,8 @@
 // without dynamic_axes has a fixed first dim (usually 1) there and cannot take a batch. The reverse
 // case, a model fixed at batch 1 served with max_batch_size 0, loads but never batches.
 import type { ModelConfig } from '../../../config/model-config.js';
-import type { ModelSignature, TensorInfo } from '../../../onnx/types.js';
+import type { ModelSignature, TensorInfo } from '../../../model-file/signature.js';
+import { ioChecks } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 import {
   batchOutputTargets, configTensors, dimsText, hasFixedFirstDim, maxBatchSize, modelShapeText, modelTensor, tritonShape,
@@ -36,6 +37,9 @@ export const missingDynamicAxis = defineModelRule({
     ],
   },
   check(ctx) {
+    // A backend that reshapes the model's first dim to max_batch_size at load (OpenVINO: ov::set_batch)
+    // needs no dynamic batch axis.
+    if (!ioChecks(ctx).batchDimMustBeDynamic) return;
     const sig = ctx.signature!;
     const config = ctx.config;
     const mbs = maxBatchSize(config);

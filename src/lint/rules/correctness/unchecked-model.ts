@@ -1,14 +1,16 @@
-// Which checks against the model did not run, said once per model: tritonc reads ONNX models only
-// (a TensorRT engine, a TorchScript file or a Python model.py is the backend's to read at load), and
+// Which checks against the model did not run, said once per model: tritonc reads the formats
+// src/model-file/readers.ts has a reader for (a TensorRT engine is the backend's to read at load), and
 // with --configs-only a model file that is neither in the checkout nor in tritonc.lock.json cannot be
 // read at all. Silence would read as "checked".
+import { basename, join } from 'node:path';
+import { hasReader } from '../../../model-file/readers.js';
 import { modelFormat } from '../../../triton/model-file.js';
 import { defineModelRule } from '../../rule.js';
-import { isEnsemble, ONNX_MODEL_FILE } from '../../../triton/backend-records.js';
+import { defaultModelFile, isEnsemble, ONNX_MODEL_FILE, PYTHON } from '../../../triton/backend-records.js';
+import { selectVersions } from '../../../repo/model-dir.js';
 
 const FORMATS: Record<string, string> = {
   tensorrt: 'TensorRT engines (model.plan)',
-  pytorch: 'TorchScript models (model.pt)',
   python: 'Python models (model.py)',
 };
 
@@ -26,6 +28,10 @@ export const uncheckedModel = defineModelRule({
       notRead: '{{model}}: tritonc does not read {{what}}, so {{checks}} did not run for it; at load the {{backend}} backend fills in what the config leaves out, and checks it against the model',
       notReadComplete:
         '{{model}}: tritonc does not read {{what}}, so {{checks}} did not run for it; the server runs with --disable-auto-complete-config, so the config must be complete as written (io-dims checks what core requires)',
+      scriptNotFollowed:
+        "{{model}}: tritonc reads model.py's auto_complete_config without running it only up to line {{line}} ({{source}}), so what the function does from there was not checked against the config; run tritonc lint --run-python-autocomplete to run it as the Python backend does",
+      aotiNotRead:
+        "{{model}}: tritonc read {{file}} for its weights' size, but an AOTInductor package records its inputs and outputs only in generated code (the wrapper's in_spec), in no stable form, so {{checks}} did not run for it; Triton's {{backend}} backend checks the config against the package at load",
       notHere:
         "{{model}}: the model file ({{expected}}) is not in this checkout and tritonc.lock.json does not record it, so {{checks}} did not run (--configs-only); run tritonc lock where the weights are, and commit tritonc.lock.json",
     },
@@ -45,15 +51,34 @@ export const uncheckedModel = defineModelRule({
     if (filled.problem || !backend) return;
     const at = config.backend !== undefined ? ['backend'] : config.platform !== undefined ? ['platform'] : [];
     const checks = ctx.modelChecks.join(', ');
-    if (modelFormat(filled.config) === 'onnx') {
+    if (hasReader(modelFormat(filled.config))) {
+      // Read, but without its inputs and outputs (an AOTInductor package): said once.
+      if (ctx.signature?.ioUnknown !== undefined && ctx.signature.format === 'pt2') {
+        ctx.report({ path: at, messageId: 'aotiNotRead', data: { model, file: basename(ctx.signature.path), checks, backend } });
+        return;
+      }
       // Read, or missing or unreadable where that is an error (version-dirs, model-unreadable say so).
       if (ctx.signature || !ctx.model.filesElsewhere()) return;
       // An LFS pointer under --configs-only: model-unreadable's note says it.
       if (ctx.modelError) return;
       const layout = ctx.model.layout();
       const version = layout.versionDirs.find((v) => v.version !== undefined)?.version ?? 1;
-      ctx.report({ path: at, messageId: 'notHere', data: { model, checks, expected: `${model}/${version}/${filled.config.default_model_filename || ONNX_MODEL_FILE}` } });
+      ctx.report({ path: at, messageId: 'notHere', data: { model, checks, expected: `${model}/${version}/${filled.config.default_model_filename || defaultModelFile(filled.config) || ONNX_MODEL_FILE}` } });
       return;
+    }
+    // A Python model: python-autocomplete checks what its auto_complete_config does, where tritonc can read it.
+    if (backend === PYTHON.name && ctx.settings.server.autoCompleteConfig) {
+      const version = selectVersions(filled.config.version_policy, ctx.model.layout().versionDirs).at(-1);
+      const file = version ? join(version.path, filled.config.default_model_filename || PYTHON.defaultModelFile!) : undefined;
+      const facts = file ? ctx.model.scriptFacts(file, { ...config, name: model }) : undefined;
+      if (facts && !facts.unknown) return;
+      if (facts?.unknown) {
+        const source = (ctx.files.text(file!) ?? '').split('\n')[facts.unknown.line - 1]?.trim() ?? '';
+        // The line as code, in backquotes (a value, not wording).
+        const code = source.length > 80 ? `${source.slice(0, 77)}...` : source;
+        ctx.report({ path: at, messageId: 'scriptNotFollowed', data: { model, line: facts.unknown.line, source: `\`${code.replace(/`/g, "'")}\`` } });
+        return;
+      }
     }
     const what = FORMATS[backend] ?? `${backend} models${filled.config.default_model_filename ? ` (${filled.config.default_model_filename})` : ''}`;
     ctx.report({ path: at, messageId: ctx.settings.server.autoCompleteConfig ? 'notRead' : 'notReadComplete', data: { model, what, checks, backend } });

@@ -1,9 +1,10 @@
-// Errors are data: the CLI prints `message` (file and byte offset included), never a stack trace.
+// Why a model file could not be read, by any reader (ONNX, OpenVINO IR, TorchScript, ...). Errors are
+// data: the CLI prints `message` (file and byte offset included), never a stack trace.
 
-export type OnnxReadErrorKind =
+export type ModelReadErrorKind =
   /** The file could not be opened or read (missing, a directory, no permission). */
   | 'io'
-  /** The bytes are not a well-formed ONNX ModelProto. */
+  /** The bytes are not a well-formed model file of the reader's format. */
   | 'format';
 
 /** What a Git LFS pointer file says (git-lfs docs/spec.md): the object's id and size in bytes. */
@@ -12,9 +13,9 @@ export interface LfsPointer {
   size: number | null;
 }
 
-export class OnnxReadError extends Error {
-  override readonly name = 'OnnxReadError';
-  readonly kind: OnnxReadErrorKind;
+export class ModelReadError extends Error {
+  override readonly name = 'ModelReadError';
+  readonly kind: ModelReadErrorKind;
   readonly file: string;
   /** Byte offset in `file` where the problem was found; null for I/O errors. */
   readonly offset: number | null;
@@ -23,7 +24,7 @@ export class OnnxReadError extends Error {
   /** Set when the file is a Git LFS pointer: the object it stands for, which was never fetched. */
   readonly lfsPointer?: LfsPointer;
 
-  constructor(kind: OnnxReadErrorKind, file: string, offset: number | null, reason: string, lfsPointer?: LfsPointer) {
+  constructor(kind: ModelReadErrorKind, file: string, offset: number | null, reason: string, lfsPointer?: LfsPointer) {
     super(offset === null ? `${file}: ${reason}` : `${file}: byte ${offset}: ${reason}`);
     this.kind = kind;
     this.file = file;
@@ -32,7 +33,7 @@ export class OnnxReadError extends Error {
     if (lfsPointer) this.lfsPointer = lfsPointer;
   }
 
-  toJSON(): { kind: OnnxReadErrorKind; file: string; offset: number | null; message: string } {
+  toJSON(): { kind: ModelReadErrorKind; file: string; offset: number | null; message: string } {
     return { kind: this.kind, file: this.file, offset: this.offset, message: this.message };
   }
 }

@@ -1,0 +1,58 @@
+// The readers of model files, by the format a backend's record gives its file (src/triton/backends):
+// the one place that picks a reader. A reader reads the signature without loading the weights and
+// throws ModelReadError for a file it cannot read. Adding a format is a reader here and the format in
+// the backend's record.
+import { readSignatureOfBytes, readSignatureSync } from '../onnx/reader.js';
+import { readOpenVinoOfBytes, readOpenVinoSync } from '../openvino/reader.js';
+import { readTorchSignatureOfBytes, readTorchSignatureSync } from '../pytorch/reader.js';
+import { ModelReadError } from './errors.js';
+import type { ModelSignature, SignatureFormat } from './signature.js';
+
+export interface ModelReader {
+  /** The signature formats it yields (a signature kept from an earlier run must be one of them). */
+  readonly yields: readonly SignatureFormat[];
+  /** The signature of the file (or directory) at `path`; throws ModelReadError. */
+  readSync(path: string): ModelSignature;
+  /**
+   * The signature of the file whose bytes are `bytes` (a repository held in memory, an editor's
+   * buffer); `sizeOf` answers the size of another file beside it (null: none). Throws ModelReadError.
+   */
+  readBytes(path: string, bytes: Uint8Array, sizeOf: (path: string) => number | null): ModelSignature;
+}
+
+const READERS: Readonly<Record<string, ModelReader>> = {
+  onnx: { yields: ['onnx'], readSync: readSignatureSync, readBytes: (path, bytes) => readSignatureOfBytes(path, bytes) },
+  openvino: { yields: ['openvino'], readSync: readOpenVinoSync, readBytes: readOpenVinoOfBytes },
+  pytorch: { yields: ['torchscript', 'pt2'], readSync: readTorchSignatureSync, readBytes: (path, bytes) => readTorchSignatureOfBytes(path, bytes) },
+};
+
+/** The reader of a backend's model file format; undefined where tritonc has none (TensorRT plans). */
+export function readerOf(format: string): ModelReader | undefined {
+  return Object.hasOwn(READERS, format) ? READERS[format] : undefined;
+}
+
+/** Whether tritonc reads model files of `format`. */
+export const hasReader = (format: string): boolean => readerOf(format) !== undefined;
+
+/** Whether `signature` is what the reader of `format` yields (a kept or stood-in signature may not be). */
+export function readBy(format: string, signature: ModelSignature): boolean {
+  return readerOf(format)?.yields.includes(signature.format ?? 'onnx') ?? false;
+}
+
+/** The format whose reader yields `signature` (a locked one names the file it stands for). */
+export function formatOfSignature(signature: ModelSignature): string | undefined {
+  const yielded = signature.format ?? 'onnx';
+  return Object.keys(READERS).find((f) => READERS[f]!.yields.includes(yielded));
+}
+
+/** Reads a model's signature from disk; a bad file is a result with the error, never an exception. */
+export function loadSignature(path: string, format: string): { signature?: ModelSignature; error?: ModelReadError } {
+  const reader = readerOf(format);
+  if (!reader) return {};
+  try {
+    return { signature: reader.readSync(path) };
+  } catch (e) {
+    // A reader bug must not crash a run: it becomes a finding about the file.
+    return { error: e instanceof ModelReadError ? e : new ModelReadError('format', path, null, (e as Error).message) };
+  }
+}

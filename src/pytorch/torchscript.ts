@@ -1,0 +1,126 @@
+// The forward signature of a TorchScript module, from the Python-like code torch.jit.save writes for
+// it (torch/csrc/jit/serialization/python_print.cc): `class Net(Module):` ... `def forward(self:
+// __torch__.Net,\n    INPUT0: Tensor,\n    INPUT1: Tensor) -> Tuple[Tensor, Tensor]:`. Every argument
+// and the return carry a type annotation there; element types and shapes never do.
+
+export interface ForwardArgument {
+  name: string;
+  /** The annotation as written: Tensor, List[Tensor], Dict[str, Tensor], Optional[Tensor], int, __torch__.Net. */
+  type: string;
+}
+
+export interface ParsedForward {
+  /** Every argument, self included. */
+  arguments: ForwardArgument[];
+  returns: string;
+  /** Offset of `def forward` in the code text. */
+  at: number;
+}
+
+/** Where the class named `className` starts in `code` (`class Name(`), or -1. */
+export function classOffset(code: string, className: string): number {
+  const re = new RegExp(`^class ${escapeRegExp(className)}\\(`, 'm');
+  return re.exec(code)?.index ?? -1;
+}
+
+/** The names of the classes defined in `code`, in order. */
+export function classNames(code: string): string[] {
+  return [...code.matchAll(/^class ([A-Za-z_][A-Za-z0-9_]*)\(/gm)].map((m) => m[1]!);
+}
+
+/**
+ * The forward method of the class starting at `classAt` (up to the next top-level class): its
+ * arguments and return annotation; undefined when the class has no forward, a string saying what is
+ * wrong when the definition cannot be parsed.
+ */
+export function parseForward(code: string, classAt: number): ParsedForward | string | undefined {
+  const next = code.slice(classAt + 1).search(/^class /m);
+  const body = code.slice(classAt, next < 0 ? code.length : classAt + 1 + next);
+  const m = /^[ \t]+def forward\(/m.exec(body);
+  if (!m) return undefined;
+  const at = classAt + m.index;
+  let i = at + m[0].length;
+  // The argument list: up to the parenthesis that closes it, brackets and strings balanced.
+  const open = i;
+  let depth = 0;
+  for (; i < code.length; i++) {
+    const c = code[i]!;
+    if (c === '"' || c === "'") {
+      const end = code.indexOf(c, i + 1);
+      if (end < 0) return 'a string in the forward definition does not end';
+      i = end;
+    } else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') depth--;
+    else if (c === ')') {
+      if (depth === 0) break;
+      depth--;
+    }
+  }
+  if (i >= code.length) return "forward's argument list does not end";
+  const args = splitTopLevel(code.slice(open, i));
+  const arrow = /^\s*->\s*/.exec(code.slice(i + 1));
+  if (!arrow) return "forward's definition has no return annotation";
+  const retStart = i + 1 + arrow[0].length;
+  const retEnd = topLevelColon(code, retStart);
+  if (retEnd < 0) return "forward's return annotation does not end with ':'";
+  const returns = code.slice(retStart, retEnd).trim();
+  const parsed: ForwardArgument[] = [];
+  for (const a of args) {
+    const text = a.trim();
+    if (!text) continue;
+    const colon = topLevelColon(text, 0);
+    const name = (colon < 0 ? text : text.slice(0, colon)).trim();
+    if (!/^\*{0,2}[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return `forward's argument '${name}' is not a name`;
+    let type = colon < 0 ? '' : text.slice(colon + 1);
+    // A default value (`x: int=1`) follows the annotation.
+    const eq = topLevelIndex(type, '=');
+    if (eq >= 0) type = type.slice(0, eq);
+    parsed.push({ name, type: type.replace(/\s+/g, ' ').trim() });
+  }
+  return { arguments: parsed, returns: returns.replace(/\s+/g, ' '), at };
+}
+
+/** A Tuple[...]'s element annotations; undefined for any other annotation. */
+export function tupleElements(annotation: string): string[] | undefined {
+  const m = /^Tuple\[(.*)\]$/s.exec(annotation.trim());
+  if (!m) return undefined;
+  if (m[1]!.trim() === '()') return [];
+  return splitTopLevel(m[1]!).map((s) => s.trim()).filter(Boolean);
+}
+
+function splitTopLevel(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"' || c === "'") {
+      const end = text.indexOf(c, i + 1);
+      i = end < 0 ? text.length : end;
+    } else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start));
+  return out;
+}
+
+function topLevelIndex(text: string, ch: string, from = 0): number {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (c === ch && depth === 0) return i;
+  }
+  return -1;
+}
+
+const topLevelColon = (text: string, from: number): number => topLevelIndex(text, ':', from);
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
