@@ -26,7 +26,7 @@ function violations(from: (layer: string) => boolean, to: (layer: string) => boo
 }
 
 /** The model file readers: each reads one format into model-file/'s signature, and knows nothing else of tritonc. */
-const READERS = new Set(['onnx']);
+const READERS = new Set(['onnx', 'savedmodel']);
 const FACTS = new Set(['pbtxt', 'onnx', 'model-file', 'config', 'triton', 'repo', 'workspace', 'remote', 'generate']);
 const CONSUMERS = new Set(['lint', 'report', 'verify', 'watch', 'lsp', 'cli']);
 

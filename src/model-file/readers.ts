@@ -3,6 +3,7 @@
 // throws ModelReadError for a file it cannot read. Adding a format is a reader here and the format in
 // the backend's record.
 import { readSignatureSync } from '../onnx/reader.js';
+import { readSavedModelSync } from '../savedmodel/reader.js';
 import { ModelReadError } from './errors.js';
 import type { ModelSignature, SignatureFormat } from './signature.js';
 
@@ -15,6 +16,7 @@ export interface ModelReader {
 
 const READERS: Readonly<Record<string, ModelReader>> = {
   onnx: { yields: ['onnx'], readSync: readSignatureSync },
+  tensorflow: { yields: ['savedmodel'], readSync: readSavedModelSync },
 };
 
 /** The reader of a backend's model file format; undefined where tritonc has none (TensorRT plans). */

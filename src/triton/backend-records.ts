@@ -3,7 +3,7 @@
 // file: it asks these.
 
 import { BACKENDS } from './backends/index.js';
-import type { BackendRecord, ModelFormat, PlatformRecord } from './backends/record.js';
+import type { BackendRecord, ModelChecks, ModelFormat, PlatformRecord } from './backends/record.js';
 
 export type { AutoComplete, BackendRecord, Completion, CompletionOptions, ModelFormat, PlatformRecord } from './backends/record.js';
 import { ONNXRUNTIME } from './backends/onnxruntime.js';
@@ -87,6 +87,12 @@ export function modelFormatOf(config: { backend?: string; platform?: string; def
 
 /** The name under which a directory at the model file's path holds the model (ONNX Runtime's model.onnx), if the backend reads one. */
 export const directoryModelFile = (config: { backend?: string; platform?: string; default_model_filename?: string }): string | undefined => servingPlatform(config)?.directoryHolds;
+
+/** Whether the model file of `config` is a directory opened as a whole (a TensorFlow SavedModel). */
+export const modelIsDirectory = (config: { backend?: string; platform?: string; default_model_filename?: string }): boolean => servingPlatform(config)?.modelIsDirectory === true;
+
+/** How the backend of `config` checks a config against its model, where it differs from ONNX Runtime. */
+export const modelChecksOf = (config: { backend?: string; platform?: string; default_model_filename?: string }): ModelChecks => servingPlatform(config)?.checks ?? {};
 
 /**
  * Whether the backend of `config` may fill in tensors, data types or dims the config leaves out, in a

@@ -23,6 +23,37 @@ export interface PlatformRecord {
    * beside it): ONNX Runtime's ModelState::LoadModel.
    */
   readonly directoryHolds?: string;
+  /**
+   * The model is a directory, opened as a whole (a TensorFlow SavedModel: tensorflow_backend
+   * ModelState::AutoCompleteConfig and TRITONTF_ModelCreateFromSavedModel load the path
+   * <version>/model.savedmodel; core's AutoCompleteBackendFields looks for a directory of that name).
+   */
+  readonly modelIsDirectory?: boolean;
+  /** How the backend checks a config against its model where it differs from ONNX Runtime's (the shared io-* rules read it). */
+  readonly checks?: ModelChecks;
+}
+
+/** What a backend does differently from ONNX Runtime when it checks a config against its model file. */
+export interface ModelChecks {
+  /**
+   * Auto-complete always runs (there is no "inputs and outputs already specified" skip) and adds every
+   * model input the config leaves out, keeping config inputs the model lacks for the load to refuse;
+   * outputs are filled only when the config lists none (tensorflow_backend src/tensorflow.cc
+   * AutoCompleteHelper::FixConfigInputs / FixConfigOutputs).
+   */
+  readonly addsMissingInputs?: boolean;
+  /**
+   * A model tensor of rank 0 (no dims in the signature, unknown rank included) takes the config's shape
+   * unchecked (tensorflow_backend ValidateInputs/ValidateOutputs: "the savedmodel doesn't specify a
+   * shape ... so use the shape from the model configuration").
+   */
+  readonly rankZeroTakesConfigShape?: boolean;
+  /**
+   * Auto-complete reads a batching hint from each config tensor's dims against the model's rank and
+   * refuses a config whose tensors disagree (tensorflow_backend AutoCompleteHelper::FixBatchingSupport:
+   * "model tensor configurations are contradicting each other in terms of whether batching is supported").
+   */
+  readonly batchHintFromDims?: boolean;
 }
 
 /** The kind of a backend's model file; 'none' for models without one (Python's model.py is code). */
