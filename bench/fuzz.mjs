@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Fault injection, bounded in time: mutated configs through the text-format parser and formatter,
-// mutated ONNX files through the model reader (both in this process), mutated repositories through
+// mutated ONNX files and SavedModels through the model readers (both in this process), mutated repositories through
 // the CLI as real processes (lint, fmt --check, generate, inspect), the language server fed random
 // edits, requests and malformed frames, and repositories in an S3 endpoint that misbehaves
 // (fixtures/remote/hostile-s3.mjs: no Range, oversized bodies, endless pages, garbage, refusals), each
@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatText, parseConfig, readSignatureSync } from '../dist/index.js';
+import { formatText, parseConfig, readSavedModelSync, readSignatureSync } from '../dist/index.js';
 import { startHostileS3 } from '../fixtures/remote/hostile-s3.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -38,6 +38,10 @@ const pick = (list) => list[Math.floor(random() * list.length)];
 const configsDir = path.join(root, 'test', 'fixtures', 'configs');
 const configs = fs.readdirSync(configsDir).filter((f) => f.endsWith('.pbtxt')).map((f) => fs.readFileSync(path.join(configsDir, f), 'utf8'));
 const model = fs.readFileSync(path.join(root, 'model_repository', 'classifier', '1', 'model.onnx'));
+const savedModels = fs
+  .readdirSync(path.join(root, 'fixtures', 'models', 'tensorflow'))
+  .filter((m) => m.startsWith('savedmodel_'))
+  .map((m) => fs.readFileSync(path.join(root, 'fixtures', 'models', 'tensorflow', m, '1', 'model.savedmodel', 'saved_model.pb')));
 const TOKENS = ['{', '}', '[', ']', '<', '>', ':', ',', '"', "'", '\\', '\0', '\n', '#', '0x', '-', '1e9999', 'nan', '\uFEFF', '\r\n', '\\U00110000', '\\xff', 'é', '${x}', 'input', 'dims', ' '];
 
 function mutateText(text) {
@@ -71,6 +75,8 @@ const deadline = Date.now() + SECONDS * 1000;
 // 1. In-process: parser, formatter, model reader. Each must return or throw its own error type.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tritonc-fuzz-'));
 const modelFile = path.join(dir, 'fuzz.onnx');
+const savedModelDir = path.join(dir, 'fuzz.savedmodel');
+fs.mkdirSync(savedModelDir);
 const started = Date.now();
 const inProcessUntil = started + SECONDS * 1000 * 0.35;
 const cliUntil = started + SECONDS * 1000 * 0.65;
@@ -95,6 +101,14 @@ while (Date.now() < inProcessUntil) {
   } catch (e) {
     if (e?.name === 'ModelReadError') count('onnx refused');
     else findings.push(`model reader threw ${e?.name}: ${e?.message} (seed state ${seed})`);
+  }
+  fs.writeFileSync(path.join(savedModelDir, 'saved_model.pb'), mutateBytes(pick(savedModels)));
+  try {
+    readSavedModelSync(savedModelDir);
+    count('savedmodel read');
+  } catch (e) {
+    if (e?.name === 'ModelReadError') count('savedmodel refused');
+    else findings.push(`SavedModel reader threw ${e?.name}: ${e?.message} (seed state ${seed})`);
   }
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }
