@@ -228,7 +228,7 @@ const sameSet = (a: readonly string[], b: readonly string[]): boolean => {
  * rank > 0 has -1 as its first dimension (rank 0 does not count against it).
  */
 function supportsBatch(tensors: readonly TensorInfo[]): boolean {
-  return tensors.every((t) => t.shape === null || t.shape.length === 0 || t.shape[0] === null);
+  return tensors.every((t) => t.shape === null || t.shape.length === 0 || t.shape[0] === -1);
 }
 
 function readSavedModel(c: Cursor): MetaGraph[] {
@@ -355,7 +355,8 @@ function readTensorInfo(c: Cursor, end: number): TensorInfo {
               size = c.int64(dimEnd, 'Dim.size');
             } else c.skip(d, dimEnd);
           }
-          shape.push(size >= 0 ? size : null);
+          // As the backend reads it: -1 is an unknown size (TensorShapeProto.Dim), kept as written.
+          shape.push(size);
         } else if (t.field === 3) {
           c.expect(t, WIRE_VARINT, 'TensorShapeProto.unknown_rank');
           unknownRank = c.uvarint(shapeEnd, 'unknown_rank') !== 0;

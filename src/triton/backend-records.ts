@@ -5,7 +5,7 @@
 import { BACKENDS } from './backends/index.js';
 import type { BackendRecord, ModelChecks, ModelFormat, PlatformRecord } from './backends/record.js';
 
-export type { AutoComplete, BackendRecord, Completion, CompletionOptions, ModelFormat, PlatformRecord } from './backends/record.js';
+export type { AutoComplete, BackendRecord, Completion, CompletionOptions, ModelChecks, ModelFormat, PlatformRecord } from './backends/record.js';
 import { ONNXRUNTIME } from './backends/onnxruntime.js';
 import { OPENVINO } from './backends/openvino.js';
 import { PYTHON } from './backends/python.js';

@@ -2,7 +2,7 @@
 // (onnxruntime_backend src/onnxruntime_utils.cc OnnxDataTypeToModelConfigDataType), and model I/O that
 // is not a tensor at all (sequence, map, ...), which the ONNX Runtime backend cannot serve.
 import { defineModelRule } from '../../rule.js';
-import { configTensors, modelTensor, validatedSides } from '../../tensors.js';
+import { checkedConfig, configTensors, modelTensor } from '../../tensors.js';
 
 const ONNX_KIND: Record<string, string> = {
   sequence: 'ONNX_TYPE_SEQUENCE', map: 'ONNX_TYPE_MAP', optional: 'ONNX_TYPE_OPTIONAL',
@@ -30,10 +30,11 @@ export const ioDatatype = defineModelRule({
   },
   check(ctx) {
     const sig = ctx.signature!;
-    const sides = validatedSides(ctx.config, ctx.settings.server.autoCompleteConfig);
+    const { config, sides, halted } = checkedConfig(ctx);
+    if (halted) return;
     for (const direction of ['input', 'output'] as const) {
       if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;
-      for (const t of configTensors(ctx.config, direction)) {
+      for (const t of configTensors(config, direction)) {
         const model = modelTensor(sig, direction, t.name);
         if (!model) continue;
         if (model.kind !== 'tensor') {

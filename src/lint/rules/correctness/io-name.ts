@@ -8,7 +8,7 @@ import type { ModelConfig } from '../../../config/model-config.js';
 import type { TensorInfo } from '../../../model-file/signature.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
-import { configTensors, dimsText, maxBatchSize, tritonShape, validatedSides } from '../../tensors.js';
+import { checkedConfig, configTensors, dimsText, maxBatchSize, tritonShape } from '../../tensors.js';
 
 const messages = {
   inputUnknown: `input '{{name}}' is not an input of the model (it has {{modelInputs}}); rename it to one of the model's inputs or remove it`,
@@ -41,15 +41,16 @@ export const ioName = defineModelRule({
     messages,
   },
   check(ctx) {
-    const sides = validatedSides(ctx.config, ctx.settings.server.autoCompleteConfig);
-    if (sides.inputs) checkInputs(ctx);
-    if (sides.outputs) checkOutputs(ctx);
+    // TensorFlow: the config after its auto-complete, which adds the model inputs the config leaves out.
+    const { config, sides, halted } = checkedConfig(ctx);
+    if (halted) return;
+    if (sides.inputs) checkInputs(ctx, config);
+    if (sides.outputs) checkOutputs(ctx, config);
   },
 });
 
-function checkInputs(ctx: Ctx): void {
+function checkInputs(ctx: Ctx, config: ModelConfig): void {
   const sig = ctx.signature!;
-  const config = ctx.config;
   const required = new Set(sig.inputs.map((t) => t.name));
   const initializers = new Set(sig.overridableInitializers.map((t) => t.name));
   const allowed = [...required, ...initializers].sort();
@@ -106,10 +107,10 @@ function checkInputs(ctx: Ctx): void {
   }
 }
 
-function checkOutputs(ctx: Ctx): void {
+function checkOutputs(ctx: Ctx, config: ModelConfig): void {
   const sig = ctx.signature!;
   const names = sig.outputs.map((t) => t.name);
-  for (const t of configTensors(ctx.config, 'output')) {
+  for (const t of configTensors(config, 'output')) {
     if (!t.name || names.includes(t.name)) continue;
     const hint = didYouMean(t.name, names);
     const path = [...t.path, 'name'];
