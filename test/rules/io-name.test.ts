@@ -1,6 +1,7 @@
 import { CLASSIFIER, CLASSIFIER_CONFIG, type OnnxSpec } from '../lint/harness.js';
 import { testRule } from '../support/rule-tester.js';
 import { QA_MODEL, qaConfig } from './qa-model.js';
+import { savedModelPb } from '../savedmodel/helpers.js';
 
 const withModel = (config: string, spec: OnnxSpec = CLASSIFIER) => ({ 'm/config.pbtxt': config, 'm/1/model.onnx': spec });
 const WITH_SCALE: OnnxSpec = { ...CLASSIFIER, initializers: [{ name: 'scale', floats: 1, overridable: true }] };
@@ -102,6 +103,27 @@ testRule('io-name', {
       name: 'a model without outputs',
       files: withModel('input { name: "x" data_type: TYPE_FP32 dims: [4] }\noutput { name: "y" data_type: TYPE_FP32 dims: [4] }\n', { inputs: [['x', 'FLOAT', [4]]], outputs: [] }),
       errors: [{ messageId: 'outputUnknownNoModelOutputs', data: { name: 'y', allowed: [] }, token: '"y"' }],
+    },
+  ],
+});
+
+// TensorFlow SavedModels (real exports): the backend's auto-complete adds the model inputs a config
+// leaves out (qa autofill_noplatform_success/tensorflow_savedmodel/too_few_inputs loads), and the
+// names are the signature keys, not the graph's tensor names.
+const TF_ADDSUB = savedModelPb('savedmodel_int32_int8_int8');
+const TF_OUTPUTS = 'output [ { name: "OUTPUT0" data_type: TYPE_INT8 dims: [16] }, { name: "OUTPUT1" data_type: TYPE_INT8 dims: [16] } ]\n';
+testRule('io-name', {
+  valid: [
+    {
+      name: 'TensorFlow: an input the config leaves out is added by auto-complete',
+      files: { 'm/config.pbtxt': `max_batch_size: 1\ninput [ { name: "INPUT1" data_type: TYPE_INT32 dims: [16] } ]\n${TF_OUTPUTS}`, 'm/1/model.savedmodel/saved_model.pb': TF_ADDSUB },
+    },
+  ],
+  invalid: [
+    {
+      name: "TensorFlow: the graph's tensor name is not the input's name (the signature key is)",
+      files: { 'm/config.pbtxt': `max_batch_size: 1\ninput [ { name: "TENSOR_INPUT0" data_type: TYPE_INT32 dims: [16] }, { name: "INPUT1" data_type: TYPE_INT32 dims: [16] } ]\n${TF_OUTPUTS}`, 'm/1/model.savedmodel/saved_model.pb': TF_ADDSUB },
+      errors: [{ messageId: 'inputUnknown', path: ['input', 0, 'name'], data: { name: 'TENSOR_INPUT0', allowed: ['INPUT0', 'INPUT1'] } }],
     },
   ],
 });

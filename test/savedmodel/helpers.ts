@@ -16,13 +16,13 @@ export const savedModelPb = (name: string): Buffer => fs.readFileSync(path.join(
 /** What the reader must see in each export: key -> [DT type, Triton type, shape]. */
 export const EXPECTED: Record<(typeof SAVED_MODELS)[number], { inputs: [string, string, string | null, (number | null)[] | null][]; outputs: [string, string, string | null, (number | null)[] | null][]; weightBytes: number }> = {
   savedmodel_int32_int8_int8: {
-    inputs: [['INPUT0', 'DT_INT32', 'TYPE_INT32', [null, 16]], ['INPUT1', 'DT_INT32', 'TYPE_INT32', [null, 16]]],
-    outputs: [['OUTPUT0', 'DT_INT8', 'TYPE_INT8', [null, 16]], ['OUTPUT1', 'DT_INT8', 'TYPE_INT8', [null, 16]]],
+    inputs: [['INPUT0', 'DT_INT32', 'TYPE_INT32', [-1, 16]], ['INPUT1', 'DT_INT32', 'TYPE_INT32', [-1, 16]]],
+    outputs: [['OUTPUT0', 'DT_INT8', 'TYPE_INT8', [-1, 16]], ['OUTPUT1', 'DT_INT8', 'TYPE_INT8', [-1, 16]]],
     weightBytes: 0,
   },
   savedmodel_zero_2_float32: {
-    inputs: [['INPUT0', 'DT_FLOAT', 'TYPE_FP32', [null]], ['INPUT1', 'DT_FLOAT', 'TYPE_FP32', [null, 4, 1, 2]]],
-    outputs: [['OUTPUT0', 'DT_FLOAT', 'TYPE_FP32', [null]], ['OUTPUT1', 'DT_FLOAT', 'TYPE_FP32', [null, 4, 1, 2]]],
+    inputs: [['INPUT0', 'DT_FLOAT', 'TYPE_FP32', [-1]], ['INPUT1', 'DT_FLOAT', 'TYPE_FP32', [-1, 4, 1, 2]]],
+    outputs: [['OUTPUT0', 'DT_FLOAT', 'TYPE_FP32', [-1]], ['OUTPUT1', 'DT_FLOAT', 'TYPE_FP32', [-1, 4, 1, 2]]],
     weightBytes: 0,
   },
   savedmodel_nobatch_images_float32: {
@@ -31,8 +31,8 @@ export const EXPECTED: Record<(typeof SAVED_MODELS)[number], { inputs: [string, 
     weightBytes: 0,
   },
   savedmodel_tf2_scale_float32: {
-    inputs: [['x', 'DT_FLOAT', 'TYPE_FP32', [null, 16]]],
-    outputs: [['output_0', 'DT_FLOAT', 'TYPE_FP32', [null, 16]]],
+    inputs: [['x', 'DT_FLOAT', 'TYPE_FP32', [-1, 16]]],
+    outputs: [['output_0', 'DT_FLOAT', 'TYPE_FP32', [-1, 16]]],
     weightBytes: -1, // the variables/ files' sizes, taken from the directory
   },
 };

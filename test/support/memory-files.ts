@@ -1,9 +1,10 @@
 // A repository held in memory, as the workspace reads one (src/workspace/sources.ts FileSource): the
-// tree of the paths given, their texts, their sizes and the signatures of the ONNX models among them
-// (read by the real reader from their bytes). Rule tests lint it without touching the disk.
+// tree of the paths given, their texts, their sizes and the signatures of the models among them
+// (read by the real readers from their bytes: ONNX files, SavedModel directories). Rule tests lint it without touching the disk.
 import { dirname, join } from 'node:path';
 import { ModelReadError } from '../../src/model-file/errors.js';
 import { readSignatureOfBytes } from '../../src/onnx/reader.js';
+import { readSavedModelOfBytes } from '../../src/savedmodel/index.js';
 import type { FileSource, SignatureResult } from '../../src/workspace/sources.js';
 import type { TreeEntry } from '../../src/repo/tree.js';
 import type { PathKind } from '../../src/util/path-kind.js';
@@ -50,11 +51,12 @@ export function memoryFiles(root: string, tree: MemoryTree): FileSource {
       const content = files.get(path);
       return { kind: k, size: content === undefined ? undefined : typeof content === 'string' ? Buffer.byteLength(content) : content.length };
     },
-    signature(path): SignatureResult {
+    signature(path, format): SignatureResult {
       let read = signatures.get(path);
       if (read) return read;
       const content = files.get(path);
-      if (content === undefined) read = { error: new ModelReadError('io', path, null, dirs.has(path) ? 'is a directory, not an ONNX model file' : 'no such file') };
+      if (format === 'tensorflow') read = savedModel(path);
+      else if (content === undefined) read = { error: new ModelReadError('io', path, null, dirs.has(path) ? 'is a directory, not an ONNX model file' : 'no such file') };
       else {
         try {
           read = { signature: readSignatureOfBytes(path, typeof content === 'string' ? Buffer.from(content) : content) };
@@ -66,4 +68,20 @@ export function memoryFiles(root: string, tree: MemoryTree): FileSource {
       return read;
     },
   };
+
+  /** A SavedModel directory: its saved_model.pb read from bytes, its variables/ sized. */
+  function savedModel(dir: string): SignatureResult {
+    const pb = files.get(join(dir, 'saved_model.pb'));
+    if (pb === undefined) return { error: new ModelReadError('io', dir, null, dirs.has(dir) ? 'has no saved_model.pb: not a TensorFlow SavedModel directory' : 'no such file or directory') };
+    const variables: Record<string, number> = {};
+    for (const [name, entry] of dirs.get(join(dir, 'variables')) ?? []) {
+      const f = files.get(join(dir, 'variables', name));
+      if (entry.kind === 'file' && f !== undefined) variables[name] = typeof f === 'string' ? Buffer.byteLength(f) : f.length;
+    }
+    try {
+      return { signature: readSavedModelOfBytes(dir, typeof pb === 'string' ? Buffer.from(pb) : pb, variables) };
+    } catch (e) {
+      return { error: e instanceof ModelReadError ? e : new ModelReadError('format', dir, null, (e as Error).message) };
+    }
+  }
 }
