@@ -50,6 +50,12 @@ testRule('unchecked-model', {
       ],
     },
     {
+      name: 'a TensorFlow GraphDef: not read (a SavedModel is)',
+      files: { 'g/config.pbtxt': 'platform: "tensorflow_graphdef"\nmax_batch_size: 8\n', 'g/1/model.graphdef': 'graph' },
+      targets: ['g'],
+      errors: [{ messageId: 'notRead', token: '"tensorflow_graphdef"', data: { model: 'g', what: 'GraphDefs (model.graphdef)', backend: 'tensorflow' } }],
+    },
+    {
       name: 'another backend, with its model file named',
       config: 'backend: "openvino"\ndefault_model_filename: "model.xml"\nmax_batch_size: 8\n',
       errors: [{ messageId: 'notRead', token: '"openvino"', data: { what: 'openvino models (model.xml)', backend: 'openvino' } }],

@@ -117,4 +117,6 @@ export interface BackendRecord {
   readonly autoComplete?: AutoComplete;
   /** Where its behaviour is read from, for the docs and for whoever updates the record. */
   readonly source: string;
+  /** Triton's releases stopped building it (server build.py): the last release with it and the first without. */
+  readonly dropped?: { readonly lastRelease: string; readonly firstWithout: string; readonly source: string };
 }

@@ -26,4 +26,8 @@ export const TENSORFLOW: BackendRecord = {
     complete: (config, signature, options) => autoCompleteTensorflow(config, signature, options),
   },
   source: 'triton-inference-server/tensorflow_backend src/tensorflow.cc',
+  // server build.py: v2.55.0 (25.02) still has tensorflow_cmake_args and builds the backend; v2.56.0
+  // (25.03) does not (commit 1f6aed23f "TPRD-1326: merge kmcgill-remove-tf (#8113)"; server PR #8068:
+  // "As of 25.03 TensorFlow backend is deprecated"). v2.51.0 (24.10) builds it.
+  dropped: { lastRelease: '2.55.0 (25.02)', firstWithout: '2.56.0 (25.03)', source: 'triton-inference-server/server build.py' },
 };

@@ -11,6 +11,8 @@ const FORMATS: Record<string, string> = {
   tensorrt: 'TensorRT engines (model.plan)',
   pytorch: 'TorchScript models (model.pt)',
   python: 'Python models (model.py)',
+  // By platform: the TensorFlow backend's SavedModels are read, its GraphDefs are not.
+  tensorflow_graphdef: 'GraphDefs (model.graphdef)',
 };
 
 export const uncheckedModel = defineModelRule({
@@ -56,7 +58,7 @@ export const uncheckedModel = defineModelRule({
       ctx.report({ path: at, messageId: 'notHere', data: { model, checks, expected: `${model}/${version}/${filled.config.default_model_filename || ONNX_MODEL_FILE}` } });
       return;
     }
-    const what = FORMATS[backend] ?? `${backend} models${filled.config.default_model_filename ? ` (${filled.config.default_model_filename})` : ''}`;
+    const what = FORMATS[filled.config.platform ?? ''] ?? FORMATS[backend] ?? `${backend} models${filled.config.default_model_filename ? ` (${filled.config.default_model_filename})` : ''}`;
     ctx.report({ path: at, messageId: ctx.settings.server.autoCompleteConfig ? 'notRead' : 'notReadComplete', data: { model, what, checks, backend } });
   },
 });
