@@ -10,13 +10,15 @@ import type { ModelSignature, SignatureFormat } from './signature.js';
 export interface ModelReader {
   /** The signature formats it yields (a signature kept from an earlier run must be one of them). */
   readonly yields: readonly SignatureFormat[];
+  /** The model is a directory (a SavedModel), not a file. */
+  readonly directory?: boolean;
   /** The signature of the file (or directory) at `path`; throws ModelReadError. */
   readSync(path: string): ModelSignature;
 }
 
 const READERS: Readonly<Record<string, ModelReader>> = {
   onnx: { yields: ['onnx'], readSync: readSignatureSync },
-  tensorflow: { yields: ['savedmodel'], readSync: readSavedModelSync },
+  tensorflow: { yields: ['savedmodel'], readSync: readSavedModelSync, directory: true },
 };
 
 /** The reader of a backend's model file format; undefined where tritonc has none (TensorRT plans). */
