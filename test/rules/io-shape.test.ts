@@ -140,6 +140,20 @@ testRule('io-shape', {
   valid: [
     { name: 'TensorFlow: dims without the batch dimension on every tensor', files: tfRepo(tfIo('[16]', '[16]')) },
     { name: 'TensorFlow: a tensor listed without dims is completed from the model', files: tfRepo('input [ { name: "INPUT0" data_type: TYPE_INT32 }, { name: "INPUT1" dims: [ 16 ] } ]\n') },
+    {
+      name: 'TensorFlow: a signature tensor of unknown rank takes the config\'s shape, unchecked',
+      files: {
+        'm/config.pbtxt': 'input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [3, 4] } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [3, 4] } ]\n',
+        'm/1/model.savedmodel/saved_model.pb': savedModelPb('savedmodel_unknown_rank_float32'),
+      },
+    },
+    {
+      name: 'TensorFlow: a scalar signature tensor (no dims) takes the config\'s shape too, where ONNX Runtime would want 1s',
+      files: {
+        'm/config.pbtxt': 'input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [3, 4] } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [3, 4] } ]\n',
+        'm/1/model.savedmodel/saved_model.pb': savedModelPb('savedmodel_scalar_float32'),
+      },
+    },
     { name: 'TensorFlow: every tensor at the full shape, no batching', files: tfRepo(tfIo('[-1,16]', '[-1,16]', 0).replace(/dims: \[16\]/g, 'dims: [-1,16]')) },
   ],
   invalid: [

@@ -8,7 +8,10 @@ import { ROOT } from '../support/snapshot.js';
 export const TF_FIXTURES = path.join(ROOT, 'fixtures', 'models', 'tensorflow');
 
 /** The SavedModel directories the exporter writes, by model name. */
-export const SAVED_MODELS = ['savedmodel_int32_int8_int8', 'savedmodel_zero_2_float32', 'savedmodel_nobatch_images_float32', 'savedmodel_tf2_scale_float32'] as const;
+export const SAVED_MODELS = [
+  'savedmodel_int32_int8_int8', 'savedmodel_zero_2_float32', 'savedmodel_nobatch_images_float32', 'savedmodel_tf2_scale_float32',
+  'savedmodel_unknown_rank_float32', 'savedmodel_scalar_float32', 'savedmodel_complex64',
+] as const;
 
 export const savedModelDir = (name: string, root = TF_FIXTURES): string => path.join(root, name, '1', 'model.savedmodel');
 export const savedModelPb = (name: string): Buffer => fs.readFileSync(path.join(savedModelDir(name), 'saved_model.pb'));
@@ -34,6 +37,21 @@ export const EXPECTED: Record<(typeof SAVED_MODELS)[number], { inputs: [string, 
     inputs: [['x', 'DT_FLOAT', 'TYPE_FP32', [-1, 16]]],
     outputs: [['output_0', 'DT_FLOAT', 'TYPE_FP32', [-1, 16]]],
     weightBytes: -1, // the variables/ files' sizes, taken from the directory
+  },
+  savedmodel_unknown_rank_float32: {
+    inputs: [['INPUT0', 'DT_FLOAT', 'TYPE_FP32', null]],
+    outputs: [['OUTPUT0', 'DT_FLOAT', 'TYPE_FP32', null]],
+    weightBytes: 0,
+  },
+  savedmodel_scalar_float32: {
+    inputs: [['INPUT0', 'DT_FLOAT', 'TYPE_FP32', []]],
+    outputs: [['OUTPUT0', 'DT_FLOAT', 'TYPE_FP32', []]],
+    weightBytes: 0,
+  },
+  savedmodel_complex64: {
+    inputs: [['INPUT0', 'DT_COMPLEX64', null, [-1, 4]]],
+    outputs: [['OUTPUT0', 'DT_COMPLEX64', null, [-1, 4]]],
+    weightBytes: 0,
   },
 };
 

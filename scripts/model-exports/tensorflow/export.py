@@ -16,6 +16,13 @@ suite before the TensorFlow backend left it at 25.03) into OUT, as test.sh copie
       a TF2 tf.Module saved with tf.saved_model.save (object graph, functions, fingerprint.pb) with
       one variable of 16 floats: signature 'serving_default' x DT_FLOAT [-1,16] -> output_0
       DT_FLOAT [-1,16]; its variables/ holds the checkpoint the reader sizes without reading.
+  OUT/savedmodel_unknown_rank_float32/1/model.savedmodel/saved_model.pb
+      INPUT0 DT_FLOAT of unknown rank (placeholder shape None) -> OUTPUT0: the backend takes such a
+      tensor's shape from the config.
+  OUT/savedmodel_scalar_float32/1/model.savedmodel/saved_model.pb
+      INPUT0 DT_FLOAT [] (a scalar: no dims) -> OUTPUT0: rank 0 too, to the backend.
+  OUT/savedmodel_complex64/1/model.savedmodel/saved_model.pb
+      INPUT0 DT_COMPLEX64 [-1,4] -> OUTPUT0: a type the backend cannot serve.
   OUT/graphdef_int32_int8_int8/1/model.graphdef, OUT/graphdef_zero_2_float32/1/model.graphdef
       the GraphDef forms (tritonc does not read GraphDefs; they are there for the cases that use them).
 
@@ -101,6 +108,15 @@ def nobatch_images(out):
     return name
 
 
+def identity(out, name, dtype, shape):
+    g = tf.Graph()
+    with g.as_default():
+        tin = tf.compat.v1.placeholder(dtype, shape, "INPUT0")
+        tout = tf.identity(tin, name="OUTPUT0")
+    _simple_save(g, os.path.join(out, name, "1", "model.savedmodel"), {"INPUT0": tin}, {"OUTPUT0": tout})
+    return name
+
+
 class _Scale(tf.Module):
     def __init__(self):
         super().__init__()
@@ -127,6 +143,9 @@ def main(argv):
     out = os.path.abspath(argv[1])
     os.makedirs(out, exist_ok=True)
     names = [addsub(out, True), zero_2_float32(out, True), nobatch_images(out), tf2_scale(out),
+             identity(out, "savedmodel_unknown_rank_float32", tf.float32, None),
+             identity(out, "savedmodel_scalar_float32", tf.float32, []),
+             identity(out, "savedmodel_complex64", tf.complex64, [None, 4]),
              addsub(out, False), zero_2_float32(out, False)]
     for name in names:
         for root, _dirs, files in sorted(os.walk(os.path.join(out, name))):

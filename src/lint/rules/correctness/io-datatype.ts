@@ -20,6 +20,8 @@ export const ioDatatype = defineModelRule({
       "unable to load model '<model>', configuration expects datatype <TYPE_X> for input '<name>', model provides TYPE_<Y>",
       "unable to load model '<model>', configuration expects datatype <TYPE_X> for output '<name>', model provides TYPE_<Y>",
       "Unsupported ONNX Type '<ONNX_TYPE_SEQUENCE|...>' for I/O '<name>', expected 'ONNX_TYPE_TENSOR'.",
+      "unable to process input '<name>' for '<model>', unsupported datatype '<DT_X>'",
+      "unable to process output '<name>' for '<model>', unsupported datatype '<DT_X>'",
     ],
     messages: {
       dataTypeMismatch: "data_type {{configType}} does not match the model: {{direction}} '{{name}}' is {{elemType}} ({{modelType}}) in the model; set data_type: {{modelType}}",
@@ -30,8 +32,13 @@ export const ioDatatype = defineModelRule({
   },
   check(ctx) {
     const sig = ctx.signature!;
-    const { config, sides, halted } = checkedConfig(ctx);
-    if (halted) return;
+    const { config, sides, checks, halted } = checkedConfig(ctx);
+    if (halted) {
+      // TensorFlow refuses a signature tensor of a type it cannot serve before anything else
+      // (TRITONTF_ModelCreateFromSavedModel: "unable to process input '<key>' for '<model>', unsupported datatype '<DT_X>'").
+      if (checks.addsMissingInputs) reportUnservable(ctx);
+      return;
+    }
     for (const direction of ['input', 'output'] as const) {
       if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;
       for (const t of configTensors(config, direction)) {
@@ -64,3 +71,19 @@ export const ioDatatype = defineModelRule({
     }
   },
 });
+
+/** The first signature tensor whose type the TensorFlow backend cannot serve, on its config entry when listed. */
+function reportUnservable(ctx: Parameters<typeof ioDatatype.check>[0]): void {
+  const sig = ctx.signature!;
+  for (const direction of ['input', 'output'] as const) {
+    const bad = (direction === 'input' ? sig.inputs : sig.outputs).find((t) => t.tritonType === null);
+    if (!bad) continue;
+    const listed = configTensors(ctx.config, direction).find((t) => t.name === bad.name);
+    ctx.report({
+      path: listed ? [...listed.path, 'name'] : [],
+      messageId: 'unservableElementType',
+      data: { name: bad.name, direction, configType: listed?.entry.data_type ?? null, modelType: null, elemType: bad.elemType ?? 'UNDEFINED' },
+    });
+    return;
+  }
+}
