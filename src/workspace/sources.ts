@@ -270,7 +270,10 @@ export class Sources implements Tree {
     // A stand-in of another format is not this file's signature (a config may have changed backend).
     if (over?.kind === 'model') return over.signature && readBy(format, over.signature) ? { signature: over.signature } : {};
     const key = `${format}\0${path}`;
-    const s = this.signaturesThisRun.get(key, () => (this.acrossRuns ? this.signatures.get(key, this.identity(path), () => this.readSignature(path, format)) : this.readSignature(path, format)));
+    // A model that is a directory (a SavedModel) keeps its identity while a file in it is rewritten in
+    // place: it is read again each run (lint --cache still keeps it, checked by each file it read).
+    const acrossRuns = this.acrossRuns && this.kind(path) !== 'dir';
+    const s = this.signaturesThisRun.get(key, () => (acrossRuns ? this.signatures.get(key, this.identity(path), () => this.readSignature(path, format)) : this.readSignature(path, format)));
     if (this.recordings.length) {
       // A read depends on the model file and its external data; one that failed, on its directory
       // too (the external data it missed may appear there).
