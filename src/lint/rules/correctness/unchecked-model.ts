@@ -5,15 +5,17 @@
 import { hasReader } from '../../../model-file/readers.js';
 import { modelFormat } from '../../../triton/model-file.js';
 import { defineModelRule } from '../../rule.js';
-import { isEnsemble, ONNX_MODEL_FILE } from '../../../triton/backend-records.js';
+import { isEnsemble, ONNX_MODEL_FILE, TENSORFLOW } from '../../../triton/backend-records.js';
 
 const FORMATS: Record<string, string> = {
   tensorrt: 'TensorRT engines (model.plan)',
   pytorch: 'TorchScript models (model.pt)',
   python: 'Python models (model.py)',
-  // By platform: the TensorFlow backend's SavedModels are read, its GraphDefs are not.
-  tensorflow_graphdef: 'GraphDefs (model.graphdef)',
 };
+/** By platform: the TensorFlow backend's SavedModels are read, its GraphDefs are not. */
+const PLATFORM_FORMATS: Record<string, string> = Object.fromEntries(
+  TENSORFLOW.platforms.filter((p) => !hasReader(p.format)).map((p) => [p.name, `GraphDefs (${p.defaultModelFile})`]),
+);
 
 export const uncheckedModel = defineModelRule({
   meta: {
@@ -58,7 +60,7 @@ export const uncheckedModel = defineModelRule({
       ctx.report({ path: at, messageId: 'notHere', data: { model, checks, expected: `${model}/${version}/${filled.config.default_model_filename || ONNX_MODEL_FILE}` } });
       return;
     }
-    const what = FORMATS[filled.config.platform ?? ''] ?? FORMATS[backend] ?? `${backend} models${filled.config.default_model_filename ? ` (${filled.config.default_model_filename})` : ''}`;
+    const what = PLATFORM_FORMATS[filled.config.platform ?? ''] ?? FORMATS[backend] ?? `${backend} models${filled.config.default_model_filename ? ` (${filled.config.default_model_filename})` : ''}`;
     ctx.report({ path: at, messageId: ctx.settings.server.autoCompleteConfig ? 'notRead' : 'notReadComplete', data: { model, what, checks, backend } });
   },
 });
