@@ -8,6 +8,7 @@ import { isDynamicDim } from '../onnx/signature.js';
 import type { Dim, ModelSignature, TensorInfo } from '../model-file/signature.js';
 import { backendRecord, modelChecksOf, type ModelChecks } from '../triton/backend-records.js';
 import type { ResolveProblem } from '../triton/changes.js';
+import { otherSignatureNamed } from '../triton/autocomplete-tensorflow.js';
 import { defaultMaxBatchSize } from '../triton/server-options.js';
 import { settledBackend } from './backend.js';
 import type { ModelContext } from './rule.js';
@@ -130,6 +131,8 @@ export interface CheckedConfig {
   checks: ModelChecks;
   /** The backend's auto-complete refuses the config before any check against the model (TensorFlow's FixBatchingSupport). */
   halted?: ResolveProblem;
+  /** The model's signature is not the one the backend loads (TensorFlow's TF_SIGNATURE_DEF names another): nothing to check. */
+  unchecked?: boolean;
 }
 
 /**
@@ -144,6 +147,8 @@ export function checkedConfig(ctx: Pick<ModelContext<unknown>, 'config' | 'model
   const checks = modelChecksOf(settled.config);
   const serverAutoCompletes = ctx.settings.server.autoCompleteConfig;
   const how = backendRecord(settled.backend)?.autoComplete;
+  // TensorFlow with TF_GRAPH_TAG / TF_SIGNATURE_DEF naming another signature than the one read.
+  if (checks.addsMissingInputs && otherSignatureNamed(settled.config)) return { config: ctx.config, sides: { inputs: false, outputs: false, autoComplete: false }, checks, unchecked: true };
   if (!checks.addsMissingInputs || !serverAutoCompletes || !ctx.signature || how?.from !== 'model' || how.skipped(settled.config)) {
     return { config: ctx.config, sides: validatedSides(ctx.config, serverAutoCompletes), checks };
   }

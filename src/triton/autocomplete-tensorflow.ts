@@ -26,11 +26,32 @@ import { DEFAULT_MAX_BATCH_SIZE } from './autocomplete-onnx.js';
 import { tritonDim } from './io-mapping.js';
 import type { Completion, CompletionOptions } from './backends/record.js';
 
-/** tensorflow_backend ModelState::AutoCompleteConfig: nothing is filled in for a GraphDef. */
-export const tensorflowAutoCompleteSkipped = (config: ModelConfig): boolean => config.platform === 'tensorflow_graphdef';
+/**
+ * The meta graph and signature the backend loads, when the config's parameters name others than the
+ * ones tritonc reads ({ serve }, serving_default): tensorflow_backend ModelState::ParseParameters reads
+ * TF_GRAPH_TAG and TF_SIGNATURE_DEF and TRITONTF_ModelCreateFromSavedModel loads what they name.
+ */
+export function otherSignatureNamed(config: ModelConfig): string | undefined {
+  const value = (key: string): string => config.parameters?.[key]?.string_value ?? '';
+  const tag = value('TF_GRAPH_TAG');
+  const signature = value('TF_SIGNATURE_DEF');
+  if (tag !== '' && tag !== 'serve') return `TF_GRAPH_TAG "${tag}"`;
+  if (signature !== '' && signature !== 'serving_default') return `TF_SIGNATURE_DEF "${signature}"`;
+  return undefined;
+}
 
-export const tensorflowSkippedNote = (model: string): string =>
-  `the TensorFlow backend does not auto-complete '${model}': a GraphDef records nothing to fill in ("Nothing to be filled for graphdef"), so the config must be complete as written`;
+/**
+ * tensorflow_backend ModelState::AutoCompleteConfig: nothing is filled in for a GraphDef. tritonc also
+ * leaves a SavedModel alone whose parameters name another signature than the one it reads.
+ */
+export const tensorflowAutoCompleteSkipped = (config: ModelConfig): boolean => config.platform === 'tensorflow_graphdef' || otherSignatureNamed(config) !== undefined;
+
+export function tensorflowSkippedNote(model: string, config?: ModelConfig): string {
+  const other = config && otherSignatureNamed(config);
+  return other && config.platform !== 'tensorflow_graphdef'
+    ? `tritonc reads the serving_default signature of the meta graph tagged serve; the config's ${other} names another, so what the TensorFlow backend fills in for '${model}' from it is not worked out here`
+    : `the TensorFlow backend does not auto-complete '${model}': a GraphDef records nothing to fill in ("Nothing to be filled for graphdef"), so the config must be complete as written`;
+}
 
 const rank = (t: TensorInfo): number => t.shape?.length ?? 0;
 

@@ -115,6 +115,13 @@ const TF_OUTPUTS = 'output [ { name: "OUTPUT0" data_type: TYPE_INT8 dims: [16] }
 testRule('io-name', {
   valid: [
     {
+      name: 'TensorFlow: TF_SIGNATURE_DEF names another signature than the one read: not checked (unchecked-model says so)',
+      files: {
+        'm/config.pbtxt': `parameters { key: "TF_SIGNATURE_DEF" value: { string_value: "predict" } }\ninput [ { name: "x" data_type: TYPE_FP32 dims: [4] } ]\n${TF_OUTPUTS}`,
+        'm/1/model.savedmodel/saved_model.pb': TF_ADDSUB,
+      },
+    },
+    {
       name: 'TensorFlow: an input the config leaves out is added by auto-complete',
       files: { 'm/config.pbtxt': `max_batch_size: 1\ninput [ { name: "INPUT1" data_type: TYPE_INT32 dims: [16] } ]\n${TF_OUTPUTS}`, 'm/1/model.savedmodel/saved_model.pb': TF_ADDSUB },
     },

@@ -3,6 +3,7 @@
 // run also gets those rules with their checks emptied: they are active, and say nothing.
 import { vi } from 'vitest';
 import type { OnnxSpec } from '../lint/harness.js';
+import { savedModelPb } from '../savedmodel/helpers.js';
 import { testRule } from '../support/rule-tester.js';
 
 vi.mock('../../src/lint/engine.js', async (importOriginal) => {
@@ -48,6 +49,15 @@ testRule('unchecked-model', {
         { messageId: 'notRead', token: '"pytorch"', path: ['backend'], data: { model: 'm', what: 'TorchScript models (model.pt)', backend: 'pytorch' } },
         { messageId: 'notRead', token: '"python"', file: 'p/config.pbtxt', data: { model: 'p', what: 'Python models (model.py)', backend: 'python' } },
       ],
+    },
+    {
+      name: 'a SavedModel whose config names another signature (TF_SIGNATURE_DEF) than the one read',
+      files: {
+        's/config.pbtxt': 'platform: "tensorflow_savedmodel"\nparameters { key: "TF_SIGNATURE_DEF" value: { string_value: "predict" } }\n',
+        's/1/model.savedmodel/saved_model.pb': savedModelPb('savedmodel_int32_int8_int8'),
+      },
+      targets: ['s'],
+      errors: [{ messageId: 'otherSignature', path: ['parameters'], data: { model: 's', parameter: 'TF_SIGNATURE_DEF "predict"' } }],
     },
     {
       name: 'a TensorFlow GraphDef: not read (a SavedModel is)',

@@ -55,6 +55,14 @@ describe('TensorFlow auto-complete', () => {
     expect(ok.config.max_batch_size ?? 0).toBe(0);
   });
 
+  it('a SavedModel whose parameters name another graph or signature is left alone (tritonc reads serve / serving_default)', () => {
+    const param = (key: string, value: string): ModelConfig => ({ platform: 'tensorflow_savedmodel', parameters: { [key]: { string_value: value } } });
+    expect(tensorflowAutoCompleteSkipped(param('TF_SIGNATURE_DEF', 'predict'))).toBe(true);
+    expect(tensorflowAutoCompleteSkipped(param('TF_GRAPH_TAG', 'gpu'))).toBe(true);
+    expect(tensorflowAutoCompleteSkipped(param('TF_SIGNATURE_DEF', 'serving_default'))).toBe(false);
+    expect(tensorflowAutoCompleteSkipped(param('TF_GRAPH_TAG', 'serve'))).toBe(false);
+  });
+
   it('a GraphDef is not auto-completed', () => {
     expect(tensorflowAutoCompleteSkipped({ platform: 'tensorflow_graphdef' })).toBe(true);
     expect(tensorflowAutoCompleteSkipped({ platform: 'tensorflow_savedmodel' })).toBe(false);

@@ -87,7 +87,7 @@ export type AutoComplete =
       /** The config settings under which the backend does not complete it. */
       skipped(config: ModelConfig): boolean;
       /** Why it did not, as the backend logs it. */
-      skippedNote(modelName: string): string;
+      skippedNote(modelName: string, config: ModelConfig): string;
       complete(config: ModelConfig, signature: ModelSignature, options: CompletionOptions): Completion;
     }
   /** Fills nothing in: the config is complete as written, or Triton refuses it. */

@@ -44,6 +44,7 @@ export const missingDynamicAxis = defineModelRule({
   check(ctx) {
     const sig = ctx.signature!;
     const checked = checkedConfig(ctx);
+    if (checked.unchecked) return;
     if (checked.checks.batchHintFromDims && ctx.settings.server.autoCompleteConfig && maxBatchSize(ctx.config) > 0 && !sig.batchable) {
       const bad = [...sig.inputs.map((t) => ['input', t] as const), ...sig.outputs.map((t) => ['output', t] as const)].filter(([, t]) => (t.shape?.length ?? 0) > 0 && t.shape![0] !== -1);
       const backend = ctx.model.autofill(ctx.config).config.backend ?? '';

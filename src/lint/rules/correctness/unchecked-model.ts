@@ -5,7 +5,8 @@
 import { hasReader } from '../../../model-file/readers.js';
 import { modelFormat } from '../../../triton/model-file.js';
 import { defineModelRule } from '../../rule.js';
-import { isEnsemble, ONNX_MODEL_FILE, TENSORFLOW } from '../../../triton/backend-records.js';
+import { isEnsemble, modelChecksOf, ONNX_MODEL_FILE, TENSORFLOW } from '../../../triton/backend-records.js';
+import { otherSignatureNamed } from '../../../triton/autocomplete-tensorflow.js';
 
 const FORMATS: Record<string, string> = {
   tensorrt: 'TensorRT engines (model.plan)',
@@ -31,6 +32,8 @@ export const uncheckedModel = defineModelRule({
       notRead: '{{model}}: tritonc does not read {{what}}, so {{checks}} did not run for it; at load the {{backend}} backend fills in what the config leaves out, and checks it against the model',
       notReadComplete:
         '{{model}}: tritonc does not read {{what}}, so {{checks}} did not run for it; the server runs with --disable-auto-complete-config, so the config must be complete as written (io-dims checks what core requires)',
+      otherSignature:
+        "{{model}}: the config's parameter {{parameter}} names another signature than the one tritonc reads (serving_default of the meta graph tagged serve), so {{checks}} did not run for it; the TensorFlow backend checks the config against that signature at load",
       notHere:
         "{{model}}: the model file ({{expected}}) is not in this checkout and tritonc.lock.json does not record it, so {{checks}} did not run (--configs-only); run tritonc lock where the weights are, and commit tritonc.lock.json",
     },
@@ -51,6 +54,11 @@ export const uncheckedModel = defineModelRule({
     const at = config.backend !== undefined ? ['backend'] : config.platform !== undefined ? ['platform'] : [];
     const checks = ctx.modelChecks.join(', ');
     if (hasReader(modelFormat(filled.config))) {
+      const other = ctx.signature && modelChecksOf(filled.config).addsMissingInputs ? otherSignatureNamed(filled.config) : undefined;
+      if (other) {
+        ctx.report({ path: ['parameters'], messageId: 'otherSignature', data: { model, parameter: other, checks } });
+        return;
+      }
       // Read, or missing or unreadable where that is an error (version-dirs, model-unreadable say so).
       if (ctx.signature || !ctx.model.filesElsewhere()) return;
       // An LFS pointer under --configs-only: model-unreadable's note says it.
