@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Fault injection, bounded in time: mutated configs through the text-format parser and formatter,
-// mutated ONNX files through the model reader (both in this process), mutated repositories through
+// mutated ONNX files and SavedModels through the model readers (both in this process), mutated repositories through
 // the CLI as real processes (lint, fmt --check, generate, inspect), the language server fed random
 // edits, requests and malformed frames, and repositories in an S3 endpoint that misbehaves
 // (fixtures/remote/hostile-s3.mjs: no Range, oversized bodies, endless pages, garbage, refusals), each
@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatText, parseConfig, readOpenVinoSync, readSignatureSync } from '../dist/index.js';
+import { formatText, parseConfig, readOpenVinoSync, readSavedModelSync, readSignatureSync } from '../dist/index.js';
 import { startHostileS3 } from '../fixtures/remote/hostile-s3.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -60,6 +60,10 @@ const TORCH_CONFIG = 'backend: "pytorch"\nmax_batch_size: 8\ninput [ { name: "IN
 // OpenVINO IRs: model.xml (text, mutated as text and as bytes) with its .bin beside it.
 const irDir = path.join(root, 'fixtures', 'models', 'openvino');
 const irs = fs.readdirSync(irDir).map((m) => ({ xml: fs.readFileSync(path.join(irDir, m, '1', 'model.xml'), 'utf8'), bin: fs.readFileSync(path.join(irDir, m, '1', 'model.bin')) }));
+const savedModels = fs
+  .readdirSync(path.join(root, 'fixtures', 'models', 'tensorflow'))
+  .filter((m) => m.startsWith('savedmodel_'))
+  .map((m) => fs.readFileSync(path.join(root, 'fixtures', 'models', 'tensorflow', m, '1', 'model.savedmodel', 'saved_model.pb')));
 const TOKENS = ['{', '}', '[', ']', '<', '>', ':', ',', '"', "'", '\\', '\0', '\n', '#', '0x', '-', '1e9999', 'nan', '\uFEFF', '\r\n', '\\U00110000', '\\xff', 'é', '${x}', 'input', 'dims', ' '];
 
 function mutateText(text) {
@@ -95,6 +99,8 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tritonc-fuzz-'));
 const modelFile = path.join(dir, 'fuzz.onnx');
 const irFile = path.join(dir, 'fuzz.xml');
 const irBin = path.join(dir, 'fuzz.bin');
+const savedModelDir = path.join(dir, 'fuzz.savedmodel');
+fs.mkdirSync(savedModelDir);
 const started = Date.now();
 const inProcessUntil = started + SECONDS * 1000 * 0.35;
 const cliUntil = started + SECONDS * 1000 * 0.65;
@@ -129,6 +135,14 @@ while (Date.now() < inProcessUntil) {
   } catch (e) {
     if (e?.name === 'ModelReadError') count('openvino refused');
     else findings.push(`OpenVINO reader threw ${e?.name}: ${e?.message} (seed state ${seed})`);
+  }
+  fs.writeFileSync(path.join(savedModelDir, 'saved_model.pb'), mutateBytes(pick(savedModels)));
+  try {
+    readSavedModelSync(savedModelDir);
+    count('savedmodel read');
+  } catch (e) {
+    if (e?.name === 'ModelReadError') count('savedmodel refused');
+    else findings.push(`SavedModel reader threw ${e?.name}: ${e?.message} (seed state ${seed})`);
   }
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }

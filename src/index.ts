@@ -30,6 +30,7 @@ export { formatText, type FormatResult } from './config/format.js';
 // ONNX models: the signature, read from the header without loading the weights.
 export { readSignature, readSignatureSync, ModelReadError, OnnxReadError, type ModelSignature, type TensorInfo } from './onnx/index.js';
 export { readOpenVinoSync } from './openvino/index.js';
+export { readSavedModelSync } from './savedmodel/index.js';
 
 // What Triton would do: generate a config, the effective config it loads.
 export { generateConfig, type GenerateInput, type GenerateResult } from './generate/generate.js';

@@ -26,8 +26,8 @@ function violations(from: (layer: string) => boolean, to: (layer: string) => boo
 }
 
 /** The model file readers: each reads one format into model-file/'s signature, and knows nothing else of tritonc. */
-const READERS = new Set(['onnx', 'openvino', 'pytorch', 'python-model']);
-const FACTS = new Set(['pbtxt', 'onnx', 'openvino', 'pytorch', 'python-model', 'model-file', 'config', 'triton', 'repo', 'workspace', 'remote', 'generate']);
+const READERS = new Set(['onnx', 'openvino', 'pytorch', 'savedmodel', 'python-model']);
+const FACTS = new Set(['pbtxt', 'onnx', 'openvino', 'pytorch', 'savedmodel', 'python-model', 'model-file', 'config', 'triton', 'repo', 'workspace', 'remote', 'generate']);
 const CONSUMERS = new Set(['lint', 'report', 'verify', 'watch', 'lsp', 'cli', 'client']);
 
 describe('architecture (docs/architecture.md)', () => {

@@ -1,9 +1,9 @@
-// `tritonc inspect MODEL.onnx|MODEL.xml [--format text|json]`: the signature tritonc reads from a model.
-import { resolve } from 'node:path';
+// `tritonc inspect MODEL.onnx|MODEL.xml|MODEL.pt|MODEL.savedmodel [--format text|json]`: the signature tritonc reads from a model.
+import { basename, join, resolve } from 'node:path';
 import { ModelReadError } from '../model-file/errors.js';
 import { readerOf } from '../model-file/readers.js';
+import { readSavedModelSync, SAVED_MODEL_PB } from '../savedmodel/index.js';
 import { formatOfModelFileName } from '../triton/backend-records.js';
-import { basename } from 'node:path';
 import type { ModelSignature, TensorInfo } from '../model-file/signature.js';
 import { defineCommand } from './command.js';
 import { EXIT, UsageError } from './errors.js';
@@ -31,6 +31,16 @@ export async function runInspect(model: string, format: 'text' | 'json', io: Cli
   if (isRemoteUrl(model)) {
     // An object: its header by ranged reads, its external data sized from the listing of its directory.
     sig = await withRemoteSignature(model, io);
+  } else if (isSavedModel(resolve(io.cwd, model))) {
+    // A TensorFlow SavedModel is a directory: its serving signature, read from saved_model.pb.
+    try {
+      sig = { ...readSavedModelSync(resolve(io.cwd, model)), path: model };
+    } catch (e) {
+      if (e instanceof ModelReadError) throw new UsageError(e.message.replace(resolve(io.cwd, model), model));
+      throw e;
+    }
+    io.stdout(format === 'json' ? `${JSON.stringify(signatureJson(sig), null, 2)}\n` : signatureText(sig));
+    return EXIT.ok;
   } else {
     const { file, format } = localModelFile(resolve(io.cwd, model), model);
     try {
@@ -46,6 +56,9 @@ export async function runInspect(model: string, format: 'text' | 'json', io: Cli
   io.stdout(format === 'json' ? `${JSON.stringify(signatureJson(sig), null, 2)}\n` : signatureText(sig));
   return EXIT.ok;
 }
+
+/** A directory holding saved_model.pb: a TensorFlow SavedModel (model.savedmodel). */
+const isSavedModel = (path: string): boolean => pathKind(path) === 'dir' && pathKind(join(path, SAVED_MODEL_PB)) === 'file';
 
 /**
  * The model file to read for `path` and its format: the path itself (model.xml is an OpenVINO IR, any
@@ -121,12 +134,14 @@ export function signatureText(sig: ModelSignature): string {
       t.tritonType ?? '(none)',
       t.shape === null ? '(unknown rank)' : `[${t.shape.map(dimText).join(', ')}]`,
     ]);
-  const rows = [['', 'name', 'onnx type', 'triton type', 'shape'], ...tensorRows('input', sig.inputs), ...tensorRows('output', sig.outputs)];
+  const rows = [['', 'name', sig.format === 'savedmodel' ? 'tf type' : 'onnx type', 'triton type', 'shape'], ...tensorRows('input', sig.inputs), ...tensorRows('output', sig.outputs)];
   const opsets = sig.opsets.map((o) => `${o.domain || 'ai.onnx'} ${o.version}`).join(', ');
   const lines = [
     `${sig.path}`,
     `  ir_version ${sig.irVersion}, producer ${[sig.producer.name, sig.producer.version].filter(Boolean).join(' ') || '(none)'}, opsets ${opsets || '(none)'}`,
-    `  weights: ${sig.initializers.count} initializers, ${formatBytes(sig.initializers.bytes)}${weightNotes(sig.initializers)}`,
+    sig.format === 'savedmodel'
+      ? `  weights: ${sig.initializers.count} files in variables/, ${formatBytes(sig.initializers.bytes)}; signature ${sig.metadata.find((m) => m.key === 'signature_def')?.value ?? '?'} of the meta graph tagged ${sig.metadata.find((m) => m.key === 'tags')?.value ?? '?'}`
+      : `  weights: ${sig.initializers.count} initializers, ${formatBytes(sig.initializers.bytes)}${weightNotes(sig.initializers)}`,
     `  batchable: ${sig.batchable ? 'yes (every input and output has a dynamic first dim)' : 'no (an input or output has a fixed first dim, or no dims)'}`,
     '',
     table(rows).split('\n').map((l) => `  ${l}`).join('\n'),

@@ -39,9 +39,9 @@ export function modelReadReport(error: ModelReadError, backend?: string): Messag
       ? { messageId: 'lfsPointerUnsized', data: { ...data, oid, objectBytes: size } }
       : { messageId: 'lfsPointer', data: { ...data, oid, objectBytes: size, objectSize: formatBytes(size) } };
   }
-  // The finding sits at the byte offset; the reader's reason says what the file is and what Triton loads instead.
-  if (backend) return { messageId: 'notLoadable', data: { ...data, backend } };
   // An OpenVINO IR is read from its model.xml (src/openvino), whose errors always carry an offset.
   if (/\.xml$/i.test(error.file) && error.offset !== null) return { messageId: 'notOpenVinoAt', data: { ...data, byteOffset: error.offset } };
+  // The finding sits at the byte offset; the reader's reason says what the file is and what Triton loads instead.
+  if (backend) return { messageId: 'notLoadable', data: { ...data, backend } };
   return error.offset === null ? { messageId: 'notOnnx', data } : { messageId: 'notOnnxAt', data: { ...data, byteOffset: error.offset } };
 }

@@ -6,6 +6,12 @@ import type { ModelConfig, ModelInput, ModelOutput } from '../config/model-confi
 import { onnxShapeText, shapeText, tritonDim } from '../triton/io-mapping.js';
 import { isDynamicDim } from '../onnx/signature.js';
 import type { Dim, ModelSignature, TensorInfo } from '../model-file/signature.js';
+import { backendRecord, ioChecksOf, type IoChecks } from '../triton/backend-records.js';
+import type { ResolveProblem } from '../triton/changes.js';
+import { otherSignatureNamed } from '../triton/autocomplete-tensorflow.js';
+import { defaultMaxBatchSize } from '../triton/server-options.js';
+import { settledBackend } from './backend.js';
+import type { ModelContext } from './rule.js';
 
 export type Direction = 'input' | 'output';
 
@@ -118,4 +124,41 @@ export function firstMismatch(configFull: readonly number[], modelShape: readonl
     if (exact ? c !== m : m !== -1 && c !== m) return i;
   }
   return undefined;
+}
+
+/** What a rule checks the model against: the config, the sides validated, and the backend's way of checking. */
+export interface CheckedConfig {
+  config: ModelConfig;
+  sides: { inputs: boolean; outputs: boolean; autoComplete: boolean };
+  /** Where the backend checks differently from ONNX Runtime (its record's `checks`). */
+  checks: IoChecks;
+  /** The backend's auto-complete refuses the config before any check against the model (TensorFlow's FixBatchingSupport). */
+  halted?: ResolveProblem;
+  /** The model's signature is not the one the backend loads (TensorFlow's TF_SIGNATURE_DEF names another): nothing to check. */
+  unchecked?: boolean;
+}
+
+/**
+ * The config Triton validates against the model, as its backend does it. ONNX Runtime: the config as
+ * written, the sides it lists (validatedSides). A backend whose auto-complete always runs and adds
+ * the model inputs a config leaves out (TensorFlow: record `checks.addsMissingInputs`): the config
+ * after that auto-complete, both sides, with auto-complete on; a refusal by the auto-complete itself
+ * is `halted`, and the rules then leave the model alone (io-shape and missing-dynamic-axis report it).
+ */
+export function checkedConfig(ctx: Pick<ModelContext<unknown>, 'config' | 'model' | 'signature' | 'settings'>): CheckedConfig {
+  const settled = settledBackend(ctx);
+  const checks = ioChecksOf(settled.config);
+  const serverAutoCompletes = ctx.settings.server.autoCompleteConfig;
+  const how = backendRecord(settled.backend)?.autoComplete;
+  // TensorFlow with TF_GRAPH_TAG / TF_SIGNATURE_DEF naming another signature than the one read.
+  if (checks.addsMissingInputs && otherSignatureNamed(settled.config)) return { config: ctx.config, sides: { inputs: false, outputs: false, autoComplete: false }, checks, unchecked: true };
+  if (!checks.addsMissingInputs || !serverAutoCompletes || !ctx.signature || how?.from !== 'model' || how.skipped(settled.config)) {
+    return { config: ctx.config, sides: validatedSides(ctx.config, serverAutoCompletes), checks };
+  }
+  const completion = how.complete({ ...ctx.config, backend: settled.backend, platform: settled.platform }, ctx.signature, {
+    defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, settled.backend),
+  });
+  const sides = { inputs: true, outputs: true, autoComplete: false };
+  if (completion.problems[0]) return { config: ctx.config, sides, checks, halted: completion.problems[0] };
+  return { config: completion.config, sides, checks };
 }

@@ -5,25 +5,30 @@
 import { readSignatureOfBytes, readSignatureSync } from '../onnx/reader.js';
 import { readOpenVinoOfBytes, readOpenVinoSync } from '../openvino/reader.js';
 import { readTorchSignatureOfBytes, readTorchSignatureSync } from '../pytorch/reader.js';
+import { readSavedModelSync } from '../savedmodel/reader.js';
 import { ModelReadError } from './errors.js';
 import type { ModelSignature, SignatureFormat } from './signature.js';
 
 export interface ModelReader {
   /** The signature formats it yields (a signature kept from an earlier run must be one of them). */
   readonly yields: readonly SignatureFormat[];
+  /** The model is a directory (a SavedModel), not a file. */
+  readonly directory?: boolean;
   /** The signature of the file (or directory) at `path`; throws ModelReadError. */
   readSync(path: string): ModelSignature;
   /**
    * The signature of the file whose bytes are `bytes` (a repository held in memory, an editor's
    * buffer); `sizeOf` answers the size of another file beside it (null: none). Throws ModelReadError.
+   * A directory's reader has none.
    */
-  readBytes(path: string, bytes: Uint8Array, sizeOf: (path: string) => number | null): ModelSignature;
+  readBytes?(path: string, bytes: Uint8Array, sizeOf: (path: string) => number | null): ModelSignature;
 }
 
 const READERS: Readonly<Record<string, ModelReader>> = {
   onnx: { yields: ['onnx'], readSync: readSignatureSync, readBytes: (path, bytes) => readSignatureOfBytes(path, bytes) },
   openvino: { yields: ['openvino'], readSync: readOpenVinoSync, readBytes: readOpenVinoOfBytes },
   pytorch: { yields: ['torchscript', 'pt2'], readSync: readTorchSignatureSync, readBytes: (path, bytes) => readTorchSignatureOfBytes(path, bytes) },
+  tensorflow: { yields: ['savedmodel'], readSync: readSavedModelSync, directory: true },
 };
 
 /** The reader of a backend's model file format; undefined where tritonc has none (TensorRT plans). */

@@ -117,6 +117,10 @@ export function platformLoading(format: string): PlatformRecord | undefined {
 /** The name under which a directory at the model file's path holds the model (ONNX Runtime's model.onnx), if the backend reads one. */
 export const directoryModelFile = (config: { backend?: string; platform?: string; default_model_filename?: string }): string | undefined => servingPlatform(config)?.directoryHolds;
 
+/** Whether the model file of `config` is a directory opened as a whole (a TensorFlow SavedModel). */
+export const modelIsDirectory = (config: { backend?: string; platform?: string; default_model_filename?: string }): boolean => servingPlatform(config)?.modelIsDirectory === true;
+
+
 /**
  * Whether the backend of `config` may fill in tensors, data types or dims the config leaves out, in a
  * way tritonc does not work out from a model file: from a model it does not read, a script it does not

@@ -262,7 +262,7 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
     switch (outcome.kind) {
       case 'skipped': {
         const how = outcome.record.autoComplete;
-        if (how?.from === 'model') steps.push(step('autocomplete', 'note', [], how.skippedNote(modelName)));
+        if (how?.from === 'model') steps.push(step('autocomplete', 'note', [], how.skippedNote(modelName, config)));
         break;
       }
       case 'unreadable-model': {

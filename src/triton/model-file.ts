@@ -4,13 +4,14 @@
 // inside the directory named by that version's number: the backends join
 // <repository path>/<std::to_string(version)>/<default_model_filename> (onnxruntime_backend
 // ModelState::LoadModel; tensorrt_backend, pytorch_backend alike). For ONNX a directory of that
-// name holds model.onnx and its external data. Only the file Triton would really open is read,
+// name holds model.onnx and its external data; a TensorFlow SavedModel is the directory itself
+// (tensorflow_backend ModelState::AutoCompleteConfig joins the same path and loads the directory). Only the file Triton would really open is read,
 // so a stale model in an older version directory never decides a result.
 import { join } from 'node:path';
 import type { ModelConfig } from '../config/model-config.js';
 import { selectVersions, type ModelDir } from '../repo/model-dir.js';
 import type { PathKind } from '../util/path-kind.js';
-import { defaultModelFile, directoryModelFile, modelFormatOf, type ModelFormat } from './backend-records.js';
+import { defaultModelFile, directoryModelFile, modelFormatOf, modelIsDirectory, type ModelFormat } from './backend-records.js';
 
 export type { ModelFormat };
 
@@ -40,6 +41,8 @@ export function locateModelFile(layout: ModelDir, autofilled: ModelConfig, kind:
   if (format === 'none' || !latest || !name) return { format, version: latest?.version, path: undefined, expected: undefined };
   const expected = join(layout.path, String(latest.version), name);
   const found = kind(expected);
+  // A SavedModel is a directory: Triton opens it as a whole (its reader reads saved_model.pb inside).
+  if (modelIsDirectory(autofilled)) return { format, version: latest.version, path: found ? expected : undefined, expected };
   // Something that is not a regular file is still what Triton opens: reading it reports why it fails.
   if (found === 'file' || found === 'other') return { format, version: latest.version, path: expected, expected };
   const holds = directoryModelFile(autofilled);

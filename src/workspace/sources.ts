@@ -37,7 +37,8 @@ export const diskFiles: FileSource = { ...diskTree, text: readText, stat: statPa
 
 const NOT_LISTED = Symbol('not listed');
 
-type Overlay = { kind: 'text'; text: string } | { kind: 'model'; signature?: ModelSignature; size?: number };
+/** A stood-in model is a directory where its format's model is one (a SavedModel). */
+type Overlay = { kind: 'text'; text: string } | { kind: 'model'; signature?: ModelSignature; size?: number; dir?: boolean };
 
 export class Sources implements Tree {
   private readonly overlays = new Map<string, Overlay>();
@@ -96,8 +97,8 @@ export class Sources implements Tree {
    * Stands a model file in at `path` (the lock's record of absent weights): it exists, with this
    * size and, for ONNX, this signature. Many at once, with the directories rebuilt once.
    */
-  setModelStandIns(standIns: ReadonlyMap<string, { signature?: ModelSignature; size: number }>): void {
-    for (const [path, s] of standIns) this.overlays.set(path, { kind: 'model', ...(s.signature ? { signature: s.signature } : {}), size: s.size });
+  setModelStandIns(standIns: ReadonlyMap<string, { signature?: ModelSignature; size: number; dir?: boolean }>): void {
+    for (const [path, s] of standIns) this.overlays.set(path, { kind: 'model', ...(s.signature ? { signature: s.signature } : {}), size: s.size, ...(s.dir ? { dir: true } : {}) });
     this.rebuildOverlayDirs();
     this.newRun();
   }
@@ -129,9 +130,9 @@ export class Sources implements Tree {
 
   private rebuildOverlayDirs(): void {
     this.overlayDirs.clear();
-    for (const path of this.overlays.keys()) {
+    for (const [path, overlay] of this.overlays) {
       let child = path;
-      let kind: TreeEntry['kind'] = 'file';
+      let kind: TreeEntry['kind'] = overlay.kind === 'model' && overlay.dir ? 'dir' : 'file';
       for (let dir = dirname(child); dir !== child; child = dir, dir = dirname(dir), kind = 'dir') {
         let names = this.overlayDirs.get(dir);
         if (!names) this.overlayDirs.set(dir, (names = new Map()));
@@ -196,7 +197,8 @@ export class Sources implements Tree {
   kind(path: string): PathKind | undefined {
     this.note(path);
     if (this.overlays.size) {
-      if (this.overlays.has(path)) return 'file';
+      const over = this.overlays.get(path);
+      if (over) return over.kind === 'model' && over.dir ? 'dir' : 'file';
       if (this.overlayDirs.has(path)) return 'dir';
     }
     return this.kinds.get(path, (p) => {
@@ -268,7 +270,10 @@ export class Sources implements Tree {
     // A stand-in of another format is not this file's signature (a config may have changed backend).
     if (over?.kind === 'model') return over.signature && readBy(format, over.signature) ? { signature: over.signature } : {};
     const key = `${format}\0${path}`;
-    const s = this.signaturesThisRun.get(key, () => (this.acrossRuns ? this.signatures.get(key, this.identity(path), () => this.readSignature(path, format)) : this.readSignature(path, format)));
+    // A model that is a directory (a SavedModel) keeps its identity while a file in it is rewritten in
+    // place: it is read again each run (lint --cache still keeps it, checked by each file it read).
+    const acrossRuns = this.acrossRuns && this.kind(path) !== 'dir';
+    const s = this.signaturesThisRun.get(key, () => (acrossRuns ? this.signatures.get(key, this.identity(path), () => this.readSignature(path, format)) : this.readSignature(path, format)));
     if (this.recordings.length) {
       // A read depends on the model file and its external data; one that failed, on its directory
       // too (the external data it missed may appear there).

@@ -20,7 +20,7 @@ import { locateModelFile, type ModelFile } from '../triton/model-file.js';
 import { Memo, Memos } from '../util/memo.js';
 import { Sources, type FileSource, type SignatureResult } from './sources.js';
 import type { ModelSignature } from '../model-file/signature.js';
-import { formatOfSignature } from '../model-file/readers.js';
+import { formatOfSignature, readerOf } from '../model-file/readers.js';
 import { ownFileProblem } from '../util/own-file.js';
 import { LOCK_FILE_NAME, LockError, parseLock, signatureFromLock, type Lock } from './lock.js';
 import { isEnsemble, PYTHON } from '../triton/backend-records.js';
@@ -328,7 +328,7 @@ export class Workspace {
     if (previous) this.sources.clearModelStandIns(previous);
     this.newRun();
     const lock = this.lock(repo).lock;
-    const standIns = new Map<string, { signature?: ModelSignature; size: number }>();
+    const standIns = new Map<string, { signature?: ModelSignature; size: number; dir?: boolean }>();
     for (const [name, model] of Object.entries(lock?.models ?? {})) {
       for (const v of Object.values(model.versions)) {
         const path = join(repo, name, v.file);
@@ -336,7 +336,9 @@ export class Workspace {
         const locked = v.signature ? signatureFromLock(v.signature, path) : undefined;
         const format = locked && formatOfSignature(locked);
         const absent = kind === undefined || (kind === 'file' && format !== undefined && this.sources.signature(path, format).error?.lfsPointer !== undefined);
-        if (absent) standIns.set(path, { ...(locked ? { signature: locked } : {}), size: v.size });
+        // A SavedModel stands in as the directory it is (its reader reads a directory).
+        const dir = format !== undefined && readerOf(format)?.directory === true;
+        if (absent) standIns.set(path, { ...(locked ? { signature: locked } : {}), size: v.size, ...(dir ? { dir } : {}) });
       }
     }
     this.standIns.set(repo, [...standIns.keys()]);

@@ -205,7 +205,7 @@ describe('tritonc generate', () => {
     expect((await cli(['generate', 'classifier', '--instances', '0'], { cwd: dir })).code).toBe(2);
     expect((await cli(['generate', 'classifier', '--kind', 'tpu'], { cwd: dir })).code).toBe(2);
     const empty = tempDir();
-    expect((await cli(['generate', '.'], { cwd: empty })).stderr).toContain('no ONNX model found');
+    expect((await cli(['generate', '.'], { cwd: empty })).stderr).toContain('no model tritonc reads found');
   });
 
   it('follows the version rules: the latest numeric version, ignoring other directories', async () => {

@@ -34,6 +34,21 @@ describe('tritonc inspect', () => {
     expect(none.stderr).toContain('model_repository: a directory with no ONNX model Triton would load');
   });
 
+  it('reads a TensorFlow SavedModel directory: its serving signature, weights from variables/', async () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const at = 'fixtures/models/tensorflow/savedmodel_tf2_scale_float32/1/model.savedmodel';
+    const j = await cli(['inspect', at, '--format', 'json'], { cwd: root });
+    expect(j.code, j.stderr).toBe(0);
+    const sig = JSON.parse(j.stdout);
+    expect(sig.path).toBe(at);
+    expect(sig.inputs).toEqual([{ name: 'x', kind: 'tensor', elemType: 'DT_FLOAT', tritonType: 'TYPE_FP32', shape: [-1, 16] }]);
+    expect(sig.outputs).toEqual([{ name: 'output_0', kind: 'tensor', elemType: 'DT_FLOAT', tritonType: 'TYPE_FP32', shape: [-1, 16] }]);
+    const text = await cli(['inspect', at], { cwd: root });
+    expect(text.stdout).toContain('files in variables/');
+    expect(text.stdout).toContain('signature serving_default of the meta graph tagged serve');
+    expect(text.stdout).toMatch(/input\s+x\s+DT_FLOAT\s+TYPE_FP32\s+\[-1, 16\]/);
+  });
+
   it('shows null for an unset dim, [] for a scalar, null for unknown rank', async () => {
     const sym = JSON.parse((await cli(['inspect', 'symbolic-dims/model.onnx', '--format', 'json'], { cwd: dir })).stdout);
     expect(sym.inputs[2].shape).toEqual([-1, null, 4]);

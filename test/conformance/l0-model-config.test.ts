@@ -43,16 +43,6 @@ const UNKNOWN_BACKEND = 'which backends the server has installed is not known to
 export const EXPECTED_MISSES: Record<string, string> = {
   'autofill_noplatform/custom/unknown_backend.unknown': UNKNOWN_BACKEND,
 
-  'autofill_noplatform/openvino/bad_input_dims': PENDING('OpenVINO IR'),
-  'autofill_noplatform/openvino/bad_output_dims': PENDING('OpenVINO IR'),
-  'autofill_noplatform/openvino/too_few_inputs': PENDING('OpenVINO IR'),
-  'autofill_noplatform/openvino/too_many_inputs': PENDING('OpenVINO IR'),
-  'autofill_noplatform/openvino/unknown_input': PENDING('OpenVINO IR'),
-  'autofill_noplatform/openvino/unknown_output': PENDING('OpenVINO IR'),
-
-  'autofill_noplatform/pytorch/too_few_inputs': PENDING('TorchScript'),
-  'autofill_noplatform/pytorch/too_few_outputs': PENDING('TorchScript'),
-
   'autofill_noplatform/tensorrt/bad_dynamic_shapes_max': TENSORRT,
   'autofill_noplatform/tensorrt/bad_dynamic_shapes_min': TENSORRT,
   'autofill_noplatform/tensorrt/bad_input_dims': TENSORRT,

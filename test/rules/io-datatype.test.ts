@@ -2,6 +2,7 @@ import { encodeModel, model, T, tensorInfo, tensorType, valueInfo } from '../../
 import { CLASSIFIER, CLASSIFIER_CONFIG, type OnnxSpec } from '../lint/harness.js';
 import { testRule } from '../support/rule-tester.js';
 import { irFiles } from '../openvino/fixtures.js';
+import { savedModelPb } from '../savedmodel/helpers.js';
 
 const classifier = (config: string) => ({ 'm/config.pbtxt': config, 'm/1/model.onnx': CLASSIFIER });
 const withModel = (config: string, spec: OnnxSpec | Uint8Array) => ({ 'm/config.pbtxt': config, 'm/1/model.onnx': spec });
@@ -81,6 +82,35 @@ testRule('io-datatype', {
       files: { 'm/config.pbtxt': ovConfig('TYPE_STRING'), ...irFiles('openvino_fixed_batch', 'm') },
       errors: [{ messageId: 'unsupportedDataType', data: { direction: 'input', name: 'Func/PartitionedCall/input/_0:0', configType: 'TYPE_STRING', backend: 'OpenVINO', model: 'm', elemType: 'i32' }, token: 'TYPE_STRING' }],
       output: null,
+    },
+  ],
+});
+
+// TensorFlow SavedModels (real exports): DT_* types through the backend's table; a signature tensor of a
+// type it cannot serve fails the load whether the config lists it or not.
+testRule('io-datatype', {
+  valid: [
+    {
+      name: 'TensorFlow: DT_INT32 is TYPE_INT32, DT_INT8 is TYPE_INT8',
+      files: {
+        'm/config.pbtxt': 'max_batch_size: 1\ninput [ { name: "INPUT0" data_type: TYPE_INT32 dims: [16] } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_INT8 dims: [16] } ]\n',
+        'm/1/model.savedmodel/saved_model.pb': savedModelPb('savedmodel_int32_int8_int8'),
+      },
+    },
+  ],
+  invalid: [
+    {
+      name: 'TensorFlow: a DT_COMPLEX64 signature input, not listed in the config',
+      files: { 'm/config.pbtxt': 'max_batch_size: 4\n', 'm/1/model.savedmodel/saved_model.pb': savedModelPb('savedmodel_complex64') },
+      errors: [{ messageId: 'unservableElementType', path: [], data: { name: 'INPUT0', direction: 'input', elemType: 'DT_COMPLEX64', modelType: null } }],
+    },
+    {
+      name: 'TensorFlow: a DT_INT32 input written as TYPE_FP32 (qa autofill_noplatform/tensorflow_savedmodel/bad_input_type)',
+      files: {
+        'm/config.pbtxt': 'max_batch_size: 1\ninput [ { name: "INPUT0" data_type: TYPE_FP32 dims: [16] } ]\n',
+        'm/1/model.savedmodel/saved_model.pb': savedModelPb('savedmodel_int32_int8_int8'),
+      },
+      errors: [{ messageId: 'dataTypeMismatch', data: { name: 'INPUT0', configType: 'TYPE_FP32', modelType: 'TYPE_INT32', elemType: 'DT_INT32' } }],
     },
   ],
 });

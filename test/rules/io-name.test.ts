@@ -5,6 +5,7 @@ import { CLASSIFIER, CLASSIFIER_CONFIG, type OnnxSpec } from '../lint/harness.js
 import { testRule, type CaseFile } from '../support/rule-tester.js';
 import { irFiles } from '../openvino/fixtures.js';
 import { QA_MODEL, qaConfig } from './qa-model.js';
+import { savedModelPb } from '../savedmodel/helpers.js';
 
 const withModel = (config: string, spec: OnnxSpec = CLASSIFIER) => ({ 'm/config.pbtxt': config, 'm/1/model.onnx': spec });
 const WITH_SCALE: OnnxSpec = { ...CLASSIFIER, initializers: [{ name: 'scale', floats: 1, overridable: true }] };
@@ -233,6 +234,34 @@ testRule('io-name', {
       name: 'OpenVINO: too few inputs (autofill_noplatform/openvino/too_few_inputs)',
       files: ovRepo(ovInput('input1')),
       errors: [{ messageId: 'modelInputMissing', data: { name: OV_IN, expected: 1, provided: 2 } }],
+    },
+  ],
+});
+
+// TensorFlow SavedModels (real exports): the backend's auto-complete adds the model inputs a config
+// leaves out (qa autofill_noplatform_success/tensorflow_savedmodel/too_few_inputs loads), and the
+// names are the signature keys, not the graph's tensor names.
+const TF_ADDSUB = savedModelPb('savedmodel_int32_int8_int8');
+const TF_OUTPUTS = 'output [ { name: "OUTPUT0" data_type: TYPE_INT8 dims: [16] }, { name: "OUTPUT1" data_type: TYPE_INT8 dims: [16] } ]\n';
+testRule('io-name', {
+  valid: [
+    {
+      name: 'TensorFlow: TF_SIGNATURE_DEF names another signature than the one read: not checked (unchecked-model says so)',
+      files: {
+        'm/config.pbtxt': `parameters { key: "TF_SIGNATURE_DEF" value: { string_value: "predict" } }\ninput [ { name: "x" data_type: TYPE_FP32 dims: [4] } ]\n${TF_OUTPUTS}`,
+        'm/1/model.savedmodel/saved_model.pb': TF_ADDSUB,
+      },
+    },
+    {
+      name: 'TensorFlow: an input the config leaves out is added by auto-complete',
+      files: { 'm/config.pbtxt': `max_batch_size: 1\ninput [ { name: "INPUT1" data_type: TYPE_INT32 dims: [16] } ]\n${TF_OUTPUTS}`, 'm/1/model.savedmodel/saved_model.pb': TF_ADDSUB },
+    },
+  ],
+  invalid: [
+    {
+      name: "TensorFlow: the graph's tensor name is not the input's name (the signature key is)",
+      files: { 'm/config.pbtxt': `max_batch_size: 1\ninput [ { name: "TENSOR_INPUT0" data_type: TYPE_INT32 dims: [16] }, { name: "INPUT1" data_type: TYPE_INT32 dims: [16] } ]\n${TF_OUTPUTS}`, 'm/1/model.savedmodel/saved_model.pb': TF_ADDSUB },
+      errors: [{ messageId: 'inputUnknown', path: ['input', 0, 'name'], data: { name: 'TENSOR_INPUT0', allowed: ['INPUT0', 'INPUT1'] } }],
     },
   ],
 });

@@ -3,6 +3,7 @@ import { testRule, type CaseFile } from '../support/rule-tester.js';
 import { irFiles, scalarIr } from '../openvino/fixtures.js';
 import { CLASSIFIER, CLASSIFIER_CONFIG, check, type OnnxSpec } from '../lint/harness.js';
 import { QA_MODEL, qaConfig } from './qa-model.js';
+import { savedModelPb } from '../savedmodel/helpers.js';
 
 const SEQ: OnnxSpec = { inputs: [['ids', 'INT64', ['batch', 'seq']]], outputs: [['logits', 'FLOAT', ['batch', 'seq', 2]]] };
 const seqConfig = (inDims: string, outDims: string, mbs = 4) =>
@@ -167,6 +168,61 @@ testRule('io-shape', {
       name: 'OpenVINO: a scalar model tensor with max_batch_size > 0',
       files: { 'm/config.pbtxt': 'backend: "openvino"\nmax_batch_size: 2\ninput { name: "x" data_type: TYPE_FP32 dims: [1] }\n', ...scalarIr('m') },
       errors: [{ messageId: 'batchNeedsRank', data: { mbs: 2, direction: 'input', name: 'x', backend: 'OpenVINO' } }],
+    },
+  ],
+});
+
+// TensorFlow SavedModels (real exports, fixtures/models/tensorflow): the backend's auto-complete first
+// reads each tensor's dims as a batching hint and refuses a config whose tensors disagree.
+const TF_ADDSUB = savedModelPb('savedmodel_int32_int8_int8');
+const tfRepo = (config: string): Record<string, CaseFile> => ({ 'm/config.pbtxt': config, 'm/1/model.savedmodel/saved_model.pb': TF_ADDSUB });
+const tfIo = (in0: string, in1: string, mbs = 1): string =>
+  `max_batch_size: ${mbs}\ninput [ { name: "INPUT0" data_type: TYPE_INT32 dims: ${in0} }, { name: "INPUT1" data_type: TYPE_INT32 dims: ${in1} } ]\n` +
+  'output [ { name: "OUTPUT0" data_type: TYPE_INT8 dims: [16] }, { name: "OUTPUT1" data_type: TYPE_INT8 dims: [16] } ]\n';
+
+testRule('io-shape', {
+  valid: [
+    { name: 'TensorFlow: dims without the batch dimension on every tensor', files: tfRepo(tfIo('[16]', '[16]')) },
+    { name: 'TensorFlow: a tensor listed without dims is completed from the model', files: tfRepo('input [ { name: "INPUT0" data_type: TYPE_INT32 }, { name: "INPUT1" dims: [ 16 ] } ]\n') },
+    {
+      name: 'TensorFlow: a signature tensor of unknown rank takes the config\'s shape, unchecked',
+      files: {
+        'm/config.pbtxt': 'input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [3, 4] } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [3, 4] } ]\n',
+        'm/1/model.savedmodel/saved_model.pb': savedModelPb('savedmodel_unknown_rank_float32'),
+      },
+    },
+    {
+      name: 'TensorFlow: a scalar signature tensor (no dims) takes the config\'s shape too, where ONNX Runtime would want 1s',
+      files: {
+        'm/config.pbtxt': 'input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [3, 4] } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [3, 4] } ]\n',
+        'm/1/model.savedmodel/saved_model.pb': savedModelPb('savedmodel_scalar_float32'),
+      },
+    },
+    { name: 'TensorFlow: every tensor at the full shape, no batching', files: tfRepo(tfIo('[-1,16]', '[-1,16]', 0).replace(/dims: \[16\]/g, 'dims: [-1,16]')) },
+  ],
+  invalid: [
+    {
+      name: "TensorFlow: one tensor's dims give the full rank, the next leave out the batch dimension (qa autofill_noplatform/tensorflow_savedmodel/bad_input_dims)",
+      files: tfRepo(tfIo('[16,1]', '[16]')),
+      errors: [{
+        messageId: 'batchHintContradictionBatched',
+        severity: 'error',
+        path: ['input', 1, 'dims'],
+        data: {
+          direction: 'input', name: 'INPUT1', dims: [16], dimsText: '[16]', modelShapeText: '[-1,16]',
+          firstDirection: 'input', firstName: 'INPUT0', firstDims: [16, 1], firstDimsText: '[16,1]', firstShapeText: '[-1,16]', backend: 'TensorFlow',
+        },
+      }],
+    },
+    {
+      name: 'TensorFlow: the other way round, the second tensor gives the full rank',
+      files: tfRepo(tfIo('[16]', '[-1,16]')),
+      errors: [{
+        messageId: 'batchHintContradiction',
+        severity: 'error',
+        path: ['input', 1, 'dims'],
+        data: { direction: 'input', name: 'INPUT1', dims: [-1, 16], firstName: 'INPUT0', firstDims: [16], backend: 'TensorFlow' },
+      }],
     },
   ],
 });

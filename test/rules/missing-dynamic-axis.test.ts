@@ -1,5 +1,6 @@
 import { CLASSIFIER, CLASSIFIER_CONFIG, type OnnxSpec } from '../lint/harness.js';
 import { testRule, type CaseFile } from '../support/rule-tester.js';
+import { savedModelPb } from '../savedmodel/helpers.js';
 
 const FIXED: OnnxSpec = { inputs: [['images', 'FLOAT', [1, 3, 32, 32]]], outputs: [['features', 'FLOAT', [1, 3, 32, 32]]] };
 const io = (mbs: number, dims: string) =>
@@ -75,6 +76,32 @@ testRule('missing-dynamic-axis', {
       name: 'symbolic dims shown the way the ONNX file spells them',
       files: repo('max_batch_size: 2\n', { inputs: [['x', 'FLOAT', [1, 'seq']]], outputs: [['y', 'FLOAT', ['batch', 'seq']]] }),
       errors: [{ messageId: 'batchAxisFixed', data: { list: "input 'x' [1,-1] (ONNX [1,seq])" } }],
+    },
+  ],
+});
+
+// TensorFlow SavedModels (real exports): max_batch_size > 0 on a signature without -1 first is
+// refused by the backend's auto-complete (FixBatchingSupport) before any tensor is compared.
+const TF_IMAGES = savedModelPb('savedmodel_nobatch_images_float32');
+const tfRepo = (config: string, pb: Uint8Array): Record<string, CaseFile> => ({ 'm/config.pbtxt': config, 'm/1/model.savedmodel/saved_model.pb': pb });
+
+testRule('missing-dynamic-axis', {
+  valid: [{ name: 'TensorFlow: a batchable signature with max_batch_size > 0', files: tfRepo('max_batch_size: 8\n', savedModelPb('savedmodel_int32_int8_int8')) }],
+  invalid: [
+    {
+      name: 'TensorFlow: max_batch_size > 0 on a signature fixed at batch 1',
+      files: tfRepo('max_batch_size: 4\n', TF_IMAGES),
+      errors: [{
+        messageId: 'batchAxisFixedSignature',
+        severity: 'error',
+        path: ['max_batch_size'],
+        data: {
+          maxBatchSize: 4,
+          list: "input 'input' [1,256,256,256,1], output 'output' [1,256,256,256,14]",
+          backend: 'TensorFlow',
+          tensors: [{ direction: 'input', name: 'input', shape: [1, 256, 256, 256, 1] }, { direction: 'output', name: 'output', shape: [1, 256, 256, 256, 14] }],
+        },
+      }],
     },
   ],
 });

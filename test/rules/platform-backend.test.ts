@@ -21,7 +21,6 @@ testRule(ID, {
     { name: 'nothing set, and the version directory holds model.onnx', files: { 'm/config.pbtxt': 'max_batch_size: 4\n', 'm/1/model.onnx': '' } },
     { name: 'nothing set, and the version directory holds model.onnx as a directory', files: { 'm/config.pbtxt': '', 'm/1/model.onnx/model.onnx': '' } },
     { name: 'nothing set, and the model name says the backend (model.<backend>)', files: { 'model.identity/config.pbtxt': '', 'model.identity/1/x': '' }, targets: ['model.identity'] },
-    { name: 'tensorflow backend with a SavedModel: auto-fill settles the platform', files: { 'm/config.pbtxt': 'backend: "tensorflow"\n', 'm/1/model.savedmodel/saved_model.pb': '' } },
   ],
   invalid: [
     {
@@ -83,6 +82,21 @@ testRule(ID, {
       name: "the 'libtorch' alias with the backend written",
       config: 'platform: "libtorch"\nbackend: "pytorch"\n',
       errors: [{ messageId: 'platformAliasBackendMismatch', token: '"libtorch"', data: { platform: 'libtorch', backend: 'pytorch', platformName: 'pytorch_libtorch', suggestion: 'pytorch_libtorch' } }],
+    },
+    {
+      name: "tensorflow backend with a SavedModel: auto-fill settles the platform, and a note that Triton's newest releases no longer build the backend",
+      files: { 'm/config.pbtxt': 'backend: "tensorflow"\n', 'm/1/model.savedmodel/saved_model.pb': '' },
+      errors: [{
+        messageId: 'backendDropped',
+        severity: 'info',
+        token: '"tensorflow"',
+        data: { backend: 'tensorflow', title: 'TensorFlow', lastRelease: '2.55.0 (25.02)', firstWithout: '2.56.0 (25.03)', stillIn: '2.51.0 (24.10)' },
+      }],
+    },
+    {
+      name: 'a tensorflow_* platform written, the note on the platform',
+      files: { 'm/config.pbtxt': 'platform: "tensorflow_graphdef"\n', 'm/1/model.graphdef': '' },
+      errors: [{ messageId: 'backendDropped', severity: 'info', token: '"tensorflow_graphdef"', data: { backend: 'tensorflow', firstWithout: '2.56.0 (25.03)' } }],
     },
     {
       name: 'tensorflow backend whose platform cannot be inferred, with a version directory: error',

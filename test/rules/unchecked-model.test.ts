@@ -6,6 +6,7 @@ import type { OnnxSpec } from '../lint/harness.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildZip } from '../pytorch/zip-builder.js';
+import { savedModelPb } from '../savedmodel/helpers.js';
 import { testRule } from '../support/rule-tester.js';
 import { ROOT } from '../support/snapshot.js';
 
@@ -80,6 +81,21 @@ testRule('unchecked-model', {
       files: { 'p/config.pbtxt': 'backend: "python"\n', 'p/1/model.py': 'class TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n        c.set_max_batch_size(8)\n        for spec in load_specs():\n            c.add_input(spec)\n        return c\n' },
       targets: ['p'],
       errors: [{ messageId: 'scriptNotFollowed', token: '"python"', path: ['backend'], data: { model: 'p', line: 5, source: '`for spec in load_specs():`' } }],
+    },
+    {
+      name: 'a SavedModel whose config names another signature (TF_SIGNATURE_DEF) than the one read',
+      files: {
+        's/config.pbtxt': 'platform: "tensorflow_savedmodel"\nparameters { key: "TF_SIGNATURE_DEF" value: { string_value: "predict" } }\n',
+        's/1/model.savedmodel/saved_model.pb': savedModelPb('savedmodel_int32_int8_int8'),
+      },
+      targets: ['s'],
+      errors: [{ messageId: 'otherSignature', path: ['parameters'], data: { model: 's', parameter: 'TF_SIGNATURE_DEF "predict"' } }],
+    },
+    {
+      name: 'a TensorFlow GraphDef: not read (a SavedModel is)',
+      files: { 'g/config.pbtxt': 'platform: "tensorflow_graphdef"\nmax_batch_size: 8\n', 'g/1/model.graphdef': 'graph' },
+      targets: ['g'],
+      errors: [{ messageId: 'notRead', token: '"tensorflow_graphdef"', data: { model: 'g', what: 'GraphDefs (model.graphdef)', backend: 'tensorflow' } }],
     },
     {
       name: 'another backend, with its model file named',

@@ -1,9 +1,10 @@
 // A repository held in memory, as the workspace reads one (src/workspace/sources.ts FileSource): the
-// tree of the paths given, their texts, their sizes and the signatures of the ONNX models among them
-// (read by the real reader from their bytes). Rule tests lint it without touching the disk.
+// tree of the paths given, their texts, their sizes and the signatures of the models among them
+// (read by the real readers from their bytes: ONNX files, SavedModel directories). Rule tests lint it without touching the disk.
 import { dirname, join } from 'node:path';
 import { ModelReadError } from '../../src/model-file/errors.js';
 import { readerOf } from '../../src/model-file/readers.js';
+import { readSavedModelOfBytes } from '../../src/savedmodel/index.js';
 import type { FileSource, SignatureResult } from '../../src/workspace/sources.js';
 import type { TreeEntry } from '../../src/repo/tree.js';
 import type { PathKind } from '../../src/util/path-kind.js';
@@ -57,14 +58,15 @@ export function memoryFiles(root: string, tree: MemoryTree): FileSource {
       let read = signatures.get(key);
       if (read) return read;
       const content = files.get(path);
-      if (content === undefined) read = { error: new ModelReadError('io', path, null, dirs.has(path) ? format === 'onnx' ? 'is a directory, not an ONNX model file' : 'is a directory, not a model file' : 'no such file') };
+      if (reader.directory) read = savedModel(path);
+      else if (content === undefined) read = { error: new ModelReadError('io', path, null, dirs.has(path) ? format === 'onnx' ? 'is a directory, not an ONNX model file' : 'is a directory, not a model file' : 'no such file') };
       else {
         const sizeOf = (p: string): number | null => {
           const c = files.get(p);
           return c === undefined ? null : typeof c === 'string' ? Buffer.byteLength(c) : c.length;
         };
         try {
-          read = { signature: reader.readBytes(path, typeof content === 'string' ? Buffer.from(content) : content, sizeOf) };
+          read = { signature: reader.readBytes!(path, typeof content === 'string' ? Buffer.from(content) : content, sizeOf) };
         } catch (e) {
           read = { error: e instanceof ModelReadError ? e : new ModelReadError('format', path, null, (e as Error).message) };
         }
@@ -73,4 +75,20 @@ export function memoryFiles(root: string, tree: MemoryTree): FileSource {
       return read;
     },
   };
+
+  /** A SavedModel directory: its saved_model.pb read from bytes, its variables/ sized. */
+  function savedModel(dir: string): SignatureResult {
+    const pb = files.get(join(dir, 'saved_model.pb'));
+    if (pb === undefined) return { error: new ModelReadError('io', dir, null, dirs.has(dir) ? 'has no saved_model.pb: not a TensorFlow SavedModel directory' : 'no such file or directory') };
+    const variables: Record<string, number> = {};
+    for (const [name, entry] of dirs.get(join(dir, 'variables')) ?? []) {
+      const f = files.get(join(dir, 'variables', name));
+      if (entry.kind === 'file' && f !== undefined) variables[name] = typeof f === 'string' ? Buffer.byteLength(f) : f.length;
+    }
+    try {
+      return { signature: readSavedModelOfBytes(dir, typeof pb === 'string' ? Buffer.from(pb) : pb, variables) };
+    } catch (e) {
+      return { error: e instanceof ModelReadError ? e : new ModelReadError('format', dir, null, (e as Error).message) };
+    }
+  }
 }

@@ -28,6 +28,12 @@ export interface PlatformRecord {
   readonly io?: IoChecks;
   /** The kinds of file its backend loads, where its format's reader yields more than one (PyTorch: TorchScript or an AOTInductor package). */
   readonly loads?: readonly SignatureFormat[];
+  /**
+   * The model is a directory, opened as a whole (a TensorFlow SavedModel: tensorflow_backend
+   * ModelState::AutoCompleteConfig and TRITONTF_ModelCreateFromSavedModel load the path
+   * <version>/model.savedmodel; core's AutoCompleteBackendFields looks for a directory of that name).
+   */
+  readonly modelIsDirectory?: boolean;
 }
 
 /** The kind of a backend's model file; 'none' for models without one (Python's model.py is code). */
@@ -71,7 +77,7 @@ export type AutoComplete =
       /** The config settings under which the backend does not complete it. */
       skipped(config: ModelConfig): boolean;
       /** Why it did not, as the backend logs it. */
-      skippedNote(modelName: string): string;
+      skippedNote(modelName: string, config: ModelConfig): string;
       complete(config: ModelConfig, signature: ModelSignature, options: CompletionOptions): Completion;
     }
   /** Fills nothing in: the config is complete as written, or Triton refuses it. */
@@ -131,6 +137,25 @@ export interface IoChecks {
   readonly batchDimMustBeDynamic?: boolean;
   /** The config must list at least one input and one output, as nothing fills them in (default false). */
   readonly requiresInputsAndOutputs?: boolean;
+  /**
+   * Auto-complete always runs (there is no "inputs and outputs already specified" skip) and adds every
+   * model input the config leaves out, keeping config inputs the model lacks for the load to refuse;
+   * outputs are filled only when the config lists none (tensorflow_backend src/tensorflow.cc
+   * AutoCompleteHelper::FixConfigInputs / FixConfigOutputs).
+   */
+  readonly addsMissingInputs?: boolean;
+  /**
+   * A model tensor of rank 0 (no dims in the signature, unknown rank included) takes the config's shape
+   * unchecked (tensorflow_backend ValidateInputs/ValidateOutputs: "the savedmodel doesn't specify a
+   * shape ... so use the shape from the model configuration").
+   */
+  readonly rankZeroTakesConfigShape?: boolean;
+  /**
+   * Auto-complete reads a batching hint from each config tensor's dims against the model's rank and
+   * refuses a config whose tensors disagree (tensorflow_backend AutoCompleteHelper::FixBatchingSupport:
+   * "model tensor configurations are contradicting each other in terms of whether batching is supported").
+   */
+  readonly batchHintFromDims?: boolean;
 }
 
 export interface BackendRecord {
@@ -157,4 +182,6 @@ export interface BackendRecord {
   readonly preferredInstanceGroups?: readonly { kind: 'KIND_CPU' | 'KIND_GPU' | 'KIND_AUTO'; count: number; gpus?: readonly number[] }[];
   /** Where its behaviour is read from, for the docs and for whoever updates the record. */
   readonly source: string;
+  /** Triton's releases stopped building it (server build.py): the last release with it and the first without. */
+  readonly dropped?: { readonly lastRelease: string; readonly firstWithout: string; readonly source: string };
 }

@@ -3,8 +3,7 @@
 // axis too deep, and Triton refuses the config when it compares it with the model.
 import { defineModelRule } from '../../rule.js';
 import {
-  comparedShape, configTensors, dimsText, includesBatchAxis, maxBatchSize, modelShapeText, modelTensor, requestShape,
-  validatedSides,
+  checkedConfig, comparedShape, configTensors, dimsText, includesBatchAxis, maxBatchSize, modelShapeText, modelTensor, requestShape,
 } from '../../tensors.js';
 
 export const batchDimInDims = defineModelRule({
@@ -26,12 +25,12 @@ export const batchDimInDims = defineModelRule({
   },
   check(ctx) {
     const sig = ctx.signature!;
-    const mbs = maxBatchSize(ctx.config);
-    if (mbs <= 0) return;
-    const sides = validatedSides(ctx.config, ctx.settings.server.autoCompleteConfig);
+    const { config, sides, halted } = checkedConfig(ctx);
+    const mbs = maxBatchSize(config);
+    if (mbs <= 0 || halted) return;
     for (const direction of ['input', 'output'] as const) {
       if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;
-      for (const t of configTensors(ctx.config, direction)) {
+      for (const t of configTensors(config, direction)) {
         const model = modelTensor(sig, direction, t.name);
         const shape = comparedShape(t);
         if (!model || !includesBatchAxis(shape.dims, model, mbs)) continue;

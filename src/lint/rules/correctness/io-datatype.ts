@@ -3,7 +3,7 @@
 // is not a tensor at all (sequence, map, ...), which the ONNX Runtime backend cannot serve.
 import { ioChecks, modelName } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
-import { configTensors, modelTensor, validatedSides } from '../../tensors.js';
+import { checkedConfig, configTensors, modelTensor } from '../../tensors.js';
 
 const ONNX_KIND: Record<string, string> = {
   sequence: 'ONNX_TYPE_SEQUENCE', map: 'ONNX_TYPE_MAP', optional: 'ONNX_TYPE_OPTIONAL',
@@ -22,6 +22,8 @@ export const ioDatatype = defineModelRule({
       "unable to load model '<model>', configuration expects datatype <TYPE_X> for output '<name>', model provides TYPE_<Y>",
       "Unsupported ONNX Type '<ONNX_TYPE_SEQUENCE|...>' for I/O '<name>', expected 'ONNX_TYPE_TENSOR'.",
       "unsupported datatype <TYPE_X> for input '<name>' for model '<model>'",
+      "unable to process input '<name>' for '<model>', unsupported datatype '<DT_X>'",
+      "unable to process output '<name>' for '<model>', unsupported datatype '<DT_X>'",
     ],
     messages: {
       dataTypeMismatch: "data_type {{configType}} does not match the model: {{direction}} '{{name}}' is {{elemType}} ({{modelType}}) in the model; set data_type: {{modelType}}",
@@ -34,7 +36,13 @@ export const ioDatatype = defineModelRule({
   },
   check(ctx) {
     const sig = ctx.signature!;
-    const sides = validatedSides(ctx.config, ctx.settings.server.autoCompleteConfig);
+    const { config, sides, checks: tfChecks, halted } = checkedConfig(ctx);
+    if (halted) {
+      // TensorFlow refuses a signature tensor of a type it cannot serve before anything else
+      // (TRITONTF_ModelCreateFromSavedModel: "unable to process input '<key>' for '<model>', unsupported datatype '<DT_X>'").
+      if (tfChecks.addsMissingInputs) reportUnservable(ctx);
+      return;
+    }
     const checks = ioChecks(ctx);
     if (!checks.dataTypes) {
       // The backend never compares data types at load (PyTorch: TorchScript records none), or converts
@@ -44,7 +52,7 @@ export const ioDatatype = defineModelRule({
       if (!served) return;
       for (const direction of ['input', 'output'] as const) {
         if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;
-        for (const t of configTensors(ctx.config, direction)) {
+        for (const t of configTensors(config, direction)) {
           const written = t.entry.data_type;
           if (written === undefined || written === 'TYPE_INVALID' || typeof written === 'number' || served.includes(written)) continue;
           const model = modelTensor(sig, direction, t.name);
@@ -60,7 +68,7 @@ export const ioDatatype = defineModelRule({
     }
     for (const direction of ['input', 'output'] as const) {
       if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;
-      for (const t of configTensors(ctx.config, direction)) {
+      for (const t of configTensors(config, direction)) {
         const model = modelTensor(sig, direction, t.name);
         // The file records no element type (a TorchScript argument): nothing to compare.
         if (!model || model.typed === false) continue;
@@ -91,3 +99,19 @@ export const ioDatatype = defineModelRule({
     }
   },
 });
+
+/** The first signature tensor whose type the TensorFlow backend cannot serve, on its config entry when listed. */
+function reportUnservable(ctx: Parameters<typeof ioDatatype.check>[0]): void {
+  const sig = ctx.signature!;
+  for (const direction of ['input', 'output'] as const) {
+    const bad = (direction === 'input' ? sig.inputs : sig.outputs).find((t) => t.tritonType === null);
+    if (!bad) continue;
+    const listed = configTensors(ctx.config, direction).find((t) => t.name === bad.name);
+    ctx.report({
+      path: listed ? [...listed.path, 'name'] : [],
+      messageId: 'unservableElementType',
+      data: { name: bad.name, direction, configType: listed?.entry.data_type ?? null, modelType: null, elemType: bad.elemType ?? 'UNDEFINED' },
+    });
+    return;
+  }
+}

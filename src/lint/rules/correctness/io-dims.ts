@@ -9,7 +9,7 @@ import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
 import { typeName } from '../../../triton/data-types.js';
 import { maxBatchSize } from '../../tensors.js';
-import { backendMayFillTensors, isEnsemble, isTensorrtPlatform } from '../../../triton/backend-records.js';
+import { backendMayFillTensors, isEnsemble, isTensorrtPlatform, ioChecksOf } from '../../../triton/backend-records.js';
 
 const INT64_MAX = 9223372036854775807n;
 
@@ -17,13 +17,14 @@ const INT64_MAX = 9223372036854775807n;
  * Whether the backend's auto-complete may fill in a tensor the config lists only partly. The ONNX
  * Runtime and PyTorch backends keep a listed side as written (AutoCompleteConfig), ensembles have no backend, and
  * a model whose backend Triton cannot determine gets no auto-complete at all: those configs must be
- * complete as written. TensorRT, Python, DALI and other backends complete listed tensors.
+ * complete as written. TensorRT, TensorFlow, Python, DALI and other backends complete listed tensors.
  */
 export function backendCompletesTensors(settled: SettledBackend): boolean {
   // A backend chosen at deploy from model files not here may complete them (TensorRT, Python do).
   if (settled.unknown) return true;
   if (isEnsemble(settled) || !settled.backend) return false;
-  return backendMayFillTensors(settled);
+  // TensorFlow completes each listed tensor the model has (AutoCompleteHelper::FillMissingValues).
+  return backendMayFillTensors(settled) || ioChecksOf(settled.config).addsMissingInputs === true;
 }
 
 /** Whether max_batch_size 0 may still be raised by the backend's auto-complete (ORT's AutoCompleteMaxBatch). */

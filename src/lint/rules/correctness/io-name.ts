@@ -10,7 +10,7 @@ import { didYouMean } from '../../../pbtxt/suggest.js';
 import { ioChecks } from '../../backend.js';
 import { checkLibtorchIo, LIBTORCH_IO_MESSAGES } from '../../libtorch-io.js';
 import { defineModelRule, type ModelContext, type Report } from '../../rule.js';
-import { configTensors, dimsText, maxBatchSize, tritonShape, validatedSides } from '../../tensors.js';
+import { checkedConfig, configTensors, dimsText, maxBatchSize, tritonShape } from '../../tensors.js';
 
 const messages = {
   inputUnknown: `input '{{name}}' is not an input of the model (it has {{modelInputs}}); rename it to one of the model's inputs or remove it`,
@@ -59,16 +59,17 @@ export const ioName = defineModelRule({
       if (ctx.signature!.format === 'torchscript') checkLibtorchIo(torch, ctx.signature!);
       return;
     }
-    const sides = validatedSides(ctx.config, ctx.settings.server.autoCompleteConfig);
+    // TensorFlow: the config after its auto-complete, which adds the model inputs the config leaves out.
+    const { config, sides, halted } = checkedConfig(ctx);
+    if (halted) return;
     if (sides.inputs && ioChecks(ctx).inputCount === 'listed') checkListedInputs(ctx);
-    else if (sides.inputs) checkInputs(ctx);
-    if (sides.outputs) checkOutputs(ctx);
+    else if (sides.inputs) checkInputs(ctx, config);
+    if (sides.outputs) checkOutputs(ctx, config);
   },
 });
 
-function checkInputs(ctx: Ctx): void {
+function checkInputs(ctx: Ctx, config: ModelConfig): void {
   const sig = ctx.signature!;
-  const config = ctx.config;
   const required = new Set(sig.inputs.map((t) => t.name));
   const initializers = new Set(sig.overridableInitializers.map((t) => t.name));
   const allowed = [...required, ...initializers].sort();
@@ -166,10 +167,10 @@ function checkListedInputs(ctx: Ctx): void {
   }
 }
 
-function checkOutputs(ctx: Ctx): void {
+function checkOutputs(ctx: Ctx, config: ModelConfig): void {
   const sig = ctx.signature!;
   const names = sig.outputs.map((t) => t.name);
-  for (const t of configTensors(ctx.config, 'output')) {
+  for (const t of configTensors(config, 'output')) {
     if (!t.name || names.includes(t.name)) continue;
     const hint = didYouMean(t.name, names);
     const path = [...t.path, 'name'];

@@ -4,22 +4,29 @@
 // pin a dynamic model dim, an output must match exactly; a scalar model tensor takes dims of 1s; ragged
 // inputs need model shape [-1]; optional inputs need max_batch_size 0. Two cases have their own, more
 // specific rules and are left to them while they are on: a fixed model batch dim (missing-dynamic-axis)
-// and dims that repeat the batch axis (batch-dim-in-dims).
+// and dims that repeat the batch axis (batch-dim-in-dims). TensorFlow (its record's `checks`) compares
+// the config after its auto-complete, leaves a rank-0 signature tensor to the config's shape, and first
+// refuses dims that hint at batching and at no batching together (AutoCompleteHelper::FixBatchingSupport).
 import type { TensorInfo } from '../../../model-file/signature.js';
 import { isDynamicDim } from '../../../onnx/signature.js';
 import { dimBounds, doesMatch } from '../../../openvino/names.js';
 import { ioChecks, modelName, type SettledIoChecks } from '../../backend.js';
 import { autoCompleteOpenVino } from '../../../triton/autocomplete-openvino.js';
 import { defaultMaxBatchSize } from '../../../triton/server-options.js';
+import { batchingHint } from '../../../triton/autocomplete-tensorflow.js';
+import { backendRecord } from '../../../triton/backend-records.js';
+import { settledBackend } from '../../backend.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import {
-  batchOutputTargets, comparedShape, configTensors, dimsText, firstMismatch, hasFixedFirstDim, includesBatchAxis, maxBatchSize,
-  modelShapeText, modelTensor, requestShape, requestShapeText, tritonShape, validatedSides, type ConfigTensor,
+  batchOutputTargets, checkedConfig, comparedShape, configTensors, dimsText, firstMismatch, hasFixedFirstDim, includesBatchAxis, maxBatchSize,
+  modelShapeText, modelTensor, requestShape, requestShapeText, tritonShape, type ConfigTensor,
 } from '../../tensors.js';
 
 const SCALAR = `{{direction}} '{{name}}' is a scalar in the model, so Triton accepts only 1s in {{field}}, but {{field}} is {{dimsText}}`;
 const RANK = '{{field}} {{dimsText}} give a shape of rank {{length}} where the model has rank {{modelLength}}';
 const SHAPES = `the request shape is {{requestShapeText}}, the model's {{direction}} '{{name}}' is {{modelShapeText}}`;
+
+const CONTRADICTING = `Triton's {{backend}} backend cannot tell whether the model batches, and refuses it; write every tensor's dims without the batch dimension (with max_batch_size > 0), or every tensor's full shape (max_batch_size: 0)`;
 
 const messages = {
   optionalAndRagged: `input '{{name}}' is both optional and allow_ragged_batch, which Triton does not support; drop one of them`,
@@ -31,6 +38,8 @@ const messages = {
   rankMismatch: `${RANK}: ${SHAPES}; set {{field}}: {{expectedText}}`,
   rankMismatchScalarItems: `${RANK}: ${SHAPES}; set dims: [1] and reshape { shape: [ ] }`,
   dimMismatch: `{{field}}[{{index}}] is {{value}} where the model has {{modelDim}}: ${SHAPES}; set {{field}}: {{expectedText}}`,
+  batchHintContradiction: `{{direction}} '{{name}}' has dims {{dimsText}}, not the model's {{modelShapeText}} less its batch dimension, but {{firstDirection}} '{{firstName}}' has dims {{firstDimsText}}, the model's {{firstShapeText}} less its batch dimension: ${CONTRADICTING}`,
+  batchHintContradictionBatched: `{{direction}} '{{name}}' has dims {{dimsText}}, the model's {{modelShapeText}} less its batch dimension, but {{firstDirection}} '{{firstName}}' has dims {{firstDimsText}}, not the model's {{firstShapeText}} less its batch dimension: ${CONTRADICTING}`,
   outputDimNotDynamic: `{{field}}[{{index}}] is {{value}} where the model's output is dynamic (-1), and Triton requires output dims identical to the model's: ${SHAPES}; set {{field}}: {{expectedText}}`,
   batchNeedsRank: `with max_batch_size: {{mbs}} Triton's {{backend}} backend needs the model's {{direction}} '{{name}}' to have at least one dimension (the batch), but it is a scalar; set max_batch_size: 0`,
   dimOutsideRange: `{{field}}[{{index}}] is {{value}} where the model's dimension is the range {{modelDim}}, and Triton's {{backend}} backend takes only sizes strictly between its bounds: ${SHAPES}; set {{field}}: {{expectedText}}`,
@@ -56,16 +65,21 @@ export const ioShape = defineModelRule({
       "unable to load model '<model>', configuration expects model provides input with shape [-1]  for ragged input '<name>', model provides <shape>",
       "unable to load model '<model>', configuration expects model provides input with shape [-1] for ragged input '<name>', which is not supported for optional input",
       "model '<model>', tensor '<name>': for the model to support batching the shape should have at least 1 dimension",
+      "unable to autofill for '<model>', model tensor configurations are contradicting each other in terms of whether batching is supported",
     ],
     messages,
   },
   check(ctx) {
     const sig = ctx.signature!;
+    const { config, sides, checks: tf, halted } = checkedConfig(ctx);
+    if (halted) {
+      if (tf.batchHintFromDims) reportContradiction(ctx);
+      return;
+    }
     const checks = ioChecks(ctx);
     // A backend that never compares shapes at load (PyTorch); a shapeless tensor is skipped below too.
     if (checks.shapes === 'none') return;
-    const sides = validatedSides(ctx.config, ctx.settings.server.autoCompleteConfig);
-    const skipOutputs = batchOutputTargets(ctx.config);
+    const skipOutputs = batchOutputTargets(config);
     if (checks.shapes === 'openvino' && sides.autoComplete) checkOpenVinoAutoComplete(ctx, checks);
     // The OpenVINO backend always auto-completes (no skip rule), so the max_batch_size it validates
     // with is the one its AutoCompleteBatching leaves: a 0 becomes default-max-batch-size when every
@@ -73,19 +87,39 @@ export const ioShape = defineModelRule({
     const ovMbs = checks.shapes === 'openvino' ? openVinoMaxBatchSize(ctx) : undefined;
     for (const direction of ['input', 'output'] as const) {
       if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;
-      for (const t of configTensors(ctx.config, direction)) {
+      for (const t of configTensors(config, direction)) {
         if (direction === 'output' && skipOutputs.has(t.name)) continue;
         const model = modelTensor(sig, direction, t.name);
         if (!model || model.kind !== 'tensor' || model.shape === null) continue;
-        if (checks.shapes === 'openvino') checkOpenVinoTensor(ctx, t, model, checks, ovMbs!);
-        else checkTensor(ctx, t, model);
+        if (checks.shapes === 'openvino') {
+          checkOpenVinoTensor(ctx, t, model, checks, ovMbs!);
+          continue;
+        }
+        // TensorFlow: a signature tensor without dims takes the config's shape, unchecked.
+        if (tf.rankZeroTakesConfigShape && model.shape.length === 0) continue;
+        checkTensor(ctx, t, model, maxBatchSize(config));
       }
     }
   },
 });
 
-function checkTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo): void {
-  const mbs = maxBatchSize(ctx.config);
+/** TensorFlow's FixBatchingSupport: one tensor's dims leave out the batch dimension, another's do not. */
+function reportContradiction(ctx: Ctx): void {
+  const { contradiction: c, first } = batchingHint(ctx.config, ctx.signature!);
+  if (!c || !first) return;
+  const backend = settledBackend(ctx).backend;
+  ctx.report({
+    path: [c.direction, c.index, ctx.config[c.direction]![c.index]!.reshape ? 'reshape' : 'dims'],
+    messageId: c.batch ? 'batchHintContradictionBatched' : 'batchHintContradiction',
+    data: {
+      direction: c.direction, name: c.name, dims: c.dims, dimsText: dimsText(c.dims), modelShapeText: dimsText(c.shape),
+      firstDirection: first.direction, firstName: first.name, firstDims: first.dims, firstDimsText: dimsText(first.dims), firstShapeText: dimsText(first.shape),
+      backend: backendRecord(backend)?.title ?? backend,
+    },
+  });
+}
+
+function checkTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo, mbs: number): void {
   const shape = comparedShape(t);
   const modelShape = tritonShape(model.shape!);
   const isInput = t.direction === 'input';

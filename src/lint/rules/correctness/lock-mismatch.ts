@@ -1,10 +1,10 @@
 // tritonc.lock.json against the model files it records: where the weights are present, the version
 // Triton loads must still be what the lock says (file, size, weight bytes, ONNX signature), or a
 // --configs-only run elsewhere checks the configs against a model that is no longer deployed.
-import { dirname, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { locateModelFile } from '../../../triton/model-file.js';
 import { lockDifference, lockedSignature, type LockedVersion } from '../../../workspace/lock.js';
-import { defineModelRule } from '../../rule.js';
+import { defineModelRule, type RuleFiles } from '../../rule.js';
 import { isEnsemble } from '../../../triton/backend-records.js';
 
 export const lockMismatch = defineModelRule({
@@ -39,7 +39,7 @@ export const lockMismatch = defineModelRule({
       ctx.report({ path: ['name'], messageId: 'notLocked', data });
       return;
     }
-    const size = ctx.files.size(file.path) ?? 0;
+    const size = sizeOf(ctx.files, file.path);
     // Set where tritonc reads this format (what lock wrote a signature for).
     const sig = ctx.signature;
     const actual: LockedVersion = {
@@ -55,3 +55,11 @@ export const lockMismatch = defineModelRule({
     else ctx.report({ path: ['name'], messageId: difference.kind === 'io' ? 'staleIo' : 'staleWeights', data: { ...data, ...difference } });
   },
 });
+
+/** A file's size, or a directory's total (a SavedModel's model.savedmodel/), as tritonc lock writes it (lock-build.ts sizeOf). */
+function sizeOf(files: RuleFiles, path: string): number {
+  // A file, or a model stood in from the lock (a directory one too) has a size of its own.
+  const own = files.size(path);
+  if (own !== undefined || files.kind(path) !== 'dir') return own ?? 0;
+  return files.names(path).reduce((n, name) => n + sizeOf(files, join(path, name)), 0);
+}

@@ -1,15 +1,18 @@
 // max_batch_size > 0 promises Triton a batch axis first on every tensor; an ONNX model exported
 // without dynamic_axes has a fixed first dim (usually 1) there and cannot take a batch. The reverse
-// case, a model fixed at batch 1 served with max_batch_size 0, loads but never batches.
+// case, a model fixed at batch 1 served with max_batch_size 0, loads but never batches. TensorFlow's
+// auto-complete refuses it first, over every signature tensor of rank > 0 (tensorflow_backend
+// AutoCompleteHelper::FixBatchingSupport, ModelSupportsBatch).
 import type { ModelConfig } from '../../../config/model-config.js';
 import type { ModelSignature, TensorInfo } from '../../../model-file/signature.js';
 import { ioChecks } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 import {
-  batchOutputTargets, configTensors, dimsText, hasFixedFirstDim, maxBatchSize, modelShapeText, modelTensor, tritonShape,
+  batchOutputTargets, checkedConfig, configTensors, dimsText, hasFixedFirstDim, maxBatchSize, modelShapeText, modelTensor, tritonShape,
   validatedSides, type Direction,
 } from '../../tensors.js';
 import { firstWritten } from '../../value-path.js';
+import { backendRecord } from '../../../triton/backend-records.js';
 
 interface Bad {
   direction: Direction;
@@ -28,12 +31,15 @@ export const missingDynamicAxis = defineModelRule({
         'max_batch_size: {{maxBatchSize}} needs a dynamic first (batch) dimension on every model input and output, but the model has {{list}}. Re-export the model with a dynamic batch axis (torch.onnx.export(..., dynamic_axes={{dynamicAxes}})), or set max_batch_size: 0 and give the full shape in dims ({{fullDims}})',
       batchAxisFixedNoShape:
         'max_batch_size: {{maxBatchSize}} needs a dynamic first (batch) dimension on every model input and output, but the model has {{list}}. Re-export the model with a dynamic batch axis (torch.onnx.export(..., dynamic_axes={{dynamicAxes}})), or set max_batch_size: 0',
+      batchAxisFixedSignature:
+        "max_batch_size: {{maxBatchSize}} needs -1 as the first dimension of every tensor of the model's serving signature, but it has {{list}}, so Triton's {{backend}} backend refuses to auto-complete it; re-export the model with None as the first dimension of each input's TensorSpec, or set max_batch_size: 0",
       fixedBatchOfOne:
         "the model's inputs have a fixed batch of 1 ({{shown}}) and max_batch_size is 0, so Triton runs one request at a time and leaves throughput on the table. Re-export the model with a dynamic first axis (dynamic_axes={{dynamicAxes}}), then set max_batch_size (e.g. 8), dims without the batch axis ({{dims}}) and dynamic_batching { }",
     },
     prevents: [
       "model '<model>', tensor '<name>': for the model to support batching the shape should have at least 1 dimension and the first dimension must be -1; but shape expected by the model is <shape>",
       "autofill failed for model '<model>': model does not support batching while non-zero max_batch_size is specified",
+      "unable to autofill for '<model>', configuration specified max-batch <N> but model signature does not support batching",
     ],
   },
   check(ctx) {
@@ -41,10 +47,26 @@ export const missingDynamicAxis = defineModelRule({
     // needs no dynamic batch axis.
     if (!ioChecks(ctx).batchDimMustBeDynamic) return;
     const sig = ctx.signature!;
-    const config = ctx.config;
+    const checked = checkedConfig(ctx);
+    if (checked.unchecked) return;
+    if (checked.checks.batchHintFromDims && ctx.settings.server.autoCompleteConfig && maxBatchSize(ctx.config) > 0 && !sig.batchable) {
+      const bad = [...sig.inputs.map((t) => ['input', t] as const), ...sig.outputs.map((t) => ['output', t] as const)].filter(([, t]) => (t.shape?.length ?? 0) > 0 && t.shape![0] !== -1);
+      const backend = ctx.model.autofill(ctx.config).config.backend ?? '';
+      ctx.report({
+        path: ['max_batch_size'],
+        messageId: 'batchAxisFixedSignature',
+        data: {
+          maxBatchSize: maxBatchSize(ctx.config), list: bad.map(([d, t]) => `${d} '${t.name}' ${modelShapeText(t)}`).join(', '), backend: backendRecord(backend)?.title ?? backend,
+          tensors: bad.map(([direction, t]) => ({ direction, name: t.name, shape: t.shape })),
+        },
+      });
+      return;
+    }
+    if (checked.halted) return;
+    const config = checked.config;
     const mbs = maxBatchSize(config);
     if (mbs > 0) {
-      const bad = unbatchable(ctx.config, sig, ctx.settings.server.autoCompleteConfig);
+      const bad = unbatchable(config, sig, checked.sides);
       if (!bad.length) return;
       // The tensors with their shapes, a value: "input 'x' [1,4], output 'y' []".
       const list = bad.map((b) => `${b.direction} '${b.tensor.name}' ${modelShapeText(b.tensor)}`).join(', ');
@@ -89,8 +111,7 @@ export const missingDynamicAxis = defineModelRule({
  * runs (AutoCompleteMaxBatch: rank >= 1 and a dynamic first dim), else the listed ones (their
  * CompareDimsSupported check).
  */
-function unbatchable(config: ModelConfig, sig: ModelSignature, serverAutoCompletes: boolean): Bad[] {
-  const sides = validatedSides(config, serverAutoCompletes);
+function unbatchable(config: ModelConfig, sig: ModelSignature, sides: ReturnType<typeof validatedSides>): Bad[] {
   if (sides.autoComplete) {
     const all: Bad[] = [
       ...sig.inputs.map((tensor) => ({ direction: 'input' as const, tensor })),

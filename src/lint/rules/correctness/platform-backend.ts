@@ -10,7 +10,10 @@ import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
 import { escapes } from '../../relative-path.js';
 import { ENSEMBLE_PLATFORM, KNOWN_BACKENDS } from '../../../triton/backend-records.js';
-import { PLATFORM_NAMES, TENSORFLOW, backendOfPlatform, platformOfBackend, platformRecord } from '../../../triton/backend-records.js';
+import { PLATFORM_NAMES, TENSORFLOW, backendOfPlatform, backendRecord, platformOfBackend, platformRecord } from '../../../triton/backend-records.js';
+
+/** The tritonserver tritonc's live conformance runs against (docs/real-triton.md). */
+const CHECKED_RELEASE = '2.51.0 (24.10)';
 
 
 /** Backends whose platform must match (core GetBackendType); others accept any platform. */
@@ -46,6 +49,7 @@ const messages = {
   unknownPlatformIsBackendOnly: `platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); '{{platform}}' is a backend, not a platform: write backend: "{{platform}}"`,
   filenameNamesNoBackend: `default_model_filename "{{filename}}" does not tell Triton the backend (only the default names such as model.onnx or model.plan do) and neither platform nor backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); add backend: "{{suggestion}}" next to it`,
   noBackend: `Triton cannot tell which backend serves this model ("unexpected platform type '{{platform}}' for {{name}}"); set backend`,
+  backendDropped: `the {{title}} backend is no longer in Triton's releases: {{lastRelease}} is the last release that builds it, and from {{firstWithout}} on a tritonserver has no library for it ("unable to find backend library for backend '{{backend}}'"); Triton {{stillIn}} still serves it. Keep a release up to {{lastRelease}} for this model, or move it to a backend Triton still ships (ONNX via tf2onnx, TensorRT)`,
   runtimeEscapes: `runtime "{{runtime}}" leaves the directory Triton finds it in (the version directory, the model directory or the backend's directory), so Triton refuses it ("backend library name '{{runtime}}' escapes backend directory '<dir>', for model '{{name}}', check model config runtime field"); put the library in the model directory and write its file name, e.g. runtime: "{{fileName}}"`,
 } as const;
 
@@ -143,6 +147,17 @@ export const platformBackend = defineModelRule({
           data: { platform, backend, platforms: TENSORFLOW.platforms.map((p) => `"${p.name}"`).join(' or ') },
         });
       }
+      return;
+    }
+    // A backend Triton's newest releases no longer build (TensorFlow since 25.03): a note, once per model.
+    const record = backendRecord(backend);
+    if (record?.dropped) {
+      ctx.report({
+        path: written.platform ? ['platform'] : written.backend ? ['backend'] : [],
+        severity: 'info',
+        messageId: 'backendDropped',
+        data: { backend, title: record.title ?? backend, lastRelease: record.dropped.lastRelease, firstWithout: record.dropped.firstWithout, stillIn: CHECKED_RELEASE },
+      });
     }
   },
 });

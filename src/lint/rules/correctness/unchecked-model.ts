@@ -6,13 +6,18 @@ import { basename, join } from 'node:path';
 import { hasReader } from '../../../model-file/readers.js';
 import { modelFormat } from '../../../triton/model-file.js';
 import { defineModelRule } from '../../rule.js';
-import { defaultModelFile, isEnsemble, ONNX_MODEL_FILE, PYTHON } from '../../../triton/backend-records.js';
+import { defaultModelFile, isEnsemble, ioChecksOf, ONNX_MODEL_FILE, PYTHON, TENSORFLOW } from '../../../triton/backend-records.js';
 import { selectVersions } from '../../../repo/model-dir.js';
+import { otherSignatureNamed } from '../../../triton/autocomplete-tensorflow.js';
 
 const FORMATS: Record<string, string> = {
   tensorrt: 'TensorRT engines (model.plan)',
   python: 'Python models (model.py)',
 };
+/** By platform: the TensorFlow backend's SavedModels are read, its GraphDefs are not. */
+const PLATFORM_FORMATS: Record<string, string> = Object.fromEntries(
+  TENSORFLOW.platforms.filter((p) => !hasReader(p.format)).map((p) => [p.name, `GraphDefs (${p.defaultModelFile})`]),
+);
 
 export const uncheckedModel = defineModelRule({
   meta: {
@@ -32,6 +37,8 @@ export const uncheckedModel = defineModelRule({
         "{{model}}: tritonc reads model.py's auto_complete_config without running it only up to line {{line}} ({{source}}), so what the function does from there was not checked against the config; run tritonc lint --run-python-autocomplete to run it as the Python backend does",
       aotiNotRead:
         "{{model}}: tritonc read {{file}} for its weights' size, but an AOTInductor package records its inputs and outputs only in generated code (the wrapper's in_spec), in no stable form, so {{checks}} did not run for it; Triton's {{backend}} backend checks the config against the package at load",
+      otherSignature:
+        "{{model}}: the config's parameter {{parameter}} names another signature than the one tritonc reads (serving_default of the meta graph tagged serve), so {{checks}} did not run for it; the TensorFlow backend checks the config against that signature at load",
       notHere:
         "{{model}}: the model file ({{expected}}) is not in this checkout and tritonc.lock.json does not record it, so {{checks}} did not run (--configs-only); run tritonc lock where the weights are, and commit tritonc.lock.json",
     },
@@ -52,6 +59,11 @@ export const uncheckedModel = defineModelRule({
     const at = config.backend !== undefined ? ['backend'] : config.platform !== undefined ? ['platform'] : [];
     const checks = ctx.modelChecks.join(', ');
     if (hasReader(modelFormat(filled.config))) {
+      const other = ctx.signature && ioChecksOf(filled.config).addsMissingInputs ? otherSignatureNamed(filled.config) : undefined;
+      if (other) {
+        ctx.report({ path: ['parameters'], messageId: 'otherSignature', data: { model, parameter: other, checks } });
+        return;
+      }
       // Read, but without its inputs and outputs (an AOTInductor package): said once.
       if (ctx.signature?.ioUnknown !== undefined && ctx.signature.format === 'pt2') {
         ctx.report({ path: at, messageId: 'aotiNotRead', data: { model, file: basename(ctx.signature.path), checks, backend } });
@@ -80,7 +92,7 @@ export const uncheckedModel = defineModelRule({
         return;
       }
     }
-    const what = FORMATS[backend] ?? `${backend} models${filled.config.default_model_filename ? ` (${filled.config.default_model_filename})` : ''}`;
+    const what = PLATFORM_FORMATS[filled.config.platform ?? ''] ?? FORMATS[backend] ?? `${backend} models${filled.config.default_model_filename ? ` (${filled.config.default_model_filename})` : ''}`;
     ctx.report({ path: at, messageId: ctx.settings.server.autoCompleteConfig ? 'notRead' : 'notReadComplete', data: { model, what, checks, backend } });
   },
 });

@@ -1,0 +1,180 @@
+// A bounded protobuf walk over a file read by position, for saved_model.pb: one fixed window of
+// bytes, refilled on demand, and length-delimited fields the walk does not need (the GraphDef with
+// its node bodies and constants) skipped by moving the position past them, never read. Every length
+// is checked against the end of the message that holds it, so a corrupt length fails with the byte
+// offset instead of reading past the file or allocating what it claims.
+import { ModelReadError } from '../model-file/errors.js';
+
+/** Positioned reads of one file: answer how many bytes were read into buffer[offset..offset+length). */
+export interface ByteSource {
+  readonly size: number;
+  read(buffer: Buffer, offset: number, length: number, position: number): number;
+}
+
+export const WIRE_VARINT = 0;
+export const WIRE_I64 = 1;
+export const WIRE_LEN = 2;
+export const WIRE_I32 = 5;
+
+const WIRE_NAMES = ['varint', '64-bit', 'length-delimited', 'group start', 'group end', '32-bit'];
+
+/** Names, tags and signature keys are short; a string claiming more than this is refused. */
+export const MAX_STRING_BYTES = 1024 * 1024;
+
+const WINDOW_BYTES = 64 * 1024;
+
+export interface Tag {
+  field: number;
+  wire: number;
+  /** File offset of the tag's first byte. */
+  at: number;
+}
+
+export class Cursor {
+  pos = 0;
+  private readonly buf: Buffer;
+  private start = 0;
+  private end = 0;
+
+  constructor(
+    readonly file: string,
+    private readonly source: ByteSource,
+  ) {
+    this.buf = Buffer.allocUnsafe(Math.max(16, Math.min(WINDOW_BYTES, source.size)));
+  }
+
+  get size(): number {
+    return this.source.size;
+  }
+
+  fail(reason: string, at: number = this.pos): never {
+    throw new ModelReadError('format', this.file, at, reason);
+  }
+
+  /** Makes min(n, limit - pos) bytes at pos available in the window (n at most the window's size). */
+  private fill(n: number, limit: number): void {
+    const want = Math.min(n, limit - this.pos, this.buf.length);
+    if (this.pos >= this.start && this.pos + want <= this.end) return;
+    const length = Math.min(this.buf.length, this.size - this.pos);
+    const got = this.source.read(this.buf, 0, length, this.pos);
+    this.start = this.pos;
+    this.end = this.pos + got;
+    if (this.end < this.pos + want) this.fail(`the file ended at byte ${this.end} while ${this.size} bytes were expected (did it change while being read?)`);
+  }
+
+  /** The byte at pos (which must be below limit). */
+  private byte(limit: number, what: string): number {
+    if (this.pos >= limit) this.fail(`${what} is cut off by ${this.endName(limit)}`);
+    this.fill(1, limit);
+    return this.buf[this.pos++ - this.start]!;
+  }
+
+  private endName(limit: number): string {
+    return limit >= this.size ? 'the end of the file' : `the end of its message (byte ${limit})`;
+  }
+
+  /** An unsigned varint as a Number (above 2^53 inexact but still above MAX_SAFE_INTEGER: "too large" to every caller). */
+  uvarint(limit: number, what: string): number {
+    const at = this.pos;
+    let value = 0;
+    let scale = 1;
+    for (let n = 0; ; n++) {
+      if (n === 10) this.fail(`${what} is not a valid varint (longer than 10 bytes)`, at);
+      const b = this.byte(limit, what);
+      if (n === 9 && b > 1) this.fail(`${what} is not a valid varint (overflows 64 bits)`, at);
+      value += (b & 0x7f) * scale;
+      scale *= 128;
+      if (b < 0x80) return value;
+    }
+  }
+
+  /** A varint read as protobuf's int64 (two's complement: -1 is ten bytes); exact within +-2^53. */
+  int64(limit: number, what: string): number {
+    const at = this.pos;
+    let value = 0n;
+    for (let n = 0; ; n++) {
+      if (n === 10) this.fail(`${what} is not a valid varint (longer than 10 bytes)`, at);
+      const b = this.byte(limit, what);
+      value |= BigInt(b & 0x7f) << BigInt(7 * n);
+      if (b < 0x80) return Number(BigInt.asIntN(64, value));
+    }
+  }
+
+  tag(limit: number): Tag {
+    const at = this.pos;
+    const value = this.uvarint(limit, 'field tag');
+    if (this.pos - at > 5 || value > 0xffffffff) this.fail('invalid field tag (larger than 32 bits)', at);
+    const field = Math.floor(value / 8);
+    const wire = value % 8;
+    if (field === 0) this.fail('invalid field tag (field number 0)', at);
+    if (wire === 3 || wire === 4) this.fail(`field ${field} uses a protobuf group (wire type ${wire}), which TensorFlow never writes`, at);
+    if (wire > 5) this.fail(`invalid wire type ${wire} for field ${field}`, at);
+    return { field, wire, at };
+  }
+
+  expect(tag: Tag, wire: number, what: string): void {
+    if (tag.wire !== wire) {
+      this.fail(`${what} (field ${tag.field}) has wire type ${tag.wire} (${WIRE_NAMES[tag.wire]}), expected ${wire} (${WIRE_NAMES[wire]})`, tag.at);
+    }
+  }
+
+  /** Reads a length prefix and answers the end offset of the field's bytes, checked against `limit`. */
+  lengthEnd(limit: number, what: string): number {
+    const at = this.pos;
+    const length = this.uvarint(limit, `the length of ${what}`);
+    if (length > limit - this.pos) this.fail(`${what} claims ${length} bytes but only ${limit - this.pos} remain before ${this.endName(limit)}`, at);
+    return this.pos + length;
+  }
+
+  /** Moves past the value of a field the walk does not need, without reading a length-delimited one. */
+  skip(tag: Tag, limit: number): void {
+    switch (tag.wire) {
+      case WIRE_VARINT:
+        this.uvarint(limit, `field ${tag.field}`);
+        return;
+      case WIRE_I64:
+        this.advance(8, limit, `field ${tag.field}`);
+        return;
+      case WIRE_I32:
+        this.advance(4, limit, `field ${tag.field}`);
+        return;
+      default:
+        this.pos = this.lengthEnd(limit, `field ${tag.field}`);
+    }
+  }
+
+  private advance(n: number, limit: number, what: string): void {
+    if (n > limit - this.pos) this.fail(`${what} is cut off by ${this.endName(limit)}`);
+    this.pos += n;
+  }
+
+  /** A length-delimited string (UTF-8), at most MAX_STRING_BYTES. */
+  string(limit: number, what: string): string {
+    const at = this.pos;
+    const end = this.lengthEnd(limit, what);
+    const length = end - this.pos;
+    if (length > MAX_STRING_BYTES) this.fail(`${what} is ${length} bytes long, more than the ${MAX_STRING_BYTES} tritonc reads for a name`, at);
+    const out = Buffer.allocUnsafe(length);
+    let done = 0;
+    while (done < length) {
+      this.fill(length - done, end);
+      const n = Math.min(length - done, this.end - this.pos);
+      this.buf.copy(out, done, this.pos - this.start, this.pos - this.start + n);
+      done += n;
+      this.pos += n;
+    }
+    return out.toString('utf8');
+  }
+
+  /** The first `n` bytes of the file (fewer when it is shorter). */
+  head(n: number): Buffer {
+    const length = Math.min(n, this.size);
+    const out = Buffer.alloc(length);
+    const saved = this.pos;
+    this.pos = 0;
+    this.fill(length, length);
+    this.buf.copy(out, 0, 0 - this.start, length - this.start);
+    this.pos = saved;
+    return out;
+  }
+}
