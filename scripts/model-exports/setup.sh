@@ -14,9 +14,10 @@ if ! dpkg -s python3-venv >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
 fi
 [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
+# Every exporter's pins in one resolver pass, so one file's packages cannot move another's.
+reqs=()
 for req in "$HERE"/*/requirements.txt; do
-  [ -e "$req" ] || continue
-  # Each file pins its packages (and its index, for torch's CPU wheels).
-  "$VENV/bin/pip" install --disable-pip-version-check -q -r "$req"
+  [ -e "$req" ] && reqs+=(-r "$req")
 done
+[ ${#reqs[@]} -eq 0 ] || "$VENV/bin/pip" install --disable-pip-version-check -q "${reqs[@]}"
 echo "exporters: $VENV"
