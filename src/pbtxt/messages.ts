@@ -84,6 +84,6 @@ export type ParseData<K extends ParseMessageId> = { readonly [P in Placeholders<
 export type ParseMessage<K extends ParseMessageId = ParseMessageId> = { [I in K]: { messageId: I; data: ParseData<I> } }[K];
 
 /** A diagnostic of the parser: its message id and values, and the text rendered from the table. */
-export function parseDiagnostic(m: ParseMessage, file: string, range: Range, path: PathSegment[], severity: 'error' | 'warning' = 'error'): Diagnostic {
+export function syntaxDiagnostic(m: ParseMessage, file: string, range: Range, path: PathSegment[], severity: 'error' | 'warning' = 'error'): Diagnostic {
   return { ruleId: 'syntax', messageId: m.messageId, severity, message: renderMessage(PARSE_MESSAGES[m.messageId], m.data), file, range, path, data: { ...m.data } };
 }

@@ -15,7 +15,7 @@ import {
   unescapeStringLiteral,
 } from './scalars.js';
 import { didYouMean } from './suggest.js';
-import { parseDiagnostic, type ParseMessage } from './messages.js';
+import { syntaxDiagnostic, type ParseMessage } from './messages.js';
 import { parseCleanText } from './clean-parse.js';
 import { FieldSpans, defaultScalar, newMessageValue, storeMapEntry, type PlainMessage } from './plain-value.js';
 
@@ -231,7 +231,7 @@ class Parser {
     const rest = out.splice(MAX_SYNTAX_ERRORS);
     const { file, range, path, severity } = rest[0]!;
     const more: ParseMessage = rest.length === 1 ? { messageId: 'oneMoreError', data: {} } : { messageId: 'moreErrors', data: { more: rest.length } };
-    out.push(parseDiagnostic(more, file, range, path, severity === 'warning' ? 'warning' : 'error'));
+    out.push(syntaxDiagnostic(more, file, range, path, severity === 'warning' ? 'warning' : 'error'));
     return out;
   }
 
@@ -313,7 +313,7 @@ class Parser {
   /** A diagnostic: a message of messages.ts and its values, at `range`. */
   private report(m: ParseMessage, range: Range, extraPath?: PathSegment, severity: 'error' | 'warning' = 'error'): void {
     const path = extraPath === undefined ? [...this.path] : [...this.path, extraPath];
-    this.diagnostics.push(parseDiagnostic(m, this.options.file ?? '<input>', range, path, severity));
+    this.diagnostics.push(syntaxDiagnostic(m, this.options.file ?? '<input>', range, path, severity));
     if (this.options.stopAtFirstError && severity === 'error') throw STOP;
   }
 
