@@ -2,26 +2,31 @@
 // Two builds of tritonc side by side, in the same run (issue 30: "the bench, before and after"): each
 // figure of docs/performance.md measured for one build, then the other, sample by sample, the order
 // swapped every round, so a machine whose speed drifts (this VM's does, by a third) slows both alike.
-// Each figure is the median of the rounds (processes) or the fastest pass of every round (in
-// process), and the ratio after / before: above 1 slower, below 1 faster.
+// A process is measured from inside (wall time, CPU time: user + system, all threads, and peak
+// memory); CPU time is the work done, which other programs on a shared machine do not lengthen as
+// they lengthen wall time. In-process figures run in a process of their own per build and round
+// (--worker): the fastest pass, and the CPU time per pass. Each figure is the median of the rounds
+// (or their fastest), and the ratio after / before: above 1 slower.
 //
-//   node bench/compare.mjs --before <checkout> [--after <checkout>] [--rounds N] [--max-mb 50] [--only processes,scale,inprocess,lsp,remote]
+//   node bench/compare.mjs --before <checkout> [--after <checkout>] [--rounds N] [--max-mb 50] [--only processes,scale,inprocess,lsp,remote] [--match <in-process figures>]
 //
 // Each checkout needs its dist/ built (node scripts/build.mjs --no-types); --after defaults to this
-// checkout. The process figures run each build's bin/tritonc.js; the in-process figures import both
-// builds' dist/index.js into this process and take turns; lsp and remote run each checkout's own
-// bench script, taking turns.
+// checkout. The process figures run each build's bin/tritonc.js, the in-process figures its
+// dist/index.js; lsp and remote run each checkout's own bench script, taking turns.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { fastest } from './fastest.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+if (args[0] === '--worker') {
+  await worker(args[1], JSON.parse(args[2]));
+  process.exit(0);
+}
 if (!opt('--before', '')) {
   console.error('bench/compare.mjs: --before <checkout> is required');
   process.exit(2);
@@ -43,40 +48,37 @@ function record(group, name, unit, samples) {
   console.error(`  ${group}: ${name}: ${b.toFixed(2)} -> ${a.toFixed(2)} ${unit} (${(a / b).toFixed(3)})`);
 }
 
-/** Wall ms and max RSS (KiB) of `tritonc <argv>` of one build, measured inside the process (scale.mjs's probe). */
+/**
+ * `tritonc <argv>` of one build (`node -e 0` without argv), measured inside the process (scale.mjs's
+ * probe: from the probe's start to exit): wall ms, CPU ms (user + system, every thread), peak KiB.
+ */
 function tritonc(side, argv, cwd = work, env = {}) {
   const bin = path.join(SIDES[side], 'bin', 'tritonc.js');
-  const probe = `const t0=performance.now();process.on('exit',()=>{process.stderr.write('\\nBENCH '+(performance.now()-t0)+' '+process.resourceUsage().maxRSS+'\\n')});process.argv[1]=${JSON.stringify(bin)};await import(${JSON.stringify(bin)});`;
+  const run = argv.length ? `process.argv[1]=${JSON.stringify(bin)};await import(${JSON.stringify(bin)});` : '';
+  const probe = `const t0=performance.now();process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('\\nBENCH '+(performance.now()-t0)+' '+(u.userCPUTime+u.systemCPUTime)/1000+' '+u.maxRSS+'\\n')});${run}`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', probe, 'x', ...argv], { cwd, encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, NO_COLOR: '1', ...env } });
-  const m = /BENCH ([\d.]+) (\d+)/.exec(r.stderr);
+  const m = /BENCH ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr);
   if (!m || (r.status !== 0 && r.status !== 1)) throw new Error(`${side}: tritonc ${argv.join(' ')}: exit ${r.status}: ${r.stderr.slice(-800)}`);
-  return { ms: Number(m[1]), kib: Number(m[2]) };
-}
-/** Wall ms of a whole process, start included (lint.mjs's way). */
-function wall(argv, cwd = work, env = {}) {
-  const t0 = process.hrtime.bigint();
-  try {
-    execFileSync(process.execPath, argv, { cwd, stdio: 'pipe', env: { ...process.env, NO_COLOR: '1', ...env }, maxBuffer: 1 << 30 });
-  } catch (e) {
-    if (e.status !== 1) throw e;
-  }
-  return Number(process.hrtime.bigint() - t0) / 1e6;
+  return { ms: Number(m[1]), cpu: Number(m[2]), kib: Number(m[3]) };
 }
 /** Each case measured for both builds, round by round, the order swapped every round. */
 function alternate(group, cases, rounds = ROUNDS) {
-  const samples = cases.map(() => ({ before: [], after: [], beforeKib: [], afterKib: [] }));
+  const samples = cases.map(() => ({ ms: { before: [], after: [] }, cpu: { before: [], after: [] }, mb: { before: [], after: [] } }));
   for (let r = 0; r < rounds; r++) {
     cases.forEach((c, i) => {
       for (const side of order(r)) {
         const m = c.run(side);
-        samples[i][side].push(m.ms ?? m);
-        if (m.kib !== undefined) samples[i][`${side}Kib`].push(m.kib);
+        samples[i].ms[side].push(m.ms);
+        samples[i].cpu[side].push(m.cpu);
+        samples[i].mb[side].push(m.kib / 1024);
       }
     });
   }
   cases.forEach((c, i) => {
-    record(group, c.name, 'ms', samples[i]);
-    if (samples[i].beforeKib.length) record(group, `${c.name}, peak memory`, 'MB', { before: samples[i].beforeKib.map((k) => k / 1024), after: samples[i].afterKib.map((k) => k / 1024) });
+    record(group, `${c.name}: wall`, 'ms', samples[i].ms);
+    record(group, `${c.name}: wall, fastest`, 'ms', { before: [Math.min(...samples[i].ms.before)], after: [Math.min(...samples[i].ms.after)] });
+    record(group, `${c.name}: CPU`, 'ms', samples[i].cpu);
+    record(group, `${c.name}: peak memory`, 'MB', samples[i].mb);
   });
 }
 
@@ -114,21 +116,20 @@ if (ONLY.includes('processes')) {
     tritonc(side, ['lint', '--user-cache', staged], work, userCache(side));
     tritonc(side, ['lint', '--cache-location', cacheFile(side), stagedBig]);
   }
-  const bin = (side) => path.join(SIDES[side], 'bin', 'tritonc.js');
-  const lintJson = (side, repos) => [bin(side), 'lint', '--format', 'json', '--gpu-memory', 'H200', ...repos];
+  const lintJson = (repos) => ['lint', '--format', 'json', '--gpu-memory', 'H200', ...repos];
   alternate('lint.mjs', [
-    { name: 'node -e 0 (the reference, the same program both times)', run: () => wall(['-e', '0']) },
-    { name: 'tritonc --version', run: (side) => wall([bin(side), '--version']) },
-    { name: 'lint one model (cold)', run: (side) => wall([bin(side), 'lint', path.join(single, 'model_0001')]) },
-    { name: 'lint one staged config of the 1,000', run: (side) => wall([bin(side), 'lint', staged]) },
-    { name: 'the same, --user-cache, warm (the hook)', run: (side) => wall([bin(side), 'lint', '--user-cache', staged], work, userCache(side)) },
-    { name: 'lint the 1,000 models', run: (side) => wall(lintJson(side, [repo])) },
-    { name: 'one process linting both halves', run: (side) => wall(lintJson(side, halves)) },
+    { name: 'node -e 0 (the reference: the same program both times)', run: (side) => tritonc(side, []) },
+    { name: 'tritonc --version', run: (side) => tritonc(side, ['--version']) },
+    { name: 'lint one model (cold)', run: (side) => tritonc(side, ['lint', path.join(single, 'model_0001')]) },
+    { name: 'lint one staged config of the 1,000', run: (side) => tritonc(side, ['lint', staged]) },
+    { name: 'the same, --user-cache, warm (the hook)', run: (side) => tritonc(side, ['lint', '--user-cache', staged], work, userCache(side)) },
+    { name: 'lint the 1,000 models', run: (side) => tritonc(side, lintJson([repo])) },
+    { name: 'one process linting both halves', run: (side) => tritonc(side, lintJson(halves)) },
   ]);
   alternate('lint.mjs', [
-    { name: 'lint the 10,000 models', run: (side) => wall(lintJson(side, [big])) },
-    { name: 'one staged config of the 10,000, --cache', run: (side) => wall([bin(side), 'lint', '--cache-location', cacheFile(side), stagedBig]) },
-  ], Math.min(ROUNDS, 3));
+    { name: 'lint the 10,000 models', run: (side) => tritonc(side, lintJson([big])) },
+    { name: 'one staged config of the 10,000, --cache', run: (side) => tritonc(side, ['lint', '--cache-location', cacheFile(side), stagedBig]) },
+  ], Math.max(3, Math.ceil(ROUNDS / 2)));
 }
 
 // ---- bench/scale.mjs's figures: one config from 1 KB to 50 MB ----
@@ -163,7 +164,7 @@ if (ONLY.includes('scale') || ONLY.includes('inprocess')) {
 if (ONLY.includes('scale')) {
   for (const size of sizes) {
     const { file, flagged } = scaleFiles.get(size);
-    const rounds = size >= 1e7 ? Math.min(ROUNDS, 3) : ROUNDS;
+    const rounds = size >= 1e7 ? Math.max(3, Math.ceil(ROUNDS / 3)) : ROUNDS;
     alternate(`scale.mjs ${label(size)}`, [
       { name: `tritonc lint --quiet, ${label(size)}`, run: (side) => tritonc(side, ['lint', '--quiet', file]) },
       { name: `tritonc fmt --check, ${label(size)}`, run: (side) => tritonc(side, ['fmt', '--check', file]) },
@@ -173,49 +174,30 @@ if (ONLY.includes('scale')) {
 }
 
 // ---- in process: bench/pbtxt.mjs (parse, print) and bench/scale.mjs (parse, lintText, lint in memory) ----
+// Each measurement in a process of its own (this file with --worker), of one build, the builds
+// taking turns: two builds in one heap would each pay for the other's garbage.
+const fixturesDir = path.join(SIDES.after, 'test', 'fixtures', 'configs');
+const corpusDir = path.resolve(process.env.TRITONC_CORPUS ?? path.join(SIDES.after, '..', 'shared', 'corpus', 'triton-configs'));
+const SETS = ['fixtures', ...(fs.existsSync(path.join(corpusDir, 'MANIFEST.tsv')) ? ['corpus'] : []), 'large 130K', 'large 540K'];
 if (ONLY.includes('inprocess')) {
-  const libs = {};
-  for (const side of ['before', 'after']) libs[side] = await import(pathToFileURL(path.join(SIDES[side], 'dist', 'index.js')).href);
-  /** The fastest pass of each build over every round, the builds taking turns. */
-  const turns = (group, name, make, passes, rounds = ROUNDS) => {
-    const samples = { before: [], after: [] };
-    const fns = { before: make(libs.before), after: make(libs.after) };
-    for (let r = 0; r < rounds; r++) for (const side of order(r)) samples[side].push(fastest(fns[side], passes));
-    const best = { before: [Math.min(...samples.before)], after: [Math.min(...samples.after)] };
-    record(group, name, 'ms (fastest pass)', best);
-  };
-  const root = SIDES.after;
-  const fixturesDir = path.join(root, 'test', 'fixtures', 'configs');
-  const fixtures = fs.readdirSync(fixturesDir).filter((f) => f.endsWith('.pbtxt')).map((f) => fs.readFileSync(path.join(fixturesDir, f), 'utf8'));
-  const corpusDir = path.resolve(process.env.TRITONC_CORPUS ?? path.join(root, '..', 'shared', 'corpus', 'triton-configs'));
-  const corpus = fs.existsSync(path.join(corpusDir, 'MANIFEST.tsv'))
-    ? fs.readFileSync(path.join(corpusDir, 'MANIFEST.tsv'), 'utf8').trimEnd().split('\n').slice(1).map((l) => l.split('\t')).filter((r) => r[3] !== 'template').map((r) => fs.readFileSync(path.join(corpusDir, r[0]), 'utf8'))
-    : undefined;
-  const largeConfig = (n) => {
-    const parts = ['name: "large"', 'backend: "onnxruntime"', 'max_batch_size: 64'];
-    for (let i = 0; i < n; i++) {
-      parts.push(`input { name: "input_${i}" data_type: TYPE_FP32 dims: [ -1, 3, 224, 224 ] }`);
-      parts.push(`output { name: "output_${i}" data_type: TYPE_FP16 dims: [ 1000 ] label_filename: "labels_${i}.txt" }`);
-      parts.push(`parameters { key: "param_${i}" value { string_value: "value ${i} \\"quoted\\"" } }  # comment ${i}`);
+  const jobs = [
+    ...SETS.flatMap((set) => ['parse', 'print'].map((op) => ({ group: 'pbtxt.mjs', name: `${op} ${set}`, job: { kind: 'set', set, op } }))),
+    ...sizes.flatMap((size) => ['parseConfig', 'lintText', 'lintSync, the directory in memory,'].map((op) => ({ group: 'scale.mjs in process', name: `${op} ${label(size)}`, size, job: { kind: 'size', op, size, file: scaleFiles.get(size).file } }))),
+  ];
+  const match = new RegExp(opt('--match', ''));
+  for (const { group, name, size, job } of jobs.filter((j) => match.test(j.name))) {
+    const rounds = size >= 1e7 ? Math.max(3, Math.ceil(ROUNDS / 3)) : ROUNDS;
+    const samples = { wall: { before: [], after: [] }, cpu: { before: [], after: [] } };
+    for (let r = 0; r < rounds; r++) {
+      for (const side of order(r)) {
+        const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--worker', path.join(SIDES[side], 'dist', 'index.js'), JSON.stringify({ ...job, fixturesDir, corpusDir, work })], { encoding: 'utf8', maxBuffer: 1 << 28 });
+        const m = JSON.parse(out.trim().split('\n').at(-1));
+        samples.wall[side].push(m.wall);
+        samples.cpu[side].push(m.cpu);
+      }
     }
-    parts.push('dynamic_batching { preferred_batch_size: [ 8, 16, 32 ] max_queue_delay_microseconds: 5000 }');
-    return `${parts.join('\n')}\n`;
-  };
-  const sets = { fixtures, ...(corpus ? { corpus } : {}), 'large 130K': [largeConfig(500)], 'large 540K': [largeConfig(2000)] };
-  const repeat = { fixtures: 200, corpus: 20, 'large 130K': 10, 'large 540K': 5 };
-  const rounds = Math.max(3, Math.ceil(ROUNDS / 2));
-  for (const [name, texts] of Object.entries(sets)) {
-    turns('pbtxt.mjs', `parse ${name}`, (lib) => () => { for (const t of texts) lib.parseConfig(t); }, repeat[name], rounds);
-    turns('pbtxt.mjs', `print ${name}`, (lib) => { const docs = texts.map((t) => lib.parseConfig(t)); return () => { for (const d of docs) lib.printConfig(d.value); }; }, repeat[name], rounds);
-  }
-  const passes = (size) => (size <= 1e3 ? 500 : size <= 1e5 ? 40 : size <= 1e6 ? 8 : size <= 1e7 ? 2 : 1);
-  for (const size of sizes) {
-    const { file, text } = scaleFiles.get(size);
-    const r = size >= 1e7 ? 2 : rounds;
-    turns('scale.mjs in process', `parseConfig ${label(size)}`, (lib) => () => lib.parseConfig(text, file), passes(size), r);
-    turns('scale.mjs in process', `lintText ${label(size)}`, (lib) => () => lib.lintText(text, { file }), passes(size), r);
-    const files = memoryFiles(path.dirname(path.dirname(file)));
-    turns('scale.mjs in process', `lintSync, the directory in memory, ${label(size)}`, (lib) => () => lib.lintSync([file], { cwd: work, files }), passes(size), r);
+    record(group, `${name}: fastest pass`, 'ms', { before: [Math.min(...samples.wall.before)], after: [Math.min(...samples.wall.after)] });
+    record(group, `${name}: CPU per pass`, 'ms', samples.cpu);
   }
 }
 
@@ -274,3 +256,60 @@ console.log('| bench | figure | before | after | after / before |');
 console.log('|---|---|---|---|---|');
 const num = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 for (const r of rows) console.log(`| ${r.group} | ${r.name} | ${num(r.before)} ${r.unit} | ${num(r.after)} ${r.unit} | ${r.ratio.toFixed(2)} |`);
+
+/**
+ * One in-process measurement of one build (`--worker <dist/index.js> <job>`): after a second of
+ * warm-up, `passes` passes, each timed (wall) and its CPU time taken (process.cpuUsage: every thread,
+ * the collector's included); prints the fastest pass and the CPU time per pass, as JSON.
+ */
+async function worker(index, job) {
+  const lib = await import(pathToFileURL(index).href);
+  let fn;
+  let passes;
+  if (job.kind === 'set') {
+    const texts = setTexts(job.set, job.fixturesDir, job.corpusDir);
+    passes = { fixtures: 200, corpus: 20, 'large 130K': 10, 'large 540K': 5 }[job.set];
+    if (job.op === 'parse') fn = () => { for (const t of texts) lib.parseConfig(t); };
+    else {
+      const docs = texts.map((t) => lib.parseConfig(t));
+      fn = () => { for (const d of docs) lib.printConfig(d.value); };
+    }
+  } else {
+    const text = fs.readFileSync(job.file, 'utf8');
+    passes = job.size <= 1e3 ? 500 : job.size <= 1e5 ? 40 : job.size <= 1e6 ? 8 : job.size <= 1e7 ? 3 : 2;
+    if (job.op === 'parseConfig') fn = () => lib.parseConfig(text, job.file);
+    else if (job.op === 'lintText') fn = () => lib.lintText(text, { file: job.file });
+    else {
+      const files = memoryFiles(path.dirname(path.dirname(job.file)));
+      fn = () => lib.lintSync([job.file], { cwd: job.work, files });
+    }
+  }
+  const warmUntil = performance.now() + 1000;
+  do fn();
+  while (performance.now() < warmUntil && passes > 3);
+  globalThis.gc?.();
+  let wall = Infinity;
+  const cpu0 = process.cpuUsage();
+  for (let i = 0; i < passes; i++) {
+    const t0 = performance.now();
+    fn();
+    wall = Math.min(wall, performance.now() - t0);
+  }
+  const c = process.cpuUsage(cpu0);
+  console.log(JSON.stringify({ wall, cpu: (c.user + c.system) / 1000 / passes }));
+}
+
+/** bench/pbtxt.mjs's sets of configs. */
+function setTexts(set, fixturesDir, corpusDir) {
+  if (set === 'fixtures') return fs.readdirSync(fixturesDir).filter((f) => f.endsWith('.pbtxt')).map((f) => fs.readFileSync(path.join(fixturesDir, f), 'utf8'));
+  if (set === 'corpus') return fs.readFileSync(path.join(corpusDir, 'MANIFEST.tsv'), 'utf8').trimEnd().split('\n').slice(1).map((l) => l.split('\t')).filter((r) => r[3] !== 'template').map((r) => fs.readFileSync(path.join(corpusDir, r[0]), 'utf8'));
+  const n = set === 'large 130K' ? 500 : 2000;
+  const parts = ['name: "large"', 'backend: "onnxruntime"', 'max_batch_size: 64'];
+  for (let i = 0; i < n; i++) {
+    parts.push(`input { name: "input_${i}" data_type: TYPE_FP32 dims: [ -1, 3, 224, 224 ] }`);
+    parts.push(`output { name: "output_${i}" data_type: TYPE_FP16 dims: [ 1000 ] label_filename: "labels_${i}.txt" }`);
+    parts.push(`parameters { key: "param_${i}" value { string_value: "value ${i} \\"quoted\\"" } }  # comment ${i}`);
+  }
+  parts.push('dynamic_batching { preferred_batch_size: [ 8, 16, 32 ] max_queue_delay_microseconds: 5000 }');
+  return [`${parts.join('\n')}\n`];
+}
