@@ -123,7 +123,7 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
  */
 export function unfilledTemplate(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const errors = diagnostics.filter((d) => d.severity === 'error');
-  return errors.length && errors.every((d) => d.data?.code === 'template-placeholder') ? errors : [];
+  return errors.length && errors.every((d) => d.messageId === 'templatePlaceholder') ? errors : [];
 }
 
 /**

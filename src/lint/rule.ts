@@ -68,6 +68,7 @@ import type { LintSettings, RuleLevel } from './settings-types.js';
 import type { GpuLoad } from '../triton/gpu-memory.js';
 import type { ModelFacts } from '../workspace/workspace.js';
 import type { PathKind } from '../util/path-kind.js';
+import type { MessageValue, Placeholders } from '../util/message-template.js';
 import type { Lock } from '../workspace/lock.js';
 
 /** A model's entry in tritonc.lock.json: its locked versions. */
@@ -80,11 +81,8 @@ export type { RuleLevel };
 /** A rule's messages by id: templates whose `{{name}}` placeholders a report's data fills. */
 export type MessageTemplates = Readonly<Record<string, string>>;
 
-/** The placeholder names of a template. */
-export type Placeholders<S extends string> = S extends `${string}{{${infer P}}}${infer Rest}` ? P | Placeholders<Rest> : never;
-
-/** What a placeholder may hold: it is rendered as a template literal would render it. */
-export type MessageValue = string | number | bigint | boolean;
+/** The placeholder names of a template, and what a placeholder may hold (util/message-template.ts). */
+export type { MessageValue, Placeholders };
 
 type DataFor<S extends string> = [Placeholders<S>] extends [never]
   ? { data?: Readonly<Record<string, unknown>> }

@@ -2,6 +2,7 @@
 // runs): `#` comments, identifiers, decimal/hex/octal integers, floats with an optional `f` suffix,
 // single- or double-quoted strings, and every other character as a one-character symbol.
 import type { Position, Range } from '../diagnostics.js';
+import type { ParseMessage } from './messages.js';
 
 /** `invalid`: a malformed number; the lexer has reported it already. */
 export type TokenType = 'ident' | 'int' | 'float' | 'string' | 'symbol' | 'invalid' | 'eof';
@@ -48,10 +49,12 @@ export interface Comment {
   newlinesBefore: number;
 }
 
-export interface LexError {
-  message: string;
-  range: Range;
-}
+/** The tokenizer's messages (messages.ts): what is wrong with a token. */
+export type LexMessageId = 'nulByte' | 'unterminatedStringLine' | 'unterminatedStringEof' | NumberMessageId;
+/** What is wrong with a number (Tokenizer::ConsumeNumber). */
+export type NumberMessageId = 'hexWithoutDigits' | 'octalDigit' | 'exponentWithoutDigits' | 'letterAfterNumber' | 'secondDecimalPoint';
+
+export type LexError = ParseMessage<LexMessageId> & { range: Range };
 
 export interface LexResult {
   tokens: Token[];
@@ -118,11 +121,7 @@ export class Lexer {
    * "Invalid control characters encountered in text."); its other control characters pass.
    */
   private nulAt(offset: number): void {
-    this.error('a NUL byte (\\0) in the text: protobuf\'s parser, and so Triton, refuses it ("Invalid control characters encountered in text."); remove it, or write \\000 inside a string', this.pos(offset), this.pos(offset + 1));
-  }
-
-  private error(message: string, start: Position, end: Position = start): void {
-    this.errors.push({ message, range: { start, end } });
+    this.errors.push({ messageId: 'nulByte', data: {}, range: { start: this.pos(offset), end: this.pos(offset + 1) } });
   }
 
   /** The last token scan() found: its offsets, line, column, and the line breaks before it. */
@@ -196,7 +195,7 @@ export class Lexer {
         const scanned = scanNumber(text, i);
         j = scanned.end;
         type = scanned.error ? 'invalid' : scanned.isFloat ? 'float' : 'int';
-        if (scanned.error) this.error(scanned.error, this.pos(scanned.errorAt ?? i), this.pos(j));
+        if (scanned.error) this.errors.push({ messageId: scanned.error, data: {}, range: { start: this.pos(scanned.errorAt ?? i), end: this.pos(j) } });
       } else if (c === Ch.DQuote || c === Ch.SQuote) {
         j = i + 1;
         let closed = false;
@@ -213,13 +212,11 @@ export class Lexer {
           else j++;
         }
         if (!closed) {
-          this.error(
-            j < n
-              ? `unterminated string: a string cannot span lines; add the closing ${String.fromCharCode(c)}`
-              : `unterminated string: the file ends before the closing ${String.fromCharCode(c)}`,
-            this.pos(i),
-            this.pos(j),
-          );
+          this.errors.push({
+            messageId: j < n ? 'unterminatedStringLine' : 'unterminatedStringEof',
+            data: { quote: String.fromCharCode(c) },
+            range: { start: this.pos(i), end: this.pos(j) },
+          });
         }
         type = 'string';
       } else {
@@ -255,7 +252,7 @@ export class Lexer {
 export interface ScannedNumber {
   end: number;
   isFloat: boolean;
-  error?: string;
+  error?: NumberMessageId;
   errorAt?: number;
 }
 
@@ -270,7 +267,7 @@ export function scanNumber(text: string, start: number): ScannedNumber {
     i += 2;
     const digitsStart = i;
     while (i < n && isHexDigit(text.charCodeAt(i))) i++;
-    if (i === digitsStart) return { end: i, isFloat, error: '"0x" must be followed by hex digits' };
+    if (i === digitsStart) return { end: i, isFloat, error: 'hexWithoutDigits' };
   } else if (c0 === Ch.Zero && isDigit(c1)) {
     i++;
     let bad: number | undefined;
@@ -278,7 +275,7 @@ export function scanNumber(text: string, start: number): ScannedNumber {
       if (text.charCodeAt(i) > Ch.Seven && bad === undefined) bad = i;
       i++;
     }
-    if (bad !== undefined) return { end: i, isFloat, error: 'numbers starting with 0 are octal and may use only the digits 0-7', errorAt: bad };
+    if (bad !== undefined) return { end: i, isFloat, error: 'octalDigit', errorAt: bad };
   } else {
     if (c0 === Ch.Dot) {
       isFloat = true;
@@ -298,7 +295,7 @@ export function scanNumber(text: string, start: number): ScannedNumber {
       if (s === 43 /* + */ || s === 45 /* - */) i++;
       const expStart = i;
       while (i < n && isDigit(text.charCodeAt(i))) i++;
-      if (i === expStart) return { end: i, isFloat, error: '"e" must be followed by an exponent' };
+      if (i === expStart) return { end: i, isFloat, error: 'exponentWithoutDigits' };
     }
     const f = i < n ? text.charCodeAt(i) : 0;
     if (f === Ch.LowerF || f === Ch.UpperF) {
@@ -311,12 +308,12 @@ export function scanNumber(text: string, start: number): ScannedNumber {
     if (isLetter(d) || isDigit(d)) {
       const errorAt = i;
       while (i < n && (isLetter(text.charCodeAt(i)) || isDigit(text.charCodeAt(i)))) i++;
-      return { end: i, isFloat, error: 'a number must be followed by a space or a symbol, not a letter', errorAt };
+      return { end: i, isFloat, error: 'letterAfterNumber', errorAt };
     }
     if (d === Ch.Dot) {
       const errorAt = i;
       while (i < n && (text.charCodeAt(i) === Ch.Dot || isDigit(text.charCodeAt(i)))) i++;
-      return { end: i, isFloat: true, error: 'a number can have only one decimal point or exponent', errorAt };
+      return { end: i, isFloat: true, error: 'secondDecimalPoint', errorAt };
     }
   }
   return { end: i, isFloat };

@@ -15,6 +15,7 @@ import {
   unescapeStringLiteral,
 } from './scalars.js';
 import { didYouMean } from './suggest.js';
+import { syntaxDiagnostic, type ParseMessage } from './messages.js';
 import { parseCleanText } from './clean-parse.js';
 import { FieldSpans, defaultScalar, newMessageValue, storeMapEntry, type PlainMessage } from './plain-value.js';
 
@@ -209,10 +210,7 @@ class Parser {
 
   private byteOrderMark(): void {
     if (this.text.charCodeAt(0) !== 0xfeff) return;
-    this.report(
-      'the file starts with a UTF-8 byte order mark, which protobuf\'s text parser (and so Triton) rejects; save the file as UTF-8 without a BOM',
-      { start: FILE_START, end: { line: 1, column: 2, offset: 1 } }, 'syntax',
-    );
+    this.report({ messageId: 'byteOrderMark', data: {} }, { start: FILE_START, end: { line: 1, column: 2, offset: 1 } });
     // Step over the BOM so the rest of the file is still checked.
     if (this.peek().text === '\uFEFF') this.next();
   }
@@ -225,13 +223,15 @@ class Parser {
    */
   private finishDiagnostics(): Diagnostic[] {
     const parsed = this.diagnostics.splice(0);
-    for (const e of this.lexer.errors) this.report(e.message, e.range, 'syntax');
+    for (const e of this.lexer.errors) this.report(e, e.range);
     const all = [...this.diagnostics, ...parsed].sort((a, b) => a.range.start.offset - b.range.start.offset);
     const out: Diagnostic[] = [];
     for (const d of all) if (out.at(-1)?.range.start.offset !== d.range.start.offset) out.push(d);
     if (out.length <= MAX_SYNTAX_ERRORS) return out;
     const rest = out.splice(MAX_SYNTAX_ERRORS);
-    out.push({ ...rest[0]!, message: `and ${rest.length} more syntax error${rest.length === 1 ? '' : 's'} after this point; fix the ones above first`, data: { code: 'syntax', more: rest.length } });
+    const { file, range, path, severity } = rest[0]!;
+    const more: ParseMessage = rest.length === 1 ? { messageId: 'oneMoreError', data: {} } : { messageId: 'moreErrors', data: { more: rest.length } };
+    out.push(syntaxDiagnostic(more, file, range, path, severity === 'warning' ? 'warning' : 'error'));
     return out;
   }
 
@@ -310,18 +310,11 @@ class Parser {
 
   // ---- diagnostics ----
 
-  private report(message: string, range: Range, code: string, data: Record<string, unknown> = {}, extraPath?: PathSegment, severity: 'error' | 'warning' = 'error'): void {
+  /** A diagnostic: a message of messages.ts and its values, at `range`. */
+  private report(m: ParseMessage, range: Range, extraPath?: PathSegment, severity: 'error' | 'warning' = 'error'): void {
     const path = extraPath === undefined ? [...this.path] : [...this.path, extraPath];
-    this.diagnostics.push({ ruleId: 'syntax', severity, message, file: this.options.file ?? '<input>', range, path, data: { code, ...data } });
+    this.diagnostics.push(syntaxDiagnostic(m, this.options.file ?? '<input>', range, path, severity));
     if (this.options.stopAtFirstError && severity === 'error') throw STOP;
-  }
-
-  private describe(t: Token): string {
-    return t.type === 'eof' ? 'end of file' : `"${t.text}"`;
-  }
-
-  private at(t: Token): string {
-    return `${t.line}:${t.column}`;
   }
 
   // ---- grammar ----
@@ -336,7 +329,7 @@ class Parser {
       for (;;) {
         const t = this.peek();
         if (t.type === 'eof') {
-          if (open) this.report(`unterminated block: the "${open.text}" at ${this.at(open)} is never closed; add "${closer}"`, tokenRange(open), 'unterminated-block');
+          if (open) this.report({ messageId: 'unterminatedBlock', data: { open: open.text, line: open.line, column: open.column, close: closer! } }, tokenRange(open));
           return fields;
         }
         if (closer && this.isSymbol(t, closer)) return fields;
@@ -352,12 +345,13 @@ class Parser {
         if (t.type === 'symbol' && (t.text === '}' || t.text === '>')) {
           if (open) {
             // Take the wrong bracket as the close the author meant, so the error is reported once.
-            this.report(`Expected "${closer}", found "${t.text}": the "${open.text}" at ${this.at(open)} is closed with the wrong bracket`, tokenRange(t), 'unexpected-token');
+            this.report({ messageId: 'wrongClosingBracket', data: { close: closer!, found: t.text, open: open.text, line: open.line, column: open.column } }, tokenRange(t));
             return fields;
           }
-          this.report(`unexpected "${t.text}": there is no open block to close`, tokenRange(t), 'unexpected-token');
+          this.report({ messageId: 'unmatchedClosingBracket', data: { found: t.text } }, tokenRange(t));
         } else {
-          this.report(`Expected a field name, got: ${this.describe(t)}`, tokenRange(t), 'unexpected-token');
+          // Not the end of the text: that ends the loop above.
+          this.report({ messageId: 'expectedFieldName', data: { found: t.text } }, tokenRange(t));
         }
         this.next();
       }
@@ -377,10 +371,8 @@ class Parser {
     });
     if (msg && !field) {
       const hint = didYouMean(name, msg.fields.keys());
-      this.report(
-        `Message type "${msg.fullName}" has no field named "${name}".${hint ? ` Did you mean "${hint}"?` : ''}`,
-        nameRange, 'unknown-field', hint ? { suggestion: hint } : {}, name,
-      );
+      if (hint) this.report({ messageId: 'unknownFieldDidYouMean', data: { message: msg.fullName, field: name, suggestion: hint } }, nameRange, name);
+      else this.report({ messageId: 'unknownField', data: { message: msg.fullName, field: name } }, nameRange, name);
     }
     node.colon = this.trySymbol(':') !== undefined;
     if (!field) node.value = this.skipValue(node.colon);
@@ -413,7 +405,7 @@ class Parser {
     const t = this.peek();
     if (this.isSymbol(t, '[')) {
       if (!field.repeated) {
-        this.report(`field "${field.name}" is not repeated, so it cannot take a list; write ${field.name} { ... }`, tokenRange(t), 'not-repeated');
+        this.report({ messageId: 'notRepeatedMessage', data: { field: field.name } }, tokenRange(t));
         return this.parseList(() => this.parseMessageElement(field, type.message, undefined, nameTok));
       }
       // A list written empty still sets the field, as `dims: [ ]` does.
@@ -422,7 +414,8 @@ class Parser {
       return this.parseList(() => this.parseMessageElement(field, type.message, obj, nameTok));
     }
     if (this.isSymbol(t, '{') || this.isSymbol(t, '<')) return this.parseMessageElement(field, type.message, obj, nameTok);
-    this.report(`Expected "{", found ${this.describe(t)}: field "${field.name}" is a message (${type.message.fullName})`, tokenRange(t), 'expected-message');
+    if (t.type === 'eof') this.report({ messageId: 'expectedMessageEof', data: { field: field.name, message: type.message.fullName } }, tokenRange(t));
+    else this.report({ messageId: 'expectedMessage', data: { found: t.text, field: field.name, message: type.message.fullName } }, tokenRange(t));
     if (t.type !== 'eof' && t.type !== 'ident' && !STRUCTURAL.has(t.text)) this.next();
     return this.emptyScalar(this.lastEnd());
   }
@@ -434,7 +427,8 @@ class Parser {
   private parseMessageElement(field: SchemaField, msg: SchemaMessage, obj: PlainMessage | undefined, nameTok: Token): MessageNode | ScalarNode {
     const open = this.peek();
     if (!this.isSymbol(open, '{') && !this.isSymbol(open, '<')) {
-      this.report(`Expected "{", found ${this.describe(open)}: each element of "${field.name}" is a message`, tokenRange(open), 'expected-message');
+      // Not the end of the text: parseList stops there before an element.
+      this.report({ messageId: 'expectedMessageElement', data: { found: open.text, field: field.name } }, tokenRange(open));
       if (open.type !== 'eof' && !STRUCTURAL.has(open.text)) this.next();
       return this.emptyScalar(this.lastEnd());
     }
@@ -467,7 +461,7 @@ class Parser {
     const openComment = this.takeTrailingComment();
     if (openComment) node.openComment = openComment;
     if (this.depth >= MAX_DEPTH) {
-      this.report(`messages are nested more than ${MAX_DEPTH} levels deep, which protobuf's text parser refuses`, openRange, 'too-deep');
+      this.report({ messageId: 'tooDeep', data: { max: MAX_DEPTH } }, openRange);
       this.skipBalanced();
       node.range = { start: openRange.start, end: this.lastEnd() };
       return node;
@@ -487,12 +481,13 @@ class Parser {
   private parseScalarFieldValue(field: SchemaField, obj: PlainMessage, nameTok: Token, colon: boolean): ValueNode {
     if (!colon) {
       const t = this.peek();
-      this.report(`Expected ":", found ${this.describe(t)}: write ${field.name}: <value>`, tokenRange(t), 'expected-colon');
+      if (t.type === 'eof') this.report({ messageId: 'expectedColonEof', data: { field: field.name } }, tokenRange(t));
+      else this.report({ messageId: 'expectedColon', data: { found: t.text, field: field.name } }, tokenRange(t));
       if (!this.looksLikeValue()) return this.emptyScalar(tokenEnd(nameTok));
     }
     if (this.isSymbol(this.peek(), '[')) {
       if (!field.repeated) {
-        this.report(`field "${field.name}" is not repeated, so it cannot take a list`, tokenRange(this.peek()), 'not-repeated');
+        this.report({ messageId: 'notRepeatedScalar', data: { field: field.name } }, tokenRange(this.peek()));
         return this.parseList(() => this.parseScalar(field));
       }
       const list = (obj[field.name] ??= []) as unknown[];
@@ -530,30 +525,30 @@ class Parser {
     if (field.oneof) {
       for (const other of field.parent.fieldList) {
         if (other.oneof !== field.oneof || other === field || !(other.name in obj)) continue;
-        const first = this.firstOccurrence(other.name);
-        this.report(
-          `Field "${field.name}" is specified along with field "${other.name}", another member of oneof "${field.oneof}"${first ? ` (at ${first})` : ''}; keep only one of them`,
-          tokenRange(nameTok), 'oneof-conflict', { other: other.name, oneof: field.oneof },
-        );
+        const first = this.firstOccurrence(other.name, nameTok);
+        this.report({ messageId: 'oneofConflict', data: { field: field.name, other: other.name, oneof: field.oneof, line: first.line, column: first.column } }, tokenRange(nameTok));
         return false;
       }
     }
     if (field.name in obj) {
       const present = field.type.kind === 'message' || field.oneof !== undefined || obj[field.name] !== defaultScalar(field.type);
       if (present) {
-        const first = this.firstOccurrence(field.name);
-        this.report(`Non-repeated field "${field.name}" is specified multiple times${first ? ` (first at ${first})` : ''}; keep only one`, tokenRange(nameTok), 'duplicate-field');
+        const first = this.firstOccurrence(field.name, nameTok);
+        this.report({ messageId: 'duplicateField', data: { field: field.name, line: first.line, column: first.column } }, tokenRange(nameTok));
         return false;
       }
     }
     return true;
   }
 
-  /** `line:column` of the first field named `name` in the message being parsed. */
-  private firstOccurrence(name: string): string | undefined {
+  /**
+   * Where the first field named `name` in the message being parsed is. A field is in `obj` only once
+   * parsed in this message, so it is always found; `here` stands in should it not be.
+   */
+  private firstOccurrence(name: string, here: Token): { line: number; column: number } {
     const open = this.openFields.at(-1);
     const at = open instanceof FieldSpans ? open.firstOf(name) : open?.find((n) => n.name === name)?.nameRange.start;
-    return at ? `${at.line}:${at.column}` : undefined;
+    return at ?? here;
   }
 
   private parseList<N extends ScalarNode | MessageNode>(parseElement: () => N): ListNode {
@@ -563,7 +558,7 @@ class Parser {
     const openComment = this.takeTrailingComment();
     if (openComment) node.openComment = openComment;
     const unterminated = (): void =>
-      this.report(`unterminated list: the "[" at ${this.at(open)} is never closed; add "]"`, openRange, 'unterminated-list');
+      this.report({ messageId: 'unterminatedList', data: { line: open.line, column: open.column } }, openRange);
     if (!this.trySymbol(']')) {
       for (;;) {
         const first = this.peek();
@@ -586,7 +581,7 @@ class Parser {
           const afterComma = element.trailing ? undefined : this.takeTrailingComment();
           if (afterComma) element.trailing = afterComma;
           if (this.isSymbol(this.peek(), ']')) {
-            this.report('a list cannot end with ","; protobuf\'s text format requires an element after every ","', tokenRange(sep), 'trailing-comma');
+            this.report({ messageId: 'trailingComma', data: {} }, tokenRange(sep));
             node.dangling = this.takeCommentsBefore(this.peek().start);
             this.next();
             break;
@@ -597,7 +592,8 @@ class Parser {
           unterminated();
           break;
         }
-        this.report(`Expected "," or "]" in the list, found ${this.describe(sep)}`, tokenRange(sep), 'expected-list-separator');
+        // Not the end of the text: that is unterminated, above.
+        this.report({ messageId: 'expectedListSeparator', data: { found: sep.text } }, tokenRange(sep));
         // Recover: a closing brace ends the list (the enclosing block will consume it); the start of a
         // field ends it too; an element-like token means a missing comma; anything else is skipped.
         if (this.isSymbol(sep, '}') || this.isSymbol(sep, '>')) break;
@@ -621,9 +617,7 @@ class Parser {
     const type = field.type;
     let value: ScalarValue | undefined;
     let verbatim = false;
-    const fail = (message: string, code: string, range: Range = tokenRange(first)): void => {
-      this.report(message, range, code);
-    };
+    const fail = (m: ParseMessage, range: Range = tokenRange(first)): void => this.report(m, range);
     // Consume a bad token unless it is structure the enclosing grammar needs to see.
     const skipBad = (): void => {
       if (first.type !== 'eof' && !STRUCTURAL.has(first.text)) this.next();
@@ -635,16 +629,16 @@ class Parser {
     }
     const placeholder = this.templatePlaceholder();
     if (placeholder) {
-      this.report(
-        `template placeholder ${placeholder.text} where field "${field.name}" needs a value: it was never filled (fill_template.py leaves the names it is not given), so Triton cannot parse the file; fill it: tritonc fill CONFIG "${placeholder.text.replace(/^\$\{?|\}$/g, '')}:<value>"`,
-        placeholder.range, 'template-placeholder',
-      );
+      const name = placeholder.text.replace(/^\$\{?|\}$/g, '');
+      this.report({ messageId: 'templatePlaceholder', data: { placeholder: placeholder.text, field: field.name, name } }, placeholder.range);
       return { kind: 'scalar', range: placeholder.range, text: placeholder.text, value: undefined };
     }
 
     if (type.kind === 'scalar' && (type.type === 'string' || type.type === 'bytes')) {
       if (first.type !== 'string') {
-        fail(`Expected string for field "${field.name}", got: ${this.describe(first)}${first.type === 'ident' ? `; quote it: "${first.text}"` : ''}`, 'expected-string');
+        if (first.type === 'eof') fail({ messageId: 'expectedStringEof', data: { field: field.name } });
+        else if (first.type === 'ident') fail({ messageId: 'expectedStringIdent', data: { field: field.name, found: first.text } });
+        else fail({ messageId: 'expectedString', data: { field: field.name, found: first.text } });
         skipBad();
       } else {
         let s = '';
@@ -653,15 +647,12 @@ class Parser {
           const decoded = unescapeStringLiteral(lit.text);
           if (decoded.error) {
             const at: Position = { line: lit.line, column: lit.column + decoded.error.index, offset: lit.start + decoded.error.index };
-            this.report(decoded.error.message, { start: at, end: tokenEnd(lit) }, 'bad-escape');
+            this.report(decoded.error, { start: at, end: tokenEnd(lit) });
           } else if (decoded.notUtf8) {
             verbatim = true;
             // protobuf's C++ parser keeps the bytes (Triton loads the config); serializing the field
             // later logs "String field '...' contains invalid UTF-8 data" (wire_format_lite.cc).
-            this.report(
-              `the escapes in this string make bytes that are not valid UTF-8: Triton's parser keeps them, but protobuf refuses such a ${type.type} field when it serializes the config ("contains invalid UTF-8 data"); write the text as UTF-8${type.type === 'string' ? '' : ', or keep the escapes if the bytes are meant'}`,
-              tokenRange(lit), 'not-utf8', {}, undefined, 'warning',
-            );
+            this.report({ messageId: type.type === 'string' ? 'notUtf8String' : 'notUtf8Bytes', data: {} }, tokenRange(lit), undefined, 'warning');
           }
           s += decoded.value;
         }
@@ -672,7 +663,7 @@ class Parser {
       else if (first.type === 'ident' && (first.text === 'false' || first.text === 'False' || first.text === 'f')) value = false;
       else if (first.type === 'int' && (first.text === '1' || first.text === '0')) value = first.text === '1';
       if (value === undefined) {
-        fail(`Invalid value for boolean field "${field.name}". Value: "${first.text}". Use true or false`, 'bad-bool');
+        fail({ messageId: 'badBool', data: { field: field.name, value: first.text } });
         skipBad();
       } else this.next();
     } else if (type.kind === 'enum') {
@@ -681,16 +672,20 @@ class Parser {
         if (type.enum.byName.has(first.text)) value = first.text;
         else {
           const hint = this.options.enumMeaning?.(type.enum.fullName, first.text) ?? didYouMean(first.text, type.enum.names);
-          const valid = type.enum.names.length <= 16 ? ` Valid values: ${type.enum.names.join(', ')}.` : '';
-          fail(`Unknown enumeration value of "${first.text}" for field "${field.name}".${hint ? ` Did you mean "${hint}"?` : valid}`, 'unknown-enum');
+          const data = { value: first.text, field: field.name };
+          if (hint) fail({ messageId: 'unknownEnumDidYouMean', data: { ...data, suggestion: hint } });
+          // A short enum's values are listed; a long one's (data types) would crowd the message.
+          else if (type.enum.names.length <= 16) fail({ messageId: 'unknownEnumValues', data: { ...data, values: type.enum.names.join(', ') } });
+          else fail({ messageId: 'unknownEnum', data });
         }
       } else {
         const int = this.parseSignedIntegerTokens(true);
         if (int.value === undefined) {
-          fail(`Expected integer or identifier for enum field "${field.name}" (${type.enum.fullName}), got: ${this.describe(first)}`, 'expected-enum');
+          if (first.type === 'eof') fail({ messageId: 'expectedEnumEof', data: { field: field.name, enum: type.enum.fullName } });
+          else fail({ messageId: 'expectedEnum', data: { field: field.name, enum: type.enum.fullName, found: first.text } });
           skipBad();
         } else if (int.value < ENUM_RANGE.min || int.value > ENUM_RANGE.max) {
-          fail(`Integer out of range (${int.text}) for enum field "${field.name}"`, 'out-of-range', { start: tokenStart(first), end: this.lastEnd() });
+          fail({ messageId: 'enumOutOfRange', data: { value: int.text, field: field.name } }, { start: tokenStart(first), end: this.lastEnd() });
         } else {
           const num = Number(int.value);
           // proto3 enums are open: an unknown number is kept as a number.
@@ -704,7 +699,8 @@ class Parser {
       if (tok.type === 'float' || tok.type === 'int') v = floatTokenValue(tok.text, tok.type === 'int');
       else if (tok.type === 'ident') v = floatWordValue(tok.text);
       if (v === undefined) {
-        fail(`Expected double for field "${field.name}", got: ${this.describe(tok)}`, 'expected-number', tokenRange(tok));
+        if (tok.type === 'eof') fail({ messageId: 'expectedDoubleEof', data: { field: field.name } }, tokenRange(tok));
+        else fail({ messageId: 'expectedDouble', data: { field: field.name, found: tok.text } }, tokenRange(tok));
         if (neg) this.next();
         if (tok.type !== 'eof' && !STRUCTURAL.has(tok.text)) this.next();
       } else {
@@ -719,15 +715,17 @@ class Parser {
         const after = this.peek(1);
         this.next();
         if (after.type === 'int' || after.type === 'float') this.next();
-        fail(`field "${field.name}" is unsigned (${type.type}) and cannot be negative`, 'out-of-range', { start: tokenStart(first), end: this.lastEnd() });
+        fail({ messageId: 'negativeUnsigned', data: { field: field.name, type: type.type } }, { start: tokenStart(first), end: this.lastEnd() });
       } else {
         const int = this.parseSignedIntegerTokens(!unsigned);
         if (int.value === undefined) {
           const tok = this.isSymbol(first, '-') ? this.peek(1) : first;
-          fail(`Expected integer for field "${field.name}" (${type.type}), got: ${this.describe(tok)}`, 'expected-integer', tokenRange(tok));
+          if (tok.type === 'eof') fail({ messageId: 'expectedIntegerEof', data: { field: field.name, type: type.type } }, tokenRange(tok));
+          else fail({ messageId: 'expectedInteger', data: { field: field.name, type: type.type, found: tok.text } }, tokenRange(tok));
           skipBad();
         } else if (int.value < range.min || int.value > range.max) {
-          fail(`Integer out of range (${int.text}): field "${field.name}" is ${type.type}, from ${range.min} to ${range.max}`, 'out-of-range', { start: tokenStart(first), end: this.lastEnd() });
+          // The bounds as text: a 64-bit bound is a bigint, which a finding's data (JSON) cannot hold.
+          fail({ messageId: 'integerOutOfRange', data: { value: int.text, field: field.name, type: type.type, min: String(range.min), max: String(range.max) } }, { start: tokenStart(first), end: this.lastEnd() });
         } else {
           value = is64Bit(type.type) ? toInt64(int.value) : Number(int.value);
         }

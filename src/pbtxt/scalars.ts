@@ -1,6 +1,7 @@
 // Conversions between text-format scalar literals and values: integers (decimal, hex, octal, exact
 // beyond 2^53), floats (inf/nan/`f` suffix), C-escaped strings.
 import type { ScalarType } from './descriptor.js';
+import type { ParseMessage } from './messages.js';
 import { append } from '../util/arrays.js';
 
 /** 64-bit integers stay exact: a number while it is a safe integer, a bigint beyond. */
@@ -64,10 +65,14 @@ export function formatFloat(v: number): string {
   return String(v);
 }
 
+/** What is wrong with an escape in a string (ParseStringAppend), as a message of messages.ts. */
+type EscapeMessageId = 'loneBackslash' | 'hexEscapeWithoutDigits' | 'shortUnicodeEscape' | 'longUnicodeEscape' | 'invalidEscape';
+export type EscapeError = ParseMessage<EscapeMessageId>;
+
 export interface UnescapeResult {
   value: string;
-  /** 0-based index into the literal's text of the first bad escape, with a message. */
-  error?: { index: number; message: string };
+  /** 0-based index into the literal's text of the first bad escape, with its message (messages.ts). */
+  error?: { index: number } & EscapeError;
   /**
    * The escapes make bytes that are not valid UTF-8 (\xff, a lone \uD800): protobuf's C++ parser
    * keeps the bytes, a JavaScript string cannot, so the value holds U+FFFD where they were and
@@ -101,7 +106,7 @@ export function unescapeStringLiteral(literal: string): UnescapeResult {
     }
     const next = body[i + 1];
     if (next === undefined) {
-      error ??= { index: i + 1, message: 'a string cannot end with a lone backslash' };
+      error ??= { index: i + 1, messageId: 'loneBackslash', data: {} };
       break;
     }
     if (next in SIMPLE_ESCAPES) {
@@ -118,7 +123,7 @@ export function unescapeStringLiteral(literal: string): UnescapeResult {
       let v = 0;
       while (j < body.length && j < i + 4 && /[0-9a-fA-F]/.test(body[j]!)) v = v * 16 + parseInt(body[j++]!, 16);
       if (j === i + 2) {
-        error ??= { index: i + 1, message: '"\\x" must be followed by hex digits' };
+        error ??= { index: i + 1, messageId: 'hexEscapeWithoutDigits', data: {} };
         i++;
         continue;
       }
@@ -132,10 +137,7 @@ export function unescapeStringLiteral(literal: string): UnescapeResult {
       const hex = body.slice(i + 2, i + 2 + len);
       const wellFormed = hex.length === len && /^[0-9a-fA-F]+$/.test(hex) && (next === 'u' || /^00[01]/.test(hex));
       if (!wellFormed) {
-        error ??= {
-          index: i + 1,
-          message: next === 'u' ? '"\\u" must be followed by 4 hex digits' : '"\\U" must be followed by 8 hex digits, at most 0010ffff (protobuf reads no more)',
-        };
+        error ??= { index: i + 1, messageId: next === 'u' ? 'shortUnicodeEscape' : 'longUnicodeEscape', data: {} };
         i++;
         continue;
       }
@@ -153,7 +155,7 @@ export function unescapeStringLiteral(literal: string): UnescapeResult {
       }
       i += 1 + len;
     } else {
-      error ??= { index: i + 1, message: `invalid escape sequence "\\${next}"` };
+      error ??= { index: i + 1, messageId: 'invalidEscape', data: { char: next } };
       i++;
     }
   }

@@ -28,8 +28,19 @@ export interface TrtllmParameter {
   type: TrtllmValueType;
   /** Accepted values of an enum, as the C++ backend compares them. */
   values?: readonly string[];
-  /** What the backend uses when the key is missing or its value does not parse (as its log says). */
+  /**
+   * What the backend uses when the key is missing or its value does not parse (as its log says): a
+   * value, as the config would write it. Absent where the backend has none of its own (`unset`) or
+   * where a missing or unreadable value fails the load.
+   */
   default?: string;
+  /** With `default`: what the backend uses when max_beam_width is above 1 (decoding_mode). */
+  defaultWithBeams?: string;
+  /**
+   * The backend leaves the setting unset when the key is missing or unreadable (std::nullopt, or an
+   * empty path), and TensorRT-LLM decides; the comment on the entry says what that does.
+   */
+  unset?: true;
   /** A value the backend cannot read fails the load (rather than falling back to the default). */
   badFails?: boolean;
   /** The load fails when the key is missing ("Cannot find parameter with name: <key>"). */
@@ -86,8 +97,9 @@ export function readIn(p: TrtllmParameter, release: string): boolean {
 
 export const TRTLLM_PARAMETERS: Readonly<Record<string, TrtllmParameter>> = {
   gpt_model_type: { type: 'enum', values: GPT_MODEL_TYPES, required: true, badFails: true, source: 'model_instance_state.cc:59-79' },
-  gpt_model_path: { type: 'string', default: 'empty (no decoder engine)', source: 'model_instance_state.cc:743-756' },
-  encoder_model_path: { type: 'string', since: '0.11.0', default: 'empty (no encoder engine)', source: 'model_instance_state.cc:757-769' },
+  // Unset: no decoder engine (an encoder-only model), and no encoder engine.
+  gpt_model_path: { type: 'string', unset: true, source: 'model_instance_state.cc:743-756' },
+  encoder_model_path: { type: 'string', since: '0.11.0', unset: true, source: 'model_instance_state.cc:757-769' },
   max_beam_width: { type: 'int', default: '1', minExclusive: 0, source: 'model_instance_state.cc:459-468' },
   iter_stats_max_iterations: { type: 'int', since: '0.10.0', default: '1000', min: 0, source: 'model_instance_state.cc:470-480' },
   request_stats_max_iterations: { type: 'int', since: '0.10.0', default: '0', min: 0, source: 'model_instance_state.cc:482-492' },
@@ -97,34 +109,43 @@ export const TRTLLM_PARAMETERS: Readonly<Record<string, TrtllmParameter>> = {
   exclude_input_in_output: { type: 'bool', default: 'false', source: 'model_instance_state.cc:797-807' },
   cancellation_check_period_ms: { type: 'int', since: '0.10.0', default: '100', source: 'model_instance_state.cc:809-819' },
   stats_check_period_ms: { type: 'int', since: '0.10.0', default: '100', source: 'model_instance_state.cc:821-831' },
-  recv_poll_period_ms: { type: 'int', since: '0.13.0', default: '0 (a busy loop)', source: 'model_instance_state.cc:682-690' },
+  // 0: a busy loop.
+  recv_poll_period_ms: { type: 'int', since: '0.13.0', default: '0', source: 'model_instance_state.cc:682-690' },
   gpu_weights_percent: { type: 'float', since: '0.10.0', default: '1.0', source: 'model_instance_state.cc:649-657' },
   batch_scheduler_policy: { type: 'enum', values: BATCH_SCHEDULER_POLICIES, default: 'guaranteed_no_evict', source: 'model_instance_state.cc:354-382' },
-  max_tokens_in_paged_kv_cache: { type: 'int', default: 'no limit (kv_cache_free_gpu_mem_fraction decides)', minExclusive: 0, source: 'model_instance_state.cc:83-94' },
+  // Unset: no limit (kv_cache_free_gpu_mem_fraction decides).
+  max_tokens_in_paged_kv_cache: { type: 'int', unset: true, minExclusive: 0, source: 'model_instance_state.cc:83-94' },
   kv_cache_free_gpu_mem_fraction: { type: 'float', default: '0.9', minExclusive: 0, maxExclusive: 1, source: 'model_instance_state.cc:96-107' },
-  cross_kv_cache_fraction: { type: 'float', since: '0.14.0', default: 'no fraction (which an encoder-decoder model needs)', minExclusive: 0, maxExclusive: 1, source: 'model_instance_state.cc:109-118' },
-  kv_cache_host_memory_bytes: { type: 'uint', since: '0.10.0', default: '0 (no offloading)', source: 'model_instance_state.cc:120-128' },
+  // Unset: no fraction, which an encoder-decoder model needs.
+  cross_kv_cache_fraction: { type: 'float', since: '0.14.0', unset: true, minExclusive: 0, maxExclusive: 1, source: 'model_instance_state.cc:109-118' },
+  // 0: no offloading.
+  kv_cache_host_memory_bytes: { type: 'uint', since: '0.10.0', default: '0', source: 'model_instance_state.cc:120-128' },
   kv_cache_onboard_blocks: { type: 'bool', since: '0.10.0', default: 'true', source: 'model_instance_state.cc:130-139' },
   max_attention_window_size: { type: 'int-list', default: 'max_sequence_length', minExclusive: 0, source: 'model_instance_state.cc:141-152' },
-  sink_token_length: { type: 'int', since: '0.10.0', default: 'no sink tokens', minExclusive: 0, source: 'model_instance_state.cc:154-165' },
+  // Unset: no sink tokens.
+  sink_token_length: { type: 'int', since: '0.10.0', unset: true, minExclusive: 0, source: 'model_instance_state.cc:154-165' },
   enable_kv_cache_reuse: { type: 'bool', default: 'true', source: 'model_instance_state.cc:167-176' },
   multi_block_mode: { type: 'bool', since: '0.15.0', default: 'true', source: 'model_instance_state.cc:191-200' },
   enable_context_fmha_fp32_acc: { type: 'bool', since: '0.15.0', default: 'false', source: 'model_instance_state.cc:202-211' },
   cuda_graph_mode: { type: 'bool', since: '0.15.0', default: 'false', source: 'model_instance_state.cc:213-222' },
   cuda_graph_cache_size: { type: 'int', since: '0.15.0', default: '0', min: 0, source: 'model_instance_state.cc:224-233' },
-  gpu_device_ids: { type: 'int-groups', default: 'every visible GPU', source: 'model_state.cc:95-120' },
-  participant_ids: { type: 'int-groups', default: 'ids it chooses itself', source: 'model_state.cc:122-147' },
+  // Unset: every visible GPU (the rule's gpuDeviceIdsDefaults says so), and participant ids the
+  // backend chooses itself (participantIdsDefaults).
+  gpu_device_ids: { type: 'int-groups', unset: true, source: 'model_state.cc:95-120' },
+  participant_ids: { type: 'int-groups', unset: true, source: 'model_state.cc:122-147' },
   num_nodes: { type: 'int', since: '0.19.0', default: '1', source: 'model_instance_state.cc:273-282' },
   executor_worker_path: { type: 'string', since: '0.10.0', default: '/opt/tritonserver/backends/tensorrtllm/trtllmExecutorWorker', source: 'model_state.cc:180-190' },
   lora_cache_max_adapter_size: { type: 'int', default: '64', source: 'model_instance_state.cc:302-310' },
   lora_cache_optimal_adapter_size: { type: 'int', default: '8', source: 'model_instance_state.cc:312-320' },
   lora_cache_gpu_memory_fraction: { type: 'float', default: '0.05', source: 'model_instance_state.cc:321-329' },
   lora_cache_host_memory_bytes: { type: 'uint', default: '1 GB', source: 'model_instance_state.cc:330-338' },
-  lora_prefetch_dir: { type: 'string', since: '0.19.0', default: 'no prefetching', source: 'model_instance_state.cc:339-347' },
+  // Unset: no prefetching.
+  lora_prefetch_dir: { type: 'string', since: '0.19.0', unset: true, source: 'model_instance_state.cc:339-347' },
   speculative_decoding_fast_logits: { type: 'bool', since: '0.15.0', default: 'false', source: 'model_instance_state.cc:384-408' },
-  decoding_mode: { type: 'enum', values: DECODING_MODES, default: 'top_k_top_p (beam_search when max_beam_width > 1)', source: 'model_instance_state.cc:545-594' },
-  medusa_choices: { type: 'brace-groups', default: 'the mc_sim_7b_63 choices', source: 'model_instance_state.cc:596-609' },
-  eagle_choices: { type: 'brace-groups', since: '0.16.0', default: 'the mc_sim_7b_63 choices', source: 'model_instance_state.cc:611-625' },
+  decoding_mode: { type: 'enum', values: DECODING_MODES, default: 'top_k_top_p', defaultWithBeams: 'beam_search', source: 'model_instance_state.cc:545-594' },
+  // The choices of the mc_sim_7b_63 Medusa model, by name.
+  medusa_choices: { type: 'brace-groups', default: 'mc_sim_7b_63', source: 'model_instance_state.cc:596-609' },
+  eagle_choices: { type: 'brace-groups', since: '0.16.0', default: 'mc_sim_7b_63', source: 'model_instance_state.cc:611-625' },
   lookahead_window_size: { type: 'uint', since: '0.19.0', badFails: true, source: 'model_instance_state.cc:627-647' },
   lookahead_ngram_size: { type: 'uint', since: '0.19.0', badFails: true, source: 'model_instance_state.cc:627-647' },
   lookahead_verification_set_size: { type: 'uint', since: '0.19.0', badFails: true, source: 'model_instance_state.cc:627-647' },
@@ -137,6 +158,17 @@ export const TRTLLM_PARAMETERS: Readonly<Record<string, TrtllmParameter>> = {
   // Obsolete: the C++ backend means to refuse it and swallows its own error (model_state.cc:168-178).
   worker_path: { type: 'string', unread: 'obsolete since v0.10, replaced by executor_worker_path', source: 'model_state.cc:168-178' },
 };
+
+/**
+ * The value the backend uses for `key` when it is missing or unreadable in a config of these
+ * parameters; undefined where it has none of its own (`unset`, or the load fails).
+ */
+export function trtllmDefault(key: string, params: Readonly<Record<string, { string_value?: string } | undefined>>): string | undefined {
+  const p = TRTLLM_PARAMETERS[key];
+  if (p?.defaultWithBeams === undefined) return p?.default;
+  const beams = leadingNumber(params.max_beam_width?.string_value ?? '', 'int');
+  return beams && beams.value > 1 ? p.defaultWithBeams : p.default;
+}
 
 /**
  * Guided decoding is off, silently, when either key is "" or exactly its own placeholder

@@ -8,9 +8,11 @@ import { placeholdersOf, renderMessage } from '../../src/lint/messages.js';
 import { RULES } from '../../src/lint/rules/index.js';
 
 const LINT = fileURLToPath(new URL('../../src/lint/', import.meta.url));
+// The syntax rule's messages are the parser's (pbtxt/messages.ts), reported by the parser.
+const PBTXT = fileURLToPath(new URL('../../src/pbtxt/', import.meta.url));
 const sources = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [readFileSync(join(dir, e.name), 'utf8')] : []));
-const lintSource = sources(LINT).join('\n');
+const lintSource = [...sources(LINT), ...sources(PBTXT)].join('\n');
 
 describe('rule messages', () => {
   it('every rule has messages, and every template is well formed', () => {

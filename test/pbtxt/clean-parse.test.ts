@@ -94,7 +94,7 @@ describe('parseCleanText', () => {
     (node.fieldList as SchemaField[]).push(child);
     const nested = (n: number): string => `${'child { '.repeat(n)}${'} '.repeat(n)}`;
     expect(expectCleanAgreesWithTree(nested(100), node)).toBe(true);
-    expect(parseText(nested(101), node).diagnostics.map((d) => d.data?.code)).toEqual(['too-deep']);
+    expect(parseText(nested(101), node).diagnostics.map((d) => d.messageId)).toEqual(['tooDeep']);
     expect(parseCleanText(nested(101), node)).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
 // tensorrtllm-parameters on the shapes of the TensorRT-LLM templates (tensorrtllm_backend
 // all_models/inflight_batcher_llm/tensorrt_llm/config.pbtxt, triton_cli templates/trt_llm), filled.
 import { describe, expect, it } from 'vitest';
-import { findingsOf, testRule } from '../support/rule-tester.js';
+import { TRTLLM_PARAMETERS } from '../../src/triton/tensorrtllm-parameters.js';
+import { testRule } from '../support/rule-tester.js';
 
 const ID = 'tensorrtllm-parameters';
 const param = (key: string, value: string) => `parameters { key: "${key}" value: { string_value: "${value}" } }\n`;
@@ -82,9 +83,14 @@ testRule(ID, {
       config: CPP + param('batch_scheduler_policy', 'MAX_UTILIZATION') + param('decoding_mode', 'zzz'),
       errors: [
         { messageId: 'enumDefaultsSuggest', severity: 'warning', data: { key: 'batch_scheduler_policy', default: 'guaranteed_no_evict', suggestion: 'max_utilization' } },
-        { messageId: 'enumDefaults', severity: 'warning', data: { key: 'decoding_mode', value: 'zzz', default: 'top_k_top_p (beam_search when max_beam_width > 1)' } },
+        { messageId: 'enumDefaults', severity: 'warning', data: { key: 'decoding_mode', value: 'zzz', default: 'top_k_top_p' } },
       ],
       output: CPP + param('batch_scheduler_policy', 'max_utilization') + param('decoding_mode', 'zzz'),
+    },
+    {
+      name: "decoding_mode's default with more than one beam is beam search",
+      config: CPP + param('max_beam_width', '4') + param('decoding_mode', 'beam'),
+      errors: [{ messageId: 'enumDefaultsSuggest', severity: 'warning', data: { key: 'decoding_mode', value: 'beam', default: 'beam_search', suggestion: 'beam_search' } }],
     },
     {
       name: 'booleans outside the accepted spellings are the default; yes/no get a fix',
@@ -101,7 +107,7 @@ testRule(ID, {
       config: CPP + param('max_beam_width', '2.5') + param('stats_check_period_ms', 'often') + param('kv_cache_host_memory_bytes', '-1') + param('kv_cache_free_gpu_mem_fraction', '1.0') + param('sink_token_length', '0') + param('max_attention_window_size', '4096,0') + param('iter_stats_max_iterations', '-1'),
       errors: [
         { messageId: 'numberPartial', severity: 'warning', data: { key: 'max_beam_width', value: '2.5', read: '2', rest: '.5' } },
-        { messageId: 'numberDefaults', severity: 'warning', data: { key: 'stats_check_period_ms', value: 'often' } },
+        { messageId: 'numberDefaults', severity: 'warning', data: { key: 'stats_check_period_ms', value: 'often', default: '100' } },
         { messageId: 'negativeWraps', severity: 'warning', data: { key: 'kv_cache_host_memory_bytes', wrapped: '18446744073709551615' } },
         { messageId: 'fractionOutOfRange', severity: 'error', data: { key: 'kv_cache_free_gpu_mem_fraction', value: 1, min: 0, max: 1 } },
         { messageId: 'notPositive', severity: 'error', data: { key: 'sink_token_length', value: 0, min: 0 } },
@@ -111,12 +117,28 @@ testRule(ID, {
       output: CPP + param('max_beam_width', '2') + param('stats_check_period_ms', 'often') + param('kv_cache_host_memory_bytes', '-1') + param('kv_cache_free_gpu_mem_fraction', '1.0') + param('sink_token_length', '0') + param('max_attention_window_size', '4096,0') + param('iter_stats_max_iterations', '-1'),
     },
     {
+      name: 'a number whose key has no default of its own (TensorRT-LLM leaves it unset)',
+      config: CPP + param('sink_token_length', 'none') + param('max_tokens_in_paged_kv_cache', 'lots'),
+      errors: [
+        { messageId: 'numberDefaultsOwn', severity: 'warning', data: { key: 'sink_token_length', value: 'none' } },
+        { messageId: 'numberDefaultsOwn', severity: 'warning', data: { key: 'max_tokens_in_paged_kv_cache', value: 'lots' } },
+      ],
+    },
+    {
+      name: 'GPU ids and participant ids that are not groups of ids',
+      config: CPP + param('gpu_device_ids', '0 1') + param('participant_ids', '0;a'),
+      errors: [
+        { messageId: 'gpuDeviceIdsDefaults', severity: 'warning', data: { key: 'gpu_device_ids', value: '0 1' } },
+        { messageId: 'participantIdsDefaults', severity: 'warning', data: { key: 'participant_ids', value: '0;a' } },
+      ],
+    },
+    {
       name: 'lists and brace groups the backend cannot read',
       config: CPP + param('max_attention_window_size', 'wide') + param('decoding_mode', 'medusa') + param('medusa_choices', '[[0,0],[0,1]]') + param('eagle_choices', '{0,1},{2'),
       errors: [
         { messageId: 'intListDefaults', severity: 'warning', data: { key: 'max_attention_window_size', value: 'wide', default: 'max_sequence_length' } },
-        { messageId: 'bracesNoGroupDefaults', severity: 'warning', data: { key: 'medusa_choices', value: '[[0,0],[0,1]]' } },
-        { messageId: 'bracesOutsideDefaults', severity: 'info', data: { key: 'eagle_choices', text: '"{2"' } },
+        { messageId: 'bracesNoGroupDefaults', severity: 'warning', data: { key: 'medusa_choices', value: '[[0,0],[0,1]]', default: 'mc_sim_7b_63' } },
+        { messageId: 'bracesOutsideDefaults', severity: 'info', data: { key: 'eagle_choices', text: '"{2"', default: 'mc_sim_7b_63' } },
       ],
     },
     {
@@ -220,12 +242,12 @@ testRule(ID, {
   ],
 });
 
-// gpu_device_ids' default in the table is a description ("every visible GPU"), which the tester
-// takes for wording in a placeholder: this case is checked by its findings' data instead.
-describe('tensorrtllm-parameters, a default the table describes', () => {
-  it('gpu_device_ids that are not groups of ids: the default the backend uses', () => {
-    const found = findingsOf(ID, { name: 'gpu groups', config: CPP + param('gpu_device_ids', '0 1') });
-    expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ severity: 'warning', messageId: 'gpuGroupsDefaults', data: { key: 'gpu_device_ids', value: '0 1', default: 'every visible GPU' } });
+describe('tensorrtllm-parameters: the defaults the backend falls back on', () => {
+  it('are values (as the config writes them) for every key whose kind reports one in {{default}}', () => {
+    // numbers may have none of their own (numberDefaultsOwn); the GPU groups name theirs in the template.
+    const missing = Object.entries(TRTLLM_PARAMETERS)
+      .filter(([key, p]) => ['enum', 'bool', 'int-list', 'brace-groups'].includes(p.type) && !p.badFails && p.default === undefined && key !== 'guided_decoding_backend')
+      .map(([key]) => key);
+    expect(missing).toEqual([]);
   });
 });

@@ -1,7 +1,6 @@
 // unfilled-placeholder on the shapes of the TensorRT-LLM ensemble templates (tensorrt_llm,
 // tensorrt_llm_bls, preprocessing, postprocessing of all_models/inflight_batcher_llm and triton_cli).
-import { describe, expect, it } from 'vitest';
-import { findingsOf, testRule } from '../support/rule-tester.js';
+import { testRule } from '../support/rule-tester.js';
 
 const param = (key: string, value: string) => `parameters { key: "${key}" value: { string_value: "${value}" } }\n`;
 const TRTLLM = `backend: "tensorrtllm"\nmax_batch_size: 64\n${param('gpt_model_type', 'inflight_fused_batching')}${param('gpt_model_path', '/engines/llama')}`;
@@ -29,8 +28,18 @@ testRule('unfilled-placeholder', {
         { messageId: 'defaults', severity: 'warning', data: { ...P('max_beam_width'), default: '1' } },
         { messageId: 'guidedDecodingOff', severity: 'info', data: P('guided_decoding_backend') },
         { messageId: 'guidedDecodingOff', severity: 'info', data: P('xgrammar_tokenizer_info_path') },
-        { messageId: 'defaults', severity: 'warning', data: P('lora_prefetch_dir') },
+        { messageId: 'defaultsOwn', severity: 'warning', data: P('lora_prefetch_dir') },
       ],
+    },
+    {
+      name: 'tensorrtllm: an unfilled decoder path with an encoder engine is a warning, not a failure (no decoder engine of its own)',
+      config: `backend: "tensorrtllm"\n${param('gpt_model_type', 'v1')}${param('encoder_model_path', '/engines/enc')}${param('gpt_model_path', '${engine_dir}')}`,
+      errors: [{ messageId: 'defaultsOwn', severity: 'warning', data: P('gpt_model_path', 'engine_dir') }],
+    },
+    {
+      name: "tensorrtllm: decoding_mode's default is beam search with more than one beam",
+      config: TRTLLM + param('max_beam_width', '2') + param('decoding_mode', '${decoding_mode}'),
+      errors: [{ messageId: 'defaults', severity: 'warning', data: { ...P('decoding_mode'), default: 'beam_search' } }],
     },
     {
       name: 'tensorrtllm: tokenizer_dir is required and unused',
@@ -53,6 +62,11 @@ testRule('unfilled-placeholder', {
       errors: [{ messageId: 'defaultsPythonRuntime', severity: 'warning', data: { ...P('kv_cache_free_gpu_mem_fraction'), default: '0.9' } }],
     },
     {
+      name: 'the Python runtime: a key without a default of its own',
+      config: `backend: "python"\n${param('gpt_model_type', 'v1')}${param('batch_scheduler_policy', 'guaranteed_no_evict')}${param('sink_token_length', '${sink_token_length}')}`,
+      errors: [{ messageId: 'defaultsPythonRuntimeOwn', severity: 'warning', data: P('sink_token_length') }],
+    },
+    {
       name: 'preprocessing hands tokenizer_dir to Hugging Face',
       targets: ['preprocessing'],
       files: { 'preprocessing/config.pbtxt': `backend: "python"\n${param('tokenizer_dir', '${tokenizer_dir}')}${param('add_special_tokens', 'true')}` },
@@ -61,8 +75,11 @@ testRule('unfilled-placeholder', {
     {
       name: 'BLS treats its placeholders as unset',
       targets: ['tensorrt_llm_bls'],
-      files: { 'tensorrt_llm_bls/config.pbtxt': `backend: "python"\n${param('tensorrt_llm_model_name', '${tensorrt_llm_model_name}')}${param('accumulate_tokens', 'false')}` },
-      errors: [{ messageId: 'defaultsBls', severity: 'warning', data: { ...P('tensorrt_llm_model_name'), default: '"tensorrt_llm"' } }],
+      files: { 'tensorrt_llm_bls/config.pbtxt': `backend: "python"\n${param('tensorrt_llm_model_name', '${tensorrt_llm_model_name}')}${param('accumulate_tokens', 'false')}${param('bls_instance_count', '${bls_instance_count}')}` },
+      errors: [
+        { messageId: 'defaultsBls', severity: 'warning', data: { ...P('tensorrt_llm_model_name'), default: '"tensorrt_llm"' } },
+        { messageId: 'defaultsBlsOwn', severity: 'warning', line: 4, data: P('bls_instance_count') },
+      ],
     },
     {
       name: 'anywhere else: the literal text is the value',
@@ -83,13 +100,4 @@ testRule('unfilled-placeholder', {
       ],
     },
   ],
-});
-
-// The table's default of gpt_model_path is a description, "empty (no decoder engine)", which the
-// tester takes for wording in a placeholder: this case is checked by its findings' data instead.
-describe('unfilled-placeholder, a default the table describes', () => {
-  it('an unfilled decoder path with an encoder engine is a warning, not a failure', () => {
-    const found = findingsOf('unfilled-placeholder', { name: 'decoder path', config: `backend: "tensorrtllm"\n${param('gpt_model_type', 'v1')}${param('encoder_model_path', '/engines/enc')}${param('gpt_model_path', '${engine_dir}')}` });
-    expect(found.map((d) => [d.severity, d.messageId, d.data])).toEqual([['warning', 'defaults', { ...P('gpt_model_path', 'engine_dir'), default: 'empty (no decoder engine)' }]]);
-  });
 });

@@ -4,7 +4,8 @@
 // when `${...}` placeholders are all that stops the parse, one note says to fill it first.
 import { dirname, relative } from 'node:path';
 import { unfilledTemplate } from '../../../config/document.js';
-import { defineModelRule } from '../../rule.js';
+import { PARSE_MESSAGES } from '../../../pbtxt/messages.js';
+import { defineModelRule, type Report } from '../../rule.js';
 
 export const syntax = defineModelRule({
   meta: {
@@ -20,8 +21,8 @@ export const syntax = defineModelRule({
       'failed to read text proto from <path>',
     ],
     messages: {
-      // The parser's own message, which names the token and what was expected.
-      parseError: '{{text}}',
+      // The parser's messages (pbtxt/messages.ts): one per wording, the token, names and numbers as data.
+      ...PARSE_MESSAGES,
       templateOne: 'template: 1 unfilled placeholder ({{names}}) where values go, so this is a template to fill, not a config Triton can read; fill it first (tritonc fill {{file}} "name:value,..."), and tritonc checks the filled config. To keep templates out of the pre-commit hooks, exclude them (exclude: in .pre-commit-config.yaml)',
       template: 'template: {{count}} unfilled placeholders ({{names}}) where values go, so this is a template to fill, not a config Triton can read; fill it first (tritonc fill {{file}} "name:value,..."), and tritonc checks the filled config. To keep templates out of the pre-commit hooks, exclude them (exclude: in .pre-commit-config.yaml)',
     },
@@ -38,8 +39,8 @@ export const syntax = defineModelRule({
       });
       return;
     }
-    for (const d of ctx.doc.diagnostics) {
-      ctx.report({ range: d.range, path: d.path, messageId: 'parseError', data: { ...d.data, text: d.message } });
-    }
+    // The parser's diagnostics carry a message of PARSE_MESSAGES and the values its template takes,
+    // and their severity: bytes that are not UTF-8 are a warning (Triton's parser keeps them).
+    for (const d of ctx.doc.diagnostics) ctx.report({ range: d.range, path: d.path, severity: d.severity, messageId: d.messageId, data: d.data } as Report<typeof PARSE_MESSAGES>);
   },
 });

@@ -17,6 +17,7 @@ import {
   trtllmRuntime,
   readIn,
   TRTLLM_RELEASES,
+  trtllmDefault,
   type TrtllmParameter,
 } from '../../../triton/tensorrtllm-parameters.js';
 import { settledBackend } from '../../backend.js';
@@ -67,6 +68,7 @@ export const tensorrtllmParameters = defineModelRule<Options>({
       boolDefaults: `{{key}} "{{value}}" is not a boolean the tensorrtllm backend reads ("Cannot convert {{value}} to a boolean."): it logs "{{key}} is not specified" and uses {{default}}; write "true" or "false"`,
       boolReadFalse: `{{key}} "{{value}}" is read as false by the Python runtime (it takes only "1" and "true", in any case, as true); write "true" or "false"`,
       numberDefaults: `{{key}} "{{value}}" is not a number: the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; write a number`,
+      numberDefaultsOwn: `{{key}} "{{value}}" is not a number: the tensorrtllm backend logs "{{key}} is not specified" and uses its default; write a number`,
       numberFails: `{{key}} "{{value}}" is not a number, so the Python runtime of TensorRT-LLM fails the load (its warning calls pb_utils.Logger.log_warning, which python_backend does not have); write a number`,
       numberPartial: `{{key}} "{{value}}" is read as {{read}}: the tensorrtllm backend reads the leading number and ignores "{{rest}}"; write "{{read}}"`,
       negativeWraps: `{{key}} "{{value}}" is negative: the tensorrtllm backend reads it as an unsigned number, which wraps around to {{wrapped}}; write a number of 0 or more`,
@@ -74,10 +76,13 @@ export const tensorrtllmParameters = defineModelRule<Options>({
       notPositive: `{{key}} {{value}} must be greater than {{min}}: TensorRT-LLM's executor refuses it and the model fails to load; write a value greater than {{min}}`,
       belowMinimum: `{{key}} {{value}} must be at least {{min}}: TensorRT-LLM's executor refuses it and the model fails to load; write a value at least {{min}}`,
       intListDefaults: `{{key}} "{{value}}" is not a comma-separated list of integers: the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; write it as "4096,4096"`,
-      gpuGroupsDefaults: `{{key}} "{{value}}" is not comma-separated ids, one group per instance separated by ";": the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; write it as "0,1;2,3"`,
-      bracesNoGroupDefaults: `{{key}} "{{value}}" is not groups of integers in braces (no {...} group): the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; write it as "{0, 0, 0}, {0, 1}"`,
-      bracesOutsideDefaults: `{{key}} "{{value}}" is not groups of integers in braces (text outside the {...} groups ({{text}}) is dropped): the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; write it as "{0, 0, 0}, {0, 1}"`,
-      bracesNotIntsDefaults: `{{key}} "{{value}}" is not groups of integers in braces (group {{group}} is not a list of integers): the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; write it as "{0, 0, 0}, {0, 1}"`,
+      // gpu_device_ids and participant_ids: unset, the backend uses every visible GPU, and chooses the participants itself.
+      gpuDeviceIdsDefaults: `{{key}} "{{value}}" is not comma-separated ids, one group per instance separated by ";": the tensorrtllm backend logs "{{key}} is not specified" and uses every visible GPU; write it as "0,1;2,3"`,
+      participantIdsDefaults: `{{key}} "{{value}}" is not comma-separated ids, one group per instance separated by ";": the tensorrtllm backend logs "{{key}} is not specified" and uses ids it chooses itself; write it as "0,1;2,3"`,
+      // {{default}}: the Medusa model whose choices are the default (TRTLLM_PARAMETERS).
+      bracesNoGroupDefaults: `{{key}} "{{value}}" is not groups of integers in braces (no {...} group): the tensorrtllm backend logs "{{key}} is not specified" and uses the {{default}} choices; write it as "{0, 0, 0}, {0, 1}"`,
+      bracesOutsideDefaults: `{{key}} "{{value}}" is not groups of integers in braces (text outside the {...} groups ({{text}}) is dropped): the tensorrtllm backend logs "{{key}} is not specified" and uses the {{default}} choices; write it as "{0, 0, 0}, {0, 1}"`,
+      bracesNotIntsDefaults: `{{key}} "{{value}}" is not groups of integers in braces (group {{group}} is not a list of integers): the tensorrtllm backend logs "{{key}} is not specified" and uses the {{default}} choices; write it as "{0, 0, 0}, {0, 1}"`,
       intListFails: `{{key}} "{{value}}" is not a comma-separated list of integers, so the Python runtime fails the load (int() of each item raises ValueError); write it as "4096,4096"`,
       gpuListFails: `{{key}} "{{value}}" is not one comma-separated list of GPU ids (the Python runtime takes no ";" groups), so the Python runtime fails the load (int() of each item raises ValueError); write it as "0,1"`,
       bracesNoGroupFails: `{{key}} "{{value}}" is not groups of integers in braces (no {...} group), so the Python runtime fails the load ("Invalid format for {{key}}"); write it as "{0, 0, 0}, {0, 1}"`,
@@ -145,7 +150,9 @@ export const tensorrtllmParameters = defineModelRule<Options>({
       if (UNFILLED_PLACEHOLDER.test(value)) continue;
       // Python's read_parameter_as_type: "" is unset there; in C++ "" fails to parse like any bad value.
       if (python && value === '') continue;
-      const fallback = p.default ?? 'its default';
+      // A value (trtllmDefault); undefined where the backend has none of its own. Every enum, bool,
+      // int-list and brace-groups key the backend falls back on has one (tensorrtllm-parameters.test.ts).
+      const fallback = trtllmDefault(key, params);
       const lookahead = key.startsWith('lookahead_');
       if (lookahead && text('decoding_mode') !== 'lookahead') continue;
 
@@ -173,8 +180,8 @@ export const tensorrtllmParameters = defineModelRule<Options>({
               if (close) report(key, { messageId: 'guidedDecodingFailsSuggest', severity: 'error', data: { ...data, values: 'xgrammar', suggestion: close }, ...fix });
               else report(key, { messageId: 'guidedDecodingFails', severity: 'error', data: { ...data, values: 'xgrammar' } });
             }
-          } else if (close) report(key, { messageId: 'enumDefaultsSuggest', severity: 'warning', data: { ...data, default: fallback, suggestion: close }, ...fix });
-          else report(key, { messageId: 'enumDefaults', severity: 'warning', data: { ...data, default: fallback } });
+          } else if (close) report(key, { messageId: 'enumDefaultsSuggest', severity: 'warning', data: { ...data, default: fallback!, suggestion: close }, ...fix });
+          else report(key, { messageId: 'enumDefaults', severity: 'warning', data: { ...data, default: fallback! } });
           break;
         }
         case 'bool': {
@@ -186,7 +193,7 @@ export const tensorrtllmParameters = defineModelRule<Options>({
           if (TRTLLM_BOOL_SPELLINGS.includes(value)) break;
           const lower = value.trim().toLowerCase();
           const meant = ['true', 'yes', 'on', 't', 'y'].includes(lower) ? 'true' : ['false', 'no', 'off', 'f', 'n'].includes(lower) ? 'false' : undefined;
-          report(key, { messageId: 'boolDefaults', severity: 'warning', data: { key, value, default: fallback }, ...(meant ? replaceFix(key, meant) : {}) });
+          report(key, { messageId: 'boolDefaults', severity: 'warning', data: { key, value, default: fallback! }, ...(meant ? replaceFix(key, meant) : {}) });
           break;
         }
         case 'int':
@@ -205,6 +212,7 @@ export const tensorrtllmParameters = defineModelRule<Options>({
           const n = leadingNumber(value, kind);
           if (!n) {
             if (lookahead) report(key, { messageId: 'lookaheadNotNumber', severity: 'error', data: { key, value } });
+            else if (fallback === undefined) report(key, { messageId: 'numberDefaultsOwn', severity: 'warning', data: { key, value } });
             else report(key, { messageId: 'numberDefaults', severity: 'warning', data: { key, value, default: fallback } });
             break;
           }
@@ -224,7 +232,7 @@ export const tensorrtllmParameters = defineModelRule<Options>({
           const ok = value.trim() !== '' && items.every((i) => /^\s*[+-]?\d+/.test(i));
           if (!ok) {
             if (python) report(key, { messageId: 'intListFails', severity: 'error', data: { key, value } });
-            else report(key, { messageId: 'intListDefaults', severity: 'warning', data: { key, value, default: fallback } });
+            else report(key, { messageId: 'intListDefaults', severity: 'warning', data: { key, value, default: fallback! } });
           } else for (const i of items) checkRange(key, p, Number(/^\s*([+-]?\d+)/.exec(i)![1]));
           break;
         }
@@ -234,7 +242,7 @@ export const tensorrtllmParameters = defineModelRule<Options>({
             break;
           }
           if (value !== '' && !value.split(';').every((g) => /^\s*\d+(\s*,\s*\d+)*\s*$/.test(g)))
-            report(key, { messageId: 'gpuGroupsDefaults', severity: 'warning', data: { key, value, default: fallback } });
+            report(key, { messageId: key === 'participant_ids' ? 'participantIdsDefaults' : 'gpuDeviceIdsDefaults', severity: 'warning', data: { key, value } });
           break;
         }
         case 'brace-groups': {
@@ -247,7 +255,7 @@ export const tensorrtllmParameters = defineModelRule<Options>({
             report(key, { messageId, severity: 'error', data: { text: '', group: '', ...data } });
           } else {
             const messageId = problem.kind === 'noGroup' ? 'bracesNoGroupDefaults' : problem.kind === 'textOutside' ? 'bracesOutsideDefaults' : 'bracesNotIntsDefaults';
-            report(key, { messageId, severity: text('decoding_mode') === mode ? 'warning' : 'info', data: { text: '', group: '', ...data, default: fallback } });
+            report(key, { messageId, severity: text('decoding_mode') === mode ? 'warning' : 'info', data: { text: '', group: '', ...data, default: fallback! } });
           }
           break;
         }

@@ -7,7 +7,7 @@
 // postprocessing hand tokenizer_dir to Hugging Face as a path. (A placeholder outside a string breaks
 // the parse: the syntax rule says so.)
 import type { PathSegment } from '../../../diagnostics.js';
-import { TRTLLM_PARAMETERS, UNFILLED_PLACEHOLDER, guidedDecodingOff, trtllmRuntime } from '../../../triton/tensorrtllm-parameters.js';
+import { TRTLLM_PARAMETERS, UNFILLED_PLACEHOLDER, guidedDecodingOff, trtllmDefault, trtllmRuntime } from '../../../triton/tensorrtllm-parameters.js';
 import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 
@@ -59,8 +59,11 @@ export const unfilledPlaceholder = defineModelRule({
       failsLookahead: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the tensorrtllm backend fails the load on it ("Decoding mode is set to lookahead but lookahead parameters are not specified."); fill it: tritonc fill CONFIG "{{name}}:<value>"',
       failsTokenizer: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the Python model fails the load on it ("Hugging Face cannot load a tokenizer from \"{{value}}\""); fill it: tritonc fill CONFIG "{{name}}:<value>"',
       defaults: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
+      defaultsOwn: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend logs "{{key}} is not specified" and uses its default; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
       defaultsPythonRuntime: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the Python runtime of TensorRT-LLM treats it as unset, without a word, and uses {{default}}; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
+      defaultsPythonRuntimeOwn: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the Python runtime of TensorRT-LLM treats it as unset, without a word, and uses its default; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
       defaultsBls: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the BLS model treats it as unset and uses {{default}}; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
+      defaultsBlsOwn: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the BLS model treats it as unset and uses its default; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
       guidedDecodingOff: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend turns guided decoding off, without a word; fill it (tritonc fill CONFIG "{{name}}:<value>"); keep the key, which the backend requires',
       tokenizerDirUnused: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend does not use its value (guided decoding reads xgrammar_tokenizer_info_path); fill it (tritonc fill CONFIG "{{name}}:<value>"); keep the key, which the backend requires',
       literalValue: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend takes the literal text as the value; fill it (tritonc fill CONFIG "{{name}}:<value>") or remove the parameter',
@@ -105,13 +108,19 @@ export const unfilledPlaceholder = defineModelRule({
         else if (key === 'guided_decoding_backend' || key === 'xgrammar_tokenizer_info_path') {
           if (guidedDecodingOff(text)) ctx.report({ ...at, messageId: 'guidedDecodingOff', severity: 'info' });
         } else if (key === 'tokenizer_dir') ctx.report({ ...at, messageId: 'tokenizerDirUnused', severity: 'info' });
-        else if (!p || (p.type === 'string' && p.default === undefined)) ctx.report({ ...at, messageId: 'literalValue', severity: 'warning' });
-        else ctx.report({ ...at, messageId: 'defaults', severity: 'warning', data: { ...at.data, default: p.default ?? 'its default' } });
+        else if (!p || (p.type === 'string' && p.default === undefined && !p.unset)) ctx.report({ ...at, messageId: 'literalValue', severity: 'warning' });
+        else {
+          const used = trtllmDefault(key, params);
+          if (used === undefined) ctx.report({ ...at, messageId: 'defaultsOwn', severity: 'warning' });
+          else ctx.report({ ...at, messageId: 'defaults', severity: 'warning', data: { ...at.data, default: used } });
+        }
         continue;
       }
       if (pythonRuntime) {
         // read_parameter_as_type: a value that starts with "${" and ends with "}" is unset.
-        ctx.report({ ...at, messageId: 'defaultsPythonRuntime', severity: 'warning', data: { ...at.data, default: TRTLLM_PARAMETERS[key]?.default ?? 'its default' } });
+        const used = trtllmDefault(key, params);
+        if (used === undefined) ctx.report({ ...at, messageId: 'defaultsPythonRuntimeOwn', severity: 'warning' });
+        else ctx.report({ ...at, messageId: 'defaultsPythonRuntime', severity: 'warning', data: { ...at.data, default: used } });
         continue;
       }
       if (backend === 'python' && key === 'tokenizer_dir' && !('tensorrt_llm_model_name' in params)) {
@@ -121,7 +130,8 @@ export const unfilledPlaceholder = defineModelRule({
       }
       if (backend === 'python' && 'tensorrt_llm_model_name' in params) {
         // tensorrt_llm_bls model.py get_valid_param_value: a value starting with "${" is the default.
-        ctx.report({ ...at, messageId: 'defaultsBls', severity: 'warning', data: { ...at.data, default: key === 'tensorrt_llm_model_name' ? '"tensorrt_llm"' : 'its default' } });
+        if (key === 'tensorrt_llm_model_name') ctx.report({ ...at, messageId: 'defaultsBls', severity: 'warning', data: { ...at.data, default: '"tensorrt_llm"' } });
+        else ctx.report({ ...at, messageId: 'defaultsBlsOwn', severity: 'warning' });
         continue;
       }
       const data = { key, field: `parameter ${key}`, placeholder, value, name };
