@@ -1,5 +1,5 @@
 // io-name for a TorchScript model, as Triton's PyTorch backend checks a config against forward at
-// load (pytorch_backend src/pt/model_instance_state.cc; the backend record's ModelIoChecks says so):
+// load (pytorch_backend src/pt/model_instance_state.cc; the platform record's IoChecks say so):
 // argument types and the input count (ValidateInputs), at least one input and one output, and how
 // names pair config tensors with forward's arguments and results (GetNamingConvention). The messages
 // are io-name's (its meta spreads them in).
@@ -33,7 +33,7 @@ type Ctx = LibtorchIoContext;
 
 const quoted = (names: readonly string[]): string => names.map((n) => `'${n}'`).join(', ');
 
-/** io-name's checks under ModelIoChecks 'forward-arguments' / 'name-index' / 'every-input'. */
+/** io-name's checks under IoChecks 'forward-arguments' / 'name-index' / 'every-input'. */
 export function checkLibtorchIo(ctx: Ctx, sig: ModelSignature): void {
   const model = ctx.config.name || ctx.model.name;
   const args = sig.inputs.map((t) => t.name);

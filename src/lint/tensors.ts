@@ -141,7 +141,7 @@ export interface CheckedConfig {
 /**
  * The config Triton validates against the model, as its backend does it. ONNX Runtime: the config as
  * written, the sides it lists (validatedSides). A backend whose auto-complete always runs and adds
- * the model inputs a config leaves out (TensorFlow: record `checks.addsMissingInputs`): the config
+ * the model inputs a config leaves out (TensorFlow: its platform record's `io.addsMissingInputs`): the config
  * after that auto-complete, both sides, with auto-complete on; a refusal by the auto-complete itself
  * is `halted`, and the rules then leave the model alone (io-shape and missing-dynamic-axis report it).
  */

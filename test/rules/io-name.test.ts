@@ -112,7 +112,7 @@ testRule('io-name', {
 });
 
 // TorchScript models, as Triton's PyTorch backend pairs names (pytorch_backend src/pt/model_instance_state.cc;
-// the record's ModelIoChecks): real exports from fixtures/models/pytorch.
+// the record's IoChecks): real exports from fixtures/models/pytorch.
 const torchModel = (name: string): Uint8Array => readFileSync(join(ROOT, 'fixtures/models/pytorch', name, '1/model.pt'));
 /** forward(self, INPUT0: Tensor, INPUT1: Tensor) -> Tuple[Tensor, Tensor]: Triton's qa AddSubNet. */
 const ADDSUB = torchModel('libtorch_float32_float32_float32');
