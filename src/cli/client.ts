@@ -8,8 +8,8 @@ import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { clientRun, placeFiles, type ClientRun } from '../client/run.js';
 import { readClientHeader } from '../client/header.js';
-import { DEFAULT_SETTINGS, SettingsError, findSettingsFile, loadSettingsFile, resolveOptionsOf, type LintSettings } from '../lint/settings.js';
-import { RULES } from '../lint/rules/index.js';
+import { resolveOptionsOf } from '../lint/settings.js';
+import { settingsNear } from './resolve.js';
 import { applyServerFlags } from '../triton/server-options.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { displayPath } from '../util/display-path.js';
@@ -42,17 +42,6 @@ export const clientCommand = defineCommand({
   builder: clientFlags,
   run: runClient,
 });
-
-function settingsNear(dir: string): LintSettings {
-  const file = findSettingsFile(dir);
-  if (!file) return DEFAULT_SETTINGS;
-  try {
-    return loadSettingsFile(file, RULES);
-  } catch (e) {
-    if (e instanceof SettingsError) throw new UsageError(`settings: ${e.message}`);
-    throw e;
-  }
-}
 
 export async function runClient(a: ClientArgs, io: CliIO): Promise<number> {
   if (a.lang !== 'typescript') throw new UsageError('client: --lang python is a later part of issue 33; --lang typescript is made now');

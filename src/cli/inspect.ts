@@ -1,9 +1,8 @@
 // `tritonc inspect MODEL.onnx|MODEL.xml|MODEL.pt|MODEL.savedmodel [--format text|json]`: the signature tritonc reads from a model.
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ModelReadError } from '../model-file/errors.js';
 import { readerOf } from '../model-file/readers.js';
 import { readSavedModelSync, SAVED_MODEL_PB } from '../savedmodel/index.js';
-import { formatOfModelFileName } from '../triton/backend-records.js';
 import type { ModelSignature, TensorInfo } from '../model-file/signature.js';
 import { defineCommand } from './command.js';
 import { EXIT, UsageError } from './errors.js';
@@ -75,7 +74,7 @@ function localModelFile(path: string, given: string): { file: string; format: st
 async function withRemoteSignature(url: string, io: CliIO): Promise<ModelSignature> {
   let sig: ModelSignature | undefined;
   await withRepositories('inspect', [url], io, { files: true }, async (remote) => {
-    const format = formatOfModelFileName(basename(remote.paths[0]!));
+    const format = backendOfFile(remote.paths[0]!).format;
     const read = await remote.complete((files) => files.signature(remote.paths[0]!, format));
     if (!read.signature) throw new UsageError(read.error ? `${url}: ${read.error.reason}` : `${url}: not an ONNX model`);
     sig = read.signature;

@@ -47,7 +47,7 @@ export const resolveCommand = defineCommand({
 });
 
 /** The nearest settings file's view of the server; exit 2 when it cannot be used. */
-function settingsNear(modelDir: string): LintSettings {
+export function settingsNear(modelDir: string): LintSettings {
   const file = findSettingsFile(modelDir);
   if (!file) return DEFAULT_SETTINGS;
   try {

@@ -2,12 +2,12 @@
 // Version directories follow Triton's rules (core VersionsToLoad): the latest version the policy selects, and its
 // default_model_filename (model.onnx, model.xml), which may be a directory holding model.onnx (ORT's ModelState::LoadModel).
 // The backends generate writes for are those whose model file tritonc reads (their record's format has a reader).
-import { basename, dirname, extname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { ModelConfig } from '../config/model-config.js';
 import { hasReader } from '../model-file/readers.js';
 import { selectVersions, versionOfDirName } from '../repo/model-dir.js';
 import { Workspace } from '../workspace/workspace.js';
-import { BACKEND_RECORDS, ONNXRUNTIME, PYTHON, type BackendRecord } from '../triton/backend-records.js';
+import { BACKEND_RECORDS, formatOfModelFileName, ONNXRUNTIME, PYTHON, type BackendRecord } from '../triton/backend-records.js';
 
 export interface GenerateTarget {
   modelDir: string;
@@ -42,6 +42,12 @@ export interface ModelOf {
   backend: string;
 }
 
+/** The config on disk when it reads without a diagnostic; the empty config otherwise, or without one. */
+function writtenConfig(configPath: string | undefined, workspace: Workspace): ModelConfig {
+  const read = configPath ? workspace.config(configPath) : undefined;
+  return read && 'value' in read && !read.diagnostics.length ? read.value : {};
+}
+
 /**
  * The model file Triton would load for this model directory, if tritonc reads it (the one locator,
  * src/triton/model-file.ts). The config on disk steers where it is when it parses; without one, or
@@ -50,9 +56,7 @@ export interface ModelOf {
  */
 export function modelOf(modelDir: string, workspace = new Workspace()): ModelOf | undefined {
   const model = workspace.model(modelDir);
-  const configPath = model.layout().configPath;
-  const read = configPath ? workspace.config(configPath) : undefined;
-  const written: ModelConfig = read && 'value' in read && !read.diagnostics.length ? read.value : {};
+  const written = writtenConfig(model.layout().configPath, workspace);
   // A default_model_filename alone says the backend as core's auto-fill reads it (model.xml: OpenVINO).
   const named = written.default_model_filename ? [{ ...written, backend: backendOfFile(written.default_model_filename).backend }] : [];
   const candidates = written.backend || written.platform ? [written] : [...named, ...READ_BACKENDS.map((b) => ({ ...written, backend: b.name }))];
@@ -72,10 +76,10 @@ export function onnxModelOf(modelDir: string, workspace = new Workspace()): { fi
   return found?.format === 'onnx' ? found : undefined;
 }
 
-/** The backend whose default model file has the extension of `file` (model.xml: OpenVINO); ONNX Runtime otherwise. */
+/** The read backend whose default model file has the extension of `file` (model.xml: OpenVINO); ONNX Runtime otherwise. */
 export function backendOfFile(file: string): { backend: string; format: string } {
-  const ext = extname(file).toLowerCase();
-  const b = READ_BACKENDS.find((r) => extname(fileOf(r).name) === ext) ?? ONNXRUNTIME;
+  const format = formatOfModelFileName(basename(file));
+  const b = READ_BACKENDS.find((r) => fileOf(r).format === format) ?? ONNXRUNTIME;
   return { backend: b.name, format: fileOf(b).format };
 }
 
@@ -114,9 +118,7 @@ function targetOf(modelDir: string, model: ModelOf): GenerateTarget {
  */
 export function pythonModelOf(modelDir: string, workspace = new Workspace()): ModelOf | undefined {
   const model = workspace.model(modelDir);
-  const configPath = model.layout().configPath;
-  const read = configPath ? workspace.config(configPath) : undefined;
-  const written: ModelConfig = read && 'value' in read && !read.diagnostics.length ? read.value : {};
+  const written = writtenConfig(model.layout().configPath, workspace);
   const config = model.autofill(written).config;
   if (config.backend !== PYTHON.name) return undefined;
   // The version Triton loads (python_backend src/stub_launcher.cc: <model>/<version>/<default_model_filename|model.py>).

@@ -2,6 +2,7 @@
 // is 1 and the offset says where), with what to do about it.
 import type { Range } from '../diagnostics.js';
 import type { ModelReadError } from '../model-file/errors.js';
+import { OPENVINO, ONNXRUNTIME, type BackendRecord } from '../triton/backend-records.js';
 import type { MessageOf } from './rule.js';
 import { formatBytes } from './units.js';
 
@@ -28,8 +29,8 @@ export const MODEL_READ_MESSAGES = {
   notOpenVinoAt: 'not a readable OpenVINO IR (at byte {{byteOffset}}): {{reason}}; convert the model again (ovc, openvino.save_model), or restore the file and its .bin',
 } as const;
 
-/** `backend`: the title of the backend that loads the file, when it is not ONNX Runtime (the messages name it). */
-export function modelReadReport(error: ModelReadError, backend?: string): MessageOf<typeof MODEL_READ_MESSAGES> {
+/** `backend`: the record of the backend that loads the file (the messages name it); ONNX Runtime when not known. */
+export function modelReadReport(error: ModelReadError, backend: BackendRecord = ONNXRUNTIME): MessageOf<typeof MODEL_READ_MESSAGES> {
   const data = { reason: error.reason, byteOffset: error.offset, kind: error.kind };
   if (error.kind === 'io') return { messageId: 'cannotRead', data };
   if (error.lfsPointer) {
@@ -39,9 +40,9 @@ export function modelReadReport(error: ModelReadError, backend?: string): Messag
       ? { messageId: 'lfsPointerUnsized', data: { ...data, oid, objectBytes: size } }
       : { messageId: 'lfsPointer', data: { ...data, oid, objectBytes: size, objectSize: formatBytes(size) } };
   }
-  // An OpenVINO IR is read from its model.xml (src/openvino), whose errors always carry an offset.
-  if (/\.xml$/i.test(error.file) && error.offset !== null) return { messageId: 'notOpenVinoAt', data: { ...data, byteOffset: error.offset } };
+  // An OpenVINO IR's reader (src/openvino) always gives an offset, and the fix is to convert again.
+  if (backend === OPENVINO && error.offset !== null) return { messageId: 'notOpenVinoAt', data: { ...data, byteOffset: error.offset } };
   // The finding sits at the byte offset; the reader's reason says what the file is and what Triton loads instead.
-  if (backend) return { messageId: 'notLoadable', data: { ...data, backend } };
+  if (backend !== ONNXRUNTIME) return { messageId: 'notLoadable', data: { ...data, backend: backend.title ?? backend.name } };
   return error.offset === null ? { messageId: 'notOnnx', data } : { messageId: 'notOnnxAt', data: { ...data, byteOffset: error.offset } };
 }

@@ -5,7 +5,8 @@
 // initializer or other field, never proportional to the bytes skipped. Field numbers are ONNX's
 // (onnx/onnx.proto); only fields tritonc uses are named here.
 
-import { ByteWindow, HEADER_BYTES, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT, type Io, type Tag } from './wire.js';
+import { WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT, type Tag } from '../model-file/protobuf.js';
+import { ByteWindow, HEADER_BYTES, type Io } from './wire.js';
 import type { Dim } from '../model-file/signature.js';
 
 /** A TypeProto as read, before names and Triton types are attached. */

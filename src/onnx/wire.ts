@@ -7,6 +7,7 @@
 // file, so > 4 GiB models need no special casing.
 
 import { ModelReadError } from '../model-file/errors.js';
+import { decodeTag, WIRE_I32, WIRE_I64, WIRE_VARINT, wireMismatch, type Tag } from '../model-file/protobuf.js';
 
 export type IoRequest =
   /**
@@ -23,12 +24,6 @@ export type IoAnswer = number | null;
 /** A computation that performs I/O through its driver and returns T. */
 export type Io<T> = Generator<IoRequest, T, IoAnswer>;
 
-export const WIRE_VARINT = 0;
-export const WIRE_I64 = 1;
-export const WIRE_LEN = 2;
-export const WIRE_I32 = 5;
-
-const WIRE_NAMES = ['varint', '64-bit', 'length-delimited', 'group start', 'group end', '32-bit'];
 
 /** Bytes a tag plus the varint or fixed value right after it can take: fetched together. */
 export const HEADER_BYTES = 20;
@@ -44,12 +39,6 @@ export function windowSize(size: number, windowBytes: number = DEFAULT_WINDOW_BY
   return Math.max(MIN_WINDOW_BYTES, Math.min(Math.floor(windowBytes), size));
 }
 
-export interface Tag {
-  field: number;
-  wire: number;
-  /** File offset of the tag's first byte. */
-  at: number;
-}
 
 export class ByteWindow {
   /** Current read position (file offset). */
@@ -111,20 +100,14 @@ export class ByteWindow {
   tag(limit: number): Tag {
     const at = this.pos;
     const value = this.uvarint(limit, 'field tag');
-    if (this.pos - at > 5 || value > 0xffffffff) this.fail('invalid field tag (larger than 32 bits)', at);
-    const field = Math.floor(value / 8);
-    const wire = value % 8;
-    if (field === 0) this.fail('invalid field tag (field number 0)', at);
-    if (wire === 3 || wire === 4) this.fail(`field ${field} uses a protobuf group (wire type ${wire}), which ONNX never writes`, at);
-    if (wire > 5) this.fail(`invalid wire type ${wire} for field ${field}`, at);
-    return { field, wire, at };
+    const tag = decodeTag(value, this.pos - at, at, 'ONNX');
+    return typeof tag === 'string' ? this.fail(tag, at) : tag;
   }
 
   /** Fails unless the tag has the wire type the schema gives the field. */
   expect(tag: Tag, wire: number, what: string): void {
-    if (tag.wire !== wire) {
-      this.fail(`${what} (field ${tag.field}) has wire type ${tag.wire} (${WIRE_NAMES[tag.wire]}), expected ${wire} (${WIRE_NAMES[wire]})`, tag.at);
-    }
+    const mismatch = wireMismatch(tag, wire, what);
+    if (mismatch) this.fail(mismatch, tag.at);
   }
 
   /**

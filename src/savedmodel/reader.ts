@@ -37,7 +37,8 @@ import { ModelReadError } from '../model-file/errors.js';
 import { LFS_POINTER_MAX_BYTES, lfsPointerError, lfsPointerOf } from '../model-file/lfs-pointer.js';
 import type { Dim, MetadataEntry, ModelSignature, TensorInfo } from '../model-file/signature.js';
 import { tfDataType } from './data-types.js';
-import { Cursor, WIRE_LEN, WIRE_VARINT, type ByteSource } from './wire.js';
+import { WIRE_LEN, WIRE_VARINT } from '../model-file/protobuf.js';
+import { Cursor, type ByteSource } from './wire.js';
 
 /** The file in a SavedModel directory that holds its graphs and signatures. */
 export const SAVED_MODEL_PB = 'saved_model.pb';

@@ -4,6 +4,7 @@
 // is checked against the end of the message that holds it, so a corrupt length fails with the byte
 // offset instead of reading past the file or allocating what it claims.
 import { ModelReadError } from '../model-file/errors.js';
+import { decodeTag, WIRE_I32, WIRE_I64, WIRE_VARINT, wireMismatch, type Tag } from '../model-file/protobuf.js';
 
 /** Positioned reads of one file: answer how many bytes were read into buffer[offset..offset+length). */
 export interface ByteSource {
@@ -11,24 +12,12 @@ export interface ByteSource {
   read(buffer: Buffer, offset: number, length: number, position: number): number;
 }
 
-export const WIRE_VARINT = 0;
-export const WIRE_I64 = 1;
-export const WIRE_LEN = 2;
-export const WIRE_I32 = 5;
-
-const WIRE_NAMES = ['varint', '64-bit', 'length-delimited', 'group start', 'group end', '32-bit'];
 
 /** Names, tags and signature keys are short; a string claiming more than this is refused. */
 export const MAX_STRING_BYTES = 1024 * 1024;
 
 const WINDOW_BYTES = 64 * 1024;
 
-export interface Tag {
-  field: number;
-  wire: number;
-  /** File offset of the tag's first byte. */
-  at: number;
-}
 
 export class Cursor {
   pos = 0;
@@ -103,19 +92,13 @@ export class Cursor {
   tag(limit: number): Tag {
     const at = this.pos;
     const value = this.uvarint(limit, 'field tag');
-    if (this.pos - at > 5 || value > 0xffffffff) this.fail('invalid field tag (larger than 32 bits)', at);
-    const field = Math.floor(value / 8);
-    const wire = value % 8;
-    if (field === 0) this.fail('invalid field tag (field number 0)', at);
-    if (wire === 3 || wire === 4) this.fail(`field ${field} uses a protobuf group (wire type ${wire}), which TensorFlow never writes`, at);
-    if (wire > 5) this.fail(`invalid wire type ${wire} for field ${field}`, at);
-    return { field, wire, at };
+    const tag = decodeTag(value, this.pos - at, at, 'TensorFlow');
+    return typeof tag === 'string' ? this.fail(tag, at) : tag;
   }
 
   expect(tag: Tag, wire: number, what: string): void {
-    if (tag.wire !== wire) {
-      this.fail(`${what} (field ${tag.field}) has wire type ${tag.wire} (${WIRE_NAMES[tag.wire]}), expected ${wire} (${WIRE_NAMES[wire]})`, tag.at);
-    }
+    const mismatch = wireMismatch(tag, wire, what);
+    if (mismatch) this.fail(mismatch, tag.at);
   }
 
   /** Reads a length prefix and answers the end offset of the field's bytes, checked against `limit`. */

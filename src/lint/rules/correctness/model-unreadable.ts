@@ -41,8 +41,7 @@ export const modelUnreadable = defineModelRule({
     }
     if (!e) return;
     // Another backend's file is named by its backend (a TorchScript model.pt: PyTorch).
-    const backend = settledBackend(ctx).backend;
-    const report = modelReadReport(e, backend && backend !== 'onnxruntime' ? (backendRecord(backend)?.title ?? backend) : undefined);
+    const report = modelReadReport(e, backendRecord(settledBackend(ctx).backend));
     // An LFS pointer is expected where the weights are provisioned elsewhere (--configs-only).
     if ((report.messageId === 'lfsPointer' || report.messageId === 'lfsPointerUnsized') && ctx.model.filesElsewhere()) {
       const at = { file: e.file, range: byteRange(e.offset), severity: 'info' as const };
