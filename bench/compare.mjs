@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { memoryFiles } from './memory-files.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -199,30 +200,6 @@ if (ONLY.includes('inprocess')) {
     record(group, `${name}: fastest pass`, 'ms', { before: [Math.min(...samples.wall.before)], after: [Math.min(...samples.wall.after)] });
     record(group, `${name}: CPU per pass`, 'ms', samples.cpu);
   }
-}
-
-/** scale.mjs's repository held in memory. */
-function memoryFiles(root) {
-  const nodes = new Map();
-  const walk = (p) => {
-    if (fs.statSync(p).isDirectory()) {
-      const names = fs.readdirSync(p);
-      nodes.set(p, { dir: names.map((name) => ({ name, kind: fs.statSync(path.join(p, name)).isDirectory() ? 'dir' : 'file' })) });
-      for (const n of names) walk(path.join(p, n));
-    } else nodes.set(p, { text: fs.readFileSync(p, 'utf8') });
-  };
-  walk(root);
-  const kind = (p) => (!nodes.has(p) ? undefined : nodes.get(p).dir ? 'dir' : 'file');
-  const size = (p) => (nodes.get(p)?.text === undefined ? undefined : Buffer.byteLength(nodes.get(p).text));
-  return {
-    entries: (d) => nodes.get(d)?.dir ?? [],
-    kind,
-    realpath: (d) => d,
-    text: (p) => (nodes.get(p)?.text !== undefined ? { kind: 'text', text: nodes.get(p).text } : { kind: 'missing' }),
-    size,
-    stat: (p) => (kind(p) ? { kind: kind(p), size: size(p) } : undefined),
-    signature: (p) => ({ error: Object.assign(new Error(`${p}: not an ONNX model`), { kind: 'io', file: p, offset: null, reason: 'no such file' }) }),
-  };
 }
 
 // ---- each checkout's own bench script, taking turns: lsp.mjs and remote.mjs ----

@@ -10,12 +10,13 @@
 //
 //   node bench/scale.mjs [--max-mb 50]   (npm run bench runs it with --max-mb 10)
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lintSync, lintText, parseConfig } from '../dist/index.js';
 import { fastest } from './fastest.mjs';
+import { memoryFiles } from './memory-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -38,34 +39,6 @@ function tritonc(argv) {
   const m = /BENCH ([\d.]+) (\d+)/.exec(r.stderr);
   if (!m) throw new Error(`tritonc ${argv.join(' ')}: ${r.stderr.slice(-500)}`);
   return { ms: Number(m[1]), kib: Number(m[2]) };
-}
-
-/**
- * A repository held in memory, answering as the disk does (the `files` of LintOptions): a lint over
- * it is the parse and the rules alone, where lintText also lists the model's directories, looks for
- * the settings file up to / and opens the lock file, on every call.
- */
-function memoryFiles(root) {
-  const nodes = new Map();
-  const walk = (p) => {
-    if (statSync(p).isDirectory()) {
-      const names = readdirSync(p);
-      nodes.set(p, { dir: names.map((name) => ({ name, kind: statSync(join(p, name)).isDirectory() ? 'dir' : 'file' })) });
-      for (const n of names) walk(join(p, n));
-    } else nodes.set(p, { text: readFileSync(p, 'utf8') });
-  };
-  walk(root);
-  const kind = (p) => (!nodes.has(p) ? undefined : nodes.get(p).dir ? 'dir' : 'file');
-  const size = (p) => (nodes.get(p)?.text === undefined ? undefined : Buffer.byteLength(nodes.get(p).text));
-  return {
-    entries: (d) => nodes.get(d)?.dir ?? [],
-    kind,
-    realpath: (d) => d,
-    text: (p) => (nodes.get(p)?.text !== undefined ? { kind: 'text', text: nodes.get(p).text } : { kind: 'missing' }),
-    size,
-    stat: (p) => (kind(p) ? { kind: kind(p), size: size(p) } : undefined),
-    signature: (p) => ({ error: Object.assign(new Error(`${p}: not an ONNX model`), { kind: 'io', file: p, offset: null, reason: 'no such file' }) }),
-  };
 }
 
 const mb = (kib) => `${(kib / 1024).toFixed(0)} MB`;
