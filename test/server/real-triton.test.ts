@@ -163,6 +163,72 @@ ensemble_scheduling {
     }
   }, 120_000);
 
+  it("answers the rest of what the protocol fixture claims as the real server does: a refusal's whole answer, strict readiness, the index's order, a Python model's and a two-version model's metadata, verify's inference answers, a request without inputs, an unknown path, an unload of an unknown model", async () => {
+    for (const m of ['add_one', 'two_versions', 'pipeline']) expect((await post(`/v2/repository/models/${m}/load`)).status, m).toBe(200);
+    // The backend's reason for on_gpu, as the real server's index states it.
+    const gpu = await post('/v2/repository/models/on_gpu/load');
+    const reason = ((await (await fetch(`${url}/v2/repository/index`, { method: 'POST', body: '{}' })).json()) as { name: string; reason?: string }[]).find((e) => e.name === 'on_gpu')?.reason;
+    expect(reason).toContain('has kind KIND_GPU but no GPUs are available');
+    const own = async (m: string) => (await fetch(`${url}/v2/models/${m}/config`)).json() as Promise<Record<string, unknown>>;
+    const fixture = await startProtocolFixture({
+      explicit: true,
+      // Listed out of order, and two_versions' versions too: the fixture answers in Triton's order.
+      models: {
+        two_versions: { config: await own('two_versions'), ready: true, versions: ['2', '1'] },
+        pipeline: { config: await own('pipeline'), ready: true },
+        add_one: { config: await own('add_one'), ready: true },
+        on_gpu: { config: {}, ready: false },
+        bad_batch: { config: {}, ready: false },
+      },
+      loadError: (name, override) => (name === 'on_gpu' && !override ? { level: 'backend', message: reason! } : name === 'bad_batch' ? { level: 'config', log: 'max_batch_size must be >= 0' } : undefined),
+    });
+    try {
+      const answer = async (base: string, path: string, init?: RequestInit) => {
+        const r = await fetch(base + path, init);
+        const body = Buffer.from(await r.arrayBuffer());
+        const headerLength = r.headers.get('inference-header-content-length');
+        // An inference's tensors are the model's (the fixture's are zeros): the JSON header and the binary length.
+        if (headerLength !== null) return { status: r.status, header: JSON.parse(body.subarray(0, Number(headerLength)).toString('utf8')), binaryBytes: body.length - Number(headerLength) };
+        return { status: r.status, body: body.toString('utf8') };
+      };
+      const same = async (path: string, init?: RequestInit) => expect(await answer(fixture.url, path, init), path).toEqual(await answer(url, path, init));
+      // A backend's refusal and a config core refuses, the whole answer.
+      expect(await answer(fixture.url, '/v2/repository/models/on_gpu/load', { method: 'POST', body: '{}' })).toEqual({ status: gpu.status, body: gpu.text });
+      await same('/v2/repository/models/bad_batch/load', { method: 'POST', body: '{}' });
+      // Strict readiness: on_gpu's failed version makes the server not ready; models never loaded do not.
+      await same('/v2/health/ready');
+      await same('/v2/health/live');
+      const index = async (base: string) => ((await (await fetch(`${base}/v2/repository/index`, { method: 'POST', body: '{}' })).json()) as { name: string }[]).filter((e) => ['add_one', 'on_gpu', 'pipeline', 'two_versions'].includes(e.name));
+      expect(await index(fixture.url)).toEqual(await index(url));
+      // Metadata: a Python model's platform is its backend, an ensemble's its platform; versions ascending.
+      for (const m of ['add_one', 'two_versions', 'pipeline', 'on_gpu', 'nosuch']) await same(`/v2/models/${m}`);
+      // The inference requests verify sends (binary tensors, every output asked for as binary), at batch 1 and the max batch size:
+      // the answering version (the latest READY one), the output shapes of a model that returns its input's shape.
+      for (const [m, batch] of [['add_one', 1], ['add_one', 8], ['two_versions', 1], ['two_versions', 8]] as const) {
+        const encoded = encodeInferRequest({ inputs: [{ name: 'INPUT0', datatype: 'FP32', shape: [batch, 4] }], outputs: ['OUTPUT0'] });
+        await same(`/v2/models/${m}/infer`, { method: 'POST', body: encoded.body, headers: { 'content-type': 'application/octet-stream', 'inference-header-content-length': String(encoded.headerLength) } });
+      }
+      // A request without inputs (core's refusal), one without an "inputs" member, an unknown path, an unload of an unknown model.
+      await same('/v2/models/add_one/infer', { method: 'POST', body: '{"inputs":[]}' });
+      await same('/v2/models/add_one/infer', { method: 'POST', body: '{}' });
+      await same('/v2/models/add_one/stats/nowhere');
+      await same('/v2/repository/models/nosuch/unload', { method: 'POST', body: '{}' });
+      await same('/v2/repository/models/nosuch/load', { method: 'POST', body: '{}' });
+      // An unload of a model whose only version failed to load releases nothing: the failure stays, and
+      // the server not ready.
+      await same('/v2/repository/models/on_gpu/unload', { method: 'POST', body: '{}' });
+      expect(await index(fixture.url)).toEqual(await index(url));
+      await same('/v2/health/ready');
+      // Once on_gpu loads (here: its config put on the CPU), the server is ready, bad_batch (never loaded) not counted.
+      const cpu = { ...(await own('add_one')), name: 'on_gpu', instance_group: [{ kind: 'KIND_CPU', count: 1 }] };
+      for (const base of [url, fixture.url]) expect((await fetch(`${base}/v2/repository/models/on_gpu/load`, { method: 'POST', body: JSON.stringify({ parameters: { config: JSON.stringify(cpu) } }) })).status).toBe(200);
+      expect(await index(fixture.url)).toEqual(await index(url));
+      await same('/v2/health/ready');
+    } finally {
+      await fixture.stop();
+    }
+  }, 120_000);
+
   it('verify --runtime server: loads the local config, checks it, and puts the server back on its own config', async () => {
     expect((await post('/v2/repository/models/add_one/load')).status).toBe(200);
     const served = await (await fetch(`${url}/v2/models/add_one/config`)).json();
@@ -264,6 +330,18 @@ describe.skipIf(!runs)('the real tritonserver with --http-restricted-api', () =>
     writeFileSync(join(models, 'add_one', '1', 'model.py'), MODEL_PY);
     restricted = await startRealTriton(models, ['--http-restricted-api=model-repository:admin-key=s3cret', '--load-model=add_one'], '/v2/models/add_one/ready');
     const base = restricted.url;
+    // The refusal without the key, as the fixture answers it (http_server.cc RespondIfRestricted).
+    const fixture = await startProtocolFixture({ explicit: true, restricted: { header: 'admin-key', value: 's3cret' }, models: { add_one: { config: {}, ready: true } } });
+    try {
+      const unload = async (b: string, headers: Record<string, string> = {}) => {
+        const a = await fetch(`${b}/v2/repository/models/add_one/unload`, { method: 'POST', body: '{}', headers });
+        return { status: a.status, body: await a.text() };
+      };
+      expect(await unload(fixture.url)).toEqual(await unload(base));
+      expect(await unload(fixture.url, { 'admin-key': 'wrong' })).toEqual(await unload(base, { 'admin-key': 'wrong' }));
+    } finally {
+      await fixture.stop();
+    }
     const r = await verifyModel({ modelDir: join(models, 'add_one'), runtime: 'server', server: base, timeoutMs: 60_000 });
     expect(r.exitCode).toBe(2);
     expect(r.error).toContain("This API is restricted, expecting header 'admin-key'");

@@ -6,7 +6,7 @@ import { decodeInferResponse, encodeInferRequest } from '../../src/verify/infer-
 import { startProtocolFixture, type ProtocolFixture } from '../../fixtures/verify/protocol-fixture.js';
 
 const CONFIG = {
-  name: 'classifier', max_batch_size: 8,
+  name: 'classifier', platform: 'onnxruntime_onnx', max_batch_size: 8,
   input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [3, 4, 4] }],
   output: [{ name: 'output', data_type: 'TYPE_FP32', dims: [10] }],
 };
