@@ -180,7 +180,7 @@ ensemble_scheduling {
         on_gpu: { config: {}, ready: false },
         bad_batch: { config: {}, ready: false },
       },
-      loadError: (name, override) => (name === 'on_gpu' && !override ? { level: 'backend', message: reason! } : name === 'bad_batch' ? { level: 'config', log: 'max_batch_size must be >= 0' } : undefined),
+      loadError: (name, override) => (name === 'on_gpu' && !override ? { level: 'backend', message: reason! } : name === 'bad_batch' ? { level: 'config', log: "'max_batch_size' must be non-negative value for bad_batch" } : undefined),
     });
     try {
       const answer = async (base: string, path: string, init?: RequestInit) => {
@@ -195,6 +195,9 @@ ensemble_scheduling {
       // A backend's refusal and a config core refuses, the whole answer.
       expect(await answer(fixture.url, '/v2/repository/models/on_gpu/load', { method: 'POST', body: '{}' })).toEqual({ status: gpu.status, body: gpu.text });
       await same('/v2/repository/models/bad_batch/load', { method: 'POST', body: '{}' });
+      // Its reason is only in the log: the same line, but for the time and the process id.
+      const line = (text: string) => text.split('\n').findLast((l) => l.includes("Poll failed for model directory 'bad_batch'"))?.replace(/^E\d{4} [\d:.]+ +\d+ /, '');
+      expect(line(fixture.log.join('\n'))).toBe(line(server!.log()));
       // Strict readiness: on_gpu's failed version makes the server not ready; models never loaded do not.
       await same('/v2/health/ready');
       await same('/v2/health/live');
