@@ -2,7 +2,8 @@
 // after Ctrl-C (issue 31.3), with Python-backend models in explicit model control mode whose
 // initialize or execute sleeps as long as the candidate config asks (its `parameters`): a load past
 // --timeout, an inference past --timeout (on a model that was serving, and one that was not loaded),
-// Ctrl-C (SIGINT to the tritonc process) during the load and during an inference, and a model not
+// Ctrl-C (SIGINT to the tritonc process) and SIGTERM (a job scheduler's or a container's stop), each
+// during the load and during an inference, and a model not
 // loaded before checked without a hitch (unloaded afterwards). After each, GET
 // /v2/models/<m>/config and POST /v2/repository/index say that the server serves the model's own
 // config again, and the output (text and --format json) says what verify did. What the real server
@@ -56,7 +57,7 @@ class TritonPythonModel:
         return responses
 `;
 
-const MODELS = ['load_timeout', 'infer_timeout', 'infer_timeout_unloaded', 'not_loaded', 'sigint_load', 'sigint_infer', 'plain_reload'];
+const MODELS = ['load_timeout', 'infer_timeout', 'infer_timeout_unloaded', 'not_loaded', 'sigint_load', 'sigint_infer', 'sigterm_load', 'sigterm_infer', 'plain_reload'];
 const NOT_LOADED = ['infer_timeout_unloaded', 'not_loaded'];
 
 let server: RealTriton | undefined;
@@ -93,7 +94,7 @@ function candidate(m: string, parameter: 'initialize_sleep_s' | 'execute_sleep_s
   return dir;
 }
 
-/** tritonc as a process of its own (the built bundle), for SIGINT. */
+/** tritonc as a process of its own (the built bundle), for SIGINT and SIGTERM. */
 function spawnVerify(args: string[]): { child: ReturnType<typeof spawn>; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
   const child = spawn(process.execPath, [BIN, 'verify', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   let stdout = '';
@@ -112,7 +113,7 @@ async function until(what: string, check: () => Promise<boolean>, ms = 30_000): 
   }
 }
 
-describe.skipIf(!runs)('verify --runtime server puts the real tritonserver 2.51 back after a timeout and Ctrl-C', () => {
+describe.skipIf(!runs)('verify --runtime server puts the real tritonserver 2.51 back after a timeout, Ctrl-C and SIGTERM', () => {
   it('a plain reload keeps a config override; an unload and a load read the repository again (why verify restores by override)', async () => {
     const own = await served('plain_reload');
     expect((await post('/v2/repository/models/plain_reload/load', { parameters: { config: JSON.stringify({ ...own, max_batch_size: 2 }) } })).status).toBe(200);
@@ -212,6 +213,36 @@ describe.skipIf(!runs)('verify --runtime server puts the real tritonserver 2.51 
     const report = JSON.parse(r.stdout);
     expect(report).toMatchObject({ outcome: 'interrupted', exitCode: 130, problems: [] });
     expect(report.error).toBe(`interrupted by SIGINT; '${m}' was put back with the config it served before (loaded as the override after the candidate's load had finished, read back from /v2/models/${m}/config and equal to it)`);
+    expect(await served(m)).toEqual(own);
+    expect(await index(m)).toEqual([{ name: m, version: '1', state: 'READY' }]);
+  }, 90_000);
+  it('SIGTERM during an inference: exit 143, and the model is put back, said in the text output', async () => {
+    const m = 'sigterm_infer';
+    const own = await served(m);
+    const { child, done } = spawnVerify([candidate(m, 'execute_sleep_s', 8), '--server', url, '--timeout', '60s']);
+    await until(`${m} serves the candidate`, async () => (await served(m)).max_batch_size === 4);
+    await new Promise((r) => setTimeout(r, 1500));
+    child.kill('SIGTERM');
+    const r = await done;
+    expect([r.code, r.signal], r.stderr).toEqual([143, null]);
+    expect(r.stderr).toContain(`tritonc verify: interrupted by SIGTERM; '${m}' was put back with the config it served before (loaded as the override, read back from /v2/models/${m}/config and equal to it)`);
+    expect(await served(m)).toEqual(own);
+    expect(await index(m)).toEqual([{ name: m, version: '1', state: 'READY' }]);
+  }, 90_000);
+
+  it('SIGTERM during the load, --format json: exit 143; the restore waits for that load, then puts the model back', async () => {
+    const m = 'sigterm_load';
+    const own = await served(m);
+    const started = Date.now();
+    const { child, done } = spawnVerify([candidate(m, 'initialize_sleep_s', 8), '--server', url, '--timeout', '60s', '--format', 'json']);
+    await until(`${m}'s candidate load begun`, async () => (server!.log().match(new RegExp(`loading: ${m}:1`, 'g')) ?? []).length >= 2);
+    child.kill('SIGTERM');
+    const r = await done;
+    expect([r.code, r.signal], r.stderr).toEqual([143, null]);
+    expect(Date.now() - started).toBeGreaterThan(8000);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ outcome: 'interrupted', exitCode: 143, problems: [] });
+    expect(report.error).toBe(`interrupted by SIGTERM; '${m}' was put back with the config it served before (loaded as the override after the candidate's load had finished, read back from /v2/models/${m}/config and equal to it)`);
     expect(await served(m)).toEqual(own);
     expect(await index(m)).toEqual([{ name: m, version: '1', state: 'READY' }]);
   }, 90_000);
