@@ -1,10 +1,11 @@
 // verify --runtime local with the real tritonserver 2.51.0 (scripts/real-triton/tritonserver runs the
 // venv's binary with the environment NVIDIA's container gives it): a model that loads and answers, a
-// config Triton refuses, a model that never gets ready (timeout), Ctrl-C, a launcher prefix; after
+// config Triton refuses, a model that never gets ready (timeout), Ctrl-C, SIGTERM to the tritonc
+// process, a launcher prefix; after
 // each the server is gone, the user's model directory is as it was, and nothing is left in the
 // temporary directory or /dev/shm. Without the venv (a fresh clone) the suite is skipped with one
 // line; with CI=true it must run.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { tritonserverCommand } from '../../src/verify/local-runner.js';
 import { CannotRun } from '../../src/verify/errors.js';
 import { verifyModel } from '../../src/verify/verify.js';
-import { cli } from '../support/cli.js';
+import { BIN, cli } from '../support/cli.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
 import { floatTensor, model as onnxModel, node, T, tensorInfo, writeModel } from '../../fixtures/onnx/model-builder.js';
@@ -63,6 +64,21 @@ const servers = (): number => {
     return 0;
   }
 };
+/** The command lines of the processes whose own contains `text` (a server, its Python stubs). */
+const processesWith = (text: string): string[] => {
+  try {
+    return execFileSync('pgrep', ['-af', '--', text], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+};
+async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 const leftovers = (): string[] => [
   ...readdirSync(tmpdir()).filter((n) => n.startsWith('tritonc-verify-')),
   ...(existsSync('/dev/shm') ? readdirSync('/dev/shm').filter((n) => n.startsWith('tritonc_')) : []),
@@ -124,6 +140,32 @@ describe.skipIf(!runs)('verify --runtime local with the real tritonserver 2.51',
     expect(report.error).toContain('tritonserver was stopped and its copy of the model removed');
     expect(servers()).toBe(running);
     expect(leftovers()).toEqual([]);
+  }, 120_000);
+
+  it('SIGTERM to the tritonc process while the model loads: exit 143; the tritonserver it started and its Python stub are stopped, the copy of the model and the shared memory removed', async () => {
+    const dir = model('sigterm_local', CONFIG('sigterm_local'), MODEL_PY('time.sleep(60)'));
+    const before = listing(dir);
+    const child = spawn(process.execPath, [BIN, 'verify', dir, '--runtime', 'local', '--tritonserver', TRITONSERVER, '--timeout', '90s'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout!.resume();
+    const done = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
+    // The server tritonc started, by its command line: the copy it serves and its shared memory's prefix.
+    let server = '';
+    await until('tritonserver started', () => (server = processesWith('--load-model=sigterm_local').find((l) => l.includes('--model-repository=')) ?? '') !== '');
+    const copy = /--model-repository=(\S+)/.exec(server)![1]!;
+    const shm = /shm-region-prefix-name=(\S+)/.exec(server)![1]!;
+    // The model's initialize is running (its stub has made its shared memory) when the signal comes.
+    await until('the Python stub started', () => readdirSync('/dev/shm').some((n) => n.startsWith(shm)));
+    expect(processesWith(copy).length).toBeGreaterThanOrEqual(2);
+    child.kill('SIGTERM');
+    expect(await done, stderr).toEqual([143, null]);
+    expect(stderr).toContain('interrupted by SIGTERM');
+    expect(stderr).toContain('tritonserver was stopped and its copy of the model removed');
+    expect(processesWith(copy)).toEqual([]);
+    expect(existsSync(copy)).toBe(false);
+    expect(readdirSync('/dev/shm').filter((n) => n.startsWith(shm))).toEqual([]);
+    expect(listing(dir)).toEqual(before);
   }, 120_000);
 
   it('--reference ort: the served outputs against ONNX Runtime on the same seeded inputs, within the tolerance or not', async () => {
