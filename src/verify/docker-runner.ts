@@ -15,7 +15,7 @@ import { containerName, dockerRunArgs, type DockerRunSpec } from './docker-args.
 import type { VerifyReport } from './types.js';
 import { formatMs } from './duration.js';
 import { randomHex } from '../util/random-hex.js';
-import { Interruption, type SignalSource } from './interruption.js';
+import { heldSignalLine, Interruption, type SignalSource } from './interruption.js';
 
 export type { SignalSource };
 
@@ -128,8 +128,12 @@ export async function runDocker(plan: VerifyPlan, report: VerifyReport, opts: Do
     interruption.check();
     throw e;
   } finally {
-    interruption.dispose();
-    if (spec && proc) await removeContainer(runner, proc, spec.name, progress, report);
+    interruption.cleaningUp((signal) => progress(heldSignalLine(signal, 'removing the container')));
+    try {
+      if (spec && proc) await removeContainer(runner, proc, spec.name, progress, report);
+    } finally {
+      interruption.dispose();
+    }
   }
 }
 

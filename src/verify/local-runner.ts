@@ -18,7 +18,7 @@ import { checkServedModel, describeServedChecks } from './served-model.js';
 import { failedStart, waitForModel } from './server-start.js';
 import type { VerifyReport } from './types.js';
 import { formatMs } from './duration.js';
-import { Interruption, type SignalSource } from './interruption.js';
+import { heldSignalLine, Interruption, type SignalSource } from './interruption.js';
 import { randomHex } from '../util/random-hex.js';
 import { append } from '../util/arrays.js';
 
@@ -182,10 +182,14 @@ export async function runLocal(plan: VerifyPlan, report: VerifyReport, opts: Loc
     interruption.check();
     throw e;
   } finally {
-    interruption.dispose();
-    if (proc) await stop(proc, opts.stopGraceMs ?? 15_000, progress, report);
-    removeSharedMemory(shmPrefix, report);
-    staged?.remove();
+    interruption.cleaningUp((signal) => progress(heldSignalLine(signal, 'stopping tritonserver and removing its copy of the model')));
+    try {
+      if (proc) await stop(proc, opts.stopGraceMs ?? 15_000, progress, report);
+      removeSharedMemory(shmPrefix, report);
+      staged?.remove();
+    } finally {
+      interruption.dispose();
+    }
   }
 }
 

@@ -30,7 +30,7 @@ import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import type { ReferenceOptions } from './reference.js';
 import { CannotRun, Interrupted } from './errors.js';
-import { Interruption, type SignalSource } from './interruption.js';
+import { heldSignalLine, Interruption, type SignalSource } from './interruption.js';
 import { KServeClient, KServeError, type RequestDescription } from './kserve-client.js';
 import type { RepositoryIndex } from './kserve-schemas.js';
 import type { VerifyPlan } from './plan.js';
@@ -161,10 +161,15 @@ export async function runServer(plan: VerifyPlan, report: VerifyReport, opts: Se
     // A request that failed because a signal aborted it: the run was interrupted.
     failure = !(e instanceof Interrupted) && interruption.caught ? new Interrupted(interruption.caught) : e;
   } finally {
-    interruption.dispose();
+    interruption.cleaningUp((signal) => progress(heldSignalLine(signal, `putting '${name}' back as the server had it`)));
   }
   // A client that Ctrl-C does not abort: the model must go back even then.
-  const restored = attempted && before ? await restore(client.with({ ...base, timeoutMs: 30_000 }), name, before, pending, report, opts.restoreTimeoutMs ?? Math.max(opts.timeoutMs, RESTORE_MIN_MS), progress) : undefined;
+  let restored: string | undefined;
+  try {
+    restored = attempted && before ? await restore(client.with({ ...base, timeoutMs: 30_000 }), name, before, pending, report, opts.restoreTimeoutMs ?? Math.max(opts.timeoutMs, RESTORE_MIN_MS), progress) : undefined;
+  } finally {
+    interruption.dispose();
+  }
   if (!failed) return;
   // What stopped the run, and then how the model was put back (or that it could not be).
   if (restored && failure instanceof Interrupted) throw new Interrupted(failure.signal, restored);

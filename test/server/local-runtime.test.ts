@@ -142,8 +142,13 @@ describe.skipIf(!runs)('verify --runtime local with the real tritonserver 2.51',
     expect(leftovers()).toEqual([]);
   }, 120_000);
 
-  it('SIGTERM to the tritonc process while the model loads: exit 143; the tritonserver it started and its Python stub are stopped, the copy of the model and the shared memory removed', async () => {
-    const dir = model('sigterm_local', CONFIG('sigterm_local'), MODEL_PY('time.sleep(60)'));
+  it.each([
+    ['SIGTERM', 'sigterm_local', 1],
+    // A signal again while tritonc stops the server (a scheduler's second SIGTERM, Ctrl-C pressed twice) does not cut the clean-up short.
+    ['SIGTERM', 'sigterm_twice', 2],
+    ['SIGINT', 'sigint_twice', 2],
+  ] as const)('%s to the tritonc process while the model loads (%s): exit 143 / 130; the tritonserver it started and its Python stub are stopped, the copy of the model and the shared memory removed', async (signal, name, times) => {
+    const dir = model(name, CONFIG(name), MODEL_PY('time.sleep(60)'));
     const before = listing(dir);
     const child = spawn(process.execPath, [BIN, 'verify', dir, '--runtime', 'local', '--tritonserver', TRITONSERVER, '--timeout', '90s'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     let stderr = '';
@@ -152,15 +157,19 @@ describe.skipIf(!runs)('verify --runtime local with the real tritonserver 2.51',
     const done = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
     // The server tritonc started, by its command line: the copy it serves and its shared memory's prefix.
     let server = '';
-    await until('tritonserver started', () => (server = processesWith('--load-model=sigterm_local').find((l) => l.includes('--model-repository=')) ?? '') !== '');
+    await until('tritonserver started', () => (server = processesWith(`--load-model=${name}`).find((l) => l.includes('--model-repository=')) ?? '') !== '');
     const copy = /--model-repository=(\S+)/.exec(server)![1]!;
     const shm = /shm-region-prefix-name=(\S+)/.exec(server)![1]!;
     // The model's initialize is running (its stub has made its shared memory) when the signal comes.
     await until('the Python stub started', () => readdirSync('/dev/shm').some((n) => n.startsWith(shm)));
-    expect(processesWith(copy).length).toBeGreaterThanOrEqual(2);
-    child.kill('SIGTERM');
-    expect(await done, stderr).toEqual([143, null]);
-    expect(stderr).toContain('interrupted by SIGTERM');
+    await until('the Python stub running', () => processesWith(copy).length >= 2);
+    child.kill(signal);
+    if (times === 2) {
+      await new Promise((r) => setTimeout(r, 1000));
+      child.kill(signal);
+    }
+    expect(await done, stderr).toEqual([signal === 'SIGTERM' ? 143 : 130, null]);
+    expect(stderr).toContain(`interrupted by ${signal}`);
     expect(stderr).toContain('tritonserver was stopped and its copy of the model removed');
     expect(processesWith(copy)).toEqual([]);
     expect(existsSync(copy)).toBe(false);

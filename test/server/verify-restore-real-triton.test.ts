@@ -230,12 +230,15 @@ describe.skipIf(!runs)('verify --runtime server puts the real tritonserver 2.51 
     expect(await index(m)).toEqual([{ name: m, version: '1', state: 'READY' }]);
   }, 90_000);
 
-  it('SIGTERM during the load, --format json: exit 143; the restore waits for that load, then puts the model back', async () => {
+  it('SIGTERM during the load, and again while tritonc waits to put the model back, --format json: exit 143; the second is held, the restore waits for that load, then puts the model back', async () => {
     const m = 'sigterm_load';
     const own = await served(m);
     const started = Date.now();
     const { child, done } = spawnVerify([candidate(m, 'initialize_sleep_s', 8), '--server', url, '--timeout', '60s', '--format', 'json']);
     await until(`${m}'s candidate load begun`, async () => (server!.log().match(new RegExp(`loading: ${m}:1`, 'g')) ?? []).length >= 2);
+    child.kill('SIGTERM');
+    // A scheduler's second SIGTERM, while the restore waits for the candidate's load (8 s).
+    await new Promise((r) => setTimeout(r, 1500));
     child.kill('SIGTERM');
     const r = await done;
     expect([r.code, r.signal], r.stderr).toEqual([143, null]);
