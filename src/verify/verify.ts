@@ -1,5 +1,6 @@
 // `tritonc verify` as a library call: prepare the model directory, run the chosen runtime, and turn
 // the outcome into a report with an exit code (0 ok, 1 problems, 2 could not run, 130/143 interrupted).
+import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { CannotRun, Interrupted, signalExitCode } from './errors.js';
 import { prepareVerify, type VerifyPlan } from './plan.js';
@@ -58,6 +59,9 @@ function referenceOf(options: VerifyOptions, plan: VerifyPlan, cwd: string): Ref
   if (!options.reference) return undefined;
   const modelFile = options.reference.modelFile ? resolve(cwd, options.reference.modelFile) : plan.onnxFile;
   if (!modelFile) throw new CannotRun(`--reference ort runs an ONNX model, and ${plan.shown(plan.modelDir)} has none for Triton to load: give the ONNX it was made from with --reference-model FILE`);
+  // Before anything is started or loaded: a missing --reference-model would otherwise be found only
+  // after the model was served (a server's model reloaded for nothing).
+  if (options.reference.modelFile && !isFile(modelFile)) throw new CannotRun(`--reference-model ${plan.shown(modelFile)}: not a file`);
   return {
     modelFile,
     atol: options.reference.atol ?? DEFAULT_ATOL,
@@ -109,4 +113,12 @@ export async function dryRunVerify(options: VerifyOptions): Promise<DryRun> {
   const runtime = runtimeOf(options);
   const plan = prepareVerify(options.modelDir, cwd, options.shapes);
   return { runtime: runtime.name, model: plan.modelName, ...(await runtime.dryRun(plan, options, { cwd, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS })) };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -12,6 +12,7 @@ import { startProtocolFixture } from '../../fixtures/verify/protocol-fixture.js'
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
 import { realTritonRuns, startRealTriton, type RealTriton } from '../support/real-triton.js';
+import { floatTensor, model as onnxModel, node, T, tensorInfo, writeModel } from '../../fixtures/onnx/model-builder.js';
 
 const runs = realTritonRuns('real-Triton tests');
 
@@ -98,6 +99,10 @@ ensemble_scheduling {
       writeFileSync(join(repo, m, 'config.pbtxt'), `${CONFIG.replace('"add_one"', `"${m}"`)}${extra}`);
       writeFileSync(join(repo, m, '1', 'model.py'), MODEL_PY);
     }
+    // For --reference ort: a model that is add_one but off by 0.01.
+    mkdirSync(join(repo, 'add_off', '1'), { recursive: true });
+    writeFileSync(join(repo, 'add_off', 'config.pbtxt'), CONFIG.replace('"add_one"', '"add_off"'));
+    writeFileSync(join(repo, 'add_off', '1', 'model.py'), MODEL_PY.replace('(x + 1)', '(x + 1.01)'));
     // Two versions, both served.
     for (const v of ['1', '2']) {
       mkdirSync(join(repo, 'two_versions', v), { recursive: true });
@@ -279,6 +284,38 @@ ensemble_scheduling {
       "'add_one' serves the config it served before (read back from /v2/models/add_one/config)",
     ]);
     expect(await (await fetch(`${url}/v2/models/add_one/config`)).json()).toEqual(served);
+  }, 120_000);
+
+  it('verify --runtime server --reference ort: the served outputs against ONNX Runtime on the same seeded inputs (tritonc runs the ONNX model itself: this server has no ONNX Runtime backend)', async () => {
+    const { cli } = await import('../support/cli.js');
+    // The ONNX model the Python models stand for: OUTPUT0 = INPUT0 + 1.
+    const onnx = join(tempDir('tritonc-real-reference-'), 'add_one.onnx');
+    await writeModel(onnx, onnxModel({ name: 'add', node: [node('Add', ['INPUT0', 'one'], ['OUTPUT0'])], initializer: [floatTensor('one', [1], [1])], input: [tensorInfo('INPUT0', T.FLOAT, ['batch', 4])], output: [tensorInfo('OUTPUT0', T.FLOAT, ['batch', 4])] }));
+    const candidate = (m: string) => {
+      const dir = join(tempDir('tritonc-real-local-'), m);
+      mkdirSync(join(dir, '1'), { recursive: true });
+      writeFileSync(join(dir, 'config.pbtxt'), CONFIG.replace('"add_one"', `"${m}"`));
+      writeFileSync(join(dir, '1', 'model.py'), MODEL_PY);
+      return dir;
+    };
+    const same = await cli(['verify', candidate('add_one'), '--server', url, '--reference', 'ort', '--reference-model', onnx, '--format', 'json', '--timeout', '60s']);
+    expect(same.code, same.stderr).toBe(0);
+    expect(JSON.parse(same.stdout).reference).toMatchObject({ against: 'ONNX Runtime (CPU)', batchSize: 1, outputs: [{ name: 'OUTPUT0', ok: true, maxAbsError: 0, mismatched: 0, elements: 4 }] });
+    // The server's add_off adds 1.01 (the load API takes the model files from the server's repository).
+    const off = await cli(['verify', candidate('add_off'), '--server', url, '--reference', 'ort', '--reference-model', onnx, '--format', 'json', '--timeout', '60s']);
+    expect(off.code, off.stderr).toBe(1);
+    const report = JSON.parse(off.stdout);
+    expect(report.reference.outputs[0]).toMatchObject({ name: 'OUTPUT0', ok: false, mismatched: 4, elements: 4 });
+    expect(report.reference.outputs[0].maxAbsError).toBeCloseTo(0.01, 5);
+    expect(report.problems).toEqual([expect.objectContaining({ kind: 'accuracy', tensor: 'OUTPUT0' })]);
+    // A Python model has no ONNX file for the reference, and a --reference-model that is not there is
+    // said before anything is loaded: exit 2, the server not asked to load.
+    const before = (await post('/v2/repository/index')).text;
+    const none = await cli(['verify', candidate('add_one'), '--server', url, '--reference', 'ort', '--timeout', '60s']);
+    expect([none.code, none.stderr.trim()]).toEqual([2, expect.stringContaining('has none for Triton to load: give the ONNX it was made from with --reference-model FILE')]);
+    const missing = await cli(['verify', candidate('add_one'), '--server', url, '--reference', 'ort', '--reference-model', join(onnx, '..', 'nowhere.onnx'), '--timeout', '60s']);
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining('nowhere.onnx: not a file')]);
+    expect((await post('/v2/repository/index')).text).toBe(before);
   }, 120_000);
 
   it('resolve equals the server (GET /v2/models/<m>/config) field for field, for complete Python configs, an ensemble, and core\'s normalization', async () => {

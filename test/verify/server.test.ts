@@ -50,6 +50,13 @@ async function serve(options: Partial<ProtocolFixtureOptions> = {}): Promise<Pro
 const verifyOn = (f: ProtocolFixture, dir = localModel()) => verifyModel({ modelDir: dir, runtime: 'server', server: f.url, timeoutMs: 5000 });
 
 describe('verify --runtime server (explicit model control)', () => {
+  it('a --reference-model that is not a file is exit 2 before the server is asked anything', async () => {
+    const f = await serve();
+    const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 5000, reference: { modelFile: '/nonexistent/model.onnx' } });
+    expect([r.exitCode, r.error]).toEqual([2, '--reference-model /nonexistent/model.onnx: not a file']);
+    expect(f.paths()).toEqual([]);
+  });
+
   it('loads the candidate config through the load API, checks it, and puts the server\'s model back', async () => {
     const f = await serve();
     const r = await verifyOn(f);
