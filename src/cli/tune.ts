@@ -45,6 +45,7 @@ const tuneFlags = (y: Argv) =>
     .option('http-url', { type: 'string', default: 'localhost:8000', describe: 'plan: the server\'s HTTP endpoint, where run.sh loads and unloads the variants' })
     .option('concurrency-range', { type: 'string', default: '1:16:2', describe: 'plan: perf_analyzer --concurrency-range start:end:step' })
     .option('measurement-interval', { type: 'string', default: '5000', describe: 'plan: perf_analyzer --measurement-interval, in ms' })
+    .option('stability-percentage', { type: 'string', describe: 'plan: perf_analyzer --stability-percentage, how far 3 measurements in a row may differ and count as stable (its default: 10)' })
     .option('latency-budget', { type: 'string', describe: 'pick: the latency the chosen point must stay within (e.g. 20ms)' })
     .option('percentile', { type: 'string', default: 'p99', describe: 'pick: the latency to hold to the budget (p50, p90, p95, p99, avg); plan: the --percentile perf_analyzer stabilizes on' })
     .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'pick: the report as text for a person, or JSON' })
@@ -89,12 +90,14 @@ async function runPlan(a: TuneArgs, io: CliIO): Promise<number> {
   if (!/^\d+(:\d+(:\d+)?)?$/.test(String(a['concurrency-range']))) throw new UsageError(`--concurrency-range: "${String(a['concurrency-range'])}" is not start[:end[:step]]`);
   const interval = Number(a['measurement-interval']);
   if (!/^[1-9]\d*$/.test(String(a['measurement-interval']))) throw new UsageError(`--measurement-interval: ${JSON.stringify(String(a['measurement-interval']))} is not a whole number of milliseconds`);
+  const stability = a['stability-percentage'] === undefined ? undefined : String(a['stability-percentage']);
+  if (stability !== undefined && !/^[1-9]\d*$/.test(stability)) throw new UsageError(`--stability-percentage: ${JSON.stringify(stability)} is not a whole percentage of 1 or more`);
   // Both addresses reach the generated scripts: each is host:port, and nothing else.
   for (const flag of ['url', 'http-url'] as const) {
     const checked = checkHostPort(String(a[flag]));
     if (!checked.ok) throw new UsageError(`--${flag}: ${JSON.stringify(String(a[flag]))} ${checked.why}`);
   }
-  const measure: MeasureOptions = { url: String(a.url), protocol: a.protocol, concurrencyRange: String(a['concurrency-range']), measurementIntervalMs: interval, percentile: Number(percentile[1]) };
+  const measure: MeasureOptions = { url: String(a.url), protocol: a.protocol, concurrencyRange: String(a['concurrency-range']), measurementIntervalMs: interval, percentile: Number(percentile[1]), ...(stability !== undefined ? { stabilityPercentage: Number(stability) } : {}) };
 
   let planned: PlanOutcome;
   try {

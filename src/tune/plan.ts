@@ -18,6 +18,8 @@ export interface MeasureOptions {
   measurementIntervalMs: number;
   /** --percentile: the latency perf_analyzer stabilizes on, and tune pick reads. */
   percentile: number;
+  /** perf_analyzer --stability-percentage (its default, 10, when absent). */
+  stabilityPercentage?: number;
 }
 
 export interface PlanAxes {
@@ -82,6 +84,7 @@ export function perfAnalyzerCommand(variant: string, decoupled: boolean, m: Meas
     // A bare file name: perf_analyzer names an ensemble's per-model files "<model>_v<version>.<-f>"
     // (src/report_writer.cc, ReportWriter::GenerateReport), which a directory in -f would break.
     '-f', 'perf.csv', `--percentile=${m.percentile}`,
+    ...(m.stabilityPercentage !== undefined ? [`--stability-percentage=${m.stabilityPercentage}`] : []),
     // A decoupled model answers over gRPC streaming only.
     ...(decoupled ? ['--streaming'] : []),
   ];
@@ -107,18 +110,29 @@ export function runScript(variants: readonly string[], httpUrl: string): string 
 #   tritonserver --model-repository "$(pwd)" --model-control-mode explicit
 # Each variant is loaded (POST /v2/repository/models/<variant>/load), measured with the perf_analyzer
 # command in its directory (writing <variant>/perf.csv), and unloaded, so only one holds the GPU at a time.
+# A variant perf_analyzer fails on (no stable measurement on a busy machine, say) is unloaded all the
+# same and has no perf.csv; the others are still measured, and the failed ones are named at the end.
 # Then: tritonc tune pick "$(pwd)" --latency-budget <your p99 budget>
 set -euo pipefail
 cd "$(dirname "$0")"
 default_http=${shellQuote(httpUrl)}
 TRITON_HTTP="\${TRITON_HTTP:-$default_http}"
+failed=()
 # $1: the variant's directory and model name; $2: the name as it stands in a URL.
 measure() {
   printf '== %q\\n' "$1"
+  rm -f -- "$1/perf.csv"
   curl -sSf -X POST "http://$TRITON_HTTP/v2/repository/models/$2/load" > /dev/null
-  (cd -- "$1" && bash perf_analyzer.sh)
+  if ! (cd -- "$1" && bash perf_analyzer.sh); then
+    failed+=("$1")
+    rm -f -- "$1/perf.csv"
+  fi
   curl -sSf -X POST "http://$TRITON_HTTP/v2/repository/models/$2/unload" > /dev/null
 }
 ${variants.map((v) => shellLine(['measure', v, encodeURIComponent(v)])).join('\n')}
+if [ \${#failed[@]} -gt 0 ]; then
+  printf 'perf_analyzer failed on %s (its output is above); the other variants were measured\\n' "\${failed[*]}" >&2
+  exit 1
+fi
 `;
 }

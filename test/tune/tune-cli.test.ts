@@ -51,6 +51,34 @@ describe('tritonc tune plan', () => {
     expect((await cli(['lint', out], { cwd: out })).code).toBe(0);
   });
 
+  it('run.sh: a variant perf_analyzer fails on is unloaded all the same, left without perf.csv, and named at the end (exit 1); the others are measured', async () => {
+    const { repo, out } = await planned();
+    // Stand-ins for curl (records what it is asked) and perf_analyzer (fails on one variant, as the
+    // real one does when it finds no stable measurement).
+    const bin = join(repo, 'bin');
+    mkdirSync(bin);
+    const log = join(repo, 'calls.log');
+    writeFileSync(join(bin, 'curl'), `#!/bin/sh\nprintf '%s\\n' "curl $*" >> '${log}'\n`, { mode: 0o755 });
+    writeFileSync(join(bin, 'perf_analyzer'), `#!/bin/sh\nprintf '%s\\n' "perf_analyzer $2" >> '${log}'\n[ "$2" = classifier_d0_i2 ] && { echo 'Failed to obtain stable measurement.' >&2; exit 2; }\necho 'Concurrency,Inferences/Second' > perf.csv\n`, { mode: 0o755 });
+    // A perf.csv from an earlier run of the variant that fails now must not be read as this run's.
+    writeFileSync(join(out, 'classifier_d0_i2', 'perf.csv'), 'stale');
+    const run = spawnSync('bash', [join(out, 'run.sh')], { env: { PATH: `${bin}:/usr/bin:/bin` }, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toContain('perf_analyzer failed on classifier_d0_i2 (its output is above); the other variants were measured');
+    const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => l.replace(/ -sSf -X POST http:\/\/localhost:8000\/v2\/repository\/models\//, ' '));
+    expect(calls).toEqual(['classifier_d0_i1', 'classifier_d0_i2', 'classifier_d1000_i1', 'classifier_d1000_i2'].flatMap((v) => [`curl ${v}/load`, `perf_analyzer ${v}`, `curl ${v}/unload`]));
+    expect(['classifier_d0_i1', 'classifier_d0_i2', 'classifier_d1000_i1', 'classifier_d1000_i2'].map((v) => existsSync(join(out, v, 'perf.csv')))).toEqual([true, false, true, true]);
+  });
+
+  it('--stability-percentage goes to perf_analyzer; a value that is not a whole percentage is refused', async () => {
+    const repo = await writeRepo({ 'classifier/config.pbtxt': CONFIG, 'classifier/1/model.onnx': CLASSIFIER });
+    const r = await cli(['tune', 'plan', join(repo, 'classifier'), '--out', join(repo, 'plan'), '--delays', '0', '--instances', '1', '--stability-percentage', '50'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(repo, 'plan', 'classifier_d0_i1', 'perf_analyzer.sh'), 'utf8')).toContain('--percentile=99 --stability-percentage=50');
+    const bad = await cli(['tune', 'plan', join(repo, 'classifier'), '--out', join(repo, 'plan2'), '--stability-percentage', '10;x'], { cwd: repo });
+    expect([bad.code, bad.stderr.trim()]).toEqual([2, expect.stringContaining('--stability-percentage: "10;x" is not a whole percentage of 1 or more')]);
+  });
+
   it('refuses an output directory that holds something, and a model Triton would not load; writes nothing', async () => {
     const { repo, out } = await planned();
     const again = await cli(['tune', 'plan', join(repo, 'classifier'), '--out', out], { cwd: repo });
