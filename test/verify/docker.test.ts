@@ -36,6 +36,8 @@ interface Script {
   exitAfterMs?: number;
   exitCode?: number;
   onStart?: () => void;
+  /** Called with each `docker ...` command run to its end (rm included). */
+  onRun?: (args: readonly string[]) => void;
 }
 
 class FakeDocker implements ProcessRunner {
@@ -48,6 +50,7 @@ class FakeDocker implements ProcessRunner {
 
   async run(command: string, args: readonly string[]): Promise<ProcessResult> {
     this.calls.push([command, ...args]);
+    this.script.onRun?.(args);
     if (args[0] === 'version') return this.answers.version ?? ok('27.3.1');
     if (args[0] === 'image') return this.answers.inspect ?? ok('sha256:abc');
     if (args[0] === 'pull') return this.answers.pull ?? ok();
@@ -230,6 +233,30 @@ describe('verify --runtime docker (injected docker runner)', () => {
       // The handlers are gone afterwards.
       expect(signals.listenerCount('SIGINT') + signals.listenerCount('SIGTERM')).toBe(0);
     }
+  });
+
+  it('a second signal while the container is removed is held: the removal runs to its end, said once on the progress line', async () => {
+    const signals = new EventEmitter();
+    let listening = -1;
+    const docker = new FakeDocker({
+      onStart: () => setTimeout(() => signals.emit('SIGTERM'), 30),
+      // A scheduler's second SIGTERM and a Ctrl-C, while `docker rm -f` runs.
+      onRun: (args) => {
+        if (args[0] !== 'rm') return;
+        signals.emit('SIGTERM');
+        signals.emit('SIGINT');
+        listening = signals.listenerCount('SIGINT') + signals.listenerCount('SIGTERM');
+      },
+    });
+    const { dir } = repository();
+    const progress: string[] = [];
+    const r = await verifyModel({ modelDir: dir, runtime: 'docker', timeoutMs: 10_000, progress: (l) => progress.push(l), deps: { runner: docker, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'int2', pollMs: 10, signals } });
+    expect([r.outcome, r.exitCode, r.error]).toEqual(['interrupted', 143, 'interrupted by SIGTERM; the container was removed']);
+    expect(docker.removals()).toEqual([['docker', 'rm', '-f', 'tritonc-verify-tiny-int2']]);
+    // Still listening while it was removed (a process would not have ended), and not afterwards.
+    expect(listening).toBe(2);
+    expect(signals.listenerCount('SIGINT') + signals.listenerCount('SIGTERM')).toBe(0);
+    expect(progress.filter((l) => l.includes('during the clean-up'))).toEqual(['SIGTERM during the clean-up: tritonc first finishes removing the container, so that nothing is left behind']);
   });
 
   it('no GPU for the container is exit 2 with a plain message, never a config problem', async () => {
