@@ -206,6 +206,11 @@ ensemble_scheduling {
       // Strict readiness: on_gpu's failed version makes the server not ready; models never loaded do not.
       await same('/v2/health/ready');
       await same('/v2/health/live');
+      // GET /v2: the same fields; the fixture names itself, and its extensions are among the server's.
+      const [mine, real] = await Promise.all([fixture.url, url].map(async (b) => (await fetch(`${b}/v2`)).json() as Promise<{ name: string; version: string; extensions: string[] }>));
+      expect(Object.keys(mine!)).toEqual(Object.keys(real!));
+      expect([real!.name, real!.version]).toEqual(['triton', '2.51.0']);
+      expect(real!.extensions).toEqual(expect.arrayContaining(mine!.extensions));
       const index = async (base: string) => ((await (await fetch(`${base}/v2/repository/index`, { method: 'POST', body: '{}' })).json()) as { name: string }[]).filter((e) => ['add_one', 'on_gpu', 'pipeline', 'two_versions'].includes(e.name));
       expect(await index(fixture.url)).toEqual(await index(url));
       // Metadata: a Python model's platform is its backend, an ensemble's its platform; versions ascending.

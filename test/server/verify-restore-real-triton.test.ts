@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 import { realTritonRuns, startRealTriton, type RealTriton } from '../support/real-triton.js';
+import { startProtocolFixture } from '../../fixtures/verify/protocol-fixture.js';
 
 const runs = realTritonRuns('verify --runtime server restore tests');
 
@@ -114,14 +115,29 @@ async function until(what: string, check: () => Promise<boolean>, ms = 30_000): 
 }
 
 describe.skipIf(!runs)('verify --runtime server puts the real tritonserver 2.51 back after a timeout, Ctrl-C and SIGTERM', () => {
-  it('a plain reload keeps a config override; an unload and a load read the repository again (why verify restores by override)', async () => {
+  it('a plain reload keeps a config override; an unload and a load read the repository again (why verify restores by override); the protocol fixture does the same', async () => {
     const own = await served('plain_reload');
-    expect((await post('/v2/repository/models/plain_reload/load', { parameters: { config: JSON.stringify({ ...own, max_batch_size: 2 }) } })).status).toBe(200);
-    expect((await post('/v2/repository/models/plain_reload/load')).status).toBe(200);
-    expect((await served('plain_reload')).max_batch_size).toBe(2);
-    expect((await post('/v2/repository/models/plain_reload/unload')).status).toBe(200);
-    await until('plain_reload unloaded', async () => (await index('plain_reload')).some((e) => (e as { state?: string }).state === 'UNAVAILABLE'));
-    expect((await post('/v2/repository/models/plain_reload/load')).status).toBe(200);
+    const fixture = await startProtocolFixture({ explicit: true, models: { plain_reload: { config: structuredClone(own), ready: true } } });
+    try {
+      // The same sequence to both; the config each serves after each step.
+      const step = async (base: string, path: string, body: unknown = {}) => {
+        const r = await fetch(base + path, { method: 'POST', body: JSON.stringify(body) });
+        if (path.endsWith('/unload')) await until(`${base} unloaded`, async () => ((await (await fetch(`${base}/v2/repository/index`, { method: 'POST', body: '{}' })).json()) as { name: string; state?: string }[]).some((e) => e.name === 'plain_reload' && e.state === 'UNAVAILABLE'));
+        const config = (await fetch(`${base}/v2/models/plain_reload/config`)).status === 200 ? ((await (await fetch(`${base}/v2/models/plain_reload/config`)).json()) as { max_batch_size: number }).max_batch_size : 'not served';
+        return [r.status, config];
+      };
+      const sequence = async (base: string) => [
+        await step(base, '/v2/repository/models/plain_reload/load', { parameters: { config: JSON.stringify({ ...own, max_batch_size: 2 }) } }),
+        await step(base, '/v2/repository/models/plain_reload/load'),
+        await step(base, '/v2/repository/models/plain_reload/unload'),
+        await step(base, '/v2/repository/models/plain_reload/load'),
+      ];
+      const real = await sequence(url);
+      expect(real).toEqual([[200, 2], [200, 2], [200, 'not served'], [200, 8]]);
+      expect(await sequence(fixture.url)).toEqual(real);
+    } finally {
+      await fixture.stop();
+    }
     expect(await served('plain_reload')).toEqual(own);
   }, 60_000);
 
