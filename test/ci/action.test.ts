@@ -2,7 +2,7 @@
 // (test/support/actions-runner.ts): on the example repository, on a broken one, and on hostile inputs;
 // its SARIF validated against the SARIF 2.1.0 schema of the OASIS standard. The upload to code
 // scanning (github/codeql-action/upload-sarif) cannot run here: the test checks what it would be given.
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Validator } from '@cfworker/json-schema';
@@ -136,6 +136,25 @@ describe('action.yml', () => {
     expect(run(configsOnly, { paths: 'model_repository', 'configs-only': 'true' }).outputs['exit-code']).toBe('0');
   });
 
+  it('without a tritonc given, it installs the action\'s version (or the one asked) from npm, scripts off, and runs it', () => {
+    // npm stands in here (no registry): it records its arguments and does what npm install --prefix
+    // DIR does for a package with a bin (npm's docs, "folders": executables are linked into
+    // DIR/node_modules/.bin), with the built CLI as the package.
+    const bin = tempDir('tritonc-npm-');
+    const log = join(bin, 'npm.log');
+    writeFileSync(join(bin, 'npm'), `#!/bin/bash\nprintf '%s\\n' "$@" > ${JSON.stringify(log)}\nprefix=$3\nmkdir -p "$prefix/node_modules/.bin"\nln -s ${JSON.stringify(TRITONC)} "$prefix/node_modules/.bin/tritonc"\n`);
+    chmodSync(join(bin, 'npm'), 0o755);
+    const env = { PATH: `${bin}:${process.env.PATH}` };
+    const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
+    const r = runComposite(ACTION, { actionPath: ROOT, workspace: ROOT, inputs: { paths: 'model_repository' }, env });
+    expect(r.success, JSON.stringify(r.steps.map((s) => [s.step.name, s.code, s.stderr]))).toBe(true);
+    const args = readFileSync(log, 'utf8').trimEnd().split('\n');
+    expect(args).toEqual(['install', '--prefix', expect.stringMatching(/\/tritonc-install\.\w+$/), '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', `tritonc@${version}`]);
+    expect(r.outputs.infos).toBe('2');
+    runComposite(ACTION, { actionPath: ROOT, workspace: ROOT, inputs: { paths: 'model_repository', version: 'latest' }, env });
+    expect(readFileSync(log, 'utf8').trimEnd().split('\n').at(-1)).toBe('tritonc@latest');
+  });
+
   it('hostile inputs stay data: no command runs, no flag is taken from a path, bad values are refused by name', () => {
     const dir = checkout();
     const before = readFileSync(join(dir, 'model_repository', 'classifier', 'config.pbtxt'), 'utf8');
@@ -159,6 +178,8 @@ describe('action.yml', () => {
       expect(bad.success).toBe(false);
       expect(step(bad, 'Lint')!.stdout).toContain(`::error title=tritonc action::input ${input}:`);
     }
+    const missing = run(dir, { tritonc: 'no/such/tritonc' });
+    expect(step(missing, 'Set up tritonc')!.stdout).toContain("::error title=tritonc action::input tritonc: 'no/such/tritonc' is not an executable file");
     // A version that is not one (npm would take a URL or a file) is refused before npm runs.
     const version = runComposite(ACTION, { actionPath: ROOT, workspace: dir, inputs: { version: 'file:../evil' } });
     expect(version.success).toBe(false);

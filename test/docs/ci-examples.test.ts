@@ -29,7 +29,11 @@ function checkout(broken: boolean): string {
   return dir;
 }
 
-/** A PATH whose npx answers `npx --yes tritonc ...` with the built CLI (no registry here). */
+/**
+ * A PATH whose npx answers `npx --yes tritonc ...` with the built CLI (no registry here): npx runs the
+ * bin of the package named, with the arguments after it (npm's docs, "npx"); --yes only skips the
+ * prompt to install.
+ */
 function npxStandIn(): string {
   const bin = tempDir('tritonc-npx-');
   writeFileSync(join(bin, 'npx'), `#!/bin/sh\n[ "$1" = --yes ] && [ "$2" = tritonc ] || { echo "npx stand-in: only npx --yes tritonc" >&2; exit 127; }\nshift 2\nexec node ${JSON.stringify(BIN)} "$@"\n`);

@@ -7,7 +7,7 @@
 //   `NAME=VALUE` and `NAME<<DELIMITER ... DELIMITER` lines become the step's outputs
 //   (FileCommandManager.cs `SetOutputFileCommand`, `EnvFileKeyValuePairs`);
 // - a composite step's env also holds GITHUB_ACTION_PATH, the action's directory, and the job's
-//   GITHUB_WORKSPACE, RUNNER_TEMP, GITHUB_ACTIONS=true, CI=true;
+//   GITHUB_WORKSPACE, RUNNER_TEMP, GITHUB_ACTIONS=true, CI=true, and the job's own `env:`;
 // - a failed step ends the action: the steps after it are skipped (no `if:` with always() here);
 // - `${{ }}` expressions: only `inputs.<name>` (the input given, else its default) and
 //   `steps.<id>.outputs.<name>` (empty when unset) are evaluated; any other expression is refused,
@@ -112,6 +112,8 @@ export interface RunOptions {
   workspace: string;
   /** The `with:` of the workflow step that uses the action. */
   inputs?: Record<string, string>;
+  /** The job's `env:` (PATH among them, to put a stand-in for a tool first). */
+  env?: Record<string, string>;
   timeoutMs?: number;
 }
 
@@ -119,6 +121,9 @@ export function runComposite(action: ActionDefinition, options: RunOptions): Act
   if (action.runs.using !== 'composite') throw new Error('not a composite action');
   const temp = tempDir('tritonc-runner-');
   const inputs = options.inputs ?? {};
+  // The runner warns of an input the action does not declare ("Unexpected input(s)"); here it is a
+  // mistake in the test.
+  for (const name of Object.keys(inputs)) if (!(name in action.inputs)) throw new Error(`the action has no input ${name}`);
   const stepOutputs = new Map<string, Record<string, string>>();
   const runs: StepRun[] = [];
   let success = true;
@@ -150,6 +155,7 @@ export function runComposite(action: ActionDefinition, options: RunOptions): Act
       GITHUB_PATH: join(temp, `step-${n}.path`),
       RUNNER_TEMP: temp,
       RUNNER_OS: 'Linux',
+      ...options.env,
     };
     for (const [k, v] of Object.entries(step.env ?? {})) env[k] = evaluate(String(v), action, inputs, stepOutputs);
     const r = spawnSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', script], { cwd: options.workspace, env, encoding: 'utf8', timeout: options.timeoutMs ?? 60_000 });
