@@ -39,13 +39,19 @@ describe('gitlab code quality', () => {
   it('one Code Climate issue per problem: rule, message, severity, a repository-relative position', () => {
     expect(issues).toHaveLength(3);
     expect(issues[0]).toEqual({
+      type: 'issue',
       description: 'batch-dim-in-dims: dims [1,3,224,224] include the batch axis; with max_batch_size: 8 Triton expects dims [3,224,224]',
       check_name: 'batch-dim-in-dims',
       fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
       severity: 'major',
+      categories: ['Bug Risk'],
+      content: { body: expect.stringMatching(/^.+\. \[Rule documentation\]\(https:\/\/github\.com\/.+\/docs\/rules\/batch-dim-in-dims\.md\)$/) },
       location: { path: 'models/resnet/config.pbtxt', positions: { begin: { line: 4, column: 54 }, end: { line: 4, column: 55 } } },
     });
     expect(issues.map((i) => i.severity)).toEqual(['major', 'minor', 'info']);
+    // The body holds the rule's own words and link, never the finding's values (rendered as Markdown).
+    expect(issues[1]!.categories).toEqual(['Performance']);
+    for (const i of issues) expect(i.content!.body).not.toContain(i.description.slice(i.check_name.length + 2));
     gitlabReads(issues);
   });
 
