@@ -106,6 +106,13 @@ describe('action.yml', () => {
     expect(gate.code).toBe(1);
     expect(gate.stderr).toContain('1 finding(s) at or above fail-on: error (1 errors, 0 warnings, 2 infos)');
     expect(run(dir, { paths: 'model_repository', 'fail-on': 'none' }).success).toBe(true);
+    // A warning alone fails the job from fail-on: warning only.
+    const warned = checkout((c) => c.replace('max_queue_delay_microseconds: 5000', 'max_queue_delay_microseconds: 50000'));
+    const lenient = run(warned, { paths: 'model_repository' });
+    expect(lenient.outputs).toMatchObject({ 'exit-code': '0', errors: '0', warnings: '1' });
+    expect(lenient.success).toBe(true);
+    expect(step(lenient, 'Lint')!.stdout).toMatch(/^::warning file=model_repository\/classifier\/config\.pbtxt,line=\d+,.*title=tritonc\(queue-delay\)::/m);
+    expect(run(warned, { paths: 'model_repository', 'fail-on': 'warning' }).success).toBe(false);
   });
 
   it("the server's flags and --configs-only reach tritonc", () => {
