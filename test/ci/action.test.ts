@@ -2,7 +2,7 @@
 // (test/support/actions-runner.ts): on the example repository, on a broken one, and on hostile inputs;
 // its SARIF validated against the SARIF 2.1.0 schema of the OASIS standard. The upload to code
 // scanning (github/codeql-action/upload-sarif) cannot run here: the test checks what it would be given.
-import { chmodSync, cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Validator } from '@cfworker/json-schema';
@@ -66,7 +66,7 @@ describe('action.yml', () => {
     }
     // Every input is used, and the server's flags, configs-only and fail-on are among them.
     expect([...used].sort()).toEqual(Object.keys(ACTION.inputs).sort());
-    for (const input of ['model-repository', 'disable-auto-complete-config', 'strict-model-config', 'backend-config', 'configs-only', 'fail-on']) expect(ACTION.inputs).toHaveProperty(input);
+    for (const input of ['model-repository', 'disable-auto-complete-config', 'strict-model-config', 'backend-config', 'backend-directory', 'configs-only', 'fail-on']) expect(ACTION.inputs).toHaveProperty(input);
     const upload = ACTION.runs.steps.find((s) => s.uses !== undefined)!;
     expect(upload.uses).toMatch(/^github\/codeql-action\/upload-sarif@v\d+$/);
   });
@@ -136,6 +136,15 @@ describe('action.yml', () => {
     expect(bad.success).toBe(false);
     expect(bad.outputs['exit-code']).toBe('2');
     expect(step(bad, 'Lint')!.stderr).toContain('--backend-config');
+    // The server's backend libraries: the example's onnxruntime is refused where its library is not.
+    const backends = join(dir, 'backends');
+    mkdirSync(backends);
+    const noLibrary = run(dir, { paths: 'model_repository', 'backend-directory': backends });
+    expect(noLibrary.success).toBe(false);
+    expect(results(sarifOf(noLibrary))).toContainEqual(['backend-library', 'error', 'model_repository/classifier/config.pbtxt', 4]);
+    mkdirSync(join(backends, 'onnxruntime'));
+    writeFileSync(join(backends, 'onnxruntime', 'libtriton_onnxruntime.so'), '');
+    expect(run(dir, { paths: 'model_repository', 'backend-directory': backends }).success).toBe(true);
     // A checkout without the weights: an error, unless configs-only says they come from elsewhere.
     const configsOnly = checkout();
     rmSync(join(configsOnly, 'model_repository', 'classifier', '1'), { recursive: true });
