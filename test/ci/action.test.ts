@@ -189,7 +189,7 @@ describe('action.yml', () => {
     const asFlag = run(fixable, { paths: '--fix\nmodel_repository' });
     expect(step(asFlag, 'Lint')!.stderr).toContain('./--fix');
     expect(readFileSync(join(fixable, 'model_repository', 'classifier', 'config.pbtxt'), 'utf8')).toBe(broken);
-    for (const [input, value] of [['fail-on', 'error; touch pwned-5'], ['configs-only', 'yes'], ['disable-auto-complete-config', '1']] as const) {
+    for (const [input, value] of [['fail-on', 'error; touch pwned-5'], ['configs-only', 'yes'], ['disable-auto-complete-config', '1'], ['upload-sarif', 'True']] as const) {
       const bad = run(dir, { paths: 'model_repository', [input]: value });
       expect(bad.success).toBe(false);
       expect(step(bad, 'Lint')!.stdout).toContain(`::error title=tritonc action::input ${input}:`);
