@@ -14,8 +14,9 @@
 //   available version: unloaded, or loading again), UNAVAILABLE 503, UNSUPPORTED 501 (a decoupled
 //   model's infer over HTTP), INVALID_ARG and the rest 400.
 // - geventhttpclient (under tritonclient.http): its sockets are gevent's, so gevent.Timeout bounds a
-//   request; its failures are OSError (refused, reset) and http.client.HTTPException (a closed or
-//   garbled answer).
+//   request; its failures are OSError (refused, reset), http.client.HTTPException (a closed or
+//   garbled answer) and RuntimeError (a name it cannot resolve). It sends a request again by itself,
+//   once, when a pooled connection closes before any answer (client.py HTTPClient.request).
 export const PYTHON_RUNTIME = String.raw`
 import dataclasses
 import http.client
@@ -268,6 +269,8 @@ class _Connection:
         # tritonclient.http takes the address without its scheme, and ssl=True for https.
         self._target = parsed.netloc + parsed.path.rstrip("/")
         self._ssl = parsed.scheme == "https"
+        self._netloc = parsed.netloc
+        self._prefix = parsed.path.rstrip("/")
         self.headers: Dict[str, str] = dict(headers or {})
         self.version = "" if version is None else str(version)
         self.model_path = "/v2/models/" + urllib.parse.quote(spec.name, safe="") + ("/versions/" + urllib.parse.quote(self.version, safe="") if self.version else "")
@@ -293,11 +296,26 @@ class _Connection:
             raise Timeout(what + ": no answer in time", None)
         timer = _gevent.Timeout(limit)
         timer.start()
+        aborted = Aborted(what + ": aborted")
+        # The cancel event is set from another thread: the hub looks at it every 50 ms while the request
+        # waits, and ends the request as its own Timeout does (gevent/timeout.py: the timer's callback
+        # throws into the waiting greenlet).
+        poll = _gevent.get_hub().loop.timer(0.05, 0.05) if s.cancel is not None else None
+        if poll is not None:
+            target = _gevent.getcurrent()
+            cancel = s.cancel
+
+            def look() -> None:
+                if cancel is not None and cancel.is_set():
+                    poll.stop()
+                    target.throw(aborted)
+
+            poll.start(look)
         try:
             return request(self._triton(), {**self.headers, **s.headers})
         except _utils.InferenceServerException as e:
             raise _server_error(self.spec, what, e) from None
-        except (OSError, http.client.HTTPException) as e:
+        except (OSError, http.client.HTTPException, RuntimeError) as e:
             # A request it could not finish leaves the connection in no known state: the next one starts afresh.
             self.close()
             text, unsent = _network_cause(e)
@@ -310,9 +328,51 @@ class _Connection:
                 t = Timeout(what + ": no answer in time")
                 t.retryable = True
                 raise t from None
+            if e is aborted:
+                raise Aborted(what + ": aborted") from None
             raise
         finally:
             timer.close()
+            if poll is not None:
+                poll.close()
+
+    def send_once(self, what: str, limit: float, s: _Settings, path: str, body: bytes, json_size: Optional[int]) -> Any:
+        """
+        One POST on a connection of its own that is never sent again (a sequence step, which must not run
+        twice): tritonclient's transport sends a request again by itself when its connection closes before
+        an answer. The body and the answer are tritonclient's own (generate_request_body, parse_response_body).
+        """
+        if limit <= 0:
+            raise Timeout(what + ": no answer in time", None)
+        if s.cancel is not None and s.cancel.is_set():
+            raise Aborted(what + ": aborted")
+        headers = {**self.headers, **s.headers, "Content-Type": "application/octet-stream"}
+        if json_size is not None:
+            headers["Inference-Header-Content-Length"] = str(json_size)
+        conn = (http.client.HTTPSConnection if self._ssl else http.client.HTTPConnection)(self._netloc, timeout=limit)
+        try:
+            conn.request("POST", self._prefix + path, body=body, headers=headers)
+            answer = conn.getresponse()
+            data = answer.read()
+        except socket.timeout:
+            t = Timeout(what + ": no answer in time")
+            t.retryable = True
+            raise t from None
+        except (OSError, http.client.HTTPException) as e:
+            text, unsent = _network_cause(e)
+            raise Unavailable("cannot reach " + self.base + " (" + text + ")", unsent=unsent) from None
+        finally:
+            conn.close()
+        if answer.status != 200:
+            try:
+                message = json.loads(data.decode("utf-8"))["error"]
+            except Exception:
+                message = "the answer is not Triton's error JSON"
+            raise _server_error(self.spec, what, _utils.InferenceServerException(msg=str(message), status=str(answer.status))) from None
+        try:
+            return _http.InferenceServerClient.parse_response_body(data, header_length=answer.getheader("Inference-Header-Content-Length"), content_encoding=answer.getheader("Content-Encoding"))
+        except Exception as e:
+            raise InferenceFailed(what + ": the answer is not what the KServe v2 protocol documents (" + type(e).__name__ + ": " + str(e) + ")") from None
 
     def probe(self, what: str, s: _Settings, request: Callable[[Any, Dict[str, str]], _T]) -> _T:
         """One request, not retried, within the call's time."""
@@ -442,13 +502,16 @@ def _infer(c: _Connection, inputs: Mapping[str, object], s: _Settings, seq: Opti
         wanted = [_http.InferRequestedOutput(t.name, binary_data=True) for t in spec.outputs]
 
         def request(triton: Any, headers: Dict[str, str]) -> Any:
-            return triton.infer(
-                spec.name, tensors, model_version=c.version, outputs=wanted, request_id=s.request_id,
-                sequence_id=0 if seq is None else seq.id, sequence_start=seq is not None and seq.start, sequence_end=seq is not None and seq.end,
-                headers=headers,
-            )
+            return triton.infer(spec.name, tensors, model_version=c.version, outputs=wanted, request_id=s.request_id, headers=headers)
 
-        result = _with_retries(s, seq is not None, lambda limit: c.call(what, limit, s, request))
+        if seq is None:
+            result = _with_retries(s, False, lambda limit: c.call(what, limit, s, request))
+        else:
+            body, json_size = _http.InferenceServerClient.generate_request_body(
+                tensors, outputs=wanted, request_id=s.request_id, sequence_id=seq.id, sequence_start=seq.start, sequence_end=seq.end,
+            )
+            path = c.model_path + "/infer"
+            result = _with_retries(s, True, lambda limit: c.send_once(what, limit, s, path, body, json_size))
         for i, t in enumerate(spec.outputs):
             out = result.get_output(t.name)
             if out is None:
