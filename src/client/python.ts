@@ -106,6 +106,7 @@ export function pythonClient(spec: ClientSpec, source: string, config: ModelConf
     '',
     'from __future__ import annotations',
     PYTHON_RUNTIME,
+    '',
     '# The model\'s contract, as the effective config gives it.',
     '_SPEC = _ModelSpec(',
     `    name=${pyString(spec.name)},`,
