@@ -7,6 +7,7 @@ import { looksLikeModelDir } from '../repo/model-dir.js';
 import { sha256Hex } from '../util/sha256.js';
 import { Workspace } from '../workspace/workspace.js';
 import { bodyChecksum, clientHeader, readClientHeader } from './header.js';
+import { pythonClient, pythonIndex, pythonModuleName } from './python.js';
 import { clientSpec, tsString, typescriptClient } from './typescript.js';
 
 export interface ClientFile {
@@ -53,7 +54,11 @@ export function moduleIdentifier(model: string, taken: Set<string>): string {
   return out;
 }
 
-export function clientRun(path: string, options: { resolve?: ResolveOptions; workspace?: Workspace } = {}): ClientRun | { error: string } {
+/** The languages a client is made in. */
+export type ClientLang = 'typescript' | 'python';
+
+export function clientRun(path: string, options: { resolve?: ResolveOptions; workspace?: Workspace; lang?: ClientLang } = {}): ClientRun | { error: string } {
+  const python = options.lang === 'python';
   const ws = options.workspace ?? new Workspace();
   const dir = resolve(path);
   const kind = ws.tree.kind(dir);
@@ -62,7 +67,7 @@ export function clientRun(path: string, options: { resolve?: ResolveOptions; wor
   const dirs = single ? [dir] : ws.repository(dir).modelDirs();
   if (!dirs.length) return { error: `${path}: neither a model directory (config.pbtxt or version directories) nor a repository of them` };
   const run: ClientRun = { kind: single ? 'model' : 'repository', files: [], problems: [], warnings: [] };
-  const takenFiles = new Set<string>(['index.ts']);
+  const takenFiles = new Set<string>([python ? '__init__.py' : 'index.ts']);
   for (const modelDir of dirs) {
     const name = basename(modelDir);
     const result = ws.model(modelDir, name).effective(options.resolve ?? {});
@@ -86,9 +91,19 @@ export function clientRun(path: string, options: { resolve?: ResolveOptions; wor
       run.warnings.push(`${name}: the model is decoupled: Triton's HTTP endpoint cannot stream its responses (it answers 501), so the client's connect() refuses it (Unsupported); a gRPC streaming client is for later`);
     }
     const source = result.configFile ? `${name}/config.pbtxt` : `${name}/`;
-    run.files.push({ name: moduleFileName(name, takenFiles), text: typescriptClient(made.spec, source, config), model: name });
+    run.files.push(
+      python
+        ? { name: pythonModuleName(name, takenFiles), text: pythonClient(made.spec, source, config), model: name }
+        : { name: moduleFileName(name, takenFiles), text: typescriptClient(made.spec, source, config), model: name },
+    );
   }
-  if (!single && run.files.length) run.files.push({ name: 'index.ts', text: indexModule(run.files, basename(dir)) });
+  if (!single && run.files.length) {
+    run.files.push(
+      python
+        ? { name: '__init__.py', text: pythonIndex(run.files.map((f) => ({ file: f.name, model: f.model!, header: f.text })), basename(dir)) }
+        : { name: 'index.ts', text: indexModule(run.files, basename(dir)) },
+    );
+  }
   return run;
 }
 
