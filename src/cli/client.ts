@@ -1,4 +1,4 @@
-// `tritonc client MODEL_DIR|REPO --lang typescript [--protocol http] [--out FILE|DIR] [--check] [--force]`
+// `tritonc client MODEL_DIR|REPO --lang typescript [--protocol http|grpc] [--out FILE|DIR] [--check] [--force]`
 // Compiles a typed client from each model's effective config. Without --out the module is printed
 // (a repository's modules one after another, each under a `// ==> name <==` line). Exit 0 written,
 // printed or up to date; 1 a model no client can be made for, or (--check) a file that is missing or
@@ -28,7 +28,7 @@ const clientFlags = (y: Argv) =>
   withServerFlags(y)
     .positional('path', { type: 'string', demandOption: true, describe: 'A model directory or a model repository (or its URL: s3://, gs://, as://)' })
     .option('lang', { choices: ['typescript', 'python'] as const, demandOption: true, describe: 'The client\'s language (python is not made yet)' })
-    .option('protocol', { choices: ['http', 'grpc'] as const, default: 'http' as const, describe: 'KServe v2 over HTTP with binary tensor data (grpc is not made yet)' })
+    .option('protocol', { choices: ['http', 'grpc'] as const, default: 'http' as const, describe: 'KServe v2 over HTTP with binary tensor data (fetch), or over gRPC (@grpc/grpc-js; streams a decoupled model\'s responses)' })
     .option('out', { type: 'string', describe: 'Where to write: a .ts file (one model) or a directory (<model>.ts each, and index.ts for a repository); default: print' })
     .option('check', { type: 'boolean', describe: 'Exit 1 when the files at --out are not what would be generated (a model\'s config changed, or a file was edited)' })
     .option('force', { type: 'boolean', describe: 'Replace a file at --out that tritonc client did not write' })
@@ -38,21 +38,20 @@ export type ClientArgs = FlagsOf<typeof clientFlags>;
 
 export const clientCommand = defineCommand({
   command: 'client <path>',
-  describe: 'Generate a typed client (TypeScript, KServe v2 HTTP) from each model\'s effective config',
+  describe: 'Generate a typed client (TypeScript, KServe v2 HTTP or gRPC) from each model\'s effective config',
   builder: clientFlags,
   run: runClient,
 });
 
 export async function runClient(a: ClientArgs, io: CliIO): Promise<number> {
   if (a.lang !== 'typescript') throw new UsageError('client: --lang python is a later part of issue 33; --lang typescript is made now');
-  if (a.protocol !== 'http') throw new UsageError('client: --protocol grpc is a later part of issue 33; --protocol http is made now');
   if (a.check && a.out === undefined) throw new UsageError('client: --check compares the files at --out with what would be generated: give --out');
   return withRepositories('client', [String(a.path)], io, {}, async (remote) => {
     const dir = resolve(io.cwd, remote.paths[0]!);
     const settings = settingsNear(dir);
     const server = applyServerFlags(settings.server, serverFlagsFromArgs(a, io.cwd));
     const resolveOptions = resolveOptionsOf({ ...settings, server });
-    const run = await remote.complete((files) => clientRun(dir, { workspace: new Workspace({ files }), resolve: resolveOptions }));
+    const run = await remote.complete((files) => clientRun(dir, { workspace: new Workspace({ files }), resolve: resolveOptions, protocol: a.protocol }));
     if ('error' in run) throw new UsageError(`client: ${run.error.replace(dir, String(a.path))}`);
     return report(run, a, remote.io);
   });
@@ -98,7 +97,7 @@ function report(run: ClientRun, a: ClientArgs, io: CliIO): number {
         }
       }
     }
-    if (exit !== EXIT.ok) io.stderr(`to update: tritonc client ${a.path} --lang typescript --out ${a.out}\n`);
+    if (exit !== EXIT.ok) io.stderr(`to update: tritonc client ${a.path} --lang typescript${a.protocol === 'grpc' ? ' --protocol grpc' : ''} --out ${a.out}\n`);
     return exit;
   }
   if (outIsDir) {
