@@ -24,8 +24,8 @@ export const GRPC_RUNTIME = String.raw`
 export interface ConnectOptions extends CommonConnectOptions {
   /** The channel's credentials (default: plaintext for host:port and grpc://host:port, TLS with the system's roots for grpcs://host:port). */
   readonly credentials?: grpc.ChannelCredentials | undefined;
-  /** grpc-js channel options, over this client's own (messages up to 2^31 - 1 bytes each way, as Triton's own client allows). */
-  readonly channelOptions?: grpc.ChannelOptions | undefined;
+  /** grpc-js client options (channel options, interceptors), over this client's own (messages up to 2^31 - 1 bytes each way, as Triton's own client allows). */
+  readonly channelOptions?: grpc.ClientOptions | undefined;
 }
 
 /** Options of one stream() call: a call's options but split and attemptTimeoutMs (timeoutMs is the whole stream's deadline). */
