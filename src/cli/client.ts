@@ -183,9 +183,11 @@ function checkFile(path: string, text: string): { message: string; diff: string[
     ? 'tritonc client did not write it (it has no tritonc-client header)'
     : !header.unedited
       ? 'it was edited by hand since tritonc client wrote it'
-      : header.config !== wanted.config
-        ? 'the model\'s effective config changed since the client was generated'
-        : 'another tritonc wrote it (the generated code differs; the config is the same)';
+      : header.flags !== wanted.flags
+        ? `it was generated with other flags (tritonc client ${header.flags})`
+        : header.config !== wanted.config
+          ? 'the model\'s effective config changed since the client was generated'
+          : 'another tritonc wrote it (the generated code differs; the config is the same)';
   return { message: `differs from what tritonc client would write: ${why}`, diff: lineDiff(now, text) };
 }
 
