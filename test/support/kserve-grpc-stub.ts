@@ -168,7 +168,7 @@ export async function startGrpcStub(models: Record<string, StubModel>): Promise<
       return { reply: encode('ModelInferResponse', response(r, answer.outputs)) };
     }),
   ];
-  const definition: grpc.ServiceDefinition = {};
+  const definition: Record<string, grpc.MethodDefinition<Buffer, Buffer>> = {};
   const implementation: grpc.UntypedServiceImplementation = {};
   for (const [name, def, impl] of handlers) {
     definition[name] = def;
@@ -191,7 +191,7 @@ export async function startGrpcStub(models: Record<string, StubModel>): Promise<
       call.end();
     });
   }) as grpc.handleBidiStreamingCall<Buffer, Buffer>;
-  server.addService(definition, implementation);
+  server.addService(definition as grpc.ServiceDefinition, implementation);
   const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
   const stub: GrpcStub = {
     address: `127.0.0.1:${port}`,
