@@ -363,7 +363,7 @@ class Channel {
       try {
         md.set(k.toLowerCase(), v);
       } catch {
-        throw new TritonClientError('header ' + JSON.stringify(k) + ' cannot be gRPC metadata (a key is lowercase letters, digits, "-", "_" and ".")');
+        throw new TritonClientError('header ' + JSON.stringify(k) + ' cannot be gRPC metadata (a key is letters, digits, "-", "_" and "."; a value printable ASCII)');
       }
     }
     return md;

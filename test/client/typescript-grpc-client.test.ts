@@ -226,6 +226,9 @@ describe('the generated TypeScript gRPC client against a stand-in gRPC server', 
     expect(stub.calls).toEqual(['ServerLive']);
     const c = await connect('add_one', stub.address, { headers: { 'Admin-Key': 's3cret' } });
     expect((await c.infer(step)).OUTPUT0!.shape).toEqual([1, 4]);
+    // A header that cannot be metadata is named, not sent.
+    const bad = await rejection(c.infer(step, { headers: { 'x-note': 'two\nlines' } }));
+    expect([bad.name, bad.message]).toEqual(['TritonClientError', 'header "x-note" cannot be gRPC metadata (a key is letters, digits, "-", "_" and "."; a value printable ASCII)']);
   });
 
   it('a stream asks for the empty final response, yields each response, ends at the final flag; an error_message after one response is typed', async () => {
