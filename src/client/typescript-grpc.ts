@@ -306,7 +306,9 @@ function grpcError(spec: ModelSpec, c: Channel, what: string, e: unknown, a: Att
   }
   if (code === grpc.status.UNAVAILABLE) {
     // server src/grpc/grpc_server.cc CommonCallData::Execute (and infer_handler.cc): a restricted
-    // protocol answers UNAVAILABLE "This protocol is restricted, expecting header '<h>'", which no retry mends.
+    // protocol answers UNAVAILABLE "This protocol is restricted, expecting header '<h>'", which no retry
+    // mends; <h> is the key given to --grpc-restricted-protocol after "triton-grpc-protocol-"
+    // (src/grpc/grpc_server.h kRestrictedProtocolHeaderTemplate).
     if (details.startsWith('This protocol is restricted')) return new TritonClientError(shown + ' (the server restricts this protocol: pass the header it expects in connect()\'s options.headers)', code, details);
     const refused = /ECONNREFUSED|No connection established/.test(details);
     const u = new Unavailable(refused ? 'cannot reach ' + c.base + ' (' + (/ECONNREFUSED/.test(details) ? 'connection refused' : details) + ')' : shown, code, details);
@@ -378,7 +380,10 @@ class Channel {
         if (err || value === undefined) reject(err ?? new Error('no answer'));
         else resolve(value);
       });
-      const cancel = (): void => call.cancel();
+      // The caller's abort cancels the call; the attempt's time is the call's own deadline (DEADLINE_EXCEEDED).
+      const cancel = (): void => {
+        if (!a.timedOut()) call.cancel();
+      };
       a.signal.addEventListener('abort', cancel);
     });
   }

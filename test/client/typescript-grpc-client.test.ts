@@ -222,9 +222,9 @@ describe('the generated TypeScript gRPC client against a stand-in gRPC server', 
     stub = await startGrpcStub({ add_one: stubModel(CLIENT_MODELS.add_one!) });
     stub.restricted = { header: 'admin-key', value: 's3cret' };
     const e = await rejection(connect('add_one', stub.address, { retries: 3 }));
-    expect([e.name, e.message]).toEqual(['TritonClientError', 'ServerLive: UNAVAILABLE: This protocol is restricted, expecting header \'admin-key\' (the server restricts this protocol: pass the header it expects in connect()\'s options.headers)']);
+    expect([e.name, e.message]).toEqual(['TritonClientError', 'ServerLive: UNAVAILABLE: This protocol is restricted, expecting header \'triton-grpc-protocol-admin-key\' (the server restricts this protocol: pass the header it expects in connect()\'s options.headers)']);
     expect(stub.calls).toEqual(['ServerLive']);
-    const c = await connect('add_one', stub.address, { headers: { 'Admin-Key': 's3cret' } });
+    const c = await connect('add_one', stub.address, { headers: { 'Triton-GRPC-Protocol-Admin-Key': 's3cret' } });
     expect((await c.infer(step)).OUTPUT0!.shape).toEqual([1, 4]);
     // A header that cannot be metadata is named, not sent.
     const bad = await rejection(c.infer(step, { headers: { 'x-note': 'two\nlines' } }));

@@ -2,7 +2,8 @@
 // real tritonserver 2.51's gRPC endpoint (Python backend, CPU; scripts/real-triton/setup.sh makes its
 // venv): infer, a split batch, BYTES, a sequence (a correlation id above int64's range too), a shape
 // refused before sending and an INVALID_ARGUMENT not retried, a timeout as a gRPC deadline, not-ready
-// while the model reloads, and a decoupled model's responses streamed in order to the final one.
+// while the model reloads, a decoupled model's responses streamed in order to the final one, and a
+// restricted protocol (--grpc-restricted-protocol) named, not retried.
 // Without the venv the suite is skipped with one line.
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -184,6 +185,24 @@ describe.skipIf(!runs)('generated TypeScript gRPC clients against the real trito
     setTimeout(() => void post('/v2/repository/models/add_one/load'), 300);
     expect(Array.from((await pending).OUTPUT0!.data as Float32Array)).toEqual([2, 2, 2, 2]);
   }, 60_000);
+
+  it('a restricted protocol (--grpc-restricted-protocol): UNAVAILABLE "This protocol is restricted", not retried; the header as metadata passes', async () => {
+    const dir = tempDir('tritonc-client-grpc-restricted-');
+    writeModels(join(dir, 'models'), { add_one: CLIENT_MODELS.add_one! });
+    const restricted = await startRealTriton(join(dir, 'models'), ['--grpc-restricted-protocol=health,metadata,inference:admin-key=s3cret', '--load-model=add_one']);
+    try {
+      const lives = counter('ServerLive');
+      const e = await rejection(modules.add_one!.connect(restricted.grpc, { retries: 3, channelOptions: { interceptors: [lives.interceptor] } }));
+      expect([e.name, e.status, e.retryable, lives.count()]).toEqual(['TritonClientError', grpc.status.UNAVAILABLE, false, 1]);
+      // The header is the key after "triton-grpc-protocol-" (server src/grpc/grpc_server.h kRestrictedProtocolHeaderTemplate).
+      expect(e.message).toBe("ServerLive: UNAVAILABLE: This protocol is restricted, expecting header 'triton-grpc-protocol-admin-key' (the server restricts this protocol: pass the header it expects in connect()'s options.headers)");
+      const c = await modules.add_one!.connect(restricted.grpc, { headers: { 'triton-grpc-protocol-admin-key': 's3cret' } });
+      clients.push(c);
+      expect((await c.infer({ INPUT0: { data: new Float32Array([0, 1, 2, 3]), shape: [1, 4] } })).OUTPUT0!.data).toEqual(new Float32Array([1, 2, 3, 4]));
+    } finally {
+      await restricted.stop();
+    }
+  }, 120_000);
 
   it('a decoupled model: stream() yields its responses in order and ends after the final one; its error is typed', async () => {
     const c = await connect('streamer');

@@ -82,7 +82,7 @@ export interface GrpcStub {
   infer: (r: StubRequest) => StubAnswer | undefined;
   /** The parts a ModelStreamInfer sends for a request (default: one response and the final flag). */
   stream: (r: StubRequest) => StubStreamPart[] | undefined;
-  /** A header every call must carry (server src/grpc/grpc_server.cc --grpc-restricted-protocol), else UNAVAILABLE. */
+  /** The key and value of --grpc-restricted-protocol: every call must carry the header triton-grpc-protocol-<key>, else UNAVAILABLE. */
   restricted?: { header: string; value: string };
   stop(): Promise<void>;
 }
@@ -133,9 +133,11 @@ export async function startGrpcStub(models: Record<string, StubModel>): Promise<
     { path: `/inference.GRPCInferenceService/${name}`, requestStream: false, responseStream: false, requestSerialize: id, requestDeserialize: id, responseSerialize: id, responseDeserialize: id },
     (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
       stub.calls.push(name);
-      if (stub.restricted && call.metadata.get(stub.restricted.header)[0] !== stub.restricted.value) {
-        // server src/grpc/grpc_server.cc CommonCallData::Execute: a restricted protocol without its header.
-        callback({ code: grpc.status.UNAVAILABLE, details: `This protocol is restricted, expecting header '${stub.restricted.header}'` });
+      // server src/grpc/grpc_server.cc CommonCallData::Execute: a restricted protocol without its header,
+      // which is the key given to --grpc-restricted-protocol after "triton-grpc-protocol-" (src/grpc/grpc_server.h).
+      const header = `triton-grpc-protocol-${stub.restricted?.header}`;
+      if (stub.restricted && call.metadata.get(header)[0] !== stub.restricted.value) {
+        callback({ code: grpc.status.UNAVAILABLE, details: `This protocol is restricted, expecting header '${header}'` });
         return;
       }
       const r = handle(call.request, call.metadata);
