@@ -1,4 +1,4 @@
-// `tritonc client MODEL_DIR|REPO --lang typescript|python [--protocol http] [--out FILE|DIR] [--check] [--force]`
+// `tritonc client MODEL_DIR|REPO --lang typescript|python [--protocol http|grpc] [--out FILE|DIR] [--check] [--force]`
 // Compiles a typed client from each model's effective config. Without --out the module is printed
 // (a repository's modules one after another, each under a `// ==> name <==` line, `#` in Python). Exit 0 written,
 // printed or up to date; 1 a model no client can be made for, or (--check) a file that is missing or
@@ -27,8 +27,8 @@ import { serverFlagsFromArgs, withServerFlags } from './server-flags.js';
 const clientFlags = (y: Argv) =>
   withServerFlags(y)
     .positional('path', { type: 'string', demandOption: true, describe: 'A model directory or a model repository (or its URL: s3://, gs://, as://)' })
-    .option('lang', { choices: ['typescript', 'python'] as const, demandOption: true, describe: 'The client\'s language: typescript (fetch only) or python (on tritonclient[http], typed for mypy --strict)' })
-    .option('protocol', { choices: ['http', 'grpc'] as const, default: 'http' as const, describe: 'KServe v2 over HTTP with binary tensor data (grpc is not made yet)' })
+    .option('lang', { choices: ['typescript', 'python'] as const, demandOption: true, describe: 'The client\'s language: typescript (fetch, or @grpc/grpc-js for gRPC) or python (on tritonclient[http], typed for mypy --strict)' })
+    .option('protocol', { choices: ['http', 'grpc'] as const, default: 'http' as const, describe: 'KServe v2 over HTTP with binary tensor data, or (TypeScript) over gRPC with @grpc/grpc-js, which streams a decoupled model\'s responses' })
     .option('out', { type: 'string', describe: 'Where to write: a .ts or .py file (one model) or a directory (<model>.ts or .py each, and index.ts or __init__.py for a repository); default: print' })
     .option('check', { type: 'boolean', describe: 'Exit 1 when the files at --out are not what would be generated (a model\'s config changed, or a file was edited)' })
     .option('force', { type: 'boolean', describe: 'Replace a file at --out that tritonc client did not write' })
@@ -44,21 +44,20 @@ const LANG_FILES = {
 
 export const clientCommand = defineCommand({
   command: 'client <path>',
-  describe: 'Generate a typed client (TypeScript or Python, KServe v2 HTTP) from each model\'s effective config',
+  describe: 'Generate a typed client (TypeScript over KServe v2 HTTP or gRPC, or Python over HTTP) from each model\'s effective config',
   builder: clientFlags,
   run: runClient,
 });
 
 export async function runClient(a: ClientArgs, io: CliIO): Promise<number> {
   if (a.lang === 'python' && a.protocol !== 'http') throw new UsageError('client: --lang python makes a KServe v2 HTTP client (on tritonclient.http): give --protocol http');
-  if (a.protocol !== 'http') throw new UsageError('client: --protocol grpc is a later part of issue 33; --protocol http is made now');
   if (a.check && a.out === undefined) throw new UsageError('client: --check compares the files at --out with what would be generated: give --out');
   return withRepositories('client', [String(a.path)], io, {}, async (remote) => {
     const dir = resolve(io.cwd, remote.paths[0]!);
     const settings = settingsNear(dir);
     const server = applyServerFlags(settings.server, serverFlagsFromArgs(a, io.cwd));
     const resolveOptions = resolveOptionsOf({ ...settings, server });
-    const run = await remote.complete((files) => clientRun(dir, { workspace: new Workspace({ files }), resolve: resolveOptions, lang: a.lang }));
+    const run = await remote.complete((files) => clientRun(dir, { workspace: new Workspace({ files }), resolve: resolveOptions, lang: a.lang, protocol: a.protocol }));
     if ('error' in run) throw new UsageError(`client: ${run.error.replace(dir, String(a.path))}`);
     return report(run, a, remote.io);
   });
@@ -105,7 +104,7 @@ function report(run: ClientRun, a: ClientArgs, io: CliIO): number {
         }
       }
     }
-    if (exit !== EXIT.ok) io.stderr(`to update: tritonc client ${a.path} --lang ${a.lang} --out ${a.out}\n`);
+    if (exit !== EXIT.ok) io.stderr(`to update: tritonc client ${a.path} --lang ${a.lang}${a.protocol === 'grpc' ? ' --protocol grpc' : ''} --out ${a.out}\n`);
     return exit;
   }
   if (outIsDir) {
@@ -191,9 +190,11 @@ function checkFile(path: string, text: string): { message: string; diff: string[
     ? 'tritonc client did not write it (it has no tritonc-client header)'
     : !header.unedited
       ? 'it was edited by hand since tritonc client wrote it'
-      : header.config !== wanted.config
-        ? 'the model\'s effective config changed since the client was generated'
-        : 'another tritonc wrote it (the generated code differs; the config is the same)';
+      : header.flags !== wanted.flags
+        ? `it was generated with other flags (tritonc client ${header.flags})`
+        : header.config !== wanted.config
+          ? 'the model\'s effective config changed since the client was generated'
+          : 'another tritonc wrote it (the generated code differs; the config is the same)';
   return { message: `differs from what tritonc client would write: ${why}`, diff: lineDiff(now, text) };
 }
 
