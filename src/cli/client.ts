@@ -3,6 +3,7 @@
 // (a repository's modules one after another, each under a `// ==> name <==` line, `#` in Python). Exit 0 written,
 // printed or up to date; 1 a model no client can be made for, or (--check) a file that is missing or
 // not what would be generated; 2 bad flags or unreadable input.
+import { shellPath } from '../util/shell.js';
 import { lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
@@ -104,7 +105,7 @@ function report(run: ClientRun, a: ClientArgs, io: CliIO): number {
         }
       }
     }
-    if (exit !== EXIT.ok) io.stderr(`to update: tritonc client ${a.path} --lang ${a.lang}${a.protocol === 'grpc' ? ' --protocol grpc' : ''} --out ${a.out}\n`);
+    if (exit !== EXIT.ok) io.stderr(`to update: tritonc client ${shellPath(String(a.path))} --lang ${a.lang}${a.protocol === 'grpc' ? ' --protocol grpc' : ''} --out ${shellPath(String(a.out))}\n`);
     return exit;
   }
   if (outIsDir) {
