@@ -140,7 +140,6 @@ function compare(c: InvalidCase, found: Diagnostic[]): void {
  */
 export const PROSE_ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'model-unreadable': ['reason'],
-  'vllm-model': ['error'],
 };
 
 /**
