@@ -17,9 +17,9 @@ import { decodeTag, WIRE_I32, WIRE_I64, WIRE_VARINT, wireMismatch, type Tag } fr
  */
 type VarintPart = 'tag' | 'length' | 'value';
 const VARINT_IDS = {
-  tag: { cutOffFile: 'onnxTagCutOffFile', cutOffMessage: 'onnxTagCutOffMessage', tooLong: 'onnxTagTooLong', overflow: 'onnxTagOverflow' },
-  length: { cutOffFile: 'onnxLengthCutOffFile', cutOffMessage: 'onnxLengthCutOffMessage', tooLong: 'onnxLengthTooLong', overflow: 'onnxLengthOverflow' },
-  value: { cutOffFile: 'onnxVarintCutOffFile', cutOffMessage: 'onnxVarintCutOffMessage', tooLong: 'onnxVarintTooLong', overflow: 'onnxVarintOverflow' },
+  tag: { cutOffFile: 'onnxTagCutOffFile', cutOffMessage: 'onnxTagCutOffMessage', overflow: 'onnxTagOverflow' },
+  length: { cutOffFile: 'onnxLengthCutOffFile', cutOffMessage: 'onnxLengthCutOffMessage', overflow: 'onnxLengthOverflow' },
+  value: { cutOffFile: 'onnxVarintCutOffFile', cutOffMessage: 'onnxVarintCutOffMessage', overflow: 'onnxVarintOverflow' },
 } as const;
 
 export type IoRequest =
@@ -145,7 +145,7 @@ export class ByteWindow {
         const problem = limit >= this.size ? { messageId: ids.cutOffFile, data: { ...field, fileSize: plural(this.size, 'byte') } } : { messageId: ids.cutOffMessage, data: { ...field, limit } };
         this.fail(problem as ReadMessage, at);
       }
-      if (n === 10) this.fail({ messageId: ids.tooLong, data: { field: what } }, at);
+      // The 10th byte ends the varint or fails here: no varint reaches an 11th byte.
       const b = this.buf[base + n]!;
       if (n === 9 && b > 1) this.fail({ messageId: ids.overflow, data: { field: what } }, at);
       value += (b & 0x7f) * scale;

@@ -14,9 +14,9 @@ import { decodeTag, WIRE_I32, WIRE_I64, WIRE_VARINT, wireMismatch, type Tag } fr
  */
 type VarintPart = 'tag' | 'length' | 'value';
 const VARINT_IDS = {
-  tag: { cutOffFile: 'savedModelTagCutOffFile', cutOffMessage: 'savedModelTagCutOffMessage', tooLong: 'savedModelTagTooLong', overflow: 'savedModelTagOverflow' },
-  length: { cutOffFile: 'savedModelLengthCutOffFile', cutOffMessage: 'savedModelLengthCutOffMessage', tooLong: 'savedModelLengthTooLong', overflow: 'savedModelLengthOverflow' },
-  value: { cutOffFile: 'savedModelCutOffFile', cutOffMessage: 'savedModelCutOffMessage', tooLong: 'savedModelVarintTooLong', overflow: 'savedModelVarintOverflow' },
+  tag: { cutOffFile: 'savedModelTagCutOffFile', cutOffMessage: 'savedModelTagCutOffMessage', overflow: 'savedModelTagOverflow' },
+  length: { cutOffFile: 'savedModelLengthCutOffFile', cutOffMessage: 'savedModelLengthCutOffMessage', overflow: 'savedModelLengthOverflow' },
+  value: { cutOffFile: 'savedModelCutOffFile', cutOffMessage: 'savedModelCutOffMessage', overflow: 'savedModelVarintOverflow' },
 } as const;
 
 /** Positioned reads of one file: answer how many bytes were read into buffer[offset..offset+length). */
@@ -86,7 +86,7 @@ export class Cursor {
     let value = 0;
     let scale = 1;
     for (let n = 0; ; n++) {
-      if (n === 10) this.fail({ messageId: ids.tooLong, data: { field: what } }, at);
+      // The 10th byte ends the varint or fails here: no varint reaches an 11th byte.
       const b = this.byte(limit, what, part);
       if (n === 9 && b > 1) this.fail({ messageId: ids.overflow, data: { field: what } }, at);
       value += (b & 0x7f) * scale;
