@@ -133,7 +133,6 @@ export class ByteWindow {
    */
   uvarint(limit: number, what: string, part: VarintPart = 'value'): number {
     const at = this.pos;
-    const ids = VARINT_IDS[part];
     const avail = Math.min(this.end, limit) - at;
     const base = at - this.start;
     let value = 0;
@@ -142,12 +141,13 @@ export class ByteWindow {
       if (n >= avail) {
         // A tag's messages take no field name (the id says it is the tag).
         const field = part === 'tag' ? {} : { field: what };
+        const ids = VARINT_IDS[part];
         const problem = limit >= this.size ? { messageId: ids.cutOffFile, data: { ...field, fileSize: plural(this.size, 'byte') } } : { messageId: ids.cutOffMessage, data: { ...field, limit } };
         this.fail(problem as ReadMessage, at);
       }
       // The 10th byte ends the varint or fails here: no varint reaches an 11th byte.
       const b = this.buf[base + n]!;
-      if (n === 9 && b > 1) this.fail({ messageId: ids.overflow, data: { field: what } }, at);
+      if (n === 9 && b > 1) this.fail({ messageId: VARINT_IDS[part].overflow, data: part === 'tag' ? {} : { field: what } } as ReadMessage, at);
       value += (b & 0x7f) * scale;
       scale *= 128;
       if (b < 0x80) {

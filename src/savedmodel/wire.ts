@@ -82,13 +82,12 @@ export class Cursor {
   /** An unsigned varint as a Number (above 2^53 inexact but still above MAX_SAFE_INTEGER: "too large" to every caller). */
   uvarint(limit: number, what: string, part: VarintPart = 'value'): number {
     const at = this.pos;
-    const ids = VARINT_IDS[part];
     let value = 0;
     let scale = 1;
     for (let n = 0; ; n++) {
       // The 10th byte ends the varint or fails here: no varint reaches an 11th byte.
       const b = this.byte(limit, what, part);
-      if (n === 9 && b > 1) this.fail({ messageId: ids.overflow, data: { field: what } }, at);
+      if (n === 9 && b > 1) this.fail({ messageId: VARINT_IDS[part].overflow, data: part === 'tag' ? {} : { field: what } } as ReadMessage, at);
       value += (b & 0x7f) * scale;
       scale *= 128;
       if (b < 0x80) return value;
