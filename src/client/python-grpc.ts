@@ -275,6 +275,11 @@ def _stream_once(c: _GrpcConnection, what: str, tensors: List[Tuple[_TensorSpec,
             except queue.Empty:
                 if s.cancel is not None and s.cancel.is_set():
                     raise Aborted(what + ": aborted") from None
+                # A stream the server ended (status OK) without a final response: tritonclient's reader
+                # thread (_infer_stream.py _InferStream._handler) stops without a callback, so it is asked.
+                handler = getattr(getattr(triton, "_stream", None), "_handler", None)
+                if handler is not None and not handler.is_alive() and answers.empty():
+                    return
                 # The stream's deadline is gRPC's (DEADLINE_EXCEEDED); this only bounds a stream that never says so.
                 if time.monotonic() > deadline + 5.0:
                     raise Timeout(what + ": no answer in time") from None
