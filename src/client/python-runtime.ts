@@ -279,7 +279,7 @@ def _with_retries(s: _Settings, sequence: bool, attempt: Callable[[float], _T]) 
             again = e.retryable and attempts <= s.retries and (not sequence or unsent) and time.monotonic() + wait < deadline and not cancelled
             if not again:
                 if isinstance(e, Timeout) and time.monotonic() >= deadline:
-                    t = Timeout(e.message.replace("no answer in time", "no answer within " + _seconds(s.timeout_s)) + (" (" + str(attempts) + " attempts)" if attempts > 1 else ""))
+                    t = Timeout(e.message.replace("no answer in time", "no answer within " + _seconds(s.timeout_s)) + (" (" + str(attempts) + " attempts)" if attempts > 1 else ""), e.status, e.server_message)
                     t.attempts = attempts
                     raise t from None
                 if attempts > 1:
