@@ -223,11 +223,16 @@ class _GrpcConnection(_Transport):
                 context = self._triton().async_infer(spec.name, inputs, done, model_version=self.version, outputs=wanted, request_id=s.request_id, client_timeout=limit, headers=headers, **extra)
             except _utils.InferenceServerException as e:
                 raise _grpc_error(self, what, e) from None
-            # The call's deadline is gRPC's; the cancel event is looked at every 50 ms meanwhile.
+            # The call's deadline is gRPC's; the cancel event is looked at every 50 ms meanwhile, and a
+            # call that outlives its deadline without a word is given up 5 s after it.
+            until = time.monotonic() + limit + 5.0
             while not answered.wait(0.05):
                 if s.cancel is not None and s.cancel.is_set():
                     context.cancel()
                     raise Aborted(what + ": aborted")
+                if time.monotonic() > until:
+                    context.cancel()
+                    raise Timeout(what + ": no answer in time")
             result, error = box[0]
             if error is not None:
                 raise _grpc_error(self, what, error)

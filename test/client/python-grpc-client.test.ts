@@ -294,7 +294,7 @@ print(json.dumps({"values": values, "error": caught(fails), "seen": seen}))
     expect(streams(s)).toBe(2);
   });
 
-  it('a stream whose model is not ready before any response is retried; one that hangs ends at its deadline (Timeout)', async () => {
+  it('a stream whose model is not ready before any response is retried; one that hangs ends at its deadline (Timeout), or at the caller\'s cancel (Aborted)', async () => {
     stub = await startGrpcStub({ streamer: stubModel(CLIENT_MODELS.streamer!) });
     const s = stub;
     let notReady = 1;
@@ -306,10 +306,19 @@ c = streamer.connect(sys.argv[1], backoff_s=0.01)
 values = [r["OUT"].tolist() for r in c.stream({"IN": numpy.array([1], dtype=numpy.int32)})]
 started = time.monotonic()
 e = caught(lambda: list(c.stream({"IN": numpy.array([1], dtype=numpy.int32)}, request_id="hang", timeout_s=0.5)))
-print(json.dumps({"values": values, "timeout": e, "took": time.monotonic() - started}))
+took = time.monotonic() - started
+import threading
+cancel = threading.Event()
+threading.Timer(0.2, cancel.set).start()
+started = time.monotonic()
+aborted = caught(lambda: list(c.stream({"IN": numpy.array([1], dtype=numpy.int32)}, request_id="hang", cancel=cancel, timeout_s=20)))
+print(json.dumps({"values": values, "timeout": e, "took": took, "aborted": aborted, "abortTook": time.monotonic() - started}))
 `, [s.address]);
     expect(got.values).toEqual([[0]]);
-    expect(streams(s)).toBe(3);
+    expect(streams(s)).toBe(4);
+    // The caller's cancel event ends a waiting stream (looked at every 50 ms).
+    expect([got.aborted.name, got.aborted.message]).toEqual(['Aborted', 'ModelStreamInfer "streamer": aborted']);
+    expect(got.abortTook).toBeLessThan(2);
     expect([got.timeout.name, got.timeout.status, got.timeout.message]).toEqual(['Timeout', grpc.status.DEADLINE_EXCEEDED, 'ModelStreamInfer "streamer": the stream ran past its 0.5 s']);
     expect(got.took).toBeLessThan(2);
   });

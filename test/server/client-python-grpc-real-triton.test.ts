@@ -116,7 +116,7 @@ print(json.dumps({"before": before, "mismatch": mismatch, "refused": refused}))
     expect(await counts('add_one')).toEqual(before);
   });
 
-  it('a call past its timeout is a Timeout (the gRPC deadline); a server that is not there is ServerNotLive', async () => {
+  it('a call past its timeout is a Timeout (the gRPC deadline), a cancelled one Aborted; a server that is not there is ServerNotLive', async () => {
     const out = await runPython(gen, `${CATCH}
 from clients import slow
 c = slow.connect(sys.argv[1])
@@ -124,13 +124,22 @@ started = time.monotonic()
 e = caught(lambda: c.infer({"SECONDS": numpy.array([3], dtype=numpy.float32)}, timeout_s=0.5))
 took = time.monotonic() - started
 ok = c.infer({"SECONDS": numpy.array([0], dtype=numpy.float32)}, timeout_s=20)["DONE"]
-print(json.dumps({"e": e, "took": took, "ok": list(ok.shape), "gone": caught(lambda: slow.connect("127.0.0.1:1"))}))
+import threading
+cancel = threading.Event()
+threading.Timer(0.3, cancel.set).start()
+started = time.monotonic()
+aborted = caught(lambda: c.infer({"SECONDS": numpy.array([3], dtype=numpy.float32)}, cancel=cancel, timeout_s=20))
+abort_took = time.monotonic() - started
+print(json.dumps({"e": e, "took": took, "ok": list(ok.shape), "gone": caught(lambda: slow.connect("127.0.0.1:1")), "aborted": aborted, "abortTook": abort_took}))
 `, [server!.grpc], 60_000);
     // grpc StatusCode.DEADLINE_EXCEEDED is 4.
     expect([out.e.name, out.e.status, out.e.message]).toEqual(['Timeout', 4, 'ModelInfer "slow": no answer within 0.5 s']);
     expect(out.took).toBeLessThan(2.5);
     expect(out.ok).toEqual([1]);
     expect([out.gone.name, out.gone.message]).toEqual(['ServerNotLive', 'server at grpc://127.0.0.1:1 is not live: connection refused']);
+    // The caller's cancel event cancels the waiting call.
+    expect([out.aborted.name, out.aborted.message]).toEqual(['Aborted', 'ModelInfer "slow": aborted']);
+    expect(out.abortTook).toBeLessThan(1.5);
   }, 60_000);
 
   it('not ready while the model reloads: ModelNotReady (NOT_FOUND), retried until the load is done; connect tells the state', async () => {
