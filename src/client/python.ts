@@ -94,6 +94,7 @@ const STREAM_OPTIONS = CALL_OPTIONS.filter((o) => !/^(split|attempt_timeout_s):/
 export function pythonClient(spec: ClientSpec, source: string, config: ModelConfig, protocol: ClientProtocol = 'http'): string {
   const grpc = protocol === 'grpc';
   const streams = grpc && spec.decoupled;
+  const call = streams ? 'stream' : 'infer';
   const tensorLiteral = (t: { name: string; datatype: string; dims: number[]; optional?: boolean }): string =>
     `        _TensorSpec(${pyString(t.name)}, ${pyString(t.datatype)}, (${t.dims.map((d) => `${d}, `).join('').replace(/, $/, t.dims.length === 1 ? ',' : '')})${t.optional ? ', optional=True' : ''}),`;
   const typedDict = (name: string, entries: string[], total = true): string[] => [
@@ -173,16 +174,16 @@ export function pythonClient(spec: ClientSpec, source: string, config: ModelConf
     '#: The largest batch one request may carry (0: the model does not batch; a larger batch is split).',
     'MAX_BATCH_SIZE: int = _SPEC.max_batch_size',
     '',
-    '# What infer() takes: each input\'s numpy array, whose shape is the request\'s (the batch axis first where max_batch_size > 0).',
+    `# What ${call}() takes: each input's numpy array, whose shape is the request's (the batch axis first where max_batch_size > 0).`,
     ...typedDict('_RequiredInputs', spec.inputs.filter((t) => !t.optional).map(inputEntry)),
     ...typedDict('_OptionalInputs', spec.inputs.filter((t) => t.optional).map(inputEntry), false),
     '',
     '',
     'class Inputs(_RequiredInputs, _OptionalInputs):',
-    '    """What infer() takes: each input\'s numpy array by input name (optional inputs may be left out)."""',
+    `    """What ${call}() takes: each input's numpy array by input name (optional inputs may be left out)."""`,
     '',
     '',
-    '# What infer() returns: each output\'s numpy array by output name.',
+    streams ? '# What each response of stream() holds: each output\'s numpy array by output name.' : '# What infer() returns: each output\'s numpy array by output name.',
     ...typedDict('Outputs', spec.outputs.map(outputEntry)),
     '',
     '',
