@@ -28,8 +28,8 @@ if ! "$VENV/bin/python" -c 'import importlib.metadata as m; assert m.version("nv
   "$VENV/bin/pip" install --disable-pip-version-check -q --no-deps nvidia-pytriton==0.7.0 numpy==1.26.4
 fi
 
-# The generated Python clients' runtime (tritonclient[http]) and their type checker (mypy), for
-# test/client/python-client.test.ts and test/server/client-python-real-triton.test.ts: every package
+# The generated Python clients' runtime (tritonclient[http,grpc]) and their type checker (mypy), for
+# test/client/python-*.test.ts and test/server/client-python*-real-triton.test.ts: every package
 # pinned in client-requirements.txt, installed without resolving (the file is the whole set).
 REQS="$HERE/client-requirements.txt"
 if ! "$VENV/bin/python" - "$REQS" <<'PY' 2>/dev/null

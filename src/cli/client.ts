@@ -28,8 +28,8 @@ import { serverFlagsFromArgs, withServerFlags } from './server-flags.js';
 const clientFlags = (y: Argv) =>
   withServerFlags(y)
     .positional('path', { type: 'string', demandOption: true, describe: 'A model directory or a model repository (or its URL: s3://, gs://, as://)' })
-    .option('lang', { choices: ['typescript', 'python'] as const, demandOption: true, describe: 'The client\'s language: typescript (fetch, or @grpc/grpc-js for gRPC) or python (on tritonclient[http], typed for mypy --strict)' })
-    .option('protocol', { choices: ['http', 'grpc'] as const, default: 'http' as const, describe: 'KServe v2 over HTTP with binary tensor data, or (TypeScript) over gRPC with @grpc/grpc-js, which streams a decoupled model\'s responses' })
+    .option('lang', { choices: ['typescript', 'python'] as const, demandOption: true, describe: 'The client\'s language: typescript (fetch, or @grpc/grpc-js for gRPC) or python (on tritonclient[http] or tritonclient[grpc], typed for mypy --strict)' })
+    .option('protocol', { choices: ['http', 'grpc'] as const, default: 'http' as const, describe: 'KServe v2 over HTTP with binary tensor data, or over gRPC (@grpc/grpc-js, tritonclient.grpc), which streams a decoupled model\'s responses' })
     .option('out', { type: 'string', describe: 'Where to write: a .ts or .py file (one model) or a directory (<model>.ts or .py each, and index.ts or __init__.py for a repository); default: print' })
     .option('check', { type: 'boolean', describe: 'Exit 1 when the files at --out are not what would be generated (a model\'s config changed, or a file was edited)' })
     .option('force', { type: 'boolean', describe: 'Replace a file at --out that tritonc client did not write' })
@@ -45,13 +45,12 @@ const LANG_FILES = {
 
 export const clientCommand = defineCommand({
   command: 'client <path>',
-  describe: 'Generate a typed client (TypeScript over KServe v2 HTTP or gRPC, or Python over HTTP) from each model\'s effective config',
+  describe: 'Generate a typed client (TypeScript or Python, over KServe v2 HTTP or gRPC) from each model\'s effective config',
   builder: clientFlags,
   run: runClient,
 });
 
 export async function runClient(a: ClientArgs, io: CliIO): Promise<number> {
-  if (a.lang === 'python' && a.protocol !== 'http') throw new UsageError('client: --lang python makes a KServe v2 HTTP client (on tritonclient.http): give --protocol http');
   if (a.check && a.out === undefined) throw new UsageError('client: --check compares the files at --out with what would be generated: give --out');
   return withRepositories('client', [String(a.path)], io, {}, async (remote) => {
     const dir = resolve(io.cwd, remote.paths[0]!);

@@ -1,14 +1,16 @@
 // `tritonc client --lang python`: a model's contract (clientSpec, from its effective config) -> one
-// Python module, a typed client of that model on tritonclient.http (the runtime in
-// python-runtime.ts, the model's contract below it), and a repository's package index. Every name
+// Python module, a typed client of that model on tritonclient.http or tritonclient.grpc (the runtime
+// in python-runtime.ts with its transport, python-grpc.ts for gRPC; the model's contract below it),
+// and a repository's package index. Every name
 // from the config reaches the module as an escaped string literal (a TypedDict key, a _SPEC field),
 // never as an identifier, a comment or a docstring, so a tensor named `"]); import os #` is a key
 // like any other; the module's source is ASCII.
 import type { ModelConfig } from '../config/model-config.js';
 import { sha256Hex } from '../util/sha256.js';
 import { bodyChecksum, clientHeader, configChecksum, readClientHeader } from './header.js';
-import { PYTHON_RUNTIME } from './python-runtime.js';
-import type { ClientSpec } from './typescript.js';
+import { PYTHON_GRPC_RUNTIME } from './python-grpc.js';
+import { PYTHON_HTTP_RUNTIME, PYTHON_RUNTIME_CORE } from './python-runtime.js';
+import type { ClientProtocol, ClientSpec } from './typescript.js';
 
 /** The numpy element type each protocol datatype travels in (tritonclient.utils triton_to_np_dtype; BF16 as float32). */
 const NUMPY_TYPE: Record<string, string> = {
@@ -42,6 +44,7 @@ const KEYWORDS = new Set(
 /** Modules the generated code imports (a client module of that name beside them on sys.path would shadow them), and the index's own name. */
 const TAKEN_NAMES = new Set(
   ('numpy tritonclient gevent geventhttpclient rapidjson typing dataclasses http importlib json math random socket sys threading time urllib ' +
+    'grpc google queue re packaging ' +
     'types __future__ MODELS').split(' '),
 );
 
@@ -84,8 +87,14 @@ const CALL_OPTIONS = [
   'cancel: Optional[threading.Event] = None',
 ];
 
+/** The options of stream(): a call's but split and attempt_timeout_s (timeout_s is the whole stream's). */
+const STREAM_OPTIONS = CALL_OPTIONS.filter((o) => !/^(split|attempt_timeout_s):/.test(o));
+
 /** The module's text: the header, the runtime, the model's contract as types and _SPEC, Client and connect(). */
-export function pythonClient(spec: ClientSpec, source: string, config: ModelConfig): string {
+export function pythonClient(spec: ClientSpec, source: string, config: ModelConfig, protocol: ClientProtocol = 'http'): string {
+  const grpc = protocol === 'grpc';
+  const streams = grpc && spec.decoupled;
+  const call = streams ? 'stream' : 'infer';
   const tensorLiteral = (t: { name: string; datatype: string; dims: number[]; optional?: boolean }): string =>
     `        _TensorSpec(${pyString(t.name)}, ${pyString(t.datatype)}, (${t.dims.map((d) => `${d}, `).join('').replace(/, $/, t.dims.length === 1 ? ',' : '')})${t.optional ? ', optional=True' : ''}),`;
   const typedDict = (name: string, entries: string[], total = true): string[] => [
@@ -95,17 +104,56 @@ export function pythonClient(spec: ClientSpec, source: string, config: ModelConf
   ];
   const inputEntry = (t: ClientSpec['inputs'][number]): string => `    ${pyString(t.name)}: ${inputType(t.datatype)},  # ${typeDoc(t.datatype, 'input')}; shape ${shapeDoc(spec, t.dims)}`;
   const outputEntry = (t: ClientSpec['outputs'][number]): string => `    ${pyString(t.name)}: ${outputType(t.datatype)},  # ${typeDoc(t.datatype, 'output')}; shape ${shapeDoc(spec, t.dims)}`;
-  const options = spec.sequence ? ['sequence: SequenceOptions', ...CALL_OPTIONS] : CALL_OPTIONS;
+  const seqOption = spec.sequence ? ['sequence: SequenceOptions'] : [];
+  const options = [...seqOption, ...(streams ? STREAM_OPTIONS : CALL_OPTIONS)];
+  const decoupledDoc = spec.decoupled
+    ? grpc
+      ? '; DECOUPLED: its responses stream (stream(), over ModelStreamInfer)'
+      : '; DECOUPLED: Triton\'s HTTP endpoint cannot stream its responses, so connect() refuses it (Unsupported); use gRPC streaming'
+    : '';
+  const method = streams
+    ? [
+        '    def stream(',
+        '        self,',
+        '        inputs: Inputs,',
+        '        *,',
+        ...options.map((o) => `        ${o},`),
+        '    ) -> Iterator[Outputs]:',
+        '        """The responses to one request, one Outputs each, in the order the model sends them, until its final one (stopping early cancels the stream)."""',
+        '        s = _settings_of(self._c.defaults, timeout_s, None, retries, backoff_s, max_backoff_s, None, headers, request_id, cancel)',
+        `        return cast(Iterator[Outputs], _stream(self._c, inputs, s, ${spec.sequence ? 'sequence' : 'None'}))`,
+      ]
+    : [
+        '    def infer(',
+        '        self,',
+        '        inputs: Inputs,',
+        '        *,',
+        ...options.map((o) => `        ${o},`),
+        '    ) -> Outputs:',
+        spec.sequence
+          ? '        """One inference of the sequence `sequence` names (required: the model is a sequence model)."""'
+          : '        """One inference: inputs checked here, a batch above max_batch_size split and the outputs joined."""',
+        '        s = _settings_of(self._c.defaults, timeout_s, attempt_timeout_s, retries, backoff_s, max_backoff_s, split, headers, request_id, cancel)',
+        `        return cast(Outputs, _infer(self._c, inputs, s, ${spec.sequence ? 'sequence' : 'None'}))`,
+      ];
   const body = [
     '"""',
-    'A typed client of one Triton model (MODEL_NAME) over KServe v2 HTTP with binary tensor data, on',
-    'tritonclient.http (pip install "tritonclient[http]" numpy); it type-checks under mypy --strict.',
-    `max_batch_size ${spec.maxBatchSize}${spec.sequence ? '; a sequence model (sequence_batching): every infer names its sequence' : ''}${spec.decoupled ? '; DECOUPLED: Triton\'s HTTP endpoint cannot stream its responses, so connect() refuses it (Unsupported); use gRPC streaming' : ''}.`,
+    ...(grpc
+      ? [
+          'A typed client of one Triton model (MODEL_NAME) over KServe v2 gRPC, on tritonclient.grpc',
+          '(pip install "tritonclient[grpc]" numpy); it type-checks under mypy --strict.',
+        ]
+      : [
+          'A typed client of one Triton model (MODEL_NAME) over KServe v2 HTTP with binary tensor data, on',
+          'tritonclient.http (pip install "tritonclient[http]" numpy); it type-checks under mypy --strict.',
+        ]),
+    `max_batch_size ${spec.maxBatchSize}${spec.sequence ? `; a sequence model (sequence_batching): every ${streams ? 'stream' : 'infer'} names its sequence` : ''}${decoupledDoc}.`,
     'The API and the error classes: tritonc docs/client.md.',
     '"""',
     '',
     'from __future__ import annotations',
-    PYTHON_RUNTIME,
+    PYTHON_RUNTIME_CORE,
+    grpc ? PYTHON_GRPC_RUNTIME : PYTHON_HTTP_RUNTIME,
     '',
     '# The model\'s contract, as the effective config gives it.',
     '_SPEC = _ModelSpec(',
@@ -126,33 +174,23 @@ export function pythonClient(spec: ClientSpec, source: string, config: ModelConf
     '#: The largest batch one request may carry (0: the model does not batch; a larger batch is split).',
     'MAX_BATCH_SIZE: int = _SPEC.max_batch_size',
     '',
-    '# What infer() takes: each input\'s numpy array, whose shape is the request\'s (the batch axis first where max_batch_size > 0).',
+    `# What ${call}() takes: each input's numpy array, whose shape is the request's (the batch axis first where max_batch_size > 0).`,
     ...typedDict('_RequiredInputs', spec.inputs.filter((t) => !t.optional).map(inputEntry)),
     ...typedDict('_OptionalInputs', spec.inputs.filter((t) => t.optional).map(inputEntry), false),
     '',
     '',
     'class Inputs(_RequiredInputs, _OptionalInputs):',
-    '    """What infer() takes: each input\'s numpy array by input name (optional inputs may be left out)."""',
+    `    """What ${call}() takes: each input's numpy array by input name (optional inputs may be left out)."""`,
     '',
     '',
-    '# What infer() returns: each output\'s numpy array by output name.',
+    streams ? '# What each response of stream() holds: each output\'s numpy array by output name.' : '# What infer() returns: each output\'s numpy array by output name.',
     ...typedDict('Outputs', spec.outputs.map(outputEntry)),
     '',
     '',
     'class Client(_Client):',
     '    """A connected client of the model (connect() makes it)."""',
     '',
-    '    def infer(',
-    '        self,',
-    '        inputs: Inputs,',
-    '        *,',
-    ...options.map((o) => `        ${o},`),
-    '    ) -> Outputs:',
-    spec.sequence
-      ? '        """One inference of the sequence `sequence` names (required: the model is a sequence model)."""'
-      : '        """One inference: inputs checked here, a batch above max_batch_size split and the outputs joined."""',
-    '        s = _settings_of(self._c.defaults, timeout_s, attempt_timeout_s, retries, backoff_s, max_backoff_s, split, headers, request_id, cancel)',
-    `        return cast(Outputs, _infer(self._c, inputs, s, ${spec.sequence ? 'sequence' : 'None'}))`,
+    ...method,
     '',
     '',
     'def connect(',
@@ -169,13 +207,22 @@ export function pythonClient(spec: ClientSpec, source: string, config: ModelConf
     '    max_backoff_s: float = 2.0,',
     ') -> Client:',
     '    """',
-    '    Checks that the server at url is live (GET /v2/health/live) and the model ready (GET',
-    '    /v2/models/<m>/ready), and that it serves the inputs and outputs this client was generated for;',
-    '    raises ServerNotLive, ModelNotReady or ModelMismatch with the reason, else returns the client.',
-    '    The call options given here are the defaults of every call.',
+    ...(grpc
+      ? [
+          '    Checks that the server at url (host:port, grpc://host:port, or grpcs://host:port for TLS) is live',
+          '    (ServerLive) and the model ready (ModelReady), and that it serves the inputs and outputs this',
+          '    client was generated for (ModelMetadata); raises ServerNotLive, ModelNotReady or ModelMismatch',
+          '    with the reason, else returns the client. The call options given here are the defaults of every call.',
+        ]
+      : [
+          '    Checks that the server at url is live (GET /v2/health/live) and the model ready (GET',
+          '    /v2/models/<m>/ready), and that it serves the inputs and outputs this client was generated for;',
+          '    raises ServerNotLive, ModelNotReady or ModelMismatch with the reason, else returns the client.',
+          '    The call options given here are the defaults of every call.',
+        ]),
     '    """',
     '    defaults = _settings_of(_Settings(), timeout_s, attempt_timeout_s, retries, backoff_s, max_backoff_s)',
-    '    return Client(_connect(_SPEC, url, headers, version, wait_s, check_metadata, defaults))',
+    `    return Client(_connect(${grpc ? '_GrpcConnection' : '_Connection'}(_SPEC, url, headers, version, defaults), wait_s, check_metadata))`,
     '',
     '',
     '__all__ = [',
@@ -185,11 +232,11 @@ export function pythonClient(spec: ClientSpec, source: string, config: ModelConf
     ']',
     '',
   ].join('\n');
-  return clientHeader(source, configChecksum(config), bodyChecksum(body), '--lang python --protocol http', '#') + body;
+  return clientHeader(source, configChecksum(config), bodyChecksum(body), `--lang python --protocol ${protocol}`, '#') + body;
 }
 
 /** __init__.py: each model's module, and MODELS by model name. */
-export function pythonIndex(modules: readonly { file: string; model: string; header: string }[], repo: string): string {
+export function pythonIndex(modules: readonly { file: string; model: string; header: string }[], repo: string, protocol: ClientProtocol = 'http'): string {
   const ids = modules.map((m) => ({ ...m, id: m.file.replace(/\.py$/, '') }));
   const body = [
     '"""',
@@ -212,5 +259,5 @@ export function pythonIndex(modules: readonly { file: string; model: string; hea
   ].join('\n');
   // The index's "config" checksum covers the models' own: a model added, removed or changed changes it.
   const sum = sha256Hex(modules.map((m) => readClientHeader(m.header)?.config ?? '').join('\n')).slice(0, 16);
-  return clientHeader(`${repo}/`, sum, bodyChecksum(body), '--lang python --protocol http', '#') + body;
+  return clientHeader(`${repo}/`, sum, bodyChecksum(body), `--lang python --protocol ${protocol}`, '#') + body;
 }

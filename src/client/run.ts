@@ -89,19 +89,19 @@ export function clientRun(path: string, options: { resolve?: ResolveOptions; wor
       continue;
     }
     if (made.spec.decoupled && protocol === 'http') {
-      run.warnings.push(`${name}: the model is decoupled: Triton's HTTP endpoint cannot stream its responses (it answers 501), so the client's connect() refuses it (Unsupported); ${python ? 'a Python gRPC client is not made: the TypeScript one (--lang typescript --protocol grpc) streams them' : '--protocol grpc streams them'}`);
+      run.warnings.push(`${name}: the model is decoupled: Triton's HTTP endpoint cannot stream its responses (it answers 501), so the client's connect() refuses it (Unsupported); --protocol grpc streams them`);
     }
     const source = result.configFile ? `${name}/config.pbtxt` : `${name}/`;
     run.files.push(
       python
-        ? { name: pythonModuleName(name, takenFiles), text: pythonClient(made.spec, source, config), model: name }
+        ? { name: pythonModuleName(name, takenFiles), text: pythonClient(made.spec, source, config, protocol), model: name }
         : { name: moduleFileName(name, takenFiles), text: typescriptClient(made.spec, source, config, protocol), model: name },
     );
   }
   if (!single && run.files.length) {
     run.files.push(
       python
-        ? { name: '__init__.py', text: pythonIndex(run.files.map((f) => ({ file: f.name, model: f.model!, header: f.text })), basename(dir)) }
+        ? { name: '__init__.py', text: pythonIndex(run.files.map((f) => ({ file: f.name, model: f.model!, header: f.text })), basename(dir), protocol) }
         : { name: 'index.ts', text: indexModule(run.files, basename(dir), protocol) },
     );
   }
