@@ -28,6 +28,23 @@ if ! "$VENV/bin/python" -c 'import importlib.metadata as m; assert m.version("nv
   "$VENV/bin/pip" install --disable-pip-version-check -q --no-deps nvidia-pytriton==0.7.0 numpy==1.26.4
 fi
 
+# The generated Python clients' runtime (tritonclient[http,grpc]) and their type checker (mypy), for
+# test/client/python-*.test.ts and test/server/client-python*-real-triton.test.ts: every package
+# pinned in client-requirements.txt, installed without resolving (the file is the whole set).
+REQS="$HERE/client-requirements.txt"
+if ! "$VENV/bin/python" - "$REQS" <<'PY' 2>/dev/null
+import importlib.metadata as m, re, sys
+for line in open(sys.argv[1]):
+    line = line.split("#")[0].strip()
+    if line:
+        name, version = line.split("==")
+        if m.version(re.sub(r"\[.*\]", "", name)) != version:
+            sys.exit(1)
+PY
+then
+  "$VENV/bin/pip" install --disable-pip-version-check -q --no-deps -r "$REQS"
+fi
+
 SITE="$("$VENV/bin/python" -c 'import sysconfig;print(sysconfig.get_paths()["purelib"])')"
 DIST="$SITE/pytriton/tritonserver"
 STUB="$DIST/python_backend_stubs/$PYVER/triton_python_backend_stub"

@@ -1,8 +1,9 @@
-// `tritonc client MODEL_DIR|REPO --lang typescript [--protocol http] [--out FILE|DIR] [--check] [--force]`
+// `tritonc client MODEL_DIR|REPO --lang typescript|python [--protocol http|grpc] [--out FILE|DIR] [--check] [--force]`
 // Compiles a typed client from each model's effective config. Without --out the module is printed
-// (a repository's modules one after another, each under a `// ==> name <==` line). Exit 0 written,
+// (a repository's modules one after another, each under a `// ==> name <==` line, `#` in Python). Exit 0 written,
 // printed or up to date; 1 a model no client can be made for, or (--check) a file that is missing or
 // not what would be generated; 2 bad flags or unreadable input.
+import { shellPath } from '../util/shell.js';
 import { lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
@@ -27,32 +28,36 @@ import { serverFlagsFromArgs, withServerFlags } from './server-flags.js';
 const clientFlags = (y: Argv) =>
   withServerFlags(y)
     .positional('path', { type: 'string', demandOption: true, describe: 'A model directory or a model repository (or its URL: s3://, gs://, as://)' })
-    .option('lang', { choices: ['typescript', 'python'] as const, demandOption: true, describe: 'The client\'s language (python is not made yet)' })
-    .option('protocol', { choices: ['http', 'grpc'] as const, default: 'http' as const, describe: 'KServe v2 over HTTP with binary tensor data (grpc is not made yet)' })
-    .option('out', { type: 'string', describe: 'Where to write: a .ts file (one model) or a directory (<model>.ts each, and index.ts for a repository); default: print' })
+    .option('lang', { choices: ['typescript', 'python'] as const, demandOption: true, describe: 'The client\'s language: typescript (fetch, or @grpc/grpc-js for gRPC) or python (on tritonclient[http] or tritonclient[grpc], typed for mypy --strict)' })
+    .option('protocol', { choices: ['http', 'grpc'] as const, default: 'http' as const, describe: 'KServe v2 over HTTP with binary tensor data, or over gRPC (@grpc/grpc-js, tritonclient.grpc), which streams a decoupled model\'s responses' })
+    .option('out', { type: 'string', describe: 'Where to write: a .ts or .py file (one model) or a directory (<model>.ts or .py each, and index.ts or __init__.py for a repository); default: print' })
     .option('check', { type: 'boolean', describe: 'Exit 1 when the files at --out are not what would be generated (a model\'s config changed, or a file was edited)' })
     .option('force', { type: 'boolean', describe: 'Replace a file at --out that tritonc client did not write' })
     .conflicts('check', 'force');
 
 export type ClientArgs = FlagsOf<typeof clientFlags>;
 
+/** A module's file name and a repository's index, per language. */
+const LANG_FILES = {
+  typescript: { extension: /\.[cm]?ts$/, index: 'index.ts' },
+  python: { extension: /\.py$/, index: '__init__.py' },
+} as const;
+
 export const clientCommand = defineCommand({
   command: 'client <path>',
-  describe: 'Generate a typed client (TypeScript, KServe v2 HTTP) from each model\'s effective config',
+  describe: 'Generate a typed client (TypeScript or Python, over KServe v2 HTTP or gRPC) from each model\'s effective config',
   builder: clientFlags,
   run: runClient,
 });
 
 export async function runClient(a: ClientArgs, io: CliIO): Promise<number> {
-  if (a.lang !== 'typescript') throw new UsageError('client: --lang python is a later part of issue 33; --lang typescript is made now');
-  if (a.protocol !== 'http') throw new UsageError('client: --protocol grpc is a later part of issue 33; --protocol http is made now');
   if (a.check && a.out === undefined) throw new UsageError('client: --check compares the files at --out with what would be generated: give --out');
   return withRepositories('client', [String(a.path)], io, {}, async (remote) => {
     const dir = resolve(io.cwd, remote.paths[0]!);
     const settings = settingsNear(dir);
     const server = applyServerFlags(settings.server, serverFlagsFromArgs(a, io.cwd));
     const resolveOptions = resolveOptionsOf({ ...settings, server });
-    const run = await remote.complete((files) => clientRun(dir, { workspace: new Workspace({ files }), resolve: resolveOptions }));
+    const run = await remote.complete((files) => clientRun(dir, { workspace: new Workspace({ files }), resolve: resolveOptions, lang: a.lang, protocol: a.protocol }));
     if ('error' in run) throw new UsageError(`client: ${run.error.replace(dir, String(a.path))}`);
     return report(run, a, remote.io);
   });
@@ -67,14 +72,15 @@ function report(run: ClientRun, a: ClientArgs, io: CliIO): number {
   }
   if (a.out === undefined) {
     for (const f of run.files) {
-      if (run.files.length > 1) io.stdout(`// ==> ${f.name} <==\n`);
+      if (run.files.length > 1) io.stdout(`${a.lang === 'python' ? '#' : '//'} ==> ${f.name} <==\n`);
       io.stdout(f.text);
     }
     return exit;
   }
   const out = resolve(io.cwd, a.out);
-  if (run.kind === 'repository' && /\.[cm]?ts$/.test(a.out)) throw new UsageError(`client: a repository gives a module per model and an index.ts: --out takes a directory, not ${a.out}`);
-  const outIsDir = run.kind === 'repository' || !/\.[cm]?ts$/.test(a.out);
+  const { extension, index } = LANG_FILES[a.lang];
+  if (run.kind === 'repository' && extension.test(a.out)) throw new UsageError(`client: a repository gives a module per model and an ${index}: --out takes a directory, not ${a.out}`);
+  const outIsDir = run.kind === 'repository' || !extension.test(a.out);
   const placed = placeFiles(run, out, outIsDir);
   const shown = (p: string): string => displayPath(p, io.cwd);
   if (a.check) {
@@ -90,7 +96,7 @@ function report(run: ClientRun, a: ClientArgs, io: CliIO): number {
     if (outIsDir && run.kind === 'repository') {
       const expected = new Set(placed.map((p) => p.path));
       const failed = new Set(run.problems.map((p) => p.model));
-      for (const { path: stale, model } of ownModulesIn(out)) {
+      for (const { path: stale, model } of ownModulesIn(out, extension)) {
         // A model that is there but has no client now is reported above, not as gone.
         if (!expected.has(stale) && !(model !== undefined && failed.has(model))) {
           io.stdout(`${shown(stale)}: tritonc client wrote it for a model the repository no longer has; remove it\n`);
@@ -98,7 +104,7 @@ function report(run: ClientRun, a: ClientArgs, io: CliIO): number {
         }
       }
     }
-    if (exit !== EXIT.ok) io.stderr(`to update: tritonc client ${a.path} --lang typescript --out ${a.out}\n`);
+    if (exit !== EXIT.ok) io.stderr(`to update: tritonc client ${shellPath(String(a.path))} --lang ${a.lang}${a.protocol === 'grpc' ? ' --protocol grpc' : ''} --out ${shellPath(String(a.out))}\n`);
     return exit;
   }
   if (outIsDir) {
@@ -139,10 +145,10 @@ function ownFileProblemOfDir(dir: string): string | undefined {
 }
 
 /** The modules tritonc client wrote in a directory, with the model each was made for (from its header's source). */
-function ownModulesIn(dir: string): { path: string; model: string | undefined }[] {
+function ownModulesIn(dir: string, extension: RegExp): { path: string; model: string | undefined }[] {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.ts'));
+    names = readdirSync(dir).filter((n) => extension.test(n));
   } catch {
     return [];
   }
@@ -184,9 +190,11 @@ function checkFile(path: string, text: string): { message: string; diff: string[
     ? 'tritonc client did not write it (it has no tritonc-client header)'
     : !header.unedited
       ? 'it was edited by hand since tritonc client wrote it'
-      : header.config !== wanted.config
-        ? 'the model\'s effective config changed since the client was generated'
-        : 'another tritonc wrote it (the generated code differs; the config is the same)';
+      : header.flags !== wanted.flags
+        ? `it was generated with other flags (tritonc client ${header.flags})`
+        : header.config !== wanted.config
+          ? 'the model\'s effective config changed since the client was generated'
+          : 'another tritonc wrote it (the generated code differs; the config is the same)';
   return { message: `differs from what tritonc client would write: ${why}`, diff: lineDiff(now, text) };
 }
 

@@ -1,6 +1,7 @@
 // `tritonc fmt [PATH...] [--check | --write] [--canonical] [--stdin-filepath P]`: layout only by
 // default (indentation, spacing, line breaks; the author's spellings kept), canonical with --canonical
 // or `"fmt": { "style": "canonical" }` in the nearest tritonc.config.json.
+import { shellPath } from '../util/shell.js';
 import { unfilledTemplate } from '../config/document.js';
 import { resolve } from 'node:path';
 import { formatFileText } from '../config/format.js';
@@ -122,7 +123,7 @@ export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
   }
   if (failed) return EXIT.usage;
   if (unformatted.length) {
-    io.stderr(`${unformatted.length} file${unformatted.length === 1 ? '' : 's'} would be reformatted; run tritonc fmt --write ${paths.join(' ')}\n`);
+    io.stderr(`${unformatted.length} file${unformatted.length === 1 ? '' : 's'} would be reformatted; run tritonc fmt --write ${paths.map(shellPath).join(' ')}\n`);
     return EXIT.problems;
   }
   return EXIT.ok;

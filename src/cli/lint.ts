@@ -1,4 +1,4 @@
-// `tritonc lint [PATH...] [--format stylish|json|sarif|github] [--config FILE] [--gpu-memory 24GiB]
+// `tritonc lint [PATH...] [--format stylish|json|sarif|github|gitlab] [--config FILE] [--gpu-memory 24GiB]
 //   [--gpus N] [--configs-only] [--max-warnings N] [--quiet] [--rule id=off|info|warn|error] [-o FILE]
 //   [--no-color]`, and tritonserver's flags that change its verdict (--disable-auto-complete-config,
 //   --strict-model-config, --backend-config, --model-repository).
@@ -169,7 +169,7 @@ function report(result: LintResult, opts: LintCliOptions, format: ReportFormat, 
 
   const shown = opts.quiet ? errorsOnly(result) : result;
   const color = opts.outputFile && opts.color !== true ? false : shouldColor({ flag: opts.color, env: io.env, isTTY: io.stdoutIsTTY });
-  const text = formatReport(format, shown, { cwd: io.cwd, color, workspace: io.env.GITHUB_WORKSPACE });
+  const text = formatReport(format, shown, { cwd: io.cwd, color, workspace: io.env.GITHUB_WORKSPACE, projectDir: io.env.CI_PROJECT_DIR });
   if (opts.outputFile) {
     try {
       writeFileAtomic(resolve(io.cwd, opts.outputFile), text);

@@ -3,6 +3,7 @@
 // --output), or, with --check (CI), exit 1 when the lock on disk is not what would be written, with
 // the difference. Exit 2 for a path that is not a repository, a model
 // tritonc cannot read, or a lock file it cannot parse (--check).
+import { shellPath } from '../util/shell.js';
 import { join, resolve } from 'node:path';
 import { looksLikeModelDir } from '../repo/model-dir.js';
 import { displayPath } from '../util/display-path.js';
@@ -64,7 +65,7 @@ function planLock(repo: string, opts: LockOptions, files: FileSource, cwd: strin
   const kind = ws.tree.kind(repo);
   if (kind !== 'dir') throw new UsageError(`${opts.repo}: ${kind ? 'not a directory' : 'no such directory'}; give the model repository (the directory holding the model directories)`);
   if (ws.tree.kind(join(repo, 'config.pbtxt')) === 'file' || (looksLikeModelDir(repo, ws.tree) && !ws.repository(repo).modelDirs().length)) {
-    throw new UsageError(`${opts.repo} is a model directory; give the repository that holds it: tritonc lock ${shown(resolve(repo, '..'))}`);
+    throw new UsageError(`${opts.repo} is a model directory; give the repository that holds it: tritonc lock ${shellPath(shown(resolve(repo, '..')))}`);
   }
   const file = opts.output !== undefined ? resolve(cwd, opts.output) : join(repo, LOCK_FILE_NAME);
   // Always a path on this machine (a remote repository's lock goes to --output): never a link.

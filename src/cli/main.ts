@@ -57,6 +57,16 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return EXIT.ok;
   }
   if (!selected) return EXIT.usage;
+  // What follows `--` is positional however it looks (`tritonc lint -- -odd-name`).
+  const rest = ((args._ as unknown[] | undefined) ?? []).map(String);
+  if (rest.length) {
+    const filled = positionalsAfterDashes(selected, args, rest);
+    if (typeof filled === 'string') {
+      io.stderr(`${head}: ${filled}\nRun tritonc --help for usage.\n`);
+      return EXIT.usage;
+    }
+    args = filled;
+  }
   try {
     return await selected.run(args, io);
   } catch (e) {
@@ -71,6 +81,26 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     }
     throw e;
   }
+}
+
+/**
+ * The arguments after `--`, which yargs leaves in `_` outside the command's positionals (yargs-parser
+ * without populate--): given to the optional positionals the command line left unset, in the syntax's
+ * order, the rest to its list (`[paths..]`). A required one (`<dir>`) must come before `--`: yargs
+ * counts it there. Returns what is wrong instead: an argument no positional takes.
+ */
+function positionalsAfterDashes(spec: CommandSpec, args: Record<string, unknown>, rest: string[]): Record<string, unknown> | string {
+  const out: Record<string, unknown> = { ...args, _: [] };
+  const queue = [...rest];
+  for (const m of spec.command.matchAll(/[<[](\w+)(\.\.)?[>\]]/g)) {
+    const name = m[1]!;
+    if (m[2]) {
+      out[name] = [...((args[name] as unknown[] | undefined) ?? []).map(String), ...queue.splice(0)];
+    } else if (args[name] === undefined && queue.length) {
+      out[name] = queue.shift();
+    }
+  }
+  return queue.length ? `unexpected argument ${JSON.stringify(queue[0])}` : out;
 }
 
 /** What every parser shares: strict flags, no process exit, --version and -h/--help. */

@@ -1,6 +1,7 @@
 // tritonserver's own flags on tritonc's commands, spelled as Triton spells them (server
 // src/command_line_parser.cc), so a user can paste the server's command line: they change Triton's
 // verdict on a repository (auto-complete, backend settings, the repositories served together).
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { repeatable } from './command.js';
@@ -13,13 +14,16 @@ export function withServerFlags<T>(y: Argv<T>) {
   return y
     .option('disable-auto-complete-config', { type: 'boolean', describe: 'As tritonserver: configs must be complete as written, and a model without config.pbtxt is refused' })
     .option('strict-model-config', { type: 'string', describe: 'As tritonserver (deprecated there): =true is --disable-auto-complete-config, =false keeps auto-complete on' })
-    .option('backend-config', { ...repeatable('As tritonserver: <backend>,<setting>=<value> or <setting>=<value> (repeatable), e.g. onnxruntime,default-max-batch-size=8') });
+    .option('backend-config', { ...repeatable('As tritonserver: <backend>,<setting>=<value> or <setting>=<value> (repeatable), e.g. onnxruntime,default-max-batch-size=8') })
+    .option('backend-directory', { type: 'string', describe: "As tritonserver: the server's backend libraries (e.g. /opt/tritonserver/backends in NVIDIA's container); given, a backend without a library there or beside the model is an error" });
 }
 
 /** --model-repository (repeatable): lint only; the other commands take one model. */
 export function withModelRepositories<T>(y: Argv<T>) {
   return y.option('model-repository', { alias: 'model-store', ...repeatable('As tritonserver (repeatable): the repositories one server serves together; ensembles may run models from any of them') });
 }
+
+const isDirectory = (path: string): boolean => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 
 /** A repeatable flag's values: a list already when typed (repeatable's coerce), any value when not. */
 const strings = (v: unknown): string[] => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map(String));
@@ -47,5 +51,12 @@ export function serverFlagsFromArgs(a: Record<string, unknown>, cwd: string): Pa
     return isRemoteUrl(p) ? p : resolve(cwd, p);
   });
   if (repositories.length) out.modelRepositories = repositories;
+  if (a.backendDirectory !== undefined) {
+    const dir = String(a.backendDirectory);
+    if (!dir) throw new UsageError('--backend-directory takes a path, e.g. --backend-directory /opt/tritonserver/backends');
+    out.backendDirectory = resolve(cwd, dir);
+    // Every model would be refused for want of a library: a path mistyped, or the server's path given on another machine.
+    if (!isDirectory(out.backendDirectory)) throw new UsageError(`--backend-directory ${dir}: no such directory here; give the server's backend directory as this machine sees it (in NVIDIA's container, /opt/tritonserver/backends)`);
+  }
   return out;
 }

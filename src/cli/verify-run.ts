@@ -46,6 +46,12 @@ const RUNTIME_FLAGS: { option: RuntimeOption; flags: string[]; given(a: VerifyAr
     given: (a) => a.disableAutoCompleteConfig !== undefined || a.strictModelConfig !== undefined || a.backendConfig !== undefined,
     why: 'passed to the tritonserver it starts, or how the running server was started; ONNX Runtime has no server',
   },
+  {
+    option: 'backendDirectory',
+    flags: ['--backend-directory'],
+    given: (a) => a.backendDirectory !== undefined,
+    why: "a path on this machine, for the tritonserver started here: an image and a running server have their own",
+  },
 ];
 
 function optionsFromArgs(a: VerifyArgs, io: CliIO, injected: VerifyDeps | undefined): VerifyOptions {
@@ -63,7 +69,7 @@ function optionsFromArgs(a: VerifyArgs, io: CliIO, injected: VerifyDeps | undefi
     throw new UsageError(`${names} to --runtime ${takers.join(' and ')}${f.why ? ` (${f.why})` : ''}`);
   }
   const server = serverFlagsFromArgs(a, io.cwd);
-  const serverFlagGiven = RUNTIME_FLAGS.find((f) => f.option === 'tritonServer')!.given(a);
+  const serverFlagGiven = RUNTIME_FLAGS.some((f) => (f.option === 'tritonServer' || f.option === 'backendDirectory') && f.given(a));
   const shapes = (a.shape ?? []).map((f) => {
     const parsed = parseShapeFlag(f);
     if (!parsed) throw new UsageError(`--shape takes NAME:D1,D2,... (the item shape without the batch dim), e.g. --shape audio:1,16000; got "${f}"`);

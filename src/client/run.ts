@@ -7,7 +7,8 @@ import { looksLikeModelDir } from '../repo/model-dir.js';
 import { sha256Hex } from '../util/sha256.js';
 import { Workspace } from '../workspace/workspace.js';
 import { bodyChecksum, clientHeader, readClientHeader } from './header.js';
-import { clientSpec, tsString, typescriptClient } from './typescript.js';
+import { pythonClient, pythonIndex, pythonModuleName } from './python.js';
+import { clientSpec, tsString, typescriptClient, type ClientProtocol } from './typescript.js';
 
 export interface ClientFile {
   /** The file's name in the output directory (a single model's may be written elsewhere with --out FILE). */
@@ -53,7 +54,12 @@ export function moduleIdentifier(model: string, taken: Set<string>): string {
   return out;
 }
 
-export function clientRun(path: string, options: { resolve?: ResolveOptions; workspace?: Workspace } = {}): ClientRun | { error: string } {
+/** The languages a client is made in. */
+export type ClientLang = 'typescript' | 'python';
+
+export function clientRun(path: string, options: { resolve?: ResolveOptions; workspace?: Workspace; lang?: ClientLang; protocol?: ClientProtocol } = {}): ClientRun | { error: string } {
+  const python = options.lang === 'python';
+  const protocol = options.protocol ?? 'http';
   const ws = options.workspace ?? new Workspace();
   const dir = resolve(path);
   const kind = ws.tree.kind(dir);
@@ -62,7 +68,7 @@ export function clientRun(path: string, options: { resolve?: ResolveOptions; wor
   const dirs = single ? [dir] : ws.repository(dir).modelDirs();
   if (!dirs.length) return { error: `${path}: neither a model directory (config.pbtxt or version directories) nor a repository of them` };
   const run: ClientRun = { kind: single ? 'model' : 'repository', files: [], problems: [], warnings: [] };
-  const takenFiles = new Set<string>(['index.ts']);
+  const takenFiles = new Set<string>([python ? '__init__.py' : 'index.ts']);
   for (const modelDir of dirs) {
     const name = basename(modelDir);
     const result = ws.model(modelDir, name).effective(options.resolve ?? {});
@@ -82,18 +88,28 @@ export function clientRun(path: string, options: { resolve?: ResolveOptions; wor
       for (const p of made.problems) run.problems.push({ model: name, message: p.message });
       continue;
     }
-    if (made.spec.decoupled) {
-      run.warnings.push(`${name}: the model is decoupled: Triton's HTTP endpoint cannot stream its responses (it answers 501), so the client's connect() refuses it (Unsupported); a gRPC streaming client is for later`);
+    if (made.spec.decoupled && protocol === 'http') {
+      run.warnings.push(`${name}: the model is decoupled: Triton's HTTP endpoint cannot stream its responses (it answers 501), so the client's connect() refuses it (Unsupported); --protocol grpc streams them`);
     }
     const source = result.configFile ? `${name}/config.pbtxt` : `${name}/`;
-    run.files.push({ name: moduleFileName(name, takenFiles), text: typescriptClient(made.spec, source, config), model: name });
+    run.files.push(
+      python
+        ? { name: pythonModuleName(name, takenFiles), text: pythonClient(made.spec, source, config, protocol), model: name }
+        : { name: moduleFileName(name, takenFiles), text: typescriptClient(made.spec, source, config, protocol), model: name },
+    );
   }
-  if (!single && run.files.length) run.files.push({ name: 'index.ts', text: indexModule(run.files, basename(dir)) });
+  if (!single && run.files.length) {
+    run.files.push(
+      python
+        ? { name: '__init__.py', text: pythonIndex(run.files.map((f) => ({ file: f.name, model: f.model!, header: f.text })), basename(dir), protocol) }
+        : { name: 'index.ts', text: indexModule(run.files, basename(dir), protocol) },
+    );
+  }
   return run;
 }
 
 /** index.ts: each model's module as a namespace, and MODELS by model name. */
-function indexModule(files: readonly ClientFile[], repo: string): string {
+function indexModule(files: readonly ClientFile[], repo: string, protocol: ClientProtocol): string {
   const taken = new Set<string>();
   const modules = files.filter((f) => f.model !== undefined).map((f) => ({ file: f, id: moduleIdentifier(f.model!, taken) }));
   const body = [
@@ -111,7 +127,7 @@ function indexModule(files: readonly ClientFile[], repo: string): string {
   ].join('\n');
   // The index's "config" checksum covers the models' own: a model added, removed or changed changes it.
   const sum = sha256Hex(modules.map((m) => readClientHeader(m.file.text)?.config ?? '').join('\n')).slice(0, 16);
-  return clientHeader(`${repo}/`, sum, bodyChecksum(body)) + body;
+  return clientHeader(`${repo}/`, sum, bodyChecksum(body), `--lang typescript --protocol ${protocol}`) + body;
 }
 
 /** Where each file goes: --out FILE for one model, --out DIR (or the current directory) otherwise. */

@@ -1,28 +1,26 @@
-// The part of every generated TypeScript client that does not depend on the model: the KServe v2 HTTP
-// calls with Triton's binary tensor data extension, the checks made before a request is sent, the
-// batch split, the retries and the error classes. It reads the model from the `SPEC` constant the
-// generator writes above it (names and types as JSON literals, so no name from a config ever
-// becomes code). Kept free of backticks and dollar-brace so it can live in this template string, and
-// free of enums, parameter properties and namespaces, so the module also runs under type stripping.
+// The part of every generated TypeScript client that depends on neither the model nor the protocol:
+// the error classes, the options, the checks made before a request is sent, the batch split and the
+// join of the outputs, tensors to bytes and back, the retries and the comparison of the served
+// model's metadata. A transport (typescript-http.ts: KServe v2 HTTP with fetch; typescript-grpc.ts:
+// KServe v2 gRPC with @grpc/grpc-js) follows it in each module and supplies one request's exchange.
+// It reads the model from the `SPEC` constant the generator writes above it (names and types as JSON
+// literals, so no name from a config ever becomes code). Kept free of backticks and dollar-brace so it
+// can live in this template string, and free of enums, parameter properties and namespaces, so the
+// module also runs under type stripping.
 //
-// What it relies on from Triton, each cited where it is used:
-// - server docs/protocol/extension_binary_data.md: a request body is the JSON header, then each
-//   input's bytes in the order listed, with `binary_data_size` on each input's parameters and the
-//   header's length in `Inference-Header-Content-Length` (server src/http_server.h
-//   kInferHeaderContentLengthHTTPHeader); outputs asked for with `binary_data: true` come back the
-//   same way. BYTES elements are each a 4-byte little-endian length and the bytes.
-// - server src/http_server.cc HttpCodeFromError: INTERNAL 500, NOT_FOUND 404 (a model with no
-//   available version: unloaded, or loading again), UNAVAILABLE 503, UNSUPPORTED 501 (a decoupled
-//   model's infer over HTTP), INVALID_ARG and the rest 400.
-export const TYPESCRIPT_RUNTIME = String.raw`
+// Tensor bytes are the same on both protocols: fixed-size elements little-endian as they lie in
+// memory, a BYTES element a 4-byte little-endian length and its bytes (server
+// docs/protocol/extension_binary_data.md for HTTP; common protobuf/grpc_service.proto
+// ModelInferRequest.raw_input_contents for gRPC, "using the same format as the binary data extension").
+export const RUNTIME_CORE = String.raw`
 /** Every error the client throws. "retryable" says whether the same call may succeed later. */
 export class TritonClientError extends Error {
   override name = 'TritonClientError';
   /** Whether the same call may succeed if tried again (the client has already retried it, within its bounds). */
   retryable = false;
-  /** The HTTP status of the answer, when there was one. */
+  /** The answer's status, when there was one: the HTTP status (an HTTP client), the gRPC status code (a gRPC client). */
   status: number | undefined;
-  /** The server's own message ({"error": ...}), when it sent one. */
+  /** The server's own message (HTTP: its {"error": ...}; gRPC: the status details or the stream's error_message), when it sent one. */
   serverMessage: string | undefined;
   /** How many requests the call made (1 when it was not retried). */
   attempts = 1;
@@ -32,7 +30,7 @@ export class TritonClientError extends Error {
     this.serverMessage = serverMessage;
   }
 }
-/** GET /v2/health/live did not answer 200, or nothing answered at the URL. */
+/** The server did not say it is live (HTTP GET /v2/health/live, gRPC ServerLive), or nothing answered at the URL. */
 export class ServerNotLive extends TritonClientError {
   override name = 'ServerNotLive';
 }
@@ -41,7 +39,7 @@ export class ModelNotReady extends TritonClientError {
   override name = 'ModelNotReady';
   override retryable = true;
 }
-/** The inputs do not fit the model (checked before sending, naming the input), or the server refused them (HTTP 400). Never retried. */
+/** The inputs do not fit the model (checked before sending, naming the input), or the server refused them (HTTP 400, gRPC INVALID_ARGUMENT). Never retried. */
 export class InvalidInput extends TritonClientError {
   override name = 'InvalidInput';
   /** The input at fault, when one is. */
@@ -51,7 +49,7 @@ export class InvalidInput extends TritonClientError {
     this.input = input;
   }
 }
-/** The server could not be reached, or answered 429, 502, 503 or 504: transient, retried with backoff. */
+/** The server could not be reached, or answered that it cannot take the request now (HTTP 429, 502, 503, 504; gRPC UNAVAILABLE): transient, retried with backoff. */
 export class Unavailable extends TritonClientError {
   override name = 'Unavailable';
   override retryable = true;
@@ -64,7 +62,7 @@ export class Timeout extends TritonClientError {
 export class Aborted extends TritonClientError {
   override name = 'Aborted';
 }
-/** The server ran the request and failed (HTTP 500, 501, ...), or answered what the protocol does not allow. */
+/** The server ran the request and failed (HTTP 500, gRPC INTERNAL, a model's error, ...), or answered what the protocol does not allow. */
 export class InferenceFailed extends TritonClientError {
   override name = 'InferenceFailed';
 }
@@ -72,14 +70,14 @@ export class InferenceFailed extends TritonClientError {
 export class ModelMismatch extends TritonClientError {
   override name = 'ModelMismatch';
 }
-/** What this client cannot do for this model (a decoupled model over HTTP). */
+/** What this client cannot do for this model (a decoupled model over HTTP; HTTP 501, gRPC UNIMPLEMENTED). */
 export class Unsupported extends TritonClientError {
   override name = 'Unsupported';
 }
 
-/** Options of connect(): they are also the defaults of every call. */
-export interface ConnectOptions {
-  /** Headers sent with every request (an API key, --http-restricted-api's header). */
+/** What connect() takes on either protocol: also the defaults of every call. */
+interface CommonConnectOptions {
+  /** Headers sent with every request (HTTP headers; gRPC metadata): an API key, a restricted API's header. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** The model version to use (default: the one the server picks). */
   readonly version?: number | string | undefined;
@@ -93,24 +91,22 @@ export interface ConnectOptions {
   readonly retries?: number | undefined;
   readonly backoffMs?: number | undefined;
   readonly maxBackoffMs?: number | undefined;
-  /** The fetch to use (default: the global one). */
-  readonly fetch?: typeof fetch | undefined;
 }
 
 /** Options of one call. */
 export interface CallOptions {
-  /** The whole call's time, retries and waits included (default 60000 ms). */
+  /** The whole call's time, retries and waits included (default 60000 ms); over gRPC each request's deadline. */
   readonly timeoutMs?: number | undefined;
   /** One request's time; a request that runs out is retried while the call has time (default: timeoutMs). */
   readonly attemptTimeoutMs?: number | undefined;
-  /** Retries of a transient failure (unreachable, 429/502/503/504, model not ready, one request timed out); default 3. Never of a refused input. */
+  /** Retries of a transient failure (unreachable, unavailable, model not ready, one request timed out); default 3. Never of a refused input. */
   readonly retries?: number | undefined;
   /** The first retry's wait; each later one doubles, with jitter, up to maxBackoffMs (defaults 100 and 2000 ms). */
   readonly backoffMs?: number | undefined;
   readonly maxBackoffMs?: number | undefined;
   /** Ends the call (Aborted). */
   readonly signal?: AbortSignal | undefined;
-  /** Headers for this call, over connect's. */
+  /** Headers (gRPC: metadata) for this call, over connect's. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** The request id the server echoes and logs. */
   readonly requestId?: string | undefined;
@@ -120,7 +116,7 @@ export interface CallOptions {
 
 /** A sequence's correlation: Triton's sequence_id, sequence_start and sequence_end parameters. */
 export interface SequenceOptions {
-  /** The correlation id: a whole number (not 0), or a string where the model's CONTROL_SEQUENCE_CORRID is TYPE_STRING. */
+  /** The correlation id: a whole number (not 0, below 2^64), or a string where the model's CONTROL_SEQUENCE_CORRID is TYPE_STRING. */
   readonly id: number | bigint | string;
   /** The first request of the sequence. */
   readonly start?: boolean | undefined;
@@ -145,6 +141,7 @@ interface ModelSpec {
 }
 
 type Tensor = { readonly data: unknown; readonly shape?: readonly number[] | undefined };
+type Outcome = Record<string, { data: unknown; shape: number[] }>;
 interface Settings extends CallOptions {
   readonly timeoutMs: number;
   readonly retries: number;
@@ -152,7 +149,27 @@ interface Settings extends CallOptions {
   readonly maxBackoffMs: number;
   readonly split: boolean;
 }
-type FetchBody = NonNullable<NonNullable<Parameters<typeof fetch>[1]>['body']>;
+
+/** One request as both transports send it: the tensors' bytes, the outputs asked for, the sequence. */
+interface WireRequest {
+  readonly inputs: readonly { readonly name: string; readonly datatype: string; readonly shape: readonly number[]; readonly bytes: Uint8Array }[];
+  readonly outputs: readonly string[];
+  readonly id: string | undefined;
+  readonly sequence: SequenceOptions | undefined;
+}
+/** One answer's outputs by name, as the transport read them. */
+type WireOutputs = Map<string, { datatype: string; shape: number[]; bytes: Uint8Array }>;
+
+/** One attempt of a call: its signal (ended at the attempt's time or by the caller), what ended it, and its deadline. */
+interface Attempt {
+  readonly signal: AbortSignal;
+  readonly deadline: number;
+  timedOut(): boolean;
+  aborted(): boolean;
+}
+
+/** A served tensor as the model metadata gives it (HTTP GET /v2/models/<m>, gRPC ModelMetadata). */
+type Meta = { name: string; datatype: string; shape: number[] };
 
 const ELEMENT_BYTES: Readonly<Record<string, number>> = {
   BOOL: 1, UINT8: 1, INT8: 1, UINT16: 2, INT16: 2, FP16: 2, BF16: 2, UINT32: 4, INT32: 4, FP32: 4, UINT64: 8, INT64: 8, FP64: 8,
@@ -296,32 +313,6 @@ function outputData(datatype: string, bytes: Uint8Array): unknown {
   }
 }
 
-/** The same values as the JSON form of an output (a server that ignored binary_data): into the output's bytes. */
-function jsonOutputBytes(datatype: string, values: unknown[]): Uint8Array {
-  if (datatype === 'BYTES') return inputBytes({ name: '', datatype, dims: [] }, { data: values.map(String) }, 0, 1, 1);
-  const size = own(ELEMENT_BYTES, datatype);
-  if (size === undefined) throw new InferenceFailed('the server sent an output of datatype ' + JSON.stringify(datatype));
-  const out = new Uint8Array(values.length * size);
-  const view = new DataView(out.buffer);
-  values.forEach((v, i) => {
-    const at = i * size;
-    switch (datatype) {
-      case 'BOOL': case 'UINT8': view.setUint8(at, Number(v)); break;
-      case 'INT8': view.setInt8(at, Number(v)); break;
-      case 'UINT16': view.setUint16(at, Number(v), true); break;
-      case 'INT16': view.setInt16(at, Number(v), true); break;
-      case 'UINT32': view.setUint32(at, Number(v), true); break;
-      case 'INT32': view.setInt32(at, Number(v), true); break;
-      case 'FP32': view.setFloat32(at, Number(v), true); break;
-      case 'FP64': view.setFloat64(at, Number(v), true); break;
-      case 'UINT64': view.setBigUint64(at, BigInt(v as number), true); break;
-      case 'INT64': view.setBigInt64(at, BigInt(v as number), true); break;
-      default: throw new InferenceFailed('the server sent ' + datatype + ' output as JSON, which carries no ' + datatype);
-    }
-  });
-  return out;
-}
-
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -344,123 +335,43 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/** Why fetch failed, and whether the request surely never reached the server (connection refused). */
-function networkCause(e: unknown): { text: string; unsent: boolean } {
-  let cause: unknown = e;
-  for (let i = 0; i < 4 && cause !== null && typeof cause === 'object'; i++) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string') return { text: code === 'ECONNREFUSED' ? 'connection refused' : code === 'ECONNRESET' ? 'connection reset' : code, unsent: code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' };
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return { text: e instanceof Error ? e.message : String(e), unsent: false };
-}
 
-interface Answer {
-  status: number;
-  headers: { get(name: string): string | null };
-  body: Uint8Array;
-}
-
-class Connection {
-  readonly base: string;
-  readonly modelPath: string;
-  private readonly doFetch: typeof fetch;
-  private readonly headers: Readonly<Record<string, string>>;
-  readonly defaults: ConnectOptions;
-
-  constructor(spec: ModelSpec, url: string, options: ConnectOptions) {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new TritonClientError('not a URL: ' + JSON.stringify(url) + ' (give the server\'s HTTP address, e.g. http://localhost:8000)');
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TritonClientError('not an http(s) URL: ' + JSON.stringify(url));
-    this.base = url.replace(/\/+$/, '');
-    const version = options.version === undefined ? '' : '/versions/' + encodeURIComponent(String(options.version));
-    this.modelPath = '/v2/models/' + encodeURIComponent(spec.name) + version;
-    this.doFetch = options.fetch ?? fetch;
-    this.headers = options.headers ?? {};
-    this.defaults = options;
-  }
-
-  /** One request, ended by the signal; network failures and the timeout become the client's errors. */
-  async send(method: string, path: string, signal: AbortSignal, timedOut: () => boolean, aborted: () => boolean, body?: Uint8Array | string, headers: Readonly<Record<string, string>> = {}): Promise<Answer> {
-    const what = method + ' ' + this.base + path;
-    try {
-      const init = { method, headers: Object.assign({}, this.headers, headers), signal };
-      const res = await this.doFetch(this.base + path, body === undefined ? init : Object.assign(init, { body: body as unknown as FetchBody }));
-      return { status: res.status, headers: res.headers, body: new Uint8Array(await res.arrayBuffer()) };
-    } catch (e) {
-      if (aborted()) throw new Aborted(what + ': aborted');
-      if (timedOut()) {
-        const t = new Timeout(what + ': no answer in time');
-        t.retryable = true;
-        throw t;
-      }
-      const cause = networkCause(e);
-      const u = new Unavailable('cannot reach ' + this.base + ' (' + cause.text + ')');
-      (u as Unavailable & { unsent?: boolean }).unsent = cause.unsent;
-      throw u;
-    }
-  }
-}
-
-function serverError(answer: Answer): string | undefined {
-  try {
-    const parsed = JSON.parse(textOf.decode(answer.body)) as { error?: unknown };
-    return typeof parsed.error === 'string' ? parsed.error : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The error an HTTP answer other than 200 stands for (server src/http_server.cc HttpCodeFromError). */
-function httpError(spec: ModelSpec, what: string, answer: Answer): TritonClientError {
-  const message = serverError(answer);
-  const shown = what + ': HTTP ' + answer.status + (message === undefined ? '' : ': ' + message);
-  if (answer.status === 404) return new ModelNotReady('model ' + JSON.stringify(spec.name) + ' is not ready: ' + (message ?? 'HTTP 404'), answer.status, message);
-  if (answer.status === 400) {
-    const named = spec.inputs.find((t) => message !== undefined && message.includes('\'' + t.name + '\''));
-    return new InvalidInput(shown, named?.name, answer.status, message);
-  }
-  if (answer.status === 429 || answer.status === 502 || answer.status === 503 || answer.status === 504) return new Unavailable(shown, answer.status, message);
-  if (answer.status === 501) return new Unsupported(shown, answer.status, message);
-  // server src/http_server.cc RespondIfRestricted: 403 "This API is restricted, expecting header '<h>'".
-  if (answer.status === 403) return new TritonClientError(shown + ' (the server restricts this API: pass the header it expects in connect()\'s options.headers)', answer.status, message);
-  return new InferenceFailed(shown, answer.status, message);
+/** Whether an error says the request surely did not run (so a sequence step may be sent again). */
+function unsent(e: TritonClientError): boolean {
+  return e instanceof ModelNotReady || (e instanceof Unavailable && (e as Unavailable & { unsent?: boolean }).unsent === true);
 }
 
 /**
  * Runs attempt() until it succeeds, fails for good, or the call's time or retries run out. Only
  * retryable errors are retried; for a sequence, only those where the request surely did not run
- * (refused connection, 429/503, model not ready), so no step of a sequence is applied twice.
+ * (refused connection, a server that said it took nothing, model not ready), so no step of a sequence
+ * is applied twice.
  */
-async function withRetries<T>(s: Settings, sequence: boolean, attempt: (signal: AbortSignal, timedOut: () => boolean, aborted: () => boolean) => Promise<T>): Promise<T> {
+async function withRetries<T>(s: Settings, sequence: boolean, attempt: (a: Attempt) => Promise<T>): Promise<T> {
   const started = Date.now();
   const deadline = started + s.timeoutMs;
   for (let attempts = 1; ; attempts++) {
     const left = deadline - Date.now();
     const controller = new AbortController();
     let expired = false;
+    const span = Math.max(0, Math.min(left, s.attemptTimeoutMs ?? left));
     const timer = setTimeout(() => {
       expired = true;
       controller.abort();
-    }, Math.max(0, Math.min(left, s.attemptTimeoutMs ?? left)));
+    }, span);
     const onAbort = (): void => controller.abort();
     s.signal?.addEventListener('abort', onAbort);
     try {
       if (s.signal?.aborted) throw new Aborted('aborted before it was sent');
-      return await attempt(controller.signal, () => expired, () => s.signal?.aborted === true);
+      return await attempt({ signal: controller.signal, deadline: Date.now() + span, timedOut: () => expired, aborted: () => s.signal?.aborted === true });
     } catch (e) {
       if (!(e instanceof TritonClientError)) throw e;
       e.attempts = attempts;
-      const unsent = e instanceof ModelNotReady || (e instanceof Unavailable && ((e as Unavailable & { unsent?: boolean }).unsent === true || e.status === 429 || e.status === 503));
       const wait = Math.min(s.maxBackoffMs, s.backoffMs * 2 ** (attempts - 1)) * (0.5 + Math.random() / 2);
-      const again = e.retryable && attempts <= s.retries && (!sequence || unsent) && Date.now() + wait < deadline && !s.signal?.aborted;
+      const again = e.retryable && attempts <= s.retries && (!sequence || unsent(e)) && Date.now() + wait < deadline && !s.signal?.aborted;
       if (!again) {
         if (e instanceof Timeout && Date.now() >= deadline) {
-          const t = new Timeout(e.message.replace(/no answer in time$/, 'no answer within ' + s.timeoutMs + ' ms') + (attempts > 1 ? ' (' + attempts + ' attempts)' : ''));
+          const t = new Timeout(e.message.replace(/no answer in time$/, 'no answer within ' + s.timeoutMs + ' ms') + (attempts > 1 ? ' (' + attempts + ' attempts)' : ''), e.status, e.serverMessage);
           t.attempts = attempts;
           throw t;
         }
@@ -475,8 +386,8 @@ async function withRetries<T>(s: Settings, sequence: boolean, attempt: (signal: 
   }
 }
 
-function settingsOf(defaults: ConnectOptions, o: CallOptions): Settings {
-  const pick = <K extends keyof CallOptions & keyof ConnectOptions>(k: K) => (o[k] !== undefined ? o[k] : defaults[k]);
+function settingsOf(defaults: CommonConnectOptions, o: CallOptions): Settings {
+  const pick = <K extends keyof CallOptions & keyof CommonConnectOptions>(k: K) => (o[k] !== undefined ? o[k] : defaults[k]);
   return Object.assign({}, o, {
     timeoutMs: pick('timeoutMs') ?? 60000,
     attemptTimeoutMs: pick('attemptTimeoutMs'),
@@ -487,31 +398,11 @@ function settingsOf(defaults: ConnectOptions, o: CallOptions): Settings {
   });
 }
 
-/** Why the model is not ready, from the repository index when the server answers it (else the HTTP status). */
-async function notReadyReason(c: Connection, spec: ModelSpec, s: Settings, answer: Answer): Promise<string> {
-  try {
-    const index = await withRetries(Object.assign({}, s, { retries: 0 }), false, (signal, timedOut, aborted) => c.send('POST', '/v2/repository/index', signal, timedOut, aborted, '{}', { 'content-type': 'application/json' }));
-    const entries = index.status === 200 ? (JSON.parse(textOf.decode(index.body)) as { name?: string; state?: string; reason?: string }[]) : [];
-    const mine = Array.isArray(entries) ? entries.filter((e) => e.name === spec.name) : [];
-    if (mine.length) return mine.map((e) => (e.state ?? 'no state') + (e.reason ? ': ' + e.reason : '')).join('; ');
-    if (index.status === 200) return 'the server\'s repository has no model ' + JSON.stringify(spec.name);
-  } catch {
-    // the index is an extension (model_repository); a restricted or missing one says nothing
-  }
-  return serverError(answer) ?? 'HTTP ' + answer.status;
-}
+/** The same settings with no retry: one look (connect's probes). */
+const once = (s: Settings): Settings => Object.assign({}, s, { retries: 0 });
 
-/** Compares the server's model metadata (GET /v2/models/<m>) with the spec: names, datatypes, dims. */
-async function checkMetadata(c: Connection, spec: ModelSpec, s: Settings): Promise<void> {
-  const answer = await withRetries(s, false, (signal, timedOut, aborted) => c.send('GET', c.modelPath, signal, timedOut, aborted));
-  if (answer.status !== 200) throw httpError(spec, 'GET ' + c.modelPath, answer);
-  type Meta = { name: string; datatype: string; shape: number[] };
-  let meta: { inputs?: Meta[]; outputs?: Meta[] };
-  try {
-    meta = JSON.parse(textOf.decode(answer.body)) as typeof meta;
-  } catch {
-    throw new InferenceFailed('GET ' + c.modelPath + ': the answer is not JSON');
-  }
+/** Throws ModelMismatch where the served model's inputs or outputs (names, datatypes, dims) differ from the spec's. */
+function compareMetadata(spec: ModelSpec, meta: { inputs?: Meta[] | undefined; outputs?: Meta[] | undefined }): void {
   const problems: string[] = [];
   const compare = (side: 'input' | 'output', mine: readonly TensorSpec[], theirs: Meta[] | undefined): void => {
     const byName = new Map((theirs ?? []).map((t) => [t.name, t]));
@@ -537,114 +428,67 @@ async function checkMetadata(c: Connection, spec: ModelSpec, s: Settings): Promi
   }
 }
 
-async function connectTo(spec: ModelSpec, url: string, options: ConnectOptions): Promise<Connection> {
-  if (spec.decoupled) {
-    throw new Unsupported('model ' + JSON.stringify(spec.name) + ' is decoupled (model_transaction_policy { decoupled: true }): its responses stream, which Triton\'s HTTP endpoint cannot carry (it answers 501); use gRPC streaming for it');
-  }
-  if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Unsupported('this client sends tensors as they lie in memory, which Triton reads as little-endian; this machine is big-endian');
-  const c = new Connection(spec, url, options);
-  const s = settingsOf(options, {});
-  const until = Date.now() + (options.waitMs ?? 0);
+/** Looks until look() finds nothing wrong or waitMs has passed (then throws what it found last). */
+async function waitUntilReady(waitMs: number | undefined, look: () => Promise<TritonClientError | undefined>): Promise<void> {
+  const until = Date.now() + (waitMs ?? 0);
   for (;;) {
-    let problem: TritonClientError;
-    try {
-      const live = await withRetries(Object.assign({}, s, { retries: 0 }), false, (signal, timedOut, aborted) => c.send('GET', '/v2/health/live', signal, timedOut, aborted));
-      if (live.status !== 200) {
-        problem = new ServerNotLive('server at ' + c.base + ' is not live: GET /v2/health/live answered HTTP ' + live.status + (serverError(live) ? ': ' + serverError(live) : ''), live.status, serverError(live));
-      } else {
-        const ready = await withRetries(Object.assign({}, s, { retries: 0 }), false, (signal, timedOut, aborted) => c.send('GET', c.modelPath + '/ready', signal, timedOut, aborted));
-        if (ready.status === 200) break;
-        problem = new ModelNotReady('model ' + JSON.stringify(spec.name) + ' is not ready: ' + (await notReadyReason(c, spec, s, ready)), ready.status, serverError(ready));
-      }
-    } catch (e) {
-      if (!(e instanceof Unavailable) && !(e instanceof Timeout)) throw e;
-      problem = new ServerNotLive('server at ' + c.base + ' is not live: ' + e.message.replace('cannot reach ' + c.base + ' ', '').replace(/^\((.*)\)$/, '$1'));
-    }
+    const problem = await look();
+    if (problem === undefined) return;
     if (Date.now() >= until) throw problem;
     await sleep(Math.min(500, until - Date.now()), undefined);
   }
-  if (options.checkMetadata !== false) await checkMetadata(c, spec, s);
-  return c;
 }
 
-/** One infer call: checked, split into requests of at most max_batch_size, sent with retries, outputs joined. */
-async function inferWith(c: Connection, spec: ModelSpec, inputs: Readonly<Record<string, Tensor | undefined>>, options: CallOptions & { sequence?: SequenceOptions | undefined }): Promise<Record<string, { data: unknown; shape: number[] }>> {
-  const s = settingsOf(c.defaults, options);
-  const seq = options.sequence;
+function checkLittleEndian(): void {
+  if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Unsupported('this client sends tensors as they lie in memory, which Triton reads as little-endian; this machine is big-endian');
+}
+
+/** The checks of a call's sequence option: required for a sequence model, a valid id. */
+function checkSequence(spec: ModelSpec, seq: SequenceOptions | undefined): void {
   if (spec.sequence && seq === undefined) throw new InvalidInput('model ' + JSON.stringify(spec.name) + ' is a sequence model: give options.sequence (its correlation id, start and end)');
-  if (seq !== undefined && !(typeof seq.id === 'string' ? seq.id !== '' : typeof seq.id === 'bigint' ? seq.id > 0n : Number.isSafeInteger(seq.id) && seq.id > 0)) {
-    throw new InvalidInput('sequence.id must be a whole number above 0 or a non-empty string; got ' + String(seq.id));
+  if (seq !== undefined && !(typeof seq.id === 'string' ? seq.id !== '' : typeof seq.id === 'bigint' ? seq.id > 0n && seq.id < 18446744073709551616n : Number.isSafeInteger(seq.id) && seq.id > 0)) {
+    throw new InvalidInput('sequence.id must be a whole number above 0 and below 2^64, or a non-empty string; got ' + String(seq.id));
   }
-  const batch = checkInputs(spec, inputs, s.split && seq === undefined, seq === undefined ? 'split is off' : 'a sequence\'s request is never split');
+}
+
+/** The requests of one call: checked, split into parts of at most max_batch_size (unless split is off or it cannot be). */
+function requestsOf(spec: ModelSpec, inputs: Readonly<Record<string, Tensor | undefined>>, s: Settings, seq: SequenceOptions | undefined, noSplit: string | undefined): WireRequest[] {
+  checkSequence(spec, seq);
+  const batch = checkInputs(spec, inputs, s.split && noSplit === undefined, noSplit ?? 'split is off');
   const step = spec.maxBatchSize > 0 ? spec.maxBatchSize : batch;
   const present = spec.inputs.filter((t) => inputs[t.name] !== undefined);
-  const parts: { shape: number[]; bytes: Uint8Array }[][] = spec.outputs.map(() => []);
+  const requests: WireRequest[] = [];
   for (let from = 0; from < batch; from += step) {
     const to = Math.min(batch, from + step);
-    const bodies = present.map((t) => inputBytes(t, inputs[t.name] as Tensor, from, to, batch));
-    const parameters: Record<string, unknown> = {};
-    if (seq !== undefined) {
-      parameters.sequence_id = '\u0000SEQ\u0000';
-      if (seq.start) parameters.sequence_start = true;
-      if (seq.end) parameters.sequence_end = true;
-    }
-    const header: Record<string, unknown> = {
-      inputs: present.map((t, i) => {
+    requests.push({
+      inputs: present.map((t) => {
         const tensor = inputs[t.name] as Tensor;
         const shape = tensor.shape ?? t.dims;
-        return { name: t.name, shape: spec.maxBatchSize > 0 ? [to - from].concat(shape.slice(1)) : shape, datatype: t.datatype, parameters: { binary_data_size: (bodies[i] as Uint8Array).length } };
+        return { name: t.name, datatype: t.datatype, shape: spec.maxBatchSize > 0 ? [to - from].concat(shape.slice(1)) : shape.slice(), bytes: inputBytes(t, tensor, from, to, batch) };
       }),
-      outputs: spec.outputs.map((t) => ({ name: t.name, parameters: { binary_data: true } })),
-    };
-    if (options.requestId !== undefined) header.id = options.requestId;
-    if (seq !== undefined) header.parameters = parameters;
-    // A bigint or large correlation id is written as the JSON number it is (JSON.stringify has no bigint).
-    const id = seq === undefined ? '' : typeof seq.id === 'string' ? JSON.stringify(seq.id) : String(seq.id);
-    const json = utf8.encode(JSON.stringify(header).replace('"\\u0000SEQ\\u0000"', id));
-    const body = concat([json, ...bodies]);
-    const what = 'POST ' + c.modelPath + '/infer';
-    const answer = await withRetries(s, seq !== undefined, async (signal, timedOut, aborted) => {
-      const a = await c.send('POST', c.modelPath + '/infer', signal, timedOut, aborted, body, Object.assign({ 'content-type': 'application/octet-stream', 'inference-header-content-length': String(json.length) }, s.headers ?? {}));
-      if (a.status !== 200) throw httpError(spec, what, a);
-      return a;
-    });
-    const lengthHeader = answer.headers.get('inference-header-content-length');
-    const jsonEnd = lengthHeader === null ? answer.body.length : Number(lengthHeader);
-    if (!Number.isSafeInteger(jsonEnd) || jsonEnd < 0 || jsonEnd > answer.body.length) throw new InferenceFailed(what + ': Inference-Header-Content-Length ' + lengthHeader + ' does not fit the ' + answer.body.length + '-byte answer');
-    type Out = { name: string; datatype: string; shape: number[]; data?: unknown[]; parameters?: { binary_data_size?: number } };
-    let response: { outputs?: Out[] };
-    try {
-      response = JSON.parse(textOf.decode(answer.body.subarray(0, jsonEnd))) as typeof response;
-    } catch {
-      throw new InferenceFailed(what + ': the answer\'s header is not JSON');
-    }
-    if (!Array.isArray(response.outputs) || !response.outputs.every((o) => typeof o === 'object' && o !== null && typeof o.name === 'string' && typeof o.datatype === 'string' && Array.isArray(o.shape) && o.shape.every((d) => Number.isSafeInteger(d) && d >= 0))) {
-      throw new InferenceFailed(what + ': the answer\'s outputs are not what the KServe v2 protocol documents (name, datatype, shape each)');
-    }
-    let at = jsonEnd;
-    const got = new Map<string, { shape: number[]; bytes: Uint8Array; datatype: string }>();
-    for (const o of response.outputs ?? []) {
-      const size = o.parameters?.binary_data_size;
-      let bytes: Uint8Array;
-      if (size !== undefined) {
-        if (!Number.isSafeInteger(size) || size < 0 || at + size > answer.body.length) throw new InferenceFailed(what + ': output ' + JSON.stringify(o.name) + ' declares more bytes than the answer holds');
-        bytes = answer.body.subarray(at, at + size);
-        at += size;
-      } else {
-        bytes = jsonOutputBytes(o.datatype, (o.data ?? []) as unknown[]);
-      }
-      got.set(o.name, { shape: o.shape, bytes, datatype: o.datatype });
-    }
-    spec.outputs.forEach((t, i) => {
-      const o = got.get(t.name);
-      if (!o) throw new InferenceFailed(what + ': the answer has no output ' + JSON.stringify(t.name));
-      if (o.datatype !== t.datatype) throw new InferenceFailed(what + ': output ' + JSON.stringify(t.name) + ' came as ' + o.datatype + ', not ' + t.datatype + ' (the server\'s model differs from this client\'s)');
-      (parts[i] as { shape: number[]; bytes: Uint8Array }[]).push(o);
+      outputs: spec.outputs.map((t) => t.name),
+      id: s.requestId,
+      sequence: seq,
     });
   }
-  const result: Record<string, { data: unknown; shape: number[] }> = {};
+  return requests;
+}
+
+/** Each of the spec's outputs from one answer, checked against the spec's datatypes. */
+function outputsOf(spec: ModelSpec, what: string, got: WireOutputs): { shape: number[]; bytes: Uint8Array }[] {
+  return spec.outputs.map((t) => {
+    const o = got.get(t.name);
+    if (!o) throw new InferenceFailed(what + ': the answer has no output ' + JSON.stringify(t.name));
+    if (o.datatype !== t.datatype) throw new InferenceFailed(what + ': output ' + JSON.stringify(t.name) + ' came as ' + o.datatype + ', not ' + t.datatype + ' (the server\'s model differs from this client\'s)');
+    return o;
+  });
+}
+
+/** The outputs of the parts of a call joined along the batch axis, as the result object. */
+function joinOutputs(spec: ModelSpec, parts: { shape: number[]; bytes: Uint8Array }[][]): Outcome {
+  const result: Outcome = {};
   spec.outputs.forEach((t, i) => {
-    const p = parts[i] as { shape: number[]; bytes: Uint8Array }[];
+    const p = parts.map((answer) => answer[i] as { shape: number[]; bytes: Uint8Array });
     const first = p[0] as { shape: number[]; bytes: Uint8Array };
     const shape = first.shape.slice();
     if (p.length > 1) {
@@ -660,5 +504,18 @@ async function inferWith(c: Connection, spec: ModelSpec, inputs: Readonly<Record
     Object.defineProperty(result, t.name, { enumerable: true, writable: true, configurable: true, value: { data: outputData(t.datatype, p.length > 1 ? concat(p.map((q) => q.bytes)) : first.bytes), shape } });
   });
   return result;
+}
+
+/** One infer call: checked, split into requests of at most max_batch_size, each sent with retries by send(), outputs joined. */
+async function inferWith(spec: ModelSpec, defaults: CommonConnectOptions, what: string, send: (request: WireRequest, s: Settings, a: Attempt) => Promise<WireOutputs>, inputs: Readonly<Record<string, Tensor | undefined>>, options: CallOptions & { sequence?: SequenceOptions | undefined }): Promise<Outcome> {
+  const s = settingsOf(defaults, options);
+  const seq = options.sequence;
+  const requests = requestsOf(spec, inputs, s, seq, seq === undefined ? undefined : 'a sequence\'s request is never split');
+  const parts: { shape: number[]; bytes: Uint8Array }[][] = [];
+  for (const request of requests) {
+    const got = await withRetries(s, seq !== undefined, (a) => send(request, s, a));
+    parts.push(outputsOf(spec, what, got));
+  }
+  return joinOutputs(spec, parts);
 }
 `;

@@ -1,11 +1,13 @@
 // `tritonc client --lang typescript`: a model's effective config -> one TypeScript module, a typed
-// KServe v2 HTTP client for that model (the runtime in typescript-runtime.ts, the model's contract
-// above it). Every name from the config reaches the module as a JSON string literal (an interface
+// KServe v2 client for that model over HTTP or gRPC (the model's contract, then the runtime:
+// typescript-runtime.ts, and the protocol's transport, typescript-http.ts or typescript-grpc.ts). Every name from the config reaches the module as a JSON string literal (an interface
 // key, a SPEC field), never as an identifier or inside a comment, so a tensor named
 // `"; process.exit()//` is a key like any other.
 import type { ModelConfig, ModelInput, ModelOutput } from '../config/model-config.js';
 import { protocolName, typeName } from '../triton/data-types.js';
-import { TYPESCRIPT_RUNTIME } from './typescript-runtime.js';
+import { RUNTIME_CORE } from './typescript-runtime.js';
+import { HTTP_RUNTIME } from './typescript-http.js';
+import { GRPC_IMPORT, GRPC_RUNTIME } from './typescript-grpc.js';
 import { bodyChecksum, clientHeader, configChecksum, type ClientProblem } from './header.js';
 
 /** The TypeScript array each protocol datatype travels in (inputs and outputs alike, BYTES aside). */
@@ -63,13 +65,23 @@ export function clientSpec(config: ModelConfig, modelName: string): { spec?: Cli
   };
 }
 
+/** A call's options type: the sequence required for a sequence model, refused otherwise. */
+function optionsType(name: string, base: string, sequence: boolean): string {
+  return sequence
+    ? `/** A call's options: the sequence is required (the model batches sequences). */\nexport interface ${name} extends ${base} {\n  readonly sequence: SequenceOptions;\n}`
+    : `/** A call's options. */\nexport interface ${name} extends ${base} {\n  /** Not for this model: it is not a sequence model. */\n  readonly sequence?: undefined;\n}`;
+}
+
 function shapeDoc(spec: ClientSpec, dims: number[]): string {
   const d = dims.map((x) => (x < 0 ? 'any' : String(x)));
   return `[${(spec.maxBatchSize > 0 ? [`batch 1..${spec.maxBatchSize}`, ...d] : d).join(', ')}]`;
 }
 
-/** The module's text: the header, the model's contract as types and SPEC, the runtime, connect(). */
-export function typescriptClient(spec: ClientSpec, source: string, config: ModelConfig): string {
+export type ClientProtocol = 'http' | 'grpc';
+
+/** The module's text: the header, the model's contract as types and SPEC, connect(), the runtime and the protocol's transport. */
+export function typescriptClient(spec: ClientSpec, source: string, config: ModelConfig, protocol: ClientProtocol = 'http'): string {
+  const grpc = protocol === 'grpc';
   const inputField = (t: ClientSpec['inputs'][number]): string => {
     const data = t.datatype === 'BYTES' ? 'readonly string[] | readonly Uint8Array[]' : ARRAY_TYPE[t.datatype]!;
     // The shape may be left out only where it is fixed: no batch axis and no variable dim.
@@ -103,15 +115,33 @@ export function typescriptClient(spec: ClientSpec, source: string, config: Model
     `  decoupled: ${spec.decoupled},`,
     '}',
   ].join('\n');
-  const inferSignature = spec.sequence
-    ? '  /** One inference of the sequence options.sequence names (required: the model is a sequence model). */\n  infer(inputs: Inputs, options: InferOptions): Promise<Outputs>;'
-    : '  /** One inference: inputs checked here, a batch above max_batch_size split and the outputs joined. */\n  infer(inputs: Inputs, options?: InferOptions): Promise<Outputs>;';
-  const about = [
-    '// A typed client of one Triton model (MODEL_NAME) over KServe v2 HTTP with binary tensor data: no dependency',
-    '// beyond fetch (Node 18+ or a browser); compile for ES2020 or later (BigInt64Array, 0n).',
-    `// max_batch_size ${spec.maxBatchSize}${spec.sequence ? '; a sequence model (sequence_batching): every infer names its sequence' : ''}${spec.decoupled ? '; DECOUPLED: Triton\'s HTTP endpoint cannot stream its responses, so connect() refuses it (Unsupported); use gRPC streaming' : ''}.`,
-    '// The API and the error classes: tritonc docs/client.md.',
-  ];
+  const optionsArg = spec.sequence ? 'options: InferOptions' : 'options?: InferOptions';
+  const streamArg = spec.sequence ? 'options: StreamOptions' : 'options?: StreamOptions';
+  const calls = grpc && spec.decoupled
+    ? [
+        `  /** One request's responses as they come (ModelStreamInfer), in order, ending after the final one; inputs checked here, never split${spec.sequence ? '; options.sequence names the sequence' : ''}. */`,
+        `  stream(inputs: Inputs, ${streamArg}): AsyncIterable<Outputs>;`,
+      ]
+    : [
+        spec.sequence
+          ? '  /** One inference of the sequence options.sequence names (required: the model is a sequence model). */'
+          : '  /** One inference: inputs checked here, a batch above max_batch_size split and the outputs joined. */',
+        `  infer(inputs: Inputs, ${optionsArg}): Promise<Outputs>;`,
+      ];
+  const about = grpc
+    ? [
+        '// A typed client of one Triton model (MODEL_NAME) over KServe v2 gRPC: needs @grpc/grpc-js (npm install',
+        '// @grpc/grpc-js) and Node 18+; compile for ES2020 or later (BigInt64Array, 0n).',
+        `// max_batch_size ${spec.maxBatchSize}${spec.sequence ? '; a sequence model (sequence_batching): every call names its sequence' : ''}${spec.decoupled ? '; DECOUPLED: its responses stream (stream())' : ''}.`,
+        '// The API and the error classes: tritonc docs/client.md.',
+        GRPC_IMPORT,
+      ]
+    : [
+        '// A typed client of one Triton model (MODEL_NAME) over KServe v2 HTTP with binary tensor data: no dependency',
+        '// beyond fetch (Node 18+ or a browser); compile for ES2020 or later (BigInt64Array, 0n).',
+        `// max_batch_size ${spec.maxBatchSize}${spec.sequence ? '; a sequence model (sequence_batching): every infer names its sequence' : ''}${spec.decoupled ? '; DECOUPLED: Triton\'s HTTP endpoint cannot stream its responses, so connect() refuses it (Unsupported); use --protocol grpc' : ''}.`,
+        '// The API and the error classes: tritonc docs/client.md.',
+      ];
   const body = [
     ...about,
     '',
@@ -133,35 +163,36 @@ export function typescriptClient(spec: ClientSpec, source: string, config: Model
     ...spec.outputs.map(outputField),
     '}',
     '',
-    spec.sequence ? '/** A call\'s options: the sequence is required (the model batches sequences). */\nexport interface InferOptions extends CallOptions {\n  readonly sequence: SequenceOptions;\n}' : '/** A call\'s options. */\nexport interface InferOptions extends CallOptions {\n  /** Not for this model: it is not a sequence model. */\n  readonly sequence?: undefined;\n}',
+    optionsType('InferOptions', 'CallOptions', spec.sequence),
+    ...(grpc && spec.decoupled ? ['', optionsType('StreamOptions', 'StreamCallOptions', spec.sequence)] : []),
     '',
     '/** A connected client of the model. */',
     'export interface Client {',
-    '  /** The server\'s URL. */',
+    `  /** The server's ${grpc ? 'address (grpc://host:port)' : 'URL'}. */`,
     '  readonly url: string;',
-    inferSignature,
-    '  /** Whether the model is ready now (GET /v2/models/<m>/ready). */',
+    ...calls,
+    `  /** Whether the model is ready now (${grpc ? 'ModelReady' : 'GET /v2/models/<m>/ready'}). */`,
     '  ready(options?: CallOptions): Promise<boolean>;',
+    `  /** ${grpc ? 'Closes the channel (calls in flight end).' : 'Nothing to close over HTTP (there for the same API as the gRPC client).'} */`,
+    '  close(): void;',
     '}',
     '',
     '/**',
-    ' * Checks that the server at url is live (GET /v2/health/live) and the model ready (GET',
-    ' * /v2/models/<m>/ready), and that it serves the inputs and outputs this client was generated for;',
-    ' * throws ServerNotLive, ModelNotReady or ModelMismatch with the reason, else returns the client.',
+    grpc
+      ? ' * Checks that the server at url (host:port, grpc://host:port or grpcs://host:port) is live (ServerLive)'
+      : ' * Checks that the server at url is live (GET /v2/health/live) and the model ready (GET',
+    grpc
+      ? ' * and the model ready (ModelReady), and that it serves the inputs and outputs this client was generated'
+      : ' * /v2/models/<m>/ready), and that it serves the inputs and outputs this client was generated for;',
+    grpc
+      ? ' * for (ModelMetadata); throws ServerNotLive, ModelNotReady or ModelMismatch with the reason, else returns the client.'
+      : ' * throws ServerNotLive, ModelNotReady or ModelMismatch with the reason, else returns the client.',
     ' */',
     'export async function connect(url: string, options: ConnectOptions = {}): Promise<Client> {',
-    '  const c = await connectTo(SPEC, url, options);',
-    '  return {',
-    '    url: c.base,',
-    '    infer: (inputs: Inputs, o?: InferOptions) => inferWith(c, SPEC, inputs as unknown as Readonly<Record<string, Tensor | undefined>>, o ?? {}) as Promise<unknown> as Promise<Outputs>,',
-    '    ready: async (o: CallOptions = {}) => {',
-    '      const s = settingsOf(c.defaults, o);',
-    '      const a = await withRetries(s, false, (signal, timedOut, aborted) => c.send(\'GET\', c.modelPath + \'/ready\', signal, timedOut, aborted));',
-    '      return a.status === 200;',
-    '    },',
-    '  };',
+    '  return (await open(SPEC, url, options)) as unknown as Client;',
     '}',
-    TYPESCRIPT_RUNTIME,
+    RUNTIME_CORE,
+    grpc ? GRPC_RUNTIME : HTTP_RUNTIME,
   ].join('\n');
-  return clientHeader(source, configChecksum(config), bodyChecksum(body)) + body;
+  return clientHeader(source, configChecksum(config), bodyChecksum(body), `--lang typescript --protocol ${protocol}`) + body;
 }

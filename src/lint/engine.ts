@@ -680,5 +680,5 @@ function modelReadDiagnostic(error: ModelReadError, ruleSet: RuleSet): Diagnosti
   const severity = level === undefined || level === 'off' ? 'error' : level;
   const d: Diagnostic = { ruleId: 'model-unreadable', severity, message: '', file: error.file, range: byteRange(error.offset), path: [] };
   const r = modelReadReport(error);
-  return { ...d, messageId: r.messageId, message: renderMessage(modelUnreadable.meta.messages[r.messageId], r.data), data: { ...r.data } };
+  return { ...d, messageId: r.messageId, message: renderMessage(modelUnreadable.meta.messages[r.messageId], r.data ?? {}), data: { ...r.data } };
 }

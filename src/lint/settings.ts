@@ -105,6 +105,7 @@ function settingsParts(): NonNullable<typeof parts> {
         .optional()
         .describe('tritonserver --backend-config values, as Triton spells them: "onnxruntime,default-max-batch-size=8".'),
       modelRepository: z.array(z.string().min(1)).optional().describe('tritonserver --model-repository paths (relative to this file): one server over all of them.'),
+      backendDirectory: z.string().min(1).optional().describe("tritonserver --backend-directory (relative to this file): the server's backend libraries; given, a backend with no library there or beside the model is an error."),
     })
     .describe('The tritonserver command line the repository is served with.');
   return (parts = { level: levelSchema, gpu: gpuSchema, server: serverSchema });
@@ -199,7 +200,7 @@ export function parseSettings(json: unknown, file: string, rules: readonly Rule[
   const value = result.data as {
     gpu?: { memory?: string | number; preset?: GpuPreset; count?: number };
     latencyBudget?: string | number;
-    server?: { disableAutoCompleteConfig?: boolean; strictModelConfig?: boolean; backendConfig?: string[]; modelRepository?: string[] };
+    server?: ServerBlock;
     configsOnly?: boolean;
     fmt?: { style?: 'layout' | 'canonical' };
   };
@@ -229,12 +230,15 @@ export function parseSettings(json: unknown, file: string, rules: readonly Rule[
   };
 }
 
-/** The `server` block as ServerOptions: repository paths are relative to the settings file. */
-function serverOptionsOf(server: { disableAutoCompleteConfig?: boolean; strictModelConfig?: boolean; backendConfig?: string[]; modelRepository?: string[] }, base: string): ServerOptions {
+interface ServerBlock { disableAutoCompleteConfig?: boolean; strictModelConfig?: boolean; backendConfig?: string[]; modelRepository?: string[]; backendDirectory?: string }
+
+/** The `server` block as ServerOptions: paths are relative to the settings file. */
+function serverOptionsOf(server: ServerBlock, base: string): ServerOptions {
   return {
     autoCompleteConfig: autoCompleteConfigOf(server) ?? DEFAULT_SERVER_OPTIONS.autoCompleteConfig,
     backendConfig: (server.backendConfig ?? []).map(parseBackendConfig),
     modelRepositories: (server.modelRepository ?? []).map((p) => resolve(base, p)),
+    ...(server.backendDirectory ? { backendDirectory: resolve(base, server.backendDirectory) } : {}),
   };
 }
 
@@ -320,7 +324,7 @@ function knownKeys(path: readonly PropertyKey[]): string[] {
   if (path.length === 0) return ['$schema', 'rules', 'gpu', 'latencyBudget', 'server', 'configsOnly', 'fmt'];
   if (path[0] === 'fmt') return ['style'];
   if (path[0] === 'gpu') return ['memory', 'preset', 'count'];
-  if (path[0] === 'server') return ['disableAutoCompleteConfig', 'strictModelConfig', 'backendConfig', 'modelRepository'];
+  if (path[0] === 'server') return ['disableAutoCompleteConfig', 'strictModelConfig', 'backendConfig', 'modelRepository', 'backendDirectory'];
   return [];
 }
 

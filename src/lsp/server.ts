@@ -4,13 +4,17 @@
 // `tritonc lint` on the buffer as if saved, against the model files and sibling configs on disk.
 // Every request runs guarded: a failure answers that request with an error and the server goes on.
 import { knownParameterKeys } from '../triton/backend-parameters.js';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   CodeActionKind, DiagnosticSeverity, DidChangeWatchedFilesNotification, ProposedFeatures, ResponseError, StreamMessageWriter, TextDocumentSyncKind, TextDocuments,
   createConnection, type CodeAction, type CompletionItem, type Connection, type Diagnostic as LspDiagnostic, type InitializeResult,
 } from 'vscode-languageserver/node.js';
-import { CompletionItemKind, InlayHintKind, MarkupKind, type InlayHint } from 'vscode-languageserver';
+import { CompletionItemKind, InlayHintKind, InsertTextFormat, MarkupKind, type InlayHint } from 'vscode-languageserver';
+import { snippets, type SnippetFacts, type StepModel } from './snippets.js';
+import { typeName } from '../triton/data-types.js';
+import { findTargets } from '../generate/targets.js';
+import { generateForTarget } from '../generate/run.js';
 import type { PathSegment } from '../diagnostics.js';
 import type { ModelConfig } from '../config/model-config.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -105,7 +109,10 @@ export function startLanguageServer(given?: Connection): Connection {
     }
   };
 
-  connection.onInitialize((): InitializeResult => ({
+  /** Whether the editor expands snippets (its completion capabilities say so); snippets are offered only then. */
+  let snippetSupport = false;
+  connection.onInitialize((params): InitializeResult => ({
+    ...((snippetSupport = params.capabilities.textDocument?.completion?.completionItem?.snippetSupport === true), {}),
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
       documentFormattingProvider: true,
@@ -239,8 +246,11 @@ export function startLanguageServer(given?: Connection): Connection {
       }
       return [];
     }
-    // The fields of the message the cursor stands in, and nothing from other messages.
-    return [...(place.message?.fields.values() ?? [])].map((f) => ({ label: f.name, kind: f.type.kind === 'message' ? CompletionItemKind.Struct : CompletionItemKind.Field, detail: f.type.kind === 'scalar' ? f.type.type : f.type.kind === 'enum' ? f.type.enum.fullName : f.type.message.fullName, ...(f.doc ? { documentation: f.doc } : {}) }));
+    // The fields of the message the cursor stands in, and nothing from other messages; then the snippets of it.
+    const fields: CompletionItem[] = [...(place.message?.fields.values() ?? [])].map((f) => ({ label: f.name, kind: f.type.kind === 'message' ? CompletionItemKind.Struct : CompletionItemKind.Field, detail: f.type.kind === 'scalar' ? f.type.type : f.type.kind === 'enum' ? f.type.enum.fullName : f.type.message.fullName, ...(f.doc ? { documentation: f.doc } : {}) }));
+    if (!snippetSupport || !place.message || (place.message.fullName === 'inference.ModelConfig' && place.messagePath.length > 0)) return fields;
+    const items = snippets(snippetFacts(path, parsed.value, place.message.fullName));
+    return [...fields, ...items.map((sn, i): CompletionItem => ({ label: sn.label, kind: CompletionItemKind.Snippet, detail: sn.detail, insertText: sn.body, insertTextFormat: InsertTextFormat.Snippet, sortText: `~${String(i).padStart(3, '0')}` }))];
   }));
 
   connection.onDefinition(guarded('definition', (params) => {
@@ -316,6 +326,31 @@ export function startLanguageServer(given?: Connection): Connection {
    * (output) name, a step model's inputs (outputs) as an input_map (output_map) key, the ensemble's
    * tensors as a map value. Undefined where no tensor name goes.
    */
+  /** What the snippets are filled from: the model file beside the config, and the repository's models. */
+  function snippetFacts(path: string, config: ModelConfig, message: string): SnippetFacts {
+    const dir = dirname(path);
+    const model = workspace.model(dir);
+    const file = model.modelFile(config);
+    const signature = file.path ? workspace.signature(file.path, file.format).signature : undefined;
+    let generated: SnippetFacts['generated'];
+    const found = findTargets(dir, workspace);
+    const target = 'targets' in found ? found.targets[0] : undefined;
+    if (target) {
+      const outcome = generateForTarget(target, { options: undefined, cwd: dir, workspace });
+      // The body only: the header would make the file tritonc's to regenerate.
+      if (outcome.kind === 'generated') generated = { text: outcome.text.split('\n').filter((l) => !l.startsWith('#')).join('\n'), from: relative(dir, target.modelFile) };
+    }
+    const models: StepModel[] = [];
+    for (const d of workspace.repository(dirname(dir)).modelDirs()) {
+      if (d === dir || models.length >= 12) continue;
+      const c = workspace.model(d).effective().config;
+      if (!c) continue;
+      const tensors = (list: ModelConfig['input']) => (list ?? []).map((t) => ({ name: t.name ?? '', dataType: typeName(t.data_type), dims: (t.dims ?? []).map(Number) }));
+      models.push({ name: basename(d), maxBatchSize: c.max_batch_size ?? 0, inputs: tensors(c.input), outputs: tensors(c.output) });
+    }
+    return { message, config, modelName: basename(dir), ...(generated ? { generated } : {}), ...(signature ? { modelInputs: signature.inputs } : {}), models };
+  }
+
   function tensorNames(path: string, config: ModelConfig, message: string, messagePath: readonly PathSegment[], field: string): string[] | undefined {
     const dir = dirname(path);
     if ((message === 'inference.ModelInput' || message === 'inference.ModelOutput') && field === 'name') {

@@ -1,5 +1,7 @@
 // Why a model file could not be read, by any reader (ONNX, OpenVINO IR, TorchScript, ...). Errors are
-// data: the CLI prints `message` (file and byte offset included), never a stack trace.
+// data: a message id of one table (messages.ts) and its values, from which `reason` and `message` are
+// rendered; the CLI prints `message` (file and byte offset included), never a stack trace.
+import { renderReadMessage, type ReadMessage, type ReadMessageId } from './messages.js';
 
 export type ModelReadErrorKind =
   /** The file could not be opened or read (missing, a directory, no permission). */
@@ -19,21 +21,27 @@ export class ModelReadError extends Error {
   readonly file: string;
   /** Byte offset in `file` where the problem was found; null for I/O errors. */
   readonly offset: number | null;
-  /** The problem alone, without file and offset. */
+  /** The problem, by id (messages.ts), and the values its wording takes. */
+  readonly messageId: ReadMessageId;
+  readonly data: Readonly<Record<string, string | number | bigint | boolean>>;
+  /** The problem alone, without file and offset, rendered from `messageId` and `data`. */
   readonly reason: string;
   /** Set when the file is a Git LFS pointer: the object it stands for, which was never fetched. */
   readonly lfsPointer?: LfsPointer;
 
-  constructor(kind: ModelReadErrorKind, file: string, offset: number | null, reason: string, lfsPointer?: LfsPointer) {
-    super(offset === null ? `${file}: ${reason}` : `${file}: byte ${offset}: ${reason}`);
+  constructor(kind: ModelReadErrorKind, file: string, offset: number | null, problem: ReadMessage, lfsPointer?: LfsPointer, options?: { cause?: unknown }) {
+    const reason = renderReadMessage(problem);
+    super(offset === null ? `${file}: ${reason}` : `${file}: byte ${offset}: ${reason}`, options);
     this.kind = kind;
     this.file = file;
     this.offset = offset;
+    this.messageId = problem.messageId;
+    this.data = { ...problem.data };
     this.reason = reason;
     if (lfsPointer) this.lfsPointer = lfsPointer;
   }
 
-  toJSON(): { kind: ModelReadErrorKind; file: string; offset: number | null; message: string } {
-    return { kind: this.kind, file: this.file, offset: this.offset, message: this.message };
+  toJSON(): { kind: ModelReadErrorKind; file: string; offset: number | null; messageId: ReadMessageId; data: Readonly<Record<string, unknown>>; message: string } {
+    return { kind: this.kind, file: this.file, offset: this.offset, messageId: this.messageId, data: this.data, message: this.message };
   }
 }

@@ -1,6 +1,7 @@
 // A Git LFS pointer where a model file should be: what a clone without `git lfs pull` (or a CI
 // checkout without `lfs: true`) leaves. Every reader asks here before it reads a format.
 import { ModelReadError, type LfsPointer } from './errors.js';
+import type { ReadMessage } from './messages.js';
 
 /**
  * A pointer starts with its version line (git-lfs docs/spec.md: "version
@@ -18,8 +19,12 @@ export function lfsPointerOf(text: string): LfsPointer | undefined {
   return { oid, size: sizeText === undefined ? null : Number(sizeText) };
 }
 
-/** The error a reader throws for a pointer in place of its model file (`what`: "an ONNX model"). */
-export function lfsPointerError(file: string, pointer: LfsPointer, what: string): ModelReadError {
-  const object = pointer.size === null ? 'an object' : `an object of ${pointer.size} bytes`;
-  return new ModelReadError('format', file, 0, `not ${what}: this is a Git LFS pointer to ${object} (${pointer.oid}) that was never fetched; run git lfs pull`, pointer);
+/** The reader whose file a pointer stands in for (the message names its format). */
+export type LfsReader = 'onnx' | 'openvino' | 'torch' | 'savedModel';
+
+/** The error a reader throws for a pointer in place of its model file. */
+export function lfsPointerError(file: string, pointer: LfsPointer, reader: LfsReader): ModelReadError {
+  const problem: ReadMessage =
+    pointer.size === null ? { messageId: `${reader}LfsPointerUnsized`, data: { oid: pointer.oid } } : { messageId: `${reader}LfsPointer`, data: { oid: pointer.oid, objectBytes: pointer.size } };
+  return new ModelReadError('format', file, 0, problem, pointer);
 }

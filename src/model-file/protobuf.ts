@@ -16,21 +16,21 @@ export interface Tag {
   at: number;
 }
 
-/**
- * The tag whose varint `value` took `bytes` bytes from file offset `at`, or why it is not one;
- * `writer` names what writes the format (a group is never written by it).
- */
-export function decodeTag(value: number, bytes: number, at: number, writer: string): Tag | string {
-  if (bytes > 5 || value > 0xffffffff) return 'invalid field tag (larger than 32 bits)';
+/** Why a varint is not a tag: each reader words it by its own message id (messages.ts). */
+export type TagProblem = { problem: 'tooLarge' } | { problem: 'fieldZero' } | { problem: 'group' | 'wireType'; fieldNumber: number; wire: number };
+
+/** The tag whose varint `value` took `bytes` bytes from file offset `at`, or why it is not one (a group: the formats never write one). */
+export function decodeTag(value: number, bytes: number, at: number): Tag | TagProblem {
+  if (bytes > 5 || value > 0xffffffff) return { problem: 'tooLarge' };
   const field = Math.floor(value / 8);
   const wire = value % 8;
-  if (field === 0) return 'invalid field tag (field number 0)';
-  if (wire === 3 || wire === 4) return `field ${field} uses a protobuf group (wire type ${wire}), which ${writer} never writes`;
-  if (wire > 5) return `invalid wire type ${wire} for field ${field}`;
+  if (field === 0) return { problem: 'fieldZero' };
+  if (wire === 3 || wire === 4) return { problem: 'group', fieldNumber: field, wire };
+  if (wire > 5) return { problem: 'wireType', fieldNumber: field, wire };
   return { field, wire, at };
 }
 
-/** Why `tag` is not of the wire type the schema gives its field (`what`), or undefined when it is. */
-export function wireMismatch(tag: Tag, wire: number, what: string): string | undefined {
-  return tag.wire === wire ? undefined : `${what} (field ${tag.field}) has wire type ${tag.wire} (${WIRE_NAMES[tag.wire]}), expected ${wire} (${WIRE_NAMES[wire]})`;
+/** The values of a wire type mismatch: `tag` is not of the wire type the schema gives its field (`field`); undefined when it is. */
+export function wireMismatch(tag: Tag, wire: number, field: string): { field: string; fieldNumber: number; wire: number; wireName: string; expected: number; expectedName: string } | undefined {
+  return tag.wire === wire ? undefined : { field, fieldNumber: tag.field, wire: tag.wire, wireName: WIRE_NAMES[tag.wire]!, expected: wire, expectedName: WIRE_NAMES[wire]! };
 }

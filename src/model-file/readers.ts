@@ -58,6 +58,7 @@ export function loadSignature(path: string, format: string): { signature?: Model
     return { signature: reader.readSync(path) };
   } catch (e) {
     // A reader bug must not crash a run: it becomes a finding about the file.
-    return { error: e instanceof ModelReadError ? e : new ModelReadError('format', path, null, (e as Error).message) };
+    if (e instanceof ModelReadError) return { error: e };
+    return { error: new ModelReadError('format', path, null, { messageId: 'readerFailed', data: { error: e instanceof Error ? e.name : typeof e } }, undefined, { cause: e }) };
   }
 }

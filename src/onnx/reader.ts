@@ -5,6 +5,7 @@
 
 import fs from 'node:fs';
 import { ModelReadError } from '../model-file/errors.js';
+import { fileTypeOf, ioProblem } from '../model-file/messages.js';
 import { LFS_POINTER_MAX_BYTES, LFS_VERSION_PREFIX, lfsPointerError, lfsPointerOf } from '../model-file/lfs-pointer.js';
 import { buildSignature } from './signature.js';
 import type { ModelSignature } from '../model-file/signature.js';
@@ -130,22 +131,22 @@ export function readSignatureSync(file: string, options: ReadOptions = {}): Mode
 }
 
 function* readModel(w: ByteWindow): Io<ModelSignature> {
-  if (w.size === 0) w.fail('the file is empty, not an ONNX model', 0);
+  if (w.size === 0) w.fail({ messageId: 'onnxEmpty', data: {} }, 0);
   yield* w.fill(HEADER_BYTES, w.size);
   if (w.lookingAt(LFS_PREFIX_BYTES)) yield* failAsLfsPointer(w);
   for (const f of FOREIGN_FORMATS) {
-    if (w.lookingAt(f.magic)) w.fail(`not an ONNX model: this is ${f.what}`, 0);
+    if (w.lookingAt(f.magic)) w.fail({ messageId: f.messageId, data: {} }, 0);
   }
   const startsAsText = looksLikeText(w);
   try {
     const raw = yield* walkModel(w);
-    if (!raw.hasGraph) w.fail('not an ONNX model: there is no graph (ModelProto field 7)', 0);
-    if (raw.irVersion === null) w.fail('not an ONNX model: there is no ir_version (ModelProto field 1)', 0);
+    if (!raw.hasGraph) w.fail({ messageId: 'onnxNoGraph', data: {} }, 0);
+    if (raw.irVersion === null) w.fail({ messageId: 'onnxNoIrVersion', data: {} }, 0);
     return yield* buildSignature(w.file, raw);
   } catch (e) {
     // Say "text file" only once the bytes failed as protobuf: a tiny valid model may begin with printable bytes.
     if (startsAsText && e instanceof ModelReadError && e.kind === 'format') {
-      w.fail(`not an ONNX model: this looks like a text file, not a binary ONNX protobuf (${e.reason} at byte ${e.offset})`, 0);
+      w.fail({ messageId: 'onnxText', data: { failsAt: e.offset ?? 0 } }, 0);
     }
     throw e;
   }
@@ -157,14 +158,14 @@ function* failAsLfsPointer(w: ByteWindow): Io<void> {
   if (w.size > LFS_POINTER_MAX_BYTES) return;
   yield* w.fill(w.size, w.size);
   const pointer = lfsPointerOf(Buffer.from(Array.from({ length: w.size }, (_, i) => w.byteAt(i) ?? 0)).toString('utf8'));
-  if (pointer) throw lfsPointerError(w.file, pointer, 'an ONNX model');
+  if (pointer) throw lfsPointerError(w.file, pointer, 'onnx');
 }
 
 /** Files people mistake for model.onnx, recognised by first bytes no real ONNX file starts with (it starts with a ModelProto tag). */
-const FOREIGN_FORMATS: { magic: number[]; what: string }[] = [
-  { magic: [0x50, 0x4b, 0x03, 0x04], what: 'a ZIP archive (a PyTorch .pt/.pth checkpoint, TorchScript or Keras file?)' },
-  { magic: [0x89, 0x48, 0x44, 0x46], what: 'an HDF5 file (a Keras .h5 model?)' },
-  { magic: [0x47, 0x47, 0x55, 0x46], what: 'a GGUF file' },
+const FOREIGN_FORMATS: { magic: number[]; messageId: 'onnxZip' | 'onnxHdf5' | 'onnxGguf' }[] = [
+  { magic: [0x50, 0x4b, 0x03, 0x04], messageId: 'onnxZip' },
+  { magic: [0x89, 0x48, 0x44, 0x46], messageId: 'onnxHdf5' },
+  { magic: [0x47, 0x47, 0x55, 0x46], messageId: 'onnxGguf' },
 ];
 
 /** The first (up to) 16 bytes are printable ASCII or whitespace. */
@@ -179,11 +180,8 @@ function looksLikeText(w: ByteWindow): boolean {
 }
 
 function checkRegular(file: string, stat: fs.Stats): number {
-  if (stat.isDirectory()) throw new ModelReadError('io', file, null, 'is a directory, not an ONNX model file');
-  if (!stat.isFile()) {
-    const what = stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : 'a device';
-    throw new ModelReadError('io', file, null, `not a regular file (${what}), not an ONNX model file`);
-  }
+  if (stat.isDirectory()) throw new ModelReadError('io', file, null, { messageId: 'onnxDirectory', data: {} });
+  if (!stat.isFile()) throw new ModelReadError('io', file, null, { messageId: 'onnxNotRegular', data: { fileType: fileTypeOf(stat) } });
   return stat.size;
 }
 
@@ -235,14 +233,5 @@ function fileSize(stat: fs.Stats): number | null {
 }
 
 function ioError(file: string, e: unknown, offset: number | null = null): ModelReadError {
-  const code = (e as NodeJS.ErrnoException | null)?.code;
-  const reason =
-    code === 'ENOENT'
-      ? 'no such file'
-      : code === 'EACCES' || code === 'EPERM'
-        ? 'permission denied'
-        : code === 'EISDIR'
-          ? 'is a directory, not an ONNX model file'
-          : `cannot read the file (${e instanceof Error ? e.message : String(e)})`;
-  return new ModelReadError('io', file, offset, reason);
+  return new ModelReadError('io', file, offset, ioProblem(e, { messageId: 'onnxDirectory', data: {} }), undefined, { cause: e });
 }

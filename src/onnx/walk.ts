@@ -126,7 +126,7 @@ export function* walkModel(w: ByteWindow): Io<RawModel> {
 
 function count(w: ByteWindow, budget: Budget, tag: Tag): void {
   if (++budget.items > MAX_DECODED_ITEMS) {
-    w.fail(`more than ${MAX_DECODED_ITEMS} inputs, outputs, dims and other entries; refusing to decode further`, tag.at);
+    w.fail({ messageId: 'onnxTooManyItems', data: { max: MAX_DECODED_ITEMS } }, tag.at);
   }
 }
 
@@ -271,7 +271,7 @@ function* walkValueInfo(w: ByteWindow, end: number, budget: Budget): Io<RawValue
 
 /** TypeProto: the `value` oneof (last one wins, as in protobuf); denotation is skipped. */
 function* walkType(w: ByteWindow, end: number, depth: number, budget: Budget): Io<RawType | null> {
-  if (depth > MAX_TYPE_DEPTH) w.fail(`TypeProto nested deeper than ${MAX_TYPE_DEPTH} levels`);
+  if (depth > MAX_TYPE_DEPTH) w.fail({ messageId: 'onnxTypeTooDeep', data: { max: MAX_TYPE_DEPTH } });
   let type: RawType | null = null;
   while (w.pos < end) {
     yield* w.fill(HEADER_BYTES, end);

@@ -7,7 +7,20 @@
 // file, so > 4 GiB models need no special casing.
 
 import { ModelReadError } from '../model-file/errors.js';
+import type { ReadMessage } from '../model-file/messages.js';
 import { decodeTag, WIRE_I32, WIRE_I64, WIRE_VARINT, wireMismatch, type Tag } from '../model-file/protobuf.js';
+
+/**
+ * What a varint is read for, which the messages word apart: a field's tag, the length of the field
+ * named (`length of ModelProto.graph`), or the field's value. A field is named by its ModelProto path,
+ * or where the walk has no name for it, "field <number>".
+ */
+type VarintPart = 'tag' | 'length' | 'value';
+const VARINT_IDS = {
+  tag: { cutOffFile: 'onnxTagCutOffFile', cutOffMessage: 'onnxTagCutOffMessage', overflow: 'onnxTagOverflow' },
+  length: { cutOffFile: 'onnxLengthCutOffFile', cutOffMessage: 'onnxLengthCutOffMessage', overflow: 'onnxLengthOverflow' },
+  value: { cutOffFile: 'onnxVarintCutOffFile', cutOffMessage: 'onnxVarintCutOffMessage', overflow: 'onnxVarintOverflow' },
+} as const;
 
 export type IoRequest =
   /**
@@ -63,8 +76,8 @@ export class ByteWindow {
     this.buf = scratch && scratch.length >= bytes ? scratch.subarray(0, bytes) : Buffer.allocUnsafe(bytes);
   }
 
-  fail(reason: string, at: number = this.pos): never {
-    throw new ModelReadError('format', this.file, at, reason);
+  fail(problem: ReadMessage, at: number = this.pos): never {
+    throw new ModelReadError('format', this.file, at, problem);
   }
 
   /** True when min(n, limit - pos) bytes at pos are already in the window. */
@@ -81,7 +94,7 @@ export class ByteWindow {
     this.start = this.pos;
     this.end = this.pos + (got ?? 0);
     if (this.end < this.pos + want) {
-      this.fail(`the file ended at byte ${this.end} while ${this.size} bytes were expected (did it change while being read?)`);
+      this.fail({ messageId: 'onnxFileChanged', data: { end: this.end, size: this.size } });
     }
   }
 
@@ -99,22 +112,26 @@ export class ByteWindow {
   /** Reads a tag; the caller has made HEADER_BYTES available. */
   tag(limit: number): Tag {
     const at = this.pos;
-    const value = this.uvarint(limit, 'field tag');
-    const tag = decodeTag(value, this.pos - at, at, 'ONNX');
-    return typeof tag === 'string' ? this.fail(tag, at) : tag;
+    const value = this.uvarint(limit, '', 'tag');
+    const tag = decodeTag(value, this.pos - at, at);
+    if (!('problem' in tag)) return tag;
+    if (tag.problem === 'tooLarge') return this.fail({ messageId: 'onnxTagTooLarge', data: {} }, at);
+    if (tag.problem === 'fieldZero') return this.fail({ messageId: 'onnxTagFieldZero', data: {} }, at);
+    const data = { fieldNumber: tag.fieldNumber, wire: tag.wire };
+    return this.fail(tag.problem === 'group' ? { messageId: 'onnxTagGroup', data } : { messageId: 'onnxTagWireType', data }, at);
   }
 
   /** Fails unless the tag has the wire type the schema gives the field. */
   expect(tag: Tag, wire: number, what: string): void {
     const mismatch = wireMismatch(tag, wire, what);
-    if (mismatch) this.fail(mismatch, tag.at);
+    if (mismatch) this.fail({ messageId: 'onnxWireMismatch', data: mismatch }, tag.at);
   }
 
   /**
    * Reads a varint as an unsigned Number. Values above 2^53 come back inexact but still above
    * Number.MAX_SAFE_INTEGER, which every caller treats as "too large".
    */
-  uvarint(limit: number, what: string): number {
+  uvarint(limit: number, what: string, part: VarintPart = 'value'): number {
     const at = this.pos;
     const avail = Math.min(this.end, limit) - at;
     const base = at - this.start;
@@ -122,11 +139,15 @@ export class ByteWindow {
     let scale = 1;
     for (let n = 0; ; n++) {
       if (n >= avail) {
-        this.fail(`${what} is cut off by ${this.endName(limit)}`, at);
+        // A tag's messages take no field name (the id says it is the tag).
+        const field = part === 'tag' ? {} : { field: what };
+        const ids = VARINT_IDS[part];
+        const problem = limit >= this.size ? { messageId: ids.cutOffFile, data: { ...field, fileSize: plural(this.size, 'byte') } } : { messageId: ids.cutOffMessage, data: { ...field, limit } };
+        this.fail(problem as ReadMessage, at);
       }
-      if (n === 10) this.fail(`${what} is not a valid varint (longer than 10 bytes)`, at);
+      // The 10th byte ends the varint or fails here: no varint reaches an 11th byte.
       const b = this.buf[base + n]!;
-      if (n === 9 && b > 1) this.fail(`${what} is not a valid varint (overflows 64 bits)`, at);
+      if (n === 9 && b > 1) this.fail({ messageId: VARINT_IDS[part].overflow, data: part === 'tag' ? {} : { field: what } } as ReadMessage, at);
       value += (b & 0x7f) * scale;
       scale *= 128;
       if (b < 0x80) {
@@ -167,11 +188,12 @@ export class ByteWindow {
   /** Reads a length prefix and returns the end offset of the bytes it announces, checked against `limit`. */
   lengthDelimited(limit: number, what: string): number {
     const at = this.pos;
-    const len = this.uvarint(limit, `length of ${what}`);
+    const len = this.uvarint(limit, what, 'length');
     if (len > limit - this.pos) {
-      const shown = len > Number.MAX_SAFE_INTEGER ? 'over 2^53' : String(len);
-      const where = limit >= this.size ? `in the file (${plural(this.size, 'byte')} in all; truncated?)` : `in the enclosing message (which ends at byte ${limit})`;
-      this.fail(`${what} claims ${shown} bytes but only ${plural(limit - this.pos, 'byte')} remain ${where}`, at);
+      const data = { field: what, claimed: len, remaining: plural(limit - this.pos, 'byte') };
+      const huge = len > Number.MAX_SAFE_INTEGER;
+      if (limit >= this.size) this.fail({ messageId: huge ? 'onnxHugeLengthPastFile' : 'onnxLengthPastFile', data: { ...data, fileSize: plural(this.size, 'byte') } }, at);
+      this.fail({ messageId: huge ? 'onnxHugeLengthPastMessage' : 'onnxLengthPastMessage', data: { ...data, limit } }, at);
     }
     return this.pos + len;
   }
@@ -195,7 +217,9 @@ export class ByteWindow {
   }
 
   skipFixed(bytes: number, limit: number, what: string): void {
-    if (limit - this.pos < bytes) this.fail(`${what} (${bytes}-byte value) is cut off by ${this.endName(limit)}`);
+    if (limit - this.pos < bytes) {
+      this.fail(limit >= this.size ? { messageId: 'onnxFixedCutOffFile', data: { field: what, bytes, fileSize: plural(this.size, 'byte') } } : { messageId: 'onnxFixedCutOffMessage', data: { field: what, bytes, limit } });
+    }
     this.pos += bytes;
   }
 
@@ -204,7 +228,7 @@ export class ByteWindow {
     const at = this.pos;
     const end = this.lengthDelimited(limit, what);
     const len = end - this.pos;
-    if (len > MAX_STRING_BYTES) this.fail(`${what} is ${len} bytes long; tritonc reads strings up to ${MAX_STRING_BYTES} bytes`, at);
+    if (len > MAX_STRING_BYTES) this.fail({ messageId: 'onnxStringTooLong', data: { field: what, length: len, max: MAX_STRING_BYTES } }, at);
     if (len <= this.buf.length) {
       yield* this.fill(len, end);
       const from = this.pos - this.start;
@@ -214,16 +238,13 @@ export class ByteWindow {
     // Longer than the window: read it into its own buffer, sized by a length already bounded by the file.
     const own = Buffer.allocUnsafe(len);
     const got = yield { op: 'read', buffer: own, offset: 0, length: len, position: this.pos, need: len };
-    if (got !== len) this.fail(`the file ended while reading ${what} (did it change while being read?)`);
+    if (got !== len) this.fail({ messageId: 'onnxStringCutOff', data: { field: what } });
     this.pos = end;
     return own.toString('utf8');
   }
-
-  private endName(limit: number): string {
-    return limit >= this.size ? `the end of the file (${plural(this.size, 'byte')})` : `the end of the enclosing message (byte ${limit})`;
-  }
 }
 
+/** A count of bytes as a size ("1 byte", "12 bytes"): a value, as the messages quote sizes. */
 function plural(n: number, unit: string): string {
   return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }

@@ -17,6 +17,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ModelReadError } from '../model-file/errors.js';
+import { fileTypeOf, ioProblem, type PlacedMessage, type ReadMessage } from '../model-file/messages.js';
 import { LFS_POINTER_MAX_BYTES, lfsPointerError, lfsPointerOf } from '../model-file/lfs-pointer.js';
 import type { Dim, ModelSignature, TensorInfo } from '../model-file/signature.js';
 import { elementType, tritonTypeOf } from './elem-types.js';
@@ -29,7 +30,6 @@ import { tokenize, XmlError } from './xml.js';
  */
 export const MAX_XML_BYTES = 64 * 1024 * 1024;
 
-const WHAT = 'an OpenVINO IR model.xml';
 const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
 
 /** The size of the regular file at a path, null when there is none. */
@@ -51,8 +51,8 @@ export function readOpenVinoSync(file: string): ModelSignature {
     } catch (e) {
       throw ioError(file, e);
     }
-    if (stat.isDirectory()) throw new ModelReadError('io', file, null, `is a directory, not ${WHAT}`);
-    if (!stat.isFile()) throw new ModelReadError('io', file, null, `not a regular file (${stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : 'a device'}), not ${WHAT}`);
+    if (stat.isDirectory()) throw new ModelReadError('io', file, null, { messageId: 'openvinoDirectory', data: {} });
+    if (!stat.isFile()) throw new ModelReadError('io', file, null, { messageId: 'openvinoNotRegular', data: { fileType: fileTypeOf(stat) } });
     tooLarge(file, stat.size);
     bytes = Buffer.allocUnsafe(stat.size);
     let done = 0;
@@ -89,14 +89,14 @@ const diskSizeOf: SizeOf = (p) => {
 /** The signature of an IR whose model.xml is `bytes`; `sizeOf` answers the .bin's length (never read). */
 export function readOpenVinoOfBytes(file: string, bytes: Uint8Array, sizeOf: SizeOf): ModelSignature {
   tooLarge(file, bytes.length);
-  if (bytes.length === 0) throw new ModelReadError('format', file, 0, `the file is empty, not ${WHAT}`);
+  if (bytes.length === 0) throw new ModelReadError('format', file, 0, { messageId: 'openvinoEmpty', data: {} });
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   if (bytes.length <= LFS_POINTER_MAX_BYTES) {
     const pointer = lfsPointerOf(buffer.toString('utf8'));
-    if (pointer) throw lfsPointerError(file, pointer, WHAT);
+    if (pointer) throw lfsPointerError(file, pointer, 'openvino');
   }
   const nul = buffer.indexOf(0);
-  if (nul >= 0) throw new ModelReadError('format', file, nul, `not ${WHAT}: a NUL byte, so this is a binary file${looksLikeOnnx(buffer) ? ' (an ONNX model? name it model.onnx)' : ''}`);
+  if (nul >= 0) throw new ModelReadError('format', file, nul, { messageId: looksLikeOnnx(buffer) ? 'openvinoBinaryOnnx' : 'openvinoBinary', data: {} });
   const text = buffer.toString('utf8');
   if (text.includes('\uFFFD')) {
     // Offsets are counted in the text's UTF-8 bytes, so the text must be exactly the file's bytes.
@@ -104,7 +104,7 @@ export function readOpenVinoOfBytes(file: string, bytes: Uint8Array, sizeOf: Siz
     if (!again.equals(buffer)) {
       let at = 0;
       while (at < buffer.length && again[at] === buffer[at]) at++;
-      throw new ModelReadError('format', file, at, `not ${WHAT}: the bytes are not UTF-8 text here`);
+      throw new ModelReadError('format', file, at, { messageId: 'openvinoNotUtf8', data: {} });
     }
   }
   const ir = parseIr(file, text);
@@ -113,7 +113,7 @@ export function readOpenVinoOfBytes(file: string, bytes: Uint8Array, sizeOf: Siz
 
 function tooLarge(file: string, size: number): void {
   if (size > MAX_XML_BYTES) {
-    throw new ModelReadError('format', file, MAX_XML_BYTES, `${size} bytes is more than the ${MAX_XML_BYTES / 1024 / 1024} MiB tritonc reads of ${WHAT}: the XML holds the graph only (the weights are in the .bin), so this is not one`);
+    throw new ModelReadError('format', file, MAX_XML_BYTES, { messageId: 'openvinoTooLarge', data: { size, maxMiB: MAX_XML_BYTES / 1024 / 1024 } });
   }
 }
 
@@ -165,8 +165,8 @@ function parseIr(file: string, text: string): Ir {
   let layer: Layer | undefined;
   let port: Port | undefined;
   let dim: { text: string; at: number } | undefined;
-  const fail = (at: number, reason: string): never => {
-    throw formatError(file, text, at, reason);
+  const fail = (at: number, problem: PlacedMessage): never => {
+    throw formatError(file, text, at, problem);
   };
   const is = (...path: string[]): boolean => stack.length === path.length && path.every((p, i) => stack[i] === p);
 
@@ -174,18 +174,18 @@ function parseIr(file: string, text: string): Ir {
     tokenize(text, {
       open(tag, attrs, at) {
         if (stack.length === 0) {
-          if (tag !== 'net') fail(at, `not ${WHAT}: the root element is <${tag}>, not <net>`);
+          if (tag !== 'net') fail(at, { messageId: 'openvinoNotNet', data: { tag } });
           ir.name = attrs.get('name') ?? '';
           ir.version = attrs.get('version') ?? '';
           if (ir.version !== '10' && ir.version !== '11') {
-            fail(at, ir.version === '' ? `<net> has no version attribute; OpenVINO reads IR versions 10 and 11` : `IR version ${ir.version}: OpenVINO reads IR versions 10 and 11 (convert the model again with a current OpenVINO: ovc or openvino.convert_model)`);
+            fail(at, ir.version === '' ? { messageId: 'openvinoNoVersion', data: {} } : { messageId: 'openvinoVersion', data: { version: ir.version } });
           }
         }
         if (tag === 'layer') layerTypes.push(attrs.get('type') ?? '');
         if (tag === 'layer' && is('net', 'layers')) {
           const id = attrs.get('id');
-          if (id === undefined) fail(at, '<layer> has no id attribute');
-          if (ir.layers.has(id!)) fail(at, `two layers have the id ${id}`);
+          if (id === undefined) fail(at, { messageId: 'openvinoLayerNoId', data: {} });
+          if (ir.layers.has(id!)) fail(at, { messageId: 'openvinoLayerIdTwice', data: { id: id! } });
           layer = {
             id: id!, name: attrs.get('name') ?? '', type: attrs.get('type') ?? '', at, outputNames: attrs.get('output_names'),
             data: undefined, dataAt: at, inputs: [], outputs: [], layout: undefined,
@@ -199,8 +199,8 @@ function parseIr(file: string, text: string): Ir {
           if (size !== undefined || offset !== undefined) {
             const s = nonNegative(size ?? '0');
             const o = nonNegative(offset ?? '0');
-            if (s === null) fail(at, `the Const layer's size "${size}" is not a byte count`);
-            if (o === null) fail(at, `the Const layer's offset "${offset}" is not a byte offset`);
+            if (s === null) fail(at, { messageId: 'openvinoConstSize', data: { size: size! } });
+            if (o === null) fail(at, { messageId: 'openvinoConstOffset', data: { offset: offset! } });
             ir.consts.push({ name: layer && is('net', 'layers', 'layer') ? layer.name : '', offset: o!, size: s!, at });
           }
           if (layer && is('net', 'layers', 'layer')) {
@@ -226,7 +226,7 @@ function parseIr(file: string, text: string): Ir {
           const to = attrs.get('to-layer');
           const toPort = attrs.get('to-port');
           if (from === undefined || fromPort === undefined || to === undefined || toPort === undefined) {
-            fail(at, '<edge> needs from-layer, from-port, to-layer and to-port');
+            fail(at, { messageId: 'openvinoEdgeAttributes', data: {} });
           }
           ir.edges.set(`${to}:${toPort}`, { layer: from!, port: fromPort! });
         }
@@ -248,7 +248,7 @@ function parseIr(file: string, text: string): Ir {
       },
     });
   } catch (e) {
-    if (e instanceof XmlError) fail(e.at, `not well-formed XML: ${e.reason}`);
+    if (e instanceof XmlError) fail(e.at, e.problem);
     throw e;
   }
   return ir;
@@ -259,8 +259,8 @@ const nonNegative = (s: string): number | null => (/^\s*\d+\s*$/.test(s) && Numb
 // ------------------------------------------------------------------------------------------ the signature
 
 function signatureOf(file: string, text: string, ir: Ir, sizeOf: SizeOf): ModelSignature {
-  const fail = (at: number, reason: string): never => {
-    throw formatError(file, text, at, reason);
+  const fail = (at: number, problem: PlacedMessage): never => {
+    throw formatError(file, text, at, problem);
   };
   const inputs: TensorInfo[] = [];
   let everyLayoutBatches = true;
@@ -269,7 +269,7 @@ function signatureOf(file: string, text: string, ir: Ir, sizeOf: SizeOf): ModelS
     const names = splitNames(out?.names);
     const written = p.data?.get('element_type') ?? out?.precision;
     const shapeText = p.data?.get('shape');
-    const shape = shapeText !== undefined ? shapeOfAttribute(shapeText, p.dataAt, fail) : out ? shapeOfDims(out.dims, fail) : fail(p.at, `the Parameter layer '${p.name}' has neither a shape nor an output port`);
+    const shape = shapeText !== undefined ? shapeOfAttribute(shapeText, p.dataAt, fail) : out ? shapeOfDims(out.dims, fail) : fail(p.at, { messageId: 'openvinoParameterNoShape', data: { layer: p.name } });
     const layout = out?.layout ?? p.layout;
     inputs.push(tensor(names.length ? anyName(names) : p.name, written, shape, layout));
     everyLayoutBatches &&= hasBatch(layout);
@@ -280,7 +280,7 @@ function signatureOf(file: string, text: string, ir: Ir, sizeOf: SizeOf): ModelS
     const edge = ir.edges.get(`${r.id}:${own?.id ?? '0'}`);
     const producer = edge ? ir.layers.get(edge.layer) : undefined;
     const source = producer?.outputs.find((o) => o.id === edge!.port);
-    if (!own && !source) fail(r.at, `the Result layer '${r.name}' has no input port and no edge into it`);
+    if (!own && !source) fail(r.at, { messageId: 'openvinoResultNoInput', data: { layer: r.name } });
     const names = r.outputNames !== undefined ? splitNames(r.outputNames) : splitNames(source?.names);
     const fallback = producer ? (producer.outputs.length > 1 ? `${producer.name}.${edge!.port}` : producer.name) : r.name;
     const written = own?.precision ?? source?.precision;
@@ -295,11 +295,11 @@ function signatureOf(file: string, text: string, ir: Ir, sizeOf: SizeOf): ModelS
   const used = ir.consts.filter((c) => c.size > 0);
   if (used.length && binSize === null) {
     const c = used[0]!;
-    fail(c.at, `the weights file ${path.basename(bin)} beside it is missing, and OpenVINO fails reading the Const layer '${c.name}' ("Empty weights data in bin file or bin file cannot be found!"); copy ${path.basename(bin)} into the version directory`);
+    fail(c.at, { messageId: 'openvinoBinMissing', data: { bin: path.basename(bin), layer: c.name } });
   }
   const beyond = binSize === null ? undefined : used.find((c) => c.offset + c.size > binSize);
   if (beyond) {
-    fail(beyond.at, `the Const layer '${beyond.name}' reads bytes ${beyond.offset}..${beyond.offset + beyond.size} of ${path.basename(bin)}, which has ${binSize} bytes ("Incorrect weights in bin file!"): the .bin is not this model's, or is cut short`);
+    fail(beyond.at, { messageId: 'openvinoBinShort', data: { layer: beyond.name, from: beyond.offset, to: beyond.offset + beyond.size, bin: path.basename(bin), binBytes: binSize! } });
   }
   const bytes = binSize ?? 0;
   return {
@@ -332,7 +332,7 @@ function tensor(name: string, written: string | undefined, shape: Dim[] | null, 
   return t;
 }
 
-type Fail = (at: number, reason: string) => never;
+type Fail = (at: number, problem: PlacedMessage) => never;
 
 /** A Parameter's `shape` attribute: "1,3,224,224", "?,3" or "-1,3", "1..10,3", "" (a scalar), "..." (any rank). */
 function shapeOfAttribute(text: string, at: number, fail: Fail): Dim[] | null {
@@ -361,25 +361,20 @@ function dimOf(text: string, at: number, fail: Fail): Dim {
     if (lo === '' && hi === '') return -1;
     return `${lo ? Number(lo) : ''}..${hi ? Number(hi) : ''}`;
   }
-  return fail(at, `the dimension "${d}" is not a size, -1, '?' or a range like 1..10`);
+  return fail(at, { messageId: 'openvinoDim', data: { dim: d } });
 }
 
 // ------------------------------------------------------------------------------------------ errors
 
-function formatError(file: string, text: string, at: number, reason: string): ModelReadError {
+function formatError(file: string, text: string, at: number, problem: PlacedMessage): ModelReadError {
   const before = text.slice(0, Math.max(0, Math.min(at, text.length)));
   const byte = Buffer.byteLength(before);
   const line = before.split('\n').length;
-  const col = before.length - before.lastIndexOf('\n');
-  return new ModelReadError('format', file, byte, `line ${line}:${col}: ${reason}`);
+  const column = before.length - before.lastIndexOf('\n');
+  // The line and column complete the values of a placed message (messages.ts PlacedMessage).
+  return new ModelReadError('format', file, byte, { messageId: problem.messageId, data: { ...problem.data, line, column } } as ReadMessage);
 }
 
 function ioError(file: string, e: unknown, offset: number | null = null): ModelReadError {
-  const code = (e as NodeJS.ErrnoException | null)?.code;
-  const reason =
-    code === 'ENOENT' ? 'no such file'
-    : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-    : code === 'EISDIR' ? `is a directory, not ${WHAT}`
-    : `cannot read the file (${e instanceof Error ? e.message : String(e)})`;
-  return new ModelReadError('io', file, offset, reason);
+  return new ModelReadError('io', file, offset, ioProblem(e, { messageId: 'openvinoDirectory', data: {} }), undefined, { cause: e });
 }

@@ -15,9 +15,10 @@
 // are not read (ioUnknown). A torch.export program (torch.export.save) is refused: Triton does not load it.
 import fs from 'node:fs';
 import { ModelReadError } from '../model-file/errors.js';
+import { fileTypeOf, ioProblem, type ReadMessage } from '../model-file/messages.js';
 import { LFS_POINTER_MAX_BYTES, lfsPointerError, lfsPointerOf } from '../model-file/lfs-pointer.js';
 import type { ModelSignature, TensorInfo, ValueKind } from '../model-file/signature.js';
-import { classNames, classOffset, parseForward, tupleElements, type ForwardArgument } from './torchscript.js';
+import { classNames, classOffset, parseForward, tupleElements, type ForwardArgument, type ForwardProblem } from './torchscript.js';
 import { isZipStart, readCentralDirectory, readEntry, readEntryPrefix, type ZipEntry, type ZipSource } from './zip.js';
 
 /** The name Triton's convention gives output i (`<name>__<index>`), as the qa models' configs write it. */
@@ -40,8 +41,8 @@ export function readTorchSignatureSync(file: string): ModelSignature {
     } catch (e) {
       throw ioError(file, e);
     }
-    if (stat.isDirectory()) throw new ModelReadError('io', file, null, 'is a directory, not a PyTorch model file');
-    if (!stat.isFile()) throw new ModelReadError('io', file, null, `not a regular file (${stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : 'a device'}), not a PyTorch model file`);
+    if (stat.isDirectory()) throw new ModelReadError('io', file, null, { messageId: 'torchDirectory', data: {} });
+    if (!stat.isFile()) throw new ModelReadError('io', file, null, { messageId: 'torchNotRegular', data: { fileType: fileTypeOf(stat) } });
     const src: ZipSource = {
       file,
       size: stat.size,
@@ -126,60 +127,50 @@ export async function readTorchSignatureFrom(file: string, size: number, fetch: 
       return readTorch(src);
     } catch (e) {
       if (!(e instanceof NeedBytes)) throw e;
-      if (i >= MAX_FETCHES) throw new ModelReadError('format', file, e.position, `more than ${MAX_FETCHES} ranged reads for a signature: not a PyTorch archive tritonc can read by ranges`);
+      if (i >= MAX_FETCHES) throw new ModelReadError('format', file, e.position, { messageId: 'torchTooManyFetches', data: { max: MAX_FETCHES } });
       const length = Math.min(size - e.position, Math.max(e.length, MIN_FETCH));
       const bytes = await fetch(e.position, length);
-      if (bytes.length < Math.min(e.length, length)) throw new ModelReadError('io', file, e.position, 'the object ended before the bytes its central directory points at');
+      if (bytes.length < Math.min(e.length, length)) throw new ModelReadError('io', file, e.position, { messageId: 'torchObjectEnded', data: {} });
       sparse.add(e.position, bytes);
     }
   }
 }
 
 function readTorch(src: ZipSource): ModelSignature {
-  if (src.size === 0) throw new ModelReadError('format', src.file, 0, 'the file is empty, not a PyTorch model');
+  if (src.size === 0) throw new ModelReadError('format', src.file, 0, { messageId: 'torchEmpty', data: {} });
   const head = src.read(0, Math.min(src.size, LFS_POINTER_MAX_BYTES));
   if (src.size <= LFS_POINTER_MAX_BYTES) {
     const pointer = lfsPointerOf(head.toString('utf8'));
-    if (pointer) throw lfsPointerError(src.file, pointer, 'a PyTorch model');
+    if (pointer) throw lfsPointerError(src.file, pointer, 'torch');
   }
   if (!isZipStart(head)) {
-    const what = head.length >= 2 && head[0] === 0x80 && head[1]! <= 5 ? 'a bare pickle (torch.save with _use_new_zipfile_serialization=False, or pickle.dump)' : 'not a ZIP archive';
-    throw new ModelReadError('format', src.file, 0, `not a PyTorch model: ${what}; a TorchScript model.pt is the ZIP archive torch.jit.save writes`);
+    const pickle = head.length >= 2 && head[0] === 0x80 && head[1]! <= 5;
+    throw new ModelReadError('format', src.file, 0, { messageId: pickle ? 'torchBarePickle' : 'torchNotZip', data: {} });
   }
   const entries = readCentralDirectory(src);
-  if (entries.length === 0) throw new ModelReadError('format', src.file, 0, 'an empty ZIP archive, not a PyTorch model');
+  if (entries.length === 0) throw new ModelReadError('format', src.file, 0, { messageId: 'torchEmptyZip', data: {} });
   const weights = entries.filter((e) => /^[^/]+\/data\//.test(e.name));
   const bytes = weights.reduce((n, e) => n + e.uncompressedSize, 0);
 
   if (entries.some((e) => /^[^/]+\/data\/aotinductor\//.test(e.name))) return aotiSignature(src.file, weights.length, bytes);
   const exported = entries.find((e) => /(^|\/)serialized_exported_program\.json$/.test(e.name) || /^[^/]+\/models\/[^/]+\.json$/.test(e.name));
   if (exported) {
-    throw new ModelReadError(
-      'format',
-      src.file,
-      exported.recordOffset,
-      `a torch.export program (torch.export.save: '${exported.name}'), not a model Triton loads: the pytorch backend loads a TorchScript model.pt (torch.jit.save) or an AOTInductor package model.pt2 (torch._inductor.aoti_compile_and_package)`,
-    );
+    throw new ModelReadError('format', src.file, exported.recordOffset, { messageId: 'torchExportProgram', data: { entry: exported.name } });
   }
   const pkl = entries.find((e) => /^[^/]+\/data\.pkl$/.test(e.name));
-  if (!pkl) throw new ModelReadError('format', src.file, 0, 'a ZIP archive without data.pkl: not a TorchScript model (torch.jit.save writes <name>/data.pkl and <name>/code/)');
+  if (!pkl) throw new ModelReadError('format', src.file, 0, { messageId: 'torchNoDataPkl', data: {} });
   const root = pkl.name.slice(0, pkl.name.indexOf('/'));
   const code = entries.filter((e) => e.name.startsWith(`${root}/code/`) && e.name.endsWith('.py'));
   if (!code.length) {
-    throw new ModelReadError(
-      'format',
-      src.file,
-      pkl.recordOffset,
-      'a torch.save checkpoint (pickled weights or module), not a TorchScript model: it has no code/; Triton loads what torch.jit.save(torch.jit.script(model) or torch.jit.trace(model, example)) writes',
-    );
+    throw new ModelReadError('format', src.file, pkl.recordOffset, { messageId: 'torchCheckpoint', data: {} });
   }
   const { entry, className } = topModuleCode(src, root, pkl, code);
   const text = readEntry(src, entry).toString('utf8');
   const at = classOffset(text, className);
-  if (at < 0) throw new ModelReadError('format', src.file, entry.recordOffset, `'${entry.name}' does not define class ${className}, the archive's top module`);
+  if (at < 0) throw new ModelReadError('format', src.file, entry.recordOffset, { messageId: 'torchNoClass', data: { entry: entry.name, className } });
   const fwd = parseForward(text, at);
-  if (fwd === undefined) throw new ModelReadError('format', src.file, entry.recordOffset, `class ${className} in '${entry.name}' has no forward method`);
-  if (typeof fwd === 'string') throw new ModelReadError('format', src.file, entry.recordOffset, `'${entry.name}': ${fwd}`);
+  if (fwd === undefined) throw new ModelReadError('format', src.file, entry.recordOffset, { messageId: 'torchNoForward', data: { entry: entry.name, className } });
+  if ('problem' in fwd) throw new ModelReadError('format', src.file, entry.recordOffset, forwardProblem(entry.name, fwd));
   return torchscriptSignature(src.file, fwd.arguments, fwd.returns, weights.length, bytes);
 }
 
@@ -194,13 +185,13 @@ function topModuleCode(src: ZipSource, root: string, pkl: ZipEntry, code: ZipEnt
     const path = `${root}/code/${global.module.replace(/\./g, '/')}.py`;
     const entry = code.find((e) => e.name === path);
     if (entry) return { entry, className: global.name };
-    throw new ModelReadError('format', src.file, pkl.recordOffset, `data.pkl's top module is ${global.module}.${global.name}, but the archive has no '${path}'`);
+    throw new ModelReadError('format', src.file, pkl.recordOffset, { messageId: 'torchTopModuleMissing', data: { module: global.module, className: global.name, path } });
   }
   const entry = code.find((e) => e.name === `${root}/code/__torch__.py`);
-  if (!entry) throw new ModelReadError('format', src.file, pkl.recordOffset, `data.pkl does not name the top module's class and there is no '${root}/code/__torch__.py'`);
+  if (!entry) throw new ModelReadError('format', src.file, pkl.recordOffset, { messageId: 'torchNoTorchPy', data: { path: `${root}/code/__torch__.py` } });
   const text = readEntry(src, entry).toString('utf8');
   const className = classNames(text).find((n) => parseForward(text, classOffset(text, n)) !== undefined);
-  if (!className) throw new ModelReadError('format', src.file, entry.recordOffset, `'${entry.name}' defines no class with a forward method`);
+  if (!className) throw new ModelReadError('format', src.file, entry.recordOffset, { messageId: 'torchNoForwardClass', data: { entry: entry.name } });
   return { entry, className };
 }
 
@@ -283,8 +274,21 @@ function base(file: string, format: 'torchscript' | 'pt2', count: number, bytes:
 }
 
 function ioError(file: string, e: unknown, offset: number | null = null): ModelReadError {
-  const code = (e as NodeJS.ErrnoException | null)?.code;
-  const reason =
-    code === 'ENOENT' ? 'no such file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'is a directory, not a PyTorch model file' : `cannot read the file (${e instanceof Error ? e.message : String(e)})`;
-  return new ModelReadError('io', file, offset, reason);
+  return new ModelReadError('io', file, offset, ioProblem(e, { messageId: 'torchDirectory', data: {} }), undefined, { cause: e });
+}
+
+/** Why the forward definition in `entry` cannot be read. */
+function forwardProblem(entry: string, p: ForwardProblem): ReadMessage {
+  switch (p.problem) {
+    case 'string':
+      return { messageId: 'torchForwardString', data: { entry } };
+    case 'argumentsOpen':
+      return { messageId: 'torchForwardArgsOpen', data: { entry } };
+    case 'noReturn':
+      return { messageId: 'torchForwardNoReturn', data: { entry } };
+    case 'returnOpen':
+      return { messageId: 'torchForwardReturnOpen', data: { entry } };
+    case 'badArgument':
+      return { messageId: 'torchForwardBadArgument', data: { entry, argument: p.argument } };
+  }
 }

@@ -17,6 +17,9 @@ export interface ParsedForward {
   at: number;
 }
 
+/** Why a forward definition cannot be read (the reader words each by its message id). */
+export type ForwardProblem = { problem: 'string' | 'argumentsOpen' | 'noReturn' | 'returnOpen' } | { problem: 'badArgument'; argument: string };
+
 /** Where the class named `className` starts in `code` (`class Name(`), or -1. */
 export function classOffset(code: string, className: string): number {
   const re = new RegExp(`^class ${escapeRegExp(className)}\\(`, 'm');
@@ -30,10 +33,10 @@ export function classNames(code: string): string[] {
 
 /**
  * The forward method of the class starting at `classAt` (up to the next top-level class): its
- * arguments and return annotation; undefined when the class has no forward, a string saying what is
- * wrong when the definition cannot be parsed.
+ * arguments and return annotation; undefined when the class has no forward, the problem when the
+ * definition cannot be parsed.
  */
-export function parseForward(code: string, classAt: number): ParsedForward | string | undefined {
+export function parseForward(code: string, classAt: number): ParsedForward | ForwardProblem | undefined {
   const next = code.slice(classAt + 1).search(/^class /m);
   const body = code.slice(classAt, next < 0 ? code.length : classAt + 1 + next);
   const m = /^[ \t]+def forward\(/m.exec(body);
@@ -47,7 +50,7 @@ export function parseForward(code: string, classAt: number): ParsedForward | str
     const c = code[i]!;
     if (c === '"' || c === "'") {
       const end = code.indexOf(c, i + 1);
-      if (end < 0) return 'a string in the forward definition does not end';
+      if (end < 0) return { problem: 'string' };
       i = end;
     } else if (c === '(' || c === '[' || c === '{') depth++;
     else if (c === ']' || c === '}') depth--;
@@ -56,13 +59,13 @@ export function parseForward(code: string, classAt: number): ParsedForward | str
       depth--;
     }
   }
-  if (i >= code.length) return "forward's argument list does not end";
+  if (i >= code.length) return { problem: 'argumentsOpen' };
   const args = splitTopLevel(code.slice(open, i));
   const arrow = /^\s*->\s*/.exec(code.slice(i + 1));
-  if (!arrow) return "forward's definition has no return annotation";
+  if (!arrow) return { problem: 'noReturn' };
   const retStart = i + 1 + arrow[0].length;
   const retEnd = topLevelColon(code, retStart);
-  if (retEnd < 0) return "forward's return annotation does not end with ':'";
+  if (retEnd < 0) return { problem: 'returnOpen' };
   const returns = code.slice(retStart, retEnd).trim();
   const parsed: ForwardArgument[] = [];
   for (const a of args) {
@@ -70,7 +73,7 @@ export function parseForward(code: string, classAt: number): ParsedForward | str
     if (!text) continue;
     const colon = topLevelColon(text, 0);
     const name = (colon < 0 ? text : text.slice(0, colon)).trim();
-    if (!/^\*{0,2}[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return `forward's argument '${name}' is not a name`;
+    if (!/^\*{0,2}[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return { problem: 'badArgument', argument: name };
     let type = colon < 0 ? '' : text.slice(colon + 1);
     // A default value (`x: int=1`) follows the annotation.
     const eq = topLevelIndex(type, '=');

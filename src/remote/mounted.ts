@@ -169,12 +169,12 @@ export class MountedRepository implements FileSource {
     // ONNX and PyTorch models are read from object storage (by ranges of the object); others go unread here.
     if (format !== 'onnx' && format !== 'pytorch') return {};
     const rel = this.relOf(path);
-    if (rel === undefined || this.kind(path) !== 'file') return { error: new ModelReadError('io', path, null, this.kind(path) === 'dir' ? 'is a directory, not an ONNX model file' : 'no such file') };
+    if (rel === undefined || this.kind(path) !== 'file') return { error: new ModelReadError('io', path, null, this.kind(path) === 'dir' ? { messageId: 'onnxDirectory', data: {} } : { messageId: 'noSuchFile', data: {} }) };
     const s = this.signatures.get(rel);
     if (s) return s;
     this.wantedSignatures.add(rel);
     this.formats.set(rel, format);
-    return { error: new ModelReadError('io', path, null, 'not fetched yet') };
+    return { error: new ModelReadError('io', path, null, { messageId: 'remoteNotFetched', data: {} }) };
   }
 
   // ---- fetching ----
@@ -224,7 +224,7 @@ export class MountedRepository implements FileSource {
       try {
         const signature = await readTorchSignatureFrom(path, this.sizes.get(rel) ?? 0, async (position, length) => {
           const got = await this.callOrMissing('read', url, (signal) => this.store.read(key, position, length, signal), (b) => b.byteLength);
-          if (got === undefined) throw new ModelReadError('io', path, position, 'the object went away while it was being read');
+          if (got === undefined) throw new ModelReadError('io', path, position, { messageId: 'remoteObjectGone', data: {} });
           return got.subarray(0, length);
         });
         return { signature };
@@ -245,7 +245,7 @@ export class MountedRepository implements FileSource {
             const ask = position === lastEnd ? length : Math.min(length, Math.max(need, JUMP_READ_BYTES));
             lastEnd = position + ask;
             const got = await this.callOrMissing('read', url, (signal) => this.store.read(key, position, ask, signal), (b) => b.byteLength);
-            if (got === undefined) throw new ModelReadError('io', path, position, 'the object went away while it was being read');
+            if (got === undefined) throw new ModelReadError('io', path, position, { messageId: 'remoteObjectGone', data: {} });
             buffer.set(got.subarray(0, ask), offset);
             return Math.min(got.byteLength, ask);
           },

@@ -1,6 +1,7 @@
 // GitHub Actions workflow commands: one annotation per problem, shown on the pull request's diff.
 //   ::error file=m/config.pbtxt,line=3,endLine=3,col=17,endColumn=18,title=tritonc(batch-dim-in-dims)::message
-// Escaping follows @actions/core: %, CR and LF in the message; also : and , in property values.
+// Escaping is @actions/core's (actions/toolkit packages/core/src/command.ts escapeData and
+// escapeProperty): %, CR and LF in the message; also : and , in property values.
 // Paths are relative to GITHUB_WORKSPACE (the checkout) when it is set, else to cwd.
 import type { LintResult } from '../diagnostics.js';
 import { reportPath, type ReportOptions } from './options.js';

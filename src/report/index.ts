@@ -1,6 +1,7 @@
 // Report formatters: pure functions from lint results to text.
 import type { LintResult } from '../diagnostics.js';
 import { formatGithub, type GithubReportOptions } from './github.js';
+import { formatGitlab, type GitlabReportOptions } from './gitlab.js';
 import { formatJson } from './json.js';
 import { formatSarif } from './sarif.js';
 import { formatStylish } from './stylish.js';
@@ -9,13 +10,14 @@ export { formatStylish } from './stylish.js';
 export { formatJson, toJsonResults, type JsonFileResult, type JsonMessage } from './json.js';
 export { formatSarif, toSarif, SARIF_SCHEMA } from './sarif.js';
 export { formatGithub, escapeData, escapeProperty, type GithubReportOptions } from './github.js';
+export { formatGitlab, toGitlab, GITLAB_SEVERITIES, type GitlabIssue, type GitlabReportOptions, type GitlabSeverity } from './gitlab.js';
 export { shouldColor, type ColorInputs } from './color.js';
 export type { ReportOptions } from './options.js';
 
-export const REPORT_FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
+export const REPORT_FORMATS = ['stylish', 'json', 'sarif', 'github', 'gitlab'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-export function formatReport(format: ReportFormat, result: LintResult, options: GithubReportOptions = {}): string {
+export function formatReport(format: ReportFormat, result: LintResult, options: GithubReportOptions & GitlabReportOptions = {}): string {
   switch (format) {
     case 'stylish':
       return formatStylish(result, options);
@@ -25,5 +27,7 @@ export function formatReport(format: ReportFormat, result: LintResult, options: 
       return formatSarif(result, options);
     case 'github':
       return formatGithub(result, options);
+    case 'gitlab':
+      return formatGitlab(result, options);
   }
 }

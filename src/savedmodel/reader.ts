@@ -34,6 +34,7 @@
 import fs from 'node:fs';
 import { join } from 'node:path';
 import { ModelReadError } from '../model-file/errors.js';
+import { errorCode, type ReadMessage } from '../model-file/messages.js';
 import { LFS_POINTER_MAX_BYTES, lfsPointerError, lfsPointerOf } from '../model-file/lfs-pointer.js';
 import type { Dim, MetadataEntry, ModelSignature, TensorInfo } from '../model-file/signature.js';
 import { tfDataType } from './data-types.js';
@@ -75,7 +76,7 @@ export function readSavedModelSync(dir: string): ModelSignature {
     throw ioError(dir, e);
   }
   if (!dirStat.isDirectory()) {
-    throw new ModelReadError('io', dir, null, 'is not a directory: a TensorFlow SavedModel is a directory holding saved_model.pb (and variables/)');
+    throw new ModelReadError('io', dir, null, { messageId: 'savedModelNotDirectory', data: {} });
   }
   let fd: number;
   try {
@@ -91,7 +92,7 @@ export function readSavedModelSync(dir: string): ModelSignature {
     } catch (e) {
       throw ioError(pb, e);
     }
-    if (!stat.isFile()) throw new ModelReadError('io', pb, null, 'is not a regular file');
+    if (!stat.isFile()) throw new ModelReadError('io', pb, null, { messageId: 'savedModelNotRegular', data: {} });
     const source: ByteSource = {
       size: stat.size,
       read(buffer, offset, length, position) {
@@ -137,8 +138,8 @@ export function readSavedModelOfBytes(dir: string, pb: Uint8Array, variables: Re
 
 function missingPb(dir: string, hasText: boolean): ModelReadError {
   return hasText
-    ? new ModelReadError('format', dir, null, `holds ${SAVED_MODEL_PBTXT}, the text form, which tritonc does not read (TensorFlow loads it); save the model in binary form (${SAVED_MODEL_PB}) to have it checked`)
-    : new ModelReadError('io', dir, null, `has no ${SAVED_MODEL_PB}: not a TensorFlow SavedModel directory (tf.saved_model.save writes one)`);
+    ? new ModelReadError('format', dir, null, { messageId: 'savedModelPbtxt', data: { pbtxt: SAVED_MODEL_PBTXT, pb: SAVED_MODEL_PB } })
+    : new ModelReadError('io', dir, null, { messageId: 'savedModelNoPb', data: { pb: SAVED_MODEL_PB } });
 }
 
 /** The regular files of <dir>/variables with their sizes (stat only); none when there is no such directory. */
@@ -175,24 +176,22 @@ interface MetaGraph {
 
 function signatureOf(dir: string, pb: string, source: ByteSource, variables: { name: string; size: number }[]): ModelSignature {
   const c: Cursor = new Cursor(pb, source);
-  if (source.size === 0) c.fail('saved_model.pb is empty, not a SavedModel', 0);
-  if (source.size > MAX_SAVED_MODEL_BYTES) {
-    c.fail(`saved_model.pb is ${source.size} bytes, more than the 2 GiB a protobuf message may be: not a SavedModel TensorFlow can read`, 0);
-  }
+  if (source.size === 0) c.fail({ messageId: 'savedModelEmpty', data: {} }, 0);
+  if (source.size > MAX_SAVED_MODEL_BYTES) c.fail({ messageId: 'savedModelTooLarge', data: { size: source.size } }, 0);
   if (source.size <= LFS_POINTER_MAX_BYTES) {
     const pointer = lfsPointerOf(c.head(source.size).toString('utf8'));
-    if (pointer) throw lfsPointerError(pb, pointer, 'a TensorFlow SavedModel');
+    if (pointer) throw lfsPointerError(pb, pointer, 'savedModel');
   }
   const graphs = readSavedModel(c);
-  if (!graphs.length) c.fail('not a SavedModel: it has no meta graph (SavedModel field 2)', 0);
+  if (!graphs.length) c.fail({ messageId: 'savedModelNoMetaGraph', data: {} }, 0);
   const serving = graphs.find((g) => sameSet(g.tags, [SERVE_TAG]));
   if (!serving) {
     const sets = graphs.map((g) => `{ ${g.tags.join(' ')} }`).join(', ');
-    c.fail(`no meta graph is tagged exactly { ${SERVE_TAG} } (the tag sets are ${sets}), so Triton's TensorFlow backend cannot load it ("Could not find meta graph def matching supplied tags: { ${SERVE_TAG} }"); export with the serve tag, or name the tag set in parameter TF_GRAPH_TAG`, 0);
+    c.fail({ messageId: 'savedModelNoServeTag', data: { tag: SERVE_TAG, sets } }, 0);
   }
   const chosen = serving.signatures.find((s) => s.key === DEFAULT_SIGNATURE) ?? serving.signatures.find((s) => !NOT_SERVING.has(s.key));
   if (!chosen) {
-    c.fail(`the { ${SERVE_TAG} } meta graph has no signature to serve (no '${DEFAULT_SIGNATURE}'), so Triton's TensorFlow backend refuses it ("expected '${DEFAULT_SIGNATURE}' signature"); export the model with a serving signature`, 0);
+    c.fail({ messageId: 'savedModelNoSignature', data: { tag: SERVE_TAG, signature: DEFAULT_SIGNATURE } }, 0);
   }
   const { inputs, outputs } = readSignatureDef(c, chosen);
   const weightBytes = variables.reduce((n, v) => n + v.size, 0);
@@ -239,8 +238,8 @@ function readSavedModel(c: Cursor): MetaGraph[] {
     const tag = c.tag(end);
     if (tag.field === 2) {
       c.expect(tag, WIRE_LEN, 'SavedModel.meta_graphs');
-      if (graphs.length >= MAX_ENTRIES) c.fail(`more than ${MAX_ENTRIES} meta graphs`, tag.at);
-      graphs.push(readMetaGraph(c, c.lengthEnd(end, 'a meta graph')));
+      if (graphs.length >= MAX_ENTRIES) c.fail({ messageId: 'savedModelTooManyMetaGraphs', data: { max: MAX_ENTRIES } }, tag.at);
+      graphs.push(readMetaGraph(c, c.lengthEnd(end, 'SavedModel.meta_graphs')));
     } else {
       c.skip(tag, end);
     }
@@ -254,29 +253,29 @@ function readMetaGraph(c: Cursor, end: number): MetaGraph {
     const tag = c.tag(end);
     if (tag.field === 1) {
       c.expect(tag, WIRE_LEN, 'MetaGraphDef.meta_info_def');
-      const infoEnd = c.lengthEnd(end, 'meta_info_def');
+      const infoEnd = c.lengthEnd(end, 'MetaGraphDef.meta_info_def');
       while (c.pos < infoEnd) {
         const t = c.tag(infoEnd);
         if (t.field === 4) {
           c.expect(t, WIRE_LEN, 'MetaInfoDef.tags');
-          if (g.tags.length >= MAX_ENTRIES) c.fail(`more than ${MAX_ENTRIES} tags`, t.at);
-          g.tags.push(c.string(infoEnd, 'a tag'));
+          if (g.tags.length >= MAX_ENTRIES) c.fail({ messageId: 'savedModelTooManyTags', data: { max: MAX_ENTRIES } }, t.at);
+          g.tags.push(c.string(infoEnd, 'MetaInfoDef.tags'));
         } else c.skip(t, infoEnd);
       }
     } else if (tag.field === 5) {
       c.expect(tag, WIRE_LEN, 'MetaGraphDef.signature_def');
-      if (g.signatures.length >= MAX_ENTRIES) c.fail(`more than ${MAX_ENTRIES} signatures`, tag.at);
-      const entryEnd = c.lengthEnd(end, 'a signature_def entry');
+      if (g.signatures.length >= MAX_ENTRIES) c.fail({ messageId: 'savedModelTooManySignatures', data: { max: MAX_ENTRIES } }, tag.at);
+      const entryEnd = c.lengthEnd(end, 'MetaGraphDef.signature_def');
       let key = '';
       let span: { start: number; end: number } | undefined;
       while (c.pos < entryEnd) {
         const t = c.tag(entryEnd);
         if (t.field === 1) {
-          c.expect(t, WIRE_LEN, 'the signature_def key');
-          key = c.string(entryEnd, 'a signature key');
+          c.expect(t, WIRE_LEN, 'MetaGraphDef.signature_def.key');
+          key = c.string(entryEnd, 'MetaGraphDef.signature_def.key');
         } else if (t.field === 2) {
-          c.expect(t, WIRE_LEN, 'the signature_def value');
-          const valueEnd = c.lengthEnd(entryEnd, 'a SignatureDef');
+          c.expect(t, WIRE_LEN, 'MetaGraphDef.signature_def.value');
+          const valueEnd = c.lengthEnd(entryEnd, 'MetaGraphDef.signature_def.value');
           span = { start: c.pos, end: valueEnd };
           c.pos = valueEnd;
         } else c.skip(t, entryEnd);
@@ -303,18 +302,18 @@ function readSignatureDef(c: Cursor, span: SignatureSpan): { inputs: TensorInfo[
     if (tag.field === 1 || tag.field === 2) {
       const side = tag.field === 1 ? inputs : outputs;
       c.expect(tag, WIRE_LEN, tag.field === 1 ? 'SignatureDef.inputs' : 'SignatureDef.outputs');
-      if (side.size >= MAX_ENTRIES) c.fail(`more than ${MAX_ENTRIES} signature tensors`, tag.at);
-      const entryEnd = c.lengthEnd(span.end, 'a signature tensor entry');
+      if (side.size >= MAX_ENTRIES) c.fail({ messageId: 'savedModelTooManyTensors', data: { max: MAX_ENTRIES } }, tag.at);
+      const entryEnd = c.lengthEnd(span.end, tag.field === 1 ? 'SignatureDef.inputs' : 'SignatureDef.outputs');
       let key = '';
       let info: TensorInfo | undefined;
       while (c.pos < entryEnd) {
         const t = c.tag(entryEnd);
         if (t.field === 1) {
-          c.expect(t, WIRE_LEN, 'the tensor key');
-          key = c.string(entryEnd, 'a tensor key');
+          c.expect(t, WIRE_LEN, 'SignatureDef.inputs.key');
+          key = c.string(entryEnd, 'SignatureDef.inputs.key');
         } else if (t.field === 2) {
-          c.expect(t, WIRE_LEN, 'the TensorInfo');
-          info = readTensorInfo(c, c.lengthEnd(entryEnd, 'a TensorInfo'));
+          c.expect(t, WIRE_LEN, 'SignatureDef.inputs.value');
+          info = readTensorInfo(c, c.lengthEnd(entryEnd, 'SignatureDef.inputs.value'));
         } else c.skip(t, entryEnd);
       }
       const t = info ?? emptyTensor();
@@ -339,15 +338,15 @@ function readTensorInfo(c: Cursor, end: number): TensorInfo {
       dtype = v > 0xffffffff ? -1 : v;
     } else if (tag.field === 3) {
       c.expect(tag, WIRE_LEN, 'TensorInfo.tensor_shape');
-      const shapeEnd = c.lengthEnd(end, 'a TensorShapeProto');
+      const shapeEnd = c.lengthEnd(end, 'TensorInfo.tensor_shape');
       shape = [];
       unknownRank = false;
       while (c.pos < shapeEnd) {
         const t = c.tag(shapeEnd);
         if (t.field === 2) {
           c.expect(t, WIRE_LEN, 'TensorShapeProto.dim');
-          if (shape.length >= MAX_RANK) c.fail(`a tensor shape of more than ${MAX_RANK} dimensions`, t.at);
-          const dimEnd = c.lengthEnd(shapeEnd, 'a TensorShapeProto.Dim');
+          if (shape.length >= MAX_RANK) c.fail({ messageId: 'savedModelRankTooLarge', data: { max: MAX_RANK } }, t.at);
+          const dimEnd = c.lengthEnd(shapeEnd, 'TensorShapeProto.dim');
           let size = 0;
           while (c.pos < dimEnd) {
             const d = c.tag(dimEnd);
@@ -360,7 +359,7 @@ function readTensorInfo(c: Cursor, end: number): TensorInfo {
           shape.push(size);
         } else if (t.field === 3) {
           c.expect(t, WIRE_VARINT, 'TensorShapeProto.unknown_rank');
-          unknownRank = c.uvarint(shapeEnd, 'unknown_rank') !== 0;
+          unknownRank = c.uvarint(shapeEnd, 'TensorShapeProto.unknown_rank') !== 0;
         } else c.skip(t, shapeEnd);
       }
     } else if (tag.field === 4 || tag.field === 5) {
@@ -384,10 +383,10 @@ function readTensorInfo(c: Cursor, end: number): TensorInfo {
 
 function ioError(file: string, e: unknown, offset: number | null = null): ModelReadError {
   const code = (e as NodeJS.ErrnoException | null)?.code;
-  const reason =
-    code === 'ENOENT' ? 'no such file or directory'
-    : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-    : code === 'ENOTDIR' ? 'is not a directory: a TensorFlow SavedModel is a directory holding saved_model.pb (and variables/)'
-    : `cannot read it (${e instanceof Error ? e.message : String(e)})`;
-  return new ModelReadError('io', file, offset, reason);
+  const problem: ReadMessage =
+    code === 'ENOENT' ? { messageId: 'savedModelNoSuchFile', data: {} }
+    : code === 'EACCES' || code === 'EPERM' ? { messageId: 'permissionDenied', data: {} }
+    : code === 'ENOTDIR' ? { messageId: 'savedModelNotDirectory', data: {} }
+    : { messageId: 'savedModelCannotRead', data: { code: errorCode(e) } };
+  return new ModelReadError('io', file, offset, problem, undefined, { cause: e });
 }

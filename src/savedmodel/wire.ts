@@ -4,7 +4,20 @@
 // is checked against the end of the message that holds it, so a corrupt length fails with the byte
 // offset instead of reading past the file or allocating what it claims.
 import { ModelReadError } from '../model-file/errors.js';
+import type { ReadMessage } from '../model-file/messages.js';
 import { decodeTag, WIRE_I32, WIRE_I64, WIRE_VARINT, wireMismatch, type Tag } from '../model-file/protobuf.js';
+
+/**
+ * What a varint is read for, which the messages word apart: a field's tag, the length of the field
+ * named (`the length of MetaGraphDef.signature_def`), or the field's value. A field is named by its
+ * path in TensorFlow's protos, or where the walk has no name for it, "field <number>".
+ */
+type VarintPart = 'tag' | 'length' | 'value';
+const VARINT_IDS = {
+  tag: { cutOffFile: 'savedModelTagCutOffFile', cutOffMessage: 'savedModelTagCutOffMessage', overflow: 'savedModelTagOverflow' },
+  length: { cutOffFile: 'savedModelLengthCutOffFile', cutOffMessage: 'savedModelLengthCutOffMessage', overflow: 'savedModelLengthOverflow' },
+  value: { cutOffFile: 'savedModelCutOffFile', cutOffMessage: 'savedModelCutOffMessage', overflow: 'savedModelVarintOverflow' },
+} as const;
 
 /** Positioned reads of one file: answer how many bytes were read into buffer[offset..offset+length). */
 export interface ByteSource {
@@ -36,8 +49,8 @@ export class Cursor {
     return this.source.size;
   }
 
-  fail(reason: string, at: number = this.pos): never {
-    throw new ModelReadError('format', this.file, at, reason);
+  fail(problem: ReadMessage, at: number = this.pos): never {
+    throw new ModelReadError('format', this.file, at, problem);
   }
 
   /** Makes min(n, limit - pos) bytes at pos available in the window (n at most the window's size). */
@@ -48,29 +61,33 @@ export class Cursor {
     const got = this.source.read(this.buf, 0, length, this.pos);
     this.start = this.pos;
     this.end = this.pos + got;
-    if (this.end < this.pos + want) this.fail(`the file ended at byte ${this.end} while ${this.size} bytes were expected (did it change while being read?)`);
+    if (this.end < this.pos + want) this.fail({ messageId: 'savedModelFileChanged', data: { end: this.end, size: this.size } });
   }
 
   /** The byte at pos (which must be below limit). */
-  private byte(limit: number, what: string): number {
-    if (this.pos >= limit) this.fail(`${what} is cut off by ${this.endName(limit)}`);
+  private byte(limit: number, what: string, part: VarintPart): number {
+    if (this.pos >= limit) this.cutOff(limit, what, part);
     this.fill(1, limit);
     return this.buf[this.pos++ - this.start]!;
   }
 
-  private endName(limit: number): string {
-    return limit >= this.size ? 'the end of the file' : `the end of its message (byte ${limit})`;
+  private cutOff(limit: number, what: string, part: VarintPart): never {
+    const ids = VARINT_IDS[part];
+    // A tag's messages take no field name (the id says it is the tag).
+    const field = part === 'tag' ? {} : { field: what };
+    const problem = limit >= this.size ? { messageId: ids.cutOffFile, data: field } : { messageId: ids.cutOffMessage, data: { ...field, limit } };
+    return this.fail(problem as ReadMessage);
   }
 
   /** An unsigned varint as a Number (above 2^53 inexact but still above MAX_SAFE_INTEGER: "too large" to every caller). */
-  uvarint(limit: number, what: string): number {
+  uvarint(limit: number, what: string, part: VarintPart = 'value'): number {
     const at = this.pos;
     let value = 0;
     let scale = 1;
     for (let n = 0; ; n++) {
-      if (n === 10) this.fail(`${what} is not a valid varint (longer than 10 bytes)`, at);
-      const b = this.byte(limit, what);
-      if (n === 9 && b > 1) this.fail(`${what} is not a valid varint (overflows 64 bits)`, at);
+      // The 10th byte ends the varint or fails here: no varint reaches an 11th byte.
+      const b = this.byte(limit, what, part);
+      if (n === 9 && b > 1) this.fail({ messageId: VARINT_IDS[part].overflow, data: part === 'tag' ? {} : { field: what } } as ReadMessage, at);
       value += (b & 0x7f) * scale;
       scale *= 128;
       if (b < 0x80) return value;
@@ -82,8 +99,8 @@ export class Cursor {
     const at = this.pos;
     let value = 0n;
     for (let n = 0; ; n++) {
-      if (n === 10) this.fail(`${what} is not a valid varint (longer than 10 bytes)`, at);
-      const b = this.byte(limit, what);
+      if (n === 10) this.fail({ messageId: 'savedModelVarintTooLong', data: { field: what } }, at);
+      const b = this.byte(limit, what, 'value');
       value |= BigInt(b & 0x7f) << BigInt(7 * n);
       if (b < 0x80) return Number(BigInt.asIntN(64, value));
     }
@@ -91,21 +108,28 @@ export class Cursor {
 
   tag(limit: number): Tag {
     const at = this.pos;
-    const value = this.uvarint(limit, 'field tag');
-    const tag = decodeTag(value, this.pos - at, at, 'TensorFlow');
-    return typeof tag === 'string' ? this.fail(tag, at) : tag;
+    const value = this.uvarint(limit, '', 'tag');
+    const tag = decodeTag(value, this.pos - at, at);
+    if (!('problem' in tag)) return tag;
+    if (tag.problem === 'tooLarge') return this.fail({ messageId: 'savedModelTagTooLarge', data: {} }, at);
+    if (tag.problem === 'fieldZero') return this.fail({ messageId: 'savedModelTagFieldZero', data: {} }, at);
+    const data = { fieldNumber: tag.fieldNumber, wire: tag.wire };
+    return this.fail(tag.problem === 'group' ? { messageId: 'savedModelTagGroup', data } : { messageId: 'savedModelTagWireType', data }, at);
   }
 
   expect(tag: Tag, wire: number, what: string): void {
     const mismatch = wireMismatch(tag, wire, what);
-    if (mismatch) this.fail(mismatch, tag.at);
+    if (mismatch) this.fail({ messageId: 'savedModelWireMismatch', data: mismatch }, tag.at);
   }
 
   /** Reads a length prefix and answers the end offset of the field's bytes, checked against `limit`. */
   lengthEnd(limit: number, what: string): number {
     const at = this.pos;
-    const length = this.uvarint(limit, `the length of ${what}`);
-    if (length > limit - this.pos) this.fail(`${what} claims ${length} bytes but only ${limit - this.pos} remain before ${this.endName(limit)}`, at);
+    const length = this.uvarint(limit, what, 'length');
+    if (length > limit - this.pos) {
+      const data = { field: what, claimed: length, remaining: limit - this.pos };
+      this.fail(limit >= this.size ? { messageId: 'savedModelLengthPastFile', data } : { messageId: 'savedModelLengthPastMessage', data: { ...data, limit } }, at);
+    }
     return this.pos + length;
   }
 
@@ -127,7 +151,7 @@ export class Cursor {
   }
 
   private advance(n: number, limit: number, what: string): void {
-    if (n > limit - this.pos) this.fail(`${what} is cut off by ${this.endName(limit)}`);
+    if (n > limit - this.pos) this.cutOff(limit, what, 'value');
     this.pos += n;
   }
 
@@ -136,7 +160,7 @@ export class Cursor {
     const at = this.pos;
     const end = this.lengthEnd(limit, what);
     const length = end - this.pos;
-    if (length > MAX_STRING_BYTES) this.fail(`${what} is ${length} bytes long, more than the ${MAX_STRING_BYTES} tritonc reads for a name`, at);
+    if (length > MAX_STRING_BYTES) this.fail({ messageId: 'savedModelStringTooLong', data: { field: what, length, max: MAX_STRING_BYTES } }, at);
     const out = Buffer.allocUnsafe(length);
     let done = 0;
     while (done < length) {

@@ -10,6 +10,8 @@
 //   (SetBackendConfigDefaults).
 // - --model-repository PATH, repeatable: one server over the union of the repositories; a model name
 //   found in two of them is not loaded at all ("not unique across all model repositories").
+// - --backend-directory PATH: where core looks for each backend's library (backend-library.ts); a
+//   backend with no library there, nor beside the model, is refused.
 // Pure data and parsing; nothing here reads the disk.
 
 export interface BackendSetting {
@@ -26,6 +28,11 @@ export interface ServerOptions {
   readonly backendConfig: readonly BackendSetting[];
   /** --model-repository paths (absolute); empty: each linted model's own repository is the server's. */
   readonly modelRepositories: readonly string[];
+  /**
+   * --backend-directory (absolute): the backends the server has. Unset: not known here, and which
+   * backend libraries exist is not checked (Triton's default is /opt/tritonserver/backends).
+   */
+  readonly backendDirectory?: string;
 }
 
 export const DEFAULT_SERVER_OPTIONS: ServerOptions = Object.freeze({ autoCompleteConfig: true, backendConfig: [], modelRepositories: [] });
@@ -47,6 +54,7 @@ export function applyServerFlags(base: ServerOptions, flags: Partial<ServerOptio
     autoCompleteConfig: flags.autoCompleteConfig ?? base.autoCompleteConfig,
     backendConfig: [...base.backendConfig, ...(flags.backendConfig ?? [])],
     modelRepositories: flags.modelRepositories?.length ? flags.modelRepositories : base.modelRepositories,
+    ...((flags.backendDirectory ?? base.backendDirectory) !== undefined ? { backendDirectory: flags.backendDirectory ?? base.backendDirectory } : {}),
   };
 }
 
@@ -97,12 +105,20 @@ export function defaultMaxBatchSize(server: ServerOptions, backend = 'onnxruntim
   return value === undefined ? CORE_DEFAULT_MAX_BATCH_SIZE : (parseIntValue(value) ?? CORE_DEFAULT_MAX_BATCH_SIZE);
 }
 
-/** The tritonserver arguments that give these options (for a server tritonc starts itself). */
+/**
+ * The tritonserver arguments that give these options (for a server tritonc starts itself). The
+ * backend directory is a path on this machine: only a server started here takes it (backendDirectoryArgs).
+ */
 export function tritonServerArgs(server: ServerOptions): string[] {
   return [
     ...(server.autoCompleteConfig ? [] : ['--disable-auto-complete-config']),
     ...server.backendConfig.map((s) => `--backend-config=${s.backend ? `${s.backend},` : ''}${s.setting}=${s.value}`),
   ];
+}
+
+/** --backend-directory for a tritonserver started on this machine, when one was given. */
+export function backendDirectoryArgs(server: ServerOptions): string[] {
+  return server.backendDirectory ? [`--backend-directory=${server.backendDirectory}`] : [];
 }
 
 /** backend common's ParseIntValue: std::stoi, the whole string. */

@@ -14,6 +14,9 @@ export function shellQuote(value: string): string {
   return PLAIN.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
+/** A path as one shell word a command reads as a path, not a flag (`-odd` is `./-odd`). */
+export const shellPath = (path: string): string => shellQuote(path.startsWith('-') ? `./${path}` : path);
+
 /** A command line of shell words. */
 export const shellLine = (argv: readonly string[]): string => argv.map(shellQuote).join(' ');
 

@@ -3,13 +3,15 @@
 // per-GPU memory rule across the repository (its totals depend on every model). Parsed configs and
 // model signatures are cached by file identity, so unchanged models are never read again.
 import { existsSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { findTargets } from '../generate/targets.js';
 import { generateForTarget } from '../generate/run.js';
 import { lintSync, type LintOptions } from '../lint/engine.js';
 import { describeRule, fileResult, summarize, type FileResult, type InputProblem, type LintResult } from '../lint/results.js';
 import { Workspace } from '../workspace/workspace.js';
+import { hasReader } from '../model-file/readers.js';
+import type { ModelFile } from '../triton/model-file.js';
 import { RULES } from '../lint/rules/index.js';
 import type { Rule } from '../lint/rule.js';
 import { LintInputError } from '../lint/errors.js';
@@ -45,7 +47,7 @@ export interface RunReport {
 export interface WatchSessionOptions {
   repo: string;
   cwd: string;
-  /** Regenerate tritonc-generated configs whose model.onnx changed. */
+  /** Regenerate tritonc-generated configs whose model file changed. */
   generate?: boolean;
   lint?: Omit<LintOptions, 'workspace' | 'cwd' | 'rules'>;
   rules?: readonly Rule[];
@@ -84,7 +86,7 @@ export class WatchSession {
 
     this.workspace.newRun();
     for (const c of changes) if (c.event === 'unlink' || c.event === 'unlinkDir') this.forget(c.path);
-    const stillWriting = new Set(changes.filter((c) => c.kind === 'model-file' && c.path.endsWith('.onnx') && this.stillBeingWritten(c.path)).map((c) => c.path));
+    const stillWriting = new Set(changes.filter((c) => this.stillBeingWritten(c)).map((c) => c.path));
     for (const p of stillWriting) waiting.push(p);
     if (this.options.generate) append(notes, this.regenerate(changes, stillWriting));
 
@@ -169,25 +171,39 @@ export class WatchSession {
     this.workspace.forget(path);
   }
 
+  /**
+   * The model file Triton opens for the changed path's model, when the path is that file, a file in it
+   * (a SavedModel directory) or beside it in its version directory (OpenVINO's weights), and tritonc
+   * reads its format.
+   */
+  private changedModelFile(c: ClassifiedChange): ModelFile | undefined {
+    if (c.kind !== 'model-file' || c.model === undefined) return undefined;
+    const f = this.workspace.model(join(this.options.repo, c.model)).modelFile();
+    if (!f.path || !hasReader(f.format)) return undefined;
+    return c.path === f.path || c.path.startsWith(`${f.path}/`) || dirname(c.path) === dirname(f.path) ? f : undefined;
+  }
+
   /** A model file that changed moments ago and does not read yet is taken as still being written. */
-  private stillBeingWritten(path: string): boolean {
+  private stillBeingWritten(c: ClassifiedChange): boolean {
+    const file = this.changedModelFile(c);
+    if (!file?.path) return false;
     let mtimeMs: number;
     try {
-      mtimeMs = statSync(path).mtimeMs;
+      mtimeMs = statSync(c.path).mtimeMs;
     } catch {
       return false;
     }
     if ((this.options.now ?? Date.now)() - mtimeMs > STILL_WRITING_MS) return false;
-    if (!this.workspace.signature(path, 'onnx').error) return false;
+    if (!this.workspace.signature(file.path, file.format).error) return false;
     // Don't keep the half-written state: read it again next time.
-    this.workspace.forget(path);
+    this.workspace.forget(file.path);
     return true;
   }
 
-  /** --generate: rewrite tritonc's own configs of models whose model.onnx changed. */
+  /** --generate: rewrite tritonc's own configs of models whose model file changed. */
   private regenerate(changes: (ClassifiedChange & { event: string })[], stillWriting: Set<string>): string[] {
     const notes: string[] = [];
-    const models = new Set(changes.filter((c) => c.kind === 'model-file' && c.path.endsWith('.onnx') && c.event !== 'unlink' && !stillWriting.has(c.path)).map((c) => c.model!));
+    const models = new Set(changes.filter((c) => c.event !== 'unlink' && !stillWriting.has(c.path) && this.changedModelFile(c)).map((c) => c.model!));
     for (const m of models) {
       const dir = join(this.options.repo, m);
       const found = findTargets(dir, this.workspace);

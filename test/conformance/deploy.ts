@@ -22,7 +22,8 @@ export const COVERAGE: { triton: RegExp; rules: string[] }[] = [
   { triton: /^Ensemble model '.*' must have platform type '.*' and empty backend type/, rules: ['platform-backend'] },
   { triton: /^unexpected 'platform' and 'backend' pair, got:/, rules: ['platform-backend'] },
   { triton: /^unexpected platform type '.*' for /, rules: ['platform-backend'] },
-  { triton: /^backend library name '.*' escapes backend directory/, rules: ['platform-backend'] },
+  { triton: /^backend library name '.*' escapes backend directory/, rules: ['platform-backend', 'backend-library'] },
+  { triton: /^unable to find (Python backend based )?backend library/, rules: ['backend-library', 'platform-backend'] },
   { triton: /^Model file name '.*' contains an invalid character|contains an invalid character: /, rules: ['model-filename'] },
   { triton: /^unexpected directory name '.*' for model '.*', directory name must equal model name/, rules: ['name-matches-directory'] },
   // batching and queues (core ValidateModelConfig)

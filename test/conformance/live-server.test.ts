@@ -39,12 +39,18 @@ const LIVE_RULES = [...CORE_RULES, ...RULES.filter((r) => r.meta.id === 'ensembl
 const short = (file: string): string => file.replace('triton-inference-server__', '').replace('server/qa/L0_model_config/', '');
 
 /**
+ * A check=env row about which backend libraries are installed: loaded, with the backend directory the
+ * server has given to tritonc too (--backend-directory), and no stub for the backend it names.
+ */
+const aboutBackendLibrary = (r: CorpusRow): boolean => checkOf(r) === 'env' && /check=env\(backend library/.test(r.note);
+
+/**
  * Rows not loaded: their verdict is the backend's, the real model's or the machine's, not core's.
  * Each entry: a test of the row, and why.
  */
 const SKIPPED: { why: string; test: (row: CorpusRow) => boolean }[] = [
   { why: "check=model(...): the backend compares the config with the real model file (ONNX, TensorRT, OpenVINO, PyTorch, DALI pipeline, a model.py's auto_complete_config)", test: (r) => r.kind === 'invalid' && checkOf(r) === 'model' },
-  { why: 'check=env(...): the machine decides (a backend library that is not installed, the GPUs)', test: (r) => r.kind === 'invalid' && checkOf(r) === 'env' },
+  { why: 'check=env(...): the machine decides (the GPUs)', test: (r) => r.kind === 'invalid' && checkOf(r) === 'env' && !aboutBackendLibrary(r) },
   { why: "check=backend(...): the backend's own check of its parameters (TensorRT's execution_context_allocation_strategy)", test: (r) => r.kind === 'invalid' && checkOf(r) === 'backend' },
   { why: "the DALI backend's check of default_model_filename (dali_backend, not core; it runs after core accepted)", test: (r) => r.kind === 'invalid' && r.file.includes('dali_backend') && /default_model_filename/.test(r.note) },
   {
@@ -95,7 +101,9 @@ interface Deployment {
   load: string;
   args: string[];
   metrics: boolean;
-  /** tritonc's errors on the loaded model and what it runs (ensemble steps, transitively). */
+  /** The server's flags as tritonc takes them. */
+  options: Partial<ServerOptions>;
+  /** tritonc's errors on the loaded model and what it runs (ensemble steps, transitively): judge() sets them. */
   errors: { ruleId: string; message: string; file: string }[];
   /** Auto-complete on and a config whose I/O the backend is left to complete: loaded, but not compared. */
   completedByBackend: boolean;
@@ -108,7 +116,7 @@ const inScope = rows.filter((r) => {
   if (r.kind !== 'valid' && r.kind !== 'invalid') return false;
   const skip = SKIPPED.find((s) => s.test(r));
   if (skip) skipped.set(r.file, skip.why);
-  else if (r.kind === 'invalid' && !IN_SCOPE.has(checkOf(r) ?? '')) skipped.set(r.file, `check=${checkOf(r) ?? '(none)'}`);
+  else if (r.kind === 'invalid' && !IN_SCOPE.has(checkOf(r) ?? '') && !aboutBackendLibrary(r)) skipped.set(r.file, `check=${checkOf(r) ?? '(none)'}`);
   return !skipped.has(r.file);
 });
 
@@ -157,8 +165,15 @@ function deploy(row: CorpusRow, trial: string | undefined, index: number, root: 
   const args = server.autoCompleteConfig === false ? ['--disable-auto-complete-config'] : [];
   const metrics = flags.includes('--metrics-config histogram_latencies=true');
   if (metrics) args.push('--metrics-config=histogram_latencies=true');
-  // tritonc on the same directories, for this host (no GPU).
-  const result = lintSync(names.map((n) => join(stage, n)), { cwd: stage, rules: LIVE_RULES, settings: DEFAULT_SETTINGS, server, gpuCount: 0 });
+  const label = `${short(row.file)}${trial ? ` (platform: "${trial}")` : ''}`;
+  return { label, row, stage, names, refs, load, args, metrics, options: server, errors: [], completedByBackend: false };
+}
+
+/** tritonc on the deployment's directories, for this host (no GPU), with the server's backend directory. */
+function judge(d: Deployment, backendDirectory: string): void {
+  const { stage, names, load } = d;
+  const server = d.options;
+  const result = lintSync(names.map((n) => join(stage, n)), { cwd: stage, rules: LIVE_RULES, settings: DEFAULT_SETTINGS, server: { ...server, backendDirectory }, gpuCount: 0 });
   const reached = new Set<string>();
   const visit = (name: string): void => {
     if (reached.has(name) || !names.includes(name)) return;
@@ -170,10 +185,9 @@ function deploy(row: CorpusRow, trial: string | undefined, index: number, root: 
   // With auto-complete on, what tritonc leaves to the backend to complete (an input without dims or
   // data_type) is the backend's verdict: the stubs complete nothing.
   const completedByBackend = server.autoCompleteConfig !== false && reachedResults.some((r) => r.diagnostics.some((d) => /UnlessCompleted$/.test(d.messageId ?? '')));
-  const errors = reachedResults
-    .flatMap((r) => r.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ ruleId: d.ruleId, message: d.message, file: basename(dirname(r.filePath)) })));
-  const label = `${short(row.file)}${trial ? ` (platform: "${trial}")` : ''}`;
-  return { label, row, stage, names, refs, load, args, metrics, errors, completedByBackend };
+  d.errors = reachedResults
+    .flatMap((r) => r.diagnostics.filter((f) => f.severity === 'error').map((f) => ({ ruleId: f.ruleId, message: f.message, file: basename(dirname(r.filePath)) })));
+  d.completedByBackend = completedByBackend;
 }
 
 function outcomeOf(d: Deployment): { outcome: Outcome; covering?: string[] } {
@@ -216,6 +230,8 @@ describe.skipIf(!available && !mustRun)('conformance against the live tritonserv
     const PLATFORM_BACKEND: Record<string, string> = { tensorrt_plan: 'tensorrt', onnxruntime_onnx: 'onnxruntime', pytorch_libtorch: 'pytorch', tensorflow_graphdef: 'tensorflow', tensorflow_savedmodel: 'tensorflow' };
     const backends = new Set<string>(['tensorrt', 'onnxruntime', 'pytorch', 'tensorflow', 'openvino']);
     for (const d of deployments) {
+      // A row about a backend that is not installed keeps it uninstalled.
+      if (aboutBackendLibrary(d.row)) continue;
       for (const n of d.names) {
         const c = configOf(join(d.stage, n));
         if (c?.backend) backends.add(c.backend);
@@ -225,6 +241,7 @@ describe.skipIf(!available && !mustRun)('conformance against the live tritonserv
       }
     }
     const backendDir = backendDirectory(join(root, 'backends'), backends);
+    for (const d of deployments) judge(d, backendDir);
     const all = rounds(deployments);
     const shmBefore = new Set(shmRegions());
     let next = 0;

@@ -147,7 +147,7 @@ async function startOnce(repo: string, backends: string, args: string[], metrics
 
 export interface ServerVerdict {
   verdict: 'accept' | 'refuse';
-  /** loaded; no backend library (core's checks before the backend passed); poll (refused when the repository was polled); load (refused while loading); crash (the server died loading it). */
+  /** loaded; no backend library (core found none where it looks: backend_model.cc); poll (refused when the repository was polled); load (refused while loading); crash (the server died loading it). */
   how: 'loaded' | 'no backend library' | 'poll' | 'load' | 'crash';
   /** The HTTP answer's error, or the server's log line for a poll failure, without the status code's prefix. */
   reason: string;
@@ -189,6 +189,7 @@ export async function loadVerdict(server: Server, name: string): Promise<ServerV
   }
   const unavailable = /version \d+ is at UNAVAILABLE state: ([\s\S]*?);\n?$/.exec(error);
   const reason = (unavailable?.[1] ?? error.replace(/^load failed for model '[^']*': /, '')).replace(STATUS_PREFIX, '');
-  if (/unable to find backend library/.test(reason)) return { verdict: 'accept', how: 'no backend library', reason };
+  // Core refused the model before any backend saw it (tritonc is given the same backend directory).
+  if (/unable to find backend library/.test(reason)) return { verdict: 'refuse', how: 'no backend library', reason };
   return { verdict: 'refuse', how: 'load', reason };
 }

@@ -1,7 +1,7 @@
 // No placeholder holds English (issue 30), measured on the corpus: every finding of every rule on
 // each real config, alone in a repository as <its directory>/config.pbtxt, templates and broken
 // files included (test/rules/coverage.test.ts measures the rule pages' examples and corrupted
-// fixtures; PROSE_ALLOWED names the allowance left).
+// fixtures; no rule has an allowance: the model readers' and JSON's errors are message ids too).
 import { basename, dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusRows, readCorpusFile } from '../support/corpus.js';

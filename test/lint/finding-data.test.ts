@@ -27,7 +27,7 @@ describe('finding ids and data', () => {
 
   it('model-unreadable: the byte offset and the kind of failure', async () => {
     const found = await lintRepo({ 'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': 'name: "not a model"\n' });
-    expect(byRule(found, 'model-unreadable')).toMatchObject([{ messageId: 'notOnnxAt', data: { byteOffset: 0, kind: 'format' }, file: expect.stringMatching(/model\.onnx$/) }]);
+    expect(byRule(found, 'model-unreadable')).toMatchObject([{ messageId: 'onnxText', data: { byteOffset: 0, kind: 'format', failsAt: 0 }, file: expect.stringMatching(/model\.onnx$/) }]);
   });
 
   it('instance-memory: bytes per GPU against the budget', async () => {

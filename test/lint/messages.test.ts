@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { placeholdersOf, renderMessage } from '../../src/lint/messages.js';
 import { RULES } from '../../src/lint/rules/index.js';
+import { MODEL_READ_MESSAGES } from '../../src/lint/model-read.js';
 
 const LINT = fileURLToPath(new URL('../../src/lint/', import.meta.url));
 // The syntax rule's messages are the parser's (pbtxt/messages.ts), reported by the parser.
@@ -13,6 +14,9 @@ const PBTXT = fileURLToPath(new URL('../../src/pbtxt/', import.meta.url));
 const sources = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [readFileSync(join(dir, e.name), 'utf8')] : []));
 const lintSource = [...sources(LINT), ...sources(PBTXT)].join('\n');
+// model-unreadable's messages are the readers' (model-file/messages.ts), each reported by the reader
+// that throws it: test/model-file/messages.test.ts holds every one to a throw in the readers.
+const READER_IDS = new Set(Object.keys(MODEL_READ_MESSAGES));
 
 describe('rule messages', () => {
   it('every rule has messages, and every template is well formed', () => {
@@ -28,7 +32,7 @@ describe('rule messages', () => {
   });
 
   it('every message is reported somewhere: no template is dead', () => {
-    const dead = RULES.flatMap((rule) => Object.keys(rule.meta.messages).filter((id) => !new RegExp(`messageId: '${id}'|'${id}' as const|messageId: '${id}' as const|\\? '${id}'|: '${id}'`).test(lintSource)).map((id) => `${rule.meta.id}.${id}`));
+    const dead = RULES.flatMap((rule) => Object.keys(rule.meta.messages).filter((id) => !(rule.meta.id === 'model-unreadable' && READER_IDS.has(id))).filter((id) => !new RegExp(`messageId: '${id}'|'${id}' as const|messageId: '${id}' as const|\\? '${id}'|: '${id}'`).test(lintSource)).map((id) => `${rule.meta.id}.${id}`));
     expect(dead).toEqual([]);
   });
 

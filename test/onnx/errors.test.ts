@@ -253,6 +253,13 @@ describe('files that cannot be read', () => {
 
   it('errors serialize as data', async () => {
     const e = await failure(Buffer.from([0x08]));
-    expect(JSON.parse(JSON.stringify(e))).toEqual({ kind: 'format', file: e.file, offset: 1, message: e.message });
+    expect(JSON.parse(JSON.stringify(e))).toEqual({
+      kind: 'format',
+      file: e.file,
+      offset: 1,
+      messageId: 'onnxVarintCutOffFile',
+      data: { field: 'ModelProto.ir_version', fileSize: '1 byte' },
+      message: `${e.file}: byte 1: ModelProto.ir_version is cut off by the end of the file (1 byte)`,
+    });
   });
 });

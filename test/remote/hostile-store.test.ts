@@ -10,6 +10,7 @@ import { cli } from '../support/cli.js';
 import { startHostileS3, type HostileS3, type Misbehaviour } from '../../fixtures/remote/hostile-s3.mjs';
 import { tempDir } from '../support/temp.js';
 import { MAX_LISTED_OBJECTS } from '../../src/remote/store.js';
+import { REPORT_FORMATS } from '../../src/report/index.js';
 
 const KEYS = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret-never-printed' };
 
@@ -83,7 +84,7 @@ describe('what held, and must keep holding', () => {
   it.each(['redirect', 'garbage', 'forbidden'] as const)('a %s endpoint: exit 2 naming the repository, no stack trace, no secret', async (mode) => {
     store = await startHostileS3(await objects(), mode);
     const url = `s3://${store.url}/models/repo`;
-    for (const format of ['stylish', 'json', 'sarif', 'github']) {
+    for (const format of REPORT_FORMATS) {
       const r = await cli(['lint', url, '-f', format], { cwd: tempDir(), env: SECRETS });
       expect(r.code, `${mode} ${format}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toContain(`${url}: cannot list the repository`);
@@ -96,7 +97,7 @@ describe('what held, and must keep holding', () => {
     const o = await objects();
     o['repo/classifier/config.pbtxt'] = Buffer.from(CLASSIFIER_CONFIG.replace('name: "input"', 'name: "inptu"'));
     store = await startHostileS3(o, 'honest');
-    for (const format of ['stylish', 'json', 'sarif', 'github']) {
+    for (const format of REPORT_FORMATS) {
       const r = await cli(['lint', `s3://${store.url}/models/repo`, '-f', format], { cwd: tempDir(), env: SECRETS });
       expect(r.code, r.stderr).toBe(1);
       for (const secret of [SECRETS.AWS_SECRET_ACCESS_KEY, SECRETS.AWS_SESSION_TOKEN]) expect(r.stdout + r.stderr).not.toContain(secret);

@@ -36,13 +36,17 @@ testRule('vllm-model', {
     {
       name: 'model.json that is not JSON: in the file, at the place',
       ...repo(SAMPLE, '{"model": x}'),
-      errors: [{ messageId: 'badJson', file: JSON_FILE, line: 1, data: { line: 1, column: 13, error: "Unexpected token 'x'" } }],
+      errors: [{ messageId: 'badJson', file: JSON_FILE, line: 1, data: { line: 1, column: 11, found: '"x"' } }],
     },
     {
-      // {{error}} is V8's JSON.parse message, a sentence of Node's (the tester's named allowance, PROSE_ALLOWED).
       name: 'a trailing comma in model.json, found where it stands',
       ...repo(SAMPLE, '{\n  "model": "x",\n  "enforce_eager": true,\n}\n'),
-      errors: [{ messageId: 'badJson', file: JSON_FILE, line: 4, data: { line: 4, column: 1 } }],
+      errors: [{ messageId: 'badJson', file: JSON_FILE, line: 4, data: { line: 4, column: 1, found: '"}"' } }],
+    },
+    {
+      name: 'model.json cut off: where the text ends',
+      ...repo(SAMPLE, '{\n  "model": "x",\n  "enforce_eager": '),
+      errors: [{ messageId: 'badJsonEnd', file: JSON_FILE, line: 3, data: { line: 3, column: 20 } }],
     },
     {
       name: 'model.json that is not an object',

@@ -1,6 +1,6 @@
 // Lint under the server's command line: what auto-complete, --backend-config and several
 // --model-repository paths change in Triton's verdict, from the settings file and from the flags.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintSync } from '../../src/lint/engine.js';
@@ -201,5 +201,42 @@ describe('resolve, generate and verify take the same flags', () => {
     expect(command.slice(command.indexOf('tritonserver'))).toEqual(expect.arrayContaining(['--disable-auto-complete-config', '--backend-config=onnxruntime,default-max-batch-size=8']));
     const ort = await cli(['verify', 'repo/classifier', '--disable-auto-complete-config'], { cwd: dir });
     expect([ort.code, ort.stderr]).toEqual([2, expect.stringContaining('apply to --runtime docker')]);
+  });
+});
+
+describe('--backend-directory: the backends the server has', () => {
+  it('lint: a backend with no library there is refused as core refuses it; the settings file says it relative to itself', async () => {
+    const dir = await writeRepo({ 'repo/classifier/config.pbtxt': CLASSIFIER_CONFIG, 'repo/classifier/1/model.onnx': CLASSIFIER, 'backends/python/libtriton_python.so': '' });
+    const r = await cli(['lint', 'repo', '--backend-directory', 'backends', '--format', 'json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const found = JSON.parse(r.stdout)[0].messages.filter((m: { ruleId: string }) => m.ruleId === 'backend-library');
+    expect(found.map((m: { messageId: string; message: string }) => [m.messageId, m.message])).toEqual([['noLibraryForBackend', expect.stringContaining(`no libtriton_onnxruntime.so in ${dir}/backends/onnxruntime`)]]);
+    // Without the flag nothing is known, so nothing is said; installed, clean.
+    expect((await cli(['lint', 'repo'], { cwd: dir })).code).toBe(0);
+    mkdirSync(join(dir, 'backends', 'onnxruntime'));
+    writeFileSync(join(dir, 'backends', 'onnxruntime', 'libtriton_onnxruntime.so'), '');
+    expect((await cli(['lint', 'repo', '--backend-directory', 'backends'], { cwd: dir })).code).toBe(0);
+    rmSync(join(dir, 'backends', 'onnxruntime'), { recursive: true });
+    writeFileSync(join(dir, 'repo', 'tritonc.config.json'), '{ "server": { "backendDirectory": "../backends" } }');
+    expect((await cli(['lint', 'repo'], { cwd: dir })).code).toBe(1);
+  });
+
+  it('a directory that is not there is exit 2, not every model refused', async () => {
+    const dir = await writeRepo({ 'repo/classifier/config.pbtxt': CLASSIFIER_CONFIG, 'repo/classifier/1/model.onnx': CLASSIFIER });
+    const r = await cli(['lint', 'repo', '--backend-directory', '/opt/tritonserver/backendz'], { cwd: dir });
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('--backend-directory /opt/tritonserver/backendz: no such directory here')]);
+  });
+
+  it('verify: the local tritonserver gets it last (tritonserver takes the last one given); docker and ort refuse it', async () => {
+    const dir = await writeRepo({ 'repo/classifier/config.pbtxt': CLASSIFIER_CONFIG, 'repo/classifier/1/model.onnx': CLASSIFIER, 'backends/onnxruntime/libtriton_onnxruntime.so': '', 'bin/tritonserver': '#!/bin/sh\nexit 1\n' });
+    chmodSync(join(dir, 'bin/tritonserver'), 0o755);
+    const dry = await cli(['verify', 'repo/classifier', '--runtime', 'local', '--tritonserver', join(dir, 'bin/tritonserver'), '--dry-run', '--format', 'json', '--backend-directory', 'backends'], { cwd: dir });
+    expect(dry.code).toBe(0);
+    const command: string[] = JSON.parse(dry.stdout).command;
+    expect(command.at(-1)).toBe(`--backend-directory=${dir}/backends`);
+    for (const runtime of ['docker', 'ort']) {
+      const r = await cli(['verify', 'repo/classifier', '--runtime', runtime, '--backend-directory', 'backends'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('--backend-directory applies to --runtime local')]);
+    }
   });
 });

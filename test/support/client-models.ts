@@ -65,6 +65,30 @@ class TritonPythonModel:
         return responses
 `;
 
+/**
+ * A decoupled model: for IN = n it sends n responses, OUT = 1..n, one by one, then the final flag with no
+ * response (as python_backend examples/decoupled/square_model.py does for IN = n); IN < 0 is an error
+ * response (pb_utils.TritonError) sent with the final flag.
+ */
+const STREAMER_PY = `import numpy as np
+import triton_python_backend_utils as pb_utils
+
+
+class TritonPythonModel:
+    def execute(self, requests):
+        for request in requests:
+            sender = request.get_response_sender()
+            n = int(pb_utils.get_input_tensor_by_name(request, "IN").as_numpy().flatten()[0])
+            if n < 0:
+                error = pb_utils.TritonError("IN must be 0 or more, got " + str(n))
+                sender.send(pb_utils.InferenceResponse(error=error), flags=pb_utils.TRITONSERVER_RESPONSE_COMPLETE_FINAL)
+                continue
+            for i in range(n):
+                sender.send(pb_utils.InferenceResponse([pb_utils.Tensor("OUT", np.array([i + 1], dtype=np.int32))]))
+            sender.send(flags=pb_utils.TRITONSERVER_RESPONSE_COMPLETE_FINAL)
+        return None
+`;
+
 /** Answers after SECONDS (its input) seconds: for the timeout. */
 const SLOW_PY = `import time
 import numpy as np
@@ -163,7 +187,7 @@ output [ { name: "OUT" data_type: TYPE_INT32 dims: [ 1 ] } ]
 instance_group [ { kind: KIND_CPU count: 1 } ]
 `,
     json: { name: 'streamer', backend: 'python', max_batch_size: 0, model_transaction_policy: { decoupled: true }, input: [{ name: 'IN', data_type: 'TYPE_INT32', dims: ['1'] }], output: [{ name: 'OUT', data_type: 'TYPE_INT32', dims: ['1'] }] },
-    py: ADD_ONE_PY,
+    py: STREAMER_PY,
   },
 };
 

@@ -3,6 +3,7 @@
 // (read by the real readers from their bytes: ONNX files, SavedModel directories). Rule tests lint it without touching the disk.
 import { dirname, join } from 'node:path';
 import { ModelReadError } from '../../src/model-file/errors.js';
+import type { ReadMessage } from '../../src/model-file/messages.js';
 import { readerOf } from '../../src/model-file/readers.js';
 import { readSavedModelOfBytes } from '../../src/savedmodel/index.js';
 import type { FileSource, SignatureResult } from '../../src/workspace/sources.js';
@@ -59,7 +60,7 @@ export function memoryFiles(root: string, tree: MemoryTree): FileSource {
       if (read) return read;
       const content = files.get(path);
       if (reader.directory) read = savedModel(path);
-      else if (content === undefined) read = { error: new ModelReadError('io', path, null, dirs.has(path) ? format === 'onnx' ? 'is a directory, not an ONNX model file' : 'is a directory, not a model file' : 'no such file') };
+      else if (content === undefined) read = { error: new ModelReadError('io', path, null, dirs.has(path) ? DIRECTORY[format] ?? { messageId: 'onnxDirectory', data: {} } : { messageId: 'noSuchFile', data: {} }) };
       else {
         const sizeOf = (p: string): number | null => {
           const c = files.get(p);
@@ -68,7 +69,7 @@ export function memoryFiles(root: string, tree: MemoryTree): FileSource {
         try {
           read = { signature: reader.readBytes!(path, typeof content === 'string' ? Buffer.from(content) : content, sizeOf) };
         } catch (e) {
-          read = { error: e instanceof ModelReadError ? e : new ModelReadError('format', path, null, (e as Error).message) };
+          read = { error: e instanceof ModelReadError ? e : readerFailed(path, e) };
         }
       }
       signatures.set(key, read);
@@ -79,7 +80,7 @@ export function memoryFiles(root: string, tree: MemoryTree): FileSource {
   /** A SavedModel directory: its saved_model.pb read from bytes, its variables/ sized. */
   function savedModel(dir: string): SignatureResult {
     const pb = files.get(join(dir, 'saved_model.pb'));
-    if (pb === undefined) return { error: new ModelReadError('io', dir, null, dirs.has(dir) ? 'has no saved_model.pb: not a TensorFlow SavedModel directory' : 'no such file or directory') };
+    if (pb === undefined) return { error: new ModelReadError('io', dir, null, dirs.has(dir) ? { messageId: 'savedModelNoPb', data: { pb: 'saved_model.pb' } } : { messageId: 'savedModelNoSuchFile', data: {} }) };
     const variables: Record<string, number> = {};
     for (const [name, entry] of dirs.get(join(dir, 'variables')) ?? []) {
       const f = files.get(join(dir, 'variables', name));
@@ -88,7 +89,18 @@ export function memoryFiles(root: string, tree: MemoryTree): FileSource {
     try {
       return { signature: readSavedModelOfBytes(dir, typeof pb === 'string' ? Buffer.from(pb) : pb, variables) };
     } catch (e) {
-      return { error: e instanceof ModelReadError ? e : new ModelReadError('format', dir, null, (e as Error).message) };
+      return { error: e instanceof ModelReadError ? e : readerFailed(dir, e) };
     }
   }
 }
+
+/** What each reader says of a directory where its file should be (src/onnx, src/openvino, src/pytorch checkRegular). */
+const DIRECTORY: Readonly<Record<string, ReadMessage>> = {
+  onnx: { messageId: 'onnxDirectory', data: {} },
+  openvino: { messageId: 'openvinoDirectory', data: {} },
+  pytorch: { messageId: 'torchDirectory', data: {} },
+};
+
+/** A reader's own failure, as model-file/readers.ts loadSignature makes it. */
+const readerFailed = (path: string, e: unknown): ModelReadError =>
+  new ModelReadError('format', path, null, { messageId: 'readerFailed', data: { error: e instanceof Error ? e.name : typeof e } }, undefined, { cause: e });

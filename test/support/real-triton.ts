@@ -21,6 +21,8 @@ export function realTritonRuns(suite: string): boolean {
 export interface RealTriton {
   /** Its HTTP endpoint, http://127.0.0.1:<port>. */
   url: string;
+  /** Its gRPC endpoint, 127.0.0.1:<port>. */
+  grpc: string;
   /** What it printed so far. */
   log(): string;
   /** SIGTERM to its process group, SIGKILL after 10 s, and its Python stubs' /dev/shm regions removed. */
@@ -61,5 +63,5 @@ export async function startRealTriton(repo: string, args: string[] = [], readyPa
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, log: () => log, stop };
+  return { url, grpc: `127.0.0.1:${grpc}`, log: () => log, stop };
 }

@@ -133,25 +133,13 @@ function compare(c: InvalidCase, found: Diagnostic[]): void {
 }
 
 /**
- * The placeholders that may still hold another program's sentence, by rule, and why. The one left:
- * model-unreadable's {{reason}} is the ONNX reader's error text (src/onnx's errors are text, not
- * ids, until the model readers' errors are reworked). vllm-model's {{error}} is V8's JSON.parse
- * message about the user's model.json (Node's words, as a quoted Triton message is Triton's).
- */
-export const PROSE_ALLOWED: Readonly<Record<string, readonly string[]>> = {
-  'model-unreadable': ['reason'],
-  'vllm-model': ['error'],
-};
-
-/**
  * Placeholders hold values (names, numbers, config text), never wording: each wording is a message
  * of its own. A value with three words in a row outside quotes and brackets is wording, unless it is
- * text of the linted file (`fileText`: a value the config wrote) or a named allowance.
+ * text of the linted file (`fileText`: a value the config wrote). No rule has an allowance.
  */
 export function proseInPlaceholders(d: Diagnostic, fileText?: string): string[] {
   const template = ruleById(d.ruleId)?.meta.messages[d.messageId ?? ''] ?? '';
-  const allowed = PROSE_ALLOWED[d.ruleId] ?? [];
-  const names = [...template.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]!).filter((n) => !allowed.includes(n));
+  const names = [...template.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]!);
   const prose = (v: unknown): v is string => typeof v === 'string' && isProse(v) && !fileText?.includes(v);
   return [...new Set(names)].filter((n) => prose(d.data?.[n])).map((n) => `${d.ruleId}.${d.messageId} {{${n}}} = ${JSON.stringify(d.data![n])}`);
 }

@@ -2,6 +2,7 @@
 import { cpSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixture, type FixtureName } from '../../fixtures/onnx/index.js';
 import { startWatch, type WatchHandle } from '../../src/watch/watch.js';
@@ -164,6 +165,28 @@ describe('tritonc watch', () => {
     const refused = await w.next((r) => r.notes.some((n) => n.startsWith('not regenerating dynamic-batch/config.pbtxt')));
     expect(refused.notes.join('\n')).toContain('edited by hand');
     expect(readFileSync(handEdited, 'utf8')).toBe(before);
+  });
+
+  it('OpenVINO: --generate rewrites the config when model.xml changes; a half-written model.xml waits', async () => {
+    const OV = fileURLToPath(new URL('../../fixtures/models/openvino/', import.meta.url));
+    const repo = tempDir();
+    cpSync(join(OV, 'openvino_int8_int8_int8', '1'), join(repo, 'ov', '1'), { recursive: true });
+    expect((await cli(['generate', 'ov', '--write'], { cwd: repo })).code).toBe(0);
+    const w = await watching(repo, true);
+    const xml = join(repo, 'ov/1/model.xml');
+    const other = readFileSync(join(OV, 'openvino_fixed_batch', '1', 'model.xml'));
+    // A slow writer: half the IR now (it does not parse yet), the rest a moment later.
+    const fd = openSync(xml, 'w');
+    writeSync(fd, other, 0, other.length >> 1);
+    const waiting = await w.next((r) => r.waiting.length > 0);
+    expect(waiting.waiting).toEqual(['ov/1/model.xml']);
+    expect(ids(waiting)).not.toContain('model-unreadable');
+    writeSync(fd, other, other.length >> 1, other.length - (other.length >> 1), other.length >> 1);
+    closeSync(fd);
+    cpSync(join(OV, 'openvino_fixed_batch', '1', 'model.bin'), join(repo, 'ov/1/model.bin'));
+    const regenerated = await w.next((r) => r.notes.some((n) => n.startsWith('regenerated ov/config.pbtxt')));
+    expect(regenerated.waiting).toEqual([]);
+    expect(readFileSync(join(repo, 'ov/config.pbtxt'), 'utf8')).not.toContain('TYPE_INT8');
   });
 
   it('keeps memory bounded: the cache holds only the repository\'s files after many edits', async () => {

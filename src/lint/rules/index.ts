@@ -32,6 +32,7 @@ import { lockMismatch } from './correctness/lock-mismatch.js';
 import { modelWarmup } from './correctness/model-warmup.js';
 import { nameMatchesDirectory } from './correctness/name-matches-directory.js';
 import { platformBackend } from './correctness/platform-backend.js';
+import { backendLibrary } from './correctness/backend-library.js';
 import { preferredBatchSize } from './correctness/preferred-batch-size.js';
 import { priorityQueue } from './correctness/priority-queue.js';
 import { responseCache } from './correctness/response-cache.js';
@@ -49,6 +50,8 @@ import { autocompleteSurprises } from './suspicious/autocomplete-surprises.js';
 export const CORE_RULES: readonly Rule[] = [
   nameMatchesDirectory,
   platformBackend,
+  // TritonModel::Create, once the config is valid: the backend's library, before the backend runs.
+  backendLibrary,
   modelFilename,
   maxBatchSize,
   preferredBatchSize,

@@ -100,8 +100,9 @@ export const platformBackend = defineModelRule({
       return;
     }
     // A backend is a library Triton looks up by name (core backend_model.cc
-    // TritonModel::ResolveBackendPaths): a name one typo away from a known backend finds none.
-    if (written.backend && !KNOWN_BACKENDS.includes(written.backend)) {
+    // TritonModel::ResolveBackendPaths): a name one typo away from a known backend finds none. Where
+    // the server's backend directory is known, backend-library looks there instead.
+    if (written.backend && !KNOWN_BACKENDS.includes(written.backend) && !ctx.settings.server.backendDirectory) {
       const hint = didYouMean(written.backend, KNOWN_BACKENDS);
       if (hint) {
         ctx.report({

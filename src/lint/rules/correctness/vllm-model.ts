@@ -51,7 +51,8 @@ export const vllmModel = defineModelRule<Options>({
       notDecoupled: 'with auto-complete off, the config must say what the vLLM backend requires, and it is not decoupled ("vLLM Triton backend must be configured to use decoupled model transaction policy"); add model_transaction_policy { decoupled: true }',
       noTextOutput: "with auto-complete off, the config must declare the vLLM backend's output text_output, which its initialize reads first (it fails with \"'NoneType' object is not subscriptable\"); declare output [ { name: \"text_output\" data_type: TYPE_STRING dims: [ -1 ] } ] and the inputs, or turn auto-complete on",
       noModelJson: "version {{version}} has no model.json, so the vLLM backend does not load the model (\"'model.json' containing vllm engine args must be provided in '{{dir}}'\"); write {{file}} with the engine arguments, e.g. {\"model\": \"facebook/opt-125m\"}",
-      badJson: 'model.json is not valid JSON (line {{line}}, column {{column}}: {{error}}), so the vLLM backend does not load the model; fix the JSON',
+      badJson: 'model.json is not valid JSON (line {{line}}, column {{column}}: unexpected {{found}}), so the vLLM backend does not load the model; fix the JSON',
+      badJsonEnd: 'model.json is not valid JSON (line {{line}}, column {{column}}: the text ends before the JSON does), so the vLLM backend does not load the model; fix the JSON',
       notObject: 'model.json holds {{kind}}, not an object of engine arguments; write {"model": "<Hugging Face id or path>", ...}',
       unknownArg: '"{{key}}" is not an engine argument of any vLLM release we know: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load',
       unknownArgSuggest: '"{{key}}" is not an engine argument of any vLLM release we know: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load; did you mean "{{suggestion}}"?',
@@ -101,7 +102,9 @@ export const vllmModel = defineModelRule<Options>({
       const range = (start: number, end: number): Range => ({ start: positionAt(text, start), end: positionAt(text, end) });
       const read = parseJsonText(text);
       if (!read.ok) {
-        ctx.report({ file, range: { start: read.at, end: read.at }, messageId: 'badJson', data: { line: read.at.line, column: read.at.column, error: read.message } });
+        const at = { file, range: { start: read.at, end: read.at } };
+        if (read.found === undefined) ctx.report({ ...at, messageId: 'badJsonEnd', data: { line: read.at.line, column: read.at.column } });
+        else ctx.report({ ...at, messageId: 'badJson', data: { line: read.at.line, column: read.at.column, found: JSON.stringify(read.found) } });
         continue;
       }
       const args = read.value;

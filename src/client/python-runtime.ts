@@ -1,0 +1,734 @@
+// The part of every generated Python client that does not depend on the model or the protocol: the
+// checks made before a request is sent, the batch split, the time limits, the retries' rule, the
+// error classes and connect()'s probes, over a _Transport; and its HTTP transport (PYTHON_HTTP_RUNTIME,
+// on tritonclient.http, KServe v2 HTTP with Triton's binary tensor data). The gRPC transport is
+// python-grpc.ts. It reads the model from the `_SPEC` the generator writes below it (names as escaped
+// string literals, so no name from a config ever becomes code). Kept free of backticks and dollar-brace
+// so it can live in a template string.
+//
+// What the HTTP transport relies on, each cited where it is used:
+// - client src/python/library/tritonclient/http/_utils.py _get_error: an answer other than 200 is an
+//   InferenceServerException whose status() is the HTTP status as a string and message() the
+//   server's {"error": ...}; _client.py InferenceServerClient.is_server_live / is_model_ready answer
+//   status == 200; infer() adds Inference-Header-Content-Length to the headers dict it is given.
+// - server src/http_server.cc HttpCodeFromError: INTERNAL 500, NOT_FOUND 404 (a model with no
+//   available version: unloaded, or loading again), UNAVAILABLE 503, UNSUPPORTED 501 (a decoupled
+//   model's infer over HTTP), INVALID_ARG and the rest 400.
+// - geventhttpclient (under tritonclient.http): its sockets are gevent's, so gevent.Timeout bounds a
+//   request; its failures are OSError (refused, reset), http.client.HTTPException (a closed or
+//   garbled answer) and RuntimeError (a name it cannot resolve). It sends a request again by itself,
+//   once, when a pooled connection closes before any answer (client.py HTTPClient.request).
+export const PYTHON_RUNTIME_CORE = String.raw`
+import dataclasses
+import importlib
+import json
+import math
+import random
+import re
+import sys
+import threading
+import time
+from typing import Any, Callable, Dict, Generator, Iterator, List, Mapping, Optional, Sequence, Tuple, TypedDict, TypeVar, Union, cast
+
+import numpy
+import numpy.typing as npt
+
+# tritonclient carries no type information (no py.typed): loaded by name, typed Any here, so the
+# module type-checks whatever the caller's mypy settings say about untyped imports.
+_utils: Any = importlib.import_module("tritonclient.utils")
+
+_T = TypeVar("_T")
+_C = TypeVar("_C", bound="_Client")
+
+
+
+class TritonClientError(Exception):
+    """Every error the client raises. retryable says whether the same call may succeed later."""
+
+    #: Whether the same call may succeed if tried again (the client has already retried it, within its bounds).
+    retryable: bool = False
+
+    def __init__(self, message: str, status: Optional[int] = None, server_message: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.message = message
+        #: The HTTP status of the answer (over gRPC, the status code), when there was one.
+        self.status = status
+        #: The server's own message ({"error": ...}, or the gRPC details), when it sent one.
+        self.server_message = server_message
+        #: How many requests the call made (1 when it was not retried).
+        self.attempts = 1
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class ServerNotLive(TritonClientError):
+    """GET /v2/health/live did not answer 200, or nothing answered at the URL."""
+
+
+class ModelNotReady(TritonClientError):
+    """The model is not ready (not loaded, or being loaded again): retryable, as a reload ends."""
+
+    retryable = True
+
+
+class InvalidInput(TritonClientError):
+    """The inputs do not fit the model (checked before sending, naming the input), or the server refused them (HTTP 400, INVALID_ARGUMENT). Never retried."""
+
+    def __init__(self, message: str, input: Optional[str] = None, status: Optional[int] = None, server_message: Optional[str] = None) -> None:
+        super().__init__(message, status, server_message)
+        #: The input at fault, when one is.
+        self.input = input
+
+
+class Unavailable(TritonClientError):
+    """The server could not be reached, or answered 429, 502, 503 or 504 (over gRPC: UNAVAILABLE): transient, retried with backoff."""
+
+    retryable = True
+
+    def __init__(self, message: str, status: Optional[int] = None, server_message: Optional[str] = None, unsent: bool = False) -> None:
+        super().__init__(message, status, server_message)
+        #: Whether the request surely never reached the server (a refused connection, a name not found).
+        self.unsent = unsent
+
+
+class Timeout(TritonClientError):
+    """No answer within the time given (timeout_s for the call, attempt_timeout_s for one request)."""
+
+
+class Aborted(TritonClientError):
+    """The caller's cancel event was set."""
+
+
+class InferenceFailed(TritonClientError):
+    """The server ran the request and failed (HTTP 500, gRPC INTERNAL, ...), or answered what the protocol does not allow."""
+
+
+class ModelMismatch(TritonClientError):
+    """The model the server serves is not the one this client was generated from (its inputs or outputs differ)."""
+
+
+class Unsupported(TritonClientError):
+    """What this client cannot do for this model (a decoupled model over HTTP, an infer of a decoupled model)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SequenceOptions:
+    """A sequence's correlation: Triton's sequence_id, sequence_start and sequence_end parameters."""
+
+    #: The correlation id: a whole number from 1 to 2**64 - 1, or a string where the model's CONTROL_SEQUENCE_CORRID is TYPE_STRING.
+    id: Union[int, str]
+    #: The first request of the sequence.
+    start: bool = False
+    #: The last request of the sequence.
+    end: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class _TensorSpec:
+    name: str
+    datatype: str
+    dims: Tuple[int, ...]
+    optional: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class _ModelSpec:
+    name: str
+    max_batch_size: int
+    inputs: Tuple[_TensorSpec, ...]
+    outputs: Tuple[_TensorSpec, ...]
+    sequence: bool
+    decoupled: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class _Settings:
+    timeout_s: float = 60.0
+    attempt_timeout_s: Optional[float] = None
+    retries: int = 3
+    backoff_s: float = 0.1
+    max_backoff_s: float = 2.0
+    split: bool = True
+    headers: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    request_id: str = ""
+    cancel: Optional[threading.Event] = None
+
+
+# The numpy element type each protocol datatype travels in (client tritonclient/utils/__init__.py
+# triton_to_np_dtype: BF16 as float32, whose top 16 bits are sent; BOOL as numpy.bool_).
+_DTYPES: Dict[str, Any] = {
+    "BOOL": numpy.bool_, "UINT8": numpy.uint8, "UINT16": numpy.uint16, "UINT32": numpy.uint32, "UINT64": numpy.uint64,
+    "INT8": numpy.int8, "INT16": numpy.int16, "INT32": numpy.int32, "INT64": numpy.int64,
+    "FP16": numpy.float16, "BF16": numpy.float32, "FP32": numpy.float32, "FP64": numpy.float64,
+}
+
+def _q(s: str) -> str:
+    """A name in a message, as a JSON string."""
+    return json.dumps(s, ensure_ascii=False)
+
+
+def _shape_text(shape: Sequence[int]) -> str:
+    return "[" + ", ".join(str(d) for d in shape) + "]"
+
+
+def _seconds(s: float) -> str:
+    return "%g s" % s
+
+
+def _expected_shape(spec: _ModelSpec, t: _TensorSpec) -> str:
+    dims = ["any" if d < 0 else str(d) for d in t.dims]
+    return "[" + ", ".join((["batch"] if spec.max_batch_size > 0 else []) + dims) + "]"
+
+
+def decode_strings(data: npt.NDArray[numpy.object_]) -> List[str]:
+    """The strings of a BYTES output (its byte strings, in order), decoded as UTF-8."""
+    return [x.decode("utf-8") if isinstance(x, bytes) else str(x) for x in data.flatten().tolist()]
+
+
+def _settings_of(defaults: _Settings, timeout_s: Optional[float], attempt_timeout_s: Optional[float], retries: Optional[int], backoff_s: Optional[float], max_backoff_s: Optional[float], split: Optional[bool] = None, headers: Optional[Mapping[str, str]] = None, request_id: Optional[str] = None, cancel: Optional[threading.Event] = None) -> _Settings:
+    def pick(mine: Optional[_T], theirs: _T) -> _T:
+        return theirs if mine is None else mine
+
+    s = _Settings(
+        timeout_s=pick(timeout_s, defaults.timeout_s),
+        attempt_timeout_s=pick(attempt_timeout_s, defaults.attempt_timeout_s),
+        retries=pick(retries, defaults.retries),
+        backoff_s=pick(backoff_s, defaults.backoff_s),
+        max_backoff_s=pick(max_backoff_s, defaults.max_backoff_s),
+        split=pick(split, defaults.split),
+        headers={**defaults.headers, **(headers or {})},
+        request_id=pick(request_id, defaults.request_id),
+        cancel=pick(cancel, defaults.cancel),
+    )
+    for name, value in (("timeout_s", s.timeout_s), ("backoff_s", s.backoff_s), ("max_backoff_s", s.max_backoff_s)):
+        if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
+            raise TritonClientError(name + " must be a number of seconds, 0 or more; got " + repr(value))
+    if s.attempt_timeout_s is not None and not (isinstance(s.attempt_timeout_s, (int, float)) and s.attempt_timeout_s > 0):
+        raise TritonClientError("attempt_timeout_s must be a number of seconds above 0; got " + repr(s.attempt_timeout_s))
+    if isinstance(s.retries, bool) or not isinstance(s.retries, int) or s.retries < 0:
+        raise TritonClientError("retries must be a whole number, 0 or more; got " + repr(s.retries))
+    return s
+
+
+class _Transport:
+    """
+    What a connection does over its protocol (HTTP or gRPC): the probes connect() makes, one inference
+    request with the call's retries, close. The checks, the split, the retries' rule and the errors are
+    this module's, the same over either.
+    """
+
+    spec: _ModelSpec
+    #: The server's address, as messages show it.
+    base: str
+    defaults: _Settings
+    #: How messages name the infer request, and what a probe that says no answered.
+    infer_what: str = "infer"
+    not_live: str = "not live"
+    not_ready: str = "not ready"
+
+    def live(self, s: _Settings) -> bool:
+        raise NotImplementedError
+
+    def model_ready(self, s: _Settings) -> bool:
+        raise NotImplementedError
+
+    def repository_index(self, s: _Settings) -> List[Mapping[str, Any]]:
+        """The repository index's entries: name, state, reason."""
+        raise NotImplementedError
+
+    def model_metadata(self, s: _Settings) -> Mapping[str, Any]:
+        """The model's metadata: inputs and outputs, each a name, a datatype and a shape (a list of ints)."""
+        raise NotImplementedError
+
+    def send(self, tensors: List[Tuple[_TensorSpec, npt.NDArray[Any]]], s: _Settings, seq: Optional[SequenceOptions]) -> Dict[str, npt.NDArray[Any]]:
+        """One request of at most max_batch_size, with the call's retries; its outputs by name."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+
+def _sleep(seconds: float, cancel: Optional[threading.Event]) -> None:
+    if cancel is not None:
+        cancel.wait(seconds)
+    else:
+        time.sleep(seconds)
+
+
+def _with_retries(s: _Settings, sequence: bool, attempt: Callable[[float], _T]) -> _T:
+    """
+    Runs attempt(limit) until it succeeds, fails for good, or the call's time or retries run out. Only
+    retryable errors are retried; for a sequence, only those where the request surely did not run
+    (refused connection, 429/503, model not ready), so no step of a sequence is applied twice.
+    """
+    deadline = time.monotonic() + s.timeout_s
+    attempts = 1
+    while True:
+        left = deadline - time.monotonic()
+        limit = max(0.0, min(left, s.attempt_timeout_s if s.attempt_timeout_s is not None else left))
+        try:
+            if s.cancel is not None and s.cancel.is_set():
+                raise Aborted("aborted before it was sent")
+            return attempt(limit)
+        except TritonClientError as e:
+            e.attempts = attempts
+            unsent = isinstance(e, ModelNotReady) or (isinstance(e, Unavailable) and (e.unsent or e.status in (429, 503)))
+            wait = min(s.max_backoff_s, s.backoff_s * 2 ** (attempts - 1)) * (0.5 + random.random() / 2)
+            cancelled = s.cancel is not None and s.cancel.is_set()
+            again = e.retryable and attempts <= s.retries and (not sequence or unsent) and time.monotonic() + wait < deadline and not cancelled
+            if not again:
+                if isinstance(e, Timeout) and time.monotonic() >= deadline:
+                    t = Timeout(e.message.replace("no answer in time", "no answer within " + _seconds(s.timeout_s)) + (" (" + str(attempts) + " attempts)" if attempts > 1 else ""), e.status, e.server_message)
+                    t.attempts = attempts
+                    raise t from None
+                if attempts > 1:
+                    e.message += " (after " + str(attempts) + " attempts)"
+                    e.args = (e.message,)
+                raise
+            _sleep(wait, s.cancel)
+            attempts += 1
+
+
+def _check_inputs(spec: _ModelSpec, inputs: Mapping[str, object], split: bool, no_split: str) -> int:
+    """The checks Triton makes of a request, made here first so a bad input is named before anything is sent."""
+    if not isinstance(inputs, Mapping):
+        raise InvalidInput("infer() takes a dict of numpy arrays by input name; got " + type(inputs).__name__)
+    known = {t.name for t in spec.inputs}
+    for name, value in inputs.items():
+        if name not in known and value is not None:
+            raise InvalidInput("model " + _q(spec.name) + " has no input " + _q(str(name)) + "; its inputs: " + ", ".join(_q(t.name) for t in spec.inputs), str(name))
+    batch: Optional[int] = None
+    batch_from = ""
+    for t in spec.inputs:
+        value = inputs.get(t.name)
+        shown = "input " + _q(t.name)
+        if value is None:
+            if t.optional:
+                continue
+            raise InvalidInput(shown + " is missing (model " + _q(spec.name) + " requires it)", t.name)
+        if t.datatype == "BYTES":
+            wanted = "a numpy array of bytes or str (dtype object, or bytes_)"
+            if not isinstance(value, numpy.ndarray) or value.dtype.kind not in ("O", "S"):
+                raise InvalidInput(shown + " takes " + wanted + " (TYPE_STRING); got " + (str(value.dtype) if isinstance(value, numpy.ndarray) else type(value).__name__), t.name)
+            if value.dtype.kind == "O":
+                odd = next((x for x in value.flat if not isinstance(x, (bytes, str))), None)
+                if odd is not None:
+                    raise InvalidInput(shown + " takes bytes or str elements (TYPE_STRING); got " + type(odd).__name__, t.name)
+        else:
+            dtype = numpy.dtype(_DTYPES[t.datatype])
+            if not isinstance(value, numpy.ndarray) or value.dtype != dtype:
+                raise InvalidInput(shown + " takes a numpy array of " + dtype.name + " (" + t.datatype + "); got " + (str(value.dtype) if isinstance(value, numpy.ndarray) else type(value).__name__), t.name)
+        shape = tuple(int(d) for d in value.shape)
+        item_dims = shape[1:] if spec.max_batch_size > 0 else shape
+        rank_ok = len(shape) == len(t.dims) + (1 if spec.max_batch_size > 0 else 0)
+        if not rank_ok or any(d >= 0 and item_dims[i] != d for i, d in enumerate(t.dims)):
+            raise InvalidInput(shown + ": shape " + _shape_text(shape) + " does not match the model's " + _expected_shape(spec, t) + (" (the batch axis first: max_batch_size is " + str(spec.max_batch_size) + ")" if spec.max_batch_size > 0 else ""), t.name)
+        if spec.max_batch_size > 0:
+            b = shape[0]
+            if b < 1:
+                raise InvalidInput(shown + ": the batch (the first dim) must be 1 or more; got " + str(b), t.name)
+            if batch is None:
+                batch, batch_from = b, t.name
+            elif b != batch:
+                raise InvalidInput(shown + ": batch " + str(b) + " differs from input " + _q(batch_from) + "'s batch " + str(batch) + " (all inputs share the first dim)", t.name)
+    if batch is not None and batch > spec.max_batch_size and not split:
+        raise InvalidInput("input " + _q(batch_from) + ": batch " + str(batch) + " is larger than the model's max_batch_size " + str(spec.max_batch_size) + " (" + no_split + ")", batch_from)
+    return 1 if batch is None else batch
+
+
+def _check_sequence(spec: _ModelSpec, seq: Optional[SequenceOptions]) -> None:
+    if spec.sequence and seq is None:
+        raise InvalidInput("model " + _q(spec.name) + " is a sequence model: give sequence=SequenceOptions(id, start, end)")
+    if seq is None:
+        return
+    if not isinstance(seq, SequenceOptions):
+        raise InvalidInput("sequence takes a SequenceOptions; got " + type(seq).__name__)
+    ok = (isinstance(seq.id, str) and seq.id != "") or (isinstance(seq.id, int) and not isinstance(seq.id, bool) and 0 < seq.id < 2**64)
+    if not ok:
+        raise InvalidInput("sequence.id must be a whole number from 1 to 2**64 - 1 or a non-empty string; got " + repr(seq.id))
+
+
+def _read_outputs(what: str, spec: _ModelSpec, result: Any, datatype_of: Callable[[Any, str], Optional[str]]) -> Dict[str, npt.NDArray[Any]]:
+    """Each output of an answer (tritonclient's InferResult) as a numpy array, its datatype the spec's."""
+    out: Dict[str, npt.NDArray[Any]] = {}
+    for t in spec.outputs:
+        datatype = datatype_of(result, t.name)
+        if datatype is None:
+            raise InferenceFailed(what + ": the answer has no output " + _q(t.name))
+        if datatype != t.datatype:
+            raise InferenceFailed(what + ": output " + _q(t.name) + " came as " + str(datatype) + ", not " + t.datatype + " (the server's model differs from this client's)")
+        try:
+            array = result.as_numpy(t.name)
+        except Exception as e:
+            raise InferenceFailed(what + ": output " + _q(t.name) + " cannot be read (" + str(e) + ")") from None
+        if not isinstance(array, numpy.ndarray):
+            raise InferenceFailed(what + ": output " + _q(t.name) + " has no data")
+        out[t.name] = array
+    return out
+
+
+def _infer(c: _Transport, inputs: Mapping[str, object], s: _Settings, seq: Optional[SequenceOptions]) -> Dict[str, npt.NDArray[Any]]:
+    """One infer call: checked, split into requests of at most max_batch_size, sent with retries, outputs joined."""
+    spec = c.spec
+    _check_sequence(spec, seq)
+    batch = _check_inputs(spec, inputs, s.split and seq is None, "split is off" if seq is None else "a sequence's request is never split")
+    step = spec.max_batch_size if spec.max_batch_size > 0 else batch
+    present = [t for t in spec.inputs if inputs.get(t.name) is not None]
+    parts: List[List[npt.NDArray[Any]]] = [[] for _ in spec.outputs]
+    for start in range(0, batch, step):
+        end = min(batch, start + step)
+        arrays = [numpy.asarray(inputs[t.name]) for t in present]
+        if spec.max_batch_size > 0:
+            arrays = [a[start:end] for a in arrays]
+        outputs = c.send(list(zip(present, arrays)), s, seq)
+        for i, t in enumerate(spec.outputs):
+            parts[i].append(outputs[t.name])
+    joined: Dict[str, npt.NDArray[Any]] = {}
+    for i, t in enumerate(spec.outputs):
+        p = parts[i]
+        if len(p) == 1:
+            joined[t.name] = p[0]
+            continue
+        # Joined along the batch axis: the other dims must agree.
+        for q in p[1:]:
+            if q.ndim != p[0].ndim or q.shape[1:] != p[0].shape[1:]:
+                raise InferenceFailed("output " + _q(t.name) + ": the split requests answered shapes " + _shape_text(p[0].shape) + " and " + _shape_text(q.shape) + ", which do not join; call with split=False and a batch of at most " + str(spec.max_batch_size))
+        joined[t.name] = numpy.concatenate(p, axis=0)
+    return joined
+
+
+def _not_ready_reason(c: _Transport, s: _Settings) -> str:
+    """Why the model is not ready, from the repository index when the server answers it."""
+    try:
+        index = c.repository_index(s)
+    except TritonClientError:
+        # The index is an extension (model_repository); a restricted or missing one says nothing.
+        return c.not_ready
+    mine = [e for e in index if isinstance(e, Mapping) and e.get("name") == c.spec.name] if isinstance(index, list) else []
+    if mine:
+        return "; ".join(str(e.get("state") or "no state") + (": " + str(e["reason"]) if e.get("reason") else "") for e in mine)
+    return "the server's repository has no model " + _q(c.spec.name)
+
+
+def _check_metadata(c: _Transport, s: _Settings) -> None:
+    """Compares the server's model metadata (GET /v2/models/<m>, ModelMetadata) with the spec: names, datatypes, dims."""
+    spec = c.spec
+    meta = c.model_metadata(s)
+    problems: List[str] = []
+
+    def compare(side: str, mine: Tuple[_TensorSpec, ...], theirs: Any) -> None:
+        by_name = {x.get("name"): x for x in theirs if isinstance(x, Mapping)} if isinstance(theirs, list) else {}
+        for t in mine:
+            there = by_name.pop(t.name, None)
+            if there is None:
+                if not t.optional:
+                    problems.append(side + " " + _q(t.name) + " is not served")
+                continue
+            if there.get("datatype") != t.datatype:
+                problems.append(side + " " + _q(t.name) + " is " + str(there.get("datatype")) + " there, " + t.datatype + " here")
+            shape = there.get("shape")
+            if isinstance(shape, list):
+                dims = shape[1:] if spec.max_batch_size > 0 else shape
+                if len(dims) != len(t.dims) or any(d != e for d, e in zip(dims, t.dims)):
+                    problems.append(side + " " + _q(t.name) + " has shape " + _shape_text(shape) + " there, " + _expected_shape(spec, t) + " here")
+        for name in by_name:
+            problems.append(side + " " + _q(str(name)) + " is served but not known here")
+
+    compare("input", spec.inputs, meta.get("inputs"))
+    compare("output", spec.outputs, meta.get("outputs"))
+    if problems:
+        raise ModelMismatch("the server's model " + _q(spec.name) + " is not the one this client was generated from: " + "; ".join(problems) + "; generate the client again from the config the server loads (tritonc client)")
+
+
+def _check_little_endian() -> None:
+    if sys.byteorder != "little":
+        raise Unsupported("this client sends tensors as they lie in memory, which Triton reads as little-endian; this machine is big-endian")
+
+
+def _connect(c: _Transport, wait_s: float, check_metadata: bool) -> _Transport:
+    """Waits (up to wait_s) until the server is live and the model ready, then compares the metadata; the connection, or the error."""
+    spec, defaults = c.spec, c.defaults
+    until = time.monotonic() + wait_s
+    while True:
+        problem: TritonClientError
+        try:
+            if not c.live(defaults):
+                problem = ServerNotLive("server at " + c.base + " is not live: " + c.not_live)
+            else:
+                if c.model_ready(defaults):
+                    break
+                problem = ModelNotReady("model " + _q(spec.name) + " is not ready: " + _not_ready_reason(c, defaults))
+        except ModelNotReady as e:
+            problem = e
+        except (Unavailable, Timeout) as e:
+            cause = e.message.replace("cannot reach " + c.base + " ", "")
+            if cause.startswith("(") and cause.endswith(")"):
+                cause = cause[1:-1]
+            problem = ServerNotLive("server at " + c.base + " is not live: " + cause)
+        left = until - time.monotonic()
+        if left <= 0:
+            c.close()
+            raise problem
+        time.sleep(min(0.5, left))
+    if check_metadata:
+        try:
+            _check_metadata(c, defaults)
+        except BaseException:
+            c.close()
+            raise
+    return c
+
+
+class _Client:
+    """What every model's Client shares: the connection, ready(), close()."""
+
+    def __init__(self, connection: _Transport) -> None:
+        self._c = connection
+
+    @property
+    def url(self) -> str:
+        """The server's URL."""
+        return self._c.base
+
+    def ready(self, *, timeout_s: Optional[float] = None) -> bool:
+        """Whether the model is ready now (GET /v2/models/<m>/ready, ModelReady)."""
+        return self._c.model_ready(_settings_of(self._c.defaults, timeout_s, None, None, None, None))
+
+    def close(self) -> None:
+        """Closes the connection (a later call opens a new one)."""
+        self._c.close()
+
+    def __enter__(self: _C) -> _C:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+`;
+
+/** The HTTP transport (tritonclient.http), after PYTHON_RUNTIME_CORE in the module. */
+export const PYTHON_HTTP_RUNTIME = String.raw`
+import http.client
+import socket
+import urllib.parse
+
+# tritonclient.http and gevent carry no type information: loaded by name, typed Any.
+_http: Any = importlib.import_module("tritonclient.http")
+_gevent: Any = importlib.import_module("gevent")
+
+# The connection's own socket limits stay out of the way: each request is bounded by gevent.Timeout.
+_NO_LIMIT = 365 * 24 * 3600.0
+
+
+def _network_cause(e: BaseException) -> Tuple[str, bool]:
+    """Why a request failed, and whether it surely never reached the server."""
+    if isinstance(e, ConnectionRefusedError):
+        return "connection refused", True
+    if isinstance(e, ConnectionResetError):
+        return "connection reset", False
+    if isinstance(e, socket.gaierror):
+        return "name not found: " + str(e), True
+    if isinstance(e, http.client.HTTPException):
+        return "the connection ended without an answer" + (": " + str(e) if str(e) else ""), False
+    return str(e) or type(e).__name__, False
+
+
+def _server_error(spec: _ModelSpec, what: str, e: Any) -> TritonClientError:
+    """The error an answer other than 200 stands for (server src/http_server.cc HttpCodeFromError)."""
+    status_text = e.status()
+    message = e.message()
+    message = message if isinstance(message, str) else str(e)
+    if status_text is None:
+        # Raised by tritonclient itself before or after the request (client tritonclient/utils raise_error).
+        return TritonClientError(what + ": " + message)
+    try:
+        status = int(status_text)
+    except ValueError:
+        return InferenceFailed(what + ": " + str(e))
+    shown = what + ": HTTP " + str(status) + ": " + message
+    if status == 404:
+        return ModelNotReady("model " + _q(spec.name) + " is not ready: " + message, status, message)
+    if status == 400:
+        named = next((t.name for t in spec.inputs if "'" + t.name + "'" in message), None)
+        return InvalidInput(shown, named, status, message)
+    if status in (429, 502, 503, 504):
+        return Unavailable(shown, status, message)
+    if status == 501:
+        return Unsupported(shown, status, message)
+    if status == 403:
+        # server src/http_server.cc RespondIfRestricted: 403 "This API is restricted, expecting header '<h>'".
+        return TritonClientError(shown + " (the server restricts this API: pass the header it expects in connect()'s headers)", status, message)
+    return InferenceFailed(shown, status, message)
+
+
+class _Connection(_Transport):
+    """The server's address and one tritonclient.http client, made again after a request it could not finish."""
+
+    def __init__(self, spec: _ModelSpec, url: str, headers: Optional[Mapping[str, str]], version: Union[int, str, None], defaults: _Settings) -> None:
+        if spec.decoupled:
+            raise Unsupported("model " + _q(spec.name) + " is decoupled (model_transaction_policy { decoupled: true }): its responses stream, which Triton's HTTP endpoint cannot carry (it answers 501); use gRPC streaming for it")
+        _check_little_endian()
+        parsed = urllib.parse.urlsplit(url) if isinstance(url, str) else None
+        if parsed is None or parsed.scheme not in ("http", "https") or not parsed.netloc or parsed.query or parsed.fragment:
+            raise TritonClientError("not an http(s) URL: " + (_q(url) if isinstance(url, str) else repr(url)) + " (give the server's HTTP address, e.g. http://localhost:8000)")
+        self.spec = spec
+        self.base = url.rstrip("/")
+        # tritonclient.http takes the address without its scheme, and ssl=True for https.
+        self._target = parsed.netloc + parsed.path.rstrip("/")
+        self._ssl = parsed.scheme == "https"
+        self._netloc = parsed.netloc
+        self._prefix = parsed.path.rstrip("/")
+        self.headers: Dict[str, str] = dict(headers or {})
+        self.version = "" if version is None else str(version)
+        self.model_path = "/v2/models/" + urllib.parse.quote(spec.name, safe="") + ("/versions/" + urllib.parse.quote(self.version, safe="") if self.version else "")
+        self.defaults = defaults
+        self.infer_what = "POST " + self.model_path + "/infer"
+        self.not_live = "GET /v2/health/live did not answer 200"
+        self.not_ready = "GET " + self.model_path + "/ready did not answer 200"
+        self._client: Any = None
+
+    def _triton(self) -> Any:
+        if self._client is None:
+            self._client = _http.InferenceServerClient(self._target, ssl=self._ssl, connection_timeout=_NO_LIMIT, network_timeout=_NO_LIMIT)
+        return self._client
+
+    def close(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            try:
+                client.close()
+            except Exception:
+                pass
+
+    def call(self, what: str, limit: float, s: _Settings, request: Callable[[Any, Dict[str, str]], _T]) -> _T:
+        """One request within limit seconds; its failures become the client's errors."""
+        if limit <= 0:
+            raise Timeout(what + ": no answer in time", None)
+        timer = _gevent.Timeout(limit)
+        timer.start()
+        aborted = Aborted(what + ": aborted")
+        # The cancel event is set from another thread: the hub looks at it every 50 ms while the request
+        # waits, and ends the request as its own Timeout does (gevent/timeout.py: the timer's callback
+        # throws into the waiting greenlet).
+        poll = _gevent.get_hub().loop.timer(0.05, 0.05) if s.cancel is not None else None
+        if poll is not None:
+            target = _gevent.getcurrent()
+            cancel = s.cancel
+
+            def look() -> None:
+                if cancel is not None and cancel.is_set():
+                    poll.stop()
+                    target.throw(aborted)
+
+            poll.start(look)
+        try:
+            return request(self._triton(), {**self.headers, **s.headers})
+        except _utils.InferenceServerException as e:
+            raise _server_error(self.spec, what, e) from None
+        except (OSError, http.client.HTTPException, RuntimeError) as e:
+            # A request it could not finish leaves the connection in no known state: the next one starts afresh.
+            self.close()
+            text, unsent = _network_cause(e)
+            raise Unavailable("cannot reach " + self.base + " (" + text + ")", unsent=unsent) from None
+        except (ValueError, KeyError, TypeError, IndexError) as e:
+            raise InferenceFailed(what + ": the answer is not what the KServe v2 protocol documents (" + type(e).__name__ + ": " + str(e) + ")") from None
+        except BaseException as e:
+            self.close()
+            if e is timer:
+                t = Timeout(what + ": no answer in time")
+                t.retryable = True
+                raise t from None
+            if e is aborted:
+                raise Aborted(what + ": aborted") from None
+            raise
+        finally:
+            timer.close()
+            if poll is not None:
+                poll.close()
+
+    def send_once(self, what: str, limit: float, s: _Settings, path: str, body: bytes, json_size: Optional[int]) -> Any:
+        """
+        One POST on a connection of its own that is never sent again (a sequence step, which must not run
+        twice): tritonclient's transport sends a request again by itself when its connection closes before
+        an answer. The body and the answer are tritonclient's own (generate_request_body, parse_response_body).
+        """
+        if limit <= 0:
+            raise Timeout(what + ": no answer in time", None)
+        if s.cancel is not None and s.cancel.is_set():
+            raise Aborted(what + ": aborted")
+        headers = {**self.headers, **s.headers, "Content-Type": "application/octet-stream"}
+        if json_size is not None:
+            headers["Inference-Header-Content-Length"] = str(json_size)
+        conn = (http.client.HTTPSConnection if self._ssl else http.client.HTTPConnection)(self._netloc, timeout=limit)
+        try:
+            conn.request("POST", self._prefix + path, body=body, headers=headers)
+            answer = conn.getresponse()
+            data = answer.read()
+        except socket.timeout:
+            t = Timeout(what + ": no answer in time")
+            t.retryable = True
+            raise t from None
+        except (OSError, http.client.HTTPException) as e:
+            text, unsent = _network_cause(e)
+            raise Unavailable("cannot reach " + self.base + " (" + text + ")", unsent=unsent) from None
+        finally:
+            conn.close()
+        if answer.status != 200:
+            try:
+                message = json.loads(data.decode("utf-8"))["error"]
+            except Exception:
+                message = "the answer is not Triton's error JSON"
+            raise _server_error(self.spec, what, _utils.InferenceServerException(msg=str(message), status=str(answer.status))) from None
+        try:
+            return _http.InferenceServerClient.parse_response_body(data, header_length=answer.getheader("Inference-Header-Content-Length"), content_encoding=answer.getheader("Content-Encoding"))
+        except Exception as e:
+            raise InferenceFailed(what + ": the answer is not what the KServe v2 protocol documents (" + type(e).__name__ + ": " + str(e) + ")") from None
+
+    def probe(self, what: str, s: _Settings, request: Callable[[Any, Dict[str, str]], _T]) -> _T:
+        """One request, not retried, within the call's time."""
+        return _with_retries(dataclasses.replace(s, retries=0), False, lambda limit: self.call(what, limit, s, request))
+
+    def live(self, s: _Settings) -> bool:
+        return self.probe("GET /v2/health/live", s, lambda triton, h: bool(triton.is_server_live(headers=h)))
+
+    def model_ready(self, s: _Settings) -> bool:
+        return self.probe("GET " + self.model_path + "/ready", s, lambda triton, h: bool(triton.is_model_ready(self.spec.name, self.version, headers=h)))
+
+    def repository_index(self, s: _Settings) -> List[Mapping[str, Any]]:
+        index = self.probe("POST /v2/repository/index", s, lambda triton, h: triton.get_model_repository_index(headers=h))
+        return index if isinstance(index, list) else []
+
+    def model_metadata(self, s: _Settings) -> Mapping[str, Any]:
+        meta = self.probe("GET " + self.model_path, s, lambda triton, h: triton.get_model_metadata(self.spec.name, self.version, headers=h))
+        if not isinstance(meta, dict):
+            raise InferenceFailed("GET " + self.model_path + ": the answer is not a JSON object")
+        return meta
+
+    def send(self, tensors: List[Tuple[_TensorSpec, npt.NDArray[Any]]], s: _Settings, seq: Optional[SequenceOptions]) -> Dict[str, npt.NDArray[Any]]:
+        spec, what = self.spec, self.infer_what
+        inputs = []
+        for t, a in tensors:
+            tensor = _http.InferInput(t.name, [int(d) for d in a.shape], t.datatype)
+            # server docs/protocol/extension_binary_data.md: each input's bytes after the JSON header.
+            tensor.set_data_from_numpy(a, binary_data=True)
+            inputs.append(tensor)
+        wanted = [_http.InferRequestedOutput(t.name, binary_data=True) for t in spec.outputs]
+
+        def request(triton: Any, headers: Dict[str, str]) -> Any:
+            return triton.infer(spec.name, inputs, model_version=self.version, outputs=wanted, request_id=s.request_id, headers=headers)
+
+        if seq is None:
+            result = _with_retries(s, False, lambda limit: self.call(what, limit, s, request))
+        else:
+            body, json_size = _http.InferenceServerClient.generate_request_body(
+                inputs, outputs=wanted, request_id=s.request_id, sequence_id=seq.id, sequence_start=seq.start, sequence_end=seq.end,
+            )
+            path = self.model_path + "/infer"
+            result = _with_retries(s, True, lambda limit: self.send_once(what, limit, s, path, body, json_size))
+
+        def datatype_of(r: Any, name: str) -> Optional[str]:
+            out = r.get_output(name)
+            return None if out is None else str(out.get("datatype"))
+
+        return _read_outputs(what, spec, result, datatype_of)
+`;
