@@ -4,9 +4,10 @@
 # Needs (Debian 12): apt-get install librsvg2-bin imagemagick
 set -euo pipefail
 images=$(cd "$(dirname "$0")/../images" && pwd)
-tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
-rsvg-convert --width 128 --height 128 --format png "$images/icon.svg" --output "$tmp"
-# No metadata (a timestamp would make each run a new file).
-convert "$tmp" -strip "PNG32:$images/icon.png"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+rsvg-convert --width 128 --height 128 --format png "$images/icon.svg" --output "$tmp/big.png"
+# No metadata (a timestamp would make each run a new file); mv replaces a link instead of writing through it.
+convert "$tmp/big.png" -strip "PNG32:$tmp/icon.png"
+mv -f "$tmp/icon.png" "$images/icon.png"
 identify "$images/icon.png"

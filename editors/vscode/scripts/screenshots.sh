@@ -24,8 +24,8 @@ work=$(mktemp -d)
 xvfb_pid='' xterm_pid=''
 cleanup() {
   # Only the processes this script started, by their ids.
-  [ -n "$xterm_pid" ] && kill "$xterm_pid" 2>/dev/null || true
-  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
+  if [ -n "$xterm_pid" ]; then kill "$xterm_pid" 2>/dev/null || true; fi
+  if [ -n "$xvfb_pid" ]; then kill "$xvfb_pid" 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -40,7 +40,8 @@ Xvfb -displayfd 3 -screen 0 1200x800x24 -nolisten tcp 3>"$work/display" 2>"$work
 xvfb_pid=$!
 for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.1; done
 [ -s "$work/display" ] || { echo "screenshots.sh: Xvfb did not start:" >&2; cat "$work/xvfb.log" >&2; exit 1; }
-export DISPLAY=:$(head -n1 "$work/display")
+DISPLAY=:$(head -n1 "$work/display")
+export DISPLAY
 
 sock=$work/nvim.sock
 (cd "$work/model_repository" && REPO=$work/model_repository TRITONC_BIN=$root/bin/tritonc.js \
@@ -60,11 +61,14 @@ wait_for() {
 shot() {
   sleep 0.5
   import -window "$window" "$work/shot.png"
-  convert "$work/shot.png" -strip -colors 96 "PNG8:$out/$1"
+  convert "$work/shot.png" -strip -colors 96 "PNG8:$work/small.png"
+  # mv replaces whatever is at the destination, a link included, instead of writing through it.
+  mv -f "$work/small.png" "$out/$1"
   echo "$out/$1: $(identify -format '%wx%h' "$out/$1"), $(stat -c %s "$out/$1") bytes"
 }
 
 wait_for 'luaeval("#vim.lsp.get_active_clients() > 0")'
+# shellcheck disable=SC2016 # $WINDOWID is for Neovim to expand, not this shell
 window=$(ask '$WINDOWID')
 # The server lints on open; its io-name findings are the ones the pictures are about.
 wait_for 'luaeval("#vim.tbl_filter(function(d) return d.user_data.lsp.code == \"io-name\" end, vim.diagnostic.get(0)) >= 2")'
