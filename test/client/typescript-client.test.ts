@@ -12,7 +12,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clientRun } from '../../src/client/run.js';
 import { startProtocolFixture, type FixtureModel, type ProtocolFixture, type ProtocolFixtureOptions } from '../../fixtures/verify/protocol-fixture.js';
 import { compileClients, STRICT_FLAGS } from '../support/client-compile.js';
-import { CLIENT_MODELS, HOSTILE, HOSTILE_INPUT, HOSTILE_MODEL, HOSTILE_OUTPUT, writeModels } from '../support/client-models.js';
+import { CLIENT_MODELS, HOSTILE, HOSTILE_INPUT, HOSTILE_MODEL, HOSTILE_OUTPUT, writeModels, rejection } from '../support/client-models.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
 
@@ -153,14 +153,6 @@ async function serve(models: Record<string, Partial<FixtureModel>>, options: Par
   return fixture;
 }
 
-async function rejection(p: Promise<unknown>): Promise<Error & Record<string, unknown>> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error & Record<string, unknown>;
-  }
-  throw new Error('expected the call to fail');
-}
 
 const image = (batch: number): Tensor => ({ data: new Float32Array(batch * 3 * 224 * 224), shape: [batch, 3, 224, 224] });
 const infers = (f: ProtocolFixture): number => f.paths().filter((p) => p.endsWith('/infer')).length;

@@ -12,7 +12,7 @@ import * as grpc from '@grpc/grpc-js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clientRun } from '../../src/client/run.js';
 import { compileClients } from '../support/client-compile.js';
-import { CLIENT_MODELS, HOSTILE, HOSTILE_INPUT, HOSTILE_MODEL, HOSTILE_OUTPUT, writeModels } from '../support/client-models.js';
+import { CLIENT_MODELS, HOSTILE, HOSTILE_INPUT, HOSTILE_MODEL, HOSTILE_OUTPUT, writeModels, rejection } from '../support/client-models.js';
 import { startGrpcStub, zeros, type GrpcStub, type StubModel } from '../support/kserve-grpc-stub.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
@@ -115,14 +115,6 @@ afterEach(async () => {
   stub = undefined;
 });
 
-async function rejection(p: Promise<unknown>): Promise<Error & Record<string, unknown>> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error & Record<string, unknown>;
-  }
-  throw new Error('expected the call to fail');
-}
 
 async function collect(it: AsyncIterable<Outputs>): Promise<number[]> {
   const got: number[] = [];

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientRun } from '../../src/client/run.js';
 import { freePorts } from '../../src/verify/ports.js';
 import { compileClients } from '../support/client-compile.js';
-import { CLIENT_MODELS, writeModels } from '../support/client-models.js';
+import { CLIENT_MODELS, writeModels, rejection, DRIFTED_MODELS } from '../support/client-models.js';
 import { realTritonRuns, startRealTriton, type RealTriton } from '../support/real-triton.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
@@ -35,14 +35,6 @@ let server: RealTriton | undefined;
 const modules: Record<string, Module> = {};
 const clients: Client[] = [];
 
-async function rejection(p: Promise<unknown>): Promise<Error & Record<string, unknown>> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error & Record<string, unknown>;
-  }
-  throw new Error('expected the call to fail');
-}
 
 async function connect(model: string, options: Record<string, unknown> = {}): Promise<Client> {
   const c = await modules[model]!.connect(server!.grpc, options);
@@ -75,9 +67,8 @@ describe.skipIf(!runs)('generated TypeScript gRPC clients against the real trito
     const dir = tempDir('tritonc-client-grpc-real-');
     const repo = join(dir, 'models');
     writeModels(repo, CLIENT_MODELS);
-    // add_one's client from a config that drifted from the served one (any length): what the server then refuses is never retried.
     const drifted = join(dir, 'drifted');
-    writeModels(drifted, { add_one: { ...CLIENT_MODELS.add_one!, pbtxt: CLIENT_MODELS.add_one!.pbtxt.replace('dims: [ 4 ] } ]\noutput', 'dims: [ -1 ] } ]\noutput') } });
+    writeModels(drifted, DRIFTED_MODELS);
     const gen = join(dir, 'gen');
     mkdirSync(gen);
     // The modules import @grpc/grpc-js, which the user installs beside them: here tritonc's own.

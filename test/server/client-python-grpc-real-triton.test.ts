@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientRun } from '../../src/client/run.js';
-import { CLIENT_MODELS, writeModels } from '../support/client-models.js';
+import { CLIENT_MODELS, writeModels, DRIFTED_MODELS } from '../support/client-models.js';
 import { CATCH, pythonClientRuns, runPython } from '../support/python-client.js';
 import { realTritonRuns, startRealTriton, type RealTriton } from '../support/real-triton.js';
 import { tempDir } from '../support/temp.js';
@@ -31,9 +31,8 @@ describe.skipIf(!runs)('generated Python gRPC clients against the real tritonser
     const dir = tempDir('tritonc-client-pygrpc-real-');
     const repo = join(dir, 'models');
     writeModels(repo, CLIENT_MODELS);
-    // add_one's client from a config that drifted from the served one (any length): what the server then refuses is never retried.
     const drifted = join(dir, 'drifted');
-    writeModels(drifted, { add_one: { ...CLIENT_MODELS.add_one!, pbtxt: CLIENT_MODELS.add_one!.pbtxt.replace('dims: [ 4 ] } ]\noutput', 'dims: [ -1 ] } ]\noutput') } });
+    writeModels(drifted, DRIFTED_MODELS);
     gen = join(dir, 'gen');
     for (const [from, pkg] of [[repo, 'clients'], [drifted, 'drifted']] as const) {
       mkdirSync(join(gen, pkg), { recursive: true });

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientRun } from '../../src/client/run.js';
-import { CLIENT_MODELS, writeModels, type TestModel } from '../support/client-models.js';
+import { CLIENT_MODELS, writeModels, type TestModel, DRIFTED_MODELS } from '../support/client-models.js';
 import { CATCH, pythonClientRuns, runPython } from '../support/python-client.js';
 import { realTritonRuns, startRealTriton, type RealTriton } from '../support/real-triton.js';
 import { tempDir } from '../support/temp.js';
@@ -50,9 +50,8 @@ describe.skipIf(!runs)('generated Python clients against the real tritonserver 2
     const repo = join(dir, 'models');
     const models = { ...CLIENT_MODELS, queued: QUEUED };
     writeModels(repo, models);
-    // The client of add_one as a config that drifted from the served one would make it (any length).
     const drifted = join(dir, 'drifted');
-    writeModels(drifted, { add_one: { ...CLIENT_MODELS.add_one!, pbtxt: CLIENT_MODELS.add_one!.pbtxt.replace('dims: [ 4 ] } ]\noutput', 'dims: [ -1 ] } ]\noutput') } });
+    writeModels(drifted, DRIFTED_MODELS);
     gen = join(dir, 'gen');
     for (const [from, pkg] of [[repo, 'clients'], [drifted, 'drifted']] as const) {
       mkdirSync(join(gen, pkg), { recursive: true });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientRun } from '../../src/client/run.js';
 import { freePorts } from '../../src/verify/ports.js';
 import { compileClients } from '../support/client-compile.js';
-import { CLIENT_MODELS, writeModels } from '../support/client-models.js';
+import { CLIENT_MODELS, writeModels, rejection, DRIFTED_MODELS } from '../support/client-models.js';
 import { realTritonRuns, VENV } from '../support/real-triton.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
@@ -30,14 +30,6 @@ let log = '';
 const modules: Record<string, Module> = {};
 const shmPrefix = `tritonc_client_${process.pid}_`;
 
-async function rejection(p: Promise<unknown>): Promise<Error & Record<string, unknown>> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error & Record<string, unknown>;
-  }
-  throw new Error('expected the call to fail');
-}
 
 const post = (path: string) => fetch(`${url}${path}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
 
@@ -46,10 +38,8 @@ describe.skipIf(!runs)('generated TypeScript clients against the real tritonserv
     const dir = tempDir('tritonc-client-real-');
     const repo = join(dir, 'models');
     writeModels(repo, CLIENT_MODELS);
-    // The client of add_one as a config that drifted from the served one would make it (any length):
-    // what the server then refuses (400) is never retried.
     const drifted = join(dir, 'drifted');
-    writeModels(drifted, { add_one: { ...CLIENT_MODELS.add_one!, pbtxt: CLIENT_MODELS.add_one!.pbtxt.replace('dims: [ 4 ] } ]\noutput', 'dims: [ -1 ] } ]\noutput') } });
+    writeModels(drifted, DRIFTED_MODELS);
     const gen = join(dir, 'gen');
     mkdirSync(gen);
     const files: string[] = [];

@@ -214,3 +214,21 @@ export function writeModels(repo: string, models: Record<string, TestModel>): vo
     if (m.py) writeFileSync(join(repo, name, '1', 'model.py'), m.py);
   }
 }
+
+/**
+ * add_one as a config that drifted from the one served (its input any length): a client compiled from
+ * it sends what the server then refuses (400 / INVALID_ARGUMENT), which is never retried.
+ */
+export const DRIFTED_MODELS: Record<string, TestModel> = {
+  add_one: { ...CLIENT_MODELS.add_one!, pbtxt: CLIENT_MODELS.add_one!.pbtxt.replace('dims: [ 4 ] } ]\noutput', 'dims: [ -1 ] } ]\noutput') },
+};
+
+/** The error a generated client's call rejects with (its class's fields included); fails when it resolves. */
+export async function rejection(p: Promise<unknown>): Promise<Error & Record<string, unknown>> {
+  try {
+    await p;
+  } catch (e) {
+    return e as Error & Record<string, unknown>;
+  }
+  throw new Error('expected the call to fail');
+}
