@@ -4,7 +4,7 @@ import yargs, { type Argv } from 'yargs';
 import type { CommandSpec } from './command.js';
 import { commands } from './commands.js';
 import { EXIT, UsageError } from './errors.js';
-import { escapeControlKeepingLines } from '../util/terminal-text.js';
+import { escapeControlKeepingLines, quoted } from '../util/terminal-text.js';
 import { processIO, type CliIO } from './io.js';
 import { VERSION } from '../version.js';
 import { didYouMean } from '../pbtxt/suggest.js';
@@ -57,8 +57,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return EXIT.ok;
   }
   if (!selected) return EXIT.usage;
-  // What follows `--` is positional however it looks (`tritonc lint -- -odd-name`).
-  const rest = ((args._ as unknown[] | undefined) ?? []).map(String);
+  // What follows `--` is positional however it looks (`tritonc lint -- -odd-name`), and as typed: taken
+  // from argv itself, since yargs numbers it (`1e3` would be 1000) and keeps a command named after
+  // flags (`tritonc --format json lint`) in the same `_`.
+  const dashes = argv.indexOf('--');
+  const rest = dashes >= 0 ? argv.slice(dashes + 1) : [];
   if (rest.length) {
     const filled = positionalsAfterDashes(selected, args, rest);
     if (typeof filled === 'string') {
@@ -100,7 +103,7 @@ function positionalsAfterDashes(spec: CommandSpec, args: Record<string, unknown>
       out[name] = queue.shift();
     }
   }
-  return queue.length ? `unexpected argument ${JSON.stringify(queue[0])}` : out;
+  return queue.length ? `unexpected argument ${quoted(queue[0]!)}` : out;
 }
 
 /** What every parser shares: strict flags, no process exit, --version and -h/--help. */

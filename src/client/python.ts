@@ -45,7 +45,9 @@ const KEYWORDS = new Set(
 const TAKEN_NAMES = new Set(
   ('numpy tritonclient gevent geventhttpclient rapidjson typing dataclasses http importlib json math random socket sys threading time urllib ' +
     'grpc google queue re packaging ' +
-    'types __future__ MODELS').split(' '),
+    // What a repository's __init__.py imports by name before its modules: `from . import Mapping`
+    // would give typing's Mapping, not the model's module.
+    'types __future__ MODELS Mapping ModuleType').split(' '),
 );
 
 /** A module name for a model's client: an identifier from its name, never a keyword, a module it imports, or __init__. */

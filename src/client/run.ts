@@ -121,7 +121,8 @@ function indexModule(files: readonly ClientFile[], repo: string, protocol: Clien
     '',
     '/** Each model\'s client module, by the model\'s name. */',
     'export const MODELS = {',
-    ...modules.map((m) => `  ${tsString(m.file.model!)}: ${m.id},`),
+    // A computed key: `"__proto__": x` in an object literal sets the prototype, not a key.
+    ...modules.map((m) => `  [${tsString(m.file.model!)}]: ${m.id},`),
     '} as const;',
     '',
   ].join('\n');

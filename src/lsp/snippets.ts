@@ -155,7 +155,8 @@ function stepSnippet(m: StepModel): Snippet {
 
 function stepText(m: StepModel, indent: string, firstStop: number): string {
   let stop = firstStop;
-  const map = (field: string, t: { name: string }) => `${indent}  ${field} { key: ${str(t.name)} value: "\${${stop++}:${snippetText(t.name)}}" }`;
+  // The default is text-format string content (quotes, backslashes, line breaks escaped), then snippet text.
+  const map = (field: string, t: { name: string }) => `${indent}  ${field} { key: ${str(t.name)} value: "\${${stop++}:${snippetText(JSON.stringify(t.name).slice(1, -1))}}" }`;
   return [
     `${indent}step {`,
     `${indent}  model_name: ${str(m.name)}`,

@@ -131,7 +131,9 @@ measure() {
 }
 ${variants.map((v) => shellLine(['measure', v, encodeURIComponent(v)])).join('\n')}
 if [ \${#failed[@]} -gt 0 ]; then
-  printf 'perf_analyzer failed on %s (its output is above); the other variants were measured\\n' "\${failed[*]}" >&2
+  printf 'perf_analyzer failed on:' >&2
+  printf ' %q' "\${failed[@]}" >&2
+  printf ' (its output is above); the other variants were measured\\n' >&2
   exit 1
 fi
 `;

@@ -139,8 +139,9 @@ export async function runDocker(plan: VerifyPlan, report: VerifyReport, opts: Do
 
 async function removeContainer(runner: ProcessRunner, proc: RunningProcess, name: string, progress: (l: string) => void, report: VerifyReport): Promise<void> {
   progress(`removing ${name}`);
-  // No signal here: the container must go even after Ctrl-C.
-  const r = await runner.run('docker', ['rm', '-f', name], { timeoutMs: 60_000 });
+  // No signal here: the container must go even after Ctrl-C. And in a process group of its own: Ctrl-C
+  // pressed again during the clean-up reaches the terminal's whole group, which would end docker rm.
+  const r = await runner.run('docker', ['rm', '-f', name], { timeoutMs: 60_000, group: true });
   if (r.exitCode !== 0 && !/No such container/i.test(r.stderr)) {
     report.notes.push(`could not remove container ${name} (${firstLine(r.stderr)}); remove it with: docker rm -f ${name}`);
   }

@@ -33,7 +33,7 @@ export interface StartOptions {
 }
 
 export interface ProcessRunner {
-  run(command: string, args: readonly string[], options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<ProcessResult>;
+  run(command: string, args: readonly string[], options?: { timeoutMs?: number; signal?: AbortSignal; group?: boolean }): Promise<ProcessResult>;
   /** Starts a long-running process (the attached `docker run`) and collects its output lines. */
   start(command: string, args: readonly string[], options?: StartOptions): RunningProcess;
 }
@@ -47,6 +47,9 @@ export const execaRunner: ProcessRunner = {
       stdin: 'ignore',
       ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
       ...(options.signal ? { cancelSignal: options.signal } : {}),
+      // A group of its own: Ctrl-C at the terminal signals tritonc's group, and a clean-up that
+      // tritonc holds that signal for must not be ended by it (docker rm).
+      ...(options.group ? { detached: true } : {}),
     });
     return {
       exitCode: r.exitCode,

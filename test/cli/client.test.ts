@@ -4,6 +4,7 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { clientRun } from '../../src/client/run.js';
 import { cli } from '../support/cli.js';
 import { CLIENT_MODELS, writeModels } from '../support/client-models.js';
 import { ROOT } from '../support/snapshot.js';
@@ -171,5 +172,16 @@ describe('tritonc client', () => {
     expect([check.code, check.stderr]).toEqual([2, expect.stringContaining('--check compares the files at --out')]);
     const nothing = await cli(['client', join(ROOT, 'docs'), '--lang', 'typescript']);
     expect([nothing.code, nothing.stderr]).toEqual([2, expect.stringContaining('neither a model directory')]);
+  });
+});
+
+describe('a repository index', () => {
+  it('a model named __proto__ is a key of MODELS (a computed key: "__proto__": x would set the prototype)', () => {
+    const repo = tempDir('tritonc-client-proto-');
+    writeModels(repo, { ['__proto__']: { ...CLIENT_MODELS.add_one!, pbtxt: CLIENT_MODELS.add_one!.pbtxt.replace(/^name: .*\n/m, '') } });
+    const run = clientRun(repo);
+    if ('error' in run) throw new Error(run.error);
+    const index = run.files.find((f) => f.name === 'index.ts')!.text;
+    expect(index).toMatch(/^ {2}\["__proto__"\]: __proto__/m);
   });
 });

@@ -37,6 +37,13 @@ describe('the command line', () => {
     expect([fmt.code, fmt.stderr]).toEqual([1, '1 file would be reformatted; run tritonc fmt --write ./-odd\n']);
     const spaced = await cli(['fmt', '--check', '--', '-odd/classifier/config.pbtxt', '$(touch x)'], { cwd: dir });
     expect(spaced.stderr).toContain("run tritonc fmt --write ./-odd/classifier/config.pbtxt '$(touch x)'");
+    // As typed (yargs would number 1e3), and a command named after its flags keeps working.
+    expect((await cli(['lint', '--', '1e3'], { cwd: dir })).stderr).toBe('tritonc lint: 1e3: no such file or directory\n');
+    const flagsFirst = await cli(['--format', 'json', 'lint', '-odd'], { cwd: dir });
+    expect([flagsFirst.code, flagsFirst.stderr]).toEqual([2, expect.stringContaining('Unknown argument')]);
+    const flagsFirstDashes = await cli(['--format', 'json', 'lint', '--', '-odd'], { cwd: dir });
+    expect(flagsFirstDashes.code, flagsFirstDashes.stderr).toBe(0);
+    expect(JSON.parse(flagsFirstDashes.stdout)).toHaveLength(1);
     const extra = await cli(['resolve', './-odd/classifier', '--', 'more'], { cwd: dir });
     expect([extra.code, extra.stderr]).toEqual([2, 'tritonc resolve: unexpected argument "more"\nRun tritonc --help for usage.\n']);
   });

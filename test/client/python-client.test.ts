@@ -522,3 +522,17 @@ print(json.dumps({name: list(a.shape) for name, a in out.items()}))
     expect(f.requests.at(-1)!.path).toBe(`/v2/models/${encodeURIComponent(HOSTILE_MODEL)}/infer`);
   });
 });
+
+describe('module names in a repository package', () => {
+  it("a model named after what __init__.py imports (typing's Mapping, types' ModuleType) gets a module of its own name, not the import", () => {
+    const repo = tempDir('tritonc-client-names-');
+    const unnamed = { ...CLIENT_MODELS.add_one!, pbtxt: CLIENT_MODELS.add_one!.pbtxt.replace(/^name: .*\n/m, '') };
+    writeModels(repo, { Mapping: unnamed, ModuleType: unnamed });
+    const run = clientRun(repo, { lang: 'python' });
+    if ('error' in run) throw new Error(run.error);
+    expect(run.files.map((f) => f.name)).toEqual(['Mapping_model.py', 'ModuleType_model.py', '__init__.py']);
+    const init = run.files.at(-1)!.text;
+    expect(init).toContain('from . import Mapping_model as Mapping_model');
+    expect(init).toContain('"Mapping": Mapping_model');
+  });
+});

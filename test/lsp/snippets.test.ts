@@ -13,6 +13,8 @@ import { lintSync } from '../../src/lint/engine.js';
 import { RULES } from '../../src/lint/rules/index.js';
 import { BIN } from '../support/cli.js';
 import { expandSnippet } from '../support/snippet-expand.js';
+import { snippets } from '../../src/lsp/snippets.js';
+import { parseConfig } from '../../src/config/document.js';
 import { CLASSIFIER, writeRepo } from '../lint/harness.js';
 
 describe('expandSnippet (LSP 3.17 snippet syntax, defaults taken)', () => {
@@ -21,6 +23,18 @@ describe('expandSnippet (LSP 3.17 snippet syntax, defaults taken)', () => {
     expect(expandSnippet('${1|a\\,b,c|}')).toBe('a,b');
     expect(() => expandSnippet('$TM_FILENAME')).toThrow(/variable/);
     expect(() => expandSnippet('${1:open')).toThrow(/unclosed/);
+  });
+});
+
+describe('snippets() with hostile names', () => {
+  it('a tensor named with quotes, backslashes, $, } and a line break stays that name in the key and the value', () => {
+    const name = 'a"b\\c$d}e\nf,g|h';
+    const m = { name: 'm$}"', maxBatchSize: 0, inputs: [{ name, dataType: 'TYPE_FP32', dims: [1] }], outputs: [{ name, dataType: 'TYPE_FP32', dims: [1] }] };
+    const [ensemble] = snippets({ message: 'inference.ModelConfig', config: {}, modelName: 'e', models: [m] }).filter((sn) => sn.label.startsWith('ensemble'));
+    const parsed = parseConfig(expandSnippet(ensemble!.body), 'e/config.pbtxt');
+    expect(parsed.diagnostics).toEqual([]);
+    const step = parsed.value.ensemble_scheduling!.step![0]!;
+    expect([step.model_name, step.input_map, step.output_map, parsed.value.input![0]!.name]).toEqual([m.name, { [name]: name }, { [name]: name }, name]);
   });
 });
 

@@ -64,7 +64,7 @@ describe('tritonc tune plan', () => {
     writeFileSync(join(out, 'classifier_d0_i2', 'perf.csv'), 'stale');
     const run = spawnSync('bash', [join(out, 'run.sh')], { env: { PATH: `${bin}:/usr/bin:/bin` }, encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(1);
-    expect(run.stderr).toContain('perf_analyzer failed on classifier_d0_i2 (its output is above); the other variants were measured');
+    expect(run.stderr).toContain('perf_analyzer failed on: classifier_d0_i2 (its output is above); the other variants were measured');
     const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => l.replace(/ -sSf -X POST http:\/\/localhost:8000\/v2\/repository\/models\//, ' '));
     expect(calls).toEqual(['classifier_d0_i1', 'classifier_d0_i2', 'classifier_d1000_i1', 'classifier_d1000_i2'].flatMap((v) => [`curl ${v}/load`, `perf_analyzer ${v}`, `curl ${v}/unload`]));
     expect(['classifier_d0_i1', 'classifier_d0_i2', 'classifier_d1000_i1', 'classifier_d1000_i2'].map((v) => existsSync(join(out, v, 'perf.csv')))).toEqual([true, false, true, true]);

@@ -48,8 +48,12 @@ class FakeDocker implements ProcessRunner {
     private readonly answers: { version?: ProcessResult; inspect?: ProcessResult; pull?: ProcessResult } = {},
   ) {}
 
-  async run(command: string, args: readonly string[]): Promise<ProcessResult> {
+  /** The options of each run, by its call. */
+  readonly runOptions: { args: readonly string[]; group?: boolean }[] = [];
+
+  async run(command: string, args: readonly string[], options: { group?: boolean } = {}): Promise<ProcessResult> {
     this.calls.push([command, ...args]);
+    this.runOptions.push({ args, ...(options.group !== undefined ? { group: options.group } : {}) });
     this.script.onRun?.(args);
     if (args[0] === 'version') return this.answers.version ?? ok('27.3.1');
     if (args[0] === 'image') return this.answers.inspect ?? ok('sha256:abc');
@@ -191,6 +195,8 @@ describe('verify --runtime docker (injected docker runner)', () => {
       'docker version --format', 'docker image inspect', 'docker run --rm', 'docker rm -f',
     ]);
     expect(docker.removals()).toEqual([['docker', 'rm', '-f', 'tritonc-verify-tiny-ok']]);
+    // docker rm in a process group of its own: a Ctrl-C pressed during the clean-up does not end it.
+    expect(docker.runOptions.find((o) => o.args[0] === 'rm')?.group).toBe(true);
     expect(docker.killed).toBe(1);
   });
 

@@ -9,5 +9,5 @@ trap 'rm -rf "$tmp"' EXIT
 rsvg-convert --width 128 --height 128 --format png "$images/icon.svg" --output "$tmp/big.png"
 # No metadata (a timestamp would make each run a new file); mv replaces a link instead of writing through it.
 convert "$tmp/big.png" -strip "PNG32:$tmp/icon.png"
-mv -f "$tmp/icon.png" "$images/icon.png"
+mv -fT "$tmp/icon.png" "$images/icon.png"
 identify "$images/icon.png"

@@ -63,7 +63,7 @@ shot() {
   import -window "$window" "$work/shot.png"
   convert "$work/shot.png" -strip -colors 96 "PNG8:$work/small.png"
   # mv replaces whatever is at the destination, a link included, instead of writing through it.
-  mv -f "$work/small.png" "$out/$1"
+  mv -fT "$work/small.png" "$out/$1"
   echo "$out/$1: $(identify -format '%wx%h' "$out/$1"), $(stat -c %s "$out/$1") bytes"
 }
 
