@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { memoryFiles } from './memory-files.mjs';
+import { configText, memoryFiles } from './memory-files.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -136,17 +136,6 @@ if (ONLY.includes('processes')) {
 // ---- bench/scale.mjs's figures: one config from 1 KB to 50 MB ----
 const sizes = [1e3, 1e5, 1e6, 1e7, 5e7].filter((s) => s <= MAX_MB * 1e6);
 const label = (size) => (size >= 1e6 ? `${size / 1e6} MB` : `${size / 1e3} KB`);
-function configText(size) {
-  const parts = ['backend: "python"', 'max_batch_size: 8', 'input [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]', 'output [ { name: "y" data_type: TYPE_FP32 dims: [ 1 ] } ]'];
-  const chunks = [`${parts.join('\n')}\n`];
-  let n = chunks[0].length;
-  for (let i = 0; n < size; i++) {
-    const l = `parameters { key: "setting_${i}" value: { string_value: "value number ${i} of the bench" } }\n`;
-    chunks.push(l);
-    n += l.length;
-  }
-  return chunks.join('');
-}
 const scaleFiles = new Map();
 if (ONLY.includes('scale') || ONLY.includes('inprocess')) {
   for (const size of sizes) {

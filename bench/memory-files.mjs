@@ -1,7 +1,8 @@
-// A repository read once into memory, as a FileSource (src/workspace/sources.ts): lint with the
-// directory in memory (scale.mjs), and both builds of compare.mjs.
+// What the bench's scripts share (scale.mjs, and both builds of compare.mjs): a repository read once
+// into memory, as a FileSource (src/workspace/sources.ts), and the config of a given size.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { ModelReadError } from '../dist/index.js';
 
 /**
  * A repository held in memory, answering as the disk does (the `files` of LintOptions): a lint over
@@ -27,6 +28,20 @@ export function memoryFiles(root) {
     text: (p) => (nodes.get(p)?.text !== undefined ? { kind: 'text', text: nodes.get(p).text } : { kind: 'missing' }),
     size,
     stat: (p) => (kind(p) ? { kind: kind(p), size: size(p) } : undefined),
-    signature: (p) => ({ error: Object.assign(new Error(`${p}: not an ONNX model`), { kind: 'io', file: p, offset: null, reason: 'no such file' }) }),
+    // No model file is held: every one is missing, as the readers say it (ModelReadError's io noSuchFile).
+    signature: (p) => ({ error: new ModelReadError('io', p, null, { messageId: 'noSuchFile', data: {} }) }),
   };
+}
+
+/** A valid config of about `size` bytes: a Python model's, grown with parameters entries. */
+export function configText(size) {
+  const parts = ['backend: "python"', 'max_batch_size: 8', 'input [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]', 'output [ { name: "y" data_type: TYPE_FP32 dims: [ 1 ] } ]'];
+  const chunks = [`${parts.join('\n')}\n`];
+  let n = chunks[0].length;
+  for (let i = 0; n < size; i++) {
+    const l = `parameters { key: "setting_${i}" value: { string_value: "value number ${i} of the bench" } }\n`;
+    chunks.push(l);
+    n += l.length;
+  }
+  return chunks.join('');
 }

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lintSync, lintText, parseConfig } from '../dist/index.js';
 import { fastest } from './fastest.mjs';
-import { memoryFiles } from './memory-files.mjs';
+import { configText, memoryFiles } from './memory-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -46,17 +46,6 @@ const label = (size) => (size >= 1e6 ? `${size / 1e6} MB` : `${size / 1e3} KB`);
 /** Passes of each in-process measurement: enough for a stable fastest pass, few for the large files. */
 const passes = (size) => (size <= 1e3 ? 500 : size <= 1e5 ? 40 : size <= 1e6 ? 8 : size <= 1e7 ? 2 : 1);
 
-function configText(size) {
-  const parts = ['backend: "python"', 'max_batch_size: 8', 'input [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]', 'output [ { name: "y" data_type: TYPE_FP32 dims: [ 1 ] } ]'];
-  const chunks = [`${parts.join('\n')}\n`];
-  let n = chunks[0].length;
-  for (let i = 0; n < size; i++) {
-    const l = `parameters { key: "setting_${i}" value: { string_value: "value number ${i} of the bench" } }\n`;
-    chunks.push(l);
-    n += l.length;
-  }
-  return chunks.join('');
-}
 
 const rows = [];
 for (const size of sizes) {

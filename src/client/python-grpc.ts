@@ -125,24 +125,10 @@ class _GrpcConnection(_Transport):
         self.infer_what = "ModelInfer " + _q(spec.name)
         self.not_live = "ServerLive answered false"
         self.not_ready = "ModelReady answered false"
-        self._client: Any = None
 
     def new_client(self) -> Any:
         # tritonclient.grpc's own channel options: messages up to 2**31 - 1 bytes each way (client _client.py MAX_GRPC_MESSAGE_SIZE).
         return _grpcclient.InferenceServerClient(self._address, ssl=self._tls)
-
-    def _triton(self) -> Any:
-        if self._client is None:
-            self._client = self.new_client()
-        return self._client
-
-    def close(self) -> None:
-        client, self._client = self._client, None
-        if client is not None:
-            try:
-                client.close()
-            except Exception:
-                pass
 
     def _metadata(self, s: _Settings) -> Dict[str, str]:
         """connect()'s headers, then the call's, as gRPC metadata (keys lower-cased, as gRPC requires)."""

@@ -245,8 +245,25 @@ class _Transport:
         """One request of at most max_batch_size, with the call's retries; its outputs by name."""
         raise NotImplementedError
 
-    def close(self) -> None:
+    #: The tritonclient client, made on first use (new_client) and closed by close().
+    _client: Any = None
+
+    def new_client(self) -> Any:
+        """A tritonclient client of this protocol, to this server."""
         raise NotImplementedError
+
+    def _triton(self) -> Any:
+        if self._client is None:
+            self._client = self.new_client()
+        return self._client
+
+    def close(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            try:
+                client.close()
+            except Exception:
+                pass
 
 
 def _sleep(seconds: float, cancel: Optional[threading.Event]) -> None:
@@ -585,20 +602,9 @@ class _Connection(_Transport):
         self.infer_what = "POST " + self.model_path + "/infer"
         self.not_live = "GET /v2/health/live did not answer 200"
         self.not_ready = "GET " + self.model_path + "/ready did not answer 200"
-        self._client: Any = None
 
-    def _triton(self) -> Any:
-        if self._client is None:
-            self._client = _http.InferenceServerClient(self._target, ssl=self._ssl, connection_timeout=_NO_LIMIT, network_timeout=_NO_LIMIT)
-        return self._client
-
-    def close(self) -> None:
-        client, self._client = self._client, None
-        if client is not None:
-            try:
-                client.close()
-            except Exception:
-                pass
+    def new_client(self) -> Any:
+        return _http.InferenceServerClient(self._target, ssl=self._ssl, connection_timeout=_NO_LIMIT, network_timeout=_NO_LIMIT)
 
     def call(self, what: str, limit: float, s: _Settings, request: Callable[[Any, Dict[str, str]], _T]) -> _T:
         """One request within limit seconds; its failures become the client's errors."""

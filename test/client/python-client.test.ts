@@ -7,9 +7,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { clientRun } from '../../src/client/run.js';
-import { startProtocolFixture, type FixtureModel, type ProtocolFixture, type ProtocolFixtureOptions } from '../../fixtures/verify/protocol-fixture.js';
+import { CLASSIFIER, protocolFixtures } from '../support/client-fixture.js';
+import type { ProtocolFixture } from '../../fixtures/verify/protocol-fixture.js';
 import { CLIENT_MODELS, HOSTILE, HOSTILE_INPUT, HOSTILE_MODEL, HOSTILE_OUTPUT, writeModels } from '../support/client-models.js';
 import { CATCH, mypyStrict, pythonClientRuns, runPython } from '../support/python-client.js';
 import { ROOT } from '../support/snapshot.js';
@@ -149,23 +150,7 @@ print(json.dumps({"names": sorted(names), "comments": comments, "strings": strin
   });
 });
 
-let fixture: ProtocolFixture | undefined;
-afterEach(async () => {
-  await fixture?.stop();
-  fixture = undefined;
-});
-
-const CLASSIFIER = {
-  name: 'classifier', max_batch_size: 32,
-  input: [{ name: 'input', data_type: 'TYPE_FP32', dims: ['3', '224', '224'] }],
-  output: [{ name: 'output', data_type: 'TYPE_FP32', dims: ['1000'] }],
-};
-
-async function serve(models: Record<string, Partial<FixtureModel>>, options: Partial<ProtocolFixtureOptions> = {}): Promise<ProtocolFixture> {
-  const full = Object.fromEntries(Object.entries(models).map(([k, m]) => [k, { config: {}, ready: true, ...m }]));
-  fixture = await startProtocolFixture({ models: full, explicit: true, ...options });
-  return fixture;
-}
+const serve = protocolFixtures();
 
 const infers = (f: ProtocolFixture): number => f.paths().filter((p) => p.endsWith('/infer')).length;
 /** Python: the classifier's image batch of n. */
@@ -303,7 +288,6 @@ print(json.dumps(caught(lambda: c.infer(image(1), retries=1))))
     // Stopped once the script has connected (its metadata request came).
     for (let i = 0; i < 200 && !f.paths().includes('GET /v2/models/classifier'); i++) await new Promise((r) => setTimeout(r, 50));
     await f.stop();
-    fixture = undefined;
     const gone = await pending;
     expect([gone.name, gone.attempts]).toEqual(['Unavailable', 2]);
     expect(gone.message).toBe(`cannot reach ${url} (connection refused) (after 2 attempts)`);

@@ -8,9 +8,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { clientRun } from '../../src/client/run.js';
-import { startProtocolFixture, type FixtureModel, type ProtocolFixture, type ProtocolFixtureOptions } from '../../fixtures/verify/protocol-fixture.js';
+import { CLASSIFIER, protocolFixtures } from '../support/client-fixture.js';
+import type { ProtocolFixture } from '../../fixtures/verify/protocol-fixture.js';
 import { compileClients, STRICT_FLAGS } from '../support/client-compile.js';
 import { CLIENT_MODELS, HOSTILE, HOSTILE_INPUT, HOSTILE_MODEL, HOSTILE_OUTPUT, writeModels, rejection } from '../support/client-models.js';
 import { ROOT } from '../support/snapshot.js';
@@ -135,23 +136,7 @@ type Module = {
 } & Record<string, unknown>;
 const mod = (name: string): Module => modules[name] as Module;
 
-let fixture: ProtocolFixture | undefined;
-afterEach(async () => {
-  await fixture?.stop();
-  fixture = undefined;
-});
-
-const CLASSIFIER = {
-  name: 'classifier', max_batch_size: 32,
-  input: [{ name: 'input', data_type: 'TYPE_FP32', dims: ['3', '224', '224'] }],
-  output: [{ name: 'output', data_type: 'TYPE_FP32', dims: ['1000'] }],
-};
-
-async function serve(models: Record<string, Partial<FixtureModel>>, options: Partial<ProtocolFixtureOptions> = {}): Promise<ProtocolFixture> {
-  const full = Object.fromEntries(Object.entries(models).map(([k, m]) => [k, { config: {}, ready: true, ...m }]));
-  fixture = await startProtocolFixture({ models: full, explicit: true, ...options });
-  return fixture;
-}
+const serve = protocolFixtures();
 
 
 const image = (batch: number): Tensor => ({ data: new Float32Array(batch * 3 * 224 * 224), shape: [batch, 3, 224, 224] });
@@ -235,7 +220,6 @@ describe('the generated TypeScript client against the protocol fixture', () => {
     // A server gone: connection refused, retried, then Unavailable.
     const url = f.url;
     await f.stop();
-    fixture = undefined;
     const gone = await rejection(c.infer({ input: image(1) }, { retries: 1 }));
     expect([gone.name, gone.attempts]).toEqual(['Unavailable', 2]);
     expect(gone.message).toBe(`cannot reach ${url} (connection refused) (after 2 attempts)`);

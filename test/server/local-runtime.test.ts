@@ -18,18 +18,11 @@ import { BIN, cli } from '../support/cli.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
 import { floatTensor, model as onnxModel, node, T, tensorInfo, writeModel } from '../../fixtures/onnx/model-builder.js';
-import { realTritonRuns } from '../support/real-triton.js';
+import { PYTHON_CONFIG as CONFIG, realTritonRuns } from '../support/real-triton.js';
 
 const runs = realTritonRuns('verify --runtime local tests');
 const TRITONSERVER = join(ROOT, 'scripts', 'real-triton', 'tritonserver');
 
-const CONFIG = (name: string, extra = ''): string => `name: "${name}"
-backend: "python"
-max_batch_size: 8
-input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]
-output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]
-instance_group [ { kind: KIND_CPU count: 1 } ]
-${extra}`;
 const MODEL_PY = (initialize = ''): string => `import time
 import numpy as np
 import triton_python_backend_utils as pb_utils

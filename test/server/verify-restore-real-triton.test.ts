@@ -18,18 +18,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
-import { realTritonRuns, startRealTriton, type RealTriton } from '../support/real-triton.js';
+import { PYTHON_CONFIG as CONFIG, realTritonRuns, startRealTriton, type RealTriton } from '../support/real-triton.js';
 import { startProtocolFixture } from '../../fixtures/verify/protocol-fixture.js';
 
 const runs = realTritonRuns('verify --runtime server restore tests');
 
-const CONFIG = (name: string, extra = ''): string => `name: "${name}"
-backend: "python"
-max_batch_size: 8
-input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]
-output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]
-instance_group [ { kind: KIND_CPU count: 1 } ]
-${extra}`;
 
 /** Sleeps in initialize and in execute as long as the config's parameters say (none in the server's own config). */
 const MODEL_PY = `import json

@@ -10,6 +10,15 @@ import { ROOT } from './snapshot.js';
 export const VENV = process.env.TRITON_VENV ?? join(ROOT, '.venv-triton');
 export const haveVenv = existsSync(join(VENV, 'triton-backends', 'python', 'triton_python_backend_stub'));
 
+/** A Python model's config on the CPU, one FP32 input and output of 4 (model.py's INPUT0 and OUTPUT0), and `extra` after. */
+export const PYTHON_CONFIG = (name: string, extra = ''): string => `name: "${name}"
+backend: "python"
+max_batch_size: 8
+input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]
+output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]
+instance_group [ { kind: KIND_CPU count: 1 } ]
+${extra}`;
+
 /** Whether `suite` runs here; says so in one line when it does not. */
 export function realTritonRuns(suite: string): boolean {
   const runs = haveVenv || process.env.CI === 'true';
