@@ -76,7 +76,7 @@ export function parseConfig(
   const { stopAtFirstError } = options;
   const parseOptions = { file, enumMeaning: dataTypeMeaning, stopAtFirstError };
   if (options.onField) {
-    const r = parseText(text, schema, { file, enumMeaning: dataTypeMeaning, stopAtFirstError, onField: options.onField, storeMapEntries: false });
+    const r = parseText(text, schema, { file, enumMeaning: dataTypeMeaning, stopAtFirstError, onField: options.onField, storeMapEntries: false, ranges: false });
     return { diagnostics: r.diagnostics, dangling: r.dangling };
   }
   if (options.tree) {

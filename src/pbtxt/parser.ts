@@ -66,6 +66,15 @@ export interface ParseOptions {
    * then checked, but no map of them is built. Nothing the parser reports depends on a map's entries.
    */
   storeMapEntries?: boolean;
+  /**
+   * Give scalar nodes their source ranges (default true). The formatter, which prints the tree and
+   * reads no range, sets it false: each scalar then shares one empty range at the file's start, and
+   * a list element that is a plain scalar with no comment or blank line around it is shared with the
+   * equal ones before it (read-only, as every node of that tree). A 3,000,000-element `dims` list
+   * then holds an 8-byte slot per element where it held 264 bytes (two Positions, a Range, a scalar
+   * and an element node).
+   */
+  ranges?: boolean;
 }
 
 /** The options that choose what a parse keeps (parseText's overloads): `lean` (with `keepTreeUpTo`), `onField` or `at`, one at most. */
@@ -105,6 +114,10 @@ const STRUCTURAL = new Set(['{', '}', '<', '>', '[', ']', ':', ',', ';']);
 const FILE_START: Position = { line: 1, column: 1, offset: 0 };
 /** Most nodes have no comments: they share this array, so it must never be mutated. */
 const NO_COMMENTS: Comment[] = Object.freeze([]) as unknown as Comment[];
+/** The range of every scalar of a parse without ranges (ParseOptions.ranges). */
+const NO_RANGE: Range = Object.freeze({ start: FILE_START, end: FILE_START });
+/** Distinct plain elements shared per parse without ranges: enough for the repeated values of real lists, bounded for any input. */
+const MAX_SHARED_ELEMENTS = 4096;
 /** Stands in for a node's value until it is parsed. */
 const PENDING: ScalarNode = Object.freeze({ kind: 'scalar', range: { start: FILE_START, end: FILE_START }, text: '', value: undefined }) as ScalarNode;
 
@@ -169,6 +182,9 @@ class Parser {
   private readonly openFields: (FieldSpans | FieldNode[])[] = [];
   /** Where each top-level field is written. */
   private readonly topSpans: FieldSpans;
+  /** A parse without ranges: its plain list elements, shared by field and text (ParseOptions.ranges). */
+  private readonly sharedElements: Map<SchemaField | undefined, Map<string, ElementNode>> | undefined;
+  private sharedCount = 0;
 
   constructor(
     private readonly text: string,
@@ -185,6 +201,7 @@ class Parser {
     this.lexer = new Lexer(text, from);
     this.topSpans = new FieldSpans(text);
     this.comments = this.lexer.comments;
+    this.sharedElements = options.ranges === false ? new Map() : undefined;
   }
 
   /**
@@ -488,10 +505,10 @@ class Parser {
     if (this.isSymbol(this.peek(), '[')) {
       if (!field.repeated) {
         this.report({ messageId: 'notRepeatedScalar', data: { field: field.name } }, tokenRange(this.peek()));
-        return this.parseList(() => this.parseScalar(field));
+        return this.parseList(() => this.parseScalar(field), field);
       }
       const list = (obj[field.name] ??= []) as unknown[];
-      return this.parseList(() => this.parseRepeatedScalar(field, list));
+      return this.parseList(() => this.parseRepeatedScalar(field, list), field);
     }
     if (field.repeated) return this.parseRepeatedScalar(field, (obj[field.name] ??= []) as unknown[]);
     const node = this.parseScalar(field);
@@ -551,7 +568,27 @@ class Parser {
     return at ?? here;
   }
 
-  private parseList<N extends ScalarNode | MessageNode>(parseElement: () => N): ListNode {
+  /**
+   * In a parse without ranges, the element at `index` of `list`, once complete, replaced by an equal
+   * one made before where it is a plain scalar (no comment, no blank line, its value as written).
+   */
+  private shareElement(list: ListNode, index: number, field: SchemaField | undefined): void {
+    const e = list.elements[index]!;
+    const v = e.value;
+    if (!this.sharedElements || v.kind !== 'scalar' || v.verbatim || e.leading.length || e.trailing || e.blankLineBefore || e.blankLineAfterComments) return;
+    let byText = this.sharedElements.get(field);
+    const shared = byText?.get(v.text);
+    if (shared) {
+      list.elements[index] = shared;
+      return;
+    }
+    if (this.sharedCount >= MAX_SHARED_ELEMENTS) return;
+    if (!byText) this.sharedElements.set(field, (byText = new Map()));
+    byText.set(v.text, e);
+    this.sharedCount++;
+  }
+
+  private parseList<N extends ScalarNode | MessageNode>(parseElement: () => N, field?: SchemaField): ListNode {
     const open = this.next();
     const openRange = tokenRange(open);
     const node: ListNode = { kind: 'list', range: openRange, elements: [], dangling: NO_COMMENTS };
@@ -574,12 +611,16 @@ class Parser {
         // after the closing "]" trails the whole field.
         const trailing = this.takeTrailingComment();
         if (trailing) element.trailing = trailing;
-        if (this.trySymbol(']')) break;
+        if (this.trySymbol(']')) {
+          this.shareElement(node, node.elements.length - 1, field);
+          break;
+        }
         const sep = this.peek();
         if (this.isSymbol(sep, ',')) {
           this.next();
           const afterComma = element.trailing ? undefined : this.takeTrailingComment();
           if (afterComma) element.trailing = afterComma;
+          this.shareElement(node, node.elements.length - 1, field);
           if (this.isSymbol(this.peek(), ']')) {
             this.report({ messageId: 'trailingComma', data: {} }, tokenRange(sep));
             node.dangling = this.takeCommentsBefore(this.peek().start);
@@ -732,9 +773,12 @@ class Parser {
       }
     }
     const consumed = this.last !== undefined && this.last.start >= first.start;
-    const end = consumed ? this.lastEnd() : tokenStart(first);
-    const text = this.last === first ? first.text : this.text.slice(first.start, Math.max(first.start, end.offset));
-    return { kind: 'scalar', range: { start: tokenStart(first), end }, text, value, ...(verbatim ? { verbatim } : {}) };
+    const endOffset = consumed ? this.last!.end : first.start;
+    const text = this.last === first ? first.text : this.text.slice(first.start, endOffset);
+    const range = this.sharedElements ? NO_RANGE : { start: tokenStart(first), end: consumed ? this.lastEnd() : tokenStart(first) };
+    const node: ScalarNode = { kind: 'scalar', range, text, value };
+    if (verbatim) node.verbatim = true;
+    return node;
   }
 
   /** Consumes a `${name}` template placeholder (as in Triton's fill_template.py templates), if one is next. */

@@ -40,8 +40,11 @@ export function integerTokenValue(text: string): bigint {
   return BigInt(text);
 }
 
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 export function toInt64(v: bigint): Int64 {
-  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+  return v >= MIN_SAFE && v <= MAX_SAFE ? Number(v) : v;
 }
 
 /** The value of a float token or an integer token used as a float; `f` suffixes are dropped. */
