@@ -56,11 +56,11 @@ export interface StreamedConfig {
 
 /**
  * The one way to read a config.pbtxt. By default its document, read without a tree where that is
- * cheaper (LEAN_PARSE_ABOVE_CHARS). `tree: true`: the value, diagnostics and tree in one pass (the
- * canonical formatter reads all of the tree; a plain object, as a document holding a tree made the
+ * cheaper (LEAN_PARSE_ABOVE_CHARS). `tree: true`: the value, diagnostics and tree in one pass, the tree
+ * without scalar ranges (the canonical formatter reads all of the tree and no range; a plain object, as a document holding a tree made the
  * corpus's canonical format 1.2x slower, in garbage collection). `onField`: each top-level field
- * handed on as it is parsed and not kept, and no map built (the layout-only formatter, which reads no
- * value).
+ * handed on as it is parsed and not kept, no map built and no scalar range kept (the layout-only
+ * formatter, which reads no value and no range).
  */
 export function parseConfig(text: string, file: string | undefined, options: ConfigParseOptions & { onField: (f: FieldNode) => void }): StreamedConfig;
 export function parseConfig(text: string, file: string | undefined, options: ConfigParseOptions & { tree: true }): ParsedConfig;
@@ -80,7 +80,8 @@ export function parseConfig(
     return { diagnostics: r.diagnostics, dangling: r.dangling };
   }
   if (options.tree) {
-    const r = parseText(text, schema, parseOptions);
+    // The canonical formatter's: it reads no range (ParseOptions.ranges).
+    const r = parseText(text, schema, { file, enumMeaning: dataTypeMeaning, stopAtFirstError, ranges: false });
     return { value: r.value as ModelConfig, tree: r.tree, diagnostics: r.diagnostics };
   }
   const r = parseText(text, schema, { file, enumMeaning: dataTypeMeaning, stopAtFirstError, lean: true, keepTreeUpTo: LEAN_PARSE_ABOVE_CHARS });

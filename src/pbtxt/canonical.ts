@@ -50,7 +50,8 @@ function withCanonicalValue(f: FieldNode): FieldNode {
 
 function canonicalValue(v: ValueNode): ValueNode {
   if (v.kind === 'message') return canonicalMessage(v);
-  if (v.kind === 'list') return { ...v, elements: v.elements.map((e) => ({ ...e, value: e.value.kind === 'message' ? canonicalMessage(e.value) : e.value })) };
+  // A scalar element is kept as it is (one object per element of a 3,000,000-element list is not copied).
+  if (v.kind === 'list') return { ...v, elements: v.elements.map((e) => (e.value.kind === 'message' ? { ...e, value: canonicalMessage(e.value) } : e)) };
   return v;
 }
 
