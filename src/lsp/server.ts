@@ -19,8 +19,8 @@ import type { PathSegment } from '../diagnostics.js';
 import type { ModelConfig } from '../config/model-config.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic, TextEdit } from '../diagnostics.js';
-import { formatFileText } from '../config/format.js';
-import { parseConfig } from '../config/document.js';
+import { formatFileText, type FormatResult } from '../config/format.js';
+import { parseConfig, type ConfigDocument } from '../config/document.js';
 import { loadSchema } from '../config/schema.js';
 import { lintSync } from '../lint/engine.js';
 import { findSettingsFile, loadSettingsFile } from '../lint/settings.js';
@@ -29,7 +29,7 @@ import { ruleDocsUrl } from '../lint/docs-url.js';
 import { KNOWN_BACKENDS } from '../triton/backend-records.js';
 import { Workspace } from '../workspace/workspace.js';
 import { COMPLETION_WINDOW, cursorPlace, valueBeforeCursor } from './cursor.js';
-import { PeekingReader } from './transport.js';
+import { PeekingReader, afterShutdown } from './transport.js';
 import { valueAt } from '../config/value-path.js';
 import { PLATFORM_NAMES, backendOfPlatform } from '../triton/backend-records.js';
 
@@ -47,13 +47,14 @@ export function isConfigDocument(path: string, text: string): boolean {
 
 const SEVERITY: Record<Diagnostic['severity'], DiagnosticSeverity> = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information };
 
-/** A connection over stdin and stdout whose reader exits on a frame it cannot read, and notes queued edits. */
+/** A connection over stdin and stdout whose reader exits on a frame it cannot read, and notes queued edits; after shutdown, only exit. */
 function stdioConnection(): { connection: Connection; reader: PeekingReader } {
   const reader = new PeekingReader(process.stdin, (e) => {
     process.stderr.write(`tritonc lsp: cannot read a message from the editor (${e.message.split('\n')[0]}); exiting, so the editor starts the server again\n`);
     process.exit(1);
   });
-  return { connection: createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(process.stdout)), reader };
+  const writer = new StreamMessageWriter(process.stdout);
+  return { connection: createConnection(ProposedFeatures.all, reader, writer, { messageStrategy: afterShutdown(writer) }), reader };
 }
 
 export function startLanguageServer(given?: Connection): Connection {
@@ -87,7 +88,7 @@ export function startLanguageServer(given?: Connection): Connection {
   const validate = (doc: TextDocument): void => {
     const path = pathOf(doc.uri);
     if (!path || !isConfigDocument(path, doc.getText())) return;
-    workspace.setText(path, doc.getText());
+    overlay(doc, path);
     let diagnostics: LspDiagnostic[];
     try {
       const result = lintSync([path], { cwd: dirname(path), workspace });
@@ -97,6 +98,37 @@ export function startLanguageServer(given?: Connection): Connection {
       diagnostics = [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Error, source: 'tritonc', message: (e as Error).message }];
     }
     void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
+  };
+
+  /**
+   * Each open document's parse, made once per version: hover, completion, definition and inlay hints
+   * read it, however many of them come. A config document's is the workspace's parse of its unsaved
+   * text, the one its lint reads (Workspace.config of the overlay, kept while the text is the same).
+   * Kept with its text, not the version alone (a client may open a document again, at version 1 with
+   * other text); dropped on the next change and on close.
+   */
+  const parses = new Map<string, { version: number; text: string; parsed: ConfigDocument }>();
+  const parsedDocument = (doc: TextDocument, path: string): ConfigDocument => {
+    const text = doc.getText();
+    const kept = parses.get(doc.uri);
+    if (kept?.version === doc.version && kept.text === text) return kept.parsed;
+    let parsed: ConfigDocument | undefined;
+    if (isConfigDocument(path, text)) {
+      if (overlaid.get(doc.uri) !== text) overlay(doc, path);
+      const read = workspace.config(path);
+      if ('value' in read) parsed = read;
+    }
+    parsed ??= parseConfig(text, path);
+    parses.set(doc.uri, { version: doc.version, text, parsed });
+    return parsed;
+  };
+  /** Each open document's formatting, of one version (dropped with its parse). */
+  const formatted = new Map<string, { text: string; canonical: boolean; result: FormatResult }>();
+  /** The text of each open document that the workspace holds over the disk. */
+  const overlaid = new Map<string, string>();
+  const overlay = (doc: TextDocument, path: string): void => {
+    workspace.setText(path, doc.getText());
+    overlaid.set(doc.uri, doc.getText());
   };
 
   /** Runs a request handler; an exception answers the request with an error instead of ending the server. */
@@ -139,6 +171,8 @@ export function startLanguageServer(given?: Connection): Connection {
   // last version only, so a hover behind it waits for one lint, not a hundred.
   documents.onDidChangeContent((e) => {
     const uri = e.document.uri;
+    if (parses.get(uri)?.text !== e.document.getText()) parses.delete(uri);
+    if (formatted.get(uri)?.text !== e.document.getText()) formatted.delete(uri);
     if (waiting.has(uri)) return;
     waiting.set(uri, setImmediate(() => {
       waiting.delete(uri);
@@ -150,6 +184,9 @@ export function startLanguageServer(given?: Connection): Connection {
   });
   documents.onDidClose((e) => {
     linted.delete(e.document.uri);
+    parses.delete(e.document.uri);
+    formatted.delete(e.document.uri);
+    overlaid.delete(e.document.uri);
     // A reopen read after this close sets it again: nothing of a closed document is kept.
     reader?.newest.delete(e.document.uri);
     const pending = waiting.get(e.document.uri);
@@ -176,7 +213,11 @@ export function startLanguageServer(given?: Connection): Connection {
     // The settings file's fmt.style, as tritonc fmt reads it.
     const file = path ? findSettingsFile(path) : undefined;
     const canonical = file ? loadSettingsFile(file, RULES).fmt.style === 'canonical' : false;
-    const r = formatFileText(doc.getText(), path ?? 'config.pbtxt', { canonical });
+    // Formatted once per version and style: the formatter parses in its own way (streaming, no ranges).
+    const kept = formatted.get(doc.uri);
+    const text = doc.getText();
+    const r = kept?.text === text && kept.canonical === canonical ? kept.result : formatFileText(text, path ?? 'config.pbtxt', { canonical });
+    formatted.set(doc.uri, { text, canonical, result: r });
     if (r.status !== 'formatted' || !r.changed) return [];
     return [{ range: { start: doc.positionAt(0), end: doc.positionAt(doc.getText().length) }, newText: r.output }];
   }));
@@ -197,7 +238,7 @@ export function startLanguageServer(given?: Connection): Connection {
     const doc = documents.get(params.textDocument.uri);
     const path = doc && pathOf(doc.uri);
     if (!doc || !path) return null;
-    const parsed = parseConfig(doc.getText(), path);
+    const parsed = parsedDocument(doc, path);
     const place = cursorPlace(parsed.tree, loadSchema().modelConfig, doc.offsetAt(params.position));
     const f = place.field;
     if (!f?.schema) return null;
@@ -225,7 +266,7 @@ export function startLanguageServer(given?: Connection): Connection {
     // The line before the cursor, at most a window of it: a 160,000-character line costs no more.
     const lineStart = Math.max(text.lastIndexOf('\n', offset - 1) + 1, offset - COMPLETION_WINDOW);
     const value = valueBeforeCursor(text.slice(lineStart, offset));
-    const parsed = parseConfig(text, path);
+    const parsed = parsedDocument(doc, path);
     const place = cursorPlace(parsed.tree, loadSchema().modelConfig, offset);
     const tensors = value && place.message ? tensorNames(path, parsed.value, place.message.fullName, place.messagePath, value.field) : undefined;
     if (tensors) return tensors.map((label) => ({ label, kind: CompletionItemKind.Variable, insertText: value!.quoted ? label : `"${label}"` }));
@@ -257,7 +298,7 @@ export function startLanguageServer(given?: Connection): Connection {
     const doc = documents.get(params.textDocument.uri);
     const path = doc && pathOf(doc.uri);
     if (!doc || !path) return null;
-    const parsed = parseConfig(doc.getText(), path);
+    const parsed = parsedDocument(doc, path);
     const f = cursorPlace(parsed.tree, loadSchema().modelConfig, doc.offsetAt(params.position)).field;
     if (!f || f.node.value.kind !== 'scalar' || typeof f.node.value.value !== 'string') return null;
     const name = f.node.value.value;
@@ -290,7 +331,7 @@ export function startLanguageServer(given?: Connection): Connection {
     const doc = documents.get(params.textDocument.uri);
     const path = doc && pathOf(doc.uri);
     if (!doc || !path) return [];
-    const parsed = parseConfig(doc.getText(), path);
+    const parsed = parsedDocument(doc, path);
     if (parsed.diagnostics.some((d) => d.severity === 'error')) return [];
     const effective = workspace.model(dirname(path)).effective();
     if (effective.status !== 'ok') return [];

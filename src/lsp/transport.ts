@@ -5,8 +5,34 @@
 // - Each document's newest version is noted as its didChange is read, before the connection queues it
 //   (vscode-jsonrpc dispatches one queued message per turn of the event loop): the server then lints
 //   only the newest version of a document, however many edits are queued behind the one at hand.
-import { StreamMessageReader, type DataCallback, type Disposable, type MessageReader, type PartialMessageInfo } from 'vscode-languageserver/node.js';
+// And, before the connection dispatches a message, the lifecycle after `shutdown` (afterShutdown).
+import { ErrorCodes, Message, StreamMessageReader, type DataCallback, type Disposable, type MessageReader, type MessageStrategy, type MessageWriter, type PartialMessageInfo } from 'vscode-languageserver/node.js';
 import type { Event } from 'vscode-languageserver';
+
+/**
+ * LSP 3.17, Shutdown Request: once the server has received `shutdown`, "any other request received
+ * after a shutdown request will return with an error InvalidRequest", and notifications other than
+ * `exit` are dropped. vscode-languageserver (9.0.1) only notes the shutdown for `exit`'s status (0
+ * after shutdown, else 1) and goes on answering: this stands before its dispatch, in message order.
+ */
+export function afterShutdown(writer: MessageWriter): MessageStrategy {
+  let shutDown = false;
+  return {
+    handleMessage(message, next) {
+      if (!shutDown) {
+        if (Message.isRequest(message) && message.method === 'shutdown') shutDown = true;
+        return next(message);
+      }
+      if (Message.isRequest(message)) {
+        void writer.write({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCodes.InvalidRequest, message: `tritonc: the server is shut down; it answers ${message.method} with an error and waits for exit` } } as Message);
+        return;
+      }
+      // A response to a request of the server's still goes to it; of the notifications, only exit.
+      if (Message.isNotification(message) && message.method !== 'exit') return;
+      next(message);
+    },
+  };
+}
 
 export class PeekingReader implements MessageReader {
   /** uri -> the newest version a didOpen or didChange has announced (read, perhaps not yet handled). */
