@@ -575,7 +575,7 @@ class Parser {
   private shareElement(list: ListNode, index: number, field: SchemaField | undefined): void {
     const e = list.elements[index]!;
     const v = e.value;
-    if (!this.sharedElements || v.kind !== 'scalar' || v.verbatim || e.leading.length || e.trailing || e.blankLineBefore || e.blankLineAfterComments) return;
+    if (!this.sharedElements || v.kind !== 'scalar' || !v.text || v.verbatim || e.leading.length || e.trailing || e.blankLineBefore || e.blankLineAfterComments) return;
     let byText = this.sharedElements.get(field);
     const shared = byText?.get(v.text);
     if (shared) {
