@@ -1,0 +1,158 @@
+// What holds a --run-python-autocomplete run in (src/python-model/contain.ts), with real python3 and
+// real model.py files that try to get out: a child process that connects to a TCP server this test
+// listens on, processes left behind (in the group and out of it, with setsid), a write outside the
+// copy, and tritonc ended by SIGTERM, SIGHUP and a Ctrl-C mid-run. Processes are found by a marker in
+// their argv (/proc/<pid>/cmdline), so by pid whatever namespace they run in. The namespace
+// assertions are skipped (one line) where unshare cannot make namespaces, except under CI=true.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { boundary } from '../../src/python-model/contain.js';
+import { pythonVersion, runAutoCompleteConfig } from '../../src/python-model/run.js';
+import { BIN } from '../support/cli.js';
+import { tempDir } from '../support/temp.js';
+
+const python = pythonVersion();
+if (!python) console.log('tritonc: python-model containment tests skipped: no python3 runs here');
+const held = boundary();
+const namespaces = held.kind === 'namespaces' || process.env.CI === 'true';
+if (python && !namespaces) console.log(`tritonc: python-model namespace tests skipped: ${held.kind === 'none' ? held.why : ''}`);
+
+let seq = 0;
+const marker = (): string => `tritonc-contain-test-${process.pid}-${++seq}-${Date.now()}`;
+
+/** The pids whose argv holds `mark`. */
+function pidsWith(mark: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes(mark)) found.push(Number(entry));
+    } catch {
+      // Ended while listed.
+    }
+  }
+  return found;
+}
+
+const marks: string[] = [];
+afterEach(() => {
+  // What a failing test left running (on a tritonc without the supervisor).
+  for (const mark of marks.splice(0)) for (const pid of pidsWith(mark)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+});
+
+async function until(what: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (what()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return what();
+}
+
+function modelDir(body: string, prelude = ''): string {
+  const dir = join(tempDir('tritonc-contain-'), 'm');
+  mkdirSync(join(dir, '1'), { recursive: true });
+  writeFileSync(join(dir, 'config.pbtxt'), 'backend: "python"\n');
+  const indented = body.split('\n').map((l) => `        ${l}`).join('\n');
+  writeFileSync(join(dir, '1', 'model.py'), `import os, socket, subprocess, sys, time\n${prelude}\nclass TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n${indented}\n`);
+  return dir;
+}
+/** A Python statement that starts `code` in a new python3 whose argv ends with `mark`. */
+const start = (code: string, mark: string, own = false): string => `subprocess.Popen([sys.executable, "-c", ${JSON.stringify(code)}, ${JSON.stringify(mark)}]${own ? ', start_new_session=True' : ''})`;
+const SLEEP = 'import time\ntime.sleep(1000)';
+
+describe.skipIf(!python)('what holds a --run-python-autocomplete run in', () => {
+  it('timeout: no process of the run survives it, in its group or (namespaces) out of it', async () => {
+    const mark = marker();
+    marks.push(mark);
+    const dir = modelDir(`${start(SLEEP, `${mark}-group`)}\n${start(SLEEP, `${mark}-setsid`, true)}\nwhile True:\n    pass`);
+    const facts = runAutoCompleteConfig(join(dir, '1', 'model.py'), '{"name":"m"}', { timeoutMs: 1500 });
+    expect(facts.unknown?.reason).toBe('auto_complete_config did not finish within 1.5 s');
+    // The supervisor kills the group before it returns: nothing to wait for.
+    expect(pidsWith(`${mark}-group`)).toEqual([]);
+    if (namespaces) expect(pidsWith(`${mark}-setsid`)).toEqual([]);
+  });
+
+  it('a run that returns: what it started is killed at the end', () => {
+    for (const held of [undefined, { kind: 'none', why: 'this test' } as const]) {
+      const mark = marker();
+      marks.push(mark);
+      const dir = modelDir(`${start(SLEEP, mark)}\nc.set_max_batch_size(4)\nreturn c`);
+      const facts = runAutoCompleteConfig(join(dir, '1', 'model.py'), '{"name":"m"}', held ? { boundary: held } : {});
+      expect(facts.calls.map((c) => c.method), held?.kind).toEqual(['set_max_batch_size']);
+      expect(pidsWith(mark), held?.kind).toEqual([]);
+    }
+  });
+
+  it.skipIf(!namespaces)('namespaces: a child process of model.py cannot connect out', async () => {
+    const connections: string[] = [];
+    const server = createServer((s) => {
+      connections.push('connected');
+      s.destroy();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const code = `import socket\ns = socket.create_connection(("127.0.0.1", ${port}), timeout=3)\ns.sendall(b"x")\nprint("connected")`;
+      const dir = modelDir(`r = subprocess.run([sys.executable, "-c", ${JSON.stringify(code)}], capture_output=True, timeout=8)\nc.set_max_batch_size(1 if b"connected" in r.stdout else 2)\nreturn c`);
+      const facts = runAutoCompleteConfig(join(dir, '1', 'model.py'), '{"name":"m"}');
+      expect(facts.calls.map((c) => c.arg)).toEqual([{ t: 'int', v: 2 }]);
+      // The kernel queues a connection while this process waits; let the server see any.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(connections).toEqual([]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it.skipIf(!namespaces)('namespaces: nothing is written outside the scratch directory, now or later', async () => {
+    const out = tempDir('tritonc-contain-out-');
+    const mark = marker();
+    marks.push(mark);
+    const later = join(out, 'later.txt');
+    const now = join(out, 'now.txt');
+    const dir = modelDir(
+      [
+        start(`import time\ntime.sleep(1.5)\nopen(${JSON.stringify(later)}, "w").write("x")`, mark, true),
+        `try:\n    open(${JSON.stringify(now)}, "w").write("x")\n    wrote = 1\nexcept OSError:\n    wrote = 0`,
+        'home = os.path.join(os.environ["HOME"], "scratch.txt")\nopen(home, "w").write("four")',
+        'c.set_max_batch_size(wrote * 100 + len(open(home).read()))\nreturn c',
+      ].join('\n'),
+    );
+    const facts = runAutoCompleteConfig(join(dir, '1', 'model.py'), '{"name":"m"}');
+    // Refused outside; the scratch HOME works.
+    expect(facts.calls.map((c) => c.arg)).toEqual([{ t: 'int', v: 4 }]);
+    expect(pidsWith(mark)).toEqual([]);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  describe('tritonc ended mid-run: the run and its children gone, the temporary copy removed', () => {
+    for (const [signal, how] of [['SIGTERM', 'to tritonc'], ['SIGHUP', 'to tritonc'], ['SIGINT', "to tritonc's process group (Ctrl-C at a terminal)"]] as const) {
+      it(`${signal} ${how}`, async () => {
+        const mark = marker();
+        marks.push(mark);
+        const tmp = tempDir('tritonc-contain-tmp-');
+        const dir = modelDir(`${start(SLEEP, mark)}\nwhile True:\n    pass`);
+        const child = spawn(process.execPath, [BIN, 'resolve', dir, '--run-python-autocomplete', '--format', 'json'], {
+          env: { ...process.env, TMPDIR: tmp },
+          stdio: 'ignore',
+          detached: signal === 'SIGINT',
+        });
+        const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on('exit', (code, sig) => r({ code, signal: sig })));
+        expect(await until(() => pidsWith(mark).length > 0, 30_000)).toBe(true);
+        const copies = readdirSync(tmp).filter((n) => n.startsWith('tritonc-autocomplete-'));
+        expect(copies).toHaveLength(1);
+        if (signal === 'SIGINT') process.kill(-child.pid!, 'SIGINT');
+        else child.kill(signal);
+        // tritonc has no handler: it ends by the signal (shells report 128 + its number: 130, 143, 129).
+        expect(await exited).toEqual({ code: null, signal });
+        expect(await until(() => pidsWith(mark).length === 0, 5000)).toBe(true);
+        expect(await until(() => !existsSync(join(tmp, copies[0]!)), 5000)).toBe(true);
+      }, 60_000);
+    }
+  });
+});
