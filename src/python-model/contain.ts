@@ -9,11 +9,12 @@
 //
 // Where `unshare` and `setpriv` (util-linux) can make namespaces, the run is also inside new user
 // (or, as root without user namespaces, none), network, PID, mount, IPC and UTS namespaces: no
-// network interface but a loopback that is down, no process that outlives the run (the kernel kills
-// a PID namespace with its first process), every mount read-only but a scratch tmpfs (HOME, TMPDIR),
-// /dev only null/zero/random/urandom, and no capabilities left to undo any of it. Elsewhere the run
-// has this user's network and files (Python's own socket functions are refused, nothing more), and a
-// process that leaves the group (setsid) survives it: the CLI says so on stderr.
+// network interface but a loopback that is down (Unix sockets in files outside /run stay reachable),
+// no process that outlives the run (the kernel kills a PID namespace with its first process), every
+// mount read-only but a scratch tmpfs (HOME, TMPDIR), /dev only null/zero/random/urandom, and no
+// capabilities left to undo any of it. Elsewhere the run has this user's network and files (Python's
+// own socket functions are refused, nothing more), and a process that leaves the group (setsid)
+// survives it: the CLI says so on stderr.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,7 +35,8 @@ const TRIES: readonly (readonly string[])[] = [['--user', '--map-root-user', ...
 
 /**
  * Run as PID 1 of the namespaces (sh -c NS_SETUP boundary SCRATCH DEV COMMAND...): a tmpfs on SCRATCH
- * and one on DEV with null/zero/random/urandom bound in, DEV over /dev, every mount remounted
+ * and one on DEV with null/zero/random/urandom bound in, DEV over /dev, an empty /run (the daemons'
+ * Unix sockets: docker's, D-Bus's; a socket file is reachable through a read-only mount), every mount remounted
  * read-only (one that cannot be ends the run: the boundary would not be what the help says), SCRATCH
  * writable again, then COMMAND with no capabilities (so nothing can be remounted or unmounted).
  */
@@ -44,6 +46,10 @@ mount -t tmpfs -o size=64m,mode=700 tritonc-scratch "$scratch"
 mount -t tmpfs -o size=64k,mode=755 tritonc-dev "$dev"
 for d in null zero random urandom; do : > "$dev/$d"; mount --bind "/dev/$d" "$dev/$d"; done
 mount --rbind "$dev" /dev
+for d in /run /var/run; do
+  case "$scratch/" in "$d"/*) continue ;; esac
+  if [ -d "$d" ] && [ ! -L "$d" ]; then mount -t tmpfs -o size=4k,mode=755 tritonc-run "$d"; fi
+done
 mounts=$(cut -d ' ' -f 2 /proc/self/mounts)
 printf '%s\\n' "$mounts" | while IFS= read -r m; do
   m=$(printf '%b' "$m")
@@ -110,7 +116,7 @@ export interface SuperviseOptions {
 /** Runs `command` under the supervisor; an Error when the supervisor itself could not be run. */
 export function supervise(o: SuperviseOptions): Supervised | Error {
   const command = o.boundary.kind === 'namespaces' ? ['setpriv', ...namespaced(o.boundary.unshare, o.scratch, o.dev, o.command)] : [...o.command];
-  const spec = JSON.stringify({ cmd: command, cwd: o.cwd, timeout: o.timeoutMs / 1000, max: o.maxOutputBytes, work: o.work });
+  const spec = JSON.stringify({ cmd: command, cwd: o.cwd, timeout: o.timeoutMs / 1000, max: o.maxOutputBytes, work: o.work, parent: process.pid });
   // -I -S: the supervisor sees no PYTHON* variable, no user site, no site module.
   const r = spawnSync(o.python, ['-I', '-S', '-c', SUPERVISOR, spec], {
     input: o.input,
@@ -130,11 +136,11 @@ export function supervise(o: SuperviseOptions): Supervised | Error {
   }
 }
 
-/** The supervisor (argv[1]: {cmd, cwd, timeout, max, work}; stdin: the run's stdin; stdout: one JSON line). */
+/** The supervisor (argv[1]: {cmd, cwd, timeout, max, work, parent}; stdin: the run's stdin; stdout: one JSON line). */
 const SUPERVISOR = `import json, os, shutil, signal, subprocess, sys, threading, time
 
 spec = json.loads(sys.argv[1])
-parent = os.getppid()
+parent = spec["parent"]
 try:
     import ctypes
     ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: told when tritonc dies

@@ -96,13 +96,26 @@ describe.skipIf(!python)('what holds a --run-python-autocomplete run in', () => 
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     try {
       const port = (server.address() as { port: number }).port;
-      const code = `import socket\ns = socket.create_connection(("127.0.0.1", ${port}), timeout=3)\ns.sendall(b"x")\nprint("connected")`;
-      const dir = modelDir(`r = subprocess.run([sys.executable, "-c", ${JSON.stringify(code)}], capture_output=True, timeout=8)\nc.set_max_batch_size(1 if b"connected" in r.stdout else 2)\nreturn c`);
-      const facts = runAutoCompleteConfig(join(dir, '1', 'model.py'), '{"name":"m"}');
-      expect(facts.calls.map((c) => c.arg)).toEqual([{ t: 'int', v: 2 }]);
-      // The kernel queues a connection while this process waits; let the server see any.
-      await new Promise((r) => setTimeout(r, 300));
-      expect(connections).toEqual([]);
+      // And a daemon's Unix socket under /run (docker's is /run/docker.sock), where this user may make one.
+      const sock = `/run/tritonc-contain-test-${process.pid}.sock`;
+      const unix = createServer((s) => {
+        connections.push('connected over /run');
+        s.destroy();
+      });
+      const inRun = await new Promise<boolean>((r) => unix.once('error', () => r(false)).listen(sock, () => r(true)));
+      try {
+        const code = `import socket\ns = socket.create_connection(("127.0.0.1", ${port}), timeout=3)\ns.sendall(b"x")\nprint("connected")`;
+        const viaRun = `import socket\ns = socket.socket(socket.AF_UNIX)\ns.settimeout(3)\ns.connect(${JSON.stringify(sock)})\nprint("connected")`;
+        const dir = modelDir(`n = 0\nfor code in (${JSON.stringify(code)}, ${JSON.stringify(viaRun)}):\n    r = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=8)\n    n += b"connected" in r.stdout\nc.set_max_batch_size(10 + n)\nreturn c`);
+        const facts = runAutoCompleteConfig(join(dir, '1', 'model.py'), '{"name":"m"}');
+        expect(facts.calls.map((c) => c.arg)).toEqual([{ t: 'int', v: 10 }]);
+        // The kernel queues a connection while this process waits; let the servers see any.
+        await new Promise((r) => setTimeout(r, 300));
+        expect(connections).toEqual([]);
+        if (!inRun) console.log(`tritonc: the /run Unix socket case skipped: ${sock} cannot be made by this user`);
+      } finally {
+        unix.close();
+      }
     } finally {
       server.close();
     }
