@@ -1,11 +1,12 @@
 // What holds a --run-python-autocomplete run in (src/python-model/contain.ts), with real python3 and
 // real model.py files that try to get out: a child process that connects to a TCP server this test
-// listens on, processes left behind (in the group and out of it, with setsid), a write outside the
+// listens on (and to a Unix socket under /run), processes left behind (in the group and out of it, with setsid), a write outside the
 // copy, and tritonc ended by SIGTERM, SIGHUP and a Ctrl-C mid-run. Processes are found by a marker in
 // their argv (/proc/<pid>/cmdline), so by pid whatever namespace they run in. The namespace
-// assertions are skipped (one line) where unshare cannot make namespaces, except under CI=true.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// assertions are skipped (one line) where unshare cannot make namespaces, except under CI=true; where
+// it cannot, stderr says so (a PATH without util-linux shows it here).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,6 +20,9 @@ if (!python) console.log('tritonc: python-model containment tests skipped: no py
 const held = boundary();
 const namespaces = held.kind === 'namespaces' || process.env.CI === 'true';
 if (python && !namespaces) console.log(`tritonc: python-model namespace tests skipped: ${held.kind === 'none' ? held.why : ''}`);
+
+/** python3's own path (sys.executable), to link into a PATH of the test's. */
+const realPython = (): string => spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim();
 
 let seq = 0;
 const marker = (): string => `tritonc-contain-test-${process.pid}-${++seq}-${Date.now()}`;
@@ -141,6 +145,16 @@ describe.skipIf(!python)('what holds a --run-python-autocomplete run in', () => 
     expect(pidsWith(mark)).toEqual([]);
     await new Promise((r) => setTimeout(r, 2500));
     expect(readdirSync(out)).toEqual([]);
+  });
+
+  it('where no namespace can be made, the run goes on and stderr says what is not held in', async () => {
+    // A PATH with python3 and without util-linux's setpriv/unshare.
+    const bin = tempDir('tritonc-contain-bin-');
+    symlinkSync(realPython(), join(bin, 'python3'));
+    const dir = modelDir('c.set_max_batch_size(4)\nreturn c');
+    const r = spawnSync(process.execPath, [BIN, 'resolve', dir, '--run-python-autocomplete', '--format', 'json'], { env: { PATH: bin }, encoding: 'utf8' });
+    expect(r.stderr).toBe("tritonc: --run-python-autocomplete: no namespace can be made here (setpriv or unshare (util-linux) is not installed): model.py runs with this user's network and files (only Python's socket functions are refused) and a process it moves out of its group outlives the run\n");
+    expect(JSON.parse(r.stdout)).toMatchObject({ max_batch_size: 4 });
   });
 
   describe('tritonc ended mid-run: the run and its children gone, the temporary copy removed', () => {
