@@ -5,13 +5,13 @@
 // on stderr.
 import type { ModelConfig } from '../config/model-config.js';
 import { pythonVersion, runAutoCompleteConfig } from '../python-model/run.js';
-import { boundary, NO_BOUNDARY_NOTE } from '../python-model/contain.js';
+import { boundary, noBoundaryNote } from '../python-model/contain.js';
 import type { ScriptFacts } from '../python-model/auto-complete-config.js';
 import { stringifyTritonJson, tritonConfigJson } from '../triton/triton-json.js';
 import { UsageError } from './errors.js';
 
 /** --run-python-autocomplete's help, the same on resolve and lint: exactly what holds the run in. */
-export const RUN_PYTHON_AUTOCOMPLETE_HELP = "Run Python models' auto_complete_config instead of reading it: in a subprocess on a read-only copy of the model directory, with a stand-in triton_python_backend_utils, Python's socket functions refused and a 10 s timeout, its process group killed at the end, on the timeout and on Ctrl-C/SIGTERM/SIGHUP. Where unshare and setpriv (util-linux) can make Linux namespaces, also without network (Unix sockets in files outside /run stay reachable), every mount read-only but a scratch HOME/TMPDIR, /dev only null/zero/random/urandom, and no process outliving the run; elsewhere (said on stderr) with this user's network and files, and a process that leaves the group outlives the run";
+export const RUN_PYTHON_AUTOCOMPLETE_HELP = "Run Python models' auto_complete_config instead of reading it: in a subprocess on a read-only copy of the model directory, with a stand-in triton_python_backend_utils, Python's socket functions refused and a 10 s timeout; every process it starts (elsewhere than on Linux: its process group) is killed at its end, on the timeout, on Ctrl-C/SIGTERM/SIGHUP and when tritonc dies, and the copy removed. Where unshare and setpriv (util-linux) can make Linux namespaces, also without network (Unix sockets in files outside /run stay reachable), with every mount read-only but a scratch HOME/TMPDIR and /dev only null/zero/random/urandom; elsewhere (said on stderr) with this user's network and files";
 
 export function pythonAutoCompleteRunner(run: boolean, python: string | undefined, stderr: (text: string) => void = () => {}): ((path: string, config: ModelConfig) => ScriptFacts) | undefined {
   if (!run) {
@@ -21,7 +21,7 @@ export function pythonAutoCompleteRunner(run: boolean, python: string | undefine
   if (python === '') throw new UsageError('--python takes the path of a Python interpreter');
   if (!pythonVersion(python)) throw new UsageError(`--run-python-autocomplete: ${python ?? 'python3'} does not run here; name a Python with --python PATH`);
   const held = boundary();
-  if (held.kind === 'none') stderr(`tritonc: --run-python-autocomplete: no namespace can be made here (${held.why}): ${NO_BOUNDARY_NOTE}\n`);
+  if (held.kind === 'none') stderr(`tritonc: --run-python-autocomplete: no namespace can be made here (${held.why}): ${noBoundaryNote()}\n`);
   // The config as core hands it to the stub: Triton's JSON with every primitive field printed.
   return (path, config) => runAutoCompleteConfig(path, stringifyTritonJson(tritonConfigJson(config), 0), python === undefined ? {} : { python });
 }

@@ -3,8 +3,9 @@
 // facts are computed synchronously), so tritonc itself cannot act on a signal during it; the
 // supervisor, a separate process that model.py never runs in, does: it starts the run as a process
 // group of its own, kills that group (SIGKILL) at the timeout, at the end, on SIGINT/SIGTERM/SIGHUP
-// and when tritonc dies (PR_SET_PDEATHSIG, and its parent pid checked as it waits), and removes the
-// temporary copy on every path. tritonc, having no handler, ends by the signal as any program does
+// and when tritonc dies (PR_SET_PDEATHSIG, and its parent pid checked as it waits), then on Linux
+// every process the run left, in its group or not (a child subreaper: PR_SET_CHILD_SUBREAPER), and
+// removes the temporary copy on every path. tritonc, having no handler, ends by the signal as any program does
 // (130/143 as shells report it).
 //
 // Where `unshare` and `setpriv` (util-linux) can make namespaces, the run is also inside new user
@@ -13,8 +14,8 @@
 // no process that outlives the run (the kernel kills a PID namespace with its first process), every
 // mount read-only but a scratch tmpfs (HOME, TMPDIR), /dev only null/zero/random/urandom, and no
 // capabilities left to undo any of it. Elsewhere the run has this user's network and files (Python's
-// own socket functions are refused, nothing more), and a process that leaves the group (setsid)
-// survives it: the CLI says so on stderr.
+// own socket functions are refused, nothing more): the CLI says so on stderr. Elsewhere than on Linux
+// (no subreaper) a process that leaves the group (setsid) survives the run.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +26,8 @@ export type Boundary =
   | { kind: 'none'; why: string };
 
 /** What `Boundary.kind: 'none'` leaves open, for the CLI's notice and the docs. */
-export const NO_BOUNDARY_NOTE = "model.py runs with this user's network and files (only Python's socket functions are refused) and a process it moves out of its group outlives the run";
+export const noBoundaryNote = (platform: NodeJS.Platform = process.platform): string =>
+  `model.py runs with this user's network and files (only Python's socket functions are refused)${platform === 'linux' ? '' : ', and a process it moves out of its group outlives the run'}`;
 
 // util-linux unshare(1): --user --map-root-user lets a user without privileges make the others;
 // --fork --pid --kill-child: the run is PID 1 of its namespace and is killed (PR_SET_PDEATHSIG) when
@@ -143,9 +145,12 @@ spec = json.loads(sys.argv[1])
 parent = spec["parent"]
 try:
     import ctypes
-    ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: told when tritonc dies
+    libc = ctypes.CDLL(None)
+    libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: told when tritonc dies
+    # PR_SET_CHILD_SUBREAPER: what the run leaves behind (out of its group too) becomes a child of this one.
+    reaper = libc.prctl(36, 1) == 0
 except Exception:
-    pass
+    reaper = False
 state = {"proc": None, "signal": None, "overflow": False}
 
 
@@ -155,6 +160,41 @@ def kill_group():
             os.killpg(state["proc"].pid, signal.SIGKILL)
         except OSError:
             pass
+
+
+def children():
+    me, found = str(os.getpid()).encode(), []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open("/proc/" + entry + "/stat", "rb") as f:
+                    stat = f.read()
+                # The fields after the command, which may hold spaces and parentheses: state, ppid.
+                if stat[stat.rindex(b")") + 2:].split()[1] == me:
+                    found.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    return found
+
+
+def sweep():
+    # Kills this process's children until none is left: each one's own children come here as it dies.
+    deadline = time.monotonic() + 5
+    while reaper and time.monotonic() < deadline:
+        left = children()
+        if not left:
+            return
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0] != 0:
+                pass
+        except ChildProcessError:
+            pass
+        time.sleep(0.01)
 
 
 def caught(signum, frame):
@@ -177,6 +217,11 @@ def remove_work():
 
 data = sys.stdin.buffer.read()
 proc = None
+if not reaper and sys.platform.startswith("linux"):
+    # What the help says of Linux (every process the run starts is killed) needs the subreaper.
+    remove_work()
+    sys.stdout.write(json.dumps({"end": "exit", "code": None, "stdout": "", "stderr": "tritonc's supervisor could not become a child subreaper (prctl through ctypes), so the run was not started"}) + "\\n")
+    sys.exit(0)
 if state["signal"] is None and os.getppid() == parent:
     try:
         proc = subprocess.Popen(spec["cmd"], cwd=spec["cwd"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
@@ -248,6 +293,7 @@ if proc is not None:
         time.sleep(0.02)
     kill_group()
     proc.wait()
+    sweep()
     for t in threads[1:]:
         t.join(1)
 remove_work()
