@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { ConfigHelper, PyValue, ScriptCall, ScriptFacts } from './auto-complete-config.js';
 import { CONFIG_HELPERS } from './auto-complete-config.js';
 import { RUNNER, STAND_IN_UTILS } from './stand-in.js';
@@ -102,7 +102,8 @@ export function runAutoCompleteConfig(scriptPath: string, configJson: string, op
     copyModelDir(modelDir, copy);
     const script = join(copy, relative(modelDir, scriptPath));
     const timeout = options.timeoutMs ?? RUN_LIMITS.timeoutMs;
-    const python = options.python ?? 'python3';
+    // A path is taken from here: the run starts in the copy, where a relative one would not be found.
+    const python = options.python?.includes('/') ? resolve(options.python) : (options.python ?? 'python3');
     const r = supervise({
       python,
       command: [python, '-E', '-B', join(stub, 'tritonc_run.py'), script, copy],
