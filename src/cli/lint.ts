@@ -4,7 +4,7 @@
 //   --strict-model-config, --backend-config, --model-repository).
 // Exit 0 clean (warnings within --max-warnings), 1 lint errors or too many warnings, 2 usage,
 // settings or unreadable input.
-import { pythonAutoCompleteRunner } from './python-run.js';
+import { pythonAutoCompleteRunner, RUN_PYTHON_AUTOCOMPLETE_HELP } from './python-run.js';
 import { resolve } from 'node:path';
 import { LintInputError } from '../lint/errors.js';
 import { lintSync, type LintOptions } from '../lint/engine.js';
@@ -44,7 +44,7 @@ const lintFlags = (y: Argv) =>
     .option('quiet', { alias: 'q', type: 'boolean', describe: 'Report errors only' })
     .option('rule', { ...repeatable('Set a rule\'s level: id=off|info|warn|error (repeatable)') })
     .option('output-file', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
-    .option('run-python-autocomplete', { type: 'boolean', describe: "Run Python models' auto_complete_config (in a subprocess: a read-only copy of the model directory, a stand-in triton_python_backend_utils, no network, a timeout) instead of reading it" })
+    .option('run-python-autocomplete', { type: 'boolean', describe: RUN_PYTHON_AUTOCOMPLETE_HELP })
     .option('python', { type: 'string', describe: 'The Python --run-python-autocomplete runs (default: python3 on PATH)' })
     .option('cache', { type: 'boolean', describe: 'Keep model signatures in a file between runs (re-read when a model changes), as ESLint\'s --cache' })
     .option('cache-location', { type: 'string', describe: 'The cache file (default: .tritonc-cache in the current directory)' })
@@ -118,7 +118,7 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
     }
   }
 
-  const runScript = pythonAutoCompleteRunner(opts.runPythonAutocomplete === true, opts.python === undefined ? undefined : String(opts.python));
+  const runScript = pythonAutoCompleteRunner(opts.runPythonAutocomplete === true, opts.python === undefined ? undefined : String(opts.python), io.stderr);
 
   // Repository URLs (paths and --model-repository) are mounted: listed, their configs fetched.
   const served = server.modelRepositories ?? [];

@@ -22,7 +22,7 @@ import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { displayPath } from '../util/display-path.js';
 import { withRepositories } from './remote.js';
-import { pythonAutoCompleteRunner } from './python-run.js';
+import { pythonAutoCompleteRunner, RUN_PYTHON_AUTOCOMPLETE_HELP } from './python-run.js';
 
 const resolveFlags = (y: Argv) =>
   withServerFlags(y)
@@ -33,7 +33,7 @@ const resolveFlags = (y: Argv) =>
     .option('default-max-batch-size', { type: 'number', describe: 'The backend\'s default-max-batch-size (Triton\'s default: 4); the same as --backend-config=onnxruntime,default-max-batch-size=N' })
     .option('explain', { type: 'boolean', describe: 'List every change Triton makes, and why, on stderr' })
     .option('configs-only', { type: 'boolean', describe: 'The model files are provisioned separately: what needs them is unknown, not missing (tritonc.lock.json stands in for what it records)' })
-    .option('run-python-autocomplete', { type: 'boolean', describe: "Run a Python model's auto_complete_config (in a subprocess: a read-only copy of the model directory, a stand-in triton_python_backend_utils, no network, a timeout) instead of reading it" })
+    .option('run-python-autocomplete', { type: 'boolean', describe: RUN_PYTHON_AUTOCOMPLETE_HELP })
     .option('python', { type: 'string', describe: 'The Python --run-python-autocomplete runs (default: python3 on PATH)' });
 
 /** resolve's flags, parsed. */
@@ -74,7 +74,7 @@ export async function runResolve(a: ResolveArgs, io: CliIO): Promise<number> {
     throw new UsageError(`--config-name takes a config name without spaces or slashes (it reads configs/<name>.pbtxt); got "${configName}"`);
   }
 
-  const runScript = pythonAutoCompleteRunner(a.runPythonAutocomplete === true, a.python === undefined ? undefined : String(a.python));
+  const runScript = pythonAutoCompleteRunner(a.runPythonAutocomplete === true, a.python === undefined ? undefined : String(a.python), io.stderr);
 
   // A model directory in object storage (s3://bucket/repo/model) is read from there.
   return withRepositories('resolve', [dir], io, {}, async (remote) => {

@@ -3,22 +3,26 @@
 // staticmethod with a ModelConfig over the config's JSON, check what it returns), in a subprocess of a
 // Python the user has, only when asked. Guarded: a read-only temporary copy of the model directory
 // (files above a size are left out: weights), a stand-in triton_python_backend_utils of tritonc's own
-// (./stand-in.ts) that records the calls, no network (an environment without proxy settings, and the
-// runner replaces socket creation and name lookups with a refusal before model.py is imported), a
-// timeout, and output read up to a bound. What it did comes back as the static reader's ScriptFacts.
+// (./stand-in.ts) that records the calls, an environment without proxy settings or credentials, the
+// runner's refusal of Python's socket functions, a timeout, output read up to a bound, and what
+// ./contain.ts holds it in (a supervised process group; namespaces where the platform has them).
+// What it did comes back as the static reader's ScriptFacts.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { ConfigHelper, PyValue, ScriptCall, ScriptFacts } from './auto-complete-config.js';
 import { CONFIG_HELPERS } from './auto-complete-config.js';
 import { RUNNER, STAND_IN_UTILS } from './stand-in.js';
+import { boundary, supervise, type Boundary } from './contain.js';
 
 export interface RunOptions {
   /** The Python to run (default: python3 on PATH). */
   python?: string;
   /** How long the run may take, in milliseconds (default 10 s). */
   timeoutMs?: number;
+  /** What holds the run in (default: what this machine offers, ./contain.ts's boundary()). */
+  boundary?: Boundary;
 }
 
 export const RUN_LIMITS = { timeoutMs: 10_000, maxOutputBytes: 4 * 1024 * 1024, maxCopiedFileBytes: 16 * 1024 * 1024, maxCopiedBytes: 64 * 1024 * 1024, maxCopiedFiles: 2000 } as const;
@@ -32,7 +36,7 @@ export function pythonVersion(python = 'python3'): string | undefined {
 
 /** PATH and a locale, nothing else: no proxy settings, no PYTHONPATH, no credentials. */
 function cleanEnv(home?: string): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1', no_proxy: '*', NO_PROXY: '*', ...(home ? { HOME: home } : {}) };
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1', no_proxy: '*', NO_PROXY: '*', ...(home ? { HOME: home, TMPDIR: home } : {}) };
 }
 
 /** Copies `from` into `to`, read-only, leaving out links, large files and whatever is past the limits. */
@@ -92,24 +96,32 @@ export function runAutoCompleteConfig(scriptPath: string, configJson: string, op
     writeFileSync(join(stub, 'tritonc_run.py'), RUNNER);
     const home = join(work, 'home');
     mkdirSync(home);
+    const dev = join(work, 'dev');
+    mkdirSync(dev);
     const copy = join(work, 'model', basename(modelDir));
     copyModelDir(modelDir, copy);
     const script = join(copy, relative(modelDir, scriptPath));
     const timeout = options.timeoutMs ?? RUN_LIMITS.timeoutMs;
-    const r = spawnSync(options.python ?? 'python3', ['-E', '-B', join(stub, 'tritonc_run.py'), script, copy], {
+    // A path is taken from here: the run starts in the copy, where a relative one would not be found.
+    const python = options.python?.includes('/') ? resolve(options.python) : (options.python ?? 'python3');
+    const r = supervise({
+      python,
+      command: [python, '-E', '-B', join(stub, 'tritonc_run.py'), script, copy],
       cwd: join(copy, relative(modelDir, versionDir)),
-      input: configJson,
       env: cleanEnv(home),
-      timeout,
-      killSignal: 'SIGKILL',
-      maxBuffer: RUN_LIMITS.maxOutputBytes,
-      encoding: 'utf8',
+      input: configJson,
+      timeoutMs: timeout,
+      maxOutputBytes: RUN_LIMITS.maxOutputBytes,
+      work,
+      scratch: home,
+      dev,
+      boundary: options.boundary ?? boundary(),
     });
-    if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') return notKnown(`auto_complete_config did not finish within ${timeout / 1000} s`);
-    if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOBUFS') return notKnown(`auto_complete_config printed more than ${RUN_LIMITS.maxOutputBytes} bytes`);
-    if (r.error) return notKnown(`${options.python ?? 'python3'} could not be run (${r.error.message})`);
-    const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith(MARK));
-    if (!line) return notKnown(`the run printed no result (exit ${r.status ?? r.signal}): ${(r.stderr ?? '').trim().split('\n').slice(-3).join(' / ').slice(0, 500)}`);
+    if (r instanceof Error) return notKnown(`${python} could not be run (${r.message})`);
+    if (r.end === 'timeout') return notKnown(`auto_complete_config did not finish within ${timeout / 1000} s`);
+    if (r.end === 'overflow') return notKnown(`auto_complete_config printed more than ${RUN_LIMITS.maxOutputBytes} bytes`);
+    const line = r.stdout.split('\n').find((l) => l.startsWith(MARK));
+    if (!line) return notKnown(`the run printed no result (exit ${r.code}): ${r.stderr.trim().split('\n').slice(-3).join(' / ').slice(0, 500)}`);
     return factsOf(JSON.parse(line.slice(MARK.length)) as RunOutput);
   } finally {
     unsealAndRemove(work);
