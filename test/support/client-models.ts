@@ -206,6 +206,28 @@ output [ { name: ${JSON.stringify(HOSTILE_OUTPUT)} data_type: TYPE_FP32 dims: [ 
   py: ADD_ONE_PY,
 };
 
+/**
+ * Tensor names that are Object.prototype's keys, and one spelled like a placeholder a client might
+ * substitute into its request text: a sequence model (so its requests carry sequence_id), the
+ * prototype's names optional where leaving them out must mean "not given".
+ */
+export const PROTO_MODEL = 'proto_names';
+export const PLACEHOLDER_INPUT = '\u0000SEQ\u0000';
+const PROTO_INPUTS = [['constructor', true], ['__proto__', false], ['toString', true], ['hasOwnProperty', false], [PLACEHOLDER_INPUT, false]] as const;
+export const PROTO_NAMES: TestModel = {
+  pbtxt: `backend: "python"
+max_batch_size: 2
+sequence_batching { }
+input [ ${PROTO_INPUTS.map(([n, opt]) => `{ name: ${JSON.stringify(n)} data_type: TYPE_INT32 dims: [ 1 ]${opt ? ' optional: true' : ''} }`).join(', ')} ]
+output [ { name: "constructor" data_type: TYPE_INT32 dims: [ 1 ] } ]
+`,
+  json: {
+    name: PROTO_MODEL, backend: 'python', max_batch_size: 2, sequence_batching: {},
+    input: PROTO_INPUTS.map(([name, optional]) => ({ name, data_type: 'TYPE_INT32', dims: ['1'], ...(optional ? { optional: true } : {}) })),
+    output: [{ name: 'constructor', data_type: 'TYPE_INT32', dims: ['1'] }],
+  },
+};
+
 /** Writes the models into a repository directory (config.pbtxt and 1/model.py each). */
 export function writeModels(repo: string, models: Record<string, TestModel>): void {
   for (const [name, m] of Object.entries(models)) {
