@@ -32,6 +32,7 @@ export function onnxShapeText(shape: readonly Dim[] | null): string {
 }
 
 function problemFor(t: TensorInfo, direction: 'input' | 'output'): IoProblem | undefined {
+  if (t.notUtf8 !== undefined) return { tensor: t.name, direction, message: notUtf8Message(t.notUtf8, direction) };
   if (t.kind !== 'tensor') {
     const onnxKind = { sequence: 'ONNX_TYPE_SEQUENCE', map: 'ONNX_TYPE_MAP', optional: 'ONNX_TYPE_OPTIONAL', sparse_tensor: 'ONNX_TYPE_SPARSETENSOR', opaque: 'ONNX_TYPE_OPAQUE', unknown: 'ONNX_TYPE_UNKNOWN' }[t.kind];
     return {
@@ -46,6 +47,16 @@ function problemFor(t: TensorInfo, direction: 'input' | 'output'): IoProblem | u
     };
   }
   return undefined;
+}
+
+/**
+ * Why a tensor whose name is not UTF-8 cannot be configured: model_config.proto is proto3 (common
+ * protobuf/model_config.proto `syntax = "proto3"`), whose string fields hold UTF-8 text only, so no
+ * config.pbtxt can name the bytes ONNX Runtime reports, and writing the name as text would name
+ * another tensor.
+ */
+export function notUtf8Message(bytes: string, direction: 'input' | 'output'): string {
+  return `${direction} "${bytes}" has a name that is not UTF-8 (the bytes not UTF-8 shown as \\xHH): a config names tensors in UTF-8 text only (model_config.proto is proto3), so no config.pbtxt can name it; rename the ${direction} to UTF-8 text in the export (e.g. torch.onnx.export's ${direction}_names) and export again`;
 }
 
 function entry(t: TensorInfo, maxBatchSize: number): { name: string; data_type: DataType; dims: number[]; reshape?: { shape: number[] } } {

@@ -25,6 +25,7 @@ const messages = {
   outputUnknown: `output '{{name}}' is not an output of the model (it has {{modelOutputs}}); rename it to one of the model's outputs or remove it`,
   misspeltOutput: `output '{{name}}' is not an output of the model (it has {{modelOutputs}}); did you mean '{{suggestion}}'? rename it to one of the model's outputs or remove it`,
   outputUnknownNoModelOutputs: `output '{{name}}' is not an output of the model (it has none); rename it to one of the model's outputs or remove it`,
+  modelNameNotUtf8: `the model's {{direction}} "{{bytes}}" has a name that is not UTF-8 (the bytes not UTF-8 shown as \\xHH): a config names tensors in UTF-8 text only (model_config.proto is proto3), so no config.pbtxt can name it; rename the {{direction}} to UTF-8 text in the export (e.g. torch.onnx.export's {{direction}}_names) and export again`,
   // A TorchScript model (Triton's PyTorch backend pairs names its own way): src/lint/libtorch-io.ts.
   ...LIBTORCH_IO_MESSAGES,
 } as const;
@@ -62,14 +63,31 @@ export const ioName = defineModelRule({
     // TensorFlow: the config after its auto-complete, which adds the model inputs the config leaves out.
     const { config, sides, halted } = checkedConfig(ctx);
     if (halted) return;
+    reportNotUtf8(ctx, config);
     if (sides.inputs && ioChecks(ctx).inputCount === 'listed') checkListedInputs(ctx);
     else if (sides.inputs) checkInputs(ctx, config);
     if (sides.outputs) checkOutputs(ctx, config);
   },
 });
 
+/**
+ * The model's tensors whose names are not UTF-8 (an ONNX name is bytes): no config can name one
+ * (io-mapping.ts notUtf8Message), so each is reported once here and left out of the name checks below.
+ */
+function reportNotUtf8(ctx: Ctx, config: ModelConfig): void {
+  for (const direction of ['input', 'output'] as const) {
+    for (const t of direction === 'input' ? ctx.signature!.inputs : ctx.signature!.outputs) {
+      if (t.notUtf8 === undefined) continue;
+      ctx.report({ path: configTensors(config, direction).length ? [direction] : [], messageId: 'modelNameNotUtf8', data: { direction, bytes: t.notUtf8 } });
+    }
+  }
+}
+
+/** The model's tensors a config can name (UTF-8 names: see reportNotUtf8). */
+const nameable = (list: readonly TensorInfo[]): TensorInfo[] => list.filter((t) => t.notUtf8 === undefined);
+
 function checkInputs(ctx: Ctx, config: ModelConfig): void {
-  const sig = ctx.signature!;
+  const sig = { ...ctx.signature!, inputs: nameable(ctx.signature!.inputs), overridableInitializers: nameable(ctx.signature!.overridableInitializers) };
   const required = new Set(sig.inputs.map((t) => t.name));
   const initializers = new Set(sig.overridableInitializers.map((t) => t.name));
   const allowed = [...required, ...initializers].sort();
@@ -168,8 +186,7 @@ function checkListedInputs(ctx: Ctx): void {
 }
 
 function checkOutputs(ctx: Ctx, config: ModelConfig): void {
-  const sig = ctx.signature!;
-  const names = sig.outputs.map((t) => t.name);
+  const names = nameable(ctx.signature!.outputs).map((t) => t.name);
   for (const t of configTensors(config, 'output')) {
     if (!t.name || names.includes(t.name)) continue;
     const hint = didYouMean(t.name, names);
