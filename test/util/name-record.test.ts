@@ -6,7 +6,8 @@ describe('nameRecord', () => {
   it('holds Object.prototype\'s names as keys like any other, and JSON writes them', () => {
     const r = nameRecord<number>();
     r['__proto__'] = 1;
-    r.constructor = 2;
+    const key: string = 'constructor';
+    r[key] = 2;
     expect(Object.keys(r)).toEqual(['__proto__', 'constructor']);
     expect(JSON.stringify(r)).toBe('{"__proto__":1,"constructor":2}');
     expect(ownValue({} as Record<string, number>, 'toString')).toBeUndefined();
