@@ -50,13 +50,14 @@ function problemFor(t: TensorInfo, direction: 'input' | 'output'): IoProblem | u
 }
 
 /**
- * Why a tensor whose name is not UTF-8 cannot be configured: model_config.proto is proto3 (common
- * protobuf/model_config.proto `syntax = "proto3"`), whose string fields hold UTF-8 text only, so no
- * config.pbtxt can name the bytes ONNX Runtime reports, and writing the name as text would name
- * another tensor.
+ * Why a tensor whose name is not UTF-8 cannot be served (tritonserver 2.51 with such an ONNX model,
+ * test/server/not-utf8-real-triton.test.ts): with no config, the auto-completed config is refused
+ * ("Encountered non UTF-8 code points."); a config cannot name it, as model_config.proto (proto3) holds
+ * names as UTF-8 strings and the bad byte is lost ("unexpected inference input 'inut', allowed inputs
+ * are: in\xffut").
  */
 export function notUtf8Message(bytes: string, direction: 'input' | 'output'): string {
-  return `${direction} "${bytes}" has a name that is not UTF-8 (the bytes not UTF-8 shown as \\xHH): a config names tensors in UTF-8 text only (model_config.proto is proto3), so no config.pbtxt can name it; rename the ${direction} to UTF-8 text in the export (e.g. torch.onnx.export's ${direction}_names) and export again`;
+  return `${direction} "${bytes}" has a name that is not UTF-8 (a byte outside UTF-8 shown as \\xHH), which Triton cannot serve: auto-complete fails ("Encountered non UTF-8 code points.") and no config can name it (a config's names are UTF-8 text); rename the ${direction} to UTF-8 text in the export (e.g. torch.onnx.export's ${direction}_names) and export again`;
 }
 
 function entry(t: TensorInfo, maxBatchSize: number): { name: string; data_type: DataType; dims: number[]; reshape?: { shape: number[] } } {

@@ -25,7 +25,7 @@ const messages = {
   outputUnknown: `output '{{name}}' is not an output of the model (it has {{modelOutputs}}); rename it to one of the model's outputs or remove it`,
   misspeltOutput: `output '{{name}}' is not an output of the model (it has {{modelOutputs}}); did you mean '{{suggestion}}'? rename it to one of the model's outputs or remove it`,
   outputUnknownNoModelOutputs: `output '{{name}}' is not an output of the model (it has none); rename it to one of the model's outputs or remove it`,
-  modelNameNotUtf8: `the model's {{direction}} "{{bytes}}" has a name that is not UTF-8 (the bytes not UTF-8 shown as \\xHH): a config names tensors in UTF-8 text only (model_config.proto is proto3), so no config.pbtxt can name it; rename the {{direction}} to UTF-8 text in the export (e.g. torch.onnx.export's {{direction}}_names) and export again`,
+  modelNameNotUtf8: `the model's {{direction}} "{{bytes}}" has a name that is not UTF-8 (a byte outside UTF-8 shown as \\xHH), which Triton cannot serve: auto-complete fails ("Encountered non UTF-8 code points.") and no config can name it (a config's names are UTF-8 text); rename the {{direction}} to UTF-8 text in the export (e.g. torch.onnx.export's {{direction}}_names) and export again`,
   // A TorchScript model (Triton's PyTorch backend pairs names its own way): src/lint/libtorch-io.ts.
   ...LIBTORCH_IO_MESSAGES,
 } as const;
@@ -43,6 +43,8 @@ export const ioName = defineModelRule({
       "unexpected inference input '<name>', allowed inputs are: <a>, <b>, ...",
       "unexpected inference output '<name>', allowed outputs are: <a>, <b>, ...",
       "unable to load model '<model>', configuration expects <E> inputs, model provides <M>",
+      // A model tensor whose name is not UTF-8 (tritonserver 2.51, test/server/not-utf8-real-triton.test.ts).
+      'Encountered non UTF-8 code points.',
       // Triton's PyTorch backend (pytorch_backend src/pt/model_instance_state.cc ValidateInputs, ValidateOutputs, GetNamingConvention)
       'model configuration must contain at least one input, none were specified.',
       'model configuration must contain at least one output, none were specified.',
