@@ -85,7 +85,7 @@ async function withRemoteSignature(url: string, io: CliIO): Promise<ModelSignatu
 
 /** The JSON contract of `tritonc inspect` (docs/architecture.md). */
 export function signatureJson(sig: ModelSignature): object {
-  const tensor = (t: TensorInfo) => ({ name: t.name, kind: t.kind, elemType: t.elemType, tritonType: t.tritonType, shape: t.shape, ...(t.layout !== undefined ? { layout: t.layout } : {}) });
+  const tensor = (t: TensorInfo) => ({ name: t.name, ...(t.notUtf8 !== undefined ? { notUtf8: t.notUtf8 } : {}), kind: t.kind, elemType: t.elemType, tritonType: t.tritonType, shape: t.shape, ...(t.layout !== undefined ? { layout: t.layout } : {}) });
   return {
     path: sig.path,
     ...(sig.format && sig.format !== 'onnx' ? { format: sig.format, weightsFiles: sig.externalDataFiles } : {}),
@@ -128,7 +128,8 @@ export function signatureText(sig: ModelSignature): string {
   const tensorRows = (dir: string, list: TensorInfo[]): string[][] =>
     list.map((t) => [
       dir,
-      t.name,
+      // A name that is not UTF-8 as its bytes: the text would show another name.
+      t.notUtf8 === undefined ? t.name : `${t.notUtf8} (not UTF-8)`,
       t.kind === 'tensor' ? (t.elemType ?? '?') : `${t.kind}${t.elemType ? `<${t.elemType}>` : ''}`,
       t.tritonType ?? '(none)',
       t.shape === null ? '(unknown rank)' : `[${t.shape.map(dimText).join(', ')}]`,

@@ -48,7 +48,8 @@ def _status_of(e: Any) -> Tuple[Optional[int], str, str]:
     if not isinstance(status_text, str):
         return None, "", message
     name = status_text.replace("StatusCode.", "")
-    code = getattr(_grpc.StatusCode, name, None)
+    # By member name only: getattr would also find the class's attributes ("__class__", "name").
+    code = _grpc.StatusCode.__members__.get(name)
     return (int(code.value[0]) if code is not None else None), name, message
 
 

@@ -174,15 +174,15 @@ async function httpInfer(c: Connection, spec: ModelSpec, request: WireRequest, s
     outputs: request.outputs.map((name) => ({ name, parameters: { binary_data: true } })),
   };
   if (request.id !== undefined) header.id = request.id;
+  // The sequence parameters are written after the header's JSON, not substituted into it: the
+  // correlation id goes as the exact number it is (JSON.stringify has no bigint, and a double loses an
+  // id above 2^53), and no tensor name or request id can be taken for where it goes.
+  let text = JSON.stringify(header);
   if (seq !== undefined) {
-    const parameters: Record<string, unknown> = { sequence_id: '\u0000SEQ\u0000' };
-    if (seq.start) parameters.sequence_start = true;
-    if (seq.end) parameters.sequence_end = true;
-    header.parameters = parameters;
+    const id = typeof seq.id === 'string' ? JSON.stringify(seq.id) : String(seq.id);
+    text = text.slice(0, -1) + ',"parameters":{"sequence_id":' + id + (seq.start ? ',"sequence_start":true' : '') + (seq.end ? ',"sequence_end":true' : '') + '}}';
   }
-  // A bigint or large correlation id is written as the JSON number it is (JSON.stringify has no bigint).
-  const id = seq === undefined ? '' : typeof seq.id === 'string' ? JSON.stringify(seq.id) : String(seq.id);
-  const json = utf8.encode(JSON.stringify(header).replace('"\\u0000SEQ\\u0000"', id));
+  const json = utf8.encode(text);
   const body = concat([json as Uint8Array, ...request.inputs.map((t) => t.bytes)]);
   const what = 'POST ' + c.modelPath + '/infer';
   const answer = await c.send('POST', c.modelPath + '/infer', a, body, Object.assign({ 'content-type': 'application/octet-stream', 'inference-header-content-length': String(json.length) }, s.headers ?? {}));

@@ -181,7 +181,7 @@ const ARRAY_OF: Readonly<Record<string, string>> = {
   INT64: 'BigInt64Array', FP64: 'Float64Array', BYTES: 'an array of strings or of Uint8Arrays',
 };
 
-/** A table's own entry (never Object.prototype's: a server's datatype "constructor" is no datatype). */
+/** A table's own entry (never Object.prototype's: a server's datatype "constructor" is no datatype, and a caller's inputs without "constructor" have no input "constructor"). */
 const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined => (Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined);
 
 const utf8 = new TextEncoder();
@@ -205,14 +205,14 @@ function expectedShape(spec: ModelSpec, t: TensorSpec): string {
 function checkInputs(spec: ModelSpec, inputs: Readonly<Record<string, Tensor | undefined>>, split: boolean, noSplit: string): number {
   const known = new Set(spec.inputs.map((t) => t.name));
   for (const name of Object.keys(inputs)) {
-    if (!known.has(name) && inputs[name] !== undefined) {
+    if (!known.has(name) && own(inputs, name) !== undefined) {
       throw new InvalidInput('model ' + JSON.stringify(spec.name) + ' has no input ' + JSON.stringify(name) + '; its inputs: ' + spec.inputs.map((t) => JSON.stringify(t.name)).join(', '), name);
     }
   }
   let batch: number | undefined;
   let batchFrom = '';
   for (const t of spec.inputs) {
-    const tensor = inputs[t.name];
+    const tensor = own(inputs, t.name);
     const shown = 'input ' + JSON.stringify(t.name);
     if (tensor === undefined) {
       if (t.optional) continue;
@@ -456,13 +456,13 @@ function requestsOf(spec: ModelSpec, inputs: Readonly<Record<string, Tensor | un
   checkSequence(spec, seq);
   const batch = checkInputs(spec, inputs, s.split && noSplit === undefined, noSplit ?? 'split is off');
   const step = spec.maxBatchSize > 0 ? spec.maxBatchSize : batch;
-  const present = spec.inputs.filter((t) => inputs[t.name] !== undefined);
+  const present = spec.inputs.filter((t) => own(inputs, t.name) !== undefined);
   const requests: WireRequest[] = [];
   for (let from = 0; from < batch; from += step) {
     const to = Math.min(batch, from + step);
     requests.push({
       inputs: present.map((t) => {
-        const tensor = inputs[t.name] as Tensor;
+        const tensor = own(inputs, t.name) as Tensor;
         const shape = tensor.shape ?? t.dims;
         return { name: t.name, datatype: t.datatype, shape: spec.maxBatchSize > 0 ? [to - from].concat(shape.slice(1)) : shape.slice(), bytes: inputBytes(t, tensor, from, to, batch) };
       }),

@@ -2,6 +2,7 @@
 // GET /v2/models/<name>/config returns and protobuf's own MessageToJson writes. 64-bit integers are
 // strings, enums are names, non-finite floats are "NaN"/"Infinity"/"-Infinity".
 import type { SchemaField, SchemaMessage } from './schema.js';
+import { nameRecord } from '../util/name-record.js';
 
 export interface ProtoJsonOptions {
   /**
@@ -23,7 +24,8 @@ export function toProtoJson(value: Record<string, unknown>, message: SchemaMessa
     }
     if (field.mapEntry) {
       const valueField = field.mapEntry.fields.get('value')!;
-      const map: { [k: string]: JsonValue } = {};
+      // No prototype: a map key "__proto__" is written as the key it is.
+      const map = nameRecord<JsonValue>();
       for (const [k, e] of Object.entries(v as Record<string, unknown>)) map[k] = elementJson(e, valueField, options);
       if (Object.keys(map).length || options.emitDefaults) out[field.name] = map;
     } else if (field.repeated) {

@@ -17,7 +17,13 @@ export type ValueKind = 'tensor' | 'sequence' | 'map' | 'optional' | 'sparse_ten
 export type Dim = number | string | null;
 
 export interface TensorInfo {
+  /** The name as UTF-8 text (in an ONNX file whose name is not UTF-8, each bad byte as U+FFFD: see notUtf8). */
   name: string;
+  /**
+   * Set where the file's name is not UTF-8 (an ONNX name is bytes): the bytes as util/bytes-text.ts
+   * shows them. model_config.proto is proto3, whose strings are UTF-8, so no config can name it.
+   */
+  notUtf8?: string;
   kind: ValueKind;
   /**
    * The element type as the model file names it (ONNX 'FLOAT', OpenVINO 'f32', ...). For an ONNX

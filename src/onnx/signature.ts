@@ -49,6 +49,11 @@ export function isDynamicDim(d: Dim): boolean {
 }
 
 export function tensorInfo(v: RawValueInfo): TensorInfo {
+  const info = typedInfo(v);
+  return v.notUtf8 === undefined ? info : { ...info, notUtf8: v.notUtf8 };
+}
+
+function typedInfo(v: RawValueInfo): TensorInfo {
   const t = v.type;
   if (t === null) return { name: v.name, kind: 'unknown', elemType: null, tritonType: null, shape: null };
   switch (t.kind) {

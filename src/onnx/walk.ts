@@ -17,7 +17,10 @@ export type RawType =
   | { kind: 'opaque' };
 
 export interface RawValueInfo {
+  /** The name as UTF-8 text (a byte outside UTF-8 as U+FFFD). */
   name: string;
+  /** Where the name's bytes are not UTF-8: them, shown by bytesText. */
+  notUtf8?: string;
   /** null when the ValueInfoProto has no type. */
   type: RawType | null;
 }
@@ -251,14 +254,14 @@ function* walkStringPair(w: ByteWindow, end: number, what: string): Io<[string, 
 }
 
 function* walkValueInfo(w: ByteWindow, end: number, budget: Budget): Io<RawValueInfo> {
-  let name = '';
+  let name: { text: string; notUtf8?: string } = { text: '' };
   let type: RawType | null = null;
   while (w.pos < end) {
     yield* w.fill(HEADER_BYTES, end);
     const tag = w.tag(end);
     if (tag.field === 1) {
       w.expect(tag, WIRE_LEN, 'ValueInfoProto.name');
-      name = yield* w.string(end, 'ValueInfoProto.name');
+      name = yield* w.text(end, 'ValueInfoProto.name');
     } else if (tag.field === 2) {
       w.expect(tag, WIRE_LEN, 'ValueInfoProto.type');
       type = yield* walkType(w, w.lengthDelimited(end, 'ValueInfoProto.type'), 1, budget);
@@ -266,7 +269,7 @@ function* walkValueInfo(w: ByteWindow, end: number, budget: Budget): Io<RawValue
       w.skip(tag, end); // doc_string, metadata_props
     }
   }
-  return { name, type };
+  return name.notUtf8 === undefined ? { name: name.text, type } : { name: name.text, notUtf8: name.notUtf8, type };
 }
 
 /** TypeProto: the `value` oneof (last one wins, as in protobuf); denotation is skipped. */

@@ -8,6 +8,8 @@
 
 import { ModelReadError } from '../model-file/errors.js';
 import type { ReadMessage } from '../model-file/messages.js';
+import { isUtf8 } from 'node:buffer';
+import { bytesText } from '../util/bytes-text.js';
 import { decodeTag, WIRE_I32, WIRE_I64, WIRE_VARINT, wireMismatch, type Tag } from '../model-file/protobuf.js';
 
 /**
@@ -223,24 +225,35 @@ export class ByteWindow {
     this.pos += bytes;
   }
 
-  /** Reads a length-delimited UTF-8 string (or bytes) field's value. */
+  /** Reads a length-delimited UTF-8 string field's value (bytes not UTF-8 each become U+FFFD). */
   *string(limit: number, what: string): Io<string> {
+    return (yield* this.text(limit, what)).text;
+  }
+
+  /**
+   * Reads a length-delimited string field's value, and where its bytes are not UTF-8 (which a proto3
+   * string never is, and an ONNX file's may be), those bytes as bytesText shows them.
+   */
+  *text(limit: number, what: string): Io<{ text: string; notUtf8?: string }> {
     const at = this.pos;
     const end = this.lengthDelimited(limit, what);
     const len = end - this.pos;
     if (len > MAX_STRING_BYTES) this.fail({ messageId: 'onnxStringTooLong', data: { field: what, length: len, max: MAX_STRING_BYTES } }, at);
+    let bytes: Buffer;
     if (len <= this.buf.length) {
       yield* this.fill(len, end);
       const from = this.pos - this.start;
       this.pos = end;
-      return this.buf.toString('utf8', from, from + len);
+      bytes = this.buf.subarray(from, from + len);
+    } else {
+      // Longer than the window: read it into its own buffer, sized by a length already bounded by the file.
+      bytes = Buffer.allocUnsafe(len);
+      const got = yield { op: 'read', buffer: bytes, offset: 0, length: len, position: this.pos, need: len };
+      if (got !== len) this.fail({ messageId: 'onnxStringCutOff', data: { field: what } });
+      this.pos = end;
     }
-    // Longer than the window: read it into its own buffer, sized by a length already bounded by the file.
-    const own = Buffer.allocUnsafe(len);
-    const got = yield { op: 'read', buffer: own, offset: 0, length: len, position: this.pos, need: len };
-    if (got !== len) this.fail({ messageId: 'onnxStringCutOff', data: { field: what } });
-    this.pos = end;
-    return own.toString('utf8');
+    const text = bytes.toString('utf8');
+    return isUtf8(bytes) ? { text } : { text, notUtf8: bytesText(bytes) };
   }
 }
 

@@ -33,7 +33,8 @@ export interface XmlHandler {
 const isNameStart = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c === 0x3a || c >= 0xc0;
 /** NameChar: a NameStartChar, a digit, '-', '.' or U+00B7. */
 const isNameChar = (c: number): boolean => isNameStart(c) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e || c === 0xb7;
-const PREDEFINED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+/** XML's five predefined entities, the only named ones an IR may use (a Map: "constructor" is no entity). */
+const PREDEFINED: ReadonlyMap<string, string> = new Map([['lt', '<'], ['gt', '>'], ['amp', '&'], ['quot', '"'], ['apos', "'"]]);
 
 /** Resolves the character references in `raw` (text or an attribute value found at `at`). */
 export function decodeEntities(raw: string, at: number): string {
@@ -56,7 +57,7 @@ export function decodeEntities(raw: string, at: number): string {
       }
       out += String.fromCodePoint(code);
     } else {
-      const ch = PREDEFINED[ref];
+      const ch = PREDEFINED.get(ref);
       if (ch === undefined) throw new XmlError(at + amp, { messageId: 'openvinoXmlEntity', data: { ref } });
       out += ch;
     }

@@ -32,6 +32,7 @@ export function onnxShapeText(shape: readonly Dim[] | null): string {
 }
 
 function problemFor(t: TensorInfo, direction: 'input' | 'output'): IoProblem | undefined {
+  if (t.notUtf8 !== undefined) return { tensor: t.name, direction, message: notUtf8Message(t.notUtf8, direction) };
   if (t.kind !== 'tensor') {
     const onnxKind = { sequence: 'ONNX_TYPE_SEQUENCE', map: 'ONNX_TYPE_MAP', optional: 'ONNX_TYPE_OPTIONAL', sparse_tensor: 'ONNX_TYPE_SPARSETENSOR', opaque: 'ONNX_TYPE_OPAQUE', unknown: 'ONNX_TYPE_UNKNOWN' }[t.kind];
     return {
@@ -46,6 +47,17 @@ function problemFor(t: TensorInfo, direction: 'input' | 'output'): IoProblem | u
     };
   }
   return undefined;
+}
+
+/**
+ * Why a tensor whose name is not UTF-8 cannot be served (tritonserver 2.51 with such an ONNX model,
+ * test/server/not-utf8-real-triton.test.ts): with no config, the auto-completed config is refused
+ * ("Encountered non UTF-8 code points."); a config cannot name it, as model_config.proto (proto3) holds
+ * names as UTF-8 strings and the bad byte is lost ("unexpected inference input 'inut', allowed inputs
+ * are: in\xffut").
+ */
+export function notUtf8Message(bytes: string, direction: 'input' | 'output'): string {
+  return `${direction} "${bytes}" has a name that is not UTF-8 (a byte outside UTF-8 shown as \\xHH), which Triton cannot serve: auto-complete fails ("Encountered non UTF-8 code points.") and no config can name it (a config's names are UTF-8 text); rename the ${direction} to UTF-8 text in the export (e.g. torch.onnx.export's ${direction}_names) and export again`;
 }
 
 function entry(t: TensorInfo, maxBatchSize: number): { name: string; data_type: DataType; dims: number[]; reshape?: { shape: number[] } } {

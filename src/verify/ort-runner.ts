@@ -15,6 +15,7 @@ import type { BatchRun, VerifyProblem, VerifyReport } from './types.js';
 import { withPrivateTemp } from '../util/private-temp.js';
 import { append } from '../util/arrays.js';
 import { ONNX_MODEL_FILE } from '../triton/backend-records.js';
+import { nameRecord } from '../util/name-record.js';
 
 export interface OrtRunOptions {
   loader?: OrtLoader;
@@ -175,7 +176,7 @@ async function runOnce(
   fetches: string[],
 ): Promise<{ run: BatchRun; problems: VerifyProblem[] }> {
   const batchSize = batch ?? null;
-  const feeds: Record<string, OrtTensor> = {};
+  const feeds = nameRecord<OrtTensor>();
   const inputs: BatchRun['inputs'] = [];
   const add = (name: string, ortType: string, configType: string, shape: number[]): void => {
     feeds[name] = new ort.Tensor(ortType, zeroData(ortType, elements(shape)), shape);

@@ -67,21 +67,35 @@ interface SummaryEntry {
 }
 
 // Config values hold 64-bit integers as bigints beyond 2^53, and floats may be inf or nan: JSON has neither.
-/** JSON text of a value, marked when it encoded a bigint or a non-finite number (and needs the reviver). */
+/** The one-key objects that stand for a bigint, a non-finite number, or an object of the user's spelled like one. */
+const MARKERS = new Set(['$bigint', '$number', '$entries']);
+const isMarkerLike = (v: object): boolean => {
+  const keys = Object.keys(v);
+  return keys.length === 1 && MARKERS.has(keys[0]!);
+};
+
+/**
+ * JSON text of a value, marked when it encoded a bigint or a non-finite number (and needs the reviver).
+ * An object of the value's own that looks like a marker (a map whose one key is "$bigint") is written as
+ * its entries, so the reviver never takes user data for a marker.
+ */
 function encode(value: unknown): Encoded {
   let special = false;
   const json = JSON.stringify(value, (_key, v: unknown) => {
     if (typeof v === 'bigint') return (special = true), { $bigint: String(v) };
     if (typeof v === 'number' && !Number.isFinite(v)) return (special = true), { $number: String(v) };
+    if (v && typeof v === 'object' && !Array.isArray(v) && isMarkerLike(v)) return (special = true), { $entries: Object.entries(v) };
     return v;
   });
   return special ? { json, special: true } : { json };
 }
 const reviver = (_key: string, v: unknown): unknown => {
-  if (v && typeof v === 'object' && !Array.isArray(v)) {
-    const keys = Object.keys(v);
-    if (keys.length === 1 && keys[0] === '$bigint') return BigInt((v as { $bigint: string }).$bigint);
-    if (keys.length === 1 && keys[0] === '$number') return Number((v as { $number: string }).$number);
+  if (v && typeof v === 'object' && !Array.isArray(v) && isMarkerLike(v)) {
+    const m = v as { $bigint?: string; $number?: string; $entries?: [string, unknown][] };
+    // A planted or damaged file may hold anything: what is not a marker tritonc writes stays as it is (and fails the shape checks).
+    if (typeof m.$bigint === 'string' && /^-?\d+$/.test(m.$bigint)) return BigInt(m.$bigint);
+    if (typeof m.$number === 'string') return Number(m.$number);
+    if (Array.isArray(m.$entries) && m.$entries.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string')) return Object.fromEntries(m.$entries);
   }
   return v;
 };

@@ -12,6 +12,7 @@ import { LOCK_VERSION, lockedSignature, type Lock, type LockedVersion } from './
 import type { Workspace } from './workspace.js';
 import { isEnsemble } from '../triton/backend-records.js';
 import { readerOf } from '../model-file/readers.js';
+import { nameRecord, ownValue } from '../util/name-record.js';
 
 export interface LockBuild {
   lock: Lock;
@@ -23,7 +24,7 @@ export interface LockBuild {
 
 export function buildLock(ws: Workspace, repo: string): LockBuild {
   const previous = ws.lock(repo).lock;
-  const out: LockBuild = { lock: { lockfileVersion: LOCK_VERSION, models: {} }, kept: [], problems: [] };
+  const out: LockBuild = { lock: { lockfileVersion: LOCK_VERSION, models: nameRecord() }, kept: [], problems: [] };
   for (const dir of ws.repository(repo).modelDirs()) {
     const name = basename(dir);
     const model = ws.model(dir, name);
@@ -39,9 +40,10 @@ export function buildLock(ws: Workspace, repo: string): LockBuild {
     }
     const filled = model.autofill(config);
     if (filled.problem || isEnsemble(filled.config)) continue;
-    const versions: Record<string, LockedVersion> = {};
+    const versions = nameRecord<LockedVersion>();
+    const before = ownValue(previous?.models, name)?.versions;
     // The versions here, and those the lock has whose directory this checkout lacks.
-    const lockedBefore = Object.keys(previous?.models[name]?.versions ?? {}).map(Number);
+    const lockedBefore = Object.keys(before ?? {}).map(Number);
     const numbers = [...new Set([...layout.versionDirs.flatMap((v) => (v.version === undefined ? [] : [v.version])), ...lockedBefore])].sort((a, b) => a - b);
     for (const v of numbers) {
       const one = layout.versionDirs.filter((d) => d.version === v);
@@ -49,7 +51,7 @@ export function buildLock(ws: Workspace, repo: string): LockBuild {
       if (file.format === 'none') break;
       const key = String(v);
       const keep = (why: (file: string) => string): void => {
-        const old = previous?.models[name]?.versions[key];
+        const old = ownValue(before, key);
         if (!old) return;
         versions[key] = old;
         out.kept.push(`${name}/${key}: ${why(old.file)}; kept what the lock says`);

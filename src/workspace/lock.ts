@@ -4,6 +4,7 @@
 // model checks read, so lint against the lock equals lint against the weights. Written sorted and
 // indented the same way every time, so a change of one model is a small diff.
 import { parseJsonText } from '../util/json-text.js';
+import { nameRecord } from '../util/name-record.js';
 import { z } from 'zod';
 import type { ModelSignature } from '../model-file/signature.js';
 import { lockedSignatureSchema } from './signature-schema.js';
@@ -27,7 +28,7 @@ export interface LockedVersion {
 
 export interface Lock {
   lockfileVersion: number;
-  /** Model name -> version number (as a string) -> what is locked. */
+  /** Model name -> version number (as a string) -> what is locked; records with no prototype (util/name-record.ts). */
   models: Record<string, { versions: Record<string, LockedVersion> }>;
 }
 
@@ -50,10 +51,10 @@ function schemaOfLock(): z.ZodType {
 
   const lock = z.strictObject({
     lockfileVersion: z.literal(LOCK_VERSION),
-    models: z.record(
+    models: namedRecord(
       z.string(),
       z.strictObject({
-        versions: z.record(
+        versions: namedRecord(
           z.string().regex(/^-?\d+$/, 'a version number'),
           z.strictObject({ file: z.string().min(1), size: z.number().int().min(0), weightBytes: z.number().int().min(0), signature: signature.optional() }),
         ),
@@ -61,6 +62,29 @@ function schemaOfLock(): z.ZodType {
     ),
   });
   return (lockSchema = lock);
+}
+
+/**
+ * z.record for keys that are names users choose: every key checked and kept, "__proto__" too (which
+ * z.record skips unchecked), in a record with no prototype.
+ */
+function namedRecord<V extends z.ZodType>(key: z.ZodString, value: V) {
+  return z
+    .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'expected an object')
+    .transform((v, ctx) => {
+      const out = nameRecord<z.output<V>>();
+      for (const k of Object.keys(v)) {
+        const checkedKey = key.safeParse(k);
+        if (!checkedKey.success) {
+          ctx.addIssue({ code: 'custom', message: `${JSON.stringify(k)} is not ${checkedKey.error.issues[0]!.message}`, path: [k] });
+          continue;
+        }
+        const checked = value.safeParse(v[k]);
+        if (checked.success) out[k] = checked.data;
+        else for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: [k, ...issue.path] });
+      }
+      return out;
+    });
 }
 
 /** Parses a lock file's text; throws LockError naming the key (or line and column) that is wrong. */
@@ -78,9 +102,9 @@ export function parseLock(text: string, file: string): Lock {
 
 /** The lock's text: keys sorted (versions by number), two-space indent, a final newline. */
 export function serializeLock(lock: Lock): string {
-  const models: Lock['models'] = {};
+  const models: Lock['models'] = nameRecord();
   for (const name of Object.keys(lock.models).sort()) {
-    const versions: Record<string, LockedVersion> = {};
+    const versions = nameRecord<LockedVersion>();
     for (const v of Object.keys(lock.models[name]!.versions).sort((a, b) => Number(a) - Number(b))) versions[v] = lock.models[name]!.versions[v]!;
     models[name] = { versions };
   }

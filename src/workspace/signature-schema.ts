@@ -10,6 +10,7 @@ function made(): { locked: z.ZodObject; full: z.ZodObject } {
   if (schemas) return schemas;
   const tensor = z.strictObject({
     name: z.string(),
+    notUtf8: z.string().optional(),
     kind: z.enum(['tensor', 'sequence', 'map', 'optional', 'sparse_tensor', 'opaque', 'unknown']),
     elemType: z.string().nullable(),
     tritonType: z.string().nullable(),

@@ -25,6 +25,7 @@ import { ownFileProblem } from '../util/own-file.js';
 import { LOCK_FILE_NAME, LockError, parseLock, signatureFromLock, type Lock } from './lock.js';
 import { isEnsemble, PYTHON } from '../triton/backend-records.js';
 import type { ScriptFacts } from '../python-model/auto-complete-config.js';
+import { ownValue } from '../util/name-record.js';
 
 /** A repository's tritonc.lock.json: none, the lock, or why it cannot be used. */
 export interface LockRead {
@@ -516,7 +517,7 @@ class RunModel implements ModelFacts, ModelSource {
   }
 
   locked(): Lock['models'][string] | undefined {
-    return this.ws.lock(dirname(this.dir)).lock?.models[this.name];
+    return ownValue(this.ws.lock(dirname(this.dir)).lock?.models, this.name);
   }
 
   effective(given: ResolveOptions = {}): ResolveResult {

@@ -13,7 +13,7 @@ import { clientRun } from '../../src/client/run.js';
 import { CLASSIFIER, protocolFixtures } from '../support/client-fixture.js';
 import type { ProtocolFixture } from '../../fixtures/verify/protocol-fixture.js';
 import { compileClients, STRICT_FLAGS } from '../support/client-compile.js';
-import { CLIENT_MODELS, HOSTILE, HOSTILE_INPUT, HOSTILE_MODEL, HOSTILE_OUTPUT, writeModels, rejection } from '../support/client-models.js';
+import { CLIENT_MODELS, HOSTILE, HOSTILE_INPUT, HOSTILE_MODEL, HOSTILE_OUTPUT, PLACEHOLDER, PLACEHOLDER_INPUT, PLACEHOLDER_MODEL, PROTO_MODEL, PROTO_NAMES, writeModels, rejection } from '../support/client-models.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
 
@@ -80,7 +80,7 @@ const modules: Record<string, Record<string, unknown>> = {};
 beforeAll(async () => {
   const dir = tempDir('tritonc-client-');
   const repo = join(dir, 'models');
-  writeModels(repo, { ...CLIENT_MODELS, [HOSTILE_MODEL]: HOSTILE, every_type: EVERY_TYPE, [NEWLINE_MODEL]: { ...CLIENT_MODELS.add_one!, pbtxt: CLIENT_MODELS.add_one!.pbtxt.replace('name: "add_one"\n', '') } });
+  writeModels(repo, { ...CLIENT_MODELS, [HOSTILE_MODEL]: HOSTILE, [PROTO_MODEL]: PROTO_NAMES, [PLACEHOLDER_MODEL]: PLACEHOLDER, every_type: EVERY_TYPE, [NEWLINE_MODEL]: { ...CLIENT_MODELS.add_one!, pbtxt: CLIENT_MODELS.add_one!.pbtxt.replace('name: "add_one"\n', '') } });
   gen = join(dir, 'gen');
   mkdirSync(gen);
   const run = clientRun(repo);
@@ -116,9 +116,9 @@ describe('the generated TypeScript client compiles', () => {
   }, 120_000);
 
   it('a repository gives one module per model and an index; the hostile names become a plain file name and stay strings', () => {
-    expect(Object.keys(modules).sort()).toEqual(['add_one', 'classifier', 'counter', 'every_type', 'evil__name', 'index', 'pipeline', 'slow', 'streamer', 'two_lines___x', 'upper']);
+    expect(Object.keys(modules).sort()).toEqual(['add_one', 'classifier', 'counter', 'every_type', 'evil__name', 'index', 'pipeline', 'proto_names', 'seq_placeholder', 'slow', 'streamer', 'two_lines___x', 'upper']);
     const index = modules.index!.MODELS as Record<string, Record<string, unknown>>;
-    expect(Object.keys(index).sort()).toEqual(['add_one', 'counter', 'every_type', HOSTILE_MODEL, 'pipeline', 'slow', 'streamer', NEWLINE_MODEL, 'upper']);
+    expect(Object.keys(index).sort()).toEqual(['add_one', 'counter', 'every_type', HOSTILE_MODEL, 'pipeline', PROTO_MODEL, PLACEHOLDER_MODEL, 'slow', 'streamer', NEWLINE_MODEL, 'upper']);
     expect(modules.two_lines___x!.MODEL_NAME).toBe(NEWLINE_MODEL);
     expect(index[HOSTILE_MODEL]!.MODEL_NAME).toBe(HOSTILE_MODEL);
   });
@@ -375,5 +375,28 @@ describe('the generated TypeScript client against the protocol fixture', () => {
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(out, '__proto__')!.value.shape).toEqual([1, 2]);
     expect(f.requests.at(-1)!.path).toBe(`/v2/models/${encodeURIComponent(HOSTILE_MODEL)}/infer`);
+  });
+  it('inputs named like Object.prototype\'s keys are only the caller\'s own: an optional one left out is not given', async () => {
+    const f = await serve({ [PROTO_MODEL]: { config: PROTO_NAMES.json } });
+    const c = await mod(PROTO_MODEL).connect(f.url);
+    const one = (v: number) => ({ data: new Int32Array([v]), shape: [1, 1] });
+    // A computed key: a literal __proto__: would set the object's prototype, not give the input.
+    const out = await c.infer({ ['__proto__']: one(1), hasOwnProperty: one(2) });
+    expect(Object.getOwnPropertyDescriptor(out, 'constructor')!.value.shape).toEqual([1, 1]);
+    const sent = f.requests.at(-1)!.json as { inputs: { name: string }[] };
+    expect(sent.inputs.map((i) => i.name)).toEqual(['__proto__', 'hasOwnProperty']);
+    // A required one missing is named as missing, whatever the prototype holds.
+    const missing = await rejection(c.infer({ hasOwnProperty: one(2) }));
+    expect([missing.name, missing.input, missing.message]).toEqual(['InvalidInput', '__proto__', 'input "__proto__" is missing (model "proto_names" requires it)']);
+  });
+
+  it('a tensor named like a placeholder keeps its name; the sequence id goes where it belongs', async () => {
+    const f = await serve({ [PLACEHOLDER_MODEL]: { config: PLACEHOLDER.json } });
+    const c = await mod(PLACEHOLDER_MODEL).connect(f.url);
+    const one = (v: number) => ({ data: new Int32Array([v]), shape: [1, 1] });
+    await c.infer({ VALUE: one(1), [PLACEHOLDER_INPUT]: one(2) }, { sequence: { id: 9007199254740993n, start: true } });
+    const sent = f.requests.at(-1)!.json as { inputs: { name: string }[]; parameters: Record<string, unknown> };
+    expect(sent.inputs.map((i) => i.name)).toEqual(['VALUE', PLACEHOLDER_INPUT]);
+    expect(sent.parameters).toEqual({ sequence_id: 9007199254740992, sequence_start: true });
   });
 });

@@ -144,3 +144,15 @@ export async function check(ruleId: string, config: string, onnx?: OnnxSpec | Ui
   const { dir, result } = await lintModel(config, onnx, options);
   return findings(result, ruleId, dir, { 'm/config.pbtxt': config });
 }
+
+/** How tritonc shows the input name of notUtf8Onnx(): "in", the byte 0xff (never in UTF-8), "put". */
+export const NOT_UTF8_INPUT = 'in\\xffput';
+
+/** An ONNX model whose input is named by bytes that are not UTF-8 (an ONNX name is bytes; a config's is UTF-8 text). */
+export function notUtf8Onnx(): Uint8Array {
+  const bytes = onnxBytes({ inputs: [['inZput', 'FLOAT', ['batch', 4]]], outputs: [['out', 'FLOAT', ['batch', 4]]] });
+  const at = Buffer.from(bytes).indexOf('inZput');
+  if (at < 0 || Buffer.from(bytes).indexOf('inZput', at + 1) >= 0) throw new Error('the placeholder name must occur once');
+  bytes[at + 2] = 0xff;
+  return bytes;
+}

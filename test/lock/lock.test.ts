@@ -61,6 +61,9 @@ describe('the lock file', () => {
     expect(bad('{\n  "lockfileVersion": 1,\n  "models": {\n}')).toMatch(/^repo\/tritonc.lock.json: not valid JSON at line 4, column 2: .*; regenerate it with tritonc lock$/);
     expect(bad('{ "lockfileVersion": 1, "models": { "m": { "versions": { "1": { "file": "1/model.onnx", "size": -3, "weightBytes": 0 } } } } }')).toContain('models.m.versions.1.size: ');
     expect(bad('{ "lockfileVersion": 2, "models": {} }')).toContain('lockfileVersion: ');
+    // A model named __proto__ is checked like any other (z.record would skip it unread).
+    expect(bad('{ "lockfileVersion": 1, "models": { "__proto__": { "versions": { "1": { "file": "", "size": 0, "weightBytes": 0 } } } } }')).toContain('models.__proto__.versions.1.file: ');
+    expect(bad('{ "lockfileVersion": 1, "models": { "m": { "versions": { "__proto__": { "file": "a", "size": 0, "weightBytes": 0 } } } } }')).toContain('models.m.versions.__proto__: "__proto__" is not a version number; ');
   });
 });
 
@@ -123,6 +126,31 @@ describe('lint --configs-only', () => {
     // The settings file says it too.
     writeFileSync(join(repo, 'tritonc.config.json'), '{ "configsOnly": true }');
     expect(await rules()).toEqual(found);
+  });
+
+  it('models named like Object.prototype\'s keys are locked, read back and checked like any other', async () => {
+    const names = ['__proto__', 'constructor', 'hasOwnProperty'];
+    // Each config's output TYPE_FP16 where the model's is FLOAT: a finding only the lock can give.
+    const files = Object.fromEntries(names.flatMap((n) => [
+      [`repo/${n}/config.pbtxt`, CLASSIFIER_CONFIG.replace('"classifier"', JSON.stringify(n)).replace('TYPE_FP32 dims: [ 1000 ]', 'TYPE_FP16 dims: [ 1000 ]')],
+      [`repo/${n}/1/model.onnx`, CLASSIFIER],
+    ]));
+    const dir = await writeRepo(files);
+    const repo = join(dir, 'repo');
+    const w = await cli(['lock', 'repo'], { cwd: dir });
+    expect([w.code, w.stdout, w.stderr]).toEqual([0, 'wrote repo/tritonc.lock.json (3 models, 3 versions)\n', '']);
+    const text = readFileSync(join(repo, LOCK_FILE_NAME), 'utf8');
+    expect([...text.matchAll(/^ {4}"(\w+)": \{$/gm)].map((m) => m[1])).toEqual(names);
+    const read = parseLock(text, 'x');
+    expect(names.map((n) => Object.getOwnPropertyDescriptor(read.models, n)?.value.versions['1'].file)).toEqual(['1/model.onnx', '1/model.onnx', '1/model.onnx']);
+    expect(serializeLock(read)).toBe(text);
+    expect((await cli(['lock', 'repo', '--check'], { cwd: dir })).code).toBe(0);
+    for (const n of names) rmSync(join(repo, n, '1'), { recursive: true });
+    const lint = await cli(['lint', 'repo', '--configs-only', '--format', 'json'], { cwd: dir });
+    expect(lint.stderr).toBe('');
+    const found = (JSON.parse(lint.stdout) as { filePath: string; messages: { ruleId: string; messageId: string }[] }[]).flatMap((f) => f.messages.map((m) => `${f.filePath.slice(repo.length + 1)} ${m.ruleId}/${m.messageId}`));
+    for (const n of names) expect(found).toContain(`${n}/config.pbtxt io-datatype/dataTypeMismatch`);
+    expect(found.filter((f) => /unchecked-model|version-dirs|lock-mismatch/.test(f))).toEqual([]);
   });
 
   it('an LFS pointer is an error by default and a note under --configs-only', async () => {

@@ -137,6 +137,10 @@ describe('bad files: ModelReadError with the byte offset and line:column', () =>
     expect(failure('<net version="7"><layers/></net>').reason).toContain('IR version 7: OpenVINO reads IR versions 10 and 11');
     expect(failure('<net version="11"><layers/></net>&bogus;').reason).toContain('text outside the root element');
     expect(failure(ir(param(0, 'a', 'names="x&nbsp;"'))).reason).toContain('the entity &nbsp; is not one XML predefines');
+    // Only the five XML predefines: names Object.prototype holds are no entities either.
+    for (const name of ['constructor', '__proto__', 'toString', 'valueOf']) {
+      expect(failure(ir(param(0, 'a', `names="x&${name};"`))).reason).toContain(`the entity &${name}; is not one XML predefines`);
+    }
     expect(failure('<!DOCTYPE net [<!ENTITY a "b">]><net version="11"/>').reason).toContain('internal subset');
     expect(failure(ir(param(0, 'a', 'names="x" names="y"'))).reason).toContain('twice');
   });

@@ -251,6 +251,13 @@ testRule('ensemble-models', {
       errors: [{ messageId: 'maxBatchSizeAboveStep', data: { ensembleMbs: 8, step: 1, model: 'cls', depMbs: 4, ensemble: 'ens' }, line: 3, token: '8', path: ['max_batch_size'], file: 'ens/config.pbtxt' }],
     },
     {
+      // A map is read by its own keys only: no step maps "constructor", whatever Object.prototype holds.
+      name: 'a composing model\'s input named like an Object.prototype key, left unmapped',
+      targets: ['ens'],
+      files: repo({ ens: ensemble('ens', 8, ENS_IN, ENS_OUT, STEPS), pre: model('pre', 8, [{ name: 'RAW', type: 'TYPE_UINT8', dims: [-1] }, { name: 'constructor', dims: [1] }], [{ name: 'IMAGE', dims: [3, 224, 224] }]), cls: CLS }),
+      errors: [{ messageId: 'stepInputUnmapped', data: { step: 0, name: 'constructor', model: 'pre', ensemble: 'ens' }, token: '"pre"', file: 'ens/config.pbtxt' }],
+    },
+    {
       name: 'input_map and output_map keys that are not I/O of the model: on the key',
       targets: ['ens'],
       files: repo({

@@ -11,7 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientRun } from '../../src/client/run.js';
 import { freePorts } from '../../src/verify/ports.js';
 import { compileClients } from '../support/client-compile.js';
-import { CLIENT_MODELS, writeModels, rejection, DRIFTED_MODELS } from '../support/client-models.js';
+import { CLIENT_MODELS, writeModels, rejection, DRIFTED_MODELS, PROTO_MODEL, PROTO_NAMES } from '../support/client-models.js';
+
+/** The models this suite serves: the clients' own, and one whose tensors are named like Object.prototype's keys. */
+const SERVED = { ...CLIENT_MODELS, [PROTO_MODEL]: PROTO_NAMES };
 import { realTritonRuns, VENV } from '../support/real-triton.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
@@ -37,7 +40,7 @@ describe.skipIf(!runs)('generated TypeScript clients against the real tritonserv
   beforeAll(async () => {
     const dir = tempDir('tritonc-client-real-');
     const repo = join(dir, 'models');
-    writeModels(repo, CLIENT_MODELS);
+    writeModels(repo, SERVED);
     const drifted = join(dir, 'drifted');
     writeModels(drifted, DRIFTED_MODELS);
     const gen = join(dir, 'gen');
@@ -58,7 +61,7 @@ describe.skipIf(!runs)('generated TypeScript clients against the real tritonserv
 
     const [http, grpc] = await freePorts(2);
     url = `http://127.0.0.1:${http}`;
-    const load = Object.keys(CLIENT_MODELS).map((m) => `--load-model=${m}`);
+    const load = Object.keys(SERVED).map((m) => `--load-model=${m}`);
     server = spawn('bash', [join(ROOT, 'scripts', 'real-triton', 'start.sh'), repo, String(http), String(grpc), 'off', ...load], {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -115,6 +118,15 @@ describe.skipIf(!runs)('generated TypeScript clients against the real tritonserv
     expect(modules.upper!.decodeStrings(out.UPPER!.data as Uint8Array[])).toEqual(['HELLO', 'WöRLD']);
     expect(out.UPPER!.shape).toEqual([1, 2]);
     expect(out.LENGTHS).toEqual({ data: new BigInt64Array([5n, 6n]), shape: [1, 2] });
+  });
+
+  it('inputs named like Object.prototype\'s keys: those left out are not sent, the model sums those given', async () => {
+    const c = await modules[PROTO_MODEL]!.connect(url);
+    const one = (v: number) => ({ data: new Int32Array([v, v + 1]), shape: [2, 1] });
+    const two = await c.infer({ ['__proto__']: one(1), hasOwnProperty: one(10) });
+    expect(Object.getOwnPropertyDescriptor(two, 'constructor')!.value).toEqual({ data: new Int32Array([11, 13]), shape: [2, 1] });
+    const four = await c.infer({ ['__proto__']: one(1), hasOwnProperty: one(10), constructor: one(100), toString: one(1000) });
+    expect(Object.getOwnPropertyDescriptor(four, 'constructor')!.value.data).toEqual(new Int32Array([1111, 1115]));
   });
 
   it('a sequence model: the correlation id and start/end flags reach the model (START control, correlation_id())', async () => {

@@ -206,6 +206,66 @@ output [ { name: ${JSON.stringify(HOSTILE_OUTPUT)} data_type: TYPE_FP32 dims: [ 
   py: ADD_ONE_PY,
 };
 
+/** Sums the inputs given (any of the four) into "constructor": each name is one of Object.prototype's. */
+const PROTO_PY = `import numpy as np
+import triton_python_backend_utils as pb_utils
+
+
+class TritonPythonModel:
+    def execute(self, requests):
+        responses = []
+        for request in requests:
+            total = None
+            for name in ["constructor", "__proto__", "toString", "hasOwnProperty"]:
+                t = pb_utils.get_input_tensor_by_name(request, name)
+                if t is not None:
+                    total = t.as_numpy() if total is None else total + t.as_numpy()
+            responses.append(pb_utils.InferenceResponse([pb_utils.Tensor("constructor", total.astype(np.int32))]))
+        return responses
+`;
+
+/**
+ * Tensor names that are Object.prototype's keys: those a caller may leave out optional, so leaving
+ * them out must mean "not given", never what the prototype lends.
+ */
+export const PROTO_MODEL = 'proto_names';
+const PROTO_INPUTS = [['constructor', true], ['__proto__', false], ['toString', true], ['hasOwnProperty', false]] as const;
+export const PROTO_NAMES: TestModel = {
+  pbtxt: `backend: "python"
+max_batch_size: 2
+input [ ${PROTO_INPUTS.map(([n, opt]) => `{ name: ${JSON.stringify(n)} data_type: TYPE_INT32 dims: [ 1 ]${opt ? ' optional: true' : ''} }`).join(', ')} ]
+output [ { name: "constructor" data_type: TYPE_INT32 dims: [ 1 ] } ]
+instance_group [ { kind: KIND_CPU count: 1 } ]
+`,
+  json: {
+    name: PROTO_MODEL, backend: 'python', max_batch_size: 2,
+    input: PROTO_INPUTS.map(([name, optional]) => ({ name, data_type: 'TYPE_INT32', dims: ['1'], ...(optional ? { optional: true } : {}) })),
+    output: [{ name: 'constructor', data_type: 'TYPE_INT32', dims: ['1'] }],
+  },
+  py: PROTO_PY,
+};
+
+/**
+ * A sequence model (its requests carry sequence_id) with an input spelled like a placeholder a client
+ * might substitute into its request text. For the protocol fixture only: Triton's C API takes tensor
+ * names as C strings, so a real server never has a name with a NUL.
+ */
+export const PLACEHOLDER_MODEL = 'seq_placeholder';
+export const PLACEHOLDER_INPUT = '\u0000SEQ\u0000';
+export const PLACEHOLDER: TestModel = {
+  pbtxt: `backend: "python"
+max_batch_size: 2
+sequence_batching { }
+input [ { name: "VALUE" data_type: TYPE_INT32 dims: [ 1 ] }, { name: ${JSON.stringify(PLACEHOLDER_INPUT)} data_type: TYPE_INT32 dims: [ 1 ] } ]
+output [ { name: "TOTAL" data_type: TYPE_INT32 dims: [ 1 ] } ]
+`,
+  json: {
+    name: PLACEHOLDER_MODEL, backend: 'python', max_batch_size: 2, sequence_batching: {},
+    input: [{ name: 'VALUE', data_type: 'TYPE_INT32', dims: ['1'] }, { name: PLACEHOLDER_INPUT, data_type: 'TYPE_INT32', dims: ['1'] }],
+    output: [{ name: 'TOTAL', data_type: 'TYPE_INT32', dims: ['1'] }],
+  },
+};
+
 /** Writes the models into a repository directory (config.pbtxt and 1/model.py each). */
 export function writeModels(repo: string, models: Record<string, TestModel>): void {
   for (const [name, m] of Object.entries(models)) {

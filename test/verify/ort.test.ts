@@ -1,10 +1,12 @@
 // verify --runtime ort on real ONNX models (fixtures/onnx) with onnxruntime-node.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { verifyModel } from '../../src/verify/verify.js';
 import { cleanOrtError, graphOptimizationLevel } from '../../src/verify/ort-runner.js';
 import { classifierConfig, modelDir } from './helpers.js';
+import { model, node, T, tensorInfo, writeModel } from '../../fixtures/onnx/model-builder.js';
+import { tempDir } from '../support/temp.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -25,6 +27,19 @@ describe('verify --runtime ort', () => {
     }
     // The example asks for GPU instances and TensorRT, which a CPU session cannot exercise: said, not hidden.
     expect(r.notes.join('\n')).toContain('KIND_GPU instances and the tensorrt accelerator were not exercised');
+  });
+
+  it('feeds an input named __proto__ like any other (the feeds are a record with no prototype)', async () => {
+    const dir = join(tempDir('tritonc-verify-proto-'), 'proto');
+    mkdirSync(join(dir, '1'), { recursive: true });
+    await writeModel(join(dir, '1', 'model.onnx'), model({
+      name: 'proto', node: [node('Relu', ['__proto__'], ['constructor'])],
+      input: [tensorInfo('__proto__', T.FLOAT, ['batch', 4])], output: [tensorInfo('constructor', T.FLOAT, ['batch', 4])],
+    }));
+    writeFileSync(join(dir, 'config.pbtxt'), 'backend: "onnxruntime"\nmax_batch_size: 2\ninput [ { name: "__proto__" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "constructor" data_type: TYPE_FP32 dims: [ 4 ] } ]\n');
+    const r = await verifyModel({ modelDir: dir });
+    expect(r.problems).toEqual([]);
+    expect(r.runs.map((x) => [x.batchSize, x.ok, x.inputs.map((i) => i.name)])).toEqual([[1, true, ['__proto__']], [2, true, ['__proto__']]]);
   });
 
   it('finds a graph that hard-codes batch 1 behind a dynamic batch axis', async () => {

@@ -81,6 +81,22 @@ describe('lint --cache', () => {
     expect(value.parameters).toEqual({ k: { string_value: '$bigint' } });
   });
 
+  it('a map whose one key is spelled like the cache\'s own markers ($bigint, $number) is kept as the map it is', async () => {
+    const dir = await writeRepo({});
+    const cacheFile = join(dir, 'c');
+    const file = join(dir, 'x.pbtxt');
+    writeFileSync(file, 'x');
+    const config = {
+      max_batch_size: 9007199254740993n,
+      ensemble_scheduling: { step: [{ input_map: { $bigint: '12' }, output_map: { $number: 'NaN' }, model_name: 'm' }] },
+      parameters: { $entries: { string_value: 'x' } },
+    };
+    const c = new DiskCache(cacheFile, 'v', later);
+    c.setConfig(file, config as never, identityOf);
+    expect(c.save()).toBeUndefined();
+    expect(new DiskCache(cacheFile, 'v').config(file, identityOf)).toEqual(config);
+  });
+
   it('the CLI writes .tritonc-cache in the current directory only when asked', async () => {
     const dir = await repo();
     await cli(['lint', join(dir, 'a')], { cwd: dir });

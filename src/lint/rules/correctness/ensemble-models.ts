@@ -14,6 +14,7 @@ import type { ModelConfig, ModelEnsembling_Step } from '../../../config/model-co
 import { selectVersions } from '../../../repo/model-dir.js';
 import { defineRepositoryRule, type MessageOf, type RepositoryContext, type ModelFacts } from '../../rule.js';
 import { maxBatchSize } from '../../tensors.js';
+import { ownValue } from '../../../util/name-record.js';
 
 const ENSEMBLE = ENSEMBLE_PLATFORM;
 
@@ -380,7 +381,7 @@ class EnsembleCheck {
         }
         for (const input of cfg.input ?? []) {
           const name = input.name ?? '';
-          const t = inputMap[name];
+          const t = ownValue(inputMap, name);
           if (t === undefined) {
             if (input.optional) continue;
             mappingOk = false;

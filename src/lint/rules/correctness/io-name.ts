@@ -25,6 +25,7 @@ const messages = {
   outputUnknown: `output '{{name}}' is not an output of the model (it has {{modelOutputs}}); rename it to one of the model's outputs or remove it`,
   misspeltOutput: `output '{{name}}' is not an output of the model (it has {{modelOutputs}}); did you mean '{{suggestion}}'? rename it to one of the model's outputs or remove it`,
   outputUnknownNoModelOutputs: `output '{{name}}' is not an output of the model (it has none); rename it to one of the model's outputs or remove it`,
+  modelNameNotUtf8: `the model's {{direction}} "{{bytes}}" has a name that is not UTF-8 (a byte outside UTF-8 shown as \\xHH), which Triton cannot serve: auto-complete fails ("Encountered non UTF-8 code points.") and no config can name it (a config's names are UTF-8 text); rename the {{direction}} to UTF-8 text in the export (e.g. torch.onnx.export's {{direction}}_names) and export again`,
   // A TorchScript model (Triton's PyTorch backend pairs names its own way): src/lint/libtorch-io.ts.
   ...LIBTORCH_IO_MESSAGES,
 } as const;
@@ -42,6 +43,8 @@ export const ioName = defineModelRule({
       "unexpected inference input '<name>', allowed inputs are: <a>, <b>, ...",
       "unexpected inference output '<name>', allowed outputs are: <a>, <b>, ...",
       "unable to load model '<model>', configuration expects <E> inputs, model provides <M>",
+      // A model tensor whose name is not UTF-8 (tritonserver 2.51, test/server/not-utf8-real-triton.test.ts).
+      'Encountered non UTF-8 code points.',
       // Triton's PyTorch backend (pytorch_backend src/pt/model_instance_state.cc ValidateInputs, ValidateOutputs, GetNamingConvention)
       'model configuration must contain at least one input, none were specified.',
       'model configuration must contain at least one output, none were specified.',
@@ -62,14 +65,31 @@ export const ioName = defineModelRule({
     // TensorFlow: the config after its auto-complete, which adds the model inputs the config leaves out.
     const { config, sides, halted } = checkedConfig(ctx);
     if (halted) return;
+    reportNotUtf8(ctx, config);
     if (sides.inputs && ioChecks(ctx).inputCount === 'listed') checkListedInputs(ctx);
     else if (sides.inputs) checkInputs(ctx, config);
     if (sides.outputs) checkOutputs(ctx, config);
   },
 });
 
+/**
+ * The model's tensors whose names are not UTF-8 (an ONNX name is bytes): no config can name one
+ * (io-mapping.ts notUtf8Message), so each is reported once here and left out of the name checks below.
+ */
+function reportNotUtf8(ctx: Ctx, config: ModelConfig): void {
+  for (const direction of ['input', 'output'] as const) {
+    for (const t of direction === 'input' ? ctx.signature!.inputs : ctx.signature!.outputs) {
+      if (t.notUtf8 === undefined) continue;
+      ctx.report({ path: configTensors(config, direction).length ? [direction] : [], messageId: 'modelNameNotUtf8', data: { direction, bytes: t.notUtf8 } });
+    }
+  }
+}
+
+/** The model's tensors a config can name (UTF-8 names: see reportNotUtf8). */
+const nameable = (list: readonly TensorInfo[]): TensorInfo[] => list.filter((t) => t.notUtf8 === undefined);
+
 function checkInputs(ctx: Ctx, config: ModelConfig): void {
-  const sig = ctx.signature!;
+  const sig = { ...ctx.signature!, inputs: nameable(ctx.signature!.inputs), overridableInitializers: nameable(ctx.signature!.overridableInitializers) };
   const required = new Set(sig.inputs.map((t) => t.name));
   const initializers = new Set(sig.overridableInitializers.map((t) => t.name));
   const allowed = [...required, ...initializers].sort();
@@ -168,8 +188,7 @@ function checkListedInputs(ctx: Ctx): void {
 }
 
 function checkOutputs(ctx: Ctx, config: ModelConfig): void {
-  const sig = ctx.signature!;
-  const names = sig.outputs.map((t) => t.name);
+  const names = nameable(ctx.signature!.outputs).map((t) => t.name);
   for (const t of configTensors(config, 'output')) {
     if (!t.name || names.includes(t.name)) continue;
     const hint = didYouMean(t.name, names);

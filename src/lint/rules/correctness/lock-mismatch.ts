@@ -6,6 +6,7 @@ import { locateModelFile } from '../../../triton/model-file.js';
 import { lockDifference, lockedSignature, type LockedVersion } from '../../../workspace/lock.js';
 import { defineModelRule, type RuleFiles } from '../../rule.js';
 import { isEnsemble } from '../../../triton/backend-records.js';
+import { ownValue } from '../../../util/name-record.js';
 
 export const lockMismatch = defineModelRule({
   meta: {
@@ -34,7 +35,7 @@ export const lockMismatch = defineModelRule({
     const version = String(file.version);
     const repository = dirname(ctx.model.dir);
     const data = { version, model: ctx.model.name, repository, file: relative(ctx.model.dir, file.path) };
-    const entry = locked.versions[version];
+    const entry = ownValue(locked.versions, version);
     if (!entry) {
       ctx.report({ path: ['name'], messageId: 'notLocked', data });
       return;
