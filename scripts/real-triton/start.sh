@@ -21,6 +21,14 @@ DIST="$SITE/pytriton/tritonserver"
 # Shared libraries bundled in the wheel (RPATH already points there; this is belt and braces,
 # and mirrors what pytriton itself does).
 export LD_LIBRARY_PATH="$SITE/nvidia_pytriton.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# The PyTorch and OpenVINO backends need libtorch_cpu and OpenVINO, from the exporters' venv
+# (scripts/model-exports/setup.sh: torch 2.5.1, openvino 2024.5.0), used where they are: libtorch_cpu
+# finds libcudart and libcupti by its own RPATH relative to torch/lib.
+EXPORTS="${EXPORTS_VENV:-$HERE/../../.venv-exports}"
+EXPORTS_SITE="$EXPORTS/lib/python3.11/site-packages"
+for lib in "$EXPORTS_SITE/torch/lib" "$EXPORTS_SITE/openvino/libs"; do
+  [ -d "$lib" ] && LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$lib"
+done
 # The python backend stub embeds Debian's libpython3.X; with the venv's bin first on PATH the
 # embedded interpreter finds venv/bin/python3 -> pyvenv.cfg and so the venv's site-packages
 # (numpy is required by triton_python_backend_utils).
