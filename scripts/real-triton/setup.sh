@@ -70,10 +70,10 @@ ORT_LIB="$HERE/../../node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnx
 if [ -f "$REAL/onnxruntime/libtriton_onnxruntime.so" ]; then
   for backend in onnxruntime pytorch openvino; do
     mkdir -p "$BACKENDS/$backend"
-    ln -sfn "$(cd "$REAL/$backend" && pwd)/libtriton_$backend.so" "$BACKENDS/$backend/libtriton_$backend.so"
+    ln -sfn "$(cd "$REAL/$backend" && pwd -P)/libtriton_$backend.so" "$BACKENDS/$backend/libtriton_$backend.so"
   done
   [ -f "$ORT_LIB" ] || { echo "no $ORT_LIB: run npm ci first (onnxruntime-node 1.30.0)" >&2; exit 1; }
-  ln -sfn "$(cd "$(dirname "$ORT_LIB")" && pwd)/libonnxruntime.so.1" "$BACKENDS/onnxruntime/libonnxruntime.so.1"
+  ln -sfn "$(cd "$(dirname "$ORT_LIB")" && pwd -P)/libonnxruntime.so.1" "$BACKENDS/onnxruntime/libonnxruntime.so.1"
 elif [ "${CI:-}" = true ]; then
   echo "no Triton backends at $REAL (set TRITON_REAL_BACKENDS to the folder holding r24.10/)" >&2
   exit 1
