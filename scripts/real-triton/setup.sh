@@ -60,6 +60,27 @@ ln -sfn "$DIST/backends/python/libtriton_python.so" "$BACKENDS/python/libtriton_
 ln -sfn "$DIST/backends/python/triton_python_backend_utils.py" "$BACKENDS/python/triton_python_backend_utils.py"
 ln -sfn "$STUB" "$BACKENDS/python/triton_python_backend_stub"
 
+# Triton's own ONNX Runtime, PyTorch and OpenVINO backends (r24.10, CPU only, built for this server;
+# ../shared/triton-backends, or TRITON_REAL_BACKENDS): links beside the Python backend. The ONNX Runtime
+# backend finds libonnxruntime.so.1 beside it ($ORIGIN), taken from npm's onnxruntime-node (the
+# checkout's node_modules, after npm ci); libtorch and OpenVINO come from .venv-exports at start
+# (start.sh). Without them only the Python backend is laid out; under CI=true that is a failure.
+REAL="${TRITON_REAL_BACKENDS:-$HERE/../../../shared/triton-backends}/r24.10"
+ORT_LIB="$HERE/../../node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1"
+if [ -f "$REAL/onnxruntime/libtriton_onnxruntime.so" ]; then
+  for backend in onnxruntime pytorch openvino; do
+    mkdir -p "$BACKENDS/$backend"
+    ln -sfn "$(cd "$REAL/$backend" && pwd -P)/libtriton_$backend.so" "$BACKENDS/$backend/libtriton_$backend.so"
+  done
+  [ -f "$ORT_LIB" ] || { echo "no $ORT_LIB: run npm ci first (onnxruntime-node 1.30.0)" >&2; exit 1; }
+  ln -sfn "$(cd "$(dirname "$ORT_LIB")" && pwd -P)/libonnxruntime.so.1" "$BACKENDS/onnxruntime/libonnxruntime.so.1"
+elif [ "${CI:-}" = true ]; then
+  echo "no Triton backends at $REAL (set TRITON_REAL_BACKENDS to the folder holding r24.10/)" >&2
+  exit 1
+else
+  echo "note: no Triton backends at $REAL: only the Python backend is laid out" >&2
+fi
+
 if ldd "$DIST/bin/tritonserver" "$DIST/backends/python/libtriton_python.so" "$STUB" | grep -q 'not found'; then
   ldd "$DIST/bin/tritonserver" "$DIST/backends/python/libtriton_python.so" "$STUB" | grep 'not found' >&2
   exit 1

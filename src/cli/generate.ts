@@ -141,6 +141,7 @@ function reportOutcomes(outcomes: TargetOutcome[], options: GenerateOptions | un
       continue;
     }
     const path = shown(o.target.configPath);
+    for (const w of o.warnings) io.stderr(`warning: ${w.message}\n`);
     if (a.check) {
       if (o.decision !== 'unchanged') {
         io.stdout(`${path}: ${o.decision === 'create' ? 'missing' : `differs from what tritonc generate would write: ${difference(o)}`}\n`);

@@ -13,6 +13,7 @@ import { withRepositories } from './remote.js';
 import { backendOfFile, modelOf } from '../generate/targets.js';
 import { displayPath } from '../util/display-path.js';
 import { pathKind } from '../util/path-kind.js';
+import { dynamicAxesText, partialBatchAxis, type DirectedTensor } from '../triton/io-mapping.js';
 
 export const inspectCommand = defineCommand({
   command: 'inspect <model>',
@@ -86,6 +87,7 @@ async function withRemoteSignature(url: string, io: CliIO): Promise<ModelSignatu
 /** The JSON contract of `tritonc inspect` (docs/architecture.md). */
 export function signatureJson(sig: ModelSignature): object {
   const tensor = (t: TensorInfo) => ({ name: t.name, ...(t.notUtf8 !== undefined ? { notUtf8: t.notUtf8 } : {}), kind: t.kind, elemType: t.elemType, tritonType: t.tritonType, shape: t.shape, ...(t.layout !== undefined ? { layout: t.layout } : {}) });
+  const partial = onnxPartialBatchAxis(sig);
   return {
     path: sig.path,
     ...(sig.format && sig.format !== 'onnx' ? { format: sig.format, weightsFiles: sig.externalDataFiles } : {}),
@@ -98,7 +100,21 @@ export function signatureJson(sig: ModelSignature): object {
     outputs: sig.outputs.map(tensor),
     initializers: sig.initializers,
     batchable: sig.batchable,
+    ...(partial ? { partialBatchAxis: { dynamic: partial.dynamic.map(directed), fixed: partial.fixed.map(directed) } } : {}),
   };
+}
+
+/** A batch axis on part of an ONNX model's tensors (the re-export advice is torch.onnx.export's). */
+const onnxPartialBatchAxis = (sig: ModelSignature): ReturnType<typeof partialBatchAxis> => (sig.format === undefined || sig.format === 'onnx' ? partialBatchAxis(sig) : undefined);
+
+const directed = (t: DirectedTensor): { direction: string; name: string; shape: (number | string | null)[] | null } => ({ direction: t.direction, name: t.tensor.name, shape: t.tensor.shape });
+
+/** Why a model cannot batch; for a batch axis on part of the tensors, which and the re-export that fixes it. */
+function notBatchableText(sig: ModelSignature): string {
+  const partial = onnxPartialBatchAxis(sig);
+  if (!partial) return 'no (an input or output has a fixed first dim, or no dims)';
+  const side = (t: DirectedTensor): string => `${t.direction} '${t.tensor.name}'`;
+  return `no: ${partial.dynamic.map(side).join(', ')} ${partial.dynamic.length > 1 ? 'have' : 'has'} a dynamic first dim, but ${partial.fixed.map((t) => `${side(t)} is fixed at [${t.tensor.shape!.map(dimText).join(', ')}]`).join(', ')} (the batch axis exported on part of the tensors; re-export with dynamic_axes=${dynamicAxesText(partial.all)})`;
 }
 
 const formatBytes = (n: number): string => {
@@ -142,7 +158,7 @@ export function signatureText(sig: ModelSignature): string {
     sig.format === 'savedmodel'
       ? `  weights: ${sig.initializers.count} files in variables/, ${formatBytes(sig.initializers.bytes)}; signature ${sig.metadata.find((m) => m.key === 'signature_def')?.value ?? '?'} of the meta graph tagged ${sig.metadata.find((m) => m.key === 'tags')?.value ?? '?'}`
       : `  weights: ${sig.initializers.count} initializers, ${formatBytes(sig.initializers.bytes)}${weightNotes(sig.initializers)}`,
-    `  batchable: ${sig.batchable ? 'yes (every input and output has a dynamic first dim)' : 'no (an input or output has a fixed first dim, or no dims)'}`,
+    `  batchable: ${sig.batchable ? 'yes (every input and output has a dynamic first dim)' : notBatchableText(sig)}`,
     '',
     table(rows).split('\n').map((l) => `  ${l}`).join('\n'),
     '',

@@ -4,7 +4,7 @@
 // Problems are returned as data.
 import type { ModelConfig, ModelInstanceGroup, ModelOptimizationPolicy_ExecutionAccelerators_Accelerator } from '../config/model-config.js';
 import type { ModelSignature } from '../model-file/signature.js';
-import { ioFromSignature, onnxShapeText, unbatchableTensors } from '../triton/io-mapping.js';
+import { dynamicAxesText, ioFromSignature, onnxShapeText, partialBatchAxis, unbatchableTensors } from '../triton/io-mapping.js';
 import type { GenerateOptions } from './options.js';
 import { ONNXRUNTIME, ONNX_MODEL_FILE, backendRecord, platformOfBackend, type BackendRecord } from '../triton/backend-records.js';
 import type { ModelInput, ModelOutput } from '../config/model-config.js';
@@ -14,7 +14,7 @@ import { pytorchProblems } from './pytorch.js';
 export const TRITON_DEFAULT_MAX_BATCH_SIZE = 4;
 
 export interface GenerateProblem {
-  code: 'dynamic-axis-mismatch' | 'unsupported-tensor' | 'conflicting-options' | 'untyped-model';
+  code: 'dynamic-axis-mismatch' | 'partial-batch-axis' | 'unsupported-tensor' | 'conflicting-options' | 'untyped-model';
   message: string;
   tensor?: string;
 }
@@ -22,6 +22,8 @@ export interface GenerateProblem {
 export interface GenerateResult {
   config: ModelConfig | undefined;
   problems: GenerateProblem[];
+  /** What the config is right for but the user likely did not mean (a model exported to batch that cannot). */
+  warnings?: GenerateProblem[];
 }
 
 export interface GenerateInput {
@@ -100,7 +102,22 @@ export function generateConfig(input: GenerateInput, opts: GenerateOptions = {})
     config.instance_group = [group];
   }
   if (opts.accelerator) config.optimization = { execution_accelerators: acceleratorConfig(opts.accelerator) };
-  return { config, problems };
+  // A batch axis on part of the tensors: generated without batching, which --max-batch-size 0 asks for
+  // knowingly; otherwise it is what the author did not mean.
+  const partial = opts.maxBatchSize === undefined && maxBatchSize === 0 && (record.io?.batchDimMustBeDynamic ?? true) ? partialBatchAxis(sig) : undefined;
+  return { config, problems, ...(partial ? { warnings: [partialBatchAxisWarning(partial, shown)] } : {}) };
+}
+
+function partialBatchAxisWarning(partial: NonNullable<ReturnType<typeof partialBatchAxis>>, shown: string): GenerateProblem {
+  const side = (t: (typeof partial.fixed)[number]): string => `${t.direction} '${t.tensor.name}'`;
+  return {
+    code: 'partial-batch-axis',
+    tensor: partial.fixed[0]!.tensor.name,
+    message: [
+      `${shown} cannot batch, so the config has max_batch_size 0 and Triton runs one request at a time: ${partial.dynamic.map(side).join(', ')} ${partial.dynamic.length > 1 ? 'have' : 'has'} a dynamic first dim, but ${partial.fixed.map((t) => `${side(t)} has the fixed shape ${onnxShapeText(t.tensor.shape)}`).join(', ')}.`,
+      `Fix: re-export with the batch axis on every input and output, torch.onnx.export(..., dynamic_axes=${dynamicAxesText(partial.all)}); if a first dim stays fixed, the model's forward hard-codes the example's batch (a reshape or view to (1, ...)): keep it symbolic (x.flatten(1)). Or give --max-batch-size 0 to generate without batching knowingly.`,
+    ].join('\n'),
+  };
 }
 
 /**

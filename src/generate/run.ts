@@ -35,6 +35,8 @@ export type TargetOutcome =
       options: GenerateOptions;
       /** The options recorded in the existing file's header, when it has one that reads back. */
       recorded?: GenerateOptions;
+      /** What the generated config is right for but the user likely did not mean. */
+      warnings: GenerateProblem[];
     };
 
 export interface GenerateRunOptions {
@@ -80,22 +82,22 @@ export function generateForTarget(target: GenerateTarget, run: GenerateRunOption
   }
   const recorded = typeof header?.options === 'object' ? header.options : undefined;
   const options: GenerateOptions = { ...recorded, ...run.options };
-  const render = (o: GenerateOptions): { text: string } | { problems: GenerateProblem[] } => {
+  const render = (o: GenerateOptions): { text: string; warnings: GenerateProblem[] } | { problems: GenerateProblem[] } => {
     const result = script?.kind === 'text'
       ? generatePythonConfig(script.text, { modelName: target.modelName, modelFileName: target.modelFileName, shownPath: shownModel }, o)
       : generateConfig({ signature: signature!, modelName: target.modelName, modelFileName: target.modelFileName, shownPath: shownModel, backend: target.backend }, o);
     if (!result.config) return { problems: result.problems };
     // The header names the model file relative to the model directory, so it does not depend on cwd.
     const source = relative(target.modelDir, target.modelFile) || target.modelFile;
-    return { text: withHeader(printConfig(result.config), source, o) };
+    return { text: withHeader(printConfig(result.config), source, o), warnings: result.warnings ?? [] };
   };
   const rendered = render(options);
   if ('problems' in rendered) return { kind: 'problems', target, problems: rendered.problems, ...(recorded ? { recorded } : {}) };
-  const { text } = rendered;
+  const { text, warnings } = rendered;
   let recordedText: string | undefined;
   if (recorded && run.options && existing !== undefined && !sameGenerated(existing, text)) {
     const r = render(recorded);
     if ('text' in r) recordedText = r.text;
   }
-  return { kind: 'generated', target, text, existing, decision: decideWrite(existing, text, recordedText), ...(signature ? { signature } : {}), options, ...(recorded ? { recorded } : {}) };
+  return { kind: 'generated', target, text, existing, decision: decideWrite(existing, text, recordedText), ...(signature ? { signature } : {}), options, ...(recorded ? { recorded } : {}), warnings };
 }

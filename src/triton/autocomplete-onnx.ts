@@ -5,12 +5,14 @@
 // - Skip rule: with >= 1 input (batch_input entries count) AND >= 1 output, nothing changes at all;
 //   an omitted max_batch_size stays 0 even for a model that could batch.
 // - Otherwise AutoCompleteMaxBatch runs, then each side with no entries is generated from the model
-//   (all of its tensors, ioFromSignature); a partly written side is kept as written.
+//   (all of its tensors, ioFromSignature, in the iteration order of the backend's
+//   std::unordered_map of them: libstdcxx-unordered-order.ts); a partly written side is kept as written.
 // Problems are returned as data; the caller decides what Triton's refusal means for it.
 import { ioFromSignature, shapeText, unbatchableTensors } from './io-mapping.js';
 import type { ModelSignature, TensorInfo } from '../model-file/signature.js';
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
 import type { ModelConfig } from '../config/model-config.js';
+import { libstdcxxUnorderedOrder } from './libstdcxx-unordered-order.js';
 
 /** core injects default-max-batch-size=4 into every backend's config (SetBackendConfigDefaults). */
 export const DEFAULT_MAX_BATCH_SIZE = 4;
@@ -100,7 +102,10 @@ export function autoCompleteOnnx(input: ModelConfig, sig: ModelSignature, option
     };
   }
 
-  const generated = ioFromSignature(sig, config.max_batch_size ?? 0);
+  // The backend writes each side by iterating a std::unordered_map of the model's tensors
+  // (OnnxTensorInfoMap): the server lists them in that map's order, not the model's.
+  const inMapOrder = (tensors: readonly TensorInfo[]): TensorInfo[] => libstdcxxUnorderedOrder(tensors, (t) => t.name) ?? [...tensors];
+  const generated = ioFromSignature({ ...sig, inputs: inMapOrder(sig.inputs), outputs: inMapOrder(sig.outputs) }, config.max_batch_size ?? 0);
   const problems: ResolveProblem[] = [];
   for (const side of ['input', 'output'] as const) {
     const count = side === 'input' ? (config.input?.length ?? 0) + (config.batch_input?.length ?? 0) : config.output?.length ?? 0;
@@ -109,7 +114,7 @@ export function autoCompleteOnnx(input: ModelConfig, sig: ModelSignature, option
     if (side === 'input') config.input = generated.input;
     else config.output = generated.output;
     const tensors = side === 'input' ? sig.inputs : sig.outputs;
-    steps.push(step('autocomplete', 'replace', [side], `no ${side} in the config: the backend lists every model ${side} (${tensors.length}), in no fixed order`, entries));
+    steps.push(step('autocomplete', 'replace', [side], `no ${side} in the config: the backend lists every model ${side} (${tensors.length}), in the order of its std::unordered_map of them, not the model's`, entries));
     // An element type Triton has no data type for is written as TYPE_INVALID, which core then refuses.
     for (const p of generated.problems.filter((p) => p.direction === side)) {
       problems.push({

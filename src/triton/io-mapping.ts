@@ -89,6 +89,38 @@ export function ioFromSignature(sig: ModelSignature, maxBatchSize: number): Gene
   return { input, output, problems };
 }
 
+/**
+ * A batch axis exported on part of the model's tensors only: some have a dynamic first dim, others a
+ * fixed one (torch.onnx.export with dynamic_axes on the input only, or a forward that hard-codes the
+ * example's batch). Such a model cannot batch, although its author meant it to; undefined otherwise
+ * (a model that batches, or one with no dynamic first dim at all). Rank-0 tensors count for neither.
+ */
+export function partialBatchAxis(sig: ModelSignature): PartialBatchAxis | undefined {
+  const all: DirectedTensor[] = [
+    ...sig.inputs.map((tensor) => ({ tensor, direction: 'input' as const })),
+    ...sig.outputs.map((tensor) => ({ tensor, direction: 'output' as const })),
+  ].filter((t) => t.tensor.kind === 'tensor' && (t.tensor.shape?.length ?? 0) > 0);
+  const dynamic = all.filter((t) => canBatch(t.tensor));
+  const fixed = all.filter((t) => !canBatch(t.tensor));
+  return dynamic.length && fixed.length ? { dynamic, fixed, all } : undefined;
+}
+
+export interface PartialBatchAxis {
+  dynamic: DirectedTensor[];
+  fixed: DirectedTensor[];
+  /** Every tensor of rank >= 1, inputs first, in the model's order. */
+  all: DirectedTensor[];
+}
+
+/** A tensor of the model with its side. */
+export interface DirectedTensor {
+  tensor: TensorInfo;
+  direction: 'input' | 'output';
+}
+
+/** The torch.onnx.export dynamic_axes that give every listed tensor a batch axis: {'x': {0: 'batch'}, ...}. */
+export const dynamicAxesText = (tensors: readonly DirectedTensor[]): string => `{${tensors.map((t) => `'${t.tensor.name}': {0: 'batch'}`).join(', ')}}`;
+
 /** The tensors that stop a model from batching: a fixed first dim, or rank 0. */
 export function unbatchableTensors(sig: ModelSignature): { tensor: TensorInfo; direction: 'input' | 'output' }[] {
   return [

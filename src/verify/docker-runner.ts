@@ -15,6 +15,7 @@ import { containerName, dockerRunArgs, type DockerRunSpec } from './docker-args.
 import type { VerifyReport } from './types.js';
 import { formatMs } from './duration.js';
 import { randomHex } from '../util/random-hex.js';
+import { DEFAULT_BACKEND_DIRECTORY } from '../triton/backend-library.js';
 import { heldSignalLine, Interruption, type SignalSource } from './interruption.js';
 
 export type { SignalSource };
@@ -118,7 +119,7 @@ export async function runDocker(plan: VerifyPlan, report: VerifyReport, opts: Do
     interruption.check();
 
     if (waited.kind !== 'ready') {
-      failedStart(waited, proc, plan, report, opts.timeoutMs, 'the container', 'On a machine without a GPU: --gpus none for a config without instance_group (Triton falls back to the CPU), a CPU copy of the config (instance_group kind: KIND_CPU), or --runtime ort');
+      failedStart(waited, proc, plan, report, opts.timeoutMs, 'the container', 'On a machine without a GPU: --gpus none for a config without instance_group (Triton falls back to the CPU), a CPU copy of the config (instance_group kind: KIND_CPU), or --runtime ort', DEFAULT_BACKEND_DIRECTORY);
       return;
     }
     report.load = { ok: true, ms: Date.now() - started, detail: `loaded by tritonserver --load-model=${plan.modelName} from the mounted repository` };

@@ -21,6 +21,7 @@ import { formatMs } from './duration.js';
 import { heldSignalLine, Interruption, type SignalSource } from './interruption.js';
 import { randomHex } from '../util/random-hex.js';
 import { append } from '../util/arrays.js';
+import { DEFAULT_BACKEND_DIRECTORY } from '../triton/backend-library.js';
 
 /** Where NVIDIA's container installs tritonserver: the last place looked. */
 export const CONTAINER_TRITONSERVER = '/opt/tritonserver/bin/tritonserver';
@@ -77,6 +78,12 @@ export function tritonserverCommand(opts: Pick<LocalRunOptions, 'tritonserver' |
   return { command: found, args: [] };
 }
 
+/** The --backend-directory the server runs with: the last one given (as tritonserver takes it), else Triton's default. */
+export function backendDirectoryOf(serverArgs: readonly string[]): string {
+  const given = serverArgs.filter((a) => a.startsWith('--backend-directory=')).map((a) => a.slice('--backend-directory='.length));
+  return given.at(-1) ?? DEFAULT_BACKEND_DIRECTORY;
+}
+
 /** The arguments after the binary: the copy served, explicit control of the one model, loopback ports. */
 export function localServerArgs(repository: string, modelName: string, ports: { http: number; grpc: number }, shmPrefix: string, serverArgs: readonly string[] = []): string[] {
   return [
@@ -97,9 +104,12 @@ export function localServerArgs(repository: string, modelName: string, ports: { 
  * config files copied, every other file linked (weights are not copied), then every directory made
  * read-only. Returns the repository and how to remove it.
  */
-export function stageModel(plan: VerifyPlan): { repository: string; remove: () => void } {
+export function stageModel(plan: VerifyPlan): { repository: string; tmp: string; remove: () => void } {
   const root = mkdtempSync(join(tmpdir(), 'tritonc-verify-'));
   const repository = join(root, 'models');
+  // The server's own TMPDIR: ONNX Runtime 1.30 (under the onnxruntime backend) writes `.ses` and
+  // `mat-debug-<pid>.log` there and never removes them; they go with the copy.
+  const tmp = join(root, 'tmp');
   const made: string[] = [];
   const mirror = (from: string, to: string): void => {
     mkdirSync(to);
@@ -123,6 +133,7 @@ export function stageModel(plan: VerifyPlan): { repository: string; remove: () =
     rmSync(root, { recursive: true, force: true });
   };
   try {
+    mkdirSync(tmp);
     mkdirSync(repository);
     made.push(repository);
     mirror(plan.modelDir, join(repository, plan.modelName));
@@ -131,7 +142,7 @@ export function stageModel(plan: VerifyPlan): { repository: string; remove: () =
     remove();
     throw new CannotRun(`cannot make a read-only copy of ${plan.shown(plan.modelDir)} in ${tmpdir()}: ${(e as Error).message}`);
   }
-  return { repository, remove };
+  return { repository, tmp, remove };
 }
 
 export interface LocalDryRun {
@@ -155,7 +166,7 @@ export async function runLocal(plan: VerifyPlan, report: VerifyReport, opts: Loc
   const { command, args } = tritonserverCommand(opts, cwd);
   const interruption = new Interruption(opts.signals ?? process);
   const shmPrefix = `tritonc_${randomHex(8)}_`;
-  let staged: { repository: string; remove: () => void } | undefined;
+  let staged: ReturnType<typeof stageModel> | undefined;
   let proc: RunningProcess | undefined;
   try {
     staged = stageModel(plan);
@@ -164,13 +175,13 @@ export async function runLocal(plan: VerifyPlan, report: VerifyReport, opts: Loc
     progress(`starting ${command}; waiting up to ${formatMs(opts.timeoutMs)} for '${plan.modelName}' to load`);
     const started = Date.now();
     // No bytecode written beside a model.py: the copy is read-only, and the user's files are linked.
-    proc = runner.start(command, argv, { env: { PYTHONDONTWRITEBYTECODE: '1' }, group: true });
+    proc = runner.start(command, argv, { env: { PYTHONDONTWRITEBYTECODE: '1', TMPDIR: staged.tmp, TMP: staged.tmp, TEMP: staged.tmp }, group: true });
     const client = new KServeClient(`http://127.0.0.1:${http}`, { signal: interruption.signal, timeoutMs: 30_000, ...(opts.fetch ? { fetch: opts.fetch } : {}) });
     const waited = await waitForModel(client, proc, plan.modelName, started + opts.timeoutMs, opts.pollMs ?? 250, interruption.signal);
     interruption.check();
     if (waited.kind === 'exited' && (await proc.exited).notFound) throw new CannotRun(`${command}: not found`);
     if (waited.kind !== 'ready') {
-      failedStart(waited, proc, plan, report, opts.timeoutMs, 'tritonserver', 'Serve it on a machine with the GPUs its config asks for, make a CPU copy of the config (instance_group kind: KIND_CPU), or verify with --runtime ort');
+      failedStart(waited, proc, plan, report, opts.timeoutMs, 'tritonserver', 'Serve it on a machine with the GPUs its config asks for, make a CPU copy of the config (instance_group kind: KIND_CPU), or verify with --runtime ort', backendDirectoryOf(opts.serverArgs ?? []));
       return;
     }
     const metadata = await client.serverMetadata().catch(() => undefined);

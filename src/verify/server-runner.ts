@@ -36,6 +36,7 @@ import type { RepositoryIndex } from './kserve-schemas.js';
 import type { VerifyPlan } from './plan.js';
 import { cannotRunFrom, checkServedModel, describeServedChecks } from './served-model.js';
 import { mapErrorText } from './triton-messages.js';
+import { missingBackendAdvice } from './server-start.js';
 import type { VerifyReport } from './types.js';
 
 /** The likely reason for a refusal the server does not explain: a finding of tritonc's own lint. */
@@ -216,7 +217,10 @@ function refused(e: KServeError, name: string, before: Before, report: VerifyRep
     return;
   }
   const messages = mapErrorText(message);
-  if (messages.length && messages.every((m) => m.environment)) throw new CannotRun(`the server cannot load '${name}' on this machine: ${message}`);
+  if (messages.length && messages.every((m) => m.environment)) {
+    const missing = messages.find((m) => m.missingBackend)?.missingBackend;
+    throw new CannotRun(`the server cannot load '${name}' on this machine: ${message}${missing ? `\n${missingBackendAdvice(missing, undefined)}` : ''}`);
+  }
   report.load = { ok: false, detail: message };
   report.tritonMessages = messages;
   if (before.serving) {

@@ -9,6 +9,7 @@ import { mapErrorText, mapTritonLog } from './triton-messages.js';
 import type { TritonMessage, VerifyReport } from './types.js';
 import { formatMs } from './duration.js';
 import { append } from '../util/arrays.js';
+import { backendLibraryName } from '../triton/backend-library.js';
 
 const GENERIC_FAILURE = /failed to load all models|^error: creating server/;
 
@@ -52,15 +53,28 @@ export async function waitForModel(client: KServeClient, proc: RunningProcess, n
  * the machine's own limits, a timeout or an exit tritonc cannot explain throw CannotRun (exit 2).
  * `server` names what was started ("the container", "tritonserver"); `otherwise` says what else to try.
  */
-export function failedStart(waited: Exclude<WaitResult, { kind: 'ready' }>, proc: RunningProcess, plan: VerifyPlan, report: VerifyReport, timeoutMs: number, server: string, otherwise: string): void {
+export function failedStart(
+  waited: Exclude<WaitResult, { kind: 'ready' }>,
+  proc: RunningProcess,
+  plan: VerifyPlan,
+  report: VerifyReport,
+  timeoutMs: number,
+  server: string,
+  otherwise: string,
+  backendDirectory: string | undefined,
+): void {
   const messages: TritonMessage[] = mapTritonLog(proc.lines);
   if (waited.kind === 'failed' && waited.reason && !messages.some((m) => waited.reason!.includes(m.text) || m.text.includes(waited.reason!))) {
     append(messages, mapErrorText(waited.reason));
   }
   const tail = proc.lines.slice(-15).map((l) => `  ${l}`).join('\n');
-  const environment = messages.filter((m) => m.environment);
+  const environmentLines = messages.filter((m) => m.environment);
+  // Triton's closing summary ("error: creating server: ...") repeats the line before it.
+  const environment = environmentLines.filter((m) => !GENERIC_FAILURE.test(m.text)).length ? environmentLines.filter((m) => !GENERIC_FAILURE.test(m.text)) : environmentLines;
   if (environment.length) {
-    throw new CannotRun(`${server} cannot run '${plan.modelName}' on this machine:\n${environment.map((m) => `  ${m.text}`).join('\n')}\n${otherwise}`);
+    const missing = environment.find((m) => m.missingBackend)?.missingBackend;
+    const advice = missing ? missingBackendAdvice(missing, backendDirectory) : otherwise;
+    throw new CannotRun(`${server} cannot run '${plan.modelName}' on this machine:\n${environment.map((m) => `  ${m.text}`).join('\n')}\n${advice}`);
   }
   if (waited.kind === 'timeout') {
     throw new CannotRun(`Triton did not get '${plan.modelName}' ready within ${formatMs(timeoutMs)} (a TensorRT engine build can take minutes); raise --timeout, e.g. --timeout 10m${tail ? `. Last lines:\n${tail}` : ''}`);
@@ -75,4 +89,17 @@ export function failedStart(waited: Exclude<WaitResult, { kind: 'ready' }>, proc
   // Triton's closing summary ("failed to load all models") repeats the lines before it: not a finding of its own.
   const findings = config.filter((m) => !GENERIC_FAILURE.test(m.text));
   for (const m of findings.length ? findings : config) report.problems.push({ kind: 'load', ...(m.ruleId ? { ruleId: m.ruleId } : {}), message: `Triton: ${m.text}` });
+}
+
+/**
+ * Where core looked for a backend Triton ships that the server lacks (backend_model.cc: the version
+ * directory, the model directory, then <backend directory>/<backend>), and what to do about it.
+ */
+export function missingBackendAdvice(backend: string, backendDirectory: string | undefined): string {
+  // A running server's --backend-directory is not something its API tells.
+  const dir = `${backendDirectory === undefined ? "<the server's --backend-directory>" : backendDirectory.replace(/\/+$/, '')}/${backend}`;
+  return (
+    `The server has no ${backend} backend: Triton looked for ${backendLibraryName(backend)} in the model's version directory, the model directory and ${dir}. ` +
+    `Install Triton's ${backend} backend in ${dir} (NVIDIA's tritonserver container has it), or start the server with --backend-directory naming a directory that has it`
+  );
 }

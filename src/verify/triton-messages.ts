@@ -3,6 +3,7 @@
 // `verify --runtime docker|server` can say "tritonc lint would have told you: <rule>". Self-contained on
 // purpose (verify does not load the lint engine); the ids are those of src/lint/rules/<category>/<id>.ts:
 // keep them in step when a rule is renamed.
+import { backendRecord } from '../triton/backend-records.js';
 import type { TritonMessage } from './types.js';
 
 export interface TritonMessageRule {
@@ -11,7 +12,9 @@ export interface TritonMessageRule {
   /** Extra condition on the match (e.g. rank off by exactly one means a batch dim in dims). */
   when?: (m: RegExpExecArray) => boolean;
   /** The line is about the machine or the container, not the config: verify exits 2, not 1. */
-  environment?: boolean;
+  environment?: boolean | ((m: RegExpExecArray) => boolean);
+  /** The backend whose library the server lacks (the match's first group), when `environment` holds. */
+  missingBackend?: true;
 }
 
 /** First match wins, so the specific entries come before the general ones. */
@@ -42,6 +45,16 @@ export const TRITON_MESSAGE_RULES: readonly TritonMessageRule[] = [
   { ruleId: 'platform-backend', pattern: /unexpected platform type '[^']*' for |unexpected 'platform' and 'backend' pair/ },
   { ruleId: 'accelerators', pattern: /unknown Execution Accelerator '[^']*' is requested|is provided for TensorRT Execution Accelerator|unsupported precision mode '[^']*' is requested/ },
   { ruleId: 'version-dirs', pattern: /at least one version must be available under the version policy of model/ },
+  // core src/backend_model.cc (r24.10 TritonModel::Create): no library for the config's backend where
+  // core looks. For a backend Triton ships (one tritonc has a record of) it is the server's
+  // installation that lacks it, the machine's; for any other name the config's (a typo, or a custom
+  // backend whose library is not beside the model).
+  {
+    ruleId: 'backend-library',
+    pattern: /unable to find backend library for backend '([^']*)', try specifying runtime on the model configuration/,
+    environment: (m) => backendRecord(m[1]) !== undefined,
+    missingBackend: true,
+  },
   // A GPU id with no GPU at all in the list of supported ones: the machine (or the container) has none.
   { pattern: /specifies invalid or unsupported gpu id \d+\. GPUs with at least the minimum required CUDA compute compatibility of [\d.]+ are:\s*;?$/, environment: true },
   { ruleId: 'instance-group', pattern: /has kind KIND_(?:CPU|MODEL) but specifies one or more GPUs|specifies invalid or unsupported gpu id/ },
@@ -56,11 +69,13 @@ export const TRITON_MESSAGE_RULES: readonly TritonMessageRule[] = [
   { pattern: /^docker: Error response from daemon: /, environment: true },
 ];
 
-export function classifyTritonMessage(text: string): { ruleId?: string; environment?: boolean } {
+export function classifyTritonMessage(text: string): { ruleId?: string; environment?: boolean; missingBackend?: string } {
   for (const rule of TRITON_MESSAGE_RULES) {
     const m = rule.pattern.exec(text);
     if (!m || (rule.when && !rule.when(m))) continue;
-    return { ...(rule.ruleId ? { ruleId: rule.ruleId } : {}), ...(rule.environment ? { environment: true } : {}) };
+    const environment = typeof rule.environment === 'function' ? rule.environment(m) : rule.environment === true;
+    if (environment) return { environment: true, ...(rule.missingBackend ? { missingBackend: m[1]! } : {}) };
+    return rule.ruleId ? { ruleId: rule.ruleId } : {};
   }
   return {};
 }

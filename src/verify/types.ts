@@ -56,6 +56,8 @@ export interface TritonMessage {
   ruleId?: string;
   /** True when the line is about the machine (no GPU), not the config. */
   environment?: boolean;
+  /** A backend Triton ships that the server has no library of (with `environment`). */
+  missingBackend?: string;
 }
 
 /** One field where the effective config (what Triton runs) differs from config.pbtxt. */

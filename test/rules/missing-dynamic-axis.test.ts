@@ -73,6 +73,32 @@ testRule('missing-dynamic-axis', {
       errors: [{ messageId: 'fixedBatchOfOne', severity: 'warning', line: 2, token: '0' }],
     },
     {
+      name: 'a batch axis exported on the input only (the output fixed at 1): the model cannot batch, a warning with the re-export',
+      files: repo('name: "m"\n', { inputs: [['input', 'FLOAT', ['batch_size', 3, 224, 224]]], outputs: [['output', 'FLOAT', [1, 1000]]] }),
+      errors: [{
+        messageId: 'partialBatchAxis',
+        severity: 'warning',
+        line: 1,
+        path: ['name'],
+        data: {
+          dynamicList: "input 'input' [-1,3,224,224] (ONNX [batch_size,3,224,224])",
+          fixedList: "output 'output' [1,1000]",
+          dynamicAxes: "{'input': {0: 'batch'}, 'output': {0: 'batch'}}",
+          tensors: [{ direction: 'output', name: 'output', shape: [1, 1000] }],
+        },
+      }],
+    },
+    {
+      name: 'on the output only (the input fixed at 1), at an explicit max_batch_size: 0',
+      files: repo('max_batch_size: 0\n', { inputs: [['a', 'FLOAT', [1, 4]], ['b', 'FLOAT', ['n', 4]]], outputs: [['y', 'FLOAT', ['n', 4]]] }),
+      errors: [{
+        messageId: 'partialBatchAxis',
+        line: 1,
+        token: '0',
+        data: { dynamicList: "input 'b' [-1,4] (ONNX [n,4]), output 'y' [-1,4] (ONNX [n,4])", fixedList: "input 'a' [1,4]", dynamicAxes: "{'a': {0: 'batch'}, 'b': {0: 'batch'}, 'y': {0: 'batch'}}" },
+      }],
+    },
+    {
       name: 'symbolic dims shown the way the ONNX file spells them',
       files: repo('max_batch_size: 2\n', { inputs: [['x', 'FLOAT', [1, 'seq']]], outputs: [['y', 'FLOAT', ['batch', 'seq']]] }),
       errors: [{ messageId: 'batchAxisFixed', data: { list: "input 'x' [1,-1] (ONNX [1,seq])" } }],

@@ -2,13 +2,27 @@
 // suite that needs it runs: without the venv it is skipped with one line, as the corpus suites are;
 // with CI=true it must run (and fails where the venv is missing).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePorts } from '../../src/verify/ports.js';
 import { ROOT } from './snapshot.js';
 
 export const VENV = process.env.TRITON_VENV ?? join(ROOT, '.venv-triton');
 export const haveVenv = existsSync(join(VENV, 'triton-backends', 'python', 'triton_python_backend_stub'));
+
+/** Triton's own backends (not Python's) that setup.sh lays out from ../shared/triton-backends. */
+export type RealBackend = 'onnxruntime' | 'pytorch' | 'openvino';
+export const haveBackend = (backend: RealBackend): boolean => existsSync(join(VENV, 'triton-backends', backend, `libtriton_${backend}.so`));
+
+/** Whether `suite`, which needs the real tritonserver and `backends`, runs here; says why not in one line. */
+export function realBackendsRun(suite: string, backends: readonly RealBackend[]): boolean {
+  if (!realTritonRuns(suite)) return false;
+  const missing = backends.filter((b) => !haveBackend(b));
+  if (missing.length === 0 || process.env.CI === 'true') return true;
+  console.log(`tritonc: ${suite} skipped: no ${missing.join(', ')} backend in ${join(VENV, 'triton-backends')} (bash scripts/real-triton/setup.sh lays them out from ../shared/triton-backends, or TRITON_REAL_BACKENDS)`);
+  return false;
+}
 
 /** A Python model's config on the CPU, one FP32 input and output of 4 (model.py's INPUT0 and OUTPUT0), and `extra` after. */
 export const PYTHON_CONFIG = (name: string, extra = ''): string => `name: "${name}"
@@ -48,7 +62,11 @@ export async function startRealTriton(repo: string, args: string[] = [], readyPa
   const [http, grpc] = await freePorts(2);
   const url = `http://127.0.0.1:${http}`;
   let log = '';
-  const child: ChildProcess = spawn('bash', [join(ROOT, 'scripts', 'real-triton', 'start.sh'), repo, String(http), String(grpc), 'off', ...args], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TRITON_VENV: VENV } });
+  // ONNX Runtime (1.30, under the onnxruntime backend) writes `.ses` and `mat-debug-<pid>.log` into
+  // $TMPDIR and never removes them: the server gets a temp directory of its own, removed at stop.
+  const tmp = mkdtempSync(join(tmpdir(), 'tritonserver-'));
+  const env = { ...process.env, TRITON_VENV: VENV, TMPDIR: tmp, TMP: tmp, TEMP: tmp };
+  const child: ChildProcess = spawn('bash', [join(ROOT, 'scripts', 'real-triton', 'start.sh'), repo, String(http), String(grpc), 'off', ...args], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
   child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -62,6 +80,7 @@ export async function startRealTriton(repo: string, args: string[] = [], readyPa
       // already gone
     }
     if (existsSync('/dev/shm')) for (const f of readdirSync('/dev/shm')) if (f.startsWith(`triton_test_${child.pid}_`)) rmSync(join('/dev/shm', f), { force: true });
+    rmSync(tmp, { recursive: true, force: true });
   };
   const until = Date.now() + 60_000;
   for (;;) {

@@ -26,6 +26,14 @@ describe('Triton message table', () => {
     expect(classifyTritonMessage(text).ruleId).toBe(ruleId);
   });
 
+  it('a missing library is the machine\'s for a backend Triton ships, the config\'s for any other name', () => {
+    // core src/backend_model.cc (r24.10), as tritonserver 2.51.0 logs it without the onnxruntime backend.
+    const text = (b: string): string => `failed to load 'm' version 1: Invalid argument: unable to find backend library for backend '${b}', try specifying runtime on the model configuration.`;
+    expect(classifyTritonMessage(text('onnxruntime'))).toEqual({ environment: true, missingBackend: 'onnxruntime' });
+    expect(classifyTritonMessage(text('openvino'))).toEqual({ environment: true, missingBackend: 'openvino' });
+    expect(classifyTritonMessage(text('onnxruntme'))).toEqual({ ruleId: 'backend-library' });
+  });
+
   it('marks the machine\'s problems as environment, never as a rule', () => {
     for (const text of [
       "instance group m_0 of model m has kind KIND_GPU but no GPUs are available",

@@ -13,6 +13,7 @@ import {
 } from '../../tensors.js';
 import { firstWritten } from '../../value-path.js';
 import { backendRecord } from '../../../triton/backend-records.js';
+import { dynamicAxesText, partialBatchAxis, type DirectedTensor } from '../../../triton/io-mapping.js';
 
 interface Bad {
   direction: Direction;
@@ -35,6 +36,8 @@ export const missingDynamicAxis = defineModelRule({
         "max_batch_size: {{maxBatchSize}} needs -1 as the first dimension of every tensor of the model's serving signature, but it has {{list}}, so Triton's {{backend}} backend refuses to auto-complete it; re-export the model with None as the first dimension of each input's TensorSpec, or set max_batch_size: 0",
       fixedBatchOfOne:
         "the model's inputs have a fixed batch of 1 ({{shown}}) and max_batch_size is 0, so Triton runs one request at a time and leaves throughput on the table. Re-export the model with a dynamic first axis (dynamic_axes={{dynamicAxes}}), then set max_batch_size (e.g. 8), dims without the batch axis ({{dims}}) and dynamic_batching { }",
+      partialBatchAxis:
+        "the model cannot batch, so Triton runs one request at a time: the first (batch) dimension is dynamic on {{dynamicList}} but fixed on {{fixedList}}, a batch axis exported on part of the tensors. Re-export with the batch axis on every input and output (torch.onnx.export(..., dynamic_axes={{dynamicAxes}})); if a first dim stays fixed, the model's forward hard-codes the example's batch (a reshape or view to (1, ...)): keep it symbolic (x.flatten(1)). Then set max_batch_size (e.g. 8), dims without the batch axis and dynamic_batching { }",
     },
     prevents: [
       "model '<model>', tensor '<name>': for the model to support batching the shape should have at least 1 dimension and the first dimension must be -1; but shape expected by the model is <shape>",
@@ -79,6 +82,23 @@ export const missingDynamicAxis = defineModelRule({
         ...(fullDims
           ? { messageId: 'batchAxisFixed' as const, data: { ...data, fullDims } }
           : { messageId: 'batchAxisFixedNoShape' as const, data }),
+      });
+      return;
+    }
+    // max_batch_size 0 with a batch axis on part of the tensors: it was meant to batch, and cannot.
+    const partial = partialBatchAxis(sig);
+    if (partial) {
+      const side = (t: DirectedTensor): string => `${t.direction} '${t.tensor.name}'`;
+      ctx.report({
+        path: firstWritten(config, [['max_batch_size'], ['name']]),
+        severity: 'warning',
+        messageId: 'partialBatchAxis',
+        data: {
+          dynamicList: partial.dynamic.map((t) => `${side(t)} ${modelShapeText(t.tensor)}`).join(', '),
+          fixedList: partial.fixed.map((t) => `${side(t)} ${modelShapeText(t.tensor)}`).join(', '),
+          dynamicAxes: dynamicAxesText(partial.all),
+          tensors: partial.fixed.map((t) => ({ direction: t.direction, name: t.tensor.name, shape: t.tensor.shape })),
+        },
       });
       return;
     }
