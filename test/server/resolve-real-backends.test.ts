@@ -6,7 +6,7 @@
 // and outputs included); where it refuses, resolve (ONNX, OpenVINO) or lint (PyTorch, which has no
 // auto-complete and so no config to resolve) refuses with the server's own words. The suite skips with
 // one line without the venv or the backends; under CI=true it runs.
-import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
@@ -25,6 +25,13 @@ const ONNX = [...fixtures('onnx'), 'classifier'];
 const TORCH_ONNX = fixtures('torch-onnx');
 const OPENVINO = fixtures('openvino');
 const PYTORCH = fixtures('pytorch').filter((n) => n.startsWith('libtorch_'));
+const RENAMED_INPUT = `name: "renamed_input"
+backend: "onnxruntime"
+max_batch_size: 8
+input [ { name: "images" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+output [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+instance_group [ { count: 1 kind: KIND_CPU } ]
+`;
 
 let server: RealTriton | undefined;
 let repo = '';
@@ -44,7 +51,12 @@ describe.runIf(runs)('resolve and lint against the real ONNX Runtime, OpenVINO a
         cpSync(join(from, '1'), join(repo, name, '1'), { recursive: true });
       }
     }
+    // The classifier with its input renamed: the count agrees, the name does not.
+    cpSync(join(ROOT, 'model_repository', 'classifier', '1'), join(repo, 'renamed_input', '1'), { recursive: true });
+    writeFileSync(join(repo, 'renamed_input', 'config.pbtxt'), RENAMED_INPUT);
     server = await startRealTriton(repo);
+    const renamed = await fetch(`${server.url}/v2/repository/models/renamed_input/load`, { method: 'POST', body: '{}' });
+    refusals.set('renamed_input', ((await renamed.json()) as { error?: string }).error);
     for (const name of [...ONNX, ...TORCH_ONNX, ...OPENVINO, ...PYTORCH]) {
       const r = await fetch(`${server.url}/v2/repository/models/${name}/load`, { method: 'POST', body: '{}' });
       refusals.set(name, r.status === 200 ? undefined : ((await r.json()) as { error: string }).error);
@@ -86,6 +98,14 @@ describe.runIf(runs)('resolve and lint against the real ONNX Runtime, OpenVINO a
     expect(r.code).toBe(1);
     const messages = (JSON.parse(r.stdout) as { messages: { message: string }[] }[]).flatMap((f) => f.messages.map((m) => m.message));
     expect(messages.some((m) => m.includes(reasonOf(refused!))), `${reasonOf(refused!)}\nnot in:\n${messages.join('\n')}`).toBe(true);
+  });
+
+  it('a renamed input: the backend refuses the name, not the count, and lint says the same once', async () => {
+    expect(reasonOf(refusals.get('renamed_input') ?? '')).toBe("unexpected inference input 'images', allowed inputs are: input");
+    const r = await cli(['lint', join(repo, 'renamed_input'), '--gpus', '0', '--format', 'json']);
+    const found = (JSON.parse(r.stdout) as { messages: { ruleId: string; messageId: string; message: string }[] }[]).flatMap((f) => f.messages).filter((m) => m.ruleId === 'io-name');
+    expect(found.map((m) => m.messageId)).toEqual(['inputUnknown']);
+    expect(found[0]!.message).not.toContain('configuration expects');
   });
 
   it('the two-input ONNX models are listed in the backend\'s order, which is not the model\'s', async () => {

@@ -20,6 +20,7 @@ const messages = {
   inputIsInitializerBatched: `input '{{name}}' is an initializer of the model (a weight it lets you override), not a required input, so Triton counts it ("configuration expects {{expected}} inputs, model provides {{provided}}"); mark it optional: true (which needs max_batch_size: 0) or remove it`,
   inputOptionalButRequired: `input '{{name}}' is optional: true, but the model requires it (it has no initializer to fall back on), so Triton refuses the config ("configuration expects {{expected}} inputs, model provides {{provided}}"); remove optional: true`,
   modelInputMissing: `the model's input '{{name}}' is missing from the configuration, so Triton refuses it ("configuration expects {{expected}} inputs, model provides {{provided}}"); add {{inputEntry}}`,
+  modelInputUnlisted: `the model's input '{{name}}' is given by no input, batch_input, sequence control or state of the configuration; add {{inputEntry}}`,
   inputCountMismatch: `Triton refuses the model ("configuration expects {{expected}} inputs, model provides {{provided}}"): it counts the config's inputs, batch_input entries, sequence controls and states against the model's {{size}} required inputs; list each model input once`,
   inputCountMismatchListed: `Triton's {{backend}} backend refuses the model ("configuration expects {{expected}} inputs, model provides {{provided}}"): it counts every input entry against the model's {{size}} inputs; list each model input once`,
   outputUnknown: `output '{{name}}' is not an output of the model (it has {{modelOutputs}}); rename it to one of the model's outputs or remove it`,
@@ -127,11 +128,20 @@ function checkInputs(ctx: Ctx, config: ModelConfig): void {
         messageId: 'inputOptionalButRequired',
         data: { name: tensor.name, expected, provided: required.size },
       });
-    } else {
+    } else if (expected !== required.size) {
       ctx.report({
         path: inputs.length ? ['input'] : [],
         messageId: 'modelInputMissing',
         data: { name: tensor.name, expected, provided: required.size, inputEntry: inputEntry(tensor, maxBatchSize(config)) },
+      });
+    } else if (!reported) {
+      // The count agrees, so the backend's count check passes and its refusal is about the entry that
+      // stands where this input should (a renamed input, reported above: "unexpected inference input
+      // '<name>', allowed inputs are: ..."; tritonserver 2.51, test/server/resolve-real-backends.test.ts).
+      ctx.report({
+        path: inputs.length ? ['input'] : [],
+        messageId: 'modelInputUnlisted',
+        data: { name: tensor.name, inputEntry: inputEntry(tensor, maxBatchSize(config)) },
       });
     }
     reported = true;
