@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../support/snapshot.js';
-import { CLASSIFIER, CLASSIFIER_CONFIG, type OnnxSpec } from '../lint/harness.js';
+import { CLASSIFIER, CLASSIFIER_CONFIG, NOT_UTF8_INPUT, notUtf8Onnx, type OnnxSpec } from '../lint/harness.js';
 import { testRule, type CaseFile } from '../support/rule-tester.js';
 import { irFiles } from '../openvino/fixtures.js';
 import { QA_MODEL, qaConfig } from './qa-model.js';
@@ -55,6 +55,14 @@ testRule('io-name', {
         { inputs: [['x', 'FLOAT', ['b', 4]], ['mask', 'FLOAT', ['b', 4]]], outputs: [['y', 'FLOAT', ['b', 4]]] },
       ),
       errors: [{ messageId: 'modelInputUnlisted', data: { name: 'mask', inputEntry: 'input { name: "mask" data_type: TYPE_FP32 dims: [4] }' }, token: 'input', line: 2 }],
+    },
+    {
+      name: 'a model input whose name is not UTF-8: no config can name it (tritonserver 2.51: "Encountered non UTF-8 code points.")',
+      files: { 'm/config.pbtxt': 'max_batch_size: 4\ninput { name: "x" data_type: TYPE_FP32 dims: [4] }\noutput { name: "out" data_type: TYPE_FP32 dims: [4] }\n', 'm/1/model.onnx': notUtf8Onnx() },
+      errors: [
+        { messageId: 'modelNameNotUtf8', data: { direction: 'input', bytes: NOT_UTF8_INPUT }, token: 'input', line: 2 },
+        { messageId: 'inputUnknownNoModelInputs', data: { name: 'x' }, token: '"x"' },
+      ],
     },
     {
       name: 'unknown_output (Triton qa)',
