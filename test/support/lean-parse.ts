@@ -29,16 +29,20 @@ export function expectSameAsFull(text: string): void {
   expect(parseText(text, schema, { file: 'c.pbtxt', onField: () => undefined, storeMapEntries: false }).diagnostics).toEqual(full.diagnostics);
   // The formatter's stream prints what the whole tree prints.
   expect(printEach((emit) => parseText(text, schema, { onField: emit }).dangling, { preserve: true })).toBe(printTree(full.tree, { preserve: true }));
-  // The config entry point: its document (read lean where clean or large) gives what its tree mode
-  // gives, and its field-by-field mode the same diagnostics.
+  // The config entry point: its document (read lean where clean or large) gives what the full parse
+  // gives; its tree mode (the canonical formatter's, which keeps no scalar range) the same value,
+  // diagnostics and printed tree; its field-by-field mode the same diagnostics.
   const doc = parseConfig(text, 'c.pbtxt');
   const treeDoc = parseConfig(text, 'c.pbtxt', { tree: true });
-  expect(doc.value).toEqual(treeDoc.value);
-  expect(doc.diagnostics).toEqual(treeDoc.diagnostics);
-  expect(doc.tree).toEqual(treeDoc.tree);
-  expect(parseConfig(text, 'c.pbtxt', { onField: () => undefined }).diagnostics).toEqual(treeDoc.diagnostics);
-  const docFromTree = LocationIndex.fromTree(treeDoc.tree);
+  expect(treeDoc.value).toEqual(full.value);
+  expect(treeDoc.diagnostics).toEqual(full.diagnostics);
+  expect(printTree(treeDoc.tree, { preserve: true })).toBe(printTree(full.tree, { preserve: true }));
+  expect(doc.value).toEqual(full.value);
+  expect(doc.diagnostics).toEqual(full.diagnostics);
+  expect(doc.tree).toEqual(full.tree);
+  expect(parseConfig(text, 'c.pbtxt', { onField: () => undefined }).diagnostics).toEqual(full.diagnostics);
   const fromTree = LocationIndex.fromTree(full.tree);
+  const docFromTree = fromTree;
   // Without the value, and with it where the text is clean (map entries then found by their order);
   // each path asked of a fresh index too, as a check that reports one finding asks.
   const indexes = () => [LocationIndex.fromSpans(text, schema, lean.spans), ...(lean.diagnostics.length ? [] : [LocationIndex.fromSpans(text, schema, lean.spans, lean.value)])];
