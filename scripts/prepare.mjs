@@ -13,6 +13,19 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const root = new URL('..', import.meta.url);
 const has = (name) => existsSync(new URL(`node_modules/${name}/package.json`, root));
 const devTools = ['esbuild', 'typescript'];
+/**
+ * The environment for an install into the clone itself: npm gives this script the outer install's
+ * config as npm_config_* variables, --global and the global prefix among them (npm 11.19:
+ * npm_config_global=true, npm_config_local_prefix=<global prefix>), which would send the install
+ * there again. The rest (cache, registry, certificates) is kept.
+ */
+function projectEnv() {
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) {
+    if (/^npm_config_(global|location|prefix|local_prefix|global_prefix)$/i.test(key)) delete env[key];
+  }
+  return env;
+}
 const complete = [...devTools, ...Object.keys(pkg.dependencies)].every(has);
 
 if (!complete) {
@@ -24,8 +37,6 @@ if (!complete) {
     [
       ...cmd[1],
       'install',
-      '--global=false',
-      `--prefix=${new URL('.', root).pathname}`,
       '--no-save',
       '--no-package-lock',
       '--ignore-scripts',
@@ -35,7 +46,7 @@ if (!complete) {
       '--no-fund',
       `esbuild@${pkg.devDependencies.esbuild}`,
     ],
-    { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
+    { cwd: root, env: projectEnv(), stdio: ['ignore', 'inherit', 'inherit'] },
   );
 }
 execFileSync(process.execPath, ['scripts/build.mjs', ...(complete ? [] : ['--no-types'])], { cwd: root, stdio: 'inherit' });
