@@ -18,14 +18,18 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const has = (name) => existsSync(join(root, 'node_modules', name, 'package.json'));
 
 /**
- * The environment for an install into the clone itself: npm gives this script the outer install's
- * config as npm_config_* variables, --global and the global prefix among them, which would send the
- * install there again. The rest (cache, registry, certificates) is kept.
+ * The environment for an install into the clone itself. npm gives this script the outer installs'
+ * flags as npm_config_* variables (npm 11.19: global=true and the global prefix from `npm install -g`,
+ * include=dev and force from the install it runs in the clone), which would send the install to
+ * the global prefix again, or fetch every devDependency. Only where and how to fetch is kept: the
+ * registry and its credentials, certificates, proxies, the cache, the user's and the global npmrc.
  */
 function projectEnv() {
   const env = { ...process.env };
+  const fetching = /registry|_auth|token|cafile|^ca$|cert|^key$|ssl|proxy|offline|online|^fetch_|^cache|userconfig|globalconfig|loglevel|node_gyp|user_agent/i;
   for (const key of Object.keys(env)) {
-    if (/^npm_config_(global|location|prefix|local_prefix|global_prefix)$/i.test(key)) delete env[key];
+    const m = /^npm_config_(.*)$/i.exec(key);
+    if (m && !fetching.test(m[1])) delete env[key];
   }
   return env;
 }
