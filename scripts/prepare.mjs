@@ -38,12 +38,13 @@ function projectEnv() {
 function npm(args, cwd) {
   const cli = process.env.npm_execpath;
   const [file, pre] = cli && cli.endsWith('.js') ? [process.execPath, [cli]] : ['npm', []];
-  execFileSync(file, [...pre, ...args, '--no-audit', '--no-fund', '--ignore-scripts'], { cwd, env: projectEnv(), stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync(file, [...pre, ...args, '--no-audit', '--no-fund', '--ignore-scripts'], { cwd, env: projectEnv(), stdio: ['ignore', 2, 2] });
 }
 
 if (['esbuild', 'typescript', ...Object.keys(pkg.dependencies)].every(has)) {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
 } else {
+  // On stderr only: npm pack prints the tarball's name on stdout, which pre-commit 3 reads.
   console.error('tritonc prepare: installed without its devDependencies (npm install -g from git): installing the dependencies and esbuild for the build');
   // From the committed package-lock.json: the versions tested, and no registry look-ups to resolve them.
   npm(['ci', '--omit=dev'], root);
