@@ -13,7 +13,7 @@
 // untouched. The replacement keeps the original's mode, and its owner and group where the process
 // may set them (as root). It is a new file: other hard links to the original keep the old content.
 import * as fs from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { randomHex } from './random-hex.js';
 import { escapeControl } from './terminal-text.js';
 
@@ -95,7 +95,7 @@ export function writeFileAtomic(path: string, content: string, options: WriteOpt
  * Refuses (LinkedPathError) a link at `file` or at a directory between the nearest of `within` that
  * holds it and the file; returns the regular file there now, if any (its mode is kept).
  */
-export function checkWritablePath(file: string, within: readonly string[]): fs.Stats | undefined {
+function checkWritablePath(file: string, within: readonly string[]): fs.Stats | undefined {
   const target = resolve(file);
   const root = namedRoot(target, within);
   // Each directory below the named one, from the top: a link among them leads out of what was named.
@@ -112,7 +112,7 @@ function namedRoot(file: string, within: readonly string[]): string {
     const dir = resolve(w);
     const rel = relative(dir, file);
     if (rel === '') return dirname(file);
-    if (rel.startsWith('..') || isAbsolute(rel)) continue;
+    if (rel.split(sep)[0] === '..' || isAbsolute(rel)) continue;
     if (best === undefined || dir.length > best.length) best = dir;
   }
   return best ?? dirname(file);
