@@ -81,10 +81,10 @@ describe.each(FRAMEWORKS)('pre-commit hooks installed by $name', ({ bin, availab
     const snippet = readmeSnippet();
     expect(snippet).toContain(`repo: ${README_REPO}`);
     writeFileSync(join(user, '.pre-commit-config.yaml'), snippet.replace(README_REPO, hooks.dir));
-    const install = spawnSync(bin, ['install', '--install-hooks'], { cwd: user, encoding: 'utf8', env, timeout: 560_000 });
+    const install = spawnSync(bin, ['install', '--install-hooks'], { cwd: user, encoding: 'utf8', env, timeout: 900_000 });
     expect(install.status, `${install.stdout}${install.stderr}`).toBe(0);
     cpSync(join(ROOT, 'model_repository', 'classifier', '1'), join(user, 'models', 'm', '1'), { recursive: true });
-  }, 600_000);
+  }, 960_000);
 
   it('a staged config Triton would refuse blocks the commit with tritonc\'s message', () => {
     writeFileSync(join(user, 'models', 'm', 'config.pbtxt'), GOOD.replace('preferred_batch_size: [ 8 ]', 'preferred_batch_size: [ 16 ]'));
