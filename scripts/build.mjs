@@ -1,8 +1,11 @@
 // Builds dist/: the CLI as one bundled CommonJS file (loaded with V8's code cache for a fast cold
 // start, see bin/tritonc.js), the library entry (ESM), and type declarations.
-import { build } from 'esbuild';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+
+// TRITONC_ESBUILD: esbuild installed apart, where an install from git has no devDependencies (scripts/prepare.mjs).
+const { build } = await import(process.env.TRITONC_ESBUILD ? pathToFileURL(process.env.TRITONC_ESBUILD).href : 'esbuild');
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });

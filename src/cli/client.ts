@@ -209,7 +209,7 @@ function writeClient(path: string, text: string, force: boolean): WriteResult {
     if (!readClientHeader(e.text) && !force) return { kind: 'refused', message: 'tritonc client did not write it (no tritonc-client header); pass --force to replace it' };
   }
   try {
-    writeFileAtomic(path, text, { followLinks: false });
+    writeFileAtomic(path, text);
   } catch (err) {
     return { kind: 'error', message: `cannot write it: ${describeFsError(err)}` };
   }

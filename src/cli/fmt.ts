@@ -110,7 +110,8 @@ export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
     } else if (opts.write) {
       if (result.changed) {
         try {
-          writeFileAtomic(file, result.output);
+          // Through no link below the paths given (a model directory linked out of the repository).
+          writeFileAtomic(file, result.output, { within: paths.map((p) => resolve(io.cwd, p)) });
           io.stdout(`formatted ${shown}\n`);
         } catch (e) {
           io.stderr(`tritonc fmt: ${shown}: cannot write: ${describeFsError(e)}; the file is unchanged\n`);

@@ -113,11 +113,12 @@ export async function runGenerate(a: GenerateArgs, io: CliIO): Promise<number> {
       return 'error' in f ? f : { outcomes: f.targets.map((t) => generateForTarget(t, { options, cwd: io.cwd, workspace })) };
     });
     if ('error' in found) throw new UsageError(found.error.replace(target, String(a.path)));
-    return reportOutcomes(found.outcomes, options, a, remote.io);
+    return reportOutcomes(found.outcomes, options, a, remote.io, target);
   });
 }
 
-function reportOutcomes(outcomes: TargetOutcome[], options: GenerateOptions | undefined, a: GenerateArgs, io: CliIO): number {
+/** `named`: the repository or model directory the user gave: no link below it is written through. */
+function reportOutcomes(outcomes: TargetOutcome[], options: GenerateOptions | undefined, a: GenerateArgs, io: CliIO, named: string): number {
   const shown = (p: string): string => displayPath(p, io.cwd);
   // The command that does what was refused: the flags given now (the recorded ones are kept anyway).
   const command = (o: Generated, force: boolean): string =>
@@ -150,7 +151,7 @@ function reportOutcomes(outcomes: TargetOutcome[], options: GenerateOptions | un
         worse(EXIT.problems);
       }
     } else if (a.write) {
-      worse(writeOutcome(o, path, Boolean(a.force), command, io));
+      worse(writeOutcome(o, path, Boolean(a.force), command, io, named));
     } else {
       if (many) io.stdout(`# ==> ${path} <==\n`);
       io.stdout(o.text);
@@ -175,7 +176,7 @@ function difference(o: Generated): string {
   }
 }
 
-function writeOutcome(o: Generated, path: string, force: boolean, command: (o: Generated, force: boolean) => string, io: CliIO): number {
+function writeOutcome(o: Generated, path: string, force: boolean, command: (o: Generated, force: boolean) => string, io: CliIO, named: string): number {
   if (o.decision === 'unchanged') {
     io.stderr(`${path} is up to date\n`);
     return EXIT.ok;
@@ -193,7 +194,7 @@ function writeOutcome(o: Generated, path: string, force: boolean, command: (o: G
   }
   try {
     // An update keeps the line ends the file had.
-    writeFileAtomic(o.target.configPath, o.existing === undefined ? o.text : withLineEnds(o.text, plainText(o.existing).ends));
+    writeFileAtomic(o.target.configPath, o.existing === undefined ? o.text : withLineEnds(o.text, plainText(o.existing).ends), { within: [named] });
   } catch (e) {
     io.stderr(`tritonc generate: cannot write ${path}: ${describeFsError(e)}; ${o.existing === undefined ? 'nothing was written' : 'the file is unchanged'}\n`);
     return EXIT.usage;

@@ -82,7 +82,8 @@ function applyFixes(paths: string[], options: LintOptions, write: boolean, io: C
   if (write) {
     for (const f of run.files) {
       try {
-        writeFileAtomic(f.file, f.after);
+        // Through no link below the paths given (a model directory linked out of the repository).
+        writeFileAtomic(f.file, f.after, { within: paths.map((p) => resolve(io.cwd, p)) });
       } catch (e) {
         throw new UsageError(`lint --fix: cannot write ${displayPath(f.file, io.cwd)}: ${describeFsError(e)} (the file is unchanged)`);
       }

@@ -4,13 +4,18 @@
 // directory is flushed so the rename survives a crash. On any error the temporary file is removed,
 // the original is left as it was, and the error is thrown with its code (ENOSPC, EACCES, ...).
 //
-// A symlink is written through (a user's config may be one): the file it points to is replaced and
-// the link stays a link; tritonc's own files (own-file.ts) are written with followLinks false, at the
-// path itself. The replacement keeps the original's mode, and its owner and group where the process
+// Every file tritonc writes goes through here, and nothing is written through a symbolic link:
+// a repository can ship `m/config.pbtxt -> ~/.bash_profile`, dangling until something writes it.
+// A link at the path (live or dangling) is refused (LinkedPathError), and so is a link among the
+// directories between what the user named (`within`) and the file, such as a model directory that
+// is a link out of the repository. The temporary file is made with O_EXCL (never through a link)
+// and renamed onto the path itself, so a link planted after the check is replaced, its target
+// untouched. The replacement keeps the original's mode, and its owner and group where the process
 // may set them (as root). It is a new file: other hard links to the original keep the old content.
 import * as fs from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { randomHex } from './random-hex.js';
+import { escapeControl } from './terminal-text.js';
 
 /** The file-system calls the write makes, replaceable in tests (a disk that fills up, short writes). */
 export const atomicWriteFs = {
@@ -24,14 +29,43 @@ export const atomicWriteFs = {
 /** The temporary files tritonc writes beside a file: `.<name>.tritonc-<pid>-<random>.tmp`. */
 export const TEMP_FILE = /^\.(.+)\.tritonc-(\d+)-[0-9a-f]{8}\.tmp$/;
 
-export function writeFileAtomic(path: string, content: string, options: { followLinks?: boolean } = {}): void {
-  const target = options.followLinks === false ? path : writeTarget(path);
+/** A write refused because the path, or a directory on the way to it, is a symbolic link. */
+export class LinkedPathError extends Error {
+  override readonly name = 'LinkedPathError';
+  constructor(
+    /** The link: the file itself, or a directory on its path. */
+    readonly link: string,
+    /** Where the link leads, as written in it. */
+    readonly leadsTo: string,
+    /** The file that was to be written. */
+    readonly file: string,
+  ) {
+    const to = escapeControl(resolve(dirname(link), leadsTo));
+    super(
+      link === file
+        ? `it is a symbolic link to ${to}, and tritonc writes nothing through a link (one in a repository can lead anywhere): edit ${to} itself, or give its real path`
+        : `${escapeControl(link)}, a directory on its path, is a symbolic link to ${to}, and tritonc writes nothing through a link (one in a repository can lead anywhere): give the real path (under ${to}) instead`,
+    );
+  }
+}
+
+export type WriteOptions = {
+  /**
+   * The directories the user named (a repository, a model directory, an output directory): between
+   * the nearest that holds the file and the file, no directory may be a link. Without it, or when
+   * none holds it, the file's own directory is taken as named.
+   */
+  within?: readonly string[];
+};
+
+export function writeFileAtomic(path: string, content: string, options: WriteOptions = {}): void {
+  const target = resolve(path);
+  const original = checkWritablePath(target, options.within ?? []);
   removeStaleTempFiles(target);
   const tmp = join(dirname(target), `.${basename(target)}.tritonc-${process.pid}-${randomHex(8)}.tmp`);
-  const original = options.followLinks === false ? lstatFileOrUndefined(target) : statOrUndefined(target);
   const io = atomicWriteFs;
   const data = Buffer.from(content, 'utf8');
-  const fd = io.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, original ? original.mode & 0o7777 : 0o644);
+  const fd = io.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, original ? original.mode & 0o7777 : 0o644);
   try {
     try {
       // writeSync may write fewer bytes than asked (a full disk writes what fits): write the rest.
@@ -57,35 +91,51 @@ export function writeFileAtomic(path: string, content: string, options: { follow
   syncDirectory(dirname(target));
 }
 
-/** The file a write to `path` replaces: the end of its symlink chain, else the path itself. */
-function writeTarget(path: string): string {
+/**
+ * Refuses (LinkedPathError) a link at `file` or at a directory between the nearest of `within` that
+ * holds it and the file; returns the regular file there now, if any (its mode is kept).
+ */
+function checkWritablePath(file: string, within: readonly string[]): fs.Stats | undefined {
+  const target = resolve(file);
+  const root = namedRoot(target, within);
+  // Each directory below the named one, from the top: a link among them leads out of what was named.
+  const dirs: string[] = [];
+  for (let d = dirname(target); d !== root && d !== dirname(d); d = dirname(d)) dirs.unshift(d);
+  for (const d of dirs) refuseLink(d, target);
+  return refuseLink(target, target);
+}
+
+/** The nearest directory of `within` that holds `file` (the file itself counts: it was named), else the file's directory. */
+function namedRoot(file: string, within: readonly string[]): string {
+  let best: string | undefined;
+  for (const w of within) {
+    const dir = resolve(w);
+    const rel = relative(dir, file);
+    if (rel === '') return dirname(file);
+    if (rel.split(sep)[0] === '..' || isAbsolute(rel)) continue;
+    if (best === undefined || dir.length > best.length) best = dir;
+  }
+  return best ?? dirname(file);
+}
+
+/** The entry at `path` when it is no link (undefined when there is none, or it is not a regular file); a link throws. */
+function refuseLink(path: string, file: string): fs.Stats | undefined {
+  let st: fs.Stats | undefined;
   try {
-    return fs.realpathSync(path);
+    st = fs.lstatSync(path, { throwIfNoEntry: false });
   } catch {
-    // No file yet, or a dangling link: write where the link points.
+    return undefined; // unreadable: the write itself says why
+  }
+  if (st?.isSymbolicLink()) {
+    let to = '?';
     try {
-      return resolve(dirname(path), fs.readlinkSync(path));
+      to = fs.readlinkSync(path);
     } catch {
-      return path;
+      // gone meanwhile: still refused
     }
+    throw new LinkedPathError(path, to, file);
   }
-}
-
-function statOrUndefined(path: string): fs.Stats | undefined {
-  try {
-    return fs.statSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-function lstatFileOrUndefined(path: string): fs.Stats | undefined {
-  try {
-    const st = fs.lstatSync(path);
-    return st.isFile() ? st : undefined;
-  } catch {
-    return undefined;
-  }
+  return st?.isFile() ? st : undefined;
 }
 
 function keepOwnerAndMode(fd: number, original: fs.Stats): void {

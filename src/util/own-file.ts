@@ -1,8 +1,8 @@
 // tritonc's own files (the lint cache, tritonc.lock.json) live inside checkouts that anyone may have
 // written: a repository can commit `.tritonc-cache -> ~/.bashrc`. Such a file is read and written
 // only as itself: never through a symbolic link (the read opens with O_NOFOLLOW, the write renames a
-// new file over the path, never over where a link leads), never when it is not a regular file (a
-// FIFO would block the read), and never past a size bound.
+// new file over the path, never over where a link leads, as every write: util/atomic-write.ts),
+// never when it is not a regular file (a FIFO would block the read), and never past a size bound.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { writeFileAtomic } from './atomic-write.js';
 import { describeFsError } from './read-text.js';
@@ -66,6 +66,6 @@ export function readOwnFile(path: string, what: string, maxBytes: number): OwnRe
 export function writeOwnFile(path: string, what: string, content: string): void {
   const problem = ownFileProblem(path, what);
   if (problem) throw new OwnFileError(path, problem);
-  // A link planted after the check is replaced by the rename, its target untouched.
-  writeFileAtomic(path, content, { followLinks: false });
+  // A link planted after the check is refused, or replaced by the rename, its target untouched.
+  writeFileAtomic(path, content);
 }

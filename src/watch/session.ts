@@ -221,7 +221,8 @@ export class WatchSession {
           continue;
         }
         try {
-          writeFileAtomic(target.configPath, outcome.text);
+          // Through no link below the watched repository (a model directory linked out of it).
+          writeFileAtomic(target.configPath, outcome.text, { within: [this.options.repo] });
         } catch (e) {
           notes.push(`not regenerating ${shown}: cannot write it: ${describeFsError(e)}; the file is unchanged`);
           continue;

@@ -1,13 +1,12 @@
 // Configs and directories that are symlinks, as repositories that share configs or models use them:
-// walks follow them (each directory once, so a link back up the tree cannot loop), and writes go
-// through the link to the file it names, which stays a link.
+// walks follow them (each directory once, so a link back up the tree cannot loop); writes never go
+// through a link (test/cli/write-links.test.ts has every writing command).
 import { lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../support/cli.js';
 
 const UGLY = 'name:"m"\nmax_batch_size:4\n';
-const PRETTY = 'name: "m"\nmax_batch_size: 4\n';
 
 /** repo/m/config.pbtxt -> ../../common/m.pbtxt, repo/linked -> ../elsewhere (a directory), repo/m/loop -> .. */
 function repository(): { root: string; repo: string } {
@@ -32,13 +31,14 @@ describe('symlinks', () => {
     expect(r.code).toBe(1);
   });
 
-  it('fmt --write writes through the link: the linked file is formatted, the link stays a link', async () => {
+  it('fmt --write refuses the link: the linked file is left as it was, the link stays a link (exit 2)', async () => {
     const { root, repo } = repository();
     const r = await cli(['fmt', '--write', 'm/config.pbtxt'], { cwd: repo });
-    expect(r).toMatchObject({ code: 0, stdout: 'formatted m/config.pbtxt\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`m/config.pbtxt: cannot write: it is a symbolic link to ${join(root, 'common', 'm.pbtxt')}`);
     expect(lstatSync(join(repo, 'm', 'config.pbtxt')).isSymbolicLink()).toBe(true);
     expect(readlinkSync(join(repo, 'm', 'config.pbtxt'))).toBe('../../common/m.pbtxt');
-    expect(readFileSync(join(root, 'common', 'm.pbtxt'), 'utf8')).toBe(PRETTY);
+    expect(readFileSync(join(root, 'common', 'm.pbtxt'), 'utf8')).toBe(UGLY);
   });
 
   it('lint of the repository lints the symlinked config', async () => {

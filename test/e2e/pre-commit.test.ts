@@ -1,18 +1,27 @@
 // The hooks of .pre-commit-hooks.yaml as a user gets them: the pre-commit framework installs them
 // from the README's own snippet (its URL pointed at this checkout, committed as it is now, on main)
 // with the system's Node, in a new repository with a .pre-commit-config.yaml, and runs them on
-// `git commit`.
+// `git commit`. Two frameworks: Debian's pre-commit (3.x: `npm install` in its clone, `npm pack`,
+// `npm install -g` of the tarball) and pre-commit 4.7.0 from PyPI (.venv-precommit, made by
+// scripts/pre-commit/setup.sh: `npm install --install-links -g git+file://<clone>`, where npm leaves
+// out the devDependencies the build needs; scripts/prepare.mjs).
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatText } from '../../src/config/format.js';
 import { git, ROOT, snapshotCheckout } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
 
-const available = spawnSync('pre-commit', ['--version'], { encoding: 'utf8' }).status === 0;
-// CI installs Debian's pre-commit (.ci/run): there a missing one is a failure, not a skip.
+// CI installs both (.ci/run): there a missing one is a failure, not a skip.
 const mustRun = process.env.CI === 'true';
+const FRAMEWORKS = [
+  { name: "Debian's pre-commit", bin: 'pre-commit', version: /^pre-commit 3\./, install: 'apt-get install pre-commit' },
+  { name: 'pre-commit 4.7.0 (PyPI)', bin: join(ROOT, '.venv-precommit', 'bin', 'pre-commit'), version: /^pre-commit 4\.7\.0$/, install: 'bash scripts/pre-commit/setup.sh' },
+].map((f) => {
+  const v = spawnSync(f.bin, ['--version'], { encoding: 'utf8' });
+  return { ...f, available: v.status === 0 && f.version.test(v.stdout.trim()) };
+});
 
 // In fmt's canonical layout, so only the lint hook has something to say about it.
 const GOOD = `name: "m"
@@ -47,7 +56,11 @@ function readmeSnippet(): string {
   return block[1]!;
 }
 
-describe.skipIf(!available && !mustRun)(`pre-commit hooks${available ? '' : ' (skipped: pre-commit is not installed; apt-get install pre-commit)'}`, () => {
+describe.each(FRAMEWORKS)('pre-commit hooks installed by $name', ({ bin, available, install: how, name }) => {
+  if (!available && !mustRun) {
+    it.skip(`skipped: ${name} is not installed (${how})`, () => {});
+    return;
+  }
   let user: string;
   let env: NodeJS.ProcessEnv;
   const commit = (message: string) => {
@@ -68,10 +81,10 @@ describe.skipIf(!available && !mustRun)(`pre-commit hooks${available ? '' : ' (s
     const snippet = readmeSnippet();
     expect(snippet).toContain(`repo: ${README_REPO}`);
     writeFileSync(join(user, '.pre-commit-config.yaml'), snippet.replace(README_REPO, hooks.dir));
-    const install = spawnSync('pre-commit', ['install', '--install-hooks'], { cwd: user, encoding: 'utf8', env, timeout: 280_000 });
+    const install = spawnSync(bin, ['install', '--install-hooks'], { cwd: user, encoding: 'utf8', env, timeout: 900_000 });
     expect(install.status, `${install.stdout}${install.stderr}`).toBe(0);
     cpSync(join(ROOT, 'model_repository', 'classifier', '1'), join(user, 'models', 'm', '1'), { recursive: true });
-  }, 300_000);
+  }, 960_000);
 
   it('a staged config Triton would refuse blocks the commit with tritonc\'s message', () => {
     writeFileSync(join(user, 'models', 'm', 'config.pbtxt'), GOOD.replace('preferred_batch_size: [ 8 ]', 'preferred_batch_size: [ 16 ]'));
@@ -102,5 +115,17 @@ describe.skipIf(!available && !mustRun)(`pre-commit hooks${available ? '' : ' (s
     expect(formatted.status === 'formatted' && formatted.changed).toBe(true);
     expect(readFileSync(join(user, 'models', 'm', 'config.pbtxt'), 'utf8')).toBe(formatted.status === 'formatted' ? formatted.output : '');
     expect(commit('formatted').code).toBe(0);
+  }, 120_000);
+
+  it('a staged file named as an option (--output-file=report.onnx) is a path: the commit is blocked, and the report goes nowhere', () => {
+    writeFileSync(join(user, '--output-file=report.onnx'), 'not a model\n');
+    writeFileSync(join(user, 'models', 'm', 'config.pbtxt'), GOOD.replace('preferred_batch_size: [ 8 ]', 'preferred_batch_size: [ 16 ]'));
+    const r = commit('a file named as an option');
+    expect(r.code).not.toBe(0);
+    expect(r.output).toMatch(/tritonc lint\.+Failed/);
+    expect(r.output).toContain('--output-file=report.onnx: not a config');
+    expect(existsSync(join(user, 'report.onnx'))).toBe(false);
+    git(user, 'rm', '-q', '--cached', '--', '--output-file=report.onnx');
+    rmSync(join(user, '--output-file=report.onnx'));
   }, 120_000);
 });

@@ -1,10 +1,10 @@
 // writeFileAtomic on real files: every byte or nothing, the original kept on any failure (a disk
-// that fills up), links written through, owners and modes kept, leftovers of a killed run removed.
+// that fills up), never through a link, owners and modes kept, leftovers of a killed run removed.
 import { spawnSync } from 'node:child_process';
-import { chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../src/util/atomic-write.js';
+import { LinkedPathError, writeFileAtomic } from '../../src/util/atomic-write.js';
 import { fillDiskAfter, realWrites, restoreDisk } from '../support/disk.js';
 import { tempDir } from '../support/temp.js';
 
@@ -35,17 +35,32 @@ describe('writeFileAtomic', () => {
     expect(readdirSync(dir)).toEqual(['config.pbtxt']);
   });
 
-  it('writes through a symlink: the target gets the content, the link stays a link', () => {
+  it('refuses a symlink at the path, live or dangling: the file it leads to is neither changed nor made', () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'common-configs'));
     mkdirSync(join(dir, 'm'));
     writeFileSync(join(dir, 'common-configs', 'm.pbtxt'), 'old\n');
     symlinkSync('../common-configs/m.pbtxt', join(dir, 'm', 'config.pbtxt'));
-    writeFileAtomic(join(dir, 'm', 'config.pbtxt'), 'new\n');
-    expect(lstatSync(join(dir, 'm', 'config.pbtxt')).isSymbolicLink()).toBe(true);
-    expect(readlinkSync(join(dir, 'm', 'config.pbtxt'))).toBe('../common-configs/m.pbtxt');
-    expect(readFileSync(join(dir, 'common-configs', 'm.pbtxt'), 'utf8')).toBe('new\n');
+    expect(() => writeFileAtomic(join(dir, 'm', 'config.pbtxt'), 'new\n')).toThrow(LinkedPathError);
+    expect(() => writeFileAtomic(join(dir, 'm', 'config.pbtxt'), 'new\n')).toThrow(`it is a symbolic link to ${join(dir, 'common-configs', 'm.pbtxt')}`);
+    expect(readFileSync(join(dir, 'common-configs', 'm.pbtxt'), 'utf8')).toBe('old\n');
+    symlinkSync('../common-configs/absent.pbtxt', join(dir, 'm', 'dangling.pbtxt'));
+    expect(() => writeFileAtomic(join(dir, 'm', 'dangling.pbtxt'), 'new\n')).toThrow(LinkedPathError);
     expect(readdirSync(join(dir, 'common-configs'))).toEqual(['m.pbtxt']);
+    expect(readlinkSync(join(dir, 'm', 'config.pbtxt'))).toBe('../common-configs/m.pbtxt');
+    expect(readdirSync(join(dir, 'm')).sort()).toEqual(['config.pbtxt', 'dangling.pbtxt']);
+  });
+
+  it('refuses a directory link below the directory named (within), and writes where the named directory is itself a link', () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'repo'));
+    mkdirSync(join(dir, 'away'));
+    symlinkSync('../away', join(dir, 'repo', 'm'));
+    const file = join(dir, 'repo', 'm', 'config.pbtxt');
+    expect(() => writeFileAtomic(file, 'new\n', { within: [join(dir, 'repo')] })).toThrow(`${join(dir, 'repo', 'm')}, a directory on its path, is a symbolic link to ${join(dir, 'away')}`);
+    expect(readdirSync(join(dir, 'away'))).toEqual([]);
+    writeFileAtomic(file, 'new\n', { within: [join(dir, 'repo'), join(dir, 'repo', 'm')] });
+    expect(readFileSync(join(dir, 'away', 'config.pbtxt'), 'utf8')).toBe('new\n');
   });
 
   it('keeps the mode, and as root the owner and group', () => {

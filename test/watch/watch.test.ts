@@ -1,5 +1,5 @@
 // watch with real file changes in a temporary repository.
-import { cpSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -165,6 +165,17 @@ describe('tritonc watch', () => {
     const refused = await w.next((r) => r.notes.some((n) => n.startsWith('not regenerating dynamic-batch/config.pbtxt')));
     expect(refused.notes.join('\n')).toContain('edited by hand');
     expect(readFileSync(handEdited, 'utf8')).toBe(before);
+  });
+
+  it('--generate writes no config through a link: a dangling config.pbtxt link is said, its target not created', async () => {
+    const repo = repoWith(['classifier']);
+    const away = join(tempDir(), 'bash_profile');
+    symlinkSync(away, join(repo, 'classifier/config.pbtxt'));
+    const w = await watching(repo, true);
+    cpSync(join(models, 'dynamic-batch', 'model.onnx'), join(repo, 'classifier/1/model.onnx'));
+    const refused = await w.next((r) => r.notes.some((n) => n.startsWith('not regenerating classifier/config.pbtxt')));
+    expect(refused.notes.join('\n')).toContain(`cannot write it: it is a symbolic link to ${away}`);
+    expect(existsSync(away)).toBe(false);
   });
 
   it('OpenVINO: --generate rewrites the config when model.xml changes; a half-written model.xml waits', async () => {
