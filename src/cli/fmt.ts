@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { formatFileText } from '../config/format.js';
 import { formatDiagnosticLine } from '../report/plain.js';
 import { diskTree } from '../repo/tree.js';
-import { findConfigFiles } from '../repo/find-configs.js';
+import { findConfigFiles, linkOutNote } from '../repo/find-configs.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { describeFsError, readText } from '../util/read-text.js';
 import { EXIT, UsageError } from './errors.js';
@@ -64,7 +64,8 @@ export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
     if (opts.write) throw new UsageError('--write needs file paths; with stdin the result goes to stdout');
     return formatStdin(await io.readStdin(), opts, io);
   }
-  const { files, missing, unreadable } = findConfigFiles(paths.map((p) => resolve(io.cwd, p)), diskTree);
+  const { files, missing, unreadable, linksOut } = findConfigFiles(paths.map((p) => resolve(io.cwd, p)), diskTree);
+  for (const l of linksOut) io.stderr(`tritonc fmt: warning: ${displayPath(l.path, io.cwd)}: ${linkOutNote(l.target)}\n`);
   for (const m of missing) io.stderr(`tritonc fmt: ${displayPath(m, io.cwd)}: no such file or directory\n`);
   for (const u of unreadable) io.stderr(`tritonc fmt: ${displayPath(u.path, io.cwd)}: cannot read: ${u.reason}\n`);
   if (missing.length || unreadable.length) return EXIT.usage;

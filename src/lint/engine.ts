@@ -19,6 +19,7 @@ import { effectiveSeverity } from './severity.js';
 import { displayPath } from '../util/display-path.js';
 import { UnreadablePathError } from '../util/unreadable-path.js';
 import { entryNames } from '../repo/tree.js';
+import { linkOutNote } from '../repo/find-configs.js';
 import { parseDirectives, suppresses, unknownIds, unusedDirectives, type Directive } from './suppressions.js';
 import { modelAboveVersionConfig, modelDirOfConfig, resolveTargets, type LintTarget } from './targets.js';
 import { byteRange, modelReadReport } from './model-read.js';
@@ -94,7 +95,7 @@ export function lintSync(paths: readonly string[], options: LintOptions = {}): L
   const cwd = options.cwd ?? process.cwd();
   // With no paths, a server's --model-repository paths are what it serves, else the current directory.
   const given = paths.length ? paths : options.server?.modelRepositories?.length ? options.server.modelRepositories : ['.'];
-  const { targets, missing, unrecognized, unreadable } = resolveTargets(given, cwd, workspace.tree);
+  const { targets, missing, unrecognized, unreadable, linksOut } = resolveTargets(given, cwd, workspace.tree);
   if (missing.length) throw new LintInputError(missing.map((m) => `${m}: no such file or directory${nearRemoteUrl(m) ? ` (a repository URL is written in lower case with two slashes, as Triton reads it: ${nearRemoteUrl(m)})` : ''}`).join(', '), 'missing');
   if (unreadable.length) throw new LintInputError(unreadable.map((u) => `${displayPath(u.path, cwd)}: cannot read: ${u.reason}`).join('\n'), 'unreadable');
   if (unrecognized.length) {
@@ -103,9 +104,12 @@ export function lintSync(paths: readonly string[], options: LintOptions = {}): L
   if (!targets.length) throw new LintInputError(`no config.pbtxt, configs/*.pbtxt or model directory found under ${given.join(', ')}`);
   try {
     const result = new LintRun(options, workspace).run(targets);
+    // A link the search for models did not go through is said, never skipped in silence.
+    const notSearched: InputProblem[] = linksOut.map((l) => ({ file: l.path, message: linkOutNote(l.target), level: 'warning' }));
     const unsaved = cache?.save();
     // The findings stand without the cache: its loss is said, and changes no exit code.
-    return unsaved ? { ...result, problems: [...result.problems, { file: cache!.file, message: `cannot write the cache (the findings stand; the next run reads the models again): ${unsaved}`, level: 'warning' }] } : result;
+    const problems = unsaved ? [...notSearched, ...result.problems, { file: cache!.file, message: `cannot write the cache (the findings stand; the next run reads the models again): ${unsaved}`, level: 'warning' as const }] : [...notSearched, ...result.problems];
+    return problems.length === result.problems.length ? result : { ...result, problems };
   } catch (e) {
     // A model directory or version directory that cannot be listed: nothing in it was checked.
     if (e instanceof UnreadablePathError) throw new LintInputError(`${displayPath(e.path, cwd)}: cannot read: ${e.reason}`, 'unreadable');

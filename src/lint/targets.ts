@@ -29,6 +29,8 @@ export interface TargetResolution {
   unrecognized: string[];
   /** Directories that exist but cannot be read. */
   unreadable: UnreadablePathError[];
+  /** Links out of a directory given that lead to no model: not searched (findConfigFiles). */
+  linksOut: { path: string; target: string }[];
 }
 
 /** The model directory of a file inside a version directory (m/1/model.onnx, m/1/model.onnx/model.onnx). */
@@ -87,6 +89,7 @@ export function resolveTargets(paths: readonly string[], cwd: string, tree: Tree
   const missing: string[] = [];
   const unrecognized: string[] = [];
   const unreadable: UnreadablePathError[] = [];
+  const linksOut: { path: string; target: string }[] = [];
   const target = (modelDir: string): LintTarget => {
     let t = byDir.get(modelDir);
     if (!t) byDir.set(modelDir, (t = { modelDir, configs: new Set(), modelFiles: new Set() }));
@@ -120,6 +123,7 @@ export function resolveTargets(paths: readonly string[], cwd: string, tree: Tree
       for (const f of found.files) addConfig(f);
       for (const d of found.modelDirs) target(d).configs = 'all';
       append(unreadable, found.unreadable);
+      append(linksOut, found.linksOut);
       continue;
     }
     if (abs.endsWith('.pbtxt')) {
@@ -136,5 +140,5 @@ export function resolveTargets(paths: readonly string[], cwd: string, tree: Tree
     t.modelFiles.add(abs);
   }
   const targets = [...byDir.values()].sort((a, b) => (a.modelDir < b.modelDir ? -1 : a.modelDir > b.modelDir ? 1 : 0));
-  return { targets, missing, unrecognized, unreadable };
+  return { targets, missing, unrecognized, unreadable, linksOut };
 }

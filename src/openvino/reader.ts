@@ -141,6 +141,8 @@ interface Layer {
   dataAt: number;
   inputs: Port[];
   outputs: Port[];
+  /** The output ports by id (the first of an id, as a search in file order finds), made on first use. */
+  outputById?: Map<string, Port>;
   layout: string | undefined;
 }
 
@@ -279,7 +281,7 @@ function signatureOf(file: string, text: string, ir: Ir, sizeOf: SizeOf): ModelS
     const own = r.inputs[0];
     const edge = ir.edges.get(`${r.id}:${own?.id ?? '0'}`);
     const producer = edge ? ir.layers.get(edge.layer) : undefined;
-    const source = producer?.outputs.find((o) => o.id === edge!.port);
+    const source = producer ? outputPort(producer, edge!.port) : undefined;
     if (!own && !source) fail(r.at, { messageId: 'openvinoResultNoInput', data: { layer: r.name } });
     const names = r.outputNames !== undefined ? splitNames(r.outputNames) : splitNames(source?.names);
     const fallback = producer ? (producer.outputs.length > 1 ? `${producer.name}.${edge!.port}` : producer.name) : r.name;
@@ -317,6 +319,18 @@ function signatureOf(file: string, text: string, ir: Ir, sizeOf: SizeOf): ModelS
     weightsInline: false,
     externalDataFiles: [path.basename(bin)],
   };
+}
+
+/**
+ * A layer's output port by id, from a map made once per layer: every Result may read the same
+ * producer (one layer with 60,000 outputs), so a search of its ports per Result grew with the square.
+ */
+function outputPort(layer: Layer, id: string): Port | undefined {
+  if (!layer.outputById) {
+    layer.outputById = new Map();
+    for (const o of layer.outputs) if (!layer.outputById.has(o.id)) layer.outputById.set(o.id, o);
+  }
+  return layer.outputById.get(id);
 }
 
 /** Where OpenVINO looks for the weights of `file`: the same path with .bin for its extension. */

@@ -63,8 +63,12 @@ export interface ScriptFacts {
   raised?: string;
 }
 
-/** How far the reader goes: helper calls and loop iterations, so a hostile file stays cheap. */
-export const READ_LIMITS = { maxCalls: 10_000, maxSteps: 100_000 } as const;
+/**
+ * How far the reader goes: helper calls, loop iterations, and the values the calls' arguments hold in
+ * all (each call keeps a copy of its argument: one large dict handed in a loop would otherwise grow
+ * with the calls times the dict), so a hostile file stays cheap.
+ */
+export const READ_LIMITS = { maxCalls: 10_000, maxSteps: 100_000, maxArgumentValues: 1_000_000 } as const;
 
 class Stop extends Error {
   constructor(readonly where: Where & { reason: string }) {
@@ -301,6 +305,8 @@ class Runner {
   /** Values handed to a helper: the config holds them, so changing them later changes it. */
   private handed = new Set<PyValue>();
   private steps = 0;
+  /** The values the recorded calls' arguments hold (READ_LIMITS.maxArgumentValues). */
+  private argumentValues = 0;
   constructor(
     private readonly tokens: Token[],
     private readonly configName: string,
@@ -461,9 +467,7 @@ class Runner {
       if (!target || target.t === 'unknown') return;
       if (this.handed.has(target)) this.stop(t, `a change to '${t.text}' after it was handed to the config`);
       if (target.t === 'dict' && key.t !== 'unknown' && key.t !== 'list' && key.t !== 'dict') {
-        const at = target.entries.findIndex(([k2]) => pyEquals(k2, key) === true);
-        if (at >= 0) target.entries[at] = [target.entries[at]![0], value];
-        else target.entries.push([key, value]);
+        setEntry(target.entries, key, value);
         return;
       }
       this.env.set(t.text, unknown(`'${t.text}' as changed on line ${t.line}`));
@@ -505,7 +509,11 @@ class Runner {
     if (bound.length !== params.length || bound.some((b) => b === undefined)) this.stop(t, `${method} called without its argument (Python raises TypeError)`);
     const arg = bound[0];
     if (arg && hasUnknown(arg)) this.stop(t, `the argument of ${method}: ${unknownWhy(arg)}`);
-    if (arg) this.hand(arg);
+    if (arg) {
+      this.argumentValues += valueCount(arg, READ_LIMITS.maxArgumentValues - this.argumentValues + 1);
+      if (this.argumentValues > READ_LIMITS.maxArgumentValues) this.stop(t, `arguments holding more than ${READ_LIMITS.maxArgumentValues} values in all`);
+      this.hand(arg);
+    }
     this.facts.calls.push({ method, ...(arg ? { arg: clone(arg) } : {}), line: t.line, col: t.col });
   }
 
@@ -641,15 +649,83 @@ class Runner {
   }
 }
 
+/**
+ * The text that two keys pyEquals share exactly when they are equal: numbers and bools by value (1,
+ * 1.0 and True are one key, as in Python), strings, None, and tuples of these. Undefined for a key
+ * equal to nothing (an unknown part, NaN) or one Python cannot hash (a list or dict inside a tuple).
+ */
+function keyOf(v: PyValue): string | undefined {
+  switch (v.t) {
+    case 'int':
+    case 'float':
+    case 'bool': {
+      const n = v.t === 'bool' ? (v.v ? 1 : 0) : v.v;
+      return Number.isNaN(n) ? undefined : `n${n}`;
+    }
+    case 'str':
+      return `s${JSON.stringify(v.v)}`;
+    case 'none':
+      return 'none';
+    case 'tuple': {
+      const parts: string[] = [];
+      for (const item of v.items) {
+        const k = keyOf(item);
+        if (k === undefined) return undefined;
+        parts.push(k);
+      }
+      return `(${parts.join(',')})`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Each dict's entries by key, made on first use and kept by setEntry: a search of the entries for each
+ * key set grew with the square of a dict's size (a literal of 300,000 keys in a 4 MB model.py).
+ */
+const dictIndex = new WeakMap<[PyValue, PyValue][], Map<string, number>>();
+
+/** A list or dict, or a tuple holding one: Python raises TypeError for such a key. */
+const unhashable = (v: PyValue): boolean => v.t === 'list' || v.t === 'dict' || (v.t === 'tuple' && v.items.some(unhashable));
+
 /** d[key] = value, keeping the first position of a repeated key (as a Python dict does). */
 function setEntry(entries: [PyValue, PyValue][], key: PyValue, value: PyValue): void {
-  if (key.t === 'unknown' || key.t === 'list' || key.t === 'dict') {
-    entries.push([unknown('a key the reader does not evaluate'), value]);
+  const k = keyOf(key);
+  if (k === undefined) {
+    // A key equal to no other (one with an unknown part) is kept as it is; one Python cannot hash (a
+    // list or dict, or a tuple holding one) is not followed.
+    entries.push([key.t === 'unknown' || unhashable(key) ? unknown('a key the reader does not evaluate') : key, value]);
     return;
   }
-  const at = entries.findIndex(([k]) => pyEquals(k, key) === true);
-  if (at >= 0) entries[at] = [entries[at]![0], value];
-  else entries.push([key, value]);
+  let index = dictIndex.get(entries);
+  if (!index) {
+    index = new Map();
+    for (let i = 0; i < entries.length; i++) {
+      const ek = keyOf(entries[i]![0]);
+      if (ek !== undefined && !index.has(ek)) index.set(ek, i);
+    }
+    dictIndex.set(entries, index);
+  }
+  const at = index.get(k);
+  if (at !== undefined) entries[at] = [entries[at]![0], value];
+  else {
+    index.set(k, entries.length);
+    entries.push([key, value]);
+  }
+}
+
+/** The values `v` holds, itself included, counted up to `max` (no further). */
+function valueCount(v: PyValue, max: number): number {
+  let n = 0;
+  const todo: PyValue[] = [v];
+  while (todo.length && n < max) {
+    const x = todo.pop()!;
+    n++;
+    if (x.t === 'list' || x.t === 'tuple') for (const y of x.items) todo.push(y);
+    else if (x.t === 'dict') for (const [k, y] of x.entries) todo.push(k, y);
+  }
+  return n;
 }
 
 function clone(v: PyValue): PyValue {

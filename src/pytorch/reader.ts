@@ -18,7 +18,7 @@ import { ModelReadError } from '../model-file/errors.js';
 import { fileTypeOf, ioProblem, type ReadMessage } from '../model-file/messages.js';
 import { LFS_POINTER_MAX_BYTES, lfsPointerError, lfsPointerOf } from '../model-file/lfs-pointer.js';
 import type { ModelSignature, TensorInfo, ValueKind } from '../model-file/signature.js';
-import { classNames, classOffset, parseForward, tupleElements, type ForwardArgument, type ForwardProblem } from './torchscript.js';
+import { classesOf, classOffset, parseForward, tupleElements, type ForwardArgument, type ForwardProblem } from './torchscript.js';
 import { isZipStart, readCentralDirectory, readEntry, readEntryPrefix, type ZipEntry, type ZipSource } from './zip.js';
 
 /** The name Triton's convention gives output i (`<name>__<index>`), as the qa models' configs write it. */
@@ -190,7 +190,7 @@ function topModuleCode(src: ZipSource, root: string, pkl: ZipEntry, code: ZipEnt
   const entry = code.find((e) => e.name === `${root}/code/__torch__.py`);
   if (!entry) throw new ModelReadError('format', src.file, pkl.recordOffset, { messageId: 'torchNoTorchPy', data: { path: `${root}/code/__torch__.py` } });
   const text = readEntry(src, entry).toString('utf8');
-  const className = classNames(text).find((n) => parseForward(text, classOffset(text, n)) !== undefined);
+  const className = classesOf(text).find((c) => parseForward(text, c.at) !== undefined)?.name;
   if (!className) throw new ModelReadError('format', src.file, entry.recordOffset, { messageId: 'torchNoForwardClass', data: { entry: entry.name } });
   return { entry, className };
 }

@@ -78,3 +78,36 @@ export const diskTree: Tree = {
 
 /** The entry names of a directory. */
 export const entryNames = (tree: Tree, dir: string): string[] => tree.entries(dir).map((e) => e.name);
+
+/** How far `directoryFiles` goes: a model file that is a directory is a few levels and files deep. */
+export const MODEL_DIR_LIMITS = { depth: 8, entries: 10_000 } as const;
+
+/**
+ * The files under a model file that is a directory (model.savedmodel/, a TensorRT-LLM engine
+ * directory), as the backend reads it: links followed, each directory once, and no deeper than
+ * MODEL_DIR_LIMITS (`complete` false where the walk stopped), so a link to / inside it costs at most
+ * that many entries.
+ */
+export function directoryFiles(tree: Tree, dir: string): { files: string[]; complete: boolean } {
+  const files: string[] = [];
+  const seen = new Set<string>();
+  let entries = 0;
+  let complete = true;
+  const walk = (d: string, depth: number): void => {
+    const real = tree.realpath(d);
+    if (seen.has(real)) return;
+    seen.add(real);
+    for (const e of tree.entries(d)) {
+      if (++entries > MODEL_DIR_LIMITS.entries) {
+        complete = false;
+        return;
+      }
+      const p = join(d, e.name);
+      if (e.kind !== 'dir') files.push(p);
+      else if (depth >= MODEL_DIR_LIMITS.depth) complete = false;
+      else walk(p, depth + 1);
+    }
+  };
+  walk(dir, 1);
+  return { files, complete };
+}

@@ -249,6 +249,8 @@ function readSavedModel(c: Cursor): MetaGraph[] {
 
 function readMetaGraph(c: Cursor, end: number): MetaGraph {
   const g: MetaGraph = { tags: [], signatures: [] };
+  // Where each signature key is in g.signatures: a search per entry grew with the square of them (100,000 allowed).
+  const signatureAt = new Map<string, number>();
   while (c.pos < end) {
     const tag = c.tag(end);
     if (tag.field === 1) {
@@ -281,10 +283,13 @@ function readMetaGraph(c: Cursor, end: number): MetaGraph {
         } else c.skip(t, entryEnd);
       }
       // A later entry with the same key replaces an earlier one, as protobuf's map parsing does.
-      const at = g.signatures.findIndex((s) => s.key === key);
+      const at = signatureAt.get(key);
       const entry = { key, start: span?.start ?? entryEnd, end: span?.end ?? entryEnd };
-      if (at >= 0) g.signatures[at] = entry;
-      else g.signatures.push(entry);
+      if (at !== undefined) g.signatures[at] = entry;
+      else {
+        signatureAt.set(key, g.signatures.length);
+        g.signatures.push(entry);
+      }
     } else {
       // graph_def (2) above all: node bodies and constants are skipped by length, never read.
       c.skip(tag, end);

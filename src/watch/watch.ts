@@ -2,6 +2,7 @@
 // each batch re-lints what it affects and hands a report to `onReport`. A model file that is still
 // being written is looked at again shortly, until it reads or stops changing.
 import { watch, type FSWatcher } from 'chokidar';
+import { fstatSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { identityOf, sameIdentity } from '../util/file-identity.js';
 import { Debouncer } from './debounce.js';
@@ -21,12 +22,42 @@ export interface WatchHandle {
   ready: Promise<void>;
   close(): Promise<void>;
   readonly session: WatchSession;
+  /** The directories whose entries are watched (absolute paths): where the watch looks, for a check that it looks only where Triton reads. */
+  watchedDirectories(): string[];
 }
 
 /** Longer than chokidar's 50 ms throttle of repeated 'change' events on one path. */
 const TRAILING_CHECK_MS = 80;
 
-const EDITOR_NOISE = /(^\.#|~$|\.sw[a-p]$|^\..*\.tmp$|^4913$)/;
+/**
+ * Editors' and tools' files that are no change to the repository: vim's swap files (.x.swp, .swo, ...,
+ * .swx) and its write test (4913), backups (x~), emacs' locks and autosaves (.#x, #x#), and temp
+ * files (*.tmp, tritonc's own .tritonc-*.tmp among them).
+ */
+const EDITOR_NOISE = /(^\.#|^#.*#$|~$|\.sw[a-px]$|\.swpx$|\.tmp$|^4913$)/;
+
+/**
+ * How deep the watch goes below the repository: <model>/<version>/<model file>/<its entries>. Triton
+ * reads a model directory, its version directories and the model file in one (a directory for a
+ * SavedModel or a TensorRT-LLM engine, read by its backend); a link in a version directory, to / or
+ * anywhere, is watched no deeper than that (chokidar follows links, as Triton does).
+ */
+export const WATCH_DEPTH = 3;
+
+/** The files this process's stdout and stderr are, when they are files: a report written into the repository is no change to it. */
+function ownOutput(): Identity[] {
+  const out: Identity[] = [];
+  for (const fd of [1, 2]) {
+    try {
+      const st = fstatSync(fd);
+      if (st.isFile()) out.push(`${st.dev}:${st.ino}`);
+    } catch {
+      // a closed descriptor writes nowhere
+    }
+  }
+  return out;
+}
+type Identity = string;
 
 export function startWatch(options: WatchOptions): WatchHandle {
   const session = new WatchSession(options);
@@ -60,13 +91,30 @@ export function startWatch(options: WatchOptions): WatchHandle {
     }
   };
   const debouncer = new Debouncer<WatchEvent>(options.debounceMs ?? 40, handle);
+  const own = ownOutput();
+  const isOwnOutput = (path: string): boolean => {
+    if (!own.length) return false;
+    try {
+      const st = statSync(path);
+      return own.includes(`${st.dev}:${st.ino}`);
+    } catch {
+      return false;
+    }
+  };
   const watcher: FSWatcher = watch(options.repo, {
     ignoreInitial: true,
     // Editors' swap and backup files, and tritonc's own temp files, are not changes to the repository.
     ignored: (path: string) => /(^|\/)(node_modules|\.git)(\/|$)/.test(path) || EDITOR_NOISE.test(basename(path)),
     atomic: true,
+    depth: WATCH_DEPTH,
   });
-  for (const event of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) {
+  for (const event of ['add', 'change'] as const) {
+    // What this process writes (`tritonc watch > repo/log`) is not reported as a change (it would report itself forever).
+    watcher.on(event, (path: string) => {
+      if (!isOwnOutput(path)) debouncer.push([{ event, path }]);
+    });
+  }
+  for (const event of ['unlink', 'addDir', 'unlinkDir'] as const) {
     watcher.on(event, (path: string) => debouncer.push([{ event, path }]));
   }
   watcher.on('error', (e) => options.onError?.(e as Error));
@@ -83,6 +131,8 @@ export function startWatch(options: WatchOptions): WatchHandle {
   return {
     ready,
     session,
+    // chokidar keeps an empty list for a directory it saw but does not look into (past `depth`).
+    watchedDirectories: () => Object.entries(watcher.getWatched()).filter(([, names]) => names.length > 0).map(([d]) => resolve(options.repo, d)).sort(),
     close: async () => {
       closed = true;
       debouncer.cancel();

@@ -4,7 +4,7 @@
 // ONNX signature. Models without a model file (ensembles, Python) are not locked. A version whose file
 // is absent here, or is a Git LFS pointer, keeps what the existing lock says of it: a partial checkout
 // never loses another checkout's record.
-import { basename, join, relative } from 'node:path';
+import { basename, relative } from 'node:path';
 import { hasErrors } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import { locateModelFile } from '../triton/model-file.js';
@@ -13,6 +13,7 @@ import type { Workspace } from './workspace.js';
 import { isEnsemble } from '../triton/backend-records.js';
 import { readerOf } from '../model-file/readers.js';
 import { nameRecord, ownValue } from '../util/name-record.js';
+import { directoryFiles } from '../repo/tree.js';
 
 export interface LockBuild {
   lock: Lock;
@@ -82,8 +83,8 @@ export function buildLock(ws: Workspace, repo: string): LockBuild {
   return out;
 }
 
-/** A file's size, or a directory's total (model.savedmodel/, an OpenVINO or DALI directory). */
+/** A file's size, or a directory's total (model.savedmodel/, an OpenVINO or DALI directory), as far as repo/tree's bounded walk goes. */
 function sizeOf(ws: Workspace, path: string): number {
   if (ws.tree.kind(path) !== 'dir') return ws.sources.size(path) ?? 0;
-  return ws.tree.entries(path).reduce((n, e) => n + sizeOf(ws, join(path, e.name)), 0);
+  return directoryFiles(ws.tree, path).files.reduce((n, f) => n + (ws.sources.size(f) ?? 0), 0);
 }

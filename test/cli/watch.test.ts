@@ -1,10 +1,11 @@
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, cpSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildFixture } from '../../fixtures/onnx/index.js';
 import { runWatch } from '../../src/cli/watch-run.js';
 import type { CliIO } from '../../src/cli/io.js';
-import { cli, tempDir } from '../support/cli.js';
+import { BIN, cli, tempDir } from '../support/cli.js';
 
 describe('tritonc watch (CLI)', () => {
   it('--format json prints one JSON object per line per run, and stops cleanly', async () => {
@@ -34,6 +35,33 @@ describe('tritonc watch (CLI)', () => {
     expect(messages.some((m) => m.severity === 2)).toBe(true);
     stop();
     expect(await running).toBe(0);
+  });
+
+  it('its own output redirected into the repository is no change (it would report itself forever)', { timeout: 30_000 }, async () => {
+    const models = tempDir();
+    await buildFixture('classifier', models);
+    const repo = tempDir();
+    mkdirSync(join(repo, 'classifier', '1'), { recursive: true });
+    cpSync(join(models, 'classifier/model.onnx'), join(repo, 'classifier/1/model.onnx'));
+    await cli(['generate', 'classifier', '--write'], { cwd: repo });
+    // `tritonc watch --format json > watch.log 2>&1` run in the repository.
+    const log = join(repo, 'watch.log');
+    const fd = openSync(log, 'w');
+    const child = spawn(process.execPath, [BIN, 'watch', '.', '--format', 'json'], { cwd: repo, stdio: ['ignore', fd, fd] });
+    closeSync(fd);
+    const runs = (): Record<string, unknown>[] => readFileSync(log, 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    try {
+      for (let i = 0; i < 400 && runs().length < 1; i++) await new Promise((r) => setTimeout(r, 25));
+      const config = join(repo, 'classifier/config.pbtxt');
+      writeFileSync(config, `${readFileSync(config, 'utf8')}# edited\n`);
+      for (let i = 0; i < 400 && runs().length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+      // Time for the report about the edit, written to watch.log, to come back as a change if it does.
+      await new Promise((r) => setTimeout(r, 1500));
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    expect(runs().map((r) => r.changed)).toEqual([[], ['classifier/config.pbtxt']]);
   });
 
   it('exits 2 for a path that is not a directory', async () => {

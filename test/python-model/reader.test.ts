@@ -4,7 +4,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readAutoCompleteConfig, type PyValue } from '../../src/python-model/auto-complete-config.js';
+import { readAutoCompleteConfig, READ_LIMITS, type PyValue } from '../../src/python-model/auto-complete-config.js';
 import { tokenize } from '../../src/python-model/tokenizer.js';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/models/python');
@@ -104,6 +104,30 @@ return config`, '@classmethod', 'cls, config'));
     expect(readAutoCompleteConfig(fn('d = {"name": "A", "data_type": "TYPE_FP32", "dims": [1]}\nconfig.add_input(d)\nd["dims"] = [2]\nreturn config', '@staticmethod', 'config')).unknown?.reason).toBe("a change to 'd' after it was handed to the config");
     expect(readAutoCompleteConfig(fn('return config', '@functools.cache', 'config')).unknown?.reason).toBe('auto_complete_config is decorated with @functools.cache');
     expect(readAutoCompleteConfig('class TritonPythonModel(Base):\n    pass\n').unknown?.reason).toBe('TritonPythonModel has base classes, which may define auto_complete_config');
+  });
+
+  it("dict keys as Python compares them: 1, 1.0 and True are one key, kept where it was first set; tuples; unhashable keys not followed", () => {
+    const arg = (body: string): PyValue | undefined => readAutoCompleteConfig(fn(`${body}\nconfig.set_model_transaction_policy(d)\nreturn config`, '@staticmethod', 'config')).calls[0]?.arg;
+    expect(arg('d = {1: "a", "x": "b", 1.0: "c", True: "d"}')).toEqual({ t: 'dict', entries: [[int(1), str('d')], [str('x'), str('b')]] });
+    expect(arg('d = {(1, "a"): 1, (1, "b"): 2, (True, "a"): 3}\nd[(1.0, "b")] = 4\nd["new"] = 5')).toEqual({
+      t: 'dict',
+      entries: [[{ t: 'tuple', items: [int(1), str('a')] }, int(3)], [{ t: 'tuple', items: [int(1), str('b')] }, int(4)], [str('new'), int(5)]],
+    });
+    expect(readAutoCompleteConfig(fn('d = {(1, [2]): 1}\nconfig.set_model_transaction_policy(d)', '@staticmethod', 'config')).unknown?.reason).toBe('the argument of set_model_transaction_policy: a key the reader does not evaluate');
+  });
+
+  // Hang bounds, not speed targets (bench/readers-scale.mjs measures): a search of the entries for
+  // each key grew with the square of the dict (100,000 keys: 5e9 comparisons).
+  it('a dict literal of 100,000 keys is read; a large dict handed again and again stops at the bound on what the calls hold', { timeout: 60_000 }, () => {
+    const n = 100_000;
+    const keys = Array.from({ length: n }, (_, i) => `${i}: ${i}`).join(', ');
+    const facts = readAutoCompleteConfig(fn(`config.set_model_transaction_policy({${keys}})\nreturn config`, '@staticmethod', 'config'));
+    expect(facts.unknown).toBeUndefined();
+    const d = facts.calls[0]!.arg!;
+    expect(d.t === 'dict' && d.entries.length).toBe(n);
+    const looped = readAutoCompleteConfig(fn(`d = {${keys}}\nfor i in [${'0, '.repeat(9_000)}0]:\n    config.set_model_transaction_policy(d)\nreturn config`, '@staticmethod', 'config'));
+    expect(looped.unknown?.reason).toBe(`arguments holding more than ${READ_LIMITS.maxArgumentValues} values in all`);
+    expect(looped.calls).toHaveLength(4);
   });
 
   it('return: of the config, of None, of nothing, or falling off the end', () => {

@@ -46,6 +46,20 @@ describe('archives the reader builds here read as written', () => {
     expect(readTorchSignatureOfBytes('m.pt', zip).inputs.map((t) => t.name)).toEqual(['x', 'y']);
   });
 
+  it('no top module named: the first class with a forward, each class looked at once (issue 42)', { timeout: 60_000 }, () => {
+    const pkl = Buffer.from([0x80, 0x02, 0x4e, 0x2e]); // PROTO 2, NONE, STOP: no GLOBAL names the module
+    const zip = (code: string): Buffer => buildZip([{ name: 'm/data.pkl', data: pkl }, { name: 'm/code/__torch__.py', data: code, deflate: true }]);
+    // A class named twice is looked at where it is first defined (the second Net's forward is not its).
+    const twice = 'class Net(Module):\n  x : int\nclass Other(Module):\n  def forward(self: __torch__.Other, b: Tensor) -> Tensor:\n    return b\nclass Net(Module):\n  def forward(self: __torch__.Net, a: Tensor) -> Tensor:\n    return a\n';
+    expect(readTorchSignatureOfBytes('m.pt', zip(twice)).inputs.map((t) => t.name)).toEqual(['b']);
+    // 40,000 classes without a forward before the one with it (107 KB deflated): a search from the
+    // start and a RegExp per class took 288 s on this machine; a hang bound, not a speed target.
+    const many = Array.from({ length: 40_000 }, (_, i) => `class C${i}(Module):\n  x : int\n`).join('');
+    const sig = readTorchSignatureOfBytes('m.pt', zip(`${many}${CODE}`));
+    expect(sig.inputs.map((t) => t.name)).toEqual(['x', 'y']);
+    expect(sig.outputs).toHaveLength(3);
+  });
+
   it('an AOTInductor package: its weights counted, its inputs and outputs unknown (no stable record)', () => {
     const zip = buildZip([
       { name: 'model/archive_format', data: 'pt2' },

@@ -104,6 +104,16 @@ describe('SavedModel reader: what is not a SavedModel', () => {
     expect(s.metadata.find((m) => m.key === 'signature_def')?.value).toBe('predict');
   });
 
+  // A hang bound, not a speed target: a search of the signatures for each entry's key grew with the
+  // square of them (100,000 entries: 5e9 comparisons).
+  it('100,000 signatures: a repeated key replaces the earlier entry, as protobuf map parsing does (issue 42)', { timeout: 60_000 }, () => {
+    const other = signatureDef([['a', tensorInfo('a:0', 3, [4])]], []);
+    const many: [string, Buffer][] = Array.from({ length: 99_998 }, (_, i) => [`s${i}`, signatureDef([], [])]);
+    const s = readSavedModelSync(dirWith(savedModel(metaGraph(['serve'], [['serving_default', signatureDef([], [])], ...many, ['serving_default', sig], ['predict', other]]))));
+    expect(s.inputs.map((t) => t.name)).toEqual(['x']);
+    expect(s.metadata.find((m) => m.key === 'signature_def')?.value).toBe('serving_default');
+  });
+
   it('the serve graph among others, whatever their order', () => {
     const s = readSavedModelSync(dirWith(savedModel(metaGraph(['train'], []), metaGraph(['serve'], [['serving_default', sig]]))));
     expect(s.inputs.map((t) => t.name)).toEqual(['x']);

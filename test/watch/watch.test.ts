@@ -1,7 +1,7 @@
 // watch with real file changes in a temporary repository.
 import { cpSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixture, type FixtureName } from '../../fixtures/onnx/index.js';
@@ -211,5 +211,46 @@ describe('tritonc watch', () => {
       w.handle.session.change([{ event: 'change', path }]);
     }
     expect(w.handle.session.cachedFiles).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('tritonc watch looks only where Triton reads (issue 42)', () => {
+  it("editors' swap, backup, lock and temp files are no change; the edit they surround is", async () => {
+    const repo = repoWith(['classifier']);
+    await cli(['generate', 'classifier', '--write'], { cwd: repo });
+    const w = await watching(repo);
+    const dir = join(repo, 'classifier');
+    const path = join(dir, 'config.pbtxt');
+    const text = readFileSync(path, 'utf8');
+    // vim's save (:w with backupcopy=no): its write test, swap files, a backup, then the new file.
+    writeFileSync(join(dir, '4913'), '');
+    rmSync(join(dir, '4913'));
+    writeFileSync(join(dir, '.config.pbtxt.swp'), 'swap');
+    writeFileSync(join(dir, '.config.pbtxt.swx'), 'swap');
+    renameSync(path, `${path}~`);
+    writeFileSync(path, `${text}# edited\n`);
+    // emacs' lock and autosave, and temp files of other tools.
+    writeFileSync(join(dir, '.#config.pbtxt'), 'lock');
+    writeFileSync(join(dir, '#config.pbtxt#'), 'autosave');
+    writeFileSync(join(dir, '1', 'upload.tmp'), 'partial');
+    await w.next((r) => r.event === 'change' && r.changed.includes('classifier/config.pbtxt'));
+    // One more save, after every event above: every report until it names only the config.
+    writeFileSync(path, `${text}# edited again\n`);
+    await w.next((r) => r.event === 'change' && r.changed.includes('classifier/config.pbtxt') && readFileSync(path, 'utf8').includes('again'));
+    const changed = w.reports.filter((r) => r.event === 'change').flatMap((r) => r.changed);
+    expect(changed.filter((c) => c !== 'classifier/config.pbtxt')).toEqual([]);
+  });
+
+  it('a link to a tree outside the repository in a version directory is watched no deeper than a model file', async () => {
+    const repo = repoWith(['classifier']);
+    const outside = tempDir();
+    mkdirSync(join(outside, 'a', 'b', 'c'), { recursive: true });
+    writeFileSync(join(outside, 'a', 'b', 'c', 'deep.txt'), '');
+    symlinkSync(outside, join(repo, 'classifier', '1', 'data'));
+    const w = await watching(repo);
+    const watched = w.handle.watchedDirectories().map((d) => relative(repo, d)).filter((d) => !d.startsWith('..'));
+    // classifier/1/data is the deepest (a model file that is a directory is read by its backend).
+    expect(watched.filter((d) => d.split(sep).length > 3)).toEqual([]);
+    expect(watched).toContain(join('classifier', '1'));
   });
 });
