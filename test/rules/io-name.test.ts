@@ -64,19 +64,21 @@ testRule('io-name', {
       errors: [{ messageId: 'inputUnknown', data: { name: 'INPUT_EXTRA' }, token: '"INPUT_EXTRA"' }],
     },
     {
-      name: 'a near miss gets a suggestion, and the fix renames it (the model input is missing too)',
+      name: 'a near miss gets a suggestion that renames it, never applied by --fix (the model input is missing too)',
       files: withModel(CLASSIFIER_CONFIG.replace('name: "input"', 'name: "inputs"')),
       errors: [
         { messageId: 'modelInputMissing', data: { name: 'input', expected: 1, provided: 1 }, token: 'input', line: 4 },
         { messageId: 'misspeltInput', data: { name: 'inputs', suggestion: 'input', modelInputs: "'input'" }, token: '"inputs"', line: 4 },
       ],
-      output: CLASSIFIER_CONFIG,
+      suggestions: [CLASSIFIER_CONFIG],
+      output: null,
     },
     {
       name: 'a near miss of an output',
       files: withModel(CLASSIFIER_CONFIG.replace('name: "output"', 'name: "outptu"')),
       errors: [{ messageId: 'misspeltOutput', data: { name: 'outptu', suggestion: 'output', modelOutputs: "'output'" }, token: '"outptu"', line: 5 }],
-      output: CLASSIFIER_CONFIG,
+      suggestions: [CLASSIFIER_CONFIG],
+      output: null,
     },
     {
       name: 'optional: true on an input the model requires',
