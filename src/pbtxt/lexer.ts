@@ -76,6 +76,14 @@ export const isLetter = (c: number): boolean =>
 const isHexDigit = (c: number): boolean =>
   isDigit(c) || (c >= Ch.LowerA && c <= Ch.LowerF) || (c >= Ch.UpperA && c <= Ch.UpperF);
 
+/**
+ * Where a `#` starts a template marker: a set of offsets, or a test that decides as the scan reaches
+ * each `#` (`glued`: right after an identifier's last character).
+ */
+export interface MarkerOffsets {
+  has(offset: number, glued: boolean): boolean;
+}
+
 /** Just past the identifier characters (letters, digits, `_`) from `i` on. */
 function identEnd(text: string, i: number): number {
   while (i < text.length) {
@@ -118,7 +126,7 @@ export class Lexer {
   constructor(
     private readonly text: string,
     from?: { offset: number; line: number; column: number },
-    private readonly markers?: ReadonlySet<number>,
+    private readonly markers?: MarkerOffsets,
   ) {
     if (from) {
       this.i = from.offset;
@@ -182,7 +190,7 @@ export class Lexer {
         i++;
         continue;
       }
-      if (c === Ch.Hash && this.markers?.has(i)) {
+      if (c === Ch.Hash && this.markers?.has(i, false)) {
         const j = identEnd(text, i + 1);
         this.found(i, j);
         this.i = j;
@@ -207,7 +215,7 @@ export class Lexer {
       if (isLetter(c)) {
         j = identEnd(text, i + 1);
         // A marker glued to the identifier is part of it (TYPE_#DTYPE).
-        while (j < n && text.charCodeAt(j) === Ch.Hash && this.markers?.has(j)) j = identEnd(text, j + 1);
+        while (j < n && text.charCodeAt(j) === Ch.Hash && this.markers?.has(j, true)) j = identEnd(text, j + 1);
         type = 'ident';
       } else if (isDigit(c) || (c === Ch.Dot && i + 1 < n && isDigit(text.charCodeAt(i + 1)))) {
         const scanned = scanNumber(text, i);

@@ -304,3 +304,17 @@ describe('syntax: with every rule', () => {
     expect(ruleIds(result)).toEqual(['syntax']);
   });
 });
+
+describe('sed-style template markers in the parser', () => {
+  it('each marker is a templateMarker diagnostic with the text as written and its name; a file that parses keeps its comments', async () => {
+    const { parseConfig } = await import('../../src/config/document.js');
+    const doc = parseConfig('max_batch_size: 8\ninput [ { name: "x" data_type: TYPE_#DTYPE dims: [ -1, #mel ] } ]\n');
+    expect(doc.diagnostics.map((d) => ({ messageId: d.messageId, data: d.data }))).toEqual([
+      { messageId: 'templateMarker', data: { placeholder: 'TYPE_#DTYPE', field: 'data_type', name: 'DTYPE' } },
+      { messageId: 'templateMarker', data: { placeholder: '#mel', field: 'dims', name: 'mel' } },
+    ]);
+    const clean = parseConfig('max_batch_size: 8 #mbs\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1, #one\n 2 ] } ]\n');
+    expect(clean.diagnostics).toEqual([]);
+    expect(clean.value.input?.[0]?.dims).toEqual([1, 2]);
+  });
+});

@@ -84,7 +84,7 @@ export const instanceGroup = defineModelRule({
     prevents: [
       'instance group <g> of model <name> has kind KIND_MODEL but specifies one or more GPUs',
       'instance group <g> of model <name> has kind KIND_CPU but specifies one or more GPUs',
-      'instance group <g> of model <name> specifies invalid or unsupported gpu id <id>. GPUs with at least the minimum required CUDA compute compatibility of {{cc}} are: {{ids}}',
+      'instance group <g> of model <name> specifies invalid or unsupported gpu id <id>. GPUs with at least the minimum required CUDA compute compatibility of <cc> are: <ids>',
       'instance group <g> of model <name> has kind KIND_GPU but no GPUs are available',
       'instance group <g> of model <name> and platform <platform>specifies profile field which is only supported for TensorRT models',
       'profile name must not be empty',
