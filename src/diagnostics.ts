@@ -40,7 +40,13 @@ export interface Diagnostic {
   range: Range;
   /** Where in the config value the problem is, e.g. ['input', 0, 'dims', 0]. */
   path: PathSegment[];
+  /** A fix that is certainly right: `lint --fix` applies it. */
   fix?: Fix;
+  /**
+   * Fixes that might be wrong (a did-you-mean: the nearest name by spelling is not always the one
+   * meant): offered to the user (LSP code actions, JSON/SARIF reports), never applied by `lint --fix`.
+   */
+  suggestions?: Fix[];
   data?: Record<string, unknown>;
 }
 

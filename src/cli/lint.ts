@@ -38,7 +38,7 @@ const lintFlags = (y: Argv) =>
     .option('gpus', { type: 'number', describe: 'GPUs on each server (default 1; 0 for a CPU-only server)' })
     .option('configs-only', { type: 'boolean', describe: 'The model files are provisioned separately: missing versions and model files are not errors (tritonc.lock.json stands in for them)' })
     .option('fix', { type: 'boolean', describe: 'Apply the fixes to the files (atomically, each checked to change only what its finding is about), then report what remains' })
-    .option('fix-dry-run', { type: 'boolean', describe: 'Report as if fixed, and write nothing (the json format carries each fixed text as output)' })
+    .option('fix-dry-run', { type: 'boolean', describe: 'Write nothing: report the files as they are, say what --fix would apply and leave (the json format carries each fixed text as output)' })
     .conflicts('fix', 'fix-dry-run')
     .option('max-warnings', { type: 'number', describe: 'Exit 1 when there are more warnings than this' })
     .option('quiet', { alias: 'q', type: 'boolean', describe: 'Report errors only' })
@@ -89,10 +89,17 @@ function applyFixes(paths: string[], options: LintOptions, write: boolean, io: C
       }
     }
   }
+  // A dry run writes nothing, so the files keep every finding: reported as they are (the exit code
+  // says what is on disk), with what --fix would do said apart. --fix reports what remains.
+  const shown = write ? run.result : run.initial;
+  if (!write && run.files.length) {
+    const fixed = run.files.reduce((n, f) => n + f.applied.length, 0);
+    io.stderr(`tritonc lint: --fix would apply ${fixed} fix${fixed === 1 ? '' : 'es'} in ${run.files.length} file${run.files.length === 1 ? '' : 's'} (${run.files.map((f) => displayPath(f.file, io.cwd)).join(', ')}), leaving ${run.result.errorCount} error${run.result.errorCount === 1 ? '' : 's'} and ${run.result.warningCount} warning${run.result.warningCount === 1 ? '' : 's'}; nothing was written\n`);
+  }
   // The fixed files carry their text (ESLint's output), also those left with no finding.
-  const results = run.result.results.map((r) => (outputs.has(r.filePath) ? { ...r, output: outputs.get(r.filePath)! } : r));
+  const results = shown.results.map((r) => (outputs.has(r.filePath) ? { ...r, output: outputs.get(r.filePath)! } : r));
   for (const [file, output] of outputs) if (!results.some((r) => r.filePath === file)) results.push({ filePath: file, diagnostics: [], errorCount: 0, warningCount: 0, infoCount: 0, output });
-  return { ...run.result, results };
+  return { ...shown, results };
 }
 
 export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> {

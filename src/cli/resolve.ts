@@ -27,7 +27,7 @@ import { pythonAutoCompleteRunner, RUN_PYTHON_AUTOCOMPLETE_HELP } from './python
 const resolveFlags = (y: Argv) =>
   withServerFlags(y)
     .positional('dir', { type: 'string', describe: 'The model directory (holding config.pbtxt, if any, and the version directories), or its URL (s3://, gs://, as://)' })
-    .option('gpus', { type: 'number', describe: 'GPUs on the host Triton runs on (default 1; 0 for a CPU-only host)' })
+    .option('gpus', { type: 'number', describe: 'GPUs on the host Triton runs on (default: 1, or as many as the highest GPU id the config lists needs, up to 16, as lint assumes; 0 for a CPU-only host)' })
     .option('format', { choices: ['pbtxt', 'json'] as const, default: 'pbtxt' as const, describe: 'pbtxt, or the JSON of Triton\'s GET /v2/models/<name>/config' })
     .option('config-name', { type: 'string', describe: 'Read configs/<name>.pbtxt, as tritonserver --model-config-name=<name>' })
     .option('default-max-batch-size', { type: 'number', describe: 'The backend\'s default-max-batch-size (Triton\'s default: 4); the same as --backend-config=onnxruntime,default-max-batch-size=N' })

@@ -118,13 +118,14 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
 }
 
 /**
- * The placeholders of an unfilled template (fill_template.py's `${name}` where a value goes), when
+ * The placeholders of an unfilled template (fill_template.py's `${name}`, or a sed-style `#name`
+ * marker, where a value goes), when
  * they are the only reason the text does not parse: then it is a template to fill, not a broken
  * config. Empty otherwise.
  */
 export function unfilledTemplate(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const errors = diagnostics.filter((d) => d.severity === 'error');
-  return errors.length && errors.every((d) => d.messageId === 'templatePlaceholder') ? errors : [];
+  return errors.length && errors.every((d) => d.messageId === 'templatePlaceholder' || d.messageId === 'templateMarker') ? errors : [];
 }
 
 /**

@@ -364,7 +364,7 @@ class LintRun {
   private report(unit: Unit, active: ActiveRule, r: Report): void {
     const natural = r.severity ?? (active.rule.meta.defaultSeverity === 'off' ? active.level : active.rule.meta.defaultSeverity);
     // A file that does not exist cannot be edited: findings on a missing config carry no fix.
-    const report = unit.virtual && r.fix ? { ...r, fix: undefined } : r;
+    const report = unit.virtual && (r.fix || r.suggest) ? { ...r, fix: undefined, suggest: undefined } : r;
     const d = toDiagnostic(active.rule.meta, report, effectiveSeverity(natural, active.rule.meta.defaultSeverity, active.level), unit.file, unit.doc);
     if (d.file === unit.file) unit.diagnostics.push(d);
     else if (!suppressedInFile(unit.directives, d.ruleId)) this.addOther(d);
@@ -487,7 +487,7 @@ class LintRun {
       for (const r of unknownIds(u.directives, this.ruleIds)) {
         const hint = didYouMean(r.id, this.ruleIds);
         const report: Report = hint
-          ? { messageId: 'unknownRuleDidYouMean', data: { id: r.id, suggestion: hint }, range: r.range, fix: { description: `replace '${r.id}' with '${hint}'`, edits: [{ range: r.range, text: hint }] } }
+          ? { messageId: 'unknownRuleDidYouMean', data: { id: r.id, suggestion: hint }, range: r.range, suggest: [{ description: `replace '${r.id}' with '${hint}'`, edits: [{ range: r.range, text: hint }] }] }
           : { messageId: 'unknownRule', data: { id: r.id }, range: r.range };
         out.push(toDiagnostic(invalid.meta, report, invalid.level, u.file, u.doc));
       }
@@ -643,8 +643,11 @@ function toDiagnostic(meta: RuleMeta<unknown>, r: Report, severity: Severity, fi
     range: r.range ?? doc.rangeOf(r.path ?? []),
     path: r.path ?? [],
   };
-  const fix = r.file && r.file !== file ? undefined : completeFix(r.fix);
+  const elsewhere = r.file !== undefined && r.file !== file;
+  const fix = elsewhere ? undefined : completeFix(r.fix);
   if (fix) d.fix = fix;
+  const suggestions = elsewhere ? [] : (r.suggest ?? []).map(completeFix).filter((x) => x !== undefined);
+  if (suggestions.length) d.suggestions = suggestions;
   if (data) d.data = { ...data };
   return d;
 }

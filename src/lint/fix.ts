@@ -34,6 +34,8 @@ export interface FixRun {
   refused: RefusedFix[];
   /** The lint of the fixed texts: what remains. */
   result: LintResult;
+  /** The lint of the texts as they were: what remains when nothing is written (--fix-dry-run). */
+  initial: LintResult;
 }
 
 
@@ -86,6 +88,7 @@ export function fixSync(paths: readonly string[], options: LintOptions = {}): Fi
   const applied = new Map<string, Diagnostic[]>();
   const refused = new Map<string, RefusedFix>();
   let result = lintSync(paths, { ...options, workspace });
+  const initial = result;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     let changed = false;
     for (const r of result.results) {
@@ -119,5 +122,5 @@ export function fixSync(paths: readonly string[], options: LintOptions = {}): Fi
   }
   // A refusal whose finding a later pass fixed after all is not one.
   const remaining = new Set(result.results.flatMap((r) => r.diagnostics.map((d) => `${d.file}\0${d.ruleId}\0${d.message}`)));
-  return { files, refused: [...refused.entries()].filter(([k]) => remaining.has(k)).map(([, v]) => v), result };
+  return { files, refused: [...refused.entries()].filter(([k]) => remaining.has(k)).map(([, v]) => v), result, initial };
 }

@@ -29,7 +29,10 @@
 //      template: a missing value does not compile). The engine renders the text; tests assert ids
 //      and data. Extra `data` keys are kept for machine readers.
 //    - A mechanical fix goes in `fix` as text edits: `ctx.edits.replaceValue(path, text)`,
-//      `replaceField`, `removeField` build them from where the config writes the value.
+//      `replaceField`, `removeField` build them from where the config writes the value. Only a fix
+//      that is certainly right goes in `fix` (`lint --fix` applies it unasked); one that might be
+//      wrong -- a did-you-mean, the nearest name by spelling -- goes in `suggest`, which the editor
+//      and the reports offer and `lint --fix` never applies.
 //
 //    - Report a value path (['input', 0, 'dims', 0]); the engine points at that exact token. Pass
 //      `range` only for something a path cannot name (a comment, a span inside a string).
@@ -134,6 +137,8 @@ interface ReportBase {
   severity?: Severity;
   /** A mechanical fix, as text edits (an undefined edit, for a value not written at one place, drops the fix). */
   fix?: { description: string; edits: readonly (TextEdit | undefined)[] };
+  /** Fixes that might be wrong (a did-you-mean): offered, never applied by `lint --fix`. */
+  suggest?: readonly { description: string; edits: readonly (TextEdit | undefined)[] }[];
 }
 
 /** A message of the rule by id, with the data its template needs. */

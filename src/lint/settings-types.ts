@@ -3,6 +3,7 @@
 // circle: settings.ts needs the rules to validate their options.
 import type { Severity } from '../diagnostics.js';
 import { DEFAULT_SERVER_OPTIONS, type ServerOptions } from '../triton/server-options.js';
+import { DEFAULT_GPUS } from '../triton/gpu-count.js';
 
 /** What a settings file or --rule may set a rule to. */
 export type RuleLevel = Severity | 'off';
@@ -43,7 +44,7 @@ export interface LintSettings {
 export const DEFAULT_SETTINGS: LintSettings = Object.freeze({
   file: undefined,
   rules: {},
-  gpu: { memoryBytes: undefined, memorySource: undefined, count: 1, countSource: undefined },
+  gpu: { memoryBytes: undefined, memorySource: undefined, count: DEFAULT_GPUS, countSource: undefined },
   latencyBudgetUs: undefined,
   server: DEFAULT_SERVER_OPTIONS,
   configsOnly: false,

@@ -18,6 +18,7 @@ import { pathKind, type PathKind } from '../util/path-kind.js';
 import { DEFAULT_SERVER_OPTIONS, ServerFlagError, autoCompleteConfigOf, defaultMaxBatchSize, parseBackendConfig, type ServerOptions } from '../triton/server-options.js';
 import type { ResolveOptions } from '../triton/effective-config.js';
 import { append } from '../util/arrays.js';
+import { DEFAULT_GPUS } from '../triton/gpu-count.js';
 
 export const SETTINGS_FILE_NAME = 'tritonc.config.json';
 
@@ -220,7 +221,7 @@ export function parseSettings(json: unknown, file: string, rules: readonly Rule[
     gpu: {
       memoryBytes,
       memorySource: gpu.memory !== undefined ? String(gpu.memory) : gpu.preset,
-      count: gpu.count ?? 1,
+      count: gpu.count ?? DEFAULT_GPUS,
       countSource: gpu.count !== undefined ? 'gpu.count' : undefined,
     },
     latencyBudgetUs: value.latencyBudget === undefined ? undefined : parseDuration(value.latencyBudget),
@@ -245,7 +246,8 @@ function serverOptionsOf(server: ServerBlock, base: string): ServerOptions {
 /** What the effective config of a model is computed with, under these settings: the server's flags and GPUs. */
 export function resolveOptionsOf(settings: LintSettings): ResolveOptions {
   return {
-    gpus: settings.gpu.count,
+    // Without a count given, the effective config assumes what lint assumes (triton/gpu-count.ts).
+    ...(settings.gpu.countSource ? { gpus: settings.gpu.count } : {}),
     defaultMaxBatchSize: defaultMaxBatchSize(settings.server),
     defaultMaxBatchSizes: { openvino: defaultMaxBatchSize(settings.server, 'openvino') },
     autoCompleteConfig: settings.server.autoCompleteConfig,

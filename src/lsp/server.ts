@@ -81,7 +81,14 @@ export function startLanguageServer(given?: Connection): Connection {
     codeDescription: { href: ruleDocsUrl(d.ruleId) },
     source: 'tritonc',
     message: d.message,
-    ...(d.fix ? { data: { fix: { title: d.fix.description, edits: d.fix.edits.map((e) => lspEdit(doc, e)) } } } : {}),
+    ...(d.fix || d.suggestions
+      ? {
+          data: {
+            ...(d.fix ? { fix: { title: d.fix.description, edits: d.fix.edits.map((e) => lspEdit(doc, e)) } } : {}),
+            ...(d.suggestions ? { suggestions: d.suggestions.map((s) => ({ title: s.description, edits: s.edits.map((e) => lspEdit(doc, e)) })) } : {}),
+          },
+        }
+      : {}),
   });
 
   /** Lints one open document as if saved, and publishes what tritonc finds in it. */
@@ -227,9 +234,11 @@ export function startLanguageServer(given?: Connection): Connection {
     if (!doc) return [];
     const actions: CodeAction[] = [];
     for (const d of params.context.diagnostics) {
-      const fix = (d.data as { fix?: { title: string; edits: { range: LspDiagnostic['range']; newText: string }[] } } | undefined)?.fix;
-      if (!fix) continue;
-      actions.push({ title: `${fix.title} (${String(d.code)})`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: { changes: { [doc.uri]: fix.edits } } });
+      type Action = { title: string; edits: { range: LspDiagnostic['range']; newText: string }[] };
+      const data = d.data as { fix?: Action; suggestions?: Action[] } | undefined;
+      // A fix is the preferred action (certainly right); a suggestion is offered, never preferred.
+      if (data?.fix) actions.push({ title: `${data.fix.title} (${String(d.code)})`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: { changes: { [doc.uri]: data.fix.edits } } });
+      for (const s of data?.suggestions ?? []) actions.push({ title: `${s.title}? (${String(d.code)})`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: false, edit: { changes: { [doc.uri]: s.edits } } });
     }
     return actions;
   }));

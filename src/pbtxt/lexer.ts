@@ -76,6 +76,24 @@ export const isLetter = (c: number): boolean =>
 const isHexDigit = (c: number): boolean =>
   isDigit(c) || (c >= Ch.LowerA && c <= Ch.LowerF) || (c >= Ch.UpperA && c <= Ch.UpperF);
 
+/**
+ * Where a `#` starts a template marker: a set of offsets, or a test that decides as the scan reaches
+ * each `#` (`glued`: right after an identifier's last character).
+ */
+export interface MarkerOffsets {
+  has(offset: number, glued: boolean): boolean;
+}
+
+/** Just past the identifier characters (letters, digits, `_`) from `i` on. */
+function identEnd(text: string, i: number): number {
+  while (i < text.length) {
+    const d = text.charCodeAt(i);
+    if (!isLetter(d) && !isDigit(d)) break;
+    i++;
+  }
+  return i;
+}
+
 /** Tokenizes a whole text at once (the parser pulls tokens from a Lexer one by one instead). */
 export function tokenize(text: string): LexResult {
   const lexer = new Lexer(text);
@@ -100,10 +118,15 @@ export class Lexer {
   private lineStart = 0;
   private newlines = 0;
 
-  /** `from`: start scanning there (a field parsed again on its own, parser.ts parseText's `at`). */
+  /**
+   * `from`: start scanning there (a field parsed again on its own, parser.ts parseText's `at`).
+   * `markers`: offsets of `#` that start a sed-style template marker (template-markers.ts), each
+   * lexed as part of an identifier token (`#num_mel_bins`, `TYPE_#DTYPE`) rather than as a comment.
+   */
   constructor(
     private readonly text: string,
     from?: { offset: number; line: number; column: number },
+    private readonly markers?: MarkerOffsets,
   ) {
     if (from) {
       this.i = from.offset;
@@ -167,6 +190,12 @@ export class Lexer {
         i++;
         continue;
       }
+      if (c === Ch.Hash && this.markers?.has(i, false)) {
+        const j = identEnd(text, i + 1);
+        this.found(i, j);
+        this.i = j;
+        return 'ident';
+      }
       if (c === Ch.Hash) {
         const start = this.pos(i);
         let j = i;
@@ -184,12 +213,9 @@ export class Lexer {
       let type: TokenType;
       let j = i;
       if (isLetter(c)) {
-        j++;
-        while (j < n) {
-          const d = text.charCodeAt(j);
-          if (!isLetter(d) && !isDigit(d)) break;
-          j++;
-        }
+        j = identEnd(text, i + 1);
+        // A marker glued to the identifier is part of it (TYPE_#DTYPE).
+        while (j < n && text.charCodeAt(j) === Ch.Hash && this.markers?.has(j, true)) j = identEnd(text, j + 1);
         type = 'ident';
       } else if (isDigit(c) || (c === Ch.Dot && i + 1 < n && isDigit(text.charCodeAt(i + 1)))) {
         const scanned = scanNumber(text, i);

@@ -52,6 +52,7 @@ export const PARSE_MESSAGES = {
 
   // ---- values ----
   templatePlaceholder: 'template placeholder {{placeholder}} where field "{{field}}" needs a value: it was never filled (fill_template.py leaves the names it is not given), so Triton cannot parse the file; fill it: tritonc fill CONFIG "{{name}}:<value>"',
+  templateMarker: 'template marker {{placeholder}} where field "{{field}}" needs a value: a script fills it (sed) before Triton reads the file, and Triton reads "#" as the start of a comment, so it cannot parse this one; fill it first: replace #{{name}} with the value',
   expectedString: 'Expected string for field "{{field}}", got: "{{found}}"',
   expectedStringEof: 'Expected string for field "{{field}}", got: end of file',
   expectedStringIdent: 'Expected string for field "{{field}}", got: "{{found}}"; quote it: "{{found}}"',

@@ -17,6 +17,7 @@ import {
 import { didYouMean } from './suggest.js';
 import { syntaxDiagnostic, type ParseMessage } from './messages.js';
 import { parseCleanText } from './clean-parse.js';
+import { templateMarkers as candidateMarkers } from './template-markers.js';
 import { FieldSpans, defaultScalar, newMessageValue, storeMapEntry, type PlainMessage } from './plain-value.js';
 
 export interface ParseResult {
@@ -75,6 +76,11 @@ export interface ParseOptions {
    * and an element node).
    */
   ranges?: boolean;
+  /**
+   * Offsets of `#` read as sed-style template markers, not comments (template-markers.ts). parseText
+   * sets it itself, on a second parse, when the first has errors.
+   */
+  templateMarkers?: ReadonlySet<number>;
 }
 
 /** The options that choose what a parse keeps (parseText's overloads): `lean` (with `keepTreeUpTo`), `onField` or `at`, one at most. */
@@ -132,9 +138,20 @@ export function parseText(text: string, message: SchemaMessage, options?: ParseO
 export function parseText(text: string, message: SchemaMessage, options: ParseOptions & ModeOptions = {}): FieldNode[] | StreamParseResult | LeanParseResult | ParseResult {
   if (options.at) return options.at.map((start) => new Parser(text, message, options, undefined, start).parseOneField());
   if (options.onField) return new Parser(text, message, options, options.onField).parseEach();
-  if (options.lean) return leanParse(text, message, options);
-  const { value, tree, diagnostics } = treeParse(text, message, options);
-  return { value, tree, diagnostics };
+  const parse = (o: ParseOptions & ModeOptions): LeanParseResult | ParseResult => {
+    if (o.lean) return leanParse(text, message, o);
+    const { value, tree, diagnostics } = treeParse(text, message, o);
+    return { value, tree, diagnostics };
+  };
+  const first = parse(options);
+  if (options.templateMarkers || !first.diagnostics.some((d) => d.severity === 'error')) return first;
+  // A template with sed-style markers (template-markers.ts): read the candidates as markers, and keep
+  // that reading only when the markers are all that is wrong; a real comment never becomes one.
+  const templateMarkers = candidateMarkers(text);
+  if (!templateMarkers.size) return first;
+  const second = parse({ ...options, templateMarkers });
+  const errors = second.diagnostics.filter((d) => d.severity === 'error');
+  return errors.some((d) => d.messageId === 'templateMarker') && errors.every((d) => d.messageId === 'templateMarker' || d.messageId === 'templatePlaceholder') ? second : first;
 }
 
 function treeParse(text: string, message: SchemaMessage, options: ParseOptions): ParseResult & { spans: FieldSpans } {
@@ -198,7 +215,7 @@ class Parser {
     /** Start at this position (one field parsed again). */
     from?: Position,
   ) {
-    this.lexer = new Lexer(text, from);
+    this.lexer = new Lexer(text, from, options.templateMarkers);
     this.topSpans = new FieldSpans(text);
     this.comments = this.lexer.comments;
     this.sharedElements = options.ranges === false ? new Map() : undefined;
@@ -669,6 +686,11 @@ class Parser {
       return { kind: 'scalar', range: tokenRange(first), text: first.text, value: undefined };
     }
     const placeholder = this.templatePlaceholder();
+    if (placeholder?.marker) {
+      const name = placeholder.text.slice(placeholder.text.indexOf('#') + 1);
+      this.report({ messageId: 'templateMarker', data: { placeholder: placeholder.text, field: field.name, name } }, placeholder.range);
+      return { kind: 'scalar', range: placeholder.range, text: placeholder.text, value: undefined };
+    }
     if (placeholder) {
       const name = placeholder.text.replace(/^\$\{?|\}$/g, '');
       this.report({ messageId: 'templatePlaceholder', data: { placeholder: placeholder.text, field: field.name, name } }, placeholder.range);
@@ -781,9 +803,16 @@ class Parser {
     return node;
   }
 
-  /** Consumes a `${name}` template placeholder (as in Triton's fill_template.py templates), if one is next. */
-  private templatePlaceholder(): { text: string; range: Range } | undefined {
+  /**
+   * Consumes a `${name}` template placeholder (as in Triton's fill_template.py templates), or a sed-style
+   * `#name` marker the lexer was told of (an identifier holding `#`: template-markers.ts), if one is next.
+   */
+  private templatePlaceholder(): { text: string; range: Range; marker?: true } | undefined {
     const dollar = this.peek();
+    if (dollar.type === 'ident' && dollar.text.includes('#')) {
+      this.next();
+      return { text: dollar.text, range: tokenRange(dollar), marker: true };
+    }
     if (!this.isSymbol(dollar, '$')) return undefined;
     const open = this.peek(1);
     if (!this.isSymbol(open, '{') || open.start !== dollar.end) return undefined;

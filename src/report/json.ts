@@ -1,9 +1,10 @@
 // ESLint's JSON format, exactly the shape tools that read ESLint output expect (docs/architecture.md):
 // [{ filePath, messages: [{ ruleId, messageId, severity: 1|2, level, message, line, column, endLine,
-//    endColumn, fix? }], errorCount, warningCount }]. severity 2 = error, 1 = warning or info (`level`
-// says which); warningCount counts warnings only, so infos never trip --max-warnings. `fix` is
-// ESLint's: one edit as { range: [start, end] (UTF-16 offsets), text }; tritonc's fixes are one edit
-// each today, and a fix of several edits is left out rather than merged without the file's text.
+//    endColumn, fix?, suggestions? }], errorCount, warningCount }]. severity 2 = error, 1 = warning or
+// info (`level` says which); warningCount counts warnings only, so infos never trip --max-warnings.
+// `fix` is ESLint's: one edit as { range: [start, end] (UTF-16 offsets), text }; tritonc's fixes are
+// one edit each today, and a fix of several edits is left out rather than merged without the file's
+// text. `suggestions` are ESLint's too ({ desc, fix }): fixes that might be wrong, never applied.
 import type { LintResult } from '../diagnostics.js';
 
 export interface JsonMessage {
@@ -17,6 +18,7 @@ export interface JsonMessage {
   endLine: number;
   endColumn: number;
   fix?: { range: [number, number]; text: string };
+  suggestions?: { desc: string; fix: { range: [number, number]; text: string } }[];
 }
 
 export interface JsonFileResult {
@@ -44,6 +46,8 @@ export function toJsonResults(result: LintResult): JsonFileResult[] {
       };
       const edit = d.fix?.edits.length === 1 ? d.fix.edits[0]! : undefined;
       if (edit) m.fix = { range: [edit.range.start.offset, edit.range.end.offset], text: edit.text };
+      const suggestions = (d.suggestions ?? []).filter((s) => s.edits.length === 1).map((s) => ({ desc: s.description, fix: { range: [s.edits[0]!.range.start.offset, s.edits[0]!.range.end.offset] as [number, number], text: s.edits[0]!.text } }));
+      if (suggestions.length) m.suggestions = suggestions;
       return m;
     }),
     errorCount: r.errorCount,

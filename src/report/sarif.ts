@@ -64,9 +64,11 @@ export function toSarif(result: LintResult, options: ReportOptions = {}): Json {
       if (i !== undefined) res.ruleIndex = i;
       if (d.path.length) res.properties = { path: d.path.map(String) };
       if (d.messageId) res.properties = { ...(res.properties as Json | undefined), messageId: d.messageId };
-      if (d.fix) {
-        const region = (r: (typeof d.fix.edits)[number]['range']): Json => ({ startLine: r.start.line, startColumn: r.start.column, endLine: r.end.line, endColumn: r.end.column });
-        res.fixes = [{ description: { text: d.fix.description }, artifactChanges: [{ artifactLocation: artifact, replacements: d.fix.edits.map((e) => ({ deletedRegion: region(e.range), insertedContent: { text: e.text } })) }] }];
+      // SARIF's fixes are proposals: a suggestion is one as much as a fix (which comes first).
+      const proposed = [...(d.fix ? [d.fix] : []), ...(d.suggestions ?? [])];
+      if (proposed.length) {
+        const region = (r: (typeof proposed)[number]['edits'][number]['range']): Json => ({ startLine: r.start.line, startColumn: r.start.column, endLine: r.end.line, endColumn: r.end.column });
+        res.fixes = proposed.map((f) => ({ description: { text: f.description }, artifactChanges: [{ artifactLocation: artifact, replacements: f.edits.map((e) => ({ deletedRegion: region(e.range), insertedContent: { text: e.text } })) }] }));
       }
       results.push(res);
     }

@@ -50,6 +50,16 @@ export interface BackendLibraryFiles {
   realpath(path: string): string;
 }
 
+/**
+ * The library core finds beside the model for one version (the first two of its search paths, which
+ * do not depend on the server): `runtime`, or libtriton_<backend>.so, in <model>/<version> or <model>.
+ * A custom backend shipped with its model (NVIDIA's Kaldi example: 1/libtriton_kaldi.so) is found here.
+ */
+export function libraryBesideModel(q: Omit<BackendLibraryQuery, 'backendDirectory'>, files: Pick<BackendLibraryFiles, 'exists'>): string | undefined {
+  const name = q.runtime || backendLibraryName(q.backend);
+  return [join(q.modelDir, String(q.version)), q.modelDir].map((dir) => join(dir, name)).find((p) => files.exists(p));
+}
+
 /** The library core loads for one version of a model, or why it finds none. */
 export function findBackendLibrary(q: BackendLibraryQuery, files: BackendLibraryFiles): BackendLibrary {
   const exists = (p: string): boolean => files.exists(p);

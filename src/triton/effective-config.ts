@@ -15,6 +15,7 @@ import { step, type ResolveProblem, type ResolveStep } from './changes.js';
 import { hasErrors, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import { instanceGroupProblem, normalizeInstanceGroup, normalizeModelConfig } from './normalize.js';
+import { hostGpuCount } from './gpu-count.js';
 import { loadSchema } from '../config/schema.js';
 import type { ModelReadError } from '../model-file/errors.js';
 import type { ModelSignature } from '../model-file/signature.js';
@@ -55,12 +56,12 @@ const REPRODUCED = ((titles: string[]) => (titles.length > 1 ? `${titles.slice(0
   BACKEND_RECORDS.filter((b) => b.autoComplete && b.autoComplete.from !== 'script').map((b) => b.title ?? b.name),
 );
 
-/** GPUs assumed on the serving host when the caller does not say. */
-export const DEFAULT_GPUS = 1;
+export { DEFAULT_GPUS } from './gpu-count.js';
 
 export interface ResolveOptions extends OnnxAutoCompleteOptions, Pick<CompletionOptions, 'runScript'> {
   /**
-   * Supported GPUs on the host Triton runs on (ids 0..gpus-1). Default 1, the host Triton's own
+   * Supported GPUs on the host Triton runs on (ids 0..gpus-1). Default (gpu-count.ts hostGpuCount): 1,
+   * or as many as the highest GPU id the config lists needs; 1 is the host Triton's own
    * qa tests ran on (their expected configs show KIND_GPU); with 0, KIND_AUTO groups become KIND_CPU
    * and a KIND_GPU group is refused.
    */
@@ -230,10 +231,11 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
 
   // 5. Instance groups for this host (core NormalizeInstanceGroup, ValidateInstanceGroup), before the
   // backend sees the config.
-  const groups = normalizeInstanceGroup(config, options.gpus ?? DEFAULT_GPUS);
+  const gpuCount = hostGpuCount(config, options.gpus);
+  const groups = normalizeInstanceGroup(config, gpuCount);
   append(steps, groups.steps);
   config = groups.config;
-  const groupProblem = instanceGroupProblem(config, options.gpus ?? DEFAULT_GPUS);
+  const groupProblem = instanceGroupProblem(config, gpuCount);
   if (groupProblem) return refused(groupProblem, { version });
 
   // 6. The backend's auto-complete, then core's re-normalization (onnxruntime_backend

@@ -10,7 +10,7 @@ import { backendRecord } from './backend-records.js';
 export const SEQUENCE_IDLE_DEFAULT_MICROSECONDS = 1_000_000;
 
 /** core's default --min-supported-compute-capability, as ValidateInstanceGroup prints it (std::to_string(6.0)). */
-const MIN_COMPUTE_CAPABILITY_TEXT = '6.000000';
+export const MIN_COMPUTE_CAPABILITY_TEXT = '6.000000';
 
 export interface NormalizeResult {
   config: ModelConfig;

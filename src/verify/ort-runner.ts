@@ -150,7 +150,7 @@ async function runSession(ort: OrtApi, onnxFile: string, plan: VerifyPlan, repor
       const run = await runOnce(ort, session, plan, batch, dynamicSize, fed, metaByName, fetches);
       report.runs.push(run.run);
       // Failing at batch 1 (or the fixed shape) is not the batch question verify asks: the sizes may be too small.
-      if (run.run.error && (batch === undefined || batch === 1)) throw new CannotRun(sizesMessage(batch === undefined ? 'at its fixed shape' : 'at batch 1', run.run.error, plan.inputs, plan.sizes, dynamicSize));
+      if (run.run.error && (batch === undefined || batch === 1)) throw new CannotRun(sizesMessage(batch === undefined ? 'at its fixed shape' : 'at batch 1', run.run.error, plan.inputs, plan.sizes, dynamicSize, batch !== undefined));
       append(report.problems, run.problems);
       if (run.run.ok && batch !== undefined) passedAt ??= batch;
       if (run.run.error && batch !== undefined && batch > 1 && passedAt === 1) {

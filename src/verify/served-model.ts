@@ -118,7 +118,7 @@ export async function checkServedModel(opts: ServedCheckOptions): Promise<void> 
       const error = (e as KServeError).serverMessage ?? (e as Error).message;
       report.runs.push({ batchSize, ok: false, inputs: sent, outputs: [], error });
       // Failing at batch 1 (or the fixed shape) is not the batch question verify asks: the sizes may be too small.
-      if (batch === undefined || batch === 1) throw new CannotRun(sizesMessage(batch === undefined ? 'at its fixed shape' : 'at batch 1', `Triton: ${error}`, inputs, plan.sizes, dynamicSize));
+      if (batch === undefined || batch === 1) throw new CannotRun(sizesMessage(batch === undefined ? 'at its fixed shape' : 'at batch 1', `Triton: ${error}`, inputs, plan.sizes, dynamicSize, batch !== undefined));
       const at = batch === undefined ? 'at its fixed shape' : `at batch ${batch}`;
       const { ruleId } = classifyTritonMessage(error);
       report.problems.push({ kind: 'run', batchSize, ...(ruleId ? { ruleId } : {}), message: `the inference ${at} failed (inputs ${sent.map((i) => `'${i.name}' ${shapeText(i.shape)}`).join(', ')}): Triton: ${error}` });

@@ -11,15 +11,17 @@ import { RULES } from '../../src/lint/rules/index.js';
 import { cli } from '../support/cli.js';
 import { CLASSIFIER, writeRepo } from './harness.js';
 
-// Three findings with fixes, and a comment to keep: a misspelt backend, an input name one letter off
-// the model's, and a suppression of a rule that does not exist (a typo of a real one).
+// Three findings with fixes that are certainly right, and a comment to keep: the name in the wrong
+// case, the model's data type, and a batch axis in dims; and a did-you-mean that is only a suggestion,
+// never applied: a suppression of a rule that does not exist (a typo of a real one).
 const BROKEN = `# the tutorial's classifier
-name: "classifier"
-backend: "onnxrntime"  # typo
+name: "Classifier"
+backend: "onnxruntime"  # the backend
 max_batch_size: 8
-input [ { name: "inptu" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]  # tritonc-disable-line queue-dealy
+input [ { name: "input" data_type: TYPE_FP16 dims: [ 1, 3, 224, 224 ] } ]  # tritonc-disable-line queue-dealy
 output [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]
 `;
+const FIXED = BROKEN.replace('"Classifier"', '"classifier"').replace('TYPE_FP16', 'TYPE_FP32').replace('[ 1, 3, 224, 224 ]', '[ 3, 224, 224 ]');
 
 describe('tritonc lint --fix', () => {
   it('applies every fix, keeps the comments, writes the file, and reports what remains', async () => {
@@ -27,25 +29,30 @@ describe('tritonc lint --fix', () => {
     const file = join(dir, 'repo/classifier/config.pbtxt');
     const before = await cli(['lint', 'repo', '--format', 'json'], { cwd: dir });
     const fixable = JSON.parse(before.stdout)[0].messages.filter((m: { fix?: unknown }) => m.fix).map((m: { ruleId: string }) => m.ruleId).sort();
-    // io-name checks the model only once the backend is one Triton has: its fix comes in the second pass.
-    expect(fixable).toEqual(['invalid-suppression', 'platform-backend']);
+    expect(fixable).toEqual(['batch-dim-in-dims', 'io-datatype', 'name-matches-directory']);
 
     const r = await cli(['lint', 'repo', '--fix', '--format', 'json'], { cwd: dir });
     const text = readFileSync(file, 'utf8');
-    expect(text).toBe(BROKEN.replace('onnxrntime', 'onnxruntime').replace('"inptu"', '"input"').replace('queue-dealy', 'queue-delay'));
+    expect(text).toBe(FIXED);
     const report = JSON.parse(r.stdout);
     expect(report[0].output).toBe(text);
     expect(report[0].messages.filter((m: { fix?: unknown }) => m.fix)).toEqual([]);
   });
 
-  it('--fix-dry-run reports as if fixed and writes nothing', async () => {
+  it('--fix-dry-run writes nothing, carries the fixed text, and reports the files as they are (their errors, exit 1)', async () => {
     const dir = await writeRepo({ 'repo/classifier/config.pbtxt': BROKEN, 'repo/classifier/1/model.onnx': CLASSIFIER });
     const file = join(dir, 'repo/classifier/config.pbtxt');
     const r = await cli(['lint', 'repo', '--fix-dry-run', '--format', 'json'], { cwd: dir });
     expect(readFileSync(file, 'utf8')).toBe(BROKEN);
     const report = JSON.parse(r.stdout);
-    expect(report[0].output).toContain('backend: "onnxruntime"  # typo');
-    expect(report[0].messages.map((m: { ruleId: string }) => m.ruleId)).not.toContain('platform-backend');
+    expect(report[0].output).toBe(FIXED);
+    // Nothing was written: the errors on disk are reported as errors, and the exit code says so.
+    expect(report[0].messages.filter((m: { level: string }) => m.level === 'error').map((m: { ruleId: string }) => m.ruleId).sort()).toEqual(['batch-dim-in-dims', 'io-datatype', 'name-matches-directory']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--fix would apply 3 fixes in 1 file (repo/classifier/config.pbtxt), leaving 0 errors and 1 warning; nothing was written');
+    const stylish = await cli(['lint', 'repo', '--fix-dry-run'], { cwd: dir });
+    expect(stylish.stdout).toContain('3 errors');
+    expect(stylish.code).toBe(1);
     expect((await cli(['lint', 'repo', '--fix', '--fix-dry-run'], { cwd: dir })).code).toBe(2);
   });
 
@@ -104,6 +111,6 @@ describe('the meaning check', () => {
     const dir = await writeRepo({ 'repo/classifier/config.pbtxt': BROKEN, 'repo/classifier/1/model.onnx': CLASSIFIER });
     const run = fixSync([join(dir, 'repo')], { cwd: dir, rules: RULES });
     expect(run.refused).toEqual([]);
-    expect(run.files.map((f) => f.applied.map((d) => d.ruleId).sort())).toEqual([['invalid-suppression', 'io-name', 'platform-backend']]);
+    expect(run.files.map((f) => f.applied.map((d) => d.ruleId).sort())).toEqual([['batch-dim-in-dims', 'io-datatype', 'name-matches-directory']]);
   });
 });

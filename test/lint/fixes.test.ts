@@ -18,13 +18,19 @@ async function lintOne(config: string, onnx: OnnxSpec | undefined, dir = 'classi
   return { file, found: lintSync([join(repo, dir)], { cwd: repo, rules: RULES, settings }).results.flatMap((r) => r.diagnostics) };
 }
 
-/** Lints, applies the one fix of `ruleId`, lints again: the finding is gone and the text is `expected`. */
-async function fixOnce(config: string, onnx: OnnxSpec | undefined, ruleId: string, messageId: string, dir?: string): Promise<string> {
+/**
+ * Lints, applies the one fix of `ruleId` (or, with `suggestion`, its one suggestion, which must come
+ * without a fix), lints again: the finding is gone and the text is returned.
+ */
+async function fixOnce(config: string, onnx: OnnxSpec | undefined, ruleId: string, messageId: string, dir?: string, suggestion = false): Promise<string> {
   const { file, found } = await lintOne(config, onnx, dir);
   const d = found.find((x) => x.ruleId === ruleId && x.messageId === messageId);
   expect(d, `${ruleId}.${messageId} reports`).toBeDefined();
-  expect(d!.fix, `${ruleId}.${messageId} carries a fix`).toBeDefined();
-  const fixed = applyEdits(readFileSync(file, 'utf8'), d!.fix!.edits);
+  const change = suggestion ? d!.suggestions?.[0] : d!.fix;
+  expect(change, `${ruleId}.${messageId} carries a ${suggestion ? 'suggestion' : 'fix'}`).toBeDefined();
+  // A did-you-mean might be wrong: lint --fix never applies it.
+  if (suggestion) expect(d!.fix, `${ruleId}.${messageId} carries no fix`).toBeUndefined();
+  const fixed = applyEdits(readFileSync(file, 'utf8'), change!.edits);
   writeFileSync(file, fixed);
   const again = lintSync([file], { rules: RULES, settings }).results.flatMap((r) => r.diagnostics);
   expect(again.filter((x) => x.ruleId === ruleId)).toEqual([]);
@@ -42,20 +48,20 @@ describe('fixes as text edits', () => {
     expect(fixed).toBe(CLASSIFIER_CONFIG);
   });
 
-  it('io-name: renames a near miss to the model\'s tensor', async () => {
-    const fixed = await fixOnce(CLASSIFIER_CONFIG.replace('name: "input"', 'name: "inptu"'), CLASSIFIER, 'io-name', 'misspeltInput');
+  it('io-name: suggests renaming a near miss to the model\'s tensor', async () => {
+    const fixed = await fixOnce(CLASSIFIER_CONFIG.replace('name: "input"', 'name: "inptu"'), CLASSIFIER, 'io-name', 'misspeltInput', undefined, true);
     expect(fixed).toBe(CLASSIFIER_CONFIG);
   });
 
-  it('platform-backend: sets the platform of the backend', async () => {
+  it('platform-backend: suggests the platform of the backend', async () => {
     const config = CLASSIFIER_CONFIG.replace('platform: "onnxruntime_onnx"', 'backend: "onnxruntime"\nplatform: "onnxruntime_onx"');
-    const fixed = await fixOnce(config, CLASSIFIER, 'platform-backend', 'platformBackendMismatch');
+    const fixed = await fixOnce(config, CLASSIFIER, 'platform-backend', 'platformBackendMismatch', undefined, true);
     expect(fixed).toBe(CLASSIFIER_CONFIG.replace('platform: "onnxruntime_onnx"', 'backend: "onnxruntime"\nplatform: "onnxruntime_onnx"'));
   });
 
-  it('platform-backend: corrects a misspelt backend', async () => {
+  it('platform-backend: suggests the backend a misspelt one is near', async () => {
     const config = CLASSIFIER_CONFIG.replace('platform: "onnxruntime_onnx"', 'backend: "onnxruntme"');
-    const fixed = await fixOnce(config, CLASSIFIER, 'platform-backend', 'misspeltBackend');
+    const fixed = await fixOnce(config, CLASSIFIER, 'platform-backend', 'misspeltBackend', undefined, true);
     expect(fixed).toBe(CLASSIFIER_CONFIG.replace('platform: "onnxruntime_onnx"', 'backend: "onnxruntime"'));
   });
 
@@ -64,9 +70,9 @@ describe('fixes as text edits', () => {
     expect(fixed).toBe(CLASSIFIER_CONFIG);
   });
 
-  it('invalid-suppression: corrects a misspelt rule id', async () => {
+  it('invalid-suppression: suggests the rule id a misspelt one is near', async () => {
     const config = `# tritonc-disable-next-line queue-dealy\n${CLASSIFIER_CONFIG}`;
-    const fixed = await fixOnce(config, CLASSIFIER, 'invalid-suppression', 'unknownRuleDidYouMean');
+    const fixed = await fixOnce(config, CLASSIFIER, 'invalid-suppression', 'unknownRuleDidYouMean', undefined, true);
     expect(fixed).toBe(`# tritonc-disable-next-line queue-delay\n${CLASSIFIER_CONFIG}`);
   });
 

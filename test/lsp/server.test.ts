@@ -81,8 +81,10 @@ describe('tritonc lsp --stdio', () => {
     expect(readFileSync(file, 'utf8')).toBe(CLASSIFIER_CONFIG);
 
     const actions = await s.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: ioName.range, context: { diagnostics: [ioName] } });
-    const action = (actions ?? []).find((a) => 'edit' in a && a.edit)! as { title: string; edit: { changes: Record<string, { newText: string }[]> } };
+    const action = (actions ?? []).find((a) => 'edit' in a && a.edit)! as { title: string; isPreferred?: boolean; edit: { changes: Record<string, { newText: string }[]> } };
     expect(action.title).toContain('io-name');
+    // A did-you-mean is a suggestion: offered, never the preferred (auto-applied) action.
+    expect(action.isPreferred).toBe(false);
     expect(action.edit.changes[uri]![0]!.newText).toBe('"input"');
 
     const edits = await s.connection.sendRequest(DocumentFormattingRequest.type, { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } });

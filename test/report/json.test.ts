@@ -30,4 +30,14 @@ describe('json (ESLint shape)', () => {
       }
     }
   });
+
+  it("a suggestion (a fix that might be wrong) is ESLint's suggestions: [{ desc, fix }], never fix", () => {
+    const result = sampleResult();
+    const d = result.results[1]!.diagnostics[0]!;
+    d.suggestions = [d.fix!];
+    delete d.fix;
+    const m = JSON.parse(formatJson(result))[1].messages[0];
+    expect(m.fix).toBeUndefined();
+    expect(m.suggestions).toEqual([{ desc: 'set dims: [3,224,224]', fix: { range: [114, 136], text: 'dims: [ 3, 224, 224 ]' } }]);
+  });
 });

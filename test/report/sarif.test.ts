@@ -59,6 +59,15 @@ describe('sarif', () => {
     expect(run.originalUriBaseIds['%SRCROOT%'].uri).toBe('file:///work/repo/');
   });
 
+  it('a suggestion is one of the fixes SARIF proposes, after the fix', () => {
+    const result = sampleResult();
+    const d = result.results[1]!.diagnostics[0]!;
+    d.suggestions = [{ description: 'set dims: [1,3,224,224]', edits: [{ ...d.fix!.edits[0]!, text: 'dims: [ 1, 3, 224, 224 ]' }] }];
+    const fixes = (toSarif(result, { cwd: CWD }) as Json).runs[0].results[0].fixes;
+    expect(fixes.map((f: Json) => f.description.text)).toEqual(['set dims: [3,224,224]', 'set dims: [1,3,224,224]']);
+    expect(fixes[1].artifactChanges[0].replacements[0].insertedContent.text).toBe('dims: [ 1, 3, 224, 224 ]');
+  });
+
   it('fingerprints are stable across line moves and distinct per problem', () => {
     const moved = sampleResult();
     for (const d of moved.results[1]!.diagnostics) d.range.start.line += 10;

@@ -80,11 +80,12 @@ testRule('backend-library', {
       output: null,
     },
     {
-      name: 'a typo of an installed backend: the fix names it',
+      name: 'a typo of an installed backend: suggested, never applied by --fix',
       files: { ...installed('onnxruntime'), 'm/config.pbtxt': 'backend: "onnxruntim"\n', 'm/1/model.onnx': '' },
       settings: SERVER,
       errors: [{ messageId: 'noLibraryForBackendDidYouMean', line: 1, token: '"onnxruntim"', data: { backend: 'onnxruntim', suggestion: 'onnxruntime' } }],
-      output: 'backend: "onnxruntime"\n',
+      suggestions: ['backend: "onnxruntime"\n'],
+      output: null,
     },
     {
       name: 'a server without the backend the platform needs (a Python-only server and an ONNX model)',

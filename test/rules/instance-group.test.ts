@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
-import { writeRepo } from '../lint/harness.js';
-import { testRule } from '../support/rule-tester.js';
+import { CLASSIFIER, writeRepo } from '../lint/harness.js';
+import { findingsOf, testRule } from '../support/rule-tester.js';
 
 const ORT = 'backend: "onnxruntime"\nmax_batch_size: 8\n';
 /** A model directory with a version, so the platform is no guess. */
@@ -35,7 +35,7 @@ testRule('instance-group', {
     {
       name: 'a negative GPU id in a KIND_GPU group',
       config: `${ORT}instance_group [ { kind: KIND_GPU gpus: [ 0, -1 ] } ]\n`,
-      errors: [{ messageId: 'unknownGpuId', severity: 'error', token: '-1', data: { group: 'm_0', model: 'm', id: -1 } }],
+      errors: [{ messageId: 'unknownGpuId', severity: 'error', token: '-1', data: { group: 'm_0', model: 'm', id: -1, cc: '6.000000', ids: '0' } }],
     },
     {
       name: 'a negative GPU id in a KIND_AUTO group, which becomes KIND_CPU',
@@ -96,7 +96,7 @@ testRule('instance-group', {
       name: 'a CPU-only server refuses a KIND_GPU group listing GPUs',
       config: `${ORT}instance_group [ { kind: KIND_GPU gpus: [ 0 ] } ]\n`,
       settings: NO_GPU,
-      errors: [{ messageId: 'gpuGroupWithoutGpusListed', token: '0', data: { id: 0 } }],
+      errors: [{ messageId: 'gpuGroupWithoutGpusListed', token: '0', data: { id: 0, cc: '6.000000' } }],
     },
     {
       name: 'a CPU-only server refuses a KIND_AUTO group listing GPUs (it becomes KIND_CPU)',
@@ -108,7 +108,7 @@ testRule('instance-group', {
       name: "a GPU id past the servers' count given with --gpus: an error, as resolve refuses it",
       ...versioned(`${ORT}instance_group [ { kind: KIND_GPU gpus: [ 0, 3 ] } ]\n`),
       options: { gpuCount: 1 },
-      errors: [{ messageId: 'gpuIdBeyondCount', severity: 'error', token: '3', data: { id: 3, count: 1, ids: '0', source: '--gpus' } }],
+      errors: [{ messageId: 'gpuIdBeyondCount', severity: 'error', token: '3', data: { id: 3, count: 1, ids: '0', source: '--gpus', cc: '6.000000' } }],
     },
     {
       name: "a GPU id past the servers' count in gpu.count, in an automatic group",
@@ -136,5 +136,29 @@ describe('instance-group and resolve', () => {
     const resolved = await cli(['resolve', 'm', '--gpus', '1'], { cwd: dir });
     expect(resolved.code).toBe(1);
     expect(resolved.stderr + resolved.stdout).toContain('specifies invalid or unsupported gpu id 3');
+  });
+
+  it('without a GPU count, lint and resolve assume the same host: gpus [1] loads for both (triton/gpu-count.ts)', async () => {
+    const dir = await writeRepo({ 'm/config.pbtxt': `${ORT}instance_group [ { kind: KIND_GPU gpus: [ 1 ] } ]\n`, 'm/1/model.onnx': CLASSIFIER });
+    const linted = await cli(['lint', 'm', '--format', 'json'], { cwd: dir });
+    expect(JSON.parse(linted.stdout)[0].messages.filter((m: { ruleId: string }) => m.ruleId === 'instance-group')).toEqual([]);
+    const resolved = await cli(['resolve', 'm', '--format', 'json'], { cwd: dir });
+    expect(resolved.stderr).toBe('');
+    expect(resolved.code).toBe(0);
+    expect(JSON.parse(resolved.stdout).instance_group[0].gpus).toEqual([1]);
+    // A count given is a fact for both: id 1 on a one-GPU host is refused by each.
+    expect((await cli(['resolve', 'm', '--gpus', '1'], { cwd: dir })).code).toBe(1);
+    expect((await cli(['lint', 'm', '--gpus', '1'], { cwd: dir })).code).toBe(1);
+  });
+});
+
+describe("instance-group quotes Triton's message as Triton prints it", () => {
+  it('the compute capability and the GPU ids are filled, never a literal <cc> or <ids> (core ValidateInstanceGroup: std::to_string(6.0))', () => {
+    const found = findingsOf('instance-group', { name: 'a negative id and one past the count', files: { 'm/config.pbtxt': `${ORT}instance_group [ { kind: KIND_GPU gpus: [ -1 ] }, { kind: KIND_GPU gpus: [ 3 ] } ]\n`, 'm/1/model.onnx': '' }, options: { gpuCount: 2 } });
+    expect(found.map((d) => d.messageId)).toEqual(['unknownGpuId', 'gpuIdBeyondCount']);
+    for (const d of found) {
+      expect(d.message).not.toMatch(/<cc>|<ids>/);
+      expect(d.message).toContain('minimum required CUDA compute compatibility of 6.000000 are: 0, 1');
+    }
   });
 });

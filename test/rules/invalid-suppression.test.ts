@@ -11,10 +11,11 @@ testRule('invalid-suppression', {
   ],
   invalid: [
     {
-      name: 'an unknown id close to a rule: pointed at in the comment, with a suggestion --fix takes',
+      name: 'an unknown id close to a rule: pointed at in the comment, with a suggestion --fix does not take',
       config: 'name: "m"\n# tritonc-disable-next-line invalid-supression -- reason\nmax_batch_size: 8\n',
       errors: [{ messageId: 'unknownRuleDidYouMean', severity: 'warning', line: 2, token: 'invalid-supression', data: { id: 'invalid-supression', suggestion: 'invalid-suppression' } }],
-      output: 'name: "m"\n# tritonc-disable-next-line invalid-suppression -- reason\nmax_batch_size: 8\n',
+      suggestions: ['name: "m"\n# tritonc-disable-next-line invalid-suppression -- reason\nmax_batch_size: 8\n'],
+      output: null,
     },
     {
       name: 'an unknown id like no rule: no suggestion, no fix',

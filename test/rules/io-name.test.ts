@@ -80,18 +80,20 @@ testRule('io-name', {
       errors: [{ messageId: 'inputUnknown', data: { name: 'INPUT_EXTRA' }, token: '"INPUT_EXTRA"' }],
     },
     {
-      name: 'a near miss gets a suggestion, and the fix renames it (the count agrees: no count quoted)',
+      name: 'a near miss gets a suggestion that renames it, never applied by --fix (the count agrees: no count quoted)',
       files: withModel(CLASSIFIER_CONFIG.replace('name: "input"', 'name: "inputs"')),
       errors: [
         { messageId: 'misspeltInput', data: { name: 'inputs', suggestion: 'input', modelInputs: "'input'" }, token: '"inputs"', line: 4 },
       ],
-      output: CLASSIFIER_CONFIG,
+      suggestions: [CLASSIFIER_CONFIG],
+      output: null,
     },
     {
       name: 'a near miss of an output',
       files: withModel(CLASSIFIER_CONFIG.replace('name: "output"', 'name: "outptu"')),
       errors: [{ messageId: 'misspeltOutput', data: { name: 'outptu', suggestion: 'output', modelOutputs: "'output'" }, token: '"outptu"', line: 5 }],
-      output: CLASSIFIER_CONFIG,
+      suggestions: [CLASSIFIER_CONFIG],
+      output: null,
     },
     {
       name: 'optional: true on an input the model requires',

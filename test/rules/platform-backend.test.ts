@@ -21,19 +21,34 @@ testRule(ID, {
     { name: 'nothing set, and the version directory holds model.onnx', files: { 'm/config.pbtxt': 'max_batch_size: 4\n', 'm/1/model.onnx': '' } },
     { name: 'nothing set, and the version directory holds model.onnx as a directory', files: { 'm/config.pbtxt': '', 'm/1/model.onnx/model.onnx': '' } },
     { name: 'nothing set, and the model name says the backend (model.<backend>)', files: { 'model.identity/config.pbtxt': '', 'model.identity/1/x': '' }, targets: ['model.identity'] },
+    // NVIDIA DeepLearningExamples' Kaldi model: core searches <model>/<version> and <model> before the
+    // backend directory (core src/backend_model.cc GetBackendLibrarySearchPaths), so the name is known.
+    { name: 'a custom backend whose library ships in the version directory (Kaldi)', files: { 'm/config.pbtxt': 'backend: "kaldi"\n', 'm/1/libtriton_kaldi.so': '' } },
+    { name: 'a custom backend whose library ships in the model directory', files: { 'm/config.pbtxt': 'backend: "kaldi"\n', 'm/libtriton_kaldi.so': '', 'm/1/x': '' } },
+    { name: 'a custom backend named by runtime beside the model', files: { 'm/config.pbtxt': 'backend: "kaldi"\nruntime: "libkaldi.so"\n', 'm/1/libkaldi.so': '' } },
   ],
   invalid: [
     {
-      name: 'a backend one typo away from a known one (core finds no library for it): the fix corrects it',
+      name: 'a backend one typo away from a known one (core finds no library for it): suggested, never applied by --fix',
       config: 'backend: "pyhton"\nmax_batch_size: 8\n',
       errors: [{ messageId: 'misspeltBackend', severity: 'error', line: 1, token: '"pyhton"', path: ['backend'], data: { backend: 'pyhton', suggestion: 'python' } }],
-      output: 'backend: "python"\nmax_batch_size: 8\n',
+      suggestions: ['backend: "python"\nmax_batch_size: 8\n'],
+      output: null,
     },
     {
       name: 'another misspelt backend',
       config: 'backend: "onnxruntme"\n',
       errors: [{ messageId: 'misspeltBackend', data: { backend: 'onnxruntme', suggestion: 'onnxruntime' } }],
-      output: 'backend: "onnxruntime"\n',
+      suggestions: ['backend: "onnxruntime"\n'],
+      output: null,
+    },
+    {
+      // Two edits from "dali", and no library beside the model: a suggestion, not a fix (issue 42).
+      name: 'a custom backend whose library is not beside the model: "dali" only suggested',
+      files: { 'm/config.pbtxt': 'backend: "kaldi"\n', 'm/1/README': '' },
+      errors: [{ messageId: 'misspeltBackend', data: { backend: 'kaldi', suggestion: 'dali' } }],
+      suggestions: ['backend: "dali"\n'],
+      output: null,
     },
     {
       name: 'a backend name written as the platform',
@@ -67,10 +82,11 @@ testRule(ID, {
       errors: [{ messageId: 'filenameNamesNoBackend', data: { filename: 'weights.bin', suggestion: '<backend>' } }],
     },
     {
-      name: 'a known backend with a platform of another framework: points at the platform, the fix sets the backend\'s',
+      name: 'a known backend with a platform of another framework: points at the platform, suggests the backend\'s (the backend may be the wrong one)',
       config: 'backend: "onnxruntime"\nplatform: "tensorrt_plan"\n',
       errors: [{ messageId: 'platformBackendMismatch', severity: 'error', line: 2, token: '"tensorrt_plan"', data: { platform: 'tensorrt_plan', backend: 'onnxruntime', suggestion: 'onnxruntime_onnx' } }],
-      output: 'backend: "onnxruntime"\nplatform: "onnxruntime_onnx"\n',
+      suggestions: ['backend: "onnxruntime"\nplatform: "onnxruntime_onnx"\n'],
+      output: null,
     },
     {
       name: "the 'libtorch' alias: auto-fill accepts it, the pair check does not",

@@ -14,6 +14,8 @@ testRule('syntax', {
   valid: [
     { name: 'a config that parses', config: 'name: "m"\nmax_batch_size: 8\n' },
     { name: 'a placeholder inside a string parses (unfilled-placeholder says what it does)', config: 'name: "m"\nbackend: "${triton_backend}"\n' },
+    // Real comments where a marker could stand, in a config that parses: never read as markers.
+    { name: 'comments after ":", "[" and "," and glued to a value, in a config that parses', config: 'name: "m" #name\nmax_batch_size: #mbs\n 8\ninput [ #first\n { name: "x" data_type: TYPE_FP32#fp32\n dims: [ 1, #one\n 2 ] } ]\n' },
   ],
   invalid: [
     {
@@ -25,6 +27,25 @@ testRule('syntax', {
       name: 'a template with several placeholders: named once each, the first three shown',
       config: 'max_batch_size: ${a}\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ ${b} ] } ]\ndynamic_batching { max_queue_delay_microseconds: ${c} }\ninstance_group [ { count: ${d} } ]\nmodel_warmup [ { batch_size: ${a} } ]\n',
       errors: [{ messageId: 'template', severity: 'info', line: 1, token: '${a}', data: { count: 5, names: '${a}, ${b}, ${c}, ...', placeholders: ['${a}', '${b}', '${c}', '${d}'] } }],
+    },
+    {
+      // wenet-e2e/wenet runtime/gpu/model_repo/encoder/config_template.pbtxt, filled by sed.
+      name: 'a template with sed-style #name markers (wenet): one note, not a cascade of syntax errors',
+      config: 'name: "encoder"\nbackend: "onnxruntime"\nmax_batch_size: 64\ninput [\n  {\n    name: "speech"\n    data_type: TYPE_#DTYPE\n    dims: [-1, #num_mel_bins] # 80\n  }\n]\noutput [\n  {\n    name: "beam_log_probs"\n    data_type: TYPE_#DTYPE\n    dims: [-1, #beam_size]  # [-1, beam_size]\n  }\n]\n',
+      errors: [{ messageId: 'markerTemplate', severity: 'info', line: 7, token: 'TYPE_#DTYPE', data: { count: 4, names: 'TYPE_#DTYPE, #num_mel_bins, #beam_size', placeholders: ['TYPE_#DTYPE', '#num_mel_bins', '#beam_size'] } }],
+    },
+    {
+      name: 'one marker after ":"',
+      config: 'name: "m"\nmax_batch_size: #MAX_BATCH\n',
+      errors: [{ messageId: 'markerTemplateOne', severity: 'info', line: 2, token: '#MAX_BATCH', data: { count: 1, names: '#MAX_BATCH' } }],
+    },
+    {
+      name: 'a marker beside another syntax error: the file is broken, and reported as the comment it is',
+      config: 'name: m\nmax_batch_size: #MAX_BATCH\n',
+      errors: [
+        { messageId: 'expectedStringIdent', line: 1, token: 'm', data: { field: 'name', found: 'm' } },
+        { messageId: 'expectedIntegerEof', line: 3 },
+      ],
     },
     {
       name: 'a placeholder beside another syntax error: the file is broken, not a template',
@@ -281,5 +302,19 @@ describe('syntax: with every rule', () => {
   it('no other rule runs on the file', async () => {
     const { result } = await lintModel(BROKEN, CLASSIFIER);
     expect(ruleIds(result)).toEqual(['syntax']);
+  });
+});
+
+describe('sed-style template markers in the parser', () => {
+  it('each marker is a templateMarker diagnostic with the text as written and its name; a file that parses keeps its comments', async () => {
+    const { parseConfig } = await import('../../src/config/document.js');
+    const doc = parseConfig('max_batch_size: 8\ninput [ { name: "x" data_type: TYPE_#DTYPE dims: [ -1, #mel ] } ]\n');
+    expect(doc.diagnostics.map((d) => ({ messageId: d.messageId, data: d.data }))).toEqual([
+      { messageId: 'templateMarker', data: { placeholder: 'TYPE_#DTYPE', field: 'data_type', name: 'DTYPE' } },
+      { messageId: 'templateMarker', data: { placeholder: '#mel', field: 'dims', name: 'mel' } },
+    ]);
+    const clean = parseConfig('max_batch_size: 8 #mbs\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1, #one\n 2 ] } ]\n');
+    expect(clean.diagnostics).toEqual([]);
+    expect(clean.value.input?.[0]?.dims).toEqual([1, 2]);
   });
 });

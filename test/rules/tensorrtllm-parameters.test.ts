@@ -57,10 +57,11 @@ testRule(ID, {
       ],
     },
     {
-      name: 'gpt_model_type outside its set fails the load; a close value gets a fix',
+      name: 'gpt_model_type outside its set fails the load; a close value is suggested, never applied by --fix',
       config: CPP.replace('"inflight_fused_batching"', '"inflight_fused_batchng"'),
       errors: [{ messageId: 'modelTypeFailsSuggest', severity: 'error', token: '"inflight_fused_batchng"', data: { key: 'gpt_model_type', value: 'inflight_fused_batchng', suggestion: 'inflight_fused_batching' } }],
-      output: CPP,
+      suggestions: [CPP],
+      output: null,
     },
     {
       name: 'gpt_model_type far from any value',
@@ -79,7 +80,7 @@ testRule(ID, {
       errors: [{ messageId: 'guidedDecodingFailsSuggest', severity: 'error', data: { key: 'guided_decoding_backend', value: 'xgramar', suggestion: 'xgrammar' } }],
     },
     {
-      name: 'enum values compared with their case: a warning naming the default the backend uses',
+      name: 'enum values compared with their case: a warning naming the default the backend uses; the value in its case is a fix',
       config: CPP + param('batch_scheduler_policy', 'MAX_UTILIZATION') + param('decoding_mode', 'zzz'),
       errors: [
         { messageId: 'enumDefaultsSuggest', severity: 'warning', data: { key: 'batch_scheduler_policy', default: 'guaranteed_no_evict', suggestion: 'max_utilization' } },

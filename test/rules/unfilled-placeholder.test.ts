@@ -67,6 +67,58 @@ testRule('unfilled-placeholder', {
       errors: [{ messageId: 'defaultsPythonRuntimeOwn', severity: 'warning', data: P('sink_token_length') }],
     },
     {
+      // tensorrt_llm/1/model.py initialize: trtllm.Executor(get_parameter(model_config, "gpt_model_path"), ...)
+      // with None; tokenizer_dir is read only with guided decoding (get_guided_decoding_config).
+      name: 'the Python runtime: an unfilled engine directory fails initialize as the tokenizer does elsewhere; tokenizer_dir unread without guided decoding',
+      config: `backend: "python"
+${param('gpt_model_type', 'inflight_fused_batching')}${param('batch_scheduler_policy', 'guaranteed_no_evict')}${param('gpt_model_path', '${engine_dir}')}${param('tokenizer_dir', '${tokenizer_dir}')}`,
+      errors: [
+        { messageId: 'failsEnginePathPythonRuntime', severity: 'error', line: 4, data: P('gpt_model_path', 'engine_dir') },
+        { messageId: 'unusedPythonRuntime', severity: 'info', line: 5, data: P('tokenizer_dir') },
+      ],
+    },
+    {
+      name: 'the Python runtime with guided decoding: an unfilled tokenizer_dir fails initialize',
+      config: `backend: "python"
+${param('gpt_model_type', 'inflight_fused_batching')}${param('batch_scheduler_policy', 'guaranteed_no_evict')}${param('gpt_model_path', '/engines/llama')}${param('guided_decoding_backend', 'xgrammar')}${param('tokenizer_dir', '${tokenizer_dir}')}`,
+      errors: [{ messageId: 'failsTokenizerGuided', severity: 'error', data: P('tokenizer_dir') }],
+    },
+    {
+      // preprocessing/1/model.py initialize (v0.17.0), on the template's own placeholders.
+      name: "preprocessing as the template ships it: the tokenizer fails, the engine directory is unread, the rest defaults",
+      targets: ['preprocessing'],
+      files: { 'preprocessing/config.pbtxt': `backend: "python"
+${param('tokenizer_dir', '${tokenizer_dir}')}${param('add_special_tokens', '${add_special_tokens}')}${param('multimodal_model_path', '${multimodal_model_path}')}${param('gpt_model_path', '${engine_dir}')}${param('max_num_images', '${max_num_images}')}` },
+      errors: [
+        { messageId: 'failsTokenizer', severity: 'error', line: 2 },
+        { messageId: 'defaultsTokens', severity: 'warning', line: 3, data: { ...P('add_special_tokens'), model: 'preprocessing' } },
+        { messageId: 'unsetMultimodal', severity: 'info', line: 4, data: P('multimodal_model_path') },
+        { messageId: 'unusedPreprocessing', severity: 'info', line: 5, data: P('gpt_model_path', 'engine_dir') },
+        { messageId: 'defaultsMaxImages', severity: 'warning', line: 6, data: P('max_num_images') },
+      ],
+    },
+    {
+      name: 'preprocessing of a multimodal model: an unfilled engine directory fails the load as the tokenizer does',
+      targets: ['preprocessing'],
+      files: { 'preprocessing/config.pbtxt': `backend: "python"
+${param('tokenizer_dir', '/models/llava')}${param('multimodal_model_path', '/engines/vision')}${param('gpt_model_path', '${engine_dir}')}` },
+      errors: [{ messageId: 'failsPreprocessingEngine', severity: 'error', data: { ...P('gpt_model_path', 'engine_dir'), value: '${engine_dir}' } }],
+    },
+    {
+      name: 'preprocessing: a multimodal path of another placeholder name is a directory it opens',
+      targets: ['preprocessing'],
+      files: { 'preprocessing/config.pbtxt': `backend: "python"
+${param('tokenizer_dir', '/models/llava')}${param('multimodal_model_path', '${visual_engine_dir}')}` },
+      errors: [{ messageId: 'failsMultimodalPath', severity: 'error', data: { ...P('multimodal_model_path', 'visual_engine_dir'), value: '${visual_engine_dir}' } }],
+    },
+    {
+      name: 'postprocessing: skip_special_tokens unfilled is true',
+      targets: ['postprocessing'],
+      files: { 'postprocessing/config.pbtxt': `backend: "python"
+${param('tokenizer_dir', '/models/llama')}${param('skip_special_tokens', '${skip_special_tokens}')}` },
+      errors: [{ messageId: 'defaultsTokens', severity: 'warning', data: { ...P('skip_special_tokens'), model: 'postprocessing' } }],
+    },
+    {
       name: 'preprocessing hands tokenizer_dir to Hugging Face',
       targets: ['preprocessing'],
       files: { 'preprocessing/config.pbtxt': `backend: "python"\n${param('tokenizer_dir', '${tokenizer_dir}')}${param('add_special_tokens', 'true')}` },

@@ -1,12 +1,13 @@
 // Tests one rule as ESLint's RuleTester does (eslint lib/rule-tester/rule-tester.js): `valid` cases
 // must give no finding, `invalid` cases exactly the findings listed (message id, data, severity,
-// where) and, for fixes, the config `lint --fix` leaves. The repository is held in memory
+// where) and, for fixes, the config `lint --fix` leaves and the configs each suggestion would make. The repository is held in memory
 // (memory-files.ts) and linted by the real engine with only the rule under test, so each case
 // states every file the rule sees and nothing is written to disk.
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic, PathSegment, Severity } from '../../src/diagnostics.js';
 import { lintSync, type LintOptions } from '../../src/lint/engine.js';
 import { fixSync } from '../../src/lint/fix.js';
+import { applyEdits } from '../../src/config/text-edits.js';
 import { RULES, ruleById } from '../../src/lint/rules/index.js';
 import { parseSettings } from '../../src/lint/settings.js';
 import { onnxBytes, type OnnxSpec } from '../lint/harness.js';
@@ -52,6 +53,8 @@ export interface InvalidCase extends CaseBase {
   errors: ExpectedFinding[];
   /** The first target's config after `lint --fix`; null when the rule offers no fix. Not compared when absent. */
   output?: string | null;
+  /** The first target's config after each suggestion of its findings (in order): offered, never applied by --fix. Not compared when absent. */
+  suggestions?: string[];
 }
 
 export interface RuleCases {
@@ -161,7 +164,13 @@ export function testRule(ruleId: string, cases: RuleCases): void {
     describe('invalid', () => {
       for (const c of cases.invalid) {
         it(c.name, () => {
-          compare(c, findingsOf(ruleId, c));
+          const found = findingsOf(ruleId, c);
+          compare(c, found);
+          if (c.suggestions !== undefined) {
+            const text = filesOf(c)[firstConfig(c)] as string;
+            const mine = found.filter((d) => d.file === `${MEMORY_ROOT}/${firstConfig(c)}`);
+            expect(mine.flatMap((d) => (d.suggestions ?? []).map((s) => applyEdits(text, s.edits)))).toEqual(c.suggestions);
+          }
           if (c.output === undefined) return;
           const run = fixSync(targetsOf(c), lintOptions(ruleId, c));
           const fixed = run.files.find((f) => f.file === `${MEMORY_ROOT}/${firstConfig(c)}`);

@@ -79,7 +79,7 @@ export const backendLibrary = defineModelRule({
             path: ['backend'],
             messageId: 'noLibraryForBackendDidYouMean',
             data: { ...data, suggestion },
-            fix: { description: `set backend: "${suggestion}"`, edits: [ctx.edits.replaceValue(['backend'], quoteString(suggestion))] },
+            suggest: [{ description: `set backend: "${suggestion}"`, edits: [ctx.edits.replaceValue(['backend'], quoteString(suggestion))] }],
           });
         } else {
           ctx.report({ ...at, messageId: 'noLibraryForBackend', data });

@@ -7,6 +7,8 @@ import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend } from '../../backend.js';
 import { isEnsemble, isTensorrtPlatform } from '../../../triton/backend-records.js';
+import { MAX_GPUS_PER_SERVER, hostGpuCount } from '../../../triton/gpu-count.js';
+import { MIN_COMPUTE_CAPABILITY_TEXT } from '../../../triton/normalize.js';
 
 const KIND_NAMES = ['KIND_AUTO', 'KIND_GPU', 'KIND_CPU', 'KIND_MODEL'];
 const kindOf = (g: ModelInstanceGroup): string => {
@@ -32,21 +34,21 @@ const messages = {
   gpusOnModelGroup:
     'a KIND_MODEL group runs where the model places itself and may not list GPUs, so Triton refuses the model ("instance group {{group}} of model {{model}} has kind KIND_MODEL but specifies one or more GPUs"); remove gpus',
   unknownGpuId:
-    'gpu id {{id}} is not a GPU (ids count from 0), so Triton refuses the model ("instance group {{group}} of model {{model}} specifies invalid or unsupported gpu id {{id}}. GPUs with at least the minimum required CUDA compute compatibility of <cc> are: <ids>"); list GPU ids from 0, or remove gpus to use every GPU',
+    'gpu id {{id}} is not a GPU (ids count from 0), so Triton refuses the model ("instance group {{group}} of model {{model}} specifies invalid or unsupported gpu id {{id}}. GPUs with at least the minimum required CUDA compute compatibility of {{cc}} are: {{ids}}"); list GPU ids from 0, or remove gpus to use every GPU',
   unknownGpuIdAuto:
     'gpu id {{id}} is not a GPU (ids count from 0), so Triton turns this KIND_AUTO group into KIND_CPU and then refuses its GPU list ("instance group {{group}} of model {{model}} has kind KIND_CPU but specifies one or more GPUs"); list GPU ids from 0, or remove gpus to use every GPU',
   gpuIdBeyondCount:
-    'gpu id {{id}} is not one of the servers\' GPU ids ({{ids}}, from {{source}}), so Triton refuses the model ("instance group {{group}} of model {{model}} specifies invalid or unsupported gpu id {{id}}. GPUs with at least the minimum required CUDA compute compatibility of <cc> are: {{ids}}"); list GPU ids below {{count}}, or remove gpus to use every GPU',
+    'gpu id {{id}} is not one of the servers\' GPU ids ({{ids}}, from {{source}}), so Triton refuses the model ("instance group {{group}} of model {{model}} specifies invalid or unsupported gpu id {{id}}. GPUs with at least the minimum required CUDA compute compatibility of {{cc}} are: {{ids}}"); list GPU ids below {{count}}, or remove gpus to use every GPU',
   gpuIdBeyondCountAuto:
     'gpu id {{id}} is not one of the servers\' GPU ids ({{ids}}, from {{source}}), so Triton turns this KIND_AUTO group into KIND_CPU and then refuses its GPU list ("instance group {{group}} of model {{model}} has kind KIND_CPU but specifies one or more GPUs"); list GPU ids below {{count}}, or remove gpus to use every GPU',
   gpuIdBeyondAnyServer:
-    'gpu id {{id}} is not one of the servers\' GPU ids ({{ids}}; the count is not set, and no server has more than {{maxGpus}}), so Triton refuses the model ("instance group {{group}} of model {{model}} specifies invalid or unsupported gpu id {{id}}. GPUs with at least the minimum required CUDA compute compatibility of <cc> are: {{ids}}"); list GPU ids below {{count}}, or remove gpus to use every GPU; if the servers have more GPUs, say so with --gpus N or gpu.count in tritonc.config.json',
+    'gpu id {{id}} is not one of the servers\' GPU ids ({{ids}}; the count is not set, and no server has more than {{maxGpus}}), so Triton refuses the model ("instance group {{group}} of model {{model}} specifies invalid or unsupported gpu id {{id}}. GPUs with at least the minimum required CUDA compute compatibility of {{cc}} are: {{ids}}"); list GPU ids below {{count}}, or remove gpus to use every GPU; if the servers have more GPUs, say so with --gpus N or gpu.count in tritonc.config.json',
   gpuIdBeyondAnyServerAuto:
     'gpu id {{id}} is not one of the servers\' GPU ids ({{ids}}; the count is not set, and no server has more than {{maxGpus}}), so Triton turns this KIND_AUTO group into KIND_CPU and then refuses its GPU list ("instance group {{group}} of model {{model}} has kind KIND_CPU but specifies one or more GPUs"); list GPU ids below {{count}}, or remove gpus to use every GPU; if the servers have more GPUs, say so with --gpus N or gpu.count in tritonc.config.json',
   gpuGroupWithoutGpus:
     'the settings say the servers have no GPU (gpu.count: 0), so Triton refuses this KIND_GPU group ("instance group {{group}} of model {{model}} has kind KIND_GPU but no GPUs are available"); use kind: KIND_CPU without gpus',
   gpuGroupWithoutGpusListed:
-    'the settings say the servers have no GPU (gpu.count: 0), so Triton refuses this KIND_GPU group ("instance group {{group}} of model {{model}} specifies invalid or unsupported gpu id {{id}}. GPUs with at least the minimum required CUDA compute compatibility of <cc> are: "); use kind: KIND_CPU without gpus',
+    'the settings say the servers have no GPU (gpu.count: 0), so Triton refuses this KIND_GPU group ("instance group {{group}} of model {{model}} specifies invalid or unsupported gpu id {{id}}. GPUs with at least the minimum required CUDA compute compatibility of {{cc}} are: "); use kind: KIND_CPU without gpus',
   gpuGroupWithoutGpusAuto:
     'the settings say the servers have no GPU (gpu.count: 0), so Triton refuses this KIND_AUTO group (it becomes KIND_CPU, still listing GPUs) ("instance group {{group}} of model {{model}} has kind KIND_CPU but specifies one or more GPUs"); use kind: KIND_CPU without gpus',
   profileNotTensorrt:
@@ -71,8 +73,6 @@ const messages = {
 
 type Ctx = ModelContext<undefined, typeof messages>;
 
-/** The most GPUs one server has (an HGX or DGX node: 8, a DGX-2: 16). */
-const MAX_GPUS_PER_SERVER = 16;
 
 export const instanceGroup = defineModelRule({
   meta: {
@@ -109,6 +109,12 @@ export const instanceGroup = defineModelRule({
   },
 });
 
+/** The GPU ids Triton lists as supported: those of the count given, or of the host lint and resolve assume (triton/gpu-count.ts). */
+function hostIds(ctx: Ctx): string {
+  const count = hostGpuCount(ctx.config, ctx.settings.gpu.countSource ? ctx.settings.gpu.count : undefined);
+  return Array.from({ length: count }, (_, i) => i).join(', ');
+}
+
 function checkGroup(ctx: Ctx, g: ModelInstanceGroup, path: PathSegment[], group: string, model: string): void {
   const kind = kindOf(g);
   const gpus = g.gpus ?? [];
@@ -121,7 +127,8 @@ function checkGroup(ctx: Ctx, g: ModelInstanceGroup, path: PathSegment[], group:
   } else if (kind === 'KIND_GPU' || auto) {
     const bad = gpus.findIndex((id) => id < 0);
     if (bad >= 0) {
-      ctx.report({ path: [...gpusPath, bad], messageId: auto ? 'unknownGpuIdAuto' : 'unknownGpuId', data: { group, model, kind, id: gpus[bad]! } });
+      if (auto) ctx.report({ path: [...gpusPath, bad], messageId: 'unknownGpuIdAuto', data: { group, model, kind, id: gpus[bad]! } });
+      else ctx.report({ path: [...gpusPath, bad], messageId: 'unknownGpuId', data: { group, model, kind, id: gpus[bad]!, cc: MIN_COMPUTE_CAPABILITY_TEXT, ids: hostIds(ctx) } });
     }
     // Ids past the servers' GPU count: what resolve refuses for the same count (core ValidateInstanceGroup).
     // Without a count from the user, the default of 1 is no fact of their servers: only ids past what
@@ -130,7 +137,7 @@ function checkGroup(ctx: Ctx, g: ModelInstanceGroup, path: PathSegment[], group:
     const count = ctx.settings.gpu.count;
     const beyond = bad < 0 && count > 0 ? gpus.findIndex((id) => id >= (source ? count : MAX_GPUS_PER_SERVER)) : -1;
     if (beyond >= 0) {
-      const data = { group, model, kind, id: gpus[beyond]!, count, ids: Array.from({ length: count }, (_, i) => i).join(', ') };
+      const data = { group, model, kind, id: gpus[beyond]!, count: source ? count : hostGpuCount(ctx.config, undefined), ids: hostIds(ctx), cc: MIN_COMPUTE_CAPABILITY_TEXT };
       const at = [...gpusPath, beyond];
       // A count the user gave is a fact of the servers; the default (1) only a guess.
       if (source) ctx.report({ path: at, severity: 'error', messageId: auto ? 'gpuIdBeyondCountAuto' : 'gpuIdBeyondCount', data: { ...data, source } });
@@ -140,7 +147,7 @@ function checkGroup(ctx: Ctx, g: ModelInstanceGroup, path: PathSegment[], group:
       // The settings say the servers have no GPU.
       const at = gpus.length ? [...gpusPath, 0] : g.kind !== undefined ? [...path, 'kind'] : path;
       if (auto) ctx.report({ path: at, messageId: 'gpuGroupWithoutGpusAuto', data: { group, model, kind } });
-      else if (gpus.length) ctx.report({ path: at, messageId: 'gpuGroupWithoutGpusListed', data: { group, model, kind, id: gpus[0]! } });
+      else if (gpus.length) ctx.report({ path: at, messageId: 'gpuGroupWithoutGpusListed', data: { group, model, kind, id: gpus[0]!, cc: MIN_COMPUTE_CAPABILITY_TEXT } });
       else ctx.report({ path: at, messageId: 'gpuGroupWithoutGpus', data: { group, model, kind } });
     }
   }

@@ -9,6 +9,8 @@ import { didYouMean } from '../../../pbtxt/suggest.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
 import { escapes } from '../../relative-path.js';
+import { selectVersions } from '../../../repo/model-dir.js';
+import { libraryBesideModel } from '../../../triton/backend-library.js';
 import { ENSEMBLE_PLATFORM, KNOWN_BACKENDS } from '../../../triton/backend-records.js';
 import { PLATFORM_NAMES, TENSORFLOW, backendOfPlatform, backendRecord, platformOfBackend, platformRecord } from '../../../triton/backend-records.js';
 
@@ -101,15 +103,16 @@ export const platformBackend = defineModelRule({
     }
     // A backend is a library Triton looks up by name (core backend_model.cc
     // TritonModel::ResolveBackendPaths): a name one typo away from a known backend finds none. Where
-    // the server's backend directory is known, backend-library looks there instead.
-    if (written.backend && !KNOWN_BACKENDS.includes(written.backend) && !ctx.settings.server.backendDirectory) {
+    // the server's backend directory is known, backend-library looks there instead. A custom backend
+    // whose library ships beside the model (for every version loaded) is found there whatever its name.
+    if (written.backend && !KNOWN_BACKENDS.includes(written.backend) && !ctx.settings.server.backendDirectory && !shipsItsLibrary(ctx, written.backend)) {
       const hint = didYouMean(written.backend, KNOWN_BACKENDS);
       if (hint) {
         ctx.report({
           path: ['backend'],
           messageId: 'misspeltBackend',
           data: { backend: written.backend, suggestion: hint },
-          fix: { description: `set backend: "${hint}"`, edits: [ctx.edits.replaceValue(['backend'], quoteString(hint))] },
+          suggest: [{ description: `set backend: "${hint}"`, edits: [ctx.edits.replaceValue(['backend'], quoteString(hint))] }],
         });
         return;
       }
@@ -133,11 +136,15 @@ export const platformBackend = defineModelRule({
         // A platform written by its name fills in its own backend, so a pair that mismatches without
         // an alias has its backend written.
         const messageId = !alias ? 'platformBackendMismatch' : written.backend ? 'platformAliasBackendMismatch' : 'platformAliasBackendMismatchFilled';
+        const change = { description: `set platform: "${hint ?? wanted}"`, edits: [ctx.edits.replaceValue(['platform'], quoteString(hint ?? wanted))] };
+        // An alias replaced by the very platform it stands for is certainly right: a fix. Otherwise
+        // which of platform and backend is wrong is the user's to say: a suggestion.
+        const certain = alias && record.platform.name === (hint ?? wanted);
         ctx.report({
           path: ['platform'],
           messageId,
           data: { platform, backend, platformName: record?.platform.name ?? platform, suggestion: hint ?? wanted },
-          fix: { description: `set platform: "${hint ?? wanted}"`, edits: [ctx.edits.replaceValue(['platform'], quoteString(hint ?? wanted))] },
+          ...(certain ? { fix: change } : { suggest: [change] }),
         });
       } else {
         // A backend whose platform auto-fill could not settle (tensorflow without a model file it knows).
@@ -193,6 +200,14 @@ function reportUnknownPlatform(ctx: Ctx, settled: SettledBackend, name: string):
   }
   // Not reachable through the auto-fill (an empty config either finds a backend or hits step 8).
   ctx.report({ path: [], messageId: 'noBackend', data: { platform, name } });
+}
+
+/** Whether each version Triton loads finds the backend's library (or runtime) in its version directory or the model directory. */
+function shipsItsLibrary(ctx: Ctx, backend: string): boolean {
+  const versions = selectVersions(ctx.config.version_policy, ctx.model.layout().versionDirs).filter((v) => v.version !== undefined);
+  const files = { exists: (p: string): boolean => ctx.files.kind(p) !== undefined };
+  const runtime = ctx.config.runtime ?? '';
+  return versions.length > 0 && versions.every((v) => libraryBesideModel({ modelDir: ctx.model.dir, version: v.version!, backend, runtime }, files) !== undefined);
 }
 
 /** `runtime` is looked up in <model>/<version>, <model>, <backends>/<backend>, and must stay in it. */

@@ -1,7 +1,8 @@
 // The parser's findings as a rule, so they have an id, docs and SARIF metadata like every other
 // finding. Always an error: Triton refuses a file it cannot parse, and other rules do not run on it.
 // Except a template (tensorrtllm_backend's all_models, kept in a repository to be filled at deploy):
-// when `${...}` placeholders are all that stops the parse, one note says to fill it first.
+// when `${...}` placeholders, or sed-style `#name` markers (pbtxt/template-markers.ts), are all that
+// stops the parse, one note says to fill it first.
 import { dirname, relative } from 'node:path';
 import { unfilledTemplate } from '../../../config/document.js';
 import { PARSE_MESSAGES } from '../../../pbtxt/messages.js';
@@ -24,6 +25,8 @@ export const syntax = defineModelRule({
       // The parser's messages (pbtxt/messages.ts): one per wording, the token, names and numbers as data.
       ...PARSE_MESSAGES,
       templateOne: 'template: 1 unfilled placeholder ({{names}}) where values go, so this is a template to fill, not a config Triton can read; fill it first (tritonc fill {{file}} "name:value,..."), and tritonc checks the filled config. To keep templates out of the pre-commit hooks, exclude them (exclude: in .pre-commit-config.yaml)',
+      markerTemplateOne: 'template: 1 unfilled marker ({{names}}) where values go, so this is a template a script fills (sed), not a config Triton can read (Triton reads "#" as the start of a comment); fill it first, and tritonc checks the filled config. To keep templates out of the pre-commit hooks, exclude them (exclude: in .pre-commit-config.yaml)',
+      markerTemplate: 'template: {{count}} unfilled markers ({{names}}) where values go, so this is a template a script fills (sed), not a config Triton can read (Triton reads "#" as the start of a comment); fill it first, and tritonc checks the filled config. To keep templates out of the pre-commit hooks, exclude them (exclude: in .pre-commit-config.yaml)',
       template: 'template: {{count}} unfilled placeholders ({{names}}) where values go, so this is a template to fill, not a config Triton can read; fill it first (tritonc fill {{file}} "name:value,..."), and tritonc checks the filled config. To keep templates out of the pre-commit hooks, exclude them (exclude: in .pre-commit-config.yaml)',
     },
   },
@@ -34,7 +37,8 @@ export const syntax = defineModelRule({
       ctx.report({
         range: placeholders[0]!.range,
         severity: 'info',
-        messageId: placeholders.length === 1 ? 'templateOne' : 'template',
+        // `tritonc fill` fills `${name}` placeholders; sed-style markers are the project's script's to fill.
+        messageId: placeholders.some((d) => d.messageId === 'templateMarker') ? (placeholders.length === 1 ? 'markerTemplateOne' : 'markerTemplate') : placeholders.length === 1 ? 'templateOne' : 'template',
         data: { count: placeholders.length, names: names.slice(0, 3).join(', ') + (names.length > 3 ? ', ...' : ''), file: relative(dirname(ctx.model.dir), ctx.file), placeholders: names },
       });
       return;

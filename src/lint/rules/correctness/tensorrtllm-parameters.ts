@@ -109,10 +109,11 @@ export const tensorrtllmParameters = defineModelRule<Options>({
     const text = (key: string): string | undefined => params[key]?.string_value;
     const path = (key: string): PathSegment[] => (params[key]?.string_value !== undefined ? ['parameters', key, 'string_value'] : ['parameters', key]);
     const report = (key: string, r: Parameters<typeof ctx.report>[0]) => ctx.report({ path: path(key), ...r });
-    const replaceFix = (key: string, value: string) => {
-      const edit = ctx.edits.replaceValue(['parameters', key, 'string_value'], JSON.stringify(value));
-      return edit ? { fix: { description: `set ${key} to "${value}"`, edits: [edit] } } : {};
-    };
+    const replaceEdit = (key: string, value: string) => ({ description: `set ${key} to "${value}"`, edits: [ctx.edits.replaceValue(['parameters', key, 'string_value'], JSON.stringify(value))] });
+    // A spelling the backend's own reading settles ("yes" is true, "12abc" reads 12) is a fix; the
+    // nearest enum value by spelling is only a suggestion.
+    const replaceFix = (key: string, value: string) => ({ fix: replaceEdit(key, value) });
+    const suggestValue = (key: string, value: string) => ({ suggest: [replaceEdit(key, value)] });
     const known = Object.keys(TRTLLM_PARAMETERS);
     const release = ctx.options.release ?? NEWEST_RELEASE;
 
@@ -169,7 +170,8 @@ export const tensorrtllmParameters = defineModelRule<Options>({
           }
           if (python || p.values!.includes(value)) break;
           const close = didYouMean(value, p.values!);
-          const fix = close ? replaceFix(key, close) : {};
+          // The same value in another case is certainly meant (a fix); a nearest spelling may not be.
+          const fix = !close ? {} : close.toLowerCase() === value.toLowerCase() ? replaceFix(key, close) : suggestValue(key, close);
           const data = { key, value, values: p.values!.join(', ') };
           if (key === 'gpt_model_type') {
             if (close) report(key, { messageId: 'modelTypeFailsSuggest', severity: 'error', data: { ...data, suggestion: close }, ...fix });

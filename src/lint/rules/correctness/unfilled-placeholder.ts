@@ -40,6 +40,12 @@ function placeholderStrings(config: unknown): [PathSegment[], string][] {
   return found;
 }
 
+/**
+ * The keys preprocessing and postprocessing read in initialize besides tokenizer_dir (tensorrtllm_backend
+ * all_models/inflight_batcher_llm/{pre,post}processing/1/model.py, v0.17.0).
+ */
+const TOKENIZER_MODEL_KEYS = new Set(['gpt_model_path', 'multimodal_model_path', 'add_special_tokens', 'skip_special_tokens', 'max_num_images']);
+
 export const unfilledPlaceholder = defineModelRule({
   meta: {
     id: 'unfilled-placeholder',
@@ -58,6 +64,15 @@ export const unfilledPlaceholder = defineModelRule({
       failsEnginePaths: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the tensorrtllm backend fails the load on it ("Both encoder and decoder model paths are empty"); fill it: tritonc fill CONFIG "{{name}}:<value>"',
       failsLookahead: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the tensorrtllm backend fails the load on it ("Decoding mode is set to lookahead but lookahead parameters are not specified."); fill it: tritonc fill CONFIG "{{name}}:<value>"',
       failsTokenizer: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the Python model fails the load on it ("Hugging Face cannot load a tokenizer from \"{{value}}\""); fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      failsEnginePathPythonRuntime: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, which the Python runtime of TensorRT-LLM treats as unset, so its initialize fails: it hands no engine directory to trtllm.Executor; fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      failsTokenizerGuided: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, which the Python runtime of TensorRT-LLM treats as unset, and with guided decoding on its initialize fails on it ("Guided decoding requires tokenizer\'s information. Please provide \'tokenizer_dir\'."); fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      unusedPythonRuntime: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the Python runtime of TensorRT-LLM reads it only with guided decoding on, which is off here; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter',
+      failsMultimodalPath: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the preprocessing model fails the load on it: only the exact text ${multimodal_model_path} means no multimodal model, so it opens "{{value}}/config.json"; fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      failsPreprocessingEngine: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the preprocessing model of a multimodal model fails the load on it: it opens "{{value}}/config.json"; fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      unusedPreprocessing: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the preprocessing model reads it only for a multimodal model (multimodal_model_path set), which this is not; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter',
+      unsetMultimodal: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, which the preprocessing model takes for "no multimodal model"; fill it (tritonc fill CONFIG "{{name}}:<value>") for a multimodal model, or remove the parameter',
+      defaultsTokens: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the {{model}} model logs "Don\'t setup \'{{key}}\' correctly" and uses true; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
+      defaultsMaxImages: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the preprocessing model logs "\'max_num_images\' parameter is not set correctly" and sets no limit; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
       defaults: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
       defaultsOwn: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend logs "{{key}} is not specified" and uses its default; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
       defaultsPythonRuntime: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the Python runtime of TensorRT-LLM treats it as unset, without a word, and uses {{default}}; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
@@ -116,6 +131,17 @@ export const unfilledPlaceholder = defineModelRule({
         }
         continue;
       }
+      if (pythonRuntime && key === 'gpt_model_path') {
+        // tensorrt_llm/1/model.py initialize: trtllm.Executor(get_parameter(model_config, "gpt_model_path"), ...).
+        ctx.report({ ...at, messageId: 'failsEnginePathPythonRuntime' });
+        continue;
+      }
+      if (pythonRuntime && key === 'tokenizer_dir') {
+        // get_guided_decoding_config: read only with guided_decoding_backend "xgrammar", and then required.
+        if (text('guided_decoding_backend') === 'xgrammar') ctx.report({ ...at, messageId: 'failsTokenizerGuided' });
+        else ctx.report({ ...at, messageId: 'unusedPythonRuntime', severity: 'info' });
+        continue;
+      }
       if (pythonRuntime) {
         // read_parameter_as_type: a value that starts with "${" and ends with "}" is unset.
         const used = trtllmDefault(key, params);
@@ -123,9 +149,26 @@ export const unfilledPlaceholder = defineModelRule({
         else ctx.report({ ...at, messageId: 'defaultsPythonRuntime', severity: 'warning', data: { ...at.data, default: used } });
         continue;
       }
-      if (backend === 'python' && key === 'tokenizer_dir' && !('tensorrt_llm_model_name' in params)) {
+      const tokenizerModel = backend === 'python' && 'tokenizer_dir' in params && !('tensorrt_llm_model_name' in params);
+      if (tokenizerModel && key === 'tokenizer_dir') {
         // preprocessing / postprocessing model.py: AutoTokenizer.from_pretrained(tokenizer_dir, ...).
         ctx.report({ ...at, messageId: 'failsTokenizer', data: { ...at.data, value } });
+        continue;
+      }
+      if (tokenizerModel && TOKENIZER_MODEL_KEYS.has(key)) {
+        // preprocessing initialize: multimodal_model_path of exactly "${multimodal_model_path}" (or "")
+        // is None; any other value is a directory whose config.json it opens, and then gpt_model_path's.
+        const mmPath = text('multimodal_model_path') ?? '';
+        const multimodal = mmPath !== '' && mmPath !== '${multimodal_model_path}';
+        if (key === 'multimodal_model_path') {
+          if (!multimodal) ctx.report({ ...at, messageId: 'unsetMultimodal', severity: 'info' });
+          else ctx.report({ ...at, messageId: 'failsMultimodalPath', data: { ...at.data, value } });
+        } else if (key === 'gpt_model_path') {
+          if (multimodal) ctx.report({ ...at, messageId: 'failsPreprocessingEngine', data: { ...at.data, value } });
+          else ctx.report({ ...at, messageId: 'unusedPreprocessing', severity: 'info' });
+        } else if (key === 'max_num_images') ctx.report({ ...at, messageId: 'defaultsMaxImages', severity: 'warning' });
+        // add_special_tokens (preprocessing), skip_special_tokens (postprocessing): not a boolean spelling, so True.
+        else ctx.report({ ...at, messageId: 'defaultsTokens', severity: 'warning', data: { ...at.data, model: key === 'add_special_tokens' ? 'preprocessing' : 'postprocessing' } });
         continue;
       }
       if (backend === 'python' && 'tensorrt_llm_model_name' in params) {
