@@ -10,6 +10,7 @@ import { cli } from '../support/cli.js';
 import { startHostileS3, type HostileS3, type Misbehaviour } from '../../fixtures/remote/hostile-s3.mjs';
 import { tempDir } from '../support/temp.js';
 import { MAX_LISTED_OBJECTS } from '../../src/remote/store.js';
+import { MAX_PARSED_BODY_BYTES } from '../../src/remote/bounded-body.js';
 import { REPORT_FORMATS } from '../../src/report/index.js';
 
 const KEYS = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret-never-printed' };
@@ -75,6 +76,24 @@ describe('a store that breaks the protocol', () => {
     const { r, url } = await lintAt('endless-pages', 0);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: cannot list the repository: the listing did not end after \\d+ pages`));
+  });
+});
+
+describe('a body the client parses is bounded in bytes before it is parsed', () => {
+  // The SDK reads a ListObjectsV2 page, or an error, whole and then parses it (its XML parser takes
+  // some 30 times the page in memory): tritonc counts the bytes as they arrive and hangs up at
+  // MAX_PARSED_BODY_BYTES. The server counts what it wrote, so "stopped early" is measured in bytes.
+  it.each([
+    ['huge-page', 'one listing page of 150 MB'],
+    ['huge-error', 'a 403 whose body goes on for 150 MB'],
+  ] as const)('%s (%s): exit 2 naming the request and the bound, read no further than the bound', async (mode) => {
+    const { r, url } = await lintAt(mode);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`${url}: cannot list the repository: the answer to GET http://${store!.url}/models/ passed ${MAX_PARSED_BODY_BYTES} bytes`);
+    expect(r.stderr).toContain("check the URL's endpoint");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    // What the socket buffers beyond the bound (the kernel's and Node's windows) is all that is sent.
+    expect(store!.stats.bytes).toBeLessThan(MAX_PARSED_BODY_BYTES + 16 * 1024 * 1024);
   });
 });
 
