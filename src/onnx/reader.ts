@@ -250,7 +250,7 @@ async function externalSize(file: string, dir: string): Promise<number | null | 
 
 function inside(dir: string, file: string): boolean {
   const rel = path.relative(dir, file);
-  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+  return rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
 function fileSize(stat: fs.Stats): number | null {
