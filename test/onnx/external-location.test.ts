@@ -13,6 +13,7 @@ import { ModelReadError } from '../../src/model-file/errors.js';
 import { readSignature, readSignatureSync } from '../../src/onnx/reader.js';
 import { formatBytes } from '../../src/lint/units.js';
 import { cli, tempDir } from '../support/cli.js';
+import { startHostileS3 } from '../../fixtures/remote/hostile-s3.mjs';
 
 // A size no model here has, so finding it anywhere in an output means the outside file was stat-ed.
 const SECRET_BYTES = 777_777;
@@ -158,5 +159,31 @@ describe("the commands: a finding or error naming the location, and the outside 
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`keeps its data at the absolute path "${path.join(root, 'secret.bin')}"`);
     expectNoSecret(r.stdout + r.stderr);
+  });
+});
+
+describe('a repository in object storage', () => {
+  // The same rules on a listing's keys: the location is refused before the listing is looked at.
+  it('lint s3://: model-unreadable for a location that leads out, none for the file beside the model', async () => {
+    const objects: Record<string, Uint8Array> = {};
+    for (const name of ['absolute', 'parent', 'a file beside the model']) {
+      const d = dirName(name);
+      objects[`repo/${d}/config.pbtxt`] = fs.readFileSync(path.join(repo, d, 'config.pbtxt'));
+      objects[`repo/${d}/1/model.onnx`] = fs.readFileSync(modelOf(name));
+    }
+    objects[`repo/${dirName('a file beside the model')}/1/bias.bin`] = Buffer.alloc(32);
+    const store = await startHostileS3(objects, 'honest');
+    try {
+      const url = `s3://${store.url}/models/repo`;
+      const r = await cli(['lint', url, '-f', 'json'], { cwd: root, env: { AWS_ACCESS_KEY_ID: 'k', AWS_SECRET_ACCESS_KEY: 's' } });
+      expect(r.code, r.stderr).toBe(1);
+      const files = JSON.parse(r.stdout) as { filePath: string; messages: { ruleId: string; messageId: string }[] }[];
+      const unreadable = (name: string) => files.find((f) => f.filePath === `${url}/${dirName(name)}/1/model.onnx`)?.messages.filter((m) => m.ruleId === 'model-unreadable').map((m) => m.messageId);
+      expect(unreadable('absolute')).toEqual(['onnxExternalAbsolute']);
+      expect(unreadable('parent')).toEqual(['onnxExternalParent']);
+      expect(unreadable('a file beside the model') ?? []).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 });
