@@ -6,6 +6,7 @@ import type { ModelReadError } from '../model-file/errors.js';
 import {
   BUG_READ_MESSAGES,
   IO_READ_MESSAGES,
+  ONNX_EXTERNAL_MESSAGES,
   ONNX_READ_MESSAGES,
   OPENVINO_READ_MESSAGES,
   PYTORCH_READ_MESSAGES,
@@ -32,6 +33,7 @@ const CANNOT_LOAD_BEFORE = "Triton's {{backend}} backend cannot load this file: 
 export const MODEL_READ_MESSAGES = {
   ...wrap(IO_READ_MESSAGES, 'cannot read the model file: ', '; Triton cannot load this model either'),
   ...wrap(ONNX_READ_MESSAGES, 'not a readable ONNX model (at byte {{byteOffset}}): ', '; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)'),
+  ...wrap(ONNX_EXTERNAL_MESSAGES, 'Triton cannot load this ONNX model: ', ''),
   ...wrap(OPENVINO_READ_MESSAGES, 'not a readable OpenVINO IR (at byte {{byteOffset}}): ', '; convert the model again (ovc, openvino.save_model), or restore the file and its .bin'),
   // Another backend's file (a TorchScript model.pt): its reader's message says what the file is and what Triton loads instead.
   ...wrap(PYTORCH_READ_MESSAGES, CANNOT_LOAD_BEFORE, ''),

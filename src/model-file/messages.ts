@@ -84,6 +84,18 @@ export const ONNX_READ_MESSAGES = {
 } as const;
 
 /** The SavedModel reader (src/savedmodel); `{{field}}` as in the ONNX walk, by the TensorFlow protos' names. */
+/**
+ * ONNX external data outside the model's directory, which ONNX Runtime refuses to load
+ * (tensorprotoutils.cc ValidateExternalDataPathFromDir) and onnx.checker refuses (checker.cc
+ * resolve_external_data_location); tritonc never looks at such a file. Not about the bytes of the
+ * file, so no byte offset.
+ */
+export const ONNX_EXTERNAL_MESSAGES = {
+  onnxExternalAbsolute: 'tensor "{{tensor}}" keeps its data at the absolute path "{{location}}"; ONNX Runtime loads external data only from the model\'s directory: put the file beside the model and write its name, relative to the model, as the location',
+  onnxExternalParent: 'tensor "{{tensor}}" keeps its data at "{{location}}", which leads out of the model\'s directory (".."); ONNX Runtime loads external data only from the model\'s directory: put the file beside the model and write its name, relative to the model, as the location',
+  onnxExternalLink: 'tensor "{{tensor}}" keeps its data at "{{location}}", a symbolic link that leads out of the model\'s directory; ONNX Runtime loads external data only from the model\'s directory: put the file itself beside the model',
+} as const;
+
 export const SAVEDMODEL_READ_MESSAGES = {
   savedModelPbtxt: 'holds {{pbtxt}}, the text form, which tritonc does not read (TensorFlow loads it); save the model in binary form ({{pb}}) to have it checked',
   savedModelEmpty: 'saved_model.pb is empty, not a SavedModel',
@@ -241,6 +253,7 @@ export const READ_MESSAGES = {
   ...IO_READ_MESSAGES,
   ...LFS_READ_MESSAGES,
   ...ONNX_READ_MESSAGES,
+  ...ONNX_EXTERNAL_MESSAGES,
   ...SAVEDMODEL_READ_MESSAGES,
   ...PYTORCH_READ_MESSAGES,
   ...OPENVINO_READ_MESSAGES,

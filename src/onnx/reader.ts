@@ -4,13 +4,14 @@
 // the file is never read whole (fs.readFile also stops working above 2 GiB).
 
 import fs from 'node:fs';
+import path from 'node:path';
 import { ModelReadError } from '../model-file/errors.js';
 import { fileTypeOf, ioProblem } from '../model-file/messages.js';
 import { LFS_POINTER_MAX_BYTES, LFS_VERSION_PREFIX, lfsPointerError, lfsPointerOf } from '../model-file/lfs-pointer.js';
 import { buildSignature } from './signature.js';
 import type { ModelSignature } from '../model-file/signature.js';
 import { walkModel } from './walk.js';
-import { ByteWindow, DEFAULT_WINDOW_BYTES, HEADER_BYTES, windowSize, type Io, type IoAnswer, type IoRequest } from './wire.js';
+import { ByteWindow, DEFAULT_WINDOW_BYTES, HEADER_BYTES, OUTSIDE, readCount, windowSize, type Io, type IoAnswer, type IoRequest } from './wire.js';
 
 export interface ReadOptions {
   /** Size of the read window in bytes (default 64 KiB, at least 64). Small values exercise refills in tests. */
@@ -38,8 +39,11 @@ export interface RandomAccess {
   readonly size: number;
   /** Of `length` bytes, the first `need` are needed; the rest is read-ahead (wire.ts IoRequest). */
   read(buffer: Buffer, offset: number, length: number, position: number, need: number): Promise<number>;
-  /** The size of the regular file at `path` (external data), null when there is none. */
-  sizeOf(path: string): Promise<number | null>;
+  /**
+   * The size of the regular file at `path` (external data), null when there is none, OUTSIDE when its
+   * links lead out of `dir`, the model's directory (then it is not stat-ed).
+   */
+  sizeOf(path: string, dir: string): Promise<number | null | typeof OUTSIDE>;
 }
 
 /** Reads the signature of an ONNX model without loading its weights. Throws ModelReadError on bad input. */
@@ -52,7 +56,7 @@ export async function readSignature(file: string, options: ReadOptions = {}): Pr
   }
   try {
     const size = checkRegular(file, await handle.stat().catch((e: unknown) => Promise.reject(ioError(file, e))));
-    return await readSignatureFrom(file, { size, read: (b, o, l, p) => readFully(file, handle, b, o, l, p), sizeOf: (p) => fs.promises.stat(p).then(fileSize, () => null) }, options);
+    return await readSignatureFrom(file, { size, read: (b, o, l, p) => readFully(file, handle, b, o, l, p), sizeOf: externalSize }, options);
   } finally {
     await handle.close().catch(() => undefined);
   }
@@ -66,7 +70,7 @@ export async function readSignatureFrom(file: string, source: RandomAccess, opti
     const step = walk.next(answer);
     if (step.done) return step.value;
     const req = step.value;
-    answer = req.op === 'size' ? await source.sizeOf(req.path) : await source.read(req.buffer, req.offset, req.length, req.position, req.need);
+    answer = req.op === 'size' ? await source.sizeOf(req.path, req.dir) : await source.read(req.buffer, req.offset, req.length, req.position, req.need);
     count(options.stats, req, answer);
   }
 }
@@ -203,7 +207,8 @@ async function readFully(file: string, handle: fs.promises.FileHandle, buffer: B
 function performSync(file: string, fd: number, req: IoRequest): IoAnswer {
   if (req.op === 'size') {
     try {
-      return fileSize(fs.statSync(req.path));
+      const real = fs.realpathSync(req.path);
+      return inside(fs.realpathSync(req.dir), real) ? fileSize(fs.statSync(real)) : OUTSIDE;
     } catch {
       return null;
     }
@@ -225,7 +230,27 @@ function performSync(file: string, fd: number, req: IoRequest): IoAnswer {
 function count(stats: ReadStats | undefined, req: IoRequest, answer: IoAnswer): void {
   if (!stats || req.op !== 'read') return;
   stats.reads++;
-  stats.bytesRead += answer ?? 0;
+  stats.bytesRead += readCount(answer);
+}
+
+/**
+ * External data as ONNX Runtime opens it: its links followed (realpath), and refused when that leads
+ * out of the model's directory (tensorprotoutils.cc compares the weakly canonical paths; onnx's
+ * checker also refuses a link that stays inside, which ONNX Runtime loads). The file outside is
+ * never stat-ed, so its size shows nowhere.
+ */
+async function externalSize(file: string, dir: string): Promise<number | null | typeof OUTSIDE> {
+  try {
+    const [real, realDir] = await Promise.all([fs.promises.realpath(file), fs.promises.realpath(dir)]);
+    return inside(realDir, real) ? fileSize(await fs.promises.stat(real)) : OUTSIDE;
+  } catch {
+    return null;
+  }
+}
+
+function inside(dir: string, file: string): boolean {
+  const rel = path.relative(dir, file);
+  return rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
 function fileSize(stat: fs.Stats): number | null {

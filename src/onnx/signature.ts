@@ -3,7 +3,8 @@
 import path from 'node:path';
 import { elemBytes, elemTypeByCode } from './elem-types.js';
 import type { RawExternal, RawModel, RawType, RawValueInfo } from './walk.js';
-import type { Io } from './wire.js';
+import { OUTSIDE, type Io } from './wire.js';
+import { ModelReadError } from '../model-file/errors.js';
 import type { Dim, ModelSignature, TensorInfo } from '../model-file/signature.js';
 
 export function* buildSignature(file: string, raw: RawModel): Io<ModelSignature> {
@@ -99,13 +100,16 @@ function innermostElem(t: RawType | null): string | null {
 /**
  * Bytes of each external tensor: its 'length' key; else what ONNX would read (the referenced file from
  * 'offset' to its end, the file resolved against the model's directory); else, when that file is
- * missing, the size its dims and element type imply.
+ * missing, the size its dims and element type imply. A location outside the model's directory makes
+ * the model unreadable, as it is to ONNX Runtime, and that file is never looked at (its size would
+ * otherwise show in inspect, the lock and the memory estimate).
  */
 function* sizeExternalData(file: string, externals: RawExternal[]): Io<number> {
   const dir = path.dirname(file);
   const fileSizes = new Map<string, number | null>();
   let total = 0;
   for (const e of externals) {
+    if (e.location !== null) refuseOutside(file, e.tensor, e.location);
     if (e.length !== null) {
       total += e.length;
       continue;
@@ -113,7 +117,9 @@ function* sizeExternalData(file: string, externals: RawExternal[]): Io<number> {
     if (e.location !== null) {
       let size = fileSizes.get(e.location);
       if (size === undefined) {
-        size = (yield { op: 'size', path: path.resolve(dir, e.location) }) ?? null;
+        const answer = yield { op: 'size', path: path.resolve(dir, e.location), dir: path.resolve(dir) };
+        if (answer === OUTSIDE) outside(file, 'onnxExternalLink', e.tensor, e.location);
+        size = answer ?? null;
         fileSizes.set(e.location, size);
       }
       if (size !== null) {
@@ -124,6 +130,25 @@ function* sizeExternalData(file: string, externals: RawExternal[]): Io<number> {
     total += impliedBytes(e) ?? 0;
   }
   return total;
+}
+
+/**
+ * The rules of onnx/checker.cc resolve_external_data_location (onnx 1.21): a location is relative
+ * ("should be a relative path, but it is an absolute path"), and once lexically normalized it does
+ * not go up ("should be file inside '<dir>', but '<location>' points outside the directory"). ONNX
+ * Runtime refuses the same (tensorprotoutils.cc: an absolute path, and a path whose canonical form
+ * escapes the model's directory). Links are the driver's to follow (the 'size' request's OUTSIDE).
+ * Where onnx refuses ".." anywhere in the normalized path ("a..b.bin" too), this refuses a ".."
+ * component only: ONNX Runtime, which Triton runs, loads such a file.
+ */
+function refuseOutside(file: string, tensor: string, location: string): void {
+  if (path.posix.isAbsolute(location)) outside(file, 'onnxExternalAbsolute', tensor, location);
+  const normal = path.posix.normalize(location);
+  if (normal === '..' || normal.startsWith('../')) outside(file, 'onnxExternalParent', tensor, location);
+}
+
+function outside(file: string, messageId: 'onnxExternalAbsolute' | 'onnxExternalParent' | 'onnxExternalLink', tensor: string, location: string): never {
+  throw new ModelReadError('format', file, null, { messageId, data: { tensor, location } });
 }
 
 function impliedBytes(e: RawExternal): number | null {

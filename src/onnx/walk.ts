@@ -26,6 +26,8 @@ export interface RawValueInfo {
 }
 
 export interface RawExternal {
+  /** The tensor's name, for a finding about its location. */
+  tensor: string;
   location: string | null;
   offset: number;
   /** The 'length' key, or null when absent or not a number. */
@@ -493,7 +495,7 @@ function* walkTensor(w: ByteWindow, end: number, budget: Budget): Io<RawTensor> 
     }
   }
   const external =
-    location === 1 ? { location: extLocation, offset: extOffset, length: extLength, dataType, elements } : null;
+    location === 1 ? { tensor: name, location: extLocation, offset: extOffset, length: extLength, dataType, elements } : null;
   return { name, inlineBytes, external };
 }
 

@@ -31,10 +31,21 @@ export type IoRequest =
    * after a jump past weights); a count below `need` means the file ended.
    */
   | { op: 'read'; buffer: Buffer; offset: number; length: number; position: number; need: number }
-  /** Answer the size in bytes of the regular file at `path` (external data), or null when there is none. */
-  | { op: 'size'; path: string };
+  /**
+   * Answer the size in bytes of the regular file at `path` (external data), null when there is none,
+   * or OUTSIDE when its links lead out of `dir` (the model's directory), which is then never stat-ed.
+   */
+  | { op: 'size'; path: string; dir: string };
 
-export type IoAnswer = number | null;
+/** The answer to a 'size' request whose path, its links followed, is not in the model's directory. */
+export const OUTSIDE = 'outside';
+
+export type IoAnswer = number | null | typeof OUTSIDE;
+
+/** The answer to a 'read': a count (a driver answers nothing else to one). */
+export function readCount(answer: IoAnswer): number {
+  return typeof answer === 'number' ? answer : 0;
+}
 
 /** A computation that performs I/O through its driver and returns T. */
 export type Io<T> = Generator<IoRequest, T, IoAnswer>;
@@ -94,7 +105,7 @@ export class ByteWindow {
     const length = Math.min(this.buf.length, this.size - this.pos);
     const got = yield { op: 'read', buffer: this.buf, offset: 0, length, position: this.pos, need: want };
     this.start = this.pos;
-    this.end = this.pos + (got ?? 0);
+    this.end = this.pos + readCount(got);
     if (this.end < this.pos + want) {
       this.fail({ messageId: 'onnxFileChanged', data: { end: this.end, size: this.size } });
     }

@@ -2,9 +2,11 @@
 // configures its client (core src/filesystem/implementations/s3.h): path-style addressing always,
 // the URL's endpoint with http unless it says https, the key pair when both halves are given, else
 // the named profile, else the SDK's default chain.
+import { Readable } from 'node:stream';
 import type { S3Credential } from './credentials.js';
 import { ListingBound, StoreError, collectBody, loadClient, kindOf, networkCode, type ObjectStore, type StoredObject } from './store.js';
 import type { RemoteLocation } from './url.js';
+import { MAX_PARSED_BODY_BYTES, boundStream } from './bounded-body.js';
 
 type S3Module = typeof import('@aws-sdk/client-s3');
 
@@ -21,6 +23,7 @@ export async function s3Store(loc: RemoteLocation, cred: S3Credential, env: Read
     ...(loc.endpoint ? { endpoint: loc.endpoint } : {}),
     ...(keyPair ? { credentials: { accessKeyId: cred.keyId!, secretAccessKey: cred.secretKey!, ...(cred.sessionToken ? { sessionToken: cred.sessionToken } : {}) } } : cred.profile ? { profile: cred.profile } : {}),
   });
+  boundParsedBodies(client);
   const Bucket = loc.bucket;
   const call = async <T>(f: () => Promise<T>): Promise<T> => {
     try {
@@ -54,6 +57,36 @@ export async function s3Store(loc: RemoteLocation, cred: S3Credential, env: Read
         return collectBody(got.Body as AsyncIterable<Uint8Array> | undefined, maxBytes);
       }),
   };
+}
+
+type Handler = { handle(request: SmithyRequest, options?: unknown): Promise<{ response: { statusCode: number; body?: unknown } }> };
+type SmithyRequest = { protocol: string; hostname: string; port?: number; path: string; query?: Record<string, unknown> };
+
+/**
+ * The SDK reads a listing page, and any answer other than an object's bytes (an error), whole before
+ * it parses it: its HTTP handler's response body is wrapped here, so such a body passes
+ * MAX_PARSED_BODY_BYTES only as an error. An object's bytes go on to collectBody, which stops them at
+ * what was asked for.
+ */
+function boundParsedBodies(client: { config: { requestHandler: unknown } }): void {
+  const inner = client.config.requestHandler as Handler;
+  const handle: Handler['handle'] = async (request, options) => {
+    const out = await inner.handle(request, options);
+    const body = out.response.body;
+    const listing = request.query !== undefined && 'list-type' in request.query;
+    if ((listing || out.response.statusCode >= 300) && body instanceof Readable) {
+      out.response.body = boundStream(body, MAX_PARSED_BODY_BYTES, `${request.protocol}//${request.hostname}${request.port ? `:${request.port}` : ''}${request.path}`);
+    }
+    return out;
+  };
+  // Everything else (destroy, the handler's config) is the SDK's own handler's, called on it.
+  client.config.requestHandler = new Proxy(inner as object, {
+    get(target, prop) {
+      if (prop === 'handle') return handle;
+      const v: unknown = Reflect.get(target, prop);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
 }
 
 /** The SDK's error as a StoreError: S3's error codes first, then the HTTP status, then the network. */

@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLASSIFIER, CLASSIFIER_CONFIG, writeRepo } from '../lint/harness.js';
 import { cli } from '../support/cli.js';
-import { startHostileS3, type HostileS3, type Misbehaviour } from '../../fixtures/remote/hostile-s3.mjs';
+import { startHostileS3, startHugeListing, type HostileS3, type Misbehaviour } from '../../fixtures/remote/hostile-s3.mjs';
 import { tempDir } from '../support/temp.js';
 import { MAX_LISTED_OBJECTS } from '../../src/remote/store.js';
+import { MAX_PARSED_BODY_BYTES } from '../../src/remote/bounded-body.js';
 import { REPORT_FORMATS } from '../../src/report/index.js';
 
 const KEYS = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret-never-printed' };
@@ -75,6 +76,43 @@ describe('a store that breaks the protocol', () => {
     const { r, url } = await lintAt('endless-pages', 0);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: cannot list the repository: the listing did not end after \\d+ pages`));
+  });
+});
+
+describe('a body the client parses is bounded in bytes before it is parsed', () => {
+  // The SDK reads a ListObjectsV2 page, or an error, whole and then parses it (its XML parser takes
+  // some 30 times the page in memory): tritonc counts the bytes as they arrive and hangs up at
+  // MAX_PARSED_BODY_BYTES. The server counts what it wrote, so "stopped early" is measured in bytes.
+  it.each([
+    ['huge-page', 'one listing page of 150 MB'],
+    ['huge-error', 'a 403 whose body goes on for 150 MB'],
+  ] as const)('%s (%s): exit 2 naming the request and the bound, read no further than the bound', async (mode, _what) => {
+    const { r, url } = await lintAt(mode);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`${url}: cannot list the repository: the answer to GET http://${store!.url}/models/ passed ${MAX_PARSED_BODY_BYTES} bytes`);
+    expect(r.stderr).toContain("check the URL's endpoint");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    // What the socket buffers beyond the bound (the kernel's and Node's windows) is all that is sent.
+    expect(store!.stats.bytes).toBeLessThan(MAX_PARSED_BODY_BYTES + 16 * 1024 * 1024);
+  });
+
+  // GCS's listing is tritonc's own request (the library read a page whole, with no abort signal);
+  // Azure's goes through tritonc's HTTP client for the library.
+  it.each([
+    ['gcs', 'huge-page'],
+    ['gcs', 'huge-error'],
+    ['azure', 'huge-page'],
+    ['azure', 'huge-error'],
+  ] as const)('%s %s: exit 2 naming the request and the bound, read no further than the bound', async (kind, mode) => {
+    store = await startHugeListing(kind, mode);
+    const url = kind === 'gcs' ? 'gs://models/repo' : 'as://acct/models/repo';
+    const env = kind === 'gcs' ? { STORAGE_EMULATOR_HOST: `http://${store.url}` } : { AZURE_STORAGE_ACCOUNT: 'acct', TRITONC_AZURE_BLOB_ENDPOINT: `http://${store.url}/acct` };
+    const r = await cli(['lint', url], { cwd: tempDir(), env });
+    expect(r.code, r.stderr).toBe(2);
+    const request = kind === 'gcs' ? `http://${store.url}/storage/v1/b/models/o` : `http://${store.url}/acct/models`;
+    expect(r.stderr).toContain(`${url}: cannot list the repository: the answer to GET ${request} passed ${MAX_PARSED_BODY_BYTES} bytes`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(store.stats.bytes).toBeLessThan(MAX_PARSED_BODY_BYTES + 16 * 1024 * 1024);
   });
 });
 

@@ -114,8 +114,8 @@ export interface GcsFixture {
 }
 
 /**
- * Not GCS: the three calls of the Cloud Storage JSON API v1 that @google-cloud/storage makes for
- * tritonc, answered as the API reference describes them
+ * Not GCS: the calls of the Cloud Storage JSON API v1 that tritonc's GCS client (src/remote/gcs.ts)
+ * makes, answered as the API reference describes them
  * (https://cloud.google.com/storage/docs/json_api/v1/objects/list, .../objects/get):
  * - objects.list: GET /storage/v1/b/BUCKET/o?prefix=P&maxResults=N&pageToken=T, answering
  *   {"kind":"storage#objects","items":[{name,bucket,size}],"nextPageToken"} (size is a string, int64 in JSON);
