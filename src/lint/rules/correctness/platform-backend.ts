@@ -33,7 +33,7 @@ const BACKEND_OF_EXTENSION: Record<string, string> = {
 
 const messages = {
   misspeltBackend:
-    `backend "{{backend}}" is not a backend Triton has; did you mean "{{suggestion}}"? Triton finds no library for it and refuses the model ("unable to find backend library for backend '{{backend}}', try specifying runtime on the model configuration."); set backend: "{{suggestion}}"`,
+    `backend "{{backend}}" is not a backend Triton has; did you mean "{{suggestion}}"? Triton finds no library for it and refuses the model ("unable to find backend library for backend '{{backend}}', try specifying runtime on the model configuration."); set backend: "{{suggestion}}", or, for a custom backend of that name, put its libtriton_{{backend}}.so in the model's version directory or the model directory (or the server's backend directory)`,
   noModelFileRecognized:
     `neither platform nor backend is set and Triton finds no model file it recognizes, so it refuses the model ("Invalid model name: Could not determine backend for model '{{model}}' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'."); Triton found no model file it recognizes in version directory '{{versionDir}}' (it looks only in the first sub-directory by name). Put the model at {{modelAt}}/model.onnx, or set backend (e.g. backend: "onnxruntime") in config.pbtxt`,
   noVersionDirectoryToInfer:
