@@ -6,11 +6,11 @@ import type { ModelConfig, ModelInput, ModelOutput } from '../config/model-confi
 import { onnxShapeText, shapeText, tritonDim } from '../triton/io-mapping.js';
 import { isDynamicDim } from '../onnx/signature.js';
 import type { Dim, ModelSignature, TensorInfo } from '../model-file/signature.js';
-import { backendRecord, ioChecksOf, type IoChecks } from '../triton/backend-records.js';
+import { backendRecord, ioChecksOf, type AutoComplete, type IoChecks } from '../triton/backend-records.js';
 import type { ResolveProblem } from '../triton/changes.js';
 import { otherSignatureNamed } from '../triton/autocomplete-tensorflow.js';
 import { defaultMaxBatchSize } from '../triton/server-options.js';
-import { settledBackend } from './backend.js';
+import { settledBackend, type SettledBackend } from './backend.js';
 import type { ModelContext } from './rule.js';
 
 export type Direction = 'input' | 'output';
@@ -126,6 +126,26 @@ export function firstMismatch(configFull: readonly number[], modelShape: readonl
   return undefined;
 }
 
+/**
+ * The config as written, with the max_batch_size the backend's auto-complete leaves when it runs:
+ * ONNX Runtime raises a 0 (proto3 cannot tell it from unset) to its default-max-batch-size for a
+ * model that can batch whose config lacks a side, and then checks the listed dims with a batch dim
+ * (tritonserver 2.51: "the model expects 4 dimensions (shape [-1,3,224,224]) but the model
+ * configuration specifies 5 dimensions (an initial batch dimension because max_batch_size > 0 ...").
+ */
+function withCompletedMaxBatchSize(
+  ctx: Pick<ModelContext<unknown>, 'config' | 'signature' | 'settings'>,
+  settled: SettledBackend,
+  how: AutoComplete | undefined,
+): ModelConfig {
+  if (!ctx.settings.server.autoCompleteConfig || !ctx.signature || how?.from !== 'model' || how.skipped(settled.config)) return ctx.config;
+  const completion = how.complete({ ...ctx.config, backend: settled.backend, platform: settled.platform }, ctx.signature, {
+    defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, settled.backend),
+  });
+  const mbs = completion.config.max_batch_size;
+  return completion.problems.length || mbs === undefined || mbs === maxBatchSize(ctx.config) ? ctx.config : { ...ctx.config, max_batch_size: mbs };
+}
+
 /** What a rule checks the model against: the config, the sides validated, and the backend's way of checking. */
 export interface CheckedConfig {
   config: ModelConfig;
@@ -153,7 +173,7 @@ export function checkedConfig(ctx: Pick<ModelContext<unknown>, 'config' | 'model
   // TensorFlow with TF_GRAPH_TAG / TF_SIGNATURE_DEF naming another signature than the one read.
   if (checks.addsMissingInputs && otherSignatureNamed(settled.config)) return { config: ctx.config, sides: { inputs: false, outputs: false, autoComplete: false }, checks, unchecked: true };
   if (!checks.addsMissingInputs || !serverAutoCompletes || !ctx.signature || how?.from !== 'model' || how.skipped(settled.config)) {
-    return { config: ctx.config, sides: validatedSides(ctx.config, serverAutoCompletes), checks };
+    return { config: withCompletedMaxBatchSize(ctx, settled, how), sides: validatedSides(ctx.config, serverAutoCompletes), checks };
   }
   const completion = how.complete({ ...ctx.config, backend: settled.backend, platform: settled.platform }, ctx.signature, {
     defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, settled.backend),

@@ -22,6 +22,15 @@ testRule('batch-dim-in-dims', {
   ],
   invalid: [
     {
+      // ONNX Runtime's auto-complete runs (no output listed) and raises the 0, which proto3 cannot tell
+      // from unset, to 4; the listed dims are then checked with a batch dim (tritonserver 2.51 with the
+      // real backend: "... but the model configuration specifies 5 dimensions (an initial batch dimension
+      // because max_batch_size > 0 followed by the explicit tensor shape, making complete shape [-1,-1,3,224,224])").
+      name: 'max_batch_size 0 raised to 4 by auto-complete (a side left out): the full shape then holds the batch axis twice',
+      files: withModel('max_batch_size: 0\ninput [ { name: "input" data_type: TYPE_FP32 dims: [ -1, 3, 224, 224 ] } ]\n'),
+      errors: [{ messageId: 'includesBatchAxis', data: { mbs: 4, written: '[-1,3,224,224]', wanted: '[3,224,224]', requestShape: '[-1,-1,3,224,224]' }, token: '-1', line: 2 }],
+    },
+    {
       name: 'dims [1,3,224,224] with max_batch_size 8: points at the `1`, says the dims Triton expects, and removes it',
       files: withModel(withDims('[ 1, 3, 224, 224 ]')),
       errors: [

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintSync } from '../../src/lint/engine.js';
@@ -15,7 +15,7 @@ import { CLASSIFIER, CLASSIFIER_CONFIG, lintModel, writeRepo } from '../lint/har
 import { findingsOf, testRule } from '../support/rule-tester.js';
 import { ROOT } from '../support/snapshot.js';
 import { buildZip, torchscriptZip } from '../pytorch/zip-builder.js';
-import { bytesField, intField, key, stringField, tensorTypeProto, valueInfoProto, varint } from '../../fixtures/onnx/proto-writer.js';
+import { bytesField, intField, key, stringField, tensorHeader, tensorTypeProto, valueInfoProto, varint } from '../../fixtures/onnx/proto-writer.js';
 import { metaGraph, savedModel, signatureDef, tensorInfo } from '../savedmodel/helpers.js';
 import type { ReadMessage } from '../../src/model-file/messages.js';
 
@@ -85,8 +85,15 @@ const second = (zip: Buffer, cd: number) => cd + 46 + zip.readUInt16LE(cd + 28) 
 const codeZip = (code: { data: string; deflate?: boolean; declaredUncompressed?: number }) =>
   buildZip([{ name: 'model/data.pkl', data: cat([0x80, 0x02], 'c__torch__\nNet\n') }, { name: 'model/code/__torch__.py', ...code }]);
 
+/** A model whose initializer 'w' keeps its data in an external file at `location` (TensorProto fields 13 and 14). */
+const externalData = (location: string): Uint8Array =>
+  cat(IR8, bytesField(7, cat(GRAPH, bytesField(5, cat(tensorHeader('w', 1, [4]), bytesField(13, cat(stringField(1, 'location'), stringField(2, location))), intField(14, 1))))));
+
 const READ_CASES: ReadCase[] = [
   // ---- ONNX (src/onnx) ----
+  // External data outside the model's directory, refused as ONNX Runtime refuses it (tensorprotoutils.cc ValidateExternalDataPathFromDir).
+  { messageId: 'onnxExternalAbsolute', ...onnx(externalData('/etc/passwd')), data: { tensor: 'w', location: '/etc/passwd' } },
+  { messageId: 'onnxExternalParent', ...onnx(externalData('../../x.bin')), data: { tensor: 'w', location: '../../x.bin' } },
   { messageId: 'onnxEmpty', ...onnx(new Uint8Array(0)), data: { byteOffset: 0, kind: 'format' } },
   { messageId: 'onnxZip', ...onnx(cat('PK\x03\x04', Buffer.alloc(60))) },
   { messageId: 'onnxHdf5', ...onnx(cat([0x89, 0x48, 0x44, 0x46], Buffer.alloc(60))) },
@@ -293,6 +300,15 @@ describe(`${ID}: on disk`, () => {
       execFileSync('mkfifo', [join(dir, 'm/1/model.savedmodel/saved_model.pb')]);
     };
     expect(await onDisk({ 'm/config.pbtxt': 'platform: "tensorflow_savedmodel"\n' }, pbFifo)).toMatchObject([{ messageId: 'savedModelNotRegular' }]);
+  });
+  it('external data through a link that leads out of the model\'s directory: refused, the file outside never read', async () => {
+    const found = await onDisk({ 'm/config.pbtxt': CLASSIFIER_CONFIG }, (dir) => {
+      mkdirSync(join(dir, 'm/1'), { recursive: true });
+      writeFileSync(join(dir, MODEL), externalData('w.bin'));
+      writeFileSync(join(dir, 'outside.bin'), Buffer.alloc(16));
+      symlinkSync(join(dir, 'outside.bin'), join(dir, 'm/1/w.bin'));
+    });
+    expect(found).toMatchObject([{ messageId: 'onnxExternalLink', data: { tensor: 'w', location: 'w.bin' } }]);
   });
   it('a SavedModel that is a file or holds no saved_model.pb', async () => {
     const mkdir = (path: string) => (dir: string) => mkdirSync(join(dir, path), { recursive: true });

@@ -54,9 +54,14 @@ describe.runIf(runs)('resolve and lint against the real ONNX Runtime, OpenVINO a
     // The classifier with its input renamed: the count agrees, the name does not.
     cpSync(join(ROOT, 'model_repository', 'classifier', '1'), join(repo, 'renamed_input', '1'), { recursive: true });
     writeFileSync(join(repo, 'renamed_input', 'config.pbtxt'), RENAMED_INPUT);
+    // max_batch_size 0 with the full shape, and no output listed: auto-complete raises the 0 to 4.
+    cpSync(join(ROOT, 'model_repository', 'classifier', '1'), join(repo, 'zero_raised', '1'), { recursive: true });
+    writeFileSync(join(repo, 'zero_raised', 'config.pbtxt'), 'max_batch_size: 0\ninput [ { name: "input" data_type: TYPE_FP32 dims: [ -1, 3, 224, 224 ] } ]\ninstance_group [ { count: 1 kind: KIND_CPU } ]\n');
     server = await startRealTriton(repo);
-    const renamed = await fetch(`${server.url}/v2/repository/models/renamed_input/load`, { method: 'POST', body: '{}' });
-    refusals.set('renamed_input', ((await renamed.json()) as { error?: string }).error);
+    for (const name of ['renamed_input', 'zero_raised']) {
+      const r = await fetch(`${server.url}/v2/repository/models/${name}/load`, { method: 'POST', body: '{}' });
+      refusals.set(name, ((await r.json()) as { error?: string }).error);
+    }
     for (const name of [...ONNX, ...TORCH_ONNX, ...OPENVINO, ...PYTORCH]) {
       const r = await fetch(`${server.url}/v2/repository/models/${name}/load`, { method: 'POST', body: '{}' });
       refusals.set(name, r.status === 200 ? undefined : ((await r.json()) as { error: string }).error);
@@ -106,6 +111,16 @@ describe.runIf(runs)('resolve and lint against the real ONNX Runtime, OpenVINO a
     const found = (JSON.parse(r.stdout) as { messages: { ruleId: string; messageId: string; message: string }[] }[]).flatMap((f) => f.messages).filter((m) => m.ruleId === 'io-name');
     expect(found.map((m) => m.messageId)).toEqual(['inputUnknown']);
     expect(found[0]!.message).not.toContain('configuration expects');
+  });
+
+  it('max_batch_size 0 raised to 4 by auto-complete: the server refuses the full shape, and lint says so before', async () => {
+    expect(reasonOf(refusals.get('zero_raised') ?? '')).toBe(
+      "model 'zero_raised', tensor 'input': the model expects 4 dimensions (shape [-1,3,224,224]) but the model configuration specifies 5 dimensions (an initial batch dimension because max_batch_size > 0 followed by the explicit tensor shape, making complete shape [-1,-1,3,224,224])",
+    );
+    const r = await cli(['lint', join(repo, 'zero_raised'), '--gpus', '0', '--format', 'json']);
+    expect(r.code).toBe(1);
+    const ids = (JSON.parse(r.stdout) as { messages: { ruleId: string; messageId: string }[] }[]).flatMap((f) => f.messages).map((m) => `${m.ruleId}/${m.messageId}`);
+    expect(ids).toEqual(expect.arrayContaining(['batch-dim-in-dims/includesBatchAxis', 'autocomplete-surprises/maxBatchSizeZeroReplaced']));
   });
 
   it('the two-input ONNX models are listed in the backend\'s order, which is not the model\'s', async () => {
