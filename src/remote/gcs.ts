@@ -11,6 +11,7 @@ import type { GcsCredential } from './credentials.js';
 import { MAX_PARSED_BODY_BYTES, nodeBody, printableUrl, readText } from './bounded-body.js';
 import { ListingBound, StoreError, collectBody, loadClient, kindOf, networkCode, type ObjectStore, type StoredObject } from './store.js';
 import type { RemoteLocation } from './url.js';
+import { append } from '../util/arrays.js';
 
 type GcsModule = typeof import('@google-cloud/storage');
 
@@ -52,7 +53,7 @@ export async function gcsStore(loc: RemoteLocation, cred: GcsCredential, env: Re
         const url = `${objects}?${new URLSearchParams({ prefix, maxResults: '1000', ...(pageToken ? { pageToken } : {}) })}`;
         const page = listPage(await readText(await get(url, signal), MAX_PARSED_BODY_BYTES, url), url);
         bound.page(page.items.length);
-        out.push(...page.items);
+        append(out, page.items);
         pageToken = page.next;
       } while (pageToken);
       return out;

@@ -9,6 +9,7 @@ import {
   BUG_READ_MESSAGES,
   IO_READ_MESSAGES,
   LFS_READ_MESSAGES,
+  ONNX_EXTERNAL_MESSAGES,
   ONNX_READ_MESSAGES,
   OPENVINO_READ_MESSAGES,
   PYTORCH_READ_MESSAGES,
@@ -18,7 +19,7 @@ import {
 import { placeholdersOf } from '../../src/util/message-template.js';
 import { ROOT } from '../support/snapshot.js';
 
-const SECTIONS = { IO_READ_MESSAGES, LFS_READ_MESSAGES, ONNX_READ_MESSAGES, SAVEDMODEL_READ_MESSAGES, PYTORCH_READ_MESSAGES, OPENVINO_READ_MESSAGES, BUG_READ_MESSAGES };
+const SECTIONS = { IO_READ_MESSAGES, LFS_READ_MESSAGES, ONNX_READ_MESSAGES, ONNX_EXTERNAL_MESSAGES, SAVEDMODEL_READ_MESSAGES, PYTORCH_READ_MESSAGES, OPENVINO_READ_MESSAGES, BUG_READ_MESSAGES };
 
 /** The source of the readers and of what makes their errors (the workspace's remote store). */
 function sources(): string {
