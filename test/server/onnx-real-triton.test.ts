@@ -12,18 +12,10 @@ import { decodeInferResponse, encodeInferRequest } from '../../src/verify/infer-
 import { withPrivateTemp } from '../../src/util/private-temp.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
-import { realBackendsRun, startRealTriton, type RealTriton } from '../support/real-triton.js';
+import { realBackendsRun, startRealTriton, TUTORIAL_CPU_CONFIG, type RealTriton } from '../support/real-triton.js';
 
 const runs = realBackendsRun('real ONNX Runtime backend tests', ['onnxruntime']);
 
-const TUTORIAL_CPU_CONFIG = `name: "classifier"
-backend: "onnxruntime"
-max_batch_size: 32
-input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
-output [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]
-dynamic_batching { preferred_batch_size: [ 8, 16, 32 ] max_queue_delay_microseconds: 5000 }
-instance_group [ { count: 2 kind: KIND_CPU } ]
-`;
 const IMAGE = 3 * 224 * 224;
 
 /** One image per request, each filled from its index so that answers cannot be mixed up unnoticed. */

@@ -10,19 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
-import { realBackendsRun, startRealTriton, VENV, type RealTriton } from '../support/real-triton.js';
+import { realBackendsRun, startRealTriton, TUTORIAL_CPU_CONFIG, VENV, type RealTriton } from '../support/real-triton.js';
 
 const runs = realBackendsRun('verify on the real ONNX Runtime backend', ['onnxruntime']);
 const TRITONSERVER = join(ROOT, 'scripts', 'real-triton', 'tritonserver');
 
-const CONFIG = `name: "classifier"
-backend: "onnxruntime"
-max_batch_size: 32
-input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
-output [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]
-dynamic_batching { preferred_batch_size: [ 8, 16, 32 ] max_queue_delay_microseconds: 5000 }
-instance_group [ { count: 2 kind: KIND_CPU } ]
-`;
 
 /** A repository holding the example classifier under the tutorial's CPU config. */
 function repository(): { repo: string; model: string } {
@@ -30,7 +22,7 @@ function repository(): { repo: string; model: string } {
   const model = join(repo, 'classifier');
   mkdirSync(join(model, '1'), { recursive: true });
   copyFileSync(join(ROOT, 'model_repository', 'classifier', '1', 'model.onnx'), join(model, '1', 'model.onnx'));
-  writeFileSync(join(model, 'config.pbtxt'), CONFIG);
+  writeFileSync(join(model, 'config.pbtxt'), TUTORIAL_CPU_CONFIG);
   return { repo, model };
 }
 

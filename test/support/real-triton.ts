@@ -11,6 +11,19 @@ import { ROOT } from './snapshot.js';
 export const VENV = process.env.TRITON_VENV ?? join(ROOT, '.venv-triton');
 export const haveVenv = existsSync(join(VENV, 'triton-backends', 'python', 'triton_python_backend_stub'));
 
+/**
+ * The tutorial's config for the example classifier (model_repository/classifier), adapted to a CPU
+ * host: max_batch_size 32, preferred batches 8, 16 and 32, a 5 ms queue delay, two KIND_CPU instances.
+ */
+export const TUTORIAL_CPU_CONFIG = `name: "classifier"
+backend: "onnxruntime"
+max_batch_size: 32
+input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+output [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+dynamic_batching { preferred_batch_size: [ 8, 16, 32 ] max_queue_delay_microseconds: 5000 }
+instance_group [ { count: 2 kind: KIND_CPU } ]
+`;
+
 /** Triton's own backends (not Python's) that setup.sh lays out from ../shared/triton-backends. */
 export type RealBackend = 'onnxruntime' | 'pytorch' | 'openvino';
 export const haveBackend = (backend: RealBackend): boolean => existsSync(join(VENV, 'triton-backends', backend, `libtriton_${backend}.so`));
