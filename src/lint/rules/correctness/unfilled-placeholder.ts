@@ -10,6 +10,7 @@ import type { PathSegment } from '../../../diagnostics.js';
 import { TRTLLM_PARAMETERS, UNFILLED_PLACEHOLDER, guidedDecodingOff, trtllmDefault, trtllmRuntime } from '../../../triton/tensorrtllm-parameters.js';
 import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
+import { PYTHON } from '../../../triton/backend-records.js';
 
 /**
  * Every string of the config that holds a placeholder, with its value path (map keys as path
@@ -149,7 +150,7 @@ export const unfilledPlaceholder = defineModelRule({
         else ctx.report({ ...at, messageId: 'defaultsPythonRuntime', severity: 'warning', data: { ...at.data, default: used } });
         continue;
       }
-      const tokenizerModel = backend === 'python' && 'tokenizer_dir' in params && !('tensorrt_llm_model_name' in params);
+      const tokenizerModel = backend === PYTHON.name && 'tokenizer_dir' in params && !('tensorrt_llm_model_name' in params);
       if (tokenizerModel && key === 'tokenizer_dir') {
         // preprocessing / postprocessing model.py: AutoTokenizer.from_pretrained(tokenizer_dir, ...).
         ctx.report({ ...at, messageId: 'failsTokenizer', data: { ...at.data, value } });
@@ -171,7 +172,7 @@ export const unfilledPlaceholder = defineModelRule({
         else ctx.report({ ...at, messageId: 'defaultsTokens', severity: 'warning', data: { ...at.data, model: key === 'add_special_tokens' ? 'preprocessing' : 'postprocessing' } });
         continue;
       }
-      if (backend === 'python' && 'tensorrt_llm_model_name' in params) {
+      if (backend === PYTHON.name && 'tensorrt_llm_model_name' in params) {
         // tensorrt_llm_bls model.py get_valid_param_value: a value starting with "${" is the default.
         if (key === 'tensorrt_llm_model_name') ctx.report({ ...at, messageId: 'defaultsBls', severity: 'warning', data: { ...at.data, default: '"tensorrt_llm"' } });
         else ctx.report({ ...at, messageId: 'defaultsBlsOwn', severity: 'warning' });
