@@ -10,7 +10,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { AutofillResult } from './autofill.js';
 import type { OnnxAutoCompleteOptions } from './autocomplete-onnx.js';
 import { backendAutoComplete } from './backend-autocomplete.js';
-import { BACKEND_RECORDS, defaultModelFile, directoryModelFile, ENSEMBLE_PLATFORM, type CompletionOptions } from './backend-records.js';
+import { BACKEND_RECORDS, defaultModelFile, directoryModelFile, ENSEMBLE_PLATFORM, type BackendRecord, type CompletionOptions } from './backend-records.js';
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
 import { hasErrors, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
@@ -292,7 +292,7 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
         }
         return refused({
           stage: 'autocomplete',
-          message: `unable to find '${modelFile}' for model instance '${modelName}'`,
+          message: noModelFileWords(outcome.record, modelFile!, modelName),
           fix: `the ${title} backend reads <model>/<version>/<default_model_filename>${directoryModelFile(config) ? ` (a directory there means <dir>/${directoryModelFile(config)})` : ''} to complete the config: put the model at ${modelFile}${chosen && chosen.dirName !== String(version) ? ` (the directory '${chosen.dirName}' is read as version ${version}, and Triton opens '${version}/')` : ''}`,
         }, { version, modelFile });
       case 'none':
@@ -346,4 +346,10 @@ export function missingConfigProblem(file: string): ResolveProblem {
     message: `failed to open text file for read ${file}: No such file or directory`,
     fix: 'the server runs with --disable-auto-complete-config, so every model needs a config.pbtxt: write one (tritonc generate --write for an ONNX model), or serve with auto-complete on',
   };
+}
+
+/** The backend's words for a model file that is not there, as its record says them. */
+function noModelFileWords(record: BackendRecord | undefined, path: string, modelName: string): string {
+  const auto = record?.autoComplete;
+  return auto?.from === 'model' && auto.noModelFile ? auto.noModelFile(path, modelName) : `unable to find '${path}' for model instance '${modelName}'`;
 }

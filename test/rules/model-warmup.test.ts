@@ -31,12 +31,12 @@ testRule('model-warmup', {
     {
       name: 'no data_type: the data cannot be sized',
       config: warm('{ key: "x" value: { dims: [ 3, 16 ] zero_data: true } }'),
-      errors: [{ messageId: 'inputWithoutDataType', severity: 'error', token: '{ dims: [ 3, 16 ] zero_data: true }', path: ['model_warmup', 0, 'inputs', 'x'], data: { input: 'x' } }],
+      errors: [{ messageId: 'inputWithoutDataType', severity: 'error', token: '{ dims: [ 3, 16 ] zero_data: true }', path: ['model_warmup', 0, 'inputs', 'x'], data: { input: 'x', name: 'm' } }],
     },
     {
       name: 'a data_type without a size',
       config: warm('{ key: "x" value: { data_type: TYPE_INVALID dims: [ 3, 16 ] zero_data: true } }'),
-      errors: [{ messageId: 'inputWithoutSize', severity: 'error', token: 'TYPE_INVALID', data: { input: 'x', type: 'TYPE_INVALID' } }],
+      errors: [{ messageId: 'inputWithoutSize', severity: 'error', token: 'TYPE_INVALID', data: { input: 'x', type: 'TYPE_INVALID', name: 'm' } }],
     },
     {
       name: 'no data source: points at the input',

@@ -160,7 +160,7 @@ describe('resolveModelDir: when Triton would refuse the model', () => {
   it('no model file where ORT looks; a directory named 1_old is version 1 but Triton opens 1/', async () => {
     const dir = await makeModelDir({ name: 'm', config: 'platform: "onnxruntime_onnx"\n', models: { '1_old/model.onnx': IMAGES } });
     const r = resolveModelDir(dir);
-    expect(r.problems[0]!.message).toBe(`unable to find '${join(dir, '1', 'model.onnx')}' for model instance 'm'`);
+    expect(r.problems[0]!.message).toBe(`failed to stat file ${join(dir, '1', 'model.onnx')}`);
     expect(r.problems[0]!.fix).toContain("'1_old' is read as version 1");
   });
 

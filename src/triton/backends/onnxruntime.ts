@@ -14,6 +14,8 @@ export const ONNXRUNTIME: BackendRecord = {
     skipped: onnxAutoCompleteSkipped,
     skippedNote: (model) => skippedStep(model).reason,
     complete: (config, signature, options) => autoCompleteOnnx(config, signature, options),
+    // It stats the file before it looks for it (tritonserver 2.51, test/server/quoted-messages-real-triton.test.ts).
+    noModelFile: (path) => `failed to stat file ${path}`,
   },
   source: 'triton-inference-server/onnxruntime_backend src/onnxruntime.cc',
 };

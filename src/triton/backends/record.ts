@@ -79,6 +79,8 @@ export type AutoComplete =
       /** Why it did not, as the backend logs it. */
       skippedNote(modelName: string, config: ModelConfig): string;
       complete(config: ModelConfig, signature: ModelSignature, options: CompletionOptions): Completion;
+      /** Its words when the model file is not there (default: "unable to find '<path>' for model instance '<model>'"). */
+      noModelFile?(path: string, modelName: string): string;
     }
   /** Fills nothing in: the config is complete as written, or Triton refuses it. */
   | { readonly from: 'none' }

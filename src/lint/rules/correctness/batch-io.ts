@@ -31,12 +31,14 @@ export const batchIo = defineModelRule({
       "batch output kind 'BATCH_SCATTER_WITH_INPUT_SHAPE' expects 1 source input, got <n> for <name>",
       "unknown target output name '<t>' for <name>",
       "target output name '<t>' can only be specified once for <name>",
-      "unknown batch input kind '<KIND>' for <name>",
+      // A kind past the enum (tritonserver 2.51, test/server/quoted-messages-real-triton.test.ts): the JSON
+      // config the backend reads carries it as a number where it reads a name.
+      'attempt to access JSON non-string as string',
     ],
     messages: {
       sourceInputUnknown: `source_input '{{source}}' is not an input of the config ({{inputs}}), so Triton refuses the model ("unknown source input name '{{source}}' for {{modelName}}"); name one of the config's inputs`,
       sourceInputUnlisted: `source_input '{{source}}' is not an input of the config (it lists none; only a backend auto-complete could add it), so Triton refuses the model ("unknown source input name '{{source}}' for {{modelName}}"); name one of the config's inputs`,
-      unknownBatchInputKind: `batch_input kind {{kind}} is not a batch input kind, so Triton refuses the model ("unknown batch input kind '{{kind}}' for {{modelName}}"); use one of {{INPUT_KINDS}}`,
+      unknownBatchInputKind: `batch_input kind {{kind}} is not a batch input kind, so Triton refuses the model ("attempt to access JSON non-string as string": the backend reads the kind as a name, and finds the number); use one of {{INPUT_KINDS}}`,
       batchInputSourceMissing: `{{kind}} is computed from one input, and this batch_input gives {{length}}, so Triton refuses the model ("batch input kind '{{kind}}' expects 1 source input, got {{length}} for {{modelName}}"); add source_input: "<the config input it describes>"`,
       batchInputSourceCount: `{{kind}} is computed from one input, and this batch_input gives {{length}}, so Triton refuses the model ("batch input kind '{{kind}}' expects 1 source input, got {{length}} for {{modelName}}"); keep one source_input`,
       batchInputNoDataType: `this batch_input has no data_type, so Triton refuses the model ("batch input data type must be TYPE_INT32 or TYPE_FP32 for {{modelName}}"); set data_type: TYPE_INT32 or TYPE_FP32 (the type of the model's '{{target}}' input)`,

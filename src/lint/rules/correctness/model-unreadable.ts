@@ -14,6 +14,9 @@ export const modelUnreadable = defineModelRule({
     description: 'The ONNX model file Triton would load must be a readable ONNX model',
     prevents: [
       "failed to load '<model>' version <v>: Internal: onnx runtime error 7: Load model from <path> failed:Protobuf parsing failed.",
+      // No model file (tritonserver 2.51, test/server/quoted-messages-real-triton.test.ts): the ONNX Runtime
+      // backend's words, then the PyTorch backend's.
+      'failed to stat file <path>',
       "unable to find '<path>' for model instance '<model>'",
     ],
     messages: {

@@ -21,8 +21,10 @@ const messages = {
   dataFileShort: `warmup input '{{input}}' ({{type}} {{dimsText}}) needs {{need}} bytes but {{file}} has {{size}}, so Triton refuses the model ("[request id: <id_unknown>] warmup setting expects {{need}} bytes, but the data provided from {{file}}only has {{size}} bytes"); write the full tensor to {{where}}{{file}}`,
   batchSizeZero: 'warmup sample {{sample}} has batch_size 0, so Triton skips it silently and the model is not warmed up; set batch_size: 1 (the number of batch-1 requests to run)',
   batchSizeUnset: 'warmup sample {{sample}} has batch_size unset (0), so Triton skips it silently and the model is not warmed up; set batch_size: 1 (the number of batch-1 requests to run)',
-  inputWithoutDataType: `warmup input '{{input}}' has no data_type, so Triton cannot size its data and refuses the model ("warmup setting expects all variable-size dimensions are specified for input '{{input}}'"); set data_type to the input's type`,
-  inputWithoutSize: `warmup input '{{input}}' has data_type {{type}}, which has no size, so Triton cannot size its data and refuses the model ("warmup setting expects all variable-size dimensions are specified for input '{{input}}'"); set data_type to the input's type`,
+  // tritonserver 2.51 (test/server/quoted-messages-real-triton.test.ts): an unset (or TYPE_INVALID) type is
+  // sized as int32 and sent, and the request check refuses it.
+  inputWithoutDataType: `warmup input '{{input}}' has no data_type, so its warmup request carries none and Triton refuses the model ("[request id: <id_unknown>] inference input '{{input}}' data-type is '<invalid>', but model '{{name}}' expects ..."); set data_type to the input's type`,
+  inputWithoutSize: `warmup input '{{input}}' has data_type {{type}}, which has no size, so its warmup request carries no type and Triton refuses the model ("[request id: <id_unknown>] inference input '{{input}}' data-type is '<invalid>', but model '{{name}}' expects ..."); set data_type to the input's type`,
   inputVariableDims: `warmup input '{{input}}' dims {{dimsText}} have a variable dimension, but warmup data needs a concrete shape, so Triton refuses the model ("warmup setting expects all variable-size dimensions are specified for input '{{input}}'"); write the size to warm up with`,
   inputWithoutData: `warmup input '{{input}}' says neither zero_data, random_data nor input_data_file, so Triton refuses the model ("[request id: <id_unknown>] warmup setting expects input '{{input}}' to have input_data_type set"); add zero_data: true`,
   requiredInputMissing: `warmup sample {{sample}} does not give every required input (missing: {{missingList}}), so its requests fail and Triton refuses the model ("[request id: <id_unknown>] expected {{inputCount}} inputs but got {{givenCount}} inputs for model '{{name}}'. Got input(s) {{givenQuoted}}, but missing required input(s) {{missingQuoted}}. Please provide all required input(s)."); add {{additions}}`,
@@ -94,7 +96,7 @@ function checkSample(ctx: Ctx, sample: ModelWarmup, index: number): void {
     if (type === 'TYPE_INVALID' || (type !== 'TYPE_STRING' && BYTES[type] === undefined)) {
       ctx.report({
         path: w.data_type !== undefined ? [...inputPath, 'data_type'] : inputPath,
-        ...(w.data_type === undefined ? { messageId: 'inputWithoutDataType' as const, data: { input } } : { messageId: 'inputWithoutSize' as const, data: { input, type } }),
+        ...(w.data_type === undefined ? { messageId: 'inputWithoutDataType' as const, data: { input, name } } : { messageId: 'inputWithoutSize' as const, data: { input, type, name } }),
       });
     } else if (variable >= 0) {
       ctx.report({

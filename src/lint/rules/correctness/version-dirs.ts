@@ -28,10 +28,10 @@ const messages = {
   listedVersionMissing: `version {{version}} is listed but has no directory, so Triton skips it ("version {{version}} is specified for model '{{model}}', but the version directory is not present"); add {{model}}/{{version}}/ or remove {{version}} from the list (present: {{have}})`,
   configInVersionDir: `this config.pbtxt is inside version directory '{{dirName}}' of model '{{model}}', where Triton never reads a config: it reads {{model}}/config.pbtxt, which holds another config, so this one is a stray copy; move this file one level up, to {{model}}/config.pbtxt`,
   configOnlyInVersionDir: `this config.pbtxt is inside version directory '{{dirName}}' of model '{{model}}', where Triton never reads a config: it reads {{model}}/config.pbtxt, which is not there, so Triton loads the model with what auto-complete fills in (or refuses it); move this file one level up, to {{model}}/config.pbtxt`,
-  versionWithoutModelFile: `version {{version}} of model '{{model}}' has no model file: Triton's ONNX Runtime backend refuses it ("unable to find '{{path}}' for model instance '{{model}}'"); put the ONNX model at {{model}}/{{version}}/{{artifact}}`,
-  versionWithOtherModelFile: `version {{version}} of model '{{model}}' has no model file: Triton's ONNX Runtime backend refuses it ("unable to find '{{path}}' for model instance '{{model}}'"); the version directory holds '{{other}}': rename it to '{{artifact}}', or set default_model_filename: "{{other}}"`,
-  renamedVersionWithoutModelFile: `version {{version}} of model '{{model}}' has no model file (directory '{{dirName}}' is version {{version}}, and the backend opens '{{version}}/'): Triton's ONNX Runtime backend refuses it ("unable to find '{{path}}' for model instance '{{model}}'"); put the ONNX model at {{model}}/{{version}}/{{artifact}}`,
-  renamedVersionWithOtherModelFile: `version {{version}} of model '{{model}}' has no model file (directory '{{dirName}}' is version {{version}}, and the backend opens '{{version}}/'): Triton's ONNX Runtime backend refuses it ("unable to find '{{path}}' for model instance '{{model}}'"); the version directory holds '{{other}}': rename it to '{{artifact}}', or set default_model_filename: "{{other}}"`,
+  versionWithoutModelFile: `version {{version}} of model '{{model}}' has no model file: Triton's ONNX Runtime backend refuses it ("failed to stat file {{path}}"); put the ONNX model at {{model}}/{{version}}/{{artifact}}`,
+  versionWithOtherModelFile: `version {{version}} of model '{{model}}' has no model file: Triton's ONNX Runtime backend refuses it ("failed to stat file {{path}}"); the version directory holds '{{other}}': rename it to '{{artifact}}', or set default_model_filename: "{{other}}"`,
+  renamedVersionWithoutModelFile: `version {{version}} of model '{{model}}' has no model file (directory '{{dirName}}' is version {{version}}, and the backend opens '{{version}}/'): Triton's ONNX Runtime backend refuses it ("failed to stat file {{path}}"); put the ONNX model at {{model}}/{{version}}/{{artifact}}`,
+  renamedVersionWithOtherModelFile: `version {{version}} of model '{{model}}' has no model file (directory '{{dirName}}' is version {{version}}, and the backend opens '{{version}}/'): Triton's ONNX Runtime backend refuses it ("failed to stat file {{path}}"); the version directory holds '{{other}}': rename it to '{{artifact}}', or set default_model_filename: "{{other}}"`,
 } as const;
 
 type Ctx = ModelContext<undefined, typeof messages>;
@@ -47,7 +47,8 @@ export const versionDirs = defineModelRule({
     description: 'A numeric version directory that the version_policy selects, holding the model file Triton opens',
     prevents: [
       "at least one version must be available under the version policy of model '<model>'",
-      "unable to find '<path>' for model instance '<model>'",
+      // onnxruntime_backend r24.10 (tritonserver 2.51, test/server/quoted-messages-real-triton.test.ts)
+      'failed to stat file <path>',
       "Invalid model name: Could not determine backend for model '<model>' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'.",
       "version <v> is specified for model '<model>', but the version directory is not present",
       "ignore version directory '<d>' which contains leading zeros in its directory name",
