@@ -1,5 +1,5 @@
 // Every Triton message a lint rule quotes (`meta.prevents`) against the real tritonserver 2.51.0 with
-// Triton's own ONNX Runtime, PyTorch and Python backends (r24.10, CPU): for each quoted message whose
+// Triton's own ONNX Runtime, PyTorch, OpenVINO and Python backends (r24.10, CPU): for each quoted message whose
 // case runs here, a minimal model repository for that case is loaded and the server's words (the load
 // API's answer and what it logged meanwhile) must contain the quoted text, each <placeholder> standing
 // for whatever the server put there (a model, tensor or file name). A quoted message whose case cannot
@@ -7,17 +7,44 @@
 // why, and the test checks that the reason holds here (a listed one that becomes runnable fails the
 // list). Every quoted message is either checked or listed. Prints: N quoted, M checked, K listed.
 // The suite skips with one line without the venv or the backends; under CI=true it runs.
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULES } from '../../src/lint/rules/index.js';
 import { cleanLogLine } from '../../src/verify/triton-messages.js';
 import { buildFixture } from '../../fixtures/onnx/index.js';
+import { model as onnxModel, node, T, tensorInfo, writeModel } from '../../fixtures/onnx/model-builder.js';
+import { EXPORTS_PYTHON } from '../support/model-exports.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
 import { VENV, realBackendsRun, startRealTriton, type RealTriton } from '../support/real-triton.js';
 
-const runs = realBackendsRun("rules' quoted Triton messages against the real server", ['onnxruntime', 'pytorch']);
+const runs = realBackendsRun("rules' quoted Triton messages against the real server", ['onnxruntime', 'pytorch', 'openvino']);
+
+/**
+ * TorchScript models no fixture holds, scripted here by torch 2.5.1 of .venv-exports (the venv the
+ * PyTorch backend takes libtorch from): forward() with no argument, and with a Tuple[Tensor, Tensor] argument (a List is allowed).
+ */
+function exportTorchScript(dir: string): { 'pt-noargs': string; 'pt-tuple': string } {
+  const out = { 'pt-noargs': join(dir, 'noargs.pt'), 'pt-tuple': join(dir, 'tuple.pt') };
+  const script = `import sys, torch
+from typing import Tuple
+class NoArgs(torch.nn.Module):
+    def forward(self):
+        return torch.zeros(4)
+class TupleArg(torch.nn.Module):
+    def forward(self, xs: Tuple[torch.Tensor, torch.Tensor]):
+        return xs[0]
+torch.jit.save(torch.jit.script(NoArgs()), sys.argv[1])
+torch.jit.save(torch.jit.script(TupleArg()), sys.argv[2])
+`;
+  // torch.jit.script reads the classes' source, so the script is a file.
+  const file = join(dir, 'export_torchscript.py');
+  writeFileSync(file, script);
+  execFileSync(EXPORTS_PYTHON, [file, out['pt-noargs'], out['pt-tuple']], { stdio: 'pipe', timeout: 120_000 });
+  return out;
+}
 
 /** The one quoted message of `rule` that contains `part` (so a quote edited in the rule is edited here too). */
 function q(rule: string, part: string): string {
@@ -38,7 +65,7 @@ export function quotePattern(quote: string): RegExp {
 }
 
 /** The model files a case's repository holds. */
-type Model = 'onnx' | 'onnx-fixed' | 'onnx-scalar' | 'onnx-sequence' | 'onnx-multi' | 'onnx-init' | 'onnx-garbage' | 'pt-two' | 'pt-dicts' | 'python' | 'none';
+type Model = 'onnx' | 'onnx-fixed' | 'onnx-scalar' | 'onnx-sequence' | 'onnx-multi' | 'onnx-init' | 'onnx-ctl' | 'onnx-garbage' | 'pt-two' | 'pt-dicts' | 'pt-noargs' | 'pt-tuple' | 'openvino' | 'python' | 'none';
 
 interface Case {
   /** The model's directory name. */
@@ -50,6 +77,8 @@ interface Case {
   files?: Record<string, string>;
   /** Version directories other than 1 (their model file the same). */
   versions?: string[];
+  /** After the load, an HTTP inference with this body; its answer is part of the server's words. */
+  infer?: unknown;
   /** Load on the server started with --disable-auto-complete-config. */
   noAutoComplete?: true;
   /** What 2.51 says for a case whose quoted message it does not print (a later release's check, listed in NOT_RUNNABLE). */
@@ -79,6 +108,30 @@ class TritonPythonModel:
     def execute(self, requests):
         return [pb_utils.InferenceResponse([pb_utils.Tensor("OUTPUT0", pb_utils.get_input_tensor_by_name(r, "INPUT0").as_numpy())]) for r in requests]
 `;
+
+/** A Python model whose auto_complete_config runs `body` (c is the config) and returns `ret`. */
+const AUTO_PY = (body: string, ret = 'c'): string => `${MODEL_PY.split('\n\n\nclass')[0]}
+
+
+class TritonPythonModel:
+    @staticmethod
+    def auto_complete_config(c):
+        ${body}
+        return ${ret}
+
+    def execute(self, requests):
+        return []
+`;
+const PY_AC = (name: string, body: string, quote: string, config = 'backend: "python"\nmax_batch_size: 8\n', ret?: string): Case => ({
+  name,
+  model: 'python',
+  config,
+  files: { '1/model.py': AUTO_PY(body, ret) },
+  quotes: [['python-autocomplete', q('python-autocomplete', quote)]],
+});
+/** The Python model's I/O as its auto_complete_config adds it: INPUT0 and OUTPUT0, FP32 [4]. */
+const PY_IO = 'c.add_input({"name": "INPUT0", "data_type": "TYPE_FP32", "dims": [4]}); c.add_output({"name": "OUTPUT0", "data_type": "TYPE_FP32", "dims": [4]})';
+const DECOUPLED_PY = (name: string): Case => ({ name, model: 'python', config: pythonConfig('model_transaction_policy { decoupled: true }\n', 0), quotes: [] });
 
 const CASES: Case[] = [
   { name: 'ok_base', model: 'onnx', config: ORT(), quotes: [] },
@@ -273,7 +326,7 @@ const CASES: Case[] = [
   { name: 'wu_dtype', model: 'onnx', config: WARMUP('inputs { key: "input" value { data_type: TYPE_INT32 dims: [ 3, 32, 32 ] zero_data: true } }'), quotes: [['model-warmup', q('model-warmup', 'data-type is')]] },
   { name: 'wu_shape', model: 'onnx', config: WARMUP('inputs { key: "input" value { data_type: TYPE_FP32 dims: [ 3, 32, 16 ] zero_data: true } }'), quotes: [['model-warmup', q('model-warmup', 'unexpected shape for input')]] },
   { name: 'wu_missing', model: 'onnx', config: WARMUP(''), quotes: [['model-warmup', q('model-warmup', 'missing required input(s)')]] },
-  { name: 'wu_batch', model: 'onnx', config: WARMUP('inputs { key: "input" value { data_type: TYPE_FP32 dims: [ 3, 32, 32 ] zero_data: true } }', 16), quotes: [['model-warmup', q('model-warmup', 'failed to run warmup sample')]] },
+  { name: 'wu_batch', model: 'python', config: pythonConfig('model_warmup [ { name: "w" batch_size: 16 inputs { key: "INPUT0" value { data_type: TYPE_FP32 dims: [ 4 ] zero_data: true } } } ]\n'), quotes: [['model-warmup', q('model-warmup', 'failed to run warmup sample')]] },
   // ensembles (core src/ensemble_utils.cc, ensemble_scheduler)
   { name: 'ens_sched_on_model', model: 'onnx', config: ORT(`ensemble_scheduling { ${STEP()} }\n`), quotes: [['ensemble-config', q('ensemble-config', 'whose platform is not ensemble')]] },
   { name: 'ens_nosched', model: 'none', config: ENSEMBLE(''), quotes: [['ensemble-config', q('ensemble-config', 'must be set for ensemble')]] },
@@ -333,6 +386,66 @@ const CASES: Case[] = [
     config: ENSEMBLE(STEP(), '', 'input [ { name: "IN" data_type: TYPE_FP32 dims: [ 3, 16, 16 ] } ]\noutput [ { name: "OUT" data_type: TYPE_FP32 dims: [ 3, 32, 32 ] } ]\n'),
     quotes: [['ensemble-models', q('ensemble-models', 'inconsistent shape')]],
   },
+  {
+    name: 'ens_unconnected',
+    model: 'none',
+    config: ENSEMBLE(`${STEP('ok_base', undefined, 'output_map { key: "output" value: "X" }')} ${STEP('ok_base', 'input_map { key: "input" value: "MID" }')}`, '', 'input [ { name: "IN" data_type: TYPE_FP32 dims: [ 3, 32, 32 ] } ]\noutput [ { name: "OUT" data_type: TYPE_FP32 dims: [ 3, 32, 32 ] } ]\n'),
+    quotes: [['ensemble-config', q('ensemble-config', 'is not connected')]],
+  },
+  DECOUPLED_PY('dec_a'),
+  DECOUPLED_PY('dec_b'),
+  {
+    name: 'ens_decoupled',
+    model: 'none',
+    config: ENSEMBLE(
+      'step [ { model_name: "dec_a" model_version: -1 input_map { key: "INPUT0" value: "IN" } output_map { key: "OUTPUT0" value: "A" } }, { model_name: "dec_b" model_version: -1 input_map { key: "INPUT0" value: "IN" } output_map { key: "OUTPUT0" value: "B" } }, { model_name: "ok_two" model_version: -1 input_map [ { key: "INPUT0" value: "A" }, { key: "INPUT1" value: "B" } ] output_map { key: "OUTPUT__0" value: "OUT" } } ]',
+      '',
+      'input [ { name: "IN" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "OUT" data_type: TYPE_FP32 dims: [ 4 ] } ]\n',
+      0,
+    ),
+    quotes: [['ensemble-models', q('ensemble-models', 'different decoupled models')]],
+  },
+  // A decoupled model over HTTP's infer endpoint (the server's HTTP frontend)
+  {
+    name: 'dec_http',
+    model: 'python',
+    config: pythonConfig('model_transaction_policy { decoupled: true }\n', 0),
+    infer: { inputs: [{ name: 'INPUT0', datatype: 'FP32', shape: [4], data: [1, 2, 3, 4] }] },
+    quotes: [['decoupled-clients', q('decoupled-clients', 'HTTP end point')]],
+  },
+  // The OpenVINO backend (openvino_backend src/openvino_utils.cc ModelConfigDataTypeToOpenVINOElement)
+  {
+    name: 'ov_string',
+    model: 'openvino',
+    config: 'backend: "openvino"\nmax_batch_size: 0\ninput [ { name: "Func/PartitionedCall/input/_0:0" data_type: TYPE_STRING dims: [ 1, 4 ] }, { name: "input1" data_type: TYPE_INT32 dims: [ 1, 4 ] } ]\noutput [ { name: "Func/PartitionedCall/output/_2:0" data_type: TYPE_INT32 dims: [ 1, 4 ] }, { name: "Func/PartitionedCall/output/_3:0" data_type: TYPE_INT32 dims: [ 1, 4 ] } ]\ninstance_group [ { count: 1 kind: KIND_CPU } ]\n',
+    quotes: [['io-datatype', q('io-datatype', 'unsupported datatype <TYPE_X> for input')]],
+  },
+  // A sequence control on a model input of another type (onnxruntime_backend ValidateTypedSequenceControl)
+  {
+    name: 'seq_control_type',
+    model: 'onnx-ctl',
+    config: ORT(
+      'sequence_batching { control_input [ { name: "ctl" control [ { kind: CONTROL_SEQUENCE_START int32_false_true: [ 0, 1 ] } ] } ] }\n',
+      'input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 32, 32 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 3, 32, 32 ] }, { name: "ctl_out" data_type: TYPE_FP16 dims: [ 1 ] } ]\n',
+    ),
+    quotes: [['sequence-control-inputs', q('sequence-control-inputs', 'the model expects data-type')]],
+  },
+  // TorchScript models exported here (forward() with no argument, and with a Tuple argument)
+  { name: 'pt_no_input', model: 'pt-noargs', config: PT_TWO('output [ { name: "OUTPUT__0" data_type: TYPE_FP32 dims: [ 4 ] } ]\n'), noAutoComplete: true, quotes: [['io-name', q('io-name', 'at least one input')]] },
+  { name: 'pt_tuple', model: 'pt-tuple', config: PT_TWO('input [ { name: "INPUT__0" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "OUTPUT__0" data_type: TYPE_FP32 dims: [ 4 ] } ]\n'), quotes: [['io-name', q('io-name', 'An input of type')]] },
+  // The Python backend's checks of what auto_complete_config sets (python_backend src/resources/triton_python_backend_utils.py, src/pb_stub.cc)
+  PY_AC('ac_mbs', `${PY_IO}; c.set_max_batch_size(4)`, 'specified max_batch_size <m>'),
+  PY_AC('ac_decoupled', `${PY_IO}; c.set_model_transaction_policy({"decoupled": True})`, 'trying to change decoupled property', 'backend: "python"\nmax_batch_size: 8\nmodel_transaction_policy { decoupled: false }\n'),
+  PY_AC('ac_scheduling', `${PY_IO}; c.set_dynamic_batching()`, 'scheduling_choice', 'backend: "python"\nmax_batch_size: 8\nsequence_batching { }\n'),
+  PY_AC('ac_input_prop', 'c.add_input({"name": "INPUT0", "data_type": "TYPE_FP32", "dims": [4], "format": "FORMAT_NONE"})', "contains property other than 'name', 'data_type', 'dims' and 'optional'"),
+  PY_AC('ac_output_prop', 'c.add_output({"name": "OUTPUT0", "data_type": "TYPE_FP32", "dims": [4], "optional": True})', "contains property other than 'name', 'data_type' and 'dims'"),
+  PY_AC('ac_noname', 'c.add_input({"data_type": "TYPE_FP32", "dims": [4]})', "is missing 'name' property"),
+  PY_AC('ac_notype', 'c.add_input({"name": "INPUT0", "dims": [4]})', "is missing '<data_type|dims>' property"),
+  PY_AC('ac_dtype', 'c.add_input({"name": "INPUT0", "data_type": "TYPE_INT32", "dims": [4]})', 'configuration expects datatype', pythonConfig()),
+  PY_AC('ac_dims', 'c.add_input({"name": "INPUT0", "data_type": "TYPE_FP32", "dims": [5]})', 'the model expects dims', pythonConfig()),
+  PY_AC('ac_optional', 'c.add_input({"name": "INPUT0", "data_type": "TYPE_FP32", "dims": [4], "optional": True})', 'the model expects optional', pythonConfig()),
+  PY_AC('ac_policy', `${PY_IO}; c.set_model_transaction_policy({"decoupled": False, "streaming": True})`, "contains property other than 'decoupled'"),
+  PY_AC('ac_return', PY_IO, 'must return a valid pb.ModelConfig', undefined, 'None'),
 ];
 
 /** sequence_batching state entries (core src/model_config_utils.cc ValidateSequenceBatchingState / sequence_state.cc). */
@@ -360,8 +473,8 @@ function stateCases(): Case[] {
   return [...cases.map((c): Case => ({ ...c, model: 'onnx', noAutoComplete: true })), { name: 'st_twice', model: 'python', config: twice, quotes: [], says: /successfully loaded 'st_twice'/ }];
 }
 
-function pythonConfig(extra = ''): string {
-  return `backend: "python"\nmax_batch_size: 8\ninput [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]\ninstance_group [ { kind: KIND_CPU count: 1 } ]\n${extra}`;
+function pythonConfig(extra = '', mbs = 8): string {
+  return `backend: "python"\nmax_batch_size: ${mbs}\ninput [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]\ninstance_group [ { kind: KIND_CPU count: 1 } ]\n${extra}`;
 }
 
 /** What a listed quote needs that this machine lacks, and how the test sees that it lacks it. */
@@ -399,15 +512,13 @@ const NOT_RUNNABLE: [rule: string, part: string, need: keyof typeof NEEDS, witne
   ...(['Invalid gpt_model_type', 'Both encoder and decoder', 'will use default value'].map((p) => ['unfilled-placeholder', p, 'trtllm']) as [string, string, 'trtllm'][]),
   ...(["'model.json'", '__init__()', 'must be configured to use decoupled', 'specified max_batch_size 0', 'trying to change decoupled', 'KIND_GPU is currently', 'multi_lora.json'].map((p) => ['vllm-model', p, 'vllm']) as [string, string, 'vllm'][]),
   ['llm-streaming', 'Streaming is only supported', 'vllm'],
+  // TensorRT-LLM's LLM API model.py (tensorrtllm_backend all_models/llmapi/tensorrt_llm/1/model.py)
+  ['python-autocomplete', "'model.yaml' containing TRT-LLM", 'trtllm'],
 ];
 
 /** Quoted messages that run here but this file does not check yet: [rule, part, why]. */
 const NOT_CHECKED: [rule: string, part: string, why: string][] = [
   ['io-name', 'Encountered non UTF-8', 'checked against 2.51 by test/server/not-utf8-real-triton.test.ts (a model whose tensor name is not UTF-8)'],
-  ['io-name', 'at least one input, none were specified', "needs a TorchScript model whose forward takes no argument (no fixture); for a model with inputs 2.51 says the count (pt_count's message)"],
-  ['io-name', 'An input of type', 'needs a TorchScript model with a List or Tuple argument (no fixture)'],
-  ['io-datatype', 'unsupported datatype <TYPE_X> for input', 'not written yet'],
-  ['sequence-control-inputs', 'the model expects data-type', 'needs an ONNX model with a [batch, 1] non-INT32 input (no fixture)'],
   ['io-shape', 'should have at least 1 dimension', "not reached on 2.51: it loads a scalar ONNX tensor listed as dims [1] with max_batch_size 8 (scalar_batch) and answers auto-complete otherwise (scalar_auto)"],
   ['io-shape', 'not supported for optional input', "not reached on 2.51: an overridable initializer is refused as batching (optional_batch) or, with max_batch_size 0, as no input (ragged_optional)"],
   ['backend-library', 'Python backend based', "not reached here: this venv's python backend directory is a link, so core says 'escapes backend directory' first"],
@@ -415,27 +526,9 @@ const NOT_CHECKED: [rule: string, part: string, why: string][] = [
   ['io-dims', 'exceeds maximum size', '2.51 loads dims whose element count passes int64 (io_huge, a Python model): the check is not in its load path'],
   ['io-dims', '(and each of the model input messages', 'a note, not a message'],
   ['ensemble-config', "output '<out>' for ensemble '<name>' is not written", "not reached: an output no step writes gets 'ensemble output ... is not used' (ens_out_unwritten)"],
-  ['ensemble-config', 'is not connected', 'not written yet'],
-  ['ensemble-models', 'different decoupled models', 'needs decoupled composing models: not written yet'],
   ['name-matches-directory', 'path traversal', 'needs a load request whose model name holds a path: not written yet'],
-  ['decoupled-clients', 'HTTP end point', 'an inference on a decoupled model, not a load: not written yet'],
   ['decoupled-clients', 'ModelInfer RPC', 'an inference over gRPC on a decoupled model, not a load: not written yet'],
   ['llm-streaming', 'current BLS request call', "a BLS call from a model's execute, not a load: not written yet"],
-  ...([
-    'specified max_batch_size <m>',
-    'trying to change decoupled property',
-    "'model.yaml' containing TRT-LLM",
-    'scheduling_choice',
-    "contains property other than 'name', 'data_type', 'dims' and 'optional'",
-    "contains property other than 'name', 'data_type' and 'dims'",
-    "is missing 'name' property",
-    "is missing '<data_type|dims>' property",
-    'configuration expects datatype',
-    'the model expects dims',
-    'the model expects optional',
-    "contains property other than 'decoupled'",
-    'must return a valid pb.ModelConfig',
-  ].map((p) => ['python-autocomplete', p, "a model.py's auto_complete_config per message (the Python backend runs here): not written yet"]) as [string, string, string][]),
 ];
 
 /**
@@ -468,7 +561,18 @@ describe.runIf(runs)("the rules' quoted Triton messages, against tritonserver 2.
       'onnx-sequence': await buildFixture('sequence-io', fixtures),
       'onnx-multi': await buildFixture('multi-io', fixtures),
       'onnx-init': await buildFixture('initializers-as-inputs', fixtures),
+      // input [batch,3,32,32] -> Relu -> output, and ctl [batch,1] FLOAT16 -> Identity -> ctl_out.
+      'onnx-ctl': await writeModel(
+        join(fixtures, 'ctl', 'model.onnx'),
+        onnxModel({
+          name: 'ctl',
+          node: [node('Relu', ['input'], ['output']), node('Identity', ['ctl'], ['ctl_out'])],
+          input: [tensorInfo('input', T.FLOAT, ['batch', 3, 32, 32]), tensorInfo('ctl', T.FLOAT16, ['batch', 1])],
+          output: [tensorInfo('output', T.FLOAT, ['batch', 3, 32, 32]), tensorInfo('ctl_out', T.FLOAT16, ['batch', 1])],
+        }),
+      ),
     };
+    const torch = exportTorchScript(fixtures);
     for (const repoName of ['repo', 'repo-noauto']) mkdirSync(join(dir, repoName));
     for (const c of CASES) {
       const m = join(dir, c.noAutoComplete ? 'repo-noauto' : 'repo', c.name);
@@ -479,6 +583,8 @@ describe.runIf(runs)("the rules' quoted Triton messages, against tritonserver 2.
         else if (c.model === 'onnx-garbage') writeFileSync(join(vdir, 'model.onnx'), 'not a model\n');
         else if (c.model === 'pt-two') cpSync(join(ROOT, 'fixtures', 'models', 'pytorch', 'libtorch_float32_float32_float32', '1', 'model.pt'), join(vdir, 'model.pt'));
         else if (c.model === 'pt-dicts') cpSync(join(ROOT, 'fixtures', 'models', 'pytorch', 'libtorch_two_dicts', '1', 'model.pt'), join(vdir, 'model.pt'));
+        else if (c.model === 'pt-noargs' || c.model === 'pt-tuple') cpSync(torch[c.model], join(vdir, 'model.pt'));
+        else if (c.model === 'openvino') for (const f of ['model.xml', 'model.bin']) cpSync(join(ROOT, 'fixtures', 'models', 'openvino', 'openvino_fixed_batch', '1', f), join(vdir, f));
         else if (c.model === 'python') writeFileSync(join(vdir, 'model.py'), MODEL_PY);
       }
       if (c.config !== undefined) writeFileSync(join(m, 'config.pbtxt'), c.config);
@@ -495,6 +601,7 @@ describe.runIf(runs)("the rules' quoted Triton messages, against tritonserver 2.
     server = await start.default();
     noAuto = await start.noAuto();
     /** The server's words for one load of `c`; undefined when the server died meanwhile (then a new one is started). */
+    let lastCrash = '';
     const loadOnce = async (c: Case): Promise<string | undefined> => {
       const s = c.noAutoComplete ? noAuto! : server!;
       const from = s.log().length;
@@ -502,7 +609,12 @@ describe.runIf(runs)("the rules' quoted Triton messages, against tritonserver 2.
       try {
         const r = await fetch(`${s.url}/v2/repository/models/${c.name}/load`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(60_000) });
         answer = r.status === 200 ? '' : ((await r.json()) as { error?: string }).error ?? '';
+        if (c.infer !== undefined) {
+          const i = await fetch(`${s.url}/v2/models/${c.name}/infer`, { method: 'POST', body: JSON.stringify(c.infer), headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(60_000) });
+          answer += `\n${await i.text()}`;
+        }
       } catch {
+        lastCrash = s.log().slice(from);
         await s.stop();
         if (c.noAutoComplete) noAuto = await start.noAuto();
         else server = await start.default();
@@ -517,7 +629,7 @@ describe.runIf(runs)("the rules' quoted Triton messages, against tritonserver 2.
       // with initial_state cases: such a case is tried again on a new server, up to five times.
       let said: string | undefined;
       for (let i = 0; i < 5 && said === undefined; i++) said = await loadOnce(c);
-      words.set(c.name, said ?? '(the server exited each time)');
+      words.set(c.name, said ?? `(the server exited each time)\n${lastCrash}`);
     }
     if (process.env.TRITONC_QUOTES_DUMP) writeFileSync(process.env.TRITONC_QUOTES_DUMP, JSON.stringify(Object.fromEntries(words), null, 1));
   }, 600_000);
