@@ -10,6 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULES } from '../../src/lint/rules/index.js';
 import { cleanLogLine } from '../../src/verify/triton-messages.js';
@@ -79,6 +80,8 @@ interface Case {
   versions?: string[];
   /** After the load, an HTTP inference with this body; its answer is part of the server's words. */
   infer?: unknown;
+  /** After the load, a gRPC ModelInfer naming the model; its status details are part of the server's words. */
+  grpcInfer?: true;
   /** Load on the server started with --disable-auto-complete-config. */
   noAutoComplete?: true;
   /** What 2.51 says for a case whose quoted message it does not print (a later release's check, listed in NOT_RUNNABLE). */
@@ -221,6 +224,7 @@ const CASES: Case[] = [
   { name: 'auto_skip', model: 'onnx', config: ORT(), quotes: [['autocomplete-surprises', q('autocomplete-surprises', 'inputs and outputs already specified')]] },
   // core: names, platform, backend
   { name: 'named_wrong', model: 'onnx', config: `name: "other"\n${ORT()}`, quotes: [['name-matches-directory', q('name-matches-directory', 'unexpected directory name')]] },
+  { name: 'named..dots', model: 'onnx', config: `name: "named..dots"\n${ORT()}`, quotes: [], says: /successfully loaded 'named\.\.dots'/ },
   { name: 'platform_unknown', model: 'onnx', config: ORT().replace('backend: "onnxruntime"', 'platform: "onnxruntime_onnx2"'), quotes: [['platform-backend', q('platform-backend', 'unexpected platform type')]] },
   { name: 'platform_pair', model: 'onnx', config: ORT().replace('backend: "onnxruntime"', 'platform: "onnxruntime_onnx"\nbackend: "pytorch"'), quotes: [['platform-backend', q('platform-backend', "'platform' and 'backend' pair")]] },
   { name: 'ens_backend', model: 'none', config: ENSEMBLE(STEP(), 'backend: "onnxruntime"\n'), quotes: [['platform-backend', q('platform-backend', 'Ensemble model')]] },
@@ -413,6 +417,7 @@ const CASES: Case[] = [
     infer: { inputs: [{ name: 'INPUT0', datatype: 'FP32', shape: [4], data: [1, 2, 3, 4] }] },
     quotes: [['decoupled-clients', q('decoupled-clients', 'HTTP end point')]],
   },
+  { name: 'dec_grpc', model: 'python', config: pythonConfig('model_transaction_policy { decoupled: true }\n', 0), grpcInfer: true, quotes: [['decoupled-clients', q('decoupled-clients', 'ModelInfer RPC')]] },
   // The OpenVINO backend (openvino_backend src/openvino_utils.cc ModelConfigDataTypeToOpenVINOElement)
   {
     name: 'ov_string',
@@ -477,6 +482,22 @@ function pythonConfig(extra = '', mbs = 8): string {
   return `backend: "python"\nmax_batch_size: ${mbs}\ninput [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]\ninstance_group [ { kind: KIND_CPU count: 1 } ]\n${extra}`;
 }
 
+/**
+ * A gRPC ModelInfer (inference.GRPCInferenceService, grpc_service.proto) whose request names only the
+ * model (ModelInferRequest field 1, model_name); the answer's status details, or 'OK'.
+ */
+function grpcModelInfer(address: string, model: string): Promise<string> {
+  const name = Buffer.from(model);
+  const request = Buffer.concat([Buffer.from([0x0a, name.length]), name]);
+  const client = new grpc.Client(address, grpc.credentials.createInsecure());
+  return new Promise((resolve) => {
+    client.makeUnaryRequest('/inference.GRPCInferenceService/ModelInfer', (b: Buffer) => b, (b: Buffer) => b, request, { deadline: Date.now() + 30_000 }, (err) => {
+      client.close();
+      resolve(err ? err.details : 'OK');
+    });
+  });
+}
+
 /** What a listed quote needs that this machine lacks, and how the test sees that it lacks it. */
 const NEEDS = {
   later: { why: 'a Triton release after r24.10: 2.51 says something else for the case (the case named beside it shows what)', absent: () => true },
@@ -524,10 +545,9 @@ const NOT_CHECKED: [rule: string, part: string, why: string][] = [
   ['backend-library', 'Python backend based', "not reached here: this venv's python backend directory is a link, so core says 'escapes backend directory' first"],
   ['sequence-batching', 'specified more than once', "2.51 loads a Python model with a state named twice (st_twice); the sequence batcher's check is not reached at load"],
   ['io-dims', 'exceeds maximum size', '2.51 loads dims whose element count passes int64 (io_huge, a Python model): the check is not in its load path'],
+  ['name-matches-directory', 'path traversal', "2.51 loads a model named 'named..dots' in a directory of that name (named..dots), as lint does: the check is not in 2.51's load path"],
   ['io-dims', '(and each of the model input messages', 'a note, not a message'],
   ['ensemble-config', "output '<out>' for ensemble '<name>' is not written", "not reached: an output no step writes gets 'ensemble output ... is not used' (ens_out_unwritten)"],
-  ['name-matches-directory', 'path traversal', 'needs a load request whose model name holds a path: not written yet'],
-  ['decoupled-clients', 'ModelInfer RPC', 'an inference over gRPC on a decoupled model, not a load: not written yet'],
   ['llm-streaming', 'current BLS request call', "a BLS call from a model's execute, not a load: not written yet"],
 ];
 
@@ -613,6 +633,7 @@ describe.runIf(runs)("the rules' quoted Triton messages, against tritonserver 2.
           const i = await fetch(`${s.url}/v2/models/${c.name}/infer`, { method: 'POST', body: JSON.stringify(c.infer), headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(60_000) });
           answer += `\n${await i.text()}`;
         }
+        if (c.grpcInfer) answer += `\n${await grpcModelInfer(s.grpc, c.name)}`;
       } catch {
         lastCrash = s.log().slice(from);
         await s.stop();
