@@ -16,6 +16,7 @@ import { RULES } from '../../src/lint/rules/index.js';
 import { cleanLogLine } from '../../src/verify/triton-messages.js';
 import { buildFixture } from '../../fixtures/onnx/index.js';
 import { model as onnxModel, node, T, tensorInfo, writeModel } from '../../fixtures/onnx/model-builder.js';
+import { cli } from '../support/cli.js';
 import { EXPORTS_PYTHON } from '../support/model-exports.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
@@ -82,6 +83,8 @@ interface Case {
   infer?: unknown;
   /** After the load, a gRPC ModelInfer naming the model; its status details are part of the server's words. */
   grpcInfer?: true;
+  /** Every finding lint reports on the case (of any rule) quotes only what the server says. */
+  lintAll?: true;
   /** Load on the server started with --disable-auto-complete-config. */
   noAutoComplete?: true;
   /** What 2.51 says for a case whose quoted message it does not print (a later release's check, listed in NOT_RUNNABLE). */
@@ -185,7 +188,7 @@ const CASES: Case[] = [
     quotes: [],
     says: /unexpected inference input 'W', allowed inputs are: X/,
   },
-  { name: 'seq_control_absent', model: 'onnx', config: SEQ('control_input [ { name: "START" control [ { kind: CONTROL_SEQUENCE_START int32_false_true: [ 0, 1 ] } ] } ]'), quotes: [['sequence-control-inputs', q('sequence-control-inputs', 'does not provide that input')]] },
+  { name: 'seq_control_absent', model: 'onnx', config: SEQ('control_input [ { name: "START" control [ { kind: CONTROL_SEQUENCE_START int32_false_true: [ 0, 1 ] } ] } ]'), lintAll: true, quotes: [['sequence-control-inputs', q('sequence-control-inputs', 'does not provide that input')]] },
   {
     name: 'seq_control_dims',
     model: 'onnx-multi',
@@ -409,15 +412,15 @@ const CASES: Case[] = [
     ),
     quotes: [['ensemble-models', q('ensemble-models', 'different decoupled models')]],
   },
-  // A decoupled model over HTTP's infer endpoint (the server's HTTP frontend)
+  // A decoupled model over HTTP's infer endpoint and gRPC's ModelInfer (the server's frontends)
   {
-    name: 'dec_http',
+    name: 'dec_grpc',
     model: 'python',
     config: pythonConfig('model_transaction_policy { decoupled: true }\n', 0),
     infer: { inputs: [{ name: 'INPUT0', datatype: 'FP32', shape: [4], data: [1, 2, 3, 4] }] },
-    quotes: [['decoupled-clients', q('decoupled-clients', 'HTTP end point')]],
+    grpcInfer: true,
+    quotes: [['decoupled-clients', q('decoupled-clients', 'ModelInfer RPC')], ['decoupled-clients', q('decoupled-clients', 'HTTP end point')]],
   },
-  { name: 'dec_grpc', model: 'python', config: pythonConfig('model_transaction_policy { decoupled: true }\n', 0), grpcInfer: true, quotes: [['decoupled-clients', q('decoupled-clients', 'ModelInfer RPC')]] },
   // The OpenVINO backend (openvino_backend src/openvino_utils.cc ModelConfigDataTypeToOpenVINOElement)
   {
     name: 'ov_string',
@@ -560,6 +563,7 @@ const CORRECTED: [rule: string, part: string, was: string][] = [
   ['version-dirs', 'failed to stat file', "unable to find '<path>' for model instance '<model>' (the PyTorch backend's words; the ONNX Runtime backend stats the file first)"],
   ['model-unreadable', 'failed to stat file', "unable to find '<path>' for model instance '<model>' alone (kept for the PyTorch backend)"],
   ['batch-io', 'JSON non-string', "unknown batch input kind '<KIND>' for <name> (a kind past the enum reaches the backend as a number)"],
+  ['decoupled-clients', 'ModelInfer RPC', "only the HTTP text, for HTTP and gRPC alike (the message now quotes both)"],
   ['model-warmup', 'data-type is', "warmup setting expects all variable-size dimensions are specified for input '<in>' (in the messages for a warmup input without data_type: 2.51 sizes it as int32 and the request check refuses it)"],
 ];
 
@@ -569,6 +573,8 @@ let server: RealTriton | undefined;
 let noAuto: RealTriton | undefined;
 /** Per case: the server's words for it (the load answer and the log lines written while it loaded). */
 const words = new Map<string, string>();
+/** Per case: the Triton texts quoted by the messages `tritonc lint` reports on it, filled in for the case. */
+const lintQuotes = new Map<string, { rule: string; messageId: string; quote: string }[]>();
 
 describe.runIf(runs)("the rules' quoted Triton messages, against tritonserver 2.51 with its real backends", () => {
   beforeAll(async () => {
@@ -652,6 +658,20 @@ describe.runIf(runs)("the rules' quoted Triton messages, against tritonserver 2.
       for (let i = 0; i < 5 && said === undefined; i++) said = await loadOnce(c);
       words.set(c.name, said ?? `(the server exited each time)\n${lastCrash}`);
     }
+    // What lint says about the same repositories: each message's quoted Triton text, as lint fills it in.
+    for (const repoName of ['repo', 'repo-noauto']) {
+      const r = await cli(['lint', join(dir, repoName), '--format', 'json']);
+      for (const file of JSON.parse(r.stdout) as { filePath: string; messages: { ruleId: string; messageId: string; message: string; severity: number }[] }[]) {
+        const name = file.filePath.slice(join(dir, repoName).length + 1).split('/')[0]!;
+        for (const m of file.messages) {
+          // ("<text>") or, for several, ("<text>"; "<text>")
+          for (const group of m.message.matchAll(/\("(.+?)"\)/g)) {
+            for (const quote of group[1]!.split('"; "')) lintQuotes.set(name, [...(lintQuotes.get(name) ?? []), { rule: m.ruleId, messageId: m.messageId, quote }]);
+          }
+        }
+      }
+    }
+    if (process.env.TRITONC_QUOTES_DUMP) writeFileSync(`${process.env.TRITONC_QUOTES_DUMP}.lint`, JSON.stringify(Object.fromEntries(lintQuotes), null, 1));
     if (process.env.TRITONC_QUOTES_DUMP) writeFileSync(process.env.TRITONC_QUOTES_DUMP, JSON.stringify(Object.fromEntries(words), null, 1));
   }, 600_000);
   afterAll(async () => {
@@ -676,6 +696,22 @@ describe.runIf(runs)("the rules' quoted Triton messages, against tritonserver 2.
         expect(said).toMatch(quotePattern(quote));
       });
     }
+  }
+
+  // The same texts as lint fills them in for the case (names, counts, types), in the messages of the
+  // rules the case is about; a finding of another rule on the case is not the server's first word.
+  const LINT_EXTRA: [name: string, messageId: string, why: string][] = [
+    ['ens_failing', 'stepInputUnmapped', "renamed_in does not load, so the server stops at 'no loaded version'; lint also checks the step against renamed_in's config"],
+    ['ens_out_unwritten', 'tensorUnused', 'the server names the first of the ensemble\'s problems (its output is not written), lint each of them'],
+    ['ens_unconnected', 'tensorUnused', 'the server names the first of the ensemble\'s problems (its output waits for an unconnected tensor), lint each of them'],
+    ['ens_failing', 'inputMapUnknownInput', "renamed_in does not load, so the server stops at 'no loaded version'; lint also checks the step against renamed_in's config"],
+  ];
+  for (const c of CASES.filter((x) => x.quotes.length)) {
+    it(`${c.name}: the Triton text each finding of ${c.lintAll ? 'every rule' : [...new Set(c.quotes.map(([r]) => r))].join(', ')} quotes is the server's`, () => {
+      const subject = new Set(c.quotes.map(([r]) => r));
+      const quoted = (lintQuotes.get(c.name) ?? []).filter((f) => (c.lintAll || subject.has(f.rule)) && !LINT_EXTRA.some(([n, id]) => n === c.name && id === f.messageId));
+      for (const f of quoted) expect(words.get(c.name), `${f.rule}/${f.messageId}`).toMatch(quotePattern(f.quote));
+    });
   }
 
   it('every quoted message is checked here or listed with why it cannot be, and each reason holds on this machine', () => {
