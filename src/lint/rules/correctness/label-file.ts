@@ -1,14 +1,15 @@
 // label_filename of an output (core src/model.cc Model::Init): core joins it to the model directory
 // (src/filesystem/api.cc JoinPath: an absolute name is appended too, so "/x" means <model>/x), refuses
 // a path whose canonical form (symbolic links resolved, std::filesystem::weakly_canonical) leaves the
-// model directory (IsChildPathEscapingParentPath), then reads the file (LabelProvider::AddLabels,
+// model directory (IsChildPathEscapingParentPath; in releases after r24.10: tritonserver 2.51 loads such
+// a model, test/server/quoted-messages-real-triton.test.ts label_outside), then reads the file (LabelProvider::AddLabels,
 // ReadTextFile): one that cannot be opened fails the load. Every backend's model goes through this.
 import { normalize, sep } from 'node:path';
 import { defineModelRule } from '../../rule.js';
 
 const messages = {
   outsideModelDirectory:
-    "label_filename \"{{labelFilename}}\" of output '{{output}}' leaves the model directory, so Triton refuses the model (\"label file path '{{path}}' for output '{{output}}' in model '{{model}}' is outside model directory\"); put the labels file in {{modelDir}} and name it relative to it, e.g. label_filename: \"labels.txt\"",
+    "label_filename \"{{labelFilename}}\" of output '{{output}}' leaves the model directory, which Triton's releases after r24.10 refuse (\"label file path '{{path}}' for output '{{output}}' in model '{{model}}' is outside model directory\"; tritonserver 2.51 still reads it); put the labels file in {{modelDir}} and name it relative to it, e.g. label_filename: \"labels.txt\"",
   missing:
     "label_filename \"{{labelFilename}}\" of output '{{output}}' is not a file in the model directory, so Triton fails to load the model (\"failed to open text file for read {{path}}: No such file or directory\"); add the labels file at {{path}}, or remove label_filename",
 } as const;
