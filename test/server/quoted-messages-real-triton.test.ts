@@ -1,12 +1,15 @@
 // Every Triton message a lint rule quotes (`meta.prevents`) against the real tritonserver 2.51.0 with
-// Triton's own ONNX Runtime, PyTorch, OpenVINO and Python backends (r24.10, CPU): for each quoted message whose
-// case runs here, a minimal model repository for that case is loaded and the server's words (the load
-// API's answer and what it logged meanwhile) must contain the quoted text, each <placeholder> standing
-// for whatever the server put there (a model, tensor or file name). A quoted message whose case cannot
-// run here (TensorRT, a GPU, TensorFlow, vLLM, TensorRT-LLM, DALI, an inference) is listed below with
-// why, and the test checks that the reason holds here (a listed one that becomes runnable fails the
-// list). Every quoted message is either checked or listed. Prints: N quoted, M checked, K listed.
+// Triton's own ONNX Runtime, PyTorch, OpenVINO and Python backends (r24.10, CPU): for each quoted message
+// whose case runs here, a minimal model repository for that case is loaded and the server's words (the
+// load API's answer, what it logged meanwhile, an inference's answer where the case is one) must contain
+// the quoted text, each <placeholder> standing for whatever the server put there (a model, tensor or file
+// name). `tritonc lint` runs on the same repositories, and the Triton text each of its findings quotes,
+// filled in for the case, must be in the server's words too. A quoted message whose case cannot run here
+// (TensorRT, a GPU, TensorFlow, vLLM, TensorRT-LLM, DALI, a release after r24.10) is listed with why, and
+// the test checks that the reason holds here (a listed one that becomes runnable fails the list); one
+// that runs here but is not checked is listed with why too. Prints: N quoted, M checked, K corrected.
 // The suite skips with one line without the venv or the backends; under CI=true it runs.
+// TRITONC_QUOTES_DUMP=<file> writes the server's words per case (and <file>.lint, lint's quotes) there.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
