@@ -4,11 +4,13 @@ import type { Argv } from 'yargs';
 import { repeatable, type FlagsOf } from './command.js';
 import { withServerFlags } from './server-flags.js';
 import { RUNTIMES } from '../verify/runtimes/index.js';
+import { ENGINES } from '../verify/docker-args.js';
 
 export const verifyFlags = (y: Argv) =>
   withServerFlags(y)
     .positional('model_dir', { type: 'string', demandOption: true, describe: 'The model directory: <repository>/<model>, holding config.pbtxt' })
     .option('runtime', { choices: RUNTIMES.map((r) => r.name), describe: RUNTIMES.map((r) => `${r.name}: ${r.summary}`).join('; ') })
+    .option('engine', { choices: ENGINES, describe: 'docker: the container engine that runs the image: docker (default) or podman' })
     .option('image', { type: 'string', describe: 'docker: the Triton image (default nvcr.io/nvidia/tritonserver:<release>-py3)' })
     .option('server', { type: 'string', describe: 'server: Triton\'s HTTP endpoint, e.g. http://localhost:8000' })
     .option('gpus', { type: 'string', describe: 'docker: all, none, or device ids such as 0,1 (default: all when the config uses GPUs)' })

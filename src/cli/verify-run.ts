@@ -33,6 +33,7 @@ import { quoted } from '../util/terminal-text.js';
 
 /** The flags that set a runtime-specific option (runtimes/runtime.ts RuntimeOption), and why only some runtimes read it. */
 const RUNTIME_FLAGS: { option: RuntimeOption; flags: string[]; given(a: VerifyArgs): boolean; why?: string }[] = [
+  { option: 'engine', flags: ['--engine'], given: (a) => a.engine !== undefined },
   { option: 'image', flags: ['--image'], given: (a) => a.image !== undefined },
   { option: 'gpus', flags: ['--gpus'], given: (a) => a.gpus !== undefined, why: 'a running server has its GPUs already' },
   { option: 'server', flags: ['--server'], given: (a) => a.server !== undefined },
@@ -79,6 +80,7 @@ function optionsFromArgs(a: VerifyArgs, io: CliIO, injected: VerifyDeps | undefi
   if (serverFlagGiven) options.tritonServer = applyServerFlags(DEFAULT_SERVER_OPTIONS, server);
   const headers = headersFrom(a.header ?? []);
   if (Object.keys(headers).length) options.headers = headers;
+  if (a.engine !== undefined) options.engine = a.engine;
   if (a.image !== undefined) {
     const image = String(a.image).trim();
     if (!image || /\s/.test(image)) throw new UsageError(`--image takes an image reference such as nvcr.io/nvidia/tritonserver:26.07-py3; got "${String(a.image)}"`);

@@ -1,4 +1,5 @@
 // What `tritonc verify` is asked to do, as a library call takes it (verify.ts) and each runtime reads it (runtimes/).
+import type { Engine } from './docker-args.js';
 import type { SignalSource } from './docker-runner.js';
 import type { OrtLoader } from './ort-loader.js';
 import type { PortFinder } from './ports.js';
@@ -11,6 +12,8 @@ export interface VerifyOptions {
   modelDir: string;
   cwd?: string;
   runtime?: Runtime;
+  /** docker: the container engine, docker (default) or podman (--engine). */
+  engine?: Engine;
   /** docker: the Triton image (default DEFAULT_TRITON_IMAGE). */
   image?: string;
   /** server: the base URL of Triton's HTTP endpoint. */
