@@ -69,6 +69,15 @@ export function gpuArgs(engine: Engine, gpus: string | undefined): string[] {
   return gpus.split(',').flatMap((id) => ['--device', `nvidia.com/gpu=${id}`]);
 }
 
+/**
+ * The removal that always ends a run. docker's `rm -f` kills the container at once; podman's stops it
+ * first and kills it only after its stop timeout (10 s by default), so podman is given --time 0 (podman
+ * 4.3's rm takes it) to remove the container as docker does.
+ */
+export function removeArgs(engine: Engine, name: string): string[] {
+  return engine === 'docker' ? ['rm', '-f', name] : ['rm', '-f', '--time', '0', name];
+}
+
 /** Docker names allow [a-zA-Z0-9][a-zA-Z0-9_.-]*. */
 export function containerName(modelName: string, suffix: string): string {
   const safe = modelName.replace(/[^a-zA-Z0-9_.-]/g, '-').replace(/^[^a-zA-Z0-9]+/, '') || 'model';

@@ -12,7 +12,7 @@ import { execaRunner, type ProcessRunner, type RunningProcess } from './process-
 import type { ReferenceOptions } from './reference.js';
 import { checkServedModel, describeServedChecks } from './served-model.js';
 import { failedStart, waitForModel } from './server-start.js';
-import { containerName, dockerRunArgs, engineName, type DockerRunSpec, type Engine } from './docker-args.js';
+import { containerName, dockerRunArgs, engineName, removeArgs, type DockerRunSpec, type Engine } from './docker-args.js';
 import type { VerifyReport } from './types.js';
 import { formatMs } from './duration.js';
 import { randomHex } from '../util/random-hex.js';
@@ -73,7 +73,7 @@ export async function describeDockerRun(plan: VerifyPlan, opts: DockerRunOptions
   return {
     command: [engine, ...dockerRunArgs(spec)],
     requests: [client.describe('GET', '/v2/health/ready'), ...describeServedChecks(client, plan, opts.dynamicDimSize ?? 1)],
-    cleanup: [engine, 'rm', '-f', spec.name],
+    cleanup: [engine, ...removeArgs(engine, spec.name)],
   };
 }
 
@@ -155,9 +155,9 @@ async function removeContainer(runner: ProcessRunner, engine: Engine, proc: Runn
   // No signal here: the container must go even after Ctrl-C. And in a process group of its own: Ctrl-C
   // pressed again during the clean-up reaches the terminal's whole group, which would end docker rm.
   // docker: "No such container: NAME"; podman: `no container with name or ID "NAME" found: no such container`.
-  const r = await runner.run(engine, ['rm', '-f', name], { timeoutMs: 60_000, group: true });
+  const r = await runner.run(engine, removeArgs(engine, name), { timeoutMs: 60_000, group: true });
   if (r.exitCode !== 0 && !/No such container/i.test(r.stderr)) {
-    report.notes.push(`could not remove container ${name} (${firstLine(r.stderr)}); remove it with: ${engine} rm -f ${name}`);
+    report.notes.push(`could not remove container ${name} (${firstLine(r.stderr)}); remove it with: ${[engine, ...removeArgs(engine, name)].join(' ')}`);
   }
   proc.kill();
   await Promise.race([proc.exited, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);

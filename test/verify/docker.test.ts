@@ -9,6 +9,7 @@ import { startProtocolFixture, type ProtocolFixture } from '../../fixtures/verif
 import { containerName, dockerRunArgs, gpuArgs, gpusArgument, parseGpus, DEFAULT_TRITON_IMAGE } from '../../src/verify/docker-args.js';
 import type { ProcessResult, ProcessRunner, RunningProcess } from '../../src/verify/process-runner.js';
 import { dryRunText } from '../../src/verify/report.js';
+import { mapTritonLog } from '../../src/verify/triton-messages.js';
 import { dryRunVerify, verifyModel } from '../../src/verify/verify.js';
 import { freePorts } from '../../src/verify/ports.js';
 import { cli, tempDir } from '../support/cli.js';
@@ -186,11 +187,12 @@ describe('verify --runtime docker --dry-run', () => {
     expect(d.command?.slice(0, 2)).toEqual(['podman', 'run']);
     expect(d.command).toContain('nvidia.com/gpu=0');
     expect(d.command).not.toContain('--gpus');
-    expect(d.cleanup).toEqual(['podman', 'rm', '-f', 'tritonc-verify-tiny-t1']);
+    // podman's rm -f stops first and kills after 10 s; --time 0 kills at once, as docker's does.
+    expect(d.cleanup).toEqual(['podman', 'rm', '-f', '--time', '0', 'tritonc-verify-tiny-t1']);
     const text = await cli(['verify', dir, '--runtime', 'docker', '--engine', 'podman', '--gpus', 'none', '--dry-run']);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/^  podman run --rm --name tritonc-verify-tiny-\S+ --label dev\.tritonc\.verify=tiny --mount /m);
-    expect(text.stdout).toMatch(/^  podman rm -f tritonc-verify-tiny-/m);
+    expect(text.stdout).toMatch(/^  podman rm -f --time 0 tritonc-verify-tiny-/m);
   });
 
   it('--engine takes docker or podman, and only with --runtime docker', async () => {
@@ -326,9 +328,20 @@ describe('verify --runtime docker (injected docker runner)', () => {
     expect(r.outcome, r.error).toBe('ok');
     expect(r.engine).toBe('localhost/triton:cpu (Podman 4.3.1)');
     expect(podman.calls.map((c) => c.slice(0, 3).join(' '))).toEqual(['podman version --format', 'podman image inspect', 'podman run --rm', 'podman rm -f']);
+    expect(podman.removals()).toEqual([['podman', 'rm', '-f', '--time', '0', 'tritonc-verify-tiny-pm']]);
     const missing = new FakeDocker({}, { version: { exitCode: undefined, stdout: '', stderr: '', notFound: true } });
     const m = await verifyModel({ modelDir: dir, runtime: 'docker', engine: 'podman', deps: { runner: missing, ports: async () => [1, 2, 3], signals: new EventEmitter() } });
     expect([m.exitCode, m.error]).toEqual([2, "podman is not installed here (no `podman` on PATH). Install podman (and, for GPUs, the NVIDIA Container Toolkit's CDI spec), use Docker with --engine docker, or verify with --runtime ort or --runtime server --server URL"]);
+  });
+
+  it('a machine without a GPU driver: DCGM\'s "Failed to initialize NVML" (metrics on, as in a container) is not the model\'s error', () => {
+    // tritonserver 2.51.0's start on a CPU-only host, in the image of scripts/container/setup.sh.
+    expect(mapTritonLog([
+      'E1207 00:23:46.619016 1 server.cc:241] "CudaDriverHelper has not been initialized."',
+      'Error: Failed to initialize NVML',
+      'W1207 00:23:46.882826 1 metrics.cc:798] "DCGM unable to start: DCGM initialization error"',
+      TRITON_FAILURE[1]!,
+    ]).map((m) => m.ruleId ?? m.text)).toEqual(['batch-dim-in-dims']);
   });
 
   it('no docker binary, no daemon, an image it cannot pull: exit 2, nothing started', async () => {
