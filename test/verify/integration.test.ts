@@ -134,8 +134,8 @@ function tutorial(edit: (config: string) => string = (c) => c): string {
 const PODMAN = ['--runtime', 'docker', '--engine', 'podman', '--image', PODMAN_IMAGE, '--gpus', 'none'];
 
 describe.skipIf(!podman)('verify --runtime docker --engine podman: the real Triton 2.51 in a container, on the CPU', () => {
-  it('loads the tutorial classifier and answers at batch 1 and 32; the container is gone afterwards', async () => {
-    const r = await cli(['verify', tutorial(), ...PODMAN, '--format', 'json', '--timeout', '180s']);
+  it('loads the tutorial classifier and answers at batch 1 and 32, as ONNX Runtime does (--reference ort); the container is gone afterwards', async () => {
+    const r = await cli(['verify', tutorial(), ...PODMAN, '--reference', 'ort', '--format', 'json', '--timeout', '180s']);
     expect(r.code, r.stderr + r.stdout).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report).toMatchObject({ runtime: 'docker', outcome: 'ok', load: { ok: true }, problems: [] });
@@ -143,6 +143,8 @@ describe.skipIf(!podman)('verify --runtime docker --engine podman: the real Trit
     expect(report.runs.map((x: { batchSize: number; ok: boolean }) => [x.batchSize, x.ok])).toEqual([[1, true], [32, true]]);
     // What Triton's auto-complete added, read back from the server in the container.
     expect(report.configDiff.map((d: { path: string }) => d.path)).toContain('instance_group[0].name');
+    // The served outputs against ONNX Runtime's on the same seeded inputs: the container's real backend computes them.
+    expect(report.reference).toMatchObject({ against: 'ONNX Runtime (CPU)', outputs: [{ name: 'output', ok: true, mismatched: 0, elements: 1000 }] });
     expect(containers()).toEqual([]);
   }, 240_000);
 
