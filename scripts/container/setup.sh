@@ -76,6 +76,8 @@ if [ "$(podman image inspect --format "{{index .Labels \"$LABEL\"}}" "$TAG" 2>/d
   exit 0
 fi
 
+# The image this build replaces (if any), removed once the new one has its tag.
+old="$(podman image inspect --format '{{.Id}}' "$TAG" 2>/dev/null || true)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/tritonc-image-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 rootfs="$work/rootfs"
@@ -100,4 +102,7 @@ tar -C "$rootfs" -cf - . | podman import \
   --change "LABEL $LABEL=$hash" \
   --change "LABEL dev.tritonc.triton-version=2.51.0" \
   --quiet - "$TAG" >/dev/null
+if [ -n "$old" ] && [ "$old" != "$(podman image inspect --format '{{.Id}}' "$TAG")" ]; then
+  podman rmi "$old" >/dev/null 2>&1 || echo "note: the previous image $old is still there (in use?)" >&2
+fi
 echo "image: $TAG (built, inputs $hash, $(podman image inspect --format '{{.Size}}' "$TAG") bytes)"

@@ -78,6 +78,8 @@ export async function describeDockerRun(plan: VerifyPlan, opts: DockerRunOptions
 }
 
 const firstLine = (text: string): string => text.trim().split('\n').find((l) => l.trim()) ?? '';
+/** The error line of an engine's stderr: podman's pull prints "Trying to pull ..." before its "Error: ..." line. */
+const errorLine = (text: string): string => text.trim().split('\n').findLast((l) => /^\s*Error\b/i.test(l))?.trim() ?? firstLine(text);
 
 /** The engine on PATH and answering (docker: its daemon; podman: its storage); exit 2 otherwise, with what to do. */
 async function checkEngine(runner: ProcessRunner, engine: Engine): Promise<string> {
@@ -104,7 +106,7 @@ async function ensureImage(runner: ProcessRunner, engine: Engine, image: string,
   const pulled = await runner.run(engine, ['pull', image], { signal });
   if (signal.aborted) return;
   if (pulled.exitCode !== 0) {
-    throw new CannotRun(`${engine} cannot pull ${image}: ${firstLine(pulled.stderr) || `exit ${pulled.exitCode}`}. For nvcr.io images run ${engine} login nvcr.io first, or pass --image with an image you have`);
+    throw new CannotRun(`${engine} cannot pull ${image}: ${errorLine(pulled.stderr) || `exit ${pulled.exitCode}`}. For nvcr.io images run ${engine} login nvcr.io first, or pass --image with an image you have`);
   }
 }
 

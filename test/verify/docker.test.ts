@@ -329,6 +329,10 @@ describe('verify --runtime docker (injected docker runner)', () => {
     expect(r.engine).toBe('localhost/triton:cpu (Podman 4.3.1)');
     expect(podman.calls.map((c) => c.slice(0, 3).join(' '))).toEqual(['podman version --format', 'podman image inspect', 'podman run --rm', 'podman rm -f']);
     expect(podman.removals()).toEqual([['podman', 'rm', '-f', '--time', '0', 'tritonc-verify-tiny-pm']]);
+    // podman 4.3's pull prints its progress before the error: the message quotes the error line.
+    const noPull = new FakeDocker({}, { version: ok('4.3.1'), inspect: { exitCode: 125, stdout: '', stderr: 'Error: failed to find image\n', notFound: false }, pull: { exitCode: 125, stdout: '', stderr: 'Trying to pull localhost/triton:cpu...\nError: initializing source docker://localhost/triton:cpu: pinging container registry localhost: connect: connection refused\n', notFound: false } });
+    const p = await verifyModel({ modelDir: dir, runtime: 'docker', engine: 'podman', image: 'localhost/triton:cpu', deps: { runner: noPull, ports: async () => [1, 2, 3], signals: new EventEmitter() } });
+    expect([p.exitCode, p.error]).toEqual([2, 'podman cannot pull localhost/triton:cpu: Error: initializing source docker://localhost/triton:cpu: pinging container registry localhost: connect: connection refused. For nvcr.io images run podman login nvcr.io first, or pass --image with an image you have']);
     const missing = new FakeDocker({}, { version: { exitCode: undefined, stdout: '', stderr: '', notFound: true } });
     const m = await verifyModel({ modelDir: dir, runtime: 'docker', engine: 'podman', deps: { runner: missing, ports: async () => [1, 2, 3], signals: new EventEmitter() } });
     expect([m.exitCode, m.error]).toEqual([2, "podman is not installed here (no `podman` on PATH). Install podman (and, for GPUs, the NVIDIA Container Toolkit's CDI spec), use Docker with --engine docker, or verify with --runtime ort or --runtime server --server URL"]);

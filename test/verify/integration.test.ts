@@ -163,6 +163,14 @@ describe.skipIf(!podman)('verify --runtime docker --engine podman: the real Trit
     expect(report.problems.map(strip)).toEqual(JSON.parse(local.stdout).problems.map(strip));
   }, 360_000);
 
+  it('an image podman cannot find or pull is exit 2, and nothing is started', async () => {
+    const r = await cli(['verify', tutorial(), '--runtime', 'docker', '--engine', 'podman', '--image', 'localhost/tritonc-no-such-image:0', '--gpus', 'none']);
+    expect(r.code).toBe(2);
+    // podman's error line, not the "Trying to pull ..." it prints first.
+    expect(r.stderr).toMatch(/^tritonc verify: podman cannot pull localhost\/tritonc-no-such-image:0: Error: .*\. For nvcr\.io images run podman login nvcr\.io first/);
+    expect(containers()).toEqual([]);
+  }, 120_000);
+
   it('gives up at --timeout with exit 2 and removes the container', async () => {
     const r = await cli(['verify', tutorial(), ...PODMAN, '--timeout', '1s']);
     expect(r.code).toBe(2);
