@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { CONTAINER_LABEL, DEFAULT_TRITON_IMAGE } from '../../src/verify/docker-args.js';
 import { verifyModel } from '../../src/verify/verify.js';
 import { BIN, cli, tempDir } from '../support/cli.js';
-import { realTritonRuns, TUTORIAL_CPU_CONFIG } from '../support/real-triton.js';
+import { PYTHON_CONFIG, realTritonRuns, TUTORIAL_CPU_CONFIG } from '../support/real-triton.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const URL_ENV = process.env.TRITONC_TRITON_URL;
@@ -162,6 +162,34 @@ describe.skipIf(!podman)('verify --runtime docker --engine podman: the real Trit
     const strip = (p: { kind: string; ruleId?: string; message: string }) => ({ kind: p.kind, ruleId: p.ruleId, message: p.message });
     expect(report.problems.map(strip)).toEqual(JSON.parse(local.stdout).problems.map(strip));
   }, 360_000);
+
+  it('the image\'s PyTorch and Python backends serve too (the tritonserver wheel\'s Python backend, Triton\'s r24.10 PyTorch backend with libtorch 2.5.1)', async () => {
+    const repo = tempDir('tritonc-podman-');
+    cpSync(join(ROOT, 'fixtures', 'models', 'pytorch', 'libtorch_float32_float32_float32'), join(repo, 'add_sub'), { recursive: true });
+    // Triton's qa model (INPUT0 + INPUT1, INPUT0 - INPUT1 over 16 floats), named as the PyTorch backend names outputs.
+    writeFileSync(join(repo, 'add_sub', 'config.pbtxt'), `backend: "pytorch"
+max_batch_size: 8
+input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] }, { name: "INPUT1" data_type: TYPE_FP32 dims: [ 16 ] } ]
+output [ { name: "OUTPUT__0" data_type: TYPE_FP32 dims: [ 16 ] }, { name: "OUTPUT__1" data_type: TYPE_FP32 dims: [ 16 ] } ]
+instance_group [ { kind: KIND_CPU } ]
+`);
+    mkdirSync(join(repo, 'add_one', '1'), { recursive: true });
+    writeFileSync(join(repo, 'add_one', 'config.pbtxt'), PYTHON_CONFIG('add_one'));
+    writeFileSync(join(repo, 'add_one', '1', 'model.py'), `import numpy as np
+import triton_python_backend_utils as pb_utils
+
+
+class TritonPythonModel:
+    def execute(self, requests):
+        return [pb_utils.InferenceResponse([pb_utils.Tensor("OUTPUT0", (pb_utils.get_input_tensor_by_name(r, "INPUT0").as_numpy() + 1).astype(np.float32))]) for r in requests]
+`);
+    for (const model of ['add_sub', 'add_one']) {
+      const r = await cli(['verify', join(repo, model), ...PODMAN, '--format', 'json', '--timeout', '180s']);
+      expect(r.code, `${model}: ${r.stderr}${r.stdout}`).toBe(0);
+      expect(JSON.parse(r.stdout).runs.map((x: { batchSize: number; ok: boolean }) => [x.batchSize, x.ok])).toEqual([[1, true], [8, true]]);
+    }
+    expect(containers()).toEqual([]);
+  }, 240_000);
 
   it('an image podman cannot find or pull is exit 2, and nothing is started', async () => {
     const r = await cli(['verify', tutorial(), '--runtime', 'docker', '--engine', 'podman', '--image', 'localhost/tritonc-no-such-image:0', '--gpus', 'none']);
