@@ -11,7 +11,8 @@ import { freePorts, type PortFinder } from './ports.js';
 import { execaRunner, type ProcessRunner, type RunningProcess } from './process-runner.js';
 import type { ReferenceOptions } from './reference.js';
 import { checkServedModel, describeServedChecks } from './served-model.js';
-import { failedStart, waitForModel } from './server-start.js';
+import { failedStart, waitForModel, type WaitResult } from './server-start.js';
+import { cleanLogLine, isErrorLine, mapTritonLog } from './triton-messages.js';
 import { containerName, dockerRunArgs, engineName, removeArgs, type DockerRunSpec, type Engine } from './docker-args.js';
 import type { VerifyReport } from './types.js';
 import { formatMs } from './duration.js';
@@ -133,6 +134,7 @@ export async function runDocker(plan: VerifyPlan, report: VerifyReport, opts: Do
     interruption.check();
 
     if (waited.kind !== 'ready') {
+      engineFailure(waited, proc, engine, plan.modelName);
       failedStart(waited, proc, plan, report, opts.timeoutMs, 'the container', 'On a machine without a GPU: --gpus none for a config without instance_group (Triton falls back to the CPU), a CPU copy of the config (instance_group kind: KIND_CPU), or --runtime ort', DEFAULT_BACKEND_DIRECTORY);
       return;
     }
@@ -150,6 +152,23 @@ export async function runDocker(plan: VerifyPlan, report: VerifyReport, opts: Do
       interruption.dispose();
     }
   }
+}
+
+/**
+ * `docker run` and `podman run` exit 125 when the engine itself fails, 126 when the command cannot be
+ * invoked and 127 when it is not found (docker's run reference and podman-run(1), "Exit Status");
+ * Triton exits 1. A failure of the engine that no line explains as the machine's (Docker's "Error
+ * response from daemon", a missing GPU) is still not the config's: podman's "Error: cannot listen on
+ * the TCP port: ... address already in use" (exit 126) would otherwise read as a load error.
+ */
+const ENGINE_EXIT_CODES = new Set([125, 126, 127]);
+
+function engineFailure(waited: WaitResult, proc: RunningProcess, engine: Engine, modelName: string): void {
+  if (waited.kind !== 'exited' || waited.exitCode === undefined || !ENGINE_EXIT_CODES.has(waited.exitCode)) return;
+  if (mapTritonLog(proc.lines).some((m) => m.environment)) return; // failedStart says what the machine lacks
+  const errors = proc.lines.filter(isErrorLine).map(cleanLogLine);
+  const shown = (errors.length ? errors : proc.lines.slice(-15)).map((l) => `  ${l}`).join('\n');
+  throw new CannotRun(`${engine} could not start the container for '${modelName}' (exit ${waited.exitCode}, the engine's own failure, not Triton's)${shown ? `:\n${shown}` : ''}\nFix what ${engine} says, then run verify again; or verify with --runtime local or --runtime ort`);
 }
 
 async function removeContainer(runner: ProcessRunner, engine: Engine, proc: RunningProcess, name: string, progress: (l: string) => void, report: VerifyReport): Promise<void> {

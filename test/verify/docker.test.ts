@@ -348,6 +348,20 @@ describe('verify --runtime docker (injected docker runner)', () => {
     ]).map((m) => m.ruleId ?? m.text)).toEqual(['batch-dim-in-dims']);
   });
 
+  it('the engine\'s own failure (run exits 125-127) is exit 2, never the config\'s: podman\'s port already taken', async () => {
+    // podman 4.3's line and exit status for a host port taken between the choice and the bind.
+    const podman = new FakeDocker({ lines: ['Error: cannot listen on the TCP port: listen tcp4 127.0.0.1:56769: bind: address already in use'], exitAfterMs: 20, exitCode: 126 }, { version: ok('4.3.1') });
+    const { dir } = repository(CONFIG('KIND_CPU'));
+    const r = await verifyModel({ modelDir: dir, runtime: 'docker', engine: 'podman', timeoutMs: 5000, deps: { runner: podman, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'port', pollMs: 10, signals: new EventEmitter() } });
+    expect([r.exitCode, r.problems]).toEqual([2, []]);
+    expect(r.error).toBe("podman could not start the container for 'tiny' (exit 126, the engine's own failure, not Triton's):\n  Error: cannot listen on the TCP port: listen tcp4 127.0.0.1:56769: bind: address already in use\nFix what podman says, then run verify again; or verify with --runtime local or --runtime ort");
+    expect(podman.removals()).toHaveLength(1);
+    // Triton's own exit (1) with the same kind of line stays a load error.
+    const triton = new FakeDocker({ lines: TRITON_FAILURE, exitAfterMs: 20, exitCode: 1 });
+    const t = await verifyModel({ modelDir: dir, runtime: 'docker', timeoutMs: 5000, deps: { runner: triton, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'exit1', pollMs: 10, signals: new EventEmitter() } });
+    expect(t.exitCode).toBe(1);
+  });
+
   it('no docker binary, no daemon, an image it cannot pull: exit 2, nothing started', async () => {
     const { dir } = repository();
     const run = (docker: FakeDocker) => verifyModel({ modelDir: dir, runtime: 'docker', deps: { runner: docker, ports: async () => [1, 2, 3], signals: new EventEmitter() } });

@@ -9,9 +9,11 @@
 // See docs/verify.md ("Running the integration test on a GPU machine", "The container runtime on the CPU").
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTAINER_LABEL, DEFAULT_TRITON_IMAGE } from '../../src/verify/docker-args.js';
+import { freePorts } from '../../src/verify/ports.js';
 import { verifyModel } from '../../src/verify/verify.js';
 import { BIN, cli, tempDir } from '../support/cli.js';
 import { PYTHON_CONFIG, realTritonRuns, TUTORIAL_CPU_CONFIG } from '../support/real-triton.js';
@@ -197,6 +199,21 @@ class TritonPythonModel:
     // podman's error line, not the "Trying to pull ..." it prints first.
     expect(r.stderr).toMatch(/^tritonc verify: podman cannot pull localhost\/tritonc-no-such-image:0: Error: .*\. For nvcr\.io images run podman login nvcr\.io first/);
     expect(containers()).toEqual([]);
+  }, 120_000);
+
+  it('a host port taken before podman binds it is exit 2 (podman\'s own failure, exit 126), never the config\'s; the container is removed', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const [grpc, metrics] = await freePorts(2);
+      const r = await verifyModel({ modelDir: tutorial(), runtime: 'docker', engine: 'podman', image: PODMAN_IMAGE, gpus: 'none', timeoutMs: 120_000, deps: { ports: async () => [port, grpc!, metrics!] } });
+      expect([r.exitCode, r.problems]).toEqual([2, []]);
+      expect(r.error).toContain(`podman could not start the container for 'classifier' (exit 126, the engine's own failure, not Triton's):\n  Error: cannot listen on the TCP port: listen tcp4 127.0.0.1:${port}: bind: address already in use`);
+      expect(containers()).toEqual([]);
+    } finally {
+      taken.close();
+    }
   }, 120_000);
 
   it('gives up at --timeout with exit 2 and removes the container', async () => {
