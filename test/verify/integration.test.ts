@@ -223,7 +223,7 @@ class TritonPythonModel:
     expect(containers()).toEqual([]);
   }, 120_000);
 
-  it('Ctrl-C (SIGINT to tritonc) while the model loads: exit 130, the container removed', async () => {
+  it.each([['SIGINT', 130], ['SIGTERM', 143]] as const)('%s to tritonc while the model loads: exit %i, the container removed', async (signal, code) => {
     const child = spawn(process.execPath, [BIN, 'verify', tutorial(), ...PODMAN, '--timeout', '180s'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -232,9 +232,9 @@ class TritonPythonModel:
     // Once its container exists, podman has started it.
     const end = Date.now() + 60_000;
     while (!containers().some((n) => n.startsWith(`tritonc-verify-classifier-${child.pid}-`)) && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
-    child.kill('SIGINT');
-    expect(await exited, stderr).toBe(130);
-    expect(stderr).toContain('interrupted by SIGINT; the container was removed');
+    child.kill(signal);
+    expect(await exited, stderr).toBe(code);
+    expect(stderr).toContain(`interrupted by ${signal}; the container was removed`);
     expect(containers()).toEqual([]);
   }, 120_000);
 });
