@@ -49,9 +49,12 @@ export function reportText(r: VerifyReport): string {
   for (const run of r.runs) append(out, runLines(run, width));
   if (r.reference) {
     const ref = r.reference;
-    out.push(`  against ${ref.against} on ${ref.modelFile} (${ref.batchSize === null ? 'the fixed shape' : `batch ${ref.batchSize}`}, seeded inputs; atol ${ref.atol}, rtol ${ref.rtol}):`);
+    const from = ref.inputs.every((i) => i.from === 'seeded') ? 'seeded inputs' : `inputs ${ref.inputs.map((i) => `${i.name} from ${i.from}`).join(', ')}`;
+    out.push(`  against ${ref.against} on ${ref.modelFile} (${ref.batchSize === null ? 'the fixed shape' : `batch ${ref.batchSize}`}, ${from}; atol ${ref.atol}, rtol ${ref.rtol}):`);
     for (const o of ref.outputs) {
-      out.push(`    ${o.name}  ${o.ok ? 'ok' : 'DIFFERS'}  max abs error ${o.maxAbsError.toPrecision(3)}, max rel error ${o.maxRelError.toPrecision(3)}${o.problem ? `; ${o.problem}` : o.mismatched ? `; ${o.mismatched} of ${o.elements} elements past the tolerance` : ''}`);
+      const verdict = o.ok ? 'ok' : o.undecided ? 'UNDECIDED' : 'DIFFERS';
+      const why = o.problem ? `; ${o.problem}` : o.undecided ? '; the tolerance reaches every |reference|: an output of zeros would pass too' : o.mismatched ? `; ${o.mismatched} of ${o.elements} elements past the tolerance` : '';
+      out.push(`    ${o.name}  ${verdict}  max abs error ${o.maxAbsError.toPrecision(3)}, max rel error ${o.maxRelError.toPrecision(3)}, largest |reference| ${o.largestReference.toPrecision(3)}${why}`);
     }
   }
   for (const n of r.notes) out.push(`  note: ${n}`);
