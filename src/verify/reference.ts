@@ -194,6 +194,12 @@ export function compareOutput(name: string, served: { shape: readonly number[]; 
   return { ...result, ok: mismatched === 0 };
 }
 
+/** A measured error or magnitude for a person: 3 significant digits, in exponent form below 1e-3 ("6.80e-6"). */
+export const errorText = (n: number): string => (n !== 0 && Math.abs(n) < 1e-3 ? n.toExponential(2) : n.toPrecision(3));
+
+/** A tolerance as a flag would take it: "1e-5", "0.02". */
+export const toleranceText = (n: number): string => (n !== 0 && Math.abs(n) < 1e-3 ? n.toExponential() : String(n));
+
 /** Whether atol + rtol * |ref| reaches |ref| at every element of an output whose largest |ref| is `largest` (and not all 0). */
 export const decidedNothing = (largest: number, atol: number, rtol: number): boolean => largest > 0 && atol + rtol * largest >= largest;
 
@@ -205,8 +211,8 @@ export function suggestedAtol(largest: number): number {
 
 /** Why the tolerance decided nothing on an output, with the numbers and the flags that would decide. */
 export function undecidedMessage(o: OutputAccuracy, atol: number, rtol: number): string {
-  const numbers = `max abs error ${o.maxAbsError.toPrecision(3)}, max rel error ${o.maxRelError.toPrecision(3)}, largest |reference| ${o.largestReference.toPrecision(3)}`;
-  const fixes = [rtol < 1 || atol >= o.largestReference ? `--atol ${suggestedAtol(o.largestReference)} (a thousandth of the largest |reference|, to a power of ten)` : '', rtol >= 1 ? '--rtol below 1 (e.g. 1e-3)' : ''].filter(Boolean);
-  const why = rtol >= 1 ? `--rtol ${rtol} is 1 or more` : `--atol ${atol}${rtol ? ` (with --rtol ${rtol})` : ''} reaches every |reference| value (largest ${o.largestReference.toPrecision(3)})`;
+  const numbers = `max abs error ${errorText(o.maxAbsError)}, max rel error ${errorText(o.maxRelError)}, largest |reference| ${errorText(o.largestReference)}`;
+  const fixes = [rtol < 1 || atol >= o.largestReference ? `--atol ${toleranceText(suggestedAtol(o.largestReference))} (a thousandth of the largest |reference|, to a power of ten)` : '', rtol >= 1 ? '--rtol below 1 (e.g. 1e-3)' : ''].filter(Boolean);
+  const why = rtol >= 1 ? `--rtol ${toleranceText(rtol)} is 1 or more` : `--atol ${toleranceText(atol)}${rtol ? ` (with --rtol ${toleranceText(rtol)})` : ''} reaches every |reference| value (largest ${errorText(o.largestReference)})`;
   return `output '${o.name}': ${why}, so an output of zeros would pass as well: the comparison decided nothing (${numbers}); pass ${fixes.join(' and ')}`;
 }

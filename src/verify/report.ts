@@ -1,6 +1,7 @@
 // The verify report as text for a person, and the dry run as text. (JSON is the report object itself.)
 import { displayCommand } from './docker-args.js';
 import type { RequestDescription } from './kserve-client.js';
+import { errorText, toleranceText } from './reference.js';
 import { shapeText } from './shapes.js';
 import type { BatchRun, ConfigDifference, VerifyReport } from './types.js';
 import type { DryRun } from './verify.js';
@@ -50,11 +51,11 @@ export function reportText(r: VerifyReport): string {
   if (r.reference) {
     const ref = r.reference;
     const from = ref.inputs.every((i) => i.from === 'seeded') ? 'seeded inputs' : `inputs ${ref.inputs.map((i) => `${i.name} from ${i.from}`).join(', ')}`;
-    out.push(`  against ${ref.against} on ${ref.modelFile} (${ref.batchSize === null ? 'the fixed shape' : `batch ${ref.batchSize}`}, ${from}; atol ${ref.atol}, rtol ${ref.rtol}):`);
+    out.push(`  against ${ref.against} on ${ref.modelFile} (${ref.batchSize === null ? 'the fixed shape' : `batch ${ref.batchSize}`}, ${from}; atol ${toleranceText(ref.atol)}, rtol ${toleranceText(ref.rtol)}):`);
     for (const o of ref.outputs) {
       const verdict = o.ok ? 'ok' : o.undecided ? 'UNDECIDED' : 'DIFFERS';
       const why = o.problem ? `; ${o.problem}` : o.undecided ? '; the tolerance reaches every |reference|: an output of zeros would pass too' : o.mismatched ? `; ${o.mismatched} of ${o.elements} elements past the tolerance` : '';
-      out.push(`    ${o.name}  ${verdict}  max abs error ${o.maxAbsError.toPrecision(3)}, max rel error ${o.maxRelError.toPrecision(3)}, largest |reference| ${o.largestReference.toPrecision(3)}${why}`);
+      out.push(`    ${o.name}  ${verdict}  max abs error ${errorText(o.maxAbsError)}, max rel error ${errorText(o.maxRelError)}, largest |reference| ${errorText(o.largestReference)}${why}`);
     }
   }
   for (const n of r.notes) out.push(`  note: ${n}`);

@@ -14,7 +14,7 @@ import { requestShape, shapeText } from './shapes.js';
 import { classifyTritonMessage } from './triton-messages.js';
 import { sizesMessage, type InputSize } from './input-sizes.js';
 import type { VerifyReport } from './types.js';
-import { compareOutput, referenceOutputs, undecidedMessage, valuesOf, type ReferenceOptions } from './reference.js';
+import { compareOutput, errorText, referenceOutputs, toleranceText, undecidedMessage, valuesOf, type ReferenceOptions } from './reference.js';
 import { referenceInputs } from './reference-inputs.js';
 import { append } from '../util/arrays.js';
 
@@ -159,7 +159,7 @@ async function checkAgainstReference(opts: ServedCheckOptions, reference: Refere
       kind: 'accuracy', tensor: c.name, batchSize: batch ?? null,
       message: c.problem
         ? `output '${c.name}' cannot be compared with ONNX Runtime's: ${c.problem}`
-        : `output '${c.name}' differs from ONNX Runtime's by up to ${c.maxAbsError.toPrecision(3)} (relative ${c.maxRelError.toPrecision(3)}) on ${c.mismatched} of ${c.elements} elements, past --atol ${reference.atol} / --rtol ${reference.rtol}: an FP16 or INT8 engine, or a changed model? Compare the precision settings (optimization.execution_accelerators), or widen the tolerance if the difference is expected`,
+        : `output '${c.name}' differs from ONNX Runtime's by up to ${errorText(c.maxAbsError)} (relative ${errorText(c.maxRelError)}) on ${c.mismatched} of ${c.elements} elements, past --atol ${toleranceText(reference.atol)} / --rtol ${toleranceText(reference.rtol)}: an FP16 or INT8 engine, or a changed model? Compare the precision settings (optimization.execution_accelerators), or widen the tolerance if the difference is expected`,
     });
   }
   const undecided = compared.filter((x) => x.undecided).map((x) => undecidedMessage(x, reference.atol, reference.rtol));
