@@ -143,10 +143,12 @@ export function parseNpy(bytes: Buffer, source: string): UserArray {
   const shape = header.get('shape');
   if (!Array.isArray(shape)) throw fileError(source, "the .npy header has no 'shape' tuple");
   const available = bytes.length - start - headerLen;
-  const count = elementCount(shape, Math.floor(available / type.bytes));
+  // Bounded by the largest file read, so a declared (2**62, 2**62) is never multiplied out.
+  const count = elementCount(shape, Math.floor(INPUT_LIMITS.fileBytes / type.bytes));
   if (count === undefined || count * type.bytes !== available) {
     const declared = count === undefined ? 'more than' : `${count * type.bytes} bytes, not`;
-    throw fileError(source, `its header says shape (${shape.join(', ')}) of ${type.numpy}: ${declared} the ${available} bytes of data the file holds (truncated, or a header that does not describe the data)`);
+    const tuple = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
+    throw fileError(source, `its header says shape ${tuple} of ${type.numpy}: ${declared} the ${available} bytes of data the file holds (truncated, or a header that does not describe the data)`);
   }
   // A Fortran-ordered array of more than one dim would be sent transposed; one of rank <= 1 is the same bytes.
   if (fortran && shape.filter((d) => d > 1).length > 1) throw fileError(source, 'a Fortran-ordered array (fortran_order: True); save it in C order: np.save(path, np.ascontiguousarray(a))');
