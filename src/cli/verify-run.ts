@@ -155,6 +155,8 @@ export async function runVerify(a: VerifyArgs, io: CliIO, injected?: VerifyDeps)
   const report = await verifyModel(options);
   if (json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   if (report.outcome === 'cannot-run' || report.outcome === 'interrupted') {
+    // A comparison that decided nothing ran: its numbers are shown, then why they decided nothing.
+    if (!json && report.reference) io.stdout(reportText(report));
     io.stderr(`tritonc verify: ${report.error ?? report.outcome}\n`);
     // A server left changed is said in every format, whatever else went wrong.
     for (const p of report.problems) if (p.kind === 'restore') io.stderr(`tritonc verify: error: ${p.message}\n`);

@@ -79,8 +79,12 @@ function summary(r: VerifyReport): string {
     }
     case 'problems':
       return `${r.model}: ${r.problems.length} problem${r.problems.length === 1 ? '' : 's'} (exit 1)`;
-    case 'cannot-run':
+    case 'cannot-run': {
+      // The comparison ran and decided nothing: the reason follows on stderr, in full.
+      const undecided = (r.reference?.outputs ?? []).filter((o) => o.undecided).map((o) => `'${o.name}'`);
+      if (undecided.length) return `${r.model}: could not verify: the tolerance decided nothing on output ${undecided.join(', ')} (exit 2)`;
       return `${r.model}: could not verify: ${r.error ?? ''} (exit 2)`;
+    }
     case 'interrupted':
       return `${r.model}: ${r.error ?? 'interrupted'}`;
   }

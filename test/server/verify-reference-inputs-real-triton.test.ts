@@ -106,6 +106,9 @@ describe.runIf(runs)('verify --reference ort --input/--inputs against the real s
     // The text report says it too.
     const text = await cli(['verify', model('tiny_drift'), '--runtime', 'server', '--server', server!.url, '--reference', 'ort', '--input', 'input=x.npy', '--reference-model', tinyRef], { cwd: dir });
     expect(text.code).toBe(2);
+    expect(text.stdout).toContain('  against ONNX Runtime (CPU) on tiny.onnx (batch 4, inputs input from x.npy; atol 1e-5, rtol 1e-5):\n    output  UNDECIDED  max abs error 6.23e-8, max rel error');
+    expect(text.stdout).toContain('largest |reference| 6.80e-6; the tolerance reaches every |reference|: an output of zeros would pass too\n');
+    expect(text.stdout).toContain("tiny_drift: could not verify: the tolerance decided nothing on output 'output' (exit 2)\n");
     expect(text.stderr).toContain('the comparison decided nothing');
     // Under the atol it proposes, the same drift is a real failure: a few percent of the outputs' size.
     const decided = await verify('tiny_drift', ['--input', 'input=x.npy', '--reference-model', tinyRef, '--atol', '1e-9']);
