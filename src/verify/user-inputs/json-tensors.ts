@@ -33,19 +33,27 @@ function flatten(value: unknown, source: string): { shape: number[]; values: num
     if (!v.length) break;
   }
   const values: number[] = [];
-  const walk = (v: unknown, depth: number, path: string): void => {
+  // The index path of the element being read, made into text only for an error.
+  const at: number[] = [];
+  const where = (): string => (at.length ? at.map((k) => `[${k}]`).join('') : 'the value');
+  const walk = (v: unknown, depth: number): void => {
     if (depth === shape.length) {
       if (typeof v === 'number') values.push(v);
       else if (typeof v === 'boolean') values.push(v ? 1 : 0);
-      else throw fileError(source, `${path || 'the value'} is ${Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v}, where a number belongs (the arrays are not all of the same shape, [${shape.join(',')}] from the first elements)`);
+      else throw fileError(source, `${where()} is ${Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v}, where a number belongs (the arrays are not all of the same shape, [${shape.join(',')}] from the first elements)`);
       return;
     }
     if (!Array.isArray(v) || v.length !== shape[depth]) {
-      throw fileError(source, `${path || 'the value'} is ${Array.isArray(v) ? `an array of ${v.length}` : 'not an array'}, where the first elements make an array of ${shape[depth]}: a tensor's rows must all be the same length`);
+      throw fileError(source, `${where()} is ${Array.isArray(v) ? `an array of ${v.length}` : 'not an array'}, where the first elements make an array of ${shape[depth]}: a tensor's rows must all be the same length`);
     }
-    for (let k = 0; k < v.length; k++) walk(v[k], depth + 1, `${path}[${k}]`);
+    at.push(0);
+    for (let k = 0; k < v.length; k++) {
+      at[depth] = k;
+      walk(v[k], depth + 1);
+    }
+    at.pop();
   };
-  walk(value, 0, '');
+  walk(value, 0);
   return { shape, values };
 }
 
