@@ -101,6 +101,8 @@ describe.runIf(runs)('verify --reference ort --input/--inputs against the real s
     expect(out.largestReference).toBeCloseTo(expected.tiny.largest, 10);
     expect(out.maxAbsError).toBeCloseTo(expected.tiny_drift.maxAbsError, 12);
     expect(loose.report.outcome).toBe('cannot-run');
+    // Exit 2 from the comparison still puts the server back: the model was not loaded before, and is not now.
+    expect((await fetch(`${server!.url}/v2/models/tiny_drift/ready`)).status).toBe(400);
     expect(loose.stderr).toContain("--reference ort: output 'output': --atol 1e-5 (with --rtol 1e-5) reaches every |reference| value (largest 6.80e-6), so an output of zeros would pass as well: the comparison decided nothing (max abs error 6.23e-8,");
     expect(loose.stderr).toContain('pass --atol 1e-9 (a thousandth of the largest |reference|, to a power of ten)');
     // The text report says it too.
