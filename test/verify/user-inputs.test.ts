@@ -241,6 +241,13 @@ describe('fitting the arrays to the model', () => {
     expect([...(batch.inputs[0]!.ortData as Float32Array)]).toEqual([1, 2, 3, 4, 5, 6]);
     expect(referenceInputs([arr('x', [2], [1, 2])], specs, 8, 1, new Map()).inputs[0]!.shape).toEqual([1, 2]);
     expect(referenceInputs([arr('x', [2], [1, 2])], [spec('x', 'TYPE_FP32', [2])], 0, 1, new Map()).batch).toBeUndefined();
+    // JSON numbers take the model's type: FP16 as half-precision bits, BOOL as bytes, INT64 as 8 bytes each.
+    const typed = referenceInputs([arr('h', [2], [1, 0.5]), arr('b', [2], [1, 0]), arr('l', [2], [-3, 2 ** 40])], [spec('h', 'TYPE_FP16', [2]), spec('b', 'TYPE_BOOL', [2]), spec('l', 'TYPE_INT64', [2])], 0, 1, new Map());
+    expect(typed.inputs.map((i) => [i.datatype, i.ortType, [...i.bytes]])).toEqual([
+      ['FP16', 'float16', [0x00, 0x3c, 0x00, 0x38]],
+      ['BOOL', 'bool', [1, 0]],
+      ['INT64', 'int64', [0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 1, 0, 0]],
+    ]);
   });
   it('refuses another dtype, shape, batch, a mixed batch, an unknown name, and integers a type cannot hold', () => {
     const specs = [spec('x', 'TYPE_FP32', [2]), spec('y', 'TYPE_INT8', [-1])];
