@@ -195,7 +195,7 @@ export function compareOutput(name: string, served: { shape: readonly number[]; 
 }
 
 /** A measured error or magnitude for a person: 3 significant digits, in exponent form below 1e-3 ("6.80e-6"). */
-export const errorText = (n: number): string => (n !== 0 && Math.abs(n) < 1e-3 ? n.toExponential(2) : n.toPrecision(3));
+export const errorText = (n: number): string => (n === 0 ? '0' : Math.abs(n) < 1e-3 ? n.toExponential(2) : n.toPrecision(3));
 
 /** A tolerance as a flag would take it: "1e-5", "0.02". */
 export const toleranceText = (n: number): string => (n !== 0 && Math.abs(n) < 1e-3 ? n.toExponential() : String(n));
