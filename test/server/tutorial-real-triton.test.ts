@@ -61,16 +61,29 @@ describe.runIf(runs)('the tutorial, from the export to the client, on the real O
     expect(findings.map((f) => [f.ruleId, f.level])).toEqual([['preferred-batch-size', 'info']]);
   });
 
-  it('4. verify loads it on tritonserver and compares every output with ONNX Runtime', async () => {
-    const r = await cli(['verify', model, '--runtime', 'local', '--tritonserver', TRITONSERVER, '--reference', 'ort', '--format', 'json', '--timeout', '90s']);
+  it('4. verify loads it on tritonserver and compares every output with ONNX Runtime on the team\'s own images', async () => {
+    // The team's data: a batch of 4 images as numpy saves it.
+    await runPython(work, `import json, numpy
+numpy.save("images.npy", numpy.random.default_rng(7).random((4, 3, 224, 224), dtype=numpy.float32))
+print(json.dumps(True))
+`);
+    const r = await cli(['verify', model, '--runtime', 'local', '--tritonserver', TRITONSERVER, '--reference', 'ort', '--input', 'input=images.npy', '--format', 'json', '--timeout', '90s'], { cwd: work });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as { load: { ok: boolean; detail: string }; runs: { batchSize: number; ok: boolean }[]; problems: unknown[] };
+    const report = JSON.parse(r.stdout) as {
+      load: { ok: boolean; detail: string };
+      runs: { batchSize: number; ok: boolean }[];
+      problems: unknown[];
+      reference: { batchSize: number; inputs: { name: string; from: string }[]; outputs: { name: string; ok: boolean; undecided?: boolean; largestReference: number }[] };
+    };
     expect(report.load.detail).toContain('platform onnxruntime_onnx');
     expect(report.runs.map((x) => [x.batchSize, x.ok])).toEqual([
       [1, true],
       [32, true],
     ]);
     expect(report.problems).toEqual([]);
+    expect(report.reference.batchSize).toBe(4);
+    expect(report.reference.inputs).toEqual([{ name: 'input', from: 'images.npy' }]);
+    expect(report.reference.outputs.map((o) => [o.name, o.ok, o.undecided ?? false])).toEqual([['output', true, false]]);
   }, 120_000);
 
   it('5. the generated Python client calls the served model from 16 threads, and the server batches them', async () => {
