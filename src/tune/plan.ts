@@ -25,8 +25,26 @@ export interface MeasureOptions {
 export interface PlanAxes {
   delaysUs: number[];
   instances: number[];
-  /** Preferred batch size lists to try; [] for "no preferred_batch_size"; undefined: keep the config's. */
+  /** Preferred batch size lists to try; [] for "no preferred_batch_size"; undefined: defaultPreferred's. */
   preferred?: number[][];
+}
+
+/**
+ * The preferred_batch_size lists tried when none are given, as the tutorial tunes them: the config's
+ * own (kept as written), none (the batcher forms the largest batch it can), and the upper half of the
+ * powers of two up to max_batch_size (for 32: 8, 16 and 32, the tutorial's list), each once.
+ */
+export function defaultPreferred(config: ModelConfig, maxBatchSize: number): (number[] | undefined)[] {
+  const own = (config.dynamic_batching?.preferred_batch_size ?? []).map(Number);
+  const powers: number[] = [];
+  for (let p = 1; p <= maxBatchSize; p *= 2) powers.push(p);
+  if (powers[powers.length - 1] !== maxBatchSize) powers.push(maxBatchSize);
+  const upper = powers.slice(Math.floor(powers.length / 2)).filter((p) => p > 1);
+  const lists: (number[] | undefined)[] = [undefined];
+  const same = (a: number[], b: number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+  if (own.length) lists.push([]);
+  if (upper.length && !same(upper, own)) lists.push(upper);
+  return lists;
 }
 
 export interface Variant {
@@ -45,7 +63,7 @@ export function planVariants(model: string, config: ModelConfig, effective: Mode
   const notes: string[] = [];
   const batching = (effective.max_batch_size ?? 0) > 0;
   let delays: (number | undefined)[] = axes.delaysUs;
-  let preferred: (number[] | undefined)[] = axes.preferred ?? [undefined];
+  let preferred: (number[] | undefined)[] = axes.preferred ?? defaultPreferred(config, effective.max_batch_size ?? 0);
   if (!batching) {
     if (axes.delaysUs.length > 1 || axes.preferred?.length) notes.push(`${model} does not batch (max_batch_size 0): the queue delay and preferred batch sizes do nothing, so only the instance count varies`);
     delays = [undefined];
