@@ -51,7 +51,7 @@ const tuneFlags = (y: Argv) =>
     .option('out', { type: 'string', describe: 'plan: the directory to write the variants to (must not exist, or be empty)' })
     .option('delays', { type: 'string', default: '0,100us,500us,1ms,5ms', describe: 'plan: max_queue_delay_microseconds values to try (durations)' })
     .option('instances', { type: 'string', default: '1,2', describe: 'plan: instance counts to try' })
-    .option('preferred', { ...repeatable('plan: preferred_batch_size lists to try, e.g. --preferred 4,8 --preferred none (default: the config\'s)') })
+    .option('preferred', { ...repeatable('plan and run: preferred_batch_size lists to try, e.g. --preferred 4,8 --preferred none --preferred keep (the config\'s own); default: the config\'s own, none, and the upper half of the powers of two up to max_batch_size') })
     .option('url', { type: 'string', default: 'localhost:8001', describe: 'plan: the server perf_analyzer measures (-u)' })
     .option('protocol', { choices: ['grpc', 'http'] as const, default: 'grpc' as const, describe: 'plan: the protocol perf_analyzer measures with (its -i)' })
     .option('http-url', { type: 'string', default: 'localhost:8000', describe: 'plan: the server\'s HTTP endpoint, where run.sh loads and unloads the variants' })
@@ -78,7 +78,7 @@ export const tuneCommand = defineCommand({
 // ---- plan -----------------------------------------------------------------------------------------
 
 /** The plan's axes and perf_analyzer's settings from the flags, every value checked. */
-function planFlags(a: TuneArgs): { delaysUs: number[]; instances: number[]; preferred?: number[][]; percentile: number; interval: number; stability?: number } {
+function planFlags(a: TuneArgs): { delaysUs: number[]; instances: number[]; preferred?: (number[] | undefined)[]; percentile: number; interval: number; stability?: number } {
   const delaysUs = list(a.delays).map((d) => {
     const us = parseDuration(d);
     if (us === undefined || !Number.isInteger(us)) throw new UsageError(`--delays: "${d}" is not a duration in whole microseconds (0, 100us, 1ms)`);
@@ -90,8 +90,9 @@ function planFlags(a: TuneArgs): { delaysUs: number[]; instances: number[]; pref
   });
   const preferred = a.preferred === undefined ? undefined : a.preferred.map((p) => {
     if (p.trim() === 'none') return [];
+    if (p.trim() === 'keep') return undefined;
     const sizes = p.split(',').map((s) => s.trim());
-    if (!sizes.every((s) => /^[1-9]\d*$/.test(s))) throw new UsageError(`--preferred: "${p}" is not a comma list of batch sizes, or none`);
+    if (!sizes.every((s) => /^[1-9]\d*$/.test(s))) throw new UsageError(`--preferred: "${p}" is not a comma list of batch sizes, none, or keep`);
     return sizes.map(Number);
   });
   const percentile = /^p?(\d+)$/.exec(String(a.percentile));

@@ -25,8 +25,8 @@ export interface MeasureOptions {
 export interface PlanAxes {
   delaysUs: number[];
   instances: number[];
-  /** Preferred batch size lists to try; [] for "no preferred_batch_size"; undefined: defaultPreferred's. */
-  preferred?: number[][];
+  /** Preferred batch size lists to try ([]: no preferred_batch_size; undefined: the config's own); absent: defaultPreferred's. */
+  preferred?: (number[] | undefined)[];
 }
 
 /**
