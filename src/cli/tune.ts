@@ -240,6 +240,10 @@ function reportPick(measured: Map<string, Measured>, percentile: string, budgetU
     }
   }
   io.stdout(a.format === 'json' ? `${JSON.stringify(pickJson(result), null, 2)}\n` : pickText(result));
+  if (!result.best && !result.variants.some((v) => v.rows.length)) {
+    io.stderr(`tritonc tune: perf_analyzer found no stable measurement for any variant: measure again with a longer --measurement-interval, a larger --stability-percentage or more --max-trials\n`);
+    return EXIT.problems;
+  }
   if (!result.best) {
     const closest = result.variants.find((v) => Number.isFinite(v.bestLatencyUs));
     io.stderr(`tritonc tune: no variant stays within ${String(a['latency-budget'])} at ${percentile}${closest ? `; the closest is ${closest.variant}, whose lowest ${percentile} is ${(closest.bestLatencyUs / 1000).toFixed(2)} ms` : ''}\n`);
@@ -325,7 +329,7 @@ async function runLoadTestCommand(a: TuneArgs, io: CliIO): Promise<number> {
     if (m.failed) io.stderr(`tritonc tune: ${m.name}: ${m.failed}${m.table.rows.length ? ' (the levels measured before count)' : ''}\n`);
     if (m.table.rows.length || m.table.unstable?.length) measured.set(m.name, { table: m.table, settings: m.settings, config: m.config });
   }
-  if (![...measured.values()].some((m) => m.table.rows.length)) {
+  if (!measured.size) {
     io.stderr(`tritonc tune: no variant was measured (above)\n`);
     return done.problems.length ? EXIT.usage : EXIT.problems;
   }
