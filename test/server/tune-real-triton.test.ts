@@ -9,7 +9,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSy
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePorts } from '../../src/verify/ports.js';
-import { cli } from '../support/cli.js';
+import { BIN, cli } from '../support/cli.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
 import { realBackendsRun, realTritonRuns, startRealTriton, TUTORIAL_CPU_CONFIG, VENV, type RealTriton } from '../support/real-triton.js';
@@ -175,6 +175,24 @@ describe.runIf(ortRuns)('tune run on the real ONNX Runtime backend and the real 
       const stats = (await (await fetch(`${server!.url}/v2/models/classifier/stats`)).json()) as { model_stats: { inference_count: number }[] };
       expect(stats.model_stats[0]!.inference_count).toBeGreaterThan(0);
     }, 240_000);
+
+    it('Ctrl-C during a measurement: perf_analyzer is stopped, the served config is put back, exit 130', async () => {
+      const before = await served();
+      const child = spawn(process.execPath, [BIN, 'tune', 'run', model, '--runtime', 'server', '--server', server!.url, '--delays', '0,5ms', '--instances', '1', '--preferred', 'keep',
+        '--perf-analyzer', PERF_ANALYZER, '--concurrency-range', '1', '--measurement-interval', '2000', '--percentile', 'p50', '--stability-percentage', '50', '--latency-budget', '2s'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        // The first variant is loaded and perf_analyzer runs on it.
+        if (stderr.includes('classifier_d0_i1: perf_analyzer at concurrency 1') && !child.killed) setTimeout(() => child.kill('SIGINT'), 1500);
+      });
+      const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+      expect(code, stderr).toBe(130);
+      expect(stderr).toContain("interrupted; 'classifier' was put back with the config it served before");
+      expect(await served()).toEqual(before);
+      // No perf_analyzer of this run is left.
+      expect(spawnSync('pgrep', ['-f', `perf_analyzer -m classifier -u ${new URL(server!.url).host}`]).status).toBe(1);
+    }, 120_000);
 
     it('a level perf_analyzer finds no stable measurement for is marked unstable and never picked; the config is put back all the same', async () => {
       const before = await served();
