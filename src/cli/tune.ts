@@ -1,9 +1,11 @@
-// `tritonc tune plan MODEL_DIR --out DIR` and `tritonc tune pick DIR --latency-budget 20ms`: from the
-// load tests of the seed tutorial to the config. plan writes one loadable variant per combination of
-// queue delay, instances and preferred batch sizes, each with its perf_analyzer command, and a script
-// that runs them; pick reads what perf_analyzer (or Model Analyzer) measured, finds for every variant
-// the highest load within the latency budget, ranks them by throughput there, explains the winner, and
-// with --write applies its settings to the model's config (comments kept, atomic, meaning-checked).
+// `tritonc tune run MODEL_DIR --latency-budget 20ms`: the load test on a server tritonc starts (or a
+// running one, put back as it was), then the pick. `tritonc tune plan MODEL_DIR --out DIR` and
+// `tritonc tune pick DIR --latency-budget 20ms`: the same in steps. plan writes one loadable variant
+// per combination of queue delay, instances and preferred batch sizes, each with its perf_analyzer
+// command, and a script that runs them; pick reads what perf_analyzer (or Model Analyzer) measured,
+// finds for every variant the best throughput within the latency budget, ranks them by it, explains
+// the winner, and with --write applies its settings to the model's config (comments kept, atomic,
+// meaning-checked).
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseConfig, hasErrors } from '../config/document.js';
@@ -70,7 +72,7 @@ type TuneArgs = FlagsOf<typeof tuneFlags>;
 
 export const tuneCommand = defineCommand({
   command: 'tune <action> <dir>',
-  describe: 'Plan load-test variants of a model (tune plan MODEL_DIR --out DIR), then pick the best within a latency budget from perf_analyzer\'s results (tune pick DIR --latency-budget 20ms)',
+  describe: 'Load-test variants of a model with perf_analyzer and pick the best throughput within a latency budget (tune run MODEL_DIR --latency-budget 20ms), or in steps: tune plan MODEL_DIR --out DIR, then tune pick DIR --latency-budget 20ms',
   builder: tuneFlags,
   run: (a, io) => (a.action === 'plan' ? runPlan(a, io) : a.action === 'run' ? runLoadTestCommand(a, io) : runPick(a, io)),
 });
