@@ -29,6 +29,7 @@ import { describeFsError, readText } from '../util/read-text.js';
 import { setFields } from '../config/set-fields.js';
 import { runLoadTest, type LoadTestResult, type LoadTestVariant, type Runtime } from '../tune/load-test.js';
 import { findPerfAnalyzer } from '../tune/perf-analyzer.js';
+import { unstableLoads } from '../tune/perf-log.js';
 import { CannotRun, Interrupted, signalExitCode } from '../verify/errors.js';
 import { normalizeServerUrl } from '../verify/kserve-client.js';
 import { prepareVerify, type VerifyPlan } from '../verify/plan.js';
@@ -191,9 +192,17 @@ function readMeasurements(dir: string, a: TuneArgs, io: CliIO): Map<string, Meas
   for (const name of entries) {
     const csv = join(dir, name, 'perf.csv');
     const read = readText(csv);
+    // run.sh keeps perf_analyzer's output: the levels it found no stable measurement for are marked.
+    const log = readText(join(dir, name, 'perf_analyzer.log'));
+    const unstable = log.kind === 'text' ? unstableLoads(log.text).map((u) => u.load) : [];
     if (read.kind === 'missing') {
-      // A variant not measured yet (run.sh stopped early, or it failed to load): said, and left out.
-      if (existsSync(join(dir, name, 'config.pbtxt'))) io.stderr(`tritonc tune: ${name} has no perf.csv (not measured): left out\n`);
+      // A variant not measured (run.sh stopped early, it failed to load, or perf_analyzer gave up): said, and left out.
+      if (!existsSync(join(dir, name, 'config.pbtxt'))) continue;
+      if (unstable.length) {
+        io.stderr(`tritonc tune: ${name}: perf_analyzer found no stable measurement at concurrency ${unstable.join(', ')} (its perf_analyzer.log) and wrote no perf.csv: left out\n`);
+        const config = readVariantConfig(join(dir, name, 'config.pbtxt'), shown);
+        measured.set(name, { table: { file: csv, load: 'concurrency', rows: [], latencies: [], unstable }, settings: settingsOf(config), config });
+      } else io.stderr(`tritonc tune: ${name} has no perf.csv (not measured): left out\n`);
       continue;
     }
     if (read.kind !== 'text') throw new UsageError(`${shown(csv)}: ${read.reason}`);
@@ -203,6 +212,7 @@ function readMeasurements(dir: string, a: TuneArgs, io: CliIO): Map<string, Meas
     } catch (e) {
       return csvError(e);
     }
+    if (unstable.length) table.unstable = unstable;
     const config = readVariantConfig(join(dir, name, 'config.pbtxt'), shown);
     measured.set(name, { table, settings: settingsOf(config), config });
   }
@@ -224,7 +234,7 @@ async function runPick(a: TuneArgs, io: CliIO): Promise<number> {
   const { budgetUs, percentile } = budgetFlags(a);
   const measured = readMeasurements(dir, a, io);
   for (const [variant, m] of measured) {
-    if (!m.table.latencies.includes(percentile)) throw new UsageError(`${shown(m.table.file)} (${variant}) has no ${percentile} latency; it has ${m.table.latencies.join(', ')}: choose one with --percentile`);
+    if (m.table.rows.length && !m.table.latencies.includes(percentile)) throw new UsageError(`${shown(m.table.file)} (${variant}) has no ${percentile} latency; it has ${m.table.latencies.join(', ')}: choose one with --percentile`);
   }
   return reportPick(measured, percentile, budgetUs, a, io, a.write === undefined ? undefined : resolve(io.cwd, a.write));
 }

@@ -127,7 +127,8 @@ export function runScript(variants: readonly string[], httpUrl: string): string 
 # Measures every variant of this plan in turn. Start Triton on this directory first:
 #   tritonserver --model-repository "$(pwd)" --model-control-mode explicit
 # Each variant is loaded (POST /v2/repository/models/<variant>/load), measured with the perf_analyzer
-# command in its directory (writing <variant>/perf.csv), and unloaded, so only one holds the GPU at a time.
+# command in its directory (writing <variant>/perf.csv, and its output to <variant>/perf_analyzer.log),
+# and unloaded, so only one holds the GPU at a time.
 # A variant perf_analyzer fails on (no stable measurement on a busy machine, say) is unloaded all the
 # same and has no perf.csv; the others are still measured, and the failed ones are named at the end.
 # Then: tritonc tune pick "$(pwd)" --latency-budget <your p99 budget>
@@ -139,9 +140,10 @@ failed=()
 # $1: the variant's directory and model name; $2: the name as it stands in a URL.
 measure() {
   printf '== %q\\n' "$1"
-  rm -f -- "$1/perf.csv"
+  rm -f -- "$1/perf.csv" "$1/perf_analyzer.log"
   curl -sSf -X POST "http://$TRITON_HTTP/v2/repository/models/$2/load" > /dev/null
-  if ! (cd -- "$1" && bash perf_analyzer.sh); then
+  # Its output is kept: tune pick reads the levels it calls unstable there.
+  if ! (cd -- "$1" && bash perf_analyzer.sh 2>&1 | tee perf_analyzer.log); then
     failed+=("$1")
     rm -f -- "$1/perf.csv"
   fi

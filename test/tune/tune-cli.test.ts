@@ -59,7 +59,7 @@ describe('tritonc tune plan', () => {
     mkdirSync(bin);
     const log = join(repo, 'calls.log');
     writeFileSync(join(bin, 'curl'), `#!/bin/sh\nprintf '%s\\n' "curl $*" >> '${log}'\n`, { mode: 0o755 });
-    writeFileSync(join(bin, 'perf_analyzer'), `#!/bin/sh\nprintf '%s\\n' "perf_analyzer $2" >> '${log}'\n[ "$2" = classifier_d0_i2 ] && { echo 'Failed to obtain stable measurement.' >&2; exit 2; }\necho 'Concurrency,Inferences/Second' > perf.csv\n`, { mode: 0o755 });
+    writeFileSync(join(bin, 'perf_analyzer'), `#!/bin/sh\nprintf '%s\\n' "perf_analyzer $2" >> '${log}'\n[ "$2" = classifier_d0_i2 ] && { echo 'Request concurrency: 1'; echo 'Failed to obtain stable measurement within 10 measurement windows for concurrency 1. Please try to increase the --measurement-interval.' >&2; echo 'Failed to obtain stable measurement.' >&2; exit 2; }\nprintf 'Concurrency,Inferences/Second,p99 latency\\n1,100,5000\\n' > perf.csv\n`, { mode: 0o755 });
     // A perf.csv from an earlier run of the variant that fails now must not be read as this run's.
     writeFileSync(join(out, 'classifier_d0_i2', 'perf.csv'), 'stale');
     const run = spawnSync('bash', [join(out, 'run.sh')], { env: { PATH: `${bin}:/usr/bin:/bin` }, encoding: 'utf8' });
@@ -68,6 +68,10 @@ describe('tritonc tune plan', () => {
     const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => l.replace(/ -sSf -X POST http:\/\/localhost:8000\/v2\/repository\/models\//, ' '));
     expect(calls).toEqual(['classifier_d0_i1', 'classifier_d0_i2', 'classifier_d1000_i1', 'classifier_d1000_i2'].flatMap((v) => [`curl ${v}/load`, `perf_analyzer ${v}`, `curl ${v}/unload`]));
     expect(['classifier_d0_i1', 'classifier_d0_i2', 'classifier_d1000_i1', 'classifier_d1000_i2'].map((v) => existsSync(join(out, v, 'perf.csv')))).toEqual([true, false, true, true]);
+    // perf_analyzer's output is kept beside, and pick says why the variant is left out.
+    expect(readFileSync(join(out, 'classifier_d0_i2', 'perf_analyzer.log'), 'utf8')).toContain('Failed to obtain stable measurement within 10 measurement windows for concurrency 1.');
+    const picked = await cli(['tune', 'pick', out, '--latency-budget', '20ms'], { cwd: repo });
+    expect(picked.stderr).toContain('classifier_d0_i2: perf_analyzer found no stable measurement at concurrency 1 (its perf_analyzer.log) and wrote no perf.csv: left out');
   });
 
   it('--stability-percentage goes to perf_analyzer; a value that is not a whole percentage is refused', async () => {
@@ -131,6 +135,19 @@ describe('tritonc tune pick', () => {
     expect(parsed.best).toEqual({ variant: 'classifier_d1000_i2', concurrency: 5, throughput: 450, latency: 19 });
     expect(parsed.variants.map((v: { variant: string }) => v.variant)).toEqual(['classifier_d1000_i2', 'classifier_d0_i2', 'classifier_d1000_i1', 'classifier_d0_i1']);
     expect(parsed.variants[1]).toMatchObject({ concurrency: 3, throughput: 300, withinBudget: true });
+  });
+
+  it('a level perf_analyzer called unstable (its perf_analyzer.log, as run.sh keeps it) is never picked, and is named', async () => {
+    const { out, repo } = await measured();
+    // perf_analyzer 2.51's words (src/inference_profiler.cc); a later version that goes on reports the row all the same.
+    writeFileSync(join(out, 'classifier_d1000_i2', 'perf_analyzer.log'), 'Request concurrency: 3\nFailed to obtain stable measurement within 10 measurement windows for concurrency 3. Please try to increase the --measurement-interval.\nRequest concurrency: 5\nFailed to obtain stable measurement within 10 measurement windows for concurrency 5. Please try to increase the --measurement-interval.\n');
+    const r = await cli(['tune', 'pick', out, '--latency-budget', '20ms', '--format', 'json'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    const parsed = JSON.parse(r.stdout);
+    expect(parsed.best).toEqual({ variant: 'classifier_d0_i2', concurrency: 3, throughput: 300, latency: 12 });
+    expect(parsed.variants.find((v: { variant: string }) => v.variant === 'classifier_d1000_i2')).toMatchObject({ concurrency: 1, throughput: 95, unstable: [3, 5] });
+    const text = await cli(['tune', 'pick', out, '--latency-budget', '20ms'], { cwd: repo });
+    expect(text.stdout).toContain('Unstable (perf_analyzer found no stable measurement; not counted): classifier_d1000_i2 at concurrency 3, 5');
   });
 
   it('no variant within the budget: exit 1, naming the closest', async () => {
