@@ -34,6 +34,7 @@ import { CannotRun, Interrupted, signalExitCode } from '../verify/errors.js';
 import { normalizeServerUrl } from '../verify/kserve-client.js';
 import { prepareVerify, type VerifyPlan } from '../verify/plan.js';
 import type { Argv } from 'yargs';
+import { z } from 'zod';
 import { defineCommand, repeatable, type FlagsOf } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
@@ -267,6 +268,78 @@ function reportPick(measured: Map<string, Measured>, percentile: string, budgetU
 
 // ---- run ------------------------------------------------------------------------------------------
 
+
+interface ToMeasure {
+  plan: VerifyPlan;
+  model: string;
+  variants: LoadTestVariant[];
+}
+
+const prepare = (modelDir: string, io: CliIO): VerifyPlan => {
+  try {
+    return prepareVerify(modelDir, io.cwd);
+  } catch (e) {
+    if (e instanceof CannotRun) throw new UsageError(e.message);
+    throw e;
+  }
+};
+
+/** The variants of a model directory, planned from the flags; an exit code when the model would not load. */
+function variantsOfModel(modelDir: string, flags: ReturnType<typeof planFlags>, io: CliIO): ToMeasure | number {
+  const shown = (p: string) => displayPath(p, io.cwd);
+  const plan = prepare(modelDir, io);
+  let read: PlannedModel;
+  try {
+    read = planModel(plan.modelDir, flags, io.cwd, shown);
+  } catch (e) {
+    if (e instanceof TunePlanError) throw new UsageError(e.message);
+    throw e;
+  }
+  if (read.kind === 'model-refused') {
+    io.stderr(formatStylish(errorsOnly(read.lint), { cwd: io.cwd }));
+    io.stderr(`tritonc tune: Triton would not load ${shown(modelDir)} (above); fix it first. Nothing measured\n`);
+    return EXIT.problems;
+  }
+  if (read.decoupled) throw new UsageError(DECOUPLED);
+  for (const n of read.planned.notes) io.stderr(`tritonc tune: ${n}\n`);
+  // Each variant's config, named as the model: the load's override replaces the served config.
+  const variants = read.planned.variants.map((v): LoadTestVariant => {
+    const edited = setFields(read.source, read.configFile, v.changes.filter((c) => c.path[0] !== 'name'));
+    if (!edited.ok) throw new UsageError(`${v.name}: ${edited.problem}`);
+    return { name: v.name, settings: v.settings, config: parseConfig(edited.text, read.configFile).value };
+  });
+  return { plan, model: read.model, variants };
+}
+
+const DECOUPLED = 'the model is decoupled: perf_analyzer measures a decoupled model over gRPC streaming, which tune run does not; use tune plan --protocol grpc and run.sh';
+
+/** The variants a plan directory holds (tune plan's tune-plan.json names them and the model). */
+function variantsOfPlan(dir: string, io: CliIO): ToMeasure {
+  const shown = (p: string) => displayPath(p, io.cwd);
+  const file = join(dir, 'tune-plan.json');
+  const read = readText(file);
+  if (read.kind !== 'text') throw new UsageError(`${shown(file)}: ${read.kind === 'missing' ? 'no such file' : read.reason}`);
+  if (read.text.length > 4 * 1024 * 1024) throw new UsageError(`${shown(file)}: over 4 MiB; tune plan writes a few kilobytes`);
+  let json: unknown;
+  try {
+    json = JSON.parse(read.text);
+  } catch (e) {
+    throw new UsageError(`${shown(file)}: not JSON (${(e as Error).message}); write the plan again with tritonc tune plan`);
+  }
+  const parsed = z.object({ model: z.string(), modelDir: z.string(), variants: z.array(z.object({ name: z.string() })).min(1).max(10_000) }).safeParse(json);
+  if (!parsed.success) throw new UsageError(`${shown(file)}: not a plan tune plan wrote (${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message})`);
+  const plan = prepare(resolve(dir, parsed.data.modelDir), io);
+  if (plan.config.model_transaction_policy?.decoupled === true) throw new UsageError(DECOUPLED);
+  const variants = parsed.data.variants.map(({ name }): LoadTestVariant => {
+    // One directory of the plan, nothing else: a name is a single path segment.
+    if (!name || name === '.' || name === '..' || /[\\/\0]/.test(name)) throw new UsageError(`${shown(file)}: ${JSON.stringify(name)} is not a variant directory's name`);
+    const config = readVariantConfig(join(dir, name, 'config.pbtxt'), shown);
+    return { name, settings: settingsOf(config), config: { ...config, name: plan.modelName } };
+  });
+  io.stderr(`tritonc tune: the variants of ${shown(dir)}, loaded onto ${shown(plan.modelDir)}\n`);
+  return { plan, model: plan.modelName, variants };
+}
+
 async function runLoadTestCommand(a: TuneArgs, io: CliIO): Promise<number> {
   const shown = (p: string) => displayPath(p, io.cwd);
   const { budgetUs, percentile } = budgetFlags(a);
@@ -295,30 +368,11 @@ async function runLoadTestCommand(a: TuneArgs, io: CliIO): Promise<number> {
   const perfAnalyzer = findPerfAnalyzer(a['perf-analyzer'], io.cwd);
   if (!perfAnalyzer.ok) throw new UsageError(perfAnalyzer.why);
 
-  const modelDir = resolve(io.cwd, a.dir);
-  let plan: VerifyPlan;
-  let read: PlannedModel;
-  try {
-    plan = prepareVerify(modelDir, io.cwd);
-    read = planModel(plan.modelDir, flags, io.cwd, shown);
-  } catch (e) {
-    if (e instanceof TunePlanError || e instanceof CannotRun) throw new UsageError(e.message);
-    throw e;
-  }
-  if (read.kind === 'model-refused') {
-    io.stderr(formatStylish(errorsOnly(read.lint), { cwd: io.cwd }));
-    io.stderr(`tritonc tune: Triton would not load ${shown(modelDir)} (above); fix it first. Nothing measured\n`);
-    return EXIT.problems;
-  }
-  if (read.decoupled) throw new UsageError('the model is decoupled: perf_analyzer measures a decoupled model over gRPC streaming, which tune run does not; use tune plan --protocol grpc and run.sh');
-  for (const n of read.planned.notes) io.stderr(`tritonc tune: ${n}\n`);
-  // Each variant's config, named as the model: the load's override replaces the served config.
-  const variants: LoadTestVariant[] = read.planned.variants.map((v) => {
-    const edited = setFields(read.source, read.configFile, v.changes.filter((c) => c.path[0] !== 'name'));
-    if (!edited.ok) throw new UsageError(`${v.name}: ${edited.problem}`);
-    return { name: v.name, settings: v.settings, config: parseConfig(edited.text, read.configFile).value };
-  });
-  io.stderr(`tritonc tune: measuring ${variants.length} variant${variants.length === 1 ? '' : 's'} of ${read.model} at concurrency ${concurrency.join(', ')}\n`);
+  const given = resolve(io.cwd, a.dir);
+  const chosen = existsSync(join(given, 'tune-plan.json')) ? variantsOfPlan(given, io) : variantsOfModel(given, flags, io);
+  if (typeof chosen === 'number') return chosen;
+  const { plan, model, variants } = chosen;
+  io.stderr(`tritonc tune: measuring ${variants.length} variant${variants.length === 1 ? '' : 's'} of ${model} at concurrency ${concurrency.join(', ')}\n`);
   let done: LoadTestResult;
   try {
     done = await runLoadTest({

@@ -176,6 +176,17 @@ describe.runIf(ortRuns)('tune run on the real ONNX Runtime backend and the real 
       expect(stats.model_stats[0]!.inference_count).toBeGreaterThan(0);
     }, 240_000);
 
+    it('given a plan (tune plan\'s directory): loads each of its variants onto the model it was planned from', async () => {
+      const before = await served();
+      const plan = join(tempDir('tritonc-tune-plan-'), 'plan');
+      expect((await cli(['tune', 'plan', model, '--out', plan, '--delays', '1ms', '--instances', '1', '--preferred', 'none'], { cwd: ROOT })).code).toBe(0);
+      const r = await cli(['tune', 'run', plan, '--runtime', 'server', '--server', server!.url, ...SHORT], { cwd: ROOT });
+      expect(r.code, r.stderr).toBe(0);
+      const result = JSON.parse(r.stdout) as RunJson;
+      expect(result.variants.map((v) => [v.variant, v.settings])).toEqual([['classifier_d1000_i1_pnone', { delayUs: 1000, instances: 1 }]]);
+      expect(await served()).toEqual(before);
+    }, 120_000);
+
     it('Ctrl-C during a measurement: perf_analyzer is stopped, the served config is put back, exit 130', async () => {
       const before = await served();
       const child = spawn(process.execPath, [BIN, 'tune', 'run', model, '--runtime', 'server', '--server', server!.url, '--delays', '0,5ms', '--instances', '1', '--preferred', 'keep',

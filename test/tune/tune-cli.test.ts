@@ -311,4 +311,14 @@ describe('tritonc tune run: what it refuses before it starts anything', () => {
     expect([trials.code, trials.stderr]).toEqual([2, expect.stringContaining('--max-trials: "3 -x" is not a whole number')]);
     expect(existsSync(join(repo, 'PWNED'))).toBe(false);
   });
+
+  it('a plan whose tune-plan.json names a variant outside it is refused (exit 2)', async () => {
+    const { repo, out } = await planned();
+    const file = join(out, 'tune-plan.json');
+    const json = JSON.parse(readFileSync(file, 'utf8'));
+    json.variants[0].name = '../classifier';
+    writeFileSync(file, JSON.stringify(json));
+    const r = await cli(['tune', 'run', out, '--latency-budget', '20ms', '--perf-analyzer', '/bin/true'], { cwd: repo });
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('"../classifier" is not a variant directory\'s name')]);
+  });
 });
