@@ -37,21 +37,22 @@ export function tunedOptions(recorded: GenerateOptions, settings: VariantSetting
 /**
  * `original` is the config.pbtxt in `modelDir` before tuning, `edited` the same with the tuned fields
  * set (set-fields.ts). When `original` is generate's unedited output of the model as it is, returns
- * what generate writes with the tuned options, provided it says the same as `edited`.
+ * what generate writes with the tuned options, provided it says the same as `edited`. A plan passes
+ * one workspace for all its variants, so the model file is read once.
  */
-export function regenerate(modelDir: string, original: string, edited: string, settings: VariantSettings, cwd: string, name?: string): Regenerated {
+export function regenerate(modelDir: string, original: string, edited: string, settings: VariantSettings, cwd: string, name?: string, workspace = new Workspace()): Regenerated {
   const header = readHeader(original);
   if (!header) return { kind: 'no-header' };
   if (typeof header.options === 'string') return { kind: 'kept', why: `its header's options cannot be read back (${header.options})` };
   if (!header.unedited) return { kind: 'kept', why: 'it was edited by hand since tritonc generated it' };
-  const found = findTargets(modelDir, new Workspace());
+  const found = findTargets(modelDir, workspace);
   const target = 'targets' in found ? found.targets.find((t) => t.modelDir === modelDir) : undefined;
   if (!target) return { kind: 'kept', why: 'tritonc generate finds no model file in it' };
-  const now = generateForTarget(target, { options: undefined, cwd });
+  const now = generateForTarget(target, { options: undefined, cwd, workspace });
   if (now.kind !== 'generated' || now.decision !== 'unchanged') return { kind: 'kept', why: 'the model changed since tritonc generated it' };
   const options = tunedOptions(header.options, settings, name);
   // The options replace the recorded ones wholesale: a preferred list removed stays removed.
-  const tuned = generateForTarget(target, { options: { ...options, ...(options.preferredBatchSize ? {} : { preferredBatchSize: undefined }) }, cwd });
+  const tuned = generateForTarget(target, { options: { ...options, ...(options.preferredBatchSize ? {} : { preferredBatchSize: undefined }) }, cwd, workspace });
   if (tuned.kind !== 'generated') return { kind: 'kept', why: 'tritonc generate refuses the tuned options' };
   const body = (text: string): unknown => parseConfig(text, 'config.pbtxt').value;
   if (!isDeepStrictEqual(body(tuned.text), body(edited))) return { kind: 'kept', why: 'tritonc generate writes other values for the tuned options' };

@@ -92,7 +92,7 @@ export function writeTunePlan(req: PlanRequest): PlanOutcome {
       const dir = join(tmp, v.name);
       mkdirSync(dir);
       // A config tritonc generate wrote gets the header generate writes for the variant's options.
-      const regenerated = regenerate(modelDir, source, edited.text, v.settings, req.cwd, v.name);
+      const regenerated = regenerate(modelDir, source, edited.text, v.settings, req.cwd, v.name, ws);
       write(join(dir, 'config.pbtxt'), regenerated.kind === 'regenerated' ? regenerated.text : edited.text);
       // The rest of the model directory (version directories, label files) is linked, not copied.
       for (const entry of readdirSync(modelDir)) {
