@@ -348,7 +348,8 @@ async function runLoadTestCommand(a: TuneArgs, io: CliIO): Promise<number> {
   const [start, end, step] = [Number(range[1]), Number(range[2] ?? range[1]), Number(range[3] ?? 1)];
   if (start < 1 || end < start || step < 1) throw new UsageError(`--concurrency-range: "${String(a['concurrency-range'])}" must go from 1 or more up, by a step of 1 or more`);
   const concurrency: number[] = [];
-  for (let c = start; c <= end && concurrency.length < 64; c += step) concurrency.push(c);
+  if (Math.floor((end - start) / step) + 1 > 64) throw new UsageError(`--concurrency-range: "${String(a['concurrency-range'])}" is more than 64 levels; tune run measures each level on its own, so give a larger step`);
+  for (let c = start; c <= end; c += step) concurrency.push(c);
   const timeoutUs = parseDuration(String(a.timeout));
   if (timeoutUs === undefined || timeoutUs < 1_000_000) throw new UsageError(`--timeout: "${String(a.timeout)}" is not a duration of 1s or more (e.g. 120s)`);
   const maxTrials = a['max-trials'] === undefined ? undefined : String(a['max-trials']);
