@@ -1,9 +1,11 @@
-// `tritonc tune plan MODEL_DIR --out DIR` and `tritonc tune pick DIR --latency-budget 20ms`: from the
-// load tests of the seed tutorial to the config. plan writes one loadable variant per combination of
-// queue delay, instances and preferred batch sizes, each with its perf_analyzer command, and a script
-// that runs them; pick reads what perf_analyzer (or Model Analyzer) measured, finds for every variant
-// the highest load within the latency budget, ranks them by throughput there, explains the winner, and
-// with --write applies its settings to the model's config (comments kept, atomic, meaning-checked).
+// `tritonc tune run MODEL_DIR --latency-budget 20ms`: the load test on a server tritonc starts (or a
+// running one, put back as it was), then the pick. `tritonc tune plan MODEL_DIR --out DIR` and
+// `tritonc tune pick DIR --latency-budget 20ms`: the same in steps. plan writes one loadable variant
+// per combination of queue delay, instances and preferred batch sizes, each with its perf_analyzer
+// command, and a script that runs them; pick reads what perf_analyzer (or Model Analyzer) measured,
+// finds for every variant the best throughput within the latency budget, ranks them by it, explains
+// the winner, and with --write applies its settings to the model's config (comments kept, atomic,
+// meaning-checked).
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseConfig, hasErrors } from '../config/document.js';
@@ -16,7 +18,7 @@ import { parseModelAnalyzerCsv } from '../tune/model-analyzer-csv.js';
 import { parsePerfCsv, type PerfTable } from '../tune/perf-csv.js';
 import { pick, type PickResult, type VariantSettings } from '../tune/pick.js';
 import type { MeasureOptions } from '../tune/plan.js';
-import { TunePlanError, writeTunePlan, type PlanOutcome } from '../tune/write-plan.js';
+import { planModel, TunePlanError, writeTunePlan, type PlannedModel, type PlanOutcome } from '../tune/write-plan.js';
 import { TuneWriteError, writeWinner, type WinnerWrite } from '../tune/write-winner.js';
 import { plotSvg } from '../tune/svg.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
@@ -24,7 +26,15 @@ import { displayPath } from '../util/display-path.js';
 import { lineDiff } from '../util/line-diff.js';
 import { checkHostPort } from '../util/shell.js';
 import { describeFsError, readText } from '../util/read-text.js';
+import { setFields } from '../config/set-fields.js';
+import { runLoadTest, type LoadTestResult, type LoadTestVariant, type Runtime } from '../tune/load-test.js';
+import { findPerfAnalyzer } from '../tune/perf-analyzer.js';
+import { unstableLoads } from '../tune/perf-log.js';
+import { CannotRun, Interrupted, signalExitCode } from '../verify/errors.js';
+import { normalizeServerUrl } from '../verify/kserve-client.js';
+import { prepareVerify, type VerifyPlan } from '../verify/plan.js';
 import type { Argv } from 'yargs';
+import { z } from 'zod';
 import { defineCommand, repeatable, type FlagsOf } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
@@ -34,12 +44,18 @@ const list = (value: unknown): string[] => (Array.isArray(value) ? value : value
 
 const tuneFlags = (y: Argv) =>
   y
-    .positional('action', { choices: ['plan', 'pick'] as const, demandOption: true, describe: 'plan: write the variants; pick: read their results' })
-    .positional('dir', { type: 'string', demandOption: true, describe: 'plan: the model directory; pick: the plan directory (or a Model Analyzer export directory)' })
+    .positional('action', { choices: ['plan', 'pick', 'run'] as const, demandOption: true, describe: 'plan: write the variants; pick: read their results; run: load and measure each variant on a server, and pick' })
+    .positional('dir', { type: 'string', demandOption: true, describe: 'plan and run: the model directory; pick: the plan directory (or a Model Analyzer export directory)' })
+    .option('runtime', { choices: ['local', 'server'] as const, default: 'local' as const, describe: 'run: start tritonserver here (local) or use a running one (server, at --server)' })
+    .option('server', { type: 'string', describe: "run --runtime server: the server's HTTP endpoint (http://host:port), started with --model-control-mode explicit" })
+    .option('tritonserver', { type: 'string', describe: 'run --runtime local: the tritonserver binary (default: on PATH, then NVIDIA\'s container\'s)' })
+    .option('perf-analyzer', { type: 'string', describe: 'run: the perf_analyzer binary (default: on PATH)' })
+    .option('timeout', { type: 'string', default: '120s', describe: "run: how long the server's start and each variant's load may take" })
+    .option('max-trials', { type: 'string', describe: 'run: perf_analyzer --max-trials, the measurement windows it tries per concurrency before calling it unstable (its default: 10)' })
     .option('out', { type: 'string', describe: 'plan: the directory to write the variants to (must not exist, or be empty)' })
     .option('delays', { type: 'string', default: '0,100us,500us,1ms,5ms', describe: 'plan: max_queue_delay_microseconds values to try (durations)' })
     .option('instances', { type: 'string', default: '1,2', describe: 'plan: instance counts to try' })
-    .option('preferred', { ...repeatable('plan: preferred_batch_size lists to try, e.g. --preferred 4,8 --preferred none (default: the config\'s)') })
+    .option('preferred', { ...repeatable('plan and run: preferred_batch_size lists to try, e.g. --preferred 4,8 --preferred none --preferred keep (the config\'s own); default: the config\'s own, none, and the upper half of the powers of two up to max_batch_size') })
     .option('url', { type: 'string', default: 'localhost:8001', describe: 'plan: the server perf_analyzer measures (-u)' })
     .option('protocol', { choices: ['grpc', 'http'] as const, default: 'grpc' as const, describe: 'plan: the protocol perf_analyzer measures with (its -i)' })
     .option('http-url', { type: 'string', default: 'localhost:8000', describe: 'plan: the server\'s HTTP endpoint, where run.sh loads and unloads the variants' })
@@ -49,7 +65,7 @@ const tuneFlags = (y: Argv) =>
     .option('latency-budget', { type: 'string', describe: 'pick: the latency the chosen point must stay within (e.g. 20ms)' })
     .option('percentile', { type: 'string', default: 'p99', describe: 'pick: the latency to hold to the budget (p50, p90, p95, p99, avg); plan: the --percentile perf_analyzer stabilizes on' })
     .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'pick: the report as text for a person, or JSON' })
-    .option('write', { type: 'string', describe: "pick: apply the winner's batching and instance settings to this model directory's config.pbtxt" })
+    .option('write', { type: 'string', describe: "pick: apply the winner's batching and instance settings to this model directory's config.pbtxt; run: --write applies them to the model measured" })
     .option('plot', { type: 'string', describe: 'pick: draw latency against throughput for every variant to this .svg file' })
     .option('model-analyzer-repository', { type: 'string', describe: "pick: Model Analyzer's output model repository (default: <dir>/output_model_repository)" });
 
@@ -58,18 +74,15 @@ type TuneArgs = FlagsOf<typeof tuneFlags>;
 
 export const tuneCommand = defineCommand({
   command: 'tune <action> <dir>',
-  describe: 'Plan load-test variants of a model (tune plan MODEL_DIR --out DIR), then pick the best within a latency budget from perf_analyzer\'s results (tune pick DIR --latency-budget 20ms)',
+  describe: 'Load-test variants of a model with perf_analyzer and pick the best throughput within a latency budget (tune run MODEL_DIR --latency-budget 20ms), or in steps: tune plan MODEL_DIR --out DIR, then tune pick DIR --latency-budget 20ms',
   builder: tuneFlags,
-  run: (a, io) => (a.action === 'plan' ? runPlan(a, io) : runPick(a, io)),
+  run: (a, io) => (a.action === 'plan' ? runPlan(a, io) : a.action === 'run' ? runLoadTestCommand(a, io) : runPick(a, io)),
 });
 
 // ---- plan -----------------------------------------------------------------------------------------
 
-async function runPlan(a: TuneArgs, io: CliIO): Promise<number> {
-  const modelDir = resolve(io.cwd, a.dir);
-  if (a.out === undefined) throw new UsageError('give --out DIR, where the variants are written');
-  const out = resolve(io.cwd, a.out);
-  const shown = (p: string) => displayPath(p, io.cwd);
+/** The plan's axes and perf_analyzer's settings from the flags, every value checked. */
+function planFlags(a: TuneArgs): { delaysUs: number[]; instances: number[]; preferred?: (number[] | undefined)[]; percentile: number; interval: number; stability?: number } {
   const delaysUs = list(a.delays).map((d) => {
     const us = parseDuration(d);
     if (us === undefined || !Number.isInteger(us)) throw new UsageError(`--delays: "${d}" is not a duration in whole microseconds (0, 100us, 1ms)`);
@@ -81,8 +94,9 @@ async function runPlan(a: TuneArgs, io: CliIO): Promise<number> {
   });
   const preferred = a.preferred === undefined ? undefined : a.preferred.map((p) => {
     if (p.trim() === 'none') return [];
+    if (p.trim() === 'keep') return undefined;
     const sizes = p.split(',').map((s) => s.trim());
-    if (!sizes.every((s) => /^[1-9]\d*$/.test(s))) throw new UsageError(`--preferred: "${p}" is not a comma list of batch sizes, or none`);
+    if (!sizes.every((s) => /^[1-9]\d*$/.test(s))) throw new UsageError(`--preferred: "${p}" is not a comma list of batch sizes, none, or keep`);
     return sizes.map(Number);
   });
   const percentile = /^p?(\d+)$/.exec(String(a.percentile));
@@ -92,12 +106,21 @@ async function runPlan(a: TuneArgs, io: CliIO): Promise<number> {
   if (!/^[1-9]\d*$/.test(String(a['measurement-interval']))) throw new UsageError(`--measurement-interval: ${JSON.stringify(String(a['measurement-interval']))} is not a whole number of milliseconds`);
   const stability = a['stability-percentage'] === undefined ? undefined : String(a['stability-percentage']);
   if (stability !== undefined && !/^[1-9]\d*$/.test(stability)) throw new UsageError(`--stability-percentage: ${JSON.stringify(stability)} is not a whole percentage of 1 or more`);
+  return { delaysUs, instances, ...(preferred ? { preferred } : {}), percentile: Number(percentile[1]), interval, ...(stability !== undefined ? { stability: Number(stability) } : {}) };
+}
+
+async function runPlan(a: TuneArgs, io: CliIO): Promise<number> {
+  const modelDir = resolve(io.cwd, a.dir);
+  if (a.out === undefined) throw new UsageError('give --out DIR, where the variants are written');
+  const out = resolve(io.cwd, a.out);
+  const shown = (p: string) => displayPath(p, io.cwd);
+  const { delaysUs, instances, preferred, percentile, interval, stability } = planFlags(a);
   // Both addresses reach the generated scripts: each is host:port, and nothing else.
   for (const flag of ['url', 'http-url'] as const) {
     const checked = checkHostPort(String(a[flag]));
     if (!checked.ok) throw new UsageError(`--${flag}: ${JSON.stringify(String(a[flag]))} ${checked.why}`);
   }
-  const measure: MeasureOptions = { url: String(a.url), protocol: a.protocol, concurrencyRange: String(a['concurrency-range']), measurementIntervalMs: interval, percentile: Number(percentile[1]), ...(stability !== undefined ? { stabilityPercentage: Number(stability) } : {}) };
+  const measure: MeasureOptions = { url: String(a.url), protocol: a.protocol, concurrencyRange: String(a['concurrency-range']), measurementIntervalMs: interval, percentile, ...(stability !== undefined ? { stabilityPercentage: stability } : {}) };
 
   let planned: PlanOutcome;
   try {
@@ -170,9 +193,17 @@ function readMeasurements(dir: string, a: TuneArgs, io: CliIO): Map<string, Meas
   for (const name of entries) {
     const csv = join(dir, name, 'perf.csv');
     const read = readText(csv);
+    // run.sh keeps perf_analyzer's output: the levels it found no stable measurement for are marked.
+    const log = readText(join(dir, name, 'perf_analyzer.log'));
+    const unstable = log.kind === 'text' ? unstableLoads(log.text).map((u) => u.load) : [];
     if (read.kind === 'missing') {
-      // A variant not measured yet (run.sh stopped early, or it failed to load): said, and left out.
-      if (existsSync(join(dir, name, 'config.pbtxt'))) io.stderr(`tritonc tune: ${name} has no perf.csv (not measured): left out\n`);
+      // A variant not measured (run.sh stopped early, it failed to load, or perf_analyzer gave up): said, and left out.
+      if (!existsSync(join(dir, name, 'config.pbtxt'))) continue;
+      if (unstable.length) {
+        io.stderr(`tritonc tune: ${name}: perf_analyzer found no stable measurement at concurrency ${unstable.join(', ')} (its perf_analyzer.log) and wrote no perf.csv: left out\n`);
+        const config = readVariantConfig(join(dir, name, 'config.pbtxt'), shown);
+        measured.set(name, { table: { file: csv, load: 'concurrency', rows: [], latencies: [], unstable }, settings: settingsOf(config), config });
+      } else io.stderr(`tritonc tune: ${name} has no perf.csv (not measured): left out\n`);
       continue;
     }
     if (read.kind !== 'text') throw new UsageError(`${shown(csv)}: ${read.reason}`);
@@ -182,6 +213,7 @@ function readMeasurements(dir: string, a: TuneArgs, io: CliIO): Map<string, Meas
     } catch (e) {
       return csvError(e);
     }
+    if (unstable.length) table.unstable = unstable;
     const config = readVariantConfig(join(dir, name, 'config.pbtxt'), shown);
     measured.set(name, { table, settings: settingsOf(config), config });
   }
@@ -189,19 +221,29 @@ function readMeasurements(dir: string, a: TuneArgs, io: CliIO): Map<string, Meas
   return measured;
 }
 
-async function runPick(a: TuneArgs, io: CliIO): Promise<number> {
-  const dir = resolve(io.cwd, a.dir);
-  const shown = (p: string) => displayPath(p, io.cwd);
+/** --latency-budget and --percentile, checked. */
+function budgetFlags(a: TuneArgs): { budgetUs: number; percentile: string } {
   if (a['latency-budget'] === undefined) throw new UsageError('give --latency-budget (e.g. 20ms): the latency the chosen point must stay within');
   const budgetUs = parseDuration(String(a['latency-budget']));
   if (budgetUs === undefined || budgetUs <= 0) throw new UsageError(`--latency-budget: "${String(a['latency-budget'])}" is not a duration (20ms, 500us, 1s)`);
-  const percentile = String(a.percentile).toLowerCase().replace(/^(\d+)$/, 'p$1');
+  return { budgetUs, percentile: String(a.percentile).toLowerCase().replace(/^(\d+)$/, 'p$1') };
+}
+
+async function runPick(a: TuneArgs, io: CliIO): Promise<number> {
+  const dir = resolve(io.cwd, a.dir);
+  const shown = (p: string) => displayPath(p, io.cwd);
+  const { budgetUs, percentile } = budgetFlags(a);
   const measured = readMeasurements(dir, a, io);
   for (const [variant, m] of measured) {
-    if (!m.table.latencies.includes(percentile)) throw new UsageError(`${shown(m.table.file)} (${variant}) has no ${percentile} latency; it has ${m.table.latencies.join(', ')}: choose one with --percentile`);
+    if (m.table.rows.length && !m.table.latencies.includes(percentile)) throw new UsageError(`${shown(m.table.file)} (${variant}) has no ${percentile} latency; it has ${m.table.latencies.join(', ')}: choose one with --percentile`);
   }
-  const result = pick(measured, percentile, budgetUs);
+  return reportPick(measured, percentile, budgetUs, a, io, a.write === undefined ? undefined : resolve(io.cwd, a.write));
+}
 
+/** The ranking as text or JSON, the plot, and with `writeTo` the winner's settings written there. */
+function reportPick(measured: Map<string, Measured>, percentile: string, budgetUs: number, a: TuneArgs, io: CliIO, writeTo: string | undefined): number {
+  const shown = (p: string) => displayPath(p, io.cwd);
+  const result = pick(measured, percentile, budgetUs);
   if (a.plot !== undefined) {
     const file = resolve(io.cwd, a.plot);
     try {
@@ -211,13 +253,159 @@ async function runPick(a: TuneArgs, io: CliIO): Promise<number> {
     }
   }
   io.stdout(a.format === 'json' ? `${JSON.stringify(pickJson(result), null, 2)}\n` : pickText(result));
+  if (!result.best && !result.variants.some((v) => v.rows.length)) {
+    io.stderr(`tritonc tune: perf_analyzer found no stable measurement for any variant: measure again with a longer --measurement-interval, a larger --stability-percentage or more --max-trials\n`);
+    return EXIT.problems;
+  }
   if (!result.best) {
-    const closest = result.variants[0];
+    const closest = result.variants.find((v) => Number.isFinite(v.bestLatencyUs));
     io.stderr(`tritonc tune: no variant stays within ${String(a['latency-budget'])} at ${percentile}${closest ? `; the closest is ${closest.variant}, whose lowest ${percentile} is ${(closest.bestLatencyUs / 1000).toFixed(2)} ms` : ''}\n`);
     return EXIT.problems;
   }
-  if (a.write !== undefined) return printWinnerWrite(resolve(io.cwd, a.write), result.best.variant, measured.get(result.best.variant)!, io, a.format === 'json');
+  if (writeTo !== undefined) return printWinnerWrite(writeTo, result.best.variant, measured.get(result.best.variant)!, io, a.format === 'json');
   return EXIT.ok;
+}
+
+// ---- run ------------------------------------------------------------------------------------------
+
+
+interface ToMeasure {
+  plan: VerifyPlan;
+  model: string;
+  variants: LoadTestVariant[];
+}
+
+const prepare = (modelDir: string, io: CliIO): VerifyPlan => {
+  try {
+    return prepareVerify(modelDir, io.cwd);
+  } catch (e) {
+    if (e instanceof CannotRun) throw new UsageError(e.message);
+    throw e;
+  }
+};
+
+/** The variants of a model directory, planned from the flags; an exit code when the model would not load. */
+function variantsOfModel(modelDir: string, flags: ReturnType<typeof planFlags>, io: CliIO): ToMeasure | number {
+  const shown = (p: string) => displayPath(p, io.cwd);
+  const plan = prepare(modelDir, io);
+  let read: PlannedModel;
+  try {
+    read = planModel(plan.modelDir, flags, io.cwd, shown);
+  } catch (e) {
+    if (e instanceof TunePlanError) throw new UsageError(e.message);
+    throw e;
+  }
+  if (read.kind === 'model-refused') {
+    io.stderr(formatStylish(errorsOnly(read.lint), { cwd: io.cwd }));
+    io.stderr(`tritonc tune: Triton would not load ${shown(modelDir)} (above); fix it first. Nothing measured\n`);
+    return EXIT.problems;
+  }
+  if (read.decoupled) throw new UsageError(DECOUPLED);
+  for (const n of read.planned.notes) io.stderr(`tritonc tune: ${n}\n`);
+  // Each variant's config, named as the model: the load's override replaces the served config.
+  const variants = read.planned.variants.map((v): LoadTestVariant => {
+    const edited = setFields(read.source, read.configFile, v.changes.filter((c) => c.path[0] !== 'name'));
+    if (!edited.ok) throw new UsageError(`${v.name}: ${edited.problem}`);
+    return { name: v.name, settings: v.settings, config: parseConfig(edited.text, read.configFile).value };
+  });
+  return { plan, model: read.model, variants };
+}
+
+const DECOUPLED = 'the model is decoupled: perf_analyzer measures a decoupled model over gRPC streaming, which tune run does not; use tune plan --protocol grpc and run.sh';
+
+/** The variants a plan directory holds (tune plan's tune-plan.json names them and the model). */
+function variantsOfPlan(dir: string, io: CliIO): ToMeasure {
+  const shown = (p: string) => displayPath(p, io.cwd);
+  const file = join(dir, 'tune-plan.json');
+  const read = readText(file);
+  if (read.kind !== 'text') throw new UsageError(`${shown(file)}: ${read.kind === 'missing' ? 'no such file' : read.reason}`);
+  if (read.text.length > 4 * 1024 * 1024) throw new UsageError(`${shown(file)}: over 4 MiB; tune plan writes a few kilobytes`);
+  let json: unknown;
+  try {
+    json = JSON.parse(read.text);
+  } catch (e) {
+    throw new UsageError(`${shown(file)}: not JSON (${(e as Error).message}); write the plan again with tritonc tune plan`);
+  }
+  const parsed = z.object({ model: z.string(), modelDir: z.string(), variants: z.array(z.object({ name: z.string() })).min(1).max(10_000) }).safeParse(json);
+  if (!parsed.success) throw new UsageError(`${shown(file)}: not a plan tune plan wrote (${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message})`);
+  const plan = prepare(resolve(dir, parsed.data.modelDir), io);
+  if (plan.config.model_transaction_policy?.decoupled === true) throw new UsageError(DECOUPLED);
+  const variants = parsed.data.variants.map(({ name }): LoadTestVariant => {
+    // One directory of the plan, nothing else: a name is a single path segment.
+    if (!name || name === '.' || name === '..' || /[\\/\0]/.test(name)) throw new UsageError(`${shown(file)}: ${JSON.stringify(name)} is not a variant directory's name`);
+    const config = readVariantConfig(join(dir, name, 'config.pbtxt'), shown);
+    return { name, settings: settingsOf(config), config: { ...config, name: plan.modelName } };
+  });
+  io.stderr(`tritonc tune: the variants of ${shown(dir)}, loaded onto ${shown(plan.modelDir)}\n`);
+  return { plan, model: plan.modelName, variants };
+}
+
+async function runLoadTestCommand(a: TuneArgs, io: CliIO): Promise<number> {
+  const shown = (p: string) => displayPath(p, io.cwd);
+  const { budgetUs, percentile } = budgetFlags(a);
+  const flags = planFlags(a);
+  const range = /^(\d+)(?::(\d+)(?::(\d+))?)?$/.exec(String(a['concurrency-range']))!;
+  const [start, end, step] = [Number(range[1]), Number(range[2] ?? range[1]), Number(range[3] ?? 1)];
+  if (start < 1 || end < start || step < 1) throw new UsageError(`--concurrency-range: "${String(a['concurrency-range'])}" must go from 1 or more up, by a step of 1 or more`);
+  const concurrency: number[] = [];
+  if (Math.floor((end - start) / step) + 1 > 64) throw new UsageError(`--concurrency-range: "${String(a['concurrency-range'])}" is more than 64 levels; tune run measures each level on its own, so give a larger step`);
+  for (let c = start; c <= end; c += step) concurrency.push(c);
+  const timeoutUs = parseDuration(String(a.timeout));
+  if (timeoutUs === undefined || timeoutUs < 1_000_000) throw new UsageError(`--timeout: "${String(a.timeout)}" is not a duration of 1s or more (e.g. 120s)`);
+  const maxTrials = a['max-trials'] === undefined ? undefined : String(a['max-trials']);
+  if (maxTrials !== undefined && !/^[1-9]\d{0,3}$/.test(maxTrials)) throw new UsageError(`--max-trials: ${JSON.stringify(maxTrials)} is not a whole number of 1 or more`);
+  let runtime: Runtime;
+  if (a.runtime === 'server') {
+    const url = a.server === undefined ? undefined : normalizeServerUrl(String(a.server));
+    if (!url) throw new UsageError(`--runtime server needs --server http://host:port (the server's HTTP endpoint)${a.server === undefined ? '' : `; got ${JSON.stringify(String(a.server))}`}`);
+    // perf_analyzer is given host:port (its -u): nothing else may reach its arguments.
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' || (parsed.pathname !== '/' && parsed.pathname !== '') || !checkHostPort(parsed.host).ok) throw new UsageError(`--server: tune run measures over plain HTTP at host:port; ${JSON.stringify(String(a.server))} is not http://host:port`);
+    runtime = { kind: 'server', url: `http://${parsed.host}` };
+  } else {
+    if (a.server !== undefined) throw new UsageError('--server goes with --runtime server');
+    runtime = { kind: 'local', ...(a.tritonserver !== undefined ? { tritonserver: String(a.tritonserver) } : {}) };
+  }
+  const perfAnalyzer = findPerfAnalyzer(a['perf-analyzer'], io.cwd);
+  if (!perfAnalyzer.ok) throw new UsageError(perfAnalyzer.why);
+
+  const given = resolve(io.cwd, a.dir);
+  const chosen = existsSync(join(given, 'tune-plan.json')) ? variantsOfPlan(given, io) : variantsOfModel(given, flags, io);
+  if (typeof chosen === 'number') return chosen;
+  const { plan, model, variants } = chosen;
+  io.stderr(`tritonc tune: measuring ${variants.length} variant${variants.length === 1 ? '' : 's'} of ${model} at concurrency ${concurrency.join(', ')}\n`);
+  let done: LoadTestResult;
+  try {
+    done = await runLoadTest({
+      plan, variants, runtime, perfAnalyzer: perfAnalyzer.file, concurrency, measurementIntervalMs: flags.interval, percentile: flags.percentile,
+      ...(flags.stability !== undefined ? { stabilityPercentage: flags.stability } : {}), ...(maxTrials !== undefined ? { maxTrials: Number(maxTrials) } : {}),
+      timeoutMs: timeoutUs / 1000, cwd: io.cwd, progress: (line) => io.stderr(`tritonc tune: ${line}\n`),
+    });
+  } catch (e) {
+    if (e instanceof Interrupted) {
+      io.stderr(`tritonc tune: interrupted${e.after ? `; ${e.after}` : ''}\n`);
+      return signalExitCode(e.signal);
+    }
+    if (e instanceof CannotRun) throw new UsageError(e.message);
+    throw e;
+  }
+  for (const n of done.notes) io.stderr(`tritonc tune: ${n}\n`);
+  for (const p of done.problems) io.stderr(`tritonc tune: error: ${p.message}\n`);
+  const measured = new Map<string, Measured>();
+  for (const m of done.measured) {
+    if (m.failed) io.stderr(`tritonc tune: ${m.name}: ${m.failed}${m.table.rows.length ? ' (the levels measured before count)' : ''}\n`);
+    if (m.table.rows.length || m.table.unstable?.length) measured.set(m.name, { table: m.table, settings: m.settings, config: m.config });
+  }
+  if (!measured.size) {
+    io.stderr(`tritonc tune: no variant was measured (above)\n`);
+    return done.problems.length ? EXIT.usage : EXIT.problems;
+  }
+  for (const [variant, m] of measured) {
+    if (m.table.rows.length && !m.table.latencies.includes(percentile)) throw new UsageError(`perf_analyzer reported no ${percentile} latency for ${variant}; it has ${m.table.latencies.join(', ')}: choose one with --percentile`);
+  }
+  const code = reportPick(measured, percentile, budgetUs, a, io, a.write === undefined ? undefined : a.write === '' ? plan.modelDir : resolve(io.cwd, a.write));
+  // The model could not be put back as it was: said above, and the run is not clean.
+  return done.problems.length ? Math.max(code, EXIT.usage) : code;
 }
 
 function pickJson(r: PickResult): unknown {
@@ -229,19 +417,22 @@ function pickJson(r: PickResult): unknown {
     latencyBudget: ms(r.budgetUs),
     latencyUnit: 'ms',
     best: r.best ? { variant: r.best.variant, ...point(r.best) } : null,
-    variants: r.variants.map((v) => ({ variant: v.variant, settings: v.settings, withinBudget: v.chosen !== undefined, ...point(v), ...(v.knee !== undefined ? { knee: v.knee } : {}), lowestLatency: ms(v.bestLatencyUs) })),
+    variants: r.variants.map((v) => ({ variant: v.variant, settings: v.settings, withinBudget: v.chosen !== undefined, ...point(v), ...(v.knee !== undefined ? { knee: v.knee } : {}), lowestLatency: Number.isFinite(v.bestLatencyUs) ? ms(v.bestLatencyUs) : null, unstable: v.unstable })),
     explanation: r.explanation,
   };
 }
 
 function pickText(r: PickResult): string {
-  const lines = [`${r.percentile} latency budget ${(r.budgetUs / 1000).toFixed(2)} ms; the highest ${r.load} within it, per variant:`, ''];
+  const lines = [`${r.percentile} latency budget ${(r.budgetUs / 1000).toFixed(2)} ms; the best throughput within it, per variant:`, ''];
   const width = maxOf(r.variants.map((v) => v.variant.length), 7);
   lines.push(`  ${'variant'.padEnd(width)}  ${r.load.padEnd(12)}  ${'infer/sec'.padStart(10)}  ${`${r.percentile} ms`.padStart(9)}  knee`);
   for (const v of r.variants) {
     const c = v.chosen;
-    lines.push(`  ${v.variant.padEnd(width)}  ${(c ? String(c.load) : '-').padEnd(12)}  ${(c ? c.throughput.toFixed(1) : 'over budget').padStart(10)}  ${(c ? (c.latencyUs / 1000).toFixed(2) : (v.bestLatencyUs / 1000).toFixed(2)).padStart(9)}  ${v.knee ?? '-'}`);
+    const none = v.rows.length ? 'over budget' : 'unstable';
+    lines.push(`  ${v.variant.padEnd(width)}  ${(c ? String(c.load) : '-').padEnd(12)}  ${(c ? c.throughput.toFixed(1) : none).padStart(10)}  ${(c ? (c.latencyUs / 1000).toFixed(2) : v.rows.length ? (v.bestLatencyUs / 1000).toFixed(2) : '-').padStart(9)}  ${v.knee ?? '-'}`);
   }
+  const unstable = r.variants.filter((v) => v.unstable.length);
+  if (unstable.length) append(lines, ['', `Unstable (perf_analyzer found no stable measurement; not counted): ${unstable.map((v) => `${v.variant} at ${r.load} ${v.unstable.join(', ')}`).join('; ')}`]);
   if (r.best) append(lines, ['', `Best: ${r.best.variant}`, ...r.explanation.map((l) => `  ${l}`)]);
   return `${lines.join('\n')}\n`;
 }
@@ -253,12 +444,16 @@ function printWinnerWrite(modelDir: string, name: string, winner: Measured, io: 
   const shown = (p: string) => displayPath(p, io.cwd);
   let done: WinnerWrite;
   try {
-    done = writeWinner(modelDir, winner.config, shown);
+    done = writeWinner(modelDir, winner.config, shown, io.cwd);
   } catch (e) {
     if (e instanceof TuneWriteError) throw new UsageError(`--write: ${e.message}`);
     throw e;
   }
   if (done.kind === 'unchanged') say(`${shown(done.file)} already has the settings of ${name}\n`);
-  else say(`\n${shown(done.file)}: ${name}'s settings\n${lineDiff(done.before, done.after).join('\n')}\n`);
+  else {
+    say(`\n${shown(done.file)}: ${name}'s settings\n${lineDiff(done.before, done.after).join('\n')}\n`);
+    if (done.header?.regenerated) say(`${shown(done.file)} was written as tritonc generate writes it with these settings: its header records them, and tritonc generate --check accepts it\n`);
+    else if (done.header) say(`note: ${shown(done.file)} keeps its tritonc generate header, which tritonc generate --check already disagreed with (${done.header.why})\n`);
+  }
   return EXIT.ok;
 }

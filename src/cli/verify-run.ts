@@ -13,6 +13,7 @@ type VerifyDeps = NonNullable<VerifyOptions['deps']>;
 import { EXIT, UsageError } from './errors.js';
 import { serverFlagsFromArgs } from './server-flags.js';
 import { parseShapeFlag } from '../verify/input-sizes.js';
+import type { InputFiles } from '../verify/user-inputs/load.js';
 import { DEFAULT_SERVER_OPTIONS, applyServerFlags } from '../triton/server-options.js';
 
 /** --header NAME:VALUE (repeatable): sent with every request to the server. */
@@ -33,6 +34,7 @@ import { quoted } from '../util/terminal-text.js';
 
 /** The flags that set a runtime-specific option (runtimes/runtime.ts RuntimeOption), and why only some runtimes read it. */
 const RUNTIME_FLAGS: { option: RuntimeOption; flags: string[]; given(a: VerifyArgs): boolean; why?: string }[] = [
+  { option: 'engine', flags: ['--engine'], given: (a) => a.engine !== undefined },
   { option: 'image', flags: ['--image'], given: (a) => a.image !== undefined },
   { option: 'gpus', flags: ['--gpus'], given: (a) => a.gpus !== undefined, why: 'a running server has its GPUs already' },
   { option: 'server', flags: ['--server'], given: (a) => a.server !== undefined },
@@ -53,6 +55,18 @@ const RUNTIME_FLAGS: { option: RuntimeOption; flags: string[]; given(a: VerifyAr
     why: "a path on this machine, for the tritonserver started here: an image and a running server have their own",
   },
 ];
+
+/** --input NAME=FILE (repeatable) and --inputs FILE, as the reference reads them. */
+function inputFilesFrom(flags: readonly string[], archive: unknown): InputFiles | undefined {
+  const perInput = flags.map((f) => {
+    const at = f.indexOf('=');
+    if (at <= 0 || at === f.length - 1) throw new UsageError(`--input takes NAME=FILE, the input's name and an .npy or .json file, e.g. --input input=batch.npy; got ${quoted(f)}`);
+    return { name: f.slice(0, at), file: f.slice(at + 1) };
+  });
+  if (archive !== undefined && (typeof archive !== 'string' || !archive)) throw new UsageError('--inputs takes one .npz or .json file holding the inputs by name');
+  if (!perInput.length && archive === undefined) return undefined;
+  return { ...(perInput.length ? { perInput } : {}), ...(archive !== undefined ? { archive: archive as string } : {}) };
+}
 
 function optionsFromArgs(a: VerifyArgs, io: CliIO, injected: VerifyDeps | undefined): VerifyOptions {
   // --server alone names the runtime that reads it.
@@ -79,6 +93,7 @@ function optionsFromArgs(a: VerifyArgs, io: CliIO, injected: VerifyDeps | undefi
   if (serverFlagGiven) options.tritonServer = applyServerFlags(DEFAULT_SERVER_OPTIONS, server);
   const headers = headersFrom(a.header ?? []);
   if (Object.keys(headers).length) options.headers = headers;
+  if (a.engine !== undefined) options.engine = a.engine;
   if (a.image !== undefined) {
     const image = String(a.image).trim();
     if (!image || /\s/.test(image)) throw new UsageError(`--image takes an image reference such as nvcr.io/nvidia/tritonserver:26.07-py3; got "${String(a.image)}"`);
@@ -102,9 +117,12 @@ function optionsFromArgs(a: VerifyArgs, io: CliIO, injected: VerifyDeps | undefi
   };
   const atol = tolerance('atol');
   const rtol = tolerance('rtol');
-  if (a.reference === undefined && (a.referenceModel !== undefined || atol !== undefined || rtol !== undefined)) throw new UsageError('--reference-model, --atol and --rtol apply to --reference ort');
+  if (a.reference === undefined && (a.referenceModel !== undefined || atol !== undefined || rtol !== undefined || a.input !== undefined || a.inputs !== undefined)) {
+    throw new UsageError('--reference-model, --atol, --rtol, --input and --inputs apply to --reference ort');
+  }
   if (a.reference !== undefined) {
-    options.reference = { ...(a.referenceModel !== undefined ? { modelFile: String(a.referenceModel) } : {}), ...(atol !== undefined ? { atol } : {}), ...(rtol !== undefined ? { rtol } : {}) };
+    const inputs = inputFilesFrom(a.input ?? [], a.inputs);
+    options.reference = { ...(a.referenceModel !== undefined ? { modelFile: String(a.referenceModel) } : {}), ...(atol !== undefined ? { atol } : {}), ...(rtol !== undefined ? { rtol } : {}), ...(inputs ? { inputs } : {}) };
   }
   if (a.gpus !== undefined) {
     const gpus = parseGpus(String(a.gpus));
@@ -139,6 +157,8 @@ export async function runVerify(a: VerifyArgs, io: CliIO, injected?: VerifyDeps)
   const report = await verifyModel(options);
   if (json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   if (report.outcome === 'cannot-run' || report.outcome === 'interrupted') {
+    // A comparison that decided nothing ran: its numbers are shown, then why they decided nothing.
+    if (!json && report.reference) io.stdout(reportText(report));
     io.stderr(`tritonc verify: ${report.error ?? report.outcome}\n`);
     // A server left changed is said in every format, whatever else went wrong.
     for (const p of report.problems) if (p.kind === 'restore') io.stderr(`tritonc verify: error: ${p.message}\n`);

@@ -245,25 +245,49 @@ class _Transport:
         """One request of at most max_batch_size, with the call's retries; its outputs by name."""
         raise NotImplementedError
 
-    #: The tritonclient client, made on first use (new_client) and closed by close().
-    _client: Any = None
+    #: The tritonclient clients by thread, each made on first use (new_client) in its thread: the HTTP
+    #: one belongs to the thread that made it (its connection pool is gevent's, whose hub is per thread:
+    #: another thread's request fails with greenlet's "Cannot switch to a different thread"), so one
+    #: Client may be shared by threads.
+    _clients: Optional[Dict[int, Any]] = None
+    _clients_lock = threading.Lock()
 
     def new_client(self) -> Any:
         """A tritonclient client of this protocol, to this server."""
         raise NotImplementedError
 
     def _triton(self) -> Any:
-        if self._client is None:
-            self._client = self.new_client()
-        return self._client
+        me = threading.get_ident()
+        with self._clients_lock:
+            if self._clients is None:
+                self._clients = {}
+            client = self._clients.get(me)
+        if client is None:
+            client = self.new_client()
+            with self._clients_lock:
+                self._clients[me] = client
+        return client
+
+    def drop(self) -> None:
+        """Closes this thread's client, after a request it could not finish: the next one starts afresh."""
+        with self._clients_lock:
+            client = None if self._clients is None else self._clients.pop(threading.get_ident(), None)
+        _close_quietly(client)
 
     def close(self) -> None:
-        client, self._client = self._client, None
-        if client is not None:
-            try:
-                client.close()
-            except Exception:
-                pass
+        """Closes every thread's client."""
+        with self._clients_lock:
+            clients, self._clients = list((self._clients or {}).values()), None
+        for client in clients:
+            _close_quietly(client)
+
+
+def _close_quietly(client: Any) -> None:
+    if client is not None:
+        try:
+            client.close()
+        except Exception:
+            pass
 
 
 def _sleep(seconds: float, cancel: Optional[threading.Event]) -> None:
@@ -633,13 +657,13 @@ class _Connection(_Transport):
             raise _server_error(self.spec, what, e) from None
         except (OSError, http.client.HTTPException, RuntimeError) as e:
             # A request it could not finish leaves the connection in no known state: the next one starts afresh.
-            self.close()
+            self.drop()
             text, unsent = _network_cause(e)
             raise Unavailable("cannot reach " + self.base + " (" + text + ")", unsent=unsent) from None
         except (ValueError, KeyError, TypeError, IndexError) as e:
             raise InferenceFailed(what + ": the answer is not what the KServe v2 protocol documents (" + type(e).__name__ + ": " + str(e) + ")") from None
         except BaseException as e:
-            self.close()
+            self.drop()
             if e is timer:
                 t = Timeout(what + ": no answer in time")
                 t.retryable = True

@@ -165,11 +165,13 @@ export function autofillBackendFields(input: ModelConfig, listing: AutofillListi
     }
   }
   if (backend() === PYTORCH_BACKEND) {
-    if (platform() === '') {
-      set('platform', LIBTORCH_PLATFORM, 'the pytorch backend defaults to LibTorch');
-      if (filename() === '') set('default_model_filename', LIBTORCH_FILE, 'the default file name of a LibTorch model');
-    } else if (platform() === AOTI_PLATFORM && filename() === '') {
-      set('default_model_filename', AOTI_FILE, 'the default file name of an AOTInductor model');
+    if (platform() === '') set('platform', LIBTORCH_PLATFORM, 'the pytorch backend defaults to LibTorch');
+    // r24.10 core (2.51) names the file whenever the config does not, whatever set the platform: the
+    // real server answers default_model_filename "model.pt" for a model.pt guessed from the files
+    // and for platform: "pytorch_libtorch" alike (test/conformance/l0-real-server.test.ts).
+    if (filename() === '') {
+      if (platform() === AOTI_PLATFORM) set('default_model_filename', AOTI_FILE, 'the default file name of an AOTInductor model');
+      else set('default_model_filename', LIBTORCH_FILE, 'the default file name of a LibTorch model');
     }
     return { config, steps };
   }

@@ -25,8 +25,8 @@ export type AutoCompleteOutcome =
   | { kind: 'no-model-file'; record: BackendRecord; expected?: string }
   /** The model file is there but cannot be read. */
   | { kind: 'unreadable-model'; record: BackendRecord; modelFile: string; error: ModelReadError }
-  /** The backend fills nothing in. */
-  | { kind: 'none'; record: BackendRecord }
+  /** The backend fills nothing in (`log`: what it logs so); `refusal`: and refuses the config at load for it. */
+  | { kind: 'none'; record: BackendRecord; log?: string; refusal?: string; modelFile?: string }
   /** The model's script completes it, or not (`defines`); tritonc does not run it. */
   | { kind: 'script'; record: BackendRecord; defines: boolean }
   /** The backend may complete it from a model tritonc does not read (or tritonc has no record of it). */
@@ -38,8 +38,15 @@ export function backendAutoComplete(config: ModelConfig, inputs: AutoCompleteInp
   const how = record?.autoComplete;
   if (!record || !how) return { kind: 'unread', record };
   switch (how.from) {
-    case 'none':
-      return { kind: 'none', record };
+    case 'none': {
+      const model = config.name ?? '';
+      const log = how.skippedLog?.(model);
+      const unlisted = !config.input?.length || !config.output?.length;
+      if (!how.refusesUnlisted || !unlisted) return { kind: 'none', record, ...(log ? { log } : {}) };
+      const file = inputs.modelFile();
+      const refusal = how.refusesUnlisted(model, config, file.signature);
+      return { kind: 'none', record, ...(log ? { log } : {}), ...(refusal ? { refusal } : {}), ...(file.path ? { modelFile: file.path } : {}) };
+    }
     case 'config':
       return { kind: 'completed', record, completion: how.complete(config) };
     case 'script': {

@@ -296,7 +296,14 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
           fix: `the ${title} backend reads <model>/<version>/<default_model_filename>${directoryModelFile(config) ? ` (a directory there means <dir>/${directoryModelFile(config)})` : ''} to complete the config: put the model at ${modelFile}${chosen && chosen.dirName !== String(version) ? ` (the directory '${chosen.dirName}' is read as version ${version}, and Triton opens '${version}/')` : ''}`,
         }, { version, modelFile });
       case 'none':
-        steps.push(step('autocomplete', 'note', [], `the ${backend} backend does not complete the config: it runs as written`));
+        steps.push(step('autocomplete', 'note', [], `the ${backend} backend does not complete the config: it runs as written${outcome.log ? ` (the server logs "${outcome.log}")` : ''}`));
+        if (outcome.refusal) {
+          return refused({
+            stage: 'autocomplete',
+            message: outcome.refusal,
+            fix: `the ${title} backend fills in no inputs or outputs: list them in config.pbtxt (tritonc lint names the ones the model needs)`,
+          }, { version, ...(outcome.modelFile ? { modelFile: outcome.modelFile } : {}) });
+        }
         break;
       case 'script':
       case 'unread': {

@@ -3,6 +3,7 @@
 // with the model's as ONNX Runtime does: a name is never refused, it only decides how the inputs are
 // fed to forward.
 import type { ModelConfig } from '../config/model-config.js';
+import type { ModelSignature } from '../model-file/signature.js';
 
 /** NamingConvention (src/pt/model_state.hh): how config tensors are mapped to forward's positions. */
 export type NamingConvention = 'forward-argument' | 'named-index' | 'strict-config-ordering';
@@ -99,4 +100,28 @@ function splitTopLevel(text: string): string[] {
   }
   out.push(text.slice(start));
   return out;
+}
+
+/**
+ * The PyTorch backend's refusal at load of a TorchScript model whose config lists no inputs or no
+ * outputs (it fills nothing in), in ValidateInputs' then ValidateOutputs' order
+ * (src/pt/model_instance_state.cc 1341, 1353, 1362-1369, 1379, 1497): forward's argument types, the input count against forward's
+ * arguments (not in the dict mode; `signature` undefined: not read), then at least one input, then at
+ * least one output. Undefined when the config lists both.
+ */
+export function libtorchUnlistedRefusal(model: string, config: ModelConfig, signature: ModelSignature | undefined): string | undefined {
+  const inputs = config.input?.length ?? 0;
+  const outputs = config.output?.length ?? 0;
+  if (inputs > 0 && outputs > 0) return undefined;
+  const types = signature?.inputs.map((t) => t.elemType ?? '') ?? [];
+  const provided = signature?.inputs.length ?? 0;
+  const expected = libtorchExpectedInputs(config);
+  if (signature && !isDictMode(types)) {
+    if (types.slice(1).some((t) => t.startsWith('Dict['))) return 'Multiple inputs of kind DictType were detected. Only a single input of type Dict(str, Tensor) is supported.';
+    const bad = types.find((t) => !isLibtorchInputType(t));
+    if (bad !== undefined) return `An input of type '${c10TypeString(bad)}' was detected in the model. Only a single input of type Dict(str, Tensor) or input(s) of type Tensor are supported.`;
+  }
+  if (signature && !isDictMode(types) && provided > 0 && expected !== provided) return `unable to load model '${model}', configuration expects ${expected} inputs, model provides ${provided}`;
+  if (inputs === 0) return 'model configuration must contain at least one input, none were specified.';
+  return 'model configuration must contain at least one output, none were specified.';
 }

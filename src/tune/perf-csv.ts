@@ -30,6 +30,8 @@ export interface PerfTable {
   rows: PerfRow[];
   /** The latency names every row has (`p50`, ..., `avg` when present). */
   latencies: string[];
+  /** The loads perf_analyzer found no stable measurement for (its output says so; perf-log.ts). */
+  unstable?: number[];
 }
 
 const SERVER_COLUMNS = ['Server Queue', 'Server Compute Input', 'Server Compute Infer', 'Server Compute Output'] as const;

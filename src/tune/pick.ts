@@ -1,7 +1,9 @@
-// The seed tutorial's last steps, as arithmetic over measured rows: for each variant, the highest load
-// whose latency at the chosen percentile stays within the budget (its throughput there is what the
-// variant is worth), and the knee, where latency starts to grow much faster than throughput. Variants
-// are ranked by throughput within the budget, never by throughput beyond it.
+// The seed tutorial's last steps, as arithmetic over measured rows: for each variant, the load with the
+// highest throughput whose latency at the chosen percentile stays within the budget (that throughput is
+// what the variant is worth: a higher load can serve less, on a machine that thrashes), and the knee,
+// where latency starts to grow much faster than throughput. Variants are ranked by throughput within
+// the budget, never by throughput beyond it. A load perf_analyzer found no stable measurement for is
+// never chosen, and is named in the result.
 import type { PerfRow, PerfTable } from './perf-csv.js';
 import { minOf } from '../util/arrays.js';
 
@@ -16,13 +18,15 @@ export interface VariantSettings {
 export interface VariantResult {
   variant: string;
   settings: VariantSettings;
-  /** The highest load within the budget, and the numbers there; undefined when none is. */
+  /** The load with the highest throughput within the budget, and the numbers there; undefined when none is. */
   chosen?: { load: number; throughput: number; latencyUs: number; row: PerfRow };
   /** The load after which latency grows more than twice as fast as throughput. */
   knee?: number;
-  /** The lowest latency measured (for "which came closest"). */
+  /** The lowest latency measured (for "which came closest"); Infinity when nothing was. */
   bestLatencyUs: number;
   rows: PerfRow[];
+  /** The loads perf_analyzer found no stable measurement for: never chosen. */
+  unstable: number[];
 }
 
 export interface PickResult {
@@ -54,20 +58,24 @@ export function pick(tables: ReadonlyMap<string, { table: PerfTable; settings: V
   let load: PerfTable['load'] = 'concurrency';
   for (const [variant, { table, settings }] of tables) {
     load = table.load;
-    const rows = table.rows.filter((r) => r.latencyUs[percentile] !== undefined);
+    const unstable = [...new Set(table.unstable ?? [])].sort((a, b) => a - b);
+    const rows = table.rows.filter((r) => r.latencyUs[percentile] !== undefined && !unstable.includes(r.load));
     const within = rows.filter((r) => r.latencyUs[percentile]! <= budgetUs);
-    const top = within[within.length - 1];
+    // The best throughput within the budget; of equal ones, the lowest load.
+    let top: PerfRow | undefined;
+    for (const r of within) if (!top || r.throughput > top.throughput) top = r;
     const knee = kneeOf(rows, percentile);
     results.push({
       variant,
       settings,
       ...(top ? { chosen: { load: top.load, throughput: top.throughput, latencyUs: top.latencyUs[percentile]!, row: top } } : {}),
       ...(knee !== undefined ? { knee } : {}),
-      bestLatencyUs: minOf(rows.map((r) => r.latencyUs[percentile]!)),
+      bestLatencyUs: rows.length ? minOf(rows.map((r) => r.latencyUs[percentile]!)) : Infinity,
       rows,
+      unstable,
     });
   }
-  results.sort((a, b) => (a.chosen && b.chosen ? b.chosen.throughput - a.chosen.throughput : a.chosen ? -1 : b.chosen ? 1 : a.bestLatencyUs - b.bestLatencyUs));
+  results.sort((a, b) => (a.chosen && b.chosen ? b.chosen.throughput - a.chosen.throughput : a.chosen ? -1 : b.chosen ? 1 : a.bestLatencyUs === b.bestLatencyUs ? 0 : a.bestLatencyUs < b.bestLatencyUs ? -1 : 1));
   const best = results[0]?.chosen ? results[0] : undefined;
   return { percentile, budgetUs, load, ...(best ? { best } : {}), variants: results, explanation: best ? explain(best, results, percentile, load) : [] };
 }
@@ -85,6 +93,10 @@ function explain(best: VariantResult, all: readonly VariantResult[], percentile:
   const second = all[1];
   if (second?.chosen) lines.push(`The next best, ${second.variant}, serves ${second.chosen.throughput.toFixed(1)} infer/sec within the budget (${load} ${second.chosen.load}).`);
   if (best.knee !== undefined) lines.push(`Its latency knees after ${load} ${best.knee}: beyond it, latency grows much faster than throughput.`);
+  const unstable = all.filter((v) => v.unstable.length);
+  if (unstable.length) {
+    lines.push(`Not counted: perf_analyzer found no stable measurement for ${unstable.map((v) => `${v.variant} at ${load} ${v.unstable.join(', ')}`).join('; ')}. Measure again with a longer --measurement-interval (or a larger --stability-percentage) before trusting the ranking there.`);
+  }
   const s = c.row.server;
   if (!s) {
     lines.push('The CSV has no server-side columns (perf_analyzer reads them from Triton\'s statistics extension), so the split between queue and compute time is unknown.');

@@ -25,8 +25,26 @@ export interface MeasureOptions {
 export interface PlanAxes {
   delaysUs: number[];
   instances: number[];
-  /** Preferred batch size lists to try; [] for "no preferred_batch_size"; undefined: keep the config's. */
-  preferred?: number[][];
+  /** Preferred batch size lists to try ([]: no preferred_batch_size; undefined: the config's own); absent: defaultPreferred's. */
+  preferred?: (number[] | undefined)[];
+}
+
+/**
+ * The preferred_batch_size lists tried when none are given, as the tutorial tunes them: the config's
+ * own (kept as written), none (the batcher forms the largest batch it can), and the upper half of the
+ * powers of two up to max_batch_size (for 32: 8, 16 and 32, the tutorial's list), each once.
+ */
+export function defaultPreferred(config: ModelConfig, maxBatchSize: number): (number[] | undefined)[] {
+  const own = (config.dynamic_batching?.preferred_batch_size ?? []).map(Number);
+  const powers: number[] = [];
+  for (let p = 1; p <= maxBatchSize; p *= 2) powers.push(p);
+  if (powers[powers.length - 1] !== maxBatchSize) powers.push(maxBatchSize);
+  const upper = powers.slice(Math.floor(powers.length / 2)).filter((p) => p > 1);
+  const lists: (number[] | undefined)[] = [undefined];
+  const same = (a: number[], b: number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+  if (own.length) lists.push([]);
+  if (upper.length && !same(upper, own)) lists.push(upper);
+  return lists;
 }
 
 export interface Variant {
@@ -45,7 +63,7 @@ export function planVariants(model: string, config: ModelConfig, effective: Mode
   const notes: string[] = [];
   const batching = (effective.max_batch_size ?? 0) > 0;
   let delays: (number | undefined)[] = axes.delaysUs;
-  let preferred: (number[] | undefined)[] = axes.preferred ?? [undefined];
+  let preferred: (number[] | undefined)[] = axes.preferred ?? defaultPreferred(config, effective.max_batch_size ?? 0);
   if (!batching) {
     if (axes.delaysUs.length > 1 || axes.preferred?.length) notes.push(`${model} does not batch (max_batch_size 0): the queue delay and preferred batch sizes do nothing, so only the instance count varies`);
     delays = [undefined];
@@ -109,7 +127,8 @@ export function runScript(variants: readonly string[], httpUrl: string): string 
 # Measures every variant of this plan in turn. Start Triton on this directory first:
 #   tritonserver --model-repository "$(pwd)" --model-control-mode explicit
 # Each variant is loaded (POST /v2/repository/models/<variant>/load), measured with the perf_analyzer
-# command in its directory (writing <variant>/perf.csv), and unloaded, so only one holds the GPU at a time.
+# command in its directory (writing <variant>/perf.csv, and its output to <variant>/perf_analyzer.log),
+# and unloaded, so only one holds the GPU at a time.
 # A variant perf_analyzer fails on (no stable measurement on a busy machine, say) is unloaded all the
 # same and has no perf.csv; the others are still measured, and the failed ones are named at the end.
 # Then: tritonc tune pick "$(pwd)" --latency-budget <your p99 budget>
@@ -121,9 +140,10 @@ failed=()
 # $1: the variant's directory and model name; $2: the name as it stands in a URL.
 measure() {
   printf '== %q\\n' "$1"
-  rm -f -- "$1/perf.csv"
+  rm -f -- "$1/perf.csv" "$1/perf_analyzer.log"
   curl -sSf -X POST "http://$TRITON_HTTP/v2/repository/models/$2/load" > /dev/null
-  if ! (cd -- "$1" && bash perf_analyzer.sh); then
+  # Its output is kept: tune pick reads the levels it calls unstable there.
+  if ! (cd -- "$1" && bash perf_analyzer.sh 2>&1 | tee perf_analyzer.log); then
     failed+=("$1")
     rm -f -- "$1/perf.csv"
   fi

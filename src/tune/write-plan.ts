@@ -11,7 +11,8 @@ import type { LintResult } from '../lint/results.js';
 import { describeFsError, readText } from '../util/read-text.js';
 import { shellLine } from '../util/shell.js';
 import { Workspace } from '../workspace/workspace.js';
-import { measureScript, perfAnalyzerCommand, planVariants, runScript, type MeasureOptions, type PlanAxes, type Variant } from './plan.js';
+import { regenerate } from './generated-header.js';
+import { measureScript, perfAnalyzerCommand, planVariants, runScript, type MeasureOptions, type PlanAxes, type PlannedVariants, type Variant } from './plan.js';
 
 /** Why no plan could be made from the input (the command line's exit 2). */
 export class TunePlanError extends Error {}
@@ -34,8 +35,13 @@ export type PlanOutcome =
   /** A variant would not load: nothing was written. */
   | { kind: 'variants-refused'; lint: LintResult };
 
-export function writeTunePlan(req: PlanRequest): PlanOutcome {
-  const { modelDir, out, shown } = req;
+/** The model's config as written and its variants, or why Triton would not load the model. */
+export type PlannedModel =
+  | { kind: 'planned'; model: string; source: string; configFile: string; decoupled: boolean; planned: PlannedVariants }
+  | { kind: 'model-refused'; lint: LintResult };
+
+/** Reads the model, lints it (variants of a model Triton refuses would be refused too), and plans its variants. Throws TunePlanError. */
+export function planModel(modelDir: string, axes: PlanAxes, cwd: string, shown: (path: string) => string): PlannedModel {
   const ws = new Workspace();
   if (ws.tree.kind(modelDir) !== 'dir') throw new TunePlanError(`${shown(modelDir)}: not a model directory`);
   const effective = ws.model(modelDir).effective();
@@ -44,8 +50,7 @@ export function writeTunePlan(req: PlanRequest): PlanOutcome {
     const why = effective.problems[0]?.message ?? (f && 'message' in f ? f.message : f ? `${f.file} has syntax errors` : 'it cannot be read');
     throw new TunePlanError(`Triton would not load ${shown(modelDir)} (${why}); fix it first (tritonc lint ${shown(modelDir)})`);
   }
-  // Variants of a model Triton would refuse would be refused too: the model lints clean first.
-  const own = lintSync([modelDir], { cwd: req.cwd });
+  const own = lintSync([modelDir], { cwd });
   if (own.errorCount) return { kind: 'model-refused', lint: own };
   const model = basename(modelDir);
   const configFile = effective.configFile ?? join(modelDir, 'config.pbtxt');
@@ -53,8 +58,16 @@ export function writeTunePlan(req: PlanRequest): PlanOutcome {
   const source = read.kind === 'text' ? read.text : '';
   const written = parseConfig(source, configFile);
   if (hasErrors(written.diagnostics)) throw new TunePlanError(`${shown(configFile)} does not parse; run tritonc lint on it first`);
-  const planned = planVariants(model, written.value, effective.config!, req);
-  const decoupled = effective.config!.model_transaction_policy?.decoupled === true;
+  const planned = planVariants(model, written.value, effective.config!, axes);
+  return { kind: 'planned', model, source, configFile, decoupled: effective.config!.model_transaction_policy?.decoupled === true, planned };
+}
+
+export function writeTunePlan(req: PlanRequest): PlanOutcome {
+  const { modelDir, out, shown } = req;
+  const ws = new Workspace();
+  const read = planModel(modelDir, req, req.cwd, shown);
+  if (read.kind === 'model-refused') return read;
+  const { model, source, configFile, decoupled, planned } = read;
   if (decoupled && req.measure.protocol === 'http') throw new TunePlanError('the model is decoupled, and perf_analyzer measures a decoupled model over gRPC streaming only: use --protocol grpc');
 
   const existing = ws.tree.kind(out);
@@ -78,7 +91,9 @@ export function writeTunePlan(req: PlanRequest): PlanOutcome {
       if (!edited.ok) throw new TunePlanError(`${v.name}: ${edited.problem}`);
       const dir = join(tmp, v.name);
       mkdirSync(dir);
-      write(join(dir, 'config.pbtxt'), edited.text);
+      // A config tritonc generate wrote gets the header generate writes for the variant's options.
+      const regenerated = regenerate(modelDir, source, edited.text, v.settings, req.cwd, v.name, ws);
+      write(join(dir, 'config.pbtxt'), regenerated.kind === 'regenerated' ? regenerated.text : edited.text);
       // The rest of the model directory (version directories, label files) is linked, not copied.
       for (const entry of readdirSync(modelDir)) {
         if (entry === 'config.pbtxt' || entry === 'configs') continue;

@@ -1,5 +1,6 @@
-// The `docker run` argument array for a throwaway Triton: removed on exit (--rm), a unique name and a
-// label (so a leftover one is easy to find), the model repository mounted read-only, GPUs as asked,
+// The `docker run` (or `podman run`) argument array for a throwaway Triton: removed on exit (--rm), a
+// unique name and a label (so a leftover one is easy to find), the model repository mounted read-only,
+// GPUs as asked (each engine's own way),
 // HTTP/gRPC/metrics published on free loopback ports only, and tritonserver in explicit model-control
 // mode loading just the model under test.
 //
@@ -19,7 +20,17 @@ export const DEFAULT_TRITON_IMAGE = `nvcr.io/nvidia/tritonserver:${TRITON_RELEAS
 export const CONTAINER_LABEL = 'dev.tritonc.verify';
 export const CONTAINER_REPOSITORY = '/models';
 
+/**
+ * The container engines verify drives. podman takes docker's `run`, `rm -f`, `image inspect`, `pull`
+ * and `version --format '{{.Server.Version}}'` as they are (podman 4.3, checked in CI); only GPUs differ.
+ */
+export const ENGINES = ['docker', 'podman'] as const;
+export type Engine = (typeof ENGINES)[number];
+export const engineName = (engine: Engine): string => (engine === 'docker' ? 'Docker' : 'Podman');
+
 export interface DockerRunSpec {
+  /** The engine whose `run` this is (default docker). */
+  engine?: Engine;
   image: string;
   name: string;
   repoDir: string;
@@ -46,13 +57,34 @@ export function gpusArgument(gpus: string): string {
   return gpus === 'all' ? 'all' : `"device=${gpus}"`;
 }
 
+/**
+ * The GPU flags of each engine. docker: --gpus (the NVIDIA Container Toolkit's hook). podman has no
+ * working --gpus (4.3 takes it and ignores it); it gives GPUs as CDI devices, nvidia.com/gpu=all or
+ * one per index or UUID, the names `nvidia-ctk cdi generate` writes (NVIDIA Container Toolkit, "Support
+ * for Container Device Interface"). 'none' is no flag at all: the container sees no GPU.
+ */
+export function gpuArgs(engine: Engine, gpus: string | undefined): string[] {
+  if (!gpus || gpus === 'none') return [];
+  if (engine === 'docker') return ['--gpus', gpusArgument(gpus)];
+  return gpus.split(',').flatMap((id) => ['--device', `nvidia.com/gpu=${id}`]);
+}
+
+/**
+ * The removal that always ends a run. docker's `rm -f` kills the container at once; podman's stops it
+ * first and kills it only after its stop timeout (10 s by default), so podman is given --time 0 (podman
+ * 4.3's rm takes it) to remove the container as docker does.
+ */
+export function removeArgs(engine: Engine, name: string): string[] {
+  return engine === 'docker' ? ['rm', '-f', name] : ['rm', '-f', '--time', '0', name];
+}
+
 /** Docker names allow [a-zA-Z0-9][a-zA-Z0-9_.-]*. */
 export function containerName(modelName: string, suffix: string): string {
   const safe = modelName.replace(/[^a-zA-Z0-9_.-]/g, '-').replace(/^[^a-zA-Z0-9]+/, '') || 'model';
   return `tritonc-verify-${safe.slice(0, 40)}-${suffix}`;
 }
 
-/** --mount takes CSV too: quote a field holding a comma or a quote. */
+/** --mount takes CSV too, in docker and podman alike: quote a field holding a comma or a quote. */
 const csvField = (field: string): string => (/[",]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field);
 
 export function dockerRunArgs(spec: DockerRunSpec): string[] {
@@ -61,7 +93,7 @@ export function dockerRunArgs(spec: DockerRunSpec): string[] {
     '--name', spec.name,
     '--label', `${CONTAINER_LABEL}=${spec.modelName}`,
   ];
-  if (spec.gpus && spec.gpus !== 'none') args.push('--gpus', gpusArgument(spec.gpus));
+  append(args, gpuArgs(spec.engine ?? 'docker', spec.gpus));
   append(args, [
     '--mount', ['type=bind', csvField(`source=${spec.repoDir}`), `target=${CONTAINER_REPOSITORY}`, 'readonly'].join(','),
     '-p', `127.0.0.1:${spec.ports.http}:8000`,

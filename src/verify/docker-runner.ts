@@ -1,8 +1,9 @@
 // `verify --runtime docker`: start a throwaway Triton container on the repository, wait until the
-// model is ready (or Triton gives up on it), then run the same checks as --runtime server. The
-// container runs attached (`docker run --rm` without -d) so its whole log is collected as it is
-// written: with --rm a container that exits takes its `docker logs` with it. It is always removed with
-// `docker rm -f`: on success, failure, timeout, and SIGINT/SIGTERM.
+// model is ready (or Triton gives up on it), then run the same checks as --runtime server. The engine
+// is docker or podman (--engine), driven with the same commands. The container runs attached
+// (`docker run --rm` without -d) so its whole log is collected as it is written: with --rm a container
+// that exits takes its `docker logs` with it. It is always removed with `docker rm -f`: on success,
+// failure, timeout, and SIGINT/SIGTERM.
 import { CannotRun } from './errors.js';
 import { KServeClient, type RequestDescription } from './kserve-client.js';
 import { wantsGpu, type VerifyPlan } from './plan.js';
@@ -10,8 +11,9 @@ import { freePorts, type PortFinder } from './ports.js';
 import { execaRunner, type ProcessRunner, type RunningProcess } from './process-runner.js';
 import type { ReferenceOptions } from './reference.js';
 import { checkServedModel, describeServedChecks } from './served-model.js';
-import { failedStart, waitForModel } from './server-start.js';
-import { containerName, dockerRunArgs, type DockerRunSpec } from './docker-args.js';
+import { failedStart, waitForModel, type WaitResult } from './server-start.js';
+import { cleanLogLine, isErrorLine, mapTritonLog } from './triton-messages.js';
+import { containerName, dockerRunArgs, engineName, removeArgs, type DockerRunSpec, type Engine } from './docker-args.js';
 import type { VerifyReport } from './types.js';
 import { formatMs } from './duration.js';
 import { randomHex } from '../util/random-hex.js';
@@ -23,6 +25,8 @@ export type { SignalSource };
 export interface DockerRunOptions {
   /** --reference: the outputs compared with ONNX Runtime's (reference.ts). */
   reference?: ReferenceOptions;
+  /** The container engine (--engine); default docker. */
+  engine?: Engine;
   image: string;
   /** --gpus as given: 'all', 'none', '0,1'; default: all for configs that use GPUs, none for CPU-only ones. */
   gpus?: string;
@@ -52,6 +56,7 @@ export async function containerSpec(plan: VerifyPlan, opts: DockerRunOptions): P
   const [http, grpc, metrics] = await (opts.ports ?? freePorts)(3);
   const gpus = opts.gpus ?? (wantsGpu(plan.config) ? 'all' : undefined);
   return {
+    engine: opts.engine ?? 'docker',
     image: opts.image,
     name: containerName(plan.modelName, opts.nameSuffix ?? `${process.pid}-${randomHex(6)}`),
     repoDir: plan.repoDir,
@@ -65,35 +70,44 @@ export async function containerSpec(plan: VerifyPlan, opts: DockerRunOptions): P
 export async function describeDockerRun(plan: VerifyPlan, opts: DockerRunOptions): Promise<DockerDryRun> {
   const spec = await containerSpec(plan, opts);
   const client = new KServeClient(`http://127.0.0.1:${spec.ports.http}`);
+  const engine = spec.engine ?? 'docker';
   return {
-    command: ['docker', ...dockerRunArgs(spec)],
+    command: [engine, ...dockerRunArgs(spec)],
     requests: [client.describe('GET', '/v2/health/ready'), ...describeServedChecks(client, plan, opts.dynamicDimSize ?? 1)],
-    cleanup: ['docker', 'rm', '-f', spec.name],
+    cleanup: [engine, ...removeArgs(engine, spec.name)],
   };
 }
 
 const firstLine = (text: string): string => text.trim().split('\n').find((l) => l.trim()) ?? '';
+/** The error line of an engine's stderr: podman's pull prints "Trying to pull ..." before its "Error: ..." line. */
+const errorLine = (text: string): string => text.trim().split('\n').findLast((l) => /^\s*Error\b/i.test(l))?.trim() ?? firstLine(text);
 
-/** docker on PATH and its daemon answering; exit 2 otherwise, with what to do. */
-async function checkDocker(runner: ProcessRunner): Promise<string> {
-  const r = await runner.run('docker', ['version', '--format', '{{.Server.Version}}'], { timeoutMs: 20_000 });
+/** The engine on PATH and answering (docker: its daemon; podman: its storage); exit 2 otherwise, with what to do. */
+async function checkEngine(runner: ProcessRunner, engine: Engine): Promise<string> {
+  // podman 4.3 fills .Server from the local engine, so one template serves both.
+  const r = await runner.run(engine, ['version', '--format', '{{.Server.Version}}'], { timeoutMs: 20_000 });
   if (r.notFound) {
-    throw new CannotRun('docker is not installed here (no `docker` on PATH). Install Docker with the NVIDIA Container Toolkit, or verify with --runtime ort (no Docker needed) or --runtime server --server URL');
+    throw new CannotRun(engine === 'docker'
+      ? 'docker is not installed here (no `docker` on PATH). Install Docker with the NVIDIA Container Toolkit, use podman with --engine podman, or verify with --runtime ort (no Docker needed) or --runtime server --server URL'
+      : 'podman is not installed here (no `podman` on PATH). Install podman (and, for GPUs, the NVIDIA Container Toolkit\'s CDI spec), use Docker with --engine docker, or verify with --runtime ort or --runtime server --server URL');
   }
   if (r.exitCode !== 0 || !r.stdout.trim()) {
-    throw new CannotRun(`docker is installed but cannot reach a Docker daemon (${firstLine(r.stderr) || `exit ${r.exitCode}`}). Start the daemon (e.g. sudo systemctl start docker) or check DOCKER_HOST; or verify with --runtime ort`);
+    const why = firstLine(r.stderr) || `exit ${r.exitCode}`;
+    throw new CannotRun(engine === 'docker'
+      ? `docker is installed but cannot reach a Docker daemon (${why}). Start the daemon (e.g. sudo systemctl start docker) or check DOCKER_HOST; or use --engine podman, or verify with --runtime ort`
+      : `podman is installed but does not run here (${why}). Check its configuration (podman info; CONTAINERS_CONF); or verify with --runtime ort`);
   }
   return r.stdout.trim();
 }
 
-async function ensureImage(runner: ProcessRunner, image: string, progress: (l: string) => void, signal: AbortSignal): Promise<void> {
-  const present = await runner.run('docker', ['image', 'inspect', '--format', '{{.Id}}', image], { timeoutMs: 30_000, signal });
+async function ensureImage(runner: ProcessRunner, engine: Engine, image: string, progress: (l: string) => void, signal: AbortSignal): Promise<void> {
+  const present = await runner.run(engine, ['image', 'inspect', '--format', '{{.Id}}', image], { timeoutMs: 30_000, signal });
   if (present.exitCode === 0) return;
   progress(`pulling ${image} (several GB the first time)`);
-  const pulled = await runner.run('docker', ['pull', image], { signal });
+  const pulled = await runner.run(engine, ['pull', image], { signal });
   if (signal.aborted) return;
   if (pulled.exitCode !== 0) {
-    throw new CannotRun(`docker cannot pull ${image}: ${firstLine(pulled.stderr) || `exit ${pulled.exitCode}`}. For nvcr.io images run docker login nvcr.io first, or pass --image with an image you have`);
+    throw new CannotRun(`${engine} cannot pull ${image}: ${errorLine(pulled.stderr) || `exit ${pulled.exitCode}`}. For nvcr.io images run ${engine} login nvcr.io first, or pass --image with an image you have`);
   }
 }
 
@@ -104,21 +118,23 @@ export async function runDocker(plan: VerifyPlan, report: VerifyReport, opts: Do
   let proc: RunningProcess | undefined;
   let spec: DockerRunSpec | undefined;
   try {
-    const daemon = await checkDocker(runner);
+    const engine = opts.engine ?? 'docker';
+    const version = await checkEngine(runner, engine);
     spec = await containerSpec(plan, opts);
-    report.engine = `${opts.image} (Docker ${daemon})`;
+    report.engine = `${opts.image} (${engineName(engine)} ${version})`;
     if (spec.gpus === undefined) report.notes.push('the config places no instance on a GPU, so the container gets no GPU');
-    await ensureImage(runner, opts.image, progress, interruption.signal);
+    await ensureImage(runner, engine, opts.image, progress, interruption.signal);
     interruption.check();
 
     progress(`starting ${spec.name} (${opts.image}); waiting up to ${formatMs(opts.timeoutMs)} for '${plan.modelName}' to load`);
     const started = Date.now();
-    proc = runner.start('docker', dockerRunArgs(spec));
+    proc = runner.start(engine, dockerRunArgs(spec));
     const client = new KServeClient(`http://127.0.0.1:${spec.ports.http}`, { signal: interruption.signal, timeoutMs: 30_000, ...(opts.fetch ? { fetch: opts.fetch } : {}) });
     const waited = await waitForModel(client, proc, plan.modelName, started + opts.timeoutMs, opts.pollMs ?? 500, interruption.signal);
     interruption.check();
 
     if (waited.kind !== 'ready') {
+      engineFailure(waited, proc, engine, plan.modelName);
       failedStart(waited, proc, plan, report, opts.timeoutMs, 'the container', 'On a machine without a GPU: --gpus none for a config without instance_group (Triton falls back to the CPU), a CPU copy of the config (instance_group kind: KIND_CPU), or --runtime ort', DEFAULT_BACKEND_DIRECTORY);
       return;
     }
@@ -131,20 +147,38 @@ export async function runDocker(plan: VerifyPlan, report: VerifyReport, opts: Do
   } finally {
     interruption.cleaningUp((signal) => progress(heldSignalLine(signal, 'removing the container')));
     try {
-      if (spec && proc) await removeContainer(runner, proc, spec.name, progress, report);
+      if (spec && proc) await removeContainer(runner, spec.engine ?? 'docker', proc, spec.name, progress, report);
     } finally {
       interruption.dispose();
     }
   }
 }
 
-async function removeContainer(runner: ProcessRunner, proc: RunningProcess, name: string, progress: (l: string) => void, report: VerifyReport): Promise<void> {
+/**
+ * `docker run` and `podman run` exit 125 when the engine itself fails, 126 when the command cannot be
+ * invoked and 127 when it is not found (docker's run reference and podman-run(1), "Exit Status");
+ * Triton exits 1. A failure of the engine that no line explains as the machine's (Docker's "Error
+ * response from daemon", a missing GPU) is still not the config's: podman's "Error: cannot listen on
+ * the TCP port: ... address already in use" (exit 126) would otherwise read as a load error.
+ */
+const ENGINE_EXIT_CODES = new Set([125, 126, 127]);
+
+function engineFailure(waited: WaitResult, proc: RunningProcess, engine: Engine, modelName: string): void {
+  if (waited.kind !== 'exited' || waited.exitCode === undefined || !ENGINE_EXIT_CODES.has(waited.exitCode)) return;
+  if (mapTritonLog(proc.lines).some((m) => m.environment)) return; // failedStart says what the machine lacks
+  const errors = proc.lines.filter(isErrorLine).map(cleanLogLine);
+  const shown = (errors.length ? errors : proc.lines.slice(-15)).map((l) => `  ${l}`).join('\n');
+  throw new CannotRun(`${engine} could not start the container for '${modelName}' (exit ${waited.exitCode}, the engine's own failure, not Triton's)${shown ? `:\n${shown}` : ''}\nFix what ${engine} says, then run verify again; or verify with --runtime local or --runtime ort`);
+}
+
+async function removeContainer(runner: ProcessRunner, engine: Engine, proc: RunningProcess, name: string, progress: (l: string) => void, report: VerifyReport): Promise<void> {
   progress(`removing ${name}`);
   // No signal here: the container must go even after Ctrl-C. And in a process group of its own: Ctrl-C
   // pressed again during the clean-up reaches the terminal's whole group, which would end docker rm.
-  const r = await runner.run('docker', ['rm', '-f', name], { timeoutMs: 60_000, group: true });
+  // docker: "No such container: NAME"; podman: `no container with name or ID "NAME" found: no such container`.
+  const r = await runner.run(engine, removeArgs(engine, name), { timeoutMs: 60_000, group: true });
   if (r.exitCode !== 0 && !/No such container/i.test(r.stderr)) {
-    report.notes.push(`could not remove container ${name} (${firstLine(r.stderr)}); remove it with: docker rm -f ${name}`);
+    report.notes.push(`could not remove container ${name} (${firstLine(r.stderr)}); remove it with: ${[engine, ...removeArgs(engine, name)].join(' ')}`);
   }
   proc.kill();
   await Promise.race([proc.exited, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);

@@ -205,7 +205,7 @@ export async function runLocal(plan: VerifyPlan, report: VerifyReport, opts: Loc
 }
 
 /** SIGTERM to the server's group, then SIGKILL after the grace period; said in the report when it would not go. */
-async function stop(proc: RunningProcess, graceMs: number, progress: (line: string) => void, report: VerifyReport): Promise<void> {
+export async function stop(proc: RunningProcess, graceMs: number, progress: (line: string) => void, report: Pick<VerifyReport, 'notes'>): Promise<void> {
   if (proc.hasExited()) return;
   progress('stopping tritonserver');
   const exited = (ms: number): Promise<boolean> => Promise.race([proc.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
@@ -216,7 +216,7 @@ async function stop(proc: RunningProcess, graceMs: number, progress: (line: stri
 }
 
 /** The Python backend's regions under this run's prefix (python_backend src/shm_manager.cc names them <prefix><n>). */
-function removeSharedMemory(prefix: string, report: VerifyReport): void {
+export function removeSharedMemory(prefix: string, report: Pick<VerifyReport, 'notes'>): void {
   let names: string[];
   try {
     names = readdirSync('/dev/shm').filter((n) => n.startsWith(prefix));

@@ -1,16 +1,20 @@
 // What `tritonc verify` is asked to do, as a library call takes it (verify.ts) and each runtime reads it (runtimes/).
+import type { Engine } from './docker-args.js';
 import type { SignalSource } from './docker-runner.js';
 import type { OrtLoader } from './ort-loader.js';
 import type { PortFinder } from './ports.js';
 import type { ProcessRunner } from './process-runner.js';
 import type { Runtime } from './types.js';
 import type { ServerOptions } from '../triton/server-options.js';
+import type { InputFiles } from './user-inputs/load.js';
 
 export interface VerifyOptions {
   /** The model directory (<repository>/<model>). */
   modelDir: string;
   cwd?: string;
   runtime?: Runtime;
+  /** docker: the container engine, docker (default) or podman (--engine). */
+  engine?: Engine;
   /** docker: the Triton image (default DEFAULT_TRITON_IMAGE). */
   image?: string;
   /** server: the base URL of Triton's HTTP endpoint. */
@@ -26,8 +30,11 @@ export interface VerifyOptions {
   tritonserver?: string;
   /** local: the words that run tritonserver (--launcher 'apptainer exec --nv triton.sif'). */
   launcher?: string[];
-  /** docker/local/server: compare the outputs with ONNX Runtime's on the same seeded inputs (--reference ort). */
-  reference?: { modelFile?: string; atol?: number; rtol?: number };
+  /**
+   * docker/local/server: compare the outputs with ONNX Runtime's on the same inputs (--reference ort):
+   * the user's (--input NAME=FILE, --inputs FILE), seeded ones for the inputs they do not give.
+   */
+  reference?: { modelFile?: string; atol?: number; rtol?: number; inputs?: InputFiles };
   /** server: headers every request carries (--header), for servers with restricted APIs. */
   headers?: Record<string, string>;
   /** How long to wait for the model to load (docker/server); default 120 s. */

@@ -1,9 +1,12 @@
-// `verify --reference ort`: is the served model still the model? The same seeded inputs go to the
-// served model and to the ONNX model in ONNX Runtime on the CPU, and every output's largest absolute
-// and relative error is reported, failing where an element is off by more than atol + rtol * |ref|
-// (numpy's allclose, with polygraphy's defaults of 1e-5 for both). Model Navigator's correctness
-// check is the anchor (model_navigator commands/correctness/correctness_script.py): per output the
-// largest |served - ref| and |served - ref| / |ref|, and NaN or inf in an output is a failure of its own.
+// `verify --reference ort`: is the served model still the model? The same inputs (the user's own,
+// --input/--inputs, else seeded ones) go to the served model and to the ONNX model in ONNX Runtime on
+// the CPU, and every output's largest absolute and relative error is reported, failing where an
+// element is off by more than atol + rtol * |ref| (numpy's allclose, with polygraphy's defaults of
+// 1e-5 for both). Model Navigator's correctness check is the anchor (model_navigator
+// commands/correctness/correctness_script.py): per output the largest |served - ref| and
+// |served - ref| / |ref|, and NaN or inf in an output is a failure of its own. A tolerance at least as
+// large as the output itself (atol + rtol * |ref| >= |ref| for every element: an output of zeros
+// would pass) decided nothing, and says so.
 import { dataTypeOfConfig, dataTypeOfKserve } from './datatypes.js';
 import { CannotRun } from './errors.js';
 import { loadOrt, type OrtLoader } from './ort-loader.js';
@@ -13,6 +16,7 @@ import type { InputSize } from './input-sizes.js';
 import type { OutputAccuracy } from './types.js';
 import { withPrivateTemp } from '../util/private-temp.js';
 import { seededRandom } from '../util/seeded-random.js';
+import type { UserArray } from './user-inputs/arrays.js';
 
 /** polygraphy's defaults (polygraphy run --atol/--rtol). */
 export const DEFAULT_ATOL = 1e-5;
@@ -23,6 +27,8 @@ export interface ReferenceOptions {
   modelFile: string;
   atol: number;
   rtol: number;
+  /** The user's input tensors (--input, --inputs), read and bounded; the other inputs are seeded. */
+  inputs?: UserArray[];
   loader?: OrtLoader;
 }
 
@@ -159,17 +165,19 @@ export async function referenceOutputs(options: ReferenceOptions, inputs: readon
 }
 
 export function compareOutput(name: string, served: { shape: readonly number[]; values: Float64Array } | undefined, reference: { dims: readonly number[]; values: Float64Array } | undefined, atol: number, rtol: number): OutputAccuracy {
-  const base = { name, maxAbsError: 0, maxRelError: 0, mismatched: 0, elements: 0 };
+  const base = { name, maxAbsError: 0, maxRelError: 0, largestReference: 0, mismatched: 0, elements: 0 };
   if (!served) return { ...base, ok: false, problem: 'the server did not send it' };
   if (!reference) return { ...base, ok: false, problem: 'the ONNX model has no output of that name' };
   if (served.shape.join(',') !== reference.dims.join(',')) return { ...base, ok: false, problem: `the server sent shape [${served.shape.join(',')}], ONNX Runtime [${reference.dims.join(',')}]` };
   let maxAbs = 0;
   let maxRel = 0;
+  let largest = 0;
   let mismatched = 0;
   let notFinite = 0;
   for (let i = 0; i < served.values.length; i++) {
     const a = served.values[i]!;
     const b = reference.values[i]!;
+    if (Math.abs(b) > largest) largest = Math.abs(b);
     if (!Number.isFinite(a)) {
       notFinite++;
       continue;
@@ -179,7 +187,32 @@ export function compareOutput(name: string, served: { shape: readonly number[]; 
     if (b !== 0 && abs / Math.abs(b) > maxRel) maxRel = abs / Math.abs(b);
     if (abs > atol + rtol * Math.abs(b)) mismatched++;
   }
-  const result = { name, maxAbsError: maxAbs, maxRelError: maxRel, mismatched, elements: served.values.length };
+  const result = { name, maxAbsError: maxAbs, maxRelError: maxRel, largestReference: largest, mismatched, elements: served.values.length };
   if (notFinite) return { ...result, ok: false, problem: `${notFinite} of its elements are NaN or infinite` };
+  // |b| <= atol + rtol * |b| at every element: an output of zeros would pass as well as this one did.
+  if (mismatched === 0 && decidedNothing(largest, atol, rtol)) return { ...result, ok: false, undecided: true };
   return { ...result, ok: mismatched === 0 };
+}
+
+/** A measured error or magnitude for a person: 3 significant digits, in exponent form below 1e-3 ("6.80e-6"). */
+export const errorText = (n: number): string => (n === 0 ? '0' : Math.abs(n) < 1e-3 ? n.toExponential(2) : n.toPrecision(3));
+
+/** A tolerance as a flag would take it: "1e-5", "0.02". */
+export const toleranceText = (n: number): string => (n !== 0 && Math.abs(n) < 1e-3 ? n.toExponential() : String(n));
+
+/** Whether atol + rtol * |ref| reaches |ref| at every element of an output whose largest |ref| is `largest` (and not all 0). */
+export const decidedNothing = (largest: number, atol: number, rtol: number): boolean => largest > 0 && atol + rtol * largest >= largest;
+
+/** A power of ten at most a thousandth of `largest`: an atol that lets an output differ by 0.1% of its largest value. */
+export function suggestedAtol(largest: number): number {
+  const exp = Math.floor(Math.log10(largest / 1000));
+  return Number(`1e${exp}`);
+}
+
+/** Why the tolerance decided nothing on an output, with the numbers and the flags that would decide. */
+export function undecidedMessage(o: OutputAccuracy, atol: number, rtol: number): string {
+  const numbers = `max abs error ${errorText(o.maxAbsError)}, max rel error ${errorText(o.maxRelError)}, largest |reference| ${errorText(o.largestReference)}`;
+  const fixes = [rtol < 1 || atol >= o.largestReference ? `--atol ${toleranceText(suggestedAtol(o.largestReference))} (a thousandth of the largest |reference|, to a power of ten)` : '', rtol >= 1 ? '--rtol below 1 (e.g. 1e-3)' : ''].filter(Boolean);
+  const why = rtol >= 1 ? `--rtol ${toleranceText(rtol)} is 1 or more` : `--atol ${toleranceText(atol)}${rtol ? ` (with --rtol ${toleranceText(rtol)})` : ''} reaches every |reference| value (largest ${errorText(o.largestReference)})`;
+  return `output '${o.name}': ${why}, so an output of zeros would pass as well: the comparison decided nothing (${numbers}); pass ${fixes.join(' and ')}`;
 }

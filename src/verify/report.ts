@@ -1,6 +1,7 @@
 // The verify report as text for a person, and the dry run as text. (JSON is the report object itself.)
 import { displayCommand } from './docker-args.js';
 import type { RequestDescription } from './kserve-client.js';
+import { errorText, toleranceText } from './reference.js';
 import { shapeText } from './shapes.js';
 import type { BatchRun, ConfigDifference, VerifyReport } from './types.js';
 import type { DryRun } from './verify.js';
@@ -49,9 +50,12 @@ export function reportText(r: VerifyReport): string {
   for (const run of r.runs) append(out, runLines(run, width));
   if (r.reference) {
     const ref = r.reference;
-    out.push(`  against ${ref.against} on ${ref.modelFile} (${ref.batchSize === null ? 'the fixed shape' : `batch ${ref.batchSize}`}, seeded inputs; atol ${ref.atol}, rtol ${ref.rtol}):`);
+    const from = ref.inputs.every((i) => i.from === 'seeded') ? 'seeded inputs' : `inputs ${ref.inputs.map((i) => `${i.name} from ${i.from}`).join(', ')}`;
+    out.push(`  against ${ref.against} on ${ref.modelFile} (${ref.batchSize === null ? 'the fixed shape' : `batch ${ref.batchSize}`}, ${from}; atol ${toleranceText(ref.atol)}, rtol ${toleranceText(ref.rtol)}):`);
     for (const o of ref.outputs) {
-      out.push(`    ${o.name}  ${o.ok ? 'ok' : 'DIFFERS'}  max abs error ${o.maxAbsError.toPrecision(3)}, max rel error ${o.maxRelError.toPrecision(3)}${o.problem ? `; ${o.problem}` : o.mismatched ? `; ${o.mismatched} of ${o.elements} elements past the tolerance` : ''}`);
+      const verdict = o.ok ? 'ok' : o.undecided ? 'UNDECIDED' : 'DIFFERS';
+      const why = o.problem ? `; ${o.problem}` : o.undecided ? '; the tolerance reaches every |reference|: an output of zeros would pass too' : o.mismatched ? `; ${o.mismatched} of ${o.elements} elements past the tolerance` : '';
+      out.push(`    ${o.name}  ${verdict}  max abs error ${errorText(o.maxAbsError)}, max rel error ${errorText(o.maxRelError)}, largest |reference| ${errorText(o.largestReference)}${why}`);
     }
   }
   for (const n of r.notes) out.push(`  note: ${n}`);
@@ -75,8 +79,12 @@ function summary(r: VerifyReport): string {
     }
     case 'problems':
       return `${r.model}: ${r.problems.length} problem${r.problems.length === 1 ? '' : 's'} (exit 1)`;
-    case 'cannot-run':
+    case 'cannot-run': {
+      // The comparison ran and decided nothing: the reason follows on stderr, in full.
+      const undecided = (r.reference?.outputs ?? []).filter((o) => o.undecided).map((o) => `'${o.name}'`);
+      if (undecided.length) return `${r.model}: could not verify: the tolerance decided nothing on output ${undecided.join(', ')} (exit 2)`;
       return `${r.model}: could not verify: ${r.error ?? ''} (exit 2)`;
+    }
     case 'interrupted':
       return `${r.model}: ${r.error ?? 'interrupted'}`;
   }

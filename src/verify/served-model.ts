@@ -14,11 +14,12 @@ import { requestShape, shapeText } from './shapes.js';
 import { classifyTritonMessage } from './triton-messages.js';
 import { sizesMessage, type InputSize } from './input-sizes.js';
 import type { VerifyReport } from './types.js';
-import { compareOutput, referenceOutputs, seededInputs, valuesOf, type ReferenceOptions } from './reference.js';
+import { compareOutput, errorText, referenceOutputs, toleranceText, undecidedMessage, valuesOf, type ReferenceOptions } from './reference.js';
+import { referenceInputs } from './reference-inputs.js';
 import { append } from '../util/arrays.js';
 
 export interface ServedCheckOptions {
-  /** --reference: compare the outputs with ONNX Runtime's on the same seeded inputs. */
+  /** --reference: compare the outputs with ONNX Runtime's on the same inputs (the user's, else seeded). */
   reference?: ReferenceOptions;
   client: KServeClient;
   plan: VerifyPlan;
@@ -133,28 +134,36 @@ export async function checkServedModel(opts: ServedCheckOptions): Promise<void> 
   if (opts.reference) await checkAgainstReference(opts, opts.reference, inputs, outputs, config.max_batch_size, dynamicSize, failedRequest);
 }
 
-/** The served model against the reference on one seeded inference (batch 1, or the fixed shape). */
+/**
+ * The served model against the reference on one inference: the user's inputs where given (their batch
+ * size), seeded ones otherwise (batch 1, or the fixed shape). A tolerance that decided nothing is
+ * exit 2 ("could not verify") when nothing else failed, and a note beside the problems otherwise.
+ */
 async function checkAgainstReference(opts: ServedCheckOptions, reference: ReferenceOptions, inputs: TensorSpec[], outputs: TensorSpec[], maxBatchSize: number, dynamicSize: number, failedRequest: (e: unknown) => never): Promise<void> {
   const { client, plan, report } = opts;
-  const batch = batchSizes(maxBatchSize)[0];
   (opts.progress ?? (() => {}))(`the outputs against ONNX Runtime on ${reference.modelFile}`);
-  const seededIn = seededInputs(inputs, batch, dynamicSize, plan.sizes);
-  const request: InferRequest = { inputs: seededIn.map((i) => ({ name: i.name, datatype: i.datatype, shape: i.shape, data: i.bytes })), outputs: outputs.map((o) => o.name) };
+  const sent = referenceInputs(reference.inputs ?? [], inputs, maxBatchSize, dynamicSize, plan.sizes);
+  const batch = sent.batch;
+  const request: InferRequest = { inputs: sent.inputs.map((i) => ({ name: i.name, datatype: i.datatype, shape: i.shape, data: i.bytes })), outputs: outputs.map((o) => o.name) };
   const served = await client.infer(plan.modelName, request, opts.timeoutMs).catch(failedRequest);
-  const expected = await referenceOutputs(reference, seededIn, outputs.map((o) => o.name));
+  const expected = await referenceOutputs(reference, sent.inputs, outputs.map((o) => o.name));
   const byName = new Map(served.response.outputs.map((o) => [o.name, o]));
   const compared = outputs.map((o) => {
     const got = byName.get(o.name);
     const bytes = served.binary.get(o.name);
     return compareOutput(o.name, got && bytes ? { shape: got.shape, values: valuesOf(got.datatype, bytes) } : undefined, expected.get(o.name), reference.atol, reference.rtol);
   });
-  report.reference = { against: 'ONNX Runtime (CPU)', modelFile: plan.shown(reference.modelFile), atol: reference.atol, rtol: reference.rtol, batchSize: batch ?? null, outputs: compared };
-  for (const c of compared.filter((x) => !x.ok)) {
+  report.reference = { against: 'ONNX Runtime (CPU)', modelFile: plan.shown(reference.modelFile), atol: reference.atol, rtol: reference.rtol, batchSize: batch ?? null, inputs: sent.from, outputs: compared };
+  for (const c of compared.filter((x) => !x.ok && !x.undecided)) {
     report.problems.push({
       kind: 'accuracy', tensor: c.name, batchSize: batch ?? null,
       message: c.problem
         ? `output '${c.name}' cannot be compared with ONNX Runtime's: ${c.problem}`
-        : `output '${c.name}' differs from ONNX Runtime's by up to ${c.maxAbsError.toPrecision(3)} (relative ${c.maxRelError.toPrecision(3)}) on ${c.mismatched} of ${c.elements} elements, past --atol ${reference.atol} / --rtol ${reference.rtol}: an FP16 or INT8 engine, or a changed model? Compare the precision settings (optimization.execution_accelerators), or widen the tolerance if the difference is expected`,
+        : `output '${c.name}' differs from ONNX Runtime's by up to ${errorText(c.maxAbsError)} (relative ${errorText(c.maxRelError)}) on ${c.mismatched} of ${c.elements} elements, past --atol ${toleranceText(reference.atol)} / --rtol ${toleranceText(reference.rtol)}: an FP16 or INT8 engine, or a changed model? Compare the precision settings (optimization.execution_accelerators), or widen the tolerance if the difference is expected`,
     });
   }
+  const undecided = compared.filter((x) => x.undecided).map((x) => undecidedMessage(x, reference.atol, reference.rtol));
+  if (!undecided.length) return;
+  if (!report.problems.length) throw new CannotRun(`--reference ort: ${undecided.join('; ')}`);
+  for (const u of undecided) report.notes.push(u);
 }

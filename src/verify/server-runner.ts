@@ -64,7 +64,8 @@ export interface ServerRunOptions {
 const EXPLICIT_REFUSED = /explicit model load \/ unload is not allowed/;
 const FAILED_POLL = /failed to poll from model repository/;
 
-async function reach(client: KServeClient): Promise<string> {
+/** The server's name and version, or CannotRun when it cannot be reached. */
+export async function reach(client: KServeClient): Promise<string> {
   try {
     const meta = await client.serverMetadata();
     return `${meta.name} ${meta.version} at ${client.baseUrl}`;
@@ -98,7 +99,7 @@ export function describeServerRun(plan: VerifyPlan, opts: Pick<ServerRunOptions,
 }
 
 /** What the server had before: whether any version served, and the config it served. */
-interface Before {
+export interface Before {
   serving: boolean;
   /** GET /v2/models/<m>/config before the candidate, when the model was serving. */
   config?: unknown;
@@ -181,7 +182,7 @@ export async function runServer(plan: VerifyPlan, report: VerifyReport, opts: Se
 const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
 
 /** The index (one entry per version: mrm GetModelIndex) and, for a serving model, the config it serves. */
-async function whatTheServerHas(client: KServeClient, name: string): Promise<Before> {
+export async function whatTheServerHas(client: KServeClient, name: string): Promise<Before> {
   let index: RepositoryIndex | undefined;
   try {
     index = await client.repositoryIndex();
@@ -251,7 +252,7 @@ async function versionStates(client: KServeClient, name: string): Promise<string
  * model that was not loaded is unloaded. Returns what happened in one sentence (also in the notes,
  * or, when it could not be put back, a restore problem with the commands that do it).
  */
-async function restore(client: KServeClient, name: string, before: Before, pending: boolean, report: VerifyReport, timeoutMs: number, progress: (line: string) => void): Promise<string> {
+export async function restore(client: KServeClient, name: string, before: Before, pending: boolean, report: Pick<VerifyReport, 'notes' | 'problems'>, timeoutMs: number, progress: (line: string) => void): Promise<string> {
   const model = `${client.baseUrl}/v2/repository/models/${encodeURIComponent(name)}`;
   // A plain load keeps an override (see above): only an unload and a load read the repository again.
   const fromRepository = `curl -X POST ${model}/unload, then curl -X POST ${model}/load`;

@@ -111,9 +111,11 @@ export function isErrorLine(line: string): boolean {
 /**
  * Error lines a server logs that say nothing about the model: core src/server.cc (InferenceServer::Init)
  * logs "CudaDriverHelper has not been initialized." at start on a machine without a CUDA driver, and
- * goes on to serve CPU models (seen from tritonserver 2.51.0 on such a machine).
+ * goes on to serve CPU models (seen from tritonserver 2.51.0 on such a machine). With metrics on (a
+ * container's default), DCGM prints "Error: Failed to initialize NVML" on such a machine (a string of
+ * libdcgm 3.2.6, which the 2.51.0 wheel ships), and core src/metrics.cc then warns "DCGM unable to start".
  */
-const NOT_ABOUT_THE_MODEL = [/^CudaDriverHelper has not been initialized\.$/];
+const NOT_ABOUT_THE_MODEL = [/^CudaDriverHelper has not been initialized\.$/, /^Error: Failed to initialize NVML$/];
 
 /** The error lines of a container's output (or a server's answer), cleaned and mapped to rule ids. */
 export function mapTritonLog(lines: readonly string[]): TritonMessage[] {

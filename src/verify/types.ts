@@ -106,6 +106,8 @@ export interface ReferenceReport {
   rtol: number;
   /** The batch size of the compared inference (null: the fixed shape). */
   batchSize: number | null;
+  /** Where each input of the compared inference came from: the user's file (`x.npy`, `in.npz[x]`), or `seeded`. */
+  inputs: { name: string; from: string }[];
   outputs: OutputAccuracy[];
 }
 
@@ -116,10 +118,18 @@ export interface OutputAccuracy {
   maxAbsError: number;
   /** The largest |served - reference| / |reference| (elements where the reference is 0 count by their absolute error only). */
   maxRelError: number;
+  /** The largest |reference| over the output's elements: the scale atol is measured against. */
+  largestReference: number;
   /** Elements off by more than atol + rtol * |reference|. */
   mismatched: number;
   elements: number;
+  /** False when it differs, cannot be compared, or the tolerance decided nothing (`undecided`). */
   ok: boolean;
+  /**
+   * atol + rtol * |reference| reaches |reference| at every element: an output of zeros would pass
+   * too, so the comparison decided nothing (exit 2 unless something else failed).
+   */
+  undecided?: true;
   /** Why the output could not be compared element by element (missing, another shape, NaN or inf). */
   problem?: string;
 }

@@ -11,6 +11,8 @@ import { EXIT_CODES, type Runtime, type VerifyReport } from './types.js';
 import { lintSync } from '../lint/engine.js';
 import type { ServerOptions } from '../triton/server-options.js';
 import { DEFAULT_ATOL, DEFAULT_RTOL, type ReferenceOptions } from './reference.js';
+import { referenceInputs } from './reference-inputs.js';
+import { loadInputFiles } from './user-inputs/load.js';
 
 export type { VerifyOptions };
 
@@ -62,8 +64,12 @@ function referenceOf(options: VerifyOptions, plan: VerifyPlan, cwd: string): Ref
   // Before anything is started or loaded: a missing --reference-model would otherwise be found only
   // after the model was served (a server's model reloaded for nothing).
   if (options.reference.modelFile && !isFile(modelFile)) throw new CannotRun(`--reference-model ${plan.shown(modelFile)}: not a file`);
+  // The user's inputs are read, and checked against the config's inputs, before anything starts too.
+  const inputs = options.reference.inputs ? loadInputFiles(options.reference.inputs, cwd, plan.shown) : [];
+  if (inputs.length && plan.inputs.length) referenceInputs(inputs, plan.inputs, plan.maxBatchSize, options.dynamicDimSize ?? 1, plan.sizes);
   return {
     modelFile,
+    ...(inputs.length ? { inputs } : {}),
     atol: options.reference.atol ?? DEFAULT_ATOL,
     rtol: options.reference.rtol ?? DEFAULT_RTOL,
     ...(options.deps?.ortLoader ? { loader: options.deps.ortLoader } : {}),

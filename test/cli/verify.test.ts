@@ -138,7 +138,7 @@ describe('tritonc verify', () => {
     });
     const r = await cli(['verify', 'model_repository/classifier', '--runtime', 'docker'], { cwd: ROOT });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('tritonc verify: docker is installed but cannot reach a Docker daemon (Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?). Start the daemon (e.g. sudo systemctl start docker) or check DOCKER_HOST; or verify with --runtime ort\n');
+    expect(r.stderr).toBe('tritonc verify: docker is installed but cannot reach a Docker daemon (Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?). Start the daemon (e.g. sudo systemctl start docker) or check DOCKER_HOST; or use --engine podman, or verify with --runtime ort\n');
   });
 
   it('exits 2 for an unreachable server', async () => {

@@ -27,6 +27,7 @@ import type { ServerOptions } from '../../src/triton/server-options.js';
 import { corpusRows, readCorpusFile, type CorpusRow } from '../support/corpus.js';
 import { tempDir } from '../support/temp.js';
 import { checkOf, COVERAGE, IN_SCOPE, invalidLayout, serverOf, trialsOf, validLayout } from './deploy.js';
+import { haveBackend } from '../support/real-triton.js';
 import { backendDirectory, haveCc, haveVenv, loadVerdict, shmRegions, startServer, STUB_MODEL_PY, VENV, type ServerVerdict } from './live.js';
 
 const mustRun = process.env.CI === 'true';
@@ -216,6 +217,22 @@ function rounds(deployments: Deployment[], size = 40): Deployment[][] {
   return out.map((r) => r.members);
 }
 
+const PLATFORM_BACKEND: Record<string, string> = { tensorrt_plan: 'tensorrt', onnxruntime_onnx: 'onnxruntime', pytorch_libtorch: 'pytorch', tensorflow_graphdef: 'tensorflow', tensorflow_savedmodel: 'tensorflow' };
+
+/** The backends a deployment's configs name, or their platforms imply ('' for an ensemble, or none named). */
+function backendsOf(d: Deployment): Set<string> {
+  const out = new Set<string>();
+  for (const n of d.names) {
+    const c = configOf(join(d.stage, n));
+    if (c?.backend) out.add(c.backend);
+    if (c?.platform && PLATFORM_BACKEND[c.platform]) out.add(PLATFORM_BACKEND[c.platform]!);
+    // Without either, core takes the backend from a model named '<model>.<backend>'.
+    if (!c?.backend && !c?.platform && n.includes('.')) out.add(n.slice(n.lastIndexOf('.') + 1));
+    else if (!c?.backend && !(c?.platform && PLATFORM_BACKEND[c.platform])) out.add('');
+  }
+  return out;
+}
+
 const deployments: Deployment[] = [];
 let seconds = 0;
 let serversStarted = 0;
@@ -227,19 +244,9 @@ describe.skipIf(!available && !mustRun)('conformance against the live tritonserv
     let i = 0;
     for (const row of inScope) for (const trial of row.kind === 'invalid' ? trialsOf(row) : [undefined]) deployments.push(deploy(row, trial, i++, join(root, 'stage')));
     // Every backend the deployed configs name (or their platforms imply) gets the stub.
-    const PLATFORM_BACKEND: Record<string, string> = { tensorrt_plan: 'tensorrt', onnxruntime_onnx: 'onnxruntime', pytorch_libtorch: 'pytorch', tensorflow_graphdef: 'tensorflow', tensorflow_savedmodel: 'tensorflow' };
     const backends = new Set<string>(['tensorrt', 'onnxruntime', 'pytorch', 'tensorflow', 'openvino']);
-    for (const d of deployments) {
-      // A row about a backend that is not installed keeps it uninstalled.
-      if (aboutBackendLibrary(d.row)) continue;
-      for (const n of d.names) {
-        const c = configOf(join(d.stage, n));
-        if (c?.backend) backends.add(c.backend);
-        if (c?.platform && PLATFORM_BACKEND[c.platform]) backends.add(PLATFORM_BACKEND[c.platform]!);
-        // Without either, core takes the backend from a model named '<model>.<backend>'.
-        if (!c?.backend && !c?.platform && n.includes('.')) backends.add(n.slice(n.lastIndexOf('.') + 1));
-      }
-    }
+    // A row about a backend that is not installed keeps it uninstalled.
+    for (const d of deployments) if (!aboutBackendLibrary(d.row)) for (const b of backendsOf(d)) backends.add(b);
     const backendDir = backendDirectory(join(root, 'backends'), backends);
     for (const d of deployments) judge(d, backendDir);
     const all = rounds(deployments);
@@ -353,5 +360,110 @@ describe.skipIf(!available && !mustRun)('conformance against the live tritonserv
 
   afterAll(() => {
     // The staged copies and rounds are under tempDir (removed after the file).
+  });
+});
+
+// ---- the same loads with Triton's real backends in place of the stubs ------------------------------
+
+/**
+ * Triton's own backends (scripts/real-triton/setup.sh), which take the stubs' place for every load
+ * whose models are all theirs (or Python's, or ensembles of them): the ONNX, LibTorch and OpenVINO
+ * rows and the onnxruntime_onnx and pytorch_libtorch mutants of the noautofill rows.
+ */
+const REAL_BACKENDS = ['onnxruntime', 'pytorch', 'openvino'] as const;
+const realAvailable = available && REAL_BACKENDS.every(haveBackend);
+if (available && !realAvailable && !mustRun) console.log(`tritonc: live-server conformance with the real backends skipped: no ${REAL_BACKENDS.filter((b) => !haveBackend(b)).join(', ')} backend in ${join(VENV, 'triton-backends')} (bash scripts/real-triton/setup.sh lays them out from ../shared/triton-backends)`);
+const servedByRealBackends = (d: Deployment): boolean => {
+  const bs = [...backendsOf(d)];
+  return !aboutBackendLibrary(d.row) && bs.some((b) => (REAL_BACKENDS as readonly string[]).includes(b)) && bs.every((b) => b === '' || b === 'python' || (REAL_BACKENDS as readonly string[]).includes(b));
+};
+
+/**
+ * What the real backend says where the stub loaded the model: the corpus holds configs only, so the
+ * model file there is the row's placeholder (an empty model.onnx directory, an empty model.xml, a
+ * LibTorch model of two INT32 inputs for any model.pt), and the real backend judges that placeholder,
+ * not the config. Each pattern: the backend's words for it.
+ */
+const PLACEHOLDER_VERDICTS: { why: string; test: RegExp }[] = [
+  { why: 'no ONNX model: the row\'s model.onnx is an empty directory, or there is none', test: /^failed to stat file .*\/model\.onnx$|^unable to find '.*model\.onnx' for model instance|Load model from .* failed|Protobuf parsing failed/ },
+  // r24.10's OpenVINO backend throws out of TRITONBACKEND_ModelInitialize on an empty model.xml and
+  // the server aborts ("terminate called after throwing an instance of
+  // 'triton::backend::BackendModelInstanceException'", Signal (6)): the whole server, not just the model.
+  { why: 'no OpenVINO model: the row\'s model.xml is empty (the OpenVINO backend aborts the server)', test: /openvino\.cc:\d+\] "TRITONBACKEND_ModelInitialize: [\s\S]*terminate called after throwing an instance of 'triton::backend::BackendModelInstanceException'/ },
+  { why: 'the LibTorch stand-in model (two INT32 inputs, two outputs) is not the row\'s model', test: /configuration expects \d+ inputs, model provides \d+|model configuration must contain at least one (input|output)|naming convention|PyTorch|unable to find '.*model\.pt'/ },
+];
+
+/** Loads the real backends refuse for a reason other than the stubs', and no placeholder explains: each with why. */
+const REAL_DISAGREEMENTS: Record<string, string> = {};
+
+const real = new Map<Deployment, ServerVerdict>();
+let realSeconds = 0;
+let realServers = 0;
+
+describe.runIf(realAvailable || mustRun)('the live-server loads again with the real ONNX Runtime, PyTorch and OpenVINO backends in place of the stubs', () => {
+  beforeAll(async () => {
+    const started = Date.now();
+    const root = tempDir('tritonc-live-real-');
+    const subset = deployments.filter(servedByRealBackends);
+    const all = rounds(subset);
+    const shmBefore = new Set(shmRegions());
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < all.length) {
+        const round = all[next++]!;
+        const repo = join(root, String(next));
+        mkdirSync(repo, { recursive: true });
+        for (const d of round) for (const n of d.names) cpSync(join(d.stage, n), join(repo, n), { recursive: true });
+        realServers++;
+        let server = await startServer(repo, join(VENV, 'triton-backends'), round[0]!.args, round[0]!.metrics);
+        try {
+          for (const d of round) {
+            // A load that kills the server is tried once more on a fresh one (as above); the rest of
+            // the round gets a fresh one either way.
+            let v = await loadVerdict(server, d.load);
+            for (let attempt = 0; attempt < 2 && v.how === 'crash'; attempt++) {
+              await server.stop();
+              realServers++;
+              server = await startServer(repo, join(VENV, 'triton-backends'), round[0]!.args, round[0]!.metrics);
+              if (attempt === 0) v = await loadVerdict(server, d.load);
+            }
+            real.set(d, v);
+          }
+        } finally {
+          await server.stop();
+        }
+      }
+    };
+    try {
+      await Promise.all([worker(), worker(), worker()]);
+    } finally {
+      for (const f of shmRegions()) if (!shmBefore.has(f)) rmSync(join('/dev/shm', f), { force: true });
+    }
+    realSeconds = (Date.now() - started) / 1000;
+  }, 300_000);
+
+  it('every refusal the stubs let core make is the real server\'s too, word for word; where the stubs load, the real backend judges the placeholder model file', () => {
+    const loads = [...real.keys()];
+    expect(loads.length).toBeGreaterThan(150);
+    const same: Deployment[] = [];
+    const placeholder = new Map<string, number>();
+    const other: Record<string, string> = {};
+    for (const d of loads) {
+      const stub = d.server!;
+      const r = real.get(d)!;
+      if (stub.verdict === 'refuse' && r.verdict === 'refuse' && r.reason === stub.reason) same.push(d);
+      else if (stub.verdict === 'accept' && r.verdict === 'accept') same.push(d);
+      else if (stub.verdict === 'accept' && r.verdict === 'refuse' && PLACEHOLDER_VERDICTS.some((p) => p.test.test(r.reason))) {
+        const why = PLACEHOLDER_VERDICTS.find((p) => p.test.test(r.reason))!.why;
+        placeholder.set(why, (placeholder.get(why) ?? 0) + 1);
+      } else other[d.label] = `stub: ${stub.verdict} (${stub.how}) ${stub.reason.split('\n')[0]}; real: ${r.verdict} (${r.how}) ${r.reason.split('\n')[0]}`;
+    }
+    console.log([
+      `live server with the real backends: ${loads.length} loads in ${realServers} servers, ${realSeconds.toFixed(1)} s`,
+      `  the same verdict as with the stubs (a refusal in the same words): ${same.length} (${same.filter((d) => d.server!.verdict === 'refuse').length} refusals, ${same.filter((d) => d.server!.verdict === 'accept').length} loads)`,
+      ...[...placeholder].map(([why, n]) => `  loaded with the stub, refused by the real backend because ${why}: ${n}`),
+      ...Object.entries(other).map(([k, v]) => `  otherwise: ${k}: ${v}`),
+    ].join('\n'));
+    expect(other).toEqual(Object.fromEntries(Object.keys(REAL_DISAGREEMENTS).map((k) => [k, expect.any(String)])));
   });
 });

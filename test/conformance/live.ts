@@ -2,7 +2,8 @@
 // conformance suite: stub backends so that core runs every check it owns, one server per round of
 // models, and the server's verdict on one model read from the load answer and the server's log.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePorts } from '../../src/verify/ports.js';
 import { ROOT } from '../support/snapshot.js';
@@ -106,10 +107,13 @@ export async function startServer(repo: string, backends: string, args: string[]
 async function startOnce(repo: string, backends: string, args: string[], metrics: boolean): Promise<Server> {
   const [http, grpc, port] = await freePorts(3);
   let log = '';
+  // ONNX Runtime (the real onnxruntime backend) leaves `.ses` and `mat-debug-<pid>.log` in $TMPDIR:
+  // each server gets one of its own, removed at stop.
+  const tmp = mkdtempSync(join(tmpdir(), 'tritonserver-'));
   const child: ChildProcess = spawn('bash', [join(ROOT, 'scripts', 'real-triton', 'start.sh'), repo, String(http), String(grpc), metrics ? String(port) : 'off', '--log-verbose=0', ...args], {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, TRITON_VENV: VENV, TRITON_BACKENDS: backends },
+    env: { ...process.env, TRITON_VENV: VENV, TRITON_BACKENDS: backends, TMPDIR: tmp, TMP: tmp, TEMP: tmp },
   });
   child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
@@ -123,6 +127,7 @@ async function startOnce(repo: string, backends: string, args: string[], metrics
     } catch {
       // already gone
     }
+    rmSync(tmp, { recursive: true, force: true });
   };
   const url = `http://127.0.0.1:${http}`;
   const until = Date.now() + 60_000;
@@ -155,8 +160,11 @@ export interface ServerVerdict {
 
 const STATUS_PREFIX = /^(Invalid argument|Internal|Not found|Unavailable|Unknown|Already exists|Unsupported): /;
 
-/** Loads one model, reads the verdict, unloads it (with the models it brought in). */
-export async function loadVerdict(server: Server, name: string): Promise<ServerVerdict> {
+/**
+ * Loads one model, reads the verdict, unloads it (with the models it brought in). `loaded` runs
+ * while a model that loaded is still served (to read its config).
+ */
+export async function loadVerdict(server: Server, name: string, loaded?: () => Promise<void>): Promise<ServerVerdict> {
   const post = async (path: string, body: unknown = {}) => {
     const r = await fetch(`${server.url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(60_000) });
     return { status: r.status, text: await r.text() };
@@ -169,6 +177,7 @@ export async function loadVerdict(server: Server, name: string): Promise<ServerV
     const tail = server.log().split('\n').filter((l) => !/^\s*\d+# /.test(l)).slice(-6).join('\n');
     return { verdict: 'refuse', how: 'crash', reason: `${(e as Error).message}; the server's log ends:\n${tail}` };
   }
+  if (answer.status === 200 && loaded) await loaded();
   await post(`/v2/repository/models/${at}/unload`, { parameters: { unload_dependents: true } });
   if (answer.status === 200) return { verdict: 'accept', how: 'loaded', reason: '' };
   const error = (JSON.parse(answer.text) as { error: string }).error;

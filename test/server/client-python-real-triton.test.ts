@@ -82,6 +82,21 @@ print(json.dumps({"one": show(one), "bigShape": list(big.shape), "joined": bool(
     expect((await counts('add_one')).success - before.success).toBe(4);
   });
 
+  it('one client is shared by 8 threads (tritonclient.http\'s own client is not: each thread gets its own)', async () => {
+    const out = await runPython(gen, `${CATCH}
+from concurrent.futures import ThreadPoolExecutor
+from clients import add_one
+c = add_one.connect(sys.argv[1])
+def one(i):
+    return c.infer({"INPUT0": numpy.full((1, 4), i, dtype=numpy.float32)})["OUTPUT0"].flatten().tolist()
+with ThreadPoolExecutor(8) as pool:
+    got = list(pool.map(one, range(32)))
+c.close()
+print(json.dumps({"ok": got == [[i + 1.0] * 4 for i in range(32)]}))
+`, [server!.url]);
+    expect(out).toEqual({ ok: true });
+  });
+
   it('an ensemble is one model: its client sends IN and gets OUT (add_one twice)', async () => {
     const out = await runPython(gen, `${CATCH}
 from clients import pipeline

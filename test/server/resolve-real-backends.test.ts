@@ -4,7 +4,7 @@
 // config.pbtxt, is loaded into the server. Where the server loads it, its GET /v2/models/<m>/config
 // equals `tritonc resolve --gpus 0 --format json` field for field (the order of auto-completed inputs
 // and outputs included); where it refuses, resolve (ONNX, OpenVINO) or lint (PyTorch, which has no
-// auto-complete and so no config to resolve) refuses with the server's own words. The suite skips with
+// auto-complete: resolve refuses as the server does, quoting the line it logs) refuse with the server's own words. The suite skips with
 // one line without the venv or the backends; under CI=true it runs.
 import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -96,9 +96,16 @@ describe.runIf(runs)('resolve and lint against the real ONNX Runtime, OpenVINO a
     }
   });
 
-  it.each(PYTORCH)('%s: the server refuses it without a config, and lint quotes its words', async (name) => {
+  it.each(PYTORCH)('%s: the server refuses it without a config, and resolve and lint say so in its words', async (name) => {
     const refused = refusals.get(name);
     expect(refused, 'the PyTorch backend has no auto-complete in r24.10').toBeDefined();
+    // resolve refuses as the server does, and says the line the server logs when it skips auto-complete.
+    const skipped = `skipping model configuration auto-complete for '${name}': not supported for pytorch backend`;
+    expect(server!.log()).toContain(skipped);
+    const resolved = await cli(['resolve', join(repo, name), '--gpus', '0', '--explain']);
+    expect(resolved.code, resolved.stdout).toBe(1);
+    expect(resolved.stderr).toContain(reasonOf(refused!));
+    expect(resolved.stderr).toContain(`"${skipped}"`);
     const r = await cli(['lint', join(repo, name), '--gpus', '0', '--format', 'json']);
     expect(r.code).toBe(1);
     const messages = (JSON.parse(r.stdout) as { messages: { message: string }[] }[]).flatMap((f) => f.messages.map((m) => m.message));

@@ -87,10 +87,12 @@ describe('autofillBackendFields: the other backends, in core\'s order', () => {
   });
 
   it('PyTorch: LibTorch by platform (alt name kept as written), file, or model.pt; AOTInductor by model.pt2', () => {
-    expect(fields({ platform: 'pytorch_libtorch' }, listing({}))).toEqual({ platform: 'pytorch_libtorch', backend: 'pytorch' });
-    expect(fields({ platform: 'libtorch' }, listing({}))).toEqual({ platform: 'libtorch', backend: 'pytorch' });
+    // The real r24.10 server answers default_model_filename "model.pt" for each LibTorch case
+    // (test/conformance/l0-real-server.test.ts, autofill_noplatform_success/pytorch/no_name_platform).
+    expect(fields({ platform: 'pytorch_libtorch' }, listing({}))).toEqual({ platform: 'pytorch_libtorch', backend: 'pytorch', default_model_filename: 'model.pt' });
+    expect(fields({ platform: 'libtorch' }, listing({}))).toEqual({ platform: 'libtorch', backend: 'pytorch', default_model_filename: 'model.pt' });
     expect(fields({ backend: 'pytorch' }, listing({}))).toEqual({ platform: 'pytorch_libtorch', backend: 'pytorch', default_model_filename: 'model.pt' });
-    expect(fields({}, listing({ 'model.pt': 'file' }))).toEqual({ platform: 'pytorch_libtorch', backend: 'pytorch' });
+    expect(fields({}, listing({ 'model.pt': 'file' }))).toEqual({ platform: 'pytorch_libtorch', backend: 'pytorch', default_model_filename: 'model.pt' });
     expect(fields({}, listing({ 'model.pt2': 'file' }))).toEqual({ platform: 'torch_aoti', backend: 'pytorch', default_model_filename: 'model.pt2' });
     expect(fields({ platform: 'torch_aoti' }, listing({}))).toEqual({ platform: 'torch_aoti', backend: 'pytorch', default_model_filename: 'model.pt2' });
   });

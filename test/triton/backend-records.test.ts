@@ -17,7 +17,7 @@ describe('backend records', () => {
     expect([defaultModelFile({ platform: 'torch_aoti' }), defaultModelFile({ backend: 'python' }), defaultModelFile({ backend: 'openvino' }), defaultModelFile({ platform: 'tensorflow_graphdef' })]).toEqual(['model.pt2', 'model.py', 'model.xml', 'model.graphdef']);
   });
 
-  it('agree with what core auto-fill writes for each platform (the backend; the file where core writes one: LibTorch leaves it to the backend)', () => {
+  it('agree with what core auto-fill writes for each platform (the backend; the file where core writes one)', () => {
     const written: string[] = [];
     for (const platform of PLATFORM_NAMES.filter((p) => p !== 'ensemble')) {
       const filled = autofillBackendFields({ platform }, { modelName: 'm' }).config;
@@ -26,6 +26,6 @@ describe('backend records', () => {
       written.push(platform);
       expect([platform, filled.default_model_filename]).toEqual([platform, defaultModelFile({ platform })]);
     }
-    expect(written).toEqual(['tensorflow_savedmodel', 'tensorflow_graphdef', 'tensorrt_plan', 'onnxruntime_onnx', 'torch_aoti']);
+    expect(written).toEqual(['tensorflow_savedmodel', 'tensorflow_graphdef', 'tensorrt_plan', 'onnxruntime_onnx', 'pytorch_libtorch', 'torch_aoti']);
   });
 });

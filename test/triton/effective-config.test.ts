@@ -1,10 +1,11 @@
 // The resolve pipeline on real model directories with real ONNX files.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { printConfig } from '../../src/config/print.js';
 import { resolveModelDir } from '../../src/workspace/index.js';
 import { tempDir } from '../support/cli.js';
+import { ROOT } from '../support/snapshot.js';
 import { makeModelDir, qaSignature, type SignatureSpec } from './helpers.js';
 
 const IMAGES: SignatureSpec = {
@@ -203,5 +204,33 @@ describe('resolveModelDir: input tritonc cannot read (returned, never thrown)', 
     const r = resolveModelDir(dir);
     expect(r.config!.max_batch_size).toBeUndefined();
     expect(r.config!.input!.map((i) => i.dims)).toEqual([[16], [16]]);
+  });
+});
+
+// The PyTorch backend fills nothing in (r24.10 logs that it skips auto-complete), and refuses at load a
+// config without inputs or outputs; the real server's words, as test/server/resolve-real-backends.test.ts
+// holds them for every LibTorch fixture.
+describe('resolveModelDir: a TorchScript model whose config lists no inputs or outputs', () => {
+  const MODEL = join(ROOT, 'fixtures', 'models', 'pytorch', 'libtorch_float32_float32_float32', '1');
+  const deploy = (config?: string): string => {
+    const dir = join(tempDir('tritonc-pt-'), 'm');
+    cpSync(MODEL, join(dir, '1'), { recursive: true });
+    if (config !== undefined) writeFileSync(join(dir, 'config.pbtxt'), config);
+    return dir;
+  };
+
+  it('without config.pbtxt: refused with the backend\'s count, and the step says what the server logs', () => {
+    const r = resolveModelDir(deploy(), { gpus: 0 });
+    expect(r.status).toBe('refused');
+    expect(r.problems.map((p) => p.message)).toEqual(["unable to load model 'm', configuration expects 0 inputs, model provides 2"]);
+    expect(r.steps.map((s) => s.reason)).toContain(`the pytorch backend does not complete the config: it runs as written (the server logs "skipping model configuration auto-complete for 'm': not supported for pytorch backend")`);
+    expect(r.config?.default_model_filename).toBe('model.pt');
+  });
+
+  it('inputs listed but no output: "must contain at least one output"; both listed: ok', () => {
+    const inputs = 'backend: "pytorch"\nmax_batch_size: 8\ninput [ { name: "INPUT__0" data_type: TYPE_FP32 dims: [ 16 ] }, { name: "INPUT__1" data_type: TYPE_FP32 dims: [ 16 ] } ]\n';
+    expect(resolveModelDir(deploy(inputs), { gpus: 0 }).problems.map((p) => p.message)).toEqual(['model configuration must contain at least one output, none were specified.']);
+    const both = `${inputs}output [ { name: "OUTPUT__0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n`;
+    expect(resolveModelDir(deploy(both), { gpus: 0 }).status).toBe('ok');
   });
 });

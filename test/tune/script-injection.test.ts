@@ -67,7 +67,7 @@ describe('tune plan: nothing given to it runs as a command', () => {
     const bin = stubTools(repo);
     for (const [i, n] of names.entries()) {
       const out = join(repo, `plan${i}`);
-      const r = await cli(['tune', 'plan', join(repo, n), '--out', out, '--delays', '0', '--instances', '1', '--http-url', 'localhost:8000'], { cwd: repo });
+      const r = await cli(['tune', 'plan', join(repo, n), '--out', out, '--delays', '0', '--instances', '1', '--preferred', 'keep', '--http-url', 'localhost:8000'], { cwd: repo });
       expect(r.code, `${JSON.stringify(n)}: ${r.stderr}`).toBe(0);
       const run = spawnSync('bash', [join(out, 'run.sh')], { cwd: repo, env: { PATH: `${bin}:/usr/bin:/bin` }, encoding: 'utf8' });
       expect(run.status, run.stderr).toBe(0);

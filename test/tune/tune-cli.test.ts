@@ -26,7 +26,7 @@ const perfCsv = (rows: [number, number, number, number, number][]) =>
 async function planned() {
   const repo = await writeRepo({ 'classifier/config.pbtxt': CONFIG, 'classifier/1/model.onnx': CLASSIFIER });
   const out = join(repo, 'plan');
-  const r = await cli(['tune', 'plan', join(repo, 'classifier'), '--out', out, '--delays', '0,1ms', '--instances', '1,2'], { cwd: repo });
+  const r = await cli(['tune', 'plan', join(repo, 'classifier'), '--out', out, '--delays', '0,1ms', '--instances', '1,2', '--preferred', 'keep'], { cwd: repo });
   return { repo, out, r };
 }
 
@@ -59,7 +59,7 @@ describe('tritonc tune plan', () => {
     mkdirSync(bin);
     const log = join(repo, 'calls.log');
     writeFileSync(join(bin, 'curl'), `#!/bin/sh\nprintf '%s\\n' "curl $*" >> '${log}'\n`, { mode: 0o755 });
-    writeFileSync(join(bin, 'perf_analyzer'), `#!/bin/sh\nprintf '%s\\n' "perf_analyzer $2" >> '${log}'\n[ "$2" = classifier_d0_i2 ] && { echo 'Failed to obtain stable measurement.' >&2; exit 2; }\necho 'Concurrency,Inferences/Second' > perf.csv\n`, { mode: 0o755 });
+    writeFileSync(join(bin, 'perf_analyzer'), `#!/bin/sh\nprintf '%s\\n' "perf_analyzer $2" >> '${log}'\n[ "$2" = classifier_d0_i2 ] && { echo 'Request concurrency: 1'; echo 'Failed to obtain stable measurement within 10 measurement windows for concurrency 1. Please try to increase the --measurement-interval.' >&2; echo 'Failed to obtain stable measurement.' >&2; exit 2; }\nprintf 'Concurrency,Inferences/Second,p99 latency\\n1,100,5000\\n' > perf.csv\n`, { mode: 0o755 });
     // A perf.csv from an earlier run of the variant that fails now must not be read as this run's.
     writeFileSync(join(out, 'classifier_d0_i2', 'perf.csv'), 'stale');
     const run = spawnSync('bash', [join(out, 'run.sh')], { env: { PATH: `${bin}:/usr/bin:/bin` }, encoding: 'utf8' });
@@ -68,6 +68,10 @@ describe('tritonc tune plan', () => {
     const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => l.replace(/ -sSf -X POST http:\/\/localhost:8000\/v2\/repository\/models\//, ' '));
     expect(calls).toEqual(['classifier_d0_i1', 'classifier_d0_i2', 'classifier_d1000_i1', 'classifier_d1000_i2'].flatMap((v) => [`curl ${v}/load`, `perf_analyzer ${v}`, `curl ${v}/unload`]));
     expect(['classifier_d0_i1', 'classifier_d0_i2', 'classifier_d1000_i1', 'classifier_d1000_i2'].map((v) => existsSync(join(out, v, 'perf.csv')))).toEqual([true, false, true, true]);
+    // perf_analyzer's output is kept beside, and pick says why the variant is left out.
+    expect(readFileSync(join(out, 'classifier_d0_i2', 'perf_analyzer.log'), 'utf8')).toContain('Failed to obtain stable measurement within 10 measurement windows for concurrency 1.');
+    const picked = await cli(['tune', 'pick', out, '--latency-budget', '20ms'], { cwd: repo });
+    expect(picked.stderr).toContain('classifier_d0_i2: perf_analyzer found no stable measurement at concurrency 1 (its perf_analyzer.log) and wrote no perf.csv: left out');
   });
 
   it('--stability-percentage goes to perf_analyzer; a value that is not a whole percentage is refused', async () => {
@@ -133,6 +137,19 @@ describe('tritonc tune pick', () => {
     expect(parsed.variants[1]).toMatchObject({ concurrency: 3, throughput: 300, withinBudget: true });
   });
 
+  it('a level perf_analyzer called unstable (its perf_analyzer.log, as run.sh keeps it) is never picked, and is named', async () => {
+    const { out, repo } = await measured();
+    // perf_analyzer 2.51's words (src/inference_profiler.cc); a later version that goes on reports the row all the same.
+    writeFileSync(join(out, 'classifier_d1000_i2', 'perf_analyzer.log'), 'Request concurrency: 3\nFailed to obtain stable measurement within 10 measurement windows for concurrency 3. Please try to increase the --measurement-interval.\nRequest concurrency: 5\nFailed to obtain stable measurement within 10 measurement windows for concurrency 5. Please try to increase the --measurement-interval.\n');
+    const r = await cli(['tune', 'pick', out, '--latency-budget', '20ms', '--format', 'json'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    const parsed = JSON.parse(r.stdout);
+    expect(parsed.best).toEqual({ variant: 'classifier_d0_i2', concurrency: 3, throughput: 300, latency: 12 });
+    expect(parsed.variants.find((v: { variant: string }) => v.variant === 'classifier_d1000_i2')).toMatchObject({ concurrency: 1, throughput: 95, unstable: [3, 5] });
+    const text = await cli(['tune', 'pick', out, '--latency-budget', '20ms'], { cwd: repo });
+    expect(text.stdout).toContain('Unstable (perf_analyzer found no stable measurement; not counted): classifier_d1000_i2 at concurrency 3, 5');
+  });
+
   it('no variant within the budget: exit 1, naming the closest', async () => {
     const { out, repo } = await measured();
     const r = await cli(['tune', 'pick', out, '--latency-budget', '5ms'], { cwd: repo });
@@ -154,7 +171,7 @@ describe('tritonc tune pick', () => {
     const name = `a<b>&"c'`;
     const repo = await writeRepo({ [`${name}/config.pbtxt`]: CONFIG.replace('name: "classifier"', `name: ${JSON.stringify(name)}`), [`${name}/1/model.onnx`]: CLASSIFIER });
     const out = join(repo, 'plan');
-    expect((await cli(['tune', 'plan', join(repo, name), '--out', out, '--delays', '0', '--instances', '1'], { cwd: repo })).code).toBe(0);
+    expect((await cli(['tune', 'plan', join(repo, name), '--out', out, '--delays', '0', '--instances', '1', '--preferred', 'keep'], { cwd: repo })).code).toBe(0);
     writeFileSync(join(out, `${name}_d0_i1`, 'perf.csv'), perfCsv([[1, 100, 100, 8000, 9000], [3, 250, 600, 8500, 16000]]));
     const svg = join(repo, 'tune.svg');
     expect((await cli(['tune', 'pick', out, '--latency-budget', '20ms', '--plot', svg], { cwd: repo })).code).toBe(0);
@@ -230,8 +247,78 @@ describe('tritonc tune plan | head', () => {
     const repo = await writeRepo({ 'classifier/config.pbtxt': CONFIG, 'classifier/1/model.onnx': CLASSIFIER });
     const out = join(repo, 'plan');
     const r = spawnSync('bash', ['-c', `node ${JSON.stringify(BIN)} tune plan classifier --out plan --delays 0,1ms,2ms --instances 1,2,3 | head -1`], { cwd: repo, encoding: 'utf8' });
-    expect(r.stdout).toMatch(/^wrote 9 variants of classifier/);
+    expect(r.stdout).toMatch(/^wrote 18 variants of classifier/);
     expect(r.stderr).not.toContain('EPIPE');
-    expect(readdirSync(out).filter((n) => n.startsWith('classifier_'))).toHaveLength(9);
+    expect(readdirSync(out).filter((n) => n.startsWith('classifier_'))).toHaveLength(18);
+  });
+});
+
+describe('tune and tritonc generate\'s header', () => {
+  it('a generated config stays one generate --check accepts: every variant of the plan, and the model after pick --write', async () => {
+    const repo = await writeRepo({ 'classifier/1/model.onnx': CLASSIFIER });
+    const model = join(repo, 'classifier');
+    const gen = await cli(['generate', model, '--max-batch-size', '8', '--max-queue-delay', '5ms', '--instances', '2', '--kind', 'cpu', '--write'], { cwd: repo });
+    expect(gen.code, gen.stderr).toBe(0);
+    const out = join(repo, 'plan');
+    const plan = await cli(['tune', 'plan', model, '--out', out, '--delays', '0,1ms', '--instances', '1,2', '--preferred', 'keep', '--preferred', '4,8'], { cwd: repo });
+    expect(plan.code, plan.stderr).toBe(0);
+    const variants = readdirSync(out).filter((n) => n.startsWith('classifier_')).sort();
+    expect(variants).toHaveLength(8);
+    for (const v of variants) {
+      const check = await cli(['generate', '--check', join(out, v)], { cwd: repo });
+      expect([v, check.code, check.stdout]).toEqual([v, 0, '']);
+    }
+    expect(readFileSync(join(out, 'classifier_d1000_i1_p4-8', 'config.pbtxt'), 'utf8').split('\n')[0]).toBe('# Generated by tritonc from 1/model.onnx with: tritonc generate --name classifier_d1000_i1_p4-8 --max-batch-size 8 --preferred-batch-size 4,8 --max-queue-delay 1ms --instances 1 --kind cpu');
+    // The winner: 1 ms, one instance, preferred 4 and 8.
+    const winner = 'classifier_d1000_i1_p4-8';
+    for (const v of variants) writeFileSync(join(out, v, 'perf.csv'), perfCsv(v === winner ? [[1, 500, 100, 1000, 2000]] : [[1, 100, 100, 1000, 2000]]));
+    const picked = await cli(['tune', 'pick', out, '--latency-budget', '20ms', '--write', model], { cwd: repo });
+    expect(picked.code, picked.stderr).toBe(0);
+    expect(picked.stdout).toContain('tritonc generate --check accepts it');
+    const written = readFileSync(join(model, 'config.pbtxt'), 'utf8');
+    expect(written).toContain('max_queue_delay_microseconds: 1000');
+    expect(written).toContain('preferred_batch_size: [ 4, 8 ]');
+    expect(written).toContain('count: 1');
+    const check = await cli(['generate', '--check', model], { cwd: repo });
+    expect([check.code, check.stdout, check.stderr]).toEqual([0, '', '']);
+  });
+
+  it('a config edited by hand since it was generated keeps its header (generate --check already disagreed), and says so', async () => {
+    const repo = await writeRepo({ 'classifier/1/model.onnx': CLASSIFIER });
+    const model = join(repo, 'classifier');
+    expect((await cli(['generate', model, '--max-batch-size', '8', '--write'], { cwd: repo })).code).toBe(0);
+    const file = join(model, 'config.pbtxt');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}# a note of ours\n`);
+    const out = join(repo, 'plan');
+    expect((await cli(['tune', 'plan', model, '--out', out, '--delays', '0,1ms', '--instances', '1', '--preferred', 'keep'], { cwd: repo })).code).toBe(0);
+    for (const v of ['classifier_d0_i1', 'classifier_d1000_i1']) writeFileSync(join(out, v, 'perf.csv'), perfCsv(v === 'classifier_d1000_i1' ? [[1, 500, 100, 1000, 2000]] : [[1, 100, 100, 1000, 2000]]));
+    const picked = await cli(['tune', 'pick', out, '--latency-budget', '20ms', '--write', model], { cwd: repo });
+    expect(picked.code, picked.stderr).toBe(0);
+    expect(picked.stdout).toContain('keeps its tritonc generate header, which tritonc generate --check already disagreed with (it was edited by hand since tritonc generated it)');
+    expect(readFileSync(file, 'utf8')).toContain('# a note of ours');
+  });
+});
+
+describe('tritonc tune run: what it refuses before it starts anything', () => {
+  it('a --server that is not http://host:port, a missing perf_analyzer, a bad --max-trials: exit 2, nothing started', async () => {
+    const repo = await writeRepo({ 'classifier/config.pbtxt': CONFIG, 'classifier/1/model.onnx': CLASSIFIER });
+    const model = join(repo, 'classifier');
+    const bad = await cli(['tune', 'run', model, '--runtime', 'server', '--server', 'http://localhost:8000/x;touch PWNED', '--latency-budget', '20ms', '--perf-analyzer', '/bin/true'], { cwd: repo });
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('is not http://host:port')]);
+    const none = await cli(['tune', 'run', model, '--latency-budget', '20ms', '--perf-analyzer', join(repo, 'nope')], { cwd: repo });
+    expect([none.code, none.stderr]).toEqual([2, expect.stringContaining('--perf-analyzer')]);
+    const trials = await cli(['tune', 'run', model, '--latency-budget', '20ms', '--perf-analyzer', '/bin/true', '--max-trials', '3 -x'], { cwd: repo });
+    expect([trials.code, trials.stderr]).toEqual([2, expect.stringContaining('--max-trials: "3 -x" is not a whole number')]);
+    expect(existsSync(join(repo, 'PWNED'))).toBe(false);
+  });
+
+  it('a plan whose tune-plan.json names a variant outside it is refused (exit 2)', async () => {
+    const { repo, out } = await planned();
+    const file = join(out, 'tune-plan.json');
+    const json = JSON.parse(readFileSync(file, 'utf8'));
+    json.variants[0].name = '../classifier';
+    writeFileSync(file, JSON.stringify(json));
+    const r = await cli(['tune', 'run', out, '--latency-budget', '20ms', '--perf-analyzer', '/bin/true'], { cwd: repo });
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('"../classifier" is not a variant directory\'s name')]);
   });
 });

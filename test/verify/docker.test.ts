@@ -6,12 +6,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startProtocolFixture, type ProtocolFixture } from '../../fixtures/verify/protocol-fixture.js';
-import { containerName, dockerRunArgs, gpusArgument, parseGpus, DEFAULT_TRITON_IMAGE } from '../../src/verify/docker-args.js';
+import { containerName, dockerRunArgs, gpuArgs, gpusArgument, parseGpus, DEFAULT_TRITON_IMAGE } from '../../src/verify/docker-args.js';
 import type { ProcessResult, ProcessRunner, RunningProcess } from '../../src/verify/process-runner.js';
 import { dryRunText } from '../../src/verify/report.js';
+import { mapTritonLog } from '../../src/verify/triton-messages.js';
 import { dryRunVerify, verifyModel } from '../../src/verify/verify.js';
 import { freePorts } from '../../src/verify/ports.js';
-import { tempDir } from '../support/cli.js';
+import { cli, tempDir } from '../support/cli.js';
 
 const CONFIG = (kind = 'KIND_GPU') => `name: "tiny"
 backend: "onnxruntime"
@@ -124,6 +125,19 @@ describe('docker run arguments', () => {
     expect([parseGpus('all'), parseGpus('none'), parseGpus('0, 1'), parseGpus('0,1'), parseGpus('"device=0"')]).toEqual(['all', 'none', undefined, '0,1', undefined]);
   });
 
+  it('gives podman GPUs as CDI devices (podman 4.3 takes --gpus and ignores it), and none for none or CPU-only', () => {
+    const podman = { ...spec, engine: 'podman' as const };
+    expect(dockerRunArgs(podman).slice(6, 8)).toEqual(['--device', 'nvidia.com/gpu=all']);
+    expect(gpuArgs('podman', '0,GPU-3f1c')).toEqual(['--device', 'nvidia.com/gpu=0', '--device', 'nvidia.com/gpu=GPU-3f1c']);
+    for (const gpus of ['none', undefined]) {
+      const args = dockerRunArgs({ ...podman, gpus });
+      expect(args.filter((a) => a === '--gpus' || a === '--device')).toEqual([]);
+    }
+    expect(gpuArgs('docker', '0,1')).toEqual(['--gpus', '"device=0,1"']);
+    // Everything but the GPU flags is the same command line for both engines.
+    expect(dockerRunArgs({ ...podman, gpus: undefined })).toEqual(dockerRunArgs({ ...spec, gpus: undefined }));
+  });
+
   it('quotes a repository path that would break --mount\'s CSV, and makes names docker accepts', () => {
     const args = dockerRunArgs({ ...spec, repoDir: '/data/a,b "x"' });
     expect(args[args.indexOf('--mount') + 1]).toBe('type=bind,"source=/data/a,b ""x""",target=/models,readonly');
@@ -165,6 +179,30 @@ describe('verify --runtime docker --dry-run', () => {
     expect(text).toContain(`  docker run --rm --name tritonc-verify-tiny-t1 --label dev.tritonc.verify=tiny --gpus '"device=0"' --mount type=bind,source=${repo},target=/models,readonly`);
     expect(text).toContain('      + 1536 bytes of binary tensor data (zeros)');
     expect(text).toContain('and always, at the end (also on failure, timeout and Ctrl-C):\n  docker rm -f tritonc-verify-tiny-t1');
+  });
+
+  it('--engine podman: the same command run by podman, GPUs as CDI devices, removed with podman rm -f', async () => {
+    const { dir } = repository();
+    const d = await dryRunVerify({ modelDir: dir, runtime: 'docker', engine: 'podman', gpus: '0', deps: { ports: async () => [41000, 41001, 41002], nameSuffix: 't1' } });
+    expect(d.command?.slice(0, 2)).toEqual(['podman', 'run']);
+    expect(d.command).toContain('nvidia.com/gpu=0');
+    expect(d.command).not.toContain('--gpus');
+    // podman's rm -f stops first and kills after 10 s; --time 0 kills at once, as docker's does.
+    expect(d.cleanup).toEqual(['podman', 'rm', '-f', '--time', '0', 'tritonc-verify-tiny-t1']);
+    const text = await cli(['verify', dir, '--runtime', 'docker', '--engine', 'podman', '--gpus', 'none', '--dry-run']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^  podman run --rm --name tritonc-verify-tiny-\S+ --label dev\.tritonc\.verify=tiny --mount /m);
+    expect(text.stdout).toMatch(/^  podman rm -f --time 0 tritonc-verify-tiny-/m);
+  });
+
+  it('--engine takes docker or podman, and only with --runtime docker', async () => {
+    const { dir } = repository();
+    const bad = await cli(['verify', dir, '--runtime', 'docker', '--engine', 'lxc', '--dry-run']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Argument: engine, Given: "lxc", Choices: "docker", "podman"');
+    const ort = await cli(['verify', dir, '--runtime', 'ort', '--engine', 'podman']);
+    expect(ort.code).toBe(2);
+    expect(ort.stderr).toContain('--engine applies to --runtime docker');
   });
 
   it('gives CPU-only configs no GPUs', async () => {
@@ -280,11 +318,55 @@ describe('verify --runtime docker (injected docker runner)', () => {
     expect(tritonNoGpu.calls.find((c) => c[1] === 'run')).not.toContain('--gpus');
   });
 
+  it('--engine podman runs each step with podman and names it in the report', async () => {
+    fixture = await startProtocolFixture({
+      models: { tiny: { config: { name: 'tiny', platform: 'onnxruntime_onnx', backend: 'onnxruntime', max_batch_size: 8, input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [3, 4, 4] }], output: [{ name: 'output', data_type: 'TYPE_FP32', dims: [10] }], instance_group: [{ name: 'tiny_0', kind: 'KIND_CPU', count: 1 }] }, ready: true } },
+    });
+    const podman = new FakeDocker({}, { version: ok('4.3.1') });
+    const { dir } = repository(CONFIG('KIND_CPU'));
+    const r = await verifyModel({ modelDir: dir, runtime: 'docker', engine: 'podman', image: 'localhost/triton:cpu', timeoutMs: 5000, deps: { runner: podman, ports: async () => [fixture!.port, 2, 3], nameSuffix: 'pm', pollMs: 10, signals: new EventEmitter() } });
+    expect(r.outcome, r.error).toBe('ok');
+    expect(r.engine).toBe('localhost/triton:cpu (Podman 4.3.1)');
+    expect(podman.calls.map((c) => c.slice(0, 3).join(' '))).toEqual(['podman version --format', 'podman image inspect', 'podman run --rm', 'podman rm -f']);
+    expect(podman.removals()).toEqual([['podman', 'rm', '-f', '--time', '0', 'tritonc-verify-tiny-pm']]);
+    // podman 4.3's pull prints its progress before the error: the message quotes the error line.
+    const noPull = new FakeDocker({}, { version: ok('4.3.1'), inspect: { exitCode: 125, stdout: '', stderr: 'Error: failed to find image\n', notFound: false }, pull: { exitCode: 125, stdout: '', stderr: 'Trying to pull localhost/triton:cpu...\nError: initializing source docker://localhost/triton:cpu: pinging container registry localhost: connect: connection refused\n', notFound: false } });
+    const p = await verifyModel({ modelDir: dir, runtime: 'docker', engine: 'podman', image: 'localhost/triton:cpu', deps: { runner: noPull, ports: async () => [1, 2, 3], signals: new EventEmitter() } });
+    expect([p.exitCode, p.error]).toEqual([2, 'podman cannot pull localhost/triton:cpu: Error: initializing source docker://localhost/triton:cpu: pinging container registry localhost: connect: connection refused. For nvcr.io images run podman login nvcr.io first, or pass --image with an image you have']);
+    const missing = new FakeDocker({}, { version: { exitCode: undefined, stdout: '', stderr: '', notFound: true } });
+    const m = await verifyModel({ modelDir: dir, runtime: 'docker', engine: 'podman', deps: { runner: missing, ports: async () => [1, 2, 3], signals: new EventEmitter() } });
+    expect([m.exitCode, m.error]).toEqual([2, "podman is not installed here (no `podman` on PATH). Install podman (and, for GPUs, the NVIDIA Container Toolkit's CDI spec), use Docker with --engine docker, or verify with --runtime ort or --runtime server --server URL"]);
+  });
+
+  it('a machine without a GPU driver: DCGM\'s "Failed to initialize NVML" (metrics on, as in a container) is not the model\'s error', () => {
+    // tritonserver 2.51.0's start on a CPU-only host, in the image of scripts/container/setup.sh.
+    expect(mapTritonLog([
+      'E1207 00:23:46.619016 1 server.cc:241] "CudaDriverHelper has not been initialized."',
+      'Error: Failed to initialize NVML',
+      'W1207 00:23:46.882826 1 metrics.cc:798] "DCGM unable to start: DCGM initialization error"',
+      TRITON_FAILURE[1]!,
+    ]).map((m) => m.ruleId ?? m.text)).toEqual(['batch-dim-in-dims']);
+  });
+
+  it('the engine\'s own failure (run exits 125-127) is exit 2, never the config\'s: podman\'s port already taken', async () => {
+    // podman 4.3's line and exit status for a host port taken between the choice and the bind.
+    const podman = new FakeDocker({ lines: ['Error: cannot listen on the TCP port: listen tcp4 127.0.0.1:56769: bind: address already in use'], exitAfterMs: 20, exitCode: 126 }, { version: ok('4.3.1') });
+    const { dir } = repository(CONFIG('KIND_CPU'));
+    const r = await verifyModel({ modelDir: dir, runtime: 'docker', engine: 'podman', timeoutMs: 5000, deps: { runner: podman, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'port', pollMs: 10, signals: new EventEmitter() } });
+    expect([r.exitCode, r.problems]).toEqual([2, []]);
+    expect(r.error).toBe("podman could not start the container for 'tiny' (exit 126, the engine's own failure, not Triton's):\n  Error: cannot listen on the TCP port: listen tcp4 127.0.0.1:56769: bind: address already in use\nFix what podman says, then run verify again; or verify with --runtime local or --runtime ort");
+    expect(podman.removals()).toHaveLength(1);
+    // Triton's own exit (1) with the same kind of line stays a load error.
+    const triton = new FakeDocker({ lines: TRITON_FAILURE, exitAfterMs: 20, exitCode: 1 });
+    const t = await verifyModel({ modelDir: dir, runtime: 'docker', timeoutMs: 5000, deps: { runner: triton, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'exit1', pollMs: 10, signals: new EventEmitter() } });
+    expect(t.exitCode).toBe(1);
+  });
+
   it('no docker binary, no daemon, an image it cannot pull: exit 2, nothing started', async () => {
     const { dir } = repository();
     const run = (docker: FakeDocker) => verifyModel({ modelDir: dir, runtime: 'docker', deps: { runner: docker, ports: async () => [1, 2, 3], signals: new EventEmitter() } });
     const none = new FakeDocker({}, { version: { exitCode: undefined, stdout: '', stderr: '', notFound: true } });
-    expect((await run(none)).error).toBe('docker is not installed here (no `docker` on PATH). Install Docker with the NVIDIA Container Toolkit, or verify with --runtime ort (no Docker needed) or --runtime server --server URL');
+    expect((await run(none)).error).toBe('docker is not installed here (no `docker` on PATH). Install Docker with the NVIDIA Container Toolkit, use podman with --engine podman, or verify with --runtime ort (no Docker needed) or --runtime server --server URL');
     const noDaemon = new FakeDocker({}, { version: { exitCode: 1, stdout: '', stderr: 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?\n', notFound: false } });
     const r = await run(noDaemon);
     expect(r.exitCode).toBe(2);

@@ -53,7 +53,7 @@ describe('compareOutput', () => {
 describe('the flags', () => {
   it('--atol, --rtol and --reference-model need --reference; --reference needs a Triton to compare', async () => {
     const repo = await writeRepo({ 'm/config.pbtxt': CLASSIFIER_CONFIG.replace('"classifier"', '"m"'), 'm/1/model.onnx': CLASSIFIER });
-    expect((await cli(['verify', 'm', '--runtime', 'server', '--server', 'http://127.0.0.1:1', '--atol', '1e-3'], { cwd: repo })).stderr).toBe('tritonc verify: --reference-model, --atol and --rtol apply to --reference ort\n');
+    expect((await cli(['verify', 'm', '--runtime', 'server', '--server', 'http://127.0.0.1:1', '--atol', '1e-3'], { cwd: repo })).stderr).toBe('tritonc verify: --reference-model, --atol, --rtol, --input and --inputs apply to --reference ort\n');
     expect((await cli(['verify', 'm', '--reference', 'ort'], { cwd: repo })).stderr).toContain('--reference applies to --runtime docker and local and server');
     expect((await cli(['verify', 'm', '--runtime', 'server', '--server', 'http://127.0.0.1:1', '--reference', 'ort', '--rtol', 'close'], { cwd: repo })).stderr).toContain('--rtol takes a number of 0 or more');
   });

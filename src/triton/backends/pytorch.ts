@@ -2,6 +2,7 @@
 // kPyTorchAotiBackend is "pytorch" too. It does not auto-complete the config (pytorch_backend
 // src/libtorch.cc ModelState::AutoCompleteConfig only logs that TorchScript keeps too little
 // metadata to do it).
+import { libtorchUnlistedRefusal } from '../libtorch-io.js';
 import type { BackendRecord, IoChecks } from './record.js';
 
 /**
@@ -43,6 +44,12 @@ export const PYTORCH: BackendRecord = {
     { name: 'torch_aoti', defaultModelFile: 'model.pt2', format: 'pytorch', loads: ['pt2'] },
   ],
   core: true,
-  autoComplete: { from: 'none' },
+  autoComplete: {
+    from: 'none',
+    // src/pt/model_state.cc AutoCompleteConfig; the real r24.10 server logs exactly this line
+    // (test/server/resolve-real-backends.test.ts).
+    skippedLog: (model) => `skipping model configuration auto-complete for '${model}': not supported for pytorch backend`,
+    refusesUnlisted: (model, config, signature) => (config.platform === 'torch_aoti' ? undefined : libtorchUnlistedRefusal(model, config, signature)),
+  },
   source: 'triton-inference-server/pytorch_backend src/libtorch.cc',
 };

@@ -83,7 +83,17 @@ export type AutoComplete =
       noModelFile?(path: string, modelName: string): string;
     }
   /** Fills nothing in: the config is complete as written, or Triton refuses it. */
-  | { readonly from: 'none' }
+  | {
+      readonly from: 'none';
+      /** What the backend logs when it skips auto-complete, where it logs anything. */
+      skippedLog?(modelName: string): string;
+      /**
+       * The backend's refusal at load of a config that leaves to auto-complete what the backend
+       * never fills in (no inputs or no outputs listed), given the model's signature where it reads;
+       * undefined where it loads. Asked only for such a config.
+       */
+      refusesUnlisted?(modelName: string, config: ModelConfig, signature: ModelSignature | undefined): string | undefined;
+    }
   /** Completes the config from the config alone (fixed inputs and outputs). */
   | { readonly from: 'config'; complete(config: ModelConfig): Completion }
   /**
