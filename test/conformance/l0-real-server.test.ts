@@ -258,7 +258,7 @@ function agreementTable(all: Outcome[]): string {
   // The server's reasons for the autofill cases, as it words them.
   lines.push('', 'The server\'s reason for each autofill_noplatform case:', '');
   // The run's temp directory is not part of what either says.
-  const cell = (t: string): string => t.split('\n')[0]!.replace(/'[^']*\/runs\/\d+\/models\//g, "'<repository>/").replace(/\|/g, '\\|');
+  const cell = (t: string): string => t.split('\n')[0]!.replace(/\/[^'"\s]*\/runs\/\d+\/models\//g, '<repository>/').replace(/\|/g, '\\|');
   for (const o of all.filter((x) => x.run.suite === 'autofill_noplatform')) lines.push(`- \`${o.run.id.replace(/^autofill_noplatform\//, '')}\`: ${cell(o.server.reason)}`);
   // Where no error of tritonc's has the server's words, what it says instead.
   const unquoted = all.filter((o) => o.server.verdict === 'refuse' && !o.quotes);
