@@ -259,6 +259,20 @@ testRule('io-name', {
       files: ovRepo(ovInput('input1')),
       errors: [{ messageId: 'modelInputMissing', data: { name: OV_IN, expected: 1, provided: 2 } }],
     },
+    {
+      // The counts agree (2 and 2), so the backend refuses the unknown name, not the count: tritonserver
+      // 2.51 with openvino_backend r24.10 says "unexpected inference input 'unknown_input', allowed inputs
+      // are: Func/PartitionedCall/input/_0:0, input1" (autofill_noplatform/openvino/unknown_input,
+      // test/conformance/l0-real-server.test.ts); no count is quoted.
+      name: 'OpenVINO: an input renamed (autofill_noplatform/openvino/unknown_input)',
+      files: ovRepo(ovInput('unknown_input') + ovInput('input1')),
+      errors: [{ messageId: 'inputUnknown', path: ['input', 0, 'name'], data: { name: 'unknown_input', allowed: [OV_IN, 'input1'] } }],
+    },
+    {
+      name: 'OpenVINO: an input renamed to a near miss: the suggestion, and no count',
+      files: ovRepo(ovInput('input2') + ovInput(OV_IN)),
+      errors: [{ messageId: 'misspeltInput', path: ['input', 0, 'name'], data: { name: 'input2', suggestion: 'input1' } }],
+    },
   ],
 });
 
