@@ -65,6 +65,9 @@ export const COVERAGE: { triton: RegExp; rules: string[] }[] = [
   // version directories and model files (core VersionsToLoad, onnxruntime_backend ModelState::LoadModel)
   { triton: /^at least one version must be available under the version policy/, rules: ['version-dirs'] },
   { triton: /^unable to find '.*' for model instance/, rules: ['version-dirs'] },
+  // The ONNX Runtime backend's own words for a missing model file (tritonserver 2.51,
+  // test/server/quoted-messages-real-triton.test.ts); the PyTorch backend's are the line above.
+  { triton: /^failed to stat file /, rules: ['version-dirs', 'model-unreadable'] },
 ];
 
 
