@@ -1,8 +1,10 @@
 // Triton's load-time error messages (as core and the ONNX Runtime backend word them) mapped to the
 // tritonc lint rule that catches the same mistake before a load, so a failed
-// `verify --runtime docker|server` can say "tritonc lint would have told you: <rule>". Self-contained on
-// purpose (verify does not load the lint engine); the ids are those of src/lint/rules/<category>/<id>.ts:
-// keep them in step when a rule is renamed.
+// `verify --runtime docker|server` can say "tritonc lint would have told you: <rule>". The table below
+// holds what needs more than a rule's words (a condition, the machine's problems); any other message is
+// matched against the Triton messages each rule quotes (meta.prevents, which
+// test/server/quoted-messages-real-triton.test.ts holds to the real server's words).
+import { RULES } from '../lint/rules/index.js';
 import { backendRecord } from '../triton/backend-records.js';
 import type { TritonMessage } from './types.js';
 
@@ -45,6 +47,9 @@ export const TRITON_MESSAGE_RULES: readonly TritonMessageRule[] = [
   { ruleId: 'platform-backend', pattern: /unexpected platform type '[^']*' for |unexpected 'platform' and 'backend' pair/ },
   { ruleId: 'accelerators', pattern: /unknown Execution Accelerator '[^']*' is requested|is provided for TensorRT Execution Accelerator|unsupported precision mode '[^']*' is requested/ },
   { ruleId: 'version-dirs', pattern: /at least one version must be available under the version policy of model/ },
+  // The ONNX Runtime backend's words for a version without its model file (tritonserver 2.51): a
+  // version directory's problem first (model-unreadable quotes the same words for a file it cannot read).
+  { ruleId: 'version-dirs', pattern: /^(?:.*: )?failed to stat file / },
   // core src/backend_model.cc (r24.10 TritonModel::Create): no library for the config's backend where
   // core looks. For a backend Triton ships (one tritonc has a record of) it is the server's
   // installation that lacks it, the machine's; for any other name the config's (a typo, or a custom
@@ -77,7 +82,42 @@ export function classifyTritonMessage(text: string): { ruleId?: string; environm
     if (environment) return { environment: true, ...(rule.missingBackend ? { missingBackend: m[1]! } : {}) };
     return rule.ruleId ? { ruleId: rule.ruleId } : {};
   }
-  return {};
+  const lines = text.split('\n');
+  const quoted = quotedMessages().find((q) => lines.some((line) => containsInOrder(line, q.parts)));
+  return quoted ? { ruleId: quoted.ruleId } : {};
+}
+
+/** Fewer fixed characters than this say too little to name a rule ("<name>: <reason>"). */
+const MIN_QUOTED_TEXT = 16;
+let quotedCache: { ruleId: string; parts: string[] }[] | undefined;
+
+/**
+ * Each rule's quoted Triton messages as their fixed texts, in order: a `<placeholder>` stands for any
+ * text. Built once, on the first message the table does not know.
+ */
+function quotedMessages(): { ruleId: string; parts: string[] }[] {
+  quotedCache ??= RULES.flatMap((rule) =>
+    rule.meta.prevents.flatMap((quote) => {
+      const parts = quote.trim().split(/<[^<>]*>/).filter(Boolean);
+      return parts.join('').length < MIN_QUOTED_TEXT ? [] : [{ ruleId: rule.meta.id, parts }];
+    }),
+  );
+  return quotedCache;
+}
+
+/**
+ * Whether `line` holds `parts` in this order (each found after the one before; what lies between is
+ * the placeholders' text). The leftmost match of each is the one to take, so one pass decides it,
+ * linear in the line, where a regular expression with several open gaps can backtrack on a long line.
+ */
+function containsInOrder(line: string, parts: readonly string[]): boolean {
+  let from = 0;
+  for (const part of parts) {
+    const at = line.indexOf(part, from);
+    if (at < 0) return false;
+    from = at + part.length;
+  }
+  return true;
 }
 
 // Triton (glog / absl) log prefix: severity letter, MMDD, time, thread id, file:line].

@@ -21,9 +21,24 @@ describe('Triton message table', () => {
     ['dynamic batching preferred size must be <= max batch size for m', 'preferred-batch-size'],
     ["model input 'x' has different size for dims and reshape", 'io-dims'],
     ['something Triton says that tritonc has no rule for', undefined],
+    // Beyond the table: the words a rule quotes (meta.prevents), as tritonserver 2.51 printed them
+    // (test/server/quoted-messages-real-triton.test.ts).
+    ["failed to load 'm' version 1: Invalid argument: failed to stat file /models/m/1/model.onnx", 'version-dirs'],
+    ["failed to load 'm' version 1: Internal: unable to find '/models/m/1/model.pt' for model instance 'm_0_0'", 'model-unreadable'],
+    ['attempt to access JSON non-string as string', 'batch-io'],
+    ["must specify 'step' for ensemble 'pipeline'", 'ensemble-config'],
+    ["failed to load 'm' version 1: Invalid argument: Encountered non UTF-8 code points.", 'io-name'],
+    ["unknown source input name 'nope' for m", 'batch-io'],
   ];
   it.each(cases)('%s -> %s', (text, ruleId) => {
     expect(classifyTritonMessage(text).ruleId).toBe(ruleId);
+  });
+
+  it('the words of a quote must come in its order, each once, on one line', () => {
+    expect(classifyTritonMessage("for m unknown source input name 'nope'").ruleId).toBeUndefined();
+    expect(classifyTritonMessage("unknown source input name 'nope'\nfor m").ruleId).toBeUndefined();
+    // A hostile name cannot make the match slow: one pass over the line per quote.
+    expect(classifyTritonMessage(`must specify 'step' for ensemble ${"'".repeat(200_000)}`).ruleId).toBe('ensemble-config');
   });
 
   it('a missing library is the machine\'s for a backend Triton ships, the config\'s for any other name', () => {
