@@ -4,7 +4,7 @@
 // Problems are returned as data.
 import type { ModelConfig, ModelInstanceGroup, ModelOptimizationPolicy_ExecutionAccelerators_Accelerator } from '../config/model-config.js';
 import type { ModelSignature } from '../model-file/signature.js';
-import { dynamicAxesText, ioFromSignature, onnxShapeText, partialBatchAxis, unbatchableTensors } from '../triton/io-mapping.js';
+import { batchAxisTensors, dynamicAxesText, ioFromSignature, onnxShapeText, partialBatchAxis, unbatchableTensors } from '../triton/io-mapping.js';
 import type { GenerateOptions } from './options.js';
 import { ONNXRUNTIME, ONNX_MODEL_FILE, backendRecord, platformOfBackend, type BackendRecord } from '../triton/backend-records.js';
 import type { ModelInput, ModelOutput } from '../config/model-config.js';
@@ -163,14 +163,15 @@ function acceleratorConfig(a: NonNullable<GenerateOptions['accelerator']>): NonN
 function dynamicAxisMismatch(sig: ModelSignature, shown: string, maxBatchSize: number): GenerateProblem {
   const fixed = unbatchableTensors(sig);
   const lines = fixed.map(({ tensor, direction }) => `  ${direction} '${tensor.name}' has shape ${onnxShapeText(tensor.shape)}${tensor.shape?.length ? ` (first dim ${tensor.shape[0]} is fixed)` : ' (no batch dim)'}`);
-  const names = fixed.filter((f) => f.tensor.shape?.length).map((f) => `'${f.tensor.name}': {0: 'batch'}`);
+  // A first dim fixed beside dynamic ones: the export's forward hard-codes the example's batch.
+  const hardCoded = partialBatchAxis(sig) ? ` If a first dim stays fixed, the model's forward hard-codes the example's batch (a reshape or view to (1, ...)): keep it symbolic (x.flatten(1)).` : '';
   return {
     code: 'dynamic-axis-mismatch',
     tensor: fixed[0]?.tensor.name,
     message: [
       `${shown} cannot batch, but max_batch_size ${maxBatchSize} asks Triton to send it batches: every input and output needs a dynamic first dim.`,
       ...lines,
-      `Fix: re-export with a dynamic batch axis on dim 0 of every input and output, e.g. torch.onnx.export(..., dynamic_axes={${names.join(', ')}}), or generate without batching (--max-batch-size 0).`,
+      `Fix: re-export with a dynamic batch axis on dim 0 of every input and output, torch.onnx.export(..., dynamic_axes=${dynamicAxesText(batchAxisTensors(sig))}), or generate without batching (--max-batch-size 0).${hardCoded}`,
     ].join('\n'),
   };
 }

@@ -96,10 +96,7 @@ export function ioFromSignature(sig: ModelSignature, maxBatchSize: number): Gene
  * (a model that batches, or one with no dynamic first dim at all). Rank-0 tensors count for neither.
  */
 export function partialBatchAxis(sig: ModelSignature): PartialBatchAxis | undefined {
-  const all: DirectedTensor[] = [
-    ...sig.inputs.map((tensor) => ({ tensor, direction: 'input' as const })),
-    ...sig.outputs.map((tensor) => ({ tensor, direction: 'output' as const })),
-  ].filter((t) => t.tensor.kind === 'tensor' && (t.tensor.shape?.length ?? 0) > 0);
+  const all = batchAxisTensors(sig);
   const dynamic = all.filter((t) => canBatch(t.tensor));
   const fixed = all.filter((t) => !canBatch(t.tensor));
   return dynamic.length && fixed.length ? { dynamic, fixed, all } : undefined;
@@ -110,6 +107,18 @@ export interface PartialBatchAxis {
   fixed: DirectedTensor[];
   /** Every tensor of rank >= 1, inputs first, in the model's order. */
   all: DirectedTensor[];
+}
+
+/**
+ * The tensors a batch axis goes on: every tensor of rank >= 1, inputs first, in the model's order (the
+ * dynamic_axes a re-export needs names them all, not only the fixed ones: a batch axis on the inputs
+ * alone is the tutorial's mistake).
+ */
+export function batchAxisTensors(sig: ModelSignature): DirectedTensor[] {
+  return [
+    ...sig.inputs.map((tensor) => ({ tensor, direction: 'input' as const })),
+    ...sig.outputs.map((tensor) => ({ tensor, direction: 'output' as const })),
+  ].filter((t) => t.tensor.kind === 'tensor' && (t.tensor.shape?.length ?? 0) > 0);
 }
 
 /** A tensor of the model with its side. */

@@ -18,7 +18,7 @@ import { localServerArgs, removeSharedMemory, stageModel, stop, tritonserverComm
 import type { VerifyPlan } from '../verify/plan.js';
 import { freePorts } from '../verify/ports.js';
 import { execaRunner, type ProcessRunner, type RunningProcess } from '../verify/process-runner.js';
-import { reach, restore, RESTORE_MIN_MS, whatTheServerHas } from '../verify/server-runner.js';
+import { EXPLICIT_REFUSED, reach, restore, RESTORE_MIN_MS, whatTheServerHas } from '../verify/server-runner.js';
 import { waitForModel } from '../verify/server-start.js';
 import type { VerifyProblem } from '../verify/types.js';
 import { randomHex } from '../util/random-hex.js';
@@ -155,7 +155,15 @@ export async function runLoadTest(req: LoadTestRequest): Promise<LoadTestResult>
     } catch (e) {
       if (e instanceof KServeError && e.kind === 'http') {
         if (restoreState) restoreState.pending = false;
-        out.failed = `Triton refused its config: ${(e.serverMessage ?? e.message).trim()}`;
+        const message = (e.serverMessage ?? e.message).trim();
+        // The server's mode refuses every variant alike: say so once, with the way to start it.
+        if (EXPLICIT_REFUSED.test(message)) {
+          throw new CannotRun(
+            `the server refuses to load configs ("${message}"): it runs with --model-control-mode=none (the default) or poll, so no variant can be loaded onto '${name}'. ` +
+              `Start Triton with --model-control-mode=explicit --load-model=${name}, or leave out --runtime server and tune starts its own tritonserver`,
+          );
+        }
+        out.failed = `Triton refused its config: ${message}`;
         return out;
       }
       interruption.check();

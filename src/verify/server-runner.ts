@@ -61,7 +61,8 @@ export interface ServerRunOptions {
   explainRefusal?: ExplainRefusal;
 }
 
-const EXPLICIT_REFUSED = /explicit model load \/ unload is not allowed/;
+/** Triton's answer to a load on a server not in explicit model control (core src/model_repository_manager.cc). */
+export const EXPLICIT_REFUSED = /explicit model load \/ unload is not allowed/;
 const FAILED_POLL = /failed to poll from model repository/;
 
 /** The server's name and version, or CannotRun when it cannot be reached. */

@@ -43,7 +43,7 @@ testRule('missing-dynamic-axis', {
     {
       name: 'a listed output with a fixed first dim',
       files: repo(`${DEBUG_CONFIG}output { name: "debug" data_type: TYPE_FP32 dims: [4] }\n`, DEBUG),
-      errors: [{ messageId: 'batchAxisFixed', data: { list: "output 'debug' [1,4]", dynamicAxes: "{'debug': {0: 'batch'}}", fullDims: '[1,4]' } }],
+      errors: [{ messageId: 'batchAxisFixed', data: { list: "output 'debug' [1,4]", dynamicAxes: "{'x': {0: 'batch'}, 'y': {0: 'batch'}, 'debug': {0: 'batch'}}", fullDims: '[1,4]' } }],
     },
     {
       name: 'every model tensor is checked when auto-complete runs (the config lists no outputs): Triton\'s "autofill failed"',
@@ -53,7 +53,7 @@ testRule('missing-dynamic-axis', {
     {
       name: 'a scalar model output when auto-complete runs: no shape to give in dims',
       files: repo('max_batch_size: 2\n', { inputs: [['x', 'FLOAT', ['n', 2]]], outputs: [['loss', 'FLOAT', []]] }),
-      errors: [{ messageId: 'batchAxisFixedNoShape', data: { maxBatchSize: 2, list: "output 'loss' []", dynamicAxes: '{}' } }],
+      errors: [{ messageId: 'batchAxisFixedNoShape', data: { maxBatchSize: 2, list: "output 'loss' []", dynamicAxes: "{'x': {0: 'batch'}}" } }],
     },
     {
       name: 'every input fixed at batch 1 and max_batch_size 0: a warning on the `1` in dims',
@@ -64,7 +64,7 @@ testRule('missing-dynamic-axis', {
         token: '1',
         line: 1,
         path: ['input', 0, 'dims', 0],
-        data: { shown: "'images' [1,3,32,32]", dims: '[3,32,32]', dynamicAxes: "{'images': {0: 'batch'}}", maxBatchSize: 0 },
+        data: { shown: "'images' [1,3,32,32]", dims: '[3,32,32]', dynamicAxes: "{'images': {0: 'batch'}, 'features': {0: 'batch'}}", maxBatchSize: 0 },
       }],
     },
     {

@@ -220,3 +220,33 @@ describe.runIf(ortRuns)('tune run on the real ONNX Runtime backend and the real 
     }, 120_000);
   });
 });
+
+// A server started as `tritonserver --model-repository=...` (model control none, the default) refuses
+// every load: tune run says so once, with the flags to start it with, exit 2, and the served model is
+// untouched (tritonserver 2.51.0: "explicit model load / unload is not allowed if polling is enabled").
+describe.skipIf(!runs)('tune run --runtime server on a server without explicit model control', () => {
+  let none: RealTriton | undefined;
+  let model = '';
+  beforeAll(async () => {
+    const repo = join(tempDir('tritonc-tune-none-'), 'models');
+    model = join(repo, 'add_one');
+    mkdirSync(join(model, '1'), { recursive: true });
+    writeFileSync(join(model, 'config.pbtxt'), CONFIG);
+    writeFileSync(join(model, '1', 'model.py'), MODEL_PY);
+    none = await startRealTriton(repo, ['--model-control-mode=none'], '/v2/models/add_one/ready');
+  }, 120_000);
+  afterAll(async () => {
+    await none?.stop();
+  });
+
+  it('stops at the first refusal with the way to start the server, exit 2', async () => {
+    const before = await (await fetch(`${none!.url}/v2/models/add_one/config`)).json();
+    const r = await cli(['tune', 'run', model, '--runtime', 'server', '--server', none!.url, '--delays', '0,1ms', '--instances', '1', '--preferred', 'keep', '--latency-budget', '1s', '--perf-analyzer', join(ROOT, 'scripts', 'real-triton', 'perf_analyzer')], { cwd: ROOT });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('explicit model load / unload is not allowed');
+    expect(r.stderr).toContain('Start Triton with --model-control-mode=explicit --load-model=add_one');
+    // Once, not once per variant.
+    expect(r.stderr.split('Start Triton with').length - 1).toBe(1);
+    expect(await (await fetch(`${none!.url}/v2/models/add_one/config`)).json()).toEqual(before);
+  }, 120_000);
+});

@@ -149,7 +149,9 @@ print(json.dumps({"shapes": sorted({tuple(s) for s in shapes})}))
     expect(generated.code).not.toBe(0);
     expect(generated.stderr).toContain('cannot batch, but max_batch_size 32 asks Triton to send it batches');
     expect(generated.stderr).toContain("output 'output' has shape [1,1000] (first dim 1 is fixed)");
-    expect(generated.stderr).toContain("re-export with a dynamic batch axis on dim 0 of every input and output, e.g. torch.onnx.export(..., dynamic_axes={'output': {0: 'batch'}})");
+    // The fix names every input and output (the output alone would leave the mistake in place), and the forward that hard-codes the batch.
+    expect(generated.stderr).toContain("re-export with a dynamic batch axis on dim 0 of every input and output, torch.onnx.export(..., dynamic_axes={'input': {0: 'batch'}, 'output': {0: 'batch'}})");
+    expect(generated.stderr).toContain("the model's forward hard-codes the example's batch (a reshape or view to (1, ...)): keep it symbolic (x.flatten(1))");
     // Without the tutorial's flags it writes a config that serves one request at a time, and says why.
     const plain = await cli(['generate', bad]);
     expect(plain.code, plain.stderr).toBe(0);

@@ -13,7 +13,7 @@ import {
 } from '../../tensors.js';
 import { firstWritten } from '../../value-path.js';
 import { backendRecord } from '../../../triton/backend-records.js';
-import { dynamicAxesText, partialBatchAxis, type DirectedTensor } from '../../../triton/io-mapping.js';
+import { batchAxisTensors, dynamicAxesText, partialBatchAxis, type DirectedTensor } from '../../../triton/io-mapping.js';
 
 interface Bad {
   direction: Direction;
@@ -73,10 +73,11 @@ export const missingDynamicAxis = defineModelRule({
       if (!bad.length) return;
       // The tensors with their shapes, a value: "input 'x' [1,4], output 'y' []".
       const list = bad.map((b) => `${b.direction} '${b.tensor.name}' ${modelShapeText(b.tensor)}`).join(', ');
-      const axes = bad.filter((b) => b.tensor.shape?.length).map((b) => `'${b.tensor.name}': {0: 'batch'}`).join(', ');
+
       const first = bad.find((b) => b.tensor.shape?.length)?.tensor;
       const fullDims = first ? dimsText(tritonShape(first.shape!)) : undefined;
-      const data = { maxBatchSize: mbs, list, dynamicAxes: `{${axes}}`, tensors: bad.map((b) => ({ direction: b.direction, name: b.tensor.name, shape: b.tensor.shape })) };
+      // Every input and output gets the axis, not only the fixed ones (a batch axis on part of the tensors is the tutorial's mistake).
+      const data = { maxBatchSize: mbs, list, dynamicAxes: dynamicAxesText(batchAxisTensors(sig)), tensors: bad.map((b) => ({ direction: b.direction, name: b.tensor.name, shape: b.tensor.shape })) };
       ctx.report({
         path: ['max_batch_size'],
         ...(fullDims
@@ -117,7 +118,7 @@ export const missingDynamicAxis = defineModelRule({
       messageId: 'fixedBatchOfOne',
       data: {
         shown: `${shown}${inputs.length > 3 ? ', ...' : ''}`,
-        dynamicAxes: `{${inputs.map((t) => `'${t.name}': {0: 'batch'}`).join(', ')}}`,
+        dynamicAxes: dynamicAxesText(batchAxisTensors(sig)),
         dims: dimsText(rest.length ? rest : [1]),
         maxBatchSize: 0,
         tensors: inputs.map((t) => ({ direction: 'input', name: t.name, shape: t.shape })),
