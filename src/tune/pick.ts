@@ -106,7 +106,7 @@ function explain(best: VariantResult, all: readonly VariantResult[], percentile:
   if (s.queueUs > compute) {
     lines.push(`At that point requests wait ${ms(s.queueUs)} in the queue for ${ms(compute)} of compute: the instances cannot keep up. Raise the instance count (if the GPU has memory and compute to spare), or shorten max_queue_delay_microseconds${best.settings.delayUs ? ` (now ${best.settings.delayUs})` : ''}.`);
   } else {
-    lines.push(`At that point compute (${ms(compute)}) outweighs queueing (${ms(s.queueUs)}): more instances help only while the GPU has headroom; larger batches (preferred_batch_size, a longer delay) or a faster engine (TensorRT, FP16) shorten it.`);
+    lines.push(`At that point compute (${ms(compute)}) outweighs queueing (${ms(s.queueUs)}): more instances help only while the device running them (GPU, or CPU cores) has headroom; larger batches (preferred_batch_size, a longer delay) or a faster engine (TensorRT, FP16) shorten it.`);
   }
   return lines;
 }
