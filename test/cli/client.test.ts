@@ -42,6 +42,19 @@ describe('tritonc client', () => {
     expect((await cli(['client', repo, '--lang', 'typescript', '--out', out, '--check'], { cwd: dir })).code).toBe(0);
   });
 
+  it('--check: tuning how a model is served (batching, instances, warmup) leaves its clients current', async () => {
+    const { dir, repo } = repository();
+    const out = join(dir, 'clients');
+    for (const lang of ['typescript', 'python']) expect((await cli(['client', repo, '--lang', lang, '--out', join(out, lang)], { cwd: dir })).code).toBe(0);
+    // What tritonc tune --write changes: the dynamic batcher's settings and the instance count.
+    const tuned = CLIENT_MODELS.add_one!.pbtxt.replace(/instance_group[^\n]*\n?/, '') + '\ninstance_group [ { kind: KIND_CPU count: 3 } ]\ndynamic_batching { preferred_batch_size: [ 4, 8 ] max_queue_delay_microseconds: 500 }\n';
+    writeFileSync(join(repo, 'add_one', 'config.pbtxt'), tuned);
+    for (const lang of ['typescript', 'python']) {
+      const r = await cli(['client', repo, '--lang', lang, '--out', join(out, lang), '--check'], { cwd: dir });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+    }
+  });
+
   it('--check: exit 1 naming what changed: the config, a hand edit, a missing module, a module of a model gone', async () => {
     const { dir, repo } = repository();
     const out = join(dir, 'clients');
