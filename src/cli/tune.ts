@@ -26,6 +26,7 @@ import { displayPath } from '../util/display-path.js';
 import { lineDiff } from '../util/line-diff.js';
 import { checkHostPort } from '../util/shell.js';
 import { describeFsError, readText } from '../util/read-text.js';
+import { escapeControl, escapeControlKeepingLines } from '../util/terminal-text.js';
 import { setFields } from '../config/set-fields.js';
 import { runLoadTest, type LoadTestResult, type LoadTestVariant, type Runtime } from '../tune/load-test.js';
 import { findPerfAnalyzer } from '../tune/perf-analyzer.js';
@@ -200,10 +201,10 @@ function readMeasurements(dir: string, a: TuneArgs, io: CliIO): Map<string, Meas
       // A variant not measured (run.sh stopped early, it failed to load, or perf_analyzer gave up): said, and left out.
       if (!existsSync(join(dir, name, 'config.pbtxt'))) continue;
       if (unstable.length) {
-        io.stderr(`tritonc tune: ${name}: perf_analyzer found no stable measurement at concurrency ${unstable.join(', ')} (its perf_analyzer.log) and wrote no perf.csv: left out\n`);
+        io.stderr(`tritonc tune: ${escapeControl(name)}: perf_analyzer found no stable measurement at concurrency ${unstable.join(', ')} (its perf_analyzer.log) and wrote no perf.csv: left out\n`);
         const config = readVariantConfig(join(dir, name, 'config.pbtxt'), shown);
         measured.set(name, { table: { file: csv, load: 'concurrency', rows: [], latencies: [], unstable }, settings: settingsOf(config), config });
-      } else io.stderr(`tritonc tune: ${name} has no perf.csv (not measured): left out\n`);
+      } else io.stderr(`tritonc tune: ${escapeControl(name)} has no perf.csv (not measured): left out\n`);
       continue;
     }
     if (read.kind !== 'text') throw new UsageError(`${shown(csv)}: ${read.reason}`);
@@ -379,21 +380,22 @@ async function runLoadTestCommand(a: TuneArgs, io: CliIO): Promise<number> {
     done = await runLoadTest({
       plan, variants, runtime, perfAnalyzer: perfAnalyzer.file, concurrency, measurementIntervalMs: flags.interval, percentile: flags.percentile,
       ...(flags.stability !== undefined ? { stabilityPercentage: flags.stability } : {}), ...(maxTrials !== undefined ? { maxTrials: Number(maxTrials) } : {}),
-      timeoutMs: timeoutUs / 1000, cwd: io.cwd, progress: (line) => io.stderr(`tritonc tune: ${line}\n`),
+      timeoutMs: timeoutUs / 1000, cwd: io.cwd, progress: (line) => io.stderr(`tritonc tune: ${escapeControlKeepingLines(line)}\n`),
     });
   } catch (e) {
     if (e instanceof Interrupted) {
-      io.stderr(`tritonc tune: interrupted${e.after ? `; ${e.after}` : ''}\n`);
+      io.stderr(`tritonc tune: interrupted${e.after ? `; ${escapeControlKeepingLines(e.after)}` : ''}\n`);
       return signalExitCode(e.signal);
     }
     if (e instanceof CannotRun) throw new UsageError(e.message);
     throw e;
   }
-  for (const n of done.notes) io.stderr(`tritonc tune: ${n}\n`);
-  for (const p of done.problems) io.stderr(`tritonc tune: error: ${p.message}\n`);
+  // The server's and perf_analyzer's words are a remote party's text: escaped before the terminal.
+  for (const n of done.notes) io.stderr(`tritonc tune: ${escapeControlKeepingLines(n)}\n`);
+  for (const p of done.problems) io.stderr(`tritonc tune: error: ${escapeControlKeepingLines(p.message)}\n`);
   const measured = new Map<string, Measured>();
   for (const m of done.measured) {
-    if (m.failed) io.stderr(`tritonc tune: ${m.name}: ${m.failed}${m.table.rows.length ? ' (the levels measured before count)' : ''}\n`);
+    if (m.failed) io.stderr(`tritonc tune: ${escapeControl(m.name)}: ${escapeControlKeepingLines(m.failed)}${m.table.rows.length ? ' (the levels measured before count)' : ''}\n`);
     if (m.table.rows.length || m.table.unstable?.length) measured.set(m.name, { table: m.table, settings: m.settings, config: m.config });
   }
   if (!measured.size) {

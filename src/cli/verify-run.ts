@@ -30,7 +30,7 @@ function headersFrom(flags: readonly string[]): Record<string, string> {
 }
 import type { CliIO } from './io.js';
 import type { VerifyArgs } from './verify-flags.js';
-import { quoted } from '../util/terminal-text.js';
+import { escapeControlKeepingLines, quoted } from '../util/terminal-text.js';
 
 /** The flags that set a runtime-specific option (runtimes/runtime.ts RuntimeOption), and why only some runtimes read it. */
 const RUNTIME_FLAGS: { option: RuntimeOption; flags: string[]; given(a: VerifyArgs): boolean; why?: string }[] = [
@@ -158,12 +158,13 @@ export async function runVerify(a: VerifyArgs, io: CliIO, injected?: VerifyDeps)
   if (json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   if (report.outcome === 'cannot-run' || report.outcome === 'interrupted') {
     // A comparison that decided nothing ran: its numbers are shown, then why they decided nothing.
-    if (!json && report.reference) io.stdout(reportText(report));
-    io.stderr(`tritonc verify: ${report.error ?? report.outcome}\n`);
+    if (!json && report.reference) io.stdout(escapeControlKeepingLines(reportText(report)));
+    // The error quotes files, servers and containers (a remote party's text): escaped before the terminal.
+    io.stderr(`tritonc verify: ${escapeControlKeepingLines(report.error ?? report.outcome)}\n`);
     // A server left changed is said in every format, whatever else went wrong.
-    for (const p of report.problems) if (p.kind === 'restore') io.stderr(`tritonc verify: error: ${p.message}\n`);
+    for (const p of report.problems) if (p.kind === 'restore') io.stderr(`tritonc verify: error: ${escapeControlKeepingLines(p.message)}\n`);
   } else if (!json) {
-    io.stdout(reportText(report));
+    io.stdout(escapeControlKeepingLines(reportText(report)));
   }
   return report.exitCode;
 }

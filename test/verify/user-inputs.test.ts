@@ -208,6 +208,13 @@ describe('JSON', () => {
     expect(() => parseJsonText(Buffer.from([0x5b, 0xff, 0x5d]), 'x.json')).toThrow('x.json: not UTF-8 text, so not JSON');
     expect(() => parseJsonText(Buffer.from('[1,'), 'x.json')).toThrow('x.json: not JSON');
   });
+
+  it('refuses a tensor of more numbers than it can read from the first elements\' shape, before reading any (V8 aborts the process past about 112 M)', () => {
+    // A row of 2**12 repeated 2**13 times: 32 M numbers from one shared row, in a few KiB of memory.
+    const row = new Array<number>(2 ** 12).fill(0);
+    const big = new Array<number[]>(2 ** 13).fill(row);
+    expect(() => tensorOfJson(big, 'x.json')).toThrow(`x.json: holds more than ${INPUT_LIMITS.jsonValues} numbers (shape [8192,4096] from the first elements): JSON is for small inputs; save a large one with numpy.save and give the .npy`);
+  });
 });
 
 describe('the files', () => {
@@ -292,5 +299,11 @@ describe('the flags', () => {
     const r = await cli(['verify', 'm', ...server, '--reference', 'ort', '--input', 'input=x64.npy'], { cwd: repo });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe("tritonc verify: input 'input' is float64 in x64.npy, the model takes FP32 (TYPE_FP32): save it as float32, e.g. np.save(path, a.astype(np.float32))\n");
+    // A file's own words reach the terminal escaped: a dtype that clears the screen is shown, not run.
+    writeFileSync(join(repo, 'esc.npy'), npy(dict('O\x1b[2J', '(1,)'), Buffer.alloc(8)));
+    const esc = await cli(['verify', 'm', ...server, '--reference', 'ort', '--input', 'input=esc.npy'], { cwd: repo });
+    expect(esc.code).toBe(2);
+    expect(esc.stderr).not.toContain('\x1b');
+    expect(esc.stderr).toContain('\\x1b[2J');
   });
 });

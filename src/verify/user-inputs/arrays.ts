@@ -41,6 +41,8 @@ export const INPUT_LIMITS = {
   fileBytes: 1024 * 1024 * 1024,
   /** A JSON file (its text is parsed whole; V8's strings end near 512 M characters). */
   jsonBytes: 256 * 1024 * 1024,
+  /** Numbers in one JSON tensor: each is a JS number while it is read (V8 cannot grow an array past about 112 M). */
+  jsonValues: 16 * 1024 * 1024,
   /** All the inputs' data together, as the request carries it. */
   tensorBytes: 1024 * 1024 * 1024,
   /** numpy's own bound on an .npy header (numpy.lib.format, max_header_size, since 1.24). */

@@ -32,6 +32,10 @@ function flatten(value: unknown, source: string): { shape: number[]; values: num
     shape.push(v.length);
     if (!v.length) break;
   }
+  // Every row must have the first elements' shape (walk checks), so this bounds what is read.
+  if (elementCount(shape, INPUT_LIMITS.jsonValues) === undefined) {
+    throw fileError(source, `holds more than ${INPUT_LIMITS.jsonValues} numbers (shape [${shape.join(',')}] from the first elements): JSON is for small inputs; save a large one with numpy.save and give the .npy`);
+  }
   const values: number[] = [];
   // The index path of the element being read, made into text only for an error.
   const at: number[] = [];
