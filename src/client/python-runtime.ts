@@ -28,6 +28,7 @@ import re
 import sys
 import threading
 import time
+import weakref
 from typing import Any, Callable, Dict, Generator, Iterator, List, Mapping, Optional, Sequence, Tuple, TypedDict, TypeVar, Union, cast
 
 import numpy
@@ -245,11 +246,14 @@ class _Transport:
         """One request of at most max_batch_size, with the call's retries; its outputs by name."""
         raise NotImplementedError
 
-    #: The tritonclient clients by thread, each made on first use (new_client) in its thread: the HTTP
-    #: one belongs to the thread that made it (its connection pool is gevent's, whose hub is per thread:
+    #: The tritonclient clients by thread, each made on first use (new_client) in its thread and held by
+    #: it (a threading.local: a thread id is reused once its thread ends, the local is not): the HTTP one
+    #: belongs to the thread that made it (its connection pool is gevent's, whose hub is per thread:
     #: another thread's request fails with greenlet's "Cannot switch to a different thread"), so one
-    #: Client may be shared by threads.
-    _clients: Optional[Dict[int, Any]] = None
+    #: Client may be shared by threads. _clients holds them weakly, for close(): an ended thread's
+    #: client goes with it.
+    _local: Optional[threading.local] = None
+    _clients: "Optional[weakref.WeakSet[Any]]" = None
     _clients_lock = threading.Lock()
 
     def new_client(self) -> Any:
@@ -257,27 +261,31 @@ class _Transport:
         raise NotImplementedError
 
     def _triton(self) -> Any:
-        me = threading.get_ident()
         with self._clients_lock:
-            if self._clients is None:
-                self._clients = {}
-            client = self._clients.get(me)
+            if self._local is None or self._clients is None:
+                self._local, self._clients = threading.local(), weakref.WeakSet()
+            local, clients = self._local, self._clients
+        client = getattr(local, "client", None)
         if client is None:
             client = self.new_client()
+            local.client = client
             with self._clients_lock:
-                self._clients[me] = client
+                clients.add(client)
         return client
 
     def drop(self) -> None:
         """Closes this thread's client, after a request it could not finish: the next one starts afresh."""
-        with self._clients_lock:
-            client = None if self._clients is None else self._clients.pop(threading.get_ident(), None)
+        local = self._local
+        client = getattr(local, "client", None) if local is not None else None
+        if local is not None:
+            local.client = None
         _close_quietly(client)
 
     def close(self) -> None:
         """Closes every thread's client."""
         with self._clients_lock:
-            clients, self._clients = list((self._clients or {}).values()), None
+            clients = list(self._clients or [])
+            self._local, self._clients = None, None
         for client in clients:
             _close_quietly(client)
 

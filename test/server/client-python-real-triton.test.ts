@@ -91,10 +91,17 @@ def one(i):
     return c.infer({"INPUT0": numpy.full((1, 4), i, dtype=numpy.float32)})["OUTPUT0"].flatten().tolist()
 with ThreadPoolExecutor(8) as pool:
     got = list(pool.map(one, range(32)))
+# Threads one after another: Python reuses an ended thread's id, never its client.
+import threading
+seq = []
+for i in range(6):
+    t = threading.Thread(target=lambda i=i: seq.append(one(i)))
+    t.start()
+    t.join()
 c.close()
-print(json.dumps({"ok": got == [[i + 1.0] * 4 for i in range(32)]}))
+print(json.dumps({"ok": got == [[i + 1.0] * 4 for i in range(32)], "seq": seq == [[i + 1.0] * 4 for i in range(6)]}))
 `, [server!.url]);
-    expect(out).toEqual({ ok: true });
+    expect(out).toEqual({ ok: true, seq: true });
   });
 
   it('an ensemble is one model: its client sends IN and gets OUT (add_one twice)', async () => {
