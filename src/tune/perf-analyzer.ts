@@ -77,13 +77,17 @@ export async function measureLevel(r: LevelRequest): Promise<LevelResult> {
   const limitMs = levelTimeoutMs(r.measurementIntervalMs, r.maxTrials);
   const proc = r.runner.start(r.perfAnalyzer, levelArgs(r), { group: true });
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   const stopped = new Promise<'timeout' | 'aborted'>((done) => {
     timer = setTimeout(() => done('timeout'), limitMs);
     if (r.signal.aborted) done('aborted');
-    r.signal.addEventListener('abort', () => done('aborted'), { once: true });
+    onAbort = () => done('aborted');
+    r.signal.addEventListener('abort', onAbort, { once: true });
   });
   const outcome = await Promise.race([proc.exited, stopped]);
   clearTimeout(timer);
+  // The signal lives for the whole run: one listener per level would pile up (Node warns past 10).
+  r.signal.removeEventListener('abort', onAbort!);
   if (outcome === 'timeout' || outcome === 'aborted') {
     proc.kill('SIGTERM');
     const gone = await Promise.race([proc.exited.then(() => true), new Promise<boolean>((d) => setTimeout(() => d(false), 5000).unref())]);
