@@ -166,6 +166,9 @@ function readVariantConfig(file: string, shown: (p: string) => string): ModelCon
   return doc.value;
 }
 
+/** A measurement file (perf_analyzer's CSV and log, Model Analyzer's CSV) is kilobytes; anything past this is not one. */
+const MEASUREMENT_BYTES = 64 * 1024 * 1024;
+
 function readMeasurements(dir: string, a: TuneArgs, io: CliIO): Map<string, Measured> {
   const shown = (p: string) => displayPath(p, io.cwd);
   const measured = new Map<string, Measured>();
@@ -176,7 +179,7 @@ function readMeasurements(dir: string, a: TuneArgs, io: CliIO): Map<string, Meas
   const maCsv = [join(dir, 'results', 'metrics-model-inference.csv'), join(dir, 'metrics-model-inference.csv')].find((f) => existsSync(f));
   if (maCsv) {
     const repo = a.modelAnalyzerRepository ? resolve(io.cwd, a.modelAnalyzerRepository) : join(dir, 'output_model_repository');
-    const read = readText(maCsv);
+    const read = readText(maCsv, MEASUREMENT_BYTES);
     if (read.kind !== 'text') throw new UsageError(`${shown(maCsv)}: ${read.kind === 'missing' ? 'no such file' : read.reason}`);
     let tables: Map<string, PerfTable>;
     try {
@@ -193,9 +196,9 @@ function readMeasurements(dir: string, a: TuneArgs, io: CliIO): Map<string, Meas
   const entries = existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort() : [];
   for (const name of entries) {
     const csv = join(dir, name, 'perf.csv');
-    const read = readText(csv);
+    const read = readText(csv, MEASUREMENT_BYTES);
     // run.sh keeps perf_analyzer's output: the levels it found no stable measurement for are marked.
-    const log = readText(join(dir, name, 'perf_analyzer.log'));
+    const log = readText(join(dir, name, 'perf_analyzer.log'), MEASUREMENT_BYTES);
     const unstable = log.kind === 'text' ? unstableLoads(log.text).map((u) => u.load) : [];
     if (read.kind === 'missing') {
       // A variant not measured (run.sh stopped early, it failed to load, or perf_analyzer gave up): said, and left out.
@@ -318,9 +321,9 @@ const DECOUPLED = 'the model is decoupled: perf_analyzer measures a decoupled mo
 function variantsOfPlan(dir: string, io: CliIO): ToMeasure {
   const shown = (p: string) => displayPath(p, io.cwd);
   const file = join(dir, 'tune-plan.json');
-  const read = readText(file);
+  // tune plan writes a few kilobytes.
+  const read = readText(file, 4 * 1024 * 1024);
   if (read.kind !== 'text') throw new UsageError(`${shown(file)}: ${read.kind === 'missing' ? 'no such file' : read.reason}`);
-  if (read.text.length > 4 * 1024 * 1024) throw new UsageError(`${shown(file)}: over 4 MiB; tune plan writes a few kilobytes`);
   let json: unknown;
   try {
     json = JSON.parse(read.text);

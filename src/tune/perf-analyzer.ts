@@ -102,7 +102,7 @@ export async function measureLevel(r: LevelRequest): Promise<LevelResult> {
     if (unstable || stoppedUnstable(output)) return { kind: 'unstable', windows: unstable?.windows ?? r.maxTrials ?? DEFAULT_MAX_TRIALS };
     return { kind: 'failed', why: `perf_analyzer exited with ${outcome.exitCode ?? 'a signal'}: ${proc.lines.slice(-5).join(' | ').slice(0, 2000)}` };
   }
-  const read = readText(r.csvFile);
+  const read = readText(r.csvFile, 64 * 1024 * 1024);
   if (read.kind !== 'text') return { kind: 'failed', why: `perf_analyzer wrote no CSV (${read.kind === 'missing' ? 'no file' : read.reason})` };
   try {
     const table = parsePerfCsv(read.text, r.csvFile);

@@ -8,7 +8,11 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } f
 
 export type TextRead = { kind: 'text'; text: string } | { kind: 'missing' } | { kind: 'unreadable'; reason: string };
 
-export function readText(path: string): TextRead {
+/**
+ * The text of a regular file; with `maxBytes`, a larger one is unreadable, said from its size before
+ * a byte is read (files tritonc reads for a command's own bookkeeping: a plan, a perf_analyzer CSV).
+ */
+export function readText(path: string, maxBytes?: number): TextRead {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -20,6 +24,7 @@ export function readText(path: string): TextRead {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { kind: 'unreadable', reason: `not a regular file (${fileType(st)})` };
+    if (maxBytes !== undefined && st.size > maxBytes) return { kind: 'unreadable', reason: `${st.size} bytes, more than the ${maxBytes} it may be` };
     return { kind: 'text', text: readFileSync(fd, 'utf8') };
   } catch (e) {
     return { kind: 'unreadable', reason: describeFsError(e) };

@@ -2,7 +2,7 @@
 // lay perf_analyzer's CSVs in the variants as run.sh would (written in perf_analyzer's documented form,
 // src/report_writer.cc), pick within a budget, plot, and write the winner back.
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, lstatSync, openSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, cli } from '../support/cli.js';
@@ -123,6 +123,17 @@ describe('tritonc tune pick', () => {
     writeFileSync(join(p.out, 'classifier_d1000_i2', 'perf.csv'), perfCsv([[1, 95, 900, 8000, 9900], [3, 320, 1500, 8200, 11000], [5, 450, 9000, 8400, 19000]]));
     return p;
   }
+
+  it('a measurement file past 64 MiB is refused from its size, before it is read (a sparse file here)', async () => {
+    const { out, repo } = await measured();
+    const huge = join(out, 'classifier_d0_i2', 'perf.csv');
+    const fd = openSync(huge, 'w');
+    ftruncateSync(fd, 64 * 1024 * 1024 + 1);
+    closeSync(fd);
+    const r = await cli(['tune', 'pick', out, '--latency-budget', '20ms'], { cwd: repo });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${67108865} bytes, more than the ${67108864} it may be`);
+  });
 
   it('ranks the variants by throughput within the budget and explains the winner', async () => {
     const { out, repo } = await measured();
