@@ -28,6 +28,9 @@ need=()
 command -v podman >/dev/null 2>&1 || need+=(podman)
 command -v runc >/dev/null 2>&1 || need+=(runc)
 command -v debootstrap >/dev/null 2>&1 || need+=(debootstrap)
+# debootstrap checks the archive's signatures with these (it only recommends them).
+[ -f /usr/share/keyrings/debian-archive-keyring.gpg ] || need+=(debian-archive-keyring)
+command -v gpgv >/dev/null 2>&1 || need+=(gpgv)
 if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
@@ -70,7 +73,7 @@ done < <(inputs)
 [ "$missing" = 0 ] || exit 1
 
 # The inputs' hash: this script, the Debian suite and packages, and every file copied in.
-hash="$( { cat "$HERE/setup.sh"; echo "$SUITE $INCLUDE"; inputs | cut -f1; inputs | cut -f2 | xargs -d '\n' sha256sum | cut -d' ' -f1; } | sha256sum | cut -c1-32)"
+hash="$( { cat "$HERE/setup.sh"; echo "$SUITE $INCLUDE $MIRROR"; inputs | cut -f1; inputs | cut -f2 | xargs -d '\n' sha256sum | cut -d' ' -f1; (cd "$DIST/caches" && find . -type f -print0 | sort -z | xargs -0r sha256sum); } | sha256sum | cut -c1-32)"
 if [ "$(podman image inspect --format "{{index .Labels \"$LABEL\"}}" "$TAG" 2>/dev/null)" = "$hash" ]; then
   echo "image: $TAG (up to date, inputs $hash)"
   exit 0
@@ -79,10 +82,17 @@ fi
 # The image this build replaces (if any), removed once the new one has its tag.
 old="$(podman image inspect --format '{{.Id}}' "$TAG" 2>/dev/null || true)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/tritonc-image-XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+# debootstrap mounts proc and sys (and binds /dev in a container) under the root it builds: they are
+# unmounted before the work directory goes, and rm stays on this file system whatever is left.
+cleanup() {
+  for m in proc sys dev/pts dev; do umount -l "$work/rootfs/$m" 2>/dev/null || true; done
+  rm -rf --one-file-system "$work"
+}
+trap cleanup EXIT
 rootfs="$work/rootfs"
 echo "debootstrap --variant=minbase $SUITE (about 100 s)"
-debootstrap --variant=minbase --include="$INCLUDE" "$SUITE" "$rootfs" "$MIRROR" >"$work/debootstrap.log" 2>&1 || { tail -n 20 "$work/debootstrap.log" >&2; exit 1; }
+# The archive's signatures are checked with Debian's keyring, never skipped.
+debootstrap --keyring=/usr/share/keyrings/debian-archive-keyring.gpg --variant=minbase --include="$INCLUDE" "$SUITE" "$rootfs" "$MIRROR" >"$work/debootstrap.log" 2>&1 || { tail -n 20 "$work/debootstrap.log" >&2; exit 1; }
 rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
 
 opt="$rootfs/opt/tritonserver"

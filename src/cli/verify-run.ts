@@ -96,7 +96,8 @@ function optionsFromArgs(a: VerifyArgs, io: CliIO, injected: VerifyDeps | undefi
   if (a.engine !== undefined) options.engine = a.engine;
   if (a.image !== undefined) {
     const image = String(a.image).trim();
-    if (!image || /\s/.test(image)) throw new UsageError(`--image takes an image reference such as nvcr.io/nvidia/tritonserver:26.07-py3; got "${String(a.image)}"`);
+    // A leading '-' would reach docker or podman as a flag of theirs (--image=-v/:/host).
+    if (!image || /\s/.test(image) || image.startsWith('-')) throw new UsageError(`--image takes an image reference such as nvcr.io/nvidia/tritonserver:26.07-py3; got ${quoted(String(a.image))}`);
     options.image = image;
   }
   if (a.tritonserver !== undefined) {

@@ -205,6 +205,13 @@ describe('verify --runtime docker --dry-run', () => {
     expect(ort.stderr).toContain('--engine applies to --runtime docker');
   });
 
+  it('--image that starts with - is refused: the engine would read it as a flag of its own', async () => {
+    const { dir } = repository();
+    const r = await cli(['verify', dir, '--runtime', 'docker', '--image=-v/:/host', '--dry-run']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--image takes an image reference such as nvcr.io/nvidia/tritonserver:26.07-py3; got "-v/:/host"');
+  });
+
   it('gives CPU-only configs no GPUs', async () => {
     const { dir } = repository(CONFIG('KIND_CPU'));
     const d = await dryRunVerify({ modelDir: dir, runtime: 'docker', deps: { ports: async () => [1, 2, 3], nameSuffix: 'x' } });
