@@ -124,14 +124,24 @@ export async function runLoadTest(req: LoadTestRequest): Promise<LoadTestResult>
   } finally {
     interruption.cleaningUp((signal) => progress(heldSignalLine(signal, req.runtime.kind === 'local' ? 'stopping tritonserver' : `putting '${name}' back as the server had it`)));
     try {
-      if (restoreState && req.runtime.kind === 'server') {
-        const back = new KServeClient(req.runtime.url, { timeoutMs: 30_000 });
-        await restore(back, name, restoreState.before, restoreState.pending, result, Math.max(req.timeoutMs, RESTORE_MIN_MS), progress);
+      // Each step runs whatever the one before it threw: the staged copy and the CSVs go in any case.
+      try {
+        if (restoreState && req.runtime.kind === 'server') {
+          const back = new KServeClient(req.runtime.url, { timeoutMs: 30_000 });
+          await restore(back, name, restoreState.before, restoreState.pending, result, Math.max(req.timeoutMs, RESTORE_MIN_MS), progress);
+        }
+      } finally {
+        try {
+          if (proc) await stop(proc, 15_000, progress, result);
+        } finally {
+          try {
+            if (req.runtime.kind === 'local') removeSharedMemory(shmPrefix, result);
+          } finally {
+            staged?.remove();
+            rmSync(csvDir, { recursive: true, force: true });
+          }
+        }
       }
-      if (proc) await stop(proc, 15_000, progress, result);
-      if (req.runtime.kind === 'local') removeSharedMemory(shmPrefix, result);
-      staged?.remove();
-      rmSync(csvDir, { recursive: true, force: true });
     } finally {
       interruption.dispose();
     }
