@@ -9,7 +9,7 @@
 // one line where the venv or the backend is missing (a fresh clone); under CI=true it runs.
 import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 import { pythonClientRuns, runPython } from '../support/python-client.js';
 import { realBackendsRun, startRealTriton, type RealTriton } from '../support/real-triton.js';
@@ -27,10 +27,16 @@ const PERF_ANALYZER = join(ROOT, 'scripts', 'real-triton', 'perf_analyzer');
 const TUNE_FLAGS = ['--delays', '0,5ms', '--instances', '2', '--concurrency-range', '1:4:3', '--measurement-interval', '500', '--percentile', 'p50', '--stability-percentage', '50'];
 
 describe.runIf(runs)('the tutorial, from the export to the client, on the real ONNX Runtime backend', () => {
-  const work = tempDir('tritonc-tutorial-');
-  const repo = join(work, 'model_repository');
-  const model = join(repo, 'classifier');
+  // Made when the suite runs: a describe's body runs even where the suite is skipped, and its hooks do not.
+  let work = '';
+  let repo = '';
+  let model = '';
   let server: RealTriton | undefined;
+  beforeAll(() => {
+    work = tempDir('tritonc-tutorial-');
+    repo = join(work, 'model_repository');
+    model = join(repo, 'classifier');
+  });
   afterAll(async () => {
     await server?.stop();
   });

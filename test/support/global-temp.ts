@@ -31,6 +31,8 @@ export default function setup(): () => void {
     rmSync(root, { recursive: true, force: true });
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
+    // vitest reports an error thrown here ("error during close") and still exits 0: the exit code says it.
+    if (left.length) process.exitCode = 1;
     if (left.length) throw new Error(`tests left ${left.length} temporary entries behind: ${left.slice(0, 10).join(', ')}`);
   };
 }
