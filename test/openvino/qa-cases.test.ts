@@ -61,9 +61,9 @@ describe('autofill_noplatform/openvino: every refusal caught', () => {
   it("unknown_input: unexpected inference input 'unknown_input', allowed inputs are: Func/PartitionedCall/input/_0:0, input1", () => {
     const config = io('input', IN0, 'TYPE_INT32', [1, 4]) + io('input', 'unknown_input', 'TYPE_INT32', [1, 4]) + io('output', OUT0, 'TYPE_INT32', [1, 4]) + io('output', OUT1, 'TYPE_INT32', [1, 4]);
     const errors = lint('unknown_input', config, 'openvino_fixed_batch');
-    expect(brief(errors)).toEqual([{ ruleId: 'io-name', messageId: 'modelInputMissing' }, { ruleId: 'io-name', messageId: 'inputUnknown' }]);
-    expect(errors[0]!.data).toMatchObject({ name: 'input1', expected: 2, provided: 2 });
-    expect(errors[1]!.data).toMatchObject({ name: 'unknown_input', allowed: [IN0, 'input1'] });
+    // The counts agree (2 and 2): the backend refuses the name, not the count (tritonserver 2.51, test/conformance/l0-real-server.test.ts).
+    expect(brief(errors)).toEqual([{ ruleId: 'io-name', messageId: 'inputUnknown' }]);
+    expect(errors[0]!.data).toMatchObject({ name: 'unknown_input', allowed: [IN0, 'input1'] });
   });
 
   it("unknown_output: unexpected inference output 'unknown_output', allowed outputs are: Func/PartitionedCall/output/_2:0, Func/PartitionedCall/output/_3:0", () => {
