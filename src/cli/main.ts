@@ -1,7 +1,7 @@
 // The tritonc command line: parse flags with yargs, dispatch to one module per command, turn every
 // failure into a message and an exit code (0 clean, 1 problems found, 2 usage or unreadable input).
 import yargs, { type Argv } from 'yargs';
-import type { CommandSpec } from './command.js';
+import { scalarGivenTwice, type CommandSpec } from './command.js';
 import { commands } from './commands.js';
 import { EXIT, UsageError } from './errors.js';
 import { escapeControlKeepingLines, quoted } from '../util/terminal-text.js';
@@ -70,6 +70,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     }
     args = filled;
   }
+  const twice = scalarGivenTwice(args, positionalLists(selected));
+  if (twice) {
+    io.stderr(`${head}: ${twice}\nRun tritonc --help for usage.\n`);
+    return EXIT.usage;
+  }
   try {
     return await selected.run(args, io);
   } catch (e) {
@@ -98,13 +103,17 @@ function positionalsAfterDashes(spec: CommandSpec, args: Record<string, unknown>
   for (const m of spec.command.matchAll(/[<[](\w+)(\.\.)?[>\]]/g)) {
     const name = m[1]!;
     if (m[2]) {
-      out[name] = [...((args[name] as unknown[] | undefined) ?? []).map(String), ...queue.splice(0)];
+      const given = args[name];
+      out[name] = [...(Array.isArray(given) ? given.map(String) : []), ...queue.splice(0)];
     } else if (args[name] === undefined && queue.length) {
       out[name] = queue.shift();
     }
   }
   return queue.length ? `unexpected argument ${quoted(queue[0]!)}` : out;
 }
+
+/** The positionals the syntax makes lists (`fmt [paths..]`): given any number of times by design. */
+const positionalLists = (spec: CommandSpec): string[] => [...spec.command.matchAll(/\[(\w+)\.\.\]/g)].map((m) => m[1]!);
 
 /** What every parser shares: strict flags, no process exit, --version and -h/--help. */
 function parserOf(args: string[], scriptName: string, help: boolean): Argv {
