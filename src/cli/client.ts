@@ -52,13 +52,13 @@ export const clientCommand = defineCommand({
 
 export async function runClient(a: ClientArgs, io: CliIO): Promise<number> {
   if (a.check && a.out === undefined) throw new UsageError('client: --check compares the files at --out with what would be generated: give --out');
-  return withRepositories('client', [String(a.path)], io, {}, async (remote) => {
+  return withRepositories('client', [a.path], io, {}, async (remote) => {
     const dir = resolve(io.cwd, remote.paths[0]!);
     const settings = settingsNear(dir);
     const server = applyServerFlags(settings.server, serverFlagsFromArgs(a, io.cwd));
     const resolveOptions = resolveOptionsOf({ ...settings, server });
     const run = await remote.complete((files) => clientRun(dir, { workspace: new Workspace({ files }), resolve: resolveOptions, lang: a.lang, protocol: a.protocol }));
-    if ('error' in run) throw new UsageError(`client: ${run.error.replace(dir, String(a.path))}`);
+    if ('error' in run) throw new UsageError(`client: ${run.error.replace(dir, a.path)}`);
     return report(run, a, remote.io);
   });
 }
@@ -104,7 +104,7 @@ function report(run: ClientRun, a: ClientArgs, io: CliIO): number {
         }
       }
     }
-    if (exit !== EXIT.ok) io.stderr(`to update: tritonc client ${shellPath(String(a.path))} --lang ${a.lang}${a.protocol === 'grpc' ? ' --protocol grpc' : ''} --out ${shellPath(String(a.out))}\n`);
+    if (exit !== EXIT.ok) io.stderr(`to update: tritonc client ${shellPath(a.path)} --lang ${a.lang}${a.protocol === 'grpc' ? ' --protocol grpc' : ''} --out ${shellPath(a.out)}\n`);
     return exit;
   }
   if (outIsDir) {

@@ -5,9 +5,8 @@ import { Workspace } from '../workspace/workspace.js';
 import { withRepositories } from './remote.js';
 import { generateForTarget, type TargetOutcome } from '../generate/run.js';
 import { readHeader } from '../generate/header.js';
-import {
-  generateOptionsSchema, optionsToFlags, parseAccelerator, parseDuration, type GenerateOptions,
-} from '../generate/options.js';
+import { optionsToFlags, type GenerateOptions } from '../generate/options.js';
+import { GenerateFlagError, optionsFromFlags } from '../generate/options-from-flags.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { plainText, withLineEnds } from '../util/line-ends.js';
 import { describeFsError } from '../util/read-text.js';
@@ -15,7 +14,6 @@ import { lineDiff } from '../util/line-diff.js';
 import type { Argv } from 'yargs';
 import { defineCommand, repeatable, type FlagsOf } from './command.js';
 import { serverFlagsFromArgs } from './server-flags.js';
-import { DEFAULT_SERVER_OPTIONS, applyServerFlags, defaultMaxBatchSize } from '../triton/server-options.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { displayPath } from '../util/display-path.js';
@@ -53,58 +51,23 @@ export const generateCommand = defineCommand({
   run: runGenerate,
 });
 
-const GENERATION_FLAGS = ['name', 'maxBatchSize', 'backendConfig', 'dynamicBatching', 'preferredBatchSize', 'maxQueueDelay', 'instances', 'kind', 'gpus', 'accelerator', 'platform', 'backend'];
-
-function intList(flag: string, v: unknown): number[] | undefined {
-  if (v === undefined) return undefined;
-  const s = String(v).trim();
-  if (!/^\d+(\s*,\s*\d+)*$/.test(s)) throw new UsageError(`--${flag} takes a comma-separated list of whole numbers, e.g. 8,16,32; got "${s}"`);
-  return s.split(',').map((x) => Number(x.trim()));
-}
-
-/** The options given on the command line, or undefined when none were (then a file's recorded ones apply). */
+/** The options the flags give (src/generate/options-from-flags.ts checks them), or undefined when none were. */
 export function optionsFromArgs(a: GenerateArgs): GenerateOptions | undefined {
-  if (!GENERATION_FLAGS.some((f) => a[f] !== undefined)) return undefined;
-  const o: GenerateOptions = {};
-  if (a.name !== undefined) o.name = String(a.name);
-  if (a.maxBatchSize !== undefined) o.maxBatchSize = a.maxBatchSize;
-  const server = serverFlagsFromArgs(a, '');
-  // What the ONNX Runtime backend would see (a backend's own setting over the backend-agnostic one).
-  if (server.backendConfig?.some((s) => s.setting === 'default-max-batch-size' && (s.backend === '' || s.backend === 'onnxruntime'))) {
-    o.defaultMaxBatchSize = defaultMaxBatchSize(applyServerFlags(DEFAULT_SERVER_OPTIONS, server));
+  // --backend-config parsed as every command parses it; given, it counts as an option even when it changes nothing.
+  const backendConfig = a.backendConfig === undefined ? undefined : (serverFlagsFromArgs(a, '').backendConfig ?? []);
+  const { name, maxBatchSize, dynamicBatching, preferredBatchSize, maxQueueDelay, instances, kind, gpus, accelerator, platform, backend } = a;
+  try {
+    return optionsFromFlags({ name, maxBatchSize, backendConfig, dynamicBatching, preferredBatchSize, maxQueueDelay, instances, kind, gpus, accelerator, platform, backend });
+  } catch (e) {
+    if (e instanceof GenerateFlagError) throw new UsageError(e.message);
+    throw e;
   }
-  if (a.dynamicBatching !== undefined) o.dynamicBatching = a.dynamicBatching;
-  const preferred = intList('preferred-batch-size', a.preferredBatchSize);
-  if (preferred) o.preferredBatchSize = preferred;
-  if (a.maxQueueDelay !== undefined) {
-    const us = parseDuration(String(a.maxQueueDelay));
-    if (us === undefined) throw new UsageError(`--max-queue-delay takes a duration with its unit: us, ms or s (e.g. 500us, 5ms, 0.5s); got "${String(a.maxQueueDelay)}"`);
-    o.maxQueueDelayMicroseconds = us;
-  }
-  if (a.instances !== undefined) o.instances = a.instances;
-  if (a.kind !== undefined) o.kind = a.kind;
-  const gpus = intList('gpus', a.gpus);
-  if (gpus) o.gpus = gpus;
-  if (a.accelerator !== undefined) {
-    const acc = parseAccelerator(String(a.accelerator));
-    if (!acc) throw new UsageError(`--accelerator takes tensorrt, tensorrt:fp16 (or :fp32, :bf16, :int8), cuda or openvino; got "${String(a.accelerator)}"`);
-    o.accelerator = acc;
-  }
-  if (a.platform) o.field = 'platform';
-  if (a.backend) o.field = 'backend';
-  const checked = generateOptionsSchema().safeParse(o);
-  if (!checked.success) {
-    const issue = checked.error.issues[0]!;
-    const flag = String(issue.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-    throw new UsageError(`--${flag}: ${issue.message}`);
-  }
-  return checked.data as GenerateOptions;
 }
 
 export async function runGenerate(a: GenerateArgs, io: CliIO): Promise<number> {
   const options = optionsFromArgs(a);
   // A repository in object storage is generated from and checked there, never written.
-  return withRepositories('generate', [String(a.path)], io, {}, async (remote) => {
+  return withRepositories('generate', [a.path], io, {}, async (remote) => {
     if (remote.remote && a.write) throw new UsageError('generate: --write changes files, and tritonc never writes to object storage: use --check, or print the config and upload it yourself');
     const target = resolve(io.cwd, remote.paths[0]!);
     const found = await remote.complete((files) => {
@@ -112,7 +75,7 @@ export async function runGenerate(a: GenerateArgs, io: CliIO): Promise<number> {
       const f = findTargets(target, workspace);
       return 'error' in f ? f : { outcomes: f.targets.map((t) => generateForTarget(t, { options, cwd: io.cwd, workspace })) };
     });
-    if ('error' in found) throw new UsageError(found.error.replace(target, String(a.path)));
+    if ('error' in found) throw new UsageError(found.error.replace(target, a.path));
     return reportOutcomes(found.outcomes, options, a, remote.io, target);
   });
 }

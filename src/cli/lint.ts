@@ -115,7 +115,7 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
     gpuMemory = parseGpuMemoryFlag(opts.gpuMemory);
     if (!gpuMemory) throw new UsageError(`--gpu-memory ${opts.gpuMemory}: expected a size such as 24GiB or 80GB, or one of ${GPU_PRESET_NAMES.join(', ')}`);
   }
-  if (opts.gpus !== undefined && !(Number.isSafeInteger(opts.gpus) && opts.gpus >= 0)) throw new UsageError(`--gpus takes a whole number of GPUs (0 for a CPU-only server); got "${String(opts.gpus)}"`);
+  if (opts.gpus !== undefined && !(Number.isSafeInteger(opts.gpus) && opts.gpus >= 0)) throw new UsageError(`--gpus takes a whole number of GPUs (0 for a CPU-only server); got "${opts.gpus}"`);
   const ruleLevels: Record<string, RuleLevel> = {};
   for (const flag of opts.rule ?? []) {
     try {
@@ -126,7 +126,7 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
     }
   }
 
-  const runScript = pythonAutoCompleteRunner(opts.runPythonAutocomplete === true, opts.python === undefined ? undefined : String(opts.python), io.stderr);
+  const runScript = pythonAutoCompleteRunner(opts.runPythonAutocomplete === true, opts.python, io.stderr);
 
   // Repository URLs (paths and --model-repository) are mounted: listed, their configs fetched.
   const served = server.modelRepositories ?? [];

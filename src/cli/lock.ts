@@ -30,8 +30,7 @@ export const lockCommand = defineCommand({
   command: 'lock [repo]',
   describe: `Record the model files (size, weights, ONNX signature) in ${LOCK_FILE_NAME}, so checkouts without the weights lint against it (--configs-only)`,
   builder: lockFlags,
-  // String(): yargs makes a flag given twice a list, whatever its type says.
-  run: (a, io) => runLock({ repo: a.repo ?? '.', check: a.check, output: a.output === undefined ? undefined : String(a.output) }, io),
+  run: (a, io) => runLock({ repo: a.repo ?? '.', check: a.check, output: a.output }, io),
 });
 
 /** lock's flags, parsed, the repository given (default: the current directory). */

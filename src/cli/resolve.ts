@@ -58,23 +58,23 @@ export function settingsNear(modelDir: string): LintSettings {
   }
 }
 
-function wholeNumber(flag: string, v: unknown): number | undefined {
+function wholeNumber(flag: string, v: number | undefined): number | undefined {
   if (v === undefined) return undefined;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new UsageError(`--${flag} takes a whole number (0 or more); got "${String(v)}"`);
+  if (!Number.isSafeInteger(v) || v < 0) throw new UsageError(`--${flag} takes a whole number (0 or more); got "${v}"`);
   return v;
 }
 
 export async function runResolve(a: ResolveArgs, io: CliIO): Promise<number> {
-  const dir = String(a.dir ?? '');
+  const dir = a.dir ?? '';
   if (!dir) throw new UsageError('give a model directory, e.g. tritonc resolve model_repository/classifier');
   const gpus = wholeNumber('gpus', a.gpus);
   const defaultMaxBatchSize = wholeNumber('default-max-batch-size', a.defaultMaxBatchSize);
-  const configName = a.configName === undefined ? undefined : String(a.configName);
+  const configName = a.configName;
   if (configName !== undefined && (configName === '' || /\s|\//.test(configName))) {
     throw new UsageError(`--config-name takes a config name without spaces or slashes (it reads configs/<name>.pbtxt); got "${configName}"`);
   }
 
-  const runScript = pythonAutoCompleteRunner(a.runPythonAutocomplete === true, a.python === undefined ? undefined : String(a.python), io.stderr);
+  const runScript = pythonAutoCompleteRunner(a.runPythonAutocomplete === true, a.python, io.stderr);
 
   // A model directory in object storage (s3://bucket/repo/model) is read from there.
   return withRepositories('resolve', [dir], io, {}, async (remote) => {

@@ -4,7 +4,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { repeatable } from './command.js';
+import { repeatable, type FlagsOf } from './command.js';
 import { ServerFlagError, autoCompleteConfigOf, parseBackendConfig, parseTritonBool, type ServerOptions } from '../triton/server-options.js';
 import { UsageError } from './errors.js';
 import { isRemoteUrl } from '../remote/url.js';
@@ -25,34 +25,35 @@ export function withModelRepositories<T>(y: Argv<T>) {
 
 const isDirectory = (path: string): boolean => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 
-/** A repeatable flag's values: a list already when typed (repeatable's coerce), any value when not. */
-const strings = (v: unknown): string[] => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map(String));
+const allServerFlags = (y: Argv) => withModelRepositories(withServerFlags(y));
+
+/** Every server flag, parsed, as declared above: each command passes those it declares (generate: --backend-config alone). */
+export type ServerFlags = Partial<Pick<FlagsOf<typeof allServerFlags>, 'disableAutoCompleteConfig' | 'strictModelConfig' | 'backendConfig' | 'backendDirectory' | 'modelRepository'>>;
 
 /**
  * The flags given, as ServerOptions over the settings (repository paths resolved against `cwd`);
- * UsageError with Triton's message for a bad one. Any command's parsed flags (typed ones too: yargs'
- * arguments are a record of unknowns besides their declared flags).
+ * UsageError with Triton's message for a bad one.
  */
-export function serverFlagsFromArgs(a: Record<string, unknown>, cwd: string): Partial<ServerOptions> {
+export function serverFlagsFromArgs(a: ServerFlags, cwd: string): Partial<ServerOptions> {
   const out: { -readonly [K in keyof ServerOptions]?: ServerOptions[K] } = {};
   try {
-    const strict = a.strictModelConfig === undefined ? undefined : a.strictModelConfig === '' ? true : parseTritonBool('strict-model-config', String(a.strictModelConfig));
+    const strict = a.strictModelConfig === undefined ? undefined : a.strictModelConfig === '' ? true : parseTritonBool('strict-model-config', a.strictModelConfig);
     const autoComplete = autoCompleteConfigOf({ disableAutoCompleteConfig: a.disableAutoCompleteConfig === true, ...(strict === undefined ? {} : { strictModelConfig: strict }) });
     if (autoComplete !== undefined) out.autoCompleteConfig = autoComplete;
-    const backendConfig = strings(a.backendConfig).map(parseBackendConfig);
+    const backendConfig = (a.backendConfig ?? []).map(parseBackendConfig);
     if (backendConfig.length) out.backendConfig = backendConfig;
   } catch (e) {
     if (e instanceof ServerFlagError) throw new UsageError(e.message);
     throw e;
   }
-  const repositories = strings(a.modelRepository).map((p) => {
+  const repositories = (a.modelRepository ?? []).map((p) => {
     if (!p) throw new UsageError('--model-repository takes a path, e.g. --model-repository model_repository');
     // A repository URL stays as it is: the command mounts it (cli/remote.ts).
     return isRemoteUrl(p) ? p : resolve(cwd, p);
   });
   if (repositories.length) out.modelRepositories = repositories;
   if (a.backendDirectory !== undefined) {
-    const dir = String(a.backendDirectory);
+    const dir = a.backendDirectory;
     if (!dir) throw new UsageError('--backend-directory takes a path, e.g. --backend-directory /opt/tritonserver/backends');
     out.backendDirectory = resolve(cwd, dir);
     // Every model would be refused for want of a library: a path mistyped, or the server's path given on another machine.

@@ -41,7 +41,8 @@ import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { append, maxOf } from '../util/arrays.js';
 
-const list = (value: unknown): string[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
+/** A comma list flag's items (`--delays 0,100us,1ms`), blanks dropped. */
+const list = (value: string): string[] => value.split(',').map((s) => s.trim()).filter(Boolean);
 
 const tuneFlags = (y: Argv) =>
   y
@@ -100,12 +101,12 @@ function planFlags(a: TuneArgs): { delaysUs: number[]; instances: number[]; pref
     if (!sizes.every((s) => /^[1-9]\d*$/.test(s))) throw new UsageError(`--preferred: "${p}" is not a comma list of batch sizes, none, or keep`);
     return sizes.map(Number);
   });
-  const percentile = /^p?(\d+)$/.exec(String(a.percentile));
-  if (!percentile || Number(percentile[1]) < 1 || Number(percentile[1]) > 99) throw new UsageError(`--percentile: "${String(a.percentile)}" is not a percentile perf_analyzer takes (1 to 99, e.g. p99)`);
-  if (!/^\d+(:\d+(:\d+)?)?$/.test(String(a['concurrency-range']))) throw new UsageError(`--concurrency-range: "${String(a['concurrency-range'])}" is not start[:end[:step]]`);
+  const percentile = /^p?(\d+)$/.exec(a.percentile);
+  if (!percentile || Number(percentile[1]) < 1 || Number(percentile[1]) > 99) throw new UsageError(`--percentile: "${a.percentile}" is not a percentile perf_analyzer takes (1 to 99, e.g. p99)`);
+  if (!/^\d+(:\d+(:\d+)?)?$/.test(a['concurrency-range'])) throw new UsageError(`--concurrency-range: "${a['concurrency-range']}" is not start[:end[:step]]`);
   const interval = Number(a['measurement-interval']);
-  if (!/^[1-9]\d*$/.test(String(a['measurement-interval']))) throw new UsageError(`--measurement-interval: ${JSON.stringify(String(a['measurement-interval']))} is not a whole number of milliseconds`);
-  const stability = a['stability-percentage'] === undefined ? undefined : String(a['stability-percentage']);
+  if (!/^[1-9]\d*$/.test(a['measurement-interval'])) throw new UsageError(`--measurement-interval: ${JSON.stringify(a['measurement-interval'])} is not a whole number of milliseconds`);
+  const stability = a['stability-percentage'];
   if (stability !== undefined && !/^[1-9]\d*$/.test(stability)) throw new UsageError(`--stability-percentage: ${JSON.stringify(stability)} is not a whole percentage of 1 or more`);
   return { delaysUs, instances, ...(preferred ? { preferred } : {}), percentile: Number(percentile[1]), interval, ...(stability !== undefined ? { stability: Number(stability) } : {}) };
 }
@@ -118,14 +119,14 @@ async function runPlan(a: TuneArgs, io: CliIO): Promise<number> {
   const { delaysUs, instances, preferred, percentile, interval, stability } = planFlags(a);
   // Both addresses reach the generated scripts: each is host:port, and nothing else.
   for (const flag of ['url', 'http-url'] as const) {
-    const checked = checkHostPort(String(a[flag]));
-    if (!checked.ok) throw new UsageError(`--${flag}: ${JSON.stringify(String(a[flag]))} ${checked.why}`);
+    const checked = checkHostPort(a[flag]);
+    if (!checked.ok) throw new UsageError(`--${flag}: ${JSON.stringify(a[flag])} ${checked.why}`);
   }
-  const measure: MeasureOptions = { url: String(a.url), protocol: a.protocol, concurrencyRange: String(a['concurrency-range']), measurementIntervalMs: interval, percentile, ...(stability !== undefined ? { stabilityPercentage: stability } : {}) };
+  const measure: MeasureOptions = { url: a.url, protocol: a.protocol, concurrencyRange: a['concurrency-range'], measurementIntervalMs: interval, percentile, ...(stability !== undefined ? { stabilityPercentage: stability } : {}) };
 
   let planned: PlanOutcome;
   try {
-    planned = writeTunePlan({ modelDir, out, delaysUs, instances, ...(preferred ? { preferred } : {}), measure, httpUrl: String(a['http-url']), cwd: io.cwd, shown });
+    planned = writeTunePlan({ modelDir, out, delaysUs, instances, ...(preferred ? { preferred } : {}), measure, httpUrl: a['http-url'], cwd: io.cwd, shown });
   } catch (e) {
     if (e instanceof TunePlanError) throw new UsageError(e.message);
     throw e;
@@ -228,9 +229,9 @@ function readMeasurements(dir: string, a: TuneArgs, io: CliIO): Map<string, Meas
 /** --latency-budget and --percentile, checked. */
 function budgetFlags(a: TuneArgs): { budgetUs: number; percentile: string } {
   if (a['latency-budget'] === undefined) throw new UsageError('give --latency-budget (e.g. 20ms): the latency the chosen point must stay within');
-  const budgetUs = parseDuration(String(a['latency-budget']));
-  if (budgetUs === undefined || budgetUs <= 0) throw new UsageError(`--latency-budget: "${String(a['latency-budget'])}" is not a duration (20ms, 500us, 1s)`);
-  return { budgetUs, percentile: String(a.percentile).toLowerCase().replace(/^(\d+)$/, 'p$1') };
+  const budgetUs = parseDuration(a['latency-budget']);
+  if (budgetUs === undefined || budgetUs <= 0) throw new UsageError(`--latency-budget: "${a['latency-budget']}" is not a duration (20ms, 500us, 1s)`);
+  return { budgetUs, percentile: a.percentile.toLowerCase().replace(/^(\d+)$/, 'p$1') };
 }
 
 async function runPick(a: TuneArgs, io: CliIO): Promise<number> {
@@ -263,7 +264,7 @@ function reportPick(measured: Map<string, Measured>, percentile: string, budgetU
   }
   if (!result.best) {
     const closest = result.variants.find((v) => Number.isFinite(v.bestLatencyUs));
-    io.stderr(`tritonc tune: no variant stays within ${String(a['latency-budget'])} at ${percentile}${closest ? `; the closest is ${closest.variant}, whose lowest ${percentile} is ${(closest.bestLatencyUs / 1000).toFixed(2)} ms` : ''}\n`);
+    io.stderr(`tritonc tune: no variant stays within ${a['latency-budget']} at ${percentile}${closest ? `; the closest is ${closest.variant}, whose lowest ${percentile} is ${(closest.bestLatencyUs / 1000).toFixed(2)} ms` : ''}\n`);
     return EXIT.problems;
   }
   if (writeTo !== undefined) return printWinnerWrite(writeTo, result.best.variant, measured.get(result.best.variant)!, io, a.format === 'json');
@@ -348,27 +349,27 @@ async function runLoadTestCommand(a: TuneArgs, io: CliIO): Promise<number> {
   const shown = (p: string) => displayPath(p, io.cwd);
   const { budgetUs, percentile } = budgetFlags(a);
   const flags = planFlags(a);
-  const range = /^(\d+)(?::(\d+)(?::(\d+))?)?$/.exec(String(a['concurrency-range']))!;
+  const range = /^(\d+)(?::(\d+)(?::(\d+))?)?$/.exec(a['concurrency-range'])!;
   const [start, end, step] = [Number(range[1]), Number(range[2] ?? range[1]), Number(range[3] ?? 1)];
-  if (start < 1 || end < start || step < 1) throw new UsageError(`--concurrency-range: "${String(a['concurrency-range'])}" must go from 1 or more up, by a step of 1 or more`);
+  if (start < 1 || end < start || step < 1) throw new UsageError(`--concurrency-range: "${a['concurrency-range']}" must go from 1 or more up, by a step of 1 or more`);
   const concurrency: number[] = [];
-  if (Math.floor((end - start) / step) + 1 > 64) throw new UsageError(`--concurrency-range: "${String(a['concurrency-range'])}" is more than 64 levels; tune run measures each level on its own, so give a larger step`);
+  if (Math.floor((end - start) / step) + 1 > 64) throw new UsageError(`--concurrency-range: "${a['concurrency-range']}" is more than 64 levels; tune run measures each level on its own, so give a larger step`);
   for (let c = start; c <= end; c += step) concurrency.push(c);
-  const timeoutUs = parseDuration(String(a.timeout));
-  if (timeoutUs === undefined || timeoutUs < 1_000_000) throw new UsageError(`--timeout: "${String(a.timeout)}" is not a duration of 1s or more (e.g. 120s)`);
-  const maxTrials = a['max-trials'] === undefined ? undefined : String(a['max-trials']);
+  const timeoutUs = parseDuration(a.timeout);
+  if (timeoutUs === undefined || timeoutUs < 1_000_000) throw new UsageError(`--timeout: "${a.timeout}" is not a duration of 1s or more (e.g. 120s)`);
+  const maxTrials = a['max-trials'];
   if (maxTrials !== undefined && !/^[1-9]\d{0,3}$/.test(maxTrials)) throw new UsageError(`--max-trials: ${JSON.stringify(maxTrials)} is not a whole number of 1 or more`);
   let runtime: Runtime;
   if (a.runtime === 'server') {
-    const url = a.server === undefined ? undefined : normalizeServerUrl(String(a.server));
-    if (!url) throw new UsageError(`--runtime server needs --server http://host:port (the server's HTTP endpoint)${a.server === undefined ? '' : `; got ${JSON.stringify(String(a.server))}`}`);
+    const url = a.server === undefined ? undefined : normalizeServerUrl(a.server);
+    if (!url) throw new UsageError(`--runtime server needs --server http://host:port (the server's HTTP endpoint)${a.server === undefined ? '' : `; got ${JSON.stringify(a.server)}`}`);
     // perf_analyzer is given host:port (its -u): nothing else may reach its arguments.
     const parsed = new URL(url);
-    if (parsed.protocol !== 'http:' || (parsed.pathname !== '/' && parsed.pathname !== '') || !checkHostPort(parsed.host).ok) throw new UsageError(`--server: tune run measures over plain HTTP at host:port; ${JSON.stringify(String(a.server))} is not http://host:port`);
+    if (parsed.protocol !== 'http:' || (parsed.pathname !== '/' && parsed.pathname !== '') || !checkHostPort(parsed.host).ok) throw new UsageError(`--server: tune run measures over plain HTTP at host:port; ${JSON.stringify(a.server)} is not http://host:port`);
     runtime = { kind: 'server', url: `http://${parsed.host}` };
   } else {
     if (a.server !== undefined) throw new UsageError('--server goes with --runtime server');
-    runtime = { kind: 'local', ...(a.tritonserver !== undefined ? { tritonserver: String(a.tritonserver) } : {}) };
+    runtime = { kind: 'local', ...(a.tritonserver !== undefined ? { tritonserver: a.tritonserver } : {}) };
   }
   const perfAnalyzer = findPerfAnalyzer(a['perf-analyzer'], io.cwd);
   if (!perfAnalyzer.ok) throw new UsageError(perfAnalyzer.why);

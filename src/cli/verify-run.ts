@@ -57,22 +57,22 @@ const RUNTIME_FLAGS: { option: RuntimeOption; flags: string[]; given(a: VerifyAr
 ];
 
 /** --input NAME=FILE (repeatable) and --inputs FILE, as the reference reads them. */
-function inputFilesFrom(flags: readonly string[], archive: unknown): InputFiles | undefined {
+function inputFilesFrom(flags: readonly string[], archive: string | undefined): InputFiles | undefined {
   const perInput = flags.map((f) => {
     const at = f.indexOf('=');
     if (at <= 0 || at === f.length - 1) throw new UsageError(`--input takes NAME=FILE, the input's name and an .npy or .json file, e.g. --input input=batch.npy; got ${quoted(f)}`);
     return { name: f.slice(0, at), file: f.slice(at + 1) };
   });
-  if (archive !== undefined && (typeof archive !== 'string' || !archive)) throw new UsageError('--inputs takes one .npz or .json file holding the inputs by name');
+  if (archive === '') throw new UsageError('--inputs takes one .npz or .json file holding the inputs by name');
   if (!perInput.length && archive === undefined) return undefined;
-  return { ...(perInput.length ? { perInput } : {}), ...(archive !== undefined ? { archive: archive as string } : {}) };
+  return { ...(perInput.length ? { perInput } : {}), ...(archive !== undefined ? { archive } : {}) };
 }
 
 function optionsFromArgs(a: VerifyArgs, io: CliIO, injected: VerifyDeps | undefined): VerifyOptions {
   // --server alone names the runtime that reads it.
   const runtime = a.runtime ?? (a.server !== undefined ? RUNTIMES.find((r) => r.takes.includes('server'))!.name : RUNTIMES[0]!.name);
-  const timeoutMs = parseTimeout(String(a.timeout ?? '120s'));
-  if (timeoutMs === undefined) throw new UsageError(`--timeout takes a duration such as 120s, 10m or 90 (seconds); got "${String(a.timeout)}"`);
+  const timeoutMs = parseTimeout(a.timeout);
+  if (timeoutMs === undefined) throw new UsageError(`--timeout takes a duration such as 120s, 10m or 90 (seconds); got "${a.timeout}"`);
   const chosen = RUNTIMES.find((r) => r.name === runtime);
   if (!chosen) throw new UsageError(`--runtime takes ${RUNTIMES.map((r) => r.name).join(', ')}; got ${quoted(runtime)}`);
   // A runtime-specific flag given to a runtime that does not read it is a mistake, not a no-op.
@@ -95,25 +95,26 @@ function optionsFromArgs(a: VerifyArgs, io: CliIO, injected: VerifyDeps | undefi
   if (Object.keys(headers).length) options.headers = headers;
   if (a.engine !== undefined) options.engine = a.engine;
   if (a.image !== undefined) {
-    const image = String(a.image).trim();
+    const image = a.image.trim();
     // A leading '-' would reach docker or podman as a flag of theirs (--image=-v/:/host).
-    if (!image || /\s/.test(image) || image.startsWith('-')) throw new UsageError(`--image takes an image reference such as nvcr.io/nvidia/tritonserver:26.07-py3; got ${quoted(String(a.image))}`);
+    if (!image || /\s/.test(image) || image.startsWith('-')) throw new UsageError(`--image takes an image reference such as nvcr.io/nvidia/tritonserver:26.07-py3; got ${quoted(a.image)}`);
     options.image = image;
   }
   if (a.tritonserver !== undefined) {
-    const path = String(a.tritonserver);
+    const path = a.tritonserver;
     if (!path || /[\x00-\x1f\x7f]/.test(path)) throw new UsageError(`--tritonserver takes the path of the tritonserver binary; got ${quoted(path)}`);
     options.tritonserver = path;
   }
   if (a.launcher !== undefined) {
-    const words = String(a.launcher).trim().split(/\s+/).filter(Boolean);
-    if (!words.length || words.some((w) => /[\x00-\x1f\x7f]/.test(w))) throw new UsageError(`--launcher takes a command as words separated by spaces, e.g. --launcher 'apptainer exec --nv triton.sif'; got ${quoted(String(a.launcher))}`);
+    const words = a.launcher.trim().split(/\s+/).filter(Boolean);
+    if (!words.length || words.some((w) => /[\x00-\x1f\x7f]/.test(w))) throw new UsageError(`--launcher takes a command as words separated by spaces, e.g. --launcher 'apptainer exec --nv triton.sif'; got ${quoted(a.launcher)}`);
     options.launcher = words;
   }
   const tolerance = (flag: 'atol' | 'rtol'): number | undefined => {
-    if (a[flag] === undefined) return undefined;
-    const value = Number(a[flag]);
-    if (!/^\s*[0-9.eE+-]+\s*$/.test(String(a[flag])) || !Number.isFinite(value) || value < 0) throw new UsageError(`--${flag} takes a number of 0 or more, e.g. --${flag} 1e-3; got ${quoted(String(a[flag]))}`);
+    const given = a[flag];
+    if (given === undefined) return undefined;
+    const value = Number(given);
+    if (!/^\s*[0-9.eE+-]+\s*$/.test(given) || !Number.isFinite(value) || value < 0) throw new UsageError(`--${flag} takes a number of 0 or more, e.g. --${flag} 1e-3; got ${quoted(given)}`);
     return value;
   };
   const atol = tolerance('atol');
@@ -123,17 +124,17 @@ function optionsFromArgs(a: VerifyArgs, io: CliIO, injected: VerifyDeps | undefi
   }
   if (a.reference !== undefined) {
     const inputs = inputFilesFrom(a.input ?? [], a.inputs);
-    options.reference = { ...(a.referenceModel !== undefined ? { modelFile: String(a.referenceModel) } : {}), ...(atol !== undefined ? { atol } : {}), ...(rtol !== undefined ? { rtol } : {}), ...(inputs ? { inputs } : {}) };
+    options.reference = { ...(a.referenceModel !== undefined ? { modelFile: a.referenceModel } : {}), ...(atol !== undefined ? { atol } : {}), ...(rtol !== undefined ? { rtol } : {}), ...(inputs ? { inputs } : {}) };
   }
   if (a.gpus !== undefined) {
-    const gpus = parseGpus(String(a.gpus));
-    if (!gpus) throw new UsageError(`--gpus takes all, none, or device ids such as 0,1; got "${String(a.gpus)}"`);
+    const gpus = parseGpus(a.gpus);
+    if (!gpus) throw new UsageError(`--gpus takes all, none, or device ids such as 0,1; got "${a.gpus}"`);
     options.gpus = gpus;
   }
   if (chosen.takes.includes('server')) {
     if (a.server === undefined) throw new UsageError(`--runtime ${runtime} needs --server URL, e.g. --server http://localhost:8000`);
-    const url = normalizeServerUrl(String(a.server));
-    if (!url) throw new UsageError(`--server takes Triton's HTTP URL, e.g. http://localhost:8000; got "${String(a.server)}"`);
+    const url = normalizeServerUrl(a.server);
+    if (!url) throw new UsageError(`--server takes Triton's HTTP URL, e.g. http://localhost:8000; got "${a.server}"`);
     options.server = url;
   }
   // Progress lines only for a person watching a terminal.
