@@ -114,7 +114,7 @@ function reportOutcomes(outcomes: TargetOutcome[], options: GenerateOptions | un
         worse(EXIT.problems);
       }
     } else if (a.write) {
-      worse(writeOutcome(o, path, Boolean(a.force), command, io, named));
+      worse(writeOutcome(o, path, a.force === true, command, io, named));
     } else {
       if (many) io.stdout(`# ==> ${path} <==\n`);
       io.stdout(o.text);

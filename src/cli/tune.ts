@@ -104,8 +104,8 @@ function planFlags(a: TuneArgs): { delaysUs: number[]; instances: number[]; pref
   const percentile = /^p?(\d+)$/.exec(a.percentile);
   if (!percentile || Number(percentile[1]) < 1 || Number(percentile[1]) > 99) throw new UsageError(`--percentile: "${a.percentile}" is not a percentile perf_analyzer takes (1 to 99, e.g. p99)`);
   if (!/^\d+(:\d+(:\d+)?)?$/.test(a['concurrency-range'])) throw new UsageError(`--concurrency-range: "${a['concurrency-range']}" is not start[:end[:step]]`);
-  const interval = Number(a['measurement-interval']);
-  if (!/^[1-9]\d*$/.test(a['measurement-interval'])) throw new UsageError(`--measurement-interval: ${JSON.stringify(a['measurement-interval'])} is not a whole number of milliseconds`);
+  const interval = /^[1-9]\d*$/.test(a['measurement-interval']) ? parseInt(a['measurement-interval'], 10) : undefined;
+  if (interval === undefined) throw new UsageError(`--measurement-interval: ${JSON.stringify(a['measurement-interval'])} is not a whole number of milliseconds`);
   const stability = a['stability-percentage'];
   if (stability !== undefined && !/^[1-9]\d*$/.test(stability)) throw new UsageError(`--stability-percentage: ${JSON.stringify(stability)} is not a whole percentage of 1 or more`);
   return { delaysUs, instances, ...(preferred ? { preferred } : {}), percentile: Number(percentile[1]), interval, ...(stability !== undefined ? { stability: Number(stability) } : {}) };

@@ -45,7 +45,7 @@ export async function runWatch(opts: WatchCliOptions, io: CliIO, stop?: Promise<
   const handle = startWatch({
     repo,
     cwd: io.cwd,
-    generate: Boolean(opts.generate),
+    generate: opts.generate === true,
     lint: { ...(opts.config ? { settingsFile: opts.config } : {}), ...(gpuMemory ? { gpuMemory } : {}), ...(opts.configsOnly !== undefined ? { configsOnly: opts.configsOnly } : {}) },
     onReport: print,
     onError: (e) => io.stderr(`tritonc watch: ${e.message}\n`),
