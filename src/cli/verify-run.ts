@@ -39,11 +39,11 @@ const RUNTIME_FLAGS: { option: RuntimeOption; flags: string[]; given(a: VerifyAr
   { option: 'gpus', flags: ['--gpus'], given: (a) => a.gpus !== undefined, why: 'a running server has its GPUs already' },
   { option: 'server', flags: ['--server'], given: (a) => a.server !== undefined },
   { option: 'headers', flags: ['--header'], given: (a) => a.header !== undefined },
-  { option: 'tritonserver', flags: ['--tritonserver'], given: (a) => a.tritonserver !== undefined },
+  { option: 'tritonserverBinary', flags: ['--tritonserver'], given: (a) => a.tritonserver !== undefined },
   { option: 'launcher', flags: ['--launcher'], given: (a) => a.launcher !== undefined },
   { option: 'reference', flags: ['--reference'], given: (a) => a.reference !== undefined, why: 'it compares what a Triton serves with ONNX Runtime; --runtime ort is ONNX Runtime already' },
   {
-    option: 'tritonServer',
+    option: 'serverOptions',
     flags: ['--disable-auto-complete-config', '--strict-model-config', '--backend-config'],
     given: (a) => a.disableAutoCompleteConfig !== undefined || a.strictModelConfig !== undefined || a.backendConfig !== undefined,
     why: 'passed to the tritonserver it starts, or how the running server was started; ONNX Runtime has no server',
@@ -83,14 +83,14 @@ function optionsFromArgs(a: VerifyArgs, io: CliIO, injected: VerifyDeps | undefi
     throw new UsageError(`${names} to --runtime ${takers.join(' and ')}${f.why ? ` (${f.why})` : ''}`);
   }
   const server = serverFlagsFromArgs(a, io.cwd);
-  const serverFlagGiven = RUNTIME_FLAGS.some((f) => (f.option === 'tritonServer' || f.option === 'backendDirectory') && f.given(a));
+  const serverFlagGiven = RUNTIME_FLAGS.some((f) => (f.option === 'serverOptions' || f.option === 'backendDirectory') && f.given(a));
   const shapes = (a.shape ?? []).map((f) => {
     const parsed = parseShapeFlag(f);
     if (!parsed) throw new UsageError(`--shape takes NAME:D1,D2,... (the item shape without the batch dim), e.g. --shape audio:1,16000; got "${f}"`);
     return parsed;
   });
   const options: VerifyOptions = { modelDir: a.model_dir, cwd: io.cwd, runtime, timeoutMs, ...(shapes.length ? { shapes } : {}) };
-  if (serverFlagGiven) options.tritonServer = applyServerFlags(DEFAULT_SERVER_OPTIONS, server);
+  if (serverFlagGiven) options.serverOptions = applyServerFlags(DEFAULT_SERVER_OPTIONS, server);
   const headers = headersFrom(a.header ?? []);
   if (Object.keys(headers).length) options.headers = headers;
   if (a.engine !== undefined) options.engine = a.engine;
@@ -103,7 +103,7 @@ function optionsFromArgs(a: VerifyArgs, io: CliIO, injected: VerifyDeps | undefi
   if (a.tritonserver !== undefined) {
     const path = a.tritonserver;
     if (!path || /[\x00-\x1f\x7f]/.test(path)) throw new UsageError(`--tritonserver takes the path of the tritonserver binary; got ${quoted(path)}`);
-    options.tritonserver = path;
+    options.tritonserverBinary = path;
   }
   if (a.launcher !== undefined) {
     const words = a.launcher.trim().split(/\s+/).filter(Boolean);

@@ -22,12 +22,13 @@ export interface VerifyOptions {
   /** docker: 'all', 'none' or a device list '0,1'. */
   gpus?: string;
   /**
-   * The tritonserver flags: docker starts the server with them; for a running server they say how it
-   * was started (the local lint that explains a refusal uses them).
+   * The server's options from tritonserver's own flags (--disable-auto-complete-config,
+   * --backend-config, --backend-directory): docker and local start the server with them; for a running
+   * server they say how it was started (the local lint that explains a refusal uses them).
    */
-  tritonServer?: ServerOptions;
-  /** local: the tritonserver binary (--tritonserver; default: PATH, then /opt/tritonserver/bin). */
-  tritonserver?: string;
+  serverOptions?: ServerOptions;
+  /** local: the path of the tritonserver binary (--tritonserver; default: PATH, then /opt/tritonserver/bin). */
+  tritonserverBinary?: string;
   /** local: the words that run tritonserver (--launcher 'apptainer exec --nv triton.sif'). */
   launcher?: string[];
   /**

@@ -87,7 +87,7 @@ export async function verifyModel(options: VerifyOptions): Promise<VerifyReport>
     const plan = prepareVerify(options.modelDir, cwd, options.shapes);
     report = emptyReport(options, plan);
     const reference = referenceOf(options, plan, cwd);
-    await runtime.run(plan, report, options, { cwd, timeoutMs, explainRefusal: () => likelyRefusal(plan, cwd, options.tritonServer), ...(reference ? { reference } : {}) });
+    await runtime.run(plan, report, options, { cwd, timeoutMs, explainRefusal: () => likelyRefusal(plan, cwd, options.serverOptions), ...(reference ? { reference } : {}) });
     if (report.problems.length) {
       report.outcome = 'problems';
       report.exitCode = EXIT_CODES.problems;

@@ -128,7 +128,7 @@ describe.skipIf(!runs)('verify --runtime local with the real tritonserver 2.51',
     expect(servers()).toBe(running);
     const signals = new EventEmitter();
     setTimeout(() => signals.emit('SIGINT'), 2000);
-    const report = await verifyModel({ modelDir: slow, runtime: 'local', tritonserver: TRITONSERVER, timeoutMs: 60_000, deps: { signals } });
+    const report = await verifyModel({ modelDir: slow, runtime: 'local', tritonserverBinary: TRITONSERVER, timeoutMs: 60_000, deps: { signals } });
     expect([report.outcome, report.exitCode]).toEqual(['interrupted', 130]);
     expect(report.error).toContain('tritonserver was stopped and its copy of the model removed');
     expect(servers()).toBe(running);

@@ -11,7 +11,7 @@ function dockerOptions(options: VerifyOptions, timeoutMs: number): DockerRunOpti
   const deps = options.deps ?? {};
   return {
     progress: options.progress, dynamicDimSize: options.dynamicDimSize,
-    engine: options.engine, image: options.image ?? DEFAULT_TRITON_IMAGE, gpus: options.gpus, timeoutMs, serverArgs: tritonServerArgs(options.tritonServer ?? DEFAULT_SERVER_OPTIONS),
+    engine: options.engine, image: options.image ?? DEFAULT_TRITON_IMAGE, gpus: options.gpus, timeoutMs, serverArgs: tritonServerArgs(options.serverOptions ?? DEFAULT_SERVER_OPTIONS),
     runner: deps.runner, ports: deps.ports, signals: deps.signals, nameSuffix: deps.nameSuffix, fetch: deps.fetch, pollMs: deps.pollMs,
   };
 }
@@ -19,7 +19,7 @@ function dockerOptions(options: VerifyOptions, timeoutMs: number): DockerRunOpti
 export const DOCKER_RUNTIME: VerifyRuntime = {
   name: 'docker',
   summary: 'a Triton container',
-  takes: ['engine', 'image', 'gpus', 'tritonServer', 'reference'],
+  takes: ['engine', 'image', 'gpus', 'serverOptions', 'reference'],
   afterInterrupt: 'the container was removed',
   // The runner (execa, the KServe client) loads when it runs, not with the command line.
   run: async (plan: VerifyPlan, report, options, context) => (await import('../docker-runner.js')).runDocker(plan, report, { ...dockerOptions(options, context.timeoutMs), ...(context.reference ? { reference: context.reference } : {}) }),

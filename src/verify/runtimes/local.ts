@@ -10,8 +10,8 @@ function localOptions(options: VerifyOptions, timeoutMs: number): LocalRunOption
   return {
     timeoutMs, progress: options.progress, dynamicDimSize: options.dynamicDimSize,
     // The user's --backend-directory, after the launcher's own (tritonserver takes the last one given).
-    serverArgs: [...tritonServerArgs(options.tritonServer ?? DEFAULT_SERVER_OPTIONS), ...backendDirectoryArgs(options.tritonServer ?? DEFAULT_SERVER_OPTIONS)],
-    ...(options.tritonserver !== undefined ? { tritonserver: options.tritonserver } : {}),
+    serverArgs: [...tritonServerArgs(options.serverOptions ?? DEFAULT_SERVER_OPTIONS), ...backendDirectoryArgs(options.serverOptions ?? DEFAULT_SERVER_OPTIONS)],
+    ...(options.tritonserverBinary !== undefined ? { tritonserver: options.tritonserverBinary } : {}),
     ...(options.launcher ? { launcher: options.launcher } : {}),
     runner: deps.runner, ports: deps.ports, signals: deps.signals, fetch: deps.fetch, pollMs: deps.pollMs,
   };
@@ -20,7 +20,7 @@ function localOptions(options: VerifyOptions, timeoutMs: number): LocalRunOption
 export const LOCAL_RUNTIME: VerifyRuntime = {
   name: 'local',
   summary: 'a tritonserver started here (--tritonserver, else PATH, else /opt/tritonserver/bin; --launcher for apptainer or srun)',
-  takes: ['tritonServer', 'backendDirectory', 'tritonserver', 'launcher', 'reference'],
+  takes: ['serverOptions', 'backendDirectory', 'tritonserverBinary', 'launcher', 'reference'],
   afterInterrupt: 'tritonserver was stopped and its copy of the model removed',
   // The runner (execa, the KServe client) loads when it runs, not with the command line.
   run: async (plan, report, options, context) => (await import('../local-runner.js')).runLocal(plan, report, { ...localOptions(options, context.timeoutMs), ...(context.reference ? { reference: context.reference } : {}) }, context.cwd),

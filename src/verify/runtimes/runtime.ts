@@ -9,7 +9,7 @@ import type { VerifyOptions } from '../options.js';
 import type { ReferenceOptions } from '../reference.js';
 
 /** The options only some runtimes read; giving one to another runtime is a usage error. */
-export type RuntimeOption = 'engine' | 'image' | 'gpus' | 'server' | 'headers' | 'tritonServer' | 'backendDirectory' | 'tritonserver' | 'launcher' | 'reference';
+export type RuntimeOption = 'engine' | 'image' | 'gpus' | 'server' | 'headers' | 'serverOptions' | 'backendDirectory' | 'tritonserverBinary' | 'launcher' | 'reference';
 
 /** What --dry-run prints of a runtime: the commands and requests it would run. */
 export interface RuntimeDryRun {

@@ -12,7 +12,7 @@ const urlOf = (options: VerifyOptions): string => {
 export const SERVER_RUNTIME: VerifyRuntime = {
   name: 'server',
   summary: 'a running Triton (--server)',
-  takes: ['server', 'headers', 'tritonServer', 'reference'],
+  takes: ['server', 'headers', 'serverOptions', 'reference'],
   // Said when nothing was loaded yet; once something was, the runner says how it put the model back.
   afterInterrupt: 'nothing was loaded on the server',
   // The runner (the KServe client) loads when it runs, not with the command line.
