@@ -28,7 +28,7 @@ const generateFlags = (y: Argv) =>
     .option('backend-config', { ...repeatable('As tritonserver: onnxruntime,default-max-batch-size=N makes N the default max_batch_size (other settings do not change the config)') })
     .option('dynamic-batching', { type: 'boolean', describe: 'Add dynamic_batching (default: on when max_batch_size > 1); --no-dynamic-batching to leave it out' })
     .option('preferred-batch-size', { type: 'string', describe: 'Preferred batch sizes, e.g. 8,16,32' })
-    .option('max-queue-delay', { type: 'string', describe: 'How long a request may wait to be batched, e.g. 5ms or 500us' })
+    .option('max-queue-delay', { type: 'string', describe: 'How long a request may wait to be batched, with its unit: 5ms, 500us, 0.5s (a bare number is refused: 5 could mean 5us or 5ms)' })
     .option('instances', { type: 'number', describe: 'Model instances per device (each holds a copy of the weights)' })
     .option('kind', { choices: ['gpu', 'cpu'] as const, describe: 'Where instances run' })
     .option('gpus', { type: 'string', describe: 'GPU ids for the instances, e.g. 0,1' })

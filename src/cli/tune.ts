@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { parseConfig, hasErrors } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import { errorsOnly } from '../lint/results.js';
-import { parseDuration } from '../lint/units.js';
+import { parseDuration } from '../util/duration.js';
 import { formatStylish } from '../report/stylish.js';
 import { CsvError } from '../tune/csv.js';
 import { parseModelAnalyzerCsv } from '../tune/model-analyzer-csv.js';
@@ -52,10 +52,10 @@ const tuneFlags = (y: Argv) =>
     .option('server', { type: 'string', describe: "run --runtime server: the server's HTTP endpoint (http://host:port), started with --model-control-mode explicit" })
     .option('tritonserver', { type: 'string', describe: 'run --runtime local: the tritonserver binary (default: on PATH, then NVIDIA\'s container\'s)' })
     .option('perf-analyzer', { type: 'string', describe: 'run: the perf_analyzer binary (default: on PATH)' })
-    .option('timeout', { type: 'string', default: '120s', describe: "run: how long the server's start and each variant's load may take" })
+    .option('timeout', { type: 'string', default: '120s', describe: "run: how long the server's start and each variant's load may take, e.g. 120s or 10m; a bare number is seconds, as verify --timeout" })
     .option('max-trials', { type: 'string', describe: 'run: perf_analyzer --max-trials, the measurement windows it tries per concurrency before calling it unstable (its default: 10)' })
     .option('out', { type: 'string', describe: 'plan: the directory to write the variants to (must not exist, or be empty)' })
-    .option('delays', { type: 'string', default: '0,100us,500us,1ms,5ms', describe: 'plan and run: max_queue_delay_microseconds values to try (durations)' })
+    .option('delays', { type: 'string', default: '0,100us,500us,1ms,5ms', describe: 'plan and run: max_queue_delay_microseconds values to try (durations; a bare number is microseconds, Triton\'s unit)' })
     .option('instances', { type: 'string', default: '1,2', describe: 'plan and run: instance counts to try' })
     .option('preferred', { ...repeatable('plan and run: preferred_batch_size lists to try, e.g. --preferred 4,8 --preferred none --preferred keep (the config\'s own); default: the config\'s own, none, and the upper half of the powers of two up to max_batch_size') })
     .option('url', { type: 'string', default: 'localhost:8001', describe: 'plan: the server perf_analyzer measures (-u)' })
@@ -64,7 +64,7 @@ const tuneFlags = (y: Argv) =>
     .option('concurrency-range', { type: 'string', default: '1:16:2', describe: 'plan and run: perf_analyzer --concurrency-range start:end:step' })
     .option('measurement-interval', { type: 'string', default: '5000', describe: 'plan and run: perf_analyzer --measurement-interval, in ms' })
     .option('stability-percentage', { type: 'string', describe: 'plan and run: perf_analyzer --stability-percentage, how far 3 measurements in a row may differ and count as stable (its default: 10)' })
-    .option('latency-budget', { type: 'string', describe: 'pick and run: the latency the chosen point must stay within (e.g. 20ms)' })
+    .option('latency-budget', { type: 'string', describe: 'pick and run: the latency the chosen point must stay within (e.g. 20ms; a bare number is microseconds, Triton\'s unit)' })
     .option('percentile', { type: 'string', default: 'p99', describe: 'pick and run: the latency to hold to the budget (p50, p90, p95, p99, avg); plan and run: the --percentile perf_analyzer stabilizes on' })
     .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'pick and run: the report as text for a person, or JSON' })
     .option('write', { type: 'string', describe: "pick: apply the winner's batching and instance settings to this model directory's config.pbtxt; run: --write (no value; put it after the model directory) applies them to the model measured" })
@@ -86,7 +86,7 @@ export const tuneCommand = defineCommand({
 /** The plan's axes and perf_analyzer's settings from the flags, every value checked. */
 function planFlags(a: TuneArgs): { delaysUs: number[]; instances: number[]; preferred?: (number[] | undefined)[]; percentile: number; interval: number; stability?: number } {
   const delaysUs = list(a.delays).map((d) => {
-    const us = parseDuration(d);
+    const us = parseDuration(d, 'microseconds');
     if (us === undefined || !Number.isInteger(us)) throw new UsageError(`--delays: "${d}" is not a duration in whole microseconds (0, 100us, 1ms)`);
     return us;
   });
@@ -229,7 +229,7 @@ function readMeasurements(dir: string, a: TuneArgs, io: CliIO): Map<string, Meas
 /** --latency-budget and --percentile, checked. */
 function budgetFlags(a: TuneArgs): { budgetUs: number; percentile: string } {
   if (a['latency-budget'] === undefined) throw new UsageError('give --latency-budget (e.g. 20ms): the latency the chosen point must stay within');
-  const budgetUs = parseDuration(a['latency-budget']);
+  const budgetUs = parseDuration(a['latency-budget'], 'microseconds');
   if (budgetUs === undefined || budgetUs <= 0) throw new UsageError(`--latency-budget: "${a['latency-budget']}" is not a duration (20ms, 500us, 1s)`);
   return { budgetUs, percentile: a.percentile.toLowerCase().replace(/^(\d+)$/, 'p$1') };
 }
@@ -355,7 +355,7 @@ async function runLoadTestCommand(a: TuneArgs, io: CliIO): Promise<number> {
   const concurrency: number[] = [];
   if (Math.floor((end - start) / step) + 1 > 64) throw new UsageError(`--concurrency-range: "${a['concurrency-range']}" is more than 64 levels; tune run measures each level on its own, so give a larger step`);
   for (let c = start; c <= end; c += step) concurrency.push(c);
-  const timeoutUs = parseDuration(a.timeout);
+  const timeoutUs = parseDuration(a.timeout, 'seconds');
   if (timeoutUs === undefined || timeoutUs < 1_000_000) throw new UsageError(`--timeout: "${a.timeout}" is not a duration of 1s or more (e.g. 120s)`);
   const maxTrials = a['max-trials'];
   if (maxTrials !== undefined && !/^[1-9]\d{0,3}$/.test(maxTrials)) throw new UsageError(`--max-trials: ${JSON.stringify(maxTrials)} is not a whole number of 1 or more`);

@@ -24,7 +24,7 @@ export const verifyFlags = (y: Argv) =>
     .option('atol', { type: 'string', describe: '--reference: absolute tolerance (default 1e-5); a tolerance that reaches every |reference| value decided nothing: exit 2' })
     .option('rtol', { type: 'string', describe: '--reference: relative tolerance (default 1e-5); an element fails when |served - ref| > atol + rtol * |ref|' })
     .option('header', { ...repeatable('server: NAME:VALUE sent with every request (repeatable), for a server started with --http-restricted-api') })
-    .option('timeout', { type: 'string', default: '120s', describe: 'docker/server: how long the model may take to load, e.g. 120s, 10m' })
+    .option('timeout', { type: 'string', default: '120s', describe: 'docker/local/server: how long the model may take to load, e.g. 120s, 10m; a bare number is seconds' })
     .option('dry-run', { type: 'boolean', describe: 'Print the docker command and the requests verify would send, and run nothing' })
     .option('format', { choices: ['text', 'json'] as const, default: 'text', describe: 'Output format' });
 

@@ -3,7 +3,7 @@
 // validated with the same schema as a generated file's recorded ones (options.ts).
 import { ONNXRUNTIME } from '../triton/backend-records.js';
 import { DEFAULT_SERVER_OPTIONS, applyServerFlags, defaultMaxBatchSize, type BackendSetting } from '../triton/server-options.js';
-import { generateOptionsSchema, parseAccelerator, parseDuration, type GenerateOptions } from './options.js';
+import { generateOptionsSchema, parseAccelerator, parseQueueDelay, type GenerateOptions } from './options.js';
 
 /** generate's flags that choose options (the rest say what to do with the config: --write, --check, --force). */
 export interface GenerateFlags {
@@ -46,7 +46,7 @@ export function optionsFromFlags(f: GenerateFlags): GenerateOptions | undefined 
   const preferred = intList('preferred-batch-size', f.preferredBatchSize);
   if (preferred) o.preferredBatchSize = preferred;
   if (f.maxQueueDelay !== undefined) {
-    const us = parseDuration(f.maxQueueDelay);
+    const us = parseQueueDelay(f.maxQueueDelay);
     if (us === undefined) throw new GenerateFlagError(`--max-queue-delay takes a duration with its unit: us, ms or s (e.g. 500us, 5ms, 0.5s); got "${f.maxQueueDelay}"`);
     o.maxQueueDelayMicroseconds = us;
   }

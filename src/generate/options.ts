@@ -1,6 +1,7 @@
 // The choices `tritonc generate` makes beyond what the model says: batching, scheduling, instances,
 // acceleration. Parsed from flags (or from a generated file's header) and validated with zod.
 import { z } from 'zod';
+import { parseDuration } from '../util/duration.js';
 
 export const PRECISIONS = ['FP32', 'FP16', 'BF16', 'INT8'] as const;
 export type Precision = (typeof PRECISIONS)[number];
@@ -33,14 +34,10 @@ export interface GenerateOptions {
   field?: 'backend' | 'platform';
 }
 
-/** Parses `5ms`, `500us`, `0.5s`. A bare number is refused: 5 could mean 5us or 5ms. */
-export function parseDuration(text: string): number | undefined {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(us|\u00b5s|ms|s)\s*$/.exec(text);
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  const scale = m[2] === 'ms' ? 1000 : m[2] === 's' ? 1_000_000 : 1;
-  const us = n * scale;
-  return Number.isInteger(us) ? us : Math.round(us);
+/** --max-queue-delay in whole microseconds: `5ms`, `500us`, `0.5s`; a bare number is refused (5 could mean 5us or 5ms). */
+export function parseQueueDelay(text: string): number | undefined {
+  const us = parseDuration(text, 'refused');
+  return us === undefined ? undefined : Math.round(us);
 }
 
 /** Prints microseconds the way a person writes them back: 5000 -> 5ms, 500 -> 500us. */
@@ -136,7 +133,7 @@ export function flagsToOptions(flags: readonly string[]): GenerateOptions | stri
       case '--no-dynamic-batching': o.dynamicBatching = false; break;
       case '--dynamic-batching': o.dynamicBatching = true; break;
       case '--preferred-batch-size': o.preferredBatchSize = list(take()); break;
-      case '--max-queue-delay': o.maxQueueDelayMicroseconds = parseDuration(take() ?? ''); break;
+      case '--max-queue-delay': o.maxQueueDelayMicroseconds = parseQueueDelay(take() ?? ''); break;
       case '--instances': o.instances = Number(take()); break;
       case '--kind': o.kind = take() as 'gpu' | 'cpu'; break;
       case '--gpus': o.gpus = list(take()); break;

@@ -12,7 +12,7 @@ import type { Rule } from './rule.js';
 import { DEFAULT_SETTINGS, type LintSettings, type RuleLevel, type RuleSetting } from './settings-types.js';
 
 export { DEFAULT_SETTINGS, type LintSettings, type RuleLevel, type RuleSetting };
-import { parseDuration, parseSize } from './units.js';
+import { parseMicroseconds, parseSize } from './units.js';
 import { readTextOrThrow } from '../util/read-text.js';
 import { pathKind, type PathKind } from '../util/path-kind.js';
 import { DEFAULT_SERVER_OPTIONS, ServerFlagError, autoCompleteConfigOf, defaultMaxBatchSize, parseBackendConfig, type ServerOptions } from '../triton/server-options.js';
@@ -64,7 +64,7 @@ export class SettingsError extends Error {
 
 export const durationSchema = z
   .union([z.string(), z.number().nonnegative()])
-  .refine((v) => parseDuration(v) !== undefined, { message: 'expected a duration such as "5ms", "500us" or a number of microseconds' })
+  .refine((v) => parseMicroseconds(v) !== undefined, { message: 'expected a duration such as "5ms", "500us" or a number of microseconds' })
   .describe('A duration: "5ms", "500us", "0.1s", or a number of microseconds.')
   .meta({ id: 'duration' });
 
@@ -224,7 +224,7 @@ export function parseSettings(json: unknown, file: string, rules: readonly Rule[
       count: gpu.count ?? DEFAULT_GPUS,
       countSource: gpu.count !== undefined ? 'gpu.count' : undefined,
     },
-    latencyBudgetUs: value.latencyBudget === undefined ? undefined : parseDuration(value.latencyBudget),
+    latencyBudgetUs: value.latencyBudget === undefined ? undefined : parseMicroseconds(value.latencyBudget),
     server: serverOptionsOf(value.server ?? {}, dirname(resolve(file))),
     configsOnly: value.configsOnly ?? false,
     fmt: { style: value.fmt?.style ?? 'layout' },

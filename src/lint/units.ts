@@ -1,4 +1,6 @@
 // Sizes ("24GiB", "512 MB") and durations ("5ms", "500us") as people write them in settings and flags.
+import { parseDuration } from '../util/duration.js';
+
 // Binary units (KiB, MiB, GiB, TiB) are powers of 1024 and decimal ones (KB, MB, GB, TB) powers of
 // 1000, as on a GPU's data sheet versus nvidia-smi; a bare number is bytes (sizes) or microseconds
 // (durations, Triton's own unit).
@@ -10,8 +12,6 @@ const SIZE_UNITS: Record<string, number> = {
   k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4,
 };
 
-const DURATION_UNITS: Record<string, number> = { us: 1, 'µs': 1, ms: 1000, s: 1_000_000 };
-
 /** Bytes for a size, or undefined when it is not one. */
 export function parseSize(value: string | number): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? Math.round(value) : undefined;
@@ -21,12 +21,10 @@ export function parseSize(value: string | number): number | undefined {
   return unit === undefined ? undefined : Math.round(Number(m[1]) * unit);
 }
 
-/** Microseconds for a duration, or undefined when it is not one. */
-export function parseDuration(value: string | number): number | undefined {
+/** Microseconds for a duration in settings: a number, or text whose bare number is microseconds (util/duration.ts). */
+export function parseMicroseconds(value: string | number): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : undefined;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(us|\u00b5s|ms|s)?\s*$/i.exec(value);
-  if (!m) return undefined;
-  return Number(m[1]) * DURATION_UNITS[(m[2] ?? 'us').toLowerCase()]!;
+  return parseDuration(value, 'microseconds');
 }
 
 /** 25769803776 -> "24 GiB", 1536 -> "1.5 KiB": binary units, up to 3 significant digits. */

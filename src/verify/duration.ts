@@ -1,13 +1,10 @@
-// `--timeout 120s`: a duration for a wait measured in seconds or minutes (unlike generate's
-// --max-queue-delay, a bare number here means seconds).
+// `--timeout 120s`: a wait, measured in seconds or minutes: a bare number is seconds (util/duration.ts).
+import { parseDuration } from '../util/duration.js';
 
 /** Milliseconds for `120`, `120s`, `2m`, `1.5m`, `500ms`; undefined for anything else or zero. */
 export function parseTimeout(text: string): number | undefined {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min)?\s*$/.exec(text);
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  const scale = m[2] === 'ms' ? 1 : m[2] === 'm' || m[2] === 'min' ? 60_000 : 1000;
-  const ms = Math.round(n * scale);
+  const us = parseDuration(text, 'seconds');
+  const ms = us === undefined ? 0 : Math.round(us / 1000);
   return ms > 0 ? ms : undefined;
 }
 

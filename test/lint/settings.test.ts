@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CORE_RULES, RULES } from '../../src/lint/rules/index.js';
 import { SettingsError, findSettingsFile, loadSettingsFile, parseGpuMemoryFlag, parseRuleFlag, parseSettings, settingsJsonSchema } from '../../src/lint/settings.js';
-import { formatBytes, formatMicroseconds, parseDuration, parseSize } from '../../src/lint/units.js';
+import { formatBytes, formatMicroseconds, parseMicroseconds, parseSize } from '../../src/lint/units.js';
 import { writeRepo } from './harness.js';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../../schemas/tritonc.schema.json', import.meta.url));
@@ -83,7 +83,7 @@ describe('settings', () => {
 
   it('units', () => {
     expect([parseSize('24GiB'), parseSize('16 GB'), parseSize('512m'), parseSize(1024), parseSize('x')]).toEqual([24 * 1024 ** 3, 16e9, 512 * 1024 ** 2, 1024, undefined]);
-    expect([parseDuration('5ms'), parseDuration('500us'), parseDuration('0.1s'), parseDuration(250), parseDuration('5 min')]).toEqual([5000, 500, 100_000, 250, undefined]);
+    expect([parseMicroseconds('5ms'), parseMicroseconds('500us'), parseMicroseconds('0.1s'), parseMicroseconds(250), parseMicroseconds('5 min'), parseMicroseconds('5 h'), parseMicroseconds('5')]).toEqual([5000, 500, 100_000, 250, 300_000_000, undefined, 5]);
     expect([formatBytes(25769803776), formatBytes(1536), formatBytes(100)]).toEqual(['24 GiB', '1.5 KiB', '100 B']);
     expect([formatMicroseconds(50000), formatMicroseconds(2500), formatMicroseconds(800)]).toEqual(['50 ms', '2.5 ms', '800 us']);
   });

@@ -6,7 +6,7 @@ import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule } from '../../rule.js';
 import { durationSchema } from '../../settings.js';
 import { valueAt } from '../../../config/value-path.js';
-import { formatMicroseconds, parseDuration } from '../../units.js';
+import { formatMicroseconds, parseMicroseconds } from '../../units.js';
 
 const options = z.strictObject({
   threshold: durationSchema.default(10_000).describe('Warn above this delay when no latency budget is set (default 10ms).'),
@@ -37,7 +37,7 @@ export const queueDelay = defineModelRule<Options>({
     options,
   },
   check(ctx) {
-    const threshold = parseDuration(ctx.options.threshold) ?? 10_000;
+    const threshold = parseMicroseconds(ctx.options.threshold) ?? 10_000;
     const budget = ctx.settings.latencyBudgetUs;
     for (const path of DELAY_PATHS) {
       const raw = valueAt(ctx.config, path);
