@@ -198,10 +198,8 @@ function weightNotes(w: ModelSignature['initializers']): string {
 
 /** A PyTorch model: forward's signature (TorchScript), or why its tensors are not read (AOTInductor), and the weights. */
 function torchText(sig: ModelSignature): string {
-  const rows = [['', 'name', 'torchscript type', 'triton type', 'shape'], ...[...sig.inputs.map((t) => ['input', t]), ...sig.outputs.map((t) => ['output', t])].map(([dir, t]) => {
-    const x = t as TensorInfo;
-    return [dir as string, x.name, x.elemType ?? '?', '(not recorded)', '(not recorded)'];
-  })];
+  const row = (dir: string, t: TensorInfo): string[] => [dir, t.name, t.elemType ?? '?', '(not recorded)', '(not recorded)'];
+  const rows = [['', 'name', 'torchscript type', 'triton type', 'shape'], ...sig.inputs.map((t) => row('input', t)), ...sig.outputs.map((t) => row('output', t))];
   const lines = [
     sig.path,
     sig.format === 'pt2' ? '  an AOTInductor package (torch_aoti)' : `  TorchScript ${sig.forward?.text ?? ''}`,
