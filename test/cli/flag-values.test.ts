@@ -34,6 +34,17 @@ describe('a bare number, as each duration flag\'s --help says', () => {
     expect([parseTimeout('90'), parseTimeout('10m'), parseTimeout('500ms'), parseTimeout('0')]).toEqual([90_000, 600_000, 500, undefined]);
   });
 
+  it.each([
+    [['generate'], '--max-queue-delay How long a request may wait to be batched, with its unit: 5ms, 500us, 0.5s (a bare number is refused'],
+    [['verify'], 'how long the model may take to load, e.g. 120s, 10m; a bare number is seconds'],
+    [['tune'], "each variant's load may take, e.g. 120s or 10m; a bare number is seconds, as verify --timeout"],
+    [['tune'], "max_queue_delay_microseconds values to try (durations; a bare number is microseconds, Triton's unit)"],
+    [['tune'], "must stay within (e.g. 20ms; a bare number is microseconds, Triton's unit)"],
+  ])('%j --help says what a bare number is', async (command, said) => {
+    const r = await cli([...command, '--help']);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain(said);
+  });
+
   it('generate --max-queue-delay: refused ("with its unit: ... a bare number is refused")', async () => {
     const r = await cli(['generate', '/nonexistent', '--max-queue-delay', '5'], { cwd: '/tmp' });
     expect(r.code).toBe(2);
