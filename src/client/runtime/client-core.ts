@@ -1,18 +1,22 @@
 // The part of every generated TypeScript client that depends on neither the model nor the protocol:
 // the error classes, the options, the checks made before a request is sent, the batch split and the
 // join of the outputs, tensors to bytes and back, the retries and the comparison of the served
-// model's metadata. A transport (typescript-http.ts: KServe v2 HTTP with fetch; typescript-grpc.ts:
-// KServe v2 gRPC with @grpc/grpc-js) follows it in each module and supplies one request's exchange.
-// It reads the model from the `SPEC` constant the generator writes above it (names and types as JSON
-// literals, so no name from a config ever becomes code). Kept free of backticks and dollar-brace so it
-// can live in this template string, and free of enums, parameter properties and namespaces, so the
-// module also runs under type stripping.
+// model's metadata. A transport (client-http.ts: KServe v2 HTTP with fetch; client-grpc.ts: KServe v2
+// gRPC with @grpc/grpc-js) follows it in each module and supplies one request's exchange. It reads the
+// model from the `SPEC` constant the generator (src/client/typescript.ts) writes above it (names and
+// types as JSON literals, so no name from a config ever becomes code). Free of enums, parameter
+// properties and namespaces, so the module also runs under type stripping.
+//
+// Only the lines between the two "embedded" markers go into a generated client (src/client/runtime.ts
+// cuts them out); the lines outside them are for the type checker alone (tsconfig.json here, which
+// npm test runs): here, the export of what the transports use, as the generated module has them all in
+// one scope.
 //
 // Tensor bytes are the same on both protocols: fixed-size elements little-endian as they lie in
 // memory, a BYTES element a 4-byte little-endian length and its bytes (server
 // docs/protocol/extension_binary_data.md for HTTP; common protobuf/grpc_service.proto
 // ModelInferRequest.raw_input_contents for gRPC, "using the same format as the binary data extension").
-export const RUNTIME_CORE = String.raw`
+// ---- embedded in each generated client from the next line ----
 /** Every error the client throws. "retryable" says whether the same call may succeed later. */
 export class TritonClientError extends Error {
   override name = 'TritonClientError';
@@ -518,4 +522,36 @@ async function inferWith(spec: ModelSpec, defaults: CommonConnectOptions, what: 
   }
   return joinOutputs(spec, parts);
 }
-`;
+// ---- embedded up to the line above ----
+
+// For the type checker: what the transports use, one scope with them in a generated module.
+export {
+  checkLittleEndian,
+  compareMetadata,
+  concat,
+  ELEMENT_BYTES,
+  inferWith,
+  inputBytes,
+  joinOutputs,
+  once,
+  outputsOf,
+  own,
+  requestsOf,
+  settingsOf,
+  shapeText,
+  sleep,
+  textOf,
+  unsent,
+  utf8,
+  waitUntilReady,
+  withRetries,
+  type Attempt,
+  type CommonConnectOptions,
+  type Meta,
+  type ModelSpec,
+  type Outcome,
+  type Settings,
+  type Tensor,
+  type WireOutputs,
+  type WireRequest,
+};

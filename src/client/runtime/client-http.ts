@@ -1,7 +1,8 @@
 // The KServe v2 HTTP transport of a generated TypeScript client (`--protocol http`): fetch, Triton's
-// binary tensor data extension, HTTP statuses to the client's errors. It follows RUNTIME_CORE
-// (typescript-runtime.ts) in the module and uses its checks, retries and errors; it needs nothing
-// beyond fetch. Kept free of backticks and dollar-brace (it lives in a template string).
+// binary tensor data extension, HTTP statuses to the client's errors. It follows client-core.ts in
+// the module and uses its checks, retries and errors; it needs nothing beyond fetch. Only the lines
+// between the "embedded" markers go into a generated client; the import above them and the export
+// below them are for the type checker (tsconfig.json here).
 //
 // What it relies on from Triton, each cited where it is used:
 // - server docs/protocol/extension_binary_data.md: a request body is the JSON header, then each
@@ -12,7 +13,43 @@
 // - server src/http_server.cc HttpCodeFromError: INTERNAL 500, NOT_FOUND 404 (a model with no
 //   available version: unloaded, or loading again), UNAVAILABLE 503, UNSUPPORTED 501 (a decoupled
 //   model's infer over HTTP), INVALID_ARG and the rest 400.
-export const HTTP_RUNTIME = String.raw`
+import {
+  Aborted,
+  checkLittleEndian,
+  compareMetadata,
+  concat,
+  ELEMENT_BYTES,
+  InferenceFailed,
+  inferWith,
+  inputBytes,
+  InvalidInput,
+  ModelNotReady,
+  once,
+  own,
+  ServerNotLive,
+  settingsOf,
+  textOf,
+  Timeout,
+  TritonClientError,
+  Unavailable,
+  Unsupported,
+  utf8,
+  waitUntilReady,
+  withRetries,
+  type Attempt,
+  type CallOptions,
+  type CommonConnectOptions,
+  type Meta,
+  type ModelSpec,
+  type Outcome,
+  type SequenceOptions,
+  type Settings,
+  type Tensor,
+  type WireOutputs,
+  type WireRequest,
+} from './client-core.js';
+
+// ---- embedded in each generated client from the next line ----
 /** Options of connect(): they are also the defaults of every call. */
 export interface ConnectOptions extends CommonConnectOptions {
   /** The fetch to use (default: the global one). */
@@ -254,4 +291,7 @@ async function open(spec: ModelSpec, url: string, options: ConnectOptions): Prom
     close: () => undefined,
   };
 }
-`;
+// ---- embedded up to the line above ----
+
+// For the type checker: connect() in the generated part calls it.
+export { open };

@@ -2,8 +2,9 @@
 // generic Client with this file's own protobuf encoding of the few messages it sends and reads (no
 // .proto loaded, no generated stubs), gRPC statuses to the client's errors, and a decoupled model's
 // responses as an async iterator over the bidirectional ModelStreamInfer stream. It follows
-// RUNTIME_CORE (typescript-runtime.ts) in the module and uses its checks, retries and errors. Kept
-// free of backticks and dollar-brace (it lives in a template string).
+// client-core.ts in the module and uses its checks, retries and errors. Only the lines between the
+// "embedded" markers go into a generated client; the imports above them and the export below them
+// are for the type checker (tsconfig.json here).
 //
 // What it relies on from Triton, each cited where it is used:
 // - common protobuf/grpc_service.proto (r24.10): the service inference.GRPCInferenceService and the
@@ -16,10 +17,48 @@
 //   parameter triton_final_response, and an empty final response is sent only when the request asks
 //   for it with triton_enable_empty_final_response.
 
-/** The import the gRPC module starts with (the user installs @grpc/grpc-js). */
-export const GRPC_IMPORT = "import * as grpc from '@grpc/grpc-js';";
+// The generated module imports grpc in its header (src/client/typescript.ts).
+import * as grpc from '@grpc/grpc-js';
+import {
+  Aborted,
+  checkLittleEndian,
+  compareMetadata,
+  concat,
+  InferenceFailed,
+  inferWith,
+  InvalidInput,
+  joinOutputs,
+  ModelNotReady,
+  once,
+  outputsOf,
+  requestsOf,
+  ServerNotLive,
+  settingsOf,
+  shapeText,
+  sleep,
+  textOf,
+  Timeout,
+  TritonClientError,
+  Unavailable,
+  unsent,
+  Unsupported,
+  utf8,
+  waitUntilReady,
+  withRetries,
+  type Attempt,
+  type CallOptions,
+  type CommonConnectOptions,
+  type Meta,
+  type ModelSpec,
+  type Outcome,
+  type SequenceOptions,
+  type Settings,
+  type Tensor,
+  type WireOutputs,
+  type WireRequest,
+} from './client-core.js';
 
-export const GRPC_RUNTIME = String.raw`
+// ---- embedded in each generated client from the next line ----
 /** Options of connect(): they are also the defaults of every call. */
 export interface ConnectOptions extends CommonConnectOptions {
   /** The channel's credentials (default: plaintext for host:port and grpc://host:port, TLS with the system's roots for grpcs://host:port). */
@@ -545,4 +584,7 @@ async function open(spec: ModelSpec, url: string, options: ConnectOptions): Prom
     close: () => c.client.close(),
   };
 }
-`;
+// ---- embedded up to the line above ----
+
+// For the type checker: connect() in the generated part calls it.
+export { open };

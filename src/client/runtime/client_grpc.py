@@ -1,23 +1,64 @@
-// The KServe v2 gRPC transport of a generated Python client (`--lang python --protocol grpc`), on
-// tritonclient.grpc: the probes and ModelInfer as tritonclient's calls with the attempt's time as their
-// gRPC deadline, gRPC statuses to the client's errors (as the TypeScript gRPC client maps them,
-// typescript-grpc.ts), and a decoupled model's responses over ModelStreamInfer (tritonclient's
-// start_stream / async_stream_infer with a callback) turned into a generator of outputs. It follows
-// PYTHON_RUNTIME_CORE (python-runtime.ts) in the module and uses its checks, split, retries and
-// errors. Kept free of backticks and dollar-brace (it lives in a template string).
-//
-// What it relies on, each cited where it is used:
-// - client src/python/library/tritonclient/grpc/_utils.py get_error_grpc: a failed call is an
-//   InferenceServerException whose status() is str(grpc.StatusCode.X), "StatusCode.X", and message()
-//   the details; a stream's response with an error_message is one with no status
-//   (_infer_stream.py _InferStream._process_response), and a cancelled stream's is "StatusCode.CANCELLED".
-// - server src/grpc/grpc_utils.cc GrpcStatusUtil::CodeToStatus: each Triton error's code as the gRPC
-//   status (NOT_FOUND for a model with no available version, INVALID_ARGUMENT, UNAVAILABLE, INTERNAL,
-//   UNIMPLEMENTED for a decoupled model's ModelInfer).
-// - server src/grpc/stream_infer_handler.cc: each response of a decoupled model carries the parameter
-//   triton_final_response; an empty final response comes only when the request asks for it
-//   (tritonclient's enable_empty_final_response, the parameter triton_enable_empty_final_response).
-export const PYTHON_GRPC_RUNTIME = String.raw`
+# The KServe v2 gRPC transport of a generated Python client (`--lang python --protocol grpc`), on
+# tritonclient.grpc: the probes and ModelInfer as tritonclient's calls with the attempt's time as their
+# gRPC deadline, gRPC statuses to the client's errors (as the TypeScript gRPC client maps them,
+# client-grpc.ts), and a decoupled model's responses over ModelStreamInfer (tritonclient's
+# start_stream / async_stream_infer with a callback) turned into a generator of outputs. It follows
+# client_core.py in the module and uses its checks, split, retries and errors. Only the lines between
+# the "embedded" markers go into a generated client; the imports above them are for the checkers (one
+# module with client_core.py in a generated client).
+#
+# What it relies on, each cited where it is used:
+# - client src/python/library/tritonclient/grpc/_utils.py get_error_grpc: a failed call is an
+#   InferenceServerException whose status() is str(grpc.StatusCode.X), "StatusCode.X", and message()
+#   the details; a stream's response with an error_message is one with no status
+#   (_infer_stream.py _InferStream._process_response), and a cancelled stream's is "StatusCode.CANCELLED".
+# - server src/grpc/grpc_utils.cc GrpcStatusUtil::CodeToStatus: each Triton error's code as the gRPC
+#   status (NOT_FOUND for a model with no available version, INVALID_ARGUMENT, UNAVAILABLE, INTERNAL,
+#   UNIMPLEMENTED for a decoupled model's ModelInfer).
+# - server src/grpc/stream_infer_handler.cc: each response of a decoupled model carries the parameter
+#   triton_final_response; an empty final response comes only when the request asks for it
+#   (tritonclient's enable_empty_final_response, the parameter triton_enable_empty_final_response).
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import numpy
+import random
+import re
+import threading
+import time
+from typing import Any, Callable, Dict, Generator, Iterator, List, Mapping, Optional, Tuple, Union, cast
+
+import numpy.typing as npt
+
+from client_core import (
+    Aborted,
+    _check_inputs,
+    _check_little_endian,
+    _check_sequence,
+    InferenceFailed,
+    InvalidInput,
+    ModelNotReady,
+    _ModelSpec,
+    _q,
+    _read_outputs,
+    _seconds,
+    SequenceOptions,
+    _Settings,
+    _sleep,
+    _T,
+    _TensorSpec,
+    Timeout,
+    _Transport,
+    TritonClientError,
+    Unavailable,
+    Unsupported,
+    _utils,
+    _with_retries,
+)
+
+# ---- embedded in each generated client from the next line ----
 import queue
 
 # tritonclient.grpc and grpc carry no type information the client relies on: loaded by name, typed Any.
@@ -330,4 +371,4 @@ def _stream(c: _Transport, inputs: Mapping[str, object], s: _Settings, seq: Opti
             one.close()
         _sleep(wait, s.cancel)
         attempts += 1
-`;
+# ---- embedded up to the line above ----
