@@ -30,6 +30,13 @@ describe('the TypeScript runtime (src/client/runtime/*.ts)', () => {
     expect(tsFiles).toEqual(['client-core.ts', 'client-grpc.ts', 'client-http.ts']);
   });
 
+  it('imports nothing of tritonc: only a sibling runtime file (checkers only) and @grpc/grpc-js, which the generated module imports too', () => {
+    for (const f of tsFiles) {
+      const specifiers = [...readFileSync(join(RUNTIME, f), 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)[^'";]*?from\s+'([^']+)'/g)].map((m) => m[1]);
+      for (const s of specifiers) expect(['./client-core.js', '@grpc/grpc-js'], `${f} imports ${s}`).toContain(s);
+    }
+  });
+
   it('compiles under tsc --strict and the generated modules\' stricter flags', () => {
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     const r = spawnSync(process.execPath, [tsc, '-p', join(RUNTIME, 'tsconfig.json'), '--pretty', 'false'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
@@ -38,7 +45,17 @@ describe('the TypeScript runtime (src/client/runtime/*.ts)', () => {
   }, 150_000);
 });
 
-describe.runIf(pythonRuns)('the Python runtime (src/client/runtime/*.py)', () => {
+describe('the Python runtime (src/client/runtime/*.py)', () => {
+  it('imports only the standard library, numpy and a sibling runtime file (tritonclient by name, typed Any)', () => {
+    const stdlib = new Set(['__future__', 'dataclasses', 'http', 'importlib', 'json', 'math', 'queue', 'random', 're', 'socket', 'sys', 'threading', 'time', 'typing', 'urllib', 'weakref']);
+    for (const f of pyFiles) {
+      const modules = [...readFileSync(join(RUNTIME, f), 'utf8').matchAll(/^(?:import|from) ([\w.]+)/gm)].map((m) => m[1]!.split('.')[0]!);
+      for (const m of modules) expect(stdlib.has(m) || m === 'numpy' || m === 'client_core', `${f} imports ${m}`).toBe(true);
+    }
+  });
+});
+
+describe.runIf(pythonRuns)('the Python runtime under its checkers', () => {
   it('passes mypy --strict', () => {
     expect(pyFiles).toEqual(['client_core.py', 'client_grpc.py', 'client_http.py']);
     const cache = tempDir('tritonc-mypy-');
