@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { embeddedPart, PYTHON_GRPC_RUNTIME, RUNTIME_CORE } from '../../src/client/runtime-text.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
 
@@ -70,4 +71,29 @@ describe.runIf(pythonRuns)('the Python runtime under its checkers', () => {
     expect(r.stdout + r.stderr).toBe('All checks passed!\n');
     expect(r.status).toBe(0);
   }, 90_000);
+});
+
+describe('the embedded part (src/client/runtime-text.ts)', () => {
+  const file = ['// for the checker', "import { x } from './client-core.js';", '// ---- embedded in each generated client from the next line ----', 'const a = x;', '', 'export { a };', '// ---- embedded up to the line above ----', 'export { x };', ''].join('\n');
+
+  it('is the lines between the markers, with the newlines that frame them, and nothing the checkers alone read', () => {
+    expect(embeddedPart(file, '//', 'f.ts')).toBe('\nconst a = x;\n\nexport { a };\n');
+    // What the generators join: the real files' parts, without their checker-only lines.
+    expect(RUNTIME_CORE.startsWith('\n/** Every error the client throws.')).toBe(true);
+    expect(RUNTIME_CORE).not.toContain('For the type checker');
+    expect(PYTHON_GRPC_RUNTIME.startsWith('\nimport queue\n')).toBe(true);
+    expect(PYTHON_GRPC_RUNTIME).not.toContain('from client_core import');
+  });
+
+  it('is the same from a checkout with CRLF line ends', () => {
+    expect(embeddedPart(file.replace(/\n/g, '\r\n'), '//', 'f.ts')).toBe(embeddedPart(file, '//', 'f.ts'));
+  });
+
+  it('a file without both markers, in order, once each, is refused naming it', () => {
+    const begin = '// ---- embedded in each generated client from the next line ----\n';
+    const end = '// ---- embedded up to the line above ----\n';
+    for (const bad of ['const a = 1;\n', begin + 'const a = 1;\n', 'x\n' + end + begin + 'y\n', begin + 'a\n' + end + begin + 'b\n' + end]) {
+      expect(() => embeddedPart(bad, '//', 'client-x.ts')).toThrow('tritonc: src/client/runtime/client-x.ts needs one begin and one end marker of the embedded part, in that order');
+    }
+  });
 });
