@@ -7,10 +7,10 @@
 // types as JSON literals, so no name from a config ever becomes code). Free of enums, parameter
 // properties and namespaces, so the module also runs under type stripping.
 //
-// Only the lines between the two "embedded" markers go into a generated client (src/client/runtime.ts
-// cuts them out); the lines outside them are for the type checker alone (tsconfig.json here, which
-// npm test runs): here, the export of what the transports use, as the generated module has them all in
-// one scope.
+// Only the lines between the two "embedded" markers go into a generated client (cut out by
+// src/client/runtime-text.ts); the lines outside them are for the type checker alone (tsconfig.json
+// here, run by test/client/runtime-check.test.ts): here, the export of what the transports use, as
+// the generated module has them all in one scope.
 //
 // Tensor bytes are the same on both protocols: fixed-size elements little-endian as they lie in
 // memory, a BYTES element a 4-byte little-endian length and its bytes (server

@@ -5,10 +5,10 @@
 # from the `_SPEC` the generator (src/client/python.ts) writes below it (names as escaped string
 # literals, so no name from a config ever becomes code).
 #
-# Only the lines between the two "embedded" markers go into a generated client (src/client/runtime.ts
-# cuts them out); the lines outside them are for the checkers alone (mypy --strict and ruff, which
-# test/client/runtime-check.test.ts runs): the generated module's first line above, and below, the
-# imports the transports and the generated part use.
+# Only the lines between the two "embedded" markers go into a generated client (cut out by
+# src/client/runtime-text.ts); the lines outside them are for the checkers alone (mypy --strict and
+# ruff, run by test/client/runtime-check.test.ts): the generated module's first line above, and
+# below, the imports the transports and the generated part use.
 
 from __future__ import annotations
 
