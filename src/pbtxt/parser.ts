@@ -600,7 +600,7 @@ class Parser {
       return;
     }
     if (this.sharedCount >= MAX_SHARED_ELEMENTS) return;
-    if (!byText) this.sharedElements.set(field, (byText = new Map()));
+    if (!byText) this.sharedElements.set(field, (byText = new Map<string, ElementNode>()));
     byText.set(v.text, e);
     this.sharedCount++;
   }

@@ -37,7 +37,10 @@ async function start(root: string): Promise<Session> {
   const waiters: { uri: string; predicate: (d: Diagnostic[]) => boolean; resolve: (d: Diagnostic[]) => void }[] = [];
   connection.onNotification(PublishDiagnosticsNotification.type, (p: PublishDiagnosticsParams) => {
     published.set(p.uri, [...(published.get(p.uri) ?? []), p.diagnostics]);
-    for (const w of [...waiters]) if (w.uri === p.uri && w.predicate(p.diagnostics)) waiters.splice(waiters.indexOf(w), 1), w.resolve(p.diagnostics);
+    for (const w of [...waiters]) if (w.uri === p.uri && w.predicate(p.diagnostics)) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(p.diagnostics);
+    }
   });
   connection.listen();
   await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(root).href, capabilities: {}, workspaceFolders: null });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { toSarif } from '../../src/report/sarif.js';
 import { CWD, sampleResult } from './fixtures.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 describe('sarif', () => {
   const log = toSarif(sampleResult(), { cwd: CWD, version: '1.2.3' }) as Json;

@@ -17,7 +17,6 @@ import { ROOT } from '../support/snapshot.js';
 import { buildZip, torchscriptZip } from '../pytorch/zip-builder.js';
 import { bytesField, intField, key, stringField, tensorHeader, tensorTypeProto, valueInfoProto, varint } from '../../fixtures/onnx/proto-writer.js';
 import { metaGraph, savedModel, signatureDef, tensorInfo } from '../savedmodel/helpers.js';
-import type { ReadMessage } from '../../src/model-file/messages.js';
 
 const ID = 'model-unreadable';
 const MODEL = 'm/1/model.onnx';
