@@ -32,7 +32,7 @@ afterEach(async () => {
 
 async function start(root: string): Promise<Session> {
   const child = spawn(process.execPath, [BIN, 'lsp', '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const published = new Map<string, Diagnostic[][]>();
   const waiters: { uri: string; predicate: (d: Diagnostic[]) => boolean; resolve: (d: Diagnostic[]) => void }[] = [];
   connection.onNotification(PublishDiagnosticsNotification.type, (p: PublishDiagnosticsParams) => {

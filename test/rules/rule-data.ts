@@ -23,7 +23,7 @@ export async function lintFilesData(ruleId: string, files: RepoFiles, paths: str
   return result.results.flatMap((r) =>
     r.diagnostics.map((d) => {
       const file = d.file.slice(dir.length + 1);
-      const text = typeof files[file] === 'string' ? (files[file] as string) : '';
+      const text = typeof files[file] === 'string' ? files[file] : '';
       return { file, severity: d.severity, messageId: d.messageId, data: d.data, message: d.message, token: text.slice(d.range.start.offset, d.range.end.offset), fix: d.fix?.edits[0]?.text };
     }),
   );
