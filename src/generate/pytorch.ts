@@ -4,7 +4,7 @@
 // stable form. So generate refuses, and its message is the fix: the config with what the model gives
 // (backend, names by the backend's pairing rules, the output count) and the fields the user must fill.
 import type { ModelSignature } from '../model-file/signature.js';
-import { c10TypeString, isDictMode, isLibtorchInputType } from '../triton/libtorch-io.js';
+import { c10TypeString, isDictMode, isLibtorchInputType } from '../triton/backends/pytorch/libtorch-conventions.js';
 import { platformLoading } from '../triton/backend-records.js';
 import type { GenerateOptions } from './options.js';
 

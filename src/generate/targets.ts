@@ -50,7 +50,7 @@ function writtenConfig(configPath: string | undefined, workspace: Workspace): Mo
 
 /**
  * The model file Triton would load for this model directory, if tritonc reads it (the one locator,
- * src/triton/model-file.ts). The config on disk steers where it is when it parses; without one, or
+ * src/triton/model-file-location.ts). The config on disk steers where it is when it parses; without one, or
  * when it names no backend, each backend tritonc reads is tried in turn (core's order: model.onnx
  * before model.xml), as the model generate writes its config for.
  */

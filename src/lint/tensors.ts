@@ -8,7 +8,7 @@ import { isDynamicDim } from '../onnx/signature.js';
 import type { Dim, ModelSignature, TensorInfo } from '../model-file/signature.js';
 import { backendRecord, ioChecksOf, type AutoComplete, type IoChecks } from '../triton/backend-records.js';
 import type { ResolveProblem } from '../triton/changes.js';
-import { otherSignatureNamed } from '../triton/autocomplete-tensorflow.js';
+import { otherSignatureNamed } from '../triton/backends/tensorflow/autocomplete.js';
 import { defaultMaxBatchSize } from '../triton/server-options.js';
 import { settledBackend, type SettledBackend } from './backend.js';
 import type { ModelContext } from './rule.js';

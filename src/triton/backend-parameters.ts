@@ -1,6 +1,6 @@
 // The model-level `parameters` keys each backend reads from config.pbtxt, for editor completion (the
 // checks of their values are the rules': accelerators for ONNX Runtime, tensorrtllm-parameters).
-import { TRTLLM_PARAMETERS } from './tensorrtllm-parameters.js';
+import { TRTLLM_PARAMETERS } from './backends/tensorrtllm/parameters.js';
 
 /** onnxruntime_backend src/onnxruntime.cc, ModelState::LoadModel and ModelInstanceState (the session and CUDA options). */
 const ONNXRUNTIME = [

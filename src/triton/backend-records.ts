@@ -6,12 +6,12 @@ import { BACKENDS } from './backends/index.js';
 import type { BackendRecord, IoChecks, ModelFormat, PlatformRecord } from './backends/record.js';
 
 export type { AutoComplete, BackendRecord, Completion, CompletionOptions, IoChecks, ModelFormat, PlatformRecord } from './backends/record.js';
-import { ONNXRUNTIME } from './backends/onnxruntime.js';
-import { OPENVINO } from './backends/openvino.js';
-import { PYTHON } from './backends/python.js';
-import { PYTORCH } from './backends/pytorch.js';
-import { TENSORFLOW } from './backends/tensorflow.js';
-import { TENSORRT } from './backends/tensorrt.js';
+import { ONNXRUNTIME } from './backends/onnxruntime/record.js';
+import { OPENVINO } from './backends/openvino/record.js';
+import { PYTHON } from './backends/python/record.js';
+import { PYTORCH } from './backends/pytorch/record.js';
+import { TENSORFLOW } from './backends/tensorflow/record.js';
+import { TENSORRT } from './backends/tensorrt/record.js';
 
 export { ONNXRUNTIME, OPENVINO, PYTHON, PYTORCH, TENSORFLOW, TENSORRT };
 

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { AutofillResult } from './autofill.js';
-import type { OnnxAutoCompleteOptions } from './autocomplete-onnx.js';
+import type { OnnxAutoCompleteOptions } from './backends/onnxruntime/autocomplete.js';
 import { backendAutoComplete } from './backend-autocomplete.js';
 import { BACKEND_RECORDS, defaultModelFile, directoryModelFile, ENSEMBLE_PLATFORM, type BackendRecord, type CompletionOptions } from './backend-records.js';
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
@@ -21,7 +21,7 @@ import type { ModelReadError } from '../model-file/errors.js';
 import type { ModelSignature } from '../model-file/signature.js';
 import { selectVersions, type ModelDir } from '../repo/model-dir.js';
 import { inSchemaOrder } from './field-order.js';
-import { locateModelFile } from './model-file.js';
+import { locateModelFile } from './model-file-location.js';
 import type { PathKind } from '../util/path-kind.js';
 import { UnreadablePathError } from '../util/unreadable-path.js';
 import { append } from '../util/arrays.js';

@@ -16,7 +16,7 @@ import { effectiveConfig, type ModelSource, type ResolveOptions, type ResolveRes
 import { completedConfig, type CompletedConfig } from '../triton/completed-config.js';
 import { gpuLoads, weightBytes, type GpuLoad, type WeighedModel } from '../triton/gpu-memory.js';
 import { placementOf, type ModelSummary } from './model-summary.js';
-import { locateModelFile, type ModelFile } from '../triton/model-file.js';
+import { locateModelFile, type ModelFile } from '../triton/model-file-location.js';
 import { Memo, Memos } from '../util/memo.js';
 import { Sources, type FileSource, type SignatureResult } from './sources.js';
 import type { ModelSignature } from '../model-file/signature.js';

@@ -11,9 +11,9 @@ import type { TensorInfo } from '../../../model-file/signature.js';
 import { isDynamicDim } from '../../../onnx/signature.js';
 import { dimBounds, doesMatch } from '../../../openvino/names.js';
 import { ioChecks, modelName, type SettledIoChecks } from '../../backend.js';
-import { autoCompleteOpenVino } from '../../../triton/autocomplete-openvino.js';
+import { autoCompleteOpenVino } from '../../../triton/backends/openvino/autocomplete.js';
 import { defaultMaxBatchSize } from '../../../triton/server-options.js';
-import { batchingHint } from '../../../triton/autocomplete-tensorflow.js';
+import { batchingHint } from '../../../triton/backends/tensorflow/autocomplete.js';
 import { backendRecord } from '../../../triton/backend-records.js';
 import { settledBackend } from '../../backend.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
@@ -205,7 +205,7 @@ function checkTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo, mbs: number):
 /**
  * The sides the OpenVINO backend auto-completes are validated like written ones (ValidateInputs /
  * ValidateOutputs after AutoCompleteConfig): its all -1 dims for a shape with a dynamic dim fail
- * against a static dim (triton/autocomplete-openvino.ts says which).
+ * against a static dim (triton/backends/openvino/autocomplete.ts says which).
  */
 function checkOpenVinoAutoComplete(ctx: Ctx, checks: SettledIoChecks): void {
   const sig = ctx.signature!;

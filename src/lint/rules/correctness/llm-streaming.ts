@@ -10,7 +10,7 @@
 //   decoupled model (src/request_executor.cc, lines 401-409). A decoupled BLS forwards `stream` as the
 //   target's `streaming`, which a target that is not decoupled refuses.
 import type { PathSegment } from '../../../diagnostics.js';
-import { trtllmRuntime } from '../../../triton/tensorrtllm-parameters.js';
+import { trtllmRuntime } from '../../../triton/backends/tensorrtllm/parameters.js';
 import { defineRepositoryRule, type ModelFacts } from '../../rule.js';
 import { isEnsemble } from '../../../triton/backend-records.js';
 

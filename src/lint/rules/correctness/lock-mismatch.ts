@@ -2,7 +2,7 @@
 // Triton loads must still be what the lock says (file, size, weight bytes, ONNX signature), or a
 // --configs-only run elsewhere checks the configs against a model that is no longer deployed.
 import { dirname, join, relative } from 'node:path';
-import { locateModelFile } from '../../../triton/model-file.js';
+import { locateModelFile } from '../../../triton/model-file-location.js';
 import { lockDifference, lockedSignature, type LockedVersion } from '../../../workspace/lock.js';
 import { defineModelRule, type RuleFiles } from '../../rule.js';
 import { isEnsemble } from '../../../triton/backend-records.js';

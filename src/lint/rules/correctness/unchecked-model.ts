@@ -4,11 +4,11 @@
 // read at all. Silence would read as "checked".
 import { basename, join } from 'node:path';
 import { hasReader } from '../../../model-file/readers.js';
-import { modelFormat } from '../../../triton/model-file.js';
+import { modelFormat } from '../../../triton/model-file-location.js';
 import { defineModelRule } from '../../rule.js';
 import { defaultModelFile, isEnsemble, ioChecksOf, ONNX_MODEL_FILE, PYTHON, TENSORFLOW } from '../../../triton/backend-records.js';
 import { selectVersions } from '../../../repo/model-dir.js';
-import { otherSignatureNamed } from '../../../triton/autocomplete-tensorflow.js';
+import { otherSignatureNamed } from '../../../triton/backends/tensorflow/autocomplete.js';
 
 const FORMATS: Record<string, string> = {
   tensorrt: 'TensorRT engines (model.plan)',

@@ -2,12 +2,12 @@
 // which leaves every placeholder it was not given in place (tensorrtllm_backend tools/fill_template.py
 // main). Triton and the backends then read the literal text. What that does depends on where it
 // stands, so the finding says it: a backend named "${triton_backend}" fails the load; the tensorrtllm
-// backend fails on some keys and silently uses the default for most (src/triton/tensorrtllm-parameters.ts);
+// backend fails on some keys and silently uses the default for most (src/triton/backends/tensorrtllm/parameters.ts);
 // the Python runtime of TensorRT-LLM and the BLS model treat a placeholder as unset; preprocessing and
 // postprocessing hand tokenizer_dir to Hugging Face as a path. (A placeholder outside a string breaks
 // the parse: the syntax rule says so.)
 import type { PathSegment } from '../../../diagnostics.js';
-import { TRTLLM_PARAMETERS, UNFILLED_PLACEHOLDER, guidedDecodingOff, trtllmDefault, trtllmRuntime } from '../../../triton/tensorrtllm-parameters.js';
+import { TRTLLM_PARAMETERS, UNFILLED_PLACEHOLDER, guidedDecodingOff, trtllmDefault, trtllmRuntime } from '../../../triton/backends/tensorrtllm/parameters.js';
 import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 import { PYTHON } from '../../../triton/backend-records.js';

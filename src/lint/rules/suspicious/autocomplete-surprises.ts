@@ -5,7 +5,7 @@
 // and refuses a non-zero max_batch_size on a model that cannot batch. Core adds two more: an empty
 // version_policy means "all versions", and dynamic_batching does nothing without batching.
 import type { PathSegment } from '../../../diagnostics.js';
-import { onnxAutoCompleteSkipped } from '../../../triton/autocomplete-onnx.js';
+import { onnxAutoCompleteSkipped } from '../../../triton/backends/onnxruntime/autocomplete.js';
 import { defaultMaxBatchSize } from '../../../triton/server-options.js';
 import { unbatchableTensors } from '../../../triton/io-mapping.js';
 import { defineModelRule } from '../../rule.js';

@@ -1,8 +1,8 @@
 // The ONNX Runtime backend (onnxruntime_backend src/onnxruntime.cc): platform onnxruntime_onnx, model.onnx
 // (a file, or a directory holding one with external data), and an auto-complete that reads the
 // model's inputs and outputs (ModelState::AutoCompleteConfig).
-import { autoCompleteOnnx, onnxAutoCompleteSkipped, skippedStep } from '../autocomplete-onnx.js';
-import type { BackendRecord } from './record.js';
+import { autoCompleteOnnx, onnxAutoCompleteSkipped, skippedStep } from './autocomplete.js';
+import type { BackendRecord } from '../record.js';
 
 export const ONNXRUNTIME: BackendRecord = {
   name: 'onnxruntime',

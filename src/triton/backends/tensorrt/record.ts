@@ -1,6 +1,6 @@
 // The TensorRT backend (tensorrt_backend): platform tensorrt_plan, model.plan. Its auto-complete reads
 // the engine, which tritonc does not.
-import type { BackendRecord } from './record.js';
+import type { BackendRecord } from '../record.js';
 
 export const TENSORRT: BackendRecord = {
   name: 'tensorrt',

@@ -2,8 +2,8 @@
 // kPyTorchAotiBackend is "pytorch" too. It does not auto-complete the config (pytorch_backend
 // src/libtorch.cc ModelState::AutoCompleteConfig only logs that TorchScript keeps too little
 // metadata to do it).
-import { libtorchUnlistedRefusal } from '../libtorch-io.js';
-import type { BackendRecord, IoChecks } from './record.js';
+import { libtorchUnlistedRefusal } from './libtorch-conventions.js';
+import type { BackendRecord, IoChecks } from '../record.js';
 
 /**
  * pytorch_backend (commit 266fd38) src/pt/model_instance_state.cc, ModelInstanceState:

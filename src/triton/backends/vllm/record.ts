@@ -1,7 +1,7 @@
 // The vLLM backend, a Python-based backend: it reads model.json from the version directory itself (not
 // through default_model_filename), and its auto_complete_config adds fixed inputs and outputs.
-import { autoCompleteVllm } from '../autocomplete-vllm.js';
-import type { BackendRecord } from './record.js';
+import { autoCompleteVllm } from './autocomplete.js';
+import type { BackendRecord } from '../record.js';
 
 export const VLLM: BackendRecord = {
   name: 'vllm',

@@ -2,8 +2,8 @@
 // GraphDef file. tritonc reads a SavedModel's serving signature (src/savedmodel), not a GraphDef
 // (the backend does not auto-complete one either: ModelState::AutoCompleteConfig, "Nothing to be
 // filled for graphdef").
-import { autoCompleteTensorflow, tensorflowAutoCompleteSkipped, tensorflowSkippedNote } from '../autocomplete-tensorflow.js';
-import type { BackendRecord } from './record.js';
+import { autoCompleteTensorflow, tensorflowAutoCompleteSkipped, tensorflowSkippedNote } from './autocomplete.js';
+import type { BackendRecord } from '../record.js';
 
 export const TENSORFLOW: BackendRecord = {
   name: 'tensorflow',
