@@ -60,6 +60,17 @@ export function defaultModelFile(config: { backend?: string; platform?: string }
   return b ? (b.defaultModelFile ?? b.platforms[0]?.defaultModelFile) : undefined;
 }
 
+/**
+ * The name of the file the backend of `autofilled` (a config after core's auto-fill) opens in a
+ * version directory: default_model_filename, else its record's default. Core's auto-fill leaves
+ * default_model_filename unset for LibTorch found by its model.pt (its backend defaults to model.pt
+ * itself: pytorch_backend src/pt/model_state.cc ModelState::LoadModel), so the record answers.
+ */
+export function modelFileName(autofilled: { backend?: string; platform?: string; default_model_filename?: string }): string | undefined {
+  if (autofilled.platform === ENSEMBLE_PLATFORM) return undefined;
+  return autofilled.default_model_filename || defaultModelFile(autofilled);
+}
+
 /** Whether the platform is TensorRT's (engines, optimization profiles, shape tensors). */
 export const isTensorrtPlatform = (platform: string | undefined): boolean => platform === TENSORRT.platforms[0]!.name;
 

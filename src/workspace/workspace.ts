@@ -9,7 +9,8 @@ import type { InputProblem } from '../diagnostics.js';
 import { hasErrors, parseConfig, valueDocument, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import { readAutofillListing } from '../repo/autofill-listing.js';
-import { listModelDirs, looksLikeModelDir, scanModelDir, selectVersions, type ModelDir } from '../repo/model-dir.js';
+import { listModelDirs, looksLikeModelDir, scanModelDir, type ModelDir, type VersionDir } from '../repo/model-dir.js';
+import { selectVersions } from '../triton/version-policy.js';
 import type { Tree } from '../repo/tree.js';
 import { autofillBackendFields, autofillReadsFiles, type AutofillListing, type AutofillResult } from '../triton/autofill.js';
 import { effectiveConfig, type ModelSource, type ResolveOptions, type ResolveResult } from '../triton/effective-config.js';
@@ -23,7 +24,7 @@ import type { ModelSignature } from '../model-file/signature.js';
 import { formatOfSignature, readerOf } from '../model-file/readers.js';
 import { ownFileProblem } from '../util/own-file.js';
 import { LOCK_FILE_NAME, LockError, parseLock, signatureFromLock, type Lock } from './lock.js';
-import { isEnsemble, PYTHON } from '../triton/backend-records.js';
+import { isEnsemble, modelFileName, PYTHON } from '../triton/backend-records.js';
 import type { ScriptFacts } from '../python-model/auto-complete-config.js';
 import { ownValue } from '../util/name-record.js';
 
@@ -70,6 +71,16 @@ export interface ModelFacts {
   readonly config: ModelConfig | undefined;
   /** The file Triton opens for `config` (default: the model's own config; autofill is applied first). */
   modelFile(config?: ModelConfig): ModelFile;
+  /**
+   * The version directories Triton loads under `config`'s version_policy (default: the model's own
+   * config), oldest first (triton/version-policy.ts: core VersionsToLoad).
+   */
+  versions(config?: ModelConfig): VersionDir[];
+  /**
+   * The name of the file `config`'s backend opens in a version directory (after core's auto-fill):
+   * default_model_filename, else its backend record's; undefined for an ensemble or an unknown backend.
+   */
+  modelFileName(config?: ModelConfig): string | undefined;
   /** The ONNX signature of that file; undefined when it is not ONNX or cannot be read. */
   signature(): ModelSignature | undefined;
   /** The effective config Triton would load, on the server the repository is served by (Workspace.serve). */
@@ -487,7 +498,7 @@ class RunModel implements ModelFacts, ModelSource {
       }),
       // The script the backend runs: <version Triton loads>/<file>.
       script: (file) => {
-        const chosen = selectVersions(this.autofill(this.config ?? {}).config.version_policy, this.layout().versionDirs).at(-1);
+        const chosen = this.versions(this.autofill(this.config ?? {}).config).at(-1);
         const path = chosen ? join(chosen.path, file) : undefined;
         const text = path ? this.textAt(path) : undefined;
         return path && text !== undefined ? { path, text } : undefined;
@@ -509,6 +520,14 @@ class RunModel implements ModelFacts, ModelSource {
   }
 
   private readonly scriptRuns = new Map<string, ScriptFacts>();
+
+  versions(config: ModelConfig = this.config ?? {}): VersionDir[] {
+    return selectVersions(config.version_policy, this.layout().versionDirs);
+  }
+
+  modelFileName(config: ModelConfig = this.config ?? {}): string | undefined {
+    return modelFileName(this.autofill(config).config);
+  }
 
   modelFile(config: ModelConfig = this.config ?? {}): ModelFile {
     let f = this.files.get(config);

@@ -9,7 +9,6 @@ import { didYouMean } from '../../../pbtxt/suggest.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
 import { escapes } from '../../relative-path.js';
-import { selectVersions } from '../../../repo/model-dir.js';
 import { libraryBesideModel } from '../../../triton/backend-library.js';
 import { ENSEMBLE_PLATFORM, KNOWN_BACKENDS } from '../../../triton/backend-records.js';
 import { PLATFORM_NAMES, TENSORFLOW, backendOfPlatform, backendRecord, platformOfBackend, platformRecord } from '../../../triton/backend-records.js';
@@ -204,7 +203,7 @@ function reportUnknownPlatform(ctx: Ctx, settled: SettledBackend, name: string):
 
 /** Whether each version Triton loads finds the backend's library (or runtime) in its version directory or the model directory. */
 function shipsItsLibrary(ctx: Ctx, backend: string): boolean {
-  const versions = selectVersions(ctx.config.version_policy, ctx.model.layout().versionDirs).filter((v) => v.version !== undefined);
+  const versions = ctx.model.versions(ctx.config).filter((v) => v.version !== undefined);
   const files = { exists: (p: string): boolean => ctx.files.kind(p) !== undefined };
   const runtime = ctx.config.runtime ?? '';
   return versions.length > 0 && versions.every((v) => libraryBesideModel({ modelDir: ctx.model.dir, version: v.version!, backend, runtime }, files) !== undefined);

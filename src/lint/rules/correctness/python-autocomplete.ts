@@ -7,7 +7,6 @@
 // function that does not return the config (python_backend src/pb_stub.cc). vLLM's auto-complete is
 // the vllm-model rule's.
 import { join } from 'node:path';
-import { selectVersions } from '../../../repo/model-dir.js';
 import { autoCompleteLlmApi, isLlmApiModelPy, readTritonConfig } from '../../../triton/backends/tensorrtllm/autocomplete-llmapi.js';
 import { positionAt } from '../../../util/text-position.js';
 import { modelName, settledBackend } from '../../backend.js';
@@ -60,7 +59,7 @@ export const pythonAutocomplete = defineModelRule({
   },
   check(ctx) {
     if (!ctx.settings.server.autoCompleteConfig || settledBackend(ctx).backend !== 'python') return;
-    for (const dir of selectVersions(ctx.config.version_policy, ctx.model.layout().versionDirs)) {
+    for (const dir of ctx.model.versions(ctx.config)) {
       const scriptFile = join(dir.path, ctx.config.default_model_filename || PYTHON.defaultModelFile!);
       const modelPy = ctx.files.text(scriptFile);
       if (modelPy === undefined) continue;

@@ -7,7 +7,6 @@ import { hasReader } from '../../../model-file/readers.js';
 import { modelFormat } from '../../../triton/model-file-location.js';
 import { defineModelRule } from '../../rule.js';
 import { defaultModelFile, isEnsemble, ioChecksOf, ONNX_MODEL_FILE, PYTHON, TENSORFLOW } from '../../../triton/backend-records.js';
-import { selectVersions } from '../../../repo/model-dir.js';
 import { otherSignatureNamed } from '../../../triton/backends/tensorflow/autocomplete.js';
 
 const FORMATS: Record<string, string> = {
@@ -80,7 +79,7 @@ export const uncheckedModel = defineModelRule({
     }
     // A Python model: python-autocomplete checks what its auto_complete_config does, where tritonc can read it.
     if (backend === PYTHON.name && ctx.settings.server.autoCompleteConfig) {
-      const version = selectVersions(filled.config.version_policy, ctx.model.layout().versionDirs).at(-1);
+      const version = ctx.model.versions(filled.config).at(-1);
       const file = version ? join(version.path, filled.config.default_model_filename || PYTHON.defaultModelFile!) : undefined;
       const facts = file ? ctx.model.scriptFacts(file, { ...config, name: model }) : undefined;
       if (facts && !facts.unknown) return;

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Range } from '../../../diagnostics.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';
-import { selectVersions } from '../../../repo/model-dir.js';
 import { autoCompleteVllm } from '../../../triton/backends/vllm/autocomplete.js';
 import { VLLM_VERSIONS, engineArg, engineArgNames, jsonKind, versionsWith } from '../../../triton/backends/vllm/engine-args.js';
 import { parseJsonText, topLevelKeys } from '../../../util/json-text.js';
@@ -92,7 +91,7 @@ export const vllmModel = defineModelRule<Options>({
 
     const metrics = config.parameters?.REPORT_CUSTOM_METRICS?.string_value?.toLowerCase() === 'true';
     const version = ctx.options.version;
-    for (const dir of selectVersions(config.version_policy, ctx.model.layout().versionDirs)) {
+    for (const dir of ctx.model.versions(config)) {
       const file = join(dir.path, MODEL_JSON);
       const text = ctx.files.text(file);
       if (text === undefined) {
