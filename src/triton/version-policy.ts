@@ -19,3 +19,7 @@ export function selectVersions(policy: ModelVersionPolicy | undefined, dirs: rea
   // `all {}`, and a version_policy with no member set, select every version.
   return all;
 }
+
+// How Triton reads a version directory's name (core model_lifecycle.cc: std::stoll of it, leading
+// zeros refused), which the repository scan (repo/model-dir.ts) applies; rules ask it here.
+export { versionOfDirName, type VersionDir } from '../repo/model-dir.js';

@@ -23,7 +23,7 @@ import { Sources, type FileSource, type SignatureResult } from './sources.js';
 import type { ModelSignature } from '../model-file/signature.js';
 import { formatOfSignature, readerOf } from '../model-file/readers.js';
 import { ownFileProblem } from '../util/own-file.js';
-import { LOCK_FILE_NAME, LockError, parseLock, signatureFromLock, type Lock } from './lock.js';
+import { LOCK_FILE_NAME, LockError, lockDifference, lockedSignature, parseLock, signatureFromLock, type Lock, type LockDifference } from './lock.js';
 import { isEnsemble, modelFileName, PYTHON } from '../triton/backend-records.js';
 import type { ScriptFacts } from '../python-model/auto-complete-config.js';
 import { ownValue } from '../util/name-record.js';
@@ -94,6 +94,12 @@ export interface ModelFacts {
   scriptFacts(path: string, config: ModelConfig): ScriptFacts | undefined;
   /** What its repository's tritonc.lock.json records of it, if anything. */
   locked(): Lock['models'][string] | undefined;
+  /**
+   * How the model file of `version` as it is (`file` relative to the model directory, its size, and
+   * its signature where tritonc reads its format) differs from what the lock records of that version:
+   * 'not-locked' where the lock has no entry for it, undefined where they agree or there is no lock.
+   */
+  lockDrift(version: string, file: { file: string; size: number; signature?: ModelSignature }): LockDifference | 'not-locked' | undefined;
   /**
    * Its version directories and model files are provisioned elsewhere (a checkout of the configs,
    * --configs-only) and its repository's lock does not record it: what they say is unknown here.
@@ -537,6 +543,15 @@ class RunModel implements ModelFacts, ModelSource {
 
   locked(): Lock['models'][string] | undefined {
     return ownValue(this.ws.lock(dirname(this.dir)).lock?.models, this.name);
+  }
+
+  lockDrift(version: string, file: { file: string; size: number; signature?: ModelSignature }): LockDifference | 'not-locked' | undefined {
+    const locked = this.locked();
+    if (!locked) return undefined;
+    const entry = ownValue(locked.versions, version);
+    if (!entry) return 'not-locked';
+    const sig = file.signature;
+    return lockDifference(entry, { file: file.file, size: file.size, weightBytes: sig ? sig.initializers.bytes : file.size, ...(sig ? { signature: lockedSignature(sig) } : {}) });
   }
 
   effective(given: ResolveOptions = {}): ResolveResult {

@@ -8,8 +8,7 @@
 // the config after its auto-complete, leaves a rank-0 signature tensor to the config's shape, and first
 // refuses dims that hint at batching and at no batching together (AutoCompleteHelper::FixBatchingSupport).
 import type { TensorInfo } from '../../../model-file/signature.js';
-import { isDynamicDim } from '../../../onnx/signature.js';
-import { dimBounds, doesMatch } from '../../../openvino/names.js';
+import { dimBounds, doesMatch } from '../../../triton/backends/openvino/dims.js';
 import { ioChecks, modelName, type SettledIoChecks } from '../../backend.js';
 import { autoCompleteOpenVino } from '../../../triton/backends/openvino/autocomplete.js';
 import { defaultMaxBatchSize } from '../../../triton/server-options.js';
@@ -18,7 +17,7 @@ import { backendRecord } from '../../../triton/backend-records.js';
 import { settledBackend } from '../../backend.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import {
-  batchOutputTargets, checkedConfig, comparedShape, configTensors, dimsText, firstMismatch, hasFixedFirstDim, includesBatchAxis, maxBatchSize,
+  batchOutputTargets, isDynamicDim, checkedConfig, comparedShape, configTensors, dimsText, firstMismatch, hasFixedFirstDim, includesBatchAxis, maxBatchSize,
   modelShapeText, modelTensor, requestShape, requestShapeText, tritonShape, type ConfigTensor,
 } from '../../tensors.js';
 

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { PathSegment } from '../../../diagnostics.js';
 import type { ModelConfig } from '../../../config/model-config.js';
-import { versionOfDirName, type VersionDir } from '../../../repo/model-dir.js';
+import { versionOfDirName, type VersionDir } from '../../../triton/version-policy.js';
 import { defineModelRule, type ModelContext, type RuleFiles } from '../../rule.js';
 import { isEnsemble, ONNX_MODEL_FILE } from '../../../triton/backend-records.js';
 
