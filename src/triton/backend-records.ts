@@ -5,15 +5,18 @@
 import { BACKENDS } from './backends/index.js';
 import type { BackendRecord, IoChecks, ModelFormat, PlatformRecord } from './backends/record.js';
 
-export type { AutoComplete, BackendRecord, Completion, CompletionOptions, IoChecks, ModelFormat, PlatformRecord } from './backends/record.js';
+export type { AutoComplete, BackendRecord, Completion, CompletionOptions, IoChecks, ModelFormat, PlatformRecord, Releases } from './backends/record.js';
 import { ONNXRUNTIME } from './backends/onnxruntime/record.js';
 import { OPENVINO } from './backends/openvino/record.js';
 import { PYTHON } from './backends/python/record.js';
 import { PYTORCH } from './backends/pytorch/record.js';
 import { TENSORFLOW } from './backends/tensorflow/record.js';
 import { TENSORRT } from './backends/tensorrt/record.js';
+import { TENSORRTLLM } from './backends/tensorrtllm/record.js';
+import { DALI } from './backends/build-backends.js';
+import { VLLM } from './backends/vllm/record.js';
 
-export { ONNXRUNTIME, OPENVINO, PYTHON, PYTORCH, TENSORFLOW, TENSORRT };
+export { DALI, ONNXRUNTIME, OPENVINO, PYTHON, PYTORCH, TENSORFLOW, TENSORRT, TENSORRTLLM, VLLM };
 
 /** The ensemble "platform": no backend, no model file (core kEnsemblePlatform). */
 export const ENSEMBLE_PLATFORM = 'ensemble';
@@ -69,6 +72,21 @@ export function defaultModelFile(config: { backend?: string; platform?: string }
 export function modelFileName(autofilled: { backend?: string; platform?: string; default_model_filename?: string }): string | undefined {
   if (autofilled.platform === ENSEMBLE_PLATFORM) return undefined;
   return autofilled.default_model_filename || defaultModelFile(autofilled);
+}
+
+/** How many instances a KIND_CPU group without a count gets with the backend of `config` (core's SetDefaultInstanceCount). */
+export const defaultCpuInstances = (config: { backend?: string }): number => backendRecord(config.backend)?.defaultCpuInstances ?? 1;
+
+/** The backend a model file's extension suggests (no dot: 'onnx' -> onnxruntime), where a record names it. */
+export const backendOfExtension = (ext: string): string | undefined => BACKEND_RECORDS.find((b) => b.fileExtensions?.includes(ext))?.name;
+
+/** core's BackendType of a backend (GetBackendType), for the backends that have one. */
+export const backendTypeOf = (backend: string): string | undefined => backendRecord(backend)?.backendType;
+
+/** core's BackendType of a platform written by its name, not an alias (GetBackendTypeFromPlatform; torch_aoti's is PyTorch's). */
+export function platformBackendType(platform: string): string | undefined {
+  const p = platformRecord(platform);
+  return p?.platform.name === platform ? p.backend.backendType : undefined;
 }
 
 /** Whether the platform is TensorRT's (engines, optimization profiles, shape tensors). */

@@ -13,7 +13,7 @@ import { ioChecks, modelName, type SettledIoChecks } from '../../backend.js';
 import { autoCompleteOpenVino } from '../../../triton/backends/openvino/autocomplete.js';
 import { defaultMaxBatchSize } from '../../../triton/server-options.js';
 import { batchingHint } from '../../../triton/backends/tensorflow/autocomplete.js';
-import { backendRecord } from '../../../triton/backend-records.js';
+import { backendRecord, OPENVINO } from '../../../triton/backend-records.js';
 import { settledBackend } from '../../backend.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import {
@@ -208,7 +208,7 @@ function checkTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo, mbs: number):
  */
 function checkOpenVinoAutoComplete(ctx: Ctx, checks: SettledIoChecks): void {
   const sig = ctx.signature!;
-  const done = autoCompleteOpenVino({ ...ctx.config, name: modelName(ctx) }, sig, { defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, 'openvino') });
+  const done = autoCompleteOpenVino({ ...ctx.config, name: modelName(ctx) }, sig, { defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, OPENVINO.name) });
   const refused = done.problems.find((p) => p.path?.[2] === 'dims');
   if (!refused) return;
   const direction = refused.path![0] as 'input' | 'output';
@@ -238,7 +238,7 @@ function checkOpenVinoAutoComplete(ctx: Ctx, checks: SettledIoChecks): void {
  */
 function openVinoMaxBatchSize(ctx: Ctx): number {
   if (!ctx.settings.server.autoCompleteConfig) return maxBatchSize(ctx.config);
-  const done = autoCompleteOpenVino({ ...ctx.config, name: modelName(ctx) }, ctx.signature!, { defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, 'openvino') });
+  const done = autoCompleteOpenVino({ ...ctx.config, name: modelName(ctx) }, ctx.signature!, { defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, OPENVINO.name) });
   return done.config.max_batch_size ?? 0;
 }
 

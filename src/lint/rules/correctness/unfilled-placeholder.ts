@@ -10,7 +10,7 @@ import type { PathSegment } from '../../../diagnostics.js';
 import { TRTLLM_PARAMETERS, UNFILLED_PLACEHOLDER, guidedDecodingOff, trtllmDefault, trtllmRuntime } from '../../../triton/backends/tensorrtllm/parameters.js';
 import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
-import { PYTHON } from '../../../triton/backend-records.js';
+import { PYTHON, TENSORRTLLM } from '../../../triton/backend-records.js';
 
 /**
  * Every string of the config that holds a placeholder, with its value path (map keys as path
@@ -113,7 +113,7 @@ export const unfilledPlaceholder = defineModelRule({
         continue;
       }
       const at = { path, data: { key, placeholder, name } };
-      if (backend === 'tensorrtllm') {
+      if (backend === TENSORRTLLM.name) {
         const p = TRTLLM_PARAMETERS[key];
         if (key === 'gpt_model_type') ctx.report({ ...at, messageId: 'failsModelType' });
         else if ((key === 'gpt_model_path' && !filled('encoder_model_path')) || (key === 'encoder_model_path' && !filled('gpt_model_path'))) {

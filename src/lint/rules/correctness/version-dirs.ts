@@ -8,7 +8,7 @@ import type { PathSegment } from '../../../diagnostics.js';
 import type { ModelConfig } from '../../../config/model-config.js';
 import { versionOfDirName, type VersionDir } from '../../../triton/version-policy.js';
 import { defineModelRule, type ModelContext, type RuleFiles } from '../../rule.js';
-import { isEnsemble, ONNX_MODEL_FILE } from '../../../triton/backend-records.js';
+import { isEnsemble, ONNX_MODEL_FILE, ONNXRUNTIME } from '../../../triton/backend-records.js';
 
 
 const messages = {
@@ -157,7 +157,7 @@ export const versionDirs = defineModelRule({
     // The model file each selected version needs (onnxruntime_backend ModelState::LoadModel).
     if (isEnsemble(config)) return;
     const filled = ctx.model.autofill(config).config;
-    if (filled.backend !== 'onnxruntime') return;
+    if (filled.backend !== ONNXRUNTIME.name) return;
     const artifact = filled.default_model_filename || ONNX_MODEL_FILE;
     const alternatives = Object.values(config.cc_model_filenames ?? {});
     for (const v of selected) {

@@ -15,6 +15,7 @@ import { parseJsonText, topLevelKeys } from '../../../util/json-text.js';
 import { positionAt } from '../../../util/text-position.js';
 import { modelName, settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
+import { VLLM } from '../../../triton/backend-records.js';
 
 const options = z.strictObject({
   version: z
@@ -71,7 +72,7 @@ export const vllmModel = defineModelRule<Options>({
     options,
   },
   check(ctx) {
-    if (settledBackend(ctx).backend !== 'vllm') return;
+    if (settledBackend(ctx).backend !== VLLM.name) return;
     const config = ctx.config;
     const autoComplete = ctx.settings.server.autoCompleteConfig;
 

@@ -10,7 +10,7 @@ import { defaultMaxBatchSize } from '../../../triton/server-options.js';
 import { unbatchableTensors } from '../../../triton/io-mapping.js';
 import { defineModelRule } from '../../rule.js';
 import { modelShapeText, maxBatchSize } from '../../tensors.js';
-import { isEnsemble } from '../../../triton/backend-records.js';
+import { isEnsemble, ONNXRUNTIME } from '../../../triton/backend-records.js';
 
 export const autocompleteSurprises = defineModelRule({
   meta: {
@@ -50,8 +50,8 @@ export const autocompleteSurprises = defineModelRule({
     }
 
     if (isEnsemble(config)) return;
-    const backend = config.backend || (ctx.modelFile?.endsWith('.onnx') ? 'onnxruntime' : ctx.model.autofill(config).config.backend);
-    const ort = backend === 'onnxruntime';
+    const backend = config.backend || (ctx.modelFile?.endsWith('.onnx') ? ONNXRUNTIME.name : ctx.model.autofill(config).config.backend);
+    const ort = backend === ONNXRUNTIME.name;
     const mbs = maxBatchSize(config);
     // A server without auto-complete changes nothing: the config runs as written.
     const serverCompletes = ctx.settings.server.autoCompleteConfig;

@@ -13,6 +13,7 @@ export const OPENVINO: BackendRecord = {
   defaultModelFile: 'model.xml',
   format: 'openvino',
   core: true,
+  fileExtensions: ['xml'],
   autoComplete: {
     from: 'model',
     // AutoCompleteConfig runs whenever auto-complete is on; each side is filled only when absent.

@@ -13,6 +13,9 @@ export const PYTHON: BackendRecord = {
   defaultModelFile: 'model.py',
   format: 'none',
   core: true,
+  fileExtensions: ['py'],
+  // src/python_be.cc, ModelState: the execution environment and where inputs live.
+  parameterKeys: () => ['EXECUTION_ENV_PATH', 'FORCE_CPU_ONLY_INPUT_TENSORS'],
   autoComplete: {
     from: 'script',
     defines: (text) => /\bdef\s+auto_complete_config\b/.test(text),

@@ -44,6 +44,8 @@ export const PYTORCH: BackendRecord = {
     { name: 'torch_aoti', defaultModelFile: 'model.pt2', format: 'pytorch', loads: ['pt2'] },
   ],
   core: true,
+  backendType: 'pytorch',
+  fileExtensions: ['pt', 'pt2'],
   autoComplete: {
     from: 'none',
     // src/pt/model_state.cc AutoCompleteConfig; the real r24.10 server logs exactly this line

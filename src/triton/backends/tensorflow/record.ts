@@ -19,6 +19,11 @@ export const TENSORFLOW: BackendRecord = {
     { name: 'tensorflow_graphdef', defaultModelFile: 'model.graphdef', format: 'other' },
   ],
   core: true,
+  backendType: 'tensorflow',
+  fileExtensions: ['savedmodel', 'graphdef'],
+  // core src/model_config_utils.cc SetDefaultInstanceCount: 2 for ONNX Runtime and TensorFlow on the CPU.
+  defaultCpuInstances: 2,
+  releases: { until: '2.56.0' },
   autoComplete: {
     from: 'model',
     skipped: tensorflowAutoCompleteSkipped,

@@ -7,5 +7,7 @@ export const TENSORRT: BackendRecord = {
   title: 'TensorRT',
   platforms: [{ name: 'tensorrt_plan', defaultModelFile: 'model.plan', format: 'tensorrt' }],
   core: true,
+  backendType: 'tensorrt',
+  fileExtensions: ['plan', 'engine', 'trt'],
   source: 'triton-inference-server/tensorrt_backend src/tensorrt.cc',
 };

@@ -8,6 +8,8 @@ export const VLLM: BackendRecord = {
   title: 'vLLM',
   platforms: [],
   core: false,
+  // src/model.py (_get_bool_config_param): the only two it reads.
+  parameterKeys: () => ['REPORT_CUSTOM_METRICS', 'ENABLE_VLLM_HEALTH_CHECK'],
   autoComplete: { from: 'config', complete: (config) => autoCompleteVllm(config) },
   source: 'triton-inference-server/vllm_backend src/model.py',
 };
