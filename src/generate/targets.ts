@@ -123,7 +123,7 @@ export function pythonModelOf(modelDir: string, workspace = new Workspace()): Mo
   if (config.backend !== PYTHON.name) return undefined;
   // The version Triton loads (python_backend src/stub_launcher.cc: <model>/<version>/<default_model_filename|model.py>).
   const version = model.versions(config).at(-1);
-  const fileName = config.default_model_filename || PYTHON.defaultModelFile!;
+  const fileName = model.modelFileName(written) ?? PYTHON.defaultModelFile!;
   const file = version ? join(version.path, fileName) : undefined;
   return file && workspace.tree.kind(file) === 'file' ? { file, fileName, format: 'python-script', backend: PYTHON.name } : undefined;
 }

@@ -10,7 +10,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { AutofillResult } from './autofill.js';
 import type { OnnxAutoCompleteOptions } from './backends/onnxruntime/autocomplete.js';
 import { backendAutoComplete } from './backend-autocomplete.js';
-import { BACKEND_RECORDS, defaultModelFile, directoryModelFile, ENSEMBLE_PLATFORM, type BackendRecord, type CompletionOptions } from './backend-records.js';
+import { BACKEND_RECORDS, directoryModelFile, ENSEMBLE_PLATFORM, modelFileName, ONNX_MODEL_FILE, type BackendRecord, type CompletionOptions } from './backend-records.js';
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
 import { hasErrors, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
@@ -224,7 +224,7 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
       message: `at least one version must be available under the version policy of model '${modelName}'`,
       fix: dir.versionDirs.some((v) => v.version !== undefined)
         ? 'the version policy selects none of the version directories: list existing versions, or use latest { num_versions: 1 }'
-        : `add a numbered version directory holding the model, e.g. ${join(modelDir, '1', config.default_model_filename || 'model.onnx')}${ignored.length ? ` (Triton ignores ${ignored.map((d) => `'${d}'`).join(', ')})` : ''}`,
+        : `add a numbered version directory holding the model, e.g. ${join(modelDir, '1', modelFileName(config) ?? ONNX_MODEL_FILE)}${ignored.length ? ` (Triton ignores ${ignored.map((d) => `'${d}'`).join(', ')})` : ''}`,
     });
   }
   const version = chosen?.version;
@@ -288,7 +288,7 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
       }
       case 'no-model-file':
         if (elsewhere) {
-          pending.push(`what the ${backend} backend reads from ${modelFile ?? `<version>/${config.default_model_filename || defaultModelFile(config)}`} at load, provisioned elsewhere: ${leftForBackend(config).join(', ') || 'nothing: the config lists inputs and outputs'}`);
+          pending.push(`what the ${backend} backend reads from ${modelFile ?? `<version>/${modelFileName(config)}`} at load, provisioned elsewhere: ${leftForBackend(config).join(', ') || 'nothing: the config lists inputs and outputs'}`);
           break;
         }
         return refused({

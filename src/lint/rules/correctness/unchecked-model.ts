@@ -74,13 +74,13 @@ export const uncheckedModel = defineModelRule({
       if (ctx.modelError) return;
       const layout = ctx.model.layout();
       const version = layout.versionDirs.find((v) => v.version !== undefined)?.version ?? 1;
-      ctx.report({ path: at, messageId: 'notHere', data: { model, checks, expected: `${model}/${version}/${filled.config.default_model_filename || defaultModelFile(filled.config) || ONNX_MODEL_FILE}` } });
+      ctx.report({ path: at, messageId: 'notHere', data: { model, checks, expected: `${model}/${version}/${ctx.model.modelFileName(config) ?? ONNX_MODEL_FILE}` } });
       return;
     }
     // A Python model: python-autocomplete checks what its auto_complete_config does, where tritonc can read it.
     if (backend === PYTHON.name && ctx.settings.server.autoCompleteConfig) {
       const version = ctx.model.versions(filled.config).at(-1);
-      const file = version ? join(version.path, filled.config.default_model_filename || PYTHON.defaultModelFile!) : undefined;
+      const file = version ? join(version.path, ctx.model.modelFileName(config) ?? PYTHON.defaultModelFile!) : undefined;
       const facts = file ? ctx.model.scriptFacts(file, { ...config, name: model }) : undefined;
       if (facts && !facts.unknown) return;
       if (facts?.unknown) {

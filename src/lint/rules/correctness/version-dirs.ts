@@ -158,7 +158,7 @@ export const versionDirs = defineModelRule({
     if (isEnsemble(config)) return;
     const filled = ctx.model.autofill(config).config;
     if (filled.backend !== ONNXRUNTIME.name) return;
-    const artifact = filled.default_model_filename || ONNX_MODEL_FILE;
+    const artifact = ctx.model.modelFileName(config) ?? ONNX_MODEL_FILE;
     const alternatives = Object.values(config.cc_model_filenames ?? {});
     for (const v of selected) {
       if (modelFileIn(ctx.files, ctx.model.dir, v, artifact, alternatives)) continue;
