@@ -89,6 +89,19 @@ export function platformBackendType(platform: string): string | undefined {
   return p?.platform.name === platform ? p.backend.backendType : undefined;
 }
 
+/**
+ * What the model files of `config`'s platform, else its backend, are called in messages, with the file
+ * name ("TensorRT engines (model.plan)"), where a record titles them.
+ */
+export function formatTitleOf(config: { backend?: string; platform?: string }): string | undefined {
+  const platform = BACKEND_RECORDS.flatMap((b) => b.platforms).find((p) => p.name === config.platform);
+  if (platform?.formatTitle) return `${platform.formatTitle} (${platform.defaultModelFile})`;
+  const b = backendRecord(config.backend);
+  if (b?.formatTitle) return `${b.formatTitle} (${b.defaultModelFile})`;
+  const first = b?.platforms[0];
+  return first?.formatTitle ? `${first.formatTitle} (${first.defaultModelFile})` : undefined;
+}
+
 /** Whether the platform is TensorRT's (engines, optimization profiles, shape tensors). */
 export const isTensorrtPlatform = (platform: string | undefined): boolean => platform === TENSORRT.platforms[0]!.name;
 

@@ -32,6 +32,8 @@ export interface PlatformRecord {
   readonly defaultModelFile: string;
   /** What kind of file it is: picks its reader (src/model-file/readers.ts), where tritonc has one. */
   readonly format: ModelFormat;
+  /** What its model files are called in messages, in the plural ("TensorRT engines"), where tritonc has no reader of them. */
+  readonly formatTitle?: string;
   /**
    * A directory at the model file's path holds the model under this name (with its external data
    * beside it): ONNX Runtime's ModelState::LoadModel.
@@ -194,6 +196,8 @@ export interface BackendRecord {
   readonly defaultModelFile?: string;
   /** The kind of that file (a backend with platforms: each platform's). Default 'other'. */
   readonly format?: ModelFormat;
+  /** What that file is called in messages, in the plural ("Python models"), where tritonc has no reader of it. */
+  readonly formatTitle?: string;
   /** Core's auto-fill knows it (core src/model_config_utils.cc AutoCompleteBackendFields). */
   readonly core: boolean;
   /** What its auto-complete fills in at load; see AutoComplete. */

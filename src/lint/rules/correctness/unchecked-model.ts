@@ -6,17 +6,9 @@ import { basename, join } from 'node:path';
 import { hasReader } from '../../../model-file/readers.js';
 import { modelFormat } from '../../../triton/model-file-location.js';
 import { defineModelRule } from '../../rule.js';
-import { defaultModelFile, isEnsemble, ioChecksOf, ONNX_MODEL_FILE, PYTHON, TENSORFLOW } from '../../../triton/backend-records.js';
+import { formatTitleOf, isEnsemble, ioChecksOf, ONNX_MODEL_FILE, PYTHON } from '../../../triton/backend-records.js';
 import { otherSignatureNamed } from '../../../triton/backends/tensorflow/autocomplete.js';
 
-const FORMATS: Record<string, string> = {
-  tensorrt: 'TensorRT engines (model.plan)',
-  python: 'Python models (model.py)',
-};
-/** By platform: the TensorFlow backend's SavedModels are read, its GraphDefs are not. */
-const PLATFORM_FORMATS: Record<string, string> = Object.fromEntries(
-  TENSORFLOW.platforms.filter((p) => !hasReader(p.format)).map((p) => [p.name, `GraphDefs (${p.defaultModelFile})`]),
-);
 
 export const uncheckedModel = defineModelRule({
   meta: {
@@ -91,7 +83,7 @@ export const uncheckedModel = defineModelRule({
         return;
       }
     }
-    const what = PLATFORM_FORMATS[filled.config.platform ?? ''] ?? FORMATS[backend] ?? `${backend} models${filled.config.default_model_filename ? ` (${filled.config.default_model_filename})` : ''}`;
+    const what = formatTitleOf(filled.config) ?? `${backend} models${filled.config.default_model_filename ? ` (${filled.config.default_model_filename})` : ''}`;
     ctx.report({ path: at, messageId: ctx.settings.server.autoCompleteConfig ? 'notRead' : 'notReadComplete', data: { model, what, checks, backend } });
   },
 });

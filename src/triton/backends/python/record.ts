@@ -12,6 +12,7 @@ export const PYTHON: BackendRecord = {
   platforms: [],
   defaultModelFile: 'model.py',
   format: 'none',
+  formatTitle: 'Python models',
   core: true,
   fileExtensions: ['py'],
   // src/python_be.cc, ModelState: the execution environment and where inputs live.

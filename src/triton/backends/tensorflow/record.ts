@@ -16,7 +16,7 @@ export const TENSORFLOW: BackendRecord = {
       modelIsDirectory: true,
       io: { addsMissingInputs: true, rankZeroTakesConfigShape: true, batchHintFromDims: true },
     },
-    { name: 'tensorflow_graphdef', defaultModelFile: 'model.graphdef', format: 'other' },
+    { name: 'tensorflow_graphdef', defaultModelFile: 'model.graphdef', format: 'other', formatTitle: 'GraphDefs' },
   ],
   core: true,
   backendType: 'tensorflow',

@@ -5,7 +5,7 @@ import type { BackendRecord } from '../record.js';
 export const TENSORRT: BackendRecord = {
   name: 'tensorrt',
   title: 'TensorRT',
-  platforms: [{ name: 'tensorrt_plan', defaultModelFile: 'model.plan', format: 'tensorrt' }],
+  platforms: [{ name: 'tensorrt_plan', defaultModelFile: 'model.plan', format: 'tensorrt', formatTitle: 'TensorRT engines' }],
   core: true,
   backendType: 'tensorrt',
   fileExtensions: ['plan', 'engine', 'trt'],
