@@ -60,7 +60,7 @@ export const pythonAutocomplete = defineModelRule({
   check(ctx) {
     if (!ctx.settings.server.autoCompleteConfig || settledBackend(ctx).backend !== PYTHON.name) return;
     for (const dir of ctx.model.versions(ctx.config)) {
-      const scriptFile = join(dir.path, ctx.config.default_model_filename || PYTHON.defaultModelFile!);
+      const scriptFile = join(dir.path, ctx.model.modelFileName(ctx.config) ?? PYTHON.defaultModelFile!);
       const modelPy = ctx.files.text(scriptFile);
       if (modelPy === undefined) continue;
       if (!isLlmApiModelPy(modelPy)) {
