@@ -70,7 +70,7 @@ export function optionsFromArgs(a: GenerateArgs): GenerateOptions | undefined {
   if (a.maxBatchSize !== undefined) o.maxBatchSize = a.maxBatchSize;
   const server = serverFlagsFromArgs(a, '');
   // What the ONNX Runtime backend would see (a backend's own setting over the backend-agnostic one).
-  if (server.backendConfig?.some((s) => s.setting === 'default-max-batch-size' && (s.backend === '' || s.backend === 'onnxruntime'))) {
+  if (server.backendConfig?.some((s) => s.setting === 'default-max-batch-size' && (s.backend === '' || s.backend === ONNXRUNTIME.name))) {
     o.defaultMaxBatchSize = defaultMaxBatchSize(applyServerFlags(DEFAULT_SERVER_OPTIONS, server));
   }
   if (a.dynamicBatching !== undefined) o.dynamicBatching = a.dynamicBatching;

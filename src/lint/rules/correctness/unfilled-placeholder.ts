@@ -2,15 +2,15 @@
 // which leaves every placeholder it was not given in place (tensorrtllm_backend tools/fill_template.py
 // main). Triton and the backends then read the literal text. What that does depends on where it
 // stands, so the finding says it: a backend named "${triton_backend}" fails the load; the tensorrtllm
-// backend fails on some keys and silently uses the default for most (src/triton/tensorrtllm-parameters.ts);
+// backend fails on some keys and silently uses the default for most (src/triton/backends/tensorrtllm/parameters.ts);
 // the Python runtime of TensorRT-LLM and the BLS model treat a placeholder as unset; preprocessing and
 // postprocessing hand tokenizer_dir to Hugging Face as a path. (A placeholder outside a string breaks
 // the parse: the syntax rule says so.)
 import type { PathSegment } from '../../../diagnostics.js';
-import { TRTLLM_PARAMETERS, UNFILLED_PLACEHOLDER, guidedDecodingOff, trtllmDefault, trtllmRuntime } from '../../../triton/tensorrtllm-parameters.js';
+import { TRTLLM_PARAMETERS, UNFILLED_PLACEHOLDER, guidedDecodingOff, trtllmDefault, trtllmRuntime } from '../../../triton/backends/tensorrtllm/parameters.js';
 import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
-import { PYTHON } from '../../../triton/backend-records.js';
+import { PYTHON, TENSORRTLLM } from '../../../triton/backend-records.js';
 
 /**
  * Every string of the config that holds a placeholder, with its value path (map keys as path
@@ -113,7 +113,7 @@ export const unfilledPlaceholder = defineModelRule({
         continue;
       }
       const at = { path, data: { key, placeholder, name } };
-      if (backend === 'tensorrtllm') {
+      if (backend === TENSORRTLLM.name) {
         const p = TRTLLM_PARAMETERS[key];
         if (key === 'gpt_model_type') ctx.report({ ...at, messageId: 'failsModelType' });
         else if ((key === 'gpt_model_path' && !filled('encoder_model_path')) || (key === 'encoder_model_path' && !filled('gpt_model_path'))) {

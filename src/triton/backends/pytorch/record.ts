@@ -2,8 +2,8 @@
 // kPyTorchAotiBackend is "pytorch" too. It does not auto-complete the config (pytorch_backend
 // src/libtorch.cc ModelState::AutoCompleteConfig only logs that TorchScript keeps too little
 // metadata to do it).
-import { libtorchUnlistedRefusal } from '../libtorch-io.js';
-import type { BackendRecord, IoChecks } from './record.js';
+import { libtorchUnlistedRefusal } from './libtorch-conventions.js';
+import type { BackendRecord, IoChecks } from '../record.js';
 
 /**
  * pytorch_backend (commit 266fd38) src/pt/model_instance_state.cc, ModelInstanceState:
@@ -44,6 +44,8 @@ export const PYTORCH: BackendRecord = {
     { name: 'torch_aoti', defaultModelFile: 'model.pt2', format: 'pytorch', loads: ['pt2'] },
   ],
   core: true,
+  backendType: 'pytorch',
+  fileExtensions: ['pt', 'pt2'],
   autoComplete: {
     from: 'none',
     // src/pt/model_state.cc AutoCompleteConfig; the real r24.10 server logs exactly this line

@@ -2,8 +2,8 @@
 // GraphDef file. tritonc reads a SavedModel's serving signature (src/savedmodel), not a GraphDef
 // (the backend does not auto-complete one either: ModelState::AutoCompleteConfig, "Nothing to be
 // filled for graphdef").
-import { autoCompleteTensorflow, tensorflowAutoCompleteSkipped, tensorflowSkippedNote } from '../autocomplete-tensorflow.js';
-import type { BackendRecord } from './record.js';
+import { autoCompleteTensorflow, tensorflowAutoCompleteSkipped, tensorflowSkippedNote } from './autocomplete.js';
+import type { BackendRecord } from '../record.js';
 
 export const TENSORFLOW: BackendRecord = {
   name: 'tensorflow',
@@ -16,9 +16,14 @@ export const TENSORFLOW: BackendRecord = {
       modelIsDirectory: true,
       io: { addsMissingInputs: true, rankZeroTakesConfigShape: true, batchHintFromDims: true },
     },
-    { name: 'tensorflow_graphdef', defaultModelFile: 'model.graphdef', format: 'other' },
+    { name: 'tensorflow_graphdef', defaultModelFile: 'model.graphdef', format: 'other', formatTitle: 'GraphDefs' },
   ],
   core: true,
+  backendType: 'tensorflow',
+  fileExtensions: ['savedmodel', 'graphdef'],
+  // core src/model_config_utils.cc SetDefaultInstanceCount: 2 for ONNX Runtime and TensorFlow on the CPU.
+  defaultCpuInstances: 2,
+  releases: { until: '2.56.0' },
   autoComplete: {
     from: 'model',
     skipped: tensorflowAutoCompleteSkipped,

@@ -8,11 +8,11 @@
 //   (all of its tensors, ioFromSignature, in the iteration order of the backend's
 //   std::unordered_map of them: libstdcxx-unordered-order.ts); a partly written side is kept as written.
 // Problems are returned as data; the caller decides what Triton's refusal means for it.
-import { ioFromSignature, shapeText, unbatchableTensors } from './io-mapping.js';
-import type { ModelSignature, TensorInfo } from '../model-file/signature.js';
-import { step, type ResolveProblem, type ResolveStep } from './changes.js';
-import type { ModelConfig } from '../config/model-config.js';
-import { libstdcxxUnorderedOrder } from './libstdcxx-unordered-order.js';
+import { ioFromSignature, shapeText, unbatchableTensors } from '../../io-mapping.js';
+import type { ModelSignature, TensorInfo } from '../../../model-file/signature.js';
+import { step, type ResolveProblem, type ResolveStep } from '../../changes.js';
+import type { ModelConfig } from '../../../config/model-config.js';
+import { libstdcxxUnorderedOrder } from '../../libstdcxx-unordered-order.js';
 
 /** core injects default-max-batch-size=4 into every backend's config (SetBackendConfigDefaults). */
 export const DEFAULT_MAX_BATCH_SIZE = 4;

@@ -2,8 +2,8 @@
 // (pytorch_backend src/pt/model_instance_state.cc, ModelInstanceState). Nothing here compares names
 // with the model's as ONNX Runtime does: a name is never refused, it only decides how the inputs are
 // fed to forward.
-import type { ModelConfig } from '../config/model-config.js';
-import type { ModelSignature } from '../model-file/signature.js';
+import type { ModelConfig } from '../../../config/model-config.js';
+import type { ModelSignature } from '../../../model-file/signature.js';
 
 /** NamingConvention (src/pt/model_state.hh): how config tensors are mapped to forward's positions. */
 export type NamingConvention = 'forward-argument' | 'named-index' | 'strict-config-ordering';

@@ -3,9 +3,9 @@
 // beside model.py (get_model_config, lines 52-75: the version directory, or $LLM_CONFIG_PATH) and calls
 // set_model_transaction_policy(decoupled=bool(triton_config["decoupled"])), then
 // set_max_batch_size(int(triton_config["max_batch_size"])), through python_backend's helpers.
-import type { ModelConfig } from '../config/model-config.js';
-import type { ResolveProblem } from './changes.js';
-import { setMaxBatchSize, setModelTransactionPolicy } from './python-autocomplete.js';
+import type { ModelConfig } from '../../../config/model-config.js';
+import type { ResolveProblem } from '../../changes.js';
+import { setMaxBatchSize, setModelTransactionPolicy } from '../python/model-config-helpers.js';
 
 /** Whether a model.py is the LLM API model's: its auto_complete_config reads model.yaml's triton_config. */
 export const isLlmApiModelPy = (text: string): boolean => /def auto_complete_config\b/.test(text) && text.includes('triton_config') && text.includes('model.yaml');

@@ -5,7 +5,7 @@
 // are io-name's (its meta spreads them in).
 import { quoteString } from '../pbtxt/scalars.js';
 import type { ModelSignature } from '../model-file/signature.js';
-import { c10TypeString, isDictMode, isLibtorchInputType, libtorchExpectedInputs, namedIndex, namingConvention } from '../triton/libtorch-io.js';
+import { c10TypeString, isDictMode, isLibtorchInputType, libtorchExpectedInputs, namedIndex, namingConvention } from '../triton/backends/pytorch/libtorch-conventions.js';
 import type { ModelContext, Report } from './rule.js';
 import { configTensors } from './tensors.js';
 

@@ -2,9 +2,9 @@
 // lines 48-160): it adds the inputs and outputs the config does not declare, by name only (a declared
 // tensor is never compared), then asks for the decoupled transaction policy, then sets max_batch_size
 // to 0 (vLLM batches by itself). Each through python_backend's helpers, whose ValueError fails the load.
-import type { ModelConfig } from '../config/model-config.js';
-import { step, type ResolveProblem, type ResolveStep } from './changes.js';
-import { addTensor, setMaxBatchSize, setModelTransactionPolicy, type HelperResult, type PythonTensor } from './python-autocomplete.js';
+import type { ModelConfig } from '../../../config/model-config.js';
+import { step, type ResolveProblem, type ResolveStep } from '../../changes.js';
+import { addTensor, setMaxBatchSize, setModelTransactionPolicy, type HelperResult, type PythonTensor } from '../python/model-config-helpers.js';
 
 /** src/model.py lines 69-134. */
 export const VLLM_INPUTS: readonly PythonTensor[] = [

@@ -10,11 +10,11 @@
 //   the model's order, named by get_any_name(), typed by OpenVINOElementToModelConfigDataType
 //   (openvino_utils.cc), dims from the partial shape without the first dim when max_batch_size > 0,
 //   and every dim -1 when any dim of the shape is dynamic (`io_shape.is_static() ? get_length() : -1`).
-import type { DataType, ModelConfig, ModelInput, ModelOutput } from '../config/model-config.js';
-import type { ModelSignature, TensorInfo } from '../model-file/signature.js';
-import { compareDims, hasBatch } from '../openvino/names.js';
-import { step, type ResolveProblem, type ResolveStep } from './changes.js';
-import type { Completion, CompletionOptions } from './backends/record.js';
+import type { DataType, ModelConfig, ModelInput, ModelOutput } from '../../../config/model-config.js';
+import type { ModelSignature, TensorInfo } from '../../../model-file/signature.js';
+import { compareDims, hasBatch } from '../../../openvino/names.js';
+import { step, type ResolveProblem, type ResolveStep } from '../../changes.js';
+import type { Completion, CompletionOptions } from '../record.js';
 
 /** core injects default-max-batch-size=4 into every backend's config (SetBackendConfigDefaults). */
 const CORE_DEFAULT_MAX_BATCH_SIZE = 4;

@@ -19,12 +19,12 @@
 //   the model has get what they lack (its errors ignored there).
 // Dims come from the model's shape, without the first when batching; none left is dims [1] with
 // reshape { shape: [ ] }. Problems are returned as data, the first one fails the load.
-import type { ModelConfig, ModelInput, ModelOutput } from '../config/model-config.js';
-import type { ModelSignature, TensorInfo } from '../model-file/signature.js';
-import { step, type ResolveProblem, type ResolveStep } from './changes.js';
-import { DEFAULT_MAX_BATCH_SIZE } from './autocomplete-onnx.js';
-import { tritonDim } from './io-mapping.js';
-import type { Completion, CompletionOptions } from './backends/record.js';
+import type { ModelConfig, ModelInput, ModelOutput } from '../../../config/model-config.js';
+import type { ModelSignature, TensorInfo } from '../../../model-file/signature.js';
+import { step, type ResolveProblem, type ResolveStep } from '../../changes.js';
+import { DEFAULT_MAX_BATCH_SIZE } from '../onnxruntime/autocomplete.js';
+import { tritonDim } from '../../io-mapping.js';
+import type { Completion, CompletionOptions } from '../record.js';
 
 /**
  * The meta graph and signature the backend loads, when the config's parameters name others than the

@@ -3,7 +3,7 @@
 // AsyncEngineArgs(**json), unchanged: a key that is no field of the installed vLLM's AsyncEngineArgs
 // dataclass is a TypeError and the model does not load; values are not checked there (a dataclass
 // checks no types), so "true" for a bool is a truthy string.
-import data from './data/vllm-engine-args.json' with { type: 'json' };
+import data from '../../data/vllm-engine-args.json' with { type: 'json' };
 
 export type JsonKind = 'bool' | 'int' | 'float' | 'string' | 'null' | 'object' | 'array';
 

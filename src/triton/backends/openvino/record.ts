@@ -1,10 +1,10 @@
 // The OpenVINO backend (openvino_backend src/openvino.cc): written by name, model.xml with its .bin
 // beside it, read by src/openvino. Its auto-complete reads the IR (ModelState::AutoCompleteConfig:
-// triton/autocomplete-openvino.ts), and its load-time checks (ValidateInputs / ValidateOutputs,
+// triton/backends/openvino/autocomplete.ts), and its load-time checks (ValidateInputs / ValidateOutputs,
 // openvino_utils.cc CompareDimsSupported) differ from ONNX Runtime's as `io` says.
-import { autoCompleteOpenVino } from '../autocomplete-openvino.js';
-import { SERVED_TRITON_TYPES } from '../../openvino/elem-types.js';
-import type { BackendRecord } from './record.js';
+import { autoCompleteOpenVino } from './autocomplete.js';
+import { SERVED_TRITON_TYPES } from '../../../openvino/elem-types.js';
+import type { BackendRecord } from '../record.js';
 
 export const OPENVINO: BackendRecord = {
   name: 'openvino',
@@ -13,6 +13,7 @@ export const OPENVINO: BackendRecord = {
   defaultModelFile: 'model.xml',
   format: 'openvino',
   core: true,
+  fileExtensions: ['xml'],
   autoComplete: {
     from: 'model',
     // AutoCompleteConfig runs whenever auto-complete is on; each side is filled only when absent.

@@ -2,9 +2,9 @@
 // auto_complete_config (python_backend src/pb_stub.cc Stub::AutoCompleteModelConfig calls it at load,
 // with the config as JSON, through triton_python_backend_utils.ModelConfig). tritonc reads what it
 // does without running it (src/python-model), or runs it where the user asks (--run-python-autocomplete).
-import { readAutoCompleteConfig } from '../../python-model/auto-complete-config.js';
-import { completeFromScript } from '../autocomplete-python-script.js';
-import type { BackendRecord } from './record.js';
+import { readAutoCompleteConfig } from '../../../python-model/auto-complete-config.js';
+import { completeFromScript } from './autocomplete-script.js';
+import type { BackendRecord } from '../record.js';
 
 export const PYTHON: BackendRecord = {
   name: 'python',
@@ -12,7 +12,11 @@ export const PYTHON: BackendRecord = {
   platforms: [],
   defaultModelFile: 'model.py',
   format: 'none',
+  formatTitle: 'Python models',
   core: true,
+  fileExtensions: ['py'],
+  // src/python_be.cc, ModelState: the execution environment and where inputs live.
+  parameterKeys: () => ['EXECUTION_ENV_PATH', 'FORCE_CPU_ONLY_INPUT_TENSORS'],
   autoComplete: {
     from: 'script',
     defines: (text) => /\bdef\s+auto_complete_config\b/.test(text),

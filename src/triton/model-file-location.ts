@@ -9,9 +9,10 @@
 // so a stale model in an older version directory never decides a result.
 import { join } from 'node:path';
 import type { ModelConfig } from '../config/model-config.js';
-import { selectVersions, type ModelDir } from '../repo/model-dir.js';
+import type { ModelDir } from '../repo/model-dir.js';
+import { selectVersions } from './version-policy.js';
 import type { PathKind } from '../util/path-kind.js';
-import { defaultModelFile, directoryModelFile, modelFormatOf, modelIsDirectory, type ModelFormat } from './backend-records.js';
+import { directoryModelFile, modelFileName, modelFormatOf, modelIsDirectory, type ModelFormat } from './backend-records.js';
 
 export type { ModelFormat };
 
@@ -35,9 +36,7 @@ export const modelFormat = (config: ModelConfig): ModelFormat => modelFormatOf(c
 export function locateModelFile(layout: ModelDir, autofilled: ModelConfig, kind: (path: string) => PathKind | undefined): ModelFile {
   const format = modelFormat(autofilled);
   const latest = selectVersions(autofilled.version_policy, layout.versionDirs).at(-1);
-  // Core's auto-fill leaves default_model_filename unset for LibTorch found by its model.pt (its
-  // backend defaults to model.pt itself: pytorch_backend src/pt/model_state.cc ModelState::LoadModel).
-  const name = autofilled.default_model_filename || defaultModelFile(autofilled);
+  const name = modelFileName(autofilled);
   if (format === 'none' || !latest || !name) return { format, version: latest?.version, path: undefined, expected: undefined };
   const expected = join(layout.path, String(latest.version), name);
   const found = kind(expected);

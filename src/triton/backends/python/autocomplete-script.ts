@@ -5,11 +5,11 @@
 // stub's check of the return value (src/pb_stub.cc Stub::AutoCompleteModelConfig, lines 522-531).
 // The first ValueError ends the function and fails the load. What the reader could not follow is
 // "not known" from there on: the calls before it are applied, nothing after it is guessed.
-import type { ModelConfig, ModelInput } from '../config/model-config.js';
-import { dictGet, type PyValue, type ScriptCall, type ScriptFacts } from '../python-model/auto-complete-config.js';
-import { step, type ResolveProblem, type ResolveStep } from './changes.js';
-import { DATA_TYPES } from './data-types.js';
-import { addTensor, setMaxBatchSize, setModelTransactionPolicy, type PythonTensor } from './python-autocomplete.js';
+import type { ModelConfig, ModelInput } from '../../../config/model-config.js';
+import { dictGet, type PyValue, type ScriptCall, type ScriptFacts } from '../../../python-model/auto-complete-config.js';
+import { step, type ResolveProblem, type ResolveStep } from '../../changes.js';
+import { DATA_TYPES } from '../../data-types.js';
+import { addTensor, setMaxBatchSize, setModelTransactionPolicy, type PythonTensor } from './model-config-helpers.js';
 
 /** What the script did to the config: the config after it, the steps, the refusal, or where it stops being known. */
 export interface ScriptCompletion {

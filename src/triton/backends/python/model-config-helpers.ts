@@ -4,7 +4,7 @@
 // ModelConfigToJson: always_print_primitive_fields), so an input's `optional: false` and, inside a
 // model_transaction_policy block that is there at all, `decoupled: false` always exist. Each helper
 // raises the ValueError quoted here, which fails the load; tritonc returns it as the problem.
-import type { ModelConfig, ModelInput, ModelOutput } from '../config/model-config.js';
+import type { ModelConfig, ModelInput, ModelOutput } from '../../../config/model-config.js';
 
 export interface PythonTensor {
   name: string;
