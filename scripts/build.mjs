@@ -2,6 +2,7 @@
 // start, see bin/tritonc.js), the library entry (ESM), and type declarations.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 // TRITONC_ESBUILD: esbuild installed apart, where an install from git has no devDependencies (scripts/prepare.mjs).
@@ -92,6 +93,16 @@ const jsonAsParse = {
   },
 };
 
+// A `?raw` import (src/client/runtime-text.ts: the generated clients' runtimes, real .ts and .py files)
+// as the file's text, as vite gives it under vitest.
+const rawText = {
+  name: 'raw-text',
+  setup(b) {
+    b.onResolve({ filter: /\?raw$/ }, (args) => ({ path: join(args.resolveDir, args.path.slice(0, -'?raw'.length)), namespace: 'raw-text' }));
+    b.onLoad({ filter: /.*/, namespace: 'raw-text' }, (args) => ({ contents: readFileSync(args.path, 'utf8'), loader: 'text', watchFiles: [args.path] }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -107,7 +118,7 @@ const common = {
   // character, a third of the two-byte string one stray "µ" made it (every command pays for it).
   charset: 'ascii',
   minifyWhitespace: true,
-  plugins: [patchDependencies, compiledSchema, jsonAsParse],
+  plugins: [patchDependencies, compiledSchema, jsonAsParse, rawText],
 };
 const schemaDefine = { __TRITONC_SCHEMA__: JSON.stringify(JSON.stringify(schemaSource)) };
 

@@ -177,4 +177,48 @@ describe('architecture (docs/architecture.md)', () => {
       });
     expect(outside).toEqual([]);
   });
+  // issue 44: rules read facts (ModelFacts, ctx.signature, src/triton), never the layers that make them.
+  it('rules never import src/repo, src/workspace or a model file reader: what they need is a fact (ModelFacts) or src/triton', () => {
+    const rules = files.filter((f) => f.file.startsWith('src/lint/rules/'));
+    expect(rules.length).toBeGreaterThan(25);
+    const crossing = rules.flatMap((f) => f.imports.filter((i) => ['repo', 'workspace', ...READERS].includes(layerOf(i) ?? '')).map((i) => `${f.file} imports ${i}`));
+    expect(crossing).toEqual([]);
+  });
+  it('repo/ never imports triton/: the layout is read before Triton\'s rules apply to it', () => {
+    expect(violations((l) => l === 'repo', (l) => l === 'triton')).toEqual([]);
+  });
+  it('no backend or platform name is compared outside src/triton: code asks the backend records (src/triton/backend-records.ts)', async () => {
+    const { BACKEND_RECORDS, ENSEMBLE_PLATFORM } = await import('../src/triton/backend-records.js');
+    const names = [...new Set([...BACKEND_RECORDS.flatMap((b) => [b.name, ...b.platforms.flatMap((p) => [p.name, ...(p.aliases ?? [])])]), ENSEMBLE_PLATFORM])];
+    expect(names).toEqual(expect.arrayContaining(['onnxruntime', 'python', 'vllm', 'tensorrtllm', 'dali', 'onnxruntime_onnx', 'libtorch']));
+    const alternatives = names.map((n) => n.replace(/[^a-z0-9_]/g, '')).join('|');
+    // `x === 'name'`, `'name' !== x`, `case 'name':`.
+    const comparison = new RegExp(`[=!]==?\\s*['"](?:${alternatives})['"]|['"](?:${alternatives})['"]\\s*[=!]==?|\\bcase\\s+['"](?:${alternatives})['"]\\s*:`, 'g');
+    // The same words naming something else than a backend, counted per file so that a new comparison shows.
+    const allowed: Record<string, number> = {
+      // ONNX Runtime's execution accelerators (optimization.execution_accelerators: "tensorrt", "cuda", "openvino").
+      'src/lint/rules/correctness/accelerators.ts': 5,
+      'src/lint/rules/suspicious/fp16-accuracy.ts': 1,
+      'src/generate/generate.ts': 4,
+      'src/generate/options.ts': 3,
+      // How a backend compares dims (IoChecks.shapes 'openvino'), a mode of the record's, not a backend's name.
+      'src/lint/rules/correctness/io-shape.ts': 3,
+      // A TensorRT-LLM model's runtime ('python' or 'cpp': triton/backends/tensorrtllm/parameters.ts trtllmRuntime).
+      'src/lint/rules/correctness/tensorrtllm-parameters.ts': 1,
+      'src/lint/rules/correctness/unfilled-placeholder.ts': 1,
+      // A model file's format (SignatureFormat 'openvino', ModelFormat 'pytorch'), the readers' word.
+      'src/cli/inspect.ts': 1,
+      'src/remote/mounted.ts': 2,
+      // The generated client's language (--lang python).
+      'src/cli/client.ts': 1,
+      'src/client/run.ts': 1,
+    };
+    const counted = Object.fromEntries(
+      files
+        .filter((f) => f.layer !== 'triton')
+        .map((f) => [f.file, [...readFileSync(join(ROOT, f.file), 'utf8').matchAll(comparison)].length] as const)
+        .filter(([, n]) => n > 0),
+    );
+    expect(counted).toEqual(allowed);
+  });
 });

@@ -346,7 +346,6 @@ function variantsOfPlan(dir: string, io: CliIO): ToMeasure {
 }
 
 async function runLoadTestCommand(a: TuneArgs, io: CliIO): Promise<number> {
-  const shown = (p: string) => displayPath(p, io.cwd);
   const { budgetUs, percentile } = budgetFlags(a);
   const flags = planFlags(a);
   const range = /^(\d+)(?::(\d+)(?::(\d+))?)?$/.exec(a['concurrency-range'])!;

@@ -1,6 +1,7 @@
 // `tritonc client --lang python`: a model's contract (clientSpec, from its effective config) -> one
-// Python module, a typed client of that model on tritonclient.http or tritonclient.grpc (the runtime
-// in python-runtime.ts with its transport, python-grpc.ts for gRPC; the model's contract below it),
+// Python module, a typed client of that model on tritonclient.http or tritonclient.grpc (the runtime,
+// runtime/client_core.py, with its transport, runtime/client_http.py or runtime/client_grpc.py: real
+// files, see runtime-text.ts; the model's contract below it),
 // and a repository's package index. Every name
 // from the config reaches the module as an escaped string literal (a TypedDict key, a _SPEC field),
 // never as an identifier, a comment or a docstring, so a tensor named `"]); import os #` is a key
@@ -8,8 +9,7 @@
 import type { ModelConfig } from '../config/model-config.js';
 import { sha256Hex } from '../util/sha256.js';
 import { bodyChecksum, clientHeader, configChecksum, readClientHeader } from './header.js';
-import { PYTHON_GRPC_RUNTIME } from './python-grpc.js';
-import { PYTHON_HTTP_RUNTIME, PYTHON_RUNTIME_CORE } from './python-runtime.js';
+import { PYTHON_GRPC_RUNTIME, PYTHON_HTTP_RUNTIME, PYTHON_RUNTIME_CORE } from './runtime-text.js';
 import type { ClientProtocol, ClientSpec } from './typescript.js';
 
 /** The numpy element type each protocol datatype travels in (tritonclient.utils triton_to_np_dtype; BF16 as float32). */

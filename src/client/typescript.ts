@@ -1,14 +1,16 @@
 // `tritonc client --lang typescript`: a model's effective config -> one TypeScript module, a typed
-// KServe v2 client for that model over HTTP or gRPC (the model's contract, then the runtime:
-// typescript-runtime.ts, and the protocol's transport, typescript-http.ts or typescript-grpc.ts). Every name from the config reaches the module as a JSON string literal (an interface
-// key, a SPEC field), never as an identifier or inside a comment, so a tensor named
+// KServe v2 client for that model over HTTP or gRPC (the model's contract, then the runtime,
+// runtime/client-core.ts, and the protocol's transport, runtime/client-http.ts or
+// runtime/client-grpc.ts: real files, see runtime-text.ts). Every name from the config reaches the
+// module as a JSON string literal (an interface key, a SPEC field), never as an identifier or inside a comment, so a tensor named
 // `"; process.exit()//` is a key like any other.
 import type { ModelConfig, ModelInput, ModelOutput } from '../config/model-config.js';
 import { protocolName, typeName } from '../triton/data-types.js';
-import { RUNTIME_CORE } from './typescript-runtime.js';
-import { HTTP_RUNTIME } from './typescript-http.js';
-import { GRPC_IMPORT, GRPC_RUNTIME } from './typescript-grpc.js';
+import { GRPC_RUNTIME, HTTP_RUNTIME, RUNTIME_CORE } from './runtime-text.js';
 import { bodyChecksum, clientHeader, configChecksum, type ClientProblem } from './header.js';
+
+/** The import the gRPC module starts with (the user installs @grpc/grpc-js); runtime/client-grpc.ts uses it. */
+const GRPC_IMPORT = "import * as grpc from '@grpc/grpc-js';";
 
 /** The TypeScript array each protocol datatype travels in (inputs and outputs alike, BYTES aside). */
 const ARRAY_TYPE: Record<string, string> = {

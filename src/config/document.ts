@@ -82,7 +82,7 @@ export function parseConfig(
   if (options.tree) {
     // The canonical formatter's: it reads no range (ParseOptions.ranges).
     const r = parseText(text, schema, { file, enumMeaning: dataTypeMeaning, stopAtFirstError, ranges: false });
-    return { value: r.value as ModelConfig, tree: r.tree, diagnostics: r.diagnostics };
+    return { value: r.value, tree: r.tree, diagnostics: r.diagnostics };
   }
   const r = parseText(text, schema, { file, enumMeaning: dataTypeMeaning, stopAtFirstError, lean: true, keepTreeUpTo: LEAN_PARSE_ABOVE_CHARS });
   let tree = r.tree;
@@ -91,7 +91,7 @@ export function parseConfig(
   return {
     file,
     text,
-    value: r.value as ModelConfig,
+    value: r.value,
     // The formatter and the editor want the tree: a lean document makes it on first use.
     get tree() {
       return (tree ??= parseText(text, schema, parseOptions).tree);

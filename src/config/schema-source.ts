@@ -95,7 +95,7 @@ export function readSchemaSource(path: string = schemaPath()): SchemaSource {
     for (const nested of ns.nestedArray) {
       if (nested instanceof protobuf.Type) messageOf(nested);
       else if (nested instanceof protobuf.Enum) enumOf(nested);
-      if (nested instanceof protobuf.Namespace || nested instanceof protobuf.Type) visit(nested as protobuf.NamespaceBase);
+      if (nested instanceof protobuf.Namespace || nested instanceof protobuf.Type) visit(nested);
     }
   };
   visit(root);

@@ -1,10 +1,10 @@
 // The ModelConfig schema (schemas/model_config.proto), linked into the small shape the text-format
 // parser, printer and checks need. The bundle carries it as data the build read from the .proto
 // (schema-source.ts); the source tree reads the .proto.
-import type { FieldKind, ScalarType, SchemaEnum, SchemaField, SchemaMessage } from '../pbtxt/descriptor.js';
+import type { FieldKind, SchemaEnum, SchemaField, SchemaMessage } from '../pbtxt/descriptor.js';
 import { readSchemaSource, type FieldSource, type SchemaSource, type TypeSource } from './schema-source.js';
 
-export type { FieldKind, ScalarType, SchemaEnum, SchemaField, SchemaMessage };
+export type { SchemaEnum, SchemaField, SchemaMessage };
 
 export interface Schema {
   readonly modelConfig: SchemaMessage;

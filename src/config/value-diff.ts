@@ -26,7 +26,7 @@ export function valueDifferences(a: unknown, b: unknown, path: PathSegment[] = [
     for (let i = head; i < Math.max(a.length, bb.length) - tail; i++) out.push([...path, i]);
     return out;
   }
-  const keys = new Set([...Object.keys(a), ...Object.keys(b as object)]);
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].flatMap((k) => valueDifferences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], [...path, k]));
 }
 

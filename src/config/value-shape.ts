@@ -10,7 +10,7 @@ export function asConfigValue(value: unknown): ModelConfig | undefined {
   try {
     // The tree is made to check the shape, and dropped: it throws ValueShapeError where a field does not fit.
     treeFromValue(value as Record<string, unknown>, loadSchema().modelConfig);
-    return value as ModelConfig;
+    return value;
   } catch {
     return undefined;
   }

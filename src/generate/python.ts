@@ -2,7 +2,7 @@
 // (python_backend runs it on the empty config core starts from), where the function is literal enough
 // to read without running it (src/python-model). What it cannot read is a problem, never a guess.
 import type { ModelConfig } from '../config/model-config.js';
-import { completeFromScript } from '../triton/autocomplete-python-script.js';
+import { completeFromScript } from '../triton/backends/python/autocomplete-script.js';
 import { PYTHON } from '../triton/backend-records.js';
 import type { GenerateProblem, GenerateResult } from './generate.js';
 import type { GenerateOptions } from './options.js';

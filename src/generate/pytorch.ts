@@ -4,8 +4,8 @@
 // stable form. So generate refuses, and its message is the fix: the config with what the model gives
 // (backend, names by the backend's pairing rules, the output count) and the fields the user must fill.
 import type { ModelSignature } from '../model-file/signature.js';
-import { c10TypeString, isDictMode, isLibtorchInputType } from '../triton/libtorch-io.js';
-import { platformLoading } from '../triton/backend-records.js';
+import { c10TypeString, isDictMode, isLibtorchInputType } from '../triton/backends/pytorch/libtorch-conventions.js';
+import { platformLoading, PYTORCH } from '../triton/backend-records.js';
 import type { GenerateOptions } from './options.js';
 
 const FILL = 'data_type: <TYPE> dims: [ <dims> ]';
@@ -44,7 +44,7 @@ export function pytorchProblems(sig: ModelSignature, shown: string, modelName: s
   const outputs = count ? Array.from({ length: count }, (_, i) => `    { name: "OUTPUT__${i}" ${FILL} }`) : [`    { name: "OUTPUT__0" ${FILL} }  # one per value forward returns (${sig.forward?.returns ?? 'unknown'}), OUTPUT__<index>`];
   const skeleton = [
     `name: "${opts.name ?? modelName}"`,
-    'backend: "pytorch"',
+    `backend: "${PYTORCH.name}"`,
     `max_batch_size: ${mbs}${opts.maxBatchSize === undefined ? '  # N > 0 when every tensor\'s first dim is the batch (dims then leave it out)' : ''}`,
     'input [',
     inputs.join(',\n'),

@@ -5,7 +5,7 @@
 import { basename, dirname, join } from 'node:path';
 import type { ModelConfig } from '../config/model-config.js';
 import { hasReader } from '../model-file/readers.js';
-import { selectVersions, versionOfDirName } from '../repo/model-dir.js';
+import { versionOfDirName } from '../repo/model-dir.js';
 import { Workspace } from '../workspace/workspace.js';
 import { BACKEND_RECORDS, formatOfModelFileName, ONNXRUNTIME, PYTHON, type BackendRecord } from '../triton/backend-records.js';
 
@@ -50,7 +50,7 @@ function writtenConfig(configPath: string | undefined, workspace: Workspace): Mo
 
 /**
  * The model file Triton would load for this model directory, if tritonc reads it (the one locator,
- * src/triton/model-file.ts). The config on disk steers where it is when it parses; without one, or
+ * src/triton/model-file-location.ts). The config on disk steers where it is when it parses; without one, or
  * when it names no backend, each backend tritonc reads is tried in turn (core's order: model.onnx
  * before model.xml), as the model generate writes its config for.
  */
@@ -122,8 +122,8 @@ export function pythonModelOf(modelDir: string, workspace = new Workspace()): Mo
   const config = model.autofill(written).config;
   if (config.backend !== PYTHON.name) return undefined;
   // The version Triton loads (python_backend src/stub_launcher.cc: <model>/<version>/<default_model_filename|model.py>).
-  const version = selectVersions(config.version_policy, model.layout().versionDirs).at(-1);
-  const fileName = config.default_model_filename || PYTHON.defaultModelFile!;
+  const version = model.versions(config).at(-1);
+  const fileName = model.modelFileName(written) ?? PYTHON.defaultModelFile!;
   const file = version ? join(version.path, fileName) : undefined;
   return file && workspace.tree.kind(file) === 'file' ? { file, fileName, format: 'python-script', backend: PYTHON.name } : undefined;
 }

@@ -4,7 +4,7 @@
 // sub-directory, as the workspace computes it once per config.
 import type { ModelConfig } from '../config/model-config.js';
 import type { AutofillResult } from '../triton/autofill.js';
-import { backendRecord, ioChecksOf } from '../triton/backend-records.js';
+import { backendRecord, ioChecksOf, TENSORFLOW } from '../triton/backend-records.js';
 import type { ModelContext } from './rule.js';
 
 export interface SettledBackend {
@@ -29,7 +29,7 @@ export function settledBackend(ctx: Pick<ModelContext<unknown>, 'config' | 'mode
   const listing = ctx.model.autofillListing();
   const autofill = ctx.model.autofill(ctx.config);
   const c = ctx.config;
-  const filesMatter = !c.platform && !c.default_model_filename && (!c.backend || c.backend === 'tensorflow');
+  const filesMatter = !c.platform && !c.default_model_filename && (!c.backend || c.backend === TENSORFLOW.name);
   return {
     config: autofill.config,
     platform: autofill.config.platform ?? '',

@@ -10,7 +10,7 @@ import type { ModelConfig } from '../config/model-config.js';
 import type { ModelReadError } from '../model-file/errors.js';
 import type { ModelSignature } from '../model-file/signature.js';
 import { LintInputError } from './errors.js';
-import type { ModelFile } from '../triton/model-file.js';
+import type { ModelFile } from '../triton/model-file-location.js';
 import { describeRule, fileResult, summarize, type FileResult, type InputProblem, type LintResult } from './results.js';
 import type { ConfigEdits, ModelContext, ModelRule, Report, RepositoryContext, RepositoryRule, Rule, RuleFiles, RuleLevel, RuleMeta } from './rule.js';
 import { RULES } from './rules/index.js';

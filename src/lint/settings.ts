@@ -19,6 +19,7 @@ import { DEFAULT_SERVER_OPTIONS, ServerFlagError, autoCompleteConfigOf, defaultM
 import type { ResolveOptions } from '../triton/effective-config.js';
 import { append } from '../util/arrays.js';
 import { DEFAULT_GPUS } from '../triton/gpu-count.js';
+import { OPENVINO } from '../triton/backend-records.js';
 
 export const SETTINGS_FILE_NAME = 'tritonc.config.json';
 
@@ -249,7 +250,7 @@ export function resolveOptionsOf(settings: LintSettings): ResolveOptions {
     // Without a count given, the effective config assumes what lint assumes (triton/gpu-count.ts).
     ...(settings.gpu.countSource ? { gpus: settings.gpu.count } : {}),
     defaultMaxBatchSize: defaultMaxBatchSize(settings.server),
-    defaultMaxBatchSizes: { openvino: defaultMaxBatchSize(settings.server, 'openvino') },
+    defaultMaxBatchSizes: { [OPENVINO.name]: defaultMaxBatchSize(settings.server, OPENVINO.name) },
     autoCompleteConfig: settings.server.autoCompleteConfig,
   };
 }

@@ -5,10 +5,13 @@ import type { PathSegment } from '../diagnostics.js';
 import type { ModelConfig, ModelInput, ModelOutput } from '../config/model-config.js';
 import { onnxShapeText, shapeText, tritonDim } from '../triton/io-mapping.js';
 import { isDynamicDim } from '../onnx/signature.js';
+
+/** Whether a model dim is dynamic (unknown, symbolic or -1), for the rules (which read no reader). */
+export { isDynamicDim };
 import type { Dim, ModelSignature, TensorInfo } from '../model-file/signature.js';
 import { backendRecord, ioChecksOf, type AutoComplete, type IoChecks } from '../triton/backend-records.js';
 import type { ResolveProblem } from '../triton/changes.js';
-import { otherSignatureNamed } from '../triton/autocomplete-tensorflow.js';
+import { otherSignatureNamed } from '../triton/backends/tensorflow/autocomplete.js';
 import { defaultMaxBatchSize } from '../triton/server-options.js';
 import { settledBackend, type SettledBackend } from './backend.js';
 import type { ModelContext } from './rule.js';

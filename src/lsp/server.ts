@@ -261,6 +261,7 @@ export function startLanguageServer(given?: Connection): Connection {
     const effective = workspace.model(dirname(path)).effective();
     if (effective.status === 'ok') {
       const v = valueAt(effective.config, f.path);
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a config scalar: string, number, bigint or boolean
       if (v !== undefined && typeof v !== 'object') lines.push('', `Triton will use: \`${String(v)}\``);
     }
     return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n') }, range: lspRange(doc, f.onName ? f.node.nameRange : f.node.range) };
@@ -355,6 +356,7 @@ export function startLanguageServer(given?: Connection): Connection {
       const lineEnd = text.indexOf('\n', offset);
       const position = doc.positionAt(lineEnd < 0 ? text.length : lineEnd);
       if (position.line < params.range.start.line || position.line > params.range.end.line) continue;
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a config scalar: string, number, bigint or boolean
       const value = typeof s.value === 'object' ? JSON.stringify(s.value) : String(s.value);
       hints.push({ position, label: ` ${s.stage}: ${pathLabel(s.path)} = ${value.length > 60 ? `${value.slice(0, 57)}...` : value}`, kind: InlayHintKind.Parameter, tooltip: s.reason, paddingLeft: true });
     }

@@ -211,7 +211,7 @@ export class Lexer {
         continue;
       }
       let type: TokenType;
-      let j = i;
+      let j: number;
       if (isLetter(c)) {
         j = identEnd(text, i + 1);
         // A marker glued to the identifier is part of it (TYPE_#DTYPE).

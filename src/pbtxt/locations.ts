@@ -4,7 +4,7 @@
 // value: repeated occurrences append, map entries are keyed by their key's text.
 import type { PathSegment, Range } from '../diagnostics.js';
 import type { SchemaMessage } from './descriptor.js';
-import type { DocumentNode, FieldNode, MessageNode, ScalarNode } from './ast.js';
+import type { DocumentNode, FieldNode, MessageNode } from './ast.js';
 import { parseCleanText, takesBlockAt } from './clean-parse.js';
 import { parseText } from './parser.js';
 import { defaultScalar, type FieldSpans, type PlainMessage } from './plain-value.js';
@@ -162,7 +162,7 @@ export class LocationIndex {
   private indexMapEntry(entry: MessageNode, entryMsg: SchemaMessage, fieldPath: PathSegment[], onlyKey?: string): void {
     const keyNode = entry.fields.find((f) => f.name === 'key');
     const valueNode = entry.fields.find((f) => f.name === 'value');
-    const keyValue = keyNode?.value.kind === 'scalar' ? (keyNode.value as ScalarNode).value : undefined;
+    const keyValue = keyNode?.value.kind === 'scalar' ? keyNode.value.value : undefined;
     const key = String(keyValue ?? defaultScalar(entryMsg.fields.get('key')!.type));
     if (onlyKey !== undefined && key !== onlyKey) return;
     const entryPath = [...fieldPath, key];
@@ -184,7 +184,7 @@ function lazyMapOf(text: string, message: SchemaMessage, spans: FieldSpans, name
   /** The keys each occurrence holds: undefined where it has something to report (parsed again whatever the key). */
   const keysAt = (offset: number): string[] | undefined => {
     const value = parseCleanText(text, message, { at: offset });
-    return value && Object.keys((value[name] ?? {}) as object);
+    return value && Object.keys(value[name] ?? {});
   };
   let asked = 0;
   let byKey: Map<string, number[]> | undefined;

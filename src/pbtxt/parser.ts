@@ -125,7 +125,7 @@ const NO_RANGE: Range = Object.freeze({ start: FILE_START, end: FILE_START });
 /** Distinct plain elements shared per parse without ranges: enough for the repeated values of real lists, bounded for any input. */
 const MAX_SHARED_ELEMENTS = 4096;
 /** Stands in for a node's value until it is parsed. */
-const PENDING: ScalarNode = Object.freeze({ kind: 'scalar', range: { start: FILE_START, end: FILE_START }, text: '', value: undefined }) as ScalarNode;
+const PENDING: ScalarNode = Object.freeze({ kind: 'scalar', range: { start: FILE_START, end: FILE_START }, text: '', value: undefined });
 
 /**
  * Parses `text` as a `message`. By default the value, the diagnostics and the syntax tree in one
@@ -600,7 +600,7 @@ class Parser {
       return;
     }
     if (this.sharedCount >= MAX_SHARED_ELEMENTS) return;
-    if (!byText) this.sharedElements.set(field, (byText = new Map()));
+    if (!byText) this.sharedElements.set(field, (byText = new Map<string, ElementNode>()));
     byText.set(v.text, e);
     this.sharedCount++;
   }

@@ -14,7 +14,7 @@
 // line breaks change. Small messages print on one line, and every comment prints where it was
 // attached. The formatter and the value printer both end here.
 import type { SchemaField } from './descriptor.js';
-import type { Comment, DocumentNode, ElementNode, FieldNode, ListNode, MessageNode, ScalarNode, ValueNode } from './ast.js';
+import type { Comment, DocumentNode, ElementNode, FieldNode, ListNode, MessageNode, ScalarNode } from './ast.js';
 import { formatFloat, quoteString } from './scalars.js';
 
 const INDENT = '  ';
@@ -258,4 +258,3 @@ export function formatScalar(v: ScalarNode['value'] & {}, field: SchemaField): s
   return String(v);
 }
 
-export type { ValueNode };

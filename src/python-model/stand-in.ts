@@ -3,7 +3,7 @@
 // config up to date, so a script that reads as_dict() sees what the backend's would), and a runner
 // that refuses the network, imports model.py as the stub does, calls
 // TritonPythonModel.auto_complete_config, and prints what it did as one JSON line on the real stdout.
-// The refusals themselves are judged in TypeScript (src/triton/autocomplete-python-script.ts), from
+// The refusals themselves are judged in TypeScript (src/triton/backends/python/autocomplete-script.ts), from
 // the recorded calls, with python_backend's messages.
 
 /** triton_python_backend_utils, as far as auto_complete_config and a model.py's import need it. */

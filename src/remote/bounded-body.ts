@@ -53,7 +53,7 @@ export function boundStream(body: Readable, cap: number, url: string): Readable 
 /** A fetch Response's body as text, read as it arrives and never more than `cap` bytes. */
 export async function readText(response: Response, cap: number, url: string): Promise<string> {
   if (!response.body) return '';
-  const reader = response.body.getReader();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {

@@ -50,7 +50,7 @@ export async function gcsStore(loc: RemoteLocation, cred: GcsCredential, env: Re
       let pageToken: string | undefined;
       // Page by page, so a listing without end is stopped by its bound.
       do {
-        const url = `${objects}?${new URLSearchParams({ prefix, maxResults: '1000', ...(pageToken ? { pageToken } : {}) })}`;
+        const url = `${objects}?${new URLSearchParams({ prefix, maxResults: '1000', ...(pageToken ? { pageToken } : {}) }).toString()}`;
         const page = listPage(await readText(await get(url, signal), MAX_PARSED_BODY_BYTES, url), url);
         bound.page(page.items.length);
         append(out, page.items);

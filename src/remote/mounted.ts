@@ -116,7 +116,7 @@ export class MountedRepository implements FileSource {
       for (let i = 0; i < parts.length; i++) {
         const dir = parts.slice(0, i).join('/');
         let entries = this.dirs.get(dir);
-        if (!entries) this.dirs.set(dir, (entries = new Map()));
+        if (!entries) this.dirs.set(dir, (entries = new Map<string, TreeEntry>()));
         const kind = i < parts.length - 1 || isMarker ? 'dir' : 'file';
         // A name that is both a file and a prefix of other keys is a directory to Triton (IsDirectory lists first).
         if (entries.get(parts[i]!)?.kind !== 'dir') entries.set(parts[i]!, { name: parts[i]!, kind });

@@ -80,7 +80,7 @@ function boundParsedBodies(client: { config: { requestHandler: unknown } }): voi
     return out;
   };
   // Everything else (destroy, the handler's config) is the SDK's own handler's, called on it.
-  client.config.requestHandler = new Proxy(inner as object, {
+  client.config.requestHandler = new Proxy(inner, {
     get(target, prop) {
       if (prop === 'handle') return handle;
       const v: unknown = Reflect.get(target, prop);

@@ -1,7 +1,6 @@
 // A model directory as Triton reads it (core GetModelConfigFullPath, VersionsToLoad): its config files, its version
 // directories (with Triton's own rules for which names count), and where a version's model file is.
 import { basename, join } from 'node:path';
-import type { ModelVersionPolicy } from '../config/model-config.js';
 import { entryNames, type Tree } from './tree.js';
 
 /** Sub-directories of a model directory that are never versions (core constants). */
@@ -66,23 +65,6 @@ export function scanModelDir(path: string, tree: Tree): ModelDir {
     versionDirs: versionDirs.sort((a, b) => (a.version ?? Infinity) - (b.version ?? Infinity) || (a.dirName < b.dirName ? -1 : 1)),
     sortedSubdirs: [...subdirs].sort(),
   };
-}
-
-/** The versions Triton loads under a version policy (core VersionsToLoad); the default policy is the latest one. */
-export function selectVersions(policy: ModelVersionPolicy | undefined, dirs: readonly VersionDir[]): VersionDir[] {
-  const usable = new Map<number, VersionDir>();
-  for (const d of dirs) if (d.version !== undefined && !usable.has(d.version)) usable.set(d.version, d);
-  const all = [...usable.values()].sort((a, b) => a.version! - b.version!);
-  if (!policy || policy.latest) {
-    const n = policy?.latest ? (policy.latest.num_versions ?? 0) : 1;
-    return n <= 0 ? [] : all.slice(-n);
-  }
-  if (policy.specific) {
-    const wanted = new Set((policy.specific.versions ?? []).map(Number));
-    return all.filter((d) => wanted.has(d.version!));
-  }
-  // `all {}`, and a version_policy with no member set, select every version.
-  return all;
 }
 
 /** A repository's model directories: every immediate sub-directory (Triton skips none by name). */

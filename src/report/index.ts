@@ -7,12 +7,9 @@ import { formatSarif } from './sarif.js';
 import { formatStylish } from './stylish.js';
 
 export { formatStylish } from './stylish.js';
-export { formatJson, toJsonResults, type JsonFileResult, type JsonMessage } from './json.js';
-export { formatSarif, toSarif, SARIF_SCHEMA } from './sarif.js';
-export { formatGithub, escapeData, escapeProperty, type GithubReportOptions } from './github.js';
-export { formatGitlab, toGitlab, GITLAB_SEVERITIES, type GitlabIssue, type GitlabReportOptions, type GitlabSeverity } from './gitlab.js';
-export { shouldColor, type ColorInputs } from './color.js';
-export type { ReportOptions } from './options.js';
+export { toJsonResults } from './json.js';
+export type { GithubReportOptions } from './github.js';
+export type { GitlabReportOptions } from './gitlab.js';
 
 export const REPORT_FORMATS = ['stylish', 'json', 'sarif', 'github', 'gitlab'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];

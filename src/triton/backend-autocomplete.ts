@@ -4,7 +4,7 @@
 import type { ModelConfig } from '../config/model-config.js';
 import type { ModelReadError } from '../model-file/errors.js';
 import type { ModelSignature } from '../model-file/signature.js';
-import { backendRecord, type BackendRecord, type Completion, type CompletionOptions } from './backend-records.js';
+import { backendRecord, modelFileName, type BackendRecord, type Completion, type CompletionOptions } from './backend-records.js';
 
 /** The model's files as the backend would read them, asked only when its record needs them. */
 export interface AutoCompleteInputs {
@@ -50,7 +50,7 @@ export function backendAutoComplete(config: ModelConfig, inputs: AutoCompleteInp
     case 'config':
       return { kind: 'completed', record, completion: how.complete(config) };
     case 'script': {
-      const file = config.default_model_filename || record.defaultModelFile || '';
+      const file = modelFileName(config) ?? '';
       const script = inputs.script?.(file);
       if (!script) return { kind: 'script', record, defines: inputs.scriptTexts(file).some((text) => how.defines(text)) };
       const facts = options.runScript ? options.runScript(script.path, config) : how.read(script.text);

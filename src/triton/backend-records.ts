@@ -5,15 +5,18 @@
 import { BACKENDS } from './backends/index.js';
 import type { BackendRecord, IoChecks, ModelFormat, PlatformRecord } from './backends/record.js';
 
-export type { AutoComplete, BackendRecord, Completion, CompletionOptions, IoChecks, ModelFormat, PlatformRecord } from './backends/record.js';
-import { ONNXRUNTIME } from './backends/onnxruntime.js';
-import { OPENVINO } from './backends/openvino.js';
-import { PYTHON } from './backends/python.js';
-import { PYTORCH } from './backends/pytorch.js';
-import { TENSORFLOW } from './backends/tensorflow.js';
-import { TENSORRT } from './backends/tensorrt.js';
+export type { AutoComplete, BackendRecord, Completion, CompletionOptions, IoChecks, ModelFormat, PlatformRecord, Releases } from './backends/record.js';
+import { ONNXRUNTIME } from './backends/onnxruntime/record.js';
+import { OPENVINO } from './backends/openvino/record.js';
+import { PYTHON } from './backends/python/record.js';
+import { PYTORCH } from './backends/pytorch/record.js';
+import { TENSORFLOW } from './backends/tensorflow/record.js';
+import { TENSORRT } from './backends/tensorrt/record.js';
+import { TENSORRTLLM } from './backends/tensorrtllm/record.js';
+import { DALI } from './backends/build-backends.js';
+import { VLLM } from './backends/vllm/record.js';
 
-export { ONNXRUNTIME, OPENVINO, PYTHON, PYTORCH, TENSORFLOW, TENSORRT };
+export { DALI, ONNXRUNTIME, OPENVINO, PYTHON, PYTORCH, TENSORFLOW, TENSORRT, TENSORRTLLM, VLLM };
 
 /** The ensemble "platform": no backend, no model file (core kEnsemblePlatform). */
 export const ENSEMBLE_PLATFORM = 'ensemble';
@@ -58,6 +61,45 @@ export function defaultModelFile(config: { backend?: string; platform?: string }
   }
   const b = backendRecord(config.backend);
   return b ? (b.defaultModelFile ?? b.platforms[0]?.defaultModelFile) : undefined;
+}
+
+/**
+ * The name of the file the backend of `autofilled` (a config after core's auto-fill) opens in a
+ * version directory: default_model_filename, else its record's default. Core's auto-fill leaves
+ * default_model_filename unset for LibTorch found by its model.pt (its backend defaults to model.pt
+ * itself: pytorch_backend src/pt/model_state.cc ModelState::LoadModel), so the record answers.
+ */
+export function modelFileName(autofilled: { backend?: string; platform?: string; default_model_filename?: string }): string | undefined {
+  if (autofilled.platform === ENSEMBLE_PLATFORM) return undefined;
+  return autofilled.default_model_filename || defaultModelFile(autofilled);
+}
+
+/** How many instances a KIND_CPU group without a count gets with the backend of `config` (core's SetDefaultInstanceCount). */
+export const defaultCpuInstances = (config: { backend?: string }): number => backendRecord(config.backend)?.defaultCpuInstances ?? 1;
+
+/** The backend a model file's extension suggests (no dot: 'onnx' -> onnxruntime), where a record names it. */
+export const backendOfExtension = (ext: string): string | undefined => BACKEND_RECORDS.find((b) => b.fileExtensions?.includes(ext))?.name;
+
+/** core's BackendType of a backend (GetBackendType), for the backends that have one. */
+export const backendTypeOf = (backend: string): string | undefined => backendRecord(backend)?.backendType;
+
+/** core's BackendType of a platform written by its name, not an alias (GetBackendTypeFromPlatform; torch_aoti's is PyTorch's). */
+export function platformBackendType(platform: string): string | undefined {
+  const p = platformRecord(platform);
+  return p?.platform.name === platform ? p.backend.backendType : undefined;
+}
+
+/**
+ * What the model files of `config`'s platform, else its backend, are called in messages, with the file
+ * name ("TensorRT engines (model.plan)"), where a record titles them.
+ */
+export function formatTitleOf(config: { backend?: string; platform?: string }): string | undefined {
+  const platform = BACKEND_RECORDS.flatMap((b) => b.platforms).find((p) => p.name === config.platform);
+  if (platform?.formatTitle) return `${platform.formatTitle} (${platform.defaultModelFile})`;
+  const b = backendRecord(config.backend);
+  if (b?.formatTitle) return `${b.formatTitle} (${b.defaultModelFile})`;
+  const first = b?.platforms[0];
+  return first?.formatTitle ? `${first.formatTitle} (${first.defaultModelFile})` : undefined;
 }
 
 /** Whether the platform is TensorRT's (engines, optimization profiles, shape tensors). */

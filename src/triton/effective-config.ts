@@ -8,9 +8,9 @@
 import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { AutofillResult } from './autofill.js';
-import type { OnnxAutoCompleteOptions } from './autocomplete-onnx.js';
+import type { OnnxAutoCompleteOptions } from './backends/onnxruntime/autocomplete.js';
 import { backendAutoComplete } from './backend-autocomplete.js';
-import { BACKEND_RECORDS, defaultModelFile, directoryModelFile, ENSEMBLE_PLATFORM, type BackendRecord, type CompletionOptions } from './backend-records.js';
+import { BACKEND_RECORDS, directoryModelFile, ENSEMBLE_PLATFORM, modelFileName, ONNX_MODEL_FILE, type BackendRecord, type CompletionOptions } from './backend-records.js';
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
 import { hasErrors, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
@@ -19,9 +19,10 @@ import { hostGpuCount } from './gpu-count.js';
 import { loadSchema } from '../config/schema.js';
 import type { ModelReadError } from '../model-file/errors.js';
 import type { ModelSignature } from '../model-file/signature.js';
-import { selectVersions, type ModelDir } from '../repo/model-dir.js';
+import type { ModelDir } from '../repo/model-dir.js';
+import { selectVersions } from './version-policy.js';
 import { inSchemaOrder } from './field-order.js';
-import { locateModelFile } from './model-file.js';
+import { locateModelFile } from './model-file-location.js';
 import type { PathKind } from '../util/path-kind.js';
 import { UnreadablePathError } from '../util/unreadable-path.js';
 import { append } from '../util/arrays.js';
@@ -223,7 +224,7 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
       message: `at least one version must be available under the version policy of model '${modelName}'`,
       fix: dir.versionDirs.some((v) => v.version !== undefined)
         ? 'the version policy selects none of the version directories: list existing versions, or use latest { num_versions: 1 }'
-        : `add a numbered version directory holding the model, e.g. ${join(modelDir, '1', config.default_model_filename || 'model.onnx')}${ignored.length ? ` (Triton ignores ${ignored.map((d) => `'${d}'`).join(', ')})` : ''}`,
+        : `add a numbered version directory holding the model, e.g. ${join(modelDir, '1', modelFileName(config) ?? ONNX_MODEL_FILE)}${ignored.length ? ` (Triton ignores ${ignored.map((d) => `'${d}'`).join(', ')})` : ''}`,
     });
   }
   const version = chosen?.version;
@@ -287,7 +288,7 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
       }
       case 'no-model-file':
         if (elsewhere) {
-          pending.push(`what the ${backend} backend reads from ${modelFile ?? `<version>/${config.default_model_filename || defaultModelFile(config)}`} at load, provisioned elsewhere: ${leftForBackend(config).join(', ') || 'nothing: the config lists inputs and outputs'}`);
+          pending.push(`what the ${backend} backend reads from ${modelFile ?? `<version>/${modelFileName(config)}`} at load, provisioned elsewhere: ${leftForBackend(config).join(', ') || 'nothing: the config lists inputs and outputs'}`);
           break;
         }
         return refused({

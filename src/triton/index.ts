@@ -4,7 +4,7 @@ export { effectiveConfig, DEFAULT_GPUS, type ModelSource, type ResolveOptions, t
 export { tritonConfigJson, stringifyTritonJson, shortestFloat32, type TritonJson } from './triton-json.js';
 export { inSchemaOrder } from './field-order.js';
 export { autofillBackendFields, type AutofillListing, type AutofillResult, type EntryKind } from './autofill.js';
-export { autoCompleteOnnx, onnxAutoCompleteSkipped, DEFAULT_MAX_BATCH_SIZE, type OnnxAutoCompleteOptions, type OnnxAutoCompleteResult } from './autocomplete-onnx.js';
+export { autoCompleteOnnx, onnxAutoCompleteSkipped, DEFAULT_MAX_BATCH_SIZE, type OnnxAutoCompleteOptions, type OnnxAutoCompleteResult } from './backends/onnxruntime/autocomplete.js';
 export { normalizeModelConfig, normalizeInstanceGroup, instanceGroupProblem, SEQUENCE_IDLE_DEFAULT_MICROSECONDS, type NormalizeResult } from './normalize.js';
-export { locateModelFile, modelFormat, type ModelFile, type ModelFormat } from './model-file.js';
+export { locateModelFile, modelFormat, type ModelFile, type ModelFormat } from './model-file-location.js';
 export type { ResolveStage, ResolveStep, ResolveProblem } from './changes.js';

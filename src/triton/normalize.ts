@@ -4,7 +4,7 @@
 // on the same GPU count. Pure functions over a config value.
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
 import type { ModelConfig, ModelInstanceGroup } from '../config/model-config.js';
-import { backendRecord } from './backend-records.js';
+import { backendRecord, defaultCpuInstances } from './backend-records.js';
 
 /** core's SEQUENCE_IDLE_DEFAULT_MICROSECONDS. */
 export const SEQUENCE_IDLE_DEFAULT_MICROSECONDS = 1_000_000;
@@ -63,8 +63,6 @@ export function normalizeModelConfig(input: ModelConfig, pass: 'first' | 'after 
   return { config, steps };
 }
 
-/** Backends whose CPU instance groups default to 2 instances (core's SetDefaultInstanceCount). */
-const TWO_CPU_INSTANCE_BACKENDS = new Set(['onnxruntime', 'tensorflow']);
 
 /**
  * NormalizeInstanceGroup, for a host with `gpuCount` supported GPUs (ids 0..gpuCount-1). ORT supplies
@@ -125,7 +123,7 @@ function normalizeGroupsOf(config: ModelConfig, gpuCount: number, steps?: Resolv
       steps?.push(step('instance_group', 'set', [...at, 'count'], `the ${config.backend} backend prefers ${pgCount} instances of ${group.kind}`, pgCount));
     }
     if ((group.count ?? 0) < 1) {
-      const two = group.kind === 'KIND_CPU' && TWO_CPU_INSTANCE_BACKENDS.has(config.backend ?? '');
+      const two = group.kind === 'KIND_CPU' && defaultCpuInstances(config) === 2;
       group.count = two ? 2 : 1;
       steps?.push(step('instance_group', 'set', [...at, 'count'], two ? `a KIND_CPU group of the ${config.backend} backend defaults to 2 instances` : 'an instance group defaults to 1 instance', group.count));
     }

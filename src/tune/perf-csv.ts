@@ -68,7 +68,7 @@ export function parsePerfCsv(text: string, file: string): PerfTable {
     const out: PerfRow = { load: number(row, index.get(loadName)!, loadName), throughput: number(row, index.get('Inferences/Second')!, 'Inferences/Second'), latencyUs, line: row.line };
     if (index.has('Response Throughput')) out.responseThroughput = number(row, index.get('Response Throughput')!, 'Response Throughput');
     if (hasServer) {
-      const [q, ci, cf, co] = serverAt.map((i, k) => number(row, i!, SERVER_COLUMNS[k]!)) as [number, number, number, number];
+      const [q, ci, cf, co] = serverAt.map((i, k) => number(row, i, SERVER_COLUMNS[k]!)) as [number, number, number, number];
       out.server = { queueUs: q, computeInputUs: ci, computeInferUs: cf, computeOutputUs: co };
     }
     return out;

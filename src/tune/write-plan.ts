@@ -25,7 +25,7 @@ export interface PlanRequest extends PlanAxes {
   httpUrl: string;
   /** Paths in messages are relative to it. */
   cwd: string;
-  shown(path: string): string;
+  shown: (path: string) => string;
 }
 
 export type PlanOutcome =

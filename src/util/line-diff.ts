@@ -16,9 +16,11 @@ export function lineDiff(before: string, after: string, context = 2): string[] {
   let i = 0;
   let j = 0;
   while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) ops.push({ op: ' ', text: a[i++]! }), j++;
     // What goes before what comes, as diff prints it: a changed line shows as - then +.
-    else if (i < n && (j === m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) ops.push({ op: '-', text: a[i++]! });
+    if (i < n && j < m && a[i] === b[j]) {
+      ops.push({ op: ' ', text: a[i++]! });
+      j++;
+    } else if (i < n && (j === m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) ops.push({ op: '-', text: a[i++]! });
     else ops.push({ op: '+', text: b[j++]! });
   }
   const keep = ops.map((o, k) => o.op !== ' ' || ops.slice(Math.max(0, k - context), k + context + 1).some((x) => x.op !== ' '));

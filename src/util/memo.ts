@@ -67,7 +67,7 @@ export class Memos {
   /** Remembered until newRun(). */
   run<K, V>(): Memo<K, V> {
     const m = new Memo<K, V>();
-    this.perRun.push(m as Memo<unknown, unknown>);
+    this.perRun.push(m);
     return m;
   }
 

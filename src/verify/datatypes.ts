@@ -36,7 +36,3 @@ export const dataTypeOfConfig = (name: string): DataTypeInfo | undefined => byCo
 export const dataTypeOfKserve = (name: string): DataTypeInfo | undefined => byKserve.get(name);
 export const dataTypeOfOrt = (name: string): DataTypeInfo | undefined => byOrt.get(name);
 
-/** How a type reads in a message: the config's name, with the other side's name where it differs. */
-export function ortTypeText(ortType: string): string {
-  return dataTypeOfOrt(ortType)?.config ?? ortType;
-}

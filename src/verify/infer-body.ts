@@ -2,7 +2,7 @@
 // docs/protocol/extension_binary_data.md): a JSON header, then each input's bytes in order, with
 // Inference-Header-Content-Length giving the JSON's length. Binary works for every type, FP16 and BF16
 // included, which JSON tensors do not; verify asks for binary outputs too and reads only their shapes.
-import { dataTypeOfConfig, dataTypeOfKserve } from './datatypes.js';
+import { dataTypeOfKserve } from './datatypes.js';
 import { describeIssues, inferResponse, type InferResponse } from './kserve-schemas.js';
 
 export interface InferInput {
@@ -78,5 +78,3 @@ export function decodeInferResponse(body: Buffer, headerLength: number | undefin
   return { ok: true, response: parsed.data, binary: data };
 }
 
-/** The protocol datatype for a config TYPE_* name. */
-export const kserveTypeOf = (configType: string): string | undefined => dataTypeOfConfig(configType)?.kserve;

@@ -77,7 +77,7 @@ const formatBytes = (n: number): string => (n >= 1024 * 1024 ? `${Math.round(n /
 /** A response body read as it arrives; undefined when it passes `maxBytes` (the stream is then cancelled). */
 async function readBounded(res: Response, maxBytes: number): Promise<Buffer | undefined> {
   if (!res.body) return Buffer.alloc(0);
-  const reader = res.body.getReader();
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {

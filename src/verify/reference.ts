@@ -147,7 +147,7 @@ export async function referenceOutputs(options: ReferenceOptions, inputs: readon
       const feeds = Object.fromEntries(inputs.map((i) => [i.name, new ort.Tensor(i.ortType, i.ortData, i.shape)]));
       let result;
       try {
-        result = await session.run(feeds, outputs.filter((o) => session!.outputNames.includes(o)));
+        result = await session.run(feeds, outputs.filter((o) => session.outputNames.includes(o)));
       } catch (e) {
         throw new CannotRun(`--reference ort: ONNX Runtime cannot run ${options.modelFile} on the inputs sent to the server: ${(e as Error).message}`);
       }

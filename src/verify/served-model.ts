@@ -116,7 +116,7 @@ export async function checkServedModel(opts: ServedCheckOptions): Promise<void> 
       if (checked.problems.length === 0 && batch !== undefined) passedAt ??= batch;
     } catch (e) {
       if (!(e instanceof KServeError) || e.kind !== 'http') cannotRunFrom(e, `inference at ${batch === undefined ? 'the fixed shape' : `batch ${batch}`}`);
-      const error = (e as KServeError).serverMessage ?? (e as Error).message;
+      const error = e.serverMessage ?? (e as Error).message;
       report.runs.push({ batchSize, ok: false, inputs: sent, outputs: [], error });
       // Failing at batch 1 (or the fixed shape) is not the batch question verify asks: the sizes may be too small.
       if (batch === undefined || batch === 1) throw new CannotRun(sizesMessage(batch === undefined ? 'at its fixed shape' : 'at batch 1', `Triton: ${error}`, inputs, plan.sizes, dynamicSize, batch !== undefined));

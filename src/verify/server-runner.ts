@@ -148,8 +148,8 @@ export async function runServer(plan: VerifyPlan, report: VerifyReport, opts: Se
         }
         cannotRunFrom(e, 'loading the model');
       }
-      refused(e as KServeError, name, before, report, opts.explainRefusal);
-      if (EXPLICIT_REFUSED.test((e as KServeError).serverMessage ?? '')) attempted = false;
+      refused(e, name, before, report, opts.explainRefusal);
+      if (EXPLICIT_REFUSED.test(e.serverMessage ?? '')) attempted = false;
     }
 
     if (!report.load || report.load.ok) {

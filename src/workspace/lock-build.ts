@@ -1,13 +1,13 @@
 // Builds a repository's tritonc.lock.json from the model files of this checkout: every model and
 // every numbered version directory, the file the backend opens there (core's backend autofill, then
-// <version>/<default_model_filename>, as triton/model-file.ts decides it), its size, weight bytes and
+// <version>/<default_model_filename>, as triton/model-file-location.ts decides it), its size, weight bytes and
 // ONNX signature. Models without a model file (ensembles, Python) are not locked. A version whose file
 // is absent here, or is a Git LFS pointer, keeps what the existing lock says of it: a partial checkout
 // never loses another checkout's record.
 import { basename, relative } from 'node:path';
 import { hasErrors } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
-import { locateModelFile } from '../triton/model-file.js';
+import { locateModelFile } from '../triton/model-file-location.js';
 import { LOCK_VERSION, lockedSignature, type Lock, type LockedVersion } from './lock.js';
 import type { Workspace } from './workspace.js';
 import { isEnsemble } from '../triton/backend-records.js';

@@ -135,7 +135,7 @@ export class Sources implements Tree {
       let kind: TreeEntry['kind'] = overlay.kind === 'model' && overlay.dir ? 'dir' : 'file';
       for (let dir = dirname(child); dir !== child; child = dir, dir = dirname(dir), kind = 'dir') {
         let names = this.overlayDirs.get(dir);
-        if (!names) this.overlayDirs.set(dir, (names = new Map()));
+        if (!names) this.overlayDirs.set(dir, (names = new Map<string, TreeEntry>()));
         const name = child.slice(dir.length).replace(/^[/\\]/, '');
         if (!names.has(name) || kind === 'dir') names.set(name, { name, kind });
       }

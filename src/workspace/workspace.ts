@@ -9,21 +9,22 @@ import type { InputProblem } from '../diagnostics.js';
 import { hasErrors, parseConfig, valueDocument, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
 import { readAutofillListing } from '../repo/autofill-listing.js';
-import { listModelDirs, looksLikeModelDir, scanModelDir, selectVersions, type ModelDir } from '../repo/model-dir.js';
+import { listModelDirs, looksLikeModelDir, scanModelDir, type ModelDir, type VersionDir } from '../repo/model-dir.js';
+import { selectVersions } from '../triton/version-policy.js';
 import type { Tree } from '../repo/tree.js';
 import { autofillBackendFields, autofillReadsFiles, type AutofillListing, type AutofillResult } from '../triton/autofill.js';
 import { effectiveConfig, type ModelSource, type ResolveOptions, type ResolveResult } from '../triton/effective-config.js';
 import { completedConfig, type CompletedConfig } from '../triton/completed-config.js';
 import { gpuLoads, weightBytes, type GpuLoad, type WeighedModel } from '../triton/gpu-memory.js';
 import { placementOf, type ModelSummary } from './model-summary.js';
-import { locateModelFile, type ModelFile } from '../triton/model-file.js';
+import { locateModelFile, type ModelFile } from '../triton/model-file-location.js';
 import { Memo, Memos } from '../util/memo.js';
 import { Sources, type FileSource, type SignatureResult } from './sources.js';
 import type { ModelSignature } from '../model-file/signature.js';
 import { formatOfSignature, readerOf } from '../model-file/readers.js';
 import { ownFileProblem } from '../util/own-file.js';
-import { LOCK_FILE_NAME, LockError, parseLock, signatureFromLock, type Lock } from './lock.js';
-import { isEnsemble, PYTHON } from '../triton/backend-records.js';
+import { LOCK_FILE_NAME, LockError, lockDifference, lockedSignature, parseLock, signatureFromLock, type Lock, type LockDifference } from './lock.js';
+import { isEnsemble, modelFileName, PYTHON } from '../triton/backend-records.js';
 import type { ScriptFacts } from '../python-model/auto-complete-config.js';
 import { ownValue } from '../util/name-record.js';
 
@@ -70,6 +71,16 @@ export interface ModelFacts {
   readonly config: ModelConfig | undefined;
   /** The file Triton opens for `config` (default: the model's own config; autofill is applied first). */
   modelFile(config?: ModelConfig): ModelFile;
+  /**
+   * The version directories Triton loads under `config`'s version_policy (default: the model's own
+   * config), oldest first (triton/version-policy.ts: core VersionsToLoad).
+   */
+  versions(config?: ModelConfig): VersionDir[];
+  /**
+   * The name of the file `config`'s backend opens in a version directory (after core's auto-fill):
+   * default_model_filename, else its backend record's; undefined for an ensemble or an unknown backend.
+   */
+  modelFileName(config?: ModelConfig): string | undefined;
   /** The ONNX signature of that file; undefined when it is not ONNX or cannot be read. */
   signature(): ModelSignature | undefined;
   /** The effective config Triton would load, on the server the repository is served by (Workspace.serve). */
@@ -83,6 +94,12 @@ export interface ModelFacts {
   scriptFacts(path: string, config: ModelConfig): ScriptFacts | undefined;
   /** What its repository's tritonc.lock.json records of it, if anything. */
   locked(): Lock['models'][string] | undefined;
+  /**
+   * How the model file of `version` as it is (`file` relative to the model directory, its size, and
+   * its signature where tritonc reads its format) differs from what the lock records of that version:
+   * 'not-locked' where the lock has no entry for it, undefined where they agree or there is no lock.
+   */
+  lockDrift(version: string, file: { file: string; size: number; signature?: ModelSignature }): LockDifference | 'not-locked' | undefined;
   /**
    * Its version directories and model files are provisioned elsewhere (a checkout of the configs,
    * --configs-only) and its repository's lock does not record it: what they say is unknown here.
@@ -487,7 +504,7 @@ class RunModel implements ModelFacts, ModelSource {
       }),
       // The script the backend runs: <version Triton loads>/<file>.
       script: (file) => {
-        const chosen = selectVersions(this.autofill(this.config ?? {}).config.version_policy, this.layout().versionDirs).at(-1);
+        const chosen = this.versions(this.autofill(this.config ?? {}).config).at(-1);
         const path = chosen ? join(chosen.path, file) : undefined;
         const text = path ? this.textAt(path) : undefined;
         return path && text !== undefined ? { path, text } : undefined;
@@ -510,6 +527,14 @@ class RunModel implements ModelFacts, ModelSource {
 
   private readonly scriptRuns = new Map<string, ScriptFacts>();
 
+  versions(config: ModelConfig = this.config ?? {}): VersionDir[] {
+    return selectVersions(config.version_policy, this.layout().versionDirs);
+  }
+
+  modelFileName(config: ModelConfig = this.config ?? {}): string | undefined {
+    return modelFileName(this.autofill(config).config);
+  }
+
   modelFile(config: ModelConfig = this.config ?? {}): ModelFile {
     let f = this.files.get(config);
     if (!f) this.files.set(config, (f = locateModelFile(this.layout(), this.autofill(config).config, (p) => this.ws.tree.kind(p))));
@@ -518,6 +543,15 @@ class RunModel implements ModelFacts, ModelSource {
 
   locked(): Lock['models'][string] | undefined {
     return ownValue(this.ws.lock(dirname(this.dir)).lock?.models, this.name);
+  }
+
+  lockDrift(version: string, file: { file: string; size: number; signature?: ModelSignature }): LockDifference | 'not-locked' | undefined {
+    const locked = this.locked();
+    if (!locked) return undefined;
+    const entry = ownValue(locked.versions, version);
+    if (!entry) return 'not-locked';
+    const sig = file.signature;
+    return lockDifference(entry, { file: file.file, size: file.size, weightBytes: sig ? sig.initializers.bytes : file.size, ...(sig ? { signature: lockedSignature(sig) } : {}) });
   }
 
   effective(given: ResolveOptions = {}): ResolveResult {

@@ -16,7 +16,7 @@ const ACTION = readAction(join(ROOT, 'action.yml'));
 const TRITONC = join(ROOT, 'bin', 'tritonc.js');
 const SARIF_SCHEMA = JSON.parse(readFileSync(new URL('../fixtures/schemas/sarif-schema-2.1.0.json', import.meta.url), 'utf8'));
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'dist', 'cli.cjs'))) throw new Error('dist/cli.cjs is missing: run npm run build (npm ci does it)');

@@ -66,8 +66,8 @@ describe('tritonc client', () => {
     const r = await cli(['client', repo, '--lang', 'typescript', '--out', out, '--check'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("clients/add_one.ts: differs from what tritonc client would write: the model's effective config changed since the client was generated\n");
-    expect(r.stdout).toMatch(/^  - +maxBatchSize: 8,$/m);
-    expect(r.stdout).toMatch(/^  \+ +maxBatchSize: 16,$/m);
+    expect(r.stdout).toMatch(/^ {2}- +maxBatchSize: 8,$/m);
+    expect(r.stdout).toMatch(/^ {2}\+ +maxBatchSize: 16,$/m);
     expect(r.stdout).toContain('clients/upper.ts: differs from what tritonc client would write: it was edited by hand since tritonc client wrote it\n');
     expect(r.stdout).toContain('clients/index.ts: differs from what tritonc client would write: the model\'s effective config changed since the client was generated\n');
     expect(r.stdout).toContain('clients/streamer.ts: tritonc client wrote it for a model the repository no longer has; remove it\n');
@@ -138,7 +138,7 @@ describe('tritonc client', () => {
     const stale = await cli(['client', repo, '--lang', 'python', '--out', out, '--check'], { cwd: dir });
     expect(stale.code).toBe(1);
     expect(stale.stdout).toContain("py/add_one.py: differs from what tritonc client would write: the model's effective config changed since the client was generated\n");
-    expect(stale.stdout).toMatch(/^  - +max_batch_size=8,$/m);
+    expect(stale.stdout).toMatch(/^ {2}- +max_batch_size=8,$/m);
     expect(stale.stdout).toContain('py/streamer.py: tritonc client wrote it for a model the repository no longer has; remove it\n');
     expect(stale.stderr).toBe(`to update: tritonc client ${repo} --lang python --out ${out}\n`);
     // One model to a .py file; a repository to a .py file is a usage error.

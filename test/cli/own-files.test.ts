@@ -109,7 +109,7 @@ describe('four lint --cache runs at once', () => {
     for (const line of cache.slice(0, 4)) expect(() => JSON.parse(line)).not.toThrow();
     expect(readdirSync(repo).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     // And a fifth run reads it.
-    expect((await run()).stdout).toBe(runs[0]!.stdout);
+    expect((await run()).stdout).toBe(runs[0].stdout);
   });
 });
 

@@ -33,7 +33,7 @@ describe('tritonc verify', () => {
     const r = await cli(['verify', 'model_repository/classifier'], { cwd: ROOT });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/^tritonc verify classifier with ONNX Runtime 1\.\d+\.\d+ \(CPU\)\n  config  model_repository\/classifier\/config.pbtxt\n  model   model_repository\/classifier\/1\/model.onnx\n  load    ok in /);
+    expect(r.stdout).toMatch(/^tritonc verify classifier with ONNX Runtime 1\.\d+\.\d+ \(CPU\)\n {2}config {2}model_repository\/classifier\/config.pbtxt\n {2}model {3}model_repository\/classifier\/1\/model.onnx\n {2}load {4}ok in /);
     expect(r.stdout).toMatch(/\n {2}batch 32 {2}ok {6}[ \d.]+ ms\n {6}in {3}input \[32,3,224,224\] TYPE_FP32\n {6}out {2}output \[32,1000\] TYPE_FP32\n/);
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('ok: classifier loaded and answered at batch 1 and 32 as configured');
   });

@@ -325,7 +325,7 @@ describe('the generated TypeScript client against the protocol fixture', () => {
     const c = await mod('counter').connect(f.url, {
       fetch: async (url: string, init: { body: Uint8Array }) => {
         if (url.endsWith('/infer')) text = new TextDecoder().decode(init.body);
-        return fetch(url, init as RequestInit);
+        return fetch(url, init);
       },
     });
     await c.infer({ VALUE: { data: new Int32Array([1]), shape: [1, 1] } }, { sequence: { id: 9007199254740993n, start: true } });

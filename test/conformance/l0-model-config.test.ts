@@ -30,7 +30,6 @@ const DOC = join(ROOT, 'docs', 'conformance-l0.md');
 // ---- the cases that are expected to be missed: the one list to edit ------------------------------
 
 const TENSORRT = 'needs a TensorRT runtime: the plan\'s bindings, profiles and formats are not readable without it';
-const PENDING = (format: string): string => `the ${format} reader is not merged yet`;
 
 /**
  * Refusals tritonc does not catch today, each with why. When a reader merges, delete its lines: the

@@ -119,11 +119,11 @@ describe('conformance with the corpus', () => {
             expect.fail(`no COVERAGE entry matches the expected message: ${row.expectedError}`);
           }
           const { errors } = lintLayout(invalidLayout(row, trial), DEFAULT_SETTINGS, serverOf(row));
-          const hits = errors.filter((d) => coverage!.rules.includes(d.ruleId));
+          const hits = errors.filter((d) => coverage.rules.includes(d.ruleId));
           const where = `${row.file}${trial ? ` with platform "${trial}"` : ''}`;
           if (hits.length) outcome.covered.push(where);
-          else outcome.uncovered.push({ file: where, expected: row.expectedError, why: `no error from ${coverage!.rules.join(' or ')}` });
-          expect(hits.length, `Triton: ${unescapeGrep(row.expectedError)}\nexpected an error from ${coverage!.rules.join(' or ')}, got:\n${show(errors)}`).toBeGreaterThan(0);
+          else outcome.uncovered.push({ file: where, expected: row.expectedError, why: `no error from ${coverage.rules.join(' or ')}` });
+          expect(hits.length, `Triton: ${unescapeGrep(row.expectedError)}\nexpected an error from ${coverage.rules.join(' or ')}, got:\n${show(errors)}`).toBeGreaterThan(0);
           const texts = expectedTexts(row);
           const verbatim = hits.some((d) => texts.some((t) => t.test(d.message)));
           if (verbatim) outcome.verbatim++;

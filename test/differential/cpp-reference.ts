@@ -26,5 +26,5 @@ let root: ReturnType<typeof protoRoot> | undefined;
 /** The message protoc wrote, in the JSON form of Python's MessageToDict (proto field names, int64 as strings). */
 export function cppMessageJson(bytes: Buffer): Record<string, unknown> {
   const type = (root ??= protoRoot()).lookupType('inference.ModelConfig');
-  return type.toObject(type.decode(bytes), { longs: String, enums: String, bytes: String, defaults: false }) as Record<string, unknown>;
+  return type.toObject(type.decode(bytes), { longs: String, enums: String, bytes: String, defaults: false });
 }

@@ -16,7 +16,7 @@ const DOC = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8');
 const ACTION = readAction(join(ROOT, 'action.yml'));
 const BIN = join(ROOT, 'bin', 'tritonc.js');
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const blocks = (lang: string) => [...DOC.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
 

@@ -76,9 +76,9 @@ describe('the TextMate grammar of editors/vscode', async () => {
 
   it('tokenizes every config of the example repository without a token left unscoped', async () => {
     const { readdirSync, statSync } = await import('node:fs');
-    const { join } = await import('node:path');
+    const path = await import('node:path');
     const root = new URL('../../model_repository/', import.meta.url).pathname;
-    const configs = readdirSync(root).map((m) => join(root, m, 'config.pbtxt')).filter((p) => statSync(p, { throwIfNoEntry: false })?.isFile());
+    const configs = readdirSync(root).map((m) => path.join(root, m, 'config.pbtxt')).filter((p) => statSync(p, { throwIfNoEntry: false })?.isFile());
     expect(configs.length).toBeGreaterThan(0);
     for (const path of configs) {
       const unscoped = tokenize(grammar, readFileSync(path, 'utf8')).filter(([, s]) => s === 'source.pbtxt.triton');

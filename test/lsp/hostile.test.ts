@@ -100,7 +100,7 @@ describe('tritonc lsp --stdio under hostile input', () => {
     const p = spawn(process.execPath, [BIN, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     child = p;
     const done = exited(p);
-    p.stdin!.write(frame);
+    p.stdin.write(frame);
     const { code, stderr } = await done;
     expect(code).not.toBe(0);
     expect(stderr).toMatch(/^tritonc lsp: cannot read a message from the editor \(.+\); exiting, so the editor starts the server again\n/);

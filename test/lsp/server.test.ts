@@ -32,12 +32,15 @@ afterEach(async () => {
 
 async function start(root: string): Promise<Session> {
   const child = spawn(process.execPath, [BIN, 'lsp', '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const published = new Map<string, Diagnostic[][]>();
   const waiters: { uri: string; predicate: (d: Diagnostic[]) => boolean; resolve: (d: Diagnostic[]) => void }[] = [];
   connection.onNotification(PublishDiagnosticsNotification.type, (p: PublishDiagnosticsParams) => {
     published.set(p.uri, [...(published.get(p.uri) ?? []), p.diagnostics]);
-    for (const w of [...waiters]) if (w.uri === p.uri && w.predicate(p.diagnostics)) waiters.splice(waiters.indexOf(w), 1), w.resolve(p.diagnostics);
+    for (const w of [...waiters]) if (w.uri === p.uri && w.predicate(p.diagnostics)) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(p.diagnostics);
+    }
   });
   connection.listen();
   await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(root).href, capabilities: {}, workspaceFolders: null });

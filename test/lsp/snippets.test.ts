@@ -84,7 +84,7 @@ describe('snippets', () => {
       'counter/1/model.onnx': { inputs: SEQUENCE.inputs.map((t) => [...t]), outputs: SEQUENCE.outputs.map((t) => [...t]) } as never,
       'pipeline/1/.keep': '',
       'scripted/1/model.py': 'class TritonPythonModel:\n    def execute(self, requests):\n        return []\n',
-    } as never);
+    });
     const c = await start(repo, true);
     const apply = async (model: string, before: string, label: string): Promise<string> => {
       const file = join(repo, model, 'config.pbtxt');

@@ -1,8 +1,8 @@
-// The OpenVINO backend's auto-complete (triton/autocomplete-openvino.ts) on the exported IRs: batching
+// The OpenVINO backend's auto-complete (triton/backends/openvino/autocomplete.ts) on the exported IRs: batching
 // from the layouts, each side filled only when absent, and the validation of what it wrote.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { autoCompleteOpenVino } from '../../src/triton/autocomplete-openvino.js';
+import { autoCompleteOpenVino } from '../../src/triton/backends/openvino/autocomplete.js';
 import { readOpenVinoSync } from '../../src/openvino/index.js';
 import { OPENVINO_FIXTURES } from './fixtures.js';
 

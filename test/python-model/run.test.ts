@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readAutoCompleteConfig } from '../../src/python-model/auto-complete-config.js';
 import { pythonVersion, runAutoCompleteConfig } from '../../src/python-model/run.js';
-import { completeFromScript } from '../../src/triton/autocomplete-python-script.js';
+import { completeFromScript } from '../../src/triton/backends/python/autocomplete-script.js';
 import { stringifyTritonJson, tritonConfigJson } from '../../src/triton/triton-json.js';
 import type { ModelConfig } from '../../src/config/model-config.js';
 import { tempDir } from '../support/temp.js';

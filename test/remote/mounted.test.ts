@@ -8,7 +8,7 @@ import { parseRemoteUrl } from '../../src/remote/url.js';
 
 function memoryStore(objects: Record<string, string>, fail?: StoreError): ObjectStore & { gets: string[] } {
   const gets: string[] = [];
-  const bytes = (k: string): Uint8Array => new TextEncoder().encode(objects[k]!);
+  const bytes = (k: string): Uint8Array => new TextEncoder().encode(objects[k]);
   return {
     gets,
     list: async (prefix) => {

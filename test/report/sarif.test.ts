@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { toSarif } from '../../src/report/sarif.js';
 import { CWD, sampleResult } from './fixtures.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 describe('sarif', () => {
-  const log = toSarif(sampleResult(), { cwd: CWD, version: '1.2.3' }) as Json;
+  const log: Json = toSarif(sampleResult(), { cwd: CWD, version: '1.2.3' });
   const run = log.runs[0];
 
   it('is a SARIF 2.1.0 log with one run by tritonc and every rule described', () => {
@@ -63,7 +63,8 @@ describe('sarif', () => {
     const result = sampleResult();
     const d = result.results[1]!.diagnostics[0]!;
     d.suggestions = [{ description: 'set dims: [1,3,224,224]', edits: [{ ...d.fix!.edits[0]!, text: 'dims: [ 1, 3, 224, 224 ]' }] }];
-    const fixes = (toSarif(result, { cwd: CWD }) as Json).runs[0].results[0].fixes;
+    const fixed: Json = toSarif(result, { cwd: CWD });
+    const fixes = fixed.runs[0].results[0].fixes;
     expect(fixes.map((f: Json) => f.description.text)).toEqual(['set dims: [3,224,224]', 'set dims: [1,3,224,224]']);
     expect(fixes[1].artifactChanges[0].replacements[0].insertedContent.text).toBe('dims: [ 1, 3, 224, 224 ]');
   });
@@ -71,7 +72,8 @@ describe('sarif', () => {
   it('fingerprints are stable across line moves and distinct per problem', () => {
     const moved = sampleResult();
     for (const d of moved.results[1]!.diagnostics) d.range.start.line += 10;
-    const again = (toSarif(moved, { cwd: CWD }) as Json).runs[0].results;
+    const movedLog: Json = toSarif(moved, { cwd: CWD });
+    const again = movedLog.runs[0].results;
     const fp = (r: Json) => r.partialFingerprints.primaryLocationLineHash;
     expect(again.map(fp)).toEqual(run.results.map(fp));
     expect(new Set(run.results.map(fp)).size).toBe(3);

@@ -17,7 +17,6 @@ import { ROOT } from '../support/snapshot.js';
 import { buildZip, torchscriptZip } from '../pytorch/zip-builder.js';
 import { bytesField, intField, key, stringField, tensorHeader, tensorTypeProto, valueInfoProto, varint } from '../../fixtures/onnx/proto-writer.js';
 import { metaGraph, savedModel, signatureDef, tensorInfo } from '../savedmodel/helpers.js';
-import type { ReadMessage } from '../../src/model-file/messages.js';
 
 const ID = 'model-unreadable';
 const MODEL = 'm/1/model.onnx';
@@ -331,7 +330,7 @@ describe(`${ID}: the readers on a directory or a missing path (which the locator
     }
     throw new Error('read without error');
   };
-  const report = (e: ModelReadError) => ({ messageId: modelReadReport(e).messageId, text: renderMessage(ruleById(ID)!.meta.messages[modelReadReport(e).messageId]!, modelReadReport(e).data ?? {}) });
+  const report = (e: ModelReadError) => ({ messageId: modelReadReport(e).messageId, text: renderMessage(ruleById(ID)!.meta.messages[modelReadReport(e).messageId], modelReadReport(e).data ?? {}) });
   it('each reader words a directory its own way; a missing path', async () => {
     const dir = await writeRepo({ 'x/.keep': '' });
     const sub = join(dir, 'x');
@@ -347,7 +346,7 @@ describe(`${ID}: what only a disk or a store shows`, () => {
   // Each as its reader makes it (the place named), reported by the rule's wording of it.
   const report = (e: ModelReadError) => {
     const r = modelReadReport(e);
-    const text = renderMessage(ruleById(ID)!.meta.messages[r.messageId]!, r.data ?? {});
+    const text = renderMessage(ruleById(ID)!.meta.messages[r.messageId], r.data ?? {});
     return { messageId: r.messageId, data: r.data, text };
   };
   const cases: [ModelReadError, { messageId: string; text: string }][] = [

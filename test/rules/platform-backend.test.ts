@@ -61,6 +61,13 @@ testRule(ID, {
       config: 'platform: "python"\n',
       errors: [{ messageId: 'unknownPlatformIsBackendOnly', token: '"python"', data: { platform: 'python', name: 'm' } }],
     },
+    // Every backend a record names is recognised written as the platform (core refuses it the same way:
+    // model_config_utils.cc, "unexpected platform type"), not only the eight a list used to hold.
+    {
+      name: 'the vLLM backend written as the platform: it is a backend',
+      config: 'platform: "vllm"\n',
+      errors: [{ messageId: 'unknownPlatformIsBackendOnly', token: '"vllm"', data: { platform: 'vllm', name: 'm' } }],
+    },
     {
       name: 'a misspelt platform gets a suggestion',
       config: 'platform: "onnxruntime_onx"\n',

@@ -3,7 +3,7 @@
 // any model.py whose auto_complete_config is straight-line helper calls (Triton's qa model.py files, as
 // in server qa/python_models/auto_complete/model.py, changed one thing at a time).
 import { describe, expect, it } from 'vitest';
-import { readTritonConfig } from '../../src/triton/autocomplete-trtllm-llmapi.js';
+import { readTritonConfig } from '../../src/triton/backends/tensorrtllm/autocomplete-llmapi.js';
 import { MEMORY_ROOT, testRule } from '../support/rule-tester.js';
 
 const ID = 'python-autocomplete';

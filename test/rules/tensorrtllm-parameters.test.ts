@@ -1,7 +1,7 @@
 // tensorrtllm-parameters on the shapes of the TensorRT-LLM templates (tensorrtllm_backend
 // all_models/inflight_batcher_llm/tensorrt_llm/config.pbtxt, triton_cli templates/trt_llm), filled.
 import { describe, expect, it } from 'vitest';
-import { TRTLLM_PARAMETERS } from '../../src/triton/tensorrtllm-parameters.js';
+import { TRTLLM_PARAMETERS } from '../../src/triton/backends/tensorrtllm/parameters.js';
 import { testRule } from '../support/rule-tester.js';
 
 const ID = 'tensorrtllm-parameters';

@@ -30,6 +30,20 @@ testRule(RULE, {
       config: ORT,
       errors: [{ messageId: 'noNumericVersion', severity: 'error', line: 1, path: [], data: { ...M, ignoredDirs: '', example: 'm/1/model.onnx' } }],
     },
+    // The example names the file the model's own backend opens (its record's default model file), not
+    // ONNX Runtime's: a TensorFlow model written by backend alone is served as a SavedModel
+    // (core src/model_config_utils.cc AutoCompleteBackendFields; tensorflow_backend opens
+    // <version>/model.savedmodel), and a backend whose file tritonc does not know gets no file name.
+    {
+      name: 'no version directory for a TensorFlow model: the example puts model.savedmodel there',
+      config: 'backend: "tensorflow"\n',
+      errors: [{ messageId: 'noNumericVersion', severity: 'error', data: { ...M, ignoredDirs: '', example: 'm/1/model.savedmodel' } }],
+    },
+    {
+      name: 'no version directory for a vLLM model: the example names the version directory, not an ONNX file',
+      config: 'backend: "vllm"\n',
+      errors: [{ messageId: 'noNumericVersion', severity: 'error', data: { ...M, ignoredDirs: '', example: 'm/1/' } }],
+    },
     {
       name: "no version directory and no backend in the config: Triton's backend auto-fill gives up first",
       config: 'max_batch_size: 1\n',

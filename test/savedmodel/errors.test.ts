@@ -7,7 +7,7 @@ import { bytesField, intField, key, stringField } from '../../fixtures/onnx/prot
 import { ModelReadError } from '../../src/model-file/errors.js';
 import { readSavedModelSync } from '../../src/savedmodel/index.js';
 import { tempDir } from '../support/temp.js';
-import { mapEntry, metaGraph, savedModel, signatureDef, tensorInfo } from './helpers.js';
+import { metaGraph, savedModel, signatureDef, tensorInfo } from './helpers.js';
 
 let root: string;
 beforeAll(() => {

@@ -145,8 +145,8 @@ describe.skipIf(!runs)('verify --runtime local with the real tritonserver 2.51',
     const before = listing(dir);
     const child = spawn(process.execPath, [BIN, 'verify', dir, '--runtime', 'local', '--tritonserver', TRITONSERVER, '--timeout', '90s'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdout!.resume();
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.resume();
     const done = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
     // The server tritonc started, by its command line: the copy it serves and its shared memory's prefix.
     let server = '';

@@ -517,7 +517,7 @@ const NEEDS = {
 
 /** Quoted messages whose case cannot run here: [rule, part, need, where the text is cited from]. */
 const NOT_RUNNABLE: [rule: string, part: string, need: keyof typeof NEEDS, witness?: string][] = [
-  ...(["metric control must specify 'metric_identifier'", "non-empty 'family'", "must specify 'histogram_options'", "non-empty 'buckets'", 'not a customizable metric'].map((p) => ['model-metrics', p, 'later', 'metric_field']) as [string, string, 'later', string][]),
+  ...(["metric control must specify 'metric_identifier'", "non-empty 'family'", "must specify 'histogram_options'", "non-empty 'buckets'", 'not a customizable metric'].map<[string, string, 'later', string]>((p) => ['model-metrics', p, 'later', 'metric_field'])),
   // core src/model.cc (Model::Init, IsChildPathEscapingParentPath) after r24.10; 2.51 reads a label file anywhere.
   ['label-file', 'is outside model directory', 'later', 'label_outside'],
   ['missing-dynamic-axis', 'configuration specified max-batch', 'tensorflow'],
@@ -535,9 +535,9 @@ const NOT_RUNNABLE: [rule: string, part: string, need: keyof typeof NEEDS, witne
   ['instance-memory', 'Failed to allocate memory', 'gpu'],
   ['io-dims', 'Non-linear IO format input requires 3 dims', 'tensorrt'],
   ['model-filename', 'contains an invalid character', 'dali'],
-  ...(['Cannot find parameter', 'Invalid gpt_model_type', 'Both encoder and decoder', 'lookahead', 'will use default value', 'Cannot convert', 'is not supported.'].map((p) => ['tensorrtllm-parameters', p, 'trtllm']) as [string, string, 'trtllm'][]),
-  ...(['Invalid gpt_model_type', 'Both encoder and decoder', 'will use default value'].map((p) => ['unfilled-placeholder', p, 'trtllm']) as [string, string, 'trtllm'][]),
-  ...(["'model.json'", '__init__()', 'must be configured to use decoupled', 'specified max_batch_size 0', 'trying to change decoupled', 'KIND_GPU is currently', 'multi_lora.json'].map((p) => ['vllm-model', p, 'vllm']) as [string, string, 'vllm'][]),
+  ...(['Cannot find parameter', 'Invalid gpt_model_type', 'Both encoder and decoder', 'lookahead', 'will use default value', 'Cannot convert', 'is not supported.'].map<[string, string, 'trtllm']>((p) => ['tensorrtllm-parameters', p, 'trtllm'])),
+  ...(['Invalid gpt_model_type', 'Both encoder and decoder', 'will use default value'].map<[string, string, 'trtllm']>((p) => ['unfilled-placeholder', p, 'trtllm'])),
+  ...(["'model.json'", '__init__()', 'must be configured to use decoupled', 'specified max_batch_size 0', 'trying to change decoupled', 'KIND_GPU is currently', 'multi_lora.json'].map<[string, string, 'vllm']>((p) => ['vllm-model', p, 'vllm'])),
   ['llm-streaming', 'Streaming is only supported', 'vllm'],
   // TensorRT-LLM's LLM API model.py (tensorrtllm_backend all_models/llmapi/tensorrt_llm/1/model.py)
   ['python-autocomplete', "'model.yaml' containing TRT-LLM", 'trtllm'],

@@ -88,7 +88,7 @@ describe.runIf(runs)('resolve and lint against the real ONNX Runtime, OpenVINO a
     const refused = refusals.get(name);
     if (refused === undefined) {
       expect(r.code, r.stderr).toBe(0);
-      const served = (await (await fetch(`${server!.url}/v2/models/${name}/config`)).json()) as unknown;
+      const served = await (await fetch(`${server!.url}/v2/models/${name}/config`)).json();
       expect(JSON.parse(r.stdout)).toEqual(served);
     } else {
       expect(r.code, `the server refused: ${refused}`).toBe(1);

@@ -192,7 +192,7 @@ describe.runIf(ortRuns)('tune run on the real ONNX Runtime backend and the real 
       const child = spawn(process.execPath, [BIN, 'tune', 'run', model, '--runtime', 'server', '--server', server!.url, '--delays', '0,5ms', '--instances', '1', '--preferred', 'keep',
         '--perf-analyzer', PERF_ANALYZER, '--concurrency-range', '1', '--measurement-interval', '2000', '--percentile', 'p50', '--stability-percentage', '50', '--latency-budget', '2s'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
-      child.stderr!.on('data', (d: Buffer) => {
+      child.stderr.on('data', (d: Buffer) => {
         stderr += d.toString();
         // The first variant is loaded and perf_analyzer runs on it.
         if (stderr.includes('classifier_d0_i1: perf_analyzer at concurrency 1') && !child.killed) setTimeout(() => child.kill('SIGINT'), 1500);

@@ -93,8 +93,8 @@ function spawnVerify(args: string[]): { child: ReturnType<typeof spawn>; done: P
   const child = spawn(process.execPath, [BIN, 'verify', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { child, done };
 }

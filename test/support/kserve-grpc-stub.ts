@@ -193,7 +193,7 @@ export async function startGrpcStub(models: Record<string, StubModel>): Promise<
       call.end();
     });
   }) as grpc.handleBidiStreamingCall<Buffer, Buffer>;
-  server.addService(definition as grpc.ServiceDefinition, implementation);
+  server.addService(definition, implementation);
   const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
   const stub: GrpcStub = {
     address: `127.0.0.1:${port}`,

@@ -26,9 +26,9 @@ export function parseExamples(page: string): RuleExample[] {
   const offset = at;
   const examples: RuleExample[] = [];
   let current: RuleExample | undefined;
-  const headings = [...section.matchAll(/^### (.+)$/gm)].map((m) => ({ title: m[1]!.trim(), index: m.index! }));
+  const headings = [...section.matchAll(/^### (.+)$/gm)].map((m) => ({ title: m[1]!.trim(), index: m.index }));
   for (const m of section.matchAll(FENCE)) {
-    const heading = [...headings].reverse().find((h) => h.index < m.index!);
+    const heading = [...headings].reverse().find((h) => h.index < m.index);
     if (!heading) continue;
     if (!current || current.title !== heading.title) examples.push((current = { title: heading.title, files: {}, findings: undefined }));
     const [kind = '', ...args] = m[1]!.trim().split(/\s+/);
@@ -37,7 +37,7 @@ export function parseExamples(page: string): RuleExample[] {
     else if (kind === 'onnx') for (const p of args) current.files[p] = onnxSpec(body);
     else if (kind === 'text' || kind === 'json') current.files[args[0]!] = body;
     else if (kind === 'findings') {
-      const start = offset + m.index! + m[0].indexOf('\n') + 1;
+      const start = offset + m.index + m[0].indexOf('\n') + 1;
       const lines = body.split('\n').filter((l) => l.trim() !== '');
       current.findings = { lines: lines.length === 1 && lines[0] === '(none)' ? [] : lines, start, end: start + body.length };
     }

@@ -1,6 +1,6 @@
 // The ONNX Runtime backend's auto-complete (onnxruntime_backend AutoCompleteConfig) on signatures built in memory.
 import { describe, expect, it } from 'vitest';
-import { autoCompleteOnnx, onnxAutoCompleteSkipped } from '../../src/triton/autocomplete-onnx.js';
+import { autoCompleteOnnx, onnxAutoCompleteSkipped } from '../../src/triton/backends/onnxruntime/autocomplete.js';
 import type { ModelConfig } from '../../src/config/model-config.js';
 import { elemTypeByName } from '../../src/onnx/elem-types.js';
 import type { Dim, ModelSignature, TensorInfo, ValueKind } from '../../src/model-file/signature.js';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../src/config/model-config.js';
 import { readSavedModelSync } from '../../src/savedmodel/index.js';
-import { autoCompleteTensorflow, tensorflowAutoCompleteSkipped } from '../../src/triton/autocomplete-tensorflow.js';
+import { autoCompleteTensorflow, tensorflowAutoCompleteSkipped } from '../../src/triton/backends/tensorflow/autocomplete.js';
 import { savedModelDir } from '../savedmodel/helpers.js';
 
 const sig = (name: string) => readSavedModelSync(savedModelDir(name));

@@ -4,8 +4,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { autoCompleteVllm, VLLM_INPUTS, VLLM_OUTPUTS } from '../../src/triton/autocomplete-vllm.js';
-import { addTensor, setMaxBatchSize, setModelTransactionPolicy } from '../../src/triton/python-autocomplete.js';
+import { autoCompleteVllm, VLLM_INPUTS, VLLM_OUTPUTS } from '../../src/triton/backends/vllm/autocomplete.js';
+import { addTensor, setMaxBatchSize, setModelTransactionPolicy } from '../../src/triton/backends/python/model-config-helpers.js';
 import { resolveModelDir } from '../../src/workspace/index.js';
 import { tempDir } from '../support/cli.js';
 

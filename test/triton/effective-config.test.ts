@@ -158,6 +158,14 @@ describe('resolveModelDir: when Triton would refuse the model', () => {
     expect(resolveModelDir(unselected).problems[0]!.fix).toContain('selects none');
   });
 
+  // The example file is the backend's own, not ONNX Runtime's model.onnx: a TensorFlow model written by
+  // backend alone is served as a SavedModel (core AutoCompleteBackendFields; tensorflow_backend opens
+  // <version>/model.savedmodel), and core's auto-fill sets no default_model_filename without its files.
+  it('no version directory: the fix names the model file of the model\'s own backend', async () => {
+    const tf = await makeModelDir({ name: 'm', config: 'backend: "tensorflow"\n', files: { 'notes.txt': '' } });
+    expect(resolveModelDir(tf).problems[0]!.fix).toContain(join(tf, '1', 'model.savedmodel'));
+  });
+
   it('no model file where ORT looks; a directory named 1_old is version 1 but Triton opens 1/', async () => {
     const dir = await makeModelDir({ name: 'm', config: 'platform: "onnxruntime_onnx"\n', models: { '1_old/model.onnx': IMAGES } });
     const r = resolveModelDir(dir);

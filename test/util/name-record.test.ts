@@ -10,7 +10,7 @@ describe('nameRecord', () => {
     r[key] = 2;
     expect(Object.keys(r)).toEqual(['__proto__', 'constructor']);
     expect(JSON.stringify(r)).toBe('{"__proto__":1,"constructor":2}');
-    expect(ownValue({} as Record<string, number>, 'toString')).toBeUndefined();
+    expect(ownValue({}, 'toString')).toBeUndefined();
     expect(ownValue(JSON.parse('{"__proto__":3}') as Record<string, number>, '__proto__')).toBe(3);
   });
 });

@@ -191,8 +191,8 @@ describe('verify --runtime docker --dry-run', () => {
     expect(d.cleanup).toEqual(['podman', 'rm', '-f', '--time', '0', 'tritonc-verify-tiny-t1']);
     const text = await cli(['verify', dir, '--runtime', 'docker', '--engine', 'podman', '--gpus', 'none', '--dry-run']);
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toMatch(/^  podman run --rm --name tritonc-verify-tiny-\S+ --label dev\.tritonc\.verify=tiny --mount /m);
-    expect(text.stdout).toMatch(/^  podman rm -f --time 0 tritonc-verify-tiny-/m);
+    expect(text.stdout).toMatch(/^ {2}podman run --rm --name tritonc-verify-tiny-\S+ --label dev\.tritonc\.verify=tiny --mount /m);
+    expect(text.stdout).toMatch(/^ {2}podman rm -f --time 0 tritonc-verify-tiny-/m);
   });
 
   it('--engine takes docker or podman, and only with --runtime docker', async () => {

@@ -227,8 +227,8 @@ class TritonPythonModel:
   it.each([['SIGINT', 130], ['SIGTERM', 143]] as const)('%s to tritonc while the model loads: exit %i, the container removed', async (signal, code) => {
     const child = spawn(process.execPath, [BIN, 'verify', tutorial(), ...PODMAN, '--timeout', '180s'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdout!.resume();
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.resume();
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     // Once its container exists, podman has started it.
     const end = Date.now() + 60_000;

@@ -269,7 +269,7 @@ describe('verify --runtime server leaves the server as it found it', () => {
     const { EventEmitter } = await import('node:events');
     const dir = localModel();
     const r: VerifyReport = { runtime: 'server', model: 'tiny', modelDir: dir, configPath: '', outcome: 'ok', exitCode: 0, runs: [], problems: [], notes: [] };
-    const run = runServer(prepareVerify(dir, process.cwd()), r, { url: f.url, timeoutMs: 200, restoreTimeoutMs: 300, signals: new EventEmitter() as never });
+    const run = runServer(prepareVerify(dir, process.cwd()), r, { url: f.url, timeoutMs: 200, restoreTimeoutMs: 300, signals: new EventEmitter() });
     await expect(run).rejects.toThrow("raise --timeout; 'tiny' is not back yet: Triton runs the restore verify sent once the candidate's load is done (the restore error says how to check)");
     expect(r.problems).toEqual([{ kind: 'restore', message: expect.stringContaining("'tiny' is not back yet: the load of the config it served before (as the override) was sent, and Triton runs it once the candidate's load is done, which it had not been within 0.3 s") }]);
     expect(r.problems[0]!.message).toContain(`See what it serves with: curl ${f.url}/v2/models/tiny/config; if it still serves config.pbtxt's config once the load is done, put it back from its repository with: curl -X POST ${f.url}/v2/repository/models/tiny/unload, then curl -X POST ${f.url}/v2/repository/models/tiny/load`);
@@ -305,7 +305,7 @@ describe('verify --runtime server leaves the server as it found it', () => {
     const { EventEmitter } = await import('node:events');
     const signals = new EventEmitter();
     const f = await serve({ inferError: () => { signals.emit('SIGINT'); return undefined; } });
-    const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 5000, deps: { signals: signals as never } });
+    const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 5000, deps: { signals: signals } });
     expect(r.outcome).toBe('interrupted');
     expect(r.exitCode).toBe(130);
     expect(r.error).toBe("interrupted by SIGINT; 'tiny' was put back with the config it served before (loaded as the override, read back from /v2/models/tiny/config and equal to it)");
@@ -318,7 +318,7 @@ describe('verify --runtime server leaves the server as it found it', () => {
     const signals = new EventEmitter();
     const f = await serve({ loadDelayMs: 500 });
     setTimeout(() => signals.emit('SIGINT'), 200);
-    const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 5000, deps: { signals: signals as never } });
+    const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 5000, deps: { signals: signals } });
     expect([r.outcome, r.exitCode]).toEqual(['interrupted', 130]);
     expect(r.error).toBe("interrupted by SIGINT; 'tiny' was put back with the config it served before (loaded as the override after the candidate's load had finished, read back from /v2/models/tiny/config and equal to it)");
     expect(f.options.models.tiny!.config).toEqual(SERVED);
@@ -328,7 +328,7 @@ describe('verify --runtime server leaves the server as it found it', () => {
     const { EventEmitter } = await import('node:events');
     const signals = new EventEmitter();
     const f = await serve({ override: (q) => (q.path === '/v2/repository/index' ? (signals.emit('SIGINT'), undefined) : undefined) });
-    const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 5000, deps: { signals: signals as never } });
+    const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 5000, deps: { signals: signals } });
     expect([r.outcome, r.exitCode]).toEqual(['interrupted', 130]);
     expect(r.error).toBe('interrupted by SIGINT; nothing was loaded on the server');
     expect(f.paths().some((p) => /\/(load|unload)$/.test(p))).toBe(false);

@@ -74,7 +74,7 @@ describe('lint --cache', () => {
     const file = join(dir, 'x.pbtxt');
     writeFileSync(file, 'x');
     const c = new DiskCache(cacheFile, 'v', later);
-    c.setConfig(file, { input: [{ name: 'i', dims: [9007199254740993n, -1] }], model_warmup: [{ inputs: {} }], parameters: { k: { string_value: '$bigint' } } } as never, identityOf);
+    c.setConfig(file, { input: [{ name: 'i', dims: [9007199254740993n, -1] }], model_warmup: [{ inputs: {} }], parameters: { k: { string_value: '$bigint' } } }, identityOf);
     expect(c.save()).toBeUndefined();
     const value = new DiskCache(cacheFile, 'v').config(file, identityOf) as { input: { dims: unknown[] }[]; parameters: unknown };
     expect(value.input[0]!.dims).toEqual([9007199254740993n, -1]);

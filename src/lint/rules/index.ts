@@ -67,9 +67,6 @@ export const CORE_RULES: readonly Rule[] = [
   modelWarmup,
 ];
 
-/** Ensembles, ONNX Runtime accelerators, version directories, and what auto-complete changes. */
-export const REPOSITORY_RULES: readonly Rule[] = [ensembleConfig, ensembleModels, llmStreaming, accelerators, versionDirs, autocompleteSurprises];
-
 export const RULES: readonly Rule[] = [
   // correctness: Triton refuses to load it
   syntax,
@@ -96,8 +93,14 @@ export const RULES: readonly Rule[] = [
   instanceMemory,
   // style
   unusedSuppression,
-  // ensembles, accelerators, version directories, auto-complete surprises
-  ...REPOSITORY_RULES,
+  // ensembles (one model's, then across the repository), ONNX Runtime accelerators, version
+  // directories, what auto-complete changes
+  ensembleConfig,
+  ensembleModels,
+  llmStreaming,
+  accelerators,
+  versionDirs,
+  autocompleteSurprises,
   // Triton core's checks of one config: name, backend, batching, sequences, instances, I/O, warmup
   ...CORE_RULES,
 ];

@@ -2,13 +2,13 @@
 // order of its auto-fill (core src/model_config_utils.cc AutoCompleteBackendFields); order matters only
 // for listings.
 import { BUILD_BACKENDS } from './build-backends.js';
-import { ONNXRUNTIME } from './onnxruntime.js';
-import { OPENVINO } from './openvino.js';
-import { PYTHON } from './python.js';
-import { PYTORCH } from './pytorch.js';
+import { ONNXRUNTIME } from './onnxruntime/record.js';
+import { OPENVINO } from './openvino/record.js';
+import { PYTHON } from './python/record.js';
+import { PYTORCH } from './pytorch/record.js';
 import type { BackendRecord } from './record.js';
-import { TENSORFLOW } from './tensorflow.js';
-import { TENSORRT } from './tensorrt.js';
-import { VLLM } from './vllm.js';
+import { TENSORFLOW } from './tensorflow/record.js';
+import { TENSORRT } from './tensorrt/record.js';
+import { VLLM } from './vllm/record.js';
 
 export const BACKENDS: readonly BackendRecord[] = [TENSORFLOW, TENSORRT, ONNXRUNTIME, OPENVINO, PYTORCH, PYTHON, VLLM, ...BUILD_BACKENDS];

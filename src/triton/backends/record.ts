@@ -7,7 +7,20 @@ import type { ModelSignature, SignatureFormat } from '../../model-file/signature
 import type { ScriptFacts } from '../../python-model/auto-complete-config.js';
 import type { ResolveProblem, ResolveStep } from '../changes.js';
 
+/**
+ * The Triton releases a fact holds for, by server version ("2.51.0"): from `since` on, and before
+ * `until`; unset, every release tritonc knows. A record fact that changed between releases carries
+ * one (see `releases` on BackendRecord and PlatformRecord); tritonc reads every fact as of the release
+ * it checks against (docs/real-triton.md) until it can target another (issue 45).
+ */
+export interface Releases {
+  readonly since?: string;
+  readonly until?: string;
+}
+
 export interface PlatformRecord {
+  /** The releases that have this platform, where not all of them (torch_aoti is newer than LibTorch). */
+  readonly releases?: Releases;
   /** The platform name, as config.pbtxt writes it (core constants.h k*PlatformType). */
   readonly name: string;
   /** Other names core accepts for it (auto-fill only). */
@@ -19,6 +32,8 @@ export interface PlatformRecord {
   readonly defaultModelFile: string;
   /** What kind of file it is: picks its reader (src/model-file/readers.ts), where tritonc has one. */
   readonly format: ModelFormat;
+  /** What its model files are called in messages, in the plural ("TensorRT engines"), where tritonc has no reader of them. */
+  readonly formatTitle?: string;
   /**
    * A directory at the model file's path holds the model under this name (with its external data
    * beside it): ONNX Runtime's ModelState::LoadModel.
@@ -181,6 +196,8 @@ export interface BackendRecord {
   readonly defaultModelFile?: string;
   /** The kind of that file (a backend with platforms: each platform's). Default 'other'. */
   readonly format?: ModelFormat;
+  /** What that file is called in messages, in the plural ("Python models"), where tritonc has no reader of it. */
+  readonly formatTitle?: string;
   /** Core's auto-fill knows it (core src/model_config_utils.cc AutoCompleteBackendFields). */
   readonly core: boolean;
   /** What its auto-complete fills in at load; see AutoComplete. */
@@ -192,6 +209,20 @@ export interface BackendRecord {
    * core's NormalizeInstanceGroup uses for a config without instance_group (count 0: core's default).
    */
   readonly preferredInstanceGroups?: readonly { kind: 'KIND_CPU' | 'KIND_GPU' | 'KIND_AUTO'; count: number; gpus?: readonly number[] }[];
+  /**
+   * core's BackendType of it (model_config_utils.cc GetBackendType), for the backends that have one: a
+   * platform of another type is refused ("unexpected 'platform' and 'backend' pair"); other backends
+   * take any platform.
+   */
+  readonly backendType?: string;
+  /** The extensions (no dot) its model files are named with, to suggest it from a file name. */
+  readonly fileExtensions?: readonly string[];
+  /** How many instances a KIND_CPU group without a count gets (core's SetDefaultInstanceCount); default 1. */
+  readonly defaultCpuInstances?: number;
+  /** The model-level `parameters` keys it reads from config.pbtxt (editor completion); default none. */
+  readonly parameterKeys?: () => readonly string[];
+  /** The releases that build it, where not all of them (`dropped` says why one stopped). */
+  readonly releases?: Releases;
   /** Where its behaviour is read from, for the docs and for whoever updates the record. */
   readonly source: string;
   /** Triton's releases stopped building it (server build.py): the last release with it and the first without. */

@@ -31,7 +31,7 @@ export interface RuntimeContext {
    * The first error tritonc's lint finds in the config under the server's flags: what a server that
    * answers only "failed to poll from model repository" most likely logged.
    */
-  explainRefusal(): { ruleId: string; text: string } | undefined;
+  explainRefusal: () => { ruleId: string; text: string } | undefined;
 }
 
 export interface VerifyRuntime {

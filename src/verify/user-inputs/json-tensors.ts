@@ -70,8 +70,8 @@ export function tensorOfJson(value: unknown, source: string, name?: string): Use
   if (!isObject(value)) throw fileError(source, 'expected a nested array of numbers, or {"shape": [...], "datatype": "FP32", "data": [...]}');
   for (const key of Object.keys(value)) if (!['name', 'shape', 'datatype', 'data', 'parameters'].includes(key)) throw fileError(source, `unexpected key ${quoted(key)} in a tensor object; it takes "shape", "datatype" and "data" (the KServe v2 form)`);
   if (value.name !== undefined && typeof value.name !== 'string') throw fileError(source, '"name" is not a string');
-  if (name !== undefined && value.name !== undefined && value.name !== name) throw fileError(source, `the tensor is named ${quoted(value.name as string)}, but given for input '${escapeControl(name)}'`);
-  const own = (value.name as string | undefined) ?? name;
+  if (name !== undefined && value.name !== undefined && value.name !== name) throw fileError(source, `the tensor is named ${quoted(value.name)}, but given for input '${escapeControl(name)}'`);
+  const own = value.name ?? name;
   if (value.datatype !== undefined && typeof value.datatype !== 'string') throw fileError(source, '"datatype" is not a string such as "FP32"');
   if (!Array.isArray(value.data)) throw fileError(source, '"data" is not an array of numbers');
   const data = flatten(value.data, source);
@@ -86,7 +86,7 @@ export function tensorOfJson(value: unknown, source: string, name?: string): Use
     if (data.shape.length > 1 && data.shape.join(',') !== declared.join(',')) throw fileError(source, `"data" is nested as [${data.shape.join(',')}], "shape" says [${declared.join(',')}]`);
     shape = declared;
   }
-  return { source, ...(own !== undefined ? { name: own } : {}), shape, data: { kind: 'numbers', values: data.values, ...(value.datatype !== undefined ? { datatype: value.datatype as string } : {}) } };
+  return { source, ...(own !== undefined ? { name: own } : {}), shape, data: { kind: 'numbers', values: data.values, ...(value.datatype !== undefined ? { datatype: value.datatype } : {}) } };
 }
 
 /** All the tensors of one JSON object: keyed by input name, or a KServe v2 request body. */
@@ -94,7 +94,7 @@ export function tensorsOfJson(value: unknown, source: string): UserArray[] {
   if (!isObject(value)) throw fileError(source, 'expected an object keyed by input name ({"input": [[...]]}), or a KServe v2 request body ({"inputs": [{"name": ..., "shape": ..., "datatype": ..., "data": ...}]})');
   const keys = Object.keys(value);
   if (keys.length === 1 && Array.isArray(value.inputs) && value.inputs.every(isObject)) {
-    return (value.inputs as Record<string, unknown>[]).map((t, k) => {
+    return value.inputs.map((t, k) => {
       if (typeof t.name !== 'string') throw fileError(`${source}[inputs][${k}]`, 'a tensor without a "name"');
       return tensorOfJson(t, `${source}[${escapeControl(t.name)}]`);
     });

@@ -7,7 +7,7 @@ import { instanceKinds } from '../../../triton/normalize.js';
 import type { PathSegment, Range } from '../../../diagnostics.js';
 import type { ModelConfig } from '../../../config/model-config.js';
 import { defineModelRule, type MessageOf, type ModelContext } from '../../rule.js';
-import { isEnsemble } from '../../../triton/backend-records.js';
+import { isEnsemble, ONNXRUNTIME } from '../../../triton/backend-records.js';
 
 const PRECISION_MODES = ['FP32', 'FP16', 'BF16', 'INT8'];
 const TRT_INT_KEYS = new Set(['trt_max_partition_iterations', 'trt_min_subgraph_size', 'trt_dla_core', 'trt_builder_optimization_level', 'trt_auxiliary_streams', 'trt_ep_context_embed_mode']);
@@ -59,7 +59,7 @@ const isBool = (v: string): boolean => ['true', 'false', 'on', 'off', '1', '0'].
 /** Whether Triton serves the model with the ONNX Runtime backend (core's AutoCompleteBackendFields). */
 export function isOnnxRuntime(ctx: Ctx): boolean {
   if (ctx.modelFile?.endsWith('.onnx')) return true;
-  return ctx.model.autofill(ctx.config).config.backend === 'onnxruntime';
+  return ctx.model.autofill(ctx.config).config.backend === ONNXRUNTIME.name;
 }
 
 const OVERWRITES = "Triton's ONNX Runtime backend always overwrites {{key}} afterwards with the model-level parameter of that name or its default";

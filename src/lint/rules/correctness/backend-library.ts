@@ -4,7 +4,6 @@
 // tritonc.config.json): which backends a server has is not part of the repository.
 import { quoteString } from '../../../pbtxt/scalars.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';
-import { selectVersions } from '../../../repo/model-dir.js';
 import { backendLibraryName, findBackendLibrary, type BackendLibrary } from '../../../triton/backend-library.js';
 import { ENSEMBLE_PLATFORM } from '../../../triton/backend-records.js';
 import { modelName, settledBackend } from '../../backend.js';
@@ -53,7 +52,7 @@ export const backendLibrary = defineModelRule({
     const runtime = settled.config.runtime ?? '';
     // A runtime that leaves its directory is platform-backend's finding.
     if (runtime && escapes(runtime)) return;
-    const versions = selectVersions(settled.config.version_policy, ctx.model.layout().versionDirs);
+    const versions = ctx.model.versions(settled.config);
     const elsewhere = ctx.model.filesElsewhere();
     const files = { exists: (p: string): boolean => ctx.files.kind(p) !== undefined, realpath: (p: string): string => ctx.files.realpath(p) };
     let missing: BackendLibrary | undefined;

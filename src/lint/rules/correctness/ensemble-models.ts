@@ -11,7 +11,6 @@ import type { PathSegment, Range } from '../../../diagnostics.js';
 import { UNKNOWN_COMPLETION, type CompletedConfig } from '../../../triton/completed-config.js';
 import { ENSEMBLE_PLATFORM } from '../../../triton/backend-records.js';
 import type { ModelConfig, ModelEnsembling_Step } from '../../../config/model-config.js';
-import { selectVersions } from '../../../repo/model-dir.js';
 import { defineRepositoryRule, type MessageOf, type RepositoryContext, type ModelFacts } from '../../rule.js';
 import { maxBatchSize } from '../../tensors.js';
 import { ownValue } from '../../../util/name-record.js';
@@ -182,7 +181,7 @@ class EnsembleCheck {
     }
 
     // 3. Versions: a pinned model_version must be one Triton loads (CheckNode).
-    const ownVersions = selectVersions(config.version_policy, m.layout().versionDirs);
+    const ownVersions = m.versions(config);
     steps.forEach((s, i) => {
       const dep = s.model_name ? this.byName.get(s.model_name) : undefined;
       if (!dep || !s.model_name) return;
@@ -254,7 +253,7 @@ class EnsembleCheck {
     const path: PathSegment[] = ['ensemble_scheduling', 'step', i, written ? 'model_version' : 'model_name'];
     if (dep.configFile && !dep.config) return; // its own syntax errors are reported on it
     const scan = dep.layout();
-    const loaded = selectVersions(dep.config?.version_policy, scan.versionDirs).map((v) => v.version!);
+    const loaded = dep.versions().map((v) => v.version!);
     if (!loaded.length) {
       if (dep.filesElsewhere() || (!scan.versionDirs.some((v) => v.version !== undefined) && !layoutPresent)) {
         // Version directories are not here to judge (provisioned elsewhere, --configs-only, or kept

@@ -6,7 +6,7 @@ import type { ModelInstanceGroup } from '../../../config/model-config.js';
 import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend } from '../../backend.js';
-import { isEnsemble, isTensorrtPlatform } from '../../../triton/backend-records.js';
+import { defaultCpuInstances, isEnsemble, isTensorrtPlatform } from '../../../triton/backend-records.js';
 import { MAX_GPUS_PER_SERVER, hostGpuCount } from '../../../triton/gpu-count.js';
 import { MIN_COMPUTE_CAPABILITY_TEXT } from '../../../triton/normalize.js';
 
@@ -173,8 +173,7 @@ function checkGroup(ctx: Ctx, g: ModelInstanceGroup, path: PathSegment[], group:
   }
 
   if (g.count !== undefined && g.count < 1) {
-    const backend = settledBackend(ctx).backend;
-    const cpu = backend === 'onnxruntime' || backend === 'tensorflow' ? 2 : 1;
+    const cpu = defaultCpuInstances(settledBackend(ctx));
     const at = { path: [...path, 'count'], severity: 'warning' as const };
     const data = { group, count: g.count };
     if (kind === 'KIND_GPU') ctx.report({ ...at, messageId: 'countNotPositiveGpu', data });

@@ -9,7 +9,7 @@ import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
 import { typeName } from '../../../triton/data-types.js';
 import { maxBatchSize } from '../../tensors.js';
-import { backendMayFillTensors, isEnsemble, isTensorrtPlatform, ioChecksOf } from '../../../triton/backend-records.js';
+import { backendMayFillTensors, ioChecksOf, isEnsemble, isTensorrtPlatform, ONNXRUNTIME } from '../../../triton/backend-records.js';
 
 const INT64_MAX = 9223372036854775807n;
 
@@ -32,7 +32,7 @@ function batchMayBeRaised(config: ModelConfig, settled: SettledBackend, serverAu
   if (!serverAutoCompletes) return false;
   if (backendCompletesTensors(settled)) return true;
   const bothSides = (config.input?.length ?? 0) + (config.batch_input?.length ?? 0) > 0 && (config.output?.length ?? 0) > 0;
-  return settled.backend === 'onnxruntime' && !bothSides;
+  return settled.backend === ONNXRUNTIME.name && !bothSides;
 }
 
 /** Element count the way triton::common::GetElementCount computes it: -1 with any -1, 0 when empty. */
@@ -147,7 +147,7 @@ export const ioDims = defineModelRule({
           ctx.report({
             path: [direction, i, 'name'],
             severity: 'warning',
-            messageId: settledBackend(ctx).backend === 'onnxruntime' ? 'listedTwiceOnnxRuntime' : 'listedTwice',
+            messageId: settledBackend(ctx).backend === ONNXRUNTIME.name ? 'listedTwiceOnnxRuntime' : 'listedTwice',
             data: { name: n, direction, first },
           });
         } else seen.set(n, i);

@@ -8,7 +8,7 @@ import type { ModelConfig } from '../../../config/model-config.js';
 import type { TensorInfo } from '../../../model-file/signature.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';
 import { ioChecks } from '../../backend.js';
-import { checkLibtorchIo, LIBTORCH_IO_MESSAGES } from '../../libtorch-io.js';
+import { checkLibtorchIo, LIBTORCH_IO_MESSAGES } from '../../libtorch-io-checks.js';
 import { defineModelRule, type ModelContext, type Report } from '../../rule.js';
 import { checkedConfig, configTensors, dimsText, maxBatchSize, tritonShape } from '../../tensors.js';
 
@@ -27,7 +27,7 @@ const messages = {
   misspeltOutput: `output '{{name}}' is not an output of the model (it has {{modelOutputs}}); did you mean '{{suggestion}}'? rename it to one of the model's outputs or remove it`,
   outputUnknownNoModelOutputs: `output '{{name}}' is not an output of the model (it has none); rename it to one of the model's outputs or remove it`,
   modelNameNotUtf8: `the model's {{direction}} "{{bytes}}" has a name that is not UTF-8 (a byte outside UTF-8 shown as \\xHH), which Triton cannot serve: auto-complete fails ("Encountered non UTF-8 code points.") and no config can name it (a config's names are UTF-8 text); rename the {{direction}} to UTF-8 text in the export (e.g. torch.onnx.export's {{direction}}_names) and export again`,
-  // A TorchScript model (Triton's PyTorch backend pairs names its own way): src/lint/libtorch-io.ts.
+  // A TorchScript model (Triton's PyTorch backend pairs names its own way): src/lint/libtorch-io-checks.ts.
   ...LIBTORCH_IO_MESSAGES,
 } as const;
 

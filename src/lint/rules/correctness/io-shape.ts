@@ -8,17 +8,16 @@
 // the config after its auto-complete, leaves a rank-0 signature tensor to the config's shape, and first
 // refuses dims that hint at batching and at no batching together (AutoCompleteHelper::FixBatchingSupport).
 import type { TensorInfo } from '../../../model-file/signature.js';
-import { isDynamicDim } from '../../../onnx/signature.js';
-import { dimBounds, doesMatch } from '../../../openvino/names.js';
+import { dimBounds, doesMatch } from '../../../triton/backends/openvino/dims.js';
 import { ioChecks, modelName, type SettledIoChecks } from '../../backend.js';
-import { autoCompleteOpenVino } from '../../../triton/autocomplete-openvino.js';
+import { autoCompleteOpenVino } from '../../../triton/backends/openvino/autocomplete.js';
 import { defaultMaxBatchSize } from '../../../triton/server-options.js';
-import { batchingHint } from '../../../triton/autocomplete-tensorflow.js';
-import { backendRecord } from '../../../triton/backend-records.js';
+import { batchingHint } from '../../../triton/backends/tensorflow/autocomplete.js';
+import { backendRecord, OPENVINO } from '../../../triton/backend-records.js';
 import { settledBackend } from '../../backend.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import {
-  batchOutputTargets, checkedConfig, comparedShape, configTensors, dimsText, firstMismatch, hasFixedFirstDim, includesBatchAxis, maxBatchSize,
+  batchOutputTargets, isDynamicDim, checkedConfig, comparedShape, configTensors, dimsText, firstMismatch, hasFixedFirstDim, includesBatchAxis, maxBatchSize,
   modelShapeText, modelTensor, requestShape, requestShapeText, tritonShape, type ConfigTensor,
 } from '../../tensors.js';
 
@@ -205,11 +204,11 @@ function checkTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo, mbs: number):
 /**
  * The sides the OpenVINO backend auto-completes are validated like written ones (ValidateInputs /
  * ValidateOutputs after AutoCompleteConfig): its all -1 dims for a shape with a dynamic dim fail
- * against a static dim (triton/autocomplete-openvino.ts says which).
+ * against a static dim (triton/backends/openvino/autocomplete.ts says which).
  */
 function checkOpenVinoAutoComplete(ctx: Ctx, checks: SettledIoChecks): void {
   const sig = ctx.signature!;
-  const done = autoCompleteOpenVino({ ...ctx.config, name: modelName(ctx) }, sig, { defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, 'openvino') });
+  const done = autoCompleteOpenVino({ ...ctx.config, name: modelName(ctx) }, sig, { defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, OPENVINO.name) });
   const refused = done.problems.find((p) => p.path?.[2] === 'dims');
   if (!refused) return;
   const direction = refused.path![0] as 'input' | 'output';
@@ -239,7 +238,7 @@ function checkOpenVinoAutoComplete(ctx: Ctx, checks: SettledIoChecks): void {
  */
 function openVinoMaxBatchSize(ctx: Ctx): number {
   if (!ctx.settings.server.autoCompleteConfig) return maxBatchSize(ctx.config);
-  const done = autoCompleteOpenVino({ ...ctx.config, name: modelName(ctx) }, ctx.signature!, { defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, 'openvino') });
+  const done = autoCompleteOpenVino({ ...ctx.config, name: modelName(ctx) }, ctx.signature!, { defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, OPENVINO.name) });
   return done.config.max_batch_size ?? 0;
 }
 

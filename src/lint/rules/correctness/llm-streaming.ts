@@ -10,9 +10,9 @@
 //   decoupled model (src/request_executor.cc, lines 401-409). A decoupled BLS forwards `stream` as the
 //   target's `streaming`, which a target that is not decoupled refuses.
 import type { PathSegment } from '../../../diagnostics.js';
-import { trtllmRuntime } from '../../../triton/tensorrtllm-parameters.js';
+import { trtllmRuntime } from '../../../triton/backends/tensorrtllm/parameters.js';
 import { defineRepositoryRule, type ModelFacts } from '../../rule.js';
-import { isEnsemble } from '../../../triton/backend-records.js';
+import { isEnsemble, PYTHON, VLLM } from '../../../triton/backend-records.js';
 
 const PLACEHOLDER = /^\$\{/;
 
@@ -22,7 +22,7 @@ function blsParam(model: ModelFacts, key: string, fallback: string | undefined):
   return v === '' || PLACEHOLDER.test(v) ? fallback : v;
 }
 
-const isBls = (m: ModelFacts): boolean => m.config?.backend === 'python' && !!m.config.parameters && ('tensorrt_llm_model_name' in m.config.parameters || 'accumulate_tokens' in m.config.parameters);
+const isBls = (m: ModelFacts): boolean => m.config?.backend === PYTHON.name && !!m.config.parameters && ('tensorrt_llm_model_name' in m.config.parameters || 'accumulate_tokens' in m.config.parameters);
 const isTrtllm = (m: ModelFacts): boolean => !!m.config && trtllmRuntime(m.config.backend ?? '', m.config.parameters ?? {}) !== undefined;
 
 export const llmStreaming = defineRepositoryRule({
@@ -48,7 +48,7 @@ export const llmStreaming = defineRepositoryRule({
     const byName = new Map(ctx.models.map((m) => [m.name, m]));
     const autoComplete = ctx.settings.server.autoCompleteConfig;
     // vLLM's auto-complete makes it decoupled (vllm_backend src/model.py auto_complete_config).
-    const decoupled = (m: ModelFacts): boolean => m.config?.model_transaction_policy?.decoupled === true || (autoComplete && m.config?.backend === 'vllm' && m.config.model_transaction_policy === undefined);
+    const decoupled = (m: ModelFacts): boolean => m.config?.model_transaction_policy?.decoupled === true || (autoComplete && m.config?.backend === VLLM.name && m.config.model_transaction_policy === undefined);
 
     for (const m of ctx.models) {
       // Findings go on the configs being linted only: the others are read only as their steps and targets.

@@ -2,11 +2,9 @@
 // Triton loads must still be what the lock says (file, size, weight bytes, ONNX signature), or a
 // --configs-only run elsewhere checks the configs against a model that is no longer deployed.
 import { dirname, join, relative } from 'node:path';
-import { locateModelFile } from '../../../triton/model-file.js';
-import { lockDifference, lockedSignature, type LockedVersion } from '../../../workspace/lock.js';
+import { locateModelFile } from '../../../triton/model-file-location.js';
 import { defineModelRule, type RuleFiles } from '../../rule.js';
 import { isEnsemble } from '../../../triton/backend-records.js';
-import { ownValue } from '../../../util/name-record.js';
 
 export const lockMismatch = defineModelRule({
   meta: {
@@ -35,21 +33,12 @@ export const lockMismatch = defineModelRule({
     const version = String(file.version);
     const repository = dirname(ctx.model.dir);
     const data = { version, model: ctx.model.name, repository, file: relative(ctx.model.dir, file.path) };
-    const entry = ownValue(locked.versions, version);
-    if (!entry) {
+    // The signature is set where tritonc reads this format (what lock wrote a signature for).
+    const difference = ctx.model.lockDrift(version, { file: relative(ctx.model.dir, file.path), size: sizeOf(ctx.files, file.path), ...(ctx.signature ? { signature: ctx.signature } : {}) });
+    if (difference === 'not-locked') {
       ctx.report({ path: ['name'], messageId: 'notLocked', data });
       return;
     }
-    const size = sizeOf(ctx.files, file.path);
-    // Set where tritonc reads this format (what lock wrote a signature for).
-    const sig = ctx.signature;
-    const actual: LockedVersion = {
-      file: relative(ctx.model.dir, file.path),
-      size,
-      weightBytes: sig ? sig.initializers.bytes : size,
-      ...(sig ? { signature: lockedSignature(sig) } : {}),
-    };
-    const difference = lockDifference(entry, actual);
     if (!difference) return;
     if (difference.kind === 'file') ctx.report({ path: ['name'], messageId: 'staleFile', data: { ...data, ...difference } });
     else if (difference.kind === 'size') ctx.report({ path: ['name'], messageId: 'staleSize', data: { ...data, ...difference } });

@@ -6,7 +6,7 @@ import type { PathSegment } from '../../../diagnostics.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { settledBackend } from '../../backend.js';
 import { escapes } from '../../relative-path.js';
-import { ONNX_MODEL_FILE } from '../../../triton/backend-records.js';
+import { DALI, ONNX_MODEL_FILE } from '../../../triton/backend-records.js';
 
 const DALI_ALLOWED = /^[A-Za-z0-9_.-]$/;
 const SUSPICIOUS = /["'`\\\s\p{Cc}]/u;
@@ -54,7 +54,7 @@ export const modelFilename = defineModelRule({
 
 function checkName(ctx: Ctx, file: string, path: PathSegment[], field: string): void {
   const shown = JSON.stringify(file);
-  if (settledBackend(ctx).backend === 'dali') {
+  if (settledBackend(ctx).backend === DALI.name) {
     const bad = [...file].find((c) => !DALI_ALLOWED.test(c));
     if (bad !== undefined) {
       ctx.report({

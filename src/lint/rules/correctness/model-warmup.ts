@@ -11,7 +11,7 @@ import { modelName, settledBackend } from '../../backend.js';
 import { BYTES, byteSizeOf, protocolName, typeName } from '../../../triton/data-types.js';
 import { dataFileProblem } from '../../data-file.js';
 import { maxBatchSize } from '../../tensors.js';
-import { isEnsemble } from '../../../triton/backend-records.js';
+import { isEnsemble, ONNXRUNTIME } from '../../../triton/backend-records.js';
 
 const dimsText = (dims: readonly number[]): string => `[${dims.join(',')}]`;
 
@@ -203,7 +203,7 @@ function checkSample(ctx: Ctx, sample: ModelWarmup, index: number): void {
   // batch_size requests of batch 1 go to the backend at once; ONNX Runtime refuses more than it takes.
   const limit = Math.max(1, mbs);
   if (batch > limit) {
-    const ort = settledBackend(ctx).backend === 'onnxruntime';
+    const ort = settledBackend(ctx).backend === ONNXRUNTIME.name;
     ctx.report({
       path: [...path, 'batch_size'],
       severity: ort ? 'error' : 'warning',

@@ -9,27 +9,14 @@ import { didYouMean } from '../../../pbtxt/suggest.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
 import { escapes } from '../../relative-path.js';
-import { selectVersions } from '../../../repo/model-dir.js';
 import { libraryBesideModel } from '../../../triton/backend-library.js';
 import { ENSEMBLE_PLATFORM, KNOWN_BACKENDS } from '../../../triton/backend-records.js';
-import { PLATFORM_NAMES, TENSORFLOW, backendOfPlatform, backendRecord, platformOfBackend, platformRecord } from '../../../triton/backend-records.js';
+import { PLATFORM_NAMES, TENSORFLOW, backendOfExtension, backendRecord, backendTypeOf, platformBackendType, platformOfBackend, platformRecord } from '../../../triton/backend-records.js';
 
 /** The tritonserver tritonc's live conformance runs against (docs/real-triton.md). */
 const CHECKED_RELEASE = '2.51.0 (24.10)';
 
 
-/** Backends whose platform must match (core GetBackendType); others accept any platform. */
-const BACKEND_TYPE: Record<string, string> = { tensorflow: 'tensorflow', tensorrt: 'tensorrt', onnxruntime: 'onnxruntime', pytorch: 'pytorch' };
-/**
- * core GetBackendTypeFromPlatform: the backend type of a platform written by its name (not an alias);
- * torch_aoti has the PyTorch type (BACKEND_TYPE_TORCHAOTI = 4 = PYTORCH).
- */
-const platformType = (platform: string): string | undefined => (platformRecord(platform)?.platform.name === platform ? backendOfPlatform(platform) : undefined);
-/** A backend to suggest from a model file's extension. */
-const BACKEND_OF_EXTENSION: Record<string, string> = {
-  onnx: 'onnxruntime', plan: 'tensorrt', engine: 'tensorrt', trt: 'tensorrt', pt: 'pytorch', pt2: 'pytorch', py: 'python',
-  xml: 'openvino', savedmodel: 'tensorflow', graphdef: 'tensorflow', dali: 'dali',
-};
 
 const messages = {
   misspeltBackend:
@@ -125,12 +112,12 @@ export const platformBackend = defineModelRule({
       });
       return;
     }
-    const backendType = BACKEND_TYPE[backend];
-    if (backendType && backendType !== platformType(platform)) {
+    const backendType = backendTypeOf(backend);
+    if (backendType && backendType !== platformBackendType(platform)) {
       const wanted = platformOfBackend(backend)!;
       const guessed = settled.guessed && !written.platform;
       if (written.platform) {
-        const hint = didYouMean(platform, PLATFORM_NAMES.filter((p) => platformType(p) === backendType));
+        const hint = didYouMean(platform, PLATFORM_NAMES.filter((p) => platformBackendType(p) === backendType));
         const record = platformRecord(platform);
         const alias = record !== undefined && record.platform.name !== platform;
         // A platform written by its name fills in its own backend, so a pair that mismatches without
@@ -175,7 +162,7 @@ function reportUnknownPlatform(ctx: Ctx, settled: SettledBackend, name: string):
   const platform = settled.platform;
   if (written.platform) {
     // A platform core does not know, with no backend: often a backend name written as the platform.
-    const asBackend = ['onnxruntime', 'tensorrt', 'pytorch', 'tensorflow', 'python', 'openvino', 'dali', 'fil'].includes(platform);
+    const asBackend = KNOWN_BACKENDS.includes(platform);
     const at = { path: ['platform'] };
     const backendPlatform = asBackend ? platformOfBackend(platform) : undefined;
     const hint = asBackend ? undefined : didYouMean(platform, PLATFORM_NAMES);
@@ -190,7 +177,7 @@ function reportUnknownPlatform(ctx: Ctx, settled: SettledBackend, name: string):
     // A custom file name tells core nothing: only model.onnx, model.plan, ... select a backend
     // (AutoCompleteBackendFields).
     const ext = /\.([^./]+)$/.exec(filename)?.[1]?.toLowerCase();
-    const suggested = ext ? BACKEND_OF_EXTENSION[ext] : undefined;
+    const suggested = ext ? backendOfExtension(ext) : undefined;
     ctx.report({
       path: ['default_model_filename'],
       messageId: 'filenameNamesNoBackend',
@@ -204,7 +191,7 @@ function reportUnknownPlatform(ctx: Ctx, settled: SettledBackend, name: string):
 
 /** Whether each version Triton loads finds the backend's library (or runtime) in its version directory or the model directory. */
 function shipsItsLibrary(ctx: Ctx, backend: string): boolean {
-  const versions = selectVersions(ctx.config.version_policy, ctx.model.layout().versionDirs).filter((v) => v.version !== undefined);
+  const versions = ctx.model.versions(ctx.config).filter((v) => v.version !== undefined);
   const files = { exists: (p: string): boolean => ctx.files.kind(p) !== undefined };
   const runtime = ctx.config.runtime ?? '';
   return versions.length > 0 && versions.every((v) => libraryBesideModel({ modelDir: ctx.model.dir, version: v.version!, backend, runtime }, files) !== undefined);

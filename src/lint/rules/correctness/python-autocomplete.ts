@@ -1,19 +1,18 @@
 // Python models whose auto_complete_config tritonc can read without running it: any model.py whose
 // function is straight-line calls of the config's helpers (src/python-model reads it, and
-// src/triton/autocomplete-python-script.ts applies python_backend's ModelConfig to each call), and
-// TensorRT-LLM's LLM API model (all_models/llmapi/tensorrt_llm, src/triton/autocomplete-trtllm-llmapi.ts),
+// src/triton/backends/python/autocomplete-script.ts applies python_backend's ModelConfig to each call), and
+// TensorRT-LLM's LLM API model (all_models/llmapi/tensorrt_llm, src/triton/backends/tensorrtllm/autocomplete-llmapi.ts),
 // which takes decoupled and max_batch_size from model.yaml's triton_config. What python_backend's
 // helpers refuse fails the load; so does a missing model.yaml (get_model_config's assertion), and a
 // function that does not return the config (python_backend src/pb_stub.cc). vLLM's auto-complete is
 // the vllm-model rule's.
 import { join } from 'node:path';
-import { selectVersions } from '../../../repo/model-dir.js';
-import { autoCompleteLlmApi, isLlmApiModelPy, readTritonConfig } from '../../../triton/autocomplete-trtllm-llmapi.js';
+import { autoCompleteLlmApi, isLlmApiModelPy, readTritonConfig } from '../../../triton/backends/tensorrtllm/autocomplete-llmapi.js';
 import { positionAt } from '../../../util/text-position.js';
 import { modelName, settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 import { PYTHON } from '../../../triton/backend-records.js';
-import { completeFromScript, type ScriptRefusal } from '../../../triton/autocomplete-python-script.js';
+import { completeFromScript, type ScriptRefusal } from '../../../triton/backends/python/autocomplete-script.js';
 import type { ModelConfig } from '../../../config/model-config.js';
 import type { PathSegment } from '../../../diagnostics.js';
 
@@ -59,9 +58,9 @@ export const pythonAutocomplete = defineModelRule({
     },
   },
   check(ctx) {
-    if (!ctx.settings.server.autoCompleteConfig || settledBackend(ctx).backend !== 'python') return;
-    for (const dir of selectVersions(ctx.config.version_policy, ctx.model.layout().versionDirs)) {
-      const scriptFile = join(dir.path, ctx.config.default_model_filename || PYTHON.defaultModelFile!);
+    if (!ctx.settings.server.autoCompleteConfig || settledBackend(ctx).backend !== PYTHON.name) return;
+    for (const dir of ctx.model.versions(ctx.config)) {
+      const scriptFile = join(dir.path, ctx.model.modelFileName(ctx.config) ?? PYTHON.defaultModelFile!);
       const modelPy = ctx.files.text(scriptFile);
       if (modelPy === undefined) continue;
       if (!isLlmApiModelPy(modelPy)) {

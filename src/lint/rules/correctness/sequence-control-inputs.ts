@@ -8,6 +8,7 @@ import type { ModelSequenceBatching_Control } from '../../../config/model-config
 import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 import { dimsText, maxBatchSize, tritonShape } from '../../tensors.js';
+import { ONNXRUNTIME } from '../../../triton/backend-records.js';
 
 const messages = {
   notAModelInput:
@@ -50,7 +51,7 @@ export const sequenceControlInputs = defineModelRule({
     messages,
   },
   check(ctx) {
-    if (settledBackend(ctx).backend !== 'onnxruntime') return;
+    if (settledBackend(ctx).backend !== ONNXRUNTIME.name) return;
     const sig = ctx.signature!;
     const model = ctx.config.name || ctx.model.name;
     const batching = maxBatchSize(ctx.config) > 0;

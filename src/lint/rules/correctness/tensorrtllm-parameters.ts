@@ -1,4 +1,4 @@
-// The parameters of a TensorRT-LLM model as its backend reads them (src/triton/tensorrtllm-parameters.ts
+// The parameters of a TensorRT-LLM model as its backend reads them (src/triton/backends/tensorrtllm/parameters.ts
 // has the table, with the backend's source lines): keys it requires, enum values outside their sets,
 // booleans, numbers and lists it cannot read (most silently become the default), values the executor
 // refuses, keys it never reads. Both runtimes: the C++ backend (`backend: "tensorrtllm"`) and the
@@ -19,7 +19,7 @@ import {
   TRTLLM_RELEASES,
   trtllmDefault,
   type TrtllmParameter,
-} from '../../../triton/tensorrtllm-parameters.js';
+} from '../../../triton/backends/tensorrtllm/parameters.js';
 import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 

@@ -4,20 +4,11 @@
 // read at all. Silence would read as "checked".
 import { basename, join } from 'node:path';
 import { hasReader } from '../../../model-file/readers.js';
-import { modelFormat } from '../../../triton/model-file.js';
+import { modelFormat } from '../../../triton/model-file-location.js';
 import { defineModelRule } from '../../rule.js';
-import { defaultModelFile, isEnsemble, ioChecksOf, ONNX_MODEL_FILE, PYTHON, TENSORFLOW } from '../../../triton/backend-records.js';
-import { selectVersions } from '../../../repo/model-dir.js';
-import { otherSignatureNamed } from '../../../triton/autocomplete-tensorflow.js';
+import { formatTitleOf, isEnsemble, ioChecksOf, ONNX_MODEL_FILE, PYTHON } from '../../../triton/backend-records.js';
+import { otherSignatureNamed } from '../../../triton/backends/tensorflow/autocomplete.js';
 
-const FORMATS: Record<string, string> = {
-  tensorrt: 'TensorRT engines (model.plan)',
-  python: 'Python models (model.py)',
-};
-/** By platform: the TensorFlow backend's SavedModels are read, its GraphDefs are not. */
-const PLATFORM_FORMATS: Record<string, string> = Object.fromEntries(
-  TENSORFLOW.platforms.filter((p) => !hasReader(p.format)).map((p) => [p.name, `GraphDefs (${p.defaultModelFile})`]),
-);
 
 export const uncheckedModel = defineModelRule({
   meta: {
@@ -75,13 +66,13 @@ export const uncheckedModel = defineModelRule({
       if (ctx.modelError) return;
       const layout = ctx.model.layout();
       const version = layout.versionDirs.find((v) => v.version !== undefined)?.version ?? 1;
-      ctx.report({ path: at, messageId: 'notHere', data: { model, checks, expected: `${model}/${version}/${filled.config.default_model_filename || defaultModelFile(filled.config) || ONNX_MODEL_FILE}` } });
+      ctx.report({ path: at, messageId: 'notHere', data: { model, checks, expected: `${model}/${version}/${ctx.model.modelFileName(config) ?? ONNX_MODEL_FILE}` } });
       return;
     }
     // A Python model: python-autocomplete checks what its auto_complete_config does, where tritonc can read it.
     if (backend === PYTHON.name && ctx.settings.server.autoCompleteConfig) {
-      const version = selectVersions(filled.config.version_policy, ctx.model.layout().versionDirs).at(-1);
-      const file = version ? join(version.path, filled.config.default_model_filename || PYTHON.defaultModelFile!) : undefined;
+      const version = ctx.model.versions(filled.config).at(-1);
+      const file = version ? join(version.path, ctx.model.modelFileName(config) ?? PYTHON.defaultModelFile!) : undefined;
       const facts = file ? ctx.model.scriptFacts(file, { ...config, name: model }) : undefined;
       if (facts && !facts.unknown) return;
       if (facts?.unknown) {
@@ -92,7 +83,7 @@ export const uncheckedModel = defineModelRule({
         return;
       }
     }
-    const what = PLATFORM_FORMATS[filled.config.platform ?? ''] ?? FORMATS[backend] ?? `${backend} models${filled.config.default_model_filename ? ` (${filled.config.default_model_filename})` : ''}`;
+    const what = formatTitleOf(filled.config) ?? `${backend} models${filled.config.default_model_filename ? ` (${filled.config.default_model_filename})` : ''}`;
     ctx.report({ path: at, messageId: ctx.settings.server.autoCompleteConfig ? 'notRead' : 'notReadComplete', data: { model, what, checks, backend } });
   },
 });

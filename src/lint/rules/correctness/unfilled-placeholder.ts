@@ -2,15 +2,15 @@
 // which leaves every placeholder it was not given in place (tensorrtllm_backend tools/fill_template.py
 // main). Triton and the backends then read the literal text. What that does depends on where it
 // stands, so the finding says it: a backend named "${triton_backend}" fails the load; the tensorrtllm
-// backend fails on some keys and silently uses the default for most (src/triton/tensorrtllm-parameters.ts);
+// backend fails on some keys and silently uses the default for most (src/triton/backends/tensorrtllm/parameters.ts);
 // the Python runtime of TensorRT-LLM and the BLS model treat a placeholder as unset; preprocessing and
 // postprocessing hand tokenizer_dir to Hugging Face as a path. (A placeholder outside a string breaks
 // the parse: the syntax rule says so.)
 import type { PathSegment } from '../../../diagnostics.js';
-import { TRTLLM_PARAMETERS, UNFILLED_PLACEHOLDER, guidedDecodingOff, trtllmDefault, trtllmRuntime } from '../../../triton/tensorrtllm-parameters.js';
+import { TRTLLM_PARAMETERS, UNFILLED_PLACEHOLDER, guidedDecodingOff, trtllmDefault, trtllmRuntime } from '../../../triton/backends/tensorrtllm/parameters.js';
 import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
-import { PYTHON } from '../../../triton/backend-records.js';
+import { PYTHON, TENSORRTLLM } from '../../../triton/backend-records.js';
 
 /**
  * Every string of the config that holds a placeholder, with its value path (map keys as path
@@ -64,7 +64,7 @@ export const unfilledPlaceholder = defineModelRule({
       failsModelType: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the tensorrtllm backend fails the load on it ("Invalid gpt_model_type. Must be v1/inflight_batching/inflight_fused_batching."); fill it: tritonc fill CONFIG "{{name}}:<value>"',
       failsEnginePaths: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the tensorrtllm backend fails the load on it ("Both encoder and decoder model paths are empty"); fill it: tritonc fill CONFIG "{{name}}:<value>"',
       failsLookahead: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the tensorrtllm backend fails the load on it ("Decoding mode is set to lookahead but lookahead parameters are not specified."); fill it: tritonc fill CONFIG "{{name}}:<value>"',
-      failsTokenizer: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the Python model fails the load on it ("Hugging Face cannot load a tokenizer from \"{{value}}\""); fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      failsTokenizer: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the Python model fails the load on it ("Hugging Face cannot load a tokenizer from "{{value}}""); fill it: tritonc fill CONFIG "{{name}}:<value>"',
       failsEnginePathPythonRuntime: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, which the Python runtime of TensorRT-LLM treats as unset, so its initialize fails: it hands no engine directory to trtllm.Executor; fill it: tritonc fill CONFIG "{{name}}:<value>"',
       failsTokenizerGuided: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, which the Python runtime of TensorRT-LLM treats as unset, and with guided decoding on its initialize fails on it ("Guided decoding requires tokenizer\'s information. Please provide \'tokenizer_dir\'."); fill it: tritonc fill CONFIG "{{name}}:<value>"',
       unusedPythonRuntime: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the Python runtime of TensorRT-LLM reads it only with guided decoding on, which is off here; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter',
@@ -113,7 +113,7 @@ export const unfilledPlaceholder = defineModelRule({
         continue;
       }
       const at = { path, data: { key, placeholder, name } };
-      if (backend === 'tensorrtllm') {
+      if (backend === TENSORRTLLM.name) {
         const p = TRTLLM_PARAMETERS[key];
         if (key === 'gpt_model_type') ctx.report({ ...at, messageId: 'failsModelType' });
         else if ((key === 'gpt_model_path' && !filled('encoder_model_path')) || (key === 'encoder_model_path' && !filled('gpt_model_path'))) {

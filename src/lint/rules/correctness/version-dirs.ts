@@ -6,9 +6,9 @@
 import { join } from 'node:path';
 import type { PathSegment } from '../../../diagnostics.js';
 import type { ModelConfig } from '../../../config/model-config.js';
-import { selectVersions, versionOfDirName, type VersionDir } from '../../../repo/model-dir.js';
+import { versionOfDirName, type VersionDir } from '../../../triton/version-policy.js';
 import { defineModelRule, type ModelContext, type RuleFiles } from '../../rule.js';
-import { isEnsemble, ONNX_MODEL_FILE } from '../../../triton/backend-records.js';
+import { isEnsemble, ONNX_MODEL_FILE, ONNXRUNTIME } from '../../../triton/backend-records.js';
 
 
 const messages = {
@@ -108,7 +108,7 @@ export const versionDirs = defineModelRule({
 
     // The versions the policy selects (core VersionsToLoad).
     const policy = config.version_policy;
-    const selected = selectVersions(policy, scan.versionDirs);
+    const selected = ctx.model.versions(config);
     if (!numeric.length) {
       const ignoredDirs = ignored.map((v) => `'${v.dirName}'`).join(', ');
       // Without a model file to look at, core's backend auto-fill gives up first when the config names
@@ -134,7 +134,7 @@ export const versionDirs = defineModelRule({
       const at = { path: policyPath ?? ['version_policy'] };
       const data = { have: have.join(', '), model };
       const listed = (policy?.specific?.versions ?? []).map(Number);
-      // With a numeric directory only latest (num_versions 0) and specific can select none (selectVersions).
+      // With a numeric directory only latest (num_versions 0) and specific can select none (triton/version-policy.ts).
       if (policy?.latest) ctx.report({ ...at, messageId: 'policyLatestSelectsNone', data: { ...data, numVersions: policy.latest.num_versions ?? 0 } });
       else if (listed.length) ctx.report({ ...at, messageId: 'policyListsMissing', data: { ...data, listed: listed.join(', ') } });
       else ctx.report({ ...at, messageId: 'policyListsNone', data });
@@ -157,8 +157,8 @@ export const versionDirs = defineModelRule({
     // The model file each selected version needs (onnxruntime_backend ModelState::LoadModel).
     if (isEnsemble(config)) return;
     const filled = ctx.model.autofill(config).config;
-    if (filled.backend !== 'onnxruntime') return;
-    const artifact = filled.default_model_filename || ONNX_MODEL_FILE;
+    if (filled.backend !== ONNXRUNTIME.name) return;
+    const artifact = ctx.model.modelFileName(config) ?? ONNX_MODEL_FILE;
     const alternatives = Object.values(config.cc_model_filenames ?? {});
     for (const v of selected) {
       if (modelFileIn(ctx.files, ctx.model.dir, v, artifact, alternatives)) continue;
@@ -183,9 +183,11 @@ function policyToken(config: ModelConfig): PathSegment[] | undefined {
 }
 
 function exampleFile(ctx: Ctx): string {
-  if (isEnsemble(ctx.config)) return '';
-  // The file the backend core settles on opens (model.plan for TensorRT, model.py for Python, ...).
-  return ctx.config.default_model_filename || ctx.model.autofill(ctx.config).config.default_model_filename || ONNX_MODEL_FILE;
+  // No backend at all: the message proposes ONNX Runtime's, so its file.
+  if (!ctx.model.autofill(ctx.config).config.backend && !isEnsemble(ctx.config)) return ONNX_MODEL_FILE;
+  // The file the backend core settles on opens (model.plan for TensorRT, model.py for Python, ...);
+  // none for an ensemble or a backend tritonc knows no file of.
+  return ctx.model.modelFileName(ctx.config) ?? '';
 }
 
 /** The model file of one version as the ORT backend finds it: a file, or a directory holding model.onnx. */

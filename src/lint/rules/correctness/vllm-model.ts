@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Range } from '../../../diagnostics.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';
-import { selectVersions } from '../../../repo/model-dir.js';
-import { autoCompleteVllm } from '../../../triton/autocomplete-vllm.js';
-import { VLLM_VERSIONS, engineArg, engineArgNames, jsonKind, versionsWith } from '../../../triton/vllm-engine-args.js';
+import { autoCompleteVllm } from '../../../triton/backends/vllm/autocomplete.js';
+import { VLLM_VERSIONS, engineArg, engineArgNames, jsonKind, versionsWith } from '../../../triton/backends/vllm/engine-args.js';
 import { parseJsonText, topLevelKeys } from '../../../util/json-text.js';
 import { positionAt } from '../../../util/text-position.js';
 import { modelName, settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
+import { VLLM } from '../../../triton/backend-records.js';
 
 const options = z.strictObject({
   version: z
@@ -72,7 +72,7 @@ export const vllmModel = defineModelRule<Options>({
     options,
   },
   check(ctx) {
-    if (settledBackend(ctx).backend !== 'vllm') return;
+    if (settledBackend(ctx).backend !== VLLM.name) return;
     const config = ctx.config;
     const autoComplete = ctx.settings.server.autoCompleteConfig;
 
@@ -92,7 +92,7 @@ export const vllmModel = defineModelRule<Options>({
 
     const metrics = config.parameters?.REPORT_CUSTOM_METRICS?.string_value?.toLowerCase() === 'true';
     const version = ctx.options.version;
-    for (const dir of selectVersions(config.version_policy, ctx.model.layout().versionDirs)) {
+    for (const dir of ctx.model.versions(config)) {
       const file = join(dir.path, MODEL_JSON);
       const text = ctx.files.text(file);
       if (text === undefined) {

@@ -5,12 +5,12 @@
 // and refuses a non-zero max_batch_size on a model that cannot batch. Core adds two more: an empty
 // version_policy means "all versions", and dynamic_batching does nothing without batching.
 import type { PathSegment } from '../../../diagnostics.js';
-import { onnxAutoCompleteSkipped } from '../../../triton/autocomplete-onnx.js';
+import { onnxAutoCompleteSkipped } from '../../../triton/backends/onnxruntime/autocomplete.js';
 import { defaultMaxBatchSize } from '../../../triton/server-options.js';
 import { unbatchableTensors } from '../../../triton/io-mapping.js';
 import { defineModelRule } from '../../rule.js';
 import { modelShapeText, maxBatchSize } from '../../tensors.js';
-import { isEnsemble } from '../../../triton/backend-records.js';
+import { isEnsemble, ONNXRUNTIME } from '../../../triton/backend-records.js';
 
 export const autocompleteSurprises = defineModelRule({
   meta: {
@@ -50,8 +50,8 @@ export const autocompleteSurprises = defineModelRule({
     }
 
     if (isEnsemble(config)) return;
-    const backend = config.backend || (ctx.modelFile?.endsWith('.onnx') ? 'onnxruntime' : ctx.model.autofill(config).config.backend);
-    const ort = backend === 'onnxruntime';
+    const backend = config.backend || (ctx.modelFile?.endsWith('.onnx') ? ONNXRUNTIME.name : ctx.model.autofill(config).config.backend);
+    const ort = backend === ONNXRUNTIME.name;
     const mbs = maxBatchSize(config);
     // A server without auto-complete changes nothing: the config runs as written.
     const serverCompletes = ctx.settings.server.autoCompleteConfig;

@@ -4,6 +4,7 @@
 // first client that calls /infer is not a surprise. vLLM models are decoupled by their auto-complete.
 import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
+import { VLLM } from '../../../triton/backend-records.js';
 
 export const decoupledClients = defineModelRule({
   meta: {
@@ -22,7 +23,7 @@ export const decoupledClients = defineModelRule({
     const name = ctx.config.name || ctx.model.name;
     if (ctx.config.model_transaction_policy?.decoupled) {
       ctx.report({ path: ['model_transaction_policy', 'decoupled'], messageId: 'decoupled', data: { name } });
-    } else if (ctx.config.model_transaction_policy === undefined && ctx.settings.server.autoCompleteConfig && settledBackend(ctx).backend === 'vllm') {
+    } else if (ctx.config.model_transaction_policy === undefined && ctx.settings.server.autoCompleteConfig && settledBackend(ctx).backend === VLLM.name) {
       ctx.report({ path: ['backend'], messageId: 'decoupledByVllm', data: { name } });
     }
   },

@@ -1,0 +1,15 @@
+// The vLLM backend, a Python-based backend: it reads model.json from the version directory itself (not
+// through default_model_filename), and its auto_complete_config adds fixed inputs and outputs.
+import { autoCompleteVllm } from './autocomplete.js';
+import type { BackendRecord } from '../record.js';
+
+export const VLLM: BackendRecord = {
+  name: 'vllm',
+  title: 'vLLM',
+  platforms: [],
+  core: false,
+  // src/model.py (_get_bool_config_param): the only two it reads.
+  parameterKeys: () => ['REPORT_CUSTOM_METRICS', 'ENABLE_VLLM_HEALTH_CHECK'],
+  autoComplete: { from: 'config', complete: (config) => autoCompleteVllm(config) },
+  source: 'triton-inference-server/vllm_backend src/model.py',
+};
