@@ -1,8 +1,19 @@
 // What core's AutoCompleteBackendFields sees of a model directory (core src/model_config_utils.cc): the first
 // sub-directory in byte order, whatever its name, and the names in it with file/directory kinds.
 import { join } from 'node:path';
-import type { AutofillListing } from '../triton/autofill.js';
-import type { Tree } from './tree.js';
+import type { EntryKind, Tree } from './tree.js';
+
+/** What core's AutoCompleteBackendFields sees of a model directory (triton/autofill.ts reads it). */
+export interface AutofillListing {
+  /** The model's name as Triton knows it: the model directory's name. */
+  modelName: string;
+  /**
+   * The sub-directory core inspects: the first of ALL sub-directories in byte order (a std::set of
+   * names), so `1` before `10` before `2`, and `configs` or `warmup` count too. Undefined when the
+   * model directory has no sub-directory; then no file-based guess is made.
+   */
+  firstSubdir?: { name: string; entries: ReadonlyMap<string, EntryKind> };
+}
 
 /** std::set<std::string> order: bytes, not locale (so `.ipynb_checkpoints` < `1` < `10` < `2`). */
 export function byteOrder(a: string, b: string): number {

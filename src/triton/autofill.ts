@@ -8,21 +8,12 @@
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
 import type { ModelConfig } from '../config/model-config.js';
 
+import type { AutofillListing } from '../repo/autofill-listing.js';
 import type { EntryKind } from '../repo/tree.js';
 import { ONNXRUNTIME, OPENVINO, PYTHON, PYTORCH, TENSORFLOW, TENSORRT } from './backend-records.js';
 
-export type { EntryKind };
-
-export interface AutofillListing {
-  /** The model's name as Triton knows it: the model directory's name. */
-  modelName: string;
-  /**
-   * The sub-directory core inspects: the first of ALL sub-directories in byte order (a std::set of
-   * names), so `1` before `10` before `2`, and `configs` or `warmup` count too. Undefined when the
-   * model directory has no sub-directory; then no file-based guess is made.
-   */
-  firstSubdir?: { name: string; entries: ReadonlyMap<string, EntryKind> };
-}
+// The listing is the repo layer's (it reads the directory); re-exported for this module's callers.
+export type { AutofillListing, EntryKind };
 
 export interface AutofillResult {
   config: ModelConfig;

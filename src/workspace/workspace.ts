@@ -20,7 +20,7 @@ import { locateModelFile, type ModelFile } from '../triton/model-file.js';
 import { Memo, Memos } from '../util/memo.js';
 import { Sources, type FileSource, type SignatureResult } from './sources.js';
 import type { ModelSignature } from '../model-file/signature.js';
-import { formatOfSignature, readerOf } from '../model-file/readers.js';
+import { formatOfSignature, readerOf } from '../model-readers/readers.js';
 import { ownFileProblem } from '../util/own-file.js';
 import { LOCK_FILE_NAME, LockError, parseLock, signatureFromLock, type Lock } from './lock.js';
 import { isEnsemble, PYTHON } from '../triton/backend-records.js';

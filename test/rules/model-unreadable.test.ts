@@ -375,7 +375,7 @@ describe(`${ID}: what only a disk or a store shows`, () => {
     // src/remote/mounted.ts signature.
     [new ModelReadError('io', 'm.onnx', null, { messageId: 'remoteNotFetched', data: {} }), { messageId: 'remoteNotFetched', text: 'cannot read the model file: not fetched yet; Triton cannot load this model either' }],
     [new ModelReadError('io', 'm.onnx', 0, { messageId: 'remoteObjectGone', data: {} }), { messageId: 'remoteObjectGone', text: 'cannot read the model file: the object went away while it was being read; Triton cannot load this model either' }],
-    // src/model-file/readers.ts loadSignature: a reader's own bug, caught so that the run goes on.
+    // src/model-readers/readers.ts loadSignature: a reader's own bug, caught so that the run goes on.
     [new ModelReadError('format', 'm.onnx', null, { messageId: 'readerFailed', data: { error: 'TypeError' } }), { messageId: 'readerFailed', text: "tritonc's reader failed on this file (TypeError): a bug in tritonc; please report it" }],
   ];
   for (const [error, want] of cases) {

@@ -4,7 +4,7 @@
 import { dirname, join } from 'node:path';
 import { ModelReadError } from '../../src/model-file/errors.js';
 import type { ReadMessage } from '../../src/model-file/messages.js';
-import { readerOf } from '../../src/model-file/readers.js';
+import { readerOf } from '../../src/model-readers/readers.js';
 import { readSavedModelOfBytes } from '../../src/savedmodel/index.js';
 import type { FileSource, SignatureResult } from '../../src/workspace/sources.js';
 import type { TreeEntry } from '../../src/repo/tree.js';
@@ -101,6 +101,6 @@ const DIRECTORY: Readonly<Record<string, ReadMessage>> = {
   pytorch: { messageId: 'torchDirectory', data: {} },
 };
 
-/** A reader's own failure, as model-file/readers.ts loadSignature makes it. */
+/** A reader's own failure, as model-readers/readers.ts loadSignature makes it. */
 const readerFailed = (path: string, e: unknown): ModelReadError =>
   new ModelReadError('format', path, null, { messageId: 'readerFailed', data: { error: e instanceof Error ? e.name : typeof e } }, undefined, { cause: e });

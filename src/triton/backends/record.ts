@@ -17,7 +17,7 @@ export interface PlatformRecord {
    * (core's auto-fill writes it, except for LibTorch, whose backend defaults to model.pt itself).
    */
   readonly defaultModelFile: string;
-  /** What kind of file it is: picks its reader (src/model-file/readers.ts), where tritonc has one. */
+  /** What kind of file it is: picks its reader (src/model-readers/readers.ts), where tritonc has one. */
   readonly format: ModelFormat;
   /**
    * A directory at the model file's path holds the model under this name (with its external data

@@ -6,8 +6,8 @@ import { readSignatureOfBytes, readSignatureSync } from '../onnx/reader.js';
 import { readOpenVinoOfBytes, readOpenVinoSync } from '../openvino/reader.js';
 import { readTorchSignatureOfBytes, readTorchSignatureSync } from '../pytorch/reader.js';
 import { readSavedModelSync } from '../savedmodel/reader.js';
-import { ModelReadError } from './errors.js';
-import type { ModelSignature, SignatureFormat } from './signature.js';
+import { ModelReadError } from '../model-file/errors.js';
+import type { ModelSignature, SignatureFormat } from '../model-file/signature.js';
 
 export interface ModelReader {
   /** The signature formats it yields (a signature kept from an earlier run must be one of them). */
