@@ -8,21 +8,17 @@ import { renderMessage, type MessageValue, type Placeholders } from '../util/mes
 
 /** The file cannot be read at all (kind `io`): missing, a directory, no permission, a device. */
 export const IO_READ_MESSAGES = {
-  noSuchFile: 'no such file',
+  // Opening a model file (model-file/open.ts), the same for every format: `{{format}}` is the
+  // reader's (ONNX, OpenVINO IR, PyTorch, TensorFlow SavedModel).
+  noSuchFile: 'no such file or directory',
   permissionDenied: 'permission denied',
   /** `code`: Node's error code for the failed read (EIO, ...). */
   cannotReadFile: 'cannot read the file ({{code}})',
-  onnxDirectory: 'is a directory, not an ONNX model file',
-  onnxNotRegular: 'not a regular file (a {{fileType}}), not an ONNX model file',
-  openvinoDirectory: 'is a directory, not an OpenVINO IR model.xml',
-  openvinoNotRegular: 'not a regular file (a {{fileType}}), not an OpenVINO IR model.xml',
-  torchDirectory: 'is a directory, not a PyTorch model file',
-  torchNotRegular: 'not a regular file (a {{fileType}}), not a PyTorch model file',
+  isDirectory: 'is a directory where the {{format}} model file should be',
+  /** `fileType`: FIFO, socket or device. */
+  notRegularFile: 'is a {{fileType}}, not a regular file, where the {{format}} model file should be',
   torchObjectEnded: 'the object ended before the bytes its central directory points at',
-  savedModelNoSuchFile: 'no such file or directory',
   savedModelNotDirectory: 'is not a directory: a TensorFlow SavedModel is a directory holding saved_model.pb (and variables/)',
-  savedModelNotRegular: 'is not a regular file',
-  savedModelCannotRead: 'cannot read it ({{code}})',
   savedModelNoPb: 'has no {{pb}}: not a TensorFlow SavedModel directory (tf.saved_model.save writes one)',
   // A repository in object storage (src/remote).
   remoteNotFetched: 'not fetched yet',
@@ -31,14 +27,8 @@ export const IO_READ_MESSAGES = {
 
 /** A Git LFS pointer where the model file should be (the rule reports these by the pointer's data). */
 export const LFS_READ_MESSAGES = {
-  onnxLfsPointer: 'not an ONNX model: this is a Git LFS pointer to an object of {{objectBytes}} bytes ({{oid}}) that was never fetched; run git lfs pull',
-  onnxLfsPointerUnsized: 'not an ONNX model: this is a Git LFS pointer to an object ({{oid}}) that was never fetched; run git lfs pull',
-  openvinoLfsPointer: 'not an OpenVINO IR model.xml: this is a Git LFS pointer to an object of {{objectBytes}} bytes ({{oid}}) that was never fetched; run git lfs pull',
-  openvinoLfsPointerUnsized: 'not an OpenVINO IR model.xml: this is a Git LFS pointer to an object ({{oid}}) that was never fetched; run git lfs pull',
-  torchLfsPointer: 'not a PyTorch model: this is a Git LFS pointer to an object of {{objectBytes}} bytes ({{oid}}) that was never fetched; run git lfs pull',
-  torchLfsPointerUnsized: 'not a PyTorch model: this is a Git LFS pointer to an object ({{oid}}) that was never fetched; run git lfs pull',
-  savedModelLfsPointer: 'not a TensorFlow SavedModel: this is a Git LFS pointer to an object of {{objectBytes}} bytes ({{oid}}) that was never fetched; run git lfs pull',
-  savedModelLfsPointerUnsized: 'not a TensorFlow SavedModel: this is a Git LFS pointer to an object ({{oid}}) that was never fetched; run git lfs pull',
+  gitLfsPointer: 'not the {{format}} model: this is a Git LFS pointer to an object of {{objectBytes}} bytes ({{oid}}) that was never fetched; run git lfs pull',
+  gitLfsPointerUnsized: 'not the {{format}} model: this is a Git LFS pointer to an object ({{oid}}) that was never fetched; run git lfs pull',
 } as const;
 
 /**
@@ -271,20 +261,6 @@ export type ReadMessage<K extends ReadMessageId = ReadMessageId> = { [I in K]: {
 
 /** The text of a reason. */
 export const renderReadMessage = (m: ReadMessage): string => renderMessage(READ_MESSAGES[m.messageId], m.data);
-
-/** "a FIFO" and the like: the kind of a path that is not a regular file, as the messages name it. */
-export function fileTypeOf(stat: { isFIFO(): boolean; isSocket(): boolean }): string {
-  return stat.isFIFO() ? 'FIFO' : stat.isSocket() ? 'socket' : 'device';
-}
-
-/** Why a read failed, by the error's code: `directory` is the reader's own wording for EISDIR. */
-export function ioProblem(e: unknown, directory: ReadMessage): ReadMessage {
-  const code = (e as { code?: unknown } | null)?.code;
-  if (code === 'ENOENT') return { messageId: 'noSuchFile', data: {} };
-  if (code === 'EACCES' || code === 'EPERM') return { messageId: 'permissionDenied', data: {} };
-  if (code === 'EISDIR') return directory;
-  return { messageId: 'cannotReadFile', data: { code: errorCode(e) } };
-}
 
 /** Node's code for an error (EIO), else its class name: the value the messages quote. */
 export function errorCode(e: unknown): string {

@@ -242,12 +242,12 @@ describe('bad files', () => {
 describe('files that cannot be read', () => {
   it('a missing file is an io error without an offset', async () => {
     const file = path.join(dir, 'nope.onnx');
-    await expect(readSignature(file)).rejects.toMatchObject({ kind: 'io', offset: null, file, message: `${file}: no such file` });
+    await expect(readSignature(file)).rejects.toMatchObject({ kind: 'io', offset: null, file, messageId: 'noSuchFile', message: `${file}: no such file or directory` });
     expect(() => readSignatureSync(file)).toThrow(ModelReadError);
   });
 
   it('a directory', async () => {
-    await expect(readSignature(dir)).rejects.toMatchObject({ kind: 'io', reason: 'is a directory, not an ONNX model file' });
+    await expect(readSignature(dir)).rejects.toMatchObject({ kind: 'io', messageId: 'isDirectory', data: { format: 'ONNX' }, reason: 'is a directory where the ONNX model file should be' });
     expect(() => readSignatureSync(dir)).toThrow(/is a directory/);
   });
 

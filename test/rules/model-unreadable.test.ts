@@ -285,21 +285,21 @@ describe(`${ID}: on disk`, () => {
     setUp(dir);
     return lintSync([join(dir, 'm')], { cwd: dir, rules: [ruleById(ID)!] }).results.flatMap((r) => r.diagnostics).map((d) => ({ messageId: d.messageId, data: d.data, message: d.message }));
   };
-  it('a FIFO where the model file should be: its reader says what it is not', async () => {
+  it('a FIFO where the model file should be: one id for every format, the format its data', async () => {
     const fifo = (file: string) => (dir: string) => {
       mkdirSync(join(dir, 'm/1'), { recursive: true });
       execFileSync('mkfifo', [join(dir, file)]);
     };
     expect(await onDisk({ 'm/config.pbtxt': CLASSIFIER_CONFIG }, fifo(MODEL))).toEqual([
-      { messageId: 'onnxNotRegular', data: { fileType: 'FIFO', byteOffset: null, kind: 'io' }, message: 'cannot read the model file: not a regular file (a FIFO), not an ONNX model file; Triton cannot load this model either' },
+      { messageId: 'notRegularFile', data: { format: 'ONNX', fileType: 'FIFO', byteOffset: null, kind: 'io' }, message: 'cannot read the model file: is a FIFO, not a regular file, where the ONNX model file should be; Triton cannot load this model either' },
     ]);
-    expect(await onDisk({ 'm/config.pbtxt': 'backend: "openvino"\n' }, fifo('m/1/model.xml'))).toMatchObject([{ messageId: 'openvinoNotRegular', data: { fileType: 'FIFO', byteOffset: null, kind: 'io' } }]);
-    expect(await onDisk({ 'm/config.pbtxt': 'backend: "pytorch"\n' }, fifo('m/1/model.pt'))).toMatchObject([{ messageId: 'torchNotRegular', data: { fileType: 'FIFO', byteOffset: null, kind: 'io' } }]);
+    expect(await onDisk({ 'm/config.pbtxt': 'backend: "openvino"\n' }, fifo('m/1/model.xml'))).toMatchObject([{ messageId: 'notRegularFile', data: { format: 'OpenVINO IR', fileType: 'FIFO', byteOffset: null, kind: 'io' } }]);
+    expect(await onDisk({ 'm/config.pbtxt': 'backend: "pytorch"\n' }, fifo('m/1/model.pt'))).toMatchObject([{ messageId: 'notRegularFile', data: { format: 'PyTorch', fileType: 'FIFO', byteOffset: null, kind: 'io' } }]);
     const pbFifo = (dir: string) => {
       mkdirSync(join(dir, 'm/1/model.savedmodel'), { recursive: true });
       execFileSync('mkfifo', [join(dir, 'm/1/model.savedmodel/saved_model.pb')]);
     };
-    expect(await onDisk({ 'm/config.pbtxt': 'platform: "tensorflow_savedmodel"\n' }, pbFifo)).toMatchObject([{ messageId: 'savedModelNotRegular' }]);
+    expect(await onDisk({ 'm/config.pbtxt': 'platform: "tensorflow_savedmodel"\n' }, pbFifo)).toMatchObject([{ messageId: 'notRegularFile', data: { format: 'TensorFlow SavedModel', fileType: 'FIFO' } }]);
   });
   it('external data through a link that leads out of the model\'s directory: refused, the file outside never read', async () => {
     const found = await onDisk({ 'm/config.pbtxt': CLASSIFIER_CONFIG }, (dir) => {
@@ -332,14 +332,14 @@ describe(`${ID}: the readers on a directory or a missing path (which the locator
     throw new Error('read without error');
   };
   const report = (e: ModelReadError) => ({ messageId: modelReadReport(e).messageId, text: renderMessage(ruleById(ID)!.meta.messages[modelReadReport(e).messageId]!, modelReadReport(e).data ?? {}) });
-  it('each reader words a directory its own way; a missing path', async () => {
+  it('every reader says a directory by one id, its format the data; a missing path', async () => {
     const dir = await writeRepo({ 'x/.keep': '' });
     const sub = join(dir, 'x');
-    expect(report(thrown(() => readSignatureSync(sub)))).toEqual({ messageId: 'onnxDirectory', text: 'cannot read the model file: is a directory, not an ONNX model file; Triton cannot load this model either' });
-    expect(report(thrown(() => readOpenVinoSync(sub)))).toMatchObject({ messageId: 'openvinoDirectory' });
-    expect(report(thrown(() => readTorchSignatureSync(sub)))).toMatchObject({ messageId: 'torchDirectory' });
-    expect(report(thrown(() => readSignatureSync(join(dir, 'none.onnx'))))).toEqual({ messageId: 'noSuchFile', text: 'cannot read the model file: no such file; Triton cannot load this model either' });
-    expect(report(thrown(() => readSavedModelSync(join(dir, 'none'))))).toMatchObject({ messageId: 'savedModelNoSuchFile' });
+    expect(report(thrown(() => readSignatureSync(sub)))).toEqual({ messageId: 'isDirectory', text: 'cannot read the model file: is a directory where the ONNX model file should be; Triton cannot load this model either' });
+    expect(report(thrown(() => readOpenVinoSync(sub)))).toEqual({ messageId: 'isDirectory', text: 'cannot read the model file: is a directory where the OpenVINO IR model file should be; Triton cannot load this model either' });
+    expect(report(thrown(() => readTorchSignatureSync(sub)))).toEqual({ messageId: 'isDirectory', text: 'cannot read the model file: is a directory where the PyTorch model file should be; Triton cannot load this model either' });
+    expect(report(thrown(() => readSignatureSync(join(dir, 'none.onnx'))))).toEqual({ messageId: 'noSuchFile', text: 'cannot read the model file: no such file or directory; Triton cannot load this model either' });
+    expect(report(thrown(() => readSavedModelSync(join(dir, 'none'))))).toEqual({ messageId: 'noSuchFile', text: 'cannot read the model file: no such file or directory; Triton cannot load this model either' });
   });
 });
 
@@ -351,11 +351,9 @@ describe(`${ID}: what only a disk or a store shows`, () => {
     return { messageId: r.messageId, data: r.data, text };
   };
   const cases: [ModelReadError, { messageId: string; text: string }][] = [
-    // src/onnx/reader.ts ioError, src/pytorch/reader.ts ioError, src/openvino/reader.ts ioError: EACCES (tests run as root here), EIO.
+    // src/model-file/open.ts ioError, for every reader: EACCES (tests run as root here), EIO.
     [new ModelReadError('io', 'm.onnx', null, { messageId: 'permissionDenied', data: {} }), { messageId: 'permissionDenied', text: 'cannot read the model file: permission denied; Triton cannot load this model either' }],
     [new ModelReadError('io', 'm.onnx', 0, { messageId: 'cannotReadFile', data: { code: 'EIO' } }), { messageId: 'cannotReadFile', text: 'cannot read the model file: cannot read the file (EIO); Triton cannot load this model either' }],
-    // src/savedmodel/reader.ts ioError.
-    [new ModelReadError('io', 'd', 0, { messageId: 'savedModelCannotRead', data: { code: 'EIO' } }), { messageId: 'savedModelCannotRead', text: 'cannot read the model file: cannot read it (EIO); Triton cannot load this model either' }],
     // A file that shrank while it was read: src/onnx/wire.ts fill and string, src/savedmodel/wire.ts fill.
     [new ModelReadError('format', 'm.onnx', 40, { messageId: 'onnxFileChanged', data: { end: 40, size: 100 } }), { messageId: 'onnxFileChanged', text: 'not a readable ONNX model (at byte 40): the file ended at byte 40 while 100 bytes were expected (did it change while being read?); re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)' }],
     [new ModelReadError('format', 'm.onnx', 40, { messageId: 'onnxStringCutOff', data: { field: 'ModelProto.doc_string' } }), { messageId: 'onnxStringCutOff', text: 'not a readable ONNX model (at byte 40): the file ended while reading ModelProto.doc_string (did it change while being read?); re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)' }],
