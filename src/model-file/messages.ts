@@ -32,9 +32,39 @@ export const LFS_READ_MESSAGES = {
 } as const;
 
 /**
- * The ONNX reader (src/onnx). In the protobuf walk `{{field}}` is the field read: its ModelProto
- * path (ModelProto.graph), or where the schema gives it no name, "field <number>".
+ * The protobuf window (window.ts), the same for every format that walks protobuf (ONNX, TensorFlow
+ * SavedModel): `{{field}}` is the field read, by its path in the format's protos (ModelProto.graph,
+ * MetaGraphDef.signature_def), or where the walk has no name for it, "field <number>".
  */
+export const PROTOBUF_READ_MESSAGES = {
+  protobufFileChanged: 'the file ended at byte {{end}} while {{size}} bytes were expected (did it change while being read?)',
+  protobufTagCutOffFile: 'field tag is cut off by the end of the file ({{fileSize}})',
+  protobufTagCutOffMessage: 'field tag is cut off by the end of the enclosing message (byte {{limit}})',
+  protobufTagOverflow: 'field tag is not a valid varint (overflows 64 bits)',
+  protobufLengthCutOffFile: 'length of {{field}} is cut off by the end of the file ({{fileSize}})',
+  protobufLengthCutOffMessage: 'length of {{field}} is cut off by the end of the enclosing message (byte {{limit}})',
+  protobufLengthOverflow: 'length of {{field}} is not a valid varint (overflows 64 bits)',
+  protobufVarintCutOffFile: '{{field}} is cut off by the end of the file ({{fileSize}})',
+  protobufVarintCutOffMessage: '{{field}} is cut off by the end of the enclosing message (byte {{limit}})',
+  protobufVarintOverflow: '{{field}} is not a valid varint (overflows 64 bits)',
+  protobufFixedCutOffFile: '{{field}} ({{bytes}}-byte value) is cut off by the end of the file ({{fileSize}})',
+  protobufFixedCutOffMessage: '{{field}} ({{bytes}}-byte value) is cut off by the end of the enclosing message (byte {{limit}})',
+  protobufLengthPastFile: '{{field}} claims {{claimed}} bytes but only {{remaining}} remain in the file ({{fileSize}} in all; truncated?)',
+  protobufLengthPastMessage: '{{field}} claims {{claimed}} bytes but only {{remaining}} remain in the enclosing message (which ends at byte {{limit}})',
+  // A length past 2^53, which a Number does not hold exactly.
+  protobufHugeLengthPastFile: '{{field}} claims over 2^53 bytes but only {{remaining}} remain in the file ({{fileSize}} in all; truncated?)',
+  protobufHugeLengthPastMessage: '{{field}} claims over 2^53 bytes but only {{remaining}} remain in the enclosing message (which ends at byte {{limit}})',
+  protobufStringTooLong: '{{field}} is {{length}} bytes long; tritonc reads strings up to {{max}} bytes',
+  protobufStringCutOff: 'the file ended while reading {{field}} (did it change while being read?)',
+  // A field's tag (protobuf.ts decodeTag, wireMismatch).
+  protobufTagTooLarge: 'invalid field tag (larger than 32 bits)',
+  protobufTagFieldZero: 'invalid field tag (field number 0)',
+  protobufTagGroup: 'field {{fieldNumber}} uses a protobuf group (wire type {{wire}}), which {{format}} never writes',
+  protobufTagWireType: 'invalid wire type {{wire}} for field {{fieldNumber}}',
+  protobufWireMismatch: '{{field}} (field {{fieldNumber}}) has wire type {{wire}} ({{wireName}}), expected {{expected}} ({{expectedName}})',
+} as const;
+
+/** The ONNX reader (src/onnx): what the file is when it is no ONNX model, and the walk's own limits. */
 export const ONNX_READ_MESSAGES = {
   onnxEmpty: 'the file is empty, not an ONNX model',
   onnxZip: 'not an ONNX model: this is a ZIP archive (a PyTorch .pt/.pth checkpoint, TorchScript or Keras file?)',
@@ -45,35 +75,8 @@ export const ONNX_READ_MESSAGES = {
   onnxText: 'not an ONNX model: this looks like a text file, not a binary ONNX protobuf (its protobuf walk fails at byte {{failsAt}})',
   onnxTooManyItems: 'more than {{max}} inputs, outputs, dims and other entries; refusing to decode further',
   onnxTypeTooDeep: 'TypeProto nested deeper than {{max}} levels',
-  // The window over the file (onnx/wire.ts).
-  onnxFileChanged: 'the file ended at byte {{end}} while {{size}} bytes were expected (did it change while being read?)',
-  onnxTagCutOffFile: 'field tag is cut off by the end of the file ({{fileSize}})',
-  onnxTagCutOffMessage: 'field tag is cut off by the end of the enclosing message (byte {{limit}})',
-  onnxTagOverflow: 'field tag is not a valid varint (overflows 64 bits)',
-  onnxLengthCutOffFile: 'length of {{field}} is cut off by the end of the file ({{fileSize}})',
-  onnxLengthCutOffMessage: 'length of {{field}} is cut off by the end of the enclosing message (byte {{limit}})',
-  onnxLengthOverflow: 'length of {{field}} is not a valid varint (overflows 64 bits)',
-  onnxVarintCutOffFile: '{{field}} is cut off by the end of the file ({{fileSize}})',
-  onnxVarintCutOffMessage: '{{field}} is cut off by the end of the enclosing message (byte {{limit}})',
-  onnxVarintOverflow: '{{field}} is not a valid varint (overflows 64 bits)',
-  onnxFixedCutOffFile: '{{field}} ({{bytes}}-byte value) is cut off by the end of the file ({{fileSize}})',
-  onnxFixedCutOffMessage: '{{field}} ({{bytes}}-byte value) is cut off by the end of the enclosing message (byte {{limit}})',
-  onnxLengthPastFile: '{{field}} claims {{claimed}} bytes but only {{remaining}} remain in the file ({{fileSize}} in all; truncated?)',
-  onnxLengthPastMessage: '{{field}} claims {{claimed}} bytes but only {{remaining}} remain in the enclosing message (which ends at byte {{limit}})',
-  // A length past 2^53, which a Number does not hold exactly.
-  onnxHugeLengthPastFile: '{{field}} claims over 2^53 bytes but only {{remaining}} remain in the file ({{fileSize}} in all; truncated?)',
-  onnxHugeLengthPastMessage: '{{field}} claims over 2^53 bytes but only {{remaining}} remain in the enclosing message (which ends at byte {{limit}})',
-  onnxStringTooLong: '{{field}} is {{length}} bytes long; tritonc reads strings up to {{max}} bytes',
-  onnxStringCutOff: 'the file ended while reading {{field}} (did it change while being read?)',
-  // A field's tag (model-file/protobuf.ts decodeTag, wireMismatch).
-  onnxTagTooLarge: 'invalid field tag (larger than 32 bits)',
-  onnxTagFieldZero: 'invalid field tag (field number 0)',
-  onnxTagGroup: 'field {{fieldNumber}} uses a protobuf group (wire type {{wire}}), which ONNX never writes',
-  onnxTagWireType: 'invalid wire type {{wire}} for field {{fieldNumber}}',
-  onnxWireMismatch: '{{field}} (field {{fieldNumber}}) has wire type {{wire}} ({{wireName}}), expected {{expected}} ({{expectedName}})',
 } as const;
 
-/** The SavedModel reader (src/savedmodel); `{{field}}` as in the ONNX walk, by the TensorFlow protos' names. */
 /**
  * ONNX external data outside the model's directory, which ONNX Runtime refuses to load
  * (tensorprotoutils.cc ValidateExternalDataPathFromDir) and onnx.checker refuses (checker.cc
@@ -86,6 +89,7 @@ export const ONNX_EXTERNAL_MESSAGES = {
   onnxExternalLink: 'tensor "{{tensor}}" keeps its data at "{{location}}", a symbolic link that leads out of the model\'s directory; ONNX Runtime loads external data only from the model\'s directory: put the file itself beside the model',
 } as const;
 
+/** The SavedModel reader (src/savedmodel). */
 export const SAVEDMODEL_READ_MESSAGES = {
   savedModelPbtxt: 'holds {{pbtxt}}, the text form, which tritonc does not read (TensorFlow loads it); save the model in binary form ({{pb}}) to have it checked',
   savedModelEmpty: 'saved_model.pb is empty, not a SavedModel',
@@ -100,26 +104,6 @@ export const SAVEDMODEL_READ_MESSAGES = {
   savedModelTooManySignatures: 'more than {{max}} signatures',
   savedModelTooManyTensors: 'more than {{max}} signature tensors',
   savedModelRankTooLarge: 'a tensor shape of more than {{max}} dimensions',
-  // The window over saved_model.pb (savedmodel/wire.ts).
-  savedModelFileChanged: 'the file ended at byte {{end}} while {{size}} bytes were expected (did it change while being read?)',
-  savedModelTagCutOffFile: 'field tag is cut off by the end of the file',
-  savedModelTagCutOffMessage: 'field tag is cut off by the end of its message (byte {{limit}})',
-  savedModelTagOverflow: 'field tag is not a valid varint (overflows 64 bits)',
-  savedModelLengthCutOffFile: 'the length of {{field}} is cut off by the end of the file',
-  savedModelLengthCutOffMessage: 'the length of {{field}} is cut off by the end of its message (byte {{limit}})',
-  savedModelLengthOverflow: 'the length of {{field}} is not a valid varint (overflows 64 bits)',
-  savedModelCutOffFile: '{{field}} is cut off by the end of the file',
-  savedModelCutOffMessage: '{{field}} is cut off by the end of its message (byte {{limit}})',
-  savedModelVarintTooLong: '{{field}} is not a valid varint (longer than 10 bytes)',
-  savedModelVarintOverflow: '{{field}} is not a valid varint (overflows 64 bits)',
-  savedModelLengthPastFile: '{{field}} claims {{claimed}} bytes but only {{remaining}} remain before the end of the file',
-  savedModelLengthPastMessage: '{{field}} claims {{claimed}} bytes but only {{remaining}} remain before the end of its message (byte {{limit}})',
-  savedModelStringTooLong: '{{field}} is {{length}} bytes long, more than the {{max}} tritonc reads for a name',
-  savedModelTagTooLarge: 'invalid field tag (larger than 32 bits)',
-  savedModelTagFieldZero: 'invalid field tag (field number 0)',
-  savedModelTagGroup: 'field {{fieldNumber}} uses a protobuf group (wire type {{wire}}), which TensorFlow never writes',
-  savedModelTagWireType: 'invalid wire type {{wire}} for field {{fieldNumber}}',
-  savedModelWireMismatch: '{{field}} (field {{fieldNumber}}) has wire type {{wire}} ({{wireName}}), expected {{expected}} ({{expectedName}})',
 } as const;
 
 /** The PyTorch reader (src/pytorch): the archive (zip.ts), then the TorchScript code (torchscript.ts). */
@@ -242,6 +226,7 @@ export const BUG_READ_MESSAGES = {
 export const READ_MESSAGES = {
   ...IO_READ_MESSAGES,
   ...LFS_READ_MESSAGES,
+  ...PROTOBUF_READ_MESSAGES,
   ...ONNX_READ_MESSAGES,
   ...ONNX_EXTERNAL_MESSAGES,
   ...SAVEDMODEL_READ_MESSAGES,

@@ -11,7 +11,7 @@ import { LFS_POINTER_MAX_BYTES, LFS_VERSION_PREFIX, lfsPointerError, lfsPointerO
 import { buildSignature } from './signature.js';
 import type { ModelSignature } from '../model-file/signature.js';
 import { walkModel } from './walk.js';
-import { ByteWindow, DEFAULT_WINDOW_BYTES, HEADER_BYTES, OUTSIDE, readCount, windowSize, type Io, type IoAnswer, type IoRequest } from './wire.js';
+import { ByteWindow, DEFAULT_WINDOW_BYTES, HEADER_BYTES, OUTSIDE, readCount, windowSize, type Io, type IoAnswer, type IoRequest } from '../model-file/window.js';
 
 export interface ReadOptions {
   /** Size of the read window in bytes (default 64 KiB, at least 64). Small values exercise refills in tests. */
@@ -34,7 +34,7 @@ export const ONNX_FORMAT: ModelFormat = 'ONNX';
  */
 export interface RandomAccess {
   readonly size: number;
-  /** Of `length` bytes, the first `need` are needed; the rest is read-ahead (wire.ts IoRequest). */
+  /** Of `length` bytes, the first `need` are needed; the rest is read-ahead (model-file/window.ts IoRequest). */
   read(buffer: Buffer, offset: number, length: number, position: number, need: number): Promise<number>;
   /**
    * The size of the regular file at `path` (external data), null when there is none, OUTSIDE when its
@@ -50,7 +50,7 @@ export async function readSignature(file: string, options: ReadOptions = {}): Pr
 
 /** The same walk over any RandomAccess: its reads are the window's refills, one per jump past weights. */
 export async function readSignatureFrom(file: string, source: RandomAccess, options: ReadOptions = {}): Promise<ModelSignature> {
-  const walk = readModel(new ByteWindow(file, source.size, options.windowBytes));
+  const walk = readModel(new ByteWindow(file, source.size, ONNX_FORMAT, { windowBytes: options.windowBytes }));
   let answer: IoAnswer = null;
   for (;;) {
     const step = walk.next(answer);
@@ -66,7 +66,7 @@ export async function readSignatureFrom(file: string, source: RandomAccess, opti
  * walk, its reads answered from `bytes`. External data files have no size here (null).
  */
 export function readSignatureOfBytes(file: string, bytes: Uint8Array, options: ReadOptions = {}): ModelSignature {
-  const walk = readModel(new ByteWindow(file, bytes.length, options.windowBytes));
+  const walk = readModel(new ByteWindow(file, bytes.length, ONNX_FORMAT, { windowBytes: options.windowBytes }));
   let answer: IoAnswer = null;
   for (;;) {
     const step = walk.next(answer);
@@ -90,7 +90,7 @@ export function readSignatureSync(file: string, options: ReadOptions = {}): Mode
     // One window buffer for every synchronous read: a read never runs inside another.
     const bytes = windowSize(f.size, options.windowBytes);
     if (!syncScratch || syncScratch.length < bytes) syncScratch = Buffer.allocUnsafe(Math.max(bytes, DEFAULT_WINDOW_BYTES));
-    const walk = readModel(new ByteWindow(file, f.size, options.windowBytes, syncScratch));
+    const walk = readModel(new ByteWindow(file, f.size, ONNX_FORMAT, { windowBytes: options.windowBytes, scratch: syncScratch }));
     let answer: IoAnswer = null;
     for (;;) {
       const step = walk.next(answer);

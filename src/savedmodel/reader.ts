@@ -34,12 +34,14 @@
 import fs from 'node:fs';
 import { join } from 'node:path';
 import { ModelReadError } from '../model-file/errors.js';
-import { ioError, withModelFileSync, type ModelFormat } from '../model-file/open.js';
+import { ioError, withModelFileSync } from '../model-file/open.js';
 import { LFS_POINTER_MAX_BYTES, lfsPointerError, lfsPointerOf } from '../model-file/lfs-pointer.js';
 import type { Dim, MetadataEntry, ModelSignature, TensorInfo } from '../model-file/signature.js';
 import { tfDataType } from './data-types.js';
 import { WIRE_LEN, WIRE_VARINT } from '../model-file/protobuf.js';
-import { Cursor, type ByteSource } from './wire.js';
+import { Cursor, SAVEDMODEL_FORMAT, type ByteSource } from './wire.js';
+
+export { SAVEDMODEL_FORMAT };
 
 /** The file in a SavedModel directory that holds its graphs and signatures. */
 export const SAVED_MODEL_PB = 'saved_model.pb';
@@ -64,8 +66,6 @@ export const MAX_SAVED_MODEL_BYTES = 2 ** 31 - 1;
 const MAX_ENTRIES = 100_000;
 const MAX_RANK = 1024;
 
-/** The format as the messages name it. */
-export const SAVEDMODEL_FORMAT: ModelFormat = 'TensorFlow SavedModel';
 
 /** Reads the serving signature of the SavedModel directory `dir`. Throws ModelReadError. */
 export function readSavedModelSync(dir: string): ModelSignature {

@@ -12,6 +12,7 @@ import {
   ONNX_EXTERNAL_MESSAGES,
   ONNX_READ_MESSAGES,
   OPENVINO_READ_MESSAGES,
+  PROTOBUF_READ_MESSAGES,
   PYTORCH_READ_MESSAGES,
   READ_MESSAGES,
   SAVEDMODEL_READ_MESSAGES,
@@ -19,7 +20,7 @@ import {
 import { placeholdersOf } from '../../src/util/message-template.js';
 import { ROOT } from '../support/snapshot.js';
 
-const SECTIONS = { IO_READ_MESSAGES, LFS_READ_MESSAGES, ONNX_READ_MESSAGES, ONNX_EXTERNAL_MESSAGES, SAVEDMODEL_READ_MESSAGES, PYTORCH_READ_MESSAGES, OPENVINO_READ_MESSAGES, BUG_READ_MESSAGES };
+const SECTIONS = { IO_READ_MESSAGES, LFS_READ_MESSAGES, PROTOBUF_READ_MESSAGES, ONNX_READ_MESSAGES, ONNX_EXTERNAL_MESSAGES, SAVEDMODEL_READ_MESSAGES, PYTORCH_READ_MESSAGES, OPENVINO_READ_MESSAGES, BUG_READ_MESSAGES };
 
 /** The source of the readers and of what makes their errors (the workspace's remote store). */
 function sources(): string {
@@ -50,7 +51,7 @@ describe("the readers' messages", () => {
       }
       expect(rule[id], id).toContain(template);
       const added = placeholdersOf(rule[id]!).filter((p) => !placeholdersOf(template).includes(p));
-      expect(added.every((p) => p === 'byteOffset' || p === 'backend'), `${id}: ${added.join(', ')}`).toBe(true);
+      expect(added.every((p) => p === 'byteOffset' || p === 'backend' || p === 'format'), `${id}: ${added.join(', ')}`).toBe(true);
     }
   });
 });

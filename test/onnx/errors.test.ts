@@ -257,7 +257,7 @@ describe('files that cannot be read', () => {
       kind: 'format',
       file: e.file,
       offset: 1,
-      messageId: 'onnxVarintCutOffFile',
+      messageId: 'protobufVarintCutOffFile',
       data: { field: 'ModelProto.ir_version', fileSize: '1 byte' },
       message: `${e.file}: byte 1: ModelProto.ir_version is cut off by the end of the file (1 byte)`,
     });

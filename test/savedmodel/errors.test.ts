@@ -124,7 +124,7 @@ describe('SavedModel reader: what is not a SavedModel', () => {
     const bad = Buffer.concat([intField(1, 1), key(2, 2), Buffer.from([0x7f])]);
     const e = failure(dirWith(bad));
     expect([e.kind, e.offset]).toEqual(['format', 3]);
-    expect(e.reason).toMatch(/claims 127 bytes but only 0 remain/);
+    expect(e.reason).toMatch(/claims 127 bytes but only 0 bytes remain/);
   });
 
   it('a truncated file', () => {
