@@ -84,7 +84,7 @@ export class Cursor {
 
   /** A length-delimited string (UTF-8), at most MAX_STRING_BYTES. */
   string(limit: number, what: string): string {
-    return driveSync(this.header(limit).string(limit, what), this.read);
+    return driveSync(this.header(limit).text(limit, what), this.read).text;
   }
 
   /** The first `n` bytes of the file (fewer when it is shorter; at most the window's size). */
