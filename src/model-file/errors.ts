@@ -2,7 +2,9 @@
 // data: a message id of one table (messages.ts) and its values, from which `reason` and `message` are
 // rendered; the CLI prints `message` (file and byte offset included), never a stack trace.
 import { renderReadMessage, type ReadMessage, type ReadMessageId } from './messages.js';
-import type { ModelFormat } from './open.js';
+
+/** The format a reader reads, as its messages name it (a value of the `format` placeholder). */
+export type ModelFormat = 'ONNX' | 'OpenVINO IR' | 'PyTorch' | 'TensorFlow SavedModel';
 
 export type ModelReadErrorKind =
   /** The file could not be opened or read (missing, a directory, no permission). */

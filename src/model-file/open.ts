@@ -4,11 +4,10 @@
 // ModelReadError of one id whatever the format, the format its data. A link is followed, as Triton
 // follows it when it loads the file.
 import fs from 'node:fs';
-import { ModelReadError } from './errors.js';
+import { ModelReadError, type ModelFormat } from './errors.js';
 import { errorCode, type ReadMessage } from './messages.js';
 
-/** The format a reader reads, as its messages name it (a value of the `format` placeholder). */
-export type ModelFormat = 'ONNX' | 'OpenVINO IR' | 'PyTorch' | 'TensorFlow SavedModel';
+export type { ModelFormat };
 
 const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
 
