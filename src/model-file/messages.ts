@@ -16,7 +16,7 @@ export const IO_READ_MESSAGES = {
   cannotReadFile: 'cannot read the file ({{code}})',
   isDirectory: 'is a directory where the {{format}} model file should be',
   /** `fileType`: FIFO, socket or device. */
-  notRegularFile: 'is a {{fileType}}, not a regular file, where the {{format}} model file should be',
+  notRegularFile: 'not a regular file (a {{fileType}}), where the {{format}} model file should be',
   torchObjectEnded: 'the object ended before the bytes its central directory points at',
   savedModelNotDirectory: 'is not a directory: a TensorFlow SavedModel is a directory holding saved_model.pb (and variables/)',
   savedModelNoPb: 'has no {{pb}}: not a TensorFlow SavedModel directory (tf.saved_model.save writes one)',

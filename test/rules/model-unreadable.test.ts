@@ -291,7 +291,7 @@ describe(`${ID}: on disk`, () => {
       execFileSync('mkfifo', [join(dir, file)]);
     };
     expect(await onDisk({ 'm/config.pbtxt': CLASSIFIER_CONFIG }, fifo(MODEL))).toEqual([
-      { messageId: 'notRegularFile', data: { format: 'ONNX', fileType: 'FIFO', byteOffset: null, kind: 'io' }, message: 'cannot read the model file: is a FIFO, not a regular file, where the ONNX model file should be; Triton cannot load this model either' },
+      { messageId: 'notRegularFile', data: { format: 'ONNX', fileType: 'FIFO', byteOffset: null, kind: 'io' }, message: 'cannot read the model file: not a regular file (a FIFO), where the ONNX model file should be; Triton cannot load this model either' },
     ]);
     expect(await onDisk({ 'm/config.pbtxt': 'backend: "openvino"\n' }, fifo('m/1/model.xml'))).toMatchObject([{ messageId: 'notRegularFile', data: { format: 'OpenVINO IR', fileType: 'FIFO', byteOffset: null, kind: 'io' } }]);
     expect(await onDisk({ 'm/config.pbtxt': 'backend: "pytorch"\n' }, fifo('m/1/model.pt'))).toMatchObject([{ messageId: 'notRegularFile', data: { format: 'PyTorch', fileType: 'FIFO', byteOffset: null, kind: 'io' } }]);
