@@ -28,7 +28,7 @@ function violations(from: (layer: string) => boolean, to: (layer: string) => boo
 
 /** The model file readers: each reads one format into model-file/'s signature, and knows nothing else of tritonc. */
 const READERS = new Set(['onnx', 'openvino', 'pytorch', 'savedmodel', 'python-model']);
-const FACTS = new Set(['pbtxt', 'onnx', 'openvino', 'pytorch', 'savedmodel', 'python-model', 'model-file', 'config', 'triton', 'repo', 'workspace', 'remote', 'generate']);
+const FACTS = new Set(['pbtxt', 'model-readers', 'onnx', 'openvino', 'pytorch', 'savedmodel', 'python-model', 'model-file', 'config', 'triton', 'repo', 'workspace', 'remote', 'generate']);
 const CONSUMERS = new Set(['lint', 'report', 'verify', 'watch', 'lsp', 'cli', 'client']);
 
 describe('architecture (docs/architecture.md)', () => {
@@ -37,9 +37,10 @@ describe('architecture (docs/architecture.md)', () => {
     expect(files.find((f) => f.file === 'src/cli/main.ts')!.imports).toContain('src/cli/commands.js');
   });
   it('nothing imports cli/: the command line is its own entry (tritonc/cli)', () => expect(violations((l) => l !== 'cli', (l) => l === 'cli')).toEqual([]));
-  it('readers import only their own folder, model-file/ and util/; model-file/ only the readers; util/ nothing', () => {
+  it('readers import only their own folder, model-file/ and util/; model-file/ none of them; model-readers/ picks one; util/ nothing', () => {
     for (const reader of READERS) expect(violations((l) => l === reader, (l) => ![reader, 'model-file', 'util'].includes(l)), reader).toEqual([]);
-    expect(violations((l) => l === 'model-file', (l) => !['model-file', 'util'].includes(l) && !READERS.has(l))).toEqual([]);
+    expect(violations((l) => l === 'model-file', (l) => !['model-file', 'util'].includes(l))).toEqual([]);
+    expect(violations((l) => l === 'model-readers', (l) => !['model-readers', 'model-file', 'util'].includes(l) && !READERS.has(l))).toEqual([]);
     expect(violations((l) => l === 'util', (l) => l !== 'util')).toEqual([]);
   });
   it('the fact layers never import the consumers', () => expect(violations((l) => FACTS.has(l), (l) => CONSUMERS.has(l))).toEqual([]));
@@ -73,6 +74,42 @@ describe('architecture (docs/architecture.md)', () => {
     };
     for (const node of graph.keys()) visit(node, []);
     expect(circles).toEqual([]);
+  });
+  it('no folder imports form a loop: each folder of src/ depends on the ones below it only', () => {
+    // Folder-level edges (a file of src/<a>/ importing one of src/<b>/), then every cycle among them: a
+    // strongly connected set of folders (Tarjan), named with one import per edge so the fix is plain.
+    const edges = new Map<string, Map<string, string>>();
+    for (const f of files) {
+      for (const i of f.imports) {
+        const to = layerOf(i);
+        if (!i.startsWith('src/') || to === undefined || to === f.layer || !i.slice(4).includes('/')) continue;
+        const out = edges.get(f.layer) ?? new Map<string, string>();
+        if (!out.has(to)) out.set(to, `${f.file} imports ${i}`);
+        edges.set(f.layer, out);
+      }
+    }
+    expect(edges.get('lint')?.has('triton')).toBe(true);
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const loops: string[][] = [];
+    const connect = (v: string): void => {
+      index.set(v, index.size);
+      low.set(v, index.get(v)!);
+      stack.push(v);
+      for (const w of edges.get(v)?.keys() ?? []) {
+        if (!index.has(w)) {
+          connect(w);
+          low.set(v, Math.min(low.get(v)!, low.get(w)!));
+        } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+      if (low.get(v) !== index.get(v)) return;
+      const loop = stack.splice(stack.indexOf(v));
+      if (loop.length > 1) loops.push(loop);
+    };
+    for (const v of edges.keys()) if (!index.has(v)) connect(v);
+    const described = loops.map((loop) => loop.flatMap((a) => loop.filter((b) => edges.get(a)?.has(b)).map((b) => `${a} -> ${b} (${edges.get(a)!.get(b)!})`)).join('\n'));
+    expect(described).toEqual([]);
   });
   it('no rule imports another rule: what rules share lives in src/lint/ helpers or src/triton/', () => {
     const rules = files.filter((f) => f.file.startsWith('src/lint/rules/') && !f.file.endsWith('/index.ts'));

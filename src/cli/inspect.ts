@@ -1,7 +1,7 @@
 // `tritonc inspect MODEL.onnx|MODEL.xml|MODEL.pt|MODEL.savedmodel [--format text|json]`: the signature tritonc reads from a model.
 import { join, resolve } from 'node:path';
 import { ModelReadError } from '../model-file/errors.js';
-import { readerOf } from '../model-file/readers.js';
+import { readerOf } from '../model-readers/readers.js';
 import { readSavedModelSync, SAVED_MODEL_PB } from '../savedmodel/index.js';
 import type { ModelSignature, TensorInfo } from '../model-file/signature.js';
 import { defineCommand } from './command.js';

@@ -4,7 +4,7 @@
 // The backends generate writes for are those whose model file tritonc reads (their record's format has a reader).
 import { basename, dirname, join } from 'node:path';
 import type { ModelConfig } from '../config/model-config.js';
-import { hasReader } from '../model-file/readers.js';
+import { hasReader } from '../model-readers/readers.js';
 import { versionOfDirName } from '../repo/model-dir.js';
 import { Workspace } from '../workspace/workspace.js';
 import { BACKEND_RECORDS, formatOfModelFileName, ONNXRUNTIME, PYTHON, type BackendRecord } from '../triton/backend-records.js';

@@ -37,7 +37,7 @@ import { OwnFileError } from '../util/own-file.js';
 import { VERSION } from '../version.js';
 import { nearRemoteUrl } from '../remote/url.js';
 import { ONNX_MODEL_FILE } from '../triton/backend-records.js';
-import { readerOf } from '../model-file/readers.js';
+import { readerOf } from '../model-readers/readers.js';
 
 export interface LintOptions {
   /** Relative paths are resolved against it (default: process.cwd()). */

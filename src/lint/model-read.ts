@@ -9,6 +9,7 @@ import {
   ONNX_EXTERNAL_MESSAGES,
   ONNX_READ_MESSAGES,
   OPENVINO_READ_MESSAGES,
+  PROTOBUF_READ_MESSAGES,
   PYTORCH_READ_MESSAGES,
   SAVEDMODEL_READ_MESSAGES,
 } from '../model-file/messages.js';
@@ -33,6 +34,8 @@ const CANNOT_LOAD_BEFORE = "Triton's {{backend}} backend cannot load this file: 
 export const MODEL_READ_MESSAGES = {
   ...wrap(IO_READ_MESSAGES, 'cannot read the model file: ', '; Triton cannot load this model either'),
   ...wrap(ONNX_READ_MESSAGES, 'not a readable ONNX model (at byte {{byteOffset}}): ', '; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)'),
+  // The protobuf window's, the same for ONNX and SavedModel: the format is the error's.
+  ...wrap(PROTOBUF_READ_MESSAGES, 'not a readable {{format}} model (at byte {{byteOffset}}): ', '; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)'),
   ...wrap(ONNX_EXTERNAL_MESSAGES, 'Triton cannot load this ONNX model: ', ''),
   ...wrap(OPENVINO_READ_MESSAGES, 'not a readable OpenVINO IR (at byte {{byteOffset}}): ', '; convert the model again (ovc, openvino.save_model), or restore the file and its .bin'),
   // Another backend's file (a TorchScript model.pt): its reader's message says what the file is and what Triton loads instead.
@@ -61,7 +64,7 @@ const LOADER: Readonly<Record<string, BackendRecord>> = {
  * name (the reader's own backend when not known).
  */
 export function modelReadReport(error: ModelReadError, backend?: BackendRecord): MessageOf<typeof MODEL_READ_MESSAGES> {
-  const data = { byteOffset: error.offset, kind: error.kind };
+  const data = { byteOffset: error.offset, kind: error.kind, ...(error.format ? { format: error.format } : {}) };
   if (error.lfsPointer) {
     const { oid, size } = error.lfsPointer;
     // A pointer without a size line gets its own wording (placeholders hold values only).

@@ -3,6 +3,9 @@
 // rendered; the CLI prints `message` (file and byte offset included), never a stack trace.
 import { renderReadMessage, type ReadMessage, type ReadMessageId } from './messages.js';
 
+/** The format a reader reads, as its messages name it (a value of the `format` placeholder). */
+export type ModelFormat = 'ONNX' | 'OpenVINO IR' | 'PyTorch' | 'TensorFlow SavedModel';
+
 export type ModelReadErrorKind =
   /** The file could not be opened or read (missing, a directory, no permission). */
   | 'io'
@@ -28,8 +31,10 @@ export class ModelReadError extends Error {
   readonly reason: string;
   /** Set when the file is a Git LFS pointer: the object it stands for, which was never fetched. */
   readonly lfsPointer?: LfsPointer;
+  /** The format the file was read as, where the problem's wording is the same for every format (the protobuf window's). */
+  readonly format?: ModelFormat;
 
-  constructor(kind: ModelReadErrorKind, file: string, offset: number | null, problem: ReadMessage, lfsPointer?: LfsPointer, options?: { cause?: unknown }) {
+  constructor(kind: ModelReadErrorKind, file: string, offset: number | null, problem: ReadMessage, lfsPointer?: LfsPointer, options?: { cause?: unknown; format?: ModelFormat }) {
     const reason = renderReadMessage(problem);
     super(offset === null ? `${file}: ${reason}` : `${file}: byte ${offset}: ${reason}`, options);
     this.kind = kind;
@@ -39,6 +44,7 @@ export class ModelReadError extends Error {
     this.data = { ...problem.data };
     this.reason = reason;
     if (lfsPointer) this.lfsPointer = lfsPointer;
+    if (options?.format) this.format = options.format;
   }
 
   toJSON(): { kind: ModelReadErrorKind; file: string; offset: number | null; messageId: ReadMessageId; data: Readonly<Record<string, unknown>>; message: string } {

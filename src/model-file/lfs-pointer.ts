@@ -2,6 +2,7 @@
 // checkout without `lfs: true`) leaves. Every reader asks here before it reads a format.
 import { ModelReadError, type LfsPointer } from './errors.js';
 import type { ReadMessage } from './messages.js';
+import type { ModelFormat } from './open.js';
 
 /**
  * A pointer starts with its version line (git-lfs docs/spec.md: "version
@@ -19,12 +20,9 @@ export function lfsPointerOf(text: string): LfsPointer | undefined {
   return { oid, size: sizeText === undefined ? null : Number(sizeText) };
 }
 
-/** The reader whose file a pointer stands in for (the message names its format). */
-export type LfsReader = 'onnx' | 'openvino' | 'torch' | 'savedModel';
-
-/** The error a reader throws for a pointer in place of its model file. */
-export function lfsPointerError(file: string, pointer: LfsPointer, reader: LfsReader): ModelReadError {
+/** The error a reader throws for a pointer in place of its model file (`format`: the reader's, which the message names). */
+export function lfsPointerError(file: string, pointer: LfsPointer, format: ModelFormat): ModelReadError {
   const problem: ReadMessage =
-    pointer.size === null ? { messageId: `${reader}LfsPointerUnsized`, data: { oid: pointer.oid } } : { messageId: `${reader}LfsPointer`, data: { oid: pointer.oid, objectBytes: pointer.size } };
+    pointer.size === null ? { messageId: 'gitLfsPointerUnsized', data: { format, oid: pointer.oid } } : { messageId: 'gitLfsPointer', data: { format, oid: pointer.oid, objectBytes: pointer.size } };
   return new ModelReadError('format', file, 0, problem, pointer);
 }

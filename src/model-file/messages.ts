@@ -8,21 +8,17 @@ import { renderMessage, type MessageValue, type Placeholders } from '../util/mes
 
 /** The file cannot be read at all (kind `io`): missing, a directory, no permission, a device. */
 export const IO_READ_MESSAGES = {
-  noSuchFile: 'no such file',
+  // Opening a model file (model-file/open.ts), the same for every format: `{{format}}` is the
+  // reader's (ONNX, OpenVINO IR, PyTorch, TensorFlow SavedModel).
+  noSuchFile: 'no such file or directory',
   permissionDenied: 'permission denied',
   /** `code`: Node's error code for the failed read (EIO, ...). */
   cannotReadFile: 'cannot read the file ({{code}})',
-  onnxDirectory: 'is a directory, not an ONNX model file',
-  onnxNotRegular: 'not a regular file (a {{fileType}}), not an ONNX model file',
-  openvinoDirectory: 'is a directory, not an OpenVINO IR model.xml',
-  openvinoNotRegular: 'not a regular file (a {{fileType}}), not an OpenVINO IR model.xml',
-  torchDirectory: 'is a directory, not a PyTorch model file',
-  torchNotRegular: 'not a regular file (a {{fileType}}), not a PyTorch model file',
+  isDirectory: 'is a directory where the {{format}} model file should be',
+  /** `fileType`: FIFO, socket or device. */
+  notRegularFile: 'not a regular file (a {{fileType}}), where the {{format}} model file should be',
   torchObjectEnded: 'the object ended before the bytes its central directory points at',
-  savedModelNoSuchFile: 'no such file or directory',
   savedModelNotDirectory: 'is not a directory: a TensorFlow SavedModel is a directory holding saved_model.pb (and variables/)',
-  savedModelNotRegular: 'is not a regular file',
-  savedModelCannotRead: 'cannot read it ({{code}})',
   savedModelNoPb: 'has no {{pb}}: not a TensorFlow SavedModel directory (tf.saved_model.save writes one)',
   // A repository in object storage (src/remote).
   remoteNotFetched: 'not fetched yet',
@@ -31,20 +27,44 @@ export const IO_READ_MESSAGES = {
 
 /** A Git LFS pointer where the model file should be (the rule reports these by the pointer's data). */
 export const LFS_READ_MESSAGES = {
-  onnxLfsPointer: 'not an ONNX model: this is a Git LFS pointer to an object of {{objectBytes}} bytes ({{oid}}) that was never fetched; run git lfs pull',
-  onnxLfsPointerUnsized: 'not an ONNX model: this is a Git LFS pointer to an object ({{oid}}) that was never fetched; run git lfs pull',
-  openvinoLfsPointer: 'not an OpenVINO IR model.xml: this is a Git LFS pointer to an object of {{objectBytes}} bytes ({{oid}}) that was never fetched; run git lfs pull',
-  openvinoLfsPointerUnsized: 'not an OpenVINO IR model.xml: this is a Git LFS pointer to an object ({{oid}}) that was never fetched; run git lfs pull',
-  torchLfsPointer: 'not a PyTorch model: this is a Git LFS pointer to an object of {{objectBytes}} bytes ({{oid}}) that was never fetched; run git lfs pull',
-  torchLfsPointerUnsized: 'not a PyTorch model: this is a Git LFS pointer to an object ({{oid}}) that was never fetched; run git lfs pull',
-  savedModelLfsPointer: 'not a TensorFlow SavedModel: this is a Git LFS pointer to an object of {{objectBytes}} bytes ({{oid}}) that was never fetched; run git lfs pull',
-  savedModelLfsPointerUnsized: 'not a TensorFlow SavedModel: this is a Git LFS pointer to an object ({{oid}}) that was never fetched; run git lfs pull',
+  gitLfsPointer: 'not the {{format}} model: this is a Git LFS pointer to an object of {{objectBytes}} bytes ({{oid}}) that was never fetched; run git lfs pull',
+  gitLfsPointerUnsized: 'not the {{format}} model: this is a Git LFS pointer to an object ({{oid}}) that was never fetched; run git lfs pull',
 } as const;
 
 /**
- * The ONNX reader (src/onnx). In the protobuf walk `{{field}}` is the field read: its ModelProto
- * path (ModelProto.graph), or where the schema gives it no name, "field <number>".
+ * The protobuf window (window.ts), the same for every format that walks protobuf (ONNX, TensorFlow
+ * SavedModel): `{{field}}` is the field read, by its path in the format's protos (ModelProto.graph,
+ * MetaGraphDef.signature_def), or where the walk has no name for it, "field <number>".
  */
+export const PROTOBUF_READ_MESSAGES = {
+  protobufFileChanged: 'the file ended at byte {{end}} while {{size}} bytes were expected (did it change while being read?)',
+  protobufTagCutOffFile: 'field tag is cut off by the end of the file ({{fileSize}})',
+  protobufTagCutOffMessage: 'field tag is cut off by the end of the enclosing message (byte {{limit}})',
+  protobufTagOverflow: 'field tag is not a valid varint (overflows 64 bits)',
+  protobufLengthCutOffFile: 'length of {{field}} is cut off by the end of the file ({{fileSize}})',
+  protobufLengthCutOffMessage: 'length of {{field}} is cut off by the end of the enclosing message (byte {{limit}})',
+  protobufLengthOverflow: 'length of {{field}} is not a valid varint (overflows 64 bits)',
+  protobufVarintCutOffFile: '{{field}} is cut off by the end of the file ({{fileSize}})',
+  protobufVarintCutOffMessage: '{{field}} is cut off by the end of the enclosing message (byte {{limit}})',
+  protobufVarintOverflow: '{{field}} is not a valid varint (overflows 64 bits)',
+  protobufFixedCutOffFile: '{{field}} ({{bytes}}-byte value) is cut off by the end of the file ({{fileSize}})',
+  protobufFixedCutOffMessage: '{{field}} ({{bytes}}-byte value) is cut off by the end of the enclosing message (byte {{limit}})',
+  protobufLengthPastFile: '{{field}} claims {{claimed}} bytes but only {{remaining}} remain in the file ({{fileSize}} in all; truncated?)',
+  protobufLengthPastMessage: '{{field}} claims {{claimed}} bytes but only {{remaining}} remain in the enclosing message (which ends at byte {{limit}})',
+  // A length past 2^53, which a Number does not hold exactly.
+  protobufHugeLengthPastFile: '{{field}} claims over 2^53 bytes but only {{remaining}} remain in the file ({{fileSize}} in all; truncated?)',
+  protobufHugeLengthPastMessage: '{{field}} claims over 2^53 bytes but only {{remaining}} remain in the enclosing message (which ends at byte {{limit}})',
+  protobufStringTooLong: '{{field}} is {{length}} bytes long; tritonc reads strings up to {{max}} bytes',
+  protobufStringCutOff: 'the file ended while reading {{field}} (did it change while being read?)',
+  // A field's tag (protobuf.ts decodeTag, wireMismatch).
+  protobufTagTooLarge: 'invalid field tag (larger than 32 bits)',
+  protobufTagFieldZero: 'invalid field tag (field number 0)',
+  protobufTagGroup: 'field {{fieldNumber}} uses a protobuf group (wire type {{wire}}), which {{format}} never writes',
+  protobufTagWireType: 'invalid wire type {{wire}} for field {{fieldNumber}}',
+  protobufWireMismatch: '{{field}} (field {{fieldNumber}}) has wire type {{wire}} ({{wireName}}), expected {{expected}} ({{expectedName}})',
+} as const;
+
+/** The ONNX reader (src/onnx): what the file is when it is no ONNX model, and the walk's own limits. */
 export const ONNX_READ_MESSAGES = {
   onnxEmpty: 'the file is empty, not an ONNX model',
   onnxZip: 'not an ONNX model: this is a ZIP archive (a PyTorch .pt/.pth checkpoint, TorchScript or Keras file?)',
@@ -55,35 +75,8 @@ export const ONNX_READ_MESSAGES = {
   onnxText: 'not an ONNX model: this looks like a text file, not a binary ONNX protobuf (its protobuf walk fails at byte {{failsAt}})',
   onnxTooManyItems: 'more than {{max}} inputs, outputs, dims and other entries; refusing to decode further',
   onnxTypeTooDeep: 'TypeProto nested deeper than {{max}} levels',
-  // The window over the file (onnx/wire.ts).
-  onnxFileChanged: 'the file ended at byte {{end}} while {{size}} bytes were expected (did it change while being read?)',
-  onnxTagCutOffFile: 'field tag is cut off by the end of the file ({{fileSize}})',
-  onnxTagCutOffMessage: 'field tag is cut off by the end of the enclosing message (byte {{limit}})',
-  onnxTagOverflow: 'field tag is not a valid varint (overflows 64 bits)',
-  onnxLengthCutOffFile: 'length of {{field}} is cut off by the end of the file ({{fileSize}})',
-  onnxLengthCutOffMessage: 'length of {{field}} is cut off by the end of the enclosing message (byte {{limit}})',
-  onnxLengthOverflow: 'length of {{field}} is not a valid varint (overflows 64 bits)',
-  onnxVarintCutOffFile: '{{field}} is cut off by the end of the file ({{fileSize}})',
-  onnxVarintCutOffMessage: '{{field}} is cut off by the end of the enclosing message (byte {{limit}})',
-  onnxVarintOverflow: '{{field}} is not a valid varint (overflows 64 bits)',
-  onnxFixedCutOffFile: '{{field}} ({{bytes}}-byte value) is cut off by the end of the file ({{fileSize}})',
-  onnxFixedCutOffMessage: '{{field}} ({{bytes}}-byte value) is cut off by the end of the enclosing message (byte {{limit}})',
-  onnxLengthPastFile: '{{field}} claims {{claimed}} bytes but only {{remaining}} remain in the file ({{fileSize}} in all; truncated?)',
-  onnxLengthPastMessage: '{{field}} claims {{claimed}} bytes but only {{remaining}} remain in the enclosing message (which ends at byte {{limit}})',
-  // A length past 2^53, which a Number does not hold exactly.
-  onnxHugeLengthPastFile: '{{field}} claims over 2^53 bytes but only {{remaining}} remain in the file ({{fileSize}} in all; truncated?)',
-  onnxHugeLengthPastMessage: '{{field}} claims over 2^53 bytes but only {{remaining}} remain in the enclosing message (which ends at byte {{limit}})',
-  onnxStringTooLong: '{{field}} is {{length}} bytes long; tritonc reads strings up to {{max}} bytes',
-  onnxStringCutOff: 'the file ended while reading {{field}} (did it change while being read?)',
-  // A field's tag (model-file/protobuf.ts decodeTag, wireMismatch).
-  onnxTagTooLarge: 'invalid field tag (larger than 32 bits)',
-  onnxTagFieldZero: 'invalid field tag (field number 0)',
-  onnxTagGroup: 'field {{fieldNumber}} uses a protobuf group (wire type {{wire}}), which ONNX never writes',
-  onnxTagWireType: 'invalid wire type {{wire}} for field {{fieldNumber}}',
-  onnxWireMismatch: '{{field}} (field {{fieldNumber}}) has wire type {{wire}} ({{wireName}}), expected {{expected}} ({{expectedName}})',
 } as const;
 
-/** The SavedModel reader (src/savedmodel); `{{field}}` as in the ONNX walk, by the TensorFlow protos' names. */
 /**
  * ONNX external data outside the model's directory, which ONNX Runtime refuses to load
  * (tensorprotoutils.cc ValidateExternalDataPathFromDir) and onnx.checker refuses (checker.cc
@@ -96,6 +89,7 @@ export const ONNX_EXTERNAL_MESSAGES = {
   onnxExternalLink: 'tensor "{{tensor}}" keeps its data at "{{location}}", a symbolic link that leads out of the model\'s directory; ONNX Runtime loads external data only from the model\'s directory: put the file itself beside the model',
 } as const;
 
+/** The SavedModel reader (src/savedmodel). */
 export const SAVEDMODEL_READ_MESSAGES = {
   savedModelPbtxt: 'holds {{pbtxt}}, the text form, which tritonc does not read (TensorFlow loads it); save the model in binary form ({{pb}}) to have it checked',
   savedModelEmpty: 'saved_model.pb is empty, not a SavedModel',
@@ -110,26 +104,6 @@ export const SAVEDMODEL_READ_MESSAGES = {
   savedModelTooManySignatures: 'more than {{max}} signatures',
   savedModelTooManyTensors: 'more than {{max}} signature tensors',
   savedModelRankTooLarge: 'a tensor shape of more than {{max}} dimensions',
-  // The window over saved_model.pb (savedmodel/wire.ts).
-  savedModelFileChanged: 'the file ended at byte {{end}} while {{size}} bytes were expected (did it change while being read?)',
-  savedModelTagCutOffFile: 'field tag is cut off by the end of the file',
-  savedModelTagCutOffMessage: 'field tag is cut off by the end of its message (byte {{limit}})',
-  savedModelTagOverflow: 'field tag is not a valid varint (overflows 64 bits)',
-  savedModelLengthCutOffFile: 'the length of {{field}} is cut off by the end of the file',
-  savedModelLengthCutOffMessage: 'the length of {{field}} is cut off by the end of its message (byte {{limit}})',
-  savedModelLengthOverflow: 'the length of {{field}} is not a valid varint (overflows 64 bits)',
-  savedModelCutOffFile: '{{field}} is cut off by the end of the file',
-  savedModelCutOffMessage: '{{field}} is cut off by the end of its message (byte {{limit}})',
-  savedModelVarintTooLong: '{{field}} is not a valid varint (longer than 10 bytes)',
-  savedModelVarintOverflow: '{{field}} is not a valid varint (overflows 64 bits)',
-  savedModelLengthPastFile: '{{field}} claims {{claimed}} bytes but only {{remaining}} remain before the end of the file',
-  savedModelLengthPastMessage: '{{field}} claims {{claimed}} bytes but only {{remaining}} remain before the end of its message (byte {{limit}})',
-  savedModelStringTooLong: '{{field}} is {{length}} bytes long, more than the {{max}} tritonc reads for a name',
-  savedModelTagTooLarge: 'invalid field tag (larger than 32 bits)',
-  savedModelTagFieldZero: 'invalid field tag (field number 0)',
-  savedModelTagGroup: 'field {{fieldNumber}} uses a protobuf group (wire type {{wire}}), which TensorFlow never writes',
-  savedModelTagWireType: 'invalid wire type {{wire}} for field {{fieldNumber}}',
-  savedModelWireMismatch: '{{field}} (field {{fieldNumber}}) has wire type {{wire}} ({{wireName}}), expected {{expected}} ({{expectedName}})',
 } as const;
 
 /** The PyTorch reader (src/pytorch): the archive (zip.ts), then the TorchScript code (torchscript.ts). */
@@ -252,6 +226,7 @@ export const BUG_READ_MESSAGES = {
 export const READ_MESSAGES = {
   ...IO_READ_MESSAGES,
   ...LFS_READ_MESSAGES,
+  ...PROTOBUF_READ_MESSAGES,
   ...ONNX_READ_MESSAGES,
   ...ONNX_EXTERNAL_MESSAGES,
   ...SAVEDMODEL_READ_MESSAGES,
@@ -271,20 +246,6 @@ export type ReadMessage<K extends ReadMessageId = ReadMessageId> = { [I in K]: {
 
 /** The text of a reason. */
 export const renderReadMessage = (m: ReadMessage): string => renderMessage(READ_MESSAGES[m.messageId], m.data);
-
-/** "a FIFO" and the like: the kind of a path that is not a regular file, as the messages name it. */
-export function fileTypeOf(stat: { isFIFO(): boolean; isSocket(): boolean }): string {
-  return stat.isFIFO() ? 'FIFO' : stat.isSocket() ? 'socket' : 'device';
-}
-
-/** Why a read failed, by the error's code: `directory` is the reader's own wording for EISDIR. */
-export function ioProblem(e: unknown, directory: ReadMessage): ReadMessage {
-  const code = (e as { code?: unknown } | null)?.code;
-  if (code === 'ENOENT') return { messageId: 'noSuchFile', data: {} };
-  if (code === 'EACCES' || code === 'EPERM') return { messageId: 'permissionDenied', data: {} };
-  if (code === 'EISDIR') return directory;
-  return { messageId: 'cannotReadFile', data: { code: errorCode(e) } };
-}
 
 /** Node's code for an error (EIO), else its class name: the value the messages quote. */
 export function errorCode(e: unknown): string {

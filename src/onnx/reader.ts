@@ -6,12 +6,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ModelReadError } from '../model-file/errors.js';
-import { fileTypeOf, ioProblem } from '../model-file/messages.js';
+import { withModelFile, withModelFileSync, type ModelFormat } from '../model-file/open.js';
 import { LFS_POINTER_MAX_BYTES, LFS_VERSION_PREFIX, lfsPointerError, lfsPointerOf } from '../model-file/lfs-pointer.js';
 import { buildSignature } from './signature.js';
 import type { ModelSignature } from '../model-file/signature.js';
 import { walkModel } from './walk.js';
-import { ByteWindow, DEFAULT_WINDOW_BYTES, HEADER_BYTES, OUTSIDE, readCount, windowSize, type Io, type IoAnswer, type IoRequest } from './wire.js';
+import { ByteWindow, DEFAULT_WINDOW_BYTES, HEADER_BYTES, OUTSIDE, readCount, windowSize, type Io, type IoAnswer, type IoRequest } from '../model-file/window.js';
 
 export interface ReadOptions {
   /** Size of the read window in bytes (default 64 KiB, at least 64). Small values exercise refills in tests. */
@@ -25,11 +25,8 @@ export interface ReadStats {
   bytesRead: number;
 }
 
-/**
- * Read-only and without blocking: opening a FIFO for reading would wait for a writer forever. The
- * file is then checked to be a regular file before anything is read from it.
- */
-const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
+/** The format as the messages name it. */
+export const ONNX_FORMAT: ModelFormat = 'ONNX';
 
 /**
  * A file read by position: a local file handle, or an object in a store read with ranged GETs
@@ -37,7 +34,7 @@ const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
  */
 export interface RandomAccess {
   readonly size: number;
-  /** Of `length` bytes, the first `need` are needed; the rest is read-ahead (wire.ts IoRequest). */
+  /** Of `length` bytes, the first `need` are needed; the rest is read-ahead (model-file/window.ts IoRequest). */
   read(buffer: Buffer, offset: number, length: number, position: number, need: number): Promise<number>;
   /**
    * The size of the regular file at `path` (external data), null when there is none, OUTSIDE when its
@@ -48,23 +45,12 @@ export interface RandomAccess {
 
 /** Reads the signature of an ONNX model without loading its weights. Throws ModelReadError on bad input. */
 export async function readSignature(file: string, options: ReadOptions = {}): Promise<ModelSignature> {
-  let handle: fs.promises.FileHandle;
-  try {
-    handle = await fs.promises.open(file, OPEN_FLAGS);
-  } catch (e) {
-    throw ioError(file, e);
-  }
-  try {
-    const size = checkRegular(file, await handle.stat().catch((e: unknown) => Promise.reject(ioError(file, e))));
-    return await readSignatureFrom(file, { size, read: (b, o, l, p) => readFully(file, handle, b, o, l, p), sizeOf: externalSize }, options);
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
+  return withModelFile(file, ONNX_FORMAT, (f) => readSignatureFrom(file, { size: f.size, read: (b, o, l, p) => f.read(b, o, l, p), sizeOf: externalSize }, options));
 }
 
 /** The same walk over any RandomAccess: its reads are the window's refills, one per jump past weights. */
 export async function readSignatureFrom(file: string, source: RandomAccess, options: ReadOptions = {}): Promise<ModelSignature> {
-  const walk = readModel(new ByteWindow(file, source.size, options.windowBytes));
+  const walk = readModel(new ByteWindow(file, source.size, ONNX_FORMAT, { windowBytes: options.windowBytes }));
   let answer: IoAnswer = null;
   for (;;) {
     const step = walk.next(answer);
@@ -80,7 +66,7 @@ export async function readSignatureFrom(file: string, source: RandomAccess, opti
  * walk, its reads answered from `bytes`. External data files have no size here (null).
  */
 export function readSignatureOfBytes(file: string, bytes: Uint8Array, options: ReadOptions = {}): ModelSignature {
-  const walk = readModel(new ByteWindow(file, bytes.length, options.windowBytes));
+  const walk = readModel(new ByteWindow(file, bytes.length, ONNX_FORMAT, { windowBytes: options.windowBytes }));
   let answer: IoAnswer = null;
   for (;;) {
     const step = walk.next(answer);
@@ -100,38 +86,20 @@ let syncScratch: Buffer | undefined;
 
 /** Synchronous readSignature, for callers that cannot await (the same walk, driven by fs.readSync). */
 export function readSignatureSync(file: string, options: ReadOptions = {}): ModelSignature {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, OPEN_FLAGS);
-  } catch (e) {
-    throw ioError(file, e);
-  }
-  try {
-    let stat: fs.Stats;
-    try {
-      stat = fs.fstatSync(fd);
-    } catch (e) {
-      throw ioError(file, e);
-    }
-    const size = checkRegular(file, stat);
+  return withModelFileSync(file, ONNX_FORMAT, (f) => {
     // One window buffer for every synchronous read: a read never runs inside another.
-    const bytes = windowSize(size, options.windowBytes);
+    const bytes = windowSize(f.size, options.windowBytes);
     if (!syncScratch || syncScratch.length < bytes) syncScratch = Buffer.allocUnsafe(Math.max(bytes, DEFAULT_WINDOW_BYTES));
-    const walk = readModel(new ByteWindow(file, size, options.windowBytes, syncScratch));
+    const walk = readModel(new ByteWindow(file, f.size, ONNX_FORMAT, { windowBytes: options.windowBytes, scratch: syncScratch }));
     let answer: IoAnswer = null;
     for (;;) {
       const step = walk.next(answer);
       if (step.done) return step.value;
-      answer = performSync(file, fd, step.value);
-      count(options.stats, step.value, answer);
+      const req = step.value;
+      answer = req.op === 'size' ? externalSizeSync(req.path, req.dir) : f.read(req.buffer, req.offset, req.length, req.position);
+      count(options.stats, req, answer);
     }
-  } finally {
-    try {
-      fs.closeSync(fd);
-    } catch {
-      // closing a read-only descriptor cannot lose data
-    }
-  }
+  });
 }
 
 function* readModel(w: ByteWindow): Io<ModelSignature> {
@@ -162,7 +130,7 @@ function* failAsLfsPointer(w: ByteWindow): Io<void> {
   if (w.size > LFS_POINTER_MAX_BYTES) return;
   yield* w.fill(w.size, w.size);
   const pointer = lfsPointerOf(Buffer.from(Array.from({ length: w.size }, (_, i) => w.byteAt(i) ?? 0)).toString('utf8'));
-  if (pointer) throw lfsPointerError(w.file, pointer, 'onnx');
+  if (pointer) throw lfsPointerError(w.file, pointer, ONNX_FORMAT);
 }
 
 /** Files people mistake for model.onnx, recognised by first bytes no real ONNX file starts with (it starts with a ModelProto tag). */
@@ -183,54 +151,20 @@ function looksLikeText(w: ByteWindow): boolean {
   return true;
 }
 
-function checkRegular(file: string, stat: fs.Stats): number {
-  if (stat.isDirectory()) throw new ModelReadError('io', file, null, { messageId: 'onnxDirectory', data: {} });
-  if (!stat.isFile()) throw new ModelReadError('io', file, null, { messageId: 'onnxNotRegular', data: { fileType: fileTypeOf(stat) } });
-  return stat.size;
-}
-
-async function readFully(file: string, handle: fs.promises.FileHandle, buffer: Buffer, offset: number, length: number, position: number): Promise<number> {
-  let done = 0;
-  while (done < length) {
-    let bytesRead: number;
-    try {
-      ({ bytesRead } = await handle.read(buffer, offset + done, length - done, position + done));
-    } catch (e) {
-      throw ioError(file, e, position + done);
-    }
-    if (bytesRead === 0) break;
-    done += bytesRead;
-  }
-  return done;
-}
-
-function performSync(file: string, fd: number, req: IoRequest): IoAnswer {
-  if (req.op === 'size') {
-    try {
-      const real = fs.realpathSync(req.path);
-      return inside(fs.realpathSync(req.dir), real) ? fileSize(fs.statSync(real)) : OUTSIDE;
-    } catch {
-      return null;
-    }
-  }
-  let done = 0;
-  while (done < req.length) {
-    let bytesRead: number;
-    try {
-      bytesRead = fs.readSync(fd, req.buffer, req.offset + done, req.length - done, req.position + done);
-    } catch (e) {
-      throw ioError(file, e, req.position + done);
-    }
-    if (bytesRead === 0) break;
-    done += bytesRead;
-  }
-  return done;
-}
-
 function count(stats: ReadStats | undefined, req: IoRequest, answer: IoAnswer): void {
   if (!stats || req.op !== 'read') return;
   stats.reads++;
   stats.bytesRead += readCount(answer);
+}
+
+/** externalSize, synchronously. */
+function externalSizeSync(file: string, dir: string): number | null | typeof OUTSIDE {
+  try {
+    const real = fs.realpathSync(file);
+    return inside(fs.realpathSync(dir), real) ? fileSize(fs.statSync(real)) : OUTSIDE;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -255,8 +189,4 @@ function inside(dir: string, file: string): boolean {
 
 function fileSize(stat: fs.Stats): number | null {
   return stat.isFile() ? stat.size : null;
-}
-
-function ioError(file: string, e: unknown, offset: number | null = null): ModelReadError {
-  return new ModelReadError('io', file, offset, ioProblem(e, { messageId: 'onnxDirectory', data: {} }), undefined, { cause: e });
 }

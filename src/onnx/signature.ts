@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { elemBytes, elemTypeByCode } from './elem-types.js';
 import type { RawExternal, RawModel, RawType, RawValueInfo } from './walk.js';
-import { OUTSIDE, type Io } from './wire.js';
+import { OUTSIDE, type Io } from '../model-file/window.js';
 import { ModelReadError } from '../model-file/errors.js';
 import type { Dim, ModelSignature, TensorInfo } from '../model-file/signature.js';
 

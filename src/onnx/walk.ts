@@ -6,7 +6,7 @@
 // (onnx/onnx.proto); only fields tritonc uses are named here.
 
 import { WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT, type Tag } from '../model-file/protobuf.js';
-import { ByteWindow, HEADER_BYTES, type Io } from './wire.js';
+import { ByteWindow, HEADER_BYTES, type Io } from '../model-file/window.js';
 import type { Dim } from '../model-file/signature.js';
 
 /** A TypeProto as read, before names and Triton types are attached. */

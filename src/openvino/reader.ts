@@ -17,7 +17,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ModelReadError } from '../model-file/errors.js';
-import { fileTypeOf, ioProblem, type PlacedMessage, type ReadMessage } from '../model-file/messages.js';
+import type { PlacedMessage, ReadMessage } from '../model-file/messages.js';
+import { readWhole, withModelFileSync, type ModelFormat } from '../model-file/open.js';
 import { LFS_POINTER_MAX_BYTES, lfsPointerError, lfsPointerOf } from '../model-file/lfs-pointer.js';
 import type { Dim, ModelSignature, TensorInfo } from '../model-file/signature.js';
 import { elementType, tritonTypeOf } from './elem-types.js';
@@ -30,50 +31,19 @@ import { tokenize, XmlError } from './xml.js';
  */
 export const MAX_XML_BYTES = 64 * 1024 * 1024;
 
-const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
+/** The format as the messages name it. */
+export const OPENVINO_FORMAT: ModelFormat = 'OpenVINO IR';
 
 /** The size of the regular file at a path, null when there is none. */
 export type SizeOf = (file: string) => number | null;
 
 /** Reads the signature of the IR at `file` (its model.xml); throws ModelReadError. */
 export function readOpenVinoSync(file: string): ModelSignature {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, OPEN_FLAGS);
-  } catch (e) {
-    throw ioError(file, e);
-  }
-  let bytes: Buffer;
-  try {
-    let stat: fs.Stats;
-    try {
-      stat = fs.fstatSync(fd);
-    } catch (e) {
-      throw ioError(file, e);
-    }
-    if (stat.isDirectory()) throw new ModelReadError('io', file, null, { messageId: 'openvinoDirectory', data: {} });
-    if (!stat.isFile()) throw new ModelReadError('io', file, null, { messageId: 'openvinoNotRegular', data: { fileType: fileTypeOf(stat) } });
-    tooLarge(file, stat.size);
-    bytes = Buffer.allocUnsafe(stat.size);
-    let done = 0;
-    while (done < bytes.length) {
-      let n: number;
-      try {
-        n = fs.readSync(fd, bytes, done, bytes.length - done, done);
-      } catch (e) {
-        throw ioError(file, e, done);
-      }
-      if (n === 0) break;
-      done += n;
-    }
-    bytes = bytes.subarray(0, done);
-  } finally {
-    try {
-      fs.closeSync(fd);
-    } catch {
-      // a read-only descriptor loses nothing on close
-    }
-  }
+  const bytes = withModelFileSync(file, OPENVINO_FORMAT, (f) => {
+    // Bounded before a byte is read: the file is read whole, so its size is checked first.
+    tooLarge(file, f.size);
+    return readWhole(f);
+  });
   return readOpenVinoOfBytes(file, bytes, diskSizeOf);
 }
 
@@ -93,7 +63,7 @@ export function readOpenVinoOfBytes(file: string, bytes: Uint8Array, sizeOf: Siz
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   if (bytes.length <= LFS_POINTER_MAX_BYTES) {
     const pointer = lfsPointerOf(buffer.toString('utf8'));
-    if (pointer) throw lfsPointerError(file, pointer, 'openvino');
+    if (pointer) throw lfsPointerError(file, pointer, OPENVINO_FORMAT);
   }
   const nul = buffer.indexOf(0);
   if (nul >= 0) throw new ModelReadError('format', file, nul, { messageId: looksLikeOnnx(buffer) ? 'openvinoBinaryOnnx' : 'openvinoBinary', data: {} });
@@ -387,8 +357,4 @@ function formatError(file: string, text: string, at: number, problem: PlacedMess
   const column = before.length - before.lastIndexOf('\n');
   // The line and column complete the values of a placed message (messages.ts PlacedMessage).
   return new ModelReadError('format', file, byte, { messageId: problem.messageId, data: { ...problem.data, line, column } } as ReadMessage);
-}
-
-function ioError(file: string, e: unknown, offset: number | null = null): ModelReadError {
-  return new ModelReadError('io', file, offset, ioProblem(e, { messageId: 'openvinoDirectory', data: {} }), undefined, { cause: e });
 }

@@ -15,7 +15,8 @@
 // are not read (ioUnknown). A torch.export program (torch.export.save) is refused: Triton does not load it.
 import fs from 'node:fs';
 import { ModelReadError } from '../model-file/errors.js';
-import { fileTypeOf, ioProblem, type ReadMessage } from '../model-file/messages.js';
+import type { ReadMessage } from '../model-file/messages.js';
+import { withModelFileSync, type ModelFormat } from '../model-file/open.js';
 import { LFS_POINTER_MAX_BYTES, lfsPointerError, lfsPointerOf } from '../model-file/lfs-pointer.js';
 import type { ModelSignature, TensorInfo, ValueKind } from '../model-file/signature.js';
 import { classesOf, classOffset, parseForward, tupleElements, type ForwardArgument, type ForwardProblem } from './torchscript.js';
@@ -24,52 +25,21 @@ import { isZipStart, readCentralDirectory, readEntry, readEntryPrefix, type ZipE
 /** The name Triton's convention gives output i (`<name>__<index>`), as the qa models' configs write it. */
 export const torchOutputName = (i: number): string => `OUTPUT__${i}`;
 
-const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
+/** The format as the messages name it. */
+export const PYTORCH_FORMAT: ModelFormat = 'PyTorch';
 
 /** Reads a PyTorch model file (TorchScript or AOTInductor package) without its weights. Throws ModelReadError. */
 export function readTorchSignatureSync(file: string): ModelSignature {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, OPEN_FLAGS);
-  } catch (e) {
-    throw ioError(file, e);
-  }
-  try {
-    let stat: fs.Stats;
-    try {
-      stat = fs.fstatSync(fd);
-    } catch (e) {
-      throw ioError(file, e);
-    }
-    if (stat.isDirectory()) throw new ModelReadError('io', file, null, { messageId: 'torchDirectory', data: {} });
-    if (!stat.isFile()) throw new ModelReadError('io', file, null, { messageId: 'torchNotRegular', data: { fileType: fileTypeOf(stat) } });
-    const src: ZipSource = {
+  return withModelFileSync(file, PYTORCH_FORMAT, (f) =>
+    readTorch({
       file,
-      size: stat.size,
+      size: f.size,
       read(position, length) {
         const b = Buffer.allocUnsafe(length);
-        let done = 0;
-        while (done < length) {
-          let n: number;
-          try {
-            n = fs.readSync(fd, b, done, length - done, position + done);
-          } catch (e) {
-            throw ioError(file, e, position + done);
-          }
-          if (n === 0) break;
-          done += n;
-        }
-        return b.subarray(0, done);
+        return b.subarray(0, f.read(b, 0, length, position));
       },
-    };
-    return readTorch(src);
-  } finally {
-    try {
-      fs.closeSync(fd);
-    } catch {
-      // a read-only descriptor loses nothing on close
-    }
-  }
+    }),
+  );
 }
 
 /** The same read over bytes in memory (a test's repository, an editor's buffer). */
@@ -141,7 +111,7 @@ function readTorch(src: ZipSource): ModelSignature {
   const head = src.read(0, Math.min(src.size, LFS_POINTER_MAX_BYTES));
   if (src.size <= LFS_POINTER_MAX_BYTES) {
     const pointer = lfsPointerOf(head.toString('utf8'));
-    if (pointer) throw lfsPointerError(src.file, pointer, 'torch');
+    if (pointer) throw lfsPointerError(src.file, pointer, PYTORCH_FORMAT);
   }
   if (!isZipStart(head)) {
     const pickle = head.length >= 2 && head[0] === 0x80 && head[1]! <= 5;
@@ -273,9 +243,6 @@ function base(file: string, format: 'torchscript' | 'pt2', count: number, bytes:
   };
 }
 
-function ioError(file: string, e: unknown, offset: number | null = null): ModelReadError {
-  return new ModelReadError('io', file, offset, ioProblem(e, { messageId: 'torchDirectory', data: {} }), undefined, { cause: e });
-}
 
 /** Why the forward definition in `entry` cannot be read. */
 function forwardProblem(entry: string, p: ForwardProblem): ReadMessage {

@@ -5,6 +5,7 @@
 // runs again (RemoteRepositories.complete). Configs and the lock are fetched with the listing, so most
 // repositories take two passes: configs, then the models they name.
 import { ModelReadError } from '../model-file/errors.js';
+import { readerOf } from '../model-readers/readers.js';
 import { readSignatureFrom } from '../onnx/reader.js';
 import { readTorchSignatureFrom } from '../pytorch/reader.js';
 import type { TreeEntry } from '../repo/tree.js';
@@ -167,9 +168,10 @@ export class MountedRepository implements FileSource {
 
   signature(path: string, format: string): SignatureResult {
     // ONNX and PyTorch models are read from object storage (by ranges of the object); others go unread here.
-    if (format !== 'onnx' && format !== 'pytorch') return {};
+    const reader = readerOf(format);
+    if ((format !== 'onnx' && format !== 'pytorch') || !reader) return {};
     const rel = this.relOf(path);
-    if (rel === undefined || this.kind(path) !== 'file') return { error: new ModelReadError('io', path, null, this.kind(path) === 'dir' ? { messageId: 'onnxDirectory', data: {} } : { messageId: 'noSuchFile', data: {} }) };
+    if (rel === undefined || this.kind(path) !== 'file') return { error: new ModelReadError('io', path, null, this.kind(path) === 'dir' ? { messageId: 'isDirectory', data: { format: reader.title } } : { messageId: 'noSuchFile', data: {} }) };
     const s = this.signatures.get(rel);
     if (s) return s;
     this.wantedSignatures.add(rel);

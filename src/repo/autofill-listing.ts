@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { EntryKind, Tree } from './tree.js';
 
-/** What a model directory shows core's auto-fill (triton/autofill.ts reads it). */
+/** What core's AutoCompleteBackendFields sees of a model directory (triton/autofill.ts reads it). */
 export interface AutofillListing {
   /** The model's name as Triton knows it: the model directory's name. */
   modelName: string;

@@ -34,12 +34,14 @@
 import fs from 'node:fs';
 import { join } from 'node:path';
 import { ModelReadError } from '../model-file/errors.js';
-import { errorCode, type ReadMessage } from '../model-file/messages.js';
+import { ioError, withModelFileSync } from '../model-file/open.js';
 import { LFS_POINTER_MAX_BYTES, lfsPointerError, lfsPointerOf } from '../model-file/lfs-pointer.js';
 import type { Dim, MetadataEntry, ModelSignature, TensorInfo } from '../model-file/signature.js';
 import { tfDataType } from './data-types.js';
 import { WIRE_LEN, WIRE_VARINT } from '../model-file/protobuf.js';
-import { Cursor, type ByteSource } from './wire.js';
+import { Cursor, SAVEDMODEL_FORMAT, type ByteSource } from './wire.js';
+
+export { SAVEDMODEL_FORMAT };
 
 /** The file in a SavedModel directory that holds its graphs and signatures. */
 export const SAVED_MODEL_PB = 'saved_model.pb';
@@ -64,61 +66,28 @@ export const MAX_SAVED_MODEL_BYTES = 2 ** 31 - 1;
 const MAX_ENTRIES = 100_000;
 const MAX_RANK = 1024;
 
-const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
 
 /** Reads the serving signature of the SavedModel directory `dir`. Throws ModelReadError. */
 export function readSavedModelSync(dir: string): ModelSignature {
-  const pb = join(dir, SAVED_MODEL_PB);
   let dirStat: fs.Stats;
   try {
     dirStat = fs.statSync(dir);
   } catch (e) {
-    throw ioError(dir, e);
+    // ENOTDIR: a file where a directory of the path should be.
+    if ((e as NodeJS.ErrnoException | null)?.code === 'ENOTDIR') throw notDirectory(dir);
+    throw ioError(dir, SAVEDMODEL_FORMAT, e);
   }
-  if (!dirStat.isDirectory()) {
-    throw new ModelReadError('io', dir, null, { messageId: 'savedModelNotDirectory', data: {} });
-  }
-  let fd: number;
+  if (!dirStat.isDirectory()) throw notDirectory(dir);
+  const pb = join(dir, SAVED_MODEL_PB);
   try {
-    fd = fs.openSync(pb, OPEN_FLAGS);
+    return withModelFileSync(pb, SAVEDMODEL_FORMAT, (f) => signatureOf(dir, pb, f, variablesOnDisk(dir)));
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw missingPb(dir, fs.existsSync(join(dir, SAVED_MODEL_PBTXT)));
-    throw ioError(pb, e);
-  }
-  try {
-    let stat: fs.Stats;
-    try {
-      stat = fs.fstatSync(fd);
-    } catch (e) {
-      throw ioError(pb, e);
-    }
-    if (!stat.isFile()) throw new ModelReadError('io', pb, null, { messageId: 'savedModelNotRegular', data: {} });
-    const source: ByteSource = {
-      size: stat.size,
-      read(buffer, offset, length, position) {
-        let done = 0;
-        while (done < length) {
-          let n: number;
-          try {
-            n = fs.readSync(fd, buffer, offset + done, length - done, position + done);
-          } catch (e) {
-            throw ioError(pb, e, position + done);
-          }
-          if (n === 0) break;
-          done += n;
-        }
-        return done;
-      },
-    };
-    return signatureOf(dir, pb, source, variablesOnDisk(dir));
-  } finally {
-    try {
-      fs.closeSync(fd);
-    } catch {
-      // closing a read-only descriptor cannot lose data
-    }
+    if (e instanceof ModelReadError && e.file === pb && e.messageId === 'noSuchFile') throw missingPb(dir, fs.existsSync(join(dir, SAVED_MODEL_PBTXT)));
+    throw e;
   }
 }
+
+const notDirectory = (dir: string): ModelReadError => new ModelReadError('io', dir, null, { messageId: 'savedModelNotDirectory', data: {} });
 
 /**
  * The signature of a SavedModel held in memory (a test's repository): `pb` is saved_model.pb's bytes,
@@ -180,7 +149,7 @@ function signatureOf(dir: string, pb: string, source: ByteSource, variables: { n
   if (source.size > MAX_SAVED_MODEL_BYTES) c.fail({ messageId: 'savedModelTooLarge', data: { size: source.size } }, 0);
   if (source.size <= LFS_POINTER_MAX_BYTES) {
     const pointer = lfsPointerOf(c.head(source.size).toString('utf8'));
-    if (pointer) throw lfsPointerError(pb, pointer, 'savedModel');
+    if (pointer) throw lfsPointerError(pb, pointer, SAVEDMODEL_FORMAT);
   }
   const graphs = readSavedModel(c);
   if (!graphs.length) c.fail({ messageId: 'savedModelNoMetaGraph', data: {} }, 0);
@@ -384,14 +353,4 @@ function readTensorInfo(c: Cursor, end: number): TensorInfo {
     // The backend sees only the dim list: no dims (unknown_rank too) is rank 0, filled from the config.
     shape: unknownRank ? null : shape,
   };
-}
-
-function ioError(file: string, e: unknown, offset: number | null = null): ModelReadError {
-  const code = (e as NodeJS.ErrnoException | null)?.code;
-  const problem: ReadMessage =
-    code === 'ENOENT' ? { messageId: 'savedModelNoSuchFile', data: {} }
-    : code === 'EACCES' || code === 'EPERM' ? { messageId: 'permissionDenied', data: {} }
-    : code === 'ENOTDIR' ? { messageId: 'savedModelNotDirectory', data: {} }
-    : { messageId: 'savedModelCannotRead', data: { code: errorCode(e) } };
-  return new ModelReadError('io', file, offset, problem, undefined, { cause: e });
 }

@@ -12,6 +12,7 @@ import type { AutofillListing } from '../repo/autofill-listing.js';
 import type { EntryKind } from '../repo/tree.js';
 import { ONNXRUNTIME, OPENVINO, PYTHON, PYTORCH, TENSORFLOW, TENSORRT } from './backend-records.js';
 
+// The listing is the repo layer's (it reads the directory); re-exported for this module's callers.
 export type { AutofillListing, EntryKind };
 
 export interface AutofillResult {

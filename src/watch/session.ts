@@ -10,7 +10,7 @@ import { generateForTarget } from '../generate/run.js';
 import { lintSync, type LintOptions } from '../lint/engine.js';
 import { describeRule, fileResult, summarize, type FileResult, type InputProblem, type LintResult } from '../lint/results.js';
 import { Workspace } from '../workspace/workspace.js';
-import { hasReader } from '../model-file/readers.js';
+import { hasReader } from '../model-readers/readers.js';
 import type { ModelFile } from '../triton/model-file-location.js';
 import { RULES } from '../lint/rules/index.js';
 import type { Rule } from '../lint/rule.js';

@@ -11,7 +11,7 @@ import { locateModelFile } from '../triton/model-file-location.js';
 import { LOCK_VERSION, lockedSignature, type Lock, type LockedVersion } from './lock.js';
 import type { Workspace } from './workspace.js';
 import { isEnsemble } from '../triton/backend-records.js';
-import { readerOf } from '../model-file/readers.js';
+import { readerOf } from '../model-readers/readers.js';
 import { nameRecord, ownValue } from '../util/name-record.js';
 import { directoryFiles } from '../repo/tree.js';
 

@@ -6,7 +6,7 @@
 // holds.
 import { dirname, resolve, sep } from 'node:path';
 import type { ModelReadError } from '../model-file/errors.js';
-import { loadSignature, readBy } from '../model-file/readers.js';
+import { loadSignature, readBy } from '../model-readers/readers.js';
 import type { ModelSignature } from '../model-file/signature.js';
 import { diskTree, type Tree, type TreeEntry } from '../repo/tree.js';
 import { type FileIdentity, type PathStat, statPath } from '../util/file-identity.js';

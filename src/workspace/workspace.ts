@@ -21,7 +21,7 @@ import { locateModelFile, type ModelFile } from '../triton/model-file-location.j
 import { Memo, Memos } from '../util/memo.js';
 import { Sources, type FileSource, type SignatureResult } from './sources.js';
 import type { ModelSignature } from '../model-file/signature.js';
-import { formatOfSignature, readerOf } from '../model-file/readers.js';
+import { formatOfSignature, readerOf } from '../model-readers/readers.js';
 import { ownFileProblem } from '../util/own-file.js';
 import { LOCK_FILE_NAME, LockError, lockDifference, lockedSignature, parseLock, signatureFromLock, type Lock, type LockDifference } from './lock.js';
 import { isEnsemble, modelFileName, PYTHON } from '../triton/backend-records.js';

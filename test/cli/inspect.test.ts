@@ -85,6 +85,6 @@ describe('tritonc inspect', () => {
     const r = await cli(['inspect', 'notes.onnx'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^tritonc inspect: notes.onnx: /);
-    expect((await cli(['inspect', 'missing.onnx'], { cwd: dir })).stderr).toBe('tritonc inspect: missing.onnx: no such file\n');
+    expect((await cli(['inspect', 'missing.onnx'], { cwd: dir })).stderr).toBe('tritonc inspect: missing.onnx: no such file or directory\n');
   });
 });

@@ -41,10 +41,10 @@ describe('FIFOs and devices', () => {
     [['lint', 'fifo-config'], 'tritonc lint: fifo-config/config.pbtxt: cannot read: not a regular file (a FIFO)\n'],
     [['fmt', '--check', 'fifo-config'], 'tritonc fmt: fifo-config/config.pbtxt: cannot read: not a regular file (a FIFO)\n'],
     [['fmt', '/dev/zero'], 'tritonc fmt: /dev/zero: cannot read: not a regular file (a device)\n'],
-    [['generate', 'fifo-model'], 'tritonc generate: fifo-model/1/model.onnx: not a regular file (a FIFO), not an ONNX model file\n'],
+    [['generate', 'fifo-model'], 'tritonc generate: fifo-model/1/model.onnx: not a regular file (a FIFO), where the ONNX model file should be\n'],
     [['resolve', 'fifo-config'], 'tritonc resolve: fifo-config/config.pbtxt: cannot read: not a regular file (a FIFO)\n'],
     [['verify', 'fifo-config', '--dry-run'], 'tritonc verify: fifo-config/config.pbtxt: cannot read: not a regular file (a FIFO)\n'],
-    [['inspect', 'fifo-model/1/model.onnx'], 'tritonc inspect: fifo-model/1/model.onnx: not a regular file (a FIFO), not an ONNX model file\n'],
+    [['inspect', 'fifo-model/1/model.onnx'], 'tritonc inspect: fifo-model/1/model.onnx: not a regular file (a FIFO), where the ONNX model file should be\n'],
   ])('tritonc %j ends with exit 2 and says why', (args, stderr) => {
     const r = run(args, repo);
     if (stderr) {

@@ -19,7 +19,7 @@ describe('the command line', () => {
     ['fmt', 'tritonc fmt: /nonexistent: no such file or directory\n'],
     ['generate', 'tritonc generate: /nonexistent: no such file or directory\n'],
     ['resolve', 'tritonc resolve: /nonexistent: no such directory\n'],
-    ['inspect', 'tritonc inspect: /nonexistent: no such file\n'],
+    ['inspect', 'tritonc inspect: /nonexistent: no such file or directory\n'],
   ])('%s shows a path outside the working directory as it was typed', async (command, stderr) => {
     const r = await cli([command, '/nonexistent'], { cwd: '/tmp' });
     expect(r.code).toBe(2);

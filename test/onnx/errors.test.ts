@@ -242,12 +242,12 @@ describe('bad files', () => {
 describe('files that cannot be read', () => {
   it('a missing file is an io error without an offset', async () => {
     const file = path.join(dir, 'nope.onnx');
-    await expect(readSignature(file)).rejects.toMatchObject({ kind: 'io', offset: null, file, message: `${file}: no such file` });
+    await expect(readSignature(file)).rejects.toMatchObject({ kind: 'io', offset: null, file, messageId: 'noSuchFile', message: `${file}: no such file or directory` });
     expect(() => readSignatureSync(file)).toThrow(ModelReadError);
   });
 
   it('a directory', async () => {
-    await expect(readSignature(dir)).rejects.toMatchObject({ kind: 'io', reason: 'is a directory, not an ONNX model file' });
+    await expect(readSignature(dir)).rejects.toMatchObject({ kind: 'io', messageId: 'isDirectory', data: { format: 'ONNX' }, reason: 'is a directory where the ONNX model file should be' });
     expect(() => readSignatureSync(dir)).toThrow(/is a directory/);
   });
 
@@ -257,7 +257,7 @@ describe('files that cannot be read', () => {
       kind: 'format',
       file: e.file,
       offset: 1,
-      messageId: 'onnxVarintCutOffFile',
+      messageId: 'protobufVarintCutOffFile',
       data: { field: 'ModelProto.ir_version', fileSize: '1 byte' },
       message: `${e.file}: byte 1: ModelProto.ir_version is cut off by the end of the file (1 byte)`,
     });

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelReadError } from '../../src/model-file/errors.js';
-import { loadSignature } from '../../src/model-file/readers.js';
+import { loadSignature } from '../../src/model-readers/readers.js';
 import { MAX_XML_BYTES, readOpenVinoOfBytes, readOpenVinoSync } from '../../src/openvino/index.js';
 import { anyName, hasBatch, splitNames } from '../../src/openvino/names.js';
 import { makeTempDir, removeDir } from '../onnx/helpers.js';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ModelReadError } from '../../src/model-file/errors.js';
-import { loadSignature, readerOf } from '../../src/model-file/readers.js';
+import { loadSignature, readerOf } from '../../src/model-readers/readers.js';
 import { readTorchSignatureOfBytes, readTorchSignatureSync } from '../../src/pytorch/reader.js';
 import { EXPORTS_PYTHON, exportersRun } from '../support/model-exports.js';
 import { ROOT } from '../support/snapshot.js';

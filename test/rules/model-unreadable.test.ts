@@ -101,28 +101,28 @@ const READ_CASES: ReadCase[] = [
   { messageId: 'onnxNoIrVersion', ...onnx(bytesField(7, GRAPH)) },
   { messageId: 'onnxText', ...onnx(cat('name: "not a model"\n')), data: { byteOffset: 0, failsAt: 0 } },
   { messageId: 'onnxTooManyItems', ...onnx(cat(IR8, bytesField(7, bytesField(5, cat(key(1, 2), varint(10_000_001), Buffer.alloc(10_000_001)))))), data: { max: 10_000_000 } },
-  { messageId: 'onnxStringTooLong', ...onnx(cat(IR8, key(2, 2), varint(64 * 1024 * 1024 + 1), Buffer.alloc(64 * 1024 * 1024 + 1))), data: { field: 'ModelProto.producer_name', length: 64 * 1024 * 1024 + 1 } },
+  { messageId: 'protobufStringTooLong', ...onnx(cat(IR8, key(2, 2), varint(64 * 1024 * 1024 + 1), Buffer.alloc(64 * 1024 * 1024 + 1))), data: { field: 'ModelProto.producer_name', length: 64 * 1024 * 1024 + 1 } },
   { messageId: 'onnxTypeTooDeep', ...onnx(cat(IR8, bytesField(7, bytesField(11, valueInfoProto('x', Array.from({ length: 100 }).reduce<Buffer>((t) => bytesField(4, bytesField(1, t)), tensorTypeProto(1, [1]))))))), data: { max: 64 } },
-  { messageId: 'onnxTagCutOffFile', ...onnx(cat(IR8, [0x80])), data: { byteOffset: 2, fileSize: '3 bytes' } },
-  { messageId: 'onnxTagCutOffMessage', ...onnx(cat(IR8, bytesField(7, Buffer.from([0x80])), stringField(2, 'x'))), data: { byteOffset: 4, limit: 5 } },
-  { messageId: 'onnxTagOverflow', ...onnx(cat(IR8, Buffer.alloc(9, 0xff), [0x02])), data: { byteOffset: 2 } },
-  { messageId: 'onnxLengthCutOffFile', ...onnx(cat(IR8, key(7, 2), [0x80])), data: { field: 'ModelProto.graph', fileSize: '4 bytes' } },
-  { messageId: 'onnxLengthCutOffMessage', ...onnx(cat(IR8, bytesField(7, cat(key(11, 2), [0x80])), stringField(2, 'x'))), data: { field: 'GraphProto.input', limit: 6 } },
-  { messageId: 'onnxLengthOverflow', ...onnx(cat(IR8, key(7, 2), Buffer.alloc(9, 0xff), [0x02])), data: { field: 'ModelProto.graph' } },
-  { messageId: 'onnxVarintCutOffFile', ...onnx(cat([0x08, 0xff, 0xff])), data: { field: 'ModelProto.ir_version', fileSize: '3 bytes', byteOffset: 1 } },
-  { messageId: 'onnxVarintCutOffMessage', ...onnx(cat(IR8, bytesField(8, cat(key(2, 0), [0x80])), stringField(2, 'x'))), data: { field: 'OperatorSetIdProto.version' } },
-  { messageId: 'onnxVarintOverflow', ...onnx(cat([0x08], Buffer.alloc(9, 0xff), [0x02])), data: { field: 'ModelProto.ir_version', byteOffset: 1 } },
-  { messageId: 'onnxFixedCutOffFile', ...onnx(cat(IR8, key(100, 1), [1, 2, 3])), data: { field: 'field 100', bytes: 8 } },
-  { messageId: 'onnxFixedCutOffMessage', ...onnx(cat(IR8, bytesField(7, cat(key(100, 5), [1, 2])), stringField(2, 'x'))), data: { field: 'field 100', bytes: 4 } },
-  { messageId: 'onnxLengthPastFile', ...onnx(cat(IR8, key(7, 2), varint(1000), [1, 2, 3])), data: { field: 'ModelProto.graph', claimed: 1000, remaining: '3 bytes', fileSize: '8 bytes', byteOffset: 3 } },
-  { messageId: 'onnxLengthPastMessage', ...onnx(cat(IR8, bytesField(7, cat(key(11, 2), varint(50), [0, 0, 0])), Buffer.alloc(100))), data: { field: 'GraphProto.input', claimed: 50, remaining: '3 bytes', limit: 9, byteOffset: 5 } },
-  { messageId: 'onnxHugeLengthPastFile', ...onnx(cat(IR8, key(2, 2), varint(2 ** 60), 'abc')), data: { field: 'ModelProto.producer_name', remaining: '3 bytes' } },
-  { messageId: 'onnxHugeLengthPastMessage', ...onnx(cat(IR8, bytesField(7, cat(key(11, 2), varint(2 ** 60))), stringField(2, 'x'))), data: { field: 'GraphProto.input' } },
-  { messageId: 'onnxTagTooLarge', ...onnx(cat(IR8, varint(2 ** 35))) },
-  { messageId: 'onnxTagFieldZero', ...onnx(cat(IR8, [0x00])), data: { byteOffset: 2 } },
-  { messageId: 'onnxTagGroup', ...onnx(cat(IR8, key(5, 3))), data: { fieldNumber: 5, wire: 3 } },
-  { messageId: 'onnxTagWireType', ...onnx(cat(IR8, key(5, 6))), data: { fieldNumber: 5, wire: 6 } },
-  { messageId: 'onnxWireMismatch', ...onnx(cat(key(1, 2), varint(1), [8])), data: { field: 'ModelProto.ir_version', fieldNumber: 1, wire: 2, wireName: 'length-delimited', expected: 0, expectedName: 'varint' } },
+  { messageId: 'protobufTagCutOffFile', ...onnx(cat(IR8, [0x80])), data: { byteOffset: 2, fileSize: '3 bytes' } },
+  { messageId: 'protobufTagCutOffMessage', ...onnx(cat(IR8, bytesField(7, Buffer.from([0x80])), stringField(2, 'x'))), data: { byteOffset: 4, limit: 5 } },
+  { messageId: 'protobufTagOverflow', ...onnx(cat(IR8, Buffer.alloc(9, 0xff), [0x02])), data: { byteOffset: 2 } },
+  { messageId: 'protobufLengthCutOffFile', ...onnx(cat(IR8, key(7, 2), [0x80])), data: { field: 'ModelProto.graph', fileSize: '4 bytes' } },
+  { messageId: 'protobufLengthCutOffMessage', ...onnx(cat(IR8, bytesField(7, cat(key(11, 2), [0x80])), stringField(2, 'x'))), data: { field: 'GraphProto.input', limit: 6 } },
+  { messageId: 'protobufLengthOverflow', ...onnx(cat(IR8, key(7, 2), Buffer.alloc(9, 0xff), [0x02])), data: { field: 'ModelProto.graph' } },
+  { messageId: 'protobufVarintCutOffFile', ...onnx(cat([0x08, 0xff, 0xff])), data: { field: 'ModelProto.ir_version', fileSize: '3 bytes', byteOffset: 1 } },
+  { messageId: 'protobufVarintCutOffMessage', ...onnx(cat(IR8, bytesField(8, cat(key(2, 0), [0x80])), stringField(2, 'x'))), data: { field: 'OperatorSetIdProto.version' } },
+  { messageId: 'protobufVarintOverflow', ...onnx(cat([0x08], Buffer.alloc(9, 0xff), [0x02])), data: { field: 'ModelProto.ir_version', byteOffset: 1 } },
+  { messageId: 'protobufFixedCutOffFile', ...onnx(cat(IR8, key(100, 1), [1, 2, 3])), data: { field: 'field 100', bytes: 8 } },
+  { messageId: 'protobufFixedCutOffMessage', ...onnx(cat(IR8, bytesField(7, cat(key(100, 5), [1, 2])), stringField(2, 'x'))), data: { field: 'field 100', bytes: 4 } },
+  { messageId: 'protobufLengthPastFile', ...onnx(cat(IR8, key(7, 2), varint(1000), [1, 2, 3])), data: { field: 'ModelProto.graph', claimed: 1000, remaining: '3 bytes', fileSize: '8 bytes', byteOffset: 3 } },
+  { messageId: 'protobufLengthPastMessage', ...onnx(cat(IR8, bytesField(7, cat(key(11, 2), varint(50), [0, 0, 0])), Buffer.alloc(100))), data: { field: 'GraphProto.input', claimed: 50, remaining: '3 bytes', limit: 9, byteOffset: 5 } },
+  { messageId: 'protobufHugeLengthPastFile', ...onnx(cat(IR8, key(2, 2), varint(2 ** 60), 'abc')), data: { field: 'ModelProto.producer_name', remaining: '3 bytes' } },
+  { messageId: 'protobufHugeLengthPastMessage', ...onnx(cat(IR8, bytesField(7, cat(key(11, 2), varint(2 ** 60))), stringField(2, 'x'))), data: { field: 'GraphProto.input' } },
+  { messageId: 'protobufTagTooLarge', ...onnx(cat(IR8, varint(2 ** 35))) },
+  { messageId: 'protobufTagFieldZero', ...onnx(cat(IR8, [0x00])), data: { byteOffset: 2 } },
+  { messageId: 'protobufTagGroup', ...onnx(cat(IR8, key(5, 3))), data: { fieldNumber: 5, wire: 3 } },
+  { messageId: 'protobufTagWireType', ...onnx(cat(IR8, key(5, 6))), data: { fieldNumber: 5, wire: 6 } },
+  { messageId: 'protobufWireMismatch', ...onnx(cat(key(1, 2), varint(1), [8])), data: { field: 'ModelProto.ir_version', fieldNumber: 1, wire: 2, wireName: 'length-delimited', expected: 0, expectedName: 'varint' } },
 
   // ---- OpenVINO IR (src/openvino) ----
   { messageId: 'openvinoEmpty', ...ov('') },
@@ -179,24 +179,24 @@ const READ_CASES: ReadCase[] = [
   { messageId: 'savedModelTooManyTags', ...tf(savedModel(cat(bytesField(1, cat(...Array.from({ length: 100_001 }, () => stringField(4, 's'))))))) },
   { messageId: 'savedModelTooManyTensors', ...tf(savedModel(metaGraph(['serve'], [['serving_default', cat(...Array.from({ length: 100_001 }, (_, i) => bytesField(1, stringField(1, `t${i}`))))]]))) },
   { messageId: 'savedModelRankTooLarge', ...tf(savedModel(metaGraph(['serve'], [['serving_default', signatureDef([['x', tensorInfo('x:0', 1, Array.from({ length: 1025 }, () => 1))]], [])]]))), data: { max: 1024 } },
-  { messageId: 'savedModelStringTooLong', ...tf(savedModel(metaGraph(['serve'], [['serving_default', signatureDef([['x'.repeat(1024 * 1024 + 1), tensorInfo('x:0', 1, [1])]], [])]]))), data: { field: 'SignatureDef.inputs.key', max: 1024 * 1024 } },
-  { messageId: 'savedModelTagCutOffFile', ...tf(cat(intField(1, 1), [0x80])) },
-  { messageId: 'savedModelTagCutOffMessage', ...tf(cat(intField(1, 1), bytesField(2, Buffer.from([0x80])), intField(1, 1))), data: { limit: 5 } },
-  { messageId: 'savedModelTagOverflow', ...tf(cat(intField(1, 1), Buffer.alloc(9, 0xff), [0x02])) },
-  { messageId: 'savedModelLengthCutOffFile', ...tf(cat(intField(1, 1), key(2, 2), [0x80])), data: { field: 'SavedModel.meta_graphs' } },
-  { messageId: 'savedModelLengthCutOffMessage', ...tf(cat(intField(1, 1), bytesField(2, cat(key(1, 2), [0x80])), intField(1, 1))), data: { field: 'MetaGraphDef.meta_info_def' } },
-  { messageId: 'savedModelLengthOverflow', ...tf(cat(intField(1, 1), key(2, 2), Buffer.alloc(9, 0xff), [0x02])), data: { field: 'SavedModel.meta_graphs' } },
-  { messageId: 'savedModelCutOffFile', ...tf(cat(intField(1, 1), key(9, 1), [1, 2])), data: { field: 'field 9' } },
-  { messageId: 'savedModelCutOffMessage', ...tf(cat(intField(1, 1), bytesField(2, cat(key(9, 5), [1])), intField(1, 1))), data: { field: 'field 9' } },
-  { messageId: 'savedModelVarintTooLong', ...tf(savedModel(metaGraph(['serve'], [['serving_default', signatureDef([['x', cat(stringField(1, 'x:0'), intField(2, 1), bytesField(3, bytesField(2, cat(key(1, 0), Buffer.alloc(10, 0xff), [0x01]))))]], [])]]))), data: { field: 'Dim.size' } },
-  { messageId: 'savedModelVarintOverflow', ...tf(cat(key(1, 0), Buffer.alloc(9, 0xff), [0x02])), data: { field: 'field 1' } },
-  { messageId: 'savedModelLengthPastFile', ...tf(cat(intField(1, 1), key(2, 2), varint(1000), [1, 2, 3])), data: { field: 'SavedModel.meta_graphs', claimed: 1000, remaining: 3 } },
-  { messageId: 'savedModelLengthPastMessage', ...tf(cat(intField(1, 1), bytesField(2, cat(key(1, 2), varint(50), [0])), intField(1, 1))), data: { field: 'MetaGraphDef.meta_info_def', claimed: 50, remaining: 1 } },
-  { messageId: 'savedModelTagTooLarge', ...tf(cat(intField(1, 1), varint(2 ** 35))) },
-  { messageId: 'savedModelTagFieldZero', ...tf(cat(intField(1, 1), [0x00])) },
-  { messageId: 'savedModelTagGroup', ...tf(cat(intField(1, 1), key(5, 3))), data: { fieldNumber: 5, wire: 3 } },
-  { messageId: 'savedModelTagWireType', ...tf(cat(intField(1, 1), key(5, 7))), data: { fieldNumber: 5, wire: 7 } },
-  { messageId: 'savedModelWireMismatch', ...tf(cat(intField(1, 1), key(2, 0), [1])), data: { field: 'SavedModel.meta_graphs', fieldNumber: 2, wire: 0, expected: 2 } },
+  { messageId: 'protobufStringTooLong', ...tf(savedModel(metaGraph(['serve'], [['serving_default', signatureDef([['x'.repeat(1024 * 1024 + 1), tensorInfo('x:0', 1, [1])]], [])]]))), data: { field: 'SignatureDef.inputs.key', max: 1024 * 1024 } },
+  { messageId: 'protobufTagCutOffFile', ...tf(cat(intField(1, 1), [0x80])) },
+  { messageId: 'protobufTagCutOffMessage', ...tf(cat(intField(1, 1), bytesField(2, Buffer.from([0x80])), intField(1, 1))), data: { limit: 5 } },
+  { messageId: 'protobufTagOverflow', ...tf(cat(intField(1, 1), Buffer.alloc(9, 0xff), [0x02])) },
+  { messageId: 'protobufLengthCutOffFile', ...tf(cat(intField(1, 1), key(2, 2), [0x80])), data: { field: 'SavedModel.meta_graphs' } },
+  { messageId: 'protobufLengthCutOffMessage', ...tf(cat(intField(1, 1), bytesField(2, cat(key(1, 2), [0x80])), intField(1, 1))), data: { field: 'MetaGraphDef.meta_info_def' } },
+  { messageId: 'protobufLengthOverflow', ...tf(cat(intField(1, 1), key(2, 2), Buffer.alloc(9, 0xff), [0x02])), data: { field: 'SavedModel.meta_graphs' } },
+  { messageId: 'protobufFixedCutOffFile', ...tf(cat(intField(1, 1), key(9, 1), [1, 2])), data: { field: 'field 9', bytes: 8, format: 'TensorFlow SavedModel' } },
+  { messageId: 'protobufFixedCutOffMessage', ...tf(cat(intField(1, 1), bytesField(2, cat(key(9, 5), [1])), intField(1, 1))), data: { field: 'field 9', bytes: 4 } },
+  { messageId: 'protobufVarintOverflow', ...tf(savedModel(metaGraph(['serve'], [['serving_default', signatureDef([['x', cat(stringField(1, 'x:0'), intField(2, 1), bytesField(3, bytesField(2, cat(key(1, 0), Buffer.alloc(10, 0xff), [0x01]))))]], [])]]))), data: { field: 'Dim.size' } },
+  { messageId: 'protobufVarintOverflow', ...tf(cat(key(1, 0), Buffer.alloc(9, 0xff), [0x02])), data: { field: 'field 1' } },
+  { messageId: 'protobufLengthPastFile', ...tf(cat(intField(1, 1), key(2, 2), varint(1000), [1, 2, 3])), data: { field: 'SavedModel.meta_graphs', claimed: 1000, remaining: '3 bytes' } },
+  { messageId: 'protobufLengthPastMessage', ...tf(cat(intField(1, 1), bytesField(2, cat(key(1, 2), varint(50), [0])), intField(1, 1))), data: { field: 'MetaGraphDef.meta_info_def', claimed: 50, remaining: '1 byte' } },
+  { messageId: 'protobufTagTooLarge', ...tf(cat(intField(1, 1), varint(2 ** 35))) },
+  { messageId: 'protobufTagFieldZero', ...tf(cat(intField(1, 1), [0x00])) },
+  { messageId: 'protobufTagGroup', ...tf(cat(intField(1, 1), key(5, 3))), data: { fieldNumber: 5, wire: 3 } },
+  { messageId: 'protobufTagWireType', ...tf(cat(intField(1, 1), key(5, 7))), data: { fieldNumber: 5, wire: 7 } },
+  { messageId: 'protobufWireMismatch', ...tf(cat(intField(1, 1), key(2, 0), [1])), data: { field: 'SavedModel.meta_graphs', fieldNumber: 2, wire: 0, expected: 2 } },
 
   // ---- PyTorch (src/pytorch) ----
   { messageId: 'torchEmpty', ...torch(new Uint8Array(0)), data: { backend: 'PyTorch', byteOffset: 0 } },
@@ -284,21 +284,21 @@ describe(`${ID}: on disk`, () => {
     setUp(dir);
     return lintSync([join(dir, 'm')], { cwd: dir, rules: [ruleById(ID)!] }).results.flatMap((r) => r.diagnostics).map((d) => ({ messageId: d.messageId, data: d.data, message: d.message }));
   };
-  it('a FIFO where the model file should be: its reader says what it is not', async () => {
+  it('a FIFO where the model file should be: one id for every format, the format its data', async () => {
     const fifo = (file: string) => (dir: string) => {
       mkdirSync(join(dir, 'm/1'), { recursive: true });
       execFileSync('mkfifo', [join(dir, file)]);
     };
     expect(await onDisk({ 'm/config.pbtxt': CLASSIFIER_CONFIG }, fifo(MODEL))).toEqual([
-      { messageId: 'onnxNotRegular', data: { fileType: 'FIFO', byteOffset: null, kind: 'io' }, message: 'cannot read the model file: not a regular file (a FIFO), not an ONNX model file; Triton cannot load this model either' },
+      { messageId: 'notRegularFile', data: { format: 'ONNX', fileType: 'FIFO', byteOffset: null, kind: 'io' }, message: 'cannot read the model file: not a regular file (a FIFO), where the ONNX model file should be; Triton cannot load this model either' },
     ]);
-    expect(await onDisk({ 'm/config.pbtxt': 'backend: "openvino"\n' }, fifo('m/1/model.xml'))).toMatchObject([{ messageId: 'openvinoNotRegular', data: { fileType: 'FIFO', byteOffset: null, kind: 'io' } }]);
-    expect(await onDisk({ 'm/config.pbtxt': 'backend: "pytorch"\n' }, fifo('m/1/model.pt'))).toMatchObject([{ messageId: 'torchNotRegular', data: { fileType: 'FIFO', byteOffset: null, kind: 'io' } }]);
+    expect(await onDisk({ 'm/config.pbtxt': 'backend: "openvino"\n' }, fifo('m/1/model.xml'))).toMatchObject([{ messageId: 'notRegularFile', data: { format: 'OpenVINO IR', fileType: 'FIFO', byteOffset: null, kind: 'io' } }]);
+    expect(await onDisk({ 'm/config.pbtxt': 'backend: "pytorch"\n' }, fifo('m/1/model.pt'))).toMatchObject([{ messageId: 'notRegularFile', data: { format: 'PyTorch', fileType: 'FIFO', byteOffset: null, kind: 'io' } }]);
     const pbFifo = (dir: string) => {
       mkdirSync(join(dir, 'm/1/model.savedmodel'), { recursive: true });
       execFileSync('mkfifo', [join(dir, 'm/1/model.savedmodel/saved_model.pb')]);
     };
-    expect(await onDisk({ 'm/config.pbtxt': 'platform: "tensorflow_savedmodel"\n' }, pbFifo)).toMatchObject([{ messageId: 'savedModelNotRegular' }]);
+    expect(await onDisk({ 'm/config.pbtxt': 'platform: "tensorflow_savedmodel"\n' }, pbFifo)).toMatchObject([{ messageId: 'notRegularFile', data: { format: 'TensorFlow SavedModel', fileType: 'FIFO' } }]);
   });
   it('external data through a link that leads out of the model\'s directory: refused, the file outside never read', async () => {
     const found = await onDisk({ 'm/config.pbtxt': CLASSIFIER_CONFIG }, (dir) => {
@@ -331,14 +331,14 @@ describe(`${ID}: the readers on a directory or a missing path (which the locator
     throw new Error('read without error');
   };
   const report = (e: ModelReadError) => ({ messageId: modelReadReport(e).messageId, text: renderMessage(ruleById(ID)!.meta.messages[modelReadReport(e).messageId], modelReadReport(e).data ?? {}) });
-  it('each reader words a directory its own way; a missing path', async () => {
+  it('every reader says a directory by one id, its format the data; a missing path', async () => {
     const dir = await writeRepo({ 'x/.keep': '' });
     const sub = join(dir, 'x');
-    expect(report(thrown(() => readSignatureSync(sub)))).toEqual({ messageId: 'onnxDirectory', text: 'cannot read the model file: is a directory, not an ONNX model file; Triton cannot load this model either' });
-    expect(report(thrown(() => readOpenVinoSync(sub)))).toMatchObject({ messageId: 'openvinoDirectory' });
-    expect(report(thrown(() => readTorchSignatureSync(sub)))).toMatchObject({ messageId: 'torchDirectory' });
-    expect(report(thrown(() => readSignatureSync(join(dir, 'none.onnx'))))).toEqual({ messageId: 'noSuchFile', text: 'cannot read the model file: no such file; Triton cannot load this model either' });
-    expect(report(thrown(() => readSavedModelSync(join(dir, 'none'))))).toMatchObject({ messageId: 'savedModelNoSuchFile' });
+    expect(report(thrown(() => readSignatureSync(sub)))).toEqual({ messageId: 'isDirectory', text: 'cannot read the model file: is a directory where the ONNX model file should be; Triton cannot load this model either' });
+    expect(report(thrown(() => readOpenVinoSync(sub)))).toEqual({ messageId: 'isDirectory', text: 'cannot read the model file: is a directory where the OpenVINO IR model file should be; Triton cannot load this model either' });
+    expect(report(thrown(() => readTorchSignatureSync(sub)))).toEqual({ messageId: 'isDirectory', text: 'cannot read the model file: is a directory where the PyTorch model file should be; Triton cannot load this model either' });
+    expect(report(thrown(() => readSignatureSync(join(dir, 'none.onnx'))))).toEqual({ messageId: 'noSuchFile', text: 'cannot read the model file: no such file or directory; Triton cannot load this model either' });
+    expect(report(thrown(() => readSavedModelSync(join(dir, 'none'))))).toEqual({ messageId: 'noSuchFile', text: 'cannot read the model file: no such file or directory; Triton cannot load this model either' });
   });
 });
 
@@ -350,15 +350,13 @@ describe(`${ID}: what only a disk or a store shows`, () => {
     return { messageId: r.messageId, data: r.data, text };
   };
   const cases: [ModelReadError, { messageId: string; text: string }][] = [
-    // src/onnx/reader.ts ioError, src/pytorch/reader.ts ioError, src/openvino/reader.ts ioError: EACCES (tests run as root here), EIO.
+    // src/model-file/open.ts ioError, for every reader: EACCES (tests run as root here), EIO.
     [new ModelReadError('io', 'm.onnx', null, { messageId: 'permissionDenied', data: {} }), { messageId: 'permissionDenied', text: 'cannot read the model file: permission denied; Triton cannot load this model either' }],
     [new ModelReadError('io', 'm.onnx', 0, { messageId: 'cannotReadFile', data: { code: 'EIO' } }), { messageId: 'cannotReadFile', text: 'cannot read the model file: cannot read the file (EIO); Triton cannot load this model either' }],
-    // src/savedmodel/reader.ts ioError.
-    [new ModelReadError('io', 'd', 0, { messageId: 'savedModelCannotRead', data: { code: 'EIO' } }), { messageId: 'savedModelCannotRead', text: 'cannot read the model file: cannot read it (EIO); Triton cannot load this model either' }],
-    // A file that shrank while it was read: src/onnx/wire.ts fill and string, src/savedmodel/wire.ts fill.
-    [new ModelReadError('format', 'm.onnx', 40, { messageId: 'onnxFileChanged', data: { end: 40, size: 100 } }), { messageId: 'onnxFileChanged', text: 'not a readable ONNX model (at byte 40): the file ended at byte 40 while 100 bytes were expected (did it change while being read?); re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)' }],
-    [new ModelReadError('format', 'm.onnx', 40, { messageId: 'onnxStringCutOff', data: { field: 'ModelProto.doc_string' } }), { messageId: 'onnxStringCutOff', text: 'not a readable ONNX model (at byte 40): the file ended while reading ModelProto.doc_string (did it change while being read?); re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)' }],
-    [new ModelReadError('format', 'pb', 40, { messageId: 'savedModelFileChanged', data: { end: 40, size: 100 } }), { messageId: 'savedModelFileChanged', text: "Triton's TensorFlow backend cannot load this file: the file ended at byte 40 while 100 bytes were expected (did it change while being read?)" }],
+    // A file that shrank while it was read: src/model-file/window.ts fill and text, one id for every format, the format the error's.
+    [new ModelReadError('format', 'm.onnx', 40, { messageId: 'protobufFileChanged', data: { end: 40, size: 100 } }, undefined, { format: 'ONNX' }), { messageId: 'protobufFileChanged', text: 'not a readable ONNX model (at byte 40): the file ended at byte 40 while 100 bytes were expected (did it change while being read?); re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)' }],
+    [new ModelReadError('format', 'm.onnx', 40, { messageId: 'protobufStringCutOff', data: { field: 'ModelProto.doc_string' } }, undefined, { format: 'ONNX' }), { messageId: 'protobufStringCutOff', text: 'not a readable ONNX model (at byte 40): the file ended while reading ModelProto.doc_string (did it change while being read?); re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)' }],
+    [new ModelReadError('format', 'pb', 40, { messageId: 'protobufFileChanged', data: { end: 40, size: 100 } }, undefined, { format: 'TensorFlow SavedModel' }), { messageId: 'protobufFileChanged', text: 'not a readable TensorFlow SavedModel model (at byte 40): the file ended at byte 40 while 100 bytes were expected (did it change while being read?); re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)' }],
     // src/savedmodel/reader.ts signatureOf: over 2 GiB; over 100,000 signatures (distinct keys, each looked up in the list: too slow to build here).
     [new ModelReadError('format', 'pb', 0, { messageId: 'savedModelTooLarge', data: { size: 2 ** 31 } }), { messageId: 'savedModelTooLarge', text: "Triton's TensorFlow backend cannot load this file: saved_model.pb is 2147483648 bytes, more than the 2 GiB a protobuf message may be: not a SavedModel TensorFlow can read" }],
     [new ModelReadError('format', 'pb', 9, { messageId: 'savedModelTooManySignatures', data: { max: 100_000 } }), { messageId: 'savedModelTooManySignatures', text: "Triton's TensorFlow backend cannot load this file: more than 100000 signatures" }],
@@ -374,7 +372,7 @@ describe(`${ID}: what only a disk or a store shows`, () => {
     // src/remote/mounted.ts signature.
     [new ModelReadError('io', 'm.onnx', null, { messageId: 'remoteNotFetched', data: {} }), { messageId: 'remoteNotFetched', text: 'cannot read the model file: not fetched yet; Triton cannot load this model either' }],
     [new ModelReadError('io', 'm.onnx', 0, { messageId: 'remoteObjectGone', data: {} }), { messageId: 'remoteObjectGone', text: 'cannot read the model file: the object went away while it was being read; Triton cannot load this model either' }],
-    // src/model-file/readers.ts loadSignature: a reader's own bug, caught so that the run goes on.
+    // src/model-readers/readers.ts loadSignature: a reader's own bug, caught so that the run goes on.
     [new ModelReadError('format', 'm.onnx', null, { messageId: 'readerFailed', data: { error: 'TypeError' } }), { messageId: 'readerFailed', text: "tritonc's reader failed on this file (TypeError): a bug in tritonc; please report it" }],
   ];
   for (const [error, want] of cases) {

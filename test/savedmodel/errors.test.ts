@@ -79,7 +79,8 @@ describe('SavedModel reader: what is not a SavedModel', () => {
   it('a Git LFS pointer', () => {
     const e = failure(dirWith(Buffer.from('version https://git-lfs.github.com/spec/v1\noid sha256:abc\nsize 123456\n')));
     expect(e.lfsPointer).toEqual({ oid: 'sha256:abc', size: 123456 });
-    expect(e.reason).toMatch(/not a TensorFlow SavedModel: this is a Git LFS pointer/);
+    expect(e).toMatchObject({ messageId: 'gitLfsPointer', data: { format: 'TensorFlow SavedModel', oid: 'sha256:abc', objectBytes: 123456 } });
+    expect(e.reason).toMatch(/^not the TensorFlow SavedModel model: this is a Git LFS pointer/);
   });
 
   it('no meta graph', () => {
@@ -123,7 +124,7 @@ describe('SavedModel reader: what is not a SavedModel', () => {
     const bad = Buffer.concat([intField(1, 1), key(2, 2), Buffer.from([0x7f])]);
     const e = failure(dirWith(bad));
     expect([e.kind, e.offset]).toEqual(['format', 3]);
-    expect(e.reason).toMatch(/claims 127 bytes but only 0 remain/);
+    expect(e.reason).toMatch(/claims 127 bytes but only 0 bytes remain/);
   });
 
   it('a truncated file', () => {

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadSignature } from '../../src/model-file/readers.js';
+import { loadSignature } from '../../src/model-readers/readers.js';
 import { readSavedModelOfBytes, readSavedModelSync } from '../../src/savedmodel/index.js';
 import type { ModelSignature } from '../../src/model-file/signature.js';
 import { EXPORTS_PYTHON, exportersRun } from '../support/model-exports.js';

@@ -4,7 +4,7 @@
 import { dirname, join } from 'node:path';
 import { ModelReadError } from '../../src/model-file/errors.js';
 import type { ReadMessage } from '../../src/model-file/messages.js';
-import { readerOf } from '../../src/model-file/readers.js';
+import { readerOf } from '../../src/model-readers/readers.js';
 import { readSavedModelOfBytes } from '../../src/savedmodel/index.js';
 import type { FileSource, SignatureResult } from '../../src/workspace/sources.js';
 import type { TreeEntry } from '../../src/repo/tree.js';
@@ -60,7 +60,7 @@ export function memoryFiles(root: string, tree: MemoryTree): FileSource {
       if (read) return read;
       const content = files.get(path);
       if (reader.directory) read = savedModel(path);
-      else if (content === undefined) read = { error: new ModelReadError('io', path, null, dirs.has(path) ? DIRECTORY[format] ?? { messageId: 'onnxDirectory', data: {} } : { messageId: 'noSuchFile', data: {} }) };
+      else if (content === undefined) read = { error: new ModelReadError('io', path, null, dirs.has(path) ? { messageId: 'isDirectory', data: { format: reader.title } } : { messageId: 'noSuchFile', data: {} }) };
       else {
         const sizeOf = (p: string): number | null => {
           const c = files.get(p);
@@ -80,7 +80,7 @@ export function memoryFiles(root: string, tree: MemoryTree): FileSource {
   /** A SavedModel directory: its saved_model.pb read from bytes, its variables/ sized. */
   function savedModel(dir: string): SignatureResult {
     const pb = files.get(join(dir, 'saved_model.pb'));
-    if (pb === undefined) return { error: new ModelReadError('io', dir, null, dirs.has(dir) ? { messageId: 'savedModelNoPb', data: { pb: 'saved_model.pb' } } : { messageId: 'savedModelNoSuchFile', data: {} }) };
+    if (pb === undefined) return { error: new ModelReadError('io', dir, null, dirs.has(dir) ? { messageId: 'savedModelNoPb', data: { pb: 'saved_model.pb' } } : { messageId: 'noSuchFile', data: {} }) };
     const variables: Record<string, number> = {};
     for (const [name, entry] of dirs.get(join(dir, 'variables')) ?? []) {
       const f = files.get(join(dir, 'variables', name));
@@ -94,13 +94,6 @@ export function memoryFiles(root: string, tree: MemoryTree): FileSource {
   }
 }
 
-/** What each reader says of a directory where its file should be (src/onnx, src/openvino, src/pytorch checkRegular). */
-const DIRECTORY: Readonly<Record<string, ReadMessage>> = {
-  onnx: { messageId: 'onnxDirectory', data: {} },
-  openvino: { messageId: 'openvinoDirectory', data: {} },
-  pytorch: { messageId: 'torchDirectory', data: {} },
-};
-
-/** A reader's own failure, as model-file/readers.ts loadSignature makes it. */
+/** A reader's own failure, as model-readers/readers.ts loadSignature makes it. */
 const readerFailed = (path: string, e: unknown): ModelReadError =>
   new ModelReadError('format', path, null, { messageId: 'readerFailed', data: { error: e instanceof Error ? e.name : typeof e } }, undefined, { cause: e });

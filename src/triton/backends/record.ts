@@ -30,7 +30,7 @@ export interface PlatformRecord {
    * (core's auto-fill writes it, except for LibTorch, whose backend defaults to model.pt itself).
    */
   readonly defaultModelFile: string;
-  /** What kind of file it is: picks its reader (src/model-file/readers.ts), where tritonc has one. */
+  /** What kind of file it is: picks its reader (src/model-readers/readers.ts), where tritonc has one. */
   readonly format: ModelFormat;
   /** What its model files are called in messages, in the plural ("TensorRT engines"), where tritonc has no reader of them. */
   readonly formatTitle?: string;

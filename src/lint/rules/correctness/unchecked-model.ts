@@ -1,9 +1,9 @@
 // Which checks against the model did not run, said once per model: tritonc reads the formats
-// src/model-file/readers.ts has a reader for (a TensorRT engine is the backend's to read at load), and
+// src/model-readers/readers.ts has a reader for (a TensorRT engine is the backend's to read at load), and
 // with --configs-only a model file that is neither in the checkout nor in tritonc.lock.json cannot be
 // read at all. Silence would read as "checked".
 import { basename, join } from 'node:path';
-import { hasReader } from '../../../model-file/readers.js';
+import { hasReader } from '../../../model-readers/readers.js';
 import { modelFormat } from '../../../triton/model-file-location.js';
 import { defineModelRule } from '../../rule.js';
 import { formatTitleOf, isEnsemble, ioChecksOf, ONNX_MODEL_FILE, PYTHON } from '../../../triton/backend-records.js';

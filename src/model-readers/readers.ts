@@ -2,14 +2,17 @@
 // the one place that picks a reader. A reader reads the signature without loading the weights and
 // throws ModelReadError for a file it cannot read. Adding a format is a reader here and the format in
 // the backend's record.
-import { readSignatureOfBytes, readSignatureSync } from '../onnx/reader.js';
-import { readOpenVinoOfBytes, readOpenVinoSync } from '../openvino/reader.js';
-import { readTorchSignatureOfBytes, readTorchSignatureSync } from '../pytorch/reader.js';
-import { readSavedModelSync } from '../savedmodel/reader.js';
-import { ModelReadError } from './errors.js';
-import type { ModelSignature, SignatureFormat } from './signature.js';
+import { ONNX_FORMAT, readSignatureOfBytes, readSignatureSync } from '../onnx/reader.js';
+import { OPENVINO_FORMAT, readOpenVinoOfBytes, readOpenVinoSync } from '../openvino/reader.js';
+import { PYTORCH_FORMAT, readTorchSignatureOfBytes, readTorchSignatureSync } from '../pytorch/reader.js';
+import { readSavedModelSync, SAVEDMODEL_FORMAT } from '../savedmodel/reader.js';
+import { ModelReadError } from '../model-file/errors.js';
+import type { ModelFormat } from '../model-file/open.js';
+import type { ModelSignature, SignatureFormat } from '../model-file/signature.js';
 
 export interface ModelReader {
+  /** The format as its messages name it (the `format` of isDirectory and the like). */
+  readonly title: ModelFormat;
   /** The signature formats it yields (a signature kept from an earlier run must be one of them). */
   readonly yields: readonly SignatureFormat[];
   /** The model is a directory (a SavedModel), not a file. */
@@ -25,10 +28,10 @@ export interface ModelReader {
 }
 
 const READERS: Readonly<Record<string, ModelReader>> = {
-  onnx: { yields: ['onnx'], readSync: readSignatureSync, readBytes: (path, bytes) => readSignatureOfBytes(path, bytes) },
-  openvino: { yields: ['openvino'], readSync: readOpenVinoSync, readBytes: readOpenVinoOfBytes },
-  pytorch: { yields: ['torchscript', 'pt2'], readSync: readTorchSignatureSync, readBytes: (path, bytes) => readTorchSignatureOfBytes(path, bytes) },
-  tensorflow: { yields: ['savedmodel'], readSync: readSavedModelSync, directory: true },
+  onnx: { title: ONNX_FORMAT, yields: ['onnx'], readSync: readSignatureSync, readBytes: (path, bytes) => readSignatureOfBytes(path, bytes) },
+  openvino: { title: OPENVINO_FORMAT, yields: ['openvino'], readSync: readOpenVinoSync, readBytes: readOpenVinoOfBytes },
+  pytorch: { title: PYTORCH_FORMAT, yields: ['torchscript', 'pt2'], readSync: readTorchSignatureSync, readBytes: (path, bytes) => readTorchSignatureOfBytes(path, bytes) },
+  tensorflow: { title: SAVEDMODEL_FORMAT, yields: ['savedmodel'], readSync: readSavedModelSync, directory: true },
 };
 
 /** The reader of a backend's model file format; undefined where tritonc has none (TensorRT plans). */

@@ -1,27 +1,30 @@
-// Protobuf wire-format primitives over a small movable window of a file.
+// The protobuf byte window every model reader that walks protobuf uses (ONNX's ModelProto,
+// TensorFlow's saved_model.pb): wire-format primitives over one small movable window of a file.
 //
 // The walker never holds the file: it asks its driver for positioned reads into one fixed buffer
 // (64 KiB by default) and moves `pos` past fields it does not need without reading them. Reads are
-// expressed as yielded requests so the same walker runs under a synchronous driver (fs.readSync) and
-// an asynchronous one (FileHandle.read). Offsets are plain Numbers: exact up to 2^53, far beyond any
-// file, so > 4 GiB models need no special casing.
+// expressed as yielded requests so the same walker runs under a synchronous driver (fs.readSync,
+// driveSync) and an asynchronous one (FileHandle.read, a ranged GET). Every length is checked against
+// the end of the message that holds it before anything is read or allocated. Offsets are plain
+// Numbers: exact up to 2^53, far beyond any file, so > 4 GiB models need no special casing.
 
-import { ModelReadError } from '../model-file/errors.js';
-import type { ReadMessage } from '../model-file/messages.js';
 import { isUtf8 } from 'node:buffer';
 import { bytesText } from '../util/bytes-text.js';
-import { decodeTag, WIRE_I32, WIRE_I64, WIRE_VARINT, wireMismatch, type Tag } from '../model-file/protobuf.js';
+import { ModelReadError } from './errors.js';
+import type { ReadMessage } from './messages.js';
+import type { ModelFormat } from './open.js';
+import { decodeTag, WIRE_I32, WIRE_I64, WIRE_VARINT, wireMismatch, type Tag } from './protobuf.js';
 
 /**
  * What a varint is read for, which the messages word apart: a field's tag, the length of the field
- * named (`length of ModelProto.graph`), or the field's value. A field is named by its ModelProto path,
- * or where the walk has no name for it, "field <number>".
+ * named (`length of ModelProto.graph`), or the field's value. A field is named by its path in the
+ * format's protos, or where the walk has no name for it, "field <number>".
  */
 type VarintPart = 'tag' | 'length' | 'value';
 const VARINT_IDS = {
-  tag: { cutOffFile: 'onnxTagCutOffFile', cutOffMessage: 'onnxTagCutOffMessage', overflow: 'onnxTagOverflow' },
-  length: { cutOffFile: 'onnxLengthCutOffFile', cutOffMessage: 'onnxLengthCutOffMessage', overflow: 'onnxLengthOverflow' },
-  value: { cutOffFile: 'onnxVarintCutOffFile', cutOffMessage: 'onnxVarintCutOffMessage', overflow: 'onnxVarintOverflow' },
+  tag: { cutOffFile: 'protobufTagCutOffFile', cutOffMessage: 'protobufTagCutOffMessage', overflow: 'protobufTagOverflow' },
+  length: { cutOffFile: 'protobufLengthCutOffFile', cutOffMessage: 'protobufLengthCutOffMessage', overflow: 'protobufLengthOverflow' },
+  value: { cutOffFile: 'protobufVarintCutOffFile', cutOffMessage: 'protobufVarintCutOffMessage', overflow: 'protobufVarintOverflow' },
 } as const;
 
 export type IoRequest =
@@ -54,7 +57,7 @@ export type Io<T> = Generator<IoRequest, T, IoAnswer>;
 /** Bytes a tag plus the varint or fixed value right after it can take: fetched together. */
 export const HEADER_BYTES = 20;
 
-/** Decoded strings beyond this many bytes are refused: names and metadata are never this large. */
+/** Decoded strings beyond this many bytes are refused by default: names and metadata are never this large. */
 export const MAX_STRING_BYTES = 64 * 1024 * 1024;
 
 export const MIN_WINDOW_BYTES = 64;
@@ -73,24 +76,28 @@ export class ByteWindow {
   /** File range currently held in buf: [start, end). */
   private start = 0;
   private end = 0;
+  private readonly maxStringBytes: number;
 
   /**
-   * `scratch`: a buffer to hold the window in, when the caller has one free (the synchronous reader
-   * reuses one for every model: a new 64 KiB buffer per model, zeroed and soon garbage, cost more than
-   * reading a small model). Never more window than the file: a small model gets a small buffer.
+   * `format`: the reader's, which its errors carry. `scratch`: a buffer to hold the window in, when the
+   * caller has one free (the synchronous ONNX reader reuses one for every model: a new 64 KiB buffer
+   * per model, zeroed and soon garbage, cost more than reading a small model). Never more window than
+   * the file: a small model gets a small buffer. `maxStringBytes`: the longest string decoded.
    */
   constructor(
     readonly file: string,
     readonly size: number,
-    windowBytes: number = DEFAULT_WINDOW_BYTES,
-    scratch?: Buffer,
+    readonly format: ModelFormat,
+    options: { windowBytes?: number; scratch?: Buffer; maxStringBytes?: number } = {},
   ) {
-    const bytes = windowSize(size, windowBytes);
+    const bytes = windowSize(size, options.windowBytes);
+    const scratch = options.scratch;
     this.buf = scratch && scratch.length >= bytes ? scratch.subarray(0, bytes) : Buffer.allocUnsafe(bytes);
+    this.maxStringBytes = options.maxStringBytes ?? MAX_STRING_BYTES;
   }
 
   fail(problem: ReadMessage, at: number = this.pos): never {
-    throw new ModelReadError('format', this.file, at, problem);
+    throw new ModelReadError('format', this.file, at, problem, undefined, { format: this.format });
   }
 
   /** True when min(n, limit - pos) bytes at pos are already in the window. */
@@ -107,7 +114,7 @@ export class ByteWindow {
     this.start = this.pos;
     this.end = this.pos + readCount(got);
     if (this.end < this.pos + want) {
-      this.fail({ messageId: 'onnxFileChanged', data: { end: this.end, size: this.size } });
+      this.fail({ messageId: 'protobufFileChanged', data: { end: this.end, size: this.size } });
     }
   }
 
@@ -128,16 +135,16 @@ export class ByteWindow {
     const value = this.uvarint(limit, '', 'tag');
     const tag = decodeTag(value, this.pos - at, at);
     if (!('problem' in tag)) return tag;
-    if (tag.problem === 'tooLarge') return this.fail({ messageId: 'onnxTagTooLarge', data: {} }, at);
-    if (tag.problem === 'fieldZero') return this.fail({ messageId: 'onnxTagFieldZero', data: {} }, at);
+    if (tag.problem === 'tooLarge') return this.fail({ messageId: 'protobufTagTooLarge', data: {} }, at);
+    if (tag.problem === 'fieldZero') return this.fail({ messageId: 'protobufTagFieldZero', data: {} }, at);
     const data = { fieldNumber: tag.fieldNumber, wire: tag.wire };
-    return this.fail(tag.problem === 'group' ? { messageId: 'onnxTagGroup', data } : { messageId: 'onnxTagWireType', data }, at);
+    return this.fail(tag.problem === 'group' ? { messageId: 'protobufTagGroup', data: { ...data, format: this.format } } : { messageId: 'protobufTagWireType', data }, at);
   }
 
   /** Fails unless the tag has the wire type the schema gives the field. */
   expect(tag: Tag, wire: number, what: string): void {
     const mismatch = wireMismatch(tag, wire, what);
-    if (mismatch) this.fail({ messageId: 'onnxWireMismatch', data: mismatch }, tag.at);
+    if (mismatch) this.fail({ messageId: 'protobufWireMismatch', data: mismatch }, tag.at);
   }
 
   /**
@@ -205,8 +212,8 @@ export class ByteWindow {
     if (len > limit - this.pos) {
       const data = { field: what, claimed: len, remaining: plural(limit - this.pos, 'byte') };
       const huge = len > Number.MAX_SAFE_INTEGER;
-      if (limit >= this.size) this.fail({ messageId: huge ? 'onnxHugeLengthPastFile' : 'onnxLengthPastFile', data: { ...data, fileSize: plural(this.size, 'byte') } }, at);
-      this.fail({ messageId: huge ? 'onnxHugeLengthPastMessage' : 'onnxLengthPastMessage', data: { ...data, limit } }, at);
+      if (limit >= this.size) this.fail({ messageId: huge ? 'protobufHugeLengthPastFile' : 'protobufLengthPastFile', data: { ...data, fileSize: plural(this.size, 'byte') } }, at);
+      this.fail({ messageId: huge ? 'protobufHugeLengthPastMessage' : 'protobufLengthPastMessage', data: { ...data, limit } }, at);
     }
     return this.pos + len;
   }
@@ -231,7 +238,7 @@ export class ByteWindow {
 
   skipFixed(bytes: number, limit: number, what: string): void {
     if (limit - this.pos < bytes) {
-      this.fail(limit >= this.size ? { messageId: 'onnxFixedCutOffFile', data: { field: what, bytes, fileSize: plural(this.size, 'byte') } } : { messageId: 'onnxFixedCutOffMessage', data: { field: what, bytes, limit } });
+      this.fail(limit >= this.size ? { messageId: 'protobufFixedCutOffFile', data: { field: what, bytes, fileSize: plural(this.size, 'byte') } } : { messageId: 'protobufFixedCutOffMessage', data: { field: what, bytes, limit } });
     }
     this.pos += bytes;
   }
@@ -249,7 +256,7 @@ export class ByteWindow {
     const at = this.pos;
     const end = this.lengthDelimited(limit, what);
     const len = end - this.pos;
-    if (len > MAX_STRING_BYTES) this.fail({ messageId: 'onnxStringTooLong', data: { field: what, length: len, max: MAX_STRING_BYTES } }, at);
+    if (len > this.maxStringBytes) this.fail({ messageId: 'protobufStringTooLong', data: { field: what, length: len, max: this.maxStringBytes } }, at);
     let bytes: Buffer;
     if (len <= this.buf.length) {
       yield* this.fill(len, end);
@@ -260,7 +267,7 @@ export class ByteWindow {
       // Longer than the window: read it into its own buffer, sized by a length already bounded by the file.
       bytes = Buffer.allocUnsafe(len);
       const got = yield { op: 'read', buffer: bytes, offset: 0, length: len, position: this.pos, need: len };
-      if (got !== len) this.fail({ messageId: 'onnxStringCutOff', data: { field: what } });
+      if (got !== len) this.fail({ messageId: 'protobufStringCutOff', data: { field: what } });
       this.pos = end;
     }
     const text = bytes.toString('utf8');
@@ -271,4 +278,18 @@ export class ByteWindow {
 /** A count of bytes as a size ("1 byte", "12 bytes"): a value, as the messages quote sizes. */
 function plural(n: number, unit: string): string {
   return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Runs `io` to its end with its reads answered synchronously by `read` (a file descriptor's positioned
+ * reads, bytes in memory). A walk that asks for a file's size (ONNX external data) gets null.
+ */
+export function driveSync<T>(io: Io<T>, read: (buffer: Buffer, offset: number, length: number, position: number) => number): T {
+  let answer: IoAnswer = null;
+  for (;;) {
+    const step = io.next(answer);
+    if (step.done) return step.value;
+    const req = step.value;
+    answer = req.op === 'read' ? read(req.buffer, req.offset, req.length, req.position) : null;
+  }
 }

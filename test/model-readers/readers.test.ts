@@ -4,7 +4,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatOfSignature, hasReader, loadSignature, readBy } from '../../src/model-file/readers.js';
+import { formatOfSignature, hasReader, loadSignature, readBy } from '../../src/model-readers/readers.js';
 import { Sources } from '../../src/workspace/sources.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
