@@ -25,6 +25,7 @@ export function withModelRepositories<T>(y: Argv<T>) {
 
 const isDirectory = (path: string): boolean => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- only its type is read: the flags' types come from the builders
 const allServerFlags = (y: Argv) => withModelRepositories(withServerFlags(y));
 
 /** Every server flag, parsed, as declared above: each command passes those it declares (generate: --backend-config alone). */

@@ -143,5 +143,5 @@ export function flagsToOptions(flags: readonly string[]): GenerateOptions | stri
     }
   }
   const checked = generateOptionsSchema().safeParse(o);
-  return checked.success ? (checked.data as GenerateOptions) : checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+  return checked.success ? (checked.data) : checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
 }

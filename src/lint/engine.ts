@@ -633,7 +633,7 @@ const NO_EDITS: ConfigEdits = { replaceValue: () => undefined, replaceField: () 
 function toDiagnostic(meta: RuleMeta<unknown>, r: Report, severity: Severity, file: string, doc: ConfigDocument): Diagnostic {
   const template = meta.messages[r.messageId] ?? ENGINE_MESSAGES[r.messageId];
   if (template === undefined) throw new Error(`rule ${meta.id} reported the message '${r.messageId}', which its meta.messages does not define`);
-  const data = r.data as Record<string, unknown> | undefined;
+  const data = r.data;
   const d: Diagnostic = {
     ruleId: meta.id,
     messageId: r.messageId,

@@ -121,7 +121,7 @@ function checkInputNaming(ctx: Ctx, args: readonly string[], inputs: ReturnType<
     return;
   }
   // Config order is what the backend does now: the fix keeps it, and makes the pairing explicit by name.
-  const edits = inputs.map((t, i) => (args[i] !== undefined ? ctx.edits.replaceValue([...t.path, 'name'], quoteString(args[i]!)) : undefined));
+  const edits = inputs.map((t, i) => (args[i] !== undefined ? ctx.edits.replaceValue([...t.path, 'name'], quoteString(args[i])) : undefined));
   const renames = inputs.filter((t, i) => args[i] !== t.name).map((t) => `'${t.name}' -> '${args[inputs.indexOf(t)]}'`).join(', ');
   const fix = { description: "rename the inputs to forward's argument names, in config order", edits };
   ctx.report({ path: ['input'], severity: 'warning', messageId: 'torchConfigOrder', data: { names: quoted(names), arguments: quoted(args), mapping, renames }, fix });

@@ -374,7 +374,7 @@ class Runner {
     const body = colon + 1;
     const blockForm = this.tokens[body]?.kind === 'newline' && this.tokens[body + 1]?.kind === 'indent';
     const after = blockForm ? statementEnd(this.tokens, k) : lineEnd(this.tokens, body) + 1;
-    if (this.tokens[after]?.text === 'else') this.stop(this.tokens[after]!, "a 'for' loop with 'else'");
+    if (this.tokens[after]?.text === 'else') this.stop(this.tokens[after], "a 'for' loop with 'else'");
     for (const item of iter.items) {
       this.env.set(target.text, item);
       if (blockForm) this.block(body + 2);

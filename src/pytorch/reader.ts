@@ -13,7 +13,6 @@
 // the compiled .so, its C++ source and a metadata JSON; its inputs and outputs are recorded only in
 // generated code (the wrapper's in_spec string, dtype checks), which is no stable format, so they
 // are not read (ioUnknown). A torch.export program (torch.export.save) is refused: Triton does not load it.
-import fs from 'node:fs';
 import { ModelReadError } from '../model-file/errors.js';
 import type { ReadMessage } from '../model-file/messages.js';
 import { withModelFileSync, type ModelFormat } from '../model-file/open.js';

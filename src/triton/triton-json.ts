@@ -13,7 +13,7 @@
 //   dims, sequence_batching.state.initial_state.dims (core looks for initial_state in the wrong
 //   object, so it never converts them) and map keys.
 import type { ModelConfig } from '../config/model-config.js';
-import { toProtoJson, type JsonValue } from '../config/proto-json.js';
+import { toProtoJson } from '../config/proto-json.js';
 import { loadSchema, type SchemaMessage } from '../config/schema.js';
 
 /** JSON with exact 64-bit integers: a bigint prints as its digits. */
@@ -90,11 +90,11 @@ const obj = (v: TritonJson | undefined): JsonObject | undefined => (v && typeof 
 const arr = (v: TritonJson | undefined): TritonJson[] => (Array.isArray(v) ? v : []);
 
 function fixInt(o: JsonObject | undefined, key: string): void {
-  if (o && o[key] !== undefined) o[key] = toInteger(o[key]!);
+  if (o && o[key] !== undefined) o[key] = toInteger(o[key]);
 }
 
 function fixIntArray(o: JsonObject | undefined, key: string): void {
-  if (o && Array.isArray(o[key])) o[key] = (o[key] as TritonJson[]).map(toInteger);
+  if (o && Array.isArray(o[key])) o[key] = (o[key]).map(toInteger);
 }
 
 /** Mirrors ModelConfigToJson's fix-ups, path by path (and its one miss, initial_state). */
@@ -135,7 +135,7 @@ export function stringifyTritonJson(value: TritonJson, indent = 2): string {
   const colon = indent ? ': ' : ':';
   const write = (v: TritonJson, level: number): string => {
     if (typeof v === 'bigint') return v.toString();
-    if (v === null || typeof v !== 'object') return JSON.stringify(v as JsonValue);
+    if (v === null || typeof v !== 'object') return JSON.stringify(v);
     if (Array.isArray(v)) {
       if (!v.length) return '[]';
       return `[${v.map((e) => `${pad(level + 1)}${write(e, level + 1)}`).join(',')}${pad(level)}]`;

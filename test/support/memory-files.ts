@@ -3,7 +3,6 @@
 // (read by the real readers from their bytes: ONNX files, SavedModel directories). Rule tests lint it without touching the disk.
 import { dirname, join } from 'node:path';
 import { ModelReadError } from '../../src/model-file/errors.js';
-import type { ReadMessage } from '../../src/model-file/messages.js';
 import { readerOf } from '../../src/model-readers/readers.js';
 import { readSavedModelOfBytes } from '../../src/savedmodel/index.js';
 import type { FileSource, SignatureResult } from '../../src/workspace/sources.js';

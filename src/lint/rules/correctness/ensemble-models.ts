@@ -149,7 +149,7 @@ class EnsembleCheck {
   run(): void {
     for (const m of this.ctx.models) {
       if (!this.ctx.isTarget(m) || !m.config || !isEnsemble(m.config)) continue;
-      this.checkEnsemble(m, m.config!);
+      this.checkEnsemble(m, m.config);
     }
   }
 

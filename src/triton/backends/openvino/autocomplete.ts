@@ -10,7 +10,7 @@
 //   the model's order, named by get_any_name(), typed by OpenVINOElementToModelConfigDataType
 //   (openvino_utils.cc), dims from the partial shape without the first dim when max_batch_size > 0,
 //   and every dim -1 when any dim of the shape is dynamic (`io_shape.is_static() ? get_length() : -1`).
-import type { DataType, ModelConfig, ModelInput, ModelOutput } from '../../../config/model-config.js';
+import type { DataType, ModelConfig } from '../../../config/model-config.js';
 import type { ModelSignature, TensorInfo } from '../../../model-file/signature.js';
 import { compareDims, hasBatch } from '../../../openvino/names.js';
 import { step, type ResolveProblem, type ResolveStep } from '../../changes.js';
@@ -66,8 +66,8 @@ export function autoCompleteOpenVino(input: ModelConfig, sig: ModelSignature, op
     }
     const tensors = side === 'input' ? sig.inputs : sig.outputs;
     const entries = tensors.map((t) => openVinoEntry(t, mbs));
-    if (side === 'input') config.input = entries as ModelInput[];
-    else config.output = entries as ModelOutput[];
+    if (side === 'input') config.input = entries;
+    else config.output = entries;
     steps.push(step('autocomplete', 'replace', [side], `no ${side} in the config: the OpenVINO backend lists every model ${side} (${tensors.length}), named by the smallest of each tensor's names`, entries));
     // The backend then validates what it wrote like any config (ValidateInputs / ValidateOutputs); its
     // all -1 dims for a shape with a dynamic dim fail CompareDimsSupported where another dim is static

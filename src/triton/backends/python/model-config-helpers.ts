@@ -51,7 +51,7 @@ export function addTensor(config: ModelConfig, side: 'input' | 'output', tensor:
   const i = list.findIndex((t) => t.name === tensor.name);
   if (i === -1) {
     const entry = side === 'input' ? { name: tensor.name, data_type: tensor.data_type, dims: tensor.dims, ...(tensor.optional !== undefined ? { optional: tensor.optional } : {}) } : { name: tensor.name, data_type: tensor.data_type, dims: tensor.dims };
-    return { ok: true, config: { ...config, [side]: [...list, entry] } as ModelConfig, changed: true };
+    return { ok: true, config: { ...config, [side]: [...list, entry] }, changed: true };
   }
   const current = list[i]!;
   const currentType = dataTypeOf(current);
@@ -69,5 +69,5 @@ export function addTensor(config: ModelConfig, side: 'input' | 'output', tensor:
     }
   }
   list[i] = { ...current, data_type: tensor.data_type, dims: tensor.dims, ...(side === 'input' && tensor.optional !== undefined ? { optional: tensor.optional } : {}) } as ModelInput;
-  return { ok: true, config: { ...config, [side]: list } as ModelConfig, changed: false };
+  return { ok: true, config: { ...config, [side]: list }, changed: false };
 }
