@@ -220,7 +220,7 @@ async function httpInfer(c: Connection, spec: ModelSpec, request: WireRequest, s
     text = text.slice(0, -1) + ',"parameters":{"sequence_id":' + id + (seq.start ? ',"sequence_start":true' : '') + (seq.end ? ',"sequence_end":true' : '') + '}}';
   }
   const json = utf8.encode(text);
-  const body = concat([json, ...request.inputs.map((t) => t.bytes)]);
+  const body = concat([json as Uint8Array, ...request.inputs.map((t) => t.bytes)]);
   const what = 'POST ' + c.modelPath + '/infer';
   const answer = await c.send('POST', c.modelPath + '/infer', a, body, Object.assign({ 'content-type': 'application/octet-stream', 'inference-header-content-length': String(json.length) }, s.headers ?? {}));
   if (answer.status !== 200) throw httpError(spec, what, answer);
@@ -247,7 +247,7 @@ async function httpInfer(c: Connection, spec: ModelSpec, request: WireRequest, s
       bytes = answer.body.subarray(at, at + size);
       at += size;
     } else {
-      bytes = jsonOutputBytes(o.datatype, (o.data ?? []));
+      bytes = jsonOutputBytes(o.datatype, (o.data ?? []) as unknown[]);
     }
     got.set(o.name, { shape: o.shape, bytes, datatype: o.datatype });
   }
