@@ -25,7 +25,6 @@ export interface GenerateTarget {
 
 export type TargetResult = { targets: GenerateTarget[] } | { error: string };
 
-
 /** The backends whose model files tritonc reads, in core's order of looking (ONNX Runtime, then OpenVINO). */
 export const READ_BACKENDS: readonly BackendRecord[] = BACKEND_RECORDS.filter((b) => hasReader(fileOf(b).format));
 
@@ -71,7 +70,7 @@ export function modelOf(modelDir: string, workspace = new Workspace()): ModelOf 
 }
 
 /** The ONNX file Triton would load for this model directory, if there is one (see modelOf). */
-export function onnxModelOf(modelDir: string, workspace = new Workspace()): { file: string; fileName: string } | undefined {
+function onnxModelOf(modelDir: string, workspace = new Workspace()): { file: string; fileName: string } | undefined {
   const found = modelOf(modelDir, workspace);
   return found?.format === 'onnx' ? found : undefined;
 }
@@ -91,7 +90,16 @@ export function findTargets(path: string, workspace = new Workspace()): TargetRe
     let modelDir = dirname(path);
     if (versionOfDirName(basename(modelDir)).version !== undefined) modelDir = dirname(modelDir);
     return {
-      targets: [{ modelDir, modelName: basename(modelDir), modelFile: path, ...backendOfFile(path), modelFileName: basename(path), configPath: join(modelDir, 'config.pbtxt') }],
+      targets: [
+        {
+          modelDir,
+          modelName: basename(modelDir),
+          modelFile: path,
+          ...backendOfFile(path),
+          modelFileName: basename(path),
+          configPath: join(modelDir, 'config.pbtxt'),
+        },
+      ],
     };
   }
   const own = modelOf(path, workspace) ?? pythonModelOf(path, workspace);
@@ -109,7 +117,15 @@ export function findTargets(path: string, workspace = new Workspace()): TargetRe
 }
 
 function targetOf(modelDir: string, model: ModelOf): GenerateTarget {
-  return { modelDir, modelName: basename(modelDir), modelFile: model.file, format: model.format, backend: model.backend, modelFileName: model.fileName, configPath: join(modelDir, 'config.pbtxt') };
+  return {
+    modelDir,
+    modelName: basename(modelDir),
+    modelFile: model.file,
+    format: model.format,
+    backend: model.backend,
+    modelFileName: model.fileName,
+    configPath: join(modelDir, 'config.pbtxt'),
+  };
 }
 
 /**

@@ -88,7 +88,10 @@ export async function lint(paths: readonly string[], options: LintOptions = {}):
 
 export function lintSync(paths: readonly string[], options: LintOptions = {}): LintResult {
   // One run reads the tree as it is: each directory is listed once, however many parts ask.
-  const cache = options.cacheFile && !options.workspace ? openCache(resolve(options.cwd ?? process.cwd(), options.cacheFile), options.cwd ?? process.cwd(), options.now) : undefined;
+  const cache =
+    options.cacheFile && !options.workspace
+      ? openCache(resolve(options.cwd ?? process.cwd(), options.cacheFile), options.cwd ?? process.cwd(), options.now)
+      : undefined;
   // A workspace kept across runs starts a new one (the disk is asked again); a new workspace is one.
   const workspace = options.workspace ?? new Workspace({ ...(cache ? { diskCache: cache } : {}), ...(options.files ? { files: options.files } : {}) });
   if (options.workspace) workspace.newRun();
@@ -96,10 +99,22 @@ export function lintSync(paths: readonly string[], options: LintOptions = {}): L
   // With no paths, a server's --model-repository paths are what it serves, else the current directory.
   const given = paths.length ? paths : options.server?.modelRepositories?.length ? options.server.modelRepositories : ['.'];
   const { targets, missing, unrecognized, unreadable, linksOut } = resolveTargets(given, cwd, workspace.tree);
-  if (missing.length) throw new LintInputError(missing.map((m) => `${m}: no such file or directory${nearRemoteUrl(m) ? ` (a repository URL is written in lower case with two slashes, as Triton reads it: ${nearRemoteUrl(m)})` : ''}`).join(', '), 'missing');
+  if (missing.length)
+    throw new LintInputError(
+      missing
+        .map(
+          (m) =>
+            `${m}: no such file or directory${nearRemoteUrl(m) ? ` (a repository URL is written in lower case with two slashes, as Triton reads it: ${nearRemoteUrl(m)})` : ''}`,
+        )
+        .join(', '),
+      'missing',
+    );
   if (unreadable.length) throw new LintInputError(unreadable.map((u) => `${displayPath(u.path, cwd)}: cannot read: ${u.reason}`).join('\n'), 'unreadable');
   if (unrecognized.length) {
-    throw new LintInputError(`${unrecognized.join(', ')}: not a config (config.pbtxt, configs/<name>.pbtxt) or a model file inside a version directory`, 'unrecognized');
+    throw new LintInputError(
+      `${unrecognized.join(', ')}: not a config (config.pbtxt, configs/<name>.pbtxt) or a model file inside a version directory`,
+      'unrecognized',
+    );
   }
   if (!targets.length) throw new LintInputError(`no config.pbtxt, configs/*.pbtxt or model directory found under ${given.join(', ')}`);
   try {
@@ -108,7 +123,17 @@ export function lintSync(paths: readonly string[], options: LintOptions = {}): L
     const notSearched: InputProblem[] = linksOut.map((l) => ({ file: l.path, message: linkOutNote(l.target), level: 'warning' }));
     const unsaved = cache?.save();
     // The findings stand without the cache: its loss is said, and changes no exit code.
-    const problems = unsaved ? [...notSearched, ...result.problems, { file: cache!.file, message: `cannot write the cache (the findings stand; the next run reads the models again): ${unsaved}`, level: 'warning' as const }] : [...notSearched, ...result.problems];
+    const problems = unsaved
+      ? [
+          ...notSearched,
+          ...result.problems,
+          {
+            file: cache!.file,
+            message: `cannot write the cache (the findings stand; the next run reads the models again): ${unsaved}`,
+            level: 'warning' as const,
+          },
+        ]
+      : [...notSearched, ...result.problems];
     return problems.length === result.problems.length ? result : { ...result, problems };
   } catch (e) {
     // A model directory or version directory that cannot be listed: nothing in it was checked.
@@ -146,10 +171,13 @@ export function lintText(text: string, options: LintTextOptions = {}): LintResul
   const file = resolve(options.file ?? 'model/config.pbtxt');
   const workspace = new Workspace();
   workspace.setText(file, text);
-  if (options.signature) workspace.sources.setSignature(resolve(options.modelFile ?? options.signature.path ?? join(dirname(file), '1', ONNX_MODEL_FILE)), options.signature);
+  if (options.signature)
+    workspace.sources.setSignature(resolve(options.modelFile ?? options.signature.path ?? join(dirname(file), '1', ONNX_MODEL_FILE)), options.signature);
   // As on disk (targets.ts): a config inside a version directory is linted with the model above it.
   const above = modelAboveVersionConfig(file, workspace.tree);
-  const target: LintTarget = above ? { modelDir: above, configs: 'all', modelFiles: new Set() } : { modelDir: modelDirOfConfig(file), configs: new Set([file]), modelFiles: new Set() };
+  const target: LintTarget = above
+    ? { modelDir: above, configs: 'all', modelFiles: new Set() }
+    : { modelDir: modelDirOfConfig(file), configs: new Set([file]), modelFiles: new Set() };
   return new LintRun({ settings: options.settings, ruleLevels: options.ruleLevels, rules: options.rules }, workspace).run([target]);
 }
 
@@ -166,8 +194,6 @@ interface RuleSet {
   active: ActiveRule[];
   levels: Map<string, RuleLevel>;
 }
-
-export type { SignatureResult };
 
 /** One config file to lint, with what its rules see. */
 interface Unit {
@@ -346,9 +372,16 @@ class LintRun {
     const modelFile = hasSyntaxErrors(doc) ? undefined : this.modelFileOf(t.modelDir, doc.value);
     const path = modelFile && readerOf(modelFile.format) ? modelFile.path : undefined;
     return {
-      name, dir: t.modelDir, file, doc, modelFile,
+      name,
+      dir: t.modelDir,
+      file,
+      doc,
+      modelFile,
       signature: () => (path && modelFile ? this.signature(path, modelFile.format) : {}),
-      ruleSet, diagnostics: [], directives: parseDirectives(doc.text), virtual,
+      ruleSet,
+      diagnostics: [],
+      directives: parseDirectives(doc.text),
+      virtual,
     };
   }
 
@@ -442,7 +475,12 @@ class LintRun {
       if (active.rule.scope !== 'repository') continue;
       const rule = active.rule as RepositoryRule<unknown>;
       const ctx: RepositoryContext<unknown> = {
-        repositories, models, repository, settings: ruleSet.settings, options: active.options, files: this.files,
+        repositories,
+        models,
+        repository,
+        settings: ruleSet.settings,
+        options: active.options,
+        files: this.files,
         isTarget,
         edits: (model) => (model.doc ? configEdits(model.doc) : NO_EDITS),
         report: (model, r) => {
@@ -472,7 +510,11 @@ class LintRun {
       results.push(fileResult(u.file, dedupe(kept)));
     }
     for (const [file, diagnostics] of this.otherFiles) results.push(fileResult(file, dedupe(diagnostics)));
-    return summarize(results, this.rules.map((r) => describeRule(r.meta)), this.problems);
+    return summarize(
+      results,
+      this.rules.map((r) => describeRule(r.meta)),
+      this.problems,
+    );
   }
 
   private suppressionFindings(u: Unit): Diagnostic[] {
@@ -487,7 +529,12 @@ class LintRun {
       for (const r of unknownIds(u.directives, this.ruleIds)) {
         const hint = didYouMean(r.id, this.ruleIds);
         const report: Report = hint
-          ? { messageId: 'unknownRuleDidYouMean', data: { id: r.id, suggestion: hint }, range: r.range, suggest: [{ description: `replace '${r.id}' with '${hint}'`, edits: [{ range: r.range, text: hint }] }] }
+          ? {
+              messageId: 'unknownRuleDidYouMean',
+              data: { id: r.id, suggestion: hint },
+              range: r.range,
+              suggest: [{ description: `replace '${r.id}' with '${hint}'`, edits: [{ range: r.range, text: hint }] }],
+            }
           : { messageId: 'unknownRule', data: { id: r.id }, range: r.range };
         out.push(toDiagnostic(invalid.meta, report, invalid.level, u.file, u.doc));
       }
@@ -663,7 +710,11 @@ function hasSyntaxErrors(doc: ConfigDocument): boolean {
 
 /** File-wide directives in the config also cover findings in its model file. */
 function suppressedInFile(directives: Directive[], ruleId: string): boolean {
-  return suppresses(directives.filter((d) => d.kind === 'file'), ruleId, undefined);
+  return suppresses(
+    directives.filter((d) => d.kind === 'file'),
+    ruleId,
+    undefined,
+  );
 }
 
 /** Two findings are the same when rule, file, place and message are. */

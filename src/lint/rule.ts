@@ -75,7 +75,7 @@ import type { MessageValue, Placeholders } from '../util/message-template.js';
 import type { Lock } from '../workspace/lock.js';
 
 /** A model's entry in tritonc.lock.json: its locked versions. */
-export type LockedModel = Lock['models'][string];
+type LockedModel = Lock['models'][string];
 
 export type RuleCategory = 'correctness' | 'suspicious' | 'performance' | 'style';
 
@@ -85,7 +85,6 @@ export type { RuleLevel };
 export type MessageTemplates = Readonly<Record<string, string>>;
 
 /** The placeholder names of a template, and what a placeholder may hold (util/message-template.ts). */
-export type { MessageValue, Placeholders };
 
 type DataFor<S extends string> = [Placeholders<S>] extends [never]
   ? { data?: Readonly<Record<string, unknown>> }
@@ -121,7 +120,7 @@ export interface RuleMeta<Options = undefined, Messages extends MessageTemplates
 }
 
 /** The docs page of a rule, relative to the package root. */
-export const ruleDocsPath = (id: string): string => `docs/rules/${id}.md`;
+const ruleDocsPath = (id: string): string => `docs/rules/${id}.md`;
 
 /** A text edit in the config being linted: replace `range` with `text`. */
 export type { TextEdit };

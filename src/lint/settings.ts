@@ -11,11 +11,18 @@ import { GPU_PRESETS, GPU_PRESET_NAMES, gpuPreset, type GpuPreset } from './gpu-
 import type { Rule } from './rule.js';
 import { DEFAULT_SETTINGS, type LintSettings, type RuleLevel, type RuleSetting } from './settings-types.js';
 
-export { DEFAULT_SETTINGS, type LintSettings, type RuleLevel, type RuleSetting };
+export { DEFAULT_SETTINGS, type LintSettings, type RuleLevel };
 import { parseMicroseconds, parseSize } from './units.js';
 import { readTextOrThrow } from '../util/read-text.js';
 import { pathKind, type PathKind } from '../util/path-kind.js';
-import { DEFAULT_SERVER_OPTIONS, ServerFlagError, autoCompleteConfigOf, defaultMaxBatchSize, parseBackendConfig, type ServerOptions } from '../triton/server-options.js';
+import {
+  DEFAULT_SERVER_OPTIONS,
+  ServerFlagError,
+  autoCompleteConfigOf,
+  defaultMaxBatchSize,
+  parseBackendConfig,
+  type ServerOptions,
+} from '../triton/server-options.js';
 import type { ResolveOptions } from '../triton/effective-config.js';
 import { append } from '../util/arrays.js';
 import { DEFAULT_GPUS } from '../triton/gpu-count.js';
@@ -48,7 +55,9 @@ export class SettingsError extends Error {
   ) {
     const problems = typeof key === 'string' ? [{ key, problem }] : key;
     const line = (p: SettingsProblem): string => `${p.key ? `${p.key}: ` : ''}${p.problem}`;
-    super(problems.length === 1 ? `${file}: ${line(problems[0]!)}` : `${file}: ${problems.length} problems:\n${problems.map((p) => `  ${line(p)}`).join('\n')}`);
+    super(
+      problems.length === 1 ? `${file}: ${line(problems[0]!)}` : `${file}: ${problems.length} problems:\n${problems.map((p) => `  ${line(p)}`).join('\n')}`,
+    );
     this.problems = problems;
   }
 
@@ -84,7 +93,10 @@ function settingsParts(): NonNullable<typeof parts> {
   const gpuSchema = z
     .strictObject({
       memory: sizeSchema.optional().describe('Memory of one GPU, e.g. "24GiB". Wins over preset.'),
-      preset: z.enum(GPU_PRESET_NAMES as [GpuPreset, ...GpuPreset[]]).optional().describe('A GPU whose memory is the budget.'),
+      preset: z
+        .enum(GPU_PRESET_NAMES as [GpuPreset, ...GpuPreset[]])
+        .optional()
+        .describe('A GPU whose memory is the budget.'),
       count: z.number().int().min(0).optional().describe('GPUs on each server (default 1; 0 = CPU only).'),
     })
     .describe('The GPUs the repository is served on.');
@@ -106,8 +118,17 @@ function settingsParts(): NonNullable<typeof parts> {
         )
         .optional()
         .describe('tritonserver --backend-config values, as Triton spells them: "onnxruntime,default-max-batch-size=8".'),
-      modelRepository: z.array(z.string().min(1)).optional().describe('tritonserver --model-repository paths (relative to this file): one server over all of them.'),
-      backendDirectory: z.string().min(1).optional().describe("tritonserver --backend-directory (relative to this file): the server's backend libraries; given, a backend with no library there or beside the model is an error."),
+      modelRepository: z
+        .array(z.string().min(1))
+        .optional()
+        .describe('tritonserver --model-repository paths (relative to this file): one server over all of them.'),
+      backendDirectory: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          "tritonserver --backend-directory (relative to this file): the server's backend libraries; given, a backend with no library there or beside the model is an error.",
+        ),
     })
     .describe('The tritonserver command line the repository is served with.');
   return (parts = { level: levelSchema, gpu: gpuSchema, server: serverSchema });
@@ -134,9 +155,17 @@ export function settingsSchema(rules: readonly Rule[]): z.ZodType {
       gpu: settingsParts().gpu.optional(),
       latencyBudget: durationSchema.optional().describe('The latency budget of one request, e.g. "100ms".'),
       server: settingsParts().server.optional(),
-      configsOnly: z.boolean().optional().describe('This checkout holds the configs; the model files are provisioned separately (tritonc.lock.json stands in for them).'),
+      configsOnly: z
+        .boolean()
+        .optional()
+        .describe('This checkout holds the configs; the model files are provisioned separately (tritonc.lock.json stands in for them).'),
       fmt: z
-        .strictObject({ style: z.enum(['layout', 'canonical']).optional().describe('layout (default): change indentation, spacing and line breaks only; canonical: also rewrite to the one canonical spelling.') })
+        .strictObject({
+          style: z
+            .enum(['layout', 'canonical'])
+            .optional()
+            .describe('layout (default): change indentation, spacing and line breaks only; canonical: also rewrite to the one canonical spelling.'),
+        })
         .optional()
         .describe('How tritonc fmt and editor formatting write configs.'),
     })
@@ -155,7 +184,11 @@ export function settingsJsonSchema(rules: readonly Rule[]): Record<string, unkno
  * The nearest tritonc.config.json at or above `start` (a file or a directory). `kind` says what is at
  * a path: the disk by default; a lint asks its workspace, which answers from listings it already made.
  */
-export function findSettingsFile(start: string, known: Map<string, string | undefined> = new Map(), kind: (path: string) => PathKind | undefined = pathKind): string | undefined {
+export function findSettingsFile(
+  start: string,
+  known: Map<string, string | undefined> = new Map(),
+  kind: (path: string) => PathKind | undefined = pathKind,
+): string | undefined {
   let dir = resolve(start);
   if (kind(dir) !== 'dir') dir = dirname(dir);
   // `known`: the answers for directories already walked (a thousand model directories share their
@@ -232,7 +265,13 @@ export function parseSettings(json: unknown, file: string, rules: readonly Rule[
   };
 }
 
-interface ServerBlock { disableAutoCompleteConfig?: boolean; strictModelConfig?: boolean; backendConfig?: string[]; modelRepository?: string[]; backendDirectory?: string }
+interface ServerBlock {
+  disableAutoCompleteConfig?: boolean;
+  strictModelConfig?: boolean;
+  backendConfig?: string[];
+  modelRepository?: string[];
+  backendDirectory?: string;
+}
 
 /** The `server` block as ServerOptions: paths are relative to the settings file. */
 function serverOptionsOf(server: ServerBlock, base: string): ServerOptions {
@@ -270,7 +309,10 @@ export function parseRuleFlag(flag: string, rules: readonly Rule[]): { id: strin
   const [, id, level] = m as unknown as [string, string, string];
   const rule = rules.find((r) => r.meta.id === id);
   if (!rule) {
-    const hint = didYouMean(id, rules.map((r) => r.meta.id));
+    const hint = didYouMean(
+      id,
+      rules.map((r) => r.meta.id),
+    );
     throw new Error(`--rule ${flag}: unknown rule '${id}'${hint ? ` (did you mean '${hint}'?)` : ''}`);
   }
   if (rule.meta.configurable === false) throw new Error(`--rule ${flag}: '${id}' cannot be configured`);
@@ -347,11 +389,14 @@ function ruleEntryIssue(file: string, id: string, entry: unknown, rule: Rule): S
       if (issue.code === 'unrecognized_keys') {
         const known = Object.keys((rule.meta.options as unknown as { shape?: object }).shape ?? {});
         const hint = didYouMean(issue.keys[0]!, known);
-        return new SettingsError(file, `${key}[1].${issue.keys[0]}`, `unknown option '${issue.keys[0]}'${hint ? ` (did you mean '${hint}'?)` : known.length ? ` (options: ${known.join(', ')})` : ''}`);
+        return new SettingsError(
+          file,
+          `${key}[1].${issue.keys[0]}`,
+          `unknown option '${issue.keys[0]}'${hint ? ` (did you mean '${hint}'?)` : known.length ? ` (options: ${known.join(', ')})` : ''}`,
+        );
       }
       return new SettingsError(file, `${key}[1]${issue.path.length ? `.${keyText(issue.path)}` : ''}`, issue.message);
     }
   }
   return new SettingsError(file, key, 'invalid rule entry');
 }
-

@@ -5,7 +5,7 @@
 import { BACKENDS } from './backends/index.js';
 import type { BackendRecord, IoChecks, ModelFormat, PlatformRecord } from './backends/record.js';
 
-export type { AutoComplete, BackendRecord, Completion, CompletionOptions, IoChecks, ModelFormat, PlatformRecord, Releases } from './backends/record.js';
+export type { AutoComplete, BackendRecord, Completion, CompletionOptions, IoChecks, ModelFormat, PlatformRecord } from './backends/record.js';
 import { ONNXRUNTIME } from './backends/onnxruntime/record.js';
 import { OPENVINO } from './backends/openvino/record.js';
 import { PYTHON } from './backends/python/record.js';
@@ -134,7 +134,10 @@ export function modelFormatOf(config: { backend?: string; platform?: string; def
 export function formatOfModelFileName(fileName: string): ModelFormat {
   const ext = /\.[^./]+$/.exec(fileName)?.[0];
   // Platforms' files, then the files of backends written by name (OpenVINO's model.xml).
-  const files = BACKEND_RECORDS.flatMap((b) => [...b.platforms, ...(b.defaultModelFile ? [{ defaultModelFile: b.defaultModelFile, format: b.format ?? 'other' }] : [])]);
+  const files = BACKEND_RECORDS.flatMap((b) => [
+    ...b.platforms,
+    ...(b.defaultModelFile ? [{ defaultModelFile: b.defaultModelFile, format: b.format ?? 'other' }] : []),
+  ]);
   const p = ext ? files.find((q) => q.defaultModelFile.endsWith(ext)) : undefined;
   return p && p.format !== 'other' && p.format !== 'none' ? p.format : 'onnx';
 }
@@ -149,7 +152,8 @@ export const ioChecksOf = (config: { backend?: string; platform?: string; defaul
 });
 
 /** The kinds of file the platform of `config` loads, where its reader yields more than one; undefined: any it yields. */
-export const loadedSignatureFormats = (config: { backend?: string; platform?: string; default_model_filename?: string }): readonly string[] | undefined => servingPlatform(config)?.loads;
+export const loadedSignatureFormats = (config: { backend?: string; platform?: string; default_model_filename?: string }): readonly string[] | undefined =>
+  servingPlatform(config)?.loads;
 
 /** The platform that loads files of a signature format (a TorchScript file: pytorch_libtorch, model.pt). */
 export function platformLoading(format: string): PlatformRecord | undefined {
@@ -157,11 +161,12 @@ export function platformLoading(format: string): PlatformRecord | undefined {
 }
 
 /** The name under which a directory at the model file's path holds the model (ONNX Runtime's model.onnx), if the backend reads one. */
-export const directoryModelFile = (config: { backend?: string; platform?: string; default_model_filename?: string }): string | undefined => servingPlatform(config)?.directoryHolds;
+export const directoryModelFile = (config: { backend?: string; platform?: string; default_model_filename?: string }): string | undefined =>
+  servingPlatform(config)?.directoryHolds;
 
 /** Whether the model file of `config` is a directory opened as a whole (a TensorFlow SavedModel). */
-export const modelIsDirectory = (config: { backend?: string; platform?: string; default_model_filename?: string }): boolean => servingPlatform(config)?.modelIsDirectory === true;
-
+export const modelIsDirectory = (config: { backend?: string; platform?: string; default_model_filename?: string }): boolean =>
+  servingPlatform(config)?.modelIsDirectory === true;
 
 /**
  * Whether the backend of `config` may fill in tensors, data types or dims the config leaves out, in a

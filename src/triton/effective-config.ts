@@ -10,7 +10,15 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { AutofillResult } from './autofill.js';
 import type { OnnxAutoCompleteOptions } from './backends/onnxruntime/autocomplete.js';
 import { backendAutoComplete } from './backend-autocomplete.js';
-import { BACKEND_RECORDS, directoryModelFile, ENSEMBLE_PLATFORM, modelFileName, ONNX_MODEL_FILE, type BackendRecord, type CompletionOptions } from './backend-records.js';
+import {
+  BACKEND_RECORDS,
+  directoryModelFile,
+  ENSEMBLE_PLATFORM,
+  modelFileName,
+  ONNX_MODEL_FILE,
+  type BackendRecord,
+  type CompletionOptions,
+} from './backend-records.js';
 import { step, type ResolveProblem, type ResolveStep } from './changes.js';
 import { hasErrors, type ConfigDocument } from '../config/document.js';
 import type { ModelConfig } from '../config/model-config.js';
@@ -56,8 +64,6 @@ export interface ModelSource {
 const REPRODUCED = ((titles: string[]) => (titles.length > 1 ? `${titles.slice(0, -1).join(', ')} and ${titles.at(-1)}` : (titles[0] ?? 'no')))(
   BACKEND_RECORDS.filter((b) => b.autoComplete && b.autoComplete.from !== 'script').map((b) => b.title ?? b.name),
 );
-
-export { DEFAULT_GPUS } from './gpu-count.js';
 
 export interface ResolveOptions extends OnnxAutoCompleteOptions, Pick<CompletionOptions, 'runScript'> {
   /**
@@ -113,7 +119,6 @@ export interface ResolveResult {
   pending: string[];
 }
 
-
 /** The fields a backend's auto-complete may fill in that the config leaves out (max_batch_size, tensors, their types and dims). */
 function leftForBackend(config: ModelConfig): string[] {
   const left: string[] = [];
@@ -122,7 +127,10 @@ function leftForBackend(config: ModelConfig): string[] {
     const tensors = config[side] ?? [];
     if (!tensors.length) left.push(`${side} (none listed)`);
     for (const t of tensors) {
-      const missing = [...(t.data_type === undefined || t.data_type === 'TYPE_INVALID' || t.data_type === 0 ? ['data_type'] : []), ...(!t.dims?.length ? ['dims'] : [])];
+      const missing = [
+        ...(t.data_type === undefined || t.data_type === 'TYPE_INVALID' || t.data_type === 0 ? ['data_type'] : []),
+        ...(!t.dims?.length ? ['dims'] : []),
+      ];
       if (missing.length) left.push(`${side} '${t.name ?? ''}' ${missing.join(' and ')}`);
     }
   }
@@ -151,7 +159,11 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
 
   const kind = model.kind(modelDir);
   if (kind !== 'dir') {
-    return unreadable({ kind: 'io', file: modelDir, message: kind ? 'not a directory: give a model directory (the one holding config.pbtxt and the version directories)' : 'no such directory' });
+    return unreadable({
+      kind: 'io',
+      file: modelDir,
+      message: kind ? 'not a directory: give a model directory (the one holding config.pbtxt and the version directories)' : 'no such directory',
+    });
   }
 
   // 1. The config file (core GetModelConfigFullPath, and InitializeModelInfo when there is none).
@@ -161,7 +173,8 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
     const doc = model.readConfig(configFile);
     if (!('value' in doc)) return unreadable({ kind: 'io', file: configFile, message: doc.message });
     base.diagnostics = doc.diagnostics;
-    if (hasErrors(doc.diagnostics)) return unreadable({ kind: 'syntax', file: configFile, diagnostics: doc.diagnostics.filter((d) => d.severity === 'error') }, { configFile });
+    if (hasErrors(doc.diagnostics))
+      return unreadable({ kind: 'syntax', file: configFile, diagnostics: doc.diagnostics.filter((d) => d.severity === 'error') }, { configFile });
     start = doc.value;
   } else if (autoComplete) {
     steps.push(step('repository', 'note', [], `no config.pbtxt: Triton starts from an empty config and fills it in (auto-complete is on by default)`));
@@ -173,7 +186,12 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
 
   let config = start;
   const refused = (problem: ResolveProblem, extra: Partial<ResolveResult> = {}): ResolveResult => ({
-    ...base, ...extra, configFile, status: 'refused', config: inSchemaOrder(config, loadSchema().modelConfig), problems: [problem],
+    ...base,
+    ...extra,
+    configFile,
+    status: 'refused',
+    config: inSchemaOrder(config, loadSchema().modelConfig),
+    problems: [problem],
   });
 
   // 2. Core: backend fields, then the first normalization.
@@ -185,7 +203,10 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
   config = filled.config;
   // No backend from files that are elsewhere: core chooses it from them at deploy.
   const unknownBackend = filled.unknownBackend === true;
-  if (unknownBackend) pending.push(`the backend: the config names neither backend nor platform, so Triton chooses one from the model file at deploy, which is provisioned elsewhere; with it, whatever that backend's auto-complete fills in (${leftForBackend(config).join(', ') || 'nothing the config leaves out'})`);
+  if (unknownBackend)
+    pending.push(
+      `the backend: the config names neither backend nor platform, so Triton chooses one from the model file at deploy, which is provisioned elsewhere; with it, whatever that backend's auto-complete fills in (${leftForBackend(config).join(', ') || 'nothing the config leaves out'})`,
+    );
   else if (filled.problem) return refused(filled.problem);
   const normalized = normalizeModelConfig(config);
   append(steps, normalized.steps);
@@ -197,7 +218,8 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
   const platform = config.platform ?? '';
   if (backend === '' && platform !== ENSEMBLE_PLATFORM && !unknownBackend) {
     return refused({
-      stage: 'validate', path: ['platform'],
+      stage: 'validate',
+      path: ['platform'],
       message: `unexpected platform type '${platform}' for ${config.name}`,
       fix: config.default_model_filename
         ? `default_model_filename '${config.default_model_filename}' does not tell Triton the backend: add backend: "onnxruntime" (or the platform, e.g. platform: "onnxruntime_onnx")`
@@ -206,7 +228,8 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
   }
   if (config.name !== modelName) {
     return refused({
-      stage: 'validate', path: ['name'],
+      stage: 'validate',
+      path: ['name'],
       message: `unexpected directory name '${modelName}' for model '${config.name}', directory name must equal model name`,
       fix: `rename the directory to '${config.name}', or set name: "${modelName}" (or remove name: Triton fills it in)`,
     });
@@ -220,7 +243,8 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
   } else if (!chosen) {
     const ignored = dir.versionDirs.filter((v) => v.ignored).map((v) => v.dirName);
     return refused({
-      stage: 'repository', path: ['version_policy'],
+      stage: 'repository',
+      path: ['version_policy'],
       message: `at least one version must be available under the version policy of model '${modelName}'`,
       fix: dir.versionDirs.some((v) => v.version !== undefined)
         ? 'the version policy selects none of the version directories: list existing versions, or use latest { num_versions: 1 }'
@@ -228,7 +252,17 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
     });
   }
   const version = chosen?.version;
-  if (chosen) steps.push(step('repository', 'note', [], selected.length > 1 ? `Triton loads versions ${selected.map((v) => v.version).join(', ')}; the config shown is version ${version}'s` : `Triton loads version ${version}`));
+  if (chosen)
+    steps.push(
+      step(
+        'repository',
+        'note',
+        [],
+        selected.length > 1
+          ? `Triton loads versions ${selected.map((v) => v.version).join(', ')}; the config shown is version ${version}'s`
+          : `Triton loads version ${version}`,
+      ),
+    );
 
   // 5. Instance groups for this host (core NormalizeInstanceGroup, ValidateInstanceGroup), before the
   // backend sees the config.
@@ -245,22 +279,29 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
   if (unknownBackend) {
     // Said in pending: which backend completes it is not known here.
   } else if (!autoComplete) {
-    if (platform !== ENSEMBLE_PLATFORM) steps.push(step('autocomplete', 'note', [], `--disable-auto-complete-config: the ${backend} backend does not complete the config; it must be complete as written`));
+    if (platform !== ENSEMBLE_PLATFORM)
+      steps.push(
+        step('autocomplete', 'note', [], `--disable-auto-complete-config: the ${backend} backend does not complete the config; it must be complete as written`),
+      );
   } else if (platform !== ENSEMBLE_PLATFORM) {
-    const outcome = backendAutoComplete(config, {
-      modelFile: () => {
-        const located = chosen ? locateModelFile(dir, config, (p) => model.kind(p)) : undefined;
-        modelFile = located?.path ?? located?.expected;
-        return located?.path ? { path: located.path, ...model.signatureAt(located.path, located.format) } : { ...(modelFile ? { expected: modelFile } : {}) };
+    const outcome = backendAutoComplete(
+      config,
+      {
+        modelFile: () => {
+          const located = chosen ? locateModelFile(dir, config, (p) => model.kind(p)) : undefined;
+          modelFile = located?.path ?? located?.expected;
+          return located?.path ? { path: located.path, ...model.signatureAt(located.path, located.format) } : { ...(modelFile ? { expected: modelFile } : {}) };
+        },
+        scriptTexts: () => [],
+        script: (file) => {
+          if (!chosen) return undefined;
+          const path = join(chosen.path, file);
+          const text = model.textAt?.(path);
+          return text === undefined ? undefined : { path, text };
+        },
       },
-      scriptTexts: () => [],
-      script: (file) => {
-        if (!chosen) return undefined;
-        const path = join(chosen.path, file);
-        const text = model.textAt?.(path);
-        return text === undefined ? undefined : { path, text };
-      },
-    }, options);
+      options,
+    );
     const title = outcome.record?.title ?? backend;
     switch (outcome.kind) {
       case 'skipped': {
@@ -274,7 +315,17 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
       }
       case 'completed': {
         const script = outcome.record.autoComplete?.from === 'script';
-        if (outcome.modelFile) steps.push(step('autocomplete', 'note', [], script ? `the ${title} backend runs auto_complete_config in ${outcome.modelFile}` : `read the model's inputs and outputs from ${outcome.modelFile}`));
+        if (outcome.modelFile)
+          steps.push(
+            step(
+              'autocomplete',
+              'note',
+              [],
+              script
+                ? `the ${title} backend runs auto_complete_config in ${outcome.modelFile}`
+                : `read the model's inputs and outputs from ${outcome.modelFile}`,
+            ),
+          );
         if (script) modelFile = outcome.modelFile;
         const completed = outcome.completion;
         append(steps, completed.steps);
@@ -288,29 +339,52 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
       }
       case 'no-model-file':
         if (elsewhere) {
-          pending.push(`what the ${backend} backend reads from ${modelFile ?? `<version>/${modelFileName(config)}`} at load, provisioned elsewhere: ${leftForBackend(config).join(', ') || 'nothing: the config lists inputs and outputs'}`);
+          pending.push(
+            `what the ${backend} backend reads from ${modelFile ?? `<version>/${modelFileName(config)}`} at load, provisioned elsewhere: ${leftForBackend(config).join(', ') || 'nothing: the config lists inputs and outputs'}`,
+          );
           break;
         }
-        return refused({
-          stage: 'autocomplete',
-          message: noModelFileWords(outcome.record, modelFile!, modelName),
-          fix: `the ${title} backend reads <model>/<version>/<default_model_filename>${directoryModelFile(config) ? ` (a directory there means <dir>/${directoryModelFile(config)})` : ''} to complete the config: put the model at ${modelFile}${chosen && chosen.dirName !== String(version) ? ` (the directory '${chosen.dirName}' is read as version ${version}, and Triton opens '${version}/')` : ''}`,
-        }, { version, modelFile });
-      case 'none':
-        steps.push(step('autocomplete', 'note', [], `the ${backend} backend does not complete the config: it runs as written${outcome.log ? ` (the server logs "${outcome.log}")` : ''}`));
-        if (outcome.refusal) {
-          return refused({
+        return refused(
+          {
             stage: 'autocomplete',
-            message: outcome.refusal,
-            fix: `the ${title} backend fills in no inputs or outputs: list them in config.pbtxt (tritonc lint names the ones the model needs)`,
-          }, { version, ...(outcome.modelFile ? { modelFile: outcome.modelFile } : {}) });
+            message: noModelFileWords(outcome.record, modelFile!, modelName),
+            fix: `the ${title} backend reads <model>/<version>/<default_model_filename>${directoryModelFile(config) ? ` (a directory there means <dir>/${directoryModelFile(config)})` : ''} to complete the config: put the model at ${modelFile}${chosen && chosen.dirName !== String(version) ? ` (the directory '${chosen.dirName}' is read as version ${version}, and Triton opens '${version}/')` : ''}`,
+          },
+          { version, modelFile },
+        );
+      case 'none':
+        steps.push(
+          step(
+            'autocomplete',
+            'note',
+            [],
+            `the ${backend} backend does not complete the config: it runs as written${outcome.log ? ` (the server logs "${outcome.log}")` : ''}`,
+          ),
+        );
+        if (outcome.refusal) {
+          return refused(
+            {
+              stage: 'autocomplete',
+              message: outcome.refusal,
+              fix: `the ${title} backend fills in no inputs or outputs: list them in config.pbtxt (tritonc lint names the ones the model needs)`,
+            },
+            { version, ...(outcome.modelFile ? { modelFile: outcome.modelFile } : {}) },
+          );
         }
         break;
       case 'script':
       case 'unread': {
-        steps.push(step('autocomplete', 'note', [], `the ${backend} backend may complete the config further when it loads the model; tritonc reproduces the ${REPRODUCED} backends' auto-complete only`));
+        steps.push(
+          step(
+            'autocomplete',
+            'note',
+            [],
+            `the ${backend} backend may complete the config further when it loads the model; tritonc reproduces the ${REPRODUCED} backends' auto-complete only`,
+          ),
+        );
         const left = leftForBackend(config);
-        if (left.length) pending.push(`what the ${backend} backend's auto-complete fills in from its model at load, which tritonc does not read: ${left.join(', ')}`);
+        if (left.length)
+          pending.push(`what the ${backend} backend's auto-complete fills in from its model at load, which tritonc does not read: ${left.join(', ')}`);
       }
     }
   }
@@ -323,16 +397,31 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
     const states = names.map((n) => model.stepDecoupled?.(n));
     const decoupled = states.some((s) => s === true) ? true : states.every((s) => s === false) ? false : undefined;
     if (decoupled === undefined) {
-      pending.push(`model_transaction_policy.decoupled: Triton sets it from the ensemble's steps, and whether ${names.filter((_, i) => states[i] === undefined).map((n) => `'${n}'`).join(', ')} is decoupled is not known here`);
+      pending.push(
+        `model_transaction_policy.decoupled: Triton sets it from the ensemble's steps, and whether ${names
+          .filter((_, i) => states[i] === undefined)
+          .map((n) => `'${n}'`)
+          .join(', ')} is decoupled is not known here`,
+      );
     } else {
-      if (config.model_transaction_policy?.decoupled !== decoupled) steps.push(step('validate', 'set', ['model_transaction_policy', 'decoupled'], decoupled ? 'a step of the ensemble is decoupled, so Triton serves the ensemble as decoupled' : 'no step of the ensemble is decoupled, so Triton serves it as not decoupled', decoupled));
+      if (config.model_transaction_policy?.decoupled !== decoupled)
+        steps.push(
+          step(
+            'validate',
+            'set',
+            ['model_transaction_policy', 'decoupled'],
+            decoupled
+              ? 'a step of the ensemble is decoupled, so Triton serves the ensemble as decoupled'
+              : 'no step of the ensemble is decoupled, so Triton serves it as not decoupled',
+            decoupled,
+          ),
+        );
       config = { ...config, model_transaction_policy: { ...config.model_transaction_policy, decoupled } };
     }
   }
 
   return { ...base, status: 'ok', configFile, version, ...(modelFile ? { modelFile } : {}), config: inSchemaOrder(config, loadSchema().modelConfig) };
 }
-
 
 function chooseConfigFile(model: ModelSource, configName: string | undefined, steps: ResolveStep[]): string | undefined {
   const main = join(model.dir, 'config.pbtxt');

@@ -4,8 +4,7 @@ import type { ResolveOptions, ResolveResult } from '../triton/effective-config.j
 import { Workspace } from './workspace.js';
 import type { FileSource } from './sources.js';
 
-export { Workspace, type ConfigRead, type ReadConfigOptions, type ModelFacts } from './workspace.js';
-export type { FileSource, SignatureResult } from './sources.js';
+export type { FileSource } from './sources.js';
 
 /** The effective config Triton would load for one model directory, read from disk (or `files`). */
 export function resolveModelDir(modelDir: string, options: ResolveOptions = {}, files?: FileSource, where: { configsOnly?: boolean } = {}): ResolveResult {

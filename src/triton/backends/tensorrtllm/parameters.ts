@@ -84,7 +84,7 @@ export const DECODING_MODES = ['top_k', 'top_p', 'top_k_top_p', 'beam_search', '
  * The table below is of the newest; `since` says from which release a key is read.
  */
 export const TRTLLM_RELEASES = ['0.9.0', '0.10.0', '0.11.0', '0.12.0', '0.13.0', '0.14.0', '0.15.0', '0.16.0', '0.17.0', '0.18.0', '0.19.0', '1.2.0'] as const;
-export type TrtllmRelease = (typeof TRTLLM_RELEASES)[number];
+type TrtllmRelease = (typeof TRTLLM_RELEASES)[number];
 
 /** Whether `release`'s backend reads `p` (a release given as major.minor.patch). */
 export function readIn(p: TrtllmParameter, release: string): boolean {
@@ -134,7 +134,12 @@ export const TRTLLM_PARAMETERS: Readonly<Record<string, TrtllmParameter>> = {
   gpu_device_ids: { type: 'int-groups', unset: true, source: 'model_state.cc:95-120' },
   participant_ids: { type: 'int-groups', unset: true, source: 'model_state.cc:122-147' },
   num_nodes: { type: 'int', since: '0.19.0', default: '1', source: 'model_instance_state.cc:273-282' },
-  executor_worker_path: { type: 'string', since: '0.10.0', default: '/opt/tritonserver/backends/tensorrtllm/trtllmExecutorWorker', source: 'model_state.cc:180-190' },
+  executor_worker_path: {
+    type: 'string',
+    since: '0.10.0',
+    default: '/opt/tritonserver/backends/tensorrtllm/trtllmExecutorWorker',
+    source: 'model_state.cc:180-190',
+  },
   lora_cache_max_adapter_size: { type: 'int', default: '64', source: 'model_instance_state.cc:302-310' },
   lora_cache_optimal_adapter_size: { type: 'int', default: '8', source: 'model_instance_state.cc:312-320' },
   lora_cache_gpu_memory_fraction: { type: 'float', default: '0.05', source: 'model_instance_state.cc:321-329' },
@@ -154,7 +159,11 @@ export const TRTLLM_PARAMETERS: Readonly<Record<string, TrtllmParameter>> = {
   xgrammar_tokenizer_info_path: { type: 'string', since: '0.19.0', required: true, source: 'model_instance_state.cc:410-453' },
   guided_decoding_backend: { type: 'enum', since: '0.19.0', values: ['xgrammar'], required: true, source: 'model_instance_state.cc:410-453' },
   // In the templates, read by others: python_backend (when the model runs on the Python runtime).
-  FORCE_CPU_ONLY_INPUT_TENSORS: { type: 'string', unread: 'python_backend reads it when the model runs on the Python runtime', source: 'python_backend src/python_be.cc ModelState' },
+  FORCE_CPU_ONLY_INPUT_TENSORS: {
+    type: 'string',
+    unread: 'python_backend reads it when the model runs on the Python runtime',
+    source: 'python_backend src/python_be.cc ModelState',
+  },
   // Obsolete: the C++ backend means to refuse it and swallows its own error (model_state.cc:168-178).
   worker_path: { type: 'string', unread: 'obsolete since v0.10, replaced by executor_worker_path', source: 'model_state.cc:168-178' },
 };

@@ -26,7 +26,7 @@ const FIELDS = data.fields as unknown as Record<string, Field>;
 export const VLLM_VERSIONS: readonly string[] = data.versions.map((v) => v.version);
 
 /** The vLLM in each Triton release's container (server docs/introduction/compatibility.md). */
-export const TRITON_VLLM: Readonly<Record<string, string>> = data.tritonReleases;
+const TRITON_VLLM: Readonly<Record<string, string>> = data.tritonReleases;
 
 const present = (f: Field, i: number): boolean => f.in.some(([a, b]) => i >= a && i <= b);
 
@@ -47,7 +47,9 @@ export function versionsWith(name: string): string[] {
 /** Every field name of `version` (every release's, without a version). */
 export function engineArgNames(version?: string): string[] {
   const i = version === undefined ? -1 : VLLM_VERSIONS.indexOf(version);
-  return Object.entries(FIELDS).filter(([, f]) => i < 0 || present(f, i)).map(([n]) => n);
+  return Object.entries(FIELDS)
+    .filter(([, f]) => i < 0 || present(f, i))
+    .map(([n]) => n);
 }
 
 /** The JSON kind of a parsed value, as engine-argument kinds name them. */
