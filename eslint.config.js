@@ -41,7 +41,10 @@ export default tseslint.config(
       // async is kept where an interface promises a Promise (stores, runtimes, their test doubles).
       '@typescript-eslint/require-await': 'off',
       // Destructuring a field away (`{ path: _path, ...rest }`) and placeholder parameters are named `_x`.
-      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { ignoreRestSiblings: true, argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       // scripts/gen-config-types.mjs writes a proto message with no fields as an empty interface.
       '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'always' }],
       // A rejection passes on what it caught, as only-throw-error's defaults allow for throw.

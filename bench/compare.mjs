@@ -57,7 +57,12 @@ function tritonc(side, argv, cwd = work, env = {}) {
   const bin = path.join(SIDES[side], 'bin', 'tritonc.js');
   const run = argv.length ? `process.argv[1]=${JSON.stringify(bin)};await import(${JSON.stringify(bin)});` : '';
   const probe = `const t0=performance.now();process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('\\nBENCH '+(performance.now()-t0)+' '+(u.userCPUTime+u.systemCPUTime)/1000+' '+u.maxRSS+'\\n')});${run}`;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', probe, 'x', ...argv], { cwd, encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, NO_COLOR: '1', ...env } });
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', probe, 'x', ...argv], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+  });
   const m = /BENCH ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr);
   if (!m || (r.status !== 0 && r.status !== 1)) throw new Error(`${side}: tritonc ${argv.join(' ')}: exit ${r.status}: ${r.stderr.slice(-800)}`);
   return { ms: Number(m[1]), cpu: Number(m[2]), kib: Number(m[3]) };
@@ -85,9 +90,26 @@ function alternate(group, cases, rounds = ROUNDS) {
 
 // ---- bench/lint.mjs's figures: the 1,000-model repository, and the 10,000 ----
 if (ONLY.includes('processes')) {
-  await build({ entryPoints: [path.join(SIDES.after, 'fixtures/onnx/model-builder.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: path.join(here, '.out', 'compare-bench-lib.mjs'), logLevel: 'warning' });
+  await build({
+    entryPoints: [path.join(SIDES.after, 'fixtures/onnx/model-builder.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile: path.join(here, '.out', 'compare-bench-lib.mjs'),
+    logLevel: 'warning',
+  });
   const { model, tensorInfo, floatTensor, encodeModel, T } = await import('./.out/compare-bench-lib.mjs');
-  const onnx = (classes) => encodeModel(model({ name: 'bench', node: [], initializer: [floatTensor('fc.weight', [classes, 8], new Float32Array(classes * 8))], input: [tensorInfo('input', T.FLOAT, ['batch', 3, 224, 224])], output: [tensorInfo('output', T.FLOAT, ['batch', classes])] }));
+  const onnx = (classes) =>
+    encodeModel(
+      model({
+        name: 'bench',
+        node: [],
+        initializer: [floatTensor('fc.weight', [classes, 8], new Float32Array(classes * 8))],
+        input: [tensorInfo('input', T.FLOAT, ['batch', 3, 224, 224])],
+        output: [tensorInfo('output', T.FLOAT, ['batch', classes])],
+      }),
+    );
   const models = [onnx(10), onnx(100), onnx(1000)];
   const makeRepo = (repoDir, count) => {
     for (let i = 0; i < count; i++) {
@@ -96,7 +118,10 @@ if (ONLY.includes('processes')) {
       fs.mkdirSync(path.join(repoDir, name, '1'), { recursive: true });
       fs.writeFileSync(path.join(repoDir, name, '1', 'model.onnx'), models[i % 3]);
       const dims = i % 50 === 0 ? '[ 1, 3, 224, 224 ]' : '[ 3, 224, 224 ]';
-      fs.writeFileSync(path.join(repoDir, name, 'config.pbtxt'), `name: "${name}"\nplatform: "onnxruntime_onnx"\nmax_batch_size: 8\ninput [ { name: "input" data_type: TYPE_FP32 dims: ${dims} } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ ${classes} ] } ]\ndynamic_batching { max_queue_delay_microseconds: 2000 }\ninstance_group [ { count: 1 kind: KIND_GPU } ]\n`);
+      fs.writeFileSync(
+        path.join(repoDir, name, 'config.pbtxt'),
+        `name: "${name}"\nplatform: "onnxruntime_onnx"\nmax_batch_size: 8\ninput [ { name: "input" data_type: TYPE_FP32 dims: ${dims} } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ ${classes} ] } ]\ndynamic_batching { max_queue_delay_microseconds: 2000 }\ninstance_group [ { count: 1 kind: KIND_GPU } ]\n`,
+      );
     }
   };
   const repo = path.join(work, 'models');
@@ -104,7 +129,9 @@ if (ONLY.includes('processes')) {
   const single = path.join(work, 'single');
   fs.cpSync(path.join(repo, 'model_0001'), path.join(single, 'model_0001'), { recursive: true });
   const halves = ['a', 'b'].map((h) => path.join(work, 'halves', h));
-  fs.readdirSync(repo).sort().forEach((name, i) => fs.cpSync(path.join(repo, name), path.join(halves[i % 2], name), { recursive: true }));
+  fs.readdirSync(repo)
+    .sort()
+    .forEach((name, i) => fs.cpSync(path.join(repo, name), path.join(halves[i % 2], name), { recursive: true }));
   const big = path.join(work, 'large');
   makeRepo(big, 10000);
   await new Promise((done) => setTimeout(done, 2100)); // the caches keep no summary of files changed in the last two seconds
@@ -127,10 +154,14 @@ if (ONLY.includes('processes')) {
     { name: 'lint the 1,000 models', run: (side) => tritonc(side, lintJson([repo])) },
     { name: 'one process linting both halves', run: (side) => tritonc(side, lintJson(halves)) },
   ]);
-  alternate('lint.mjs', [
-    { name: 'lint the 10,000 models', run: (side) => tritonc(side, lintJson([big])) },
-    { name: 'one staged config of the 10,000, --cache', run: (side) => tritonc(side, ['lint', '--cache-location', cacheFile(side), stagedBig]) },
-  ], Math.max(3, Math.ceil(ROUNDS / 2)));
+  alternate(
+    'lint.mjs',
+    [
+      { name: 'lint the 10,000 models', run: (side) => tritonc(side, lintJson([big])) },
+      { name: 'one staged config of the 10,000, --cache', run: (side) => tritonc(side, ['lint', '--cache-location', cacheFile(side), stagedBig]) },
+    ],
+    Math.max(3, Math.ceil(ROUNDS / 2)),
+  );
 }
 
 // ---- bench/scale.mjs's figures: one config from 1 KB to 50 MB ----
@@ -155,11 +186,15 @@ if (ONLY.includes('scale')) {
   for (const size of sizes) {
     const { file, flagged } = scaleFiles.get(size);
     const rounds = size >= 1e7 ? Math.max(3, Math.ceil(ROUNDS / 3)) : ROUNDS;
-    alternate(`scale.mjs ${label(size)}`, [
-      { name: `tritonc lint --quiet, ${label(size)}`, run: (side) => tritonc(side, ['lint', '--quiet', file]) },
-      { name: `tritonc fmt --check, ${label(size)}`, run: (side) => tritonc(side, ['fmt', '--check', file]) },
-      { name: `tritonc lint, one finding, ${label(size)}`, run: (side) => tritonc(side, ['lint', flagged]) },
-    ], rounds);
+    alternate(
+      `scale.mjs ${label(size)}`,
+      [
+        { name: `tritonc lint --quiet, ${label(size)}`, run: (side) => tritonc(side, ['lint', '--quiet', file]) },
+        { name: `tritonc fmt --check, ${label(size)}`, run: (side) => tritonc(side, ['fmt', '--check', file]) },
+        { name: `tritonc lint, one finding, ${label(size)}`, run: (side) => tritonc(side, ['lint', flagged]) },
+      ],
+      rounds,
+    );
   }
 }
 
@@ -172,7 +207,14 @@ const SETS = ['fixtures', ...(fs.existsSync(path.join(corpusDir, 'MANIFEST.tsv')
 if (ONLY.includes('inprocess')) {
   const jobs = [
     ...SETS.flatMap((set) => ['parse', 'print'].map((op) => ({ group: 'pbtxt.mjs', name: `${op} ${set}`, job: { kind: 'set', set, op } }))),
-    ...sizes.flatMap((size) => ['parseConfig', 'lintText', 'lintSync, the directory in memory,'].map((op) => ({ group: 'scale.mjs in process', name: `${op} ${label(size)}`, size, job: { kind: 'size', op, size, file: scaleFiles.get(size).file } }))),
+    ...sizes.flatMap((size) =>
+      ['parseConfig', 'lintText', 'lintSync, the directory in memory,'].map((op) => ({
+        group: 'scale.mjs in process',
+        name: `${op} ${label(size)}`,
+        size,
+        job: { kind: 'size', op, size, file: scaleFiles.get(size).file },
+      })),
+    ),
   ];
   const match = new RegExp(opt('--match', ''));
   for (const { group, name, size, job } of jobs.filter((j) => match.test(j.name))) {
@@ -180,7 +222,17 @@ if (ONLY.includes('inprocess')) {
     const samples = { wall: { before: [], after: [] }, cpu: { before: [], after: [] } };
     for (let r = 0; r < rounds; r++) {
       for (const side of order(r)) {
-        const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--worker', path.join(SIDES[side], 'dist', 'index.js'), JSON.stringify({ ...job, fixturesDir, corpusDir, work })], { encoding: 'utf8', maxBuffer: 1 << 28 });
+        const out = execFileSync(
+          process.execPath,
+          [
+            '--expose-gc',
+            fileURLToPath(import.meta.url),
+            '--worker',
+            path.join(SIDES[side], 'dist', 'index.js'),
+            JSON.stringify({ ...job, fixturesDir, corpusDir, work }),
+          ],
+          { encoding: 'utf8', maxBuffer: 1 << 28 },
+        );
         const m = JSON.parse(out.trim().split('\n').at(-1));
         samples.wall[side].push(m.wall);
         samples.cpu[side].push(m.cpu);
@@ -197,23 +249,33 @@ function script(group, file, figures, rounds) {
   for (let r = 0; r < rounds; r++) {
     for (const side of order(r)) {
       const out = execFileSync(process.execPath, [file], { cwd: SIDES[side], encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 1 << 28 });
-      for (const [k, v] of Object.entries(figures(out))) ((samples[k] ??= { before: [], after: [] })[side].push(v));
+      for (const [k, v] of Object.entries(figures(out))) (samples[k] ??= { before: [], after: [] })[side].push(v);
     }
   }
   for (const [k, s] of Object.entries(samples)) record(group, k, '', s);
 }
 if (ONLY.includes('lsp')) {
-  script('lsp.mjs', 'bench/lsp.mjs', (out) => {
-    const m = /median ([\d.]+) ms, p90 ([\d.]+) ms/.exec(out);
-    return { 'keystroke to diagnostics, median ms': Number(m[1]), 'keystroke to diagnostics, p90 ms': Number(m[2]) };
-  }, ROUNDS);
+  script(
+    'lsp.mjs',
+    'bench/lsp.mjs',
+    (out) => {
+      const m = /median ([\d.]+) ms, p90 ([\d.]+) ms/.exec(out);
+      return { 'keystroke to diagnostics, median ms': Number(m[1]), 'keystroke to diagnostics, p90 ms': Number(m[2]) };
+    },
+    ROUNDS,
+  );
 }
 if (ONLY.includes('remote')) {
-  script('remote.mjs', 'bench/remote.mjs', (out) => ({
-    'tritonc lint s3://..., ms': Number(/tritonc lint s3:\/\/\.\.\.\s+(\d+) ms/.exec(out)[1]),
-    'requests per model': Number(/requests per model\s+([\d.]+)/.exec(out)[1]),
-    'MiB read per model': Number(/bytes read per model\s+([\d.]+) MiB/.exec(out)[1]),
-  }), Math.min(ROUNDS, 3));
+  script(
+    'remote.mjs',
+    'bench/remote.mjs',
+    (out) => ({
+      'tritonc lint s3://..., ms': Number(/tritonc lint s3:\/\/\.\.\.\s+(\d+) ms/.exec(out)[1]),
+      'requests per model': Number(/requests per model\s+([\d.]+)/.exec(out)[1]),
+      'MiB read per model': Number(/bytes read per model\s+([\d.]+) MiB/.exec(out)[1]),
+    }),
+    Math.min(ROUNDS, 3),
+  );
 }
 
 fs.rmSync(work, { recursive: true, force: true });
@@ -235,10 +297,15 @@ async function worker(index, job) {
   if (job.kind === 'set') {
     const texts = setTexts(job.set, job.fixturesDir, job.corpusDir);
     passes = { fixtures: 200, corpus: 20, 'large 130K': 10, 'large 540K': 5 }[job.set];
-    if (job.op === 'parse') fn = () => { for (const t of texts) lib.parseConfig(t); };
+    if (job.op === 'parse')
+      fn = () => {
+        for (const t of texts) lib.parseConfig(t);
+      };
     else {
       const docs = texts.map((t) => lib.parseConfig(t));
-      fn = () => { for (const d of docs) lib.printConfig(d.value); };
+      fn = () => {
+        for (const d of docs) lib.printConfig(d.value);
+      };
     }
   } else {
     const text = fs.readFileSync(job.file, 'utf8');
@@ -267,8 +334,20 @@ async function worker(index, job) {
 
 /** bench/pbtxt.mjs's sets of configs. */
 function setTexts(set, fixturesDir, corpusDir) {
-  if (set === 'fixtures') return fs.readdirSync(fixturesDir).filter((f) => f.endsWith('.pbtxt')).map((f) => fs.readFileSync(path.join(fixturesDir, f), 'utf8'));
-  if (set === 'corpus') return fs.readFileSync(path.join(corpusDir, 'MANIFEST.tsv'), 'utf8').trimEnd().split('\n').slice(1).map((l) => l.split('\t')).filter((r) => r[3] !== 'template').map((r) => fs.readFileSync(path.join(corpusDir, r[0]), 'utf8'));
+  if (set === 'fixtures')
+    return fs
+      .readdirSync(fixturesDir)
+      .filter((f) => f.endsWith('.pbtxt'))
+      .map((f) => fs.readFileSync(path.join(fixturesDir, f), 'utf8'));
+  if (set === 'corpus')
+    return fs
+      .readFileSync(path.join(corpusDir, 'MANIFEST.tsv'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split('\t'))
+      .filter((r) => r[3] !== 'template')
+      .map((r) => fs.readFileSync(path.join(corpusDir, r[0]), 'utf8'));
   const n = set === 'large 130K' ? 500 : 2000;
   const parts = ['name: "large"', 'backend: "onnxruntime"', 'max_batch_size: 64'];
   for (let i = 0; i < n; i++) {

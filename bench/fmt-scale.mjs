@@ -13,8 +13,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  createProtocolConnection, DidOpenTextDocumentNotification, HoverRequest, InitializeRequest, InitializedNotification, PublishDiagnosticsNotification,
-  StreamMessageReader, StreamMessageWriter, ShutdownRequest, ExitNotification,
+  createProtocolConnection,
+  DidOpenTextDocumentNotification,
+  HoverRequest,
+  InitializeRequest,
+  InitializedNotification,
+  PublishDiagnosticsNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+  ShutdownRequest,
+  ExitNotification,
 } from 'vscode-languageserver-protocol/node.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -92,21 +100,42 @@ const rows = [];
 for (const k of [1, 2, 4]) {
   const text = listConfig(baseMb * k * 1e6);
   const file = model(`n${k}`, text);
-  rows.push({ k, bytes: text.length, fmt: peak(['fmt', '--check', file]), canonical: peak(['fmt', '--check', '--canonical', file]), lint: peak(['lint', '--quiet', file]), lsp: await lsp(file, text) });
+  rows.push({
+    k,
+    bytes: text.length,
+    fmt: peak(['fmt', '--check', file]),
+    canonical: peak(['fmt', '--check', '--canonical', file]),
+    lint: peak(['lint', '--quiet', file]),
+    lsp: await lsp(file, text),
+  });
 }
 rmSync(dir, { recursive: true, force: true });
 
 const mb = (x) => `${x.toFixed(0)} MB`;
 /** Heap growth over the start, per input byte. */
 const perByte = (mib, start, bytes) => ((mib - start) * 1048576) / bytes;
-console.log(`\nfmt-scale: one config whose bulk is a list of 1s, at n = ${baseMb} MB, 2n and 4n; peak RSS (the start alone: fmt ${mb(base.fmt)}, lint ${mb(base.lint)}, lsp ${mb(base.lsp)})`);
+console.log(
+  `\nfmt-scale: one config whose bulk is a list of 1s, at n = ${baseMb} MB, 2n and 4n; peak RSS (the start alone: fmt ${mb(base.fmt)}, lint ${mb(base.lint)}, lsp ${mb(base.lsp)})`,
+);
 console.log('  size      lint                fmt --check                    fmt --canonical               lsp: open+lint, 10 hovers (first / slowest other)');
 for (const r of rows) {
   const cell = (m, b) => `${mb(m.mib)} ${perByte(m.mib, b, r.bytes).toFixed(1)} B/B`;
-  console.log(`  ${`${(r.bytes / 1e6).toFixed(0)} MB`.padEnd(8)}  ${cell(r.lint, base.lint).padEnd(18)}  ${`${cell(r.fmt, base.fmt)} (${(r.fmt.mib / r.lint.mib).toFixed(2)}x lint)`.padEnd(29)}  ${`${cell(r.canonical, base.fmt)} (${(r.canonical.mib / r.lint.mib).toFixed(2)}x)`.padEnd(28)}  ${mb(r.lsp.mib)} ${perByte(r.lsp.mib, base.lsp, r.bytes).toFixed(1)} B/B, ${r.lsp.lintMs.toFixed(0)} ms, ${r.lsp.first.toFixed(0)} / ${r.lsp.rest.toFixed(0)} ms`);
+  console.log(
+    `  ${`${(r.bytes / 1e6).toFixed(0)} MB`.padEnd(8)}  ${cell(r.lint, base.lint).padEnd(18)}  ${`${cell(r.fmt, base.fmt)} (${(r.fmt.mib / r.lint.mib).toFixed(2)}x lint)`.padEnd(29)}  ${`${cell(r.canonical, base.fmt)} (${(r.canonical.mib / r.lint.mib).toFixed(2)}x)`.padEnd(28)}  ${mb(r.lsp.mib)} ${perByte(r.lsp.mib, base.lsp, r.bytes).toFixed(1)} B/B, ${r.lsp.lintMs.toFixed(0)} ms, ${r.lsp.first.toFixed(0)} / ${r.lsp.rest.toFixed(0)} ms`,
+  );
 }
 const growth = (key) => rows.map((r) => ((key === 'lsp' ? r.lsp.mib : r[key].mib) - base[key === 'canonical' ? 'fmt' : key]).toFixed(0)).join(' : ');
-console.log(`  growth over the start at n : 2n : 4n (linear: 1 : 2 : 4): lint ${growth('lint')}, fmt ${growth('fmt')}, canonical ${growth('canonical')}, lsp ${growth('lsp')} MB`);
-console.log('  B/B: peak RSS over the start, per input byte. Stated (docs/performance.md): fmt <= 40, fmt --canonical <= 80, lint <= 30, lsp <= 130 B/B; each growth linear; fmt <= 2x lint');
-const over = rows.filter((r) => perByte(r.fmt.mib, base.fmt, r.bytes) > 40 || perByte(r.canonical.mib, base.fmt, r.bytes) > 80 || perByte(r.lsp.mib, base.lsp, r.bytes) > 130);
-console.log(over.length ? `  OVER THE STATED CONSTANT at ${over.map((r) => `${(r.bytes / 1e6).toFixed(0)} MB`).join(', ')} (below about 3 MB the start's own growth counts)` : '  within the stated constants');
+console.log(
+  `  growth over the start at n : 2n : 4n (linear: 1 : 2 : 4): lint ${growth('lint')}, fmt ${growth('fmt')}, canonical ${growth('canonical')}, lsp ${growth('lsp')} MB`,
+);
+console.log(
+  '  B/B: peak RSS over the start, per input byte. Stated (docs/performance.md): fmt <= 40, fmt --canonical <= 80, lint <= 30, lsp <= 130 B/B; each growth linear; fmt <= 2x lint',
+);
+const over = rows.filter(
+  (r) => perByte(r.fmt.mib, base.fmt, r.bytes) > 40 || perByte(r.canonical.mib, base.fmt, r.bytes) > 80 || perByte(r.lsp.mib, base.lsp, r.bytes) > 130,
+);
+console.log(
+  over.length
+    ? `  OVER THE STATED CONSTANT at ${over.map((r) => `${(r.bytes / 1e6).toFixed(0)} MB`).join(', ')} (below about 3 MB the start's own growth counts)`
+    : '  within the stated constants',
+);

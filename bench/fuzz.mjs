@@ -36,12 +36,46 @@ const random = () => {
 const pick = (list) => list[Math.floor(random() * list.length)];
 
 const configsDir = path.join(root, 'test', 'fixtures', 'configs');
-const configs = fs.readdirSync(configsDir).filter((f) => f.endsWith('.pbtxt')).map((f) => fs.readFileSync(path.join(configsDir, f), 'utf8'));
+const configs = fs
+  .readdirSync(configsDir)
+  .filter((f) => f.endsWith('.pbtxt'))
+  .map((f) => fs.readFileSync(path.join(configsDir, f), 'utf8'));
 const model = fs.readFileSync(path.join(root, 'model_repository', 'classifier', '1', 'model.onnx'));
 // Python models: Triton's qa model.py files, mutated, read by the auto_complete_config reader (lint, resolve, generate).
 const pythonDir = path.join(root, 'fixtures', 'models', 'python');
-const modelPys = [path.join(pythonDir, 'auto_complete', 'model.py'), ...['conflicting_scheduler_sequence', 'model_transaction_policy_mismatch', 'no_return'].map((c) => path.join(pythonDir, 'L0_model_config', 'autofill_noplatform', 'python', c, 'model.py'))].map((f) => fs.readFileSync(f, 'utf8'));
-const PY_TOKENS = ['(', ')', '[', ']', '{', '}', '"', "'", '"""', '\\', '\n', '\t', '    ', '#', ':', ',', '=', 'for x in ', 'if ', 'dict(', 'auto_complete_model_config.', 'return ', '@classmethod\n', 'r"', 'f"'];
+const modelPys = [
+  path.join(pythonDir, 'auto_complete', 'model.py'),
+  ...['conflicting_scheduler_sequence', 'model_transaction_policy_mismatch', 'no_return'].map((c) =>
+    path.join(pythonDir, 'L0_model_config', 'autofill_noplatform', 'python', c, 'model.py'),
+  ),
+].map((f) => fs.readFileSync(f, 'utf8'));
+const PY_TOKENS = [
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  '"',
+  "'",
+  '"""',
+  '\\',
+  '\n',
+  '\t',
+  '    ',
+  '#',
+  ':',
+  ',',
+  '=',
+  'for x in ',
+  'if ',
+  'dict(',
+  'auto_complete_model_config.',
+  'return ',
+  '@classmethod\n',
+  'r"',
+  'f"',
+];
 function mutatePython(text) {
   let out = text;
   const edits = 1 + Math.floor(random() * 4);
@@ -56,15 +90,46 @@ function mutatePython(text) {
 }
 // A TorchScript export (fixtures/models/pytorch): mutated, it goes through the ZIP and forward readers.
 const torchModel = fs.readFileSync(path.join(root, 'fixtures', 'models', 'pytorch', 'libtorch_float32_float32_float32', '1', 'model.pt'));
-const TORCH_CONFIG = 'backend: "pytorch"\nmax_batch_size: 8\ninput [ { name: "INPUT__0" data_type: TYPE_FP32 dims: [ 16 ] }, { name: "INPUT__1" data_type: TYPE_FP32 dims: [ 16 ] } ]\noutput [ { name: "OUTPUT__0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n';
+const TORCH_CONFIG =
+  'backend: "pytorch"\nmax_batch_size: 8\ninput [ { name: "INPUT__0" data_type: TYPE_FP32 dims: [ 16 ] }, { name: "INPUT__1" data_type: TYPE_FP32 dims: [ 16 ] } ]\noutput [ { name: "OUTPUT__0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n';
 // OpenVINO IRs: model.xml (text, mutated as text and as bytes) with its .bin beside it.
 const irDir = path.join(root, 'fixtures', 'models', 'openvino');
-const irs = fs.readdirSync(irDir).map((m) => ({ xml: fs.readFileSync(path.join(irDir, m, '1', 'model.xml'), 'utf8'), bin: fs.readFileSync(path.join(irDir, m, '1', 'model.bin')) }));
+const irs = fs
+  .readdirSync(irDir)
+  .map((m) => ({ xml: fs.readFileSync(path.join(irDir, m, '1', 'model.xml'), 'utf8'), bin: fs.readFileSync(path.join(irDir, m, '1', 'model.bin')) }));
 const savedModels = fs
   .readdirSync(path.join(root, 'fixtures', 'models', 'tensorflow'))
   .filter((m) => m.startsWith('savedmodel_'))
   .map((m) => fs.readFileSync(path.join(root, 'fixtures', 'models', 'tensorflow', m, '1', 'model.savedmodel', 'saved_model.pb')));
-const TOKENS = ['{', '}', '[', ']', '<', '>', ':', ',', '"', "'", '\\', '\0', '\n', '#', '0x', '-', '1e9999', 'nan', '\uFEFF', '\r\n', '\\U00110000', '\\xff', 'é', '${x}', 'input', 'dims', ' '];
+const TOKENS = [
+  '{',
+  '}',
+  '[',
+  ']',
+  '<',
+  '>',
+  ':',
+  ',',
+  '"',
+  "'",
+  '\\',
+  '\0',
+  '\n',
+  '#',
+  '0x',
+  '-',
+  '1e9999',
+  'nan',
+  '\uFEFF',
+  '\r\n',
+  '\\U00110000',
+  '\\xff',
+  'é',
+  '${x}',
+  'input',
+  'dims',
+  ' ',
+];
 
 function mutateText(text) {
   let out = text;
@@ -173,7 +238,11 @@ const watchRss = (child) => {
 };
 const run = (argv, options = {}) =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...argv], { cwd: options.cwd ?? repo, env: { ...process.env, ...options.env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...argv], {
+      cwd: options.cwd ?? repo,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     const peak = watchRss(child);
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
@@ -194,11 +263,27 @@ while (Date.now() < cliUntil) {
   fs.writeFileSync(path.join(repo, 'm', 'config.pbtxt'), mutateText(pick(configs)).replace(/name: "[^"]*"/, 'name: "m"'));
   fs.writeFileSync(path.join(repo, 'm', '1', 'model.onnx'), random() < 0.5 ? model : mutateBytes(model));
   fs.writeFileSync(path.join(repo, 'py', '1', 'model.py'), mutatePython(pick(modelPys)));
-  if (random() < 0.5) fs.writeFileSync(path.join(repo, 'py', 'config.pbtxt'), mutateText(pick(configs)).replace(/name: "[^"]*"/, 'name: "py"').replace(/(backend|platform): "[^"]*"/, 'backend: "python"'));
+  if (random() < 0.5)
+    fs.writeFileSync(
+      path.join(repo, 'py', 'config.pbtxt'),
+      mutateText(pick(configs))
+        .replace(/name: "[^"]*"/, 'name: "py"')
+        .replace(/(backend|platform): "[^"]*"/, 'backend: "python"'),
+    );
   else fs.rmSync(path.join(repo, 'py', 'config.pbtxt'), { force: true });
   fs.writeFileSync(path.join(repo, 't', 'config.pbtxt'), random() < 0.5 ? TORCH_CONFIG : mutateText(TORCH_CONFIG));
   fs.writeFileSync(path.join(repo, 't', '1', 'model.pt'), random() < 0.3 ? torchModel : mutateBytes(torchModel));
-  const argv = pick([['lint', '.'], ['fmt', '--check', '.'], ['generate', 'm'], ['inspect', 'm/1/model.onnx'], ['resolve', 'm'], ['resolve', 'py'], ['generate', 'py'], ['inspect', 't/1/model.pt'], ['generate', 't']]);
+  const argv = pick([
+    ['lint', '.'],
+    ['fmt', '--check', '.'],
+    ['generate', 'm'],
+    ['inspect', 'm/1/model.onnx'],
+    ['resolve', 'm'],
+    ['resolve', 'py'],
+    ['generate', 'py'],
+    ['inspect', 't/1/model.pt'],
+    ['generate', 't'],
+  ]);
   const r = await run(argv);
   count(`cli ${argv[0]} exit ${r.signal ?? r.code}`);
   judge(`tritonc ${argv.join(' ')}`, r);
@@ -261,8 +346,21 @@ while (Date.now() < lspUntil) {
     lsp.notify('textDocument/didChange', { textDocument: { uri: lspUri, version: ++lsp.version }, contentChanges: [{ text }] });
     const line = Math.floor(random() * 40);
     const character = Math.floor(random() * 200);
-    const method = pick(['textDocument/hover', 'textDocument/completion', 'textDocument/formatting', 'textDocument/inlayHint', 'textDocument/definition', 'textDocument/codeAction']);
-    void lsp.request(method, { textDocument: { uri: lspUri }, position: { line, character }, range: { start: { line: 0, character: 0 }, end: { line: 60, character: 0 } }, options: { tabSize: 2, insertSpaces: true }, context: { diagnostics: [] } });
+    const method = pick([
+      'textDocument/hover',
+      'textDocument/completion',
+      'textDocument/formatting',
+      'textDocument/inlayHint',
+      'textDocument/definition',
+      'textDocument/codeAction',
+    ]);
+    void lsp.request(method, {
+      textDocument: { uri: lspUri },
+      position: { line, character },
+      range: { start: { line: 0, character: 0 }, end: { line: 60, character: 0 } },
+      options: { tabSize: 2, insertSpaces: true },
+      context: { diagnostics: [] },
+    });
     count(`lsp ${method.slice('textDocument/'.length)}`);
   }
   if (random() < 0.15) {
@@ -273,13 +371,17 @@ while (Date.now() < lspUntil) {
     const rss = lsp.peak();
     if (rss > MAX_CHILD_RSS) findings.push(`lsp: peak RSS ${(rss / 2 ** 20).toFixed(0)} MiB`);
     if (!lsp.exited) findings.push(`lsp: still running 10 s after a malformed frame ${JSON.stringify(bad)}`);
-    else if (lsp.exited.code === 0 || !/cannot read a message from the editor/.test(lsp.stderr)) findings.push(`lsp: a malformed frame ended it with ${JSON.stringify(lsp.exited)} and ${JSON.stringify(lsp.stderr.slice(0, 200))}`);
+    else if (lsp.exited.code === 0 || !/cannot read a message from the editor/.test(lsp.stderr))
+      findings.push(`lsp: a malformed frame ended it with ${JSON.stringify(lsp.exited)} and ${JSON.stringify(lsp.stderr.slice(0, 200))}`);
     count('lsp malformed frame, exited');
     lsp.child.kill('SIGKILL');
     continue;
   }
   const answer = await lsp.request('textDocument/hover', { textDocument: { uri: lspUri }, position: { line: 0, character: 1 } });
-  if (!answer) findings.push(`lsp: no answer to a hover within 10 s after ${lsp.version} versions${lsp.exited ? ` (it exited: ${JSON.stringify(lsp.exited)}: ${lsp.stderr.slice(0, 300)})` : ''}`);
+  if (!answer)
+    findings.push(
+      `lsp: no answer to a hover within 10 s after ${lsp.version} versions${lsp.exited ? ` (it exited: ${JSON.stringify(lsp.exited)}: ${lsp.stderr.slice(0, 300)})` : ''}`,
+    );
   else count('lsp answered after a batch');
   if (/\n\s+at /.test(lsp.stderr) && !/failed: /.test(lsp.stderr)) findings.push(`lsp: a stack trace on stderr: ${lsp.stderr.slice(0, 300)}`);
 }
@@ -299,7 +401,10 @@ while (Date.now() < deadline) {
   };
   if (random() < 0.3) objects[`repo/${mutateText('weird')}/config.pbtxt`] = Buffer.from('name: "x"');
   const store = await startHostileS3(objects, mode, Math.floor(random() * 1000));
-  const r = await run(['lint', `s3://${store.url}/models/repo`], { cwd: dir, env: { AWS_ACCESS_KEY_ID: 'k', AWS_SECRET_ACCESS_KEY: 's', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } });
+  const r = await run(['lint', `s3://${store.url}/models/repo`], {
+    cwd: dir,
+    env: { AWS_ACCESS_KEY_ID: 'k', AWS_SECRET_ACCESS_KEY: 's', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  });
   await store.close();
   count(`remote ${mode} exit ${r.signal ?? r.code}`);
   judge(`tritonc lint s3:// (${mode})`, r);
@@ -326,8 +431,12 @@ fs.rmSync(dir, { recursive: true, force: true });
 
 console.log(`\nfuzz: ${SECONDS} s, seed ${arg('--seed', 1)}`);
 for (const [k, v] of [...tally].sort()) console.log(`  ${k.padEnd(28)} ${v}`);
-console.log(`  peak RSS of the in-process cases: ${(peakRss / 2 ** 20).toFixed(0)} MiB; of any child (CLI, language server): ${(peakChildRss / 2 ** 20).toFixed(0)} MiB (bound ${MAX_CHILD_RSS / 2 ** 20} MiB)`);
-console.log(`syntax errors: 100 KB of them parse in ${smallMs.toFixed(1)} ms, 1 MB in ${largeMs.toFixed(1)} ms: ${(largeMs / smallMs).toFixed(1)}x for 10x the size (target: about 10x, linear)`);
+console.log(
+  `  peak RSS of the in-process cases: ${(peakRss / 2 ** 20).toFixed(0)} MiB; of any child (CLI, language server): ${(peakChildRss / 2 ** 20).toFixed(0)} MiB (bound ${MAX_CHILD_RSS / 2 ** 20} MiB)`,
+);
+console.log(
+  `syntax errors: 100 KB of them parse in ${smallMs.toFixed(1)} ms, 1 MB in ${largeMs.toFixed(1)} ms: ${(largeMs / smallMs).toFixed(1)}x for 10x the size (target: about 10x, linear)`,
+);
 if (findings.length) {
   console.log(`findings (${findings.length}):`);
   for (const f of findings.slice(0, 20)) console.log(`  ${f}`);

@@ -25,7 +25,12 @@ await build({
     resolveDir: here,
     loader: 'ts',
   },
-  bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: lib, logLevel: 'warning',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  packages: 'external',
+  outfile: lib,
+  logLevel: 'warning',
 });
 const L = await import(lib);
 
@@ -39,34 +44,63 @@ function npy(count) {
   return Buffer.concat([pre, Buffer.from(header, 'latin1'), Buffer.from(data.buffer)]);
 }
 function zipOf(entries) {
-  const locals = [], centrals = [];
+  const locals = [],
+    centrals = [];
   let offset = 0;
   for (const { name, data, method } of entries) {
     const body = method === 8 ? zlib.deflateRawSync(data) : data;
     const n = Buffer.from(name);
-    const local = Buffer.alloc(30), central = Buffer.alloc(46);
-    local.writeUInt32LE(0x04034b50, 0); local.writeUInt16LE(method, 8); local.writeUInt32LE(body.length, 18); local.writeUInt32LE(data.length, 22); local.writeUInt16LE(n.length, 26);
-    central.writeUInt32LE(0x02014b50, 0); central.writeUInt16LE(method, 10); central.writeUInt32LE(body.length, 20); central.writeUInt32LE(data.length, 24); central.writeUInt16LE(n.length, 28); central.writeUInt32LE(offset, 42);
-    locals.push(local, n, body); centrals.push(central, n);
+    const local = Buffer.alloc(30),
+      central = Buffer.alloc(46);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(method, 8);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(n.length, 26);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(method, 10);
+    central.writeUInt32LE(body.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(n.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, n, body);
+    centrals.push(central, n);
     offset += 30 + n.length + body.length;
   }
-  const cd = Buffer.concat(centrals), eocd = Buffer.alloc(22);
-  eocd.writeUInt32LE(0x06054b50, 0); eocd.writeUInt16LE(entries.length, 8); eocd.writeUInt16LE(entries.length, 10); eocd.writeUInt32LE(cd.length, 12); eocd.writeUInt32LE(offset, 16);
+  const cd = Buffer.concat(centrals),
+    eocd = Buffer.alloc(22);
+  eocd.writeUInt32LE(0x06054b50, 0);
+  eocd.writeUInt16LE(entries.length, 8);
+  eocd.writeUInt16LE(entries.length, 10);
+  eocd.writeUInt32LE(cd.length, 12);
+  eocd.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, cd, eocd]);
 }
 const spec = (count) => [{ name: 'x', dataType: 'TYPE_FP32', dims: [count], modelDims: [count], optional: false }];
 const base = quick ? 1 << 18 : 1 << 19;
 const cases = {
-  npy: (n) => { const b = npy(n); return () => L.parseNpy(b, 'x.npy'); },
-  'npz stored': (n) => { const b = zipOf([{ name: 'x.npy', data: npy(n), method: 0 }]); return () => L.parseNpz(b, 'x.npz'); },
-  'npz deflate': (n) => { const b = zipOf([{ name: 'x.npy', data: npy(n), method: 8 }]); return () => L.parseNpz(b, 'x.npz'); },
+  npy: (n) => {
+    const b = npy(n);
+    return () => L.parseNpy(b, 'x.npy');
+  },
+  'npz stored': (n) => {
+    const b = zipOf([{ name: 'x.npy', data: npy(n), method: 0 }]);
+    return () => L.parseNpz(b, 'x.npz');
+  },
+  'npz deflate': (n) => {
+    const b = zipOf([{ name: 'x.npy', data: npy(n), method: 8 }]);
+    return () => L.parseNpz(b, 'x.npz');
+  },
   'json nested': (n) => {
     const rows = [];
     for (let r = 0; r < n / 64; r++) rows.push(Array.from({ length: 64 }, (_, k) => Math.round(Math.sin(r * 64 + k) * 1e4) / 1e4));
     const b = Buffer.from(JSON.stringify({ x: rows }));
     return () => L.tensorsOfJson(L.parseJsonText(b, 'x.json'), 'x.json');
   },
-  'fit to model': (n) => { const a = { name: 'x', source: 'x.npy', ...L.parseNpy(npy(n), 'x.npy') }; return () => L.referenceInputs([a], spec(n), 0, 1, new Map()); },
+  'fit to model': (n) => {
+    const a = { name: 'x', source: 'x.npy', ...L.parseNpy(npy(n), 'x.npy') };
+    return () => L.referenceInputs([a], spec(n), 0, 1, new Map());
+  },
 };
 const fmt = (x, d = 2) => x.toFixed(d);
 console.log('\nverify --reference ort input readers against input size (issue 43): time, each size against the one before');

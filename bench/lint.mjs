@@ -123,7 +123,9 @@ const [nodeMs, versionMs, oneMs, oneInRepoMs, oneInRepoCachedMs, repoMs] = [node
 // splitting the models over cores pays on this machine; below 1, that they slow each other down more
 // than the second core gives.
 const halves = ['a', 'b'].map((h) => path.join(dir, 'halves', h));
-fs.readdirSync(repo).sort().forEach((name, i) => fs.cpSync(path.join(repo, name), path.join(halves[i % 2], name), { recursive: true }));
+fs.readdirSync(repo)
+  .sort()
+  .forEach((name, i) => fs.cpSync(path.join(repo, name), path.join(halves[i % 2], name), { recursive: true }));
 const lintArgs = (repos) => [bin, 'lint', '--format', 'json', '--gpu-memory', 'H200', ...repos];
 function runAsync(argv) {
   return new Promise((done, fail) => {
@@ -158,17 +160,27 @@ console.log(`\ntritonc lint bench (${os.cpus().length} CPUs, node ${process.vers
 console.log(`  node -e 0                         ${fmt(nodeMs).padStart(9)}  1.00x`);
 console.log(`  tritonc --version                 ${fmt(versionMs).padStart(9)}  ${x(version)} node -e 0   (CLI start, any command)`);
 console.log(`  lint one model (cold)             ${fmt(oneMs).padStart(9)}  ${x(one)} node -e 0   (target < 3x)`);
-console.log(`  lint one config of the big repo   ${fmt(oneInRepoMs).padStart(9)}  ${x(oneInRepo)} node -e 0   (pre-commit: reads the ${MODELS} others for instance-memory)`);
+console.log(
+  `  lint one config of the big repo   ${fmt(oneInRepoMs).padStart(9)}  ${x(oneInRepo)} node -e 0   (pre-commit: reads the ${MODELS} others for instance-memory)`,
+);
 console.log(`    ... as the hook runs it (--user-cache, warm) ${fmt(oneInRepoCachedMs).padStart(9)}  ${x(oneInRepoCached)} node -e 0   (target <= 3.5x)`);
 console.log(`  lint ${MODELS} models                   ${fmt(repoMs).padStart(9)}  ${x(whole)} node -e 0   (target <= 8x; issue 4's: < 2000 ms)`);
 console.log(`  per model                         ${(repoMs / MODELS).toFixed(2).padStart(6)} ms`);
 console.log(`  one process, two halves           ${fmt(togetherMs).padStart(9)}`);
-console.log(`  two processes, a half each        ${fmt(splitMs).padStart(9)}  ${(togetherMs / splitMs).toFixed(2)}x the speed of one   (above 1x: a second core pays on this machine)`);
+console.log(
+  `  two processes, a half each        ${fmt(splitMs).padStart(9)}  ${(togetherMs / splitMs).toFixed(2)}x the speed of one   (above 1x: a second core pays on this machine)`,
+);
 if (large) {
   const slope = (large.repoLargeMs - repoMs) / (LARGE - MODELS);
-  console.log(`  lint ${LARGE} models (once)          ${fmt(large.repoLargeMs).padStart(9)}  ${(large.repoLargeMs / nodeMs).toFixed(2)}x node -e 0   ${(large.repoLargeMs / repoMs).toFixed(2)}x the ${MODELS} (linear: about ${(LARGE / MODELS).toFixed(0)}x less the start)`);
-  console.log(`  slope, ${MODELS} -> ${LARGE} models        ${slope.toFixed(3).padStart(6)} ms per model   (${(repoMs / MODELS).toFixed(3)} ms per model at ${MODELS}: no step grows with the square when these agree)`);
-  console.log(`  one staged config of ${LARGE}, --cache ${fmt(large.oneLargeCachedMs).padStart(9)}  ${(large.oneLargeCachedMs / nodeMs).toFixed(2)}x node -e 0`);
+  console.log(
+    `  lint ${LARGE} models (once)          ${fmt(large.repoLargeMs).padStart(9)}  ${(large.repoLargeMs / nodeMs).toFixed(2)}x node -e 0   ${(large.repoLargeMs / repoMs).toFixed(2)}x the ${MODELS} (linear: about ${(LARGE / MODELS).toFixed(0)}x less the start)`,
+  );
+  console.log(
+    `  slope, ${MODELS} -> ${LARGE} models        ${slope.toFixed(3).padStart(6)} ms per model   (${(repoMs / MODELS).toFixed(3)} ms per model at ${MODELS}: no step grows with the square when these agree)`,
+  );
+  console.log(
+    `  one staged config of ${LARGE}, --cache ${fmt(large.oneLargeCachedMs).padStart(9)}  ${(large.oneLargeCachedMs / nodeMs).toFixed(2)}x node -e 0`,
+  );
 }
 if (!args.includes('--keep')) fs.rmSync(dir, { recursive: true, force: true });
 else console.log(`  kept ${dir}`);

@@ -10,8 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  createProtocolConnection, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, InitializeRequest, InitializedNotification,
-  PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter, ShutdownRequest, ExitNotification,
+  createProtocolConnection,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  InitializeRequest,
+  InitializedNotification,
+  PublishDiagnosticsNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+  ShutdownRequest,
+  ExitNotification,
 } from 'vscode-languageserver-protocol/node.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -19,7 +27,8 @@ const repo = mkdtempSync(join(tmpdir(), 'tritonc-bench-lsp-'));
 const dir = join(repo, 'classifier');
 mkdirSync(join(dir, '1'), { recursive: true });
 cpSync(join(root, 'model_repository/classifier/1/model.onnx'), join(dir, '1', 'model.onnx'));
-const head = 'name: "classifier"\nbackend: "onnxruntime"\nmax_batch_size: 8\ninput [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]\n';
+const head =
+  'name: "classifier"\nbackend: "onnxruntime"\nmax_batch_size: 8\ninput [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]\n';
 let body = '';
 for (let i = 0; body.length < 200_000; i++) body += `parameters { key: "setting_${i}" value: { string_value: "value number ${i} of the bench" } }\n`;
 const text = head + body;
@@ -29,7 +38,9 @@ const uri = pathToFileURL(file).href;
 const child = spawn(process.execPath, [join(root, 'bin/tritonc.js'), 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
 const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 let waiting;
-connection.onNotification(PublishDiagnosticsNotification.type, (p) => { if (p.uri === uri && waiting && p.version === waiting.version) waiting.resolve(); });
+connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
+  if (p.uri === uri && waiting && p.version === waiting.version) waiting.resolve();
+});
 connection.listen();
 await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(repo).href, capabilities: {}, workspaceFolders: null });
 await connection.sendNotification(InitializedNotification.type, {});

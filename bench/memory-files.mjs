@@ -35,7 +35,12 @@ export function memoryFiles(root) {
 
 /** A valid config of about `size` bytes: a Python model's, grown with parameters entries. */
 export function configText(size) {
-  const parts = ['backend: "python"', 'max_batch_size: 8', 'input [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]', 'output [ { name: "y" data_type: TYPE_FP32 dims: [ 1 ] } ]'];
+  const parts = [
+    'backend: "python"',
+    'max_batch_size: 8',
+    'input [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]',
+    'output [ { name: "y" data_type: TYPE_FP32 dims: [ 1 ] } ]',
+  ];
   const chunks = [`${parts.join('\n')}\n`];
   let n = chunks[0].length;
   for (let i = 0; n < size; i++) {

@@ -19,7 +19,10 @@ async function run() {
       const t0 = performance.now();
       const sig = method === 'reader' ? await readSignature(file, { stats }) : readSignatureSync(file, { stats });
       const ms = performance.now() - t0;
-      return { ms, detail: `${sig.inputs.length} in, ${sig.outputs.length} out, ${sig.initializers.count} initializers; ${stats.reads} reads, ${(stats.bytesRead / 1e6).toFixed(2)} MB read` };
+      return {
+        ms,
+        detail: `${sig.inputs.length} in, ${sig.outputs.length} out, ${sig.initializers.count} initializers; ${stats.reads} reads, ${(stats.bytesRead / 1e6).toFixed(2)} MB read`,
+      };
     }
     case 'decode': {
       const { default: pkg } = await import('onnx-proto');
@@ -48,7 +51,12 @@ try {
   const r = await run();
   Object.assign(line, { ok: true }, typeof r === 'object' ? r : { ms: 0 });
 } catch (e) {
-  Object.assign(line, { ok: false, error: String(e?.message ?? e).split('\n')[0].slice(0, 160) });
+  Object.assign(line, {
+    ok: false,
+    error: String(e?.message ?? e)
+      .split('\n')[0]
+      .slice(0, 160),
+  });
 }
 line.maxRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
 process.stdout.write(`${JSON.stringify(line)}\n`);

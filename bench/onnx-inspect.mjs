@@ -43,7 +43,12 @@ const { writeBigModel } = await import('./.out/onnx-bench-lib.mjs');
 // 2. Models, written into a temp dir.
 const dir = fs.mkdtempSync(path.join(process.env.TRITONC_BENCH_DIR ?? os.tmpdir(), 'tritonc-bench-onnx-'));
 const models = [
-  { label: quick ? '256 MiB' : '1.5 GiB', target: quick ? 0.25 * GiB : 1.5 * GiB, fill: 'zeros', methods: ['baseline', 'reader', 'reader-sync', 'decode', 'ort'] },
+  {
+    label: quick ? '256 MiB' : '1.5 GiB',
+    target: quick ? 0.25 * GiB : 1.5 * GiB,
+    fill: 'zeros',
+    methods: ['baseline', 'reader', 'reader-sync', 'decode', 'ort'],
+  },
   { label: '1.5 GiB, external data', target: 1.5 * GiB, fill: 'holes', external: true, methods: ['reader', 'ort'], skip: quick },
   { label: '2.1 GiB', target: 2.1 * GiB, fill: 'holes', methods: ['reader', 'decode', 'ort'] },
   { label: '5 GiB', target: 5 * GiB, fill: 'holes', methods: ['reader', 'reader-sync'], skip: quick },
@@ -76,15 +81,23 @@ const results = [];
 try {
   for (const m of models) {
     const t0 = Date.now();
-    const info = await writeBigModel(path.join(dir, m.label.replace(/\W+/g, '_'), 'model.onnx'), { targetBytes: m.target, fill: m.fill, externalData: m.external ?? false });
-    console.log(`\n## ${m.label}: ${(info.fileBytes / GiB).toFixed(2)} GiB file, ${info.initializers} initializers, ${info.nodes} nodes (written in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${m.fill})`);
+    const info = await writeBigModel(path.join(dir, m.label.replace(/\W+/g, '_'), 'model.onnx'), {
+      targetBytes: m.target,
+      fill: m.fill,
+      externalData: m.external ?? false,
+    });
+    console.log(
+      `\n## ${m.label}: ${(info.fileBytes / GiB).toFixed(2)} GiB file, ${info.initializers} initializers, ${info.nodes} nodes (written in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${m.fill})`,
+    );
     console.log('method       |  op ms | process ms | peak RSS MB | result');
     console.log('-------------|--------|------------|-------------|-------');
     const rows = {};
     for (const method of m.methods) {
       const r = measure(method, info.path);
       rows[method] = r;
-      console.log(`${method.padEnd(12)} | ${fmt(r.ms).padStart(6)} | ${fmt(r.wallMs, 0).padStart(10)} | ${String(r.maxRssMB).padStart(11)} | ${r.ok ? r.detail ?? 'ok' : `FAILED: ${r.error}`}`);
+      console.log(
+        `${method.padEnd(12)} | ${fmt(r.ms).padStart(6)} | ${fmt(r.wallMs, 0).padStart(10)} | ${String(r.maxRssMB).padStart(11)} | ${r.ok ? (r.detail ?? 'ok') : `FAILED: ${r.error}`}`,
+      );
     }
     results.push({ model: m.label, fileBytes: info.fileBytes, rows });
     fs.rmSync(path.dirname(info.path), { recursive: true, force: true });

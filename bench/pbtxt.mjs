@@ -12,11 +12,17 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 // The repository's own fixture configs always; the corpus of real configs (kept outside the
 // repository: TRITONC_CORPUS, or a checkout beside this one) when it is there.
 const fixturesDir = join(root, 'test', 'fixtures', 'configs');
-const fixtures = readdirSync(fixturesDir).filter((f) => f.endsWith('.pbtxt')).map((f) => readFileSync(join(fixturesDir, f), 'utf8'));
+const fixtures = readdirSync(fixturesDir)
+  .filter((f) => f.endsWith('.pbtxt'))
+  .map((f) => readFileSync(join(fixturesDir, f), 'utf8'));
 const corpusDir = resolve(process.env.TRITONC_CORPUS ?? join(root, '..', 'shared', 'corpus', 'triton-configs'));
 let corpus;
 if (existsSync(join(corpusDir, 'MANIFEST.tsv'))) {
-  const rows = readFileSync(join(corpusDir, 'MANIFEST.tsv'), 'utf8').trimEnd().split('\n').slice(1).map((l) => l.split('\t'));
+  const rows = readFileSync(join(corpusDir, 'MANIFEST.tsv'), 'utf8')
+    .trimEnd()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t'));
   corpus = rows.filter((r) => r[3] !== 'template').map((r) => readFileSync(join(corpusDir, r[0]), 'utf8'));
 } else {
   console.log(`text format: no corpus at ${corpusDir} (set TRITONC_CORPUS to add it); benchmarking the fixture and synthetic configs`);
@@ -78,4 +84,5 @@ for (const name of Object.keys(sets)) {
     );
   }
 }
-if (theirs) console.log(missed.length ? `target (parse >= 5x the reference) missed on: ${missed.join(', ')}` : 'target met: parse >= 5x the reference on every set');
+if (theirs)
+  console.log(missed.length ? `target (parse >= 5x the reference) missed on: ${missed.join(', ')}` : 'target met: parse >= 5x the reference on every set');

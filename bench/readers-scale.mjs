@@ -137,7 +137,10 @@ for (const [reader, base] of Object.entries(BASE)) {
     const file = path.join(dir, `${reader}-${n}`);
     const made = spawnSync(process.execPath, ['--input-type=module', '-e', WORKER, lib, reader, String(n), root, 'make', file], { encoding: 'utf8' });
     if (made.status !== 0) throw new Error(`${reader} n=${n}: ${made.stderr.slice(-1000)}`);
-    const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', WORKER, lib, reader, String(n), root, 'read', file], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', WORKER, lib, reader, String(n), root, 'read', file], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    });
     rmSync(file);
     if (r.status !== 0) throw new Error(`${reader} n=${n}: ${r.stderr.slice(-1000)}`);
     runs.push({ n, ...JSON.parse(r.stdout.trim().split('\n').pop()) });

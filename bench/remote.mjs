@@ -27,7 +27,15 @@ const LAYERS = 16;
 const bin = path.join(root, 'bin', 'tritonc.js');
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-await build({ entryPoints: [path.join(root, 'fixtures/onnx/model-builder.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: path.join(here, '.out', 'remote-bench-lib.mjs'), logLevel: 'warning' });
+await build({
+  entryPoints: [path.join(root, 'fixtures/onnx/model-builder.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  packages: 'external',
+  outfile: path.join(here, '.out', 'remote-bench-lib.mjs'),
+  logLevel: 'warning',
+});
 const { model, tensorInfo, floatTensor, encodeModel, T } = await import('./.out/remote-bench-lib.mjs');
 
 // The repository: each model a stack of LAYERS weight tensors (as an exported network has), WEIGHTS_MIB in all.
@@ -41,7 +49,8 @@ const onnx = encodeModel(
     output: [tensorInfo('output', T.FLOAT, ['batch', 1000])],
   }),
 );
-const config = (name) => `name: "${name}"\nplatform: "onnxruntime_onnx"\nmax_batch_size: 8\ninput [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]\ndynamic_batching { }\n`;
+const config = (name) =>
+  `name: "${name}"\nplatform: "onnxruntime_onnx"\nmax_batch_size: 8\ninput [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]\ndynamic_batching { }\n`;
 
 const require = createRequire(import.meta.url);
 const S3rver = require('s3rver');
@@ -59,7 +68,12 @@ server.httpServer.on('request', (_req, res) => {
   res.write = (chunk, ...rest) => (count(chunk), write(chunk, ...rest));
   res.end = (chunk, ...rest) => (typeof chunk !== 'function' && count(chunk), end(chunk, ...rest));
 });
-const client = new S3Client({ endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+const client = new S3Client({
+  endpoint: `http://127.0.0.1:${port}`,
+  forcePathStyle: true,
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+});
 for (let i = 0; i < MODELS; i++) {
   const name = `model_${i}`;
   await client.send(new PutObjectCommand({ Bucket: 'models', Key: `repo/${name}/config.pbtxt`, Body: config(name) }));
@@ -109,11 +123,15 @@ for (let r = 0; r < RUNS; r++) {
 const lintMs = median(lintTimes);
 const downloadMs = median(downloadTimes);
 const mib = (b) => `${(b / 1024 / 1024).toFixed(2)} MiB`;
-console.log(`\ntritonc remote bench: ${MODELS} models of ${WEIGHTS_MIB} MiB weights (${LAYERS} tensors each) in s3rver on loopback (${os.cpus().length} CPUs, node ${process.version}, median of ${RUNS})`);
+console.log(
+  `\ntritonc remote bench: ${MODELS} models of ${WEIGHTS_MIB} MiB weights (${LAYERS} tensors each) in s3rver on loopback (${os.cpus().length} CPUs, node ${process.version}, median of ${RUNS})`,
+);
 console.log(`  download the repository (Triton)  ${downloadMs.toFixed(0).padStart(7)} ms  1.00x`);
 console.log(`  tritonc lint s3://...             ${lintMs.toFixed(0).padStart(7)} ms  ${(lintMs / downloadMs).toFixed(3)}x the download`);
 console.log(`  requests per model                ${(perLint.requests / MODELS).toFixed(1).padStart(7)}     (target: a few; the listing and configs included)`);
-console.log(`  bytes read per model              ${mib(perLint.bytes / MODELS).padStart(10)}  (target < 1 MiB, whatever the weight size; of ${WEIGHTS_MIB} MiB)`);
+console.log(
+  `  bytes read per model              ${mib(perLint.bytes / MODELS).padStart(10)}  (target < 1 MiB, whatever the weight size; of ${WEIGHTS_MIB} MiB)`,
+);
 client.destroy();
 await server.close();
 fs.rmSync(work, { recursive: true, force: true });

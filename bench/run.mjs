@@ -1,4 +1,16 @@
 // `npm run bench`: every benchmark, each printing its ratios side by side with its targets.
 // Pass --quick to run the ONNX bench on smaller models.
-const benches = ['./pbtxt.mjs', './onnx-inspect.mjs', './lint.mjs', './scale.mjs', './fmt-scale.mjs', './remote.mjs', './watch.mjs', './lsp.mjs', './fuzz.mjs', './readers-scale.mjs', './input-readers-scale.mjs'];
+const benches = [
+  './pbtxt.mjs',
+  './onnx-inspect.mjs',
+  './lint.mjs',
+  './scale.mjs',
+  './fmt-scale.mjs',
+  './remote.mjs',
+  './watch.mjs',
+  './lsp.mjs',
+  './fuzz.mjs',
+  './readers-scale.mjs',
+  './input-readers-scale.mjs',
+];
 for (const b of benches) await import(b);

@@ -46,7 +46,6 @@ const label = (size) => (size >= 1e6 ? `${size / 1e6} MB` : `${size / 1e3} KB`);
 /** Passes of each in-process measurement: enough for a stable fastest pass, few for the large files. */
 const passes = (size) => (size <= 1e3 ? 500 : size <= 1e5 ? 40 : size <= 1e6 ? 8 : size <= 1e7 ? 2 : 1);
 
-
 const rows = [];
 for (const size of sizes) {
   // Each size in a repository of its own: lint reads every model of the repository it is given.
@@ -82,13 +81,17 @@ const times = (a, b) => (Number.isFinite(a) ? `${(a / b).toFixed(1)}x` : '-');
 console.log(`\nscale: one config from 1 KB to ${maxMb} MB, in process (warm, fastest pass): tritonc beside Python's text_format.Parse`);
 console.log('  size      python parse   tritonc parse          tritonc lint (parse, rules, reads)   lint, the directory in memory');
 for (const r of rows) {
-  console.log(`  ${label(r.size).padEnd(8)}  ${`${r.pyBestMs.toFixed(2)} ms`.padEnd(13)}  ${`${r.parseMs.toFixed(2)} ms (${times(r.pyBestMs, r.parseMs)} python)`.padEnd(22)} ${`${r.lintMs.toFixed(2)} ms (${times(r.pyBestMs, r.lintMs)} python)`.padEnd(36)} ${r.memoryLintMs.toFixed(2)} ms (${times(r.pyBestMs, r.memoryLintMs)} python)`);
+  console.log(
+    `  ${label(r.size).padEnd(8)}  ${`${r.pyBestMs.toFixed(2)} ms`.padEnd(13)}  ${`${r.parseMs.toFixed(2)} ms (${times(r.pyBestMs, r.parseMs)} python)`.padEnd(22)} ${`${r.lintMs.toFixed(2)} ms (${times(r.pyBestMs, r.lintMs)} python)`.padEnd(36)} ${r.memoryLintMs.toFixed(2)} ms (${times(r.pyBestMs, r.memoryLintMs)} python)`,
+  );
 }
 console.log('  target: parse and lint >= 5x python at every size (the last column: the lint without its reads of the model directory)');
 console.log(`\nscale: as processes (tritonc's start included; Python's parse alone), wall time and peak memory`);
 console.log('  size      python parse       tritonc lint                 tritonc fmt --check          lint, one finding');
 for (const r of rows) {
-  console.log(`  ${label(r.size).padEnd(8)}  ${`${r.pyOnceMs.toFixed(0)} ms ${mb(r.pyKib)}`.padEnd(17)}  ${`${r.lint.ms.toFixed(0)} ms ${mb(r.lint.kib)} (${times(r.pyOnceMs, r.lint.ms)} python)`.padEnd(28)} ${`${r.fmt.ms.toFixed(0)} ms ${mb(r.fmt.kib)} (${(r.fmt.ms / r.lint.ms).toFixed(2)}x lint)`.padEnd(28)} ${r.finding.ms.toFixed(0)} ms ${mb(r.finding.kib)}`);
+  console.log(
+    `  ${label(r.size).padEnd(8)}  ${`${r.pyOnceMs.toFixed(0)} ms ${mb(r.pyKib)}`.padEnd(17)}  ${`${r.lint.ms.toFixed(0)} ms ${mb(r.lint.kib)} (${times(r.pyOnceMs, r.lint.ms)} python)`.padEnd(28)} ${`${r.fmt.ms.toFixed(0)} ms ${mb(r.fmt.kib)} (${(r.fmt.ms / r.lint.ms).toFixed(2)}x lint)`.padEnd(28)} ${r.finding.ms.toFixed(0)} ms ${mb(r.finding.kib)}`,
+  );
 }
 console.log('  targets: at 50 MB lint memory <= python; fmt <= 2x lint');
 if (!havePython) console.log('  (Python reference not available: install python3-protobuf and protobuf-compiler)');

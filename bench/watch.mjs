@@ -60,5 +60,7 @@ rmSync(repo, { recursive: true, force: true });
 
 console.log(`\nwatch: ${MODELS}-model repository`);
 console.log(`  write -> report   median ${median.toFixed(1)} ms, p90 ${p90.toFixed(1)} ms (target < 200 ms, debounce included)`);
-console.log(`  heap after 100 edits ${(at100 / 2 ** 20).toFixed(1)} MiB, after 5,000 ${(at5000 / 2 ** 20).toFixed(1)} MiB: ratio ${(at5000 / at100).toFixed(3)} (target <= 1.10)${globalThis.gc ? '' : ' (run with --expose-gc for a stable reading)'}`);
+console.log(
+  `  heap after 100 edits ${(at100 / 2 ** 20).toFixed(1)} MiB, after 5,000 ${(at5000 / 2 ** 20).toFixed(1)} MiB: ratio ${(at5000 / at100).toFixed(3)} (target <= 1.10)${globalThis.gc ? '' : ' (run with --expose-gc for a stable reading)'}`,
+);
 console.log(median < 200 && at5000 / at100 <= 1.1 ? '  targets met' : '  TARGET MISSED');

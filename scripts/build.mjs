@@ -70,7 +70,15 @@ const patchDependencies = {
 // The ModelConfig schema, read from schemas/model_config.proto once here (src/config/schema-source.ts)
 // and carried by the bundles as data: no command parses the .proto or loads protobufjs.
 const schemaReader = 'dist/.schema-source.mjs';
-await build({ entryPoints: ['src/config/schema-source.ts'], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: schemaReader, logLevel: 'warning' });
+await build({
+  entryPoints: ['src/config/schema-source.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  packages: 'external',
+  outfile: schemaReader,
+  logLevel: 'warning',
+});
 const schemaSource = (await import(new URL(`../${schemaReader}`, import.meta.url).href)).readSchemaSource();
 rmSync(schemaReader);
 const compiledSchema = {
@@ -89,7 +97,10 @@ const compiledSchema = {
 const jsonAsParse = {
   name: 'json-as-parse',
   setup(b) {
-    b.onLoad({ filter: /\.json$/ }, (args) => ({ contents: `export default JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(readFileSync(args.path, 'utf8'))))});`, loader: 'js' }));
+    b.onLoad({ filter: /\.json$/ }, (args) => ({
+      contents: `export default JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(readFileSync(args.path, 'utf8'))))});`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -112,7 +123,15 @@ const common = {
   // Optional, large, native: loaded lazily only by `verify --runtime ort`. The language server's
   // libraries are required only by `tritonc lsp`: left out of the bundle, so no other command parses them.
   // The object-storage clients are optional too, loaded only for an s3://, gs:// or as:// repository.
-  external: ['onnxruntime-node', 'vscode-languageserver', 'vscode-languageserver-textdocument', '@aws-sdk/client-s3', '@google-cloud/storage', '@azure/storage-blob', '@azure/identity'],
+  external: [
+    'onnxruntime-node',
+    'vscode-languageserver',
+    'vscode-languageserver-textdocument',
+    '@aws-sdk/client-s3',
+    '@google-cloud/storage',
+    '@azure/storage-blob',
+    '@azure/identity',
+  ],
   logLevel: 'warning',
   // ASCII only, and no comments or indentation: V8 then holds the bundle's source as one byte a
   // character, a third of the two-byte string one stray "µ" made it (every command pays for it).

@@ -10,8 +10,21 @@ root.resolveAll();
 
 const tsName = (t) => t.fullName.replace(/^\.inference\./, '').replace(/\./g, '_');
 const SCALARS = {
-  double: 'number', float: 'number', int32: 'number', uint32: 'number', sint32: 'number', fixed32: 'number', sfixed32: 'number',
-  int64: 'Int64', uint64: 'Int64', sint64: 'Int64', fixed64: 'Int64', sfixed64: 'Int64', bool: 'boolean', string: 'string', bytes: 'string',
+  double: 'number',
+  float: 'number',
+  int32: 'number',
+  uint32: 'number',
+  sint32: 'number',
+  fixed32: 'number',
+  sfixed32: 'number',
+  int64: 'Int64',
+  uint64: 'Int64',
+  sint64: 'Int64',
+  fixed64: 'Int64',
+  sfixed64: 'Int64',
+  bool: 'boolean',
+  string: 'string',
+  bytes: 'string',
 };
 const typeOf = (f) => {
   const r = f.resolvedType;
@@ -24,7 +37,11 @@ const blocks = [];
 const visit = (ns) => {
   for (const n of ns.nestedArray) {
     if (n instanceof protobuf.Enum) {
-      blocks.push(`export type ${tsName(n)} = ${Object.keys(n.values).map((v) => `'${v}'`).join(' | ')};`);
+      blocks.push(
+        `export type ${tsName(n)} = ${Object.keys(n.values)
+          .map((v) => `'${v}'`)
+          .join(' | ')};`,
+      );
     } else if (n instanceof protobuf.Type) {
       const lines = n.fieldsArray.map((f) => {
         let t = typeOf(f);

@@ -2,9 +2,7 @@
 // else is internal and may change; the command line is the subpath `tritonc/cli`.
 
 // Findings and results: plain data, the same for every consumer.
-export type {
-  Diagnostic, Fix, TextEdit, Position, Range, Severity, PathSegment, FileResult, InputProblem, LintResult, RuleDescriptor,
-} from './diagnostics.js';
+export type { Diagnostic, Fix, TextEdit, Position, Range, Severity, PathSegment, FileResult, InputProblem, LintResult, RuleDescriptor } from './diagnostics.js';
 
 // Lint: paths on disk, or text laid over the disk (an editor's buffer).
 export { lint, lintSync, lintText, type LintOptions, type LintTextOptions } from './lint/engine.js';
@@ -12,8 +10,16 @@ export { LintInputError } from './lint/errors.js';
 export { SettingsError, type LintSettings } from './lint/settings.js';
 export { RULES } from './lint/rules/index.js';
 export {
-  defineModelRule, defineRepositoryRule,
-  type Rule, type RuleMeta, type ModelRule, type RepositoryRule, type ModelContext, type RepositoryContext, type Report, type MessageOf,
+  defineModelRule,
+  defineRepositoryRule,
+  type Rule,
+  type RuleMeta,
+  type ModelRule,
+  type RepositoryRule,
+  type ModelContext,
+  type RepositoryContext,
+  type Report,
+  type MessageOf,
 } from './lint/rule.js';
 export { applyEdits } from './config/text-edits.js';
 export { formatReport, REPORT_FORMATS, type ReportFormat } from './report/index.js';

@@ -9,7 +9,9 @@ import { git, ROOT } from './support/snapshot.js';
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Each source file's layer (its folder under src/) and the repository paths it imports. */
@@ -28,7 +30,22 @@ function violations(from: (layer: string) => boolean, to: (layer: string) => boo
 
 /** The model file readers: each reads one format into model-file/'s signature, and knows nothing else of tritonc. */
 const READERS = new Set(['onnx', 'openvino', 'pytorch', 'savedmodel', 'python-model']);
-const FACTS = new Set(['pbtxt', 'model-readers', 'onnx', 'openvino', 'pytorch', 'savedmodel', 'python-model', 'model-file', 'config', 'triton', 'repo', 'workspace', 'remote', 'generate']);
+const FACTS = new Set([
+  'pbtxt',
+  'model-readers',
+  'onnx',
+  'openvino',
+  'pytorch',
+  'savedmodel',
+  'python-model',
+  'model-file',
+  'config',
+  'triton',
+  'repo',
+  'workspace',
+  'remote',
+  'generate',
+]);
 const CONSUMERS = new Set(['lint', 'report', 'verify', 'watch', 'lsp', 'cli', 'client']);
 
 describe('architecture (docs/architecture.md)', () => {
@@ -36,14 +53,48 @@ describe('architecture (docs/architecture.md)', () => {
     expect(files.length).toBeGreaterThan(100);
     expect(files.find((f) => f.file === 'src/cli/main.ts')!.imports).toContain('src/cli/commands.js');
   });
-  it('nothing imports cli/: the command line is its own entry (tritonc/cli)', () => expect(violations((l) => l !== 'cli', (l) => l === 'cli')).toEqual([]));
+  it('nothing imports cli/: the command line is its own entry (tritonc/cli)', () =>
+    expect(
+      violations(
+        (l) => l !== 'cli',
+        (l) => l === 'cli',
+      ),
+    ).toEqual([]));
   it('readers import only their own folder, model-file/ and util/; model-file/ none of them; model-readers/ picks one; util/ nothing', () => {
-    for (const reader of READERS) expect(violations((l) => l === reader, (l) => ![reader, 'model-file', 'util'].includes(l)), reader).toEqual([]);
-    expect(violations((l) => l === 'model-file', (l) => !['model-file', 'util'].includes(l))).toEqual([]);
-    expect(violations((l) => l === 'model-readers', (l) => !['model-readers', 'model-file', 'util'].includes(l) && !READERS.has(l))).toEqual([]);
-    expect(violations((l) => l === 'util', (l) => l !== 'util')).toEqual([]);
+    for (const reader of READERS)
+      expect(
+        violations(
+          (l) => l === reader,
+          (l) => ![reader, 'model-file', 'util'].includes(l),
+        ),
+        reader,
+      ).toEqual([]);
+    expect(
+      violations(
+        (l) => l === 'model-file',
+        (l) => !['model-file', 'util'].includes(l),
+      ),
+    ).toEqual([]);
+    expect(
+      violations(
+        (l) => l === 'model-readers',
+        (l) => !['model-readers', 'model-file', 'util'].includes(l) && !READERS.has(l),
+      ),
+    ).toEqual([]);
+    expect(
+      violations(
+        (l) => l === 'util',
+        (l) => l !== 'util',
+      ),
+    ).toEqual([]);
   });
-  it('the fact layers never import the consumers', () => expect(violations((l) => FACTS.has(l), (l) => CONSUMERS.has(l))).toEqual([]));
+  it('the fact layers never import the consumers', () =>
+    expect(
+      violations(
+        (l) => FACTS.has(l),
+        (l) => CONSUMERS.has(l),
+      ),
+    ).toEqual([]));
   it('none of the directions the folders forbid (docs/architecture.md)', () => {
     const forbidden: [string, string[]][] = [
       ['pbtxt', ['config', 'onnx', 'triton', 'repo', 'workspace']],
@@ -56,10 +107,22 @@ describe('architecture (docs/architecture.md)', () => {
       ['lint', ['cli', 'report', 'generate']],
       ['generate', ['lint']],
     ];
-    for (const [from, to] of forbidden) expect(violations((l) => l === from, (l) => to.includes(l)), from).toEqual([]);
+    for (const [from, to] of forbidden)
+      expect(
+        violations(
+          (l) => l === from,
+          (l) => to.includes(l),
+        ),
+        from,
+      ).toEqual([]);
   });
   it('report/ depends only on diagnostics.ts (and util/)', () => {
-    expect(violations((l) => l === 'report', (l) => !['report', 'diagnostics.js', 'util'].includes(l))).toEqual([]);
+    expect(
+      violations(
+        (l) => l === 'report',
+        (l) => !['report', 'diagnostics.js', 'util'].includes(l),
+      ),
+    ).toEqual([]);
   });
   it('no import circles', () => {
     const graph = new Map(files.map((f) => [f.file.replace(/\.ts$/, '.js'), f.imports]));
@@ -108,7 +171,9 @@ describe('architecture (docs/architecture.md)', () => {
       if (loop.length > 1) loops.push(loop);
     };
     for (const v of edges.keys()) if (!index.has(v)) connect(v);
-    const described = loops.map((loop) => loop.flatMap((a) => loop.filter((b) => edges.get(a)?.has(b)).map((b) => `${a} -> ${b} (${edges.get(a)!.get(b)!})`)).join('\n'));
+    const described = loops.map((loop) =>
+      loop.flatMap((a) => loop.filter((b) => edges.get(a)?.has(b)).map((b) => `${a} -> ${b} (${edges.get(a)!.get(b)!})`)).join('\n'),
+    );
     expect(described).toEqual([]);
   });
   it('no rule imports another rule: what rules share lives in src/lint/ helpers or src/triton/', () => {
@@ -116,20 +181,45 @@ describe('architecture (docs/architecture.md)', () => {
     expect(rules.flatMap((f) => f.imports.filter((i) => i.startsWith('src/lint/rules/')).map((i) => `${f.file} imports ${i}`))).toEqual([]);
   });
   it('report/ imports neither verify/, watch/ nor cli/; verify/ and watch/ not each other', () => {
-    expect(violations((l) => l === 'report', (l) => ['verify', 'watch', 'cli'].includes(l))).toEqual([]);
-    expect(violations((l) => l === 'verify', (l) => l === 'watch')).toEqual([]);
-    expect(violations((l) => l === 'watch', (l) => l === 'verify')).toEqual([]);
+    expect(
+      violations(
+        (l) => l === 'report',
+        (l) => ['verify', 'watch', 'cli'].includes(l),
+      ),
+    ).toEqual([]);
+    expect(
+      violations(
+        (l) => l === 'verify',
+        (l) => l === 'watch',
+      ),
+    ).toEqual([]);
+    expect(
+      violations(
+        (l) => l === 'watch',
+        (l) => l === 'verify',
+      ),
+    ).toEqual([]);
   });
   it('no rule reads the disk: rules get files and listings from the engine (ctx.files, ctx.model.layout())', () => {
-    const disk = new Set(['src/util/path-kind.js', 'src/util/read-text.js', 'src/repo/tree.js', 'src/workspace/sources.js', 'src/workspace/workspace.js', 'src/onnx/reader.js']);
+    const disk = new Set([
+      'src/util/path-kind.js',
+      'src/util/read-text.js',
+      'src/repo/tree.js',
+      'src/workspace/sources.js',
+      'src/workspace/workspace.js',
+      'src/onnx/reader.js',
+    ]);
     const rules = files.filter((f) => f.file.startsWith('src/lint/rules/'));
     expect(rules.length).toBeGreaterThan(25);
     const readers = rules.filter((f) => /from '(node:)?fs(\/promises)?'/.test(readFileSync(join(ROOT, f.file), 'utf8')) || f.imports.some((i) => disk.has(i)));
     expect(readers.map((f) => f.file)).toEqual([]);
   });
-  it('no platform name or default model file is spelled outside src/triton: they are the backend records\' (src/triton/backend-records.ts)', async () => {
+  it("no platform name or default model file is spelled outside src/triton: they are the backend records' (src/triton/backend-records.ts)", async () => {
     const { BACKEND_RECORDS } = await import('../src/triton/backend-records.js');
-    const names = BACKEND_RECORDS.flatMap((b) => [...b.platforms.flatMap((p) => [p.name, p.defaultModelFile, ...(p.aliases ?? [])]), ...(b.defaultModelFile ? [b.defaultModelFile] : [])]);
+    const names = BACKEND_RECORDS.flatMap((b) => [
+      ...b.platforms.flatMap((p) => [p.name, p.defaultModelFile, ...(p.aliases ?? [])]),
+      ...(b.defaultModelFile ? [b.defaultModelFile] : []),
+    ]);
     expect(names).toContain('model.onnx');
     expect(names).toContain('tensorrt_plan');
     const spelled = files
@@ -147,7 +237,9 @@ describe('architecture (docs/architecture.md)', () => {
     expect(compared).toEqual([]);
   });
   it('the command line never casts or re-coerces a parsed flag: each is declared once, typed (cli/command.ts defineCommand)', () => {
-    const cli = files.filter((f) => f.layer === 'cli').map((f) => ({ file: f.file, source: ts.createSourceFile(f.file, readFileSync(join(ROOT, f.file), 'utf8'), ts.ScriptTarget.Latest, true) }));
+    const cli = files
+      .filter((f) => f.layer === 'cli')
+      .map((f) => ({ file: f.file, source: ts.createSourceFile(f.file, readFileSync(join(ROOT, f.file), 'utf8'), ts.ScriptTarget.Latest, true) }));
     // The types of parsed flags: yargs' own, and every alias src/cli makes of a builder's (FlagsOf<typeof xFlags>).
     const flagTypes = new Set(['ArgumentsCamelCase']);
     for (const { source } of cli) {
@@ -157,10 +249,16 @@ describe('architecture (docs/architecture.md)', () => {
       });
     }
     const holdsFlags = (p: ts.ParameterDeclaration, source: ts.SourceFile): boolean => {
-      if (p.type) return /^Record<string, unknown>$/.test(p.type.getText(source)) || [...flagTypes].some((t) => new RegExp(`\\b${t}\\b`).test(p.type!.getText(source)));
+      if (p.type)
+        return /^Record<string, unknown>$/.test(p.type.getText(source)) || [...flagTypes].some((t) => new RegExp(`\\b${t}\\b`).test(p.type!.getText(source)));
       // A command's runner written in place (`run: (a, io) => ...`): its first parameter is the parsed flags.
       const fn = p.parent;
-      return (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) && fn.parameters[0] === p && ts.isPropertyAssignment(fn.parent) && fn.parent.name.getText(source) === 'run';
+      return (
+        (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) &&
+        fn.parameters[0] === p &&
+        ts.isPropertyAssignment(fn.parent) &&
+        fn.parent.name.getText(source) === 'run'
+      );
     };
     const found: string[] = [];
     for (const { file, source } of cli) {
@@ -179,24 +277,42 @@ describe('architecture (docs/architecture.md)', () => {
       source.forEachChild(function visit(n): void {
         const at = `${file}:${source.getLineAndCharacterOfPosition(n.getStart(source)).line + 1}: ${n.getText(source).slice(0, 80)}`;
         if ((ts.isAsExpression(n) || ts.isTypeAssertionExpression(n)) && isFlag(n.expression) && !ts.isConstTypeReference(n.type)) found.push(at);
-        if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && ['String', 'Number', 'Boolean'].includes(n.expression.text) && n.arguments.length === 1 && isFlag(n.arguments[0]!)) found.push(at);
+        if (
+          ts.isCallExpression(n) &&
+          ts.isIdentifier(n.expression) &&
+          ['String', 'Number', 'Boolean'].includes(n.expression.text) &&
+          n.arguments.length === 1 &&
+          isFlag(n.arguments[0]!)
+        )
+          found.push(at);
         n.forEachChild(visit);
       });
     }
     // The one bridge from the erased list main.ts iterates over to a command's typed runner: the arguments
     // it passes are those the command's own builder parsed, and main.ts refuses a one-value flag given twice.
     const ALLOWED = ['src/cli/command.ts: args as ArgumentsCamelCase<T>'];
-    expect(found.map((f) => f.replace(/:\d+:/, ':')).filter((f) => !ALLOWED.includes(f)), found.join('\n')).toEqual([]);
+    expect(
+      found.map((f) => f.replace(/:\d+:/, ':')).filter((f) => !ALLOWED.includes(f)),
+      found.join('\n'),
+    ).toEqual([]);
     expect(found.length, 'the allowed cast is still there: remove it from ALLOWED when it goes').toBe(ALLOWED.length);
     expect(flagTypes.has('VerifyArgs') && flagTypes.has('LintCliOptions')).toBe(true);
   });
   it('configs are read through at most three exported parse functions (parseConfig, the pbtxt parser, its fast path)', () => {
-    const names = new Set(files
-      .filter((f) => f.layer === 'config' || f.layer === 'pbtxt')
-      .flatMap((f) => [...readFileSync(join(ROOT, f.file), 'utf8').matchAll(/^export (?:async )?function (parse\w*)/gm)].map((m) => m[1]!)));
+    const names = new Set(
+      files
+        .filter((f) => f.layer === 'config' || f.layer === 'pbtxt')
+        .flatMap((f) => [...readFileSync(join(ROOT, f.file), 'utf8').matchAll(/^export (?:async )?function (parse\w*)/gm)].map((m) => m[1]!)),
+    );
     expect([...names].sort()).toEqual(['parseCleanText', 'parseConfig', 'parseText']);
   });
-  it('no source file imports test/ or fixtures/', () => expect(violations(() => true, (l) => l === 'test' || l === 'fixtures')).toEqual([]));
+  it('no source file imports test/ or fixtures/', () =>
+    expect(
+      violations(
+        () => true,
+        (l) => l === 'test' || l === 'fixtures',
+      ),
+    ).toEqual([]));
   it('no file of the repository refers to a path outside it', () => {
     const tracked = git(ROOT, 'ls-files', '-z', '--cached', '--others', '--exclude-standard').split('\0').filter(Boolean);
     // The test support that locates the optional corpus is the one place allowed to look beside the clone
@@ -207,7 +323,9 @@ describe('architecture (docs/architecture.md)', () => {
       .filter((f) => !allowed.has(f) && /\.(ts|mjs|js|md|json|py|yaml|proto)$/.test(f) && f !== 'package-lock.json')
       .filter((f) => {
         try {
-          return /\.\.\/shared\b(?!\/triton-backends\b)|shared\/(reference|corpus|DESIGN)|DESIGN\.md|triton-rules\.md|onnx-notes\.md/.test(readFileSync(join(ROOT, f), 'utf8'));
+          return /\.\.\/shared\b(?!\/triton-backends\b)|shared\/(reference|corpus|DESIGN)|DESIGN\.md|triton-rules\.md|onnx-notes\.md/.test(
+            readFileSync(join(ROOT, f), 'utf8'),
+          );
         } catch {
           return false;
         }
@@ -218,11 +336,18 @@ describe('architecture (docs/architecture.md)', () => {
   it('rules never import src/repo, src/workspace or a model file reader: what they need is a fact (ModelFacts) or src/triton', () => {
     const rules = files.filter((f) => f.file.startsWith('src/lint/rules/'));
     expect(rules.length).toBeGreaterThan(25);
-    const crossing = rules.flatMap((f) => f.imports.filter((i) => ['repo', 'workspace', ...READERS].includes(layerOf(i) ?? '')).map((i) => `${f.file} imports ${i}`));
+    const crossing = rules.flatMap((f) =>
+      f.imports.filter((i) => ['repo', 'workspace', ...READERS].includes(layerOf(i) ?? '')).map((i) => `${f.file} imports ${i}`),
+    );
     expect(crossing).toEqual([]);
   });
-  it('repo/ never imports triton/: the layout is read before Triton\'s rules apply to it', () => {
-    expect(violations((l) => l === 'repo', (l) => l === 'triton')).toEqual([]);
+  it("repo/ never imports triton/: the layout is read before Triton's rules apply to it", () => {
+    expect(
+      violations(
+        (l) => l === 'repo',
+        (l) => l === 'triton',
+      ),
+    ).toEqual([]);
   });
   it('no backend or platform name is compared outside src/triton: code asks the backend records (src/triton/backend-records.ts)', async () => {
     const { BACKEND_RECORDS, ENSEMBLE_PLATFORM } = await import('../src/triton/backend-records.js');
@@ -230,7 +355,10 @@ describe('architecture (docs/architecture.md)', () => {
     expect(names).toEqual(expect.arrayContaining(['onnxruntime', 'python', 'vllm', 'tensorrtllm', 'dali', 'onnxruntime_onnx', 'libtorch']));
     const alternatives = names.map((n) => n.replace(/[^a-z0-9_]/g, '')).join('|');
     // `x === 'name'`, `'name' !== x`, `case 'name':`.
-    const comparison = new RegExp(`[=!]==?\\s*['"](?:${alternatives})['"]|['"](?:${alternatives})['"]\\s*[=!]==?|\\bcase\\s+['"](?:${alternatives})['"]\\s*:`, 'g');
+    const comparison = new RegExp(
+      `[=!]==?\\s*['"](?:${alternatives})['"]|['"](?:${alternatives})['"]\\s*[=!]==?|\\bcase\\s+['"](?:${alternatives})['"]\\s*:`,
+      'g',
+    );
     // The same words naming something else than a backend, counted per file so that a new comparison shows.
     const allowed: Record<string, number> = {
       // ONNX Runtime's execution accelerators (optimization.execution_accelerators: "tensorrt", "cuda", "openvino").

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { append, maxOf, minOf } from '../src/util/arrays.js';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
-const sources = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+const sources = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
 
 /** Every call or `new` in `file` with a spread argument, as file:line and its text. */
 function spreadCalls(file: string): string[] {

@@ -28,10 +28,26 @@ import { serverFlagsFromArgs, withServerFlags } from './server-flags.js';
 const clientFlags = (y: Argv) =>
   withServerFlags(y)
     .positional('path', { type: 'string', demandOption: true, describe: 'A model directory or a model repository (or its URL: s3://, gs://, as://)' })
-    .option('lang', { choices: ['typescript', 'python'] as const, demandOption: true, describe: 'The client\'s language: typescript (fetch, or @grpc/grpc-js for gRPC) or python (on tritonclient[http] or tritonclient[grpc], typed for mypy --strict)' })
-    .option('protocol', { choices: ['http', 'grpc'] as const, default: 'http' as const, describe: 'KServe v2 over HTTP with binary tensor data, or over gRPC (@grpc/grpc-js, tritonclient.grpc), which streams a decoupled model\'s responses' })
-    .option('out', { type: 'string', describe: 'Where to write: a .ts or .py file (one model) or a directory (<model>.ts or .py each, and index.ts or __init__.py for a repository); default: print' })
-    .option('check', { type: 'boolean', describe: 'Exit 1 when the files at --out are not what would be generated (a model\'s config changed, or a file was edited)' })
+    .option('lang', {
+      choices: ['typescript', 'python'] as const,
+      demandOption: true,
+      describe:
+        "The client's language: typescript (fetch, or @grpc/grpc-js for gRPC) or python (on tritonclient[http] or tritonclient[grpc], typed for mypy --strict)",
+    })
+    .option('protocol', {
+      choices: ['http', 'grpc'] as const,
+      default: 'http' as const,
+      describe: "KServe v2 over HTTP with binary tensor data, or over gRPC (@grpc/grpc-js, tritonclient.grpc), which streams a decoupled model's responses",
+    })
+    .option('out', {
+      type: 'string',
+      describe:
+        'Where to write: a .ts or .py file (one model) or a directory (<model>.ts or .py each, and index.ts or __init__.py for a repository); default: print',
+    })
+    .option('check', {
+      type: 'boolean',
+      describe: "Exit 1 when the files at --out are not what would be generated (a model's config changed, or a file was edited)",
+    })
     .option('force', { type: 'boolean', describe: 'Replace a file at --out that tritonc client did not write' })
     .conflicts('check', 'force');
 
@@ -45,7 +61,7 @@ const LANG_FILES = {
 
 export const clientCommand = defineCommand({
   command: 'client <path>',
-  describe: 'Generate a typed client (TypeScript or Python, over KServe v2 HTTP or gRPC) from each model\'s effective config',
+  describe: "Generate a typed client (TypeScript or Python, over KServe v2 HTTP or gRPC) from each model's effective config",
   builder: clientFlags,
   run: runClient,
 });
@@ -57,7 +73,9 @@ export async function runClient(a: ClientArgs, io: CliIO): Promise<number> {
     const settings = settingsNear(dir);
     const server = applyServerFlags(settings.server, serverFlagsFromArgs(a, io.cwd));
     const resolveOptions = resolveOptionsOf({ ...settings, server });
-    const run = await remote.complete((files) => clientRun(dir, { workspace: new Workspace({ files }), resolve: resolveOptions, lang: a.lang, protocol: a.protocol }));
+    const run = await remote.complete((files) =>
+      clientRun(dir, { workspace: new Workspace({ files }), resolve: resolveOptions, lang: a.lang, protocol: a.protocol }),
+    );
     if ('error' in run) throw new UsageError(`client: ${run.error.replace(dir, a.path)}`);
     return report(run, a, remote.io);
   });
@@ -79,7 +97,8 @@ function report(run: ClientRun, a: ClientArgs, io: CliIO): number {
   }
   const out = resolve(io.cwd, a.out);
   const { extension, index } = LANG_FILES[a.lang];
-  if (run.kind === 'repository' && extension.test(a.out)) throw new UsageError(`client: a repository gives a module per model and an ${index}: --out takes a directory, not ${a.out}`);
+  if (run.kind === 'repository' && extension.test(a.out))
+    throw new UsageError(`client: a repository gives a module per model and an ${index}: --out takes a directory, not ${a.out}`);
   const outIsDir = run.kind === 'repository' || !extension.test(a.out);
   const placed = placeFiles(run, out, outIsDir);
   const shown = (p: string): string => displayPath(p, io.cwd);
@@ -104,7 +123,10 @@ function report(run: ClientRun, a: ClientArgs, io: CliIO): number {
         }
       }
     }
-    if (exit !== EXIT.ok) io.stderr(`to update: tritonc client ${shellPath(a.path)} --lang ${a.lang}${a.protocol === 'grpc' ? ' --protocol grpc' : ''} --out ${shellPath(a.out)}\n`);
+    if (exit !== EXIT.ok)
+      io.stderr(
+        `to update: tritonc client ${shellPath(a.path)} --lang ${a.lang}${a.protocol === 'grpc' ? ' --protocol grpc' : ''} --out ${shellPath(a.out)}\n`,
+      );
     return exit;
   }
   if (outIsDir) {
@@ -139,7 +161,8 @@ function ownFileProblemOfDir(dir: string): string | undefined {
     }
     return undefined;
   }
-  if (st.isSymbolicLink()) return 'is a symbolic link: tritonc client writes its modules only into a directory itself, never through a link (give the real directory)';
+  if (st.isSymbolicLink())
+    return 'is a symbolic link: tritonc client writes its modules only into a directory itself, never through a link (give the real directory)';
   if (!st.isDirectory()) return 'is not a directory';
   return undefined;
 }
@@ -193,7 +216,7 @@ function checkFile(path: string, text: string): { message: string; diff: string[
       : header.flags !== wanted.flags
         ? `it was generated with other flags (tritonc client ${header.flags})`
         : header.config !== wanted.config
-          ? 'the model\'s effective config changed since the client was generated'
+          ? "the model's effective config changed since the client was generated"
           : 'another tritonc wrote it (the generated code differs; the config is the same)';
   return { message: `differs from what tritonc client would write: ${why}`, diff: lineDiff(now, text) };
 }
@@ -206,7 +229,8 @@ function writeClient(path: string, text: string, force: boolean): WriteResult {
   if (e.kind === 'bad') return { kind: 'refused', message: e.message };
   if (e.kind === 'text') {
     if (plainText(e.text).text === text) return { kind: 'unchanged' };
-    if (!readClientHeader(e.text) && !force) return { kind: 'refused', message: 'tritonc client did not write it (no tritonc-client header); pass --force to replace it' };
+    if (!readClientHeader(e.text) && !force)
+      return { kind: 'refused', message: 'tritonc client did not write it (no tritonc-client header); pass --force to replace it' };
   }
   try {
     writeFileAtomic(path, text);

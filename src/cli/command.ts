@@ -65,7 +65,7 @@ export function scalarGivenTwice(args: Record<string, unknown>, positionalLists:
     if (key === '_' || key === '$0' || !Array.isArray(value) || REPEATED_ON_PURPOSE.has(value) || positionalLists.includes(key)) continue;
     // yargs keeps each flag under its name and its camelCase alias: the name as typed has a dash, or no capital.
     if (/[A-Z]/.test(key)) continue;
-    return `${key.length === 1 ? "-" : "--"}${key} takes one value, and was given ${value.length} times (${value.map((x) => JSON.stringify(String(x))).join(', ')}): give it once`;
+    return `${key.length === 1 ? '-' : '--'}${key} takes one value, and was given ${value.length} times (${value.map((x) => JSON.stringify(String(x))).join(', ')}): give it once`;
   }
   return undefined;
 }

@@ -13,4 +13,17 @@ import { fillCommand } from './fill.js';
 import { tuneCommand } from './tune.js';
 import { clientCommand } from './client.js';
 
-export const commands: CommandSpec[] = [inspectCommand, generateCommand, resolveCommand, lintCommand, lockCommand, fillCommand, fmtCommand, watchCommand, verifyCommand, tuneCommand, clientCommand, lspCommand];
+export const commands: CommandSpec[] = [
+  inspectCommand,
+  generateCommand,
+  resolveCommand,
+  lintCommand,
+  lockCommand,
+  fillCommand,
+  fmtCommand,
+  watchCommand,
+  verifyCommand,
+  tuneCommand,
+  clientCommand,
+  lspCommand,
+];

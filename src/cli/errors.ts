@@ -2,7 +2,10 @@
 
 /** Bad flags, unreadable input, or a config tritonc cannot process: exit 2. */
 export class UsageError extends Error {
-  constructor(message: string, readonly exitCode = 2) {
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
     super(message);
   }
 }

@@ -28,11 +28,19 @@ const fillFlags = (y: Argv) =>
   y
     // Required by the syntax (<template> <substitutions>): demandOption tells the type so (yargs' positional() drops it).
     .positional('template', { type: 'string', demandOption: true, describe: 'The config template (config.pbtxt with ${...} placeholders)' })
-    .positional('substitutions', { type: 'string', demandOption: true, describe: 'key:value pairs, comma-separated; \\, and \\\\: escape (fill_template.py syntax)' })
+    .positional('substitutions', {
+      type: 'string',
+      demandOption: true,
+      describe: 'key:value pairs, comma-separated; \\, and \\\\: escape (fill_template.py syntax)',
+    })
     .option('in-place', { alias: ['i', 'in_place'], type: 'boolean', describe: 'Write the result over the template' })
     .option('output', { alias: 'o', type: 'string', describe: 'Write the result to this file (default: stdout)' })
     .option('lint', { type: 'boolean', default: true, describe: 'Lint the result where it will stand before writing it (--no-lint: do not)' })
-    .option('strict', { type: 'boolean', describe: 'Refuse any placeholder the substitutions leave unfilled (by default those the backend treats as unset are left, as fill_template.py leaves them, and the lint judges each)' })
+    .option('strict', {
+      type: 'boolean',
+      describe:
+        'Refuse any placeholder the substitutions leave unfilled (by default those the backend treats as unset are left, as fill_template.py leaves them, and the lint judges each)',
+    })
     .option('allow-unfilled', { type: 'boolean', hidden: true, describe: 'The default now: leave placeholders as fill_template.py does' })
     .conflicts('in-place', 'output')
     .conflicts('strict', 'allow-unfilled');
@@ -42,7 +50,8 @@ export type FillOptions = FlagsOf<typeof fillFlags>;
 
 export const fillCommand = defineCommand({
   command: 'fill <template> <substitutions>',
-  describe: 'Fill a config template\'s ${...} placeholders as fill_template.py does ("key:value,key2:value2"), refusing unknown keys and unfilled placeholders; the result is linted before it is written',
+  describe:
+    'Fill a config template\'s ${...} placeholders as fill_template.py does ("key:value,key2:value2"), refusing unknown keys and unfilled placeholders; the result is linted before it is written',
   builder: fillFlags,
   run: runFill,
 });
@@ -64,22 +73,29 @@ export async function runFill(opts: FillOptions, io: CliIO): Promise<number> {
   let refused = false;
   for (const u of filled.unknownKeys) {
     refused = true;
-    io.stderr(`${shown(templatePath)}: error: the template has no placeholder \${${u.key}}${u.suggestion ? `: did you mean ${u.suggestion}?` : '; drop it from the substitutions'}\n`);
+    io.stderr(
+      `${shown(templatePath)}: error: the template has no placeholder \${${u.key}}${u.suggestion ? `: did you mean ${u.suggestion}?` : '; drop it from the substitutions'}\n`,
+    );
   }
   if (opts.strict) {
     for (const p of filled.unfilled) {
       refused = true;
-      io.stderr(`${shown(templatePath)}:${p.line}:${p.column}: error: placeholder \${${p.name}} is not filled: add ${p.name}:<value> to the substitutions (--strict)\n`);
+      io.stderr(
+        `${shown(templatePath)}:${p.line}:${p.column}: error: placeholder \${${p.name}} is not filled: add ${p.name}:<value> to the substitutions (--strict)\n`,
+      );
     }
   } else if (filled.unfilled.length) {
     const names = [...new Set(filled.unfilled.map((p) => `\${${p.name}}`))];
-    io.stderr(`tritonc fill: ${names.length} placeholder${names.length === 1 ? '' : 's'} left unfilled, as fill_template.py leaves them (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}); ${opts.lint ? 'the lint below says what each does' : 'not linted (--no-lint)'}; --strict refuses them\n`);
+    io.stderr(
+      `tritonc fill: ${names.length} placeholder${names.length === 1 ? '' : 's'} left unfilled, as fill_template.py leaves them (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}); ${opts.lint ? 'the lint below says what each does' : 'not linted (--no-lint)'}; --strict refuses them\n`,
+    );
   }
   if (refused) {
     io.stderr(`tritonc fill: nothing written\n`);
     return EXIT.problems;
   }
-  for (const d of filled.defaulted) io.stderr(`tritonc fill: \${${d.name}} filled with ${d.value}, fill_template.py's default (give ${d.name}:<value> to choose)\n`);
+  for (const d of filled.defaulted)
+    io.stderr(`tritonc fill: \${${d.name}} filled with ${d.value}, fill_template.py's default (give ${d.name}:<value> to choose)\n`);
 
   // A placeholder left where Triton needs a value (a number, an enum) leaves no config Triton can parse:
   // never written, whatever the lint of a template kept in a repository says of it.
@@ -137,7 +153,11 @@ function lintResultAt(file: string, text: string, cwd: string): LintResult {
   workspace.setText(file, text);
   try {
     const result = lintSync([file], { cwd, workspace });
-    return summarize(result.results.filter((r) => r.filePath === file), result.rules, result.problems);
+    return summarize(
+      result.results.filter((r) => r.filePath === file),
+      result.rules,
+      result.problems,
+    );
   } catch (e) {
     if (e instanceof LintInputError) return lintText(text, { file });
     throw e;

@@ -23,7 +23,11 @@ const fmtFlags = (y: Argv) =>
     .positional('paths', { type: 'string', array: true, describe: 'Config files or directories (default: stdin)' })
     .option('check', { type: 'boolean', describe: 'List files that are not formatted; exit 1 if any' })
     .option('write', { type: 'boolean', describe: 'Rewrite files in place (atomically)' })
-    .option('canonical', { type: 'boolean', describe: 'Also rewrite to the one canonical spelling (one list per repeated field, no colon before {, typed scalars); default: layout only, or the settings file\'s fmt.style' })
+    .option('canonical', {
+      type: 'boolean',
+      describe:
+        "Also rewrite to the one canonical spelling (one list per repeated field, no colon before {, typed scalars); default: layout only, or the settings file's fmt.style",
+    })
     .option('stdin-filepath', { type: 'string', describe: 'The file name to use in messages for stdin input' })
     .conflicts('check', 'write');
 
@@ -60,11 +64,15 @@ export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
   if (opts.check && opts.write) throw new UsageError('--check and --write cannot be used together: --check only reports, --write rewrites');
   const fromStdin = paths.length === 0 || (paths.length === 1 && paths[0] === '-');
   if (fromStdin) {
-    if (paths.length === 0 && io.stdinIsTTY) throw new UsageError('give the config files or directories to format, or pipe a config on stdin (e.g. tritonc fmt < config.pbtxt)');
+    if (paths.length === 0 && io.stdinIsTTY)
+      throw new UsageError('give the config files or directories to format, or pipe a config on stdin (e.g. tritonc fmt < config.pbtxt)');
     if (opts.write) throw new UsageError('--write needs file paths; with stdin the result goes to stdout');
     return formatStdin(await io.readStdin(), opts, io);
   }
-  const { files, missing, unreadable, linksOut } = findConfigFiles(paths.map((p) => resolve(io.cwd, p)), diskTree);
+  const { files, missing, unreadable, linksOut } = findConfigFiles(
+    paths.map((p) => resolve(io.cwd, p)),
+    diskTree,
+  );
   for (const l of linksOut) io.stderr(`tritonc fmt: warning: ${displayPath(l.path, io.cwd)}: ${linkOutNote(l.target)}\n`);
   for (const m of missing) io.stderr(`tritonc fmt: ${displayPath(m, io.cwd)}: no such file or directory\n`);
   for (const u of unreadable) io.stderr(`tritonc fmt: ${displayPath(u.path, io.cwd)}: cannot read: ${u.reason}\n`);
@@ -125,12 +133,13 @@ export async function runFmt(opts: FmtOptions, io: CliIO): Promise<number> {
   }
   if (failed) return EXIT.usage;
   if (unformatted.length) {
-    io.stderr(`${unformatted.length} file${unformatted.length === 1 ? '' : 's'} would be reformatted; run tritonc fmt --write ${paths.map(shellPath).join(' ')}\n`);
+    io.stderr(
+      `${unformatted.length} file${unformatted.length === 1 ? '' : 's'} would be reformatted; run tritonc fmt --write ${paths.map(shellPath).join(' ')}\n`,
+    );
     return EXIT.problems;
   }
   return EXIT.ok;
 }
-
 
 function formatStdin(text: string, opts: FmtOptions, io: CliIO): number {
   const name = opts.stdinFilepath ?? '<stdin>';

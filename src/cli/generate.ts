@@ -22,13 +22,28 @@ import { ONNXRUNTIME, platformOfBackend } from '../triton/backend-records.js';
 const generateFlags = (y: Argv) =>
   y
     // Required by the syntax (<path>): demandOption tells the type so (yargs' positional() drops it).
-    .positional('path', { type: 'string', demandOption: true, describe: 'model.onnx, a model directory, or a model repository; a directory may be a URL (s3://, gs://, as://) with --check' })
+    .positional('path', {
+      type: 'string',
+      demandOption: true,
+      describe: 'model.onnx, a model directory, or a model repository; a directory may be a URL (s3://, gs://, as://) with --check',
+    })
     .option('name', { type: 'string', describe: 'Model name (default: the directory name)' })
-    .option('max-batch-size', { type: 'number', describe: 'Largest batch Triton may send (default: the server\'s default-max-batch-size, 4, if the model can batch, else 0)' })
-    .option('backend-config', { ...repeatable('As tritonserver: onnxruntime,default-max-batch-size=N makes N the default max_batch_size (other settings do not change the config)') })
-    .option('dynamic-batching', { type: 'boolean', describe: 'Add dynamic_batching (default: on when max_batch_size > 1); --no-dynamic-batching to leave it out' })
+    .option('max-batch-size', {
+      type: 'number',
+      describe: "Largest batch Triton may send (default: the server's default-max-batch-size, 4, if the model can batch, else 0)",
+    })
+    .option('backend-config', {
+      ...repeatable('As tritonserver: onnxruntime,default-max-batch-size=N makes N the default max_batch_size (other settings do not change the config)'),
+    })
+    .option('dynamic-batching', {
+      type: 'boolean',
+      describe: 'Add dynamic_batching (default: on when max_batch_size > 1); --no-dynamic-batching to leave it out',
+    })
     .option('preferred-batch-size', { type: 'string', describe: 'Preferred batch sizes, e.g. 8,16,32' })
-    .option('max-queue-delay', { type: 'string', describe: 'How long a request may wait to be batched, with its unit: 5ms, 500us, 0.5s (a bare number is refused: 5 could mean 5us or 5ms)' })
+    .option('max-queue-delay', {
+      type: 'string',
+      describe: 'How long a request may wait to be batched, with its unit: 5ms, 500us, 0.5s (a bare number is refused: 5 could mean 5us or 5ms)',
+    })
     .option('instances', { type: 'number', describe: 'Model instances per device (each holds a copy of the weights)' })
     .option('kind', { choices: ['gpu', 'cpu'] as const, describe: 'Where instances run' })
     .option('gpus', { type: 'string', describe: 'GPU ids for the instances, e.g. 0,1' })
@@ -57,7 +72,20 @@ export function optionsFromArgs(a: GenerateArgs): GenerateOptions | undefined {
   const backendConfig = a.backendConfig === undefined ? undefined : (serverFlagsFromArgs(a, '').backendConfig ?? []);
   const { name, maxBatchSize, dynamicBatching, preferredBatchSize, maxQueueDelay, instances, kind, gpus, accelerator, platform, backend } = a;
   try {
-    return optionsFromFlags({ name, maxBatchSize, backendConfig, dynamicBatching, preferredBatchSize, maxQueueDelay, instances, kind, gpus, accelerator, platform, backend });
+    return optionsFromFlags({
+      name,
+      maxBatchSize,
+      backendConfig,
+      dynamicBatching,
+      preferredBatchSize,
+      maxQueueDelay,
+      instances,
+      kind,
+      gpus,
+      accelerator,
+      platform,
+      backend,
+    });
   } catch (e) {
     if (e instanceof GenerateFlagError) throw new UsageError(e.message);
     throw e;
@@ -68,7 +96,10 @@ export async function runGenerate(a: GenerateArgs, io: CliIO): Promise<number> {
   const options = optionsFromArgs(a);
   // A repository in object storage is generated from and checked there, never written.
   return withRepositories('generate', [a.path], io, {}, async (remote) => {
-    if (remote.remote && a.write) throw new UsageError('generate: --write changes files, and tritonc never writes to object storage: use --check, or print the config and upload it yourself');
+    if (remote.remote && a.write)
+      throw new UsageError(
+        'generate: --write changes files, and tritonc never writes to object storage: use --check, or print the config and upload it yourself',
+      );
     const target = resolve(io.cwd, remote.paths[0]!);
     const found = await remote.complete((files) => {
       const workspace = new Workspace({ files });
@@ -99,7 +130,9 @@ function reportOutcomes(outcomes: TargetOutcome[], options: GenerateOptions | un
     if (o.kind === 'problems') {
       for (const p of o.problems) io.stderr(`error: ${p.message}\n`);
       if (o.recorded && options) {
-        io.stderr(`note: the options not given now are those recorded in ${shown(o.target.configPath)}: tritonc generate ${optionsToFlags(o.recorded).join(' ')}\n`);
+        io.stderr(
+          `note: the options not given now are those recorded in ${shown(o.target.configPath)}: tritonc generate ${optionsToFlags(o.recorded).join(' ')}\n`,
+        );
       }
       worse(EXIT.problems);
       continue;
@@ -135,7 +168,9 @@ function difference(o: Generated): string {
     case 'model':
       return 'tritonc generated it, unedited since, from an older model: the model changed';
     default:
-      return o.existing !== undefined && readHeader(o.existing) ? 'it was edited by hand since tritonc generated it' : 'tritonc did not write it (it has no tritonc header)';
+      return o.existing !== undefined && readHeader(o.existing)
+        ? 'it was edited by hand since tritonc generated it'
+        : 'tritonc did not write it (it has no tritonc header)';
   }
 }
 

@@ -17,11 +17,16 @@ import { dynamicAxesText, partialBatchAxis, type DirectedTensor } from '../trito
 
 export const inspectCommand = defineCommand({
   command: 'inspect <model>',
-  describe: "Show the inputs, outputs, types, shapes and weights of an ONNX model or an OpenVINO IR (a model.onnx or model.xml, or the model directory that holds one), or a PyTorch model's forward signature (model.pt)",
+  describe:
+    "Show the inputs, outputs, types, shapes and weights of an ONNX model or an OpenVINO IR (a model.onnx or model.xml, or the model directory that holds one), or a PyTorch model's forward signature (model.pt)",
   builder: (y) =>
     y
       // Required by the syntax (<model>): demandOption tells the type so (yargs' positional() drops it).
-      .positional('model', { type: 'string', demandOption: true, describe: 'Path to model.onnx (or an OpenVINO model.xml) or its model directory, or its URL (s3://, gs://, as://)' })
+      .positional('model', {
+        type: 'string',
+        demandOption: true,
+        describe: 'Path to model.onnx (or an OpenVINO model.xml) or its model directory, or its URL (s3://, gs://, as://)',
+      })
       .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Output format' }),
   run: async (a, io) => runInspect(a.model, a.format, io),
 });
@@ -52,7 +57,10 @@ export async function runInspect(model: string, format: 'text' | 'json', io: Cli
     }
   }
   // The path as given; for a model directory, the file read in it.
-  sig = { ...sig, path: isRemoteUrl(model) || pathKind(resolve(io.cwd, model)) !== 'dir' ? model : displayPath(localModelFile(resolve(io.cwd, model), model).file, io.cwd) };
+  sig = {
+    ...sig,
+    path: isRemoteUrl(model) || pathKind(resolve(io.cwd, model)) !== 'dir' ? model : displayPath(localModelFile(resolve(io.cwd, model), model).file, io.cwd),
+  };
   io.stdout(format === 'json' ? `${JSON.stringify(signatureJson(sig), null, 2)}\n` : signatureText(sig));
   return EXIT.ok;
 }
@@ -68,7 +76,10 @@ const isSavedModel = (path: string): boolean => pathKind(path) === 'dir' && path
 function localModelFile(path: string, given: string): { file: string; format: string } {
   if (pathKind(path) !== 'dir') return { file: path, format: backendOfFile(path).format };
   const found = modelOf(path);
-  if (!found) throw new UsageError(`${given}: a directory with no ONNX model Triton would load (<version>/model.onnx); give the model file, or the model directory that holds it`);
+  if (!found)
+    throw new UsageError(
+      `${given}: a directory with no ONNX model Triton would load (<version>/model.onnx); give the model file, or the model directory that holds it`,
+    );
   return found;
 }
 
@@ -86,7 +97,15 @@ async function withRemoteSignature(url: string, io: CliIO): Promise<ModelSignatu
 
 /** The JSON contract of `tritonc inspect` (docs/architecture.md). */
 export function signatureJson(sig: ModelSignature): object {
-  const tensor = (t: TensorInfo) => ({ name: t.name, ...(t.notUtf8 !== undefined ? { notUtf8: t.notUtf8 } : {}), kind: t.kind, elemType: t.elemType, tritonType: t.tritonType, shape: t.shape, ...(t.layout !== undefined ? { layout: t.layout } : {}) });
+  const tensor = (t: TensorInfo) => ({
+    name: t.name,
+    ...(t.notUtf8 !== undefined ? { notUtf8: t.notUtf8 } : {}),
+    kind: t.kind,
+    elemType: t.elemType,
+    tritonType: t.tritonType,
+    shape: t.shape,
+    ...(t.layout !== undefined ? { layout: t.layout } : {}),
+  });
   const partial = onnxPartialBatchAxis(sig);
   return {
     path: sig.path,
@@ -105,9 +124,14 @@ export function signatureJson(sig: ModelSignature): object {
 }
 
 /** A batch axis on part of an ONNX model's tensors (the re-export advice is torch.onnx.export's). */
-const onnxPartialBatchAxis = (sig: ModelSignature): ReturnType<typeof partialBatchAxis> => (sig.format === undefined || sig.format === 'onnx' ? partialBatchAxis(sig) : undefined);
+const onnxPartialBatchAxis = (sig: ModelSignature): ReturnType<typeof partialBatchAxis> =>
+  sig.format === undefined || sig.format === 'onnx' ? partialBatchAxis(sig) : undefined;
 
-const directed = (t: DirectedTensor): { direction: string; name: string; shape: (number | string | null)[] | null } => ({ direction: t.direction, name: t.tensor.name, shape: t.tensor.shape });
+const directed = (t: DirectedTensor): { direction: string; name: string; shape: (number | string | null)[] | null } => ({
+  direction: t.direction,
+  name: t.tensor.name,
+  shape: t.tensor.shape,
+});
 
 /** Why a model cannot batch; for a batch axis on part of the tensors, which and the re-export that fixes it. */
 function notBatchableText(sig: ModelSignature): string {
@@ -135,7 +159,14 @@ const MAX_COLUMN = 48;
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.min(MAX_COLUMN, maxOf(rows.map((r) => r[c]!.length))));
-  return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, c) => cell.padEnd(widths[c]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 export function signatureText(sig: ModelSignature): string {
@@ -150,7 +181,11 @@ export function signatureText(sig: ModelSignature): string {
       t.tritonType ?? '(none)',
       t.shape === null ? '(unknown rank)' : `[${t.shape.map(dimText).join(', ')}]`,
     ]);
-  const rows = [['', 'name', sig.format === 'savedmodel' ? 'tf type' : 'onnx type', 'triton type', 'shape'], ...tensorRows('input', sig.inputs), ...tensorRows('output', sig.outputs)];
+  const rows = [
+    ['', 'name', sig.format === 'savedmodel' ? 'tf type' : 'onnx type', 'triton type', 'shape'],
+    ...tensorRows('input', sig.inputs),
+    ...tensorRows('output', sig.outputs),
+  ];
   const opsets = sig.opsets.map((o) => `${o.domain || 'ai.onnx'} ${o.version}`).join(', ');
   const lines = [
     `${sig.path}`,
@@ -160,7 +195,10 @@ export function signatureText(sig: ModelSignature): string {
       : `  weights: ${sig.initializers.count} initializers, ${formatBytes(sig.initializers.bytes)}${weightNotes(sig.initializers)}`,
     `  batchable: ${sig.batchable ? 'yes (every input and output has a dynamic first dim)' : notBatchableText(sig)}`,
     '',
-    table(rows).split('\n').map((l) => `  ${l}`).join('\n'),
+    table(rows)
+      .split('\n')
+      .map((l) => `  ${l}`)
+      .join('\n'),
     '',
   ];
   return lines.join('\n');
@@ -172,8 +210,14 @@ function openVinoText(sig: ModelSignature): string {
     ['', 'name', 'element type', 'triton type', 'shape', 'layout'],
     ...(['input', 'output'] as const).flatMap((dir) =>
       (dir === 'input' ? sig.inputs : sig.outputs).map((t) => [
-        dir, t.name, t.elemType ?? '?', t.tritonType ?? '(none)', t.shape === null ? '(any rank)' : `[${t.shape.map(dimText).join(', ')}]`, t.layout ?? '',
-      ])),
+        dir,
+        t.name,
+        t.elemType ?? '?',
+        t.tritonType ?? '(none)',
+        t.shape === null ? '(any rank)' : `[${t.shape.map(dimText).join(', ')}]`,
+        t.layout ?? '',
+      ]),
+    ),
   ];
   const bin = sig.externalDataFiles[0] ?? '';
   return [
@@ -182,7 +226,10 @@ function openVinoText(sig: ModelSignature): string {
     `  weights: ${sig.initializers.count} Const layers, ${formatBytes(sig.initializers.bytes)} (${bin})`,
     `  batchable: ${sig.batchable ? 'yes (every input and output has a layout with N)' : 'no (an input or output has no layout with N: the OpenVINO backend does not batch it unless max_batch_size is set)'}`,
     '',
-    table(rows).split('\n').map((l) => `  ${l}`).join('\n'),
+    table(rows)
+      .split('\n')
+      .map((l) => `  ${l}`)
+      .join('\n'),
     '',
   ].join('\n');
 }
@@ -199,16 +246,25 @@ function weightNotes(w: ModelSignature['initializers']): string {
 /** A PyTorch model: forward's signature (TorchScript), or why its tensors are not read (AOTInductor), and the weights. */
 function torchText(sig: ModelSignature): string {
   const row = (dir: string, t: TensorInfo): string[] => [dir, t.name, t.elemType ?? '?', '(not recorded)', '(not recorded)'];
-  const rows = [['', 'name', 'torchscript type', 'triton type', 'shape'], ...sig.inputs.map((t) => row('input', t)), ...sig.outputs.map((t) => row('output', t))];
+  const rows = [
+    ['', 'name', 'torchscript type', 'triton type', 'shape'],
+    ...sig.inputs.map((t) => row('input', t)),
+    ...sig.outputs.map((t) => row('output', t)),
+  ];
   const lines = [
     sig.path,
     sig.format === 'pt2' ? '  an AOTInductor package (torch_aoti)' : `  TorchScript ${sig.forward?.text ?? ''}`,
     `  weights: ${sig.initializers.count} tensors under data/, ${formatBytes(sig.initializers.bytes)}`,
-    ...(sig.ioUnknown ? [`  inputs and outputs: not read: ${sig.ioUnknown}`, ''] : [
-      "  TorchScript records no data types or shapes; outputs are named by Triton's <name>__<index> convention",
-      '',
-      table(rows).split('\n').map((l) => `  ${l}`).join('\n'),
-    ]),
+    ...(sig.ioUnknown
+      ? [`  inputs and outputs: not read: ${sig.ioUnknown}`, '']
+      : [
+          "  TorchScript records no data types or shapes; outputs are named by Triton's <name>__<index> convention",
+          '',
+          table(rows)
+            .split('\n')
+            .map((l) => `  ${l}`)
+            .join('\n'),
+        ]),
     '',
   ];
   return lines.join('\n');

@@ -31,24 +31,41 @@ import type { ServerOptions } from '../triton/server-options.js';
 
 const lintFlags = (y: Argv) =>
   withModelRepositories(withServerFlags(y))
-    .positional('paths', { type: 'string', array: true, describe: 'Repositories, model directories, config.pbtxt or model files (default: .); a repository may be a URL: s3://, gs://, as://' })
+    .positional('paths', {
+      type: 'string',
+      array: true,
+      describe: 'Repositories, model directories, config.pbtxt or model files (default: .); a repository may be a URL: s3://, gs://, as://',
+    })
     .option('format', { alias: 'f', type: 'string', choices: REPORT_FORMATS, describe: 'Output format (default: github under GitHub Actions, else stylish)' })
     .option('config', { alias: 'c', type: 'string', describe: 'Settings file to use instead of the nearest tritonc.config.json' })
     .option('gpu-memory', { type: 'string', describe: `Memory of one GPU for instance-memory: a size (24GiB) or ${GPU_PRESET_NAMES.join(', ')}` })
     .option('gpus', { type: 'number', describe: 'GPUs on each server (default 1; 0 for a CPU-only server)' })
-    .option('configs-only', { type: 'boolean', describe: 'The model files are provisioned separately: missing versions and model files are not errors (tritonc.lock.json stands in for them)' })
-    .option('fix', { type: 'boolean', describe: 'Apply the fixes to the files (atomically, each checked to change only what its finding is about), then report what remains' })
-    .option('fix-dry-run', { type: 'boolean', describe: 'Write nothing: report the files as they are, say what --fix would apply and leave (the json format carries each fixed text as output)' })
+    .option('configs-only', {
+      type: 'boolean',
+      describe: 'The model files are provisioned separately: missing versions and model files are not errors (tritonc.lock.json stands in for them)',
+    })
+    .option('fix', {
+      type: 'boolean',
+      describe: 'Apply the fixes to the files (atomically, each checked to change only what its finding is about), then report what remains',
+    })
+    .option('fix-dry-run', {
+      type: 'boolean',
+      describe: 'Write nothing: report the files as they are, say what --fix would apply and leave (the json format carries each fixed text as output)',
+    })
     .conflicts('fix', 'fix-dry-run')
     .option('max-warnings', { type: 'number', describe: 'Exit 1 when there are more warnings than this' })
     .option('quiet', { alias: 'q', type: 'boolean', describe: 'Report errors only' })
-    .option('rule', { ...repeatable('Set a rule\'s level: id=off|info|warn|error (repeatable)') })
+    .option('rule', { ...repeatable("Set a rule's level: id=off|info|warn|error (repeatable)") })
     .option('output-file', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
     .option('run-python-autocomplete', { type: 'boolean', describe: RUN_PYTHON_AUTOCOMPLETE_HELP })
     .option('python', { type: 'string', describe: 'The Python --run-python-autocomplete runs (default: python3 on PATH)' })
-    .option('cache', { type: 'boolean', describe: 'Keep model signatures in a file between runs (re-read when a model changes), as ESLint\'s --cache' })
+    .option('cache', { type: 'boolean', describe: "Keep model signatures in a file between runs (re-read when a model changes), as ESLint's --cache" })
     .option('cache-location', { type: 'string', describe: 'The cache file (default: .tritonc-cache in the current directory)' })
-    .option('user-cache', { type: 'boolean', describe: 'Keep the cache in your cache directory (~/.cache/tritonc), one file per working directory, where no checkout can plant one: what the pre-commit hook does' })
+    .option('user-cache', {
+      type: 'boolean',
+      describe:
+        'Keep the cache in your cache directory (~/.cache/tritonc), one file per working directory, where no checkout can plant one: what the pre-commit hook does',
+    })
     .conflicts('user-cache', 'cache-location')
     .option('color', { type: 'boolean', describe: 'Colour the stylish output (default: on a terminal; NO_COLOR / FORCE_COLOR honoured)' });
 
@@ -57,7 +74,7 @@ export type LintCliOptions = FlagsOf<typeof lintFlags>;
 
 export const lintCommand = defineCommand({
   command: 'lint [paths..]',
-  describe: 'Check configs against Triton\'s rules and their models, before Triton refuses them',
+  describe: "Check configs against Triton's rules and their models, before Triton refuses them",
   builder: lintFlags,
   run: runLint,
 });
@@ -94,18 +111,22 @@ function applyFixes(paths: string[], options: LintOptions, write: boolean, io: C
   const shown = write ? run.result : run.initial;
   if (!write && run.files.length) {
     const fixed = run.files.reduce((n, f) => n + f.applied.length, 0);
-    io.stderr(`tritonc lint: --fix would apply ${fixed} fix${fixed === 1 ? '' : 'es'} in ${run.files.length} file${run.files.length === 1 ? '' : 's'} (${run.files.map((f) => displayPath(f.file, io.cwd)).join(', ')}), leaving ${run.result.errorCount} error${run.result.errorCount === 1 ? '' : 's'} and ${run.result.warningCount} warning${run.result.warningCount === 1 ? '' : 's'}; nothing was written\n`);
+    io.stderr(
+      `tritonc lint: --fix would apply ${fixed} fix${fixed === 1 ? '' : 'es'} in ${run.files.length} file${run.files.length === 1 ? '' : 's'} (${run.files.map((f) => displayPath(f.file, io.cwd)).join(', ')}), leaving ${run.result.errorCount} error${run.result.errorCount === 1 ? '' : 's'} and ${run.result.warningCount} warning${run.result.warningCount === 1 ? '' : 's'}; nothing was written\n`,
+    );
   }
   // The fixed files carry their text (ESLint's output), also those left with no finding.
   const results = shown.results.map((r) => (outputs.has(r.filePath) ? { ...r, output: outputs.get(r.filePath)! } : r));
-  for (const [file, output] of outputs) if (!results.some((r) => r.filePath === file)) results.push({ filePath: file, diagnostics: [], errorCount: 0, warningCount: 0, infoCount: 0, output });
+  for (const [file, output] of outputs)
+    if (!results.some((r) => r.filePath === file)) results.push({ filePath: file, diagnostics: [], errorCount: 0, warningCount: 0, infoCount: 0, output });
   return { ...shown, results };
 }
 
 export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> {
   const given = opts.paths ?? [];
   const server = serverFlagsFromArgs(opts, io.cwd);
-  const cacheFile = opts.userCache === true ? userCache(io) : opts.cache === true || opts.cacheLocation !== undefined ? (opts.cacheLocation ?? '.tritonc-cache') : undefined;
+  const cacheFile =
+    opts.userCache === true ? userCache(io) : opts.cache === true || opts.cacheLocation !== undefined ? (opts.cacheLocation ?? '.tritonc-cache') : undefined;
   const format: ReportFormat = opts.format ?? (io.env.GITHUB_ACTIONS === 'true' ? 'github' : 'stylish');
   if (opts.maxWarnings !== undefined && !(Number.isInteger(opts.maxWarnings) && opts.maxWarnings >= -1)) {
     throw new UsageError('--max-warnings needs a whole number (-1 for no limit)');
@@ -115,7 +136,8 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
     gpuMemory = parseGpuMemoryFlag(opts.gpuMemory);
     if (!gpuMemory) throw new UsageError(`--gpu-memory ${opts.gpuMemory}: expected a size such as 24GiB or 80GB, or one of ${GPU_PRESET_NAMES.join(', ')}`);
   }
-  if (opts.gpus !== undefined && !(Number.isSafeInteger(opts.gpus) && opts.gpus >= 0)) throw new UsageError(`--gpus takes a whole number of GPUs (0 for a CPU-only server); got "${opts.gpus}"`);
+  if (opts.gpus !== undefined && !(Number.isSafeInteger(opts.gpus) && opts.gpus >= 0))
+    throw new UsageError(`--gpus takes a whole number of GPUs (0 for a CPU-only server); got "${opts.gpus}"`);
   const ruleLevels: Record<string, RuleLevel> = {};
   for (const flag of opts.rule ?? []) {
     try {
@@ -133,7 +155,8 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
   return withRepositories('lint', [...given, ...served], io, { quiet: opts.quiet === true }, async (remote) => {
     const paths = remote.paths.slice(0, given.length);
     const mounted = served.length ? { ...server, modelRepositories: remote.paths.slice(given.length) } : server;
-    if (remote.remote && (opts.fix || opts.fixDryRun)) throw new UsageError('--fix and --fix-dry-run change files, and tritonc never writes to object storage: fix a checkout of the configs, then upload it');
+    if (remote.remote && (opts.fix || opts.fixDryRun))
+      throw new UsageError('--fix and --fix-dry-run change files, and tritonc never writes to object storage: fix a checkout of the configs, then upload it');
     // Findings on a repository in object storage name its objects' URLs.
     const result = remote.repos.renameDeep(await lintOnce(paths, { server: mounted, gpuMemory, ruleLevels, cacheFile, runScript }, opts, remote));
     return report(result, opts, format, remote.io);
@@ -149,12 +172,20 @@ interface LintSetup {
   runScript: LintOptions['runScript'];
 }
 
-async function lintOnce(paths: string[], { server, gpuMemory, ruleLevels, cacheFile, runScript }: LintSetup, opts: LintCliOptions, remote: RepositoriesRun): Promise<LintResult> {
+async function lintOnce(
+  paths: string[],
+  { server, gpuMemory, ruleLevels, cacheFile, runScript }: LintSetup,
+  opts: LintCliOptions,
+  remote: RepositoriesRun,
+): Promise<LintResult> {
   const io = remote.io;
   const progress = terminalProgress(io, 'tritonc lint: configs', { quiet: opts.quiet === true });
   try {
     const options: LintOptions = {
-      cwd: io.cwd, settingsFile: opts.config, ruleLevels, gpuMemory,
+      cwd: io.cwd,
+      settingsFile: opts.config,
+      ruleLevels,
+      gpuMemory,
       ...(progress ? { onProgress: (done: number, total: number) => progress.update(done, total) } : {}),
       ...(opts.gpus !== undefined ? { gpuCount: opts.gpus } : {}),
       ...(opts.configsOnly !== undefined ? { configsOnly: opts.configsOnly } : {}),
@@ -162,7 +193,9 @@ async function lintOnce(paths: string[], { server, gpuMemory, ruleLevels, cacheF
       ...(cacheFile ? { cacheFile } : {}),
       ...(runScript ? { runScript } : {}),
     };
-    return opts.fix || opts.fixDryRun ? applyFixes(paths, options, opts.fix === true, io) : await remote.complete((files) => lintSync(paths, { ...options, files }));
+    return opts.fix || opts.fixDryRun
+      ? applyFixes(paths, options, opts.fix === true, io)
+      : await remote.complete((files) => lintSync(paths, { ...options, files }));
   } catch (e) {
     if (e instanceof LintInputError) throw new UsageError(`${e.message}`);
     if (e instanceof SettingsError) throw new UsageError(`settings: ${e.message}`);

@@ -23,7 +23,11 @@ import { withRepositories } from './remote.js';
 const lockFlags = (y: Argv) =>
   y
     .positional('repo', { type: 'string', describe: 'The model repository (default: .), or its URL (s3://, gs://, as://) with --output' })
-    .option('output', { alias: 'o', type: 'string', describe: `Write (or --check) the lock here instead of <repo>/${LOCK_FILE_NAME}: the checkout's lock, from the repository the weights are in` })
+    .option('output', {
+      alias: 'o',
+      type: 'string',
+      describe: `Write (or --check) the lock here instead of <repo>/${LOCK_FILE_NAME}: the checkout's lock, from the repository the weights are in`,
+    })
     .option('check', { type: 'boolean', describe: `Exit 1 when ${LOCK_FILE_NAME} is not what would be written (for CI)` });
 
 export const lockCommand = defineCommand({
@@ -39,7 +43,9 @@ type LockOptions = Pick<FlagsOf<typeof lockFlags>, 'check' | 'output'> & { repo:
 export async function runLock(opts: LockOptions, io: CliIO): Promise<number> {
   return withRepositories('lock', [opts.repo], io, {}, async (remote) => {
     if (remote.remote && opts.output === undefined) {
-      throw new UsageError(`${opts.repo} is in object storage, and tritonc never writes there: give the lock file of the checkout, e.g. tritonc lock ${opts.repo} --output model_repository/${LOCK_FILE_NAME}`);
+      throw new UsageError(
+        `${opts.repo} is in object storage, and tritonc never writes there: give the lock file of the checkout, e.g. tritonc lock ${opts.repo} --output model_repository/${LOCK_FILE_NAME}`,
+      );
     }
     const repo = resolve(io.cwd, remote.paths[0]!);
     const planned = await remote.complete((files) => planLock(repo, opts, files, remote.io.cwd));
@@ -62,7 +68,10 @@ function planLock(repo: string, opts: LockOptions, files: FileSource, cwd: strin
   const ws = new Workspace({ files });
   const shown = (p: string): string => displayPath(p, cwd);
   const kind = ws.tree.kind(repo);
-  if (kind !== 'dir') throw new UsageError(`${opts.repo}: ${kind ? 'not a directory' : 'no such directory'}; give the model repository (the directory holding the model directories)`);
+  if (kind !== 'dir')
+    throw new UsageError(
+      `${opts.repo}: ${kind ? 'not a directory' : 'no such directory'}; give the model repository (the directory holding the model directories)`,
+    );
   if (ws.tree.kind(join(repo, 'config.pbtxt')) === 'file' || (looksLikeModelDir(repo, ws.tree) && !ws.repository(repo).modelDirs().length)) {
     throw new UsageError(`${opts.repo} is a model directory; give the repository that holds it: tritonc lock ${shellPath(shown(resolve(repo, '..')))}`);
   }
@@ -93,7 +102,9 @@ function writeLock({ repo, file, text, before, summary, kept, existingProblem }:
       io.stdout(`${shown(file)} is up to date (${summary})\n`);
       return EXIT.ok;
     }
-    io.stdout(before === undefined ? `${shown(file)} does not exist\n` : `${shown(file)} differs from the model files:\n${lineDiff(before, text).join('\n')}\n`);
+    io.stdout(
+      before === undefined ? `${shown(file)} does not exist\n` : `${shown(file)} differs from the model files:\n${lineDiff(before, text).join('\n')}\n`,
+    );
     io.stderr(`tritonc lock: refresh it with ${refresh}, and commit it\n`);
     return EXIT.problems;
   }

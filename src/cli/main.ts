@@ -139,7 +139,10 @@ function commandParser(spec: CommandSpec, args: string[]): Argv {
  * and validates (`Missing required argument: path`) as it does among the others.
  */
 function defaultCommandBuilder(spec: CommandSpec): (y: Argv) => Argv {
-  const words = spec.command.split(' ').slice(1).map((w) => /^([<[])(\w+)(\.\.)?[>\]]$/.exec(w));
+  const words = spec.command
+    .split(' ')
+    .slice(1)
+    .map((w) => /^([<[])(\w+)(\.\.)?[>\]]$/.exec(w));
   return (y) => {
     let inner = spec.builder(y);
     for (const [, bracket, name, variadic] of words.filter((m) => m !== null)) {
@@ -181,7 +184,9 @@ export async function main(): Promise<void> {
   let settled = false;
   process.once('beforeExit', () => {
     if (settled) return;
-    io.stderr('tritonc: internal error: the run stopped before it finished (nothing was left to wait for)\nThis is a bug in tritonc; please report it with the command you ran.\n');
+    io.stderr(
+      'tritonc: internal error: the run stopped before it finished (nothing was left to wait for)\nThis is a bug in tritonc; please report it with the command you ran.\n',
+    );
     process.exitCode = 70;
   });
   try {
@@ -190,7 +195,9 @@ export async function main(): Promise<void> {
   } catch (e) {
     settled = true;
     // A bug in tritonc, not in the user's input: say so, briefly, with what to report.
-    io.stderr(`tritonc: internal error: ${escapeControlKeepingLines((e as Error).message)}\nThis is a bug in tritonc; please report it with the command you ran.\n`);
+    io.stderr(
+      `tritonc: internal error: ${escapeControlKeepingLines((e as Error).message)}\nThis is a bug in tritonc; please report it with the command you ran.\n`,
+    );
     if (process.env.TRITONC_DEBUG) io.stderr(`${(e as Error).stack}\n`);
     process.exitCode = 70;
   }

@@ -11,9 +11,14 @@ import { stringifyTritonJson, tritonConfigJson } from '../triton/triton-json.js'
 import { UsageError } from './errors.js';
 
 /** --run-python-autocomplete's help, the same on resolve and lint: exactly what holds the run in. */
-export const RUN_PYTHON_AUTOCOMPLETE_HELP = "Run Python models' auto_complete_config instead of reading it: in a subprocess on a read-only copy of the model directory, with a stand-in triton_python_backend_utils, Python's socket functions refused and a 10 s timeout; every process it starts (elsewhere than on Linux: its process group) is killed at its end, on the timeout, on Ctrl-C/SIGTERM/SIGHUP and when tritonc dies, and the copy removed. Where unshare and setpriv (util-linux) can make Linux namespaces, also without network (Unix sockets in files outside /run stay reachable), with every mount read-only but a scratch HOME/TMPDIR and /dev only null/zero/random/urandom; elsewhere (said on stderr) with this user's network and files";
+export const RUN_PYTHON_AUTOCOMPLETE_HELP =
+  "Run Python models' auto_complete_config instead of reading it: in a subprocess on a read-only copy of the model directory, with a stand-in triton_python_backend_utils, Python's socket functions refused and a 10 s timeout; every process it starts (elsewhere than on Linux: its process group) is killed at its end, on the timeout, on Ctrl-C/SIGTERM/SIGHUP and when tritonc dies, and the copy removed. Where unshare and setpriv (util-linux) can make Linux namespaces, also without network (Unix sockets in files outside /run stay reachable), with every mount read-only but a scratch HOME/TMPDIR and /dev only null/zero/random/urandom; elsewhere (said on stderr) with this user's network and files";
 
-export function pythonAutoCompleteRunner(run: boolean, python: string | undefined, stderr: (text: string) => void = () => {}): ((path: string, config: ModelConfig) => ScriptFacts) | undefined {
+export function pythonAutoCompleteRunner(
+  run: boolean,
+  python: string | undefined,
+  stderr: (text: string) => void = () => {},
+): ((path: string, config: ModelConfig) => ScriptFacts) | undefined {
   if (!run) {
     if (python !== undefined) throw new UsageError('--python names the Python that --run-python-autocomplete runs: add --run-python-autocomplete');
     return undefined;

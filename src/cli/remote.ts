@@ -31,11 +31,18 @@ export interface RepositoriesOptions {
 }
 
 /** Runs a command's `body` over its paths with the URLs among them mounted. */
-export async function withRepositories(command: string, given: readonly string[], io: CliIO, options: RepositoriesOptions, body: (run: RepositoriesRun) => Promise<number>): Promise<number> {
+export async function withRepositories(
+  command: string,
+  given: readonly string[],
+  io: CliIO,
+  options: RepositoriesOptions,
+  body: (run: RepositoriesRun) => Promise<number>,
+): Promise<number> {
   const progress = given.some(isRemoteUrl) ? terminalProgress(io, `tritonc ${command}: objects`, { quiet: options.quiet === true, minItems: 1 }) : undefined;
   const repos = new RemoteRepositories(io.cwd, { env: io.env, ...(progress ? { onProgress: (done, total) => progress.update(done, total) } : {}) });
   const asUsage = (e: unknown): unknown => {
-    if (e instanceof RemoteUrlError || e instanceof CredentialError || e instanceof RemoteAccessError || e instanceof MissingClientError) return new UsageError(e.message);
+    if (e instanceof RemoteUrlError || e instanceof CredentialError || e instanceof RemoteAccessError || e instanceof MissingClientError)
+      return new UsageError(e.message);
     if (e instanceof UsageError && repos.remote) return new UsageError(repos.rename(e.message), e.exitCode);
     return e;
   };

@@ -26,13 +26,30 @@ import { pythonAutoCompleteRunner, RUN_PYTHON_AUTOCOMPLETE_HELP } from './python
 
 const resolveFlags = (y: Argv) =>
   withServerFlags(y)
-    .positional('dir', { type: 'string', describe: 'The model directory (holding config.pbtxt, if any, and the version directories), or its URL (s3://, gs://, as://)' })
-    .option('gpus', { type: 'number', describe: 'GPUs on the host Triton runs on (default: 1, or as many as the highest GPU id the config lists needs, up to 16, as lint assumes; 0 for a CPU-only host)' })
-    .option('format', { choices: ['pbtxt', 'json'] as const, default: 'pbtxt' as const, describe: 'pbtxt, or the JSON of Triton\'s GET /v2/models/<name>/config' })
+    .positional('dir', {
+      type: 'string',
+      describe: 'The model directory (holding config.pbtxt, if any, and the version directories), or its URL (s3://, gs://, as://)',
+    })
+    .option('gpus', {
+      type: 'number',
+      describe:
+        'GPUs on the host Triton runs on (default: 1, or as many as the highest GPU id the config lists needs, up to 16, as lint assumes; 0 for a CPU-only host)',
+    })
+    .option('format', {
+      choices: ['pbtxt', 'json'] as const,
+      default: 'pbtxt' as const,
+      describe: "pbtxt, or the JSON of Triton's GET /v2/models/<name>/config",
+    })
     .option('config-name', { type: 'string', describe: 'Read configs/<name>.pbtxt, as tritonserver --model-config-name=<name>' })
-    .option('default-max-batch-size', { type: 'number', describe: 'The backend\'s default-max-batch-size (Triton\'s default: 4); the same as --backend-config=onnxruntime,default-max-batch-size=N' })
+    .option('default-max-batch-size', {
+      type: 'number',
+      describe: "The backend's default-max-batch-size (Triton's default: 4); the same as --backend-config=onnxruntime,default-max-batch-size=N",
+    })
     .option('explain', { type: 'boolean', describe: 'List every change Triton makes, and why, on stderr' })
-    .option('configs-only', { type: 'boolean', describe: 'The model files are provisioned separately: what needs them is unknown, not missing (tritonc.lock.json stands in for what it records)' })
+    .option('configs-only', {
+      type: 'boolean',
+      describe: 'The model files are provisioned separately: what needs them is unknown, not missing (tritonc.lock.json stands in for what it records)',
+    })
     .option('run-python-autocomplete', { type: 'boolean', describe: RUN_PYTHON_AUTOCOMPLETE_HELP })
     .option('python', { type: 'string', describe: 'The Python --run-python-autocomplete runs (default: python3 on PATH)' });
 
@@ -141,6 +158,10 @@ function valueText(v: unknown): string {
 /** One line per step: `stage: action path = value (reason)`, or `stage: reason` for notes. */
 export function explain(result: ResolveResult): string {
   return result.steps
-    .map((s: ResolveStep) => (s.action === 'note' ? `${s.stage}: ${s.reason}\n` : `${s.stage}: ${s.action} ${pathText(s.path)}${s.value === undefined ? '' : ` = ${valueText(s.value)}`} (${s.reason})\n`))
+    .map((s: ResolveStep) =>
+      s.action === 'note'
+        ? `${s.stage}: ${s.reason}\n`
+        : `${s.stage}: ${s.action} ${pathText(s.path)}${s.value === undefined ? '' : ` = ${valueText(s.value)}`} (${s.reason})\n`,
+    )
     .join('');
 }

@@ -12,15 +12,30 @@ import { isRemoteUrl } from '../remote/url.js';
 /** tritonserver's flags that change its verdict on a model: on every command that judges one. */
 export function withServerFlags<T>(y: Argv<T>) {
   return y
-    .option('disable-auto-complete-config', { type: 'boolean', describe: 'As tritonserver: configs must be complete as written, and a model without config.pbtxt is refused' })
-    .option('strict-model-config', { type: 'string', describe: 'As tritonserver (deprecated there): =true is --disable-auto-complete-config, =false keeps auto-complete on' })
-    .option('backend-config', { ...repeatable('As tritonserver: <backend>,<setting>=<value> or <setting>=<value> (repeatable), e.g. onnxruntime,default-max-batch-size=8') })
-    .option('backend-directory', { type: 'string', describe: "As tritonserver: the server's backend libraries (e.g. /opt/tritonserver/backends in NVIDIA's container); given, a backend without a library there or beside the model is an error" });
+    .option('disable-auto-complete-config', {
+      type: 'boolean',
+      describe: 'As tritonserver: configs must be complete as written, and a model without config.pbtxt is refused',
+    })
+    .option('strict-model-config', {
+      type: 'string',
+      describe: 'As tritonserver (deprecated there): =true is --disable-auto-complete-config, =false keeps auto-complete on',
+    })
+    .option('backend-config', {
+      ...repeatable('As tritonserver: <backend>,<setting>=<value> or <setting>=<value> (repeatable), e.g. onnxruntime,default-max-batch-size=8'),
+    })
+    .option('backend-directory', {
+      type: 'string',
+      describe:
+        "As tritonserver: the server's backend libraries (e.g. /opt/tritonserver/backends in NVIDIA's container); given, a backend without a library there or beside the model is an error",
+    });
 }
 
 /** --model-repository (repeatable): lint only; the other commands take one model. */
 export function withModelRepositories<T>(y: Argv<T>) {
-  return y.option('model-repository', { alias: 'model-store', ...repeatable('As tritonserver (repeatable): the repositories one server serves together; ensembles may run models from any of them') });
+  return y.option('model-repository', {
+    alias: 'model-store',
+    ...repeatable('As tritonserver (repeatable): the repositories one server serves together; ensembles may run models from any of them'),
+  });
 }
 
 const isDirectory = (path: string): boolean => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
@@ -29,7 +44,9 @@ const isDirectory = (path: string): boolean => statSync(path, { throwIfNoEntry: 
 const allServerFlags = (y: Argv) => withModelRepositories(withServerFlags(y));
 
 /** Every server flag, parsed, as declared above: each command passes those it declares (generate: --backend-config alone). */
-export type ServerFlags = Partial<Pick<FlagsOf<typeof allServerFlags>, 'disableAutoCompleteConfig' | 'strictModelConfig' | 'backendConfig' | 'backendDirectory' | 'modelRepository'>>;
+export type ServerFlags = Partial<
+  Pick<FlagsOf<typeof allServerFlags>, 'disableAutoCompleteConfig' | 'strictModelConfig' | 'backendConfig' | 'backendDirectory' | 'modelRepository'>
+>;
 
 /**
  * The flags given, as ServerOptions over the settings (repository paths resolved against `cwd`);
@@ -38,8 +55,12 @@ export type ServerFlags = Partial<Pick<FlagsOf<typeof allServerFlags>, 'disableA
 export function serverFlagsFromArgs(a: ServerFlags, cwd: string): Partial<ServerOptions> {
   const out: { -readonly [K in keyof ServerOptions]?: ServerOptions[K] } = {};
   try {
-    const strict = a.strictModelConfig === undefined ? undefined : a.strictModelConfig === '' ? true : parseTritonBool('strict-model-config', a.strictModelConfig);
-    const autoComplete = autoCompleteConfigOf({ disableAutoCompleteConfig: a.disableAutoCompleteConfig === true, ...(strict === undefined ? {} : { strictModelConfig: strict }) });
+    const strict =
+      a.strictModelConfig === undefined ? undefined : a.strictModelConfig === '' ? true : parseTritonBool('strict-model-config', a.strictModelConfig);
+    const autoComplete = autoCompleteConfigOf({
+      disableAutoCompleteConfig: a.disableAutoCompleteConfig === true,
+      ...(strict === undefined ? {} : { strictModelConfig: strict }),
+    });
     if (autoComplete !== undefined) out.autoCompleteConfig = autoComplete;
     const backendConfig = (a.backendConfig ?? []).map(parseBackendConfig);
     if (backendConfig.length) out.backendConfig = backendConfig;
@@ -58,7 +79,10 @@ export function serverFlagsFromArgs(a: ServerFlags, cwd: string): Partial<Server
     if (!dir) throw new UsageError('--backend-directory takes a path, e.g. --backend-directory /opt/tritonserver/backends');
     out.backendDirectory = resolve(cwd, dir);
     // Every model would be refused for want of a library: a path mistyped, or the server's path given on another machine.
-    if (!isDirectory(out.backendDirectory)) throw new UsageError(`--backend-directory ${dir}: no such directory here; give the server's backend directory as this machine sees it (in NVIDIA's container, /opt/tritonserver/backends)`);
+    if (!isDirectory(out.backendDirectory))
+      throw new UsageError(
+        `--backend-directory ${dir}: no such directory here; give the server's backend directory as this machine sees it (in NVIDIA's container, /opt/tritonserver/backends)`,
+      );
   }
   return out;
 }

@@ -42,41 +42,97 @@ import type { CliIO } from './io.js';
 import { append, maxOf } from '../util/arrays.js';
 
 /** A comma list flag's items (`--delays 0,100us,1ms`), blanks dropped. */
-const list = (value: string): string[] => value.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (value: string): string[] =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 const tuneFlags = (y: Argv) =>
   y
-    .positional('action', { choices: ['plan', 'pick', 'run'] as const, demandOption: true, describe: 'plan: write the variants; pick: read their results; run: load and measure each variant on a server, and pick' })
-    .positional('dir', { type: 'string', demandOption: true, describe: 'plan and run: the model directory; pick: the plan directory (or a Model Analyzer export directory)' })
-    .option('runtime', { choices: ['local', 'server'] as const, default: 'local' as const, describe: 'run: start tritonserver here (local) or use a running one (server, at --server)' })
-    .option('server', { type: 'string', describe: "run --runtime server: the server's HTTP endpoint (http://host:port), started with --model-control-mode explicit" })
-    .option('tritonserver', { type: 'string', describe: 'run --runtime local: the tritonserver binary (default: on PATH, then NVIDIA\'s container\'s)' })
+    .positional('action', {
+      choices: ['plan', 'pick', 'run'] as const,
+      demandOption: true,
+      describe: 'plan: write the variants; pick: read their results; run: load and measure each variant on a server, and pick',
+    })
+    .positional('dir', {
+      type: 'string',
+      demandOption: true,
+      describe: 'plan and run: the model directory; pick: the plan directory (or a Model Analyzer export directory)',
+    })
+    .option('runtime', {
+      choices: ['local', 'server'] as const,
+      default: 'local' as const,
+      describe: 'run: start tritonserver here (local) or use a running one (server, at --server)',
+    })
+    .option('server', {
+      type: 'string',
+      describe: "run --runtime server: the server's HTTP endpoint (http://host:port), started with --model-control-mode explicit",
+    })
+    .option('tritonserver', { type: 'string', describe: "run --runtime local: the tritonserver binary (default: on PATH, then NVIDIA's container's)" })
     .option('perf-analyzer', { type: 'string', describe: 'run: the perf_analyzer binary (default: on PATH)' })
-    .option('timeout', { type: 'string', default: '120s', describe: "run: how long the server's start and each variant's load may take, e.g. 120s or 10m; a bare number is seconds, as verify --timeout" })
-    .option('max-trials', { type: 'string', describe: 'run: perf_analyzer --max-trials, the measurement windows it tries per concurrency before calling it unstable (its default: 10)' })
+    .option('timeout', {
+      type: 'string',
+      default: '120s',
+      describe: "run: how long the server's start and each variant's load may take, e.g. 120s or 10m; a bare number is seconds, as verify --timeout",
+    })
+    .option('max-trials', {
+      type: 'string',
+      describe: 'run: perf_analyzer --max-trials, the measurement windows it tries per concurrency before calling it unstable (its default: 10)',
+    })
     .option('out', { type: 'string', describe: 'plan: the directory to write the variants to (must not exist, or be empty)' })
-    .option('delays', { type: 'string', default: '0,100us,500us,1ms,5ms', describe: 'plan and run: max_queue_delay_microseconds values to try (durations; a bare number is microseconds, Triton\'s unit)' })
+    .option('delays', {
+      type: 'string',
+      default: '0,100us,500us,1ms,5ms',
+      describe: "plan and run: max_queue_delay_microseconds values to try (durations; a bare number is microseconds, Triton's unit)",
+    })
     .option('instances', { type: 'string', default: '1,2', describe: 'plan and run: instance counts to try' })
-    .option('preferred', { ...repeatable('plan and run: preferred_batch_size lists to try, e.g. --preferred 4,8 --preferred none --preferred keep (the config\'s own); default: the config\'s own, none, and the upper half of the powers of two up to max_batch_size') })
+    .option('preferred', {
+      ...repeatable(
+        "plan and run: preferred_batch_size lists to try, e.g. --preferred 4,8 --preferred none --preferred keep (the config's own); default: the config's own, none, and the upper half of the powers of two up to max_batch_size",
+      ),
+    })
     .option('url', { type: 'string', default: 'localhost:8001', describe: 'plan: the server perf_analyzer measures (-u)' })
     .option('protocol', { choices: ['grpc', 'http'] as const, default: 'grpc' as const, describe: 'plan: the protocol perf_analyzer measures with (its -i)' })
-    .option('http-url', { type: 'string', default: 'localhost:8000', describe: 'plan: the server\'s HTTP endpoint, where run.sh loads and unloads the variants' })
+    .option('http-url', {
+      type: 'string',
+      default: 'localhost:8000',
+      describe: "plan: the server's HTTP endpoint, where run.sh loads and unloads the variants",
+    })
     .option('concurrency-range', { type: 'string', default: '1:16:2', describe: 'plan and run: perf_analyzer --concurrency-range start:end:step' })
     .option('measurement-interval', { type: 'string', default: '5000', describe: 'plan and run: perf_analyzer --measurement-interval, in ms' })
-    .option('stability-percentage', { type: 'string', describe: 'plan and run: perf_analyzer --stability-percentage, how far 3 measurements in a row may differ and count as stable (its default: 10)' })
-    .option('latency-budget', { type: 'string', describe: 'pick and run: the latency the chosen point must stay within (e.g. 20ms; a bare number is microseconds, Triton\'s unit)' })
-    .option('percentile', { type: 'string', default: 'p99', describe: 'pick and run: the latency to hold to the budget (p50, p90, p95, p99, avg); plan and run: the --percentile perf_analyzer stabilizes on' })
+    .option('stability-percentage', {
+      type: 'string',
+      describe: 'plan and run: perf_analyzer --stability-percentage, how far 3 measurements in a row may differ and count as stable (its default: 10)',
+    })
+    .option('latency-budget', {
+      type: 'string',
+      describe: "pick and run: the latency the chosen point must stay within (e.g. 20ms; a bare number is microseconds, Triton's unit)",
+    })
+    .option('percentile', {
+      type: 'string',
+      default: 'p99',
+      describe: 'pick and run: the latency to hold to the budget (p50, p90, p95, p99, avg); plan and run: the --percentile perf_analyzer stabilizes on',
+    })
     .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'pick and run: the report as text for a person, or JSON' })
-    .option('write', { type: 'string', describe: "pick: apply the winner's batching and instance settings to this model directory's config.pbtxt; run: --write (no value; put it after the model directory) applies them to the model measured" })
+    .option('write', {
+      type: 'string',
+      describe:
+        "pick: apply the winner's batching and instance settings to this model directory's config.pbtxt; run: --write (no value; put it after the model directory) applies them to the model measured",
+    })
     .option('plot', { type: 'string', describe: 'pick: draw latency against throughput for every variant to this .svg file' })
-    .option('model-analyzer-repository', { type: 'string', describe: "pick: Model Analyzer's output model repository (default: <dir>/output_model_repository)" });
+    .option('model-analyzer-repository', {
+      type: 'string',
+      describe: "pick: Model Analyzer's output model repository (default: <dir>/output_model_repository)",
+    });
 
 /** tune's flags, parsed. */
 type TuneArgs = FlagsOf<typeof tuneFlags>;
 
 export const tuneCommand = defineCommand({
   command: 'tune <action> <dir>',
-  describe: 'Load-test variants of a model with perf_analyzer and pick the best throughput within a latency budget (tune run MODEL_DIR --latency-budget 20ms), or in steps: tune plan MODEL_DIR --out DIR, then tune pick DIR --latency-budget 20ms',
+  describe:
+    'Load-test variants of a model with perf_analyzer and pick the best throughput within a latency budget (tune run MODEL_DIR --latency-budget 20ms), or in steps: tune plan MODEL_DIR --out DIR, then tune pick DIR --latency-budget 20ms',
   builder: tuneFlags,
   run: (a, io) => (a.action === 'plan' ? runPlan(a, io) : a.action === 'run' ? runLoadTestCommand(a, io) : runPick(a, io)),
 });
@@ -84,7 +140,14 @@ export const tuneCommand = defineCommand({
 // ---- plan -----------------------------------------------------------------------------------------
 
 /** The plan's axes and perf_analyzer's settings from the flags, every value checked. */
-function planFlags(a: TuneArgs): { delaysUs: number[]; instances: number[]; preferred?: (number[] | undefined)[]; percentile: number; interval: number; stability?: number } {
+function planFlags(a: TuneArgs): {
+  delaysUs: number[];
+  instances: number[];
+  preferred?: (number[] | undefined)[];
+  percentile: number;
+  interval: number;
+  stability?: number;
+} {
   const delaysUs = list(a.delays).map((d) => {
     const us = parseDuration(d, 'microseconds');
     if (us === undefined || !Number.isInteger(us)) throw new UsageError(`--delays: "${d}" is not a duration in whole microseconds (0, 100us, 1ms)`);
@@ -94,21 +157,34 @@ function planFlags(a: TuneArgs): { delaysUs: number[]; instances: number[]; pref
     if (!/^[1-9]\d*$/.test(n)) throw new UsageError(`--instances: "${n}" is not a count of 1 or more`);
     return Number(n);
   });
-  const preferred = a.preferred === undefined ? undefined : a.preferred.map((p) => {
-    if (p.trim() === 'none') return [];
-    if (p.trim() === 'keep') return undefined;
-    const sizes = p.split(',').map((s) => s.trim());
-    if (!sizes.every((s) => /^[1-9]\d*$/.test(s))) throw new UsageError(`--preferred: "${p}" is not a comma list of batch sizes, none, or keep`);
-    return sizes.map(Number);
-  });
+  const preferred =
+    a.preferred === undefined
+      ? undefined
+      : a.preferred.map((p) => {
+          if (p.trim() === 'none') return [];
+          if (p.trim() === 'keep') return undefined;
+          const sizes = p.split(',').map((s) => s.trim());
+          if (!sizes.every((s) => /^[1-9]\d*$/.test(s))) throw new UsageError(`--preferred: "${p}" is not a comma list of batch sizes, none, or keep`);
+          return sizes.map(Number);
+        });
   const percentile = /^p?(\d+)$/.exec(a.percentile);
-  if (!percentile || Number(percentile[1]) < 1 || Number(percentile[1]) > 99) throw new UsageError(`--percentile: "${a.percentile}" is not a percentile perf_analyzer takes (1 to 99, e.g. p99)`);
+  if (!percentile || Number(percentile[1]) < 1 || Number(percentile[1]) > 99)
+    throw new UsageError(`--percentile: "${a.percentile}" is not a percentile perf_analyzer takes (1 to 99, e.g. p99)`);
   if (!/^\d+(:\d+(:\d+)?)?$/.test(a['concurrency-range'])) throw new UsageError(`--concurrency-range: "${a['concurrency-range']}" is not start[:end[:step]]`);
   const interval = /^[1-9]\d*$/.test(a['measurement-interval']) ? parseInt(a['measurement-interval'], 10) : undefined;
-  if (interval === undefined) throw new UsageError(`--measurement-interval: ${JSON.stringify(a['measurement-interval'])} is not a whole number of milliseconds`);
+  if (interval === undefined)
+    throw new UsageError(`--measurement-interval: ${JSON.stringify(a['measurement-interval'])} is not a whole number of milliseconds`);
   const stability = a['stability-percentage'];
-  if (stability !== undefined && !/^[1-9]\d*$/.test(stability)) throw new UsageError(`--stability-percentage: ${JSON.stringify(stability)} is not a whole percentage of 1 or more`);
-  return { delaysUs, instances, ...(preferred ? { preferred } : {}), percentile: Number(percentile[1]), interval, ...(stability !== undefined ? { stability: Number(stability) } : {}) };
+  if (stability !== undefined && !/^[1-9]\d*$/.test(stability))
+    throw new UsageError(`--stability-percentage: ${JSON.stringify(stability)} is not a whole percentage of 1 or more`);
+  return {
+    delaysUs,
+    instances,
+    ...(preferred ? { preferred } : {}),
+    percentile: Number(percentile[1]),
+    interval,
+    ...(stability !== undefined ? { stability: Number(stability) } : {}),
+  };
 }
 
 async function runPlan(a: TuneArgs, io: CliIO): Promise<number> {
@@ -122,7 +198,14 @@ async function runPlan(a: TuneArgs, io: CliIO): Promise<number> {
     const checked = checkHostPort(a[flag]);
     if (!checked.ok) throw new UsageError(`--${flag}: ${JSON.stringify(a[flag])} ${checked.why}`);
   }
-  const measure: MeasureOptions = { url: a.url, protocol: a.protocol, concurrencyRange: a['concurrency-range'], measurementIntervalMs: interval, percentile, ...(stability !== undefined ? { stabilityPercentage: stability } : {}) };
+  const measure: MeasureOptions = {
+    url: a.url,
+    protocol: a.protocol,
+    concurrencyRange: a['concurrency-range'],
+    measurementIntervalMs: interval,
+    percentile,
+    ...(stability !== undefined ? { stabilityPercentage: stability } : {}),
+  };
 
   let planned: PlanOutcome;
   try {
@@ -133,14 +216,20 @@ async function runPlan(a: TuneArgs, io: CliIO): Promise<number> {
   }
   if (planned.kind !== 'written') {
     io.stderr(formatStylish(errorsOnly(planned.lint), { cwd: io.cwd }));
-    io.stderr(planned.kind === 'model-refused' ? `tritonc tune: Triton would not load ${shown(modelDir)} (above); fix it first. Nothing written\n` : `tritonc tune: the variants would not load (above); nothing written\n`);
+    io.stderr(
+      planned.kind === 'model-refused'
+        ? `tritonc tune: Triton would not load ${shown(modelDir)} (above); fix it first. Nothing written\n`
+        : `tritonc tune: the variants would not load (above); nothing written\n`,
+    );
     return EXIT.problems;
   }
   const model = planned.model;
   for (const n of planned.notes) io.stderr(`tritonc tune: ${n}\n`);
   io.stdout(`wrote ${planned.variants.length} variant${planned.variants.length === 1 ? '' : 's'} of ${model} to ${shown(out)}:\n`);
   for (const v of planned.variants) io.stdout(`  ${v.name}\n`);
-  io.stdout(`\nStart Triton on it:  tritonserver --model-repository ${shown(out)} --model-control-mode explicit\nMeasure every variant:  bash ${shown(join(out, 'run.sh'))}\nThen:  tritonc tune pick ${shown(out)} --latency-budget <budget>\n`);
+  io.stdout(
+    `\nStart Triton on it:  tritonserver --model-repository ${shown(out)} --model-control-mode explicit\nMeasure every variant:  bash ${shown(join(out, 'run.sh'))}\nThen:  tritonc tune pick ${shown(out)} --latency-budget <budget>\n`,
+  );
   return EXIT.ok;
 }
 
@@ -150,7 +239,11 @@ function settingsOf(config: ModelConfig): VariantSettings {
   const delay = config.dynamic_batching?.max_queue_delay_microseconds;
   const preferred = config.dynamic_batching?.preferred_batch_size;
   const count = config.instance_group?.[0]?.count;
-  return { ...(config.dynamic_batching ? { delayUs: Number(delay ?? 0) } : {}), ...(preferred?.length ? { preferred: preferred.map(Number) } : {}), ...(count !== undefined ? { instances: Number(count) } : {}) };
+  return {
+    ...(config.dynamic_batching ? { delayUs: Number(delay ?? 0) } : {}),
+    ...(preferred?.length ? { preferred: preferred.map(Number) } : {}),
+    ...(count !== undefined ? { instances: Number(count) } : {}),
+  };
 }
 
 interface Measured {
@@ -163,7 +256,8 @@ function readVariantConfig(file: string, shown: (p: string) => string): ModelCon
   const r = readText(file);
   if (r.kind !== 'text') throw new UsageError(`${shown(file)}: ${r.kind === 'missing' ? 'no such file' : r.reason}`);
   const doc = parseConfig(r.text, file);
-  if (hasErrors(doc.diagnostics)) throw new UsageError(`${shown(file)}:${doc.diagnostics[0]!.range.start.line}:${doc.diagnostics[0]!.range.start.column}: ${doc.diagnostics[0]!.message}`);
+  if (hasErrors(doc.diagnostics))
+    throw new UsageError(`${shown(file)}:${doc.diagnostics[0]!.range.start.line}:${doc.diagnostics[0]!.range.start.column}: ${doc.diagnostics[0]!.message}`);
   return doc.value;
 }
 
@@ -194,7 +288,12 @@ function readMeasurements(dir: string, a: TuneArgs, io: CliIO): Map<string, Meas
     }
     return measured;
   }
-  const entries = existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort() : [];
+  const entries = existsSync(dir)
+    ? readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort()
+    : [];
   for (const name of entries) {
     const csv = join(dir, name, 'perf.csv');
     const read = readText(csv, MEASUREMENT_BYTES);
@@ -205,7 +304,9 @@ function readMeasurements(dir: string, a: TuneArgs, io: CliIO): Map<string, Meas
       // A variant not measured (run.sh stopped early, it failed to load, or perf_analyzer gave up): said, and left out.
       if (!existsSync(join(dir, name, 'config.pbtxt'))) continue;
       if (unstable.length) {
-        io.stderr(`tritonc tune: ${escapeControl(name)}: perf_analyzer found no stable measurement at concurrency ${unstable.join(', ')} (its perf_analyzer.log) and wrote no perf.csv: left out\n`);
+        io.stderr(
+          `tritonc tune: ${escapeControl(name)}: perf_analyzer found no stable measurement at concurrency ${unstable.join(', ')} (its perf_analyzer.log) and wrote no perf.csv: left out\n`,
+        );
         const config = readVariantConfig(join(dir, name, 'config.pbtxt'), shown);
         measured.set(name, { table: { file: csv, load: 'concurrency', rows: [], latencies: [], unstable }, settings: settingsOf(config), config });
       } else io.stderr(`tritonc tune: ${escapeControl(name)} has no perf.csv (not measured): left out\n`);
@@ -222,7 +323,10 @@ function readMeasurements(dir: string, a: TuneArgs, io: CliIO): Map<string, Meas
     const config = readVariantConfig(join(dir, name, 'config.pbtxt'), shown);
     measured.set(name, { table, settings: settingsOf(config), config });
   }
-  if (!measured.size) throw new UsageError(`no results under ${shown(dir)}: expected <variant>/perf.csv (run the plan's run.sh) or Model Analyzer's results/metrics-model-inference.csv`);
+  if (!measured.size)
+    throw new UsageError(
+      `no results under ${shown(dir)}: expected <variant>/perf.csv (run the plan's run.sh) or Model Analyzer's results/metrics-model-inference.csv`,
+    );
   return measured;
 }
 
@@ -240,7 +344,10 @@ async function runPick(a: TuneArgs, io: CliIO): Promise<number> {
   const { budgetUs, percentile } = budgetFlags(a);
   const measured = readMeasurements(dir, a, io);
   for (const [variant, m] of measured) {
-    if (m.table.rows.length && !m.table.latencies.includes(percentile)) throw new UsageError(`${shown(m.table.file)} (${variant}) has no ${percentile} latency; it has ${m.table.latencies.join(', ')}: choose one with --percentile`);
+    if (m.table.rows.length && !m.table.latencies.includes(percentile))
+      throw new UsageError(
+        `${shown(m.table.file)} (${variant}) has no ${percentile} latency; it has ${m.table.latencies.join(', ')}: choose one with --percentile`,
+      );
   }
   return reportPick(measured, percentile, budgetUs, a, io, a.write === undefined ? undefined : resolve(io.cwd, a.write));
 }
@@ -259,12 +366,16 @@ function reportPick(measured: Map<string, Measured>, percentile: string, budgetU
   }
   io.stdout(a.format === 'json' ? `${JSON.stringify(pickJson(result), null, 2)}\n` : pickText(result));
   if (!result.best && !result.variants.some((v) => v.rows.length)) {
-    io.stderr(`tritonc tune: perf_analyzer found no stable measurement for any variant: measure again with a longer --measurement-interval, a larger --stability-percentage or more --max-trials\n`);
+    io.stderr(
+      `tritonc tune: perf_analyzer found no stable measurement for any variant: measure again with a longer --measurement-interval, a larger --stability-percentage or more --max-trials\n`,
+    );
     return EXIT.problems;
   }
   if (!result.best) {
     const closest = result.variants.find((v) => Number.isFinite(v.bestLatencyUs));
-    io.stderr(`tritonc tune: no variant stays within ${a['latency-budget']} at ${percentile}${closest ? `; the closest is ${closest.variant}, whose lowest ${percentile} is ${(closest.bestLatencyUs / 1000).toFixed(2)} ms` : ''}\n`);
+    io.stderr(
+      `tritonc tune: no variant stays within ${a['latency-budget']} at ${percentile}${closest ? `; the closest is ${closest.variant}, whose lowest ${percentile} is ${(closest.bestLatencyUs / 1000).toFixed(2)} ms` : ''}\n`,
+    );
     return EXIT.problems;
   }
   if (writeTo !== undefined) return printWinnerWrite(writeTo, result.best.variant, measured.get(result.best.variant)!, io, a.format === 'json');
@@ -272,7 +383,6 @@ function reportPick(measured: Map<string, Measured>, percentile: string, budgetU
 }
 
 // ---- run ------------------------------------------------------------------------------------------
-
 
 interface ToMeasure {
   plan: VerifyPlan;
@@ -309,14 +419,19 @@ function variantsOfModel(modelDir: string, flags: ReturnType<typeof planFlags>, 
   for (const n of read.planned.notes) io.stderr(`tritonc tune: ${n}\n`);
   // Each variant's config, named as the model: the load's override replaces the served config.
   const variants = read.planned.variants.map((v): LoadTestVariant => {
-    const edited = setFields(read.source, read.configFile, v.changes.filter((c) => c.path[0] !== 'name'));
+    const edited = setFields(
+      read.source,
+      read.configFile,
+      v.changes.filter((c) => c.path[0] !== 'name'),
+    );
     if (!edited.ok) throw new UsageError(`${v.name}: ${edited.problem}`);
     return { name: v.name, settings: v.settings, config: parseConfig(edited.text, read.configFile).value };
   });
   return { plan, model: read.model, variants };
 }
 
-const DECOUPLED = 'the model is decoupled: perf_analyzer measures a decoupled model over gRPC streaming, which tune run does not; use tune plan --protocol grpc and run.sh';
+const DECOUPLED =
+  'the model is decoupled: perf_analyzer measures a decoupled model over gRPC streaming, which tune run does not; use tune plan --protocol grpc and run.sh';
 
 /** The variants a plan directory holds (tune plan's tune-plan.json names them and the model). */
 function variantsOfPlan(dir: string, io: CliIO): ToMeasure {
@@ -331,13 +446,24 @@ function variantsOfPlan(dir: string, io: CliIO): ToMeasure {
   } catch (e) {
     throw new UsageError(`${shown(file)}: not JSON (${(e as Error).message}); write the plan again with tritonc tune plan`);
   }
-  const parsed = z.object({ model: z.string(), modelDir: z.string(), variants: z.array(z.object({ name: z.string() })).min(1).max(10_000) }).safeParse(json);
-  if (!parsed.success) throw new UsageError(`${shown(file)}: not a plan tune plan wrote (${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message})`);
+  const parsed = z
+    .object({
+      model: z.string(),
+      modelDir: z.string(),
+      variants: z
+        .array(z.object({ name: z.string() }))
+        .min(1)
+        .max(10_000),
+    })
+    .safeParse(json);
+  if (!parsed.success)
+    throw new UsageError(`${shown(file)}: not a plan tune plan wrote (${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message})`);
   const plan = prepare(resolve(dir, parsed.data.modelDir), io);
   if (plan.config.model_transaction_policy?.decoupled === true) throw new UsageError(DECOUPLED);
   const variants = parsed.data.variants.map(({ name }): LoadTestVariant => {
     // One directory of the plan, nothing else: a name is a single path segment.
-    if (!name || name === '.' || name === '..' || /[\\/\0]/.test(name)) throw new UsageError(`${shown(file)}: ${JSON.stringify(name)} is not a variant directory's name`);
+    if (!name || name === '.' || name === '..' || /[\\/\0]/.test(name))
+      throw new UsageError(`${shown(file)}: ${JSON.stringify(name)} is not a variant directory's name`);
     const config = readVariantConfig(join(dir, name, 'config.pbtxt'), shown);
     return { name, settings: settingsOf(config), config: { ...config, name: plan.modelName } };
   });
@@ -350,21 +476,30 @@ async function runLoadTestCommand(a: TuneArgs, io: CliIO): Promise<number> {
   const flags = planFlags(a);
   const range = /^(\d+)(?::(\d+)(?::(\d+))?)?$/.exec(a['concurrency-range'])!;
   const [start, end, step] = [Number(range[1]), Number(range[2] ?? range[1]), Number(range[3] ?? 1)];
-  if (start < 1 || end < start || step < 1) throw new UsageError(`--concurrency-range: "${a['concurrency-range']}" must go from 1 or more up, by a step of 1 or more`);
+  if (start < 1 || end < start || step < 1)
+    throw new UsageError(`--concurrency-range: "${a['concurrency-range']}" must go from 1 or more up, by a step of 1 or more`);
   const concurrency: number[] = [];
-  if (Math.floor((end - start) / step) + 1 > 64) throw new UsageError(`--concurrency-range: "${a['concurrency-range']}" is more than 64 levels; tune run measures each level on its own, so give a larger step`);
+  if (Math.floor((end - start) / step) + 1 > 64)
+    throw new UsageError(
+      `--concurrency-range: "${a['concurrency-range']}" is more than 64 levels; tune run measures each level on its own, so give a larger step`,
+    );
   for (let c = start; c <= end; c += step) concurrency.push(c);
   const timeoutUs = parseDuration(a.timeout, 'seconds');
   if (timeoutUs === undefined || timeoutUs < 1_000_000) throw new UsageError(`--timeout: "${a.timeout}" is not a duration of 1s or more (e.g. 120s)`);
   const maxTrials = a['max-trials'];
-  if (maxTrials !== undefined && !/^[1-9]\d{0,3}$/.test(maxTrials)) throw new UsageError(`--max-trials: ${JSON.stringify(maxTrials)} is not a whole number of 1 or more`);
+  if (maxTrials !== undefined && !/^[1-9]\d{0,3}$/.test(maxTrials))
+    throw new UsageError(`--max-trials: ${JSON.stringify(maxTrials)} is not a whole number of 1 or more`);
   let runtime: Runtime;
   if (a.runtime === 'server') {
     const url = a.server === undefined ? undefined : normalizeServerUrl(a.server);
-    if (!url) throw new UsageError(`--runtime server needs --server http://host:port (the server's HTTP endpoint)${a.server === undefined ? '' : `; got ${JSON.stringify(a.server)}`}`);
+    if (!url)
+      throw new UsageError(
+        `--runtime server needs --server http://host:port (the server's HTTP endpoint)${a.server === undefined ? '' : `; got ${JSON.stringify(a.server)}`}`,
+      );
     // perf_analyzer is given host:port (its -u): nothing else may reach its arguments.
     const parsed = new URL(url);
-    if (parsed.protocol !== 'http:' || (parsed.pathname !== '/' && parsed.pathname !== '') || !checkHostPort(parsed.host).ok) throw new UsageError(`--server: tune run measures over plain HTTP at host:port; ${JSON.stringify(a.server)} is not http://host:port`);
+    if (parsed.protocol !== 'http:' || (parsed.pathname !== '/' && parsed.pathname !== '') || !checkHostPort(parsed.host).ok)
+      throw new UsageError(`--server: tune run measures over plain HTTP at host:port; ${JSON.stringify(a.server)} is not http://host:port`);
     runtime = { kind: 'server', url: `http://${parsed.host}` };
   } else {
     if (a.server !== undefined) throw new UsageError('--server goes with --runtime server');
@@ -381,9 +516,18 @@ async function runLoadTestCommand(a: TuneArgs, io: CliIO): Promise<number> {
   let done: LoadTestResult;
   try {
     done = await runLoadTest({
-      plan, variants, runtime, perfAnalyzer: perfAnalyzer.file, concurrency, measurementIntervalMs: flags.interval, percentile: flags.percentile,
-      ...(flags.stability !== undefined ? { stabilityPercentage: flags.stability } : {}), ...(maxTrials !== undefined ? { maxTrials: Number(maxTrials) } : {}),
-      timeoutMs: timeoutUs / 1000, cwd: io.cwd, progress: (line) => io.stderr(`tritonc tune: ${escapeControlKeepingLines(line)}\n`),
+      plan,
+      variants,
+      runtime,
+      perfAnalyzer: perfAnalyzer.file,
+      concurrency,
+      measurementIntervalMs: flags.interval,
+      percentile: flags.percentile,
+      ...(flags.stability !== undefined ? { stabilityPercentage: flags.stability } : {}),
+      ...(maxTrials !== undefined ? { maxTrials: Number(maxTrials) } : {}),
+      timeoutMs: timeoutUs / 1000,
+      cwd: io.cwd,
+      progress: (line) => io.stderr(`tritonc tune: ${escapeControlKeepingLines(line)}\n`),
     });
   } catch (e) {
     if (e instanceof Interrupted) {
@@ -398,7 +542,10 @@ async function runLoadTestCommand(a: TuneArgs, io: CliIO): Promise<number> {
   for (const p of done.problems) io.stderr(`tritonc tune: error: ${escapeControlKeepingLines(p.message)}\n`);
   const measured = new Map<string, Measured>();
   for (const m of done.measured) {
-    if (m.failed) io.stderr(`tritonc tune: ${escapeControl(m.name)}: ${escapeControlKeepingLines(m.failed)}${m.table.rows.length ? ' (the levels measured before count)' : ''}\n`);
+    if (m.failed)
+      io.stderr(
+        `tritonc tune: ${escapeControl(m.name)}: ${escapeControlKeepingLines(m.failed)}${m.table.rows.length ? ' (the levels measured before count)' : ''}\n`,
+      );
     if (m.table.rows.length || m.table.unstable?.length) measured.set(m.name, { table: m.table, settings: m.settings, config: m.config });
   }
   if (!measured.size) {
@@ -406,7 +553,10 @@ async function runLoadTestCommand(a: TuneArgs, io: CliIO): Promise<number> {
     return done.problems.length ? EXIT.usage : EXIT.problems;
   }
   for (const [variant, m] of measured) {
-    if (m.table.rows.length && !m.table.latencies.includes(percentile)) throw new UsageError(`perf_analyzer reported no ${percentile} latency for ${variant}; it has ${m.table.latencies.join(', ')}: choose one with --percentile`);
+    if (m.table.rows.length && !m.table.latencies.includes(percentile))
+      throw new UsageError(
+        `perf_analyzer reported no ${percentile} latency for ${variant}; it has ${m.table.latencies.join(', ')}: choose one with --percentile`,
+      );
   }
   const code = reportPick(measured, percentile, budgetUs, a, io, a.write === undefined ? undefined : a.write === '' ? plan.modelDir : resolve(io.cwd, a.write));
   // The model could not be put back as it was: said above, and the run is not clean.
@@ -416,28 +566,46 @@ async function runLoadTestCommand(a: TuneArgs, io: CliIO): Promise<number> {
 function pickJson(r: PickResult): unknown {
   const key = r.load === 'concurrency' ? 'concurrency' : 'requestRate';
   const ms = (us: number) => Math.round(us) / 1000;
-  const point = (v: PickResult['variants'][number]) => (v.chosen ? { [key]: v.chosen.load, throughput: v.chosen.throughput, latency: ms(v.chosen.latencyUs) } : {});
+  const point = (v: PickResult['variants'][number]) =>
+    v.chosen ? { [key]: v.chosen.load, throughput: v.chosen.throughput, latency: ms(v.chosen.latencyUs) } : {};
   return {
     percentile: r.percentile,
     latencyBudget: ms(r.budgetUs),
     latencyUnit: 'ms',
     best: r.best ? { variant: r.best.variant, ...point(r.best) } : null,
-    variants: r.variants.map((v) => ({ variant: v.variant, settings: v.settings, withinBudget: v.chosen !== undefined, ...point(v), ...(v.knee !== undefined ? { knee: v.knee } : {}), lowestLatency: Number.isFinite(v.bestLatencyUs) ? ms(v.bestLatencyUs) : null, unstable: v.unstable })),
+    variants: r.variants.map((v) => ({
+      variant: v.variant,
+      settings: v.settings,
+      withinBudget: v.chosen !== undefined,
+      ...point(v),
+      ...(v.knee !== undefined ? { knee: v.knee } : {}),
+      lowestLatency: Number.isFinite(v.bestLatencyUs) ? ms(v.bestLatencyUs) : null,
+      unstable: v.unstable,
+    })),
     explanation: r.explanation,
   };
 }
 
 function pickText(r: PickResult): string {
   const lines = [`${r.percentile} latency budget ${(r.budgetUs / 1000).toFixed(2)} ms; the best throughput within it, per variant:`, ''];
-  const width = maxOf(r.variants.map((v) => v.variant.length), 7);
+  const width = maxOf(
+    r.variants.map((v) => v.variant.length),
+    7,
+  );
   lines.push(`  ${'variant'.padEnd(width)}  ${r.load.padEnd(12)}  ${'infer/sec'.padStart(10)}  ${`${r.percentile} ms`.padStart(9)}  knee`);
   for (const v of r.variants) {
     const c = v.chosen;
     const none = v.rows.length ? 'over budget' : 'unstable';
-    lines.push(`  ${v.variant.padEnd(width)}  ${(c ? String(c.load) : '-').padEnd(12)}  ${(c ? c.throughput.toFixed(1) : none).padStart(10)}  ${(c ? (c.latencyUs / 1000).toFixed(2) : v.rows.length ? (v.bestLatencyUs / 1000).toFixed(2) : '-').padStart(9)}  ${v.knee ?? '-'}`);
+    lines.push(
+      `  ${v.variant.padEnd(width)}  ${(c ? String(c.load) : '-').padEnd(12)}  ${(c ? c.throughput.toFixed(1) : none).padStart(10)}  ${(c ? (c.latencyUs / 1000).toFixed(2) : v.rows.length ? (v.bestLatencyUs / 1000).toFixed(2) : '-').padStart(9)}  ${v.knee ?? '-'}`,
+    );
   }
   const unstable = r.variants.filter((v) => v.unstable.length);
-  if (unstable.length) append(lines, ['', `Unstable (perf_analyzer found no stable measurement; not counted): ${unstable.map((v) => `${v.variant} at ${r.load} ${v.unstable.join(', ')}`).join('; ')}`]);
+  if (unstable.length)
+    append(lines, [
+      '',
+      `Unstable (perf_analyzer found no stable measurement; not counted): ${unstable.map((v) => `${v.variant} at ${r.load} ${v.unstable.join(', ')}`).join('; ')}`,
+    ]);
   if (r.best) append(lines, ['', `Best: ${r.best.variant}`, ...r.explanation.map((l) => `  ${l}`)]);
   return `${lines.join('\n')}\n`;
 }
@@ -457,8 +625,12 @@ function printWinnerWrite(modelDir: string, name: string, winner: Measured, io: 
   if (done.kind === 'unchanged') say(`${shown(done.file)} already has the settings of ${name}\n`);
   else {
     say(`\n${shown(done.file)}: ${name}'s settings\n${lineDiff(done.before, done.after).join('\n')}\n`);
-    if (done.header?.regenerated) say(`${shown(done.file)} was written as tritonc generate writes it with these settings: its header records them, and tritonc generate --check accepts it\n`);
-    else if (done.header) say(`note: ${shown(done.file)} keeps its tritonc generate header, which tritonc generate --check already disagreed with (${done.header.why})\n`);
+    if (done.header?.regenerated)
+      say(
+        `${shown(done.file)} was written as tritonc generate writes it with these settings: its header records them, and tritonc generate --check accepts it\n`,
+      );
+    else if (done.header)
+      say(`note: ${shown(done.file)} keeps its tritonc generate header, which tritonc generate --check already disagreed with (${done.header.why})\n`);
   }
   return EXIT.ok;
 }

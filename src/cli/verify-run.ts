@@ -23,7 +23,10 @@ function headersFrom(flags: readonly string[]): Record<string, string> {
     // A token name, and a value of visible characters, spaces and tabs (RFC 9110 field-value): a CR
     // or LF would end the header and start another.
     const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([\t\x20-\x7e\x80-\xff]*)$/.exec(f);
-    if (!m || !m[2]) throw new UsageError(`--header takes NAME:VALUE, with no line breaks or control characters, e.g. --header admin-key:secret (the header a server started with --http-restricted-api expects); got ${quoted(f)}`);
+    if (!m || !m[2])
+      throw new UsageError(
+        `--header takes NAME:VALUE, with no line breaks or control characters, e.g. --header admin-key:secret (the header a server started with --http-restricted-api expects); got ${quoted(f)}`,
+      );
     out[m[1]!.toLowerCase()] = m[2];
   }
   return out;
@@ -41,7 +44,12 @@ const RUNTIME_FLAGS: { option: RuntimeOption; flags: string[]; given(a: VerifyAr
   { option: 'headers', flags: ['--header'], given: (a) => a.header !== undefined },
   { option: 'tritonserverBinary', flags: ['--tritonserver'], given: (a) => a.tritonserver !== undefined },
   { option: 'launcher', flags: ['--launcher'], given: (a) => a.launcher !== undefined },
-  { option: 'reference', flags: ['--reference'], given: (a) => a.reference !== undefined, why: 'it compares what a Triton serves with ONNX Runtime; --runtime ort is ONNX Runtime already' },
+  {
+    option: 'reference',
+    flags: ['--reference'],
+    given: (a) => a.reference !== undefined,
+    why: 'it compares what a Triton serves with ONNX Runtime; --runtime ort is ONNX Runtime already',
+  },
   {
     option: 'serverOptions',
     flags: ['--disable-auto-complete-config', '--strict-model-config', '--backend-config'],
@@ -52,7 +60,7 @@ const RUNTIME_FLAGS: { option: RuntimeOption; flags: string[]; given(a: VerifyAr
     option: 'backendDirectory',
     flags: ['--backend-directory'],
     given: (a) => a.backendDirectory !== undefined,
-    why: "a path on this machine, for the tritonserver started here: an image and a running server have their own",
+    why: 'a path on this machine, for the tritonserver started here: an image and a running server have their own',
   },
 ];
 
@@ -60,7 +68,8 @@ const RUNTIME_FLAGS: { option: RuntimeOption; flags: string[]; given(a: VerifyAr
 function inputFilesFrom(flags: readonly string[], archive: string | undefined): InputFiles | undefined {
   const perInput = flags.map((f) => {
     const at = f.indexOf('=');
-    if (at <= 0 || at === f.length - 1) throw new UsageError(`--input takes NAME=FILE, the input's name and an .npy or .json file, e.g. --input input=batch.npy; got ${quoted(f)}`);
+    if (at <= 0 || at === f.length - 1)
+      throw new UsageError(`--input takes NAME=FILE, the input's name and an .npy or .json file, e.g. --input input=batch.npy; got ${quoted(f)}`);
     return { name: f.slice(0, at), file: f.slice(at + 1) };
   });
   if (archive === '') throw new UsageError('--inputs takes one .npz or .json file holding the inputs by name');
@@ -97,7 +106,8 @@ function optionsFromArgs(a: VerifyArgs, io: CliIO, injected: VerifyDeps | undefi
   if (a.image !== undefined) {
     const image = a.image.trim();
     // A leading '-' would reach docker or podman as a flag of theirs (--image=-v/:/host).
-    if (!image || /\s/.test(image) || image.startsWith('-')) throw new UsageError(`--image takes an image reference such as nvcr.io/nvidia/tritonserver:26.07-py3; got ${quoted(a.image)}`);
+    if (!image || /\s/.test(image) || image.startsWith('-'))
+      throw new UsageError(`--image takes an image reference such as nvcr.io/nvidia/tritonserver:26.07-py3; got ${quoted(a.image)}`);
     options.image = image;
   }
   if (a.tritonserver !== undefined) {
@@ -107,24 +117,36 @@ function optionsFromArgs(a: VerifyArgs, io: CliIO, injected: VerifyDeps | undefi
   }
   if (a.launcher !== undefined) {
     const words = a.launcher.trim().split(/\s+/).filter(Boolean);
-    if (!words.length || words.some((w) => /[\x00-\x1f\x7f]/.test(w))) throw new UsageError(`--launcher takes a command as words separated by spaces, e.g. --launcher 'apptainer exec --nv triton.sif'; got ${quoted(a.launcher)}`);
+    if (!words.length || words.some((w) => /[\x00-\x1f\x7f]/.test(w)))
+      throw new UsageError(
+        `--launcher takes a command as words separated by spaces, e.g. --launcher 'apptainer exec --nv triton.sif'; got ${quoted(a.launcher)}`,
+      );
     options.launcher = words;
   }
   const tolerance = (flag: 'atol' | 'rtol'): number | undefined => {
     const given = a[flag];
     if (given === undefined) return undefined;
     const value = Number(given);
-    if (!/^\s*[0-9.eE+-]+\s*$/.test(given) || !Number.isFinite(value) || value < 0) throw new UsageError(`--${flag} takes a number of 0 or more, e.g. --${flag} 1e-3; got ${quoted(given)}`);
+    if (!/^\s*[0-9.eE+-]+\s*$/.test(given) || !Number.isFinite(value) || value < 0)
+      throw new UsageError(`--${flag} takes a number of 0 or more, e.g. --${flag} 1e-3; got ${quoted(given)}`);
     return value;
   };
   const atol = tolerance('atol');
   const rtol = tolerance('rtol');
-  if (a.reference === undefined && (a.referenceModel !== undefined || atol !== undefined || rtol !== undefined || a.input !== undefined || a.inputs !== undefined)) {
+  if (
+    a.reference === undefined &&
+    (a.referenceModel !== undefined || atol !== undefined || rtol !== undefined || a.input !== undefined || a.inputs !== undefined)
+  ) {
     throw new UsageError('--reference-model, --atol, --rtol, --input and --inputs apply to --reference ort');
   }
   if (a.reference !== undefined) {
     const inputs = inputFilesFrom(a.input ?? [], a.inputs);
-    options.reference = { ...(a.referenceModel !== undefined ? { modelFile: a.referenceModel } : {}), ...(atol !== undefined ? { atol } : {}), ...(rtol !== undefined ? { rtol } : {}), ...(inputs ? { inputs } : {}) };
+    options.reference = {
+      ...(a.referenceModel !== undefined ? { modelFile: a.referenceModel } : {}),
+      ...(atol !== undefined ? { atol } : {}),
+      ...(rtol !== undefined ? { rtol } : {}),
+      ...(inputs ? { inputs } : {}),
+    };
   }
   if (a.gpus !== undefined) {
     const gpus = parseGpus(a.gpus);

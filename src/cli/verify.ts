@@ -23,4 +23,3 @@ export const verifyCommand = defineCommand({
   // The implementation (execa, the KServe client and its schemas) loads only when verify runs.
   run: async (a, io) => (await import('./verify-run.js')).runVerify(a, io, injected),
 });
-

@@ -10,7 +10,10 @@ export const watchFlags = (y: Argv) =>
     .option('generate', { type: 'boolean', describe: 'Regenerate tritonc-generated configs when their model.onnx changes' })
     .option('format', { choices: ['stylish', 'json'] as const, default: 'stylish' as const, describe: 'stylish, or json: one JSON object per line per run' })
     .option('config', { alias: 'c', type: 'string', describe: 'Settings file to use instead of the nearest tritonc.config.json' })
-    .option('configs-only', { type: 'boolean', describe: 'The model files are provisioned separately, as lint --configs-only (tritonc.lock.json stands in for them)' })
+    .option('configs-only', {
+      type: 'boolean',
+      describe: 'The model files are provisioned separately, as lint --configs-only (tritonc.lock.json stands in for them)',
+    })
     .option('gpu-memory', { type: 'string', describe: `Memory of one GPU: a size (24GiB) or ${GPU_PRESET_NAMES.join(', ')}` })
     .option('color', { type: 'boolean', describe: 'Colour the stylish output' });
 

@@ -46,7 +46,11 @@ export async function runWatch(opts: WatchCliOptions, io: CliIO, stop?: Promise<
     repo,
     cwd: io.cwd,
     generate: opts.generate === true,
-    lint: { ...(opts.config ? { settingsFile: opts.config } : {}), ...(gpuMemory ? { gpuMemory } : {}), ...(opts.configsOnly !== undefined ? { configsOnly: opts.configsOnly } : {}) },
+    lint: {
+      ...(opts.config ? { settingsFile: opts.config } : {}),
+      ...(gpuMemory ? { gpuMemory } : {}),
+      ...(opts.configsOnly !== undefined ? { configsOnly: opts.configsOnly } : {}),
+    },
     onReport: print,
     onError: (e) => io.stderr(`tritonc watch: ${e.message}\n`),
   });

@@ -20,7 +20,17 @@ const CHECKSUM_LINE = /^(?:\/\/|#) tritonc-client config sha256:([0-9a-f]{16}) b
  * client as it is, so they are not in its checksum. A field a client is compiled from stays in; and
  * --check compares the whole module anyway, so a field wrongly left out here still shows as a change.
  */
-const SERVING_ONLY = ['dynamic_batching', 'instance_group', 'optimization', 'model_warmup', 'response_cache', 'model_metrics', 'metric_tags', 'default_model_filename', 'cc_model_filenames'] as const;
+const SERVING_ONLY = [
+  'dynamic_batching',
+  'instance_group',
+  'optimization',
+  'model_warmup',
+  'response_cache',
+  'model_metrics',
+  'metric_tags',
+  'default_model_filename',
+  'cc_model_filenames',
+] as const;
 
 /** The checksum of the effective config's contract a client is compiled from (its Triton JSON, as GET /v2/models/<m>/config prints it, without SERVING_ONLY). */
 export const configChecksum = (config: ModelConfig): string => {
@@ -31,7 +41,12 @@ export const configChecksum = (config: ModelConfig): string => {
 export const bodyChecksum = (body: string): string => sha256Hex(plainText(body).text).slice(0, 16);
 
 /** A source or model name in a comment: as it is when plain, else as a JSON string (no line break can end the comment). */
-export const commentText = (s: string): string => (/^[\w./@+-]+$/.test(s) ? s : JSON.stringify(s).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029'));
+export const commentText = (s: string): string =>
+  /^[\w./@+-]+$/.test(s)
+    ? s
+    : JSON.stringify(s)
+        .replace(/\u2028/g, '\\u2028')
+        .replace(/\u2029/g, '\\u2029');
 
 /**
  * The source in a Python comment: as commentText, with `:` and `=` escaped inside the quoted form, so no

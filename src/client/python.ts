@@ -14,9 +14,19 @@ import type { ClientProtocol, ClientSpec } from './typescript.js';
 
 /** The numpy element type each protocol datatype travels in (tritonclient.utils triton_to_np_dtype; BF16 as float32). */
 const NUMPY_TYPE: Record<string, string> = {
-  BOOL: 'numpy.bool_', UINT8: 'numpy.uint8', UINT16: 'numpy.uint16', UINT32: 'numpy.uint32', UINT64: 'numpy.uint64',
-  INT8: 'numpy.int8', INT16: 'numpy.int16', INT32: 'numpy.int32', INT64: 'numpy.int64',
-  FP16: 'numpy.float16', BF16: 'numpy.float32', FP32: 'numpy.float32', FP64: 'numpy.float64',
+  BOOL: 'numpy.bool_',
+  UINT8: 'numpy.uint8',
+  UINT16: 'numpy.uint16',
+  UINT32: 'numpy.uint32',
+  UINT64: 'numpy.uint64',
+  INT8: 'numpy.int8',
+  INT16: 'numpy.int16',
+  INT32: 'numpy.int32',
+  INT64: 'numpy.int64',
+  FP16: 'numpy.float16',
+  BF16: 'numpy.float32',
+  FP32: 'numpy.float32',
+  FP64: 'numpy.float64',
 };
 const NOTE: Record<string, string> = {
   BF16: ' (BF16 travels as float32: its top 16 bits are sent)',
@@ -38,16 +48,20 @@ export function pyString(s: string): string {
 }
 
 const KEYWORDS = new Set(
-  ('False None True and as assert async await break class continue def del elif else except finally for from global if import in is ' +
-    'lambda nonlocal not or pass raise return try while with yield').split(' '),
+  (
+    'False None True and as assert async await break class continue def del elif else except finally for from global if import in is ' +
+    'lambda nonlocal not or pass raise return try while with yield'
+  ).split(' '),
 );
 /** Modules the generated code imports (a client module of that name beside them on sys.path would shadow them), and the index's own name. */
 const TAKEN_NAMES = new Set(
-  ('numpy tritonclient gevent geventhttpclient rapidjson typing dataclasses http importlib json math random socket sys threading time urllib ' +
+  (
+    'numpy tritonclient gevent geventhttpclient rapidjson typing dataclasses http importlib json math random socket sys threading time urllib ' +
     'grpc google queue re packaging ' +
     // What a repository's __init__.py imports by name before its modules: `from . import Mapping`
     // would give typing's Mapping, not the model's module.
-    'types __future__ MODELS Mapping ModuleType').split(' '),
+    'types __future__ MODELS Mapping ModuleType'
+  ).split(' '),
 );
 
 /** A module name for a model's client: an identifier from its name, never a keyword, a module it imports, or __init__. */
@@ -98,20 +112,25 @@ export function pythonClient(spec: ClientSpec, source: string, config: ModelConf
   const streams = grpc && spec.decoupled;
   const call = streams ? 'stream' : 'infer';
   const tensorLiteral = (t: { name: string; datatype: string; dims: number[]; optional?: boolean }): string =>
-    `        _TensorSpec(${pyString(t.name)}, ${pyString(t.datatype)}, (${t.dims.map((d) => `${d}, `).join('').replace(/, $/, t.dims.length === 1 ? ',' : '')})${t.optional ? ', optional=True' : ''}),`;
+    `        _TensorSpec(${pyString(t.name)}, ${pyString(t.datatype)}, (${t.dims
+      .map((d) => `${d}, `)
+      .join('')
+      .replace(/, $/, t.dims.length === 1 ? ',' : '')})${t.optional ? ', optional=True' : ''}),`;
   const typedDict = (name: string, entries: string[], total = true): string[] => [
     `${name} = TypedDict(${pyString(name)}, {`,
     ...entries,
     `}${total ? '' : ', total=False'})`,
   ];
-  const inputEntry = (t: ClientSpec['inputs'][number]): string => `    ${pyString(t.name)}: ${inputType(t.datatype)},  # ${typeDoc(t.datatype, 'input')}; shape ${shapeDoc(spec, t.dims)}`;
-  const outputEntry = (t: ClientSpec['outputs'][number]): string => `    ${pyString(t.name)}: ${outputType(t.datatype)},  # ${typeDoc(t.datatype, 'output')}; shape ${shapeDoc(spec, t.dims)}`;
+  const inputEntry = (t: ClientSpec['inputs'][number]): string =>
+    `    ${pyString(t.name)}: ${inputType(t.datatype)},  # ${typeDoc(t.datatype, 'input')}; shape ${shapeDoc(spec, t.dims)}`;
+  const outputEntry = (t: ClientSpec['outputs'][number]): string =>
+    `    ${pyString(t.name)}: ${outputType(t.datatype)},  # ${typeDoc(t.datatype, 'output')}; shape ${shapeDoc(spec, t.dims)}`;
   const seqOption = spec.sequence ? ['sequence: SequenceOptions'] : [];
   const options = [...seqOption, ...(streams ? STREAM_OPTIONS : CALL_OPTIONS)];
   const decoupledDoc = spec.decoupled
     ? grpc
       ? '; DECOUPLED: its responses stream (stream(), over ModelStreamInfer)'
-      : '; DECOUPLED: Triton\'s HTTP endpoint cannot stream its responses, so connect() refuses it (Unsupported); use gRPC streaming'
+      : "; DECOUPLED: Triton's HTTP endpoint cannot stream its responses, so connect() refuses it (Unsupported); use gRPC streaming"
     : '';
   const method = streams
     ? [
@@ -157,7 +176,7 @@ export function pythonClient(spec: ClientSpec, source: string, config: ModelConf
     PYTHON_RUNTIME_CORE,
     grpc ? PYTHON_GRPC_RUNTIME : PYTHON_HTTP_RUNTIME,
     '',
-    '# The model\'s contract, as the effective config gives it.',
+    "# The model's contract, as the effective config gives it.",
     '_SPEC = _ModelSpec(',
     `    name=${pyString(spec.name)},`,
     `    max_batch_size=${spec.maxBatchSize},`,
@@ -171,7 +190,7 @@ export function pythonClient(spec: ClientSpec, source: string, config: ModelConf
     `    decoupled=${spec.decoupled ? 'True' : 'False'},`,
     ')',
     '',
-    '#: The model\'s name on the server.',
+    "#: The model's name on the server.",
     'MODEL_NAME: str = _SPEC.name',
     '#: The largest batch one request may carry (0: the model does not batch; a larger batch is split).',
     'MAX_BATCH_SIZE: int = _SPEC.max_batch_size',
@@ -185,7 +204,9 @@ export function pythonClient(spec: ClientSpec, source: string, config: ModelConf
     `    """What ${call}() takes: each input's numpy array by input name (optional inputs may be left out)."""`,
     '',
     '',
-    streams ? '# What each response of stream() holds: each output\'s numpy array by output name.' : '# What infer() returns: each output\'s numpy array by output name.',
+    streams
+      ? "# What each response of stream() holds: each output's numpy array by output name."
+      : "# What infer() returns: each output's numpy array by output name.",
     ...typedDict('Outputs', spec.outputs.map(outputEntry)),
     '',
     '',
@@ -242,7 +263,7 @@ export function pythonIndex(modules: readonly { file: string; model: string; hea
   const ids = modules.map((m) => ({ ...m, id: m.file.replace(/\.py$/, '') }));
   const body = [
     '"""',
-    'The clients of the repository\'s models, one module each (see each module for its API; tritonc docs/client.md).',
+    "The clients of the repository's models, one module each (see each module for its API; tritonc docs/client.md).",
     'Each module is self-contained: its error classes are its own (compare type(err).__name__ across modules).',
     '"""',
     '',
@@ -251,7 +272,7 @@ export function pythonIndex(modules: readonly { file: string; model: string; hea
     '',
     ...ids.map((m) => `from . import ${m.id} as ${m.id}`),
     '',
-    '#: Each model\'s client module, by the model\'s name.',
+    "#: Each model's client module, by the model's name.",
     'MODELS: Mapping[str, ModuleType] = {',
     ...ids.map((m) => `    ${pyString(m.model)}: ${m.id},`),
     '}',

@@ -38,9 +38,11 @@ export function moduleFileName(model: string, taken: Set<string>): string {
 }
 
 const RESERVED = new Set(
-  ('break case catch class const continue debugger default delete do else enum export extends false finally for function if import in ' +
+  (
+    'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in ' +
     'instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package ' +
-    'private protected public await arguments eval undefined NaN Infinity MODELS').split(' '),
+    'private protected public await arguments eval undefined NaN Infinity MODELS'
+  ).split(' '),
 );
 
 /** An identifier for a model's namespace in index.ts. */
@@ -57,7 +59,10 @@ export function moduleIdentifier(model: string, taken: Set<string>): string {
 /** The languages a client is made in. */
 export type ClientLang = 'typescript' | 'python';
 
-export function clientRun(path: string, options: { resolve?: ResolveOptions; workspace?: Workspace; lang?: ClientLang; protocol?: ClientProtocol } = {}): ClientRun | { error: string } {
+export function clientRun(
+  path: string,
+  options: { resolve?: ResolveOptions; workspace?: Workspace; lang?: ClientLang; protocol?: ClientProtocol } = {},
+): ClientRun | { error: string } {
   const python = options.lang === 'python';
   const protocol = options.protocol ?? 'http';
   const ws = options.workspace ?? new Workspace();
@@ -74,7 +79,15 @@ export function clientRun(path: string, options: { resolve?: ResolveOptions; wor
     const result = ws.model(modelDir, name).effective(options.resolve ?? {});
     if (result.status === 'unreadable') {
       const f = result.failure!;
-      run.problems.push({ model: name, message: f.kind === 'syntax' ? `${f.file} does not parse (tritonc lint shows where)` : f.kind === 'onnx' ? `cannot read ${f.file}: ${f.reason}` : `${f.file}: ${f.message}` });
+      run.problems.push({
+        model: name,
+        message:
+          f.kind === 'syntax'
+            ? `${f.file} does not parse (tritonc lint shows where)`
+            : f.kind === 'onnx'
+              ? `cannot read ${f.file}: ${f.reason}`
+              : `${f.file}: ${f.message}`,
+      });
       continue;
     }
     if (result.status === 'refused') {
@@ -89,7 +102,9 @@ export function clientRun(path: string, options: { resolve?: ResolveOptions; wor
       continue;
     }
     if (made.spec.decoupled && protocol === 'http') {
-      run.warnings.push(`${name}: the model is decoupled: Triton's HTTP endpoint cannot stream its responses (it answers 501), so the client's connect() refuses it (Unsupported); --protocol grpc streams them`);
+      run.warnings.push(
+        `${name}: the model is decoupled: Triton's HTTP endpoint cannot stream its responses (it answers 501), so the client's connect() refuses it (Unsupported); --protocol grpc streams them`,
+      );
     }
     const source = result.configFile ? `${name}/config.pbtxt` : `${name}/`;
     run.files.push(
@@ -101,7 +116,14 @@ export function clientRun(path: string, options: { resolve?: ResolveOptions; wor
   if (!single && run.files.length) {
     run.files.push(
       python
-        ? { name: '__init__.py', text: pythonIndex(run.files.map((f) => ({ file: f.name, model: f.model!, header: f.text })), basename(dir), protocol) }
+        ? {
+            name: '__init__.py',
+            text: pythonIndex(
+              run.files.map((f) => ({ file: f.name, model: f.model!, header: f.text })),
+              basename(dir),
+              protocol,
+            ),
+          }
         : { name: 'index.ts', text: indexModule(run.files, basename(dir), protocol) },
     );
   }
@@ -113,13 +135,13 @@ function indexModule(files: readonly ClientFile[], repo: string, protocol: Clien
   const taken = new Set<string>();
   const modules = files.filter((f) => f.model !== undefined).map((f) => ({ file: f, id: moduleIdentifier(f.model!, taken) }));
   const body = [
-    '// The clients of the repository\'s models, one module each (see each module for its API; tritonc docs/client.md).',
+    "// The clients of the repository's models, one module each (see each module for its API; tritonc docs/client.md).",
     '// Each module is self-contained: its error classes are its own (compare err.name across modules).',
     ...modules.map((m) => `import * as ${m.id} from ${tsString(`./${m.file.name.replace(/\.ts$/, '.js')}`)};`),
     '',
     modules.length ? `export { ${modules.map((m) => m.id).join(', ')} };` : '',
     '',
-    '/** Each model\'s client module, by the model\'s name. */',
+    "/** Each model's client module, by the model's name. */",
     'export const MODELS = {',
     // A computed key: `"__proto__": x` in an object literal sets the prototype, not a key.
     ...modules.map((m) => `  [${tsString(m.file.model!)}]: ${m.id},`),

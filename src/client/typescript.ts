@@ -14,9 +14,19 @@ const GRPC_IMPORT = "import * as grpc from '@grpc/grpc-js';";
 
 /** The TypeScript array each protocol datatype travels in (inputs and outputs alike, BYTES aside). */
 const ARRAY_TYPE: Record<string, string> = {
-  BOOL: 'Uint8Array', UINT8: 'Uint8Array', INT8: 'Int8Array', UINT16: 'Uint16Array', INT16: 'Int16Array',
-  FP16: 'Uint16Array', BF16: 'Uint16Array', UINT32: 'Uint32Array', INT32: 'Int32Array', FP32: 'Float32Array',
-  UINT64: 'BigUint64Array', INT64: 'BigInt64Array', FP64: 'Float64Array',
+  BOOL: 'Uint8Array',
+  UINT8: 'Uint8Array',
+  INT8: 'Int8Array',
+  UINT16: 'Uint16Array',
+  INT16: 'Int16Array',
+  FP16: 'Uint16Array',
+  BF16: 'Uint16Array',
+  UINT32: 'Uint32Array',
+  INT32: 'Int32Array',
+  FP32: 'Float32Array',
+  UINT64: 'BigUint64Array',
+  INT64: 'BigInt64Array',
+  FP64: 'Float64Array',
 };
 const NOTE: Record<string, string> = {
   FP16: ' (FP16 as its raw 16 bits: IEEE half precision)',
@@ -26,7 +36,9 @@ const NOTE: Record<string, string> = {
 
 /** A string as a TypeScript string literal: JSON's escapes, with the line and paragraph separators escaped too. */
 export function tsString(s: string): string {
-  return JSON.stringify(s).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(s)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 export interface ClientSpec {
@@ -45,14 +57,21 @@ export function clientSpec(config: ModelConfig, modelName: string): { spec?: Cli
     const name = t.name ?? '';
     const type = typeName(t.data_type);
     const datatype = protocolName(type);
-    if (datatype !== 'BYTES' && ARRAY_TYPE[datatype] === undefined) problems.push({ message: `${side} ${JSON.stringify(name)} has data_type ${type}, which no client can send` });
+    if (datatype !== 'BYTES' && ARRAY_TYPE[datatype] === undefined)
+      problems.push({ message: `${side} ${JSON.stringify(name)} has data_type ${type}, which no client can send` });
     const dims = (t.dims ?? []).map(Number);
     return { name, datatype, dims };
   };
   const inputs = (config.input ?? []).map((t) => ({ ...tensor('input', t), ...(t.optional ? { optional: true } : {}) }));
   const outputs = (config.output ?? []).map((t) => tensor('output', t));
-  if (!inputs.length) problems.push({ message: `model ${JSON.stringify(modelName)} has no inputs in its effective config: a client needs them (with a backend that fills them in at load, write them in config.pbtxt)` });
-  if (!outputs.length) problems.push({ message: `model ${JSON.stringify(modelName)} has no outputs in its effective config: a client needs them (with a backend that fills them in at load, write them in config.pbtxt)` });
+  if (!inputs.length)
+    problems.push({
+      message: `model ${JSON.stringify(modelName)} has no inputs in its effective config: a client needs them (with a backend that fills them in at load, write them in config.pbtxt)`,
+    });
+  if (!outputs.length)
+    problems.push({
+      message: `model ${JSON.stringify(modelName)} has no outputs in its effective config: a client needs them (with a backend that fills them in at load, write them in config.pbtxt)`,
+    });
   if (problems.length) return { problems };
   return {
     spec: {
@@ -119,17 +138,18 @@ export function typescriptClient(spec: ClientSpec, source: string, config: Model
   ].join('\n');
   const optionsArg = spec.sequence ? 'options: InferOptions' : 'options?: InferOptions';
   const streamArg = spec.sequence ? 'options: StreamOptions' : 'options?: StreamOptions';
-  const calls = grpc && spec.decoupled
-    ? [
-        `  /** One request's responses as they come (ModelStreamInfer), in order, ending after the final one; inputs checked here, never split${spec.sequence ? '; options.sequence names the sequence' : ''}. */`,
-        `  stream(inputs: Inputs, ${streamArg}): AsyncIterable<Outputs>;`,
-      ]
-    : [
-        spec.sequence
-          ? '  /** One inference of the sequence options.sequence names (required: the model is a sequence model). */'
-          : '  /** One inference: inputs checked here, a batch above max_batch_size split and the outputs joined. */',
-        `  infer(inputs: Inputs, ${optionsArg}): Promise<Outputs>;`,
-      ];
+  const calls =
+    grpc && spec.decoupled
+      ? [
+          `  /** One request's responses as they come (ModelStreamInfer), in order, ending after the final one; inputs checked here, never split${spec.sequence ? '; options.sequence names the sequence' : ''}. */`,
+          `  stream(inputs: Inputs, ${streamArg}): AsyncIterable<Outputs>;`,
+        ]
+      : [
+          spec.sequence
+            ? '  /** One inference of the sequence options.sequence names (required: the model is a sequence model). */'
+            : '  /** One inference: inputs checked here, a batch above max_batch_size split and the outputs joined. */',
+          `  infer(inputs: Inputs, ${optionsArg}): Promise<Outputs>;`,
+        ];
   const about = grpc
     ? [
         '// A typed client of one Triton model (MODEL_NAME) over KServe v2 gRPC: needs @grpc/grpc-js (npm install',
@@ -141,26 +161,26 @@ export function typescriptClient(spec: ClientSpec, source: string, config: Model
     : [
         '// A typed client of one Triton model (MODEL_NAME) over KServe v2 HTTP with binary tensor data: no dependency',
         '// beyond fetch (Node 18+ or a browser); compile for ES2020 or later (BigInt64Array, 0n).',
-        `// max_batch_size ${spec.maxBatchSize}${spec.sequence ? '; a sequence model (sequence_batching): every infer names its sequence' : ''}${spec.decoupled ? '; DECOUPLED: Triton\'s HTTP endpoint cannot stream its responses, so connect() refuses it (Unsupported); use --protocol grpc' : ''}.`,
+        `// max_batch_size ${spec.maxBatchSize}${spec.sequence ? '; a sequence model (sequence_batching): every infer names its sequence' : ''}${spec.decoupled ? "; DECOUPLED: Triton's HTTP endpoint cannot stream its responses, so connect() refuses it (Unsupported); use --protocol grpc" : ''}.`,
         '// The API and the error classes: tritonc docs/client.md.',
       ];
   const body = [
     ...about,
     '',
-    '/** The model\'s contract, as the effective config gives it. */',
+    "/** The model's contract, as the effective config gives it. */",
     `const SPEC: ModelSpec = ${specLiteral};`,
     '',
-    '/** The model\'s name on the server. */',
+    "/** The model's name on the server. */",
     'export const MODEL_NAME: string = SPEC.name;',
     '/** The largest batch one request may carry (0: the model does not batch; a larger batch is split). */',
     'export const MAX_BATCH_SIZE: number = SPEC.maxBatchSize;',
     '',
-    '/** What infer() takes: each input\'s data and shape. */',
+    "/** What infer() takes: each input's data and shape. */",
     'export interface Inputs {',
     ...spec.inputs.map(inputField),
     '}',
     '',
-    '/** What infer() resolves to: each output\'s data and shape. */',
+    "/** What infer() resolves to: each output's data and shape. */",
     'export interface Outputs {',
     ...spec.outputs.map(outputField),
     '}',

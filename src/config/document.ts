@@ -76,7 +76,14 @@ export function parseConfig(
   const { stopAtFirstError } = options;
   const parseOptions = { file, enumMeaning: dataTypeMeaning, stopAtFirstError };
   if (options.onField) {
-    const r = parseText(text, schema, { file, enumMeaning: dataTypeMeaning, stopAtFirstError, onField: options.onField, storeMapEntries: false, ranges: false });
+    const r = parseText(text, schema, {
+      file,
+      enumMeaning: dataTypeMeaning,
+      stopAtFirstError,
+      onField: options.onField,
+      storeMapEntries: false,
+      ranges: false,
+    });
     return { diagnostics: r.diagnostics, dangling: r.dangling };
   }
   if (options.tree) {
@@ -135,7 +142,9 @@ export function unfilledTemplate(diagnostics: readonly Diagnostic[]): Diagnostic
 export function valueDocument(file: string, value: ModelConfig): ConfigDocument {
   const at: Range = FILE_START;
   return {
-    file, text: '', value,
+    file,
+    text: '',
+    value,
     tree: { kind: 'document', range: at, fields: [], dangling: [] },
     diagnostics: [],
     locate: () => undefined,

@@ -11,7 +11,11 @@ export const FORMAT_OFF = /^\s*#\s*tritonc-fmt:\s*off\b/;
 
 export function formatText(text: string, file = 'config.pbtxt', options: FormatOptions = {}): FormatResult {
   if (FORMAT_OFF.test(text.split('\n', 1)[0] ?? '')) return { status: 'skipped', reason: 'the file starts with "# tritonc-fmt: off"' };
-  return formatParsed(text, { tree: (t) => parseConfig(t, file, { tree: true }), each: (t, onField) => parseConfig(t, file, { onField }), value: (t) => parseConfig(t, file) }, options);
+  return formatParsed(
+    text,
+    { tree: (t) => parseConfig(t, file, { tree: true }), each: (t, onField) => parseConfig(t, file, { onField }), value: (t) => parseConfig(t, file) },
+    options,
+  );
 }
 
 /**

@@ -19,7 +19,8 @@ export function toProtoJson(value: Record<string, unknown>, message: SchemaMessa
   for (const field of message.fieldList) {
     const v = value[field.name];
     if (v === undefined) {
-      if (options.emitDefaults && (field.type.kind !== 'message' || field.repeated) && !field.oneof) out[field.name] = field.repeated ? (field.mapEntry ? {} : []) : defaultJson(field);
+      if (options.emitDefaults && (field.type.kind !== 'message' || field.repeated) && !field.oneof)
+        out[field.name] = field.repeated ? (field.mapEntry ? {} : []) : defaultJson(field);
       continue;
     }
     if (field.mapEntry) {
@@ -51,9 +52,14 @@ function scalarJson(v: unknown, field: SchemaField): JsonValue {
   if (type.kind === 'enum') return v as string | number;
   if (type.kind === 'message') throw new Error('not a scalar');
   switch (type.type) {
-    case 'int64': case 'uint64': case 'sint64': case 'fixed64': case 'sfixed64':
+    case 'int64':
+    case 'uint64':
+    case 'sint64':
+    case 'fixed64':
+    case 'sfixed64':
       return String(v);
-    case 'float': case 'double': {
+    case 'float':
+    case 'double': {
       const n = v as number;
       if (Number.isNaN(n)) return 'NaN';
       if (n === Infinity) return 'Infinity';
@@ -70,9 +76,18 @@ function defaultJson(field: SchemaField): JsonValue {
   if (type.kind === 'enum') return type.enum.names[0]!;
   if (type.kind === 'message') return null;
   switch (type.type) {
-    case 'string': case 'bytes': return '';
-    case 'bool': return false;
-    case 'int64': case 'uint64': case 'sint64': case 'fixed64': case 'sfixed64': return '0';
-    default: return 0;
+    case 'string':
+    case 'bytes':
+      return '';
+    case 'bool':
+      return false;
+    case 'int64':
+    case 'uint64':
+    case 'sint64':
+    case 'fixed64':
+    case 'sfixed64':
+      return '0';
+    default:
+      return 0;
   }
 }

@@ -60,7 +60,11 @@ export function readSchemaSource(path: string = schemaPath()): SchemaSource {
   const enumOf = (e: protobuf.Enum): string => {
     const fullName = nameOf(e);
     if (!enums.has(fullName)) {
-      enums.set(fullName, { fullName, values: Object.entries(e.values), docs: Object.entries(e.comments).flatMap(([name, c]) => (c ? [[name, c] as [string, string]] : [])) });
+      enums.set(fullName, {
+        fullName,
+        values: Object.entries(e.values),
+        docs: Object.entries(e.comments).flatMap(([name, c]) => (c ? [[name, c] as [string, string]] : [])),
+      });
     }
     return fullName;
   };

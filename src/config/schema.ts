@@ -33,7 +33,11 @@ function linkSchema(source: SchemaSource): Schema {
   const messages = new Map<string, SchemaMessage>();
   for (const m of source.messages) messages.set(m.fullName, { fullName: m.fullName, fields: new Map(), fieldList: [], isMapEntry: false });
   const kindOf = (t: TypeSource): FieldKind =>
-    t.kind === 'scalar' ? { kind: 'scalar', type: t.type } : t.kind === 'enum' ? { kind: 'enum', enum: enums.get(t.enum)! } : { kind: 'message', message: messages.get(t.message)! };
+    t.kind === 'scalar'
+      ? { kind: 'scalar', type: t.type }
+      : t.kind === 'enum'
+        ? { kind: 'enum', enum: enums.get(t.enum)! }
+        : { kind: 'message', message: messages.get(t.message)! };
   const fieldOf = (f: FieldSource, parent: SchemaMessage): SchemaField => {
     const extra = { ...(f.oneof !== undefined ? { oneof: f.oneof } : {}), ...(f.doc !== undefined ? { doc: f.doc } : {}) };
     if (f.map) {

@@ -87,7 +87,8 @@ export function setFields(source: string, file: string, changes: readonly FieldC
   const after = parseConfig(text, file);
   if (hasErrors(after.diagnostics)) return { ok: false, problem: `the edited ${file} would not parse: ${after.diagnostics[0]!.message}` };
   for (const c of changes) {
-    if (valueDifferences(valueAt(after.value, c.path), c.value).length) return { ok: false, problem: `${c.path.join('.')} did not come out as intended in ${file}` };
+    if (valueDifferences(valueAt(after.value, c.path), c.value).length)
+      return { ok: false, problem: `${c.path.join('.')} did not come out as intended in ${file}` };
   }
   const stray = valueDifferences(before.value, after.value).filter((d) => !changes.some((c) => onSameBranch(d, c.path)));
   if (stray.length) return { ok: false, problem: `editing ${file} would also change ${stray.map((p) => p.join('.')).join(', ')}` };

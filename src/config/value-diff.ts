@@ -31,4 +31,5 @@ export function valueDifferences(a: unknown, b: unknown, path: PathSegment[] = [
 }
 
 /** Whether one path lies on the other's branch (either is a prefix of the other). */
-export const onSameBranch = (a: readonly PathSegment[], b: readonly PathSegment[]): boolean => a.slice(0, Math.min(a.length, b.length)).every((s, i) => s === b[i]);
+export const onSameBranch = (a: readonly PathSegment[], b: readonly PathSegment[]): boolean =>
+  a.slice(0, Math.min(a.length, b.length)).every((s, i) => s === b[i]);

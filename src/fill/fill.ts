@@ -50,10 +50,12 @@ export function fillTemplate(template: string, substitutions: readonly Substitut
   const { text, left } = safeSubstitute(template, mapping);
   // A placeholder in a comment (a parameter the template ships commented out) is no value Triton reads.
   const comments = commentRanges(template);
-  const unfilled = left.filter((t) => !comments.some(([a, b]) => t.start >= a && t.start < b)).map((t) => {
-    const { line, column } = positionAt(template, t.start);
-    return { name: t.name!, line, column };
-  });
+  const unfilled = left
+    .filter((t) => !comments.some(([a, b]) => t.start >= a && t.start < b))
+    .map((t) => {
+      const { line, column } = positionAt(template, t.start);
+      return { name: t.name!, line, column };
+    });
   return { text, unknownKeys, unfilled, defaulted };
 }
 

@@ -38,7 +38,10 @@ export function parseSubstitutions(argument: string): Substitution[] {
     const kv = escapedSplit(piece, ':');
     if (kv.length !== 2) {
       const what = kv.length === 1 ? 'has no `:` between key and value' : `has ${kv.length - 1} \`:\` separators`;
-      const hint = kv.length > 2 ? ` (two pairs run together? put a comma between "${kv[0]}:${kv[1]}" and the next one; a \`:\` inside a value is written \\\\: , because the argument is split twice)` : '';
+      const hint =
+        kv.length > 2
+          ? ` (two pairs run together? put a comma between "${kv[0]}:${kv[1]}" and the next one; a \`:\` inside a value is written \\\\: , because the argument is split twice)`
+          : '';
       throw new SubstitutionsError(`substitution ${i + 1}, "${piece}", ${what}: write key:value${hint}`);
     }
     return { key: kv[0]!, value: kv[1]! };

@@ -65,11 +65,15 @@ export function generateConfig(input: GenerateInput, opts: GenerateOptions = {})
     conflict('--dynamic-batching needs batching: the model is generated with max_batch_size 0 (give --max-batch-size N)');
   }
   if (!dynamicBatching && (opts.preferredBatchSize || opts.maxQueueDelayMicroseconds !== undefined)) {
-    conflict(`--preferred-batch-size and --max-queue-delay configure dynamic batching, which is off${maxBatchSize <= 1 ? ` (max_batch_size is ${maxBatchSize})` : ''}`);
+    conflict(
+      `--preferred-batch-size and --max-queue-delay configure dynamic batching, which is off${maxBatchSize <= 1 ? ` (max_batch_size is ${maxBatchSize})` : ''}`,
+    );
   }
   for (const size of opts.preferredBatchSize ?? []) {
     if (size > maxBatchSize) {
-      conflict(`--preferred-batch-size ${size} is larger than max_batch_size ${maxBatchSize}; Triton refuses it ("dynamic batching preferred size must be <= max batch size")`);
+      conflict(
+        `--preferred-batch-size ${size} is larger than max_batch_size ${maxBatchSize}; Triton refuses it ("dynamic batching preferred size must be <= max batch size")`,
+      );
     }
   }
   if (opts.kind === 'cpu' && opts.gpus) conflict('--gpus places instances on GPUs, but --kind cpu asks for CPU instances');
@@ -125,19 +129,33 @@ function partialBatchAxisWarning(partial: NonNullable<ReturnType<typeof partialB
  * `maxBatchSize`; a max_batch_size the backend would change at load is a conflict (the OpenVINO backend
  * sets its default-max-batch-size whenever every layout has N, so a 0 does not stay 0).
  */
-function ioByAutoComplete(record: BackendRecord, sig: ModelSignature, name: string, maxBatchSize: number, shown: string, problems: GenerateProblem[]): { input: ModelInput[]; output: ModelOutput[] } {
+function ioByAutoComplete(
+  record: BackendRecord,
+  sig: ModelSignature,
+  name: string,
+  maxBatchSize: number,
+  shown: string,
+  problems: GenerateProblem[],
+): { input: ModelInput[]; output: ModelOutput[] } {
   const how = record.autoComplete;
   if (how?.from !== 'model') {
-    problems.push({ code: 'unsupported-tensor', message: `${shown}: Triton's ${record.title ?? record.name} backend does not complete configs from its model; tritonc generates for backends that do` });
+    problems.push({
+      code: 'unsupported-tensor',
+      message: `${shown}: Triton's ${record.title ?? record.name} backend does not complete configs from its model; tritonc generates for backends that do`,
+    });
     return { input: [], output: [] };
   }
   const done = how.complete({ name, backend: record.name, max_batch_size: maxBatchSize }, sig, {});
   // Refused dims of the backend's own entries are fixed below (pin): the other problems stand.
-  for (const p of done.problems.filter((q) => q.path?.[2] !== 'dims')) problems.push({ code: 'unsupported-tensor', message: `${shown}: ${p.message}: ${p.fix}` });
+  for (const p of done.problems.filter((q) => q.path?.[2] !== 'dims'))
+    problems.push({ code: 'unsupported-tensor', message: `${shown}: ${p.message}: ${p.fix}` });
   const filled = done.config.max_batch_size ?? 0;
   if (filled !== maxBatchSize) {
     const why = done.steps.find((s) => s.path[0] === 'max_batch_size')?.reason ?? '';
-    problems.push({ code: 'conflicting-options', message: `max_batch_size ${maxBatchSize} does not stay: at load Triton's ${record.title ?? record.name} backend makes it ${filled} (${why}); give --max-batch-size ${filled} (or any N >= 1)` });
+    problems.push({
+      code: 'conflicting-options',
+      message: `max_batch_size ${maxBatchSize} does not stay: at load Triton's ${record.title ?? record.name} backend makes it ${filled} (${why}); give --max-batch-size ${filled} (or any N >= 1)`,
+    });
   }
   // The OpenVINO backend writes every dim -1 when any dim of a tensor is dynamic (AutoCompleteInputOrOutput:
   // `io_shape.is_static() ? get_length() : -1`), and then refuses an output's -1 against a static dim
@@ -162,9 +180,14 @@ function acceleratorConfig(a: NonNullable<GenerateOptions['accelerator']>): NonN
 /** The tutorial's "dynamic axis mismatch": batching asked of a model whose first dim is fixed. */
 function dynamicAxisMismatch(sig: ModelSignature, shown: string, maxBatchSize: number): GenerateProblem {
   const fixed = unbatchableTensors(sig);
-  const lines = fixed.map(({ tensor, direction }) => `  ${direction} '${tensor.name}' has shape ${onnxShapeText(tensor.shape)}${tensor.shape?.length ? ` (first dim ${tensor.shape[0]} is fixed)` : ' (no batch dim)'}`);
+  const lines = fixed.map(
+    ({ tensor, direction }) =>
+      `  ${direction} '${tensor.name}' has shape ${onnxShapeText(tensor.shape)}${tensor.shape?.length ? ` (first dim ${tensor.shape[0]} is fixed)` : ' (no batch dim)'}`,
+  );
   // A first dim fixed beside dynamic ones: the export's forward hard-codes the example's batch.
-  const hardCoded = partialBatchAxis(sig) ? ` If a first dim stays fixed, the model's forward hard-codes the example's batch (a reshape or view to (1, ...)): keep it symbolic (x.flatten(1)).` : '';
+  const hardCoded = partialBatchAxis(sig)
+    ? ` If a first dim stays fixed, the model's forward hard-codes the example's batch (a reshape or view to (1, ...)): keep it symbolic (x.flatten(1)).`
+    : '';
   return {
     code: 'dynamic-axis-mismatch',
     tensor: fixed[0]?.tensor.name,

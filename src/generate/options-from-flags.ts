@@ -47,7 +47,8 @@ export function optionsFromFlags(f: GenerateFlags): GenerateOptions | undefined 
   if (preferred) o.preferredBatchSize = preferred;
   if (f.maxQueueDelay !== undefined) {
     const us = parseQueueDelay(f.maxQueueDelay);
-    if (us === undefined) throw new GenerateFlagError(`--max-queue-delay takes a duration with its unit: us, ms or s (e.g. 500us, 5ms, 0.5s); got "${f.maxQueueDelay}"`);
+    if (us === undefined)
+      throw new GenerateFlagError(`--max-queue-delay takes a duration with its unit: us, ms or s (e.g. 500us, 5ms, 0.5s); got "${f.maxQueueDelay}"`);
     o.maxQueueDelayMicroseconds = us;
   }
   if (f.instances !== undefined) o.instances = f.instances;

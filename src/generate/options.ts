@@ -6,10 +6,7 @@ import { parseDuration } from '../util/duration.js';
 export const PRECISIONS = ['FP32', 'FP16', 'BF16', 'INT8'] as const;
 export type Precision = (typeof PRECISIONS)[number];
 
-export type Accelerator =
-  | { name: 'tensorrt'; precision: Precision }
-  | { name: 'cuda' }
-  | { name: 'openvino' };
+export type Accelerator = { name: 'tensorrt'; precision: Precision } | { name: 'cuda' } | { name: 'openvino' };
 
 export interface GenerateOptions {
   /** The model's name; defaults to its directory's name. */
@@ -76,8 +73,18 @@ function makeSchema(): z.ZodType<GenerateOptions> {
   return z
     .object({
       name: z.string().min(1).optional(),
-      maxBatchSize: z.number().int().min(0).max(2 ** 31 - 1).optional(),
-      defaultMaxBatchSize: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+      maxBatchSize: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 31 - 1)
+        .optional(),
+      defaultMaxBatchSize: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 31 - 1)
+        .optional(),
       dynamicBatching: z.boolean().optional(),
       preferredBatchSize: z.array(positiveInt).min(1).optional(),
       maxQueueDelayMicroseconds: z.number().int().min(0).optional(),
@@ -122,26 +129,49 @@ export function flagsToOptions(flags: readonly string[]): GenerateOptions | stri
       return value;
     };
     switch (flag) {
-      case '--name': o.name = take(); break;
-      case '--max-batch-size': o.maxBatchSize = Number(take()); break;
+      case '--name':
+        o.name = take();
+        break;
+      case '--max-batch-size':
+        o.maxBatchSize = Number(take());
+        break;
       case '--backend-config': {
         const m = /^(?:onnxruntime,)?default-max-batch-size=(\d+)$/.exec(take() ?? '');
         if (!m) return `unsupported --backend-config ${value ?? ''}`;
         o.defaultMaxBatchSize = Number(m[1]);
         break;
       }
-      case '--no-dynamic-batching': o.dynamicBatching = false; break;
-      case '--dynamic-batching': o.dynamicBatching = true; break;
-      case '--preferred-batch-size': o.preferredBatchSize = list(take()); break;
-      case '--max-queue-delay': o.maxQueueDelayMicroseconds = parseQueueDelay(take() ?? ''); break;
-      case '--instances': o.instances = Number(take()); break;
-      case '--kind': o.kind = take() as 'gpu' | 'cpu'; break;
-      case '--gpus': o.gpus = list(take()); break;
-      case '--accelerator': o.accelerator = parseAccelerator(take() ?? ''); break;
-      case '--platform': o.field = 'platform'; break;
-      default: return `unknown option ${flag}`;
+      case '--no-dynamic-batching':
+        o.dynamicBatching = false;
+        break;
+      case '--dynamic-batching':
+        o.dynamicBatching = true;
+        break;
+      case '--preferred-batch-size':
+        o.preferredBatchSize = list(take());
+        break;
+      case '--max-queue-delay':
+        o.maxQueueDelayMicroseconds = parseQueueDelay(take() ?? '');
+        break;
+      case '--instances':
+        o.instances = Number(take());
+        break;
+      case '--kind':
+        o.kind = take() as 'gpu' | 'cpu';
+        break;
+      case '--gpus':
+        o.gpus = list(take());
+        break;
+      case '--accelerator':
+        o.accelerator = parseAccelerator(take() ?? '');
+        break;
+      case '--platform':
+        o.field = 'platform';
+        break;
+      default:
+        return `unknown option ${flag}`;
     }
   }
   const checked = generateOptionsSchema().safeParse(o);
-  return checked.success ? (checked.data) : checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+  return checked.success ? checked.data : checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
 }

@@ -39,13 +39,17 @@ export function pytorchProblems(sig: ModelSignature, shown: string, modelName: s
     ];
   }
   const mbs = opts.maxBatchSize ?? 0;
-  const inputs = dict ? [`    { name: "<key>" ${FILL} }  # one per key forward reads from '${sig.inputs[0]!.name}'`] : sig.inputs.map((t) => `    { name: "${t.name}" ${FILL} }`);
+  const inputs = dict
+    ? [`    { name: "<key>" ${FILL} }  # one per key forward reads from '${sig.inputs[0]!.name}'`]
+    : sig.inputs.map((t) => `    { name: "${t.name}" ${FILL} }`);
   const count = sig.forward?.outputCount;
-  const outputs = count ? Array.from({ length: count }, (_, i) => `    { name: "OUTPUT__${i}" ${FILL} }`) : [`    { name: "OUTPUT__0" ${FILL} }  # one per value forward returns (${sig.forward?.returns ?? 'unknown'}), OUTPUT__<index>`];
+  const outputs = count
+    ? Array.from({ length: count }, (_, i) => `    { name: "OUTPUT__${i}" ${FILL} }`)
+    : [`    { name: "OUTPUT__0" ${FILL} }  # one per value forward returns (${sig.forward?.returns ?? 'unknown'}), OUTPUT__<index>`];
   const skeleton = [
     `name: "${opts.name ?? modelName}"`,
     `backend: "${PYTORCH.name}"`,
-    `max_batch_size: ${mbs}${opts.maxBatchSize === undefined ? '  # N > 0 when every tensor\'s first dim is the batch (dims then leave it out)' : ''}`,
+    `max_batch_size: ${mbs}${opts.maxBatchSize === undefined ? "  # N > 0 when every tensor's first dim is the batch (dims then leave it out)" : ''}`,
     'input [',
     inputs.join(',\n'),
     ']',

@@ -78,14 +78,22 @@ export function generateForTarget(target: GenerateTarget, run: GenerateRunOption
   const existing = read.kind === 'text' ? read.text : undefined;
   const header = existing === undefined ? undefined : readHeader(existing);
   if (typeof header?.options === 'string' && !run.options) {
-    return { kind: 'bad-header', target, message: `${shownConfig}: the options recorded on line 1 cannot be read back (${header.options}); pass the options again` };
+    return {
+      kind: 'bad-header',
+      target,
+      message: `${shownConfig}: the options recorded on line 1 cannot be read back (${header.options}); pass the options again`,
+    };
   }
   const recorded = typeof header?.options === 'object' ? header.options : undefined;
   const options: GenerateOptions = { ...recorded, ...run.options };
   const render = (o: GenerateOptions): { text: string; warnings: GenerateProblem[] } | { problems: GenerateProblem[] } => {
-    const result = script?.kind === 'text'
-      ? generatePythonConfig(script.text, { modelName: target.modelName, modelFileName: target.modelFileName, shownPath: shownModel }, o)
-      : generateConfig({ signature: signature!, modelName: target.modelName, modelFileName: target.modelFileName, shownPath: shownModel, backend: target.backend }, o);
+    const result =
+      script?.kind === 'text'
+        ? generatePythonConfig(script.text, { modelName: target.modelName, modelFileName: target.modelFileName, shownPath: shownModel }, o)
+        : generateConfig(
+            { signature: signature!, modelName: target.modelName, modelFileName: target.modelFileName, shownPath: shownModel, backend: target.backend },
+            o,
+          );
     if (!result.config) return { problems: result.problems };
     // The header names the model file relative to the model directory, so it does not depend on cwd.
     const source = relative(target.modelDir, target.modelFile) || target.modelFile;
@@ -99,5 +107,15 @@ export function generateForTarget(target: GenerateTarget, run: GenerateRunOption
     const r = render(recorded);
     if ('text' in r) recordedText = r.text;
   }
-  return { kind: 'generated', target, text, existing, decision: decideWrite(existing, text, recordedText), ...(signature ? { signature } : {}), options, ...(recorded ? { recorded } : {}), warnings };
+  return {
+    kind: 'generated',
+    target,
+    text,
+    existing,
+    decision: decideWrite(existing, text, recordedText),
+    ...(signature ? { signature } : {}),
+    options,
+    ...(recorded ? { recorded } : {}),
+    warnings,
+  };
 }

@@ -44,7 +44,6 @@ export function settledBackend(ctx: Pick<ModelContext<unknown>, 'config' | 'mode
 /** The model's name in Triton's messages: config.name, or the directory's name core fills in. */
 export const modelName = (ctx: Pick<ModelContext<unknown>, 'config' | 'model'>): string => ctx.config.name || ctx.model.name;
 
-
 /** How the backend checks a config's inputs and outputs against the model at load: its records' `io`, ONNX Runtime's by default. */
 export interface SettledIoChecks {
   /** The backend's name in messages ("OpenVINO"). */

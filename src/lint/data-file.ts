@@ -6,8 +6,10 @@ import type { ModelFacts, Report, RuleFiles } from './rule.js';
 
 /** The messages of a data-file finding: rules that check data files include them in theirs. */
 export const DATA_FILE_MESSAGES = {
-  dataFileMissing: '{{field}} {{quotedFile}} is not a file in {{where}}, where Triton reads it, so the model would fail to load ("failed to open text file for read ..."); add the file there',
-  dataFileShort: '{{subject}} needs {{need}} bytes but {{file}} has {{size}}, so Triton refuses the model ("{{tritonMessage}}"); write the full tensor to {{where}}{{file}}',
+  dataFileMissing:
+    '{{field}} {{quotedFile}} is not a file in {{where}}, where Triton reads it, so the model would fail to load ("failed to open text file for read ..."); add the file there',
+  dataFileShort:
+    '{{subject}} needs {{need}} bytes but {{file}} has {{size}}, so Triton refuses the model ("{{tritonMessage}}"); write the full tensor to {{where}}{{file}}',
 } as const;
 
 export interface DataFileCheck {
@@ -31,10 +33,19 @@ export function dataFileProblem(files: RuleFiles, model: ModelFacts, c: DataFile
   const where = `${model.name}/${c.folder}/`;
   const size = files.size(join(model.dir, c.folder, c.file));
   if (size === undefined) {
-    return { path: c.path, severity: 'warning', messageId: 'dataFileMissing', data: { ...c.data, field: c.field, file: c.file, quotedFile: JSON.stringify(c.file), where } };
+    return {
+      path: c.path,
+      severity: 'warning',
+      messageId: 'dataFileMissing',
+      data: { ...c.data, field: c.field, file: c.file, quotedFile: JSON.stringify(c.file), where },
+    };
   }
   if (c.need !== undefined && c.need > size) {
-    return { path: c.path, messageId: 'dataFileShort', data: { ...c.data, subject: c.subject, need: c.need, file: c.file, size, tritonMessage: c.tritonMessage(c.need, size), where } };
+    return {
+      path: c.path,
+      messageId: 'dataFileShort',
+      data: { ...c.data, subject: c.subject, need: c.need, file: c.file, size, tritonMessage: c.tritonMessage(c.need, size), where },
+    };
   }
   return undefined;
 }

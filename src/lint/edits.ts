@@ -25,7 +25,9 @@ export function configEdits(doc: ConfigDocument): ConfigEdits {
 }
 
 /** A fix whose edits all exist, or none. */
-export function completeFix(fix: { description: string; edits: readonly (TextEdit | undefined)[] } | undefined): { description: string; edits: TextEdit[] } | undefined {
+export function completeFix(
+  fix: { description: string; edits: readonly (TextEdit | undefined)[] } | undefined,
+): { description: string; edits: TextEdit[] } | undefined {
   if (!fix || !fix.edits.length || fix.edits.some((e) => e === undefined)) return undefined;
   return { description: fix.description, edits: fix.edits as TextEdit[] };
 }

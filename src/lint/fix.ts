@@ -38,7 +38,6 @@ export interface FixRun {
   initial: LintResult;
 }
 
-
 /** Why a fix may not be applied to `text`, or undefined when it may. */
 export function fixProblem(text: string, d: Diagnostic): string | undefined {
   if (!d.fix) return 'no fix';
@@ -51,10 +50,12 @@ export function fixProblem(text: string, d: Diagnostic): string | undefined {
   const before = parseConfig(text, d.file);
   const after = parseConfig(fixed, d.file);
   const syntax = after.diagnostics.find((x) => x.severity === 'error');
-  if (syntax && !before.diagnostics.some((x) => x.severity === 'error')) return `the result does not parse (${syntax.range.start.line}:${syntax.range.start.column}: ${syntax.message})`;
+  if (syntax && !before.diagnostics.some((x) => x.severity === 'error'))
+    return `the result does not parse (${syntax.range.start.line}:${syntax.range.start.column}: ${syntax.message})`;
   const changed = valueDifferences(before.value, after.value);
   const beyond = changed.filter((p) => !d.path.length || !onSameBranch(p, d.path));
-  if (beyond.length) return `it would also change ${beyond.map((p) => p.map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('') || 'the whole config').join(', ')}, beyond the finding`;
+  if (beyond.length)
+    return `it would also change ${beyond.map((p) => p.map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('') || 'the whole config').join(', ')}, beyond the finding`;
   return undefined;
 }
 
@@ -100,10 +101,17 @@ export function fixSync(paths: readonly string[], options: LintOptions = {}): Fi
       const taken = choose(read.text, r.diagnostics, refusedNow);
       for (const x of refusedNow) refused.set(`${x.diagnostic.file}\0${x.diagnostic.ruleId}\0${x.diagnostic.message}`, x);
       if (!taken.length) continue;
-      const fixed = applyEdits(read.text, taken.flatMap((d) => d.fix!.edits));
+      const fixed = applyEdits(
+        read.text,
+        taken.flatMap((d) => d.fix!.edits),
+      );
       // Checked one by one; together they must still parse.
-      if (parseConfig(fixed, r.filePath).diagnostics.some((x) => x.severity === 'error') && !parseConfig(read.text, r.filePath).diagnostics.some((x) => x.severity === 'error')) {
-        for (const d of taken) refused.set(`${d.file}\0${d.ruleId}\0${d.message}`, { diagnostic: d, reason: 'together with the other fixes, the result does not parse' });
+      if (
+        parseConfig(fixed, r.filePath).diagnostics.some((x) => x.severity === 'error') &&
+        !parseConfig(read.text, r.filePath).diagnostics.some((x) => x.severity === 'error')
+      ) {
+        for (const d of taken)
+          refused.set(`${d.file}\0${d.ruleId}\0${d.message}`, { diagnostic: d, reason: 'together with the other fixes, the result does not parse' });
         continue;
       }
       if (!before.has(r.filePath)) before.set(r.filePath, read.text);

@@ -5,7 +5,14 @@
 // are io-name's (its meta spreads them in).
 import { quoteString } from '../pbtxt/scalars.js';
 import type { ModelSignature } from '../model-file/signature.js';
-import { c10TypeString, isDictMode, isLibtorchInputType, libtorchExpectedInputs, namedIndex, namingConvention } from '../triton/backends/pytorch/libtorch-conventions.js';
+import {
+  c10TypeString,
+  isDictMode,
+  isLibtorchInputType,
+  libtorchExpectedInputs,
+  namedIndex,
+  namingConvention,
+} from '../triton/backends/pytorch/libtorch-conventions.js';
 import type { ModelContext, Report } from './rule.js';
 import { configTensors } from './tensors.js';
 
@@ -52,16 +59,24 @@ export function checkLibtorchIo(ctx: Ctx, sig: ModelSignature): void {
       return;
     }
     if (bad) {
-      ctx.report({ path: [], messageId: 'torchInputType', data: { name: bad.name, type: bad.elemType ?? '', c10Type: c10TypeString(bad.elemType ?? ''), arguments: argumentsText } });
+      ctx.report({
+        path: [],
+        messageId: 'torchInputType',
+        data: { name: bad.name, type: bad.elemType ?? '', c10Type: c10TypeString(bad.elemType ?? ''), arguments: argumentsText },
+      });
       return;
     }
     const expected = libtorchExpectedInputs(ctx.config);
     const provided = args.length;
     if (provided > 0 && expected !== provided) {
       inputsPass = false;
-      const missing = missingInputs(inputs.map((t) => t.name), args);
+      const missing = missingInputs(
+        inputs.map((t) => t.name),
+        args,
+      );
       const data = { model, expected, provided, arguments: argumentsText };
-      if (expected < provided && missing.length) ctx.report({ path: inputs.length ? ['input'] : [], messageId: 'torchInputsMissing', data: { ...data, missing: quoted(missing) } });
+      if (expected < provided && missing.length)
+        ctx.report({ path: inputs.length ? ['input'] : [], messageId: 'torchInputsMissing', data: { ...data, missing: quoted(missing) } });
       else ctx.report({ path: inputs.length ? ['input'] : [], messageId: 'torchInputCount', data });
     }
   }
@@ -89,7 +104,10 @@ function missingInputs(names: readonly string[], args: readonly string[]): strin
     const prefix = byIndex ? names[0]!.slice(0, names[0]!.indexOf('__')) : 'INPUT';
     const taken = new Set(names.map((n) => namedIndex(n)));
     if (names.length === 0 && args.length) return [...args];
-    return args.map((_, i) => i).filter((i) => !taken.has(i)).map((i) => `${prefix}__${i}`);
+    return args
+      .map((_, i) => i)
+      .filter((i) => !taken.has(i))
+      .map((i) => `${prefix}__${i}`);
   }
   return args.filter((a) => !names.includes(a));
 }
@@ -102,8 +120,14 @@ function checkInputNaming(ctx: Ctx, args: readonly string[], inputs: ReturnType<
     for (const t of inputs) {
       const index = namedIndex(t.name)!;
       const last = args.length - 1;
-      if (index >= args.length) ctx.report({ path: [...t.path, 'name'], messageId: 'torchIndexOutOfRange', data: { name: t.name, index, provided: args.length, arguments: quoted(args), last } });
-      else if (seen.has(index)) ctx.report({ path: [...t.path, 'name'], messageId: 'torchIndexRepeated', data: { name: t.name, other: seen.get(index)!, index, last } });
+      if (index >= args.length)
+        ctx.report({
+          path: [...t.path, 'name'],
+          messageId: 'torchIndexOutOfRange',
+          data: { name: t.name, index, provided: args.length, arguments: quoted(args), last },
+        });
+      else if (seen.has(index))
+        ctx.report({ path: [...t.path, 'name'], messageId: 'torchIndexRepeated', data: { name: t.name, other: seen.get(index)!, index, last } });
       else seen.set(index, t.name);
     }
     return;
@@ -117,14 +141,28 @@ function checkInputNaming(ctx: Ctx, args: readonly string[], inputs: ReturnType<
     const others = inputs.filter((t) => !args.includes(t.name));
     const edits = others.length === left.length ? others.map((t, k) => ctx.edits.replaceValue([...t.path, 'name'], quoteString(left[k]!))) : [undefined];
     const fix = { description: "name the other inputs after forward's remaining arguments, so every input pairs by name", edits };
-    ctx.report({ path: ['input'], messageId: 'torchConfigOrderCrossed', data: { name: crossed.name, argument: args[inputs.indexOf(crossed)]!, arguments: quoted(args), mapping }, fix });
+    ctx.report({
+      path: ['input'],
+      messageId: 'torchConfigOrderCrossed',
+      data: { name: crossed.name, argument: args[inputs.indexOf(crossed)]!, arguments: quoted(args), mapping },
+      fix,
+    });
     return;
   }
   // Config order is what the backend does now: the fix keeps it, and makes the pairing explicit by name.
   const edits = inputs.map((t, i) => (args[i] !== undefined ? ctx.edits.replaceValue([...t.path, 'name'], quoteString(args[i])) : undefined));
-  const renames = inputs.filter((t, i) => args[i] !== t.name).map((t) => `'${t.name}' -> '${args[inputs.indexOf(t)]}'`).join(', ');
+  const renames = inputs
+    .filter((t, i) => args[i] !== t.name)
+    .map((t) => `'${t.name}' -> '${args[inputs.indexOf(t)]}'`)
+    .join(', ');
   const fix = { description: "rename the inputs to forward's argument names, in config order", edits };
-  ctx.report({ path: ['input'], severity: 'warning', messageId: 'torchConfigOrder', data: { names: quoted(names), arguments: quoted(args), mapping, renames }, fix });
+  ctx.report({
+    path: ['input'],
+    severity: 'warning',
+    messageId: 'torchConfigOrder',
+    data: { names: quoted(names), arguments: quoted(args), mapping, renames },
+    fix,
+  });
 }
 
 function checkOutputNaming(ctx: Ctx, sig: ModelSignature, outputs: ReturnType<typeof configTensors>): void {
@@ -135,7 +173,8 @@ function checkOutputNaming(ctx: Ctx, sig: ModelSignature, outputs: ReturnType<ty
   if (naming.convention === 'named-index') {
     for (const t of outputs) {
       const index = namedIndex(t.name)!;
-      if (index >= count) ctx.report({ path: [...t.path, 'name'], messageId: 'torchOutputIndexOutOfRange', data: { name: t.name, index, count, returns, last: count - 1 } });
+      if (index >= count)
+        ctx.report({ path: [...t.path, 'name'], messageId: 'torchOutputIndexOutOfRange', data: { name: t.name, index, count, returns, last: count - 1 } });
     }
   } else if (outputs.length > count) {
     ctx.report({ path: ['output'], messageId: 'torchOutputCount', data: { configured: outputs.length, count, returns, last: count - 1 } });
@@ -156,5 +195,6 @@ function checkStateNaming(ctx: Ctx, model: string, args: readonly string[], dict
     ...states.flatMap((s) => [s.input_name ?? '', s.output_name ?? '']).filter((n) => namedIndex(n) === undefined),
   ];
   const unique = [...new Set(bad)];
-  if (unique.length || inputNaming.convention !== 'named-index') ctx.report({ path: ['sequence_batching', 'state'], messageId: 'torchStateNaming', data: { model, names: quoted(unique.length ? unique : inputs) } });
+  if (unique.length || inputNaming.convention !== 'named-index')
+    ctx.report({ path: ['sequence_batching', 'state'], messageId: 'torchStateNaming', data: { model, names: quoted(unique.length ? unique : inputs) } });
 }

@@ -24,7 +24,11 @@ export function byteRange(offset: number | null): Range {
 
 /** Each message of `table` between `before` and `after`, keeping the template's type (its placeholders). */
 type Wrapped<T, Before extends string, After extends string> = { readonly [K in keyof T]: `${Before}${T[K] & string}${After}` };
-function wrap<T extends Readonly<Record<string, string>>, Before extends string, After extends string>(table: T, before: Before, after: After): Wrapped<T, Before, After> {
+function wrap<T extends Readonly<Record<string, string>>, Before extends string, After extends string>(
+  table: T,
+  before: Before,
+  after: After,
+): Wrapped<T, Before, After> {
   return Object.fromEntries(Object.entries(table).map(([id, template]) => [id, `${before}${template}${after}`])) as Wrapped<T, Before, After>;
 }
 
@@ -33,11 +37,23 @@ const CANNOT_LOAD_BEFORE = "Triton's {{backend}} backend cannot load this file: 
 /** model-unreadable's messages (the rule and the engine report them): the readers' messages, wrapped, and the Git LFS pointer's. */
 export const MODEL_READ_MESSAGES = {
   ...wrap(IO_READ_MESSAGES, 'cannot read the model file: ', '; Triton cannot load this model either'),
-  ...wrap(ONNX_READ_MESSAGES, 'not a readable ONNX model (at byte {{byteOffset}}): ', '; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)'),
+  ...wrap(
+    ONNX_READ_MESSAGES,
+    'not a readable ONNX model (at byte {{byteOffset}}): ',
+    '; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)',
+  ),
   // The protobuf window's, the same for ONNX and SavedModel: the format is the error's.
-  ...wrap(PROTOBUF_READ_MESSAGES, 'not a readable {{format}} model (at byte {{byteOffset}}): ', '; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)'),
+  ...wrap(
+    PROTOBUF_READ_MESSAGES,
+    'not a readable {{format}} model (at byte {{byteOffset}}): ',
+    '; re-export the model, or restore the file (a truncated copy or a Git LFS pointer looks like this)',
+  ),
   ...wrap(ONNX_EXTERNAL_MESSAGES, 'Triton cannot load this ONNX model: ', ''),
-  ...wrap(OPENVINO_READ_MESSAGES, 'not a readable OpenVINO IR (at byte {{byteOffset}}): ', '; convert the model again (ovc, openvino.save_model), or restore the file and its .bin'),
+  ...wrap(
+    OPENVINO_READ_MESSAGES,
+    'not a readable OpenVINO IR (at byte {{byteOffset}}): ',
+    '; convert the model again (ovc, openvino.save_model), or restore the file and its .bin',
+  ),
   // Another backend's file (a TorchScript model.pt): its reader's message says what the file is and what Triton loads instead.
   ...wrap(PYTORCH_READ_MESSAGES, CANNOT_LOAD_BEFORE, ''),
   ...wrap(SAVEDMODEL_READ_MESSAGES, CANNOT_LOAD_BEFORE, ''),

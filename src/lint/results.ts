@@ -13,8 +13,13 @@ export function describeRule(meta: RuleMeta<unknown>): RuleDescriptor {
   let d = DESCRIPTORS.get(meta);
   if (!d) {
     d = Object.freeze({
-      id: meta.id, category: meta.category, defaultSeverity: meta.defaultSeverity, description: meta.description,
-      prevents: meta.prevents, requiresModel: meta.requiresModel, docsUrl: ruleDocsUrl(meta.id),
+      id: meta.id,
+      category: meta.category,
+      defaultSeverity: meta.defaultSeverity,
+      description: meta.description,
+      prevents: meta.prevents,
+      requiresModel: meta.requiresModel,
+      docsUrl: ruleDocsUrl(meta.id),
     });
     DESCRIPTORS.set(meta, d);
   }
@@ -58,6 +63,11 @@ export function summarize(results: FileResult[], rules: readonly RuleDescriptor[
 
 /** Only the errors (for --quiet), counts recomputed. */
 export function errorsOnly(result: LintResult): LintResult {
-  const results = result.results.map((r) => fileResult(r.filePath, r.diagnostics.filter((d) => d.severity === 'error')));
+  const results = result.results.map((r) =>
+    fileResult(
+      r.filePath,
+      r.diagnostics.filter((d) => d.severity === 'error'),
+    ),
+  );
   return summarize(results, result.rules, result.problems);
 }

@@ -43,7 +43,11 @@ function directiveOf(c: Comment): Directive | undefined {
   let reason: string | undefined;
   const dash = body.search(/(^|\s)--(\s|$)/);
   if (dash >= 0) {
-    reason = body.slice(dash).replace(/^\s*--\s*/, '').trim() || undefined;
+    reason =
+      body
+        .slice(dash)
+        .replace(/^\s*--\s*/, '')
+        .trim() || undefined;
     body = body.slice(0, dash);
   }
   const rules: DirectiveRule[] = [];

@@ -174,7 +174,8 @@ export function checkedConfig(ctx: Pick<ModelContext<unknown>, 'config' | 'model
   const serverAutoCompletes = ctx.settings.server.autoCompleteConfig;
   const how = backendRecord(settled.backend)?.autoComplete;
   // TensorFlow with TF_GRAPH_TAG / TF_SIGNATURE_DEF naming another signature than the one read.
-  if (checks.addsMissingInputs && otherSignatureNamed(settled.config)) return { config: ctx.config, sides: { inputs: false, outputs: false, autoComplete: false }, checks, unchecked: true };
+  if (checks.addsMissingInputs && otherSignatureNamed(settled.config))
+    return { config: ctx.config, sides: { inputs: false, outputs: false, autoComplete: false }, checks, unchecked: true };
   if (!checks.addsMissingInputs || !serverAutoCompletes || !ctx.signature || how?.from !== 'model' || how.skipped(settled.config)) {
     return { config: withCompletedMaxBatchSize(ctx, settled, how), sides: validatedSides(ctx.config, serverAutoCompletes), checks };
   }

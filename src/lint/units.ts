@@ -7,9 +7,18 @@ import { parseDuration } from '../util/duration.js';
 
 const SIZE_UNITS: Record<string, number> = {
   b: 1,
-  kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12,
-  kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4,
-  k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+  tib: 1024 ** 4,
+  k: 1024,
+  m: 1024 ** 2,
+  g: 1024 ** 3,
+  t: 1024 ** 4,
 };
 
 /** Bytes for a size, or undefined when it is not one. */

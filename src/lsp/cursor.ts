@@ -54,7 +54,6 @@ export function cursorPlace(tree: DocumentNode, root: SchemaMessage, offset: num
   return place;
 }
 
-
 /** How far before the cursor completion looks for `field: "value`: a field name and value are short. */
 export const COMPLETION_WINDOW = 512;
 

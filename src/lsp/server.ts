@@ -7,8 +7,20 @@ import { knownParameterKeys } from '../triton/backend-parameters.js';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  CodeActionKind, DiagnosticSeverity, DidChangeWatchedFilesNotification, ProposedFeatures, ResponseError, StreamMessageWriter, TextDocumentSyncKind, TextDocuments,
-  createConnection, type CodeAction, type CompletionItem, type Connection, type Diagnostic as LspDiagnostic, type InitializeResult,
+  CodeActionKind,
+  DiagnosticSeverity,
+  DidChangeWatchedFilesNotification,
+  ProposedFeatures,
+  ResponseError,
+  StreamMessageWriter,
+  TextDocumentSyncKind,
+  TextDocuments,
+  createConnection,
+  type CodeAction,
+  type CompletionItem,
+  type Connection,
+  type Diagnostic as LspDiagnostic,
+  type InitializeResult,
 } from 'vscode-languageserver/node.js';
 import { CompletionItemKind, InlayHintKind, InsertTextFormat, MarkupKind, type InlayHint } from 'vscode-languageserver';
 import { snippets, type SnippetFacts, type StepModel } from './snippets.js';
@@ -35,7 +47,6 @@ import { PLATFORM_NAMES, backendOfPlatform } from '../triton/backend-records.js'
 
 const pathLabel = (path: readonly PathSegment[]): string => path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
 
-
 /** The text-proto header that names the message a file holds (txtpbfmt's and buf's convention). */
 export const CONFIG_HEADER = /^#\s*proto-message:\s*inference\.ModelConfig\b/;
 
@@ -45,7 +56,11 @@ export function isConfigDocument(path: string, text: string): boolean {
   return text.split('\n', 5).some((line) => CONFIG_HEADER.test(line));
 }
 
-const SEVERITY: Record<Diagnostic['severity'], DiagnosticSeverity> = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information };
+const SEVERITY: Record<Diagnostic['severity'], DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  info: DiagnosticSeverity.Information,
+};
 
 /** A connection over stdin and stdout whose reader exits on a frame it cannot read, and notes queued edits; after shutdown, only exit. */
 function stdioConnection(): { connection: Connection; reader: PeekingReader } {
@@ -71,7 +86,10 @@ export function startLanguageServer(given?: Connection): Connection {
     }
   };
 
-  const lspRange = (doc: TextDocument, r: { start: { offset: number }; end: { offset: number } }) => ({ start: doc.positionAt(r.start.offset), end: doc.positionAt(r.end.offset) });
+  const lspRange = (doc: TextDocument, r: { start: { offset: number }; end: { offset: number } }) => ({
+    start: doc.positionAt(r.start.offset),
+    end: doc.positionAt(r.end.offset),
+  });
   const lspEdit = (doc: TextDocument, e: TextEdit) => ({ range: lspRange(doc, e.range), newText: e.text });
 
   const toLsp = (doc: TextDocument, d: Diagnostic): LspDiagnostic => ({
@@ -99,10 +117,20 @@ export function startLanguageServer(given?: Connection): Connection {
     let diagnostics: LspDiagnostic[];
     try {
       const result = lintSync([path], { cwd: dirname(path), workspace });
-      diagnostics = result.results.filter((r) => r.filePath === path).flatMap((r) => r.diagnostics).map((d) => toLsp(doc, d));
+      diagnostics = result.results
+        .filter((r) => r.filePath === path)
+        .flatMap((r) => r.diagnostics)
+        .map((d) => toLsp(doc, d));
     } catch (e) {
       // A settings file or a directory tritonc cannot read: said on the first line, not a crash.
-      diagnostics = [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Error, source: 'tritonc', message: (e as Error).message }];
+      diagnostics = [
+        {
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+          severity: DiagnosticSeverity.Error,
+          source: 'tritonc',
+          message: (e as Error).message,
+        },
+      ];
     }
     void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
   };
@@ -139,14 +167,16 @@ export function startLanguageServer(given?: Connection): Connection {
   };
 
   /** Runs a request handler; an exception answers the request with an error instead of ending the server. */
-  const guarded = <P, R>(name: string, handler: (params: P) => R) => (params: P): R | ResponseError<void> => {
-    try {
-      return handler(params);
-    } catch (e) {
-      connection.console.error(`tritonc: ${name} failed: ${(e as Error).stack ?? String(e)}`);
-      return new ResponseError<void>(-32603, `tritonc: ${name} failed: ${(e as Error).message}`);
-    }
-  };
+  const guarded =
+    <P, R>(name: string, handler: (params: P) => R) =>
+    (params: P): R | ResponseError<void> => {
+      try {
+        return handler(params);
+      } catch (e) {
+        connection.console.error(`tritonc: ${name} failed: ${(e as Error).stack ?? String(e)}`);
+        return new ResponseError<void>(-32603, `tritonc: ${name} failed: ${(e as Error).message}`);
+      }
+    };
 
   /** Whether the editor expands snippets (its completion capabilities say so); snippets are offered only then. */
   let snippetSupport = false;
@@ -166,7 +196,9 @@ export function startLanguageServer(given?: Connection): Connection {
 
   connection.onInitialized(() => {
     // Model files and sibling configs change outside the editor: ask to hear of them (where the client can).
-    void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{pbtxt,onnx,json}' }, { globPattern: '**/config.pbtxt' }] }).catch(() => {});
+    void connection.client
+      .register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{pbtxt,onnx,json}' }, { globPattern: '**/config.pbtxt' }] })
+      .catch(() => {});
   });
 
   /** The version of each open document whose diagnostics were published last, and the lints waiting. */
@@ -181,13 +213,16 @@ export function startLanguageServer(given?: Connection): Connection {
     if (parses.get(uri)?.text !== e.document.getText()) parses.delete(uri);
     if (formatted.get(uri)?.text !== e.document.getText()) formatted.delete(uri);
     if (waiting.has(uri)) return;
-    waiting.set(uri, setImmediate(() => {
-      waiting.delete(uri);
-      const doc = documents.get(uri);
-      if (!doc || linted.get(uri) === doc.version || reader?.newerQueued(uri, doc.version)) return;
-      linted.set(uri, doc.version);
-      guarded('diagnostics', validate)(doc);
-    }));
+    waiting.set(
+      uri,
+      setImmediate(() => {
+        waiting.delete(uri);
+        const doc = documents.get(uri);
+        if (!doc || linted.get(uri) === doc.version || reader?.newerQueued(uri, doc.version)) return;
+        linted.set(uri, doc.version);
+        guarded('diagnostics', validate)(doc);
+      }),
+    );
   });
   documents.onDidClose((e) => {
     linted.delete(e.document.uri);
@@ -204,164 +239,226 @@ export function startLanguageServer(given?: Connection): Connection {
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
 
-  connection.onDidChangeWatchedFiles(guarded('watched files', (params) => {
-    for (const change of params.changes) {
-      const path = pathOf(change.uri);
-      if (path && !documents.get(change.uri)) workspace.forget(path);
-    }
-    for (const doc of documents.all()) validate(doc);
-  }));
-
-  connection.onDocumentFormatting(guarded('formatting', (params) => {
-    const doc = documents.get(params.textDocument.uri);
-    if (!doc) return [];
-    // Exactly what `tritonc fmt` writes; a document that does not parse is left alone.
-    const path = pathOf(doc.uri);
-    // The settings file's fmt.style, as tritonc fmt reads it.
-    const file = path ? findSettingsFile(path) : undefined;
-    const canonical = file ? loadSettingsFile(file, RULES).fmt.style === 'canonical' : false;
-    // Formatted once per version and style: the formatter parses in its own way (streaming, no ranges).
-    const kept = formatted.get(doc.uri);
-    const text = doc.getText();
-    const r = kept?.text === text && kept.canonical === canonical ? kept.result : formatFileText(text, path ?? 'config.pbtxt', { canonical });
-    formatted.set(doc.uri, { text, canonical, result: r });
-    if (r.status !== 'formatted' || !r.changed) return [];
-    return [{ range: { start: doc.positionAt(0), end: doc.positionAt(doc.getText().length) }, newText: r.output }];
-  }));
-
-  connection.onCodeAction(guarded('code actions', (params) => {
-    const doc = documents.get(params.textDocument.uri);
-    if (!doc) return [];
-    const actions: CodeAction[] = [];
-    for (const d of params.context.diagnostics) {
-      type Action = { title: string; edits: { range: LspDiagnostic['range']; newText: string }[] };
-      const data = d.data as { fix?: Action; suggestions?: Action[] } | undefined;
-      // A fix is the preferred action (certainly right); a suggestion is offered, never preferred.
-      if (data?.fix) actions.push({ title: `${data.fix.title} (${String(d.code)})`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: { changes: { [doc.uri]: data.fix.edits } } });
-      for (const s of data?.suggestions ?? []) actions.push({ title: `${s.title}? (${String(d.code)})`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: false, edit: { changes: { [doc.uri]: s.edits } } });
-    }
-    return actions;
-  }));
-
-  connection.onHover(guarded('hover', (params) => {
-    const doc = documents.get(params.textDocument.uri);
-    const path = doc && pathOf(doc.uri);
-    if (!doc || !path) return null;
-    const parsed = parsedDocument(doc, path);
-    const place = cursorPlace(parsed.tree, loadSchema().modelConfig, doc.offsetAt(params.position));
-    const f = place.field;
-    if (!f?.schema) return null;
-    const t = f.schema.type;
-    const typeName = t.kind === 'scalar' ? t.type : t.kind === 'enum' ? `enum ${t.enum.fullName}` : `message ${t.message.fullName}`;
-    const lines = [`**${f.schema.name}**: ${f.schema.repeated && !f.schema.mapEntry ? 'repeated ' : ''}${f.schema.mapEntry ? 'map' : typeName}`];
-    if (f.schema.doc) lines.push('', f.schema.doc);
-    lines.push('', `field ${f.schema.number} of ${f.schema.parent.fullName}`);
-    if (t.kind !== 'message' && !f.schema.repeated) lines.push('', `Triton's default: \`${t.kind === 'enum' ? t.enum.names[0] : t.type === 'string' ? '""' : t.type === 'bool' ? 'false' : '0'}\``);
-    // What Triton will really use: the effective config's value at this path.
-    const effective = workspace.model(dirname(path)).effective();
-    if (effective.status === 'ok') {
-      const v = valueAt(effective.config, f.path);
-      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a config scalar: string, number, bigint or boolean
-      if (v !== undefined && typeof v !== 'object') lines.push('', `Triton will use: \`${String(v)}\``);
-    }
-    return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n') }, range: lspRange(doc, f.onName ? f.node.nameRange : f.node.range) };
-  }));
-
-  connection.onCompletion(guarded('completion', (params): CompletionItem[] => {
-    const doc = documents.get(params.textDocument.uri);
-    const path = doc && pathOf(doc.uri);
-    if (!doc || !path) return [];
-    const text = doc.getText();
-    const offset = doc.offsetAt(params.position);
-    // The line before the cursor, at most a window of it: a 160,000-character line costs no more.
-    const lineStart = Math.max(text.lastIndexOf('\n', offset - 1) + 1, offset - COMPLETION_WINDOW);
-    const value = valueBeforeCursor(text.slice(lineStart, offset));
-    const parsed = parsedDocument(doc, path);
-    const place = cursorPlace(parsed.tree, loadSchema().modelConfig, offset);
-    const tensors = value && place.message ? tensorNames(path, parsed.value, place.message.fullName, place.messagePath, value.field) : undefined;
-    if (tensors) return tensors.map((label) => ({ label, kind: CompletionItemKind.Variable, insertText: value!.quoted ? label : `"${label}"` }));
-    if (value && place.message) {
-      const field = place.message.fields.get(value.field);
-      if (field?.type.kind === 'enum') {
-        const docs = field.type.enum.docs;
-        return field.type.enum.names.map((label) => ({ label, kind: CompletionItemKind.EnumMember, ...(docs?.get(label) ? { documentation: docs.get(label) } : {}) }));
+  connection.onDidChangeWatchedFiles(
+    guarded('watched files', (params) => {
+      for (const change of params.changes) {
+        const path = pathOf(change.uri);
+        if (path && !documents.get(change.uri)) workspace.forget(path);
       }
-      const quoted = (labels: readonly string[], kind: CompletionItemKind) => labels.map((label) => ({ label, kind, insertText: value.quoted ? label : `"${label}"` }));
-      if (value.field === 'backend') return quoted(KNOWN_BACKENDS, CompletionItemKind.Value);
-      if (value.field === 'platform') return quoted(PLATFORM_NAMES, CompletionItemKind.Value);
-      if (value.field === 'model_name') return quoted(workspace.repository(dirname(dirname(path))).modelDirs().map((d) => basename(d)), CompletionItemKind.Module);
-      // A model-level parameters entry: the keys its backend reads.
-      if (value.field === 'key' && place.message.fullName === 'inference.ModelConfig.ParametersEntry' && place.messagePath.length <= 2) {
-        const backend = parsed.value.backend || backendOfPlatform(parsed.value.platform ?? '') || '';
-        return quoted(knownParameterKeys(backend), CompletionItemKind.Property);
-      }
-      return [];
-    }
-    // The fields of the message the cursor stands in, and nothing from other messages; then the snippets of it.
-    const fields: CompletionItem[] = [...(place.message?.fields.values() ?? [])].map((f) => ({ label: f.name, kind: f.type.kind === 'message' ? CompletionItemKind.Struct : CompletionItemKind.Field, detail: f.type.kind === 'scalar' ? f.type.type : f.type.kind === 'enum' ? f.type.enum.fullName : f.type.message.fullName, ...(f.doc ? { documentation: f.doc } : {}) }));
-    if (!snippetSupport || !place.message || (place.message.fullName === 'inference.ModelConfig' && place.messagePath.length > 0)) return fields;
-    const items = snippets(snippetFacts(path, parsed.value, place.message.fullName));
-    return [...fields, ...items.map((sn, i): CompletionItem => ({ label: sn.label, kind: CompletionItemKind.Snippet, detail: sn.detail, insertText: sn.body, insertTextFormat: InsertTextFormat.Snippet, sortText: `~${String(i).padStart(3, '0')}` }))];
-  }));
+      for (const doc of documents.all()) validate(doc);
+    }),
+  );
 
-  connection.onDefinition(guarded('definition', (params) => {
-    const doc = documents.get(params.textDocument.uri);
-    const path = doc && pathOf(doc.uri);
-    if (!doc || !path) return null;
-    const parsed = parsedDocument(doc, path);
-    const f = cursorPlace(parsed.tree, loadSchema().modelConfig, doc.offsetAt(params.position)).field;
-    if (!f || f.node.value.kind !== 'scalar' || typeof f.node.value.value !== 'string') return null;
-    const name = f.node.value.value;
-    const repo = dirname(dirname(path));
-    // An ensemble step's model_name: that model's config.
-    if (f.node.name === 'model_name') {
-      const target = join(repo, name, 'config.pbtxt');
-      if (workspace.tree.kind(target) !== 'file') return null;
-      return { uri: pathToFileURL(target).href, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
-    }
-    // A key of a step's input_map / output_map: the tensor's declaration in the step model's config.
-    const step = stepOf(parsed.value, f.path);
-    if (f.node.name !== 'key' || !step) return null;
-    const target = join(repo, step.model, 'config.pbtxt');
-    const other = workspace.config(target);
-    if (!('value' in other)) return null;
-    const side = step.map === 'input_map' ? 'input' : 'output';
-    const index = (other.value[side] ?? []).findIndex((t) => t.name === name);
-    if (index < 0) return null;
-    const loc = other.locateExact([side, index, 'name']);
-    const r = loc?.value;
-    if (!r) return null;
-    const otherDoc = TextDocument.create(pathToFileURL(target).href, 'pbtxt', 0, other.text);
-    return { uri: otherDoc.uri, range: lspRange(otherDoc, r) };
-  }));
+  connection.onDocumentFormatting(
+    guarded('formatting', (params) => {
+      const doc = documents.get(params.textDocument.uri);
+      if (!doc) return [];
+      // Exactly what `tritonc fmt` writes; a document that does not parse is left alone.
+      const path = pathOf(doc.uri);
+      // The settings file's fmt.style, as tritonc fmt reads it.
+      const file = path ? findSettingsFile(path) : undefined;
+      const canonical = file ? loadSettingsFile(file, RULES).fmt.style === 'canonical' : false;
+      // Formatted once per version and style: the formatter parses in its own way (streaming, no ranges).
+      const kept = formatted.get(doc.uri);
+      const text = doc.getText();
+      const r = kept?.text === text && kept.canonical === canonical ? kept.result : formatFileText(text, path ?? 'config.pbtxt', { canonical });
+      formatted.set(doc.uri, { text, canonical, result: r });
+      if (r.status !== 'formatted' || !r.changed) return [];
+      return [{ range: { start: doc.positionAt(0), end: doc.positionAt(doc.getText().length) }, newText: r.output }];
+    }),
+  );
+
+  connection.onCodeAction(
+    guarded('code actions', (params) => {
+      const doc = documents.get(params.textDocument.uri);
+      if (!doc) return [];
+      const actions: CodeAction[] = [];
+      for (const d of params.context.diagnostics) {
+        type Action = { title: string; edits: { range: LspDiagnostic['range']; newText: string }[] };
+        const data = d.data as { fix?: Action; suggestions?: Action[] } | undefined;
+        // A fix is the preferred action (certainly right); a suggestion is offered, never preferred.
+        if (data?.fix)
+          actions.push({
+            title: `${data.fix.title} (${String(d.code)})`,
+            kind: CodeActionKind.QuickFix,
+            diagnostics: [d],
+            isPreferred: true,
+            edit: { changes: { [doc.uri]: data.fix.edits } },
+          });
+        for (const s of data?.suggestions ?? [])
+          actions.push({
+            title: `${s.title}? (${String(d.code)})`,
+            kind: CodeActionKind.QuickFix,
+            diagnostics: [d],
+            isPreferred: false,
+            edit: { changes: { [doc.uri]: s.edits } },
+          });
+      }
+      return actions;
+    }),
+  );
+
+  connection.onHover(
+    guarded('hover', (params) => {
+      const doc = documents.get(params.textDocument.uri);
+      const path = doc && pathOf(doc.uri);
+      if (!doc || !path) return null;
+      const parsed = parsedDocument(doc, path);
+      const place = cursorPlace(parsed.tree, loadSchema().modelConfig, doc.offsetAt(params.position));
+      const f = place.field;
+      if (!f?.schema) return null;
+      const t = f.schema.type;
+      const typeName = t.kind === 'scalar' ? t.type : t.kind === 'enum' ? `enum ${t.enum.fullName}` : `message ${t.message.fullName}`;
+      const lines = [`**${f.schema.name}**: ${f.schema.repeated && !f.schema.mapEntry ? 'repeated ' : ''}${f.schema.mapEntry ? 'map' : typeName}`];
+      if (f.schema.doc) lines.push('', f.schema.doc);
+      lines.push('', `field ${f.schema.number} of ${f.schema.parent.fullName}`);
+      if (t.kind !== 'message' && !f.schema.repeated)
+        lines.push('', `Triton's default: \`${t.kind === 'enum' ? t.enum.names[0] : t.type === 'string' ? '""' : t.type === 'bool' ? 'false' : '0'}\``);
+      // What Triton will really use: the effective config's value at this path.
+      const effective = workspace.model(dirname(path)).effective();
+      if (effective.status === 'ok') {
+        const v = valueAt(effective.config, f.path);
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a config scalar: string, number, bigint or boolean
+        if (v !== undefined && typeof v !== 'object') lines.push('', `Triton will use: \`${String(v)}\``);
+      }
+      return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n') }, range: lspRange(doc, f.onName ? f.node.nameRange : f.node.range) };
+    }),
+  );
+
+  connection.onCompletion(
+    guarded('completion', (params): CompletionItem[] => {
+      const doc = documents.get(params.textDocument.uri);
+      const path = doc && pathOf(doc.uri);
+      if (!doc || !path) return [];
+      const text = doc.getText();
+      const offset = doc.offsetAt(params.position);
+      // The line before the cursor, at most a window of it: a 160,000-character line costs no more.
+      const lineStart = Math.max(text.lastIndexOf('\n', offset - 1) + 1, offset - COMPLETION_WINDOW);
+      const value = valueBeforeCursor(text.slice(lineStart, offset));
+      const parsed = parsedDocument(doc, path);
+      const place = cursorPlace(parsed.tree, loadSchema().modelConfig, offset);
+      const tensors = value && place.message ? tensorNames(path, parsed.value, place.message.fullName, place.messagePath, value.field) : undefined;
+      if (tensors) return tensors.map((label) => ({ label, kind: CompletionItemKind.Variable, insertText: value!.quoted ? label : `"${label}"` }));
+      if (value && place.message) {
+        const field = place.message.fields.get(value.field);
+        if (field?.type.kind === 'enum') {
+          const docs = field.type.enum.docs;
+          return field.type.enum.names.map((label) => ({
+            label,
+            kind: CompletionItemKind.EnumMember,
+            ...(docs?.get(label) ? { documentation: docs.get(label) } : {}),
+          }));
+        }
+        const quoted = (labels: readonly string[], kind: CompletionItemKind) =>
+          labels.map((label) => ({ label, kind, insertText: value.quoted ? label : `"${label}"` }));
+        if (value.field === 'backend') return quoted(KNOWN_BACKENDS, CompletionItemKind.Value);
+        if (value.field === 'platform') return quoted(PLATFORM_NAMES, CompletionItemKind.Value);
+        if (value.field === 'model_name')
+          return quoted(
+            workspace
+              .repository(dirname(dirname(path)))
+              .modelDirs()
+              .map((d) => basename(d)),
+            CompletionItemKind.Module,
+          );
+        // A model-level parameters entry: the keys its backend reads.
+        if (value.field === 'key' && place.message.fullName === 'inference.ModelConfig.ParametersEntry' && place.messagePath.length <= 2) {
+          const backend = parsed.value.backend || backendOfPlatform(parsed.value.platform ?? '') || '';
+          return quoted(knownParameterKeys(backend), CompletionItemKind.Property);
+        }
+        return [];
+      }
+      // The fields of the message the cursor stands in, and nothing from other messages; then the snippets of it.
+      const fields: CompletionItem[] = [...(place.message?.fields.values() ?? [])].map((f) => ({
+        label: f.name,
+        kind: f.type.kind === 'message' ? CompletionItemKind.Struct : CompletionItemKind.Field,
+        detail: f.type.kind === 'scalar' ? f.type.type : f.type.kind === 'enum' ? f.type.enum.fullName : f.type.message.fullName,
+        ...(f.doc ? { documentation: f.doc } : {}),
+      }));
+      if (!snippetSupport || !place.message || (place.message.fullName === 'inference.ModelConfig' && place.messagePath.length > 0)) return fields;
+      const items = snippets(snippetFacts(path, parsed.value, place.message.fullName));
+      return [
+        ...fields,
+        ...items.map((sn, i): CompletionItem => ({
+          label: sn.label,
+          kind: CompletionItemKind.Snippet,
+          detail: sn.detail,
+          insertText: sn.body,
+          insertTextFormat: InsertTextFormat.Snippet,
+          sortText: `~${String(i).padStart(3, '0')}`,
+        })),
+      ];
+    }),
+  );
+
+  connection.onDefinition(
+    guarded('definition', (params) => {
+      const doc = documents.get(params.textDocument.uri);
+      const path = doc && pathOf(doc.uri);
+      if (!doc || !path) return null;
+      const parsed = parsedDocument(doc, path);
+      const f = cursorPlace(parsed.tree, loadSchema().modelConfig, doc.offsetAt(params.position)).field;
+      if (!f || f.node.value.kind !== 'scalar' || typeof f.node.value.value !== 'string') return null;
+      const name = f.node.value.value;
+      const repo = dirname(dirname(path));
+      // An ensemble step's model_name: that model's config.
+      if (f.node.name === 'model_name') {
+        const target = join(repo, name, 'config.pbtxt');
+        if (workspace.tree.kind(target) !== 'file') return null;
+        return { uri: pathToFileURL(target).href, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+      }
+      // A key of a step's input_map / output_map: the tensor's declaration in the step model's config.
+      const step = stepOf(parsed.value, f.path);
+      if (f.node.name !== 'key' || !step) return null;
+      const target = join(repo, step.model, 'config.pbtxt');
+      const other = workspace.config(target);
+      if (!('value' in other)) return null;
+      const side = step.map === 'input_map' ? 'input' : 'output';
+      const index = (other.value[side] ?? []).findIndex((t) => t.name === name);
+      if (index < 0) return null;
+      const loc = other.locateExact([side, index, 'name']);
+      const r = loc?.value;
+      if (!r) return null;
+      const otherDoc = TextDocument.create(pathToFileURL(target).href, 'pbtxt', 0, other.text);
+      return { uri: otherDoc.uri, range: lspRange(otherDoc, r) };
+    }),
+  );
 
   // What Triton fills in when it loads the model (core's autofill and normalization, the ONNX Runtime
   // backend's auto-complete), beside the line it concerns: the end of the nearest field written.
-  connection.languages.inlayHint.on(guarded('inlay hints', (params): InlayHint[] => {
-    const doc = documents.get(params.textDocument.uri);
-    const path = doc && pathOf(doc.uri);
-    if (!doc || !path) return [];
-    const parsed = parsedDocument(doc, path);
-    if (parsed.diagnostics.some((d) => d.severity === 'error')) return [];
-    const effective = workspace.model(dirname(path)).effective();
-    if (effective.status !== 'ok') return [];
-    const hints: InlayHint[] = [];
-    const text = doc.getText();
-    for (const s of effective.steps) {
-      if (s.action === 'note' || s.value === undefined || s.stage === 'repository') continue;
-      // The nearest written ancestor of the path; a field written nowhere goes after the first line.
-      let at: { end: { offset: number } } | undefined;
-      for (let n = s.path.length; n > 0 && !at; n--) at = parsed.locateExact(s.path.slice(0, n))?.field;
-      const offset = at ? at.end.offset : Math.max(0, text.indexOf('\n'));
-      const lineEnd = text.indexOf('\n', offset);
-      const position = doc.positionAt(lineEnd < 0 ? text.length : lineEnd);
-      if (position.line < params.range.start.line || position.line > params.range.end.line) continue;
-      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a config scalar: string, number, bigint or boolean
-      const value = typeof s.value === 'object' ? JSON.stringify(s.value) : String(s.value);
-      hints.push({ position, label: ` ${s.stage}: ${pathLabel(s.path)} = ${value.length > 60 ? `${value.slice(0, 57)}...` : value}`, kind: InlayHintKind.Parameter, tooltip: s.reason, paddingLeft: true });
-    }
-    return hints;
-  }));
+  connection.languages.inlayHint.on(
+    guarded('inlay hints', (params): InlayHint[] => {
+      const doc = documents.get(params.textDocument.uri);
+      const path = doc && pathOf(doc.uri);
+      if (!doc || !path) return [];
+      const parsed = parsedDocument(doc, path);
+      if (parsed.diagnostics.some((d) => d.severity === 'error')) return [];
+      const effective = workspace.model(dirname(path)).effective();
+      if (effective.status !== 'ok') return [];
+      const hints: InlayHint[] = [];
+      const text = doc.getText();
+      for (const s of effective.steps) {
+        if (s.action === 'note' || s.value === undefined || s.stage === 'repository') continue;
+        // The nearest written ancestor of the path; a field written nowhere goes after the first line.
+        let at: { end: { offset: number } } | undefined;
+        for (let n = s.path.length; n > 0 && !at; n--) at = parsed.locateExact(s.path.slice(0, n))?.field;
+        const offset = at ? at.end.offset : Math.max(0, text.indexOf('\n'));
+        const lineEnd = text.indexOf('\n', offset);
+        const position = doc.positionAt(lineEnd < 0 ? text.length : lineEnd);
+        if (position.line < params.range.start.line || position.line > params.range.end.line) continue;
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a config scalar: string, number, bigint or boolean
+        const value = typeof s.value === 'object' ? JSON.stringify(s.value) : String(s.value);
+        hints.push({
+          position,
+          label: ` ${s.stage}: ${pathLabel(s.path)} = ${value.length > 60 ? `${value.slice(0, 57)}...` : value}`,
+          kind: InlayHintKind.Parameter,
+          tooltip: s.reason,
+          paddingLeft: true,
+        });
+      }
+      return hints;
+    }),
+  );
 
   /** An ensemble step's model and map at a value path (…, 'step', i, 'input_map' | 'output_map', …). */
   function stepOf(config: ModelConfig, at: readonly PathSegment[]): { model: string; map: 'input_map' | 'output_map' } | undefined {
@@ -390,14 +487,22 @@ export function startLanguageServer(given?: Connection): Connection {
     if (target) {
       const outcome = generateForTarget(target, { options: undefined, cwd: dir, workspace });
       // The body only: the header would make the file tritonc's to regenerate.
-      if (outcome.kind === 'generated') generated = { text: outcome.text.split('\n').filter((l) => !l.startsWith('#')).join('\n'), from: relative(dir, target.modelFile) };
+      if (outcome.kind === 'generated')
+        generated = {
+          text: outcome.text
+            .split('\n')
+            .filter((l) => !l.startsWith('#'))
+            .join('\n'),
+          from: relative(dir, target.modelFile),
+        };
     }
     const models: StepModel[] = [];
     for (const d of workspace.repository(dirname(dir)).modelDirs()) {
       if (d === dir || models.length >= 12) continue;
       const c = workspace.model(d).effective().config;
       if (!c) continue;
-      const tensors = (list: ModelConfig['input']) => (list ?? []).map((t) => ({ name: t.name ?? '', dataType: typeName(t.data_type), dims: (t.dims ?? []).map(Number) }));
+      const tensors = (list: ModelConfig['input']) =>
+        (list ?? []).map((t) => ({ name: t.name ?? '', dataType: typeName(t.data_type), dims: (t.dims ?? []).map(Number) }));
       models.push({ name: basename(d), maxBatchSize: c.max_batch_size ?? 0, inputs: tensors(c.input), outputs: tensors(c.output) });
     }
     return { message, config, modelName: basename(dir), ...(generated ? { generated } : {}), ...(signature ? { modelInputs: signature.inputs } : {}), models };
@@ -408,7 +513,9 @@ export function startLanguageServer(given?: Connection): Connection {
     if ((message === 'inference.ModelInput' || message === 'inference.ModelOutput') && field === 'name') {
       const file = workspace.model(dir).modelFile(config);
       const signature = file.path ? workspace.signature(file.path, file.format).signature : undefined;
-      return signature ? (message === 'inference.ModelInput' ? [...signature.inputs, ...signature.overridableInitializers] : signature.outputs).map((t) => t.name) : undefined;
+      return signature
+        ? (message === 'inference.ModelInput' ? [...signature.inputs, ...signature.overridableInitializers] : signature.outputs).map((t) => t.name)
+        : undefined;
     }
     const step = stepOf(config, messagePath);
     if (!step || (field !== 'key' && field !== 'value')) return undefined;

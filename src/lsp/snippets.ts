@@ -48,7 +48,9 @@ const choiceText = (text: string): string => text.replace(/[\\$},|]/g, (c) => `\
 const str = (value: string): string => snippetText(JSON.stringify(value));
 
 /** The backends to choose from: those with a model file Triton's releases still serve, ONNX Runtime first. */
-const BACKEND_CHOICES = [ONNXRUNTIME, ...BACKEND_RECORDS.filter((b) => b !== ONNXRUNTIME && !b.dropped && b.platforms.length > 0), PYTHON].map((b) => b.name).filter((n, i, all) => all.indexOf(n) === i);
+const BACKEND_CHOICES = [ONNXRUNTIME, ...BACKEND_RECORDS.filter((b) => b !== ONNXRUNTIME && !b.dropped && b.platforms.length > 0), PYTHON]
+  .map((b) => b.name)
+  .filter((n, i, all) => all.indexOf(n) === i);
 
 /** At most this many step or ensemble snippets: one per model, for the models a repository has. */
 const PER_MODEL = 12;
@@ -133,14 +135,21 @@ function sequenceSnippet(modelInputs: readonly TensorInfo[] | undefined, c: Mode
     const dataType = t.typed === false ? undefined : (t.tritonType ?? undefined);
     return kind && dataType && !listed.has(t.name) ? [{ name: t.name, kind, dataType }] : [];
   });
-  const controls = found.length ? found : [{ name: 'START', kind: 'CONTROL_SEQUENCE_START', dataType: 'TYPE_INT32' }, { name: 'READY', kind: 'CONTROL_SEQUENCE_READY', dataType: 'TYPE_INT32' }];
+  const controls = found.length
+    ? found
+    : [
+        { name: 'START', kind: 'CONTROL_SEQUENCE_START', dataType: 'TYPE_INT32' },
+        { name: 'READY', kind: 'CONTROL_SEQUENCE_READY', dataType: 'TYPE_INT32' },
+      ];
   const entries = controls.map((k) => {
     const value = k.kind === 'CONTROL_SEQUENCE_CORRID' ? `data_type: ${k.dataType}` : `${CONTROL_VALUES[k.dataType] ?? 'int32_false_true'}: [ 0, 1 ]`;
     return `    {\n      name: ${str(k.name)}\n      control [ { kind: ${k.kind} ${value} } ]\n    }`;
   });
   return {
     label: 'sequence_batching',
-    detail: found.length ? `the sequence batcher, with the model's control inputs (${found.map((k) => k.name).join(', ')})` : 'the sequence batcher, with START and READY control inputs',
+    detail: found.length
+      ? `the sequence batcher, with the model's control inputs (${found.map((k) => k.name).join(', ')})`
+      : 'the sequence batcher, with START and READY control inputs',
     body: `sequence_batching {\n  max_sequence_idle_microseconds: \${1:5000000}\n  control_input [\n${entries.join(',\n')}\n  ]\n}\n$0`,
   };
 }
@@ -156,7 +165,8 @@ function stepSnippet(m: StepModel): Snippet {
 function stepText(m: StepModel, indent: string, firstStop: number): string {
   let stop = firstStop;
   // The default is text-format string content (quotes, backslashes, line breaks escaped), then snippet text.
-  const map = (field: string, t: { name: string }) => `${indent}  ${field} { key: ${str(t.name)} value: "\${${stop++}:${snippetText(JSON.stringify(t.name).slice(1, -1))}}" }`;
+  const map = (field: string, t: { name: string }) =>
+    `${indent}  ${field} { key: ${str(t.name)} value: "\${${stop++}:${snippetText(JSON.stringify(t.name).slice(1, -1))}}" }`;
   return [
     `${indent}step {`,
     `${indent}  model_name: ${str(m.name)}`,
@@ -187,7 +197,7 @@ function ensembleSnippet(m: StepModel): Snippet {
 function pythonSnippet(): Snippet {
   return {
     label: 'python model',
-    detail: "a Python backend model (model.py in the version directory); list the tensors its execute() reads and writes",
+    detail: 'a Python backend model (model.py in the version directory); list the tensors its execute() reads and writes',
     body: [
       `backend: "${PYTHON.name}"`,
       'max_batch_size: ${1:0}',

@@ -6,7 +6,17 @@
 //   (vscode-jsonrpc dispatches one queued message per turn of the event loop): the server then lints
 //   only the newest version of a document, however many edits are queued behind the one at hand.
 // And, before the connection dispatches a message, the lifecycle after `shutdown` (afterShutdown).
-import { ErrorCodes, Message, StreamMessageReader, type DataCallback, type Disposable, type MessageReader, type MessageStrategy, type MessageWriter, type PartialMessageInfo } from 'vscode-languageserver/node.js';
+import {
+  ErrorCodes,
+  Message,
+  StreamMessageReader,
+  type DataCallback,
+  type Disposable,
+  type MessageReader,
+  type MessageStrategy,
+  type MessageWriter,
+  type PartialMessageInfo,
+} from 'vscode-languageserver/node.js';
 import type { Event } from 'vscode-languageserver';
 
 /**
@@ -24,7 +34,14 @@ export function afterShutdown(writer: MessageWriter): MessageStrategy {
         return next(message);
       }
       if (Message.isRequest(message)) {
-        void writer.write({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCodes.InvalidRequest, message: `tritonc: the server is shut down; it answers ${message.method} with an error and waits for exit` } } as Message);
+        void writer.write({
+          jsonrpc: '2.0',
+          id: message.id,
+          error: {
+            code: ErrorCodes.InvalidRequest,
+            message: `tritonc: the server is shut down; it answers ${message.method} with an error and waits for exit`,
+          },
+        } as Message);
         return;
       }
       // A response to a request of the server's still goes to it; of the notifications, only exit.
@@ -57,7 +74,11 @@ export class PeekingReader implements MessageReader {
   listen(callback: DataCallback): Disposable {
     return this.inner.listen((message) => {
       const m = message as { method?: unknown; params?: { textDocument?: { uri?: unknown; version?: unknown } } };
-      if ((m.method === 'textDocument/didChange' || m.method === 'textDocument/didOpen') && typeof m.params?.textDocument?.uri === 'string' && typeof m.params.textDocument.version === 'number') {
+      if (
+        (m.method === 'textDocument/didChange' || m.method === 'textDocument/didOpen') &&
+        typeof m.params?.textDocument?.uri === 'string' &&
+        typeof m.params.textDocument.version === 'number'
+      ) {
         this.newest.set(m.params.textDocument.uri, m.params.textDocument.version);
       }
       callback(message);

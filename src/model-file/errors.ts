@@ -34,7 +34,14 @@ export class ModelReadError extends Error {
   /** The format the file was read as, where the problem's wording is the same for every format (the protobuf window's). */
   readonly format?: ModelFormat;
 
-  constructor(kind: ModelReadErrorKind, file: string, offset: number | null, problem: ReadMessage, lfsPointer?: LfsPointer, options?: { cause?: unknown; format?: ModelFormat }) {
+  constructor(
+    kind: ModelReadErrorKind,
+    file: string,
+    offset: number | null,
+    problem: ReadMessage,
+    lfsPointer?: LfsPointer,
+    options?: { cause?: unknown; format?: ModelFormat },
+  ) {
     const reason = renderReadMessage(problem);
     super(offset === null ? `${file}: ${reason}` : `${file}: byte ${offset}: ${reason}`, options);
     this.kind = kind;
@@ -47,7 +54,14 @@ export class ModelReadError extends Error {
     if (options?.format) this.format = options.format;
   }
 
-  toJSON(): { kind: ModelReadErrorKind; file: string; offset: number | null; messageId: ReadMessageId; data: Readonly<Record<string, unknown>>; message: string } {
+  toJSON(): {
+    kind: ModelReadErrorKind;
+    file: string;
+    offset: number | null;
+    messageId: ReadMessageId;
+    data: Readonly<Record<string, unknown>>;
+    message: string;
+  } {
     return { kind: this.kind, file: this.file, offset: this.offset, messageId: this.messageId, data: this.data, message: this.message };
   }
 }

@@ -23,6 +23,8 @@ export function lfsPointerOf(text: string): LfsPointer | undefined {
 /** The error a reader throws for a pointer in place of its model file (`format`: the reader's, which the message names). */
 export function lfsPointerError(file: string, pointer: LfsPointer, format: ModelFormat): ModelReadError {
   const problem: ReadMessage =
-    pointer.size === null ? { messageId: 'gitLfsPointerUnsized', data: { format, oid: pointer.oid } } : { messageId: 'gitLfsPointer', data: { format, oid: pointer.oid, objectBytes: pointer.size } };
+    pointer.size === null
+      ? { messageId: 'gitLfsPointerUnsized', data: { format, oid: pointer.oid } }
+      : { messageId: 'gitLfsPointer', data: { format, oid: pointer.oid, objectBytes: pointer.size } };
   return new ModelReadError('format', file, 0, problem, pointer);
 }

@@ -84,21 +84,25 @@ export const ONNX_READ_MESSAGES = {
  * file, so no byte offset.
  */
 export const ONNX_EXTERNAL_MESSAGES = {
-  onnxExternalAbsolute: 'tensor "{{tensor}}" keeps its data at the absolute path "{{location}}"; ONNX Runtime loads external data only from the model\'s directory: put the file beside the model and write its name, relative to the model, as the location',
-  onnxExternalParent: 'tensor "{{tensor}}" keeps its data at "{{location}}", which leads out of the model\'s directory (".."); ONNX Runtime loads external data only from the model\'s directory: put the file beside the model and write its name, relative to the model, as the location',
-  onnxExternalLink: 'tensor "{{tensor}}" keeps its data at "{{location}}", a symbolic link that leads out of the model\'s directory; ONNX Runtime loads external data only from the model\'s directory: put the file itself beside the model',
+  onnxExternalAbsolute:
+    'tensor "{{tensor}}" keeps its data at the absolute path "{{location}}"; ONNX Runtime loads external data only from the model\'s directory: put the file beside the model and write its name, relative to the model, as the location',
+  onnxExternalParent:
+    'tensor "{{tensor}}" keeps its data at "{{location}}", which leads out of the model\'s directory (".."); ONNX Runtime loads external data only from the model\'s directory: put the file beside the model and write its name, relative to the model, as the location',
+  onnxExternalLink:
+    'tensor "{{tensor}}" keeps its data at "{{location}}", a symbolic link that leads out of the model\'s directory; ONNX Runtime loads external data only from the model\'s directory: put the file itself beside the model',
 } as const;
 
 /** The SavedModel reader (src/savedmodel). */
 export const SAVEDMODEL_READ_MESSAGES = {
-  savedModelPbtxt: 'holds {{pbtxt}}, the text form, which tritonc does not read (TensorFlow loads it); save the model in binary form ({{pb}}) to have it checked',
+  savedModelPbtxt:
+    'holds {{pbtxt}}, the text form, which tritonc does not read (TensorFlow loads it); save the model in binary form ({{pb}}) to have it checked',
   savedModelEmpty: 'saved_model.pb is empty, not a SavedModel',
   savedModelTooLarge: 'saved_model.pb is {{size}} bytes, more than the 2 GiB a protobuf message may be: not a SavedModel TensorFlow can read',
   savedModelNoMetaGraph: 'not a SavedModel: it has no meta graph (SavedModel field 2)',
   savedModelNoServeTag:
     'no meta graph is tagged exactly { {{tag}} } (the tag sets are {{sets}}), so Triton\'s TensorFlow backend cannot load it ("Could not find meta graph def matching supplied tags: { {{tag}} }"); export with the serve tag, or name the tag set in parameter TF_GRAPH_TAG',
   savedModelNoSignature:
-    'the { {{tag}} } meta graph has no signature to serve (no \'{{signature}}\'), so Triton\'s TensorFlow backend refuses it ("expected \'{{signature}}\' signature"); export the model with a serving signature',
+    "the { {{tag}} } meta graph has no signature to serve (no '{{signature}}'), so Triton's TensorFlow backend refuses it (\"expected '{{signature}}' signature\"); export the model with a serving signature",
   savedModelTooManyMetaGraphs: 'more than {{max}} meta graphs',
   savedModelTooManyTags: 'more than {{max}} tags',
   savedModelTooManySignatures: 'more than {{max}} signatures',
@@ -109,7 +113,8 @@ export const SAVEDMODEL_READ_MESSAGES = {
 /** The PyTorch reader (src/pytorch): the archive (zip.ts), then the TorchScript code (torchscript.ts). */
 export const PYTORCH_READ_MESSAGES = {
   torchEmpty: 'the file is empty, not a PyTorch model',
-  torchBarePickle: 'not a PyTorch model: a bare pickle (torch.save with _use_new_zipfile_serialization=False, or pickle.dump); a TorchScript model.pt is the ZIP archive torch.jit.save writes',
+  torchBarePickle:
+    'not a PyTorch model: a bare pickle (torch.save with _use_new_zipfile_serialization=False, or pickle.dump); a TorchScript model.pt is the ZIP archive torch.jit.save writes',
   torchNotZip: 'not a PyTorch model: not a ZIP archive; a TorchScript model.pt is the ZIP archive torch.jit.save writes',
   torchEmptyZip: 'an empty ZIP archive, not a PyTorch model',
   torchTooManyFetches: 'more than {{max}} ranged reads for a signature: not a PyTorch archive tritonc can read by ranges',
@@ -171,10 +176,12 @@ export const OPENVINO_READ_MESSAGES = {
   openvinoBinary: 'not an OpenVINO IR model.xml: a NUL byte, so this is a binary file',
   openvinoBinaryOnnx: 'not an OpenVINO IR model.xml: a NUL byte, so this is a binary file (an ONNX model? name it model.onnx)',
   openvinoNotUtf8: 'not an OpenVINO IR model.xml: the bytes are not UTF-8 text here',
-  openvinoTooLarge: '{{size}} bytes is more than the {{maxMiB}} MiB tritonc reads of an OpenVINO IR model.xml: the XML holds the graph only (the weights are in the .bin), so this is not one',
+  openvinoTooLarge:
+    '{{size}} bytes is more than the {{maxMiB}} MiB tritonc reads of an OpenVINO IR model.xml: the XML holds the graph only (the weights are in the .bin), so this is not one',
   openvinoNotNet: 'line {{line}}:{{column}}: not an OpenVINO IR model.xml: the root element is <{{tag}}>, not <net>',
   openvinoNoVersion: 'line {{line}}:{{column}}: <net> has no version attribute; OpenVINO reads IR versions 10 and 11',
-  openvinoVersion: 'line {{line}}:{{column}}: IR version {{version}}: OpenVINO reads IR versions 10 and 11 (convert the model again with a current OpenVINO: ovc or openvino.convert_model)',
+  openvinoVersion:
+    'line {{line}}:{{column}}: IR version {{version}}: OpenVINO reads IR versions 10 and 11 (convert the model again with a current OpenVINO: ovc or openvino.convert_model)',
   openvinoLayerNoId: 'line {{line}}:{{column}}: <layer> has no id attribute',
   openvinoLayerIdTwice: 'line {{line}}:{{column}}: two layers have the id {{id}}',
   openvinoConstSize: 'line {{line}}:{{column}}: the Const layer\'s size "{{size}}" is not a byte count',
@@ -185,7 +192,7 @@ export const OPENVINO_READ_MESSAGES = {
   openvinoBinMissing:
     'line {{line}}:{{column}}: the weights file {{bin}} beside it is missing, and OpenVINO fails reading the Const layer \'{{layer}}\' ("Empty weights data in bin file or bin file cannot be found!"); copy {{bin}} into the version directory',
   openvinoBinShort:
-    'line {{line}}:{{column}}: the Const layer \'{{layer}}\' reads bytes {{from}}..{{to}} of {{bin}}, which has {{binBytes}} bytes ("Incorrect weights in bin file!"): the .bin is not this model\'s, or is cut short',
+    "line {{line}}:{{column}}: the Const layer '{{layer}}' reads bytes {{from}}..{{to}} of {{bin}}, which has {{binBytes}} bytes (\"Incorrect weights in bin file!\"): the .bin is not this model's, or is cut short",
   openvinoDim: 'line {{line}}:{{column}}: the dimension "{{dim}}" is not a size, -1, \'?\' or a range like 1..10',
   // Not well-formed XML (openvino/xml.ts).
   openvinoXmlAmpersand: "line {{line}}:{{column}}: not well-formed XML: an '&' that starts no character reference (write &amp;)",
@@ -199,7 +206,8 @@ export const OPENVINO_READ_MESSAGES = {
   openvinoXmlDoctypeOpen: "line {{line}}:{{column}}: not well-formed XML: the DOCTYPE is never closed (no '>')",
   openvinoXmlTextOutside: 'line {{line}}:{{column}}: not well-formed XML: text outside the root element',
   openvinoXmlCdataOutside: 'line {{line}}:{{column}}: not well-formed XML: a CDATA section outside the root element',
-  openvinoXmlDoctypeSubset: 'line {{line}}:{{column}}: not well-formed XML: a DOCTYPE with an internal subset (entity declarations), which an OpenVINO IR never has',
+  openvinoXmlDoctypeSubset:
+    'line {{line}}:{{column}}: not well-formed XML: a DOCTYPE with an internal subset (entity declarations), which an OpenVINO IR never has',
   openvinoXmlEndsInEndTag: 'line {{line}}:{{column}}: not well-formed XML: the file ends inside an end tag',
   openvinoXmlEndTagOpen: "line {{line}}:{{column}}: not well-formed XML: expected '>' to end </{{tag}}>",
   openvinoXmlEndTagNothing: 'line {{line}}:{{column}}: not well-formed XML: the end tag </{{tag}}> closes nothing',

@@ -31,6 +31,12 @@ export function decodeTag(value: number, bytes: number, at: number): Tag | TagPr
 }
 
 /** The values of a wire type mismatch: `tag` is not of the wire type the schema gives its field (`field`); undefined when it is. */
-export function wireMismatch(tag: Tag, wire: number, field: string): { field: string; fieldNumber: number; wire: number; wireName: string; expected: number; expectedName: string } | undefined {
-  return tag.wire === wire ? undefined : { field, fieldNumber: tag.field, wire: tag.wire, wireName: WIRE_NAMES[tag.wire]!, expected: wire, expectedName: WIRE_NAMES[wire]! };
+export function wireMismatch(
+  tag: Tag,
+  wire: number,
+  field: string,
+): { field: string; fieldNumber: number; wire: number; wireName: string; expected: number; expectedName: string } | undefined {
+  return tag.wire === wire
+    ? undefined
+    : { field, fieldNumber: tag.field, wire: tag.wire, wireName: WIRE_NAMES[tag.wire]!, expected: wire, expectedName: WIRE_NAMES[wire]! };
 }

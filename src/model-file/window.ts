@@ -53,7 +53,6 @@ export function readCount(answer: IoAnswer): number {
 /** A computation that performs I/O through its driver and returns T. */
 export type Io<T> = Generator<IoRequest, T, IoAnswer>;
 
-
 /** Bytes a tag plus the varint or fixed value right after it can take: fetched together. */
 export const HEADER_BYTES = 20;
 
@@ -67,7 +66,6 @@ export const DEFAULT_WINDOW_BYTES = 64 * 1024;
 export function windowSize(size: number, windowBytes: number = DEFAULT_WINDOW_BYTES): number {
   return Math.max(MIN_WINDOW_BYTES, Math.min(Math.floor(windowBytes), size));
 }
-
 
 export class ByteWindow {
   /** Current read position (file offset). */
@@ -138,7 +136,10 @@ export class ByteWindow {
     if (tag.problem === 'tooLarge') return this.fail({ messageId: 'protobufTagTooLarge', data: {} }, at);
     if (tag.problem === 'fieldZero') return this.fail({ messageId: 'protobufTagFieldZero', data: {} }, at);
     const data = { fieldNumber: tag.fieldNumber, wire: tag.wire };
-    return this.fail(tag.problem === 'group' ? { messageId: 'protobufTagGroup', data: { ...data, format: this.format } } : { messageId: 'protobufTagWireType', data }, at);
+    return this.fail(
+      tag.problem === 'group' ? { messageId: 'protobufTagGroup', data: { ...data, format: this.format } } : { messageId: 'protobufTagWireType', data },
+      at,
+    );
   }
 
   /** Fails unless the tag has the wire type the schema gives the field. */
@@ -162,7 +163,10 @@ export class ByteWindow {
         // A tag's messages take no field name (the id says it is the tag).
         const field = part === 'tag' ? {} : { field: what };
         const ids = VARINT_IDS[part];
-        const problem = limit >= this.size ? { messageId: ids.cutOffFile, data: { ...field, fileSize: plural(this.size, 'byte') } } : { messageId: ids.cutOffMessage, data: { ...field, limit } };
+        const problem =
+          limit >= this.size
+            ? { messageId: ids.cutOffFile, data: { ...field, fileSize: plural(this.size, 'byte') } }
+            : { messageId: ids.cutOffMessage, data: { ...field, limit } };
         this.fail(problem as ReadMessage, at);
       }
       // The 10th byte ends the varint or fails here: no varint reaches an 11th byte.
@@ -212,7 +216,8 @@ export class ByteWindow {
     if (len > limit - this.pos) {
       const data = { field: what, claimed: len, remaining: plural(limit - this.pos, 'byte') };
       const huge = len > Number.MAX_SAFE_INTEGER;
-      if (limit >= this.size) this.fail({ messageId: huge ? 'protobufHugeLengthPastFile' : 'protobufLengthPastFile', data: { ...data, fileSize: plural(this.size, 'byte') } }, at);
+      if (limit >= this.size)
+        this.fail({ messageId: huge ? 'protobufHugeLengthPastFile' : 'protobufLengthPastFile', data: { ...data, fileSize: plural(this.size, 'byte') } }, at);
       this.fail({ messageId: huge ? 'protobufHugeLengthPastMessage' : 'protobufLengthPastMessage', data: { ...data, limit } }, at);
     }
     return this.pos + len;
@@ -238,7 +243,11 @@ export class ByteWindow {
 
   skipFixed(bytes: number, limit: number, what: string): void {
     if (limit - this.pos < bytes) {
-      this.fail(limit >= this.size ? { messageId: 'protobufFixedCutOffFile', data: { field: what, bytes, fileSize: plural(this.size, 'byte') } } : { messageId: 'protobufFixedCutOffMessage', data: { field: what, bytes, limit } });
+      this.fail(
+        limit >= this.size
+          ? { messageId: 'protobufFixedCutOffFile', data: { field: what, bytes, fileSize: plural(this.size, 'byte') } }
+          : { messageId: 'protobufFixedCutOffMessage', data: { field: what, bytes, limit } },
+      );
     }
     this.pos += bytes;
   }

@@ -30,7 +30,12 @@ export interface ModelReader {
 const READERS: Readonly<Record<string, ModelReader>> = {
   onnx: { title: ONNX_FORMAT, yields: ['onnx'], readSync: readSignatureSync, readBytes: (path, bytes) => readSignatureOfBytes(path, bytes) },
   openvino: { title: OPENVINO_FORMAT, yields: ['openvino'], readSync: readOpenVinoSync, readBytes: readOpenVinoOfBytes },
-  pytorch: { title: PYTORCH_FORMAT, yields: ['torchscript', 'pt2'], readSync: readTorchSignatureSync, readBytes: (path, bytes) => readTorchSignatureOfBytes(path, bytes) },
+  pytorch: {
+    title: PYTORCH_FORMAT,
+    yields: ['torchscript', 'pt2'],
+    readSync: readTorchSignatureSync,
+    readBytes: (path, bytes) => readTorchSignatureOfBytes(path, bytes),
+  },
   tensorflow: { title: SAVEDMODEL_FORMAT, yields: ['savedmodel'], readSync: readSavedModelSync, directory: true },
 };
 
@@ -62,6 +67,10 @@ export function loadSignature(path: string, format: string): { signature?: Model
   } catch (e) {
     // A reader bug must not crash a run: it becomes a finding about the file.
     if (e instanceof ModelReadError) return { error: e };
-    return { error: new ModelReadError('format', path, null, { messageId: 'readerFailed', data: { error: e instanceof Error ? e.name : typeof e } }, undefined, { cause: e }) };
+    return {
+      error: new ModelReadError('format', path, null, { messageId: 'readerFailed', data: { error: e instanceof Error ? e.name : typeof e } }, undefined, {
+        cause: e,
+      }),
+    };
   }
 }

@@ -11,7 +11,17 @@ import { LFS_POINTER_MAX_BYTES, LFS_VERSION_PREFIX, lfsPointerError, lfsPointerO
 import { buildSignature } from './signature.js';
 import type { ModelSignature } from '../model-file/signature.js';
 import { walkModel } from './walk.js';
-import { ByteWindow, DEFAULT_WINDOW_BYTES, HEADER_BYTES, OUTSIDE, readCount, windowSize, type Io, type IoAnswer, type IoRequest } from '../model-file/window.js';
+import {
+  ByteWindow,
+  DEFAULT_WINDOW_BYTES,
+  HEADER_BYTES,
+  OUTSIDE,
+  readCount,
+  windowSize,
+  type Io,
+  type IoAnswer,
+  type IoRequest,
+} from '../model-file/window.js';
 
 export interface ReadOptions {
   /** Size of the read window in bytes (default 64 KiB, at least 64). Small values exercise refills in tests. */
@@ -45,7 +55,9 @@ export interface RandomAccess {
 
 /** Reads the signature of an ONNX model without loading its weights. Throws ModelReadError on bad input. */
 export async function readSignature(file: string, options: ReadOptions = {}): Promise<ModelSignature> {
-  return withModelFile(file, ONNX_FORMAT, (f) => readSignatureFrom(file, { size: f.size, read: (b, o, l, p) => f.read(b, o, l, p), sizeOf: externalSize }, options));
+  return withModelFile(file, ONNX_FORMAT, (f) =>
+    readSignatureFrom(file, { size: f.size, read: (b, o, l, p) => f.read(b, o, l, p), sizeOf: externalSize }, options),
+  );
 }
 
 /** The same walk over any RandomAccess: its reads are the window's refills, one per jump past weights. */

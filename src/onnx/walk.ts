@@ -201,7 +201,8 @@ function* walkNodeConstants(w: ByteWindow, end: number, budget: Budget): Io<RawT
       while (w.pos < attrEnd) {
         if (!w.ready(HEADER_BYTES, attrEnd)) yield* w.fill(HEADER_BYTES, attrEnd);
         const a = w.tag(attrEnd);
-        if ((a.field === 5 || a.field === 10) && a.wire === WIRE_LEN) tensors.push(yield* walkTensor(w, w.lengthDelimited(attrEnd, 'AttributeProto.t'), budget));
+        if ((a.field === 5 || a.field === 10) && a.wire === WIRE_LEN)
+          tensors.push(yield* walkTensor(w, w.lengthDelimited(attrEnd, 'AttributeProto.t'), budget));
         else w.skip(a, attrEnd);
       }
     } else w.skip(tag, end);
@@ -348,12 +349,7 @@ function* walkType(w: ByteWindow, end: number, depth: number, budget: Budget): I
 }
 
 /** TypeProto.Tensor / TypeProto.SparseTensor: elem_type = 1, shape = 2. */
-function* walkTensorType(
-  w: ByteWindow,
-  end: number,
-  what: string,
-  budget: Budget,
-): Io<{ elem: number | null; shape: Dim[] | null }> {
+function* walkTensorType(w: ByteWindow, end: number, what: string, budget: Budget): Io<{ elem: number | null; shape: Dim[] | null }> {
   let elem: number | null = null;
   let shape: Dim[] | null = null;
   while (w.pos < end) {
@@ -494,8 +490,7 @@ function* walkTensor(w: ByteWindow, end: number, budget: Budget): Io<RawTensor> 
         w.skip(tag, end); // segment, doc_string, metadata_props
     }
   }
-  const external =
-    location === 1 ? { tensor: name, location: extLocation, offset: extOffset, length: extLength, dataType, elements } : null;
+  const external = location === 1 ? { tensor: name, location: extLocation, offset: extOffset, length: extLength, dataType, elements } : null;
   return { name, inlineBytes, external };
 }
 

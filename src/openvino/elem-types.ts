@@ -41,7 +41,13 @@ const TRITON_TYPES: Readonly<Record<string, string | null>> = {
  * Both spellings are accepted in either case; 'BIN' is u1 and 'UNSPECIFIED' the dynamic type.
  */
 const PRECISIONS: Readonly<Record<string, string>> = {
-  fp32: 'f32', fp16: 'f16', bf16: 'bf16', fp64: 'f64', bool: 'boolean', bin: 'u1', unspecified: 'dynamic',
+  fp32: 'f32',
+  fp16: 'f16',
+  bf16: 'bf16',
+  fp64: 'f64',
+  bool: 'boolean',
+  bin: 'u1',
+  unspecified: 'dynamic',
 };
 
 /** The element type an IR spells `written` as, in ov's names ('f32', 'boolean', ...); null when unknown. */

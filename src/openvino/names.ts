@@ -32,7 +32,11 @@ export function anyName(names: readonly string[]): string {
 export function hasBatch(layout: string | undefined): boolean {
   if (layout === undefined) return false;
   const l = layout.trim();
-  if (l.startsWith('[') && l.endsWith(']')) return l.slice(1, -1).split(',').some((d) => d.trim().toUpperCase() === 'N');
+  if (l.startsWith('[') && l.endsWith(']'))
+    return l
+      .slice(1, -1)
+      .split(',')
+      .some((d) => d.trim().toUpperCase() === 'N');
   return /n/i.test(l.replace(/\.\.\./g, ''));
 }
 
@@ -45,7 +49,6 @@ export function dimBounds(d: Dim): { min: number; max: number | null } | 'static
   }
   return { min: 0, max: null };
 }
-
 
 /** openvino_backend src/openvino_utils.cc doesMatch(ov_dim, config_dim): a static dim only itself, an unbounded one anything, a range only sizes strictly inside it. */
 export function doesMatch(d: Dim, value: number): boolean {

@@ -159,8 +159,16 @@ function parseIr(file: string, text: string): Ir {
           if (id === undefined) fail(at, { messageId: 'openvinoLayerNoId', data: {} });
           if (ir.layers.has(id!)) fail(at, { messageId: 'openvinoLayerIdTwice', data: { id: id! } });
           layer = {
-            id: id!, name: attrs.get('name') ?? '', type: attrs.get('type') ?? '', at, outputNames: attrs.get('output_names'),
-            data: undefined, dataAt: at, inputs: [], outputs: [], layout: undefined,
+            id: id!,
+            name: attrs.get('name') ?? '',
+            type: attrs.get('type') ?? '',
+            at,
+            outputNames: attrs.get('output_names'),
+            data: undefined,
+            dataAt: at,
+            inputs: [],
+            outputs: [],
+            layout: undefined,
           };
           ir.layers.set(layer.id, layer);
           if (layer.type === 'Parameter') ir.parameters.push(layer);
@@ -241,7 +249,12 @@ function signatureOf(file: string, text: string, ir: Ir, sizeOf: SizeOf): ModelS
     const names = splitNames(out?.names);
     const written = p.data?.get('element_type') ?? out?.precision;
     const shapeText = p.data?.get('shape');
-    const shape = shapeText !== undefined ? shapeOfAttribute(shapeText, p.dataAt, fail) : out ? shapeOfDims(out.dims, fail) : fail(p.at, { messageId: 'openvinoParameterNoShape', data: { layer: p.name } });
+    const shape =
+      shapeText !== undefined
+        ? shapeOfAttribute(shapeText, p.dataAt, fail)
+        : out
+          ? shapeOfDims(out.dims, fail)
+          : fail(p.at, { messageId: 'openvinoParameterNoShape', data: { layer: p.name } });
     const layout = out?.layout ?? p.layout;
     inputs.push(tensor(names.length ? anyName(names) : p.name, written, shape, layout));
     everyLayoutBatches &&= hasBatch(layout);
@@ -271,7 +284,10 @@ function signatureOf(file: string, text: string, ir: Ir, sizeOf: SizeOf): ModelS
   }
   const beyond = binSize === null ? undefined : used.find((c) => c.offset + c.size > binSize);
   if (beyond) {
-    fail(beyond.at, { messageId: 'openvinoBinShort', data: { layer: beyond.name, from: beyond.offset, to: beyond.offset + beyond.size, bin: path.basename(bin), binBytes: binSize! } });
+    fail(beyond.at, {
+      messageId: 'openvinoBinShort',
+      data: { layer: beyond.name, from: beyond.offset, to: beyond.offset + beyond.size, bin: path.basename(bin), binBytes: binSize! },
+    });
   }
   const bytes = binSize ?? 0;
   return {
@@ -311,7 +327,13 @@ export function weightsFile(file: string): string {
 
 function tensor(name: string, written: string | undefined, shape: Dim[] | null, layout: string | undefined): TensorInfo {
   const element = written === undefined ? null : elementType(written);
-  const t: TensorInfo = { name, kind: 'tensor', elemType: element ?? (written === undefined ? null : written.toLowerCase()), tritonType: tritonTypeOf(element), shape };
+  const t: TensorInfo = {
+    name,
+    kind: 'tensor',
+    elemType: element ?? (written === undefined ? null : written.toLowerCase()),
+    tritonType: tritonTypeOf(element),
+    shape,
+  };
   if (layout !== undefined) t.layout = layout;
   return t;
 }

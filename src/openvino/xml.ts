@@ -34,7 +34,13 @@ const isNameStart = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x
 /** NameChar: a NameStartChar, a digit, '-', '.' or U+00B7. */
 const isNameChar = (c: number): boolean => isNameStart(c) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e || c === 0xb7;
 /** XML's five predefined entities, the only named ones an IR may use (a Map: "constructor" is no entity). */
-const PREDEFINED: ReadonlyMap<string, string> = new Map([['lt', '<'], ['gt', '>'], ['amp', '&'], ['quot', '"'], ['apos', "'"]]);
+const PREDEFINED: ReadonlyMap<string, string> = new Map([
+  ['lt', '<'],
+  ['gt', '>'],
+  ['amp', '&'],
+  ['quot', '"'],
+  ['apos', "'"],
+]);
 
 /** Resolves the character references in `raw` (text or an attribute value found at `at`). */
 export function decodeEntities(raw: string, at: number): string {
@@ -73,7 +79,11 @@ export function tokenize(text: string, handler: XmlHandler): void {
   let roots = 0;
 
   const name = (from: number): number => {
-    if (from >= n || !isNameStart(text.charCodeAt(from))) throw new XmlError(from, from >= n ? { messageId: 'openvinoXmlEndsInTag', data: {} } : { messageId: 'openvinoXmlNameStart', data: { char: text[from]! } });
+    if (from >= n || !isNameStart(text.charCodeAt(from)))
+      throw new XmlError(
+        from,
+        from >= n ? { messageId: 'openvinoXmlEndsInTag', data: {} } : { messageId: 'openvinoXmlNameStart', data: { char: text[from]! } },
+      );
     let j = from + 1;
     while (j < n && isNameChar(text.charCodeAt(j))) j++;
     return j;
@@ -118,7 +128,8 @@ export function tokenize(text: string, handler: XmlHandler): void {
       const end = name(i + 2);
       const tag = text.slice(i + 2, end);
       const k = spaces(end);
-      if (text[k] !== '>') throw new XmlError(k, k >= n ? { messageId: 'openvinoXmlEndsInEndTag', data: {} } : { messageId: 'openvinoXmlEndTagOpen', data: { tag } });
+      if (text[k] !== '>')
+        throw new XmlError(k, k >= n ? { messageId: 'openvinoXmlEndsInEndTag', data: {} } : { messageId: 'openvinoXmlEndTagOpen', data: { tag } });
       const top = open.pop();
       if (!top) throw new XmlError(at, { messageId: 'openvinoXmlEndTagNothing', data: { tag } });
       if (top.name !== tag) throw new XmlError(at, { messageId: 'openvinoXmlEndTagMismatch', data: { tag, open: top.name, openAt: top.at } });

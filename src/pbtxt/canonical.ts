@@ -23,7 +23,7 @@ function canonicalFields(fields: FieldNode[], carry: Comment[]): FieldNode[] {
     }
     out.push(f);
   };
-  for (let i = 0; i < fields.length; ) {
+  for (let i = 0; i < fields.length;) {
     const f = fields[i]!;
     const schema = f.field;
     if (schema?.mapEntry && f.value.kind === 'list') {

@@ -10,7 +10,14 @@ import type { SchemaField, SchemaMessage } from './descriptor.js';
 import { isDigit, isLetter, scanNumber } from './lexer.js';
 import { FieldSpans, newMessageValue, storeMapEntry, type PlainMessage } from './plain-value.js';
 import {
-  ENUM_RANGE, floatTokenValue, floatWordValue, integerRange, integerTokenValue, is64Bit, toInt64, unescapeStringLiteral,
+  ENUM_RANGE,
+  floatTokenValue,
+  floatWordValue,
+  integerRange,
+  integerTokenValue,
+  is64Bit,
+  toInt64,
+  unescapeStringLiteral,
   type IntegerRange,
 } from './scalars.js';
 
@@ -21,9 +28,28 @@ const GIVE_UP = Symbol('not a clean text');
 const MAX_DEPTH = 100;
 
 const enum Ch {
-  Tab = 9, LF = 10, VT = 11, FF = 12, CR = 13, Space = 32, DQuote = 34, Hash = 35, SQuote = 39,
-  Comma = 44, Minus = 45, Dot = 46, Zero = 48, Colon = 58, Semicolon = 59, Lt = 60, Gt = 62,
-  LBracket = 91, Backslash = 92, RBracket = 93, LBrace = 123, RBrace = 125,
+  Tab = 9,
+  LF = 10,
+  VT = 11,
+  FF = 12,
+  CR = 13,
+  Space = 32,
+  DQuote = 34,
+  Hash = 35,
+  SQuote = 39,
+  Comma = 44,
+  Minus = 45,
+  Dot = 46,
+  Zero = 48,
+  Colon = 58,
+  Semicolon = 59,
+  Lt = 60,
+  Gt = 62,
+  LBracket = 91,
+  Backslash = 92,
+  RBracket = 93,
+  LBrace = 123,
+  RBrace = 125,
 }
 
 /** What `read` gives, or undefined where it gave up. */
@@ -44,7 +70,11 @@ function clean<T>(read: () => T): T | undefined {
  */
 export function parseCleanText(text: string, message: SchemaMessage): { value: PlainMessage; spans: FieldSpans } | undefined;
 export function parseCleanText(text: string, message: SchemaMessage, options: { at: number }): PlainMessage | undefined;
-export function parseCleanText(text: string, message: SchemaMessage, options?: { at: number }): { value: PlainMessage; spans: FieldSpans } | PlainMessage | undefined {
+export function parseCleanText(
+  text: string,
+  message: SchemaMessage,
+  options?: { at: number },
+): { value: PlainMessage; spans: FieldSpans } | PlainMessage | undefined {
   if (options) return clean(() => new CleanParser(text, options.at).oneField(message));
   return clean(() => new CleanParser(text).document(message));
 }

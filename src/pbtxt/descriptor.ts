@@ -2,10 +2,21 @@
 // enums and scalar types, as protobuf describes them. Any .proto can be flattened into this shape;
 // src/config/schema.ts does it for Triton's model_config.proto.
 export type ScalarType =
-  | 'double' | 'float'
-  | 'int32' | 'int64' | 'uint32' | 'uint64' | 'sint32' | 'sint64'
-  | 'fixed32' | 'fixed64' | 'sfixed32' | 'sfixed64'
-  | 'bool' | 'string' | 'bytes';
+  | 'double'
+  | 'float'
+  | 'int32'
+  | 'int64'
+  | 'uint32'
+  | 'uint64'
+  | 'sint32'
+  | 'sint64'
+  | 'fixed32'
+  | 'fixed64'
+  | 'sfixed32'
+  | 'sfixed64'
+  | 'bool'
+  | 'string'
+  | 'bytes';
 
 export interface SchemaEnum {
   readonly fullName: string;

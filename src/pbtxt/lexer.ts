@@ -63,18 +63,37 @@ export interface LexResult {
 }
 
 const enum Ch {
-  Tab = 9, LF = 10, VT = 11, FF = 12, CR = 13, Space = 32,
-  DQuote = 34, Hash = 35, SQuote = 39, Dot = 46, Zero = 48, Seven = 55, Nine = 57,
-  UpperA = 65, UpperE = 69, UpperF = 70, UpperX = 88, UpperZ = 90, Backslash = 92, Underscore = 95,
-  LowerA = 97, LowerE = 101, LowerF = 102, LowerX = 120, LowerZ = 122,
+  Tab = 9,
+  LF = 10,
+  VT = 11,
+  FF = 12,
+  CR = 13,
+  Space = 32,
+  DQuote = 34,
+  Hash = 35,
+  SQuote = 39,
+  Dot = 46,
+  Zero = 48,
+  Seven = 55,
+  Nine = 57,
+  UpperA = 65,
+  UpperE = 69,
+  UpperF = 70,
+  UpperX = 88,
+  UpperZ = 90,
+  Backslash = 92,
+  Underscore = 95,
+  LowerA = 97,
+  LowerE = 101,
+  LowerF = 102,
+  LowerX = 120,
+  LowerZ = 122,
 }
 
 export const isDigit = (c: number): boolean => c >= Ch.Zero && c <= Ch.Nine;
 /** A character an identifier may start with (protobuf's tokenizer: ASCII letters and `_`). */
-export const isLetter = (c: number): boolean =>
-  (c >= Ch.LowerA && c <= Ch.LowerZ) || (c >= Ch.UpperA && c <= Ch.UpperZ) || c === Ch.Underscore;
-const isHexDigit = (c: number): boolean =>
-  isDigit(c) || (c >= Ch.LowerA && c <= Ch.LowerF) || (c >= Ch.UpperA && c <= Ch.UpperF);
+export const isLetter = (c: number): boolean => (c >= Ch.LowerA && c <= Ch.LowerZ) || (c >= Ch.UpperA && c <= Ch.UpperZ) || c === Ch.Underscore;
+const isHexDigit = (c: number): boolean => isDigit(c) || (c >= Ch.LowerA && c <= Ch.LowerF) || (c >= Ch.UpperA && c <= Ch.UpperF);
 
 /**
  * Where a `#` starts a template marker: a set of offsets, or a test that decides as the scan reaches
@@ -159,8 +178,17 @@ export class Lexer {
     const start = this.tokenStart;
     const end = this.tokenEnd;
     return {
-      type, text: type === 'eof' ? '' : this.text.slice(start, end), start, end, line: this.tokenLine, column: this.tokenColumn,
-      endLine: this.tokenLine, endColumn: this.tokenColumn + end - start, newlinesBefore: this.tokenNewlines, startPos: undefined, endPos: undefined,
+      type,
+      text: type === 'eof' ? '' : this.text.slice(start, end),
+      start,
+      end,
+      line: this.tokenLine,
+      column: this.tokenColumn,
+      endLine: this.tokenLine,
+      endColumn: this.tokenColumn + end - start,
+      newlinesBefore: this.tokenNewlines,
+      startPos: undefined,
+      endPos: undefined,
     };
   }
 

@@ -9,7 +9,8 @@ import { renderMessage, type MessageValue, type Placeholders } from '../util/mes
 
 export const PARSE_MESSAGES = {
   // ---- the tokenizer (protobuf's io/tokenizer.cc) ----
-  nulByte: 'a NUL byte (\\0) in the text: protobuf\'s parser, and so Triton, refuses it ("Invalid control characters encountered in text."); remove it, or write \\000 inside a string',
+  nulByte:
+    'a NUL byte (\\0) in the text: protobuf\'s parser, and so Triton, refuses it ("Invalid control characters encountered in text."); remove it, or write \\000 inside a string',
   unterminatedStringLine: 'unterminated string: a string cannot span lines; add the closing {{quote}}',
   unterminatedStringEof: 'unterminated string: the file ends before the closing {{quote}}',
   // A number (Tokenizer::ConsumeNumber).
@@ -24,11 +25,13 @@ export const PARSE_MESSAGES = {
   shortUnicodeEscape: '"\\u" must be followed by 4 hex digits',
   longUnicodeEscape: '"\\U" must be followed by 8 hex digits, at most 0010ffff (protobuf reads no more)',
   invalidEscape: 'invalid escape sequence "\\{{char}}"',
-  notUtf8String: 'the escapes in this string make bytes that are not valid UTF-8: Triton\'s parser keeps them, but protobuf refuses such a string field when it serializes the config ("contains invalid UTF-8 data"); write the text as UTF-8',
-  notUtf8Bytes: 'the escapes in this string make bytes that are not valid UTF-8: Triton\'s parser keeps them, but protobuf refuses such a bytes field when it serializes the config ("contains invalid UTF-8 data"); write the text as UTF-8, or keep the escapes if the bytes are meant',
+  notUtf8String:
+    'the escapes in this string make bytes that are not valid UTF-8: Triton\'s parser keeps them, but protobuf refuses such a string field when it serializes the config ("contains invalid UTF-8 data"); write the text as UTF-8',
+  notUtf8Bytes:
+    'the escapes in this string make bytes that are not valid UTF-8: Triton\'s parser keeps them, but protobuf refuses such a bytes field when it serializes the config ("contains invalid UTF-8 data"); write the text as UTF-8, or keep the escapes if the bytes are meant',
 
   // ---- the structure ----
-  byteOrderMark: 'the file starts with a UTF-8 byte order mark, which protobuf\'s text parser (and so Triton) rejects; save the file as UTF-8 without a BOM',
+  byteOrderMark: "the file starts with a UTF-8 byte order mark, which protobuf's text parser (and so Triton) rejects; save the file as UTF-8 without a BOM",
   expectedFieldName: 'Expected a field name, got: "{{found}}"',
   unknownField: 'Message type "{{message}}" has no field named "{{field}}".',
   unknownFieldDidYouMean: 'Message type "{{message}}" has no field named "{{field}}". Did you mean "{{suggestion}}"?',
@@ -40,9 +43,10 @@ export const PARSE_MESSAGES = {
   unterminatedBlock: 'unterminated block: the "{{open}}" at {{line}}:{{column}} is never closed; add "{{close}}"',
   wrongClosingBracket: 'Expected "{{close}}", found "{{found}}": the "{{open}}" at {{line}}:{{column}} is closed with the wrong bracket',
   unmatchedClosingBracket: 'unexpected "{{found}}": there is no open block to close',
-  tooDeep: 'messages are nested more than {{max}} levels deep, which protobuf\'s text parser refuses',
+  tooDeep: "messages are nested more than {{max}} levels deep, which protobuf's text parser refuses",
   duplicateField: 'Non-repeated field "{{field}}" is specified multiple times (first at {{line}}:{{column}}); keep only one',
-  oneofConflict: 'Field "{{field}}" is specified along with field "{{other}}", another member of oneof "{{oneof}}" (at {{line}}:{{column}}); keep only one of them',
+  oneofConflict:
+    'Field "{{field}}" is specified along with field "{{other}}", another member of oneof "{{oneof}}" (at {{line}}:{{column}}); keep only one of them',
   // Lists.
   notRepeatedMessage: 'field "{{field}}" is not repeated, so it cannot take a list; write {{field}} { ... }',
   notRepeatedScalar: 'field "{{field}}" is not repeated, so it cannot take a list',
@@ -51,8 +55,10 @@ export const PARSE_MESSAGES = {
   expectedListSeparator: 'Expected "," or "]" in the list, found "{{found}}"',
 
   // ---- values ----
-  templatePlaceholder: 'template placeholder {{placeholder}} where field "{{field}}" needs a value: it was never filled (fill_template.py leaves the names it is not given), so Triton cannot parse the file; fill it: tritonc fill CONFIG "{{name}}:<value>"',
-  templateMarker: 'template marker {{placeholder}} where field "{{field}}" needs a value: a script fills it (sed) before Triton reads the file, and Triton reads "#" as the start of a comment, so it cannot parse this one; fill it first: replace #{{name}} with the value',
+  templatePlaceholder:
+    'template placeholder {{placeholder}} where field "{{field}}" needs a value: it was never filled (fill_template.py leaves the names it is not given), so Triton cannot parse the file; fill it: tritonc fill CONFIG "{{name}}:<value>"',
+  templateMarker:
+    'template marker {{placeholder}} where field "{{field}}" needs a value: a script fills it (sed) before Triton reads the file, and Triton reads "#" as the start of a comment, so it cannot parse this one; fill it first: replace #{{name}} with the value',
   expectedString: 'Expected string for field "{{field}}", got: "{{found}}"',
   expectedStringEof: 'Expected string for field "{{field}}", got: end of file',
   expectedStringIdent: 'Expected string for field "{{field}}", got: "{{found}}"; quote it: "{{found}}"',
@@ -86,5 +92,14 @@ export type ParseMessage<K extends ParseMessageId = ParseMessageId> = { [I in K]
 
 /** A diagnostic of the parser: its message id and values, and the text rendered from the table. */
 export function syntaxDiagnostic(m: ParseMessage, file: string, range: Range, path: PathSegment[], severity: 'error' | 'warning' = 'error'): Diagnostic {
-  return { ruleId: 'syntax', messageId: m.messageId, severity, message: renderMessage(PARSE_MESSAGES[m.messageId], m.data), file, range, path, data: { ...m.data } };
+  return {
+    ruleId: 'syntax',
+    messageId: m.messageId,
+    severity,
+    message: renderMessage(PARSE_MESSAGES[m.messageId], m.data),
+    file,
+    range,
+    path,
+    data: { ...m.data },
+  };
 }

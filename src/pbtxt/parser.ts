@@ -6,14 +6,9 @@
 // for (`at`; see locations.ts). parseText is the one entry point; its options choose the mode.
 import type { Diagnostic, PathSegment, Position, Range } from '../diagnostics.js';
 import type { FieldKind, SchemaField, SchemaMessage } from './descriptor.js';
-import type {
-  Comment, DocumentNode, ElementNode, FieldNode, ListNode, MessageNode, ScalarNode, ScalarValue, Trivia, ValueNode,
-} from './ast.js';
+import type { Comment, DocumentNode, ElementNode, FieldNode, ListNode, MessageNode, ScalarNode, ScalarValue, Trivia, ValueNode } from './ast.js';
 import { Lexer, tokenEnd, tokenRange, tokenStart, type Token } from './lexer.js';
-import {
-  ENUM_RANGE, floatTokenValue, floatWordValue, integerRange, integerTokenValue, is64Bit, toInt64,
-  unescapeStringLiteral,
-} from './scalars.js';
+import { ENUM_RANGE, floatTokenValue, floatWordValue, integerRange, integerTokenValue, is64Bit, toInt64, unescapeStringLiteral } from './scalars.js';
 import { didYouMean } from './suggest.js';
 import { syntaxDiagnostic, type ParseMessage } from './messages.js';
 import { parseCleanText } from './clean-parse.js';
@@ -135,7 +130,11 @@ export function parseText(text: string, message: SchemaMessage, options: ParseOp
 export function parseText(text: string, message: SchemaMessage, options: ParseOptions & { onField: (f: FieldNode) => void }): StreamParseResult;
 export function parseText(text: string, message: SchemaMessage, options: ParseOptions & { lean: true; keepTreeUpTo?: number }): LeanParseResult;
 export function parseText(text: string, message: SchemaMessage, options?: ParseOptions): ParseResult;
-export function parseText(text: string, message: SchemaMessage, options: ParseOptions & ModeOptions = {}): FieldNode[] | StreamParseResult | LeanParseResult | ParseResult {
+export function parseText(
+  text: string,
+  message: SchemaMessage,
+  options: ParseOptions & ModeOptions = {},
+): FieldNode[] | StreamParseResult | LeanParseResult | ParseResult {
   if (options.at) return options.at.map((start) => new Parser(text, message, options, undefined, start).parseOneField());
   if (options.onField) return new Parser(text, message, options, options.onField).parseEach();
   const parse = (o: ParseOptions & ModeOptions): LeanParseResult | ParseResult => {
@@ -151,7 +150,9 @@ export function parseText(text: string, message: SchemaMessage, options: ParseOp
   if (!templateMarkers.size) return first;
   const second = parse({ ...options, templateMarkers });
   const errors = second.diagnostics.filter((d) => d.severity === 'error');
-  return errors.some((d) => d.messageId === 'templateMarker') && errors.every((d) => d.messageId === 'templateMarker' || d.messageId === 'templatePlaceholder') ? second : first;
+  return errors.some((d) => d.messageId === 'templateMarker') && errors.every((d) => d.messageId === 'templateMarker' || d.messageId === 'templatePlaceholder')
+    ? second
+    : first;
 }
 
 function treeParse(text: string, message: SchemaMessage, options: ParseOptions): ParseResult & { spans: FieldSpans } {
@@ -363,7 +364,8 @@ class Parser {
       for (;;) {
         const t = this.peek();
         if (t.type === 'eof') {
-          if (open) this.report({ messageId: 'unterminatedBlock', data: { open: open.text, line: open.line, column: open.column, close: closer! } }, tokenRange(open));
+          if (open)
+            this.report({ messageId: 'unterminatedBlock', data: { open: open.text, line: open.line, column: open.column, close: closer! } }, tokenRange(open));
           return fields;
         }
         if (closer && this.isSymbol(t, closer)) return fields;
@@ -379,7 +381,10 @@ class Parser {
         if (t.type === 'symbol' && (t.text === '}' || t.text === '>')) {
           if (open) {
             // Take the wrong bracket as the close the author meant, so the error is reported once.
-            this.report({ messageId: 'wrongClosingBracket', data: { close: closer!, found: t.text, open: open.text, line: open.line, column: open.column } }, tokenRange(t));
+            this.report(
+              { messageId: 'wrongClosingBracket', data: { close: closer!, found: t.text, open: open.text, line: open.line, column: open.column } },
+              tokenRange(t),
+            );
             return fields;
           }
           this.report({ messageId: 'unmatchedClosingBracket', data: { found: t.text } }, tokenRange(t));
@@ -400,8 +405,16 @@ class Parser {
     const field = msg?.fields.get(name);
     const nameRange = tokenRange(nameTok);
     const node: FieldNode = this.leadingTrivia(nameTok, {
-      kind: 'field', name, nameRange, field, colon: false, value: PENDING, range: nameRange,
-      leading: NO_COMMENTS, blankLineBefore: false, blankLineAfterComments: false,
+      kind: 'field',
+      name,
+      nameRange,
+      field,
+      colon: false,
+      value: PENDING,
+      range: nameRange,
+      leading: NO_COMMENTS,
+      blankLineBefore: false,
+      blankLineAfterComments: false,
     });
     if (msg && !field) {
       const hint = didYouMean(name, msg.fields.keys());
@@ -560,7 +573,10 @@ class Parser {
       for (const other of field.parent.fieldList) {
         if (other.oneof !== field.oneof || other === field || !(other.name in obj)) continue;
         const first = this.firstOccurrence(other.name, nameTok);
-        this.report({ messageId: 'oneofConflict', data: { field: field.name, other: other.name, oneof: field.oneof, line: first.line, column: first.column } }, tokenRange(nameTok));
+        this.report(
+          { messageId: 'oneofConflict', data: { field: field.name, other: other.name, oneof: field.oneof, line: first.line, column: first.column } },
+          tokenRange(nameTok),
+        );
         return false;
       }
     }
@@ -592,7 +608,8 @@ class Parser {
   private shareElement(list: ListNode, index: number, field: SchemaField | undefined): void {
     const e = list.elements[index]!;
     const v = e.value;
-    if (!this.sharedElements || v.kind !== 'scalar' || !v.text || v.verbatim || e.leading.length || e.trailing || e.blankLineBefore || e.blankLineAfterComments) return;
+    if (!this.sharedElements || v.kind !== 'scalar' || !v.text || v.verbatim || e.leading.length || e.trailing || e.blankLineBefore || e.blankLineAfterComments)
+      return;
     let byText = this.sharedElements.get(field);
     const shared = byText?.get(v.text);
     if (shared) {
@@ -611,8 +628,7 @@ class Parser {
     const node: ListNode = { kind: 'list', range: openRange, elements: [], dangling: NO_COMMENTS };
     const openComment = this.takeTrailingComment();
     if (openComment) node.openComment = openComment;
-    const unterminated = (): void =>
-      this.report({ messageId: 'unterminatedList', data: { line: open.line, column: open.column } }, openRange);
+    const unterminated = (): void => this.report({ messageId: 'unterminatedList', data: { line: open.line, column: open.column } }, openRange);
     if (!this.trySymbol(']')) {
       for (;;) {
         const first = this.peek();
@@ -656,7 +672,8 @@ class Parser {
         // field ends it too; an element-like token means a missing comma; anything else is skipped.
         if (this.isSymbol(sep, '}') || this.isSymbol(sep, '>')) break;
         if (sep.type === 'ident' && (this.isSymbol(this.peek(1), ':') || this.isSymbol(this.peek(1), '{'))) break;
-        const elementStart = sep.type === 'int' || sep.type === 'float' || sep.type === 'string' || this.isSymbol(sep, '{') || this.isSymbol(sep, '<') || this.isSymbol(sep, '-');
+        const elementStart =
+          sep.type === 'int' || sep.type === 'float' || sep.type === 'string' || this.isSymbol(sep, '{') || this.isSymbol(sep, '<') || this.isSymbol(sep, '-');
         // Always make progress: a token no element could start with is skipped.
         if (!elementStart || this.consumed === startCount) this.next();
       }
@@ -788,7 +805,10 @@ class Parser {
           skipBad();
         } else if (int.value < range.min || int.value > range.max) {
           // The bounds as text: a 64-bit bound is a bigint, which a finding's data (JSON) cannot hold.
-          fail({ messageId: 'integerOutOfRange', data: { value: int.text, field: field.name, type: type.type, min: String(range.min), max: String(range.max) } }, { start: tokenStart(first), end: this.lastEnd() });
+          fail(
+            { messageId: 'integerOutOfRange', data: { value: int.text, field: field.name, type: type.type, min: String(range.min), max: String(range.max) } },
+            { start: tokenStart(first), end: this.lastEnd() },
+          );
         } else {
           value = is64Bit(type.type) ? toInt64(int.value) : Number(int.value);
         }

@@ -147,8 +147,12 @@ export function defaultScalar(type: FieldKind): ScalarValue {
   if (type.kind === 'enum') return type.enum.names[0]!;
   if (type.kind === 'message') throw new Error('not a scalar');
   switch (type.type) {
-    case 'string': case 'bytes': return '';
-    case 'bool': return false;
-    default: return 0;
+    case 'string':
+    case 'bytes':
+      return '';
+    case 'bool':
+      return false;
+    default:
+      return 0;
   }
 }

@@ -257,4 +257,3 @@ export function formatScalar(v: ScalarNode['value'] & {}, field: SchemaField): s
   if (type.kind === 'scalar' && (type.type === 'float' || type.type === 'double')) return formatFloat(v);
   return String(v);
 }
-

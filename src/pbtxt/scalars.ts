@@ -19,11 +19,22 @@ const UINT64: IntegerRange = { min: 0n, max: 2n ** 64n - 1n };
 
 export function integerRange(type: ScalarType): IntegerRange | undefined {
   switch (type) {
-    case 'int32': case 'sint32': case 'sfixed32': return INT32;
-    case 'uint32': case 'fixed32': return UINT32;
-    case 'int64': case 'sint64': case 'sfixed64': return INT64;
-    case 'uint64': case 'fixed64': return UINT64;
-    default: return undefined;
+    case 'int32':
+    case 'sint32':
+    case 'sfixed32':
+      return INT32;
+    case 'uint32':
+    case 'fixed32':
+      return UINT32;
+    case 'int64':
+    case 'sint64':
+    case 'sfixed64':
+      return INT64;
+    case 'uint64':
+    case 'fixed64':
+      return UINT64;
+    default:
+      return undefined;
   }
 }
 
@@ -85,7 +96,17 @@ export interface UnescapeResult {
 }
 
 const SIMPLE_ESCAPES: Record<string, number> = {
-  n: 10, t: 9, r: 13, a: 7, b: 8, f: 12, v: 11, '\\': 92, "'": 39, '"': 34, '?': 63,
+  n: 10,
+  t: 9,
+  r: 13,
+  a: 7,
+  b: 8,
+  f: 12,
+  v: 11,
+  '\\': 92,
+  "'": 39,
+  '"': 34,
+  '?': 63,
 };
 
 /** Decodes one quoted literal (with its quotes) into a string: escapes make bytes, bytes are UTF-8. */
@@ -181,11 +202,21 @@ export function quoteString(s: string): string {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     switch (c) {
-      case 34: out += '\\"'; break;
-      case 92: out += '\\\\'; break;
-      case 10: out += '\\n'; break;
-      case 13: out += '\\r'; break;
-      case 9: out += '\\t'; break;
+      case 34:
+        out += '\\"';
+        break;
+      case 92:
+        out += '\\\\';
+        break;
+      case 10:
+        out += '\\n';
+        break;
+      case 13:
+        out += '\\r';
+        break;
+      case 9:
+        out += '\\t';
+        break;
       default:
         if (c < 0x20 || c === 0x7f) out += `\\${c.toString(8).padStart(3, '0')}`;
         else out += s[i];

@@ -33,10 +33,14 @@ function fieldsOf(value: Record<string, unknown>, message: SchemaMessage, where:
     } else if (field.repeated) {
       if (!Array.isArray(v)) throw new ValueShapeError(`${at} is repeated and must be an array`);
       const list: ListNode = {
-        kind: 'list', range: NO_RANGE, dangling: [],
+        kind: 'list',
+        range: NO_RANGE,
+        dangling: [],
         elements: v.map((e, i) => ({
           value: field.type.kind === 'message' ? messageNode(e, field.type.message, `${at}[${i}]`) : scalarNode(e, field, `${at}[${i}]`),
-          leading: [], blankLineBefore: false, blankLineAfterComments: false,
+          leading: [],
+          blankLineBefore: false,
+          blankLineAfterComments: false,
         })),
       };
       out.push(fieldNode(field, list));
@@ -58,8 +62,16 @@ function mapKey(key: string, entry: SchemaMessage): ScalarValue {
 
 function fieldNode(field: SchemaField, value: FieldNode['value']): FieldNode {
   return {
-    kind: 'field', name: field.name, nameRange: NO_RANGE, field, colon: value.kind === 'scalar', value, range: NO_RANGE,
-    leading: [], blankLineBefore: false, blankLineAfterComments: false,
+    kind: 'field',
+    name: field.name,
+    nameRange: NO_RANGE,
+    field,
+    colon: value.kind === 'scalar',
+    value,
+    range: NO_RANGE,
+    leading: [],
+    blankLineBefore: false,
+    blankLineAfterComments: false,
   };
 }
 

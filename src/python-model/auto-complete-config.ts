@@ -78,7 +78,32 @@ class Stop extends Error {
 
 const unknown = (why: string): PyValue => ({ t: 'unknown', why });
 const TERMINATORS = new Set([',', ')', ']', '}', ':', '=', ';']);
-const COMPOUND = new Set(['if', 'elif', 'else', 'while', 'with', 'try', 'except', 'finally', 'def', 'class', 'async', 'match', 'lambda', 'global', 'nonlocal', 'del', 'raise', 'assert', 'import', 'from', 'yield', 'await', 'break', 'continue']);
+const COMPOUND = new Set([
+  'if',
+  'elif',
+  'else',
+  'while',
+  'with',
+  'try',
+  'except',
+  'finally',
+  'def',
+  'class',
+  'async',
+  'match',
+  'lambda',
+  'global',
+  'nonlocal',
+  'del',
+  'raise',
+  'assert',
+  'import',
+  'from',
+  'yield',
+  'await',
+  'break',
+  'continue',
+]);
 
 /** Python equality of two evaluated values (1 == True, as Python compares them). */
 export function pyEquals(a: PyValue, b: PyValue): boolean | undefined {
@@ -163,11 +188,19 @@ function read(text: string): ScriptFacts {
     const t = tokens[i]!;
     if (t.kind === 'indent') depth++;
     else if (t.kind === 'dedent') depth--;
-    else if (depth === 0 && t.kind === 'name' && t.text === 'class' && tokens[i + 1]?.text === 'TritonPythonModel' && (i === 0 || tokens[i - 1]!.kind === 'newline' || tokens[i - 1]!.kind === 'dedent')) classAt = i;
+    else if (
+      depth === 0 &&
+      t.kind === 'name' &&
+      t.text === 'class' &&
+      tokens[i + 1]?.text === 'TritonPythonModel' &&
+      (i === 0 || tokens[i - 1]!.kind === 'newline' || tokens[i - 1]!.kind === 'dedent')
+    )
+      classAt = i;
   }
   if (classAt < 0) {
     if (tokErr) return { ...facts, unknown: tokErr };
-    if (tokens.some((t) => t.kind === 'name' && t.text === 'TritonPythonModel')) return { ...facts, unknown: { line: 1, col: 1, reason: 'TritonPythonModel is not defined by a class statement at the top of model.py' } };
+    if (tokens.some((t) => t.kind === 'name' && t.text === 'TritonPythonModel'))
+      return { ...facts, unknown: { line: 1, col: 1, reason: 'TritonPythonModel is not defined by a class statement at the top of model.py' } };
     return facts;
   }
   // The class header: bases, then ':' NEWLINE INDENT body DEDENT.
@@ -182,12 +215,16 @@ function read(text: string): ScriptFacts {
   // A body on the header's line (class TritonPythonModel: pass): simple statements, no def.
   if (tokens[i]?.text === ':' && tokens[i + 1]?.kind !== 'newline') {
     const end = lineEnd(tokens, i + 1);
-    if (tokens.slice(i + 1, end).some((t) => t.text === 'auto_complete_config')) return { ...facts, unknown: { ...endAt(tokens[classAt]), reason: 'auto_complete_config is assigned, not defined with def' } };
+    if (tokens.slice(i + 1, end).some((t) => t.text === 'auto_complete_config'))
+      return { ...facts, unknown: { ...endAt(tokens[classAt]), reason: 'auto_complete_config is assigned, not defined with def' } };
     if (bases) return { ...facts, unknown: { ...endAt(tokens[classAt]), reason: 'TritonPythonModel has base classes, which may define auto_complete_config' } };
     return tokErr ? { ...facts, unknown: tokErr } : facts;
   }
   if (tokens[i]?.text !== ':' || tokens[i + 1]?.kind !== 'newline' || tokens[i + 2]?.kind !== 'indent') {
-    return { ...facts, unknown: { ...endAt(tokens[classAt]), reason: tokErr?.reason ?? 'the class TritonPythonModel is not written as a block the reader follows' } };
+    return {
+      ...facts,
+      unknown: { ...endAt(tokens[classAt]), reason: tokErr?.reason ?? 'the class TritonPythonModel is not written as a block the reader follows' },
+    };
   }
   i += 3;
   // Class body statements: find the last `def auto_complete_config` and its decorators.
@@ -198,7 +235,12 @@ function read(text: string): ScriptFacts {
     const t = tokens[i]!;
     if (t.text === '@') {
       const end = lineEnd(tokens, i);
-      decorators.push(tokens.slice(i + 1, end).map((x) => x.text).join(''));
+      decorators.push(
+        tokens
+          .slice(i + 1, end)
+          .map((x) => x.text)
+          .join(''),
+      );
       i = end + 1;
       continue;
     }
@@ -212,7 +254,8 @@ function read(text: string): ScriptFacts {
     decorators = [];
     i = statementEnd(tokens, i);
   }
-  if (assigned) return { ...facts, defines: true, at: endAt(assigned), unknown: { ...endAt(assigned), reason: 'auto_complete_config is assigned, not defined with def' } };
+  if (assigned)
+    return { ...facts, defines: true, at: endAt(assigned), unknown: { ...endAt(assigned), reason: 'auto_complete_config is assigned, not defined with def' } };
   if (!def) {
     if (bases) return { ...facts, unknown: { ...endAt(tokens[classAt]), reason: 'TritonPythonModel has base classes, which may define auto_complete_config' } };
     if (tokErr) return { ...facts, unknown: tokErr };
@@ -220,7 +263,14 @@ function read(text: string): ScriptFacts {
   }
   facts.defines = true;
   facts.at = endAt(tokens[def.at]);
-  const kind = def.decorators.length === 0 ? 'plain' : def.decorators.length === 1 && def.decorators[0] === 'staticmethod' ? 'static' : def.decorators.length === 1 && def.decorators[0] === 'classmethod' ? 'class' : undefined;
+  const kind =
+    def.decorators.length === 0
+      ? 'plain'
+      : def.decorators.length === 1 && def.decorators[0] === 'staticmethod'
+        ? 'static'
+        : def.decorators.length === 1 && def.decorators[0] === 'classmethod'
+          ? 'class'
+          : undefined;
   if (!kind) return { ...facts, unknown: { ...facts.at, reason: `auto_complete_config is decorated with @${def.decorators.join(', @')}` } };
   // Parameters.
   let p = def.at + 2;
@@ -230,7 +280,8 @@ function read(text: string): ScriptFacts {
   for (let k = p + 1; k < close; k++) {
     const prev = tokens[k - 1]!.text;
     if (tokens[k]!.kind === 'name' && (prev === '(' || prev === ',')) params.push(tokens[k]!.text);
-    else if ((prev === '(' || prev === ',') && (tokens[k]!.text === '*' || tokens[k]!.text === '**')) return { ...facts, unknown: { ...facts.at, reason: 'auto_complete_config takes *args or **kwargs' } };
+    else if ((prev === '(' || prev === ',') && (tokens[k]!.text === '*' || tokens[k]!.text === '**'))
+      return { ...facts, unknown: { ...facts.at, reason: 'auto_complete_config takes *args or **kwargs' } };
   }
   const configName = params[kind === 'class' ? 1 : 0];
   if (configName === undefined) return { ...facts, unknown: { ...facts.at, reason: 'auto_complete_config takes no parameter for the config' } };
@@ -272,7 +323,11 @@ function matching(tokens: Token[], open: number): number {
 function skipTo(tokens: Token[], from: number, stop: (t: Token) => boolean): number {
   const last = tokens.length - 1;
   let k = Math.min(from, last);
-  while (k < last && !stop(tokens[k]!) && tokens[k]!.kind !== 'end') k = Math.min(last, tokens[k]!.kind === 'op' && (tokens[k]!.text === '(' || tokens[k]!.text === '[' || tokens[k]!.text === '{') ? matching(tokens, k) + 1 : k + 1);
+  while (k < last && !stop(tokens[k]!) && tokens[k]!.kind !== 'end')
+    k = Math.min(
+      last,
+      tokens[k]!.kind === 'op' && (tokens[k]!.text === '(' || tokens[k]!.text === '[' || tokens[k]!.text === '{') ? matching(tokens, k) + 1 : k + 1,
+    );
   return k;
 }
 
@@ -423,7 +478,14 @@ class Runner {
     }
     // Assignments: NAME = ... [= ...], NAME: annotation = value, NAME[key] = value.
     const eqs: number[] = [];
-    for (let x = k; x < end; x = this.tokens[x]!.kind === 'op' && (this.tokens[x]!.text === '(' || this.tokens[x]!.text === '[' || this.tokens[x]!.text === '{') ? matching(this.tokens, x) + 1 : x + 1) {
+    for (
+      let x = k;
+      x < end;
+      x =
+        this.tokens[x]!.kind === 'op' && (this.tokens[x]!.text === '(' || this.tokens[x]!.text === '[' || this.tokens[x]!.text === '{')
+          ? matching(this.tokens, x) + 1
+          : x + 1
+    ) {
       if (this.tokens[x]!.text === '=') eqs.push(x);
     }
     if (eqs.length) {

@@ -21,9 +21,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export type Boundary =
-  | { kind: 'namespaces'; unshare: readonly string[] }
-  | { kind: 'none'; why: string };
+export type Boundary = { kind: 'namespaces'; unshare: readonly string[] } | { kind: 'none'; why: string };
 
 /** What `Boundary.kind: 'none'` leaves open, for the CLI's notice and the docs. */
 export const noBoundaryNote = (platform: NodeJS.Platform = process.platform): string =>
@@ -73,9 +71,16 @@ export function boundary(): Boundary {
     mkdirSync(join(dir, 'dev'));
     let why = '';
     for (const flags of TRIES) {
-      const r = spawnSync('setpriv', namespaced(flags, join(dir, 'scratch'), join(dir, 'dev'), ['true']), { encoding: 'utf8', timeout: 5000, killSignal: 'SIGKILL', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+      const r = spawnSync('setpriv', namespaced(flags, join(dir, 'scratch'), join(dir, 'dev'), ['true']), {
+        encoding: 'utf8',
+        timeout: 5000,
+        killSignal: 'SIGKILL',
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      });
       if (r.status === 0) return (probed = { kind: 'namespaces', unshare: flags });
-      why = r.error ? `${(r.error as NodeJS.ErrnoException).code === 'ENOENT' ? 'setpriv or unshare (util-linux) is not installed' : r.error.message}` : (r.stderr ?? '').trim().split('\n').pop()?.slice(0, 300) || `exit ${r.status ?? r.signal}`;
+      why = r.error
+        ? `${(r.error as NodeJS.ErrnoException).code === 'ENOENT' ? 'setpriv or unshare (util-linux) is not installed' : r.error.message}`
+        : (r.stderr ?? '').trim().split('\n').pop()?.slice(0, 300) || `exit ${r.status ?? r.signal}`;
     }
     return (probed = { kind: 'none', why });
   } finally {
@@ -134,7 +139,9 @@ export function supervise(o: SuperviseOptions): Supervised | Error {
   try {
     return JSON.parse(last) as Supervised;
   } catch {
-    return new Error(`the supervisor ended without a result (exit ${r.status ?? r.signal}): ${(r.stderr ?? '').trim().split('\n').slice(-2).join(' / ').slice(0, 300)}`);
+    return new Error(
+      `the supervisor ended without a result (exit ${r.status ?? r.signal}): ${(r.stderr ?? '').trim().split('\n').slice(-2).join(' / ').slice(0, 300)}`,
+    );
   }
 }
 

@@ -25,7 +25,13 @@ export interface RunOptions {
   boundary?: Boundary;
 }
 
-export const RUN_LIMITS = { timeoutMs: 10_000, maxOutputBytes: 4 * 1024 * 1024, maxCopiedFileBytes: 16 * 1024 * 1024, maxCopiedBytes: 64 * 1024 * 1024, maxCopiedFiles: 2000 } as const;
+export const RUN_LIMITS = {
+  timeoutMs: 10_000,
+  maxOutputBytes: 4 * 1024 * 1024,
+  maxCopiedFileBytes: 16 * 1024 * 1024,
+  maxCopiedBytes: 64 * 1024 * 1024,
+  maxCopiedFiles: 2000,
+} as const;
 const MARK = '@@tritonc-auto-complete@@';
 
 /** Whether `python` runs at all (for the CLI's usage error). */
@@ -36,7 +42,14 @@ export function pythonVersion(python = 'python3'): string | undefined {
 
 /** PATH and a locale, nothing else: no proxy settings, no PYTHONPATH, no credentials. */
 function cleanEnv(home?: string): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1', no_proxy: '*', NO_PROXY: '*', ...(home ? { HOME: home, TMPDIR: home } : {}) };
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    PYTHONDONTWRITEBYTECODE: '1',
+    no_proxy: '*',
+    NO_PROXY: '*',
+    ...(home ? { HOME: home, TMPDIR: home } : {}),
+  };
 }
 
 /** Copies `from` into `to`, read-only, leaving out links, large files and whatever is past the limits. */
@@ -50,7 +63,12 @@ function copyModelDir(from: string, to: string): void {
       const path = join(dir, entry);
       const stat = lstatSync(path);
       if (stat.isDirectory()) walk(path, depth + 1);
-      else if (stat.isFile() && stat.size <= RUN_LIMITS.maxCopiedFileBytes && files < RUN_LIMITS.maxCopiedFiles && bytes + stat.size <= RUN_LIMITS.maxCopiedBytes) {
+      else if (
+        stat.isFile() &&
+        stat.size <= RUN_LIMITS.maxCopiedFileBytes &&
+        files < RUN_LIMITS.maxCopiedFiles &&
+        bytes + stat.size <= RUN_LIMITS.maxCopiedBytes
+      ) {
         copyFileSync(path, join(to, relative(from, path)));
         chmodSync(join(to, relative(from, path)), 0o444);
         files++;

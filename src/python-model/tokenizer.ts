@@ -38,9 +38,53 @@ export interface Tokens {
 export const TOKENIZE_LIMITS = { maxChars: 4 * 1024 * 1024, maxTokens: 1_000_000, maxBracketDepth: 200, maxIndentDepth: 100 } as const;
 
 const OPERATORS = [
-  '**=', '//=', '>>=', '<<=', '...', '->', ':=',
-  '**', '//', '>>', '<<', '<=', '>=', '==', '!=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '@=',
-  '+', '-', '*', '/', '%', '@', '&', '|', '^', '~', '<', '>', '(', ')', '[', ']', '{', '}', ',', ':', '.', ';', '=',
+  '**=',
+  '//=',
+  '>>=',
+  '<<=',
+  '...',
+  '->',
+  ':=',
+  '**',
+  '//',
+  '>>',
+  '<<',
+  '<=',
+  '>=',
+  '==',
+  '!=',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '@=',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '@',
+  '&',
+  '|',
+  '^',
+  '~',
+  '<',
+  '>',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  ':',
+  '.',
+  ';',
+  '=',
 ];
 const OPEN = new Set(['(', '[', '{']);
 const CLOSE: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
@@ -217,7 +261,10 @@ export function tokenize(text: string): Tokens {
       continue;
     }
     if (isDigit(c) || (c === 46 && isDigit(text.charCodeAt(i + 1)))) {
-      const m = /^(?:0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+|(?:(?:\d(?:_?\d)*)?\.\d(?:_?\d)*|\d(?:_?\d)*\.?)(?:[eE][+-]?\d(?:_?\d)*)?[jJ]?)/.exec(text.slice(i, i + 400));
+      const m =
+        /^(?:0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+|(?:(?:\d(?:_?\d)*)?\.\d(?:_?\d)*|\d(?:_?\d)*\.?)(?:[eE][+-]?\d(?:_?\d)*)?[jJ]?)/.exec(
+          text.slice(i, i + 400),
+        );
       if (!m) return fail(i, 'a malformed number');
       const end = i + m[0].length;
       if (end < text.length && isIdPart(text.charCodeAt(end))) return fail(end, 'a malformed number');

@@ -76,7 +76,11 @@ const MIN_FETCH = 64 * 1024;
  * bytes not fetched yet fetches them (at least 64 KiB, the end of the file first) and reads again, so
  * a few small requests cover the end record, the central directory and the records read, never the weights.
  */
-export async function readTorchSignatureFrom(file: string, size: number, fetch: (position: number, length: number) => Promise<Uint8Array>): Promise<ModelSignature> {
+export async function readTorchSignatureFrom(
+  file: string,
+  size: number,
+  fetch: (position: number, length: number) => Promise<Uint8Array>,
+): Promise<ModelSignature> {
   const sparse = new Sparse();
   const src: ZipSource = {
     file,
@@ -138,7 +142,8 @@ function readTorch(src: ZipSource): ModelSignature {
   const at = classOffset(text, className);
   if (at < 0) throw new ModelReadError('format', src.file, entry.recordOffset, { messageId: 'torchNoClass', data: { entry: entry.name, className } });
   const fwd = parseForward(text, at);
-  if (fwd === undefined) throw new ModelReadError('format', src.file, entry.recordOffset, { messageId: 'torchNoForward', data: { entry: entry.name, className } });
+  if (fwd === undefined)
+    throw new ModelReadError('format', src.file, entry.recordOffset, { messageId: 'torchNoForward', data: { entry: entry.name, className } });
   if ('problem' in fwd) throw new ModelReadError('format', src.file, entry.recordOffset, forwardProblem(entry.name, fwd));
   return torchscriptSignature(src.file, fwd.arguments, fwd.returns, weights.length, bytes);
 }
@@ -154,7 +159,10 @@ function topModuleCode(src: ZipSource, root: string, pkl: ZipEntry, code: ZipEnt
     const path = `${root}/code/${global.module.replace(/\./g, '/')}.py`;
     const entry = code.find((e) => e.name === path);
     if (entry) return { entry, className: global.name };
-    throw new ModelReadError('format', src.file, pkl.recordOffset, { messageId: 'torchTopModuleMissing', data: { module: global.module, className: global.name, path } });
+    throw new ModelReadError('format', src.file, pkl.recordOffset, {
+      messageId: 'torchTopModuleMissing',
+      data: { module: global.module, className: global.name, path },
+    });
   }
   const entry = code.find((e) => e.name === `${root}/code/__torch__.py`);
   if (!entry) throw new ModelReadError('format', src.file, pkl.recordOffset, { messageId: 'torchNoTorchPy', data: { path: `${root}/code/__torch__.py` } });
@@ -222,7 +230,7 @@ function aotiSignature(file: string, count: number, bytes: number): ModelSignatu
     ...base(file, 'pt2', count, bytes),
     inputs: [],
     outputs: [],
-    ioUnknown: 'an AOTInductor package records its inputs and outputs only in generated code (the wrapper\'s in_spec), in no stable form',
+    ioUnknown: "an AOTInductor package records its inputs and outputs only in generated code (the wrapper's in_spec), in no stable form",
   };
 }
 
@@ -241,7 +249,6 @@ function base(file: string, format: 'torchscript' | 'pt2', count: number, bytes:
     externalDataFiles: [],
   };
 }
-
 
 /** Why the forward definition in `entry` cannot be read. */
 function forwardProblem(entry: string, p: ForwardProblem): ReadMessage {

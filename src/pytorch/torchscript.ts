@@ -99,7 +99,9 @@ export function tupleElements(annotation: string): string[] | undefined {
   const m = /^Tuple\[(.*)\]$/s.exec(annotation.trim());
   if (!m) return undefined;
   if (m[1]!.trim() === '()') return [];
-  return splitTopLevel(m[1]!).map((s) => s.trim()).filter(Boolean);
+  return splitTopLevel(m[1]!)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function splitTopLevel(text: string): string[] {

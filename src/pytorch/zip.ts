@@ -111,7 +111,8 @@ export function readCentralDirectory(src: ZipSource): ZipEntry[] {
     if (cdOffset === U32_MAX) cdOffset = u64(z64, 48);
   }
   if (count > ZIP_LIMITS.entries) fail(src, eocdAt + 10, { messageId: 'torchTooManyEntries', data: { count, max: ZIP_LIMITS.entries } });
-  if (cdSize > ZIP_LIMITS.centralDirectoryBytes) fail(src, eocdAt + 12, { messageId: 'torchDirectoryTooLarge', data: { size: cdSize, max: ZIP_LIMITS.centralDirectoryBytes } });
+  if (cdSize > ZIP_LIMITS.centralDirectoryBytes)
+    fail(src, eocdAt + 12, { messageId: 'torchDirectoryTooLarge', data: { size: cdSize, max: ZIP_LIMITS.centralDirectoryBytes } });
   if (cdOffset + cdSize > eocdAt) fail(src, eocdAt + 16, { messageId: 'torchDirectoryPastEnd', data: { size: cdSize, offset: cdOffset, eocd: eocdAt } });
   if (count * CENTRAL_BYTES > cdSize) fail(src, eocdAt + 10, { messageId: 'torchEntriesDoNotFit', data: { count, size: cdSize } });
   const cd = readExact(src, cdOffset, cdSize, { messageId: 'torchTruncatedDirectory', data: {} });
@@ -174,15 +175,18 @@ function dataOffset(src: ZipSource, e: ZipEntry): number {
   const head = readExact(src, e.localOffset, LOCAL_BYTES, { messageId: 'torchTruncatedLocalHeader', data: { entry: e.name } });
   if (head.readUInt32LE(0) !== LOCAL_SIG) fail(src, e.localOffset, { messageId: 'torchNoLocalHeader', data: { entry: e.name } });
   const start = e.localOffset + LOCAL_BYTES + head.readUInt16LE(26) + head.readUInt16LE(28);
-  if (start + e.compressedSize > src.size) fail(src, e.localOffset, { messageId: 'torchEntryPastEnd', data: { entry: e.name, size: e.compressedSize, offset: start } });
+  if (start + e.compressedSize > src.size)
+    fail(src, e.localOffset, { messageId: 'torchEntryPastEnd', data: { entry: e.name, size: e.compressedSize, offset: start } });
   return start;
 }
 
 function checkReadable(src: ZipSource, e: ZipEntry, limit: number): void {
   if (e.flags & 0x1) fail(src, e.recordOffset, { messageId: 'torchEncrypted', data: { entry: e.name } });
   if (e.method !== 0 && e.method !== 8) fail(src, e.recordOffset, { messageId: 'torchMethod', data: { entry: e.name, method: e.method } });
-  if (e.uncompressedSize > limit) fail(src, e.recordOffset, { messageId: 'torchRecordTooLarge', data: { entry: e.name, size: e.uncompressedSize, max: limit } });
-  if (e.method === 0 && e.compressedSize !== e.uncompressedSize) fail(src, e.recordOffset, { messageId: 'torchStoredSizes', data: { entry: e.name, compressed: e.compressedSize, size: e.uncompressedSize } });
+  if (e.uncompressedSize > limit)
+    fail(src, e.recordOffset, { messageId: 'torchRecordTooLarge', data: { entry: e.name, size: e.uncompressedSize, max: limit } });
+  if (e.method === 0 && e.compressedSize !== e.uncompressedSize)
+    fail(src, e.recordOffset, { messageId: 'torchStoredSizes', data: { entry: e.name, compressed: e.compressedSize, size: e.uncompressedSize } });
   if (e.method === 8 && e.uncompressedSize > Math.max(1024, e.compressedSize * ZIP_LIMITS.maxRatio)) {
     fail(src, e.recordOffset, { messageId: 'torchRatio', data: { entry: e.name, size: e.uncompressedSize, compressed: e.compressedSize } });
   }
@@ -203,7 +207,8 @@ export function readEntry(src: ZipSource, e: ZipEntry, limit: number = ZIP_LIMIT
     if (code === 'ERR_BUFFER_TOO_LARGE') fail(src, start, { messageId: 'torchInflatesPast', data: { entry: e.name, size: e.uncompressedSize } });
     return fail(src, start, { messageId: 'torchBadDeflate', data: { entry: e.name, code: errorCode(err) } });
   }
-  if (out.length !== e.uncompressedSize) fail(src, start, { messageId: 'torchInflatedSize', data: { entry: e.name, inflated: out.length, size: e.uncompressedSize } });
+  if (out.length !== e.uncompressedSize)
+    fail(src, start, { messageId: 'torchInflatedSize', data: { entry: e.name, inflated: out.length, size: e.uncompressedSize } });
   return out;
 }
 

@@ -20,15 +20,23 @@ export async function azureStore(loc: RemoteLocation, cred: AzureCredential, env
   const blob = loadClient<BlobModule>('@azure/storage-blob', 'as');
   const account = azureAccount(loc, cred);
   const service = env.TRITONC_AZURE_BLOB_ENDPOINT?.replace(/\/+$/, '') ?? `https://${account}.blob.core.windows.net`;
-  const options = { retryOptions: { maxTries: 1 }, httpClient: boundedHttpClient as unknown as import('@azure/storage-blob').StoragePipelineOptions['httpClient'] };
+  const options = {
+    retryOptions: { maxTries: 1 },
+    httpClient: boundedHttpClient as unknown as import('@azure/storage-blob').StoragePipelineOptions['httpClient'],
+  };
   let credential: import('@azure/storage-blob').StorageSharedKeyCredential | import('@azure/storage-blob').AnonymousCredential | object;
   const authType = cred.authType ?? (cred.key ? 'key' : undefined);
   if (authType === 'key' && cred.key) credential = new blob.StorageSharedKeyCredential(account, cred.key);
   else if (authType === 'managed_identity' || authType === 'default') {
     const identity = loadClient<{ ManagedIdentityCredential: new (o?: unknown) => object; DefaultAzureCredential: new () => object }>('@azure/identity', 'as');
-    credential = authType === 'default' ? new identity.DefaultAzureCredential() : new identity.ManagedIdentityCredential(cred.clientId ? { clientId: cred.clientId } : undefined);
+    credential =
+      authType === 'default'
+        ? new identity.DefaultAzureCredential()
+        : new identity.ManagedIdentityCredential(cred.clientId ? { clientId: cred.clientId } : undefined);
   } else credential = new blob.AnonymousCredential();
-  const client = new blob.BlobServiceClient(service, credential as import('@azure/storage-blob').StorageSharedKeyCredential, options).getContainerClient(loc.bucket);
+  const client = new blob.BlobServiceClient(service, credential as import('@azure/storage-blob').StorageSharedKeyCredential, options).getContainerClient(
+    loc.bucket,
+  );
   const call = async <T>(f: () => Promise<T>): Promise<T> => {
     try {
       return await f();
@@ -36,7 +44,8 @@ export async function azureStore(loc: RemoteLocation, cred: AzureCredential, env
       throw azureError(e);
     }
   };
-  const body = (r: { readableStreamBody?: NodeJS.ReadableStream }, cap: number): Promise<Uint8Array> => collectBody(r.readableStreamBody as AsyncIterable<Uint8Array> | undefined, cap);
+  const body = (r: { readableStreamBody?: NodeJS.ReadableStream }, cap: number): Promise<Uint8Array> =>
+    collectBody(r.readableStreamBody as AsyncIterable<Uint8Array> | undefined, cap);
   return {
     list: (prefix, abortSignal) =>
       call(async () => {
@@ -77,7 +86,13 @@ const boundedHttpClient = {
     // Left on: a streamed body is read after this returns, and the request's timeout must still end it.
     request.abortSignal?.addEventListener('abort', abort);
     const body = typeof request.body === 'string' || request.body instanceof Uint8Array ? request.body : undefined;
-    const response = await fetch(request.url, { method: request.method, headers: request.headers.toJson({ preserveCase: true }), body, signal: controller.signal, redirect: 'manual' });
+    const response = await fetch(request.url, {
+      method: request.method,
+      headers: request.headers.toJson({ preserveCase: true }),
+      body,
+      signal: controller.signal,
+      redirect: 'manual',
+    });
     const headers = Object.fromEntries(response.headers);
     const codes = request.streamResponseStatusCodes;
     const streamed = codes?.has(Number.POSITIVE_INFINITY) || codes?.has(response.status);

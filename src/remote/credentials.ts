@@ -27,7 +27,10 @@ export interface AzureCredential {
   clientId?: string;
 }
 
-export type Credential = { scheme: 's3'; s3: S3Credential; source: string } | { scheme: 'gs'; gs: GcsCredential; source: string } | { scheme: 'as'; as: AzureCredential; source: string };
+export type Credential =
+  | { scheme: 's3'; s3: S3Credential; source: string }
+  | { scheme: 'gs'; gs: GcsCredential; source: string }
+  | { scheme: 'as'; as: AzureCredential; source: string };
 
 export class CredentialError extends Error {}
 
@@ -63,7 +66,9 @@ function fromCredentialFile(scheme: RemoteScheme, given: string, file: string, r
   const name = [...names].sort((a, b) => b.length - a.length).find((n) => given.startsWith(n));
   if (name === undefined) {
     const known = names.length ? `its "${scheme}" names are ${names.map((n) => JSON.stringify(n)).join(', ')}` : `it has no "${scheme}" section`;
-    throw new CredentialError(`TRITON_CLOUD_CREDENTIAL_PATH=${file}: no credential matches ${given} (Triton: "Cannot match credential for path"); ${known}. Add an entry whose name starts the URL, or "" for every path`);
+    throw new CredentialError(
+      `TRITON_CLOUD_CREDENTIAL_PATH=${file}: no credential matches ${given} (Triton: "Cannot match credential for path"); ${known}. Add an entry whose name starts the URL, or "" for every path`,
+    );
   }
   const entry = (section as Record<string, unknown>)[name];
   const source = `TRITON_CLOUD_CREDENTIAL_PATH=${file}, entry ${JSON.stringify(name)} of "${scheme}"`;
@@ -71,7 +76,11 @@ function fromCredentialFile(scheme: RemoteScheme, given: string, file: string, r
   switch (scheme) {
     case 's3':
       // s3.h S3Credential(json): secret_key, key_id, region, session_token, profile.
-      return { scheme, source, s3: pick({ keyId: str(o.key_id), secretKey: str(o.secret_key), sessionToken: str(o.session_token), region: str(o.region), profile: str(o.profile) }) };
+      return {
+        scheme,
+        source,
+        s3: pick({ keyId: str(o.key_id), secretKey: str(o.secret_key), sessionToken: str(o.session_token), region: str(o.region), profile: str(o.profile) }),
+      };
     case 'gs':
       // gcs.h GCSCredential(json): the value is the path of a credential file.
       if (typeof entry !== 'string') throw new CredentialError(`${source}: Triton takes a string here, the path of a Google credential JSON file`);
@@ -86,18 +95,42 @@ function fromEnvironment(scheme: RemoteScheme, env: CredentialEnv['env']): Crede
   switch (scheme) {
     case 's3': {
       // s3.h S3Credential(): the key pair, else AWS_PROFILE, else the profile "default".
-      const s3 = pick({ keyId: str(env.AWS_ACCESS_KEY_ID), secretKey: str(env.AWS_SECRET_ACCESS_KEY), sessionToken: str(env.AWS_SESSION_TOKEN), region: str(env.AWS_DEFAULT_REGION), profile: str(env.AWS_PROFILE) });
-      const source = s3.keyId && s3.secretKey ? 'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY' : s3.profile ? `the AWS profile "${s3.profile}" (AWS_PROFILE)` : 'the AWS profile "default" (no AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_PROFILE set)';
+      const s3 = pick({
+        keyId: str(env.AWS_ACCESS_KEY_ID),
+        secretKey: str(env.AWS_SECRET_ACCESS_KEY),
+        sessionToken: str(env.AWS_SESSION_TOKEN),
+        region: str(env.AWS_DEFAULT_REGION),
+        profile: str(env.AWS_PROFILE),
+      });
+      const source =
+        s3.keyId && s3.secretKey
+          ? 'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY'
+          : s3.profile
+            ? `the AWS profile "${s3.profile}" (AWS_PROFILE)`
+            : 'the AWS profile "default" (no AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_PROFILE set)';
       return { scheme, s3, source };
     }
     case 'gs': {
       const file = str(env.GOOGLE_APPLICATION_CREDENTIALS);
-      return { scheme, gs: pick({ file }), source: file ? `GOOGLE_APPLICATION_CREDENTIALS=${file}` : 'Google application default credentials (GOOGLE_APPLICATION_CREDENTIALS is not set)' };
+      return {
+        scheme,
+        gs: pick({ file }),
+        source: file ? `GOOGLE_APPLICATION_CREDENTIALS=${file}` : 'Google application default credentials (GOOGLE_APPLICATION_CREDENTIALS is not set)',
+      };
     }
     case 'as': {
       // as.h ASCredential(): a key with no auth type means "key".
-      const as = pick({ account: str(env.AZURE_STORAGE_ACCOUNT), key: str(env.AZURE_STORAGE_KEY), authType: str(env.AZURE_STORAGE_AUTH_TYPE), clientId: str(env.AZURE_STORAGE_CLIENT_ID) });
-      const source = as.key ? 'AZURE_STORAGE_ACCOUNT and AZURE_STORAGE_KEY' : as.authType ? `AZURE_STORAGE_AUTH_TYPE=${as.authType}` : 'no Azure credential (AZURE_STORAGE_KEY is not set): anonymous access';
+      const as = pick({
+        account: str(env.AZURE_STORAGE_ACCOUNT),
+        key: str(env.AZURE_STORAGE_KEY),
+        authType: str(env.AZURE_STORAGE_AUTH_TYPE),
+        clientId: str(env.AZURE_STORAGE_CLIENT_ID),
+      });
+      const source = as.key
+        ? 'AZURE_STORAGE_ACCOUNT and AZURE_STORAGE_KEY'
+        : as.authType
+          ? `AZURE_STORAGE_AUTH_TYPE=${as.authType}`
+          : 'no Azure credential (AZURE_STORAGE_KEY is not set): anonymous access';
       return { scheme, as, source };
     }
   }

@@ -58,7 +58,8 @@ export async function gcsStore(loc: RemoteLocation, cred: GcsCredential, env: Re
       } while (pageToken);
       return out;
     },
-    read: async (key, start, length, signal) => collectBody(nodeBody(await get(`${objects}/${encodeURIComponent(key)}?alt=media`, signal, { range: `bytes=${start}-${start + length - 1}` })), length),
+    read: async (key, start, length, signal) =>
+      collectBody(nodeBody(await get(`${objects}/${encodeURIComponent(key)}?alt=media`, signal, { range: `bytes=${start}-${start + length - 1}` })), length),
     get: async (key, maxBytes, signal) => collectBody(nodeBody(await get(`${objects}/${encodeURIComponent(key)}?alt=media`, signal)), maxBytes),
   };
 }

@@ -159,7 +159,8 @@ export class MountedRepository implements FileSource {
 
   text(path: string): TextRead {
     const rel = this.relOf(path);
-    if (rel === undefined || !this.sizes.has(rel) || this.dirs.has(rel)) return this.kind(path) === 'dir' ? { kind: 'unreadable', reason: 'is a directory' } : { kind: 'missing' };
+    if (rel === undefined || !this.sizes.has(rel) || this.dirs.has(rel))
+      return this.kind(path) === 'dir' ? { kind: 'unreadable', reason: 'is a directory' } : { kind: 'missing' };
     const t = this.texts.get(rel);
     if (t) return t;
     this.wantedTexts.add(rel);
@@ -171,7 +172,15 @@ export class MountedRepository implements FileSource {
     const reader = readerOf(format);
     if ((format !== 'onnx' && format !== 'pytorch') || !reader) return {};
     const rel = this.relOf(path);
-    if (rel === undefined || this.kind(path) !== 'file') return { error: new ModelReadError('io', path, null, this.kind(path) === 'dir' ? { messageId: 'isDirectory', data: { format: reader.title } } : { messageId: 'noSuchFile', data: {} }) };
+    if (rel === undefined || this.kind(path) !== 'file')
+      return {
+        error: new ModelReadError(
+          'io',
+          path,
+          null,
+          this.kind(path) === 'dir' ? { messageId: 'isDirectory', data: { format: reader.title } } : { messageId: 'noSuchFile', data: {} },
+        ),
+      };
     const s = this.signatures.get(rel);
     if (s) return s;
     this.wantedSignatures.add(rel);
@@ -209,10 +218,16 @@ export class MountedRepository implements FileSource {
 
   private async fetchText(rel: string): Promise<TextRead> {
     const size = this.sizes.get(rel) ?? 0;
-    if (size > MAX_REMOTE_TEXT_BYTES) return { kind: 'unreadable', reason: `${size} bytes: tritonc reads text objects of up to ${MAX_REMOTE_TEXT_BYTES / 1024 / 1024} MiB` };
+    if (size > MAX_REMOTE_TEXT_BYTES)
+      return { kind: 'unreadable', reason: `${size} bytes: tritonc reads text objects of up to ${MAX_REMOTE_TEXT_BYTES / 1024 / 1024} MiB` };
     const url = objectUrl(this.loc, rel);
     // Never more than the listing said: a store that sends more is stopped there (exit 2, naming the URL).
-    const bytes = await this.callOrMissing('read', url, (signal) => this.store.get(this.keyOf(rel), size, signal), (b) => b.byteLength);
+    const bytes = await this.callOrMissing(
+      'read',
+      url,
+      (signal) => this.store.get(this.keyOf(rel), size, signal),
+      (b) => b.byteLength,
+    );
     if (bytes === undefined) return { kind: 'missing' };
     return { kind: 'text', text: new TextDecoder().decode(bytes) };
   }
@@ -225,7 +240,12 @@ export class MountedRepository implements FileSource {
       // The archive's end record, central directory and signature records, each by a ranged read.
       try {
         const signature = await readTorchSignatureFrom(path, this.sizes.get(rel) ?? 0, async (position, length) => {
-          const got = await this.callOrMissing('read', url, (signal) => this.store.read(key, position, length, signal), (b) => b.byteLength);
+          const got = await this.callOrMissing(
+            'read',
+            url,
+            (signal) => this.store.read(key, position, length, signal),
+            (b) => b.byteLength,
+          );
           if (got === undefined) throw new ModelReadError('io', path, position, { messageId: 'remoteObjectGone', data: {} });
           return got.subarray(0, length);
         });
@@ -246,7 +266,12 @@ export class MountedRepository implements FileSource {
           read: async (buffer, offset, length, position, need) => {
             const ask = position === lastEnd ? length : Math.min(length, Math.max(need, JUMP_READ_BYTES));
             lastEnd = position + ask;
-            const got = await this.callOrMissing('read', url, (signal) => this.store.read(key, position, ask, signal), (b) => b.byteLength);
+            const got = await this.callOrMissing(
+              'read',
+              url,
+              (signal) => this.store.read(key, position, ask, signal),
+              (b) => b.byteLength,
+            );
             if (got === undefined) throw new ModelReadError('io', path, position, { messageId: 'remoteObjectGone', data: {} });
             buffer.set(got.subarray(0, ask), offset);
             return Math.min(got.byteLength, ask);
@@ -274,7 +299,13 @@ export class MountedRepository implements FileSource {
   }
 
   /** call, with "no such key" as undefined. */
-  private async callOrMissing<T>(what: string, url: string, request: (signal: AbortSignal) => Promise<T>, bytes?: (t: T) => number, missingIsUndefined = true): Promise<T | undefined> {
+  private async callOrMissing<T>(
+    what: string,
+    url: string,
+    request: (signal: AbortSignal) => Promise<T>,
+    bytes?: (t: T) => number,
+    missingIsUndefined = true,
+  ): Promise<T | undefined> {
     try {
       return await this.requests.run(request, bytes);
     } catch (e) {
@@ -285,7 +316,8 @@ export class MountedRepository implements FileSource {
   }
 
   private explain(e: StoreError): string {
-    const where = this.loc.endpoint ?? (this.loc.scheme === 's3' ? 'AWS S3' : this.loc.scheme === 'gs' ? 'Google Cloud Storage' : `the account ${this.loc.account ?? ''}`);
+    const where =
+      this.loc.endpoint ?? (this.loc.scheme === 's3' ? 'AWS S3' : this.loc.scheme === 'gs' ? 'Google Cloud Storage' : `the account ${this.loc.account ?? ''}`);
     switch (e.kind) {
       case 'no-bucket':
         return `there is no ${this.loc.scheme === 'as' ? 'container' : 'bucket'} "${this.loc.bucket}" (${e.detail}); ${this.loc.reading}`;

@@ -108,7 +108,8 @@ export class RemoteRepositories implements FileSource {
     const walk = (v: unknown): unknown => {
       if (typeof v === 'string') return this.rename(v);
       if (Array.isArray(v)) return v.map(walk);
-      if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+      if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype)
+        return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
       return v;
     };
     return walk(value) as T;

@@ -21,7 +21,11 @@ export async function s3Store(loc: RemoteLocation, cred: S3Credential, env: Read
     // s3.h sets a region only with a key pair; the SDK needs one to sign, so the usual default stands in.
     region: (keyPair && cred.region) || env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
     ...(loc.endpoint ? { endpoint: loc.endpoint } : {}),
-    ...(keyPair ? { credentials: { accessKeyId: cred.keyId!, secretAccessKey: cred.secretKey!, ...(cred.sessionToken ? { sessionToken: cred.sessionToken } : {}) } } : cred.profile ? { profile: cred.profile } : {}),
+    ...(keyPair
+      ? { credentials: { accessKeyId: cred.keyId!, secretAccessKey: cred.secretKey!, ...(cred.sessionToken ? { sessionToken: cred.sessionToken } : {}) } }
+      : cred.profile
+        ? { profile: cred.profile }
+        : {}),
   });
   boundParsedBodies(client);
   const Bucket = loc.bucket;
@@ -39,7 +43,9 @@ export async function s3Store(loc: RemoteLocation, cred: S3Credential, env: Read
         const bound = new ListingBound();
         let token: string | undefined;
         do {
-          const page = await client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }), { abortSignal: signal });
+          const page = await client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }), {
+            abortSignal: signal,
+          });
           bound.page(page.Contents?.length ?? 0);
           for (const o of page.Contents ?? []) if (o.Key !== undefined) out.push({ key: o.Key, size: o.Size ?? 0 });
           token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -75,7 +81,11 @@ function boundParsedBodies(client: { config: { requestHandler: unknown } }): voi
     const body = out.response.body;
     const listing = request.query !== undefined && 'list-type' in request.query;
     if ((listing || out.response.statusCode >= 300) && body instanceof Readable) {
-      out.response.body = boundStream(body, MAX_PARSED_BODY_BYTES, `${request.protocol}//${request.hostname}${request.port ? `:${request.port}` : ''}${request.path}`);
+      out.response.body = boundStream(
+        body,
+        MAX_PARSED_BODY_BYTES,
+        `${request.protocol}//${request.hostname}${request.port ? `:${request.port}` : ''}${request.path}`,
+      );
     }
     return out;
   };
@@ -99,7 +109,8 @@ function s3Error(e: unknown): StoreError {
   if (name === 'NoSuchBucket') return new StoreError('no-bucket', detail, status);
   if (name === 'NoSuchKey' || name === 'NotFound' || status === 404) return new StoreError('no-key', detail, status);
   if (name === 'CredentialsProviderError') return new StoreError('no-credentials', detail, status);
-  if (['AccessDenied', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'ExpiredToken', 'InvalidToken'].includes(name)) return new StoreError('denied', detail, status);
+  if (['AccessDenied', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'ExpiredToken', 'InvalidToken'].includes(name))
+    return new StoreError('denied', detail, status);
   if (name === 'SlowDown' || name === 'ThrottlingException') return new StoreError('throttled', detail, status);
   return new StoreError(kindOf(status, networkCode(e)), detail || String(e), status);
 }

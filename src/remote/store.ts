@@ -33,7 +33,11 @@ export class ListingBound {
   page(objects: number): void {
     this.pages++;
     this.objects += objects;
-    if (this.objects > MAX_LISTED_OBJECTS) throw new StoreError('oversized', `the listing holds more than ${MAX_LISTED_OBJECTS} objects, more than any model repository tritonc reads; give the repository's own prefix`);
+    if (this.objects > MAX_LISTED_OBJECTS)
+      throw new StoreError(
+        'oversized',
+        `the listing holds more than ${MAX_LISTED_OBJECTS} objects, more than any model repository tritonc reads; give the repository's own prefix`,
+      );
     if (this.pages > MAX_LISTING_PAGES) throw new StoreError('oversized', `the listing did not end after ${MAX_LISTING_PAGES} pages (${this.objects} objects)`);
   }
 }
@@ -96,7 +100,19 @@ export class StoreError extends Error {
 }
 
 /** Network error codes of Node's http stack that mean the endpoint cannot be reached. */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'EPIPE', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_SSL_WRONG_VERSION_NUMBER']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNRESET',
+  'EPIPE',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
 
 /** The kind of a failure by its HTTP status and network code, for what the client did not name. */
 export function kindOf(status: number | undefined, code: string | undefined): StoreErrorKind {

@@ -85,7 +85,14 @@ function parseS3(url: string): RemoteLocation {
     const [, proto, host, port, bucket, object] = m;
     const endpoint = `${proto === 'https://' ? 'https' : 'http'}://${host}:${port}`;
     const prefix = object!.replace(/^\//, '');
-    return { scheme: 's3', url: shown, bucket: bucket!, prefix, endpoint, reading: `Triton reads it as bucket "${bucket}", key prefix "${prefix}", at the endpoint ${endpoint} (path-style)` };
+    return {
+      scheme: 's3',
+      url: shown,
+      bucket: bucket!,
+      prefix,
+      endpoint,
+      reading: `Triton reads it as bucket "${bucket}", key prefix "${prefix}", at the endpoint ${endpoint} (path-style)`,
+    };
   }
   // Not the endpoint form: the first segment is the bucket, whatever it looks like.
   const slash = rest.indexOf('/');
@@ -94,10 +101,16 @@ function parseS3(url: string): RemoteLocation {
   const reading = `Triton reads it as bucket "${bucket}", key prefix "${prefix}", on AWS S3 (the first segment after s3:// is the bucket unless the URL is s3://host:port/bucket/...)`;
   if (protocol) {
     // CleanPath put the protocol right after s3://, so the "bucket" is "http:" and the key the rest.
-    throw new RemoteUrlError(shown, `Triton reads it as bucket "${protocol.slice(0, -2)}", key "/${rest}", which is not what was meant: a custom endpoint needs its port, as in s3://${protocol}host:9000/bucket/path`);
+    throw new RemoteUrlError(
+      shown,
+      `Triton reads it as bucket "${protocol.slice(0, -2)}", key "/${rest}", which is not what was meant: a custom endpoint needs its port, as in s3://${protocol}host:9000/bucket/path`,
+    );
   }
   if (/^[^/]+:[0-9]+$/.test(bucket)) {
-    throw new RemoteUrlError(shown, `${reading}: the endpoint form s3://host:port/bucket/path takes a bucket of a-z, 0-9, '.' and '-', and path segments of letters, digits, '.', '-' and '_' only (s3.h's pattern), so Triton would not see the endpoint here`);
+    throw new RemoteUrlError(
+      shown,
+      `${reading}: the endpoint form s3://host:port/bucket/path takes a bucket of a-z, 0-9, '.' and '-', and path segments of letters, digits, '.', '-' and '_' only (s3.h's pattern), so Triton would not see the endpoint here`,
+    );
   }
   if (!S3_BUCKET.test(bucket)) {
     throw new RemoteUrlError(shown, `${reading}, and "${bucket}" is not a valid S3 bucket name (3-63 characters of a-z, 0-9, '.', '-')`);
@@ -115,7 +128,10 @@ function parseGcs(url: string): RemoteLocation {
   if (!bucket) throw new RemoteUrlError(shown, 'Triton refuses it ("No bucket name found in path"): write gs://bucket/path/to/repository');
   const reading = `Triton reads it as bucket "${bucket}", object prefix "${object.replace(/\/+$/, '')}"`;
   if (object.startsWith('/') || object.includes('//')) {
-    throw new RemoteUrlError(shown, `${reading}, with an empty path segment: GCS keeps the slashes as written, so Triton would list objects under "${object}" (none, usually); write single slashes`);
+    throw new RemoteUrlError(
+      shown,
+      `${reading}, with an empty path segment: GCS keeps the slashes as written, so Triton would list objects under "${object}" (none, usually); write single slashes`,
+    );
   }
   return { scheme: 'gs', url: shown, bucket, prefix: object.replace(/\/+$/, ''), reading };
 }
@@ -132,7 +148,11 @@ function parseAzure(url: string): RemoteLocation {
   const container = m[2]!;
   const prefix = (m[3] ?? '').replace(/\/+$/, '');
   return {
-    scheme: 'as', url: shown, bucket: container, prefix, account,
+    scheme: 'as',
+    url: shown,
+    bucket: container,
+    prefix,
+    account,
     reading: `Triton reads it as account "${account}", container "${container}", blob prefix "${prefix}"${m[4] ? ` (the query ${m[4]} is ignored)` : ''}`,
   };
 }

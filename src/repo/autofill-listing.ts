@@ -21,7 +21,11 @@ export function byteOrder(a: string, b: string): number {
 }
 
 export function readAutofillListing(modelDir: string, modelName: string, tree: Tree): AutofillListing {
-  const subdirs = tree.entries(modelDir).filter((e) => e.kind === 'dir').map((e) => e.name).sort(byteOrder);
+  const subdirs = tree
+    .entries(modelDir)
+    .filter((e) => e.kind === 'dir')
+    .map((e) => e.name)
+    .sort(byteOrder);
   const first = subdirs[0];
   if (first === undefined) return { modelName };
   const path = join(modelDir, first);

@@ -30,8 +30,6 @@ export interface ModelDir {
   sortedSubdirs: string[];
 }
 
-
-
 /**
  * Triton parses a version directory name with std::stoll: a numeric prefix counts (`1_old` is
  * version 1), a name of more than one character starting with `0` is ignored, and a name with no
@@ -55,7 +53,11 @@ export function scanModelDir(path: string, tree: Tree): ModelDir {
     .map((d) => ({ dirName: d, path: join(path, d), ...versionOfDirName(d) }))
     .map((v) => ({ dirName: v.dirName, path: v.path, version: v.version, ...(v.ignored ? { ignored: v.ignored } : {}) }));
   const customConfigs = subdirs.includes('configs')
-    ? tree.entries(join(path, 'configs')).filter((e) => e.name.endsWith('.pbtxt') && e.kind !== 'dir').map((e) => join(path, 'configs', e.name)).sort()
+    ? tree
+        .entries(join(path, 'configs'))
+        .filter((e) => e.name.endsWith('.pbtxt') && e.kind !== 'dir')
+        .map((e) => join(path, 'configs', e.name))
+        .sort()
     : [];
   return {
     name: basename(path),
@@ -69,7 +71,8 @@ export function scanModelDir(path: string, tree: Tree): ModelDir {
 
 /** A repository's model directories: every immediate sub-directory (Triton skips none by name). */
 export function listModelDirs(repo: string, tree: Tree): string[] {
-  return tree.entries(repo)
+  return tree
+    .entries(repo)
     .filter((e) => e.kind === 'dir')
     .map((e) => join(repo, e.name))
     .sort();

@@ -46,7 +46,12 @@ export function toJsonResults(result: LintResult): JsonFileResult[] {
       };
       const edit = d.fix?.edits.length === 1 ? d.fix.edits[0]! : undefined;
       if (edit) m.fix = { range: [edit.range.start.offset, edit.range.end.offset], text: edit.text };
-      const suggestions = (d.suggestions ?? []).filter((s) => s.edits.length === 1).map((s) => ({ desc: s.description, fix: { range: [s.edits[0]!.range.start.offset, s.edits[0]!.range.end.offset] as [number, number], text: s.edits[0]!.text } }));
+      const suggestions = (d.suggestions ?? [])
+        .filter((s) => s.edits.length === 1)
+        .map((s) => ({
+          desc: s.description,
+          fix: { range: [s.edits[0]!.range.start.offset, s.edits[0]!.range.end.offset] as [number, number], text: s.edits[0]!.text },
+        }));
       if (suggestions.length) m.suggestions = suggestions;
       return m;
     }),

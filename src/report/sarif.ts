@@ -54,7 +54,12 @@ export function toSarif(result: LintResult, options: ReportOptions = {}): Json {
           {
             physicalLocation: {
               artifactLocation: artifact,
-              region: { startLine: d.range.start.line, startColumn: d.range.start.column, endLine: d.range.end.line, endColumn: Math.max(d.range.end.column, d.range.start.column) },
+              region: {
+                startLine: d.range.start.line,
+                startColumn: d.range.start.column,
+                endLine: d.range.end.line,
+                endColumn: Math.max(d.range.end.column, d.range.start.column),
+              },
             },
           },
         ],
@@ -67,8 +72,18 @@ export function toSarif(result: LintResult, options: ReportOptions = {}): Json {
       // SARIF's fixes are proposals: a suggestion is one as much as a fix (which comes first).
       const proposed = [...(d.fix ? [d.fix] : []), ...(d.suggestions ?? [])];
       if (proposed.length) {
-        const region = (r: (typeof proposed)[number]['edits'][number]['range']): Json => ({ startLine: r.start.line, startColumn: r.start.column, endLine: r.end.line, endColumn: r.end.column });
-        res.fixes = proposed.map((f) => ({ description: { text: f.description }, artifactChanges: [{ artifactLocation: artifact, replacements: f.edits.map((e) => ({ deletedRegion: region(e.range), insertedContent: { text: e.text } })) }] }));
+        const region = (r: (typeof proposed)[number]['edits'][number]['range']): Json => ({
+          startLine: r.start.line,
+          startColumn: r.start.column,
+          endLine: r.end.line,
+          endColumn: r.end.column,
+        });
+        res.fixes = proposed.map((f) => ({
+          description: { text: f.description },
+          artifactChanges: [
+            { artifactLocation: artifact, replacements: f.edits.map((e) => ({ deletedRegion: region(e.range), insertedContent: { text: e.text } })) },
+          ],
+        }));
       }
       results.push(res);
     }
@@ -78,7 +93,14 @@ export function toSarif(result: LintResult, options: ReportOptions = {}): Json {
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: result.tool.name, version: options.version ?? result.tool.version, informationUri: result.tool.informationUri, rules: rules.map(ruleDescriptor) } },
+        tool: {
+          driver: {
+            name: result.tool.name,
+            version: options.version ?? result.tool.version,
+            informationUri: result.tool.informationUri,
+            rules: rules.map(ruleDescriptor),
+          },
+        },
         originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(cwd.endsWith('/') ? cwd : `${cwd}/`).href } },
         columnKind: 'utf16CodeUnits',
         results,

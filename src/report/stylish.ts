@@ -16,7 +16,12 @@ export function formatStylish(result: LintResult, options: ReportOptions = {}): 
   let out = '';
   for (const file of result.results) {
     if (!file.diagnostics.length) continue;
-    const rows = file.diagnostics.map((d) => ({ pos: `${d.range.start.line}:${d.range.start.column}`, severity: d.severity, message: d.message, ruleId: d.ruleId }));
+    const rows = file.diagnostics.map((d) => ({
+      pos: `${d.range.start.line}:${d.range.start.column}`,
+      severity: d.severity,
+      message: d.message,
+      ruleId: d.ruleId,
+    }));
     const posWidth = maxOf(rows.map((r) => r.pos.length));
     const sevWidth = maxOf(rows.map((r) => r.severity.length));
     out += `\n${paint('underline', displayPath(file.filePath, cwd))}\n`;

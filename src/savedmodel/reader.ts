@@ -66,7 +66,6 @@ export const MAX_SAVED_MODEL_BYTES = 2 ** 31 - 1;
 const MAX_ENTRIES = 100_000;
 const MAX_RANK = 1024;
 
-
 /** Reads the serving signature of the SavedModel directory `dir`. Throws ModelReadError. */
 export function readSavedModelSync(dir: string): ModelSignature {
   let dirStat: fs.Stats;
@@ -102,7 +101,12 @@ export function readSavedModelOfBytes(dir: string, pb: Uint8Array, variables: Re
       return part.length;
     },
   };
-  return signatureOf(dir, join(dir, SAVED_MODEL_PB), source, Object.entries(variables).map(([name, size]) => ({ name, size })));
+  return signatureOf(
+    dir,
+    join(dir, SAVED_MODEL_PB),
+    source,
+    Object.entries(variables).map(([name, size]) => ({ name, size })),
+  );
 }
 
 function missingPb(dir: string, hasText: boolean): ModelReadError {

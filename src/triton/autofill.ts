@@ -100,14 +100,21 @@ export function autofillBackendFields(input: ModelConfig, listing: AutofillListi
   }
   if (platform() === TF_SAVEDMODEL_PLATFORM || platform() === TF_GRAPHDEF_PLATFORM) {
     if (backend() === '') set('backend', TF_BACKEND, `platform ${platform()} is served by the tensorflow backend`);
-    if (filename() === '') set('default_model_filename', platform() === TF_SAVEDMODEL_PLATFORM ? SAVEDMODEL_FILE : GRAPHDEF_FILE, `the default file name for platform ${platform()}`);
+    if (filename() === '')
+      set(
+        'default_model_filename',
+        platform() === TF_SAVEDMODEL_PLATFORM ? SAVEDMODEL_FILE : GRAPHDEF_FILE,
+        `the default file name for platform ${platform()}`,
+      );
     return { config, steps };
   }
 
   // 3. TensorRT
   if (backend() === '') {
-    if (platform() === TRT_PLATFORM || filename() === PLAN_FILE) set('backend', TRT_BACKEND, platform() === TRT_PLATFORM ? `platform is ${TRT_PLATFORM}` : `default_model_filename is ${PLAN_FILE}`);
-    else if (mayGuessFromFiles() && inSub(PLAN_FILE) === 'file') set('backend', TRT_BACKEND, `${where} holds a ${PLAN_FILE} file (TensorRT is checked before ONNX Runtime)`);
+    if (platform() === TRT_PLATFORM || filename() === PLAN_FILE)
+      set('backend', TRT_BACKEND, platform() === TRT_PLATFORM ? `platform is ${TRT_PLATFORM}` : `default_model_filename is ${PLAN_FILE}`);
+    else if (mayGuessFromFiles() && inSub(PLAN_FILE) === 'file')
+      set('backend', TRT_BACKEND, `${where} holds a ${PLAN_FILE} file (TensorRT is checked before ONNX Runtime)`);
   }
   if (backend() === TRT_BACKEND) {
     if (platform() === '') set('platform', TRT_PLATFORM, 'the platform of the tensorrt backend');
@@ -117,7 +124,8 @@ export function autofillBackendFields(input: ModelConfig, listing: AutofillListi
 
   // 4. ONNX Runtime: model.onnx may be a file or a directory (a large model with external data).
   if (backend() === '') {
-    if (platform() === ORT_PLATFORM || filename() === ONNX_FILE) set('backend', ORT_BACKEND, platform() === ORT_PLATFORM ? `platform is ${ORT_PLATFORM}` : `default_model_filename is ${ONNX_FILE}`);
+    if (platform() === ORT_PLATFORM || filename() === ONNX_FILE)
+      set('backend', ORT_BACKEND, platform() === ORT_PLATFORM ? `platform is ${ORT_PLATFORM}` : `default_model_filename is ${ONNX_FILE}`);
     else if (mayGuessFromFiles() && inSub(ONNX_FILE) !== undefined) set('backend', ORT_BACKEND, `${where} holds ${ONNX_FILE}`);
   }
   if (backend() === ORT_BACKEND) {
@@ -195,7 +203,11 @@ export function autofillBackendFields(input: ModelConfig, listing: AutofillListi
       };
     }
     const name = listing.modelName.slice(dot + 1);
-    set('backend', name, `no backend could be inferred, so Triton takes the text after the first '.' of the model name '${listing.modelName}' as a custom backend`);
+    set(
+      'backend',
+      name,
+      `no backend could be inferred, so Triton takes the text after the first '.' of the model name '${listing.modelName}' as a custom backend`,
+    );
     set('default_model_filename', `model.${name}`, `the file name of custom backend '${name}'`);
   }
   return { config, steps };

@@ -62,7 +62,12 @@ export function backendAutoComplete(config: ModelConfig, inputs: AutoCompleteInp
       if (file.error) return { kind: 'unreadable-model', record, modelFile: file.path ?? file.error.file, error: file.error };
       if (!file.signature || !file.path) return { kind: 'no-model-file', record, ...(file.expected ? { expected: file.expected } : {}) };
       const own = options.defaultMaxBatchSizes?.[record.name];
-      return { kind: 'completed', record, completion: how.complete(config, file.signature, own === undefined ? options : { ...options, defaultMaxBatchSize: own }), modelFile: file.path };
+      return {
+        kind: 'completed',
+        record,
+        completion: how.complete(config, file.signature, own === undefined ? options : { ...options, defaultMaxBatchSize: own }),
+        modelFile: file.path,
+      };
     }
   }
 }

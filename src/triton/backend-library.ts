@@ -80,7 +80,8 @@ export function findBackendLibrary(q: BackendLibraryQuery, files: BackendLibrary
     // Found by the backend's name, a C++ library is taken as it is: no check of where it leads.
     const cpp = find(searchPaths, backendLibraryName(q.backend));
     if (cpp) return { kind: 'found', path: cpp.path, pythonBased: false };
-    if (!exists(join(backendPath, PYTHON_FILENAME))) return { kind: 'noLibraryForBackend', backend: q.backend, searched: [...searchPaths, join(backendPath, PYTHON_FILENAME)] };
+    if (!exists(join(backendPath, PYTHON_FILENAME)))
+      return { kind: 'noLibraryForBackend', backend: q.backend, searched: [...searchPaths, join(backendPath, PYTHON_FILENAME)] };
     library = PYTHON_FILENAME;
     pythonBased = true;
     pythonDir = backendPath;

@@ -62,7 +62,14 @@ export function completedConfig(model: CompletionSource, options: CompletedOptio
     }
     case 'no-model-file':
     case 'unreadable-model':
-      return { config, inputs: hasInputs, outputs: hasOutputs, maxBatchSize: writtenMbs > 0, decoupled: true, note: `no readable model file to complete the config from` };
+      return {
+        config,
+        inputs: hasInputs,
+        outputs: hasOutputs,
+        maxBatchSize: writtenMbs > 0,
+        decoupled: true,
+        note: `no readable model file to complete the config from`,
+      };
     case 'script':
     case 'unread': {
       // Other backends complete what the config leaves out in their own ways; trust what is written.

@@ -3,13 +3,37 @@
 import type { DataType } from '../config/model-config.js';
 
 export const DATA_TYPES: readonly DataType[] = [
-  'TYPE_INVALID', 'TYPE_BOOL', 'TYPE_UINT8', 'TYPE_UINT16', 'TYPE_UINT32', 'TYPE_UINT64', 'TYPE_INT8', 'TYPE_INT16',
-  'TYPE_INT32', 'TYPE_INT64', 'TYPE_FP16', 'TYPE_FP32', 'TYPE_FP64', 'TYPE_STRING', 'TYPE_BF16',
+  'TYPE_INVALID',
+  'TYPE_BOOL',
+  'TYPE_UINT8',
+  'TYPE_UINT16',
+  'TYPE_UINT32',
+  'TYPE_UINT64',
+  'TYPE_INT8',
+  'TYPE_INT16',
+  'TYPE_INT32',
+  'TYPE_INT64',
+  'TYPE_FP16',
+  'TYPE_FP32',
+  'TYPE_FP64',
+  'TYPE_STRING',
+  'TYPE_BF16',
 ];
 /** Bytes per element of each fixed-size type. */
 export const BYTES: Record<string, number> = {
-  TYPE_BOOL: 1, TYPE_UINT8: 1, TYPE_UINT16: 2, TYPE_UINT32: 4, TYPE_UINT64: 8, TYPE_INT8: 1, TYPE_INT16: 2,
-  TYPE_INT32: 4, TYPE_INT64: 8, TYPE_FP16: 2, TYPE_FP32: 4, TYPE_FP64: 8, TYPE_BF16: 2,
+  TYPE_BOOL: 1,
+  TYPE_UINT8: 1,
+  TYPE_UINT16: 2,
+  TYPE_UINT32: 4,
+  TYPE_UINT64: 8,
+  TYPE_INT8: 1,
+  TYPE_INT16: 2,
+  TYPE_INT32: 4,
+  TYPE_INT64: 8,
+  TYPE_FP16: 2,
+  TYPE_FP32: 4,
+  TYPE_FP64: 8,
+  TYPE_BF16: 2,
 };
 
 /** A data_type as its enum name ('TYPE_INVALID' when unset; the number itself when the enum lacks it). */
@@ -28,4 +52,3 @@ export function byteSizeOf(type: string, dims: readonly number[]): number | unde
   if (size === undefined || dims.some((d) => d < 0)) return undefined;
   return dims.reduce((a, b) => a * b, 1) * size;
 }
-

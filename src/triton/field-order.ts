@@ -12,9 +12,10 @@ export function inSchemaOrder<T extends object>(value: T, message: SchemaMessage
     if (field.mapEntry) {
       const valueField = field.mapEntry.fields.get('value')!;
       const entries = Object.entries(v as Record<string, unknown>);
-      out[field.name] = valueField.type.kind === 'message'
-        ? Object.fromEntries(entries.map(([k, e]) => [k, inSchemaOrder(e as object, (valueField.type as { message: SchemaMessage }).message)]))
-        : v;
+      out[field.name] =
+        valueField.type.kind === 'message'
+          ? Object.fromEntries(entries.map(([k, e]) => [k, inSchemaOrder(e as object, (valueField.type as { message: SchemaMessage }).message)]))
+          : v;
     } else if (field.type.kind === 'message') {
       const m = field.type.message;
       out[field.name] = field.repeated ? (v as object[]).map((e) => inSchemaOrder(e, m)) : inSchemaOrder(v as object, m);

@@ -34,15 +34,24 @@ export function onnxShapeText(shape: readonly Dim[] | null): string {
 function problemFor(t: TensorInfo, direction: 'input' | 'output'): IoProblem | undefined {
   if (t.notUtf8 !== undefined) return { tensor: t.name, direction, message: notUtf8Message(t.notUtf8, direction) };
   if (t.kind !== 'tensor') {
-    const onnxKind = { sequence: 'ONNX_TYPE_SEQUENCE', map: 'ONNX_TYPE_MAP', optional: 'ONNX_TYPE_OPTIONAL', sparse_tensor: 'ONNX_TYPE_SPARSETENSOR', opaque: 'ONNX_TYPE_OPAQUE', unknown: 'ONNX_TYPE_UNKNOWN' }[t.kind];
+    const onnxKind = {
+      sequence: 'ONNX_TYPE_SEQUENCE',
+      map: 'ONNX_TYPE_MAP',
+      optional: 'ONNX_TYPE_OPTIONAL',
+      sparse_tensor: 'ONNX_TYPE_SPARSETENSOR',
+      opaque: 'ONNX_TYPE_OPAQUE',
+      unknown: 'ONNX_TYPE_UNKNOWN',
+    }[t.kind];
     return {
-      tensor: t.name, direction,
+      tensor: t.name,
+      direction,
       message: `${direction} '${t.name}' is a ${t.kind.replace('_', ' ')}, not a tensor; Triton's ONNX Runtime backend serves tensors only ("Unsupported ONNX Type '${onnxKind}' for I/O '${t.name}', expected 'ONNX_TYPE_TENSOR'"). Re-export the model with tensor ${direction}s`,
     };
   }
   if (t.tritonType === null) {
     return {
-      tensor: t.name, direction,
+      tensor: t.name,
+      direction,
       message: `${direction} '${t.name}' has element type ${t.elemType ?? 'UNDEFINED'}, which Triton cannot serve from ONNX Runtime; cast it to a supported type (e.g. FLOAT, FLOAT16, INT64) in the exported graph`,
     };
   }

@@ -35,18 +35,42 @@ export function normalizeModelConfig(input: ModelConfig, pass: 'first' | 'after 
 
   if (config.dynamic_batching && !config.dynamic_batching.preferred_batch_size?.length && maxBatch > 0) {
     config.dynamic_batching.preferred_batch_size = [maxBatch];
-    steps.push(step('normalize', 'set', ['dynamic_batching', 'preferred_batch_size'], `dynamic_batching without preferred_batch_size prefers max_batch_size (${maxBatch})${when}`, [maxBatch]));
+    steps.push(
+      step(
+        'normalize',
+        'set',
+        ['dynamic_batching', 'preferred_batch_size'],
+        `dynamic_batching without preferred_batch_size prefers max_batch_size (${maxBatch})${when}`,
+        [maxBatch],
+      ),
+    );
   }
 
   const seq = config.sequence_batching;
   if (seq) {
     if (Number(seq.max_sequence_idle_microseconds ?? 0) === 0) {
       seq.max_sequence_idle_microseconds = SEQUENCE_IDLE_DEFAULT_MICROSECONDS;
-      steps.push(step('normalize', 'set', ['sequence_batching', 'max_sequence_idle_microseconds'], `an unset sequence idle time defaults to 1 second${when}`, SEQUENCE_IDLE_DEFAULT_MICROSECONDS));
+      steps.push(
+        step(
+          'normalize',
+          'set',
+          ['sequence_batching', 'max_sequence_idle_microseconds'],
+          `an unset sequence idle time defaults to 1 second${when}`,
+          SEQUENCE_IDLE_DEFAULT_MICROSECONDS,
+        ),
+      );
     }
     if (seq.oldest && !seq.oldest.preferred_batch_size?.length && maxBatch > 0) {
       seq.oldest.preferred_batch_size = [maxBatch];
-      steps.push(step('normalize', 'set', ['sequence_batching', 'oldest', 'preferred_batch_size'], `the oldest strategy without preferred_batch_size prefers max_batch_size (${maxBatch})${when}`, [maxBatch]));
+      steps.push(
+        step(
+          'normalize',
+          'set',
+          ['sequence_batching', 'oldest', 'preferred_batch_size'],
+          `the oldest strategy without preferred_batch_size prefers max_batch_size (${maxBatch})${when}`,
+          [maxBatch],
+        ),
+      );
     }
   }
 
@@ -62,7 +86,6 @@ export function normalizeModelConfig(input: ModelConfig, pass: 'first' | 'after 
   }
   return { config, steps };
 }
-
 
 /**
  * NormalizeInstanceGroup, for a host with `gpuCount` supported GPUs (ids 0..gpuCount-1). ORT supplies
@@ -99,7 +122,17 @@ function normalizeGroupsOf(config: ModelConfig, gpuCount: number, steps?: Resolv
       if (pg.count > 0) group.count = pg.count;
     }
     config.instance_group = [group];
-    steps?.push(step('instance_group', 'add', ['instance_group', 0], pg ? `no instance_group: Triton creates one named after the model, of the ${config.backend} backend's preferred kind ${pg.kind}` : `no instance_group: Triton creates one named after the model`, { ...group }));
+    steps?.push(
+      step(
+        'instance_group',
+        'add',
+        ['instance_group', 0],
+        pg
+          ? `no instance_group: Triton creates one named after the model, of the ${config.backend} backend's preferred kind ${pg.kind}`
+          : `no instance_group: Triton creates one named after the model`,
+        { ...group },
+      ),
+    );
   }
   config.instance_group.forEach((group: ModelInstanceGroup, i: number) => {
     const at = ['instance_group', i];
@@ -112,9 +145,11 @@ function normalizeGroupsOf(config: ModelConfig, gpuCount: number, steps?: Resolv
       const missing = listed.find((g) => !gpus.includes(g));
       group.kind = gpus.length === 0 || missing !== undefined ? 'KIND_CPU' : 'KIND_GPU';
       const why =
-        gpus.length === 0 ? `KIND_AUTO on a host with no GPUs (resolve --gpus N for a GPU host) is KIND_CPU`
-        : missing !== undefined ? `KIND_AUTO listing GPU ${missing}, which a host with ${host} lacks, is KIND_CPU`
-        : `KIND_AUTO on a host with ${host} is KIND_GPU`;
+        gpus.length === 0
+          ? `KIND_AUTO on a host with no GPUs (resolve --gpus N for a GPU host) is KIND_CPU`
+          : missing !== undefined
+            ? `KIND_AUTO listing GPU ${missing}, which a host with ${host} lacks, is KIND_CPU`
+            : `KIND_AUTO on a host with ${host} is KIND_GPU`;
       steps?.push(step('instance_group', 'set', [...at, 'kind'], why, group.kind));
     }
     const pgCount = preferred.find((p) => p.kind === group.kind && p.count > 0)?.count;
@@ -125,11 +160,29 @@ function normalizeGroupsOf(config: ModelConfig, gpuCount: number, steps?: Resolv
     if ((group.count ?? 0) < 1) {
       const two = group.kind === 'KIND_CPU' && defaultCpuInstances(config) === 2;
       group.count = two ? 2 : 1;
-      steps?.push(step('instance_group', 'set', [...at, 'count'], two ? `a KIND_CPU group of the ${config.backend} backend defaults to 2 instances` : 'an instance group defaults to 1 instance', group.count));
+      steps?.push(
+        step(
+          'instance_group',
+          'set',
+          [...at, 'count'],
+          two ? `a KIND_CPU group of the ${config.backend} backend defaults to 2 instances` : 'an instance group defaults to 1 instance',
+          group.count,
+        ),
+      );
     }
     if (group.kind === 'KIND_GPU' && !group.gpus?.length) {
       group.gpus = [...gpus];
-      steps?.push(step('instance_group', 'set', [...at, 'gpus'], gpus.length ? `a KIND_GPU group without gpus runs on every GPU of a host with ${host}` : 'a KIND_GPU group without gpus runs on every GPU, and this host has none', group.gpus));
+      steps?.push(
+        step(
+          'instance_group',
+          'set',
+          [...at, 'gpus'],
+          gpus.length
+            ? `a KIND_GPU group without gpus runs on every GPU of a host with ${host}`
+            : 'a KIND_GPU group without gpus runs on every GPU, and this host has none',
+          group.gpus,
+        ),
+      );
     }
   });
 }
@@ -159,7 +212,11 @@ export function gpuPlacements(config: ModelConfig, gpuCount: number): GpuPlaceme
 /** The instance groups after normalization, from the only fields it reads (so a large config is not copied). */
 function normalizedGroups(config: ModelConfig, gpuCount: number): ModelInstanceGroup[] {
   // Shallow copies are enough (normalizeGroupsOf only assigns), and much cheaper than a deep clone per model.
-  const own: ModelConfig = { name: config.name, backend: config.backend, ...(config.instance_group ? { instance_group: config.instance_group.map((g) => ({ ...g })) } : {}) };
+  const own: ModelConfig = {
+    name: config.name,
+    backend: config.backend,
+    ...(config.instance_group ? { instance_group: config.instance_group.map((g) => ({ ...g })) } : {}),
+  };
   normalizeGroupsOf(own, gpuCount);
   return own.instance_group ?? [];
 }
@@ -183,12 +240,18 @@ export function instanceGroupProblem(config: ModelConfig, gpuCount: number): Res
     const listed = group.gpus ?? [];
     const path = ['instance_group', i];
     if (group.kind === 'KIND_MODEL' && listed.length) {
-      return { stage: 'instance_group', path, message: `instance group ${g} of model ${model} has kind KIND_MODEL but specifies one or more GPUs`, fix: 'remove gpus from the KIND_MODEL group: the model places itself' };
+      return {
+        stage: 'instance_group',
+        path,
+        message: `instance group ${g} of model ${model} has kind KIND_MODEL but specifies one or more GPUs`,
+        fix: 'remove gpus from the KIND_MODEL group: the model places itself',
+      };
     }
     if (group.kind === 'KIND_GPU') {
       if (!listed.length) {
         return {
-          stage: 'instance_group', path,
+          stage: 'instance_group',
+          path,
           message: `instance group ${g} of model ${model} has kind KIND_GPU but no GPUs are available`,
           fix: 'this resolves for a host without GPUs: pass --gpus N to resolve for a host with N GPUs, or use kind: KIND_CPU (or KIND_AUTO) to run on CPU',
         };
@@ -196,19 +259,25 @@ export function instanceGroupProblem(config: ModelConfig, gpuCount: number): Res
       const bad = listed.find((id) => !gpus.includes(id));
       if (bad !== undefined) {
         return {
-          stage: 'instance_group', path: [...path, 'gpus', listed.indexOf(bad)],
+          stage: 'instance_group',
+          path: [...path, 'gpus', listed.indexOf(bad)],
           message: `instance group ${g} of model ${model} specifies invalid or unsupported gpu id ${bad}. GPUs with at least the minimum required CUDA compute compatibility of ${MIN_COMPUTE_CAPABILITY_TEXT} are: ${gpus.join(', ')}`,
-          fix: gpuCount === 0 ? `this resolves for a host without GPUs: pass --gpus N for a host with N GPUs` : `list only GPU ids below ${gpuCount} (the host has ${gpuCount}), or resolve with a larger --gpus`,
+          fix:
+            gpuCount === 0
+              ? `this resolves for a host without GPUs: pass --gpus N for a host with N GPUs`
+              : `list only GPU ids below ${gpuCount} (the host has ${gpuCount}), or resolve with a larger --gpus`,
         };
       }
     }
     if (group.kind === 'KIND_CPU' && listed.length) {
       return {
-        stage: 'instance_group', path,
+        stage: 'instance_group',
+        path,
         message: `instance group ${g} of model ${model} has kind KIND_CPU but specifies one or more GPUs`,
-        fix: gpuCount === 0 || listed.some((id) => !gpus.includes(id))
-          ? 'a KIND_AUTO group that lists a GPU the host lacks becomes KIND_CPU and keeps its gpus: list only GPUs the host has (resolve --gpus N), or remove gpus'
-          : 'remove gpus from the KIND_CPU group, or make it KIND_GPU',
+        fix:
+          gpuCount === 0 || listed.some((id) => !gpus.includes(id))
+            ? 'a KIND_AUTO group that lists a GPU the host lacks becomes KIND_CPU and keeps its gpus: list only GPUs the host has (resolve --gpus N), or remove gpus'
+            : 'remove gpus from the KIND_CPU group, or make it KIND_GPU',
       };
     }
   }

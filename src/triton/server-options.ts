@@ -61,7 +61,8 @@ export function applyServerFlags(base: ServerOptions, flags: Partial<ServerOptio
 /** `--backend-config` as ParseBackendConfigOption reads it. */
 export function parseBackendConfig(arg: string): BackendSetting {
   const comma = arg.indexOf(',');
-  if (comma === 0) throw new ServerFlagError(`No backend specified. --backend-config option format is <backend name>,<setting>=<value> or <setting>=<value>. Got ${arg}`);
+  if (comma === 0)
+    throw new ServerFlagError(`No backend specified. --backend-config option format is <backend name>,<setting>=<value> or <setting>=<value>. Got ${arg}`);
   const eq = arg.indexOf('=', comma + 1);
   if (eq < 0) throw new ServerFlagError(`${FORMAT}. Got ${arg}: add =<value>, e.g. --backend-config=onnxruntime,default-max-batch-size=8`);
   const backend = comma > 0 ? arg.slice(0, comma) : '';
@@ -71,7 +72,9 @@ export function parseBackendConfig(arg: string): BackendSetting {
   const parsed = { backend, setting, value };
   if (setting === 'default-max-batch-size' && parseIntValue(value) === undefined) {
     // The backends parse it with ParseIntValue at start-up (onnxruntime_backend TRITONBACKEND_Initialize).
-    throw new ServerFlagError(`--backend-config=${arg}: default-max-batch-size takes a whole number, e.g. ${backend ? `${backend},` : ''}default-max-batch-size=8; the backend fails to initialize on "${value}"`);
+    throw new ServerFlagError(
+      `--backend-config=${arg}: default-max-batch-size takes a whole number, e.g. ${backend ? `${backend},` : ''}default-max-batch-size=8; the backend fails to initialize on "${value}"`,
+    );
   }
   return parsed;
 }

@@ -46,7 +46,8 @@ function withEmptyLists(value: Record<string, unknown>, message: SchemaMessage):
         out[field.name] = Object.fromEntries(Object.entries(v as Record<string, Record<string, unknown>>).map(([k, e]) => [k, withEmptyLists(e, m)]));
       }
     } else if (field.repeated) {
-      out[field.name] = v === undefined ? [] : (v as Record<string, unknown>[]).map((e) => withEmptyLists(e, field.type.kind === 'message' ? field.type.message : message));
+      out[field.name] =
+        v === undefined ? [] : (v as Record<string, unknown>[]).map((e) => withEmptyLists(e, field.type.kind === 'message' ? field.type.message : message));
     } else if (v !== undefined) {
       out[field.name] = withEmptyLists(v as Record<string, unknown>, field.type.message);
     }
@@ -94,7 +95,7 @@ function fixInt(o: JsonObject | undefined, key: string): void {
 }
 
 function fixIntArray(o: JsonObject | undefined, key: string): void {
-  if (o && Array.isArray(o[key])) o[key] = (o[key]).map(toInteger);
+  if (o && Array.isArray(o[key])) o[key] = o[key].map(toInteger);
 }
 
 /** Mirrors ModelConfigToJson's fix-ups, path by path (and its one miss, initial_state). */

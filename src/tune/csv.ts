@@ -3,7 +3,12 @@
 // Each row keeps its line number, so an error names the file, the line and the column.
 
 export class CsvError extends Error {
-  constructor(readonly file: string, readonly line: number, readonly column: number, readonly problem: string) {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly column: number,
+    readonly problem: string,
+  ) {
     super(`${file}:${line}:${column}: ${problem}`);
   }
 }

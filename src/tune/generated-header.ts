@@ -40,7 +40,15 @@ export function tunedOptions(recorded: GenerateOptions, settings: VariantSetting
  * what generate writes with the tuned options, provided it says the same as `edited`. A plan passes
  * one workspace for all its variants, so the model file is read once.
  */
-export function regenerate(modelDir: string, original: string, edited: string, settings: VariantSettings, cwd: string, name?: string, workspace = new Workspace()): Regenerated {
+export function regenerate(
+  modelDir: string,
+  original: string,
+  edited: string,
+  settings: VariantSettings,
+  cwd: string,
+  name?: string,
+  workspace = new Workspace(),
+): Regenerated {
   const header = readHeader(original);
   if (!header) return { kind: 'no-header' };
   if (typeof header.options === 'string') return { kind: 'kept', why: `its header's options cannot be read back (${header.options})` };
@@ -52,7 +60,11 @@ export function regenerate(modelDir: string, original: string, edited: string, s
   if (now.kind !== 'generated' || now.decision !== 'unchanged') return { kind: 'kept', why: 'the model changed since tritonc generated it' };
   const options = tunedOptions(header.options, settings, name);
   // The options replace the recorded ones wholesale: a preferred list removed stays removed.
-  const tuned = generateForTarget(target, { options: { ...options, ...(options.preferredBatchSize ? {} : { preferredBatchSize: undefined }) }, cwd, workspace });
+  const tuned = generateForTarget(target, {
+    options: { ...options, ...(options.preferredBatchSize ? {} : { preferredBatchSize: undefined }) },
+    cwd,
+    workspace,
+  });
   if (tuned.kind !== 'generated') return { kind: 'kept', why: 'tritonc generate refuses the tuned options' };
   const body = (text: string): unknown => parseConfig(text, 'config.pbtxt').value;
   if (!isDeepStrictEqual(body(tuned.text), body(edited))) return { kind: 'kept', why: 'tritonc generate writes other values for the tuned options' };

@@ -33,9 +33,7 @@ export interface LoadTestVariant {
   config: ModelConfig;
 }
 
-export type Runtime =
-  | { kind: 'local'; tritonserver?: string; launcher?: readonly string[]; serverArgs?: readonly string[] }
-  | { kind: 'server'; url: string };
+export type Runtime = { kind: 'local'; tritonserver?: string; launcher?: readonly string[]; serverArgs?: readonly string[] } | { kind: 'server'; url: string };
 
 export interface LoadTestRequest {
   plan: VerifyPlan;
@@ -104,8 +102,15 @@ export async function runLoadTest(req: LoadTestRequest): Promise<LoadTestResult>
       interruption.check();
       if (waited.kind !== 'ready') {
         if (waited.kind === 'exited' && (await proc.exited).notFound) throw new CannotRun(`${command}: not found`);
-        const why = waited.kind === 'failed' ? waited.reason : waited.kind === 'exited' ? `it exited with ${waited.exitCode ?? 'a signal'}` : `not within ${Math.round(req.timeoutMs / 1000)} s`;
-        throw new CannotRun(`tritonserver did not get '${name}' ready (${why}): ${proc.lines.slice(-3).join(' | ').slice(0, 1500)}; tritonc verify ${req.plan.shown(req.plan.modelDir)} --runtime local says why`);
+        const why =
+          waited.kind === 'failed'
+            ? waited.reason
+            : waited.kind === 'exited'
+              ? `it exited with ${waited.exitCode ?? 'a signal'}`
+              : `not within ${Math.round(req.timeoutMs / 1000)} s`;
+        throw new CannotRun(
+          `tritonserver did not get '${name}' ready (${why}): ${proc.lines.slice(-3).join(' | ').slice(0, 1500)}; tritonc verify ${req.plan.shown(req.plan.modelDir)} --runtime local says why`,
+        );
       }
       const meta = await client.serverMetadata().catch(() => undefined);
       result.engine = `${[command, ...args].join(' ')}${meta ? ` (Triton ${meta.version})` : ''}`;
@@ -122,7 +127,9 @@ export async function runLoadTest(req: LoadTestRequest): Promise<LoadTestResult>
   } catch (e) {
     failure = !(e instanceof Interrupted) && interruption.caught ? new Interrupted(interruption.caught) : e;
   } finally {
-    interruption.cleaningUp((signal) => progress(heldSignalLine(signal, req.runtime.kind === 'local' ? 'stopping tritonserver' : `putting '${name}' back as the server had it`)));
+    interruption.cleaningUp((signal) =>
+      progress(heldSignalLine(signal, req.runtime.kind === 'local' ? 'stopping tritonserver' : `putting '${name}' back as the server had it`)),
+    );
     try {
       // Each step runs whatever the one before it threw: the staged copy and the CSVs go in any case.
       try {
@@ -178,7 +185,10 @@ export async function runLoadTest(req: LoadTestRequest): Promise<LoadTestResult>
         return out;
       }
       interruption.check();
-      if (e instanceof KServeError && e.kind === 'timeout') throw new CannotRun(`loading ${v.name} did not finish within ${Math.round(req.timeoutMs / 1000)} s; Triton cannot cancel a load, so it goes on in the server; raise --timeout`);
+      if (e instanceof KServeError && e.kind === 'timeout')
+        throw new CannotRun(
+          `loading ${v.name} did not finish within ${Math.round(req.timeoutMs / 1000)} s; Triton cannot cancel a load, so it goes on in the server; raise --timeout`,
+        );
       throw e;
     }
     const rows: PerfRow[] = [];
@@ -186,10 +196,17 @@ export async function runLoadTest(req: LoadTestRequest): Promise<LoadTestResult>
       interruption.check();
       progress(`${v.name}: perf_analyzer at concurrency ${c}`);
       const level = await measureLevel({
-        perfAnalyzer: req.perfAnalyzer, model: name, url: host, concurrency: c, measurementIntervalMs: req.measurementIntervalMs, percentile: req.percentile,
+        perfAnalyzer: req.perfAnalyzer,
+        model: name,
+        url: host,
+        concurrency: c,
+        measurementIntervalMs: req.measurementIntervalMs,
+        percentile: req.percentile,
         ...(req.stabilityPercentage !== undefined ? { stabilityPercentage: req.stabilityPercentage } : {}),
         ...(req.maxTrials !== undefined ? { maxTrials: req.maxTrials } : {}),
-        csvFile: join(csvDir, `${v.name}-c${c}.csv`), runner, signal: interruption.signal,
+        csvFile: join(csvDir, `${v.name}-c${c}.csv`),
+        runner,
+        signal: interruption.signal,
       });
       interruption.check();
       if (level.kind === 'measured') {
@@ -199,7 +216,10 @@ export async function runLoadTest(req: LoadTestRequest): Promise<LoadTestResult>
         table.unstable!.push(c);
         progress(`${v.name}: no stable measurement at concurrency ${c} within ${level.windows} windows: marked unstable`);
       } else {
-        out.failed = level.kind === 'timeout' ? `perf_analyzer did not finish concurrency ${c} within ${Math.round(level.ms / 1000)} s` : `perf_analyzer at concurrency ${c}: ${level.why}`;
+        out.failed =
+          level.kind === 'timeout'
+            ? `perf_analyzer did not finish concurrency ${c} within ${Math.round(level.ms / 1000)} s`
+            : `perf_analyzer at concurrency ${c}: ${level.why}`;
         break;
       }
     }

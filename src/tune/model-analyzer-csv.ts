@@ -14,20 +14,27 @@ export function parseModelAnalyzerCsv(text: string, file: string): Map<string, P
   const loadName = index.has('Concurrency') ? 'Concurrency' : index.has('Request Rate') ? 'Request Rate' : undefined;
   const throughputAt = index.get('Throughput (infer/sec)');
   if (variantAt === undefined || !loadName || throughputAt === undefined) {
-    throw new CsvError(file, header.line, 1, 'not a Model Analyzer metrics-model-inference.csv: it needs the columns "Model Config Path", "Concurrency" (or "Request Rate") and "Throughput (infer/sec)"');
+    throw new CsvError(
+      file,
+      header.line,
+      1,
+      'not a Model Analyzer metrics-model-inference.csv: it needs the columns "Model Config Path", "Concurrency" (or "Request Rate") and "Throughput (infer/sec)"',
+    );
   }
   const latencyColumns = header.cells.flatMap((n, i): [string, number][] => {
     const m = /^(p\d+|Avg) Latency \(ms\)$/.exec(n);
     return m ? [[m[1] === 'Avg' ? 'avg' : m[1]!, i]] : [];
   });
-  if (!latencyColumns.length) throw new CsvError(file, header.line, 1, 'the CSV has no latency column ("p99 Latency (ms)"); add perf_latency_p99 to --inference-output-fields');
+  if (!latencyColumns.length)
+    throw new CsvError(file, header.line, 1, 'the CSV has no latency column ("p99 Latency (ms)"); add perf_latency_p99 to --inference-output-fields');
   const tables = new Map<string, PerfTable>();
   for (const row of rows) {
     const num = (i: number, column: string): number => {
       // A concurrent multi-model row holds "aggregate, [per model]": the aggregate comes first.
       const cell = (row.cells[i] ?? '').split(/[,[]/)[0]!.trim();
       const n = Number(cell);
-      if (cell === '' || !Number.isFinite(n)) throw new CsvError(file, row.line, row.columns[i] ?? 1, `${quoted(column)} is ${quoted(row.cells[i] ?? '')}, not a number`);
+      if (cell === '' || !Number.isFinite(n))
+        throw new CsvError(file, row.line, row.columns[i] ?? 1, `${quoted(column)} is ${quoted(row.cells[i] ?? '')}, not a number`);
       return n;
     };
     const variant = (row.cells[variantAt] ?? '').split(':')[0]!.trim();
@@ -38,7 +45,11 @@ export function parseModelAnalyzerCsv(text: string, file: string): Map<string, P
       line: row.line,
     };
     let t = tables.get(variant);
-    if (!t) tables.set(variant, (t = { file, load: loadName === 'Concurrency' ? 'concurrency' : 'request rate', rows: [], latencies: latencyColumns.map(([n]) => n) }));
+    if (!t)
+      tables.set(
+        variant,
+        (t = { file, load: loadName === 'Concurrency' ? 'concurrency' : 'request rate', rows: [], latencies: latencyColumns.map(([n]) => n) }),
+      );
     t.rows.push(perf);
   }
   for (const t of tables.values()) t.rows.sort((a, b) => a.load - b.load);

@@ -24,14 +24,25 @@ const isExecutable = (file: string): boolean => {
 };
 
 /** The perf_analyzer to run, or why there is none. */
-export function findPerfAnalyzer(given: string | undefined, cwd: string, path = process.env.PATH ?? ''): { ok: true; file: string } | { ok: false; why: string } {
+export function findPerfAnalyzer(
+  given: string | undefined,
+  cwd: string,
+  path = process.env.PATH ?? '',
+): { ok: true; file: string } | { ok: false; why: string } {
   if (given !== undefined) {
     const file = resolve(cwd, given);
     return isExecutable(file) ? { ok: true, file } : { ok: false, why: `--perf-analyzer ${given}: not an executable file` };
   }
-  const found = path.split(delimiter).filter((d) => d && isAbsolute(d)).map((d) => join(d, 'perf_analyzer')).find(isExecutable);
+  const found = path
+    .split(delimiter)
+    .filter((d) => d && isAbsolute(d))
+    .map((d) => join(d, 'perf_analyzer'))
+    .find(isExecutable);
   if (found) return { ok: true, file: found };
-  return { ok: false, why: "no perf_analyzer on PATH: give --perf-analyzer PATH (it comes with NVIDIA's Triton SDK container, and as bin/perf_analyzer in PyPI's tritonclient wheel)" };
+  return {
+    ok: false,
+    why: "no perf_analyzer on PATH: give --perf-analyzer PATH (it comes with NVIDIA's Triton SDK container, and as bin/perf_analyzer in PyPI's tritonclient wheel)",
+  };
 }
 
 export interface LevelRequest {
@@ -51,21 +62,24 @@ export interface LevelRequest {
 }
 
 export type LevelResult =
-  | { kind: 'measured'; row: PerfRow }
-  | { kind: 'unstable'; windows: number }
-  | { kind: 'failed'; why: string }
-  | { kind: 'timeout'; ms: number };
+  { kind: 'measured'; row: PerfRow } | { kind: 'unstable'; windows: number } | { kind: 'failed'; why: string } | { kind: 'timeout'; ms: number };
 
 /** perf_analyzer's arguments for one concurrency level over HTTP. */
 export function levelArgs(r: Omit<LevelRequest, 'perfAnalyzer' | 'runner' | 'signal'>): string[] {
   return [
-    '-m', r.model, '-u', r.url, '-i', 'http',
+    '-m',
+    r.model,
+    '-u',
+    r.url,
+    '-i',
+    'http',
     `--concurrency-range=${r.concurrency}:${r.concurrency}`,
     `--measurement-interval=${r.measurementIntervalMs}`,
     `--percentile=${r.percentile}`,
     ...(r.stabilityPercentage !== undefined ? [`--stability-percentage=${r.stabilityPercentage}`] : []),
     ...(r.maxTrials !== undefined ? [`--max-trials=${r.maxTrials}`] : []),
-    '-f', r.csvFile,
+    '-f',
+    r.csvFile,
   ];
 }
 

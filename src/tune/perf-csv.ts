@@ -43,7 +43,13 @@ export function parsePerfCsv(text: string, file: string): PerfTable {
   while (names.length && names[names.length - 1] === '') names.pop();
   const index = new Map(names.map((n, i) => [n, i]));
   const loadName = index.has('Concurrency') ? 'Concurrency' : index.has('Request Rate') ? 'Request Rate' : undefined;
-  if (!loadName) throw new CsvError(file, header.line, 1, `not a perf_analyzer CSV: the first column is ${quoted(names[0] ?? '')}, not Concurrency or Request Rate (write it with perf_analyzer -f FILE)`);
+  if (!loadName)
+    throw new CsvError(
+      file,
+      header.line,
+      1,
+      `not a perf_analyzer CSV: the first column is ${quoted(names[0] ?? '')}, not Concurrency or Request Rate (write it with perf_analyzer -f FILE)`,
+    );
   if (!index.has('Inferences/Second')) throw new CsvError(file, header.line, 1, 'not a perf_analyzer CSV: it has no Inferences/Second column');
   const latencyColumns = names.flatMap((n, i): [string, number][] => {
     const m = /^p(\d+) latency$/.exec(n);
@@ -55,17 +61,30 @@ export function parsePerfCsv(text: string, file: string): PerfTable {
 
   const number = (row: CsvRow, i: number, column: string): number => {
     const cell = row.cells[i];
-    if (cell === undefined || cell === '') throw new CsvError(file, row.line, row.columns[i] ?? row.columns[row.columns.length - 1]!, `no value for ${quoted(column)} (the row has ${row.cells.length} cells, the header ${names.length})`);
+    if (cell === undefined || cell === '')
+      throw new CsvError(
+        file,
+        row.line,
+        row.columns[i] ?? row.columns[row.columns.length - 1]!,
+        `no value for ${quoted(column)} (the row has ${row.cells.length} cells, the header ${names.length})`,
+      );
     const n = Number(cell);
     if (!Number.isFinite(n)) throw new CsvError(file, row.line, row.columns[i]!, `${quoted(column)} is ${quoted(cell)}, not a number`);
     return n;
   };
   const parsed = rows.map((row): PerfRow => {
     const extra = row.cells.slice(names.length);
-    if (extra.some((c) => c !== '')) throw new CsvError(file, row.line, row.columns[names.length]!, `the row has ${row.cells.length} cells and the header ${names.length} columns`);
-    if (row.cells.length < names.length) throw new CsvError(file, row.line, row.columns[row.columns.length - 1]!, `the row has ${row.cells.length} cells and the header ${names.length} columns`);
+    if (extra.some((c) => c !== ''))
+      throw new CsvError(file, row.line, row.columns[names.length]!, `the row has ${row.cells.length} cells and the header ${names.length} columns`);
+    if (row.cells.length < names.length)
+      throw new CsvError(file, row.line, row.columns[row.columns.length - 1]!, `the row has ${row.cells.length} cells and the header ${names.length} columns`);
     const latencyUs = Object.fromEntries(latencyColumns.map(([n, i]) => [n, number(row, i, names[i]!)]));
-    const out: PerfRow = { load: number(row, index.get(loadName)!, loadName), throughput: number(row, index.get('Inferences/Second')!, 'Inferences/Second'), latencyUs, line: row.line };
+    const out: PerfRow = {
+      load: number(row, index.get(loadName)!, loadName),
+      throughput: number(row, index.get('Inferences/Second')!, 'Inferences/Second'),
+      latencyUs,
+      line: row.line,
+    };
     if (index.has('Response Throughput')) out.responseThroughput = number(row, index.get('Response Throughput')!, 'Response Throughput');
     if (hasServer) {
       const [q, ci, cf, co] = serverAt.map((i, k) => number(row, i, SERVER_COLUMNS[k]!)) as [number, number, number, number];

@@ -75,7 +75,19 @@ export function pick(tables: ReadonlyMap<string, { table: PerfTable; settings: V
       unstable,
     });
   }
-  results.sort((a, b) => (a.chosen && b.chosen ? b.chosen.throughput - a.chosen.throughput : a.chosen ? -1 : b.chosen ? 1 : a.bestLatencyUs === b.bestLatencyUs ? 0 : a.bestLatencyUs < b.bestLatencyUs ? -1 : 1));
+  results.sort((a, b) =>
+    a.chosen && b.chosen
+      ? b.chosen.throughput - a.chosen.throughput
+      : a.chosen
+        ? -1
+        : b.chosen
+          ? 1
+          : a.bestLatencyUs === b.bestLatencyUs
+            ? 0
+            : a.bestLatencyUs < b.bestLatencyUs
+              ? -1
+              : 1,
+  );
   const best = results[0]?.chosen ? results[0] : undefined;
   return { percentile, budgetUs, load, ...(best ? { best } : {}), variants: results, explanation: best ? explain(best, results, percentile, load) : [] };
 }
@@ -83,30 +95,45 @@ export function pick(tables: ReadonlyMap<string, { table: PerfTable; settings: V
 const ms = (us: number): string => `${(us / 1000).toFixed(us < 10_000 ? 2 : 1)} ms`;
 
 function settingsText(s: VariantSettings): string {
-  const parts = [s.instances !== undefined ? `${s.instances} instance${s.instances === 1 ? '' : 's'}` : 'the default instances', s.delayUs !== undefined ? `max_queue_delay_microseconds ${s.delayUs}` : 'no dynamic batching delay', ...(s.preferred?.length ? [`preferred_batch_size [${s.preferred.join(', ')}]`] : [])];
+  const parts = [
+    s.instances !== undefined ? `${s.instances} instance${s.instances === 1 ? '' : 's'}` : 'the default instances',
+    s.delayUs !== undefined ? `max_queue_delay_microseconds ${s.delayUs}` : 'no dynamic batching delay',
+    ...(s.preferred?.length ? [`preferred_batch_size [${s.preferred.join(', ')}]`] : []),
+  ];
   return parts.join(', ');
 }
 
 function explain(best: VariantResult, all: readonly VariantResult[], percentile: string, load: PerfTable['load']): string[] {
   const c = best.chosen!;
-  const lines = [`${best.variant} (${settingsText(best.settings)}) serves ${c.throughput.toFixed(1)} infer/sec at ${load} ${c.load}, with ${percentile} latency ${ms(c.latencyUs)}.`];
+  const lines = [
+    `${best.variant} (${settingsText(best.settings)}) serves ${c.throughput.toFixed(1)} infer/sec at ${load} ${c.load}, with ${percentile} latency ${ms(c.latencyUs)}.`,
+  ];
   const second = all[1];
-  if (second?.chosen) lines.push(`The next best, ${second.variant}, serves ${second.chosen.throughput.toFixed(1)} infer/sec within the budget (${load} ${second.chosen.load}).`);
+  if (second?.chosen)
+    lines.push(`The next best, ${second.variant}, serves ${second.chosen.throughput.toFixed(1)} infer/sec within the budget (${load} ${second.chosen.load}).`);
   if (best.knee !== undefined) lines.push(`Its latency knees after ${load} ${best.knee}: beyond it, latency grows much faster than throughput.`);
   const unstable = all.filter((v) => v.unstable.length);
   if (unstable.length) {
-    lines.push(`Not counted: perf_analyzer found no stable measurement for ${unstable.map((v) => `${v.variant} at ${load} ${v.unstable.join(', ')}`).join('; ')}. Measure again with a longer --measurement-interval (or a larger --stability-percentage) before trusting the ranking there.`);
+    lines.push(
+      `Not counted: perf_analyzer found no stable measurement for ${unstable.map((v) => `${v.variant} at ${load} ${v.unstable.join(', ')}`).join('; ')}. Measure again with a longer --measurement-interval (or a larger --stability-percentage) before trusting the ranking there.`,
+    );
   }
   const s = c.row.server;
   if (!s) {
-    lines.push('The CSV has no server-side columns (perf_analyzer reads them from Triton\'s statistics extension), so the split between queue and compute time is unknown.');
+    lines.push(
+      "The CSV has no server-side columns (perf_analyzer reads them from Triton's statistics extension), so the split between queue and compute time is unknown.",
+    );
     return lines;
   }
   const compute = s.computeInputUs + s.computeInferUs + s.computeOutputUs;
   if (s.queueUs > compute) {
-    lines.push(`At that point requests wait ${ms(s.queueUs)} in the queue for ${ms(compute)} of compute: the instances cannot keep up. Raise the instance count (if the GPU has memory and compute to spare), or shorten max_queue_delay_microseconds${best.settings.delayUs ? ` (now ${best.settings.delayUs})` : ''}.`);
+    lines.push(
+      `At that point requests wait ${ms(s.queueUs)} in the queue for ${ms(compute)} of compute: the instances cannot keep up. Raise the instance count (if the GPU has memory and compute to spare), or shorten max_queue_delay_microseconds${best.settings.delayUs ? ` (now ${best.settings.delayUs})` : ''}.`,
+    );
   } else {
-    lines.push(`At that point compute (${ms(compute)}) outweighs queueing (${ms(s.queueUs)}): more instances help only while the device running them (GPU, or CPU cores) has headroom; larger batches (preferred_batch_size, a longer delay) or a faster engine (TensorRT, FP16) shorten it.`);
+    lines.push(
+      `At that point compute (${ms(compute)}) outweighs queueing (${ms(s.queueUs)}): more instances help only while the device running them (GPU, or CPU cores) has headroom; larger batches (preferred_batch_size, a longer delay) or a faster engine (TensorRT, FP16) shorten it.`,
+    );
   }
   return lines;
 }

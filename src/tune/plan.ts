@@ -65,7 +65,8 @@ export function planVariants(model: string, config: ModelConfig, effective: Mode
   let delays: (number | undefined)[] = axes.delaysUs;
   let preferred: (number[] | undefined)[] = axes.preferred ?? defaultPreferred(config, effective.max_batch_size ?? 0);
   if (!batching) {
-    if (axes.delaysUs.length > 1 || axes.preferred?.length) notes.push(`${model} does not batch (max_batch_size 0): the queue delay and preferred batch sizes do nothing, so only the instance count varies`);
+    if (axes.delaysUs.length > 1 || axes.preferred?.length)
+      notes.push(`${model} does not batch (max_batch_size 0): the queue delay and preferred batch sizes do nothing, so only the instance count varies`);
     delays = [undefined];
     preferred = [undefined];
   } else if (effective.sequence_batching) {
@@ -97,11 +98,20 @@ export function planVariants(model: string, config: ModelConfig, effective: Mode
 /** The perf_analyzer command that measures a variant, run from the variant's directory. */
 export function perfAnalyzerCommand(variant: string, decoupled: boolean, m: MeasureOptions): string[] {
   return [
-    'perf_analyzer', '-m', variant, '-u', m.url, '-i', m.protocol,
-    `--concurrency-range=${m.concurrencyRange}`, `--measurement-interval=${m.measurementIntervalMs}`,
+    'perf_analyzer',
+    '-m',
+    variant,
+    '-u',
+    m.url,
+    '-i',
+    m.protocol,
+    `--concurrency-range=${m.concurrencyRange}`,
+    `--measurement-interval=${m.measurementIntervalMs}`,
     // A bare file name: perf_analyzer names an ensemble's per-model files "<model>_v<version>.<-f>"
     // (src/report_writer.cc, ReportWriter::GenerateReport), which a directory in -f would break.
-    '-f', 'perf.csv', `--percentile=${m.percentile}`,
+    '-f',
+    'perf.csv',
+    `--percentile=${m.percentile}`,
     ...(m.stabilityPercentage !== undefined ? [`--stability-percentage=${m.stabilityPercentage}`] : []),
     // A decoupled model answers over gRPC streaming only.
     ...(decoupled ? ['--streaming'] : []),

@@ -68,10 +68,12 @@ export function writeTunePlan(req: PlanRequest): PlanOutcome {
   const read = planModel(modelDir, req, req.cwd, shown);
   if (read.kind === 'model-refused') return read;
   const { model, source, configFile, decoupled, planned } = read;
-  if (decoupled && req.measure.protocol === 'http') throw new TunePlanError('the model is decoupled, and perf_analyzer measures a decoupled model over gRPC streaming only: use --protocol grpc');
+  if (decoupled && req.measure.protocol === 'http')
+    throw new TunePlanError('the model is decoupled, and perf_analyzer measures a decoupled model over gRPC streaming only: use --protocol grpc');
 
   const existing = ws.tree.kind(out);
-  if (ws.tree.entries(dirname(out)).find((e) => e.name === basename(out))?.link) throw new TunePlanError(`${shown(out)} is a symbolic link, and tritonc writes through no link it did not make: give a new directory`);
+  if (ws.tree.entries(dirname(out)).find((e) => e.name === basename(out))?.link)
+    throw new TunePlanError(`${shown(out)} is a symbolic link, and tritonc writes through no link it did not make: give a new directory`);
   if (existing !== undefined && existing !== 'dir') throw new TunePlanError(`${shown(out)} exists and is not a directory; give a new directory`);
   if (existing === 'dir' && ws.tree.entries(out).length) throw new TunePlanError(`${shown(out)} exists and is not empty; give a new directory`);
   let tmp: string;
@@ -103,8 +105,20 @@ export function writeTunePlan(req: PlanRequest): PlanOutcome {
       commands[v.name] = shellLine(command);
       write(join(dir, 'perf_analyzer.sh'), measureScript(v.name, command));
     }
-    write(join(tmp, 'run.sh'), runScript(planned.variants.map((v) => v.name), req.httpUrl), 0o755);
-    const plan = { model, modelDir, percentile: `p${req.measure.percentile}`, variants: planned.variants.map((v) => ({ name: v.name, settings: v.settings, command: commands[v.name] })) };
+    write(
+      join(tmp, 'run.sh'),
+      runScript(
+        planned.variants.map((v) => v.name),
+        req.httpUrl,
+      ),
+      0o755,
+    );
+    const plan = {
+      model,
+      modelDir,
+      percentile: `p${req.measure.percentile}`,
+      variants: planned.variants.map((v) => ({ name: v.name, settings: v.settings, command: commands[v.name] })),
+    };
     write(join(tmp, 'tune-plan.json'), `${JSON.stringify(plan, null, 2)}\n`);
     const result = lintSync([tmp], { cwd: req.cwd });
     if (result.errorCount) return { kind: 'variants-refused', lint: result };

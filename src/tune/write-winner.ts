@@ -41,7 +41,10 @@ export function settingsOf(config: ModelConfig): VariantSettings {
   const delay = config.dynamic_batching?.max_queue_delay_microseconds;
   const preferred = config.dynamic_batching?.preferred_batch_size;
   const count = config.instance_group?.[0]?.count;
-  return { ...(config.dynamic_batching ? { delayUs: Number(delay ?? 0), preferred: (preferred ?? []).map(Number) } : {}), ...(count !== undefined ? { instances: Number(count) } : {}) };
+  return {
+    ...(config.dynamic_batching ? { delayUs: Number(delay ?? 0), preferred: (preferred ?? []).map(Number) } : {}),
+    ...(count !== undefined ? { instances: Number(count) } : {}),
+  };
 }
 
 /**
@@ -52,7 +55,8 @@ export function settingsOf(config: ModelConfig): VariantSettings {
 export function writeWinner(modelDir: string, winner: ModelConfig, shown: (path: string) => string, cwd: string): WinnerWrite {
   const file = join(modelDir, 'config.pbtxt');
   const read = readText(file);
-  if (read.kind !== 'text') throw new TuneWriteError(`${shown(file)}: ${read.kind === 'missing' ? 'no such file (tune writes into an existing config.pbtxt)' : read.reason}`);
+  if (read.kind !== 'text')
+    throw new TuneWriteError(`${shown(file)}: ${read.kind === 'missing' ? 'no such file (tune writes into an existing config.pbtxt)' : read.reason}`);
   const current = parseConfig(read.text, file);
   if (hasErrors(current.diagnostics)) throw new TuneWriteError(`${shown(file)} does not parse; fix it first`);
   const edited = setFields(read.text, file, winnerChanges(current.value, winner));
@@ -65,6 +69,11 @@ export function writeWinner(modelDir: string, winner: ModelConfig, shown: (path:
   } catch (e) {
     throw new TuneWriteError(`cannot write ${shown(file)}: ${describeFsError(e)}`);
   }
-  const header = regenerated.kind === 'regenerated' ? { regenerated: true as const } : regenerated.kind === 'kept' ? { regenerated: false as const, why: regenerated.why } : undefined;
+  const header =
+    regenerated.kind === 'regenerated'
+      ? { regenerated: true as const }
+      : regenerated.kind === 'kept'
+        ? { regenerated: false as const, why: regenerated.why }
+        : undefined;
   return { kind: 'written', file, before: read.text, after, ...(header ? { header } : {}) };
 }

@@ -65,11 +65,15 @@ export function writeFileAtomic(path: string, content: string, options: WriteOpt
   const tmp = join(dirname(target), `.${basename(target)}.tritonc-${process.pid}-${randomHex(8)}.tmp`);
   const io = atomicWriteFs;
   const data = Buffer.from(content, 'utf8');
-  const fd = io.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, original ? original.mode & 0o7777 : 0o644);
+  const fd = io.openSync(
+    tmp,
+    fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
+    original ? original.mode & 0o7777 : 0o644,
+  );
   try {
     try {
       // writeSync may write fewer bytes than asked (a full disk writes what fits): write the rest.
-      for (let done = 0; done < data.length; ) {
+      for (let done = 0; done < data.length;) {
         const n = io.writeSync(fd, data, done, data.length - done);
         if (n <= 0) throw Object.assign(new Error(`no progress writing ${tmp}`), { code: 'EIO' });
         done += n;

@@ -24,7 +24,7 @@ function sequenceAt(b: Uint8Array, i: number): number {
 export function bytesText(bytes: Uint8Array): string {
   const decoder = new TextDecoder();
   let out = '';
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const n = sequenceAt(bytes, i);
     if (n === 0) {
       out += `\\x${bytes[i]!.toString(16).padStart(2, '0')}`;

@@ -6,7 +6,7 @@
 /** What a number without a unit means. */
 export type BareNumber = 'microseconds' | 'seconds' | 'refused';
 
-const UNIT_US: Record<string, number> = { us: 1, 'µs': 1, ms: 1000, s: 1_000_000, m: 60_000_000, min: 60_000_000 };
+const UNIT_US: Record<string, number> = { us: 1, µs: 1, ms: 1000, s: 1_000_000, m: 60_000_000, min: 60_000_000 };
 const BARE_US: Record<BareNumber, number | undefined> = { microseconds: 1, seconds: 1_000_000, refused: undefined };
 
 /** Microseconds for a duration (not rounded), or undefined when it is not one. */

@@ -16,7 +16,10 @@ export function parseJsonText(text: string): JsonRead {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {
     const raw = (e as Error).message;
-    const message = raw.replace(/\s*(in JSON )?at position \d+.*$/, '').replace(/^JSON\.parse: /, '').replace(/,\s*".*" is not valid JSON$/, '');
+    const message = raw
+      .replace(/\s*(in JSON )?at position \d+.*$/, '')
+      .replace(/^JSON\.parse: /, '')
+      .replace(/,\s*".*" is not valid JSON$/, '');
     const scanned = jsonErrorOffset(text);
     const offset = scanned < 0 ? text.length : scanned;
     const found = offset < text.length ? String.fromCodePoint(text.codePointAt(offset)!) : undefined;
@@ -150,7 +153,8 @@ export function jsonErrorOffset(text: string): number {
       want = c === '{' ? 'firstKey' : 'firstValue';
       continue;
     }
-    const e = c === '"' ? string() : c === '-' || isDigit(c) ? number() : c === 't' ? literal('true') : c === 'f' ? literal('false') : c === 'n' ? literal('null') : i;
+    const e =
+      c === '"' ? string() : c === '-' || isDigit(c) ? number() : c === 't' ? literal('true') : c === 'f' ? literal('false') : c === 'n' ? literal('null') : i;
     if (e >= 0) return e;
     want = 'after';
   }

@@ -16,7 +16,8 @@ export function ownFileProblem(path: string, what: string): string | undefined {
     return `cannot look at it: ${describeFsError(e)}`;
   }
   if (st === undefined || st.isFile()) return undefined;
-  if (st.isSymbolicLink()) return `is a symbolic link, and tritonc reads and writes its ${what} only as a file of its own (a link could lead it to overwrite or read any file): remove the link`;
+  if (st.isSymbolicLink())
+    return `is a symbolic link, and tritonc reads and writes its ${what} only as a file of its own (a link could lead it to overwrite or read any file): remove the link`;
   return `is not a regular file (${st.isDirectory() ? 'a directory' : 'a FIFO, socket or device'}); tritonc keeps its ${what} in a file of its own: remove it, or give another path`;
 }
 

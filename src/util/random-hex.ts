@@ -5,6 +5,9 @@
 /** `digits` random hex digits. */
 export function randomHex(digits: number): string {
   let out = '';
-  while (out.length < digits) out += Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+  while (out.length < digits)
+    out += Math.floor(Math.random() * 0x100000000)
+      .toString(16)
+      .padStart(8, '0');
   return out.slice(0, digits);
 }

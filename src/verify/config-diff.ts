@@ -28,7 +28,12 @@ function isDefault(v: unknown, field: SchemaField): boolean {
 }
 
 const looseDefault = (v: unknown): boolean =>
-  v === '' || v === 0 || v === false || v === null || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && Object.keys(v).length === 0);
+  v === '' ||
+  v === 0 ||
+  v === false ||
+  v === null ||
+  (Array.isArray(v) && v.length === 0) ||
+  (typeof v === 'object' && v !== null && Object.keys(v).length === 0);
 
 /** Flattens a config JSON into path -> JSON text of the value, defaults left out. */
 export function configLeaves(json: unknown, message: SchemaMessage = loadSchema().modelConfig): Leaves {

@@ -35,4 +35,3 @@ const byOrt = new Map(TABLE.filter((t) => t.ort).map((t) => [t.ort!, t]));
 export const dataTypeOfConfig = (name: string): DataTypeInfo | undefined => byConfig.get(name);
 export const dataTypeOfKserve = (name: string): DataTypeInfo | undefined => byKserve.get(name);
 export const dataTypeOfOrt = (name: string): DataTypeInfo | undefined => byOrt.get(name);
-

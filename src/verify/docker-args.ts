@@ -88,17 +88,17 @@ export function containerName(modelName: string, suffix: string): string {
 const csvField = (field: string): string => (/[",]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field);
 
 export function dockerRunArgs(spec: DockerRunSpec): string[] {
-  const args = [
-    'run', '--rm',
-    '--name', spec.name,
-    '--label', `${CONTAINER_LABEL}=${spec.modelName}`,
-  ];
+  const args = ['run', '--rm', '--name', spec.name, '--label', `${CONTAINER_LABEL}=${spec.modelName}`];
   append(args, gpuArgs(spec.engine ?? 'docker', spec.gpus));
   append(args, [
-    '--mount', ['type=bind', csvField(`source=${spec.repoDir}`), `target=${CONTAINER_REPOSITORY}`, 'readonly'].join(','),
-    '-p', `127.0.0.1:${spec.ports.http}:8000`,
-    '-p', `127.0.0.1:${spec.ports.grpc}:8001`,
-    '-p', `127.0.0.1:${spec.ports.metrics}:8002`,
+    '--mount',
+    ['type=bind', csvField(`source=${spec.repoDir}`), `target=${CONTAINER_REPOSITORY}`, 'readonly'].join(','),
+    '-p',
+    `127.0.0.1:${spec.ports.http}:8000`,
+    '-p',
+    `127.0.0.1:${spec.ports.grpc}:8001`,
+    '-p',
+    `127.0.0.1:${spec.ports.metrics}:8002`,
     spec.image,
     'tritonserver',
     `--model-repository=${CONTAINER_REPOSITORY}`,

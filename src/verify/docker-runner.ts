@@ -78,24 +78,37 @@ export async function describeDockerRun(plan: VerifyPlan, opts: DockerRunOptions
   };
 }
 
-const firstLine = (text: string): string => text.trim().split('\n').find((l) => l.trim()) ?? '';
+const firstLine = (text: string): string =>
+  text
+    .trim()
+    .split('\n')
+    .find((l) => l.trim()) ?? '';
 /** The error line of an engine's stderr: podman's pull prints "Trying to pull ..." before its "Error: ..." line. */
-const errorLine = (text: string): string => text.trim().split('\n').findLast((l) => /^\s*Error\b/i.test(l))?.trim() ?? firstLine(text);
+const errorLine = (text: string): string =>
+  text
+    .trim()
+    .split('\n')
+    .findLast((l) => /^\s*Error\b/i.test(l))
+    ?.trim() ?? firstLine(text);
 
 /** The engine on PATH and answering (docker: its daemon; podman: its storage); exit 2 otherwise, with what to do. */
 async function checkEngine(runner: ProcessRunner, engine: Engine): Promise<string> {
   // podman 4.3 fills .Server from the local engine, so one template serves both.
   const r = await runner.run(engine, ['version', '--format', '{{.Server.Version}}'], { timeoutMs: 20_000 });
   if (r.notFound) {
-    throw new CannotRun(engine === 'docker'
-      ? 'docker is not installed here (no `docker` on PATH). Install Docker with the NVIDIA Container Toolkit, use podman with --engine podman, or verify with --runtime ort (no Docker needed) or --runtime server --server URL'
-      : 'podman is not installed here (no `podman` on PATH). Install podman (and, for GPUs, the NVIDIA Container Toolkit\'s CDI spec), use Docker with --engine docker, or verify with --runtime ort or --runtime server --server URL');
+    throw new CannotRun(
+      engine === 'docker'
+        ? 'docker is not installed here (no `docker` on PATH). Install Docker with the NVIDIA Container Toolkit, use podman with --engine podman, or verify with --runtime ort (no Docker needed) or --runtime server --server URL'
+        : "podman is not installed here (no `podman` on PATH). Install podman (and, for GPUs, the NVIDIA Container Toolkit's CDI spec), use Docker with --engine docker, or verify with --runtime ort or --runtime server --server URL",
+    );
   }
   if (r.exitCode !== 0 || !r.stdout.trim()) {
     const why = firstLine(r.stderr) || `exit ${r.exitCode}`;
-    throw new CannotRun(engine === 'docker'
-      ? `docker is installed but cannot reach a Docker daemon (${why}). Start the daemon (e.g. sudo systemctl start docker) or check DOCKER_HOST; or use --engine podman, or verify with --runtime ort`
-      : `podman is installed but does not run here (${why}). Check its configuration (podman info; CONTAINERS_CONF); or verify with --runtime ort`);
+    throw new CannotRun(
+      engine === 'docker'
+        ? `docker is installed but cannot reach a Docker daemon (${why}). Start the daemon (e.g. sudo systemctl start docker) or check DOCKER_HOST; or use --engine podman, or verify with --runtime ort`
+        : `podman is installed but does not run here (${why}). Check its configuration (podman info; CONTAINERS_CONF); or verify with --runtime ort`,
+    );
   }
   return r.stdout.trim();
 }
@@ -107,7 +120,9 @@ async function ensureImage(runner: ProcessRunner, engine: Engine, image: string,
   const pulled = await runner.run(engine, ['pull', image], { signal });
   if (signal.aborted) return;
   if (pulled.exitCode !== 0) {
-    throw new CannotRun(`${engine} cannot pull ${image}: ${errorLine(pulled.stderr) || `exit ${pulled.exitCode}`}. For nvcr.io images run ${engine} login nvcr.io first, or pass --image with an image you have`);
+    throw new CannotRun(
+      `${engine} cannot pull ${image}: ${errorLine(pulled.stderr) || `exit ${pulled.exitCode}`}. For nvcr.io images run ${engine} login nvcr.io first, or pass --image with an image you have`,
+    );
   }
 }
 
@@ -129,17 +144,38 @@ export async function runDocker(plan: VerifyPlan, report: VerifyReport, opts: Do
     progress(`starting ${spec.name} (${opts.image}); waiting up to ${formatMs(opts.timeoutMs)} for '${plan.modelName}' to load`);
     const started = Date.now();
     proc = runner.start(engine, dockerRunArgs(spec));
-    const client = new KServeClient(`http://127.0.0.1:${spec.ports.http}`, { signal: interruption.signal, timeoutMs: 30_000, ...(opts.fetch ? { fetch: opts.fetch } : {}) });
+    const client = new KServeClient(`http://127.0.0.1:${spec.ports.http}`, {
+      signal: interruption.signal,
+      timeoutMs: 30_000,
+      ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    });
     const waited = await waitForModel(client, proc, plan.modelName, started + opts.timeoutMs, opts.pollMs ?? 500, interruption.signal);
     interruption.check();
 
     if (waited.kind !== 'ready') {
       engineFailure(waited, proc, engine, plan.modelName);
-      failedStart(waited, proc, plan, report, opts.timeoutMs, 'the container', 'On a machine without a GPU: --gpus none for a config without instance_group (Triton falls back to the CPU), a CPU copy of the config (instance_group kind: KIND_CPU), or --runtime ort', DEFAULT_BACKEND_DIRECTORY);
+      failedStart(
+        waited,
+        proc,
+        plan,
+        report,
+        opts.timeoutMs,
+        'the container',
+        'On a machine without a GPU: --gpus none for a config without instance_group (Triton falls back to the CPU), a CPU copy of the config (instance_group kind: KIND_CPU), or --runtime ort',
+        DEFAULT_BACKEND_DIRECTORY,
+      );
       return;
     }
     report.load = { ok: true, ms: Date.now() - started, detail: `loaded by tritonserver --load-model=${plan.modelName} from the mounted repository` };
-    await checkServedModel({ client, plan, report, timeoutMs: opts.timeoutMs, progress, dynamicDimSize: opts.dynamicDimSize ?? 1, ...(opts.reference ? { reference: opts.reference } : {}) });
+    await checkServedModel({
+      client,
+      plan,
+      report,
+      timeoutMs: opts.timeoutMs,
+      progress,
+      dynamicDimSize: opts.dynamicDimSize ?? 1,
+      ...(opts.reference ? { reference: opts.reference } : {}),
+    });
     interruption.check();
   } catch (e) {
     interruption.check();
@@ -168,10 +204,19 @@ function engineFailure(waited: WaitResult, proc: RunningProcess, engine: Engine,
   if (mapTritonLog(proc.lines).some((m) => m.environment)) return; // failedStart says what the machine lacks
   const errors = proc.lines.filter(isErrorLine).map(cleanLogLine);
   const shown = (errors.length ? errors : proc.lines.slice(-15)).map((l) => `  ${l}`).join('\n');
-  throw new CannotRun(`${engine} could not start the container for '${modelName}' (exit ${waited.exitCode}, the engine's own failure, not Triton's)${shown ? `:\n${shown}` : ''}\nFix what ${engine} says, then run verify again; or verify with --runtime local or --runtime ort`);
+  throw new CannotRun(
+    `${engine} could not start the container for '${modelName}' (exit ${waited.exitCode}, the engine's own failure, not Triton's)${shown ? `:\n${shown}` : ''}\nFix what ${engine} says, then run verify again; or verify with --runtime local or --runtime ort`,
+  );
 }
 
-async function removeContainer(runner: ProcessRunner, engine: Engine, proc: RunningProcess, name: string, progress: (l: string) => void, report: VerifyReport): Promise<void> {
+async function removeContainer(
+  runner: ProcessRunner,
+  engine: Engine,
+  proc: RunningProcess,
+  name: string,
+  progress: (l: string) => void,
+  report: VerifyReport,
+): Promise<void> {
   progress(`removing ${name}`);
   // No signal here: the container must go even after Ctrl-C. And in a process group of its own: Ctrl-C
   // pressed again during the clean-up reaches the terminal's whole group, which would end docker rm.

@@ -16,7 +16,10 @@ export class CannotRun extends Error {
  * afterInterrupt (the server runtime: how the model was put back, or that it could not be).
  */
 export class Interrupted extends Error {
-  constructor(readonly signal: 'SIGINT' | 'SIGTERM', readonly after?: string) {
+  constructor(
+    readonly signal: 'SIGINT' | 'SIGTERM',
+    readonly after?: string,
+  ) {
     super(`interrupted by ${signal}`);
     this.name = 'Interrupted';
   }

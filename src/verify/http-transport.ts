@@ -18,7 +18,8 @@ export const nodeHttpFetch: typeof fetch = (input, init = {}) =>
     const signal = init.signal ?? undefined;
     if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
     const headers = new Headers(init.headers);
-    const body = init.body === undefined || init.body === null ? undefined : typeof init.body === 'string' ? Buffer.from(init.body) : Buffer.from(init.body as Uint8Array);
+    const body =
+      init.body === undefined || init.body === null ? undefined : typeof init.body === 'string' ? Buffer.from(init.body) : Buffer.from(init.body as Uint8Array);
     if (body) headers.set('content-length', String(body.length));
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     let response: IncomingMessage | undefined;
@@ -32,7 +33,8 @@ export const nodeHttpFetch: typeof fetch = (input, init = {}) =>
         const stream: Readable = decoder ? res.pipe(decoder) : res;
         if (decoder) res.on('error', (e) => decoder.destroy(e));
         const out = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && k !== 'content-encoding' && k !== 'content-length') out.set(k, Array.isArray(v) ? v.join(', ') : v);
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined && k !== 'content-encoding' && k !== 'content-length') out.set(k, Array.isArray(v) ? v.join(', ') : v);
         const status = res.statusCode ?? 0;
         const empty = status === 204 || status === 304;
         if (empty) res.resume();

@@ -77,4 +77,3 @@ export function decodeInferResponse(body: Buffer, headerLength: number | undefin
   }
   return { ok: true, response: parsed.data, binary: data };
 }
-

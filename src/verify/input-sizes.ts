@@ -34,9 +34,14 @@ export function inputSizes(inputs: readonly SizedInput[], config: ModelConfig, f
   const out = new Map<string, InputSize>();
   for (const f of flags) {
     const input = inputs.find((i) => i.name === f.name);
-    if (!input) throw new CannotRun(`--shape ${f.name}:${f.dims.join(',')}: '${f.name}' is not an input of config.pbtxt (its inputs: ${inputs.map((i) => i.name).join(', ') || 'none'})`);
+    if (!input)
+      throw new CannotRun(
+        `--shape ${f.name}:${f.dims.join(',')}: '${f.name}' is not an input of config.pbtxt (its inputs: ${inputs.map((i) => i.name).join(', ') || 'none'})`,
+      );
     if (!fits(input.dims, f.dims)) {
-      throw new CannotRun(`--shape ${f.name}:${f.dims.join(',')}: input '${f.name}' has dims ${shapeText(input.dims)}; give one size per dim, without the batch dim, equal to the fixed ones (e.g. --shape ${f.name}:${input.dims.map((d) => (d < 0 ? 16 : d)).join(',')})`);
+      throw new CannotRun(
+        `--shape ${f.name}:${f.dims.join(',')}: input '${f.name}' has dims ${shapeText(input.dims)}; give one size per dim, without the batch dim, equal to the fixed ones (e.g. --shape ${f.name}:${input.dims.map((d) => (d < 0 ? 16 : d)).join(',')})`,
+      );
     }
     out.set(f.name, { dims: f.dims, source: '--shape' });
   }
@@ -58,15 +63,26 @@ export function inputSizes(inputs: readonly SizedInput[], config: ModelConfig, f
  * is the batch axis, the request holds it twice (Triton puts the batch dim before dims), and no --shape
  * helps; dropping it from dims does.
  */
-export function sizesMessage(what: string, error: string, inputs: readonly SizedInput[], sizes: ReadonlyMap<string, InputSize>, dynamicSize: number, batching = false): string {
+export function sizesMessage(
+  what: string,
+  error: string,
+  inputs: readonly SizedInput[],
+  sizes: ReadonlyMap<string, InputSize>,
+  dynamicSize: number,
+  batching = false,
+): string {
   const variable = inputs.filter((i) => i.dims.some((d) => d < 0));
   const given = [...sizes].map(([name, s]) => `'${name}' ${shapeText(s.dims)} from ${s.source}`);
   const leading = batching ? inputs.find((i) => i.dims.length > 1 && i.dims[0] === -1 && sizes.get(i.name)?.source !== '--shape') : undefined;
   const example = variable.find((i) => sizes.get(i.name)?.source !== '--shape') ?? variable[0];
-  const shapeHow = example ? `pass --shape ${example.name}:${example.dims.map((d) => (d < 0 ? 16 : d)).join(',')} (the item shape without the batch dim; repeatable), or add model_warmup inputs with real sizes to the config` : 'check the model with the inputs it was exported for';
+  const shapeHow = example
+    ? `pass --shape ${example.name}:${example.dims.map((d) => (d < 0 ? 16 : d)).join(',')} (the item shape without the batch dim; repeatable), or add model_warmup inputs with real sizes to the config`
+    : 'check the model with the inputs it was exported for';
   const how = leading
     ? `input '${leading.name}' has dims ${shapeText(leading.dims)}, which start with -1: if that is the batch axis, it is in the request twice (Triton sends [1] + dims, ${shapeText([1, ...leading.dims.map((d) => (d < 0 ? dynamicSize : d))])}), so set dims: ${shapeText(leading.dims.slice(1))} (Triton adds the batch axis itself); if it is not, ${shapeHow}`
     : shapeHow;
-  return `could not check the model at these input sizes: it fails ${what}, before any batch-size question arises (${error}). ` +
-    `Variable dims were sent as ${dynamicSize}${given.length ? `, except ${given.join(', ')}` : ''}; a graph may need more (a convolution longer than its kernel, a reflect pad): ${how}`;
+  return (
+    `could not check the model at these input sizes: it fails ${what}, before any batch-size question arises (${error}). ` +
+    `Variable dims were sent as ${dynamicSize}${given.length ? `, except ${given.join(', ')}` : ''}; a graph may need more (a convolution longer than its kernel, a reflect pad): ${how}`
+  );
 }

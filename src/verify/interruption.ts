@@ -64,4 +64,5 @@ export class Interruption {
 }
 
 /** The line a runner shows (as progress) when a signal comes during its clean-up. */
-export const heldSignalLine = (signal: 'SIGINT' | 'SIGTERM', cleanUp: string): string => `${signal} during the clean-up: tritonc first finishes ${cleanUp}, so that nothing is left behind`;
+export const heldSignalLine = (signal: 'SIGINT' | 'SIGTERM', cleanUp: string): string =>
+  `${signal} during the clean-up: tritonc first finishes ${cleanUp}, so that nothing is left behind`;

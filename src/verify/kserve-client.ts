@@ -9,8 +9,17 @@ import type { z } from 'zod';
 import { decodeInferResponse, encodeInferRequest, type InferRequest } from './infer-body.js';
 import { nodeHttpFetch } from './http-transport.js';
 import {
-  describeIssues, errorBody, modelConfig, modelMetadata, repositoryIndex, serverMetadata,
-  type EffectiveConfig, type InferResponse, type ModelMetadata, type RepositoryIndex, type ServerMetadata,
+  describeIssues,
+  errorBody,
+  modelConfig,
+  modelMetadata,
+  repositoryIndex,
+  serverMetadata,
+  type EffectiveConfig,
+  type InferResponse,
+  type ModelMetadata,
+  type RepositoryIndex,
+  type ServerMetadata,
 } from './kserve-schemas.js';
 
 export type KServeErrorKind = 'unreachable' | 'timeout' | 'aborted' | 'forbidden' | 'http' | 'protocol';
@@ -128,7 +137,11 @@ export class KServeClient {
   }
 
   /** Sends a request; resolves with the status and raw body for any HTTP answer, throws on no answer. */
-  private async send(method: 'GET' | 'POST', path: string, init: { body?: Buffer | string; headers?: Record<string, string>; timeoutMs?: number; maxBytes?: number } = {}): Promise<{ status: number; body: Buffer; headers: Headers }> {
+  private async send(
+    method: 'GET' | 'POST',
+    path: string,
+    init: { body?: Buffer | string; headers?: Record<string, string>; timeoutMs?: number; maxBytes?: number } = {},
+  ): Promise<{ status: number; body: Buffer; headers: Headers }> {
     const request = `${method} ${path}`;
     if (this.signal?.aborted) throw new KServeError('aborted', `${request}: interrupted`, request);
     const controller = new AbortController();
@@ -142,11 +155,21 @@ export class KServeClient {
     this.signal?.addEventListener('abort', onOuterAbort, { once: true });
     const maxBytes = init.maxBytes ?? MAX_JSON_ANSWER_BYTES;
     try {
-      const res = await this.fetchFn(this.baseUrl + path, { method, headers: { ...this.headers, ...init.headers }, body: init.body, signal: controller.signal });
+      const res = await this.fetchFn(this.baseUrl + path, {
+        method,
+        headers: { ...this.headers, ...init.headers },
+        body: init.body,
+        signal: controller.signal,
+      });
       const body = await readBounded(res, maxBytes);
       if (body === undefined) {
         controller.abort();
-        throw new KServeError('protocol', `${request}: the answer from ${this.baseUrl} went on past ${formatBytes(maxBytes)}, more than this request can take (${init.maxBytes === undefined ? 'a KServe metadata or config answer is a few KiB' : 'sized from the request'}); is it a Triton HTTP endpoint?`, request, res.status);
+        throw new KServeError(
+          'protocol',
+          `${request}: the answer from ${this.baseUrl} went on past ${formatBytes(maxBytes)}, more than this request can take (${init.maxBytes === undefined ? 'a KServe metadata or config answer is a few KiB' : 'sized from the request'}); is it a Triton HTTP endpoint?`,
+          request,
+          res.status,
+        );
       }
       return { status: res.status, body, headers: res.headers };
     } catch (e) {
@@ -173,12 +196,23 @@ export class KServeClient {
     // server http_server.cc RespondIfRestricted: 403 "This API is restricted, expecting header '<h>'".
     const restricted = status === 403 ? /expecting header '([^']+)'/.exec(message ?? '') : null;
     if (restricted) {
-      return new KServeError('forbidden', `${request}: HTTP 403: ${shown}: the server restricts this API (tritonserver --http-restricted-api); pass the header it expects with --header ${restricted[1]}:<value>`, request, status, message);
+      return new KServeError(
+        'forbidden',
+        `${request}: HTTP 403: ${shown}: the server restricts this API (tritonserver --http-restricted-api); pass the header it expects with --header ${restricted[1]}:<value>`,
+        request,
+        status,
+        message,
+      );
     }
     return new KServeError('http', `${request}: HTTP ${status}: ${shown}`, request, status, message ?? text.trim());
   }
 
-  private async getJson<S extends z.ZodType>(path: string, schema: S, method: 'GET' | 'POST' = 'GET', body?: unknown): Promise<{ value: z.infer<S>; raw: unknown }> {
+  private async getJson<S extends z.ZodType>(
+    path: string,
+    schema: S,
+    method: 'GET' | 'POST' = 'GET',
+    body?: unknown,
+  ): Promise<{ value: z.infer<S>; raw: unknown }> {
     const request = `${method} ${path}`;
     const res = await this.send(method, path, body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
     if (res.status < 200 || res.status > 299) throw this.httpError(request, res.status, res.body);
@@ -186,11 +220,21 @@ export class KServeClient {
     try {
       raw = JSON.parse(res.body.toString('utf8'));
     } catch {
-      throw new KServeError('protocol', `${request}: the answer is not JSON (${JSON.stringify(res.body.toString('utf8').slice(0, 80))}); is ${this.baseUrl} a KServe v2 / Triton HTTP endpoint?`, request, res.status);
+      throw new KServeError(
+        'protocol',
+        `${request}: the answer is not JSON (${JSON.stringify(res.body.toString('utf8').slice(0, 80))}); is ${this.baseUrl} a KServe v2 / Triton HTTP endpoint?`,
+        request,
+        res.status,
+      );
     }
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
-      throw new KServeError('protocol', `${request}: the answer is not what the KServe v2 protocol documents: ${describeIssues(parsed.error)}`, request, res.status);
+      throw new KServeError(
+        'protocol',
+        `${request}: the answer is not what the KServe v2 protocol documents: ${describeIssues(parsed.error)}`,
+        request,
+        res.status,
+      );
     }
     return { value: parsed.data, raw };
   }
@@ -241,7 +285,11 @@ export class KServeClient {
   /** Loads (or reloads) a model; with `config`, Triton uses it instead of the repository's config.pbtxt. */
   async loadModel(name: string, config?: object, timeoutMs?: number): Promise<void> {
     const path = `/v2/repository/models/${encodeURIComponent(name)}/load`;
-    const res = await this.send('POST', path, { body: JSON.stringify(KServeClient.loadBody(config)), headers: { 'content-type': 'application/json' }, timeoutMs: timeoutMs ?? this.timeoutMs });
+    const res = await this.send('POST', path, {
+      body: JSON.stringify(KServeClient.loadBody(config)),
+      headers: { 'content-type': 'application/json' },
+      timeoutMs: timeoutMs ?? this.timeoutMs,
+    });
     if (res.status < 200 || res.status > 299) throw this.httpError(`POST ${path}`, res.status, res.body);
   }
 
@@ -279,7 +327,8 @@ export class KServeClient {
     if (res.status < 200 || res.status > 299) throw this.httpError(request, res.status, res.body);
     const lengthHeader = res.headers.get('inference-header-content-length');
     const decoded = decodeInferResponse(res.body, lengthHeader === null ? undefined : Number(lengthHeader));
-    if (!decoded.ok) throw new KServeError('protocol', `${request}: the answer is not what the KServe v2 protocol documents: ${decoded.reason}`, request, res.status);
+    if (!decoded.ok)
+      throw new KServeError('protocol', `${request}: the answer is not what the KServe v2 protocol documents: ${decoded.reason}`, request, res.status);
     return { response: decoded.response, ms, binary: decoded.binary };
   }
 }

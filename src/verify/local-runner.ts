@@ -70,10 +70,16 @@ export function tritonserverCommand(opts: Pick<LocalRunOptions, 'tritonserver' |
     if (!isExecutable(file)) throw new CannotRun(`--tritonserver ${opts.tritonserver}: not an executable file`);
     return { command: file, args: [] };
   }
-  const onPath = (opts.path ?? process.env.PATH ?? '').split(delimiter).filter((d) => d && isAbsolute(d)).map((d) => join(d, 'tritonserver')).find(isExecutable);
+  const onPath = (opts.path ?? process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((d) => d && isAbsolute(d))
+    .map((d) => join(d, 'tritonserver'))
+    .find(isExecutable);
   const found = onPath ?? (isExecutable(CONTAINER_TRITONSERVER) ? CONTAINER_TRITONSERVER : undefined);
   if (!found) {
-    throw new CannotRun(`no tritonserver here: give --tritonserver PATH, put it on PATH, or run inside NVIDIA's Triton container (${CONTAINER_TRITONSERVER}); with Apptainer or a batch system, --launcher 'apptainer exec --nv triton.sif'; or verify with --runtime docker or --runtime ort`);
+    throw new CannotRun(
+      `no tritonserver here: give --tritonserver PATH, put it on PATH, or run inside NVIDIA's Triton container (${CONTAINER_TRITONSERVER}); with Apptainer or a batch system, --launcher 'apptainer exec --nv triton.sif'; or verify with --runtime docker or --runtime ort`,
+    );
   }
   return { command: found, args: [] };
 }
@@ -85,13 +91,21 @@ export function backendDirectoryOf(serverArgs: readonly string[]): string {
 }
 
 /** The arguments after the binary: the copy served, explicit control of the one model, loopback ports. */
-export function localServerArgs(repository: string, modelName: string, ports: { http: number; grpc: number }, shmPrefix: string, serverArgs: readonly string[] = []): string[] {
+export function localServerArgs(
+  repository: string,
+  modelName: string,
+  ports: { http: number; grpc: number },
+  shmPrefix: string,
+  serverArgs: readonly string[] = [],
+): string[] {
   return [
     `--model-repository=${repository}`,
     '--model-control-mode=explicit',
     `--load-model=${modelName}`,
-    '--http-address=127.0.0.1', `--http-port=${ports.http}`,
-    '--grpc-address=127.0.0.1', `--grpc-port=${ports.grpc}`,
+    '--http-address=127.0.0.1',
+    `--http-port=${ports.http}`,
+    '--grpc-address=127.0.0.1',
+    `--grpc-port=${ports.grpc}`,
     '--allow-metrics=false',
     // Its shared-memory regions get a name tritonc can find and remove after a hard stop.
     `--backend-config=python,shm-region-prefix-name=${shmPrefix}`,
@@ -155,7 +169,17 @@ export async function describeLocalRun(plan: VerifyPlan, opts: LocalRunOptions, 
   const [http, grpc] = await (opts.ports ?? freePorts)(2);
   const client = new KServeClient(`http://127.0.0.1:${http}`);
   return {
-    command: [command, ...args, ...localServerArgs(`<a read-only copy of ${plan.shown(plan.repoDir)}>`, plan.modelName, { http: http!, grpc: grpc! }, 'tritonc_<random>_', opts.serverArgs)],
+    command: [
+      command,
+      ...args,
+      ...localServerArgs(
+        `<a read-only copy of ${plan.shown(plan.repoDir)}>`,
+        plan.modelName,
+        { http: http!, grpc: grpc! },
+        'tritonc_<random>_',
+        opts.serverArgs,
+      ),
+    ],
     requests: [client.describe('GET', '/v2/health/ready'), ...describeServedChecks(client, plan, opts.dynamicDimSize ?? 1)],
   };
 }
@@ -176,18 +200,39 @@ export async function runLocal(plan: VerifyPlan, report: VerifyReport, opts: Loc
     const started = Date.now();
     // No bytecode written beside a model.py: the copy is read-only, and the user's files are linked.
     proc = runner.start(command, argv, { env: { PYTHONDONTWRITEBYTECODE: '1', TMPDIR: staged.tmp, TMP: staged.tmp, TEMP: staged.tmp }, group: true });
-    const client = new KServeClient(`http://127.0.0.1:${http}`, { signal: interruption.signal, timeoutMs: 30_000, ...(opts.fetch ? { fetch: opts.fetch } : {}) });
+    const client = new KServeClient(`http://127.0.0.1:${http}`, {
+      signal: interruption.signal,
+      timeoutMs: 30_000,
+      ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    });
     const waited = await waitForModel(client, proc, plan.modelName, started + opts.timeoutMs, opts.pollMs ?? 250, interruption.signal);
     interruption.check();
     if (waited.kind === 'exited' && (await proc.exited).notFound) throw new CannotRun(`${command}: not found`);
     if (waited.kind !== 'ready') {
-      failedStart(waited, proc, plan, report, opts.timeoutMs, 'tritonserver', 'Serve it on a machine with the GPUs its config asks for, make a CPU copy of the config (instance_group kind: KIND_CPU), or verify with --runtime ort', backendDirectoryOf(opts.serverArgs ?? []));
+      failedStart(
+        waited,
+        proc,
+        plan,
+        report,
+        opts.timeoutMs,
+        'tritonserver',
+        'Serve it on a machine with the GPUs its config asks for, make a CPU copy of the config (instance_group kind: KIND_CPU), or verify with --runtime ort',
+        backendDirectoryOf(opts.serverArgs ?? []),
+      );
       return;
     }
     const metadata = await client.serverMetadata().catch(() => undefined);
     report.engine = `${[command, ...args].join(' ')}${metadata ? ` (Triton ${metadata.version})` : ''}`;
     report.load = { ok: true, ms: Date.now() - started, detail: `loaded by tritonserver --load-model=${plan.modelName} from a read-only copy of the model` };
-    await checkServedModel({ client, plan, report, timeoutMs: opts.timeoutMs, progress, dynamicDimSize: opts.dynamicDimSize ?? 1, ...(opts.reference ? { reference: opts.reference } : {}) });
+    await checkServedModel({
+      client,
+      plan,
+      report,
+      timeoutMs: opts.timeoutMs,
+      progress,
+      dynamicDimSize: opts.dynamicDimSize ?? 1,
+      ...(opts.reference ? { reference: opts.reference } : {}),
+    });
     interruption.check();
   } catch (e) {
     interruption.check();
@@ -208,11 +253,13 @@ export async function runLocal(plan: VerifyPlan, report: VerifyReport, opts: Loc
 export async function stop(proc: RunningProcess, graceMs: number, progress: (line: string) => void, report: Pick<VerifyReport, 'notes'>): Promise<void> {
   if (proc.hasExited()) return;
   progress('stopping tritonserver');
-  const exited = (ms: number): Promise<boolean> => Promise.race([proc.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+  const exited = (ms: number): Promise<boolean> =>
+    Promise.race([proc.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
   proc.kill('SIGTERM');
   if (await exited(graceMs)) return;
   proc.kill('SIGKILL');
-  if (!(await exited(5_000))) report.notes.push('tritonserver did not exit after SIGKILL; it may still be running: look for it with ps -ef | grep tritonserver');
+  if (!(await exited(5_000)))
+    report.notes.push('tritonserver did not exit after SIGKILL; it may still be running: look for it with ps -ef | grep tritonserver');
 }
 
 /** The Python backend's regions under this run's prefix (python_backend src/shm_manager.cc names them <prefix><n>). */

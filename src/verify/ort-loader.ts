@@ -66,11 +66,14 @@ export async function loadOrt(loader: OrtLoader = defaultOrtLoader): Promise<Ort
     mod = await loader();
   } catch (e) {
     if (isMissingModule(e, 'onnxruntime-node')) throw new CannotRun(ORT_MISSING_MESSAGE);
-    throw new CannotRun(`onnxruntime-node is installed but does not load here: ${(e as Error).message}\nReinstall it (npm install onnxruntime-node) for this platform, or use --runtime docker.`);
+    throw new CannotRun(
+      `onnxruntime-node is installed but does not load here: ${(e as Error).message}\nReinstall it (npm install onnxruntime-node) for this platform, or use --runtime docker.`,
+    );
   }
   // A CommonJS package seen through import(): the API is the namespace or its default export.
   const m = mod as Partial<OrtApi> & { default?: Partial<OrtApi> };
   const api = (m.InferenceSession ? m : m.default) as OrtApi | undefined;
-  if (!api?.InferenceSession || !api.Tensor) throw new CannotRun('onnxruntime-node loaded but has no InferenceSession/Tensor; install onnxruntime-node 1.17 or newer');
+  if (!api?.InferenceSession || !api.Tensor)
+    throw new CannotRun('onnxruntime-node loaded but has no InferenceSession/Tensor; install onnxruntime-node 1.17 or newer');
   return api;
 }

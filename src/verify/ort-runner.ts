@@ -35,19 +35,33 @@ export function graphOptimizationLevel(level: number | undefined): OrtSessionOpt
 /** Zero-filled data of onnxruntime-node's type for `count` elements. */
 export function zeroData(ortType: string, count: number): unknown {
   switch (ortType) {
-    case 'string': return new Array<string>(count).fill('');
-    case 'bool': case 'uint8': return new Uint8Array(count);
-    case 'int8': return new Int8Array(count);
+    case 'string':
+      return new Array<string>(count).fill('');
+    case 'bool':
+    case 'uint8':
+      return new Uint8Array(count);
+    case 'int8':
+      return new Int8Array(count);
     // FP16 travels as raw bits in a Uint16Array (Node 20 has no Float16Array); zero bits are 0.0.
-    case 'uint16': case 'float16': return new Uint16Array(count);
-    case 'int16': return new Int16Array(count);
-    case 'uint32': return new Uint32Array(count);
-    case 'int32': return new Int32Array(count);
-    case 'uint64': return new BigUint64Array(count);
-    case 'int64': return new BigInt64Array(count);
-    case 'float32': return new Float32Array(count);
-    case 'float64': return new Float64Array(count);
-    default: throw new CannotRun(`onnxruntime-node cannot make a tensor of type ${ortType}`);
+    case 'uint16':
+    case 'float16':
+      return new Uint16Array(count);
+    case 'int16':
+      return new Int16Array(count);
+    case 'uint32':
+      return new Uint32Array(count);
+    case 'int32':
+      return new Int32Array(count);
+    case 'uint64':
+      return new BigUint64Array(count);
+    case 'int64':
+      return new BigInt64Array(count);
+    case 'float32':
+      return new Float32Array(count);
+    case 'float64':
+      return new Float64Array(count);
+    default:
+      throw new CannotRun(`onnxruntime-node cannot make a tensor of type ${ortType}`);
   }
 }
 
@@ -150,12 +164,16 @@ async function runSession(ort: OrtApi, onnxFile: string, plan: VerifyPlan, repor
       const run = await runOnce(ort, session, plan, batch, dynamicSize, fed, metaByName, fetches);
       report.runs.push(run.run);
       // Failing at batch 1 (or the fixed shape) is not the batch question verify asks: the sizes may be too small.
-      if (run.run.error && (batch === undefined || batch === 1)) throw new CannotRun(sizesMessage(batch === undefined ? 'at its fixed shape' : 'at batch 1', run.run.error, plan.inputs, plan.sizes, dynamicSize, batch !== undefined));
+      if (run.run.error && (batch === undefined || batch === 1))
+        throw new CannotRun(
+          sizesMessage(batch === undefined ? 'at its fixed shape' : 'at batch 1', run.run.error, plan.inputs, plan.sizes, dynamicSize, batch !== undefined),
+        );
       append(report.problems, run.problems);
       if (run.run.ok && batch !== undefined) passedAt ??= batch;
       if (run.run.error && batch !== undefined && batch > 1 && passedAt === 1) {
         report.problems.push({
-          kind: 'run', batchSize: batch,
+          kind: 'run',
+          batchSize: batch,
           message: `the model answers at batch 1 but fails at batch ${batch}: its graph likely hard-codes batch 1 behind the dynamic batch axis (a Reshape or Expand to a fixed shape). Re-export it with the batch dim kept dynamic (e.g. reshape to [-1, ...]), or set max_batch_size: 1`,
         });
       }
@@ -185,7 +203,12 @@ async function runOnce(
   for (const spec of plan.inputs) {
     const info = dataTypeOfConfig(spec.dataType);
     if (!info?.ort) throw new CannotRun(`input '${spec.name}' has data_type ${spec.dataType}, which verify cannot send`);
-    add(spec.name, info.ort, spec.dataType, requestShape(spec.modelDims, batch, dynamicSize, spec.modelDims === spec.dims ? plan.sizes.get(spec.name)?.dims : undefined));
+    add(
+      spec.name,
+      info.ort,
+      spec.dataType,
+      requestShape(spec.modelDims, batch, dynamicSize, spec.modelDims === spec.dims ? plan.sizes.get(spec.name)?.dims : undefined),
+    );
   }
   // Tensors Triton itself would feed (sequence controls, states, batch inputs): zeros in the model's shape.
   for (const name of fed) {
@@ -211,7 +234,12 @@ async function runOnce(
   const ms = round(performance.now() - started);
   const actual = new Map<string, ActualOutput>();
   for (const [name, t] of Object.entries(results)) actual.set(name, { dataType: dataTypeOfOrt(t.type)?.config ?? t.type, shape: [...t.dims] });
-  const checked = checkOutputs(plan.outputs.filter((o) => fetches.includes(o.name)), actual, batch, 'model');
+  const checked = checkOutputs(
+    plan.outputs.filter((o) => fetches.includes(o.name)),
+    actual,
+    batch,
+    'model',
+  );
   return { run: { batchSize, ok: checked.problems.length === 0, ms, inputs, outputs: checked.outputs }, problems: checked.problems };
 }
 
@@ -219,10 +247,14 @@ function noteCpuOnly(plan: VerifyPlan, report: VerifyReport): void {
   const gpuGroups = (plan.config.instance_group ?? []).some((g) => g.kind === 'KIND_GPU');
   const accelerators = (plan.config.optimization?.execution_accelerators?.gpu_execution_accelerator ?? []).map((a) => a.name).filter(Boolean);
   if (gpuGroups || accelerators.length) {
-    const what = [gpuGroups ? 'KIND_GPU instances' : '', accelerators.length ? `the ${accelerators.join(', ')} accelerator${accelerators.length > 1 ? 's' : ''}` : ''].filter(Boolean).join(' and ');
+    const what = [
+      gpuGroups ? 'KIND_GPU instances' : '',
+      accelerators.length ? `the ${accelerators.join(', ')} accelerator${accelerators.length > 1 ? 's' : ''}` : '',
+    ]
+      .filter(Boolean)
+      .join(' and ');
     report.notes.push(`ONNX Runtime ran on the CPU: ${what} were not exercised; tritonc verify --runtime docker runs them in Triton on a GPU`);
   }
 }
 
 const round = (ms: number): number => Math.round(ms * 100) / 100;
-

@@ -31,7 +31,12 @@ export function checkOutputs(
     const expectedShape = batchSize === undefined ? [...dims] : [-1, ...dims];
     const got = actual.get(spec.name);
     if (!got) {
-      problems.push({ kind: 'output', tensor: spec.name, batchSize: batch, message: `output '${spec.name}' ${batchText(batchSize)}: the answer has no output of that name` });
+      problems.push({
+        kind: 'output',
+        tensor: spec.name,
+        batchSize: batch,
+        message: `output '${spec.name}' ${batchText(batchSize)}: the answer has no output of that name`,
+      });
       outputs.push({ name: spec.name, dataType: '', shape: [], expectedShape, expectedDataType: spec.dataType, ok: false });
       continue;
     }
@@ -43,13 +48,19 @@ export function checkOutputs(
     if (!shapeOk) {
       const declared = batchSize === undefined ? shapeText(expectedShape) : `${shapeText(expectedShape)} ([-1] + dims ${shapeText(dims)})`;
       problems.push({
-        kind: 'output', ruleId: 'io-shape', tensor: spec.name, batchSize: batch,
+        kind: 'output',
+        ruleId: 'io-shape',
+        tensor: spec.name,
+        batchSize: batch,
         message: `output '${spec.name}' ${batchText(batchSize)}: the model returned shape ${shapeText(got.shape)}, config.pbtxt declares ${declared}`,
       });
     }
     if (!typeOk) {
       problems.push({
-        kind: 'output', ruleId: 'io-datatype', tensor: spec.name, batchSize: batch,
+        kind: 'output',
+        ruleId: 'io-datatype',
+        tensor: spec.name,
+        batchSize: batch,
         message: `output '${spec.name}' ${batchText(batchSize)}: the model returned ${got.dataType}, config.pbtxt declares ${spec.dataType}; set data_type: ${got.dataType}`,
       });
     }

@@ -45,7 +45,13 @@ export interface VerifyPlan {
 
 const num = (v: number | bigint): number => Number(v);
 
-function specOf(t: { name?: string; data_type?: string | number; dims?: (number | bigint)[]; reshape?: { shape?: (number | bigint)[] }; optional?: boolean }): TensorSpec {
+function specOf(t: {
+  name?: string;
+  data_type?: string | number;
+  dims?: (number | bigint)[];
+  reshape?: { shape?: (number | bigint)[] };
+  optional?: boolean;
+}): TensorSpec {
   const dims = (t.dims ?? []).map(num);
   return {
     name: t.name ?? '',
@@ -82,17 +88,17 @@ const isDir = (p: string): boolean => {
 export function prepareVerify(path: string, cwd: string, shapes: readonly { name: string; dims: number[] }[] = []): VerifyPlan {
   const shown = (p: string): string => displayPath(p, cwd);
   let modelDir = resolve(cwd, path);
-  if (!existsSync(modelDir)) throw new CannotRun(`${path}: no such directory; give a model directory (<repository>/<model>, holding config.pbtxt and a version directory)`);
+  if (!existsSync(modelDir))
+    throw new CannotRun(`${path}: no such directory; give a model directory (<repository>/<model>, holding config.pbtxt and a version directory)`);
   if (!isDir(modelDir)) {
-    if (basename(modelDir) !== 'config.pbtxt') throw new CannotRun(`${path}: not a model directory; give <repository>/<model>, the directory holding config.pbtxt`);
+    if (basename(modelDir) !== 'config.pbtxt')
+      throw new CannotRun(`${path}: not a model directory; give <repository>/<model>, the directory holding config.pbtxt`);
     modelDir = dirname(modelDir);
   }
   const workspace = new Workspace();
   const md = workspace.model(modelDir).layout();
   if (!md.configPath) {
-    throw new CannotRun(
-      `${shown(modelDir)} has no config.pbtxt to verify. Write one with: tritonc generate ${shown(modelDir)} --write`,
-    );
+    throw new CannotRun(`${shown(modelDir)} has no config.pbtxt to verify. Write one with: tritonc generate ${shown(modelDir)} --write`);
   }
   const doc = workspace.config(md.configPath);
   if (!('value' in doc)) throw new CannotRun(`${shown(md.configPath)}: ${doc.message}`);

@@ -62,7 +62,10 @@ export const execaRunner: ProcessRunner = {
     const lines: string[] = [];
     let done = false;
     const child = execa(command, [...args], {
-      reject: false, stdin: 'ignore', all: true, buffer: false,
+      reject: false,
+      stdin: 'ignore',
+      all: true,
+      buffer: false,
       ...(options.env ? { env: options.env } : {}),
       ...(options.group ? { detached: true } : {}),
     });
@@ -80,9 +83,11 @@ export const execaRunner: ProcessRunner = {
       (r) => ({ exitCode: r.exitCode, notFound: (r as { code?: string }).code === 'ENOENT' }),
       () => ({ exitCode: undefined, notFound: false }),
     );
-    const exited = Promise.all([result, drained]).then(([r]) => r).finally(() => {
-      done = true;
-    });
+    const exited = Promise.all([result, drained])
+      .then(([r]) => r)
+      .finally(() => {
+        done = true;
+      });
     return {
       lines,
       exited,

@@ -57,12 +57,12 @@ export function halfBits(value: number): number {
     const half = mant >>> shift;
     const rest = mant & ((1 << shift) - 1);
     const mid = 1 << (shift - 1);
-    return sign | (half + (rest > mid || (rest === mid && (half & 1)) ? 1 : 0));
+    return sign | (half + (rest > mid || (rest === mid && half & 1) ? 1 : 0));
   }
   if (exp >= 31) return sign | 0x7c00 | (((x >>> 23) & 0xff) === 0xff && mant ? 0x200 : 0);
   const rounded = (exp << 10) | (mant >>> 13);
   const rest = mant & 0x1fff;
-  return sign | (rounded + (rest > 0x1000 || (rest === 0x1000 && (rounded & 1)) ? 1 : 0));
+  return sign | (rounded + (rest > 0x1000 || (rest === 0x1000 && rounded & 1) ? 1 : 0));
 }
 
 /** The float a half-precision bit pattern holds. */
@@ -81,7 +81,13 @@ const NUMERIC = new Set(['FP16', 'FP32', 'FP64', 'INT8', 'INT16', 'INT32', 'INT6
  * Inputs of the shapes verify sends at `batch`, filled from a seeded generator: floats in [-1, 1),
  * integers in [0, 8) (small enough to be valid indices and ids), booleans either way.
  */
-export function seededInputs(inputs: readonly TensorSpec[], batch: number | undefined, dynamicSize: number, sizes: ReadonlyMap<string, InputSize>, seed = 20261203): SeededInput[] {
+export function seededInputs(
+  inputs: readonly TensorSpec[],
+  batch: number | undefined,
+  dynamicSize: number,
+  sizes: ReadonlyMap<string, InputSize>,
+  seed = 20261203,
+): SeededInput[] {
   const next = seededRandom(seed);
   return inputs.map((t) => {
     const info = dataTypeOfConfig(t.dataType);
@@ -93,18 +99,77 @@ export function seededInputs(inputs: readonly TensorSpec[], batch: number | unde
     const float = (): number => next() * 2 - 1;
     const int = (): number => Math.floor(next() * 8);
     switch (info.kserve) {
-      case 'FP32': { const a = new Float32Array(count).map(float); Buffer.from(a.buffer).copy(bytes); ortData = a; break; }
-      case 'FP64': { const a = new Float64Array(count).map(float); Buffer.from(a.buffer).copy(bytes); ortData = a; break; }
-      case 'FP16': { const a = new Uint16Array(count).map(() => halfBits(float())); Buffer.from(a.buffer).copy(bytes); ortData = a; break; }
-      case 'INT8': { const a = new Int8Array(count).map(int); Buffer.from(a.buffer).copy(bytes); ortData = a; break; }
-      case 'INT16': { const a = new Int16Array(count).map(int); Buffer.from(a.buffer).copy(bytes); ortData = a; break; }
-      case 'INT32': { const a = new Int32Array(count).map(int); Buffer.from(a.buffer).copy(bytes); ortData = a; break; }
-      case 'INT64': { const a = new BigInt64Array(count).map(() => BigInt(int())); Buffer.from(a.buffer).copy(bytes); ortData = a; break; }
-      case 'UINT8': { const a = new Uint8Array(count).map(int); Buffer.from(a.buffer).copy(bytes); ortData = a; break; }
-      case 'UINT16': { const a = new Uint16Array(count).map(int); Buffer.from(a.buffer).copy(bytes); ortData = a; break; }
-      case 'UINT32': { const a = new Uint32Array(count).map(int); Buffer.from(a.buffer).copy(bytes); ortData = a; break; }
-      case 'UINT64': { const a = new BigUint64Array(count).map(() => BigInt(int())); Buffer.from(a.buffer).copy(bytes); ortData = a; break; }
-      default: { const a = new Uint8Array(count).map(() => (next() < 0.5 ? 0 : 1)); Buffer.from(a.buffer).copy(bytes); ortData = a; }
+      case 'FP32': {
+        const a = new Float32Array(count).map(float);
+        Buffer.from(a.buffer).copy(bytes);
+        ortData = a;
+        break;
+      }
+      case 'FP64': {
+        const a = new Float64Array(count).map(float);
+        Buffer.from(a.buffer).copy(bytes);
+        ortData = a;
+        break;
+      }
+      case 'FP16': {
+        const a = new Uint16Array(count).map(() => halfBits(float()));
+        Buffer.from(a.buffer).copy(bytes);
+        ortData = a;
+        break;
+      }
+      case 'INT8': {
+        const a = new Int8Array(count).map(int);
+        Buffer.from(a.buffer).copy(bytes);
+        ortData = a;
+        break;
+      }
+      case 'INT16': {
+        const a = new Int16Array(count).map(int);
+        Buffer.from(a.buffer).copy(bytes);
+        ortData = a;
+        break;
+      }
+      case 'INT32': {
+        const a = new Int32Array(count).map(int);
+        Buffer.from(a.buffer).copy(bytes);
+        ortData = a;
+        break;
+      }
+      case 'INT64': {
+        const a = new BigInt64Array(count).map(() => BigInt(int()));
+        Buffer.from(a.buffer).copy(bytes);
+        ortData = a;
+        break;
+      }
+      case 'UINT8': {
+        const a = new Uint8Array(count).map(int);
+        Buffer.from(a.buffer).copy(bytes);
+        ortData = a;
+        break;
+      }
+      case 'UINT16': {
+        const a = new Uint16Array(count).map(int);
+        Buffer.from(a.buffer).copy(bytes);
+        ortData = a;
+        break;
+      }
+      case 'UINT32': {
+        const a = new Uint32Array(count).map(int);
+        Buffer.from(a.buffer).copy(bytes);
+        ortData = a;
+        break;
+      }
+      case 'UINT64': {
+        const a = new BigUint64Array(count).map(() => BigInt(int()));
+        Buffer.from(a.buffer).copy(bytes);
+        ortData = a;
+        break;
+      }
+      default: {
+        const a = new Uint8Array(count).map(() => (next() < 0.5 ? 0 : 1));
+        Buffer.from(a.buffer).copy(bytes);
+        ortData = a;
+      }
     }
     return { name: t.name, datatype: info.kserve, shape, bytes, ortType: info.ort, ortData };
   });
@@ -117,24 +182,39 @@ export function valuesOf(datatype: string, bytes: Buffer): Float64Array {
   const copy = Buffer.from(bytes);
   const view = (() => {
     switch (datatype) {
-      case 'FP32': return new Float32Array(copy.buffer, copy.byteOffset, copy.length / 4);
-      case 'FP64': return new Float64Array(copy.buffer, copy.byteOffset, copy.length / 8);
-      case 'FP16': return Array.from(new Uint16Array(copy.buffer, copy.byteOffset, copy.length / 2), halfValue);
-      case 'INT8': return new Int8Array(copy.buffer, copy.byteOffset, copy.length);
-      case 'INT16': return new Int16Array(copy.buffer, copy.byteOffset, copy.length / 2);
-      case 'INT32': return new Int32Array(copy.buffer, copy.byteOffset, copy.length / 4);
-      case 'INT64': return Array.from(new BigInt64Array(copy.buffer, copy.byteOffset, copy.length / 8), Number);
-      case 'UINT16': return new Uint16Array(copy.buffer, copy.byteOffset, copy.length / 2);
-      case 'UINT32': return new Uint32Array(copy.buffer, copy.byteOffset, copy.length / 4);
-      case 'UINT64': return Array.from(new BigUint64Array(copy.buffer, copy.byteOffset, copy.length / 8), Number);
-      default: return new Uint8Array(copy.buffer, copy.byteOffset, copy.length);
+      case 'FP32':
+        return new Float32Array(copy.buffer, copy.byteOffset, copy.length / 4);
+      case 'FP64':
+        return new Float64Array(copy.buffer, copy.byteOffset, copy.length / 8);
+      case 'FP16':
+        return Array.from(new Uint16Array(copy.buffer, copy.byteOffset, copy.length / 2), halfValue);
+      case 'INT8':
+        return new Int8Array(copy.buffer, copy.byteOffset, copy.length);
+      case 'INT16':
+        return new Int16Array(copy.buffer, copy.byteOffset, copy.length / 2);
+      case 'INT32':
+        return new Int32Array(copy.buffer, copy.byteOffset, copy.length / 4);
+      case 'INT64':
+        return Array.from(new BigInt64Array(copy.buffer, copy.byteOffset, copy.length / 8), Number);
+      case 'UINT16':
+        return new Uint16Array(copy.buffer, copy.byteOffset, copy.length / 2);
+      case 'UINT32':
+        return new Uint32Array(copy.buffer, copy.byteOffset, copy.length / 4);
+      case 'UINT64':
+        return Array.from(new BigUint64Array(copy.buffer, copy.byteOffset, copy.length / 8), Number);
+      default:
+        return new Uint8Array(copy.buffer, copy.byteOffset, copy.length);
     }
   })();
   return Float64Array.from(view as ArrayLike<number>);
 }
 
 /** What ONNX Runtime answers for the inputs: each output's dims and numbers. */
-export async function referenceOutputs(options: ReferenceOptions, inputs: readonly SeededInput[], outputs: readonly string[]): Promise<Map<string, { dims: number[]; values: Float64Array }>> {
+export async function referenceOutputs(
+  options: ReferenceOptions,
+  inputs: readonly SeededInput[],
+  outputs: readonly string[],
+): Promise<Map<string, { dims: number[]; values: Float64Array }>> {
   const ort = await loadOrt(options.loader);
   return withPrivateTemp(async () => {
     let session;
@@ -147,7 +227,10 @@ export async function referenceOutputs(options: ReferenceOptions, inputs: readon
       const feeds = Object.fromEntries(inputs.map((i) => [i.name, new ort.Tensor(i.ortType, i.ortData, i.shape)]));
       let result;
       try {
-        result = await session.run(feeds, outputs.filter((o) => session.outputNames.includes(o)));
+        result = await session.run(
+          feeds,
+          outputs.filter((o) => session.outputNames.includes(o)),
+        );
       } catch (e) {
         throw new CannotRun(`--reference ort: ONNX Runtime cannot run ${options.modelFile} on the inputs sent to the server: ${(e as Error).message}`);
       }
@@ -164,11 +247,18 @@ export async function referenceOutputs(options: ReferenceOptions, inputs: readon
   }, 'tritonc-ort-');
 }
 
-export function compareOutput(name: string, served: { shape: readonly number[]; values: Float64Array } | undefined, reference: { dims: readonly number[]; values: Float64Array } | undefined, atol: number, rtol: number): OutputAccuracy {
+export function compareOutput(
+  name: string,
+  served: { shape: readonly number[]; values: Float64Array } | undefined,
+  reference: { dims: readonly number[]; values: Float64Array } | undefined,
+  atol: number,
+  rtol: number,
+): OutputAccuracy {
   const base = { name, maxAbsError: 0, maxRelError: 0, largestReference: 0, mismatched: 0, elements: 0 };
   if (!served) return { ...base, ok: false, problem: 'the server did not send it' };
   if (!reference) return { ...base, ok: false, problem: 'the ONNX model has no output of that name' };
-  if (served.shape.join(',') !== reference.dims.join(',')) return { ...base, ok: false, problem: `the server sent shape [${served.shape.join(',')}], ONNX Runtime [${reference.dims.join(',')}]` };
+  if (served.shape.join(',') !== reference.dims.join(','))
+    return { ...base, ok: false, problem: `the server sent shape [${served.shape.join(',')}], ONNX Runtime [${reference.dims.join(',')}]` };
   let maxAbs = 0;
   let maxRel = 0;
   let largest = 0;
@@ -212,7 +302,15 @@ export function suggestedAtol(largest: number): number {
 /** Why the tolerance decided nothing on an output, with the numbers and the flags that would decide. */
 export function undecidedMessage(o: OutputAccuracy, atol: number, rtol: number): string {
   const numbers = `max abs error ${errorText(o.maxAbsError)}, max rel error ${errorText(o.maxRelError)}, largest |reference| ${errorText(o.largestReference)}`;
-  const fixes = [rtol < 1 || atol >= o.largestReference ? `--atol ${toleranceText(suggestedAtol(o.largestReference))} (a thousandth of the largest |reference|, to a power of ten)` : '', rtol >= 1 ? '--rtol below 1 (e.g. 1e-3)' : ''].filter(Boolean);
-  const why = rtol >= 1 ? `--rtol ${toleranceText(rtol)} is 1 or more` : `--atol ${toleranceText(atol)}${rtol ? ` (with --rtol ${toleranceText(rtol)})` : ''} reaches every |reference| value (largest ${errorText(o.largestReference)})`;
+  const fixes = [
+    rtol < 1 || atol >= o.largestReference
+      ? `--atol ${toleranceText(suggestedAtol(o.largestReference))} (a thousandth of the largest |reference|, to a power of ten)`
+      : '',
+    rtol >= 1 ? '--rtol below 1 (e.g. 1e-3)' : '',
+  ].filter(Boolean);
+  const why =
+    rtol >= 1
+      ? `--rtol ${toleranceText(rtol)} is 1 or more`
+      : `--atol ${toleranceText(atol)}${rtol ? ` (with --rtol ${toleranceText(rtol)})` : ''} reaches every |reference| value (largest ${errorText(o.largestReference)})`;
   return `output '${o.name}': ${why}, so an output of zeros would pass as well: the comparison decided nothing (${numbers}); pass ${fixes.join(' and ')}`;
 }

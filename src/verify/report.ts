@@ -7,7 +7,8 @@ import type { BatchRun, ConfigDifference, VerifyReport } from './types.js';
 import type { DryRun } from './verify.js';
 import { append, maxOf } from '../util/arrays.js';
 
-const ms = (n: number | undefined): string => (n === undefined ? '' : n < 10 ? `${n.toFixed(2)} ms` : n < 1000 ? `${n.toFixed(1)} ms` : `${(n / 1000).toFixed(2)} s`);
+const ms = (n: number | undefined): string =>
+  n === undefined ? '' : n < 10 ? `${n.toFixed(2)} ms` : n < 1000 ? `${n.toFixed(1)} ms` : `${(n / 1000).toFixed(2)} s`;
 const batchLabel = (b: number | null): string => (b === null ? 'fixed shape' : `batch ${b}`);
 
 function runLines(run: BatchRun, width: number): string[] {
@@ -33,7 +34,10 @@ export function reportText(r: VerifyReport): string {
   out.push(`tritonc verify ${r.model}${r.engine ? ` with ${r.engine}` : ''}`);
   if (r.configPath) out.push(`  config  ${r.configPath}`);
   if (r.modelFile) out.push(`  model   ${r.modelFile}`);
-  if (r.load) out.push(`  load    ${r.load.ok ? 'ok' : 'REFUSED'}${r.load.ms !== undefined ? ` in ${ms(r.load.ms)}` : ''}${r.load.ok && r.load.detail ? ` (${r.load.detail})` : ''}`);
+  if (r.load)
+    out.push(
+      `  load    ${r.load.ok ? 'ok' : 'REFUSED'}${r.load.ms !== undefined ? ` in ${ms(r.load.ms)}` : ''}${r.load.ok && r.load.detail ? ` (${r.load.detail})` : ''}`,
+    );
   if (r.tritonMessages?.length) {
     out.push('  Triton said:');
     for (const m of r.tritonMessages) out.push(`    ${m.text}${m.ruleId ? ` [${m.ruleId}]` : ''}`);
@@ -46,16 +50,29 @@ export function reportText(r: VerifyReport): string {
       out.push('  effective config: the same as config.pbtxt');
     }
   }
-  const width = maxOf(r.runs.map((x) => batchLabel(x.batchSize).length), 0);
+  const width = maxOf(
+    r.runs.map((x) => batchLabel(x.batchSize).length),
+    0,
+  );
   for (const run of r.runs) append(out, runLines(run, width));
   if (r.reference) {
     const ref = r.reference;
     const from = ref.inputs.every((i) => i.from === 'seeded') ? 'seeded inputs' : `inputs ${ref.inputs.map((i) => `${i.name} from ${i.from}`).join(', ')}`;
-    out.push(`  against ${ref.against} on ${ref.modelFile} (${ref.batchSize === null ? 'the fixed shape' : `batch ${ref.batchSize}`}, ${from}; atol ${toleranceText(ref.atol)}, rtol ${toleranceText(ref.rtol)}):`);
+    out.push(
+      `  against ${ref.against} on ${ref.modelFile} (${ref.batchSize === null ? 'the fixed shape' : `batch ${ref.batchSize}`}, ${from}; atol ${toleranceText(ref.atol)}, rtol ${toleranceText(ref.rtol)}):`,
+    );
     for (const o of ref.outputs) {
       const verdict = o.ok ? 'ok' : o.undecided ? 'UNDECIDED' : 'DIFFERS';
-      const why = o.problem ? `; ${o.problem}` : o.undecided ? '; the tolerance reaches every |reference|: an output of zeros would pass too' : o.mismatched ? `; ${o.mismatched} of ${o.elements} elements past the tolerance` : '';
-      out.push(`    ${o.name}  ${verdict}  max abs error ${errorText(o.maxAbsError)}, max rel error ${errorText(o.maxRelError)}, largest |reference| ${errorText(o.largestReference)}${why}`);
+      const why = o.problem
+        ? `; ${o.problem}`
+        : o.undecided
+          ? '; the tolerance reaches every |reference|: an output of zeros would pass too'
+          : o.mismatched
+            ? `; ${o.mismatched} of ${o.elements} elements past the tolerance`
+            : '';
+      out.push(
+        `    ${o.name}  ${verdict}  max abs error ${errorText(o.maxAbsError)}, max rel error ${errorText(o.maxRelError)}, largest |reference| ${errorText(o.largestReference)}${why}`,
+      );
     }
   }
   for (const n of r.notes) out.push(`  note: ${n}`);
@@ -65,7 +82,8 @@ export function reportText(r: VerifyReport): string {
   const shown = r.tritonMessages?.length ? r.problems.filter((p) => p.kind !== 'load' || (p.ruleId !== undefined && !said.has(p.ruleId))) : r.problems;
   for (const p of shown) out.push(`error: ${p.message}${p.ruleId ? ` [${p.ruleId}]` : ''}`);
   const marked = (r.tritonMessages ?? []).some((m) => m.ruleId) || shown.some((p) => p.kind === 'load' && p.ruleId);
-  if (shown.length < r.problems.length || shown.some((p) => p.kind === 'load')) out.push(`error: Triton refused to load ${r.model}${marked ? '; tritonc lint catches the lines marked with a rule id before a load' : ''}`);
+  if (shown.length < r.problems.length || shown.some((p) => p.kind === 'load'))
+    out.push(`error: Triton refused to load ${r.model}${marked ? '; tritonc lint catches the lines marked with a rule id before a load' : ''}`);
   out.push(summary(r));
   return `${out.join('\n')}\n`;
 }
@@ -102,7 +120,8 @@ export function dryRunText(d: DryRun): string {
   const out: string[] = [`tritonc verify ${d.model} --runtime ${d.runtime} --dry-run: nothing is run`];
   if (d.ort) {
     out.push(`would open ${d.ort.modelFile ?? '(no ONNX model found)'} in ONNX Runtime with ${JSON.stringify(d.ort.sessionOptions)}`);
-    for (const run of d.ort.runs) out.push(`  ${batchLabel(run.batchSize)}: ${run.inputs.map((i) => `${i.name} ${shapeText(i.shape)} ${i.dataType}`).join(', ')}`);
+    for (const run of d.ort.runs)
+      out.push(`  ${batchLabel(run.batchSize)}: ${run.inputs.map((i) => `${i.name} ${shapeText(i.shape)} ${i.dataType}`).join(', ')}`);
   }
   if (d.command) out.push('would run:', `  ${displayCommand(d.command[0]!, d.command.slice(1))}`);
   if (d.requests.length) {

@@ -77,7 +77,9 @@ export async function reach(client: KServeClient): Promise<string> {
       }
       if (e.kind === 'forbidden') throw new CannotRun(e.message);
       if (e.kind === 'http' || e.kind === 'protocol') {
-        throw new CannotRun(`${client.baseUrl} does not answer as a KServe v2 HTTP server: ${e.message}. Point --server at Triton's HTTP port (8000 by default; 8001 is gRPC, 8002 metrics)`);
+        throw new CannotRun(
+          `${client.baseUrl} does not answer as a KServe v2 HTTP server: ${e.message}. Point --server at Triton's HTTP port (8000 by default; 8001 is gRPC, 8002 metrics)`,
+        );
       }
     }
     throw e;
@@ -144,7 +146,9 @@ export async function runServer(plan: VerifyPlan, report: VerifyReport, opts: Se
       interruption.check();
       if (!(e instanceof KServeError) || e.kind !== 'http') {
         if (e instanceof KServeError && e.kind === 'timeout') {
-          throw new CannotRun(`the load did not finish within the timeout (${e.message}); Triton cannot cancel a load, so it goes on in the server; raise --timeout`);
+          throw new CannotRun(
+            `the load did not finish within the timeout (${e.message}); Triton cannot cancel a load, so it goes on in the server; raise --timeout`,
+          );
         }
         cannotRunFrom(e, 'loading the model');
       }
@@ -156,7 +160,15 @@ export async function runServer(plan: VerifyPlan, report: VerifyReport, opts: Se
       if (!candidateLoaded && !(await client.modelReady(name).catch(() => false))) {
         throw new CannotRun(`'${name}' is not loaded on ${client.baseUrl} and the server refuses explicit loads, so there is nothing to check`);
       }
-      await checkServedModel({ client, plan, report, timeoutMs: opts.timeoutMs, progress, dynamicDimSize: opts.dynamicDimSize ?? 1, ...(opts.reference ? { reference: opts.reference } : {}) });
+      await checkServedModel({
+        client,
+        plan,
+        report,
+        timeoutMs: opts.timeoutMs,
+        progress,
+        dynamicDimSize: opts.dynamicDimSize ?? 1,
+        ...(opts.reference ? { reference: opts.reference } : {}),
+      });
     }
     interruption.check();
   } catch (e) {
@@ -169,7 +181,18 @@ export async function runServer(plan: VerifyPlan, report: VerifyReport, opts: Se
   // A client that Ctrl-C does not abort: the model must go back even then.
   let restored: string | undefined;
   try {
-    restored = attempted && before ? await restore(client.with({ ...base, timeoutMs: 30_000 }), name, before, pending, report, opts.restoreTimeoutMs ?? Math.max(opts.timeoutMs, RESTORE_MIN_MS), progress) : undefined;
+    restored =
+      attempted && before
+        ? await restore(
+            client.with({ ...base, timeoutMs: 30_000 }),
+            name,
+            before,
+            pending,
+            report,
+            opts.restoreTimeoutMs ?? Math.max(opts.timeoutMs, RESTORE_MIN_MS),
+            progress,
+          )
+        : undefined;
   } finally {
     interruption.dispose();
   }
@@ -195,7 +218,7 @@ export async function whatTheServerHas(client: KServeClient, name: string): Prom
     const names = [...new Set(index.map((m) => m.name))];
     throw new CannotRun(
       `the server's model repository has no model '${name}'${names.length ? ` (it has: ${names.slice(0, 10).join(', ')}${names.length > 10 ? ', ...' : ''})` : ''}. ` +
-        'The load API takes the model files from the server\'s repository: put the model directory there, or use --runtime docker',
+        "The load API takes the model files from the server's repository: put the model directory there, or use --runtime docker",
     );
   }
   const versions = entries.filter((e) => e.state === 'READY').map((e) => e.version ?? '');
@@ -226,7 +249,9 @@ function refused(e: KServeError, name: string, before: Before, report: VerifyRep
   report.load = { ok: false, detail: message };
   report.tritonMessages = messages;
   if (before.serving) {
-    report.notes.push(`the server kept serving '${name}' (version${before.versions.length > 1 ? 's' : ''} ${before.versions.join(', ')}) with the config it had: a failed re-load does not take a serving model down`);
+    report.notes.push(
+      `the server kept serving '${name}' (version${before.versions.length > 1 ? 's' : ''} ${before.versions.join(', ')}) with the config it had: a failed re-load does not take a serving model down`,
+    );
   }
   if (FAILED_POLL.test(message)) {
     // The answer names no reason (it is in the server's log): say what tritonc's lint finds.
@@ -253,7 +278,15 @@ async function versionStates(client: KServeClient, name: string): Promise<string
  * model that was not loaded is unloaded. Returns what happened in one sentence (also in the notes,
  * or, when it could not be put back, a restore problem with the commands that do it).
  */
-export async function restore(client: KServeClient, name: string, before: Before, pending: boolean, report: Pick<VerifyReport, 'notes' | 'problems'>, timeoutMs: number, progress: (line: string) => void): Promise<string> {
+export async function restore(
+  client: KServeClient,
+  name: string,
+  before: Before,
+  pending: boolean,
+  report: Pick<VerifyReport, 'notes' | 'problems'>,
+  timeoutMs: number,
+  progress: (line: string) => void,
+): Promise<string> {
   const model = `${client.baseUrl}/v2/repository/models/${encodeURIComponent(name)}`;
   // A plain load keeps an override (see above): only an unload and a load read the repository again.
   const fromRepository = `curl -X POST ${model}/unload, then curl -X POST ${model}/load`;
@@ -289,7 +322,8 @@ export async function restore(client: KServeClient, name: string, before: Before
         if (q) return q;
         throw e;
       }
-      if (await client.modelReady(name)) return note(`'${name}' was unloaded afterwards, but the server still says it is ready; unload it with: curl -X POST ${model}/unload`);
+      if (await client.modelReady(name))
+        return note(`'${name}' was unloaded afterwards, but the server still says it is ready; unload it with: curl -X POST ${model}/unload`);
       // The unload answers before the model is gone (AsyncUnload): a Python model's stub takes a moment
       // to stop, and a model still running a request verify stopped waiting for stays UNLOADING until it is done.
       const until = performance.now() + 3000;
@@ -299,7 +333,9 @@ export async function restore(client: KServeClient, name: string, before: Before
         states = await versionStates(client, name);
       }
       if (states.includes('UNLOADING')) {
-        return note(`'${name}' is being unloaded (it was not loaded before): Triton finishes an unload once the model has answered the requests it is still running`);
+        return note(
+          `'${name}' is being unloaded (it was not loaded before): Triton finishes an unload once the model has answered the requests it is still running`,
+        );
       }
       return note(`'${name}' was unloaded afterwards (it was not loaded before)`);
     }
@@ -308,14 +344,20 @@ export async function restore(client: KServeClient, name: string, before: Before
     if (!pending && isDeepStrictEqual(await served().catch(() => undefined), before.config)) {
       return note(`'${name}' serves the config it served before (read back from /v2/models/${name}/config)`);
     }
-    progress(pending ? `putting ${name} back with the config it served before (Triton runs this load once the candidate's load is done)` : `putting ${name} back with the config it served before`);
+    progress(
+      pending
+        ? `putting ${name} back with the config it served before (Triton runs this load once the candidate's load is done)`
+        : `putting ${name} back with the config it served before`,
+    );
     // First the served config as the override; when that load is refused or reads back different,
     // unload (which drops what the server keeps of the model) and load from its repository.
     let overrideFailure: string | undefined;
     try {
       await client.loadModel(name, before.config as object, timeoutMs);
       if (isDeepStrictEqual(await served(), before.config)) {
-        return note(`'${name}' was put back with the config it served before (loaded as the override${afterCandidate}, read back from /v2/models/${name}/config and equal to it)`);
+        return note(
+          `'${name}' was put back with the config it served before (loaded as the override${afterCandidate}, read back from /v2/models/${name}/config and equal to it)`,
+        );
       }
       overrideFailure = 'it reads back different';
     } catch (e) {
@@ -325,11 +367,15 @@ export async function restore(client: KServeClient, name: string, before: Before
       if (!(e instanceof KServeError && e.kind === 'http')) throw e;
       overrideFailure = oneLine(e.message);
     }
-    progress(`loading the served config as an override did not put ${name} back (${overrideFailure}); unloading it and loading it from the server's repository`);
+    progress(
+      `loading the served config as an override did not put ${name} back (${overrideFailure}); unloading it and loading it from the server's repository`,
+    );
     await client.unloadModel(name);
     await client.loadModel(name, undefined, timeoutMs);
     if (isDeepStrictEqual(await served(), before.config)) {
-      return note(`'${name}' was unloaded and loaded again from the server's repository (loading the served config back as an override did not: ${overrideFailure}); its config reads back as before`);
+      return note(
+        `'${name}' was unloaded and loaded again from the server's repository (loading the served config back as an override did not: ${overrideFailure}); its config reads back as before`,
+      );
     }
     return problem(`'${name}' could not be put back: the config it serves now differs from the one it served before verify; ${curl}`);
   } catch (e) {

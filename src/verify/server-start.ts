@@ -27,7 +27,14 @@ export const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   });
 
 /** Polls until the model is ready, Triton marks it UNAVAILABLE, the server exits, or time runs out. */
-export async function waitForModel(client: KServeClient, proc: RunningProcess, name: string, deadline: number, pollMs: number, signal: AbortSignal): Promise<WaitResult> {
+export async function waitForModel(
+  client: KServeClient,
+  proc: RunningProcess,
+  name: string,
+  deadline: number,
+  pollMs: number,
+  signal: AbortSignal,
+): Promise<WaitResult> {
   let exit: { exitCode: number | undefined } | undefined;
   void proc.exited.then((r) => (exit = r));
   for (;;) {
@@ -67,28 +74,37 @@ export function failedStart(
   if (waited.kind === 'failed' && waited.reason && !messages.some((m) => waited.reason!.includes(m.text) || m.text.includes(waited.reason!))) {
     append(messages, mapErrorText(waited.reason));
   }
-  const tail = proc.lines.slice(-15).map((l) => `  ${l}`).join('\n');
+  const tail = proc.lines
+    .slice(-15)
+    .map((l) => `  ${l}`)
+    .join('\n');
   const environmentLines = messages.filter((m) => m.environment);
   // Triton's closing summary ("error: creating server: ...") repeats the line before it.
-  const environment = environmentLines.filter((m) => !GENERIC_FAILURE.test(m.text)).length ? environmentLines.filter((m) => !GENERIC_FAILURE.test(m.text)) : environmentLines;
+  const environment = environmentLines.filter((m) => !GENERIC_FAILURE.test(m.text)).length
+    ? environmentLines.filter((m) => !GENERIC_FAILURE.test(m.text))
+    : environmentLines;
   if (environment.length) {
     const missing = environment.find((m) => m.missingBackend)?.missingBackend;
     const advice = missing ? missingBackendAdvice(missing, backendDirectory) : otherwise;
     throw new CannotRun(`${server} cannot run '${plan.modelName}' on this machine:\n${environment.map((m) => `  ${m.text}`).join('\n')}\n${advice}`);
   }
   if (waited.kind === 'timeout') {
-    throw new CannotRun(`Triton did not get '${plan.modelName}' ready within ${formatMs(timeoutMs)} (a TensorRT engine build can take minutes); raise --timeout, e.g. --timeout 10m${tail ? `. Last lines:\n${tail}` : ''}`);
+    throw new CannotRun(
+      `Triton did not get '${plan.modelName}' ready within ${formatMs(timeoutMs)} (a TensorRT engine build can take minutes); raise --timeout, e.g. --timeout 10m${tail ? `. Last lines:\n${tail}` : ''}`,
+    );
   }
   const config = messages.filter((m) => !m.environment);
   if (!config.length) {
-    const how = waited.kind === 'exited' ? `${server} exited${waited.exitCode === undefined ? '' : ` with code ${waited.exitCode}`}` : 'Triton did not load the model';
+    const how =
+      waited.kind === 'exited' ? `${server} exited${waited.exitCode === undefined ? '' : ` with code ${waited.exitCode}`}` : 'Triton did not load the model';
     throw new CannotRun(`${how} before '${plan.modelName}' was ready, without an error tritonc recognizes${tail ? `. Last lines:\n${tail}` : ''}`);
   }
   report.load = { ok: false, detail: config[0]!.text };
   report.tritonMessages = messages;
   // Triton's closing summary ("failed to load all models") repeats the lines before it: not a finding of its own.
   const findings = config.filter((m) => !GENERIC_FAILURE.test(m.text));
-  for (const m of findings.length ? findings : config) report.problems.push({ kind: 'load', ...(m.ruleId ? { ruleId: m.ruleId } : {}), message: `Triton: ${m.text}` });
+  for (const m of findings.length ? findings : config)
+    report.problems.push({ kind: 'load', ...(m.ruleId ? { ruleId: m.ruleId } : {}), message: `Triton: ${m.text}` });
 }
 
 /**

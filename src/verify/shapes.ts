@@ -29,9 +29,7 @@ export function shapeMatches(expected: readonly number[], actual: readonly numbe
   return expected.length === actual.length && expected.every((d, i) => d < 0 || d === actual[i]);
 }
 
-export type DimsVerdict =
-  | { ok: true }
-  | { ok: false; reason: 'not-batchable' | 'rank' | 'dim' | 'scalar'; index?: number };
+export type DimsVerdict = { ok: true } | { ok: false; reason: 'not-batchable' | 'rank' | 'dim' | 'scalar'; index?: number };
 
 /**
  * Triton's ONNX Runtime backend check of a config tensor against the model's declared shape

@@ -31,12 +31,19 @@ export const TRITON_MESSAGE_RULES: readonly TritonMessageRule[] = [
     pattern: /the model expects (\d+) dimensions \(shape [^)]*\) but the model configuration specifies (\d+) dimensions \(an initial batch dimension/,
     when: (m) => Number(m[2]) === Number(m[1]) + 1,
   },
-  { ruleId: 'missing-dynamic-axis', pattern: /for the model to support batching the shape should have at least 1 dimension and the first dimension must be -1/ },
+  {
+    ruleId: 'missing-dynamic-axis',
+    pattern: /for the model to support batching the shape should have at least 1 dimension and the first dimension must be -1/,
+  },
   { ruleId: 'missing-dynamic-axis', pattern: /model does not support batching while non-zero max_batch_size is specified/ },
   { ruleId: 'io-shape', pattern: /the model expects \d+ dimensions \(shape [^)]*\) but the model configuration specifies \d+ dimensions/ },
   { ruleId: 'io-shape', pattern: /scalar tensor '[^']*', should only provide 1 in the model configuration/ },
   { ruleId: 'io-shape', pattern: /for ragged input '[^']*'/ },
-  { ruleId: 'io-dims', pattern: /model (?:input|output) '[^']*' (?:has different (?:size|number of variable-size dimensions) for dims and reshape|must specify 'dims'|(?:reshape )?dimension(?:s)? must be integer >= 1|cannot have empty reshape)/ },
+  {
+    ruleId: 'io-dims',
+    pattern:
+      /model (?:input|output) '[^']*' (?:has different (?:size|number of variable-size dimensions) for dims and reshape|must specify 'dims'|(?:reshape )?dimension(?:s)? must be integer >= 1|cannot have empty reshape)/,
+  },
   { ruleId: 'io-dims', pattern: /model (?:input|output) '[^']*' must specify 'data_type'|model (?:input|output) must specify 'name'/ },
   { ruleId: 'io-datatype', pattern: /configuration expects datatype \S+ for (?:input|output) '[^']*', model provides \S+/ },
   { ruleId: 'io-name', pattern: /unexpected inference (?:input|output) '[^']*', allowed (?:inputs|outputs) are/ },
@@ -45,7 +52,11 @@ export const TRITON_MESSAGE_RULES: readonly TritonMessageRule[] = [
   { ruleId: 'preferred-batch-size', pattern: /dynamic batching preferred size must be (?:positive|<= max batch size)/ },
   { ruleId: 'max-batch-size', pattern: /'max_batch_size' must be non-negative value/ },
   { ruleId: 'platform-backend', pattern: /unexpected platform type '[^']*' for |unexpected 'platform' and 'backend' pair/ },
-  { ruleId: 'accelerators', pattern: /unknown Execution Accelerator '[^']*' is requested|is provided for TensorRT Execution Accelerator|unsupported precision mode '[^']*' is requested/ },
+  {
+    ruleId: 'accelerators',
+    pattern:
+      /unknown Execution Accelerator '[^']*' is requested|is provided for TensorRT Execution Accelerator|unsupported precision mode '[^']*' is requested/,
+  },
   { ruleId: 'version-dirs', pattern: /at least one version must be available under the version policy of model/ },
   // The ONNX Runtime backend's words for a version without its model file (tritonserver 2.51): a
   // version directory's problem first (model-unreadable quotes the same words for a file it cannot read).
@@ -61,7 +72,10 @@ export const TRITON_MESSAGE_RULES: readonly TritonMessageRule[] = [
     missingBackend: true,
   },
   // A GPU id with no GPU at all in the list of supported ones: the machine (or the container) has none.
-  { pattern: /specifies invalid or unsupported gpu id \d+\. GPUs with at least the minimum required CUDA compute compatibility of [\d.]+ are:\s*;?$/, environment: true },
+  {
+    pattern: /specifies invalid or unsupported gpu id \d+\. GPUs with at least the minimum required CUDA compute compatibility of [\d.]+ are:\s*;?$/,
+    environment: true,
+  },
   { ruleId: 'instance-group', pattern: /has kind KIND_(?:CPU|MODEL) but specifies one or more GPUs|specifies invalid or unsupported gpu id/ },
   // The machine, not the config (core ValidateInstanceGroup): no GPU in the container, a CPU-only build,
   // Docker's GPU plumbing.
@@ -98,7 +112,10 @@ let quotedCache: { ruleId: string; parts: string[] }[] | undefined;
 function quotedMessages(): { ruleId: string; parts: string[] }[] {
   quotedCache ??= RULES.flatMap((rule) =>
     rule.meta.prevents.flatMap((quote) => {
-      const parts = quote.trim().split(/<[^<>]*>/).filter(Boolean);
+      const parts = quote
+        .trim()
+        .split(/<[^<>]*>/)
+        .filter(Boolean);
       return parts.join('').length < MIN_QUOTED_TEXT ? [] : [{ ruleId: rule.meta.id, parts }];
     }),
   );
@@ -129,7 +146,10 @@ const LOG_PREFIX = /^([EWIF])\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+\s+[^\s\]]+:\d+\]\s?
  * TRITON_SERVER_ESCAPE_LOG_MESSAGES=0; include/triton/common/logging.h LogMessage), so it is read as one.
  */
 export function cleanLogLine(line: string): string {
-  const text = line.replace(LOG_PREFIX, '').replace(/^\[libprotobuf ERROR [^\]]*\]\s*/, '').trim();
+  const text = line
+    .replace(LOG_PREFIX, '')
+    .replace(/^\[libprotobuf ERROR [^\]]*\]\s*/, '')
+    .trim();
   if (text.length > 1 && text.startsWith('"') && text.endsWith('"')) {
     try {
       const value: unknown = JSON.parse(text);

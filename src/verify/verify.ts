@@ -60,7 +60,10 @@ function runtimeOf(options: VerifyOptions): VerifyRuntime {
 function referenceOf(options: VerifyOptions, plan: VerifyPlan, cwd: string): ReferenceOptions | undefined {
   if (!options.reference) return undefined;
   const modelFile = options.reference.modelFile ? resolve(cwd, options.reference.modelFile) : plan.onnxFile;
-  if (!modelFile) throw new CannotRun(`--reference ort runs an ONNX model, and ${plan.shown(plan.modelDir)} has none for Triton to load: give the ONNX it was made from with --reference-model FILE`);
+  if (!modelFile)
+    throw new CannotRun(
+      `--reference ort runs an ONNX model, and ${plan.shown(plan.modelDir)} has none for Triton to load: give the ONNX it was made from with --reference-model FILE`,
+    );
   // Before anything is started or loaded: a missing --reference-model would otherwise be found only
   // after the model was served (a server's model reloaded for nothing).
   if (options.reference.modelFile && !isFile(modelFile)) throw new CannotRun(`--reference-model ${plan.shown(modelFile)}: not a file`);
@@ -87,7 +90,12 @@ export async function verifyModel(options: VerifyOptions): Promise<VerifyReport>
     const plan = prepareVerify(options.modelDir, cwd, options.shapes);
     report = emptyReport(options, plan);
     const reference = referenceOf(options, plan, cwd);
-    await runtime.run(plan, report, options, { cwd, timeoutMs, explainRefusal: () => likelyRefusal(plan, cwd, options.serverOptions), ...(reference ? { reference } : {}) });
+    await runtime.run(plan, report, options, {
+      cwd,
+      timeoutMs,
+      explainRefusal: () => likelyRefusal(plan, cwd, options.serverOptions),
+      ...(reference ? { reference } : {}),
+    });
     if (report.problems.length) {
       report.outcome = 'problems';
       report.exitCode = EXIT_CODES.problems;
@@ -118,7 +126,11 @@ export async function dryRunVerify(options: VerifyOptions): Promise<DryRun> {
   const cwd = options.cwd ?? process.cwd();
   const runtime = runtimeOf(options);
   const plan = prepareVerify(options.modelDir, cwd, options.shapes);
-  return { runtime: runtime.name, model: plan.modelName, ...(await runtime.dryRun(plan, options, { cwd, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS })) };
+  return {
+    runtime: runtime.name,
+    model: plan.modelName,
+    ...(await runtime.dryRun(plan, options, { cwd, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS })),
+  };
 }
 
 function isFile(path: string): boolean {

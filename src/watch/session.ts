@@ -69,7 +69,10 @@ export class WatchSession {
   /** The first full lint. */
   initial(): RunReport {
     const models = this.workspace.modelDirs(this.options.repo).map((d) => relative(this.options.repo, d));
-    const result = this.lint(models.map((m) => join(this.options.repo, m)), this.rules);
+    const result = this.lint(
+      models.map((m) => join(this.options.repo, m)),
+      this.rules,
+    );
     this.findings.clear();
     this.problems.clear();
     for (const r of result.results) this.findings.set(r.filePath, r.diagnostics);
@@ -79,7 +82,10 @@ export class WatchSession {
 
   /** Applies a batch of file events and re-lints what they affect. */
   change(events: WatchEvent[]): RunReport {
-    const changes = events.map((e) => ({ ...classifyChange(this.options.repo, e.path, e.event === 'addDir' || e.event === 'unlinkDir' || isDir(e.path)), event: e.event }));
+    const changes = events.map((e) => ({
+      ...classifyChange(this.options.repo, e.path, e.event === 'addDir' || e.event === 'unlinkDir' || isDir(e.path)),
+      event: e.event,
+    }));
     const models = new Set(changes.map((c) => c.model).filter((m): m is string => m !== undefined));
     const notes: string[] = [];
     const waiting: string[] = [];
@@ -109,7 +115,12 @@ export class WatchSession {
     }
     this.refreshRepositoryWide();
     const changed = [...new Set(events.map((e) => displayPath(e.path, this.options.cwd)))];
-    return this.report('change', changed, notes, waiting.map((p) => displayPath(p, this.options.cwd)));
+    return this.report(
+      'change',
+      changed,
+      notes,
+      waiting.map((p) => displayPath(p, this.options.cwd)),
+    );
   }
 
   /** How many parsed files the session holds (for tests of its memory use). */
@@ -121,7 +132,12 @@ export class WatchSession {
 
   private lint(targets: string[], rules: readonly Rule[]): LintResult {
     const existing = targets.filter((t) => existsSync(t));
-    if (!existing.length) return summarize([], rules.map((r) => describeRule(r.meta)), []);
+    if (!existing.length)
+      return summarize(
+        [],
+        rules.map((r) => describeRule(r.meta)),
+        [],
+      );
     try {
       return lintSync(existing, { ...this.options.lint, cwd: this.options.cwd, workspace: this.workspace, rules });
     } catch (e) {
@@ -129,7 +145,11 @@ export class WatchSession {
       // One that cannot be read is: its models were not checked.
       const unreadable = e instanceof LintInputError && e.problem === 'unreadable';
       if (!(e instanceof LintInputError)) throw e;
-      return summarize([], rules.map((r) => describeRule(r.meta)), unreadable ? [{ file: '', message: e.message }] : []);
+      return summarize(
+        [],
+        rules.map((r) => describeRule(r.meta)),
+        unreadable ? [{ file: '', message: e.message }] : [],
+      );
     }
   }
 
@@ -139,7 +159,11 @@ export class WatchSession {
     if (!rules.length) return;
     const models = this.workspace.modelDirs(this.options.repo);
     const result = this.lint(models, rules);
-    for (const [file, list] of this.findings) this.findings.set(file, list.filter((d) => !REPOSITORY_WIDE.has(d.ruleId)));
+    for (const [file, list] of this.findings)
+      this.findings.set(
+        file,
+        list.filter((d) => !REPOSITORY_WIDE.has(d.ruleId)),
+      );
     for (const r of result.results) {
       const fresh = r.diagnostics.filter((d) => REPOSITORY_WIDE.has(d.ruleId));
       if (!fresh.length && !this.findings.has(r.filePath)) continue;
@@ -150,7 +174,10 @@ export class WatchSession {
   /** Ensembles whose steps name one of the models. */
   private ensemblesUsing(models: Set<string>): string[] {
     if (!models.size) return [];
-    return this.workspace.repository(this.options.repo).ensemblesUsing(models).map((dir) => relative(this.options.repo, dir));
+    return this.workspace
+      .repository(this.options.repo)
+      .ensemblesUsing(models)
+      .map((dir) => relative(this.options.repo, dir));
   }
 
   private dropModel(model: string): void {
@@ -217,7 +244,9 @@ export class WatchSession {
         }
         if (outcome.decision === 'unchanged') continue;
         if (outcome.decision === 'edited') {
-          notes.push(`not regenerating ${shown}: it was edited by hand (or not written by tritonc); run tritonc generate --check ${displayPath(dir, this.options.cwd)} to see the differences`);
+          notes.push(
+            `not regenerating ${shown}: it was edited by hand (or not written by tritonc); run tritonc generate --check ${displayPath(dir, this.options.cwd)} to see the differences`,
+          );
           continue;
         }
         try {
@@ -236,7 +265,16 @@ export class WatchSession {
 
   private report(event: RunReport['event'], changed: string[], notes: string[], waiting: string[]): RunReport {
     const results: FileResult[] = [...this.findings].map(([file, diagnostics]) => fileResult(file, diagnostics));
-    return { event, changed, result: summarize(results, this.rules.map((r) => describeRule(r.meta)), [...this.problems.values()]), notes, waiting };
+    return {
+      event,
+      changed,
+      result: summarize(
+        results,
+        this.rules.map((r) => describeRule(r.meta)),
+        [...this.problems.values()],
+      ),
+      notes,
+      waiting,
+    };
   }
 }
-

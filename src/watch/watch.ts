@@ -132,7 +132,11 @@ export function startWatch(options: WatchOptions): WatchHandle {
     ready,
     session,
     // chokidar keeps an empty list for a directory it saw but does not look into (past `depth`).
-    watchedDirectories: () => Object.entries(watcher.getWatched()).filter(([, names]) => names.length > 0).map(([d]) => resolve(options.repo, d)).sort(),
+    watchedDirectories: () =>
+      Object.entries(watcher.getWatched())
+        .filter(([, names]) => names.length > 0)
+        .map(([d]) => resolve(options.repo, d))
+        .sort(),
     close: async () => {
       closed = true;
       debouncer.cancel();

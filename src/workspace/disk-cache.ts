@@ -82,9 +82,9 @@ const isMarkerLike = (v: object): boolean => {
 function encode(value: unknown): Encoded {
   let special = false;
   const json = JSON.stringify(value, (_key, v: unknown) => {
-    if (typeof v === 'bigint') return (special = true), { $bigint: String(v) };
-    if (typeof v === 'number' && !Number.isFinite(v)) return (special = true), { $number: String(v) };
-    if (v && typeof v === 'object' && !Array.isArray(v) && isMarkerLike(v)) return (special = true), { $entries: Object.entries(v) };
+    if (typeof v === 'bigint') return ((special = true), { $bigint: String(v) });
+    if (typeof v === 'number' && !Number.isFinite(v)) return ((special = true), { $number: String(v) });
+    if (v && typeof v === 'object' && !Array.isArray(v) && isMarkerLike(v)) return ((special = true), { $entries: Object.entries(v) });
     return v;
   });
   return special ? { json, special: true } : { json };
@@ -95,7 +95,8 @@ const reviver = (_key: string, v: unknown): unknown => {
     // A planted or damaged file may hold anything: what is not a marker tritonc writes stays as it is (and fails the shape checks).
     if (typeof m.$bigint === 'string' && /^-?\d+$/.test(m.$bigint)) return BigInt(m.$bigint);
     if (typeof m.$number === 'string') return Number(m.$number);
-    if (Array.isArray(m.$entries) && m.$entries.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string')) return Object.fromEntries(m.$entries);
+    if (Array.isArray(m.$entries) && m.$entries.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string'))
+      return Object.fromEntries(m.$entries);
   }
   return v;
 };
@@ -166,7 +167,7 @@ function lines(file: string): Buffer[] {
   if (read.kind !== 'bytes') return [];
   const bytes = read.bytes;
   const out: Buffer[] = [];
-  for (let start = 0; start < bytes.length; ) {
+  for (let start = 0; start < bytes.length;) {
     const end = bytes.indexOf(0x0a, start);
     out.push(bytes.subarray(start, end < 0 ? bytes.length : end));
     start = end < 0 ? bytes.length : end + 1;
@@ -241,7 +242,9 @@ export class DiskCache {
   /** The kept signature of `path`, when the file and its external data are as they were. */
   signature(path: string, identityOf: IdentityOf): ModelSignature | undefined {
     return this.kept(this.entries, path, (e) =>
-      same(e.id, identityOf(path)) && e.external.every(([p, id]) => typeof p === 'string' && same(id, identityOf(p))) ? asSignature(JSON.parse(e.json)) : undefined,
+      same(e.id, identityOf(path)) && e.external.every(([p, id]) => typeof p === 'string' && same(id, identityOf(p)))
+        ? asSignature(JSON.parse(e.json))
+        : undefined,
     );
   }
 

@@ -34,7 +34,9 @@ export function buildLock(ws: Workspace, repo: string): LockBuild {
     if (layout.configPath) {
       const doc = ws.config(layout.configPath);
       if (!('value' in doc) || hasErrors(doc.diagnostics)) {
-        out.problems.push(`${relative(repo, layout.configPath)}: ${'value' in doc ? 'does not parse' : doc.message}; fix it first (tritonc lint shows where), as it says which file the model loads`);
+        out.problems.push(
+          `${relative(repo, layout.configPath)}: ${'value' in doc ? 'does not parse' : doc.message}; fix it first (tritonc lint shows where), as it says which file the model loads`,
+        );
         continue;
       }
       config = doc.value;

@@ -94,7 +94,10 @@ export function parseLock(text: string, file: string): Lock {
   const r = schemaOfLock().safeParse(read.value);
   if (!r.success) {
     const issue = r.error.issues[0]!;
-    const key = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+    const key = issue.path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+      .join('')
+      .replace(/^\./, '');
     throw new LockError(file, `${key || '(top level)'}: ${issue.message}; regenerate it with tritonc lock where the model files are`);
   }
   return r.data as Lock;
@@ -126,10 +129,7 @@ export function signatureFromLock(locked: LockedSignature, path: string): ModelS
 
 /** The first way a model version differs from its lock: its file, its inputs or outputs, its weights or opsets, its size. */
 export type LockDifference =
-  | { kind: 'file'; file: string; lockedFile: string }
-  | { kind: 'io' }
-  | { kind: 'weights' }
-  | { kind: 'size'; size: number; lockedSize: number };
+  { kind: 'file'; file: string; lockedFile: string } | { kind: 'io' } | { kind: 'weights' } | { kind: 'size'; size: number; lockedSize: number };
 
 /** Where two locks of one model version differ, as data for a message (undefined when they agree). */
 export function lockDifference(locked: LockedVersion, actual: LockedVersion): LockDifference | undefined {

@@ -21,5 +21,10 @@ export interface ModelSummary {
 /** The summary's part of a config: only these fields are read from it. */
 export function placementOf(config: ModelConfig): NonNullable<ModelSummary['placement']> {
   const { name, backend, platform, instance_group } = config;
-  return { ...(name !== undefined ? { name } : {}), ...(backend !== undefined ? { backend } : {}), ...(platform !== undefined ? { platform } : {}), ...(instance_group !== undefined ? { instance_group } : {}) };
+  return {
+    ...(name !== undefined ? { name } : {}),
+    ...(backend !== undefined ? { backend } : {}),
+    ...(platform !== undefined ? { platform } : {}),
+    ...(instance_group !== undefined ? { instance_group } : {}),
+  };
 }

@@ -98,7 +98,8 @@ export class Sources implements Tree {
    * size and, for ONNX, this signature. Many at once, with the directories rebuilt once.
    */
   setModelStandIns(standIns: ReadonlyMap<string, { signature?: ModelSignature; size: number; dir?: boolean }>): void {
-    for (const [path, s] of standIns) this.overlays.set(path, { kind: 'model', ...(s.signature ? { signature: s.signature } : {}), size: s.size, ...(s.dir ? { dir: true } : {}) });
+    for (const [path, s] of standIns)
+      this.overlays.set(path, { kind: 'model', ...(s.signature ? { signature: s.signature } : {}), size: s.size, ...(s.dir ? { dir: true } : {}) });
     this.rebuildOverlayDirs();
     this.newRun();
   }
@@ -273,7 +274,9 @@ export class Sources implements Tree {
     // A model that is a directory (a SavedModel) keeps its identity while a file in it is rewritten in
     // place: it is read again each run (lint --cache still keeps it, checked by each file it read).
     const acrossRuns = this.acrossRuns && this.kind(path) !== 'dir';
-    const s = this.signaturesThisRun.get(key, () => (acrossRuns ? this.signatures.get(key, this.identity(path), () => this.readSignature(path, format)) : this.readSignature(path, format)));
+    const s = this.signaturesThisRun.get(key, () =>
+      acrossRuns ? this.signatures.get(key, this.identity(path), () => this.readSignature(path, format)) : this.readSignature(path, format),
+    );
     if (this.recordings.length) {
       // A read depends on the model file and its external data; one that failed, on its directory
       // too (the external data it missed may appear there).

@@ -204,7 +204,9 @@ export class Workspace {
       // A full parse already made this run is as good; otherwise a light one, for this run.
       return this.docsThisRun.peek(file) ?? this.lightDocs.get(file, (f) => this.readLightConfig(f, options));
     }
-    return this.docsThisRun.get(file, (f) => (this.acrossRuns ? this.docs.get(f, this.sources.identity(f), () => this.readConfig(f, {})) : this.readConfig(f, {})));
+    return this.docsThisRun.get(file, (f) =>
+      this.acrossRuns ? this.docs.get(f, this.sources.identity(f), () => this.readConfig(f, {})) : this.readConfig(f, {}),
+    );
   }
 
   private overlayConfig(file: string): ConfigRead {
@@ -294,7 +296,13 @@ export class Workspace {
       const dirs = new Set(this.modelDirs(repo).map((d) => basename(d)));
       // A lock whose models are all elsewhere was copied from another repository.
       if (names.length && dirs.size && !names.some((n) => dirs.has(n))) {
-        return { file, error: new LockError(file, `it records ${names.slice(0, 3).join(', ')}${names.length > 3 ? ', ...' : ''}, none of which is a model of ${repo}: a lock of another repository? Run tritonc lock ${repo} where the model files are`) };
+        return {
+          file,
+          error: new LockError(
+            file,
+            `it records ${names.slice(0, 3).join(', ')}${names.length > 3 ? ', ...' : ''}, none of which is a model of ${repo}: a lock of another repository? Run tritonc lock ${repo} where the model files are`,
+          ),
+        };
       }
       return { file, lock };
     } catch (e) {
@@ -489,27 +497,31 @@ class RunModel implements ModelFacts, ModelSource {
   }
 
   completed(): CompletedConfig {
-    return (this.completion ??= completedConfig({
-      // A model without a config is, to Triton, the empty config it starts from.
-      config: this.configFile && !this.config ? undefined : (this.config ?? {}),
-      autofill: (c) => this.autofill(c),
-      modelFile: () => {
-        const f = this.modelFile(this.config ?? {});
-        return f.path ? { path: f.path, ...this.ws.signature(f.path, f.format) } : { ...(f.expected ? { expected: f.expected } : {}) };
+    return (this.completion ??= completedConfig(
+      {
+        // A model without a config is, to Triton, the empty config it starts from.
+        config: this.configFile && !this.config ? undefined : (this.config ?? {}),
+        autofill: (c) => this.autofill(c),
+        modelFile: () => {
+          const f = this.modelFile(this.config ?? {});
+          return f.path ? { path: f.path, ...this.ws.signature(f.path, f.format) } : { ...(f.expected ? { expected: f.expected } : {}) };
+        },
+        // Where the backend looks for its script: the version directories, and the model directory (older layouts).
+        scriptTexts: (file) =>
+          [...this.layout().versionDirs.map((v) => join(v.path, file)), join(this.dir, file)].flatMap((p) => {
+            const read = this.ws.sources.text(p);
+            return read.kind === 'text' ? [read.text] : [];
+          }),
+        // The script the backend runs: <version Triton loads>/<file>.
+        script: (file) => {
+          const chosen = this.versions(this.autofill(this.config ?? {}).config).at(-1);
+          const path = chosen ? join(chosen.path, file) : undefined;
+          const text = path ? this.textAt(path) : undefined;
+          return path && text !== undefined ? { path, text } : undefined;
+        },
       },
-      // Where the backend looks for its script: the version directories, and the model directory (older layouts).
-      scriptTexts: (file) => [...this.layout().versionDirs.map((v) => join(v.path, file)), join(this.dir, file)].flatMap((p) => {
-        const read = this.ws.sources.text(p);
-        return read.kind === 'text' ? [read.text] : [];
-      }),
-      // The script the backend runs: <version Triton loads>/<file>.
-      script: (file) => {
-        const chosen = this.versions(this.autofill(this.config ?? {}).config).at(-1);
-        const path = chosen ? join(chosen.path, file) : undefined;
-        const text = path ? this.textAt(path) : undefined;
-        return path && text !== undefined ? { path, text } : undefined;
-      },
-    }, this.ws.servedAs(dirname(this.dir))));
+      this.ws.servedAs(dirname(this.dir)),
+    ));
   }
 
   scriptFacts(path: string, config: ModelConfig): ScriptFacts | undefined {
@@ -551,7 +563,12 @@ class RunModel implements ModelFacts, ModelSource {
     const entry = ownValue(locked.versions, version);
     if (!entry) return 'not-locked';
     const sig = file.signature;
-    return lockDifference(entry, { file: file.file, size: file.size, weightBytes: sig ? sig.initializers.bytes : file.size, ...(sig ? { signature: lockedSignature(sig) } : {}) });
+    return lockDifference(entry, {
+      file: file.file,
+      size: file.size,
+      weightBytes: sig ? sig.initializers.bytes : file.size,
+      ...(sig ? { signature: lockedSignature(sig) } : {}),
+    });
   }
 
   effective(given: ResolveOptions = {}): ResolveResult {

@@ -39,7 +39,12 @@ function sarifOf(r: ActionRun): Json {
 }
 
 const results = (log: Json) =>
-  (log.runs[0].results as Json[]).map((x) => [x.ruleId, x.level, x.locations[0].physicalLocation.artifactLocation.uri, x.locations[0].physicalLocation.region.startLine]);
+  (log.runs[0].results as Json[]).map((x) => [
+    x.ruleId,
+    x.level,
+    x.locations[0].physicalLocation.artifactLocation.uri,
+    x.locations[0].physicalLocation.region.startLine,
+  ]);
 
 /** A checkout holding a copy of the example repository, its config changed by `edit`. */
 function checkout(edit: (config: string) => string = (c) => c): string {
@@ -66,7 +71,16 @@ describe('action.yml', () => {
     }
     // Every input is used, and the server's flags, configs-only and fail-on are among them.
     expect([...used].sort()).toEqual(Object.keys(ACTION.inputs).sort());
-    for (const input of ['model-repository', 'disable-auto-complete-config', 'strict-model-config', 'backend-config', 'backend-directory', 'configs-only', 'fail-on']) expect(ACTION.inputs).toHaveProperty(input);
+    for (const input of [
+      'model-repository',
+      'disable-auto-complete-config',
+      'strict-model-config',
+      'backend-config',
+      'backend-directory',
+      'configs-only',
+      'fail-on',
+    ])
+      expect(ACTION.inputs).toHaveProperty(input);
     const upload = ACTION.runs.steps.find((s) => s.uses !== undefined)!;
     expect(upload.uses).toMatch(/^github\/codeql-action\/upload-sarif@v\d+$/);
   });
@@ -101,7 +115,9 @@ describe('action.yml', () => {
     expect(r.success).toBe(false);
     expect(results(sarifOf(r))).toContainEqual(['batch-dim-in-dims', 'error', 'model_repository/classifier/config.pbtxt', 10]);
     expect(r.outputs).toMatchObject({ 'exit-code': '1', errors: '1' });
-    expect(step(r, 'Lint')!.stdout).toMatch(/^::error file=model_repository\/classifier\/config\.pbtxt,line=10,endLine=10,col=\d+,endColumn=\d+,title=tritonc\(batch-dim-in-dims\)::dims \[1,3,224,224\] include the batch axis/m);
+    expect(step(r, 'Lint')!.stdout).toMatch(
+      /^::error file=model_repository\/classifier\/config\.pbtxt,line=10,endLine=10,col=\d+,endColumn=\d+,title=tritonc\(batch-dim-in-dims\)::dims \[1,3,224,224\] include the batch axis/m,
+    );
     const gate = step(r, 'Fail on findings')!;
     expect(gate.code).toBe(1);
     expect(gate.stderr).toContain('1 finding(s) at or above fail-on: error (1 errors, 0 warnings, 2 infos)');
@@ -152,20 +168,32 @@ describe('action.yml', () => {
     expect(run(configsOnly, { paths: 'model_repository', 'configs-only': 'true' }).outputs['exit-code']).toBe('0');
   });
 
-  it('without a tritonc given, it installs the action\'s version (or the one asked) from npm, scripts off, and runs it', () => {
+  it("without a tritonc given, it installs the action's version (or the one asked) from npm, scripts off, and runs it", () => {
     // npm stands in here (no registry): it records its arguments and does what npm install --prefix
     // DIR does for a package with a bin (npm's docs, "folders": executables are linked into
     // DIR/node_modules/.bin), with the built CLI as the package.
     const bin = tempDir('tritonc-npm-');
     const log = join(bin, 'npm.log');
-    writeFileSync(join(bin, 'npm'), `#!/bin/bash\nprintf '%s\\n' "$@" > ${JSON.stringify(log)}\nprefix=$3\nmkdir -p "$prefix/node_modules/.bin"\nln -s ${JSON.stringify(TRITONC)} "$prefix/node_modules/.bin/tritonc"\n`);
+    writeFileSync(
+      join(bin, 'npm'),
+      `#!/bin/bash\nprintf '%s\\n' "$@" > ${JSON.stringify(log)}\nprefix=$3\nmkdir -p "$prefix/node_modules/.bin"\nln -s ${JSON.stringify(TRITONC)} "$prefix/node_modules/.bin/tritonc"\n`,
+    );
     chmodSync(join(bin, 'npm'), 0o755);
     const env = { PATH: `${bin}:${process.env.PATH}` };
     const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
     const r = runComposite(ACTION, { actionPath: ROOT, workspace: ROOT, inputs: { paths: 'model_repository' }, env });
     expect(r.success, JSON.stringify(r.steps.map((s) => [s.step.name, s.code, s.stderr]))).toBe(true);
     const args = readFileSync(log, 'utf8').trimEnd().split('\n');
-    expect(args).toEqual(['install', '--prefix', expect.stringMatching(/\/tritonc-install\.\w+$/), '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', `tritonc@${version}`]);
+    expect(args).toEqual([
+      'install',
+      '--prefix',
+      expect.stringMatching(/\/tritonc-install\.\w+$/),
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      `tritonc@${version}`,
+    ]);
     expect(r.outputs.infos).toBe('2');
     runComposite(ACTION, { actionPath: ROOT, workspace: ROOT, inputs: { paths: 'model_repository', version: 'latest' }, env });
     expect(readFileSync(log, 'utf8').trimEnd().split('\n').at(-1)).toBe('tritonc@latest');
@@ -189,7 +217,12 @@ describe('action.yml', () => {
     const asFlag = run(fixable, { paths: '--fix\nmodel_repository' });
     expect(step(asFlag, 'Lint')!.stderr).toContain('./--fix');
     expect(readFileSync(join(fixable, 'model_repository', 'classifier', 'config.pbtxt'), 'utf8')).toBe(broken);
-    for (const [input, value] of [['fail-on', 'error; touch pwned-5'], ['configs-only', 'yes'], ['disable-auto-complete-config', '1'], ['upload-sarif', 'True']] as const) {
+    for (const [input, value] of [
+      ['fail-on', 'error; touch pwned-5'],
+      ['configs-only', 'yes'],
+      ['disable-auto-complete-config', '1'],
+      ['upload-sarif', 'True'],
+    ] as const) {
       const bad = run(dir, { paths: 'model_repository', [input]: value });
       expect(bad.success).toBe(false);
       expect(step(bad, 'Lint')!.stdout).toContain(`::error title=tritonc action::input ${input}:`);

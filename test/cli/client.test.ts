@@ -28,7 +28,7 @@ describe('tritonc client', () => {
     expect(r.stdout).toContain('export async function connect(url: string, options: ConnectOptions = {}): Promise<Client>');
   });
 
-  it('writes a repository\'s modules and index.ts into --out; again: up to date; --check: 0', async () => {
+  it("writes a repository's modules and index.ts into --out; again: up to date; --check: 0", async () => {
     const { dir, repo } = repository();
     const out = join(dir, 'clients');
     const r = await cli(['client', repo, '--lang', 'typescript', '--out', out], { cwd: dir });
@@ -47,7 +47,9 @@ describe('tritonc client', () => {
     const out = join(dir, 'clients');
     for (const lang of ['typescript', 'python']) expect((await cli(['client', repo, '--lang', lang, '--out', join(out, lang)], { cwd: dir })).code).toBe(0);
     // What tritonc tune --write changes: the dynamic batcher's settings and the instance count.
-    const tuned = CLIENT_MODELS.add_one!.pbtxt.replace(/instance_group[^\n]*\n?/, '') + '\ninstance_group [ { kind: KIND_CPU count: 3 } ]\ndynamic_batching { preferred_batch_size: [ 4, 8 ] max_queue_delay_microseconds: 500 }\n';
+    const tuned =
+      CLIENT_MODELS.add_one!.pbtxt.replace(/instance_group[^\n]*\n?/, '') +
+      '\ninstance_group [ { kind: KIND_CPU count: 3 } ]\ndynamic_batching { preferred_batch_size: [ 4, 8 ] max_queue_delay_microseconds: 500 }\n';
     writeFileSync(join(repo, 'add_one', 'config.pbtxt'), tuned);
     for (const lang of ['typescript', 'python']) {
       const r = await cli(['client', repo, '--lang', lang, '--out', join(out, lang), '--check'], { cwd: dir });
@@ -65,11 +67,15 @@ describe('tritonc client', () => {
     rmSync(join(repo, 'streamer'), { recursive: true });
     const r = await cli(['client', repo, '--lang', 'typescript', '--out', out, '--check'], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain("clients/add_one.ts: differs from what tritonc client would write: the model's effective config changed since the client was generated\n");
+    expect(r.stdout).toContain(
+      "clients/add_one.ts: differs from what tritonc client would write: the model's effective config changed since the client was generated\n",
+    );
     expect(r.stdout).toMatch(/^ {2}- +maxBatchSize: 8,$/m);
     expect(r.stdout).toMatch(/^ {2}\+ +maxBatchSize: 16,$/m);
     expect(r.stdout).toContain('clients/upper.ts: differs from what tritonc client would write: it was edited by hand since tritonc client wrote it\n');
-    expect(r.stdout).toContain('clients/index.ts: differs from what tritonc client would write: the model\'s effective config changed since the client was generated\n');
+    expect(r.stdout).toContain(
+      "clients/index.ts: differs from what tritonc client would write: the model's effective config changed since the client was generated\n",
+    );
     expect(r.stdout).toContain('clients/streamer.ts: tritonc client wrote it for a model the repository no longer has; remove it\n');
     expect(r.stderr).toBe(`to update: tritonc client ${repo} --lang typescript --out ${out}\n`);
     // A model that is still there but cannot have a client now: its problem, not "no longer has".
@@ -116,10 +122,10 @@ describe('tritonc client', () => {
     writeModels(join(dir, 'models'), { auto: { pbtxt: 'backend: "python"\n', json: {}, py: CLIENT_MODELS.add_one!.py! } });
     const r = await cli(['client', join(dir, 'models', 'auto'), '--lang', 'typescript'], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("tritonc client: no client for model 'auto': model \"auto\" has no inputs in its effective config");
+    expect(r.stderr).toContain('tritonc client: no client for model \'auto\': model "auto" has no inputs in its effective config');
   });
 
-  it('--lang python: a model directory\'s module printed with a # header; a repository\'s modules and __init__.py written; --check', async () => {
+  it("--lang python: a model directory's module printed with a # header; a repository's modules and __init__.py written; --check", async () => {
     const printed = await cli(['client', join(ROOT, 'model_repository', 'classifier'), '--lang', 'python']);
     expect(printed.code, printed.stderr).toBe(0);
     const [first, second] = printed.stdout.split('\n');
@@ -137,7 +143,9 @@ describe('tritonc client', () => {
     rmSync(join(repo, 'streamer'), { recursive: true });
     const stale = await cli(['client', repo, '--lang', 'python', '--out', out, '--check'], { cwd: dir });
     expect(stale.code).toBe(1);
-    expect(stale.stdout).toContain("py/add_one.py: differs from what tritonc client would write: the model's effective config changed since the client was generated\n");
+    expect(stale.stdout).toContain(
+      "py/add_one.py: differs from what tritonc client would write: the model's effective config changed since the client was generated\n",
+    );
     expect(stale.stdout).toMatch(/^ {2}- +max_batch_size=8,$/m);
     expect(stale.stdout).toContain('py/streamer.py: tritonc client wrote it for a model the repository no longer has; remove it\n');
     expect(stale.stderr).toBe(`to update: tritonc client ${repo} --lang python --out ${out}\n`);
@@ -145,7 +153,10 @@ describe('tritonc client', () => {
     const single = await cli(['client', join(repo, 'upper'), '--lang', 'python', '--out', join(dir, 'upper_client.py')], { cwd: dir });
     expect([single.code, single.stdout]).toEqual([0, 'wrote upper_client.py\n']);
     const toFile = await cli(['client', repo, '--lang', 'python', '--out', join(dir, 'all.py')], { cwd: dir });
-    expect([toFile.code, toFile.stderr]).toEqual([2, expect.stringContaining('a repository gives a module per model and an __init__.py: --out takes a directory')]);
+    expect([toFile.code, toFile.stderr]).toEqual([
+      2,
+      expect.stringContaining('a repository gives a module per model and an __init__.py: --out takes a directory'),
+    ]);
   });
 
   it('--protocol grpc: the gRPC module (its header says so), no warning for a decoupled model; --check holds it to the gRPC module', async () => {
@@ -162,7 +173,9 @@ describe('tritonc client', () => {
     // The HTTP module is another module: --check without --protocol grpc says the files differ.
     const http = await cli(['client', repo, '--lang', 'typescript', '--out', out, '--check'], { cwd: dir });
     expect(http.code).toBe(1);
-    expect(http.stdout).toContain('clients/add_one.ts: differs from what tritonc client would write: it was generated with other flags (tritonc client --lang typescript --protocol grpc)\n');
+    expect(http.stdout).toContain(
+      'clients/add_one.ts: differs from what tritonc client would write: it was generated with other flags (tritonc client --lang typescript --protocol grpc)\n',
+    );
   });
 
   it('--lang python --protocol grpc prints a module on tritonclient.grpc; a --check without --out is a usage error (exit 2)', async () => {
@@ -180,7 +193,9 @@ describe('tritonc client', () => {
     expect((await cli(['client', repo, '--lang', 'python', '--protocol', 'grpc', '--out', out, '--check'], { cwd: tmp })).code).toBe(0);
     const http = await cli(['client', repo, '--lang', 'python', '--out', out, '--check'], { cwd: tmp });
     expect(http.code).toBe(1);
-    expect(http.stdout).toContain('pygrpc/add_one.py: differs from what tritonc client would write: it was generated with other flags (tritonc client --lang python --protocol grpc)\n');
+    expect(http.stdout).toContain(
+      'pygrpc/add_one.py: differs from what tritonc client would write: it was generated with other flags (tritonc client --lang python --protocol grpc)\n',
+    );
     const check = await cli(['client', dir, '--lang', 'typescript', '--check']);
     expect([check.code, check.stderr]).toEqual([2, expect.stringContaining('--check compares the files at --out')]);
     const nothing = await cli(['client', join(ROOT, 'docs'), '--lang', 'typescript']);

@@ -35,7 +35,9 @@ describe("fill_template.py's substitution syntax", () => {
     expect(parseSubstitutions('names:a\\,b')).toEqual([{ key: 'names', value: 'a,b' }]);
     // Split twice: \\: survives the first split as \:, and the second reads it as a plain colon.
     expect(parseSubstitutions('url:http\\\\://host')).toEqual([{ key: 'url', value: 'http://host' }]);
-    expect(() => parseSubstitutions('url:http\\://host')).toThrow(/2 `:` separators: write key:value \(two pairs run together\? put a comma between "url:http" and the next one; a `:` inside a value is written \\\\:/);
+    expect(() => parseSubstitutions('url:http\\://host')).toThrow(
+      /2 `:` separators: write key:value \(two pairs run together\? put a comma between "url:http" and the next one; a `:` inside a value is written \\\\:/,
+    );
     expect(() => parseSubstitutions('justakey')).toThrow(/substitution 1, "justakey", has no `:`/);
   });
 });
@@ -54,14 +56,33 @@ describe('tritonc fill', () => {
   });
 
   it('gives what python3 string.Template gives on the same mapping', async () => {
-    const python = spawnSync('python3', ['-c', 'import string,sys,json; m=json.loads(sys.argv[2]); print(string.Template(open(sys.argv[1]).read()).safe_substitute(m))', '', ''], { encoding: 'utf8' });
+    const python = spawnSync(
+      'python3',
+      ['-c', 'import string,sys,json; m=json.loads(sys.argv[2]); print(string.Template(open(sys.argv[1]).read()).safe_substitute(m))', '', ''],
+      { encoding: 'utf8' },
+    );
     if (python.error) {
       if (process.env.CI === 'true') throw python.error;
       return;
     }
     const { dir, template } = await repo();
-    const mapping = { max_queue_size: '0', max_queue_delay_microseconds: '0', triton_max_batch_size: '8', tokenizer_dir: '/t', preprocessing_instance_count: '1' };
-    const expected = spawnSync('python3', ['-c', 'import string,sys,json; m=json.loads(sys.argv[2]); print(string.Template(open(sys.argv[1]).read()).safe_substitute(m))', template, JSON.stringify(mapping)], { encoding: 'utf8' }).stdout;
+    const mapping = {
+      max_queue_size: '0',
+      max_queue_delay_microseconds: '0',
+      triton_max_batch_size: '8',
+      tokenizer_dir: '/t',
+      preprocessing_instance_count: '1',
+    };
+    const expected = spawnSync(
+      'python3',
+      [
+        '-c',
+        'import string,sys,json; m=json.loads(sys.argv[2]); print(string.Template(open(sys.argv[1]).read()).safe_substitute(m))',
+        template,
+        JSON.stringify(mapping),
+      ],
+      { encoding: 'utf8' },
+    ).stdout;
     const r = await cli(['fill', template, 'triton_max_batch_size:8,tokenizer_dir:/t,preprocessing_instance_count:1'], { cwd: dir });
     expect(r.stdout).toBe(expected);
   });
@@ -75,15 +96,22 @@ describe('tritonc fill', () => {
     expect(r.stderr).toContain('nothing written');
     const strict = await cli(['fill', template, 'triton_max_batch_size:64', '--in-place', '--strict'], { cwd: dir });
     expect(strict.code).toBe(1);
-    expect(strict.stderr).toMatch(/preprocessing\/config\.pbtxt:7:59: error: placeholder \$\{tokenizer_dir\} is not filled: add tokenizer_dir:<value> to the substitutions \(--strict\)/);
+    expect(strict.stderr).toMatch(
+      /preprocessing\/config\.pbtxt:7:59: error: placeholder \$\{tokenizer_dir\} is not filled: add tokenizer_dir:<value> to the substitutions \(--strict\)/,
+    );
     expect(strict.stderr).toMatch(/:8:27: error: placeholder \$\{preprocessing_instance_count\} is not filled/);
     expect(readFileSync(template, 'utf8')).toBe(TEMPLATE);
     expect(statSync(template).mtimeMs).toBe(before);
   });
 
   it('a placeholder in a comment (a parameter shipped commented out) need not be filled', async () => {
-    const dir = await writeRepo({ 'preprocessing/config.pbtxt': `${TEMPLATE}# parameters { key: "enable_trt_overlap" value: { string_value: "\${enable_trt_overlap}" } }\n`, 'preprocessing/1/model.py': MODEL_PY });
-    const r = await cli(['fill', join(dir, 'preprocessing/config.pbtxt'), 'triton_max_batch_size:4,tokenizer_dir:/t,preprocessing_instance_count:1'], { cwd: dir });
+    const dir = await writeRepo({
+      'preprocessing/config.pbtxt': `${TEMPLATE}# parameters { key: "enable_trt_overlap" value: { string_value: "\${enable_trt_overlap}" } }\n`,
+      'preprocessing/1/model.py': MODEL_PY,
+    });
+    const r = await cli(['fill', join(dir, 'preprocessing/config.pbtxt'), 'triton_max_batch_size:4,tokenizer_dir:/t,preprocessing_instance_count:1'], {
+      cwd: dir,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('"${enable_trt_overlap}"');
   });
@@ -94,7 +122,9 @@ describe('tritonc fill', () => {
     for (const flags of [[], ['--allow-unfilled']]) {
       const ok = await cli(['fill', template, 'triton_max_batch_size:8,tokenizer_dir:/t,preprocessing_instance_count:1', ...flags], { cwd: dir });
       expect(ok.code, ok.stderr).toBe(0);
-      expect(ok.stderr).toContain('tritonc fill: 1 placeholder left unfilled, as fill_template.py leaves them (${add_special_tokens}); the lint below says what each does; --strict refuses them');
+      expect(ok.stderr).toContain(
+        'tritonc fill: 1 placeholder left unfilled, as fill_template.py leaves them (${add_special_tokens}); the lint below says what each does; --strict refuses them',
+      );
       expect(ok.stderr).toContain('unfilled-placeholder');
       expect(ok.stdout).toContain('"${add_special_tokens}"');
     }

@@ -9,9 +9,15 @@ import { parseTimeout } from '../../src/verify/duration.js';
 
 describe('flags given twice', () => {
   it.each([
-    [['verify', '/nonexistent', '--timeout', '1s', '--timeout', '2s'], 'tritonc verify: --timeout takes one value, and was given 2 times ("1s", "2s"): give it once\n'],
+    [
+      ['verify', '/nonexistent', '--timeout', '1s', '--timeout', '2s'],
+      'tritonc verify: --timeout takes one value, and was given 2 times ("1s", "2s"): give it once\n',
+    ],
     [['resolve', '/nonexistent', '--gpus', '1', '--gpus', '2'], 'tritonc resolve: --gpus takes one value, and was given 2 times ("1", "2"): give it once\n'],
-    [['lint', '/nonexistent', '--format', 'json', '--format', 'stylish'], 'tritonc lint: --format takes one value, and was given 2 times ("json", "stylish"): give it once\n'],
+    [
+      ['lint', '/nonexistent', '--format', 'json', '--format', 'stylish'],
+      'tritonc lint: --format takes one value, and was given 2 times ("json", "stylish"): give it once\n',
+    ],
     [['lock', '/nonexistent', '-o', 'a', '-o', 'b'], 'tritonc lock: -o takes one value, and was given 2 times ("a", "b"): give it once\n'],
   ])('%j is refused, exit 2, naming the flag (yargs would make it a list)', async (args, message) => {
     const r = await cli(args, { cwd: '/tmp' });
@@ -26,7 +32,7 @@ describe('flags given twice', () => {
   });
 });
 
-describe('a bare number, as each duration flag\'s --help says', () => {
+describe("a bare number, as each duration flag's --help says", () => {
   it('the one parser: a unit always counts; a bare number is what the caller says', () => {
     expect(['500us', '5ms', '0.5s', '2m', '1min'].map((t) => parseDuration(t, 'refused'))).toEqual([500, 5000, 500_000, 120_000_000, 60_000_000]);
     expect([parseDuration('5', 'microseconds'), parseDuration('5', 'seconds'), parseDuration('5', 'refused')]).toEqual([5, 5_000_000, undefined]);
@@ -60,7 +66,9 @@ describe('a bare number, as each duration flag\'s --help says', () => {
     const r = await cli(['verify', '/nonexistent', '--timeout', '90'], { cwd: '/tmp' });
     expect(r.stderr).not.toContain('--timeout');
     expect(r.stderr).toContain('/nonexistent: no such directory');
-    expect((await cli(['verify', '/nonexistent', '--timeout', '0'], { cwd: '/tmp' })).stderr).toContain('--timeout takes a duration such as 120s, 10m or 90 (seconds); got "0"');
+    expect((await cli(['verify', '/nonexistent', '--timeout', '0'], { cwd: '/tmp' })).stderr).toContain(
+      '--timeout takes a duration such as 120s, 10m or 90 (seconds); got "0"',
+    );
   });
 
   it('tune run --timeout: seconds, as verify --timeout ("a bare number is seconds")', async () => {
@@ -77,7 +85,11 @@ describe('a bare number, as each duration flag\'s --help says', () => {
     const dir = await writeRepo({ 'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': CLASSIFIER });
     const r = await cli(['tune', 'run', `${dir}/classifier`, '--latency-budget', '20000', '--delays', '0,100,1ms', '--runtime', 'server']);
     expect(r.stderr).toContain('--runtime server needs --server');
-    expect((await cli(['tune', 'run', `${dir}/classifier`, '--latency-budget', '0', '--runtime', 'server'])).stderr).toContain('--latency-budget: "0" is not a duration (20ms, 500us, 1s)');
-    expect((await cli(['tune', 'run', `${dir}/classifier`, '--latency-budget', '20ms', '--delays', '0.5', '--runtime', 'server'])).stderr).toContain('--delays: "0.5" is not a duration in whole microseconds');
+    expect((await cli(['tune', 'run', `${dir}/classifier`, '--latency-budget', '0', '--runtime', 'server'])).stderr).toContain(
+      '--latency-budget: "0" is not a duration (20ms, 500us, 1s)',
+    );
+    expect((await cli(['tune', 'run', `${dir}/classifier`, '--latency-budget', '20ms', '--delays', '0.5', '--runtime', 'server'])).stderr).toContain(
+      '--delays: "0.5" is not a duration in whole microseconds',
+    );
   });
 });

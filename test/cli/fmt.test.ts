@@ -27,7 +27,7 @@ describe('tritonc fmt', () => {
     expect(readFileSync(join(dir, 'm/config.pbtxt'), 'utf8')).toBe(UGLY);
   });
 
-  it('--canonical, or the settings file\'s fmt.style, rewrites to the canonical spelling', async () => {
+  it("--canonical, or the settings file's fmt.style, rewrites to the canonical spelling", async () => {
     const dir = repo({ 'm/config.pbtxt': UGLY, 'team/tritonc.config.json': '{ "fmt": { "style": "canonical" } }', 'team/m/config.pbtxt': UGLY });
     expect((await cli(['fmt', '--canonical', 'm/config.pbtxt'], { cwd: dir })).stdout).toBe(CANONICAL);
     expect((await cli(['fmt', 'team/m/config.pbtxt'], { cwd: dir })).stdout).toBe(CANONICAL);
@@ -63,7 +63,7 @@ describe('tritonc fmt', () => {
     expect(readFileSync(join(dir, 'm/config.pbtxt'), 'utf8')).toBe(bad);
   });
 
-  it('drops a UTF-8 BOM (Triton\'s parser refuses it) and keeps CRLF line ends', async () => {
+  it("drops a UTF-8 BOM (Triton's parser refuses it) and keeps CRLF line ends", async () => {
     const dir = repo({ 'a/config.pbtxt': `\uFEFF${PRETTY}`, 'b/config.pbtxt': UGLY.replace(/\n/g, '\r\n'), 'c/config.pbtxt': PRETTY.replace(/\n/g, '\r\n') });
     expect(await cli(['fmt', '--check', '.'], { cwd: dir })).toMatchObject({ code: 1, stdout: 'a/config.pbtxt\nb/config.pbtxt\n' });
     expect(await cli(['fmt', '--write', '.'], { cwd: dir })).toMatchObject({ code: 0, stdout: 'formatted a/config.pbtxt\nformatted b/config.pbtxt\n' });

@@ -22,7 +22,20 @@ beforeAll(async () => {
   for (const n of ['classifier', 'fixed-batch', 'dynamic-batch', 'non-tensor-io', 'multi-io'] as FixtureName[]) await buildFixture(n, models);
 });
 
-const PROD = ['--max-batch-size', '32', '--preferred-batch-size', '8,16,32', '--max-queue-delay', '5ms', '--instances', '2', '--kind', 'gpu', '--accelerator', 'tensorrt:fp16'];
+const PROD = [
+  '--max-batch-size',
+  '32',
+  '--preferred-batch-size',
+  '8,16,32',
+  '--max-queue-delay',
+  '5ms',
+  '--instances',
+  '2',
+  '--kind',
+  'gpu',
+  '--accelerator',
+  'tensorrt:fp16',
+];
 
 describe('tritonc generate', () => {
   it('prints the config for a model file, a model directory and a repository', async () => {
@@ -67,7 +80,9 @@ describe('tritonc generate', () => {
     cpSync(join(models, 'multi-io', 'model.onnx'), join(dir, 'classifier/1/model.onnx'));
     const stale = await cli(['generate', 'classifier', '--write'], { cwd: dir });
     expect(stale.code).toBe(1);
-    expect(stale.stderr).toContain('tritonc generated it, unedited since, from an older model: the model changed. To write it: tritonc generate classifier --write --force.');
+    expect(stale.stderr).toContain(
+      'tritonc generated it, unedited since, from an older model: the model changed. To write it: tritonc generate classifier --write --force.',
+    );
     expect(stale.stderr).toContain('+     name: "image"');
     expect((await cli(['generate', 'classifier', '--write', '--force'], { cwd: dir })).stdout).toBe('updated classifier/config.pbtxt\n');
     // A hand edit: never overwritten without --force.
@@ -112,7 +127,9 @@ describe('tritonc generate', () => {
     // A recorded option that conflicts with one given now is named.
     const conflict = await cli(['generate', 'classifier', '--max-batch-size', '8'], { cwd: dir });
     expect(conflict.code).toBe(1);
-    expect(conflict.stderr).toContain('note: the options not given now are those recorded in classifier/config.pbtxt: tritonc generate --max-batch-size 64 --preferred-batch-size 8,16,32');
+    expect(conflict.stderr).toContain(
+      'note: the options not given now are those recorded in classifier/config.pbtxt: tritonc generate --max-batch-size 64 --preferred-batch-size 8,16,32',
+    );
   });
 
   it('a suppression comment, CRLF line ends or a BOM are not edits', async () => {
@@ -144,7 +161,11 @@ describe('tritonc generate', () => {
     fillDiskAfter(100);
     try {
       const r = await cli(['generate', 'classifier', '--write', '--force'], { cwd: dir });
-      expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'tritonc generate: cannot write classifier/config.pbtxt: disk full (ENOSPC); the file is unchanged\n' });
+      expect(r).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: 'tritonc generate: cannot write classifier/config.pbtxt: disk full (ENOSPC); the file is unchanged\n',
+      });
     } finally {
       restoreDisk();
     }
@@ -194,7 +215,9 @@ describe('tritonc generate', () => {
   it('exits 2 with a plain message for bad flags and paths', async () => {
     const dir = repo(['classifier']);
     expect((await cli(['generate', 'nope'], { cwd: dir })).stderr).toBe('tritonc generate: nope: no such file or directory\n');
-    expect((await cli(['generate', 'classifier', '--max-queue-delay', 'soon'], { cwd: dir })).stderr).toContain('--max-queue-delay takes a duration with its unit');
+    expect((await cli(['generate', 'classifier', '--max-queue-delay', 'soon'], { cwd: dir })).stderr).toContain(
+      '--max-queue-delay takes a duration with its unit',
+    );
     // A bare number could mean microseconds or milliseconds: it is refused, naming the units.
     expect(await cli(['generate', 'classifier', '--max-queue-delay', '5'], { cwd: dir })).toMatchObject({
       code: 2,

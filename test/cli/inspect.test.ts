@@ -69,8 +69,14 @@ describe('tritonc inspect', () => {
   it('prints a table for tensor names of 8 MiB: columns are padded to a bounded width', async () => {
     const long = 'x'.repeat(8 * 2 ** 20);
     await writeOnnx(join(dir, 'long-names', 'model.onnx'), {
-      inputs: [{ name: long, type: 'TYPE_FP32', shape: [-1, 4] }, { name: 'b', type: 'TYPE_FP32', shape: [-1, 4] }],
-      outputs: [{ name: 'y', type: 'TYPE_FP32', shape: [-1, 4] }, { name: 'z', type: 'TYPE_FP32', shape: [-1, 4] }],
+      inputs: [
+        { name: long, type: 'TYPE_FP32', shape: [-1, 4] },
+        { name: 'b', type: 'TYPE_FP32', shape: [-1, 4] },
+      ],
+      outputs: [
+        { name: 'y', type: 'TYPE_FP32', shape: [-1, 4] },
+        { name: 'z', type: 'TYPE_FP32', shape: [-1, 4] },
+      ],
     });
     const r = await cli(['inspect', 'long-names/model.onnx'], { cwd: dir });
     expect(r.stderr).toBe('');

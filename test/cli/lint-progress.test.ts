@@ -6,7 +6,9 @@ import { writeRepo } from '../lint/harness.js';
 
 async function repoOf(n: number): Promise<string> {
   const files: Record<string, string> = {};
-  for (let i = 0; i < n; i++) files[`m${i}/config.pbtxt`] = `backend: "python"\nmax_batch_size: 4\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 1 ] } ]\n`;
+  for (let i = 0; i < n; i++)
+    files[`m${i}/config.pbtxt`] =
+      `backend: "python"\nmax_batch_size: 4\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 1 ] } ]\n`;
   for (let i = 0; i < n; i++) files[`m${i}/1/model.py`] = '';
   return writeRepo(files);
 }

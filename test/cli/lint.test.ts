@@ -47,7 +47,9 @@ describe('tritonc lint', () => {
     const r = await cli(['lint', 'models', ...OFF], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('models/classifier/config.pbtxt\n');
-    expect(r.stdout).toMatch(/ {2}4:54 {2}error +dims \[1,3,224,224\] include the batch axis; with max_batch_size: 8 Triton expects dims \[3,224,224\].* {2}batch-dim-in-dims\n/);
+    expect(r.stdout).toMatch(
+      / {2}4:54 {2}error +dims \[1,3,224,224\] include the batch axis; with max_batch_size: 8 Triton expects dims \[3,224,224\].* {2}batch-dim-in-dims\n/,
+    );
     expect(r.stdout).toContain('queue-delay');
     expect(r.stdout).toMatch(/\u2716 \d+ problems \(\d+ errors?, \d+ warnings?\)/);
     expect(r.stdout).not.toContain('\u001b[');
@@ -70,7 +72,7 @@ describe('tritonc lint', () => {
     expect(new Set(levels)).toEqual(new Set(['error']));
   });
 
-  it('--format json is ESLint\'s shape', async () => {
+  it("--format json is ESLint's shape", async () => {
     const dir = await repo(BROKEN);
     const r = await cli(['lint', '-f', 'json', ...OFF], { cwd: dir });
     expect(r.code).toBe(1);
@@ -78,7 +80,15 @@ describe('tritonc lint', () => {
     expect(file.filePath).toBe(join(dir, 'models/classifier/config.pbtxt'));
     expect(errorsOf(r.stdout, 'batch-dim-in-dims')).toEqual([
       {
-        ruleId: 'batch-dim-in-dims', messageId: 'includesBatchAxis', severity: 2, level: 'error', message: expect.stringContaining('include the batch axis'), line: 4, column: 54, endLine: 4, endColumn: 55,
+        ruleId: 'batch-dim-in-dims',
+        messageId: 'includesBatchAxis',
+        severity: 2,
+        level: 'error',
+        message: expect.stringContaining('include the batch axis'),
+        line: 4,
+        column: 54,
+        endLine: 4,
+        endColumn: 55,
         fix: { range: [expect.any(Number), expect.any(Number)], text: 'dims: [ 3, 224, 224 ]' },
       },
     ]);
@@ -98,7 +108,9 @@ describe('tritonc lint', () => {
     const dir = await repo(BROKEN);
     const r = await cli(['lint', ...OFF], { cwd: dir, env: { GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: dir } });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('::error file=models/classifier/config.pbtxt,line=4,endLine=4,col=54,endColumn=55,title=tritonc(batch-dim-in-dims)::dims [1,3,224,224] include the batch axis');
+    expect(r.stdout).toContain(
+      '::error file=models/classifier/config.pbtxt,line=4,endLine=4,col=54,endColumn=55,title=tritonc(batch-dim-in-dims)::dims [1,3,224,224] include the batch axis',
+    );
     expect(r.stdout).toContain('::warning file=models/classifier/config.pbtxt,line=6');
     expect((await cli(['lint', '--format', 'github', ...OFF], { cwd: dir })).stdout).toMatch(/^::error /);
   });
@@ -130,13 +142,19 @@ describe('tritonc lint', () => {
     const dir = await writeRepo({ 'models/classifier/config.pbtxt': CLEAN, 'models/classifier/1/model.onnx': 'version https://git-lfs.github.com/spec/v1\n' });
     const r = await cli(['lint', '-f', 'json', ...OFF], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(errorsOf(r.stdout, 'model-unreadable')[0]).toMatchObject({ line: 1, messageId: 'lfsPointerUnsized', message: expect.stringContaining('run git lfs pull') });
+    expect(errorsOf(r.stdout, 'model-unreadable')[0]).toMatchObject({
+      line: 1,
+      messageId: 'lfsPointerUnsized',
+      message: expect.stringContaining('run git lfs pull'),
+    });
   });
 
   it('exit 2: missing paths, bad flags, bad settings, nothing to lint', async () => {
     const dir = await repo(CLEAN, { 'bad/tritonc.config.json': '{"rules": {"queue-delay": "loud"}}', 'bad/m/config.pbtxt': '' });
     expect(await cli(['lint', 'nope'], { cwd: dir })).toMatchObject({ code: 2, stderr: 'tritonc lint: nope: no such file or directory\n' });
-    expect((await cli(['lint', '--rule', 'queue-dealy=off'], { cwd: dir })).stderr).toBe("tritonc lint: --rule queue-dealy=off: unknown rule 'queue-dealy' (did you mean 'queue-delay'?)\n");
+    expect((await cli(['lint', '--rule', 'queue-dealy=off'], { cwd: dir })).stderr).toBe(
+      "tritonc lint: --rule queue-dealy=off: unknown rule 'queue-dealy' (did you mean 'queue-delay'?)\n",
+    );
     expect((await cli(['lint', '--gpu-memory', 'lots'], { cwd: dir })).code).toBe(2);
     expect((await cli(['lint', '--format', 'xml'], { cwd: dir })).code).toBe(2);
     expect((await cli(['lint', '--max-warnings', 'x'], { cwd: dir })).code).toBe(2);

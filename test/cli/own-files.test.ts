@@ -64,7 +64,10 @@ describe("tritonc's own files are never read or written through a link", () => {
   it('tritonc lock and lock --check refuse a linked lock (and --output); the target is untouched', async () => {
     const { repo, target } = await checkout();
     symlinkSync(target, join(repo, LOCK_FILE_NAME));
-    for (const args of [['lock', '.'], ['lock', '--check', '.']]) {
+    for (const args of [
+      ['lock', '.'],
+      ['lock', '--check', '.'],
+    ]) {
       const r = await cli(args, { cwd: repo });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toContain(`${LOCK_FILE_NAME} is a symbolic link`);
@@ -91,7 +94,8 @@ describe('four lint --cache runs at once', () => {
     const { readdirSync } = await import('node:fs');
     const { BIN } = await import('../support/cli.js');
     const files: Record<string, unknown> = {};
-    for (let i = 0; i < 20; i++) Object.assign(files, { [`repo/m${i}/config.pbtxt`]: CLASSIFIER_CONFIG.replace('"classifier"', `"m${i}"`), [`repo/m${i}/1/model.onnx`]: CLASSIFIER });
+    for (let i = 0; i < 20; i++)
+      Object.assign(files, { [`repo/m${i}/config.pbtxt`]: CLASSIFIER_CONFIG.replace('"classifier"', `"m${i}"`), [`repo/m${i}/1/model.onnx`]: CLASSIFIER });
     const dir = await writeRepo(files as never);
     const repo = join(dir, 'repo');
     const run = () =>

@@ -10,7 +10,11 @@ import { cli, tempDir } from '../support/cli.js';
 let dir: string;
 beforeAll(() => {
   dir = tempDir();
-  for (const [model, from] of [['addsub', 'libtorch_float32_float32_float32'], ['dictm', 'libtorch_dict'], ['optional', 'libtorch_optional']] as const) {
+  for (const [model, from] of [
+    ['addsub', 'libtorch_float32_float32_float32'],
+    ['dictm', 'libtorch_dict'],
+    ['optional', 'libtorch_optional'],
+  ] as const) {
     mkdirSync(join(dir, model, '1'), { recursive: true });
     copyFileSync(join(ROOT, 'fixtures/models/pytorch', from, '1/model.pt'), join(dir, model, '1/model.pt'));
   }
@@ -58,7 +62,11 @@ describe('tritonc generate for a TorchScript model', () => {
   });
 
   it('a Dict model: one input per key; a model Triton refuses: why', async () => {
-    expect((await cli(['generate', 'dictm/1/model.pt'], { cwd: dir })).stderr).toContain(`{ name: "<key>" data_type: <TYPE> dims: [ <dims> ] }  # one per key forward reads from 'inputs'`);
-    expect((await cli(['generate', 'optional'], { cwd: dir })).stderr).toContain(`forward's argument 'mask' is Optional[Tensor], and Triton's PyTorch backend refuses such a model ("An input of type 'Tensor?' was detected`);
+    expect((await cli(['generate', 'dictm/1/model.pt'], { cwd: dir })).stderr).toContain(
+      `{ name: "<key>" data_type: <TYPE> dims: [ <dims> ] }  # one per key forward reads from 'inputs'`,
+    );
+    expect((await cli(['generate', 'optional'], { cwd: dir })).stderr).toContain(
+      `forward's argument 'mask' is Optional[Tensor], and Triton's PyTorch backend refuses such a model ("An input of type 'Tensor?' was detected`,
+    );
   });
 });

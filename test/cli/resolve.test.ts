@@ -100,9 +100,10 @@ describe('tritonc resolve', () => {
     expect(r.stderr).toContain('instance_group: set instance_group[0].count = 2 (a KIND_CPU group of the onnxruntime backend defaults to 2 instances)');
   });
 
-  it('exit 1 when Triton would refuse the model: Triton\'s message and the fix on stderr, nothing on stdout', async () => {
+  it("exit 1 when Triton would refuse the model: Triton's message and the fix on stderr, nothing on stdout", async () => {
     const dir = await makeModelDir({
-      name: 'fixed', config: 'platform: "onnxruntime_onnx"\nmax_batch_size: 8\n',
+      name: 'fixed',
+      config: 'platform: "onnxruntime_onnx"\nmax_batch_size: 8\n',
       models: { '1/model.onnx': { inputs: [{ name: 'x', type: 'TYPE_FP32', shape: [1, 4] }], outputs: [{ name: 'y', type: 'TYPE_FP32', shape: [1, 4] }] } },
     });
     const r = await cli(['resolve', 'fixed'], { cwd: dirname(dir) });
@@ -110,8 +111,8 @@ describe('tritonc resolve', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       "tritonc resolve: Triton would not load model 'fixed':\n" +
-      "  autofill failed for model 'fixed': model does not support batching while non-zero max_batch_size is specified\n" +
-      "  fix: input 'x' has the fixed first dimension 1 (shape [1,4]), so the model cannot batch: set max_batch_size: 0 (or remove it), or re-export the model with a dynamic batch dimension\n",
+        "  autofill failed for model 'fixed': model does not support batching while non-zero max_batch_size is specified\n" +
+        "  fix: input 'x' has the fixed first dimension 1 (shape [1,4]), so the model cannot batch: set max_batch_size: 0 (or remove it), or re-export the model with a dynamic batch dimension\n",
     );
   });
 
@@ -141,13 +142,21 @@ describe('tritonc resolve', () => {
     writeFileSync(join(dir, '1', 'model.onnx'), Buffer.from([0x08, 0x07, 0x3a, 0xff, 0xff, 0xff, 0xff, 0x0f]));
     const r = await cli(['resolve', 'classifier'], { cwd: repo });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`^tritonc resolve: cannot read the ONNX model: ${join('classifier', '1', 'model.onnx').replace(/[.]/g, '\\.')}: byte \\d+: .+\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(`^tritonc resolve: cannot read the ONNX model: ${join('classifier', '1', 'model.onnx').replace(/[.]/g, '\\.')}: byte \\d+: .+\\n$`),
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('exit 2 for bad flags', async () => {
     const { repo } = await classifier();
-    for (const args of [['--gpus', '-1'], ['--gpus', 'two'], ['--gpus', '1.5'], ['--format', 'yaml'], ['--config-name', 'a b']]) {
+    for (const args of [
+      ['--gpus', '-1'],
+      ['--gpus', 'two'],
+      ['--gpus', '1.5'],
+      ['--format', 'yaml'],
+      ['--config-name', 'a b'],
+    ]) {
       const r = await cli(['resolve', 'classifier', ...args], { cwd: repo });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout, args.join(' ')).toBe('');

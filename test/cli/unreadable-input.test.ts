@@ -17,7 +17,8 @@ function repository(): string {
   for (const m of ['good', 'fifo-config', 'fifo-model']) {
     mkdirSync(join(repo, m, '1'), { recursive: true });
     if (m !== 'fifo-model') cpSync(join(CLASSIFIER, '1', 'model.onnx'), join(repo, m, '1', 'model.onnx'));
-    if (m !== 'fifo-config') writeFileSync(join(repo, m, 'config.pbtxt'), readFileSync(join(CLASSIFIER, 'config.pbtxt'), 'utf8').replace(/"classifier"/, `"${m}"`));
+    if (m !== 'fifo-config')
+      writeFileSync(join(repo, m, 'config.pbtxt'), readFileSync(join(CLASSIFIER, 'config.pbtxt'), 'utf8').replace(/"classifier"/, `"${m}"`));
   }
   execFileSync('mkfifo', [join(repo, 'fifo-config', 'config.pbtxt'), join(repo, 'fifo-model', '1', 'model.onnx')]);
   chmodSync(repo, 0o755);

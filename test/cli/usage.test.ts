@@ -26,8 +26,12 @@ describe('the command line', () => {
     expect(r.stderr).toBe(stderr);
   });
 
-  it('after --, an argument that looks like a flag is a path (POSIX): lint\'s and fmt\'s lists take it; a command without a place for it says so; a proposed command quotes its paths', async () => {
-    const dir = await writeRepo({ '-odd/classifier/config.pbtxt': CLASSIFIER_CONFIG, '-odd/classifier/1/model.onnx': CLASSIFIER, '$(touch x)/config.pbtxt': CLASSIFIER_CONFIG });
+  it("after --, an argument that looks like a flag is a path (POSIX): lint's and fmt's lists take it; a command without a place for it says so; a proposed command quotes its paths", async () => {
+    const dir = await writeRepo({
+      '-odd/classifier/config.pbtxt': CLASSIFIER_CONFIG,
+      '-odd/classifier/1/model.onnx': CLASSIFIER,
+      '$(touch x)/config.pbtxt': CLASSIFIER_CONFIG,
+    });
     const lint = await cli(['lint', '--format', 'json', '--', '-odd'], { cwd: dir });
     expect(lint.code, lint.stderr).toBe(0);
     expect(JSON.parse(lint.stdout).map((f: { filePath: string }) => f.filePath)).toEqual([`${dir}/-odd/classifier/config.pbtxt`]);

@@ -26,14 +26,17 @@ function repoWith(modelFile: string | undefined, config: string, name = 'm'): st
   return repo;
 }
 
-const BATCH_ONE_CONFIG = 'backend: "onnxruntime"\nmax_batch_size: 4\ninput [ { name: "input" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 4 ] } ]\n';
+const BATCH_ONE_CONFIG =
+  'backend: "onnxruntime"\nmax_batch_size: 4\ninput [ { name: "input" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 4 ] } ]\n';
 
 describe('tritonc verify', () => {
   it('verifies the example classifier with ONNX Runtime (exit 0)', async () => {
     const r = await cli(['verify', 'model_repository/classifier'], { cwd: ROOT });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/^tritonc verify classifier with ONNX Runtime 1\.\d+\.\d+ \(CPU\)\n {2}config {2}model_repository\/classifier\/config.pbtxt\n {2}model {3}model_repository\/classifier\/1\/model.onnx\n {2}load {4}ok in /);
+    expect(r.stdout).toMatch(
+      /^tritonc verify classifier with ONNX Runtime 1\.\d+\.\d+ \(CPU\)\n {2}config {2}model_repository\/classifier\/config.pbtxt\n {2}model {3}model_repository\/classifier\/1\/model.onnx\n {2}load {4}ok in /,
+    );
     expect(r.stdout).toMatch(/\n {2}batch 32 {2}ok {6}[ \d.]+ ms\n {6}in {3}input \[32,3,224,224\] TYPE_FP32\n {6}out {2}output \[32,1000\] TYPE_FP32\n/);
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('ok: classifier loaded and answered at batch 1 and 32 as configured');
   });
@@ -74,9 +77,13 @@ describe('tritonc verify', () => {
 
   it('prints the docker command and requests with --dry-run, as text and JSON', async () => {
     setVerifyDeps({ ports: async () => [42000, 42001, 42002], nameSuffix: 'cli' });
-    const r = await cli(['verify', 'model_repository/classifier', '--runtime', 'docker', '--dry-run', '--image', 'example.com/triton:test', '--gpus', '0,1'], { cwd: ROOT });
+    const r = await cli(['verify', 'model_repository/classifier', '--runtime', 'docker', '--dry-run', '--image', 'example.com/triton:test', '--gpus', '0,1'], {
+      cwd: ROOT,
+    });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`  docker run --rm --name tritonc-verify-classifier-cli --label dev.tritonc.verify=classifier --gpus '"device=0,1"' --mount type=bind,source=${join(ROOT, 'model_repository')},target=/models,readonly -p 127.0.0.1:42000:8000 -p 127.0.0.1:42001:8001 -p 127.0.0.1:42002:8002 example.com/triton:test tritonserver --model-repository=/models --model-control-mode=explicit --load-model=classifier\n`);
+    expect(r.stdout).toContain(
+      `  docker run --rm --name tritonc-verify-classifier-cli --label dev.tritonc.verify=classifier --gpus '"device=0,1"' --mount type=bind,source=${join(ROOT, 'model_repository')},target=/models,readonly -p 127.0.0.1:42000:8000 -p 127.0.0.1:42001:8001 -p 127.0.0.1:42002:8002 example.com/triton:test tritonserver --model-repository=/models --model-control-mode=explicit --load-model=classifier\n`,
+    );
     const j = await cli(['verify', 'model_repository/classifier', '--runtime', 'docker', '--dry-run', '--format', 'json'], { cwd: ROOT });
     const d = JSON.parse(j.stdout);
     expect(d.command.slice(0, 3)).toEqual(['docker', 'run', '--rm']);
@@ -94,7 +101,9 @@ describe('tritonc verify', () => {
     expect(line).toContain(`'--load-model=it'\\''s $(here)'`);
     // Read back by bash, every argument comes back whole: what would run is what was shown.
     const { spawnSync } = await import('node:child_process');
-    const words = spawnSync('bash', ['-c', `printf '%s\\0' ${line.trim()}`], { encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
+    const words = spawnSync('bash', ['-c', `printf '%s\\0' ${line.trim()}`], { encoding: 'utf8' })
+      .stdout.split('\0')
+      .filter(Boolean);
     expect(words).toContain("--load-model=it's $(here)");
     expect(words.slice(0, 3)).toEqual(['docker', 'run', '--rm']);
     expect(words.some((w) => w.startsWith('source=') && w.includes(repo))).toBe(false);
@@ -109,7 +118,10 @@ describe('tritonc verify', () => {
       // One line: the value's line breaks shown escaped.
       expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(1);
     }
-    expect((await cli(['verify', 'model_repository/classifier', '--server', 'localhost:8000', '--dry-run', '--header', 'admin-key: s3cr\tet value'], { cwd: ROOT })).code).toBe(0);
+    expect(
+      (await cli(['verify', 'model_repository/classifier', '--server', 'localhost:8000', '--dry-run', '--header', 'admin-key: s3cr\tet value'], { cwd: ROOT }))
+        .code,
+    ).toBe(0);
   });
 
   it('prints the server requests with --dry-run, the candidate config as the load parameter', async () => {
@@ -118,35 +130,51 @@ describe('tritonc verify', () => {
     const d = JSON.parse(r.stdout);
     expect(d.runtime).toBe('server');
     expect(d.requests.map((x: { method: string; url: string }) => `${x.method} ${x.url}`).slice(0, 4)).toEqual([
-      'GET http://localhost:8000/v2', 'POST http://localhost:8000/v2/repository/index', 'GET http://localhost:8000/v2/models/classifier/config',
+      'GET http://localhost:8000/v2',
+      'POST http://localhost:8000/v2/repository/index',
+      'GET http://localhost:8000/v2/models/classifier/config',
       'POST http://localhost:8000/v2/repository/models/classifier/load',
     ]);
     expect(JSON.parse(d.requests[3].body.parameters.config)).toMatchObject({ name: 'classifier', max_batch_size: 32 });
     // The restore: the config served before, loaded back, then read back.
     expect(d.requests.slice(-2).map((x: { method: string; url: string }) => `${x.method} ${x.url}`)).toEqual([
-      'POST http://localhost:8000/v2/repository/models/classifier/load', 'GET http://localhost:8000/v2/models/classifier/config',
+      'POST http://localhost:8000/v2/repository/models/classifier/load',
+      'GET http://localhost:8000/v2/models/classifier/config',
     ]);
   });
 
   it('exits 2 when docker has no daemon, never blaming the config', async () => {
     setVerifyDeps({
       runner: {
-        run: async () => ({ exitCode: 1, stdout: '', stderr: 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?', notFound: false }),
-        start: () => { throw new Error('must not start'); },
+        run: async () => ({
+          exitCode: 1,
+          stdout: '',
+          stderr: 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?',
+          notFound: false,
+        }),
+        start: () => {
+          throw new Error('must not start');
+        },
       },
       signals: new EventEmitter(),
     });
     const r = await cli(['verify', 'model_repository/classifier', '--runtime', 'docker'], { cwd: ROOT });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('tritonc verify: docker is installed but cannot reach a Docker daemon (Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?). Start the daemon (e.g. sudo systemctl start docker) or check DOCKER_HOST; or use --engine podman, or verify with --runtime ort\n');
+    expect(r.stderr).toBe(
+      'tritonc verify: docker is installed but cannot reach a Docker daemon (Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?). Start the daemon (e.g. sudo systemctl start docker) or check DOCKER_HOST; or use --engine podman, or verify with --runtime ort\n',
+    );
   });
 
   it('exits 2 for an unreachable server', async () => {
     const [port] = await freePorts(1);
-    const r = await cli(['verify', 'model_repository/classifier', '--runtime', 'server', '--server', `http://127.0.0.1:${port}`, '--format', 'json'], { cwd: ROOT });
+    const r = await cli(['verify', 'model_repository/classifier', '--runtime', 'server', '--server', `http://127.0.0.1:${port}`, '--format', 'json'], {
+      cwd: ROOT,
+    });
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'cannot-run', exitCode: 2 });
-    expect(r.stderr).toBe(`tritonc verify: cannot reach http://127.0.0.1:${port} (ECONNREFUSED). Start Triton, or check --server (Triton serves HTTP on port 8000 by default)\n`);
+    expect(r.stderr).toBe(
+      `tritonc verify: cannot reach http://127.0.0.1:${port} (ECONNREFUSED). Start Triton, or check --server (Triton serves HTTP on port 8000 by default)\n`,
+    );
     // Ports the Fetch standard blocks get their own explanation instead of undici's "bad port".
     const blocked = await cli(['verify', 'model_repository/classifier', '--server', 'http://127.0.0.1:6000'], { cwd: ROOT });
     // node:http (unlike Node's fetch) does not block the Fetch standard's "bad ports": nothing listens there.

@@ -16,13 +16,24 @@ describe('tritonc watch (CLI)', () => {
     cpSync(join(models, 'classifier/model.onnx'), join(repo, 'classifier/1/model.onnx'));
     await cli(['generate', 'classifier', '--write'], { cwd: repo });
     let out = '';
-    const io: CliIO = { stdout: (t) => void (out += t), stderr: (t) => void (out += t), readStdin: async () => '', stdinIsTTY: true, stdoutIsTTY: false, env: {}, cwd: repo };
+    const io: CliIO = {
+      stdout: (t) => void (out += t),
+      stderr: (t) => void (out += t),
+      readStdin: async () => '',
+      stdinIsTTY: true,
+      stdoutIsTTY: false,
+      env: {},
+      cwd: repo,
+    };
     let stop!: () => void;
     const stopped = new Promise<void>((r) => (stop = r));
     const running = runWatch({ repo: '.', generate: false, format: 'json' }, io, stopped);
     const lines = async (n: number): Promise<Record<string, unknown>[]> => {
       for (let i = 0; i < 200 && out.trim().split('\n').filter(Boolean).length < n; i++) await new Promise((r) => setTimeout(r, 25));
-      return out.trim().split('\n').map((l) => JSON.parse(l));
+      return out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
     };
     const [first] = await lines(1);
     expect(first).toMatchObject({ event: 'initial', changed: [] });
@@ -49,7 +60,11 @@ describe('tritonc watch (CLI)', () => {
     const fd = openSync(log, 'w');
     const child = spawn(process.execPath, [BIN, 'watch', '.', '--format', 'json'], { cwd: repo, stdio: ['ignore', fd, fd] });
     closeSync(fd);
-    const runs = (): Record<string, unknown>[] => readFileSync(log, 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    const runs = (): Record<string, unknown>[] =>
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l));
     try {
       for (let i = 0; i < 400 && runs().length < 1; i++) await new Promise((r) => setTimeout(r, 25));
       const config = join(repo, 'classifier/config.pbtxt');

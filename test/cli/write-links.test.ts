@@ -12,7 +12,8 @@ import { cli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 
 const PRECIOUS = '# a file outside the repository\nexport PATH=$HOME/bin:$PATH\n';
-const UGLY = 'name:"classifier"\nbackend:"onnxruntime"\nmax_batch_size:8\ninput [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]\n';
+const UGLY =
+  'name:"classifier"\nbackend:"onnxruntime"\nmax_batch_size:8\ninput [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]\n';
 // An input typed other than the model's: lint --fix has a fix for it (io-datatype; a misspelt backend
 // is only a suggestion, which --fix never applies).
 const FIXABLE = UGLY.replace('name: "input" data_type: TYPE_FP32', 'name: "input" data_type: TYPE_INT32');

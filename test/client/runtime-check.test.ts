@@ -38,7 +38,7 @@ describe('the TypeScript runtime (src/client/runtime/*.ts)', () => {
     }
   });
 
-  it('compiles under tsc --strict and the generated modules\' stricter flags', () => {
+  it("compiles under tsc --strict and the generated modules' stricter flags", () => {
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     const r = spawnSync(process.execPath, [tsc, '-p', join(RUNTIME, 'tsconfig.json'), '--pretty', 'false'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
     expect(r.stdout + r.stderr).toBe('');
@@ -48,7 +48,24 @@ describe('the TypeScript runtime (src/client/runtime/*.ts)', () => {
 
 describe('the Python runtime (src/client/runtime/*.py)', () => {
   it('imports only the standard library, numpy and a sibling runtime file (tritonclient by name, typed Any)', () => {
-    const stdlib = new Set(['__future__', 'dataclasses', 'http', 'importlib', 'json', 'math', 'queue', 'random', 're', 'socket', 'sys', 'threading', 'time', 'typing', 'urllib', 'weakref']);
+    const stdlib = new Set([
+      '__future__',
+      'dataclasses',
+      'http',
+      'importlib',
+      'json',
+      'math',
+      'queue',
+      'random',
+      're',
+      'socket',
+      'sys',
+      'threading',
+      'time',
+      'typing',
+      'urllib',
+      'weakref',
+    ]);
     for (const f of pyFiles) {
       const modules = [...readFileSync(join(RUNTIME, f), 'utf8').matchAll(/^(?:import|from) ([\w.]+)/gm)].map((m) => m[1]!.split('.')[0]!);
       for (const m of modules) expect(stdlib.has(m) || m === 'numpy' || m === 'client_core', `${f} imports ${m}`).toBe(true);
@@ -60,21 +77,40 @@ describe.runIf(pythonRuns)('the Python runtime under its checkers', () => {
   it('passes mypy --strict', () => {
     expect(pyFiles).toEqual(['client_core.py', 'client_grpc.py', 'client_http.py']);
     const cache = tempDir('tritonc-mypy-');
-    const r = spawnSync(join(VENV, 'bin', 'mypy'), ['--strict', '--no-color-output', '--cache-dir', cache, ...pyFiles], { cwd: RUNTIME, encoding: 'utf8', timeout: 120_000, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
+    const r = spawnSync(join(VENV, 'bin', 'mypy'), ['--strict', '--no-color-output', '--cache-dir', cache, ...pyFiles], {
+      cwd: RUNTIME,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+    });
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(`Success: no issues found in ${pyFiles.length} source files\n`);
     expect(r.status).toBe(0);
   }, 150_000);
 
   it('passes ruff (its ruff.toml there)', () => {
-    const r = spawnSync(join(VENV, 'bin', 'ruff'), ['check', '--no-cache', '--output-format', 'concise', ...pyFiles], { cwd: RUNTIME, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(join(VENV, 'bin', 'ruff'), ['check', '--no-cache', '--output-format', 'concise', ...pyFiles], {
+      cwd: RUNTIME,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.stdout + r.stderr).toBe('All checks passed!\n');
     expect(r.status).toBe(0);
   }, 90_000);
 });
 
 describe('the embedded part (src/client/runtime-text.ts)', () => {
-  const file = ['// for the checker', "import { x } from './client-core.js';", '// ---- embedded in each generated client from the next line ----', 'const a = x;', '', 'export { a };', '// ---- embedded up to the line above ----', 'export { x };', ''].join('\n');
+  const file = [
+    '// for the checker',
+    "import { x } from './client-core.js';",
+    '// ---- embedded in each generated client from the next line ----',
+    'const a = x;',
+    '',
+    'export { a };',
+    '// ---- embedded up to the line above ----',
+    'export { x };',
+    '',
+  ].join('\n');
 
   it('is the lines between the markers, with the newlines that frame them, and nothing the checkers alone read', () => {
     expect(embeddedPart(file, '//', 'f.ts')).toBe('\nconst a = x;\n\nexport { a };\n');
@@ -93,7 +129,9 @@ describe('the embedded part (src/client/runtime-text.ts)', () => {
     const begin = '// ---- embedded in each generated client from the next line ----\n';
     const end = '// ---- embedded up to the line above ----\n';
     for (const bad of ['const a = 1;\n', begin + 'const a = 1;\n', 'x\n' + end + begin + 'y\n', begin + 'a\n' + end + begin + 'b\n' + end]) {
-      expect(() => embeddedPart(bad, '//', 'client-x.ts')).toThrow('tritonc: src/client/runtime/client-x.ts needs one begin and one end marker of the embedded part, in that order');
+      expect(() => embeddedPart(bad, '//', 'client-x.ts')).toThrow(
+        'tritonc: src/client/runtime/client-x.ts needs one begin and one end marker of the embedded part, in that order',
+      );
     }
   });
 });

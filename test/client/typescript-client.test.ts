@@ -13,7 +13,20 @@ import { clientRun } from '../../src/client/run.js';
 import { CLASSIFIER, protocolFixtures } from '../support/client-fixture.js';
 import type { ProtocolFixture } from '../../fixtures/verify/protocol-fixture.js';
 import { compileClients, STRICT_FLAGS } from '../support/client-compile.js';
-import { CLIENT_MODELS, HOSTILE, HOSTILE_INPUT, HOSTILE_MODEL, HOSTILE_OUTPUT, PLACEHOLDER, PLACEHOLDER_INPUT, PLACEHOLDER_MODEL, PROTO_MODEL, PROTO_NAMES, writeModels, rejection } from '../support/client-models.js';
+import {
+  CLIENT_MODELS,
+  HOSTILE,
+  HOSTILE_INPUT,
+  HOSTILE_MODEL,
+  HOSTILE_OUTPUT,
+  PLACEHOLDER,
+  PLACEHOLDER_INPUT,
+  PLACEHOLDER_MODEL,
+  PROTO_MODEL,
+  PROTO_NAMES,
+  writeModels,
+  rejection,
+} from '../support/client-models.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
 
@@ -60,13 +73,28 @@ const TYPES = ['BOOL', 'UINT8', 'UINT16', 'UINT32', 'UINT64', 'INT8', 'INT16', '
 /** One input and one output of every data type, dims [2], no batching. */
 const EVERY_TYPE = {
   pbtxt: `backend: "python"\ninput [ ${TYPES.map((t) => `{ name: "in_${t}" data_type: TYPE_${t} dims: [ 2 ] }`).join(', ')} ]\noutput [ ${TYPES.map((t) => `{ name: "out_${t}" data_type: TYPE_${t} dims: [ 2 ] }`).join(', ')} ]\n`,
-  json: { name: 'every_type', max_batch_size: 0, input: TYPES.map((t) => ({ name: `in_${t}`, data_type: `TYPE_${t}`, dims: ['2'] })), output: TYPES.map((t) => ({ name: `out_${t}`, data_type: `TYPE_${t}`, dims: ['2'] })) },
+  json: {
+    name: 'every_type',
+    max_batch_size: 0,
+    input: TYPES.map((t) => ({ name: `in_${t}`, data_type: `TYPE_${t}`, dims: ['2'] })),
+    output: TYPES.map((t) => ({ name: `out_${t}`, data_type: `TYPE_${t}`, dims: ['2'] })),
+  },
 };
 const ARRAYS: Record<string, (n: number) => unknown> = {
-  BOOL: (n) => new Uint8Array(n), UINT8: (n) => new Uint8Array(n), UINT16: (n) => new Uint16Array(n), UINT32: (n) => new Uint32Array(n),
-  UINT64: (n) => new BigUint64Array(n), INT8: (n) => new Int8Array(n), INT16: (n) => new Int16Array(n), INT32: (n) => new Int32Array(n),
-  INT64: (n) => new BigInt64Array(n), FP16: (n) => new Uint16Array(n), FP32: (n) => new Float32Array(n), FP64: (n) => new Float64Array(n),
-  STRING: (n) => Array.from({ length: n }, () => 'x'), BF16: (n) => new Uint16Array(n),
+  BOOL: (n) => new Uint8Array(n),
+  UINT8: (n) => new Uint8Array(n),
+  UINT16: (n) => new Uint16Array(n),
+  UINT32: (n) => new Uint32Array(n),
+  UINT64: (n) => new BigUint64Array(n),
+  INT8: (n) => new Int8Array(n),
+  INT16: (n) => new Int16Array(n),
+  INT32: (n) => new Int32Array(n),
+  INT64: (n) => new BigInt64Array(n),
+  FP16: (n) => new Uint16Array(n),
+  FP32: (n) => new Float32Array(n),
+  FP64: (n) => new Float64Array(n),
+  STRING: (n) => Array.from({ length: n }, () => 'x'),
+  BF16: (n) => new Uint16Array(n),
 };
 
 /** A model directory whose name would end a line comment (a line break, a line separator). */
@@ -80,7 +108,14 @@ const modules: Record<string, Record<string, unknown>> = {};
 beforeAll(async () => {
   const dir = tempDir('tritonc-client-');
   const repo = join(dir, 'models');
-  writeModels(repo, { ...CLIENT_MODELS, [HOSTILE_MODEL]: HOSTILE, [PROTO_MODEL]: PROTO_NAMES, [PLACEHOLDER_MODEL]: PLACEHOLDER, every_type: EVERY_TYPE, [NEWLINE_MODEL]: { ...CLIENT_MODELS.add_one!, pbtxt: CLIENT_MODELS.add_one!.pbtxt.replace('name: "add_one"\n', '') } });
+  writeModels(repo, {
+    ...CLIENT_MODELS,
+    [HOSTILE_MODEL]: HOSTILE,
+    [PROTO_MODEL]: PROTO_NAMES,
+    [PLACEHOLDER_MODEL]: PLACEHOLDER,
+    every_type: EVERY_TYPE,
+    [NEWLINE_MODEL]: { ...CLIENT_MODELS.add_one!, pbtxt: CLIENT_MODELS.add_one!.pbtxt.replace('name: "add_one"\n', '') },
+  });
   gen = join(dir, 'gen');
   mkdirSync(gen);
   const run = clientRun(repo);
@@ -96,7 +131,8 @@ beforeAll(async () => {
   const compiled = compileClients(gen, [...files, 'use.ts', 'bad.ts']);
   compileErrors = compiled.errors;
   outDir = compiled.outDir;
-  for (const f of files) modules[f.replace(/\.ts$/, '')] = (await import(pathToFileURL(join(outDir, f.replace(/\.ts$/, '.js'))).href)) as Record<string, unknown>;
+  for (const f of files)
+    modules[f.replace(/\.ts$/, '')] = (await import(pathToFileURL(join(outDir, f.replace(/\.ts$/, '.js'))).href)) as Record<string, unknown>;
 }, 240_000);
 
 describe('the generated TypeScript client compiles', () => {
@@ -106,9 +142,13 @@ describe('the generated TypeScript client compiles', () => {
     expect(bad?.join('\n')).toMatch(/bad\.ts:3: TS2322: .*'Float64Array.*' is not assignable to type 'Float32Array/s);
   });
 
-  it('tsc --strict itself (the command line): the classifier\'s module compiles, and bad.ts fails with the wrong array named', () => {
+  it("tsc --strict itself (the command line): the classifier's module compiles, and bad.ts fails with the wrong array named", () => {
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const r = spawnSync(process.execPath, [tsc, ...STRICT_FLAGS, '--types', 'node', '--typeRoots', join(ROOT, 'node_modules', '@types'), '--noEmit', 'classifier.ts', 'bad.ts'], { cwd: gen, encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [tsc, ...STRICT_FLAGS, '--types', 'node', '--typeRoots', join(ROOT, 'node_modules', '@types'), '--noEmit', 'classifier.ts', 'bad.ts'],
+      { cwd: gen, encoding: 'utf8' },
+    );
     expect(r.status, r.stdout + r.stderr).toBe(2);
     const errors = r.stdout.split('\n').filter((l) => /error TS\d+/.test(l));
     expect(errors).toHaveLength(1);
@@ -116,9 +156,35 @@ describe('the generated TypeScript client compiles', () => {
   }, 120_000);
 
   it('a repository gives one module per model and an index; the hostile names become a plain file name and stay strings', () => {
-    expect(Object.keys(modules).sort()).toEqual(['add_one', 'classifier', 'counter', 'every_type', 'evil__name', 'index', 'pipeline', 'proto_names', 'seq_placeholder', 'slow', 'streamer', 'two_lines___x', 'upper']);
+    expect(Object.keys(modules).sort()).toEqual([
+      'add_one',
+      'classifier',
+      'counter',
+      'every_type',
+      'evil__name',
+      'index',
+      'pipeline',
+      'proto_names',
+      'seq_placeholder',
+      'slow',
+      'streamer',
+      'two_lines___x',
+      'upper',
+    ]);
     const index = modules.index!.MODELS as Record<string, Record<string, unknown>>;
-    expect(Object.keys(index).sort()).toEqual(['add_one', 'counter', 'every_type', HOSTILE_MODEL, 'pipeline', PROTO_MODEL, PLACEHOLDER_MODEL, 'slow', 'streamer', NEWLINE_MODEL, 'upper']);
+    expect(Object.keys(index).sort()).toEqual([
+      'add_one',
+      'counter',
+      'every_type',
+      HOSTILE_MODEL,
+      'pipeline',
+      PROTO_MODEL,
+      PLACEHOLDER_MODEL,
+      'slow',
+      'streamer',
+      NEWLINE_MODEL,
+      'upper',
+    ]);
     expect(modules.two_lines___x!.MODEL_NAME).toBe(NEWLINE_MODEL);
     expect(index[HOSTILE_MODEL]!.MODEL_NAME).toBe(HOSTILE_MODEL);
   });
@@ -137,7 +203,6 @@ type Module = {
 const mod = (name: string): Module => modules[name] as Module;
 
 const serve = protocolFixtures();
-
 
 const image = (batch: number): Tensor => ({ data: new Float32Array(batch * 3 * 224 * 224), shape: [batch, 3, 224, 224] });
 const infers = (f: ProtocolFixture): number => f.paths().filter((p) => p.endsWith('/infer')).length;
@@ -167,7 +232,9 @@ describe('the generated TypeScript client against the protocol fixture', () => {
     const out = await c.infer({ input: image(70) });
     expect(out.output!.shape).toEqual([70, 1000]);
     expect((out.output!.data as Float32Array).length).toBe(70_000);
-    expect(f.requests.filter((r) => r.path.endsWith('/infer')).map((r) => (r.json as { inputs: { shape: number[] }[] }).inputs[0]!.shape[0])).toEqual([32, 32, 6]);
+    expect(f.requests.filter((r) => r.path.endsWith('/infer')).map((r) => (r.json as { inputs: { shape: number[] }[] }).inputs[0]!.shape[0])).toEqual([
+      32, 32, 6,
+    ]);
     const e = await rejection(c.infer({ input: image(33) }, { split: false }));
     expect([e.name, e.message]).toEqual(['InvalidInput', 'input "input": batch 33 is larger than the model\'s max_batch_size 32 (split is off)']);
   });
@@ -177,7 +244,11 @@ describe('the generated TypeScript client against the protocol fixture', () => {
     const c = await mod('classifier').connect(f.url);
     const before = f.requests.length;
     const shape = await rejection(c.infer({ input: { data: new Float32Array(3 * 224 * 223), shape: [1, 3, 224, 223] } }));
-    expect([shape.name, shape.input, shape.message]).toEqual(['InvalidInput', 'input', 'input "input": shape [1, 3, 224, 223] does not match the model\'s [batch, 3, 224, 224] (the batch axis first: max_batch_size is 32)']);
+    expect([shape.name, shape.input, shape.message]).toEqual([
+      'InvalidInput',
+      'input',
+      'input "input": shape [1, 3, 224, 223] does not match the model\'s [batch, 3, 224, 224] (the batch axis first: max_batch_size is 32)',
+    ]);
     const count = await rejection(c.infer({ input: { data: new Float32Array(5), shape: [1, 3, 224, 224] } }));
     expect(count.message).toBe('input "input": shape [1, 3, 224, 224] holds 150528 elements but the data has 5');
     const array = await rejection(c.infer({ input: { data: new Float64Array(3 * 224 * 224), shape: [1, 3, 224, 224] } }));
@@ -187,7 +258,7 @@ describe('the generated TypeScript client against the protocol fixture', () => {
     expect(f.requests.length).toBe(before);
   });
 
-  it('a call past its timeout is a Timeout; the caller\'s signal is Aborted', async () => {
+  it("a call past its timeout is a Timeout; the caller's signal is Aborted", async () => {
     const f = await serve({ classifier: { config: CLASSIFIER } }, { raw: (req) => req.path.endsWith('/infer') });
     const c = await mod('classifier').connect(f.url);
     const started = Date.now();
@@ -204,7 +275,10 @@ describe('the generated TypeScript client against the protocol fixture', () => {
     let failures = 2;
     const f = await serve(
       { classifier: { config: CLASSIFIER } },
-      { override: (req) => (req.path.endsWith('/infer') && failures-- > 0 ? [503, { error: 'Server is shutting down' }] : undefined), inferError: (_name, batch) => (batch === 3 ? "unexpected shape for input 'input' for model 'classifier'" : undefined) },
+      {
+        override: (req) => (req.path.endsWith('/infer') && failures-- > 0 ? [503, { error: 'Server is shutting down' }] : undefined),
+        inferError: (_name, batch) => (batch === 3 ? "unexpected shape for input 'input' for model 'classifier'" : undefined),
+      },
     );
     const c = await mod('classifier').connect(f.url, { backoffMs: 10 });
     const out = await c.infer({ input: image(1) });
@@ -264,10 +338,13 @@ describe('the generated TypeScript client against the protocol fixture', () => {
     expect(await c.ready()).toBe(true);
   });
 
-  it('a restricted API (tritonserver --http-restricted-api): the header it expects goes in connect\'s headers', async () => {
+  it("a restricted API (tritonserver --http-restricted-api): the header it expects goes in connect's headers", async () => {
     const f = await serve({ classifier: { config: CLASSIFIER } }, { restricted: { header: 'admin-key', value: 's3cret' } });
     const e = await rejection(mod('classifier').connect(f.url));
-    expect([e.name, e.message]).toEqual(['ServerNotLive', `server at ${f.url} is not live: GET /v2/health/live answered HTTP 403: This API is restricted, expecting header 'admin-key'`]);
+    expect([e.name, e.message]).toEqual([
+      'ServerNotLive',
+      `server at ${f.url} is not live: GET /v2/health/live answered HTTP 403: This API is restricted, expecting header 'admin-key'`,
+    ]);
     const c = await mod('classifier').connect(f.url, { headers: { 'admin-key': 's3cret' } });
     expect((await c.infer({ input: image(1) })).output!.shape).toEqual([1, 1000]);
     expect(f.requests.at(-1)!.headers['admin-key']).toBe('s3cret');
@@ -288,7 +365,10 @@ describe('the generated TypeScript client against the protocol fixture', () => {
     await c.infer({ VALUE: { data: new Int32Array([2]), shape: [1, 1] } }, { sequence: { id: 'abc', end: true } });
     const sent = f.requests.filter((r) => r.path.endsWith('/infer')).map((r) => (r.json as { parameters: unknown }).parameters);
     // JSON.parse reads the big id as the nearest double; the text sent holds it exactly (checked below).
-    expect(sent).toEqual([{ sequence_id: 9007199254740992, sequence_start: true }, { sequence_id: 'abc', sequence_end: true }]);
+    expect(sent).toEqual([
+      { sequence_id: 9007199254740992, sequence_start: true },
+      { sequence_id: 'abc', sequence_end: true },
+    ]);
     const missing = await rejection(c.infer({ VALUE: { data: new Int32Array([1]), shape: [1, 1] } }));
     expect(missing.message).toBe('model "counter" is a sequence model: give options.sequence (its correlation id, start and end)');
     const tooBig = await rejection(c.infer({ VALUE: { data: new Int32Array([1, 2, 3]), shape: [3, 1] } }, { sequence: { id: 1 } }));
@@ -376,7 +456,7 @@ describe('the generated TypeScript client against the protocol fixture', () => {
     expect(Object.getOwnPropertyDescriptor(out, '__proto__')!.value.shape).toEqual([1, 2]);
     expect(f.requests.at(-1)!.path).toBe(`/v2/models/${encodeURIComponent(HOSTILE_MODEL)}/infer`);
   });
-  it('inputs named like Object.prototype\'s keys are only the caller\'s own: an optional one left out is not given', async () => {
+  it("inputs named like Object.prototype's keys are only the caller's own: an optional one left out is not given", async () => {
     const f = await serve({ [PROTO_MODEL]: { config: PROTO_NAMES.json } });
     const c = await mod(PROTO_MODEL).connect(f.url);
     const one = (v: number) => ({ data: new Int32Array([v]), shape: [1, 1] });
@@ -387,7 +467,11 @@ describe('the generated TypeScript client against the protocol fixture', () => {
     expect(sent.inputs.map((i) => i.name)).toEqual(['__proto__', 'hasOwnProperty']);
     // A required one missing is named as missing, whatever the prototype holds.
     const missing = await rejection(c.infer({ hasOwnProperty: one(2) }));
-    expect([missing.name, missing.input, missing.message]).toEqual(['InvalidInput', '__proto__', 'input "__proto__" is missing (model "proto_names" requires it)']);
+    expect([missing.name, missing.input, missing.message]).toEqual([
+      'InvalidInput',
+      '__proto__',
+      'input "__proto__" is missing (model "proto_names" requires it)',
+    ]);
   });
 
   it('a tensor named like a placeholder keeps its name; the sequence id goes where it belongs', async () => {

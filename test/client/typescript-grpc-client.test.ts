@@ -72,7 +72,8 @@ beforeAll(async () => {
   const compiled = compileClients(gen, [...files, 'use.ts']);
   compileErrors = compiled.errors;
   modules = {};
-  for (const f of files) modules[f.replace(/\.ts$/, '')] = (await import(pathToFileURL(join(compiled.outDir, f.replace(/\.ts$/, '.js'))).href)) as Record<string, unknown>;
+  for (const f of files)
+    modules[f.replace(/\.ts$/, '')] = (await import(pathToFileURL(join(compiled.outDir, f.replace(/\.ts$/, '.js'))).href)) as Record<string, unknown>;
 }, 240_000);
 
 describe('the generated TypeScript gRPC client compiles', () => {
@@ -102,8 +103,16 @@ const connect = async (model: string, address: string, options: Record<string, u
 };
 
 const stubModel = (m: { json: Record<string, unknown> }, ready = true): StubModel => {
-  const j = m.json as { max_batch_size: number; input: { name: string; data_type: string; dims: string[] }[]; output: { name: string; data_type: string; dims: string[] }[] };
-  const t = (x: { name: string; data_type: string; dims: string[] }) => ({ name: x.name, datatype: x.data_type.replace('TYPE_', '').replace('STRING', 'BYTES'), dims: x.dims.map(Number) });
+  const j = m.json as {
+    max_batch_size: number;
+    input: { name: string; data_type: string; dims: string[] }[];
+    output: { name: string; data_type: string; dims: string[] }[];
+  };
+  const t = (x: { name: string; data_type: string; dims: string[] }) => ({
+    name: x.name,
+    datatype: x.data_type.replace('TYPE_', '').replace('STRING', 'BYTES'),
+    dims: x.dims.map(Number),
+  });
   return { maxBatchSize: j.max_batch_size, inputs: j.input.map(t), outputs: j.output.map(t), ready };
 };
 
@@ -114,7 +123,6 @@ afterEach(async () => {
   await stub?.stop();
   stub = undefined;
 });
-
 
 async function collect(it: AsyncIterable<Outputs>): Promise<number[]> {
   const got: number[] = [];
@@ -155,7 +163,7 @@ describe('the generated TypeScript gRPC client against a stand-in gRPC server', 
     expect(tooBig.message).toBe('sequence.id must be a whole number above 0 and below 2^64, or a non-empty string; got 18446744073709551616');
   });
 
-  it('a transient UNAVAILABLE (Triton\'s queue full) is retried with backoff; after the retries it is Unavailable', async () => {
+  it("a transient UNAVAILABLE (Triton's queue full) is retried with backoff; after the retries it is Unavailable", async () => {
     stub = await startGrpcStub({ add_one: stubModel(CLIENT_MODELS.add_one!) });
     let failures = 2;
     // core src/scheduler_utils.cc PriorityQueue::PolicyQueue::Enqueue: a full queue is UNAVAILABLE "Exceeds maximum queue size".
@@ -202,7 +210,11 @@ describe('the generated TypeScript gRPC client against a stand-in gRPC server', 
     const c = await connect('add_one', stub.address, { backoffMs: 50 });
     stub.models.add_one!.ready = false;
     const once = await rejection(c.infer(step, { retries: 0 }));
-    expect([once.name, once.status, once.message]).toEqual(['ModelNotReady', grpc.status.NOT_FOUND, 'model "add_one" is not ready: Request for unknown model: \'add_one\' has no available versions']);
+    expect([once.name, once.status, once.message]).toEqual([
+      'ModelNotReady',
+      grpc.status.NOT_FOUND,
+      'model "add_one" is not ready: Request for unknown model: \'add_one\' has no available versions',
+    ]);
     setTimeout(() => void (stub!.models.add_one!.ready = true), 300);
     expect((await c.infer(step, { retries: 10 })).OUTPUT0!.shape).toEqual([1, 4]);
     Object.assign(stub.models.add_one!, { ready: false, state: 'UNAVAILABLE', reason: 'unloaded' });
@@ -214,13 +226,19 @@ describe('the generated TypeScript gRPC client against a stand-in gRPC server', 
     stub = await startGrpcStub({ add_one: stubModel(CLIENT_MODELS.add_one!) });
     stub.restricted = { header: 'admin-key', value: 's3cret' };
     const e = await rejection(connect('add_one', stub.address, { retries: 3 }));
-    expect([e.name, e.message]).toEqual(['TritonClientError', 'ServerLive: UNAVAILABLE: This protocol is restricted, expecting header \'triton-grpc-protocol-admin-key\' (the server restricts this protocol: pass the header it expects in connect()\'s options.headers)']);
+    expect([e.name, e.message]).toEqual([
+      'TritonClientError',
+      "ServerLive: UNAVAILABLE: This protocol is restricted, expecting header 'triton-grpc-protocol-admin-key' (the server restricts this protocol: pass the header it expects in connect()'s options.headers)",
+    ]);
     expect(stub.calls).toEqual(['ServerLive']);
     const c = await connect('add_one', stub.address, { headers: { 'Triton-GRPC-Protocol-Admin-Key': 's3cret' } });
     expect((await c.infer(step)).OUTPUT0!.shape).toEqual([1, 4]);
     // A header that cannot be metadata is named, not sent.
     const bad = await rejection(c.infer(step, { headers: { 'x-note': 'two\nlines' } }));
-    expect([bad.name, bad.message]).toEqual(['TritonClientError', 'header "x-note" cannot be gRPC metadata (a key is letters, digits, "-", "_" and "."; a value printable ASCII)']);
+    expect([bad.name, bad.message]).toEqual([
+      'TritonClientError',
+      'header "x-note" cannot be gRPC metadata (a key is letters, digits, "-", "_" and "."; a value printable ASCII)',
+    ]);
   });
 
   it('a stream asks for the empty final response, yields each response, ends at the final flag; an error_message after one response is typed', async () => {

@@ -17,7 +17,9 @@ describe('setFields', () => {
       { path: ['dynamic_batching', 'preferred_batch_size'], text: '[ 8 ]', value: [8] },
       { path: ['name'], text: '"classifier_d100"', value: 'classifier_d100' },
     ]);
-    expect(r).toEqual({ ok: true, text: `# The classifier: keep this comment
+    expect(r).toEqual({
+      ok: true,
+      text: `# The classifier: keep this comment
 name: "classifier_d100"
 platform: "onnxruntime_onnx"
 max_batch_size: 8 # from the export
@@ -25,7 +27,8 @@ dynamic_batching {
   preferred_batch_size: [ 8 ]
   max_queue_delay_microseconds: 100
 }
-` });
+`,
+    });
   });
 
   it('creates the messages and list element a field needs, and removes a field', () => {
@@ -39,6 +42,9 @@ dynamic_batching {
   });
 
   it('refuses a config that does not parse, and says why', () => {
-    expect(setFields('max_batch_size: [', 'config.pbtxt', [{ path: ['name'], text: '"x"', value: 'x' }])).toMatchObject({ ok: false, problem: expect.stringContaining('does not parse') });
+    expect(setFields('max_batch_size: [', 'config.pbtxt', [{ path: ['name'], text: '"x"', value: 'x' }])).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('does not parse'),
+    });
   });
 });

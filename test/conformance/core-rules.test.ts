@@ -43,7 +43,9 @@ describe('core rules', () => {
       warnings += found.filter((f) => f.severity !== 'error').length;
       for (const f of found.filter((d) => d.severity === 'error')) blamed.push(`${short(row)}: ${f.ruleId}: ${f.message}`);
     }
-    console.log(`core rules on ${rows.length - MISLABELED_VALID.length} valid corpus rows: 0 errors expected, ${blamed.length} found; ${warnings} warnings/notes`);
+    console.log(
+      `core rules on ${rows.length - MISLABELED_VALID.length} valid corpus rows: 0 errors expected, ${blamed.length} found; ${warnings} warnings/notes`,
+    );
     expect(blamed).toEqual([]);
   });
 
@@ -66,7 +68,9 @@ describe('core rules', () => {
     }
     it('counts', () => {
       const staticRows = corpusRows().filter((r) => r.kind === 'invalid' && /check=(static|repo-layout)/.test(r.note));
-      console.log(`core rules cover ${CORE_COVERAGE.length} invalid corpus rows (${covered} verified here) of ${staticRows.length} rows marked check=static/repo-layout`);
+      console.log(
+        `core rules cover ${CORE_COVERAGE.length} invalid corpus rows (${covered} verified here) of ${staticRows.length} rows marked check=static/repo-layout`,
+      );
       expect(new Set(CORE_COVERAGE.map((c) => c.file)).size).toBe(CORE_COVERAGE.length);
     });
   });

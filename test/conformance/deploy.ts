@@ -30,7 +30,10 @@ export const COVERAGE: { triton: RegExp; rules: string[] }[] = [
   { triton: /^'max_batch_size' must be non-negative value for /, rules: ['max-batch-size'] },
   { triton: /^(dynamic batching preferred size|sequence batching preferred batch size) must be/, rules: ['preferred-batch-size'] },
   { triton: /^default priority level must be in range|^priority queue policy must have priority level in range/, rules: ['priority-queue'] },
-  { triton: /^Only one priority level is allowed when 'preserve_ordering' is true|^Queue policy can not have DELAY as timeout action/, rules: ['priority-queue'] },
+  {
+    triton: /^Only one priority level is allowed when 'preserve_ordering' is true|^Queue policy can not have DELAY as timeout action/,
+    rules: ['priority-queue'],
+  },
   // sequence batching (core ValidateModelConfig)
   { triton: /^sequence batching /, rules: ['sequence-batching'] },
   // instance groups (core ValidateInstanceGroup)
@@ -47,15 +50,26 @@ export const COVERAGE: { triton: RegExp; rules: string[] }[] = [
   { triton: /^ensemble '.*' depends on '.*' (whose required version .* is not loaded|which has no loaded version)/, rules: ['ensemble-models'] },
   { triton: /^circular dependency between ensembles: /, rules: ['ensemble-models'] },
   { triton: /^ensemble .* allows maximum batch size .*, but it contains model/, rules: ['ensemble-models'] },
-  { triton: /^in ensemble .*, (ensemble tensor .* is mapping to non-existing input|input .* in model .* is not mapped to any ensemble tensors|ensemble tensor .* is mapped from non-existing output)/, rules: ['ensemble-models'] },
+  {
+    triton:
+      /^in ensemble .*, (ensemble tensor .* is mapping to non-existing input|input .* in model .* is not mapped to any ensemble tensors|ensemble tensor .* is mapped from non-existing output)/,
+    rules: ['ensemble-models'],
+  },
   { triton: /^in ensemble .*, ensemble tensor .*: inconsistent (data type|shape)/, rules: ['ensemble-models'] },
   { triton: /^in ensemble .*, step of model '.*' receives inputs originated from different decoupled models/, rules: ['ensemble-models'] },
   // response cache, metrics (core ValidateModelConfig, ValidateModelMetrics)
   { triton: /^Response Cache does not currently support model /, rules: ['response-cache'] },
   { triton: /^metric control must specify|^metric identifier must specify|^histogram options must specify/, rules: ['model-metrics'] },
   // I/O, dims, reshape, batch I/O (core ValidateModelIOConfig, ValidateBatchIO)
-  { triton: /^model (input|output) ('.*' )?(must specify|cannot have empty reshape|dimension must be|reshape dimensions must be|has different)/, rules: ['io-dims'] },
-  { triton: /^batch (input|output) kind '.*' expects 1 source input|^unknown source input name|^unknown target output name|^target output name '.*' can only be specified once|^batch input data type must be/, rules: ['batch-io'] },
+  {
+    triton: /^model (input|output) ('.*' )?(must specify|cannot have empty reshape|dimension must be|reshape dimensions must be|has different)/,
+    rules: ['io-dims'],
+  },
+  {
+    triton:
+      /^batch (input|output) kind '.*' expects 1 source input|^unknown source input name|^unknown target output name|^target output name '.*' can only be specified once|^batch input data type must be/,
+    rules: ['batch-io'],
+  },
   // against the ONNX model (onnxruntime_backend AutoCompleteMaxBatch, ValidateInputs / ValidateOutputs)
   { triton: /^autofill failed for model '.*': model does not support batching/, rules: ['missing-dynamic-axis', 'autocomplete-surprises'] },
   { triton: /^unable to load model '.*', configuration expects \d+ inputs, model provides \d+/, rules: ['io-name'] },
@@ -70,7 +84,6 @@ export const COVERAGE: { triton: RegExp; rules: string[] }[] = [
   { triton: /^failed to stat file /, rules: ['version-dirs', 'model-unreadable'] },
 ];
 
-
 // ---- the Triton test's setup ---------------------------------------------------------------------
 
 export const unescapeGrep = (s: string): string => s.replace(/\\([[\]])/g, '$1');
@@ -81,7 +94,11 @@ export const fromGrep = (bre: string): RegExp => new RegExp(bre.replace(/\\n/g, 
 /** The texts the test accepts: expected, and the alt_expected files beside it. */
 export function expectedTexts(row: CorpusRow): RegExp[] {
   const dirs = [dirname(row.path), repoLevelDir(row)].filter((d): d is string => d !== undefined);
-  const alts = dirs.flatMap((d) => readdirSync(d).filter((f) => /^expected/.test(f)).map((f) => readFileSync(join(d, f), 'utf8').replace(/\n+$/, '')));
+  const alts = dirs.flatMap((d) =>
+    readdirSync(d)
+      .filter((f) => /^expected/.test(f))
+      .map((f) => readFileSync(join(d, f), 'utf8').replace(/\n+$/, '')),
+  );
   return [row.expectedError, ...alts].filter(Boolean).map(fromGrep);
 }
 
@@ -123,7 +140,10 @@ export const trialsOf = (row: CorpusRow): readonly (string | undefined)[] => (ro
 /** noautofill_platform tests delete every line with "platform:" and append the platform of the trial. */
 export function rewritePlatform(text: string, trial: string | undefined): string {
   if (!trial) return text;
-  return `${text.split('\n').filter((l) => !l.includes('platform:')).join('\n')}\nplatform: "${trial}"\n`;
+  return `${text
+    .split('\n')
+    .filter((l) => !l.includes('platform:'))
+    .join('\n')}\nplatform: "${trial}"\n`;
 }
 
 /**
@@ -208,7 +228,13 @@ export function validLayout(row: CorpusRow): Layout {
   const doc = parseConfig(text, row.path);
   const dirName = basename(dirname(row.path));
   const name = doc.value.name || dirName;
-  if (basename(row.path) === 'config.pbtxt' && name === dirName && text === readCorpusFile(row) && !/needs-(model|version-dir)/.test(row.note) && !namesLabelFiles(text)) {
+  if (
+    basename(row.path) === 'config.pbtxt' &&
+    name === dirName &&
+    text === readCorpusFile(row) &&
+    !/needs-(model|version-dir)/.test(row.note) &&
+    !namesLabelFiles(text)
+  ) {
     return { target: row.path, file: row.path };
   }
   // Triton's tests copy such files into a model directory named after the model.

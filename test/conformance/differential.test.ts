@@ -17,18 +17,30 @@ describe.skipIf(!available.ok && !mustRun)(`corpus: differential vs Python text_
 
   it('agrees on every corpus config as written', () => {
     const docs = rows.map((r) => parseConfig(readCorpusFile(r), r.file));
-    compare(rows.map(readCorpusFile), docs.map((d) => d.value as Record<string, unknown>), (i) => rows[i]!.file);
+    compare(
+      rows.map(readCorpusFile),
+      docs.map((d) => d.value as Record<string, unknown>),
+      (i) => rows[i]!.file,
+    );
   });
 
   it('parses what tritonc prints and formats from the corpus into the same message', () => {
     const docs = rows.map((r) => parseConfig(readCorpusFile(r), r.file));
     const printed = docs.map((d) => printConfig(d.value));
-    compare(printed, docs.map((d) => d.value as Record<string, unknown>), (i) => `print(${rows[i]!.file})`);
+    compare(
+      printed,
+      docs.map((d) => d.value as Record<string, unknown>),
+      (i) => `print(${rows[i]!.file})`,
+    );
     const formatted = rows.map((r) => {
       const f = formatText(readCorpusFile(r), r.file);
       if (f.status !== 'formatted') throw new Error(`${r.file}: ${f.status}`);
       return f.output;
     });
-    compare(formatted, docs.map((d) => d.value as Record<string, unknown>), (i) => `fmt(${rows[i]!.file})`);
+    compare(
+      formatted,
+      docs.map((d) => d.value as Record<string, unknown>),
+      (i) => `fmt(${rows[i]!.file})`,
+    );
   });
 });

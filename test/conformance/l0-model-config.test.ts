@@ -29,7 +29,7 @@ const DOC = join(ROOT, 'docs', 'conformance-l0.md');
 
 // ---- the cases that are expected to be missed: the one list to edit ------------------------------
 
-const TENSORRT = 'needs a TensorRT runtime: the plan\'s bindings, profiles and formats are not readable without it';
+const TENSORRT = "needs a TensorRT runtime: the plan's bindings, profiles and formats are not readable without it";
 
 /**
  * Refusals tritonc does not catch today, each with why. When a reader merges, delete its lines: the
@@ -69,7 +69,10 @@ interface Finding {
 }
 
 async function lintRepository(cwd: string, run: Run): Promise<Finding[]> {
-  const r = await cli(['lint', '--format', 'json', '--model-repository=models', ...run.flags, '--gpus', GPUS, `--backend-directory=${join(staged, BACKEND_DIRECTORY)}`], { cwd });
+  const r = await cli(
+    ['lint', '--format', 'json', '--model-repository=models', ...run.flags, '--gpus', GPUS, `--backend-directory=${join(staged, BACKEND_DIRECTORY)}`],
+    { cwd },
+  );
   // 0: no errors, 1: errors; anything else is tritonc failing to lint the repository.
   expect([0, 1], `${run.id}: tritonc lint exited ${r.code}: ${r.stderr}`).toContain(r.code);
   const files = JSON.parse(r.stdout) as JsonFileResult[];
@@ -102,7 +105,11 @@ describe('qa/L0_model_config replayed as test.sh runs it', () => {
     // Every case test.sh copies a model into is in the cases file, and every case there exists.
     const cased = Object.keys(CASES).filter((id) => !id.startsWith('historical/'));
     const withModel = runs.filter((r) => r.suite !== 'noautofill_platform' && /\/(onnx|openvino|pytorch|python|tensorrt)$/.test(r.group));
-    for (const r of withModel) expect(cased.some((id) => id === r.id || id.startsWith(`${r.id}/`)), `${r.id}: not in l0-model-config-cases.json`).toBe(true);
+    for (const r of withModel)
+      expect(
+        cased.some((id) => id === r.id || id.startsWith(`${r.id}/`)),
+        `${r.id}: not in l0-model-config-cases.json`,
+      ).toBe(true);
     for (const id of cased) expect(existsSync(join(SUITES, id.split('/').slice(0, 3).join('/'))), id).toBe(true);
     for (const [id, why] of pending) expect(FIXTURES_PENDING.has(formatOf(CASES[id]!)!), `${id}: ${why}`).toBe(true);
   });
@@ -152,7 +159,8 @@ describe('qa/L0_model_config replayed as test.sh runs it', () => {
     console.log(table);
     if (outcomes.length !== runs.length) return;
     if (process.env.TRITONC_WRITE_L0_DOC === '1') writeDocTable(table);
-    else if (existsSync(DOC)) expect(docTable(readFileSync(DOC, 'utf8')), 'docs/conformance-l0.md: its table is not this run\'s; regenerate with TRITONC_WRITE_L0_DOC=1').toBe(table);
+    else if (existsSync(DOC))
+      expect(docTable(readFileSync(DOC, 'utf8')), "docs/conformance-l0.md: its table is not this run's; regenerate with TRITONC_WRITE_L0_DOC=1").toBe(table);
   });
 });
 
@@ -179,12 +187,18 @@ function agreementTable(all: Outcome[]): string {
     return r;
   };
   for (const g of groups) {
-    const r = row(g, all.filter((o) => o.run.group === g));
+    const r = row(
+      g,
+      all.filter((o) => o.run.group === g),
+    );
     for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += r[k];
   }
   lines.push(`| **all** | ${sum.runs} | ${sum.refuses} | ${sum.caught} | ${sum.missed} | ${sum.loads} | ${sum.clean} | ${sum.skipped} |`);
   const auto = all.filter((o) => o.run.suite === 'autofill_noplatform');
-  lines.push('', `autofill_noplatform: ${auto.filter((o) => o.caught).length} of ${auto.length} refusals caught by the expected rule (${auto.filter((o) => o.verbatim).length} quoting Triton's message).`);
+  lines.push(
+    '',
+    `autofill_noplatform: ${auto.filter((o) => o.caught).length} of ${auto.length} refusals caught by the expected rule (${auto.filter((o) => o.verbatim).length} quoting Triton's message).`,
+  );
   const reasons = new Map<string, string[]>();
   for (const o of all.filter((x) => x.refuses && !x.caught)) {
     const why = o.miss ?? 'NOT EXPECTED';
@@ -193,7 +207,11 @@ function agreementTable(all: Outcome[]): string {
   if (reasons.size) lines.push('', 'Missed, by reason:', '');
   for (const [why, ids] of reasons) lines.push(`- ${why} (${ids.length}): ${ids.join(', ')}`);
   const skipped = all.filter((o) => o.skipped && !o.refuses);
-  if (skipped.length) lines.push('', `Not replayed (Triton loads them; their fixtures are pending): ${skipped.map((o) => o.run.id.replace(/^autofill_noplatform_success\//, '')).join(', ')}`);
+  if (skipped.length)
+    lines.push(
+      '',
+      `Not replayed (Triton loads them; their fixtures are pending): ${skipped.map((o) => o.run.id.replace(/^autofill_noplatform_success\//, '')).join(', ')}`,
+    );
   return lines.join('\n');
 }
 
@@ -213,5 +231,3 @@ function writeDocTable(table: string): void {
   if (a < 0 || b < a) throw new Error(`${DOC}: no ${BEGIN} ... ${END} block`);
   writeFileSync(DOC, `${doc.slice(0, a + BEGIN.length)}\n${table}\n${doc.slice(b)}`);
 }
-
-

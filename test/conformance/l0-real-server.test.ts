@@ -97,7 +97,10 @@ const withoutGroups = (config: unknown): unknown => {
   return rest;
 };
 /** JSON with each object's keys in order, so that equal values are equal texts. */
-const canon = (v: unknown): string => JSON.stringify(v, (_, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
+const canon = (v: unknown): string =>
+  JSON.stringify(v, (_, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x,
+  );
 const isDeepStrictEqual = (a: unknown, b: unknown): boolean => canon(a) === canon(b);
 
 describe.runIf(runs)('qa/L0_model_config on the real tritonserver 2.51 with the real ONNX Runtime, OpenVINO and PyTorch backends', () => {
@@ -169,18 +172,27 @@ describe.runIf(runs)('qa/L0_model_config on the real tritonserver 2.51 with the 
     }
     for (const b of built) {
       const { server, served } = verdicts.get(b.run.id)!;
-      const lint = await cli(['lint', '--format', 'json', '--model-repository=models', ...b.run.flags, '--gpus', '0', `--backend-directory=${BACKENDS}`], { cwd: b.dir });
+      const lint = await cli(['lint', '--format', 'json', '--model-repository=models', ...b.run.flags, '--gpus', '0', `--backend-directory=${BACKENDS}`], {
+        cwd: b.dir,
+      });
       expect([0, 1], `${b.run.id}: tritonc lint exited ${lint.code}: ${lint.stderr}`).toContain(lint.code);
-      const errors = (JSON.parse(lint.stdout) as JsonFileResult[]).flatMap((f) => f.messages.filter((m) => m.level === 'error').map((m) => ({ ruleId: m.ruleId, message: m.message })));
-      const serverAsExpected = b.run.suite === 'autofill_noplatform_success'
-        ? server.verdict === 'accept' && b.expected.some((e) => isDeepStrictEqual(withoutGroups(tritonConfigJson(parseConfig(e).value)), withoutGroups(served)))
-        : server.verdict === 'refuse' && b.expected.map(fromGrep).some((p) => p.test(server.reason));
+      const errors = (JSON.parse(lint.stdout) as JsonFileResult[]).flatMap((f) =>
+        f.messages.filter((m) => m.level === 'error').map((m) => ({ ruleId: m.ruleId, message: m.message })),
+      );
+      const serverAsExpected =
+        b.run.suite === 'autofill_noplatform_success'
+          ? server.verdict === 'accept' &&
+            b.expected.some((e) => isDeepStrictEqual(withoutGroups(tritonConfigJson(parseConfig(e).value)), withoutGroups(served)))
+          : server.verdict === 'refuse' && b.expected.map(fromGrep).some((p) => p.test(server.reason));
       let outcomeNote: string | undefined;
       if (b.run.suite === 'autofill_noplatform_success' && !serverAsExpected && served) {
         const diffs = b.expected.map((e) => {
           const want = withoutGroups(tritonConfigJson(parseConfig(e).value)) as Record<string, unknown>;
           const got = withoutGroups(served) as Record<string, unknown>;
-          return [...new Set([...Object.keys(want), ...Object.keys(got)])].filter((k) => !isDeepStrictEqual(want[k], got[k])).map((k) => `${k}: expected ${JSON.stringify(want[k])}, served ${JSON.stringify(got[k])}`).join('; ');
+          return [...new Set([...Object.keys(want), ...Object.keys(got)])]
+            .filter((k) => !isDeepStrictEqual(want[k], got[k]))
+            .map((k) => `${k}: expected ${JSON.stringify(want[k])}, served ${JSON.stringify(got[k])}`)
+            .join('; ');
         });
         outcomeNote = `the served config differs from each expected* in ${diffs.join(' | ')}`;
       }
@@ -188,12 +200,27 @@ describe.runIf(runs)('qa/L0_model_config on the real tritonserver 2.51 with the 
       const agrees = server.verdict === 'accept' ? errors.length === 0 : errors.length > 0;
       const covered = errors.some((e) => covering.includes(e.ruleId));
       const quotes = server.verdict === 'refuse' && errors.some((e) => e.message.includes(server.reason.split('\n')[0]!));
-      const outcome: Outcome = { run: b.run, name: b.name, expected: b.expected, server, served, serverAsExpected, errors, agrees, covered, quotes, ...(outcomeNote ? { note: outcomeNote } : {}) };
+      const outcome: Outcome = {
+        run: b.run,
+        name: b.name,
+        expected: b.expected,
+        server,
+        served,
+        serverAsExpected,
+        errors,
+        agrees,
+        covered,
+        quotes,
+        ...(outcomeNote ? { note: outcomeNote } : {}),
+      };
       if (server.verdict === 'accept') {
-        const resolve = await cli(['resolve', join(b.repo, b.name), '--format', 'json', '--gpus', '0', ...b.run.flags, `--backend-directory=${BACKENDS}`], { cwd: b.dir });
+        const resolve = await cli(['resolve', join(b.repo, b.name), '--format', 'json', '--gpus', '0', ...b.run.flags, `--backend-directory=${BACKENDS}`], {
+          cwd: b.dir,
+        });
         const ours = resolve.code === 0 ? (JSON.parse(resolve.stdout) as unknown) : undefined;
         outcome.resolveEqual = JSON.stringify(ours) === JSON.stringify(served);
-        if (!outcome.resolveEqual) outcome.resolveDiff = `resolve (exit ${resolve.code}): ${resolve.code === 0 ? JSON.stringify(ours) : resolve.stderr.trim()}\n      server: ${JSON.stringify(served)}`;
+        if (!outcome.resolveEqual)
+          outcome.resolveDiff = `resolve (exit ${resolve.code}): ${resolve.code === 0 ? JSON.stringify(ours) : resolve.stderr.trim()}\n      server: ${JSON.stringify(served)}`;
       }
       outcomes.push(outcome);
     }
@@ -206,20 +233,35 @@ describe.runIf(runs)('qa/L0_model_config on the real tritonserver 2.51 with the 
     expect(Object.fromEntries(suites)).toEqual({ autofill_noplatform: 15, autofill_noplatform_success: 10, noautofill_platform: 58 * 2 * 2 });
   });
 
-  it('the server does what Triton\'s expected* files say, but for the runs listed (the server wins)', () => {
-    const not = Object.fromEntries(outcomes.filter((o) => !o.serverAsExpected).map((o) => [o.run.id, `${o.server.verdict} (${o.server.how}) ${o.note ?? o.server.reason}`]));
-    expect(Object.keys(not).sort(), Object.entries(not).map(([k, v]) => `${k}: ${v}`).join('\n')).toEqual(Object.keys(SERVER_NOT_AS_EXPECTED).sort());
+  it("the server does what Triton's expected* files say, but for the runs listed (the server wins)", () => {
+    const not = Object.fromEntries(
+      outcomes.filter((o) => !o.serverAsExpected).map((o) => [o.run.id, `${o.server.verdict} (${o.server.how}) ${o.note ?? o.server.reason}`]),
+    );
+    expect(
+      Object.keys(not).sort(),
+      Object.entries(not)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('\n'),
+    ).toEqual(Object.keys(SERVER_NOT_AS_EXPECTED).sort());
   });
 
-  it('tritonc lint agrees with the server, refusing with a rule that covers the server\'s reason', () => {
+  it("tritonc lint agrees with the server, refusing with a rule that covers the server's reason", () => {
     const not = outcomes.filter((o) => !o.agrees || (o.server.verdict === 'refuse' && !o.covered));
-    const show = not.map((o) => `${o.run.id}\n    server: ${o.server.verdict} ${o.server.reason}\n    tritonc: ${o.errors.map((e) => `[${e.ruleId}] ${e.message}`).join(' | ') || '(no errors)'}`).join('\n');
+    const show = not
+      .map(
+        (o) =>
+          `${o.run.id}\n    server: ${o.server.verdict} ${o.server.reason}\n    tritonc: ${o.errors.map((e) => `[${e.ruleId}] ${e.message}`).join(' | ') || '(no errors)'}`,
+      )
+      .join('\n');
     expect(not.map((o) => o.run.id).sort(), show).toEqual(Object.keys(TRITONC_DISAGREES).sort());
   });
 
   it('tritonc resolve equals the config the server loaded, field for field', () => {
     const not = outcomes.filter((o) => o.resolveEqual === false);
-    expect(not.map((o) => o.run.id), not.map((o) => `${o.run.id}\n      ${o.resolveDiff}`).join('\n')).toEqual([]);
+    expect(
+      not.map((o) => o.run.id),
+      not.map((o) => `${o.run.id}\n      ${o.resolveDiff}`).join('\n'),
+    ).toEqual([]);
   });
 
   afterAll(() => {
@@ -227,7 +269,11 @@ describe.runIf(runs)('qa/L0_model_config on the real tritonserver 2.51 with the 
     const table = agreementTable(outcomes);
     console.log(`${table}\n(${outcomes.length} loads in ${serversStarted} servers, ${seconds.toFixed(1)} s)`);
     if (process.env.TRITONC_WRITE_REAL_DOC === '1') writeDocTable(table);
-    else expect(docTable(readFileSync(DOC, 'utf8')), 'docs/conformance-real-backends.md: its table is not this run\'s; regenerate with TRITONC_WRITE_REAL_DOC=1').toBe(table);
+    else
+      expect(
+        docTable(readFileSync(DOC, 'utf8')),
+        "docs/conformance-real-backends.md: its table is not this run's; regenerate with TRITONC_WRITE_REAL_DOC=1",
+      ).toBe(table);
   });
 });
 
@@ -243,10 +289,16 @@ function agreementTable(all: Outcome[]): string {
   const row = (label: string, os: Outcome[]) => {
     const loads = os.filter((o) => o.server.verdict === 'accept');
     const refuses = os.filter((o) => o.server.verdict === 'refuse');
-    lines.push(`| ${label} | ${os.length} | ${loads.length} | ${refuses.length} | ${os.filter((o) => o.serverAsExpected).length} | ${os.filter((o) => o.agrees).length} | ${refuses.filter((o) => o.covered).length} of ${refuses.length} | ${refuses.filter((o) => o.quotes).length} of ${refuses.length} | ${loads.filter((o) => o.resolveEqual).length} of ${loads.length} |`);
+    lines.push(
+      `| ${label} | ${os.length} | ${loads.length} | ${refuses.length} | ${os.filter((o) => o.serverAsExpected).length} | ${os.filter((o) => o.agrees).length} | ${refuses.filter((o) => o.covered).length} of ${refuses.length} | ${refuses.filter((o) => o.quotes).length} of ${refuses.length} | ${loads.filter((o) => o.resolveEqual).length} of ${loads.length} |`,
+    );
   };
   const groups = [...new Set(all.map((o) => groupOf(o.run)))];
-  for (const g of groups) row(g, all.filter((o) => groupOf(o.run) === g));
+  for (const g of groups)
+    row(
+      g,
+      all.filter((o) => groupOf(o.run) === g),
+    );
   row('**all**', all);
   const listed = (title: string, entries: Record<string, string>) => {
     if (Object.keys(entries).length === 0) return;
@@ -256,13 +308,18 @@ function agreementTable(all: Outcome[]): string {
   listed('The server does not do what the expected* file says (the server wins):', SERVER_NOT_AS_EXPECTED);
   listed('tritonc does not agree with the server:', TRITONC_DISAGREES);
   // The server's reasons for the autofill cases, as it words them.
-  lines.push('', 'The server\'s reason for each autofill_noplatform case:', '');
+  lines.push('', "The server's reason for each autofill_noplatform case:", '');
   // The run's temp directory is not part of what either says.
-  const cell = (t: string): string => t.split('\n')[0]!.replace(/\/[^'"\s]*\/runs\/\d+\/models\//g, '<repository>/').replace(/\|/g, '\\|');
-  for (const o of all.filter((x) => x.run.suite === 'autofill_noplatform')) lines.push(`- \`${o.run.id.replace(/^autofill_noplatform\//, '')}\`: ${cell(o.server.reason)}`);
+  const cell = (t: string): string =>
+    t
+      .split('\n')[0]!
+      .replace(/\/[^'"\s]*\/runs\/\d+\/models\//g, '<repository>/')
+      .replace(/\|/g, '\\|');
+  for (const o of all.filter((x) => x.run.suite === 'autofill_noplatform'))
+    lines.push(`- \`${o.run.id.replace(/^autofill_noplatform\//, '')}\`: ${cell(o.server.reason)}`);
   // Where no error of tritonc's has the server's words, what it says instead.
   const unquoted = all.filter((o) => o.server.verdict === 'refuse' && !o.quotes);
-  if (unquoted.length) lines.push('', 'Refusals where no error of tritonc quotes the server\'s reason word for word (what tritonc says):', '');
+  if (unquoted.length) lines.push('', "Refusals where no error of tritonc quotes the server's reason word for word (what tritonc says):", '');
   for (const o of unquoted) lines.push(`- \`${o.run.id}\`: ${o.errors.map((e) => `[${e.ruleId}] ${cell(e.message)}`).join('; ')}`);
   return lines.join('\n');
 }
@@ -283,4 +340,3 @@ function writeDocTable(table: string): void {
   if (a < 0 || b < a) throw new Error(`${DOC}: no ${BEGIN} ... ${END} block`);
   writeFileSync(DOC, `${doc.slice(0, a + BEGIN.length)}\n${table}\n${doc.slice(b)}`);
 }
-

@@ -23,8 +23,14 @@ export const RULES_FOR: { triton: RegExp; rules: string[] }[] = [
   // python_backend's ModelConfig helpers (triton_python_backend_utils.py), called by auto_complete_config
   { triton: /in auto-complete-config function for model '.*' (specified max_batch_size|tries to set scheduling_choice)/, rules: ['python-autocomplete'] },
   { triton: /^Configuration specified scheduling_choice as '.*', but auto-complete-config function/, rules: ['python-autocomplete'] },
-  { triton: /^(input|output)( '.*')? in auto-complete-config function for model '.*' (is missing '.*' property|contains property other than)/, rules: ['python-autocomplete'] },
-  { triton: /^model transaction property in auto-complete-config function|^trying to change decoupled property in auto-complete-config/, rules: ['python-autocomplete'] },
+  {
+    triton: /^(input|output)( '.*')? in auto-complete-config function for model '.*' (is missing '.*' property|contains property other than)/,
+    rules: ['python-autocomplete'],
+  },
+  {
+    triton: /^model transaction property in auto-complete-config function|^trying to change decoupled property in auto-complete-config/,
+    rules: ['python-autocomplete'],
+  },
   { triton: /^auto_complete_config function in model '.*' must return a valid pb\.ModelConfig object/, rules: ['python-autocomplete'] },
   { triton: /^unable to load model '.*', configuration expects datatype/, rules: ['python-autocomplete'] },
   { triton: /^model '.*', tensor '.*': the model expects dims /, rules: ['io-shape', 'python-autocomplete'] },
@@ -38,11 +44,16 @@ export const RULES_FOR: { triton: RegExp; rules: string[] }[] = [
   { triton: /uses a linear IO format, but 'is_non_linear_format_io' is incorrectly set to true/, rules: ['io-dims'] },
   { triton: /is incorrectly specified as a shape tensor/, rules: ['io-dims', 'io-shape'] },
   { triton: /^unexpected datatype .* for inference (input|output)/, rules: ['io-datatype'] },
-  { triton: /model tensor configurations are contradicting each other in terms of whether batching is supported/, rules: ['missing-dynamic-axis', 'autocomplete-surprises', 'io-shape'] },
+  {
+    triton: /model tensor configurations are contradicting each other in terms of whether batching is supported/,
+    rules: ['missing-dynamic-axis', 'autocomplete-surprises', 'io-shape'],
+  },
   { triton: /^failed to specify the dimensions of all input tensors/, rules: ['io-name'] },
 ];
 
-export const rulesFor = (expected: string[]): string[] => [...new Set(expected.flatMap((e) => RULES_FOR.filter((c) => c.triton.test(unescapeGrep(e))).flatMap((c) => c.rules)))];
+export const rulesFor = (expected: string[]): string[] => [
+  ...new Set(expected.flatMap((e) => RULES_FOR.filter((c) => c.triton.test(unescapeGrep(e))).flatMap((c) => c.rules))),
+];
 
 // ---- what test.sh makes beside the suites' files --------------------------------------------------
 
@@ -63,7 +74,8 @@ export const CASES: Record<string, CaseModel> = JSON.parse(readFileSync(new URL(
 /** test.sh lines 124-177, 243-258: version directories made empty (ensembles and their steps, custom backends, instance groups). */
 export const EMPTY_VERSION_DIRS = [
   ...['invalid_input_map', 'invalid_output_map', 'unmapped_input', 'self_circular_dependency'].flatMap((c) =>
-    [c, 'fp32_dim1_batch4', 'fp32_dim1_batch4_input4', 'fp32_dim1_batch4_output3'].map((m) => `autofill_noplatform/ensemble/${c}/${m}/1`)),
+    [c, 'fp32_dim1_batch4', 'fp32_dim1_batch4_input4', 'fp32_dim1_batch4_output3'].map((m) => `autofill_noplatform/ensemble/${c}/${m}/1`),
+  ),
   ...['invalid_batch_size', 'fp32_dim1_batch2', 'fp32_dim1_batch4'].map((m) => `autofill_noplatform/ensemble/invalid_batch_size/${m}/1`),
   'autofill_noplatform/ensemble/invalid_decoupled_branching/invalid_decoupled_branching/1',
   'autofill_noplatform/ensemble/invalid_decoupled_branching/int32_dim1_nobatch_output2/1',
@@ -73,9 +85,13 @@ export const EMPTY_VERSION_DIRS = [
   ...['non_existing_model', 'fp32_dim1_batch4', 'fp32_dim1_batch4_output3'].map((m) => `autofill_noplatform/ensemble/non_existing_model/${m}/1`),
   'autofill_noplatform/ensemble/circular_dependency/circular_dependency/1',
   'autofill_noplatform/ensemble/circular_dependency/circular_dependency_2/1',
-  ...['no_required_version', 'no_required_version_2', 'no_required_version_3'].flatMap((c) => [c, 'simple'].map((m) => `autofill_noplatform/ensemble/${c}/${m}/1`)),
+  ...['no_required_version', 'no_required_version_2', 'no_required_version_3'].flatMap((c) =>
+    [c, 'simple'].map((m) => `autofill_noplatform/ensemble/${c}/${m}/1`),
+  ),
   ...['embedded_ensemble', 'fp32_dim1_batch4', 'inner_ensemble'].map((m) => `autofill_noplatform_success/ensemble/embedded_ensemble/${m}/1`),
-  ...['inconsistent_shape', 'inconsistent_shape_2'].flatMap((c) => [c, 'fp32_dim1_batch4', 'fp32_dim2_nobatch'].map((m) => `autofill_noplatform_success/ensemble/${c}/${m}/1`)),
+  ...['inconsistent_shape', 'inconsistent_shape_2'].flatMap((c) =>
+    [c, 'fp32_dim1_batch4', 'fp32_dim2_nobatch'].map((m) => `autofill_noplatform_success/ensemble/${c}/${m}/1`),
+  ),
   ...['unmapped_output', 'fp32_dim1_batch4_output3'].map((m) => `autofill_noplatform_success/ensemble/unmapped_output/${m}/1`),
   'autofill_noplatform/custom/no_delimiter/1',
   'autofill_noplatform/custom/unknown_backend.unknown/1',
@@ -86,7 +102,9 @@ export const EMPTY_VERSION_DIRS = [
   'noautofill_platform/negative_gpu/1',
 ];
 /** test.sh lines 179-184: the repeat backend's library, copied into the ensembles' decoupled step. */
-export const REPEAT_LIBRARY = ['invalid_decoupled_branching', 'invalid_decoupled_branching_2'].map((c) => `autofill_noplatform/ensemble/${c}/repeat_int32/1/libtriton_repeat.so`);
+export const REPEAT_LIBRARY = ['invalid_decoupled_branching', 'invalid_decoupled_branching_2'].map(
+  (c) => `autofill_noplatform/ensemble/${c}/repeat_int32/1/libtriton_repeat.so`,
+);
 /** test.sh line 584: successes without config.pbtxt that are one model all the same. */
 export const NO_CONFIG_MODELS = new Set(['no_config', 'no_config_variable', 'no_config_shape_tensor', 'no_config_non_linear_format_io']);
 /** test.sh TRIALS and the two runs of noautofill_platform. */
@@ -112,7 +130,8 @@ export const formatOf = (m: CaseModel): string | undefined => m.model?.split('/'
  */
 export function stageSuites(dir: string): Map<string, string> {
   const pending = new Map<string, string>();
-  for (const suite of ['autofill_noplatform', 'autofill_noplatform_success', 'noautofill_platform']) cpSync(join(SUITES, suite), join(dir, suite), { recursive: true });
+  for (const suite of ['autofill_noplatform', 'autofill_noplatform_success', 'noautofill_platform'])
+    cpSync(join(SUITES, suite), join(dir, suite), { recursive: true });
   for (const [id, m] of Object.entries(CASES)) {
     if (id.startsWith('historical/')) continue;
     const caseDir = join(dir, id);
@@ -166,14 +185,27 @@ export function runsOf(staged: string): Run[] {
   for (const suite of ['autofill_noplatform', 'autofill_noplatform_success'] as const) {
     for (const backend of readdirSync(join(staged, suite)).sort()) {
       for (const name of readdirSync(join(staged, suite, backend)).sort()) {
-        runs.push({ id: `${suite}/${backend}/${name}`, suite, group: `${suite}/${backend}`, caseDir: join(staged, suite, backend, name), flags: ['--strict-model-config=false'] });
+        runs.push({
+          id: `${suite}/${backend}/${name}`,
+          suite,
+          group: `${suite}/${backend}`,
+          caseDir: join(staged, suite, backend, name),
+          flags: ['--strict-model-config=false'],
+        });
       }
     }
   }
   for (const flag of NOAUTOFILL_FLAGS) {
     for (const trial of TRIALS) {
       for (const name of readdirSync(join(staged, 'noautofill_platform')).sort()) {
-        runs.push({ id: `noautofill_platform/${name} [${trial}, ${flag}]`, suite: 'noautofill_platform', group: `noautofill_platform ${flag}`, caseDir: join(staged, 'noautofill_platform', name), flags: [flag], trial });
+        runs.push({
+          id: `noautofill_platform/${name} [${trial}, ${flag}]`,
+          suite: 'noautofill_platform',
+          group: `noautofill_platform ${flag}`,
+          caseDir: join(staged, 'noautofill_platform', name),
+          flags: [flag],
+          trial,
+        });
       }
     }
   }
@@ -185,12 +217,18 @@ export function buildRepository(run: Run, into: string): { repo: string; expecte
   const repo = join(into, 'models');
   mkdirSync(repo, { recursive: true });
   const name = basename(run.caseDir);
-  const single = existsSync(join(run.caseDir, 'config.pbtxt')) || run.suite === 'noautofill_platform' || (run.suite === 'autofill_noplatform_success' && NO_CONFIG_MODELS.has(name));
+  const single =
+    existsSync(join(run.caseDir, 'config.pbtxt')) ||
+    run.suite === 'noautofill_platform' ||
+    (run.suite === 'autofill_noplatform_success' && NO_CONFIG_MODELS.has(name));
   const where = single ? join(repo, name) : repo;
   if (single) cpSync(run.caseDir, where, { recursive: true });
   else for (const e of readdirSync(run.caseDir)) cpSync(join(run.caseDir, e), join(repo, e), { recursive: true });
   const config = join(where, 'config.pbtxt');
   if (run.trial && existsSync(config)) writeFileSync(config, rewritePlatform(readFileSync(config, 'utf8'), run.trial));
-  const expected = readdirSync(where).filter((f) => f.startsWith('expected') && statSync(join(where, f)).isFile()).sort().map((f) => readFileSync(join(where, f), 'utf8').replace(/\n+$/, ''));
+  const expected = readdirSync(where)
+    .filter((f) => f.startsWith('expected') && statSync(join(where, f)).isFile())
+    .sort()
+    .map((f) => readFileSync(join(where, f), 'utf8').replace(/\n+$/, ''));
   return { repo, expected };
 }

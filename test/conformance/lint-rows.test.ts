@@ -27,7 +27,22 @@ import type { ServerOptions } from '../../src/triton/server-options.js';
 import { QA_MODEL, QA_MODEL_NOBATCH } from '../rules/qa-model.js';
 import { corpusRows, readCorpusFile, type CorpusRow } from '../support/corpus.js';
 import { writeOnnx, type OnnxSpec } from '../lint/harness.js';
-import { COVERAGE, checkOf, coverageOf, expectedTexts, IN_SCOPE, invalidLayout, serverOf, temp, trialsOf, unescapeGrep, validLayout, VERBATIM_RULES, write, type Layout } from './deploy.js';
+import {
+  COVERAGE,
+  checkOf,
+  coverageOf,
+  expectedTexts,
+  IN_SCOPE,
+  invalidLayout,
+  serverOf,
+  temp,
+  trialsOf,
+  unescapeGrep,
+  validLayout,
+  VERBATIM_RULES,
+  write,
+  type Layout,
+} from './deploy.js';
 
 export { COVERAGE };
 
@@ -45,7 +60,7 @@ const DOUBTFUL_VALID: Record<string, { why: string; rules: string[] }> = {
     rules: ['platform-backend', 'preferred-batch-size', 'priority-queue', 'response-cache', 'name-matches-directory'],
   },
   'triton-inference-server__tutorials/Feature_Guide/Data_Pipelines/model_repository/ensemble_model/1/config.pbtxt': {
-    why: 'only an ensemble_scheduling block (no name, platform, input or output), inside the version directory where Triton never reads a config (core GetModelConfigFullPath); the tutorial\'s ensemble_model has no config.pbtxt of its own, and version-dirs says to move this one up',
+    why: "only an ensemble_scheduling block (no name, platform, input or output), inside the version directory where Triton never reads a config (core GetModelConfigFullPath); the tutorial's ensemble_model has no config.pbtxt of its own, and version-dirs says to move this one up",
     rules: ['version-dirs'],
   },
 };
@@ -60,7 +75,11 @@ const VALID_SETTINGS: LintSettings = {
   },
 };
 
-function lintLayout(layout: Layout, settings: LintSettings = DEFAULT_SETTINGS, server: Partial<ServerOptions> = {}): { result: LintResult; errors: Diagnostic[] } {
+function lintLayout(
+  layout: Layout,
+  settings: LintSettings = DEFAULT_SETTINGS,
+  server: Partial<ServerOptions> = {},
+): { result: LintResult; errors: Diagnostic[] } {
   const result = lintSync([layout.target], { settings, rules: RULES, server });
   const errors = result.results.filter((r) => r.filePath === layout.file).flatMap((r) => r.diagnostics.filter((d) => d.severity === 'error'));
   if (layout.tmp) rmSync(layout.tmp, { recursive: true, force: true });
@@ -123,11 +142,15 @@ describe('conformance with the corpus', () => {
           const where = `${row.file}${trial ? ` with platform "${trial}"` : ''}`;
           if (hits.length) outcome.covered.push(where);
           else outcome.uncovered.push({ file: where, expected: row.expectedError, why: `no error from ${coverage.rules.join(' or ')}` });
-          expect(hits.length, `Triton: ${unescapeGrep(row.expectedError)}\nexpected an error from ${coverage.rules.join(' or ')}, got:\n${show(errors)}`).toBeGreaterThan(0);
+          expect(
+            hits.length,
+            `Triton: ${unescapeGrep(row.expectedError)}\nexpected an error from ${coverage.rules.join(' or ')}, got:\n${show(errors)}`,
+          ).toBeGreaterThan(0);
           const texts = expectedTexts(row);
           const verbatim = hits.some((d) => texts.some((t) => t.test(d.message)));
           if (verbatim) outcome.verbatim++;
-          if (hits.some((d) => VERBATIM_RULES.has(d.ruleId))) expect(verbatim, `Triton's message is not quoted:\n${texts.join('\n')}\n${show(hits)}`).toBe(true);
+          if (hits.some((d) => VERBATIM_RULES.has(d.ruleId)))
+            expect(verbatim, `Triton's message is not quoted:\n${texts.join('\n')}\n${show(hits)}`).toBe(true);
         });
       }
     }

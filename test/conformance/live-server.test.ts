@@ -32,7 +32,10 @@ import { backendDirectory, haveCc, haveVenv, loadVerdict, shmRegions, startServe
 
 const mustRun = process.env.CI === 'true';
 const available = haveVenv && haveCc;
-if (!available && !mustRun) console.log(`tritonc: live-server conformance skipped: ${haveVenv ? `no C compiler (${process.env.CC ?? 'cc'}) for the stub backends` : `no ${VENV} (bash scripts/real-triton/setup.sh makes it)`}`);
+if (!available && !mustRun)
+  console.log(
+    `tritonc: live-server conformance skipped: ${haveVenv ? `no C compiler (${process.env.CC ?? 'cc'}) for the stub backends` : `no ${VENV} (bash scripts/real-triton/setup.sh makes it)`}`,
+  );
 
 /** What core checks: its rules for one config, and its ensemble checks (ensemble_utils.cc, the dependency graph). */
 const LIVE_RULES = [...CORE_RULES, ...RULES.filter((r) => r.meta.id === 'ensemble-config' || r.meta.id === 'ensemble-models')];
@@ -50,10 +53,19 @@ const aboutBackendLibrary = (r: CorpusRow): boolean => checkOf(r) === 'env' && /
  * Each entry: a test of the row, and why.
  */
 const SKIPPED: { why: string; test: (row: CorpusRow) => boolean }[] = [
-  { why: "check=model(...): the backend compares the config with the real model file (ONNX, TensorRT, OpenVINO, PyTorch, DALI pipeline, a model.py's auto_complete_config)", test: (r) => r.kind === 'invalid' && checkOf(r) === 'model' },
+  {
+    why: "check=model(...): the backend compares the config with the real model file (ONNX, TensorRT, OpenVINO, PyTorch, DALI pipeline, a model.py's auto_complete_config)",
+    test: (r) => r.kind === 'invalid' && checkOf(r) === 'model',
+  },
   { why: 'check=env(...): the machine decides (the GPUs)', test: (r) => r.kind === 'invalid' && checkOf(r) === 'env' && !aboutBackendLibrary(r) },
-  { why: "check=backend(...): the backend's own check of its parameters (TensorRT's execution_context_allocation_strategy)", test: (r) => r.kind === 'invalid' && checkOf(r) === 'backend' },
-  { why: "the DALI backend's check of default_model_filename (dali_backend, not core; it runs after core accepted)", test: (r) => r.kind === 'invalid' && r.file.includes('dali_backend') && /default_model_filename/.test(r.note) },
+  {
+    why: "check=backend(...): the backend's own check of its parameters (TensorRT's execution_context_allocation_strategy)",
+    test: (r) => r.kind === 'invalid' && checkOf(r) === 'backend',
+  },
+  {
+    why: "the DALI backend's check of default_model_filename (dali_backend, not core; it runs after core accepted)",
+    test: (r) => r.kind === 'invalid' && r.file.includes('dali_backend') && /default_model_filename/.test(r.note),
+  },
   {
     why: "a repository agent (model_repository_agents) decides: checksum checks the model files, relocation supplies them, and the wheel's tritonserver has no agent library (/opt/tritonserver/repoagents)",
     test: (r) => /model_repository_agents/.test(readCorpusFile(r)),
@@ -122,7 +134,8 @@ const inScope = rows.filter((r) => {
 });
 
 const isVersion = (name: string): boolean => /^\d+$/.test(name);
-const configOf = (modelDir: string) => (existsSync(join(modelDir, 'config.pbtxt')) ? parseConfig(readFileSync(join(modelDir, 'config.pbtxt'), 'utf8')).value : undefined);
+const configOf = (modelDir: string) =>
+  existsSync(join(modelDir, 'config.pbtxt')) ? parseConfig(readFileSync(join(modelDir, 'config.pbtxt'), 'utf8')).value : undefined;
 
 /** The Triton test's layout of one row, staged as a repository of its own, with what the server needs to load it. */
 function deploy(row: CorpusRow, trial: string | undefined, index: number, root: string): Deployment {
@@ -140,7 +153,8 @@ function deploy(row: CorpusRow, trial: string | undefined, index: number, root: 
     cpSync(layout.target, join(stage, load), { recursive: true });
   } else {
     load = basename(dirname(layout.file));
-    for (const e of readdirSync(layout.target)) if (statSync(join(layout.target, e)).isDirectory()) cpSync(join(layout.target, e), join(stage, e), { recursive: true });
+    for (const e of readdirSync(layout.target))
+      if (statSync(join(layout.target, e)).isDirectory()) cpSync(join(layout.target, e), join(stage, e), { recursive: true });
   }
   if (layout.tmp) rmSync(layout.tmp, { recursive: true, force: true });
   const names = readdirSync(stage);
@@ -174,7 +188,10 @@ function deploy(row: CorpusRow, trial: string | undefined, index: number, root: 
 function judge(d: Deployment, backendDirectory: string): void {
   const { stage, names, load } = d;
   const server = d.options;
-  const result = lintSync(names.map((n) => join(stage, n)), { cwd: stage, rules: LIVE_RULES, settings: DEFAULT_SETTINGS, server: { ...server, backendDirectory }, gpuCount: 0 });
+  const result = lintSync(
+    names.map((n) => join(stage, n)),
+    { cwd: stage, rules: LIVE_RULES, settings: DEFAULT_SETTINGS, server: { ...server, backendDirectory }, gpuCount: 0 },
+  );
   const reached = new Set<string>();
   const visit = (name: string): void => {
     if (reached.has(name) || !names.includes(name)) return;
@@ -185,9 +202,11 @@ function judge(d: Deployment, backendDirectory: string): void {
   const reachedResults = result.results.filter((r) => reached.has(basename(dirname(r.filePath))));
   // With auto-complete on, what tritonc leaves to the backend to complete (an input without dims or
   // data_type) is the backend's verdict: the stubs complete nothing.
-  const completedByBackend = server.autoCompleteConfig !== false && reachedResults.some((r) => r.diagnostics.some((d) => /UnlessCompleted$/.test(d.messageId ?? '')));
-  d.errors = reachedResults
-    .flatMap((r) => r.diagnostics.filter((f) => f.severity === 'error').map((f) => ({ ruleId: f.ruleId, message: f.message, file: basename(dirname(r.filePath)) })));
+  const completedByBackend =
+    server.autoCompleteConfig !== false && reachedResults.some((r) => r.diagnostics.some((d) => /UnlessCompleted$/.test(d.messageId ?? '')));
+  d.errors = reachedResults.flatMap((r) =>
+    r.diagnostics.filter((f) => f.severity === 'error').map((f) => ({ ruleId: f.ruleId, message: f.message, file: basename(dirname(r.filePath)) })),
+  );
   d.completedByBackend = completedByBackend;
 }
 
@@ -217,7 +236,13 @@ function rounds(deployments: Deployment[], size = 40): Deployment[][] {
   return out.map((r) => r.members);
 }
 
-const PLATFORM_BACKEND: Record<string, string> = { tensorrt_plan: 'tensorrt', onnxruntime_onnx: 'onnxruntime', pytorch_libtorch: 'pytorch', tensorflow_graphdef: 'tensorflow', tensorflow_savedmodel: 'tensorflow' };
+const PLATFORM_BACKEND: Record<string, string> = {
+  tensorrt_plan: 'tensorrt',
+  onnxruntime_onnx: 'onnxruntime',
+  pytorch_libtorch: 'pytorch',
+  tensorflow_graphdef: 'tensorflow',
+  tensorflow_savedmodel: 'tensorflow',
+};
 
 /** The backends a deployment's configs name, or their platforms imply ('' for an ensemble, or none named). */
 function backendsOf(d: Deployment): Set<string> {
@@ -242,7 +267,8 @@ describe.skipIf(!available && !mustRun)('conformance against the live tritonserv
     const started = Date.now();
     const root = tempDir('tritonc-live-');
     let i = 0;
-    for (const row of inScope) for (const trial of row.kind === 'invalid' ? trialsOf(row) : [undefined]) deployments.push(deploy(row, trial, i++, join(root, 'stage')));
+    for (const row of inScope)
+      for (const trial of row.kind === 'invalid' ? trialsOf(row) : [undefined]) deployments.push(deploy(row, trial, i++, join(root, 'stage')));
     // Every backend the deployed configs name (or their platforms imply) gets the stub.
     const backends = new Set<string>(['tensorrt', 'onnxruntime', 'pytorch', 'tensorflow', 'openvino']);
     // A row about a backend that is not installed keeps it uninstalled.
@@ -341,7 +367,8 @@ describe.skipIf(!available && !mustRun)('conformance against the live tritonserv
       if (kind === 'valid') {
         const gpu = mine.filter((d) => outcomeOf(d).outcome === 'agree-refuse' && /no GPUs are available|unsupported gpu id/.test(d.server!.reason)).length;
         lines.push(`    of which refused because this host has no GPU (KIND_GPU groups; tritonc told --gpus 0): ${gpu}`);
-        for (const d of mine.filter((x) => outcomeOf(x).outcome === 'agree-refuse' && !/no GPUs are available|unsupported gpu id/.test(x.server!.reason))) lines.push(`    valid row refused by both: ${d.label}: ${d.server!.reason.split('\n')[0]}`);
+        for (const d of mine.filter((x) => outcomeOf(x).outcome === 'agree-refuse' && !/no GPUs are available|unsupported gpu id/.test(x.server!.reason)))
+          lines.push(`    valid row refused by both: ${d.label}: ${d.server!.reason.split('\n')[0]}`);
       }
     }
     const disagreements: Record<string, Outcome> = {};
@@ -349,12 +376,15 @@ describe.skipIf(!available && !mustRun)('conformance against the live tritonserv
       if (outcome === 'agree-accept' || outcome === 'agree-refuse') continue;
       for (const d of list) {
         disagreements[d.label] = outcome;
-        lines.push(`  ${outcome}: ${d.label} [${d.row.kind}]\n    server: ${d.server!.verdict} (${d.server!.how}) ${d.server!.reason}\n    tritonc: ${d.errors.map((e) => `[${e.ruleId}] ${e.file}: ${e.message}`).join('\n             ') || '(no errors)'}`);
+        lines.push(
+          `  ${outcome}: ${d.label} [${d.row.kind}]\n    server: ${d.server!.verdict} (${d.server!.how}) ${d.server!.reason}\n    tritonc: ${d.errors.map((e) => `[${e.ruleId}] ${e.file}: ${e.message}`).join('\n             ') || '(no errors)'}`,
+        );
       }
     }
     console.log(lines.join('\n'));
     // The evidence for the model_metrics rows: 2.51's proto has no such field.
-    for (const d of deployments.filter((x) => DISAGREEMENTS[x.label]?.[1] === METRICS_AFTER_251)) expect(d.server!.reason).toContain('has no field named "model_metrics"');
+    for (const d of deployments.filter((x) => DISAGREEMENTS[x.label]?.[1] === METRICS_AFTER_251))
+      expect(d.server!.reason).toContain('has no field named "model_metrics"');
     expect(disagreements).toEqual(Object.fromEntries(Object.entries(DISAGREEMENTS).map(([k, [o]]) => [k, o])));
   });
 
@@ -372,10 +402,17 @@ describe.skipIf(!available && !mustRun)('conformance against the live tritonserv
  */
 const REAL_BACKENDS = ['onnxruntime', 'pytorch', 'openvino'] as const;
 const realAvailable = available && REAL_BACKENDS.every(haveBackend);
-if (available && !realAvailable && !mustRun) console.log(`tritonc: live-server conformance with the real backends skipped: no ${REAL_BACKENDS.filter((b) => !haveBackend(b)).join(', ')} backend in ${join(VENV, 'triton-backends')} (bash scripts/real-triton/setup.sh lays them out from ../shared/triton-backends)`);
+if (available && !realAvailable && !mustRun)
+  console.log(
+    `tritonc: live-server conformance with the real backends skipped: no ${REAL_BACKENDS.filter((b) => !haveBackend(b)).join(', ')} backend in ${join(VENV, 'triton-backends')} (bash scripts/real-triton/setup.sh lays them out from ../shared/triton-backends)`,
+  );
 const servedByRealBackends = (d: Deployment): boolean => {
   const bs = [...backendsOf(d)];
-  return !aboutBackendLibrary(d.row) && bs.some((b) => (REAL_BACKENDS as readonly string[]).includes(b)) && bs.every((b) => b === '' || b === 'python' || (REAL_BACKENDS as readonly string[]).includes(b));
+  return (
+    !aboutBackendLibrary(d.row) &&
+    bs.some((b) => (REAL_BACKENDS as readonly string[]).includes(b)) &&
+    bs.every((b) => b === '' || b === 'python' || (REAL_BACKENDS as readonly string[]).includes(b))
+  );
 };
 
 /**
@@ -385,12 +422,21 @@ const servedByRealBackends = (d: Deployment): boolean => {
  * not the config. Each pattern: the backend's words for it.
  */
 const PLACEHOLDER_VERDICTS: { why: string; test: RegExp }[] = [
-  { why: 'no ONNX model: the row\'s model.onnx is an empty directory, or there is none', test: /^failed to stat file .*\/model\.onnx$|^unable to find '.*model\.onnx' for model instance|Load model from .* failed|Protobuf parsing failed/ },
+  {
+    why: "no ONNX model: the row's model.onnx is an empty directory, or there is none",
+    test: /^failed to stat file .*\/model\.onnx$|^unable to find '.*model\.onnx' for model instance|Load model from .* failed|Protobuf parsing failed/,
+  },
   // r24.10's OpenVINO backend throws out of TRITONBACKEND_ModelInitialize on an empty model.xml and
   // the server aborts ("terminate called after throwing an instance of
   // 'triton::backend::BackendModelInstanceException'", Signal (6)): the whole server, not just the model.
-  { why: 'no OpenVINO model: the row\'s model.xml is empty (the OpenVINO backend aborts the server)', test: /openvino\.cc:\d+\] "TRITONBACKEND_ModelInitialize: [\s\S]*terminate called after throwing an instance of 'triton::backend::BackendModelInstanceException'/ },
-  { why: 'the LibTorch stand-in model (two INT32 inputs, two outputs) is not the row\'s model', test: /configuration expects \d+ inputs, model provides \d+|model configuration must contain at least one (input|output)|naming convention|PyTorch|unable to find '.*model\.pt'/ },
+  {
+    why: "no OpenVINO model: the row's model.xml is empty (the OpenVINO backend aborts the server)",
+    test: /openvino\.cc:\d+\] "TRITONBACKEND_ModelInitialize: [\s\S]*terminate called after throwing an instance of 'triton::backend::BackendModelInstanceException'/,
+  },
+  {
+    why: "the LibTorch stand-in model (two INT32 inputs, two outputs) is not the row's model",
+    test: /configuration expects \d+ inputs, model provides \d+|model configuration must contain at least one (input|output)|naming convention|PyTorch|unable to find '.*model\.pt'/,
+  },
 ];
 
 /** Loads the real backends refuse for a reason other than the stubs', and no placeholder explains: each with why. */
@@ -442,7 +488,7 @@ describe.runIf(realAvailable || mustRun)('the live-server loads again with the r
     realSeconds = (Date.now() - started) / 1000;
   }, 300_000);
 
-  it('every refusal the stubs let core make is the real server\'s too, word for word; where the stubs load, the real backend judges the placeholder model file', () => {
+  it("every refusal the stubs let core make is the real server's too, word for word; where the stubs load, the real backend judges the placeholder model file", () => {
     const loads = [...real.keys()];
     expect(loads.length).toBeGreaterThan(150);
     const same: Deployment[] = [];
@@ -458,12 +504,14 @@ describe.runIf(realAvailable || mustRun)('the live-server loads again with the r
         placeholder.set(why, (placeholder.get(why) ?? 0) + 1);
       } else other[d.label] = `stub: ${stub.verdict} (${stub.how}) ${stub.reason.split('\n')[0]}; real: ${r.verdict} (${r.how}) ${r.reason.split('\n')[0]}`;
     }
-    console.log([
-      `live server with the real backends: ${loads.length} loads in ${realServers} servers, ${realSeconds.toFixed(1)} s`,
-      `  the same verdict as with the stubs (a refusal in the same words): ${same.length} (${same.filter((d) => d.server!.verdict === 'refuse').length} refusals, ${same.filter((d) => d.server!.verdict === 'accept').length} loads)`,
-      ...[...placeholder].map(([why, n]) => `  loaded with the stub, refused by the real backend because ${why}: ${n}`),
-      ...Object.entries(other).map(([k, v]) => `  otherwise: ${k}: ${v}`),
-    ].join('\n'));
+    console.log(
+      [
+        `live server with the real backends: ${loads.length} loads in ${realServers} servers, ${realSeconds.toFixed(1)} s`,
+        `  the same verdict as with the stubs (a refusal in the same words): ${same.length} (${same.filter((d) => d.server!.verdict === 'refuse').length} refusals, ${same.filter((d) => d.server!.verdict === 'accept').length} loads)`,
+        ...[...placeholder].map(([why, n]) => `  loaded with the stub, refused by the real backend because ${why}: ${n}`),
+        ...Object.entries(other).map(([k, v]) => `  otherwise: ${k}: ${v}`),
+      ].join('\n'),
+    );
     expect(other).toEqual(Object.fromEntries(Object.keys(REAL_DISAGREEMENTS).map((k) => [k, expect.any(String)])));
   });
 });

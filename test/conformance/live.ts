@@ -110,11 +110,15 @@ async function startOnce(repo: string, backends: string, args: string[], metrics
   // ONNX Runtime (the real onnxruntime backend) leaves `.ses` and `mat-debug-<pid>.log` in $TMPDIR:
   // each server gets one of its own, removed at stop.
   const tmp = mkdtempSync(join(tmpdir(), 'tritonserver-'));
-  const child: ChildProcess = spawn('bash', [join(ROOT, 'scripts', 'real-triton', 'start.sh'), repo, String(http), String(grpc), metrics ? String(port) : 'off', '--log-verbose=0', ...args], {
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, TRITON_VENV: VENV, TRITON_BACKENDS: backends, TMPDIR: tmp, TMP: tmp, TEMP: tmp },
-  });
+  const child: ChildProcess = spawn(
+    'bash',
+    [join(ROOT, 'scripts', 'real-triton', 'start.sh'), repo, String(http), String(grpc), metrics ? String(port) : 'off', '--log-verbose=0', ...args],
+    {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TRITON_VENV: VENV, TRITON_BACKENDS: backends, TMPDIR: tmp, TMP: tmp, TEMP: tmp },
+    },
+  );
   child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -132,7 +136,10 @@ async function startOnce(repo: string, backends: string, args: string[], metrics
   const url = `http://127.0.0.1:${http}`;
   const until = Date.now() + 60_000;
   for (;;) {
-    const ok = await fetch(`${url}/v2/health/ready`).then((r) => r.status === 200, () => false);
+    const ok = await fetch(`${url}/v2/health/ready`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > until || child.exitCode !== null) {
       await stop();
@@ -140,8 +147,14 @@ async function startOnce(repo: string, backends: string, args: string[], metrics
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  const mine = readdirSync(repo, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
-  const index = await fetch(`${url}/v2/repository/index`, { method: 'POST', body: '{}' }).then((r) => r.json() as Promise<{ name: string }[]>, () => []);
+  const mine = readdirSync(repo, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+  const index = await fetch(`${url}/v2/repository/index`, { method: 'POST', body: '{}' }).then(
+    (r) => r.json() as Promise<{ name: string }[]>,
+    () => [],
+  );
   const served = [...new Set(index.map((m) => m.name))].sort();
   if (child.exitCode !== null || served.join('\0') !== mine.join('\0')) {
     await stop();
@@ -166,7 +179,12 @@ const STATUS_PREFIX = /^(Invalid argument|Internal|Not found|Unavailable|Unknown
  */
 export async function loadVerdict(server: Server, name: string, loaded?: () => Promise<void>): Promise<ServerVerdict> {
   const post = async (path: string, body: unknown = {}) => {
-    const r = await fetch(`${server.url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(60_000) });
+    const r = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+      signal: AbortSignal.timeout(60_000),
+    });
     return { status: r.status, text: await r.text() };
   };
   const at = encodeURIComponent(name);
@@ -174,7 +192,12 @@ export async function loadVerdict(server: Server, name: string, loaded?: () => P
   try {
     answer = await post(`/v2/repository/models/${at}/load`);
   } catch (e) {
-    const tail = server.log().split('\n').filter((l) => !/^\s*\d+# /.test(l)).slice(-6).join('\n');
+    const tail = server
+      .log()
+      .split('\n')
+      .filter((l) => !/^\s*\d+# /.test(l))
+      .slice(-6)
+      .join('\n');
     return { verdict: 'refuse', how: 'crash', reason: `${(e as Error).message}; the server's log ends:\n${tail}` };
   }
   if (answer.status === 200 && loaded) await loaded();
@@ -190,7 +213,14 @@ export async function loadVerdict(server: Server, name: string, loaded?: () => P
       if (m) {
         const reason = m[1]!.replace(/\\"/g, '"').replace(/\\n/g, '\n');
         // A config the server's proto cannot read: protobuf says why just before (loads run one at a time).
-        const parse = /failed to read text proto/.test(reason) ? [...server.log().slice(0, m.index).matchAll(/Error parsing text-format [^\n]*/g)].pop()?.[0] : undefined;
+        const parse = /failed to read text proto/.test(reason)
+          ? [
+              ...server
+                .log()
+                .slice(0, m.index)
+                .matchAll(/Error parsing text-format [^\n]*/g),
+            ].pop()?.[0]
+          : undefined;
         return { verdict: 'refuse', how: 'poll', reason: parse ? `${reason} (${parse})` : reason };
       }
     }

@@ -12,13 +12,29 @@ import { corpusRows, readCorpusFile } from '../support/corpus.js';
 const TEMPLATES = corpusRows().filter((r) => r.file.includes('triton_cli/templates/trt_llm/'));
 
 /** parse_and_substitute's config_dict, for an engine without config.json (triton_max_batch_size 256). */
-const TRITON_CLI_FILL = new Map<string, string>(Object.entries({
-  triton_max_batch_size: '256', logits_datatype: 'TYPE_FP32', triton_backend: 'tensorrtllm', decoupled_mode: 'True', max_queue_size: '0',
-  batching_strategy: 'inflight_fused_batching', tensorrt_llm_model_name: 'tensorrt_llm', encoder_input_features_data_type: 'TYPE_FP16',
-  tensorrt_llm_draft_model_name: '', engine_dir: '/engines/llama', tokenizer_dir: '/models/llama', tokenizer_type: 'llama',
-  guided_decoding_backend: '', xgrammar_tokenizer_info_path: '', max_queue_delay_microseconds: '0', exclude_input_in_output: 'True',
-  postprocessing_instance_count: '1', preprocessing_instance_count: '1', bls_instance_count: '1',
-}));
+const TRITON_CLI_FILL = new Map<string, string>(
+  Object.entries({
+    triton_max_batch_size: '256',
+    logits_datatype: 'TYPE_FP32',
+    triton_backend: 'tensorrtllm',
+    decoupled_mode: 'True',
+    max_queue_size: '0',
+    batching_strategy: 'inflight_fused_batching',
+    tensorrt_llm_model_name: 'tensorrt_llm',
+    encoder_input_features_data_type: 'TYPE_FP16',
+    tensorrt_llm_draft_model_name: '',
+    engine_dir: '/engines/llama',
+    tokenizer_dir: '/models/llama',
+    tokenizer_type: 'llama',
+    guided_decoding_backend: '',
+    xgrammar_tokenizer_info_path: '',
+    max_queue_delay_microseconds: '0',
+    exclude_input_in_output: 'True',
+    postprocessing_instance_count: '1',
+    preprocessing_instance_count: '1',
+    bls_instance_count: '1',
+  }),
+);
 
 describe('the triton_cli TensorRT-LLM templates, filled as triton_cli fills them', () => {
   it('are all in the corpus', () => {
@@ -34,7 +50,14 @@ describe('the triton_cli TensorRT-LLM templates, filled as triton_cli fills them
       files[`${model}/config.pbtxt`] = filled.text;
       files[`${model}/1/${model === 'tensorrt_llm' ? '.engine-elsewhere' : 'model.py'}`] = '';
       // What tritonc fill would call unfilled: the placeholders outside comments.
-      left.set(model, [...new Set(fillTemplate(readCorpusFile(row), [...TRITON_CLI_FILL].map(([key, value]) => ({ key, value }))).unfilled.map((p) => p.name))]);
+      left.set(model, [
+        ...new Set(
+          fillTemplate(
+            readCorpusFile(row),
+            [...TRITON_CLI_FILL].map(([key, value]) => ({ key, value })),
+          ).unfilled.map((p) => p.name),
+        ),
+      ]);
     }
     const dir = await writeRepo(files);
     const result = lintSync([dir], { cwd: dir });

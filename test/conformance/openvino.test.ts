@@ -44,7 +44,15 @@ const REFUSALS = 'triton-inference-server__server/qa/L0_model_config/autofill_no
 
 describe('autofill_noplatform/openvino: every refusal caught with the exported fixed_batch IR', () => {
   const rows = corpusRows().filter((r) => r.file.startsWith(REFUSALS) && r.kind === 'invalid');
-  it('has the six cases', () => expect(rows.map((r) => r.file.slice(REFUSALS.length).split('/')[0]).sort()).toEqual(['bad_input_dims', 'bad_output_dims', 'too_few_inputs', 'too_many_inputs', 'unknown_input', 'unknown_output']));
+  it('has the six cases', () =>
+    expect(rows.map((r) => r.file.slice(REFUSALS.length).split('/')[0]).sort()).toEqual([
+      'bad_input_dims',
+      'bad_output_dims',
+      'too_few_inputs',
+      'too_many_inputs',
+      'unknown_input',
+      'unknown_output',
+    ]));
   for (const row of rows) {
     const name = row.file.slice(REFUSALS.length).split('/')[0]!;
     it(`${name}: ${unescapeGrep(row.expectedError)}`, () => {
@@ -53,14 +61,19 @@ describe('autofill_noplatform/openvino: every refusal caught with the exported f
       const dir = join(tmp, 'refusals', name);
       cpSync(join(OPENVINO_FIXTURES, 'openvino_fixed_batch'), dir, { recursive: true });
       writeFileSync(join(dir, 'config.pbtxt'), readCorpusFile(row));
-      const errors = lintSync([dir], { rules: RULES }).results.flatMap((r) => r.diagnostics).filter((d) => d.severity === 'error');
+      const errors = lintSync([dir], { rules: RULES })
+        .results.flatMap((r) => r.diagnostics)
+        .filter((d) => d.severity === 'error');
       expect(errors.filter((d) => coverage!.rules.includes(d.ruleId)).length, errors.map((d) => `[${d.ruleId}] ${d.message}`).join('\n')).toBeGreaterThan(0);
     });
   }
 });
 
 describe("resolve reproduces Triton's autofill_noplatform_success/openvino expectations, and lint finds them clean", () => {
-  const cases = readdirSync(SUITE_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const cases = readdirSync(SUITE_DIR, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   it('covers every case directory in the corpus', () => expect(cases).toEqual(Object.keys(MODEL_OF)));
 
   for (const name of cases) {
@@ -70,11 +83,13 @@ describe("resolve reproduces Triton's autofill_noplatform_success/openvino expec
       cpSync(join(OPENVINO_FIXTURES, model), dir, { recursive: true });
       const caseFiles = readdirSync(join(SUITE_DIR, name));
       if (caseFiles.includes('config.pbtxt')) copyFileSync(join(SUITE_DIR, name, 'config.pbtxt'), join(dir, 'config.pbtxt'));
-      const expected = caseFiles.filter((f) => /^expected(\.\d+)?$/.test(f)).map((f) => {
-        const doc = parseConfig(readFileSync(join(SUITE_DIR, name, f), 'utf8'), f);
-        expect(doc.diagnostics, f).toEqual([]);
-        return doc.value;
-      });
+      const expected = caseFiles
+        .filter((f) => /^expected(\.\d+)?$/.test(f))
+        .map((f) => {
+          const doc = parseConfig(readFileSync(join(SUITE_DIR, name, f), 'utf8'), f);
+          expect(doc.diagnostics, f).toEqual([]);
+          return doc.value;
+        });
       expect(expected.length).toBeGreaterThan(0);
 
       // The qa host had a GPU (CUDA_VISIBLE_DEVICES=0): the backend's preferred KIND_CPU group still wins.
@@ -85,7 +100,9 @@ describe("resolve reproduces Triton's autofill_noplatform_success/openvino expec
       expect(expected.map(canonical)).toContainEqual(canonical(got));
       expect(expected.map((e) => tritonConfigJson(e))).toContainEqual(tritonConfigJson(got));
       expect(canonical(parseConfig(printConfig(got)).value)).toEqual(canonical(got));
-      const errors = lintSync([dir], { rules: RULES }).results.flatMap((r) => r.diagnostics).filter((d) => d.severity === 'error');
+      const errors = lintSync([dir], { rules: RULES })
+        .results.flatMap((r) => r.diagnostics)
+        .filter((d) => d.severity === 'error');
       expect(errors.map((d) => `[${d.ruleId}] ${d.message}`)).toEqual([]);
     });
   }

@@ -9,7 +9,10 @@ import { corpusRows, readCorpusFile } from '../support/corpus.js';
 
 const rows = corpusRows();
 const parseable = rows.filter((r) => r.kind !== 'template');
-const commentsOf = (text: string): string[] => tokenize(text).comments.map((c) => c.text.trimEnd()).sort();
+const commentsOf = (text: string): string[] =>
+  tokenize(text)
+    .comments.map((c) => c.text.trimEnd())
+    .sort();
 
 describe('corpus', () => {
   it('has the rows the manifest promises', () => {

@@ -27,7 +27,11 @@ const lint = (dir: string) => lintSync([dir], { cwd: dir }).results.flatMap((r) 
 
 describe("Triton's PyTorch refusals (autofill_noplatform/pytorch)", () => {
   it.each([
-    ['too_few_inputs', 'torchInputsMissing', { model: 'too_few_inputs', expected: 0, provided: 2, arguments: "'INPUT0', 'INPUT1'", missing: "'INPUT0', 'INPUT1'" }],
+    [
+      'too_few_inputs',
+      'torchInputsMissing',
+      { model: 'too_few_inputs', expected: 0, provided: 2, arguments: "'INPUT0', 'INPUT1'", missing: "'INPUT0', 'INPUT1'" },
+    ],
     ['too_few_outputs', 'torchNoOutputs', { returns: 'Tuple[Tensor, Tensor]', names: "'OUTPUT__0', 'OUTPUT__1'" }],
   ])('%s: io-name %s, with the expected message', (name, messageId, data) => {
     const expected = readFileSync(join(CASES, 'autofill_noplatform/pytorch', name, 'expected'), 'utf8').trim();

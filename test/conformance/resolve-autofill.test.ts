@@ -47,7 +47,7 @@ const canonical = (v: ModelConfig): unknown => toProtoJson(v as Record<string, u
 
 /** The ONNX tensor behind a config entry: the batch dim (-1) in front when batching, the reshape if any. */
 function tensorOf(io: ModelInput | ModelOutput, maxBatch: number): TensorSpec {
-  const shape = (io.reshape ? io.reshape.shape ?? [] : io.dims ?? []).map(Number);
+  const shape = (io.reshape ? (io.reshape.shape ?? []) : (io.dims ?? [])).map(Number);
   return { name: io.name!, type: io.data_type as string, shape: maxBatch > 0 ? [-1, ...shape] : shape };
 }
 
@@ -64,9 +64,12 @@ function gpusOf(expected: ModelConfig): number {
 
 const all = cases();
 
-describe('resolve reproduces Triton\'s autofill_noplatform_success/onnx expectations', () => {
+describe("resolve reproduces Triton's autofill_noplatform_success/onnx expectations", () => {
   it('covers every case directory in the corpus', () => {
-    const onDisk = readdirSync(SUITE_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const onDisk = readdirSync(SUITE_DIR, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     expect(all.map((c) => c.name)).toEqual(onDisk);
     expect(onDisk).toEqual(['cpu_instance', 'empty_config', 'no_config', 'no_config_no_batch']);
     for (const c of all) expect(c.expected.length, c.name).toBeGreaterThan(0);

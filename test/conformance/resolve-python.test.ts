@@ -17,7 +17,10 @@ import { deployCase, L0 } from '../support/python-cases.js';
 import { tempDir } from '../support/temp.js';
 
 const caseNames = (suite: string): string[] => readdirSync(join(L0, suite, 'python')).sort();
-const expectedOf = (dir: string): string[] => readdirSync(dir).filter((f) => /^expected(\.\d+)?$/.test(f)).map((f) => readFileSync(join(dir, f), 'utf8').trim());
+const expectedOf = (dir: string): string[] =>
+  readdirSync(dir)
+    .filter((f) => /^expected(\.\d+)?$/.test(f))
+    .map((f) => readFileSync(join(dir, f), 'utf8').trim());
 const canonical = (v: ModelConfig): unknown => toProtoJson(v as Record<string, unknown>, loadSchema().modelConfig);
 
 describe("resolve and lint reproduce the Python backend's auto_complete_config (L0_model_config)", () => {
@@ -34,9 +37,17 @@ describe("resolve and lint reproduce the Python backend's auto_complete_config (
       const result = resolveModelDir(dir!, {});
       expect(result.status, JSON.stringify(result.pending)).toBe('refused');
       const message = result.problems[0]!.message;
-      expect(expected.some((e) => message.includes(e)), `${message}\n  expected one of ${expected.join(' | ')}`).toBe(true);
-      const found = lintSync([dir!], { cwd: repo }).results.flatMap((r) => r.diagnostics).filter((d) => d.ruleId === 'python-autocomplete');
-      expect(found.map((d) => d.message).some((m) => expected.some((e) => m.includes(e))), JSON.stringify(found)).toBe(true);
+      expect(
+        expected.some((e) => message.includes(e)),
+        `${message}\n  expected one of ${expected.join(' | ')}`,
+      ).toBe(true);
+      const found = lintSync([dir!], { cwd: repo })
+        .results.flatMap((r) => r.diagnostics)
+        .filter((d) => d.ruleId === 'python-autocomplete');
+      expect(
+        found.map((d) => d.message).some((m) => expected.some((e) => m.includes(e))),
+        JSON.stringify(found),
+      ).toBe(true);
     });
   }
 
@@ -45,7 +56,9 @@ describe("resolve and lint reproduce the Python backend's auto_complete_config (
       const repo = tempDir('tritonc-py-');
       const dirs = deployCase('autofill_noplatform_success', name, repo);
       for (const dir of dirs) {
-        const src = existsSync(join(L0, 'autofill_noplatform_success', 'python', name, 'config.pbtxt')) ? join(L0, 'autofill_noplatform_success', 'python', name) : join(L0, 'autofill_noplatform_success', 'python', name, dir.split('/').at(-1)!);
+        const src = existsSync(join(L0, 'autofill_noplatform_success', 'python', name, 'config.pbtxt'))
+          ? join(L0, 'autofill_noplatform_success', 'python', name)
+          : join(L0, 'autofill_noplatform_success', 'python', name, dir.split('/').at(-1)!);
         const result = resolveModelDir(dir, {});
         expect(result.problems, dir).toEqual([]);
         expect(result.status).toBe('ok');
@@ -53,7 +66,9 @@ describe("resolve and lint reproduce the Python backend's auto_complete_config (
         const expected = expectedOf(src);
         if (expected.length) expect(expected.map((e) => canonical(parseConfig(e).value))).toContainEqual(canonical(result.config!));
       }
-      const found = lintSync(dirs, { cwd: repo }).results.flatMap((r) => r.diagnostics).filter((d) => d.ruleId === 'python-autocomplete');
+      const found = lintSync(dirs, { cwd: repo })
+        .results.flatMap((r) => r.diagnostics)
+        .filter((d) => d.ruleId === 'python-autocomplete');
       expect(found).toEqual([]);
     });
   }

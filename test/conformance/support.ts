@@ -33,7 +33,11 @@ export function lintCorpusRow(row: CorpusRow, options: { platform?: string; rule
   const dir = join(repo, model);
   mkdirSync(dir, { recursive: true });
   let text = readCorpusFile(row);
-  if (options.platform) text = `${text.split('\n').filter((l) => !l.includes('platform:')).join('\n')}\nplatform: "${options.platform}"\n`;
+  if (options.platform)
+    text = `${text
+      .split('\n')
+      .filter((l) => !l.includes('platform:'))
+      .join('\n')}\nplatform: "${options.platform}"\n`;
   writeFileSync(join(dir, 'config.pbtxt'), text);
   if (row.note.includes('needs-version-dir(empty 1/)')) mkdirSync(join(dir, '1'));
   const result = lintSync([dir], { cwd: repo, rules: options.rules ?? coreRules });
@@ -83,21 +87,64 @@ export const CORE_COVERAGE: CoverageRow[] = [
     rule: 'model-metrics',
   })),
   ...noautofill('max-batch-size', ['negative_max_batch_size']),
-  ...noautofill('priority-queue', ['default_priority_level0', 'default_priority_level1', 'priority_level0', 'priority_level1', 'preserve_ordering0', 'preserve_ordering1', 'preserve_ordering2']),
-  ...noautofill('sequence-batching', ['control_kind_end_multiple', 'control_kind_ready_multiple', 'control_kind_start_multiple', 'control_tensor_multiple', 'control_tensor_no_value']),
+  ...noautofill('priority-queue', [
+    'default_priority_level0',
+    'default_priority_level1',
+    'priority_level0',
+    'priority_level1',
+    'preserve_ordering0',
+    'preserve_ordering1',
+    'preserve_ordering2',
+  ]),
+  ...noautofill('sequence-batching', [
+    'control_kind_end_multiple',
+    'control_kind_ready_multiple',
+    'control_kind_start_multiple',
+    'control_tensor_multiple',
+    'control_tensor_no_value',
+  ]),
   ...noautofill('instance-group', ['invalid_cpu', 'negative_gpu']),
   ...noautofill('batch-io', [
-    'batch_input_less_source0', 'batch_input_less_source1', 'batch_input_less_source2', 'batch_input_less_source3',
-    'batch_input_many_source0', 'batch_input_many_source1', 'batch_input_many_source2', 'batch_input_many_source3',
-    'batch_input_unknown_source', 'batch_output_duplicated_target', 'batch_output_less_source', 'batch_output_many_source',
-    'batch_output_unknown_source', 'batch_output_unknown_target',
+    'batch_input_less_source0',
+    'batch_input_less_source1',
+    'batch_input_less_source2',
+    'batch_input_less_source3',
+    'batch_input_many_source0',
+    'batch_input_many_source1',
+    'batch_input_many_source2',
+    'batch_input_many_source3',
+    'batch_input_unknown_source',
+    'batch_output_duplicated_target',
+    'batch_output_less_source',
+    'batch_output_many_source',
+    'batch_output_unknown_source',
+    'batch_output_unknown_target',
   ]),
   ...noautofill('io-dims', [
-    'reshape_elementcount0', 'reshape_elementcount1', 'reshape_elementcount2', 'reshape_elementcount3',
-    'reshape_nobatch_variable0', 'reshape_nobatch_variable1', 'reshape_nobatch_variable2', 'reshape_nobatch_variable3', 'reshape_nobatch_variable4', 'reshape_nobatch_variable5',
-    'reshape_nobatch_zerodims0', 'reshape_nobatch_zerodims1',
-    'reshape_variable0', 'reshape_variable1', 'reshape_variable2', 'reshape_variable3', 'reshape_variable4', 'reshape_variable5',
-    'reshape_zerodims0', 'reshape_zerodims1', 'zerodims_input0', 'zerodims_input1', 'zerodims_output0', 'zerodims_output1',
+    'reshape_elementcount0',
+    'reshape_elementcount1',
+    'reshape_elementcount2',
+    'reshape_elementcount3',
+    'reshape_nobatch_variable0',
+    'reshape_nobatch_variable1',
+    'reshape_nobatch_variable2',
+    'reshape_nobatch_variable3',
+    'reshape_nobatch_variable4',
+    'reshape_nobatch_variable5',
+    'reshape_nobatch_zerodims0',
+    'reshape_nobatch_zerodims1',
+    'reshape_variable0',
+    'reshape_variable1',
+    'reshape_variable2',
+    'reshape_variable3',
+    'reshape_variable4',
+    'reshape_variable5',
+    'reshape_zerodims0',
+    'reshape_zerodims1',
+    'zerodims_input0',
+    'zerodims_input1',
+    'zerodims_output0',
+    'zerodims_output1',
   ]),
   ...noautofill('io-dims', ['missing_datatype', 'reshape_nobatch_empty0', 'reshape_nobatch_empty1'], ['onnxruntime_onnx', 'pytorch_libtorch']),
 ];
@@ -108,10 +155,7 @@ export const CORE_COVERAGE: CoverageRow[] = [
  * size 32 > max_batch_size 16; preserve_ordering with 3 priority levels and DELAY policies; a
  * response cache on a decoupled model).
  */
-export const MISLABELED_VALID = [
-  'model_navigator/tests/assets/configs/full_config.pbtxt',
-  'pytriton/tests/unit/assets/full_config.pbtxt',
-];
+export const MISLABELED_VALID = ['model_navigator/tests/assets/configs/full_config.pbtxt', 'pytriton/tests/unit/assets/full_config.pbtxt'];
 
 /**
  * What the stub model file of a `needs-model:<kind>` row holds: the real export where tritonc reads
@@ -125,7 +169,12 @@ export function modelStub(kind: string): string | Uint8Array {
 
 /** The stub model file a `needs-model:<kind>` row's test puts in version 1. */
 export const MODEL_STUB: Record<string, string> = {
-  onnx: 'model.onnx', 'tensorrt-plan': 'model.plan', 'python-model.py': 'model.py', openvino: 'model.xml', libtorch: 'model.pt', 'dali-pipeline': 'model.dali',
+  onnx: 'model.onnx',
+  'tensorrt-plan': 'model.plan',
+  'python-model.py': 'model.py',
+  openvino: 'model.xml',
+  libtorch: 'model.pt',
+  'dali-pipeline': 'model.dali',
 };
 
 export { namesLabelFiles, placeLabelFiles } from '../support/labels.js';

@@ -16,7 +16,10 @@ export function cppAvailable(): { ok: true; version: string } | { ok: false; rea
 }
 
 export function parseWithCpp(text: string | Buffer): CppAnswer {
-  const r = spawnSync('protoc', [`--proto_path=${SCHEMAS}`, '--encode=inference.ModelConfig', 'model_config.proto'], { input: text, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync('protoc', [`--proto_path=${SCHEMAS}`, '--encode=inference.ModelConfig', 'model_config.proto'], {
+    input: text,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (r.status === 0) return { ok: true, bytes: r.stdout };
   return { ok: false, error: r.stderr.toString('utf8').trim() };
 }

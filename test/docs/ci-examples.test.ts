@@ -36,7 +36,10 @@ function checkout(broken: boolean): string {
  */
 function npxStandIn(): string {
   const bin = tempDir('tritonc-npx-');
-  writeFileSync(join(bin, 'npx'), `#!/bin/sh\n[ "$1" = --yes ] && [ "$2" = tritonc ] || { echo "npx stand-in: only npx --yes tritonc" >&2; exit 127; }\nshift 2\nexec node ${JSON.stringify(BIN)} "$@"\n`);
+  writeFileSync(
+    join(bin, 'npx'),
+    `#!/bin/sh\n[ "$1" = --yes ] && [ "$2" = tritonc ] || { echo "npx stand-in: only npx --yes tritonc" >&2; exit 127; }\nshift 2\nexec node ${JSON.stringify(BIN)} "$@"\n`,
+  );
   chmodSync(join(bin, 'npx'), 0o755);
   return `${bin}:${process.env.PATH}`;
 }
@@ -73,7 +76,11 @@ describe('docs/ci.md', () => {
   it('the plain step annotates under GitHub Actions', () => {
     const step = parse(blocks('yaml').find((b) => b.trim().startsWith('- run: npx'))!) as Json[];
     const dir = checkout(true);
-    const r = spawnSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', step[0]!.run], { cwd: dir, encoding: 'utf8', env: { PATH: npxStandIn(), GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: dir } });
+    const r = spawnSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', step[0]!.run], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: npxStandIn(), GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: dir },
+    });
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/^::error file=model_repository\/classifier\/config\.pbtxt,line=10,.*title=tritonc\(batch-dim-in-dims\)::/m);
   });
@@ -85,7 +92,11 @@ describe('docs/ci.md', () => {
     expect(job.script).toHaveLength(1);
     expect(job.script[0]).toContain(`--output-file ${report}`);
     const dir = checkout(true);
-    const r = spawnSync('bash', ['-e', '-c', job.script[0]], { cwd: dir, encoding: 'utf8', env: { PATH: npxStandIn(), CI_PROJECT_DIR: dir, GITLAB_CI: 'true' } });
+    const r = spawnSync('bash', ['-e', '-c', job.script[0]], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: npxStandIn(), CI_PROJECT_DIR: dir, GITLAB_CI: 'true' },
+    });
     expect(r.status, r.stderr).toBe(1);
     const issues = JSON.parse(readFileSync(join(dir, report), 'utf8')) as Json[];
     const schema = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'schemas', 'gitlab-codeclimate.json'), 'utf8'));

@@ -19,7 +19,9 @@ const line = (repo: string, d: Diagnostic): string =>
   `${relative(repo, d.file)}:${d.range.start.line}:${d.range.start.column} ${d.severity} ${d.messageId} ${d.message.replaceAll(`${repo}/`, '').replaceAll(repo, '.')}`;
 
 describe('rule pages: the examples produce the findings they show', () => {
-  const pages = readdirSync(DOCS).filter((f) => f.endsWith('.md')).sort();
+  const pages = readdirSync(DOCS)
+    .filter((f) => f.endsWith('.md'))
+    .sort();
   it('every rule has a page with at least one example that finds something and one that does not', () => {
     for (const rule of RULES) expect(pages, rule.meta.id).toContain(`${rule.meta.id}.md`);
   });
@@ -34,7 +36,10 @@ describe('rule pages: the examples produce the findings they show', () => {
       const counts: number[] = [];
       for (const ex of examples) {
         const repo = await writeRepo(ex.files);
-        const found = lintSync([repo], { cwd: repo, rules: RULES }).results.flatMap((r) => r.diagnostics).filter((d) => d.ruleId === id).map((d) => line(repo, d));
+        const found = lintSync([repo], { cwd: repo, rules: RULES })
+          .results.flatMap((r) => r.diagnostics)
+          .filter((d) => d.ruleId === id)
+          .map((d) => line(repo, d));
         counts.push(found.length);
         if (UPDATE && ex.findings) updates.push({ start: ex.findings.start, end: ex.findings.end, text: `${found.length ? found.join('\n') : '(none)'}\n` });
         else {
@@ -46,8 +51,14 @@ describe('rule pages: the examples produce the findings they show', () => {
         for (const u of updates.sort((a, b) => b.start - a.start)) text = text.slice(0, u.start) + u.text + text.slice(u.end);
         writeFileSync(path, text);
       }
-      expect(counts.some((n) => n > 0), `${page}: an example that finds something`).toBe(true);
-      expect(counts.some((n) => n === 0), `${page}: an example that finds nothing`).toBe(true);
+      expect(
+        counts.some((n) => n > 0),
+        `${page}: an example that finds something`,
+      ).toBe(true);
+      expect(
+        counts.some((n) => n === 0),
+        `${page}: an example that finds nothing`,
+      ).toBe(true);
     });
   }
 });

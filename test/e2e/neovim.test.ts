@@ -19,7 +19,9 @@ describe(`Neovim with tritonc lsp${missing ? ` (skipped: ${missing})` : ''}`, ()
     const repo = await writeRepo({ 'classifier/config.pbtxt': broken, 'classifier/1/model.onnx': CLASSIFIER });
     const out = join(repo, 'nvim-result.json');
     const r = spawnSync('nvim', ['--headless', '--clean', '-u', 'NONE', '-c', `luafile ${join(import.meta.dirname, 'neovim', 'drive.lua')}`], {
-      encoding: 'utf8', timeout: 50_000, env: { ...process.env, REPO: repo, TRITONC_BIN: BIN, OUT: out },
+      encoding: 'utf8',
+      timeout: 50_000,
+      env: { ...process.env, REPO: repo, TRITONC_BIN: BIN, OUT: out },
     });
     expect(r.status, r.stderr).toBe(0);
     const seen = JSON.parse(readFileSync(out, 'utf8')) as { diagnostics: { code: string; message: string }[]; actions: number; applied?: string };

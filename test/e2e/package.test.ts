@@ -64,9 +64,9 @@ describe('the npm package', () => {
     const script = [
       "import { lintText, applyEdits, VERSION } from 'tritonc';",
       "import { runCli } from 'tritonc/cli';",
-      "const text = 'name: \"m\"\\nmax_batch_size: -1\\n';",
+      'const text = \'name: "m"\\nmax_batch_size: -1\\n\';',
       "const [d] = lintText(text, { file: '/nowhere/m/config.pbtxt' }).results[0].diagnostics.filter((x) => x.ruleId === 'max-batch-size');",
-      "console.log(VERSION, d.messageId, typeof runCli, typeof applyEdits);",
+      'console.log(VERSION, d.messageId, typeof runCli, typeof applyEdits);',
     ].join('\n');
     // A project whose node_modules holds the installed tritonc (ESM resolution has no NODE_PATH).
     const project = tempDir('tritonc-api-');
@@ -81,7 +81,9 @@ describe('the npm package', () => {
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('ONNXRUNTIME_NODE_INSTALL=skip npm install -g onnxruntime-node');
     const version = JSON.parse(run('npm', ['ls', 'onnxruntime-node', '--json'], ROOT).stdout).dependencies['onnxruntime-node'].version as string;
-    const added = run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', `onnxruntime-node@${version}`], ROOT, { ONNXRUNTIME_NODE_INSTALL: 'skip' });
+    const added = run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', `onnxruntime-node@${version}`], ROOT, {
+      ONNXRUNTIME_NODE_INSTALL: 'skip',
+    });
     expect(added.status, added.stderr).toBe(0);
     const verified = tritonc('verify', 'model_repository/classifier');
     expect(verified.stderr).toBe('');

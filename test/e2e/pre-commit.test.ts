@@ -17,7 +17,12 @@ import { tempDir } from '../support/temp.js';
 const mustRun = process.env.CI === 'true';
 const FRAMEWORKS = [
   { name: "Debian's pre-commit", bin: 'pre-commit', version: /^pre-commit 3\./, install: 'apt-get install pre-commit' },
-  { name: 'pre-commit 4.7.0 (PyPI)', bin: join(ROOT, '.venv-precommit', 'bin', 'pre-commit'), version: /^pre-commit 4\.7\.0$/, install: 'bash scripts/pre-commit/setup.sh' },
+  {
+    name: 'pre-commit 4.7.0 (PyPI)',
+    bin: join(ROOT, '.venv-precommit', 'bin', 'pre-commit'),
+    version: /^pre-commit 4\.7\.0$/,
+    install: 'bash scripts/pre-commit/setup.sh',
+  },
 ].map((f) => {
   const v = spawnSync(f.bin, ['--version'], { encoding: 'utf8' });
   return { ...f, available: v.status === 0 && f.version.test(v.stdout.trim()) };
@@ -65,7 +70,11 @@ describe.each(FRAMEWORKS)('pre-commit hooks installed by $name', ({ bin, availab
   let env: NodeJS.ProcessEnv;
   const commit = (message: string) => {
     git(user, 'add', '-A');
-    const r = spawnSync('git', ['-c', 'user.name=u', '-c', 'user.email=u@example.invalid', 'commit', '-q', '-m', message], { cwd: user, encoding: 'utf8', env });
+    const r = spawnSync('git', ['-c', 'user.name=u', '-c', 'user.email=u@example.invalid', 'commit', '-q', '-m', message], {
+      cwd: user,
+      encoding: 'utf8',
+      env,
+    });
     return { code: r.status, output: `${r.stdout}${r.stderr}` };
   };
 
@@ -86,7 +95,7 @@ describe.each(FRAMEWORKS)('pre-commit hooks installed by $name', ({ bin, availab
     cpSync(join(ROOT, 'model_repository', 'classifier', '1'), join(user, 'models', 'm', '1'), { recursive: true });
   }, 960_000);
 
-  it('a staged config Triton would refuse blocks the commit with tritonc\'s message', () => {
+  it("a staged config Triton would refuse blocks the commit with tritonc's message", () => {
     writeFileSync(join(user, 'models', 'm', 'config.pbtxt'), GOOD.replace('preferred_batch_size: [ 8 ]', 'preferred_batch_size: [ 16 ]'));
     const r = commit('a preferred batch size above max_batch_size');
     expect(r.code).not.toBe(0);

@@ -13,7 +13,10 @@ async function loadGrammar(): Promise<vsctm.IGrammar> {
   const wasm = readFileSync(require.resolve('vscode-oniguruma/release/onig.wasm'));
   await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength));
   const registry = new vsctm.Registry({
-    onigLib: Promise.resolve({ createOnigScanner: (p: string[]) => new oniguruma.OnigScanner(p), createOnigString: (s: string) => new oniguruma.OnigString(s) }),
+    onigLib: Promise.resolve({
+      createOnigScanner: (p: string[]) => new oniguruma.OnigScanner(p),
+      createOnigString: (s: string) => new oniguruma.OnigString(s),
+    }),
     loadGrammar: async (scope) => (scope === 'source.pbtxt.triton' ? vsctm.parseRawGrammar(readFileSync(grammarPath, 'utf8'), grammarPath.pathname) : null),
   });
   const grammar = await registry.loadGrammar('source.pbtxt.triton');
@@ -54,7 +57,22 @@ describe('the TextMate grammar of editors/vscode', async () => {
       'default_model_filename: "m.onnx" version_policy: { latest { num_versions: 2 } } x: 1.5e-3 y: inf z: 0x1F',
     ].join('\n');
     const tokens = tokenize(grammar, text);
-    for (const field of ['name', 'platform', 'max_batch_size', 'input', 'data_type', 'dims', 'kind', 'count', 'preserve_ordering', 'parameters', 'optimization', 'gpu_execution_accelerator', 'version_policy', 'latest'])
+    for (const field of [
+      'name',
+      'platform',
+      'max_batch_size',
+      'input',
+      'data_type',
+      'dims',
+      'kind',
+      'count',
+      'preserve_ordering',
+      'parameters',
+      'optimization',
+      'gpu_execution_accelerator',
+      'version_policy',
+      'latest',
+    ])
       expect(scopeOf(tokens, field), field).toContain('variable.other.property.pbtxt');
     expect(scopeOf(tokens, 'TYPE_FP32')).toEqual(['constant.other.enum.pbtxt']);
     expect(scopeOf(tokens, 'KIND_GPU')).toEqual(['constant.other.enum.pbtxt']);
@@ -78,7 +96,9 @@ describe('the TextMate grammar of editors/vscode', async () => {
     const { readdirSync, statSync } = await import('node:fs');
     const path = await import('node:path');
     const root = new URL('../../model_repository/', import.meta.url).pathname;
-    const configs = readdirSync(root).map((m) => path.join(root, m, 'config.pbtxt')).filter((p) => statSync(p, { throwIfNoEntry: false })?.isFile());
+    const configs = readdirSync(root)
+      .map((m) => path.join(root, m, 'config.pbtxt'))
+      .filter((p) => statSync(p, { throwIfNoEntry: false })?.isFile());
     expect(configs.length).toBeGreaterThan(0);
     for (const path of configs) {
       const unscoped = tokenize(grammar, readFileSync(path, 'utf8')).filter(([, s]) => s === 'source.pbtxt.triton');

@@ -46,7 +46,11 @@ describe('findServer', () => {
     symlinkSync('../tritonc/bin/tritonc.js', join(project, 'node_modules', '.bin', 'tritonc'));
     const global = tempDir();
     executable(join(global, 'tritonc'));
-    expect(findServer({ workspaceFolders: [project], pathVariable: global, platform: 'linux' })).toEqual({ command: join(project, 'node_modules', '.bin', 'tritonc'), args: ['lsp', '--stdio'], source: 'workspace' });
+    expect(findServer({ workspaceFolders: [project], pathVariable: global, platform: 'linux' })).toEqual({
+      command: join(project, 'node_modules', '.bin', 'tritonc'),
+      args: ['lsp', '--stdio'],
+      source: 'workspace',
+    });
   });
 
   it('falls back to PATH, skipping entries that are not executable files', () => {
@@ -64,7 +68,10 @@ describe('findServer', () => {
     const project = tempDir();
     executable(join(project, 'tools', 'tritonc'));
     executable(join(project, 'node_modules', '.bin', 'tritonc'));
-    expect(findServer({ configured: 'tools/tritonc', workspaceFolders: [project], pathVariable: '', platform: 'linux' })).toMatchObject({ command: join(project, 'tools', 'tritonc'), source: 'setting' });
+    expect(findServer({ configured: 'tools/tritonc', workspaceFolders: [project], pathVariable: '', platform: 'linux' })).toMatchObject({
+      command: join(project, 'tools', 'tritonc'),
+      source: 'setting',
+    });
     const wrong = findServer({ configured: 'tools/missing', workspaceFolders: [project], pathVariable: '', platform: 'linux' });
     expect(wrong).toEqual({ error: expect.stringContaining(`${join(project, 'tools', 'missing')} is not an executable file`) });
   });
@@ -73,11 +80,16 @@ describe('findServer', () => {
     const project = tempDir();
     mkdirSync(join(project, 'node_modules', '.bin'), { recursive: true });
     writeFileSync(join(project, 'node_modules', '.bin', 'tritonc.cmd'), '@echo off\n');
-    expect(findServer({ workspaceFolders: [project], pathVariable: '', platform: 'win32' })).toMatchObject({ command: join(project, 'node_modules', '.bin', 'tritonc.cmd'), source: 'workspace' });
+    expect(findServer({ workspaceFolders: [project], pathVariable: '', platform: 'win32' })).toMatchObject({
+      command: join(project, 'node_modules', '.bin', 'tritonc.cmd'),
+      source: 'workspace',
+    });
   });
 
   it('tells how to install tritonc when there is none', () => {
-    expect(findServer({ workspaceFolders: [tempDir()], pathVariable: tempDir(), platform: 'linux' })).toEqual({ error: expect.stringContaining('npm install --save-dev tritonc') });
+    expect(findServer({ workspaceFolders: [tempDir()], pathVariable: tempDir(), platform: 'linux' })).toEqual({
+      error: expect.stringContaining('npm install --save-dev tritonc'),
+    });
   });
 });
 
@@ -182,7 +194,13 @@ if (!existsSync(vsix) && process.env.CI === 'true') throw new Error(`CI=true but
 describe.skipIf(!existsSync(vsix))('the packaged .vsix', () => {
   it('holds the manifest, the bundle and the grammar, and no sources or node_modules', () => {
     const names = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8' }).trim().split('\n');
-    for (const name of ['extension.vsixmanifest', 'extension/package.json', 'extension/dist/extension.js', 'extension/syntaxes/pbtxt.tmLanguage.json', 'extension/language-configuration.json'])
+    for (const name of [
+      'extension.vsixmanifest',
+      'extension/package.json',
+      'extension/dist/extension.js',
+      'extension/syntaxes/pbtxt.tmLanguage.json',
+      'extension/language-configuration.json',
+    ])
       expect(names).toContain(name);
     expect(names.filter((n) => n.startsWith('extension/src/') || n.includes('node_modules'))).toEqual([]);
     const packed = JSON.parse(execFileSync('unzip', ['-p', vsix, 'extension/package.json'], { encoding: 'utf8' }));
@@ -221,7 +239,8 @@ describe.skipIf(!existsSync(vsix))('the packaged .vsix', () => {
     expect(vsixManifest).toContain(`<Icon>extension/${manifest.icon}</Icon>`);
     expect(vsixManifest).toContain('Type="Microsoft.VisualStudio.Services.Content.Changelog" Path="extension/changelog.md"');
     expect(vsixManifest).toContain('<License>extension/LICENSE.txt</License>');
-    for (const id of ['Links.Source', 'Links.Learn', 'Links.Support']) expect(isOpenVsxUrl(property(`Microsoft.VisualStudio.Services.${id}`) ?? ''), id).toBe(true);
+    for (const id of ['Links.Source', 'Links.Learn', 'Links.Support'])
+      expect(isOpenVsxUrl(property(`Microsoft.VisualStudio.Services.${id}`) ?? ''), id).toBe(true);
     expect(property('Microsoft.VisualStudio.Services.Branding.Color')).toBe(manifest.galleryBanner.color);
     expect(property('Microsoft.VisualStudio.Services.Branding.Theme')).toBe(manifest.galleryBanner.theme);
     expect(property('Microsoft.VisualStudio.Code.Engine')).toBe(manifest.engines.vscode);

@@ -17,7 +17,10 @@ const COMMANDS: [string, string][] = [
   ['postprocessing', 'tokenizer_dir:/models/llama,triton_max_batch_size:64,postprocessing_instance_count:1'],
   ['tensorrt_llm_bls', 'triton_max_batch_size:64,decoupled_mode:False,bls_instance_count:1,accumulate_tokens:False,logits_datatype:TYPE_FP32'],
   ['ensemble', 'triton_max_batch_size:64,logits_datatype:TYPE_FP32'],
-  ['tensorrt_llm', 'triton_backend:tensorrtllm,triton_max_batch_size:64,decoupled_mode:False,max_beam_width:1,engine_dir:/engines/llama,max_tokens_in_paged_kv_cache:2560,max_attention_window_size:2560,kv_cache_free_gpu_mem_fraction:0.5,exclude_input_in_output:True,enable_kv_cache_reuse:False,batching_strategy:inflight_fused_batching,max_queue_delay_microseconds:0,encoder_input_features_data_type:TYPE_FP16,logits_datatype:TYPE_FP32'],
+  [
+    'tensorrt_llm',
+    'triton_backend:tensorrtllm,triton_max_batch_size:64,decoupled_mode:False,max_beam_width:1,engine_dir:/engines/llama,max_tokens_in_paged_kv_cache:2560,max_attention_window_size:2560,kv_cache_free_gpu_mem_fraction:0.5,exclude_input_in_output:True,enable_kv_cache_reuse:False,batching_strategy:inflight_fused_batching,max_queue_delay_microseconds:0,encoder_input_features_data_type:TYPE_FP16,logits_datatype:TYPE_FP32',
+  ],
 ];
 
 function copy(): string {
@@ -37,7 +40,9 @@ describe("tensorrtllm_backend's README commands, with tritonc fill", () => {
       expect(readFileSync(join(repo, model, 'config.pbtxt'), 'utf8')).not.toMatch(/:\s*\$\{/);
     }
     const lint = await cli(['lint', '.', '-f', 'json'], { cwd: repo });
-    const errors = (JSON.parse(lint.stdout) as { filePath: string; messages: { severity: number; ruleId: string; message: string }[] }[]).flatMap((f) => f.messages.filter((m) => m.severity === 2).map((m) => `${f.filePath}: ${m.ruleId}: ${m.message}`));
+    const errors = (JSON.parse(lint.stdout) as { filePath: string; messages: { severity: number; ruleId: string; message: string }[] }[]).flatMap((f) =>
+      f.messages.filter((m) => m.severity === 2).map((m) => `${f.filePath}: ${m.ruleId}: ${m.message}`),
+    );
     expect(errors).toEqual([]);
     expect(lint.code).toBe(0);
   });

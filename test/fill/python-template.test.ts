@@ -12,10 +12,14 @@ if (!havePython && process.env.CI === 'true') throw new Error('CI=true but pytho
 
 /** Python's answers for many cases at once: JSON lines in, JSON lines out. */
 function pythonSubstitute(cases: Array<{ template: string; mapping: Record<string, string> }>): string[] {
-  const script = 'import json, string, sys\nfor line in sys.stdin:\n    c = json.loads(line)\n    print(json.dumps(string.Template(c["template"]).safe_substitute(c["mapping"])))\n';
+  const script =
+    'import json, string, sys\nfor line in sys.stdin:\n    c = json.loads(line)\n    print(json.dumps(string.Template(c["template"]).safe_substitute(c["mapping"])))\n';
   const r = spawnSync('python3', ['-c', script], { input: cases.map((c) => JSON.stringify(c)).join('\n') + '\n', encoding: 'utf8' });
   if (r.status !== 0) throw new Error(r.stderr);
-  return r.stdout.trim().split('\n').map((l) => JSON.parse(l) as string);
+  return r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as string);
 }
 
 describe.skipIf(!havePython)('safeSubstitute is string.Template.safe_substitute', () => {

@@ -13,7 +13,19 @@ const sigs = new Map<string, ModelSignature>();
 
 beforeAll(async () => {
   const dir = tempDir();
-  for (const name of ['fixed-batch', 'dynamic-batch', 'symbolic-dims', 'scalar', 'multi-io', 'all-elem-types', 'ort-elem-types', 'non-tensor-io', 'initializers-as-inputs', 'unknown-rank', 'classifier'] as FixtureName[]) {
+  for (const name of [
+    'fixed-batch',
+    'dynamic-batch',
+    'symbolic-dims',
+    'scalar',
+    'multi-io',
+    'all-elem-types',
+    'ort-elem-types',
+    'non-tensor-io',
+    'initializers-as-inputs',
+    'unknown-rank',
+    'classifier',
+  ] as FixtureName[]) {
     sigs.set(name, readSignatureSync(await buildFixture(name, dir)));
   }
 });
@@ -38,7 +50,7 @@ describe('generate: golden configs (Triton ONNX auto-complete semantics)', () =>
 });
 
 describe('generate: the rules', () => {
-  it('batches a model with a dynamic first dim at Triton\'s default max_batch_size, with dynamic batching', () => {
+  it("batches a model with a dynamic first dim at Triton's default max_batch_size, with dynamic batching", () => {
     const c = gen('dynamic-batch').config!;
     expect(c.max_batch_size).toBe(4);
     expect(c.dynamic_batching).toEqual({});
@@ -73,7 +85,7 @@ describe('generate: the rules', () => {
     expect(printConfig(c)).toContain('reshape { shape: [ ] }');
   });
 
-  it('keeps the model\'s order of inputs and outputs and their exact names', () => {
+  it("keeps the model's order of inputs and outputs and their exact names", () => {
     const c = gen('multi-io').config!;
     expect(c.input!.map((i) => i.name)).toEqual(sigs.get('multi-io')!.inputs.map((i) => i.name));
     expect(c.output!.map((o) => o.name)).toEqual(sigs.get('multi-io')!.outputs.map((o) => o.name));
@@ -87,7 +99,21 @@ describe('generate: the rules', () => {
     expect(refused).not.toContain('in_BFLOAT16');
     expect(r.problems[0]!.message).toMatch(/element type COMPLEX64, which Triton cannot serve/);
     const ok = gen('ort-elem-types').config!;
-    expect(ok.input!.map((i) => i.data_type)).toEqual(['TYPE_FP32', 'TYPE_UINT8', 'TYPE_INT8', 'TYPE_UINT16', 'TYPE_INT16', 'TYPE_INT32', 'TYPE_INT64', 'TYPE_STRING', 'TYPE_BOOL', 'TYPE_FP16', 'TYPE_FP64', 'TYPE_UINT32', 'TYPE_UINT64']);
+    expect(ok.input!.map((i) => i.data_type)).toEqual([
+      'TYPE_FP32',
+      'TYPE_UINT8',
+      'TYPE_INT8',
+      'TYPE_UINT16',
+      'TYPE_INT16',
+      'TYPE_INT32',
+      'TYPE_INT64',
+      'TYPE_STRING',
+      'TYPE_BOOL',
+      'TYPE_FP16',
+      'TYPE_FP64',
+      'TYPE_UINT32',
+      'TYPE_UINT64',
+    ]);
   });
 
   it('refuses non-tensor inputs and outputs by name', () => {
@@ -114,7 +140,11 @@ describe('generate: the rules', () => {
 
   it('applies the production options: batching, queue delay, instances, TensorRT FP16', () => {
     const c = gen('classifier', {
-      maxBatchSize: 32, preferredBatchSize: [8, 16, 32], maxQueueDelayMicroseconds: 5000, instances: 2, kind: 'gpu',
+      maxBatchSize: 32,
+      preferredBatchSize: [8, 16, 32],
+      maxQueueDelayMicroseconds: 5000,
+      instances: 2,
+      kind: 'gpu',
       accelerator: { name: 'tensorrt', precision: 'FP16' },
     }).config!;
     expect(c.max_batch_size).toBe(32);
@@ -125,8 +155,11 @@ describe('generate: the rules', () => {
     expect(c.optimization).toEqual({ execution_accelerators: { gpu_execution_accelerator: [{ name: 'tensorrt', parameters: { precision_mode: 'FP16' } }] } });
   });
 
-  it('refuses options that contradict each other or Triton\'s rules', () => {
-    const msgs = (o: object) => gen('classifier', o).problems.map((p) => p.message).join('\n');
+  it("refuses options that contradict each other or Triton's rules", () => {
+    const msgs = (o: object) =>
+      gen('classifier', o)
+        .problems.map((p) => p.message)
+        .join('\n');
     expect(msgs({ maxBatchSize: 8, preferredBatchSize: [16] })).toContain('larger than max_batch_size 8');
     expect(msgs({ kind: 'cpu', accelerator: { name: 'tensorrt', precision: 'FP16' } })).toContain('silently ignores GPU accelerators on KIND_CPU');
     expect(msgs({ maxBatchSize: 1, preferredBatchSize: [1] })).toContain('dynamic batching, which is off');
@@ -143,5 +176,3 @@ describe('generate: the rules', () => {
     expect(printConfig(gen('multi-io').config!)).toBe(printConfig(gen('multi-io').config!));
   });
 });
-
-

@@ -29,17 +29,23 @@ describe('tritonc generate for a Python model', () => {
     expect(r.code, r.stderr).toBe(0);
     const written = parseConfig(readFileSync(join(decoupled, 'config.pbtxt'), 'utf8')).value;
     expect(written).toMatchObject({ name: 'decoupled', backend: 'python', max_batch_size: 4, model_transaction_policy: { decoupled: true } });
-    expect(written.input!.map((t) => [t.name, t.data_type, t.dims])).toEqual([['INPUT0', 'TYPE_FP32', [4]], ['INPUT1', 'TYPE_FP32', [4]]]);
+    expect(written.input!.map((t) => [t.name, t.data_type, t.dims])).toEqual([
+      ['INPUT0', 'TYPE_FP32', [4]],
+      ['INPUT1', 'TYPE_FP32', [4]],
+    ]);
     expect(parseConfig(readFileSync(join(batching, 'config.pbtxt'), 'utf8')).value.dynamic_batching).toEqual({});
     expect([qa, decoupled, batching].map((d) => resolveModelDir(d, { gpus: 0 }).config)).toEqual(before);
     const lint = await cli(['lint', repo, '--quiet'], { cwd: repo });
     expect(lint.code, lint.stdout).toBe(0);
   });
 
-  it('a function it cannot read, and options that are the model file\'s: problems, nothing written', async () => {
+  it("a function it cannot read, and options that are the model file's: problems, nothing written", async () => {
     const repo = tempDir('tritonc-gen-py-');
     mkdirSync(join(repo, 'part', '1'), { recursive: true });
-    writeFileSync(join(repo, 'part', '1', 'model.py'), 'class TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n        c.set_max_batch_size(compute())\n        return c\n');
+    writeFileSync(
+      join(repo, 'part', '1', 'model.py'),
+      'class TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n        c.set_max_batch_size(compute())\n        return c\n',
+    );
     const r = await cli(['generate', join(repo, 'part')], { cwd: repo });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('auto_complete_config cannot be read past line 4 (the argument of set_max_batch_size: the result of compute() on line 4)');

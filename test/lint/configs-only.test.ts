@@ -26,7 +26,8 @@ const NO_BACKEND = {
   'repo/pyfill/1/.gitkeep': '',
 };
 
-const lint = (dir: string, configsOnly: boolean): Diagnostic[] => lintSync([join(dir, 'repo')], { cwd: dir, configsOnly }).results.flatMap((r) => r.diagnostics);
+const lint = (dir: string, configsOnly: boolean): Diagnostic[] =>
+  lintSync([join(dir, 'repo')], { cwd: dir, configsOnly }).results.flatMap((r) => r.diagnostics);
 const errors = (ds: Diagnostic[]) => ds.filter((d) => d.severity === 'error').map((d) => `${d.file.split('/repo/')[1]} ${d.ruleId}:${d.messageId}`);
 
 describe('--configs-only: the model files are provisioned elsewhere', () => {
@@ -40,17 +41,25 @@ describe('--configs-only: the model files are provisioned elsewhere', () => {
     const dir = await writeRepo(NO_BACKEND);
     const found = lint(dir, true);
     expect(errors(found)).toEqual([]);
-    const said = found.filter((d) => d.ruleId === 'unchecked-model').map((d) => `${d.file.split('/repo/')[1]} ${d.messageId}`).sort();
+    const said = found
+      .filter((d) => d.ruleId === 'unchecked-model')
+      .map((d) => `${d.file.split('/repo/')[1]} ${d.messageId}`)
+      .sort();
     expect(said).toEqual(['engine/config.pbtxt backendElsewhere', 'pyfill/config.pbtxt backendElsewhere']);
     // Nothing else speaks of the left-out data types and dims: it is one unknown, said once.
     expect(found.filter((d) => d.ruleId === 'io-dims')).toEqual([]);
     // On a checkout that is the deployment, the same configs are refused, as Triton refuses them.
     const plain = errors(lint(dir, false));
-    expect(plain).toEqual(expect.arrayContaining(['engine/config.pbtxt platform-backend:noModelFileRecognized', 'pyfill/config.pbtxt platform-backend:noModelFileRecognized']));
+    expect(plain).toEqual(
+      expect.arrayContaining(['engine/config.pbtxt platform-backend:noModelFileRecognized', 'pyfill/config.pbtxt platform-backend:noModelFileRecognized']),
+    );
   });
 
   it('a model file that is here still decides the backend, and what it says is still checked', async () => {
-    const dir = await writeRepo({ 'repo/m/config.pbtxt': `name: "m"\nmax_batch_size: 8\ninput [ ${tensor('x', false)} ]\noutput [ ${tensor('y')} ]\n`, 'repo/m/1/model.py': 'class TritonPythonModel:\n    pass\n' });
+    const dir = await writeRepo({
+      'repo/m/config.pbtxt': `name: "m"\nmax_batch_size: 8\ninput [ ${tensor('x', false)} ]\noutput [ ${tensor('y')} ]\n`,
+      'repo/m/1/model.py': 'class TritonPythonModel:\n    pass\n',
+    });
     const found = lint(dir, true);
     expect(found.filter((d) => d.ruleId === 'unchecked-model').map((d) => d.messageId)).not.toContain('backendElsewhere');
   });
@@ -69,22 +78,38 @@ describe('resolve and watch take --configs-only too', () => {
     expect(r.stderr).toContain('tritonc resolve: not known here: the version: the version directories are provisioned elsewhere');
     const engine = await cli(['resolve', '--configs-only', 'repo/pyfill'], { cwd: dir });
     expect(engine.code, engine.stderr).toBe(0);
-    expect(engine.stderr).toContain("not known here: the backend: the config names neither backend nor platform, so Triton chooses one from the model file at deploy, which is provisioned elsewhere; with it, whatever that backend's auto-complete fills in (input 'x' data_type and dims, output 'y' data_type and dims)");
+    expect(engine.stderr).toContain(
+      "not known here: the backend: the config names neither backend nor platform, so Triton chooses one from the model file at deploy, which is provisioned elsewhere; with it, whatever that backend's auto-complete fills in (input 'x' data_type and dims, output 'y' data_type and dims)",
+    );
   });
 
   it('resolve says which fields a backend it does not read fills in at load (a TensorRT engine)', async () => {
     const { cli } = await import('../support/cli.js');
-    const dir = await writeRepo({ 'repo/plan/config.pbtxt': 'name: "plan"\nplatform: "tensorrt_plan"\nmax_batch_size: 8\n', 'repo/plan/1/model.plan': 'engine' });
+    const dir = await writeRepo({
+      'repo/plan/config.pbtxt': 'name: "plan"\nplatform: "tensorrt_plan"\nmax_batch_size: 8\n',
+      'repo/plan/1/model.plan': 'engine',
+    });
     const r = await cli(['resolve', 'repo/plan'], { cwd: dir });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe("tritonc resolve: not known here: what the tensorrt backend's auto-complete fills in from its model at load, which tritonc does not read: input (none listed), output (none listed)\n");
+    expect(r.stderr).toBe(
+      "tritonc resolve: not known here: what the tensorrt backend's auto-complete fills in from its model at load, which tritonc does not read: input (none listed), output (none listed)\n",
+    );
   });
 
   it('watch: the first report under --configs-only is the lint of the flag', async () => {
     const { runWatch } = await import('../../src/cli/watch-run.js');
     const dir = await writeRepo(PART_5);
     let out = '';
-    const io = { stdout: (t: string) => void (out += t), stderr: (t: string) => void (out += t), readStdin: async () => '', stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, env: {}, cwd: dir };
+    const io = {
+      stdout: (t: string) => void (out += t),
+      stderr: (t: string) => void (out += t),
+      readStdin: async () => '',
+      stdinIsTTY: false,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      env: {},
+      cwd: dir,
+    };
     let stop!: () => void;
     const stopped = new Promise<void>((r) => (stop = r));
     const run = runWatch({ repo: 'repo', generate: false, format: 'json', configsOnly: true }, io, stopped);

@@ -55,14 +55,20 @@ describe('lint engine: what gets linted', () => {
   });
 
   it('a corrupt model is a finding in the model file, never a crash; a config-less model named on the command line too', async () => {
-    const dir = await writeRepo({ 'm/config.pbtxt': CLASSIFIER_CONFIG, 'm/1/model.onnx': new Uint8Array([0x0a, 0xff, 0xff, 0xff]), 'n/1/model.onnx': new Uint8Array([0x0a, 0x05]) });
+    const dir = await writeRepo({
+      'm/config.pbtxt': CLASSIFIER_CONFIG,
+      'm/1/model.onnx': new Uint8Array([0x0a, 0xff, 0xff, 0xff]),
+      'n/1/model.onnx': new Uint8Array([0x0a, 0x05]),
+    });
     const r = lintDir(dir, ['m', 'n/1/model.onnx']);
     expect(findings(r, 'model-unreadable', dir).map((f) => f.file)).toEqual(['m/1/model.onnx', 'n/1/model.onnx']);
     expect(r.errorCount).toBe(2);
   });
 
   it('no model file: model rules are skipped, the rest still run', async () => {
-    const dir = await writeRepo({ 'm/config.pbtxt': `${BAD_DIMS}dynamic_batching { max_queue_delay_microseconds: 50000 }\n`.replace('dynamic_batching { }\n', '') });
+    const dir = await writeRepo({
+      'm/config.pbtxt': `${BAD_DIMS}dynamic_batching { max_queue_delay_microseconds: 50000 }\n`.replace('dynamic_batching { }\n', ''),
+    });
     expect(ruleIds(lintDir(dir))).toEqual(['instance-memory', 'queue-delay']);
   });
 
@@ -126,11 +132,16 @@ describe('lint engine: settings', () => {
   it('a bad settings file is an error naming the file and the key', async () => {
     const dir = await writeRepo({ 'tritonc.config.json': JSON.stringify({ rules: { 'queue-delay': 'loud' } }), 'm/config.pbtxt': SLOW });
     expect(() => lintDir(dir)).toThrow(SettingsError);
-    expect(() => lintDir(dir)).toThrow(`${join(dir, 'tritonc.config.json')}: rules.queue-delay: expected one of "off", "info", "warn", "error", or [level, { options }]; got "loud"`);
+    expect(() => lintDir(dir)).toThrow(
+      `${join(dir, 'tritonc.config.json')}: rules.queue-delay: expected one of "off", "info", "warn", "error", or [level, { options }]; got "loud"`,
+    );
   });
 
   it('a configured level shifts every finding of a multi-level rule', async () => {
-    const dir = await writeRepo({ 'm/config.pbtxt': 'input { name: "images" data_type: TYPE_FP32 dims: [1,3,32,32] }\n', 'm/1/model.onnx': { inputs: [['images', 'FLOAT', [1, 3, 32, 32]]], outputs: [['y', 'FLOAT', [1, 3]]] } });
+    const dir = await writeRepo({
+      'm/config.pbtxt': 'input { name: "images" data_type: TYPE_FP32 dims: [1,3,32,32] }\n',
+      'm/1/model.onnx': { inputs: [['images', 'FLOAT', [1, 3, 32, 32]]], outputs: [['y', 'FLOAT', [1, 3]]] },
+    });
     expect(findings(lintDir(dir), 'missing-dynamic-axis')[0]!.severity).toBe('warning');
     expect(findings(lintDir(dir, ['.'], { ruleLevels: { 'missing-dynamic-axis': 'warning' } }), 'missing-dynamic-axis')[0]!.severity).toBe('info');
   });
@@ -151,7 +162,10 @@ describe('lint engine: suppressions', () => {
   });
 
   it('a file-wide directive in the config also covers its model file', async () => {
-    const dir = await writeRepo({ 'm/config.pbtxt': `# tritonc-disable model-unreadable -- weights fetched at deploy\n${CLASSIFIER_CONFIG}`, 'm/1/model.onnx': new Uint8Array([1, 2, 3]) });
+    const dir = await writeRepo({
+      'm/config.pbtxt': `# tritonc-disable model-unreadable -- weights fetched at deploy\n${CLASSIFIER_CONFIG}`,
+      'm/1/model.onnx': new Uint8Array([1, 2, 3]),
+    });
     expect(findings(lintDir(dir), 'model-unreadable')).toEqual([]);
   });
 });
@@ -162,10 +176,18 @@ describe('lintText', () => {
       file: '/repo/classifier/config.pbtxt',
       rules: OWN_RULES,
       signature: {
-        path: '/repo/classifier/1/model.onnx', irVersion: 8, producer: { name: '', version: '' }, opsets: [], metadata: [],
+        path: '/repo/classifier/1/model.onnx',
+        irVersion: 8,
+        producer: { name: '', version: '' },
+        opsets: [],
+        metadata: [],
         inputs: [{ name: 'input', kind: 'tensor', elemType: 'FLOAT', tritonType: 'TYPE_FP32', shape: ['batch', 3, 224, 224] }],
         outputs: [{ name: 'output', kind: 'tensor', elemType: 'FLOAT', tritonType: 'TYPE_FP32', shape: ['batch', 1000] }],
-        initializers: { count: 0, bytes: 0, externalBytes: 0, constantBytes: 0 }, batchable: true, overridableInitializers: [], weightsInline: true, externalDataFiles: [],
+        initializers: { count: 0, bytes: 0, externalBytes: 0, constantBytes: 0 },
+        batchable: true,
+        overridableInitializers: [],
+        weightsInline: true,
+        externalDataFiles: [],
       },
     });
     expect(ruleIds(r)).toEqual(['batch-dim-in-dims', 'instance-memory']);

@@ -83,8 +83,12 @@ describe('a lint walks only where Triton reads (issue 42)', () => {
     expect(listed.length).toBeLessThanOrEqual(4);
   });
 
-  it("a link out of the directory given that is no model is not searched, and is said; one to a model is followed", async () => {
-    const outside = await writeRepo({ 'big/a/b/c/d/x/config.pbtxt': CLASSIFIER_CONFIG, 'shared/linked/config.pbtxt': CLASSIFIER_CONFIG, 'shared/linked/1/model.onnx': CLASSIFIER });
+  it('a link out of the directory given that is no model is not searched, and is said; one to a model is followed', async () => {
+    const outside = await writeRepo({
+      'big/a/b/c/d/x/config.pbtxt': CLASSIFIER_CONFIG,
+      'shared/linked/config.pbtxt': CLASSIFIER_CONFIG,
+      'shared/linked/1/model.onnx': CLASSIFIER,
+    });
     const dir = await writeRepo({ 'models/classifier/config.pbtxt': CLASSIFIER_CONFIG, 'models/classifier/1/model.onnx': CLASSIFIER });
     fs.symlinkSync(join(outside, 'big'), join(dir, 'models', 'big'));
     fs.symlinkSync(join(outside, 'shared', 'linked'), join(dir, 'models', 'linked'));
@@ -96,18 +100,23 @@ describe('a lint walks only where Triton reads (issue 42)', () => {
     // As a directory of the repository, big is taken as a model (the repository rules list it, and
     // the first sub-directory autofill looks in), but nothing below that is walked.
     expect(listed.filter((p) => p.includes(join('big', 'a', 'b')))).toEqual([]);
-    expect(result!.results.map((r) => r.filePath).sort()).toEqual([join(dir, 'models', 'classifier', 'config.pbtxt'), join(dir, 'models', 'linked', 'config.pbtxt')]);
+    expect(result!.results.map((r) => r.filePath).sort()).toEqual([
+      join(dir, 'models', 'classifier', 'config.pbtxt'),
+      join(dir, 'models', 'linked', 'config.pbtxt'),
+    ]);
     expect(result!.problems).toEqual([{ file: join(dir, 'models', 'big'), message: linkOutNote(fs.realpathSync(join(outside, 'big'))), level: 'warning' }]);
   });
 
   it('a model file that is a directory is walked within its bounds: a link to / in it stops there', async () => {
     const dir = await writeRepo({ 'm/1/model.savedmodel/saved_model.pb': 'x', 'm/1/model.savedmodel/variables/variables.index': 'y' });
     const whole = directoryFiles(diskTree, join(dir, 'm/1/model.savedmodel'));
-    expect({ ...whole, files: [...whole.files].sort() }).toEqual({ files: [join(dir, 'm/1/model.savedmodel/saved_model.pb'), join(dir, 'm/1/model.savedmodel/variables/variables.index')].sort(), complete: true });
+    expect({ ...whole, files: [...whole.files].sort() }).toEqual({
+      files: [join(dir, 'm/1/model.savedmodel/saved_model.pb'), join(dir, 'm/1/model.savedmodel/variables/variables.index')].sort(),
+      complete: true,
+    });
     fs.symlinkSync('/', join(dir, 'm', '1', 'model.savedmodel', 'root'));
     const walked = directoryFiles(diskTree, join(dir, 'm/1/model.savedmodel'));
     expect(walked.complete).toBe(false);
     expect(walked.files.length).toBeLessThanOrEqual(MODEL_DIR_LIMITS.entries);
   });
 });
-

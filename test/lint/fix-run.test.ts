@@ -28,7 +28,10 @@ describe('tritonc lint --fix', () => {
     const dir = await writeRepo({ 'repo/classifier/config.pbtxt': BROKEN, 'repo/classifier/1/model.onnx': CLASSIFIER });
     const file = join(dir, 'repo/classifier/config.pbtxt');
     const before = await cli(['lint', 'repo', '--format', 'json'], { cwd: dir });
-    const fixable = JSON.parse(before.stdout)[0].messages.filter((m: { fix?: unknown }) => m.fix).map((m: { ruleId: string }) => m.ruleId).sort();
+    const fixable = JSON.parse(before.stdout)[0]
+      .messages.filter((m: { fix?: unknown }) => m.fix)
+      .map((m: { ruleId: string }) => m.ruleId)
+      .sort();
     expect(fixable).toEqual(['batch-dim-in-dims', 'io-datatype', 'name-matches-directory']);
 
     const r = await cli(['lint', 'repo', '--fix', '--format', 'json'], { cwd: dir });
@@ -47,7 +50,12 @@ describe('tritonc lint --fix', () => {
     const report = JSON.parse(r.stdout);
     expect(report[0].output).toBe(FIXED);
     // Nothing was written: the errors on disk are reported as errors, and the exit code says so.
-    expect(report[0].messages.filter((m: { level: string }) => m.level === 'error').map((m: { ruleId: string }) => m.ruleId).sort()).toEqual(['batch-dim-in-dims', 'io-datatype', 'name-matches-directory']);
+    expect(
+      report[0].messages
+        .filter((m: { level: string }) => m.level === 'error')
+        .map((m: { ruleId: string }) => m.ruleId)
+        .sort(),
+    ).toEqual(['batch-dim-in-dims', 'io-datatype', 'name-matches-directory']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('--fix would apply 3 fixes in 1 file (repo/classifier/config.pbtxt), leaving 0 errors and 1 warning; nothing was written');
     const stylish = await cli(['lint', 'repo', '--fix-dry-run'], { cwd: dir });
@@ -59,7 +67,15 @@ describe('tritonc lint --fix', () => {
   it('refuses a fix that would change the config beyond its finding, and says why', async () => {
     // A rule whose fix of max_batch_size also rewrites the name: tritonc must not apply it.
     const greedy = defineModelRule({
-      meta: { id: 'greedy', category: 'style', defaultSeverity: 'warning', requiresModel: false, description: 'test', prevents: [], messages: { m: 'set max_batch_size to 4' } },
+      meta: {
+        id: 'greedy',
+        category: 'style',
+        defaultSeverity: 'warning',
+        requiresModel: false,
+        description: 'test',
+        prevents: [],
+        messages: { m: 'set max_batch_size to 4' },
+      },
       check(ctx) {
         if (ctx.config.max_batch_size === 4) return;
         const edit = ctx.edits.replaceValue(['max_batch_size'], '4');
@@ -67,7 +83,10 @@ describe('tritonc lint --fix', () => {
         ctx.report({ path: ['max_batch_size'], messageId: 'm', fix: { description: 'set it', edits: [edit, also] } });
       },
     });
-    const dir = await writeRepo({ 'repo/classifier/config.pbtxt': 'name: "classifier"\nbackend: "onnxruntime"\nmax_batch_size: 8\n', 'repo/classifier/1/model.onnx': CLASSIFIER });
+    const dir = await writeRepo({
+      'repo/classifier/config.pbtxt': 'name: "classifier"\nbackend: "onnxruntime"\nmax_batch_size: 8\n',
+      'repo/classifier/1/model.onnx': CLASSIFIER,
+    });
     const run = fixSync([join(dir, 'repo')], { cwd: dir, rules: [greedy] });
     expect(run.files).toEqual([]);
     expect(run.refused.map((r) => r.reason)).toEqual(['it would also change name, beyond the finding']);
@@ -76,11 +95,18 @@ describe('tritonc lint --fix', () => {
 
 describe('the meaning check', () => {
   const at = (path: Diagnostic['path'], start: number, end: number, text: string): Diagnostic => ({
-    ruleId: 'x', severity: 'warning', message: 'm', file: 'c.pbtxt', path,
+    ruleId: 'x',
+    severity: 'warning',
+    message: 'm',
+    file: 'c.pbtxt',
+    path,
     range: { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } },
-    fix: { description: 'd', edits: [{ range: { start: { line: 1, column: start + 1, offset: start }, end: { line: 1, column: end + 1, offset: end } }, text }] },
+    fix: {
+      description: 'd',
+      edits: [{ range: { start: { line: 1, column: start + 1, offset: start }, end: { line: 1, column: end + 1, offset: end } }, text }],
+    },
   });
-  it('allows a change at the finding\'s path, refuses one elsewhere, one that does not parse, and a value change for a finding with no path', () => {
+  it("allows a change at the finding's path, refuses one elsewhere, one that does not parse, and a value change for a finding with no path", () => {
     const text = 'max_batch_size: 8 name: "m"';
     expect(fixProblem(text, at(['max_batch_size'], 16, 17, '4'))).toBeUndefined();
     expect(fixProblem(text, at(['max_batch_size'], 24, 27, '"n"'))).toBe('it would also change name, beyond the finding');
@@ -99,7 +125,8 @@ describe('the meaning check', () => {
   });
 
   it('batch-dim-in-dims, the commonest finding, is fixed by lint --fix (removing dims[0])', async () => {
-    const config = 'name: "m"\nbackend: "onnxruntime"\nmax_batch_size: 32\ninput [ { name: "input" data_type: TYPE_FP32 dims: [ -1, 3, 224, 224 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]\n';
+    const config =
+      'name: "m"\nbackend: "onnxruntime"\nmax_batch_size: 32\ninput [ { name: "input" data_type: TYPE_FP32 dims: [ -1, 3, 224, 224 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]\n';
     const dir = await writeRepo({ 'repo/m/config.pbtxt': config, 'repo/m/1/model.onnx': CLASSIFIER });
     const r = await cli(['lint', '--fix', 'repo'], { cwd: dir });
     expect(r.stderr).toBe('');
@@ -107,7 +134,7 @@ describe('the meaning check', () => {
     expect(readFileSync(join(dir, 'repo/m/config.pbtxt'), 'utf8')).toBe(config.replace('[ -1, 3, 224, 224 ]', '[ 3, 224, 224 ]'));
   });
 
-  it('every fix tritonc\'s rules make on the fixtures passes it (none is refused)', async () => {
+  it("every fix tritonc's rules make on the fixtures passes it (none is refused)", async () => {
     const dir = await writeRepo({ 'repo/classifier/config.pbtxt': BROKEN, 'repo/classifier/1/model.onnx': CLASSIFIER });
     const run = fixSync([join(dir, 'repo')], { cwd: dir, rules: RULES });
     expect(run.refused).toEqual([]);

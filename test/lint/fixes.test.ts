@@ -39,16 +39,26 @@ async function fixOnce(config: string, onnx: OnnxSpec | undefined, ruleId: strin
 
 describe('fixes as text edits', () => {
   it('batch-dim-in-dims: drops the batch axis from dims', async () => {
-    const fixed = await fixOnce(CLASSIFIER_CONFIG.replace('dims: [ 3, 224, 224 ]', 'dims: [ 1, 3, 224, 224 ]'), CLASSIFIER, 'batch-dim-in-dims', 'includesBatchAxis');
+    const fixed = await fixOnce(
+      CLASSIFIER_CONFIG.replace('dims: [ 3, 224, 224 ]', 'dims: [ 1, 3, 224, 224 ]'),
+      CLASSIFIER,
+      'batch-dim-in-dims',
+      'includesBatchAxis',
+    );
     expect(fixed).toBe(CLASSIFIER_CONFIG);
   });
 
-  it('io-datatype: sets the model\'s data type', async () => {
-    const fixed = await fixOnce(CLASSIFIER_CONFIG.replace('data_type: TYPE_FP32 dims: [ 3', 'data_type: TYPE_FP16 dims: [ 3'), CLASSIFIER, 'io-datatype', 'dataTypeMismatch');
+  it("io-datatype: sets the model's data type", async () => {
+    const fixed = await fixOnce(
+      CLASSIFIER_CONFIG.replace('data_type: TYPE_FP32 dims: [ 3', 'data_type: TYPE_FP16 dims: [ 3'),
+      CLASSIFIER,
+      'io-datatype',
+      'dataTypeMismatch',
+    );
     expect(fixed).toBe(CLASSIFIER_CONFIG);
   });
 
-  it('io-name: suggests renaming a near miss to the model\'s tensor', async () => {
+  it("io-name: suggests renaming a near miss to the model's tensor", async () => {
     const fixed = await fixOnce(CLASSIFIER_CONFIG.replace('name: "input"', 'name: "inptu"'), CLASSIFIER, 'io-name', 'misspeltInput', undefined, true);
     expect(fixed).toBe(CLASSIFIER_CONFIG);
   });
@@ -65,7 +75,7 @@ describe('fixes as text edits', () => {
     expect(fixed).toBe(CLASSIFIER_CONFIG.replace('platform: "onnxruntime_onnx"', 'backend: "onnxruntime"'));
   });
 
-  it('name-matches-directory: sets name to the directory\'s', async () => {
+  it("name-matches-directory: sets name to the directory's", async () => {
     const fixed = await fixOnce(CLASSIFIER_CONFIG.replace('name: "classifier"', 'name: "Classifier"'), CLASSIFIER, 'name-matches-directory', 'nameCaseDiffers');
     expect(fixed).toBe(CLASSIFIER_CONFIG);
   });
@@ -92,7 +102,17 @@ describe('fixes as text edits', () => {
 
   it('applyEdits refuses overlapping edits', () => {
     const at = (offset: number) => ({ line: 1, column: offset + 1, offset });
-    expect(applyEdits('abcdef', [{ range: { start: at(4), end: at(5) }, text: 'E' }, { range: { start: at(0), end: at(1) }, text: 'A' }])).toBe('AbcdEf');
-    expect(() => applyEdits('abcdef', [{ range: { start: at(0), end: at(3) }, text: '' }, { range: { start: at(2), end: at(4) }, text: '' }])).toThrow(/overlapping/);
+    expect(
+      applyEdits('abcdef', [
+        { range: { start: at(4), end: at(5) }, text: 'E' },
+        { range: { start: at(0), end: at(1) }, text: 'A' },
+      ]),
+    ).toBe('AbcdEf');
+    expect(() =>
+      applyEdits('abcdef', [
+        { range: { start: at(0), end: at(3) }, text: '' },
+        { range: { start: at(2), end: at(4) }, text: '' },
+      ]),
+    ).toThrow(/overlapping/);
   });
 });

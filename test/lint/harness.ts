@@ -41,20 +41,31 @@ export const onnxBytes = (spec: OnnxSpec): Uint8Array => encodeModel(onnxModel(s
 function onnxModel(spec: OnnxSpec): ModelProto {
   const inits = spec.initializers ?? [];
   return model({
-      name: 'test',
-      node: [],
-      initializer: [
-        ...inits.map((i) => floatTensor(i.name, [i.floats], new Float32Array(i.floats))),
-        ...(spec.externalBytes
-          ? [{ name: 'external_w', dataType: code('FLOAT'), dims: [spec.externalBytes / 4], dataLocation: 1, externalData: [{ key: 'location', value: 'weights.bin' }, { key: 'length', value: String(spec.externalBytes) }] }]
-          : []),
-      ],
-      input: [
-        ...spec.inputs.map(([name, elem, shape]) => tensorInfo(name, code(elem), shape)),
-        ...inits.filter((i) => i.overridable).map((i) => tensorInfo(i.name, code('FLOAT'), [i.floats])),
-      ],
-      output: spec.outputs.map(([name, elem, shape]) => tensorInfo(name, code(elem), shape)),
-    });
+    name: 'test',
+    node: [],
+    initializer: [
+      ...inits.map((i) => floatTensor(i.name, [i.floats], new Float32Array(i.floats))),
+      ...(spec.externalBytes
+        ? [
+            {
+              name: 'external_w',
+              dataType: code('FLOAT'),
+              dims: [spec.externalBytes / 4],
+              dataLocation: 1,
+              externalData: [
+                { key: 'location', value: 'weights.bin' },
+                { key: 'length', value: String(spec.externalBytes) },
+              ],
+            },
+          ]
+        : []),
+    ],
+    input: [
+      ...spec.inputs.map(([name, elem, shape]) => tensorInfo(name, code(elem), shape)),
+      ...inits.filter((i) => i.overridable).map((i) => tensorInfo(i.name, code('FLOAT'), [i.floats])),
+    ],
+    output: spec.outputs.map(([name, elem, shape]) => tensorInfo(name, code(elem), shape)),
+  });
 }
 
 export async function writeRepo(files: RepoFiles, dir = tempDir('tritonc-lint-')): Promise<string> {
@@ -87,8 +98,18 @@ dynamic_batching { }
  * these tests see. Pass `rules: RULES` to lint with everything.
  */
 export const OWN_RULE_IDS = new Set([
-  'syntax', 'model-unreadable', 'missing-dynamic-axis', 'batch-dim-in-dims', 'io-name', 'io-datatype', 'io-shape',
-  'fp16-accuracy', 'invalid-suppression', 'queue-delay', 'instance-memory', 'unused-suppression',
+  'syntax',
+  'model-unreadable',
+  'missing-dynamic-axis',
+  'batch-dim-in-dims',
+  'io-name',
+  'io-datatype',
+  'io-shape',
+  'fp16-accuracy',
+  'invalid-suppression',
+  'queue-delay',
+  'instance-memory',
+  'unused-suppression',
 ]);
 export const OWN_RULES = RULES.filter((r) => OWN_RULE_IDS.has(r.meta.id));
 
@@ -103,7 +124,11 @@ export interface Finding {
 }
 
 /** Lints a one-model repository (`<dir>/<name>/config.pbtxt` + `<name>/1/model.onnx`). */
-export async function lintModel(config: string, onnx?: OnnxSpec | Uint8Array, options: LintOptions & { name?: string } = {}): Promise<{ dir: string; result: LintResult }> {
+export async function lintModel(
+  config: string,
+  onnx?: OnnxSpec | Uint8Array,
+  options: LintOptions & { name?: string } = {},
+): Promise<{ dir: string; result: LintResult }> {
   const name = options.name ?? 'm';
   const files: RepoFiles = { [`${name}/config.pbtxt`]: config };
   if (onnx) files[`${name}/1/model.onnx`] = onnx;
@@ -121,7 +146,13 @@ export function findings(result: LintResult, ruleId: string, dir?: string, texts
     r.diagnostics
       .filter((d) => d.ruleId === ruleId)
       .map((d) => {
-        const f: Finding = { file: dir ? relative(dir, d.file) : d.file, line: d.range.start.line, column: d.range.start.column, severity: d.severity, message: d.message };
+        const f: Finding = {
+          file: dir ? relative(dir, d.file) : d.file,
+          line: d.range.start.line,
+          column: d.range.start.column,
+          severity: d.severity,
+          message: d.message,
+        };
         const text = texts?.[f.file];
         if (text !== undefined) f.token = text.slice(d.range.start.offset, d.range.end.offset);
         return f;

@@ -12,7 +12,9 @@ const LINT = fileURLToPath(new URL('../../src/lint/', import.meta.url));
 // The syntax rule's messages are the parser's (pbtxt/messages.ts), reported by the parser.
 const PBTXT = fileURLToPath(new URL('../../src/pbtxt/', import.meta.url));
 const sources = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [readFileSync(join(dir, e.name), 'utf8')] : []));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [readFileSync(join(dir, e.name), 'utf8')] : [],
+  );
 const lintSource = [...sources(LINT), ...sources(PBTXT)].join('\n');
 // model-unreadable's messages are the readers' (model-file/messages.ts), each reported by the reader
 // that throws it: test/model-file/messages.test.ts holds every one to a throw in the readers.
@@ -32,12 +34,19 @@ describe('rule messages', () => {
   });
 
   it('every message is reported somewhere: no template is dead', () => {
-    const dead = RULES.flatMap((rule) => Object.keys(rule.meta.messages).filter((id) => !(rule.meta.id === 'model-unreadable' && READER_IDS.has(id))).filter((id) => !new RegExp(`messageId: '${id}'|'${id}' as const|messageId: '${id}' as const|\\? '${id}'|: '${id}'`).test(lintSource)).map((id) => `${rule.meta.id}.${id}`));
+    const dead = RULES.flatMap((rule) =>
+      Object.keys(rule.meta.messages)
+        .filter((id) => !(rule.meta.id === 'model-unreadable' && READER_IDS.has(id)))
+        .filter((id) => !new RegExp(`messageId: '${id}'|'${id}' as const|messageId: '${id}' as const|\\? '${id}'|: '${id}'`).test(lintSource))
+        .map((id) => `${rule.meta.id}.${id}`),
+    );
     expect(dead).toEqual([]);
   });
 
   it('renders data into the template, as a template literal would', () => {
-    expect(renderMessage('dims {{dims}} of {{name}}: {{n}} {{big}} {{ok}}', { dims: '[1,3]', name: 'x', n: 3, big: 2n ** 64n, ok: true })).toBe(`dims [1,3] of x: 3 ${2n ** 64n} true`);
+    expect(renderMessage('dims {{dims}} of {{name}}: {{n}} {{big}} {{ok}}', { dims: '[1,3]', name: 'x', n: 3, big: 2n ** 64n, ok: true })).toBe(
+      `dims [1,3] of x: 3 ${2n ** 64n} true`,
+    );
     expect(placeholdersOf("'{{id}}' is not {{what}}; {{id}}")).toEqual(['id', 'what', 'id']);
   });
 

@@ -42,13 +42,15 @@ const FILES: RepoFiles = {
   // An ONNX model without a config: Triton auto-completes it.
   'repo/embedder/1/model.onnx': CLASSIFIER,
   // TensorRT: dims left to the engine (qa autofill_noplatform_success/tensorrt).
-  'repo/detector/config.pbtxt': 'platform: "tensorrt_plan"\nmax_batch_size: 8\ninput [ { name: "images" data_type: TYPE_FP16 } ]\noutput [ { name: "boxes" data_type: TYPE_FP16 dims: [ 100, 4 ] } ]\ninstance_group [ { kind: KIND_GPU } ]\n',
+  'repo/detector/config.pbtxt':
+    'platform: "tensorrt_plan"\nmax_batch_size: 8\ninput [ { name: "images" data_type: TYPE_FP16 } ]\noutput [ { name: "boxes" data_type: TYPE_FP16 dims: [ 100, 4 ] } ]\ninstance_group [ { kind: KIND_GPU } ]\n',
   'repo/detector/1/model.plan': 'engine bytes',
   // TorchScript: Triton's qa AddSubNet (fixtures/models/pytorch), inputs by the <name>__<index> convention.
   'repo/torch/config.pbtxt':
     'platform: "pytorch_libtorch"\nmax_batch_size: 4\ninput [ { name: "INPUT__0" data_type: TYPE_FP32 dims: [ 16 ] }, { name: "INPUT__1" data_type: TYPE_FP32 dims: [ 16 ] } ]\noutput [ { name: "OUTPUT__0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n',
   'repo/torch/1/model.pt': readFileSync(join(ROOT, 'fixtures/models/pytorch/libtorch_float32_float32_float32/1/model.pt')),
-  'repo/vino/config.pbtxt': 'backend: "openvino"\nmax_batch_size: 1\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 3 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 3 ] } ]\n',
+  'repo/vino/config.pbtxt':
+    'backend: "openvino"\nmax_batch_size: 1\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 3 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 3 ] } ]\n',
   // OpenVINO: an IR whose batch of 1 the backend reshapes to max_batch_size (src/openvino reads it).
   'repo/vino/1/model.xml': `<?xml version="1.0"?>
 <net name="vino" version="11"><layers>
@@ -86,7 +88,7 @@ function verdicts(dir: string, options: LintOptions = {}): string[] {
 }
 
 describe('a repository of every backend', () => {
-  it('with auto-complete on (Triton\'s default): no errors; what tritonc cannot read is said, once per model', async () => {
+  it("with auto-complete on (Triton's default): no errors; what tritonc cannot read is said, once per model", async () => {
     const dir = await writeRepo(FILES);
     expect(verdicts(dir)).toEqual([
       'detector io-dims/noDimsUnlessCompleted warning',

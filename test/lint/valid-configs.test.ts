@@ -30,7 +30,9 @@ describe('valid configs get no errors', () => {
     const repo = tempDir('tritonc-valid-');
     mkdirSync(join(repo, name));
     writeFileSync(join(repo, name, 'config.pbtxt'), text.replace('default_priority_level: 2', 'default_priority_level: 7'));
-    const ids = lintSync([join(repo, name)], { cwd: repo, rules: CORE_RULES }).results.flatMap((r) => r.diagnostics).map((d) => d.ruleId);
+    const ids = lintSync([join(repo, name)], { cwd: repo, rules: CORE_RULES })
+      .results.flatMap((r) => r.diagnostics)
+      .map((d) => d.ruleId);
     expect(ids).toContain('priority-queue');
   });
 });

@@ -32,20 +32,29 @@ describe('the lock file', () => {
     expect([...text.matchAll(/^ {8}"(\d+)": \{$/gm)].map((m) => m[1])).toEqual(['3', '1', '2', '10']);
     expect(built.lock.models.alpha!.versions['3']).toEqual({ file: '3/model.plan', size: 12, weightBytes: 12 });
     expect(built.lock.models.zeta!.versions['2']!.weightBytes).toBe(1024);
-    expect(built.lock.models.zeta!.versions['1']!.signature!.inputs).toEqual([{ name: 'input', kind: 'tensor', elemType: 'FLOAT', tritonType: 'TYPE_FP32', shape: ['batch', 3, 224, 224] }]);
+    expect(built.lock.models.zeta!.versions['1']!.signature!.inputs).toEqual([
+      { name: 'input', kind: 'tensor', elemType: 'FLOAT', tritonType: 'TYPE_FP32', shape: ['batch', 3, 224, 224] },
+    ]);
     expect(text).toContain('"shape": ["batch", 3, 224, 224]');
     expect(serializeLock(parseLock(text, 'x'))).toBe(text);
   });
 
   it('a checkout without some weights, or with LFS pointers, keeps what the lock says of them', async () => {
-    const dir = await writeRepo({ 'repo/classifier/config.pbtxt': CLASSIFIER_CONFIG, 'repo/classifier/1/model.onnx': CLASSIFIER, 'repo/classifier/2/model.onnx': CLASSIFIER });
+    const dir = await writeRepo({
+      'repo/classifier/config.pbtxt': CLASSIFIER_CONFIG,
+      'repo/classifier/1/model.onnx': CLASSIFIER,
+      'repo/classifier/2/model.onnx': CLASSIFIER,
+    });
     const repo = join(dir, 'repo');
     writeFileSync(join(repo, LOCK_FILE_NAME), serializeLock(buildLock(new Workspace(), repo).lock));
     rmSync(join(repo, 'classifier', '1'), { recursive: true });
     writeFileSync(join(repo, 'classifier', '2', 'model.onnx'), LFS_POINTER);
     const again = buildLock(new Workspace(), repo);
     expect(Object.keys(again.lock.models.classifier!.versions)).toEqual(['1', '2']);
-    expect(again.kept).toEqual(['classifier/1: no 1/model.onnx in this checkout; kept what the lock says', 'classifier/2: 2/model.onnx is a Git LFS pointer; kept what the lock says']);
+    expect(again.kept).toEqual([
+      'classifier/1: no 1/model.onnx in this checkout; kept what the lock says',
+      'classifier/2: 2/model.onnx is a Git LFS pointer; kept what the lock says',
+    ]);
   });
 
   it('refuses a lock it cannot use, saying where and what to do', () => {
@@ -58,12 +67,20 @@ describe('the lock file', () => {
       }
       throw new Error('parsed');
     };
-    expect(bad('{\n  "lockfileVersion": 1,\n  "models": {\n}')).toMatch(/^repo\/tritonc.lock.json: not valid JSON at line 4, column 2: .*; regenerate it with tritonc lock$/);
-    expect(bad('{ "lockfileVersion": 1, "models": { "m": { "versions": { "1": { "file": "1/model.onnx", "size": -3, "weightBytes": 0 } } } } }')).toContain('models.m.versions.1.size: ');
+    expect(bad('{\n  "lockfileVersion": 1,\n  "models": {\n}')).toMatch(
+      /^repo\/tritonc.lock.json: not valid JSON at line 4, column 2: .*; regenerate it with tritonc lock$/,
+    );
+    expect(bad('{ "lockfileVersion": 1, "models": { "m": { "versions": { "1": { "file": "1/model.onnx", "size": -3, "weightBytes": 0 } } } } }')).toContain(
+      'models.m.versions.1.size: ',
+    );
     expect(bad('{ "lockfileVersion": 2, "models": {} }')).toContain('lockfileVersion: ');
     // A model named __proto__ is checked like any other (z.record would skip it unread).
-    expect(bad('{ "lockfileVersion": 1, "models": { "__proto__": { "versions": { "1": { "file": "", "size": 0, "weightBytes": 0 } } } } }')).toContain('models.__proto__.versions.1.file: ');
-    expect(bad('{ "lockfileVersion": 1, "models": { "m": { "versions": { "__proto__": { "file": "a", "size": 0, "weightBytes": 0 } } } } }')).toContain('models.m.versions.__proto__: "__proto__" is not a version number; ');
+    expect(bad('{ "lockfileVersion": 1, "models": { "__proto__": { "versions": { "1": { "file": "", "size": 0, "weightBytes": 0 } } } } }')).toContain(
+      'models.__proto__.versions.1.file: ',
+    );
+    expect(bad('{ "lockfileVersion": 1, "models": { "m": { "versions": { "__proto__": { "file": "a", "size": 0, "weightBytes": 0 } } } } }')).toContain(
+      'models.m.versions.__proto__: "__proto__" is not a version number; ',
+    );
   });
 });
 
@@ -89,7 +106,11 @@ describe('tritonc lock', () => {
     // lint with the weights present says the lock is stale, and how to refresh it.
     const lint = await cli(['lint', 'repo', '--format', 'json'], { cwd: dir });
     const messages = JSON.parse(lint.stdout)[0].messages.filter((m: { ruleId: string }) => m.ruleId === 'lock-mismatch');
-    expect(messages.map((m: { message: string }) => m.message)).toEqual([expect.stringContaining("tritonc.lock.json no longer matches version 1 of 'classifier': its inputs or outputs differ from the lock; refresh it with tritonc lock")]);
+    expect(messages.map((m: { message: string }) => m.message)).toEqual([
+      expect.stringContaining(
+        "tritonc.lock.json no longer matches version 1 of 'classifier': its inputs or outputs differ from the lock; refresh it with tritonc lock",
+      ),
+    ]);
   });
 
   it('bad input is exit 2 with the reason', async () => {
@@ -97,7 +118,9 @@ describe('tritonc lock', () => {
     const unreadable = await cli(['lock', 'repo'], { cwd: dir });
     expect(unreadable.code).toBe(2);
     expect(unreadable.stderr).toContain('cannot lock repo:\n  classifier/1/model.onnx: ');
-    expect((await cli(['lock', 'repo/classifier'], { cwd: dir })).stderr).toContain('is a model directory; give the repository that holds it: tritonc lock repo');
+    expect((await cli(['lock', 'repo/classifier'], { cwd: dir })).stderr).toContain(
+      'is a model directory; give the repository that holds it: tritonc lock repo',
+    );
     expect((await cli(['lock', 'nowhere'], { cwd: dir })).code).toBe(2);
     writeFileSync(join(dir, 'repo', LOCK_FILE_NAME), '{ "lockfileVersion": 1, "models": { "other": { "versions": {} } } }');
     const foreign = await cli(['lock', 'repo', '--check'], { cwd: dir });
@@ -111,9 +134,20 @@ describe('tritonc lock', () => {
 describe('lint --configs-only', () => {
   it('a checkout of configs alone: no version errors; the model checks run against the lock, or a note says they did not', async () => {
     const config = CLASSIFIER_CONFIG.replace('TYPE_FP32 dims: [ 1000 ]', 'TYPE_FP16 dims: [ 1000 ]');
-    const dir = await writeRepo({ 'repo/classifier/config.pbtxt': config, 'repo/classifier/1/model.onnx': CLASSIFIER, 'repo/other/config.pbtxt': CLASSIFIER_CONFIG.replace('classifier', 'other') });
+    const dir = await writeRepo({
+      'repo/classifier/config.pbtxt': config,
+      'repo/classifier/1/model.onnx': CLASSIFIER,
+      'repo/other/config.pbtxt': CLASSIFIER_CONFIG.replace('classifier', 'other'),
+    });
     const repo = join(dir, 'repo');
-    const rules = (flags: string[] = []) => cli(['lint', 'repo', '--format', 'json', ...flags], { cwd: dir }).then((r) => JSON.parse(r.stdout).flatMap((f: { filePath: string; messages: { ruleId: string; messageId: string }[] }) => f.messages.map((m) => `${f.filePath.slice(repo.length + 1)} ${m.ruleId}/${m.messageId}`)).sort());
+    const rules = (flags: string[] = []) =>
+      cli(['lint', 'repo', '--format', 'json', ...flags], { cwd: dir }).then((r) =>
+        JSON.parse(r.stdout)
+          .flatMap((f: { filePath: string; messages: { ruleId: string; messageId: string }[] }) =>
+            f.messages.map((m) => `${f.filePath.slice(repo.length + 1)} ${m.ruleId}/${m.messageId}`),
+          )
+          .sort(),
+      );
     // Triton's view: 'other' has no version.
     expect(await rules()).toContain('other/config.pbtxt version-dirs/noNumericVersion');
 
@@ -128,13 +162,18 @@ describe('lint --configs-only', () => {
     expect(await rules()).toEqual(found);
   });
 
-  it('models named like Object.prototype\'s keys are locked, read back and checked like any other', async () => {
+  it("models named like Object.prototype's keys are locked, read back and checked like any other", async () => {
     const names = ['__proto__', 'constructor', 'hasOwnProperty'];
     // Each config's output TYPE_FP16 where the model's is FLOAT: a finding only the lock can give.
-    const files = Object.fromEntries(names.flatMap((n) => [
-      [`repo/${n}/config.pbtxt`, CLASSIFIER_CONFIG.replace('"classifier"', JSON.stringify(n)).replace('TYPE_FP32 dims: [ 1000 ]', 'TYPE_FP16 dims: [ 1000 ]')],
-      [`repo/${n}/1/model.onnx`, CLASSIFIER],
-    ]));
+    const files = Object.fromEntries(
+      names.flatMap((n) => [
+        [
+          `repo/${n}/config.pbtxt`,
+          CLASSIFIER_CONFIG.replace('"classifier"', JSON.stringify(n)).replace('TYPE_FP32 dims: [ 1000 ]', 'TYPE_FP16 dims: [ 1000 ]'),
+        ],
+        [`repo/${n}/1/model.onnx`, CLASSIFIER],
+      ]),
+    );
     const dir = await writeRepo(files);
     const repo = join(dir, 'repo');
     const w = await cli(['lock', 'repo'], { cwd: dir });
@@ -142,13 +181,19 @@ describe('lint --configs-only', () => {
     const text = readFileSync(join(repo, LOCK_FILE_NAME), 'utf8');
     expect([...text.matchAll(/^ {4}"(\w+)": \{$/gm)].map((m) => m[1])).toEqual(names);
     const read = parseLock(text, 'x');
-    expect(names.map((n) => Object.getOwnPropertyDescriptor(read.models, n)?.value.versions['1'].file)).toEqual(['1/model.onnx', '1/model.onnx', '1/model.onnx']);
+    expect(names.map((n) => Object.getOwnPropertyDescriptor(read.models, n)?.value.versions['1'].file)).toEqual([
+      '1/model.onnx',
+      '1/model.onnx',
+      '1/model.onnx',
+    ]);
     expect(serializeLock(read)).toBe(text);
     expect((await cli(['lock', 'repo', '--check'], { cwd: dir })).code).toBe(0);
     for (const n of names) rmSync(join(repo, n, '1'), { recursive: true });
     const lint = await cli(['lint', 'repo', '--configs-only', '--format', 'json'], { cwd: dir });
     expect(lint.stderr).toBe('');
-    const found = (JSON.parse(lint.stdout) as { filePath: string; messages: { ruleId: string; messageId: string }[] }[]).flatMap((f) => f.messages.map((m) => `${f.filePath.slice(repo.length + 1)} ${m.ruleId}/${m.messageId}`));
+    const found = (JSON.parse(lint.stdout) as { filePath: string; messages: { ruleId: string; messageId: string }[] }[]).flatMap((f) =>
+      f.messages.map((m) => `${f.filePath.slice(repo.length + 1)} ${m.ruleId}/${m.messageId}`),
+    );
     for (const n of names) expect(found).toContain(`${n}/config.pbtxt io-datatype/dataTypeMismatch`);
     expect(found.filter((f) => /unchecked-model|version-dirs|lock-mismatch/.test(f))).toEqual([]);
   });
@@ -156,7 +201,10 @@ describe('lint --configs-only', () => {
   it('an LFS pointer is an error by default and a note under --configs-only', async () => {
     const dir = await writeRepo({ 'repo/classifier/config.pbtxt': CLASSIFIER_CONFIG, 'repo/classifier/1/model.onnx': LFS_POINTER });
     const def = await cli(['lint', 'repo', '--format', 'json'], { cwd: dir });
-    const messages = (r: { stdout: string }) => JSON.parse(r.stdout).flatMap((f: { messages: { ruleId: string; messageId: string; severity: number }[] }) => f.messages).filter((m: { ruleId: string }) => m.ruleId === 'model-unreadable');
+    const messages = (r: { stdout: string }) =>
+      JSON.parse(r.stdout)
+        .flatMap((f: { messages: { ruleId: string; messageId: string; severity: number }[] }) => f.messages)
+        .filter((m: { ruleId: string }) => m.ruleId === 'model-unreadable');
     expect(def.code).toBe(1);
     expect(messages(def).map((m: { messageId: string; severity: number }) => [m.messageId, m.severity])).toEqual([['lfsPointer', 2]]);
     const only = await cli(['lint', 'repo', '--configs-only', '--format', 'json'], { cwd: dir });

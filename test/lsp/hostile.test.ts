@@ -6,8 +6,20 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  CompletionRequest, DidChangeTextDocumentNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification, HoverRequest, InitializeRequest, InitializedNotification,
-  PublishDiagnosticsNotification, createProtocolConnection, StreamMessageReader, StreamMessageWriter, type CompletionItem, type ProtocolConnection, type PublishDiagnosticsParams,
+  CompletionRequest,
+  DidChangeTextDocumentNotification,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  HoverRequest,
+  InitializeRequest,
+  InitializedNotification,
+  PublishDiagnosticsNotification,
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type CompletionItem,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node.js';
 import { COMPLETION_WINDOW, valueBeforeCursor } from '../../src/lsp/cursor.js';
 import { BIN } from '../support/cli.js';
@@ -84,7 +96,11 @@ describe('tritonc lsp --stdio under hostile input', () => {
     const big = CLASSIFIER_CONFIG + Array.from({ length: 20_000 }, (_, i) => `parameters { key: "p${i}" value: { string_value: "v" } }\n`).join('');
     await c.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: 2 }, contentChanges: [{ text: big }] });
     const end = { line: big.split('\n').length - 1, character: 0 };
-    for (let v = 3; v <= 102; v++) void c.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: v }, contentChanges: [{ range: { start: end, end }, text: '#' }] });
+    for (let v = 3; v <= 102; v++)
+      void c.sendNotification(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri, version: v },
+        contentChanges: [{ range: { start: end, end }, text: '#' }],
+      });
     await c.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 1 } });
     const versions = published.filter((p) => p.uri === uri).map((p) => p.version!);
     expect(versions.at(-1)).toBe(102);
@@ -115,7 +131,9 @@ describe('tritonc lsp --stdio under hostile input', () => {
       await c.sendRequest(HoverRequest.type, { textDocument: { uri: odd }, position: { line: 0, character: 1 } });
       await c.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: odd } });
     }
-    await c.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'pbtxt', version: 1, text: CLASSIFIER_CONFIG.replace('name: "input"', 'name: "inptu"') } });
+    await c.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: 'pbtxt', version: 1, text: CLASSIFIER_CONFIG.replace('name: "input"', 'name: "inptu"') },
+    });
     await c.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 1 } });
     expect(published.find((p) => p.uri === uri)?.diagnostics.map((d) => d.code)).toContain('io-name');
   });

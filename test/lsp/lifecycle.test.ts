@@ -6,8 +6,20 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, ExitNotification, HoverRequest, InitializeRequest, InitializedNotification, PublishDiagnosticsNotification,
-  ResponseError, ShutdownRequest, StreamMessageReader, StreamMessageWriter, createProtocolConnection, type ProtocolConnection, type PublishDiagnosticsParams,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  HoverRequest,
+  InitializeRequest,
+  InitializedNotification,
+  PublishDiagnosticsNotification,
+  ResponseError,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  createProtocolConnection,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node.js';
 import { BIN } from '../support/cli.js';
 import { CLASSIFIER, CLASSIFIER_CONFIG, writeRepo } from '../lint/harness.js';
@@ -45,11 +57,17 @@ describe('tritonc lsp --stdio: shutdown and exit', () => {
 
     expect(await c.sendRequest(ShutdownRequest.type)).toBeNull();
     await c.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: 2 }, contentChanges: [{ text: 'max_batch_size: {' }] });
-    const after = await c.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 2, character: 3 } }).then(() => undefined, (e: unknown) => e);
+    const after = await c.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 2, character: 3 } }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(after).toBeInstanceOf(ResponseError);
     expect((after as ResponseError<unknown>).code).toBe(-32600);
     // A second shutdown is a request like any other now.
-    const again = await c.sendRequest(ShutdownRequest.type).then(() => undefined, (e: unknown) => e);
+    const again = await c.sendRequest(ShutdownRequest.type).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect((again as ResponseError<unknown>).code).toBe(-32600);
 
     await c.sendNotification(ExitNotification.type);

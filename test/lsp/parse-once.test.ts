@@ -6,8 +6,20 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  CompletionRequest, DefinitionRequest, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, HoverRequest, InitializeRequest, InitializedNotification, InlayHintRequest,
-  PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter, createProtocolConnection, type ProtocolConnection, type PublishDiagnosticsParams,
+  CompletionRequest,
+  DefinitionRequest,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  HoverRequest,
+  InitializeRequest,
+  InitializedNotification,
+  InlayHintRequest,
+  PublishDiagnosticsNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+  createProtocolConnection,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node.js';
 import { ProposedFeatures, createConnection, StreamMessageReader as ServerReader, StreamMessageWriter as ServerWriter } from 'vscode-languageserver/node.js';
 import { CLASSIFIER, CLASSIFIER_CONFIG, writeRepo } from '../lint/harness.js';
@@ -16,7 +28,13 @@ import { CLASSIFIER, CLASSIFIER_CONFIG, writeRepo } from '../lint/harness.js';
 const parsed: { text: string; field: boolean }[] = [];
 vi.mock('../../src/pbtxt/parser.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/pbtxt/parser.js')>();
-  return { ...real, parseText: (text: string, ...rest: unknown[]) => (parsed.push({ text, field: 'at' in (rest[1] as object) }), (real.parseText as (...a: unknown[]) => unknown)(text, ...rest)) };
+  return {
+    ...real,
+    parseText: (text: string, ...rest: unknown[]) => (
+      parsed.push({ text, field: 'at' in (rest[1] as object) }),
+      (real.parseText as (...a: unknown[]) => unknown)(text, ...rest)
+    ),
+  };
 });
 const { startLanguageServer } = await import('../../src/lsp/server.js');
 
@@ -40,7 +58,8 @@ async function start(root: string) {
   client.listen();
   await client.sendRequest(InitializeRequest.type, { processId: null, rootUri: pathToFileURL(root).href, capabilities: {}, workspaceFolders: null });
   await client.sendNotification(InitializedNotification.type, {});
-  const diagnosed = (version: number) => new Promise<void>((resolve) => (published.some((p) => p.version === version) ? resolve() : waiters.push({ version, resolve })));
+  const diagnosed = (version: number) =>
+    new Promise<void>((resolve) => (published.some((p) => p.version === version) ? resolve() : waiters.push({ version, resolve })));
   return { c: client, diagnosed };
 }
 

@@ -6,8 +6,17 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  CompletionRequest, DidOpenTextDocumentNotification, ExitNotification, InitializeRequest, InitializedNotification, ShutdownRequest,
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter, type CompletionItem, type ProtocolConnection,
+  CompletionRequest,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  InitializeRequest,
+  InitializedNotification,
+  ShutdownRequest,
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type CompletionItem,
+  type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node.js';
 import { lintSync } from '../../src/lint/engine.js';
 import { RULES } from '../../src/lint/rules/index.js';
@@ -52,7 +61,12 @@ async function start(root: string, snippetSupport: boolean): Promise<ProtocolCon
   child = spawn(process.execPath, [BIN, 'lsp', '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
   connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   connection.listen();
-  await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(root).href, capabilities: { textDocument: { completion: { completionItem: { snippetSupport } } } }, workspaceFolders: null });
+  await connection.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    rootUri: pathToFileURL(root).href,
+    capabilities: { textDocument: { completion: { completionItem: { snippetSupport } } } },
+    workspaceFolders: null,
+  });
   await connection.sendNotification(InitializedNotification.type, {});
   return connection;
 }
@@ -67,15 +81,27 @@ async function snippetsAt(c: ProtocolConnection, file: string, marked: string): 
   const text = marked.replace(CURSOR, '');
   await c.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'pbtxt', version: 1, text } });
   const lines = text.slice(0, at).split('\n');
-  const items = ((await c.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: lines.length - 1, character: lines.at(-1)!.length } })) ?? []) as CompletionItem[];
+  const items = ((await c.sendRequest(CompletionRequest.type, {
+    textDocument: { uri },
+    position: { line: lines.length - 1, character: lines.at(-1)!.length },
+  })) ?? []) as CompletionItem[];
   return new Map(items.filter((i) => i.kind === 15 /* Snippet */).map((i) => [i.label, i]));
 }
 
 const errorsOf = (repo: string, model: string): string[] =>
-  lintSync([join(repo, model)], { cwd: repo, rules: RULES }).results.flatMap((r) => r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.ruleId}: ${d.message}`));
+  lintSync([join(repo, model)], { cwd: repo, rules: RULES }).results.flatMap((r) =>
+    r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.ruleId}: ${d.message}`),
+  );
 
 /** A sequence model whose inputs name its controls, as Triton's sequence examples do. */
-const SEQUENCE = { inputs: [['INPUT', 'FLOAT', ['batch', 4]], ['START', 'INT32', ['batch', 1]], ['READY', 'INT32', ['batch', 1]]], outputs: [['OUTPUT', 'FLOAT', ['batch', 4]]] } as const;
+const SEQUENCE = {
+  inputs: [
+    ['INPUT', 'FLOAT', ['batch', 4]],
+    ['START', 'INT32', ['batch', 1]],
+    ['READY', 'INT32', ['batch', 1]],
+  ],
+  outputs: [['OUTPUT', 'FLOAT', ['batch', 4]]],
+} as const;
 
 describe('snippets', () => {
   it('each snippet, expanded with its defaults, makes a config that lints clean for the model beside it', { timeout: 60_000 }, async () => {
@@ -108,7 +134,8 @@ describe('snippets', () => {
     const grouped = await apply('classifier', `${model}\n`, 'instance_group');
     expect(grouped).toContain('kind: KIND_GPU');
     // The sequence model's controls from its inputs the config does not list, with their data type.
-    const counter = 'name: "counter"\nbackend: "onnxruntime"\nmax_batch_size: 8\ninput [ { name: "INPUT" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "OUTPUT" data_type: TYPE_FP32 dims: [ 4 ] } ]\n';
+    const counter =
+      'name: "counter"\nbackend: "onnxruntime"\nmax_batch_size: 8\ninput [ { name: "INPUT" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "OUTPUT" data_type: TYPE_FP32 dims: [ 4 ] } ]\n';
     const offered = await snippetsAt(c, join(repo, 'counter', 'config.pbtxt'), counter);
     expect(offered.get('sequence_batching')!.detail).toContain('(START, READY)');
     expect(offered.has('model')).toBe(false);

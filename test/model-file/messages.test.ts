@@ -20,13 +20,27 @@ import {
 import { placeholdersOf } from '../../src/util/message-template.js';
 import { ROOT } from '../support/snapshot.js';
 
-const SECTIONS = { IO_READ_MESSAGES, LFS_READ_MESSAGES, PROTOBUF_READ_MESSAGES, ONNX_READ_MESSAGES, ONNX_EXTERNAL_MESSAGES, SAVEDMODEL_READ_MESSAGES, PYTORCH_READ_MESSAGES, OPENVINO_READ_MESSAGES, BUG_READ_MESSAGES };
+const SECTIONS = {
+  IO_READ_MESSAGES,
+  LFS_READ_MESSAGES,
+  PROTOBUF_READ_MESSAGES,
+  ONNX_READ_MESSAGES,
+  ONNX_EXTERNAL_MESSAGES,
+  SAVEDMODEL_READ_MESSAGES,
+  PYTORCH_READ_MESSAGES,
+  OPENVINO_READ_MESSAGES,
+  BUG_READ_MESSAGES,
+};
 
 /** The source of the readers and of what makes their errors (the workspace's remote store). */
 function sources(): string {
   const dirs = ['src/onnx', 'src/openvino', 'src/pytorch', 'src/savedmodel', 'src/model-file', 'src/model-readers', 'src/remote'];
   return dirs
-    .flatMap((d) => readdirSync(join(ROOT, d)).filter((f) => f.endsWith('.ts') && f !== 'messages.ts').map((f) => readFileSync(join(ROOT, d, f), 'utf8')))
+    .flatMap((d) =>
+      readdirSync(join(ROOT, d))
+        .filter((f) => f.endsWith('.ts') && f !== 'messages.ts')
+        .map((f) => readFileSync(join(ROOT, d, f), 'utf8')),
+    )
     .join('\n');
 }
 
@@ -51,7 +65,10 @@ describe("the readers' messages", () => {
       }
       expect(rule[id], id).toContain(template);
       const added = placeholdersOf(rule[id]!).filter((p) => !placeholdersOf(template).includes(p));
-      expect(added.every((p) => p === 'byteOffset' || p === 'backend' || p === 'format'), `${id}: ${added.join(', ')}`).toBe(true);
+      expect(
+        added.every((p) => p === 'byteOffset' || p === 'backend' || p === 'format'),
+        `${id}: ${added.join(', ')}`,
+      ).toBe(true);
     }
   });
 });

@@ -46,12 +46,20 @@ describe('model-file/open.ts', () => {
     // The SavedModel's saved_model.pb, opened the same way.
     const tf = join(dir, 'tf');
     mkdirSync(join(tf, 'saved_model.pb'), { recursive: true });
-    expect(thrown(() => readerOf('tensorflow')!.readSync(tf))).toMatchObject({ file: join(tf, 'saved_model.pb'), messageId: 'isDirectory', data: { format: 'TensorFlow SavedModel' } });
+    expect(thrown(() => readerOf('tensorflow')!.readSync(tf))).toMatchObject({
+      file: join(tf, 'saved_model.pb'),
+      messageId: 'isDirectory',
+      data: { format: 'TensorFlow SavedModel' },
+    });
   });
 
   it('closes the descriptor whatever the reader does with it', async () => {
     const before = openFds();
-    expect(() => withModelFileSync(join(dir, 'model.bin'), 'PyTorch', () => { throw new Error('reader bug'); })).toThrow('reader bug');
+    expect(() =>
+      withModelFileSync(join(dir, 'model.bin'), 'PyTorch', () => {
+        throw new Error('reader bug');
+      }),
+    ).toThrow('reader bug');
     await expect(withModelFile(join(dir, 'model.bin'), 'PyTorch', () => Promise.reject(new Error('reader bug')))).rejects.toThrow('reader bug');
     expect(() => withModelFileSync(join(dir, 'fifo'), 'PyTorch', () => 0)).toThrow(ModelReadError);
     expect(openFds()).toBe(before);

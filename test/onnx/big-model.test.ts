@@ -78,15 +78,19 @@ describe('models over 2 GiB and 4 GiB', () => {
     ['2.1 GiB', 2.1 * GiB],
     ['5 GiB', 5 * GiB],
   ] as const) {
-    it.skipIf(!BIG)(title(size), async () => {
-      const info = await writeBigModel(path.join(dir, size.replace(/\W/g, ''), 'model.onnx'), { targetBytes: target, fill: 'holes' });
-      expect(info.fileBytes).toBeGreaterThan(target);
-      const stats: ReadStats = { reads: 0, bytesRead: 0 };
-      const sig = await readSignature(info.path, { stats });
-      expectBigSignature(sig, info);
-      expect(stats.bytesRead).toBeLessThan(16 * 1024 * 1024);
-      expect(readSignatureSync(info.path)).toEqual(sig);
-      fs.rmSync(path.dirname(info.path), { recursive: true, force: true });
-    }, 120_000);
+    it.skipIf(!BIG)(
+      title(size),
+      async () => {
+        const info = await writeBigModel(path.join(dir, size.replace(/\W/g, ''), 'model.onnx'), { targetBytes: target, fill: 'holes' });
+        expect(info.fileBytes).toBeGreaterThan(target);
+        const stats: ReadStats = { reads: 0, bytesRead: 0 };
+        const sig = await readSignature(info.path, { stats });
+        expectBigSignature(sig, info);
+        expect(stats.bytesRead).toBeLessThan(16 * 1024 * 1024);
+        expect(readSignatureSync(info.path)).toEqual(sig);
+        fs.rmSync(path.dirname(info.path), { recursive: true, force: true });
+      },
+      120_000,
+    );
   }
 });

@@ -30,7 +30,7 @@ describe('element type table', () => {
     ]);
   });
 
-  it("maps to Triton types as the ONNX Runtime backend does (OnnxDataTypeToModelConfigDataType)", () => {
+  it('maps to Triton types as the ONNX Runtime backend does (OnnxDataTypeToModelConfigDataType)', () => {
     const mapped = Object.fromEntries(ELEM_TYPES.filter((t) => t.tritonType !== null).map((t) => [t.name, t.tritonType]));
     expect(mapped).toEqual({
       FLOAT: 'TYPE_FP32',

@@ -212,7 +212,9 @@ describe('bad files', () => {
 
   // git-lfs docs/spec.md: the version line, then oid and size, in a file under 1024 bytes.
   it('a Git LFS pointer: the object it stands for, and git lfs pull', async () => {
-    const e = await failure(Buffer.from('version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 102502400\n'));
+    const e = await failure(
+      Buffer.from('version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 102502400\n'),
+    );
     expect(e.offset).toBe(0);
     expect(e.lfsPointer).toEqual({ oid: 'sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393', size: 102502400 });
     expect(e.reason).toMatch(/Git LFS pointer to an object of 102502400 bytes .* run git lfs pull$/);
@@ -242,12 +244,23 @@ describe('bad files', () => {
 describe('files that cannot be read', () => {
   it('a missing file is an io error without an offset', async () => {
     const file = path.join(dir, 'nope.onnx');
-    await expect(readSignature(file)).rejects.toMatchObject({ kind: 'io', offset: null, file, messageId: 'noSuchFile', message: `${file}: no such file or directory` });
+    await expect(readSignature(file)).rejects.toMatchObject({
+      kind: 'io',
+      offset: null,
+      file,
+      messageId: 'noSuchFile',
+      message: `${file}: no such file or directory`,
+    });
     expect(() => readSignatureSync(file)).toThrow(ModelReadError);
   });
 
   it('a directory', async () => {
-    await expect(readSignature(dir)).rejects.toMatchObject({ kind: 'io', messageId: 'isDirectory', data: { format: 'ONNX' }, reason: 'is a directory where the ONNX model file should be' });
+    await expect(readSignature(dir)).rejects.toMatchObject({
+      kind: 'io',
+      messageId: 'isDirectory',
+      data: { format: 'ONNX' },
+      reason: 'is a directory where the ONNX model file should be',
+    });
     expect(() => readSignatureSync(dir)).toThrow(/is a directory/);
   });
 

@@ -22,8 +22,14 @@ const view = (dir: string, model: string) => {
 describe('fixtures/models/onnx', () => {
   it('are the models of the qa cases: names, types, shapes, batching', () => {
     const addSub = (batch: (string | null)[]) => ({
-      inputs: [['INPUT0', 'TYPE_INT32', [...batch, 16]], ['INPUT1', 'TYPE_INT32', [...batch, 16]]],
-      outputs: [['OUTPUT0', 'TYPE_INT8', [...batch, 16]], ['OUTPUT1', 'TYPE_INT8', [...batch, 16]]],
+      inputs: [
+        ['INPUT0', 'TYPE_INT32', [...batch, 16]],
+        ['INPUT1', 'TYPE_INT32', [...batch, 16]],
+      ],
+      outputs: [
+        ['OUTPUT0', 'TYPE_INT8', [...batch, 16]],
+        ['OUTPUT1', 'TYPE_INT8', [...batch, 16]],
+      ],
     });
     expect(view(FIXTURES, 'onnx_int32_int8_int8')).toEqual({ ...addSub([null]), batchable: true });
     expect(view(FIXTURES, 'onnx_nobatch_int32_int8_int8')).toEqual({ ...addSub([]), batchable: false });

@@ -32,7 +32,11 @@ const OUTSIDE: Record<string, Case> = {
   absolute: { messageId: 'onnxExternalAbsolute', location: () => path.join(root, 'secret.bin') },
   parent: { messageId: 'onnxExternalParent', location: () => '../../../secret.bin' },
   'parent, normalized': { messageId: 'onnxExternalParent', location: () => 'sub/../../../../secret.bin' },
-  'link to a file outside': { messageId: 'onnxExternalLink', location: () => 'bias.bin', setup: (d) => fs.symlinkSync(path.join(root, 'secret.bin'), path.join(d, 'bias.bin')) },
+  'link to a file outside': {
+    messageId: 'onnxExternalLink',
+    location: () => 'bias.bin',
+    setup: (d) => fs.symlinkSync(path.join(root, 'secret.bin'), path.join(d, 'bias.bin')),
+  },
   'link to a directory outside': { messageId: 'onnxExternalLink', location: () => 'sub/secret.bin', setup: (d) => fs.symlinkSync(root, path.join(d, 'sub')) },
 };
 
@@ -111,7 +115,9 @@ describe('the reader refuses a location outside the model directory, as ONNX Run
   // for the absolute path, and "External data path escapes model directory" for the others
   // (onnxruntime/core/framework/tensorprotoutils.cc, weakly_canonical paths compared).
   it.each(Object.entries(OUTSIDE))('%s: ONNX Runtime refuses the same model', async (name) => {
-    await expect(ort.InferenceSession.create(modelOf(name))).rejects.toThrow(/External data path validation failed for initializer: B\. Error: .*(Absolute path not allowed|escapes model directory)/);
+    await expect(ort.InferenceSession.create(modelOf(name))).rejects.toThrow(
+      /External data path validation failed for initializer: B\. Error: .*(Absolute path not allowed|escapes model directory)/,
+    );
   });
 
   it.each(Object.entries(INSIDE))('%s: ONNX Runtime loads it', async (name) => {
@@ -128,9 +134,15 @@ describe("the commands: a finding or error naming the location, and the outside 
     for (const [name, c] of Object.entries(OUTSIDE)) {
       const found = files.find((f) => f.filePath === modelOf(name))?.messages.find((m) => m.ruleId === 'model-unreadable');
       expect(found?.messageId, name).toBe(c.messageId);
-      expect(found?.message).toContain(`tensor "B" keeps its data at "${c.location()}"`.replace(`at "${path.join(root, 'secret.bin')}"`, `at the absolute path "${path.join(root, 'secret.bin')}"`));
+      expect(found?.message).toContain(
+        `tensor "B" keeps its data at "${c.location()}"`.replace(
+          `at "${path.join(root, 'secret.bin')}"`,
+          `at the absolute path "${path.join(root, 'secret.bin')}"`,
+        ),
+      );
     }
-    for (const name of Object.keys(INSIDE)) expect(files.find((f) => f.filePath === modelOf(name))?.messages.filter((m) => m.ruleId === 'model-unreadable') ?? []).toEqual([]);
+    for (const name of Object.keys(INSIDE))
+      expect(files.find((f) => f.filePath === modelOf(name))?.messages.filter((m) => m.ruleId === 'model-unreadable') ?? []).toEqual([]);
     expectNoSecret(r.stdout + r.stderr);
   });
 
@@ -178,7 +190,11 @@ describe('a repository in object storage', () => {
       const r = await cli(['lint', url, '-f', 'json'], { cwd: root, env: { AWS_ACCESS_KEY_ID: 'k', AWS_SECRET_ACCESS_KEY: 's' } });
       expect(r.code, r.stderr).toBe(1);
       const files = JSON.parse(r.stdout) as { filePath: string; messages: { ruleId: string; messageId: string }[] }[];
-      const unreadable = (name: string) => files.find((f) => f.filePath === `${url}/${dirName(name)}/1/model.onnx`)?.messages.filter((m) => m.ruleId === 'model-unreadable').map((m) => m.messageId);
+      const unreadable = (name: string) =>
+        files
+          .find((f) => f.filePath === `${url}/${dirName(name)}/1/model.onnx`)
+          ?.messages.filter((m) => m.ruleId === 'model-unreadable')
+          .map((m) => m.messageId);
       expect(unreadable('absolute')).toEqual(['onnxExternalAbsolute']);
       expect(unreadable('parent')).toEqual(['onnxExternalParent']);
       expect(unreadable('a file beside the model') ?? []).toEqual([]);

@@ -166,10 +166,7 @@ describe('round trip', () => {
           const tensors: TensorProto[] = initializers.map((i) => ({ name: i.name, dataType: 1, dims: i.dims, rawData: Buffer.alloc(i.raw) }));
           const asInputs = initializers.filter((i) => i.listAsInput).map((i) => ({ name: i.name, elem: 1, shape: i.dims }));
           const bytes = encodeModel(
-            model(
-              { name: 'fuzz', initializer: tensors, input: [...inputs, ...asInputs].map(valueInfo), output: outputs.map(valueInfo) },
-              { irVersion },
-            ),
+            model({ name: 'fuzz', initializer: tensors, input: [...inputs, ...asInputs].map(valueInfo), output: outputs.map(valueInfo) }, { irVersion }),
           );
           const result = outcome(bytes, w);
           expect(result).not.toBeInstanceOf(ModelReadError);
@@ -182,7 +179,12 @@ describe('round trip', () => {
           expect(sig.inputs).toEqual(inputs.map(info));
           expect(sig.outputs).toEqual(outputs.map(info));
           expect(sig.overridableInitializers).toEqual(asInputs.map(info));
-          expect(sig.initializers).toEqual({ count: initializers.length, bytes: initializers.reduce((a, i) => a + i.raw, 0), externalBytes: 0, constantBytes: 0 });
+          expect(sig.initializers).toEqual({
+            count: initializers.length,
+            bytes: initializers.reduce((a, i) => a + i.raw, 0),
+            externalBytes: 0,
+            constantBytes: 0,
+          });
         },
       ),
       { numRuns: Math.ceil(RUNS.numRuns / 2) },

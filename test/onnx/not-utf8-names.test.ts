@@ -43,9 +43,13 @@ describe('a tensor name that is not UTF-8', () => {
   });
 
   it('lint reports it; a config naming the text with U+FFFD names no input of the model', async () => {
-    const dir = repo('platform: "onnxruntime_onnx"\nmax_batch_size: 4\ninput [ { name: "in\uFFFDput" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "out" data_type: TYPE_FP32 dims: [ 4 ] } ]\n');
+    const dir = repo(
+      'platform: "onnxruntime_onnx"\nmax_batch_size: 4\ninput [ { name: "in\uFFFDput" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "out" data_type: TYPE_FP32 dims: [ 4 ] } ]\n',
+    );
     const r = await cli(['lint', '.', '--format', 'json'], { cwd: dir });
-    const found = (JSON.parse(r.stdout) as { messages: { ruleId: string; messageId: string; message: string }[] }[]).flatMap((f) => f.messages).filter((m) => m.ruleId === 'io-name');
+    const found = (JSON.parse(r.stdout) as { messages: { ruleId: string; messageId: string; message: string }[] }[])
+      .flatMap((f) => f.messages)
+      .filter((m) => m.ruleId === 'io-name');
     expect(found.map((m) => m.messageId).sort()).toEqual(['inputUnknownNoModelInputs', 'modelNameNotUtf8']);
     expect(found.find((m) => m.messageId === 'modelNameNotUtf8')!.message).toContain(`the model's input "${NOT_UTF8_INPUT}" has a name that is not UTF-8`);
   });

@@ -24,16 +24,25 @@ const view = (dir: string, model: string) => {
 const FIX = "dynamic_axes={'input': {0: 'batch'}, 'output': {0: 'batch'}}";
 
 describe('fixtures/models/torch-onnx', () => {
-  it('are the tutorial\'s export and the two half-dynamic ones', () => {
+  it("are the tutorial's export and the two half-dynamic ones", () => {
     const producer = { name: 'pytorch', version: '2.5.1' };
     expect(view(FIXTURES, 'tutorial_classifier')).toEqual({
-      inputs: [['input', 'TYPE_FP32', ['batch_size', 3, 224, 224]]], outputs: [['output', 'TYPE_FP32', ['batch_size', 1000]]], batchable: true, producer,
+      inputs: [['input', 'TYPE_FP32', ['batch_size', 3, 224, 224]]],
+      outputs: [['output', 'TYPE_FP32', ['batch_size', 1000]]],
+      batchable: true,
+      producer,
     });
     expect(view(FIXTURES, 'input_only_dynamic')).toEqual({
-      inputs: [['input', 'TYPE_FP32', ['batch_size', 3, 224, 224]]], outputs: [['output', 'TYPE_FP32', [1, 1000]]], batchable: false, producer,
+      inputs: [['input', 'TYPE_FP32', ['batch_size', 3, 224, 224]]],
+      outputs: [['output', 'TYPE_FP32', [1, 1000]]],
+      batchable: false,
+      producer,
     });
     expect(view(FIXTURES, 'output_only_dynamic')).toEqual({
-      inputs: [['input', 'TYPE_FP32', [1, 3, 224, 224]]], outputs: [['output', 'TYPE_FP32', ['batch_size', 1000]]], batchable: false, producer,
+      inputs: [['input', 'TYPE_FP32', [1, 3, 224, 224]]],
+      outputs: [['output', 'TYPE_FP32', ['batch_size', 1000]]],
+      batchable: false,
+      producer,
     });
   });
 
@@ -54,7 +63,9 @@ describe('a batch axis on the input only', () => {
   it('inspect says why it cannot batch and how to re-export (text and JSON)', async () => {
     const dir = model();
     const text = await cli(['inspect', dir]);
-    expect(text.stdout).toContain(`batchable: no: input 'input' has a dynamic first dim, but output 'output' is fixed at [1, 1000] (the batch axis exported on part of the tensors; re-export with ${FIX})`);
+    expect(text.stdout).toContain(
+      `batchable: no: input 'input' has a dynamic first dim, but output 'output' is fixed at [1, 1000] (the batch axis exported on part of the tensors; re-export with ${FIX})`,
+    );
     const json = JSON.parse((await cli(['inspect', dir, '--format', 'json'])).stdout) as { batchable: boolean; partialBatchAxis: unknown };
     expect(json.batchable).toBe(false);
     expect(json.partialBatchAxis).toEqual({
@@ -68,7 +79,9 @@ describe('a batch axis on the input only', () => {
     const r = await cli(['generate', dir]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('max_batch_size: 0');
-    expect(r.stderr).toMatch(/^warning: .*model\.onnx cannot batch, so the config has max_batch_size 0 and Triton runs one request at a time: input 'input' has a dynamic first dim, but output 'output' has the fixed shape \[1,1000\]\./);
+    expect(r.stderr).toMatch(
+      /^warning: .*model\.onnx cannot batch, so the config has max_batch_size 0 and Triton runs one request at a time: input 'input' has a dynamic first dim, but output 'output' has the fixed shape \[1,1000\]\./,
+    );
     expect(r.stderr).toContain(`torch.onnx.export(..., ${FIX})`);
     const knowingly = await cli(['generate', dir, '--max-batch-size', '0']);
     expect(knowingly.code).toBe(0);
@@ -87,6 +100,8 @@ describe('a batch axis on the input only', () => {
       .flatMap((f) => f.messages)
       .filter((m) => m.ruleId === 'missing-dynamic-axis');
     expect(found.map((m) => [m.messageId, m.level, m.line])).toEqual([['partialBatchAxis', 'warning', 5]]);
-    expect(found[0]!.message).toContain(`fixed on output 'output' [1,1000], a batch axis exported on part of the tensors. Re-export with the batch axis on every input and output (torch.onnx.export(..., ${FIX}))`);
+    expect(found[0]!.message).toContain(
+      `fixed on output 'output' [1,1000], a batch axis exported on part of the tensors. Re-export with the batch axis on every input and output (torch.onnx.export(..., ${FIX}))`,
+    );
   });
 });

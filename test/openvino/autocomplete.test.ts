@@ -16,12 +16,20 @@ describe('autoCompleteOpenVino', () => {
     const four = autoCompleteOpenVino({ name: 'd' }, sig('openvino_dynamic_batch'));
     expect(four.config.max_batch_size).toBe(4);
     expect(four.config.dynamic_batching).toEqual({});
-    expect(four.config.input?.map((i) => [i.name, i.dims])).toEqual([['Func/PartitionedCall/input/_0:0', [4]], ['input1', [4]]]);
+    expect(four.config.input?.map((i) => [i.name, i.dims])).toEqual([
+      ['Func/PartitionedCall/input/_0:0', [4]],
+      ['input1', [4]],
+    ]);
     expect(four.problems).toEqual([]);
   });
   it('no layouts and max_batch_size set: a warning only, and only the absent side is filled', () => {
-    const done = autoCompleteOpenVino({ name: 'p', max_batch_size: 8, output: [{ name: 'OUTPUT0', data_type: 'TYPE_INT8', dims: [16] }] }, sig('openvino_int8_int8_int8'));
-    expect(done.steps.find((s) => s.path[0] === 'max_batch_size')?.reason).toContain('model layout for model p does not support batching while non-zero max_batch_size is specified');
+    const done = autoCompleteOpenVino(
+      { name: 'p', max_batch_size: 8, output: [{ name: 'OUTPUT0', data_type: 'TYPE_INT8', dims: [16] }] },
+      sig('openvino_int8_int8_int8'),
+    );
+    expect(done.steps.find((s) => s.path[0] === 'max_batch_size')?.reason).toContain(
+      'model layout for model p does not support batching while non-zero max_batch_size is specified',
+    );
     expect(done.config.input?.map((i) => i.dims)).toEqual([[16], [16]]);
     expect(done.config.output).toHaveLength(1);
     expect(done.problems).toEqual([]);

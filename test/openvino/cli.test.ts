@@ -17,7 +17,10 @@ describe('tritonc generate on an OpenVINO model', () => {
   it('a dynamic-batch model: backend openvino, batching from the layouts, static dims kept, the smallest name of each tensor', async () => {
     const r = await cli(['generate', 'openvino_classifier'], { cwd: dir });
     expect(r.code).toBe(0);
-    const body = r.stdout.split('\n').filter((l) => !l.startsWith('#')).join('\n');
+    const body = r.stdout
+      .split('\n')
+      .filter((l) => !l.startsWith('#'))
+      .join('\n');
     expect(body).toBe(`name: "openvino_classifier"
 backend: "openvino"
 max_batch_size: 4
@@ -67,7 +70,9 @@ dynamic_batching { }
     expect((await cli(['generate', '.', '--write'], { cwd: dir })).code).toBe(0);
     expect(readFileSync(join(dir, 'openvino_int8_int8_int8', 'config.pbtxt'), 'utf8')).toContain('backend: "openvino"');
     const lint = await cli(['lint', '.', '--format', 'json'], { cwd: dir });
-    const errors = (JSON.parse(lint.stdout) as { messages: { severity: number | string; ruleId: string }[] }[]).flatMap((f) => f.messages).filter((m) => m.severity === 2 || m.severity === 'error');
+    const errors = (JSON.parse(lint.stdout) as { messages: { severity: number | string; ruleId: string }[] }[])
+      .flatMap((f) => f.messages)
+      .filter((m) => m.severity === 2 || m.severity === 'error');
     expect(errors).toEqual([]);
   });
 });
@@ -84,7 +89,10 @@ describe('tritonc inspect model.xml', () => {
     const r = await cli(['inspect', 'openvino_int8_int8_int8', '--format', 'json'], { cwd: dir });
     const sig = JSON.parse(r.stdout) as { format: string; inputs: { name: string; tritonType: string; shape: number[] }[]; initializers: { bytes: number } };
     expect(sig.format).toBe('openvino');
-    expect(sig.inputs.map((t) => [t.name, t.tritonType, t.shape])).toEqual([['INPUT0', 'TYPE_INT8', [8, 16]], ['INPUT1', 'TYPE_INT8', [8, 16]]]);
+    expect(sig.inputs.map((t) => [t.name, t.tritonType, t.shape])).toEqual([
+      ['INPUT0', 'TYPE_INT8', [8, 16]],
+      ['INPUT1', 'TYPE_INT8', [8, 16]],
+    ]);
     expect(sig.initializers.bytes).toBe(16);
   });
 });

@@ -29,7 +29,32 @@ function outcome(bytes: Uint8Array, bin: number | null): ModelSignature | ModelR
   }
 }
 
-const TOKENS = ['<', '>', '/>', '</', '"', "'", '&', '&amp;', '&#0;', '<!--', '-->', '<![CDATA[', ']]>', '<?', '?>', ',', '..', '?', '-1', '\0', 'é', '<layer id="9" type="Result">', '<edge from-layer="0"/>', '<net version="11">'];
+const TOKENS = [
+  '<',
+  '>',
+  '/>',
+  '</',
+  '"',
+  "'",
+  '&',
+  '&amp;',
+  '&#0;',
+  '<!--',
+  '-->',
+  '<![CDATA[',
+  ']]>',
+  '<?',
+  '?>',
+  ',',
+  '..',
+  '?',
+  '-1',
+  '\0',
+  'é',
+  '<layer id="9" type="Result">',
+  '<edge from-layer="0"/>',
+  '<net version="11">',
+];
 const mutation = fc.record({ at: fc.nat(), kind: fc.integer({ min: 0, max: 3 }), token: fc.constantFrom(...TOKENS), len: fc.integer({ min: 1, max: 40 }) });
 
 function mutate(text: string, edits: { at: number; kind: number; token: string; len: number }[]): string {
@@ -46,7 +71,10 @@ function mutate(text: string, edits: { at: number; kind: number; token: string; 
 
 describe('robustness', () => {
   it('random bytes', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 2048 }), fc.option(fc.nat(100)), (bytes, bin) => void outcome(bytes, bin)), RUNS);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 2048 }), fc.option(fc.nat(100)), (bytes, bin) => void outcome(bytes, bin)),
+      RUNS,
+    );
   });
   it('mutated fixtures', () => {
     fc.assert(
@@ -59,9 +87,27 @@ describe('robustness', () => {
 });
 
 const NAME = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_:./]{0,12}$/);
-const DIM = fc.oneof(fc.nat(64).map(String), fc.constant('-1'), fc.constant('?'), fc.tuple(fc.nat(8), fc.integer({ min: 9, max: 99 })).map(([a, b]) => `${a}..${b}`));
-const TYPES: [string, string | null][] = [['f32', 'TYPE_FP32'], ['f16', 'TYPE_FP16'], ['i64', 'TYPE_INT64'], ['u8', 'TYPE_UINT8'], ['boolean', 'TYPE_BOOL'], ['bf16', null], ['f64', null]];
-const TENSOR = fc.record({ names: fc.uniqueArray(NAME, { minLength: 1, maxLength: 3 }), dims: fc.array(DIM, { maxLength: 4 }), type: fc.constantFrom(...TYPES), layout: fc.option(fc.constantFrom('[N,C]', 'NCHW', '[?,C]', 'C')) });
+const DIM = fc.oneof(
+  fc.nat(64).map(String),
+  fc.constant('-1'),
+  fc.constant('?'),
+  fc.tuple(fc.nat(8), fc.integer({ min: 9, max: 99 })).map(([a, b]) => `${a}..${b}`),
+);
+const TYPES: [string, string | null][] = [
+  ['f32', 'TYPE_FP32'],
+  ['f16', 'TYPE_FP16'],
+  ['i64', 'TYPE_INT64'],
+  ['u8', 'TYPE_UINT8'],
+  ['boolean', 'TYPE_BOOL'],
+  ['bf16', null],
+  ['f64', null],
+];
+const TENSOR = fc.record({
+  names: fc.uniqueArray(NAME, { minLength: 1, maxLength: 3 }),
+  dims: fc.array(DIM, { maxLength: 4 }),
+  type: fc.constantFrom(...TYPES),
+  layout: fc.option(fc.constantFrom('[N,C]', 'NCHW', '[?,C]', 'C')),
+});
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 describe('random well-formed IRs read back as written', () => {
@@ -72,20 +118,32 @@ describe('random well-formed IRs read back as written', () => {
         const dims = (d: string[]): string => d.map((x) => `<dim>${x === '?' || x.includes('..') ? '-1' : x}</dim>`).join('');
         const layers: string[] = [];
         const edges: string[] = [];
-        ins.forEach((t, i) => layers.push(`<layer id="${i}" name="p${i}" type="Parameter" version="opset1"><data shape="${t.dims.join(',')}" element_type="${t.type[0]}"/><output><port id="0" precision="X" names="${esc(t.names.join(','))}">${dims(t.dims)}${rt(t.layout)}</port></output></layer>`));
+        ins.forEach((t, i) =>
+          layers.push(
+            `<layer id="${i}" name="p${i}" type="Parameter" version="opset1"><data shape="${t.dims.join(',')}" element_type="${t.type[0]}"/><output><port id="0" precision="X" names="${esc(t.names.join(','))}">${dims(t.dims)}${rt(t.layout)}</port></output></layer>`,
+          ),
+        );
         outs.forEach((t, j) => {
           const id = 100 + j;
-          layers.push(`<layer id="${id}" name="n${j}" type="Relu" version="opset1"><input><port id="0"/></input><output><port id="1" precision="${t.type[0].toUpperCase()}" names="${esc(t.names.join(','))}">${dims(t.dims)}${rt(t.layout)}</port></output></layer>`);
-          layers.push(`<layer id="${200 + j}" name="r${j}" type="Result" version="opset1"><input><port id='0' precision='${t.type[0]}'>${dims(t.dims)}</port></input></layer>`);
+          layers.push(
+            `<layer id="${id}" name="n${j}" type="Relu" version="opset1"><input><port id="0"/></input><output><port id="1" precision="${t.type[0].toUpperCase()}" names="${esc(t.names.join(','))}">${dims(t.dims)}${rt(t.layout)}</port></output></layer>`,
+          );
+          layers.push(
+            `<layer id="${200 + j}" name="r${j}" type="Result" version="opset1"><input><port id='0' precision='${t.type[0]}'>${dims(t.dims)}</port></input></layer>`,
+          );
           edges.push(`<edge from-layer="${id}" from-port="1" to-layer="${200 + j}" to-port="0"/>`);
         });
         const xml = `<?xml version="1.0"?>\n<net name="fuzz" version="11"><layers>${layers.join('\n')}</layers><edges>${edges.join('')}</edges></net>`;
         const sig = readOpenVinoOfBytes('/f/model.xml', Buffer.from(xml), () => 0);
         const smallest = (n: string[]): string => [...n].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))[0]!;
         const dim = (d: string): number | string => (d === '?' || d === '-1' ? -1 : d.includes('..') ? d : Number(d));
-        expect(sig.inputs.map((t) => [t.name, t.elemType, t.tritonType, t.shape, t.layout ?? null])).toEqual(ins.map((t) => [smallest(t.names), t.type[0], t.type[1], t.dims.map(dim), t.layout]));
+        expect(sig.inputs.map((t) => [t.name, t.elemType, t.tritonType, t.shape, t.layout ?? null])).toEqual(
+          ins.map((t) => [smallest(t.names), t.type[0], t.type[1], t.dims.map(dim), t.layout]),
+        );
         const outDim = (d: string): number => (d === '?' || d.includes('..') ? -1 : Number(d));
-        expect(sig.outputs.map((t) => [t.name, t.elemType, t.tritonType, t.shape, t.layout ?? null])).toEqual(outs.map((t) => [smallest(t.names), t.type[0], t.type[1], t.dims.map(outDim), t.layout]));
+        expect(sig.outputs.map((t) => [t.name, t.elemType, t.tritonType, t.shape, t.layout ?? null])).toEqual(
+          outs.map((t) => [smallest(t.names), t.type[0], t.type[1], t.dims.map(outDim), t.layout]),
+        );
         const everyN = [...ins, ...outs].every((t) => t.layout === '[N,C]' || t.layout === 'NCHW');
         expect(sig.batchable).toBe(everyN);
       }),

@@ -37,7 +37,16 @@ describe('autofill_noplatform/openvino: every refusal caught', () => {
   it("bad_input_dims: model 'bad_input_dims', tensor 'input1': the model expects 2 dimensions (shape [1,4]) but the model configuration specifies 2 dimensions (shape [1,256])", () => {
     const errors = lint('bad_input_dims', io('input', IN0, 'TYPE_INT32', [1, 4]) + io('input', 'input1', 'TYPE_INT32', [1, 256]), 'openvino_fixed_batch');
     expect(brief(errors)).toEqual([{ ruleId: 'io-shape', messageId: 'dimMismatch' }]);
-    expect(errors[0]!.data).toMatchObject({ name: 'input1', direction: 'input', index: 1, value: 256, modelDim: 4, expected: [1, 4], modelShapeText: '[1,4]', backend: 'OpenVINO' });
+    expect(errors[0]!.data).toMatchObject({
+      name: 'input1',
+      direction: 'input',
+      index: 1,
+      value: 256,
+      modelDim: 4,
+      expected: [1, 4],
+      modelShapeText: '[1,4]',
+      backend: 'OpenVINO',
+    });
   });
 
   it("bad_output_dims: tensor 'Func/PartitionedCall/output/_2:0': the model expects (shape [1,4]) but the model configuration specifies (shape [1,128])", () => {
@@ -53,13 +62,21 @@ describe('autofill_noplatform/openvino: every refusal caught', () => {
   });
 
   it("too_many_inputs: unable to load model 'too_many_inputs', configuration expects 3 inputs, model provides 2", () => {
-    const errors = lint('too_many_inputs', io('input', IN0, 'TYPE_INT32', [1, 4]) + io('input', 'input1', 'TYPE_INT32', [1, 4]) + io('input', 'input_extra', 'TYPE_INT32', [1, 4]), 'openvino_fixed_batch');
+    const errors = lint(
+      'too_many_inputs',
+      io('input', IN0, 'TYPE_INT32', [1, 4]) + io('input', 'input1', 'TYPE_INT32', [1, 4]) + io('input', 'input_extra', 'TYPE_INT32', [1, 4]),
+      'openvino_fixed_batch',
+    );
     expect(brief(errors)).toEqual([{ ruleId: 'io-name', messageId: 'inputUnknown' }]);
     expect(errors[0]!.data).toMatchObject({ name: 'input_extra', allowed: [IN0, 'input1'] });
   });
 
   it("unknown_input: unexpected inference input 'unknown_input', allowed inputs are: Func/PartitionedCall/input/_0:0, input1", () => {
-    const config = io('input', IN0, 'TYPE_INT32', [1, 4]) + io('input', 'unknown_input', 'TYPE_INT32', [1, 4]) + io('output', OUT0, 'TYPE_INT32', [1, 4]) + io('output', OUT1, 'TYPE_INT32', [1, 4]);
+    const config =
+      io('input', IN0, 'TYPE_INT32', [1, 4]) +
+      io('input', 'unknown_input', 'TYPE_INT32', [1, 4]) +
+      io('output', OUT0, 'TYPE_INT32', [1, 4]) +
+      io('output', OUT1, 'TYPE_INT32', [1, 4]);
     const errors = lint('unknown_input', config, 'openvino_fixed_batch');
     // The counts agree (2 and 2): the backend refuses the name, not the count (tritonserver 2.51, test/conformance/l0-real-server.test.ts).
     expect(brief(errors)).toEqual([{ ruleId: 'io-name', messageId: 'inputUnknown' }]);
@@ -83,7 +100,8 @@ describe('autofill_noplatform_success/openvino: clean', () => {
     expect(lint('dynamic_batch', '', 'openvino_dynamic_batch')).toEqual([]);
   });
   it('partial_config: max_batch_size 8 on a model without layouts loads (a warning), outputs [16] against [8,16]', () => {
-    const config = 'max_batch_size: 8\noutput [\n  {\n    name: "OUTPUT0"\n    data_type: TYPE_INT8\n    dims: [ 16 ]\n    label_filename: "output0_labels.txt"\n   },\n  {\n    name: "OUTPUT1"\n    data_type: TYPE_INT8\n    dims: [ 16 ]\n  }\n]';
+    const config =
+      'max_batch_size: 8\noutput [\n  {\n    name: "OUTPUT0"\n    data_type: TYPE_INT8\n    dims: [ 16 ]\n    label_filename: "output0_labels.txt"\n   },\n  {\n    name: "OUTPUT1"\n    data_type: TYPE_INT8\n    dims: [ 16 ]\n  }\n]';
     const labels = Array.from({ length: 16 }, (_, i) => `label${i}\n`).join('');
     expect(lint('partial_config', config, 'openvino_int8_int8_int8', { 'partial_config/output0_labels.txt': labels })).toEqual([]);
   });

@@ -24,7 +24,7 @@ const brief = (ts: { name: string; elemType: string | null; tritonType: string |
   ts.map((t) => [t.name, t.elemType, t.tritonType, t.shape, t.layout ?? null]);
 
 describe('the exported fixtures', () => {
-  it('fixed_batch: the smallest of each tensor\'s names, i32 [1,4], no layout, no weights', () => {
+  it("fixed_batch: the smallest of each tensor's names, i32 [1,4], no layout, no weights", () => {
     const sig = readOpenVinoSync(fixture('openvino_fixed_batch'));
     expect(sig.format).toBe('openvino');
     expect(brief(sig.inputs)).toEqual([
@@ -47,12 +47,14 @@ describe('the exported fixtures', () => {
   it('int8: names set on the outputs, 16 bytes of weights in two Const layers', () => {
     const sig = readOpenVinoSync(fixture('openvino_int8_int8_int8'));
     expect(brief([...sig.inputs, ...sig.outputs]).map((t) => t.slice(0, 4))).toEqual([
-      ['INPUT0', 'i8', 'TYPE_INT8', [8, 16]], ['INPUT1', 'i8', 'TYPE_INT8', [8, 16]],
-      ['OUTPUT0', 'i8', 'TYPE_INT8', [8, 16]], ['OUTPUT1', 'i8', 'TYPE_INT8', [8, 16]],
+      ['INPUT0', 'i8', 'TYPE_INT8', [8, 16]],
+      ['INPUT1', 'i8', 'TYPE_INT8', [8, 16]],
+      ['OUTPUT0', 'i8', 'TYPE_INT8', [8, 16]],
+      ['OUTPUT1', 'i8', 'TYPE_INT8', [8, 16]],
     ]);
     expect(sig.initializers).toMatchObject({ count: 2, bytes: 16 });
   });
-  it('classifier: a dynamic batch (-1), a range (1..128) from the Parameter\'s shape, aliases resolved to the smallest name', () => {
+  it("classifier: a dynamic batch (-1), a range (1..128) from the Parameter's shape, aliases resolved to the smallest name", () => {
     const sig = readOpenVinoSync(fixture('openvino_classifier'));
     expect(brief(sig.inputs)).toEqual([
       ['pixel_values', 'f32', 'TYPE_FP32', [-1, 3, 8, 8], '[N,C,H,W]'],
@@ -69,10 +71,12 @@ describe('the exported fixtures', () => {
 });
 
 /** A minimal IR around `layers` (and `edges`), version 11. */
-const ir = (layers: string, edges = '', head = '<?xml version="1.0"?>\n'): string => `${head}<net name="t" version="11">\n<layers>\n${layers}\n</layers>\n<edges>\n${edges}\n</edges>\n</net>\n`;
+const ir = (layers: string, edges = '', head = '<?xml version="1.0"?>\n'): string =>
+  `${head}<net name="t" version="11">\n<layers>\n${layers}\n</layers>\n<edges>\n${edges}\n</edges>\n</net>\n`;
 const param = (id: number, name: string, attrs: string, port = ''): string =>
   `<layer id="${id}" name="${name}" type="Parameter" version="opset1"><data shape="1,4" element_type="f32"/><output><port id="0" precision="FP32" ${attrs}><dim>1</dim><dim>4</dim>${port}</port></output></layer>`;
-const result = (id: number, attrs = ''): string => `<layer id="${id}" name="r${id}" type="Result" version="opset1" ${attrs}><input><port id="0" precision="FP32"><dim>1</dim><dim>4</dim></port></input></layer>`;
+const result = (id: number, attrs = ''): string =>
+  `<layer id="${id}" name="r${id}" type="Result" version="opset1" ${attrs}><input><port id="0" precision="FP32"><dim>1</dim><dim>4</dim></port></input></layer>`;
 const edge = (from: number, to: number): string => `<edge from-layer="${from}" from-port="0" to-layer="${to}" to-port="0"/>`;
 const read = (xml: string, bin: number | null = 0) => readOpenVinoOfBytes('/m/1/model.xml', Buffer.from(xml), (p) => (p === '/m/1/model.bin' ? bin : null));
 
@@ -103,12 +107,12 @@ describe('what the XML may hold', () => {
     const sig = read(ir(param(0, 'a', 'names="in"') + result(1, 'output_names="zeta,omega"'), edge(0, 1)));
     expect(sig.outputs[0]!.name).toBe('omega');
   });
-  it('no names: the Parameter\'s layer name, the producer\'s for a Result', () => {
+  it("no names: the Parameter's layer name, the producer's for a Result", () => {
     const sig = read(ir(param(0, 'the_input', '') + result(1), edge(0, 1)));
     expect(sig.inputs[0]!.name).toBe('the_input');
     expect(sig.outputs[0]!.name).toBe('the_input');
   });
-  it('layers of a body (TensorIterator, Loop, If) are not the model\'s', () => {
+  it("layers of a body (TensorIterator, Loop, If) are not the model's", () => {
     const body = `<layer id="2" name="loop" type="TensorIterator" version="opset1"><body><layers>${param(0, 'inner', 'names="inner"')}${result(1)}</layers><edges>${edge(0, 1)}</edges></body></layer>`;
     const sig = read(ir(param(0, 'a', 'names="outer"') + body + result(1), edge(0, 1)));
     expect(sig.inputs.map((t) => t.name)).toEqual(['outer']);
@@ -116,10 +120,21 @@ describe('what the XML may hold', () => {
   });
   it('get_any_name is the byte-wise smallest; has_batch finds N in either layout spelling', () => {
     expect(anyName(['b', 'B', 'a:0'])).toBe('B');
-    expect([hasBatch('[N,C,H,W]'), hasBatch('NCHW'), hasBatch('nc'), hasBatch('[SEQ,C]'), hasBatch('CHW'), hasBatch(undefined)]).toEqual([true, true, true, false, false, false]);
+    expect([hasBatch('[N,C,H,W]'), hasBatch('NCHW'), hasBatch('nc'), hasBatch('[SEQ,C]'), hasBatch('CHW'), hasBatch(undefined)]).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
   it('element types the backend cannot serve have no Triton type; the legacy precision names are read', () => {
-    const bf16 = ir(`<layer id="0" name="a" type="Parameter" version="opset1"><data shape="?,..8" element_type="bf16"/><output><port id="0" precision="BF16" names="a"><dim>-1</dim><dim>-1</dim></port></output></layer>` + result(1).replace('FP32', 'BOOL'), edge(0, 1));
+    const bf16 = ir(
+      `<layer id="0" name="a" type="Parameter" version="opset1"><data shape="?,..8" element_type="bf16"/><output><port id="0" precision="BF16" names="a"><dim>-1</dim><dim>-1</dim></port></output></layer>` +
+        result(1).replace('FP32', 'BOOL'),
+      edge(0, 1),
+    );
     const sig = read(bf16);
     expect(brief(sig.inputs)).toEqual([['a', 'bf16', null, [-1, '..8'], null]]);
     expect(brief(sig.outputs)).toEqual([['a', 'boolean', 'TYPE_BOOL', [1, 4], null]]);
@@ -132,13 +147,19 @@ describe('many Results on one producer (issue 42: the reader is linear in the la
     const bare = (id: number): string => `<layer id="${id}" name="r${id}" type="Result" version="opset1"><input><port id="0"/></input></layer>`;
     const to = (port: number, layer: number): string => `<edge from-layer="0" from-port="${port}" to-layer="${layer}" to-port="0"/>`;
     const sig = read(ir(producer + bare(1) + bare(2) + bare(3), to(2, 1) + to(1, 2) + to(0, 3)));
-    expect(sig.outputs.map((t) => [t.name, t.elemType])).toEqual([['c', 'i32'], ['split.1', 'f16'], ['a', 'f32']]);
+    expect(sig.outputs.map((t) => [t.name, t.elemType])).toEqual([
+      ['c', 'i32'],
+      ['split.1', 'f16'],
+      ['a', 'f32'],
+    ]);
   });
   // A hang bound, not a speed target (bench/readers-scale.mjs measures): a search of the producer's
   // ports per Result took 33 s for 60,000 Results on this machine, and grew with the square.
   it('120,000 Results fed by one layer with 120,000 outputs are read', { timeout: 60_000 }, () => {
     const n = 120_000;
-    const parts = ['<?xml version="1.0"?>\n<net name="t" version="11"><layers><layer id="p" name="p" type="Parameter" version="opset1"><data shape="1" element_type="f32"/><output>'];
+    const parts = [
+      '<?xml version="1.0"?>\n<net name="t" version="11"><layers><layer id="p" name="p" type="Parameter" version="opset1"><data shape="1" element_type="f32"/><output>',
+    ];
     for (let i = 0; i < n; i++) parts.push(`<port id="${i}" precision="FP32" names="o${i}"/>`);
     parts.push('</output></layer>');
     for (let i = 0; i < n; i++) parts.push(`<layer id="${i}" name="r" type="Result" version="opset1"><input><port id="0"/></input></layer>`);
@@ -157,7 +178,9 @@ describe('bad files: ModelReadError with the byte offset and line:column', () =>
     expect(failure(Buffer.from([0x08, 0x07, 0x12, 0x00])).reason).toContain('an ONNX model?');
     const broken = failure(ir(param(0, 'a', 'names="x"').replace('</output>', '')));
     expect(broken.reason).toMatch(/^line 4:\d+: not well-formed XML: the end tag <\/layer> does not match <output>/);
-    expect(broken.offset).toBe(Buffer.byteLength(ir(param(0, 'a', 'names="x"')).slice(0, ir(param(0, 'a', 'names="x"').replace('</output>', '')).indexOf('</layer>'))));
+    expect(broken.offset).toBe(
+      Buffer.byteLength(ir(param(0, 'a', 'names="x"')).slice(0, ir(param(0, 'a', 'names="x"').replace('</output>', '')).indexOf('</layer>'))),
+    );
     expect(failure('<?xml version="1.0"?>\n<model/>').reason).toBe('line 2:1: not an OpenVINO IR model.xml: the root element is <model>, not <net>');
     expect(failure('<net version="7"><layers/></net>').reason).toContain('IR version 7: OpenVINO reads IR versions 10 and 11');
     expect(failure('<net version="11"><layers/></net>&bogus;').reason).toContain('text outside the root element');
@@ -174,8 +197,15 @@ describe('bad files: ModelReadError with the byte offset and line:column', () =>
     expect(e.reason).toContain('the dimension "four" is not a size');
   });
   it('weights: a missing .bin fails a model with Const layers as OpenVINO does, a short one too', () => {
-    const withConst = ir(param(0, 'a', 'names="x"') + '<layer id="2" name="w" type="Const" version="opset1"><data element_type="f32" shape="4" offset="0" size="16"/><output><port id="0" precision="FP32"><dim>4</dim></port></output></layer>' + result(1), edge(0, 1));
-    expect(failure(withConst, null).reason).toContain('the weights file model.bin beside it is missing, and OpenVINO fails reading the Const layer \'w\' ("Empty weights data in bin file or bin file cannot be found!")');
+    const withConst = ir(
+      param(0, 'a', 'names="x"') +
+        '<layer id="2" name="w" type="Const" version="opset1"><data element_type="f32" shape="4" offset="0" size="16"/><output><port id="0" precision="FP32"><dim>4</dim></port></output></layer>' +
+        result(1),
+      edge(0, 1),
+    );
+    expect(failure(withConst, null).reason).toContain(
+      'the weights file model.bin beside it is missing, and OpenVINO fails reading the Const layer \'w\' ("Empty weights data in bin file or bin file cannot be found!")',
+    );
     expect(failure(withConst, 8).reason).toContain('("Incorrect weights in bin file!")');
     expect(read(withConst, 16).initializers).toMatchObject({ count: 1, bytes: 16 });
     // Without Const layers a missing .bin is no problem for OpenVINO.

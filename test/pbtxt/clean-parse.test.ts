@@ -13,7 +13,44 @@ import { expectCleanAgreesWithTree } from '../support/clean-parse.js';
 import { FIXTURE_CONFIGS } from '../support/configs.js';
 
 const schema = loadSchema().modelConfig;
-const TOKENS = ['{', '}', '<', '>', '[', ']', ':', ',', ';', '-', '#', '"', "'", '\\', '\n', ' ', 'input', 'dims', 'name', 'max_batch_size', 'TYPE_FP32', '0x', '1e', '08', '.5', 'inf', 'parameters', 'key', 'value', '${x}', '\uFEFF', '\r\n', '0', '7', 'true', 'f'];
+const TOKENS = [
+  '{',
+  '}',
+  '<',
+  '>',
+  '[',
+  ']',
+  ':',
+  ',',
+  ';',
+  '-',
+  '#',
+  '"',
+  "'",
+  '\\',
+  '\n',
+  ' ',
+  'input',
+  'dims',
+  'name',
+  'max_batch_size',
+  'TYPE_FP32',
+  '0x',
+  '1e',
+  '08',
+  '.5',
+  'inf',
+  'parameters',
+  'key',
+  'value',
+  '${x}',
+  '\uFEFF',
+  '\r\n',
+  '0',
+  '7',
+  'true',
+  'f',
+];
 
 describe('parseCleanText', () => {
   for (const c of FIXTURE_CONFIGS) {
@@ -23,24 +60,33 @@ describe('parseCleanText', () => {
     });
   }
 
-  it('reads every printed arbitrary config, to the tree parser\'s value', () => {
-    fc.assert(fc.property(messageArb(schema, 4), (v) => {
-      expect(expectCleanAgreesWithTree(printConfig(v as ModelConfig))).toBe(true);
-    }), { numRuns: 300, seed: 20261202 });
+  it("reads every printed arbitrary config, to the tree parser's value", () => {
+    fc.assert(
+      fc.property(messageArb(schema, 4), (v) => {
+        expect(expectCleanAgreesWithTree(printConfig(v as ModelConfig))).toBe(true);
+      }),
+      { numRuns: 300, seed: 20261202 },
+    );
   });
 
   it('gives up on every text the tree parser reports anything on: arbitrary token soup and cut configs', () => {
     const soup = fc.array(fc.constantFrom(...TOKENS), { maxLength: 60 }).map((t) => t.join(''));
-    fc.assert(fc.property(soup, (text) => void expectCleanAgreesWithTree(text)), { numRuns: 3000, seed: 7 });
+    fc.assert(
+      fc.property(soup, (text) => void expectCleanAgreesWithTree(text)),
+      { numRuns: 3000, seed: 7 },
+    );
     const real = FIXTURE_CONFIGS.map((c) => c.text);
-    fc.assert(fc.property(fc.constantFrom(...real), fc.nat(), fc.nat(), fc.string({ maxLength: 3 }), (text, a, b, insert) => {
-      const i = a % (text.length + 1);
-      const j = Math.min(text.length, i + (b % 20));
-      expectCleanAgreesWithTree(text.slice(0, i) + insert + text.slice(j));
-    }), { numRuns: 3000, seed: 11 });
+    fc.assert(
+      fc.property(fc.constantFrom(...real), fc.nat(), fc.nat(), fc.string({ maxLength: 3 }), (text, a, b, insert) => {
+        const i = a % (text.length + 1);
+        const j = Math.min(text.length, i + (b % 20));
+        expectCleanAgreesWithTree(text.slice(0, i) + insert + text.slice(j));
+      }),
+      { numRuns: 3000, seed: 11 },
+    );
   });
 
-  it('reads the text format\'s corners as the tree parser does', () => {
+  it("reads the text format's corners as the tree parser does", () => {
     for (const text of [
       // numbers: -0 (the tree parser's bigint makes it +0), hex, octal, beyond 2^53, float words and suffixes
       'max_batch_size: -0\n',
@@ -64,7 +110,8 @@ describe('parseCleanText', () => {
       'dynamic_batching { preserve_ordering: t preferred_batch_size: [ 4, 8 ] }\n',
       // an enum by number (proto3 enums are open) and a bool written as 1
       'input [ { name: "x" data_type: 11 format: 99 allow_ragged_batch: 1 } ]\n',
-    ]) expect(expectCleanAgreesWithTree(text), text).toBe(true);
+    ])
+      expect(expectCleanAgreesWithTree(text), text).toBe(true);
   });
 
   it('leaves to the tree parser what it reports, and what it may allow', () => {
@@ -82,10 +129,11 @@ describe('parseCleanText', () => {
       'max_batch_size: -1\n'.replace('-1', '4294967296'), // out of int32's range
       'input [ { name: "x" dims: [ 1 ] }\n', // unterminated
       'optimization { cuda { graph_spec { input { key: "a" value { dim: [ 1 ] oops: 1 } } } } }\n', // unknown, deep inside
-    ]) expect(parseCleanText(text, schema), text).toBeUndefined();
+    ])
+      expect(parseCleanText(text, schema), text).toBeUndefined();
   });
 
-  it('gives up past protobuf\'s nesting limit, where the tree parser reports it', () => {
+  it("gives up past protobuf's nesting limit, where the tree parser reports it", () => {
     // Triton's schema nests no message in itself: a recursive one, made for the test.
     const fields = new Map<string, SchemaField>();
     const node: SchemaMessage = { fullName: 'test.Node', fields, fieldList: [], isMapEntry: false };

@@ -8,7 +8,10 @@ import { formatText } from '../../src/config/format.js';
 import { tokenize } from '../../src/pbtxt/lexer.js';
 import { FIXTURE_CONFIGS } from '../support/configs.js';
 
-const commentsOf = (text: string): string[] => tokenize(text).comments.map((c) => c.text.trimEnd()).sort();
+const commentsOf = (text: string): string[] =>
+  tokenize(text)
+    .comments.map((c) => c.text.trimEnd())
+    .sort();
 
 describe.each(FIXTURE_CONFIGS)('fixture config $name', ({ name, file, text }) => {
   const doc = parseConfig(text, file);

@@ -22,7 +22,11 @@ describe.skipIf(!available.ok && !mustRun)(`differential vs Python text_format${
     const texts = FIXTURE_CONFIGS.map((c) => c.text);
     const values = texts.map((t) => parseConfig(t).value as Record<string, unknown>);
     compare(texts, values, (i) => FIXTURE_CONFIGS[i]!.name);
-    compare(values.map((v) => printConfig(v)), values, (i) => `print(${FIXTURE_CONFIGS[i]!.name})`);
+    compare(
+      values.map((v) => printConfig(v)),
+      values,
+      (i) => `print(${FIXTURE_CONFIGS[i]!.name})`,
+    );
     const formatted = texts.map((t, i) => {
       const f = formatText(t);
       if (f.status !== 'formatted') throw new Error(`${FIXTURE_CONFIGS[i]!.name}: ${f.status}`);
@@ -33,14 +37,26 @@ describe.skipIf(!available.ok && !mustRun)(`differential vs Python text_format${
 
   it('parses what tritonc prints from generated values into the same message', () => {
     const values = fc.sample(messageArb(schema.modelConfig, 4), { numRuns: 400, seed: 20261130 });
-    compare(values.map((v) => printConfig(v)), values, (i) => `generated #${i}: ${printConfig(values[i]!).slice(0, 400)}`);
+    compare(
+      values.map((v) => printConfig(v)),
+      values,
+      (i) => `generated #${i}: ${printConfig(values[i]!).slice(0, 400)}`,
+    );
   });
 
   it('rejects what tritonc rejects, for the syntax errors TextFormat defines', () => {
     const bad = [
-      'foo: 1', 'input { data_type: FP32 }', 'max_batch_size: 2147483648', 'name: "a" name: "b"',
-      'dynamic_batching { } sequence_batching { }', 'name: "x', 'input {', 'max_batch_size: "1"',
-      'dynamic_batching { max_queue_delay_microseconds: -1 }', 'response_cache { enable: 2 }', 'input { dims: [1,] }',
+      'foo: 1',
+      'input { data_type: FP32 }',
+      'max_batch_size: 2147483648',
+      'name: "a" name: "b"',
+      'dynamic_batching { } sequence_batching { }',
+      'name: "x',
+      'input {',
+      'max_batch_size: "1"',
+      'dynamic_batching { max_queue_delay_microseconds: -1 }',
+      'response_cache { enable: 2 }',
+      'input { dims: [1,] }',
     ];
     const answers = parseWithReference(bad);
     bad.forEach((text, i) => {

@@ -16,12 +16,13 @@ function parsers(alter: (f: FieldNode) => FieldNode | undefined): Parsers {
       const r = parseText(t, schema);
       return { ...r, tree: { ...r.tree, fields: r.tree.fields.map(alter).filter((f): f is FieldNode => f !== undefined) } };
     },
-    each: (t, onField) => parseText(t, schema, {
-      onField: (f) => {
-        const g = alter(f);
-        if (g) onField(g);
-      },
-    }),
+    each: (t, onField) =>
+      parseText(t, schema, {
+        onField: (f) => {
+          const g = alter(f);
+          if (g) onField(g);
+        },
+      }),
     value: (t) => parseText(t, schema, { lean: true }),
   };
 }
@@ -29,33 +30,53 @@ function parsers(alter: (f: FieldNode) => FieldNode | undefined): Parsers {
 describe('formatParsed proves its output', () => {
   it('formats when nothing is altered, in both forms', () => {
     for (const canonical of [false, true]) {
-      const r = formatParsed(TEXT, parsers((f) => f), { canonical });
+      const r = formatParsed(
+        TEXT,
+        parsers((f) => f),
+        { canonical },
+      );
       expect(r.status, String(canonical)).toBe('formatted');
     }
   });
 
   it('layout only: a dropped field or a respelled token is refused, naming the token', () => {
-    const dropped = formatParsed(TEXT, parsers((f) => (f.name === 'max_batch_size' ? undefined : f)));
-    expect(dropped).toEqual({ status: 'unsafe', reason: expect.stringMatching(/^the formatted text changed "max_batch_size" at 2:13 into "input"; nothing was changed/) });
+    const dropped = formatParsed(
+      TEXT,
+      parsers((f) => (f.name === 'max_batch_size' ? undefined : f)),
+    );
+    expect(dropped).toEqual({
+      status: 'unsafe',
+      reason: expect.stringMatching(/^the formatted text changed "max_batch_size" at 2:13 into "input"; nothing was changed/),
+    });
     // The same value spelled otherwise (0x3 as 3) is still a change the layout-only form must not make.
-    const respelled = formatParsed(TEXT, parsers((f) => {
-      if (f.name !== 'input' || f.value.kind !== 'list') return f;
-      const dims = (f.value.elements[0]!.value as { fields: FieldNode[] }).fields.find((g) => g.name === 'dims')!;
-      if (dims.value.kind === 'list') (dims.value.elements[0]!.value as ScalarNode).text = '3';
-      return f;
-    }));
+    const respelled = formatParsed(
+      TEXT,
+      parsers((f) => {
+        if (f.name !== 'input' || f.value.kind !== 'list') return f;
+        const dims = (f.value.elements[0]!.value as { fields: FieldNode[] }).fields.find((g) => g.name === 'dims')!;
+        if (dims.value.kind === 'list') (dims.value.elements[0]!.value as ScalarNode).text = '3';
+        return f;
+      }),
+    );
     expect(respelled).toEqual({ status: 'unsafe', reason: expect.stringContaining('changed "0x3" at 3:50 into "3"') });
   });
 
   it('a lost comment is refused in both forms', () => {
     const noComment = (f: FieldNode): FieldNode => (f.name === 'name' ? { ...f, leading: [] } : f);
     for (const canonical of [false, true]) {
-      expect(formatParsed(TEXT, parsers(noComment), { canonical })).toEqual({ status: 'unsafe', reason: expect.stringContaining('lost the comment "# the model"') });
+      expect(formatParsed(TEXT, parsers(noComment), { canonical })).toEqual({
+        status: 'unsafe',
+        reason: expect.stringContaining('lost the comment "# the model"'),
+      });
     }
   });
 
   it('canonical: an output that parses to another value is refused', () => {
-    const r = formatParsed(TEXT, parsers((f) => (f.name === 'max_batch_size' ? { ...f, value: { ...(f.value as ScalarNode), value: 9 } } : f)), { canonical: true });
+    const r = formatParsed(
+      TEXT,
+      parsers((f) => (f.name === 'max_batch_size' ? { ...f, value: { ...(f.value as ScalarNode), value: 9 } } : f)),
+      { canonical: true },
+    );
     expect(r).toEqual({ status: 'unsafe', reason: expect.stringContaining('does not parse to the same config') });
   });
 });

@@ -14,7 +14,10 @@ describe('the lean parse', () => {
   for (const c of FIXTURE_CONFIGS) it(`matches the full parse: ${c.name}`, () => expectSameAsFull(c.text));
 
   it('matches the full parse on printed arbitrary configs', () => {
-    fc.assert(fc.property(messageArb(schema, 3), (v) => expectSameAsFull(printConfig(v as ModelConfig))), { numRuns: 150, seed: 20261201 });
+    fc.assert(
+      fc.property(messageArb(schema, 3), (v) => expectSameAsFull(printConfig(v as ModelConfig))),
+      { numRuns: 150, seed: 20261201 },
+    );
   });
 
   it('matches the full parse on broken configs: duplicates, unknown fields, unterminated blocks, a BOM', () => {
@@ -25,7 +28,8 @@ describe('the lean parse', () => {
       '\uFEFFname: "a"\nparameters { key: "k" value: { string_value: "v" } }\nparameters { key: "k" value: { string_value: "w" } }\n',
       'instance_group [ { count: 1 kind: KIND_GPU } ] dynamic_batching { max_queue_delay_microseconds: 100 } }\n',
       '  # leading comment\n\n  name: "a" ; backend: "python",\n',
-    ]) expectSameAsFull(text);
+    ])
+      expectSameAsFull(text);
   });
 
   it('locates map keys key by key as the full tree does: block and list forms, a key written twice, an occurrence with an error', () => {
@@ -40,12 +44,16 @@ describe('the lean parse', () => {
       // as many keys as occurrences, one occurrence a list of two and one an empty list
       'parameters { key: "a" value { string_value: "1" } }\nparameters [ ]\nparameters [ { key: "b" value { string_value: "2" } }, { key: "c" value { string_value: "3" } } ]\n',
       `${Array.from({ length: 2000 }, (_, i) => `parameters { key: "k${i % 1500}" value: { string_value: "v${i}" } }`).join('\n')}\n`,
-    ]) expectSameAsFull(text);
+    ])
+      expectSameAsFull(text);
   });
 
   it('keeps no node of the fields: only where each top-level field is written', () => {
     const lean = parseText('name: "a"\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]\n', schema, { lean: true });
-    expect(lean.spans.toArray().map((s) => [s.name, s.start.line])).toEqual([['name', 1], ['input', 2]]);
+    expect(lean.spans.toArray().map((s) => [s.name, s.start.line])).toEqual([
+      ['name', 1],
+      ['input', 2],
+    ]);
     expect(lean.tree).toBeUndefined();
   });
 

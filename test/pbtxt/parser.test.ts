@@ -18,7 +18,10 @@ function errors(text: string): string[] {
 describe('parser: what TextFormat accepts', () => {
   it('reads scalar fields, comments, and an optional colon before messages', () => {
     expect(ok('# header\nname: "m"  # trailing\nmax_batch_size: 8\ndynamic_batching { }\nmodel_transaction_policy: { decoupled: true }\n')).toEqual({
-      name: 'm', max_batch_size: 8, dynamic_batching: {}, model_transaction_policy: { decoupled: true },
+      name: 'm',
+      max_batch_size: 8,
+      dynamic_batching: {},
+      model_transaction_policy: { decoupled: true },
     });
   });
 
@@ -76,7 +79,7 @@ describe('parser: what TextFormat accepts', () => {
 
   it('reads floats with exponents, inf, nan, an f suffix, a leading dot, and integers in float fields', () => {
     const v = ok('model_metrics { metric_control { histogram_options { buckets: [1, 2.5, 1e3, .5, -inf, inf, nan, 3f, 0x10, -2] } } }');
-    const buckets = ((v.model_metrics as any).metric_control[0].histogram_options.buckets) as number[];
+    const buckets = (v.model_metrics as any).metric_control[0].histogram_options.buckets as number[];
     expect(buckets.slice(0, 4)).toEqual([1, 2.5, 1000, 0.5]);
     expect(buckets[4]).toBe(-Infinity);
     expect(buckets[5]).toBe(Infinity);
@@ -109,8 +112,12 @@ describe('parser: what TextFormat accepts', () => {
 
 describe('parser: what TextFormat rejects', () => {
   it('reports an unknown field with its message type and a suggestion', () => {
-    expect(errors('max_batch_sise: 8')).toEqual(['1:1 Message type "inference.ModelConfig" has no field named "max_batch_sise". Did you mean "max_batch_size"?']);
-    expect(errors('input { data_typ: TYPE_FP32 }')[0]).toContain('Message type "inference.ModelInput" has no field named "data_typ". Did you mean "data_type"?');
+    expect(errors('max_batch_sise: 8')).toEqual([
+      '1:1 Message type "inference.ModelConfig" has no field named "max_batch_sise". Did you mean "max_batch_size"?',
+    ]);
+    expect(errors('input { data_typ: TYPE_FP32 }')[0]).toContain(
+      'Message type "inference.ModelInput" has no field named "data_typ". Did you mean "data_type"?',
+    );
     expect(errors('maxBatchSize: 8')[0]).toContain('Did you mean "max_batch_size"?');
   });
 
@@ -119,15 +126,26 @@ describe('parser: what TextFormat rejects', () => {
     expect(errors('instance_group { kind: GPU }')[0]).toContain('Did you mean "KIND_GPU"?');
   });
 
-  it('suggests data types by meaning: the names of ONNX, NumPy and PyTorch, and Triton\'s own without TYPE_', () => {
+  it("suggests data types by meaning: the names of ONNX, NumPy and PyTorch, and Triton's own without TYPE_", () => {
     const hint = (t: string): string | undefined => /Did you mean "([A-Z0-9_]+)"/.exec(errors(`input { data_type: ${t} }`)[0] ?? '')?.[1];
-    const meant = { TYPE_FLOAT32: 'TYPE_FP32', TYPE_FLOAT16: 'TYPE_FP16', TYPE_INT: 'TYPE_INT32', FLOAT: 'TYPE_FP32', INT64: 'TYPE_INT64', TYPE_DOUBLE: 'TYPE_FP64', fp16: 'TYPE_FP16', half: 'TYPE_FP16', TYPE_BOOLEAN: 'TYPE_BOOL', BFLOAT16: 'TYPE_BF16' };
+    const meant = {
+      TYPE_FLOAT32: 'TYPE_FP32',
+      TYPE_FLOAT16: 'TYPE_FP16',
+      TYPE_INT: 'TYPE_INT32',
+      FLOAT: 'TYPE_FP32',
+      INT64: 'TYPE_INT64',
+      TYPE_DOUBLE: 'TYPE_FP64',
+      fp16: 'TYPE_FP16',
+      half: 'TYPE_FP16',
+      TYPE_BOOLEAN: 'TYPE_BOOL',
+      BFLOAT16: 'TYPE_BF16',
+    };
     expect(Object.fromEntries(Object.keys(meant).map((t) => [t, hint(t)]))).toEqual(meant);
     // Other enums keep the spelling suggestions.
     expect(errors('instance_group { kind: KIND_GUP }')[0]).toContain('Did you mean "KIND_GPU"?');
   });
 
-  it('reports one error per position, the lexer\'s where it found the bad token', () => {
+  it("reports one error per position, the lexer's where it found the bad token", () => {
     for (const text of ['name: "m"\n0x: 1\n', '"name: "m"\n', 'name: "m"\n{max_batch_size: 1.5e\n', 'input [ { name: "x" dims: [ 1, \\ ] } ]']) {
       const at = errors(text).map((e) => e.split(' ')[0]);
       expect(at, text).toEqual([...new Set(at)]);
@@ -135,7 +153,7 @@ describe('parser: what TextFormat rejects', () => {
     expect(errors('name: "m"\n0x: 1\n')[0]).toBe('2:1 "0x" must be followed by hex digits');
   });
 
-  it('refuses a NUL byte anywhere, as protobuf\'s C++ tokenizer does, and accepts other control bytes', () => {
+  it("refuses a NUL byte anywhere, as protobuf's C++ tokenizer does, and accepts other control bytes", () => {
     for (const text of ['name: "a\0b"', '# a\0\nname: "a"', 'name: "a"\0']) {
       expect(errors(text)[0], JSON.stringify(text)).toContain('("Invalid control characters encountered in text.")');
     }
@@ -144,7 +162,9 @@ describe('parser: what TextFormat rejects', () => {
 
   it('keeps escapes that are not UTF-8 (as C++ does), with a warning, and prints them as written', () => {
     const doc = parse('name: "\\xff"');
-    expect(doc.diagnostics.map((d) => [d.severity, d.message.slice(0, 62)])).toEqual([['warning', 'the escapes in this string make bytes that are not valid UTF-8']]);
+    expect(doc.diagnostics.map((d) => [d.severity, d.message.slice(0, 62)])).toEqual([
+      ['warning', 'the escapes in this string make bytes that are not valid UTF-8'],
+    ]);
     const formatted = formatText('name:  "\\xff"\n');
     expect(formatted.status === 'formatted' && formatted.output).toBe('name: "\\xff"\n');
   });
@@ -175,9 +195,13 @@ describe('parser: what TextFormat rejects', () => {
   });
 
   it('reports integers out of range for the field type', () => {
-    expect(errors('max_batch_size: 2147483648')[0]).toBe('1:17 Integer out of range (2147483648): field "max_batch_size" is int32, from -2147483648 to 2147483647');
+    expect(errors('max_batch_size: 2147483648')[0]).toBe(
+      '1:17 Integer out of range (2147483648): field "max_batch_size" is int32, from -2147483648 to 2147483647',
+    );
     expect(errors('max_batch_size: -2147483648')).toEqual([]);
-    expect(errors('dynamic_batching { max_queue_delay_microseconds: -1 }')[0]).toBe('1:50 field "max_queue_delay_microseconds" is unsigned (uint64) and cannot be negative');
+    expect(errors('dynamic_batching { max_queue_delay_microseconds: -1 }')[0]).toBe(
+      '1:50 field "max_queue_delay_microseconds" is unsigned (uint64) and cannot be negative',
+    );
     expect(errors('dynamic_batching { priority_levels: 18446744073709551616 }')[0]).toContain('Integer out of range');
     expect(errors('input { dims: 9223372036854775808 }')[0]).toContain('Integer out of range');
   });
@@ -251,7 +275,10 @@ instance_group { kind: KIND_GPU count: 2 }
 describe('parser: tree, ranges and comments', () => {
   it('gives the range of every field, value and list element', () => {
     const doc = parse('max_batch_size: 8\ninput [\n  { name: "x" dims: [ 3, 224, 224 ] }\n]\nparameters { key: "k" value { string_value: "v" } }\n');
-    expect(doc.locate(['max_batch_size'])).toMatchObject({ value: { start: { line: 1, column: 17 }, end: { line: 1, column: 18 } }, name: { start: { line: 1, column: 1 } } });
+    expect(doc.locate(['max_batch_size'])).toMatchObject({
+      value: { start: { line: 1, column: 17 }, end: { line: 1, column: 18 } },
+      name: { start: { line: 1, column: 1 } },
+    });
     expect(doc.locate(['input', 0, 'dims', 1])?.value).toMatchObject({ start: { line: 3, column: 26 }, end: { line: 3, column: 29 } });
     expect(doc.locate(['input', 0])?.value).toMatchObject({ start: { line: 3, column: 3 }, end: { line: 3, column: 38 } });
     expect(doc.locate(['parameters', 'k', 'string_value'])?.value).toMatchObject({ start: { line: 5, column: 45 } });

@@ -24,16 +24,30 @@ describe('newMessageValue', () => {
 describe('FieldSpans', () => {
   const text = 'name: "a"\r\n\n  input { }\n# c\nname: "b" output { }\n';
   const spans = new FieldSpans(text);
-  for (const [name, offset] of [['name', 0], ['input', text.indexOf('input')], ['name', text.lastIndexOf('name')], ['output', text.indexOf('output')]] as const) spans.add(name, offset);
+  for (const [name, offset] of [
+    ['name', 0],
+    ['input', text.indexOf('input')],
+    ['name', text.lastIndexOf('name')],
+    ['output', text.indexOf('output')],
+  ] as const)
+    spans.add(name, offset);
 
   it('counts lines and columns from the text, for the fields asked about', () => {
     expect(spans.length).toBe(4);
-    expect(spans.startsOf('name')).toEqual([{ line: 1, column: 1, offset: 0 }, { line: 5, column: 1, offset: text.lastIndexOf('name') }]);
+    expect(spans.startsOf('name')).toEqual([
+      { line: 1, column: 1, offset: 0 },
+      { line: 5, column: 1, offset: text.lastIndexOf('name') },
+    ]);
     expect(spans.firstOf('input')).toEqual({ line: 3, column: 3, offset: text.indexOf('input') });
     expect(spans.firstOf('output')).toEqual({ line: 5, column: 11, offset: text.indexOf('output') });
     expect(spans.firstOf('platform')).toBeUndefined();
     expect(spans.startsOf('platform')).toEqual([]);
-    expect(spans.toArray().map((s) => [s.name, s.start.line])).toEqual([['name', 1], ['input', 3], ['name', 5], ['output', 5]]);
+    expect(spans.toArray().map((s) => [s.name, s.start.line])).toEqual([
+      ['name', 1],
+      ['input', 3],
+      ['name', 5],
+      ['output', 5],
+    ]);
   });
 
   it('grows past its first arrays without losing a span', () => {

@@ -4,7 +4,7 @@ import { printConfig } from '../../src/config/print.js';
 import type { ModelConfig } from '../../src/config/model-config.js';
 
 describe('printer', () => {
-  it('prints the layout of Triton\'s docs', () => {
+  it("prints the layout of Triton's docs", () => {
     const config: ModelConfig = {
       name: 'classifier',
       backend: 'onnxruntime',
@@ -61,7 +61,12 @@ optimization {
   });
 
   it('keeps max_batch_size: 0 and other zeros that were set, which proto3 printers drop', () => {
-    const text = printConfig({ name: 'm', max_batch_size: 0, input: [{ name: 'x', data_type: 'TYPE_INVALID', dims: [0], reshape: { shape: [] } }], response_cache: { enable: false } });
+    const text = printConfig({
+      name: 'm',
+      max_batch_size: 0,
+      input: [{ name: 'x', data_type: 'TYPE_INVALID', dims: [0], reshape: { shape: [] } }],
+      response_cache: { enable: false },
+    });
     expect(text).toContain('max_batch_size: 0\n');
     expect(text).toContain('data_type: TYPE_INVALID');
     expect(text).toContain('reshape { shape: [ ] }');
@@ -90,7 +95,8 @@ optimization {
 
   it('prints maps one entry per block, message values inline when small', () => {
     expect(printConfig({ parameters: { execution_mode: { string_value: '0' } } })).toBe('parameters { key: "execution_mode" value { string_value: "0" } }\n');
-    expect(printConfig({ dynamic_batching: { priority_queue_policy: { 1: { timeout_action: 'DELAY', default_timeout_microseconds: 100 } } } })).toBe(`dynamic_batching {
+    expect(printConfig({ dynamic_batching: { priority_queue_policy: { 1: { timeout_action: 'DELAY', default_timeout_microseconds: 100 } } } }))
+      .toBe(`dynamic_batching {
   priority_queue_policy {
     key: 1
     value {

@@ -11,7 +11,40 @@ import { messageArb } from '../support/arbitrary-config.js';
 import { FIXTURE_CONFIGS } from '../support/configs.js';
 
 const schema = loadSchema();
-const TOKENS = ['{', '}', '<', '>', '[', ']', ':', ',', ';', '-', '#', '"', "'", '\\', '\n', ' ', 'input', 'dims', 'name', 'max_batch_size', 'TYPE_FP32', '0x', '1e', '08', '.5', 'inf', 'parameters', 'key', 'value', '${x}', '\uFEFF', '\r\n'];
+const TOKENS = [
+  '{',
+  '}',
+  '<',
+  '>',
+  '[',
+  ']',
+  ':',
+  ',',
+  ';',
+  '-',
+  '#',
+  '"',
+  "'",
+  '\\',
+  '\n',
+  ' ',
+  'input',
+  'dims',
+  'name',
+  'max_batch_size',
+  'TYPE_FP32',
+  '0x',
+  '1e',
+  '08',
+  '.5',
+  'inf',
+  'parameters',
+  'key',
+  'value',
+  '${x}',
+  '\uFEFF',
+  '\r\n',
+];
 const textArb = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 200 }),
   fc.array(fc.constantFrom(...TOKENS), { maxLength: 80 }).map((t) => t.join('')),

@@ -46,7 +46,13 @@ function pidsWith(mark: string): number[] {
 const marks: string[] = [];
 afterEach(() => {
   // What a failing test left running (on a tritonc without the supervisor).
-  for (const mark of marks.splice(0)) for (const pid of pidsWith(mark)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+  for (const mark of marks.splice(0))
+    for (const pid of pidsWith(mark))
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
 });
 
 async function until(what: () => boolean, ms: number): Promise<boolean> {
@@ -62,12 +68,19 @@ function modelDir(body: string, prelude = ''): string {
   const dir = join(tempDir('tritonc-contain-'), 'm');
   mkdirSync(join(dir, '1'), { recursive: true });
   writeFileSync(join(dir, 'config.pbtxt'), 'backend: "python"\n');
-  const indented = body.split('\n').map((l) => `        ${l}`).join('\n');
-  writeFileSync(join(dir, '1', 'model.py'), `import os, socket, subprocess, sys, time\n${prelude}\nclass TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n${indented}\n`);
+  const indented = body
+    .split('\n')
+    .map((l) => `        ${l}`)
+    .join('\n');
+  writeFileSync(
+    join(dir, '1', 'model.py'),
+    `import os, socket, subprocess, sys, time\n${prelude}\nclass TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n${indented}\n`,
+  );
   return dir;
 }
 /** A Python statement that starts `code` in a new python3 whose argv ends with `mark`. */
-const start = (code: string, mark: string, own = false): string => `subprocess.Popen([sys.executable, "-c", ${JSON.stringify(code)}, ${JSON.stringify(mark)}]${own ? ', start_new_session=True' : ''})`;
+const start = (code: string, mark: string, own = false): string =>
+  `subprocess.Popen([sys.executable, "-c", ${JSON.stringify(code)}, ${JSON.stringify(mark)}]${own ? ', start_new_session=True' : ''})`;
 const SLEEP = 'import time\ntime.sleep(1000)';
 
 describe.skipIf(!python)('what holds a --run-python-autocomplete run in', () => {
@@ -89,7 +102,10 @@ describe.skipIf(!python)('what holds a --run-python-autocomplete run in', () => 
       marks.push(mark);
       const dir = modelDir(`${start(SLEEP, `${mark}-group`)}\n${start(SLEEP, `${mark}-setsid`, true)}\nc.set_max_batch_size(4)\nreturn c`);
       const facts = runAutoCompleteConfig(join(dir, '1', 'model.py'), '{"name":"m"}', held ? { boundary: held } : {});
-      expect(facts.calls.map((c) => c.method), held?.kind).toEqual(['set_max_batch_size']);
+      expect(
+        facts.calls.map((c) => c.method),
+        held?.kind,
+      ).toEqual(['set_max_batch_size']);
       expect(pidsWith(mark), held?.kind).toEqual([]);
     }
   });
@@ -113,7 +129,9 @@ describe.skipIf(!python)('what holds a --run-python-autocomplete run in', () => 
       try {
         const code = `import socket\ns = socket.create_connection(("127.0.0.1", ${port}), timeout=3)\ns.sendall(b"x")\nprint("connected")`;
         const viaRun = `import socket\ns = socket.socket(socket.AF_UNIX)\ns.settimeout(3)\ns.connect(${JSON.stringify(sock)})\nprint("connected")`;
-        const dir = modelDir(`n = 0\nfor code in (${JSON.stringify(code)}, ${JSON.stringify(viaRun)}):\n    r = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=8)\n    n += b"connected" in r.stdout\nc.set_max_batch_size(10 + n)\nreturn c`);
+        const dir = modelDir(
+          `n = 0\nfor code in (${JSON.stringify(code)}, ${JSON.stringify(viaRun)}):\n    r = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=8)\n    n += b"connected" in r.stdout\nc.set_max_batch_size(10 + n)\nreturn c`,
+        );
         const facts = runAutoCompleteConfig(join(dir, '1', 'model.py'), '{"name":"m"}');
         expect(facts.calls.map((c) => c.arg)).toEqual([{ t: 'int', v: 10 }]);
         // The kernel queues a connection while this process waits; let the servers see any.
@@ -156,12 +174,18 @@ describe.skipIf(!python)('what holds a --run-python-autocomplete run in', () => 
     symlinkSync(realPython(), join(bin, 'python3'));
     const dir = modelDir('c.set_max_batch_size(4)\nreturn c');
     const r = spawnSync(process.execPath, [BIN, 'resolve', dir, '--run-python-autocomplete', '--format', 'json'], { env: { PATH: bin }, encoding: 'utf8' });
-    expect(r.stderr).toBe("tritonc: --run-python-autocomplete: no namespace can be made here (setpriv or unshare (util-linux) is not installed): model.py runs with this user's network and files (only Python's socket functions are refused)\n");
+    expect(r.stderr).toBe(
+      "tritonc: --run-python-autocomplete: no namespace can be made here (setpriv or unshare (util-linux) is not installed): model.py runs with this user's network and files (only Python's socket functions are refused)\n",
+    );
     expect(JSON.parse(r.stdout)).toMatchObject({ max_batch_size: 4 });
   });
 
   describe('tritonc ended mid-run: the run and its children gone, the temporary copy removed', () => {
-    for (const [signal, how] of [['SIGTERM', 'to tritonc'], ['SIGHUP', 'to tritonc'], ['SIGINT', "to tritonc's process group (Ctrl-C at a terminal)"]] as const) {
+    for (const [signal, how] of [
+      ['SIGTERM', 'to tritonc'],
+      ['SIGHUP', 'to tritonc'],
+      ['SIGINT', "to tritonc's process group (Ctrl-C at a terminal)"],
+    ] as const) {
       it(`${signal} ${how}`, async () => {
         const mark = marker();
         marks.push(mark);

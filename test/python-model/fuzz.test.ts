@@ -15,18 +15,58 @@ const SEEDS = [
   readFileSync(join(FIXTURES, 'L0_model_config/autofill_noplatform_success/python/optional_input/model.py'), 'utf8'),
 ];
 const RUNS = { numRuns: Number(process.env.TRITONC_FUZZ_RUNS ?? 300) };
-const PIECES = ['(', ')', '[', ']', '{', '}', '"', "'", '"""', '\\', '\n', '\t', '    ', '#', ':', ',', '=', 'for ', ' in ', 'def ', 'class ', 'return ', '@staticmethod\n', 'dict(', 'auto_complete_model_config.add_input(', 'auto_complete_model_config', '.', 'r"', 'f"', '\r\n', '\u00e9', '0x', '1e', '-'];
+const PIECES = [
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  '"',
+  "'",
+  '"""',
+  '\\',
+  '\n',
+  '\t',
+  '    ',
+  '#',
+  ':',
+  ',',
+  '=',
+  'for ',
+  ' in ',
+  'def ',
+  'class ',
+  'return ',
+  '@staticmethod\n',
+  'dict(',
+  'auto_complete_model_config.add_input(',
+  'auto_complete_model_config',
+  '.',
+  'r"',
+  'f"',
+  '\r\n',
+  '\u00e9',
+  '0x',
+  '1e',
+  '-',
+];
 
 /** A seed with random pieces inserted, deleted or replaced. */
-const mutated = fc.tuple(fc.constantFrom(...SEEDS), fc.array(fc.tuple(fc.nat(), fc.nat({ max: 40 }), fc.constantFrom(...PIECES), fc.constantFrom('insert', 'delete', 'replace')), { maxLength: 12 })).map(([seed, edits]) => {
-  let text = seed;
-  for (const [at, len, piece, op] of edits) {
-    const i = at % (text.length + 1);
-    text = op === 'insert' ? text.slice(0, i) + piece : op === 'delete' ? text.slice(0, i) : text.slice(0, i) + piece;
-    text += seed.slice(Math.min(seed.length, i + (op === 'insert' ? 0 : len)));
-  }
-  return text;
-});
+const mutated = fc
+  .tuple(
+    fc.constantFrom(...SEEDS),
+    fc.array(fc.tuple(fc.nat(), fc.nat({ max: 40 }), fc.constantFrom(...PIECES), fc.constantFrom('insert', 'delete', 'replace')), { maxLength: 12 }),
+  )
+  .map(([seed, edits]) => {
+    let text = seed;
+    for (const [at, len, piece, op] of edits) {
+      const i = at % (text.length + 1);
+      text = op === 'insert' ? text.slice(0, i) + piece : op === 'delete' ? text.slice(0, i) : text.slice(0, i) + piece;
+      text += seed.slice(Math.min(seed.length, i + (op === 'insert' ? 0 : len)));
+    }
+    return text;
+  });
 
 function read(text: string): void {
   const t = tokenize(text);
@@ -42,7 +82,14 @@ function read(text: string): void {
 
 describe('robustness', () => {
   it('random text', () => fc.assert(fc.property(fc.string({ maxLength: 2000 }), read), RUNS));
-  it('random pieces of Python', () => fc.assert(fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 400 }).map((p) => p.join('')), read), RUNS));
+  it('random pieces of Python', () =>
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...PIECES), { maxLength: 400 }).map((p) => p.join('')),
+        read,
+      ),
+      RUNS,
+    ));
   it("mutated copies of Triton's model.py files", () => fc.assert(fc.property(mutated, read), RUNS));
 
   it('hostile shapes stay bounded in time', () => {

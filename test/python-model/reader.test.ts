@@ -9,7 +9,10 @@ import { tokenize } from '../../src/python-model/tokenizer.js';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/models/python');
 const fn = (body: string, decorator = '@staticmethod', params = 'auto_complete_model_config'): string =>
-  `import triton_python_backend_utils as pb_utils\n\nclass TritonPythonModel:\n    ${decorator}\n    def auto_complete_config(${params}):\n${body.split('\n').map((l) => (l ? `        ${l}` : l)).join('\n')}\n\n    def execute(self, requests):\n        pass\n`;
+  `import triton_python_backend_utils as pb_utils\n\nclass TritonPythonModel:\n    ${decorator}\n    def auto_complete_config(${params}):\n${body
+    .split('\n')
+    .map((l) => (l ? `        ${l}` : l))
+    .join('\n')}\n\n    def execute(self, requests):\n        pass\n`;
 const str = (v: string): PyValue => ({ t: 'str', v });
 const int = (v: number): PyValue => ({ t: 'int', v });
 
@@ -18,7 +21,14 @@ describe('tokenize', () => {
     const { tokens, error } = tokenize(`a = r"x\\n" + b'y' + u"\\x41\\u00e9" + """one\ntwo""" + f"{z}" + 'it\\'s'\n`);
     expect(error).toBeUndefined();
     const strings = tokens.filter((t) => t.kind === 'string');
-    expect(strings.map((t) => [t.prefix, t.value])).toEqual([['r', 'x\\n'], ['b', undefined], ['u', 'Aé'], ['', 'one\ntwo'], ['f', undefined], ['', "it's"]]);
+    expect(strings.map((t) => [t.prefix, t.value])).toEqual([
+      ['r', 'x\\n'],
+      ['b', undefined],
+      ['u', 'Aé'],
+      ['', 'one\ntwo'],
+      ['f', undefined],
+      ['', "it's"],
+    ]);
     // The token after the triple-quoted string knows its line.
     expect(tokens.find((t) => t.text === "'it\\'s'")!.line).toBe(2);
   });
@@ -62,17 +72,36 @@ describe('readAutoCompleteConfig', () => {
   });
 
   it('follows local names, dict(k=v), loops over a literal list, keyword arguments, and a classmethod', () => {
-    const facts = readAutoCompleteConfig(fn(`inputs = [{"name": "A", "data_type": "TYPE_FP32", "dims": [-1]}, dict(name="B", data_type="TYPE_INT64", dims=(2,))]
+    const facts = readAutoCompleteConfig(
+      fn(
+        `inputs = [{"name": "A", "data_type": "TYPE_FP32", "dims": [-1]}, dict(name="B", data_type="TYPE_INT64", dims=(2,))]
 for i in inputs:
     config.add_input(i)
 config.set_max_batch_size(max_batch_size=8)
 config.set_model_transaction_policy(dict(decoupled=False))
-return config`, '@classmethod', 'cls, config'));
+return config`,
+        '@classmethod',
+        'cls, config',
+      ),
+    );
     expect(facts.unknown).toBeUndefined();
     expect(facts.parameter).toBe('config');
     expect(facts.calls.map((c) => c.method)).toEqual(['add_input', 'add_input', 'set_max_batch_size', 'set_model_transaction_policy']);
-    expect(facts.calls[0]!.arg).toEqual({ t: 'dict', entries: [[str('name'), str('A')], [str('data_type'), str('TYPE_FP32')], [str('dims'), { t: 'list', items: [int(-1)] }]] });
-    expect(facts.calls[1]!.arg).toMatchObject({ entries: [[str('name'), str('B')], [str('data_type'), str('TYPE_INT64')], [str('dims'), { t: 'tuple', items: [int(2)] }]] });
+    expect(facts.calls[0]!.arg).toEqual({
+      t: 'dict',
+      entries: [
+        [str('name'), str('A')],
+        [str('data_type'), str('TYPE_FP32')],
+        [str('dims'), { t: 'list', items: [int(-1)] }],
+      ],
+    });
+    expect(facts.calls[1]!.arg).toMatchObject({
+      entries: [
+        [str('name'), str('B')],
+        [str('data_type'), str('TYPE_INT64')],
+        [str('dims'), { t: 'tuple', items: [int(2)] }],
+      ],
+    });
     expect(facts.calls[2]).toMatchObject({ arg: int(8), line: 9 });
     expect(facts.returns).toBe('config');
   });
@@ -84,7 +113,7 @@ return config`, '@classmethod', 'cls, config'));
 
   it('stops at what it cannot follow, once, keeping the calls before it', () => {
     const cases: [string, string][] = [
-      ['n = compute()\nconfig.set_max_batch_size(n)', "the argument of set_max_batch_size: the result of compute() on line 7"],
+      ['n = compute()\nconfig.set_max_batch_size(n)', 'the argument of set_max_batch_size: the result of compute() on line 7'],
       ['if config.as_dict()["max_batch_size"] == 0:\n    config.set_max_batch_size(4)', "'if' statement"],
       ['helper(config)', 'a call of helper()'],
       ['c = config\nc.set_max_batch_size(4)', 'a value computed from the config'],
@@ -94,26 +123,50 @@ return config`, '@classmethod', 'cls, config'));
     ];
     for (const [body, reason] of cases) {
       const facts = readAutoCompleteConfig(fn(`config.set_dynamic_batching()\n${body}\nreturn config`, '@staticmethod', 'config'));
-      expect(facts.calls.map((c) => c.method), body).toEqual(['set_dynamic_batching']);
+      expect(
+        facts.calls.map((c) => c.method),
+        body,
+      ).toEqual(['set_dynamic_batching']);
       expect(facts.unknown?.reason, body).toBe(reason);
       expect(facts.returns, body).toBeUndefined();
     }
   });
 
   it('a dict changed after it was handed to the config, other decorators, inheritance: not known', () => {
-    expect(readAutoCompleteConfig(fn('d = {"name": "A", "data_type": "TYPE_FP32", "dims": [1]}\nconfig.add_input(d)\nd["dims"] = [2]\nreturn config', '@staticmethod', 'config')).unknown?.reason).toBe("a change to 'd' after it was handed to the config");
-    expect(readAutoCompleteConfig(fn('return config', '@functools.cache', 'config')).unknown?.reason).toBe('auto_complete_config is decorated with @functools.cache');
-    expect(readAutoCompleteConfig('class TritonPythonModel(Base):\n    pass\n').unknown?.reason).toBe('TritonPythonModel has base classes, which may define auto_complete_config');
+    expect(
+      readAutoCompleteConfig(
+        fn('d = {"name": "A", "data_type": "TYPE_FP32", "dims": [1]}\nconfig.add_input(d)\nd["dims"] = [2]\nreturn config', '@staticmethod', 'config'),
+      ).unknown?.reason,
+    ).toBe("a change to 'd' after it was handed to the config");
+    expect(readAutoCompleteConfig(fn('return config', '@functools.cache', 'config')).unknown?.reason).toBe(
+      'auto_complete_config is decorated with @functools.cache',
+    );
+    expect(readAutoCompleteConfig('class TritonPythonModel(Base):\n    pass\n').unknown?.reason).toBe(
+      'TritonPythonModel has base classes, which may define auto_complete_config',
+    );
   });
 
-  it("dict keys as Python compares them: 1, 1.0 and True are one key, kept where it was first set; tuples; unhashable keys not followed", () => {
-    const arg = (body: string): PyValue | undefined => readAutoCompleteConfig(fn(`${body}\nconfig.set_model_transaction_policy(d)\nreturn config`, '@staticmethod', 'config')).calls[0]?.arg;
-    expect(arg('d = {1: "a", "x": "b", 1.0: "c", True: "d"}')).toEqual({ t: 'dict', entries: [[int(1), str('d')], [str('x'), str('b')]] });
+  it('dict keys as Python compares them: 1, 1.0 and True are one key, kept where it was first set; tuples; unhashable keys not followed', () => {
+    const arg = (body: string): PyValue | undefined =>
+      readAutoCompleteConfig(fn(`${body}\nconfig.set_model_transaction_policy(d)\nreturn config`, '@staticmethod', 'config')).calls[0]?.arg;
+    expect(arg('d = {1: "a", "x": "b", 1.0: "c", True: "d"}')).toEqual({
+      t: 'dict',
+      entries: [
+        [int(1), str('d')],
+        [str('x'), str('b')],
+      ],
+    });
     expect(arg('d = {(1, "a"): 1, (1, "b"): 2, (True, "a"): 3}\nd[(1.0, "b")] = 4\nd["new"] = 5')).toEqual({
       t: 'dict',
-      entries: [[{ t: 'tuple', items: [int(1), str('a')] }, int(3)], [{ t: 'tuple', items: [int(1), str('b')] }, int(4)], [str('new'), int(5)]],
+      entries: [
+        [{ t: 'tuple', items: [int(1), str('a')] }, int(3)],
+        [{ t: 'tuple', items: [int(1), str('b')] }, int(4)],
+        [str('new'), int(5)],
+      ],
     });
-    expect(readAutoCompleteConfig(fn('d = {(1, [2]): 1}\nconfig.set_model_transaction_policy(d)', '@staticmethod', 'config')).unknown?.reason).toBe('the argument of set_model_transaction_policy: a key the reader does not evaluate');
+    expect(readAutoCompleteConfig(fn('d = {(1, [2]): 1}\nconfig.set_model_transaction_policy(d)', '@staticmethod', 'config')).unknown?.reason).toBe(
+      'the argument of set_model_transaction_policy: a key the reader does not evaluate',
+    );
   });
 
   // Hang bounds, not speed targets (bench/readers-scale.mjs measures): a search of the entries for
@@ -125,7 +178,9 @@ return config`, '@classmethod', 'cls, config'));
     expect(facts.unknown).toBeUndefined();
     const d = facts.calls[0]!.arg!;
     expect(d.t === 'dict' && d.entries.length).toBe(n);
-    const looped = readAutoCompleteConfig(fn(`d = {${keys}}\nfor i in [${'0, '.repeat(9_000)}0]:\n    config.set_model_transaction_policy(d)\nreturn config`, '@staticmethod', 'config'));
+    const looped = readAutoCompleteConfig(
+      fn(`d = {${keys}}\nfor i in [${'0, '.repeat(9_000)}0]:\n    config.set_model_transaction_policy(d)\nreturn config`, '@staticmethod', 'config'),
+    );
     expect(looped.unknown?.reason).toBe(`arguments holding more than ${READ_LIMITS.maxArgumentValues} values in all`);
     expect(looped.calls).toHaveLength(4);
   });

@@ -23,7 +23,11 @@ function modelDir(py: string): string {
   return dir;
 }
 const json = (c: ModelConfig): string => stringifyTritonJson(tritonConfigJson(c), 0);
-const fn = (body: string): string => `class TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n${body.split('\n').map((l) => `        ${l}`).join('\n')}\n`;
+const fn = (body: string): string =>
+  `class TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n${body
+    .split('\n')
+    .map((l) => `        ${l}`)
+    .join('\n')}\n`;
 
 describe.skipIf(!python)('runAutoCompleteConfig', () => {
   it("gives the static reading's result on Triton's qa model.py files (those without imports)", () => {
@@ -48,28 +52,48 @@ describe.skipIf(!python)('runAutoCompleteConfig', () => {
   }, 180_000);
 
   it('what the script reads from as_dict() follows the calls before it; a branch the reader cannot follow runs', () => {
-    const dir = modelDir(fn('if c.as_dict()["max_batch_size"] == 0:\n    c.set_max_batch_size(8)\nc.add_input({"name": "X", "data_type": "TYPE_FP32", "dims": [c.as_dict()["max_batch_size"]]})\nreturn c'));
+    const dir = modelDir(
+      fn(
+        'if c.as_dict()["max_batch_size"] == 0:\n    c.set_max_batch_size(8)\nc.add_input({"name": "X", "data_type": "TYPE_FP32", "dims": [c.as_dict()["max_batch_size"]]})\nreturn c',
+      ),
+    );
     const facts = runAutoCompleteConfig(join(dir, '1', 'model.py'), json({ name: 'm', backend: 'python' }));
     expect(facts.unknown).toBeUndefined();
-    expect(facts.calls.map((c) => [c.method, c.line])).toEqual([['set_max_batch_size', 5], ['add_input', 6]]);
+    expect(facts.calls.map((c) => [c.method, c.line])).toEqual([
+      ['set_max_batch_size', 5],
+      ['add_input', 6],
+    ]);
     const done = completeFromScript({ name: 'm', backend: 'python' }, facts, 'run');
     expect(done.config).toMatchObject({ max_batch_size: 8, input: [{ name: 'X', data_type: 'TYPE_FP32', dims: [8] }] });
   });
 
   it('no network: socket creation and name lookups are refused inside auto_complete_config', () => {
-    for (const body of ['import socket\nsocket.create_connection(("127.0.0.1", 9))', 'import socket\nsocket.socket()', 'import socket\nsocket.getaddrinfo("example.com", 80)', 'import urllib.request\nurllib.request.urlopen("http://example.com")']) {
+    for (const body of [
+      'import socket\nsocket.create_connection(("127.0.0.1", 9))',
+      'import socket\nsocket.socket()',
+      'import socket\nsocket.getaddrinfo("example.com", 80)',
+      'import urllib.request\nurllib.request.urlopen("http://example.com")',
+    ]) {
       const dir = modelDir(fn(`${body}\nreturn c`));
       const facts = runAutoCompleteConfig(join(dir, '1', 'model.py'), json({ name: 'm' }));
       expect(facts.raised, body).toMatch(/network access is refused while tritonc runs auto_complete_config/);
     }
   });
 
-  it('a timeout, an import error and a copy of the model directory: never the user\'s files', () => {
+  it("a timeout, an import error and a copy of the model directory: never the user's files", () => {
     const slow = modelDir(fn('while True:\n    pass'));
-    expect(runAutoCompleteConfig(join(slow, '1', 'model.py'), json({ name: 'm' }), { timeoutMs: 1000 }).unknown?.reason).toBe('auto_complete_config did not finish within 1 s');
+    expect(runAutoCompleteConfig(join(slow, '1', 'model.py'), json({ name: 'm' }), { timeoutMs: 1000 }).unknown?.reason).toBe(
+      'auto_complete_config did not finish within 1 s',
+    );
     const missing = modelDir(`import no_such_module_here\n${fn('return c')}`);
-    expect(runAutoCompleteConfig(join(missing, '1', 'model.py'), json({ name: 'm' })).unknown?.reason).toMatch(/^model.py could not be imported here \(ModuleNotFoundError: No module named 'no_such_module_here'\)$/);
-    const writer = modelDir(fn('import os\ntry:\n    open(os.path.join(os.path.dirname(__file__) if "__file__" in globals() else ".", "written.txt"), "w").write("x")\nexcept OSError:\n    pass\nreturn c'));
+    expect(runAutoCompleteConfig(join(missing, '1', 'model.py'), json({ name: 'm' })).unknown?.reason).toMatch(
+      /^model.py could not be imported here \(ModuleNotFoundError: No module named 'no_such_module_here'\)$/,
+    );
+    const writer = modelDir(
+      fn(
+        'import os\ntry:\n    open(os.path.join(os.path.dirname(__file__) if "__file__" in globals() else ".", "written.txt"), "w").write("x")\nexcept OSError:\n    pass\nreturn c',
+      ),
+    );
     runAutoCompleteConfig(join(writer, '1', 'model.py'), json({ name: 'm' }));
     expect(readdirSync(join(writer, '1'))).toEqual(['model.py']);
   });

@@ -10,7 +10,8 @@ import { ROOT } from '../support/snapshot.js';
 import { buildZip, torchscriptZip } from './zip-builder.js';
 
 const QA = readFileSync(join(ROOT, 'fixtures/models/pytorch/libtorch_float32_float32_float32/1/model.pt'));
-const CODE = 'class Net(Module):\n  __parameters__ = []\n  def forward(self: __torch__.Net,\n    x: Tensor,\n    y: List[Tensor]) -> Tuple[Tensor, Tensor, Tensor]:\n    return (x, x, x)\n';
+const CODE =
+  'class Net(Module):\n  __parameters__ = []\n  def forward(self: __torch__.Net,\n    x: Tensor,\n    y: List[Tensor]) -> Tuple[Tensor, Tensor, Tensor]:\n    return (x, x, x)\n';
 
 function refusal(bytes: Uint8Array): ModelReadError {
   try {
@@ -30,7 +31,10 @@ describe('archives the reader builds here read as written', () => {
   it('deflated and stored code, zip64 records, weights summed from the central directory', () => {
     for (const options of [{}, { deflate: false }, { zip64: true }]) {
       const sig = readTorchSignatureOfBytes('m.pt', torchscriptZip(CODE, { ...options, weights: [64, 4096] }));
-      expect(sig.inputs.map((t) => [t.name, t.kind])).toEqual([['x', 'tensor'], ['y', 'sequence']]);
+      expect(sig.inputs.map((t) => [t.name, t.kind])).toEqual([
+        ['x', 'tensor'],
+        ['y', 'sequence'],
+      ]);
       expect(sig.outputs.map((t) => t.name)).toEqual(['OUTPUT__0', 'OUTPUT__1', 'OUTPUT__2']);
       expect(sig.initializers).toMatchObject({ count: 2, bytes: 4160 });
     }
@@ -48,9 +52,14 @@ describe('archives the reader builds here read as written', () => {
 
   it('no top module named: the first class with a forward, each class looked at once (issue 42)', { timeout: 60_000 }, () => {
     const pkl = Buffer.from([0x80, 0x02, 0x4e, 0x2e]); // PROTO 2, NONE, STOP: no GLOBAL names the module
-    const zip = (code: string): Buffer => buildZip([{ name: 'm/data.pkl', data: pkl }, { name: 'm/code/__torch__.py', data: code, deflate: true }]);
+    const zip = (code: string): Buffer =>
+      buildZip([
+        { name: 'm/data.pkl', data: pkl },
+        { name: 'm/code/__torch__.py', data: code, deflate: true },
+      ]);
     // A class named twice is looked at where it is first defined (the second Net's forward is not its).
-    const twice = 'class Net(Module):\n  x : int\nclass Other(Module):\n  def forward(self: __torch__.Other, b: Tensor) -> Tensor:\n    return b\nclass Net(Module):\n  def forward(self: __torch__.Net, a: Tensor) -> Tensor:\n    return a\n';
+    const twice =
+      'class Net(Module):\n  x : int\nclass Other(Module):\n  def forward(self: __torch__.Other, b: Tensor) -> Tensor:\n    return b\nclass Net(Module):\n  def forward(self: __torch__.Net, a: Tensor) -> Tensor:\n    return a\n';
     expect(readTorchSignatureOfBytes('m.pt', zip(twice)).inputs.map((t) => t.name)).toEqual(['b']);
     // 40,000 classes without a forward before the one with it (107 KB deflated): a search from the
     // start and a RegExp per class took 288 s on this machine; a hang bound, not a speed target.
@@ -83,7 +92,8 @@ describe('refusals', () => {
   });
 
   it('truncated anywhere: the end record or the entries are missing', () => {
-    for (const cut of [4, 100, QA.length - 30, QA.length - 1]) expect(refusal(QA.subarray(0, cut)).reason).toMatch(/end of central directory|truncated|runs past/);
+    for (const cut of [4, 100, QA.length - 30, QA.length - 1])
+      expect(refusal(QA.subarray(0, cut)).reason).toMatch(/end of central directory|truncated|runs past/);
   });
 
   it('a corrupt central directory: a bad signature, an offset past the end record, more entries than fit', () => {
@@ -136,7 +146,10 @@ describe('refusals', () => {
     expect(refusal(buildZip([{ name: 'a/b.txt', data: 'x' }])).reason).toMatch(/without data\.pkl/);
     expect(refusal(torchscriptZip(CODE, { cls: 'Missing' })).reason).toMatch(/does not define class Missing/);
     expect(refusal(torchscriptZip('class Net(Module):\n  x : int\n')).reason).toMatch(/class Net in 'model\/code\/__torch__.py' has no forward method/);
-    const nested = buildZip([{ name: 'model/data.pkl', data: Buffer.from('\x80\x02c__torch__.pkg\nNet\n', 'latin1') }, { name: 'model/code/__torch__.py', data: CODE }]);
+    const nested = buildZip([
+      { name: 'model/data.pkl', data: Buffer.from('\x80\x02c__torch__.pkg\nNet\n', 'latin1') },
+      { name: 'model/code/__torch__.py', data: CODE },
+    ]);
     expect(refusal(nested).reason).toMatch(/no 'model\/code\/__torch__\/pkg\.py'/);
     expect(refusal(torchscriptZip('class Net(Module):\n  def forward(self: __torch__.Net, x: Tensor\n')).reason).toMatch(/does not end/);
   });

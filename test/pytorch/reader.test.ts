@@ -51,17 +51,27 @@ describe('TorchScript fixtures', () => {
       ['OUTPUT__0', 'tensor', false, null],
       ['OUTPUT__1', 'tensor', false, null],
     ]);
-    expect(sig.forward).toEqual({ text: 'forward(self: __torch__.AddSubNet, INPUT0: Tensor, INPUT1: Tensor) -> Tuple[Tensor, Tensor]', returns: 'Tuple[Tensor, Tensor]', outputCount: 2 });
+    expect(sig.forward).toEqual({
+      text: 'forward(self: __torch__.AddSubNet, INPUT0: Tensor, INPUT1: Tensor) -> Tuple[Tensor, Tensor]',
+      returns: 'Tuple[Tensor, Tensor]',
+      outputCount: 2,
+    });
     expect(sig.initializers).toEqual({ count: 0, bytes: 0, externalBytes: 0, constantBytes: 0 });
   });
 
   it('named arguments, a List, an Optional, a Dict; the weights under data/ summed, never read', () => {
     const named = readTorchSignatureSync(join(FIXTURES, 'libtorch_named/1/model.pt'));
-    expect(named.inputs.map((t) => [t.name, t.kind, t.elemType])).toEqual([['image', 'tensor', 'Tensor'], ['scale', 'sequence', 'List[Tensor]']]);
+    expect(named.inputs.map((t) => [t.name, t.kind, t.elemType])).toEqual([
+      ['image', 'tensor', 'Tensor'],
+      ['scale', 'sequence', 'List[Tensor]'],
+    ]);
     // Linear(4, 2): an 8-float weight and a 2-float bias.
     expect(named.initializers).toMatchObject({ count: 2, bytes: 40 });
     const optional = readTorchSignatureSync(join(FIXTURES, 'libtorch_optional/1/model.pt'));
-    expect(optional.inputs.map((t) => [t.name, t.kind])).toEqual([['x', 'tensor'], ['mask', 'optional']]);
+    expect(optional.inputs.map((t) => [t.name, t.kind])).toEqual([
+      ['x', 'tensor'],
+      ['mask', 'optional'],
+    ]);
     expect(optional.forward?.outputCount).toBe(1);
     const dict = readTorchSignatureSync(join(FIXTURES, 'libtorch_dict/1/model.pt'));
     expect(dict.inputs.map((t) => [t.name, t.kind, t.elemType])).toEqual([['inputs', 'map', 'Dict[str, Tensor]']]);
@@ -88,11 +98,15 @@ describe('TorchScript fixtures', () => {
 
 describe('re-exported with the pinned torch', () => {
   const runs = exportersRun('the PyTorch re-export');
-  it.runIf(runs)('a fresh export reads the same (names, annotations, returns)', () => {
-    const out = tempDir('tritonc-torch-export-');
-    execFileSync(EXPORTS_PYTHON, [join(ROOT, 'scripts/model-exports/pytorch/export.py'), out], { stdio: 'pipe', timeout: 300_000 });
-    expect(seen(out)).toEqual(seen(FIXTURES));
-    expect(expected(out)).toEqual(expected(FIXTURES));
-    for (const f of expected(out).refused) expect(loadSignature(join(out, f), 'pytorch').error?.kind).toBe('format');
-  }, 300_000);
+  it.runIf(runs)(
+    'a fresh export reads the same (names, annotations, returns)',
+    () => {
+      const out = tempDir('tritonc-torch-export-');
+      execFileSync(EXPORTS_PYTHON, [join(ROOT, 'scripts/model-exports/pytorch/export.py'), out], { stdio: 'pipe', timeout: 300_000 });
+      expect(seen(out)).toEqual(seen(FIXTURES));
+      expect(expected(out)).toEqual(expected(FIXTURES));
+      for (const f of expected(out).refused) expect(loadSignature(join(out, f), 'pytorch').error?.kind).toBe('format');
+    },
+    300_000,
+  );
 });

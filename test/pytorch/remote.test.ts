@@ -40,7 +40,10 @@ describe('a mounted repository reads model.pt from the store', () => {
   it('lint facts: the signature is fetched by ranges and kept', async () => {
     const objects: Record<string, Uint8Array> = { 'prod/m/config.pbtxt': new TextEncoder().encode('backend: "pytorch"\n'), 'prod/m/1/model.pt': QA };
     const store: ObjectStore = {
-      list: async (prefix) => Object.keys(objects).filter((k) => k.startsWith(prefix)).map((key) => ({ key, size: objects[key]!.byteLength })),
+      list: async (prefix) =>
+        Object.keys(objects)
+          .filter((k) => k.startsWith(prefix))
+          .map((key) => ({ key, size: objects[key]!.byteLength })),
       read: async (key, start, length) => objects[key]!.subarray(start, start + length),
       get: async (key) => objects[key]!,
     };

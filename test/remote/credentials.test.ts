@@ -5,17 +5,24 @@ import { describe, expect, it } from 'vitest';
 import { CredentialError, credentialFor } from '../../src/remote/credentials.js';
 import { parseRemoteUrl } from '../../src/remote/url.js';
 
-const files = (map: Record<string, string>) => (path: string): string => {
-  if (!(path in map)) throw new Error('no such file');
-  return map[path]!;
-};
+const files =
+  (map: Record<string, string>) =>
+  (path: string): string => {
+    if (!(path in map)) throw new Error('no such file');
+    return map[path]!;
+  };
 
-const forUrl = (url: string, env: Record<string, string>, fs: Record<string, string> = {}) => credentialFor(parseRemoteUrl(url), url, { env, readFile: files(fs) });
+const forUrl = (url: string, env: Record<string, string>, fs: Record<string, string> = {}) =>
+  credentialFor(parseRemoteUrl(url), url, { env, readFile: files(fs) });
 
 describe('credentials from the environment', () => {
   it('S3: the key pair, with its session token and region', () => {
     const c = forUrl('s3://bkt/repo', { AWS_ACCESS_KEY_ID: 'AK', AWS_SECRET_ACCESS_KEY: 'SK', AWS_SESSION_TOKEN: 'T', AWS_DEFAULT_REGION: 'eu-west-1' });
-    expect(c).toEqual({ scheme: 's3', s3: { keyId: 'AK', secretKey: 'SK', sessionToken: 'T', region: 'eu-west-1' }, source: 'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY' });
+    expect(c).toEqual({
+      scheme: 's3',
+      s3: { keyId: 'AK', secretKey: 'SK', sessionToken: 'T', region: 'eu-west-1' },
+      source: 'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY',
+    });
   });
 
   it('S3: the profile without a key pair, else "default"', () => {
@@ -24,14 +31,26 @@ describe('credentials from the environment', () => {
   });
 
   it('GCS: the credential file; Azure: account and key', () => {
-    expect(forUrl('gs://b/repo', { GOOGLE_APPLICATION_CREDENTIALS: '/k.json' })).toEqual({ scheme: 'gs', gs: { file: '/k.json' }, source: 'GOOGLE_APPLICATION_CREDENTIALS=/k.json' });
-    expect(forUrl('as://a/c/repo', { AZURE_STORAGE_ACCOUNT: 'other', AZURE_STORAGE_KEY: 'K' })).toEqual({ scheme: 'as', as: { account: 'other', key: 'K' }, source: 'AZURE_STORAGE_ACCOUNT and AZURE_STORAGE_KEY' });
+    expect(forUrl('gs://b/repo', { GOOGLE_APPLICATION_CREDENTIALS: '/k.json' })).toEqual({
+      scheme: 'gs',
+      gs: { file: '/k.json' },
+      source: 'GOOGLE_APPLICATION_CREDENTIALS=/k.json',
+    });
+    expect(forUrl('as://a/c/repo', { AZURE_STORAGE_ACCOUNT: 'other', AZURE_STORAGE_KEY: 'K' })).toEqual({
+      scheme: 'as',
+      as: { account: 'other', key: 'K' },
+      source: 'AZURE_STORAGE_ACCOUNT and AZURE_STORAGE_KEY',
+    });
   });
 });
 
 describe('TRITON_CLOUD_CREDENTIAL_PATH', () => {
   const file = JSON.stringify({
-    s3: { '': { key_id: 'ALL', secret_key: 'x' }, 's3://prod': { key_id: 'PROD', secret_key: 'y', region: 'us-west-2' }, 's3://prod/team-a': { profile: 'team-a' } },
+    s3: {
+      '': { key_id: 'ALL', secret_key: 'x' },
+      's3://prod': { key_id: 'PROD', secret_key: 'y', region: 'us-west-2' },
+      's3://prod/team-a': { profile: 'team-a' },
+    },
     gs: { 'gs://bucket': '/gcs.json' },
   });
   const env = { TRITON_CLOUD_CREDENTIAL_PATH: '/creds.json', AWS_ACCESS_KEY_ID: 'ENV', AWS_SECRET_ACCESS_KEY: 'ENV' };
@@ -48,7 +67,9 @@ describe('TRITON_CLOUD_CREDENTIAL_PATH', () => {
   });
 
   it('says when nothing matches, with the names it has', () => {
-    expect(() => forUrl('gs://elsewhere/repo', env, fs)).toThrow(/no credential matches gs:\/\/elsewhere\/repo \(Triton: "Cannot match credential for path"\); its "gs" names are "gs:\/\/bucket"/);
+    expect(() => forUrl('gs://elsewhere/repo', env, fs)).toThrow(
+      /no credential matches gs:\/\/elsewhere\/repo \(Triton: "Cannot match credential for path"\); its "gs" names are "gs:\/\/bucket"/,
+    );
     expect(() => forUrl('as://a/c', env, fs)).toThrow(/it has no "as" section/);
   });
 

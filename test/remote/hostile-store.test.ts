@@ -23,7 +23,10 @@ afterEach(async () => {
 
 /** The classifier with 8 MiB of weights, so its header is read by ranges, as objects under repo/. */
 async function objects(): Promise<Record<string, Uint8Array>> {
-  const dir = await writeRepo({ 'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': { ...CLASSIFIER, initializers: [{ name: 'w', floats: 2 * 1024 * 1024 }] } });
+  const dir = await writeRepo({
+    'classifier/config.pbtxt': CLASSIFIER_CONFIG,
+    'classifier/1/model.onnx': { ...CLASSIFIER, initializers: [{ name: 'w', floats: 2 * 1024 * 1024 }] },
+  });
   return {
     'repo/classifier/config.pbtxt': readFileSync(join(dir, 'classifier', 'config.pbtxt')),
     'repo/classifier/1/model.onnx': readFileSync(join(dir, 'classifier', '1', 'model.onnx')),
@@ -75,7 +78,9 @@ describe('a store that breaks the protocol', () => {
   it('a listing that pages on forever with empty pages: exit 2 at the page bound', async () => {
     const { r, url } = await lintAt('endless-pages', 0);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: cannot list the repository: the listing did not end after \\d+ pages`));
+    expect(r.stderr).toMatch(
+      new RegExp(`${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: cannot list the repository: the listing did not end after \\d+ pages`),
+    );
   });
 });
 
@@ -106,7 +111,10 @@ describe('a body the client parses is bounded in bytes before it is parsed', () 
   ] as const)('%s %s: exit 2 naming the request and the bound, read no further than the bound', async (kind, mode) => {
     store = await startHugeListing(kind, mode);
     const url = kind === 'gcs' ? 'gs://models/repo' : 'as://acct/models/repo';
-    const env = kind === 'gcs' ? { STORAGE_EMULATOR_HOST: `http://${store.url}` } : { AZURE_STORAGE_ACCOUNT: 'acct', TRITONC_AZURE_BLOB_ENDPOINT: `http://${store.url}/acct` };
+    const env =
+      kind === 'gcs'
+        ? { STORAGE_EMULATOR_HOST: `http://${store.url}` }
+        : { AZURE_STORAGE_ACCOUNT: 'acct', TRITONC_AZURE_BLOB_ENDPOINT: `http://${store.url}/acct` };
     const r = await cli(['lint', url], { cwd: tempDir(), env });
     expect(r.code, r.stderr).toBe(2);
     const request = kind === 'gcs' ? `http://${store.url}/storage/v1/b/models/o` : `http://${store.url}/acct/models`;
@@ -117,7 +125,11 @@ describe('a body the client parses is bounded in bytes before it is parsed', () 
 });
 
 describe('what held, and must keep holding', () => {
-  const SECRETS = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI-never-print-me', AWS_SESSION_TOKEN: 'FwoGZXIvYXdz-session-never-print-me' };
+  const SECRETS = {
+    AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+    AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI-never-print-me',
+    AWS_SESSION_TOKEN: 'FwoGZXIvYXdz-session-never-print-me',
+  };
 
   it.each(['redirect', 'garbage', 'forbidden'] as const)('a %s endpoint: exit 2 naming the repository, no stack trace, no secret', async (mode) => {
     store = await startHostileS3(await objects(), mode);
@@ -142,13 +154,17 @@ describe('what held, and must keep holding', () => {
     }
   });
 
-  it.each(['hang', 'slow'] as const)('a %s endpoint ends in a timeout error within the requests\' bound (exit 2 through the CLI)', async (mode) => {
+  it.each(['hang', 'slow'] as const)("a %s endpoint ends in a timeout error within the requests' bound (exit 2 through the CLI)", async (mode) => {
     const { MountedRepository, RemoteAccessError } = await import('../../src/remote/mounted.js');
     const { parseRemoteUrl } = await import('../../src/remote/url.js');
     store = await startHostileS3(await objects(), mode);
     const loc = parseRemoteUrl(`s3://${store.url}/models/repo`);
     const started = Date.now();
-    const opened = MountedRepository.open(loc, loc.url, '/stand-in/repo', { env: SECRETS, readFile: () => '', requests: { timeoutMs: 400, retries: 1, backoffMs: 1 } });
+    const opened = MountedRepository.open(loc, loc.url, '/stand-in/repo', {
+      env: SECRETS,
+      readFile: () => '',
+      requests: { timeoutMs: 400, retries: 1, backoffMs: 1 },
+    });
     await expect(opened).rejects.toBeInstanceOf(RemoteAccessError);
     await expect(opened).rejects.toThrow(/cannot list the repository: no answer in time after 1 retries/);
     expect(Date.now() - started).toBeLessThan(5000);

@@ -13,7 +13,9 @@ function memoryStore(objects: Record<string, string>, fail?: StoreError): Object
     gets,
     list: async (prefix) => {
       if (fail) throw fail;
-      return Object.keys(objects).filter((k) => k.startsWith(prefix)).map((key) => ({ key, size: bytes(key).byteLength }));
+      return Object.keys(objects)
+        .filter((k) => k.startsWith(prefix))
+        .map((key) => ({ key, size: bytes(key).byteLength }));
     },
     read: async (key, start, length) => bytes(key).subarray(start, start + length),
     get: async (key) => {
@@ -32,9 +34,21 @@ const open = (objects: Record<string, string>, fail?: StoreError) => {
 
 describe('the tree of one listing', () => {
   it('shows directories, directory markers and files; a name that is also a prefix is a directory', async () => {
-    const { mount } = open({ 'prod/a/config.pbtxt': 'name: "a"', 'prod/a/1/model.onnx': 'x', 'prod/empty/': '', 'prod/both': 'file', 'prod/both/inner': 'y', 'prod//odd': 'z', 'elsewhere/x': 'no' });
+    const { mount } = open({
+      'prod/a/config.pbtxt': 'name: "a"',
+      'prod/a/1/model.onnx': 'x',
+      'prod/empty/': '',
+      'prod/both': 'file',
+      'prod/both/inner': 'y',
+      'prod//odd': 'z',
+      'elsewhere/x': 'no',
+    });
     const m = await mount;
-    const names = (dir: string) => m.entries(dir).map((e) => `${e.name}:${e.kind}`).sort();
+    const names = (dir: string) =>
+      m
+        .entries(dir)
+        .map((e) => `${e.name}:${e.kind}`)
+        .sort();
     expect(names('/stand-in/prod')).toEqual(['a:dir', 'both:dir', 'empty:dir']);
     expect(names('/stand-in/prod/a')).toEqual(['1:dir', 'config.pbtxt:file']);
     expect(m.kind('/stand-in/prod/a/1/model.onnx')).toBe('file');
@@ -76,6 +90,8 @@ describe('failures', () => {
   });
 
   it('an empty prefix is no repository', async () => {
-    await expect(open({ 'other/x': '1' }).mount).rejects.toThrow(/s3:\/\/models\/prod: no objects under it, so no repository; Triton reads it as bucket "models", key prefix "prod"/);
+    await expect(open({ 'other/x': '1' }).mount).rejects.toThrow(
+      /s3:\/\/models\/prod: no objects under it, so no repository; Triton reads it as bucket "models", key prefix "prod"/,
+    );
   });
 });

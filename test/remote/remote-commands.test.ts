@@ -69,7 +69,7 @@ describe('commands on a repository URL', () => {
     expect(write.stderr).toMatch(/never writes to object storage/);
   });
 
-  it('lock writes the checkout\'s lock from the store, and --check compares with it', async () => {
+  it("lock writes the checkout's lock from the store, and --check compares with it", async () => {
     const cwd = tempDir();
     const noOutput = await cli(['lock', url], { cwd, env });
     expect(noOutput.code).toBe(2);
@@ -93,9 +93,14 @@ describe('commands on a repository URL', () => {
     const unlocked = await cli(['lint', '-f', 'json', '--configs-only', checkout], { cwd: tempDir() });
     await cli(['lock', url, '--output', join(checkout, 'tritonc.lock.json')], { env });
     const r = await cli(['lint', '-f', 'json', '--configs-only', checkout], { cwd: tempDir() });
-    const memory = (out: string) => (JSON.parse(out) as { messages: { ruleId: string; message: string }[] }[]).flatMap((f) => f.messages.filter((m) => m.ruleId === 'instance-memory').map((m) => m.message));
+    const memory = (out: string) =>
+      (JSON.parse(out) as { messages: { ruleId: string; message: string }[] }[]).flatMap((f) =>
+        f.messages.filter((m) => m.ruleId === 'instance-memory').map((m) => m.message),
+      );
     // The weights are known from the lock: the estimate counts them, where it could not before.
     expect(memory(unlocked.stdout).join('\n')).toMatch(/without the weights of classifier/);
-    expect(memory(r.stdout).join('\n')).toMatch(/^estimated GPU memory: \d+ MiB on the GPU \(.*classifier: 1 x \(4 MiB \+ 256 MiB\), as instances x \(weights \+ per-instance overhead\)\); set a budget/);
+    expect(memory(r.stdout).join('\n')).toMatch(
+      /^estimated GPU memory: \d+ MiB on the GPU \(.*classifier: 1 x \(4 MiB \+ 256 MiB\), as instances x \(weights \+ per-instance overhead\)\); set a budget/,
+    );
   });
 });

@@ -5,7 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeRepo, CLASSIFIER, CLASSIFIER_CONFIG } from '../lint/harness.js';
 import { cli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
-import { AZURITE_ACCOUNT, AZURITE_KEY, S3RVER_KEYS, startAzurite, startGcsFixture, startS3, type AzureFixture, type GcsFixture, type S3Fixture } from '../support/object-stores.js';
+import {
+  AZURITE_ACCOUNT,
+  AZURITE_KEY,
+  S3RVER_KEYS,
+  startAzurite,
+  startGcsFixture,
+  startS3,
+  type AzureFixture,
+  type GcsFixture,
+  type S3Fixture,
+} from '../support/object-stores.js';
 
 const WEIGHT_FLOATS = 4 * 1024 * 1024; // 16 MiB per initializer
 
@@ -18,15 +28,23 @@ beforeAll(async () => {
   repo = await writeRepo({
     // Large weights: the header must be read without them.
     'classifier/config.pbtxt': CLASSIFIER_CONFIG,
-    'classifier/1/model.onnx': { ...CLASSIFIER, initializers: [{ name: 'w1', floats: WEIGHT_FLOATS }, { name: 'w2', floats: WEIGHT_FLOATS }] },
+    'classifier/1/model.onnx': {
+      ...CLASSIFIER,
+      initializers: [
+        { name: 'w1', floats: WEIGHT_FLOATS },
+        { name: 'w2', floats: WEIGHT_FLOATS },
+      ],
+    },
     // A fixed batch dimension under max_batch_size > 0.
     'fixed/config.pbtxt': CLASSIFIER_CONFIG.replace('"classifier"', '"fixed"'),
     'fixed/1/model.onnx': { inputs: [['input', 'FLOAT', [1, 3, 224, 224]]], outputs: [['output', 'FLOAT', [1, 1000]]] },
     // A syntax error, found at its line and column.
     'broken/config.pbtxt': 'name: "broken"\nbackend: "onnxruntime"\nmax_batch_size: 8\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 3 ] }\n',
     // A Python model (its model.py is fetched when a rule asks) and a TensorRT engine (sized from the listing).
-    'post/config.pbtxt': 'name: "post"\nbackend: "python"\nmax_batch_size: 8\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1000 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 1000 ] } ]\ninstance_group [ { kind: KIND_GPU count: 2 } ]\n',
-    'post/1/model.py': 'import triton_python_backend_utils as pb_utils\n\nclass TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(auto_complete_model_config):\n        auto_complete_model_config.set_max_batch_size(4)\n        return auto_complete_model_config\n',
+    'post/config.pbtxt':
+      'name: "post"\nbackend: "python"\nmax_batch_size: 8\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1000 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 1000 ] } ]\ninstance_group [ { kind: KIND_GPU count: 2 } ]\n',
+    'post/1/model.py':
+      'import triton_python_backend_utils as pb_utils\n\nclass TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(auto_complete_model_config):\n        auto_complete_model_config.set_max_batch_size(4)\n        return auto_complete_model_config\n',
     'engine/config.pbtxt': 'name: "engine"\nplatform: "tensorrt_plan"\nmax_batch_size: 8\ninstance_group [ { kind: KIND_GPU count: 4 } ]\n',
     'engine/1/model.plan': new Uint8Array(3 * 1024 * 1024),
     // An ensemble naming a model the repository does not have.
@@ -53,7 +71,10 @@ afterAll(async () => {
 type Store = 's3' | 'azure' | 'gcs';
 const envs = (): Record<Store, { url: string; env: NodeJS.ProcessEnv }> => ({
   s3: { url: `s3://127.0.0.1:${s3.port}/models/prod/repo`, env: { ...S3RVER_KEYS } },
-  azure: { url: `as://${AZURITE_ACCOUNT}/models/prod/repo`, env: { AZURE_STORAGE_ACCOUNT: AZURITE_ACCOUNT, AZURE_STORAGE_KEY: AZURITE_KEY, TRITONC_AZURE_BLOB_ENDPOINT: azure.endpoint } },
+  azure: {
+    url: `as://${AZURITE_ACCOUNT}/models/prod/repo`,
+    env: { AZURE_STORAGE_ACCOUNT: AZURITE_ACCOUNT, AZURE_STORAGE_KEY: AZURITE_KEY, TRITONC_AZURE_BLOB_ENDPOINT: azure.endpoint },
+  },
   gcs: { url: 'gs://models/prod/repo', env: { STORAGE_EMULATOR_HOST: gcs.endpoint } },
 });
 
@@ -79,7 +100,9 @@ describe('lint of a repository in object storage', () => {
     expect(r.code).toBe(1);
     local = findingsOf(r.stdout, repo);
     // The repository holds the findings the comparison is about.
-    expect(local.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['syntax', 'missing-dynamic-axis', 'ensemble-models', 'instance-memory', 'unchecked-model']));
+    expect(local.map((f) => f.ruleId)).toEqual(
+      expect.arrayContaining(['syntax', 'missing-dynamic-axis', 'ensemble-models', 'instance-memory', 'unchecked-model']),
+    );
   });
 
   for (const store of ['s3', 'azure', 'gcs'] as const) {
@@ -97,7 +120,9 @@ describe('lint of a repository in object storage', () => {
   it('names the objects in SARIF as absolute URIs', async () => {
     const { url, env } = envs().s3;
     const r = await cli(['lint', '-f', 'sarif', url], { cwd: tempDir(), env });
-    const uris = (JSON.parse(r.stdout).runs[0].results as { locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }[] }[]).map((x) => x.locations[0]!.physicalLocation.artifactLocation);
+    const uris = (
+      JSON.parse(r.stdout).runs[0].results as { locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }[] }[]
+    ).map((x) => x.locations[0]!.physicalLocation.artifactLocation);
     expect(uris.length).toBeGreaterThan(0);
     for (const a of uris) {
       expect(a.uri.startsWith(`${url}/`)).toBe(true);
@@ -124,7 +149,9 @@ describe('a repository the store will not give', () => {
   it('no such bucket: exit 2, with how Triton reads the URL', async () => {
     const r = await lint(`s3://127.0.0.1:${s3.port}/nosuchbucket/repo`, S3RVER_KEYS);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^tritonc lint: s3:\/\/127\.0\.0\.1:\d+\/nosuchbucket\/repo: cannot list the repository: there is no bucket "nosuchbucket" \(NoSuchBucket.*\); Triton reads it as bucket "nosuchbucket", key prefix "repo", at the endpoint http:\/\/127\.0\.0\.1:\d+ \(path-style\)\n$/);
+    expect(r.stderr).toMatch(
+      /^tritonc lint: s3:\/\/127\.0\.0\.1:\d+\/nosuchbucket\/repo: cannot list the repository: there is no bucket "nosuchbucket" \(NoSuchBucket.*\); Triton reads it as bucket "nosuchbucket", key prefix "repo", at the endpoint http:\/\/127\.0\.0\.1:\d+ \(path-style\)\n$/,
+    );
   });
 
   it('no objects under the prefix: exit 2', async () => {
@@ -183,10 +210,17 @@ describe('a repository the store will not give', () => {
 describe('--model-repository URLs', () => {
   it('serves a local repository and one in S3 together: the ensemble finds its step across them', async () => {
     const { url, env } = envs().s3;
-    const local = await writeRepo({ 'postprocess/config.pbtxt': 'name: "postprocess"\nbackend: "python"\nmax_batch_size: 8\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1000 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 1000 ] } ]\n', 'postprocess/1/model.py': 'class TritonPythonModel:\n    pass\n' });
+    const local = await writeRepo({
+      'postprocess/config.pbtxt':
+        'name: "postprocess"\nbackend: "python"\nmax_batch_size: 8\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1000 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 1000 ] } ]\n',
+      'postprocess/1/model.py': 'class TritonPythonModel:\n    pass\n',
+    });
     const alone = await cli(['lint', '-f', 'json', '--model-repository', url], { cwd: tempDir(), env });
     const together = await cli(['lint', '-f', 'json', '--model-repository', url, '--model-repository', local], { cwd: tempDir(), env });
-    const ensembleFindings = (out: string) => (JSON.parse(out) as { filePath: string; messages: { ruleId: string; message: string }[] }[]).flatMap((f) => f.messages.filter((m) => m.ruleId === 'ensemble-models' && /postprocess/.test(m.message)));
+    const ensembleFindings = (out: string) =>
+      (JSON.parse(out) as { filePath: string; messages: { ruleId: string; message: string }[] }[]).flatMap((f) =>
+        f.messages.filter((m) => m.ruleId === 'ensemble-models' && /postprocess/.test(m.message)),
+      );
     expect(ensembleFindings(alone.stdout).length).toBeGreaterThan(0);
     expect(ensembleFindings(together.stdout)).toEqual([]);
   });
@@ -202,9 +236,11 @@ describe('on a terminal and off it', () => {
     expect(quiet.stderr).toBe('');
   });
 
-  it('proposes Triton\'s form for a path that looks like a URL and is not', async () => {
+  it("proposes Triton's form for a path that looks like a URL and is not", async () => {
     const r = await cli(['lint', 'S3://models/repo'], { cwd: tempDir() });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('tritonc lint: S3://models/repo: no such file or directory (a repository URL is written in lower case with two slashes, as Triton reads it: s3://models/repo)\n');
+    expect(r.stderr).toBe(
+      'tritonc lint: S3://models/repo: no such file or directory (a repository URL is written in lower case with two slashes, as Triton reads it: s3://models/repo)\n',
+    );
   });
 });

@@ -30,15 +30,22 @@ describe('S3 URLs', () => {
 
   it('reads host:port as a custom endpoint, over http unless the URL says https', () => {
     expect(parsed('s3://minio.local:9000/models/repo')).toEqual({ scheme: 's3', bucket: 'models', prefix: 'repo', endpoint: 'http://minio.local:9000' });
-    expect(parsed('s3://https://minio.local:9000/models/repo')).toEqual({ scheme: 's3', bucket: 'models', prefix: 'repo', endpoint: 'https://minio.local:9000' });
+    expect(parsed('s3://https://minio.local:9000/models/repo')).toEqual({
+      scheme: 's3',
+      bucket: 'models',
+      prefix: 'repo',
+      endpoint: 'https://minio.local:9000',
+    });
     expect(parsed('s3://http://10.0.0.5:9000/models')).toEqual({ scheme: 's3', bucket: 'models', prefix: '', endpoint: 'http://10.0.0.5:9000' });
   });
 
   it('says how Triton reads an endpoint without a port', () => {
-    expect(problem('s3://http://minio.local/models/repo')).toBe('Triton reads it as bucket "http:", key "/minio.local/models/repo", which is not what was meant: a custom endpoint needs its port, as in s3://http://host:9000/bucket/path');
+    expect(problem('s3://http://minio.local/models/repo')).toBe(
+      'Triton reads it as bucket "http:", key "/minio.local/models/repo", which is not what was meant: a custom endpoint needs its port, as in s3://http://host:9000/bucket/path',
+    );
   });
 
-  it('says when the endpoint form does not match s3.h\'s pattern, so Triton takes host:port as the bucket', () => {
+  it("says when the endpoint form does not match s3.h's pattern, so Triton takes host:port as the bucket", () => {
     expect(problem('s3://minio.local:9000/Models_Upper/repo')).toMatch(/bucket "minio.local:9000".*pattern/);
     expect(problem('s3://minio.local:9000/models/my repo')).toMatch(/bucket "minio.local:9000"/);
   });
@@ -82,7 +89,7 @@ describe('what is a URL', () => {
     expect(isRemoteUrl('./s3://b')).toBe(false);
   });
 
-  it('proposes Triton\'s form for a near miss', () => {
+  it("proposes Triton's form for a near miss", () => {
     expect(nearRemoteUrl('S3://bucket/repo')).toBe('s3://bucket/repo');
     expect(nearRemoteUrl('gs:/bucket/repo')).toBe('gs://bucket/repo');
     expect(nearRemoteUrl('model_repository')).toBeUndefined();

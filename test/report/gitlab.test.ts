@@ -111,12 +111,18 @@ instance_group [ { count: 1 kind: KIND_GPU } ]
       ['queue-delay', 'minor', 'models/classifier/config.pbtxt', 6],
     ]);
     // The same report again: GitLab compares fingerprints between pipelines.
-    const again = await cli(['lint', 'classifier', '--format', 'gitlab', '--rule', 'instance-memory=off'], { cwd: `${dir}/models`, env: { CI_PROJECT_DIR: dir } });
+    const again = await cli(['lint', 'classifier', '--format', 'gitlab', '--rule', 'instance-memory=off'], {
+      cwd: `${dir}/models`,
+      env: { CI_PROJECT_DIR: dir },
+    });
     expect(again.stdout).toBe(r.stdout);
   });
 
   it('a clean repository is an empty array', async () => {
-    const dir = await writeRepo({ 'models/classifier/config.pbtxt': CONFIG.replace('1, 3, 224, 224', '3, 224, 224').replace('50000', '2000'), 'models/classifier/1/model.onnx': CLASSIFIER });
+    const dir = await writeRepo({
+      'models/classifier/config.pbtxt': CONFIG.replace('1, 3, 224, 224', '3, 224, 224').replace('50000', '2000'),
+      'models/classifier/1/model.onnx': CLASSIFIER,
+    });
     const r = await cli(['lint', '--format', 'gitlab', '--rule', 'instance-memory=off'], { cwd: dir });
     expect(r).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
   });

@@ -11,12 +11,29 @@ describe('json (ESLint shape)', () => {
         filePath: `${CWD}/models/resnet/config.pbtxt`,
         messages: [
           {
-            ruleId: 'batch-dim-in-dims', messageId: 'includesBatchAxis', severity: 2, level: 'error', message: expect.stringContaining('dims [1,3,224,224]'), line: 4, column: 54, endLine: 4, endColumn: 55,
+            ruleId: 'batch-dim-in-dims',
+            messageId: 'includesBatchAxis',
+            severity: 2,
+            level: 'error',
+            message: expect.stringContaining('dims [1,3,224,224]'),
+            line: 4,
+            column: 54,
+            endLine: 4,
+            endColumn: 55,
             // ESLint's fix: one edit, as offsets.
             fix: { range: [114, 136], text: 'dims: [ 3, 224, 224 ]' },
           },
           { ruleId: 'queue-delay', severity: 1, level: 'warning', message: expect.any(String), line: 6, column: 50, endLine: 6, endColumn: 55 },
-          { ruleId: 'fp16-accuracy', severity: 1, level: 'info', message: 'precision_mode FP16 runs the model\nin reduced precision', line: 9, column: 40, endLine: 9, endColumn: 46 },
+          {
+            ruleId: 'fp16-accuracy',
+            severity: 1,
+            level: 'info',
+            message: 'precision_mode FP16 runs the model\nin reduced precision',
+            line: 9,
+            column: 40,
+            endLine: 9,
+            endColumn: 46,
+          },
         ],
         errorCount: 1,
         warningCount: 1,
@@ -25,7 +42,18 @@ describe('json (ESLint shape)', () => {
     for (const file of out) {
       expect(Object.keys(file)).toEqual(['filePath', 'messages', 'errorCount', 'warningCount']);
       for (const m of file.messages) {
-        const keys = ['ruleId', ...(m.messageId ? ['messageId'] : []), 'severity', 'level', 'message', 'line', 'column', 'endLine', 'endColumn', ...(m.fix ? ['fix'] : [])];
+        const keys = [
+          'ruleId',
+          ...(m.messageId ? ['messageId'] : []),
+          'severity',
+          'level',
+          'message',
+          'line',
+          'column',
+          'endLine',
+          'endColumn',
+          ...(m.fix ? ['fix'] : []),
+        ];
         expect(Object.keys(m)).toEqual(keys);
       }
     }

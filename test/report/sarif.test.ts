@@ -27,7 +27,7 @@ describe('sarif', () => {
     expect(run.tool.driver.rules.find((r: Json) => r.id === 'unused-suppression').defaultConfiguration).toEqual({ enabled: false, level: 'warning' });
   });
 
-  it("links every rule to its page in docs/rules/ of the repository package.json names", () => {
+  it('links every rule to its page in docs/rules/ of the repository package.json names', () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
     const repo = /github\.com\/([\w.-]+\/[\w.-]+?)\.git$/.exec(pkg.repository.url)![1];
     expect(run.tool.driver.rules.length).toBeGreaterThan(20);
@@ -44,7 +44,14 @@ describe('sarif', () => {
       ruleId: 'batch-dim-in-dims',
       level: 'error',
       message: { text: expect.stringContaining('include the batch axis') },
-      locations: [{ physicalLocation: { artifactLocation: { uri: 'models/resnet/config.pbtxt', uriBaseId: '%SRCROOT%' }, region: { startLine: 4, startColumn: 54, endLine: 4, endColumn: 55 } } }],
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: 'models/resnet/config.pbtxt', uriBaseId: '%SRCROOT%' },
+            region: { startLine: 4, startColumn: 54, endLine: 4, endColumn: 55 },
+          },
+        },
+      ],
     });
     expect(run.tool.driver.rules[first.ruleIndex].id).toBe('batch-dim-in-dims');
     // The message id, and the fix as SARIF replacements of the same artifact.
@@ -52,7 +59,12 @@ describe('sarif', () => {
     expect(first.fixes).toEqual([
       {
         description: { text: 'set dims: [3,224,224]' },
-        artifactChanges: [{ artifactLocation: { uri: 'models/resnet/config.pbtxt', uriBaseId: '%SRCROOT%' }, replacements: [{ deletedRegion: { startLine: 4, startColumn: 48, endLine: 4, endColumn: 70 }, insertedContent: { text: 'dims: [ 3, 224, 224 ]' } }] }],
+        artifactChanges: [
+          {
+            artifactLocation: { uri: 'models/resnet/config.pbtxt', uriBaseId: '%SRCROOT%' },
+            replacements: [{ deletedRegion: { startLine: 4, startColumn: 48, endLine: 4, endColumn: 70 }, insertedContent: { text: 'dims: [ 3, 224, 224 ]' } }],
+          },
+        ],
       },
     ]);
     expect(run.results.map((r: Json) => r.level)).toEqual(['error', 'warning', 'note']);

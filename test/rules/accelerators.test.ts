@@ -4,11 +4,17 @@ const ORT = 'platform: "onnxruntime_onnx"\nmax_batch_size: 8\n';
 const gpu = (entries: string, groups = ''): string => `${ORT}${groups}optimization { execution_accelerators { gpu_execution_accelerator [ ${entries} ] } }\n`;
 const cpu = (entries: string): string => `${ORT}optimization { execution_accelerators { cpu_execution_accelerator [ ${entries} ] } }\n`;
 const trt = (params: Record<string, string>): string =>
-  `{ name: "tensorrt" ${Object.entries(params).map(([k, v]) => `parameters { key: "${k}" value: "${v}" }`).join(' ')} }`;
+  `{ name: "tensorrt" ${Object.entries(params)
+    .map(([k, v]) => `parameters { key: "${k}" value: "${v}" }`)
+    .join(' ')} }`;
 const cuda = (params: Record<string, string>): string =>
-  `{ name: "cuda" ${Object.entries(params).map(([k, v]) => `parameters { key: "${k}" value: "${v}" }`).join(' ')} }`;
+  `{ name: "cuda" ${Object.entries(params)
+    .map(([k, v]) => `parameters { key: "${k}" value: "${v}" }`)
+    .join(' ')} }`;
 const params = (p: Record<string, string>, extra = ''): string =>
-  `${ORT}${extra}${Object.entries(p).map(([k, v]) => `parameters { key: "${k}" value: { string_value: "${v}" } }`).join('\n')}\n`;
+  `${ORT}${extra}${Object.entries(p)
+    .map(([k, v]) => `parameters { key: "${k}" value: { string_value: "${v}" } }`)
+    .join('\n')}\n`;
 
 const CUDNN_CHOICES = '0 = EXHAUSTIVE, 1 = HEURISTIC, 2 = DEFAULT';
 const ARENA_CHOICES = '0 = kNextPowerOfTwo, 1 = kSameAsRequested';
@@ -17,12 +23,21 @@ testRule('accelerators', {
   valid: [
     {
       name: 'TensorRT with the documented keys, and the CUDA accelerator',
-      config: gpu(`${trt({ precision_mode: 'FP16', max_workspace_size_bytes: '1073741824', trt_engine_cache_enable: 'True', trt_engine_cache_path: '/cache', trt_min_subgraph_size: '5' })}, ${cuda({ use_ep_level_unified_stream: '1' })}`),
+      config: gpu(
+        `${trt({ precision_mode: 'FP16', max_workspace_size_bytes: '1073741824', trt_engine_cache_enable: 'True', trt_engine_cache_path: '/cache', trt_min_subgraph_size: '5' })}, ${cuda({ use_ep_level_unified_stream: '1' })}`,
+      ),
     },
     {
       name: 'OpenVINO on CPU, and model-level parameters Triton parses',
       config: params(
-        { execution_mode: '1', intra_op_thread_count: '4', enable_mem_arena: 'off', cudnn_conv_algo_search: '1', arena_extend_strategy: '0', custom_key: 'anything' },
+        {
+          execution_mode: '1',
+          intra_op_thread_count: '4',
+          enable_mem_arena: 'off',
+          cudnn_conv_algo_search: '1',
+          arena_extend_strategy: '0',
+          custom_key: 'anything',
+        },
         'optimization { execution_accelerators { cpu_execution_accelerator [ { name: "openvino" } ] } }\n',
       ),
     },
@@ -35,7 +50,15 @@ testRule('accelerators', {
     {
       name: 'an unknown GPU accelerator name: on the name, with the case hint',
       config: gpu('{ name: "TensorRT" }'),
-      errors: [{ messageId: 'gpuAcceleratorWrongCase', data: { name: 'TensorRT', expected: 'tensorrt' }, severity: 'error', token: '"TensorRT"', path: ['optimization', 'execution_accelerators', 'gpu_execution_accelerator', 0, 'name'] }],
+      errors: [
+        {
+          messageId: 'gpuAcceleratorWrongCase',
+          data: { name: 'TensorRT', expected: 'tensorrt' },
+          severity: 'error',
+          token: '"TensorRT"',
+          path: ['optimization', 'execution_accelerators', 'gpu_execution_accelerator', 0, 'name'],
+        },
+      ],
       output: null,
     },
     {
@@ -51,7 +74,9 @@ testRule('accelerators', {
     {
       name: 'a TensorRT parameter without its trt_ prefix: the suggestion',
       config: gpu(trt({ engine_cache_enable: '1' })),
-      errors: [{ messageId: 'misspeltTensorrtParameter', data: { key: 'engine_cache_enable', suggestion: 'trt_engine_cache_enable' }, token: '"engine_cache_enable"' }],
+      errors: [
+        { messageId: 'misspeltTensorrtParameter', data: { key: 'engine_cache_enable', suggestion: 'trt_engine_cache_enable' }, token: '"engine_cache_enable"' },
+      ],
     },
     {
       name: 'TensorRT values: precision mode, integers, sizes, booleans',
@@ -74,7 +99,12 @@ testRule('accelerators', {
       errors: [
         { messageId: 'tensorrtIntOutOfRange', data: { key: 'trt_dla_core', value: '99999999999' }, severity: 'error', token: '"99999999999"' },
         { messageId: 'tensorrtIntPrefixOnly', data: { key: 'trt_min_subgraph_size', value: '5x', readAs: 5 }, severity: 'warning', token: '"5x"' },
-        { messageId: 'tensorrtBytesOutOfRange', data: { key: 'max_workspace_size_bytes', value: '99999999999999999999' }, severity: 'error', token: '"99999999999999999999"' },
+        {
+          messageId: 'tensorrtBytesOutOfRange',
+          data: { key: 'max_workspace_size_bytes', value: '99999999999999999999' },
+          severity: 'error',
+          token: '"99999999999999999999"',
+        },
       ],
     },
     {
@@ -84,8 +114,18 @@ testRule('accelerators', {
     },
     {
       name: 'GPU accelerators on KIND_CPU instances are ignored: one warning, bad entries not blamed',
-      config: gpu(`{ name: "tensorrt" parameters { key: "precision_mode" value: "fp16" } }, { name: "rocm" }`, 'instance_group [ { kind: KIND_CPU count: 2 } ]\n'),
-      errors: [{ messageId: 'gpuAcceleratorsIgnored', severity: 'warning', token: 'gpu_execution_accelerator', path: ['optimization', 'execution_accelerators', 'gpu_execution_accelerator'] }],
+      config: gpu(
+        `{ name: "tensorrt" parameters { key: "precision_mode" value: "fp16" } }, { name: "rocm" }`,
+        'instance_group [ { kind: KIND_CPU count: 2 } ]\n',
+      ),
+      errors: [
+        {
+          messageId: 'gpuAcceleratorsIgnored',
+          severity: 'warning',
+          token: 'gpu_execution_accelerator',
+          path: ['optimization', 'execution_accelerators', 'gpu_execution_accelerator'],
+        },
+      ],
     },
     {
       name: 'a mixed CPU and GPU model still fails on its GPU instances',
@@ -101,14 +141,26 @@ testRule('accelerators', {
     {
       name: 'CUDA accelerator keys the model-level defaults overwrite: warning on the key, with the default and the model-level values',
       config: gpu(cuda({ cudnn_conv_algo_search: 'HEURISTIC' })),
-      errors: [{ messageId: 'cudaParameterOverwrittenChoice', data: { key: 'cudnn_conv_algo_search', default: 'EXHAUSTIVE', choices: '0 EXHAUSTIVE, 1 HEURISTIC, 2 DEFAULT' }, severity: 'warning', token: '"cudnn_conv_algo_search"' }],
+      errors: [
+        {
+          messageId: 'cudaParameterOverwrittenChoice',
+          data: { key: 'cudnn_conv_algo_search', default: 'EXHAUSTIVE', choices: '0 EXHAUSTIVE, 1 HEURISTIC, 2 DEFAULT' },
+          severity: 'warning',
+          token: '"cudnn_conv_algo_search"',
+        },
+      ],
     },
     {
       name: 'the other overwritten CUDA keys: gpu_mem_limit (no limit) and do_copy_in_default_stream, which must also be a boolean',
       config: gpu(cuda({ gpu_mem_limit: '1000000', do_copy_in_default_stream: 'maybe' })),
       errors: [
         { messageId: 'cudaMemLimitOverwritten', data: { key: 'gpu_mem_limit' }, severity: 'warning', token: '"gpu_mem_limit"' },
-        { messageId: 'cudaParameterOverwritten', data: { key: 'do_copy_in_default_stream', default: '1' }, severity: 'warning', token: '"do_copy_in_default_stream"' },
+        {
+          messageId: 'cudaParameterOverwritten',
+          data: { key: 'do_copy_in_default_stream', default: '1' },
+          severity: 'warning',
+          token: '"do_copy_in_default_stream"',
+        },
         { messageId: 'cudaParameterNotBoolean', data: { key: 'do_copy_in_default_stream', value: 'maybe' }, severity: 'error', token: '"maybe"' },
       ],
     },
@@ -125,7 +177,13 @@ testRule('accelerators', {
     {
       name: 'openvino parameters are ignored: warning on the parameters',
       config: cpu('{ name: "openvino" parameters { key: "device_type" value: "GPU" } }'),
-      errors: [{ messageId: 'openvinoParametersIgnored', severity: 'warning', path: ['optimization', 'execution_accelerators', 'cpu_execution_accelerator', 0, 'parameters'] }],
+      errors: [
+        {
+          messageId: 'openvinoParametersIgnored',
+          severity: 'warning',
+          path: ['optimization', 'execution_accelerators', 'cpu_execution_accelerator', 0, 'parameters'],
+        },
+      ],
     },
     {
       name: 'model-level execution_mode, ints and booleans',
@@ -141,8 +199,18 @@ testRule('accelerators', {
       config: params({ execution_mode: 'parallel', intra_op_thread_count: '99999999999', inter_op_thread_count: '2 threads' }),
       errors: [
         { messageId: 'executionModeNotInteger', data: { key: 'execution_mode', value: 'parallel' }, severity: 'error', token: '"parallel"' },
-        { messageId: 'threadCountOutOfRange', data: { key: 'intra_op_thread_count', value: '99999999999', example: '4' }, severity: 'error', token: '"99999999999"' },
-        { messageId: 'parameterIntPrefixOnly', data: { key: 'inter_op_thread_count', value: '2 threads', readAs: 2 }, severity: 'warning', token: '"2 threads"' },
+        {
+          messageId: 'threadCountOutOfRange',
+          data: { key: 'intra_op_thread_count', value: '99999999999', example: '4' },
+          severity: 'error',
+          token: '"99999999999"',
+        },
+        {
+          messageId: 'parameterIntPrefixOnly',
+          data: { key: 'inter_op_thread_count', value: '2 threads', readAs: 2 },
+          severity: 'warning',
+          token: '"2 threads"',
+        },
       ],
     },
     {
@@ -154,7 +222,11 @@ testRule('accelerators', {
       name: 'the deprecated CUDA parameters take numbers, not the names',
       config: params({ cudnn_conv_algo_search: 'HEURISTIC', arena_extend_strategy: '2' }),
       errors: [
-        { messageId: 'parameterNotNumber', data: { key: 'cudnn_conv_algo_search', value: 'HEURISTIC', byName: 1, choices: CUDNN_CHOICES }, token: '"HEURISTIC"' },
+        {
+          messageId: 'parameterNotNumber',
+          data: { key: 'cudnn_conv_algo_search', value: 'HEURISTIC', byName: 1, choices: CUDNN_CHOICES },
+          token: '"HEURISTIC"',
+        },
         { messageId: 'parameterNotAChoice', data: { key: 'arena_extend_strategy', value: 2, choices: ARENA_CHOICES }, token: '"2"' },
       ],
     },

@@ -8,7 +8,8 @@ import { QA_MODEL_NOBATCH } from './qa-model.js';
 
 const ORT = 'platform: "onnxruntime_onnx"\n';
 const IO = 'input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]\n';
-const FULL_IO = 'input [ { name: "input" data_type: TYPE_FP32 dims: [ -1, 3, 224, 224 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ -1, 1000 ] } ]\n';
+const FULL_IO =
+  'input [ { name: "input" data_type: TYPE_FP32 dims: [ -1, 3, 224, 224 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ -1, 1000 ] } ]\n';
 const UNBATCHABLE = `max_batch_size: 1\ninput [ { name: "INPUT0" data_type: TYPE_INT32 dims: [ 16 ] }, { name: "INPUT1" data_type: TYPE_INT32 dims: [ 16 ] } ]\n`;
 const SCALARS: OnnxSpec = { inputs: [['x', 'FLOAT', []]], outputs: [['y', 'FLOAT', []]] };
 /** The config, with the model file beside it. */
@@ -18,7 +19,10 @@ testRule('autocomplete-surprises', {
   valid: [
     { name: 'a batchable model with max_batch_size and its I/O listed', ...withModel(`${ORT}max_batch_size: 8\n${IO}dynamic_batching { }\n`, CLASSIFIER) },
     { name: 'a config that leaves max_batch_size and I/O to auto-complete (the documented default)', ...withModel(ORT, CLASSIFIER) },
-    { name: 'an explicit max_batch_size: 0 with inputs and outputs listed means what it says', ...withModel(`${ORT}max_batch_size: 0\n${FULL_IO}`, CLASSIFIER) },
+    {
+      name: 'an explicit max_batch_size: 0 with inputs and outputs listed means what it says',
+      ...withModel(`${ORT}max_batch_size: 0\n${FULL_IO}`, CLASSIFIER),
+    },
     { name: 'a model that cannot batch, served with max_batch_size 0', ...withModel(`${ORT}max_batch_size: 0\n`, QA_MODEL_NOBATCH) },
     { name: 'no model file: nothing is guessed about batching', config: `${ORT}max_batch_size: 0\n` },
     // Auto-complete may still raise max_batch_size when there is no model to tell.
@@ -39,7 +43,14 @@ testRule('autocomplete-surprises', {
     {
       name: 'max_batch_size > 0 on a model with a fixed first dimension, when missing-dynamic-axis is off',
       ...withModel(UNBATCHABLE, QA_MODEL_NOBATCH),
-      errors: [{ messageId: 'maxBatchSizeUnbatchable', severity: 'error', token: '1', data: { mbs: 1, direction: 'input', name: 'INPUT0', dim: '16', shape: '[16]', model: 'm' } }],
+      errors: [
+        {
+          messageId: 'maxBatchSizeUnbatchable',
+          severity: 'error',
+          token: '1',
+          data: { mbs: 1, direction: 'input', name: 'INPUT0', dim: '16', shape: '[16]', model: 'm' },
+        },
+      ],
     },
     {
       name: 'max_batch_size > 0 on a model with scalar inputs',
@@ -71,4 +82,3 @@ describe('autocomplete-surprises beside missing-dynamic-axis', () => {
     expect(await run([autocompleteSurprises, missingDynamicAxis])).toEqual([]);
   });
 });
-

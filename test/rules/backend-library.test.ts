@@ -8,7 +8,10 @@ import { MEMORY_ROOT, testRule, type CaseFile } from '../support/rule-tester.js'
 
 // The search of core src/backend_model.cc (r24.10) GetBackendLibraryProperties, over a set of paths.
 const search = (present: string[], backend: string, runtime = '') =>
-  findBackendLibrary({ modelDir: '/r/m', version: 1, backendDirectory: '/b', backend, runtime }, { exists: (p) => present.includes(p) || Object.hasOwn(links, p), realpath: (p) => links[p] ?? p });
+  findBackendLibrary(
+    { modelDir: '/r/m', version: 1, backendDirectory: '/b', backend, runtime },
+    { exists: (p) => present.includes(p) || Object.hasOwn(links, p), realpath: (p) => links[p] ?? p },
+  );
 /** Symbolic links: path -> where it leads. */
 let links: Record<string, string> = {};
 
@@ -19,23 +22,50 @@ describe('findBackendLibrary (core TritonModel::GetBackendLibraryProperties)', (
     expect(search(['/r/m/1/libtriton_identity.so', '/r/m/libtriton_identity.so'], 'identity')).toMatchObject({ path: '/r/m/1/libtriton_identity.so' });
   });
 
-  it('no C++ library: a Python-based backend (<backends>/<backend>/model.py) on the Python backend\'s library', () => {
-    expect(search(['/b/mine/model.py', '/b/python/libtriton_python.so'], 'mine')).toEqual({ kind: 'found', path: '/b/python/libtriton_python.so', pythonBased: true });
-    expect(search(['/b/mine/model.py'], 'mine')).toEqual({ kind: 'noLibrary', library: 'libtriton_python.so', searched: ['/r/m/1', '/r/m', '/b/mine', '/b/python'], pythonBased: true });
+  it("no C++ library: a Python-based backend (<backends>/<backend>/model.py) on the Python backend's library", () => {
+    expect(search(['/b/mine/model.py', '/b/python/libtriton_python.so'], 'mine')).toEqual({
+      kind: 'found',
+      path: '/b/python/libtriton_python.so',
+      pythonBased: true,
+    });
+    expect(search(['/b/mine/model.py'], 'mine')).toEqual({
+      kind: 'noLibrary',
+      library: 'libtriton_python.so',
+      searched: ['/r/m/1', '/r/m', '/b/mine', '/b/python'],
+      pythonBased: true,
+    });
     expect(search([], 'unknown')).toMatchObject({ kind: 'noLibraryForBackend', backend: 'unknown' });
   });
 
   it('runtime names the file instead; runtime model.py needs <backends>/<backend>/model.py', () => {
     expect(search(['/r/m/libcustom.so'], 'identity', 'libcustom.so')).toEqual({ kind: 'found', path: '/r/m/libcustom.so', pythonBased: false });
-    expect(search(['/b/identity/libtriton_identity.so'], 'identity', 'libcustom.so')).toEqual({ kind: 'noLibrary', library: 'libcustom.so', searched: ['/r/m/1', '/r/m', '/b/identity'], pythonBased: false });
-    expect(search(['/b/python/libtriton_python.so'], 'mine', 'model.py')).toEqual({ kind: 'noPythonBasedLibrary', library: 'model.py', searched: ['/b/mine/model.py'] });
+    expect(search(['/b/identity/libtriton_identity.so'], 'identity', 'libcustom.so')).toEqual({
+      kind: 'noLibrary',
+      library: 'libcustom.so',
+      searched: ['/r/m/1', '/r/m', '/b/identity'],
+      pythonBased: false,
+    });
+    expect(search(['/b/python/libtriton_python.so'], 'mine', 'model.py')).toEqual({
+      kind: 'noPythonBasedLibrary',
+      library: 'model.py',
+      searched: ['/b/mine/model.py'],
+    });
     expect(search(['/b/python/libtriton_python.so', '/b/mine/model.py'], 'mine', 'model.py')).toMatchObject({ kind: 'found', pythonBased: true });
   });
 
-  it('a library named by runtime, or the Python backend\'s, may not lead out of its directory; one found by name may', () => {
-    links = { '/b/python/libtriton_python.so': '/wheel/python/libtriton_python.so', '/b/identity/libtriton_identity.so': '/wheel/identity/libtriton_identity.so', '/r/m/libcustom.so': '/elsewhere/libcustom.so' };
+  it("a library named by runtime, or the Python backend's, may not lead out of its directory; one found by name may", () => {
+    links = {
+      '/b/python/libtriton_python.so': '/wheel/python/libtriton_python.so',
+      '/b/identity/libtriton_identity.so': '/wheel/identity/libtriton_identity.so',
+      '/r/m/libcustom.so': '/elsewhere/libcustom.so',
+    };
     try {
-      expect(search(['/b/mine/model.py'], 'mine')).toEqual({ kind: 'escapes', library: 'libtriton_python.so', dir: '/b/python', path: '/b/python/libtriton_python.so' });
+      expect(search(['/b/mine/model.py'], 'mine')).toEqual({
+        kind: 'escapes',
+        library: 'libtriton_python.so',
+        dir: '/b/python',
+        path: '/b/python/libtriton_python.so',
+      });
       expect(search([], 'identity')).toMatchObject({ kind: 'found', path: '/b/identity/libtriton_identity.so' });
       expect(search([], 'identity', 'libcustom.so')).toMatchObject({ kind: 'escapes', library: 'libcustom.so', dir: '/r/m' });
     } finally {
@@ -46,13 +76,23 @@ describe('findBackendLibrary (core TritonModel::GetBackendLibraryProperties)', (
 
 // Symbolic links need the disk: a Python backend linked in from another installation.
 describe('backend-library on disk', () => {
-  it('the Python backend\'s library linked from elsewhere, under a Python-based backend: core\'s escape check', async () => {
-    const dir = await writeRepo({ 'repo/m/config.pbtxt': 'backend: "mine"\n', 'repo/m/1/w.bin': '', 'backends/mine/model.py': '', 'wheel/python/libtriton_python.so': '' });
+  it("the Python backend's library linked from elsewhere, under a Python-based backend: core's escape check", async () => {
+    const dir = await writeRepo({
+      'repo/m/config.pbtxt': 'backend: "mine"\n',
+      'repo/m/1/w.bin': '',
+      'backends/mine/model.py': '',
+      'wheel/python/libtriton_python.so': '',
+    });
     mkdirSync(join(dir, 'backends', 'python'));
     symlinkSync(join(dir, 'wheel', 'python', 'libtriton_python.so'), join(dir, 'backends', 'python', 'libtriton_python.so'));
-    const found = lintDir(dir, ['repo'], { rules: [backendLibrary], server: { backendDirectory: join(dir, 'backends') } }).results.flatMap((r) => r.diagnostics);
+    const found = lintDir(dir, ['repo'], { rules: [backendLibrary], server: { backendDirectory: join(dir, 'backends') } }).results.flatMap(
+      (r) => r.diagnostics,
+    );
     expect(found.map((d) => ({ messageId: d.messageId, data: d.data }))).toEqual([
-      { messageId: 'libraryEscapes', data: { library: 'libtriton_python.so', dir: join(dir, 'backends', 'python'), model: 'm', target: join(dir, 'wheel', 'python', 'libtriton_python.so') } },
+      {
+        messageId: 'libraryEscapes',
+        data: { library: 'libtriton_python.so', dir: join(dir, 'backends', 'python'), model: 'm', target: join(dir, 'wheel', 'python', 'libtriton_python.so') },
+      },
     ]);
   });
 });
@@ -63,11 +103,28 @@ const installed = (...names: string[]): Record<string, CaseFile> => Object.fromE
 
 testRule('backend-library', {
   valid: [
-    { name: 'the backend is installed', files: { ...installed('onnxruntime'), 'm/config.pbtxt': 'backend: "onnxruntime"\n', 'm/1/model.onnx': '' }, settings: SERVER },
-    { name: 'a custom backend\'s library in the model directory', files: { ...installed('python'), 'm.mine/config.pbtxt': '', 'm.mine/libtriton_mine.so': '', 'm.mine/1/w.bin': '' }, targets: ['m.mine'], settings: SERVER },
-    { name: 'a custom backend\'s library in the version directory', files: { 'm/config.pbtxt': 'backend: "mine"\n', 'm/1/libtriton_mine.so': '' }, settings: SERVER },
-    { name: 'a Python-based backend', files: { ...installed('python'), 'backends/mine/model.py': '', 'm/config.pbtxt': 'backend: "mine"\n', 'm/1/w.bin': '' }, settings: SERVER },
-    { name: 'without the server\'s backend directory nothing is known', files: { 'm.unknown/config.pbtxt': '', 'm.unknown/1/': '' }, targets: ['m.unknown'] },
+    {
+      name: 'the backend is installed',
+      files: { ...installed('onnxruntime'), 'm/config.pbtxt': 'backend: "onnxruntime"\n', 'm/1/model.onnx': '' },
+      settings: SERVER,
+    },
+    {
+      name: "a custom backend's library in the model directory",
+      files: { ...installed('python'), 'm.mine/config.pbtxt': '', 'm.mine/libtriton_mine.so': '', 'm.mine/1/w.bin': '' },
+      targets: ['m.mine'],
+      settings: SERVER,
+    },
+    {
+      name: "a custom backend's library in the version directory",
+      files: { 'm/config.pbtxt': 'backend: "mine"\n', 'm/1/libtriton_mine.so': '' },
+      settings: SERVER,
+    },
+    {
+      name: 'a Python-based backend',
+      files: { ...installed('python'), 'backends/mine/model.py': '', 'm/config.pbtxt': 'backend: "mine"\n', 'm/1/w.bin': '' },
+      settings: SERVER,
+    },
+    { name: "without the server's backend directory nothing is known", files: { 'm.unknown/config.pbtxt': '', 'm.unknown/1/': '' }, targets: ['m.unknown'] },
     { name: 'an ensemble has no backend library', files: { 'm/config.pbtxt': 'platform: "ensemble"\n' }, settings: SERVER },
   ],
   invalid: [
@@ -76,7 +133,13 @@ testRule('backend-library', {
       files: { ...installed('identity', 'python'), 'unknown_backend.unknown/config.pbtxt': '', 'unknown_backend.unknown/1/': '' },
       targets: ['unknown_backend.unknown'],
       settings: SERVER,
-      errors: [{ messageId: 'noLibraryForBackend', severity: 'error', data: { backend: 'unknown', library: 'libtriton_unknown.so', backendPath: `${BACKENDS}/unknown` } }],
+      errors: [
+        {
+          messageId: 'noLibraryForBackend',
+          severity: 'error',
+          data: { backend: 'unknown', library: 'libtriton_unknown.so', backendPath: `${BACKENDS}/unknown` },
+        },
+      ],
       output: null,
     },
     {
@@ -100,10 +163,16 @@ testRule('backend-library', {
       errors: [{ messageId: 'noLibraryForBackend', data: { backend: 'onnxruntime', backendPath: `${BACKENDS}/onnxruntime` } }],
     },
     {
-      name: 'runtime names a library that is nowhere: core\'s searched list',
+      name: "runtime names a library that is nowhere: core's searched list",
       files: { ...installed('identity'), 'm/config.pbtxt': 'backend: "identity"\nruntime: "libcustom.so"\n', 'm/1/': '' },
       settings: SERVER,
-      errors: [{ messageId: 'noRuntimeLibrary', line: 2, data: { library: 'libcustom.so', model: 'm', searched: `'${MEMORY_ROOT}/m/1' '${MEMORY_ROOT}/m' '${BACKENDS}/identity' ` } }],
+      errors: [
+        {
+          messageId: 'noRuntimeLibrary',
+          line: 2,
+          data: { library: 'libcustom.so', model: 'm', searched: `'${MEMORY_ROOT}/m/1' '${MEMORY_ROOT}/m' '${BACKENDS}/identity' ` },
+        },
+      ],
     },
     {
       name: 'a Python-based backend on a server without the Python backend',
@@ -112,7 +181,7 @@ testRule('backend-library', {
       errors: [{ messageId: 'noPythonBackendLibrary', data: { backend: 'mine', library: 'libtriton_python.so', pythonPath: `${BACKENDS}/python` } }],
     },
     {
-      name: 'runtime model.py without the backend\'s model.py',
+      name: "runtime model.py without the backend's model.py",
       files: { ...installed('python'), 'm/config.pbtxt': 'backend: "mine"\nruntime: "model.py"\n', 'm/1/': '' },
       settings: SERVER,
       errors: [{ messageId: 'noPythonBasedLibrary', data: { runtime: 'model.py', backend: 'mine', path: `${BACKENDS}/mine/model.py` } }],

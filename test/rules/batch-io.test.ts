@@ -5,7 +5,8 @@ max_batch_size: 8
 input [ { name: "INPUT" data_type: TYPE_FP32 dims: [ -1 ] allow_ragged_batch: true } ]
 output [ { name: "OUTPUT" data_type: TYPE_FP32 dims: [ -1 ] } ]
 `;
-const INPUT_KINDS = 'BATCH_ELEMENT_COUNT, BATCH_ACCUMULATED_ELEMENT_COUNT, BATCH_ACCUMULATED_ELEMENT_COUNT_WITH_ZERO, BATCH_MAX_ELEMENT_COUNT_AS_SHAPE, BATCH_ITEM_SHAPE, BATCH_ITEM_SHAPE_FLATTEN';
+const INPUT_KINDS =
+  'BATCH_ELEMENT_COUNT, BATCH_ACCUMULATED_ELEMENT_COUNT, BATCH_ACCUMULATED_ELEMENT_COUNT_WITH_ZERO, BATCH_MAX_ELEMENT_COUNT_AS_SHAPE, BATCH_ITEM_SHAPE, BATCH_ITEM_SHAPE_FLATTEN';
 
 testRule('batch-io', {
   valid: [
@@ -20,13 +21,31 @@ batch_output [ { target_name: "OUTPUT" kind: BATCH_SCATTER_WITH_INPUT_SHAPE sour
     {
       name: 'no source input: points at the kind',
       config: `${HEAD}batch_input [ { kind: BATCH_ELEMENT_COUNT target_name: "N" data_type: TYPE_INT32 } ]\n`,
-      errors: [{ messageId: 'batchInputSourceMissing', data: { kind: 'BATCH_ELEMENT_COUNT', length: 0, count: 0, modelName: 'm' }, severity: 'error', line: 5, token: 'BATCH_ELEMENT_COUNT', path: ['batch_input', 0, 'kind'] }],
+      errors: [
+        {
+          messageId: 'batchInputSourceMissing',
+          data: { kind: 'BATCH_ELEMENT_COUNT', length: 0, count: 0, modelName: 'm' },
+          severity: 'error',
+          line: 5,
+          token: 'BATCH_ELEMENT_COUNT',
+          path: ['batch_input', 0, 'kind'],
+        },
+      ],
       output: null,
     },
     {
       name: 'two sources: points at the second',
       config: `${HEAD}batch_input [ { kind: BATCH_ITEM_SHAPE target_name: "N" data_type: TYPE_INT32 source_input: [ "INPUT", "INPUT" ] } ]\n`,
-      errors: [{ messageId: 'batchInputSourceCount', data: { kind: 'BATCH_ITEM_SHAPE', length: 2, count: 2, modelName: 'm' }, severity: 'error', line: 5, token: '"INPUT"', path: ['batch_input', 0, 'source_input', 1] }],
+      errors: [
+        {
+          messageId: 'batchInputSourceCount',
+          data: { kind: 'BATCH_ITEM_SHAPE', length: 2, count: 2, modelName: 'm' },
+          severity: 'error',
+          line: 5,
+          token: '"INPUT"',
+          path: ['batch_input', 0, 'source_input', 1],
+        },
+      ],
     },
     {
       name: 'a batch input type other than INT32/FP32',
@@ -48,7 +67,13 @@ batch_output [ { target_name: "OUTPUT" kind: BATCH_SCATTER_WITH_INPUT_SHAPE sour
       config: `${HEAD}batch_output [ { target_name: [ "OUTPUT", "OUT", "OUTPUT" ] kind: BATCH_SCATTER_WITH_INPUT_SHAPE source_input: "IN" } ]\n`,
       errors: [
         { messageId: 'targetNameUnknown', data: { target: 'OUT', outputs: "'OUTPUT'", modelName: 'm' }, severity: 'error', token: '"OUT"' },
-        { messageId: 'targetNameTwice', data: { target: 'OUTPUT', modelName: 'm' }, severity: 'error', token: '"OUTPUT"', path: ['batch_output', 0, 'target_name', 2] },
+        {
+          messageId: 'targetNameTwice',
+          data: { target: 'OUTPUT', modelName: 'm' },
+          severity: 'error',
+          token: '"OUTPUT"',
+          path: ['batch_output', 0, 'target_name', 2],
+        },
         { messageId: 'sourceInputUnknown', data: { source: 'IN', inputs: "'INPUT'", modelName: 'm' }, severity: 'error', token: '"IN"' },
       ],
     },
@@ -59,7 +84,8 @@ batch_output [ { target_name: "OUTPUT" kind: BATCH_SCATTER_WITH_INPUT_SHAPE sour
     },
     {
       name: 'with no outputs listed, an unknown target is only a warning',
-      config: 'platform: "tensorrt_plan"\ninput [ { name: "INPUT" data_type: TYPE_FP32 dims: [ -1 ] } ]\nbatch_output [ { target_name: "Y" kind: BATCH_SCATTER_WITH_INPUT_SHAPE source_input: "INPUT" } ]\n',
+      config:
+        'platform: "tensorrt_plan"\ninput [ { name: "INPUT" data_type: TYPE_FP32 dims: [ -1 ] } ]\nbatch_output [ { target_name: "Y" kind: BATCH_SCATTER_WITH_INPUT_SHAPE source_input: "INPUT" } ]\n',
       errors: [{ messageId: 'targetNameUnlisted', data: { target: 'Y', modelName: 'm' }, severity: 'warning', token: '"Y"' }],
     },
     {
@@ -71,10 +97,19 @@ batch_output [ { target_name: "OUTPUT" kind: BATCH_SCATTER_WITH_INPUT_SHAPE sour
       name: 'a batch output without a source input, and one with two',
       config: `${HEAD}batch_output [ { target_name: "OUTPUT" kind: BATCH_SCATTER_WITH_INPUT_SHAPE }, { target_name: "OUTPUT" kind: BATCH_SCATTER_WITH_INPUT_SHAPE source_input: [ "INPUT", "INPUT" ] } ]\n`,
       errors: [
-        { messageId: 'batchOutputSourceMissing', data: { kind: 'BATCH_SCATTER_WITH_INPUT_SHAPE', length: 0, modelName: 'm' }, token: 'BATCH_SCATTER_WITH_INPUT_SHAPE', path: ['batch_output', 0, 'kind'] },
-        { messageId: 'batchOutputSourceCount', data: { kind: 'BATCH_SCATTER_WITH_INPUT_SHAPE', length: 2, modelName: 'm' }, token: '"INPUT"', path: ['batch_output', 1, 'source_input', 1] },
+        {
+          messageId: 'batchOutputSourceMissing',
+          data: { kind: 'BATCH_SCATTER_WITH_INPUT_SHAPE', length: 0, modelName: 'm' },
+          token: 'BATCH_SCATTER_WITH_INPUT_SHAPE',
+          path: ['batch_output', 0, 'kind'],
+        },
+        {
+          messageId: 'batchOutputSourceCount',
+          data: { kind: 'BATCH_SCATTER_WITH_INPUT_SHAPE', length: 2, modelName: 'm' },
+          token: '"INPUT"',
+          path: ['batch_output', 1, 'source_input', 1],
+        },
       ],
     },
   ],
 });
-

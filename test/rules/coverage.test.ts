@@ -33,10 +33,37 @@ const DOCS = fileURLToPath(new URL('../../docs/rules/', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../fixtures/configs/', import.meta.url));
 
 /** What is typed into a config by mistake: tokens the parser refuses where they land, and cuts. */
-const SLIPS = [':', '{', '}', '[', ']', ',', ';', '<', '>', '"', "'", '-', 'x', '0x', '09', '1e', '8a', '1.2.3', '"\\q"', '"\\xff"', '${p}', '\uFEFF', '\0', 'zz: 1 ', 'name: "n" ', 'max_batch_size: 1 '];
+const SLIPS = [
+  ':',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  ';',
+  '<',
+  '>',
+  '"',
+  "'",
+  '-',
+  'x',
+  '0x',
+  '09',
+  '1e',
+  '8a',
+  '1.2.3',
+  '"\\q"',
+  '"\\xff"',
+  '${p}',
+  '\uFEFF',
+  '\0',
+  'zz: 1 ',
+  'name: "n" ',
+  'max_batch_size: 1 ',
+];
 
 describe('no placeholder carries English prose (placeholders hold values, issue 30)', () => {
-  it('every finding of every rule on the rule pages\' examples', async () => {
+  it("every finding of every rule on the rule pages' examples", async () => {
     const findings: Diagnostic[] = [];
     const prose: string[] = [];
     for (const page of readdirSync(DOCS).filter((f) => f.endsWith('.md'))) {
@@ -53,11 +80,13 @@ describe('no placeholder carries English prose (placeholders hold values, issue 
     expect(RULES.map((r) => r.meta.id).filter((id) => !findings.some((d) => d.ruleId === id))).toEqual([]);
   });
 
-  it('every finding on the fixture configs corrupted at seeded places: the parser\'s messages, as values', () => {
+  it("every finding on the fixture configs corrupted at seeded places: the parser's messages, as values", () => {
     const random = seededRandom(30);
     const prose: string[] = [];
     const ids = new Set<string>();
-    for (const name of readdirSync(FIXTURES).filter((f) => f.endsWith('.pbtxt')).sort()) {
+    for (const name of readdirSync(FIXTURES)
+      .filter((f) => f.endsWith('.pbtxt'))
+      .sort()) {
       const text = readFileSync(join(FIXTURES, name), 'utf8');
       for (let i = 0; i < 60; i++) {
         const at = Math.floor(random() * text.length);

@@ -46,7 +46,16 @@ ensemble_scheduling { step [ { model_name: "add_sub" model_version: -1 input_map
     {
       name: 'ensemble_scheduling on another platform: error on the platform value, nothing else',
       config: PIPELINE.replace('platform: "ensemble"', 'platform: "onnxruntime_onnx"'),
-      errors: [{ messageId: 'schedulingOnOtherPlatform', data: { platform: 'onnxruntime_onnx', name: 'm' }, severity: 'error', line: 2, token: '"onnxruntime_onnx"', path: ['platform'] }],
+      errors: [
+        {
+          messageId: 'schedulingOnOtherPlatform',
+          data: { platform: 'onnxruntime_onnx', name: 'm' },
+          severity: 'error',
+          line: 2,
+          token: '"onnxruntime_onnx"',
+          path: ['platform'],
+        },
+      ],
       output: null,
     },
     {
@@ -88,7 +97,7 @@ model_warmup [ { name: "w" batch_size: 1 inputs { key: "data" value: { data_type
       errors: [{ messageId: 'noSteps', data: { name: 'm' }, token: 'ensemble_scheduling' }],
     },
     {
-      name: 'a step without model_name / input_map / output_map, numbered from 0 as Triton does, on the step\'s `{`',
+      name: "a step without model_name / input_map / output_map, numbered from 0 as Triton does, on the step's `{`",
       config: `${IO}ensemble_scheduling { step [
   { model_name: "first" input_map { key: "x" value: "a" } output_map { key: "y" value: "t" } },
   { input_map { key: "x" value: "t" } output_map { key: "y" value: "y" } },
@@ -113,21 +122,37 @@ model_warmup [ { name: "w" batch_size: 1 inputs { key: "data" value: { data_type
     {
       name: 'a tensor written by two output maps: on the second one',
       config: PIPELINE.replace('output_map { key: "output" value: "prob" }', 'output_map { key: "output" value: "pixels" }'),
-      errors: [{ messageId: 'tensorWrittenTwice', data: { tensor: 'pixels', firstStep: 0, firstOutput: 'image', name: 'm', step: 1, key: 'output' }, line: 18, token: '"pixels"' }],
+      errors: [
+        {
+          messageId: 'tensorWrittenTwice',
+          data: { tensor: 'pixels', firstStep: 0, firstOutput: 'image', name: 'm', step: 1, key: 'output' },
+          line: 18,
+          token: '"pixels"',
+        },
+      ],
     },
     {
       name: "an ensemble input no step reads (Triton's unbalanced quote kept)",
-      config: PIPELINE.replace('input [ { name: "data" data_type: TYPE_UINT8 dims: [ -1 ] } ]', 'input [ { name: "data" data_type: TYPE_UINT8 dims: [ -1 ] }, { name: "extra" data_type: TYPE_FP32 dims: [1] } ]'),
+      config: PIPELINE.replace(
+        'input [ { name: "data" data_type: TYPE_UINT8 dims: [ -1 ] } ]',
+        'input [ { name: "data" data_type: TYPE_UINT8 dims: [ -1 ] }, { name: "extra" data_type: TYPE_FP32 dims: [1] } ]',
+      ),
       errors: [{ messageId: 'inputUnused', data: { name: 'extra', ensemble: 'm' }, line: 4, token: '"extra"' }],
     },
     {
       name: 'an ensemble output no step writes',
-      config: PIPELINE.replace('output [ { name: "prob" data_type: TYPE_FP32 dims: [ 1000 ] } ]', 'output [ { name: "prob" data_type: TYPE_FP32 dims: [ 1000 ] }, { name: "logits" data_type: TYPE_FP32 dims: [ 1000 ] } ]'),
+      config: PIPELINE.replace(
+        'output [ { name: "prob" data_type: TYPE_FP32 dims: [ 1000 ] } ]',
+        'output [ { name: "prob" data_type: TYPE_FP32 dims: [ 1000 ] }, { name: "logits" data_type: TYPE_FP32 dims: [ 1000 ] } ]',
+      ),
       errors: [{ messageId: 'outputNotWritten', data: { out: 'logits', name: 'm' }, token: '"logits"' }],
     },
     {
       name: 'an output that depends on a tensor nothing writes: the message names it',
-      config: PIPELINE.replace('input_map { key: "input" value: "pixels" }', 'input_map [ { key: "input" value: "pixels" }, { key: "mask" value: "attention_mask" } ]'),
+      config: PIPELINE.replace(
+        'input_map { key: "input" value: "pixels" }',
+        'input_map [ { key: "input" value: "pixels" }, { key: "mask" value: "attention_mask" } ]',
+      ),
       errors: [{ messageId: 'outputWaitsForUnconnected', data: { out: 'prob', name: 'm', tensor: 'attention_mask' }, line: 5, token: '"prob"' }],
     },
     {
@@ -145,7 +170,10 @@ model_warmup [ { name: "w" batch_size: 1 inputs { key: "data" value: { data_type
     },
     {
       name: 'a written tensor nobody reads',
-      config: PIPELINE.replace('output_map { key: "image" value: "pixels" }', 'output_map [ { key: "image" value: "pixels" }, { key: "debug" value: "debug_view" } ]'),
+      config: PIPELINE.replace(
+        'output_map { key: "image" value: "pixels" }',
+        'output_map [ { key: "image" value: "pixels" }, { key: "debug" value: "debug_view" } ]',
+      ),
       errors: [{ messageId: 'tensorUnused', data: { tensor: 'debug_view', ensemble: 'm' }, token: '"debug_view"' }],
     },
     {

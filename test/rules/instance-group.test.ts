@@ -15,7 +15,10 @@ testRule('instance-group', {
     { name: 'KIND_MODEL without gpus', config: `${ORT}instance_group [ { kind: KIND_MODEL } ]\n` },
     { name: 'an automatic group', config: `${ORT}instance_group [ { count: 1 } ]\n` },
     { name: 'profile on a TensorRT model', config: 'platform: "tensorrt_plan"\ninstance_group [ { kind: KIND_GPU profile: [ "0", "1" ] } ]\n' },
-    { name: 'profile on a model that is TensorRT by its model.plan file', files: { 'm/config.pbtxt': 'instance_group [ { profile: [ "0" ] } ]\n', 'm/1/model.plan': '' } },
+    {
+      name: 'profile on a model that is TensorRT by its model.plan file',
+      files: { 'm/config.pbtxt': 'instance_group [ { profile: [ "0" ] } ]\n', 'm/1/model.plan': '' },
+    },
     { name: 'a GPU id within the --gpus count', ...versioned(`${ORT}instance_group [ { kind: KIND_GPU gpus: [ 0, 3 ] } ]\n`), options: { gpuCount: 4 } },
     // Without a count: 3 may well exist.
     { name: 'a GPU id any server may have, without a count', ...versioned(`${ORT}instance_group [ { kind: KIND_GPU gpus: [ 0, 3 ] } ]\n`) },
@@ -24,7 +27,16 @@ testRule('instance-group', {
     {
       name: 'KIND_CPU with gpus: points at the first id, names the group as Triton does',
       config: `${ORT}instance_group [ { kind: KIND_CPU gpus: [ 0 ] } ]\n`,
-      errors: [{ messageId: 'gpusOnCpuGroup', severity: 'error', line: 3, token: '0', path: ['instance_group', 0, 'gpus', 0], data: { group: 'm_0', model: 'm', kind: 'KIND_CPU', gpus: [0] } }],
+      errors: [
+        {
+          messageId: 'gpusOnCpuGroup',
+          severity: 'error',
+          line: 3,
+          token: '0',
+          path: ['instance_group', 0, 'gpus', 0],
+          data: { group: 'm_0', model: 'm', kind: 'KIND_CPU', gpus: [0] },
+        },
+      ],
       output: null,
     },
     {
@@ -154,7 +166,11 @@ describe('instance-group and resolve', () => {
 
 describe("instance-group quotes Triton's message as Triton prints it", () => {
   it('the compute capability and the GPU ids are filled, never a literal <cc> or <ids> (core ValidateInstanceGroup: std::to_string(6.0))', () => {
-    const found = findingsOf('instance-group', { name: 'a negative id and one past the count', files: { 'm/config.pbtxt': `${ORT}instance_group [ { kind: KIND_GPU gpus: [ -1 ] }, { kind: KIND_GPU gpus: [ 3 ] } ]\n`, 'm/1/model.onnx': '' }, options: { gpuCount: 2 } });
+    const found = findingsOf('instance-group', {
+      name: 'a negative id and one past the count',
+      files: { 'm/config.pbtxt': `${ORT}instance_group [ { kind: KIND_GPU gpus: [ -1 ] }, { kind: KIND_GPU gpus: [ 3 ] } ]\n`, 'm/1/model.onnx': '' },
+      options: { gpuCount: 2 },
+    });
     expect(found.map((d) => d.messageId)).toEqual(['unknownGpuId', 'gpuIdBeyondCount']);
     for (const d of found) {
       expect(d.message).not.toMatch(/<cc>|<ids>/);

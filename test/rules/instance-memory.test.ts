@@ -36,20 +36,43 @@ const CONSTANTS = encodeModel(
 testRule('instance-memory', {
   valid: [
     { name: 'four instances fit an A10G', files: FOUR, settings: gpu({ preset: 'A10G' }), targets: ['a'] },
-    { name: 'gpu.count 0 (a CPU-only server): nothing on GPUs', files: { 'a/config.pbtxt': model('a'), 'a/1/model.onnx': weights(1) }, settings: gpu({ count: 0 }), targets: ['a'] },
+    {
+      name: 'gpu.count 0 (a CPU-only server): nothing on GPUs',
+      files: { 'a/config.pbtxt': model('a'), 'a/1/model.onnx': weights(1) },
+      settings: gpu({ count: 0 }),
+      targets: ['a'],
+    },
   ],
   invalid: [
     {
       name: 'without a budget: one short info per run, on the first config, about the busiest GPU',
-      files: { 'a/config.pbtxt': model('a', 'instance_group { count: 2 kind: KIND_GPU }\n'), 'a/1/model.onnx': weights(100), 'b/config.pbtxt': model('b'), 'b/1/model.onnx': weights(10) },
+      files: {
+        'a/config.pbtxt': model('a', 'instance_group { count: 2 kind: KIND_GPU }\n'),
+        'a/1/model.onnx': weights(100),
+        'b/config.pbtxt': model('b'),
+        'b/1/model.onnx': weights(10),
+      },
       targets: ['a', 'b'],
       // 2 x (100 MiB + 256 MiB) + 1 x (10 MiB + 256 MiB) = 978 MiB
-      errors: [{ messageId: 'estimate', severity: 'info', token: '"a"', line: 1, data: { total: '978 MiB', parts: 'a: 2 x (100 MiB + 256 MiB), b: 1 x (10 MiB + 256 MiB)', gpus: [0], totalBytes: 978 * MiB } }],
+      errors: [
+        {
+          messageId: 'estimate',
+          severity: 'info',
+          token: '"a"',
+          line: 1,
+          data: { total: '978 MiB', parts: 'a: 2 x (100 MiB + 256 MiB), b: 1 x (10 MiB + 256 MiB)', gpus: [0], totalBytes: 978 * MiB },
+        },
+      ],
       output: null,
     },
     {
       name: 'linting one config (pre-commit): the line is on it',
-      files: { 'a/config.pbtxt': model('a', 'instance_group { count: 2 kind: KIND_GPU }\n'), 'a/1/model.onnx': weights(100), 'b/config.pbtxt': model('b'), 'b/1/model.onnx': weights(10) },
+      files: {
+        'a/config.pbtxt': model('a', 'instance_group { count: 2 kind: KIND_GPU }\n'),
+        'a/1/model.onnx': weights(100),
+        'b/config.pbtxt': model('b'),
+        'b/1/model.onnx': weights(10),
+      },
       targets: ['b'],
       errors: [{ messageId: 'estimate', file: 'b/config.pbtxt', data: { total: '978 MiB' } }],
     },
@@ -57,11 +80,22 @@ testRule('instance-memory', {
       name: 'a model whose weights its backend loads itself (vLLM): said, not counted as if it had none',
       files: { 'a/config.pbtxt': model('a'), 'a/1/model.onnx': weights(100), ...LLM },
       targets: ['a'],
-      errors: [{ messageId: 'estimateUnsized', severity: 'info', data: { total: '612 MiB', parts: 'a: 1 x (100 MiB + 256 MiB), llm: 1 x (? + 256 MiB)', unsized: 'llm' } }],
+      errors: [
+        {
+          messageId: 'estimateUnsized',
+          severity: 'info',
+          data: { total: '612 MiB', parts: 'a: 1 x (100 MiB + 256 MiB), llm: 1 x (? + 256 MiB)', unsized: 'llm' },
+        },
+      ],
     },
     {
       name: 'several GPUs without a budget: the busiest, by id',
-      files: { 'a/config.pbtxt': model('a', 'instance_group [ { count: 2 kind: KIND_GPU gpus: [ 0 ] } ]\n'), 'a/1/model.onnx': weights(1000), 'b/config.pbtxt': model('b'), 'b/1/model.onnx': weights(1000) },
+      files: {
+        'a/config.pbtxt': model('a', 'instance_group [ { count: 2 kind: KIND_GPU gpus: [ 0 ] } ]\n'),
+        'a/1/model.onnx': weights(1000),
+        'b/config.pbtxt': model('b'),
+        'b/1/model.onnx': weights(1000),
+      },
       targets: ['a', 'b'],
       settings: gpu({ count: 3 }),
       errors: [{ messageId: 'estimatePerGpu', data: { gpuIds: '0', gpus: [0], total: '3.68 GiB' } }],
@@ -78,7 +112,15 @@ testRule('instance-memory', {
       files: FOUR,
       targets: ['a'],
       settings: gpu({ memory: '3GiB' }),
-      errors: [{ messageId: 'overBudget', severity: 'error', line: 3, token: '4', data: { total: '3.91 GiB', budget: '3 GiB', percent: 130, parts: 'a: 4 x 1000 MiB', overhead: '256 MiB', budgetBytes: 3 * 1024 * MiB } }],
+      errors: [
+        {
+          messageId: 'overBudget',
+          severity: 'error',
+          line: 3,
+          token: '4',
+          data: { total: '3.91 GiB', budget: '3 GiB', percent: 130, parts: 'a: 4 x 1000 MiB', overhead: '256 MiB', budgetBytes: 3 * 1024 * MiB },
+        },
+      ],
       output: null,
     },
     {
@@ -114,7 +156,13 @@ testRule('instance-memory', {
       targets: ['a', 'b'],
       settings: gpu({ memory: '4GiB', count: 3 }),
       // GPU 0: a 2 x 1256 + b 1 x 1256 = 3768 MiB (warning, > 90% of 4096); GPUs 1-2: b only (fine).
-      errors: [{ messageId: 'nearBudgetPerGpu', severity: 'warning', data: { gpuIds: '0', total: '3.68 GiB', budget: '4 GiB', percent: 92, parts: 'a: 2 x 1.23 GiB, b: 1 x 1.23 GiB' } }],
+      errors: [
+        {
+          messageId: 'nearBudgetPerGpu',
+          severity: 'warning',
+          data: { gpuIds: '0', total: '3.68 GiB', budget: '4 GiB', percent: 92, parts: 'a: 2 x 1.23 GiB, b: 1 x 1.23 GiB' },
+        },
+      ],
     },
     {
       name: 'over the budget on each of several GPUs',
@@ -129,7 +177,9 @@ testRule('instance-memory', {
       targets: ['a'],
       settings: gpu({ memory: '3GiB' }),
       // 4000 MiB + 256 MiB
-      errors: [{ messageId: 'overBudgetUnknownWeights', severity: 'error', data: { unknown: 1, total: '4.16 GiB', parts: 'a: 4 x 1000 MiB, llm: 1 x 256 MiB' } }],
+      errors: [
+        { messageId: 'overBudgetUnknownWeights', severity: 'error', data: { unknown: 1, total: '4.16 GiB', parts: 'a: 4 x 1000 MiB, llm: 1 x 256 MiB' } },
+      ],
     },
     {
       name: 'over the budget on several GPUs with a model whose weights are unknown',
@@ -155,7 +205,10 @@ testRule('instance-memory', {
     {
       name: 'halves FP32 weights under a TensorRT FP16 precision_mode',
       files: {
-        'a/config.pbtxt': model('a', 'optimization { execution_accelerators { gpu_execution_accelerator [ { name: "tensorrt" parameters { key: "precision_mode" value: "FP16" } } ] } }\n'),
+        'a/config.pbtxt': model(
+          'a',
+          'optimization { execution_accelerators { gpu_execution_accelerator [ { name: "tensorrt" parameters { key: "precision_mode" value: "FP16" } } ] } }\n',
+        ),
         'a/1/model.onnx': weights(512),
       },
       targets: ['a'],
@@ -165,7 +218,12 @@ testRule('instance-memory', {
     },
     {
       name: 'counts models whose config is not linted, but reports only on linted configs',
-      files: { 'a/config.pbtxt': model('a'), 'a/1/model.onnx': weights(1), 'big/config.pbtxt': model('big', 'instance_group { count: 8 }\n'), 'big/1/model.onnx': weights(1000) },
+      files: {
+        'a/config.pbtxt': model('a'),
+        'a/1/model.onnx': weights(1),
+        'big/config.pbtxt': model('big', 'instance_group { count: 8 }\n'),
+        'big/1/model.onnx': weights(1000),
+      },
       targets: ['a/config.pbtxt'],
       settings: gpu({ memory: '8GiB' }),
       errors: [{ messageId: 'overBudget', severity: 'error', file: 'a/config.pbtxt', data: { parts: 'big: 8 x 1.23 GiB, a: 1 x 257 MiB' } }],
@@ -184,7 +242,11 @@ testRule('instance-memory', {
 describe('instance-memory', () => {
   it('lints only the config it is given', () => {
     const files = { 'a/config.pbtxt': model('a'), 'big/config.pbtxt': model('big') };
-    const run = lintSync([`${MEMORY_ROOT}/a/config.pbtxt`], { cwd: MEMORY_ROOT, files: memoryFiles(MEMORY_ROOT, files), rules: [ruleById('instance-memory')!] });
+    const run = lintSync([`${MEMORY_ROOT}/a/config.pbtxt`], {
+      cwd: MEMORY_ROOT,
+      files: memoryFiles(MEMORY_ROOT, files),
+      rules: [ruleById('instance-memory')!],
+    });
     expect(run.results.map((r) => r.filePath)).toEqual([`${MEMORY_ROOT}/a/config.pbtxt`]);
   });
 

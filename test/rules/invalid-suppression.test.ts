@@ -13,7 +13,15 @@ testRule('invalid-suppression', {
     {
       name: 'an unknown id close to a rule: pointed at in the comment, with a suggestion --fix does not take',
       config: 'name: "m"\n# tritonc-disable-next-line invalid-supression -- reason\nmax_batch_size: 8\n',
-      errors: [{ messageId: 'unknownRuleDidYouMean', severity: 'warning', line: 2, token: 'invalid-supression', data: { id: 'invalid-supression', suggestion: 'invalid-suppression' } }],
+      errors: [
+        {
+          messageId: 'unknownRuleDidYouMean',
+          severity: 'warning',
+          line: 2,
+          token: 'invalid-supression',
+          data: { id: 'invalid-supression', suggestion: 'invalid-suppression' },
+        },
+      ],
       suggestions: ['name: "m"\n# tritonc-disable-next-line invalid-suppression -- reason\nmax_batch_size: 8\n'],
       output: null,
     },

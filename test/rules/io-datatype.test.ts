@@ -25,7 +25,16 @@ testRule('io-datatype', {
       files: withModel(
         `input [ { name: "s" data_type: TYPE_STRING dims: [-1] }, { name: "b" data_type: TYPE_BOOL dims: [-1] } ]
 output [ { name: "h" data_type: TYPE_FP16 dims: [-1] }, { name: "bf" data_type: TYPE_BF16 dims: [-1] } ]\n`,
-        { inputs: [['s', 'STRING', [-1]], ['b', 'BOOL', [-1]]], outputs: [['h', 'FLOAT16', [-1]], ['bf', 'BFLOAT16', [-1]]] },
+        {
+          inputs: [
+            ['s', 'STRING', [-1]],
+            ['b', 'BOOL', [-1]],
+          ],
+          outputs: [
+            ['h', 'FLOAT16', [-1]],
+            ['bf', 'BFLOAT16', [-1]],
+          ],
+        },
       ),
     },
   ],
@@ -48,7 +57,14 @@ output [ { name: "h" data_type: TYPE_FP16 dims: [-1] }, { name: "bf" data_type: 
     {
       name: 'an output type mismatch (Triton qa: "configuration expects datatype ... for output")',
       files: classifier(CLASSIFIER_CONFIG.replace('name: "output" data_type: TYPE_FP32', 'name: "output" data_type: TYPE_FP16')),
-      errors: [{ messageId: 'dataTypeMismatch', data: { configType: 'TYPE_FP16', direction: 'output', name: 'output', elemType: 'FLOAT', modelType: 'TYPE_FP32' }, line: 5, token: 'TYPE_FP16' }],
+      errors: [
+        {
+          messageId: 'dataTypeMismatch',
+          data: { configType: 'TYPE_FP16', direction: 'output', name: 'output', elemType: 'FLOAT', modelType: 'TYPE_FP32' },
+          line: 5,
+          token: 'TYPE_FP16',
+        },
+      ],
     },
     {
       name: 'an element type Triton cannot serve: no fix',
@@ -56,13 +72,29 @@ output [ { name: "h" data_type: TYPE_FP16 dims: [-1] }, { name: "bf" data_type: 
         inputs: [['c', 'COMPLEX64', [-1]]],
         outputs: [['y', 'FLOAT', [-1]]],
       }),
-      errors: [{ messageId: 'unservableElementType', data: { direction: 'input', name: 'c', elemType: 'COMPLEX64', configType: 'TYPE_FP32', modelType: null }, severity: 'error', token: 'TYPE_FP32', line: 1 }],
+      errors: [
+        {
+          messageId: 'unservableElementType',
+          data: { direction: 'input', name: 'c', elemType: 'COMPLEX64', configType: 'TYPE_FP32', modelType: null },
+          severity: 'error',
+          token: 'TYPE_FP32',
+          line: 1,
+        },
+      ],
       output: null,
     },
     {
       name: 'a model output that is a sequence, not a tensor: on the config name',
       files: withModel('input { name: "x" data_type: TYPE_FP32 dims: [-1, 4] }\noutput { name: "tokens" data_type: TYPE_INT64 dims: [-1] }\n', SEQUENCE_OUTPUT),
-      errors: [{ messageId: 'modelTensorNotTensor', data: { direction: 'output', name: 'tokens', kind: 'sequence', ONNX_KIND: 'ONNX_TYPE_SEQUENCE' }, severity: 'error', line: 2, token: '"tokens"' }],
+      errors: [
+        {
+          messageId: 'modelTensorNotTensor',
+          data: { direction: 'output', name: 'tokens', kind: 'sequence', ONNX_KIND: 'ONNX_TYPE_SEQUENCE' },
+          severity: 'error',
+          line: 2,
+          token: '"tokens"',
+        },
+      ],
     },
   ],
 });
@@ -74,13 +106,22 @@ const ovConfig = (inputType: string): string =>
 
 testRule('io-datatype', {
   valid: [
-    { name: 'OpenVINO: TYPE_FP32 for an i32 input is a conversion, not a mismatch', files: { 'm/config.pbtxt': ovConfig('TYPE_FP32'), ...irFiles('openvino_fixed_batch', 'm') } },
+    {
+      name: 'OpenVINO: TYPE_FP32 for an i32 input is a conversion, not a mismatch',
+      files: { 'm/config.pbtxt': ovConfig('TYPE_FP32'), ...irFiles('openvino_fixed_batch', 'm') },
+    },
   ],
   invalid: [
     {
       name: 'OpenVINO: a data type the backend has no element for',
       files: { 'm/config.pbtxt': ovConfig('TYPE_STRING'), ...irFiles('openvino_fixed_batch', 'm') },
-      errors: [{ messageId: 'unsupportedDataType', data: { direction: 'input', name: 'Func/PartitionedCall/input/_0:0', configType: 'TYPE_STRING', backend: 'OpenVINO', model: 'm', elemType: 'i32' }, token: 'TYPE_STRING' }],
+      errors: [
+        {
+          messageId: 'unsupportedDataType',
+          data: { direction: 'input', name: 'Func/PartitionedCall/input/_0:0', configType: 'TYPE_STRING', backend: 'OpenVINO', model: 'm', elemType: 'i32' },
+          token: 'TYPE_STRING',
+        },
+      ],
       output: null,
     },
   ],
@@ -93,7 +134,8 @@ testRule('io-datatype', {
     {
       name: 'TensorFlow: DT_INT32 is TYPE_INT32, DT_INT8 is TYPE_INT8',
       files: {
-        'm/config.pbtxt': 'max_batch_size: 1\ninput [ { name: "INPUT0" data_type: TYPE_INT32 dims: [16] } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_INT8 dims: [16] } ]\n',
+        'm/config.pbtxt':
+          'max_batch_size: 1\ninput [ { name: "INPUT0" data_type: TYPE_INT32 dims: [16] } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_INT8 dims: [16] } ]\n',
         'm/1/model.savedmodel/saved_model.pb': savedModelPb('savedmodel_int32_int8_int8'),
       },
     },

@@ -10,14 +10,18 @@ const INPUT = { direction: 'input', name: 'x', model: 'm' };
 testRule('io-dims', {
   valid: [
     { name: 'plain dims', config: io(8, x('dims: [ 3, -1, -1 ]')) },
-    { name: 'a scalar per item: dims [1] + empty reshape with batching', config: io(8, '{ name: "x" data_type: TYPE_INT64 dims: [ 1 ] reshape { shape: [ ] } }') },
+    {
+      name: 'a scalar per item: dims [1] + empty reshape with batching',
+      config: io(8, '{ name: "x" data_type: TYPE_INT64 dims: [ 1 ] reshape { shape: [ ] } }'),
+    },
     { name: 'a reshape of the same element count', config: io(0, x('dims: [ 2, 12 ] reshape { shape: [ 4, 6 ] }')) },
     { name: 'variable segments that match: [2,4,-1,6] to [8,-1,1,6]', config: io(0, x('dims: [ 2, 4, -1, 6 ] reshape { shape: [ 8, -1, 1, 6 ] }')) },
     { name: 'NCHW with 3 dims', config: io(8, x('format: FORMAT_NCHW dims: [ 3, 224, 224 ]')) },
     { name: 'dims of one element and an empty reshape', config: reshaped('[ 1, 1 ]', '[ ]') },
     {
       name: 'TensorRT flags on a TensorRT model',
-      config: 'platform: "tensorrt_plan"\ninput [ { name: "s" data_type: TYPE_INT32 dims: [ 2 ] is_shape_tensor: true }, { name: "x" data_type: TYPE_FP16 dims: [ 3, 8, 8 ] is_non_linear_format_io: true } ]\n',
+      config:
+        'platform: "tensorrt_plan"\ninput [ { name: "s" data_type: TYPE_INT32 dims: [ 2 ] is_shape_tensor: true }, { name: "x" data_type: TYPE_FP16 dims: [ 3, 8, 8 ] is_non_linear_format_io: true } ]\n',
     },
   ],
   invalid: [
@@ -98,7 +102,12 @@ testRule('io-dims', {
     {
       name: 'a reshape of another element count',
       config: reshaped('[ 2, 3 ]', '[ 5 ]'),
-      errors: [{ messageId: 'reshapeSizeMismatch', data: { ...INPUT, reshapeText: '[5]', reshapeCount: '5', dimsText: '[2,3]', dimsCount: '6', dims: ['2', '3'], reshape: ['5'] } }],
+      errors: [
+        {
+          messageId: 'reshapeSizeMismatch',
+          data: { ...INPUT, reshapeText: '[5]', reshapeCount: '5', dimsText: '[2,3]', dimsCount: '6', dims: ['2', '3'], reshape: ['5'] },
+        },
+      ],
     },
     {
       name: 'an empty reshape needs dims of one element',
@@ -128,7 +137,13 @@ testRule('io-dims', {
     {
       name: 'NHWC with 2 dims',
       config: io(8, x('format: FORMAT_NHWC dims: [ 224, 224 ]')),
-      errors: [{ messageId: 'formatNeedsThreeDims', data: { name: 'x', model: 'm', format: 'FORMAT_NHWC', layout: 'H, W, C', text: '[224,224]', length: 2 }, token: 'FORMAT_NHWC' }],
+      errors: [
+        {
+          messageId: 'formatNeedsThreeDims',
+          data: { name: 'x', model: 'm', format: 'FORMAT_NHWC', layout: 'H, W, C', text: '[224,224]', length: 2 },
+          token: 'FORMAT_NHWC',
+        },
+      ],
     },
     {
       name: 'TensorRT flags on an ONNX Runtime model',
@@ -162,7 +177,15 @@ testRule('io-dims', {
     {
       name: 'a name listed twice on ONNX Runtime: a warning on the second',
       config: io(8, `${x('dims: [ 3 ]')}, ${x('dims: [ 3 ]')}`),
-      errors: [{ messageId: 'listedTwiceOnnxRuntime', data: { direction: 'input', name: 'x', first: 0 }, severity: 'warning', token: '"x"', path: ['input', 1, 'name'] }],
+      errors: [
+        {
+          messageId: 'listedTwiceOnnxRuntime',
+          data: { direction: 'input', name: 'x', first: 0 },
+          severity: 'warning',
+          token: '"x"',
+          path: ['input', 1, 'name'],
+        },
+      ],
     },
     {
       name: 'a name listed twice on another backend',

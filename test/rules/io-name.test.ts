@@ -11,7 +11,13 @@ const withModel = (config: string, spec: OnnxSpec = CLASSIFIER) => ({ 'm/config.
 const WITH_SCALE: OnnxSpec = { ...CLASSIFIER, initializers: [{ name: 'scale', floats: 1, overridable: true }] };
 const SCALE_INPUT = ']\ninput [ { name: "scale" data_type: TYPE_FP32 dims: [1] } ]\noutput';
 /** x and START (a sequence control) in, y out. */
-const SEQUENCE_MODEL: OnnxSpec = { inputs: [['x', 'FLOAT', ['b', 4]], ['START', 'INT32', ['b', 1]]], outputs: [['y', 'FLOAT', ['b', 4]]] };
+const SEQUENCE_MODEL: OnnxSpec = {
+  inputs: [
+    ['x', 'FLOAT', ['b', 4]],
+    ['START', 'INT32', ['b', 1]],
+  ],
+  outputs: [['y', 'FLOAT', ['b', 4]]],
+};
 const SEQUENCE_CONFIG = `max_batch_size: 4
 input { name: "x" data_type: TYPE_FP32 dims: [4] }
 output { name: "y" data_type: TYPE_FP32 dims: [4] }
@@ -21,14 +27,23 @@ sequence_batching { control_input { name: "START" control { kind: CONTROL_SEQUEN
 testRule('io-name', {
   valid: [
     { name: 'names that match the model', files: withModel(CLASSIFIER_CONFIG) },
-    { name: 'a config that lists no inputs: auto-complete generates them', files: withModel('max_batch_size: 8\noutput { name: "output" data_type: TYPE_FP32 dims: [1000] }\n') },
+    {
+      name: 'a config that lists no inputs: auto-complete generates them',
+      files: withModel('max_batch_size: 8\noutput { name: "output" data_type: TYPE_FP32 dims: [1000] }\n'),
+    },
     {
       name: 'outputs the config does not list are fine (Triton checks only listed outputs)',
       files: withModel(CLASSIFIER_CONFIG, { ...CLASSIFIER, outputs: [...CLASSIFIER.outputs, ['aux', 'FLOAT', ['batch', 3]]] }),
     },
     {
       name: 'an optional input that is an overridable initializer',
-      files: withModel(CLASSIFIER_CONFIG.replace('max_batch_size: 8', 'max_batch_size: 0').replace(']\noutput', ']\ninput [ { name: "scale" data_type: TYPE_FP32 dims: [1] optional: true } ]\noutput'), WITH_SCALE),
+      files: withModel(
+        CLASSIFIER_CONFIG.replace('max_batch_size: 8', 'max_batch_size: 0').replace(
+          ']\noutput',
+          ']\ninput [ { name: "scale" data_type: TYPE_FP32 dims: [1] optional: true } ]\noutput',
+        ),
+        WITH_SCALE,
+      ),
     },
     {
       name: 'sequence controls and batch inputs count as provided inputs',
@@ -41,10 +56,15 @@ testRule('io-name', {
   invalid: [
     {
       // The count agrees (2 and 2), so the backend's refusal is the unknown name, not a count: one finding.
-      name: "unknown_input (Triton qa): \"unexpected inference input 'INPUT_UNKNOWN', allowed inputs are: INPUT0, INPUT1\", and no count quoted",
+      name: 'unknown_input (Triton qa): "unexpected inference input \'INPUT_UNKNOWN\', allowed inputs are: INPUT0, INPUT1", and no count quoted',
       files: withModel(qaConfig('unknown_input'), QA_MODEL),
       errors: [
-        { messageId: 'inputUnknown', data: { name: 'INPUT_UNKNOWN', modelInputs: "'INPUT0', 'INPUT1'", allowed: ['INPUT0', 'INPUT1'] }, severity: 'error', token: '"INPUT_UNKNOWN"' },
+        {
+          messageId: 'inputUnknown',
+          data: { name: 'INPUT_UNKNOWN', modelInputs: "'INPUT0', 'INPUT1'", allowed: ['INPUT0', 'INPUT1'] },
+          severity: 'error',
+          token: '"INPUT_UNKNOWN"',
+        },
       ],
       output: null,
     },
@@ -52,13 +72,29 @@ testRule('io-name', {
       name: 'the count agrees through a batch_input whose target is no model input: the unlisted model input, no count quoted',
       files: withModel(
         'max_batch_size: 4\ninput { name: "x" data_type: TYPE_FP32 dims: [4] }\noutput { name: "y" data_type: TYPE_FP32 dims: [4] }\nbatch_input { kind: BATCH_ELEMENT_COUNT target_name: "count" data_type: TYPE_INT32 source_input: "x" }\n',
-        { inputs: [['x', 'FLOAT', ['b', 4]], ['mask', 'FLOAT', ['b', 4]]], outputs: [['y', 'FLOAT', ['b', 4]]] },
+        {
+          inputs: [
+            ['x', 'FLOAT', ['b', 4]],
+            ['mask', 'FLOAT', ['b', 4]],
+          ],
+          outputs: [['y', 'FLOAT', ['b', 4]]],
+        },
       ),
-      errors: [{ messageId: 'modelInputUnlisted', data: { name: 'mask', inputEntry: 'input { name: "mask" data_type: TYPE_FP32 dims: [4] }' }, token: 'input', line: 2 }],
+      errors: [
+        {
+          messageId: 'modelInputUnlisted',
+          data: { name: 'mask', inputEntry: 'input { name: "mask" data_type: TYPE_FP32 dims: [4] }' },
+          token: 'input',
+          line: 2,
+        },
+      ],
     },
     {
       name: 'a model input whose name is not UTF-8: no config can name it (tritonserver 2.51: "Encountered non UTF-8 code points.")',
-      files: { 'm/config.pbtxt': 'max_batch_size: 4\ninput { name: "x" data_type: TYPE_FP32 dims: [4] }\noutput { name: "out" data_type: TYPE_FP32 dims: [4] }\n', 'm/1/model.onnx': notUtf8Onnx() },
+      files: {
+        'm/config.pbtxt': 'max_batch_size: 4\ninput { name: "x" data_type: TYPE_FP32 dims: [4] }\noutput { name: "out" data_type: TYPE_FP32 dims: [4] }\n',
+        'm/1/model.onnx': notUtf8Onnx(),
+      },
       errors: [
         { messageId: 'modelNameNotUtf8', data: { direction: 'input', bytes: NOT_UTF8_INPUT }, token: 'input', line: 2 },
         { messageId: 'inputUnknownNoModelInputs', data: { name: 'x' }, token: '"x"' },
@@ -67,12 +103,24 @@ testRule('io-name', {
     {
       name: 'unknown_output (Triton qa)',
       files: withModel(qaConfig('unknown_output'), QA_MODEL),
-      errors: [{ messageId: 'outputUnknown', data: { name: 'OUTPUT_UNKNOWN', modelOutputs: "'OUTPUT0', 'OUTPUT1'", allowed: ['OUTPUT0', 'OUTPUT1'] }, token: '"OUTPUT_UNKNOWN"' }],
+      errors: [
+        {
+          messageId: 'outputUnknown',
+          data: { name: 'OUTPUT_UNKNOWN', modelOutputs: "'OUTPUT0', 'OUTPUT1'", allowed: ['OUTPUT0', 'OUTPUT1'] },
+          token: '"OUTPUT_UNKNOWN"',
+        },
+      ],
     },
     {
       name: 'too_few_inputs (Triton qa): "configuration expects 1 inputs, model provides 2", with the entry to add',
       files: withModel(qaConfig('too_few_inputs'), QA_MODEL),
-      errors: [{ messageId: 'modelInputMissing', data: { name: 'INPUT0', expected: 1, provided: 2, inputEntry: 'input { name: "INPUT0" data_type: TYPE_INT32 dims: [16] }' }, token: 'input' }],
+      errors: [
+        {
+          messageId: 'modelInputMissing',
+          data: { name: 'INPUT0', expected: 1, provided: 2, inputEntry: 'input { name: "INPUT0" data_type: TYPE_INT32 dims: [16] }' },
+          token: 'input',
+        },
+      ],
     },
     {
       name: 'too_many_inputs (Triton qa): "configuration expects 3 inputs, model provides 2"',
@@ -82,9 +130,7 @@ testRule('io-name', {
     {
       name: 'a near miss gets a suggestion that renames it, never applied by --fix (the count agrees: no count quoted)',
       files: withModel(CLASSIFIER_CONFIG.replace('name: "input"', 'name: "inputs"')),
-      errors: [
-        { messageId: 'misspeltInput', data: { name: 'inputs', suggestion: 'input', modelInputs: "'input'" }, token: '"inputs"', line: 4 },
-      ],
+      errors: [{ messageId: 'misspeltInput', data: { name: 'inputs', suggestion: 'input', modelInputs: "'input'" }, token: '"inputs"', line: 4 }],
       suggestions: [CLASSIFIER_CONFIG],
       output: null,
     },
@@ -97,7 +143,9 @@ testRule('io-name', {
     },
     {
       name: 'optional: true on an input the model requires',
-      files: withModel(CLASSIFIER_CONFIG.replace('max_batch_size: 8', 'max_batch_size: 0').replace('dims: [ 3, 224, 224 ] }', 'dims: [ -1, 3, 224, 224 ] optional: true }')),
+      files: withModel(
+        CLASSIFIER_CONFIG.replace('max_batch_size: 8', 'max_batch_size: 0').replace('dims: [ 3, 224, 224 ] }', 'dims: [ -1, 3, 224, 224 ] optional: true }'),
+      ),
       errors: [{ messageId: 'inputOptionalButRequired', data: { name: 'input', expected: 0, provided: 1 }, token: 'true', path: ['input', 0, 'optional'] }],
     },
     {
@@ -107,7 +155,12 @@ testRule('io-name', {
     },
     {
       name: 'a required config input that is only an initializer of the model, without batching',
-      files: withModel(CLASSIFIER_CONFIG.replace('max_batch_size: 8', 'max_batch_size: 0').replace('dims: [ 3, 224, 224 ]', 'dims: [ -1, 3, 224, 224 ]').replace(']\noutput', SCALE_INPUT), WITH_SCALE),
+      files: withModel(
+        CLASSIFIER_CONFIG.replace('max_batch_size: 8', 'max_batch_size: 0')
+          .replace('dims: [ 3, 224, 224 ]', 'dims: [ -1, 3, 224, 224 ]')
+          .replace(']\noutput', SCALE_INPUT),
+        WITH_SCALE,
+      ),
       errors: [{ messageId: 'inputIsInitializer', data: { name: 'scale', expected: 2, provided: 1 }, token: '"scale"' }],
     },
     {
@@ -124,12 +177,18 @@ testRule('io-name', {
     },
     {
       name: 'a model without inputs',
-      files: withModel('input { name: "x" data_type: TYPE_FP32 dims: [4] }\noutput { name: "y" data_type: TYPE_FP32 dims: [4] }\n', { inputs: [], outputs: [['y', 'FLOAT', [4]]] }),
+      files: withModel('input { name: "x" data_type: TYPE_FP32 dims: [4] }\noutput { name: "y" data_type: TYPE_FP32 dims: [4] }\n', {
+        inputs: [],
+        outputs: [['y', 'FLOAT', [4]]],
+      }),
       errors: [{ messageId: 'inputUnknownNoModelInputs', data: { name: 'x', allowed: [] }, token: '"x"' }],
     },
     {
       name: 'a model without outputs',
-      files: withModel('input { name: "x" data_type: TYPE_FP32 dims: [4] }\noutput { name: "y" data_type: TYPE_FP32 dims: [4] }\n', { inputs: [['x', 'FLOAT', [4]]], outputs: [] }),
+      files: withModel('input { name: "x" data_type: TYPE_FP32 dims: [4] }\noutput { name: "y" data_type: TYPE_FP32 dims: [4] }\n', {
+        inputs: [['x', 'FLOAT', [4]]],
+        outputs: [],
+      }),
       errors: [{ messageId: 'outputUnknownNoModelOutputs', data: { name: 'y', allowed: [] }, token: '"y"' }],
     },
   ],
@@ -141,14 +200,22 @@ const torchModel = (name: string): Uint8Array => readFileSync(join(ROOT, 'fixtur
 /** forward(self, INPUT0: Tensor, INPUT1: Tensor) -> Tuple[Tensor, Tensor]: Triton's qa AddSubNet. */
 const ADDSUB = torchModel('libtorch_float32_float32_float32');
 const withTorch = (config: string, model: Uint8Array = ADDSUB) => ({ 'm/config.pbtxt': `backend: "pytorch"\n${config}`, 'm/1/model.pt': model });
-const tensors = (side: 'input' | 'output', names: string[]): string => names.map((n) => `${side} { name: "${n}" data_type: TYPE_FP32 dims: [ 16 ] }\n`).join('');
-const IO = (inputs: string[], outputs: string[] = ['OUTPUT__0', 'OUTPUT__1']): string => `max_batch_size: 8\n${tensors('input', inputs)}${tensors('output', outputs)}`;
+const tensors = (side: 'input' | 'output', names: string[]): string =>
+  names.map((n) => `${side} { name: "${n}" data_type: TYPE_FP32 dims: [ 16 ] }\n`).join('');
+const IO = (inputs: string[], outputs: string[] = ['OUTPUT__0', 'OUTPUT__1']): string =>
+  `max_batch_size: 8\n${tensors('input', inputs)}${tensors('output', outputs)}`;
 
 testRule('io-name', {
   valid: [
-    { name: 'TorchScript: inputs by the <name>__<index> convention (Triton qa cpu_instance: TYPE_INT32 for a float model loads too)', files: withTorch(IO(['INPUT__0', 'INPUT__1']).replace(/TYPE_FP32/g, 'TYPE_INT32')) },
+    {
+      name: 'TorchScript: inputs by the <name>__<index> convention (Triton qa cpu_instance: TYPE_INT32 for a float model loads too)',
+      files: withTorch(IO(['INPUT__0', 'INPUT__1']).replace(/TYPE_FP32/g, 'TYPE_INT32')),
+    },
     { name: "TorchScript: inputs by forward's argument names, in any order", files: withTorch(IO(['INPUT1', 'INPUT0'])) },
-    { name: 'TorchScript: outputs in config order under any names, up to the Tuple arity', files: withTorch(IO(['INPUT__0', 'INPUT__1'], ['sum', 'difference'])) },
+    {
+      name: 'TorchScript: outputs in config order under any names, up to the Tuple arity',
+      files: withTorch(IO(['INPUT__0', 'INPUT__1'], ['sum', 'difference'])),
+    },
     { name: 'TorchScript: a Dict argument takes any input names, uncounted', files: withTorch(IO(['a', 'b', 'c'], ['sum']), torchModel('libtorch_dict')) },
     { name: 'TorchScript: a List[Tensor] argument is an input', files: withTorch(IO(['image', 'scale']), torchModel('libtorch_named')) },
     {
@@ -160,7 +227,14 @@ testRule('io-name', {
     {
       name: 'too_few_inputs (Triton qa autofill_noplatform/pytorch): "configuration expects 0 inputs, model provides 2", forward\'s arguments to add',
       files: withTorch(IO([])),
-      errors: [{ messageId: 'torchInputsMissing', data: { model: 'm', expected: 0, provided: 2, arguments: "'INPUT0', 'INPUT1'", missing: "'INPUT0', 'INPUT1'" }, severity: 'error', path: [] }],
+      errors: [
+        {
+          messageId: 'torchInputsMissing',
+          data: { model: 'm', expected: 0, provided: 2, arguments: "'INPUT0', 'INPUT1'", missing: "'INPUT0', 'INPUT1'" },
+          severity: 'error',
+          path: [],
+        },
+      ],
     },
     {
       name: 'too_few_outputs (Triton qa autofill_noplatform/pytorch): no output, and nothing fills them in',
@@ -170,7 +244,13 @@ testRule('io-name', {
     {
       name: 'one input short, named by the convention: the missing index',
       files: withTorch(IO(['INPUT__1'])),
-      errors: [{ messageId: 'torchInputsMissing', data: { model: 'm', expected: 1, provided: 2, arguments: "'INPUT0', 'INPUT1'", missing: "'INPUT__0'" }, token: 'input' }],
+      errors: [
+        {
+          messageId: 'torchInputsMissing',
+          data: { model: 'm', expected: 1, provided: 2, arguments: "'INPUT0', 'INPUT1'", missing: "'INPUT__0'" },
+          token: 'input',
+        },
+      ],
     },
     {
       name: 'too many inputs',
@@ -193,27 +273,41 @@ testRule('io-name', {
       errors: [{ messageId: 'torchInputType', data: { name: 'mask', type: 'Optional[Tensor]', c10Type: 'Tensor?', arguments: "'x', 'mask'" } }],
     },
     {
-      name: 'the commonest question: names neither forward\'s nor all <name>__<index>; config order, renamed to forward\'s names by the fix',
+      name: "the commonest question: names neither forward's nor all <name>__<index>; config order, renamed to forward's names by the fix",
       files: withTorch(IO(['INPUT__0', 'second'])),
       errors: [
         {
           messageId: 'torchConfigOrder',
           severity: 'warning',
-          data: { names: "'INPUT__0', 'second'", arguments: "'INPUT0', 'INPUT1'", mapping: "'INPUT__0' -> 'INPUT0', 'second' -> 'INPUT1'", renames: "'INPUT__0' -> 'INPUT0', 'second' -> 'INPUT1'" },
+          data: {
+            names: "'INPUT__0', 'second'",
+            arguments: "'INPUT0', 'INPUT1'",
+            mapping: "'INPUT__0' -> 'INPUT0', 'second' -> 'INPUT1'",
+            renames: "'INPUT__0' -> 'INPUT0', 'second' -> 'INPUT1'",
+          },
         },
       ],
       output: `backend: "pytorch"\n${IO(['INPUT0', 'INPUT1'])}`,
     },
     {
-      name: "a forward argument name in the wrong place under config order: crossed inputs (it loads, and computes with them swapped)",
+      name: 'a forward argument name in the wrong place under config order: crossed inputs (it loads, and computes with them swapped)',
       files: withTorch(IO(['INPUT1', 'other'])),
-      errors: [{ messageId: 'torchConfigOrderCrossed', severity: 'error', data: { name: 'INPUT1', argument: 'INPUT0', arguments: "'INPUT0', 'INPUT1'", mapping: "'INPUT1' -> 'INPUT0', 'other' -> 'INPUT1'" }, token: 'input' }],
+      errors: [
+        {
+          messageId: 'torchConfigOrderCrossed',
+          severity: 'error',
+          data: { name: 'INPUT1', argument: 'INPUT0', arguments: "'INPUT0', 'INPUT1'", mapping: "'INPUT1' -> 'INPUT0', 'other' -> 'INPUT1'" },
+          token: 'input',
+        },
+      ],
       output: `backend: "pytorch"\n${IO(['INPUT1', 'INPUT0'])}`,
     },
     {
-      name: '<name>__<index> past forward\'s arguments, and twice the same index',
+      name: "<name>__<index> past forward's arguments, and twice the same index",
       files: withTorch(IO(['INPUT__0', 'INPUT__2'])),
-      errors: [{ messageId: 'torchIndexOutOfRange', data: { name: 'INPUT__2', index: 2, provided: 2, arguments: "'INPUT0', 'INPUT1'", last: 1 }, token: '"INPUT__2"' }],
+      errors: [
+        { messageId: 'torchIndexOutOfRange', data: { name: 'INPUT__2', index: 2, provided: 2, arguments: "'INPUT0', 'INPUT1'", last: 1 }, token: '"INPUT__2"' },
+      ],
     },
     {
       name: 'two inputs on one index',
@@ -223,7 +317,13 @@ testRule('io-name', {
     {
       name: 'an output index past the Tuple; more outputs in config order than forward returns',
       files: withTorch(IO(['INPUT__0', 'INPUT__1'], ['OUTPUT__0', 'OUTPUT__2'])),
-      errors: [{ messageId: 'torchOutputIndexOutOfRange', data: { name: 'OUTPUT__2', index: 2, count: 2, returns: 'Tuple[Tensor, Tensor]', last: 1 }, token: '"OUTPUT__2"' }],
+      errors: [
+        {
+          messageId: 'torchOutputIndexOutOfRange',
+          data: { name: 'OUTPUT__2', index: 2, count: 2, returns: 'Tuple[Tensor, Tensor]', last: 1 },
+          token: '"OUTPUT__2"',
+        },
+      ],
     },
     {
       name: 'three outputs in config order for a pair',
@@ -292,13 +392,19 @@ testRule('io-name', {
     },
     {
       name: 'TensorFlow: an input the config leaves out is added by auto-complete',
-      files: { 'm/config.pbtxt': `max_batch_size: 1\ninput [ { name: "INPUT1" data_type: TYPE_INT32 dims: [16] } ]\n${TF_OUTPUTS}`, 'm/1/model.savedmodel/saved_model.pb': TF_ADDSUB },
+      files: {
+        'm/config.pbtxt': `max_batch_size: 1\ninput [ { name: "INPUT1" data_type: TYPE_INT32 dims: [16] } ]\n${TF_OUTPUTS}`,
+        'm/1/model.savedmodel/saved_model.pb': TF_ADDSUB,
+      },
     },
   ],
   invalid: [
     {
       name: "TensorFlow: the graph's tensor name is not the input's name (the signature key is)",
-      files: { 'm/config.pbtxt': `max_batch_size: 1\ninput [ { name: "TENSOR_INPUT0" data_type: TYPE_INT32 dims: [16] }, { name: "INPUT1" data_type: TYPE_INT32 dims: [16] } ]\n${TF_OUTPUTS}`, 'm/1/model.savedmodel/saved_model.pb': TF_ADDSUB },
+      files: {
+        'm/config.pbtxt': `max_batch_size: 1\ninput [ { name: "TENSOR_INPUT0" data_type: TYPE_INT32 dims: [16] }, { name: "INPUT1" data_type: TYPE_INT32 dims: [16] } ]\n${TF_OUTPUTS}`,
+        'm/1/model.savedmodel/saved_model.pb': TF_ADDSUB,
+      },
       errors: [{ messageId: 'inputUnknown', path: ['input', 0, 'name'], data: { name: 'TENSOR_INPUT0', allowed: ['INPUT0', 'INPUT1'] } }],
     },
   ],

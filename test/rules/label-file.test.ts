@@ -5,8 +5,13 @@ import { labelFile, labelPath } from '../../src/lint/rules/correctness/label-fil
 import { CLASSIFIER, lintDir, writeRepo } from '../lint/harness.js';
 import { MEMORY_ROOT, testRule, type CaseFile } from '../support/rule-tester.js';
 
-const config = (label: string) => `name: "classifier"\nplatform: "onnxruntime_onnx"\nmax_batch_size: 8\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] label_filename: ${JSON.stringify(label)} } ]\n`;
-const repo = (label: string, more: Record<string, CaseFile> = {}): Record<string, CaseFile> => ({ 'classifier/config.pbtxt': config(label), 'classifier/1/model.onnx': CLASSIFIER, ...more });
+const config = (label: string) =>
+  `name: "classifier"\nplatform: "onnxruntime_onnx"\nmax_batch_size: 8\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] label_filename: ${JSON.stringify(label)} } ]\n`;
+const repo = (label: string, more: Record<string, CaseFile> = {}): Record<string, CaseFile> => ({
+  'classifier/config.pbtxt': config(label),
+  'classifier/1/model.onnx': CLASSIFIER,
+  ...more,
+});
 const MODEL_DIR = `${MEMORY_ROOT}/classifier`;
 
 describe('label-file', () => {
@@ -32,29 +37,37 @@ testRule('label-file', {
   valid: [
     { name: 'a labels file in the model directory', files: repo('labels.txt', { 'classifier/labels.txt': 'cat\ndog\n' }), targets: ['classifier'] },
     { name: 'a labels file in a sub-directory', files: repo('meta/labels.txt', { 'classifier/meta/labels.txt': 'cat\ndog\n' }), targets: ['classifier'] },
-    { name: 'a name with a leading / is inside the model directory', files: repo('/labels.txt', { 'classifier/labels.txt': 'cat\ndog\n' }), targets: ['classifier'] },
+    {
+      name: 'a name with a leading / is inside the model directory',
+      files: repo('/labels.txt', { 'classifier/labels.txt': 'cat\ndog\n' }),
+      targets: ['classifier'],
+    },
   ],
   invalid: [
     {
       name: "a missing labels file: Triton's read error, with the path core opens",
       files: repo('labels.txt'),
       targets: ['classifier'],
-      errors: [{
-        messageId: 'missing',
-        severity: 'error',
-        line: 4,
-        token: '"labels.txt"',
-        data: { labelFilename: 'labels.txt', output: 'output', path: `${MODEL_DIR}/labels.txt`, model: 'classifier', modelDir: 'classifier/' },
-      }],
+      errors: [
+        {
+          messageId: 'missing',
+          severity: 'error',
+          line: 4,
+          token: '"labels.txt"',
+          data: { labelFilename: 'labels.txt', output: 'output', path: `${MODEL_DIR}/labels.txt`, model: 'classifier', modelDir: 'classifier/' },
+        },
+      ],
     },
     {
       name: '.. out of the model directory: refused before any read, with the path as core spells it',
       files: repo('../labels.txt', { 'labels.txt': 'cat\n' }),
       targets: ['classifier'],
-      errors: [{
-        messageId: 'outsideModelDirectory',
-        data: { labelFilename: '../labels.txt', output: 'output', path: `${MODEL_DIR}/../labels.txt`, model: 'classifier', modelDir: 'classifier/' },
-      }],
+      errors: [
+        {
+          messageId: 'outsideModelDirectory',
+          data: { labelFilename: '../labels.txt', output: 'output', path: `${MODEL_DIR}/../labels.txt`, model: 'classifier', modelDir: 'classifier/' },
+        },
+      ],
     },
     {
       name: 'a directory where the file should be',

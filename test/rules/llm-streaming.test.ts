@@ -3,7 +3,8 @@
 import { testRule } from '../support/rule-tester.js';
 
 const policy = (d: boolean | undefined) => (d === undefined ? '' : `model_transaction_policy { decoupled: ${d} }\n`);
-const TRTLLM = (d?: boolean) => `backend: "tensorrtllm"\nmax_batch_size: 64\n${policy(d)}input [ { name: "input_ids" data_type: TYPE_INT32 dims: [ -1 ] }, { name: "streaming" data_type: TYPE_BOOL dims: [ 1 ] optional: true } ]\noutput [ { name: "output_ids" data_type: TYPE_INT32 dims: [ -1, -1 ] } ]\n`;
+const TRTLLM = (d?: boolean) =>
+  `backend: "tensorrtllm"\nmax_batch_size: 64\n${policy(d)}input [ { name: "input_ids" data_type: TYPE_INT32 dims: [ -1 ] }, { name: "streaming" data_type: TYPE_BOOL dims: [ 1 ] optional: true } ]\noutput [ { name: "output_ids" data_type: TYPE_INT32 dims: [ -1, -1 ] } ]\n`;
 const BLS = (d?: boolean, target?: string, draft?: string) =>
   `backend: "python"\nmax_batch_size: 64\n${policy(d)}parameters { key: "accumulate_tokens" value: { string_value: "\${accumulate_tokens}" } }\n${target === undefined ? '' : `parameters { key: "tensorrt_llm_model_name" value: { string_value: "${target}" } }\n`}${draft === undefined ? '' : `parameters { key: "tensorrt_llm_draft_model_name" value: { string_value: "${draft}" } }\n`}`;
 const ENSEMBLE = (streaming: boolean) =>
@@ -13,11 +14,31 @@ const ON_BLS = ['tensorrt_llm_bls'];
 
 testRule('llm-streaming', {
   valid: [
-    { name: 'a decoupled TensorRT-LLM model behind a streaming ensemble', files: { 'tensorrt_llm/config.pbtxt': TRTLLM(true), 'ensemble/config.pbtxt': ENSEMBLE(true) }, targets: ON_ENSEMBLE },
-    { name: 'an ensemble that does not stream, in front of a model that is not decoupled', files: { 'tensorrt_llm/config.pbtxt': TRTLLM(false), 'ensemble/config.pbtxt': ENSEMBLE(false) }, targets: ON_ENSEMBLE },
-    { name: 'BLS and target both decoupled', files: { 'tensorrt_llm/config.pbtxt': TRTLLM(true), 'tensorrt_llm_bls/config.pbtxt': BLS(true) }, targets: ON_BLS },
-    { name: 'BLS and target both not decoupled', files: { 'tensorrt_llm/config.pbtxt': TRTLLM(), 'tensorrt_llm_bls/config.pbtxt': BLS(false) }, targets: ON_BLS },
-    { name: 'BLS calling a renamed target given by tensorrt_llm_model_name', files: { 'llama/config.pbtxt': TRTLLM(true), 'tensorrt_llm_bls/config.pbtxt': BLS(true, 'llama') }, targets: ON_BLS },
+    {
+      name: 'a decoupled TensorRT-LLM model behind a streaming ensemble',
+      files: { 'tensorrt_llm/config.pbtxt': TRTLLM(true), 'ensemble/config.pbtxt': ENSEMBLE(true) },
+      targets: ON_ENSEMBLE,
+    },
+    {
+      name: 'an ensemble that does not stream, in front of a model that is not decoupled',
+      files: { 'tensorrt_llm/config.pbtxt': TRTLLM(false), 'ensemble/config.pbtxt': ENSEMBLE(false) },
+      targets: ON_ENSEMBLE,
+    },
+    {
+      name: 'BLS and target both decoupled',
+      files: { 'tensorrt_llm/config.pbtxt': TRTLLM(true), 'tensorrt_llm_bls/config.pbtxt': BLS(true) },
+      targets: ON_BLS,
+    },
+    {
+      name: 'BLS and target both not decoupled',
+      files: { 'tensorrt_llm/config.pbtxt': TRTLLM(), 'tensorrt_llm_bls/config.pbtxt': BLS(false) },
+      targets: ON_BLS,
+    },
+    {
+      name: 'BLS calling a renamed target given by tensorrt_llm_model_name',
+      files: { 'llama/config.pbtxt': TRTLLM(true), 'tensorrt_llm_bls/config.pbtxt': BLS(true, 'llama') },
+      targets: ON_BLS,
+    },
   ],
   invalid: [
     {
@@ -25,7 +46,15 @@ testRule('llm-streaming', {
       name: 'an ensemble streams into a TensorRT-LLM model that is not decoupled: on the map',
       files: { 'tensorrt_llm/config.pbtxt': TRTLLM(false), 'ensemble/config.pbtxt': ENSEMBLE(true) },
       targets: ON_ENSEMBLE,
-      errors: [{ messageId: 'streamingNotDecoupled', severity: 'warning', token: '"stream"', file: 'ensemble/config.pbtxt', data: { step: 0, tensor: "'stream'", model: "'tensorrt_llm'" } }],
+      errors: [
+        {
+          messageId: 'streamingNotDecoupled',
+          severity: 'warning',
+          token: '"stream"',
+          file: 'ensemble/config.pbtxt',
+          data: { step: 0, tensor: "'stream'", model: "'tensorrt_llm'" },
+        },
+      ],
     },
     {
       // An unfilled name is the default, tensorrt_llm (model.py get_valid_param_value).
@@ -50,7 +79,9 @@ testRule('llm-streaming', {
       name: 'a draft model named by tensorrt_llm_draft_model_name that is not there',
       files: { 'tensorrt_llm/config.pbtxt': TRTLLM(true), 'tensorrt_llm_bls/config.pbtxt': BLS(true, undefined, 'draft') },
       targets: ON_BLS,
-      errors: [{ messageId: 'blsTargetMissing', severity: 'warning', token: '"draft"', data: { target: "'draft'", parameter: 'tensorrt_llm_draft_model_name' } }],
+      errors: [
+        { messageId: 'blsTargetMissing', severity: 'warning', token: '"draft"', data: { target: "'draft'", parameter: 'tensorrt_llm_draft_model_name' } },
+      ],
     },
     {
       name: 'the default target, tensorrt_llm, that is not there',

@@ -10,7 +10,9 @@ testRule('max-batch-size', {
     {
       name: 'negative: points at the value, quoting the model name as Triton does',
       config: 'backend: "onnxruntime"\nmax_batch_size: -2\n',
-      errors: [{ messageId: 'negative', data: { mbs: -2, maxBatchSize: -2, modelName: 'm' }, severity: 'error', line: 2, token: '-2', path: ['max_batch_size'] }],
+      errors: [
+        { messageId: 'negative', data: { mbs: -2, maxBatchSize: -2, modelName: 'm' }, severity: 'error', line: 2, token: '-2', path: ['max_batch_size'] },
+      ],
       output: null,
     },
   ],

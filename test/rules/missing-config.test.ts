@@ -9,7 +9,11 @@ const CONFIG_FILE = `${MEMORY_ROOT}/m/config.pbtxt`;
 testRule('missing-config', {
   valid: [
     { name: "no config on Triton's default server, which auto-completes it", files: { 'm/1/model.onnx': CLASSIFIER } },
-    { name: 'a config on a server that does not auto-complete', files: { 'm/config.pbtxt': CLASSIFIER_CONFIG.replace('name: "classifier"\n', ''), 'm/1/model.onnx': CLASSIFIER }, options: NO_AUTO_COMPLETE },
+    {
+      name: 'a config on a server that does not auto-complete',
+      files: { 'm/config.pbtxt': CLASSIFIER_CONFIG.replace('name: "classifier"\n', ''), 'm/1/model.onnx': CLASSIFIER },
+      options: NO_AUTO_COMPLETE,
+    },
   ],
   invalid: [
     {

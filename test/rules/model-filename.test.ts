@@ -11,18 +11,27 @@ testRule('model-filename', {
     {
       name: 'DALI refuses any character outside [A-Za-z0-9_.-], and names the first one',
       config: 'backend: "dali"\ndefault_model_filename: "../pipelines/model.dali"\n',
-      errors: [{
-        messageId: 'daliRefusedCharacter',
-        severity: 'error',
-        line: 2,
-        token: '"../pipelines/model.dali"',
-        data: { field: 'default_model_filename', shown: '"../pipelines/model.dali"', file: '../pipelines/model.dali', bad: '/', character: '/' },
-      }],
+      errors: [
+        {
+          messageId: 'daliRefusedCharacter',
+          severity: 'error',
+          line: 2,
+          token: '"../pipelines/model.dali"',
+          data: { field: 'default_model_filename', shown: '"../pipelines/model.dali"', file: '../pipelines/model.dali', bad: '/', character: '/' },
+        },
+      ],
     },
     {
       name: 'other backends: a path out of the version directory is a warning',
       config: 'backend: "onnxruntime"\ndefault_model_filename: "../../common/model.onnx"\n',
-      errors: [{ messageId: 'escapesVersionDirectory', severity: 'warning', line: 2, data: { field: 'default_model_filename', shown: '"../../common/model.onnx"', file: '../../common/model.onnx' } }],
+      errors: [
+        {
+          messageId: 'escapesVersionDirectory',
+          severity: 'warning',
+          line: 2,
+          data: { field: 'default_model_filename', shown: '"../../common/model.onnx"', file: '../../common/model.onnx' },
+        },
+      ],
     },
     {
       name: 'quotes or white space in a file name are a warning',

@@ -38,12 +38,14 @@ testRule('model-metrics', {
     {
       name: 'a family Triton cannot customize: warning',
       config: mc('metric_identifier { family: "nv_inference_request_success" } histogram_options { buckets: [ 1 ] }'),
-      errors: [{
-        messageId: 'familyNotCustomizable',
-        severity: 'warning',
-        token: '"nv_inference_request_success"',
-        data: { family: 'nv_inference_request_success', CUSTOMIZABLE: 'nv_inference_first_response_histogram_ms' },
-      }],
+      errors: [
+        {
+          messageId: 'familyNotCustomizable',
+          severity: 'warning',
+          token: '"nv_inference_request_success"',
+          data: { family: 'nv_inference_request_success', CUSTOMIZABLE: 'nv_inference_first_response_histogram_ms' },
+        },
+      ],
     },
     {
       name: 'buckets out of order: warning at the first one out of place',

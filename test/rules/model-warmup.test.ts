@@ -13,11 +13,15 @@ const PYTHON = HEAD.replace('backend: "onnxruntime"', 'backend: "python"');
 
 testRule('model-warmup', {
   valid: [
-    { name: 'zero and random data of the right type and shape', config: warm(`${X}, { key: "mask" value: { data_type: TYPE_INT64 dims: [ 4 ] random_data: true } }`) },
+    {
+      name: 'zero and random data of the right type and shape',
+      config: warm(`${X}, { key: "mask" value: { data_type: TYPE_INT64 dims: [ 4 ] random_data: true } }`),
+    },
     { name: 'a data file of enough bytes', files: { 'm/config.pbtxt': FROM_FILE, 'm/warmup/x.bin': new Uint8Array(192) } },
     {
       name: 'no config inputs listed: only the sample itself is checked',
-      config: 'backend: "onnxruntime"\nmax_batch_size: 8\nmodel_warmup [ { batch_size: 1 inputs { key: "anything" value: { data_type: TYPE_FP32 dims: [ 2 ] zero_data: true } } } ]\n',
+      config:
+        'backend: "onnxruntime"\nmax_batch_size: 8\nmodel_warmup [ { batch_size: 1 inputs { key: "anything" value: { data_type: TYPE_FP32 dims: [ 2 ] zero_data: true } } } ]\n',
     },
     { name: 'an ensemble: the ensemble rules speak of its model_warmup', config: 'platform: "ensemble"\nmodel_warmup [ { batch_size: 0 } ]\n' },
   ],
@@ -31,7 +35,15 @@ testRule('model-warmup', {
     {
       name: 'no data_type: the data cannot be sized',
       config: warm('{ key: "x" value: { dims: [ 3, 16 ] zero_data: true } }'),
-      errors: [{ messageId: 'inputWithoutDataType', severity: 'error', token: '{ dims: [ 3, 16 ] zero_data: true }', path: ['model_warmup', 0, 'inputs', 'x'], data: { input: 'x', name: 'm' } }],
+      errors: [
+        {
+          messageId: 'inputWithoutDataType',
+          severity: 'error',
+          token: '{ dims: [ 3, 16 ] zero_data: true }',
+          path: ['model_warmup', 0, 'inputs', 'x'],
+          data: { input: 'x', name: 'm' },
+        },
+      ],
     },
     {
       name: 'a data_type without a size',
@@ -46,44 +58,85 @@ testRule('model-warmup', {
     {
       name: 'a data file too short: error',
       files: { 'm/config.pbtxt': FROM_FILE, 'm/warmup/x.bin': new Uint8Array(100) },
-      errors: [{ messageId: 'dataFileShort', severity: 'error', token: '"x.bin"', data: { input: 'x', file: 'x.bin', need: 192, size: 100, where: 'm/warmup/', type: 'TYPE_FP32', dimsText: '[3,16]' } }],
+      errors: [
+        {
+          messageId: 'dataFileShort',
+          severity: 'error',
+          token: '"x.bin"',
+          data: { input: 'x', file: 'x.bin', need: 192, size: 100, where: 'm/warmup/', type: 'TYPE_FP32', dimsText: '[3,16]' },
+        },
+      ],
     },
     {
       name: 'a data file missing: warning',
       config: FROM_FILE,
-      errors: [{ messageId: 'dataFileMissing', severity: 'warning', token: '"x.bin"', data: { input: 'x', file: 'x.bin', quotedFile: '"x.bin"', where: 'm/warmup/' } }],
+      errors: [
+        { messageId: 'dataFileMissing', severity: 'warning', token: '"x.bin"', data: { input: 'x', file: 'x.bin', quotedFile: '"x.bin"', where: 'm/warmup/' } },
+      ],
     },
     {
       name: 'a required input missing while an optional one is given: warning',
       config: warm('{ key: "mask" value: { data_type: TYPE_INT64 dims: [ 4 ] zero_data: true } }'),
-      errors: [{ messageId: 'requiredInputMissingOptionalGiven', severity: 'warning', data: { sample: "'w'", missing: ['x'], given: ['mask'], missingList: "'x'" } }],
+      errors: [
+        { messageId: 'requiredInputMissingOptionalGiven', severity: 'warning', data: { sample: "'w'", missing: ['x'], given: ['mask'], missingList: "'x'" } },
+      ],
     },
     {
       name: 'a required input missing, every config input required: error, with the count Triton checks',
       config: `${HEAD.replace(' optional: true', '')}model_warmup [ { batch_size: 1 inputs { key: "mask" value: { data_type: TYPE_INT64 dims: [ 4 ] zero_data: true } } } ]\n`,
-      errors: [{
-        messageId: 'requiredInputMissing',
-        severity: 'error',
-        data: { sample: '#1', sampleName: '', missing: ['x'], given: ['mask'], inputCount: 2, givenCount: 1, name: 'm', givenQuoted: "['mask']", missingQuoted: "['x']", additions: 'inputs { key: "x" value: { ... zero_data: true } }' },
-      }],
+      errors: [
+        {
+          messageId: 'requiredInputMissing',
+          severity: 'error',
+          data: {
+            sample: '#1',
+            sampleName: '',
+            missing: ['x'],
+            given: ['mask'],
+            inputCount: 2,
+            givenCount: 1,
+            name: 'm',
+            givenQuoted: "['mask']",
+            missingQuoted: "['x']",
+            additions: 'inputs { key: "x" value: { ... zero_data: true } }',
+          },
+        },
+      ],
     },
     {
       name: 'a required input missing with optional inputs in the config: the count as a range',
       config: warm('{ key: "z" value: { data_type: TYPE_FP32 dims: [ 1 ] zero_data: true } }'),
       errors: [
-        { messageId: 'requiredInputMissingRange', severity: 'error', data: { sample: "'w'", missing: ['x'], given: [], requiredCount: 1, inputCount: 2, givenCount: 0, givenQuoted: '[]', missingQuoted: "['x']" } },
+        {
+          messageId: 'requiredInputMissingRange',
+          severity: 'error',
+          data: { sample: "'w'", missing: ['x'], given: [], requiredCount: 1, inputCount: 2, givenCount: 0, givenQuoted: '[]', missingQuoted: "['x']" },
+        },
         { messageId: 'inputUnknown', severity: 'warning', token: '"z"' },
       ],
     },
     {
       name: 'a data type other than the config input',
       config: warm('{ key: "x" value: { data_type: TYPE_FP16 dims: [ 3, 16 ] zero_data: true } }'),
-      errors: [{ messageId: 'inputDataTypeMismatch', severity: 'error', token: 'TYPE_FP16', data: { input: 'x', warmupType: 'TYPE_FP16', configType: 'TYPE_FP32', warmupProtocolType: 'FP16', configProtocolType: 'FP32', name: 'm' } }],
+      errors: [
+        {
+          messageId: 'inputDataTypeMismatch',
+          severity: 'error',
+          token: 'TYPE_FP16',
+          data: { input: 'x', warmupType: 'TYPE_FP16', configType: 'TYPE_FP32', warmupProtocolType: 'FP16', configProtocolType: 'FP32', name: 'm' },
+        },
+      ],
     },
     {
       name: 'dims with the batch axis',
       config: warm('{ key: "x" value: { data_type: TYPE_FP32 dims: [ 1, 3, 16 ] zero_data: true } }'),
-      errors: [{ messageId: 'inputDimsMismatch', severity: 'error', data: { input: 'x', dims: [1, 3, 16], configDims: [3, -1], full: '[-1,3,-1]', got: '[1,1,3,16]', example: '[3,1]' } }],
+      errors: [
+        {
+          messageId: 'inputDimsMismatch',
+          severity: 'error',
+          data: { input: 'x', dims: [1, 3, 16], configDims: [3, -1], full: '[-1,3,-1]', got: '[1,1,3,16]', example: '[3,1]' },
+        },
+      ],
     },
     {
       name: 'dims that do not fit a model without batching',
@@ -98,7 +151,14 @@ testRule('model-warmup', {
     {
       name: 'batch_size above max_batch_size: error for ONNX Runtime',
       config: warm(X, 'batch_size: 16'),
-      errors: [{ messageId: 'batchSizeAboveMax', severity: 'error', token: '16', data: { sample: "'w'", sampleName: 'w', batch: 16, batchSize: 16, maxBatchSize: 8, limit: 8 } }],
+      errors: [
+        {
+          messageId: 'batchSizeAboveMax',
+          severity: 'error',
+          token: '16',
+          data: { sample: "'w'", sampleName: 'w', batch: 16, batchSize: 16, maxBatchSize: 8, limit: 8 },
+        },
+      ],
     },
     {
       name: 'batch_size above max_batch_size on another backend: warning',

@@ -8,13 +8,26 @@ testRule('name-matches-directory', {
     { name: 'name equal to the directory', ...inResnet(`name: "resnet"\n${IO}`) },
     { name: 'no name: Triton fills it from the directory', ...inResnet(IO) },
     { name: 'an empty name: Triton fills it from the directory', ...inResnet(`name: ""\n${IO}`) },
-    { name: 'a dotted custom-backend name equal to the directory', files: { 'model.identity/config.pbtxt': 'name: "model.identity"\n' }, targets: ['model.identity'] },
+    {
+      name: 'a dotted custom-backend name equal to the directory',
+      files: { 'model.identity/config.pbtxt': 'name: "model.identity"\n' },
+      targets: ['model.identity'],
+    },
   ],
   invalid: [
     {
       name: 'another name: points at the name; the fix writes the directory name',
       ...inResnet(`name: "resnet50"\n${IO}`),
-      errors: [{ messageId: 'nameMismatch', severity: 'error', line: 1, token: '"resnet50"', path: ['name'], data: { name: 'resnet50', directory: 'resnet', dir: 'resnet', quotedDir: '"resnet"', shown: '"resnet50"' } }],
+      errors: [
+        {
+          messageId: 'nameMismatch',
+          severity: 'error',
+          line: 1,
+          token: '"resnet50"',
+          path: ['name'],
+          data: { name: 'resnet50', directory: 'resnet', dir: 'resnet', quotedDir: '"resnet"', shown: '"resnet50"' },
+        },
+      ],
       output: `name: "resnet"\n${IO}`,
     },
     {

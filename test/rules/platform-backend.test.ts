@@ -20,18 +20,33 @@ testRule(ID, {
     { name: 'the TensorRT-LLM and vLLM backends', config: 'backend: "tensorrtllm"\n' },
     { name: 'nothing set, and the version directory holds model.onnx', files: { 'm/config.pbtxt': 'max_batch_size: 4\n', 'm/1/model.onnx': '' } },
     { name: 'nothing set, and the version directory holds model.onnx as a directory', files: { 'm/config.pbtxt': '', 'm/1/model.onnx/model.onnx': '' } },
-    { name: 'nothing set, and the model name says the backend (model.<backend>)', files: { 'model.identity/config.pbtxt': '', 'model.identity/1/x': '' }, targets: ['model.identity'] },
+    {
+      name: 'nothing set, and the model name says the backend (model.<backend>)',
+      files: { 'model.identity/config.pbtxt': '', 'model.identity/1/x': '' },
+      targets: ['model.identity'],
+    },
     // NVIDIA DeepLearningExamples' Kaldi model: core searches <model>/<version> and <model> before the
     // backend directory (core src/backend_model.cc GetBackendLibrarySearchPaths), so the name is known.
-    { name: 'a custom backend whose library ships in the version directory (Kaldi)', files: { 'm/config.pbtxt': 'backend: "kaldi"\n', 'm/1/libtriton_kaldi.so': '' } },
-    { name: 'a custom backend whose library ships in the model directory', files: { 'm/config.pbtxt': 'backend: "kaldi"\n', 'm/libtriton_kaldi.so': '', 'm/1/x': '' } },
-    { name: 'a custom backend named by runtime beside the model', files: { 'm/config.pbtxt': 'backend: "kaldi"\nruntime: "libkaldi.so"\n', 'm/1/libkaldi.so': '' } },
+    {
+      name: 'a custom backend whose library ships in the version directory (Kaldi)',
+      files: { 'm/config.pbtxt': 'backend: "kaldi"\n', 'm/1/libtriton_kaldi.so': '' },
+    },
+    {
+      name: 'a custom backend whose library ships in the model directory',
+      files: { 'm/config.pbtxt': 'backend: "kaldi"\n', 'm/libtriton_kaldi.so': '', 'm/1/x': '' },
+    },
+    {
+      name: 'a custom backend named by runtime beside the model',
+      files: { 'm/config.pbtxt': 'backend: "kaldi"\nruntime: "libkaldi.so"\n', 'm/1/libkaldi.so': '' },
+    },
   ],
   invalid: [
     {
       name: 'a backend one typo away from a known one (core finds no library for it): suggested, never applied by --fix',
       config: 'backend: "pyhton"\nmax_batch_size: 8\n',
-      errors: [{ messageId: 'misspeltBackend', severity: 'error', line: 1, token: '"pyhton"', path: ['backend'], data: { backend: 'pyhton', suggestion: 'python' } }],
+      errors: [
+        { messageId: 'misspeltBackend', severity: 'error', line: 1, token: '"pyhton"', path: ['backend'], data: { backend: 'pyhton', suggestion: 'python' } },
+      ],
       suggestions: ['backend: "python"\nmax_batch_size: 8\n'],
       output: null,
     },
@@ -53,7 +68,15 @@ testRule(ID, {
     {
       name: 'a backend name written as the platform',
       config: 'platform: "onnxruntime"\nmax_batch_size: 8\n',
-      errors: [{ messageId: 'unknownPlatformIsBackend', severity: 'error', line: 1, token: '"onnxruntime"', data: { platform: 'onnxruntime', name: 'm', backendPlatform: 'onnxruntime_onnx' } }],
+      errors: [
+        {
+          messageId: 'unknownPlatformIsBackend',
+          severity: 'error',
+          line: 1,
+          token: '"onnxruntime"',
+          data: { platform: 'onnxruntime', name: 'm', backendPlatform: 'onnxruntime_onnx' },
+        },
+      ],
       output: null,
     },
     {
@@ -76,12 +99,25 @@ testRule(ID, {
     {
       name: 'an unknown platform far from every known one: the platforms listed',
       config: 'platform: "foobar_qux"\n',
-      errors: [{ messageId: 'unknownPlatform', token: '"foobar_qux"', data: { platform: 'foobar_qux', name: 'm', platforms: expect.stringContaining("'onnxruntime_onnx'") } }],
+      errors: [
+        {
+          messageId: 'unknownPlatform',
+          token: '"foobar_qux"',
+          data: { platform: 'foobar_qux', name: 'm', platforms: expect.stringContaining("'onnxruntime_onnx'") },
+        },
+      ],
     },
     {
       name: 'a custom default_model_filename without platform or backend (AutoCompleteBackendFields)',
       config: 'default_model_filename: "resnet50.onnx"\n',
-      errors: [{ messageId: 'filenameNamesNoBackend', severity: 'error', token: '"resnet50.onnx"', data: { filename: 'resnet50.onnx', platform: '', name: 'm', suggestion: 'onnxruntime' } }],
+      errors: [
+        {
+          messageId: 'filenameNamesNoBackend',
+          severity: 'error',
+          token: '"resnet50.onnx"',
+          data: { filename: 'resnet50.onnx', platform: '', name: 'm', suggestion: 'onnxruntime' },
+        },
+      ],
     },
     {
       name: 'a custom default_model_filename of an extension no backend claims',
@@ -89,42 +125,72 @@ testRule(ID, {
       errors: [{ messageId: 'filenameNamesNoBackend', data: { filename: 'weights.bin', suggestion: '<backend>' } }],
     },
     {
-      name: 'a known backend with a platform of another framework: points at the platform, suggests the backend\'s (the backend may be the wrong one)',
+      name: "a known backend with a platform of another framework: points at the platform, suggests the backend's (the backend may be the wrong one)",
       config: 'backend: "onnxruntime"\nplatform: "tensorrt_plan"\n',
-      errors: [{ messageId: 'platformBackendMismatch', severity: 'error', line: 2, token: '"tensorrt_plan"', data: { platform: 'tensorrt_plan', backend: 'onnxruntime', suggestion: 'onnxruntime_onnx' } }],
+      errors: [
+        {
+          messageId: 'platformBackendMismatch',
+          severity: 'error',
+          line: 2,
+          token: '"tensorrt_plan"',
+          data: { platform: 'tensorrt_plan', backend: 'onnxruntime', suggestion: 'onnxruntime_onnx' },
+        },
+      ],
       suggestions: ['backend: "onnxruntime"\nplatform: "onnxruntime_onnx"\n'],
       output: null,
     },
     {
       name: "the 'libtorch' alias: auto-fill accepts it, the pair check does not",
       config: 'platform: "libtorch"\n',
-      errors: [{ messageId: 'platformAliasBackendMismatchFilled', data: { platform: 'libtorch', backend: 'pytorch', platformName: 'pytorch_libtorch', suggestion: 'pytorch_libtorch' } }],
+      errors: [
+        {
+          messageId: 'platformAliasBackendMismatchFilled',
+          data: { platform: 'libtorch', backend: 'pytorch', platformName: 'pytorch_libtorch', suggestion: 'pytorch_libtorch' },
+        },
+      ],
       output: 'platform: "pytorch_libtorch"\n',
     },
     {
       name: "the 'libtorch' alias with the backend written",
       config: 'platform: "libtorch"\nbackend: "pytorch"\n',
-      errors: [{ messageId: 'platformAliasBackendMismatch', token: '"libtorch"', data: { platform: 'libtorch', backend: 'pytorch', platformName: 'pytorch_libtorch', suggestion: 'pytorch_libtorch' } }],
+      errors: [
+        {
+          messageId: 'platformAliasBackendMismatch',
+          token: '"libtorch"',
+          data: { platform: 'libtorch', backend: 'pytorch', platformName: 'pytorch_libtorch', suggestion: 'pytorch_libtorch' },
+        },
+      ],
     },
     {
       name: "tensorflow backend with a SavedModel: auto-fill settles the platform, and a note that Triton's newest releases no longer build the backend",
       files: { 'm/config.pbtxt': 'backend: "tensorflow"\n', 'm/1/model.savedmodel/saved_model.pb': '' },
-      errors: [{
-        messageId: 'backendDropped',
-        severity: 'info',
-        token: '"tensorflow"',
-        data: { backend: 'tensorflow', title: 'TensorFlow', lastRelease: '2.55.0 (25.02)', firstWithout: '2.56.0 (25.03)', stillIn: '2.51.0 (24.10)' },
-      }],
+      errors: [
+        {
+          messageId: 'backendDropped',
+          severity: 'info',
+          token: '"tensorflow"',
+          data: { backend: 'tensorflow', title: 'TensorFlow', lastRelease: '2.55.0 (25.02)', firstWithout: '2.56.0 (25.03)', stillIn: '2.51.0 (24.10)' },
+        },
+      ],
     },
     {
       name: 'a tensorflow_* platform written, the note on the platform',
       files: { 'm/config.pbtxt': 'platform: "tensorflow_graphdef"\n', 'm/1/model.graphdef': '' },
-      errors: [{ messageId: 'backendDropped', severity: 'info', token: '"tensorflow_graphdef"', data: { backend: 'tensorflow', firstWithout: '2.56.0 (25.03)' } }],
+      errors: [
+        { messageId: 'backendDropped', severity: 'info', token: '"tensorflow_graphdef"', data: { backend: 'tensorflow', firstWithout: '2.56.0 (25.03)' } },
+      ],
     },
     {
       name: 'tensorflow backend whose platform cannot be inferred, with a version directory: error',
       files: { 'm/config.pbtxt': 'backend: "tensorflow"\n', 'm/1/model.onnx': '' },
-      errors: [{ messageId: 'tensorflowNeedsPlatform', severity: 'error', token: '"tensorflow"', data: { platform: '', backend: 'tensorflow', platforms: '"tensorflow_savedmodel" or "tensorflow_graphdef"' } }],
+      errors: [
+        {
+          messageId: 'tensorflowNeedsPlatform',
+          severity: 'error',
+          token: '"tensorflow"',
+          data: { platform: '', backend: 'tensorflow', platforms: '"tensorflow_savedmodel" or "tensorflow_graphdef"' },
+        },
+      ],
     },
     {
       name: 'tensorflow backend without a version directory: a warning (a guess)',
@@ -154,7 +220,15 @@ testRule(ID, {
     {
       name: 'runtime escaping the backend directory',
       config: 'backend: "identity"\nruntime: "../lib/libtriton_identity.so"\n',
-      errors: [{ messageId: 'runtimeEscapes', severity: 'error', line: 2, token: '"../lib/libtriton_identity.so"', data: { runtime: '../lib/libtriton_identity.so', name: 'm', fileName: 'libtriton_identity.so' } }],
+      errors: [
+        {
+          messageId: 'runtimeEscapes',
+          severity: 'error',
+          line: 2,
+          token: '"../lib/libtriton_identity.so"',
+          data: { runtime: '../lib/libtriton_identity.so', name: 'm', fileName: 'libtriton_identity.so' },
+        },
+      ],
     },
   ],
 });

@@ -4,9 +4,15 @@ const ORT = 'backend: "onnxruntime"\n';
 
 testRule('preferred-batch-size', {
   valid: [
-    { name: 'TensorRT models get no note (multiple optimization profiles are the documented exception)', config: 'platform: "tensorrt_plan"\nmax_batch_size: 8\ndynamic_batching { preferred_batch_size: [ 4, 8 ] }\n' },
+    {
+      name: 'TensorRT models get no note (multiple optimization profiles are the documented exception)',
+      config: 'platform: "tensorrt_plan"\nmax_batch_size: 8\ndynamic_batching { preferred_batch_size: [ 4, 8 ] }\n',
+    },
     { name: 'no preferred sizes', config: `${ORT}max_batch_size: 8\ndynamic_batching { }\n` },
-    { name: 'sequence batching oldest within max_batch_size', config: `${ORT}max_batch_size: 8\nsequence_batching { oldest { preferred_batch_size: [ 2, 8 ] } }\n` },
+    {
+      name: 'sequence batching oldest within max_batch_size',
+      config: `${ORT}max_batch_size: 8\nsequence_batching { oldest { preferred_batch_size: [ 2, 8 ] } }\n`,
+    },
   ],
   invalid: [
     {
@@ -17,7 +23,16 @@ testRule('preferred-batch-size', {
     {
       name: 'a size above max_batch_size: points at the size',
       config: `${ORT}max_batch_size: 8\ndynamic_batching { preferred_batch_size: [ 4, 16 ] }\n`,
-      errors: [{ messageId: 'aboveMaxBatchSize', severity: 'error', line: 3, token: '16', path: ['dynamic_batching', 'preferred_batch_size', 1], data: { size: 16, maxBatchSize: 8, largest: 16, name: 'm', field: 'dynamic_batching.preferred_batch_size' } }],
+      errors: [
+        {
+          messageId: 'aboveMaxBatchSize',
+          severity: 'error',
+          line: 3,
+          token: '16',
+          path: ['dynamic_batching', 'preferred_batch_size', 1],
+          data: { size: 16, maxBatchSize: 8, largest: 16, name: 'm', field: 'dynamic_batching.preferred_batch_size' },
+        },
+      ],
       output: null,
     },
     {

@@ -26,13 +26,29 @@ testRule('priority-queue', {
     {
       name: 'default_priority_level above priority_levels: points at it',
       config: `${HEAD}dynamic_batching { priority_levels: 3 default_priority_level: 4 }\n`,
-      errors: [{ messageId: 'defaultLevelOutOfRange', severity: 'error', line: 3, token: '4', path: ['dynamic_batching', 'default_priority_level'], data: { defaultPriorityLevel: '4', priorityLevels: '3', levels: 3n, name: 'm' } }],
+      errors: [
+        {
+          messageId: 'defaultLevelOutOfRange',
+          severity: 'error',
+          line: 3,
+          token: '4',
+          path: ['dynamic_batching', 'default_priority_level'],
+          data: { defaultPriorityLevel: '4', priorityLevels: '3', levels: 3n, name: 'm' },
+        },
+      ],
       output: null,
     },
     {
       name: 'default_priority_level missing: points at priority_levels',
       config: `${HEAD}dynamic_batching { priority_levels: 3 }\n`,
-      errors: [{ messageId: 'defaultLevelUnset', token: '3', path: ['dynamic_batching', 'priority_levels'], data: { defaultPriorityLevel: '0', priorityLevels: '3', name: 'm' } }],
+      errors: [
+        {
+          messageId: 'defaultLevelUnset',
+          token: '3',
+          path: ['dynamic_batching', 'priority_levels'],
+          data: { defaultPriorityLevel: '0', priorityLevels: '3', name: 'm' },
+        },
+      ],
     },
     {
       name: 'a policy key outside the levels: points at the key',
@@ -55,7 +71,13 @@ testRule('priority-queue', {
       errors: [
         { messageId: 'delayWithOrdering', severity: 'error', line: 5, token: 'DELAY', data: { default_timeout_microseconds: '10', name: 'm' } },
         { messageId: 'policyWithoutLevels', severity: 'warning', line: 6, token: 'priority_queue_policy' },
-        { messageId: 'delayWithOrdering', severity: 'error', line: 6, token: 'DELAY', path: ['dynamic_batching', 'priority_queue_policy', '1', 'timeout_action'] },
+        {
+          messageId: 'delayWithOrdering',
+          severity: 'error',
+          line: 6,
+          token: 'DELAY',
+          path: ['dynamic_batching', 'priority_queue_policy', '1', 'timeout_action'],
+        },
       ],
     },
     {

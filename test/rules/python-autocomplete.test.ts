@@ -21,10 +21,15 @@ class TritonPythonModel:
         auto_complete_model_config.set_max_batch_size(int(triton_config["max_batch_size"]))
         return auto_complete_model_config
 `;
-const YAML = (tc: string) => `# ======= TRTLLM Model Configurations =======\nmodel: TinyLlama/TinyLlama-1.1B-Chat-v1.0\nbackend: "pytorch"\ntensor_parallel_size: 1\n\n${tc}`;
+const YAML = (tc: string) =>
+  `# ======= TRTLLM Model Configurations =======\nmodel: TinyLlama/TinyLlama-1.1B-Chat-v1.0\nbackend: "pytorch"\ntensor_parallel_size: 1\n\n${tc}`;
 const TEMPLATE_TC = 'triton_config:\n  max_batch_size: 0 # The current implementation does not support batching\n  decoupled: False\n';
 const CONFIG = 'name: "tensorrt_llm"\nbackend: "python"\ninstance_group [ { count: 1 kind : KIND_CPU } ]\n';
-const repo = (config: string, yaml?: string, py = MODEL_PY) => ({ 'tensorrt_llm/config.pbtxt': config, 'tensorrt_llm/1/model.py': py, ...(yaml === undefined ? {} : { 'tensorrt_llm/1/model.yaml': yaml }) });
+const repo = (config: string, yaml?: string, py = MODEL_PY) => ({
+  'tensorrt_llm/config.pbtxt': config,
+  'tensorrt_llm/1/model.py': py,
+  ...(yaml === undefined ? {} : { 'tensorrt_llm/1/model.yaml': yaml }),
+});
 const repoCase = (config: string, yaml?: string, py = MODEL_PY) => ({ files: repo(config, yaml, py), targets: ['tensorrt_llm'] });
 
 describe('readTritonConfig', () => {
@@ -39,7 +44,9 @@ describe('readTritonConfig', () => {
 });
 
 /** A model.py as Triton's qa ones are written: local dicts, then the helper calls, then `return`. */
-const qaModelPy = (o: { mbs?: number; extra?: string; input1?: string; output1?: string; ret?: boolean; policy?: string } = {}): string => `import triton_python_backend_utils as pb_utils
+const qaModelPy = (
+  o: { mbs?: number; extra?: string; input1?: string; output1?: string; ret?: boolean; policy?: string } = {},
+): string => `import triton_python_backend_utils as pb_utils
 
 
 class TritonPythonModel:
@@ -65,13 +72,40 @@ const IO = 'input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] }, { name:
 testRule(ID, {
   valid: [
     { name: "Triton's auto_complete model.py with an empty config", ...qa('backend: "python"\n', qaModelPy()) },
-    { name: 'a config that agrees, and one with tensors the script never adds', ...qa('backend: "python"\ninput [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] }, { name: "EXTRA" data_type: TYPE_FP32 dims: [ 1 ] } ]\n', qaModelPy()) },
-    { name: 'set_dynamic_batching with dynamic_batching in the config: a no-op', ...qa('backend: "python"\nmax_batch_size: 4\ndynamic_batching {}\n', qaModelPy({ mbs: 4, extra: '        auto_complete_model_config.set_dynamic_batching()\n' })) },
-    { name: 'a call the reader cannot follow: nothing is guessed after it', ...qa('backend: "python"\nmax_batch_size: 8\n', qaModelPy({ mbs: 4 }).replace('auto_complete_model_config.set_max_batch_size(4)', 'auto_complete_model_config.set_max_batch_size(compute())')) },
-    { name: 'decoupled agreeing through dict(decoupled=True)', ...qa('backend: "python"\nmodel_transaction_policy { decoupled: true }\n', qaModelPy({ policy: 'dict(decoupled=True)' })) },
+    {
+      name: 'a config that agrees, and one with tensors the script never adds',
+      ...qa(
+        'backend: "python"\ninput [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] }, { name: "EXTRA" data_type: TYPE_FP32 dims: [ 1 ] } ]\n',
+        qaModelPy(),
+      ),
+    },
+    {
+      name: 'set_dynamic_batching with dynamic_batching in the config: a no-op',
+      ...qa(
+        'backend: "python"\nmax_batch_size: 4\ndynamic_batching {}\n',
+        qaModelPy({ mbs: 4, extra: '        auto_complete_model_config.set_dynamic_batching()\n' }),
+      ),
+    },
+    {
+      name: 'a call the reader cannot follow: nothing is guessed after it',
+      ...qa(
+        'backend: "python"\nmax_batch_size: 8\n',
+        qaModelPy({ mbs: 4 }).replace('auto_complete_model_config.set_max_batch_size(4)', 'auto_complete_model_config.set_max_batch_size(compute())'),
+      ),
+    },
+    {
+      name: 'decoupled agreeing through dict(decoupled=True)',
+      ...qa('backend: "python"\nmodel_transaction_policy { decoupled: true }\n', qaModelPy({ policy: 'dict(decoupled=True)' })),
+    },
     { name: 'the template as shipped', ...repoCase(CONFIG, YAML(TEMPLATE_TC)) },
-    { name: 'the config agreeing with model.yaml', ...repoCase(`${CONFIG}max_batch_size: 0\nmodel_transaction_policy { decoupled: false }\n`, YAML(TEMPLATE_TC)) },
-    { name: 'model.yaml raising max_batch_size over the config', ...repoCase(`${CONFIG}max_batch_size: 4\n`, YAML('triton_config:\n  max_batch_size: 8\n  decoupled: true\n')) },
+    {
+      name: 'the config agreeing with model.yaml',
+      ...repoCase(`${CONFIG}max_batch_size: 0\nmodel_transaction_policy { decoupled: false }\n`, YAML(TEMPLATE_TC)),
+    },
+    {
+      name: 'model.yaml raising max_batch_size over the config',
+      ...repoCase(`${CONFIG}max_batch_size: 4\n`, YAML('triton_config:\n  max_batch_size: 8\n  decoupled: true\n')),
+    },
     { name: 'another Python model, no model.yaml', ...repoCase('backend: "python"\nmax_batch_size: 8\n', undefined, 'class TritonPythonModel:\n    pass\n') },
     {
       name: 'nothing with auto-complete off: the config runs as written',
@@ -83,30 +117,50 @@ testRule(ID, {
     {
       name: "decoupled in the config that model.yaml contradicts: python_backend's message",
       ...repoCase(`${CONFIG}model_transaction_policy { decoupled: true }\n`, YAML(TEMPLATE_TC)),
-      errors: [{
-        messageId: 'refusedDecoupled',
-        severity: 'error',
-        token: 'true',
-        path: ['model_transaction_policy', 'decoupled'],
-        file: 'tensorrt_llm/config.pbtxt',
-        data: { name: 'tensorrt_llm', configDecoupled: 'True', yamlDecoupled: false, triton: "trying to change decoupled property in auto-complete-config for model 'tensorrt_llm', which is already set to 'True'." },
-      }],
+      errors: [
+        {
+          messageId: 'refusedDecoupled',
+          severity: 'error',
+          token: 'true',
+          path: ['model_transaction_policy', 'decoupled'],
+          file: 'tensorrt_llm/config.pbtxt',
+          data: {
+            name: 'tensorrt_llm',
+            configDecoupled: 'True',
+            yamlDecoupled: false,
+            triton: "trying to change decoupled property in auto-complete-config for model 'tensorrt_llm', which is already set to 'True'.",
+          },
+        },
+      ],
     },
     {
       name: 'a larger max_batch_size in the config than model.yaml sets',
       ...repoCase(`${CONFIG}max_batch_size: 8\n`, YAML(TEMPLATE_TC)),
-      errors: [{
-        messageId: 'refusedMaxBatchSize',
-        token: '8',
-        path: ['max_batch_size'],
-        file: 'tensorrt_llm/config.pbtxt',
-        data: { name: 'tensorrt_llm', configMaxBatchSize: 8, yamlMaxBatchSize: 0, triton: "configuration specified max_batch_size 8, but in auto-complete-config function for model 'tensorrt_llm' specified max_batch_size 0" },
-      }],
+      errors: [
+        {
+          messageId: 'refusedMaxBatchSize',
+          token: '8',
+          path: ['max_batch_size'],
+          file: 'tensorrt_llm/config.pbtxt',
+          data: {
+            name: 'tensorrt_llm',
+            configMaxBatchSize: 8,
+            yamlMaxBatchSize: 0,
+            triton: "configuration specified max_batch_size 8, but in auto-complete-config function for model 'tensorrt_llm' specified max_batch_size 0",
+          },
+        },
+      ],
     },
     {
       name: 'no model.yaml',
       ...repoCase(CONFIG),
-      errors: [{ messageId: 'noModelYaml', file: 'tensorrt_llm/config.pbtxt', data: { version: '1', dir: `${MEMORY_ROOT}/tensorrt_llm/1`, file: `${MEMORY_ROOT}/tensorrt_llm/1/model.yaml` } }],
+      errors: [
+        {
+          messageId: 'noModelYaml',
+          file: 'tensorrt_llm/config.pbtxt',
+          data: { version: '1', dir: `${MEMORY_ROOT}/tensorrt_llm/1`, file: `${MEMORY_ROOT}/tensorrt_llm/1/model.yaml` },
+        },
+      ],
     },
     {
       name: 'set_max_batch_size below the config',
@@ -115,7 +169,10 @@ testRule(ID, {
     },
     {
       name: 'set_dynamic_batching with sequence_batching in the config',
-      ...qa('backend: "python"\nmax_batch_size: 4\nsequence_batching {}\n', qaModelPy({ mbs: 4, extra: '        auto_complete_model_config.set_dynamic_batching()\n' })),
+      ...qa(
+        'backend: "python"\nmax_batch_size: 4\nsequence_batching {}\n',
+        qaModelPy({ mbs: 4, extra: '        auto_complete_model_config.set_dynamic_batching()\n' }),
+      ),
       errors: [{ messageId: 'scriptScheduler', path: ['sequence_batching'], data: { name: 'm', line: 13, scheduler: 'sequence_batching' } }],
     },
     {
@@ -136,22 +193,51 @@ testRule(ID, {
     {
       name: 'an output dict without dims',
       ...qa('backend: "python"\n', qaModelPy({ output1: 'dict(name="OUTPUT1", data_type="TYPE_FP32")' })),
-      errors: [{ messageId: 'scriptMissingProperty', file: 'm/1/model.py', line: 16, data: { name: 'm', line: 16, side: 'output', tensor: 'OUTPUT1', property: 'dims' } }],
+      errors: [
+        {
+          messageId: 'scriptMissingProperty',
+          file: 'm/1/model.py',
+          line: 16,
+          data: { name: 'm', line: 16, side: 'output', tensor: 'OUTPUT1', property: 'dims' },
+        },
+      ],
     },
     {
       name: 'a data type the config contradicts',
       ...qa(`backend: "python"\n${IO}`, qaModelPy()),
-      errors: [{ messageId: 'scriptDatatype', token: 'TYPE_INT32', path: ['input', 1, 'data_type'], data: { name: 'm', line: 14, side: 'input', tensor: 'INPUT1', configValue: 'TYPE_INT32', scriptValue: 'TYPE_FP32' } }],
+      errors: [
+        {
+          messageId: 'scriptDatatype',
+          token: 'TYPE_INT32',
+          path: ['input', 1, 'data_type'],
+          data: { name: 'm', line: 14, side: 'input', tensor: 'INPUT1', configValue: 'TYPE_INT32', scriptValue: 'TYPE_FP32' },
+        },
+      ],
     },
     {
       name: 'dims the config contradicts',
       ...qa(`backend: "python"\n${IO.replace('TYPE_INT32', 'TYPE_FP32')}`, qaModelPy()),
-      errors: [{ messageId: 'scriptDims', path: ['input', 1, 'dims'], data: { name: 'm', line: 14, side: 'input', tensor: 'INPUT1', configValue: '[16]', scriptValue: '[4]' } }],
+      errors: [
+        {
+          messageId: 'scriptDims',
+          path: ['input', 1, 'dims'],
+          data: { name: 'm', line: 14, side: 'input', tensor: 'INPUT1', configValue: '[16]', scriptValue: '[4]' },
+        },
+      ],
     },
     {
       name: 'optional the config contradicts',
-      ...qa('backend: "python"\ninput [ { name: "INPUT1" data_type: TYPE_FP32 dims: [ 4 ] optional: true } ]\n', qaModelPy({ input1: '{"name": "INPUT1", "data_type": "TYPE_FP32", "dims": [4], "optional": False}' })),
-      errors: [{ messageId: 'scriptOptional', path: ['input', 0, 'optional'], data: { name: 'm', line: 14, tensor: 'INPUT1', configValue: 'True', scriptValue: 'False' } }],
+      ...qa(
+        'backend: "python"\ninput [ { name: "INPUT1" data_type: TYPE_FP32 dims: [ 4 ] optional: true } ]\n',
+        qaModelPy({ input1: '{"name": "INPUT1", "data_type": "TYPE_FP32", "dims": [4], "optional": False}' }),
+      ),
+      errors: [
+        {
+          messageId: 'scriptOptional',
+          path: ['input', 0, 'optional'],
+          data: { name: 'm', line: 14, tensor: 'INPUT1', configValue: 'True', scriptValue: 'False' },
+        },
+      ],
     },
     {
       name: 'set_model_transaction_policy with another key',

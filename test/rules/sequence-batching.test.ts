@@ -22,7 +22,10 @@ const S = (i: number): (string | number)[] => ['sequence_batching', 'state', 0, 
 testRule('sequence-batching', {
   valid: [
     { name: 'all four controls, each done right', config: seq(CONTROLS) },
-    { name: 'a state with zero initial data, and a direct strategy', config: seq(`${STATE('{ name: "init" data_type: TYPE_FP32 dims: [ 2, 4 ] zero_data: true }')}\n  direct { minimum_slot_utilization: 0.5 }`) },
+    {
+      name: 'a state with zero initial data, and a direct strategy',
+      config: seq(`${STATE('{ name: "init" data_type: TYPE_FP32 dims: [ 2, 4 ] zero_data: true }')}\n  direct { minimum_slot_utilization: 0.5 }`),
+    },
     { name: 'a state whose data file holds enough bytes', files: { 'm/config.pbtxt': DATA_FILE, 'm/initial_state/init.bin': new Uint8Array(32) } },
   ],
   invalid: [
@@ -46,7 +49,14 @@ testRule('sequence-batching', {
     { name: "A" control [ { kind: CONTROL_SEQUENCE_START int32_false_true: [ 0, 1 ] } ] },
     { name: "B" control [ { int32_false_true: [ 0, 1 ] } ] }
   ]`),
-      errors: [{ messageId: 'controlKindUnsetTwice', line: 6, path: ['sequence_batching', 'control_input', 1, 'control', 0], data: { kind: 'CONTROL_SEQUENCE_START', name: 'm' } }],
+      errors: [
+        {
+          messageId: 'controlKindUnsetTwice',
+          line: 6,
+          path: ['sequence_batching', 'control_input', 1, 'control', 0],
+          data: { kind: 'CONTROL_SEQUENCE_START', name: 'm' },
+        },
+      ],
     },
     {
       name: 'the same kind twice, both written',
@@ -64,17 +74,42 @@ testRule('sequence-batching', {
     {
       name: 'START with two false/true lists',
       config: control('S', 'kind: CONTROL_SEQUENCE_START int32_false_true: [ 0, 1 ] fp32_false_true: [ 0, 1 ]'),
-      errors: [{ messageId: 'controlValuesTwice', token: 'fp32_false_true', data: { kind: 'CONTROL_SEQUENCE_START', lists: ['int32_false_true', 'fp32_false_true'], listNames: 'int32_false_true and fp32_false_true', name: 'm' } }],
+      errors: [
+        {
+          messageId: 'controlValuesTwice',
+          token: 'fp32_false_true',
+          data: {
+            kind: 'CONTROL_SEQUENCE_START',
+            lists: ['int32_false_true', 'fp32_false_true'],
+            listNames: 'int32_false_true and fp32_false_true',
+            name: 'm',
+          },
+        },
+      ],
     },
     {
       name: 'a list of 3: points at the third entry',
       config: control('S', 'kind: CONTROL_SEQUENCE_END bool_false_true: [ false, true, true ]'),
-      errors: [{ messageId: 'controlValuesCount', line: 4, token: 'true', path: ['sequence_batching', 'control_input', 0, 'control', 0, 'bool_false_true', 2], data: { kind: 'CONTROL_SEQUENCE_END', list: 'bool_false_true', count: 3, example: 'false, true' } }],
+      errors: [
+        {
+          messageId: 'controlValuesCount',
+          line: 4,
+          token: 'true',
+          path: ['sequence_batching', 'control_input', 0, 'control', 0, 'bool_false_true', 2],
+          data: { kind: 'CONTROL_SEQUENCE_END', list: 'bool_false_true', count: 3, example: 'false, true' },
+        },
+      ],
     },
     {
       name: 'a list of 1',
       config: control('S', 'kind: CONTROL_SEQUENCE_READY int32_false_true: [ 1 ]'),
-      errors: [{ messageId: 'controlValueSingle', token: 'int32_false_true', data: { kind: 'CONTROL_SEQUENCE_READY', list: 'int32_false_true', count: 1, example: '0, 1' } }],
+      errors: [
+        {
+          messageId: 'controlValueSingle',
+          token: 'int32_false_true',
+          data: { kind: 'CONTROL_SEQUENCE_READY', list: 'int32_false_true', count: 1, example: '0, 1' },
+        },
+      ],
     },
     {
       name: 'CORRID with a false/true list',
@@ -104,13 +139,17 @@ testRule('sequence-batching', {
     // States.
     {
       name: 'two initial states',
-      config: seq(STATE('{ name: "a" data_type: TYPE_FP32 dims: [ 1, 4 ] zero_data: true }, { name: "b" data_type: TYPE_FP32 dims: [ 1, 4 ] zero_data: true }')),
+      config: seq(
+        STATE('{ name: "a" data_type: TYPE_FP32 dims: [ 1, 4 ] zero_data: true }, { name: "b" data_type: TYPE_FP32 dims: [ 1, 4 ] zero_data: true }'),
+      ),
       errors: [{ messageId: 'initialStateCount', path: S(1), data: { ...IN, count: 2, length: 2 } }],
     },
     {
       name: "an initial state of another data type than the state's",
       config: seq(STATE('{ name: "i" data_type: TYPE_INT32 dims: [ 1, 4 ] zero_data: true }')),
-      errors: [{ messageId: 'initialStateDataType', token: 'TYPE_INT32', data: { ...IN, isType: 'TYPE_INT32', initialType: 'TYPE_INT32', stateType: 'TYPE_FP32' } }],
+      errors: [
+        { messageId: 'initialStateDataType', token: 'TYPE_INT32', data: { ...IN, isType: 'TYPE_INT32', initialType: 'TYPE_INT32', stateType: 'TYPE_FP32' } },
+      ],
     },
     {
       name: 'a state without data type, its initial state with one',
@@ -125,7 +164,13 @@ testRule('sequence-batching', {
     {
       name: "an initial state of another rank than the state's",
       config: seq(STATE('{ name: "i" data_type: TYPE_FP32 dims: [ 4 ] zero_data: true }')),
-      errors: [{ messageId: 'initialStateRank', path: [...S(0), 'dims'], data: { ...IN, dims: [4], stateDims: [-1, 4], dimsText: '4', stateDimsText: '-1,4', length: 1, stateLength: 2 } }],
+      errors: [
+        {
+          messageId: 'initialStateRank',
+          path: [...S(0), 'dims'],
+          data: { ...IN, dims: [4], stateDims: [-1, 4], dimsText: '4', stateDimsText: '-1,4', length: 1, stateLength: 2 },
+        },
+      ],
     },
     {
       name: 'an initial state with a variable dim where the state has one too',
@@ -149,18 +194,34 @@ testRule('sequence-batching', {
     },
     {
       name: 'the same state input twice with initial states',
-      config: seq(`  state [ ${['', ''].map(() => '{ input_name: "S" output_name: "S_OUT" data_type: TYPE_FP32 dims: [ 4 ] initial_state: [ { name: "i" data_type: TYPE_FP32 dims: [ 4 ] zero_data: true } ] }').join(', ')} ]`),
+      config: seq(
+        `  state [ ${['', ''].map(() => '{ input_name: "S" output_name: "S_OUT" data_type: TYPE_FP32 dims: [ 4 ] initial_state: [ { name: "i" data_type: TYPE_FP32 dims: [ 4 ] zero_data: true } ] }').join(', ')} ]`,
+      ),
       errors: [{ messageId: 'initialStateTwice', path: ['sequence_batching', 'state', 1, 'input_name'], data: { input: 'S' } }],
     },
     {
       name: 'a data file too short: error',
       files: { 'm/config.pbtxt': DATA_FILE, 'm/initial_state/init.bin': new Uint8Array(16) },
-      errors: [{ messageId: 'dataFileShort', severity: 'error', token: '"init.bin"', data: { ...IN, file: 'init.bin', need: 32, size: 16, where: 'm/initial_state/', isType: 'TYPE_FP32', dimsText: '2,4' } }],
+      errors: [
+        {
+          messageId: 'dataFileShort',
+          severity: 'error',
+          token: '"init.bin"',
+          data: { ...IN, file: 'init.bin', need: 32, size: 16, where: 'm/initial_state/', isType: 'TYPE_FP32', dimsText: '2,4' },
+        },
+      ],
     },
     {
       name: 'a data file missing: warning',
       config: DATA_FILE,
-      errors: [{ messageId: 'dataFileMissing', severity: 'warning', token: '"init.bin"', data: { ...IN, file: 'init.bin', field: 'initial_state data_file', where: 'm/initial_state/' } }],
+      errors: [
+        {
+          messageId: 'dataFileMissing',
+          severity: 'warning',
+          token: '"init.bin"',
+          data: { ...IN, file: 'init.bin', field: 'initial_state data_file', where: 'm/initial_state/' },
+        },
+      ],
     },
   ],
 });

@@ -15,24 +15,53 @@ testRule('syntax', {
     { name: 'a config that parses', config: 'name: "m"\nmax_batch_size: 8\n' },
     { name: 'a placeholder inside a string parses (unfilled-placeholder says what it does)', config: 'name: "m"\nbackend: "${triton_backend}"\n' },
     // Real comments where a marker could stand, in a config that parses: never read as markers.
-    { name: 'comments after ":", "[" and "," and glued to a value, in a config that parses', config: 'name: "m" #name\nmax_batch_size: #mbs\n 8\ninput [ #first\n { name: "x" data_type: TYPE_FP32#fp32\n dims: [ 1, #one\n 2 ] } ]\n' },
+    {
+      name: 'comments after ":", "[" and "," and glued to a value, in a config that parses',
+      config: 'name: "m" #name\nmax_batch_size: #mbs\n 8\ninput [ #first\n { name: "x" data_type: TYPE_FP32#fp32\n dims: [ 1, #one\n 2 ] } ]\n',
+    },
   ],
   invalid: [
     {
       name: 'a template: one placeholder where a value goes is all that stops the parse',
       config: 'name: "m"\nmax_batch_size: ${max_batch_size}\n',
-      errors: [{ messageId: 'templateOne', severity: 'info', line: 2, token: '${max_batch_size}', data: { count: 1, names: '${max_batch_size}', file: 'm/config.pbtxt', placeholders: ['${max_batch_size}'] } }],
+      errors: [
+        {
+          messageId: 'templateOne',
+          severity: 'info',
+          line: 2,
+          token: '${max_batch_size}',
+          data: { count: 1, names: '${max_batch_size}', file: 'm/config.pbtxt', placeholders: ['${max_batch_size}'] },
+        },
+      ],
     },
     {
       name: 'a template with several placeholders: named once each, the first three shown',
-      config: 'max_batch_size: ${a}\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ ${b} ] } ]\ndynamic_batching { max_queue_delay_microseconds: ${c} }\ninstance_group [ { count: ${d} } ]\nmodel_warmup [ { batch_size: ${a} } ]\n',
-      errors: [{ messageId: 'template', severity: 'info', line: 1, token: '${a}', data: { count: 5, names: '${a}, ${b}, ${c}, ...', placeholders: ['${a}', '${b}', '${c}', '${d}'] } }],
+      config:
+        'max_batch_size: ${a}\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ ${b} ] } ]\ndynamic_batching { max_queue_delay_microseconds: ${c} }\ninstance_group [ { count: ${d} } ]\nmodel_warmup [ { batch_size: ${a} } ]\n',
+      errors: [
+        {
+          messageId: 'template',
+          severity: 'info',
+          line: 1,
+          token: '${a}',
+          data: { count: 5, names: '${a}, ${b}, ${c}, ...', placeholders: ['${a}', '${b}', '${c}', '${d}'] },
+        },
+      ],
     },
     {
       // wenet-e2e/wenet runtime/gpu/model_repo/encoder/config_template.pbtxt, filled by sed.
       name: 'a template with sed-style #name markers (wenet): one note, not a cascade of syntax errors',
-      config: 'name: "encoder"\nbackend: "onnxruntime"\nmax_batch_size: 64\ninput [\n  {\n    name: "speech"\n    data_type: TYPE_#DTYPE\n    dims: [-1, #num_mel_bins] # 80\n  }\n]\noutput [\n  {\n    name: "beam_log_probs"\n    data_type: TYPE_#DTYPE\n    dims: [-1, #beam_size]  # [-1, beam_size]\n  }\n]\n',
-      errors: [{ messageId: 'markerTemplate', severity: 'info', line: 7, token: 'TYPE_#DTYPE', data: { count: 4, names: 'TYPE_#DTYPE, #num_mel_bins, #beam_size', placeholders: ['TYPE_#DTYPE', '#num_mel_bins', '#beam_size'] } }],
+      config:
+        'name: "encoder"\nbackend: "onnxruntime"\nmax_batch_size: 64\ninput [\n  {\n    name: "speech"\n    data_type: TYPE_#DTYPE\n    dims: [-1, #num_mel_bins] # 80\n  }\n]\noutput [\n  {\n    name: "beam_log_probs"\n    data_type: TYPE_#DTYPE\n    dims: [-1, #beam_size]  # [-1, beam_size]\n  }\n]\n',
+      errors: [
+        {
+          messageId: 'markerTemplate',
+          severity: 'info',
+          line: 7,
+          token: 'TYPE_#DTYPE',
+          data: { count: 4, names: 'TYPE_#DTYPE, #num_mel_bins, #beam_size', placeholders: ['TYPE_#DTYPE', '#num_mel_bins', '#beam_size'] },
+        },
+      ],
     },
     {
       name: 'one marker after ":"',
@@ -51,7 +80,13 @@ testRule('syntax', {
       name: 'a placeholder beside another syntax error: the file is broken, not a template',
       config: 'max_batch_size: ${mbs}\nname: m\n',
       errors: [
-        { messageId: 'templatePlaceholder', severity: 'error', line: 1, token: '${mbs}', data: { placeholder: '${mbs}', field: 'max_batch_size', name: 'mbs' } },
+        {
+          messageId: 'templatePlaceholder',
+          severity: 'error',
+          line: 1,
+          token: '${mbs}',
+          data: { placeholder: '${mbs}', field: 'max_batch_size', name: 'mbs' },
+        },
         { messageId: 'expectedStringIdent', line: 2, token: 'm', data: { field: 'name', found: 'm' } },
       ],
     },
@@ -124,7 +159,13 @@ testRule('syntax', {
       name: 'an unknown field, with a did-you-mean where one is near',
       config: 'input { data_tyep: TYPE_FP32 }\noutput { zzzzzz: TYPE_FP32 }\n',
       errors: [
-        { messageId: 'unknownFieldDidYouMean', line: 1, token: 'data_tyep', path: ['input', 0, 'data_tyep'], data: { message: 'inference.ModelInput', field: 'data_tyep', suggestion: 'data_type' } },
+        {
+          messageId: 'unknownFieldDidYouMean',
+          line: 1,
+          token: 'data_tyep',
+          path: ['input', 0, 'data_tyep'],
+          data: { message: 'inference.ModelInput', field: 'data_tyep', suggestion: 'data_type' },
+        },
         { messageId: 'unknownField', line: 2, token: 'zzzzzz', path: ['output', 0, 'zzzzzz'], data: { message: 'inference.ModelOutput', field: 'zzzzzz' } },
       ],
     },
@@ -158,7 +199,7 @@ testRule('syntax', {
       ],
     },
     {
-      name: 'messages nested past protobuf\'s limit',
+      name: "messages nested past protobuf's limit",
       config: `${'zz { '.repeat(101)}${'} '.repeat(101)}\n`,
       errors: [
         { messageId: 'unknownField', token: 'zz', data: { message: 'inference.ModelConfig', field: 'zz' } },
@@ -170,7 +211,12 @@ testRule('syntax', {
       config: 'name: "a"\nname: "b"\ndynamic_batching { }\nsequence_batching { }\n',
       errors: [
         { messageId: 'duplicateField', line: 2, token: 'name', data: { field: 'name', line: 1, column: 1 } },
-        { messageId: 'oneofConflict', line: 4, token: 'sequence_batching', data: { field: 'sequence_batching', other: 'dynamic_batching', oneof: 'scheduling_choice', line: 3, column: 1 } },
+        {
+          messageId: 'oneofConflict',
+          line: 4,
+          token: 'sequence_batching',
+          data: { field: 'sequence_batching', other: 'dynamic_batching', oneof: 'scheduling_choice', line: 3, column: 1 },
+        },
       ],
     },
 
@@ -214,7 +260,7 @@ testRule('syntax', {
       errors: [{ messageId: 'badBool', token: 'yes', data: { field: 'is_shape_tensor', value: 'yes' } }],
     },
     {
-      name: 'enum values: near a value, or the short enum\'s values listed',
+      name: "enum values: near a value, or the short enum's values listed",
       config: 'input { data_type: FP32 }\noutput { data_type: TYPE_FLOAT32 }\ninstance_group { kind: ZZZZ }\n',
       errors: [
         { messageId: 'unknownEnumDidYouMean', line: 1, token: 'FP32', data: { value: 'FP32', field: 'data_type', suggestion: 'TYPE_FP32' } },
@@ -223,7 +269,7 @@ testRule('syntax', {
       ],
     },
     {
-      name: 'what is neither an enum name nor a number, and a number out of the enum\'s range',
+      name: "what is neither an enum name nor a number, and a number out of the enum's range",
       files: { 'm/config.pbtxt': 'input { data_type: "x" }\noutput { data_type: 99999999999 }\n', 'n/config.pbtxt': 'input { data_type:' },
       targets: ['m', 'n'],
       errors: [
@@ -235,7 +281,10 @@ testRule('syntax', {
     },
     {
       name: 'what is not a float',
-      files: { 'm/config.pbtxt': 'sequence_batching { direct { minimum_slot_utilization: x } }\n', 'n/config.pbtxt': 'sequence_batching { direct { minimum_slot_utilization:' },
+      files: {
+        'm/config.pbtxt': 'sequence_batching { direct { minimum_slot_utilization: x } }\n',
+        'n/config.pbtxt': 'sequence_batching { direct { minimum_slot_utilization:',
+      },
       targets: ['m', 'n'],
       errors: [
         { messageId: 'expectedDouble', token: 'x', data: { field: 'minimum_slot_utilization', found: 'x' } },
@@ -246,12 +295,21 @@ testRule('syntax', {
     },
     {
       name: 'integers: not one, negative where unsigned, out of range',
-      files: { 'm/config.pbtxt': 'max_batch_size: 1.5\ndynamic_batching { max_queue_delay_microseconds: -5 }\n', 'n/config.pbtxt': 'max_batch_size: 99999999999\n', 'o/config.pbtxt': 'max_batch_size:' },
+      files: {
+        'm/config.pbtxt': 'max_batch_size: 1.5\ndynamic_batching { max_queue_delay_microseconds: -5 }\n',
+        'n/config.pbtxt': 'max_batch_size: 99999999999\n',
+        'o/config.pbtxt': 'max_batch_size:',
+      },
       targets: ['m', 'n', 'o'],
       errors: [
         { messageId: 'expectedInteger', line: 1, token: '1.5', data: { field: 'max_batch_size', type: 'int32', found: '1.5' } },
         { messageId: 'negativeUnsigned', line: 2, token: '-5', data: { field: 'max_queue_delay_microseconds', type: 'uint64' } },
-        { messageId: 'integerOutOfRange', token: '99999999999', data: { value: '99999999999', field: 'max_batch_size', type: 'int32', min: '-2147483648', max: '2147483647' }, file: 'n/config.pbtxt' },
+        {
+          messageId: 'integerOutOfRange',
+          token: '99999999999',
+          data: { value: '99999999999', field: 'max_batch_size', type: 'int32', min: '-2147483648', max: '2147483647' },
+          file: 'n/config.pbtxt',
+        },
         { messageId: 'expectedIntegerEof', token: '', data: { field: 'max_batch_size', type: 'int32' }, file: 'o/config.pbtxt' },
       ],
     },
@@ -280,13 +338,18 @@ testRule('syntax', {
   ],
 });
 
-describe('syntax: the parser\'s messages of schemas other than model_config.proto', () => {
+describe("syntax: the parser's messages of schemas other than model_config.proto", () => {
   // model_config.proto has no bytes field and no enum of more than 16 values; the parser is the
   // same for any schema, and says these of one that has them.
   const values = Array.from({ length: 17 }, (_, i) => `V${i}`);
   const fields = new Map<string, SchemaField>();
   const message: SchemaMessage = { fullName: 'test.M', fields, fieldList: [], isMapEntry: false };
-  const big: SchemaEnum = { fullName: 'test.Big', byName: new Map(values.map((v, i) => [v, i])), byNumber: new Map(values.map((v, i) => [i, v])), names: values };
+  const big: SchemaEnum = {
+    fullName: 'test.Big',
+    byName: new Map(values.map((v, i) => [v, i])),
+    byNumber: new Map(values.map((v, i) => [i, v])),
+    names: values,
+  };
   fields.set('b', { name: 'b', number: 1, type: { kind: 'scalar', type: 'bytes' }, repeated: false, parent: message });
   fields.set('e', { name: 'e', number: 2, type: { kind: 'enum', enum: big }, repeated: false, parent: message });
 

@@ -6,7 +6,12 @@ import { testRule } from '../support/rule-tester.js';
 
 const ID = 'tensorrtllm-parameters';
 const param = (key: string, value: string) => `parameters { key: "${key}" value: { string_value: "${value}" } }\n`;
-const REQUIRED = param('gpt_model_type', 'inflight_fused_batching') + param('gpt_model_path', '/engines/llama') + param('tokenizer_dir', '') + param('xgrammar_tokenizer_info_path', '') + param('guided_decoding_backend', '');
+const REQUIRED =
+  param('gpt_model_type', 'inflight_fused_batching') +
+  param('gpt_model_path', '/engines/llama') +
+  param('tokenizer_dir', '') +
+  param('xgrammar_tokenizer_info_path', '') +
+  param('guided_decoding_backend', '');
 const CPP = `backend: "tensorrtllm"\nmax_batch_size: 64\nmodel_transaction_policy { decoupled: true }\n${REQUIRED}`;
 const PY = `backend: "python"\nmax_batch_size: 64\n${param('gpt_model_type', 'inflight_fused_batching')}${param('gpt_model_path', '/engines/llama')}${param('batch_scheduler_policy', 'guaranteed_no_evict')}`;
 const release = (r: string) => ({ rules: { [ID]: ['error', { release: r }] } });
@@ -16,16 +21,62 @@ const LOOKAHEAD = CPP + param('decoding_mode', 'lookahead');
 testRule(ID, {
   valid: [
     { name: 'the required keys, filled', config: CPP },
-    { name: 'every accepted boolean spelling', config: CPP + ['True', 'true', 'TRUE', '1', 'False', 'false', 'FALSE', '0'].map((v, i) => param(['enable_kv_cache_reuse', 'normalize_log_probs', 'enable_chunked_context', 'kv_cache_onboard_blocks', 'multi_block_mode', 'cuda_graph_mode', 'exclude_input_in_output', 'enable_context_fmha_fp32_acc'][i]!, v)).join('') },
-    { name: 'enums and numbers in range', config: CPP + param('batch_scheduler_policy', 'max_utilization') + param('decoding_mode', 'top_k_top_p') + param('kv_cache_free_gpu_mem_fraction', '0.9') + param('max_beam_width', '1') + param('max_attention_window_size', '4096,4096') + param('gpu_device_ids', '0,1;2,3') + param('medusa_choices', '{0, 0, 0}, {0, 1}') },
-    { name: 'an encoder-only model', config: `backend: "tensorrtllm"\n${param('gpt_model_type', 'v1')}${param('encoder_model_path', '/engines/t5-enc')}${param('tokenizer_dir', '')}${param('xgrammar_tokenizer_info_path', '')}${param('guided_decoding_backend', '')}` },
-    { name: 'lookahead decoding with its three sizes', config: LOOKAHEAD + param('lookahead_window_size', '4') + param('lookahead_ngram_size', '3') + param('lookahead_verification_set_size', '2') },
+    {
+      name: 'every accepted boolean spelling',
+      config:
+        CPP +
+        ['True', 'true', 'TRUE', '1', 'False', 'false', 'FALSE', '0']
+          .map((v, i) =>
+            param(
+              [
+                'enable_kv_cache_reuse',
+                'normalize_log_probs',
+                'enable_chunked_context',
+                'kv_cache_onboard_blocks',
+                'multi_block_mode',
+                'cuda_graph_mode',
+                'exclude_input_in_output',
+                'enable_context_fmha_fp32_acc',
+              ][i]!,
+              v,
+            ),
+          )
+          .join(''),
+    },
+    {
+      name: 'enums and numbers in range',
+      config:
+        CPP +
+        param('batch_scheduler_policy', 'max_utilization') +
+        param('decoding_mode', 'top_k_top_p') +
+        param('kv_cache_free_gpu_mem_fraction', '0.9') +
+        param('max_beam_width', '1') +
+        param('max_attention_window_size', '4096,4096') +
+        param('gpu_device_ids', '0,1;2,3') +
+        param('medusa_choices', '{0, 0, 0}, {0, 1}'),
+    },
+    {
+      name: 'an encoder-only model',
+      config: `backend: "tensorrtllm"\n${param('gpt_model_type', 'v1')}${param('encoder_model_path', '/engines/t5-enc')}${param('tokenizer_dir', '')}${param('xgrammar_tokenizer_info_path', '')}${param('guided_decoding_backend', '')}`,
+    },
+    {
+      name: 'lookahead decoding with its three sizes',
+      config: LOOKAHEAD + param('lookahead_window_size', '4') + param('lookahead_ngram_size', '3') + param('lookahead_verification_set_size', '2'),
+    },
     { name: 'lookahead keys ignored under another mode', config: CPP + param('lookahead_window_size', 'x') },
     { name: 'placeholders: unfilled-placeholder reports them', config: CPP + param('max_beam_width', '${max_beam_width}') },
     { name: 'keys the templates carry for other readers', config: CPP + param('FORCE_CPU_ONLY_INPUT_TENSORS', 'no') },
-    { name: 'the Python runtime: case-insensitive enums, auto, empty values unset', config: PY + param('decoding_mode', 'auto') + param('gpt_model_type', 'Inflight_Fused_Batching') + param('max_beam_width', '') },
+    {
+      name: 'the Python runtime: case-insensitive enums, auto, empty values unset',
+      config: PY + param('decoding_mode', 'auto') + param('gpt_model_type', 'Inflight_Fused_Batching') + param('max_beam_width', ''),
+    },
     { name: 'not a TensorRT-LLM model', config: 'backend: "python"\n' + param('batch_scheduler_policy', 'whatever') },
-    { name: 'logits in FP32 on both outputs', config: CPP + 'output [ { name: "context_logits" data_type: TYPE_FP32 dims: [ -1, -1 ] }, { name: "generation_logits" data_type: TYPE_FP32 dims: [ -1, -1, -1 ] } ]\n' },
+    {
+      name: 'logits in FP32 on both outputs',
+      config:
+        CPP +
+        'output [ { name: "context_logits" data_type: TYPE_FP32 dims: [ -1, -1 ] }, { name: "generation_logits" data_type: TYPE_FP32 dims: [ -1, -1, -1 ] } ]\n',
+    },
     { name: 'v0.9.0, which the Llava tutorial pins, requires no guided-decoding key', config: OLD, settings: release('0.9.0') },
     { name: 'guided decoding off while the info path is unset', config: CPP + param('guided_decoding_backend', 'outlines') },
   ],
@@ -59,31 +110,56 @@ testRule(ID, {
     {
       name: 'gpt_model_type outside its set fails the load; a close value is suggested, never applied by --fix',
       config: CPP.replace('"inflight_fused_batching"', '"inflight_fused_batchng"'),
-      errors: [{ messageId: 'modelTypeFailsSuggest', severity: 'error', token: '"inflight_fused_batchng"', data: { key: 'gpt_model_type', value: 'inflight_fused_batchng', suggestion: 'inflight_fused_batching' } }],
+      errors: [
+        {
+          messageId: 'modelTypeFailsSuggest',
+          severity: 'error',
+          token: '"inflight_fused_batchng"',
+          data: { key: 'gpt_model_type', value: 'inflight_fused_batchng', suggestion: 'inflight_fused_batching' },
+        },
+      ],
       suggestions: [CPP],
       output: null,
     },
     {
       name: 'gpt_model_type far from any value',
       config: CPP.replace('"inflight_fused_batching"', '"zzz"'),
-      errors: [{ messageId: 'modelTypeFails', severity: 'error', data: { key: 'gpt_model_type', value: 'zzz', values: 'V1, v1, inflight_batching, inflight_fused_batching' } }],
+      errors: [
+        {
+          messageId: 'modelTypeFails',
+          severity: 'error',
+          data: { key: 'gpt_model_type', value: 'zzz', values: 'V1, v1, inflight_batching, inflight_fused_batching' },
+        },
+      ],
       output: null,
     },
     {
       name: 'guided decoding on with a backend other than xgrammar fails the load',
-      config: CPP.replace(param('xgrammar_tokenizer_info_path', ''), param('xgrammar_tokenizer_info_path', '/info.json')).replace(param('guided_decoding_backend', ''), param('guided_decoding_backend', 'outlines')),
+      config: CPP.replace(param('xgrammar_tokenizer_info_path', ''), param('xgrammar_tokenizer_info_path', '/info.json')).replace(
+        param('guided_decoding_backend', ''),
+        param('guided_decoding_backend', 'outlines'),
+      ),
       errors: [{ messageId: 'guidedDecodingFails', severity: 'error', data: { key: 'guided_decoding_backend', value: 'outlines', values: 'xgrammar' } }],
     },
     {
       name: 'guided decoding on with xgrammar misspelled',
-      config: CPP.replace(param('xgrammar_tokenizer_info_path', ''), param('xgrammar_tokenizer_info_path', '/info.json')).replace(param('guided_decoding_backend', ''), param('guided_decoding_backend', 'xgramar')),
-      errors: [{ messageId: 'guidedDecodingFailsSuggest', severity: 'error', data: { key: 'guided_decoding_backend', value: 'xgramar', suggestion: 'xgrammar' } }],
+      config: CPP.replace(param('xgrammar_tokenizer_info_path', ''), param('xgrammar_tokenizer_info_path', '/info.json')).replace(
+        param('guided_decoding_backend', ''),
+        param('guided_decoding_backend', 'xgramar'),
+      ),
+      errors: [
+        { messageId: 'guidedDecodingFailsSuggest', severity: 'error', data: { key: 'guided_decoding_backend', value: 'xgramar', suggestion: 'xgrammar' } },
+      ],
     },
     {
       name: 'enum values compared with their case: a warning naming the default the backend uses; the value in its case is a fix',
       config: CPP + param('batch_scheduler_policy', 'MAX_UTILIZATION') + param('decoding_mode', 'zzz'),
       errors: [
-        { messageId: 'enumDefaultsSuggest', severity: 'warning', data: { key: 'batch_scheduler_policy', default: 'guaranteed_no_evict', suggestion: 'max_utilization' } },
+        {
+          messageId: 'enumDefaultsSuggest',
+          severity: 'warning',
+          data: { key: 'batch_scheduler_policy', default: 'guaranteed_no_evict', suggestion: 'max_utilization' },
+        },
         { messageId: 'enumDefaults', severity: 'warning', data: { key: 'decoding_mode', value: 'zzz', default: 'top_k_top_p' } },
       ],
       output: CPP + param('batch_scheduler_policy', 'max_utilization') + param('decoding_mode', 'zzz'),
@@ -91,7 +167,13 @@ testRule(ID, {
     {
       name: "decoding_mode's default with more than one beam is beam search",
       config: CPP + param('max_beam_width', '4') + param('decoding_mode', 'beam'),
-      errors: [{ messageId: 'enumDefaultsSuggest', severity: 'warning', data: { key: 'decoding_mode', value: 'beam', default: 'beam_search', suggestion: 'beam_search' } }],
+      errors: [
+        {
+          messageId: 'enumDefaultsSuggest',
+          severity: 'warning',
+          data: { key: 'decoding_mode', value: 'beam', default: 'beam_search', suggestion: 'beam_search' },
+        },
+      ],
     },
     {
       name: 'booleans outside the accepted spellings are the default; yes/no get a fix',
@@ -105,7 +187,15 @@ testRule(ID, {
     },
     {
       name: "numbers: partial reads, text, negatives of unsigned keys, and the executor's ranges",
-      config: CPP + param('max_beam_width', '2.5') + param('stats_check_period_ms', 'often') + param('kv_cache_host_memory_bytes', '-1') + param('kv_cache_free_gpu_mem_fraction', '1.0') + param('sink_token_length', '0') + param('max_attention_window_size', '4096,0') + param('iter_stats_max_iterations', '-1'),
+      config:
+        CPP +
+        param('max_beam_width', '2.5') +
+        param('stats_check_period_ms', 'often') +
+        param('kv_cache_host_memory_bytes', '-1') +
+        param('kv_cache_free_gpu_mem_fraction', '1.0') +
+        param('sink_token_length', '0') +
+        param('max_attention_window_size', '4096,0') +
+        param('iter_stats_max_iterations', '-1'),
       errors: [
         { messageId: 'numberPartial', severity: 'warning', data: { key: 'max_beam_width', value: '2.5', read: '2', rest: '.5' } },
         { messageId: 'numberDefaults', severity: 'warning', data: { key: 'stats_check_period_ms', value: 'often', default: '100' } },
@@ -115,7 +205,15 @@ testRule(ID, {
         { messageId: 'notPositive', severity: 'error', data: { key: 'max_attention_window_size', value: 0 } },
         { messageId: 'belowMinimum', severity: 'error', data: { key: 'iter_stats_max_iterations', value: -1, min: 0 } },
       ],
-      output: CPP + param('max_beam_width', '2') + param('stats_check_period_ms', 'often') + param('kv_cache_host_memory_bytes', '-1') + param('kv_cache_free_gpu_mem_fraction', '1.0') + param('sink_token_length', '0') + param('max_attention_window_size', '4096,0') + param('iter_stats_max_iterations', '-1'),
+      output:
+        CPP +
+        param('max_beam_width', '2') +
+        param('stats_check_period_ms', 'often') +
+        param('kv_cache_host_memory_bytes', '-1') +
+        param('kv_cache_free_gpu_mem_fraction', '1.0') +
+        param('sink_token_length', '0') +
+        param('max_attention_window_size', '4096,0') +
+        param('iter_stats_max_iterations', '-1'),
     },
     {
       name: 'a number whose key has no default of its own (TensorRT-LLM leaves it unset)',
@@ -135,7 +233,12 @@ testRule(ID, {
     },
     {
       name: 'lists and brace groups the backend cannot read',
-      config: CPP + param('max_attention_window_size', 'wide') + param('decoding_mode', 'medusa') + param('medusa_choices', '[[0,0],[0,1]]') + param('eagle_choices', '{0,1},{2'),
+      config:
+        CPP +
+        param('max_attention_window_size', 'wide') +
+        param('decoding_mode', 'medusa') +
+        param('medusa_choices', '[[0,0],[0,1]]') +
+        param('eagle_choices', '{0,1},{2'),
       errors: [
         { messageId: 'intListDefaults', severity: 'warning', data: { key: 'max_attention_window_size', value: 'wide', default: 'max_sequence_length' } },
         { messageId: 'bracesNoGroupDefaults', severity: 'warning', data: { key: 'medusa_choices', value: '[[0,0],[0,1]]', default: 'mc_sim_7b_63' } },
@@ -171,8 +274,17 @@ testRule(ID, {
     },
     {
       name: 'logits outputs of two types',
-      config: CPP + 'output [ { name: "context_logits" data_type: TYPE_FP32 dims: [ -1, -1 ] }, { name: "generation_logits" data_type: TYPE_FP16 dims: [ -1, -1, -1 ] } ]\n',
-      errors: [{ messageId: 'logitsMismatch', severity: 'warning', token: 'TYPE_FP16', data: { name: 'generation_logits', type: 'TYPE_FP16', other: 'context_logits', otherType: 'TYPE_FP32' } }],
+      config:
+        CPP +
+        'output [ { name: "context_logits" data_type: TYPE_FP32 dims: [ -1, -1 ] }, { name: "generation_logits" data_type: TYPE_FP16 dims: [ -1, -1, -1 ] } ]\n',
+      errors: [
+        {
+          messageId: 'logitsMismatch',
+          severity: 'warning',
+          token: 'TYPE_FP16',
+          data: { name: 'generation_logits', type: 'TYPE_FP16', other: 'context_logits', otherType: 'TYPE_FP32' },
+        },
+      ],
     },
     {
       name: 'logits outputs of a type the backend does not return',
@@ -247,7 +359,10 @@ describe('tensorrtllm-parameters: the defaults the backend falls back on', () =>
   it('are values (as the config writes them) for every key whose kind reports one in {{default}}', () => {
     // numbers may have none of their own (numberDefaultsOwn); the GPU groups name theirs in the template.
     const missing = Object.entries(TRTLLM_PARAMETERS)
-      .filter(([key, p]) => ['enum', 'bool', 'int-list', 'brace-groups'].includes(p.type) && !p.badFails && p.default === undefined && key !== 'guided_decoding_backend')
+      .filter(
+        ([key, p]) =>
+          ['enum', 'bool', 'int-list', 'brace-groups'].includes(p.type) && !p.badFails && p.default === undefined && key !== 'guided_decoding_backend',
+      )
       .map(([key]) => key);
     expect(missing).toEqual([]);
   });

@@ -15,7 +15,11 @@ vi.mock('../../src/lint/engine.js', async (importOriginal) => {
   const { RULES } = await import('../../src/lint/rules/index.js');
   const silent = RULES.filter((r) => r.meta.requiresModel).map((r) => ({ ...r, check: () => {} }));
   type Options = NonNullable<Parameters<typeof engine.lintSync>[1]>;
-  return { ...engine, lintSync: (targets: string[], options: Options) => engine.lintSync(targets, { ...options, rules: [...(options.rules ?? []), ...silent] as Options['rules'] }) };
+  return {
+    ...engine,
+    lintSync: (targets: string[], options: Options) =>
+      engine.lintSync(targets, { ...options, rules: [...(options.rules ?? []), ...silent] as Options['rules'] }),
+  };
 });
 
 const CHECKS = 'missing-dynamic-axis, batch-dim-in-dims, io-name, io-datatype, io-shape, sequence-control-inputs';
@@ -34,11 +38,18 @@ const AOTI = buildZip([
 testRule('unchecked-model', {
   valid: [
     {
-      name: "a Python model whose auto_complete_config is read to its end: python-autocomplete checks it",
-      files: { 'p/config.pbtxt': 'backend: "python"\n', 'p/1/model.py': 'class TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n        c.set_max_batch_size(8)\n        return c\n' },
+      name: 'a Python model whose auto_complete_config is read to its end: python-autocomplete checks it',
+      files: {
+        'p/config.pbtxt': 'backend: "python"\n',
+        'p/1/model.py': 'class TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n        c.set_max_batch_size(8)\n        return c\n',
+      },
       targets: ['p'],
     },
-    { name: 'a Python model without auto_complete_config', files: { 'p/config.pbtxt': 'backend: "python"\n', 'p/1/model.py': 'class TritonPythonModel:\n    pass\n' }, targets: ['p'] },
+    {
+      name: 'a Python model without auto_complete_config',
+      files: { 'p/config.pbtxt': 'backend: "python"\n', 'p/1/model.py': 'class TritonPythonModel:\n    pass\n' },
+      targets: ['p'],
+    },
     { name: 'an ONNX model, read and checked', files: { 'm/config.pbtxt': ONNX, 'm/1/model.onnx': CLASSIFIER } },
     { name: 'an ONNX model missing outside --configs-only: version-dirs says so', config: ONNX },
     { name: 'an ensemble has no model file', files: { 'm/config.pbtxt': 'platform: "ensemble"\nmax_batch_size: 8\n', 'm/1/': '' } },
@@ -49,18 +60,38 @@ testRule('unchecked-model', {
       name: 'a TensorRT engine: its backend auto-completes at load',
       files: { 'detector/config.pbtxt': TRT, 'detector/1/model.plan': 'engine' },
       targets: ['detector'],
-      errors: [{ messageId: 'notRead', severity: 'info', line: 1, token: '"tensorrt_plan"', path: ['platform'], data: { model: 'detector', what: 'TensorRT engines (model.plan)', checks: CHECKS, backend: 'tensorrt' } }],
+      errors: [
+        {
+          messageId: 'notRead',
+          severity: 'info',
+          line: 1,
+          token: '"tensorrt_plan"',
+          path: ['platform'],
+          data: { model: 'detector', what: 'TensorRT engines (model.plan)', checks: CHECKS, backend: 'tensorrt' },
+        },
+      ],
     },
     {
       name: 'a TensorRT engine on a server with --disable-auto-complete-config',
       files: { 'detector/config.pbtxt': TRT, 'detector/1/model.plan': 'engine' },
       targets: ['detector'],
       settings: { server: { disableAutoCompleteConfig: true } },
-      errors: [{ messageId: 'notReadComplete', severity: 'info', token: '"tensorrt_plan"', data: { model: 'detector', what: 'TensorRT engines (model.plan)', checks: CHECKS, backend: 'tensorrt' } }],
+      errors: [
+        {
+          messageId: 'notReadComplete',
+          severity: 'info',
+          token: '"tensorrt_plan"',
+          data: { model: 'detector', what: 'TensorRT engines (model.plan)', checks: CHECKS, backend: 'tensorrt' },
+        },
+      ],
     },
     {
       name: 'a Python model, pointed at by backend (a TorchScript model is read: no note)',
-      files: { 'm/config.pbtxt': 'backend: "pytorch"\nmax_batch_size: 8\n', 'm/1/model.pt': TORCHSCRIPT, 'p/config.pbtxt': 'backend: "python"\nmax_batch_size: 8\n' },
+      files: {
+        'm/config.pbtxt': 'backend: "pytorch"\nmax_batch_size: 8\n',
+        'm/1/model.pt': TORCHSCRIPT,
+        'p/config.pbtxt': 'backend: "python"\nmax_batch_size: 8\n',
+      },
       targets: ['m', 'p'],
       errors: [{ messageId: 'notRead', token: '"python"', file: 'p/config.pbtxt', data: { model: 'p', what: 'Python models (model.py)', backend: 'python' } }],
     },
@@ -77,8 +108,12 @@ testRule('unchecked-model', {
       ],
     },
     {
-      name: "a Python model whose auto_complete_config is read only up to a line: said once, with that line",
-      files: { 'p/config.pbtxt': 'backend: "python"\n', 'p/1/model.py': 'class TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n        c.set_max_batch_size(8)\n        for spec in load_specs():\n            c.add_input(spec)\n        return c\n' },
+      name: 'a Python model whose auto_complete_config is read only up to a line: said once, with that line',
+      files: {
+        'p/config.pbtxt': 'backend: "python"\n',
+        'p/1/model.py':
+          'class TritonPythonModel:\n    @staticmethod\n    def auto_complete_config(c):\n        c.set_max_batch_size(8)\n        for spec in load_specs():\n            c.add_input(spec)\n        return c\n',
+      },
       targets: ['p'],
       errors: [{ messageId: 'scriptNotFollowed', token: '"python"', path: ['backend'], data: { model: 'p', line: 5, source: '`for spec in load_specs():`' } }],
     },
@@ -107,7 +142,15 @@ testRule('unchecked-model', {
       files: { 'classifier/config.pbtxt': ONNX },
       targets: ['classifier'],
       settings: CONFIGS_ONLY,
-      errors: [{ messageId: 'notHere', severity: 'info', line: 1, token: '"onnxruntime"', data: { model: 'classifier', checks: CHECKS, expected: 'classifier/1/model.onnx' } }],
+      errors: [
+        {
+          messageId: 'notHere',
+          severity: 'info',
+          line: 1,
+          token: '"onnxruntime"',
+          data: { model: 'classifier', checks: CHECKS, expected: 'classifier/1/model.onnx' },
+        },
+      ],
     },
     {
       name: '--configs-only, a TorchScript model neither here nor locked: its own file named',

@@ -11,13 +11,23 @@ testRule('unfilled-placeholder', {
     { name: 'a filled config', config: TRTLLM + param('max_beam_width', '1') },
     { name: 'a dollar that is no placeholder', config: TRTLLM + param('executor_worker_path', '/opt/$HOME/worker') + 'name: "cost_$5"\n' },
     { name: 'an empty value', config: TRTLLM + param('tokenizer_dir', '') },
-    { name: 'guided decoding keys with the info path filled', config: TRTLLM + param('guided_decoding_backend', 'xgrammar') + param('xgrammar_tokenizer_info_path', '/info.json') },
+    {
+      name: 'guided decoding keys with the info path filled',
+      config: TRTLLM + param('guided_decoding_backend', 'xgrammar') + param('xgrammar_tokenizer_info_path', '/info.json'),
+    },
   ],
   invalid: [
     {
       name: 'the backend itself: Triton finds no backend of that name',
       config: 'backend: "${triton_backend}"\nmax_batch_size: 8\n',
-      errors: [{ messageId: 'backend', severity: 'error', token: '"${triton_backend}"', data: { field: 'backend', value: '${triton_backend}', name: 'triton_backend' } }],
+      errors: [
+        {
+          messageId: 'backend',
+          severity: 'error',
+          token: '"${triton_backend}"',
+          data: { field: 'backend', value: '${triton_backend}', name: 'triton_backend' },
+        },
+      ],
     },
     {
       name: 'tensorrtllm: the keys it fails on, the ones it defaults, and guided decoding turned off',
@@ -85,10 +95,12 @@ ${param('gpt_model_type', 'inflight_fused_batching')}${param('batch_scheduler_po
     },
     {
       // preprocessing/1/model.py initialize (v0.17.0), on the template's own placeholders.
-      name: "preprocessing as the template ships it: the tokenizer fails, the engine directory is unread, the rest defaults",
+      name: 'preprocessing as the template ships it: the tokenizer fails, the engine directory is unread, the rest defaults',
       targets: ['preprocessing'],
-      files: { 'preprocessing/config.pbtxt': `backend: "python"
-${param('tokenizer_dir', '${tokenizer_dir}')}${param('add_special_tokens', '${add_special_tokens}')}${param('multimodal_model_path', '${multimodal_model_path}')}${param('gpt_model_path', '${engine_dir}')}${param('max_num_images', '${max_num_images}')}` },
+      files: {
+        'preprocessing/config.pbtxt': `backend: "python"
+${param('tokenizer_dir', '${tokenizer_dir}')}${param('add_special_tokens', '${add_special_tokens}')}${param('multimodal_model_path', '${multimodal_model_path}')}${param('gpt_model_path', '${engine_dir}')}${param('max_num_images', '${max_num_images}')}`,
+      },
       errors: [
         { messageId: 'failsTokenizer', severity: 'error', line: 2 },
         { messageId: 'defaultsTokens', severity: 'warning', line: 3, data: { ...P('add_special_tokens'), model: 'preprocessing' } },
@@ -100,22 +112,30 @@ ${param('tokenizer_dir', '${tokenizer_dir}')}${param('add_special_tokens', '${ad
     {
       name: 'preprocessing of a multimodal model: an unfilled engine directory fails the load as the tokenizer does',
       targets: ['preprocessing'],
-      files: { 'preprocessing/config.pbtxt': `backend: "python"
-${param('tokenizer_dir', '/models/llava')}${param('multimodal_model_path', '/engines/vision')}${param('gpt_model_path', '${engine_dir}')}` },
+      files: {
+        'preprocessing/config.pbtxt': `backend: "python"
+${param('tokenizer_dir', '/models/llava')}${param('multimodal_model_path', '/engines/vision')}${param('gpt_model_path', '${engine_dir}')}`,
+      },
       errors: [{ messageId: 'failsPreprocessingEngine', severity: 'error', data: { ...P('gpt_model_path', 'engine_dir'), value: '${engine_dir}' } }],
     },
     {
       name: 'preprocessing: a multimodal path of another placeholder name is a directory it opens',
       targets: ['preprocessing'],
-      files: { 'preprocessing/config.pbtxt': `backend: "python"
-${param('tokenizer_dir', '/models/llava')}${param('multimodal_model_path', '${visual_engine_dir}')}` },
-      errors: [{ messageId: 'failsMultimodalPath', severity: 'error', data: { ...P('multimodal_model_path', 'visual_engine_dir'), value: '${visual_engine_dir}' } }],
+      files: {
+        'preprocessing/config.pbtxt': `backend: "python"
+${param('tokenizer_dir', '/models/llava')}${param('multimodal_model_path', '${visual_engine_dir}')}`,
+      },
+      errors: [
+        { messageId: 'failsMultimodalPath', severity: 'error', data: { ...P('multimodal_model_path', 'visual_engine_dir'), value: '${visual_engine_dir}' } },
+      ],
     },
     {
       name: 'postprocessing: skip_special_tokens unfilled is true',
       targets: ['postprocessing'],
-      files: { 'postprocessing/config.pbtxt': `backend: "python"
-${param('tokenizer_dir', '/models/llama')}${param('skip_special_tokens', '${skip_special_tokens}')}` },
+      files: {
+        'postprocessing/config.pbtxt': `backend: "python"
+${param('tokenizer_dir', '/models/llama')}${param('skip_special_tokens', '${skip_special_tokens}')}`,
+      },
       errors: [{ messageId: 'defaultsTokens', severity: 'warning', data: { ...P('skip_special_tokens'), model: 'postprocessing' } }],
     },
     {
@@ -127,7 +147,9 @@ ${param('tokenizer_dir', '/models/llama')}${param('skip_special_tokens', '${skip
     {
       name: 'BLS treats its placeholders as unset',
       targets: ['tensorrt_llm_bls'],
-      files: { 'tensorrt_llm_bls/config.pbtxt': `backend: "python"\n${param('tensorrt_llm_model_name', '${tensorrt_llm_model_name}')}${param('accumulate_tokens', 'false')}${param('bls_instance_count', '${bls_instance_count}')}` },
+      files: {
+        'tensorrt_llm_bls/config.pbtxt': `backend: "python"\n${param('tensorrt_llm_model_name', '${tensorrt_llm_model_name}')}${param('accumulate_tokens', 'false')}${param('bls_instance_count', '${bls_instance_count}')}`,
+      },
       errors: [
         { messageId: 'defaultsBls', severity: 'warning', data: { ...P('tensorrt_llm_model_name'), default: '"tensorrt_llm"' } },
         { messageId: 'defaultsBlsOwn', severity: 'warning', line: 4, data: P('bls_instance_count') },
@@ -136,10 +158,17 @@ ${param('tokenizer_dir', '/models/llama')}${param('skip_special_tokens', '${skip
     {
       name: 'anywhere else: the literal text is the value',
       config: 'backend: "onnxruntime"\ndefault_model_filename: "${model_file}"\n',
-      errors: [{ messageId: 'literal', severity: 'warning', token: '"${model_file}"', data: { field: 'default_model_filename', placeholder: '${model_file}', value: '${model_file}', name: 'model_file' } }],
+      errors: [
+        {
+          messageId: 'literal',
+          severity: 'warning',
+          token: '"${model_file}"',
+          data: { field: 'default_model_filename', placeholder: '${model_file}', value: '${model_file}', name: 'model_file' },
+        },
+      ],
     },
     {
-      name: "a parameter of another backend: that backend reads the literal text",
+      name: 'a parameter of another backend: that backend reads the literal text',
       config: `backend: "onnxruntime"\n${param('my_key', '${my_key}')}`,
       errors: [{ messageId: 'literalParameter', severity: 'warning', data: { ...P('my_key'), backend: 'onnxruntime', value: '${my_key}' } }],
     },

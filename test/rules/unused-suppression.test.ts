@@ -6,7 +6,8 @@ import { check, lintModel, tokenAt } from '../lint/harness.js';
 // (the only one it knows); whether a directive suppressed another rule's finding is checked below
 // with the engine's rules (harness `check`).
 const ON = { rules: { 'unused-suppression': 'warn' } };
-const delayed = (delay: number) => `name: "m"\nmax_batch_size: 8\n# tritonc-disable-next-line queue-delay -- offline batch model\ndynamic_batching { max_queue_delay_microseconds: ${delay} }\n`;
+const delayed = (delay: number) =>
+  `name: "m"\nmax_batch_size: 8\n# tritonc-disable-next-line queue-delay -- offline batch model\ndynamic_batching { max_queue_delay_microseconds: ${delay} }\n`;
 
 testRule('unused-suppression', {
   valid: [
@@ -42,6 +43,8 @@ describe('unused-suppression with the rule it names', () => {
     const config = delayed(100);
     const { result } = await lintModel(config, undefined, { ruleLevels: { 'unused-suppression': 'warning' } });
     const found = result.results.flatMap((r) => r.diagnostics).filter((d) => d.ruleId === 'unused-suppression');
-    expect(found.map((d) => [d.messageId, d.severity, d.range.start.line, tokenAt(config, d), d.data])).toEqual([['unusedRule', 'warning', 3, 'queue-delay', { id: 'queue-delay' }]]);
+    expect(found.map((d) => [d.messageId, d.severity, d.range.start.line, tokenAt(config, d), d.data])).toEqual([
+      ['unusedRule', 'warning', 3, 'queue-delay', { id: 'queue-delay' }],
+    ]);
   });
 });

@@ -100,7 +100,19 @@ describe('SavedModel reader: what is not a SavedModel', () => {
 
   it('without serving_default, the first signature that is not the init or train op (tensorflow_backend TRITONTF_ModelCreateFromSavedModel)', () => {
     const other = signatureDef([['a', tensorInfo('a:0', 3, [4])]], []);
-    const s = readSavedModelSync(dirWith(savedModel(metaGraph(['serve'], [['__saved_model_init_op', signatureDef([], [])], ['predict', other]]))));
+    const s = readSavedModelSync(
+      dirWith(
+        savedModel(
+          metaGraph(
+            ['serve'],
+            [
+              ['__saved_model_init_op', signatureDef([], [])],
+              ['predict', other],
+            ],
+          ),
+        ),
+      ),
+    );
     expect(s.inputs.map((t) => t.name)).toEqual(['a']);
     expect(s.metadata.find((m) => m.key === 'signature_def')?.value).toBe('predict');
   });
@@ -110,7 +122,9 @@ describe('SavedModel reader: what is not a SavedModel', () => {
   it('100,000 signatures: a repeated key replaces the earlier entry, as protobuf map parsing does (issue 42)', { timeout: 60_000 }, () => {
     const other = signatureDef([['a', tensorInfo('a:0', 3, [4])]], []);
     const many: [string, Buffer][] = Array.from({ length: 99_998 }, (_, i) => [`s${i}`, signatureDef([], [])]);
-    const s = readSavedModelSync(dirWith(savedModel(metaGraph(['serve'], [['serving_default', signatureDef([], [])], ...many, ['serving_default', sig], ['predict', other]]))));
+    const s = readSavedModelSync(
+      dirWith(savedModel(metaGraph(['serve'], [['serving_default', signatureDef([], [])], ...many, ['serving_default', sig], ['predict', other]]))),
+    );
     expect(s.inputs.map((t) => t.name)).toEqual(['x']);
     expect(s.metadata.find((m) => m.key === 'signature_def')?.value).toBe('serving_default');
   });
@@ -153,13 +167,23 @@ describe('SavedModel reader: what is not a SavedModel', () => {
     const s = readSavedModelSync(
       dirWith(
         savedModel(
-          metaGraph(['serve'], [[
-            'serving_default',
-            signatureDef(
-              [['u', tensorInfo('u:0', 7, null)], ['s', tensorInfo('s:0', 9, [])], ['c', tensorInfo('c:0', 8, [2])], ['r', tensorInfo('r:0', 101, [2])]],
-              [['b', tensorInfo('b:0', 14, [-1])]],
-            ),
-          ]]),
+          metaGraph(
+            ['serve'],
+            [
+              [
+                'serving_default',
+                signatureDef(
+                  [
+                    ['u', tensorInfo('u:0', 7, null)],
+                    ['s', tensorInfo('s:0', 9, [])],
+                    ['c', tensorInfo('c:0', 8, [2])],
+                    ['r', tensorInfo('r:0', 101, [2])],
+                  ],
+                  [['b', tensorInfo('b:0', 14, [-1])]],
+                ),
+              ],
+            ],
+          ),
         ),
       ),
     );

@@ -23,16 +23,23 @@ function outcome(bytes: Uint8Array): void {
 
 describe('SavedModel reader robustness', () => {
   it('random bytes', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 4096 }), (bytes) => outcome(bytes)), RUNS);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 4096 }), (bytes) => outcome(bytes)),
+      RUNS,
+    );
   });
 
   it('real exports with bytes overwritten', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: models.length - 1 }), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }), (m, edits) => {
-        const bytes = Buffer.from(models[m]!);
-        for (const [at, b] of edits) bytes[at % bytes.length] = b;
-        outcome(bytes);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: models.length - 1 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }),
+        (m, edits) => {
+          const bytes = Buffer.from(models[m]!);
+          for (const [at, b] of edits) bytes[at % bytes.length] = b;
+          outcome(bytes);
+        },
+      ),
       RUNS,
     );
   });

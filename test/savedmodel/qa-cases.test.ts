@@ -35,18 +35,56 @@ function caseRepo(id: string): { repo: string; dir: string; name: string } {
 
 function errorsOf(repo: string): { ruleId: string; messageId?: string; data?: Record<string, unknown> }[] {
   const result = lintSync([repo], { cwd: repo, rules: RULES });
-  return result.results.flatMap((r) => r.diagnostics).filter((d) => d.severity === 'error').map((d) => ({ ruleId: d.ruleId, messageId: d.messageId, data: d.data }));
+  return result.results
+    .flatMap((r) => r.diagnostics)
+    .filter((d) => d.severity === 'error')
+    .map((d) => ({ ruleId: d.ruleId, messageId: d.messageId, data: d.data }));
 }
 
 /** Each refusal: the expected text (the grep pattern test.sh used) and the finding that names it. */
 const REFUSALS: Record<string, { expected: string; ruleId: string; messageId: string; data: Record<string, unknown> }> = {
-  bad_input_dims: { expected: 'model tensor configurations are contradicting each other in terms of whether batching is supported', ruleId: 'io-shape', messageId: 'batchHintContradictionBatched', data: { name: 'INPUT1', dims: [16], firstName: 'INPUT0', firstDims: [16, 1], backend: 'TensorFlow' } },
-  bad_input_type: { expected: "configuration expects datatype TYPE_FP32 for input 'INPUT1', model provides TYPE_INT32", ruleId: 'io-datatype', messageId: 'dataTypeMismatch', data: { name: 'INPUT1', configType: 'TYPE_FP32', modelType: 'TYPE_INT32', elemType: 'DT_INT32' } },
-  bad_output_dims: { expected: 'making complete shape \\[-1,1\\]', ruleId: 'io-shape', messageId: 'dimMismatch', data: { name: 'OUTPUT1', requestShape: [-1, 1], modelShape: [-1, 16] } },
-  bad_output_type: { expected: "configuration expects datatype TYPE_INT16 for output 'OUTPUT0', model provides TYPE_INT8", ruleId: 'io-datatype', messageId: 'dataTypeMismatch', data: { name: 'OUTPUT0', configType: 'TYPE_INT16', modelType: 'TYPE_INT8' } },
-  too_many_inputs: { expected: 'configuration expects 3 inputs, model provides 2', ruleId: 'io-name', messageId: 'inputCountMismatch', data: { expected: 3, provided: 2 } },
-  unknown_input: { expected: "unexpected inference input 'INPUT_UNKNOWN', allowed inputs are: INPUT0, INPUT1", ruleId: 'io-name', messageId: 'inputUnknown', data: { name: 'INPUT_UNKNOWN', allowed: ['INPUT0', 'INPUT1'] } },
-  unknown_output: { expected: "unexpected inference output 'OUTPUT_UNKNOWN', allowed outputs are: OUTPUT0, OUTPUT1", ruleId: 'io-name', messageId: 'outputUnknown', data: { name: 'OUTPUT_UNKNOWN', allowed: ['OUTPUT0', 'OUTPUT1'] } },
+  bad_input_dims: {
+    expected: 'model tensor configurations are contradicting each other in terms of whether batching is supported',
+    ruleId: 'io-shape',
+    messageId: 'batchHintContradictionBatched',
+    data: { name: 'INPUT1', dims: [16], firstName: 'INPUT0', firstDims: [16, 1], backend: 'TensorFlow' },
+  },
+  bad_input_type: {
+    expected: "configuration expects datatype TYPE_FP32 for input 'INPUT1', model provides TYPE_INT32",
+    ruleId: 'io-datatype',
+    messageId: 'dataTypeMismatch',
+    data: { name: 'INPUT1', configType: 'TYPE_FP32', modelType: 'TYPE_INT32', elemType: 'DT_INT32' },
+  },
+  bad_output_dims: {
+    expected: 'making complete shape \\[-1,1\\]',
+    ruleId: 'io-shape',
+    messageId: 'dimMismatch',
+    data: { name: 'OUTPUT1', requestShape: [-1, 1], modelShape: [-1, 16] },
+  },
+  bad_output_type: {
+    expected: "configuration expects datatype TYPE_INT16 for output 'OUTPUT0', model provides TYPE_INT8",
+    ruleId: 'io-datatype',
+    messageId: 'dataTypeMismatch',
+    data: { name: 'OUTPUT0', configType: 'TYPE_INT16', modelType: 'TYPE_INT8' },
+  },
+  too_many_inputs: {
+    expected: 'configuration expects 3 inputs, model provides 2',
+    ruleId: 'io-name',
+    messageId: 'inputCountMismatch',
+    data: { expected: 3, provided: 2 },
+  },
+  unknown_input: {
+    expected: "unexpected inference input 'INPUT_UNKNOWN', allowed inputs are: INPUT0, INPUT1",
+    ruleId: 'io-name',
+    messageId: 'inputUnknown',
+    data: { name: 'INPUT_UNKNOWN', allowed: ['INPUT0', 'INPUT1'] },
+  },
+  unknown_output: {
+    expected: "unexpected inference output 'OUTPUT_UNKNOWN', allowed outputs are: OUTPUT0, OUTPUT1",
+    ruleId: 'io-name',
+    messageId: 'outputUnknown',
+    data: { name: 'OUTPUT_UNKNOWN', allowed: ['OUTPUT0', 'OUTPUT1'] },
+  },
 };
 
 const ids = Object.keys(MODELS).sort();
@@ -55,7 +93,10 @@ const loads = ids.filter((id) => id.startsWith('autofill_noplatform_success/'));
 
 const canonical = (v: ModelConfig): unknown => toProtoJson(v as Record<string, unknown>, loadSchema().modelConfig);
 const expectedConfigs = (id: string): ModelConfig[] =>
-  fs.readdirSync(path.join(CASES, id)).filter((f) => /^expected(\.\d+)?$/.test(f)).map((f) => parseConfig(fs.readFileSync(path.join(CASES, id, f), 'utf8')).value);
+  fs
+    .readdirSync(path.join(CASES, id))
+    .filter((f) => /^expected(\.\d+)?$/.test(f))
+    .map((f) => parseConfig(fs.readFileSync(path.join(CASES, id, f), 'utf8')).value);
 
 describe("Triton's TensorFlow cases (qa/L0_model_config before 25.03)", () => {
   it('holds the 7 refusals and 15 loads', () => {
@@ -81,7 +122,7 @@ describe("Triton's TensorFlow cases (qa/L0_model_config before 25.03)", () => {
       // A SavedModel's effective config is one of Triton's answers (a GraphDef's is not auto-completed: nothing to compare).
       if (!id.includes('tensorflow_savedmodel')) return;
       const expected = expectedConfigs(id);
-      const gpus = Math.max(0, ...expected[0]!.instance_group?.flatMap((g) => (g.gpus ?? []).map((n) => n + 1)) ?? []);
+      const gpus = Math.max(0, ...(expected[0]!.instance_group?.flatMap((g) => (g.gpus ?? []).map((n) => n + 1)) ?? []));
       const result = resolveModelDir(dir, { gpus });
       expect(result.problems).toEqual([]);
       expect(expected.map(canonical)).toContainEqual(canonical(result.config!));

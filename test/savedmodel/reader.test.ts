@@ -69,7 +69,10 @@ describe.runIf(exportersRun('SavedModel re-export'))('SavedModel reader: fresh e
   const out = tempDir('tritonc-tf-export-');
   afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
   it('export.py writes models whose signatures equal the committed ones', () => {
-    execFileSync(EXPORTS_PYTHON, [path.join(ROOT, 'scripts', 'model-exports', 'tensorflow', 'export.py'), out], { stdio: 'pipe', env: { ...process.env, TF_CPP_MIN_LOG_LEVEL: '3' } });
+    execFileSync(EXPORTS_PYTHON, [path.join(ROOT, 'scripts', 'model-exports', 'tensorflow', 'export.py'), out], {
+      stdio: 'pipe',
+      env: { ...process.env, TF_CPP_MIN_LOG_LEVEL: '3' },
+    });
     for (const name of SAVED_MODELS) {
       const fresh = readSavedModelSync(savedModelDir(name, out));
       const committed = readSavedModelSync(savedModelDir(name));

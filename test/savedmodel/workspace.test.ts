@@ -25,6 +25,9 @@ describe('SavedModel signatures across runs', () => {
     fs.writeSync(fd, next, 0, next.length, 0);
     fs.closeSync(fd);
     ws.newRun();
-    expect(ws.sources.signature(dir, 'tensorflow').signature?.inputs.map((t) => [t.name, t.elemType])).toEqual([['INPUT0', 'DT_FLOAT'], ['INPUT1', 'DT_FLOAT']]);
+    expect(ws.sources.signature(dir, 'tensorflow').signature?.inputs.map((t) => [t.name, t.elemType])).toEqual([
+      ['INPUT0', 'DT_FLOAT'],
+      ['INPUT1', 'DT_FLOAT'],
+    ]);
   });
 });

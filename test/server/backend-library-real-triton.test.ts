@@ -12,7 +12,9 @@ import { backendDirectory, haveCc, loadVerdict, startServer, STUB_MODEL_PY, type
 import { realTritonRuns } from '../support/real-triton.js';
 import { tempDir } from '../support/temp.js';
 
-const runs = realTritonRuns('real-Triton backend-library tests') && (haveCc || process.env.CI === 'true' ? true : (console.log('tritonc: real-Triton backend-library tests skipped: no C compiler for the stub backend'), false));
+const runs =
+  realTritonRuns('real-Triton backend-library tests') &&
+  (haveCc || process.env.CI === 'true' ? true : (console.log('tritonc: real-Triton backend-library tests skipped: no C compiler for the stub backend'), false));
 const SHM_PREFIX = 'triton_bl_test_';
 
 /** The models: what each says of its backend, and the files beside it. */
@@ -20,19 +22,35 @@ const MODELS: Record<string, Record<string, string>> = {
   // qa/L0_model_config autofill_noplatform/custom/unknown_backend.unknown
   'unknown_backend.unknown': { 'config.pbtxt': '', '1/.keep': '' },
   // A server without ONNX Runtime (the wheel's has only Python) and an ONNX model's config.
-  onnx_model: { 'config.pbtxt': 'platform: "onnxruntime_onnx"\nmax_batch_size: 0\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 1 ] } ]\n', '1/model.onnx': '' },
+  onnx_model: {
+    'config.pbtxt':
+      'platform: "onnxruntime_onnx"\nmax_batch_size: 0\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 1 ] } ]\n',
+    '1/model.onnx': '',
+  },
   // runtime names a library that is nowhere.
   custom_runtime: { 'config.pbtxt': 'backend: "identity"\nruntime: "libcustom.so"\nmax_batch_size: 0\n', '1/.keep': '' },
   // runtime model.py: a Python-based backend whose model.py is not in <backends>/<backend>.
   python_based_missing: { 'config.pbtxt': 'backend: "pybased"\nruntime: "model.py"\nmax_batch_size: 0\n', '1/.keep': '' },
   // A Python-based backend that is installed: it loads.
-  python_based: { 'config.pbtxt': 'backend: "mine"\nmax_batch_size: 0\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 1 ] } ]\n', '1/.keep': '' },
+  python_based: {
+    'config.pbtxt':
+      'backend: "mine"\nmax_batch_size: 0\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 1 ] } ]\n',
+    '1/.keep': '',
+  },
   // runtime names a library in the model directory that is a link to one elsewhere (made in beforeAll).
   linked_runtime: { 'config.pbtxt': 'backend: "identity"\nruntime: "libtriton_linked.so"\nmax_batch_size: 0\n', '1/.keep': '' },
   // runtime names the backend's own library: found, and inside its directory, so it loads.
-  identity_by_runtime: { 'config.pbtxt': 'backend: "identity"\nruntime: "libtriton_identity.so"\nmax_batch_size: 0\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 1 ] } ]\n', '1/.keep': '' },
+  identity_by_runtime: {
+    'config.pbtxt':
+      'backend: "identity"\nruntime: "libtriton_identity.so"\nmax_batch_size: 0\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 1 ] } ]\n',
+    '1/.keep': '',
+  },
   // A stub backend the directory has: it loads.
-  identity_model: { 'config.pbtxt': 'backend: "identity"\nmax_batch_size: 0\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 1 ] } ]\n', '1/.keep': '' },
+  identity_model: {
+    'config.pbtxt':
+      'backend: "identity"\nmax_batch_size: 0\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 1 ] } ]\n',
+    '1/.keep': '',
+  },
 };
 
 /** Triton's message, made from a finding's data the way core makes it (backend_model.cc r24.10). */
@@ -88,7 +106,9 @@ describe.skipIf(!runs)('backend-library against the real tritonserver 2.51', () 
   });
 
   it('the server refuses each model tritonc reports, with the message its finding carries, and loads the others', async () => {
-    const findings = lintSync([repo], { cwd: repo, rules: RULES, server: { backendDirectory: backends } }).results.flatMap((r) => r.diagnostics).filter((d) => d.ruleId === 'backend-library');
+    const findings = lintSync([repo], { cwd: repo, rules: RULES, server: { backendDirectory: backends } })
+      .results.flatMap((r) => r.diagnostics)
+      .filter((d) => d.ruleId === 'backend-library');
     const said = new Map(findings.map((f) => [f.file.slice(repo.length + 1).split('/')[0]!, tritonMessage(f.messageId!, f.data ?? {})]));
     const outcomes: Record<string, string> = {};
     for (const name of Object.keys(MODELS)) {
@@ -98,7 +118,12 @@ describe.skipIf(!runs)('backend-library against the real tritonserver 2.51', () 
     const expected = Object.fromEntries(Object.keys(MODELS).map((name) => [name, said.get(name) ?? 'loads']));
     expect(outcomes).toEqual(expected);
     // The cases this covers: each of the rule's messages, and both ways a library is found.
-    expect([...new Set(findings.map((f) => f.messageId))].sort()).toEqual(['libraryEscapes', 'noLibraryForBackend', 'noPythonBasedLibrary', 'noRuntimeLibrary']);
+    expect([...new Set(findings.map((f) => f.messageId))].sort()).toEqual([
+      'libraryEscapes',
+      'noLibraryForBackend',
+      'noPythonBasedLibrary',
+      'noRuntimeLibrary',
+    ]);
     expect(Object.values(outcomes).filter((o) => o === 'loads')).toHaveLength(3);
   }, 180_000);
 });

@@ -35,7 +35,6 @@ let server: RealTriton | undefined;
 const modules: Record<string, Module> = {};
 const clients: Client[] = [];
 
-
 async function connect(model: string, options: Record<string, unknown> = {}): Promise<Client> {
   const c = await modules[model]!.connect(server!.grpc, options);
   clients.push(c);
@@ -74,7 +73,10 @@ describe.skipIf(!runs)('generated TypeScript gRPC clients against the real trito
     // The modules import @grpc/grpc-js, which the user installs beside them: here tritonc's own.
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
     const files: string[] = [];
-    for (const [from, prefix] of [[repo, ''], [drifted, 'drifted_']] as const) {
+    for (const [from, prefix] of [
+      [repo, ''],
+      [drifted, 'drifted_'],
+    ] as const) {
       const run = clientRun(from, { protocol: 'grpc' });
       if ('error' in run) throw new Error(run.error);
       for (const f of run.files.filter((x) => x.name !== 'index.ts')) {
@@ -86,7 +88,10 @@ describe.skipIf(!runs)('generated TypeScript gRPC clients against the real trito
     const compiled = compileClients(gen, files);
     expect(compiled.errors).toEqual({});
     for (const f of files) modules[f.replace(/\.ts$/, '')] = (await import(pathToFileURL(join(compiled.outDir, f.replace(/\.ts$/, '.js'))).href)) as Module;
-    server = await startRealTriton(repo, Object.keys(CLIENT_MODELS).map((m) => `--load-model=${m}`));
+    server = await startRealTriton(
+      repo,
+      Object.keys(CLIENT_MODELS).map((m) => `--load-model=${m}`),
+    );
   }, 240_000);
 
   afterAll(async () => {
@@ -110,7 +115,10 @@ describe.skipIf(!runs)('generated TypeScript gRPC clients against the real trito
 
   it('an ensemble is one model; BYTES in and out: strings length-prefixed, byte strings back, INT64 as BigInt64Array', async () => {
     const p = await connect('pipeline');
-    expect((await p.infer({ IN: { data: new Float32Array([1, 2, 3, 4]), shape: [1, 4] } })).OUT).toEqual({ data: new Float32Array([3, 4, 5, 6]), shape: [1, 4] });
+    expect((await p.infer({ IN: { data: new Float32Array([1, 2, 3, 4]), shape: [1, 4] } })).OUT).toEqual({
+      data: new Float32Array([3, 4, 5, 6]),
+      shape: [1, 4],
+    });
     const c = await connect('upper');
     const out = await c.infer({ TEXT: { data: ['hello', 'wörld'], shape: [1, 2] } });
     expect(modules.upper!.decodeStrings(out.UPPER!.data as Uint8Array[])).toEqual(['HELLO', 'WöRLD']);
@@ -132,14 +140,24 @@ describe.skipIf(!runs)('generated TypeScript gRPC clients against the real trito
   it('a wrong shape is refused before sending, naming the input; what the server refuses (INVALID_ARGUMENT) is not retried', async () => {
     const c = await connect('add_one');
     const before = await rejection(c.infer({ INPUT0: { data: new Float32Array(5), shape: [1, 5] } }));
-    expect([before.name, before.input, before.message]).toEqual(['InvalidInput', 'INPUT0', 'input "INPUT0": shape [1, 5] does not match the model\'s [batch, 4] (the batch axis first: max_batch_size is 8)']);
+    expect([before.name, before.input, before.message]).toEqual([
+      'InvalidInput',
+      'INPUT0',
+      'input "INPUT0": shape [1, 5] does not match the model\'s [batch, 4] (the batch axis first: max_batch_size is 8)',
+    ]);
     const mismatch = await rejection(modules.drifted_add_one!.connect(server!.grpc));
     expect([mismatch.name, mismatch.message]).toEqual(['ModelMismatch', expect.stringContaining('input "INPUT0" has shape [-1, 4] there, [batch, any] here')]);
     const infers = counter('ModelInfer');
     const drifted = await modules.drifted_add_one!.connect(server!.grpc, { checkMetadata: false, channelOptions: { interceptors: [infers.interceptor] } });
     clients.push(drifted);
     const refused = await rejection(drifted.infer({ INPUT0: { data: new Float32Array(5), shape: [1, 5] } }, { retries: 3 }));
-    expect([refused.name, refused.status, refused.input, refused.attempts, infers.count()]).toEqual(['InvalidInput', grpc.status.INVALID_ARGUMENT, 'INPUT0', 1, 1]);
+    expect([refused.name, refused.status, refused.input, refused.attempts, infers.count()]).toEqual([
+      'InvalidInput',
+      grpc.status.INVALID_ARGUMENT,
+      'INPUT0',
+      1,
+      1,
+    ]);
     expect(refused.message).toContain("unexpected shape for input 'INPUT0' for model 'add_one'. Expected [-1,4], got [1,5]");
   });
 
@@ -180,13 +198,18 @@ describe.skipIf(!runs)('generated TypeScript gRPC clients against the real trito
   it('a restricted protocol (--grpc-restricted-protocol): UNAVAILABLE "This protocol is restricted", not retried; the header as metadata passes', async () => {
     const dir = tempDir('tritonc-client-grpc-restricted-');
     writeModels(join(dir, 'models'), { add_one: CLIENT_MODELS.add_one! });
-    const restricted = await startRealTriton(join(dir, 'models'), ['--grpc-restricted-protocol=health,metadata,inference:admin-key=s3cret', '--load-model=add_one']);
+    const restricted = await startRealTriton(join(dir, 'models'), [
+      '--grpc-restricted-protocol=health,metadata,inference:admin-key=s3cret',
+      '--load-model=add_one',
+    ]);
     try {
       const lives = counter('ServerLive');
       const e = await rejection(modules.add_one!.connect(restricted.grpc, { retries: 3, channelOptions: { interceptors: [lives.interceptor] } }));
       expect([e.name, e.status, e.retryable, lives.count()]).toEqual(['TritonClientError', grpc.status.UNAVAILABLE, false, 1]);
       // The header is the key after "triton-grpc-protocol-" (server src/grpc/grpc_server.h kRestrictedProtocolHeaderTemplate).
-      expect(e.message).toBe("ServerLive: UNAVAILABLE: This protocol is restricted, expecting header 'triton-grpc-protocol-admin-key' (the server restricts this protocol: pass the header it expects in connect()'s options.headers)");
+      expect(e.message).toBe(
+        "ServerLive: UNAVAILABLE: This protocol is restricted, expecting header 'triton-grpc-protocol-admin-key' (the server restricts this protocol: pass the header it expects in connect()'s options.headers)",
+      );
       const c = await modules.add_one!.connect(restricted.grpc, { headers: { 'triton-grpc-protocol-admin-key': 's3cret' } });
       clients.push(c);
       expect((await c.infer({ INPUT0: { data: new Float32Array([0, 1, 2, 3]), shape: [1, 4] } })).OUTPUT0!.data).toEqual(new Float32Array([1, 2, 3, 4]));

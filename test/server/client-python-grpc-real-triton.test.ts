@@ -14,14 +14,17 @@ import { CATCH, pythonClientRuns, runPython } from '../support/python-client.js'
 import { realTritonRuns, startRealTriton, type RealTriton } from '../support/real-triton.js';
 import { tempDir } from '../support/temp.js';
 
-const runs = realTritonRuns('generated Python gRPC clients against the real Triton') && pythonClientRuns('generated Python gRPC clients against the real Triton');
+const runs =
+  realTritonRuns('generated Python gRPC clients against the real Triton') && pythonClientRuns('generated Python gRPC clients against the real Triton');
 
 let server: RealTriton | undefined;
 let gen = '';
 
 /** The server's request counts of a model (GET /v2/models/<m>/stats: inference_stats success and fail). */
 async function counts(model: string): Promise<{ success: number; fail: number }> {
-  const stats = (await (await fetch(`${server!.url}/v2/models/${model}/stats`)).json()) as { model_stats: { inference_stats: { success: { count: number }; fail: { count: number } } }[] };
+  const stats = (await (await fetch(`${server!.url}/v2/models/${model}/stats`)).json()) as {
+    model_stats: { inference_stats: { success: { count: number }; fail: { count: number } } }[];
+  };
   const s = stats.model_stats[0]!.inference_stats;
   return { success: s.success.count, fail: s.fail.count };
 }
@@ -34,13 +37,19 @@ describe.skipIf(!runs)('generated Python gRPC clients against the real tritonser
     const drifted = join(dir, 'drifted');
     writeModels(drifted, DRIFTED_MODELS);
     gen = join(dir, 'gen');
-    for (const [from, pkg] of [[repo, 'clients'], [drifted, 'drifted']] as const) {
+    for (const [from, pkg] of [
+      [repo, 'clients'],
+      [drifted, 'drifted'],
+    ] as const) {
       mkdirSync(join(gen, pkg), { recursive: true });
       const run = clientRun(from, { lang: 'python', protocol: 'grpc' });
       if ('error' in run) throw new Error(run.error);
       for (const f of run.files) writeFileSync(join(gen, pkg, f.name), f.text);
     }
-    server = await startRealTriton(repo, Object.keys(CLIENT_MODELS).map((m) => `--load-model=${m}`));
+    server = await startRealTriton(
+      repo,
+      Object.keys(CLIENT_MODELS).map((m) => `--load-model=${m}`),
+    );
   }, 240_000);
 
   afterAll(async () => {
@@ -49,14 +58,18 @@ describe.skipIf(!runs)('generated Python gRPC clients against the real tritonser
 
   it('infers, and splits a batch of 20 into requests of at most max_batch_size 8, joining the outputs in order', async () => {
     const before = await counts('add_one');
-    const out = await runPython(gen, `${CATCH}
+    const out = await runPython(
+      gen,
+      `${CATCH}
 from clients import add_one
 c = add_one.connect(sys.argv[1])
 one = c.infer({"INPUT0": numpy.array([[1, 2, 3, 4]], dtype=numpy.float32)})["OUTPUT0"]
 data = numpy.arange(80, dtype=numpy.float32).reshape(20, 4)
 big = c.infer({"INPUT0": data})["OUTPUT0"]
 print(json.dumps({"url": c.url, "one": show(one), "bigShape": list(big.shape), "joined": bool((big == data + 1).all())}))
-`, [server!.grpc]);
+`,
+      [server!.grpc],
+    );
     expect(out.url).toBe(`grpc://${server!.grpc}`);
     expect(out.one).toEqual({ dtype: 'float32', shape: [1, 4], values: [2, 3, 4, 5] });
     expect([out.bigShape, out.joined]).toEqual([[20, 4], true]);
@@ -65,14 +78,18 @@ print(json.dumps({"url": c.url, "one": show(one), "bigShape": list(big.shape), "
   });
 
   it('an ensemble is one model; BYTES in and out: str and bytes sent, byte strings back, INT64 as int64', async () => {
-    const out = await runPython(gen, `${CATCH}
+    const out = await runPython(
+      gen,
+      `${CATCH}
 from clients import pipeline, upper
 p = pipeline.connect(sys.argv[1])
 piped = p.infer({"IN": numpy.arange(1, 5, dtype=numpy.float32).reshape(1, 4)})["OUT"]
 c = upper.connect(sys.argv[1])
 out = c.infer({"TEXT": numpy.array([["hello", "w\\u00f6rld".encode()]], dtype=numpy.object_)})
 print(json.dumps({"piped": show(piped), "UPPER": upper.decode_strings(out["UPPER"]), "LENGTHS": show(out["LENGTHS"])}))
-`, [server!.grpc]);
+`,
+      [server!.grpc],
+    );
     expect(out).toEqual({
       piped: { dtype: 'float32', shape: [1, 4], values: [3, 4, 5, 6] },
       UPPER: ['HELLO', 'WöRLD'],
@@ -81,20 +98,26 @@ print(json.dumps({"piped": show(piped), "UPPER": upper.decode_strings(out["UPPER
   });
 
   it('a sequence model: the correlation id (from 2**63 too) and start/end reach the model', async () => {
-    const out = await runPython(gen, `${CATCH}
+    const out = await runPython(
+      gen,
+      `${CATCH}
 from clients import counter
 c = counter.connect(sys.argv[1])
 def step(id, value, start=False, end=False):
     return c.infer({"VALUE": numpy.array([[value]], dtype=numpy.int32)}, sequence=counter.SequenceOptions(id, start=start, end=end))["TOTAL"].flatten().tolist()
 big = 2**63 + 5
 print(json.dumps([step(42, 1, start=True), step(big, 10, start=True), step(42, 2), step(big, 5, end=True), step(42, 3, end=True)]))
-`, [server!.grpc]);
+`,
+      [server!.grpc],
+    );
     expect(out).toEqual([[1], [10], [3], [15], [6]]);
   });
 
   it('a wrong shape is refused before sending, naming the input; what the server refuses (INVALID_ARGUMENT) is not retried', async () => {
     const before = await counts('add_one');
-    const out = await runPython(gen, `${CATCH}
+    const out = await runPython(
+      gen,
+      `${CATCH}
 from clients import add_one
 from drifted import add_one as drifted
 c = add_one.connect(sys.argv[1])
@@ -103,7 +126,9 @@ mismatch = caught(lambda: drifted.connect(sys.argv[1]))
 d = drifted.connect(sys.argv[1], check_metadata=False)
 refused = caught(lambda: d.infer({"INPUT0": numpy.zeros((1, 5), dtype=numpy.float32)}, retries=3))
 print(json.dumps({"before": before, "mismatch": mismatch, "refused": refused}))
-`, [server!.grpc]);
+`,
+      [server!.grpc],
+    );
     expect([out.before.name, out.before.input]).toEqual(['InvalidInput', 'INPUT0']);
     expect(out.before.message).toBe('input "INPUT0": shape [1, 5] does not match the model\'s [batch, 4] (the batch axis first: max_batch_size is 8)');
     expect(out.mismatch.name).toBe('ModelMismatch');
@@ -116,7 +141,9 @@ print(json.dumps({"before": before, "mismatch": mismatch, "refused": refused}))
   });
 
   it('a call past its timeout is a Timeout (the gRPC deadline), a cancelled one Aborted; a server that is not there is ServerNotLive', async () => {
-    const out = await runPython(gen, `${CATCH}
+    const out = await runPython(
+      gen,
+      `${CATCH}
 from clients import slow
 c = slow.connect(sys.argv[1])
 started = time.monotonic()
@@ -130,7 +157,10 @@ started = time.monotonic()
 aborted = caught(lambda: c.infer({"SECONDS": numpy.array([3], dtype=numpy.float32)}, cancel=cancel, timeout_s=20))
 abort_took = time.monotonic() - started
 print(json.dumps({"e": e, "took": took, "ok": list(ok.shape), "gone": caught(lambda: slow.connect("127.0.0.1:1")), "aborted": aborted, "abortTook": abort_took}))
-`, [server!.grpc], 60_000);
+`,
+      [server!.grpc],
+      60_000,
+    );
     // grpc StatusCode.DEADLINE_EXCEEDED is 4.
     expect([out.e.name, out.e.status, out.e.message]).toEqual(['Timeout', 4, 'ModelInfer "slow": no answer within 0.5 s']);
     expect(out.took).toBeLessThan(2.5);
@@ -142,7 +172,9 @@ print(json.dumps({"e": e, "took": took, "ok": list(ok.shape), "gone": caught(lam
   }, 60_000);
 
   it('not ready while the model reloads: ModelNotReady (NOT_FOUND), retried until the load is done; connect tells the state', async () => {
-    const out = await runPython(gen, `${CATCH}
+    const out = await runPython(
+      gen,
+      `${CATCH}
 import threading, urllib.request
 from clients import add_one
 url = sys.argv[2]
@@ -158,7 +190,10 @@ connect_error = caught(lambda: add_one.connect(sys.argv[1]))
 threading.Timer(0.3, control, ["load"]).start()
 out = c.infer(x, retries=40, backoff_s=0.1, max_backoff_s=0.5, timeout_s=60)["OUTPUT0"]
 print(json.dumps({"once": once, "connect": connect_error, "out": show(out)}))
-`, [server!.grpc, server!.url], 90_000);
+`,
+      [server!.grpc, server!.url],
+      90_000,
+    );
     // grpc StatusCode.NOT_FOUND is 5.
     expect([out.once.name, out.once.status, out.once.retryable]).toEqual(['ModelNotReady', 5, true]);
     expect(out.once.message).toBe('model "add_one" is not ready: Request for unknown model: \'add_one\' has no available versions');
@@ -167,7 +202,9 @@ print(json.dumps({"once": once, "connect": connect_error, "out": show(out)}))
   }, 90_000);
 
   it('a decoupled model: stream() yields its responses in order and ends after the final one; its error is typed; an early stop cancels', async () => {
-    const out = await runPython(gen, `${CATCH}
+    const out = await runPython(
+      gen,
+      `${CATCH}
 from clients import streamer
 c = streamer.connect(sys.argv[1])
 def run(n, **options):
@@ -185,7 +222,10 @@ for r in c.stream({"IN": numpy.array([2000], dtype=numpy.int32)}):
 stopped = time.monotonic() - started
 again = run(3)
 print(json.dumps({"five": five, "empty": empty, "shapes": shapes, "failed": failed, "first": first, "stopped": stopped, "again": again}))
-`, [server!.grpc], 90_000);
+`,
+      [server!.grpc],
+      90_000,
+    );
     expect(out.five).toEqual([[1], [2], [3], [4], [5]]);
     // No response at all: the empty final response (enable_empty_final_response) ends the stream.
     expect(out.empty).toEqual([]);

@@ -33,7 +33,6 @@ let log = '';
 const modules: Record<string, Module> = {};
 const shmPrefix = `tritonc_client_${process.pid}_`;
 
-
 const post = (path: string) => fetch(`${url}${path}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
 
 describe.skipIf(!runs)('generated TypeScript clients against the real tritonserver 2.51', () => {
@@ -46,7 +45,10 @@ describe.skipIf(!runs)('generated TypeScript clients against the real tritonserv
     const gen = join(dir, 'gen');
     mkdirSync(gen);
     const files: string[] = [];
-    for (const [from, prefix] of [[repo, ''], [drifted, 'drifted_']] as const) {
+    for (const [from, prefix] of [
+      [repo, ''],
+      [drifted, 'drifted_'],
+    ] as const) {
       const run = clientRun(from);
       if ('error' in run) throw new Error(run.error);
       for (const f of run.files.filter((x) => x.name !== 'index.ts')) {
@@ -71,7 +73,10 @@ describe.skipIf(!runs)('generated TypeScript clients against the real tritonserv
     server.stderr!.on('data', (d: Buffer) => (log += d.toString()));
     const until = Date.now() + 90_000;
     for (;;) {
-      const ok = await fetch(`${url}/v2/health/ready`).then((r) => r.status === 200, () => false);
+      const ok = await fetch(`${url}/v2/health/ready`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) break;
       if (Date.now() > until) throw new Error(`tritonserver did not get ready:\n${log.slice(-2000)}`);
       await new Promise((r) => setTimeout(r, 200));
@@ -120,7 +125,7 @@ describe.skipIf(!runs)('generated TypeScript clients against the real tritonserv
     expect(out.LENGTHS).toEqual({ data: new BigInt64Array([5n, 6n]), shape: [1, 2] });
   });
 
-  it('inputs named like Object.prototype\'s keys: those left out are not sent, the model sums those given', async () => {
+  it("inputs named like Object.prototype's keys: those left out are not sent, the model sums those given", async () => {
     const c = await modules[PROTO_MODEL]!.connect(url);
     const one = (v: number) => ({ data: new Int32Array([v, v + 1]), shape: [2, 1] });
     const two = await c.infer({ ['__proto__']: one(1), hasOwnProperty: one(10) });
@@ -150,7 +155,10 @@ describe.skipIf(!runs)('generated TypeScript clients against the real tritonserv
     expect(mismatch.name).toBe('ModelMismatch');
     expect(mismatch.message).toContain('input "INPUT0" has shape [-1, 4] there, [batch, any] here');
     let requests = 0;
-    const drifted = await modules.drifted_add_one!.connect(url, { checkMetadata: false, fetch: (u: string, init: RequestInit) => (u.endsWith('/infer') && requests++, fetch(u, init)) });
+    const drifted = await modules.drifted_add_one!.connect(url, {
+      checkMetadata: false,
+      fetch: (u: string, init: RequestInit) => (u.endsWith('/infer') && requests++, fetch(u, init)),
+    });
     const refused = await rejection(drifted.infer({ INPUT0: { data: new Float32Array(5), shape: [1, 5] } }, { retries: 3 }));
     expect([refused.name, refused.status, refused.input, refused.attempts, requests]).toEqual(['InvalidInput', 400, 'INPUT0', 1, 1]);
     expect(refused.message).toContain("unexpected shape for input 'INPUT0' for model 'add_one'. Expected [-1,4], got [1,5]");
@@ -170,7 +178,8 @@ describe.skipIf(!runs)('generated TypeScript clients against the real tritonserv
   it('a transient failure (a connection reset) is retried with backoff, and the retry answers', async () => {
     let calls = 0;
     const flaky = (u: string, init: RequestInit): Promise<Response> => {
-      if (u.endsWith('/infer') && calls++ === 0) return Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) }));
+      if (u.endsWith('/infer') && calls++ === 0)
+        return Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) }));
       return fetch(u, init);
     };
     const c = await modules.add_one!.connect(url, { fetch: flaky, backoffMs: 20 });
@@ -196,8 +205,11 @@ describe.skipIf(!runs)('generated TypeScript clients against the real tritonserv
     expect(Array.from(out.OUTPUT0!.data as Float32Array)).toEqual([2, 2, 2, 2]);
   }, 60_000);
 
-  it('a decoupled model: Triton\'s HTTP infer answers 501, and the client refuses it at connect', async () => {
-    const raw = await fetch(`${url}/v2/models/streamer/infer`, { method: 'POST', body: JSON.stringify({ inputs: [{ name: 'IN', shape: [1], datatype: 'INT32', data: [1] }] }) });
+  it("a decoupled model: Triton's HTTP infer answers 501, and the client refuses it at connect", async () => {
+    const raw = await fetch(`${url}/v2/models/streamer/infer`, {
+      method: 'POST',
+      body: JSON.stringify({ inputs: [{ name: 'IN', shape: [1], datatype: 'INT32', data: [1] }] }),
+    });
     expect(raw.status).toBe(501);
     expect(await raw.text()).toContain("HTTP end point doesn't support models with decoupled transaction policy");
     const e = await rejection(modules.streamer!.connect(url));

@@ -13,15 +13,22 @@ const errorsOf = (dir: string, paths: string[], options: Parameters<typeof lintS
   lintSync(paths, { cwd: dir, rules: RULES, ...options }).results.flatMap((r) => r.diagnostics.map((d) => ({ ...d, file: d.file.slice(dir.length + 1) })));
 
 /** A TensorRT model whose config leaves dims and data_type to the backend (qa autofill_noplatform_success). */
-const PARTIAL_PLAN = 'platform: "tensorrt_plan"\nmax_batch_size: 8\ninput [ { name: "INPUT0" } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n';
+const PARTIAL_PLAN =
+  'platform: "tensorrt_plan"\nmax_batch_size: 8\ninput [ { name: "INPUT0" } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n';
 
-describe('auto-complete on (Triton\'s default) and off', () => {
+describe("auto-complete on (Triton's default) and off", () => {
   it('what a backend fills in is not an error with auto-complete on; it is with --disable-auto-complete-config', async () => {
     const dir = await writeRepo({ 'plan/config.pbtxt': PARTIAL_PLAN, 'plan/1/model.plan': 'engine' });
     const on = errorsOf(dir, ['.']).filter((d) => d.ruleId === 'io-dims');
-    expect(on.map((d) => [d.messageId, d.severity])).toEqual([['noDataTypeUnlessCompleted', 'warning'], ['noDimsUnlessCompleted', 'warning']]);
+    expect(on.map((d) => [d.messageId, d.severity])).toEqual([
+      ['noDataTypeUnlessCompleted', 'warning'],
+      ['noDimsUnlessCompleted', 'warning'],
+    ]);
     const off = errorsOf(dir, ['.'], { server: { autoCompleteConfig: false } }).filter((d) => d.ruleId === 'io-dims');
-    expect(off.map((d) => [d.messageId, d.severity])).toEqual([['noDataType', 'error'], ['noDims', 'error']]);
+    expect(off.map((d) => [d.messageId, d.severity])).toEqual([
+      ['noDataType', 'error'],
+      ['noDims', 'error'],
+    ]);
     expect(off[0]!.message).toContain("must specify 'data_type' for plan");
   });
 
@@ -34,10 +41,22 @@ describe('auto-complete on (Triton\'s default) and off', () => {
   });
 
   it('the settings file says it as the command line does', async () => {
-    const dir = await writeRepo({ 'plan/config.pbtxt': PARTIAL_PLAN, 'plan/1/model.plan': 'engine', 'tritonc.config.json': '{ "server": { "strictModelConfig": true } }' });
-    expect(errorsOf(dir, ['.']).filter((d) => d.ruleId === 'io-dims').map((d) => d.severity)).toEqual(['error', 'error']);
+    const dir = await writeRepo({
+      'plan/config.pbtxt': PARTIAL_PLAN,
+      'plan/1/model.plan': 'engine',
+      'tritonc.config.json': '{ "server": { "strictModelConfig": true } }',
+    });
+    expect(
+      errorsOf(dir, ['.'])
+        .filter((d) => d.ruleId === 'io-dims')
+        .map((d) => d.severity),
+    ).toEqual(['error', 'error']);
     // The command line wins over the file.
-    expect(errorsOf(dir, ['.'], { server: { autoCompleteConfig: true } }).filter((d) => d.ruleId === 'io-dims').map((d) => d.severity)).toEqual(['warning', 'warning']);
+    expect(
+      errorsOf(dir, ['.'], { server: { autoCompleteConfig: true } })
+        .filter((d) => d.ruleId === 'io-dims')
+        .map((d) => d.severity),
+    ).toEqual(['warning', 'warning']);
   });
 });
 
@@ -47,7 +66,9 @@ describe('--backend-config', () => {
     const dir = await writeRepo({ 'classifier/config.pbtxt': config, 'classifier/1/model.onnx': CLASSIFIER });
     const message = (options = {}) => errorsOf(dir, ['.'], options).find((d) => d.ruleId === 'autocomplete-surprises')?.message;
     expect(message()).toMatch(/^max_batch_size: 0 is replaced by 4:/);
-    expect(message({ server: { backendConfig: [parseBackendConfig('onnxruntime,default-max-batch-size=16')] } })).toMatch(/^max_batch_size: 0 is replaced by 16:/);
+    expect(message({ server: { backendConfig: [parseBackendConfig('onnxruntime,default-max-batch-size=16')] } })).toMatch(
+      /^max_batch_size: 0 is replaced by 16:/,
+    );
     // Without auto-complete nothing replaces it.
     expect(message({ server: { autoCompleteConfig: false } })).toBeUndefined();
   });
@@ -62,7 +83,10 @@ describe("tritonserver's --flag=value spelling, in any position", () => {
     expect(before.stdout).toContain('max_batch_size: 0 is replaced by 16');
     const after = await cli(['lint', 'repo', '--backend-config=onnxruntime,default-max-batch-size=16', '-f', 'json'], { cwd: dir });
     expect(after.stdout).toBe(before.stdout);
-    const twice = await cli(['lint', '--backend-config', 'onnxruntime,default-max-batch-size=8', '--backend-config=onnxruntime,default-max-batch-size=16', 'repo', '-f', 'json'], { cwd: dir });
+    const twice = await cli(
+      ['lint', '--backend-config', 'onnxruntime,default-max-batch-size=8', '--backend-config=onnxruntime,default-max-batch-size=16', 'repo', '-f', 'json'],
+      { cwd: dir },
+    );
     expect(twice.stdout).toContain('max_batch_size: 0 is replaced by 16');
     const resolved = await cli(['resolve', '--backend-config=onnxruntime,default-max-batch-size=16', 'repo/classifier'], { cwd: dir });
     expect(resolved.code, resolved.stderr).toBe(0);
@@ -110,10 +134,17 @@ describe('several --model-repository paths: one server', () => {
 ensemble_scheduling { step [ { model_name: "classifier" model_version: -1 input_map { key: "input" value: "IN" } output_map { key: "output" value: "OUTX" } } ] }\n`;
 
   it('an ensemble runs models of the other repositories, and is checked against them', async () => {
-    const dir = await writeRepo({ 'ensembles/pipe/config.pbtxt': ENSEMBLE, 'ensembles/pipe/1/.keep': '', 'models/classifier/config.pbtxt': CLASSIFIER_CONFIG, 'models/classifier/1/model.onnx': CLASSIFIER });
+    const dir = await writeRepo({
+      'ensembles/pipe/config.pbtxt': ENSEMBLE,
+      'ensembles/pipe/1/.keep': '',
+      'models/classifier/config.pbtxt': CLASSIFIER_CONFIG,
+      'models/classifier/1/model.onnx': CLASSIFIER,
+    });
     const alone = errorsOf(dir, ['ensembles']).filter((d) => d.ruleId === 'ensemble-models');
     expect(alone.map((d) => d.messageId)).toEqual(['stepModelMissing']);
-    const served = errorsOf(dir, [], { server: { modelRepositories: [join(dir, 'ensembles'), join(dir, 'models')] } }).filter((d) => d.ruleId.startsWith('ensemble'));
+    const served = errorsOf(dir, [], { server: { modelRepositories: [join(dir, 'ensembles'), join(dir, 'models')] } }).filter((d) =>
+      d.ruleId.startsWith('ensemble'),
+    );
     // Found now, so the mapping is checked: output_map's key is an output of the classifier, but OUTX is not an ensemble output.
     expect(served.map((d) => d.messageId)).not.toContain('stepModelMissing');
     expect(served.map((d) => d.ruleId)).toContain('ensemble-config');
@@ -122,9 +153,12 @@ ensemble_scheduling { step [ { model_name: "classifier" model_version: -1 input_
   it('a model name in two repositories is loaded from neither', async () => {
     const ok = ENSEMBLE.replace('"OUTX"', '"OUT"');
     const dir = await writeRepo({
-      'a/pipe/config.pbtxt': ok, 'a/pipe/1/.keep': '',
-      'a/classifier/config.pbtxt': CLASSIFIER_CONFIG, 'a/classifier/1/model.onnx': CLASSIFIER,
-      'b/classifier/config.pbtxt': CLASSIFIER_CONFIG, 'b/classifier/1/model.onnx': CLASSIFIER,
+      'a/pipe/config.pbtxt': ok,
+      'a/pipe/1/.keep': '',
+      'a/classifier/config.pbtxt': CLASSIFIER_CONFIG,
+      'a/classifier/1/model.onnx': CLASSIFIER,
+      'b/classifier/config.pbtxt': CLASSIFIER_CONFIG,
+      'b/classifier/1/model.onnx': CLASSIFIER,
     });
     const repos = [join(dir, 'a'), join(dir, 'b')];
     const found = errorsOf(dir, [], { server: { modelRepositories: repos } }).filter((d) => d.ruleId === 'ensemble-models');
@@ -135,12 +169,16 @@ ensemble_scheduling { step [ { model_name: "classifier" model_version: -1 input_
 });
 
 describe('the command line', () => {
-  it('takes Triton\'s flags, and refuses a bad one with exit 2 and Triton\'s message', async () => {
+  it("takes Triton's flags, and refuses a bad one with exit 2 and Triton's message", async () => {
     const dir = await writeRepo({ 'plan/config.pbtxt': PARTIAL_PLAN, 'plan/1/model.plan': 'engine' });
     expect((await cli(['lint', '.'], { cwd: dir })).code).toBe(0);
     const strict = await cli(['lint', '.', '--disable-auto-complete-config', '--format', 'json'], { cwd: dir });
     expect(strict.code).toBe(1);
-    expect(JSON.parse(strict.stdout)[0].messages.filter((m: { severity: number }) => m.severity === 2).map((m: { messageId: string }) => m.messageId)).toEqual(['noDataType', 'noDims']);
+    expect(
+      JSON.parse(strict.stdout)[0]
+        .messages.filter((m: { severity: number }) => m.severity === 2)
+        .map((m: { messageId: string }) => m.messageId),
+    ).toEqual(['noDataType', 'noDims']);
     expect((await cli(['lint', '.', '--strict-model-config'], { cwd: dir })).code).toBe(1);
     expect((await cli(['lint', '.', '--strict-model-config=false'], { cwd: dir })).code).toBe(0);
     const bad = await cli(['lint', '.', '--backend-config=onnxruntime,default-max-batch-size'], { cwd: dir });
@@ -150,9 +188,17 @@ describe('the command line', () => {
   });
 
   it('--model-repository with no paths lints those repositories', async () => {
-    const dir = await writeRepo({ 'a/classifier/config.pbtxt': CLASSIFIER_CONFIG, 'a/classifier/1/model.onnx': CLASSIFIER, 'b/x/config.pbtxt': 'max_batch_size: -1\n' });
+    const dir = await writeRepo({
+      'a/classifier/config.pbtxt': CLASSIFIER_CONFIG,
+      'a/classifier/1/model.onnx': CLASSIFIER,
+      'b/x/config.pbtxt': 'max_batch_size: -1\n',
+    });
     const r = await cli(['lint', '--model-repository', 'a', '--model-store', 'b', '--format', 'json'], { cwd: dir });
-    expect(JSON.parse(r.stdout).map((f: { filePath: string }) => f.filePath.slice(dir.length + 1)).sort()).toEqual(['a/classifier/config.pbtxt', 'b/x/config.pbtxt']);
+    expect(
+      JSON.parse(r.stdout)
+        .map((f: { filePath: string }) => f.filePath.slice(dir.length + 1))
+        .sort(),
+    ).toEqual(['a/classifier/config.pbtxt', 'b/x/config.pbtxt']);
     expect(r.code).toBe(1);
   });
 
@@ -167,7 +213,7 @@ describe('the command line', () => {
 });
 
 describe('resolve, generate and verify take the same flags', () => {
-  it('resolve: the effective config under the server\'s flags; the settings file\'s server block applies', async () => {
+  it("resolve: the effective config under the server's flags; the settings file's server block applies", async () => {
     const dir = await writeRepo({ 'repo/classifier/1/model.onnx': CLASSIFIER });
     const plain = await cli(['resolve', 'repo/classifier'], { cwd: dir });
     expect(plain.code).toBe(0);
@@ -180,10 +226,12 @@ describe('resolve, generate and verify take the same flags', () => {
     writeFileSync(join(dir, 'repo', 'tritonc.config.json'), '{ "server": { "backendConfig": ["default-max-batch-size=2"] } }');
     expect((await cli(['resolve', 'repo/classifier'], { cwd: dir })).stdout).toContain('max_batch_size: 2');
     // The command line wins.
-    expect((await cli(['resolve', 'repo/classifier', '--strict-model-config=false', '--backend-config=onnxruntime,default-max-batch-size=8'], { cwd: dir })).stdout).toContain('max_batch_size: 8');
+    expect(
+      (await cli(['resolve', 'repo/classifier', '--strict-model-config=false', '--backend-config=onnxruntime,default-max-batch-size=8'], { cwd: dir })).stdout,
+    ).toContain('max_batch_size: 8');
   });
 
-  it('generate: the server\'s default-max-batch-size is the default, recorded so that --check reproduces it', async () => {
+  it("generate: the server's default-max-batch-size is the default, recorded so that --check reproduces it", async () => {
     const dir = await writeRepo({ 'repo/classifier/1/model.onnx': CLASSIFIER });
     const w = await cli(['generate', 'repo/classifier', '--backend-config=onnxruntime,default-max-batch-size=16', '--write'], { cwd: dir });
     expect(w.code).toBe(0);
@@ -195,10 +243,25 @@ describe('resolve, generate and verify take the same flags', () => {
 
   it('verify: docker passes them to tritonserver; the other runtimes refuse them', async () => {
     const dir = await writeRepo({ 'repo/classifier/config.pbtxt': CLASSIFIER_CONFIG, 'repo/classifier/1/model.onnx': CLASSIFIER });
-    const dry = await cli(['verify', 'repo/classifier', '--runtime', 'docker', '--dry-run', '--format', 'json', '--disable-auto-complete-config', '--backend-config=onnxruntime,default-max-batch-size=8'], { cwd: dir });
+    const dry = await cli(
+      [
+        'verify',
+        'repo/classifier',
+        '--runtime',
+        'docker',
+        '--dry-run',
+        '--format',
+        'json',
+        '--disable-auto-complete-config',
+        '--backend-config=onnxruntime,default-max-batch-size=8',
+      ],
+      { cwd: dir },
+    );
     expect(dry.code).toBe(0);
     const command: string[] = JSON.parse(dry.stdout).command;
-    expect(command.slice(command.indexOf('tritonserver'))).toEqual(expect.arrayContaining(['--disable-auto-complete-config', '--backend-config=onnxruntime,default-max-batch-size=8']));
+    expect(command.slice(command.indexOf('tritonserver'))).toEqual(
+      expect.arrayContaining(['--disable-auto-complete-config', '--backend-config=onnxruntime,default-max-batch-size=8']),
+    );
     const ort = await cli(['verify', 'repo/classifier', '--disable-auto-complete-config'], { cwd: dir });
     expect([ort.code, ort.stderr]).toEqual([2, expect.stringContaining('apply to --runtime docker')]);
   });
@@ -206,11 +269,17 @@ describe('resolve, generate and verify take the same flags', () => {
 
 describe('--backend-directory: the backends the server has', () => {
   it('lint: a backend with no library there is refused as core refuses it; the settings file says it relative to itself', async () => {
-    const dir = await writeRepo({ 'repo/classifier/config.pbtxt': CLASSIFIER_CONFIG, 'repo/classifier/1/model.onnx': CLASSIFIER, 'backends/python/libtriton_python.so': '' });
+    const dir = await writeRepo({
+      'repo/classifier/config.pbtxt': CLASSIFIER_CONFIG,
+      'repo/classifier/1/model.onnx': CLASSIFIER,
+      'backends/python/libtriton_python.so': '',
+    });
     const r = await cli(['lint', 'repo', '--backend-directory', 'backends', '--format', 'json'], { cwd: dir });
     expect(r.code).toBe(1);
     const found = JSON.parse(r.stdout)[0].messages.filter((m: { ruleId: string }) => m.ruleId === 'backend-library');
-    expect(found.map((m: { messageId: string; message: string }) => [m.messageId, m.message])).toEqual([['noLibraryForBackend', expect.stringContaining(`no libtriton_onnxruntime.so in ${dir}/backends/onnxruntime`)]]);
+    expect(found.map((m: { messageId: string; message: string }) => [m.messageId, m.message])).toEqual([
+      ['noLibraryForBackend', expect.stringContaining(`no libtriton_onnxruntime.so in ${dir}/backends/onnxruntime`)],
+    ]);
     // Without the flag nothing is known, so nothing is said; installed, clean.
     expect((await cli(['lint', 'repo'], { cwd: dir })).code).toBe(0);
     mkdirSync(join(dir, 'backends', 'onnxruntime'));
@@ -228,9 +297,29 @@ describe('--backend-directory: the backends the server has', () => {
   });
 
   it('verify: the local tritonserver gets it last (tritonserver takes the last one given); docker and ort refuse it', async () => {
-    const dir = await writeRepo({ 'repo/classifier/config.pbtxt': CLASSIFIER_CONFIG, 'repo/classifier/1/model.onnx': CLASSIFIER, 'backends/onnxruntime/libtriton_onnxruntime.so': '', 'bin/tritonserver': '#!/bin/sh\nexit 1\n' });
+    const dir = await writeRepo({
+      'repo/classifier/config.pbtxt': CLASSIFIER_CONFIG,
+      'repo/classifier/1/model.onnx': CLASSIFIER,
+      'backends/onnxruntime/libtriton_onnxruntime.so': '',
+      'bin/tritonserver': '#!/bin/sh\nexit 1\n',
+    });
     chmodSync(join(dir, 'bin/tritonserver'), 0o755);
-    const dry = await cli(['verify', 'repo/classifier', '--runtime', 'local', '--tritonserver', join(dir, 'bin/tritonserver'), '--dry-run', '--format', 'json', '--backend-directory', 'backends'], { cwd: dir });
+    const dry = await cli(
+      [
+        'verify',
+        'repo/classifier',
+        '--runtime',
+        'local',
+        '--tritonserver',
+        join(dir, 'bin/tritonserver'),
+        '--dry-run',
+        '--format',
+        'json',
+        '--backend-directory',
+        'backends',
+      ],
+      { cwd: dir },
+    );
     expect(dry.code).toBe(0);
     const command: string[] = JSON.parse(dry.stdout).command;
     expect(command.at(-1)).toBe(`--backend-directory=${dir}/backends`);

@@ -83,11 +83,16 @@ describe('tritonserverCommand: --tritonserver, then PATH, then /opt/tritonserver
     writeFileSync(join(bin, 'tritonserver'), '#!/bin/sh\n');
     chmodSync(join(bin, 'tritonserver'), 0o755);
     expect(tritonserverCommand({ path: `/nonexistent:${bin}` }, '/')).toEqual({ command: join(bin, 'tritonserver'), args: [] });
-    expect(tritonserverCommand({ launcher: ['apptainer', 'exec', '--nv', 'triton.sif'], path: '' }, '/')).toEqual({ command: 'apptainer', args: ['exec', '--nv', 'triton.sif', 'tritonserver'] });
+    expect(tritonserverCommand({ launcher: ['apptainer', 'exec', '--nv', 'triton.sif'], path: '' }, '/')).toEqual({
+      command: 'apptainer',
+      args: ['exec', '--nv', 'triton.sif', 'tritonserver'],
+    });
     expect(() => tritonserverCommand({ tritonserver: 'missing/tritonserver' }, bin)).toThrow(/--tritonserver missing\/tritonserver: not an executable file/);
     if (!existsSync('/opt/tritonserver/bin/tritonserver')) {
       expect(() => tritonserverCommand({ path: '/nonexistent' }, '/')).toThrow(CannotRun);
-      expect(() => tritonserverCommand({ path: '/nonexistent' }, '/')).toThrow(/give --tritonserver PATH, put it on PATH, or run inside NVIDIA's Triton container/);
+      expect(() => tritonserverCommand({ path: '/nonexistent' }, '/')).toThrow(
+        /give --tritonserver PATH, put it on PATH, or run inside NVIDIA's Triton container/,
+      );
     }
   });
 });
@@ -140,46 +145,98 @@ describe.skipIf(!runs)('verify --runtime local with the real tritonserver 2.51',
     // A signal again while tritonc stops the server (a scheduler's second SIGTERM, Ctrl-C pressed twice) does not cut the clean-up short.
     ['SIGTERM', 'sigterm_twice', 2],
     ['SIGINT', 'sigint_twice', 2],
-  ] as const)('%s to the tritonc process while the model loads (%s): exit 143 / 130; the tritonserver it started and its Python stub are stopped, the copy of the model and the shared memory removed', async (signal, name, times) => {
-    const dir = model(name, CONFIG(name), MODEL_PY('time.sleep(60)'));
-    const before = listing(dir);
-    const child = spawn(process.execPath, [BIN, 'verify', dir, '--runtime', 'local', '--tritonserver', TRITONSERVER, '--timeout', '90s'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdout.resume();
-    const done = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
-    // The server tritonc started, by its command line: the copy it serves and its shared memory's prefix.
-    let server = '';
-    await until('tritonserver started', () => (server = processesWith(`--load-model=${name}`).find((l) => l.includes('--model-repository=')) ?? '') !== '');
-    const copy = /--model-repository=(\S+)/.exec(server)![1]!;
-    const shm = /shm-region-prefix-name=(\S+)/.exec(server)![1]!;
-    // The model's initialize is running (its stub has made its shared memory) when the signal comes.
-    await until('the Python stub started', () => readdirSync('/dev/shm').some((n) => n.startsWith(shm)));
-    await until('the Python stub running', () => processesWith(copy).length >= 2);
-    child.kill(signal);
-    if (times === 2) {
-      await new Promise((r) => setTimeout(r, 1000));
+  ] as const)(
+    '%s to the tritonc process while the model loads (%s): exit 143 / 130; the tritonserver it started and its Python stub are stopped, the copy of the model and the shared memory removed',
+    async (signal, name, times) => {
+      const dir = model(name, CONFIG(name), MODEL_PY('time.sleep(60)'));
+      const before = listing(dir);
+      const child = spawn(process.execPath, [BIN, 'verify', dir, '--runtime', 'local', '--tritonserver', TRITONSERVER, '--timeout', '90s'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NO_COLOR: '1' },
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.stdout.resume();
+      const done = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
+      // The server tritonc started, by its command line: the copy it serves and its shared memory's prefix.
+      let server = '';
+      await until('tritonserver started', () => (server = processesWith(`--load-model=${name}`).find((l) => l.includes('--model-repository=')) ?? '') !== '');
+      const copy = /--model-repository=(\S+)/.exec(server)![1]!;
+      const shm = /shm-region-prefix-name=(\S+)/.exec(server)![1]!;
+      // The model's initialize is running (its stub has made its shared memory) when the signal comes.
+      await until('the Python stub started', () => readdirSync('/dev/shm').some((n) => n.startsWith(shm)));
+      await until('the Python stub running', () => processesWith(copy).length >= 2);
       child.kill(signal);
-    }
-    expect(await done, stderr).toEqual([signal === 'SIGTERM' ? 143 : 130, null]);
-    expect(stderr).toContain(`interrupted by ${signal}`);
-    expect(stderr).toContain('tritonserver was stopped and its copy of the model removed');
-    expect(processesWith(copy)).toEqual([]);
-    expect(existsSync(copy)).toBe(false);
-    expect(readdirSync('/dev/shm').filter((n) => n.startsWith(shm))).toEqual([]);
-    expect(listing(dir)).toEqual(before);
-  }, 120_000);
+      if (times === 2) {
+        await new Promise((r) => setTimeout(r, 1000));
+        child.kill(signal);
+      }
+      expect(await done, stderr).toEqual([signal === 'SIGTERM' ? 143 : 130, null]);
+      expect(stderr).toContain(`interrupted by ${signal}`);
+      expect(stderr).toContain('tritonserver was stopped and its copy of the model removed');
+      expect(processesWith(copy)).toEqual([]);
+      expect(existsSync(copy)).toBe(false);
+      expect(readdirSync('/dev/shm').filter((n) => n.startsWith(shm))).toEqual([]);
+      expect(listing(dir)).toEqual(before);
+    },
+    120_000,
+  );
 
   it('--reference ort: the served outputs against ONNX Runtime on the same seeded inputs, within the tolerance or not', async () => {
     // The ONNX model the Python model stands for: OUTPUT0 = INPUT0 + 1.
     const onnx = join(tempDir('tritonc-reference-'), 'add_one.onnx');
-    await writeModel(onnx, onnxModel({ name: 'add', node: [node('Add', ['INPUT0', 'one'], ['OUTPUT0'])], initializer: [floatTensor('one', [1], [1])], input: [tensorInfo('INPUT0', T.FLOAT, ['batch', 4])], output: [tensorInfo('OUTPUT0', T.FLOAT, ['batch', 4])] }));
-    const same = await cli(['verify', model('same'), '--runtime', 'local', '--tritonserver', TRITONSERVER, '--reference', 'ort', '--reference-model', onnx, '--format', 'json', '--timeout', '90s']);
+    await writeModel(
+      onnx,
+      onnxModel({
+        name: 'add',
+        node: [node('Add', ['INPUT0', 'one'], ['OUTPUT0'])],
+        initializer: [floatTensor('one', [1], [1])],
+        input: [tensorInfo('INPUT0', T.FLOAT, ['batch', 4])],
+        output: [tensorInfo('OUTPUT0', T.FLOAT, ['batch', 4])],
+      }),
+    );
+    const same = await cli([
+      'verify',
+      model('same'),
+      '--runtime',
+      'local',
+      '--tritonserver',
+      TRITONSERVER,
+      '--reference',
+      'ort',
+      '--reference-model',
+      onnx,
+      '--format',
+      'json',
+      '--timeout',
+      '90s',
+    ]);
     expect(same.code, same.stderr).toBe(0);
-    expect(JSON.parse(same.stdout).reference).toMatchObject({ against: 'ONNX Runtime (CPU)', atol: 1e-5, rtol: 1e-5, batchSize: 1, outputs: [{ name: 'OUTPUT0', ok: true, maxAbsError: 0, mismatched: 0, elements: 4 }] });
+    expect(JSON.parse(same.stdout).reference).toMatchObject({
+      against: 'ONNX Runtime (CPU)',
+      atol: 1e-5,
+      rtol: 1e-5,
+      batchSize: 1,
+      outputs: [{ name: 'OUTPUT0', ok: true, maxAbsError: 0, mismatched: 0, elements: 4 }],
+    });
     // A model that adds 1.01: off by 0.01 everywhere, the known perturbation.
     const off = model('off', CONFIG('off'), MODEL_PY().replace('(x + 1)', '(x + 1.01)'));
-    const perturbed = await cli(['verify', off, '--runtime', 'local', '--tritonserver', TRITONSERVER, '--reference', 'ort', '--reference-model', onnx, '--format', 'json', '--timeout', '90s']);
+    const perturbed = await cli([
+      'verify',
+      off,
+      '--runtime',
+      'local',
+      '--tritonserver',
+      TRITONSERVER,
+      '--reference',
+      'ort',
+      '--reference-model',
+      onnx,
+      '--format',
+      'json',
+      '--timeout',
+      '90s',
+    ]);
     expect(perturbed.code, perturbed.stderr).toBe(1);
     const report = JSON.parse(perturbed.stdout);
     const [output] = report.reference.outputs;
@@ -187,7 +244,22 @@ describe.skipIf(!runs)('verify --runtime local with the real tritonserver 2.51',
     expect(output.maxAbsError).toBeCloseTo(0.01, 5);
     expect(report.problems).toEqual([expect.objectContaining({ kind: 'accuracy', tensor: 'OUTPUT0' })]);
     // Within a tolerance that allows it, it passes.
-    const wide = await cli(['verify', off, '--runtime', 'local', '--tritonserver', TRITONSERVER, '--reference', 'ort', '--reference-model', onnx, '--atol', '0.02', '--timeout', '90s']);
+    const wide = await cli([
+      'verify',
+      off,
+      '--runtime',
+      'local',
+      '--tritonserver',
+      TRITONSERVER,
+      '--reference',
+      'ort',
+      '--reference-model',
+      onnx,
+      '--atol',
+      '0.02',
+      '--timeout',
+      '90s',
+    ]);
     expect(wide.code, wide.stderr).toBe(0);
     expect(wide.stdout).toMatch(/OUTPUT0 {2}ok {2}max abs error 0\.0100/);
   }, 180_000);

@@ -23,7 +23,8 @@ async function notUtf8Model(dir: string): Promise<Buffer> {
   return bytes;
 }
 
-const CONFIG = 'platform: "onnxruntime_onnx"\nmax_batch_size: 4\ninput [ { name: "in\\377ut" data_type: TYPE_FP32 dims: [ 3, 32, 32 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 3, 32, 32 ] } ]\n';
+const CONFIG =
+  'platform: "onnxruntime_onnx"\nmax_batch_size: 4\ninput [ { name: "in\\377ut" data_type: TYPE_FP32 dims: [ 3, 32, 32 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 3, 32, 32 ] } ]\n';
 
 describe.skipIf(!runs)('an ONNX tensor name that is not UTF-8, against the real tritonserver 2.51', () => {
   let dir = '';
@@ -66,7 +67,9 @@ describe.skipIf(!runs)('an ONNX tensor name that is not UTF-8, against the real 
   it('Triton refuses a config that writes the bytes (it lost the byte); tritonc lint says why', async () => {
     expect(await load('withcfg')).toContain("unexpected inference input 'inut'");
     const r = await cli(['lint', 'repo/withcfg', '--format', 'json'], { cwd: dir });
-    const ids = (JSON.parse(r.stdout) as { messages: { ruleId: string; messageId: string }[] }[]).flatMap((f) => f.messages).map((m) => `${m.ruleId}/${m.messageId}`);
+    const ids = (JSON.parse(r.stdout) as { messages: { ruleId: string; messageId: string }[] }[])
+      .flatMap((f) => f.messages)
+      .map((m) => `${m.ruleId}/${m.messageId}`);
     expect(ids).toContain('io-name/modelNameNotUtf8');
   }, 90_000);
 });

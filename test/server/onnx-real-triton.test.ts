@@ -74,7 +74,9 @@ describe.runIf(runs)('the tutorial classifier on the real ONNX Runtime backend',
 
   it('answers what ONNX Runtime computes for the same image', async () => {
     const ort = (await import('onnxruntime-node')) as unknown as {
-      InferenceSession: { create(p: string): Promise<{ run(f: Record<string, unknown>): Promise<Record<string, { data: Float32Array }>>; release(): Promise<void> }> };
+      InferenceSession: {
+        create(p: string): Promise<{ run(f: Record<string, unknown>): Promise<Record<string, { data: Float32Array }>>; release(): Promise<void> }>;
+      };
       Tensor: new (t: string, d: Float32Array, dims: number[]) => unknown;
     };
     // onnxruntime-node litters $TMPDIR as the backend does (src/util/private-temp.ts).

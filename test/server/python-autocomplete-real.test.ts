@@ -15,7 +15,9 @@ import { tempDir } from '../support/temp.js';
 import { realTritonRuns, VENV } from '../support/real-triton.js';
 import { deployCase, L0 } from '../support/python-cases.js';
 
-const runs = realTritonRuns('real-Triton Python auto-complete tests') && (L0 !== '' && existsSync(L0) ? true : (console.log('tritonc: real-Triton Python auto-complete tests skipped: no corpus (TRITONC_CORPUS)'), false));
+const runs =
+  realTritonRuns('real-Triton Python auto-complete tests') &&
+  (L0 !== '' && existsSync(L0) ? true : (console.log('tritonc: real-Triton Python auto-complete tests skipped: no corpus (TRITONC_CORPUS)'), false));
 const PYTHON = join(VENV, 'bin', 'python');
 
 let server: ChildProcess | undefined;
@@ -51,13 +53,21 @@ describe.skipIf(!runs)("the real Python backend's auto_complete_config (tritonse
     const [http, grpc] = await freePorts(2);
     url = `http://127.0.0.1:${http}`;
     server = spawn('bash', [join(ROOT, 'scripts', 'real-triton', 'start.sh'), repo, String(http), String(grpc), 'off'], {
-      detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TRITON_VENV: VENV, TRITON_SHM_PREFIX: 'triton_pyac_' },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TRITON_VENV: VENV, TRITON_SHM_PREFIX: 'triton_pyac_' },
     });
     server.stdout!.on('data', (d: Buffer) => (log += d.toString()));
     server.stderr!.on('data', (d: Buffer) => (log += d.toString()));
     const until = Date.now() + 60_000;
     for (;;) {
-      if (await fetch(`${url}/v2/health/ready`).then((r) => r.status === 200, () => false)) break;
+      if (
+        await fetch(`${url}/v2/health/ready`).then(
+          (r) => r.status === 200,
+          () => false,
+        )
+      )
+        break;
       if (Date.now() > until) throw new Error(`tritonserver did not get ready:\n${log.slice(-2000)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -75,14 +85,21 @@ describe.skipIf(!runs)("the real Python backend's auto_complete_config (tritonse
       const ran = await cli(['resolve', m.dir, '--format', 'json', '--gpus', '0', '--run-python-autocomplete', '--python', PYTHON]);
       if (m.refused) {
         if (load.status === 200) mismatches.push(`${m.name}: the server loads it`);
-        for (const [how, r] of [['read', read], ['run', ran]] as const) {
+        for (const [how, r] of [
+          ['read', read],
+          ['run', ran],
+        ] as const) {
           const message = /\n {2}(.*)\n {2}fix:/.exec(r.stderr)?.[1];
-          if (r.code !== 1 || !message || !text.includes(message)) mismatches.push(`${m.name} (${how}): resolve says ${JSON.stringify(r.stderr)}; the server ${text}`);
+          if (r.code !== 1 || !message || !text.includes(message))
+            mismatches.push(`${m.name} (${how}): resolve says ${JSON.stringify(r.stderr)}; the server ${text}`);
         }
         for (const how of ['read', 'run'] as const) {
           const lint = await cli(['lint', m.dir, '--format', 'json', ...(how === 'run' ? ['--run-python-autocomplete', '--python', PYTHON] : [])]);
-          const found = (JSON.parse(lint.stdout) as { messages: { ruleId: string; message: string }[] }[]).flatMap((f) => f.messages).filter((d) => d.ruleId === 'python-autocomplete');
-          if (!found.some((d) => [...d.message.matchAll(/\("([^"]+)"\)/g)].some((q) => text.includes(q[1]!)))) mismatches.push(`${m.name} (lint, ${how}): ${JSON.stringify(found.map((d) => d.message))}; the server ${text}`);
+          const found = (JSON.parse(lint.stdout) as { messages: { ruleId: string; message: string }[] }[])
+            .flatMap((f) => f.messages)
+            .filter((d) => d.ruleId === 'python-autocomplete');
+          if (!found.some((d) => [...d.message.matchAll(/\("([^"]+)"\)/g)].some((q) => text.includes(q[1]!))))
+            mismatches.push(`${m.name} (lint, ${how}): ${JSON.stringify(found.map((d) => d.message))}; the server ${text}`);
         }
       } else {
         if (load.status !== 200) {
@@ -92,10 +109,15 @@ describe.skipIf(!runs)("the real Python backend's auto_complete_config (tritonse
         const served = await (await fetch(`${url}/v2/models/${m.name}/config`)).json();
         for (const how of ['read', 'run'] as const) {
           const lint = await cli(['lint', m.dir, '--format', 'json', ...(how === 'run' ? ['--run-python-autocomplete', '--python', PYTHON] : [])]);
-          const found = (JSON.parse(lint.stdout) as { messages: { ruleId: string; message: string }[] }[]).flatMap((f) => f.messages).filter((d) => d.ruleId === 'python-autocomplete');
+          const found = (JSON.parse(lint.stdout) as { messages: { ruleId: string; message: string }[] }[])
+            .flatMap((f) => f.messages)
+            .filter((d) => d.ruleId === 'python-autocomplete');
           if (found.length) mismatches.push(`${m.name} (lint, ${how}): ${JSON.stringify(found.map((d) => d.message))}`);
         }
-        for (const [how, r] of [['read', read], ['run', ran]] as const) {
+        for (const [how, r] of [
+          ['read', read],
+          ['run', ran],
+        ] as const) {
           if (r.code !== 0) {
             mismatches.push(`${m.name} (${how}): resolve exits ${r.code}: ${r.stderr}`);
             continue;

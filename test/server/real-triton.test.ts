@@ -75,14 +75,19 @@ describe.skipIf(!runs)('the real tritonserver 2.51 (Python backend, CPU)', () =>
     // For resolve against the server: a minimal config core normalizes, and one a model.py's
     // auto_complete_config completes.
     mkdirSync(join(repo, 'defaults', '1'), { recursive: true });
-    writeFileSync(join(repo, 'defaults', 'config.pbtxt'), 'backend: "python"\nmax_batch_size: 4\ninput [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]\ndynamic_batching { }\n');
+    writeFileSync(
+      join(repo, 'defaults', 'config.pbtxt'),
+      'backend: "python"\nmax_batch_size: 4\ninput [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]\ndynamic_batching { }\n',
+    );
     writeFileSync(join(repo, 'defaults', '1', 'model.py'), MODEL_PY);
     mkdirSync(join(repo, 'auto', '1'), { recursive: true });
     writeFileSync(join(repo, 'auto', 'config.pbtxt'), 'backend: "python"\n');
     writeFileSync(join(repo, 'auto', '1', 'model.py'), AUTO_PY);
     // An ensemble of two add_one steps, as written by hand (core fills the rest).
     mkdirSync(join(repo, 'pipeline', '1'), { recursive: true });
-    writeFileSync(join(repo, 'pipeline', 'config.pbtxt'), `platform: "ensemble"
+    writeFileSync(
+      join(repo, 'pipeline', 'config.pbtxt'),
+      `platform: "ensemble"
 max_batch_size: 8
 input [ { name: "IN" data_type: TYPE_FP32 dims: [ 4 ] } ]
 output [ { name: "OUT" data_type: TYPE_FP32 dims: [ 4 ] } ]
@@ -92,9 +97,14 @@ ensemble_scheduling {
     { model_name: "add_one" model_version: -1 input_map { key: "INPUT0" value: "mid" } output_map { key: "OUTPUT0" value: "OUT" } }
   ]
 }
-`);
+`,
+    );
     // For the model endpoints against the fixture's: one never loaded, one loaded and unloaded, one decoupled.
-    for (const [m, extra] of [['never_loaded', ''], ['unloaded', ''], ['decoupled', 'model_transaction_policy { decoupled: true }\n']] as const) {
+    for (const [m, extra] of [
+      ['never_loaded', ''],
+      ['unloaded', ''],
+      ['decoupled', 'model_transaction_policy { decoupled: true }\n'],
+    ] as const) {
       mkdirSync(join(repo, m, '1'), { recursive: true });
       writeFileSync(join(repo, m, 'config.pbtxt'), `${CONFIG.replace('"add_one"', `"${m}"`)}${extra}`);
       writeFileSync(join(repo, m, '1', 'model.py'), MODEL_PY);
@@ -117,7 +127,10 @@ ensemble_scheduling {
   afterAll(() => server?.stop(), 30_000);
 
   it('answers as the protocol fixture says: a config core refuses is 500 "failed to poll", a backend refusal 400 naming the reason', async () => {
-    expect(await post('/v2/repository/models/bad_batch/load')).toEqual({ status: 500, text: `{"error":"failed to load 'bad_batch', failed to poll from model repository"}` });
+    expect(await post('/v2/repository/models/bad_batch/load')).toEqual({
+      status: 500,
+      text: `{"error":"failed to load 'bad_batch', failed to poll from model repository"}`,
+    });
     const gpu = await post('/v2/repository/models/on_gpu/load');
     expect(gpu.status).toBe(400);
     expect(gpu.text).toContain("load failed for model 'on_gpu': version 1 is at UNAVAILABLE state:");
@@ -128,7 +141,7 @@ ensemble_scheduling {
     expect(fixture).toContain("return [400, { error: `load failed for model '${name}': version 1 is at UNAVAILABLE state: ${f.message};\\n` }];");
   });
 
-  it('answers the model endpoints as the protocol fixture does: an unknown, a never loaded and an unloaded model, a decoupled model\'s /infer, a gzip answer', async () => {
+  it("answers the model endpoints as the protocol fixture does: an unknown, a never loaded and an unloaded model, a decoupled model's /infer, a gzip answer", async () => {
     for (const m of ['unloaded', 'decoupled', 'add_one']) expect((await post(`/v2/repository/models/${m}/load`)).status, m).toBe(200);
     expect((await post('/v2/repository/models/unloaded/unload')).status).toBe(200);
     const own = async (m: string) => (await fetch(`${url}/v2/models/${m}/config`)).json() as Promise<Record<string, unknown>>;
@@ -145,12 +158,24 @@ ensemble_scheduling {
       await fetch(`${fixture.url}/v2/repository/models/unloaded/unload`, { method: 'POST', body: '{}' });
       // The unload answers before the Python stub has stopped (UNLOADING for a moment).
       const until = Date.now() + 30_000;
-      while (!(await post('/v2/repository/index')).text.includes('{"name":"unloaded","version":"1","state":"UNAVAILABLE","reason":"unloaded"}') && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      while (
+        !(await post('/v2/repository/index')).text.includes('{"name":"unloaded","version":"1","state":"UNAVAILABLE","reason":"unloaded"}') &&
+        Date.now() < until
+      )
+        await new Promise((r) => setTimeout(r, 100));
       const encoded = encodeInferRequest({ inputs: [{ name: 'INPUT0', datatype: 'FP32', shape: [1, 4] }], outputs: ['OUTPUT0'] });
-      const infer = { method: 'POST', body: encoded.body, headers: { 'content-type': 'application/octet-stream', 'inference-header-content-length': String(encoded.headerLength), 'accept-encoding': 'gzip' } };
+      const infer = {
+        method: 'POST',
+        body: encoded.body,
+        headers: { 'content-type': 'application/octet-stream', 'inference-header-content-length': String(encoded.headerLength), 'accept-encoding': 'gzip' },
+      };
       const requests: [string, RequestInit?][] = [
-        ['/v2/models/nosuch/config'], ['/v2/models/never_loaded/config'], ['/v2/models/unloaded/config'],
-        ['/v2/models/nosuch/ready'], ['/v2/models/never_loaded/ready'], ['/v2/models/unloaded/ready'],
+        ['/v2/models/nosuch/config'],
+        ['/v2/models/never_loaded/config'],
+        ['/v2/models/unloaded/config'],
+        ['/v2/models/nosuch/ready'],
+        ['/v2/models/never_loaded/ready'],
+        ['/v2/models/unloaded/ready'],
         ['/v2/models/decoupled/infer', infer],
       ];
       const answer = async (base: string, path: string, init?: RequestInit) => {
@@ -161,7 +186,10 @@ ensemble_scheduling {
       for (const [path, init] of requests) expect(await answer(fixture.url, path, init), path).toEqual(await answer(url, path, init));
       // A served model's inference answer is gzipped when the client accepts it.
       expect((await answer(fixture.url, '/v2/models/add_one/infer', infer)).gzip).toBe((await answer(url, '/v2/models/add_one/infer', infer)).gzip);
-      const index = async (base: string) => ((await (await fetch(`${base}/v2/repository/index`, { method: 'POST', body: '{}' })).json()) as { name: string }[]).filter((e) => ['never_loaded', 'unloaded'].includes(e.name));
+      const index = async (base: string) =>
+        ((await (await fetch(`${base}/v2/repository/index`, { method: 'POST', body: '{}' })).json()) as { name: string }[]).filter((e) =>
+          ['never_loaded', 'unloaded'].includes(e.name),
+        );
       expect(await index(fixture.url)).toEqual(await index(url));
     } finally {
       await fixture.stop();
@@ -172,7 +200,9 @@ ensemble_scheduling {
     for (const m of ['add_one', 'two_versions', 'pipeline']) expect((await post(`/v2/repository/models/${m}/load`)).status, m).toBe(200);
     // The backend's reason for on_gpu, as the real server's index states it.
     const gpu = await post('/v2/repository/models/on_gpu/load');
-    const reason = ((await (await fetch(`${url}/v2/repository/index`, { method: 'POST', body: '{}' })).json()) as { name: string; reason?: string }[]).find((e) => e.name === 'on_gpu')?.reason;
+    const reason = ((await (await fetch(`${url}/v2/repository/index`, { method: 'POST', body: '{}' })).json()) as { name: string; reason?: string }[]).find(
+      (e) => e.name === 'on_gpu',
+    )?.reason;
     expect(reason).toContain('has kind KIND_GPU but no GPUs are available');
     const own = async (m: string) => (await fetch(`${url}/v2/models/${m}/config`)).json() as Promise<Record<string, unknown>>;
     const fixture = await startProtocolFixture({
@@ -185,7 +215,12 @@ ensemble_scheduling {
         on_gpu: { config: {}, ready: false },
         bad_batch: { config: {}, ready: false },
       },
-      loadError: (name, override) => (name === 'on_gpu' && !override ? { level: 'backend', message: reason! } : name === 'bad_batch' ? { level: 'config', log: "'max_batch_size' must be non-negative value for bad_batch" } : undefined),
+      loadError: (name, override) =>
+        name === 'on_gpu' && !override
+          ? { level: 'backend', message: reason! }
+          : name === 'bad_batch'
+            ? { level: 'config', log: "'max_batch_size' must be non-negative value for bad_batch" }
+            : undefined,
     });
     try {
       const answer = async (base: string, path: string, init?: RequestInit) => {
@@ -193,7 +228,12 @@ ensemble_scheduling {
         const body = Buffer.from(await r.arrayBuffer());
         const headerLength = r.headers.get('inference-header-content-length');
         // An inference's tensors are the model's (the fixture's are zeros): the JSON header and the binary length.
-        if (headerLength !== null) return { status: r.status, header: JSON.parse(body.subarray(0, Number(headerLength)).toString('utf8')), binaryBytes: body.length - Number(headerLength) };
+        if (headerLength !== null)
+          return {
+            status: r.status,
+            header: JSON.parse(body.subarray(0, Number(headerLength)).toString('utf8')),
+            binaryBytes: body.length - Number(headerLength),
+          };
         return { status: r.status, body: body.toString('utf8') };
       };
       const same = async (path: string, init?: RequestInit) => expect(await answer(fixture.url, path, init), path).toEqual(await answer(url, path, init));
@@ -201,25 +241,43 @@ ensemble_scheduling {
       expect(await answer(fixture.url, '/v2/repository/models/on_gpu/load', { method: 'POST', body: '{}' })).toEqual({ status: gpu.status, body: gpu.text });
       await same('/v2/repository/models/bad_batch/load', { method: 'POST', body: '{}' });
       // Its reason is only in the log: the same line, but for the time and the process id.
-      const line = (text: string) => text.split('\n').findLast((l) => l.includes("Poll failed for model directory 'bad_batch'"))?.replace(/^E\d{4} [\d:.]+ +\d+ /, '');
+      const line = (text: string) =>
+        text
+          .split('\n')
+          .findLast((l) => l.includes("Poll failed for model directory 'bad_batch'"))
+          ?.replace(/^E\d{4} [\d:.]+ +\d+ /, '');
       expect(line(fixture.log.join('\n'))).toBe(line(server!.log()));
       // Strict readiness: on_gpu's failed version makes the server not ready; models never loaded do not.
       await same('/v2/health/ready');
       await same('/v2/health/live');
       // GET /v2: the same fields; the fixture names itself, and its extensions are among the server's.
-      const [mine, real] = await Promise.all([fixture.url, url].map(async (b) => (await fetch(`${b}/v2`)).json() as Promise<{ name: string; version: string; extensions: string[] }>));
+      const [mine, real] = await Promise.all(
+        [fixture.url, url].map(async (b) => (await fetch(`${b}/v2`)).json() as Promise<{ name: string; version: string; extensions: string[] }>),
+      );
       expect(Object.keys(mine!)).toEqual(Object.keys(real!));
       expect([real!.name, real!.version]).toEqual(['triton', '2.51.0']);
       expect(real!.extensions).toEqual(expect.arrayContaining(mine!.extensions));
-      const index = async (base: string) => ((await (await fetch(`${base}/v2/repository/index`, { method: 'POST', body: '{}' })).json()) as { name: string }[]).filter((e) => ['add_one', 'on_gpu', 'pipeline', 'two_versions'].includes(e.name));
+      const index = async (base: string) =>
+        ((await (await fetch(`${base}/v2/repository/index`, { method: 'POST', body: '{}' })).json()) as { name: string }[]).filter((e) =>
+          ['add_one', 'on_gpu', 'pipeline', 'two_versions'].includes(e.name),
+        );
       expect(await index(fixture.url)).toEqual(await index(url));
       // Metadata: a Python model's platform is its backend, an ensemble's its platform; versions ascending.
       for (const m of ['add_one', 'two_versions', 'pipeline', 'on_gpu', 'nosuch']) await same(`/v2/models/${m}`);
       // The inference requests verify sends (binary tensors, every output asked for as binary), at batch 1 and the max batch size:
       // the answering version (the latest READY one), the output shapes of a model that returns its input's shape.
-      for (const [m, batch] of [['add_one', 1], ['add_one', 8], ['two_versions', 1], ['two_versions', 8]] as const) {
+      for (const [m, batch] of [
+        ['add_one', 1],
+        ['add_one', 8],
+        ['two_versions', 1],
+        ['two_versions', 8],
+      ] as const) {
         const encoded = encodeInferRequest({ inputs: [{ name: 'INPUT0', datatype: 'FP32', shape: [batch, 4] }], outputs: ['OUTPUT0'] });
-        await same(`/v2/models/${m}/infer`, { method: 'POST', body: encoded.body, headers: { 'content-type': 'application/octet-stream', 'inference-header-content-length': String(encoded.headerLength) } });
+        await same(`/v2/models/${m}/infer`, {
+          method: 'POST',
+          body: encoded.body,
+          headers: { 'content-type': 'application/octet-stream', 'inference-header-content-length': String(encoded.headerLength) },
+        });
       }
       // A request without inputs (core's refusal), one without an "inputs" member, an unknown path, an unload of an unknown model.
       await same('/v2/models/add_one/infer', { method: 'POST', body: '{"inputs":[]}' });
@@ -234,7 +292,11 @@ ensemble_scheduling {
       await same('/v2/health/ready');
       // Once on_gpu loads (here: its config put on the CPU), the server is ready, bad_batch (never loaded) not counted.
       const cpu = { ...(await own('add_one')), name: 'on_gpu', instance_group: [{ kind: 'KIND_CPU', count: 1 }] };
-      for (const base of [url, fixture.url]) expect((await fetch(`${base}/v2/repository/models/on_gpu/load`, { method: 'POST', body: JSON.stringify({ parameters: { config: JSON.stringify(cpu) } }) })).status).toBe(200);
+      for (const base of [url, fixture.url])
+        expect(
+          (await fetch(`${base}/v2/repository/models/on_gpu/load`, { method: 'POST', body: JSON.stringify({ parameters: { config: JSON.stringify(cpu) } }) }))
+            .status,
+        ).toBe(200);
       expect(await index(fixture.url)).toEqual(await index(url));
       await same('/v2/health/ready');
     } finally {
@@ -254,7 +316,10 @@ ensemble_scheduling {
     expect(r.error, JSON.stringify(r.problems)).toBeUndefined();
     expect(r.outcome).toBe('ok');
     expect(r.engine).toBe(`triton 2.51.0 at ${url}`);
-    expect(r.runs.map((x) => [x.batchSize, x.ok])).toEqual([[1, true], [4, true]]);
+    expect(r.runs.map((x) => [x.batchSize, x.ok])).toEqual([
+      [1, true],
+      [4, true],
+    ]);
     expect(r.notes.join('\n')).toContain("'add_one' was put back with the config it served before");
     expect(await (await fetch(`${url}/v2/models/add_one/config`)).json()).toEqual(served);
   }, 120_000);
@@ -276,12 +341,16 @@ ensemble_scheduling {
     const served = await (await fetch(`${url}/v2/models/add_one/config`)).json();
     const local = join(tempDir('tritonc-real-local-'), 'add_one');
     mkdirSync(join(local, '1'), { recursive: true });
-    writeFileSync(join(local, 'config.pbtxt'), CONFIG.replace('input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]', 'input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 0 ] } ]'));
+    writeFileSync(
+      join(local, 'config.pbtxt'),
+      CONFIG.replace('input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]', 'input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 0 ] } ]'),
+    );
     writeFileSync(join(local, '1', 'model.py'), MODEL_PY);
     const r = await verifyModel({ modelDir: local, runtime: 'server', server: url, timeoutMs: 60_000 });
     expect(r.exitCode, r.error).toBe(1);
     // Core's check at load (Model::Init, ValidateModelIOConfig): a 400 with the version UNAVAILABLE, as a backend's refusal is.
-    const message = "load failed for model 'add_one': version 1 is at UNAVAILABLE state: Invalid argument: model input 'INPUT0' dimension must be integer >= 1, or -1 to indicate a variable-size dimension for add_one;";
+    const message =
+      "load failed for model 'add_one': version 1 is at UNAVAILABLE state: Invalid argument: model input 'INPUT0' dimension must be integer >= 1, or -1 to indicate a variable-size dimension for add_one;";
     expect(r.tritonMessages).toEqual([{ text: message, ruleId: 'io-dims' }]);
     expect(r.problems).toEqual([{ kind: 'load', ruleId: 'io-dims', message: `Triton refused config.pbtxt: ${message}` }]);
     expect(r.notes).toEqual([
@@ -295,7 +364,16 @@ ensemble_scheduling {
     const { cli } = await import('../support/cli.js');
     // The ONNX model the Python models stand for: OUTPUT0 = INPUT0 + 1.
     const onnx = join(tempDir('tritonc-real-reference-'), 'add_one.onnx');
-    await writeModel(onnx, onnxModel({ name: 'add', node: [node('Add', ['INPUT0', 'one'], ['OUTPUT0'])], initializer: [floatTensor('one', [1], [1])], input: [tensorInfo('INPUT0', T.FLOAT, ['batch', 4])], output: [tensorInfo('OUTPUT0', T.FLOAT, ['batch', 4])] }));
+    await writeModel(
+      onnx,
+      onnxModel({
+        name: 'add',
+        node: [node('Add', ['INPUT0', 'one'], ['OUTPUT0'])],
+        initializer: [floatTensor('one', [1], [1])],
+        input: [tensorInfo('INPUT0', T.FLOAT, ['batch', 4])],
+        output: [tensorInfo('OUTPUT0', T.FLOAT, ['batch', 4])],
+      }),
+    );
     const candidate = (m: string) => {
       const dir = join(tempDir('tritonc-real-local-'), m);
       mkdirSync(join(dir, '1'), { recursive: true });
@@ -303,11 +381,41 @@ ensemble_scheduling {
       writeFileSync(join(dir, '1', 'model.py'), MODEL_PY);
       return dir;
     };
-    const same = await cli(['verify', candidate('add_one'), '--server', url, '--reference', 'ort', '--reference-model', onnx, '--format', 'json', '--timeout', '60s']);
+    const same = await cli([
+      'verify',
+      candidate('add_one'),
+      '--server',
+      url,
+      '--reference',
+      'ort',
+      '--reference-model',
+      onnx,
+      '--format',
+      'json',
+      '--timeout',
+      '60s',
+    ]);
     expect(same.code, same.stderr).toBe(0);
-    expect(JSON.parse(same.stdout).reference).toMatchObject({ against: 'ONNX Runtime (CPU)', batchSize: 1, outputs: [{ name: 'OUTPUT0', ok: true, maxAbsError: 0, mismatched: 0, elements: 4 }] });
+    expect(JSON.parse(same.stdout).reference).toMatchObject({
+      against: 'ONNX Runtime (CPU)',
+      batchSize: 1,
+      outputs: [{ name: 'OUTPUT0', ok: true, maxAbsError: 0, mismatched: 0, elements: 4 }],
+    });
     // The server's add_off adds 1.01 (the load API takes the model files from the server's repository).
-    const off = await cli(['verify', candidate('add_off'), '--server', url, '--reference', 'ort', '--reference-model', onnx, '--format', 'json', '--timeout', '60s']);
+    const off = await cli([
+      'verify',
+      candidate('add_off'),
+      '--server',
+      url,
+      '--reference',
+      'ort',
+      '--reference-model',
+      onnx,
+      '--format',
+      'json',
+      '--timeout',
+      '60s',
+    ]);
     expect(off.code, off.stderr).toBe(1);
     const report = JSON.parse(off.stdout);
     expect(report.reference.outputs[0]).toMatchObject({ name: 'OUTPUT0', ok: false, mismatched: 4, elements: 4 });
@@ -317,13 +425,27 @@ ensemble_scheduling {
     // said before anything is loaded: exit 2, the server not asked to load.
     const before = (await post('/v2/repository/index')).text;
     const none = await cli(['verify', candidate('add_one'), '--server', url, '--reference', 'ort', '--timeout', '60s']);
-    expect([none.code, none.stderr.trim()]).toEqual([2, expect.stringContaining('has none for Triton to load: give the ONNX it was made from with --reference-model FILE')]);
-    const missing = await cli(['verify', candidate('add_one'), '--server', url, '--reference', 'ort', '--reference-model', join(onnx, '..', 'nowhere.onnx'), '--timeout', '60s']);
+    expect([none.code, none.stderr.trim()]).toEqual([
+      2,
+      expect.stringContaining('has none for Triton to load: give the ONNX it was made from with --reference-model FILE'),
+    ]);
+    const missing = await cli([
+      'verify',
+      candidate('add_one'),
+      '--server',
+      url,
+      '--reference',
+      'ort',
+      '--reference-model',
+      join(onnx, '..', 'nowhere.onnx'),
+      '--timeout',
+      '60s',
+    ]);
     expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining('nowhere.onnx: not a file')]);
     expect((await post('/v2/repository/index')).text).toBe(before);
   }, 120_000);
 
-  it('resolve equals the server (GET /v2/models/<m>/config) field for field, for complete Python configs, an ensemble, and core\'s normalization', async () => {
+  it("resolve equals the server (GET /v2/models/<m>/config) field for field, for complete Python configs, an ensemble, and core's normalization", async () => {
     const { cli } = await import('../support/cli.js');
     for (const model of ['add_one', 'defaults', 'pipeline']) {
       expect((await post(`/v2/repository/models/${model}/load`)).status, model).toBe(200);
@@ -340,11 +462,19 @@ ensemble_scheduling {
     }
   }, 120_000);
 
-  it("resolve of a model.py whose auto_complete_config completes the config: read without running it, equal to what the server fills", async () => {
+  it('resolve of a model.py whose auto_complete_config completes the config: read without running it, equal to what the server fills', async () => {
     const { cli } = await import('../support/cli.js');
     expect((await post('/v2/repository/models/auto/load')).status).toBe(200);
-    const served = (await (await fetch(`${url}/v2/models/auto/config`)).json()) as { max_batch_size: number; input: { name: string }[]; output: { name: string }[] };
-    expect([served.max_batch_size, served.input.map((t: { name: string }) => t.name), served.output.map((t: { name: string }) => t.name)]).toEqual([8, ['INPUT0'], ['OUTPUT0']]);
+    const served = (await (await fetch(`${url}/v2/models/auto/config`)).json()) as {
+      max_batch_size: number;
+      input: { name: string }[];
+      output: { name: string }[];
+    };
+    expect([served.max_batch_size, served.input.map((t: { name: string }) => t.name), served.output.map((t: { name: string }) => t.name)]).toEqual([
+      8,
+      ['INPUT0'],
+      ['OUTPUT0'],
+    ]);
     const r = await cli(['resolve', join(repo, 'auto'), '--format', 'json', '--gpus', '0']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('not known here');
@@ -355,7 +485,10 @@ ensemble_scheduling {
     expect((await post('/v2/repository/models/two_versions/load')).status).toBe(200);
     const local = join(tempDir('tritonc-real-local-'), 'two_versions');
     mkdirSync(join(local, '2'), { recursive: true });
-    writeFileSync(join(local, 'config.pbtxt'), `${CONFIG.replace('"add_one"', '"two_versions"').replace('max_batch_size: 8', 'max_batch_size: 2')}version_policy { all { } }\n`);
+    writeFileSync(
+      join(local, 'config.pbtxt'),
+      `${CONFIG.replace('"add_one"', '"two_versions"').replace('max_batch_size: 8', 'max_batch_size: 2')}version_policy { all { } }\n`,
+    );
     writeFileSync(join(local, '2', 'model.py'), MODEL_PY);
     const r = await verifyModel({ modelDir: local, runtime: 'server', server: url, timeoutMs: 60_000 });
     expect(r.outcome, r.error ?? JSON.stringify(r.problems)).toBe('ok');
@@ -376,7 +509,11 @@ describe.skipIf(!runs)('the real tritonserver with --http-restricted-api', () =>
     restricted = await startRealTriton(models, ['--http-restricted-api=model-repository:admin-key=s3cret', '--load-model=add_one'], '/v2/models/add_one/ready');
     const base = restricted.url;
     // The refusal without the key, as the fixture answers it (http_server.cc RespondIfRestricted).
-    const fixture = await startProtocolFixture({ explicit: true, restricted: { header: 'admin-key', value: 's3cret' }, models: { add_one: { config: {}, ready: true } } });
+    const fixture = await startProtocolFixture({
+      explicit: true,
+      restricted: { header: 'admin-key', value: 's3cret' },
+      models: { add_one: { config: {}, ready: true } },
+    });
     try {
       const unload = async (b: string, headers: Record<string, string> = {}) => {
         const a = await fetch(`${b}/v2/repository/models/add_one/unload`, { method: 'POST', body: '{}', headers });

@@ -39,13 +39,19 @@ let repo = '';
 const refusals = new Map<string, string | undefined>();
 
 /** The reason inside the load API's answer: "load failed for model 'm': version 1 is at UNAVAILABLE state: <Status>: <reason>;". */
-const reasonOf = (error: string): string => error.replace(/^load failed for model '[^']*': version \d+ is at UNAVAILABLE state: (?:[A-Za-z ]+: )?/, '').replace(/;\s*$/, '');
+const reasonOf = (error: string): string =>
+  error.replace(/^load failed for model '[^']*': version \d+ is at UNAVAILABLE state: (?:[A-Za-z ]+: )?/, '').replace(/;\s*$/, '');
 
 describe.runIf(runs)('resolve and lint against the real ONNX Runtime, OpenVINO and PyTorch backends', () => {
   beforeAll(async () => {
     repo = join(tempDir('tritonc-resolve-real-'), 'models');
     mkdirSync(repo);
-    for (const [format, names] of [['onnx', ONNX], ['torch-onnx', TORCH_ONNX], ['openvino', OPENVINO], ['pytorch', PYTORCH]] as const) {
+    for (const [format, names] of [
+      ['onnx', ONNX],
+      ['torch-onnx', TORCH_ONNX],
+      ['openvino', OPENVINO],
+      ['pytorch', PYTORCH],
+    ] as const) {
       for (const name of names) {
         const from = name === 'classifier' ? join(ROOT, 'model_repository', 'classifier') : join(ROOT, 'fixtures', 'models', format, name);
         cpSync(join(from, '1'), join(repo, name, '1'), { recursive: true });
@@ -56,7 +62,10 @@ describe.runIf(runs)('resolve and lint against the real ONNX Runtime, OpenVINO a
     writeFileSync(join(repo, 'renamed_input', 'config.pbtxt'), RENAMED_INPUT);
     // max_batch_size 0 with the full shape, and no output listed: auto-complete raises the 0 to 4.
     cpSync(join(ROOT, 'model_repository', 'classifier', '1'), join(repo, 'zero_raised', '1'), { recursive: true });
-    writeFileSync(join(repo, 'zero_raised', 'config.pbtxt'), 'max_batch_size: 0\ninput [ { name: "input" data_type: TYPE_FP32 dims: [ -1, 3, 224, 224 ] } ]\ninstance_group [ { count: 1 kind: KIND_CPU } ]\n');
+    writeFileSync(
+      join(repo, 'zero_raised', 'config.pbtxt'),
+      'max_batch_size: 0\ninput [ { name: "input" data_type: TYPE_FP32 dims: [ -1, 3, 224, 224 ] } ]\ninstance_group [ { count: 1 kind: KIND_CPU } ]\n',
+    );
     server = await startRealTriton(repo);
     for (const name of ['renamed_input', 'zero_raised']) {
       const r = await fetch(`${server.url}/v2/repository/models/${name}/load`, { method: 'POST', body: '{}' });
@@ -83,18 +92,21 @@ describe.runIf(runs)('resolve and lint against the real ONNX Runtime, OpenVINO a
     expect((JSON.parse(r.stdout) as { output: { dims: number[] }[] }).output[0]!.dims).toEqual([-1, 1000]);
   });
 
-  it.each([...ONNX, ...TORCH_ONNX.filter((n) => n !== 'output_only_dynamic'), ...OPENVINO])('%s: resolve is what the server loads, or refuses with its words', async (name) => {
-    const r = await cli(['resolve', join(repo, name), '--gpus', '0', '--format', 'json']);
-    const refused = refusals.get(name);
-    if (refused === undefined) {
-      expect(r.code, r.stderr).toBe(0);
-      const served = await (await fetch(`${server!.url}/v2/models/${name}/config`)).json();
-      expect(JSON.parse(r.stdout)).toEqual(served);
-    } else {
-      expect(r.code, `the server refused: ${refused}`).toBe(1);
-      expect(r.stderr).toContain(reasonOf(refused));
-    }
-  });
+  it.each([...ONNX, ...TORCH_ONNX.filter((n) => n !== 'output_only_dynamic'), ...OPENVINO])(
+    '%s: resolve is what the server loads, or refuses with its words',
+    async (name) => {
+      const r = await cli(['resolve', join(repo, name), '--gpus', '0', '--format', 'json']);
+      const refused = refusals.get(name);
+      if (refused === undefined) {
+        expect(r.code, r.stderr).toBe(0);
+        const served = await (await fetch(`${server!.url}/v2/models/${name}/config`)).json();
+        expect(JSON.parse(r.stdout)).toEqual(served);
+      } else {
+        expect(r.code, `the server refused: ${refused}`).toBe(1);
+        expect(r.stderr).toContain(reasonOf(refused));
+      }
+    },
+  );
 
   it.each(PYTORCH)('%s: the server refuses it without a config, and resolve and lint say so in its words', async (name) => {
     const refused = refusals.get(name);
@@ -109,13 +121,18 @@ describe.runIf(runs)('resolve and lint against the real ONNX Runtime, OpenVINO a
     const r = await cli(['lint', join(repo, name), '--gpus', '0', '--format', 'json']);
     expect(r.code).toBe(1);
     const messages = (JSON.parse(r.stdout) as { messages: { message: string }[] }[]).flatMap((f) => f.messages.map((m) => m.message));
-    expect(messages.some((m) => m.includes(reasonOf(refused!))), `${reasonOf(refused!)}\nnot in:\n${messages.join('\n')}`).toBe(true);
+    expect(
+      messages.some((m) => m.includes(reasonOf(refused!))),
+      `${reasonOf(refused!)}\nnot in:\n${messages.join('\n')}`,
+    ).toBe(true);
   });
 
   it('a renamed input: the backend refuses the name, not the count, and lint says the same once', async () => {
     expect(reasonOf(refusals.get('renamed_input') ?? '')).toBe("unexpected inference input 'images', allowed inputs are: input");
     const r = await cli(['lint', join(repo, 'renamed_input'), '--gpus', '0', '--format', 'json']);
-    const found = (JSON.parse(r.stdout) as { messages: { ruleId: string; messageId: string; message: string }[] }[]).flatMap((f) => f.messages).filter((m) => m.ruleId === 'io-name');
+    const found = (JSON.parse(r.stdout) as { messages: { ruleId: string; messageId: string; message: string }[] }[])
+      .flatMap((f) => f.messages)
+      .filter((m) => m.ruleId === 'io-name');
     expect(found.map((m) => m.messageId)).toEqual(['inputUnknown']);
     expect(found[0]!.message).not.toContain('configuration expects');
   });
@@ -126,11 +143,13 @@ describe.runIf(runs)('resolve and lint against the real ONNX Runtime, OpenVINO a
     );
     const r = await cli(['lint', join(repo, 'zero_raised'), '--gpus', '0', '--format', 'json']);
     expect(r.code).toBe(1);
-    const ids = (JSON.parse(r.stdout) as { messages: { ruleId: string; messageId: string }[] }[]).flatMap((f) => f.messages).map((m) => `${m.ruleId}/${m.messageId}`);
+    const ids = (JSON.parse(r.stdout) as { messages: { ruleId: string; messageId: string }[] }[])
+      .flatMap((f) => f.messages)
+      .map((m) => `${m.ruleId}/${m.messageId}`);
     expect(ids).toEqual(expect.arrayContaining(['batch-dim-in-dims/includesBatchAxis', 'autocomplete-surprises/maxBatchSizeZeroReplaced']));
   });
 
-  it('the two-input ONNX models are listed in the backend\'s order, which is not the model\'s', async () => {
+  it("the two-input ONNX models are listed in the backend's order, which is not the model's", async () => {
     const served = (await (await fetch(`${server!.url}/v2/models/onnx_int32_int8_int8/config`)).json()) as { input: { name: string }[] };
     expect(served.input.map((i) => i.name)).toEqual(['INPUT1', 'INPUT0']);
   });

@@ -44,7 +44,8 @@ afterAll(async () => {
     // gone
   }
   // What its Python stubs left in /dev/shm (start.sh names them triton_test_<its pid>_<n>).
-  if (existsSync('/dev/shm')) for (const f of readdirSync('/dev/shm')) if (f.startsWith(`triton_test_${server.pid}_`)) rmSync(join('/dev/shm', f), { force: true });
+  if (existsSync('/dev/shm'))
+    for (const f of readdirSync('/dev/shm')) if (f.startsWith(`triton_test_${server.pid}_`)) rmSync(join('/dev/shm', f), { force: true });
 }, 30_000);
 
 describe.skipIf(!runs)('tune plan, run.sh, pick and --write against the real tritonserver 2.51', () => {
@@ -55,16 +56,52 @@ describe.skipIf(!runs)('tune plan, run.sh, pick and --write against the real tri
     writeFileSync(join(root, 'models', 'add_one', '1', 'model.py'), MODEL_PY);
     const [http, grpc] = await freePorts(2);
     const plan = join(root, 'plan');
-    const planned = await cli(['tune', 'plan', join(root, 'models', 'add_one'), '--out', plan, '--delays', '0,1ms', '--instances', '1,2', '--preferred', 'keep', '--protocol', 'http', '--url', `127.0.0.1:${http}`, '--http-url', `127.0.0.1:${http}`, '--concurrency-range', '1:2:1', '--measurement-interval', '1000', '--percentile', 'p50', '--stability-percentage', '50'], { cwd: root });
+    const planned = await cli(
+      [
+        'tune',
+        'plan',
+        join(root, 'models', 'add_one'),
+        '--out',
+        plan,
+        '--delays',
+        '0,1ms',
+        '--instances',
+        '1,2',
+        '--preferred',
+        'keep',
+        '--protocol',
+        'http',
+        '--url',
+        `127.0.0.1:${http}`,
+        '--http-url',
+        `127.0.0.1:${http}`,
+        '--concurrency-range',
+        '1:2:1',
+        '--measurement-interval',
+        '1000',
+        '--percentile',
+        'p50',
+        '--stability-percentage',
+        '50',
+      ],
+      { cwd: root },
+    );
     expect(planned.code, planned.stderr).toBe(0);
-    const variants = readdirSync(plan, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const variants = readdirSync(plan, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     expect(variants).toEqual(['add_one_d0_i1', 'add_one_d0_i2', 'add_one_d1000_i1', 'add_one_d1000_i2']);
 
     let log = '';
-    server = spawn('bash', [join(ROOT, 'scripts', 'real-triton', 'start.sh'), plan, String(http), String(grpc), 'off'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TRITON_VENV: VENV } });
+    server = spawn('bash', [join(ROOT, 'scripts', 'real-triton', 'start.sh'), plan, String(http), String(grpc), 'off'], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TRITON_VENV: VENV },
+    });
     server.stdout!.on('data', (d: Buffer) => (log += d.toString()));
     server.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-    for (const until = Date.now() + 60_000; ; ) {
+    for (const until = Date.now() + 60_000; ;) {
       if (Date.now() > until) throw new Error(`tritonserver did not get ready:\n${log.slice(-2000)}`);
       if ((await fetch(`http://127.0.0.1:${http}/v2/health/ready`).catch(() => undefined))?.status === 200) break;
       await new Promise((r) => setTimeout(r, 100));
@@ -81,18 +118,34 @@ describe.skipIf(!runs)('tune plan, run.sh, pick and --write against the real tri
     expect(run.status, `${run.stdout}\n${run.stderr}\n${log.slice(-2000)}`).toBe(0);
     // Each variant was loaded by the real server and unloaded after: its index says "unloaded".
     // (An unload finishes after its request returns: the last may still be UNLOADING for a moment.)
-    const indexNow = async () => (await (await fetch(`http://127.0.0.1:${http}/v2/repository/index`, { method: 'POST', body: '{}' })).json()) as { name: string; state?: string; reason?: string }[];
+    const indexNow = async () =>
+      (await (await fetch(`http://127.0.0.1:${http}/v2/repository/index`, { method: 'POST', body: '{}' })).json()) as {
+        name: string;
+        state?: string;
+        reason?: string;
+      }[];
     let index = await indexNow();
     for (let i = 0; i < 100 && index.some((m) => m.state === 'UNLOADING'); i++) index = await new Promise((r) => setTimeout(r, 100)).then(indexNow);
     expect(index.filter((m) => variants.includes(m.name)).map((m) => [m.name, m.state, m.reason])).toEqual(variants.map((v) => [v, 'UNAVAILABLE', 'unloaded']));
     // perf_analyzer's CSV, with the server-side columns (it asks the server for its statistics), one row per concurrency.
     for (const v of variants) {
-      const csv = readFileSync(join(plan, v, 'perf.csv'), 'utf8').trim().split('\n');
+      const csv = readFileSync(join(plan, v, 'perf.csv'), 'utf8')
+        .trim()
+        .split('\n');
       expect(csv[0], v).toMatch(/^Concurrency,Inferences\/Second,Client Send,Network\+Server Send\/Recv,Server Queue,/);
-      expect(csv.slice(1).map((row) => row.split(',')[0]).sort(), v).toEqual(['1', '2']);
+      expect(
+        csv
+          .slice(1)
+          .map((row) => row.split(',')[0])
+          .sort(),
+        v,
+      ).toEqual(['1', '2']);
     }
 
-    const picked = await cli(['tune', 'pick', plan, '--latency-budget', '2s', '--percentile', 'p50', '--format', 'json', '--write', join(root, 'models', 'add_one')], { cwd: root });
+    const picked = await cli(
+      ['tune', 'pick', plan, '--latency-budget', '2s', '--percentile', 'p50', '--format', 'json', '--write', join(root, 'models', 'add_one')],
+      { cwd: root },
+    );
     expect(picked.code, picked.stderr).toBe(0);
     const result = JSON.parse(picked.stdout);
     expect(picked.stderr).toContain("'s settings");
@@ -113,7 +166,22 @@ describe.skipIf(!runs)('tune plan, run.sh, pick and --write against the real tri
 const ortRuns = realBackendsRun('tune run on the real ONNX Runtime backend', ['onnxruntime']);
 const TRITONSERVER = join(ROOT, 'scripts', 'real-triton', 'tritonserver');
 const PERF_ANALYZER = join(ROOT, 'scripts', 'real-triton', 'perf_analyzer');
-const SHORT = ['--perf-analyzer', PERF_ANALYZER, '--concurrency-range', '1:4:3', '--measurement-interval', '500', '--percentile', 'p50', '--stability-percentage', '50', '--latency-budget', '2s', '--format', 'json'];
+const SHORT = [
+  '--perf-analyzer',
+  PERF_ANALYZER,
+  '--concurrency-range',
+  '1:4:3',
+  '--measurement-interval',
+  '500',
+  '--percentile',
+  'p50',
+  '--stability-percentage',
+  '50',
+  '--latency-budget',
+  '2s',
+  '--format',
+  'json',
+];
 
 /** A repository holding the tutorial's classifier (exported by fixtures/models) under the tutorial's CPU config. */
 function tutorialRepository(): { repo: string; model: string } {
@@ -127,17 +195,32 @@ function tutorialRepository(): { repo: string; model: string } {
 
 interface RunJson {
   best: { variant: string; concurrency: number; throughput: number } | null;
-  variants: { variant: string; settings: { delayUs?: number; preferred?: number[]; instances?: number }; withinBudget: boolean; concurrency?: number; throughput?: number; unstable: number[] }[];
+  variants: {
+    variant: string;
+    settings: { delayUs?: number; preferred?: number[]; instances?: number };
+    withinBudget: boolean;
+    concurrency?: number;
+    throughput?: number;
+    unstable: number[];
+  }[];
 }
 
 describe.runIf(ortRuns)('tune run on the real ONNX Runtime backend and the real perf_analyzer 2.51', () => {
-  it('--runtime local: starts tritonserver, measures every variant of the tutorial\'s plan (its preferred sizes and queue delays), picks by throughput and --write gives the model the winner', async () => {
+  it("--runtime local: starts tritonserver, measures every variant of the tutorial's plan (its preferred sizes and queue delays), picks by throughput and --write gives the model the winner", async () => {
     const { model } = tutorialRepository();
-    const r = await cli(['tune', 'run', model, '--tritonserver', TRITONSERVER, '--delays', '0,5ms', '--instances', '2', '--timeout', '90s', ...SHORT, '--write'], { cwd: ROOT });
+    const r = await cli(
+      ['tune', 'run', model, '--tritonserver', TRITONSERVER, '--delays', '0,5ms', '--instances', '2', '--timeout', '90s', ...SHORT, '--write'],
+      { cwd: ROOT },
+    );
     expect(r.code, r.stderr).toBe(0);
     const result = JSON.parse(r.stdout) as RunJson;
     // The default plan varies preferred_batch_size (the config's own [8, 16, 32], and none) and the delay.
-    expect(result.variants.map((v) => v.variant).sort()).toEqual(['classifier_d0_i2', 'classifier_d0_i2_pnone', 'classifier_d5000_i2', 'classifier_d5000_i2_pnone']);
+    expect(result.variants.map((v) => v.variant).sort()).toEqual([
+      'classifier_d0_i2',
+      'classifier_d0_i2_pnone',
+      'classifier_d5000_i2',
+      'classifier_d5000_i2_pnone',
+    ]);
     expect(r.stderr).toContain('tritonc tune: stopping tritonserver');
     // Every variant was measured at both levels by the real perf_analyzer, or a level is marked unstable.
     for (const v of result.variants) expect(v.withinBudget || v.unstable.length > 0, v.variant).toBe(true);
@@ -165,7 +248,10 @@ describe.runIf(ortRuns)('tune run on the real ONNX Runtime backend and the real 
 
     it('measures each variant on the running server through the load API and puts the served config back, read back equal', async () => {
       const before = await served();
-      const r = await cli(['tune', 'run', model, '--runtime', 'server', '--server', server!.url, '--delays', '0,5ms', '--instances', '1', '--preferred', 'keep', ...SHORT], { cwd: ROOT });
+      const r = await cli(
+        ['tune', 'run', model, '--runtime', 'server', '--server', server!.url, '--delays', '0,5ms', '--instances', '1', '--preferred', 'keep', ...SHORT],
+        { cwd: ROOT },
+      );
       expect(r.code, r.stderr).toBe(0);
       const result = JSON.parse(r.stdout) as RunJson;
       expect(result.variants.map((v) => v.variant).sort()).toEqual(['classifier_d0_i1', 'classifier_d5000_i1']);
@@ -176,7 +262,7 @@ describe.runIf(ortRuns)('tune run on the real ONNX Runtime backend and the real 
       expect(stats.model_stats[0]!.inference_count).toBeGreaterThan(0);
     }, 240_000);
 
-    it('given a plan (tune plan\'s directory): loads each of its variants onto the model it was planned from', async () => {
+    it("given a plan (tune plan's directory): loads each of its variants onto the model it was planned from", async () => {
       const before = await served();
       const plan = join(tempDir('tritonc-tune-plan-'), 'plan');
       expect((await cli(['tune', 'plan', model, '--out', plan, '--delays', '1ms', '--instances', '1', '--preferred', 'none'], { cwd: ROOT })).code).toBe(0);
@@ -189,8 +275,38 @@ describe.runIf(ortRuns)('tune run on the real ONNX Runtime backend and the real 
 
     it('Ctrl-C during a measurement: perf_analyzer is stopped, the served config is put back, exit 130', async () => {
       const before = await served();
-      const child = spawn(process.execPath, [BIN, 'tune', 'run', model, '--runtime', 'server', '--server', server!.url, '--delays', '0,5ms', '--instances', '1', '--preferred', 'keep',
-        '--perf-analyzer', PERF_ANALYZER, '--concurrency-range', '1', '--measurement-interval', '2000', '--percentile', 'p50', '--stability-percentage', '50', '--latency-budget', '2s'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        [
+          BIN,
+          'tune',
+          'run',
+          model,
+          '--runtime',
+          'server',
+          '--server',
+          server!.url,
+          '--delays',
+          '0,5ms',
+          '--instances',
+          '1',
+          '--preferred',
+          'keep',
+          '--perf-analyzer',
+          PERF_ANALYZER,
+          '--concurrency-range',
+          '1',
+          '--measurement-interval',
+          '2000',
+          '--percentile',
+          'p50',
+          '--stability-percentage',
+          '50',
+          '--latency-budget',
+          '2s',
+        ],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => {
         stderr += d.toString();
@@ -208,8 +324,40 @@ describe.runIf(ortRuns)('tune run on the real ONNX Runtime backend and the real 
     it('a level perf_analyzer finds no stable measurement for is marked unstable and never picked; the config is put back all the same', async () => {
       const before = await served();
       // 1% across 3 windows of 200 ms, on p99 and throughput: the real perf_analyzer gives up here.
-      const r = await cli(['tune', 'run', model, '--runtime', 'server', '--server', server!.url, '--delays', '0', '--instances', '1', '--preferred', 'keep',
-        '--perf-analyzer', PERF_ANALYZER, '--concurrency-range', '1', '--measurement-interval', '200', '--percentile', 'p99', '--stability-percentage', '1', '--max-trials', '3', '--latency-budget', '2s', '--format', 'json'], { cwd: ROOT });
+      const r = await cli(
+        [
+          'tune',
+          'run',
+          model,
+          '--runtime',
+          'server',
+          '--server',
+          server!.url,
+          '--delays',
+          '0',
+          '--instances',
+          '1',
+          '--preferred',
+          'keep',
+          '--perf-analyzer',
+          PERF_ANALYZER,
+          '--concurrency-range',
+          '1',
+          '--measurement-interval',
+          '200',
+          '--percentile',
+          'p99',
+          '--stability-percentage',
+          '1',
+          '--max-trials',
+          '3',
+          '--latency-budget',
+          '2s',
+          '--format',
+          'json',
+        ],
+        { cwd: ROOT },
+      );
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toContain('classifier_d0_i1: no stable measurement at concurrency 1 within 3 windows: marked unstable');
       expect(r.stderr).toContain('perf_analyzer found no stable measurement for any variant');
@@ -241,7 +389,28 @@ describe.skipIf(!runs)('tune run --runtime server on a server without explicit m
 
   it('stops at the first refusal with the way to start the server, exit 2', async () => {
     const before = await (await fetch(`${none!.url}/v2/models/add_one/config`)).json();
-    const r = await cli(['tune', 'run', model, '--runtime', 'server', '--server', none!.url, '--delays', '0,1ms', '--instances', '1', '--preferred', 'keep', '--latency-budget', '1s', '--perf-analyzer', join(ROOT, 'scripts', 'real-triton', 'perf_analyzer')], { cwd: ROOT });
+    const r = await cli(
+      [
+        'tune',
+        'run',
+        model,
+        '--runtime',
+        'server',
+        '--server',
+        none!.url,
+        '--delays',
+        '0,1ms',
+        '--instances',
+        '1',
+        '--preferred',
+        'keep',
+        '--latency-budget',
+        '1s',
+        '--perf-analyzer',
+        join(ROOT, 'scripts', 'real-triton', 'perf_analyzer'),
+      ],
+      { cwd: ROOT },
+    );
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('explicit model load / unload is not allowed');
     expect(r.stderr).toContain('Start Triton with --model-control-mode=explicit --load-model=add_one');

@@ -24,7 +24,20 @@ const EXPORTS = join(ROOT, 'fixtures', 'models', 'torch-onnx');
 const TUTORIAL_FLAGS = ['--max-batch-size', '32', '--preferred-batch-size', '8,16,32', '--max-queue-delay', '5ms', '--instances', '2', '--kind', 'cpu'];
 const PERF_ANALYZER = join(ROOT, 'scripts', 'real-triton', 'perf_analyzer');
 /** docs/tutorial.md step 6: a short load test, for a busy 2-core machine. */
-const TUNE_FLAGS = ['--delays', '0,5ms', '--instances', '2', '--concurrency-range', '1:4:3', '--measurement-interval', '500', '--percentile', 'p50', '--stability-percentage', '50'];
+const TUNE_FLAGS = [
+  '--delays',
+  '0,5ms',
+  '--instances',
+  '2',
+  '--concurrency-range',
+  '1:4:3',
+  '--measurement-interval',
+  '500',
+  '--percentile',
+  'p50',
+  '--stability-percentage',
+  '50',
+];
 
 describe.runIf(runs)('the tutorial, from the export to the client, on the real ONNX Runtime backend', () => {
   // Made when the suite runs: a describe's body runs even where the suite is skipped, and its hooks do not.
@@ -46,13 +59,17 @@ describe.runIf(runs)('the tutorial, from the export to the client, on the real O
     cpSync(join(EXPORTS, 'tutorial_classifier'), model, { recursive: true });
     const r = await cli(['inspect', model, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
-    const inspected = JSON.parse(r.stdout) as { batchable: boolean; inputs: { name: string; shape: unknown[] }[]; outputs: { name: string; shape: unknown[] }[] };
+    const inspected = JSON.parse(r.stdout) as {
+      batchable: boolean;
+      inputs: { name: string; shape: unknown[] }[];
+      outputs: { name: string; shape: unknown[] }[];
+    };
     expect(inspected.batchable).toBe(true);
     expect(inspected.inputs.map((t) => [t.name, t.shape])).toEqual([['input', ['batch_size', 3, 224, 224]]]);
     expect(inspected.outputs.map((t) => [t.name, t.shape])).toEqual([['output', ['batch_size', 1000]]]);
   });
 
-  it('2. generate writes the tutorial\'s config, and generate --check accepts it', async () => {
+  it("2. generate writes the tutorial's config, and generate --check accepts it", async () => {
     const written = await cli(['generate', model, ...TUTORIAL_FLAGS, '--write']);
     expect(written.code, written.stderr).toBe(0);
     const config = readFileSync(join(model, 'config.pbtxt'), 'utf8');
@@ -71,19 +88,44 @@ describe.runIf(runs)('the tutorial, from the export to the client, on the real O
     expect(findings.map((f) => [f.ruleId, f.level])).toEqual([['preferred-batch-size', 'info']]);
   });
 
-  it('4. verify loads it on tritonserver and compares every output with ONNX Runtime on the team\'s own images', async () => {
+  it("4. verify loads it on tritonserver and compares every output with ONNX Runtime on the team's own images", async () => {
     // The team's data: a batch of 4 images as numpy saves it.
-    await runPython(work, `import json, numpy
+    await runPython(
+      work,
+      `import json, numpy
 numpy.save("images.npy", numpy.random.default_rng(7).random((4, 3, 224, 224), dtype=numpy.float32))
 print(json.dumps(True))
-`);
-    const r = await cli(['verify', model, '--runtime', 'local', '--tritonserver', TRITONSERVER, '--reference', 'ort', '--input', 'input=images.npy', '--format', 'json', '--timeout', '90s'], { cwd: work });
+`,
+    );
+    const r = await cli(
+      [
+        'verify',
+        model,
+        '--runtime',
+        'local',
+        '--tritonserver',
+        TRITONSERVER,
+        '--reference',
+        'ort',
+        '--input',
+        'input=images.npy',
+        '--format',
+        'json',
+        '--timeout',
+        '90s',
+      ],
+      { cwd: work },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as {
       load: { ok: boolean; detail: string };
       runs: { batchSize: number; ok: boolean }[];
       problems: unknown[];
-      reference: { batchSize: number; inputs: { name: string; from: string }[]; outputs: { name: string; ok: boolean; undecided?: boolean; largestReference: number }[] };
+      reference: {
+        batchSize: number;
+        inputs: { name: string; from: string }[];
+        outputs: { name: string; ok: boolean; undecided?: boolean; largestReference: number }[];
+      };
     };
     expect(report.load.detail).toContain('platform onnxruntime_onnx');
     expect(report.runs.map((x) => [x.batchSize, x.ok])).toEqual([
@@ -132,17 +174,40 @@ print(json.dumps({"shapes": sorted({tuple(s) for s in shapes})}))
 
   it('6. tune run measures the preferred batch sizes and queue delays on the running server with the real perf_analyzer, puts the served config back, and --write keeps generate --check passing', async () => {
     const before = await (await fetch(`${server!.url}/v2/models/classifier/config`)).json();
-    const r = await cli(['tune', 'run', model, '--runtime', 'server', '--server', server!.url, '--perf-analyzer', PERF_ANALYZER, ...TUNE_FLAGS, '--latency-budget', '2s', '--write', '--format', 'json']);
+    const r = await cli([
+      'tune',
+      'run',
+      model,
+      '--runtime',
+      'server',
+      '--server',
+      server!.url,
+      '--perf-analyzer',
+      PERF_ANALYZER,
+      ...TUNE_FLAGS,
+      '--latency-budget',
+      '2s',
+      '--write',
+      '--format',
+      'json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const result = JSON.parse(r.stdout) as { best: { variant: string }; variants: { variant: string }[] };
     // The default plan varies the preferred batch sizes (the config's own, and none) and, here, the delay.
-    expect(result.variants.map((v) => v.variant).sort()).toEqual(['classifier_d0_i2', 'classifier_d0_i2_pnone', 'classifier_d5000_i2', 'classifier_d5000_i2_pnone']);
+    expect(result.variants.map((v) => v.variant).sort()).toEqual([
+      'classifier_d0_i2',
+      'classifier_d0_i2_pnone',
+      'classifier_d5000_i2',
+      'classifier_d5000_i2_pnone',
+    ]);
     expect(r.stderr).toContain("'classifier' was put back with the config it served before");
     expect(await (await fetch(`${server!.url}/v2/models/classifier/config`)).json()).toEqual(before);
     // The winner is written under a header that records it: generate --check (without flags) accepts the file.
     const checked = await cli(['generate', repo, '--check']);
     expect(checked.code, checked.stdout + checked.stderr).toBe(0);
-    expect(readFileSync(join(model, 'config.pbtxt'), 'utf8').split('\n')[0]).toMatch(/^# Generated by tritonc from 1\/model\.onnx with: tritonc generate --max-batch-size 32 .*--max-queue-delay (0us|5ms) --instances 2 --kind cpu$/);
+    expect(readFileSync(join(model, 'config.pbtxt'), 'utf8').split('\n')[0]).toMatch(
+      /^# Generated by tritonc from 1\/model\.onnx with: tritonc generate --max-batch-size 32 .*--max-queue-delay (0us|5ms) --instances 2 --kind cpu$/,
+    );
     // The client of step 5 stays current: tuning changes how the model is served, not its inputs and outputs.
     const client = await cli(['client', repo, '--lang', 'python', '--out', join(work, 'clients'), '--check']);
     expect(client.code, client.stdout + client.stderr).toBe(0);
@@ -159,15 +224,21 @@ print(json.dumps({"shapes": sorted({tuple(s) for s in shapes})}))
     expect(generated.stderr).toContain('cannot batch, but max_batch_size 32 asks Triton to send it batches');
     expect(generated.stderr).toContain("output 'output' has shape [1,1000] (first dim 1 is fixed)");
     // The fix names every input and output (the output alone would leave the mistake in place), and the forward that hard-codes the batch.
-    expect(generated.stderr).toContain("re-export with a dynamic batch axis on dim 0 of every input and output, torch.onnx.export(..., dynamic_axes={'input': {0: 'batch'}, 'output': {0: 'batch'}})");
+    expect(generated.stderr).toContain(
+      "re-export with a dynamic batch axis on dim 0 of every input and output, torch.onnx.export(..., dynamic_axes={'input': {0: 'batch'}, 'output': {0: 'batch'}})",
+    );
     expect(generated.stderr).toContain("the model's forward hard-codes the example's batch (a reshape or view to (1, ...)): keep it symbolic (x.flatten(1))");
     // Without the tutorial's flags it writes a config that serves one request at a time, and says why.
     const plain = await cli(['generate', bad]);
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stdout).toContain('max_batch_size: 0');
-    expect(plain.stderr).toContain("re-export with the batch axis on every input and output, torch.onnx.export(..., dynamic_axes={'input': {0: 'batch'}, 'output': {0: 'batch'}})");
+    expect(plain.stderr).toContain(
+      "re-export with the batch axis on every input and output, torch.onnx.export(..., dynamic_axes={'input': {0: 'batch'}, 'output': {0: 'batch'}})",
+    );
     const linted = await cli(['lint', bad, '--format', 'json']);
-    const ids = (JSON.parse(linted.stdout) as { messages: { ruleId: string; messageId: string }[] }[]).flatMap((f) => f.messages.map((m) => `${m.ruleId}/${m.messageId}`));
+    const ids = (JSON.parse(linted.stdout) as { messages: { ruleId: string; messageId: string }[] }[]).flatMap((f) =>
+      f.messages.map((m) => `${m.ruleId}/${m.messageId}`),
+    );
     expect(ids).toContain('missing-dynamic-axis/partialBatchAxis');
   });
 });

@@ -15,7 +15,6 @@ import { realBackendsRun, startRealTriton, TUTORIAL_CPU_CONFIG, VENV, type RealT
 const runs = realBackendsRun('verify on the real ONNX Runtime backend', ['onnxruntime']);
 const TRITONSERVER = join(ROOT, 'scripts', 'real-triton', 'tritonserver');
 
-
 /** A repository holding the example classifier under the tutorial's CPU config. */
 function repository(): { repo: string; model: string } {
   const repo = join(tempDir('tritonc-verify-onnx-'), 'models');
@@ -38,7 +37,12 @@ describe.runIf(runs)('verify --runtime local on the real ONNX Runtime backend', 
     const { model } = repository();
     const r = await cli(['verify', model, '--runtime', 'local', '--tritonserver', TRITONSERVER, '--format', 'json', '--timeout', '90s']);
     expect(r.code, r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as { engine: string; load: { ok: boolean; detail: string }; runs: { batchSize: number; ok: boolean }[]; problems: unknown[] };
+    const report = JSON.parse(r.stdout) as {
+      engine: string;
+      load: { ok: boolean; detail: string };
+      runs: { batchSize: number; ok: boolean }[];
+      problems: unknown[];
+    };
     expect(report.engine).toContain('(Triton 2.51.0)');
     expect(report.load.ok).toBe(true);
     expect(report.load.detail).toContain('platform onnxruntime_onnx');
@@ -56,7 +60,9 @@ describe.runIf(runs)('verify --runtime local on the real ONNX Runtime backend', 
     expect(r.code, r.stdout + r.stderr).toBe(2);
     // The server's own words (core backend_model.cc), then where it looked and what to do.
     expect(r.stderr).toContain("unable to find backend library for backend 'onnxruntime', try specifying runtime on the model configuration.");
-    expect(r.stderr).toContain(`The server has no onnxruntime backend: Triton looked for libtriton_onnxruntime.so in the model's version directory, the model directory and ${backends}/onnxruntime.`);
+    expect(r.stderr).toContain(
+      `The server has no onnxruntime backend: Triton looked for libtriton_onnxruntime.so in the model's version directory, the model directory and ${backends}/onnxruntime.`,
+    );
     expect(r.stderr).not.toContain('error: creating server');
   }, 120_000);
 });
@@ -88,6 +94,8 @@ describe.runIf(runs)('verify --runtime server on the real ONNX Runtime backend',
     const r = await cli(['verify', model, '--runtime', 'server', '--server', withoutOrt!.url, '--timeout', '90s']);
     expect(r.code, r.stdout + r.stderr).toBe(2);
     expect(r.stderr).toContain("unable to find backend library for backend 'onnxruntime'");
-    expect(r.stderr).toContain("The server has no onnxruntime backend: Triton looked for libtriton_onnxruntime.so in the model's version directory, the model directory and <the server's --backend-directory>/onnxruntime.");
+    expect(r.stderr).toContain(
+      "The server has no onnxruntime backend: Triton looked for libtriton_onnxruntime.so in the model's version directory, the model directory and <the server's --backend-directory>/onnxruntime.",
+    );
   }, 120_000);
 });

@@ -17,11 +17,28 @@ import { realBackendsRun, startRealTriton, TUTORIAL_CPU_CONFIG, type RealTriton 
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
 
-const runs = realBackendsRun('verify --reference ort with user inputs on the real ONNX Runtime backend', ['onnxruntime']) && exportersRun('verify --reference ort with user inputs');
+const runs =
+  realBackendsRun('verify --reference ort with user inputs on the real ONNX Runtime backend', ['onnxruntime']) &&
+  exportersRun('verify --reference ort with user inputs');
 const CLASSIFIER = join(ROOT, 'fixtures', 'models', 'torch-onnx', 'tutorial_classifier', '1', 'model.onnx');
 
-interface Accuracy { name: string; ok: boolean; undecided?: boolean; maxAbsError: number; maxRelError: number; largestReference: number; mismatched: number; elements: number }
-interface Report { outcome: string; exitCode: number; reference?: { batchSize: number; atol: number; rtol: number; inputs: { name: string; from: string }[]; outputs: Accuracy[] }; problems: { kind: string; message: string }[]; error?: string }
+interface Accuracy {
+  name: string;
+  ok: boolean;
+  undecided?: boolean;
+  maxAbsError: number;
+  maxRelError: number;
+  largestReference: number;
+  mismatched: number;
+  elements: number;
+}
+interface Report {
+  outcome: string;
+  exitCode: number;
+  reference?: { batchSize: number; atol: number; rtol: number; inputs: { name: string; from: string }[]; outputs: Accuracy[] };
+  problems: { kind: string; message: string }[];
+  error?: string;
+}
 
 describe.runIf(runs)('verify --reference ort --input/--inputs against the real server', () => {
   let server: RealTriton | undefined;
@@ -30,7 +47,10 @@ describe.runIf(runs)('verify --reference ort --input/--inputs against the real s
   let expected: { classifier: { largest: number }; drift: { maxAbsError: number }; tiny: { largest: number }; tiny_drift: { maxAbsError: number } };
   const model = (name: string): string => join(repo, name);
   const verify = async (name: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string; report: Report }> => {
-    const r = await cli(['verify', model(name), '--runtime', 'server', '--server', server!.url, '--reference', 'ort', '--timeout', '90s', '--format', 'json', ...args], { cwd: dir });
+    const r = await cli(
+      ['verify', model(name), '--runtime', 'server', '--server', server!.url, '--reference', 'ort', '--timeout', '90s', '--format', 'json', ...args],
+      { cwd: dir },
+    );
     return { ...r, report: JSON.parse(r.stdout || '{}') as Report };
   };
 
@@ -39,7 +59,11 @@ describe.runIf(runs)('verify --reference ort --input/--inputs against the real s
     repo = join(dir, 'models');
     execFileSync(EXPORTS_PYTHON, [join(ROOT, 'scripts', 'model-exports', 'torch-onnx', 'drift.py'), CLASSIFIER, dir]);
     expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as typeof expected;
-    for (const [name, file] of [['classifier', CLASSIFIER], ['drift', join(dir, 'drift.onnx')], ['tiny_drift', join(dir, 'tiny_drift.onnx')]] as const) {
+    for (const [name, file] of [
+      ['classifier', CLASSIFIER],
+      ['drift', join(dir, 'drift.onnx')],
+      ['tiny_drift', join(dir, 'tiny_drift.onnx')],
+    ] as const) {
       mkdirSync(join(repo, name, '1'), { recursive: true });
       copyFileSync(file, join(repo, name, '1', 'model.onnx'));
       writeFileSync(join(repo, name, 'config.pbtxt'), TUTORIAL_CPU_CONFIG.replace('name: "classifier"', `name: "${name}"`));
@@ -63,7 +87,11 @@ describe.runIf(runs)('verify --reference ort --input/--inputs against the real s
     expect(out.maxAbsError).toBeLessThan(1e-6);
     // The largest |output| as numpy computes the graph in float64.
     expect(out.largestReference).toBeCloseTo(expected.classifier.largest, 5);
-    for (const args of [['--inputs', 'x.npz'], ['--inputs', 'xc.npz'], ['--input', 'input=xbe.npy']]) {
+    for (const args of [
+      ['--inputs', 'x.npz'],
+      ['--inputs', 'xc.npz'],
+      ['--input', 'input=xbe.npy'],
+    ]) {
       const r = await verify('classifier', args);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(r.report.reference!.batchSize).toBe(4);
@@ -103,12 +131,32 @@ describe.runIf(runs)('verify --reference ort --input/--inputs against the real s
     expect(loose.report.outcome).toBe('cannot-run');
     // Exit 2 from the comparison still puts the server back: the model was not loaded before, and is not now.
     expect((await fetch(`${server!.url}/v2/models/tiny_drift/ready`)).status).toBe(400);
-    expect(loose.stderr).toContain("--reference ort: output 'output': --atol 1e-5 (with --rtol 1e-5) reaches every |reference| value (largest 6.80e-6), so an output of zeros would pass as well: the comparison decided nothing (max abs error 6.23e-8,");
+    expect(loose.stderr).toContain(
+      "--reference ort: output 'output': --atol 1e-5 (with --rtol 1e-5) reaches every |reference| value (largest 6.80e-6), so an output of zeros would pass as well: the comparison decided nothing (max abs error 6.23e-8,",
+    );
     expect(loose.stderr).toContain('pass --atol 1e-9 (a thousandth of the largest |reference|, to a power of ten)');
     // The text report says it too.
-    const text = await cli(['verify', model('tiny_drift'), '--runtime', 'server', '--server', server!.url, '--reference', 'ort', '--input', 'input=x.npy', '--reference-model', tinyRef], { cwd: dir });
+    const text = await cli(
+      [
+        'verify',
+        model('tiny_drift'),
+        '--runtime',
+        'server',
+        '--server',
+        server!.url,
+        '--reference',
+        'ort',
+        '--input',
+        'input=x.npy',
+        '--reference-model',
+        tinyRef,
+      ],
+      { cwd: dir },
+    );
     expect(text.code).toBe(2);
-    expect(text.stdout).toContain('  against ONNX Runtime (CPU) on tiny.onnx (batch 4, inputs input from x.npy; atol 1e-5, rtol 1e-5):\n    output  UNDECIDED  max abs error 6.23e-8, max rel error');
+    expect(text.stdout).toContain(
+      '  against ONNX Runtime (CPU) on tiny.onnx (batch 4, inputs input from x.npy; atol 1e-5, rtol 1e-5):\n    output  UNDECIDED  max abs error 6.23e-8, max rel error',
+    );
     expect(text.stdout).toContain('largest |reference| 6.80e-6; the tolerance reaches every |reference|: an output of zeros would pass too\n');
     expect(text.stdout).toContain("tiny_drift: could not verify: the tolerance decided nothing on output 'output' (exit 2)\n");
     expect(text.stderr).toContain('the comparison decided nothing');
@@ -128,7 +176,9 @@ describe.runIf(runs)('verify --reference ort --input/--inputs against the real s
   it('a file of another dtype or too large a batch is exit 2 before the model is loaded, naming the file and the fix', async () => {
     const f64 = await verify('classifier', ['--input', 'input=x64.npy']);
     expect(f64.code).toBe(2);
-    expect(f64.stderr).toBe("tritonc verify: input 'input' is float64 in x64.npy, the model takes FP32 (TYPE_FP32): save it as float32, e.g. np.save(path, a.astype(np.float32))\n");
+    expect(f64.stderr).toBe(
+      "tritonc verify: input 'input' is float64 in x64.npy, the model takes FP32 (TYPE_FP32): save it as float32, e.g. np.save(path, a.astype(np.float32))\n",
+    );
     const big = await verify('classifier', ['--input', 'input=x40.npy']);
     expect(big.code).toBe(2);
     expect(big.stderr).toContain("input 'input' in x40.npy is a batch of 40, and the model's max_batch_size is 32: send 1 to 32 rows (e.g. a[:32])");

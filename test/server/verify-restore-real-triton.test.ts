@@ -23,7 +23,6 @@ import { startProtocolFixture } from '../../fixtures/verify/protocol-fixture.js'
 
 const runs = realTritonRuns('verify --runtime server restore tests');
 
-
 /** Sleeps in initialize and in execute as long as the config's parameters say (none in the server's own config). */
 const MODEL_PY = `import json
 import time
@@ -51,7 +50,17 @@ class TritonPythonModel:
         return responses
 `;
 
-const MODELS = ['load_timeout', 'infer_timeout', 'infer_timeout_unloaded', 'not_loaded', 'sigint_load', 'sigint_infer', 'sigterm_load', 'sigterm_infer', 'plain_reload'];
+const MODELS = [
+  'load_timeout',
+  'infer_timeout',
+  'infer_timeout_unloaded',
+  'not_loaded',
+  'sigint_load',
+  'sigint_infer',
+  'sigterm_load',
+  'sigterm_infer',
+  'plain_reload',
+];
 const NOT_LOADED = ['infer_timeout_unloaded', 'not_loaded'];
 
 let server: RealTriton | undefined;
@@ -66,7 +75,10 @@ beforeAll(async () => {
     writeFileSync(join(repo, m, '1', 'model.py'), MODEL_PY);
   }
   // Every model but one is serving when verify starts.
-  server = await startRealTriton(repo, MODELS.filter((m) => !NOT_LOADED.includes(m)).map((m) => `--load-model=${m}`));
+  server = await startRealTriton(
+    repo,
+    MODELS.filter((m) => !NOT_LOADED.includes(m)).map((m) => `--load-model=${m}`),
+  );
   url = server.url;
 }, 90_000);
 
@@ -77,25 +89,34 @@ const post = async (path: string, body: unknown = {}): Promise<{ status: number;
   return { status: r.status, text: await r.text() };
 };
 const served = async (m: string): Promise<Record<string, unknown>> => (await fetch(`${url}/v2/models/${m}/config`)).json() as Promise<Record<string, unknown>>;
-const index = async (m: string): Promise<unknown[]> => (JSON.parse((await post('/v2/repository/index')).text) as { name: string }[]).filter((e) => e.name === m);
+const index = async (m: string): Promise<unknown[]> =>
+  (JSON.parse((await post('/v2/repository/index')).text) as { name: string }[]).filter((e) => e.name === m);
 
 /** The candidate: the server's model with max_batch_size 4 and a sleep where the test wants one. */
 function candidate(m: string, parameter: 'initialize_sleep_s' | 'execute_sleep_s', seconds: number): string {
   const dir = join(tempDir('tritonc-restore-local-'), m);
   mkdirSync(join(dir, '1'), { recursive: true });
-  writeFileSync(join(dir, 'config.pbtxt'), CONFIG(m, `parameters { key: "${parameter}" value { string_value: "${seconds}" } }\n`).replace('max_batch_size: 8', 'max_batch_size: 4'));
+  writeFileSync(
+    join(dir, 'config.pbtxt'),
+    CONFIG(m, `parameters { key: "${parameter}" value { string_value: "${seconds}" } }\n`).replace('max_batch_size: 8', 'max_batch_size: 4'),
+  );
   writeFileSync(join(dir, '1', 'model.py'), MODEL_PY);
   return dir;
 }
 
 /** tritonc as a process of its own (the built bundle), for SIGINT and SIGTERM. */
-function spawnVerify(args: string[]): { child: ReturnType<typeof spawn>; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
+function spawnVerify(args: string[]): {
+  child: ReturnType<typeof spawn>;
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+} {
   const child = spawn(process.execPath, [BIN, 'verify', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return { child, done };
 }
 
@@ -115,8 +136,16 @@ describe.skipIf(!runs)('verify --runtime server puts the real tritonserver 2.51 
       // The same sequence to both; the config each serves after each step.
       const step = async (base: string, path: string, body: unknown = {}) => {
         const r = await fetch(base + path, { method: 'POST', body: JSON.stringify(body) });
-        if (path.endsWith('/unload')) await until(`${base} unloaded`, async () => ((await (await fetch(`${base}/v2/repository/index`, { method: 'POST', body: '{}' })).json()) as { name: string; state?: string }[]).some((e) => e.name === 'plain_reload' && e.state === 'UNAVAILABLE'));
-        const config = (await fetch(`${base}/v2/models/plain_reload/config`)).status === 200 ? ((await (await fetch(`${base}/v2/models/plain_reload/config`)).json()) as { max_batch_size: number }).max_batch_size : 'not served';
+        if (path.endsWith('/unload'))
+          await until(`${base} unloaded`, async () =>
+            ((await (await fetch(`${base}/v2/repository/index`, { method: 'POST', body: '{}' })).json()) as { name: string; state?: string }[]).some(
+              (e) => e.name === 'plain_reload' && e.state === 'UNAVAILABLE',
+            ),
+          );
+        const config =
+          (await fetch(`${base}/v2/models/plain_reload/config`)).status === 200
+            ? ((await (await fetch(`${base}/v2/models/plain_reload/config`)).json()) as { max_batch_size: number }).max_batch_size
+            : 'not served';
         return [r.status, config];
       };
       const sequence = async (base: string) => [
@@ -126,7 +155,12 @@ describe.skipIf(!runs)('verify --runtime server puts the real tritonserver 2.51 
         await step(base, '/v2/repository/models/plain_reload/load'),
       ];
       const real = await sequence(url);
-      expect(real).toEqual([[200, 2], [200, 2], [200, 'not served'], [200, 8]]);
+      expect(real).toEqual([
+        [200, 2],
+        [200, 2],
+        [200, 'not served'],
+        [200, 8],
+      ]);
       expect(await sequence(fixture.url)).toEqual(real);
     } finally {
       await fixture.stop();
@@ -142,8 +176,12 @@ describe.skipIf(!runs)('verify --runtime server puts the real tritonserver 2.51 
     expect(r.code, r.stderr).toBe(2);
     // The restore waited for the candidate's load (8 s of initialize) and then ran its own.
     expect(Date.now() - started).toBeGreaterThan(8000);
-    expect(r.stderr).toContain(`tritonc verify: the load did not finish within the timeout (POST /v2/repository/models/${m}/load: no answer from ${url} within 3 s); Triton cannot cancel a load, so it goes on in the server; raise --timeout`);
-    expect(r.stderr).toContain(`'${m}' was put back with the config it served before (loaded as the override after the candidate's load had finished, read back from /v2/models/${m}/config and equal to it)`);
+    expect(r.stderr).toContain(
+      `tritonc verify: the load did not finish within the timeout (POST /v2/repository/models/${m}/load: no answer from ${url} within 3 s); Triton cannot cancel a load, so it goes on in the server; raise --timeout`,
+    );
+    expect(r.stderr).toContain(
+      `'${m}' was put back with the config it served before (loaded as the override after the candidate's load had finished, read back from /v2/models/${m}/config and equal to it)`,
+    );
     expect(r.stderr).not.toContain('could not put');
     expect(await served(m)).toEqual(own);
     expect(await index(m)).toEqual([{ name: m, version: '1', state: 'READY' }]);
@@ -155,7 +193,9 @@ describe.skipIf(!runs)('verify --runtime server puts the real tritonserver 2.51 
     const dir = candidate(m, 'execute_sleep_s', 20);
     const text = await cli(['verify', dir, '--server', url, '--timeout', '3s']);
     expect(text.code, text.stderr).toBe(2);
-    expect(text.stderr).toContain(`tritonc verify: inference at batch 1: POST /v2/models/${m}/infer: no answer from ${url} within 3 s; '${m}' was put back with the config it served before (loaded as the override, read back from /v2/models/${m}/config and equal to it)`);
+    expect(text.stderr).toContain(
+      `tritonc verify: inference at batch 1: POST /v2/models/${m}/infer: no answer from ${url} within 3 s; '${m}' was put back with the config it served before (loaded as the override, read back from /v2/models/${m}/config and equal to it)`,
+    );
     expect(await served(m)).toEqual(own);
     expect(await index(m)).toEqual([{ name: m, version: '1', state: 'READY' }]);
 
@@ -165,7 +205,9 @@ describe.skipIf(!runs)('verify --runtime server puts the real tritonserver 2.51 
     const report = JSON.parse(json.stdout);
     expect(report).toMatchObject({ runtime: 'server', outcome: 'cannot-run', exitCode: 2, load: { ok: true }, problems: [] });
     expect(report.error).toContain('no answer from');
-    expect(report.notes).toContain(`'${m}' was put back with the config it served before (loaded as the override, read back from /v2/models/${m}/config and equal to it)`);
+    expect(report.notes).toContain(
+      `'${m}' was put back with the config it served before (loaded as the override, read back from /v2/models/${m}/config and equal to it)`,
+    );
     // The reload answered while the inference it left behind still ran (20 s of execute).
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(await served(m)).toEqual(own);
@@ -178,11 +220,16 @@ describe.skipIf(!runs)('verify --runtime server puts the real tritonserver 2.51 
     const r = await cli(['verify', candidate(m, 'execute_sleep_s', 10), '--server', url, '--timeout', '3s', '--format', 'json']);
     expect(r.code, r.stderr).toBe(2);
     const report = JSON.parse(r.stdout);
-    expect(report.notes).toContain(`'${m}' is being unloaded (it was not loaded before): Triton finishes an unload once the model has answered the requests it is still running`);
+    expect(report.notes).toContain(
+      `'${m}' is being unloaded (it was not loaded before): Triton finishes an unload once the model has answered the requests it is still running`,
+    );
     expect(report.error).toContain(`'${m}' is being unloaded (it was not loaded before)`);
     expect((await fetch(`${url}/v2/models/${m}/ready`)).status).toBe(400);
     expect(await index(m)).toEqual([{ name: m, version: '1', state: 'UNLOADING' }]);
-    await until(`${m} unloaded`, async () => JSON.stringify(await index(m)) === JSON.stringify([{ name: m, version: '1', state: 'UNAVAILABLE', reason: 'unloaded' }]));
+    await until(
+      `${m} unloaded`,
+      async () => JSON.stringify(await index(m)) === JSON.stringify([{ name: m, version: '1', state: 'UNAVAILABLE', reason: 'unloaded' }]),
+    );
   }, 90_000);
 
   it('a model that was not loaded, checked without a hitch: unloaded afterwards once its stub has stopped, said so', async () => {
@@ -203,7 +250,9 @@ describe.skipIf(!runs)('verify --runtime server puts the real tritonserver 2.51 
     child.kill('SIGINT');
     const r = await done;
     expect([r.code, r.signal], r.stderr).toEqual([130, null]);
-    expect(r.stderr).toContain(`tritonc verify: interrupted by SIGINT; '${m}' was put back with the config it served before (loaded as the override, read back from /v2/models/${m}/config and equal to it)`);
+    expect(r.stderr).toContain(
+      `tritonc verify: interrupted by SIGINT; '${m}' was put back with the config it served before (loaded as the override, read back from /v2/models/${m}/config and equal to it)`,
+    );
     expect(await served(m)).toEqual(own);
     expect(await index(m)).toEqual([{ name: m, version: '1', state: 'READY' }]);
   }, 90_000);
@@ -221,7 +270,9 @@ describe.skipIf(!runs)('verify --runtime server puts the real tritonserver 2.51 
     expect(Date.now() - started).toBeGreaterThan(8000);
     const report = JSON.parse(r.stdout);
     expect(report).toMatchObject({ outcome: 'interrupted', exitCode: 130, problems: [] });
-    expect(report.error).toBe(`interrupted by SIGINT; '${m}' was put back with the config it served before (loaded as the override after the candidate's load had finished, read back from /v2/models/${m}/config and equal to it)`);
+    expect(report.error).toBe(
+      `interrupted by SIGINT; '${m}' was put back with the config it served before (loaded as the override after the candidate's load had finished, read back from /v2/models/${m}/config and equal to it)`,
+    );
     expect(await served(m)).toEqual(own);
     expect(await index(m)).toEqual([{ name: m, version: '1', state: 'READY' }]);
   }, 90_000);
@@ -234,7 +285,9 @@ describe.skipIf(!runs)('verify --runtime server puts the real tritonserver 2.51 
     child.kill('SIGTERM');
     const r = await done;
     expect([r.code, r.signal], r.stderr).toEqual([143, null]);
-    expect(r.stderr).toContain(`tritonc verify: interrupted by SIGTERM; '${m}' was put back with the config it served before (loaded as the override, read back from /v2/models/${m}/config and equal to it)`);
+    expect(r.stderr).toContain(
+      `tritonc verify: interrupted by SIGTERM; '${m}' was put back with the config it served before (loaded as the override, read back from /v2/models/${m}/config and equal to it)`,
+    );
     expect(await served(m)).toEqual(own);
     expect(await index(m)).toEqual([{ name: m, version: '1', state: 'READY' }]);
   }, 90_000);
@@ -254,7 +307,9 @@ describe.skipIf(!runs)('verify --runtime server puts the real tritonserver 2.51 
     expect(Date.now() - started).toBeGreaterThan(8000);
     const report = JSON.parse(r.stdout);
     expect(report).toMatchObject({ outcome: 'interrupted', exitCode: 143, problems: [] });
-    expect(report.error).toBe(`interrupted by SIGTERM; '${m}' was put back with the config it served before (loaded as the override after the candidate's load had finished, read back from /v2/models/${m}/config and equal to it)`);
+    expect(report.error).toBe(
+      `interrupted by SIGTERM; '${m}' was put back with the config it served before (loaded as the override after the candidate's load had finished, read back from /v2/models/${m}/config and equal to it)`,
+    );
     expect(await served(m)).toEqual(own);
     expect(await index(m)).toEqual([{ name: m, version: '1', state: 'READY' }]);
   }, 90_000);

@@ -158,7 +158,12 @@ export function runComposite(action: ActionDefinition, options: RunOptions): Act
       ...options.env,
     };
     for (const [k, v] of Object.entries(step.env ?? {})) env[k] = evaluate(String(v), action, inputs, stepOutputs);
-    const r = spawnSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', script], { cwd: options.workspace, env, encoding: 'utf8', timeout: options.timeoutMs ?? 60_000 });
+    const r = spawnSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', script], {
+      cwd: options.workspace,
+      env,
+      encoding: 'utf8',
+      timeout: options.timeoutMs ?? 60_000,
+    });
     const outputs = parseOutputFile(readFileSync(outputFile, 'utf8'));
     if (step.id) stepOutputs.set(step.id, outputs);
     const code = r.status ?? 128;

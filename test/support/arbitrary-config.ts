@@ -9,21 +9,46 @@ const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
 const text = fc.oneof(
   fc.string({ maxLength: 12 }),
   fc.string({ unit: 'binary', maxLength: 8 }),
-  fc.constantFrom('', 'input', 'onnx::Flatten_0', 'x.1', '"quoted"', "it's", 'back\\slash', 'tab\tnew\nline', '\u0000\u0001', 'résumé 模型', '{"json": true}', '${var}'),
+  fc.constantFrom(
+    '',
+    'input',
+    'onnx::Flatten_0',
+    'x.1',
+    '"quoted"',
+    "it's",
+    'back\\slash',
+    'tab\tnew\nline',
+    '\u0000\u0001',
+    'résumé 模型',
+    '{"json": true}',
+    '${var}',
+  ),
 );
 
 function scalarArb(field: SchemaField): fc.Arbitrary<unknown> {
   const t = field.type;
-  if (t.kind === 'enum') return fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...t.enum.names) }, { weight: 1, arbitrary: fc.integer({ min: 15, max: 1000 }) });
+  if (t.kind === 'enum')
+    return fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...t.enum.names) }, { weight: 1, arbitrary: fc.integer({ min: 15, max: 1000 }) });
   if (t.kind === 'message') throw new Error('not a scalar');
   switch (t.type) {
-    case 'string': case 'bytes': return text;
-    case 'bool': return fc.boolean();
-    case 'int32': case 'sint32': case 'sfixed32': return fc.oneof(fc.integer({ min: -2, max: 1024 }), fc.integer(INT32));
-    case 'uint32': case 'fixed32': return fc.oneof(fc.integer({ min: 0, max: 1024 }), fc.integer({ min: 0, max: 2 ** 32 - 1 }));
-    case 'int64': case 'sint64': case 'sfixed64':
+    case 'string':
+    case 'bytes':
+      return text;
+    case 'bool':
+      return fc.boolean();
+    case 'int32':
+    case 'sint32':
+    case 'sfixed32':
+      return fc.oneof(fc.integer({ min: -2, max: 1024 }), fc.integer(INT32));
+    case 'uint32':
+    case 'fixed32':
+      return fc.oneof(fc.integer({ min: 0, max: 1024 }), fc.integer({ min: 0, max: 2 ** 32 - 1 }));
+    case 'int64':
+    case 'sint64':
+    case 'sfixed64':
       return fc.oneof(fc.integer({ min: -1, max: 4096 }), fc.bigInt(-(2n ** 63n), 2n ** 63n - 1n).map(toInt64));
-    case 'uint64': case 'fixed64':
+    case 'uint64':
+    case 'fixed64':
       return fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.bigInt(0n, 2n ** 64n - 1n).map(toInt64));
     case 'float':
       return fc.oneof(fc.constantFrom(0, 0.5, 1, 0.1, Infinity, -Infinity, NaN), fc.float()).map((v) => (Object.is(v, -0) ? 0 : v));

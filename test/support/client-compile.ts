@@ -10,7 +10,19 @@ type Ts = typeof import('typescript');
 const ts = createRequire(import.meta.url)('typescript') as Ts;
 
 /** The flags every generated client must compile under: tsc --strict and the stricter checks users turn on. */
-export const STRICT_FLAGS = ['--strict', '--noUncheckedIndexedAccess', '--exactOptionalPropertyTypes', '--noUnusedLocals', '--noUnusedParameters', '--noImplicitOverride', '--noImplicitReturns', '--target', 'es2022', '--module', 'nodenext'];
+export const STRICT_FLAGS = [
+  '--strict',
+  '--noUncheckedIndexedAccess',
+  '--exactOptionalPropertyTypes',
+  '--noUnusedLocals',
+  '--noUnusedParameters',
+  '--noImplicitOverride',
+  '--noImplicitReturns',
+  '--target',
+  'es2022',
+  '--module',
+  'nodenext',
+];
 
 export interface Compiled {
   /** Diagnostics by file name (relative to the directory), as tsc prints them. */
@@ -36,7 +48,10 @@ export function compileClients(dir: string, files: readonly string[]): Compiled 
     outDir,
     skipLibCheck: true,
   };
-  const program = ts.createProgram(files.map((f) => join(dir, f)), options);
+  const program = ts.createProgram(
+    files.map((f) => join(dir, f)),
+    options,
+  );
   const emitted = program.emit();
   const errors: Record<string, string[]> = {};
   for (const d of [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics]) {

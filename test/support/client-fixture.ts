@@ -6,7 +6,8 @@ import { startProtocolFixture, type FixtureModel, type ProtocolFixture, type Pro
 
 /** The example classifier's served config (model_repository/classifier), as the fixture holds it. */
 export const CLASSIFIER = {
-  name: 'classifier', max_batch_size: 32,
+  name: 'classifier',
+  max_batch_size: 32,
   input: [{ name: 'input', data_type: 'TYPE_FP32', dims: ['3', '224', '224'] }],
   output: [{ name: 'output', data_type: 'TYPE_FP32', dims: ['1000'] }],
 };

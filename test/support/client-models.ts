@@ -114,7 +114,13 @@ input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]
 output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]
 instance_group [ { kind: KIND_CPU count: 1 } ]
 `,
-    json: { name: 'add_one', backend: 'python', max_batch_size: 8, input: [{ name: 'INPUT0', data_type: 'TYPE_FP32', dims: ['4'] }], output: [{ name: 'OUTPUT0', data_type: 'TYPE_FP32', dims: ['4'] }] },
+    json: {
+      name: 'add_one',
+      backend: 'python',
+      max_batch_size: 8,
+      input: [{ name: 'INPUT0', data_type: 'TYPE_FP32', dims: ['4'] }],
+      output: [{ name: 'OUTPUT0', data_type: 'TYPE_FP32', dims: ['4'] }],
+    },
     py: ADD_ONE_PY,
   },
   upper: {
@@ -126,9 +132,14 @@ output [ { name: "UPPER" data_type: TYPE_STRING dims: [ -1 ] }, { name: "LENGTHS
 instance_group [ { kind: KIND_CPU count: 1 } ]
 `,
     json: {
-      name: 'upper', backend: 'python', max_batch_size: 4,
+      name: 'upper',
+      backend: 'python',
+      max_batch_size: 4,
       input: [{ name: 'TEXT', data_type: 'TYPE_STRING', dims: ['-1'] }],
-      output: [{ name: 'UPPER', data_type: 'TYPE_STRING', dims: ['-1'] }, { name: 'LENGTHS', data_type: 'TYPE_INT64', dims: ['-1'] }],
+      output: [
+        { name: 'UPPER', data_type: 'TYPE_STRING', dims: ['-1'] },
+        { name: 'LENGTHS', data_type: 'TYPE_INT64', dims: ['-1'] },
+      ],
     },
     py: UPPER_PY,
   },
@@ -145,8 +156,12 @@ output [ { name: "TOTAL" data_type: TYPE_INT32 dims: [ 1 ] } ]
 instance_group [ { kind: KIND_CPU count: 1 } ]
 `,
     json: {
-      name: 'counter', backend: 'python', max_batch_size: 2, sequence_batching: {},
-      input: [{ name: 'VALUE', data_type: 'TYPE_INT32', dims: ['1'] }], output: [{ name: 'TOTAL', data_type: 'TYPE_INT32', dims: ['1'] }],
+      name: 'counter',
+      backend: 'python',
+      max_batch_size: 2,
+      sequence_batching: {},
+      input: [{ name: 'VALUE', data_type: 'TYPE_INT32', dims: ['1'] }],
+      output: [{ name: 'TOTAL', data_type: 'TYPE_INT32', dims: ['1'] }],
     },
     py: COUNTER_PY,
   },
@@ -158,7 +173,13 @@ input [ { name: "SECONDS" data_type: TYPE_FP32 dims: [ 1 ] } ]
 output [ { name: "DONE" data_type: TYPE_FP32 dims: [ 1 ] } ]
 instance_group [ { kind: KIND_CPU count: 1 } ]
 `,
-    json: { name: 'slow', backend: 'python', max_batch_size: 0, input: [{ name: 'SECONDS', data_type: 'TYPE_FP32', dims: ['1'] }], output: [{ name: 'DONE', data_type: 'TYPE_FP32', dims: ['1'] }] },
+    json: {
+      name: 'slow',
+      backend: 'python',
+      max_batch_size: 0,
+      input: [{ name: 'SECONDS', data_type: 'TYPE_FP32', dims: ['1'] }],
+      output: [{ name: 'DONE', data_type: 'TYPE_FP32', dims: ['1'] }],
+    },
     py: SLOW_PY,
   },
   // An ensemble is one model to its client: its own inputs and outputs (add_one twice).
@@ -175,7 +196,13 @@ ensemble_scheduling {
   ]
 }
 `,
-    json: { name: 'pipeline', platform: 'ensemble', max_batch_size: 8, input: [{ name: 'IN', data_type: 'TYPE_FP32', dims: ['4'] }], output: [{ name: 'OUT', data_type: 'TYPE_FP32', dims: ['4'] }] },
+    json: {
+      name: 'pipeline',
+      platform: 'ensemble',
+      max_batch_size: 8,
+      input: [{ name: 'IN', data_type: 'TYPE_FP32', dims: ['4'] }],
+      output: [{ name: 'OUT', data_type: 'TYPE_FP32', dims: ['4'] }],
+    },
   },
   streamer: {
     pbtxt: `name: "streamer"
@@ -186,7 +213,14 @@ input [ { name: "IN" data_type: TYPE_INT32 dims: [ 1 ] } ]
 output [ { name: "OUT" data_type: TYPE_INT32 dims: [ 1 ] } ]
 instance_group [ { kind: KIND_CPU count: 1 } ]
 `,
-    json: { name: 'streamer', backend: 'python', max_batch_size: 0, model_transaction_policy: { decoupled: true }, input: [{ name: 'IN', data_type: 'TYPE_INT32', dims: ['1'] }], output: [{ name: 'OUT', data_type: 'TYPE_INT32', dims: ['1'] }] },
+    json: {
+      name: 'streamer',
+      backend: 'python',
+      max_batch_size: 0,
+      model_transaction_policy: { decoupled: true },
+      input: [{ name: 'IN', data_type: 'TYPE_INT32', dims: ['1'] }],
+      output: [{ name: 'OUT', data_type: 'TYPE_INT32', dims: ['1'] }],
+    },
     py: STREAMER_PY,
   },
 };
@@ -202,7 +236,16 @@ max_batch_size: 2
 input [ { name: ${JSON.stringify(HOSTILE_INPUT)} data_type: TYPE_FP32 dims: [ 2 ] } ]
 output [ { name: ${JSON.stringify(HOSTILE_OUTPUT)} data_type: TYPE_FP32 dims: [ 2 ] }, { name: "__proto__" data_type: TYPE_FP32 dims: [ 2 ] } ]
 `,
-  json: { name: HOSTILE_MODEL, backend: 'python', max_batch_size: 2, input: [{ name: HOSTILE_INPUT, data_type: 'TYPE_FP32', dims: ['2'] }], output: [{ name: HOSTILE_OUTPUT, data_type: 'TYPE_FP32', dims: ['2'] }, { name: '__proto__', data_type: 'TYPE_FP32', dims: ['2'] }] },
+  json: {
+    name: HOSTILE_MODEL,
+    backend: 'python',
+    max_batch_size: 2,
+    input: [{ name: HOSTILE_INPUT, data_type: 'TYPE_FP32', dims: ['2'] }],
+    output: [
+      { name: HOSTILE_OUTPUT, data_type: 'TYPE_FP32', dims: ['2'] },
+      { name: '__proto__', data_type: 'TYPE_FP32', dims: ['2'] },
+    ],
+  },
   py: ADD_ONE_PY,
 };
 
@@ -229,7 +272,12 @@ class TritonPythonModel:
  * them out must mean "not given", never what the prototype lends.
  */
 export const PROTO_MODEL = 'proto_names';
-const PROTO_INPUTS = [['constructor', true], ['__proto__', false], ['toString', true], ['hasOwnProperty', false]] as const;
+const PROTO_INPUTS = [
+  ['constructor', true],
+  ['__proto__', false],
+  ['toString', true],
+  ['hasOwnProperty', false],
+] as const;
 export const PROTO_NAMES: TestModel = {
   pbtxt: `backend: "python"
 max_batch_size: 2
@@ -238,7 +286,9 @@ output [ { name: "constructor" data_type: TYPE_INT32 dims: [ 1 ] } ]
 instance_group [ { kind: KIND_CPU count: 1 } ]
 `,
   json: {
-    name: PROTO_MODEL, backend: 'python', max_batch_size: 2,
+    name: PROTO_MODEL,
+    backend: 'python',
+    max_batch_size: 2,
     input: PROTO_INPUTS.map(([name, optional]) => ({ name, data_type: 'TYPE_INT32', dims: ['1'], ...(optional ? { optional: true } : {}) })),
     output: [{ name: 'constructor', data_type: 'TYPE_INT32', dims: ['1'] }],
   },
@@ -260,8 +310,14 @@ input [ { name: "VALUE" data_type: TYPE_INT32 dims: [ 1 ] }, { name: ${JSON.stri
 output [ { name: "TOTAL" data_type: TYPE_INT32 dims: [ 1 ] } ]
 `,
   json: {
-    name: PLACEHOLDER_MODEL, backend: 'python', max_batch_size: 2, sequence_batching: {},
-    input: [{ name: 'VALUE', data_type: 'TYPE_INT32', dims: ['1'] }, { name: PLACEHOLDER_INPUT, data_type: 'TYPE_INT32', dims: ['1'] }],
+    name: PLACEHOLDER_MODEL,
+    backend: 'python',
+    max_batch_size: 2,
+    sequence_batching: {},
+    input: [
+      { name: 'VALUE', data_type: 'TYPE_INT32', dims: ['1'] },
+      { name: PLACEHOLDER_INPUT, data_type: 'TYPE_INT32', dims: ['1'] },
+    ],
     output: [{ name: 'TOTAL', data_type: 'TYPE_INT32', dims: ['1'] }],
   },
 };

@@ -87,7 +87,21 @@ export interface GrpcStub {
   stop(): Promise<void>;
 }
 
-const ELEMENT: Record<string, number> = { BOOL: 1, UINT8: 1, INT8: 1, UINT16: 2, INT16: 2, FP16: 2, BF16: 2, UINT32: 4, INT32: 4, FP32: 4, UINT64: 8, INT64: 8, FP64: 8 };
+const ELEMENT: Record<string, number> = {
+  BOOL: 1,
+  UINT8: 1,
+  INT8: 1,
+  UINT16: 2,
+  INT16: 2,
+  FP16: 2,
+  BF16: 2,
+  UINT32: 4,
+  INT32: 4,
+  FP32: 4,
+  UINT64: 8,
+  INT64: 8,
+  FP64: 8,
+};
 
 /** Zeros of an output for a batch (BYTES: that many empty strings, each a 4-byte length 0). */
 export function zeros(model: StubModel, name: string, batch: number): StubTensor {
@@ -100,8 +114,12 @@ export function zeros(model: StubModel, name: string, batch: number): StubTensor
 function readRequest(b: Buffer, metadata: grpc.Metadata): StubRequest {
   const T = type('ModelInferRequest');
   const m = T.toObject(T.decode(b), { longs: String, oneofs: true, defaults: true }) as {
-    model_name: string; id: string; parameters: Record<string, Record<string, unknown> & { parameter_choice: string }>;
-    inputs: { name: string; datatype: string; shape: string[] }[]; outputs: { name: string }[]; raw_input_contents: Uint8Array[];
+    model_name: string;
+    id: string;
+    parameters: Record<string, Record<string, unknown> & { parameter_choice: string }>;
+    inputs: { name: string; datatype: string; shape: string[] }[];
+    outputs: { name: string }[];
+    raw_input_contents: Uint8Array[];
   };
   return {
     model: m.model_name,
@@ -128,23 +146,32 @@ function response(r: StubRequest, outputs: StubTensor[], final?: boolean) {
 export async function startGrpcStub(models: Record<string, StubModel>): Promise<GrpcStub> {
   const server = new grpc.Server();
   const id = (x: Buffer): Buffer => x;
-  const unary = (name: string, handle: (req: Buffer, md: grpc.Metadata) => { reply?: Uint8Array; code?: grpc.status; details?: string }) => [
-    name,
-    { path: `/inference.GRPCInferenceService/${name}`, requestStream: false, responseStream: false, requestSerialize: id, requestDeserialize: id, responseSerialize: id, responseDeserialize: id },
-    (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
-      stub.calls.push(name);
-      // server src/grpc/grpc_server.cc CommonCallData::Execute: a restricted protocol without its header,
-      // which is the key given to --grpc-restricted-protocol after "triton-grpc-protocol-" (src/grpc/grpc_server.h).
-      const header = `triton-grpc-protocol-${stub.restricted?.header}`;
-      if (stub.restricted && call.metadata.get(header)[0] !== stub.restricted.value) {
-        callback({ code: grpc.status.UNAVAILABLE, details: `This protocol is restricted, expecting header '${header}'` });
-        return;
-      }
-      const r = handle(call.request, call.metadata);
-      if (r.code !== undefined) callback({ code: r.code, details: r.details ?? '' });
-      else callback(null, Buffer.from(r.reply!));
-    },
-  ] as const;
+  const unary = (name: string, handle: (req: Buffer, md: grpc.Metadata) => { reply?: Uint8Array; code?: grpc.status; details?: string }) =>
+    [
+      name,
+      {
+        path: `/inference.GRPCInferenceService/${name}`,
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: id,
+        requestDeserialize: id,
+        responseSerialize: id,
+        responseDeserialize: id,
+      },
+      (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+        stub.calls.push(name);
+        // server src/grpc/grpc_server.cc CommonCallData::Execute: a restricted protocol without its header,
+        // which is the key given to --grpc-restricted-protocol after "triton-grpc-protocol-" (src/grpc/grpc_server.h).
+        const header = `triton-grpc-protocol-${stub.restricted?.header}`;
+        if (stub.restricted && call.metadata.get(header)[0] !== stub.restricted.value) {
+          callback({ code: grpc.status.UNAVAILABLE, details: `This protocol is restricted, expecting header '${header}'` });
+          return;
+        }
+        const r = handle(call.request, call.metadata);
+        if (r.code !== undefined) callback({ code: r.code, details: r.details ?? '' });
+        else callback(null, Buffer.from(r.reply!));
+      },
+    ] as const;
   const encode = (name: string, value: object): Uint8Array => type(name).encode(type(name).fromObject(value)).finish();
   const named = (b: Buffer) => (type('ModelReadyRequest').decode(b) as unknown as { name: string }).name;
   const handlers = [
@@ -155,10 +182,31 @@ export async function startGrpcStub(models: Record<string, StubModel>): Promise<
       const m = stub.models[named(b)];
       // core: an unknown model is NOT_FOUND "Request for unknown model: '<m>' is not found".
       if (!m) return { code: grpc.status.NOT_FOUND, details: `Request for unknown model: '${named(b)}' is not found` };
-      const meta = (t: { name: string; datatype: string; dims: number[] }) => ({ name: t.name, datatype: t.datatype, shape: (m.maxBatchSize > 0 ? [-1] : []).concat(t.dims) });
-      return { reply: encode('ModelMetadataResponse', { name: named(b), versions: ['1'], platform: 'python', inputs: m.inputs.map(meta), outputs: m.outputs.map(meta) }) };
+      const meta = (t: { name: string; datatype: string; dims: number[] }) => ({
+        name: t.name,
+        datatype: t.datatype,
+        shape: (m.maxBatchSize > 0 ? [-1] : []).concat(t.dims),
+      });
+      return {
+        reply: encode('ModelMetadataResponse', {
+          name: named(b),
+          versions: ['1'],
+          platform: 'python',
+          inputs: m.inputs.map(meta),
+          outputs: m.outputs.map(meta),
+        }),
+      };
     }),
-    unary('RepositoryIndex', () => ({ reply: encode('RepositoryIndexResponse', { models: Object.entries(stub.models).map(([name, m]) => ({ name, version: '1', state: m.state ?? (m.ready ? 'READY' : 'UNAVAILABLE'), reason: m.reason ?? '' })) }) })),
+    unary('RepositoryIndex', () => ({
+      reply: encode('RepositoryIndexResponse', {
+        models: Object.entries(stub.models).map(([name, m]) => ({
+          name,
+          version: '1',
+          state: m.state ?? (m.ready ? 'READY' : 'UNAVAILABLE'),
+          reason: m.reason ?? '',
+        })),
+      }),
+    })),
     unary('ModelInfer', (b, md) => {
       const r = readRequest(b, md);
       stub.requests.push(r);
@@ -176,7 +224,15 @@ export async function startGrpcStub(models: Record<string, StubModel>): Promise<
     definition[name] = def;
     implementation[name] = impl as grpc.handleUnaryCall<Buffer, Buffer>;
   }
-  definition.ModelStreamInfer = { path: '/inference.GRPCInferenceService/ModelStreamInfer', requestStream: true, responseStream: true, requestSerialize: id, requestDeserialize: id, responseSerialize: id, responseDeserialize: id };
+  definition.ModelStreamInfer = {
+    path: '/inference.GRPCInferenceService/ModelStreamInfer',
+    requestStream: true,
+    responseStream: true,
+    requestSerialize: id,
+    requestDeserialize: id,
+    responseSerialize: id,
+    responseDeserialize: id,
+  };
   implementation.ModelStreamInfer = ((call: grpc.ServerDuplexStream<Buffer, Buffer>) => {
     stub.calls.push('ModelStreamInfer');
     call.on('data', (b: Buffer) => {
@@ -194,7 +250,9 @@ export async function startGrpcStub(models: Record<string, StubModel>): Promise<
     });
   }) as grpc.handleBidiStreamingCall<Buffer, Buffer>;
   server.addService(definition, implementation);
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
   const stub: GrpcStub = {
     address: `127.0.0.1:${port}`,
     models,

@@ -45,7 +45,10 @@ export function expectSameAsFull(text: string): void {
   const docFromTree = fromTree;
   // Without the value, and with it where the text is clean (map entries then found by their order);
   // each path asked of a fresh index too, as a check that reports one finding asks.
-  const indexes = () => [LocationIndex.fromSpans(text, schema, lean.spans), ...(lean.diagnostics.length ? [] : [LocationIndex.fromSpans(text, schema, lean.spans, lean.value)])];
+  const indexes = () => [
+    LocationIndex.fromSpans(text, schema, lean.spans),
+    ...(lean.diagnostics.length ? [] : [LocationIndex.fromSpans(text, schema, lean.spans, lean.value)]),
+  ];
   const shared = indexes();
   let fresh = 0;
   for (const path of pathsOf(full.value).filter((p) => p.length)) {

@@ -59,7 +59,15 @@ export function memoryFiles(root: string, tree: MemoryTree): FileSource {
       if (read) return read;
       const content = files.get(path);
       if (reader.directory) read = savedModel(path);
-      else if (content === undefined) read = { error: new ModelReadError('io', path, null, dirs.has(path) ? { messageId: 'isDirectory', data: { format: reader.title } } : { messageId: 'noSuchFile', data: {} }) };
+      else if (content === undefined)
+        read = {
+          error: new ModelReadError(
+            'io',
+            path,
+            null,
+            dirs.has(path) ? { messageId: 'isDirectory', data: { format: reader.title } } : { messageId: 'noSuchFile', data: {} },
+          ),
+        };
       else {
         const sizeOf = (p: string): number | null => {
           const c = files.get(p);
@@ -79,7 +87,15 @@ export function memoryFiles(root: string, tree: MemoryTree): FileSource {
   /** A SavedModel directory: its saved_model.pb read from bytes, its variables/ sized. */
   function savedModel(dir: string): SignatureResult {
     const pb = files.get(join(dir, 'saved_model.pb'));
-    if (pb === undefined) return { error: new ModelReadError('io', dir, null, dirs.has(dir) ? { messageId: 'savedModelNoPb', data: { pb: 'saved_model.pb' } } : { messageId: 'noSuchFile', data: {} }) };
+    if (pb === undefined)
+      return {
+        error: new ModelReadError(
+          'io',
+          dir,
+          null,
+          dirs.has(dir) ? { messageId: 'savedModelNoPb', data: { pb: 'saved_model.pb' } } : { messageId: 'noSuchFile', data: {} },
+        ),
+      };
     const variables: Record<string, number> = {};
     for (const [name, entry] of dirs.get(join(dir, 'variables')) ?? []) {
       const f = files.get(join(dir, 'variables', name));

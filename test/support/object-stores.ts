@@ -41,11 +41,23 @@ export async function startS3(buckets: string[]): Promise<S3Fixture> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   // s3rver ships no types: the two methods used, as its README documents them.
   const S3rver = createRequire(import.meta.url)('s3rver') as new (o: object) => { run(): Promise<AddressInfo>; close(): Promise<void> };
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: tempDir('s3rver-'), configureBuckets: buckets.map((name) => ({ name })) });
+  const server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: tempDir('s3rver-'),
+    configureBuckets: buckets.map((name) => ({ name })),
+  });
   const { port } = await server.run();
   const { S3Client, PutObjectCommand } = await import('@aws-sdk/client-s3');
-  const client = new S3Client({ endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-  const put = async (bucket: string, key: string, body: Buffer | string): Promise<void> => void (await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body })));
+  const client = new S3Client({
+    endpoint: `http://127.0.0.1:${port}`,
+    forcePathStyle: true,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+  const put = async (bucket: string, key: string, body: Buffer | string): Promise<void> =>
+    void (await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body })));
   return {
     port,
     put,
@@ -74,7 +86,11 @@ export interface AzureFixture {
 
 export async function startAzurite(): Promise<AzureFixture> {
   const main = createRequire(import.meta.url).resolve('azurite/dist/src/blob/main.js');
-  const child: ChildProcess = spawn(process.execPath, [main, '--blobHost', '127.0.0.1', '--blobPort', '0', '--inMemoryPersistence', '--disableTelemetry', '--skipApiVersionCheck'], { stdio: ['ignore', 'pipe', 'pipe'], cwd: tempDir('azurite-') });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [main, '--blobHost', '127.0.0.1', '--blobPort', '0', '--inMemoryPersistence', '--disableTelemetry', '--skipApiVersionCheck'],
+    { stdio: ['ignore', 'pipe', 'pipe'], cwd: tempDir('azurite-') },
+  );
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -129,7 +145,9 @@ export async function startGcsFixture(options: { pageSize?: number } = {}): Prom
   const requests = { list: 0, media: 0, metadata: 0, bytes: 0 };
   const pageSize = options.pageSize ?? 1000;
   const fail = (res: ServerResponse, code: number, message: string): void => {
-    res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code, message, errors: [{ message, reason: code === 404 ? 'notFound' : 'invalid' }] } }));
+    res
+      .writeHead(code, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { code, message, errors: [{ message, reason: code === 404 ? 'notFound' : 'invalid' }] } }));
   };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://fixture');
@@ -144,7 +162,10 @@ export async function startGcsFixture(options: { pageSize?: number } = {}): Prom
       const names = [...bucket.keys()].filter((k) => k.startsWith(prefix)).sort();
       const from = Number(url.searchParams.get('pageToken') ?? 0);
       const page = names.slice(from, from + max);
-      const body: Record<string, unknown> = { kind: 'storage#objects', items: page.map((name) => ({ kind: 'storage#object', name, bucket: m[1], size: String(bucket.get(name)!.length) })) };
+      const body: Record<string, unknown> = {
+        kind: 'storage#objects',
+        items: page.map((name) => ({ kind: 'storage#object', name, bucket: m[1], size: String(bucket.get(name)!.length) })),
+      };
       if (from + max < names.length) body.nextPageToken = String(from + max);
       return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     }
@@ -153,7 +174,9 @@ export async function startGcsFixture(options: { pageSize?: number } = {}): Prom
     if (!data) return fail(res, 404, `No such object: ${m[1]}/${name}`);
     if (url.searchParams.get('alt') !== 'media') {
       requests.metadata++;
-      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ kind: 'storage#object', name, bucket: m[1], size: String(data.length) }));
+      return res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ kind: 'storage#object', name, bucket: m[1], size: String(data.length) }));
     }
     requests.media++;
     const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');

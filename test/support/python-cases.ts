@@ -31,4 +31,3 @@ export function deployCase(suite: string, name: string, repo: string): string[] 
   }
   return dirs;
 }
-

@@ -33,7 +33,9 @@ export function realBackendsRun(suite: string, backends: readonly RealBackend[])
   if (!realTritonRuns(suite)) return false;
   const missing = backends.filter((b) => !haveBackend(b));
   if (missing.length === 0 || process.env.CI === 'true') return true;
-  console.log(`tritonc: ${suite} skipped: no ${missing.join(', ')} backend in ${join(VENV, 'triton-backends')} (bash scripts/real-triton/setup.sh lays them out from ../shared/triton-backends, or TRITON_REAL_BACKENDS)`);
+  console.log(
+    `tritonc: ${suite} skipped: no ${missing.join(', ')} backend in ${join(VENV, 'triton-backends')} (bash scripts/real-triton/setup.sh lays them out from ../shared/triton-backends, or TRITON_REAL_BACKENDS)`,
+  );
   return false;
 }
 
@@ -79,7 +81,11 @@ export async function startRealTriton(repo: string, args: string[] = [], readyPa
   // $TMPDIR and never removes them: the server gets a temp directory of its own, removed at stop.
   const tmp = mkdtempSync(join(tmpdir(), 'tritonserver-'));
   const env = { ...process.env, TRITON_VENV: VENV, TMPDIR: tmp, TMP: tmp, TEMP: tmp };
-  const child: ChildProcess = spawn('bash', [join(ROOT, 'scripts', 'real-triton', 'start.sh'), repo, String(http), String(grpc), 'off', ...args], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+  const child: ChildProcess = spawn('bash', [join(ROOT, 'scripts', 'real-triton', 'start.sh'), repo, String(http), String(grpc), 'off', ...args], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  });
   child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -92,12 +98,19 @@ export async function startRealTriton(repo: string, args: string[] = [], readyPa
     } catch {
       // already gone
     }
-    if (existsSync('/dev/shm')) for (const f of readdirSync('/dev/shm')) if (f.startsWith(`triton_test_${child.pid}_`)) rmSync(join('/dev/shm', f), { force: true });
+    if (existsSync('/dev/shm'))
+      for (const f of readdirSync('/dev/shm')) if (f.startsWith(`triton_test_${child.pid}_`)) rmSync(join('/dev/shm', f), { force: true });
     rmSync(tmp, { recursive: true, force: true });
   };
   const until = Date.now() + 60_000;
   for (;;) {
-    if (await fetch(url + readyPath).then((r) => r.status === 200, () => false)) break;
+    if (
+      await fetch(url + readyPath).then(
+        (r) => r.status === 200,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > until || child.exitCode !== null) {
       await stop();
       throw new Error(`tritonserver did not get ready (${readyPath}):\n${log.slice(-2000)}`);

@@ -47,10 +47,23 @@ export function parseExamples(page: string): RuleExample[] {
 
 function onnxSpec(body: string): OnnxSpec {
   const spec: OnnxSpec = { inputs: [], outputs: [] };
-  for (const line of body.split('\n').map((l) => l.trim()).filter(Boolean)) {
+  for (const line of body
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)) {
     const m = /^(input|output)\s+(\S+)\s+(\w+)\s+(\[[^\]]*\]|scalar|none)$/.exec(line);
     if (m) {
-      const shape = m[4] === 'none' ? null : m[4] === 'scalar' ? [] : m[4]!.slice(1, -1).split(',').map((d) => d.trim()).filter(Boolean).map((d) => (/^-?\d+$/.test(d) ? Number(d) : d));
+      const shape =
+        m[4] === 'none'
+          ? null
+          : m[4] === 'scalar'
+            ? []
+            : m[4]!
+                .slice(1, -1)
+                .split(',')
+                .map((d) => d.trim())
+                .filter(Boolean)
+                .map((d) => (/^-?\d+$/.test(d) ? Number(d) : d));
       const t: TensorSpec = [m[2]!, m[3]!, shape];
       (m[1] === 'input' ? spec.inputs : spec.outputs).push(t);
       continue;

@@ -67,7 +67,8 @@ const asCase = (c: CaseBase | string, i: number): CaseBase => (typeof c === 'str
 function filesOf(c: CaseBase): Record<string, string | Uint8Array> {
   const out: Record<string, string | Uint8Array> = {};
   if (c.config !== undefined) out['m/config.pbtxt'] = c.config;
-  for (const [path, content] of Object.entries(c.files ?? {})) out[path] = typeof content === 'string' || content instanceof Uint8Array ? content : onnxBytes(content);
+  for (const [path, content] of Object.entries(c.files ?? {}))
+    out[path] = typeof content === 'string' || content instanceof Uint8Array ? content : onnxBytes(content);
   return out;
 }
 
@@ -109,7 +110,7 @@ export function proseOfAllRules(files: Record<string, CaseFile>): { findings: Di
 function firstConfig(c: CaseBase): string {
   const files = filesOf(c);
   const target = (c.targets ?? ['m'])[0]!;
-  return target.endsWith('.pbtxt') ? target : Object.keys(files).find((f) => f === `${target}/config.pbtxt`) ?? `${target}/config.pbtxt`;
+  return target.endsWith('.pbtxt') ? target : (Object.keys(files).find((f) => f === `${target}/config.pbtxt`) ?? `${target}/config.pbtxt`);
 }
 
 function tokenOf(c: CaseBase, d: Diagnostic): string {
@@ -147,8 +148,7 @@ export function proseInPlaceholders(d: Diagnostic, fileText?: string): string[] 
   return [...new Set(names)].filter((n) => prose(d.data?.[n])).map((n) => `${d.ruleId}.${d.messageId} {{${n}}} = ${JSON.stringify(d.data![n])}`);
 }
 
-const isProse = (value: string): boolean =>
-  /\b[a-z]{2,} [a-z]{2,} [a-z]{2,}\b/i.test(value.replace(/'[^']*'|"[^"]*"|`[^`]*`|\[[^\]]*\]|\{[^}]*\}/g, ''));
+const isProse = (value: string): boolean => /\b[a-z]{2,} [a-z]{2,} [a-z]{2,}\b/i.test(value.replace(/'[^']*'|"[^"]*"|`[^`]*`|\[[^\]]*\]|\{[^}]*\}/g, ''));
 
 /** Registers the rule's cases with vitest. */
 export function testRule(ruleId: string, cases: RuleCases): void {

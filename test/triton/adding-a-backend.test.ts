@@ -3,7 +3,15 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { createConnection } from 'vscode-languageserver/node.js';
-import { CompletionRequest, DidOpenTextDocumentNotification, InitializeRequest, InitializedNotification, createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node.js';
+import {
+  CompletionRequest,
+  DidOpenTextDocumentNotification,
+  InitializeRequest,
+  InitializedNotification,
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-languageserver-protocol/node.js';
 import type { BackendRecord } from '../../src/triton/backends/record.js';
 import { findingsOf, MEMORY_ROOT } from '../support/rule-tester.js';
 import { Workspace } from '../../src/workspace/workspace.js';
@@ -13,22 +21,25 @@ import { writeRepo } from '../lint/harness.js';
 import { join } from 'node:path';
 
 // A backend written by name whose auto-complete adds one output, as a Python-based backend's would.
-const TOY: BackendRecord = vi.hoisted(() => ({
-  name: 'toy',
-  title: 'Toy',
-  platforms: [],
-  defaultModelFile: 'model.toy',
-  core: false,
-  autoComplete: {
-    from: 'config',
-    complete: (config) => ({
-      config: config.output?.length ? config : { ...config, output: [{ name: 'toy_out', data_type: 'TYPE_FP32', dims: [1] }] },
-      steps: [],
-      problems: [],
-    }),
-  },
-  source: 'the test',
-}) satisfies BackendRecord);
+const TOY: BackendRecord = vi.hoisted(
+  () =>
+    ({
+      name: 'toy',
+      title: 'Toy',
+      platforms: [],
+      defaultModelFile: 'model.toy',
+      core: false,
+      autoComplete: {
+        from: 'config',
+        complete: (config) => ({
+          config: config.output?.length ? config : { ...config, output: [{ name: 'toy_out', data_type: 'TYPE_FP32', dims: [1] }] },
+          steps: [],
+          problems: [],
+        }),
+      },
+      source: 'the test',
+    }) satisfies BackendRecord,
+);
 
 vi.mock('../../src/triton/backends/index.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../src/triton/backends/index.js')>();
@@ -49,7 +60,9 @@ describe('a toy backend record', () => {
     const files = { ...REPOSITORY, 'pipeline/config.pbtxt': ensembleOf('nope') };
     const found = findingsOf('ensemble-models', { name: 'toy', files, targets: ['pipeline'] });
     expect(found.map((d) => [d.ruleId, d.data?.key, d.data?.outputs])).toEqual([['ensemble-models', 'nope', "'toy_out'"]]);
-    expect(findingsOf('ensemble-models', { name: 'toy', files: { ...REPOSITORY, 'pipeline/config.pbtxt': ensembleOf('toy_out') }, targets: ['pipeline'] })).toEqual([]);
+    expect(
+      findingsOf('ensemble-models', { name: 'toy', files: { ...REPOSITORY, 'pipeline/config.pbtxt': ensembleOf('toy_out') }, targets: ['pipeline'] }),
+    ).toEqual([]);
   });
 
   it('lint: a backend name one typo away is taken for the toy', () => {

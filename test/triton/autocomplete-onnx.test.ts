@@ -6,14 +6,23 @@ import { elemTypeByName } from '../../src/onnx/elem-types.js';
 import type { Dim, ModelSignature, TensorInfo, ValueKind } from '../../src/model-file/signature.js';
 
 function t(name: string, elem: string, shape: Dim[] | null, kind: ValueKind = 'tensor'): TensorInfo {
-  return { name, kind, elemType: elem, tritonType: kind === 'tensor' ? elemTypeByName(elem)?.tritonType ?? null : null, shape };
+  return { name, kind, elemType: elem, tritonType: kind === 'tensor' ? (elemTypeByName(elem)?.tritonType ?? null) : null, shape };
 }
 
 function sig(inputs: TensorInfo[], outputs: TensorInfo[]): ModelSignature {
   return {
-    path: 'model.onnx', irVersion: 8, producer: { name: 'test', version: '1' }, opsets: [{ domain: '', version: 17 }],
-    inputs, outputs, initializers: { count: 0, bytes: 0, externalBytes: 0, constantBytes: 0 },
-    batchable: false, metadata: [], overridableInitializers: [], weightsInline: true, externalDataFiles: [],
+    path: 'model.onnx',
+    irVersion: 8,
+    producer: { name: 'test', version: '1' },
+    opsets: [{ domain: '', version: 17 }],
+    inputs,
+    outputs,
+    initializers: { count: 0, bytes: 0, externalBytes: 0, constantBytes: 0 },
+    batchable: false,
+    metadata: [],
+    overridableInitializers: [],
+    weightsInline: true,
+    externalDataFiles: [],
   };
 }
 
@@ -23,11 +32,17 @@ const base: ModelConfig = { name: 'm', backend: 'onnxruntime' };
 
 describe('the skip rule', () => {
   it('>= 1 input and >= 1 output: nothing changes, an omitted max_batch_size stays 0 even for a model that can batch', () => {
-    const config: ModelConfig = { ...base, input: [{ name: 'x', data_type: 'TYPE_FP32', dims: [3] }], output: [{ name: 'y', data_type: 'TYPE_FP32', dims: [3] }] };
+    const config: ModelConfig = {
+      ...base,
+      input: [{ name: 'x', data_type: 'TYPE_FP32', dims: [3] }],
+      output: [{ name: 'y', data_type: 'TYPE_FP32', dims: [3] }],
+    };
     const r = autoCompleteOnnx(config, BATCHING);
     expect(r.config).toEqual(config);
     expect(r.problems).toEqual([]);
-    expect(r.steps).toEqual([expect.objectContaining({ action: 'note', reason: expect.stringContaining("skipping model configuration auto-complete for 'm'") })]);
+    expect(r.steps).toEqual([
+      expect.objectContaining({ action: 'note', reason: expect.stringContaining("skipping model configuration auto-complete for 'm'") }),
+    ]);
   });
 
   it('batch_input entries count as inputs', () => {
@@ -65,7 +80,7 @@ describe('AutoCompleteMaxBatch', () => {
     expect(db.dynamic_batching).toEqual({ max_queue_delay_microseconds: 100 });
   });
 
-  it('a model that cannot batch with a non-zero max_batch_size: Triton\'s autofill failure, with the tensor to blame', () => {
+  it("a model that cannot batch with a non-zero max_batch_size: Triton's autofill failure, with the tensor to blame", () => {
     const r = autoCompleteOnnx({ ...base, max_batch_size: 8 }, FIXED);
     expect(r.problems).toHaveLength(1);
     expect(r.problems[0]).toMatchObject({
@@ -106,7 +121,7 @@ describe('generated inputs and outputs', () => {
     expect(r.config.output).toEqual([{ name: 'total', data_type: 'TYPE_FP64', dims: [1] }]);
   });
 
-  it('a non-tensor input or output fails before anything else, in Triton\'s words', () => {
+  it("a non-tensor input or output fails before anything else, in Triton's words", () => {
     const r = autoCompleteOnnx({ ...base, max_batch_size: 8 }, sig([t('x', 'FLOAT', [-1, 4])], [t('tokens', 'INT64', null, 'sequence')]));
     expect(r.problems.map((p) => p.message)).toEqual(["Unsupported ONNX Type 'ONNX_TYPE_SEQUENCE' for I/O 'tokens', expected 'ONNX_TYPE_TENSOR'."]);
   });

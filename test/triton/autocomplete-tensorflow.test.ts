@@ -9,7 +9,11 @@ import { savedModelDir } from '../savedmodel/helpers.js';
 const sig = (name: string) => readSavedModelSync(savedModelDir(name));
 const ADDSUB = 'savedmodel_int32_int8_int8';
 const complete = (config: ModelConfig, model = ADDSUB, defaultMaxBatchSize?: number) =>
-  autoCompleteTensorflow({ name: 'm', platform: 'tensorflow_savedmodel', backend: 'tensorflow', ...config }, sig(model), defaultMaxBatchSize === undefined ? {} : { defaultMaxBatchSize });
+  autoCompleteTensorflow(
+    { name: 'm', platform: 'tensorflow_savedmodel', backend: 'tensorflow', ...config },
+    sig(model),
+    defaultMaxBatchSize === undefined ? {} : { defaultMaxBatchSize },
+  );
 
 describe('TensorFlow auto-complete', () => {
   it('an empty config: every tensor, max_batch_size 4 and dynamic batching for a batchable signature', () => {
@@ -17,8 +21,14 @@ describe('TensorFlow auto-complete', () => {
     expect(r.problems).toEqual([]);
     expect(r.config.max_batch_size).toBe(4);
     expect(r.config.dynamic_batching).toEqual({});
-    expect(r.config.input?.map((i) => [i.name, i.data_type, i.dims])).toEqual([['INPUT0', 'TYPE_INT32', [16]], ['INPUT1', 'TYPE_INT32', [16]]]);
-    expect(r.config.output?.map((o) => [o.name, o.data_type, o.dims])).toEqual([['OUTPUT0', 'TYPE_INT8', [16]], ['OUTPUT1', 'TYPE_INT8', [16]]]);
+    expect(r.config.input?.map((i) => [i.name, i.data_type, i.dims])).toEqual([
+      ['INPUT0', 'TYPE_INT32', [16]],
+      ['INPUT1', 'TYPE_INT32', [16]],
+    ]);
+    expect(r.config.output?.map((o) => [o.name, o.data_type, o.dims])).toEqual([
+      ['OUTPUT0', 'TYPE_INT8', [16]],
+      ['OUTPUT1', 'TYPE_INT8', [16]],
+    ]);
   });
 
   it('default-max-batch-size 0: no batching, the full shapes', () => {
@@ -29,13 +39,24 @@ describe('TensorFlow auto-complete', () => {
 
   it('a listed input keeps its place, the missing one is appended; a listed output is completed, no other added', () => {
     const r = complete({ input: [{ name: 'INPUT1', dims: [16] }], output: [{ name: 'OUTPUT0' }] });
-    expect(r.config.input?.map((i) => [i.name, i.data_type, i.dims])).toEqual([['INPUT1', 'TYPE_INT32', [16]], ['INPUT0', 'TYPE_INT32', [16]]]);
+    expect(r.config.input?.map((i) => [i.name, i.data_type, i.dims])).toEqual([
+      ['INPUT1', 'TYPE_INT32', [16]],
+      ['INPUT0', 'TYPE_INT32', [16]],
+    ]);
     expect(r.config.output?.map((o) => [o.name, o.data_type, o.dims])).toEqual([['OUTPUT0', 'TYPE_INT8', [16]]]);
   });
 
   it('refuses dims that hint at batching and at no batching together', () => {
-    const r = complete({ max_batch_size: 1, input: [{ name: 'INPUT0', data_type: 'TYPE_INT32', dims: [16, 1] }, { name: 'INPUT1', data_type: 'TYPE_INT32', dims: [16] }] });
-    expect(r.problems[0]?.message).toBe("unable to autofill for 'm', model tensor configurations are contradicting each other in terms of whether batching is supported");
+    const r = complete({
+      max_batch_size: 1,
+      input: [
+        { name: 'INPUT0', data_type: 'TYPE_INT32', dims: [16, 1] },
+        { name: 'INPUT1', data_type: 'TYPE_INT32', dims: [16] },
+      ],
+    });
+    expect(r.problems[0]?.message).toBe(
+      "unable to autofill for 'm', model tensor configurations are contradicting each other in terms of whether batching is supported",
+    );
     expect(r.problems[0]?.path).toEqual(['input', 1, 'dims']);
   });
 
@@ -48,9 +69,14 @@ describe('TensorFlow auto-complete', () => {
     expect(complete({}, 'savedmodel_complex64').problems[0]?.message).toBe("unable to process input 'INPUT0' for 'm', unsupported datatype 'DT_COMPLEX64'");
   });
 
-  it('refuses to fill in dims of a rank-0 tensor; takes the config\'s when written', () => {
-    expect(complete({}, 'savedmodel_unknown_rank_float32').problems[0]?.message).toBe("Unable to autofill for 'm': the rank of model tensor 'INPUT0' is 0 and dimensions are not defined");
-    const ok = complete({ input: [{ name: 'INPUT0', data_type: 'TYPE_FP32', dims: [3] }], output: [{ name: 'OUTPUT0', data_type: 'TYPE_FP32', dims: [3] }] }, 'savedmodel_scalar_float32');
+  it("refuses to fill in dims of a rank-0 tensor; takes the config's when written", () => {
+    expect(complete({}, 'savedmodel_unknown_rank_float32').problems[0]?.message).toBe(
+      "Unable to autofill for 'm': the rank of model tensor 'INPUT0' is 0 and dimensions are not defined",
+    );
+    const ok = complete(
+      { input: [{ name: 'INPUT0', data_type: 'TYPE_FP32', dims: [3] }], output: [{ name: 'OUTPUT0', data_type: 'TYPE_FP32', dims: [3] }] },
+      'savedmodel_scalar_float32',
+    );
     expect(ok.problems).toEqual([]);
     expect(ok.config.max_batch_size ?? 0).toBe(0);
   });

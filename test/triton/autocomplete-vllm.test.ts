@@ -10,11 +10,12 @@ import { resolveModelDir } from '../../src/workspace/index.js';
 import { tempDir } from '../support/cli.js';
 
 describe("python_backend's auto-complete helpers", () => {
-  it('set_max_batch_size refuses to lower the config\'s value, and raises it freely', () => {
+  it("set_max_batch_size refuses to lower the config's value, and raises it freely", () => {
     // qa .../conflicting_max_batch_size/expected: the config says 6, the model's auto_complete_config 4.
     expect(setMaxBatchSize({ name: 'conflicting_max_batch_size', max_batch_size: 6 }, 4)).toEqual({
       ok: false,
-      message: "configuration specified max_batch_size 6, but in auto-complete-config function for model 'conflicting_max_batch_size' specified max_batch_size 4",
+      message:
+        "configuration specified max_batch_size 6, but in auto-complete-config function for model 'conflicting_max_batch_size' specified max_batch_size 4",
     });
     expect(setMaxBatchSize({ name: 'm' }, 4)).toMatchObject({ ok: true, config: { max_batch_size: 4 } });
     expect(setMaxBatchSize({ name: 'm', max_batch_size: 4 }, 8)).toMatchObject({ ok: true, config: { max_batch_size: 8 } });
@@ -22,21 +23,39 @@ describe("python_backend's auto-complete helpers", () => {
 
   it('set_model_transaction_policy refuses to change a decoupled the config states (an empty block is false)', () => {
     // qa .../model_transaction_policy_mismatch/expected: the config says decoupled: false.
-    expect(setModelTransactionPolicy({ name: 'model_transaction_policy_mismatch', model_transaction_policy: { decoupled: false } }, { decoupled: true })).toEqual({
+    expect(
+      setModelTransactionPolicy({ name: 'model_transaction_policy_mismatch', model_transaction_policy: { decoupled: false } }, { decoupled: true }),
+    ).toEqual({
       ok: false,
       message: "trying to change decoupled property in auto-complete-config for model 'model_transaction_policy_mismatch', which is already set to 'False'.",
     });
     expect(setModelTransactionPolicy({ name: 'm', model_transaction_policy: {} }, { decoupled: true }).ok).toBe(false);
-    expect(setModelTransactionPolicy({ name: 'm' }, { decoupled: true })).toMatchObject({ ok: true, changed: true, config: { model_transaction_policy: { decoupled: true } } });
+    expect(setModelTransactionPolicy({ name: 'm' }, { decoupled: true })).toMatchObject({
+      ok: true,
+      changed: true,
+      config: { model_transaction_policy: { decoupled: true } },
+    });
   });
 
   it('add_input / add_output compare a tensor of the same name: data type, dims (as Python prints lists), optional', () => {
     const input = { name: 'INPUT0', data_type: 'TYPE_FP32', dims: [4] };
     // qa .../input_mismatch_datatype, input_mismatch_dims, ...: the messages' forms.
-    expect(addTensor({ name: 'm', input: [{ name: 'INPUT0', data_type: 'TYPE_INT32', dims: [4] }] }, 'input', input)).toEqual({ ok: false, message: "unable to load model 'm', configuration expects datatype TYPE_INT32 for input 'INPUT0', model provides TYPE_FP32" });
-    expect(addTensor({ name: 'm', input: [{ name: 'INPUT0', data_type: 'TYPE_FP32', dims: [2, 2] }] }, 'input', input)).toEqual({ ok: false, message: "model 'm', tensor 'INPUT0': the model expects dims [4] but the model configuration specifies dims [2, 2]" });
-    expect(addTensor({ name: 'm', input: [{ name: 'INPUT0', data_type: 'TYPE_FP32', dims: [4] }] }, 'input', { ...input, optional: true })).toEqual({ ok: false, message: "model 'm', tensor 'INPUT0': the model expects optional True but the model configuration specifies optional False" });
-    expect(addTensor({ name: 'm', output: [{ name: 'OUT', dims: [] }] }, 'output', { name: 'OUT', data_type: 'TYPE_FP32', dims: [-1] })).toMatchObject({ ok: true, config: { output: [{ name: 'OUT', data_type: 'TYPE_FP32', dims: [-1] }] } });
+    expect(addTensor({ name: 'm', input: [{ name: 'INPUT0', data_type: 'TYPE_INT32', dims: [4] }] }, 'input', input)).toEqual({
+      ok: false,
+      message: "unable to load model 'm', configuration expects datatype TYPE_INT32 for input 'INPUT0', model provides TYPE_FP32",
+    });
+    expect(addTensor({ name: 'm', input: [{ name: 'INPUT0', data_type: 'TYPE_FP32', dims: [2, 2] }] }, 'input', input)).toEqual({
+      ok: false,
+      message: "model 'm', tensor 'INPUT0': the model expects dims [4] but the model configuration specifies dims [2, 2]",
+    });
+    expect(addTensor({ name: 'm', input: [{ name: 'INPUT0', data_type: 'TYPE_FP32', dims: [4] }] }, 'input', { ...input, optional: true })).toEqual({
+      ok: false,
+      message: "model 'm', tensor 'INPUT0': the model expects optional True but the model configuration specifies optional False",
+    });
+    expect(addTensor({ name: 'm', output: [{ name: 'OUT', dims: [] }] }, 'output', { name: 'OUT', data_type: 'TYPE_FP32', dims: [-1] })).toMatchObject({
+      ok: true,
+      config: { output: [{ name: 'OUT', data_type: 'TYPE_FP32', dims: [-1] }] },
+    });
   });
 });
 
@@ -70,6 +89,8 @@ describe("the vLLM backend's auto-complete", () => {
     writeFileSync(join(dir, 'config.pbtxt'), 'backend: "vllm"\nmax_batch_size: 16\n');
     const refused = resolveModelDir(dir);
     expect(refused.status).toBe('refused');
-    expect(refused.problems[0]!.message).toBe("configuration specified max_batch_size 16, but in auto-complete-config function for model 'vllm_model' specified max_batch_size 0");
+    expect(refused.problems[0]!.message).toBe(
+      "configuration specified max_batch_size 16, but in auto-complete-config function for model 'vllm_model' specified max_batch_size 0",
+    );
   });
 });

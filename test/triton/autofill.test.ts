@@ -62,11 +62,23 @@ describe('autofillBackendFields: ONNX Runtime', () => {
   });
 });
 
-describe('autofillBackendFields: the other backends, in core\'s order', () => {
+describe("autofillBackendFields: the other backends, in core's order", () => {
   it('TensorFlow: by file name, a model.savedmodel directory, a model.graphdef file (graphdef wins over savedmodel)', () => {
-    expect(fields({ default_model_filename: 'model.savedmodel' }, listing({}))).toEqual({ platform: 'tensorflow_savedmodel', backend: 'tensorflow', default_model_filename: 'model.savedmodel' });
-    expect(fields({}, listing({ 'model.savedmodel': 'dir' }))).toEqual({ platform: 'tensorflow_savedmodel', backend: 'tensorflow', default_model_filename: 'model.savedmodel' });
-    expect(fields({}, listing({ 'model.graphdef': 'file' }))).toEqual({ platform: 'tensorflow_graphdef', backend: 'tensorflow', default_model_filename: 'model.graphdef' });
+    expect(fields({ default_model_filename: 'model.savedmodel' }, listing({}))).toEqual({
+      platform: 'tensorflow_savedmodel',
+      backend: 'tensorflow',
+      default_model_filename: 'model.savedmodel',
+    });
+    expect(fields({}, listing({ 'model.savedmodel': 'dir' }))).toEqual({
+      platform: 'tensorflow_savedmodel',
+      backend: 'tensorflow',
+      default_model_filename: 'model.savedmodel',
+    });
+    expect(fields({}, listing({ 'model.graphdef': 'file' }))).toEqual({
+      platform: 'tensorflow_graphdef',
+      backend: 'tensorflow',
+      default_model_filename: 'model.graphdef',
+    });
     expect(fields({}, listing({ 'model.savedmodel': 'dir', 'model.graphdef': 'file' }))).toMatchObject({ platform: 'tensorflow_graphdef' });
     // A model.savedmodel FILE is not a SavedModel; nothing else matches, so the custom-backend rule fails.
     expect(autofillBackendFields({}, listing({ 'model.savedmodel': 'file' })).problem).toBeDefined();
@@ -89,7 +101,11 @@ describe('autofillBackendFields: the other backends, in core\'s order', () => {
   it('PyTorch: LibTorch by platform (alt name kept as written), file, or model.pt; AOTInductor by model.pt2', () => {
     // The real r24.10 server answers default_model_filename "model.pt" for each LibTorch case
     // (test/conformance/l0-real-server.test.ts, autofill_noplatform_success/pytorch/no_name_platform).
-    expect(fields({ platform: 'pytorch_libtorch' }, listing({}))).toEqual({ platform: 'pytorch_libtorch', backend: 'pytorch', default_model_filename: 'model.pt' });
+    expect(fields({ platform: 'pytorch_libtorch' }, listing({}))).toEqual({
+      platform: 'pytorch_libtorch',
+      backend: 'pytorch',
+      default_model_filename: 'model.pt',
+    });
     expect(fields({ platform: 'libtorch' }, listing({}))).toEqual({ platform: 'libtorch', backend: 'pytorch', default_model_filename: 'model.pt' });
     expect(fields({ backend: 'pytorch' }, listing({}))).toEqual({ platform: 'pytorch_libtorch', backend: 'pytorch', default_model_filename: 'model.pt' });
     expect(fields({}, listing({ 'model.pt': 'file' }))).toEqual({ platform: 'pytorch_libtorch', backend: 'pytorch', default_model_filename: 'model.pt' });
@@ -113,11 +129,12 @@ describe('autofillBackendFields: custom backend from the model name', () => {
     expect(fields({}, listing(undefined, 'add.sub.custom'))).toEqual({ backend: 'sub.custom', default_model_filename: 'model.sub.custom' });
   });
 
-  it('fails with Triton\'s message when nothing says which backend, and says how to fix it', () => {
+  it("fails with Triton's message when nothing says which backend, and says how to fix it", () => {
     const r = autofillBackendFields({}, listing({ 'weights.bin': 'file' }, 'classifier'));
     expect(r.problem).toMatchObject({
       stage: 'autofill',
-      message: "Invalid model name: Could not determine backend for model 'classifier' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'.",
+      message:
+        "Invalid model name: Could not determine backend for model 'classifier' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'.",
     });
     expect(r.problem!.fix).toContain('model.onnx');
     expect(autofillBackendFields({}, listing(undefined, 'classifier')).problem!.fix).toContain('no version directory');
@@ -126,22 +143,37 @@ describe('autofillBackendFields: custom backend from the model name', () => {
 
 describe('autofillReadsFiles: when the first sub-directory cannot change the outcome', () => {
   it('autofill gives the same result with or without the listing whenever it says so', () => {
-    const fields = { platform: ['', 'onnxruntime_onnx', 'tensorrt_plan', 'ensemble', 'tensorflow_savedmodel', 'bogus'], backend: ['', 'onnxruntime', 'tensorflow', 'python', 'identity'], default_model_filename: ['', 'model.onnx', 'model.plan', 'model.savedmodel', 'x.bin'] };
+    const fields = {
+      platform: ['', 'onnxruntime_onnx', 'tensorrt_plan', 'ensemble', 'tensorflow_savedmodel', 'bogus'],
+      backend: ['', 'onnxruntime', 'tensorflow', 'python', 'identity'],
+      default_model_filename: ['', 'model.onnx', 'model.plan', 'model.savedmodel', 'x.bin'],
+    };
     const listings = [
       { modelName: 'm', firstSubdir: { name: '1', entries: new Map([['model.onnx', 'file' as const]]) } },
-      { modelName: 'm.identity', firstSubdir: { name: '1', entries: new Map([['model.savedmodel', 'dir' as const], ['model.plan', 'file' as const]]) } },
+      {
+        modelName: 'm.identity',
+        firstSubdir: {
+          name: '1',
+          entries: new Map([
+            ['model.savedmodel', 'dir' as const],
+            ['model.plan', 'file' as const],
+          ]),
+        },
+      },
     ];
     let skipped = 0;
-    for (const platform of fields.platform) for (const backend of fields.backend) for (const filename of fields.default_model_filename) {
-      const config = { ...(platform ? { platform } : {}), ...(backend ? { backend } : {}), ...(filename ? { default_model_filename: filename } : {}) };
-      if (autofillReadsFiles(config)) continue;
-      skipped++;
-      for (const listing of listings) {
-        const withFiles = autofillBackendFields(config, listing);
-        const without = autofillBackendFields(config, { modelName: listing.modelName });
-        expect(without, JSON.stringify(config)).toEqual(withFiles);
-      }
-    }
+    for (const platform of fields.platform)
+      for (const backend of fields.backend)
+        for (const filename of fields.default_model_filename) {
+          const config = { ...(platform ? { platform } : {}), ...(backend ? { backend } : {}), ...(filename ? { default_model_filename: filename } : {}) };
+          if (autofillReadsFiles(config)) continue;
+          skipped++;
+          for (const listing of listings) {
+            const withFiles = autofillBackendFields(config, listing);
+            const without = autofillBackendFields(config, { modelName: listing.modelName });
+            expect(without, JSON.stringify(config)).toEqual(withFiles);
+          }
+        }
     expect(skipped).toBeGreaterThan(100);
   });
 });

@@ -29,7 +29,9 @@ export async function writeOnnx(file: string, sig: SignatureSpec): Promise<strin
   const nodes: NodeProto[] = sig.outputs.map((o, i) => {
     const from = sig.inputs[i % Math.max(1, sig.inputs.length)];
     if (!from) return node('Constant', [], [o.name]);
-    return elemCode(from.type) === elemCode(o.type) ? node('Identity', [from.name], [o.name]) : node('Cast', [from.name], [o.name], [{ name: 'to', type: 2, i: elemCode(o.type) }]);
+    return elemCode(from.type) === elemCode(o.type)
+      ? node('Identity', [from.name], [o.name])
+      : node('Cast', [from.name], [o.name], [{ name: 'to', type: 2, i: elemCode(o.type) }]);
   });
   return writeModel(
     file,
@@ -46,8 +48,14 @@ export async function writeOnnx(file: string, sig: SignatureSpec): Promise<strin
 export function qaSignature(batch: boolean): SignatureSpec {
   const shape = (batch ? [-1, 16] : [16]) as DimSpec[];
   return {
-    inputs: [{ name: 'INPUT0', type: 'TYPE_INT32', shape }, { name: 'INPUT1', type: 'TYPE_INT32', shape }],
-    outputs: [{ name: 'OUTPUT0', type: 'TYPE_INT8', shape }, { name: 'OUTPUT1', type: 'TYPE_INT8', shape }],
+    inputs: [
+      { name: 'INPUT0', type: 'TYPE_INT32', shape },
+      { name: 'INPUT1', type: 'TYPE_INT32', shape },
+    ],
+    outputs: [
+      { name: 'OUTPUT0', type: 'TYPE_INT8', shape },
+      { name: 'OUTPUT1', type: 'TYPE_INT8', shape },
+    ],
   };
 }
 

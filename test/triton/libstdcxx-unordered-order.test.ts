@@ -61,18 +61,29 @@ describe.runIf(runs)('libstdcxxUnorderedOrder against the real libstdc++', () =>
 
   it('hashes strings as std::hash<std::string>', () => {
     const inputs = names(seededRandom(7), 200).filter((n) => !n.startsWith('#'));
-    const out = execFileSync(binary, { input: `#hashes\n${inputs.join('\n')}\n` }).toString('utf8').trim().split('\n');
+    const out = execFileSync(binary, { input: `#hashes\n${inputs.join('\n')}\n` })
+      .toString('utf8')
+      .trim()
+      .split('\n');
     expect(inputs.map((n) => libstdcxxStringHash(new TextEncoder().encode(n)).toString())).toEqual(out);
   });
 
   it('iterates in the same order for every table size up to 300 keys', () => {
     const random = seededRandom(43);
     const sets: string[][] = [];
-    for (const count of [1, 2, 3, 5, 12, 13, 14, 28, 29, 30, 58, 59, 60, 100, 126, 127, 128, 256, 257, 258, 300]) sets.push(names(random, count).filter((n) => !n.startsWith('#')));
+    for (const count of [1, 2, 3, 5, 12, 13, 14, 28, 29, 30, 58, 59, 60, 100, 126, 127, 128, 256, 257, 258, 300])
+      sets.push(names(random, count).filter((n) => !n.startsWith('#')));
     // Triton's qa names: INPUT0..INPUTn and OUTPUT0..OUTPUTn.
-    sets.push(Array.from({ length: 16 }, (_, i) => `INPUT${i}`), ['INPUT0', 'INPUT1'], ['OUTPUT0', 'OUTPUT1']);
+    sets.push(
+      Array.from({ length: 16 }, (_, i) => `INPUT${i}`),
+      ['INPUT0', 'INPUT1'],
+      ['OUTPUT0', 'OUTPUT1'],
+    );
     const input = sets.map((s) => `${s.join('\n')}${s.length ? '\n' : ''}#end\n`).join('');
-    const out = execFileSync(binary, { input, maxBuffer: 1 << 26 }).toString('utf8').split('#end\n').slice(0, -1);
+    const out = execFileSync(binary, { input, maxBuffer: 1 << 26 })
+      .toString('utf8')
+      .split('#end\n')
+      .slice(0, -1);
     expect(out.length).toBe(sets.length);
     sets.forEach((set, k) => {
       const real = out[k]!.split('\n').slice(0, -1);

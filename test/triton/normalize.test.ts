@@ -22,12 +22,20 @@ describe('normalizeModelConfig', () => {
   it('dynamic_batching without preferred sizes prefers max_batch_size; not when max_batch_size is 0; given sizes stay', () => {
     expect(normalizeModelConfig({ max_batch_size: 8, dynamic_batching: {} }).config.dynamic_batching).toEqual({ preferred_batch_size: [8] });
     expect(normalizeModelConfig({ dynamic_batching: {} }).config.dynamic_batching).toEqual({});
-    expect(normalizeModelConfig({ max_batch_size: 8, dynamic_batching: { preferred_batch_size: [2, 4] } }).config.dynamic_batching).toEqual({ preferred_batch_size: [2, 4] });
+    expect(normalizeModelConfig({ max_batch_size: 8, dynamic_batching: { preferred_batch_size: [2, 4] } }).config.dynamic_batching).toEqual({
+      preferred_batch_size: [2, 4],
+    });
   });
 
   it('sequence batching: idle time defaults to 1 s, oldest prefers max_batch_size, direct gets nothing', () => {
-    expect(normalizeModelConfig({ max_batch_size: 4, sequence_batching: { oldest: {} } }).config.sequence_batching).toEqual({ oldest: { preferred_batch_size: [4] }, max_sequence_idle_microseconds: 1_000_000 });
-    expect(normalizeModelConfig({ max_batch_size: 4, sequence_batching: { direct: {}, max_sequence_idle_microseconds: 5 } }).config.sequence_batching).toEqual({ direct: {}, max_sequence_idle_microseconds: 5 });
+    expect(normalizeModelConfig({ max_batch_size: 4, sequence_batching: { oldest: {} } }).config.sequence_batching).toEqual({
+      oldest: { preferred_batch_size: [4] },
+      max_sequence_idle_microseconds: 1_000_000,
+    });
+    expect(normalizeModelConfig({ max_batch_size: 4, sequence_batching: { direct: {}, max_sequence_idle_microseconds: 5 } }).config.sequence_batching).toEqual({
+      direct: {},
+      max_sequence_idle_microseconds: 5,
+    });
   });
 
   it('ensembles (ensemble_scheduling present) get no optimization block', () => {
@@ -37,7 +45,10 @@ describe('normalizeModelConfig', () => {
   });
 
   it('the second pass labels its steps as coming after auto-complete', () => {
-    const r = normalizeModelConfig({ max_batch_size: 4, dynamic_batching: {}, version_policy: { latest: { num_versions: 1 } }, optimization: PINNED }, 'after auto-complete');
+    const r = normalizeModelConfig(
+      { max_batch_size: 4, dynamic_batching: {}, version_policy: { latest: { num_versions: 1 } }, optimization: PINNED },
+      'after auto-complete',
+    );
     expect(r.steps).toHaveLength(1);
     expect(r.steps[0]!.reason).toContain('after the backend auto-completed');
   });
@@ -84,7 +95,7 @@ describe('normalizeInstanceGroup', () => {
 describe('instanceGroupProblem', () => {
   const normalized = (groups: ModelConfig['instance_group'], gpus: number) => normalizeInstanceGroup(ort(groups), gpus).config;
 
-  it('KIND_GPU on a host without GPUs: Triton\'s message, and the fix names --gpus', () => {
+  it("KIND_GPU on a host without GPUs: Triton's message, and the fix names --gpus", () => {
     const p = instanceGroupProblem(normalized([{ kind: 'KIND_GPU' }], 0), 0);
     expect(p).toMatchObject({ stage: 'instance_group', message: 'instance group m_0 of model m has kind KIND_GPU but no GPUs are available' });
     expect(p!.fix).toContain('--gpus');
@@ -97,7 +108,9 @@ describe('instanceGroupProblem', () => {
   });
 
   it('KIND_MODEL with gpus; and nothing for valid groups', () => {
-    expect(instanceGroupProblem(normalized([{ kind: 'KIND_MODEL', gpus: [0] }], 1), 1)?.message).toBe('instance group m_0 of model m has kind KIND_MODEL but specifies one or more GPUs');
+    expect(instanceGroupProblem(normalized([{ kind: 'KIND_MODEL', gpus: [0] }], 1), 1)?.message).toBe(
+      'instance group m_0 of model m has kind KIND_MODEL but specifies one or more GPUs',
+    );
     expect(instanceGroupProblem(normalized([{ kind: 'KIND_GPU', gpus: [1] }, { kind: 'KIND_CPU' }], 2), 2)).toBeUndefined();
   });
 });

@@ -19,7 +19,12 @@ describe('tritonConfigJson', () => {
   it('resolving a DenseNet ONNX model gives, byte for byte, the answer a Triton server gave', async () => {
     const dir = await makeModelDir({
       name: 'densenet_onnx',
-      models: { '1/model.onnx': { inputs: [{ name: 'data_0', type: 'TYPE_FP32', shape: [1, 3, 224, 224] }], outputs: [{ name: 'fc6_1', type: 'TYPE_FP32', shape: [1, 1000, 1, 1] }] } },
+      models: {
+        '1/model.onnx': {
+          inputs: [{ name: 'data_0', type: 'TYPE_FP32', shape: [1, 3, 224, 224] }],
+          outputs: [{ name: 'fc6_1', type: 'TYPE_FP32', shape: [1, 1000, 1, 1] }],
+        },
+      },
     });
     const r = resolveModelDir(dir, { gpus: 0 });
     expect(r.status).toBe('ok');
@@ -29,16 +34,33 @@ describe('tritonConfigJson', () => {
   it('dynamic_batching as Triton prints it for an auto-completed batching model', () => {
     // From a published answer for an auto-completed ONNX model with max_batch_size 4.
     const json = tritonConfigJson({ name: 'm', max_batch_size: 4, dynamic_batching: { preferred_batch_size: [4] } });
-    expect(json.dynamic_batching).toEqual({ preferred_batch_size: [4], max_queue_delay_microseconds: 0, preserve_ordering: false, priority_levels: 0, default_priority_level: 0, priority_queue_policy: {} });
+    expect(json.dynamic_batching).toEqual({
+      preferred_batch_size: [4],
+      max_queue_delay_microseconds: 0,
+      preserve_ordering: false,
+      priority_levels: 0,
+      default_priority_level: 0,
+      priority_queue_policy: {},
+    });
   });
 
-  it('turns 64-bit integers into numbers exactly where Triton does, and leaves protobuf\'s strings elsewhere', () => {
+  it("turns 64-bit integers into numbers exactly where Triton does, and leaves protobuf's strings elsewhere", () => {
     const config: ModelConfig = {
       name: 'm',
       input: [{ name: 'x', dims: [-1, 3], reshape: { shape: [3] } }],
       version_policy: { specific: { versions: [1, 2] } },
-      dynamic_batching: { max_queue_delay_microseconds: 100, priority_levels: 2, default_priority_level: 1, default_queue_policy: { default_timeout_microseconds: 5 }, priority_queue_policy: { '2': { default_timeout_microseconds: 7 } } },
-      sequence_batching: { max_sequence_idle_microseconds: 9, oldest: { max_queue_delay_microseconds: 3 }, state: [{ input_name: 'i', dims: [4], initial_state: [{ dims: [4], zero_data: true, name: 's' }] }] },
+      dynamic_batching: {
+        max_queue_delay_microseconds: 100,
+        priority_levels: 2,
+        default_priority_level: 1,
+        default_queue_policy: { default_timeout_microseconds: 5 },
+        priority_queue_policy: { '2': { default_timeout_microseconds: 7 } },
+      },
+      sequence_batching: {
+        max_sequence_idle_microseconds: 9,
+        oldest: { max_queue_delay_microseconds: 3 },
+        state: [{ input_name: 'i', dims: [4], initial_state: [{ dims: [4], zero_data: true, name: 's' }] }],
+      },
       ensemble_scheduling: { step: [{ model_name: 'a', model_version: -1 }] },
       model_warmup: [{ name: 'w', inputs: { x: { dims: [3] } } }],
       instance_group: [{ secondary_devices: [{ kind: 'KIND_NVDLA', device_id: 1 }] }],
@@ -48,7 +70,12 @@ describe('tritonConfigJson', () => {
     expect(json.input[0].dims).toEqual([-1, 3]);
     expect(json.input[0].reshape.shape).toEqual([3]);
     expect(json.version_policy.specific.versions).toEqual([1, 2]);
-    expect(json.dynamic_batching).toMatchObject({ max_queue_delay_microseconds: 100, priority_levels: 2, default_priority_level: 1, default_queue_policy: { default_timeout_microseconds: 5 } });
+    expect(json.dynamic_batching).toMatchObject({
+      max_queue_delay_microseconds: 100,
+      priority_levels: 2,
+      default_priority_level: 1,
+      default_queue_policy: { default_timeout_microseconds: 5 },
+    });
     expect(json.dynamic_batching.priority_queue_policy).toEqual({ '2': expect.objectContaining({ default_timeout_microseconds: 7 }) });
     expect(json.sequence_batching).toMatchObject({ max_sequence_idle_microseconds: 9, oldest: { max_queue_delay_microseconds: 3 } });
     expect(json.sequence_batching.state[0].dims).toEqual([4]);
@@ -61,7 +88,11 @@ describe('tritonConfigJson', () => {
   });
 
   it('keeps integers beyond 2^53 exact, and prints floats the short way', () => {
-    const json = tritonConfigJson({ name: 'm', input: [{ name: 'x', dims: [2n ** 62n] }], sequence_batching: { control_input: [{ name: 'c', control: [{ fp32_false_true: [0.1, 1] }] }] } });
+    const json = tritonConfigJson({
+      name: 'm',
+      input: [{ name: 'x', dims: [2n ** 62n] }],
+      sequence_batching: { control_input: [{ name: 'c', control: [{ fp32_false_true: [0.1, 1] }] }] },
+    });
     const text = stringifyTritonJson(json, 0);
     expect(text).toContain('"dims":[4611686018427387904]');
     expect(text).toContain('"fp32_false_true":[0.1,1]');

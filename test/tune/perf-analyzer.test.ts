@@ -13,10 +13,20 @@ const exitsAtOnce: ProcessRunner = {
 };
 
 describe('measureLevel', () => {
-  it('leaves no listener on the run\'s abort signal once a level is done', async () => {
+  it("leaves no listener on the run's abort signal once a level is done", async () => {
     const run = new AbortController();
     for (let c = 1; c <= 12; c++) {
-      const level = await measureLevel({ perfAnalyzer: 'perf_analyzer', model: 'm', url: '127.0.0.1:8000', concurrency: c, measurementIntervalMs: 100, percentile: 99, csvFile: '/nonexistent/x.csv', runner: exitsAtOnce, signal: run.signal });
+      const level = await measureLevel({
+        perfAnalyzer: 'perf_analyzer',
+        model: 'm',
+        url: '127.0.0.1:8000',
+        concurrency: c,
+        measurementIntervalMs: 100,
+        percentile: 99,
+        csvFile: '/nonexistent/x.csv',
+        runner: exitsAtOnce,
+        signal: run.signal,
+      });
       expect(level.kind).toBe('failed');
     }
     expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);

@@ -24,7 +24,10 @@ function stubTools(dir: string): string {
   const bin = join(dir, 'stub-bin');
   mkdirSync(bin, { recursive: true });
   for (const tool of ['curl', 'perf_analyzer']) {
-    writeFileSync(join(bin, tool), `#!/usr/bin/env bash\nfor a in ${tool} "$@"; do printf '%s\\0' "$a"; done >> ${JSON.stringify(join(dir, 'calls.log'))}\nprintf '\\n\\0' >> ${JSON.stringify(join(dir, 'calls.log'))}\n`);
+    writeFileSync(
+      join(bin, tool),
+      `#!/usr/bin/env bash\nfor a in ${tool} "$@"; do printf '%s\\0' "$a"; done >> ${JSON.stringify(join(dir, 'calls.log'))}\nprintf '\\n\\0' >> ${JSON.stringify(join(dir, 'calls.log'))}\n`,
+    );
     chmodSync(join(bin, tool), 0o755);
   }
   return bin;
@@ -32,7 +35,10 @@ function stubTools(dir: string): string {
 
 /** The stubs' calls, each an argv. */
 const calls = (dir: string): string[][] =>
-  readFileSync(join(dir, 'calls.log'), 'utf8').split('\n\0').filter(Boolean).map((c) => c.split('\0').filter((a, i, all) => i < all.length - 1 || a !== ''));
+  readFileSync(join(dir, 'calls.log'), 'utf8')
+    .split('\n\0')
+    .filter(Boolean)
+    .map((c) => c.split('\0').filter((a, i, all) => i < all.length - 1 || a !== ''));
 
 describe('tune plan: nothing given to it runs as a command', () => {
   it.each(['url', 'http-url'])('refuses a --%s that is not host:port, naming the flag, and writes nothing', async (flag) => {
@@ -49,15 +55,18 @@ describe('tune plan: nothing given to it runs as a command', () => {
     }
   });
 
-  it.each(['delays', 'instances', 'preferred', 'concurrency-range', 'percentile', 'measurement-interval'])('refuses hostile text in --%s (exit 2)', async (flag) => {
-    const repo = await writeRepo({ 'm/config.pbtxt': config('m'), 'm/1/model.onnx': CLASSIFIER });
-    for (const bad of HOSTILE) {
-      const r = await cli(['tune', 'plan', join(repo, 'm'), '--out', join(repo, 'plan'), `--${flag}`, `1${bad}`], { cwd: repo });
-      expect(r.code, `--${flag} ${bad}`).toBe(2);
-      expect(r.stderr).toContain(`--${flag}`);
-    }
-    expect(existsSync(join(repo, 'PWNED'))).toBe(false);
-  });
+  it.each(['delays', 'instances', 'preferred', 'concurrency-range', 'percentile', 'measurement-interval'])(
+    'refuses hostile text in --%s (exit 2)',
+    async (flag) => {
+      const repo = await writeRepo({ 'm/config.pbtxt': config('m'), 'm/1/model.onnx': CLASSIFIER });
+      for (const bad of HOSTILE) {
+        const r = await cli(['tune', 'plan', join(repo, 'm'), '--out', join(repo, 'plan'), `--${flag}`, `1${bad}`], { cwd: repo });
+        expect(r.code, `--${flag} ${bad}`).toBe(2);
+        expect(r.stderr).toContain(`--${flag}`);
+      }
+      expect(existsSync(join(repo, 'PWNED'))).toBe(false);
+    },
+  );
 
   it('runs the scripts with hostile model names and TRITON_HTTP: every name reaches curl and perf_analyzer as it is, and nothing else runs', async () => {
     const names = ['m$(touch PWNED)', 'q`touch PWNED`', `s'"x`, 'n\ntouch PWNED', '-dash'];
@@ -67,12 +76,19 @@ describe('tune plan: nothing given to it runs as a command', () => {
     const bin = stubTools(repo);
     for (const [i, n] of names.entries()) {
       const out = join(repo, `plan${i}`);
-      const r = await cli(['tune', 'plan', join(repo, n), '--out', out, '--delays', '0', '--instances', '1', '--preferred', 'keep', '--http-url', 'localhost:8000'], { cwd: repo });
+      const r = await cli(
+        ['tune', 'plan', join(repo, n), '--out', out, '--delays', '0', '--instances', '1', '--preferred', 'keep', '--http-url', 'localhost:8000'],
+        { cwd: repo },
+      );
       expect(r.code, `${JSON.stringify(n)}: ${r.stderr}`).toBe(0);
       const run = spawnSync('bash', [join(out, 'run.sh')], { cwd: repo, env: { PATH: `${bin}:/usr/bin:/bin` }, encoding: 'utf8' });
       expect(run.status, run.stderr).toBe(0);
       // With the server's address from the environment, as run.sh documents: taken as data too.
-      const env = spawnSync('bash', [join(out, 'run.sh')], { cwd: repo, env: { PATH: `${bin}:/usr/bin:/bin`, TRITON_HTTP: 'h:1$(touch PWNED)' }, encoding: 'utf8' });
+      const env = spawnSync('bash', [join(out, 'run.sh')], {
+        cwd: repo,
+        env: { PATH: `${bin}:/usr/bin:/bin`, TRITON_HTTP: 'h:1$(touch PWNED)' },
+        encoding: 'utf8',
+      });
       expect(env.status, env.stderr).toBe(0);
       const variant = `${n}_d0_i1`;
       expect(readdirSync(out)).toContain(variant);

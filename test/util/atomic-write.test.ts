@@ -57,7 +57,9 @@ describe('writeFileAtomic', () => {
     mkdirSync(join(dir, 'away'));
     symlinkSync('../away', join(dir, 'repo', 'm'));
     const file = join(dir, 'repo', 'm', 'config.pbtxt');
-    expect(() => writeFileAtomic(file, 'new\n', { within: [join(dir, 'repo')] })).toThrow(`${join(dir, 'repo', 'm')}, a directory on its path, is a symbolic link to ${join(dir, 'away')}`);
+    expect(() => writeFileAtomic(file, 'new\n', { within: [join(dir, 'repo')] })).toThrow(
+      `${join(dir, 'repo', 'm')}, a directory on its path, is a symbolic link to ${join(dir, 'away')}`,
+    );
     expect(readdirSync(join(dir, 'away'))).toEqual([]);
     writeFileAtomic(file, 'new\n', { within: [join(dir, 'repo'), join(dir, 'repo', 'm')] });
     expect(readFileSync(join(dir, 'away', 'config.pbtxt'), 'utf8')).toBe('new\n');

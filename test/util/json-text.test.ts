@@ -18,7 +18,13 @@ describe('jsonErrorOffset', () => {
   // Checked against V8's JSON.parse itself: valid exactly when it parses, and where V8's message names a
   // position ("... in JSON at position N", Node 20), the same position.
   it('agrees with JSON.parse on texts corrupted at seeded places', () => {
-    const base = ['{"model": "facebook/opt-125m", "gpu_memory_utilization": 0.5, "enforce_eager": true}', '[1, -2.5e-3, 0, "a\\u00e9\\n", null, false, {"k": [[], {}]}]', ' "s" ', '-0.0E+1', '{"a":{"b":[true,null]}}'];
+    const base = [
+      '{"model": "facebook/opt-125m", "gpu_memory_utilization": 0.5, "enforce_eager": true}',
+      '[1, -2.5e-3, 0, "a\\u00e9\\n", null, false, {"k": [[], {}]}]',
+      ' "s" ',
+      '-0.0E+1',
+      '{"a":{"b":[true,null]}}',
+    ];
     const slips = ['', ',', '}', ']', '{', '[', ':', '"', '\\', '\\u12', '-', '.', 'e', '0', '01', 'tru', 'nul', 'x', '\n', '\u0001', ' ', '1.', '+1'];
     const random = seededRandom(8259);
     let positioned = 0;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { nameRecord, ownValue } from '../../src/util/name-record.js';
 
 describe('nameRecord', () => {
-  it('holds Object.prototype\'s names as keys like any other, and JSON writes them', () => {
+  it("holds Object.prototype's names as keys like any other, and JSON writes them", () => {
     const r = nameRecord<number>();
     r['__proto__'] = 1;
     const key: string = 'constructor';

@@ -8,17 +8,32 @@ import { CLASSIFIER, CLASSIFIER_CONFIG, writeRepo } from '../lint/harness.js';
 import { join } from 'node:path';
 
 // A runtime that "serves" the model at a URL and answers every output with the shape the config says.
-const TOY = vi.hoisted(() => ({
-  name: 'toy',
-  summary: 'a toy server (--server)',
-  takes: ['server'],
-  afterInterrupt: 'the toy stopped',
-  run: async (plan, report, options) => {
-    report.notes.push(`toy at ${options.server}`);
-    report.runs.push({ batchSize: null, ok: true, inputs: [], outputs: plan.outputs.map((o) => ({ name: o.name, dataType: o.dataType, shape: o.dims, expectedShape: o.dims, expectedDataType: o.dataType, ok: true })) });
-  },
-  dryRun: async (plan, options) => ({ requests: [{ method: 'POST', url: `${options.server}/v2/models/${plan.modelName}/infer` }] }),
-}) satisfies VerifyRuntime);
+const TOY = vi.hoisted(
+  () =>
+    ({
+      name: 'toy',
+      summary: 'a toy server (--server)',
+      takes: ['server'],
+      afterInterrupt: 'the toy stopped',
+      run: async (plan, report, options) => {
+        report.notes.push(`toy at ${options.server}`);
+        report.runs.push({
+          batchSize: null,
+          ok: true,
+          inputs: [],
+          outputs: plan.outputs.map((o) => ({
+            name: o.name,
+            dataType: o.dataType,
+            shape: o.dims,
+            expectedShape: o.dims,
+            expectedDataType: o.dataType,
+            ok: true,
+          })),
+        });
+      },
+      dryRun: async (plan, options) => ({ requests: [{ method: 'POST', url: `${options.server}/v2/models/${plan.modelName}/infer` }] }),
+    }) satisfies VerifyRuntime,
+);
 
 vi.mock('../../src/verify/runtimes/index.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../src/verify/runtimes/index.js')>();

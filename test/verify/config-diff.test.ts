@@ -18,15 +18,48 @@ instance_group [ { count: 2 kind: KIND_GPU } ]
 
 /** What a Triton server prints for LOCAL: defaults included, int64 as numbers, auto-filled fields. */
 const EFFECTIVE = {
-  name: 'classifier', platform: 'onnxruntime_onnx', backend: 'onnxruntime', runtime: '',
-  version_policy: { latest: { num_versions: 1 } }, max_batch_size: 8,
-  input: [{ name: 'input', data_type: 'TYPE_FP32', format: 'FORMAT_NONE', dims: [3, 224, 224], is_shape_tensor: false, allow_ragged_batch: false, optional: false, is_non_linear_format_io: false }],
+  name: 'classifier',
+  platform: 'onnxruntime_onnx',
+  backend: 'onnxruntime',
+  runtime: '',
+  version_policy: { latest: { num_versions: 1 } },
+  max_batch_size: 8,
+  input: [
+    {
+      name: 'input',
+      data_type: 'TYPE_FP32',
+      format: 'FORMAT_NONE',
+      dims: [3, 224, 224],
+      is_shape_tensor: false,
+      allow_ragged_batch: false,
+      optional: false,
+      is_non_linear_format_io: false,
+    },
+  ],
   output: [{ name: 'output', data_type: 'TYPE_FP32', dims: [1000], label_filename: '', is_shape_tensor: false, is_non_linear_format_io: false }],
-  batch_input: [], batch_output: [],
-  optimization: { priority: 'PRIORITY_DEFAULT', input_pinned_memory: { enable: true }, output_pinned_memory: { enable: true }, gather_kernel_buffer_threshold: 0, eager_batching: false },
-  dynamic_batching: { preferred_batch_size: [8], max_queue_delay_microseconds: 0, preserve_ordering: false, priority_levels: 0, default_priority_level: 0, priority_queue_policy: {} },
+  batch_input: [],
+  batch_output: [],
+  optimization: {
+    priority: 'PRIORITY_DEFAULT',
+    input_pinned_memory: { enable: true },
+    output_pinned_memory: { enable: true },
+    gather_kernel_buffer_threshold: 0,
+    eager_batching: false,
+  },
+  dynamic_batching: {
+    preferred_batch_size: [8],
+    max_queue_delay_microseconds: 0,
+    preserve_ordering: false,
+    priority_levels: 0,
+    default_priority_level: 0,
+    priority_queue_policy: {},
+  },
   instance_group: [{ name: 'classifier_0', kind: 'KIND_GPU', count: 2, gpus: [0], secondary_devices: [], profile: [], passive: false, host_policy: '' }],
-  default_model_filename: 'model.onnx', cc_model_filenames: {}, metric_tags: {}, parameters: {}, model_warmup: [],
+  default_model_filename: 'model.onnx',
+  cc_model_filenames: {},
+  metric_tags: {},
+  parameters: {},
+  model_warmup: [],
 };
 
 describe('effective config diff', () => {
@@ -51,8 +84,13 @@ describe('effective config diff', () => {
     expect(diffs.some((d) => d.path.startsWith('input'))).toBe(false);
   });
 
-  it('compares fields newer than tritonc\'s schema as written, and enums given as numbers by name', () => {
+  it("compares fields newer than tritonc's schema as written, and enums given as numbers by name", () => {
     const leaves = configLeaves({ name: 'm', some_future_field: { a: 1 }, input: [{ name: 'x', data_type: 11 }] });
-    expect([...leaves]).toEqual([['name', '"m"'], ['some_future_field', '{"a":1}'], ['input[0].name', '"x"'], ['input[0].data_type', '"TYPE_FP32"']]);
+    expect([...leaves]).toEqual([
+      ['name', '"m"'],
+      ['some_future_field', '{"a":1}'],
+      ['input[0].name', '"x"'],
+      ['input[0].data_type', '"TYPE_FP32"'],
+    ]);
   });
 });

@@ -95,7 +95,7 @@ afterEach(async () => {
 
 const TRITON_FAILURE = [
   'I1130 17:34:46.031062 1 server.cc:674] ',
-  'E1130 17:34:46.100000 1 model_lifecycle.cc:654] "failed to load \'tiny\' version 1: Invalid argument: model \'tiny\', tensor \'input\': the model expects 4 dimensions (shape [-1,3,4,4]) but the model configuration specifies 5 dimensions (an initial batch dimension because max_batch_size > 0 followed by the explicit tensor shape, making complete shape [-1,1,3,4,4])"',
+  "E1130 17:34:46.100000 1 model_lifecycle.cc:654] \"failed to load 'tiny' version 1: Invalid argument: model 'tiny', tensor 'input': the model expects 4 dimensions (shape [-1,3,4,4]) but the model configuration specifies 5 dimensions (an initial batch dimension because max_batch_size > 0 followed by the explicit tensor shape, making complete shape [-1,1,3,4,4])\"",
   'E1130 17:34:46.200000 1 model_repository_manager.cc:1473] "Invalid argument: unexpected inference output \'logits\', allowed outputs are: output"',
   'error: creating server: Internal - failed to load all models',
 ];
@@ -104,25 +104,53 @@ const TRITON_FAILURE = [
 const closedPort = async (): Promise<number> => (await freePorts(1))[0]!;
 
 describe('docker run arguments', () => {
-  const spec = { image: DEFAULT_TRITON_IMAGE, name: 'tritonc-verify-tiny-1-abc', repoDir: '/srv/models', modelName: 'tiny', ports: { http: 40001, grpc: 40002, metrics: 40003 }, gpus: 'all' };
+  const spec = {
+    image: DEFAULT_TRITON_IMAGE,
+    name: 'tritonc-verify-tiny-1-abc',
+    repoDir: '/srv/models',
+    modelName: 'tiny',
+    ports: { http: 40001, grpc: 40002, metrics: 40003 },
+    gpus: 'all',
+  };
 
   it('runs a removable, labelled, read-only, loopback-only Triton loading just the model', () => {
     expect(dockerRunArgs(spec)).toEqual([
-      'run', '--rm', '--name', 'tritonc-verify-tiny-1-abc', '--label', 'dev.tritonc.verify=tiny',
-      '--gpus', 'all',
-      '--mount', 'type=bind,source=/srv/models,target=/models,readonly',
-      '-p', '127.0.0.1:40001:8000', '-p', '127.0.0.1:40002:8001', '-p', '127.0.0.1:40003:8002',
+      'run',
+      '--rm',
+      '--name',
+      'tritonc-verify-tiny-1-abc',
+      '--label',
+      'dev.tritonc.verify=tiny',
+      '--gpus',
+      'all',
+      '--mount',
+      'type=bind,source=/srv/models,target=/models,readonly',
+      '-p',
+      '127.0.0.1:40001:8000',
+      '-p',
+      '127.0.0.1:40002:8001',
+      '-p',
+      '127.0.0.1:40003:8002',
       'nvcr.io/nvidia/tritonserver:26.07-py3',
-      'tritonserver', '--model-repository=/models', '--model-control-mode=explicit', '--load-model=tiny',
+      'tritonserver',
+      '--model-repository=/models',
+      '--model-control-mode=explicit',
+      '--load-model=tiny',
     ]);
   });
 
-  it('passes a device list as docker\'s quoted CSV, and no --gpus for none or CPU-only', () => {
+  it("passes a device list as docker's quoted CSV, and no --gpus for none or CPU-only", () => {
     expect(dockerRunArgs({ ...spec, gpus: '0,1' })).toContain('"device=0,1"');
     expect(gpusArgument('GPU-3f1c')).toBe('"device=GPU-3f1c"');
     expect(dockerRunArgs({ ...spec, gpus: 'none' })).not.toContain('--gpus');
     expect(dockerRunArgs({ ...spec, gpus: undefined })).not.toContain('--gpus');
-    expect([parseGpus('all'), parseGpus('none'), parseGpus('0, 1'), parseGpus('0,1'), parseGpus('"device=0"')]).toEqual(['all', 'none', undefined, '0,1', undefined]);
+    expect([parseGpus('all'), parseGpus('none'), parseGpus('0, 1'), parseGpus('0,1'), parseGpus('"device=0"')]).toEqual([
+      'all',
+      'none',
+      undefined,
+      '0,1',
+      undefined,
+    ]);
   });
 
   it('gives podman GPUs as CDI devices (podman 4.3 takes --gpus and ignores it), and none for none or CPU-only', () => {
@@ -138,7 +166,7 @@ describe('docker run arguments', () => {
     expect(dockerRunArgs({ ...podman, gpus: undefined })).toEqual(dockerRunArgs({ ...spec, gpus: undefined }));
   });
 
-  it('quotes a repository path that would break --mount\'s CSV, and makes names docker accepts', () => {
+  it("quotes a repository path that would break --mount's CSV, and makes names docker accepts", () => {
     const args = dockerRunArgs({ ...spec, repoDir: '/data/a,b "x"' });
     expect(args[args.indexOf('--mount') + 1]).toBe('type=bind,"source=/data/a,b ""x""",target=/models,readonly');
     expect(containerName('my model/v2', 'ff')).toBe('tritonc-verify-my-model-v2-ff');
@@ -157,10 +185,28 @@ describe('verify --runtime docker --dry-run', () => {
     const { repo, dir } = repository();
     const d = await dryRunVerify({ modelDir: dir, runtime: 'docker', gpus: '0', deps: { ports: async () => [41000, 41001, 41002], nameSuffix: 't1' } });
     expect(d.command).toEqual([
-      'docker', 'run', '--rm', '--name', 'tritonc-verify-tiny-t1', '--label', 'dev.tritonc.verify=tiny', '--gpus', '"device=0"',
-      '--mount', `type=bind,source=${repo},target=/models,readonly`,
-      '-p', '127.0.0.1:41000:8000', '-p', '127.0.0.1:41001:8001', '-p', '127.0.0.1:41002:8002',
-      DEFAULT_TRITON_IMAGE, 'tritonserver', '--model-repository=/models', '--model-control-mode=explicit', '--load-model=tiny',
+      'docker',
+      'run',
+      '--rm',
+      '--name',
+      'tritonc-verify-tiny-t1',
+      '--label',
+      'dev.tritonc.verify=tiny',
+      '--gpus',
+      '"device=0"',
+      '--mount',
+      `type=bind,source=${repo},target=/models,readonly`,
+      '-p',
+      '127.0.0.1:41000:8000',
+      '-p',
+      '127.0.0.1:41001:8001',
+      '-p',
+      '127.0.0.1:41002:8002',
+      DEFAULT_TRITON_IMAGE,
+      'tritonserver',
+      '--model-repository=/models',
+      '--model-control-mode=explicit',
+      '--load-model=tiny',
     ]);
     expect(d.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
       'GET http://127.0.0.1:41000/v2/health/ready',
@@ -171,19 +217,30 @@ describe('verify --runtime docker --dry-run', () => {
       'POST http://127.0.0.1:41000/v2/models/tiny/infer',
     ]);
     expect(d.requests[5]).toMatchObject({
-      body: { inputs: [{ name: 'input', shape: [8, 3, 4, 4], datatype: 'FP32', parameters: { binary_data_size: 1536 } }], outputs: [{ name: 'output', parameters: { binary_data: true } }] },
+      body: {
+        inputs: [{ name: 'input', shape: [8, 3, 4, 4], datatype: 'FP32', parameters: { binary_data_size: 1536 } }],
+        outputs: [{ name: 'output', parameters: { binary_data: true } }],
+      },
       binaryBytes: 1536,
     });
     expect(d.cleanup).toEqual(['docker', 'rm', '-f', 'tritonc-verify-tiny-t1']);
     const text = dryRunText(d);
-    expect(text).toContain(`  docker run --rm --name tritonc-verify-tiny-t1 --label dev.tritonc.verify=tiny --gpus '"device=0"' --mount type=bind,source=${repo},target=/models,readonly`);
+    expect(text).toContain(
+      `  docker run --rm --name tritonc-verify-tiny-t1 --label dev.tritonc.verify=tiny --gpus '"device=0"' --mount type=bind,source=${repo},target=/models,readonly`,
+    );
     expect(text).toContain('      + 1536 bytes of binary tensor data (zeros)');
     expect(text).toContain('and always, at the end (also on failure, timeout and Ctrl-C):\n  docker rm -f tritonc-verify-tiny-t1');
   });
 
   it('--engine podman: the same command run by podman, GPUs as CDI devices, removed with podman rm -f', async () => {
     const { dir } = repository();
-    const d = await dryRunVerify({ modelDir: dir, runtime: 'docker', engine: 'podman', gpus: '0', deps: { ports: async () => [41000, 41001, 41002], nameSuffix: 't1' } });
+    const d = await dryRunVerify({
+      modelDir: dir,
+      runtime: 'docker',
+      engine: 'podman',
+      gpus: '0',
+      deps: { ports: async () => [41000, 41001, 41002], nameSuffix: 't1' },
+    });
     expect(d.command?.slice(0, 2)).toEqual(['podman', 'run']);
     expect(d.command).toContain('nvidia.com/gpu=0');
     expect(d.command).not.toContain('--gpus');
@@ -222,36 +279,63 @@ describe('verify --runtime docker --dry-run', () => {
 describe('verify --runtime docker (injected docker runner)', () => {
   it('waits for the model, checks it over HTTP, and removes the container', async () => {
     fixture = await startProtocolFixture({
-      models: { tiny: { config: { name: 'tiny', platform: 'onnxruntime_onnx', backend: 'onnxruntime', max_batch_size: 8, input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [3, 4, 4] }], output: [{ name: 'output', data_type: 'TYPE_FP32', dims: [10] }], instance_group: [{ name: 'tiny_0', kind: 'KIND_GPU', count: 1, gpus: [0] }] }, ready: true } },
+      models: {
+        tiny: {
+          config: {
+            name: 'tiny',
+            platform: 'onnxruntime_onnx',
+            backend: 'onnxruntime',
+            max_batch_size: 8,
+            input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [3, 4, 4] }],
+            output: [{ name: 'output', data_type: 'TYPE_FP32', dims: [10] }],
+            instance_group: [{ name: 'tiny_0', kind: 'KIND_GPU', count: 1, gpus: [0] }],
+          },
+          ready: true,
+        },
+      },
     });
     const docker = new FakeDocker();
     const { dir } = repository();
-    const r = await verifyModel({ modelDir: dir, runtime: 'docker', timeoutMs: 5000, deps: { runner: docker, ports: async () => [fixture!.port, 2, 3], nameSuffix: 'ok', pollMs: 10, signals: new EventEmitter() } });
+    const r = await verifyModel({
+      modelDir: dir,
+      runtime: 'docker',
+      timeoutMs: 5000,
+      deps: { runner: docker, ports: async () => [fixture!.port, 2, 3], nameSuffix: 'ok', pollMs: 10, signals: new EventEmitter() },
+    });
     expect(r.problems).toEqual([]);
     expect(r.outcome).toBe('ok');
     expect(r.engine).toBe(`${DEFAULT_TRITON_IMAGE} (Docker 27.3.1)`);
-    expect(r.runs.map((x) => [x.batchSize, x.ok])).toEqual([[1, true], [8, true]]);
+    expect(r.runs.map((x) => [x.batchSize, x.ok])).toEqual([
+      [1, true],
+      [8, true],
+    ]);
     expect(r.configDiff).toEqual([
       { path: 'platform', change: 'added', effective: '"onnxruntime_onnx"' },
       { path: 'instance_group[0].name', change: 'added', effective: '"tiny_0"' },
       { path: 'instance_group[0].gpus', change: 'added', effective: '[0]' },
     ]);
-    expect(docker.calls.map((c) => c.slice(0, 3).join(' '))).toEqual([
-      'docker version --format', 'docker image inspect', 'docker run --rm', 'docker rm -f',
-    ]);
+    expect(docker.calls.map((c) => c.slice(0, 3).join(' '))).toEqual(['docker version --format', 'docker image inspect', 'docker run --rm', 'docker rm -f']);
     expect(docker.removals()).toEqual([['docker', 'rm', '-f', 'tritonc-verify-tiny-ok']]);
     // docker rm in a process group of its own: a Ctrl-C pressed during the clean-up does not end it.
     expect(docker.runOptions.find((o) => o.args[0] === 'rm')?.group).toBe(true);
     expect(docker.killed).toBe(1);
   });
 
-  it('shows Triton\'s error lines mapped to rule ids when the model fails to load, and removes the container', async () => {
+  it("shows Triton's error lines mapped to rule ids when the model fails to load, and removes the container", async () => {
     const docker = new FakeDocker({ lines: TRITON_FAILURE, exitAfterMs: 40, exitCode: 1 });
     const { dir } = repository();
-    const r = await verifyModel({ modelDir: dir, runtime: 'docker', timeoutMs: 5000, deps: { runner: docker, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'bad', pollMs: 10, signals: new EventEmitter() } });
+    const r = await verifyModel({
+      modelDir: dir,
+      runtime: 'docker',
+      timeoutMs: 5000,
+      deps: { runner: docker, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'bad', pollMs: 10, signals: new EventEmitter() },
+    });
     expect(r.exitCode).toBe(1);
     expect(r.tritonMessages).toEqual([
-      { text: "failed to load 'tiny' version 1: Invalid argument: model 'tiny', tensor 'input': the model expects 4 dimensions (shape [-1,3,4,4]) but the model configuration specifies 5 dimensions (an initial batch dimension because max_batch_size > 0 followed by the explicit tensor shape, making complete shape [-1,1,3,4,4])", ruleId: 'batch-dim-in-dims' },
+      {
+        text: "failed to load 'tiny' version 1: Invalid argument: model 'tiny', tensor 'input': the model expects 4 dimensions (shape [-1,3,4,4]) but the model configuration specifies 5 dimensions (an initial batch dimension because max_batch_size > 0 followed by the explicit tensor shape, making complete shape [-1,1,3,4,4])",
+        ruleId: 'batch-dim-in-dims',
+      },
       { text: "Invalid argument: unexpected inference output 'logits', allowed outputs are: output", ruleId: 'io-name' },
       { text: 'error: creating server: Internal - failed to load all models' },
     ]);
@@ -261,22 +345,37 @@ describe('verify --runtime docker (injected docker runner)', () => {
     expect(docker.removals()).toEqual([['docker', 'rm', '-f', 'tritonc-verify-tiny-bad']]);
   });
 
-  it('gives up at --timeout with exit 2 (not the config\'s fault), and removes the container', async () => {
+  it("gives up at --timeout with exit 2 (not the config's fault), and removes the container", async () => {
     const docker = new FakeDocker({ lines: ['I1130 17:34:46.031062 1 server.cc:674] still loading'] });
     const { dir } = repository();
-    const r = await verifyModel({ modelDir: dir, runtime: 'docker', timeoutMs: 200, deps: { runner: docker, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'slow', pollMs: 10, signals: new EventEmitter() } });
+    const r = await verifyModel({
+      modelDir: dir,
+      runtime: 'docker',
+      timeoutMs: 200,
+      deps: { runner: docker, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'slow', pollMs: 10, signals: new EventEmitter() },
+    });
     expect(r.exitCode).toBe(2);
-    expect(r.error).toContain("Triton did not get 'tiny' ready within 200ms (a TensorRT engine build can take minutes); raise --timeout, e.g. --timeout 10m. Last lines:\n  I1130 17:34:46.031062 1 server.cc:674] still loading");
+    expect(r.error).toContain(
+      "Triton did not get 'tiny' ready within 200ms (a TensorRT engine build can take minutes); raise --timeout, e.g. --timeout 10m. Last lines:\n  I1130 17:34:46.031062 1 server.cc:674] still loading",
+    );
     expect(docker.removals()).toEqual([['docker', 'rm', '-f', 'tritonc-verify-tiny-slow']]);
     expect(docker.killed).toBe(1);
   });
 
   it('removes the container on Ctrl-C (SIGINT) and exits 130; SIGTERM exits 143', async () => {
-    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const) {
       const signals = new EventEmitter();
       const docker = new FakeDocker({ onStart: () => setTimeout(() => signals.emit(signal), 30) });
       const { dir } = repository();
-      const r = await verifyModel({ modelDir: dir, runtime: 'docker', timeoutMs: 10_000, deps: { runner: docker, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'int', pollMs: 10, signals } });
+      const r = await verifyModel({
+        modelDir: dir,
+        runtime: 'docker',
+        timeoutMs: 10_000,
+        deps: { runner: docker, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'int', pollMs: 10, signals },
+      });
       expect(r.outcome).toBe('interrupted');
       expect(r.exitCode).toBe(code);
       expect(r.error).toBe(`interrupted by ${signal}; the container was removed`);
@@ -301,86 +400,205 @@ describe('verify --runtime docker (injected docker runner)', () => {
     });
     const { dir } = repository();
     const progress: string[] = [];
-    const r = await verifyModel({ modelDir: dir, runtime: 'docker', timeoutMs: 10_000, progress: (l) => progress.push(l), deps: { runner: docker, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'int2', pollMs: 10, signals } });
+    const r = await verifyModel({
+      modelDir: dir,
+      runtime: 'docker',
+      timeoutMs: 10_000,
+      progress: (l) => progress.push(l),
+      deps: { runner: docker, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'int2', pollMs: 10, signals },
+    });
     expect([r.outcome, r.exitCode, r.error]).toEqual(['interrupted', 143, 'interrupted by SIGTERM; the container was removed']);
     expect(docker.removals()).toEqual([['docker', 'rm', '-f', 'tritonc-verify-tiny-int2']]);
     // Still listening while it was removed (a process would not have ended), and not afterwards.
     expect(listening).toBe(2);
     expect(signals.listenerCount('SIGINT') + signals.listenerCount('SIGTERM')).toBe(0);
-    expect(progress.filter((l) => l.includes('during the clean-up'))).toEqual(['SIGTERM during the clean-up: tritonc first finishes removing the container, so that nothing is left behind']);
+    expect(progress.filter((l) => l.includes('during the clean-up'))).toEqual([
+      'SIGTERM during the clean-up: tritonc first finishes removing the container, so that nothing is left behind',
+    ]);
   });
 
   it('no GPU for the container is exit 2 with a plain message, never a config problem', async () => {
-    const docker = new FakeDocker({ lines: ['docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].'], exitAfterMs: 20, exitCode: 125 });
+    const docker = new FakeDocker({
+      lines: ['docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].'],
+      exitAfterMs: 20,
+      exitCode: 125,
+    });
     const { dir } = repository();
-    const r = await verifyModel({ modelDir: dir, runtime: 'docker', timeoutMs: 5000, deps: { runner: docker, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'gpu', pollMs: 10, signals: new EventEmitter() } });
+    const r = await verifyModel({
+      modelDir: dir,
+      runtime: 'docker',
+      timeoutMs: 5000,
+      deps: { runner: docker, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'gpu', pollMs: 10, signals: new EventEmitter() },
+    });
     expect(r.exitCode).toBe(2);
     expect(r.problems).toEqual([]);
     expect(r.error).toContain("the container cannot run 'tiny' on this machine:\n  docker: Error response from daemon: could not select device driver");
     expect(docker.removals()).toHaveLength(1);
 
-    const tritonNoGpu = new FakeDocker({ lines: ['E1130 17:34:46.100000 1 model_lifecycle.cc:654] "failed to load \'tiny\' version 1: Invalid argument: instance group tiny_0 of model tiny has kind KIND_GPU but no GPUs are available"'], exitAfterMs: 20 });
-    const t = await verifyModel({ modelDir: dir, runtime: 'docker', gpus: 'none', timeoutMs: 5000, deps: { runner: tritonNoGpu, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'gpu', pollMs: 10, signals: new EventEmitter() } });
+    const tritonNoGpu = new FakeDocker({
+      lines: [
+        'E1130 17:34:46.100000 1 model_lifecycle.cc:654] "failed to load \'tiny\' version 1: Invalid argument: instance group tiny_0 of model tiny has kind KIND_GPU but no GPUs are available"',
+      ],
+      exitAfterMs: 20,
+    });
+    const t = await verifyModel({
+      modelDir: dir,
+      runtime: 'docker',
+      gpus: 'none',
+      timeoutMs: 5000,
+      deps: { runner: tritonNoGpu, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'gpu', pollMs: 10, signals: new EventEmitter() },
+    });
     expect(t.exitCode).toBe(2);
     expect(tritonNoGpu.calls.find((c) => c[1] === 'run')).not.toContain('--gpus');
   });
 
   it('--engine podman runs each step with podman and names it in the report', async () => {
     fixture = await startProtocolFixture({
-      models: { tiny: { config: { name: 'tiny', platform: 'onnxruntime_onnx', backend: 'onnxruntime', max_batch_size: 8, input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [3, 4, 4] }], output: [{ name: 'output', data_type: 'TYPE_FP32', dims: [10] }], instance_group: [{ name: 'tiny_0', kind: 'KIND_CPU', count: 1 }] }, ready: true } },
+      models: {
+        tiny: {
+          config: {
+            name: 'tiny',
+            platform: 'onnxruntime_onnx',
+            backend: 'onnxruntime',
+            max_batch_size: 8,
+            input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [3, 4, 4] }],
+            output: [{ name: 'output', data_type: 'TYPE_FP32', dims: [10] }],
+            instance_group: [{ name: 'tiny_0', kind: 'KIND_CPU', count: 1 }],
+          },
+          ready: true,
+        },
+      },
     });
     const podman = new FakeDocker({}, { version: ok('4.3.1') });
     const { dir } = repository(CONFIG('KIND_CPU'));
-    const r = await verifyModel({ modelDir: dir, runtime: 'docker', engine: 'podman', image: 'localhost/triton:cpu', timeoutMs: 5000, deps: { runner: podman, ports: async () => [fixture!.port, 2, 3], nameSuffix: 'pm', pollMs: 10, signals: new EventEmitter() } });
+    const r = await verifyModel({
+      modelDir: dir,
+      runtime: 'docker',
+      engine: 'podman',
+      image: 'localhost/triton:cpu',
+      timeoutMs: 5000,
+      deps: { runner: podman, ports: async () => [fixture!.port, 2, 3], nameSuffix: 'pm', pollMs: 10, signals: new EventEmitter() },
+    });
     expect(r.outcome, r.error).toBe('ok');
     expect(r.engine).toBe('localhost/triton:cpu (Podman 4.3.1)');
     expect(podman.calls.map((c) => c.slice(0, 3).join(' '))).toEqual(['podman version --format', 'podman image inspect', 'podman run --rm', 'podman rm -f']);
     expect(podman.removals()).toEqual([['podman', 'rm', '-f', '--time', '0', 'tritonc-verify-tiny-pm']]);
     // podman 4.3's pull prints its progress before the error: the message quotes the error line.
-    const noPull = new FakeDocker({}, { version: ok('4.3.1'), inspect: { exitCode: 125, stdout: '', stderr: 'Error: failed to find image\n', notFound: false }, pull: { exitCode: 125, stdout: '', stderr: 'Trying to pull localhost/triton:cpu...\nError: initializing source docker://localhost/triton:cpu: pinging container registry localhost: connect: connection refused\n', notFound: false } });
-    const p = await verifyModel({ modelDir: dir, runtime: 'docker', engine: 'podman', image: 'localhost/triton:cpu', deps: { runner: noPull, ports: async () => [1, 2, 3], signals: new EventEmitter() } });
-    expect([p.exitCode, p.error]).toEqual([2, 'podman cannot pull localhost/triton:cpu: Error: initializing source docker://localhost/triton:cpu: pinging container registry localhost: connect: connection refused. For nvcr.io images run podman login nvcr.io first, or pass --image with an image you have']);
+    const noPull = new FakeDocker(
+      {},
+      {
+        version: ok('4.3.1'),
+        inspect: { exitCode: 125, stdout: '', stderr: 'Error: failed to find image\n', notFound: false },
+        pull: {
+          exitCode: 125,
+          stdout: '',
+          stderr:
+            'Trying to pull localhost/triton:cpu...\nError: initializing source docker://localhost/triton:cpu: pinging container registry localhost: connect: connection refused\n',
+          notFound: false,
+        },
+      },
+    );
+    const p = await verifyModel({
+      modelDir: dir,
+      runtime: 'docker',
+      engine: 'podman',
+      image: 'localhost/triton:cpu',
+      deps: { runner: noPull, ports: async () => [1, 2, 3], signals: new EventEmitter() },
+    });
+    expect([p.exitCode, p.error]).toEqual([
+      2,
+      'podman cannot pull localhost/triton:cpu: Error: initializing source docker://localhost/triton:cpu: pinging container registry localhost: connect: connection refused. For nvcr.io images run podman login nvcr.io first, or pass --image with an image you have',
+    ]);
     const missing = new FakeDocker({}, { version: { exitCode: undefined, stdout: '', stderr: '', notFound: true } });
-    const m = await verifyModel({ modelDir: dir, runtime: 'docker', engine: 'podman', deps: { runner: missing, ports: async () => [1, 2, 3], signals: new EventEmitter() } });
-    expect([m.exitCode, m.error]).toEqual([2, "podman is not installed here (no `podman` on PATH). Install podman (and, for GPUs, the NVIDIA Container Toolkit's CDI spec), use Docker with --engine docker, or verify with --runtime ort or --runtime server --server URL"]);
+    const m = await verifyModel({
+      modelDir: dir,
+      runtime: 'docker',
+      engine: 'podman',
+      deps: { runner: missing, ports: async () => [1, 2, 3], signals: new EventEmitter() },
+    });
+    expect([m.exitCode, m.error]).toEqual([
+      2,
+      "podman is not installed here (no `podman` on PATH). Install podman (and, for GPUs, the NVIDIA Container Toolkit's CDI spec), use Docker with --engine docker, or verify with --runtime ort or --runtime server --server URL",
+    ]);
   });
 
   it('a machine without a GPU driver: DCGM\'s "Failed to initialize NVML" (metrics on, as in a container) is not the model\'s error', () => {
     // tritonserver 2.51.0's start on a CPU-only host, in the image of scripts/container/setup.sh.
-    expect(mapTritonLog([
-      'E1207 00:23:46.619016 1 server.cc:241] "CudaDriverHelper has not been initialized."',
-      'Error: Failed to initialize NVML',
-      'W1207 00:23:46.882826 1 metrics.cc:798] "DCGM unable to start: DCGM initialization error"',
-      TRITON_FAILURE[1]!,
-    ]).map((m) => m.ruleId ?? m.text)).toEqual(['batch-dim-in-dims']);
+    expect(
+      mapTritonLog([
+        'E1207 00:23:46.619016 1 server.cc:241] "CudaDriverHelper has not been initialized."',
+        'Error: Failed to initialize NVML',
+        'W1207 00:23:46.882826 1 metrics.cc:798] "DCGM unable to start: DCGM initialization error"',
+        TRITON_FAILURE[1]!,
+      ]).map((m) => m.ruleId ?? m.text),
+    ).toEqual(['batch-dim-in-dims']);
   });
 
-  it('the engine\'s own failure (run exits 125-127) is exit 2, never the config\'s: podman\'s port already taken', async () => {
+  it("the engine's own failure (run exits 125-127) is exit 2, never the config's: podman's port already taken", async () => {
     // podman 4.3's line and exit status for a host port taken between the choice and the bind.
-    const podman = new FakeDocker({ lines: ['Error: cannot listen on the TCP port: listen tcp4 127.0.0.1:56769: bind: address already in use'], exitAfterMs: 20, exitCode: 126 }, { version: ok('4.3.1') });
+    const podman = new FakeDocker(
+      { lines: ['Error: cannot listen on the TCP port: listen tcp4 127.0.0.1:56769: bind: address already in use'], exitAfterMs: 20, exitCode: 126 },
+      { version: ok('4.3.1') },
+    );
     const { dir } = repository(CONFIG('KIND_CPU'));
-    const r = await verifyModel({ modelDir: dir, runtime: 'docker', engine: 'podman', timeoutMs: 5000, deps: { runner: podman, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'port', pollMs: 10, signals: new EventEmitter() } });
+    const r = await verifyModel({
+      modelDir: dir,
+      runtime: 'docker',
+      engine: 'podman',
+      timeoutMs: 5000,
+      deps: { runner: podman, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'port', pollMs: 10, signals: new EventEmitter() },
+    });
     expect([r.exitCode, r.problems]).toEqual([2, []]);
-    expect(r.error).toBe("podman could not start the container for 'tiny' (exit 126, the engine's own failure, not Triton's):\n  Error: cannot listen on the TCP port: listen tcp4 127.0.0.1:56769: bind: address already in use\nFix what podman says, then run verify again; or verify with --runtime local or --runtime ort");
+    expect(r.error).toBe(
+      "podman could not start the container for 'tiny' (exit 126, the engine's own failure, not Triton's):\n  Error: cannot listen on the TCP port: listen tcp4 127.0.0.1:56769: bind: address already in use\nFix what podman says, then run verify again; or verify with --runtime local or --runtime ort",
+    );
     expect(podman.removals()).toHaveLength(1);
     // Triton's own exit (1) with the same kind of line stays a load error.
     const triton = new FakeDocker({ lines: TRITON_FAILURE, exitAfterMs: 20, exitCode: 1 });
-    const t = await verifyModel({ modelDir: dir, runtime: 'docker', timeoutMs: 5000, deps: { runner: triton, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'exit1', pollMs: 10, signals: new EventEmitter() } });
+    const t = await verifyModel({
+      modelDir: dir,
+      runtime: 'docker',
+      timeoutMs: 5000,
+      deps: { runner: triton, ports: async () => [await closedPort(), 2, 3], nameSuffix: 'exit1', pollMs: 10, signals: new EventEmitter() },
+    });
     expect(t.exitCode).toBe(1);
   });
 
   it('no docker binary, no daemon, an image it cannot pull: exit 2, nothing started', async () => {
     const { dir } = repository();
-    const run = (docker: FakeDocker) => verifyModel({ modelDir: dir, runtime: 'docker', deps: { runner: docker, ports: async () => [1, 2, 3], signals: new EventEmitter() } });
+    const run = (docker: FakeDocker) =>
+      verifyModel({ modelDir: dir, runtime: 'docker', deps: { runner: docker, ports: async () => [1, 2, 3], signals: new EventEmitter() } });
     const none = new FakeDocker({}, { version: { exitCode: undefined, stdout: '', stderr: '', notFound: true } });
-    expect((await run(none)).error).toBe('docker is not installed here (no `docker` on PATH). Install Docker with the NVIDIA Container Toolkit, use podman with --engine podman, or verify with --runtime ort (no Docker needed) or --runtime server --server URL');
-    const noDaemon = new FakeDocker({}, { version: { exitCode: 1, stdout: '', stderr: 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?\n', notFound: false } });
+    expect((await run(none)).error).toBe(
+      'docker is not installed here (no `docker` on PATH). Install Docker with the NVIDIA Container Toolkit, use podman with --engine podman, or verify with --runtime ort (no Docker needed) or --runtime server --server URL',
+    );
+    const noDaemon = new FakeDocker(
+      {},
+      {
+        version: {
+          exitCode: 1,
+          stdout: '',
+          stderr: 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?\n',
+          notFound: false,
+        },
+      },
+    );
     const r = await run(noDaemon);
     expect(r.exitCode).toBe(2);
-    expect(r.error).toContain('docker is installed but cannot reach a Docker daemon (Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?)');
-    const noPull = new FakeDocker({}, { inspect: { exitCode: 1, stdout: '', stderr: 'No such image', notFound: false }, pull: { exitCode: 1, stdout: '', stderr: 'Error response from daemon: unauthorized: authentication required\n', notFound: false } });
+    expect(r.error).toContain(
+      'docker is installed but cannot reach a Docker daemon (Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?)',
+    );
+    const noPull = new FakeDocker(
+      {},
+      {
+        inspect: { exitCode: 1, stdout: '', stderr: 'No such image', notFound: false },
+        pull: { exitCode: 1, stdout: '', stderr: 'Error response from daemon: unauthorized: authentication required\n', notFound: false },
+      },
+    );
     const p = await run(noPull);
-    expect(p.error).toContain(`docker cannot pull ${DEFAULT_TRITON_IMAGE}: Error response from daemon: unauthorized: authentication required. For nvcr.io images run docker login nvcr.io first`);
+    expect(p.error).toContain(
+      `docker cannot pull ${DEFAULT_TRITON_IMAGE}: Error response from daemon: unauthorized: authentication required. For nvcr.io images run docker login nvcr.io first`,
+    );
     for (const d of [none, noDaemon, noPull]) {
       expect(d.calls.some((c) => c[1] === 'run')).toBe(false);
       expect(d.removals()).toEqual([]);

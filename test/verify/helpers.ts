@@ -27,7 +27,9 @@ export async function modelDir(fixture: FixtureName, config: string, modelName =
 }
 
 /** The classifier's config with the given I/O section and max_batch_size. */
-export function classifierConfig(opts: { maxBatchSize?: number; inputDims?: string; outputDims?: string; inputType?: string; inputName?: string; extra?: string } = {}): string {
+export function classifierConfig(
+  opts: { maxBatchSize?: number; inputDims?: string; outputDims?: string; inputType?: string; inputName?: string; extra?: string } = {},
+): string {
   return [
     'name: "classifier"',
     'backend: "onnxruntime"',

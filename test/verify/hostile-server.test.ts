@@ -11,7 +11,8 @@ import { MAX_JSON_ANSWER_BYTES } from '../../src/verify/kserve-client.js';
 import { verifyModel } from '../../src/verify/verify.js';
 import { tempDir } from '../support/cli.js';
 
-const LOCAL = 'name: "tiny"\nbackend: "onnxruntime"\nmax_batch_size: 8\ninput [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 4, 4 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 10 ] } ]\n';
+const LOCAL =
+  'name: "tiny"\nbackend: "onnxruntime"\nmax_batch_size: 8\ninput [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 4, 4 ] } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 10 ] } ]\n';
 
 function localModel(): string {
   const dir = join(tempDir('tritonc-verify-hostile-'), 'tiny');
@@ -82,7 +83,19 @@ describe('verify --runtime server: answers are bounded', () => {
     const sent = { bytes: 0 };
     // The protocol fixture for everything but /infer, whose answer streams on.
     fixture = await startProtocolFixture({
-      models: { tiny: { config: { name: 'tiny', platform: 'onnxruntime_onnx', backend: 'onnxruntime', max_batch_size: 8, input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [3, 4, 4] }], output: [{ name: 'output', data_type: 'TYPE_FP32', dims: [10] }] }, ready: true } },
+      models: {
+        tiny: {
+          config: {
+            name: 'tiny',
+            platform: 'onnxruntime_onnx',
+            backend: 'onnxruntime',
+            max_batch_size: 8,
+            input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [3, 4, 4] }],
+            output: [{ name: 'output', data_type: 'TYPE_FP32', dims: [10] }],
+          },
+          ready: true,
+        },
+      },
       explicit: true,
       raw: (req, res) => req.path.endsWith('/infer') && (endless(res, sent), true),
     });

@@ -9,7 +9,9 @@ describe('verify: the advice when a model fails at batch 1', () => {
     // A PyTorch model served by Triton, whose config copied the batch axis into dims: Triton sends
     // [1] + dims, the model gets [1, 1, 16] and fails; no --shape changes that.
     const m = sizesMessage('at batch 1', ERROR, [{ name: 'x', dims: [-1, 16] }], new Map(), 1, true);
-    expect(m).toContain("input 'x' has dims [-1,16], which start with -1: if that is the batch axis, it is in the request twice (Triton sends [1] + dims, [1,1,16]), so set dims: [16]");
+    expect(m).toContain(
+      "input 'x' has dims [-1,16], which start with -1: if that is the batch axis, it is in the request twice (Triton sends [1] + dims, [1,1,16]), so set dims: [16]",
+    );
     expect(m.indexOf('set dims: [16]')).toBeLessThan(m.indexOf('--shape'));
   });
 

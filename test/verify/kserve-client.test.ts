@@ -6,7 +6,9 @@ import { decodeInferResponse, encodeInferRequest } from '../../src/verify/infer-
 import { startProtocolFixture, type ProtocolFixture } from '../../fixtures/verify/protocol-fixture.js';
 
 const CONFIG = {
-  name: 'classifier', platform: 'onnxruntime_onnx', max_batch_size: 8,
+  name: 'classifier',
+  platform: 'onnxruntime_onnx',
+  max_batch_size: 8,
   input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [3, 4, 4] }],
   output: [{ name: 'output', data_type: 'TYPE_FP32', dims: [10] }],
 };
@@ -38,9 +40,15 @@ describe('KServe v2 client against the protocol fixture', () => {
     expect(await c.serverReady()).toBe(true);
     expect(await c.modelReady('classifier')).toBe(true);
     expect(await c.modelReady('other')).toBe(false);
-    expect(await c.serverMetadata()).toEqual({ name: 'protocol-fixture', version: '2.0.0', extensions: ['model_repository', 'model_configuration', 'binary_tensor_data'] });
+    expect(await c.serverMetadata()).toEqual({
+      name: 'protocol-fixture',
+      version: '2.0.0',
+      extensions: ['model_repository', 'model_configuration', 'binary_tensor_data'],
+    });
     expect(await c.modelMetadata('classifier')).toEqual({
-      name: 'classifier', versions: ['1'], platform: 'onnxruntime_onnx',
+      name: 'classifier',
+      versions: ['1'],
+      platform: 'onnxruntime_onnx',
       inputs: [{ name: 'input', datatype: 'FP32', shape: [-1, 3, 4, 4] }],
       outputs: [{ name: 'output', datatype: 'FP32', shape: [-1, 10] }],
     });
@@ -94,13 +102,30 @@ describe('KServe v2 client against the protocol fixture', () => {
 
   it.each([
     ['GET /v2', { name: 'x' }, 'GET /v2: the answer is not what the KServe v2 protocol documents: version: Invalid input: expected string, received undefined'],
-    ['GET /v2/models/classifier', { name: 'classifier', platform: 'p', inputs: [{ name: 'input', datatype: 'FP32', shape: '[1,2]' }], outputs: [] }, 'GET /v2/models/classifier: the answer is not what the KServe v2 protocol documents: inputs.0.shape: Invalid input: expected array, received string'],
-    ['GET /v2/models/classifier/config', { name: 'classifier', input: [{ name: 'input', dims: [3] }] }, 'GET /v2/models/classifier/config: the answer is not what the KServe v2 protocol documents: input.0.data_type: Invalid input: expected string, received undefined'],
-    ['POST /v2/repository/index', { models: [] }, 'POST /v2/repository/index: the answer is not what the KServe v2 protocol documents: Invalid input: expected array, received object'],
+    [
+      'GET /v2/models/classifier',
+      { name: 'classifier', platform: 'p', inputs: [{ name: 'input', datatype: 'FP32', shape: '[1,2]' }], outputs: [] },
+      'GET /v2/models/classifier: the answer is not what the KServe v2 protocol documents: inputs.0.shape: Invalid input: expected array, received string',
+    ],
+    [
+      'GET /v2/models/classifier/config',
+      { name: 'classifier', input: [{ name: 'input', dims: [3] }] },
+      'GET /v2/models/classifier/config: the answer is not what the KServe v2 protocol documents: input.0.data_type: Invalid input: expected string, received undefined',
+    ],
+    [
+      'POST /v2/repository/index',
+      { models: [] },
+      'POST /v2/repository/index: the answer is not what the KServe v2 protocol documents: Invalid input: expected array, received object',
+    ],
   ])('rejects a malformed answer to %s with a clear message', async (route, body, message) => {
     const f = await serve({ override: (r) => (`${r.method} ${r.path}` === route ? [200, body] : undefined) });
     const c = new KServeClient(f.url);
-    const call = { 'GET /v2': () => c.serverMetadata(), 'GET /v2/models/classifier': () => c.modelMetadata('classifier'), 'GET /v2/models/classifier/config': () => c.modelConfig('classifier'), 'POST /v2/repository/index': () => c.repositoryIndex() }[route]!;
+    const call = {
+      'GET /v2': () => c.serverMetadata(),
+      'GET /v2/models/classifier': () => c.modelMetadata('classifier'),
+      'GET /v2/models/classifier/config': () => c.modelConfig('classifier'),
+      'POST /v2/repository/index': () => c.repositoryIndex(),
+    }[route]!;
     const e = await kserveError(call());
     expect(e.kind).toBe('protocol');
     expect(e.message).toBe(message);
@@ -108,7 +133,12 @@ describe('KServe v2 client against the protocol fixture', () => {
 
   it('rejects answers that are not JSON, and infer answers whose binary part does not add up', async () => {
     const f = await serve({
-      override: (r) => (r.path === '/v2' ? [200, '<html>proxy login</html>'] : r.path.endsWith('/infer') ? [200, { model_name: 'classifier', outputs: [{ name: 'output', datatype: 'FP32', shape: [1, 10], parameters: { binary_data_size: 40 } }] }] : undefined),
+      override: (r) =>
+        r.path === '/v2'
+          ? [200, '<html>proxy login</html>']
+          : r.path.endsWith('/infer')
+            ? [200, { model_name: 'classifier', outputs: [{ name: 'output', datatype: 'FP32', shape: [1, 10], parameters: { binary_data_size: 40 } }] }]
+            : undefined,
     });
     const c = new KServeClient(f.url);
     const notJson = await kserveError(c.serverMetadata());
@@ -127,7 +157,8 @@ describe('KServe v2 client against the protocol fixture', () => {
     expect(e.message).toBe(`cannot reach ${closed} (ECONNREFUSED)`);
 
     const slow = await serve({ override: () => undefined });
-    const hanging: typeof fetch = (_url, init) => new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+    const hanging: typeof fetch = (_url, init) =>
+      new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
     const t = await kserveError(new KServeClient(slow.url, { timeoutMs: 50, fetch: hanging }).serverMetadata());
     expect(t.kind).toBe('timeout');
     expect(t.message).toBe(`GET /v2: no answer from ${slow.url} within 0.1 s`);
@@ -151,18 +182,30 @@ describe('KServe v2 client against the protocol fixture', () => {
 });
 
 describe('binary inference bodies', () => {
-  it('encodes zeros of each datatype\'s size, 4-byte lengths for BYTES', () => {
-    const e = encodeInferRequest({ inputs: [{ name: 'a', datatype: 'FP16', shape: [2, 3] }, { name: 's', datatype: 'BYTES', shape: [2] }, { name: 'b', datatype: 'BOOL', shape: [5] }], outputs: ['y'] });
+  it("encodes zeros of each datatype's size, 4-byte lengths for BYTES", () => {
+    const e = encodeInferRequest({
+      inputs: [
+        { name: 'a', datatype: 'FP16', shape: [2, 3] },
+        { name: 's', datatype: 'BYTES', shape: [2] },
+        { name: 'b', datatype: 'BOOL', shape: [5] },
+      ],
+      outputs: ['y'],
+    });
     expect(e.body.length - e.headerLength).toBe(12 + 8 + 5);
     expect(JSON.parse(e.body.subarray(0, e.headerLength).toString())).toEqual(e.header);
   });
 
   it("gives each output's binary data, in the order the outputs are listed (binary tensor data extension)", () => {
-    const header = Buffer.from(JSON.stringify({ model_name: 'm', outputs: [
-      { name: 'a', datatype: 'FP32', shape: [2], parameters: { binary_data_size: 8 } },
-      { name: 'j', datatype: 'INT64', shape: [1], data: [7] },
-      { name: 'b', datatype: 'INT8', shape: [3], parameters: { binary_data_size: 3 } },
-    ] }));
+    const header = Buffer.from(
+      JSON.stringify({
+        model_name: 'm',
+        outputs: [
+          { name: 'a', datatype: 'FP32', shape: [2], parameters: { binary_data_size: 8 } },
+          { name: 'j', datatype: 'INT64', shape: [1], data: [7] },
+          { name: 'b', datatype: 'INT8', shape: [3], parameters: { binary_data_size: 3 } },
+        ],
+      }),
+    );
     const body = Buffer.concat([header, Buffer.from(new Float32Array([1.5, -2]).buffer), Buffer.from([1, 2, 3])]);
     const decoded = decodeInferResponse(body, header.length);
     expect(decoded.ok).toBe(true);
@@ -174,7 +217,11 @@ describe('binary inference bodies', () => {
 
   it('decodes a JSON-only answer too (no Inference-Header-Content-Length)', () => {
     const body = Buffer.from(JSON.stringify({ model_name: 'm', outputs: [{ name: 'y', datatype: 'INT64', shape: [1, 2], data: [0, 0] }] }));
-    expect(decodeInferResponse(body, undefined)).toEqual({ ok: true, response: { model_name: 'm', outputs: [{ name: 'y', datatype: 'INT64', shape: [1, 2], data: [0, 0] }] }, binary: new Map() });
+    expect(decodeInferResponse(body, undefined)).toEqual({
+      ok: true,
+      response: { model_name: 'm', outputs: [{ name: 'y', datatype: 'INT64', shape: [1, 2], data: [0, 0] }] },
+      binary: new Map(),
+    });
     expect(decodeInferResponse(body, 10_000)).toEqual({ ok: false, reason: `Inference-Header-Content-Length is 10000 but the body has ${body.length} bytes` });
   });
 });

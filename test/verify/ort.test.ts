@@ -23,7 +23,9 @@ describe('verify --runtime ort', () => {
       expect(run.ok).toBe(true);
       expect(run.ms).toBeGreaterThan(0);
       expect(run.inputs).toEqual([{ name: 'input', dataType: 'TYPE_FP32', shape: [run.batchSize!, 3, 224, 224] }]);
-      expect(run.outputs).toEqual([{ name: 'output', dataType: 'TYPE_FP32', shape: [run.batchSize!, 1000], expectedShape: [-1, 1000], expectedDataType: 'TYPE_FP32', ok: true }]);
+      expect(run.outputs).toEqual([
+        { name: 'output', dataType: 'TYPE_FP32', shape: [run.batchSize!, 1000], expectedShape: [-1, 1000], expectedDataType: 'TYPE_FP32', ok: true },
+      ]);
     }
     // The example asks for GPU instances and TensorRT, which a CPU session cannot exercise: said, not hidden.
     expect(r.notes.join('\n')).toContain('KIND_GPU instances and the tensorrt accelerator were not exercised');
@@ -32,25 +34,44 @@ describe('verify --runtime ort', () => {
   it('feeds an input named __proto__ like any other (the feeds are a record with no prototype)', async () => {
     const dir = join(tempDir('tritonc-verify-proto-'), 'proto');
     mkdirSync(join(dir, '1'), { recursive: true });
-    await writeModel(join(dir, '1', 'model.onnx'), model({
-      name: 'proto', node: [node('Relu', ['__proto__'], ['constructor'])],
-      input: [tensorInfo('__proto__', T.FLOAT, ['batch', 4])], output: [tensorInfo('constructor', T.FLOAT, ['batch', 4])],
-    }));
-    writeFileSync(join(dir, 'config.pbtxt'), 'backend: "onnxruntime"\nmax_batch_size: 2\ninput [ { name: "__proto__" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "constructor" data_type: TYPE_FP32 dims: [ 4 ] } ]\n');
+    await writeModel(
+      join(dir, '1', 'model.onnx'),
+      model({
+        name: 'proto',
+        node: [node('Relu', ['__proto__'], ['constructor'])],
+        input: [tensorInfo('__proto__', T.FLOAT, ['batch', 4])],
+        output: [tensorInfo('constructor', T.FLOAT, ['batch', 4])],
+      }),
+    );
+    writeFileSync(
+      join(dir, 'config.pbtxt'),
+      'backend: "onnxruntime"\nmax_batch_size: 2\ninput [ { name: "__proto__" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "constructor" data_type: TYPE_FP32 dims: [ 4 ] } ]\n',
+    );
     const r = await verifyModel({ modelDir: dir });
     expect(r.problems).toEqual([]);
-    expect(r.runs.map((x) => [x.batchSize, x.ok, x.inputs.map((i) => i.name)])).toEqual([[1, true, ['__proto__']], [2, true, ['__proto__']]]);
+    expect(r.runs.map((x) => [x.batchSize, x.ok, x.inputs.map((i) => i.name)])).toEqual([
+      [1, true, ['__proto__']],
+      [2, true, ['__proto__']],
+    ]);
   });
 
   it('finds a graph that hard-codes batch 1 behind a dynamic batch axis', async () => {
-    const { dir } = await modelDir('batch1-reshape', [
-      'backend: "onnxruntime"', 'max_batch_size: 8',
-      'input [ { name: "input" data_type: TYPE_FP32 dims: [ 4 ] } ]',
-      'output [ { name: "output" data_type: TYPE_FP32 dims: [ 4 ] } ]', '',
-    ].join('\n'));
+    const { dir } = await modelDir(
+      'batch1-reshape',
+      [
+        'backend: "onnxruntime"',
+        'max_batch_size: 8',
+        'input [ { name: "input" data_type: TYPE_FP32 dims: [ 4 ] } ]',
+        'output [ { name: "output" data_type: TYPE_FP32 dims: [ 4 ] } ]',
+        '',
+      ].join('\n'),
+    );
     const r = await verifyModel({ modelDir: dir });
     expect(r.exitCode).toBe(1);
-    expect(r.runs.map((x) => [x.batchSize, x.ok])).toEqual([[1, true], [8, false]]);
+    expect(r.runs.map((x) => [x.batchSize, x.ok])).toEqual([
+      [1, true],
+      [8, false],
+    ]);
     const failed = r.runs[1]!;
     // ONNX Runtime's own words, without its C++ source path.
     expect(failed.error).toContain('The input tensor cannot be reshaped to the requested shape. Input shape:{8,4}, requested shape:{1,4}');
@@ -66,8 +87,11 @@ describe('verify --runtime ort', () => {
     expect(r.exitCode).toBe(1);
     expect(r.problems).toEqual([
       {
-        kind: 'io-shape', ruleId: 'io-shape', tensor: 'input',
-        message: "input 'input': config.pbtxt's shape [-1,3,256,256] ([-1] + dims [3,256,256]) does not match the model's [batch,3,224,224]; set dims: [3,224,224]",
+        kind: 'io-shape',
+        ruleId: 'io-shape',
+        tensor: 'input',
+        message:
+          "input 'input': config.pbtxt's shape [-1,3,256,256] ([-1] + dims [3,256,256]) does not match the model's [batch,3,224,224]; set dims: [3,224,224]",
       },
     ]);
     expect(r.runs).toEqual([]);
@@ -99,30 +123,47 @@ describe('verify --runtime ort', () => {
     const { dir } = await modelDir('classifier', classifierConfig({ inputName: 'images', inputType: 'TYPE_FP16' }));
     const r = await verifyModel({ modelDir: dir });
     expect(r.exitCode).toBe(1);
-    expect(r.problems.map((p) => [p.kind, p.tensor])).toEqual([['io-name', 'input'], ['io-name', 'images']]);
-    expect(r.problems[1]!.message).toBe("config input 'images' is not an input of the model; the model's inputs are 'input'. Use one of those names in config.pbtxt");
+    expect(r.problems.map((p) => [p.kind, p.tensor])).toEqual([
+      ['io-name', 'input'],
+      ['io-name', 'images'],
+    ]);
+    expect(r.problems[1]!.message).toBe(
+      "config input 'images' is not an input of the model; the model's inputs are 'input'. Use one of those names in config.pbtxt",
+    );
     const typed = await modelDir('classifier', classifierConfig({ inputType: 'TYPE_FP16' }));
     const t = await verifyModel({ modelDir: typed.dir });
-    expect(t.problems.map((p) => p.message)).toEqual(["input 'input': config.pbtxt says data_type: TYPE_FP16 but the model's input is TYPE_FP32; set data_type: TYPE_FP32"]);
+    expect(t.problems.map((p) => p.message)).toEqual([
+      "input 'input': config.pbtxt says data_type: TYPE_FP16 but the model's input is TYPE_FP32; set data_type: TYPE_FP32",
+    ]);
   });
 
   it('runs a model without batching once, at its fixed shape', async () => {
-    const { dir } = await modelDir('fixed-batch', [
-      'backend: "onnxruntime"', 'max_batch_size: 0',
-      'input [ { name: "images" data_type: TYPE_FP32 dims: [ 1, 3, 32, 32 ] } ]',
-      'output [ { name: "features" data_type: TYPE_FP32 dims: [ 1, 3, 32, 32 ] } ]', '',
-    ].join('\n'));
+    const { dir } = await modelDir(
+      'fixed-batch',
+      [
+        'backend: "onnxruntime"',
+        'max_batch_size: 0',
+        'input [ { name: "images" data_type: TYPE_FP32 dims: [ 1, 3, 32, 32 ] } ]',
+        'output [ { name: "features" data_type: TYPE_FP32 dims: [ 1, 3, 32, 32 ] } ]',
+        '',
+      ].join('\n'),
+    );
     const r = await verifyModel({ modelDir: dir });
     expect(r.problems).toEqual([]);
     expect(r.runs.map((x) => [x.batchSize, x.ok, x.inputs[0]!.shape])).toEqual([[null, true, [1, 3, 32, 32]]]);
   });
 
   it('says a fixed first dim cannot batch', async () => {
-    const { dir } = await modelDir('fixed-batch', [
-      'backend: "onnxruntime"', 'max_batch_size: 8',
-      'input [ { name: "images" data_type: TYPE_FP32 dims: [ 3, 32, 32 ] } ]',
-      'output [ { name: "features" data_type: TYPE_FP32 dims: [ 3, 32, 32 ] } ]', '',
-    ].join('\n'));
+    const { dir } = await modelDir(
+      'fixed-batch',
+      [
+        'backend: "onnxruntime"',
+        'max_batch_size: 8',
+        'input [ { name: "images" data_type: TYPE_FP32 dims: [ 3, 32, 32 ] } ]',
+        'output [ { name: "features" data_type: TYPE_FP32 dims: [ 3, 32, 32 ] } ]',
+        '',
+      ].join('\n'),
+    );
     const r = await verifyModel({ modelDir: dir });
     expect(r.exitCode).toBe(1);
     expect(r.problems[0]).toMatchObject({ kind: 'missing-dynamic-axis', ruleId: 'missing-dynamic-axis', tensor: 'images' });
@@ -136,29 +177,64 @@ describe('verify --runtime ort', () => {
     expect(r.problems).toEqual([]);
     expect(r.runs.map((x) => x.batchSize)).toEqual([1, 4]);
     const types = r.runs[1]!.outputs.map((o) => o.dataType).sort();
-    expect(types).toEqual(['TYPE_BOOL', 'TYPE_FP16', 'TYPE_FP32', 'TYPE_FP64', 'TYPE_INT16', 'TYPE_INT32', 'TYPE_INT64', 'TYPE_INT8', 'TYPE_STRING', 'TYPE_UINT16', 'TYPE_UINT32', 'TYPE_UINT64', 'TYPE_UINT8']);
+    expect(types).toEqual([
+      'TYPE_BOOL',
+      'TYPE_FP16',
+      'TYPE_FP32',
+      'TYPE_FP64',
+      'TYPE_INT16',
+      'TYPE_INT32',
+      'TYPE_INT64',
+      'TYPE_INT8',
+      'TYPE_STRING',
+      'TYPE_UINT16',
+      'TYPE_UINT32',
+      'TYPE_UINT64',
+      'TYPE_UINT8',
+    ]);
     expect(r.runs[1]!.outputs.every((o) => o.shape.join() === '4,2')).toBe(true);
   });
 
   it('sizes -1 dims other than the batch dim small, and multi-io models run whole', async () => {
-    const { dir } = await modelDir('symbolic-dims', [
-      'backend: "onnxruntime"', 'max_batch_size: 2',
-      'input [ { name: "input_ids" data_type: TYPE_INT64 dims: [ -1 ] }, { name: "attention_mask" data_type: TYPE_INT64 dims: [ -1 ] }, { name: "extra" data_type: TYPE_FP32 dims: [ -1, 4 ] } ]',
-      'output [ { name: "logits" data_type: TYPE_FP32 dims: [ -1 ] }, { name: "extra_out" data_type: TYPE_FP32 dims: [ -1, 4 ] } ]', '',
-    ].join('\n'));
+    const { dir } = await modelDir(
+      'symbolic-dims',
+      [
+        'backend: "onnxruntime"',
+        'max_batch_size: 2',
+        'input [ { name: "input_ids" data_type: TYPE_INT64 dims: [ -1 ] }, { name: "attention_mask" data_type: TYPE_INT64 dims: [ -1 ] }, { name: "extra" data_type: TYPE_FP32 dims: [ -1, 4 ] } ]',
+        'output [ { name: "logits" data_type: TYPE_FP32 dims: [ -1 ] }, { name: "extra_out" data_type: TYPE_FP32 dims: [ -1, 4 ] } ]',
+        '',
+      ].join('\n'),
+    );
     const r = await verifyModel({ modelDir: dir, dynamicDimSize: 3 });
     expect(r.problems).toEqual([]);
-    expect(r.runs[1]!.inputs.map((i) => i.shape)).toEqual([[2, 3], [2, 3], [2, 3, 4]]);
-    expect(r.runs[1]!.outputs.map((o) => o.shape)).toEqual([[2, 3], [2, 3, 4]]);
+    expect(r.runs[1]!.inputs.map((i) => i.shape)).toEqual([
+      [2, 3],
+      [2, 3],
+      [2, 3, 4],
+    ]);
+    expect(r.runs[1]!.outputs.map((o) => o.shape)).toEqual([
+      [2, 3],
+      [2, 3, 4],
+    ]);
   });
 
   it('uses the graph optimization level Triton would (optimization.graph.level)', () => {
-    expect([graphOptimizationLevel(undefined), graphOptimizationLevel(-1), graphOptimizationLevel(1), graphOptimizationLevel(2), graphOptimizationLevel(0)]).toEqual(['all', 'basic', 'extended', 'disabled', 'all']);
+    expect([
+      graphOptimizationLevel(undefined),
+      graphOptimizationLevel(-1),
+      graphOptimizationLevel(1),
+      graphOptimizationLevel(2),
+      graphOptimizationLevel(0),
+    ]).toEqual(['all', 'basic', 'extended', 'disabled', 'all']);
   });
 
   it('cleans ONNX Runtime errors of C++ source paths and signatures', () => {
-    const raw = "Non-zero status code returned while running Reshape node. Name:'r' Status Message: /onnxruntime_src/onnxruntime/core/providers/cpu/tensor/reshape_helper.h:91 onnxruntime::ReshapeHelper::ReshapeHelper(const onnxruntime::TensorShape&, onnxruntime::TensorShapeVector&, bool) input_shape_size == requested_shape_size was false. The input tensor cannot be reshaped.\n";
-    expect(cleanOrtError(raw)).toBe("Non-zero status code returned while running Reshape node. Name:'r' Status Message: input_shape_size == requested_shape_size was false. The input tensor cannot be reshaped.");
+    const raw =
+      "Non-zero status code returned while running Reshape node. Name:'r' Status Message: /onnxruntime_src/onnxruntime/core/providers/cpu/tensor/reshape_helper.h:91 onnxruntime::ReshapeHelper::ReshapeHelper(const onnxruntime::TensorShape&, onnxruntime::TensorShapeVector&, bool) input_shape_size == requested_shape_size was false. The input tensor cannot be reshaped.\n";
+    expect(cleanOrtError(raw)).toBe(
+      "Non-zero status code returned while running Reshape node. Name:'r' Status Message: input_shape_size == requested_shape_size was false. The input tensor cannot be reshaped.",
+    );
   });
 });
 
@@ -188,7 +264,10 @@ describe('verify --runtime ort: could not run (exit 2)', () => {
     expect((await verifyModel({ modelDir: noConfig.dir })).error).toContain('has no config.pbtxt to verify. Write one with: tritonc generate');
     const plan = await modelDir('classifier', 'backend: "tensorrt"\nmax_batch_size: 8\n');
     expect((await verifyModel({ modelDir: plan.dir })).error).toContain('--runtime ort runs ONNX models only');
-    const partial = await modelDir('classifier', 'backend: "onnxruntime"\nmax_batch_size: 8\ninput [ { name: "input" data_type: TYPE_FP32 dims: [3,224,224] } ]\n');
+    const partial = await modelDir(
+      'classifier',
+      'backend: "onnxruntime"\nmax_batch_size: 8\ninput [ { name: "input" data_type: TYPE_FP32 dims: [3,224,224] } ]\n',
+    );
     expect((await verifyModel({ modelDir: partial.dir })).error).toContain('config.pbtxt lists no outputs; Triton would auto-complete them');
     expect((await verifyModel({ modelDir: '/nonexistent/model' })).exitCode).toBe(2);
   });
@@ -196,9 +275,11 @@ describe('verify --runtime ort: could not run (exit 2)', () => {
 
 describe('verify: the sizes sent for variable dims', () => {
   const CONV_CONFIG = [
-    'backend: "onnxruntime"', 'max_batch_size: 4',
+    'backend: "onnxruntime"',
+    'max_batch_size: 4',
     'input [ { name: "signal" data_type: TYPE_FP32 dims: [ 1, -1 ] } ]',
-    'output [ { name: "frames" data_type: TYPE_FP32 dims: [ 1, -1 ] } ]', '',
+    'output [ { name: "frames" data_type: TYPE_FP32 dims: [ 1, -1 ] } ]',
+    '',
   ].join('\n');
 
   it('a graph that needs a minimum length fails at batch 1 with size 1: exit 2, "pass --shape", not blamed on the config', async () => {
@@ -206,7 +287,9 @@ describe('verify: the sizes sent for variable dims', () => {
     const r = await verifyModel({ modelDir: dir });
     expect(r.exitCode).toBe(2);
     expect(r.outcome).toBe('cannot-run');
-    expect(r.error).toMatch(/^could not check the model at these input sizes: it fails at batch 1, before any batch-size question arises \(.+\)\. Variable dims were sent as 1; .* pass --shape signal:1,16 /);
+    expect(r.error).toMatch(
+      /^could not check the model at these input sizes: it fails at batch 1, before any batch-size question arises \(.+\)\. Variable dims were sent as 1; .* pass --shape signal:1,16 /,
+    );
     expect(r.problems).toEqual([]);
   });
 
@@ -214,10 +297,13 @@ describe('verify: the sizes sent for variable dims', () => {
     const { dir } = await modelDir('min-length-conv', CONV_CONFIG);
     const r = await verifyModel({ modelDir: dir, shapes: [{ name: 'signal', dims: [1, 16] }] });
     expect(r.outcome).toBe('ok');
-    expect(r.runs.map((x) => [x.batchSize, x.inputs[0]!.shape, x.outputs[0]!.shape])).toEqual([[1, [1, 1, 16], [1, 1, 14]], [4, [4, 1, 16], [4, 1, 14]]]);
+    expect(r.runs.map((x) => [x.batchSize, x.inputs[0]!.shape, x.outputs[0]!.shape])).toEqual([
+      [1, [1, 1, 16], [1, 1, 14]],
+      [4, [4, 1, 16], [4, 1, 14]],
+    ]);
   });
 
-  it('the config\'s model_warmup gives them when --shape does not', async () => {
+  it("the config's model_warmup gives them when --shape does not", async () => {
     const warm = `${CONV_CONFIG}model_warmup [ { name: "sample" batch_size: 1 inputs { key: "signal" value: { data_type: TYPE_FP32 dims: [ 1, 400 ] zero_data: true } } } ]\n`;
     const { dir } = await modelDir('min-length-conv', warm);
     const r = await verifyModel({ modelDir: dir });
@@ -229,7 +315,9 @@ describe('verify: the sizes sent for variable dims', () => {
     const { dir } = await modelDir('min-length-conv', CONV_CONFIG);
     const r = await verifyModel({ modelDir: dir, shapes: [{ name: 'signal', dims: [2, 16] }] });
     expect(r.exitCode).toBe(2);
-    expect(r.error).toBe("--shape signal:2,16: input 'signal' has dims [1,-1]; give one size per dim, without the batch dim, equal to the fixed ones (e.g. --shape signal:1,16)");
+    expect(r.error).toBe(
+      "--shape signal:2,16: input 'signal' has dims [1,-1]; give one size per dim, without the batch dim, equal to the fixed ones (e.g. --shape signal:1,16)",
+    );
     const unknown = await verifyModel({ modelDir: dir, shapes: [{ name: 'audio', dims: [1, 16] }] });
     expect(unknown.error).toContain("'audio' is not an input of config.pbtxt (its inputs: signal)");
   });

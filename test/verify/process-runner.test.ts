@@ -8,7 +8,7 @@ import { execaRunner } from '../../src/verify/process-runner.js';
 const pgidOf = (pid: number): string => execFileSync('ps', ['-o', 'pgid=', '-p', String(pid)], { encoding: 'utf8' }).trim();
 
 describe('execaRunner.run', () => {
-  it('group: true runs the command in a process group of its own; without it, in tritonc\'s', async () => {
+  it("group: true runs the command in a process group of its own; without it, in tritonc's", async () => {
     const ours = pgidOf(process.pid);
     const own = await execaRunner.run('sh', ['-c', 'ps -o pgid= -p $$'], { group: true });
     const shared = await execaRunner.run('sh', ['-c', 'ps -o pgid= -p $$'], {});

@@ -19,7 +19,10 @@ output [ { name: "output" data_type: TYPE_FP32 dims: [ 10 ] } ]
 
 /** The server's own config for the model (its repository's config.pbtxt, as Triton prints it). */
 const SERVED = {
-  name: 'tiny', platform: 'onnxruntime_onnx', backend: 'onnxruntime', max_batch_size: 4,
+  name: 'tiny',
+  platform: 'onnxruntime_onnx',
+  backend: 'onnxruntime',
+  max_batch_size: 4,
   input: [{ name: 'input', data_type: 'TYPE_FP32', format: 'FORMAT_NONE', dims: [3, 4, 4], optional: false }],
   output: [{ name: 'output', data_type: 'TYPE_FP32', dims: [10], label_filename: '' }],
   version_policy: { latest: { num_versions: 1 } },
@@ -27,7 +30,11 @@ const SERVED = {
 };
 
 /** What the fixture adds to a loaded config override (as a server's auto-complete would). */
-const COMPLETES = { platform: 'onnxruntime_onnx', version_policy: { latest: { num_versions: 1 } }, instance_group: [{ name: 'tiny_0', kind: 'KIND_CPU', count: 2 }] };
+const COMPLETES = {
+  platform: 'onnxruntime_onnx',
+  version_policy: { latest: { num_versions: 1 } },
+  instance_group: [{ name: 'tiny_0', kind: 'KIND_CPU', count: 2 }],
+};
 
 function localModel(config = LOCAL): string {
   const dir = join(tempDir('tritonc-verify-server-'), 'tiny');
@@ -43,7 +50,12 @@ afterEach(async () => {
 });
 
 async function serve(options: Partial<ProtocolFixtureOptions> = {}): Promise<ProtocolFixture> {
-  fixture = await startProtocolFixture({ models: { tiny: { config: structuredClone(SERVED), ready: true } }, explicit: true, completes: COMPLETES, ...options });
+  fixture = await startProtocolFixture({
+    models: { tiny: { config: structuredClone(SERVED), ready: true } },
+    explicit: true,
+    completes: COMPLETES,
+    ...options,
+  });
   return fixture;
 }
 
@@ -52,34 +64,52 @@ const verifyOn = (f: ProtocolFixture, dir = localModel()) => verifyModel({ model
 describe('verify --runtime server (explicit model control)', () => {
   it('a --reference-model that is not a file is exit 2 before the server is asked anything', async () => {
     const f = await serve();
-    const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 5000, reference: { modelFile: '/nonexistent/model.onnx' } });
+    const r = await verifyModel({
+      modelDir: localModel(),
+      runtime: 'server',
+      server: f.url,
+      timeoutMs: 5000,
+      reference: { modelFile: '/nonexistent/model.onnx' },
+    });
     expect([r.exitCode, r.error]).toEqual([2, '--reference-model /nonexistent/model.onnx: not a file']);
     expect(f.paths()).toEqual([]);
   });
 
-  it('loads the candidate config through the load API, checks it, and puts the server\'s model back', async () => {
+  it("loads the candidate config through the load API, checks it, and puts the server's model back", async () => {
     const f = await serve();
     const r = await verifyOn(f);
     expect(r.problems).toEqual([]);
     expect(r.outcome).toBe('ok');
     expect(r.engine).toBe(`protocol-fixture 2.0.0 at ${f.url}`);
     expect(f.paths()).toEqual([
-      'GET /v2', 'POST /v2/repository/index', 'GET /v2/models/tiny/config', 'POST /v2/repository/models/tiny/load',
-      'GET /v2/models/tiny/ready', 'GET /v2/models/tiny/config', 'GET /v2/models/tiny',
-      'POST /v2/models/tiny/infer', 'POST /v2/models/tiny/infer',
-      'GET /v2/models/tiny/config', 'POST /v2/repository/models/tiny/load', 'GET /v2/models/tiny/config',
+      'GET /v2',
+      'POST /v2/repository/index',
+      'GET /v2/models/tiny/config',
+      'POST /v2/repository/models/tiny/load',
+      'GET /v2/models/tiny/ready',
+      'GET /v2/models/tiny/config',
+      'GET /v2/models/tiny',
+      'POST /v2/models/tiny/infer',
+      'POST /v2/models/tiny/infer',
+      'GET /v2/models/tiny/config',
+      'POST /v2/repository/models/tiny/load',
+      'GET /v2/models/tiny/config',
     ]);
     // The candidate goes as the `config` parameter (protobuf JSON of config.pbtxt); the repository is untouched.
     const load = f.requests[3]!.json as { parameters: { config: string } };
     expect(JSON.parse(load.parameters.config)).toEqual({
-      name: 'tiny', backend: 'onnxruntime', max_batch_size: 8,
+      name: 'tiny',
+      backend: 'onnxruntime',
+      max_batch_size: 8,
       input: [{ name: 'input', data_type: 'TYPE_FP32', dims: ['3', '4', '4'] }],
       output: [{ name: 'output', data_type: 'TYPE_FP32', dims: ['10'] }],
     });
     // Put back with the config the server served before, read back and equal to it.
     expect(JSON.parse((f.requests.at(-2)!.json as { parameters: { config: string } }).parameters.config)).toEqual(SERVED);
     expect(f.options.models.tiny!.config).toEqual(SERVED);
-    expect(r.notes).toContain("'tiny' was put back with the config it served before (loaded as the override, read back from /v2/models/tiny/config and equal to it)");
+    expect(r.notes).toContain(
+      "'tiny' was put back with the config it served before (loaded as the override, read back from /v2/models/tiny/config and equal to it)",
+    );
     expect(r.runs.map((x) => [x.batchSize, x.ok, x.inputs[0]!.shape, x.outputs[0]!.shape])).toEqual([
       [1, true, [1, 3, 4, 4], [1, 10]],
       [8, true, [8, 3, 4, 4], [8, 10]],
@@ -96,9 +126,15 @@ describe('verify --runtime server (explicit model control)', () => {
     expect(text).toContain('ok: tiny loaded and answered at batch 1 and 8 as configured');
   });
 
-  it('reports a refused load with Triton\'s message mapped to the rule id, and restores the model', async () => {
-    const message = "load failed for model 'tiny': version 1 is at UNAVAILABLE state: Invalid argument: model 'tiny', tensor 'input': the model expects 4 dimensions (shape [-1,3,4,4]) but the model configuration specifies 5 dimensions (an initial batch dimension because max_batch_size > 0 followed by the explicit tensor shape, making complete shape [-1,1,3,4,4]);\n";
-    const f = await serve({ loadError: (_n, config) => (config && config.max_batch_size === 8 ? message.replace(/^load failed for model 'tiny': version 1 is at UNAVAILABLE state: /, '').replace(/;\n$/, '') : undefined) });
+  it("reports a refused load with Triton's message mapped to the rule id, and restores the model", async () => {
+    const message =
+      "load failed for model 'tiny': version 1 is at UNAVAILABLE state: Invalid argument: model 'tiny', tensor 'input': the model expects 4 dimensions (shape [-1,3,4,4]) but the model configuration specifies 5 dimensions (an initial batch dimension because max_batch_size > 0 followed by the explicit tensor shape, making complete shape [-1,1,3,4,4]);\n";
+    const f = await serve({
+      loadError: (_n, config) =>
+        config && config.max_batch_size === 8
+          ? message.replace(/^load failed for model 'tiny': version 1 is at UNAVAILABLE state: /, '').replace(/;\n$/, '')
+          : undefined,
+    });
     const r = await verifyOn(f, localModel(LOCAL.replace('dims: [ 3, 4, 4 ]', 'dims: [ 1, 3, 4, 4 ]')));
     expect(r.exitCode).toBe(1);
     expect(r.load).toEqual({ ok: false, detail: message.trim() });
@@ -123,7 +159,12 @@ describe('verify --runtime server (explicit model control)', () => {
   });
 
   it('finds a model that fails at batch > 1, and outputs of the wrong shape or type', async () => {
-    const batchOne = await serve({ inferError: (_n, b) => (b > 1 ? "onnx runtime error 2: Non-zero status code returned while running Reshape node. Name:'r' Status Message: The input tensor cannot be reshaped to the requested shape. Input shape:{8,48}, requested shape:{1,48}" : undefined) });
+    const batchOne = await serve({
+      inferError: (_n, b) =>
+        b > 1
+          ? "onnx runtime error 2: Non-zero status code returned while running Reshape node. Name:'r' Status Message: The input tensor cannot be reshaped to the requested shape. Input shape:{8,48}, requested shape:{1,48}"
+          : undefined,
+    });
     const r = await verifyOn(batchOne);
     expect(r.exitCode).toBe(1);
     expect(r.runs.map((x) => x.ok)).toEqual([true, false]);
@@ -136,21 +177,30 @@ describe('verify --runtime server (explicit model control)', () => {
     const wrong = await serve({ outputShape: (_o, b) => [b, 12], outputDatatype: () => 'FP16' });
     const w = await verifyOn(wrong);
     expect(w.exitCode).toBe(1);
-    expect(w.problems.map((p) => p.message)).toContain("output 'output' at batch 8: the model returned shape [8,12], config.pbtxt declares [-1,10] ([-1] + dims [10])");
-    expect(w.problems.map((p) => p.message)).toContain("output 'output' at batch 1: the model returned TYPE_FP16, config.pbtxt declares TYPE_FP32; set data_type: TYPE_FP16");
+    expect(w.problems.map((p) => p.message)).toContain(
+      "output 'output' at batch 8: the model returned shape [8,12], config.pbtxt declares [-1,10] ([-1] + dims [10])",
+    );
+    expect(w.problems.map((p) => p.message)).toContain(
+      "output 'output' at batch 1: the model returned TYPE_FP16, config.pbtxt declares TYPE_FP32; set data_type: TYPE_FP16",
+    );
   });
 
   it('rejects a malformed effective config with a clear message (exit 2, not blamed on the config)', async () => {
     const f = await serve({ override: (r) => (r.path === '/v2/models/tiny/config' ? [200, { name: 'tiny', max_batch_size: '8' }] : undefined) });
     const r = await verifyOn(f);
     expect(r.exitCode).toBe(2);
-    expect(r.error).toBe("reading the config 'tiny' is served with (to put it back afterwards): GET /v2/models/tiny/config: the answer is not what the KServe v2 protocol documents: max_batch_size: Invalid input: expected number, received string");
+    expect(r.error).toBe(
+      "reading the config 'tiny' is served with (to put it back afterwards): GET /v2/models/tiny/config: the answer is not what the KServe v2 protocol documents: max_batch_size: Invalid input: expected number, received string",
+    );
     // Nothing was loaded: the server is as it was.
     expect(f.paths().some((p) => p.endsWith('/load'))).toBe(false);
   });
 
   it('says so when a load needs a GPU the server does not have (exit 2)', async () => {
-    const f = await serve({ loadError: () => "load failed for model 'tiny': version 1 is at UNAVAILABLE state: Invalid argument: instance group tiny_0 of model tiny has kind KIND_GPU but no GPUs are available;" });
+    const f = await serve({
+      loadError: () =>
+        "load failed for model 'tiny': version 1 is at UNAVAILABLE state: Invalid argument: instance group tiny_0 of model tiny has kind KIND_GPU but no GPUs are available;",
+    });
     const r = await verifyOn(f);
     expect(r.exitCode).toBe(2);
     expect(r.error).toContain("the server cannot load 'tiny' on this machine:");
@@ -180,7 +230,7 @@ describe('verify --runtime server (no explicit model control)', () => {
     // Requests follow what the server runs (max_batch_size 4), and the diff shows how it differs.
     expect(r.runs.map((x) => x.batchSize)).toEqual([1, 4]);
     expect(r.configDiff).toContainEqual({ path: 'max_batch_size', change: 'changed', local: '8', effective: '4' });
-    expect(r.notes).toContain('Triton runs tiny with max_batch_size 4 (config.pbtxt: 8); the inferences use Triton\'s value');
+    expect(r.notes).toContain("Triton runs tiny with max_batch_size 4 (config.pbtxt: 8); the inferences use Triton's value");
     expect(f.paths().filter((p) => p.includes('/repository/models/'))).toEqual(['POST /v2/repository/models/tiny/load']);
   });
 
@@ -210,7 +260,7 @@ describe('verify --runtime server: could not run (exit 2)', () => {
     expect(r.error).toContain(`${f.url} does not answer as a KServe v2 HTTP server: GET /v2: HTTP 404: (not a KServe error body) "Not Found"`);
   });
 
-  it('a model the server\'s repository does not hold', async () => {
+  it("a model the server's repository does not hold", async () => {
     const f = await serve({ models: { other: { config: {}, ready: true } } });
     const r = await verifyOn(f);
     expect(r.exitCode).toBe(2);
@@ -256,13 +306,16 @@ describe('verify --runtime server leaves the server as it found it', () => {
     expect(loads.map((l) => l.max_batch_size)).toEqual([8, 4]);
     // It waited for the candidate's load (the restore has --timeout, and at least 30 s), and read the config back.
     expect(f.options.models.tiny!.config).toEqual(SERVED);
-    const putBack = "'tiny' was put back with the config it served before (loaded as the override after the candidate's load had finished, read back from /v2/models/tiny/config and equal to it)";
+    const putBack =
+      "'tiny' was put back with the config it served before (loaded as the override after the candidate's load had finished, read back from /v2/models/tiny/config and equal to it)";
     expect(r.notes).toContain(putBack);
-    expect(r.error).toBe(`the load did not finish within the timeout (POST /v2/repository/models/tiny/load: no answer from ${f.url} within 0.3 s); Triton cannot cancel a load, so it goes on in the server; raise --timeout; ${putBack}`);
+    expect(r.error).toBe(
+      `the load did not finish within the timeout (POST /v2/repository/models/tiny/load: no answer from ${f.url} within 0.3 s); Triton cannot cancel a load, so it goes on in the server; raise --timeout; ${putBack}`,
+    );
     expect(r.problems).toEqual([]);
   });
 
-  it('a restore still queued behind the candidate\'s load when its time is up: a restore problem says so, how to check, and what to run', async () => {
+  it("a restore still queued behind the candidate's load when its time is up: a restore problem says so, how to check, and what to run", async () => {
     const f = await serve({ loadDelayMs: 600 });
     const { runServer } = await import('../../src/verify/server-runner.js');
     const { prepareVerify } = await import('../../src/verify/plan.js');
@@ -270,9 +323,20 @@ describe('verify --runtime server leaves the server as it found it', () => {
     const dir = localModel();
     const r: VerifyReport = { runtime: 'server', model: 'tiny', modelDir: dir, configPath: '', outcome: 'ok', exitCode: 0, runs: [], problems: [], notes: [] };
     const run = runServer(prepareVerify(dir, process.cwd()), r, { url: f.url, timeoutMs: 200, restoreTimeoutMs: 300, signals: new EventEmitter() });
-    await expect(run).rejects.toThrow("raise --timeout; 'tiny' is not back yet: Triton runs the restore verify sent once the candidate's load is done (the restore error says how to check)");
-    expect(r.problems).toEqual([{ kind: 'restore', message: expect.stringContaining("'tiny' is not back yet: the load of the config it served before (as the override) was sent, and Triton runs it once the candidate's load is done, which it had not been within 0.3 s") }]);
-    expect(r.problems[0]!.message).toContain(`See what it serves with: curl ${f.url}/v2/models/tiny/config; if it still serves config.pbtxt's config once the load is done, put it back from its repository with: curl -X POST ${f.url}/v2/repository/models/tiny/unload, then curl -X POST ${f.url}/v2/repository/models/tiny/load`);
+    await expect(run).rejects.toThrow(
+      "raise --timeout; 'tiny' is not back yet: Triton runs the restore verify sent once the candidate's load is done (the restore error says how to check)",
+    );
+    expect(r.problems).toEqual([
+      {
+        kind: 'restore',
+        message: expect.stringContaining(
+          "'tiny' is not back yet: the load of the config it served before (as the override) was sent, and Triton runs it once the candidate's load is done, which it had not been within 0.3 s",
+        ),
+      },
+    ]);
+    expect(r.problems[0]!.message).toContain(
+      `See what it serves with: curl ${f.url}/v2/models/tiny/config; if it still serves config.pbtxt's config once the load is done, put it back from its repository with: curl -X POST ${f.url}/v2/repository/models/tiny/unload, then curl -X POST ${f.url}/v2/repository/models/tiny/load`,
+    );
     // As it says: the server runs the queued restore once the candidate's load is done (600 ms each).
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(f.options.models.tiny!.config).toEqual(SERVED);
@@ -294,7 +358,8 @@ describe('verify --runtime server leaves the server as it found it', () => {
     const f = await serve({ inferDelayMs: 5000, models: { tiny: { config: structuredClone(SERVED), ready: false } } });
     const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 300 });
     expect(r.exitCode).toBe(2);
-    const unloading = "'tiny' is being unloaded (it was not loaded before): Triton finishes an unload once the model has answered the requests it is still running";
+    const unloading =
+      "'tiny' is being unloaded (it was not loaded before): Triton finishes an unload once the model has answered the requests it is still running";
     expect(r.notes).toContain(unloading);
     expect(r.error).toContain(`; ${unloading}`);
     const { KServeClient } = await import('../../src/verify/kserve-client.js');
@@ -304,11 +369,18 @@ describe('verify --runtime server leaves the server as it found it', () => {
   it('Ctrl-C during the checks: exit 130, and the model is put back', async () => {
     const { EventEmitter } = await import('node:events');
     const signals = new EventEmitter();
-    const f = await serve({ inferError: () => { signals.emit('SIGINT'); return undefined; } });
+    const f = await serve({
+      inferError: () => {
+        signals.emit('SIGINT');
+        return undefined;
+      },
+    });
     const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 5000, deps: { signals: signals } });
     expect(r.outcome).toBe('interrupted');
     expect(r.exitCode).toBe(130);
-    expect(r.error).toBe("interrupted by SIGINT; 'tiny' was put back with the config it served before (loaded as the override, read back from /v2/models/tiny/config and equal to it)");
+    expect(r.error).toBe(
+      "interrupted by SIGINT; 'tiny' was put back with the config it served before (loaded as the override, read back from /v2/models/tiny/config and equal to it)",
+    );
     expect(f.options.models.tiny!.config).toEqual(SERVED);
     expect(signals.listenerCount('SIGINT')).toBe(0);
   });
@@ -320,7 +392,9 @@ describe('verify --runtime server leaves the server as it found it', () => {
     setTimeout(() => signals.emit('SIGINT'), 200);
     const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: f.url, timeoutMs: 5000, deps: { signals: signals } });
     expect([r.outcome, r.exitCode]).toEqual(['interrupted', 130]);
-    expect(r.error).toBe("interrupted by SIGINT; 'tiny' was put back with the config it served before (loaded as the override after the candidate's load had finished, read back from /v2/models/tiny/config and equal to it)");
+    expect(r.error).toBe(
+      "interrupted by SIGINT; 'tiny' was put back with the config it served before (loaded as the override after the candidate's load had finished, read back from /v2/models/tiny/config and equal to it)",
+    );
     expect(f.options.models.tiny!.config).toEqual(SERVED);
   });
 
@@ -335,7 +409,18 @@ describe('verify --runtime server leaves the server as it found it', () => {
   });
 
   it('a version that is not available listed before one that serves: the model is serving, and is reloaded, not unloaded', async () => {
-    const f = await serve({ models: { tiny: { config: structuredClone(SERVED), ready: true, versionStates: [{ version: '1', state: 'UNAVAILABLE', reason: 'unloaded' }, { version: '2', state: 'READY' }] } } });
+    const f = await serve({
+      models: {
+        tiny: {
+          config: structuredClone(SERVED),
+          ready: true,
+          versionStates: [
+            { version: '1', state: 'UNAVAILABLE', reason: 'unloaded' },
+            { version: '2', state: 'READY' },
+          ],
+        },
+      },
+    });
     const r = await verifyOn(f);
     expect(r.outcome).toBe('ok');
     expect(f.paths()).not.toContain('POST /v2/repository/models/tiny/unload');
@@ -343,22 +428,30 @@ describe('verify --runtime server leaves the server as it found it', () => {
   });
 
   it('a refusal the server does not explain ("failed to poll") gets tritonc lint\'s finding as the likely reason', async () => {
-    const f = await serve({ loadError: (_n, config) => (config ? { level: 'config', log: "'max_batch_size' must be non-negative value for tiny" } : undefined) });
+    const f = await serve({
+      loadError: (_n, config) => (config ? { level: 'config', log: "'max_batch_size' must be non-negative value for tiny" } : undefined),
+    });
     const r = await verifyOn(f, localModel(LOCAL.replace('max_batch_size: 8', 'max_batch_size: -2')));
     expect(r.exitCode).toBe(1);
     expect(r.problems).toHaveLength(1);
     expect(r.problems[0]).toMatchObject({ kind: 'load', ruleId: 'max-batch-size' });
-    expect(r.problems[0]!.message).toMatch(/^Triton refused config\.pbtxt \("failed to load 'tiny', failed to poll from model repository"\); the server's answer gives no reason \(it logs it\)\. The likely reason, from linting config\.pbtxt with the server's flags: .*config\.pbtxt:3:17 max-batch-size: /);
+    expect(r.problems[0]!.message).toMatch(
+      /^Triton refused config\.pbtxt \("failed to load 'tiny', failed to poll from model repository"\); the server's answer gives no reason \(it logs it\)\. The likely reason, from linting config\.pbtxt with the server's flags: .*config\.pbtxt:3:17 max-batch-size: /,
+    );
     // The server's log has the reason the answer did not.
     expect(f.log[0]).toContain("'max_batch_size' must be non-negative value for tiny");
   });
 
   it('the text report shows the lint finding that explains a refusal the server did not explain, and marks it', async () => {
-    const f = await serve({ loadError: (_n, config) => (config ? { level: 'config', log: 'dynamic batching preferred size must be <= max batch size for tiny' } : undefined) });
+    const f = await serve({
+      loadError: (_n, config) => (config ? { level: 'config', log: 'dynamic batching preferred size must be <= max batch size for tiny' } : undefined),
+    });
     const r = await verifyOn(f, localModel(`${LOCAL}dynamic_batching { preferred_batch_size: [ 16 ] }\n`));
     expect(r.exitCode).toBe(1);
     const text = reportText(r);
-    expect(text).toMatch(/error: Triton refused config\.pbtxt .*The likely reason, from linting config\.pbtxt with the server's flags: .*config\.pbtxt:6:\d+ preferred-batch-size: .* \[preferred-batch-size\]/);
+    expect(text).toMatch(
+      /error: Triton refused config\.pbtxt .*The likely reason, from linting config\.pbtxt with the server's flags: .*config\.pbtxt:6:\d+ preferred-batch-size: .* \[preferred-batch-size\]/,
+    );
     expect(text).toContain('error: Triton refused to load tiny; tritonc lint catches the lines marked with a rule id before a load');
   });
 
@@ -375,7 +468,12 @@ describe('verify --runtime server leaves the server as it found it', () => {
 
 describe('verify --runtime server: input sizes', () => {
   it('a failure at batch 1 is "could not check at these sizes" (exit 2), and the model is put back', async () => {
-    const f = await serve({ inferError: (_n, b) => (b === 1 ? "onnx runtime error 2: Non-zero status code returned while running Conv node. Name:'conv' Status Message: Invalid input shape: {1}" : undefined) });
+    const f = await serve({
+      inferError: (_n, b) =>
+        b === 1
+          ? "onnx runtime error 2: Non-zero status code returned while running Conv node. Name:'conv' Status Message: Invalid input shape: {1}"
+          : undefined,
+    });
     const r = await verifyOn(f);
     expect(r.exitCode).toBe(2);
     expect(r.error).toContain('could not check the model at these input sizes: it fails at batch 1');
@@ -385,33 +483,49 @@ describe('verify --runtime server: input sizes', () => {
 });
 
 describe('verify --runtime server: a restore that fails', () => {
-  const failsAtBatch1 = (_n: string, b: number) => (b === 1 ? "onnx runtime error 2: Invalid input shape: {1}" : undefined);
+  const failsAtBatch1 = (_n: string, b: number) => (b === 1 ? 'onnx runtime error 2: Invalid input shape: {1}' : undefined);
   // The served config loaded back as the override is refused (the fixture answers a failed load as Triton does).
-  const refusesServedOverride = (_n: string, config: Record<string, unknown> | undefined) => (config && config.max_batch_size === SERVED.max_batch_size ? 'load failed: out of memory' : undefined);
+  const refusesServedOverride = (_n: string, config: Record<string, unknown> | undefined) =>
+    config && config.max_batch_size === SERVED.max_batch_size ? 'load failed: out of memory' : undefined;
 
   it('the override restore is refused: the unload-and-load fallback is tried, and puts the model back', async () => {
     const f = await serve({ inferError: failsAtBatch1, loadError: refusesServedOverride });
     const r = await verifyOn(f);
     expect(r.exitCode).toBe(2);
-    expect(f.paths().filter((p) => /\/(load|unload)$/.test(p))).toEqual(['POST /v2/repository/models/tiny/load', 'POST /v2/repository/models/tiny/load', 'POST /v2/repository/models/tiny/unload', 'POST /v2/repository/models/tiny/load']);
+    expect(f.paths().filter((p) => /\/(load|unload)$/.test(p))).toEqual([
+      'POST /v2/repository/models/tiny/load',
+      'POST /v2/repository/models/tiny/load',
+      'POST /v2/repository/models/tiny/unload',
+      'POST /v2/repository/models/tiny/load',
+    ]);
     expect(f.options.models.tiny!.config).toEqual(SERVED);
-    expect(r.notes.join('\n')).toContain("'tiny' was unloaded and loaded again from the server's repository (loading the served config back as an override did not: POST /v2/repository/models/tiny/load: HTTP 400: load failed for model 'tiny'");
+    expect(r.notes.join('\n')).toContain(
+      "'tiny' was unloaded and loaded again from the server's repository (loading the served config back as an override did not: POST /v2/repository/models/tiny/load: HTTP 400: load failed for model 'tiny'",
+    );
     expect(r.problems.filter((p) => p.kind === 'restore')).toEqual([]);
   });
 
   it('when nothing puts it back, every format says so with the command that does, the text output of a run that could not check included', async () => {
     const dir = localModel();
-    const broken = { inferError: failsAtBatch1, loadError: (n: string, config: Record<string, unknown> | undefined) => refusesServedOverride(n, config) ?? (config === undefined ? 'load failed: the repository is gone' : undefined) };
+    const broken = {
+      inferError: failsAtBatch1,
+      loadError: (n: string, config: Record<string, unknown> | undefined) =>
+        refusesServedOverride(n, config) ?? (config === undefined ? 'load failed: the repository is gone' : undefined),
+    };
     let f = await serve(broken);
     const text = await cli(['verify', dir, '--runtime', 'server', '--server', f.url, '--timeout', '5s']);
     expect(text.code).toBe(2);
     expect(text.stderr).toContain('could not check the model at these input sizes');
-    expect(text.stderr).toMatch(/tritonc verify: error: could not put 'tiny' back as it was \(.*\); put it back from its repository with: curl -X POST http:\/\/127\.0\.0\.1:\d+\/v2\/repository\/models\/tiny\/unload, then curl -X POST http:\/\/127\.0\.0\.1:\d+\/v2\/repository\/models\/tiny\/load/);
+    expect(text.stderr).toMatch(
+      /tritonc verify: error: could not put 'tiny' back as it was \(.*\); put it back from its repository with: curl -X POST http:\/\/127\.0\.0\.1:\d+\/v2\/repository\/models\/tiny\/unload, then curl -X POST http:\/\/127\.0\.0\.1:\d+\/v2\/repository\/models\/tiny\/load/,
+    );
     expect(text.stderr).toContain("; 'tiny' could not be put back as it was (the restore error says what to run)");
     // The same server afresh (the first run left it without the model).
     await f.stop();
     f = await serve(broken);
     const json = await cli(['verify', dir, '--runtime', 'server', '--server', f.url, '--timeout', '5s', '--format', 'json']);
-    expect(JSON.parse(json.stdout).problems).toEqual([expect.objectContaining({ kind: 'restore', message: expect.stringContaining('put it back from its repository with: curl -X POST') })]);
+    expect(JSON.parse(json.stdout).problems).toEqual([
+      expect.objectContaining({ kind: 'restore', message: expect.stringContaining('put it back from its repository with: curl -X POST') }),
+    ]);
   });
 });

@@ -34,13 +34,17 @@ async function watching(repo: string, generate = false) {
   const reports: RunReport[] = [];
   const waiters: { pred: (r: RunReport) => boolean; resolve: (r: RunReport) => void }[] = [];
   const h = startWatch({
-    repo, cwd: repo, generate, debounceMs: 30,
+    repo,
+    cwd: repo,
+    generate,
+    debounceMs: 30,
     onReport: (r) => {
       reports.push(r);
-      for (const w of [...waiters]) if (w.pred(r)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(r);
-      }
+      for (const w of [...waiters])
+        if (w.pred(r)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(r);
+        }
     },
     onError: (e) => {
       throw e;
@@ -50,7 +54,11 @@ async function watching(repo: string, generate = false) {
   await h.ready;
   const next = (pred: (r: RunReport) => boolean, ms = 8000): Promise<RunReport> =>
     new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching report within ${ms} ms; got ${reports.length}: ${JSON.stringify(reports.map((r) => [r.event, r.changed, ids(r)]))}`)), ms);
+      const timer = setTimeout(
+        () =>
+          reject(new Error(`no matching report within ${ms} ms; got ${reports.length}: ${JSON.stringify(reports.map((r) => [r.event, r.changed, ids(r)]))}`)),
+        ms,
+      );
       waiters.push({ pred, resolve: (r) => (clearTimeout(timer), resolve(r)) });
     });
   return { reports, next, handle: h };
@@ -134,7 +142,8 @@ describe('tritonc watch', () => {
     await new Promise((r) => setTimeout(r, 120));
     writeFileSync(join(repo, 'b/1/model.onnx'), readFileSync(join(models, 'classifier', 'model.onnx')).subarray(0, 100));
     const last = await w.next((r) => r.waiting.length === 0 && ids(r).filter((id) => id === 'model-unreadable').length >= 2, 10_000);
-    const unreadable = (f: string): boolean => last.result.results.some((r) => r.diagnostics.some((d) => d.ruleId === 'model-unreadable' && d.file.endsWith(f)));
+    const unreadable = (f: string): boolean =>
+      last.result.results.some((r) => r.diagnostics.some((d) => d.ruleId === 'model-unreadable' && d.file.endsWith(f)));
     expect([unreadable('a/1/model.onnx'), unreadable('b/1/model.onnx')]).toEqual([true, true]);
   });
 
@@ -146,11 +155,14 @@ describe('tritonc watch', () => {
     const w = await watching(repo);
     const initial = w.reports[0]!;
     expect(initial.result.problems).toEqual([{ file: join(repo, 'dynamic-batch', 'config.pbtxt'), message: 'cannot read: not a regular file (a FIFO)' }]);
-    writeFileSync(join(repo, 'classifier', 'config.pbtxt'), readFileSync(join(repo, 'classifier', 'config.pbtxt'), 'utf8').replace('max_batch_size: 4', 'max_batch_size: -1'));
+    writeFileSync(
+      join(repo, 'classifier', 'config.pbtxt'),
+      readFileSync(join(repo, 'classifier', 'config.pbtxt'), 'utf8').replace('max_batch_size: 4', 'max_batch_size: -1'),
+    );
     expect(ids(await w.next((r) => r.changed.includes('classifier/config.pbtxt')))).toContain('max-batch-size');
   });
 
-  it('--generate rewrites tritonc\'s own config when model.onnx changes, and never a hand-edited one', async () => {
+  it("--generate rewrites tritonc's own config when model.onnx changes, and never a hand-edited one", async () => {
     const repo = repoWith(['classifier', 'dynamic-batch']);
     await cli(['generate', '.', '--write'], { cwd: repo });
     const handEdited = join(repo, 'dynamic-batch/config.pbtxt');
@@ -200,7 +212,7 @@ describe('tritonc watch', () => {
     expect(readFileSync(join(repo, 'ov/config.pbtxt'), 'utf8')).not.toContain('TYPE_INT8');
   });
 
-  it('keeps memory bounded: the cache holds only the repository\'s files after many edits', async () => {
+  it("keeps memory bounded: the cache holds only the repository's files after many edits", async () => {
     const repo = repoWith(['classifier']);
     await cli(['generate', 'classifier', '--write'], { cwd: repo });
     const w = await watching(repo);
@@ -248,7 +260,10 @@ describe('tritonc watch looks only where Triton reads (issue 42)', () => {
     writeFileSync(join(outside, 'a', 'b', 'c', 'deep.txt'), '');
     symlinkSync(outside, join(repo, 'classifier', '1', 'data'));
     const w = await watching(repo);
-    const watched = w.handle.watchedDirectories().map((d) => relative(repo, d)).filter((d) => !d.startsWith('..'));
+    const watched = w.handle
+      .watchedDirectories()
+      .map((d) => relative(repo, d))
+      .filter((d) => !d.startsWith('..'));
     // classifier/1/data is the deepest (a model file that is a directory is read by its backend).
     expect(watched.filter((d) => d.split(sep).length > 3)).toEqual([]);
     expect(watched).toContain(join('classifier', '1'));

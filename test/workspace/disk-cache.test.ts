@@ -15,15 +15,19 @@ const config = (name: string, count: number) =>
 
 async function repo() {
   return writeRepo({
-    'a/config.pbtxt': config('a', 1), 'a/1/model.onnx': CLASSIFIER,
-    'b/config.pbtxt': config('b', 1), 'b/1/model.onnx': CLASSIFIER,
+    'a/config.pbtxt': config('a', 1),
+    'a/1/model.onnx': CLASSIFIER,
+    'b/config.pbtxt': config('b', 1),
+    'b/1/model.onnx': CLASSIFIER,
   });
 }
 /** A clock past the racy window of files the test just wrote, so what was read of them is kept. */
 const later = () => Date.now() + 10_000;
 const memory = (dir: string, cacheFile?: string) =>
   lintSync([join(dir, 'a', 'config.pbtxt')], { cwd: dir, gpuMemory: { bytes: 2 ** 20, source: 'test' }, now: later, ...(cacheFile ? { cacheFile } : {}) })
-    .results.flatMap((r) => r.diagnostics).filter((d) => d.ruleId === 'instance-memory').map((d) => d.message);
+    .results.flatMap((r) => r.diagnostics)
+    .filter((d) => d.ruleId === 'instance-memory')
+    .map((d) => d.message);
 
 describe('lint --cache', () => {
   it('a second run takes the other models from the cache, with the same findings', async () => {
@@ -74,14 +78,18 @@ describe('lint --cache', () => {
     const file = join(dir, 'x.pbtxt');
     writeFileSync(file, 'x');
     const c = new DiskCache(cacheFile, 'v', later);
-    c.setConfig(file, { input: [{ name: 'i', dims: [9007199254740993n, -1] }], model_warmup: [{ inputs: {} }], parameters: { k: { string_value: '$bigint' } } }, identityOf);
+    c.setConfig(
+      file,
+      { input: [{ name: 'i', dims: [9007199254740993n, -1] }], model_warmup: [{ inputs: {} }], parameters: { k: { string_value: '$bigint' } } },
+      identityOf,
+    );
     expect(c.save()).toBeUndefined();
     const value = new DiskCache(cacheFile, 'v').config(file, identityOf) as { input: { dims: unknown[] }[]; parameters: unknown };
     expect(value.input[0]!.dims).toEqual([9007199254740993n, -1]);
     expect(value.parameters).toEqual({ k: { string_value: '$bigint' } });
   });
 
-  it('a map whose one key is spelled like the cache\'s own markers ($bigint, $number) is kept as the map it is', async () => {
+  it("a map whose one key is spelled like the cache's own markers ($bigint, $number) is kept as the map it is", async () => {
     const dir = await writeRepo({});
     const cacheFile = join(dir, 'c');
     const file = join(dir, 'x.pbtxt');
@@ -164,7 +172,12 @@ describe('lint --cache: an entry is used only when it is true and whole', () => 
       ['{}', signatures, damage(configs, (e) => ({ ...e, json: '{"input":5}' })), 'a config whose input is 5'],
       ['{}', signatures, damage(configs, (e) => ({ ...e, json: '{"name":"b","instance_group":[{"count":"lots"}]}' })), 'an instance count that is text'],
       [damage(summaries, (e) => ({ ...e, value: { model: true, steps: 7 } })), signatures, configs, 'a summary whose steps are a number'],
-      [damage(summaries, (e) => ({ ...e, value: { model: true, placement: { instance_group: 5 } } })), signatures, configs, 'a summary whose placement is wrong'],
+      [
+        damage(summaries, (e) => ({ ...e, value: { model: true, placement: { instance_group: 5 } } })),
+        signatures,
+        configs,
+        'a summary whose placement is wrong',
+      ],
       [damage(summaries, () => null), damage(signatures, () => []), damage(configs, () => 'x'), 'entries that are not objects'],
     ];
     for (const [s1, s2, s3, what] of cases) {

@@ -19,7 +19,8 @@ describe('overlay == disk', () => {
   it('for generated configs, whatever the disk holds at that path', async () => {
     const repo = await writeRepo({
       'classifier/1/model.onnx': CLASSIFIER,
-      'pipeline/config.pbtxt': 'platform: "ensemble"\nmax_batch_size: 8\nensemble_scheduling { step [ { model_name: "classifier" model_version: -1 input_map { key: "input" value: "IN" } output_map { key: "output" value: "OUT" } } ] }\n',
+      'pipeline/config.pbtxt':
+        'platform: "ensemble"\nmax_batch_size: 8\nensemble_scheduling { step [ { model_name: "classifier" model_version: -1 input_map { key: "input" value: "IN" } output_map { key: "output" value: "OUT" } } ] }\n',
       'pipeline/1/.keep': '',
     });
     const file = join(repo, 'classifier', 'config.pbtxt');
@@ -41,10 +42,14 @@ describe('overlay == disk', () => {
   it('in a directory that does not exist on disk: the overlay brings its directories with it', async () => {
     const repo = await writeRepo({ 'other/config.pbtxt': 'max_batch_size: 0\n' });
     const file = join(repo, 'fresh', 'config.pbtxt');
-    const overlay = lintText(CLASSIFIER_CONFIG.replace('classifier', 'fresh'), { file, rules: RULES }).results.flatMap((r) => r.diagnostics).map(shown);
+    const overlay = lintText(CLASSIFIER_CONFIG.replace('classifier', 'fresh'), { file, rules: RULES })
+      .results.flatMap((r) => r.diagnostics)
+      .map(shown);
     mkdirSync(join(repo, 'fresh'));
     writeFileSync(file, CLASSIFIER_CONFIG.replace('classifier', 'fresh'));
-    const disk = lintSync([file], { rules: RULES }).results.flatMap((r) => r.diagnostics).map(shown);
+    const disk = lintSync([file], { rules: RULES })
+      .results.flatMap((r) => r.diagnostics)
+      .map(shown);
     expect(overlay).toEqual(disk);
     expect(disk.some((d) => d.includes('version-dirs'))).toBe(true);
   });
@@ -56,7 +61,12 @@ describe('workspace', () => {
     const ws = new Workspace();
     ws.setText(join(repo, 'b', '1', 'note.txt'), 'hello');
     expect(ws.tree.kind(join(repo, 'b'))).toBe('dir');
-    expect(ws.tree.entries(repo).map((e) => `${e.name}:${e.kind}`).sort()).toEqual(['a:dir', 'b:dir']);
+    expect(
+      ws.tree
+        .entries(repo)
+        .map((e) => `${e.name}:${e.kind}`)
+        .sort(),
+    ).toEqual(['a:dir', 'b:dir']);
     expect(ws.tree.entries(join(repo, 'b', '1'))).toEqual([{ name: 'note.txt', kind: 'file' }]);
     expect(ws.sources.text(join(repo, 'b', '1', 'note.txt'))).toEqual({ kind: 'text', text: 'hello' });
     ws.clearOverlay(join(repo, 'b', '1', 'note.txt'));
@@ -107,6 +117,8 @@ describe('workspace: repository facts', () => {
     expect(r.ensemblesUsing(new Set(['classifier']))).toEqual([join(repo, 'pipeline')]);
     expect(r.ensemblesUsing(new Set(['other']))).toEqual([]);
     // Two instances on GPU 1 only; the ensemble holds no memory.
-    expect(r.gpuLoads(2, 10)).toEqual([{ gpus: [1], shares: [{ dir: join(repo, 'classifier'), group: 0, instances: 2, bytesPerInstance: 1010, weightBytes: 1000 }], totalBytes: 2020 }]);
+    expect(r.gpuLoads(2, 10)).toEqual([
+      { gpus: [1], shares: [{ dir: join(repo, 'classifier'), group: 0, instances: 2, bytesPerInstance: 1010, weightBytes: 1000 }], totalBytes: 2020 },
+    ]);
   });
 });

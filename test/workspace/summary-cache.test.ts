@@ -158,7 +158,8 @@ describe('lint --cache: model summaries', () => {
         await writeOnnx(join(dir, 'models', m, String(2 + step), 'model.onnx'), spec(400 + step));
       },
       removeModelFile: (m) => (dir) => {
-        for (const v of fs.readdirSync(join(dir, 'models', m), { withFileTypes: true })) if (v.isDirectory()) fs.rmSync(join(dir, 'models', m, v.name, 'model.onnx'), { force: true });
+        for (const v of fs.readdirSync(join(dir, 'models', m), { withFileTypes: true }))
+          if (v.isDirectory()) fs.rmSync(join(dir, 'models', m, v.name, 'model.onnx'), { force: true });
       },
       externalWeights: (m) => async (dir) => {
         await writeOnnx(join(dir, 'models', m, '1', 'model.onnx'), spec(10, 4000));
@@ -190,7 +191,13 @@ describe('lint --cache: model summaries', () => {
           await changes[name]!(model)(dir, i);
           age(join(dir, 'models'), 3000 - i * 10, before);
           for (const target of ['models/a/config.pbtxt', 'models/pipe/config.pbtxt']) {
-            expect(findingsOf(dir, target, { cacheFile }), `${target} after ${steps.slice(0, i + 1).map((s) => s.join(' ')).join(', ')}`).toEqual(findingsOf(dir, target));
+            expect(
+              findingsOf(dir, target, { cacheFile }),
+              `${target} after ${steps
+                .slice(0, i + 1)
+                .map((s) => s.join(' '))
+                .join(', ')}`,
+            ).toEqual(findingsOf(dir, target));
           }
         }
         fs.rmSync(dir, { recursive: true, force: true });

@@ -44,7 +44,9 @@ export function findServer(input: FindServerInput): ServerCommand | { error: str
     const base = input.workspaceFolders[0];
     const path = isAbsolute(configured) || !base ? configured : resolve(base, configured);
     if (isExecutable(path, platform)) return { command: path, args: LSP_ARGS, source: 'setting' };
-    return { error: `tritonc.path is set to ${configured}, and ${path} is not an executable file: fix the setting, or clear it to use the project's node_modules/.bin/tritonc or tritonc on PATH.` };
+    return {
+      error: `tritonc.path is set to ${configured}, and ${path} is not an executable file: fix the setting, or clear it to use the project's node_modules/.bin/tritonc or tritonc on PATH.`,
+    };
   }
   for (const folder of input.workspaceFolders) {
     for (const name of names) {
@@ -59,5 +61,7 @@ export function findServer(input: FindServerInput): ServerCommand | { error: str
       if (isExecutable(path, platform)) return { command: path, args: LSP_ARGS, source: 'PATH' };
     }
   }
-  return { error: 'tritonc was not found: install it in the project (npm install --save-dev tritonc) or globally (npm install -g tritonc), or set tritonc.path.' };
+  return {
+    error: 'tritonc was not found: install it in the project (npm install --save-dev tritonc) or globally (npm install -g tritonc), or set tritonc.path.',
+  };
 }

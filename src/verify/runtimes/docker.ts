@@ -10,9 +10,19 @@ import type { VerifyRuntime } from './runtime.js';
 function dockerOptions(options: VerifyOptions, timeoutMs: number): DockerRunOptions {
   const deps = options.deps ?? {};
   return {
-    progress: options.progress, dynamicDimSize: options.dynamicDimSize,
-    engine: options.engine, image: options.image ?? DEFAULT_TRITON_IMAGE, gpus: options.gpus, timeoutMs, serverArgs: tritonServerArgs(options.serverOptions ?? DEFAULT_SERVER_OPTIONS),
-    runner: deps.runner, ports: deps.ports, signals: deps.signals, nameSuffix: deps.nameSuffix, fetch: deps.fetch, pollMs: deps.pollMs,
+    progress: options.progress,
+    dynamicDimSize: options.dynamicDimSize,
+    engine: options.engine,
+    image: options.image ?? DEFAULT_TRITON_IMAGE,
+    gpus: options.gpus,
+    timeoutMs,
+    serverArgs: tritonServerArgs(options.serverOptions ?? DEFAULT_SERVER_OPTIONS),
+    runner: deps.runner,
+    ports: deps.ports,
+    signals: deps.signals,
+    nameSuffix: deps.nameSuffix,
+    fetch: deps.fetch,
+    pollMs: deps.pollMs,
   };
 }
 
@@ -22,7 +32,11 @@ export const DOCKER_RUNTIME: VerifyRuntime = {
   takes: ['engine', 'image', 'gpus', 'serverOptions', 'reference'],
   afterInterrupt: 'the container was removed',
   // The runner (execa, the KServe client) loads when it runs, not with the command line.
-  run: async (plan: VerifyPlan, report, options, context) => (await import('../docker-runner.js')).runDocker(plan, report, { ...dockerOptions(options, context.timeoutMs), ...(context.reference ? { reference: context.reference } : {}) }),
+  run: async (plan: VerifyPlan, report, options, context) =>
+    (await import('../docker-runner.js')).runDocker(plan, report, {
+      ...dockerOptions(options, context.timeoutMs),
+      ...(context.reference ? { reference: context.reference } : {}),
+    }),
   dryRun: async (plan, options, context) => {
     const d = await (await import('../docker-runner.js')).describeDockerRun(plan, dockerOptions(options, context.timeoutMs));
     return { command: d.command, requests: d.requests, cleanup: d.cleanup };

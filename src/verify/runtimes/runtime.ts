@@ -9,12 +9,17 @@ import type { VerifyOptions } from '../options.js';
 import type { ReferenceOptions } from '../reference.js';
 
 /** The options only some runtimes read; giving one to another runtime is a usage error. */
-export type RuntimeOption = 'engine' | 'image' | 'gpus' | 'server' | 'headers' | 'serverOptions' | 'backendDirectory' | 'tritonserverBinary' | 'launcher' | 'reference';
+export type RuntimeOption =
+  'engine' | 'image' | 'gpus' | 'server' | 'headers' | 'serverOptions' | 'backendDirectory' | 'tritonserverBinary' | 'launcher' | 'reference';
 
 /** What --dry-run prints of a runtime: the commands and requests it would run. */
 export interface RuntimeDryRun {
   /** ort: the session verify would open and the inputs it would feed. */
-  ort?: { modelFile: string | undefined; sessionOptions: object; runs: { batchSize: number | null; inputs: { name: string; dataType: string; shape: number[] }[] }[] };
+  ort?: {
+    modelFile: string | undefined;
+    sessionOptions: object;
+    runs: { batchSize: number | null; inputs: { name: string; dataType: string; shape: number[] }[] }[];
+  };
   /** docker: the `docker run` argument array (argv[0] = docker). */
   command?: string[];
   requests: RequestDescription[];

@@ -5,7 +5,7 @@ import type { VerifyOptions } from '../options.js';
 import type { VerifyRuntime } from './runtime.js';
 
 const urlOf = (options: VerifyOptions): string => {
-  if (!options.server) throw new CannotRun('--runtime server needs --server URL (Triton\'s HTTP endpoint, e.g. http://localhost:8000)');
+  if (!options.server) throw new CannotRun("--runtime server needs --server URL (Triton's HTTP endpoint, e.g. http://localhost:8000)");
   return options.server;
 };
 
@@ -18,11 +18,17 @@ export const SERVER_RUNTIME: VerifyRuntime = {
   // The runner (the KServe client) loads when it runs, not with the command line.
   run: async (plan, report, options, context) =>
     (await import('../server-runner.js')).runServer(plan, report, {
-      progress: options.progress, dynamicDimSize: options.dynamicDimSize,
-      url: urlOf(options), timeoutMs: context.timeoutMs, fetch: options.deps?.fetch, signals: options.deps?.signals,
+      progress: options.progress,
+      dynamicDimSize: options.dynamicDimSize,
+      url: urlOf(options),
+      timeoutMs: context.timeoutMs,
+      fetch: options.deps?.fetch,
+      signals: options.deps?.signals,
       ...(options.headers ? { headers: options.headers } : {}),
       explainRefusal: context.explainRefusal,
       ...(context.reference ? { reference: context.reference } : {}),
     }),
-  dryRun: async (plan, options) => ({ requests: (await import('../server-runner.js')).describeServerRun(plan, { url: urlOf(options), dynamicDimSize: options.dynamicDimSize ?? 1 }) }),
+  dryRun: async (plan, options) => ({
+    requests: (await import('../server-runner.js')).describeServerRun(plan, { url: urlOf(options), dynamicDimSize: options.dynamicDimSize ?? 1 }),
+  }),
 };

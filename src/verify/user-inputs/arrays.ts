@@ -26,11 +26,22 @@ export interface NumpyType {
 
 /** numpy's dtype kind + size (`descr` without the byte order) to the KServe datatype. */
 export const NUMPY_TYPES: ReadonlyMap<string, NumpyType> = new Map(
-  ([
-    ['b1', 'bool', 'BOOL', 1], ['u1', 'uint8', 'UINT8', 1], ['u2', 'uint16', 'UINT16', 2], ['u4', 'uint32', 'UINT32', 4], ['u8', 'uint64', 'UINT64', 8],
-    ['i1', 'int8', 'INT8', 1], ['i2', 'int16', 'INT16', 2], ['i4', 'int32', 'INT32', 4], ['i8', 'int64', 'INT64', 8],
-    ['f2', 'float16', 'FP16', 2], ['f4', 'float32', 'FP32', 4], ['f8', 'float64', 'FP64', 8],
-  ] as const).map(([code, numpy, kserve, bytes]) => [code, { numpy, kserve, bytes }]),
+  (
+    [
+      ['b1', 'bool', 'BOOL', 1],
+      ['u1', 'uint8', 'UINT8', 1],
+      ['u2', 'uint16', 'UINT16', 2],
+      ['u4', 'uint32', 'UINT32', 4],
+      ['u8', 'uint64', 'UINT64', 8],
+      ['i1', 'int8', 'INT8', 1],
+      ['i2', 'int16', 'INT16', 2],
+      ['i4', 'int32', 'INT32', 4],
+      ['i8', 'int64', 'INT64', 8],
+      ['f2', 'float16', 'FP16', 2],
+      ['f4', 'float32', 'FP32', 4],
+      ['f8', 'float64', 'FP64', 8],
+    ] as const
+  ).map(([code, numpy, kserve, bytes]) => [code, { numpy, kserve, bytes }]),
 );
 
 /** numpy's name for a KServe datatype, for the fix a message proposes (`a.astype(np.float32)`). */

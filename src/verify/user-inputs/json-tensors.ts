@@ -34,7 +34,10 @@ function flatten(value: unknown, source: string): { shape: number[]; values: num
   }
   // Every row must have the first elements' shape (walk checks), so this bounds what is read.
   if (elementCount(shape, INPUT_LIMITS.jsonValues) === undefined) {
-    throw fileError(source, `holds more than ${INPUT_LIMITS.jsonValues} numbers (shape [${shape.join(',')}] from the first elements): JSON is for small inputs; save a large one with numpy.save and give the .npy`);
+    throw fileError(
+      source,
+      `holds more than ${INPUT_LIMITS.jsonValues} numbers (shape [${shape.join(',')}] from the first elements): JSON is for small inputs; save a large one with numpy.save and give the .npy`,
+    );
   }
   const values: number[] = [];
   // The index path of the element being read, made into text only for an error.
@@ -44,11 +47,18 @@ function flatten(value: unknown, source: string): { shape: number[]; values: num
     if (depth === shape.length) {
       if (typeof v === 'number') values.push(v);
       else if (typeof v === 'boolean') values.push(v ? 1 : 0);
-      else throw fileError(source, `${where()} is ${Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v}, where a number belongs (the arrays are not all of the same shape, [${shape.join(',')}] from the first elements)`);
+      else
+        throw fileError(
+          source,
+          `${where()} is ${Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v}, where a number belongs (the arrays are not all of the same shape, [${shape.join(',')}] from the first elements)`,
+        );
       return;
     }
     if (!Array.isArray(v) || v.length !== shape[depth]) {
-      throw fileError(source, `${where()} is ${Array.isArray(v) ? `an array of ${v.length}` : 'not an array'}, where the first elements make an array of ${shape[depth]}: a tensor's rows must all be the same length`);
+      throw fileError(
+        source,
+        `${where()} is ${Array.isArray(v) ? `an array of ${v.length}` : 'not an array'}, where the first elements make an array of ${shape[depth]}: a tensor's rows must all be the same length`,
+      );
     }
     at.push(0);
     for (let k = 0; k < v.length; k++) {
@@ -68,9 +78,12 @@ export function tensorOfJson(value: unknown, source: string, name?: string): Use
     return { source, ...(name !== undefined ? { name } : {}), shape, data: { kind: 'numbers', values } };
   }
   if (!isObject(value)) throw fileError(source, 'expected a nested array of numbers, or {"shape": [...], "datatype": "FP32", "data": [...]}');
-  for (const key of Object.keys(value)) if (!['name', 'shape', 'datatype', 'data', 'parameters'].includes(key)) throw fileError(source, `unexpected key ${quoted(key)} in a tensor object; it takes "shape", "datatype" and "data" (the KServe v2 form)`);
+  for (const key of Object.keys(value))
+    if (!['name', 'shape', 'datatype', 'data', 'parameters'].includes(key))
+      throw fileError(source, `unexpected key ${quoted(key)} in a tensor object; it takes "shape", "datatype" and "data" (the KServe v2 form)`);
   if (value.name !== undefined && typeof value.name !== 'string') throw fileError(source, '"name" is not a string');
-  if (name !== undefined && value.name !== undefined && value.name !== name) throw fileError(source, `the tensor is named ${quoted(value.name)}, but given for input '${escapeControl(name)}'`);
+  if (name !== undefined && value.name !== undefined && value.name !== name)
+    throw fileError(source, `the tensor is named ${quoted(value.name)}, but given for input '${escapeControl(name)}'`);
   const own = value.name ?? name;
   if (value.datatype !== undefined && typeof value.datatype !== 'string') throw fileError(source, '"datatype" is not a string such as "FP32"');
   if (!Array.isArray(value.data)) throw fileError(source, '"data" is not an array of numbers');
@@ -78,20 +91,31 @@ export function tensorOfJson(value: unknown, source: string, name?: string): Use
   let shape = data.shape;
   if (value.shape !== undefined) {
     const s = value.shape;
-    if (!Array.isArray(s) || s.length > INPUT_LIMITS.dims || !s.every((d) => Number.isSafeInteger(d) && (d as number) >= 0)) throw fileError(source, '"shape" is not a list of sizes (integers of 0 or more)');
+    if (!Array.isArray(s) || s.length > INPUT_LIMITS.dims || !s.every((d) => Number.isSafeInteger(d) && (d as number) >= 0))
+      throw fileError(source, '"shape" is not a list of sizes (integers of 0 or more)');
     const declared = s as number[];
     const count = elementCount(declared, data.values.length);
     if (count !== data.values.length) throw fileError(source, `"shape" [${declared.join(',')}] does not hold the ${data.values.length} numbers of "data"`);
     // Nested data must have the declared shape; flat data takes it.
-    if (data.shape.length > 1 && data.shape.join(',') !== declared.join(',')) throw fileError(source, `"data" is nested as [${data.shape.join(',')}], "shape" says [${declared.join(',')}]`);
+    if (data.shape.length > 1 && data.shape.join(',') !== declared.join(','))
+      throw fileError(source, `"data" is nested as [${data.shape.join(',')}], "shape" says [${declared.join(',')}]`);
     shape = declared;
   }
-  return { source, ...(own !== undefined ? { name: own } : {}), shape, data: { kind: 'numbers', values: data.values, ...(value.datatype !== undefined ? { datatype: value.datatype } : {}) } };
+  return {
+    source,
+    ...(own !== undefined ? { name: own } : {}),
+    shape,
+    data: { kind: 'numbers', values: data.values, ...(value.datatype !== undefined ? { datatype: value.datatype } : {}) },
+  };
 }
 
 /** All the tensors of one JSON object: keyed by input name, or a KServe v2 request body. */
 export function tensorsOfJson(value: unknown, source: string): UserArray[] {
-  if (!isObject(value)) throw fileError(source, 'expected an object keyed by input name ({"input": [[...]]}), or a KServe v2 request body ({"inputs": [{"name": ..., "shape": ..., "datatype": ..., "data": ...}]})');
+  if (!isObject(value))
+    throw fileError(
+      source,
+      'expected an object keyed by input name ({"input": [[...]]}), or a KServe v2 request body ({"inputs": [{"name": ..., "shape": ..., "datatype": ..., "data": ...}]})',
+    );
   const keys = Object.keys(value);
   if (keys.length === 1 && Array.isArray(value.inputs) && value.inputs.every(isObject)) {
     return value.inputs.map((t, k) => {

@@ -25,7 +25,8 @@ export function loadInputFiles(files: InputFiles, cwd: string, shown: (path: str
     const path = resolve(cwd, file);
     const source = shown(path);
     const ext = extname(path).toLowerCase();
-    if (ext === '.npz') throw fileError(source, `an .npz holds several arrays: give it with --inputs ${source}, or save input '${escapeControl(name)}' alone with np.save`);
+    if (ext === '.npz')
+      throw fileError(source, `an .npz holds several arrays: give it with --inputs ${source}, or save input '${escapeControl(name)}' alone with np.save`);
     const bytes = readInputFile(path, source, ext === '.json' ? INPUT_LIMITS.jsonBytes : INPUT_LIMITS.fileBytes, 'an .npy or .json file');
     if (ext === '.json' || (ext !== '.npy' && !isNpy(bytes))) {
       if (ext !== '.json' && ext !== '') throw fileError(source, `--input takes an .npy (np.save) or a .json file; this is neither`);

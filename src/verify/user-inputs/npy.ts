@@ -44,8 +44,8 @@ function parseHeader(text: string, source: string): Map<string, PyValue> {
   };
   const value = (): PyValue => {
     ws();
-    if (text.startsWith('True', i)) return (i += 4), true;
-    if (text.startsWith('False', i)) return (i += 5), false;
+    if (text.startsWith('True', i)) return ((i += 4), true);
+    if (text.startsWith('False', i)) return ((i += 5), false);
     if (text[i] === "'" || text[i] === '"') return str();
     if (text[i] === '[') return { list: true };
     if (text[i] !== '(') return bad('expected a value');
@@ -101,7 +101,8 @@ const REFUSED_KINDS: Record<string, string> = {
 
 function dtypeOf(descr: PyValue | undefined, source: string): { type: NumpyType; bigEndian: boolean } {
   const fix = 'save a numeric array of the type the model takes, e.g. np.save(path, a.astype(np.float32))';
-  if (descr !== undefined && typeof descr === 'object' && 'list' in descr) throw fileError(source, `a structured dtype (a record of fields), not a tensor; ${fix}`);
+  if (descr !== undefined && typeof descr === 'object' && 'list' in descr)
+    throw fileError(source, `a structured dtype (a record of fields), not a tensor; ${fix}`);
   if (typeof descr !== 'string') throw fileError(source, "the .npy header has no 'descr' string");
   const m = /^([<>|=])([a-zA-Z])(\d+)$/.exec(descr);
   const kind = m?.[2] ?? descr.replace(/^[<>|=]/, '')[0] ?? '';
@@ -122,8 +123,10 @@ export function parseNpy(bytes: Buffer, source: string): UserArray {
   if (bytes.length < 8 + lenBytes) throw fileError(source, 'the file ends inside the .npy preamble (truncated)');
   const headerLen = major === 1 ? bytes.readUInt16LE(8) : bytes.readUInt32LE(8);
   const start = 8 + lenBytes;
-  if (headerLen > INPUT_LIMITS.npyHeaderBytes) throw fileError(source, `the .npy header declares ${headerLen} bytes, more than numpy itself reads (${INPUT_LIMITS.npyHeaderBytes})`);
-  if (start + headerLen > bytes.length) throw fileError(source, `the .npy header declares ${headerLen} bytes but the file ends after ${bytes.length - start} (truncated)`);
+  if (headerLen > INPUT_LIMITS.npyHeaderBytes)
+    throw fileError(source, `the .npy header declares ${headerLen} bytes, more than numpy itself reads (${INPUT_LIMITS.npyHeaderBytes})`);
+  if (start + headerLen > bytes.length)
+    throw fileError(source, `the .npy header declares ${headerLen} bytes but the file ends after ${bytes.length - start} (truncated)`);
   const raw = bytes.subarray(start, start + headerLen);
   let text: string;
   if (major === 3) {
@@ -136,7 +139,8 @@ export function parseNpy(bytes: Buffer, source: string): UserArray {
     text = raw.toString('latin1');
   }
   const header = parseHeader(text, source);
-  for (const key of header.keys()) if (!['descr', 'fortran_order', 'shape'].includes(key)) throw fileError(source, `the .npy header has a key '${key}' numpy does not write`);
+  for (const key of header.keys())
+    if (!['descr', 'fortran_order', 'shape'].includes(key)) throw fileError(source, `the .npy header has a key '${key}' numpy does not write`);
   const { type, bigEndian } = dtypeOf(header.get('descr'), source);
   const fortran = header.get('fortran_order');
   if (typeof fortran !== 'boolean') throw fileError(source, "the .npy header's 'fortran_order' is not True or False");
@@ -148,10 +152,14 @@ export function parseNpy(bytes: Buffer, source: string): UserArray {
   if (count === undefined || count * type.bytes !== available) {
     const declared = count === undefined ? 'more than' : `${count * type.bytes} bytes, not`;
     const tuple = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
-    throw fileError(source, `its header says shape ${tuple} of ${type.numpy}: ${declared} the ${available} bytes of data the file holds (truncated, or a header that does not describe the data)`);
+    throw fileError(
+      source,
+      `its header says shape ${tuple} of ${type.numpy}: ${declared} the ${available} bytes of data the file holds (truncated, or a header that does not describe the data)`,
+    );
   }
   // A Fortran-ordered array of more than one dim would be sent transposed; one of rank <= 1 is the same bytes.
-  if (fortran && shape.filter((d) => d > 1).length > 1) throw fileError(source, 'a Fortran-ordered array (fortran_order: True); save it in C order: np.save(path, np.ascontiguousarray(a))');
+  if (fortran && shape.filter((d) => d > 1).length > 1)
+    throw fileError(source, 'a Fortran-ordered array (fortran_order: True); save it in C order: np.save(path, np.ascontiguousarray(a))');
   const data = Buffer.from(bytes.subarray(start + headerLen));
   if (bigEndian) {
     if (type.bytes === 2) data.swap16();

@@ -24,14 +24,19 @@ export function parseNpz(bytes: Buffer, source: string): UserArray[] {
   } catch (e) {
     return zipError(e);
   }
-  if (entries.length > INPUT_LIMITS.npzEntries) throw fileError(source, `${entries.length} arrays, more than a model has inputs (limit ${INPUT_LIMITS.npzEntries})`);
+  if (entries.length > INPUT_LIMITS.npzEntries)
+    throw fileError(source, `${entries.length} arrays, more than a model has inputs (limit ${INPUT_LIMITS.npzEntries})`);
   if (!entries.length) throw fileError(source, 'an .npz without arrays; write one array per input: np.savez(path, input=a)');
   let budget = INPUT_LIMITS.tensorBytes + entries.length * INPUT_LIMITS.npyHeaderBytes;
   const seen = new Set<string>();
   const out: UserArray[] = [];
   for (const e of entries) {
     // The reader decodes names as UTF-8, an invalid sequence as U+FFFD: numpy writes its keys in UTF-8.
-    if (e.name.includes('\uFFFD')) throw fileError(source, `an entry whose name is not UTF-8 (${JSON.stringify(escapeControl(e.name))}); name each array by the model's input: np.savez(path, input=a)`);
+    if (e.name.includes('\uFFFD'))
+      throw fileError(
+        source,
+        `an entry whose name is not UTF-8 (${JSON.stringify(escapeControl(e.name))}); name each array by the model's input: np.savez(path, input=a)`,
+      );
     const shown = escapeControl(e.name);
     if (!e.name.endsWith('.npy')) throw fileError(source, `entry '${shown}' is not an .npy array (numpy.savez writes '<key>.npy')`);
     const name = e.name.slice(0, -'.npy'.length);
@@ -39,8 +44,13 @@ export function parseNpz(bytes: Buffer, source: string): UserArray[] {
     seen.add(name);
     const entry = `${source}[${escapeControl(name)}]`;
     if (e.flags & 0x1) throw fileError(entry, 'encrypted; numpy never encrypts an .npz');
-    if (e.method !== 0 && e.method !== 8) throw fileError(entry, `compressed with ZIP method ${e.method}; numpy writes stored (np.savez) or deflate (np.savez_compressed) entries`);
-    if (e.uncompressedSize > budget) throw fileError(entry, `declares ${e.uncompressedSize} bytes, more than verify reads as one inference's inputs (limit ${INPUT_LIMITS.tensorBytes} in all)`);
+    if (e.method !== 0 && e.method !== 8)
+      throw fileError(entry, `compressed with ZIP method ${e.method}; numpy writes stored (np.savez) or deflate (np.savez_compressed) entries`);
+    if (e.uncompressedSize > budget)
+      throw fileError(
+        entry,
+        `declares ${e.uncompressedSize} bytes, more than verify reads as one inference's inputs (limit ${INPUT_LIMITS.tensorBytes} in all)`,
+      );
     if (e.method === 8 && e.uncompressedSize > Math.max(1024, e.compressedSize * ZIP_LIMITS.maxRatio)) {
       throw fileError(entry, `declares ${e.uncompressedSize} bytes from ${e.compressedSize} compressed: a ratio no deflate stream reaches (a zip bomb?)`);
     }

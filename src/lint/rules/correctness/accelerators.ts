@@ -10,16 +10,42 @@ import { defineModelRule, type MessageOf, type ModelContext } from '../../rule.j
 import { isEnsemble, ONNXRUNTIME } from '../../../triton/backend-records.js';
 
 const PRECISION_MODES = ['FP32', 'FP16', 'BF16', 'INT8'];
-const TRT_INT_KEYS = new Set(['trt_max_partition_iterations', 'trt_min_subgraph_size', 'trt_dla_core', 'trt_builder_optimization_level', 'trt_auxiliary_streams', 'trt_ep_context_embed_mode']);
+const TRT_INT_KEYS = new Set([
+  'trt_max_partition_iterations',
+  'trt_min_subgraph_size',
+  'trt_dla_core',
+  'trt_builder_optimization_level',
+  'trt_auxiliary_streams',
+  'trt_ep_context_embed_mode',
+]);
 const TRT_UINT64_KEYS = new Set(['max_workspace_size_bytes']);
 const TRT_BOOL_KEYS = new Set([
-  'int8_use_native_calibration_table', 'trt_dla_enable', 'trt_engine_cache_enable', 'trt_dump_subgraphs', 'trt_force_sequential_engine_build',
-  'trt_context_memory_sharing_enable', 'trt_layer_norm_fp32_fallback', 'trt_timing_cache_enable', 'trt_force_timing_cache', 'trt_detailed_build_log',
-  'trt_build_heuristics_enable', 'trt_sparsity_enable', 'trt_cuda_graph_enable', 'trt_dump_ep_context_model',
+  'int8_use_native_calibration_table',
+  'trt_dla_enable',
+  'trt_engine_cache_enable',
+  'trt_dump_subgraphs',
+  'trt_force_sequential_engine_build',
+  'trt_context_memory_sharing_enable',
+  'trt_layer_norm_fp32_fallback',
+  'trt_timing_cache_enable',
+  'trt_force_timing_cache',
+  'trt_detailed_build_log',
+  'trt_build_heuristics_enable',
+  'trt_sparsity_enable',
+  'trt_cuda_graph_enable',
+  'trt_dump_ep_context_model',
 ]);
 const TRT_STRING_KEYS = new Set([
-  'int8_calibration_table_name', 'trt_engine_cache_path', 'trt_engine_cache_prefix', 'trt_timing_cache_path', 'trt_tactic_sources',
-  'trt_extra_plugin_lib_paths', 'trt_profile_min_shapes', 'trt_profile_max_shapes', 'trt_profile_opt_shapes', 'trt_ep_context_file_path',
+  'int8_calibration_table_name',
+  'trt_engine_cache_path',
+  'trt_engine_cache_prefix',
+  'trt_timing_cache_path',
+  'trt_tactic_sources',
+  'trt_extra_plugin_lib_paths',
+  'trt_profile_min_shapes',
+  'trt_profile_max_shapes',
+  'trt_profile_opt_shapes',
+  'trt_ep_context_file_path',
 ]);
 const TRT_KEYS = ['precision_mode', ...TRT_INT_KEYS, ...TRT_UINT64_KEYS, ...TRT_BOOL_KEYS, ...TRT_STRING_KEYS];
 /**
@@ -71,7 +97,8 @@ const UNKNOWN_TRT_KEY = `"{{key}}" is not a TensorRT accelerator parameter: Trit
 const INT_OUT_OF_RANGE = `parameter {{key}}: "{{value}}" does not fit in an int, and Triton's std::stoi throws on it`;
 const NOT_INTEGER = `parameter {{key}}: "{{value}}" is not an integer: Triton refuses the model ("failed to convert '{{value}}' to integral number")`;
 const THREADS = 'write a number of threads, e.g. "{{example}}" (0 lets ONNX Runtime choose)';
-const GPU_IGNORED = "Triton's ONNX Runtime backend reads GPU accelerators only for GPU instances (no error, no effect, even for bad entries); move them to a KIND_GPU instance group's model, or remove them";
+const GPU_IGNORED =
+  "Triton's ONNX Runtime backend reads GPU accelerators only for GPU instances (no error, no effect, even for bad entries); move them to a KIND_GPU instance group's model, or remove them";
 
 const messages = {
   cudaParameterOverwritten: `cuda accelerator parameter '{{key}}' has no effect: ${OVERWRITES} ({{default}}); ${SET_MODEL_LEVEL}`,
@@ -87,10 +114,12 @@ const messages = {
   precisionModeWrongCase: `${UNKNOWN_PRECISION}; values are case-sensitive: write "{{expected}}"`,
   tensorrtIntOutOfRange: `TensorRT parameter {{key}}: "{{value}}" does not fit in an int, and Triton's std::stoi throws on it; use a smaller integer`,
   tensorrtNotInteger: `TensorRT parameter {{key}}: "{{value}}" is not an integer: Triton refuses the model ("failed to convert '{{value}}' to integral number"); write a whole number`,
-  tensorrtIntPrefixOnly: 'TensorRT parameter {{key}}: "{{value}}" is read as {{readAs}} (Triton parses the leading integer and drops the rest); write "{{readAs}}"',
+  tensorrtIntPrefixOnly:
+    'TensorRT parameter {{key}}: "{{value}}" is read as {{readAs}} (Triton parses the leading integer and drops the rest); write "{{readAs}}"',
   tensorrtNotBytes: `TensorRT parameter {{key}}: "{{value}}" is not a number of bytes: Triton refuses the model ("failed to convert '{{value}}' to unsigned long long integral number"); write a whole number of bytes, e.g. "1073741824" for 1 GiB`,
   tensorrtBytesOutOfRange: `TensorRT parameter {{key}}: "{{value}}" does not fit in 64 bits, and Triton's std::stoull throws on it; use a smaller number of bytes`,
-  tensorrtBytesPrefixOnly: 'TensorRT parameter {{key}}: "{{value}}" is read as its leading number only (units are not understood); write the size in bytes, e.g. "1073741824" for 1 GiB',
+  tensorrtBytesPrefixOnly:
+    'TensorRT parameter {{key}}: "{{value}}" is read as its leading number only (units are not understood); write the size in bytes, e.g. "1073741824" for 1 GiB',
   tensorrtNotBoolean: `TensorRT parameter {{key}}: "{{value}}" is not a boolean: Triton refuses the model ("failed to convert '{{value}}' to boolean"); use "true", "false", "1" or "0"`,
   unknownTensorrtParameter: `${UNKNOWN_TRT_KEY}; see the ONNX Runtime backend README for the supported keys`,
   misspeltTensorrtParameter: `${UNKNOWN_TRT_KEY}; did you mean "{{suggestion}}"?`,
@@ -101,7 +130,8 @@ const messages = {
   choiceOutOfRange: `${INT_OUT_OF_RANGE}; use one of {{choices}}`,
   choiceNotInteger: `${NOT_INTEGER}; use one of {{choices}}`,
   parameterIntPrefixOnly: 'parameter {{key}}: "{{value}}" is read as {{readAs}} (Triton parses the leading integer and drops the rest); write "{{readAs}}"',
-  unknownExecutionMode: 'parameter execution_mode: {{mode}} is neither 0 (sequential) nor 1 (parallel): Triton refuses the model ("Invalid configuration value provided. Expected values for  execution_mode are 0 or 1 but got {{mode}} ."); use "0" or "1"',
+  unknownExecutionMode:
+    'parameter execution_mode: {{mode}} is neither 0 (sequential) nor 1 (parallel): Triton refuses the model ("Invalid configuration value provided. Expected values for  execution_mode are 0 or 1 but got {{mode}} ."); use "0" or "1"',
   parameterNotBoolean: `parameter {{key}}: "{{value}}" is not a boolean: Triton refuses the model ("failed to convert '{{value}}' to boolean"); use "true", "false", "1" or "0"`,
   cudaOnlyParameterIgnored: 'parameter {{key}} is ignored: it only configures the CUDA execution provider, and this model has no GPU instance; remove it',
   parameterNotNumber: `parameter {{key}}: "{{value}}" is not a number: Triton refuses the model ("failed to convert '{{value}}' to integral number"); the model-level parameter takes the number: write "{{byName}}" ({{choices}})`,
@@ -236,8 +266,15 @@ function checkTensorRt(parameters: Record<string, string>, at: PathSegment[], re
     } else if (TRT_BOOL_KEYS.has(key)) {
       if (!isBool(value)) report(p, { messageId: 'tensorrtNotBoolean', data: { key, value } });
     } else if (!TRT_STRING_KEYS.has(key)) {
-      const close = TRT_KEYS.find((k) => k.toLowerCase() === key.toLowerCase() || k === `trt_${key}` || `trt_${k}` === key || k.replace(/^trt_/, '') === key.replace(/^trt_/, ''));
-      report(p, close ? { messageId: 'misspeltTensorrtParameter', data: { key, suggestion: close } } : { messageId: 'unknownTensorrtParameter', data: { key } }, undefined, true);
+      const close = TRT_KEYS.find(
+        (k) => k.toLowerCase() === key.toLowerCase() || k === `trt_${key}` || `trt_${k}` === key || k.replace(/^trt_/, '') === key.replace(/^trt_/, ''),
+      );
+      report(
+        p,
+        close ? { messageId: 'misspeltTensorrtParameter', data: { key, suggestion: close } } : { messageId: 'unknownTensorrtParameter', data: { key } },
+        undefined,
+        true,
+      );
     }
   }
 }
@@ -251,7 +288,8 @@ function checkParameters(config: ModelConfig, gpu: boolean, report: Reporter): v
   type IntKind = { kind: 'executionMode' } | { kind: 'threadCount'; example: string } | { kind: 'choice'; choices: string };
   const notInt = (key: string, value: string, want: IntKind, outOfRange: boolean): MessageOf<typeof messages> => {
     if (want.kind === 'executionMode') return { messageId: outOfRange ? 'executionModeOutOfRange' : 'executionModeNotInteger', data: { key, value } };
-    if (want.kind === 'threadCount') return { messageId: outOfRange ? 'threadCountOutOfRange' : 'threadCountNotInteger', data: { key, value, example: want.example } };
+    if (want.kind === 'threadCount')
+      return { messageId: outOfRange ? 'threadCountOutOfRange' : 'threadCountNotInteger', data: { key, value, example: want.example } };
     return { messageId: outOfRange ? 'choiceOutOfRange' : 'choiceNotInteger', data: { key, value, choices: want.choices } };
   };
   const intParam = (key: string, want: IntKind): number | undefined => {

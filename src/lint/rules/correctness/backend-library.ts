@@ -11,18 +11,12 @@ import { escapes } from '../../relative-path.js';
 import { defineModelRule } from '../../rule.js';
 
 const messages = {
-  noLibraryForBackend:
-    `the server has no backend "{{backend}}": there is no {{library}} in {{backendPath}}, in the version directory or in the model directory, so Triton refuses the model ("unable to find backend library for backend '{{backend}}', try specifying runtime on the model configuration."); install the backend in {{backendPath}}, or put {{library}} in the model directory`,
-  noLibraryForBackendDidYouMean:
-    `the server has no backend "{{backend}}" (no {{library}} in {{backendPath}} or beside the model), so Triton refuses the model ("unable to find backend library for backend '{{backend}}', try specifying runtime on the model configuration."); did you mean backend: "{{suggestion}}"? The server's backend directory holds {{suggestion}}`,
-  noRuntimeLibrary:
-    `runtime "{{library}}" is in none of the places Triton looks for it, so Triton refuses the model ("unable to find backend library '{{library}}' for model '{{model}}', searched: {{searched}}"); put {{library}} in the model directory, or remove runtime to use the backend's own library`,
-  noPythonBackendLibrary:
-    `backend "{{backend}}" is a Python-based backend, which runs on the Python backend's {{library}}, and the server has none, so Triton refuses the model ("unable to find backend library '{{library}}' for model '{{model}}', searched: {{searched}}"); install the Python backend in {{pythonPath}}`,
-  libraryEscapes:
-    `{{library}} in {{dir}} leads out of that directory (a symbolic link to {{target}}), and Triton refuses a library named by runtime, or the Python backend's under a Python-based backend, that does ("backend library name '{{library}}' escapes backend directory '{{dir}}', for model '{{model}}', check model config runtime field"); copy the library into {{dir}} instead of linking it`,
-  noPythonBasedLibrary:
-    `runtime "{{runtime}}" makes "{{backend}}" a Python-based backend, whose model.py Triton looks for at {{path}}, and there is none, so Triton refuses the model ("unable to find Python backend based backend library '{{runtime}}' for model '{{model}}', searched: '{{path}}'"); install the backend's model.py at {{path}}, or remove runtime`,
+  noLibraryForBackend: `the server has no backend "{{backend}}": there is no {{library}} in {{backendPath}}, in the version directory or in the model directory, so Triton refuses the model ("unable to find backend library for backend '{{backend}}', try specifying runtime on the model configuration."); install the backend in {{backendPath}}, or put {{library}} in the model directory`,
+  noLibraryForBackendDidYouMean: `the server has no backend "{{backend}}" (no {{library}} in {{backendPath}} or beside the model), so Triton refuses the model ("unable to find backend library for backend '{{backend}}', try specifying runtime on the model configuration."); did you mean backend: "{{suggestion}}"? The server's backend directory holds {{suggestion}}`,
+  noRuntimeLibrary: `runtime "{{library}}" is in none of the places Triton looks for it, so Triton refuses the model ("unable to find backend library '{{library}}' for model '{{model}}', searched: {{searched}}"); put {{library}} in the model directory, or remove runtime to use the backend's own library`,
+  noPythonBackendLibrary: `backend "{{backend}}" is a Python-based backend, which runs on the Python backend's {{library}}, and the server has none, so Triton refuses the model ("unable to find backend library '{{library}}' for model '{{model}}', searched: {{searched}}"); install the Python backend in {{pythonPath}}`,
+  libraryEscapes: `{{library}} in {{dir}} leads out of that directory (a symbolic link to {{target}}), and Triton refuses a library named by runtime, or the Python backend's under a Python-based backend, that does ("backend library name '{{library}}' escapes backend directory '{{dir}}', for model '{{model}}', check model config runtime field"); copy the library into {{dir}} instead of linking it`,
+  noPythonBasedLibrary: `runtime "{{runtime}}" makes "{{backend}}" a Python-based backend, whose model.py Triton looks for at {{path}}, and there is none, so Triton refuses the model ("unable to find Python backend based backend library '{{runtime}}' for model '{{model}}', searched: '{{path}}'"); install the backend's model.py at {{path}}, or remove runtime`,
 } as const;
 
 /** core's "searched: " list: each path quoted, each followed by a space. */
@@ -86,11 +80,21 @@ export const backendLibrary = defineModelRule({
         return;
       }
       case 'noLibrary':
-        if (!missing.pythonBased) ctx.report({ ...at, messageId: 'noRuntimeLibrary', data: { library: missing.library, model, searched: searchedList(missing.searched) } });
-        else ctx.report({ ...at, messageId: 'noPythonBackendLibrary', data: { backend, library: missing.library, model, searched: searchedList(missing.searched), pythonPath: missing.searched.at(-1)! } });
+        if (!missing.pythonBased)
+          ctx.report({ ...at, messageId: 'noRuntimeLibrary', data: { library: missing.library, model, searched: searchedList(missing.searched) } });
+        else
+          ctx.report({
+            ...at,
+            messageId: 'noPythonBackendLibrary',
+            data: { backend, library: missing.library, model, searched: searchedList(missing.searched), pythonPath: missing.searched.at(-1)! },
+          });
         return;
       case 'escapes':
-        ctx.report({ ...at, messageId: 'libraryEscapes', data: { library: missing.library, dir: missing.dir, model, target: ctx.files.realpath(missing.path) } });
+        ctx.report({
+          ...at,
+          messageId: 'libraryEscapes',
+          data: { library: missing.library, dir: missing.dir, model, target: ctx.files.realpath(missing.path) },
+        });
         return;
       case 'noPythonBasedLibrary':
         ctx.report({ ...at, messageId: 'noPythonBasedLibrary', data: { runtime: missing.library, backend, model, path: missing.searched[0]! } });

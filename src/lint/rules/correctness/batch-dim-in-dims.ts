@@ -3,7 +3,15 @@
 // axis too deep, and Triton refuses the config when it compares it with the model.
 import { defineModelRule } from '../../rule.js';
 import {
-  checkedConfig, comparedShape, configTensors, dimsText, includesBatchAxis, maxBatchSize, modelShapeText, modelTensor, requestShape,
+  checkedConfig,
+  comparedShape,
+  configTensors,
+  dimsText,
+  includesBatchAxis,
+  maxBatchSize,
+  modelShapeText,
+  modelTensor,
+  requestShape,
 } from '../../tensors.js';
 
 export const batchDimInDims = defineModelRule({
@@ -37,12 +45,23 @@ export const batchDimInDims = defineModelRule({
         const expected = shape.dims.slice(1);
         const wanted = dimsText(expected.length ? expected : [1]);
         const data = {
-          field: shape.field, written: dimsText(shape.dims), wanted, mbs, requestShape: dimsText(requestShape(shape.dims, mbs)),
-          direction, name: t.name, modelShape: modelShapeText(model), dims: shape.dims, expected, modelDims: model.shape,
+          field: shape.field,
+          written: dimsText(shape.dims),
+          wanted,
+          mbs,
+          requestShape: dimsText(requestShape(shape.dims, mbs)),
+          direction,
+          name: t.name,
+          modelShape: modelShapeText(model),
+          dims: shape.dims,
+          expected,
+          modelDims: model.shape,
         };
         // The fix rewrites the list when it is written as one [list] (and the scalar case also needs a reshape, so it is left to the user).
         const field = shape.field === 'dims' ? [...t.path, 'dims'] : [...t.path, 'reshape', 'shape'];
-        const fix = expected.length ? { description: `set ${shape.field}: ${wanted}`, edits: [ctx.edits.replaceField(field, `${field.at(-1)}: [ ${expected.join(', ')} ]`)] } : undefined;
+        const fix = expected.length
+          ? { description: `set ${shape.field}: ${wanted}`, edits: [ctx.edits.replaceField(field, `${field.at(-1)}: [ ${expected.join(', ')} ]`)] }
+          : undefined;
         ctx.report({
           path: [...shape.elementPath, 0],
           ...(expected.length ? { messageId: 'includesBatchAxis' as const, data } : { messageId: 'includesBatchAxisScalar' as const, data }),

@@ -6,7 +6,14 @@ import { defineModelRule } from '../../rule.js';
 import { modelName } from '../../backend.js';
 import { typeName } from '../../../triton/data-types.js';
 
-const INPUT_KINDS = ['BATCH_ELEMENT_COUNT', 'BATCH_ACCUMULATED_ELEMENT_COUNT', 'BATCH_ACCUMULATED_ELEMENT_COUNT_WITH_ZERO', 'BATCH_MAX_ELEMENT_COUNT_AS_SHAPE', 'BATCH_ITEM_SHAPE', 'BATCH_ITEM_SHAPE_FLATTEN'];
+const INPUT_KINDS = [
+  'BATCH_ELEMENT_COUNT',
+  'BATCH_ACCUMULATED_ELEMENT_COUNT',
+  'BATCH_ACCUMULATED_ELEMENT_COUNT_WITH_ZERO',
+  'BATCH_MAX_ELEMENT_COUNT_AS_SHAPE',
+  'BATCH_ITEM_SHAPE',
+  'BATCH_ITEM_SHAPE_FLATTEN',
+];
 const OUTPUT_KINDS = ['BATCH_SCATTER_WITH_INPUT_SHAPE'];
 
 const kindName = (k: string | number | undefined, names: string[]): string => {
@@ -75,8 +82,7 @@ export const batchIo = defineModelRule({
       const kindPath = b.kind !== undefined ? [...base, 'kind'] : base;
       const src = b.source_input ?? [];
       if (!INPUT_KINDS.includes(kind)) {
-        ctx.report({ path: kindPath, messageId: 'unknownBatchInputKind',
-        data: { kind, modelName: name, INPUT_KINDS: INPUT_KINDS.join(', ') } });
+        ctx.report({ path: kindPath, messageId: 'unknownBatchInputKind', data: { kind, modelName: name, INPUT_KINDS: INPUT_KINDS.join(', ') } });
         return;
       }
       if (src.length !== 1) {
@@ -99,8 +105,7 @@ export const batchIo = defineModelRule({
       const kindPath = b.kind !== undefined ? [...base, 'kind'] : base;
       const src = b.source_input ?? [];
       if (!OUTPUT_KINDS.includes(kind)) {
-        ctx.report({ path: kindPath, messageId: 'unknownBatchOutputKind',
-        data: { kind, modelName: name } });
+        ctx.report({ path: kindPath, messageId: 'unknownBatchOutputKind', data: { kind, modelName: name } });
         return;
       }
       if (src.length !== 1) {

@@ -60,10 +60,14 @@ export const ensembleConfig = defineModelRule({
       "ensemble tensor '<t>' is unused in ensemble '<name>'",
     ],
     messages: {
-      tensorUnused: "ensemble tensor '{{tensor}}' is written but no step reads it and it is not an ensemble output: Triton refuses the ensemble (\"ensemble tensor '{{tensor}}' is unused in ensemble '{{ensemble}}'\"); read it in a step's input_map, add it to the ensemble's output, or drop this output_map entry",
-      tensorNeverComputed: "ensemble tensor '{{tensor}}' is never computed: the step that writes it waits for '{{waitsFor}}', which never gets a value: Triton refuses the ensemble (\"ensemble tensor '{{tensor}}' is unused in ensemble '{{ensemble}}'\"); connect that step's inputs to the ensemble inputs or to other steps' outputs, or remove the step",
-      tensorNeverGetsValue: "ensemble tensor '{{tensor}}' never gets a value: it is read here but is neither an ensemble input nor written by any step: Triton refuses the ensemble (\"ensemble tensor '{{tensor}}' is unused in ensemble '{{ensemble}}'\"); map it from an ensemble input or another step's output, or remove the mapping",
-      schedulingMissing: 'platform "ensemble" without ensemble_scheduling: Triton refuses the model ("ensemble scheduling must be set for ensemble {{name}} whose platform is ensemble"); add ensemble_scheduling { step [ ... ] } with the models to run, or set the platform or backend of the model this really is',
+      tensorUnused:
+        "ensemble tensor '{{tensor}}' is written but no step reads it and it is not an ensemble output: Triton refuses the ensemble (\"ensemble tensor '{{tensor}}' is unused in ensemble '{{ensemble}}'\"); read it in a step's input_map, add it to the ensemble's output, or drop this output_map entry",
+      tensorNeverComputed:
+        "ensemble tensor '{{tensor}}' is never computed: the step that writes it waits for '{{waitsFor}}', which never gets a value: Triton refuses the ensemble (\"ensemble tensor '{{tensor}}' is unused in ensemble '{{ensemble}}'\"); connect that step's inputs to the ensemble inputs or to other steps' outputs, or remove the step",
+      tensorNeverGetsValue:
+        "ensemble tensor '{{tensor}}' never gets a value: it is read here but is neither an ensemble input nor written by any step: Triton refuses the ensemble (\"ensemble tensor '{{tensor}}' is unused in ensemble '{{ensemble}}'\"); map it from an ensemble input or another step's output, or remove the mapping",
+      schedulingMissing:
+        'platform "ensemble" without ensemble_scheduling: Triton refuses the model ("ensemble scheduling must be set for ensemble {{name}} whose platform is ensemble"); add ensemble_scheduling { step [ ... ] } with the models to run, or set the platform or backend of the model this really is',
       schedulingWithoutPlatform: `ensemble_scheduling is set but platform is not set: Triton refuses the model ("ensemble scheduling cannot be set for model '{{name}}' whose platform is not ensemble"); set platform: "ensemble" (and no backend), or remove ensemble_scheduling`,
       schedulingOnOtherPlatform: `ensemble_scheduling is set but platform is "{{platform}}": Triton refuses the model ("ensemble scheduling cannot be set for model '{{name}}' whose platform is not ensemble"); set platform: "ensemble" (and no backend), or remove ensemble_scheduling`,
       instanceGroupInEnsemble: `instance_group in an ensemble: Triton refuses the model ("instance group should not be specified for ensemble '{{name}}'"); an ensemble runs no instances of its own; remove instance_group (set instance groups on the composing models)`,
@@ -139,8 +143,7 @@ export const ensembleConfig = defineModelRule({
       const at: PathSegment[] = ['ensemble_scheduling', 'step', i];
       if (!step.model_name) {
         structural = true;
-        ctx.report({ path: at, range: blockStart(ctx.doc, at), messageId: 'stepWithoutModel',
-        data: { step: i, name } });
+        ctx.report({ path: at, range: blockStart(ctx.doc, at), messageId: 'stepWithoutModel', data: { step: i, name } });
       }
       for (const map of ['input_map', 'output_map'] as const) {
         if (Object.keys(step[map] ?? {}).length) continue;

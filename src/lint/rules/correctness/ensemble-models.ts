@@ -21,7 +21,9 @@ const options = z.strictObject({
   externalModels: z
     .boolean()
     .default(false)
-    .describe('Step models may live in another model repository (Triton started with several --model-repository): do not report models missing from this one, and skip the checks that need them'),
+    .describe(
+      'Step models may live in another model repository (Triton started with several --model-repository): do not report models missing from this one, and skip the checks that need them',
+    ),
 });
 type Options = z.infer<typeof options>;
 
@@ -56,7 +58,6 @@ function view<W extends TensorWhere>(model: string, batching: boolean, type: str
   const d = dims.map(Number);
   return { model, type, dims: d, full: batching ? [-1, ...d] : d, where };
 }
-
 
 function typeName(t: unknown): string | undefined {
   return typeof t === 'string' ? t : typeof t === 'number' ? `TYPE_${t}` : undefined;
@@ -93,7 +94,7 @@ const messages = {
   mixedDecoupledBranches: `ensemble tensor '{{tensor}}' would combine responses that come from different decoupled models (each decoupled model may send any number of responses): Triton refuses the ensemble ("in ensemble {{ensemble}}, step of model '{{model}}' receives inputs originated from different decoupled models"); feed each step from at most one decoupled branch`,
   mixedDecoupledOutputs: `the ensemble's outputs would combine responses that come from different decoupled models (each decoupled model may send any number of responses): Triton refuses the ensemble ("in ensemble {{ensemble}}, step of model '{{model}}' receives inputs originated from different decoupled models"); feed each step from at most one decoupled branch`,
   decoupledFalseOverwritten:
-    "decoupled: false is overwritten (decoupled step models: {{models}}): Triton serves this ensemble as decoupled and clients must use the streaming API; set decoupled: true to say so",
+    'decoupled: false is overwritten (decoupled step models: {{models}}): Triton serves this ensemble as decoupled and clients must use the streaming API; set decoupled: true to say so',
   decoupledTrueOverwritten:
     'decoupled: true is overwritten: no step of this ensemble is decoupled, so Triton serves it as a regular (one response per request) model; remove the setting or set it to false',
 } as const;
@@ -106,7 +107,8 @@ export const ensembleModels = defineRepositoryRule<Options, typeof messages>({
     category: 'correctness',
     defaultSeverity: 'error',
     requiresModel: false,
-    description: 'Ensemble steps against the composing models: present, versions loaded, no cycles, batch sizes, mapped inputs/outputs, data types and shapes, decoupled branches',
+    description:
+      'Ensemble steps against the composing models: present, versions loaded, no cycles, batch sizes, mapped inputs/outputs, data types and shapes, decoupled branches',
     messages,
     prevents: [
       'ensemble <name> contains models that are not available or ambiguous: <m1>, <m2>',
@@ -153,7 +155,12 @@ class EnsembleCheck {
     }
   }
 
-  private report(m: ModelFacts, path: PathSegment[], message: MessageOf<typeof messages>, opts: { severity?: 'error' | 'warning' | 'info'; key?: boolean } = {}): void {
+  private report(
+    m: ModelFacts,
+    path: PathSegment[],
+    message: MessageOf<typeof messages>,
+    opts: { severity?: 'error' | 'warning' | 'info'; key?: boolean } = {},
+  ): void {
     const range: Range | undefined = opts.key ? m.doc?.locate(path)?.name : undefined;
     this.ctx.report(m, { path, ...(range ? { range } : {}), ...message, ...(opts.severity ? { severity: opts.severity } : {}) });
   }
@@ -175,8 +182,7 @@ class EnsembleCheck {
     const cycle = this.cycleFrom(m);
     if (cycle) {
       const { step, last } = cycle;
-      this.report(m, stepPath(step, 'model_name'),
-        { messageId: 'circularDependency', data: { step, model: steps[step]!.model_name ?? '', ensemble, last } });
+      this.report(m, stepPath(step, 'model_name'), { messageId: 'circularDependency', data: { step, model: steps[step]!.model_name ?? '', ensemble, last } });
       return;
     }
 
@@ -204,10 +210,14 @@ class EnsembleCheck {
     const repositories = this.ctx.repositories.join(', ');
     const [only, ...more] = this.ctx.repositories;
     if (this.ambiguous.has(name)) {
-      return near ? { messageId: 'stepModelAmbiguousNear', data: { ...data, repositories, near } } : { messageId: 'stepModelAmbiguous', data: { ...data, repositories } };
+      return near
+        ? { messageId: 'stepModelAmbiguousNear', data: { ...data, repositories, near } }
+        : { messageId: 'stepModelAmbiguous', data: { ...data, repositories } };
     }
     if (more.length) {
-      return near ? { messageId: 'stepModelMissingAnyRepositoryNear', data: { ...data, repositories, near } } : { messageId: 'stepModelMissingAnyRepository', data: { ...data, repositories } };
+      return near
+        ? { messageId: 'stepModelMissingAnyRepositoryNear', data: { ...data, repositories, near } }
+        : { messageId: 'stepModelMissingAnyRepository', data: { ...data, repositories } };
     }
     const repository = only ?? '';
     return near ? { messageId: 'stepModelMissingNear', data: { ...data, repository, near } } : { messageId: 'stepModelMissing', data: { ...data, repository } };
@@ -259,20 +269,22 @@ class EnsembleCheck {
         // Version directories are not here to judge (provisioned elsewhere, --configs-only, or kept
         // out of the checkout): only the proto3 default can still be called out.
         if (!written) {
-          this.report(m, path,
-            { messageId: 'stepVersionUnsetZero', data: { step: i, name: dep.name, ensemble } },
-            { severity: 'warning' });
+          this.report(m, path, { messageId: 'stepVersionUnsetZero', data: { step: i, name: dep.name, ensemble } }, { severity: 'warning' });
         }
         return;
       }
       const selected = scan.versionDirs.some((v) => v.version !== undefined);
-      this.report(m, ['ensemble_scheduling', 'step', i, 'model_name'],
-        { messageId: selected ? 'stepModelNoVersionSelected' : 'stepModelNoVersion', data: { step: i, name: dep.name, ensemble } });
+      this.report(m, ['ensemble_scheduling', 'step', i, 'model_name'], {
+        messageId: selected ? 'stepModelNoVersionSelected' : 'stepModelNoVersion',
+        data: { step: i, name: dep.name, ensemble },
+      });
       return;
     }
     if (required === -1 || loaded.includes(required)) return;
-    this.report(m, path,
-      { messageId: written ? 'stepVersionNotLoaded' : 'stepVersionUnset', data: { step: i, required, name: dep.name, loaded: loaded.join(', '), ensemble } });
+    this.report(m, path, {
+      messageId: written ? 'stepVersionNotLoaded' : 'stepVersionUnset',
+      data: { step: i, required, name: dep.name, loaded: loaded.join(', '), ensemble },
+    });
   }
 
   // ---- completed configs ------------------------------------------------------------------------
@@ -327,25 +339,39 @@ class EnsembleCheck {
         return;
       }
       // Where each side is written: a step's map key, or (first only) the ensemble's own input or output.
-      const seenSide = { tensor: t, ensemble, seenModel: seen.model, seenStep: seen.where.step, seenMap: seen.where.map, seenKey: seen.where.key, firstModel: first.model };
+      const seenSide = {
+        tensor: t,
+        ensemble,
+        seenModel: seen.model,
+        seenStep: seen.where.step,
+        seenMap: seen.where.map,
+        seenKey: seen.where.key,
+        firstModel: first.model,
+      };
       const firstStep = 'step' in first.where ? { firstStep: first.where.step, firstMap: first.where.map, firstKey: first.where.key } : undefined;
       const own = 'side' in first.where ? first.where.side : undefined;
       if (first.type !== seen.type) {
         mappingOk = false;
         const types = { ...seenSide, seenType: seen.type, firstType: first.type };
-        this.report(m, path,
+        this.report(
+          m,
+          path,
           firstStep
             ? { messageId: 'tensorDataTypeMismatch', data: { ...types, ...firstStep } }
-            : { messageId: own === 'input' ? 'tensorDataTypeMismatchInput' : 'tensorDataTypeMismatchOutput', data: types });
+            : { messageId: own === 'input' ? 'tensorDataTypeMismatchInput' : 'tensorDataTypeMismatchOutput', data: types },
+        );
         return;
       }
       if (!sameWithWildcard(first.dims, seen.dims) && !sameWithWildcard(first.full, seen.full)) {
         mappingOk = false;
         const shapes = { ...seenSide, seenShape: dimsText(seen.full), firstShape: dimsText(first.full) };
-        this.report(m, path,
+        this.report(
+          m,
+          path,
           firstStep
             ? { messageId: 'tensorShapeMismatch', data: { ...shapes, ...firstStep } }
-            : { messageId: own === 'input' ? 'tensorShapeMismatchInput' : 'tensorShapeMismatchOutput', data: shapes });
+            : { messageId: own === 'input' ? 'tensorShapeMismatchInput' : 'tensorShapeMismatchOutput', data: shapes },
+        );
       }
     };
 
@@ -363,8 +389,7 @@ class EnsembleCheck {
 
       if (c.maxBatchSize && depMbs !== 0 && depMbs < ensembleMbs) {
         mappingOk = false;
-        this.report(m, ['max_batch_size'],
-          { messageId: 'maxBatchSizeAboveStep', data: { ensembleMbs, step: i, model, depMbs, ensemble } });
+        this.report(m, ['max_batch_size'], { messageId: 'maxBatchSizeAboveStep', data: { ensembleMbs, step: i, model, depMbs, ensemble } });
       }
 
       const inputMap = s.input_map ?? {};
@@ -374,9 +399,14 @@ class EnsembleCheck {
           if (names.has(key)) continue;
           mappingOk = false;
           const list = [...names].map((n) => `'${n}'`).join(', ');
-          this.report(m, [...at, 'input_map', key],
-            list ? { messageId: 'inputMapUnknownInput', data: { key, model, inputs: list, ensemble, tensor: t } } : { messageId: 'inputMapModelHasNoInputs', data: { key, model, ensemble, tensor: t } },
-            { key: true });
+          this.report(
+            m,
+            [...at, 'input_map', key],
+            list
+              ? { messageId: 'inputMapUnknownInput', data: { key, model, inputs: list, ensemble, tensor: t } }
+              : { messageId: 'inputMapModelHasNoInputs', data: { key, model, ensemble, tensor: t } },
+            { key: true },
+          );
         }
         for (const input of cfg.input ?? []) {
           const name = input.name ?? '';
@@ -384,8 +414,7 @@ class EnsembleCheck {
           if (t === undefined) {
             if (input.optional) continue;
             mappingOk = false;
-            this.report(m, [...at, 'model_name'],
-              { messageId: 'stepInputUnmapped', data: { step: i, name, model, ensemble } });
+            this.report(m, [...at, 'model_name'], { messageId: 'stepInputUnmapped', data: { step: i, name, model, ensemble } });
             continue;
           }
           const type = typeName(input.data_type);
@@ -400,9 +429,14 @@ class EnsembleCheck {
           if (names.has(key)) continue;
           mappingOk = false;
           const list = [...names].map((n) => `'${n}'`).join(', ');
-          this.report(m, [...at, 'output_map', key],
-            list ? { messageId: 'outputMapUnknownOutput', data: { key, model, outputs: list, ensemble, tensor: t } } : { messageId: 'outputMapModelHasNoOutputs', data: { key, model, ensemble, tensor: t } },
-            { key: true });
+          this.report(
+            m,
+            [...at, 'output_map', key],
+            list
+              ? { messageId: 'outputMapUnknownOutput', data: { key, model, outputs: list, ensemble, tensor: t } }
+              : { messageId: 'outputMapModelHasNoOutputs', data: { key, model, ensemble, tensor: t } },
+            { key: true },
+          );
         }
         for (const [key, t] of Object.entries(outputMap)) {
           const output = (cfg.output ?? []).find((o) => o.name === key);
@@ -486,9 +520,14 @@ class EnsembleCheck {
         const prevLabel = next.prev[0]!.label;
         if (next.prev.some((p) => p.label !== prevLabel)) {
           const path: PathSegment[] = next === sink ? ['ensemble_scheduling'] : next.path;
-          this.report(m, path,
-            next === sink ? { messageId: 'mixedDecoupledOutputs', data: { ensemble, model: next.model } } : { messageId: 'mixedDecoupledBranches', data: { tensor: next.name, ensemble, model: next.model } },
-            next === sink ? { key: true } : {});
+          this.report(
+            m,
+            path,
+            next === sink
+              ? { messageId: 'mixedDecoupledOutputs', data: { ensemble, model: next.model } }
+              : { messageId: 'mixedDecoupledBranches', data: { tensor: next.name, ensemble, model: next.model } },
+            next === sink ? { key: true } : {},
+          );
           return;
         }
         if (next.sibling) {
@@ -509,11 +548,12 @@ class EnsembleCheck {
     const said = config.model_transaction_policy?.decoupled;
     if (said !== undefined && said !== decoupled) {
       const which = steps.filter((_, i) => flags[i]).map((s) => `'${s.model_name}'`);
-      this.report(m, ['model_transaction_policy', 'decoupled'],
-        decoupled
-          ? { messageId: 'decoupledFalseOverwritten', data: { models: which.join(', ') } }
-          : { messageId: 'decoupledTrueOverwritten' },
-        { severity: 'warning' });
+      this.report(
+        m,
+        ['model_transaction_policy', 'decoupled'],
+        decoupled ? { messageId: 'decoupledFalseOverwritten', data: { models: which.join(', ') } } : { messageId: 'decoupledTrueOverwritten' },
+        { severity: 'warning' },
+      );
     }
   }
 }

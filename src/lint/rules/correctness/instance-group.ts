@@ -52,7 +52,7 @@ const messages = {
   gpuGroupWithoutGpusAuto:
     'the settings say the servers have no GPU (gpu.count: 0), so Triton refuses this KIND_AUTO group (it becomes KIND_CPU, still listing GPUs) ("instance group {{group}} of model {{model}} has kind KIND_CPU but specifies one or more GPUs"); use kind: KIND_CPU without gpus',
   profileNotTensorrt:
-    'profile selects TensorRT optimization profiles, and this model\'s platform is \'{{platform}}\', so Triton refuses the model ("instance group {{group}} of model {{model}} and platform {{platform}}specifies profile field which is only supported for TensorRT models"); remove profile',
+    "profile selects TensorRT optimization profiles, and this model's platform is '{{platform}}', so Triton refuses the model (\"instance group {{group}} of model {{model}} and platform {{platform}}specifies profile field which is only supported for TensorRT models\"); remove profile",
   profileNotTensorrtNoPlatform:
     'profile selects TensorRT optimization profiles, and this model\'s platform is not set, so Triton refuses the model ("instance group {{group}} of model {{model}} and platform specifies profile field which is only supported for TensorRT models"); remove profile',
   profileNotTensorrtGuessed:
@@ -63,16 +63,13 @@ const messages = {
     'profile {{profileText}} is not the index of a TensorRT optimization profile, so Triton refuses the model ("unable to parse \'{{profile}}\': stoi"); write the profile index as a string, e.g. profile: [ "0" ]',
   profileNegative:
     'profile {{profileText}} is not the index of a TensorRT optimization profile, so Triton refuses the model ("instance group {{group}} of model {{model}} and platform {{platform}} specifies invalid profile {{profile}}. The field should contain the string representation of a non-negative integer."); write the profile index as a string, e.g. profile: [ "0" ]',
-  countNotPositive:
-    'count {{count}} is not a number of instances: Triton silently uses the default ({{dflt}}) instead; set count: 1 or more',
-  countNotPositiveGpu:
-    'count {{count}} is not a number of instances: Triton silently uses the default (1 on each GPU) instead; set count: 1 or more',
+  countNotPositive: 'count {{count}} is not a number of instances: Triton silently uses the default ({{dflt}}) instead; set count: 1 or more',
+  countNotPositiveGpu: 'count {{count}} is not a number of instances: Triton silently uses the default (1 on each GPU) instead; set count: 1 or more',
   countNotPositiveAuto:
     'count {{count}} is not a number of instances: Triton silently uses the default (1 on each GPU, or {{dflt}} on a server without GPUs) instead; set count: 1 or more',
 } as const;
 
 type Ctx = ModelContext<undefined, typeof messages>;
-
 
 export const instanceGroup = defineModelRule({
   meta: {
@@ -128,7 +125,12 @@ function checkGroup(ctx: Ctx, g: ModelInstanceGroup, path: PathSegment[], group:
     const bad = gpus.findIndex((id) => id < 0);
     if (bad >= 0) {
       if (auto) ctx.report({ path: [...gpusPath, bad], messageId: 'unknownGpuIdAuto', data: { group, model, kind, id: gpus[bad]! } });
-      else ctx.report({ path: [...gpusPath, bad], messageId: 'unknownGpuId', data: { group, model, kind, id: gpus[bad]!, cc: MIN_COMPUTE_CAPABILITY_TEXT, ids: hostIds(ctx) } });
+      else
+        ctx.report({
+          path: [...gpusPath, bad],
+          messageId: 'unknownGpuId',
+          data: { group, model, kind, id: gpus[bad]!, cc: MIN_COMPUTE_CAPABILITY_TEXT, ids: hostIds(ctx) },
+        });
     }
     // Ids past the servers' GPU count: what resolve refuses for the same count (core ValidateInstanceGroup).
     // Without a count from the user, the default of 1 is no fact of their servers: only ids past what
@@ -137,17 +139,32 @@ function checkGroup(ctx: Ctx, g: ModelInstanceGroup, path: PathSegment[], group:
     const count = ctx.settings.gpu.count;
     const beyond = bad < 0 && count > 0 ? gpus.findIndex((id) => id >= (source ? count : MAX_GPUS_PER_SERVER)) : -1;
     if (beyond >= 0) {
-      const data = { group, model, kind, id: gpus[beyond]!, count: source ? count : hostGpuCount(ctx.config, undefined), ids: hostIds(ctx), cc: MIN_COMPUTE_CAPABILITY_TEXT };
+      const data = {
+        group,
+        model,
+        kind,
+        id: gpus[beyond]!,
+        count: source ? count : hostGpuCount(ctx.config, undefined),
+        ids: hostIds(ctx),
+        cc: MIN_COMPUTE_CAPABILITY_TEXT,
+      };
       const at = [...gpusPath, beyond];
       // A count the user gave is a fact of the servers; the default (1) only a guess.
       if (source) ctx.report({ path: at, severity: 'error', messageId: auto ? 'gpuIdBeyondCountAuto' : 'gpuIdBeyondCount', data: { ...data, source } });
-      else ctx.report({ path: at, severity: 'warning', messageId: auto ? 'gpuIdBeyondAnyServerAuto' : 'gpuIdBeyondAnyServer', data: { ...data, maxGpus: MAX_GPUS_PER_SERVER } });
+      else
+        ctx.report({
+          path: at,
+          severity: 'warning',
+          messageId: auto ? 'gpuIdBeyondAnyServerAuto' : 'gpuIdBeyondAnyServer',
+          data: { ...data, maxGpus: MAX_GPUS_PER_SERVER },
+        });
     }
     if (ctx.settings.gpu.count === 0 && bad < 0 && (kind === 'KIND_GPU' || gpus.length)) {
       // The settings say the servers have no GPU.
       const at = gpus.length ? [...gpusPath, 0] : g.kind !== undefined ? [...path, 'kind'] : path;
       if (auto) ctx.report({ path: at, messageId: 'gpuGroupWithoutGpusAuto', data: { group, model, kind } });
-      else if (gpus.length) ctx.report({ path: at, messageId: 'gpuGroupWithoutGpusListed', data: { group, model, kind, id: gpus[0]!, cc: MIN_COMPUTE_CAPABILITY_TEXT } });
+      else if (gpus.length)
+        ctx.report({ path: at, messageId: 'gpuGroupWithoutGpusListed', data: { group, model, kind, id: gpus[0]!, cc: MIN_COMPUTE_CAPABILITY_TEXT } });
       else ctx.report({ path: at, messageId: 'gpuGroupWithoutGpus', data: { group, model, kind } });
     }
   }
@@ -167,7 +184,11 @@ function checkGroup(ctx: Ctx, g: ModelInstanceGroup, path: PathSegment[], group:
         const index = stoi(p);
         const messageId = p === '' ? 'profileEmpty' : index === undefined ? 'profileNotIndex' : index < 0 ? 'profileNegative' : undefined;
         if (!messageId) return;
-        ctx.report({ path: [...path, 'profile', k], messageId, data: { group, model, platform: settled.platform, profile: p, profileText: JSON.stringify(p) } });
+        ctx.report({
+          path: [...path, 'profile', k],
+          messageId,
+          data: { group, model, platform: settled.platform, profile: p, profileText: JSON.stringify(p) },
+        });
       });
     }
   }

@@ -6,8 +6,12 @@ import { defineModelRule } from '../../rule.js';
 import { checkedConfig, configTensors, modelTensor } from '../../tensors.js';
 
 const ONNX_KIND: Record<string, string> = {
-  sequence: 'ONNX_TYPE_SEQUENCE', map: 'ONNX_TYPE_MAP', optional: 'ONNX_TYPE_OPTIONAL',
-  sparse_tensor: 'ONNX_TYPE_SPARSETENSOR', opaque: 'ONNX_TYPE_OPAQUE', unknown: 'ONNX_TYPE_UNKNOWN',
+  sequence: 'ONNX_TYPE_SEQUENCE',
+  map: 'ONNX_TYPE_MAP',
+  optional: 'ONNX_TYPE_OPTIONAL',
+  sparse_tensor: 'ONNX_TYPE_SPARSETENSOR',
+  opaque: 'ONNX_TYPE_OPAQUE',
+  unknown: 'ONNX_TYPE_UNKNOWN',
 };
 
 export const ioDatatype = defineModelRule({
@@ -26,7 +30,8 @@ export const ioDatatype = defineModelRule({
       "unable to process output '<name>' for '<model>', unsupported datatype '<DT_X>'",
     ],
     messages: {
-      dataTypeMismatch: "data_type {{configType}} does not match the model: {{direction}} '{{name}}' is {{elemType}} ({{modelType}}) in the model; set data_type: {{modelType}}",
+      dataTypeMismatch:
+        "data_type {{configType}} does not match the model: {{direction}} '{{name}}' is {{elemType}} ({{modelType}}) in the model; set data_type: {{modelType}}",
       unservableElementType:
         "{{direction}} '{{name}}' has element type {{elemType}} in the model, which Triton cannot serve (it maps to TYPE_INVALID); cast it to a supported type (e.g. FLOAT, FLOAT16, INT64) in the exported graph",
       modelTensorNotTensor: `{{direction}} '{{name}}' is a {{kind}} in the model, not a tensor, and Triton's ONNX Runtime backend serves tensors only ({{ONNX_KIND}}); re-export the model with a tensor {{direction}} here`,
@@ -60,7 +65,15 @@ export const ioDatatype = defineModelRule({
           ctx.report({
             path: [...t.path, 'data_type'],
             messageId: 'unsupportedDataType',
-            data: { name: t.name, direction, configType: written, backend: checks.title, model: modelName(ctx), served: served.join(', '), elemType: model.elemType ?? 'unknown' },
+            data: {
+              name: t.name,
+              direction,
+              configType: written,
+              backend: checks.title,
+              model: modelName(ctx),
+              served: served.join(', '),
+              elemType: model.elemType ?? 'unknown',
+            },
           });
         }
       }
@@ -93,7 +106,10 @@ export const ioDatatype = defineModelRule({
                 data: { name: t.name, direction, configType: written, modelType: wanted, elemType: model.elemType ?? 'UNDEFINED' },
                 fix: { description: `set data_type: ${wanted}`, edits: [ctx.edits.replaceValue([...t.path, 'data_type'], wanted)] },
               }
-            : { messageId: 'unservableElementType' as const, data: { name: t.name, direction, configType: written, modelType: null, elemType: model.elemType ?? 'UNDEFINED' } }),
+            : {
+                messageId: 'unservableElementType' as const,
+                data: { name: t.name, direction, configType: written, modelType: null, elemType: model.elemType ?? 'UNDEFINED' },
+              }),
         });
       }
     }

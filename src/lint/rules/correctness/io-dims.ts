@@ -65,13 +65,15 @@ const NO_DATA_TYPE_TRITON = `("model {{direction}} '{{name}}' must specify 'data
 const NO_DIMS = `{{direction}} '{{name}}' has no dims, so Triton refuses the model`;
 const NO_DIMS_TRITON = `("model {{direction}} '{{name}}' must specify 'dims' for {{model}}"); list the shape without the batch axis, e.g. dims: [ 3, 224, 224 ] (a scalar per batch item is dims: [ 1 ] with reshape { shape: [ ] })`;
 const UNLESS_COMPLETED = ` unless the {{backend}} backend's auto-complete fills it in (it does not when the server runs with --disable-auto-complete-config)`;
-const EMPTY_RESHAPE = 'reshape { shape: [ ] } makes each item a scalar, which only works with batching (the batch axis keeps the tensor non-empty), and max_batch_size is';
+const EMPTY_RESHAPE =
+  'reshape { shape: [ ] } makes each item a scalar, which only works with batching (the batch axis keeps the tensor non-empty), and max_batch_size is';
 const EMPTY_RESHAPE_TRITON = `("model {{direction}} '{{name}}' cannot have empty reshape for non-batching model as scalar tensors are not supported for {{model}}"); set max_batch_size, or remove the reshape and write the model's shape in dims`;
 const UNLESS_RAISED = ` unless the backend's auto-complete raises max_batch_size`;
 const SHAPE_TENSOR = 'is_shape_tensor is a TensorRT flag and the platform is';
 const SHAPE_TENSOR_TRITON = 'so Triton refuses the model ("shape tensors are only supported for TensorRT platform for {{model}}"); remove is_shape_tensor';
 const NON_LINEAR = 'is_non_linear_format_io is a TensorRT flag and the platform is';
-const NON_LINEAR_TRITON = 'so Triton refuses the model ("Non-linear IO format is only supported for the TensorRT platform for {{model}}"); remove is_non_linear_format_io';
+const NON_LINEAR_TRITON =
+  'so Triton refuses the model ("Non-linear IO format is only supported for the TensorRT platform for {{model}}"); remove is_non_linear_format_io';
 const PLATFORM_GUESSED = 'not set (and there is no version directory with a model.plan to infer it from)';
 const SIZE_TRITON = `so Triton refuses the model ("model {{direction}} '{{name}}' has different size for dims and reshape for {{model}}")`;
 
@@ -81,7 +83,8 @@ const messages = {
   noName: `this {{direction}} has no name, so Triton refuses the model ("model {{direction}} must specify 'name' for {{model}}"); set name to the model's {{direction}} name`,
   noDataType: `${NO_DATA_TYPE} ${NO_DATA_TYPE_TRITON}`,
   noDataTypeUnlessCompleted: `${NO_DATA_TYPE}${UNLESS_COMPLETED} ${NO_DATA_TYPE_TRITON}`,
-  unknownDataType: 'data_type {{data_type}} is not a Triton data type (TYPE_BOOL ... TYPE_BF16 are 1 to 14); core lets the number through and the backend fails on it; write the type by name, e.g. data_type: TYPE_FP32',
+  unknownDataType:
+    'data_type {{data_type}} is not a Triton data type (TYPE_BOOL ... TYPE_BF16 are 1 to 14); core lets the number through and the backend fails on it; write the type by name, e.g. data_type: TYPE_FP32',
   noDims: `${NO_DIMS} ${NO_DIMS_TRITON}`,
   noDimsUnlessCompleted: `${NO_DIMS}${UNLESS_COMPLETED} ${NO_DIMS_TRITON}`,
   emptyReshapeWithoutBatching: `${EMPTY_RESHAPE} 0, so Triton refuses the model ${EMPTY_RESHAPE_TRITON}`,
@@ -90,14 +93,16 @@ const messages = {
   emptyReshapeBatchingUnsetUnlessRaised: `${EMPTY_RESHAPE} not set (0), so Triton refuses the model${UNLESS_RAISED} ${EMPTY_RESHAPE_TRITON}`,
   dimNotSize: `dim {{dim}} is not a size, so Triton refuses the model ("model {{direction}} '{{name}}' dimension must be integer >= 1, or -1 to indicate a variable-size dimension for {{model}}"); use the size, or -1 for a size that varies`,
   reshapeDimNotSize: `reshape dim {{dim}} is not a size, so Triton refuses the model ("model {{direction}} '{{name}}' reshape dimensions must be integer >= 1, or -1 to indicate a variable-size dimension for {{model}}"); use the size, or -1 for a size that varies`,
-  formatNeedsThreeDims: 'format {{format}} describes an image of 3 dims ({{layout}}) but dims {{text}} have {{length}}, so Triton refuses the model ("model input NHWC/NCHW require 3 dims for {{model}}"); give 3 dims without the batch axis, or remove format',
+  formatNeedsThreeDims:
+    'format {{format}} describes an image of 3 dims ({{layout}}) but dims {{text}} have {{length}}, so Triton refuses the model ("model input NHWC/NCHW require 3 dims for {{model}}"); give 3 dims without the batch axis, or remove format',
   shapeTensorNotTensorrt: `${SHAPE_TENSOR} '{{platform}}', ${SHAPE_TENSOR_TRITON}`,
   shapeTensorNoPlatform: `${SHAPE_TENSOR} not TensorRT, ${SHAPE_TENSOR_TRITON}`,
   shapeTensorPlatformGuessed: `${SHAPE_TENSOR} ${PLATFORM_GUESSED}, ${SHAPE_TENSOR_TRITON}`,
   nonLinearFormatNotTensorrt: `${NON_LINEAR} '{{platform}}', ${NON_LINEAR_TRITON}`,
   nonLinearFormatNoPlatform: `${NON_LINEAR} not TensorRT, ${NON_LINEAR_TRITON}`,
   nonLinearFormatPlatformGuessed: `${NON_LINEAR} ${PLATFORM_GUESSED}, ${NON_LINEAR_TRITON}`,
-  nonLinearFormatDims: 'a non-linear format tensor has 3 dims, but dims {{text}} have {{length}}, so Triton refuses the model ("Non-linear IO format {{direction}} requires 3 dims for {{model}}"); give 3 dims without the batch axis',
+  nonLinearFormatDims:
+    'a non-linear format tensor has 3 dims, but dims {{text}} have {{length}}, so Triton refuses the model ("Non-linear IO format {{direction}} requires 3 dims for {{model}}"); give 3 dims without the batch axis',
   elementCountOverflow: `{{label}} {{text}} hold more elements than an int64 counts, so Triton refuses the model ("element count for tensor '{{name}} {{label}}' exceeds maximum size of 9223372036854775807 for {{model}}"); check the dims`,
   reshapeSizeMismatch: `reshape {{reshapeText}} (element count {{reshapeCount}}) does not hold the same elements as dims {{dimsText}} (element count {{dimsCount}}), ${SIZE_TRITON}; make the products of the dims equal`,
   emptyReshapeSizeMismatch: `an empty reshape does not hold the same elements as dims {{dimsText}}, ${SIZE_TRITON}; an empty reshape needs dims of one element, e.g. dims: [ 1 ]`,
@@ -209,9 +214,14 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
     ctx.report({
       path: [...path, 'reshape'],
       severity: raised ? 'warning' : 'error',
-      messageId: ctx.config.max_batch_size === undefined
-        ? (raised ? 'emptyReshapeBatchingUnsetUnlessRaised' : 'emptyReshapeBatchingUnset')
-        : (raised ? 'emptyReshapeUnlessBatchRaised' : 'emptyReshapeWithoutBatching'),
+      messageId:
+        ctx.config.max_batch_size === undefined
+          ? raised
+            ? 'emptyReshapeBatchingUnsetUnlessRaised'
+            : 'emptyReshapeBatchingUnset'
+          : raised
+            ? 'emptyReshapeUnlessBatchRaised'
+            : 'emptyReshapeWithoutBatching',
       data: { name, direction, model, mbs: 0 },
     });
   }
@@ -291,7 +301,10 @@ interface Tensor {
 function checkReshape(ctx: Ctx, tensor: Tensor, dims: bigint[], reshape: bigint[], path: PathSegment[]): void {
   const dimsCount = elementCount(dims);
   const reshapeCount = elementCount(reshape);
-  const counts: [bigint, 'dims' | 'reshape'][] = [[dimsCount, 'dims'], [reshapeCount, 'reshape']];
+  const counts: [bigint, 'dims' | 'reshape'][] = [
+    [dimsCount, 'dims'],
+    [reshapeCount, 'reshape'],
+  ];
   for (const [count, label] of counts) {
     if (count > INT64_MAX) {
       ctx.report({
@@ -323,7 +336,15 @@ function checkReshape(ctx: Ctx, tensor: Tensor, dims: bigint[], reshape: bigint[
     ctx.report({
       path: reshapePath,
       messageId: 'reshapeVariableCount',
-      data: { ...tensor, dims: dims.map(String), reshape: reshape.map(String), reshapeText: text(reshape), reshapeVariables: b.length - 1, dimsText: text(dims), dimsVariables: a.length - 1 },
+      data: {
+        ...tensor,
+        dims: dims.map(String),
+        reshape: reshape.map(String),
+        reshapeText: text(reshape),
+        reshapeVariables: b.length - 1,
+        dimsText: text(dims),
+        dimsVariables: a.length - 1,
+      },
     });
     return;
   }
@@ -332,7 +353,15 @@ function checkReshape(ctx: Ctx, tensor: Tensor, dims: bigint[], reshape: bigint[
     ctx.report({
       path: reshapePath,
       messageId: 'reshapeFixedMismatch',
-      data: { ...tensor, dims: dims.map(String), reshape: reshape.map(String), reshapeText: text(reshape), dimsText: text(dims), reshapeFixed: a.join(', '), dimsFixed: b.join(', ') },
+      data: {
+        ...tensor,
+        dims: dims.map(String),
+        reshape: reshape.map(String),
+        reshapeText: text(reshape),
+        dimsText: text(dims),
+        reshapeFixed: a.join(', '),
+        dimsFixed: b.join(', '),
+      },
     });
   }
 }

@@ -105,7 +105,13 @@ function checkInputs(ctx: Ctx, config: ModelConfig): void {
       const hint = didYouMean(t.name, allowed);
       const path = [...t.path, 'name'];
       const data = { name: t.name, allowed, modelInputs: quotedList(allowed) };
-      if (hint) ctx.report({ path, messageId: 'misspeltInput', data: { ...data, suggestion: hint }, suggest: [{ description: `rename it to '${hint}'`, edits: [ctx.edits.replaceValue(path, quoteString(hint))] }] });
+      if (hint)
+        ctx.report({
+          path,
+          messageId: 'misspeltInput',
+          data: { ...data, suggestion: hint },
+          suggest: [{ description: `rename it to '${hint}'`, edits: [ctx.edits.replaceValue(path, quoteString(hint))] }],
+        });
       else ctx.report({ path, messageId: allowed.length ? 'inputUnknown' : 'inputUnknownNoModelInputs', data });
       reported = true;
     } else if (!required.has(t.name) && !t.entry.optional) {
@@ -178,7 +184,13 @@ function checkListedInputs(ctx: Ctx): void {
     const hint = didYouMean(t.name, allowed);
     const path = [...t.path, 'name'];
     const data = { name: t.name, allowed, modelInputs: quotedList(allowed) };
-    if (hint) ctx.report({ path, messageId: 'misspeltInput', data: { ...data, suggestion: hint }, suggest: [{ description: `rename it to '${hint}'`, edits: [ctx.edits.replaceValue(path, quoteString(hint))] }] });
+    if (hint)
+      ctx.report({
+        path,
+        messageId: 'misspeltInput',
+        data: { ...data, suggestion: hint },
+        suggest: [{ description: `rename it to '${hint}'`, edits: [ctx.edits.replaceValue(path, quoteString(hint))] }],
+      });
     else ctx.report({ path, messageId: allowed.length ? 'inputUnknown' : 'inputUnknownNoModelInputs', data });
     reported = true;
   }
@@ -210,7 +222,13 @@ function checkOutputs(ctx: Ctx, config: ModelConfig): void {
     const hint = didYouMean(t.name, names);
     const path = [...t.path, 'name'];
     const data = { name: t.name, allowed: names, modelOutputs: quotedList(names) };
-    if (hint) ctx.report({ path, messageId: 'misspeltOutput', data: { ...data, suggestion: hint }, suggest: [{ description: `rename it to '${hint}'`, edits: [ctx.edits.replaceValue(path, quoteString(hint))] }] });
+    if (hint)
+      ctx.report({
+        path,
+        messageId: 'misspeltOutput',
+        data: { ...data, suggestion: hint },
+        suggest: [{ description: `rename it to '${hint}'`, edits: [ctx.edits.replaceValue(path, quoteString(hint))] }],
+      });
     else ctx.report({ path, messageId: names.length ? 'outputUnknown' : 'outputUnknownNoModelOutputs', data });
   }
 }

@@ -17,8 +17,22 @@ import { backendRecord, OPENVINO } from '../../../triton/backend-records.js';
 import { settledBackend } from '../../backend.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import {
-  batchOutputTargets, isDynamicDim, checkedConfig, comparedShape, configTensors, dimsText, firstMismatch, hasFixedFirstDim, includesBatchAxis, maxBatchSize,
-  modelShapeText, modelTensor, requestShape, requestShapeText, tritonShape, type ConfigTensor,
+  batchOutputTargets,
+  isDynamicDim,
+  checkedConfig,
+  comparedShape,
+  configTensors,
+  dimsText,
+  firstMismatch,
+  hasFixedFirstDim,
+  includesBatchAxis,
+  maxBatchSize,
+  modelShapeText,
+  modelTensor,
+  requestShape,
+  requestShapeText,
+  tritonShape,
+  type ConfigTensor,
 } from '../../tensors.js';
 
 const SCALAR = `{{direction}} '{{name}}' is a scalar in the model, so Triton accepts only 1s in {{field}}, but {{field}} is {{dimsText}}`;
@@ -111,8 +125,16 @@ function reportContradiction(ctx: Ctx): void {
     path: [c.direction, c.index, ctx.config[c.direction]![c.index]!.reshape ? 'reshape' : 'dims'],
     messageId: c.batch ? 'batchHintContradictionBatched' : 'batchHintContradiction',
     data: {
-      direction: c.direction, name: c.name, dims: c.dims, dimsText: dimsText(c.dims), modelShapeText: dimsText(c.shape),
-      firstDirection: first.direction, firstName: first.name, firstDims: first.dims, firstDimsText: dimsText(first.dims), firstShapeText: dimsText(first.shape),
+      direction: c.direction,
+      name: c.name,
+      dims: c.dims,
+      dimsText: dimsText(c.dims),
+      modelShapeText: dimsText(c.shape),
+      firstDirection: first.direction,
+      firstName: first.name,
+      firstDims: first.dims,
+      firstDimsText: dimsText(first.dims),
+      firstShapeText: dimsText(first.shape),
       backend: backendRecord(backend)?.title ?? backend,
     },
   });
@@ -125,8 +147,7 @@ function checkTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo, mbs: number):
 
   if (isInput && 'optional' in t.entry && t.entry.optional) {
     if (t.entry.allow_ragged_batch) {
-      ctx.report({ path: [...t.path, 'allow_ragged_batch'], messageId: 'optionalAndRagged',
-      data: { name: t.name } });
+      ctx.report({ path: [...t.path, 'allow_ragged_batch'], messageId: 'optionalAndRagged', data: { name: t.name } });
       return;
     }
     if (mbs !== 0) {
@@ -178,8 +199,16 @@ function checkTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo, mbs: number):
   const full = requestShape(shape.dims, mbs);
   const suggestion = suggestedDims(shape.dims, modelShape, mbs, isInput);
   const shapes = {
-    dims: shape.dims, requestShape: full, modelShape: model.shape, expected: suggestion, field: shape.field, expectedText: dimsText(suggestion),
-    requestShapeText: requestShapeText(shape.dims, mbs), direction: t.direction, name: t.name, modelShapeText: modelShapeText(model),
+    dims: shape.dims,
+    requestShape: full,
+    modelShape: model.shape,
+    expected: suggestion,
+    field: shape.field,
+    expectedText: dimsText(suggestion),
+    requestShapeText: requestShapeText(shape.dims, mbs),
+    direction: t.direction,
+    name: t.name,
+    modelShapeText: modelShapeText(model),
   };
   if (full.length !== modelShape.length) {
     ctx.report({
@@ -208,7 +237,9 @@ function checkTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo, mbs: number):
  */
 function checkOpenVinoAutoComplete(ctx: Ctx, checks: SettledIoChecks): void {
   const sig = ctx.signature!;
-  const done = autoCompleteOpenVino({ ...ctx.config, name: modelName(ctx) }, sig, { defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, OPENVINO.name) });
+  const done = autoCompleteOpenVino({ ...ctx.config, name: modelName(ctx) }, sig, {
+    defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, OPENVINO.name),
+  });
   const refused = done.problems.find((p) => p.path?.[2] === 'dims');
   if (!refused) return;
   const direction = refused.path![0] as 'input' | 'output';
@@ -222,8 +253,14 @@ function checkOpenVinoAutoComplete(ctx: Ctx, checks: SettledIoChecks): void {
     path: [],
     messageId: 'autoCompletedDimsRefused',
     data: {
-      backend: checks.title, direction, name: tensor.name, dims: entry.dims, dimsText: dimsText((entry.dims ?? []).map(Number)), modelShapeText: modelShapeText(tensor, checks.title),
-      rank: tensor.shape!.length, expectsText: dimsText(expects),
+      backend: checks.title,
+      direction,
+      name: tensor.name,
+      dims: entry.dims,
+      dimsText: dimsText((entry.dims ?? []).map(Number)),
+      modelShapeText: modelShapeText(tensor, checks.title),
+      rank: tensor.shape!.length,
+      expectsText: dimsText(expects),
       entry: `${direction} { name: "${tensor.name}" data_type: ${entry.data_type} dims: ${dimsText(item)} }`,
     },
   });
@@ -238,7 +275,9 @@ function checkOpenVinoAutoComplete(ctx: Ctx, checks: SettledIoChecks): void {
  */
 function openVinoMaxBatchSize(ctx: Ctx): number {
   if (!ctx.settings.server.autoCompleteConfig) return maxBatchSize(ctx.config);
-  const done = autoCompleteOpenVino({ ...ctx.config, name: modelName(ctx) }, ctx.signature!, { defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, OPENVINO.name) });
+  const done = autoCompleteOpenVino({ ...ctx.config, name: modelName(ctx) }, ctx.signature!, {
+    defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, OPENVINO.name),
+  });
   return done.config.max_batch_size ?? 0;
 }
 
@@ -253,10 +292,22 @@ function checkOpenVinoTensor(ctx: Ctx, t: ConfigTensor, model: TensorInfo, check
   }
   if (mbs > 0 && includesBatchAxis(shape.dims, model, mbs) && ctx.isEnabled('batch-dim-in-dims')) return;
   const item = mbs > 0 ? modelShape.slice(1) : modelShape;
-  const suggestion = item.length === shape.dims.length ? item.map((d, i) => passingDim(d, shape.dims[i]!, isInput && mbs > 0)) : item.map((d) => (typeof d === 'number' && d >= 0 ? d : passingDim(d, -1, isInput && mbs > 0)));
+  const suggestion =
+    item.length === shape.dims.length
+      ? item.map((d, i) => passingDim(d, shape.dims[i]!, isInput && mbs > 0))
+      : item.map((d) => (typeof d === 'number' && d >= 0 ? d : passingDim(d, -1, isInput && mbs > 0)));
   const shapes = {
-    dims: shape.dims, requestShape: requestShape(shape.dims, mbs), modelShape: model.shape, expected: suggestion, field: shape.field, expectedText: dimsText(suggestion),
-    requestShapeText: requestShapeText(shape.dims, mbs), direction: t.direction, name: t.name, modelShapeText: modelShapeText(model, checks.title), backend: checks.title,
+    dims: shape.dims,
+    requestShape: requestShape(shape.dims, mbs),
+    modelShape: model.shape,
+    expected: suggestion,
+    field: shape.field,
+    expectedText: dimsText(suggestion),
+    requestShapeText: requestShapeText(shape.dims, mbs),
+    direction: t.direction,
+    name: t.name,
+    modelShapeText: modelShapeText(model, checks.title),
+    backend: checks.title,
   };
   if (item.length !== shape.dims.length) {
     ctx.report({

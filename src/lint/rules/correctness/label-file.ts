@@ -11,7 +11,7 @@ const messages = {
   outsideModelDirectory:
     "label_filename \"{{labelFilename}}\" of output '{{output}}' leaves the model directory, which Triton's releases after r24.10 refuse (\"label file path '{{path}}' for output '{{output}}' in model '{{model}}' is outside model directory\"; tritonserver 2.51 still reads it); put the labels file in {{modelDir}} and name it relative to it, e.g. label_filename: \"labels.txt\"",
   missing:
-    "label_filename \"{{labelFilename}}\" of output '{{output}}' is not a file in the model directory, so Triton fails to load the model (\"failed to open text file for read {{path}}: No such file or directory\"); add the labels file at {{path}}, or remove label_filename",
+    'label_filename "{{labelFilename}}" of output \'{{output}}\' is not a file in the model directory, so Triton fails to load the model ("failed to open text file for read {{path}}: No such file or directory"); add the labels file at {{path}}, or remove label_filename',
 } as const;
 
 /** Where core looks for the file, spelt as core spells it (JoinPath: segments joined with one '/', nothing folded). */
@@ -48,7 +48,8 @@ export const labelFile = defineModelRule({
       const base = kind === undefined ? normalize(dir) : (root ??= ctx.files.realpath(dir));
       const data = { labelFilename, output: output.name ?? '', path, model: ctx.config.name || ctx.model.name, modelDir: `${ctx.model.name}/` };
       const at = ['output', i, 'label_filename'];
-      if (canonical !== base && !canonical.startsWith(base.endsWith(sep) ? base : base + sep)) ctx.report({ path: at, messageId: 'outsideModelDirectory', data });
+      if (canonical !== base && !canonical.startsWith(base.endsWith(sep) ? base : base + sep))
+        ctx.report({ path: at, messageId: 'outsideModelDirectory', data });
       else if (kind !== 'file') ctx.report({ path: at, messageId: 'missing', data });
     });
   },

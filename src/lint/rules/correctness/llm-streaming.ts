@@ -22,7 +22,10 @@ function blsParam(model: ModelFacts, key: string, fallback: string | undefined):
   return v === '' || PLACEHOLDER.test(v) ? fallback : v;
 }
 
-const isBls = (m: ModelFacts): boolean => m.config?.backend === PYTHON.name && !!m.config.parameters && ('tensorrt_llm_model_name' in m.config.parameters || 'accumulate_tokens' in m.config.parameters);
+const isBls = (m: ModelFacts): boolean =>
+  m.config?.backend === PYTHON.name &&
+  !!m.config.parameters &&
+  ('tensorrt_llm_model_name' in m.config.parameters || 'accumulate_tokens' in m.config.parameters);
 const isTrtllm = (m: ModelFacts): boolean => !!m.config && trtllmRuntime(m.config.backend ?? '', m.config.parameters ?? {}) !== undefined;
 
 export const llmStreaming = defineRepositoryRule({
@@ -37,18 +40,25 @@ export const llmStreaming = defineRepositoryRule({
       "Model <name> is using the decoupled. The current BLS request call doesn't support models using the decoupled transaction policy. Please use 'decoupled=True' argument to the 'exec' or 'async_exec' calls for decoupled models.'",
     ],
     messages: {
-      streamingNotDecoupled: 'step {{step}} feeds {{tensor}} to the streaming input of {{model}}, which is not decoupled: the TensorRT-LLM backend refuses each request that asks to stream ("Streaming is only supported if model is deployed using decoupled mode."), and serves the others; to stream, set model_transaction_policy { decoupled: true } in {{model}}',
-      blsNotDecoupled: 'this BLS model is not decoupled, so it calls {{target}} without decoupled=True, and {{target}} is decoupled: python_backend refuses each such call ("Model {{name}} is using the decoupled. The current BLS request call doesn\'t support models using the decoupled transaction policy."); set model_transaction_policy { decoupled: true } here too, as in {{target}}',
-      blsStreamsToNonDecoupled: 'this BLS model is decoupled and passes the request\'s stream flag to {{target}} as its streaming input, and {{target}} is not decoupled: streaming requests fail ("Streaming is only supported if model is deployed using decoupled mode."); make {{target}} decoupled too',
-      blsTargetMissing: 'this BLS model calls {{target}} ({{parameter}}), and the repository has no model {{target}}: every request fails; set tensorrt_llm_model_name to the TensorRT-LLM model\'s name',
-      blsDefaultTargetMissing: 'this BLS model calls {{target}} (the default of tensorrt_llm_model_name), and the repository has no model {{target}}: every request fails; set tensorrt_llm_model_name to the TensorRT-LLM model\'s name',
+      streamingNotDecoupled:
+        'step {{step}} feeds {{tensor}} to the streaming input of {{model}}, which is not decoupled: the TensorRT-LLM backend refuses each request that asks to stream ("Streaming is only supported if model is deployed using decoupled mode."), and serves the others; to stream, set model_transaction_policy { decoupled: true } in {{model}}',
+      blsNotDecoupled:
+        'this BLS model is not decoupled, so it calls {{target}} without decoupled=True, and {{target}} is decoupled: python_backend refuses each such call ("Model {{name}} is using the decoupled. The current BLS request call doesn\'t support models using the decoupled transaction policy."); set model_transaction_policy { decoupled: true } here too, as in {{target}}',
+      blsStreamsToNonDecoupled:
+        'this BLS model is decoupled and passes the request\'s stream flag to {{target}} as its streaming input, and {{target}} is not decoupled: streaming requests fail ("Streaming is only supported if model is deployed using decoupled mode."); make {{target}} decoupled too',
+      blsTargetMissing:
+        "this BLS model calls {{target}} ({{parameter}}), and the repository has no model {{target}}: every request fails; set tensorrt_llm_model_name to the TensorRT-LLM model's name",
+      blsDefaultTargetMissing:
+        "this BLS model calls {{target}} (the default of tensorrt_llm_model_name), and the repository has no model {{target}}: every request fails; set tensorrt_llm_model_name to the TensorRT-LLM model's name",
     },
   },
   check(ctx) {
     const byName = new Map(ctx.models.map((m) => [m.name, m]));
     const autoComplete = ctx.settings.server.autoCompleteConfig;
     // vLLM's auto-complete makes it decoupled (vllm_backend src/model.py auto_complete_config).
-    const decoupled = (m: ModelFacts): boolean => m.config?.model_transaction_policy?.decoupled === true || (autoComplete && m.config?.backend === VLLM.name && m.config.model_transaction_policy === undefined);
+    const decoupled = (m: ModelFacts): boolean =>
+      m.config?.model_transaction_policy?.decoupled === true ||
+      (autoComplete && m.config?.backend === VLLM.name && m.config.model_transaction_policy === undefined);
 
     for (const m of ctx.models) {
       // Findings go on the configs being linted only: the others are read only as their steps and targets.
@@ -75,13 +85,22 @@ export const llmStreaming = defineRepositoryRule({
           if (!target) continue;
           const dep = byName.get(target);
           if (!dep) {
-            ctx.report(m, parameter === undefined
-              ? { path: [], severity: 'warning', messageId: 'blsDefaultTargetMissing', data: { target: `'${target}'` } }
-              : { path: ['parameters', parameter, 'string_value'], severity: 'warning', messageId: 'blsTargetMissing', data: { target: `'${target}'`, parameter } });
+            ctx.report(
+              m,
+              parameter === undefined
+                ? { path: [], severity: 'warning', messageId: 'blsDefaultTargetMissing', data: { target: `'${target}'` } }
+                : {
+                    path: ['parameters', parameter, 'string_value'],
+                    severity: 'warning',
+                    messageId: 'blsTargetMissing',
+                    data: { target: `'${target}'`, parameter },
+                  },
+            );
             continue;
           }
           if (!decoupled(m) && decoupled(dep)) ctx.report(m, { path: policyPath, messageId: 'blsNotDecoupled', data: { target: `'${target}'`, name: target } });
-          else if (decoupled(m) && !decoupled(dep) && isTrtllm(dep)) ctx.report(m, { path: policyPath, severity: 'warning', messageId: 'blsStreamsToNonDecoupled', data: { target: `'${target}'` } });
+          else if (decoupled(m) && !decoupled(dep) && isTrtllm(dep))
+            ctx.report(m, { path: policyPath, severity: 'warning', messageId: 'blsStreamsToNonDecoupled', data: { target: `'${target}'` } });
         }
       }
     }

@@ -15,11 +15,16 @@ export const lockMismatch = defineModelRule({
     description: 'tritonc.lock.json must record the model files as they are',
     prevents: [],
     messages: {
-      staleFile: "tritonc.lock.json no longer matches version {{version}} of '{{model}}': the model file is {{file}}, the lock has {{lockedFile}}; refresh it with tritonc lock {{repository}} (CI: tritonc lock --check)",
-      staleIo: "tritonc.lock.json no longer matches version {{version}} of '{{model}}': its inputs or outputs differ from the lock; refresh it with tritonc lock {{repository}} (CI: tritonc lock --check)",
-      staleWeights: "tritonc.lock.json no longer matches version {{version}} of '{{model}}': its weights or opsets differ from the lock; refresh it with tritonc lock {{repository}} (CI: tritonc lock --check)",
-      staleSize: "tritonc.lock.json no longer matches version {{version}} of '{{model}}': its size is {{size}} bytes, the lock has {{lockedSize}}; refresh it with tritonc lock {{repository}} (CI: tritonc lock --check)",
-      notLocked: "version {{version}} of '{{model}}' ({{file}}) is not in tritonc.lock.json, so a --configs-only check cannot see it; refresh the lock with tritonc lock {{repository}}",
+      staleFile:
+        "tritonc.lock.json no longer matches version {{version}} of '{{model}}': the model file is {{file}}, the lock has {{lockedFile}}; refresh it with tritonc lock {{repository}} (CI: tritonc lock --check)",
+      staleIo:
+        "tritonc.lock.json no longer matches version {{version}} of '{{model}}': its inputs or outputs differ from the lock; refresh it with tritonc lock {{repository}} (CI: tritonc lock --check)",
+      staleWeights:
+        "tritonc.lock.json no longer matches version {{version}} of '{{model}}': its weights or opsets differ from the lock; refresh it with tritonc lock {{repository}} (CI: tritonc lock --check)",
+      staleSize:
+        "tritonc.lock.json no longer matches version {{version}} of '{{model}}': its size is {{size}} bytes, the lock has {{lockedSize}}; refresh it with tritonc lock {{repository}} (CI: tritonc lock --check)",
+      notLocked:
+        "version {{version}} of '{{model}}' ({{file}}) is not in tritonc.lock.json, so a --configs-only check cannot see it; refresh the lock with tritonc lock {{repository}}",
     },
   },
   check(ctx) {
@@ -34,7 +39,11 @@ export const lockMismatch = defineModelRule({
     const repository = dirname(ctx.model.dir);
     const data = { version, model: ctx.model.name, repository, file: relative(ctx.model.dir, file.path) };
     // The signature is set where tritonc reads this format (what lock wrote a signature for).
-    const difference = ctx.model.lockDrift(version, { file: relative(ctx.model.dir, file.path), size: sizeOf(ctx.files, file.path), ...(ctx.signature ? { signature: ctx.signature } : {}) });
+    const difference = ctx.model.lockDrift(version, {
+      file: relative(ctx.model.dir, file.path),
+      size: sizeOf(ctx.files, file.path),
+      ...(ctx.signature ? { signature: ctx.signature } : {}),
+    });
     if (difference === 'not-locked') {
       ctx.report({ path: ['name'], messageId: 'notLocked', data });
       return;

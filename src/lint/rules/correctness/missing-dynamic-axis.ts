@@ -8,8 +8,17 @@ import type { ModelSignature, TensorInfo } from '../../../model-file/signature.j
 import { ioChecks } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 import {
-  batchOutputTargets, checkedConfig, configTensors, dimsText, hasFixedFirstDim, maxBatchSize, modelShapeText, modelTensor, tritonShape,
-  validatedSides, type Direction,
+  batchOutputTargets,
+  checkedConfig,
+  configTensors,
+  dimsText,
+  hasFixedFirstDim,
+  maxBatchSize,
+  modelShapeText,
+  modelTensor,
+  tritonShape,
+  validatedSides,
+  type Direction,
 } from '../../tensors.js';
 import { firstWritten } from '../../value-path.js';
 import { backendRecord } from '../../../triton/backend-records.js';
@@ -53,13 +62,17 @@ export const missingDynamicAxis = defineModelRule({
     const checked = checkedConfig(ctx);
     if (checked.unchecked) return;
     if (checked.checks.batchHintFromDims && ctx.settings.server.autoCompleteConfig && maxBatchSize(ctx.config) > 0 && !sig.batchable) {
-      const bad = [...sig.inputs.map((t) => ['input', t] as const), ...sig.outputs.map((t) => ['output', t] as const)].filter(([, t]) => (t.shape?.length ?? 0) > 0 && t.shape![0] !== -1);
+      const bad = [...sig.inputs.map((t) => ['input', t] as const), ...sig.outputs.map((t) => ['output', t] as const)].filter(
+        ([, t]) => (t.shape?.length ?? 0) > 0 && t.shape![0] !== -1,
+      );
       const backend = ctx.model.autofill(ctx.config).config.backend ?? '';
       ctx.report({
         path: ['max_batch_size'],
         messageId: 'batchAxisFixedSignature',
         data: {
-          maxBatchSize: maxBatchSize(ctx.config), list: bad.map(([d, t]) => `${d} '${t.name}' ${modelShapeText(t)}`).join(', '), backend: backendRecord(backend)?.title ?? backend,
+          maxBatchSize: maxBatchSize(ctx.config),
+          list: bad.map(([d, t]) => `${d} '${t.name}' ${modelShapeText(t)}`).join(', '),
+          backend: backendRecord(backend)?.title ?? backend,
           tensors: bad.map(([direction, t]) => ({ direction, name: t.name, shape: t.shape })),
         },
       });
@@ -77,12 +90,15 @@ export const missingDynamicAxis = defineModelRule({
       const first = bad.find((b) => b.tensor.shape?.length)?.tensor;
       const fullDims = first ? dimsText(tritonShape(first.shape!)) : undefined;
       // Every input and output gets the axis, not only the fixed ones (a batch axis on part of the tensors is the tutorial's mistake).
-      const data = { maxBatchSize: mbs, list, dynamicAxes: dynamicAxesText(batchAxisTensors(sig)), tensors: bad.map((b) => ({ direction: b.direction, name: b.tensor.name, shape: b.tensor.shape })) };
+      const data = {
+        maxBatchSize: mbs,
+        list,
+        dynamicAxes: dynamicAxesText(batchAxisTensors(sig)),
+        tensors: bad.map((b) => ({ direction: b.direction, name: b.tensor.name, shape: b.tensor.shape })),
+      };
       ctx.report({
         path: ['max_batch_size'],
-        ...(fullDims
-          ? { messageId: 'batchAxisFixed' as const, data: { ...data, fullDims } }
-          : { messageId: 'batchAxisFixedNoShape' as const, data }),
+        ...(fullDims ? { messageId: 'batchAxisFixed' as const, data: { ...data, fullDims } } : { messageId: 'batchAxisFixedNoShape' as const, data }),
       });
       return;
     }
@@ -110,7 +126,10 @@ export const missingDynamicAxis = defineModelRule({
     const firstInput = inputs[0]!;
     const listed = configTensors(config, 'input').find((t) => t.name === firstInput.name);
     const path = firstWritten(config, [['max_batch_size'], ...(listed ? [[...listed.path, 'dims', 0]] : []), ['name']]);
-    const shown = inputs.slice(0, 3).map((t) => `'${t.name}' ${modelShapeText(t)}`).join(', ');
+    const shown = inputs
+      .slice(0, 3)
+      .map((t) => `'${t.name}' ${modelShapeText(t)}`)
+      .join(', ');
     const rest = tritonShape(firstInput.shape!).slice(1);
     ctx.report({
       path,

@@ -14,7 +14,8 @@ const SUSPICIOUS = /["'`\\\s\p{Cc}]/u;
 const messages = {
   ccKeyNotComputeCapability: `cc_model_filenames key {{cc}} is not a compute capability: Triton looks the file up by the GPU's "<major>.<minor>" (e.g. "8.6"), so this entry is never used; write the key as "<major>.<minor>"`,
   daliRefusedCharacter: `{{field}} {{shown}} has the character '{{bad}}', which the DALI backend refuses ("Model file name '{{file}}' contains an invalid character: '{{bad}}'"); use a plain file name of letters, digits, '_', '.' and '-' in the version directory, e.g. "model.dali"`,
-  escapesVersionDirectory: '{{field}} {{shown}} climbs out of the version directory, so Triton loads a file outside the model (it opens <model>/<version>/{{file}}); put the model file in the version directory and write its name',
+  escapesVersionDirectory:
+    '{{field}} {{shown}} climbs out of the version directory, so Triton loads a file outside the model (it opens <model>/<version>/{{file}}); put the model file in the version directory and write its name',
   unsafeCharacters: `{{field}} {{shown}} contains quotes, a backslash, white space or control characters, which is almost certainly not the model's file name; write the plain file name in the version directory, e.g. "{{example}}"`,
 } as const;
 

@@ -12,7 +12,7 @@ export const modelMetrics = defineModelRule({
     category: 'correctness',
     defaultSeverity: 'error',
     requiresModel: false,
-    description: "each model_metrics metric_control needs a metric family and non-empty histogram buckets",
+    description: 'each model_metrics metric_control needs a metric family and non-empty histogram buckets',
     prevents: [
       "metric control must specify 'metric_identifier'",
       "metric identifier must specify non-empty 'family'",
@@ -26,7 +26,8 @@ export const modelMetrics = defineModelRule({
       familyNotCustomizable: `metric family '{{family}}' cannot be customized, so Triton ignores this metric_control ("Metric family '{{family}}' in 'metric_identifier' is not a customizable metric in Triton core."); the customizable families are {{CUSTOMIZABLE}}`,
       noHistogramOptions: `this metric_control gives no histogram_options, so Triton refuses the model ("metric control must specify 'histogram_options'"); add histogram_options { buckets: [ 100, 500, 2000, 5000 ] }`,
       noBuckets: `histogram_options has no buckets, so Triton refuses the model ("histogram options must specify non-empty 'buckets'"); list the bucket bounds in ms, e.g. buckets: [ 100, 500, 2000, 5000 ]`,
-      bucketsNotIncreasing: 'bucket {{bucket}} does not come after {{previous}}: Prometheus histogram bucket bounds must be strictly increasing; sort the buckets and drop repeats',
+      bucketsNotIncreasing:
+        'bucket {{bucket}} does not come after {{previous}}: Prometheus histogram bucket bounds must be strictly increasing; sort the buckets and drop repeats',
     },
   },
   check(ctx) {

@@ -17,10 +17,13 @@ const dimsText = (dims: readonly number[]): string => `[${dims.join(',')}]`;
 
 // A sample is named by {{sample}}: its quoted name, or #<position> when it has none.
 const messages = {
-  dataFileMissing: 'warmup input_data_file {{quotedFile}} is not a file in {{where}}, where Triton reads it, so the model would fail to load ("failed to open text file for read ..."); add the file there',
+  dataFileMissing:
+    'warmup input_data_file {{quotedFile}} is not a file in {{where}}, where Triton reads it, so the model would fail to load ("failed to open text file for read ..."); add the file there',
   dataFileShort: `warmup input '{{input}}' ({{type}} {{dimsText}}) needs {{need}} bytes but {{file}} has {{size}}, so Triton refuses the model ("[request id: <id_unknown>] warmup setting expects {{need}} bytes, but the data provided from {{file}}only has {{size}} bytes"); write the full tensor to {{where}}{{file}}`,
-  batchSizeZero: 'warmup sample {{sample}} has batch_size 0, so Triton skips it silently and the model is not warmed up; set batch_size: 1 (the number of batch-1 requests to run)',
-  batchSizeUnset: 'warmup sample {{sample}} has batch_size unset (0), so Triton skips it silently and the model is not warmed up; set batch_size: 1 (the number of batch-1 requests to run)',
+  batchSizeZero:
+    'warmup sample {{sample}} has batch_size 0, so Triton skips it silently and the model is not warmed up; set batch_size: 1 (the number of batch-1 requests to run)',
+  batchSizeUnset:
+    'warmup sample {{sample}} has batch_size unset (0), so Triton skips it silently and the model is not warmed up; set batch_size: 1 (the number of batch-1 requests to run)',
   // tritonserver 2.51 (test/server/quoted-messages-real-triton.test.ts): an unset (or TYPE_INVALID) type is
   // sized as int32 and sent, and the request check refuses it.
   inputWithoutDataType: `warmup input '{{input}}' has no data_type, so its warmup request carries none and Triton refuses the model ("[request id: <id_unknown>] inference input '{{input}}' data-type is '<invalid>', but model '{{name}}' expects ..."); set data_type to the input's type`,
@@ -36,9 +39,11 @@ const messages = {
   inputDimsMismatch: `warmup input '{{input}}' dims {{dimsText}} do not fit the config's dims {{want}} (warmup adds the batch axis itself: each request is {{got}}), so its requests fail and Triton refuses the model ("[request id: <id_unknown>] unexpected shape for input '{{input}}' for model '{{name}}'. Expected {{full}}, got {{got}}. NOTE: Setting a non-zero max_batch_size in the model config requires a batch dimension to be prepended to each input shape. ..."); write the per-item dims, e.g. {{example}}`,
   inputDimsMismatchNoBatching: `warmup input '{{input}}' dims {{dimsText}} do not fit the config's dims {{want}}, so its requests fail and Triton refuses the model ("[request id: <id_unknown>] unexpected shape for input '{{input}}' for model '{{name}}'. Expected {{full}}, got {{got}}."); write the per-item dims, e.g. {{example}}`,
   batchSizeAboveMax: `warmup sample {{sample}} runs {{batch}} requests of batch 1 together, more than max_batch_size {{maxBatchSize}}; the ONNX Runtime backend refuses the batch and Triton refuses the model ("failed to run warmup sample '{{sampleName}}': batch size {{batch}} for '<instance>', max allowed is {{maxBatchSize}}; "); set batch_size: {{limit}}`,
-  batchSizeAboveMaxOtherBackend: 'warmup sample {{sample}} runs {{batch}} requests of batch 1 together, more than max_batch_size {{maxBatchSize}}; backends that check the batch size refuse it, and the model fails to load; set batch_size: {{limit}}',
+  batchSizeAboveMaxOtherBackend:
+    'warmup sample {{sample}} runs {{batch}} requests of batch 1 together, more than max_batch_size {{maxBatchSize}}; backends that check the batch size refuse it, and the model fails to load; set batch_size: {{limit}}',
   batchSizeWithoutBatching: `warmup sample {{sample}} runs {{batch}} requests of batch 1 together, more than a model without batching (max_batch_size 0) takes; the ONNX Runtime backend refuses the batch and Triton refuses the model ("failed to run warmup sample '{{sampleName}}': batch size {{batch}} for '<instance>', max allowed is {{maxBatchSize}}; "); set batch_size: {{limit}}`,
-  batchSizeWithoutBatchingOtherBackend: 'warmup sample {{sample}} runs {{batch}} requests of batch 1 together, more than a model without batching (max_batch_size 0) takes; backends that check the batch size refuse it, and the model fails to load; set batch_size: {{limit}}',
+  batchSizeWithoutBatchingOtherBackend:
+    'warmup sample {{sample}} runs {{batch}} requests of batch 1 together, more than a model without batching (max_batch_size 0) takes; backends that check the batch size refuse it, and the model fails to load; set batch_size: {{limit}}',
 } as const;
 
 type Ctx = ModelContext<undefined, typeof messages>;
@@ -96,7 +101,9 @@ function checkSample(ctx: Ctx, sample: ModelWarmup, index: number): void {
     if (type === 'TYPE_INVALID' || (type !== 'TYPE_STRING' && BYTES[type] === undefined)) {
       ctx.report({
         path: w.data_type !== undefined ? [...inputPath, 'data_type'] : inputPath,
-        ...(w.data_type === undefined ? { messageId: 'inputWithoutDataType' as const, data: { input, name } } : { messageId: 'inputWithoutSize' as const, data: { input, type, name } }),
+        ...(w.data_type === undefined
+          ? { messageId: 'inputWithoutDataType' as const, data: { input, name } }
+          : { messageId: 'inputWithoutSize' as const, data: { input, type, name } }),
       });
     } else if (variable >= 0) {
       ctx.report({
@@ -120,11 +127,15 @@ function checkSample(ctx: Ctx, sample: ModelWarmup, index: number): void {
       const type = typeName(w.data_type);
       const dims = (w.dims ?? []).map(Number);
       const problem = dataFileProblem(ctx.files, ctx.model, {
-        folder: 'warmup', file: w.input_data_file, field: 'warmup input_data_file',
+        folder: 'warmup',
+        file: w.input_data_file,
+        field: 'warmup input_data_file',
         need: type === 'TYPE_STRING' ? undefined : byteSizeOf(type, dims),
         subject: `warmup input '${input}' (${type} ${dimsText(dims)})`,
-        tritonMessage: (need, size) => `[request id: <id_unknown>] warmup setting expects ${need} bytes, but the data provided from ${w.input_data_file}only has ${size} bytes`,
-        path: [...inputPath, 'input_data_file'], data: { input, file: w.input_data_file },
+        tritonMessage: (need, size) =>
+          `[request id: <id_unknown>] warmup setting expects ${need} bytes, but the data provided from ${w.input_data_file}only has ${size} bytes`,
+        path: [...inputPath, 'input_data_file'],
+        data: { input, file: w.input_data_file },
       });
       // The shared check's wording (subject, tritonMessage) is this rule's template; the data keeps values.
       if (problem?.messageId === 'dataFileMissing') ctx.report(problem);
@@ -153,14 +164,32 @@ function checkSample(ctx: Ctx, sample: ModelWarmup, index: number): void {
       ctx.report({
         path: sample.inputs ? [...path, 'inputs'] : path,
         messageId: count === required ? 'requiredInputMissing' : 'requiredInputMissingRange',
-        data: { ...named, missing, given, missingList: missing.map((n) => `'${n}'`).join(', '), inputCount: count, requiredCount: required, givenCount: given.length, name, givenQuoted: given.length ? quoted(given) : '[]', missingQuoted: quoted(missing), additions: missing.map((n) => `inputs { key: "${n}" value: { ... zero_data: true } }`).join(', ') },
+        data: {
+          ...named,
+          missing,
+          given,
+          missingList: missing.map((n) => `'${n}'`).join(', '),
+          inputCount: count,
+          requiredCount: required,
+          givenCount: given.length,
+          name,
+          givenQuoted: given.length ? quoted(given) : '[]',
+          missingQuoted: quoted(missing),
+          additions: missing.map((n) => `inputs { key: "${n}" value: { ... zero_data: true } }`).join(', '),
+        },
       });
     } else if (missing.length) {
       ctx.report({
         path: sample.inputs ? [...path, 'inputs'] : path,
         severity: 'warning',
         messageId: 'requiredInputMissingOptionalGiven',
-        data: { ...named, missing, given, missingList: missing.map((n) => `'${n}'`).join(', '), additions: missing.map((n) => `inputs { key: "${n}" value: { ... zero_data: true } }`).join(', ') },
+        data: {
+          ...named,
+          missing,
+          given,
+          missingList: missing.map((n) => `'${n}'`).join(', '),
+          additions: missing.map((n) => `inputs { key: "${n}" value: { ... zero_data: true } }`).join(', '),
+        },
       });
     }
     for (const [input, w] of inputs) {
@@ -183,7 +212,16 @@ function checkSample(ctx: Ctx, sample: ModelWarmup, index: number): void {
         ctx.report({
           path: w.data_type !== undefined ? [...inputPath, 'data_type'] : inputPath,
           messageId: 'inputDataTypeMismatch',
-          data: { input, warmupType: wType, configType: cType, wType, cType, warmupProtocolType: protocolName(wType), name, configProtocolType: protocolName(cType) },
+          data: {
+            input,
+            warmupType: wType,
+            configType: cType,
+            wType,
+            cType,
+            warmupProtocolType: protocolName(wType),
+            name,
+            configProtocolType: protocolName(cType),
+          },
         });
       }
       const dims = (w.dims ?? []).map(Number);
@@ -194,7 +232,17 @@ function checkSample(ctx: Ctx, sample: ModelWarmup, index: number): void {
         ctx.report({
           path: w.dims?.length ? [...inputPath, 'dims'] : inputPath,
           messageId: mbs !== 0 ? 'inputDimsMismatch' : 'inputDimsMismatchNoBatching',
-          data: { input, dims, dimsText: dimsText(dims), configDims: want, want: dimsText(want), name, full: dimsText(full), got: dimsText(got), example: dimsText(want.map((d) => (d === -1 ? 1 : d))) },
+          data: {
+            input,
+            dims,
+            dimsText: dimsText(dims),
+            configDims: want,
+            want: dimsText(want),
+            name,
+            full: dimsText(full),
+            got: dimsText(got),
+            example: dimsText(want.map((d) => (d === -1 ? 1 : d))),
+          },
         });
       }
     }
@@ -207,7 +255,8 @@ function checkSample(ctx: Ctx, sample: ModelWarmup, index: number): void {
     ctx.report({
       path: [...path, 'batch_size'],
       severity: ort ? 'error' : 'warning',
-      messageId: mbs === 0 ? (ort ? 'batchSizeWithoutBatching' : 'batchSizeWithoutBatchingOtherBackend') : ort ? 'batchSizeAboveMax' : 'batchSizeAboveMaxOtherBackend',
+      messageId:
+        mbs === 0 ? (ort ? 'batchSizeWithoutBatching' : 'batchSizeWithoutBatchingOtherBackend') : ort ? 'batchSizeAboveMax' : 'batchSizeAboveMaxOtherBackend',
       data: { ...named, batchSize: batch, maxBatchSize: mbs, batch, limit },
     });
   }

@@ -29,10 +29,14 @@ export const nameMatchesDirectory = defineModelRule({
     const dir = ctx.model.name;
     if (name === undefined || name === '' || name === dir) return;
     const messageId =
-      name === '..' || name.includes('/') ? 'namePathTraversal'
-        : name.trim() === '' ? 'nameBlank'
-          : name.trim() === dir ? 'nameSpacesAround'
-            : name.toLowerCase() === dir.toLowerCase() ? 'nameCaseDiffers'
+      name === '..' || name.includes('/')
+        ? 'namePathTraversal'
+        : name.trim() === ''
+          ? 'nameBlank'
+          : name.trim() === dir
+            ? 'nameSpacesAround'
+            : name.toLowerCase() === dir.toLowerCase()
+              ? 'nameCaseDiffers'
               : 'nameMismatch';
     ctx.report({
       path: ['name'],

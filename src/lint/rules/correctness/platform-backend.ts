@@ -11,20 +11,24 @@ import { modelName, settledBackend, type SettledBackend } from '../../backend.js
 import { escapes } from '../../relative-path.js';
 import { libraryBesideModel } from '../../../triton/backend-library.js';
 import { ENSEMBLE_PLATFORM, KNOWN_BACKENDS } from '../../../triton/backend-records.js';
-import { PLATFORM_NAMES, TENSORFLOW, backendOfExtension, backendRecord, backendTypeOf, platformBackendType, platformOfBackend, platformRecord } from '../../../triton/backend-records.js';
+import {
+  PLATFORM_NAMES,
+  TENSORFLOW,
+  backendOfExtension,
+  backendRecord,
+  backendTypeOf,
+  platformBackendType,
+  platformOfBackend,
+  platformRecord,
+} from '../../../triton/backend-records.js';
 
 /** The tritonserver tritonc's live conformance runs against (docs/real-triton.md). */
 const CHECKED_RELEASE = '2.51.0 (24.10)';
 
-
-
 const messages = {
-  misspeltBackend:
-    `backend "{{backend}}" is not a backend Triton has; did you mean "{{suggestion}}"? Triton finds no library for it and refuses the model ("unable to find backend library for backend '{{backend}}', try specifying runtime on the model configuration."); set backend: "{{suggestion}}", or, for a custom backend of that name, put its libtriton_{{backend}}.so in the model's version directory or the model directory (or the server's backend directory)`,
-  noModelFileRecognized:
-    `neither platform nor backend is set and Triton finds no model file it recognizes, so it refuses the model ("Invalid model name: Could not determine backend for model '{{model}}' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'."); Triton found no model file it recognizes in version directory '{{versionDir}}' (it looks only in the first sub-directory by name). Put the model at {{modelAt}}/model.onnx, or set backend (e.g. backend: "onnxruntime") in config.pbtxt`,
-  noVersionDirectoryToInfer:
-    `neither platform nor backend is set and the model directory has no version directory for Triton to infer the backend from, so Triton refuses the model ("Invalid model name: Could not determine backend for model '{{model}}' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'."); add 1/model.onnx (or the model file of your backend), or set backend (e.g. backend: "onnxruntime")`,
+  misspeltBackend: `backend "{{backend}}" is not a backend Triton has; did you mean "{{suggestion}}"? Triton finds no library for it and refuses the model ("unable to find backend library for backend '{{backend}}', try specifying runtime on the model configuration."); set backend: "{{suggestion}}", or, for a custom backend of that name, put its libtriton_{{backend}}.so in the model's version directory or the model directory (or the server's backend directory)`,
+  noModelFileRecognized: `neither platform nor backend is set and Triton finds no model file it recognizes, so it refuses the model ("Invalid model name: Could not determine backend for model '{{model}}' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'."); Triton found no model file it recognizes in version directory '{{versionDir}}' (it looks only in the first sub-directory by name). Put the model at {{modelAt}}/model.onnx, or set backend (e.g. backend: "onnxruntime") in config.pbtxt`,
+  noVersionDirectoryToInfer: `neither platform nor backend is set and the model directory has no version directory for Triton to infer the backend from, so Triton refuses the model ("Invalid model name: Could not determine backend for model '{{model}}' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'."); add 1/model.onnx (or the model file of your backend), or set backend (e.g. backend: "onnxruntime")`,
   ensembleWithBackend: `an ensemble is run by Triton itself, not by a backend, so backend "{{backend}}" is refused ("Ensemble model '{{name}}' must have platform type 'ensemble' and empty backend type"); remove backend`,
   platformBackendMismatch: `platform "{{platform}}" is not a platform of the {{backend}} backend, so Triton refuses the pair ("unexpected 'platform' and 'backend' pair, got:{{platform}}, {{backend}}"); set platform: "{{suggestion}}" or remove platform (Triton fills it from backend)`,
   platformAliasBackendMismatch: `platform "{{platform}}" is not a platform of the {{backend}} backend ('{{platform}}' is only an alias auto-fill accepts; the pair check wants '{{platformName}}'), so Triton refuses the pair ("unexpected 'platform' and 'backend' pair, got:{{platform}}, {{backend}}"); set platform: "{{suggestion}}" or remove platform (Triton fills it from backend)`,
@@ -79,7 +83,13 @@ export const platformBackend = defineModelRule({
       const listing = ctx.model.autofillListing();
       const sub = listing.firstSubdir;
       const at = { path: written.name ? ['name'] : [] };
-      if (sub) ctx.report({ ...at, severity: 'error', messageId: 'noModelFileRecognized', data: { model: listing.modelName, versionDir: sub.name, modelAt: sub.name === '1' ? '1' : '<version>' } });
+      if (sub)
+        ctx.report({
+          ...at,
+          severity: 'error',
+          messageId: 'noModelFileRecognized',
+          data: { model: listing.modelName, versionDir: sub.name, modelAt: sub.name === '1' ? '1' : '<version>' },
+        });
       else ctx.report({ ...at, severity: 'warning', messageId: 'noVersionDirectoryToInfer', data: { model: listing.modelName } });
       return;
     }
@@ -117,7 +127,10 @@ export const platformBackend = defineModelRule({
       const wanted = platformOfBackend(backend)!;
       const guessed = settled.guessed && !written.platform;
       if (written.platform) {
-        const hint = didYouMean(platform, PLATFORM_NAMES.filter((p) => platformBackendType(p) === backendType));
+        const hint = didYouMean(
+          platform,
+          PLATFORM_NAMES.filter((p) => platformBackendType(p) === backendType),
+        );
         const record = platformRecord(platform);
         const alias = record !== undefined && record.platform.name !== platform;
         // A platform written by its name fills in its own backend, so a pair that mismatches without
@@ -151,7 +164,13 @@ export const platformBackend = defineModelRule({
         path: written.platform ? ['platform'] : written.backend ? ['backend'] : [],
         severity: 'info',
         messageId: 'backendDropped',
-        data: { backend, title: record.title ?? backend, lastRelease: record.dropped.lastRelease, firstWithout: record.dropped.firstWithout, stillIn: CHECKED_RELEASE },
+        data: {
+          backend,
+          title: record.title ?? backend,
+          lastRelease: record.dropped.lastRelease,
+          firstWithout: record.dropped.firstWithout,
+          stillIn: CHECKED_RELEASE,
+        },
       });
     }
   },
@@ -194,7 +213,9 @@ function shipsItsLibrary(ctx: Ctx, backend: string): boolean {
   const versions = ctx.model.versions(ctx.config).filter((v) => v.version !== undefined);
   const files = { exists: (p: string): boolean => ctx.files.kind(p) !== undefined };
   const runtime = ctx.config.runtime ?? '';
-  return versions.length > 0 && versions.every((v) => libraryBesideModel({ modelDir: ctx.model.dir, version: v.version!, backend, runtime }, files) !== undefined);
+  return (
+    versions.length > 0 && versions.every((v) => libraryBesideModel({ modelDir: ctx.model.dir, version: v.version!, backend, runtime }, files) !== undefined)
+  );
 }
 
 /** `runtime` is looked up in <model>/<version>, <model>, <backends>/<backend>, and must stay in it. */

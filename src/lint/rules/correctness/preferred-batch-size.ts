@@ -11,13 +11,17 @@ import { isTensorrtPlatform } from '../../../triton/backend-records.js';
 
 const messages = {
   preferredUsuallyUnneeded: `Triton's batcher guide says preferred batch sizes "should not be used for most models": without them the dynamic batcher forms the largest batch it can within max_queue_delay_microseconds; keep preferred_batch_size only if measurements (perf_analyzer) show these sizes are much faster, as with TensorRT engines built with one optimization profile per size`,
-  notPositive: 'dynamic_batching.preferred_batch_size {{size}} is not a batch size, so Triton refuses the model ("dynamic batching preferred size must be positive for {{name}}"); use sizes from 1 to max_batch_size, or remove it',
-  aboveMaxBatchSize: 'dynamic_batching.preferred_batch_size {{size}} is larger than the largest batch the model takes: max_batch_size is {{maxBatchSize}}, so Triton refuses the model ("dynamic batching preferred size must be <= max batch size for {{name}}"); set max_batch_size: {{largest}}, or drop the sizes above {{maxBatchSize}}',
+  notPositive:
+    'dynamic_batching.preferred_batch_size {{size}} is not a batch size, so Triton refuses the model ("dynamic batching preferred size must be positive for {{name}}"); use sizes from 1 to max_batch_size, or remove it',
+  aboveMaxBatchSize:
+    'dynamic_batching.preferred_batch_size {{size}} is larger than the largest batch the model takes: max_batch_size is {{maxBatchSize}}, so Triton refuses the model ("dynamic batching preferred size must be <= max batch size for {{name}}"); set max_batch_size: {{largest}}, or drop the sizes above {{maxBatchSize}}',
   aboveUnsetMaxBatchSize: `dynamic_batching.preferred_batch_size {{size}} is larger than the largest batch the model takes: max_batch_size is not set (0) when Triton checks this, before the backend's auto-complete could raise it, so Triton refuses the model ("dynamic batching preferred size must be <= max batch size for {{name}}"); set max_batch_size: {{largest}} explicitly, or remove preferred_batch_size`,
   aboveZeroMaxBatchSize: `dynamic_batching.preferred_batch_size {{size}} is larger than the largest batch the model takes: max_batch_size is 0 when Triton checks this, before the backend's auto-complete could raise it, so Triton refuses the model ("dynamic batching preferred size must be <= max batch size for {{name}}"); set max_batch_size: {{largest}} explicitly, or remove preferred_batch_size`,
   // sequence_batching.oldest: the same checks, in the sequence batcher's words.
-  oldestNotPositive: 'sequence_batching.oldest.preferred_batch_size {{size}} is not a batch size, so Triton refuses the model ("sequence batching preferred batch size must be positive for {{name}}"); use sizes from 1 to max_batch_size, or remove it',
-  oldestAboveMaxBatchSize: 'sequence_batching.oldest.preferred_batch_size {{size}} is larger than the largest batch the model takes: max_batch_size is {{maxBatchSize}}, so Triton refuses the model ("sequence batching preferred batch size must be <= max batch size for {{name}}"); set max_batch_size: {{largest}}, or drop the sizes above {{maxBatchSize}}',
+  oldestNotPositive:
+    'sequence_batching.oldest.preferred_batch_size {{size}} is not a batch size, so Triton refuses the model ("sequence batching preferred batch size must be positive for {{name}}"); use sizes from 1 to max_batch_size, or remove it',
+  oldestAboveMaxBatchSize:
+    'sequence_batching.oldest.preferred_batch_size {{size}} is larger than the largest batch the model takes: max_batch_size is {{maxBatchSize}}, so Triton refuses the model ("sequence batching preferred batch size must be <= max batch size for {{name}}"); set max_batch_size: {{largest}}, or drop the sizes above {{maxBatchSize}}',
   oldestAboveUnsetMaxBatchSize: `sequence_batching.oldest.preferred_batch_size {{size}} is larger than the largest batch the model takes: max_batch_size is not set (0) when Triton checks this, before the backend's auto-complete could raise it, so Triton refuses the model ("sequence batching preferred batch size must be <= max batch size for {{name}}"); set max_batch_size: {{largest}} explicitly, or remove preferred_batch_size`,
   oldestAboveZeroMaxBatchSize: `sequence_batching.oldest.preferred_batch_size {{size}} is larger than the largest batch the model takes: max_batch_size is 0 when Triton checks this, before the backend's auto-complete could raise it, so Triton refuses the model ("sequence batching preferred batch size must be <= max batch size for {{name}}"); set max_batch_size: {{largest}} explicitly, or remove preferred_batch_size`,
 } as const;
@@ -59,7 +63,12 @@ export const preferredBatchSize = defineModelRule({
 
 /** Messages of one preferred_batch_size list: dynamic_batching's, or sequence_batching.oldest's. */
 const DYNAMIC = { notPositive: 'notPositive', above: 'aboveMaxBatchSize', aboveUnset: 'aboveUnsetMaxBatchSize', aboveZero: 'aboveZeroMaxBatchSize' } as const;
-const OLDEST = { notPositive: 'oldestNotPositive', above: 'oldestAboveMaxBatchSize', aboveUnset: 'oldestAboveUnsetMaxBatchSize', aboveZero: 'oldestAboveZeroMaxBatchSize' } as const;
+const OLDEST = {
+  notPositive: 'oldestNotPositive',
+  above: 'oldestAboveMaxBatchSize',
+  aboveUnset: 'oldestAboveUnsetMaxBatchSize',
+  aboveZero: 'oldestAboveZeroMaxBatchSize',
+} as const;
 
 /** Reports each bad size; true when all are fine. */
 function checkSizes(ctx: Ctx, sizes: number[], path: PathSegment[], ids: typeof DYNAMIC | typeof OLDEST): boolean {

@@ -28,10 +28,14 @@ export const priorityQueue = defineModelRule({
       "Queue policy can not have DELAY as timeout action when 'preserve_ordering' is true for <name>",
     ],
     messages: {
-      defaultLevelOutOfRange: 'default_priority_level {{defaultPriorityLevel}} is outside the {{levels}} priority levels, so Triton refuses the model ("default priority level must be in range [1, {{levels}}] for {{name}}"); set default_priority_level to a level from 1 to {{levels}}',
-      defaultLevelUnset: 'default_priority_level is not set (0) is outside the {{levels}} priority levels, so Triton refuses the model ("default priority level must be in range [1, {{levels}}] for {{name}}"); set default_priority_level to a level from 1 to {{levels}}',
-      policyLevelOutOfRange: 'priority_queue_policy key {{key}} is not one of the {{levels}} priority levels, so Triton refuses the model ("priority queue policy must have priority level in range [1, {{levels}}] for {{name}}"); use a key from 1 to {{levels}}',
-      policyWithoutLevels: 'priority_queue_policy has no effect without priority_levels: every request is queued at one level under default_queue_policy; set priority_levels (and default_priority_level), or remove priority_queue_policy',
+      defaultLevelOutOfRange:
+        'default_priority_level {{defaultPriorityLevel}} is outside the {{levels}} priority levels, so Triton refuses the model ("default priority level must be in range [1, {{levels}}] for {{name}}"); set default_priority_level to a level from 1 to {{levels}}',
+      defaultLevelUnset:
+        'default_priority_level is not set (0) is outside the {{levels}} priority levels, so Triton refuses the model ("default priority level must be in range [1, {{levels}}] for {{name}}"); set default_priority_level to a level from 1 to {{levels}}',
+      policyLevelOutOfRange:
+        'priority_queue_policy key {{key}} is not one of the {{levels}} priority levels, so Triton refuses the model ("priority queue policy must have priority level in range [1, {{levels}}] for {{name}}"); use a key from 1 to {{levels}}',
+      policyWithoutLevels:
+        'priority_queue_policy has no effect without priority_levels: every request is queued at one level under default_queue_policy; set priority_levels (and default_priority_level), or remove priority_queue_policy',
       orderingWithLevels: `preserve_ordering: true returns responses in arrival order, which {{levels}} priority levels would break, so Triton refuses the model ("Only one priority level is allowed when 'preserve_ordering' is true for {{name}}"); remove preserve_ordering or set priority_levels: 1`,
       delayWithOrdering: `timeout_action: DELAY (with default_timeout_microseconds {{default_timeout_microseconds}}) lets timed-out requests fall behind later ones, which preserve_ordering: true forbids, so Triton refuses the model ("Queue policy can not have DELAY as timeout action when 'preserve_ordering' is true for {{name}}"); use timeout_action: REJECT or remove preserve_ordering`,
     },

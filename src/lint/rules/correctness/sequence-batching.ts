@@ -26,12 +26,17 @@ const messages = {
   dataFileMissing: DATA_FILE_MESSAGES.dataFileMissing,
   // The shared short-file message takes Triton's message as a value; here it is written out.
   dataFileShort: `initial_state of state '{{input}}' ({{isType}} [{{dimsText}}]) needs {{need}} bytes but {{file}} has {{size}}, so Triton refuses the model ("initial_state setting expects {{need}} bytes, but the data provided from {{file}}only has {{size}} bytes."); write the full tensor to {{where}}{{file}}`,
-  slotUtilizationOutOfRange: 'minimum_slot_utilization {{util}} is not a fraction of the batch slots, so Triton refuses the model ("sequence batching minimum slot utilization must be in range (0.0, 1.0] for {{name}}"); use a value in (0.0, 1.0], or 0 to disable it',
-  customBatchingStrategy: 'a custom batching strategy cannot drive the sequence batcher, so Triton refuses the model ("TRITON_BATCH_STRATEGY_PATH cannot be specified with sequence batcher, using default batching strategy"); remove the TRITON_BATCH_STRATEGY_PATH parameter',
-  controlInputWithoutName: 'this control_input has no name, so Triton refuses the model ("sequence batching control tensor must have a name for {{name}}"); set name to the model input that receives the control',
+  slotUtilizationOutOfRange:
+    'minimum_slot_utilization {{util}} is not a fraction of the batch slots, so Triton refuses the model ("sequence batching minimum slot utilization must be in range (0.0, 1.0] for {{name}}"); use a value in (0.0, 1.0], or 0 to disable it',
+  customBatchingStrategy:
+    'a custom batching strategy cannot drive the sequence batcher, so Triton refuses the model ("TRITON_BATCH_STRATEGY_PATH cannot be specified with sequence batcher, using default batching strategy"); remove the TRITON_BATCH_STRATEGY_PATH parameter',
+  controlInputWithoutName:
+    'this control_input has no name, so Triton refuses the model ("sequence batching control tensor must have a name for {{name}}"); set name to the model input that receives the control',
   controlTensorTwice: `control tensor '{{tensor}}' is listed twice, so Triton refuses the model ("sequence batching control tensor '{{tensor}}' is specified for multiple control kinds for {{name}}"); give each control kind its own model input, or merge the entries`,
-  controlKindTwice: '{{kind}} is given a second time, so Triton refuses the model ("sequence batching specifies multiple {{kind}} tensors for {{name}}"); keep one {{kind}} control',
-  controlKindUnsetTwice: '{{kind}} is given a second time (a control without kind is CONTROL_SEQUENCE_START), so Triton refuses the model ("sequence batching specifies multiple {{kind}} tensors for {{name}}"); keep one {{kind}} control',
+  controlKindTwice:
+    '{{kind}} is given a second time, so Triton refuses the model ("sequence batching specifies multiple {{kind}} tensors for {{name}}"); keep one {{kind}} control',
+  controlKindUnsetTwice:
+    '{{kind}} is given a second time (a control without kind is CONTROL_SEQUENCE_START), so Triton refuses the model ("sequence batching specifies multiple {{kind}} tensors for {{name}}"); keep one {{kind}} control',
   corridWithFalseTrue: `a CONTROL_SEQUENCE_CORRID control carries the correlation ID itself, not a false/true pair, so Triton refuses {{list}} ("sequence batching must not specify either 'int32_false_true', 'fp32_false_true' or 'bool_false_true' for CONTROL_SEQUENCE_CORRID for {{name}}"); remove {{list}} and set data_type`,
   corridNoDataType: `the CONTROL_SEQUENCE_CORRID control has no data_type, so Triton refuses the model ("unexpected data type for control CONTROL_SEQUENCE_CORRID for {{name}}. Allowed data types are TYPE_UINT64, TYPE_INT64, TYPE_UINT32, TYPE_INT32 and TYPE_STRING"); set data_type: TYPE_UINT64 (or the type of the model's input '{{tensor}}')`,
   corridDataType: `data_type {{dataType}} cannot carry a correlation ID, so Triton refuses the model ("unexpected data type for control CONTROL_SEQUENCE_CORRID for {{name}}. Allowed data types are TYPE_UINT64, TYPE_INT64, TYPE_UINT32, TYPE_INT32 and TYPE_STRING"); set data_type: TYPE_UINT64 (or the type of the model's input '{{tensor}}')`,
@@ -281,13 +286,20 @@ function checkStates(ctx: Ctx, states: ModelSequenceBatching_State[]): void {
     } else if (is.data_file !== undefined) {
       const file = is.data_file;
       const problem = dataFileProblem(ctx.files, ctx.model, {
-        folder: 'initial_state', file, field: 'initial_state data_file',
+        folder: 'initial_state',
+        file,
+        field: 'initial_state data_file',
         need: dimsOk && isType !== 'TYPE_STRING' ? byteSizeOf(isType, dims) : undefined,
         subject: `initial_state of state '${input}' (${isType} [${dims.join(',')}])`,
         tritonMessage: (need, size) => `initial_state setting expects ${need} bytes, but the data provided from ${file}only has ${size} bytes.`,
-        path: [...isPath, 'data_file'], data: { input, file },
+        path: [...isPath, 'data_file'],
+        data: { input, file },
       });
-      if (problem?.messageId === 'dataFileShort') ctx.report({ ...problem, data: { input, file, isType, dimsText: dims.join(','), need: problem.data.need, size: problem.data.size, where: problem.data.where } });
+      if (problem?.messageId === 'dataFileShort')
+        ctx.report({
+          ...problem,
+          data: { input, file, isType, dimsText: dims.join(','), need: problem.data.need, size: problem.data.size, where: problem.data.where },
+        });
       else if (problem) ctx.report(problem);
     }
   });

@@ -34,7 +34,11 @@ function controlType(c: ModelSequenceBatching_Control): { type: string; list?: s
   return typeof dt === 'string' && dt !== 'TYPE_INVALID' ? { type: dt } : undefined;
 }
 
-const LIST_OF_TYPE: Record<string, string> = { TYPE_INT32: 'int32_false_true: [ 0, 1 ]', TYPE_FP32: 'fp32_false_true: [ 0, 1 ]', TYPE_BOOL: 'bool_false_true: [ false, true ]' };
+const LIST_OF_TYPE: Record<string, string> = {
+  TYPE_INT32: 'int32_false_true: [ 0, 1 ]',
+  TYPE_FP32: 'fp32_false_true: [ 0, 1 ]',
+  TYPE_BOOL: 'bool_false_true: [ false, true ]',
+};
 
 export const sequenceControlInputs = defineModelRule({
   meta: {

@@ -26,7 +26,6 @@ import { defineModelRule } from '../../rule.js';
 const LOGITS_OUTPUTS = ['generation_logits', 'context_logits'];
 const LOGITS_TYPES = ['TYPE_FP32', 'TYPE_FP16'];
 
-
 const options = z.strictObject({
   release: z
     .enum(TRTLLM_RELEASES)
@@ -50,7 +49,7 @@ export const tensorrtllmParameters = defineModelRule<Options>({
       'Decoding mode is set to lookahead but lookahead parameters are not specified. Please set parameters lookahead_window_size, lookahead_ngram_size, and lookahead_verification_set_size.',
       '<key> is not specified, will use default value of <default>',
       'Cannot convert <value> to a boolean.',
-      '<key> value of \'<value>\' is not supported.',
+      "<key> value of '<value>' is not supported.",
     ],
     options,
     messages: {
@@ -109,7 +108,10 @@ export const tensorrtllmParameters = defineModelRule<Options>({
     const text = (key: string): string | undefined => params[key]?.string_value;
     const path = (key: string): PathSegment[] => (params[key]?.string_value !== undefined ? ['parameters', key, 'string_value'] : ['parameters', key]);
     const report = (key: string, r: Parameters<typeof ctx.report>[0]) => ctx.report({ path: path(key), ...r });
-    const replaceEdit = (key: string, value: string) => ({ description: `set ${key} to "${value}"`, edits: [ctx.edits.replaceValue(['parameters', key, 'string_value'], JSON.stringify(value))] });
+    const replaceEdit = (key: string, value: string) => ({
+      description: `set ${key} to "${value}"`,
+      edits: [ctx.edits.replaceValue(['parameters', key, 'string_value'], JSON.stringify(value))],
+    });
     // A spelling the backend's own reading settles ("yes" is true, "12abc" reads 12) is a fix; the
     // nearest enum value by spelling is only a suggestion.
     const replaceFix = (key: string, value: string) => ({ fix: replaceEdit(key, value) });
@@ -121,10 +123,18 @@ export const tensorrtllmParameters = defineModelRule<Options>({
     if (!python) {
       for (const [key, p] of Object.entries(TRTLLM_PARAMETERS)) {
         if (!p.required || key in params || !readIn(p, release)) continue;
-        ctx.report({ path: ctx.config.parameters ? ['parameters'] : [], messageId: 'missingRequired', data: { key, example: key === 'gpt_model_type' ? 'inflight_fused_batching' : '' } });
+        ctx.report({
+          path: ctx.config.parameters ? ['parameters'] : [],
+          messageId: 'missingRequired',
+          data: { key, example: key === 'gpt_model_type' ? 'inflight_fused_batching' : '' },
+        });
       }
       const set = (k: string) => (text(k) ?? '') !== '';
-      if (!set('gpt_model_path') && !set('encoder_model_path') && !['gpt_model_path', 'encoder_model_path'].some((k) => UNFILLED_PLACEHOLDER.test(text(k) ?? ''))) {
+      if (
+        !set('gpt_model_path') &&
+        !set('encoder_model_path') &&
+        !['gpt_model_path', 'encoder_model_path'].some((k) => UNFILLED_PLACEHOLDER.test(text(k) ?? ''))
+      ) {
         ctx.report({ path: 'gpt_model_path' in params ? path('gpt_model_path') : ctx.config.parameters ? ['parameters'] : [], messageId: 'noEnginePath' });
       }
     }
@@ -179,17 +189,20 @@ export const tensorrtllmParameters = defineModelRule<Options>({
           } else if (key === 'guided_decoding_backend') {
             // Off when the info path is unset; else the backend refuses anything but xgrammar.
             if (value !== '' && (text('xgrammar_tokenizer_info_path') ?? '') !== '' && !UNFILLED_PLACEHOLDER.test(text('xgrammar_tokenizer_info_path')!)) {
-              if (close) report(key, { messageId: 'guidedDecodingFailsSuggest', severity: 'error', data: { ...data, values: 'xgrammar', suggestion: close }, ...fix });
+              if (close)
+                report(key, { messageId: 'guidedDecodingFailsSuggest', severity: 'error', data: { ...data, values: 'xgrammar', suggestion: close }, ...fix });
               else report(key, { messageId: 'guidedDecodingFails', severity: 'error', data: { ...data, values: 'xgrammar' } });
             }
-          } else if (close) report(key, { messageId: 'enumDefaultsSuggest', severity: 'warning', data: { ...data, default: fallback!, suggestion: close }, ...fix });
+          } else if (close)
+            report(key, { messageId: 'enumDefaultsSuggest', severity: 'warning', data: { ...data, default: fallback!, suggestion: close }, ...fix });
           else report(key, { messageId: 'enumDefaults', severity: 'warning', data: { ...data, default: fallback! } });
           break;
         }
         case 'bool': {
           if (python) {
             if (key === 'enable_trt_overlap' && ['1', 'true'].includes(value.toLowerCase())) report(key, { messageId: 'overlapFails', severity: 'error' });
-            else if (!['1', 'true', '0', 'false'].includes(value.toLowerCase())) report(key, { messageId: 'boolReadFalse', severity: 'warning', data: { key, value } });
+            else if (!['1', 'true', '0', 'false'].includes(value.toLowerCase()))
+              report(key, { messageId: 'boolReadFalse', severity: 'warning', data: { key, value } });
             break;
           }
           if (TRTLLM_BOOL_SPELLINGS.includes(value)) break;
@@ -206,7 +219,8 @@ export const tensorrtllmParameters = defineModelRule<Options>({
             // int() / float() of the whole text (spaces around allowed); a failure calls the missing
             // pb_utils.Logger.log_warning (python_backend src/pb_stub.cc binds only log_info, log_warn,
             // log_error, log_verbose), whose AttributeError fails initialize().
-            const ok = kind === 'int' ? /^\s*[+-]?\d+\s*$/.test(value) : /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$|^\s*[+-]?(inf|infinity|nan)\s*$/i.test(value);
+            const ok =
+              kind === 'int' ? /^\s*[+-]?\d+\s*$/.test(value) : /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$|^\s*[+-]?(inf|infinity|nan)\s*$/i.test(value);
             if (!ok) report(key, { messageId: 'numberFails', severity: 'error', data: { key, value } });
             else checkRange(key, p, Number(value));
             break;
@@ -219,7 +233,11 @@ export const tensorrtllmParameters = defineModelRule<Options>({
             break;
           }
           if (p.type === 'uint' && n.value < 0) {
-            report(key, { messageId: 'negativeWraps', severity: lookahead ? 'error' : 'warning', data: { key, value, wrapped: (2n ** (key.endsWith('_bytes') ? 64n : 32n) + BigInt(Math.trunc(n.value))).toString() } });
+            report(key, {
+              messageId: 'negativeWraps',
+              severity: lookahead ? 'error' : 'warning',
+              data: { key, value, wrapped: (2n ** (key.endsWith('_bytes') ? 64n : 32n) + BigInt(Math.trunc(n.value))).toString() },
+            });
             break;
           }
           if (n.rest.trim()) {
@@ -244,20 +262,33 @@ export const tensorrtllmParameters = defineModelRule<Options>({
             break;
           }
           if (value !== '' && !value.split(';').every((g) => /^\s*\d+(\s*,\s*\d+)*\s*$/.test(g)))
-            report(key, { messageId: key === 'participant_ids' ? 'participantIdsDefaults' : 'gpuDeviceIdsDefaults', severity: 'warning', data: { key, value } });
+            report(key, {
+              messageId: key === 'participant_ids' ? 'participantIdsDefaults' : 'gpuDeviceIdsDefaults',
+              severity: 'warning',
+              data: { key, value },
+            });
           break;
         }
         case 'brace-groups': {
           const problem = braceGroupsProblem(value);
           if (!problem) break;
           const mode = key === 'medusa_choices' ? 'medusa' : 'eagle';
-          const data = { key, value, ...(problem.kind === 'textOutside' ? { text: problem.text } : problem.kind === 'notIntegers' ? { group: problem.group } : {}) };
+          const data = {
+            key,
+            value,
+            ...(problem.kind === 'textOutside' ? { text: problem.text } : problem.kind === 'notIntegers' ? { group: problem.group } : {}),
+          };
           if (python) {
             const messageId = problem.kind === 'noGroup' ? 'bracesNoGroupFails' : problem.kind === 'textOutside' ? 'bracesOutsideFails' : 'bracesNotIntsFails';
             report(key, { messageId, severity: 'error', data: { text: '', group: '', ...data } });
           } else {
-            const messageId = problem.kind === 'noGroup' ? 'bracesNoGroupDefaults' : problem.kind === 'textOutside' ? 'bracesOutsideDefaults' : 'bracesNotIntsDefaults';
-            report(key, { messageId, severity: text('decoding_mode') === mode ? 'warning' : 'info', data: { text: '', group: '', ...data, default: fallback! } });
+            const messageId =
+              problem.kind === 'noGroup' ? 'bracesNoGroupDefaults' : problem.kind === 'textOutside' ? 'bracesOutsideDefaults' : 'bracesNotIntsDefaults';
+            report(key, {
+              messageId,
+              severity: text('decoding_mode') === mode ? 'warning' : 'info',
+              data: { text: '', group: '', ...data, default: fallback! },
+            });
           }
           break;
         }
@@ -276,18 +307,32 @@ export const tensorrtllmParameters = defineModelRule<Options>({
     const outputs = (ctx.config.output ?? []).map((o, i) => ({ o, i })).filter(({ o }) => LOGITS_OUTPUTS.includes(o.name ?? ''));
     for (const { o, i } of outputs) {
       const type = o.data_type ?? 'TYPE_INVALID';
-      if (typeof type === 'string' && !LOGITS_TYPES.includes(type)) ctx.report({ path: ['output', i, 'data_type'], messageId: 'logitsType', severity: 'warning', data: { name: o.name!, type } });
+      if (typeof type === 'string' && !LOGITS_TYPES.includes(type))
+        ctx.report({ path: ['output', i, 'data_type'], messageId: 'logitsType', severity: 'warning', data: { name: o.name!, type } });
     }
     const [first, second] = outputs;
-    if (!python && first && second && first.o.data_type !== second.o.data_type && LOGITS_TYPES.includes(String(first.o.data_type)) && LOGITS_TYPES.includes(String(second.o.data_type)))
-      ctx.report({ path: ['output', second.i, 'data_type'], messageId: 'logitsMismatch', severity: 'warning', data: { name: second.o.name!, type: String(second.o.data_type), other: first.o.name!, otherType: String(first.o.data_type) } });
+    if (
+      !python &&
+      first &&
+      second &&
+      first.o.data_type !== second.o.data_type &&
+      LOGITS_TYPES.includes(String(first.o.data_type)) &&
+      LOGITS_TYPES.includes(String(second.o.data_type))
+    )
+      ctx.report({
+        path: ['output', second.i, 'data_type'],
+        messageId: 'logitsMismatch',
+        severity: 'warning',
+        data: { name: second.o.name!, type: String(second.o.data_type), other: first.o.name!, otherType: String(first.o.data_type) },
+      });
 
     function checkRange(key: string, p: TrtllmParameter, n: number): void {
       const low = p.minExclusive !== undefined ? n <= p.minExclusive : p.min !== undefined && n < p.min;
       const high = p.maxExclusive !== undefined && n >= p.maxExclusive;
       if (!low && !high) return;
       // The table's two-sided ranges are the fractions (0, 1) of GPU memory.
-      if (p.minExclusive !== undefined && p.maxExclusive !== undefined) report(key, { messageId: 'fractionOutOfRange', severity: 'error', data: { key, value: n, min: p.minExclusive, max: p.maxExclusive } });
+      if (p.minExclusive !== undefined && p.maxExclusive !== undefined)
+        report(key, { messageId: 'fractionOutOfRange', severity: 'error', data: { key, value: n, min: p.minExclusive, max: p.maxExclusive } });
       else if (p.minExclusive !== undefined) report(key, { messageId: 'notPositive', severity: 'error', data: { key, value: n, min: p.minExclusive } });
       else report(key, { messageId: 'belowMinimum', severity: 'error', data: { key, value: n, min: p.min! } });
     }

@@ -9,7 +9,6 @@ import { defineModelRule } from '../../rule.js';
 import { formatTitleOf, isEnsemble, ioChecksOf, ONNX_MODEL_FILE, PYTHON } from '../../../triton/backend-records.js';
 import { otherSignatureNamed } from '../../../triton/backends/tensorflow/autocomplete.js';
 
-
 export const uncheckedModel = defineModelRule({
   meta: {
     id: 'unchecked-model',
@@ -20,8 +19,9 @@ export const uncheckedModel = defineModelRule({
     prevents: [],
     messages: {
       backendElsewhere:
-        "{{model}}: the config names no backend or platform, so Triton chooses one from the model file at deploy, and the model files are provisioned elsewhere (--configs-only): the backend, what its auto-complete fills in, and {{checks}} were not checked; set backend (or platform) to check them here, or run tritonc lock where the model files are",
-      notRead: '{{model}}: tritonc does not read {{what}}, so {{checks}} did not run for it; at load the {{backend}} backend fills in what the config leaves out, and checks it against the model',
+        '{{model}}: the config names no backend or platform, so Triton chooses one from the model file at deploy, and the model files are provisioned elsewhere (--configs-only): the backend, what its auto-complete fills in, and {{checks}} were not checked; set backend (or platform) to check them here, or run tritonc lock where the model files are',
+      notRead:
+        '{{model}}: tritonc does not read {{what}}, so {{checks}} did not run for it; at load the {{backend}} backend fills in what the config leaves out, and checks it against the model',
       notReadComplete:
         '{{model}}: tritonc does not read {{what}}, so {{checks}} did not run for it; the server runs with --disable-auto-complete-config, so the config must be complete as written (io-dims checks what core requires)',
       scriptNotFollowed:
@@ -31,7 +31,7 @@ export const uncheckedModel = defineModelRule({
       otherSignature:
         "{{model}}: the config's parameter {{parameter}} names another signature than the one tritonc reads (serving_default of the meta graph tagged serve), so {{checks}} did not run for it; the TensorFlow backend checks the config against that signature at load",
       notHere:
-        "{{model}}: the model file ({{expected}}) is not in this checkout and tritonc.lock.json does not record it, so {{checks}} did not run (--configs-only); run tritonc lock where the weights are, and commit tritonc.lock.json",
+        '{{model}}: the model file ({{expected}}) is not in this checkout and tritonc.lock.json does not record it, so {{checks}} did not run (--configs-only); run tritonc lock where the weights are, and commit tritonc.lock.json',
     },
   },
   check(ctx) {
@@ -66,7 +66,11 @@ export const uncheckedModel = defineModelRule({
       if (ctx.modelError) return;
       const layout = ctx.model.layout();
       const version = layout.versionDirs.find((v) => v.version !== undefined)?.version ?? 1;
-      ctx.report({ path: at, messageId: 'notHere', data: { model, checks, expected: `${model}/${version}/${ctx.model.modelFileName(config) ?? ONNX_MODEL_FILE}` } });
+      ctx.report({
+        path: at,
+        messageId: 'notHere',
+        data: { model, checks, expected: `${model}/${version}/${ctx.model.modelFileName(config) ?? ONNX_MODEL_FILE}` },
+      });
       return;
     }
     // A Python model: python-autocomplete checks what its auto_complete_config does, where tritonc can read it.

@@ -60,31 +60,56 @@ export const unfilledPlaceholder = defineModelRule({
       '<key> is not specified, will use default value of <default>',
     ],
     messages: {
-      backend: '{{field}} "{{value}}" is an unfilled template placeholder, so Triton looks for a backend of that name and fails the load; fill it (tritonc fill CONFIG "{{name}}:<backend>"), or write the backend',
-      failsModelType: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the tensorrtllm backend fails the load on it ("Invalid gpt_model_type. Must be v1/inflight_batching/inflight_fused_batching."); fill it: tritonc fill CONFIG "{{name}}:<value>"',
-      failsEnginePaths: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the tensorrtllm backend fails the load on it ("Both encoder and decoder model paths are empty"); fill it: tritonc fill CONFIG "{{name}}:<value>"',
-      failsLookahead: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the tensorrtllm backend fails the load on it ("Decoding mode is set to lookahead but lookahead parameters are not specified."); fill it: tritonc fill CONFIG "{{name}}:<value>"',
-      failsTokenizer: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the Python model fails the load on it ("Hugging Face cannot load a tokenizer from "{{value}}""); fill it: tritonc fill CONFIG "{{name}}:<value>"',
-      failsEnginePathPythonRuntime: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, which the Python runtime of TensorRT-LLM treats as unset, so its initialize fails: it hands no engine directory to trtllm.Executor; fill it: tritonc fill CONFIG "{{name}}:<value>"',
-      failsTokenizerGuided: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, which the Python runtime of TensorRT-LLM treats as unset, and with guided decoding on its initialize fails on it ("Guided decoding requires tokenizer\'s information. Please provide \'tokenizer_dir\'."); fill it: tritonc fill CONFIG "{{name}}:<value>"',
-      unusedPythonRuntime: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the Python runtime of TensorRT-LLM reads it only with guided decoding on, which is off here; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter',
-      failsMultimodalPath: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the preprocessing model fails the load on it: only the exact text ${multimodal_model_path} means no multimodal model, so it opens "{{value}}/config.json"; fill it: tritonc fill CONFIG "{{name}}:<value>"',
-      failsPreprocessingEngine: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the preprocessing model of a multimodal model fails the load on it: it opens "{{value}}/config.json"; fill it: tritonc fill CONFIG "{{name}}:<value>"',
-      unusedPreprocessing: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the preprocessing model reads it only for a multimodal model (multimodal_model_path set), which this is not; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter',
-      unsetMultimodal: 'parameter {{key}} is the unfilled placeholder {{placeholder}}, which the preprocessing model takes for "no multimodal model"; fill it (tritonc fill CONFIG "{{name}}:<value>") for a multimodal model, or remove the parameter',
-      defaultsTokens: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the {{model}} model logs "Don\'t setup \'{{key}}\' correctly" and uses true; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
-      defaultsMaxImages: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the preprocessing model logs "\'max_num_images\' parameter is not set correctly" and sets no limit; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
-      defaults: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
-      defaultsOwn: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend logs "{{key}} is not specified" and uses its default; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
-      defaultsPythonRuntime: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the Python runtime of TensorRT-LLM treats it as unset, without a word, and uses {{default}}; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
-      defaultsPythonRuntimeOwn: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the Python runtime of TensorRT-LLM treats it as unset, without a word, and uses its default; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
-      defaultsBls: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the BLS model treats it as unset and uses {{default}}; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
-      defaultsBlsOwn: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the BLS model treats it as unset and uses its default; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
-      guidedDecodingOff: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend turns guided decoding off, without a word; fill it (tritonc fill CONFIG "{{name}}:<value>"); keep the key, which the backend requires',
-      tokenizerDirUnused: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend does not use its value (guided decoding reads xgrammar_tokenizer_info_path); fill it (tritonc fill CONFIG "{{name}}:<value>"); keep the key, which the backend requires',
-      literalValue: 'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend takes the literal text as the value; fill it (tritonc fill CONFIG "{{name}}:<value>") or remove the parameter',
-      literal: '{{field}} holds the unfilled placeholder {{placeholder}}, which Triton reads as the literal text "{{value}}"; fill it: tritonc fill CONFIG "{{name}}:<value>"',
-      literalParameter: 'parameter {{key}} holds the unfilled placeholder {{placeholder}}, which the {{backend}} backend reads as the literal text "{{value}}"; fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      backend:
+        '{{field}} "{{value}}" is an unfilled template placeholder, so Triton looks for a backend of that name and fails the load; fill it (tritonc fill CONFIG "{{name}}:<backend>"), or write the backend',
+      failsModelType:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the tensorrtllm backend fails the load on it ("Invalid gpt_model_type. Must be v1/inflight_batching/inflight_fused_batching."); fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      failsEnginePaths:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the tensorrtllm backend fails the load on it ("Both encoder and decoder model paths are empty"); fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      failsLookahead:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the tensorrtllm backend fails the load on it ("Decoding mode is set to lookahead but lookahead parameters are not specified."); fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      failsTokenizer:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the Python model fails the load on it ("Hugging Face cannot load a tokenizer from "{{value}}""); fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      failsEnginePathPythonRuntime:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}, which the Python runtime of TensorRT-LLM treats as unset, so its initialize fails: it hands no engine directory to trtllm.Executor; fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      failsTokenizerGuided:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}, which the Python runtime of TensorRT-LLM treats as unset, and with guided decoding on its initialize fails on it ("Guided decoding requires tokenizer\'s information. Please provide \'tokenizer_dir\'."); fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      unusedPythonRuntime:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}: the Python runtime of TensorRT-LLM reads it only with guided decoding on, which is off here; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter',
+      failsMultimodalPath:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the preprocessing model fails the load on it: only the exact text ${multimodal_model_path} means no multimodal model, so it opens "{{value}}/config.json"; fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      failsPreprocessingEngine:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}, and the preprocessing model of a multimodal model fails the load on it: it opens "{{value}}/config.json"; fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      unusedPreprocessing:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}: the preprocessing model reads it only for a multimodal model (multimodal_model_path set), which this is not; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter',
+      unsetMultimodal:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}, which the preprocessing model takes for "no multimodal model"; fill it (tritonc fill CONFIG "{{name}}:<value>") for a multimodal model, or remove the parameter',
+      defaultsTokens:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}: the {{model}} model logs "Don\'t setup \'{{key}}\' correctly" and uses true; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
+      defaultsMaxImages:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}: the preprocessing model logs "\'max_num_images\' parameter is not set correctly" and sets no limit; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
+      defaults:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend logs "{{key}} is not specified" and uses {{default}}; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
+      defaultsOwn:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend logs "{{key}} is not specified" and uses its default; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
+      defaultsPythonRuntime:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}: the Python runtime of TensorRT-LLM treats it as unset, without a word, and uses {{default}}; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
+      defaultsPythonRuntimeOwn:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}: the Python runtime of TensorRT-LLM treats it as unset, without a word, and uses its default; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
+      defaultsBls:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}: the BLS model treats it as unset and uses {{default}}; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
+      defaultsBlsOwn:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}: the BLS model treats it as unset and uses its default; fill it (tritonc fill CONFIG "{{name}}:<value>"), or remove the parameter to use the default on purpose',
+      guidedDecodingOff:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend turns guided decoding off, without a word; fill it (tritonc fill CONFIG "{{name}}:<value>"); keep the key, which the backend requires',
+      tokenizerDirUnused:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend does not use its value (guided decoding reads xgrammar_tokenizer_info_path); fill it (tritonc fill CONFIG "{{name}}:<value>"); keep the key, which the backend requires',
+      literalValue:
+        'parameter {{key}} is the unfilled placeholder {{placeholder}}: the tensorrtllm backend takes the literal text as the value; fill it (tritonc fill CONFIG "{{name}}:<value>") or remove the parameter',
+      literal:
+        '{{field}} holds the unfilled placeholder {{placeholder}}, which Triton reads as the literal text "{{value}}"; fill it: tritonc fill CONFIG "{{name}}:<value>"',
+      literalParameter:
+        'parameter {{key}} holds the unfilled placeholder {{placeholder}}, which the {{backend}} backend reads as the literal text "{{value}}"; fill it: tritonc fill CONFIG "{{name}}:<value>"',
       literalParameterUnknownBackend: `parameter {{key}} holds the unfilled placeholder {{placeholder}}, which the model's backend reads as the literal text "{{value}}"; fill it: tritonc fill CONFIG "{{name}}:<value>"`,
     },
   },
@@ -169,12 +194,19 @@ export const unfilledPlaceholder = defineModelRule({
           else ctx.report({ ...at, messageId: 'unusedPreprocessing', severity: 'info' });
         } else if (key === 'max_num_images') ctx.report({ ...at, messageId: 'defaultsMaxImages', severity: 'warning' });
         // add_special_tokens (preprocessing), skip_special_tokens (postprocessing): not a boolean spelling, so True.
-        else ctx.report({ ...at, messageId: 'defaultsTokens', severity: 'warning', data: { ...at.data, model: key === 'add_special_tokens' ? 'preprocessing' : 'postprocessing' } });
+        else
+          ctx.report({
+            ...at,
+            messageId: 'defaultsTokens',
+            severity: 'warning',
+            data: { ...at.data, model: key === 'add_special_tokens' ? 'preprocessing' : 'postprocessing' },
+          });
         continue;
       }
       if (backend === PYTHON.name && 'tensorrt_llm_model_name' in params) {
         // tensorrt_llm_bls model.py get_valid_param_value: a value starting with "${" is the default.
-        if (key === 'tensorrt_llm_model_name') ctx.report({ ...at, messageId: 'defaultsBls', severity: 'warning', data: { ...at.data, default: '"tensorrt_llm"' } });
+        if (key === 'tensorrt_llm_model_name')
+          ctx.report({ ...at, messageId: 'defaultsBls', severity: 'warning', data: { ...at.data, default: '"tensorrt_llm"' } });
         else ctx.report({ ...at, messageId: 'defaultsBlsOwn', severity: 'warning' });
         continue;
       }

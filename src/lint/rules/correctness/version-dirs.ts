@@ -10,7 +10,6 @@ import { versionOfDirName, type VersionDir } from '../../../triton/version-polic
 import { defineModelRule, type ModelContext, type RuleFiles } from '../../rule.js';
 import { isEnsemble, ONNX_MODEL_FILE, ONNXRUNTIME } from '../../../triton/backend-records.js';
 
-
 const messages = {
   notAVersion: `directory '{{dirName}}' in model '{{model}}' is not a version: Triton ignores it ("ignore version directory '{{dirName}}' which fails to convert to integral number"); name version directories with a plain number (1, 2, ...)`,
   notAVersionLeadingZero: `directory '{{dirName}}' in model '{{model}}' is not a version: Triton ignores it ("ignore version directory '{{dirName}}' which contains leading zeros in its directory name"); rename it to '{{rename}}' if it is meant as a version`,
@@ -72,7 +71,11 @@ export const versionDirs = defineModelRule({
     for (const v of ctx.file === join(ctx.model.dir, 'config.pbtxt') ? numeric : []) {
       const stray = join(v.path, 'config.pbtxt');
       // A directory with version directories of its own is a model (named as a number), not a version.
-      if (ctx.files.kind(stray) !== 'file' || ctx.files.names(v.path).some((n) => versionOfDirName(n).version !== undefined && ctx.files.kind(join(v.path, n)) === 'dir')) continue;
+      if (
+        ctx.files.kind(stray) !== 'file' ||
+        ctx.files.names(v.path).some((n) => versionOfDirName(n).version !== undefined && ctx.files.kind(join(v.path, n)) === 'dir')
+      )
+        continue;
       const own = scan.configPath !== undefined;
       ctx.report({
         file: stray,
@@ -88,7 +91,12 @@ export const versionDirs = defineModelRule({
       const leadingZero = v.dirName.length > 1 && v.dirName.startsWith('0');
       const looksLikeVersion = leadingZero || /\d/.test(v.dirName) || numeric.length === 0;
       const at = { path: [] as PathSegment[], severity: looksLikeVersion ? ('warning' as const) : ('info' as const) };
-      if (leadingZero) ctx.report({ ...at, messageId: 'notAVersionLeadingZero', data: { dirName: v.dirName, model, ignored: v.ignored!, rename: String(Number(v.dirName)) || '0' } });
+      if (leadingZero)
+        ctx.report({
+          ...at,
+          messageId: 'notAVersionLeadingZero',
+          data: { dirName: v.dirName, model, ignored: v.ignored!, rename: String(Number(v.dirName)) || '0' },
+        });
       else ctx.report({ ...at, messageId: 'notAVersion', data: { dirName: v.dirName, model, ignored: v.ignored! } });
     }
     for (const v of numeric) {
@@ -124,7 +132,13 @@ export const versionDirs = defineModelRule({
       }
       ctx.report({
         path: policyPath ?? [],
-        messageId: isEnsemble(config) ? (ignored.length ? 'ensembleNoVersionIgnored' : 'ensembleNoVersion') : ignored.length ? 'noNumericVersionIgnored' : 'noNumericVersion',
+        messageId: isEnsemble(config)
+          ? ignored.length
+            ? 'ensembleNoVersionIgnored'
+            : 'ensembleNoVersion'
+          : ignored.length
+            ? 'noNumericVersionIgnored'
+            : 'noNumericVersion',
         data: { model, ignoredDirs, example },
       });
       return;

@@ -46,28 +46,47 @@ export const vllmModel = defineModelRule<Options>({
       'Triton backend cannot find <dir>/multi_lora.json.',
     ],
     messages: {
-      autoCompleteBatch: 'the vLLM backend\'s auto-complete refuses this config, so the model does not load ("configuration specified max_batch_size {{maxBatchSize}}, but in auto-complete-config function for model \'{{model}}\' specified max_batch_size 0"); vLLM batches requests itself, and its auto-complete sets max_batch_size 0: remove max_batch_size (or set it to 0)',
-      autoCompleteDecoupled: 'the vLLM backend\'s auto-complete refuses this config, so the model does not load ("trying to change decoupled property in auto-complete-config for model \'{{model}}\', which is already set to \'False\'."); the vLLM backend streams its responses and must be decoupled: set model_transaction_policy { decoupled: true }, or remove the block',
-      notDecoupled: 'with auto-complete off, the config must say what the vLLM backend requires, and it is not decoupled ("vLLM Triton backend must be configured to use decoupled model transaction policy"); add model_transaction_policy { decoupled: true }',
-      noTextOutput: "with auto-complete off, the config must declare the vLLM backend's output text_output, which its initialize reads first (it fails with \"'NoneType' object is not subscriptable\"); declare output [ { name: \"text_output\" data_type: TYPE_STRING dims: [ -1 ] } ] and the inputs, or turn auto-complete on",
-      noModelJson: "version {{version}} has no model.json, so the vLLM backend does not load the model (\"'model.json' containing vllm engine args must be provided in '{{dir}}'\"); write {{file}} with the engine arguments, e.g. {\"model\": \"facebook/opt-125m\"}",
-      badJson: 'model.json is not valid JSON (line {{line}}, column {{column}}: unexpected {{found}}), so the vLLM backend does not load the model; fix the JSON',
-      badJsonEnd: 'model.json is not valid JSON (line {{line}}, column {{column}}: the text ends before the JSON does), so the vLLM backend does not load the model; fix the JSON',
+      autoCompleteBatch:
+        "the vLLM backend's auto-complete refuses this config, so the model does not load (\"configuration specified max_batch_size {{maxBatchSize}}, but in auto-complete-config function for model '{{model}}' specified max_batch_size 0\"); vLLM batches requests itself, and its auto-complete sets max_batch_size 0: remove max_batch_size (or set it to 0)",
+      autoCompleteDecoupled:
+        "the vLLM backend's auto-complete refuses this config, so the model does not load (\"trying to change decoupled property in auto-complete-config for model '{{model}}', which is already set to 'False'.\"); the vLLM backend streams its responses and must be decoupled: set model_transaction_policy { decoupled: true }, or remove the block",
+      notDecoupled:
+        'with auto-complete off, the config must say what the vLLM backend requires, and it is not decoupled ("vLLM Triton backend must be configured to use decoupled model transaction policy"); add model_transaction_policy { decoupled: true }',
+      noTextOutput:
+        'with auto-complete off, the config must declare the vLLM backend\'s output text_output, which its initialize reads first (it fails with "\'NoneType\' object is not subscriptable"); declare output [ { name: "text_output" data_type: TYPE_STRING dims: [ -1 ] } ] and the inputs, or turn auto-complete on',
+      noModelJson:
+        'version {{version}} has no model.json, so the vLLM backend does not load the model ("\'model.json\' containing vllm engine args must be provided in \'{{dir}}\'"); write {{file}} with the engine arguments, e.g. {"model": "facebook/opt-125m"}',
+      badJson:
+        'model.json is not valid JSON (line {{line}}, column {{column}}: unexpected {{found}}), so the vLLM backend does not load the model; fix the JSON',
+      badJsonEnd:
+        'model.json is not valid JSON (line {{line}}, column {{column}}: the text ends before the JSON does), so the vLLM backend does not load the model; fix the JSON',
       notObject: 'model.json holds {{kind}}, not an object of engine arguments; write {"model": "<Hugging Face id or path>", ...}',
-      unknownArg: '"{{key}}" is not an engine argument of any vLLM release we know: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load',
-      unknownArgSuggest: '"{{key}}" is not an engine argument of any vLLM release we know: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load; did you mean "{{suggestion}}"?',
-      unknownArgInVersion: '"{{key}}" is not an engine argument of vLLM {{version}}: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load',
-      unknownArgInVersionSuggest: '"{{key}}" is not an engine argument of vLLM {{version}}: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load; did you mean "{{suggestion}}"?',
-      unknownArgSinceVersion: '"{{key}}" is not an engine argument of vLLM {{version}}: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load (vLLM {{range}} had it)',
-      unknownArgSinceVersionSuggest: '"{{key}}" is not an engine argument of vLLM {{version}}: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load (vLLM {{range}} had it); did you mean "{{suggestion}}"?',
-      retiredArg: '"{{key}}" is an engine argument of vLLM {{range}} only: with a later vLLM (the newest release we know is {{newest}}) the model does not load ("__init__() got an unexpected keyword argument \'{{key}}\'"); set the rule\'s version option to your container\'s vLLM to know for sure',
-      argKind: '"{{key}}" is {{kind}}, and vLLM\'s engine argument is {{expected}}: the backend passes it as written (a string "false" is true to Python); write {{example}}',
+      unknownArg:
+        '"{{key}}" is not an engine argument of any vLLM release we know: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load',
+      unknownArgSuggest:
+        '"{{key}}" is not an engine argument of any vLLM release we know: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load; did you mean "{{suggestion}}"?',
+      unknownArgInVersion:
+        '"{{key}}" is not an engine argument of vLLM {{version}}: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load',
+      unknownArgInVersionSuggest:
+        '"{{key}}" is not an engine argument of vLLM {{version}}: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load; did you mean "{{suggestion}}"?',
+      unknownArgSinceVersion:
+        '"{{key}}" is not an engine argument of vLLM {{version}}: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load (vLLM {{range}} had it)',
+      unknownArgSinceVersionSuggest:
+        '"{{key}}" is not an engine argument of vLLM {{version}}: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load (vLLM {{range}} had it); did you mean "{{suggestion}}"?',
+      retiredArg:
+        '"{{key}}" is an engine argument of vLLM {{range}} only: with a later vLLM (the newest release we know is {{newest}}) the model does not load ("__init__() got an unexpected keyword argument \'{{key}}\'"); set the rule\'s version option to your container\'s vLLM to know for sure',
+      argKind:
+        '"{{key}}" is {{kind}}, and vLLM\'s engine argument is {{expected}}: the backend passes it as written (a string "false" is true to Python); write {{example}}',
       argValue: '"{{key}}" is {{value}}, not one of {{values}}',
       argValueSuggest: '"{{key}}" is {{value}}, not one of {{values}}; did you mean "{{suggestion}}"?',
-      kindGpu: 'tensor_parallel_size x pipeline_parallel_size is {{gpus}} in model.json, and this instance group is KIND_GPU: the vLLM backend refuses it ("KIND_GPU is currently for single-GPU models, please specify KIND_MODEL in the model\'s config.pbtxt for multi-GPU models"); use instance_group [ { kind: KIND_MODEL count: 1 } ]',
-      kindGpuDefault: 'tensor_parallel_size x pipeline_parallel_size is {{gpus}} in model.json, and without an instance_group Triton gives the model a KIND_GPU group: the vLLM backend refuses it ("KIND_GPU is currently for single-GPU models, please specify KIND_MODEL in the model\'s config.pbtxt for multi-GPU models"); use instance_group [ { kind: KIND_MODEL count: 1 } ]',
-      noMultiLora: 'model.json enables LoRA and version {{version}} has no multi_lora.json, so the vLLM backend does not load the model ("Triton backend cannot find {{file}}."); write it: {"<adapter name>": "<path to the adapter>"}',
-      metricsOff: 'REPORT_CUSTOM_METRICS is on, but model.json sets disable_log_stats: true, and the vLLM backend then reports no metrics, without a word; remove disable_log_stats or REPORT_CUSTOM_METRICS',
+      kindGpu:
+        'tensor_parallel_size x pipeline_parallel_size is {{gpus}} in model.json, and this instance group is KIND_GPU: the vLLM backend refuses it ("KIND_GPU is currently for single-GPU models, please specify KIND_MODEL in the model\'s config.pbtxt for multi-GPU models"); use instance_group [ { kind: KIND_MODEL count: 1 } ]',
+      kindGpuDefault:
+        'tensor_parallel_size x pipeline_parallel_size is {{gpus}} in model.json, and without an instance_group Triton gives the model a KIND_GPU group: the vLLM backend refuses it ("KIND_GPU is currently for single-GPU models, please specify KIND_MODEL in the model\'s config.pbtxt for multi-GPU models"); use instance_group [ { kind: KIND_MODEL count: 1 } ]',
+      noMultiLora:
+        'model.json enables LoRA and version {{version}} has no multi_lora.json, so the vLLM backend does not load the model ("Triton backend cannot find {{file}}."); write it: {"<adapter name>": "<path to the adapter>"}',
+      metricsOff:
+        'REPORT_CUSTOM_METRICS is on, but model.json sets disable_log_stats: true, and the vLLM backend then reports no metrics, without a word; remove disable_log_stats or REPORT_CUSTOM_METRICS',
     },
     options,
   },
@@ -83,11 +102,14 @@ export const vllmModel = defineModelRule<Options>({
       const model = modelName(ctx);
       const problem = autoCompleteVllm({ ...config, name: model }).problems[0];
       const at = problem?.path?.[0];
-      if (problem && at === 'max_batch_size') ctx.report({ path: problem.path!, messageId: 'autoCompleteBatch', data: { model, maxBatchSize: config.max_batch_size ?? 0, triton: problem.message } });
-      else if (problem && at === 'model_transaction_policy') ctx.report({ path: problem.path!, messageId: 'autoCompleteDecoupled', data: { model, triton: problem.message } });
+      if (problem && at === 'max_batch_size')
+        ctx.report({ path: problem.path!, messageId: 'autoCompleteBatch', data: { model, maxBatchSize: config.max_batch_size ?? 0, triton: problem.message } });
+      else if (problem && at === 'model_transaction_policy')
+        ctx.report({ path: problem.path!, messageId: 'autoCompleteDecoupled', data: { model, triton: problem.message } });
     } else {
       if (!(config.output ?? []).some((o) => o.name === 'text_output')) ctx.report({ path: config.output ? ['output'] : [], messageId: 'noTextOutput' });
-      else if (!config.model_transaction_policy?.decoupled) ctx.report({ path: config.model_transaction_policy ? ['model_transaction_policy'] : [], messageId: 'notDecoupled' });
+      else if (!config.model_transaction_policy?.decoupled)
+        ctx.report({ path: config.model_transaction_policy ? ['model_transaction_policy'] : [], messageId: 'notDecoupled' });
     }
 
     const metrics = config.parameters?.REPORT_CUSTOM_METRICS?.string_value?.toLowerCase() === 'true';
@@ -109,7 +131,12 @@ export const vllmModel = defineModelRule<Options>({
       }
       const args = read.value;
       if (!args || typeof args !== 'object' || Array.isArray(args)) {
-        ctx.report({ file, range: range(0, text.length), messageId: 'notObject', data: { kind: args === null ? 'null' : Array.isArray(args) ? 'an array' : `a ${typeof args}` } });
+        ctx.report({
+          file,
+          range: range(0, text.length),
+          messageId: 'notObject',
+          data: { kind: args === null ? 'null' : Array.isArray(args) ? 'an array' : `a ${typeof args}` },
+        });
         continue;
       }
       const where = topLevelKeys(text);
@@ -141,11 +168,32 @@ export const vllmModel = defineModelRule<Options>({
         const kind = jsonKind(value);
         const kinds = arg.kinds;
         if (kinds && !kinds.includes(kind) && !(kind === 'int' && kinds.includes('float'))) {
-          const expected = kinds.filter((k) => k !== 'null').map(kindName).join(' or ') + (kinds.includes('null') ? ' (or null)' : '');
-          const example = kinds.includes('bool') && typeof value === 'string' ? String(value.toLowerCase() === 'true') : kinds.includes('int') && typeof value === 'string' && /^-?\d+$/.test(value) ? value : expected;
-          ctx.report({ file, range: at(key, 'value'), severity: 'warning', messageId: 'argKind', data: { key, kind: `${kindName(kind)} ${JSON.stringify(value)}`, expected, example } });
+          const expected =
+            kinds
+              .filter((k) => k !== 'null')
+              .map(kindName)
+              .join(' or ') + (kinds.includes('null') ? ' (or null)' : '');
+          const example =
+            kinds.includes('bool') && typeof value === 'string'
+              ? String(value.toLowerCase() === 'true')
+              : kinds.includes('int') && typeof value === 'string' && /^-?\d+$/.test(value)
+                ? value
+                : expected;
+          ctx.report({
+            file,
+            range: at(key, 'value'),
+            severity: 'warning',
+            messageId: 'argKind',
+            data: { key, kind: `${kindName(kind)} ${JSON.stringify(value)}`, expected, example },
+          });
         } else if (arg.values && !arg.values.includes(value)) {
-          const close = typeof value === 'string' ? didYouMean(value, arg.values.filter((v): v is string => typeof v === 'string')) : undefined;
+          const close =
+            typeof value === 'string'
+              ? didYouMean(
+                  value,
+                  arg.values.filter((v): v is string => typeof v === 'string'),
+                )
+              : undefined;
           const data = { key, value: JSON.stringify(value), values: arg.values.map((v) => JSON.stringify(v)).join(', ') };
           if (close) ctx.report({ file, range: at(key, 'value'), severity: 'warning', messageId: 'argValueSuggest', data: { ...data, suggestion: close } });
           else ctx.report({ file, range: at(key, 'value'), severity: 'warning', messageId: 'argValue', data });
@@ -164,14 +212,16 @@ export const vllmModel = defineModelRule<Options>({
       }
       if ('enable_lora' in record && String(record.enable_lora).toLowerCase() === 'true') {
         const lora = join(dir.path, MULTI_LORA);
-        if (ctx.files.kind(lora) !== 'file') ctx.report({ file, range: at('enable_lora'), messageId: 'noMultiLora', data: { version: dir.dirName, file: lora } });
+        if (ctx.files.kind(lora) !== 'file')
+          ctx.report({ file, range: at('enable_lora'), messageId: 'noMultiLora', data: { version: dir.dirName, file: lora } });
       }
       if (metrics && record.disable_log_stats === true) ctx.report({ file, range: at('disable_log_stats'), severity: 'warning', messageId: 'metricsOff' });
     }
   },
 });
 
-const kindName = (k: string): string => ({ bool: 'a boolean', int: 'an integer', float: 'a number', string: 'a string', null: 'null', object: 'an object', array: 'a list' })[k] ?? k;
+const kindName = (k: string): string =>
+  ({ bool: 'a boolean', int: 'an integer', float: 'a number', string: 'a string', null: 'null', object: 'an object', array: 'a list' })[k] ?? k;
 
 /** "0.4.0.post1 to 0.8.1" for the releases of our list that have a key (they are contiguous or nearly). */
 function spanOf(versions: readonly string[]): string {

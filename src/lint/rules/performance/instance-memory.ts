@@ -116,7 +116,10 @@ export const instanceMemory = defineRepositoryRule<Options>({
  */
 function sharesText(load: GpuLoad, overhead: number): string {
   const sorted = [...load.shares].sort((a, b) => b.instances * b.bytesPerInstance - a.instances * a.bytesPerInstance);
-  return listText(sorted.map((s) => `${basename(s.dir)}: ${s.instances} x (${s.weightBytes === undefined ? '?' : formatBytes(s.weightBytes)} + ${formatBytes(overhead)})`), 2);
+  return listText(
+    sorted.map((s) => `${basename(s.dir)}: ${s.instances} x (${s.weightBytes === undefined ? '?' : formatBytes(s.weightBytes)} + ${formatBytes(overhead)})`),
+    2,
+  );
 }
 
 /** The models on a GPU whose weights tritonc cannot size (an LLM's engine or checkpoint, a Python model's own loading); '' when none. */
@@ -129,7 +132,14 @@ const listText = (items: string[], max: number): string => items.slice(0, max).j
 
 function pointAt(p: Placement): PathSegment[] {
   if (p.group < 0) return firstWritten(p.model.config, [['name']]);
-  return firstWritten(p.model.config, [['instance_group', p.group, 'count'], ['instance_group', p.group, 'kind']], ['instance_group', p.group]);
+  return firstWritten(
+    p.model.config,
+    [
+      ['instance_group', p.group, 'count'],
+      ['instance_group', p.group, 'kind'],
+    ],
+    ['instance_group', p.group],
+  );
 }
 
 /** GPU ids, a run of them as a range: "0-2", "0, 2", "1". */
@@ -145,7 +155,10 @@ function estimateReport(ids: number[], gpuCount: number, placements: Placement[]
   const budgetText = `${formatBytes(budget)}${source && parseSize(source) === undefined ? ` (${source})` : ''}`;
   const data = {
     total: formatBytes(total),
-    parts: listText(sorted.map((p) => `${p.model.name}: ${p.instances} x ${formatBytes(p.bytesPerInstance)}`), 5),
+    parts: listText(
+      sorted.map((p) => `${p.model.name}: ${p.instances} x ${formatBytes(p.bytesPerInstance)}`),
+      5,
+    ),
     overhead: formatBytes(overhead),
     budget: budgetText,
     percent: Math.round((total / budget) * 100),
@@ -157,9 +170,15 @@ function estimateReport(ids: number[], gpuCount: number, placements: Placement[]
   const gpuIds = gpuIdsText(ids);
   const perGpu = gpuCount !== 1;
   if (total > budget) {
-    if (perGpu) return unknown ? { messageId: 'overBudgetPerGpuUnknownWeights' as const, data: { ...data, gpuIds, unknown } } : { messageId: 'overBudgetPerGpu' as const, data: { ...data, gpuIds } };
+    if (perGpu)
+      return unknown
+        ? { messageId: 'overBudgetPerGpuUnknownWeights' as const, data: { ...data, gpuIds, unknown } }
+        : { messageId: 'overBudgetPerGpu' as const, data: { ...data, gpuIds } };
     return unknown ? { messageId: 'overBudgetUnknownWeights' as const, data: { ...data, unknown } } : { messageId: 'overBudget' as const, data };
   }
-  if (perGpu) return unknown ? { messageId: 'nearBudgetPerGpuUnknownWeights' as const, data: { ...data, gpuIds, unknown } } : { messageId: 'nearBudgetPerGpu' as const, data: { ...data, gpuIds } };
+  if (perGpu)
+    return unknown
+      ? { messageId: 'nearBudgetPerGpuUnknownWeights' as const, data: { ...data, gpuIds, unknown } }
+      : { messageId: 'nearBudgetPerGpu' as const, data: { ...data, gpuIds } };
   return unknown ? { messageId: 'nearBudgetUnknownWeights' as const, data: { ...data, unknown } } : { messageId: 'nearBudget' as const, data };
 }

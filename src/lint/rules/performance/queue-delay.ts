@@ -31,8 +31,10 @@ export const queueDelay = defineModelRule<Options>({
     description: 'A long max_queue_delay_microseconds adds that much latency whenever a batch does not fill',
     prevents: [],
     messages: {
-      delayOverBudget: 'max_queue_delay_microseconds: {{delayUs}} ({{delay}}) is {{percent}}% of the {{budget}} latency budget: a request can wait that long before it even runs. Keep it within {{fractionPercent}}% ({{limit}} or less), and raise it only while perf_analyzer shows throughput gains within the budget',
-      delayOverThreshold: 'max_queue_delay_microseconds: {{delayUs}} ({{delay}}) lets a request wait up to {{delay}} for a batch to fill; above {{threshold}} this trades latency for throughput. Start at 2-5 ms (2000-5000) and raise it only while perf_analyzer shows throughput gains within your latency budget (set latencyBudget in tritonc.config.json to check against it)',
+      delayOverBudget:
+        'max_queue_delay_microseconds: {{delayUs}} ({{delay}}) is {{percent}}% of the {{budget}} latency budget: a request can wait that long before it even runs. Keep it within {{fractionPercent}}% ({{limit}} or less), and raise it only while perf_analyzer shows throughput gains within the budget',
+      delayOverThreshold:
+        'max_queue_delay_microseconds: {{delayUs}} ({{delay}}) lets a request wait up to {{delay}} for a batch to fill; above {{threshold}} this trades latency for throughput. Start at 2-5 ms (2000-5000) and raise it only while perf_analyzer shows throughput gains within your latency budget (set latencyBudget in tritonc.config.json to check against it)',
     },
     options,
   },
@@ -49,7 +51,16 @@ export const queueDelay = defineModelRule<Options>({
         ctx.report({
           path,
           messageId: 'delayOverBudget',
-          data: { delayUs: delay, budgetUs: budget, limitUs: limit, delay: formatMicroseconds(delay), percent: Math.round((delay / budget) * 100), budget: formatMicroseconds(budget), fractionPercent: Math.round(ctx.options.budgetFraction * 100), limit: Math.floor(limit) },
+          data: {
+            delayUs: delay,
+            budgetUs: budget,
+            limitUs: limit,
+            delay: formatMicroseconds(delay),
+            percent: Math.round((delay / budget) * 100),
+            budget: formatMicroseconds(budget),
+            fractionPercent: Math.round(ctx.options.budgetFraction * 100),
+            limit: Math.floor(limit),
+          },
         });
       } else if (delay > threshold) {
         ctx.report({

@@ -25,12 +25,14 @@ export const autocompleteSurprises = defineModelRule({
       "autofill failed for model '<model>': model does not support batching while non-zero max_batch_size is specified",
     ],
     messages: {
-      emptyVersionPolicy: 'version_policy {} selects every version directory, not the latest one (Triton checks specific, then latest, else serves all); write version_policy: { all {} } to say so, or remove it to serve only the latest version',
+      emptyVersionPolicy:
+        'version_policy {} selects every version directory, not the latest one (Triton checks specific, then latest, else serves all); write version_policy: { all {} } to say so, or remove it to serve only the latest version',
       maxBatchSizeZeroReplaced: `max_batch_size: 0 is replaced by {{defaultMaxBatchSize}}: the model can batch (every input and output has a dynamic first dimension) and the config does not list both inputs and outputs, so Triton's ONNX Runtime backend treats 0 as "not set" and fills in its default-max-batch-size ({{defaultMaxBatchSize}}; --backend-config=onnxruntime,default-max-batch-size=N changes it) (proto3 cannot tell 0 from unset); to serve without batching, list every input and output in the config (auto-complete is then skipped), or set the max_batch_size you want`,
       maxBatchSizeUnbatchable: `max_batch_size: {{mbs}} on a model that cannot batch ({{direction}} '{{name}}' has the fixed first dimension {{dim}} (shape {{shape}})): Triton refuses it ("autofill failed for model '{{model}}': model does not support batching while non-zero max_batch_size is specified"); set max_batch_size: 0, or re-export the model with a dynamic first dimension`,
       maxBatchSizeUnbatchableScalar: `max_batch_size: {{mbs}} on a model that cannot batch ({{direction}} '{{name}}' is a scalar): Triton refuses it ("autofill failed for model '{{model}}': model does not support batching while non-zero max_batch_size is specified"); set max_batch_size: 0, or re-export the model with a dynamic first dimension`,
       batchableButNotBatching: `the model can batch (every input and output has a dynamic first dimension), but max_batch_size is not set and the config lists inputs and outputs, so Triton skips auto-complete ("skipping model configuration auto-complete for '{{model}}': inputs and outputs already specified"): max_batch_size stays 0 and no dynamic batching is added; set max_batch_size (e.g. 8), drop the batch axis from dims, and add dynamic_batching { }, or write max_batch_size: 0 to serve without batching on purpose`,
-      dynamicBatchingWithoutBatching: 'dynamic_batching has no effect with max_batch_size 0: Triton accepts it but every request runs alone (batch size 1); set max_batch_size to the largest batch the model takes, or remove dynamic_batching',
+      dynamicBatchingWithoutBatching:
+        'dynamic_batching has no effect with max_batch_size 0: Triton accepts it but every request runs alone (batch size 1); set max_batch_size to the largest batch the model takes, or remove dynamic_batching',
     },
   },
   check(ctx) {

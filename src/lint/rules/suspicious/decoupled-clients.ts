@@ -13,10 +13,15 @@ export const decoupledClients = defineModelRule({
     defaultSeverity: 'info',
     requiresModel: false,
     description: 'Decoupled models answer over gRPC streaming and HTTP generate_stream only, not /infer',
-    prevents: ["HTTP end point doesn't support models with decoupled transaction policy", "ModelInfer RPC doesn't support models with decoupled transaction policy"],
+    prevents: [
+      "HTTP end point doesn't support models with decoupled transaction policy",
+      "ModelInfer RPC doesn't support models with decoupled transaction policy",
+    ],
     messages: {
-      decoupled: '{{name}} is decoupled: Triton\'s HTTP /v2/models/{{name}}/infer and gRPC ModelInfer refuse it ("HTTP end point doesn\'t support models with decoupled transaction policy"; "ModelInfer RPC doesn\'t support models with decoupled transaction policy"); clients use gRPC streaming (ModelStreamInfer) or HTTP /v2/models/{{name}}/generate_stream',
-      decoupledByVllm: '{{name}} is decoupled (the vLLM backend\'s auto-complete makes it so): Triton\'s HTTP /v2/models/{{name}}/infer and gRPC ModelInfer refuse it ("HTTP end point doesn\'t support models with decoupled transaction policy"; "ModelInfer RPC doesn\'t support models with decoupled transaction policy"); clients use gRPC streaming (ModelStreamInfer) or HTTP /v2/models/{{name}}/generate_stream',
+      decoupled:
+        '{{name}} is decoupled: Triton\'s HTTP /v2/models/{{name}}/infer and gRPC ModelInfer refuse it ("HTTP end point doesn\'t support models with decoupled transaction policy"; "ModelInfer RPC doesn\'t support models with decoupled transaction policy"); clients use gRPC streaming (ModelStreamInfer) or HTTP /v2/models/{{name}}/generate_stream',
+      decoupledByVllm:
+        '{{name}} is decoupled (the vLLM backend\'s auto-complete makes it so): Triton\'s HTTP /v2/models/{{name}}/infer and gRPC ModelInfer refuse it ("HTTP end point doesn\'t support models with decoupled transaction policy"; "ModelInfer RPC doesn\'t support models with decoupled transaction policy"); clients use gRPC streaming (ModelStreamInfer) or HTTP /v2/models/{{name}}/generate_stream',
     },
   },
   check(ctx) {

@@ -13,8 +13,10 @@ export const fp16Accuracy = defineModelRule({
     description: 'A TensorRT FP16/BF16/INT8 precision_mode changes the outputs: re-run the accuracy suite',
     prevents: [],
     messages: {
-      reducedPrecision: 'precision_mode {{mode}} runs the model through TensorRT in reduced precision, so its outputs differ from the FP32 model you validated; re-run the accuracy suite against this config before shipping.',
-      reducedPrecisionInt8: 'precision_mode {{mode}} runs the model through TensorRT in reduced precision, so its outputs differ from the FP32 model you validated; re-run the accuracy suite against this config before shipping. INT8 also needs a calibration table (int8_calibration_table_name) built from representative data.',
+      reducedPrecision:
+        'precision_mode {{mode}} runs the model through TensorRT in reduced precision, so its outputs differ from the FP32 model you validated; re-run the accuracy suite against this config before shipping.',
+      reducedPrecisionInt8:
+        'precision_mode {{mode}} runs the model through TensorRT in reduced precision, so its outputs differ from the FP32 model you validated; re-run the accuracy suite against this config before shipping. INT8 also needs a calibration table (int8_calibration_table_name) built from representative data.',
     },
   },
   check(ctx) {

@@ -37,7 +37,12 @@ export function onnxAutoCompleteSkipped(config: ModelConfig): boolean {
 
 /** The note for a skipped auto-complete: Triton's INFO log line, and what it means for the config. */
 export function skippedStep(model: string): ResolveStep {
-  return step('autocomplete', 'note', [], `skipping model configuration auto-complete for '${model}': inputs and outputs already specified (so max_batch_size is not filled in and no dynamic_batching is added)`);
+  return step(
+    'autocomplete',
+    'note',
+    [],
+    `skipping model configuration auto-complete for '${model}': inputs and outputs already specified (so max_batch_size is not filled in and no dynamic_batching is added)`,
+  );
 }
 
 const ONNX_KIND_NAMES: Record<TensorInfo['kind'], string> = {
@@ -60,12 +65,15 @@ export function autoCompleteOnnx(input: ModelConfig, sig: ModelSignature, option
   for (const t of [...sig.inputs, ...sig.outputs]) {
     if (t.kind !== 'tensor') {
       return {
-        config, steps,
-        problems: [{
-          stage: 'autocomplete',
-          message: `Unsupported ONNX Type '${ONNX_KIND_NAMES[t.kind]}' for I/O '${t.name}', expected 'ONNX_TYPE_TENSOR'.`,
-          fix: `'${t.name}' is a ${t.kind.replace('_', ' ')}; Triton's ONNX Runtime backend serves tensors only. Re-export the model with tensor inputs and outputs`,
-        }],
+        config,
+        steps,
+        problems: [
+          {
+            stage: 'autocomplete',
+            message: `Unsupported ONNX Type '${ONNX_KIND_NAMES[t.kind]}' for I/O '${t.name}', expected 'ONNX_TYPE_TENSOR'.`,
+            fix: `'${t.name}' is a ${t.kind.replace('_', ' ')}; Triton's ONNX Runtime backend serves tensors only. Re-export the model with tensor inputs and outputs`,
+          },
+        ],
       };
     }
   }
@@ -78,27 +86,48 @@ export function autoCompleteOnnx(input: ModelConfig, sig: ModelSignature, option
     if (maxBatch === 0) {
       const filled = Math.max(options.defaultMaxBatchSize ?? DEFAULT_MAX_BATCH_SIZE, 0);
       config.max_batch_size = filled;
-      steps.push(step('autocomplete', 'set', ['max_batch_size'], `autofilled max_batch_size to ${filled} for model '${model}': every model input and output has a dynamic first dimension, so the model can batch, and the config gives no max_batch_size; ${filled} is the backend's default-max-batch-size (Triton's default: ${DEFAULT_MAX_BATCH_SIZE}). Set max_batch_size for a larger batch`, filled));
+      steps.push(
+        step(
+          'autocomplete',
+          'set',
+          ['max_batch_size'],
+          `autofilled max_batch_size to ${filled} for model '${model}': every model input and output has a dynamic first dimension, so the model can batch, and the config gives no max_batch_size; ${filled} is the backend's default-max-batch-size (Triton's default: ${DEFAULT_MAX_BATCH_SIZE}). Set max_batch_size for a larger batch`,
+          filled,
+        ),
+      );
     }
     if ((config.max_batch_size ?? 0) > 1 && !config.dynamic_batching && !config.sequence_batching) {
       config.dynamic_batching = {};
-      steps.push(step('autocomplete', 'add', ['dynamic_batching'], `the model can batch and max_batch_size is ${config.max_batch_size}, so the backend turns on dynamic batching`, {}));
+      steps.push(
+        step(
+          'autocomplete',
+          'add',
+          ['dynamic_batching'],
+          `the model can batch and max_batch_size is ${config.max_batch_size}, so the backend turns on dynamic batching`,
+          {},
+        ),
+      );
     }
   } else if (maxBatch !== 0) {
     const t = blocker.tensor;
     const which = `${blocker.direction} '${t.name}'`;
     const why =
-      t.shape === null ? `${which} declares no shape (ONNX Runtime reports it as a scalar)`
-      : t.shape.length === 0 ? `${which} is a scalar (rank 0)`
-      : `${which} has the fixed first dimension ${t.shape[0]} (shape ${shapeText(t.shape)})`;
+      t.shape === null
+        ? `${which} declares no shape (ONNX Runtime reports it as a scalar)`
+        : t.shape.length === 0
+          ? `${which} is a scalar (rank 0)`
+          : `${which} has the fixed first dimension ${t.shape[0]} (shape ${shapeText(t.shape)})`;
     return {
-      config, steps,
-      problems: [{
-        stage: 'autocomplete',
-        path: ['max_batch_size'],
-        message: `autofill failed for model '${model}': model does not support batching while non-zero max_batch_size is specified`,
-        fix: `${why}, so the model cannot batch: set max_batch_size: 0 (or remove it), or re-export the model with a dynamic batch dimension`,
-      }],
+      config,
+      steps,
+      problems: [
+        {
+          stage: 'autocomplete',
+          path: ['max_batch_size'],
+          message: `autofill failed for model '${model}': model does not support batching while non-zero max_batch_size is specified`,
+          fix: `${why}, so the model cannot batch: set max_batch_size: 0 (or remove it), or re-export the model with a dynamic batch dimension`,
+        },
+      ],
     };
   }
 
@@ -108,13 +137,21 @@ export function autoCompleteOnnx(input: ModelConfig, sig: ModelSignature, option
   const generated = ioFromSignature({ ...sig, inputs: inMapOrder(sig.inputs), outputs: inMapOrder(sig.outputs) }, config.max_batch_size ?? 0);
   const problems: ResolveProblem[] = [];
   for (const side of ['input', 'output'] as const) {
-    const count = side === 'input' ? (config.input?.length ?? 0) + (config.batch_input?.length ?? 0) : config.output?.length ?? 0;
+    const count = side === 'input' ? (config.input?.length ?? 0) + (config.batch_input?.length ?? 0) : (config.output?.length ?? 0);
     if (count > 0) continue;
     const entries = side === 'input' ? generated.input : generated.output;
     if (side === 'input') config.input = generated.input;
     else config.output = generated.output;
     const tensors = side === 'input' ? sig.inputs : sig.outputs;
-    steps.push(step('autocomplete', 'replace', [side], `no ${side} in the config: the backend lists every model ${side} (${tensors.length}), in the order of its std::unordered_map of them, not the model's`, entries));
+    steps.push(
+      step(
+        'autocomplete',
+        'replace',
+        [side],
+        `no ${side} in the config: the backend lists every model ${side} (${tensors.length}), in the order of its std::unordered_map of them, not the model's`,
+        entries,
+      ),
+    );
     // An element type Triton has no data type for is written as TYPE_INVALID, which core then refuses.
     for (const p of generated.problems.filter((p) => p.direction === side)) {
       problems.push({

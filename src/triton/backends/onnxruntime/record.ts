@@ -15,8 +15,14 @@ export const ONNXRUNTIME: BackendRecord = {
   defaultCpuInstances: 2,
   // ModelState::LoadModel and ModelInstanceState (the session and CUDA options).
   parameterKeys: () => [
-    'execution_mode', 'intra_op_thread_count', 'inter_op_thread_count', 'enable_mem_arena', 'enable_mem_pattern',
-    'session.use_device_allocator_for_initializers', 'cudnn_conv_algo_search', 'arena_extend_strategy',
+    'execution_mode',
+    'intra_op_thread_count',
+    'inter_op_thread_count',
+    'enable_mem_arena',
+    'enable_mem_pattern',
+    'session.use_device_allocator_for_initializers',
+    'cudnn_conv_algo_search',
+    'arena_extend_strategy',
   ],
   autoComplete: {
     from: 'model',

@@ -47,15 +47,38 @@ export function autoCompleteOpenVino(input: ModelConfig, sig: ModelSignature, op
     if ((config.max_batch_size ?? 0) === 0) {
       const filled = Math.max(options.defaultMaxBatchSize ?? CORE_DEFAULT_MAX_BATCH_SIZE, 1);
       config.max_batch_size = filled;
-      steps.push(step('autocomplete', 'set', ['max_batch_size'], `autofilled max_batch_size to ${filled} for model '${model}' since batching is supported but no max_batch_size is specified in model configuration: every model input and output has a layout with a batch dimension N; ${filled} is the backend's default-max-batch-size (Triton's default: ${CORE_DEFAULT_MAX_BATCH_SIZE}). Set max_batch_size for a larger batch`, filled));
+      steps.push(
+        step(
+          'autocomplete',
+          'set',
+          ['max_batch_size'],
+          `autofilled max_batch_size to ${filled} for model '${model}' since batching is supported but no max_batch_size is specified in model configuration: every model input and output has a layout with a batch dimension N; ${filled} is the backend's default-max-batch-size (Triton's default: ${CORE_DEFAULT_MAX_BATCH_SIZE}). Set max_batch_size for a larger batch`,
+          filled,
+        ),
+      );
     }
     if ((config.max_batch_size ?? 0) > 1 && !config.dynamic_batching && !config.sequence_batching) {
       config.dynamic_batching = {};
-      steps.push(step('autocomplete', 'add', ['dynamic_batching'], `the model's layouts support batching and max_batch_size is ${config.max_batch_size}, so the OpenVINO backend turns on dynamic batching`, {}));
+      steps.push(
+        step(
+          'autocomplete',
+          'add',
+          ['dynamic_batching'],
+          `the model's layouts support batching and max_batch_size is ${config.max_batch_size}, so the OpenVINO backend turns on dynamic batching`,
+          {},
+        ),
+      );
     }
   } else if ((config.max_batch_size ?? 0) !== 0) {
     const layout = blocker.tensor.layout === undefined ? 'no layout' : `the layout ${blocker.tensor.layout}`;
-    steps.push(step('autocomplete', 'note', ['max_batch_size'], `model layout for model ${model} does not support batching while non-zero max_batch_size is specified (a warning: ${blocker.direction} '${blocker.tensor.name}' has ${layout}, without N; the backend still loads it, reshaping the first dimension to max_batch_size)`));
+    steps.push(
+      step(
+        'autocomplete',
+        'note',
+        ['max_batch_size'],
+        `model layout for model ${model} does not support batching while non-zero max_batch_size is specified (a warning: ${blocker.direction} '${blocker.tensor.name}' has ${layout}, without N; the backend still loads it, reshaping the first dimension to max_batch_size)`,
+      ),
+    );
   }
 
   const mbs = config.max_batch_size ?? 0;
@@ -68,7 +91,15 @@ export function autoCompleteOpenVino(input: ModelConfig, sig: ModelSignature, op
     const entries = tensors.map((t) => openVinoEntry(t, mbs));
     if (side === 'input') config.input = entries;
     else config.output = entries;
-    steps.push(step('autocomplete', 'replace', [side], `no ${side} in the config: the OpenVINO backend lists every model ${side} (${tensors.length}), named by the smallest of each tensor's names`, entries));
+    steps.push(
+      step(
+        'autocomplete',
+        'replace',
+        [side],
+        `no ${side} in the config: the OpenVINO backend lists every model ${side} (${tensors.length}), named by the smallest of each tensor's names`,
+        entries,
+      ),
+    );
     // The backend then validates what it wrote like any config (ValidateInputs / ValidateOutputs); its
     // all -1 dims for a shape with a dynamic dim fail CompareDimsSupported where another dim is static
     // (an output always, an input without batching).
@@ -88,9 +119,10 @@ export function autoCompleteOpenVino(input: ModelConfig, sig: ModelSignature, op
       if (at === undefined) continue;
       const modelShape = `[${t.shape.map((d, i) => (side === 'output' && mbs > 0 && i === 0 ? mbs : typeof d === 'number' && d >= 0 ? d : -1)).join(',')}]`;
       const full = mbs > 0 ? [mbs, ...dims] : dims;
-      const specifies = mbs > 0
-        ? `${full.length} dimensions (an initial batch dimension because max_batch_size > 0 followed by the explicit tensor shape, making complete shape [${full.join(',')}])`
-        : `${full.length} dimensions (shape [${full.join(',')}])`;
+      const specifies =
+        mbs > 0
+          ? `${full.length} dimensions (an initial batch dimension because max_batch_size > 0 followed by the explicit tensor shape, making complete shape [${full.join(',')}])`
+          : `${full.length} dimensions (shape [${full.join(',')}])`;
       problems.push({
         stage: 'validate',
         path: [side, k, 'dims'],

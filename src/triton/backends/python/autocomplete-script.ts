@@ -56,13 +56,19 @@ function applyCall(config: ModelConfig, call: ScriptCall): Applied {
       // Lines 322-344: `if self._model_config["max_batch_size"] > max_batch_size: raise ValueError`.
       if (arg.t !== 'int') return { unknown: 'set_max_batch_size is given a value that is not an integer' };
       const r = setMaxBatchSize(config, arg.v);
-      return r.ok ? r : { ok: false, message: r.message, refusal: { ...at, kind: 'maxBatchSize', configValue: config.max_batch_size ?? 0, scriptValue: arg.v } };
+      return r.ok
+        ? r
+        : { ok: false, message: r.message, refusal: { ...at, kind: 'maxBatchSize', configValue: config.max_batch_size ?? 0, scriptValue: arg.v } };
     }
     case 'set_dynamic_batching': {
       // Lines 346-373: sequence_batching, then ensemble_scheduling, refuse; dynamic_batching is added if absent.
       const found = config.sequence_batching !== undefined ? 'sequence_batching' : config.ensemble_scheduling !== undefined ? 'ensemble_scheduling' : undefined;
       if (found) {
-        return { ok: false, message: `Configuration specified scheduling_choice as '${found}', but auto-complete-config function for model '${name}' tries to set scheduling_choice as 'dynamic_batching'`, refusal: { ...at, kind: 'scheduler', scheduler: found } };
+        return {
+          ok: false,
+          message: `Configuration specified scheduling_choice as '${found}', but auto-complete-config function for model '${name}' tries to set scheduling_choice as 'dynamic_batching'`,
+          refusal: { ...at, kind: 'scheduler', scheduler: found },
+        };
       }
       if (config.dynamic_batching !== undefined) return { ok: true, config, changed: false };
       return { ok: true, config: { ...config, dynamic_batching: {} }, changed: true };
@@ -80,41 +86,71 @@ function applyCall(config: ModelConfig, call: ScriptCall): Applied {
         if (!tensorName || tensorName.t !== 'str') return { unknown: `${call.method}'s dict has a property Python reports without a str name` };
         return {
           ok: false,
-          message: side === 'input'
-            ? `input '${tensorName.v}' in auto-complete-config function for model '${name}' contains property other than 'name', 'data_type', 'dims' and 'optional'.`
-            : `output '${tensorName.v}' in auto-complete-config function for model '${name}' contains property other than 'name', 'data_type' and 'dims'.`,
+          message:
+            side === 'input'
+              ? `input '${tensorName.v}' in auto-complete-config function for model '${name}' contains property other than 'name', 'data_type', 'dims' and 'optional'.`
+              : `output '${tensorName.v}' in auto-complete-config function for model '${name}' contains property other than 'name', 'data_type' and 'dims'.`,
           refusal: { ...at, kind: 'wrongProperty', side, tensor: tensorName.v },
         };
       }
-      if (!tensorName) return { ok: false, message: `${side} in auto-complete-config function for model '${name}' is missing 'name' property.`, refusal: { ...at, kind: 'missingName', side } };
+      if (!tensorName)
+        return {
+          ok: false,
+          message: `${side} in auto-complete-config function for model '${name}' is missing 'name' property.`,
+          refusal: { ...at, kind: 'missingName', side },
+        };
       const n = pyStr(tensorName);
       if (n === undefined) return { unknown: `${call.method}'s name is not a str` };
       for (const property of ['data_type', 'dims'] as const) {
         if (!has(arg, property)) {
-          return { ok: false, message: `${side} '${n}' in auto-complete-config function for model '${name}' is missing '${property}' property.`, refusal: { ...at, kind: 'missingProperty', side, tensor: n, property } };
+          return {
+            ok: false,
+            message: `${side} '${n}' in auto-complete-config function for model '${name}' is missing '${property}' property.`,
+            refusal: { ...at, kind: 'missingProperty', side, tensor: n, property },
+          };
         }
       }
       const dataType = pyStr(dictGet(arg, 'data_type')!);
       const dimsValue = dictGet(arg, 'dims')!;
       const optional = dictGet(arg, 'optional');
-      if (dataType === undefined || !DATA_TYPES.includes(dataType as never)) return { unknown: `${call.method}('${n}')'s data_type is not a Triton data type name` };
+      if (dataType === undefined || !DATA_TYPES.includes(dataType as never))
+        return { unknown: `${call.method}('${n}')'s data_type is not a Triton data type name` };
       if (dimsValue.t !== 'list' || dimsValue.items.some((d) => d.t !== 'int')) return { unknown: `${call.method}('${n}')'s dims is not a list of integers` };
       if (optional !== undefined && optional.t !== 'bool') return { unknown: `${call.method}('${n}')'s optional is not a bool` };
-      const tensor: PythonTensor = { name: n, data_type: dataType, dims: dimsValue.items.map((d) => (d as { v: number }).v), ...(optional?.t === 'bool' ? { optional: optional.v } : {}) };
+      const tensor: PythonTensor = {
+        name: n,
+        data_type: dataType,
+        dims: dimsValue.items.map((d) => (d as { v: number }).v),
+        ...(optional?.t === 'bool' ? { optional: optional.v } : {}),
+      };
       const current = ((config[side] ?? []) as ModelInput[]).find((t) => t.name === n);
       const r = addTensor(config, side, tensor);
       if (r.ok) return r;
       const currentType = typeof current?.data_type === 'string' ? current.data_type : 'TYPE_INVALID';
       const currentDims = (current?.dims ?? []).map(Number);
-      if (r.message.includes('configuration expects datatype')) return { ok: false, message: r.message, refusal: { ...at, kind: 'datatype', side, tensor: n, configValue: currentType, scriptValue: dataType } };
-      if (r.message.includes('expects dims')) return { ok: false, message: r.message, refusal: { ...at, kind: 'dims', side, tensor: n, configValue: pyList(currentDims), scriptValue: pyList(tensor.dims) } };
-      return { ok: false, message: r.message, refusal: { ...at, kind: 'optional', tensor: n, configValue: pyBool(current?.optional ?? false), scriptValue: pyBool(tensor.optional ?? false) } };
+      if (r.message.includes('configuration expects datatype'))
+        return { ok: false, message: r.message, refusal: { ...at, kind: 'datatype', side, tensor: n, configValue: currentType, scriptValue: dataType } };
+      if (r.message.includes('expects dims'))
+        return {
+          ok: false,
+          message: r.message,
+          refusal: { ...at, kind: 'dims', side, tensor: n, configValue: pyList(currentDims), scriptValue: pyList(tensor.dims) },
+        };
+      return {
+        ok: false,
+        message: r.message,
+        refusal: { ...at, kind: 'optional', tensor: n, configValue: pyBool(current?.optional ?? false), scriptValue: pyBool(tensor.optional ?? false) },
+      };
     }
     case 'set_model_transaction_policy': {
       // Lines 558-603: properties other than decoupled refuse; a decoupled the config has must agree.
       if (arg.t !== 'dict') return { unknown: 'set_model_transaction_policy is given a value that is not a dict' };
       if (keysOf(arg).some((k) => !(k.t === 'str' && k.v === 'decoupled'))) {
-        return { ok: false, message: `model transaction property in auto-complete-config function for model '${name}' contains property other than 'decoupled'.`, refusal: { ...at, kind: 'policyProperty' } };
+        return {
+          ok: false,
+          message: `model transaction property in auto-complete-config function for model '${name}' contains property other than 'decoupled'.`,
+          refusal: { ...at, kind: 'policyProperty' },
+        };
       }
       const decoupled = dictGet(arg, 'decoupled');
       if (!decoupled) {
@@ -123,7 +159,13 @@ function applyCall(config: ModelConfig, call: ScriptCall): Applied {
       }
       if (decoupled.t !== 'bool') return { unknown: "set_model_transaction_policy's decoupled is not a bool" };
       const r = setModelTransactionPolicy(config, { decoupled: decoupled.v });
-      return r.ok ? r : { ok: false, message: r.message, refusal: { ...at, kind: 'decoupled', configValue: pyBool(config.model_transaction_policy?.decoupled ?? false), scriptValue: pyBool(decoupled.v) } };
+      return r.ok
+        ? r
+        : {
+            ok: false,
+            message: r.message,
+            refusal: { ...at, kind: 'decoupled', configValue: pyBool(config.model_transaction_policy?.decoupled ?? false), scriptValue: pyBool(decoupled.v) },
+          };
     }
   }
 }
@@ -140,7 +182,10 @@ function describe(call: ScriptCall): { path: (string | number)[]; note: string }
       return { path: ['model_transaction_policy'], note: `auto_complete_config calls set_model_transaction_policy (${where})` };
     default: {
       const n = call.arg ? dictGet(call.arg, 'name') : undefined;
-      return { path: [call.method === 'add_input' ? 'input' : 'output'], note: `auto_complete_config calls ${call.method}('${n && n.t === 'str' ? n.v : '?'}') (${where})` };
+      return {
+        path: [call.method === 'add_input' ? 'input' : 'output'],
+        note: `auto_complete_config calls ${call.method}('${n && n.t === 'str' ? n.v : '?'}') (${where})`,
+      };
     }
   }
 }
@@ -168,18 +213,39 @@ export function completeFromScript(config: ModelConfig, facts: ScriptFacts, how:
     current = r.config;
   }
   if (facts.raised) {
-    return { config: current, steps, problems: [{ stage: 'autocomplete', message: facts.raised, fix: 'auto_complete_config raised this when run: fix model.py' }], refusal: { line: facts.at?.line ?? 1, col: facts.at?.col ?? 1, kind: 'raised', error: facts.raised } };
+    return {
+      config: current,
+      steps,
+      problems: [{ stage: 'autocomplete', message: facts.raised, fix: 'auto_complete_config raised this when run: fix model.py' }],
+      refusal: { line: facts.at?.line ?? 1, col: facts.at?.col ?? 1, kind: 'raised', error: facts.raised },
+    };
   }
   if (facts.unknown) return { config: current, steps, problems: [], unknown: { line: facts.unknown.line, reason: facts.unknown.reason } };
   if (facts.returns !== 'config') {
     // pb_stub.cc lines 527-531: the return value must be the ModelConfig it was given.
     return {
-      config: current, steps,
-      problems: [{ stage: 'autocomplete', message: `auto_complete_config function in model '${name}' must return a valid pb.ModelConfig object.`, fix: `end auto_complete_config with 'return ${'auto_complete_model_config'}' (the config object it was given)` }],
+      config: current,
+      steps,
+      problems: [
+        {
+          stage: 'autocomplete',
+          message: `auto_complete_config function in model '${name}' must return a valid pb.ModelConfig object.`,
+          fix: `end auto_complete_config with 'return ${'auto_complete_model_config'}' (the config object it was given)`,
+        },
+      ],
       refusal: { line: facts.at?.line ?? 1, col: facts.at?.col ?? 1, kind: 'noReturn' },
     };
   }
-  steps.push(step('autocomplete', 'note', [], how === 'run' ? `ran model.py's auto_complete_config` : `read model.py's auto_complete_config (${facts.calls.length} helper call${facts.calls.length === 1 ? '' : 's'})`));
+  steps.push(
+    step(
+      'autocomplete',
+      'note',
+      [],
+      how === 'run'
+        ? `ran model.py's auto_complete_config`
+        : `read model.py's auto_complete_config (${facts.calls.length} helper call${facts.calls.length === 1 ? '' : 's'})`,
+    ),
+  );
   return { config: current, steps, problems: [] };
 }
 

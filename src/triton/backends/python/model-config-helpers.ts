@@ -26,7 +26,10 @@ const dimsOf = (t: ModelInput | ModelOutput): number[] => (t.dims ?? []).map(Num
 export function setMaxBatchSize(config: ModelConfig, maxBatchSize: number): HelperResult {
   const current = config.max_batch_size ?? 0;
   if (current > maxBatchSize) {
-    return { ok: false, message: `configuration specified max_batch_size ${current}, but in auto-complete-config function for model '${config.name ?? ''}' specified max_batch_size ${maxBatchSize}` };
+    return {
+      ok: false,
+      message: `configuration specified max_batch_size ${current}, but in auto-complete-config function for model '${config.name ?? ''}' specified max_batch_size ${maxBatchSize}`,
+    };
   }
   return { ok: true, config: { ...config, max_batch_size: maxBatchSize }, changed: current !== maxBatchSize };
 }
@@ -37,7 +40,10 @@ export function setModelTransactionPolicy(config: ModelConfig, policy: { decoupl
   if (present !== undefined) {
     const current = present.decoupled ?? false;
     if (current !== policy.decoupled) {
-      return { ok: false, message: `trying to change decoupled property in auto-complete-config for model '${config.name ?? ''}', which is already set to '${pyBool(current)}'.` };
+      return {
+        ok: false,
+        message: `trying to change decoupled property in auto-complete-config for model '${config.name ?? ''}', which is already set to '${pyBool(current)}'.`,
+      };
     }
     return { ok: true, config, changed: false };
   }
@@ -50,24 +56,41 @@ export function addTensor(config: ModelConfig, side: 'input' | 'output', tensor:
   const name = config.name ?? '';
   const i = list.findIndex((t) => t.name === tensor.name);
   if (i === -1) {
-    const entry = side === 'input' ? { name: tensor.name, data_type: tensor.data_type, dims: tensor.dims, ...(tensor.optional !== undefined ? { optional: tensor.optional } : {}) } : { name: tensor.name, data_type: tensor.data_type, dims: tensor.dims };
+    const entry =
+      side === 'input'
+        ? { name: tensor.name, data_type: tensor.data_type, dims: tensor.dims, ...(tensor.optional !== undefined ? { optional: tensor.optional } : {}) }
+        : { name: tensor.name, data_type: tensor.data_type, dims: tensor.dims };
     return { ok: true, config: { ...config, [side]: [...list, entry] }, changed: true };
   }
   const current = list[i]!;
   const currentType = dataTypeOf(current);
   if (currentType !== 'TYPE_INVALID' && currentType !== tensor.data_type) {
-    return { ok: false, message: `unable to load model '${name}', configuration expects datatype ${currentType} for ${side} '${tensor.name}', model provides ${tensor.data_type}` };
+    return {
+      ok: false,
+      message: `unable to load model '${name}', configuration expects datatype ${currentType} for ${side} '${tensor.name}', model provides ${tensor.data_type}`,
+    };
   }
   const currentDims = dimsOf(current);
   if (currentDims.length && pyList(currentDims) !== pyList(tensor.dims)) {
-    return { ok: false, message: `model '${name}', tensor '${tensor.name}': the model expects dims ${pyList(tensor.dims)} but the model configuration specifies dims ${pyList(currentDims)}` };
+    return {
+      ok: false,
+      message: `model '${name}', tensor '${tensor.name}': the model expects dims ${pyList(tensor.dims)} but the model configuration specifies dims ${pyList(currentDims)}`,
+    };
   }
   if (side === 'input' && tensor.optional !== undefined) {
     const currentOptional = (current as ModelInput).optional ?? false;
     if (currentOptional !== tensor.optional) {
-      return { ok: false, message: `model '${name}', tensor '${tensor.name}': the model expects optional ${pyBool(tensor.optional)} but the model configuration specifies optional ${pyBool(currentOptional)}` };
+      return {
+        ok: false,
+        message: `model '${name}', tensor '${tensor.name}': the model expects optional ${pyBool(tensor.optional)} but the model configuration specifies optional ${pyBool(currentOptional)}`,
+      };
     }
   }
-  list[i] = { ...current, data_type: tensor.data_type, dims: tensor.dims, ...(side === 'input' && tensor.optional !== undefined ? { optional: tensor.optional } : {}) } as ModelInput;
+  list[i] = {
+    ...current,
+    data_type: tensor.data_type,
+    dims: tensor.dims,
+    ...(side === 'input' && tensor.optional !== undefined ? { optional: tensor.optional } : {}),
+  } as ModelInput;
   return { ok: true, config: { ...config, [side]: list }, changed: false };
 }

@@ -28,7 +28,12 @@ export const PYTHON: BackendRecord = {
         steps: r.steps,
         problems: r.problems,
         ...(r.unknown
-          ? { unknown: how === 'run' ? `what auto_complete_config does: the run could not tell (${r.unknown.reason})` : `what auto_complete_config does from model.py line ${r.unknown.line} on (${r.unknown.reason}), which tritonc does not follow` }
+          ? {
+              unknown:
+                how === 'run'
+                  ? `what auto_complete_config does: the run could not tell (${r.unknown.reason})`
+                  : `what auto_complete_config does from model.py line ${r.unknown.line} on (${r.unknown.reason}), which tritonc does not follow`,
+            }
           : {}),
       };
     },

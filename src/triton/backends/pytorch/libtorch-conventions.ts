@@ -117,11 +117,14 @@ export function libtorchUnlistedRefusal(model: string, config: ModelConfig, sign
   const provided = signature?.inputs.length ?? 0;
   const expected = libtorchExpectedInputs(config);
   if (signature && !isDictMode(types)) {
-    if (types.slice(1).some((t) => t.startsWith('Dict['))) return 'Multiple inputs of kind DictType were detected. Only a single input of type Dict(str, Tensor) is supported.';
+    if (types.slice(1).some((t) => t.startsWith('Dict[')))
+      return 'Multiple inputs of kind DictType were detected. Only a single input of type Dict(str, Tensor) is supported.';
     const bad = types.find((t) => !isLibtorchInputType(t));
-    if (bad !== undefined) return `An input of type '${c10TypeString(bad)}' was detected in the model. Only a single input of type Dict(str, Tensor) or input(s) of type Tensor are supported.`;
+    if (bad !== undefined)
+      return `An input of type '${c10TypeString(bad)}' was detected in the model. Only a single input of type Dict(str, Tensor) or input(s) of type Tensor are supported.`;
   }
-  if (signature && !isDictMode(types) && provided > 0 && expected !== provided) return `unable to load model '${model}', configuration expects ${expected} inputs, model provides ${provided}`;
+  if (signature && !isDictMode(types) && provided > 0 && expected !== provided)
+    return `unable to load model '${model}', configuration expects ${expected} inputs, model provides ${provided}`;
   if (inputs === 0) return 'model configuration must contain at least one input, none were specified.';
   return 'model configuration must contain at least one output, none were specified.';
 }

@@ -44,7 +44,8 @@ export function otherSignatureNamed(config: ModelConfig): string | undefined {
  * tensorflow_backend ModelState::AutoCompleteConfig: nothing is filled in for a GraphDef. tritonc also
  * leaves a SavedModel alone whose parameters name another signature than the one it reads.
  */
-export const tensorflowAutoCompleteSkipped = (config: ModelConfig): boolean => config.platform === 'tensorflow_graphdef' || otherSignatureNamed(config) !== undefined;
+export const tensorflowAutoCompleteSkipped = (config: ModelConfig): boolean =>
+  config.platform === 'tensorflow_graphdef' || otherSignatureNamed(config) !== undefined;
 
 export function tensorflowSkippedNote(model: string, config?: ModelConfig): string {
   const other = config && otherSignatureNamed(config);
@@ -79,7 +80,7 @@ export function batchingHint(config: ModelConfig, sig: ModelSignature): { hint: 
   for (const { direction, index, entry } of entries) {
     if ('allow_ragged_batch' in entry && entry.allow_ragged_batch) return { hint: true };
     if (!entry.name) continue;
-    const dims = (entry.reshape ? entry.reshape.shape ?? [] : entry.dims ?? []).map(Number);
+    const dims = (entry.reshape ? (entry.reshape.shape ?? []) : (entry.dims ?? [])).map(Number);
     const model = (direction === 'input' ? sig.inputs : sig.outputs).find((t) => t.name === entry.name);
     if (!model) continue;
     const r = rank(model);
@@ -109,7 +110,10 @@ export function autoCompleteTensorflow(input: ModelConfig, sig: ModelSignature, 
   const fail = (problem: ResolveProblem): Completion => ({ config, steps, problems: [problem] });
 
   // TRITONTF_ModelCreateFromSavedModel refuses a signature tensor whose type has no Triton type.
-  for (const [direction, list] of [['input', sig.inputs], ['output', sig.outputs]] as const) {
+  for (const [direction, list] of [
+    ['input', sig.inputs],
+    ['output', sig.outputs],
+  ] as const) {
     const bad = list.find((t) => t.tritonType === null);
     if (bad) {
       return fail({
@@ -148,12 +152,28 @@ export function autoCompleteTensorflow(input: ModelConfig, sig: ModelSignature, 
     const filled = supportsBatching ? Math.max(options.defaultMaxBatchSize ?? DEFAULT_MAX_BATCH_SIZE, 0) : 0;
     if (filled !== 0) {
       config.max_batch_size = filled;
-      steps.push(step('autocomplete', 'set', ['max_batch_size'], `autofilled max_batch_size to ${filled} for model '${model}': the signature can batch and the config's tensors do not say otherwise; ${filled} is the backend's default-max-batch-size. Set max_batch_size for a larger batch`, filled));
+      steps.push(
+        step(
+          'autocomplete',
+          'set',
+          ['max_batch_size'],
+          `autofilled max_batch_size to ${filled} for model '${model}': the signature can batch and the config's tensors do not say otherwise; ${filled} is the backend's default-max-batch-size. Set max_batch_size for a larger batch`,
+          filled,
+        ),
+      );
     }
   }
   if (Number(config.max_batch_size ?? 0) > 1 && !config.dynamic_batching && !config.sequence_batching) {
     config.dynamic_batching = {};
-    steps.push(step('autocomplete', 'add', ['dynamic_batching'], `max_batch_size is ${config.max_batch_size} and no scheduler is set, so the backend turns on dynamic batching`, {}));
+    steps.push(
+      step(
+        'autocomplete',
+        'add',
+        ['dynamic_batching'],
+        `max_batch_size is ${config.max_batch_size} and no scheduler is set, so the backend turns on dynamic batching`,
+        {},
+      ),
+    );
   }
 
   const dimsOf = (t: TensorInfo): { dims: number[]; reshape?: { shape: number[] } } => {
@@ -169,12 +189,25 @@ export function autoCompleteTensorflow(input: ModelConfig, sig: ModelSignature, 
     }
     if (!entry.dims?.length) {
       if (rank(t) === 0) {
-        return { stage: 'autocomplete', path, message: `Unable to autofill for '${model}': the rank of model tensor '${t.name}' is 0 and dimensions are not defined`, fix: `the signature gives '${t.name}' no shape: write its dims in the config` };
+        return {
+          stage: 'autocomplete',
+          path,
+          message: `Unable to autofill for '${model}': the rank of model tensor '${t.name}' is 0 and dimensions are not defined`,
+          fix: `the signature gives '${t.name}' no shape: write its dims in the config`,
+        };
       }
       const d = dimsOf(t);
       entry.dims = d.dims;
       if (d.reshape) entry.reshape = d.reshape;
-      steps.push(step('autocomplete', 'set', [...path, 'dims'], `the model's ${String(path[0])} '${t.name}' has shape [${(t.shape ?? []).map(tritonDim).join(',')}]`, d.dims));
+      steps.push(
+        step(
+          'autocomplete',
+          'set',
+          [...path, 'dims'],
+          `the model's ${String(path[0])} '${t.name}' has shape [${(t.shape ?? []).map(tritonDim).join(',')}]`,
+          d.dims,
+        ),
+      );
     }
     return undefined;
   };
@@ -203,7 +236,15 @@ export function autoCompleteTensorflow(input: ModelConfig, sig: ModelSignature, 
       added.push(entry);
     }
     config.input = [...inputs, ...added];
-    steps.push(step('autocomplete', 'add', ['input'], `the config does not list the model input${added.length > 1 ? 's' : ''} ${added.map((e) => `'${e.name}'`).join(', ')}: the backend adds ${added.length > 1 ? 'them' : 'it'}`, added));
+    steps.push(
+      step(
+        'autocomplete',
+        'add',
+        ['input'],
+        `the config does not list the model input${added.length > 1 ? 's' : ''} ${added.map((e) => `'${e.name}'`).join(', ')}: the backend adds ${added.length > 1 ? 'them' : 'it'}`,
+        added,
+      ),
+    );
   }
 
   // FixConfigOutputs.
@@ -211,7 +252,12 @@ export function autoCompleteTensorflow(input: ModelConfig, sig: ModelSignature, 
     const generated: ModelOutput[] = [];
     for (const t of sig.outputs) {
       if (rank(t) === 0) {
-        return fail({ stage: 'autocomplete', path: ['output'], message: `Unable to autofill for '${model}': the rank of model tensor '${t.name}' is 0 which is not supported`, fix: `the signature gives output '${t.name}' no shape: list the outputs with their dims in the config` });
+        return fail({
+          stage: 'autocomplete',
+          path: ['output'],
+          message: `Unable to autofill for '${model}': the rank of model tensor '${t.name}' is 0 which is not supported`,
+          fix: `the signature gives output '${t.name}' no shape: list the outputs with their dims in the config`,
+        });
       }
       generated.push({ name: t.name, data_type: t.tritonType as ModelOutput['data_type'], ...dimsOf(t) });
     }

@@ -8,7 +8,8 @@ import type { ResolveProblem } from '../../changes.js';
 import { setMaxBatchSize, setModelTransactionPolicy } from '../python/model-config-helpers.js';
 
 /** Whether a model.py is the LLM API model's: its auto_complete_config reads model.yaml's triton_config. */
-export const isLlmApiModelPy = (text: string): boolean => /def auto_complete_config\b/.test(text) && text.includes('triton_config') && text.includes('model.yaml');
+export const isLlmApiModelPy = (text: string): boolean =>
+  /def auto_complete_config\b/.test(text) && text.includes('triton_config') && text.includes('model.yaml');
 
 export interface TritonConfigBlock {
   decoupled?: boolean;
@@ -83,11 +84,23 @@ export function readTritonConfig(yaml: string): TritonConfigBlock | undefined {
 export function autoCompleteLlmApi(config: ModelConfig, block: TritonConfigBlock): ResolveProblem | undefined {
   if (block.decoupled !== undefined) {
     const r = setModelTransactionPolicy(config, { decoupled: block.decoupled });
-    if (!r.ok) return { stage: 'autocomplete', path: ['model_transaction_policy', 'decoupled'], message: r.message, fix: `model.yaml's triton_config sets decoupled: ${block.decoupled}, and model.py applies it: make model_transaction_policy agree, or remove it from config.pbtxt` };
+    if (!r.ok)
+      return {
+        stage: 'autocomplete',
+        path: ['model_transaction_policy', 'decoupled'],
+        message: r.message,
+        fix: `model.yaml's triton_config sets decoupled: ${block.decoupled}, and model.py applies it: make model_transaction_policy agree, or remove it from config.pbtxt`,
+      };
   }
   if (block.maxBatchSize !== undefined) {
     const r = setMaxBatchSize(config, block.maxBatchSize);
-    if (!r.ok) return { stage: 'autocomplete', path: ['max_batch_size'], message: r.message, fix: `model.yaml's triton_config sets max_batch_size: ${block.maxBatchSize}, and model.py applies it: remove max_batch_size from config.pbtxt, or raise it in model.yaml` };
+    if (!r.ok)
+      return {
+        stage: 'autocomplete',
+        path: ['max_batch_size'],
+        message: r.message,
+        fix: `model.yaml's triton_config sets max_batch_size: ${block.maxBatchSize}, and model.py applies it: remove max_batch_size from config.pbtxt, or raise it in model.yaml`,
+      };
   }
   return undefined;
 }

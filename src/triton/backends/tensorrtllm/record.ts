@@ -8,6 +8,9 @@ export const TENSORRTLLM: BackendRecord = {
   title: 'TensorRT-LLM',
   platforms: [],
   core: false,
-  parameterKeys: () => Object.entries(TRTLLM_PARAMETERS).filter(([, p]) => !p.unread).map(([k]) => k),
+  parameterKeys: () =>
+    Object.entries(TRTLLM_PARAMETERS)
+      .filter(([, p]) => !p.unread)
+      .map(([k]) => k),
   source: 'triton-inference-server/tensorrtllm_backend',
 };

@@ -40,7 +40,11 @@ export interface VllmAutoCompleteResult {
 export function autoCompleteVllm(input: ModelConfig): VllmAutoCompleteResult {
   let config = structuredClone(input);
   const steps: ResolveStep[] = [];
-  const fail = (r: Extract<HelperResult, { ok: false }>, path: string[], fix: string): VllmAutoCompleteResult => ({ config, steps, problems: [{ stage: 'autocomplete', path, message: r.message, fix }] });
+  const fail = (r: Extract<HelperResult, { ok: false }>, path: string[], fix: string): VllmAutoCompleteResult => ({
+    config,
+    steps,
+    problems: [{ stage: 'autocomplete', path, message: r.message, fix }],
+  });
 
   for (const side of ['input', 'output'] as const) {
     const declared = new Set((config[side] ?? []).map((t) => t.name));
@@ -52,15 +56,46 @@ export function autoCompleteVllm(input: ModelConfig): VllmAutoCompleteResult {
       config = r.config;
       added.push(t.name);
     }
-    if (added.length) steps.push(step('autocomplete', 'add', [side], `the vLLM backend adds the ${side}s the config does not declare: ${added.join(', ')}`, (config[side] ?? []).filter((t) => added.includes(t.name ?? ''))));
+    if (added.length)
+      steps.push(
+        step(
+          'autocomplete',
+          'add',
+          [side],
+          `the vLLM backend adds the ${side}s the config does not declare: ${added.join(', ')}`,
+          (config[side] ?? []).filter((t) => added.includes(t.name ?? '')),
+        ),
+      );
   }
   const policy = setModelTransactionPolicy(config, { decoupled: true });
-  if (!policy.ok) return fail(policy, ['model_transaction_policy', 'decoupled'], 'the vLLM backend streams its responses and must be decoupled: set model_transaction_policy { decoupled: true }, or remove the block');
+  if (!policy.ok)
+    return fail(
+      policy,
+      ['model_transaction_policy', 'decoupled'],
+      'the vLLM backend streams its responses and must be decoupled: set model_transaction_policy { decoupled: true }, or remove the block',
+    );
   config = policy.config;
-  if (policy.changed) steps.push(step('autocomplete', 'set', ['model_transaction_policy', 'decoupled'], 'the vLLM backend asks for the decoupled transaction policy, to stream tokens and keep the engine saturated', true));
+  if (policy.changed)
+    steps.push(
+      step(
+        'autocomplete',
+        'set',
+        ['model_transaction_policy', 'decoupled'],
+        'the vLLM backend asks for the decoupled transaction policy, to stream tokens and keep the engine saturated',
+        true,
+      ),
+    );
   const batch = setMaxBatchSize(config, 0);
-  if (!batch.ok) return fail(batch, ['max_batch_size'], 'vLLM batches requests itself, and its auto-complete sets max_batch_size 0: remove max_batch_size (or set it to 0)');
+  if (!batch.ok)
+    return fail(batch, ['max_batch_size'], 'vLLM batches requests itself, and its auto-complete sets max_batch_size 0: remove max_batch_size (or set it to 0)');
   config = batch.config;
-  steps.push(step('autocomplete', 'note', ['max_batch_size'], 'the vLLM backend sets max_batch_size to 0: Triton does not batch, vLLM batches the requests it receives itself'));
+  steps.push(
+    step(
+      'autocomplete',
+      'note',
+      ['max_batch_size'],
+      'the vLLM backend sets max_batch_size to 0: Triton does not batch, vLLM batches the requests it receives itself',
+    ),
+  );
   return { config, steps, problems: [] };
 }
