@@ -69,12 +69,6 @@ export function modelOf(modelDir: string, workspace = new Workspace()): ModelOf 
   return undefined;
 }
 
-/** The ONNX file Triton would load for this model directory, if there is one (see modelOf). */
-function onnxModelOf(modelDir: string, workspace = new Workspace()): { file: string; fileName: string } | undefined {
-  const found = modelOf(modelDir, workspace);
-  return found?.format === 'onnx' ? found : undefined;
-}
-
 /** The read backend whose default model file has the extension of `file` (model.xml: OpenVINO); ONNX Runtime otherwise. */
 export function backendOfFile(file: string): { backend: string; format: string } {
   const format = formatOfModelFileName(basename(file));

@@ -72,10 +72,6 @@ import type { GpuLoad } from '../triton/gpu-memory.js';
 import type { ModelFacts } from '../workspace/workspace.js';
 import type { PathKind } from '../util/path-kind.js';
 import type { MessageValue, Placeholders } from '../util/message-template.js';
-import type { Lock } from '../workspace/lock.js';
-
-/** A model's entry in tritonc.lock.json: its locked versions. */
-type LockedModel = Lock['models'][string];
 
 export type RuleCategory = 'correctness' | 'suspicious' | 'performance' | 'style';
 
@@ -118,9 +114,6 @@ export interface RuleMeta<Options = undefined, Messages extends MessageTemplates
   /** False for rules the settings may not turn off or change (syntax errors). Default true. */
   configurable?: boolean;
 }
-
-/** The docs page of a rule, relative to the package root. */
-const ruleDocsPath = (id: string): string => `docs/rules/${id}.md`;
 
 /** A text edit in the config being linted: replace `range` with `text`. */
 export type { TextEdit };

@@ -84,7 +84,6 @@ export const DECODING_MODES = ['top_k', 'top_p', 'top_k_top_p', 'beam_search', '
  * The table below is of the newest; `since` says from which release a key is read.
  */
 export const TRTLLM_RELEASES = ['0.9.0', '0.10.0', '0.11.0', '0.12.0', '0.13.0', '0.14.0', '0.15.0', '0.16.0', '0.17.0', '0.18.0', '0.19.0', '1.2.0'] as const;
-type TrtllmRelease = (typeof TRTLLM_RELEASES)[number];
 
 /** Whether `release`'s backend reads `p` (a release given as major.minor.patch). */
 export function readIn(p: TrtllmParameter, release: string): boolean {

@@ -25,9 +25,6 @@ const FIELDS = data.fields as unknown as Record<string, Field>;
 /** The releases whose lists we have, oldest first. */
 export const VLLM_VERSIONS: readonly string[] = data.versions.map((v) => v.version);
 
-/** The vLLM in each Triton release's container (server docs/introduction/compatibility.md). */
-const TRITON_VLLM: Readonly<Record<string, string>> = data.tritonReleases;
-
 const present = (f: Field, i: number): boolean => f.in.some(([a, b]) => i >= a && i <= b);
 
 /** The field `name` of `version`'s AsyncEngineArgs, or undefined when that release has no such field. */
