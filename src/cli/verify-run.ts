@@ -1,5 +1,5 @@
 // The verify command's implementation: flags -> VerifyOptions -> verifyModel -> report and exit code.
-import { parseTimeout } from '../verify/duration.js';
+import { parseTimeout } from '../verify/timeout.js';
 import { parseGpus } from '../verify/docker-args.js';
 import { CannotRun } from '../verify/errors.js';
 import { normalizeServerUrl } from '../verify/kserve-client.js';

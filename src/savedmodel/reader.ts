@@ -37,7 +37,7 @@ import { ModelReadError } from '../model-file/errors.js';
 import { ioError, withModelFileSync } from '../model-file/open.js';
 import { LFS_POINTER_MAX_BYTES, lfsPointerError, lfsPointerOf } from '../model-file/lfs-pointer.js';
 import type { Dim, MetadataEntry, ModelSignature, TensorInfo } from '../model-file/signature.js';
-import { tfDataType } from './data-types.js';
+import { tfDataType } from './tf-data-types.js';
 import { WIRE_LEN, WIRE_VARINT } from '../model-file/protobuf.js';
 import { Cursor, SAVEDMODEL_FORMAT, type ByteSource } from './wire.js';
 

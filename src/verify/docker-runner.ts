@@ -15,9 +15,9 @@ import { failedStart, waitForModel, type WaitResult } from './server-start.js';
 import { cleanLogLine, isErrorLine, mapTritonLog } from './triton-messages.js';
 import { containerName, dockerRunArgs, engineName, removeArgs, type DockerRunSpec, type Engine } from './docker-args.js';
 import type { VerifyReport } from './types.js';
-import { formatMs } from './duration.js';
+import { formatMs } from './timeout.js';
 import { randomHex } from '../util/random-hex.js';
-import { DEFAULT_BACKEND_DIRECTORY } from '../triton/backend-library.js';
+import { DEFAULT_BACKEND_DIRECTORY } from '../triton/backend-library-search.js';
 import { heldSignalLine, Interruption, type SignalSource } from './interruption.js';
 
 export type { SignalSource };

@@ -17,11 +17,11 @@ import type { ReferenceOptions } from './reference.js';
 import { checkServedModel, describeServedChecks } from './served-model.js';
 import { failedStart, waitForModel } from './server-start.js';
 import type { VerifyReport } from './types.js';
-import { formatMs } from './duration.js';
+import { formatMs } from './timeout.js';
 import { heldSignalLine, Interruption, type SignalSource } from './interruption.js';
 import { randomHex } from '../util/random-hex.js';
 import { append } from '../util/arrays.js';
-import { DEFAULT_BACKEND_DIRECTORY } from '../triton/backend-library.js';
+import { DEFAULT_BACKEND_DIRECTORY } from '../triton/backend-library-search.js';
 
 /** Where NVIDIA's container installs tritonserver: the last place looked. */
 export const CONTAINER_TRITONSERVER = '/opt/tritonserver/bin/tritonserver';

@@ -9,7 +9,7 @@ import type { InputSize } from './input-sizes.js';
 import type { TensorSpec } from './plan.js';
 import { halfBits, seededInputs, type SeededInput } from './reference.js';
 import { shapeText } from './shapes.js';
-import { INPUT_LIMITS, numpyNameOf, type UserArray } from './user-inputs/arrays.js';
+import { INPUT_LIMITS, numpyNameOf, type UserArray } from './user-inputs/user-arrays.js';
 import { escapeControl } from '../util/terminal-text.js';
 
 export interface ReferenceInputs {

@@ -16,7 +16,7 @@ import type { InputSize } from './input-sizes.js';
 import type { OutputAccuracy } from './types.js';
 import { withPrivateTemp } from '../util/private-temp.js';
 import { seededRandom } from '../util/seeded-random.js';
-import type { UserArray } from './user-inputs/arrays.js';
+import type { UserArray } from './user-inputs/user-arrays.js';
 
 /** polygraphy's defaults (polygraphy run --atol/--rtol). */
 export const DEFAULT_ATOL = 1e-5;

@@ -7,9 +7,9 @@ import type { VerifyPlan } from './plan.js';
 import type { RunningProcess } from './process-runner.js';
 import { mapErrorText, mapTritonLog } from './triton-messages.js';
 import type { TritonMessage, VerifyReport } from './types.js';
-import { formatMs } from './duration.js';
+import { formatMs } from './timeout.js';
 import { append } from '../util/arrays.js';
-import { backendLibraryName } from '../triton/backend-library.js';
+import { backendLibraryName } from '../triton/backend-library-search.js';
 
 const GENERIC_FAILURE = /failed to load all models|^error: creating server/;
 

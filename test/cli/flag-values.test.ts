@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 import { CLASSIFIER, CLASSIFIER_CONFIG, writeRepo } from '../lint/harness.js';
 import { parseDuration } from '../../src/util/duration.js';
-import { parseTimeout } from '../../src/verify/duration.js';
+import { parseTimeout } from '../../src/verify/timeout.js';
 
 describe('flags given twice', () => {
   it.each([

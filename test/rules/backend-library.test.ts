@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { backendLibrary } from '../../src/lint/rules/correctness/backend-library.js';
 import { lintDir, writeRepo } from '../lint/harness.js';
-import { findBackendLibrary } from '../../src/triton/backend-library.js';
+import { findBackendLibrary } from '../../src/triton/backend-library-search.js';
 import { MEMORY_ROOT, testRule, type CaseFile } from '../support/rule-tester.js';
 
 // The search of core src/backend_model.cc (r24.10) GetBackendLibraryProperties, over a set of paths.

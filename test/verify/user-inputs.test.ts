@@ -12,7 +12,7 @@ import { parseNpy } from '../../src/verify/user-inputs/npy.js';
 import { parseNpz } from '../../src/verify/user-inputs/npz.js';
 import { parseJsonText, tensorOfJson, tensorsOfJson } from '../../src/verify/user-inputs/json-tensors.js';
 import { loadInputFiles } from '../../src/verify/user-inputs/load.js';
-import { INPUT_LIMITS, type UserArray } from '../../src/verify/user-inputs/arrays.js';
+import { INPUT_LIMITS, type UserArray } from '../../src/verify/user-inputs/user-arrays.js';
 import { referenceInputs } from '../../src/verify/reference-inputs.js';
 import { compareOutput, decidedNothing, suggestedAtol, undecidedMessage } from '../../src/verify/reference.js';
 import { cli } from '../support/cli.js';

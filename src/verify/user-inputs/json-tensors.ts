@@ -5,7 +5,7 @@
 // or a KServe v2 request body ({"inputs": [{"name": ..., "shape": ..., "datatype": ..., "data": ...}]}).
 // The text is bounded before it is parsed, and the walk is linear, its depth bounded.
 import { escapeControl, quoted } from '../../util/terminal-text.js';
-import { elementCount, fileError, INPUT_LIMITS, type UserArray } from './arrays.js';
+import { elementCount, fileError, INPUT_LIMITS, type UserArray } from './user-arrays.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

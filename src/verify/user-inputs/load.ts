@@ -3,7 +3,7 @@
 import { extname, resolve } from 'node:path';
 import { append } from '../../util/arrays.js';
 import { escapeControl } from '../../util/terminal-text.js';
-import { fileError, INPUT_LIMITS, type UserArray } from './arrays.js';
+import { fileError, INPUT_LIMITS, type UserArray } from './user-arrays.js';
 import { parseJsonText, tensorOfJson, tensorsOfJson } from './json-tensors.js';
 import { isNpy, parseNpy } from './npy.js';
 import { parseNpz } from './npz.js';

@@ -6,7 +6,7 @@
 // file holds before anything is allocated. Little- and big-endian data of numpy's bool, integer and
 // float types, in C order; Fortran order and the object, string, complex, datetime and structured
 // dtypes are refused with what to do.
-import { elementCount, fileError, INPUT_LIMITS, NUMPY_TYPES, type NumpyType, type UserArray } from './arrays.js';
+import { elementCount, fileError, INPUT_LIMITS, NUMPY_TYPES, type NumpyType, type UserArray } from './user-arrays.js';
 
 const MAGIC = Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]);
 

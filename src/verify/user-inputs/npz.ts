@@ -8,7 +8,7 @@
 import { ModelReadError } from '../../model-file/errors.js';
 import { readCentralDirectory, readEntry, ZIP_LIMITS, type ZipSource } from '../../pytorch/zip.js';
 import { escapeControl } from '../../util/terminal-text.js';
-import { fileError, INPUT_LIMITS, type UserArray } from './arrays.js';
+import { fileError, INPUT_LIMITS, type UserArray } from './user-arrays.js';
 import { parseNpy } from './npy.js';
 
 /** Every array of an .npz file's bytes (the whole file, bounded by the caller), named by its key. */

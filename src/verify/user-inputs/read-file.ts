@@ -3,7 +3,7 @@
 // most `limit` bytes, and no more than fstat said (a file that grows while read is cut there).
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { describeFsError, fileType } from '../../util/read-text.js';
-import { fileError } from './arrays.js';
+import { fileError } from './user-arrays.js';
 
 export function readInputFile(path: string, source: string, limit: number, what: string): Buffer {
   let fd: number;

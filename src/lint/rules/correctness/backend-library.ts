@@ -1,10 +1,10 @@
-// The backend's library must be where core looks for it (src/triton/backend-library.ts: the version
+// The backend's library must be where core looks for it (src/triton/backend-library-search.ts: the version
 // directory, the model directory, then the server's --backend-directory). Checked only where the
 // server's backend directory is known (--backend-directory, or `server.backendDirectory` in
 // tritonc.config.json): which backends a server has is not part of the repository.
 import { quoteString } from '../../../pbtxt/scalars.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';
-import { backendLibraryName, findBackendLibrary, type BackendLibrary } from '../../../triton/backend-library.js';
+import { backendLibraryName, findBackendLibrary, type BackendLibrary } from '../../../triton/backend-library-search.js';
 import { ENSEMBLE_PLATFORM } from '../../../triton/backend-records.js';
 import { modelName, settledBackend } from '../../backend.js';
 import { escapes } from '../../relative-path.js';

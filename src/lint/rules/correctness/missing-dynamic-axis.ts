@@ -20,7 +20,7 @@ import {
   validatedSides,
   type Direction,
 } from '../../tensors.js';
-import { firstWritten } from '../../value-path.js';
+import { firstWritten } from '../../written-path.js';
 import { backendRecord } from '../../../triton/backend-records.js';
 import { batchAxisTensors, dynamicAxesText, partialBatchAxis, type DirectedTensor } from '../../../triton/io-mapping.js';
 

@@ -9,7 +9,7 @@ import { didYouMean } from '../../../pbtxt/suggest.js';
 import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
 import { escapes } from '../../relative-path.js';
-import { libraryBesideModel } from '../../../triton/backend-library.js';
+import { libraryBesideModel } from '../../../triton/backend-library-search.js';
 import { ENSEMBLE_PLATFORM, KNOWN_BACKENDS } from '../../../triton/backend-records.js';
 import {
   PLATFORM_NAMES,

@@ -9,7 +9,7 @@ import type { GpuLoad } from '../../../triton/gpu-memory.js';
 import type { PathSegment, Severity } from '../../../diagnostics.js';
 import type { GpuShare } from '../../../triton/gpu-memory.js';
 import { defineRepositoryRule, type ModelFacts } from '../../rule.js';
-import { firstWritten } from '../../value-path.js';
+import { firstWritten } from '../../written-path.js';
 import { formatBytes, parseSize } from '../../units.js';
 
 const options = z.strictObject({
