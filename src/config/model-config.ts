@@ -5,22 +5,7 @@ import type { Int64 } from '../pbtxt/scalars.js';
 
 export type { Int64 };
 
-export type DataType =
-  | 'TYPE_INVALID'
-  | 'TYPE_BOOL'
-  | 'TYPE_UINT8'
-  | 'TYPE_UINT16'
-  | 'TYPE_UINT32'
-  | 'TYPE_UINT64'
-  | 'TYPE_INT8'
-  | 'TYPE_INT16'
-  | 'TYPE_INT32'
-  | 'TYPE_INT64'
-  | 'TYPE_FP16'
-  | 'TYPE_FP32'
-  | 'TYPE_FP64'
-  | 'TYPE_STRING'
-  | 'TYPE_BF16';
+export type DataType = 'TYPE_INVALID' | 'TYPE_BOOL' | 'TYPE_UINT8' | 'TYPE_UINT16' | 'TYPE_UINT32' | 'TYPE_UINT64' | 'TYPE_INT8' | 'TYPE_INT16' | 'TYPE_INT32' | 'TYPE_INT64' | 'TYPE_FP16' | 'TYPE_FP32' | 'TYPE_FP64' | 'TYPE_STRING' | 'TYPE_BF16';
 
 export interface ModelRateLimiter {
   resources?: ModelRateLimiter_Resource[];
@@ -89,13 +74,7 @@ export interface BatchInput {
   source_input?: string[];
 }
 
-export type BatchInput_Kind =
-  | 'BATCH_ELEMENT_COUNT'
-  | 'BATCH_ACCUMULATED_ELEMENT_COUNT'
-  | 'BATCH_ACCUMULATED_ELEMENT_COUNT_WITH_ZERO'
-  | 'BATCH_MAX_ELEMENT_COUNT_AS_SHAPE'
-  | 'BATCH_ITEM_SHAPE'
-  | 'BATCH_ITEM_SHAPE_FLATTEN';
+export type BatchInput_Kind = 'BATCH_ELEMENT_COUNT' | 'BATCH_ACCUMULATED_ELEMENT_COUNT' | 'BATCH_ACCUMULATED_ELEMENT_COUNT_WITH_ZERO' | 'BATCH_MAX_ELEMENT_COUNT_AS_SHAPE' | 'BATCH_ITEM_SHAPE' | 'BATCH_ITEM_SHAPE_FLATTEN';
 
 export interface BatchOutput {
   target_name?: string[];
@@ -115,7 +94,8 @@ export interface ModelVersionPolicy_Latest {
   num_versions?: number;
 }
 
-export interface ModelVersionPolicy_All {}
+export interface ModelVersionPolicy_All {
+}
 
 export interface ModelVersionPolicy_Specific {
   versions?: Int64[];
