@@ -361,11 +361,6 @@ describe('architecture (docs/architecture.md)', () => {
     );
     // The same words naming something else than a backend, counted per file so that a new comparison shows.
     const allowed: Record<string, number> = {
-      // ONNX Runtime's execution accelerators (optimization.execution_accelerators: "tensorrt", "cuda", "openvino").
-      'src/lint/rules/correctness/accelerators.ts': 5,
-      'src/lint/rules/suspicious/fp16-accuracy.ts': 1,
-      'src/generate/generate.ts': 4,
-      'src/generate/options.ts': 3,
       // How a backend compares dims (IoChecks.shapes 'openvino'), a mode of the record's, not a backend's name.
       'src/lint/rules/correctness/io-shape.ts': 3,
       // A TensorRT-LLM model's runtime ('python' or 'cpp': triton/backends/tensorrtllm/parameters.ts trtllmRuntime).

@@ -9,6 +9,7 @@ import type { GenerateOptions } from './options.js';
 import { ONNXRUNTIME, ONNX_MODEL_FILE, backendRecord, platformOfBackend, type BackendRecord } from '../triton/backend-records.js';
 import type { ModelInput, ModelOutput } from '../config/model-config.js';
 import { pytorchProblems } from './pytorch.js';
+import { ORT_ACCELERATORS } from '../triton/backends/onnxruntime/accelerators.js';
 
 /** Triton's default max_batch_size for a model that can batch (--backend-config default-max-batch-size). */
 export const TRITON_DEFAULT_MAX_BATCH_SIZE = 4;
@@ -78,10 +79,10 @@ export function generateConfig(input: GenerateInput, opts: GenerateOptions = {})
   }
   if (opts.kind === 'cpu' && opts.gpus) conflict('--gpus places instances on GPUs, but --kind cpu asks for CPU instances');
   const kind = opts.kind ?? (opts.gpus ? 'gpu' : undefined);
-  if (opts.accelerator && opts.accelerator.name !== 'openvino' && kind === 'cpu') {
+  if (opts.accelerator && opts.accelerator.name !== ORT_ACCELERATORS.openvino && kind === 'cpu') {
     conflict(`--accelerator ${opts.accelerator.name} runs on GPU instances; Triton silently ignores GPU accelerators on KIND_CPU instances`);
   }
-  if (opts.accelerator?.name === 'openvino' && kind === 'gpu') {
+  if (opts.accelerator?.name === ORT_ACCELERATORS.openvino && kind === 'gpu') {
     conflict('--accelerator openvino is a CPU accelerator; it has no effect on --kind gpu instances');
   }
   if (problems.length) return { config: undefined, problems };
@@ -171,9 +172,9 @@ function ioByAutoComplete(
 }
 
 function acceleratorConfig(a: NonNullable<GenerateOptions['accelerator']>): NonNullable<NonNullable<ModelConfig['optimization']>['execution_accelerators']> {
-  if (a.name === 'openvino') return { cpu_execution_accelerator: [{ name: 'openvino' }] };
+  if (a.name === ORT_ACCELERATORS.openvino) return { cpu_execution_accelerator: [{ name: 'openvino' }] };
   const entry: ModelOptimizationPolicy_ExecutionAccelerators_Accelerator = { name: a.name };
-  if (a.name === 'tensorrt') entry.parameters = { precision_mode: a.precision };
+  if (a.name === ORT_ACCELERATORS.tensorrt) entry.parameters = { precision_mode: a.precision };
   return { gpu_execution_accelerator: [entry] };
 }
 

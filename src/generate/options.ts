@@ -2,6 +2,7 @@
 // acceleration. Parsed from flags (or from a generated file's header) and validated with zod.
 import { z } from 'zod';
 import { parseDuration } from '../util/duration.js';
+import { ORT_ACCELERATORS } from '../triton/backends/onnxruntime/accelerators.js';
 
 export const PRECISIONS = ['FP32', 'FP16', 'BF16', 'INT8'] as const;
 export type Precision = (typeof PRECISIONS)[number];
@@ -47,18 +48,18 @@ export function formatDuration(us: number): string {
 /** Parses `tensorrt`, `tensorrt:fp16`, `cuda`, `openvino`. */
 export function parseAccelerator(text: string): Accelerator | undefined {
   const [name, precision] = text.toLowerCase().split(':');
-  if (name === 'tensorrt' || name === 'trt') {
+  if (name === ORT_ACCELERATORS.tensorrt || name === 'trt') {
     const p = (precision ?? 'fp32').toUpperCase();
     return (PRECISIONS as readonly string[]).includes(p) ? { name: 'tensorrt', precision: p as Precision } : undefined;
   }
   if (precision !== undefined) return undefined;
-  if (name === 'cuda') return { name: 'cuda' };
-  if (name === 'openvino') return { name: 'openvino' };
+  if (name === ORT_ACCELERATORS.cuda) return { name: 'cuda' };
+  if (name === ORT_ACCELERATORS.openvino) return { name: 'openvino' };
   return undefined;
 }
 
 export function formatAccelerator(a: Accelerator): string {
-  return a.name === 'tensorrt' ? `tensorrt:${a.precision.toLowerCase()}` : a.name;
+  return a.name === ORT_ACCELERATORS.tensorrt ? `tensorrt:${a.precision.toLowerCase()}` : a.name;
 }
 
 let schema: z.ZodType<GenerateOptions> | undefined;

@@ -4,6 +4,7 @@
 // allocator arena. An estimate: Triton itself only finds out at load, as CUDA out of memory.
 import type { ModelConfig } from '../config/model-config.js';
 import { gpuPlacements } from './normalize.js';
+import { ORT_ACCELERATORS } from './backends/onnxruntime/accelerators.js';
 
 /** What the estimate needs of a model. */
 export interface WeighedModel {
@@ -63,6 +64,6 @@ export function weightBytes(config: ModelConfig, onnxInitializerBytes: number | 
 
 function halvesUnderTensorRt(config: ModelConfig): boolean {
   return (config.optimization?.execution_accelerators?.gpu_execution_accelerator ?? []).some(
-    (a) => a.name === 'tensorrt' && (a.parameters?.precision_mode === 'FP16' || a.parameters?.precision_mode === 'BF16'),
+    (a) => a.name === ORT_ACCELERATORS.tensorrt && (a.parameters?.precision_mode === 'FP16' || a.parameters?.precision_mode === 'BF16'),
   );
 }

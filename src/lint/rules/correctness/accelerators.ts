@@ -8,6 +8,7 @@ import type { PathSegment, Range } from '../../../diagnostics.js';
 import type { ModelConfig } from '../../../config/model-config.js';
 import { defineModelRule, type MessageOf, type ModelContext } from '../../rule.js';
 import { isEnsemble, ONNXRUNTIME } from '../../../triton/backend-records.js';
+import { ORT_ACCELERATORS } from '../../../triton/backends/onnxruntime/accelerators.js';
 
 const PRECISION_MODES = ['FP32', 'FP16', 'BF16', 'INT8'];
 const TRT_INT_KEYS = new Set([
@@ -196,11 +197,11 @@ export const accelerators = defineModelRule({
       const name = acc.name ?? '';
       // On CPU-only models the list is never read (warned above).
       if (!kinds.gpu) return;
-      if (name === 'tensorrt') {
+      if (name === ORT_ACCELERATORS.tensorrt) {
         checkTensorRt(acc.parameters ?? {}, at, report);
         return;
       }
-      if (name === 'cuda') {
+      if (name === ORT_ACCELERATORS.cuda) {
         for (const [key, value] of Object.entries(acc.parameters ?? {})) {
           const p = [...at, 'parameters', key];
           if (key in CUDA_OVERWRITTEN) {
@@ -219,22 +220,26 @@ export const accelerators = defineModelRule({
         return;
       }
       const lower = name.toLowerCase();
-      if (lower === 'tensorrt' || lower === 'cuda') report([...at, 'name'], { messageId: 'gpuAcceleratorWrongCase', data: { name, expected: lower } });
-      else report([...at, 'name'], { messageId: name === 'openvino' ? 'cpuAcceleratorOnGpu' : 'unknownGpuAccelerator', data: { name } });
+      if (lower === ORT_ACCELERATORS.tensorrt || lower === ORT_ACCELERATORS.cuda)
+        report([...at, 'name'], { messageId: 'gpuAcceleratorWrongCase', data: { name, expected: lower } });
+      else report([...at, 'name'], { messageId: name === ORT_ACCELERATORS.openvino ? 'cpuAcceleratorOnGpu' : 'unknownGpuAccelerator', data: { name } });
     });
 
     // CPU accelerators: read for every instance kind.
     (eas?.cpu_execution_accelerator ?? []).forEach((acc, i) => {
       const at: PathSegment[] = [...base, 'cpu_execution_accelerator', i];
       const name = acc.name ?? '';
-      if (name === 'openvino') {
+      if (name === ORT_ACCELERATORS.openvino) {
         if (Object.keys(acc.parameters ?? {}).length) {
           const p = [...at, 'parameters'];
           ctx.report({ path: p, range: keyRange(p) ?? ctx.doc.rangeOf(p), severity: 'warning', messageId: 'openvinoParametersIgnored' });
         }
         return;
       }
-      report([...at, 'name'], { messageId: name === 'tensorrt' || name === 'cuda' ? 'gpuAcceleratorOnCpu' : 'unknownCpuAccelerator', data: { name } });
+      report([...at, 'name'], {
+        messageId: name === ORT_ACCELERATORS.tensorrt || name === ORT_ACCELERATORS.cuda ? 'gpuAcceleratorOnCpu' : 'unknownCpuAccelerator',
+        data: { name },
+      });
     });
 
     // Model-level parameters the ORT backend parses (ModelState::ModelState, ModelState::LoadModel).

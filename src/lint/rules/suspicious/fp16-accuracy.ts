@@ -1,6 +1,7 @@
 // A TensorRT precision_mode below FP32 changes the model's numbers: Triton loads it happily, and the
 // outputs drift from the model that was validated. A reminder to re-run the accuracy suite.
 import { defineModelRule } from '../../rule.js';
+import { ORT_ACCELERATORS } from '../../../triton/backends/onnxruntime/accelerators.js';
 
 const REDUCED = new Set(['FP16', 'BF16', 'INT8']);
 
@@ -23,7 +24,7 @@ export const fp16Accuracy = defineModelRule({
     const accelerators = ctx.config.optimization?.execution_accelerators?.gpu_execution_accelerator ?? [];
     accelerators.forEach((acc, i) => {
       const mode = acc.parameters?.precision_mode;
-      if (acc.name !== 'tensorrt' || mode === undefined || !REDUCED.has(mode)) return;
+      if (acc.name !== ORT_ACCELERATORS.tensorrt || mode === undefined || !REDUCED.has(mode)) return;
       ctx.report({
         path: ['optimization', 'execution_accelerators', 'gpu_execution_accelerator', i, 'parameters', 'precision_mode'],
         messageId: mode === 'INT8' ? 'reducedPrecisionInt8' : 'reducedPrecision',
