@@ -8,7 +8,8 @@
 // ./contain.ts holds it in (a supervised process group; namespaces where the platform has them).
 // What it did comes back as the static reader's ScriptFacts.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyToNewFile, writeNewFile } from '../util/atomic-write.js';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { ConfigHelper, PyValue, ScriptCall, ScriptFacts } from './auto-complete-config.js';
@@ -69,7 +70,7 @@ function copyModelDir(from: string, to: string): void {
         files < RUN_LIMITS.maxCopiedFiles &&
         bytes + stat.size <= RUN_LIMITS.maxCopiedBytes
       ) {
-        copyFileSync(path, join(to, relative(from, path)));
+        copyToNewFile(path, join(to, relative(from, path)));
         chmodSync(join(to, relative(from, path)), 0o444);
         files++;
         bytes += stat.size;
@@ -110,8 +111,8 @@ export function runAutoCompleteConfig(scriptPath: string, configJson: string, op
   try {
     const stub = join(work, 'stub');
     mkdirSync(stub);
-    writeFileSync(join(stub, 'triton_python_backend_utils.py'), STAND_IN_UTILS);
-    writeFileSync(join(stub, 'tritonc_run.py'), RUNNER);
+    writeNewFile(join(stub, 'triton_python_backend_utils.py'), STAND_IN_UTILS);
+    writeNewFile(join(stub, 'tritonc_run.py'), RUNNER);
     const home = join(work, 'home');
     mkdirSync(home);
     const dev = join(work, 'dev');

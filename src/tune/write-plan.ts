@@ -2,7 +2,8 @@
 // perf_analyzer script, run.sh and tune-plan.json, written into a fresh directory beside the
 // destination, linted there, and moved into place in one rename: a failure or a refusal leaves
 // nothing, and nothing is written through a link tritonc did not make.
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmdirSync, rmSync, symlinkSync } from 'node:fs';
+import { writeNewFile } from '../util/atomic-write.js';
 import { basename, dirname, join } from 'node:path';
 import { hasErrors, parseConfig } from '../config/document.js';
 import { setFields } from '../config/set-fields.js';
@@ -85,8 +86,8 @@ export function writeTunePlan(req: PlanRequest): PlanOutcome {
     throw new TunePlanError(`cannot write beside ${shown(out)}: ${describeFsError(e)}`);
   }
   try {
-    // 'wx': each file is new in the directory just made, never one found there.
-    const write = (path: string, text: string, mode = 0o644): void => writeFileSync(path, text, { flag: 'wx', mode });
+    // Each file is new in the directory just made, never one found there (writeNewFile).
+    const write = writeNewFile;
     const commands: Record<string, string> = {};
     for (const v of planned.variants) {
       const edited = setFields(source, configFile, v.changes);

@@ -4,7 +4,8 @@
 // directory is flushed so the rename survives a crash. On any error the temporary file is removed,
 // the original is left as it was, and the error is thrown with its code (ENOSPC, EACCES, ...).
 //
-// Every file tritonc writes goes through here, and nothing is written through a symbolic link:
+// Every file tritonc writes goes through here (a file new in a directory tritonc made: writeNewFile,
+// copyToNewFile), and nothing is written through a symbolic link:
 // a repository can ship `m/config.pbtxt -> ~/.bash_profile`, dangling until something writes it.
 // A link at the path (live or dangling) is refused (LinkedPathError), and so is a link among the
 // directories between what the user named (`within`) and the file, such as a model directory that
@@ -25,6 +26,20 @@ export const atomicWriteFs = {
   closeSync: fs.closeSync,
   renameSync: fs.renameSync,
 };
+
+/**
+ * Writes a file that must be new, in a directory tritonc has just made (mkdtemp): O_CREAT|O_EXCL
+ * refuses any entry already at the path, a link (live or dangling) included, so nothing is written
+ * through one even there. The error is thrown as it comes (EEXIST, ENOSPC, ...).
+ */
+export function writeNewFile(path: string, content: string, mode = 0o644): void {
+  fs.writeFileSync(path, content, { flag: 'wx', mode });
+}
+
+/** Copies `from` to `to`, a path that must be new, as writeNewFile (COPYFILE_EXCL: any entry at `to`, a link included, is refused). */
+export function copyToNewFile(from: string, to: string): void {
+  fs.copyFileSync(from, to, fs.constants.COPYFILE_EXCL);
+}
 
 /** The temporary files tritonc writes beside a file: `.<name>.tritonc-<pid>-<random>.tmp`. */
 export const TEMP_FILE = /^\.(.+)\.tritonc-(\d+)-[0-9a-f]{8}\.tmp$/;

@@ -5,7 +5,7 @@
 // free loopback ports, loading only the model under test; the same checks as --runtime docker run on
 // it; it is always stopped (SIGTERM to its process group, then SIGKILL) and what it left in /dev/shm
 // under the prefix given to the Python backend is removed: on success, failure, timeout and Ctrl-C.
-import { accessSync, chmodSync, constants, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { accessSync, chmodSync, constants, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
 import { CannotRun } from './errors.js';
@@ -21,6 +21,7 @@ import { formatMs } from './timeout.js';
 import { heldSignalLine, Interruption, type SignalSource } from './interruption.js';
 import { randomHex } from '../util/random-hex.js';
 import { append } from '../util/arrays.js';
+import { copyToNewFile } from '../util/atomic-write.js';
 import { DEFAULT_BACKEND_DIRECTORY } from '../triton/backend-library-search.js';
 
 /** Where NVIDIA's container installs tritonserver: the last place looked. */
@@ -132,7 +133,7 @@ export function stageModel(plan: VerifyPlan): { repository: string; tmp: string;
       const source = join(from, e.name);
       const target = join(to, e.name);
       if (e.isDirectory()) mirror(source, target);
-      else if (e.isFile() && source.endsWith('.pbtxt') && relative(plan.modelDir, source).split(/[\\/]/).length <= 2) copyFileSync(source, target);
+      else if (e.isFile() && source.endsWith('.pbtxt') && relative(plan.modelDir, source).split(/[\\/]/).length <= 2) copyToNewFile(source, target);
       else symlinkSync(source, target);
     }
   };

@@ -1,10 +1,10 @@
 // writeFileAtomic on real files: every byte or nothing, the original kept on any failure (a disk
 // that fills up), never through a link, owners and modes kept, leftovers of a killed run removed.
 import { spawnSync } from 'node:child_process';
-import { chownSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LinkedPathError, writeFileAtomic } from '../../src/util/atomic-write.js';
+import { copyToNewFile, LinkedPathError, writeFileAtomic, writeNewFile } from '../../src/util/atomic-write.js';
 import { fillDiskAfter, realWrites, restoreDisk } from '../support/disk.js';
 import { tempDir } from '../support/temp.js';
 
@@ -109,5 +109,34 @@ describe.skipIf(!canMount)(`on a real 16 KiB tmpfs${canMount ? '' : ' (skipped: 
     const r = spawnSync('unshare', ['-rm', 'sh', '-c', script], { encoding: 'utf8' });
     expect(r.stdout.split('\n')).toEqual(['exit=2', 'same', 'config.pbtxt', '']);
     expect(r.stderr).toBe(`tritonc fmt: ${dir}/disk/m/config.pbtxt: cannot write: disk full (ENOSPC); the file is unchanged\n`);
+  });
+});
+
+describe('writeNewFile and copyToNewFile (a file new in a directory tritonc made)', () => {
+  it('write and copy a new file, with the mode asked', () => {
+    const dir = tempDir();
+    writeNewFile(join(dir, 'run.sh'), 'echo hi\n', 0o755);
+    expect(readFileSync(join(dir, 'run.sh'), 'utf8')).toBe('echo hi\n');
+    expect(statSync(join(dir, 'run.sh')).mode & 0o777).toBe(0o755);
+    copyToNewFile(join(dir, 'run.sh'), join(dir, 'copy.sh'));
+    expect(readFileSync(join(dir, 'copy.sh'), 'utf8')).toBe('echo hi\n');
+  });
+  it('refuse a dangling link at the path (EEXIST): nothing is created where it leads', () => {
+    const dir = tempDir();
+    const target = join(dir, 'planted-target');
+    symlinkSync(target, join(dir, 'config.pbtxt'));
+    writeFileSync(join(dir, 'source'), 'x');
+    expect(() => writeNewFile(join(dir, 'config.pbtxt'), 'name: "m"\n')).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+    expect(() => copyToNewFile(join(dir, 'source'), join(dir, 'config.pbtxt'))).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+    expect(existsSync(target)).toBe(false);
+    expect(lstatSync(join(dir, 'config.pbtxt')).isSymbolicLink()).toBe(true);
+  });
+  it('refuse a live link and an existing file, leaving both as they were', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'real'), 'original');
+    symlinkSync(join(dir, 'real'), join(dir, 'link'));
+    expect(() => writeNewFile(join(dir, 'link'), 'new')).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+    expect(() => writeNewFile(join(dir, 'real'), 'new')).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+    expect(readFileSync(join(dir, 'real'), 'utf8')).toBe('original');
   });
 });
