@@ -8,10 +8,19 @@ import { repeatable, type FlagsOf } from './command.js';
 import { ServerFlagError, autoCompleteConfigOf, parseBackendConfig, parseTritonBool, type ServerOptions } from '../triton/server-options.js';
 import { UsageError } from './errors.js';
 import { isRemoteUrl } from '../remote/url.js';
+import { DEFAULT_TARGET, TargetError, parseTargets, type TritonTarget } from '../triton/releases/target.js';
+
+/** --triton-version: on every command that judges a repository, generate included. */
+export function withTritonVersion<T>(y: Argv<T>) {
+  return y.option('triton-version', {
+    type: 'string',
+    describe: `The Triton you run, whose release decides every verdict: a container release (24.10), a server version (2.51.0) or an image (nvcr.io/nvidia/tritonserver:24.11-trtllm-python-py3). Default: ${DEFAULT_TARGET.named}, the newest release tritonc knows`,
+  });
+}
 
 /** tritonserver's flags that change its verdict on a model: on every command that judges one. */
 export function withServerFlags<T>(y: Argv<T>) {
-  return y
+  return withTritonVersion(y)
     .option('disable-auto-complete-config', {
       type: 'boolean',
       describe: 'As tritonserver: configs must be complete as written, and a model without config.pbtxt is refused',
@@ -45,7 +54,10 @@ const allServerFlags = (y: Argv) => withModelRepositories(withServerFlags(y));
 
 /** Every server flag, parsed, as declared above: each command passes those it declares (generate: --backend-config alone). */
 export type ServerFlags = Partial<
-  Pick<FlagsOf<typeof allServerFlags>, 'disableAutoCompleteConfig' | 'strictModelConfig' | 'backendConfig' | 'backendDirectory' | 'modelRepository'>
+  Pick<
+    FlagsOf<typeof allServerFlags>,
+    'tritonVersion' | 'disableAutoCompleteConfig' | 'strictModelConfig' | 'backendConfig' | 'backendDirectory' | 'modelRepository'
+  >
 >;
 
 /**
@@ -54,6 +66,11 @@ export type ServerFlags = Partial<
  */
 export function serverFlagsFromArgs(a: ServerFlags, cwd: string): Partial<ServerOptions> {
   const out: { -readonly [K in keyof ServerOptions]?: ServerOptions[K] } = {};
+  const targets = targetsFromArgs(a);
+  if (targets) {
+    if (targets.length > 1) throw new UsageError(`--triton-version ${a.tritonVersion}: this command judges against one release; tritonc lint takes several`);
+    out.target = targets[0]!;
+  }
   try {
     const strict =
       a.strictModelConfig === undefined ? undefined : a.strictModelConfig === '' ? true : parseTritonBool('strict-model-config', a.strictModelConfig);
@@ -85,4 +102,15 @@ export function serverFlagsFromArgs(a: ServerFlags, cwd: string): Partial<Server
       );
   }
   return out;
+}
+
+/** --triton-version as the targets it names (several, comma-separated, on lint); undefined when not given. */
+export function targetsFromArgs(a: Pick<ServerFlags, 'tritonVersion'>): TritonTarget[] | undefined {
+  if (a.tritonVersion === undefined) return undefined;
+  try {
+    return parseTargets(a.tritonVersion);
+  } catch (e) {
+    if (e instanceof TargetError) throw new UsageError(`--triton-version ${a.tritonVersion}: ${e.message}`);
+    throw e;
+  }
 }

@@ -27,6 +27,7 @@ import type { ResolveOptions } from '../triton/effective-config.js';
 import { append } from '../util/arrays.js';
 import { DEFAULT_GPUS } from '../triton/gpu-count.js';
 import { OPENVINO } from '../triton/backend-records.js';
+import { DEFAULT_TARGET, TargetError, parseTarget } from '../triton/releases/target.js';
 
 export const SETTINGS_FILE_NAME = 'tritonc.config.json';
 
@@ -154,6 +155,20 @@ export function settingsSchema(rules: readonly Rule[]): z.ZodType {
       rules: z.strictObject(ruleShape).optional().describe('Rule levels, as "warn" or ["warn", { options }].'),
       gpu: settingsParts().gpu.optional(),
       latencyBudget: durationSchema.optional().describe('The latency budget of one request, e.g. "100ms".'),
+      triton: z
+        .string()
+        .superRefine((v, ctx) => {
+          try {
+            parseTarget(v);
+          } catch (e) {
+            if (!(e instanceof TargetError)) throw e;
+            ctx.addIssue({ code: 'custom', message: e.message });
+          }
+        })
+        .optional()
+        .describe(
+          `The Triton the repository runs on, whose release decides every verdict: a container release ("24.10"), a server version ("2.51.0") or an image ("nvcr.io/nvidia/tritonserver:24.11-trtllm-python-py3"). Default: the newest release tritonc knows, ${DEFAULT_TARGET.named}.`,
+        ),
       server: settingsParts().server.optional(),
       configsOnly: z
         .boolean()
@@ -235,6 +250,7 @@ export function parseSettings(json: unknown, file: string, rules: readonly Rule[
   const value = result.data as {
     gpu?: { memory?: string | number; preset?: GpuPreset; count?: number };
     latencyBudget?: string | number;
+    triton?: string;
     server?: ServerBlock;
     configsOnly?: boolean;
     fmt?: { style?: 'layout' | 'canonical' };
@@ -259,7 +275,7 @@ export function parseSettings(json: unknown, file: string, rules: readonly Rule[
       countSource: gpu.count !== undefined ? 'gpu.count' : undefined,
     },
     latencyBudgetUs: value.latencyBudget === undefined ? undefined : parseMicroseconds(value.latencyBudget),
-    server: serverOptionsOf(value.server ?? {}, dirname(resolve(file))),
+    server: serverOptionsOf(value.server ?? {}, value.triton, dirname(resolve(file))),
     configsOnly: value.configsOnly ?? false,
     fmt: { style: value.fmt?.style ?? 'layout' },
   };
@@ -274,8 +290,9 @@ interface ServerBlock {
 }
 
 /** The `server` block as ServerOptions: paths are relative to the settings file. */
-function serverOptionsOf(server: ServerBlock, base: string): ServerOptions {
+function serverOptionsOf(server: ServerBlock, triton: string | undefined, base: string): ServerOptions {
   return {
+    target: triton === undefined ? DEFAULT_TARGET : parseTarget(triton),
     autoCompleteConfig: autoCompleteConfigOf(server) ?? DEFAULT_SERVER_OPTIONS.autoCompleteConfig,
     backendConfig: (server.backendConfig ?? []).map(parseBackendConfig),
     modelRepositories: (server.modelRepository ?? []).map((p) => resolve(base, p)),
@@ -291,6 +308,7 @@ export function resolveOptionsOf(settings: LintSettings): ResolveOptions {
     defaultMaxBatchSize: defaultMaxBatchSize(settings.server),
     defaultMaxBatchSizes: { [OPENVINO.name]: defaultMaxBatchSize(settings.server, OPENVINO.name) },
     autoCompleteConfig: settings.server.autoCompleteConfig,
+    target: settings.server.target,
   };
 }
 

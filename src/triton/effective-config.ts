@@ -5,6 +5,7 @@
 // Triton loads, and core's re-normalization. Everything comes back as data: the config, the steps
 // that changed it and why, the problem that makes Triton refuse the model, or why tritonc could not
 // read its input. Nothing here throws for bad input.
+import type { TritonTarget } from './releases/target.js';
 import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { AutofillResult } from './autofill.js';
@@ -82,6 +83,8 @@ export interface ResolveOptions extends OnnxAutoCompleteOptions, Pick<Completion
   autoCompleteConfig?: boolean;
   /** Per backend name, where the server's flags give backends different default-max-batch-size values. */
   defaultMaxBatchSizes?: Readonly<Record<string, number>>;
+  /** The Triton release the server runs (default: the newest tritonc knows), whose autofill and checks apply. */
+  target?: TritonTarget;
 }
 
 /** Why tritonc could not read its input (exit 2 in the CLI); not Triton's verdict on the model. */

@@ -12,7 +12,10 @@
 //   found in two of them is not loaded at all ("not unique across all model repositories").
 // - --backend-directory PATH: where core looks for each backend's library (backend-library.ts); a
 //   backend with no library there, nor beside the model, is refused.
+// - which Triton it is (--triton-version, tritonc's own flag: triton/releases/target.ts): the release
+//   and the container flavour whose facts every verdict reads.
 // Pure data and parsing; nothing here reads the disk.
+import { DEFAULT_TARGET, type TritonTarget } from './releases/target.js';
 
 export interface BackendSetting {
   /** '' for the backend-agnostic form `<setting>=<value>`. */
@@ -22,6 +25,8 @@ export interface BackendSetting {
 }
 
 export interface ServerOptions {
+  /** The Triton release (and container flavour) the server runs; default the newest tritonc knows. */
+  readonly target: TritonTarget;
   /** Triton's default; false under --disable-auto-complete-config or --strict-model-config=true. */
   readonly autoCompleteConfig: boolean;
   /** --backend-config settings in the order given (a later one wins, as in Triton's map). */
@@ -35,7 +40,12 @@ export interface ServerOptions {
   readonly backendDirectory?: string;
 }
 
-export const DEFAULT_SERVER_OPTIONS: ServerOptions = Object.freeze({ autoCompleteConfig: true, backendConfig: [], modelRepositories: [] });
+export const DEFAULT_SERVER_OPTIONS: ServerOptions = Object.freeze({
+  target: DEFAULT_TARGET,
+  autoCompleteConfig: true,
+  backendConfig: [],
+  modelRepositories: [],
+});
 
 /** core's backend_config_defaults (backend_model.cc). */
 export const CORE_DEFAULT_MAX_BATCH_SIZE = 4;
@@ -51,6 +61,7 @@ const FORMAT = "--backend-config option format is '<backend name>,<setting>=<val
  */
 export function applyServerFlags(base: ServerOptions, flags: Partial<ServerOptions>): ServerOptions {
   return {
+    target: flags.target ?? base.target,
     autoCompleteConfig: flags.autoCompleteConfig ?? base.autoCompleteConfig,
     backendConfig: [...base.backendConfig, ...(flags.backendConfig ?? [])],
     modelRepositories: flags.modelRepositories?.length ? flags.modelRepositories : base.modelRepositories,

@@ -6,17 +6,7 @@ import type { ModelConfig } from '../../config/model-config.js';
 import type { ModelSignature, SignatureFormat } from '../../model-file/signature.js';
 import type { ScriptFacts } from '../../python-model/auto-complete-config.js';
 import type { ResolveProblem, ResolveStep } from '../changes.js';
-
-/**
- * The Triton releases a fact holds for, by server version ("2.51.0"): from `since` on, and before
- * `until`; unset, every release tritonc knows. A record fact that changed between releases carries
- * one (see `releases` on BackendRecord and PlatformRecord); tritonc reads every fact as of the release
- * it checks against (docs/real-triton.md) until it can target another (issue 45).
- */
-export interface Releases {
-  readonly since?: string;
-  readonly until?: string;
-}
+import type { Releases } from '../releases/catalog.js';
 
 export interface PlatformRecord {
   /** The releases that have this platform, where not all of them (torch_aoti is newer than LibTorch). */

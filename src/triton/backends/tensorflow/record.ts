@@ -23,7 +23,7 @@ export const TENSORFLOW: BackendRecord = {
   fileExtensions: ['savedmodel', 'graphdef'],
   // core src/model_config_utils.cc SetDefaultInstanceCount: 2 for ONNX Runtime and TensorFlow on the CPU.
   defaultCpuInstances: 2,
-  releases: { until: '2.56.0' },
+  releases: { until: '25.03' },
   autoComplete: {
     from: 'model',
     skipped: tensorflowAutoCompleteSkipped,
