@@ -32,6 +32,7 @@ import { Workspace, type ConfigRead, type ModelFacts } from '../workspace/worksp
 import type { FileSource, SignatureResult } from '../workspace/sources.js';
 import { append } from '../util/arrays.js';
 import { applyServerFlags, type ServerOptions } from '../triton/server-options.js';
+import { DEFAULT_TARGET, targetJson, targetLabel, type TritonTarget } from '../triton/releases/target.js';
 import { DiskCache } from '../workspace/disk-cache.js';
 import { OwnFileError } from '../util/own-file.js';
 import { VERSION } from '../version.js';
@@ -510,10 +511,18 @@ class LintRun {
       results.push(fileResult(u.file, dedupe(kept)));
     }
     for (const [file, diagnostics] of this.otherFiles) results.push(fileResult(file, dedupe(diagnostics)));
+    // The releases judged against: each settings file may name its own; none linted, the command line's.
+    const targets = new Map<string, TritonTarget>();
+    for (const u of units) targets.set(targetLabel(u.ruleSet.settings.server.target), u.ruleSet.settings.server.target);
+    if (!targets.size) {
+      const t = this.options.server?.target ?? this.options.settings?.server.target ?? DEFAULT_TARGET;
+      targets.set(targetLabel(t), t);
+    }
     return summarize(
       results,
       this.rules.map((r) => describeRule(r.meta)),
       this.problems,
+      [...targets.values()].map(targetJson),
     );
   }
 
