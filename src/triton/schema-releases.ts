@@ -6,7 +6,7 @@
 // branch; main at 83adf7c, the schema's source, equals r26.07). No enum value arrived or left in that
 // range, and no field left.
 import type { SchemaField } from '../config/schema.js';
-import { holdsIn, type ByRelease, type ReleaseName, type Releases, type TritonRelease } from './releases/catalog.js';
+import { holdsIn, valueIn, type ByRelease, type ReleaseName, type Releases, type TritonRelease } from './releases/catalog.js';
 import type { ReleaseChange } from './releases/changes.js';
 
 /** A field that arrived in a release: its proto path (package, message, field), from when, where it was read. */
@@ -61,29 +61,37 @@ const REACHES = new Map<string, boolean>();
  * `max_inflight_requests` as a shared limit across ensemble requests", #482), and the proto's comment
  * says so.
  */
-export const ENSEMBLE_INFLIGHT_LIMIT: readonly ByRelease<string>[] = [
+const ENSEMBLE_INFLIGHT_LIMIT: readonly ByRelease<string>[] = [
   {
     since: '25.11',
-    value: 'the in-flight requests of each step within one ensemble request: every request has its own limit',
+    value: 'it limits the in-flight requests of each step within one ensemble request: every request has its own limit',
     source: 'triton-inference-server/core src/ensemble_scheduler/ensemble_scheduler.cc @ r25.11 (EnsembleContext::EnsembleContext allocates the limiters)',
   },
   {
     since: '26.04',
-    value: "the in-flight requests of each step across all of the ensemble's requests together: one limit shared by them",
-    source: 'triton-inference-server/core src/ensemble_scheduler/ensemble_scheduler.cc @ r26.04 (EnsembleScheduler::EnsembleScheduler allocates them; a02b0c0, core #482)',
+    value: "it limits the in-flight requests of each step across all of the ensemble's requests together: one limit shared by them",
+    source:
+      'triton-inference-server/core src/ensemble_scheduler/ensemble_scheduler.cc @ r26.04 (EnsembleScheduler::EnsembleScheduler allocates them; a02b0c0, core #482)',
   },
 ];
 
+/** Fields whose meaning changed between releases (while their name and type stayed), by proto path. */
+const MEANINGS = new Map<string, readonly ByRelease<string>[]>([['inference.ModelEnsembling.max_inflight_requests', ENSEMBLE_INFLIGHT_LIMIT]]);
+
+/** What `field` means in `release`, where that changed between releases: a sentence. */
+export function fieldMeaningIn(field: SchemaField, release: TritonRelease): string | undefined {
+  const table = MEANINGS.get(`${field.parent.fullName}.${field.name}`);
+  return table && valueIn(table, release)?.value;
+}
+
 /** The schema's changes, for RELEASE_CHANGES. */
 export const MODEL_CONFIG_CHANGES: readonly ReleaseChange[] = [
-  ...ARRIVALS.map(
-    (a): ReleaseChange => ({
-      area: 'model config',
-      what: `${a.path.replace(/^inference\./, '').replace(/\.([^.]+)$/, ' has the field $1')}`,
-      releases: { since: a.since },
-      source: a.source,
-    }),
-  ),
+  ...ARRIVALS.map((a): ReleaseChange => ({
+    area: 'model config',
+    what: `${a.path.replace(/^inference\./, '').replace(/\.([^.]+)$/, ' has the field $1')}`,
+    releases: { since: a.since },
+    source: a.source,
+  })),
   {
     area: 'model config',
     what: "ModelEnsembling.max_inflight_requests limits each step across all of the ensemble's requests together (before: per ensemble request)",
