@@ -99,7 +99,7 @@ function nextToken(text: string, from: number): number {
 /** Protobuf's line:column of each offset, in one pass over the text up to the last of them. */
 function protobufPositions(text: string, offsets: readonly number[]): { line: number; column: number }[] {
   const order = offsets.map((o, i) => ({ o, i })).sort((a, b) => a.o - b.o);
-  const out: { line: number; column: number }[] = new Array(offsets.length);
+  const out: { line: number; column: number }[] = offsets.map(() => ({ line: 0, column: 0 }));
   let line = 0;
   let column = 0;
   let i = 0;
