@@ -5,7 +5,7 @@
 // triton-inference-server/common protobuf/model_config.proto at r24.05 … r26.07 (common has no r26.08
 // branch; main at 83adf7c, the schema's source, equals r26.07). No enum value arrived or left in that
 // range, and no field left.
-import type { SchemaField } from '../config/schema.js';
+import type { SchemaField, SchemaMessage } from '../config/schema.js';
 import { holdsIn, valueIn, type ByRelease, type ReleaseName, type Releases, type TritonRelease } from './releases/catalog.js';
 import type { ReleaseChange } from './releases/changes.js';
 
@@ -41,15 +41,19 @@ export function releaseHasField(field: SchemaField, release: TritonRelease): boo
   return holdsIn(fieldReleases(field), release);
 }
 
-/** The messages whose fields, or their fields' messages at any depth, include one that arrived late (for walks that skip the rest). */
-export function reachesLateField(message: { readonly fullName: string; readonly fieldList: readonly SchemaField[] }): boolean {
-  let known = REACHES.get(message.fullName);
+/**
+ * Whether `message`, or a message below it at any depth, has a field `release` lacks: a walk looking for
+ * them skips the rest (for the newest release, everything).
+ */
+export function reachesFieldMissingIn(message: SchemaMessage, release: TritonRelease): boolean {
+  const key = `${release.container}\u0000${message.fullName}`;
+  let known = REACHES.get(key);
   if (known !== undefined) return known;
   // ModelConfig's schema has no recursive message; the mark only keeps one from looping.
-  REACHES.set(message.fullName, false);
+  REACHES.set(key, false);
   // A map field's type is its entry message, whose `value` field leads on.
-  known = message.fieldList.some((f) => BY_PATH.has(`${f.parent.fullName}.${f.name}`) || (f.type.kind === 'message' && reachesLateField(f.type.message)));
-  REACHES.set(message.fullName, known);
+  known = message.fieldList.some((f) => !releaseHasField(f, release) || (f.type.kind === 'message' && reachesFieldMissingIn(f.type.message, release)));
+  REACHES.set(key, known);
   return known;
 }
 const REACHES = new Map<string, boolean>();

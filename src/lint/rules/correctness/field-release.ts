@@ -6,7 +6,7 @@
 import type { PathSegment } from '../../../diagnostics.js';
 import { loadSchema, type SchemaField, type SchemaMessage } from '../../../config/schema.js';
 import { targetLabel } from '../../../triton/releases/target.js';
-import { fieldReleases, reachesLateField, releaseHasField } from '../../../triton/schema-releases.js';
+import { fieldReleases, reachesFieldMissingIn, releaseHasField } from '../../../triton/schema-releases.js';
 import type { TritonRelease } from '../../../triton/releases/catalog.js';
 import { defineModelRule } from '../../rule.js';
 
@@ -28,7 +28,9 @@ export const fieldRelease = defineModelRule({
   check(ctx) {
     const target = ctx.settings.server.target;
     const found: { field: SchemaField; path: PathSegment[] }[] = [];
-    walk(ctx.config as Record<string, unknown>, loadSchema().modelConfig, [], target.release, (field, path) => found.push({ field, path }));
+    const schema = loadSchema().modelConfig;
+    if (!reachesFieldMissingIn(schema, target.release)) return;
+    walk(ctx.config as Record<string, unknown>, schema, [], target.release, (field, path) => found.push({ field, path }));
     if (!found.length) return;
     // Where protobuf's tokenizer stands when it refuses the name: the next token, as line:column
     // (1-based; a column counts bytes, a tab to the next multiple of 8: google/protobuf/io/tokenizer.cc).
@@ -73,7 +75,7 @@ function walk(
       found(field, [...path, field.name]);
       continue;
     }
-    if (field.type.kind !== 'message' || !reachesLateField(field.type.message)) continue;
+    if (field.type.kind !== 'message' || !reachesFieldMissingIn(field.type.message, release)) continue;
     if (field.mapEntry) {
       const entry = field.mapEntry.fields.get('value')!.type;
       if (entry.kind === 'message')
