@@ -2,5 +2,10 @@
 // A fact lives where it is used (a backend's folder, the config schema, core's checks) and is listed
 // here once.
 import type { ReleaseChange } from './changes.js';
+// model config: the fields of model_config.proto by release (triton/schema-releases.ts)
+import { MODEL_CONFIG_CHANGES } from '../schema-releases.js';
 
-export const RELEASE_CHANGES: readonly ReleaseChange[] = Object.freeze([]);
+export const RELEASE_CHANGES: readonly ReleaseChange[] = Object.freeze([
+  // model config
+  ...MODEL_CONFIG_CHANGES,
+]);
