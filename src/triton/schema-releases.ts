@@ -5,7 +5,9 @@
 // triton-inference-server/common protobuf/model_config.proto at r24.05 … r26.07 (common has no r26.08
 // branch; main at 83adf7c, the schema's source, equals r26.07). No enum value arrived or left in that
 // range, and no field left.
-import type { SchemaField, SchemaMessage } from '../config/schema.js';
+import type { PathSegment } from '../diagnostics.js';
+import type { ModelConfig } from '../config/model-config.js';
+import { loadSchema, type SchemaField, type SchemaMessage } from '../config/schema.js';
 import { holdsIn, valueIn, type ByRelease, type ReleaseName, type Releases, type TritonRelease } from './releases/catalog.js';
 import type { ReleaseChange } from './releases/changes.js';
 
@@ -57,6 +59,44 @@ export function reachesFieldMissingIn(message: SchemaMessage, release: TritonRel
   return known;
 }
 const REACHES = new Map<string, boolean>();
+
+/**
+ * Every field a config sets that `release` lacks, with where (not looking inside one): what that
+ * release's text parser refuses. Walks only messages that can hold one (for the newest release, none).
+ */
+export function fieldsMissingIn(config: ModelConfig, release: TritonRelease): { field: SchemaField; path: PathSegment[] }[] {
+  const found: { field: SchemaField; path: PathSegment[] }[] = [];
+  const schema = loadSchema().modelConfig;
+  if (reachesFieldMissingIn(schema, release)) walk(config as Record<string, unknown>, schema, [], release, (field, path) => found.push({ field, path }));
+  return found;
+}
+
+/** Every field set in `value` that `release` lacks (not looking inside one), visiting only messages that can hold one. */
+function walk(
+  value: Record<string, unknown>,
+  message: SchemaMessage,
+  path: PathSegment[],
+  release: TritonRelease,
+  found: (field: SchemaField, path: PathSegment[]) => void,
+): void {
+  for (const field of message.fieldList) {
+    const v = value[field.name];
+    if (v === undefined || v === null) continue;
+    if (!releaseHasField(field, release)) {
+      found(field, [...path, field.name]);
+      continue;
+    }
+    if (field.type.kind !== 'message' || !reachesFieldMissingIn(field.type.message, release)) continue;
+    if (field.mapEntry) {
+      const entry = field.mapEntry.fields.get('value')!.type;
+      if (entry.kind === 'message')
+        for (const [key, e] of Object.entries(v as Record<string, Record<string, unknown>>)) walk(e, entry.message, [...path, field.name, key], release, found);
+    } else if (field.repeated) {
+      const m = field.type.message;
+      (v as Record<string, unknown>[]).forEach((e, i) => walk(e, m, [...path, field.name, i], release, found));
+    } else walk(v as Record<string, unknown>, field.type.message, [...path, field.name], release, found);
+  }
+}
 
 /**
  * What ensemble_scheduling.max_inflight_requests limits. r25.11's core gives each ensemble request its

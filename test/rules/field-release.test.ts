@@ -3,7 +3,14 @@
 // release it arrived in (read). The line:column is protobuf's (the token after the name; a tab to the
 // next multiple of 8, bytes not characters): 2.51's own answer for model_metrics is in
 // test/server/field-release-real-triton.test.ts.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lintSync } from '../../src/lint/engine.js';
+import { RULES } from '../../src/lint/rules/index.js';
+import { parseTarget } from '../../src/triton/releases/target.js';
 import { testRule } from '../support/rule-tester.js';
+import { tempDir } from '../support/temp.js';
 
 const METRICS =
   'model_metrics { metric_control [ { metric_identifier { family: "nv_inference_first_response_histogram_ms" } histogram_options { buckets: [ 1, 10 ] } } ] }\n';
@@ -80,4 +87,23 @@ testRule('field-release', {
       ],
     },
   ],
+});
+
+describe('a config the target cannot parse is unreadable to it', () => {
+  it('gets field-release alone: the rules of the fields inside stay silent (model-metrics would quote a newer release)', () => {
+    const repo = tempDir('tritonc-field-release-');
+    mkdirSync(join(repo, 'm'));
+    // An empty bucket list: the 26.x cores refuse it ("histogram options must specify non-empty 'buckets'").
+    const config =
+      'backend: "python"\nmodel_metrics { metric_control [ { metric_identifier { family: "nv_inference_first_response_histogram_ms" } histogram_options { } } ] }\n';
+    writeFileSync(join(repo, 'm', 'config.pbtxt'), config);
+    const ids = (triton: string) =>
+      lintSync([join(repo, 'm')], { cwd: repo, rules: RULES, server: { target: parseTarget(triton) } })
+        .results.flatMap((r) => r.diagnostics)
+        .filter((d) => d.severity === 'error')
+        .map((d) => `${d.ruleId}/${d.messageId}`);
+    expect(ids('24.10')).toEqual(['field-release/fieldNotInRelease']);
+    expect(ids('24.11')).toContain('model-metrics/noBuckets');
+    rmSync(repo, { recursive: true, force: true });
+  });
 });

@@ -3,11 +3,8 @@
 // "Message type ... has no field named ..."), core answers "failed to read text proto from <path>"
 // (core src/model_config_utils.cc GetModelConfig via ReadTextProto) and the model never loads: seen
 // with the real tritonserver 2.51.0 (24.10) on model_metrics, which arrived in 24.11.
-import type { PathSegment } from '../../../diagnostics.js';
-import { loadSchema, type SchemaField, type SchemaMessage } from '../../../config/schema.js';
 import { targetLabel } from '../../../triton/releases/target.js';
-import { fieldReleases, reachesFieldMissingIn, releaseHasField } from '../../../triton/schema-releases.js';
-import type { TritonRelease } from '../../../triton/releases/catalog.js';
+import { fieldReleases, fieldsMissingIn } from '../../../triton/schema-releases.js';
 import { defineModelRule } from '../../rule.js';
 
 export const fieldRelease = defineModelRule({
@@ -16,6 +13,8 @@ export const fieldRelease = defineModelRule({
     category: 'correctness',
     defaultSeverity: 'error',
     requiresModel: false,
+    // Such a config is unreadable to the target (the engine skips the other rules); this rule says why.
+    unreadableConfigs: true,
     description: 'The config sets only fields the target Triton release has (--triton-version, the triton setting)',
     prevents: [
       'Error parsing text-format inference.ModelConfig: <line>:<col>: Message type "<message>" has no field named "<field>".',
@@ -27,10 +26,7 @@ export const fieldRelease = defineModelRule({
   },
   check(ctx) {
     const target = ctx.settings.server.target;
-    const found: { field: SchemaField; path: PathSegment[] }[] = [];
-    const schema = loadSchema().modelConfig;
-    if (!reachesFieldMissingIn(schema, target.release)) return;
-    walk(ctx.config as Record<string, unknown>, schema, [], target.release, (field, path) => found.push({ field, path }));
+    const found = fieldsMissingIn(ctx.config, target.release);
     if (!found.length) return;
     // Where protobuf's tokenizer stands when it refuses the name: the next token, as line:column
     // (1-based; a column counts bytes, a tab to the next multiple of 8: google/protobuf/io/tokenizer.cc).
@@ -59,33 +55,6 @@ export const fieldRelease = defineModelRule({
     });
   },
 });
-
-/** Every field set in `value` that `release` lacks (not looking inside one), visiting only messages that can hold one. */
-function walk(
-  value: Record<string, unknown>,
-  message: SchemaMessage,
-  path: PathSegment[],
-  release: TritonRelease,
-  found: (field: SchemaField, path: PathSegment[]) => void,
-): void {
-  for (const field of message.fieldList) {
-    const v = value[field.name];
-    if (v === undefined || v === null) continue;
-    if (!releaseHasField(field, release)) {
-      found(field, [...path, field.name]);
-      continue;
-    }
-    if (field.type.kind !== 'message' || !reachesFieldMissingIn(field.type.message, release)) continue;
-    if (field.mapEntry) {
-      const entry = field.mapEntry.fields.get('value')!.type;
-      if (entry.kind === 'message')
-        for (const [key, e] of Object.entries(v as Record<string, Record<string, unknown>>)) walk(e, entry.message, [...path, field.name, key], release, found);
-    } else if (field.repeated) {
-      const m = field.type.message;
-      (v as Record<string, unknown>[]).forEach((e, i) => walk(e, m, [...path, field.name, i], release, found));
-    } else walk(v as Record<string, unknown>, field.type.message, [...path, field.name], release, found);
-  }
-}
 
 /** The offset of the first token at or after `from`: past whitespace and `#` comments. */
 function nextToken(text: string, from: number): number {
