@@ -213,6 +213,8 @@ export interface BackendRecord {
   readonly parameterKeys?: () => readonly string[];
   /** The releases that build it, where not all of them (`until`: the first release whose server has no library for it). */
   readonly releases?: Releases;
+  /** Where `releases` was read. */
+  readonly releasesSource?: string;
   /** Where its behaviour is read from, for the docs and for whoever updates the record. */
   readonly source: string;
 }

@@ -5,7 +5,25 @@ import type { ReleaseChange } from './changes.js';
 // model config: the fields of model_config.proto by release (triton/schema-releases.ts)
 import { MODEL_CONFIG_CHANGES } from '../schema-releases.js';
 
+// backends: the releases that build each (backends/<backend>/record.ts `releases`)
+import { BACKEND_RECORDS } from '../backend-records.js';
+
+const BACKEND_CHANGES: readonly ReleaseChange[] = BACKEND_RECORDS.flatMap((b) =>
+  b.releases
+    ? [
+        {
+          area: 'server' as const,
+          what: `the ${b.title ?? b.name} backend is built (backend "${b.name}"${b.platforms.length ? `, platforms ${b.platforms.map((p) => p.name).join(', ')}` : ''})`,
+          releases: b.releases,
+          source: b.releasesSource ?? b.source,
+        },
+      ]
+    : [],
+);
+
 export const RELEASE_CHANGES: readonly ReleaseChange[] = Object.freeze([
   // model config
   ...MODEL_CONFIG_CHANGES,
+  // backends
+  ...BACKEND_CHANGES,
 ]);

@@ -27,6 +27,7 @@ export const TENSORFLOW: BackendRecord = {
   // (25.03) does not (commit 1f6aed23f "TPRD-1326: merge kmcgill-remove-tf (#8113)"; server PR #8068:
   // "As of 25.03 TensorFlow backend is deprecated").
   releases: { until: '25.03' },
+  releasesSource: 'triton-inference-server/server build.py @ r25.02 (builds it), r25.03 (does not: 1f6aed23f)',
   autoComplete: {
     from: 'model',
     skipped: tensorflowAutoCompleteSkipped,
