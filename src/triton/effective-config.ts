@@ -5,7 +5,8 @@
 // Triton loads, and core's re-normalization. Everything comes back as data: the config, the steps
 // that changed it and why, the problem that makes Triton refuse the model, or why tritonc could not
 // read its input. Nothing here throws for bad input.
-import type { TritonTarget } from './releases/target.js';
+import { DEFAULT_TARGET, type TritonTarget } from './releases/target.js';
+import { fieldReleases, fieldsMissingIn } from './schema-releases.js';
 import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { AutofillResult } from './autofill.js';
@@ -179,6 +180,24 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
     if (hasErrors(doc.diagnostics))
       return unreadable({ kind: 'syntax', file: configFile, diagnostics: doc.diagnostics.filter((d) => d.severity === 'error') }, { configFile });
     start = doc.value;
+    // A field the server's release does not have: its text parser refuses the file (core ReadTextProto).
+    const missing = fieldsMissingIn(start, (options.target ?? DEFAULT_TARGET).release)[0];
+    if (missing) {
+      const since = fieldReleases(missing.field)?.since ?? '';
+      return {
+        ...base,
+        configFile,
+        status: 'refused',
+        problems: [
+          {
+            stage: 'repository',
+            path: missing.path,
+            message: `failed to read text proto from ${configFile} (Message type "${missing.field.parent.fullName}" has no field named "${missing.field.name}")`,
+            fix: `remove ${missing.field.name}: Triton has it from ${since} on (or judge against a release from ${since} on: --triton-version ${since})`,
+          },
+        ],
+      };
+    }
   } else if (autoComplete) {
     steps.push(step('repository', 'note', [], `no config.pbtxt: Triton starts from an empty config and fills it in (auto-complete is on by default)`));
   } else {

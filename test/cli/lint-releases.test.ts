@@ -99,6 +99,16 @@ describe('lint --triton-version', () => {
     expect(bad.stderr).toContain('Triton 22.12 is not a release tritonc knows: it knows 24.05 to 26.08');
   });
 
+  it('resolve follows the target: the release without the field refuses the config, the one with it serves it', async () => {
+    const repo = repository();
+    const old = await cli(['resolve', join(repo, 'metrics'), '--triton-version', '24.10']);
+    expect(old.code).toBe(1);
+    expect(old.stderr).toContain('has no field named "model_metrics"');
+    expect(old.stderr).toContain('Triton has it from 24.11 on');
+    const now = await cli(['resolve', join(repo, 'metrics'), '--triton-version', '24.11']);
+    expect([now.code, now.stdout]).toEqual([0, expect.stringContaining('model_metrics')]);
+  });
+
   it('usage errors: an unknown release, several with --fix, several where one is judged', async () => {
     const repo = repository();
     const unknown = await cli(['lint', repo, '--triton-version', '23.01']);
