@@ -9,8 +9,9 @@ import type { ModelConfig } from '../../../config/model-config.js';
 import { defineModelRule, type MessageOf, type ModelContext } from '../../rule.js';
 import { isEnsemble, ONNXRUNTIME } from '../../../triton/backend-records.js';
 import { ORT_ACCELERATORS } from '../../../triton/backends/onnxruntime/accelerators.js';
+import { ORT_CUDA_ACCELERATOR, TRT_BF16_PRECISION, trtPrecisionModes } from '../../../triton/backends/onnxruntime/releases.js';
+import { holdsIn, type TritonRelease } from '../../../triton/releases/catalog.js';
 
-const PRECISION_MODES = ['FP32', 'FP16', 'BF16', 'INT8'];
 const TRT_INT_KEYS = new Set([
   'trt_max_partition_iterations',
   'trt_min_subgraph_size',
@@ -113,6 +114,8 @@ const messages = {
   gpuAcceleratorOnCpu: `${UNKNOWN_CPU}; {{name}} is a GPU accelerator: move it to gpu_execution_accelerator`,
   unknownPrecisionMode: `${UNKNOWN_PRECISION}; use one of {{choices}}`,
   precisionModeWrongCase: `${UNKNOWN_PRECISION}; values are case-sensitive: write "{{expected}}"`,
+  precisionModeNotYet: `${UNKNOWN_PRECISION}: precision_mode {{value}} arrived in {{since}}, and this is Triton {{release}}; use one of {{choices}}, or run Triton {{since}} or later`,
+  cudaAcceleratorNotYet: `${UNKNOWN_GPU}: the cuda accelerator arrived in {{since}}, and this is Triton {{release}}; remove it (the CUDA execution provider is the default for GPU instances), or run Triton {{since}} or later`,
   tensorrtIntOutOfRange: `TensorRT parameter {{key}}: "{{value}}" does not fit in an int, and Triton's std::stoi throws on it; use a smaller integer`,
   tensorrtNotInteger: `TensorRT parameter {{key}}: "{{value}}" is not an integer: Triton refuses the model ("failed to convert '{{value}}' to integral number"); write a whole number`,
   tensorrtIntPrefixOnly:
@@ -174,6 +177,7 @@ export const accelerators = defineModelRule({
     if (isEnsemble(config) || !isOnnxRuntime(ctx)) return;
 
     const kinds = instanceKinds(config, ctx.settings.gpu.count);
+    const release = ctx.settings.server.target.release;
     const base: PathSegment[] = ['optimization', 'execution_accelerators'];
     const keyRange = (path: PathSegment[]): Range | undefined => ctx.doc.locate(path)?.name;
     const report = (path: PathSegment[], message: MessageOf<typeof messages>, severity?: 'warning' | 'info', onKey = false): void => {
@@ -198,7 +202,11 @@ export const accelerators = defineModelRule({
       // On CPU-only models the list is never read (warned above).
       if (!kinds.gpu) return;
       if (name === ORT_ACCELERATORS.tensorrt) {
-        checkTensorRt(acc.parameters ?? {}, at, report);
+        checkTensorRt(acc.parameters ?? {}, at, report, release);
+        return;
+      }
+      if (name === ORT_ACCELERATORS.cuda && !holdsIn(ORT_CUDA_ACCELERATOR, release)) {
+        report([...at, 'name'], { messageId: 'cudaAcceleratorNotYet', data: { name, since: ORT_CUDA_ACCELERATOR.since!, release: release.container } });
         return;
       }
       if (name === ORT_ACCELERATORS.cuda) {
@@ -249,14 +257,19 @@ export const accelerators = defineModelRule({
 
 type Reporter = (path: PathSegment[], message: MessageOf<typeof messages>, severity?: 'warning' | 'info', onKey?: boolean) => void;
 
-function checkTensorRt(parameters: Record<string, string>, at: PathSegment[], report: Reporter): void {
+function checkTensorRt(parameters: Record<string, string>, at: PathSegment[], report: Reporter, release: TritonRelease): void {
+  // The modes of the target's backend (BF16 from 26.02: onnxruntime_backend src/onnxruntime.cc trt_bf16_enable).
+  const modes = trtPrecisionModes(release);
+  const choices = modes.map((m) => `"${m}"`).join(', ');
   for (const [key, value] of Object.entries(parameters)) {
     const p = [...at, 'parameters', key];
     if (key === 'precision_mode') {
-      if (!PRECISION_MODES.includes(value)) {
+      if (!modes.includes(value)) {
         const upper = value.toUpperCase();
-        if (PRECISION_MODES.includes(upper)) report(p, { messageId: 'precisionModeWrongCase', data: { value, expected: upper } });
-        else report(p, { messageId: 'unknownPrecisionMode', data: { value, choices: PRECISION_MODES.map((m) => `"${m}"`).join(', ') } });
+        if (value === 'BF16' && !holdsIn(TRT_BF16_PRECISION, release))
+          report(p, { messageId: 'precisionModeNotYet', data: { value, since: TRT_BF16_PRECISION.since!, release: release.container, choices } });
+        else if (modes.includes(upper)) report(p, { messageId: 'precisionModeWrongCase', data: { value, expected: upper } });
+        else report(p, { messageId: 'unknownPrecisionMode', data: { value, choices } });
       }
     } else if (TRT_INT_KEYS.has(key)) {
       const r = parseStoi(value);
