@@ -2,5 +2,10 @@
 // A fact lives where it is used (a backend's folder, the config schema, core's checks) and is listed
 // here once.
 import type { ReleaseChange } from './changes.js';
+// onnxruntime / tensorrt (h45c): the bundled ONNX Runtime and its limits, the ORT backend's types and accelerators.
+import { ONNXRUNTIME_CHANGES } from '../backends/onnxruntime/releases.js';
 
-export const RELEASE_CHANGES: readonly ReleaseChange[] = Object.freeze([]);
+export const RELEASE_CHANGES: readonly ReleaseChange[] = Object.freeze([
+  // onnxruntime / tensorrt (h45c)
+  ...ONNXRUNTIME_CHANGES,
+]);

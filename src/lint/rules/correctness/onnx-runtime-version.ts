@@ -8,11 +8,11 @@ import { byteRange } from '../../model-read.js';
 import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 import { ONNXRUNTIME } from '../../../triton/backend-records.js';
-import { domainName, firstReleaseLoading, opsetLimit, ortIn } from '../../../triton/backends/onnxruntime/releases.js';
+import { ortIn, ortRefusal } from '../../../triton/backends/onnxruntime/releases.js';
 
 const ORT = 'Triton {{release}} bundles ONNX Runtime {{ort}}, which refuses the model';
 const IR = `${ORT} ("Unsupported model IR version: {{irVersion}}, max supported IR version: {{maxIr}}")`;
-const OPSET = `${ORT} ("Opset {{version}} is under development and support for this is limited. [...] Current official support for domain {{domain}} is till opset {{max}}.")`;
+const OPSET = `${ORT} ("Opset {{version}} is under development and support for this is limited. ... Current official support for domain {{domain}} is till opset {{max}}.")`;
 const REEXPORT_IR = 're-export it with an exporter that writes IR version {{maxIr}} or older (or set model.ir_version = {{maxIr}} with onnx and save it, where its opsets allow)';
 const REEXPORT_OPSET = 're-export it with opset {{max}} or older (torch.onnx.export(..., opset_version={{max}}), or onnx.version_converter)';
 
@@ -38,27 +38,19 @@ export const onnxRuntimeVersion = defineModelRule({
     const sig = ctx.signature!;
     if (sig.format !== 'onnx' || settledBackend(ctx).backend !== ONNXRUNTIME.name) return;
     const release = ctx.settings.server.target.release;
-    const ort = ortIn(release);
+    const refusal = ortRefusal(sig, release);
+    if (!refusal) return;
     const at = { file: sig.path, range: byteRange(0) };
-    const base = { release: release.container, ort: ort.version };
-    // Model::Model checks the IR version first and throws: one finding, as ONNX Runtime gives one error.
-    if (sig.irVersion > ort.limits.irVersion) {
-      const loadsFrom = firstReleaseLoading((l) => l.irVersion >= sig.irVersion, release);
-      const data = { ...base, irVersion: sig.irVersion, maxIr: ort.limits.irVersion };
-      if (loadsFrom) ctx.report({ ...at, messageId: 'irVersionTooNew', data: { ...data, loadsFrom: loadsFrom.container } });
+    const base = { release: release.container, ort: ortIn(release).version };
+    const from = refusal.loadsFrom ? { loadsFrom: refusal.loadsFrom.container } : undefined;
+    if (refusal.kind === 'ir') {
+      const data = { ...base, irVersion: refusal.irVersion, maxIr: refusal.maxIr };
+      if (from) ctx.report({ ...at, messageId: 'irVersionTooNew', data: { ...data, ...from } });
       else ctx.report({ ...at, messageId: 'irVersionTooNewEverywhere', data });
-      return;
-    }
-    // Then each opset_import in the file's order; the first past its domain's last release throws. The
-    // domain is looked up as written: "ai.onnx" spelled out is not '' there, so it is not checked.
-    for (const { domain, version } of sig.opsets) {
-      const max = opsetLimit(ort.limits, domain);
-      if (max === undefined || version <= max) continue;
-      const loadsFrom = firstReleaseLoading((l) => (opsetLimit(l, domain) ?? 0) >= version, release);
-      const data = { ...base, version, domain: domainName(domain), max };
-      if (loadsFrom) ctx.report({ ...at, messageId: 'opsetTooNew', data: { ...data, loadsFrom: loadsFrom.container } });
+    } else {
+      const data = { ...base, version: refusal.version, domain: refusal.domain, max: refusal.max };
+      if (from) ctx.report({ ...at, messageId: 'opsetTooNew', data: { ...data, ...from } });
       else ctx.report({ ...at, messageId: 'opsetTooNewEverywhere', data });
-      return;
     }
   },
 });

@@ -2,6 +2,7 @@
 // version and opset per domain), and what the ONNX Runtime backend gained between releases.
 import { holdsIn, RELEASES, releaseIndex, valueIn, type ByRelease, type Releases, type TritonRelease } from '../../releases/catalog.js';
 import type { ReleaseChange } from '../../releases/changes.js';
+import type { ModelSignature } from '../../../model-file/signature.js';
 
 const COMPATIBILITY = 'triton-inference-server/server docs/introduction/compatibility.md "ONNX Runtime Versions" at r26.08';
 
@@ -76,19 +77,44 @@ export function ortIn(release: TritonRelease): BundledOrt {
 }
 
 /** The newest opset of `domain` the limits allow; undefined for a domain ONNX Runtime does not check. */
-export function opsetLimit(limits: OrtLimits, domain: string): number | undefined {
+function opsetLimit(limits: OrtLimits, domain: string): number | undefined {
   return Object.hasOwn(limits.opsets, domain) ? limits.opsets[domain] : undefined;
 }
 
 /** The domain as ONNX Runtime's messages name it ('' is ai.onnx). */
-export const domainName = (domain: string): string => domain || 'ai.onnx';
+const domainName = (domain: string): string => domain || 'ai.onnx';
 
 /**
  * The first release from `after` on whose ONNX Runtime loads what `loads` accepts, for a message's
  * fix; undefined when none tritonc knows does.
  */
-export function firstReleaseLoading(loads: (limits: OrtLimits) => boolean, after: TritonRelease): TritonRelease | undefined {
+function firstReleaseLoading(loads: (limits: OrtLimits) => boolean, after: TritonRelease): TritonRelease | undefined {
   return RELEASES.slice(releaseIndex(after.container) + 1).find((r) => loads(ortIn(r).limits));
+}
+
+/** Why `release`'s ONNX Runtime refuses a model: its IR version, or the first opset past its domain's last release. */
+export type OrtRefusal =
+  | { kind: 'ir'; irVersion: number; maxIr: number; loadsFrom: TritonRelease | undefined }
+  | { kind: 'opset'; domain: string; version: number; max: number; loadsFrom: TritonRelease | undefined };
+
+/**
+ * What ONNX Runtime's Model::Model checks, in its order: the IR version, then each opset_import as the
+ * file lists it (the first past its domain's last release throws). The domain is looked up as written,
+ * so an "ai.onnx" spelled out is not checked there (ValidateOpsetForDomain finds only '').
+ */
+export function ortRefusal(sig: Pick<ModelSignature, 'irVersion' | 'opsets'>, release: TritonRelease): OrtRefusal | undefined {
+  const limits = ortIn(release).limits;
+  if (sig.irVersion > limits.irVersion) {
+    const loadsFrom = firstReleaseLoading((l) => l.irVersion >= sig.irVersion, release);
+    return { kind: 'ir', irVersion: sig.irVersion, maxIr: limits.irVersion, loadsFrom };
+  }
+  for (const { domain, version } of sig.opsets) {
+    const max = opsetLimit(limits, domain);
+    if (max === undefined || version <= max) continue;
+    const loadsFrom = firstReleaseLoading((l) => (opsetLimit(l, domain) ?? 0) >= version, release);
+    return { kind: 'opset', domain: domainName(domain), version, max, loadsFrom };
+  }
+  return undefined;
 }
 
 /** The ONNX Runtime backend maps ONNX BFLOAT16 to TYPE_BF16 (onnxruntime_utils.cc ConvertFromOnnxDataType, ModelConfigDataTypeToOnnxDataType). */
