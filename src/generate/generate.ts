@@ -88,7 +88,7 @@ export function generateConfig(input: GenerateInput, opts: GenerateOptions = {})
   if (opts.accelerator?.name === ORT_ACCELERATORS.openvino && kind === 'gpu') {
     conflict('--accelerator openvino is a CPU accelerator; it has no effect on --kind gpu instances');
   }
-  if (ort) problems.push(...releaseProblems(sig, shown, input.modelName, opts));
+  if (ort) for (const p of releaseProblems(sig, shown, input.modelName, opts)) problems.push(p);
   if (problems.length) return { config: undefined, problems };
 
   const config: ModelConfig = { name: opts.name ?? input.modelName };

@@ -20,6 +20,10 @@ export interface OnnxSpec {
   initializers?: { name: string; floats: number; overridable?: boolean }[];
   /** Weights kept as external data of this many bytes (sized by the `length` key; no file written). */
   externalBytes?: number;
+  /** The model's IR version (default 8) and its ai.onnx opset (default 17), and other domains' opsets. */
+  irVersion?: number;
+  opset?: number;
+  extraOpsets?: { domain: string; version: number }[];
 }
 
 /** Files of a repository: text, or an ONNX model spec (written as a real .onnx file). */
@@ -65,7 +69,7 @@ function onnxModel(spec: OnnxSpec): ModelProto {
       ...inits.filter((i) => i.overridable).map((i) => tensorInfo(i.name, code('FLOAT'), [i.floats])),
     ],
     output: spec.outputs.map(([name, elem, shape]) => tensorInfo(name, code(elem), shape)),
-  });
+  }, { ...(spec.irVersion === undefined ? {} : { irVersion: spec.irVersion }), ...(spec.opset === undefined ? {} : { opset: spec.opset }), ...(spec.extraOpsets ? { extraOpsets: spec.extraOpsets } : {}) });
 }
 
 export async function writeRepo(files: RepoFiles, dir = tempDir('tritonc-lint-')): Promise<string> {

@@ -21,7 +21,9 @@ export const onnxRuntimeVersion = defineModelRule({
     id: 'onnx-runtime-version',
     category: 'correctness',
     defaultSeverity: 'error',
-    requiresModel: true,
+    // It reads the signature when there is one, and is not listed among the checks a model without one
+    // misses (unchecked-model): only ONNX models have an IR version.
+    requiresModel: false,
     description: "An ONNX model's IR version and opsets must be ones the target release's ONNX Runtime loads",
     prevents: [
       "failed to load '<model>' version <v>: Internal: onnx runtime error 1: Load model from <path> failed:<source> Unsupported model IR version: <n>, max supported IR version: <m>",
@@ -35,8 +37,8 @@ export const onnxRuntimeVersion = defineModelRule({
     },
   },
   check(ctx) {
-    const sig = ctx.signature!;
-    if (sig.format !== 'onnx' || settledBackend(ctx).backend !== ONNXRUNTIME.name) return;
+    const sig = ctx.signature;
+    if (!sig || sig.format !== 'onnx' || settledBackend(ctx).backend !== ONNXRUNTIME.name) return;
     const release = ctx.settings.server.target.release;
     const refusal = ortRefusal(sig, release);
     if (!refusal) return;
