@@ -73,7 +73,9 @@ export function optionsFromArgs(a: GenerateArgs): GenerateOptions | undefined {
   const { name, maxBatchSize, dynamicBatching, preferredBatchSize, maxQueueDelay, instances, kind, gpus, accelerator, platform, backend } = a;
   const targets = targetsFromArgs(a);
   if (targets && targets.length > 1)
-    throw new UsageError(`--triton-version ${a.tritonVersion}: generate writes one config for one release; give one (the oldest you run, then lint it with the others)`);
+    throw new UsageError(
+      `--triton-version ${a.tritonVersion}: generate writes one config for one release; give one (the oldest you run, then lint it with the others)`,
+    );
   try {
     return optionsFromFlags({
       name,

@@ -270,7 +270,13 @@ testRule('accelerators', {
       name: 'the cuda accelerator in 24.05: "unknown Execution Accelerator"',
       config: gpu(cuda({})),
       settings: { triton: '24.05' },
-      errors: [{ messageId: 'cudaAcceleratorNotYet', data: { name: 'cuda', since: '24.06', release: '24.05' }, path: ['optimization', 'execution_accelerators', 'gpu_execution_accelerator', 0, 'name'] }],
+      errors: [
+        {
+          messageId: 'cudaAcceleratorNotYet',
+          data: { name: 'cuda', since: '24.06', release: '24.05' },
+          path: ['optimization', 'execution_accelerators', 'gpu_execution_accelerator', 0, 'name'],
+        },
+      ],
     },
   ],
 });

@@ -27,7 +27,13 @@ testRule('onnx-runtime-version', {
     { name: 'ai.onnx.ml 5 in 24.05', files: files({ extraOpsets: [{ domain: 'ai.onnx.ml', version: 5 }] }), settings: { triton: '24.05' } },
     {
       name: 'a domain ONNX Runtime does not check (com.microsoft, or "ai.onnx" spelled out), at any opset',
-      files: files({ extraOpsets: [{ domain: 'com.microsoft', version: 99 }, { domain: 'ai.onnx', version: 99 }, { domain: 'constructor', version: 99 }] }),
+      files: files({
+        extraOpsets: [
+          { domain: 'com.microsoft', version: 99 },
+          { domain: 'ai.onnx', version: 99 },
+          { domain: 'constructor', version: 99 },
+        ],
+      }),
       settings: { triton: '24.10' },
     },
   ],

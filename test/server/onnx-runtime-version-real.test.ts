@@ -19,7 +19,11 @@ import { tempDir } from '../support/temp.js';
 /** The ONNX Runtime in the exporters' venv, or why there is none of 24.10's. */
 function ortVersion(): string {
   try {
-    return execFileSync(EXPORTS_PYTHON, ['-c', 'import onnxruntime; print(onnxruntime.__version__)'], { encoding: 'utf8', stdio: 'pipe', timeout: 60_000 }).trim();
+    return execFileSync(EXPORTS_PYTHON, ['-c', 'import onnxruntime; print(onnxruntime.__version__)'], {
+      encoding: 'utf8',
+      stdio: 'pipe',
+      timeout: 60_000,
+    }).trim();
   } catch {
     return 'none';
   }
@@ -156,12 +160,16 @@ describe.skipIf(!realRuns)('the real tritonserver 2.51: how Triton surfaces ONNX
   const ids = (m: string) => (found.get(m) ?? []).map((f) => f.id);
 
   it('IR 14: "onnx runtime error 1: Load model from <path> failed:" then ONNX Runtime\'s words; lint refuses it for 24.10', async () => {
-    expect(await load('ir14')).toMatch(/onnx runtime error 1: Load model from \S+\/ir14\/1\/model\.onnx failed:\S+ .*Unsupported model IR version: 14, max supported IR version: \d+/);
+    expect(await load('ir14')).toMatch(
+      /onnx runtime error 1: Load model from \S+\/ir14\/1\/model\.onnx failed:\S+ .*Unsupported model IR version: 14, max supported IR version: \d+/,
+    );
     expect(ids('ir14')).toEqual(['onnx-runtime-version/irVersionTooNewEverywhere']);
   }, 90_000);
 
   it('opset 27: ValidateOpsetForDomain refuses it; lint too', async () => {
-    expect(await load('opset27')).toMatch(/Opset 27 is under development and support for this is limited\..*Current official support for domain ai\.onnx is till opset \d+\./);
+    expect(await load('opset27')).toMatch(
+      /Opset 27 is under development and support for this is limited\..*Current official support for domain ai\.onnx is till opset \d+\./,
+    );
     expect(ids('opset27')).toEqual(['onnx-runtime-version/opsetTooNewEverywhere']);
   }, 90_000);
 

@@ -57,6 +57,22 @@ describe('ONNX Runtime by release', () => {
     expect(whats.some((w) => w.startsWith('gained the TensorRT accelerator of the ONNX Runtime backend takes precision_mode BF16'))).toBe(true);
     // Stretches tile the releases: each ONNX Runtime version holds from one release until the next.
     const bundles = ONNXRUNTIME_CHANGES.filter((c) => c.what.startsWith('Triton bundles'));
-    expect(bundles.map((c) => c.releases.since ?? '24.05')).toEqual(['24.05', '24.07', '24.09', '24.12', '25.03', '25.05', '25.08', '25.09', '25.10', '25.11', '26.02', '26.03', '26.04', '26.07', '26.08']);
+    expect(bundles.map((c) => c.releases.since ?? '24.05')).toEqual([
+      '24.05',
+      '24.07',
+      '24.09',
+      '24.12',
+      '25.03',
+      '25.05',
+      '25.08',
+      '25.09',
+      '25.10',
+      '25.11',
+      '26.02',
+      '26.03',
+      '26.04',
+      '26.07',
+      '26.08',
+    ]);
   });
 });

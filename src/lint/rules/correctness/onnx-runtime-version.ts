@@ -13,7 +13,8 @@ import { ortIn, ortRefusal } from '../../../triton/backends/onnxruntime/releases
 const ORT = 'Triton {{release}} bundles ONNX Runtime {{ort}}, which refuses the model';
 const IR = `${ORT} ("Unsupported model IR version: {{irVersion}}, max supported IR version: {{maxIr}}")`;
 const OPSET = `${ORT} ("Opset {{version}} is under development and support for this is limited. ... Current official support for domain {{domain}} is till opset {{max}}.")`;
-const REEXPORT_IR = 're-export it with an exporter that writes IR version {{maxIr}} or older (or set model.ir_version = {{maxIr}} with onnx and save it, where its opsets allow)';
+const REEXPORT_IR =
+  're-export it with an exporter that writes IR version {{maxIr}} or older (or set model.ir_version = {{maxIr}} with onnx and save it, where its opsets allow)';
 const REEXPORT_OPSET = 're-export it with opset {{max}} or older (torch.onnx.export(..., opset_version={{max}}), or onnx.version_converter)';
 
 export const onnxRuntimeVersion = defineModelRule({

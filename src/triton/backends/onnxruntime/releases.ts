@@ -62,7 +62,7 @@ const ORT_LIMITS: Readonly<Record<string, OrtLimits>> = Object.freeze({
   '1.27.0': LIMITS(13, 26),
   '1.28.0': LIMITS(13, 26),
 });
-const LIMITS_SOURCE = 'onnxruntime core/graph/model.cc and model_load_utils.h, run from each release\'s PyPI wheel';
+const LIMITS_SOURCE = "onnxruntime core/graph/model.cc and model_load_utils.h, run from each release's PyPI wheel";
 
 /** The ONNX Runtime a release bundles and what it loads. */
 export interface BundledOrt {
@@ -149,7 +149,11 @@ function stretches<T>(key: (r: TritonRelease) => T, what: (value: T) => string, 
 
 /** Every ONNX Runtime fact that changed between releases, for RELEASE_CHANGES. */
 export const ONNXRUNTIME_CHANGES: readonly ReleaseChange[] = Object.freeze([
-  ...stretches((r) => ortIn(r).version, (v) => `Triton bundles ONNX Runtime ${v}`, COMPATIBILITY),
+  ...stretches(
+    (r) => ortIn(r).version,
+    (v) => `Triton bundles ONNX Runtime ${v}`,
+    COMPATIBILITY,
+  ),
   ...stretches(
     (r) => {
       const l = ortIn(r).limits;
