@@ -165,7 +165,15 @@ const bf16Config = (type: string) =>
   `backend: "onnxruntime"\nmax_batch_size: 8\ninput [ { name: "x" data_type: ${type} dims: [ 4 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 4 ] } ]\n`;
 
 testRule('io-datatype', {
-  valid: [{ name: 'BF16 I/O from 26.03', files: withModel(bf16Config('TYPE_BF16'), BF16_MODEL), settings: { triton: '26.03' } }],
+  valid: [
+    { name: 'BF16 I/O from 26.03', files: withModel(bf16Config('TYPE_BF16'), BF16_MODEL), settings: { triton: '26.03' } },
+    { name: 'BF16 I/O auto-completed from 26.03', files: withModel('backend: "onnxruntime"\nmax_batch_size: 8\n', BF16_MODEL), settings: { triton: '26.03' } },
+    {
+      name: 'BF16 I/O before 26.03 with auto-complete off: the config is as written',
+      files: withModel('backend: "onnxruntime"\nmax_batch_size: 8\n', BF16_MODEL),
+      settings: { triton: '26.02', server: { disableAutoCompleteConfig: true } },
+    },
+  ],
   invalid: [
     {
       name: 'TYPE_BF16 in 26.02: "unsupported datatype TYPE_BF16"',
@@ -179,6 +187,12 @@ testRule('io-datatype', {
       settings: { triton: '24.10' },
       errors: [{ messageId: 'bf16BeforeReleaseMismatch', data: { configType: 'TYPE_FP16', release: '24.10' } }],
       output: null,
+    },
+    {
+      name: "BF16 I/O auto-completed in 26.02: \"model input 'x' must specify 'data_type'\"",
+      files: withModel('backend: "onnxruntime"\nmax_batch_size: 8\n', BF16_MODEL),
+      settings: { triton: '26.02' },
+      errors: [{ messageId: 'bf16BeforeReleaseAutoComplete', data: { name: 'x', direction: 'input', model: 'm', release: '26.02' }, path: [] }],
     },
     {
       name: 'another type for a BFLOAT16 tensor in 26.03: the ordinary mismatch, fixed to TYPE_BF16',

@@ -138,6 +138,7 @@ describe.skipIf(!realRuns)('the real tritonserver 2.51: how Triton surfaces ONNX
       opset27: { stamp: { opset: 27 }, config: config() },
       bf16: { stamp: { bf16: true }, config: config('TYPE_BF16') },
       bf16_as_fp32: { stamp: { bf16: true }, config: config('TYPE_FP32') },
+      bf16_auto: { stamp: { bf16: true }, config: 'backend: "onnxruntime"\nmax_batch_size: 8\ninstance_group [ { count: 1 kind: KIND_CPU } ]\n' },
     });
     const tmp = process.env.TMPDIR;
     process.env.TMPDIR = join(dir, 'server-tmp');
@@ -171,6 +172,13 @@ describe.skipIf(!realRuns)('the real tritonserver 2.51: how Triton surfaces ONNX
       /Opset 27 is under development and support for this is limited\..*Current official support for domain ai\.onnx is till opset \d+\./,
     );
     expect(ids('opset27')).toEqual(['onnx-runtime-version/opsetTooNewEverywhere']);
+  }, 90_000);
+
+  it('bf16_auto: auto-complete writes TYPE_INVALID and core refuses it, in the words lint quotes for 24.10', async () => {
+    const said = await load('bf16_auto');
+    const ours = (found.get('bf16_auto') ?? []).filter((f) => f.id === 'io-datatype/bf16BeforeReleaseAutoComplete');
+    expect(ours).toHaveLength(1);
+    expect(said).toMatch(quoted(ours[0]!.message));
   }, 90_000);
 
   for (const [m, id] of [

@@ -7,6 +7,9 @@ import { RELEASES, releaseNamed } from '../../src/triton/releases/catalog.js';
 import { ortIn, ortRefusal, ONNXRUNTIME_CHANGES } from '../../src/triton/backends/onnxruntime/releases.js';
 import { RELEASE_CHANGES } from '../../src/triton/releases/index.js';
 import { changesBetween } from '../../src/triton/releases/changes.js';
+import { autoCompleteOnnx } from '../../src/triton/backends/onnxruntime/autocomplete.js';
+import { parseTarget } from '../../src/triton/releases/target.js';
+import type { ModelSignature } from '../../src/model-file/signature.js';
 
 describe('ONNX Runtime by release', () => {
   it("gives each release the ONNX Runtime server r26.08's compatibility table names", () => {
@@ -74,5 +77,31 @@ describe('ONNX Runtime by release', () => {
       '26.07',
       '26.08',
     ]);
+  });
+});
+
+describe("the ONNX Runtime backend's auto-complete of BF16 tensors, by release", () => {
+  const sig = {
+    path: 'm/1/model.onnx',
+    format: 'onnx',
+    irVersion: 8,
+    producer: { name: '', version: '' },
+    opsets: [{ domain: '', version: 17 }],
+    inputs: [{ name: 'x', kind: 'tensor', elemType: 'BFLOAT16', tritonType: 'TYPE_BF16', shape: [-1, 4] }],
+    outputs: [{ name: 'y', kind: 'tensor', elemType: 'FLOAT', tritonType: 'TYPE_FP32', shape: [-1, 4] }],
+    initializers: { count: 0, bytes: 0, externalBytes: 0, constantBytes: 0 },
+    batchable: true,
+    metadata: [],
+    overridableInitializers: [],
+    weightsInline: true,
+    externalDataFiles: [],
+  } as ModelSignature;
+  it("26.02 writes TYPE_INVALID and core refuses it (tritonserver 2.51: \"model input 'x' must specify 'data_type'\"); 26.03 writes TYPE_BF16", () => {
+    const before = autoCompleteOnnx({ name: 'm', backend: 'onnxruntime' }, sig, { target: parseTarget('26.02') });
+    expect(before.problems).toEqual([expect.objectContaining({ message: "model input 'x' must specify 'data_type' for m" })]);
+    expect(before.problems[0]!.fix).toContain('serves only from 26.03 on');
+    const from = autoCompleteOnnx({ name: 'm', backend: 'onnxruntime' }, sig, { target: parseTarget('26.03') });
+    expect(from.problems).toEqual([]);
+    expect(from.config.input).toEqual([{ name: 'x', data_type: 'TYPE_BF16', dims: [4] }]);
   });
 });

@@ -48,6 +48,7 @@ export const ioDatatype = defineModelRule({
       unsupportedDataType:
         "Triton's {{backend}} backend has no element type for data_type {{configType}}, so it refuses the model (\"unsupported datatype {{configType}} for {{direction}} '{{name}}' for model '{{model}}'\"); use one of {{served}} ({{direction}} '{{name}}' is {{elemType}} in the model, which the backend converts to the type you give)",
       bf16BeforeRelease: `${BF16} ("unsupported datatype TYPE_BF16 for {{direction}} '{{name}}' for model '{{model}}'"); ${BF16_FIX}`,
+      bf16BeforeReleaseAutoComplete: `${BF16}: its auto-complete writes data_type TYPE_INVALID for it ("model {{direction}} '{{name}}' must specify 'data_type' for {{model}}"); ${BF16_FIX}`,
       bf16BeforeReleaseMismatch: `${BF16} ("unable to load model '{{model}}', configuration expects datatype {{configType}} for {{direction}} '{{name}}', model provides TYPE_<invalid>"); ${BF16_FIX}`,
     },
   },
@@ -92,6 +93,7 @@ export const ioDatatype = defineModelRule({
       return;
     }
     const bf16Served = settledBackend(ctx).backend !== ONNXRUNTIME.name || holdsIn(ORT_BF16_TENSORS, ctx.settings.server.target.release);
+    if (!bf16Served) reportAutoCompletedBf16(ctx);
     for (const direction of ['input', 'output'] as const) {
       if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;
       for (const t of configTensors(config, direction)) {
@@ -146,6 +148,25 @@ function reportUnservable(ctx: Parameters<typeof ioDatatype.check>[0]): void {
       messageId: 'unservableElementType',
       data: { name: bad.name, direction, configType: listed?.entry.data_type ?? null, modelType: null, elemType: bad.elemType ?? 'UNDEFINED' },
     });
+    return;
+  }
+}
+
+/**
+ * The ONNX Runtime backend's auto-complete writes the sides a config leaves out from the model; before
+ * 26.03 it writes TYPE_INVALID for a BFLOAT16 tensor, and core refuses the config. Said for the first
+ * such tensor (Triton names the first of its own map's order: another, where there are several).
+ */
+function reportAutoCompletedBf16(ctx: Parameters<typeof ioDatatype.check>[0]): void {
+  const config = ctx.config;
+  if (!ctx.settings.server.autoCompleteConfig) return;
+  for (const direction of ['input', 'output'] as const) {
+    const written = direction === 'input' ? (config.input?.length ?? 0) + (config.batch_input?.length ?? 0) : (config.output?.length ?? 0);
+    if (written > 0) continue;
+    const bad = (direction === 'input' ? ctx.signature!.inputs : ctx.signature!.outputs).find((t) => t.kind === 'tensor' && t.elemType === 'BFLOAT16');
+    if (!bad) continue;
+    const release = ctx.settings.server.target.release.container;
+    ctx.report({ path: [], messageId: 'bf16BeforeReleaseAutoComplete', data: { name: bad.name, direction, configType: null, model: modelName(ctx), release } });
     return;
   }
 }
