@@ -162,23 +162,41 @@ testRule(ID, {
       ],
     },
     {
-      name: "tensorflow backend with a SavedModel: auto-fill settles the platform, and a note that Triton's newest releases no longer build the backend",
+      name: 'tensorflow backend with a SavedModel for Triton 25.02, the last release that builds it: auto-fill settles the platform, and a note that it leaves',
+      settings: { triton: '25.02' },
       files: { 'm/config.pbtxt': 'backend: "tensorflow"\n', 'm/1/model.savedmodel/saved_model.pb': '' },
       errors: [
         {
-          messageId: 'backendDropped',
+          messageId: 'backendLeaving',
           severity: 'info',
           token: '"tensorflow"',
-          data: { backend: 'tensorflow', title: 'TensorFlow', lastRelease: '2.55.0 (25.02)', firstWithout: '2.56.0 (25.03)', stillIn: '2.51.0 (24.10)' },
+          data: { backend: 'tensorflow', title: 'TensorFlow', target: '25.02', lastRelease: '25.02', firstWithout: '25.03' },
         },
       ],
     },
     {
-      name: 'a tensorflow_* platform written, the note on the platform',
-      files: { 'm/config.pbtxt': 'platform: "tensorflow_graphdef"\n', 'm/1/model.graphdef': '' },
+      name: 'the same model for Triton 25.03, the first release without the backend: refused',
+      settings: { triton: '25.03' },
+      files: { 'm/config.pbtxt': 'backend: "tensorflow"\n', 'm/1/model.savedmodel/saved_model.pb': '' },
       errors: [
-        { messageId: 'backendDropped', severity: 'info', token: '"tensorflow_graphdef"', data: { backend: 'tensorflow', firstWithout: '2.56.0 (25.03)' } },
+        {
+          messageId: 'backendDropped',
+          severity: 'error',
+          token: '"tensorflow"',
+          data: { backend: 'tensorflow', title: 'TensorFlow', target: '25.03', lastRelease: '25.02', firstWithout: '25.03' },
+        },
       ],
+    },
+    {
+      name: 'a tensorflow_* platform written, for the default target (the newest release): refused, on the platform',
+      files: { 'm/config.pbtxt': 'platform: "tensorflow_graphdef"\n', 'm/1/model.graphdef': '' },
+      errors: [{ messageId: 'backendDropped', severity: 'error', token: '"tensorflow_graphdef"', data: { backend: 'tensorflow', target: '26.08' } }],
+    },
+    {
+      name: "a tensorflow_* platform for the tutorial's Triton 24.05 (a server version given): the note",
+      settings: { triton: '2.46.0' },
+      files: { 'm/config.pbtxt': 'platform: "tensorflow_graphdef"\n', 'm/1/model.graphdef': '' },
+      errors: [{ messageId: 'backendLeaving', severity: 'info', token: '"tensorflow_graphdef"', data: { backend: 'tensorflow', target: '24.05' } }],
     },
     {
       name: 'tensorflow backend whose platform cannot be inferred, with a version directory: error',

@@ -181,6 +181,18 @@ const CASES: Case[] = [
       ['syntax', q('syntax', 'failed to read text proto')],
     ],
   },
+  // a field 2.51's model_config.proto lacks (model_metrics arrived in 24.11): protobuf's text parser stops at it
+  {
+    name: 'field_release',
+    model: 'onnx',
+    config: ORT(
+      'model_metrics { metric_control [ { metric_identifier { family: "nv_inference_first_response_histogram_ms" } histogram_options { buckets: [ 1, 10 ] } } ] }\n',
+    ),
+    quotes: [
+      ['field-release', q('field-release', 'Error parsing')],
+      ['field-release', q('field-release', 'failed to read text proto')],
+    ],
+  },
   { name: 'no_config', model: 'python', noAutoComplete: true, quotes: [['missing-config', q('missing-config', 'failed to open')]] },
   // the model file
   { name: 'garbage', model: 'onnx-garbage', config: ORT(), quotes: [['model-unreadable', q('model-unreadable', 'Protobuf parsing failed')]] },

@@ -214,10 +214,8 @@ export interface BackendRecord {
   readonly defaultCpuInstances?: number;
   /** The model-level `parameters` keys it reads from config.pbtxt (editor completion); default none. */
   readonly parameterKeys?: () => readonly string[];
-  /** The releases that build it, where not all of them (`dropped` says why one stopped). */
+  /** The releases that build it, where not all of them (`until`: the first release whose server has no library for it). */
   readonly releases?: Releases;
   /** Where its behaviour is read from, for the docs and for whoever updates the record. */
   readonly source: string;
-  /** Triton's releases stopped building it (server build.py): the last release with it and the first without. */
-  readonly dropped?: { readonly lastRelease: string; readonly firstWithout: string; readonly source: string };
 }

@@ -10,6 +10,8 @@ import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
 import { escapes } from '../../relative-path.js';
 import { libraryBesideModel } from '../../../triton/backend-library-search.js';
+import { holdsIn, releaseBefore } from '../../../triton/releases/catalog.js';
+import { targetLabel } from '../../../triton/releases/target.js';
 import { ENSEMBLE_PLATFORM, KNOWN_BACKENDS } from '../../../triton/backend-records.js';
 import {
   PLATFORM_NAMES,
@@ -21,9 +23,6 @@ import {
   platformOfBackend,
   platformRecord,
 } from '../../../triton/backend-records.js';
-
-/** The tritonserver tritonc's live conformance runs against (docs/real-triton.md). */
-const CHECKED_RELEASE = '2.51.0 (24.10)';
 
 const messages = {
   misspeltBackend: `backend "{{backend}}" is not a backend Triton has; did you mean "{{suggestion}}"? Triton finds no library for it and refuses the model ("unable to find backend library for backend '{{backend}}', try specifying runtime on the model configuration."); set backend: "{{suggestion}}", or, for a custom backend of that name, put its libtriton_{{backend}}.so in the model's version directory or the model directory (or the server's backend directory)`,
@@ -42,7 +41,8 @@ const messages = {
   unknownPlatformIsBackendOnly: `platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); '{{platform}}' is a backend, not a platform: write backend: "{{platform}}"`,
   filenameNamesNoBackend: `default_model_filename "{{filename}}" does not tell Triton the backend (only the default names such as model.onnx or model.plan do) and neither platform nor backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); add backend: "{{suggestion}}" next to it`,
   noBackend: `Triton cannot tell which backend serves this model ("unexpected platform type '{{platform}}' for {{name}}"); set backend`,
-  backendDropped: `the {{title}} backend is no longer in Triton's releases: {{lastRelease}} is the last release that builds it, and from {{firstWithout}} on a tritonserver has no library for it ("unable to find backend library for backend '{{backend}}'"); Triton {{stillIn}} still serves it. Keep a release up to {{lastRelease}} for this model, or move it to a backend Triton still ships (ONNX via tf2onnx, TensorRT)`,
+  backendDropped: `Triton {{target}} has no {{title}} backend ({{lastRelease}} is the last release that builds it), so the server refuses the model ("unable to find backend library for backend '{{backend}}', try specifying runtime on the model configuration."); serve this model with Triton {{lastRelease}} or older (--triton-version {{lastRelease}}), or move it to a backend Triton still ships (ONNX via tf2onnx, TensorRT)`,
+  backendLeaving: `the {{title}} backend leaves Triton's releases after {{lastRelease}}: from {{firstWithout}} on a tritonserver has no library for it ("unable to find backend library for backend '{{backend}}', try specifying runtime on the model configuration."); Triton {{target}} still serves it. Keep a release up to {{lastRelease}} for this model, or move it to a backend Triton still ships (ONNX via tf2onnx, TensorRT)`,
   runtimeEscapes: `runtime "{{runtime}}" leaves the directory Triton finds it in (the version directory, the model directory or the backend's directory), so Triton refuses it ("backend library name '{{runtime}}' escapes backend directory '<dir>', for model '{{name}}', check model config runtime field"); put the library in the model directory and write its file name, e.g. runtime: "{{fileName}}"`,
 } as const;
 
@@ -157,20 +157,19 @@ export const platformBackend = defineModelRule({
       }
       return;
     }
-    // A backend Triton's newest releases no longer build (TensorFlow since 25.03): a note, once per model.
+    // A backend a release no longer builds (TensorFlow from 25.03): the target's server has no library
+    // for it; a target before that still serves it, with a note once per model that it leaves.
     const record = backendRecord(backend);
-    if (record?.dropped) {
+    const firstWithout = record?.releases?.until;
+    if (record && firstWithout) {
+      const target = ctx.settings.server.target;
+      const gone = !holdsIn(record.releases, target.release);
+      const lastRelease = releaseBefore(firstWithout);
       ctx.report({
         path: written.platform ? ['platform'] : written.backend ? ['backend'] : [],
-        severity: 'info',
-        messageId: 'backendDropped',
-        data: {
-          backend,
-          title: record.title ?? backend,
-          lastRelease: record.dropped.lastRelease,
-          firstWithout: record.dropped.firstWithout,
-          stillIn: CHECKED_RELEASE,
-        },
+        severity: gone ? 'error' : 'info',
+        messageId: gone ? 'backendDropped' : 'backendLeaving',
+        data: { backend, title: record.title ?? backend, target: targetLabel(target), lastRelease: lastRelease?.container ?? firstWithout, firstWithout },
       });
     }
   },
