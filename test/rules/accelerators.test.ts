@@ -252,6 +252,11 @@ testRule('accelerators', {
   valid: [
     { name: 'precision_mode BF16 in 26.02', config: gpu(trt({ precision_mode: 'BF16' })), settings: { triton: '26.02' } },
     { name: 'the cuda accelerator in 24.06', config: gpu(cuda({})), settings: { triton: '24.06' } },
+    {
+      name: 'session.use_device_allocator_for_initializers in 25.02',
+      config: params({ 'session.use_device_allocator_for_initializers': '1' }),
+      settings: { triton: '25.02' },
+    },
   ],
   invalid: [
     {
@@ -265,6 +270,19 @@ testRule('accelerators', {
       config: gpu(trt({ precision_mode: 'BF16' })),
       settings: { triton: '2.51.0' },
       errors: [{ messageId: 'precisionModeNotYet', data: { release: '24.10' } }],
+    },
+    {
+      name: 'session.use_device_allocator_for_initializers in 25.01: ignored (a warning)',
+      config: params({ 'session.use_device_allocator_for_initializers': '1' }),
+      settings: { triton: '25.01' },
+      errors: [
+        {
+          messageId: 'parameterNotYet',
+          data: { key: 'session.use_device_allocator_for_initializers', since: '25.02', release: '25.01' },
+          severity: 'warning',
+          path: ['parameters', 'session.use_device_allocator_for_initializers', 'string_value'],
+        },
+      ],
     },
     {
       name: 'the cuda accelerator in 24.05: "unknown Execution Accelerator"',

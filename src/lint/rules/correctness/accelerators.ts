@@ -9,7 +9,7 @@ import type { ModelConfig } from '../../../config/model-config.js';
 import { defineModelRule, type MessageOf, type ModelContext } from '../../rule.js';
 import { isEnsemble, ONNXRUNTIME } from '../../../triton/backend-records.js';
 import { ORT_ACCELERATORS } from '../../../triton/backends/onnxruntime/accelerators.js';
-import { ORT_CUDA_ACCELERATOR, TRT_BF16_PRECISION, trtPrecisionModes } from '../../../triton/backends/onnxruntime/releases.js';
+import { ORT_CUDA_ACCELERATOR, ORT_DEVICE_ALLOCATOR_PARAMETER, TRT_BF16_PRECISION, trtPrecisionModes } from '../../../triton/backends/onnxruntime/releases.js';
 import { holdsIn, type TritonRelease } from '../../../triton/releases/catalog.js';
 
 const TRT_INT_KEYS = new Set([
@@ -137,6 +137,8 @@ const messages = {
   unknownExecutionMode:
     'parameter execution_mode: {{mode}} is neither 0 (sequential) nor 1 (parallel): Triton refuses the model ("Invalid configuration value provided. Expected values for  execution_mode are 0 or 1 but got {{mode}} ."); use "0" or "1"',
   parameterNotBoolean: `parameter {{key}}: "{{value}}" is not a boolean: Triton refuses the model ("failed to convert '{{value}}' to boolean"); use "true", "false", "1" or "0"`,
+  parameterNotYet:
+    'parameter {{key}} is ignored: the ONNX Runtime backend reads it from {{since}} on, and this is Triton {{release}}; remove it, or run Triton {{since}} or later',
   cudaOnlyParameterIgnored: 'parameter {{key}} is ignored: it only configures the CUDA execution provider, and this model has no GPU instance; remove it',
   parameterNotNumber: `parameter {{key}}: "{{value}}" is not a number: Triton refuses the model ("failed to convert '{{value}}' to integral number"); the model-level parameter takes the number: write "{{byName}}" ({{choices}})`,
   parameterNotAChoice: `parameter {{key}}: {{value}} is not one of {{choices}}: Triton refuses the model ("unsupported {{key}} value '{{value}}' is requested"); use a listed number`,
@@ -251,7 +253,7 @@ export const accelerators = defineModelRule({
     });
 
     // Model-level parameters the ORT backend parses (ModelState::ModelState, ModelState::LoadModel).
-    if (hasParams) checkParameters(config, kinds.gpu, report);
+    if (hasParams) checkParameters(config, kinds.gpu, report, release);
   },
 });
 
@@ -297,8 +299,15 @@ function checkTensorRt(parameters: Record<string, string>, at: PathSegment[], re
   }
 }
 
-function checkParameters(config: ModelConfig, gpu: boolean, report: Reporter): void {
+function checkParameters(config: ModelConfig, gpu: boolean, report: Reporter, release: TritonRelease): void {
   const params = config.parameters ?? {};
+  const allocator = 'session.use_device_allocator_for_initializers';
+  if (Object.hasOwn(params, allocator) && !holdsIn(ORT_DEVICE_ALLOCATOR_PARAMETER, release))
+    report(
+      params[allocator]?.string_value !== undefined ? ['parameters', allocator, 'string_value'] : ['parameters', allocator],
+      { messageId: 'parameterNotYet', data: { key: allocator, since: ORT_DEVICE_ALLOCATOR_PARAMETER.since!, release: release.container } },
+      'warning',
+    );
   const str = (key: string): string | undefined => params[key]?.string_value ?? (params[key] ? '' : undefined);
   const path = (key: string): PathSegment[] => (params[key]?.string_value !== undefined ? ['parameters', key, 'string_value'] : ['parameters', key]);
 

@@ -124,6 +124,9 @@ export const TRT_BF16_PRECISION: Releases = Object.freeze({ since: '26.02' });
 /** "cuda" is a gpu_execution_accelerator (onnxruntime.cc ModelState::LoadModel, CUDA provider options V2). */
 export const ORT_CUDA_ACCELERATOR: Releases = Object.freeze({ since: '24.06' });
 
+/** The model-level parameter session.use_device_allocator_for_initializers (onnxruntime.cc ModelState::ModelState: AddSessionConfigEntry). */
+export const ORT_DEVICE_ALLOCATOR_PARAMETER: Releases = Object.freeze({ since: '25.02' });
+
 /** The TensorRT precision modes of `release`'s ONNX Runtime backend. */
 export function trtPrecisionModes(release: TritonRelease): string[] {
   return holdsIn(TRT_BF16_PRECISION, release) ? ['FP32', 'FP16', 'BF16', 'INT8'] : ['FP32', 'FP16', 'INT8'];
@@ -182,5 +185,11 @@ export const ONNXRUNTIME_CHANGES: readonly ReleaseChange[] = Object.freeze([
     what: 'the ONNX Runtime backend has the "cuda" GPU execution accelerator (before, "unknown Execution Accelerator \'cuda\' is requested")',
     releases: ORT_CUDA_ACCELERATOR,
     source: `${BACKEND} src/onnxruntime.cc ModelState::LoadModel at r24.06 (absent at r24.05)`,
+  },
+  {
+    area: 'onnxruntime',
+    what: 'the ONNX Runtime backend reads the parameter session.use_device_allocator_for_initializers (before, it is ignored)',
+    releases: ORT_DEVICE_ALLOCATOR_PARAMETER,
+    source: `${BACKEND} src/onnxruntime.cc ModelState::ModelState at r25.02 (absent at r25.01)`,
   },
 ]);
