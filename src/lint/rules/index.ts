@@ -12,6 +12,7 @@ import { ioName } from './correctness/io-name.js';
 import { ioShape } from './correctness/io-shape.js';
 import { missingDynamicAxis } from './correctness/missing-dynamic-axis.js';
 import { modelUnreadable } from './correctness/model-unreadable.js';
+import { onnxRuntimeVersion } from './correctness/onnx-runtime-version.js';
 import { syntax } from './correctness/syntax.js';
 import { fieldRelease } from './correctness/field-release.js';
 import { instanceMemory } from './performance/instance-memory.js';
@@ -74,6 +75,7 @@ export const RULES: readonly Rule[] = [
   fieldRelease,
   missingConfig,
   modelUnreadable,
+  onnxRuntimeVersion,
   missingDynamicAxis,
   batchDimInDims,
   ioName,

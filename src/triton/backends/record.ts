@@ -2,6 +2,7 @@
 // it opens, and what its auto-complete does at load. Everything that asks "which backend serves
 // this, which file does it open, what does it fill in" asks the records (src/triton/backend-records.ts
 // looks them up); adding a backend is one file here and a line in ./index.ts.
+import type { TritonTarget } from '../releases/target.js';
 import type { ModelConfig } from '../../config/model-config.js';
 import type { ModelSignature, SignatureFormat } from '../../model-file/signature.js';
 import type { ScriptFacts } from '../../python-model/auto-complete-config.js';
@@ -65,6 +66,8 @@ export interface CompletionOptions {
   runScript?: (scriptPath: string, config: ModelConfig) => ScriptFacts;
   /** Per backend name, where the server's flags give backends different ones (read before defaultMaxBatchSize). */
   defaultMaxBatchSizes?: Readonly<Record<string, number>>;
+  /** The Triton judged against: a backend's auto-complete that changed between releases follows it (unset: the newest). */
+  target?: TritonTarget | undefined;
 }
 
 /**

@@ -4,6 +4,8 @@
 import type { ReleaseChange } from './changes.js';
 // model config: the fields of model_config.proto by release (triton/schema-releases.ts)
 import { MODEL_CONFIG_CHANGES } from '../schema-releases.js';
+// onnxruntime / tensorrt: the bundled ONNX Runtime and its limits, the ORT backend's types and accelerators.
+import { ONNXRUNTIME_CHANGES } from '../backends/onnxruntime/releases.js';
 
 // backends: the releases that build each (backends/<backend>/record.ts `releases`)
 import { BACKEND_RECORDS } from '../backend-records.js';
@@ -26,4 +28,6 @@ export const RELEASE_CHANGES: readonly ReleaseChange[] = Object.freeze([
   ...MODEL_CONFIG_CHANGES,
   // backends
   ...BACKEND_CHANGES,
+  // onnxruntime / tensorrt
+  ...ONNXRUNTIME_CHANGES,
 ]);
