@@ -1,0 +1,136 @@
+// Triton core's load-time checks and auto-fill rules that changed between releases, each with the
+// release it arrived in, read from triton-inference-server/core's release branches (r24.05..r26.06;
+// core has no r26.07 or r26.08 branch, so a fact from 26.06 or before holds in them too). The rules
+// and the auto-fill ask holdsIn(<fact>.releases, target.release); RELEASE_CHANGES lists them.
+import { holdsIn, type TritonRelease } from './releases/catalog.js';
+import type { ReleaseChange } from './releases/changes.js';
+
+/**
+ * An output's label_filename whose canonical path leaves the model directory is refused
+ * (src/model.cc Model::Init, IsChildPathEscapingParentPath: "label file path '<path>' for output
+ * '<o>' in model '<m>' is outside model directory"; commit f2226c0 "Disallow '..' operator in label
+ * paths (#465)", first on r26.02). Before, core reads the file wherever it is (r26.01 src/model.cc).
+ */
+export const LABEL_OUTSIDE_MODEL_DIRECTORY: ReleaseChange = Object.freeze({
+  area: 'core',
+  what: "an output's label_filename outside the model directory is refused",
+  releases: { since: '26.02' },
+  source: 'triton-inference-server/core src/model.cc Model::Init, branch r26.02 (commit f2226c0)',
+});
+
+/**
+ * A tensor's element count that overflows int64 is refused: GetElementCount (src/model_config_utils.h,
+ * commit eaf856c "Create and refactor to use safe GetElementCount and GetByteSize APIs (#475)", first
+ * on r26.03), for dims and reshape in ValidateIOShape ("element count for tensor '<n> dims' exceeds
+ * maximum size of 9223372036854775807", with " for <model>" added by its caller) and for every input
+ * that is not a shape tensor in TritonModel::SetConfiguredScheduler (src/backend_model.cc, after the
+ * instances were made: "element count for tensor '<n>' exceeds maximum size of 9223372036854775807").
+ * Before (r26.02), common's GetElementCount multiplies in int64 and wraps silently: the model loads.
+ */
+export const ELEMENT_COUNT_OVERFLOW: ReleaseChange = Object.freeze({
+  area: 'core',
+  what: 'a tensor whose dims (or reshape) hold more elements than an int64 counts is refused',
+  releases: { since: '26.03' },
+  source: 'triton-inference-server/core src/model_config_utils.h GetElementCount and src/backend_model.cc SetConfiguredScheduler, branch r26.03 (commit eaf856c)',
+});
+
+/**
+ * The name of a model load request is validated (src/model_repository_manager/model_repository_manager.cc
+ * ValidateModelName, called by LoadUnloadModel for a load: commit 66f09f8 "Add model name validation
+ * for model management requests (#472)", r26.03): empty ("model name must not be empty"), only
+ * whitespace ("model name must not contain only whitespace characters"), or holding ".." anywhere or a
+ * '/' ("invalid model name '<name>', model name must not contain path traversal characters").
+ */
+export const MODEL_NAME_VALIDATED: ReleaseChange = Object.freeze({
+  area: 'core',
+  what: "a model load request's name is refused when empty, blank, or holding '..' or '/'",
+  releases: { since: '26.03', until: '26.04' },
+  source: 'triton-inference-server/core src/model_repository_manager/model_repository_manager.cc ValidateModelName, branch r26.03 (commit 66f09f8)',
+});
+
+/**
+ * r26.04 relaxed it (commit 50830ba "validate the model name while loading (follow POSIX standard)
+ * (#481)"): the name is trimmed first; empty after trimming is "Model name cannot be empty. Please
+ * enter a valid name to deploy."; path traversal is now only a trimmed name equal to ".." or holding a
+ * '/' ("a..b" loads again).
+ */
+export const MODEL_NAME_VALIDATED_TRIMMED: ReleaseChange = Object.freeze({
+  area: 'core',
+  what: "a model load request's name is refused when blank, exactly '..', or holding '/' (trimmed first)",
+  releases: { since: '26.04' },
+  source: 'triton-inference-server/core src/model_repository_manager/model_repository_manager.cc ValidateModelName, branch r26.04 (commit 50830ba)',
+});
+
+/**
+ * Core's refusal of a model load request by its name, in core's words, for `release`; undefined where
+ * core takes the name (every release before 26.03, and names it accepts). Only load requests are
+ * checked (LoadUnloadModel): models loaded when the server starts or polls are not.
+ */
+export function modelNameRefusal(name: string, release: TritonRelease): string | undefined {
+  const traversal = `invalid model name '${name}', model name must not contain path traversal characters`;
+  if (holdsIn(MODEL_NAME_VALIDATED.releases, release)) {
+    if (name === '') return 'model name must not be empty';
+    if (/^[ \t\n\v\f\r]*$/.test(name)) return 'model name must not contain only whitespace characters';
+    if (name.includes('..') || name.includes('/')) return traversal;
+    return undefined;
+  }
+  if (holdsIn(MODEL_NAME_VALIDATED_TRIMMED.releases, release)) {
+    // boost::trim_copy: the classic locale's spaces (space, \t, \n, \v, \f, \r).
+    const trimmed = name.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, '');
+    if (trimmed === '') return 'Model name cannot be empty. Please enter a valid name to deploy.';
+    if (trimmed === '..' || trimmed.includes('/')) return traversal;
+  }
+  return undefined;
+}
+
+/**
+ * The PyTorch backend's AOTInductor platform in core's auto-fill and backend types (src/constants.h
+ * kPyTorchAotiPlatform "torch_aoti", kPyTorchAotiFilename "model.pt2"; commit dabbddc "Add Support for
+ * Torch AOTI (#477)", r26.03). Before, "torch_aoti" is an unknown platform ("unexpected platform type
+ * 'torch_aoti' for <m>") and a model.pt2 file decides nothing.
+ */
+export const TORCH_AOTI_PLATFORM: ReleaseChange = Object.freeze({
+  area: 'core',
+  what: 'platform torch_aoti and a model.pt2 file choose the pytorch backend (AOTInductor)',
+  releases: { since: '26.03' },
+  source: 'triton-inference-server/core src/constants.h and src/model_config_utils.cc AutoCompleteBackendFields, branch r26.03 (commit dabbddc)',
+});
+
+/**
+ * r26.03's auto-fill, when it chose the pytorch backend, still set platform pytorch_libtorch on an
+ * empty platform and default_model_filename model.pt on an empty one (unless runtime is model.py),
+ * whatever chose it: a model.pt2 file became platform pytorch_libtorch with model.pt, and platform
+ * torch_aoti got model.pt. r26.04 fixed it (commit ee0bc47 "Fix PyTorch Default Initialization
+ * (#484)"): a model.pt2 file sets platform torch_aoti, torch_aoti gets model.pt2, and the file is
+ * named only where the platform was empty (a config that names pytorch_libtorch keeps no
+ * default_model_filename: the backend opens model.pt itself).
+ */
+export const PYTORCH_DEFAULTS_BY_PLATFORM: ReleaseChange = Object.freeze({
+  area: 'core',
+  what: 'auto-fill names model.pt2 for torch_aoti (and platform torch_aoti for a model.pt2 file), and model.pt only where the platform was empty',
+  releases: { since: '26.04' },
+  source: 'triton-inference-server/core src/model_config_utils.cc AutoCompleteBackendFields, branch r26.04 (commit ee0bc47)',
+});
+
+/**
+ * The platform "libtorch" is another name of pytorch_libtorch in auto-fill (src/constants.h
+ * kPyTorchLibTorchPlatformAlt, first on r26.04, with commit ee0bc47). Before, "libtorch" is an
+ * unknown platform.
+ */
+export const LIBTORCH_PLATFORM_ALIAS: ReleaseChange = Object.freeze({
+  area: 'core',
+  what: 'platform "libtorch" is read as pytorch_libtorch',
+  releases: { since: '26.04' },
+  source: 'triton-inference-server/core src/constants.h kPyTorchLibTorchPlatformAlt, branch r26.04 (commit ee0bc47)',
+});
+
+/** Core's facts by release, for RELEASE_CHANGES. */
+export const CORE_RELEASE_CHANGES: readonly ReleaseChange[] = Object.freeze([
+  LABEL_OUTSIDE_MODEL_DIRECTORY,
+  ELEMENT_COUNT_OVERFLOW,
+  MODEL_NAME_VALIDATED,
+  MODEL_NAME_VALIDATED_TRIMMED,
+  TORCH_AOTI_PLATFORM,
+  PYTORCH_DEFAULTS_BY_PLATFORM,
+  LIBTORCH_PLATFORM_ALIAS,
+]);
