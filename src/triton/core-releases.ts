@@ -61,24 +61,34 @@ export const MODEL_NAME_VALIDATED_TRIMMED: ReleaseChange = Object.freeze({
   source: 'triton-inference-server/core src/model_repository_manager/model_repository_manager.cc ValidateModelName, branch r26.04 (commit 50830ba)',
 });
 
+/** Why core refuses a model load request by its name (core's words: MODEL_NAME_REFUSALS). */
+export type ModelNameRefusal = 'empty' | 'blank' | 'traversal' | 'emptyTrimmed';
+
+/** Core's words for each refusal (model_repository_manager.cc ValidateModelName, r26.03 and r26.04). */
+export const MODEL_NAME_REFUSALS: Readonly<Record<ModelNameRefusal, (name: string) => string>> = Object.freeze({
+  empty: () => 'model name must not be empty',
+  blank: () => 'model name must not contain only whitespace characters',
+  traversal: (name: string) => `invalid model name '${name}', model name must not contain path traversal characters`,
+  emptyTrimmed: () => 'Model name cannot be empty. Please enter a valid name to deploy.',
+});
+
 /**
- * Core's refusal of a model load request by its name, in core's words, for `release`; undefined where
- * core takes the name (every release before 26.03, and names it accepts). Only load requests are
- * checked (LoadUnloadModel): models loaded when the server starts or polls are not.
+ * Why core refuses a model load request by its name in `release`; undefined where core takes the
+ * name (every release before 26.03, and names it accepts). Only load requests are checked
+ * (LoadUnloadModel): models loaded when the server starts or polls are not.
  */
-export function modelNameRefusal(name: string, release: TritonRelease): string | undefined {
-  const traversal = `invalid model name '${name}', model name must not contain path traversal characters`;
+export function modelNameRefusal(name: string, release: TritonRelease): ModelNameRefusal | undefined {
   if (holdsIn(MODEL_NAME_VALIDATED.releases, release)) {
-    if (name === '') return 'model name must not be empty';
-    if (/^[ \t\n\v\f\r]*$/.test(name)) return 'model name must not contain only whitespace characters';
-    if (name.includes('..') || name.includes('/')) return traversal;
+    if (name === '') return 'empty';
+    if (/^[ \t\n\v\f\r]*$/.test(name)) return 'blank';
+    if (name.includes('..') || name.includes('/')) return 'traversal';
     return undefined;
   }
   if (holdsIn(MODEL_NAME_VALIDATED_TRIMMED.releases, release)) {
     // boost::trim_copy: the classic locale's spaces (space, \t, \n, \v, \f, \r).
     const trimmed = name.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, '');
-    if (trimmed === '') return 'Model name cannot be empty. Please enter a valid name to deploy.';
-    if (trimmed === '..' || trimmed.includes('/')) return traversal;
+    if (trimmed === '') return 'emptyTrimmed';
+    if (trimmed === '..' || trimmed.includes('/')) return 'traversal';
   }
   return undefined;
 }
