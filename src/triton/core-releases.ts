@@ -11,7 +11,7 @@ import type { ReleaseChange } from './releases/changes.js';
  * '<o>' in model '<m>' is outside model directory"; commit f2226c0 "Disallow '..' operator in label
  * paths (#465)", first on r26.02). Before, core reads the file wherever it is (r26.01 src/model.cc).
  */
-export const LABEL_OUTSIDE_MODEL_DIRECTORY: ReleaseChange = Object.freeze({
+export const LABEL_OUTSIDE_MODEL_DIRECTORY = Object.freeze<ReleaseChange>({
   area: 'core',
   what: "an output's label_filename outside the model directory is refused",
   releases: { since: '26.02' },
@@ -27,7 +27,7 @@ export const LABEL_OUTSIDE_MODEL_DIRECTORY: ReleaseChange = Object.freeze({
  * instances were made: "element count for tensor '<n>' exceeds maximum size of 9223372036854775807").
  * Before (r26.02), common's GetElementCount multiplies in int64 and wraps silently: the model loads.
  */
-export const ELEMENT_COUNT_OVERFLOW: ReleaseChange = Object.freeze({
+export const ELEMENT_COUNT_OVERFLOW = Object.freeze<ReleaseChange>({
   area: 'core',
   what: 'a tensor whose dims (or reshape) hold more elements than an int64 counts is refused',
   releases: { since: '26.03' },
@@ -41,7 +41,7 @@ export const ELEMENT_COUNT_OVERFLOW: ReleaseChange = Object.freeze({
  * whitespace ("model name must not contain only whitespace characters"), or holding ".." anywhere or a
  * '/' ("invalid model name '<name>', model name must not contain path traversal characters").
  */
-export const MODEL_NAME_VALIDATED: ReleaseChange = Object.freeze({
+export const MODEL_NAME_VALIDATED = Object.freeze<ReleaseChange>({
   area: 'core',
   what: "a model load request's name is refused when empty, blank, or holding '..' or '/'",
   releases: { since: '26.03', until: '26.04' },
@@ -54,7 +54,7 @@ export const MODEL_NAME_VALIDATED: ReleaseChange = Object.freeze({
  * enter a valid name to deploy."; path traversal is now only a trimmed name equal to ".." or holding a
  * '/' ("a..b" loads again).
  */
-export const MODEL_NAME_VALIDATED_TRIMMED: ReleaseChange = Object.freeze({
+export const MODEL_NAME_VALIDATED_TRIMMED = Object.freeze<ReleaseChange>({
   area: 'core',
   what: "a model load request's name is refused when blank, exactly '..', or holding '/' (trimmed first)",
   releases: { since: '26.04' },
@@ -99,7 +99,7 @@ export function modelNameRefusal(name: string, release: TritonRelease): ModelNam
  * Torch AOTI (#477)", r26.03). Before, "torch_aoti" is an unknown platform ("unexpected platform type
  * 'torch_aoti' for <m>") and a model.pt2 file decides nothing.
  */
-export const TORCH_AOTI_PLATFORM: ReleaseChange = Object.freeze({
+export const TORCH_AOTI_PLATFORM = Object.freeze<ReleaseChange>({
   area: 'core',
   what: 'platform torch_aoti and a model.pt2 file choose the pytorch backend (AOTInductor)',
   releases: { since: '26.03' },
@@ -115,7 +115,7 @@ export const TORCH_AOTI_PLATFORM: ReleaseChange = Object.freeze({
  * named only where the platform was empty (a config that names pytorch_libtorch keeps no
  * default_model_filename: the backend opens model.pt itself).
  */
-export const PYTORCH_DEFAULTS_BY_PLATFORM: ReleaseChange = Object.freeze({
+export const PYTORCH_DEFAULTS_BY_PLATFORM = Object.freeze<ReleaseChange>({
   area: 'core',
   what: 'auto-fill names model.pt2 for torch_aoti (and platform torch_aoti for a model.pt2 file), and model.pt only where the platform was empty',
   releases: { since: '26.04' },
@@ -127,7 +127,7 @@ export const PYTORCH_DEFAULTS_BY_PLATFORM: ReleaseChange = Object.freeze({
  * kPyTorchLibTorchPlatformAlt, first on r26.04, with commit ee0bc47). Before, "libtorch" is an
  * unknown platform.
  */
-export const LIBTORCH_PLATFORM_ALIAS: ReleaseChange = Object.freeze({
+export const LIBTORCH_PLATFORM_ALIAS = Object.freeze<ReleaseChange>({
   area: 'core',
   what: 'platform "libtorch" is read as pytorch_libtorch',
   releases: { since: '26.04' },
