@@ -45,7 +45,8 @@ export interface CoreVerdict {
 /**
  * Why core refused a model, in core's words: the load's error, or for a refusal made when the
  * repository was polled (the load answers only "failed to poll from model repository"), the reason of
- * its "Poll failed for model directory" log line.
+ * its "Poll failed for model directory" log line; a version's refusal without the words around it
+ * (as the live server's answer is read, test/conformance/live.ts).
  */
 export function reason(v: CoreVerdict): string {
   if (v.loaded) return '';
@@ -55,7 +56,9 @@ export function reason(v: CoreVerdict): string {
       if (m) return m[1]!.replace(/"$/, '');
     }
   }
-  return v.error ?? '';
+  // A refusal while loading a version: "load failed for model 'm': version 1 is at UNAVAILABLE state: <code>: <reason>;".
+  const m = /^load failed for model '[^']*': version \d+ is at UNAVAILABLE state: (?:(?:Invalid argument|Internal|Not found|Unavailable|Unknown|Already exists|Unsupported): )?([\s\S]*?);?$/.exec(v.error ?? '');
+  return m ? m[1]! : (v.error ?? '');
 }
 
 /**
