@@ -50,28 +50,44 @@ export interface CoreVerdict {
  */
 export function reason(v: CoreVerdict): string {
   if (v.loaded) return '';
-  if (/failed to poll from model repository/.test(v.error ?? '')) {
-    for (const line of v.log) {
-      const m = /Poll failed for model directory '[^']*': (.*)$/.exec(line);
-      if (m) return m[1]!.replace(/"$/, '');
+  const error = v.error ?? '';
+  if (/failed to poll from model repository/.test(error)) {
+    for (const [i, line] of v.log.entries()) {
+      const m = /Poll failed for model directory '[^']*': (.*?)"?$/.exec(line);
+      if (!m) continue;
+      const why = m[1]!.replace(/\\"/g, '"').replace(/\\n/g, '\n');
+      // A config core's proto cannot read: protobuf says why just before.
+      const parse = /failed to read text proto/.test(why)
+        ? v.log
+            .slice(0, i)
+            .map((l) => /Error parsing text-format .*/.exec(l)?.[0])
+            .filter(Boolean)
+            .pop()
+        : undefined;
+      return parse ? `${why} (${parse})` : why;
     }
+    return error;
   }
   // A refusal while loading a version: "load failed for model 'm': version 1 is at UNAVAILABLE state: <code>: <reason>;".
-  const m = /^load failed for model '[^']*': version \d+ is at UNAVAILABLE state: (?:(?:Invalid argument|Internal|Not found|Unavailable|Unknown|Already exists|Unsupported): )?([\s\S]*?);?$/.exec(v.error ?? '');
-  return m ? m[1]! : (v.error ?? '');
+  const unavailable = /version \d+ is at UNAVAILABLE state: ([\s\S]*?);\n?$/.exec(error);
+  return (unavailable?.[1] ?? error.replace(/^load failed for model '[^']*': /, '')).replace(STATUS_PREFIX, '');
 }
 
+const STATUS_PREFIX = /^(Invalid argument|Internal|Not found|Unavailable|Unknown|Already exists|Unsupported): /;
+
 /**
- * A backend directory for the cores: Triton's ONNX Runtime backend, and the stub under each other
- * backend name given (core then runs every check it makes after finding a backend library).
+ * A backend directory for the cores: Triton's ONNX Runtime backend (unless `stubOnnxRuntime`), and the
+ * stub under each other backend name given (core then runs every check it makes after finding a
+ * backend library; the stub completes nothing). `stub`: another stub library (the shared one answers
+ * every request with an error, so a warmup sample fails).
  */
-export function coreBackendDirectory(dir: string, backends: Iterable<string>): string {
+export function coreBackendDirectory(dir: string, backends: Iterable<string>, options: { stubOnnxRuntime?: boolean; stub?: string } = {}): string {
   mkdirSync(dir, { recursive: true });
-  symlinkSync(join(CORE_BACKENDS, 'onnxruntime'), join(dir, 'onnxruntime'));
+  if (!options.stubOnnxRuntime) symlinkSync(join(CORE_BACKENDS, 'onnxruntime'), join(dir, 'onnxruntime'));
   for (const b of backends) {
-    if (b === 'onnxruntime' || !/^[A-Za-z0-9_]+$/.test(b)) continue;
+    if ((b === 'onnxruntime' && !options.stubOnnxRuntime) || !/^[A-Za-z0-9_]+$/.test(b)) continue;
     mkdirSync(join(dir, b), { recursive: true });
-    symlinkSync(STUB, join(dir, b, `libtriton_${b}.so`));
+    symlinkSync(options.stub ?? STUB, join(dir, b, `libtriton_${b}.so`));
   }
   return dir;
 }
