@@ -160,10 +160,16 @@ export function autofillBackendFields(input: ModelConfig, listing: AutofillListi
       set(
         'backend',
         PYTORCH_BACKEND,
-        filename() === LIBTORCH_FILE ? `default_model_filename is ${LIBTORCH_FILE}` : `platform is ${platform()}${platform() === LIBTORCH_PLATFORM ? '' : since(LIBTORCH_PLATFORM_ALIAS.releases)}`,
+        filename() === LIBTORCH_FILE
+          ? `default_model_filename is ${LIBTORCH_FILE}`
+          : `platform is ${platform()}${platform() === LIBTORCH_PLATFORM ? '' : since(LIBTORCH_PLATFORM_ALIAS.releases)}`,
       );
     } else if (aoti && (platform() === AOTI_PLATFORM || filename() === AOTI_FILE)) {
-      set('backend', AOTI_BACKEND, `${filename() === AOTI_FILE ? `default_model_filename is ${AOTI_FILE}` : `platform is ${AOTI_PLATFORM}`}${since(TORCH_AOTI_PLATFORM.releases)}`);
+      set(
+        'backend',
+        AOTI_BACKEND,
+        `${filename() === AOTI_FILE ? `default_model_filename is ${AOTI_FILE}` : `platform is ${AOTI_PLATFORM}`}${since(TORCH_AOTI_PLATFORM.releases)}`,
+      );
     } else if (mayGuessFromFiles()) {
       // Unlike the other branches, a present-but-wrong-kind model.pt stops the model.pt2 check.
       if (inSub(LIBTORCH_FILE) !== undefined) {

@@ -31,7 +31,8 @@ export const ELEMENT_COUNT_OVERFLOW = Object.freeze<ReleaseChange>({
   area: 'core',
   what: 'a tensor whose dims (or reshape) hold more elements than an int64 counts is refused',
   releases: { since: '26.03' },
-  source: 'triton-inference-server/core src/model_config_utils.h GetElementCount and src/backend_model.cc SetConfiguredScheduler, branch r26.03 (commit eaf856c)',
+  source:
+    'triton-inference-server/core src/model_config_utils.h GetElementCount and src/backend_model.cc SetConfiguredScheduler, branch r26.03 (commit eaf856c)',
 });
 
 /**

@@ -462,7 +462,7 @@ class RunModel implements ModelFacts, ModelSource {
 
   autofill(config: ModelConfig, release: TritonRelease = (this.ws.servedAs(dirname(this.dir)).target ?? DEFAULT_TARGET).release): AutofillResult {
     let byRelease = this.autofills.get(config);
-    if (!byRelease) this.autofills.set(config, (byRelease = new Map()));
+    if (!byRelease) this.autofills.set(config, (byRelease = new Map<string, AutofillResult>()));
     let a = byRelease.get(release.container);
     if (a) return a;
     // The first sub-directory is listed only when its files can decide the backend.

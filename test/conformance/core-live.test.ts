@@ -20,7 +20,8 @@ import { aboutBackendLibrary, backendsOf, deploy, inScope, judge, outcomeOf, rou
 const CORE = 'r26.06';
 const TARGET = parseTarget('26.06');
 const runs = coresRun('live-server conformance judged by the r26.06 core', [CORE]) && (haveCc || process.env.CI === 'true');
-if (!haveCc && process.env.CI !== 'true') console.log(`tritonc: live-server conformance judged by the r26.06 core skipped: no C compiler (${process.env.CC ?? 'cc'}) for the stub backend`);
+if (!haveCc && process.env.CI !== 'true')
+  console.log(`tritonc: live-server conformance judged by the r26.06 core skipped: no C compiler (${process.env.CC ?? 'cc'}) for the stub backend`);
 
 /** Where the r26.06 core and tritonc told 26.06 disagree, each with its reason. Keys as live-server.test.ts's. */
 const CORE_DISAGREEMENTS: Record<string, [Outcome, string]> = {};
@@ -64,7 +65,11 @@ describe.runIf(runs)('the live-server conformance judged by the r26.06 core (2.7
         mkdirSync(repo, { recursive: true });
         for (const d of round) for (const n of d.names) cpSync(join(d.stage, n), join(repo, n), { recursive: true });
         processes++;
-        const got = await coreVerdicts(CORE, repo, { models: round.map((d) => d.load), strict: round[0]!.args.includes('--disable-auto-complete-config'), backends: backendDir });
+        const got = await coreVerdicts(CORE, repo, {
+          models: round.map((d) => d.load),
+          strict: round[0]!.args.includes('--disable-auto-complete-config'),
+          backends: backendDir,
+        });
         const byModel = new Map(got.map((v) => [v.model, v]));
         for (const d of round) d.server = asServerVerdict(byModel.get(d.load)!);
       }

@@ -20,7 +20,10 @@ const CORES = [
   { core: 'r24.10', release: '24.10' },
   { core: 'r26.06', release: '26.06' },
 ] as const satisfies readonly { core: CoreName; release: string }[];
-const runs = coresRun("core's facts by release against the r24.10 and r26.06 cores", CORES.map((c) => c.core));
+const runs = coresRun(
+  "core's facts by release against the r24.10 and r26.06 cores",
+  CORES.map((c) => c.core),
+);
 
 const IO = 'max_batch_size: 0\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 4 ] } ]\n';
 const BIG = '[ 4294967296, 4294967296 ]';
@@ -36,10 +39,16 @@ interface Case {
 
 const CASES: Record<string, Case> = {
   label_outside: {
-    files: { 'config.pbtxt': `backend: "stub"\nmax_batch_size: 0\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 4 ] label_filename: "../labels.txt" } ]\n`, '1/.keep': '' },
+    files: {
+      'config.pbtxt': `backend: "stub"\nmax_batch_size: 0\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 4 ] label_filename: "../labels.txt" } ]\n`,
+      '1/.keep': '',
+    },
     expect: {
       '24.10': { loads: { backend: 'stub' } },
-      '26.06': { refuses: /^label file path '.*\/label_outside\/\.\.\/labels\.txt' for output 'y' in model 'label_outside' is outside model directory/, rule: 'label-file' },
+      '26.06': {
+        refuses: /^label file path '.*\/label_outside\/\.\.\/labels\.txt' for output 'y' in model 'label_outside' is outside model directory/,
+        rule: 'label-file',
+      },
     },
   },
   overflow_reshape: {
@@ -53,7 +62,10 @@ const CASES: Record<string, Case> = {
     },
   },
   overflow_input: {
-    files: { 'config.pbtxt': `backend: "stub"\nmax_batch_size: 0\ninput [ { name: "x" data_type: TYPE_FP32 dims: ${BIG} } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 4 ] } ]\n`, '1/.keep': '' },
+    files: {
+      'config.pbtxt': `backend: "stub"\nmax_batch_size: 0\ninput [ { name: "x" data_type: TYPE_FP32 dims: ${BIG} } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 4 ] } ]\n`,
+      '1/.keep': '',
+    },
     expect: {
       '24.10': { loads: { backend: 'stub' } },
       '26.06': { refuses: /element count for tensor 'x' exceeds maximum size of 9223372036854775807/, rule: 'io-dims' },

@@ -15,9 +15,9 @@ import { checkOf, COVERAGE, IN_SCOPE, invalidLayout, serverOf, validLayout } fro
 import { STUB_MODEL_PY, type ServerVerdict } from './live.js';
 
 /** What core checks: its rules for one config, and its ensemble checks (ensemble_utils.cc, the dependency graph). */
-export const LIVE_RULES = [...CORE_RULES, ...RULES.filter((r) => r.meta.id === 'ensemble-config' || r.meta.id === 'ensemble-models')];
+const LIVE_RULES = [...CORE_RULES, ...RULES.filter((r) => r.meta.id === 'ensemble-config' || r.meta.id === 'ensemble-models')];
 
-export const short = (file: string): string => file.replace('triton-inference-server__', '').replace('server/qa/L0_model_config/', '');
+const short = (file: string): string => file.replace('triton-inference-server__', '').replace('server/qa/L0_model_config/', '');
 
 /**
  * A check=env row about which backend libraries are installed: loaded, with the backend directory the
@@ -53,7 +53,8 @@ export const SKIPPED: { why: string; test: (row: CorpusRow) => boolean }[] = [
   },
 ];
 
-export type Outcome = 'agree-accept' | 'agree-refuse' | 'server accepts, tritonc refuses' | 'server refuses, tritonc accepts' | 'both refuse, for different reasons';
+export type Outcome =
+  'agree-accept' | 'agree-refuse' | 'server accepts, tritonc refuses' | 'server refuses, tritonc accepts' | 'both refuse, for different reasons';
 
 export interface Deployment {
   label: string;
@@ -76,7 +77,7 @@ export interface Deployment {
   server?: ServerVerdict;
 }
 
-export const rows = corpusRows();
+const rows = corpusRows();
 export const skipped = new Map<string, string>();
 export const inScope = rows.filter((r) => {
   if (r.kind !== 'valid' && r.kind !== 'invalid') return false;
@@ -86,8 +87,8 @@ export const inScope = rows.filter((r) => {
   return !skipped.has(r.file);
 });
 
-export const isVersion = (name: string): boolean => /^\d+$/.test(name);
-export const configOf = (modelDir: string) =>
+const isVersion = (name: string): boolean => /^\d+$/.test(name);
+const configOf = (modelDir: string) =>
   existsSync(join(modelDir, 'config.pbtxt')) ? parseConfig(readFileSync(join(modelDir, 'config.pbtxt'), 'utf8')).value : undefined;
 
 /** The Triton test's layout of one row, staged as a repository of its own, with what the server needs to load it. */
@@ -189,7 +190,7 @@ export function rounds(deployments: Deployment[], size = 40): Deployment[][] {
   return out.map((r) => r.members);
 }
 
-export const PLATFORM_BACKEND: Record<string, string> = {
+const PLATFORM_BACKEND: Record<string, string> = {
   tensorrt_plan: 'tensorrt',
   onnxruntime_onnx: 'onnxruntime',
   pytorch_libtorch: 'pytorch',
@@ -210,4 +211,3 @@ export function backendsOf(d: Deployment): Set<string> {
   }
   return out;
 }
-

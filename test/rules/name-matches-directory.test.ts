@@ -6,8 +6,18 @@ const inResnet = (config: string): { files: Record<string, string>; targets: str
 testRule('name-matches-directory', {
   valid: [
     { name: 'name equal to the directory', ...inResnet(`name: "resnet"\n${IO}`) },
-    { name: "a directory name holding '..', for 26.02 (no model name check before 26.03)", files: { 'a..b/config.pbtxt': IO }, targets: ['a..b'], settings: { triton: '26.02' } },
-    { name: "a directory name holding '..', for 26.04 (only '..' itself is path traversal)", files: { 'a..b/config.pbtxt': IO }, targets: ['a..b'], settings: { triton: '26.04' } },
+    {
+      name: "a directory name holding '..', for 26.02 (no model name check before 26.03)",
+      files: { 'a..b/config.pbtxt': IO },
+      targets: ['a..b'],
+      settings: { triton: '26.02' },
+    },
+    {
+      name: "a directory name holding '..', for 26.04 (only '..' itself is path traversal)",
+      files: { 'a..b/config.pbtxt': IO },
+      targets: ['a..b'],
+      settings: { triton: '26.04' },
+    },
     { name: 'no name: Triton fills it from the directory', ...inResnet(IO) },
     { name: 'an empty name: Triton fills it from the directory', ...inResnet(`name: ""\n${IO}`) },
     {

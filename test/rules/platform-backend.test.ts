@@ -11,7 +11,11 @@ testRule(ID, {
     { name: 'platform alone', config: 'platform: "onnxruntime_onnx"\n' },
     { name: 'a matching pair', config: 'platform: "tensorrt_plan"\nbackend: "tensorrt"\n' },
     { name: 'PyTorch AOTInductor (same backend type as LibTorch)', config: 'platform: "torch_aoti"\nbackend: "pytorch"\n' },
-    { name: 'torch_aoti alone, for 26.03 (auto-fill gives it the pytorch backend from 26.03)', config: 'platform: "torch_aoti"\n', settings: { triton: '26.03' } },
+    {
+      name: 'torch_aoti alone, for 26.03 (auto-fill gives it the pytorch backend from 26.03)',
+      config: 'platform: "torch_aoti"\n',
+      settings: { triton: '26.03' },
+    },
     { name: 'a custom backend with any platform', config: 'backend: "dali"\nplatform: "whatever"\n' },
     { name: 'python backend', config: 'backend: "python"\n' },
     { name: 'an ensemble', config: 'platform: "ensemble"\nensemble_scheduling { step [ ] }\n' },

@@ -256,15 +256,12 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
   // core r26.03 src/backend_model.cc TritonModel::SetConfiguredScheduler: the element count of every
   // input but a shape tensor, for a model with a backend (an ensemble has no scheduler of this kind).
   // With a reshape, ValidateIOShape has refused overflowing dims already (above).
-  else if (
-    overflowRefused &&
-    valid &&
-    direction === 'input' &&
-    !(io as ModelInput).is_shape_tensor &&
-    !isEnsemble(settled) &&
-    elementCount(dims) > INT64_MAX
-  )
-    ctx.report({ path: [...path, 'dims'], messageId: 'inputElementCountOverflow', data: { name, text: text(dims), release: ctx.settings.server.target.release.container } });
+  else if (overflowRefused && valid && direction === 'input' && !(io as ModelInput).is_shape_tensor && !isEnsemble(settled) && elementCount(dims) > INT64_MAX)
+    ctx.report({
+      path: [...path, 'dims'],
+      messageId: 'inputElementCountOverflow',
+      data: { name, text: text(dims), release: ctx.settings.server.target.release.container },
+    });
 
   if (direction === 'input') {
     const format = (io as ModelInput).format;
