@@ -1195,7 +1195,7 @@ const NOT_RUNNABLE: [rule: string, part: string, need: keyof typeof NEEDS, witne
     "non-empty 'buckets'",
     'not a customizable metric',
   ].map<[string, string, 'later', string]>((p) => ['model-metrics', p, 'later', 'metric_field']),
-  // core src/model.cc (Model::Init, IsChildPathEscapingParentPath) after r24.10; 2.51 reads a label file anywhere.
+  // core src/model.cc (Model::Init, IsChildPathEscapingParentPath) from r26.02; 2.51 reads a label file anywhere.
   ['label-file', 'is outside model directory', 'later', 'label_outside'],
   ['missing-dynamic-axis', 'configuration specified max-batch', 'tensorflow'],
   ['io-datatype', "unable to process input '<name>'", 'tensorflow'],
