@@ -135,6 +135,45 @@ export const LIBTORCH_PLATFORM_ALIAS = Object.freeze<ReleaseChange>({
   source: 'triton-inference-server/core src/constants.h kPyTorchLibTorchPlatformAlt, branch r26.04 (commit ee0bc47)',
 });
 
+/**
+ * The non-linear IO checks (src/model_config_utils.cc ValidateNonLinearFormatIO: "Non-linear IO format
+ * is only supported for the TensorRT platform", "Non-linear IO format <input|output> requires 3 dims"),
+ * which came with the field is_non_linear_format_io (common's model_config.proto, r24.08) in core r24.08.
+ * Before, the field does not parse at all (the config schema's facts say so). io-dims checks them.
+ */
+export const NON_LINEAR_FORMAT_IO_CHECKED = Object.freeze<ReleaseChange>({
+  area: 'core',
+  what: 'is_non_linear_format_io is checked: TensorRT only, and 3 dims',
+  releases: { since: '24.08' },
+  source: 'triton-inference-server/core src/model_config_utils.cc ValidateNonLinearFormatIO, branch r24.08',
+});
+
+/**
+ * ValidateIOShape's messages name the tensor from r24.07 ("model input 'x' must specify 'dims'"); r24.05
+ * and r24.06 say "model input must specify 'dims'" (src/model_config_utils.cc). The rules quote the newer
+ * words for every release.
+ */
+export const IO_MESSAGES_NAME_THE_TENSOR = Object.freeze<ReleaseChange>({
+  area: 'core',
+  what: "core's input and output messages name the tensor (\"model input 'x' must specify 'dims'\")",
+  releases: { since: '24.07' },
+  source: 'triton-inference-server/core src/model_config_utils.cc ValidateIOShape, branch r24.07',
+});
+
+/**
+ * A TRITON_BATCH_STRATEGY_PATH parameter (a custom batching library, without sequence batching) whose
+ * path leaves the model directory is refused: "Batching library path escapes model repository."
+ * (src/backend_model.cc TritonModel::Create, IsChildPathEscapingParentPath; commit dcb315d "Modernize
+ * Child Path Detection (#497)", r26.06). Before, core loads the library from wherever the path names.
+ * No rule checks it yet.
+ */
+export const BATCH_LIBRARY_INSIDE_MODEL = Object.freeze<ReleaseChange>({
+  area: 'core',
+  what: 'a TRITON_BATCH_STRATEGY_PATH outside the model directory is refused',
+  releases: { since: '26.06' },
+  source: 'triton-inference-server/core src/backend_model.cc TritonModel::Create, branch r26.06 (commit dcb315d)',
+});
+
 /** Core's facts by release, for RELEASE_CHANGES. */
 export const CORE_RELEASE_CHANGES: readonly ReleaseChange[] = Object.freeze([
   LABEL_OUTSIDE_MODEL_DIRECTORY,
@@ -144,4 +183,7 @@ export const CORE_RELEASE_CHANGES: readonly ReleaseChange[] = Object.freeze([
   TORCH_AOTI_PLATFORM,
   PYTORCH_DEFAULTS_BY_PLATFORM,
   LIBTORCH_PLATFORM_ALIAS,
+  NON_LINEAR_FORMAT_IO_CHECKED,
+  IO_MESSAGES_NAME_THE_TENSOR,
+  BATCH_LIBRARY_INSIDE_MODEL,
 ]);
