@@ -99,6 +99,21 @@ const CASES: Record<string, Case> = {
       '26.06': { loads: { platform: 'pytorch_libtorch', backend: 'pytorch', default_model_filename: undefined } },
     },
   },
+  aoti_with_backend: {
+    files: { 'config.pbtxt': `platform: "torch_aoti"\nbackend: "pytorch"\n${IO}`, '1/model.pt2': '' },
+    expect: {
+      '24.10': { refuses: /^unexpected 'platform' and 'backend' pair, got:torch_aoti, pytorch$/, rule: 'platform-backend' },
+      '26.06': { loads: { platform: 'torch_aoti', backend: 'pytorch', default_model_filename: 'model.pt2' } },
+    },
+  },
+  libtorch_alias: {
+    files: { 'config.pbtxt': `platform: "libtorch"\n${IO}`, '1/model.pt': '' },
+    expect: {
+      '24.10': { refuses: /^unexpected platform type 'libtorch' for libtorch_alias$/, rule: 'platform-backend' },
+      // From 26.04 auto-fill reads the alias, and the pair check then refuses it (platform-backend's platformAliasBackendMismatchFilled).
+      '26.06': { refuses: /^unexpected 'platform' and 'backend' pair, got:libtorch, pytorch$/, rule: 'platform-backend' },
+    },
+  },
   'a..b': {
     files: { 'config.pbtxt': `backend: "stub"\n${IO}`, '1/.keep': '' },
     expect: { '24.10': { loads: { backend: 'stub' } }, '26.06': { loads: { backend: 'stub' } } },

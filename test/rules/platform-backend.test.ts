@@ -152,6 +152,19 @@ testRule(ID, {
       errors: [{ messageId: 'platformNotInRelease', path: ['platform'], data: { platform: 'torch_aoti', since: '26.03', release: '26.02', name: 'm' } }],
     },
     {
+      // The r24.10 core: "unexpected 'platform' and 'backend' pair, got:torch_aoti, pytorch" (test/conformance/core-releases.test.ts).
+      name: 'torch_aoti with backend pytorch, for 26.02: no pair before 26.03',
+      config: 'platform: "torch_aoti"\nbackend: "pytorch"\n',
+      settings: { triton: '26.02' },
+      errors: [
+        {
+          messageId: 'platformNotInReleasePair',
+          path: ['platform'],
+          data: { platform: 'torch_aoti', backend: 'pytorch', since: '26.03', release: '26.02', suggestion: 'pytorch_libtorch' },
+        },
+      ],
+    },
+    {
       name: "the 'libtorch' alias: auto-fill accepts it, the pair check does not",
       config: 'platform: "libtorch"\n',
       errors: [

@@ -38,6 +38,7 @@ const messages = {
   tensorflowNeedsPlatform: `backend "{{backend}}" needs a platform Triton cannot infer here, so Triton refuses the pair ("unexpected 'platform' and 'backend' pair, got:{{platform}}, {{backend}}"); set platform: {{platforms}}`,
   tensorflowNeedsPlatformNoVersionDir: `backend "{{backend}}" needs a platform Triton cannot infer here (the model directory has no version directory to look in), so Triton refuses the pair ("unexpected 'platform' and 'backend' pair, got:{{platform}}, {{backend}}"); set platform: {{platforms}}`,
   platformNotInRelease: `platform "{{platform}}" came in Triton {{since}}, so Triton {{release}} does not know it and, with no backend set, refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); judge against {{since}} or later (--triton-version), or use a platform this release has`,
+  platformNotInReleasePair: `platform "{{platform}}" came in Triton {{since}}, so Triton {{release}} does not pair it with the {{backend}} backend and refuses the model ("unexpected 'platform' and 'backend' pair, got:{{platform}}, {{backend}}"); judge against {{since}} or later (--triton-version), or set platform: "{{suggestion}}"`,
   unknownPlatform: `platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); use one of {{platforms}}, or set backend to the backend that serves it`,
   unknownPlatformDidYouMean: `platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); did you mean platform: "{{suggestion}}"? Or set backend`,
   unknownPlatformIsBackend: `platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); '{{platform}}' is a backend, not a platform: write backend: "{{platform}}" (or platform: "{{backendPlatform}}")`,
@@ -125,6 +126,17 @@ export const platformBackend = defineModelRule({
       return;
     }
     const backendType = backendTypeOf(backend);
+    // A platform of a later release than the one judged has no backend type there (torch_aoti before 26.03).
+    const newer = platformRecord(platform)?.platform.releases;
+    const release = ctx.settings.server.target.release;
+    if (backendType && written.platform && newer?.since && !holdsIn(newer, release)) {
+      ctx.report({
+        path: ['platform'],
+        messageId: 'platformNotInReleasePair',
+        data: { platform, backend, since: newer.since, release: release.container, suggestion: platformOfBackend(backend)! },
+      });
+      return;
+    }
     if (backendType && backendType !== platformBackendType(platform)) {
       const wanted = platformOfBackend(backend)!;
       const guessed = settled.guessed && !written.platform;
