@@ -1,6 +1,6 @@
 // Core's facts by release (src/triton/core-releases.ts), judged by Triton's own core of each side of the
-// change: the r24.10 core (2.51.0, what the live suites' tritonserver runs) and the r26.06 core (2.70.0),
-// both loading the same repository in-process (test/support/triton-core.ts). For each case the core's
+// change: the r24.10 core (2.51.0, what the live suites' tritonserver runs), the r26.06 core (2.70.0) and
+// core main at 73aad7c (2.71.0dev, told 26.07), all loading the same repository in-process (test/support/triton-core.ts). For each case the core's
 // verdict is the expected one, and tritonc, told the same release (--triton-version 24.10 / 26.06),
 // agrees: it refuses what the core refuses (for the same reason) and accepts what it loads, and its
 // auto-fill writes the fields the core's effective config holds.
@@ -16,10 +16,12 @@ import { resolveModelDir } from '../../src/workspace/index.js';
 import { coreBackendDirectory, coresRun, coreVerdicts, reason, type CoreName, type CoreVerdict } from '../support/triton-core.js';
 import { tempDir } from '../support/temp.js';
 
+/** Each core, the release tritonc is told, and the column of CASES it must give (core main at 73aad7c is r26.06 and one commit, an early 2.71: 26.07). */
 const CORES = [
-  { core: 'r24.10', release: '24.10' },
-  { core: 'r26.06', release: '26.06' },
-] as const satisfies readonly { core: CoreName; release: string }[];
+  { core: 'r24.10', release: '24.10', as: '24.10' },
+  { core: 'r26.06', release: '26.06', as: '26.06' },
+  { core: 'main-73aad7c', release: '26.07', as: '26.06' },
+] as const satisfies readonly { core: CoreName; release: string; as: '24.10' | '26.06' }[];
 const runs = coresRun(
   "core's facts by release against the r24.10 and r26.06 cores",
   CORES.map((c) => c.core),
@@ -123,7 +125,7 @@ const CASES: Record<string, Case> = {
 const verdicts = new Map<string, Map<string, CoreVerdict>>();
 let repo = '';
 
-describe.runIf(runs)("core's facts by release, judged by the r24.10 and r26.06 cores and by tritonc told the same release", () => {
+describe.runIf(runs)("core's facts by release, judged by the r24.10, r26.06 and main cores and by tritonc told the same release", () => {
   beforeAll(async () => {
     const root = tempDir('tritonc-core-releases-');
     repo = join(root, 'repo');
@@ -143,10 +145,10 @@ describe.runIf(runs)("core's facts by release, judged by the r24.10 and r26.06 c
   }, 600_000);
 
   it("the cores' verdicts: each fact on its side of the release it came in", () => {
-    for (const { core, release } of CORES) {
+    for (const { core, as } of CORES) {
       for (const [model, c] of Object.entries(CASES)) {
         const v = verdicts.get(core)!.get(model)!;
-        const want = c.expect[release];
+        const want = c.expect[as];
         if ('loads' in want) {
           expect([core, model, v.loaded, reason(v)]).toEqual([core, model, true, '']);
           const fields = Object.fromEntries(Object.keys(want.loads).map((k) => [k, v.config?.[k] === '' ? undefined : v.config?.[k]]));
@@ -159,17 +161,18 @@ describe.runIf(runs)("core's facts by release, judged by the r24.10 and r26.06 c
     }
     // The name of a load request: r26.06 says core's words for it (MODEL_NAME_REFUSALS), r24.10 looks for the model.
     expect(reason(verdicts.get('r26.06')!.get('..')!)).toBe(MODEL_NAME_REFUSALS.traversal('..'));
+    expect(reason(verdicts.get('main-73aad7c')!.get('..')!)).toBe(MODEL_NAME_REFUSALS.traversal('..'));
     expect(reason(verdicts.get('r24.10')!.get('..')!)).not.toContain('path traversal');
   });
 
   it('tritonc told the same release: refuses what the core refuses (by the rule that covers it), accepts what it loads, auto-fills as it does', () => {
-    for (const { release } of CORES) {
+    for (const { release, as } of CORES) {
       const target = parseTarget(release);
       for (const [model, c] of Object.entries(CASES)) {
         const dir = join(repo, model);
         const result = lintSync([dir], { cwd: repo, rules: CORE_RULES, settings: DEFAULT_SETTINGS, server: { target }, gpuCount: 0 });
         const errors = result.results.flatMap((r) => r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.ruleId));
-        const want = c.expect[release];
+        const want = c.expect[as];
         if ('loads' in want) {
           expect([release, model, errors]).toEqual([release, model, []]);
           const config = resolveModelDir(dir, { gpus: 0, target }).config ?? {};
