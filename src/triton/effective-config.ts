@@ -7,6 +7,7 @@
 // read its input. Nothing here throws for bad input.
 import { DEFAULT_TARGET, type TritonTarget } from './releases/target.js';
 import { fieldReleases, fieldsMissingIn } from './schema-releases.js';
+import type { TritonRelease } from './releases/catalog.js';
 import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { AutofillResult } from './autofill.js';
@@ -45,8 +46,8 @@ export interface ModelSource {
   readonly name: string;
   kind(path: string): PathKind | undefined;
   layout(): ModelDir;
-  /** core's AutoCompleteBackendFields on `config` in this directory (unknownBackend where the files that decide it are elsewhere). */
-  autofill(config: ModelConfig): AutofillResult;
+  /** core's AutoCompleteBackendFields of `release` (default: the served target's) on `config` in this directory (unknownBackend where the files that decide it are elsewhere). */
+  autofill(config: ModelConfig, release?: TritonRelease): AutofillResult;
   /** A config file read and parsed, or why it cannot be read. */
   readConfig(file: string): ConfigDocument | { file: string; message: string };
   /** The signature of the model file at `path`, read as `format` (its backend record's). */
@@ -220,7 +221,7 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
   // The directory is listed first, as core's auto-fill lists it: one that cannot be listed is
   // unreadable before anything in it is judged.
   const dir = model.layout();
-  const filled = model.autofill(config);
+  const filled = model.autofill(config, (options.target ?? DEFAULT_TARGET).release);
   append(steps, filled.steps);
   config = filled.config;
   // No backend from files that are elsewhere: core chooses it from them at deploy.

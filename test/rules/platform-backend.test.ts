@@ -11,6 +11,11 @@ testRule(ID, {
     { name: 'platform alone', config: 'platform: "onnxruntime_onnx"\n' },
     { name: 'a matching pair', config: 'platform: "tensorrt_plan"\nbackend: "tensorrt"\n' },
     { name: 'PyTorch AOTInductor (same backend type as LibTorch)', config: 'platform: "torch_aoti"\nbackend: "pytorch"\n' },
+    {
+      name: 'torch_aoti alone, for 26.03 (auto-fill gives it the pytorch backend from 26.03)',
+      config: 'platform: "torch_aoti"\n',
+      settings: { triton: '26.03' },
+    },
     { name: 'a custom backend with any platform', config: 'backend: "dali"\nplatform: "whatever"\n' },
     { name: 'python backend', config: 'backend: "python"\n' },
     { name: 'an ensemble', config: 'platform: "ensemble"\nensemble_scheduling { step [ ] }\n' },
@@ -138,6 +143,26 @@ testRule(ID, {
       ],
       suggestions: ['backend: "onnxruntime"\nplatform: "onnxruntime_onnx"\n'],
       output: null,
+    },
+    {
+      // The r24.10 core (2.51) refuses it at poll: "unexpected platform type 'torch_aoti' for <m>" (test/conformance/core-releases.test.ts).
+      name: 'torch_aoti alone, for 26.02: a platform of a later release',
+      config: 'platform: "torch_aoti"\n',
+      settings: { triton: '26.02' },
+      errors: [{ messageId: 'platformNotInRelease', path: ['platform'], data: { platform: 'torch_aoti', since: '26.03', release: '26.02', name: 'm' } }],
+    },
+    {
+      // The r24.10 core: "unexpected 'platform' and 'backend' pair, got:torch_aoti, pytorch" (test/conformance/core-releases.test.ts).
+      name: 'torch_aoti with backend pytorch, for 26.02: no pair before 26.03',
+      config: 'platform: "torch_aoti"\nbackend: "pytorch"\n',
+      settings: { triton: '26.02' },
+      errors: [
+        {
+          messageId: 'platformNotInReleasePair',
+          path: ['platform'],
+          data: { platform: 'torch_aoti', backend: 'pytorch', since: '26.03', release: '26.02', suggestion: 'pytorch_libtorch' },
+        },
+      ],
     },
     {
       name: "the 'libtorch' alias: auto-fill accepts it, the pair check does not",

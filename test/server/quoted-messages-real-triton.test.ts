@@ -1207,7 +1207,7 @@ const NOT_RUNNABLE: [rule: string, part: string, need: keyof typeof NEEDS, witne
     "non-empty 'buckets'",
     'not a customizable metric',
   ].map<[string, string, 'later', string]>((p) => ['model-metrics', p, 'later', 'metric_field']),
-  // core src/model.cc (Model::Init, IsChildPathEscapingParentPath) after r24.10; 2.51 reads a label file anywhere.
+  // core src/model.cc (Model::Init, IsChildPathEscapingParentPath) from r26.02; 2.51 reads a label file anywhere.
   ['label-file', 'is outside model directory', 'later', 'label_outside'],
   ['missing-dynamic-axis', 'configuration specified max-batch', 'tensorflow'],
   ['io-datatype', "unable to process input '<name>'", 'tensorflow'],
@@ -1278,12 +1278,23 @@ const NOT_CHECKED: [rule: string, part: string, why: string][] = [
     'specified more than once',
     "2.51 loads a Python model with a state named twice (st_twice); the sequence batcher's check is not reached at load",
   ],
-  ['io-dims', 'exceeds maximum size', '2.51 loads dims whose element count passes int64 (io_huge, a Python model): the check is not in its load path'],
+  [
+    'io-dims',
+    "dims' exceeds maximum size",
+    '2.51 loads dims whose element count passes int64 (io_huge, a Python model): the check came in 26.03 (test/conformance/core-releases.test.ts, the r26.06 core)',
+  ],
+  [
+    'io-dims',
+    "'<n>' exceeds maximum size",
+    "2.51 loads dims whose element count passes int64: the scheduler's count came in 26.03 (test/conformance/core-releases.test.ts, the r26.06 core)",
+  ],
   [
     'name-matches-directory',
     'path traversal',
-    "2.51 loads a model named 'named..dots' in a directory of that name (named..dots), as lint does: the check is not in 2.51's load path",
+    "2.51 loads a model named 'named..dots' in a directory of that name (named..dots), as lint does: the load request's name check came in 26.03 (test/conformance/core-releases.test.ts, the r26.06 core)",
   ],
+  ['name-matches-directory', 'Model name cannot be empty', "the load request's name check of 26.04 on (src/triton/core-releases.ts)"],
+  ['name-matches-directory', 'only whitespace characters', "the load request's name check of 26.03 (src/triton/core-releases.ts)"],
   ['io-dims', '(and each of the model input messages', 'a note, not a message'],
   [
     'ensemble-config',

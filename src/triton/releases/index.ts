@@ -9,6 +9,8 @@ import { ONNXRUNTIME_CHANGES } from '../backends/onnxruntime/releases.js';
 
 // backends: the releases that build each (backends/<backend>/record.ts `releases`)
 import { BACKEND_RECORDS } from '../backend-records.js';
+// core: load-time checks and auto-fill (triton/core-releases.ts)
+import { CORE_RELEASE_CHANGES } from '../core-releases.js';
 
 const BACKEND_CHANGES: readonly ReleaseChange[] = BACKEND_RECORDS.flatMap((b) =>
   b.releases
@@ -30,4 +32,6 @@ export const RELEASE_CHANGES: readonly ReleaseChange[] = Object.freeze([
   ...BACKEND_CHANGES,
   // onnxruntime / tensorrt
   ...ONNXRUNTIME_CHANGES,
+  // core: load-time checks and auto-fill
+  ...CORE_RELEASE_CHANGES,
 ]);

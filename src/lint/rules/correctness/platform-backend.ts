@@ -35,6 +35,8 @@ const messages = {
   platformAliasBackendMismatchFilled: `platform "{{platform}}" is not a platform of the {{backend}} backend ('{{platform}}' is only an alias auto-fill accepts; the pair check wants '{{platformName}}'), so Triton refuses the pair ("unexpected 'platform' and 'backend' pair, got:{{platform}}, {{backend}}"); set platform: "{{suggestion}}"`,
   tensorflowNeedsPlatform: `backend "{{backend}}" needs a platform Triton cannot infer here, so Triton refuses the pair ("unexpected 'platform' and 'backend' pair, got:{{platform}}, {{backend}}"); set platform: {{platforms}}`,
   tensorflowNeedsPlatformNoVersionDir: `backend "{{backend}}" needs a platform Triton cannot infer here (the model directory has no version directory to look in), so Triton refuses the pair ("unexpected 'platform' and 'backend' pair, got:{{platform}}, {{backend}}"); set platform: {{platforms}}`,
+  platformNotInRelease: `platform "{{platform}}" came in Triton {{since}}, so Triton {{release}} does not know it and, with no backend set, refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); judge against {{since}} or later (--triton-version), or use a platform this release has`,
+  platformNotInReleasePair: `platform "{{platform}}" came in Triton {{since}}, so Triton {{release}} does not pair it with the {{backend}} backend and refuses the model ("unexpected 'platform' and 'backend' pair, got:{{platform}}, {{backend}}"); judge against {{since}} or later (--triton-version), or set platform: "{{suggestion}}"`,
   unknownPlatform: `platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); use one of {{platforms}}, or set backend to the backend that serves it`,
   unknownPlatformDidYouMean: `platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); did you mean platform: "{{suggestion}}"? Or set backend`,
   unknownPlatformIsBackend: `platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); '{{platform}}' is a backend, not a platform: write backend: "{{platform}}" (or platform: "{{backendPlatform}}")`,
@@ -123,6 +125,17 @@ export const platformBackend = defineModelRule({
       return;
     }
     const backendType = backendTypeOf(backend);
+    // A platform of a later release than the one judged has no backend type there (torch_aoti before 26.03).
+    const newer = platformRecord(platform)?.platform.releases;
+    const release = ctx.settings.server.target.release;
+    if (backendType && written.platform && newer?.since && !holdsIn(newer, release)) {
+      ctx.report({
+        path: ['platform'],
+        messageId: 'platformNotInReleasePair',
+        data: { platform, backend, since: newer.since, release: release.container, suggestion: platformOfBackend(backend)! },
+      });
+      return;
+    }
     if (backendType && backendType !== platformBackendType(platform)) {
       const wanted = platformOfBackend(backend)!;
       const guessed = settled.guessed && !written.platform;
@@ -182,6 +195,13 @@ function reportUnknownPlatform(ctx: Ctx, settled: SettledBackend, name: string):
     // A platform core does not know, with no backend: often a backend name written as the platform.
     const asBackend = KNOWN_BACKENDS.includes(platform);
     const at = { path: ['platform'] };
+    // A platform of a later release than the one judged (torch_aoti before 26.03: triton/core-releases.ts).
+    const since = platformRecord(platform)?.platform.releases?.since;
+    const release = ctx.settings.server.target.release;
+    if (since && !holdsIn(platformRecord(platform)!.platform.releases, release)) {
+      ctx.report({ ...at, messageId: 'platformNotInRelease', data: { platform, name, since, release: release.container } });
+      return;
+    }
     const backendPlatform = asBackend ? platformOfBackend(platform) : undefined;
     const hint = asBackend ? undefined : didYouMean(platform, PLATFORM_NAMES);
     if (asBackend && backendPlatform) ctx.report({ ...at, messageId: 'unknownPlatformIsBackend', data: { platform, name, backendPlatform } });
