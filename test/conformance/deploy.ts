@@ -16,6 +16,8 @@ import { modelStub, namesLabelFiles, placeLabelFiles } from './support.js';
  * the test, with `\[` read as `[`), `rules` are the rule ids that report it.
  */
 export const COVERAGE: { triton: RegExp; rules: string[] }[] = [
+  // the config file read with the release's model_config.proto (core ReadTextProto): a field it lacks
+  { triton: /failed to read text proto from .*has no field named/, rules: ['field-release'] },
   // name, platform, backend, files (core AutoCompleteBackendFields, InitializeModelInfo, ValidateModelConfig)
   // With no version directory there is no model file to guess the backend from: version-dirs says so.
   { triton: /^Invalid model name: Could not determine backend for model/, rules: ['platform-backend', 'version-dirs'] },

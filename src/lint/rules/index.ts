@@ -50,6 +50,8 @@ import { autocompleteSurprises } from './suspicious/autocomplete-surprises.js';
  * through ValidateModelIOConfig), in the order core runs them.
  */
 export const CORE_RULES: readonly Rule[] = [
+  // ReadTextProto with the release's model_config.proto: a field it lacks refuses the file.
+  fieldRelease,
   nameMatchesDirectory,
   platformBackend,
   // TritonModel::Create, once the config is valid: the backend's library, before the backend runs.
@@ -72,7 +74,6 @@ export const CORE_RULES: readonly Rule[] = [
 export const RULES: readonly Rule[] = [
   // correctness: Triton refuses to load it
   syntax,
-  fieldRelease,
   missingConfig,
   modelUnreadable,
   onnxRuntimeVersion,
