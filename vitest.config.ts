@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { locateCorpus } from './test/support/corpus-location.js';
 import { HEAVY_GLOBS, TEST_GLOB, realTritonFiles } from './test/support/suites.js';
@@ -25,9 +26,12 @@ export default defineConfig({
     globalSetup: ['test/support/global-temp.ts'],
     setupFiles: ['test/support/cleanup.ts'],
     // Bounds on a hang, never a measure of speed: a test's verdict must not depend on the machine's load.
-    testTimeout: 60_000,
+    testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Two files at once even on two cores (vitest's default leaves one core idle): most tests wait on
+    // a process they started or on the disk part of the time, and none is timed.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { extends: true, test: { name: 'fast', include: [TEST_GLOB], exclude: heavy } },
       { extends: true, test: { name: 'heavy', include: heavy, exclude: corpus.found ? [] : ['test/conformance/**'] } },

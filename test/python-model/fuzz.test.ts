@@ -112,7 +112,11 @@ describe('robustness', () => {
       'x = ' + '-'.repeat(100_000) + '1\n',
       '\\\n'.repeat(100_000),
     ];
-    for (const text of hostile) expect(cpuMs(() => read(text)), text.slice(0, 60)).toBeLessThan(5000);
+    for (const text of hostile)
+      expect(
+        cpuMs(() => read(text)),
+        text.slice(0, 60),
+      ).toBeLessThan(5000);
   });
 
   it('time grows linearly with the text', () => {

@@ -38,7 +38,11 @@ const REAL_TRITON = /\b(?:startRealTriton|realTritonRuns|realBackendsRun|haveBac
 export function testFiles(): string[] {
   return readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.test.ts'))
-    .map((f) => relative(ROOT, join(ROOT, 'test', f)).split(sep).join('/'))
+    .map((f) =>
+      relative(ROOT, join(ROOT, 'test', f))
+        .split(sep)
+        .join('/'),
+    )
     .sort();
 }
 
