@@ -34,7 +34,8 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { extends: true, test: { name: 'fast', include: [TEST_GLOB], exclude: heavy } },
-      { extends: true, test: { name: 'heavy', include: heavy, exclude: corpus.found ? [] : ['test/conformance/**'] } },
+      // One file at a time: each starts a real tritonserver, a container or a package install of its own.
+      { extends: true, test: { name: 'heavy', include: heavy, exclude: corpus.found ? [] : ['test/conformance/**'], maxWorkers: 1 } },
     ],
   },
 });
