@@ -157,6 +157,7 @@ function lintResultAt(file: string, text: string, cwd: string): LintResult {
       result.results.filter((r) => r.filePath === file),
       result.rules,
       result.problems,
+      result.triton,
     );
   } catch (e) {
     if (e instanceof LintInputError) return lintText(text, { file });
