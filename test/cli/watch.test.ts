@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, cpSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildFixture } from '../../fixtures/onnx/index.js';
 import { runWatch } from '../../src/cli/watch-run.js';
 import type { CliIO } from '../../src/cli/io.js';
@@ -29,7 +29,8 @@ describe('tritonc watch (CLI)', () => {
     const stopped = new Promise<void>((r) => (stop = r));
     const running = runWatch({ repo: '.', generate: false, format: 'json' }, io, stopped);
     const lines = async (n: number): Promise<Record<string, unknown>[]> => {
-      for (let i = 0; i < 200 && out.trim().split('\n').filter(Boolean).length < n; i++) await new Promise((r) => setTimeout(r, 25));
+      // Waited for, not timed: the bound is on a hang.
+      await vi.waitFor(() => expect(out.trim().split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(n), { timeout: 60_000, interval: 25 });
       return out
         .trim()
         .split('\n')
@@ -48,7 +49,7 @@ describe('tritonc watch (CLI)', () => {
     expect(await running).toBe(0);
   });
 
-  it('its own output redirected into the repository is no change (it would report itself forever)', { timeout: 30_000 }, async () => {
+  it('its own output redirected into the repository is no change (it would report itself forever)', async () => {
     const models = tempDir();
     await buildFixture('classifier', models);
     const repo = tempDir();
@@ -66,10 +67,10 @@ describe('tritonc watch (CLI)', () => {
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l));
     try {
-      for (let i = 0; i < 400 && runs().length < 1; i++) await new Promise((r) => setTimeout(r, 25));
+      await vi.waitFor(() => expect(runs().length).toBeGreaterThanOrEqual(1), { timeout: 60_000, interval: 25 });
       const config = join(repo, 'classifier/config.pbtxt');
       writeFileSync(config, `${readFileSync(config, 'utf8')}# edited\n`);
-      for (let i = 0; i < 400 && runs().length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+      await vi.waitFor(() => expect(runs().length).toBeGreaterThanOrEqual(2), { timeout: 60_000, interval: 25 });
       // Time for the report about the edit, written to watch.log, to come back as a change if it does.
       await new Promise((r) => setTimeout(r, 1500));
     } finally {

@@ -268,10 +268,9 @@ describe('the generated TypeScript gRPC client against a stand-in gRPC server', 
     expect(await collect(c.stream({ IN: { data: new Int32Array([1]) } }))).toEqual([0]);
     expect(stub.calls.filter((x) => x === 'ModelStreamInfer').length).toBe(2);
     stub.stream = () => [{ hang: true }];
-    const started = Date.now();
+    // The stream never ends: only its deadline does (the test's timeout bounds a hang).
     const e = await rejection(collect(c.stream({ IN: { data: new Int32Array([1]) } }, { timeoutMs: 300 })));
     expect([e.name, e.status, e.message]).toEqual(['Timeout', grpc.status.DEADLINE_EXCEEDED, 'ModelStreamInfer "streamer": the stream ran past its 300 ms']);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('hostile tensor and model names stay strings over gRPC; a __proto__ output is a key', async () => {

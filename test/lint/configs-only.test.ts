@@ -5,7 +5,7 @@
 // ensemble (step models without version directories), TensorRT and Python models whose config names
 // no backend, kept beside an empty 1/ with .gitkeep (Triton's own autofill_noplatform_success).
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { lintSync } from '../../src/lint/engine.js';
 import type { Diagnostic } from '../../src/diagnostics.js';
 import { writeRepo } from './harness.js';
@@ -113,7 +113,7 @@ describe('resolve and watch take --configs-only too', () => {
     let stop!: () => void;
     const stopped = new Promise<void>((r) => (stop = r));
     const run = runWatch({ repo: 'repo', generate: false, format: 'json', configsOnly: true }, io, stopped);
-    for (let i = 0; i < 100 && !out; i++) await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(out).not.toBe(''), { timeout: 60_000, interval: 50 });
     stop();
     expect(await run).toBe(0);
     const first = JSON.parse(out.split('\n')[0]!) as { event: string; results: { messages: { severity: number; ruleId: string }[] }[] };
@@ -123,7 +123,7 @@ describe('resolve and watch take --configs-only too', () => {
     out = '';
     let stop2!: () => void;
     const run2 = runWatch({ repo: 'repo', generate: false, format: 'json' }, io, new Promise<void>((r) => (stop2 = r)));
-    for (let i = 0; i < 100 && !out; i++) await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(out).not.toBe(''), { timeout: 60_000, interval: 50 });
     stop2();
     await run2;
     expect((JSON.parse(out.split('\n')[0]!) as typeof first).results.flatMap((r) => r.messages).map((m) => m.ruleId)).toContain('ensemble-models');

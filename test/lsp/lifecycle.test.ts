@@ -46,7 +46,7 @@ async function start(root: string) {
 }
 
 describe('tritonc lsp --stdio: shutdown and exit', () => {
-  it('after shutdown a request gets InvalidRequest, an edit is not linted, and exit ends with 0', { timeout: 30_000 }, async () => {
+  it('after shutdown a request gets InvalidRequest, an edit is not linted, and exit ends with 0', async () => {
     const repo = await writeRepo({ 'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': CLASSIFIER });
     const uri = pathToFileURL(join(repo, 'classifier/config.pbtxt')).href;
     const { c, published, exited } = await start(repo);
@@ -76,7 +76,7 @@ describe('tritonc lsp --stdio: shutdown and exit', () => {
     expect(published.filter((p) => p.uri === uri && p.version === 2)).toEqual([]);
   });
 
-  it('exit without shutdown ends with 1', { timeout: 30_000 }, async () => {
+  it('exit without shutdown ends with 1', async () => {
     const repo = await writeRepo({ 'classifier/config.pbtxt': CLASSIFIER_CONFIG });
     const { c, exited } = await start(repo);
     await c.sendNotification(ExitNotification.type);

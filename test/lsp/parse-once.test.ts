@@ -67,7 +67,7 @@ async function start(root: string) {
 const parsesOf = (text: string, fields = false): number => parsed.filter((p) => p.text === text && (fields || !p.field)).length;
 
 describe('the language server parses each document version once', () => {
-  it('lint, hovers, completions, definitions and inlay hints of one version share one parse; an edit parses again', { timeout: 30_000 }, async () => {
+  it('lint, hovers, completions, definitions and inlay hints of one version share one parse; an edit parses again', async () => {
     const repo = await writeRepo({ 'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': CLASSIFIER });
     const file = join(repo, 'classifier/config.pbtxt');
     const uri = pathToFileURL(file).href;

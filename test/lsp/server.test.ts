@@ -87,48 +87,44 @@ ensemble_scheduling { step [ { model_name: "classifier" model_version: -1 input_
 `;
 
 describe('tritonc lsp --stdio', () => {
-  it(
-    'diagnostics of the unsaved buffer against the model on disk, with rule ids and docs links; quick fixes; formatting as fmt writes',
-    { timeout: 30_000 },
-    async () => {
-      const repo = await writeRepo({ 'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': CLASSIFIER });
-      const file = join(repo, 'classifier/config.pbtxt');
-      const uri = pathToFileURL(file).href;
-      const s = await start(repo);
-      // Unsaved: an input name one letter off the model's.
-      const text = CLASSIFIER_CONFIG.replace('name: "input"', 'name: "inptu"').replace('max_batch_size: 8', 'max_batch_size:    8');
-      await open(s, file, text);
-      const found = await s.diagnostics(uri, (d) => d.some((x) => x.code === 'io-name'));
-      const ioName = found.find((d) => d.code === 'io-name' && d.message.includes("'inptu'"))!;
-      expect(ioName.source).toBe('tritonc');
-      expect(ioName.codeDescription?.href).toMatch(/docs\/rules\/io-name\.md$/);
-      expect(ioName.message).toContain("input 'inptu' is not an input of the model");
-      expect(ioName.range.start.line).toBe(3);
-      // The file on disk was not touched.
-      expect(readFileSync(file, 'utf8')).toBe(CLASSIFIER_CONFIG);
+  it('diagnostics of the unsaved buffer against the model on disk, with rule ids and docs links; quick fixes; formatting as fmt writes', async () => {
+    const repo = await writeRepo({ 'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': CLASSIFIER });
+    const file = join(repo, 'classifier/config.pbtxt');
+    const uri = pathToFileURL(file).href;
+    const s = await start(repo);
+    // Unsaved: an input name one letter off the model's.
+    const text = CLASSIFIER_CONFIG.replace('name: "input"', 'name: "inptu"').replace('max_batch_size: 8', 'max_batch_size:    8');
+    await open(s, file, text);
+    const found = await s.diagnostics(uri, (d) => d.some((x) => x.code === 'io-name'));
+    const ioName = found.find((d) => d.code === 'io-name' && d.message.includes("'inptu'"))!;
+    expect(ioName.source).toBe('tritonc');
+    expect(ioName.codeDescription?.href).toMatch(/docs\/rules\/io-name\.md$/);
+    expect(ioName.message).toContain("input 'inptu' is not an input of the model");
+    expect(ioName.range.start.line).toBe(3);
+    // The file on disk was not touched.
+    expect(readFileSync(file, 'utf8')).toBe(CLASSIFIER_CONFIG);
 
-      const actions = await s.connection.sendRequest(CodeActionRequest.type, {
-        textDocument: { uri },
-        range: ioName.range,
-        context: { diagnostics: [ioName] },
-      });
-      const action = (actions ?? []).find((a) => 'edit' in a && a.edit)! as {
-        title: string;
-        isPreferred?: boolean;
-        edit: { changes: Record<string, { newText: string }[]> };
-      };
-      expect(action.title).toContain('io-name');
-      // A did-you-mean is a suggestion: offered, never the preferred (auto-applied) action.
-      expect(action.isPreferred).toBe(false);
-      expect(action.edit.changes[uri]![0]!.newText).toBe('"input"');
+    const actions = await s.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri },
+      range: ioName.range,
+      context: { diagnostics: [ioName] },
+    });
+    const action = (actions ?? []).find((a) => 'edit' in a && a.edit)! as {
+      title: string;
+      isPreferred?: boolean;
+      edit: { changes: Record<string, { newText: string }[]> };
+    };
+    expect(action.title).toContain('io-name');
+    // A did-you-mean is a suggestion: offered, never the preferred (auto-applied) action.
+    expect(action.isPreferred).toBe(false);
+    expect(action.edit.changes[uri]![0]!.newText).toBe('"input"');
 
-      const edits = await s.connection.sendRequest(DocumentFormattingRequest.type, { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } });
-      expect(edits).toHaveLength(1);
-      expect(edits![0]!.newText).toContain('max_batch_size: 8\n');
-    },
-  );
+    const edits = await s.connection.sendRequest(DocumentFormattingRequest.type, { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } });
+    expect(edits).toHaveLength(1);
+    expect(edits![0]!.newText).toContain('max_batch_size: 8\n');
+  });
 
-  it('a broken document gets its syntax error and the server keeps serving; a change brings the findings up to date', { timeout: 30_000 }, async () => {
+  it('a broken document gets its syntax error and the server keeps serving; a change brings the findings up to date', async () => {
     const repo = await writeRepo({ 'classifier/config.pbtxt': CLASSIFIER_CONFIG, 'classifier/1/model.onnx': CLASSIFIER });
     const file = join(repo, 'classifier/config.pbtxt');
     const uri = pathToFileURL(file).href;
@@ -147,141 +143,130 @@ describe('tritonc lsp --stdio', () => {
     expect(hover).toBeNull();
   });
 
-  it(
-    "completion knows where the cursor is; hover gives type and what Triton will use; model_name goes to that model's config",
-    { timeout: 30_000 },
-    async () => {
-      const repo = await writeRepo({
-        'classifier/config.pbtxt': CLASSIFIER_CONFIG,
-        'classifier/1/model.onnx': CLASSIFIER,
-        'pipeline/config.pbtxt': ENSEMBLE,
-        'pipeline/1/.keep': '',
-      });
-      const s = await start(repo);
-      const classifier = join(repo, 'classifier/config.pbtxt');
-      const text = `${CLASSIFIER_CONFIG}instance_group [ { kind:  } ]\n`;
-      await open(s, classifier, text);
-      const curi = pathToFileURL(classifier).href;
-      const lines = text.split('\n');
-      const igLine = lines.findIndex((l) => l.startsWith('instance_group'));
-      const afterKind = lines[igLine]!.indexOf('kind: ') + 'kind: '.length;
-      const kinds = await s.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: curi }, position: { line: igLine, character: afterKind } });
-      expect((Array.isArray(kinds) ? kinds : kinds!.items).map((i) => i.label)).toEqual(['KIND_AUTO', 'KIND_GPU', 'KIND_CPU', 'KIND_MODEL']);
-      expect(String((Array.isArray(kinds) ? kinds : kinds!.items).find((i) => i.label === 'KIND_CPU')!.documentation)).toMatch(/CPU/);
-      // Inside instance_group { }: its fields only.
-      const inGroup = await s.connection.sendRequest(CompletionRequest.type, {
-        textDocument: { uri: curi },
-        position: { line: igLine, character: lines[igLine]!.indexOf('{') + 2 },
-      });
-      const labels = (Array.isArray(inGroup) ? inGroup : inGroup!.items).map((i) => i.label);
-      expect(labels).toContain('count');
-      expect(String((Array.isArray(inGroup) ? inGroup : inGroup!.items).find((i) => i.label === 'count')!.documentation)).toMatch(/instances/i);
-      expect(labels).not.toContain('max_batch_size');
+  it("completion knows where the cursor is; hover gives type and what Triton will use; model_name goes to that model's config", async () => {
+    const repo = await writeRepo({
+      'classifier/config.pbtxt': CLASSIFIER_CONFIG,
+      'classifier/1/model.onnx': CLASSIFIER,
+      'pipeline/config.pbtxt': ENSEMBLE,
+      'pipeline/1/.keep': '',
+    });
+    const s = await start(repo);
+    const classifier = join(repo, 'classifier/config.pbtxt');
+    const text = `${CLASSIFIER_CONFIG}instance_group [ { kind:  } ]\n`;
+    await open(s, classifier, text);
+    const curi = pathToFileURL(classifier).href;
+    const lines = text.split('\n');
+    const igLine = lines.findIndex((l) => l.startsWith('instance_group'));
+    const afterKind = lines[igLine]!.indexOf('kind: ') + 'kind: '.length;
+    const kinds = await s.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: curi }, position: { line: igLine, character: afterKind } });
+    expect((Array.isArray(kinds) ? kinds : kinds!.items).map((i) => i.label)).toEqual(['KIND_AUTO', 'KIND_GPU', 'KIND_CPU', 'KIND_MODEL']);
+    expect(String((Array.isArray(kinds) ? kinds : kinds!.items).find((i) => i.label === 'KIND_CPU')!.documentation)).toMatch(/CPU/);
+    // Inside instance_group { }: its fields only.
+    const inGroup = await s.connection.sendRequest(CompletionRequest.type, {
+      textDocument: { uri: curi },
+      position: { line: igLine, character: lines[igLine]!.indexOf('{') + 2 },
+    });
+    const labels = (Array.isArray(inGroup) ? inGroup : inGroup!.items).map((i) => i.label);
+    expect(labels).toContain('count');
+    expect(String((Array.isArray(inGroup) ? inGroup : inGroup!.items).find((i) => i.label === 'count')!.documentation)).toMatch(/instances/i);
+    expect(labels).not.toContain('max_batch_size');
 
-      // Hover on the config once it parses again.
-      await s.connection.sendNotification(DidChangeTextDocumentNotification.type, {
-        textDocument: { uri: curi, version: 2 },
-        contentChanges: [{ text: CLASSIFIER_CONFIG }],
-      });
-      await s.diagnostics(curi, (d) => !d.some((x) => x.code === 'syntax'));
-      const mbsLine = lines.findIndex((l) => l.startsWith('max_batch_size'));
-      const hover = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: curi }, position: { line: mbsLine, character: 2 } });
-      const value = (hover!.contents as { value: string }).value;
-      expect(value).toContain('**max_batch_size**: int32');
-      // The field's documentation, from the schema's comment above it.
-      expect(value).toContain('0 means the model does not batch');
-      expect(value).toContain('Triton will use: `8`');
+    // Hover on the config once it parses again.
+    await s.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: curi, version: 2 },
+      contentChanges: [{ text: CLASSIFIER_CONFIG }],
+    });
+    await s.diagnostics(curi, (d) => !d.some((x) => x.code === 'syntax'));
+    const mbsLine = lines.findIndex((l) => l.startsWith('max_batch_size'));
+    const hover = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: curi }, position: { line: mbsLine, character: 2 } });
+    const value = (hover!.contents as { value: string }).value;
+    expect(value).toContain('**max_batch_size**: int32');
+    // The field's documentation, from the schema's comment above it.
+    expect(value).toContain('0 means the model does not batch');
+    expect(value).toContain('Triton will use: `8`');
 
-      const pipeline = join(repo, 'pipeline/config.pbtxt');
-      await open(s, pipeline, ENSEMBLE);
-      const pl = ENSEMBLE.split('\n');
-      const stepLine = pl.findIndex((l) => l.includes('model_name'));
-      const def = await s.connection.sendRequest(DefinitionRequest.type, {
-        textDocument: { uri: pathToFileURL(pipeline).href },
-        position: { line: stepLine, character: pl[stepLine]!.indexOf('"classifier"') + 3 },
-      });
-      expect(def).toMatchObject({ uri: pathToFileURL(classifier).href });
-    },
-  );
+    const pipeline = join(repo, 'pipeline/config.pbtxt');
+    await open(s, pipeline, ENSEMBLE);
+    const pl = ENSEMBLE.split('\n');
+    const stepLine = pl.findIndex((l) => l.includes('model_name'));
+    const def = await s.connection.sendRequest(DefinitionRequest.type, {
+      textDocument: { uri: pathToFileURL(pipeline).href },
+      position: { line: stepLine, character: pl[stepLine]!.indexOf('"classifier"') + 3 },
+    });
+    expect(def).toMatchObject({ uri: pathToFileURL(classifier).href });
+  });
 
-  it(
-    'inlay hints say what auto-complete fills in; tensor names complete from the ONNX model and the step model; a map key goes to its declaration',
-    { timeout: 30_000 },
-    async () => {
-      const repo = await writeRepo({
-        'classifier/config.pbtxt': CLASSIFIER_CONFIG,
-        'classifier/1/model.onnx': CLASSIFIER,
-        'pipeline/config.pbtxt': ENSEMBLE,
-        'pipeline/1/.keep': '',
-        'bare/1/model.onnx': CLASSIFIER,
-        'bare/config.pbtxt': 'backend: "onnxruntime"\n',
-      });
-      const s = await start(repo);
-      // A config with nothing but the backend: auto-complete fills in max_batch_size, the I/O, batching.
-      const bare = join(repo, 'bare/config.pbtxt');
-      await open(s, bare, 'backend: "onnxruntime"\n');
-      await s.diagnostics(pathToFileURL(bare).href);
-      const hints = await s.connection.sendRequest(InlayHintRequest.type, {
-        textDocument: { uri: pathToFileURL(bare).href },
-        range: { start: { line: 0, character: 0 }, end: { line: 10, character: 0 } },
-      });
-      const labels = (hints ?? []).map((h) => String(h.label));
-      expect(labels.some((l) => l.includes('max_batch_size = 4'))).toBe(true);
-      expect(labels.some((l) => l.includes('input'))).toBe(true);
+  it('inlay hints say what auto-complete fills in; tensor names complete from the ONNX model and the step model; a map key goes to its declaration', async () => {
+    const repo = await writeRepo({
+      'classifier/config.pbtxt': CLASSIFIER_CONFIG,
+      'classifier/1/model.onnx': CLASSIFIER,
+      'pipeline/config.pbtxt': ENSEMBLE,
+      'pipeline/1/.keep': '',
+      'bare/1/model.onnx': CLASSIFIER,
+      'bare/config.pbtxt': 'backend: "onnxruntime"\n',
+    });
+    const s = await start(repo);
+    // A config with nothing but the backend: auto-complete fills in max_batch_size, the I/O, batching.
+    const bare = join(repo, 'bare/config.pbtxt');
+    await open(s, bare, 'backend: "onnxruntime"\n');
+    await s.diagnostics(pathToFileURL(bare).href);
+    const hints = await s.connection.sendRequest(InlayHintRequest.type, {
+      textDocument: { uri: pathToFileURL(bare).href },
+      range: { start: { line: 0, character: 0 }, end: { line: 10, character: 0 } },
+    });
+    const labels = (hints ?? []).map((h) => String(h.label));
+    expect(labels.some((l) => l.includes('max_batch_size = 4'))).toBe(true);
+    expect(labels.some((l) => l.includes('input'))).toBe(true);
 
-      // input { name: "" }: the ONNX model's input names.
-      const classifier = join(repo, 'classifier/config.pbtxt');
-      const partial = CLASSIFIER_CONFIG.replace('name: "input"', 'name: ""');
-      await open(s, classifier, partial);
-      const pl = partial.split('\n');
-      const line = pl.findIndex((l) => l.startsWith('input'));
-      const names = await s.connection.sendRequest(CompletionRequest.type, {
-        textDocument: { uri: pathToFileURL(classifier).href },
-        position: { line, character: pl[line]!.indexOf('name: "') + 7 },
-      });
-      expect((Array.isArray(names) ? names : names!.items).map((i) => i.label)).toEqual(['input']);
+    // input { name: "" }: the ONNX model's input names.
+    const classifier = join(repo, 'classifier/config.pbtxt');
+    const partial = CLASSIFIER_CONFIG.replace('name: "input"', 'name: ""');
+    await open(s, classifier, partial);
+    const pl = partial.split('\n');
+    const line = pl.findIndex((l) => l.startsWith('input'));
+    const names = await s.connection.sendRequest(CompletionRequest.type, {
+      textDocument: { uri: pathToFileURL(classifier).href },
+      position: { line, character: pl[line]!.indexOf('name: "') + 7 },
+    });
+    expect((Array.isArray(names) ? names : names!.items).map((i) => i.label)).toEqual(['input']);
 
-      // The classifier's buffer back as on disk (an open buffer is what the other models see).
-      await s.connection.sendNotification(DidChangeTextDocumentNotification.type, {
-        textDocument: { uri: pathToFileURL(classifier).href, version: 2 },
-        contentChanges: [{ text: CLASSIFIER_CONFIG }],
-      });
-      // In an ensemble step: the step model's inputs as input_map keys, the ensemble's tensors as values.
-      const pipeline = join(repo, 'pipeline/config.pbtxt');
-      await open(s, pipeline, ENSEMBLE);
-      const el = ENSEMBLE.split('\n');
-      const stepLine = el.findIndex((l) => l.includes('input_map'));
-      const keyAt = el[stepLine]!.indexOf('key: "input"') + 'key: "'.length;
-      const keys = await s.connection.sendRequest(CompletionRequest.type, {
-        textDocument: { uri: pathToFileURL(pipeline).href },
-        position: { line: stepLine, character: keyAt },
-      });
-      expect((Array.isArray(keys) ? keys : keys!.items).map((i) => i.label)).toEqual(['input']);
-      const valueAt = el[stepLine]!.indexOf('value: "IMAGE"') + 'value: "'.length;
-      const values = await s.connection.sendRequest(CompletionRequest.type, {
-        textDocument: { uri: pathToFileURL(pipeline).href },
-        position: { line: stepLine, character: valueAt },
-      });
-      expect((Array.isArray(values) ? values : values!.items).map((i) => i.label)).toEqual(['IMAGE', 'SCORES']);
-      const def = await s.connection.sendRequest(DefinitionRequest.type, {
-        textDocument: { uri: pathToFileURL(pipeline).href },
-        position: { line: stepLine, character: keyAt + 1 },
-      });
-      expect(def).toMatchObject({ uri: pathToFileURL(classifier).href, range: { start: { line: 3 } } });
-    },
-  );
+    // The classifier's buffer back as on disk (an open buffer is what the other models see).
+    await s.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: pathToFileURL(classifier).href, version: 2 },
+      contentChanges: [{ text: CLASSIFIER_CONFIG }],
+    });
+    // In an ensemble step: the step model's inputs as input_map keys, the ensemble's tensors as values.
+    const pipeline = join(repo, 'pipeline/config.pbtxt');
+    await open(s, pipeline, ENSEMBLE);
+    const el = ENSEMBLE.split('\n');
+    const stepLine = el.findIndex((l) => l.includes('input_map'));
+    const keyAt = el[stepLine]!.indexOf('key: "input"') + 'key: "'.length;
+    const keys = await s.connection.sendRequest(CompletionRequest.type, {
+      textDocument: { uri: pathToFileURL(pipeline).href },
+      position: { line: stepLine, character: keyAt },
+    });
+    expect((Array.isArray(keys) ? keys : keys!.items).map((i) => i.label)).toEqual(['input']);
+    const valueAt = el[stepLine]!.indexOf('value: "IMAGE"') + 'value: "'.length;
+    const values = await s.connection.sendRequest(CompletionRequest.type, {
+      textDocument: { uri: pathToFileURL(pipeline).href },
+      position: { line: stepLine, character: valueAt },
+    });
+    expect((Array.isArray(values) ? values : values!.items).map((i) => i.label)).toEqual(['IMAGE', 'SCORES']);
+    const def = await s.connection.sendRequest(DefinitionRequest.type, {
+      textDocument: { uri: pathToFileURL(pipeline).href },
+      position: { line: stepLine, character: keyAt + 1 },
+    });
+    expect(def).toMatchObject({ uri: pathToFileURL(classifier).href, range: { start: { line: 3 } } });
+  });
 
-  it(
-    'an ensemble with a Python step: its tensors complete from its config, a map key goes to it, a type mismatch across the step is found',
-    { timeout: 30_000 },
-    async () => {
-      const PRE = `name: "preprocess"
+  it('an ensemble with a Python step: its tensors complete from its config, a map key goes to it, a type mismatch across the step is found', async () => {
+    const PRE = `name: "preprocess"
 backend: "python"
 max_batch_size: 8
 input [ { name: "RAW" data_type: TYPE_UINT8 dims: [ -1 ] } ]
 output [ { name: "PIXELS" data_type: TYPE_FP16 dims: [ 3, 224, 224 ] } ]
 `;
-      const PIPE = `name: "pipeline"
+    const PIPE = `name: "pipeline"
 platform: "ensemble"
 max_batch_size: 8
 input [ { name: "BYTES" data_type: TYPE_UINT8 dims: [ -1 ] } ]
@@ -291,48 +276,47 @@ ensemble_scheduling { step [
   { model_name: "classifier" model_version: -1 input_map { key: "input" value: "pixels" } output_map { key: "output" value: "SCORES" } }
 ] }
 `;
-      const repo = await writeRepo({
-        'classifier/config.pbtxt': CLASSIFIER_CONFIG,
-        'classifier/1/model.onnx': CLASSIFIER,
-        'preprocess/config.pbtxt': PRE,
-        'preprocess/1/model.py': 'import triton_python_backend_utils as pb_utils\nclass TritonPythonModel:\n    pass\n',
-        'pipeline/config.pbtxt': PIPE,
-        'pipeline/1/.keep': '',
-      });
-      const s = await start(repo);
-      const pipeline = join(repo, 'pipeline/config.pbtxt');
-      const uri = pathToFileURL(pipeline).href;
-      await open(s, pipeline, PIPE);
-      // The Python step writes FP16 into a tensor the ONNX step reads as FP32: Triton refuses the ensemble.
-      const found = await s.diagnostics(uri, (d) => d.some((x) => x.severity === 1));
-      const mismatch = found.filter((d) => d.severity === 1 && /pixels/.test(d.message));
-      expect(mismatch.length, JSON.stringify(found.map((d) => d.message))).toBeGreaterThan(0);
-      expect(mismatch[0]!.message).toMatch(/TYPE_FP16|FP16/);
-      const pl = PIPE.split('\n');
-      const step = pl.findIndex((l) => l.includes('"preprocess"'));
-      const keyAt = pl[step]!.indexOf('key: "RAW"') + 'key: "'.length;
-      const keys = await s.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: step, character: keyAt } });
-      expect((Array.isArray(keys) ? keys : keys!.items).map((i) => i.label)).toEqual(['RAW']);
-      const outAt = pl[step]!.indexOf('key: "PIXELS"') + 'key: "'.length;
-      const outs = await s.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: step, character: outAt } });
-      expect((Array.isArray(outs) ? outs : outs!.items).map((i) => i.label)).toEqual(['PIXELS']);
-      const def = await s.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: { line: step, character: outAt + 1 } });
-      expect(def).toMatchObject({ uri: pathToFileURL(join(repo, 'preprocess/config.pbtxt')).href, range: { start: { line: 4 } } });
-      // The Python model's own config: hover and inlay hints answer with no model file tritonc can read.
-      const pre = join(repo, 'preprocess/config.pbtxt');
-      await open(s, pre, PRE);
-      await s.diagnostics(pathToFileURL(pre).href);
-      const hover = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: pathToFileURL(pre).href }, position: { line: 2, character: 2 } });
-      expect(JSON.stringify(hover)).toContain('max_batch_size');
-      const hints = await s.connection.sendRequest(InlayHintRequest.type, {
-        textDocument: { uri: pathToFileURL(pre).href },
-        range: { start: { line: 0, character: 0 }, end: { line: 6, character: 0 } },
-      });
-      expect(Array.isArray(hints)).toBe(true);
-    },
-  );
+    const repo = await writeRepo({
+      'classifier/config.pbtxt': CLASSIFIER_CONFIG,
+      'classifier/1/model.onnx': CLASSIFIER,
+      'preprocess/config.pbtxt': PRE,
+      'preprocess/1/model.py': 'import triton_python_backend_utils as pb_utils\nclass TritonPythonModel:\n    pass\n',
+      'pipeline/config.pbtxt': PIPE,
+      'pipeline/1/.keep': '',
+    });
+    const s = await start(repo);
+    const pipeline = join(repo, 'pipeline/config.pbtxt');
+    const uri = pathToFileURL(pipeline).href;
+    await open(s, pipeline, PIPE);
+    // The Python step writes FP16 into a tensor the ONNX step reads as FP32: Triton refuses the ensemble.
+    const found = await s.diagnostics(uri, (d) => d.some((x) => x.severity === 1));
+    const mismatch = found.filter((d) => d.severity === 1 && /pixels/.test(d.message));
+    expect(mismatch.length, JSON.stringify(found.map((d) => d.message))).toBeGreaterThan(0);
+    expect(mismatch[0]!.message).toMatch(/TYPE_FP16|FP16/);
+    const pl = PIPE.split('\n');
+    const step = pl.findIndex((l) => l.includes('"preprocess"'));
+    const keyAt = pl[step]!.indexOf('key: "RAW"') + 'key: "'.length;
+    const keys = await s.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: step, character: keyAt } });
+    expect((Array.isArray(keys) ? keys : keys!.items).map((i) => i.label)).toEqual(['RAW']);
+    const outAt = pl[step]!.indexOf('key: "PIXELS"') + 'key: "'.length;
+    const outs = await s.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: step, character: outAt } });
+    expect((Array.isArray(outs) ? outs : outs!.items).map((i) => i.label)).toEqual(['PIXELS']);
+    const def = await s.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: { line: step, character: outAt + 1 } });
+    expect(def).toMatchObject({ uri: pathToFileURL(join(repo, 'preprocess/config.pbtxt')).href, range: { start: { line: 4 } } });
+    // The Python model's own config: hover and inlay hints answer with no model file tritonc can read.
+    const pre = join(repo, 'preprocess/config.pbtxt');
+    await open(s, pre, PRE);
+    await s.diagnostics(pathToFileURL(pre).href);
+    const hover = await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: pathToFileURL(pre).href }, position: { line: 2, character: 2 } });
+    expect(JSON.stringify(hover)).toContain('max_batch_size');
+    const hints = await s.connection.sendRequest(InlayHintRequest.type, {
+      textDocument: { uri: pathToFileURL(pre).href },
+      range: { start: { line: 0, character: 0 }, end: { line: 6, character: 0 } },
+    });
+    expect(Array.isArray(hints)).toBe(true);
+  });
 
-  it('completes the parameters keys the backend reads (TensorRT-LLM, ONNX Runtime)', { timeout: 30_000 }, async () => {
+  it('completes the parameters keys the backend reads (TensorRT-LLM, ONNX Runtime)', async () => {
     const TRT = 'backend: "tensorrtllm"\nparameters { key: "" value: { string_value: "x" } }\n';
     const repo = await writeRepo({
       'tensorrt_llm/config.pbtxt': TRT,
@@ -364,7 +348,7 @@ ensemble_scheduling { step [
     expect((Array.isArray(ortItems) ? ortItems : ortItems!.items).map((i) => i.label)).toContain('intra_op_thread_count');
   });
 
-  it('a file the editor does not hold changes on disk (the client reports it): the open documents are linted again', { timeout: 30_000 }, async () => {
+  it('a file the editor does not hold changes on disk (the client reports it): the open documents are linted again', async () => {
     const repo = await writeRepo({ 'pipeline/config.pbtxt': ENSEMBLE, 'pipeline/1/.keep': '' });
     const s = await start(repo);
     const pipeline = join(repo, 'pipeline/config.pbtxt');

@@ -154,7 +154,7 @@ describe('snippets', () => {
     await apply('scripted', '', 'python model');
   });
 
-  it('an editor that does not expand snippets is offered none', { timeout: 30_000 }, async () => {
+  it('an editor that does not expand snippets is offered none', async () => {
     const repo = await writeRepo({ 'classifier/1/model.onnx': CLASSIFIER });
     const c = await start(repo, false);
     expect((await snippetsAt(c, join(repo, 'classifier', 'config.pbtxt'), '')).size).toBe(0);

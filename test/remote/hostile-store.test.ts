@@ -37,9 +37,8 @@ async function lintAt(mode: Misbehaviour, pageObjects?: number) {
   store = await startHostileS3(await objects(), mode, pageObjects);
   const url = `s3://${store.url}/models/repo`;
   const rss = process.memoryUsage().rss;
-  const started = Date.now();
   const r = await cli(['lint', url], { cwd: tempDir(), env: KEYS });
-  return { r, url, ms: Date.now() - started, grownBytes: process.memoryUsage().rss - rss };
+  return { r, url, grownBytes: process.memoryUsage().rss - rss };
 }
 
 describe('a store that breaks the protocol', () => {
@@ -159,7 +158,7 @@ describe('what held, and must keep holding', () => {
     const { parseRemoteUrl } = await import('../../src/remote/url.js');
     store = await startHostileS3(await objects(), mode);
     const loc = parseRemoteUrl(`s3://${store.url}/models/repo`);
-    const started = Date.now();
+    // The endpoint never finishes an answer: only the requests' timeout ends it (the test's timeout bounds a hang).
     const opened = MountedRepository.open(loc, loc.url, '/stand-in/repo', {
       env: SECRETS,
       readFile: () => '',
@@ -167,7 +166,6 @@ describe('what held, and must keep holding', () => {
     });
     await expect(opened).rejects.toBeInstanceOf(RemoteAccessError);
     await expect(opened).rejects.toThrow(/cannot list the repository: no answer in time after 1 retries/);
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('keys with .. never reach the local disk', async () => {

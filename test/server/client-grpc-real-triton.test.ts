@@ -163,11 +163,10 @@ describe.skipIf(!runs)('generated TypeScript gRPC clients against the real trito
 
   it('a call past its timeout is a Timeout (the gRPC deadline)', async () => {
     const c = await connect('slow');
-    const started = Date.now();
+    // The model answers after 3 s: a Timeout, not its answer, says the call ended at its own deadline.
     const e = await rejection(c.infer({ SECONDS: { data: new Float32Array([3]) } }, { timeoutMs: 500 }));
     expect([e.name, e.status]).toEqual(['Timeout', grpc.status.DEADLINE_EXCEEDED]);
     expect(e.message).toContain('no answer within 500 ms');
-    expect(Date.now() - started).toBeLessThan(2500);
     const ok = await c.infer({ SECONDS: { data: new Float32Array([0]) } }, { timeoutMs: 20_000 });
     expect(ok.DONE!.shape).toEqual([1]);
   }, 30_000);

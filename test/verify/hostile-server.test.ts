@@ -59,11 +59,11 @@ describe('verify --runtime server: answers are bounded', () => {
     const sent = { bytes: 0 };
     const url = await listen((_path, res) => endless(res, sent));
     const rss = process.memoryUsage().rss;
-    const started = Date.now();
+    // The error is the size bound's, not --timeout's: it stopped at the bound (untimed, whatever the machine's load).
     const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: url, timeoutMs: 20_000 });
     expect(r.exitCode).toBe(2);
     expect(r.error).toContain(`GET /v2: the answer from ${url} went on past ${MAX_JSON_ANSWER_BYTES / 1024 / 1024} MiB`);
-    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(r.error).not.toContain('within 20 s');
     expect(process.memoryUsage().rss - rss).toBeLessThan(256 * 1024 * 1024);
   });
 
@@ -72,11 +72,10 @@ describe('verify --runtime server: answers are bounded', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{');
     });
-    const started = Date.now();
+    // Nothing else ends it: the error names --timeout (the test's timeout bounds a hang).
     const r = await verifyModel({ modelDir: localModel(), runtime: 'server', server: url, timeoutMs: 1500 });
     expect(r.exitCode).toBe(2);
     expect(r.error).toContain('within 1.5 s');
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('an inference answer that never ends is stopped at a bound sized from the request, and the model put back', async () => {

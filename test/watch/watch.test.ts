@@ -1,5 +1,5 @@
 // watch with real file changes in a temporary repository.
-import { cpSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +30,7 @@ function repoWith(names: FixtureName[]): string {
 }
 
 /** Starts watching and returns a function that waits for the next report matching a predicate. */
-async function watching(repo: string, generate = false) {
+async function watching(repo: string, generate = false, now?: () => number) {
   const reports: RunReport[] = [];
   const waiters: { pred: (r: RunReport) => boolean; resolve: (r: RunReport) => void }[] = [];
   const h = startWatch({
@@ -38,6 +38,7 @@ async function watching(repo: string, generate = false) {
     cwd: repo,
     generate,
     debounceMs: 30,
+    ...(now ? { now } : {}),
     onReport: (r) => {
       reports.push(r);
       for (const w of [...waiters])
@@ -52,7 +53,8 @@ async function watching(repo: string, generate = false) {
   });
   handles.push(h);
   await h.ready;
-  const next = (pred: (r: RunReport) => boolean, ms = 8000): Promise<RunReport> =>
+  // A bound on a hang, not a measure: a loaded machine may take seconds for a report.
+  const next = (pred: (r: RunReport) => boolean, ms = 60_000): Promise<RunReport> =>
     new Promise((resolve, reject) => {
       const timer = setTimeout(
         () =>
@@ -113,9 +115,12 @@ describe('tritonc watch', () => {
   it('does not report a model file that is still being written as corrupt', async () => {
     const repo = repoWith(['classifier']);
     await cli(['generate', 'classifier', '--write'], { cwd: repo });
-    const w = await watching(repo);
-    const bytes = readFileSync(join(models, 'classifier', 'model.onnx'));
     const path = join(repo, 'classifier/1/model.onnx');
+    // The watch's clock reads the moment the model file was last written: every look at it comes
+    // right after a write, however long the machine takes to get there (a real clock would let a
+    // loaded machine pass the watch's 2 s window while the writer is still at work).
+    const w = await watching(repo, false, () => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    const bytes = readFileSync(join(models, 'classifier', 'model.onnx'));
     // A slow writer: the first half now, the rest a while later.
     const fd = openSync(path, 'w');
     writeSync(fd, bytes, 0, bytes.length >> 1);
@@ -141,7 +146,7 @@ describe('tritonc watch', () => {
     writeFileSync(join(repo, 'a/1/model.onnx'), readFileSync(join(models, 'classifier', 'model.onnx')).subarray(0, 100));
     await new Promise((r) => setTimeout(r, 120));
     writeFileSync(join(repo, 'b/1/model.onnx'), readFileSync(join(models, 'classifier', 'model.onnx')).subarray(0, 100));
-    const last = await w.next((r) => r.waiting.length === 0 && ids(r).filter((id) => id === 'model-unreadable').length >= 2, 10_000);
+    const last = await w.next((r) => r.waiting.length === 0 && ids(r).filter((id) => id === 'model-unreadable').length >= 2);
     const unreadable = (f: string): boolean =>
       last.result.results.some((r) => r.diagnostics.some((d) => d.ruleId === 'model-unreadable' && d.file.endsWith(f)));
     expect([unreadable('a/1/model.onnx'), unreadable('b/1/model.onnx')]).toEqual([true, true]);
