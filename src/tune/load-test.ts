@@ -118,7 +118,7 @@ export async function runLoadTest(req: LoadTestRequest): Promise<LoadTestResult>
       result.engine = `${[command, ...args].join(' ')}${meta ? ` (Triton ${meta.version})` : ''}`;
     } else {
       client = new KServeClient(req.runtime.url, { signal: interruption.signal, timeoutMs: req.timeoutMs });
-      result.engine = await reach(client);
+      result.engine = (await reach(client)).engine;
       restoreState = { before: await whatTheServerHas(client, name), pending: false };
     }
     const host = new URL(client.baseUrl).host;
