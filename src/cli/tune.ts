@@ -266,7 +266,9 @@ async function runPlan(a: TuneArgs, io: CliIO): Promise<number> {
   io.stdout(`wrote ${planned.variants.length} variant${planned.variants.length === 1 ? '' : 's'} of ${model} to ${shown(out)}:\n`);
   for (const v of planned.variants) io.stdout(`  ${v.name}\n`);
   io.stdout(
-    `\nStart Triton on it:  tritonserver --model-repository ${shown(out)} --model-control-mode explicit${serverArgsFor(target, a['shared-memory']).map((f) => ` ${f}`).join('')}\nMeasure every variant:  bash ${shown(join(out, 'run.sh'))}\nThen:  tritonc tune pick ${shown(out)} --latency-budget <budget>\n`,
+    `\nStart Triton on it:  tritonserver --model-repository ${shown(out)} --model-control-mode explicit${serverArgsFor(target, a['shared-memory'])
+      .map((f) => ` ${f}`)
+      .join('')}\nMeasure every variant:  bash ${shown(join(out, 'run.sh'))}\nThen:  tritonc tune pick ${shown(out)} --latency-budget <budget>\n`,
   );
   return EXIT.ok;
 }

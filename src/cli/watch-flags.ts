@@ -19,4 +19,6 @@ export const watchFlags = (y: Argv) =>
     .option('color', { type: 'boolean', describe: 'Colour the stylish output' });
 
 /** watch's flags, parsed; those left out take their defaults (tests run the watcher with a few). */
-export type WatchCliOptions = Partial<Pick<FlagsOf<typeof watchFlags>, 'repo' | 'generate' | 'format' | 'config' | 'gpuMemory' | 'configsOnly' | 'color' | 'tritonVersion'>>;
+export type WatchCliOptions = Partial<
+  Pick<FlagsOf<typeof watchFlags>, 'repo' | 'generate' | 'format' | 'config' | 'gpuMemory' | 'configsOnly' | 'color' | 'tritonVersion'>
+>;

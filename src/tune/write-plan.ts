@@ -45,13 +45,7 @@ export type PlannedModel =
   | { kind: 'model-refused'; lint: LintResult };
 
 /** Reads the model, lints it (variants of a model Triton refuses would be refused too), and plans its variants. Throws TunePlanError. */
-export function planModel(
-  modelDir: string,
-  axes: PlanAxes,
-  cwd: string,
-  shown: (path: string) => string,
-  server: Partial<ServerOptions> = {},
-): PlannedModel {
+export function planModel(modelDir: string, axes: PlanAxes, cwd: string, shown: (path: string) => string, server: Partial<ServerOptions> = {}): PlannedModel {
   const ws = new Workspace();
   if (ws.tree.kind(modelDir) !== 'dir') throw new TunePlanError(`${shown(modelDir)}: not a model directory`);
   const effective = ws.model(modelDir).effective();

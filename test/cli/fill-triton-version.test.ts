@@ -26,7 +26,9 @@ function repo(settings?: object): string {
 describe('fill --triton-version', () => {
   it('a v0.15 TensorRT-LLM template for the 24.11 trtllm image: written', async () => {
     const dir = repo();
-    const r = await cli(['fill', '-i', '--triton-version', 'nvcr.io/nvidia/tritonserver:24.11-trtllm-python-py3', 'tensorrt_llm/config.pbtxt', SUBS], { cwd: dir });
+    const r = await cli(['fill', '-i', '--triton-version', 'nvcr.io/nvidia/tritonserver:24.11-trtllm-python-py3', 'tensorrt_llm/config.pbtxt', SUBS], {
+      cwd: dir,
+    });
     expect(r.stderr).not.toContain('guided_decoding_backend');
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(dir, 'tensorrt_llm', 'config.pbtxt'), 'utf8')).toContain('/engines/llama');

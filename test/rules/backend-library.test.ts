@@ -143,7 +143,7 @@ testRule('backend-library', {
       settings: { triton: '24.11-trtllm-python-py3' },
     },
     {
-      name: 'a backend of the user\'s own: any image may have it installed',
+      name: "a backend of the user's own: any image may have it installed",
       files: { 'm/config.pbtxt': 'backend: "mine"\n', 'm/1/': '' },
       settings: { triton: '24.11-trtllm-python-py3' },
     },

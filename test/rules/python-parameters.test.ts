@@ -3,7 +3,8 @@
 // (the real 2.51 answers so for the key without a value and for string_value "").
 import { testRule } from '../support/rule-tester.js';
 
-const PY = 'backend: "python"\nmax_batch_size: 8\ninput [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]\n';
+const PY =
+  'backend: "python"\nmax_batch_size: 8\ninput [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]\n';
 const param = (value?: string) =>
   `parameters { key: "FORCE_CPU_ONLY_INPUT_TENSORS"${value === undefined ? '' : ` value: { string_value: ${JSON.stringify(value)} }`} }\n`;
 const files = (config: string) => ({ 'm/config.pbtxt': config, 'm/1/model.py': 'class TritonPythonModel:\n    pass\n' });

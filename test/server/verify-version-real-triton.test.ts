@@ -41,7 +41,9 @@ afterAll(async () => {
 
 describe('serverVersionWarning', () => {
   it('names the server version, its release and the target; nothing when they agree', () => {
-    expect(serverVersionWarning('2.51.0', parseTarget('26.06'))).toBe('the server is tritonserver 2.51.0 (24.10), tritonc was told 26.06: verdicts are for 26.06');
+    expect(serverVersionWarning('2.51.0', parseTarget('26.06'))).toBe(
+      'the server is tritonserver 2.51.0 (24.10), tritonc was told 26.06: verdicts are for 26.06',
+    );
     expect(serverVersionWarning('2.51.0', parseTarget('24.10'))).toBeUndefined();
     expect(serverVersionWarning('2.51.0', parseTarget('nvcr.io/nvidia/tritonserver:24.10-py3'))).toBeUndefined();
     expect(serverVersionWarning('2.73.0dev', parseTarget('26.08'))).toBe(

@@ -46,7 +46,7 @@ describe('container flavours', () => {
 });
 
 describe('the LLM backends each release bundles', () => {
-  it("TensorRT-LLM of each trtllm image: 24.10 0.14.0, 24.11 0.15.0, 25.04 0.18.2, 25.05 0.19.0; 26.08 as 26.07", () => {
+  it('TensorRT-LLM of each trtllm image: 24.10 0.14.0, 24.11 0.15.0, 25.04 0.18.2, 25.05 0.19.0; 26.08 as 26.07', () => {
     expect(trtllmVersionIn(releaseNamed('24.05'))).toBe('0.9.0');
     expect(trtllmVersionIn(releaseNamed('24.10'))).toBe('0.14.0');
     expect(trtllmVersionIn(releaseNamed('24.11'))).toBe('0.15.0');
@@ -73,14 +73,16 @@ describe('--allow-client-shm', () => {
     expect(clientShmNeedsOptIn(releaseNamed('26.03'))).toBe(false);
     expect(clientShmNeedsOptIn(releaseNamed('26.04'))).toBe(true);
     expect(clientShmNeedsOptIn(releaseNamed('26.08'))).toBe(true);
-    expect(CLIENT_SHM_DISABLED).toContain("--allow-client-shm=true");
+    expect(CLIENT_SHM_DISABLED).toContain('--allow-client-shm=true');
   });
 });
 
 describe('RELEASE_CHANGES', () => {
-  it("lists these facts, so a move from 24.11 to 25.05 names the guided-decoding keys and a move from 26.03 to 26.04 client shared memory", () => {
+  it('lists these facts, so a move from 24.11 to 25.05 names the guided-decoding keys and a move from 26.03 to 26.04 client shared memory', () => {
     const up = changesBetween(RELEASE_CHANGES, releaseNamed('24.11'), releaseNamed('25.05')).map((c) => `${c.direction} ${c.change.area}: ${c.change.what}`);
-    expect(up).toContain('gained tensorrtllm: the tensorrtllm backend (TensorRT-LLM 0.19.0 on) requires parameter "guided_decoding_backend" and fails the load without it');
+    expect(up).toContain(
+      'gained tensorrtllm: the tensorrtllm backend (TensorRT-LLM 0.19.0 on) requires parameter "guided_decoding_backend" and fails the load without it',
+    );
     expect(up).toContain('gained tensorrtllm: the trtllm-python-py3 image bundles TensorRT-LLM 0.19.0');
     expect(up).toContain('lost tensorrtllm: the trtllm-python-py3 image bundles TensorRT-LLM 0.15.0');
     const shm = changesBetween(RELEASE_CHANGES, releaseNamed('26.03'), releaseNamed('26.04')).filter((c) => c.change.area === 'server');

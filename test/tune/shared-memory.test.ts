@@ -23,14 +23,18 @@ dynamic_batching { }
 async function plan(...flags: string[]) {
   const repo = await writeRepo({ 'classifier/config.pbtxt': CONFIG, 'classifier/1/model.onnx': CLASSIFIER });
   const out = join(repo, 'plan');
-  const r = await cli(['tune', 'plan', join(repo, 'classifier'), '--out', out, '--delays', '0', '--instances', '1', '--preferred', 'keep', ...flags], { cwd: repo });
+  const r = await cli(['tune', 'plan', join(repo, 'classifier'), '--out', out, '--delays', '0', '--instances', '1', '--preferred', 'keep', ...flags], {
+    cwd: repo,
+  });
   return { out, r };
 }
 
 describe('tune --shared-memory and --allow-client-shm', () => {
   it('26.03: no opt-in needed; 26.04: refused unless the server allows it', () => {
     expect(sharedMemoryRefusal(parseTarget('26.03'), 'system', false)).toBeUndefined();
-    expect(sharedMemoryRefusal(parseTarget('26.04'), 'system', false)).toContain("Client shared memory is disabled. Start the server with '--allow-client-shm=true' to enable.");
+    expect(sharedMemoryRefusal(parseTarget('26.04'), 'system', false)).toContain(
+      "Client shared memory is disabled. Start the server with '--allow-client-shm=true' to enable.",
+    );
     expect(sharedMemoryRefusal(parseTarget('26.04'), 'system', true)).toBeUndefined();
     expect(sharedMemoryRefusal(parseTarget('26.08'), 'none', false)).toBeUndefined();
     expect(serverArgsFor(parseTarget('26.03'), 'cuda')).toEqual([]);
@@ -39,11 +43,19 @@ describe('tune --shared-memory and --allow-client-shm', () => {
   });
 
   it('perf_analyzer is given --shared-memory for a level', () => {
-    const args = levelArgs({ model: 'm', url: 'localhost:8000', concurrency: 2, measurementIntervalMs: 1000, percentile: 99, sharedMemory: 'system', csvFile: '/x.csv' });
+    const args = levelArgs({
+      model: 'm',
+      url: 'localhost:8000',
+      concurrency: 2,
+      measurementIntervalMs: 1000,
+      percentile: 99,
+      sharedMemory: 'system',
+      csvFile: '/x.csv',
+    });
     expect(args).toContain('--shared-memory=system');
-    expect(levelArgs({ model: 'm', url: 'localhost:8000', concurrency: 2, measurementIntervalMs: 1000, percentile: 99, csvFile: '/x.csv' }).join(' ')).not.toContain(
-      'shared-memory',
-    );
+    expect(
+      levelArgs({ model: 'm', url: 'localhost:8000', concurrency: 2, measurementIntervalMs: 1000, percentile: 99, csvFile: '/x.csv' }).join(' '),
+    ).not.toContain('shared-memory');
   });
 
   it('tune plan --shared-memory system for 26.03: written, the command carries it', async () => {
@@ -56,7 +68,9 @@ describe('tune --shared-memory and --allow-client-shm', () => {
   it('tune plan --shared-memory system for 26.04: refused, nothing written; with --allow-client-shm: written, the server line says how to start it', async () => {
     const refused = await plan('--shared-memory', 'system', '--triton-version', '26.04');
     expect(refused.r.code).toBe(2);
-    expect(refused.r.stderr).toContain('Triton 26.04 (from 26.04 on) refuses client shared memory unless tritonserver was started with --allow-client-shm=true');
+    expect(refused.r.stderr).toContain(
+      'Triton 26.04 (from 26.04 on) refuses client shared memory unless tritonserver was started with --allow-client-shm=true',
+    );
     expect(existsSync(refused.out)).toBe(false);
     const allowed = await plan('--shared-memory', 'cuda', '--triton-version', '26.05', '--allow-client-shm');
     expect(allowed.r.code, allowed.r.stderr).toBe(0);
@@ -66,7 +80,21 @@ describe('tune --shared-memory and --allow-client-shm', () => {
   it('tune run on a running 26.05 server with --shared-memory: refused before anything runs', async () => {
     const repo = await writeRepo({ 'classifier/config.pbtxt': CONFIG, 'classifier/1/model.onnx': CLASSIFIER });
     const r = await cli(
-      ['tune', 'run', join(repo, 'classifier'), '--runtime', 'server', '--server', 'http://127.0.0.1:9', '--shared-memory', 'system', '--triton-version', '26.05', '--latency-budget', '20ms'],
+      [
+        'tune',
+        'run',
+        join(repo, 'classifier'),
+        '--runtime',
+        'server',
+        '--server',
+        'http://127.0.0.1:9',
+        '--shared-memory',
+        'system',
+        '--triton-version',
+        '26.05',
+        '--latency-budget',
+        '20ms',
+      ],
       { cwd: repo },
     );
     expect(r.code).toBe(2);

@@ -23,7 +23,7 @@ export function clientShmNeedsOptIn(release: TritonRelease): boolean {
 export const SERVER_FLAG_CHANGES: readonly ReleaseChange[] = Object.freeze([
   {
     area: 'server',
-    what: "client shared memory (system and CUDA) is off unless tritonserver is started with --allow-client-shm=true: registering a region fails with \"Client shared memory is disabled. Start the server with '--allow-client-shm=true' to enable.\"",
+    what: 'client shared memory (system and CUDA) is off unless tritonserver is started with --allow-client-shm=true: registering a region fails with "Client shared memory is disabled. Start the server with \'--allow-client-shm=true\' to enable."',
     releases: CLIENT_SHM_OPT_IN,
     source: 'triton-inference-server/server src/command_line_parser.cc, src/common.h @ r26.04 (commit d78c99c17); r26.03 has no --allow-client-shm',
   },

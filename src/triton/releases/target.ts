@@ -38,7 +38,9 @@ export function parseTarget(text: string): TritonTarget {
     const offered = FLAVOURS.filter((f) => holdsIn(f.releases, release));
     const flavour = FLAVOURS.find((f) => f.tag === m[2]);
     if (flavour && !offered.includes(flavour))
-      throw new TargetError(`NVIDIA published no ${release.container}-${flavour.tag} image: ${flavour.tag} images exist ${describeReleases(flavour.releases!)}`);
+      throw new TargetError(
+        `NVIDIA published no ${release.container}-${flavour.tag} image: ${flavour.tag} images exist ${describeReleases(flavour.releases!)}`,
+      );
     if (!flavour)
       throw new TargetError(
         `"${m[2]}" in ${named} is not a tritonserver image flavour tritonc knows: ${offered.map((f) => `${release.container}-${f.tag}`).join(', ')}`,

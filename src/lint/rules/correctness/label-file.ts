@@ -13,7 +13,7 @@ const messages = {
   outsideModelDirectory:
     "label_filename \"{{labelFilename}}\" of output '{{output}}' leaves the model directory, which Triton's releases after r24.10 refuse (\"label file path '{{path}}' for output '{{output}}' in model '{{model}}' is outside model directory\"; tritonserver 2.51 still reads it); put the labels file in {{modelDir}} and name it relative to it, e.g. label_filename: \"labels.txt\"",
   multipleLabelFiles:
-    "output '{{output}}' is declared again with label_filename \"{{labelFilename}}\", and an earlier output of that name has label_filename \"{{firstLabelFilename}}\", so Triton fails to load the model (\"multiple label files for '{{output}}'\"); keep one output named '{{output}}', with one label_filename",
+    'output \'{{output}}\' is declared again with label_filename "{{labelFilename}}", and an earlier output of that name has label_filename "{{firstLabelFilename}}", so Triton fails to load the model ("multiple label files for \'{{output}}\'"); keep one output named \'{{output}}\', with one label_filename',
   missing:
     'label_filename "{{labelFilename}}" of output \'{{output}}\' is not a file in the model directory, so Triton fails to load the model ("failed to open text file for read {{path}}: No such file or directory"); add the labels file at {{path}}, or remove label_filename',
 } as const;

@@ -36,7 +36,11 @@ export const pythonParameters = defineModelRule({
     const value = entry.string_value ?? '';
     if (VALUES.includes(value) || UNFILLED_PLACEHOLDER.test(value)) return;
     if (value === '') {
-      ctx.report({ path: entry.string_value !== undefined ? ['parameters', KEY, 'string_value'] : ['parameters', KEY], messageId: 'noValue', data: { key: KEY } });
+      ctx.report({
+        path: entry.string_value !== undefined ? ['parameters', KEY, 'string_value'] : ['parameters', KEY],
+        messageId: 'noValue',
+        data: { key: KEY },
+      });
       return;
     }
     const path = ['parameters', KEY, 'string_value'];

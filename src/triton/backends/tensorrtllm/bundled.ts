@@ -51,7 +51,12 @@ function firstReleaseWith(version: string): ReleaseName | undefined {
 export const TRTLLM_CHANGES: readonly ReleaseChange[] = Object.freeze([
   ...TRTLLM_IN_RELEASE.map((e, i): ReleaseChange => {
     const until = TRTLLM_IN_RELEASE[i + 1]?.since;
-    return { area: 'tensorrtllm', what: `the trtllm-python-py3 image bundles TensorRT-LLM ${e.value}`, releases: { since: e.since, ...(until ? { until } : {}) }, source: SOURCE };
+    return {
+      area: 'tensorrtllm',
+      what: `the trtllm-python-py3 image bundles TensorRT-LLM ${e.value}`,
+      releases: { since: e.since, ...(until ? { until } : {}) },
+      source: SOURCE,
+    };
   }),
   ...Object.entries(TRTLLM_PARAMETERS).flatMap(([key, p]): ReleaseChange[] => {
     const since = p.since ? firstReleaseWith(p.since) : undefined;
