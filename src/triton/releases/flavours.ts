@@ -65,7 +65,7 @@ export const FLAVOURS: readonly Flavour[] = Object.freeze([
   {
     tag: 'py3-igpu',
     title: 'the Jetson (iGPU) server',
-    lacks: LLM_BACKENDS,
+    // Which of NVIDIA's backends Jetson's build has is not in Triton's sources: none is ruled out.
     source: 'triton-inference-server/server release notes v2.41.0 (23.12): "-py3-igpu ... tritonserver and all supported backends for Jetson devices"',
   },
   {
