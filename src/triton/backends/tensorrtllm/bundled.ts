@@ -64,6 +64,13 @@ export const TRTLLM_CHANGES: readonly ReleaseChange[] = Object.freeze([
     const what = p.required
       ? `the tensorrtllm backend (TensorRT-LLM ${p.since} on) requires parameter "${key}" and fails the load without it`
       : `the tensorrtllm backend (TensorRT-LLM ${p.since} on) reads parameter "${key}"`;
-    return [{ area: 'tensorrtllm', what, releases: { since }, source: `tensorrtllm_backend inflight_batcher_llm/src/${p.source} @ v${p.since}; ${SOURCE}` }];
+    return [
+      {
+        area: 'tensorrtllm',
+        what,
+        releases: { since },
+        source: `tensorrtllm_backend inflight_batcher_llm/src/${p.source} @ c2e65b88, read from tag v${p.since} on; ${SOURCE}`,
+      },
+    ];
   }),
 ]);
