@@ -48,6 +48,11 @@ export interface Diagnostic {
    */
   suggestions?: Fix[];
   data?: Record<string, unknown>;
+  /**
+   * The Triton releases it holds for ("24.10", "24.11-trtllm-python-py3"), where one run judged
+   * several (`lint --triton-version 24.10,26.07`); absent when one was judged.
+   */
+  targets?: string[];
 }
 
 /** A rule as reports describe it (SARIF's rule metadata, links to its page). */
@@ -95,6 +100,18 @@ export interface LintResult {
   problems: InputProblem[];
   /** The tool that made the result, for reports that name it. */
   tool: { name: string; version: string; informationUri: string };
+  /** The Triton releases judged against (machine-readable reports record them). */
+  triton: TargetJson[];
+}
+
+/** A Triton release judged against, as reports record it. */
+export interface TargetJson {
+  /** The container release: "24.10". */
+  release: string;
+  /** Its server version: "2.51.0". */
+  server: string;
+  /** The image flavour, where one was named: "trtllm-python-py3". */
+  flavour?: string;
 }
 
 export function formatPosition(file: string, pos: Position): string {

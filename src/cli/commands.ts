@@ -12,6 +12,7 @@ import { lspCommand } from './lsp.js';
 import { fillCommand } from './fill.js';
 import { tuneCommand } from './tune.js';
 import { clientCommand } from './client.js';
+import { releasesCommand } from './releases.js';
 
 export const commands: CommandSpec[] = [
   inspectCommand,
@@ -25,5 +26,6 @@ export const commands: CommandSpec[] = [
   verifyCommand,
   tuneCommand,
   clientCommand,
+  releasesCommand,
   lspCommand,
 ];

@@ -163,6 +163,7 @@ function lintResultAt(file: string, text: string, cwd: string, server: Partial<S
       result.results.filter((r) => r.filePath === file),
       result.rules,
       result.problems,
+      result.triton,
     );
   } catch (e) {
     if (e instanceof LintInputError) return lintText(text, { file, settings: { ...DEFAULT_SETTINGS, server: { ...DEFAULT_SETTINGS.server, ...server } } });

@@ -13,14 +13,14 @@ import { describeFsError } from '../util/read-text.js';
 import { lineDiff } from '../util/line-diff.js';
 import type { Argv } from 'yargs';
 import { defineCommand, repeatable, type FlagsOf } from './command.js';
-import { serverFlagsFromArgs } from './server-flags.js';
+import { serverFlagsFromArgs, targetsFromArgs, withTritonVersion } from './server-flags.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { displayPath } from '../util/display-path.js';
 import { ONNXRUNTIME, platformOfBackend } from '../triton/backend-records.js';
 
 const generateFlags = (y: Argv) =>
-  y
+  withTritonVersion(y)
     // Required by the syntax (<path>): demandOption tells the type so (yargs' positional() drops it).
     .positional('path', {
       type: 'string',
@@ -71,6 +71,11 @@ export function optionsFromArgs(a: GenerateArgs): GenerateOptions | undefined {
   // --backend-config parsed as every command parses it; given, it counts as an option even when it changes nothing.
   const backendConfig = a.backendConfig === undefined ? undefined : (serverFlagsFromArgs(a, '').backendConfig ?? []);
   const { name, maxBatchSize, dynamicBatching, preferredBatchSize, maxQueueDelay, instances, kind, gpus, accelerator, platform, backend } = a;
+  const targets = targetsFromArgs(a);
+  if (targets && targets.length > 1)
+    throw new UsageError(
+      `--triton-version ${a.tritonVersion}: generate writes one config for one release; give one (the oldest you run, then lint it with the others)`,
+    );
   try {
     return optionsFromFlags({
       name,
@@ -85,6 +90,7 @@ export function optionsFromArgs(a: GenerateArgs): GenerateOptions | undefined {
       accelerator,
       platform,
       backend,
+      target: targets?.[0],
     });
   } catch (e) {
     if (e instanceof GenerateFlagError) throw new UsageError(e.message);

@@ -26,7 +26,8 @@ import { terminalProgress } from './progress.js';
 import { withRepositories, type RepositoriesRun } from './remote.js';
 import type { Argv } from 'yargs';
 import { defineCommand, repeatable, type FlagsOf } from './command.js';
-import { serverFlagsFromArgs, withModelRepositories, withServerFlags } from './server-flags.js';
+import { serverFlagsFromArgs, targetsFromArgs, withModelRepositories, withServerFlags } from './server-flags.js';
+import { mergeAcrossReleases, type ReleaseRun } from '../lint/across-releases.js';
 import type { ServerOptions } from '../triton/server-options.js';
 
 const lintFlags = (y: Argv) =>
@@ -124,7 +125,13 @@ function applyFixes(paths: string[], options: LintOptions, write: boolean, io: C
 
 export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> {
   const given = opts.paths ?? [];
-  const server = serverFlagsFromArgs(opts, io.cwd);
+  // Several releases are several runs (merged below); each run's server is told its own.
+  const targets = targetsFromArgs(opts) ?? [];
+  const server = serverFlagsFromArgs({ ...opts, tritonVersion: undefined }, io.cwd);
+  if (targets.length > 1 && (opts.fix || opts.fixDryRun))
+    throw new UsageError(
+      `--fix judges against one Triton release; --triton-version ${opts.tritonVersion} names ${targets.length}: fix for one, then lint for all`,
+    );
   const cacheFile =
     opts.userCache === true ? userCache(io) : opts.cache === true || opts.cacheLocation !== undefined ? (opts.cacheLocation ?? '.tritonc-cache') : undefined;
   const format: ReportFormat = opts.format ?? (io.env.GITHUB_ACTIONS === 'true' ? 'github' : 'stylish');
@@ -157,8 +164,12 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
     const mounted = served.length ? { ...server, modelRepositories: remote.paths.slice(given.length) } : server;
     if (remote.remote && (opts.fix || opts.fixDryRun))
       throw new UsageError('--fix and --fix-dry-run change files, and tritonc never writes to object storage: fix a checkout of the configs, then upload it');
+    const setup = { gpuMemory, ruleLevels, cacheFile, runScript };
+    const runs: ReleaseRun[] = [];
+    for (const target of targets) runs.push({ target, result: await lintOnce(paths, { ...setup, server: { ...mounted, target } }, opts, remote) });
+    const linted = runs.length > 1 ? mergeAcrossReleases(runs) : (runs[0]?.result ?? (await lintOnce(paths, { ...setup, server: mounted }, opts, remote)));
     // Findings on a repository in object storage name its objects' URLs.
-    const result = remote.repos.renameDeep(await lintOnce(paths, { server: mounted, gpuMemory, ruleLevels, cacheFile, runScript }, opts, remote));
+    const result = remote.repos.renameDeep(linted);
     return report(result, opts, format, remote.io);
   });
 }

@@ -16,6 +16,7 @@ import type { Argv } from 'yargs';
 import { defineCommand, type FlagsOf } from './command.js';
 import { serverFlagsFromArgs, withServerFlags } from './server-flags.js';
 import { applyServerFlags } from '../triton/server-options.js';
+import type { TritonRelease } from '../triton/releases/catalog.js';
 import { DEFAULT_SETTINGS, SettingsError, findSettingsFile, loadSettingsFile, resolveOptionsOf, type LintSettings } from '../lint/settings.js';
 import { RULES } from '../lint/rules/index.js';
 import { EXIT, UsageError } from './errors.js';
@@ -107,11 +108,11 @@ export async function runResolve(a: ResolveArgs, io: CliIO): Promise<number> {
     };
     const configsOnly = a.configsOnly === undefined ? settings.configsOnly : a.configsOnly === true;
     const result = await remote.complete((files) => resolveModelDir(modelDir, options, files, { configsOnly }));
-    return printResolved(result, a, remote.io);
+    return printResolved(result, a, remote.io, server.target.release);
   });
 }
 
-function printResolved(result: ResolveResult, a: ResolveArgs, io: CliIO): number {
+function printResolved(result: ResolveResult, a: ResolveArgs, io: CliIO, release: TritonRelease): number {
   const shown = (file: string): string => displayPath(file, io.cwd);
 
   const line = (d: Diagnostic): string => `${formatDiagnosticLine({ ...d, file: shown(d.file) })}\n`;
@@ -140,7 +141,7 @@ function printResolved(result: ResolveResult, a: ResolveArgs, io: CliIO): number
       const config = result.config!;
       // What the backend fills in at load that tritonc could not: the config below is before it.
       for (const p of result.pending) io.stderr(`tritonc resolve: not known here: ${p}\n`);
-      io.stdout(a.format === 'json' ? `${stringifyTritonJson(tritonConfigJson(config))}\n` : printConfig(config));
+      io.stdout(a.format === 'json' ? `${stringifyTritonJson(tritonConfigJson(config, release))}\n` : printConfig(config));
       return EXIT.ok;
     }
   }

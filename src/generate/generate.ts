@@ -10,12 +10,15 @@ import { ONNXRUNTIME, ONNX_MODEL_FILE, backendRecord, platformOfBackend, type Ba
 import type { ModelInput, ModelOutput } from '../config/model-config.js';
 import { pytorchProblems } from './pytorch.js';
 import { ORT_ACCELERATORS } from '../triton/backends/onnxruntime/accelerators.js';
+import { ORT_BF16_TENSORS, ORT_CUDA_ACCELERATOR, TRT_BF16_PRECISION, ortIn, ortRefusal } from '../triton/backends/onnxruntime/releases.js';
+import { holdsIn } from '../triton/releases/catalog.js';
+import { DEFAULT_TARGET } from '../triton/releases/target.js';
 
 /** Triton's default max_batch_size for a model that can batch (--backend-config default-max-batch-size). */
 export const TRITON_DEFAULT_MAX_BATCH_SIZE = 4;
 
 export interface GenerateProblem {
-  code: 'dynamic-axis-mismatch' | 'partial-batch-axis' | 'unsupported-tensor' | 'conflicting-options' | 'untyped-model';
+  code: 'dynamic-axis-mismatch' | 'partial-batch-axis' | 'unsupported-tensor' | 'conflicting-options' | 'untyped-model' | 'not-in-release' | 'model-too-new';
   message: string;
   tensor?: string;
 }
@@ -85,6 +88,7 @@ export function generateConfig(input: GenerateInput, opts: GenerateOptions = {})
   if (opts.accelerator?.name === ORT_ACCELERATORS.openvino && kind === 'gpu') {
     conflict('--accelerator openvino is a CPU accelerator; it has no effect on --kind gpu instances');
   }
+  if (ort) for (const p of releaseProblems(sig, shown, input.modelName, opts)) problems.push(p);
   if (problems.length) return { config: undefined, problems };
 
   const config: ModelConfig = { name: opts.name ?? input.modelName };
@@ -110,7 +114,59 @@ export function generateConfig(input: GenerateInput, opts: GenerateOptions = {})
   // A batch axis on part of the tensors: generated without batching, which --max-batch-size 0 asks for
   // knowingly; otherwise it is what the author did not mean.
   const partial = opts.maxBatchSize === undefined && maxBatchSize === 0 && (record.io?.batchDimMustBeDynamic ?? true) ? partialBatchAxis(sig) : undefined;
-  return { config, problems, ...(partial ? { warnings: [partialBatchAxisWarning(partial, shown)] } : {}) };
+  const warnings = [...(partial ? [partialBatchAxisWarning(partial, shown)] : []), ...(ort ? modelTooNew(sig, shown, opts) : [])];
+  return { config, problems, ...(warnings.length ? { warnings } : {}) };
+}
+
+/**
+ * What the target release's ONNX Runtime backend does not have yet (triton/backends/onnxruntime/releases.ts):
+ * the config would be refused there, so it is not written.
+ */
+function releaseProblems(sig: ModelSignature, shown: string, model: string, opts: GenerateOptions): GenerateProblem[] {
+  const release = (opts.target ?? DEFAULT_TARGET).release;
+  const at = `Triton ${release.container}`;
+  const out: GenerateProblem[] = [];
+  const acc = opts.accelerator;
+  if (acc?.name === ORT_ACCELERATORS.tensorrt && acc.precision === 'BF16' && !holdsIn(TRT_BF16_PRECISION, release))
+    out.push({
+      code: 'not-in-release',
+      message: `--accelerator tensorrt:bf16: the TensorRT precision_mode BF16 arrived in Triton ${TRT_BF16_PRECISION.since}, and ${at} refuses it ("unsupported precision mode 'BF16' is requested"); use tensorrt:fp16, or generate for ${TRT_BF16_PRECISION.since} or later (--triton-version ${TRT_BF16_PRECISION.since})`,
+    });
+  if (acc?.name === ORT_ACCELERATORS.cuda && !holdsIn(ORT_CUDA_ACCELERATOR, release))
+    out.push({
+      code: 'not-in-release',
+      message: `--accelerator cuda: the cuda execution accelerator arrived in Triton ${ORT_CUDA_ACCELERATOR.since}, and ${at} refuses it ("unknown Execution Accelerator 'cuda' is requested"); leave it out (GPU instances run the CUDA execution provider anyway), or generate for ${ORT_CUDA_ACCELERATOR.since} or later`,
+    });
+  if (!holdsIn(ORT_BF16_TENSORS, release)) {
+    for (const [direction, tensors] of [
+      ['input', sig.inputs],
+      ['output', sig.outputs],
+    ] as const) {
+      for (const t of tensors) {
+        if (t.kind !== 'tensor' || t.elemType !== 'BFLOAT16') continue;
+        out.push({
+          code: 'not-in-release',
+          tensor: t.name,
+          message: `${shown}: ${direction} '${t.name}' is BFLOAT16, and Triton's ONNX Runtime backend serves BFLOAT16 tensors only from ${ORT_BF16_TENSORS.since} on: ${at} refuses the model ("unsupported datatype TYPE_BF16 for ${direction} '${t.name}' for model '${model}'"); cast it to FLOAT16 or FLOAT in the exported graph, or generate for ${ORT_BF16_TENSORS.since} or later (--triton-version ${ORT_BF16_TENSORS.since})`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** A model the target's ONNX Runtime refuses: the config is right, the model file needs re-exporting (lint's onnx-runtime-version). */
+function modelTooNew(sig: ModelSignature, shown: string, opts: GenerateOptions): GenerateProblem[] {
+  const release = (opts.target ?? DEFAULT_TARGET).release;
+  const refusal = ortRefusal(sig, release);
+  if (!refusal) return [];
+  const ort = `Triton ${release.container} bundles ONNX Runtime ${ortIn(release).version}, which refuses it`;
+  const later = refusal.loadsFrom ? `, or run Triton ${refusal.loadsFrom.container} or later` : '';
+  const message =
+    refusal.kind === 'ir'
+      ? `${shown} has IR version ${refusal.irVersion}: ${ort} ("Unsupported model IR version: ${refusal.irVersion}, max supported IR version: ${refusal.maxIr}"); re-export it with IR version ${refusal.maxIr} or older${later}`
+      : `${shown} imports opset ${refusal.version} of ${refusal.domain}: ${ort} ("... Current official support for domain ${refusal.domain} is till opset ${refusal.max}."); re-export it with opset ${refusal.max} or older${later}`;
+  return [{ code: 'model-too-new', message }];
 }
 
 function partialBatchAxisWarning(partial: NonNullable<ReturnType<typeof partialBatchAxis>>, shown: string): GenerateProblem {

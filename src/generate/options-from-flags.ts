@@ -3,6 +3,7 @@
 // validated with the same schema as a generated file's recorded ones (options.ts).
 import { ONNXRUNTIME } from '../triton/backend-records.js';
 import { DEFAULT_SERVER_OPTIONS, applyServerFlags, defaultMaxBatchSize, type BackendSetting } from '../triton/server-options.js';
+import type { TritonTarget } from '../triton/releases/target.js';
 import { generateOptionsSchema, parseAccelerator, parseQueueDelay, type GenerateOptions } from './options.js';
 
 /** generate's flags that choose options (the rest say what to do with the config: --write, --check, --force). */
@@ -20,6 +21,8 @@ export interface GenerateFlags {
   accelerator?: string | undefined;
   platform?: boolean | undefined;
   backend?: boolean | undefined;
+  /** --triton-version, parsed. */
+  target?: TritonTarget | undefined;
 }
 
 /** A flag's value that is not one generate takes; the message names the flag and what it takes. */
@@ -62,6 +65,7 @@ export function optionsFromFlags(f: GenerateFlags): GenerateOptions | undefined 
   }
   if (f.platform) o.field = 'platform';
   if (f.backend) o.field = 'backend';
+  if (f.target) o.target = f.target;
   const checked = generateOptionsSchema().safeParse(o);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;

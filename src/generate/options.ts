@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { parseDuration } from '../util/duration.js';
 import { ORT_ACCELERATORS } from '../triton/backends/onnxruntime/accelerators.js';
+import { parseTarget, TargetError, targetLabel, type TritonTarget } from '../triton/releases/target.js';
 
 export const PRECISIONS = ['FP32', 'FP16', 'BF16', 'INT8'] as const;
 export type Precision = (typeof PRECISIONS)[number];
@@ -30,6 +31,8 @@ export interface GenerateOptions {
   accelerator?: Accelerator;
   /** Write the ONNX Runtime platform (`platform: ...`) instead of its backend (`backend: ...`). */
   field?: 'backend' | 'platform';
+  /** The Triton the config is for (--triton-version); unset, the newest release tritonc knows. */
+  target?: TritonTarget;
 }
 
 /** --max-queue-delay in whole microseconds: `5ms`, `500us`, `0.5s`; a bare number is refused (5 could mean 5us or 5ms). */
@@ -94,6 +97,7 @@ function makeSchema(): z.ZodType<GenerateOptions> {
       gpus: z.array(z.number().int().min(0)).min(1).optional(),
       accelerator: z.custom<Accelerator>((v) => typeof v === 'object' && v !== null && 'name' in v).optional(),
       field: z.enum(['backend', 'platform']).optional(),
+      target: z.custom<TritonTarget>((v) => typeof v === 'object' && v !== null && 'release' in v).optional(),
     })
     .strict();
 }
@@ -112,6 +116,7 @@ export function optionsToFlags(o: GenerateOptions): string[] {
   if (o.gpus) flags.push('--gpus', o.gpus.join(','));
   if (o.accelerator) flags.push('--accelerator', formatAccelerator(o.accelerator));
   if (o.field === 'platform') flags.push('--platform');
+  if (o.target) flags.push('--triton-version', targetLabel(o.target));
   return flags;
 }
 
@@ -168,6 +173,14 @@ export function flagsToOptions(flags: readonly string[]): GenerateOptions | stri
         break;
       case '--platform':
         o.field = 'platform';
+        break;
+      case '--triton-version':
+        try {
+          o.target = parseTarget(take() ?? '');
+        } catch (e) {
+          if (e instanceof TargetError) return `--triton-version: ${e.message}`;
+          throw e;
+        }
         break;
       default:
         return `unknown option ${flag}`;

@@ -32,6 +32,8 @@ import { Workspace, type ConfigRead, type ModelFacts } from '../workspace/worksp
 import type { FileSource, SignatureResult } from '../workspace/sources.js';
 import { append } from '../util/arrays.js';
 import { applyServerFlags, type ServerOptions } from '../triton/server-options.js';
+import { fieldsMissingIn } from '../triton/schema-releases.js';
+import { DEFAULT_TARGET, targetJson, targetLabel, type TritonTarget } from '../triton/releases/target.js';
 import { DiskCache } from '../workspace/disk-cache.js';
 import { OwnFileError } from '../util/own-file.js';
 import { VERSION } from '../version.js';
@@ -406,7 +408,8 @@ class LintRun {
   private runModelRules(unit: Unit): void {
     // Rules see a config only once Triton can read it: a partial value would make them report
     // nonsense. A missing config.pbtxt is unreadable on a server that does not auto-complete.
-    const syntaxOk = !hasSyntaxErrors(unit.doc);
+    // A field the target release's schema lacks stops its parser as a syntax error does (field-release).
+    const syntaxOk = !hasSyntaxErrors(unit.doc) && !fieldsMissingIn(unit.doc.value, unit.ruleSet.settings.server.target.release).length;
     const readable = syntaxOk && !(unit.virtual && !unit.ruleSet.settings.server.autoCompleteConfig);
     // The model is read on first ask (the workspace keeps it): by the engine for rules that require
     // it, by any rule that looks at ctx.signature.
@@ -510,10 +513,18 @@ class LintRun {
       results.push(fileResult(u.file, dedupe(kept)));
     }
     for (const [file, diagnostics] of this.otherFiles) results.push(fileResult(file, dedupe(diagnostics)));
+    // The releases judged against: each settings file may name its own; none linted, the command line's.
+    const targets = new Map<string, TritonTarget>();
+    for (const u of units) targets.set(targetLabel(u.ruleSet.settings.server.target), u.ruleSet.settings.server.target);
+    if (!targets.size) {
+      const t = this.options.server?.target ?? this.options.settings?.server.target ?? DEFAULT_TARGET;
+      targets.set(targetLabel(t), t);
+    }
     return summarize(
       results,
       this.rules.map((r) => describeRule(r.meta)),
       this.problems,
+      [...targets.values()].map(targetJson),
     );
   }
 

@@ -1,5 +1,5 @@
 // Lint results: the diagnostics of each file, sorted as a reader goes through the file, and counts.
-import type { Diagnostic, FileResult, InputProblem, LintResult, RuleDescriptor } from '../diagnostics.js';
+import type { Diagnostic, FileResult, InputProblem, LintResult, RuleDescriptor, TargetJson } from '../diagnostics.js';
 import type { RuleMeta } from './rule.js';
 import { projectUrl, ruleDocsUrl } from './docs-url.js';
 import { VERSION } from '../version.js';
@@ -48,7 +48,7 @@ export function fileResult(filePath: string, diagnostics: Diagnostic[]): FileRes
   };
 }
 
-export function summarize(results: FileResult[], rules: readonly RuleDescriptor[], problems: InputProblem[]): LintResult {
+export function summarize(results: FileResult[], rules: readonly RuleDescriptor[], problems: InputProblem[], triton: readonly TargetJson[]): LintResult {
   const sorted = [...results].sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
   return {
     results: sorted,
@@ -58,6 +58,7 @@ export function summarize(results: FileResult[], rules: readonly RuleDescriptor[
     rules: [...rules],
     problems,
     tool: TOOL(),
+    triton: [...triton],
   };
 }
 
@@ -69,5 +70,5 @@ export function errorsOnly(result: LintResult): LintResult {
       r.diagnostics.filter((d) => d.severity === 'error'),
     ),
   );
-  return summarize(results, result.rules, result.problems);
+  return summarize(results, result.rules, result.problems, result.triton);
 }

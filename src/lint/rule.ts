@@ -107,8 +107,9 @@ export interface RuleMeta<Options = undefined, Messages extends MessageTemplates
    */
   engine?: boolean;
   /**
-   * Runs on configs Triton cannot read (syntax errors, a config.pbtxt a server without auto-complete
-   * needs and does not find), where every other rule is skipped. Default false.
+   * Runs on configs Triton cannot read (syntax errors, a field the target release's schema lacks, a
+   * config.pbtxt a server without auto-complete needs and does not find), where every other rule is
+   * skipped. Default false.
    */
   unreadableConfigs?: boolean;
   /** False for rules the settings may not turn off or change (syntax errors). Default true. */

@@ -144,6 +144,7 @@ function withCompletedMaxBatchSize(
   if (!ctx.settings.server.autoCompleteConfig || !ctx.signature || how?.from !== 'model' || how.skipped(settled.config)) return ctx.config;
   const completion = how.complete({ ...ctx.config, backend: settled.backend, platform: settled.platform }, ctx.signature, {
     defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, settled.backend),
+    target: ctx.settings.server.target,
   });
   const mbs = completion.config.max_batch_size;
   return completion.problems.length || mbs === undefined || mbs === maxBatchSize(ctx.config) ? ctx.config : { ...ctx.config, max_batch_size: mbs };
@@ -181,6 +182,7 @@ export function checkedConfig(ctx: Pick<ModelContext<unknown>, 'config' | 'model
   }
   const completion = how.complete({ ...ctx.config, backend: settled.backend, platform: settled.platform }, ctx.signature, {
     defaultMaxBatchSize: defaultMaxBatchSize(ctx.settings.server, settled.backend),
+    target: ctx.settings.server.target,
   });
   const sides = { inputs: true, outputs: true, autoComplete: false };
   if (completion.problems[0]) return { config: ctx.config, sides, checks, halted: completion.problems[0] };

@@ -44,6 +44,8 @@ import { COMPLETION_WINDOW, cursorPlace, valueBeforeCursor } from './cursor.js';
 import { PeekingReader, afterShutdown } from './transport.js';
 import { valueAt } from '../config/value-path.js';
 import { PLATFORM_NAMES, backendOfPlatform } from '../triton/backend-records.js';
+import { DEFAULT_TARGET, targetLabel, type TritonTarget } from '../triton/releases/target.js';
+import { fieldMeaningIn, fieldReleases, releaseHasField } from '../triton/schema-releases.js';
 
 const pathLabel = (path: readonly PathSegment[]): string => path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
 
@@ -108,6 +110,17 @@ export function startLanguageServer(given?: Connection): Connection {
         }
       : {}),
   });
+
+  /** The Triton a document is judged against: its settings file's `triton`, as lint reads it; the newest when none says. */
+  const targetOf = (path: string): TritonTarget => {
+    const file = findSettingsFile(path);
+    try {
+      return file ? loadSettingsFile(file, RULES).server.target : DEFAULT_TARGET;
+    } catch {
+      // A settings file tritonc cannot read: lint's diagnostics say so; completion and hover go on.
+      return DEFAULT_TARGET;
+    }
+  };
 
   /** Lints one open document as if saved, and publishes what tritonc finds in it. */
   const validate = (doc: TextDocument): void => {
@@ -312,6 +325,15 @@ export function startLanguageServer(given?: Connection): Connection {
       const lines = [`**${f.schema.name}**: ${f.schema.repeated && !f.schema.mapEntry ? 'repeated ' : ''}${f.schema.mapEntry ? 'map' : typeName}`];
       if (f.schema.doc) lines.push('', f.schema.doc);
       lines.push('', `field ${f.schema.number} of ${f.schema.parent.fullName}`);
+      // The release it arrived in, and what the target makes of it (triton/schema-releases.ts).
+      const arrived = fieldReleases(f.schema);
+      if (arrived) {
+        const target = targetOf(path);
+        const has = releaseHasField(f.schema, target.release);
+        lines.push('', `Triton has it from ${arrived.since} on; ${has ? '' : 'not '}in ${targetLabel(target)}, the release tritonc judges against`);
+        const meaning = fieldMeaningIn(f.schema, target.release);
+        if (has && meaning) lines.push('', `In ${targetLabel(target)}: ${meaning}`);
+      }
       if (t.kind !== 'message' && !f.schema.repeated)
         lines.push('', `Triton's default: \`${t.kind === 'enum' ? t.enum.names[0] : t.type === 'string' ? '""' : t.type === 'bool' ? 'false' : '0'}\``);
       // What Triton will really use: the effective config's value at this path.
@@ -369,12 +391,16 @@ export function startLanguageServer(given?: Connection): Connection {
         return [];
       }
       // The fields of the message the cursor stands in, and nothing from other messages; then the snippets of it.
-      const fields: CompletionItem[] = [...(place.message?.fields.values() ?? [])].map((f) => ({
-        label: f.name,
-        kind: f.type.kind === 'message' ? CompletionItemKind.Struct : CompletionItemKind.Field,
-        detail: f.type.kind === 'scalar' ? f.type.type : f.type.kind === 'enum' ? f.type.enum.fullName : f.type.message.fullName,
-        ...(f.doc ? { documentation: f.doc } : {}),
-      }));
+      // Only the fields the target release has: its parser refuses the others.
+      const release = targetOf(path).release;
+      const fields: CompletionItem[] = [...(place.message?.fields.values() ?? [])]
+        .filter((f) => releaseHasField(f, release))
+        .map((f) => ({
+          label: f.name,
+          kind: f.type.kind === 'message' ? CompletionItemKind.Struct : CompletionItemKind.Field,
+          detail: f.type.kind === 'scalar' ? f.type.type : f.type.kind === 'enum' ? f.type.enum.fullName : f.type.message.fullName,
+          ...(f.doc ? { documentation: f.doc } : {}),
+        }));
       if (!snippetSupport || !place.message || (place.message.fullName === 'inference.ModelConfig' && place.messagePath.length > 0)) return fields;
       const items = snippets(snippetFacts(path, parsed.value, place.message.fullName));
       return [

@@ -4,6 +4,7 @@
 // beside the config where there is one (generate's config of its model file, its inputs that name
 // sequence controls, the repository's models for an ensemble's steps), so it is right the first time.
 // Pure: the language server gathers the facts (SnippetFacts) and turns these into completion items.
+import { NEWEST_RELEASE, holdsIn } from '../triton/releases/catalog.js';
 import type { ModelConfig } from '../config/model-config.js';
 import type { TensorInfo } from '../model-file/signature.js';
 import { BACKEND_RECORDS, ENSEMBLE_PLATFORM, ONNXRUNTIME, PYTHON } from '../triton/backend-records.js';
@@ -48,7 +49,11 @@ const choiceText = (text: string): string => text.replace(/[\\$},|]/g, (c) => `\
 const str = (value: string): string => snippetText(JSON.stringify(value));
 
 /** The backends to choose from: those with a model file Triton's releases still serve, ONNX Runtime first. */
-const BACKEND_CHOICES = [ONNXRUNTIME, ...BACKEND_RECORDS.filter((b) => b !== ONNXRUNTIME && !b.dropped && b.platforms.length > 0), PYTHON]
+const BACKEND_CHOICES = [
+  ONNXRUNTIME,
+  ...BACKEND_RECORDS.filter((b) => b !== ONNXRUNTIME && holdsIn(b.releases, NEWEST_RELEASE) && b.platforms.length > 0),
+  PYTHON,
+]
   .map((b) => b.name)
   .filter((n, i, all) => all.indexOf(n) === i);
 

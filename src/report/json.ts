@@ -5,7 +5,7 @@
 // `fix` is ESLint's: one edit as { range: [start, end] (UTF-16 offsets), text }; tritonc's fixes are
 // one edit each today, and a fix of several edits is left out rather than merged without the file's
 // text. `suggestions` are ESLint's too ({ desc, fix }): fixes that might be wrong, never applied.
-import type { LintResult } from '../diagnostics.js';
+import type { LintResult, TargetJson } from '../diagnostics.js';
 
 export interface JsonMessage {
   ruleId: string;
@@ -19,6 +19,8 @@ export interface JsonMessage {
   endColumn: number;
   fix?: { range: [number, number]; text: string };
   suggestions?: { desc: string; fix: { range: [number, number]; text: string } }[];
+  /** The Triton releases it holds for, where the run judged several. */
+  targets?: string[];
 }
 
 export interface JsonFileResult {
@@ -27,6 +29,8 @@ export interface JsonFileResult {
   errorCount: number;
   warningCount: number;
   output?: string;
+  /** The Triton releases the file was judged against (tritonc's addition to ESLint's shape). */
+  triton: TargetJson[];
 }
 
 export function toJsonResults(result: LintResult): JsonFileResult[] {
@@ -53,11 +57,13 @@ export function toJsonResults(result: LintResult): JsonFileResult[] {
           fix: { range: [s.edits[0]!.range.start.offset, s.edits[0]!.range.end.offset] as [number, number], text: s.edits[0]!.text },
         }));
       if (suggestions.length) m.suggestions = suggestions;
+      if (d.targets) m.targets = d.targets;
       return m;
     }),
     errorCount: r.errorCount,
     warningCount: r.warningCount,
     ...(r.output !== undefined ? { output: r.output } : {}),
+    triton: result.triton,
   }));
 }
 

@@ -69,6 +69,7 @@ export function toSarif(result: LintResult, options: ReportOptions = {}): Json {
       if (i !== undefined) res.ruleIndex = i;
       if (d.path.length) res.properties = { path: d.path.map(String) };
       if (d.messageId) res.properties = { ...(res.properties as Json | undefined), messageId: d.messageId };
+      if (d.targets) res.properties = { ...(res.properties as Json | undefined), targets: d.targets };
       // SARIF's fixes are proposals: a suggestion is one as much as a fix (which comes first).
       const proposed = [...(d.fix ? [d.fix] : []), ...(d.suggestions ?? [])];
       if (proposed.length) {
@@ -103,6 +104,8 @@ export function toSarif(result: LintResult, options: ReportOptions = {}): Json {
         },
         originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(cwd.endsWith('/') ? cwd : `${cwd}/`).href } },
         columnKind: 'utf16CodeUnits',
+        // The Triton releases judged against.
+        properties: { triton: result.triton },
         results,
         invocations: [
           {

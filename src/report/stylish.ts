@@ -19,7 +19,8 @@ export function formatStylish(result: LintResult, options: ReportOptions = {}): 
     const rows = file.diagnostics.map((d) => ({
       pos: `${d.range.start.line}:${d.range.start.column}`,
       severity: d.severity,
-      message: d.message,
+      // A finding that holds for some of the releases judged says which.
+      message: d.targets && d.targets.length < result.triton.length ? `${d.message} [Triton ${d.targets.join(', ')}]` : d.message,
       ruleId: d.ruleId,
     }));
     const posWidth = maxOf(rows.map((r) => r.pos.length));
@@ -37,6 +38,9 @@ export function formatStylish(result: LintResult, options: ReportOptions = {}): 
   const summary = problems
     ? `\u2716 ${plural(problems, 'problem')} (${plural(result.errorCount, 'error')}, ${plural(result.warningCount, 'warning')})${infos ? ` and ${infos}` : ''}`
     : `\u2139 ${infos} (no errors or warnings)`;
+  // Several releases judged: the summary names them (each finding held by fewer says its own).
+  const releases =
+    result.triton.length > 1 ? `, judged against Triton ${result.triton.map((t) => (t.flavour ? `${t.release}-${t.flavour}` : t.release)).join(', ')}` : '';
   const style: Style[] = result.errorCount ? ['red', 'bold'] : result.warningCount ? ['yellow', 'bold'] : ['blue', 'bold'];
-  return `${out}\n${paint(style, summary)}\n`;
+  return `${out}\n${paint(style, summary + releases)}\n`;
 }

@@ -11,6 +11,9 @@ import type { ModelConfig } from '../config/model-config.js';
 import type { AutofillListing } from '../repo/autofill-listing.js';
 import type { EntryKind } from '../repo/tree.js';
 import { ONNXRUNTIME, OPENVINO, PYTHON, PYTORCH, TENSORFLOW, TENSORRT } from './backend-records.js';
+import { LIBTORCH_PLATFORM_ALIAS, PYTORCH_DEFAULTS_BY_PLATFORM, TORCH_AOTI_PLATFORM } from './core-releases.js';
+import { holdsIn, type TritonRelease } from './releases/catalog.js';
+import { DEFAULT_TARGET } from './releases/target.js';
 
 // The listing is the repo layer's (it reads the directory); re-exported for this module's callers.
 export type { AutofillListing, EntryKind };
@@ -63,7 +66,8 @@ export function autofillReadsFiles(config: ModelConfig): boolean {
   return !config.platform && !config.default_model_filename && (!config.backend || config.backend === TF_BACKEND);
 }
 
-export function autofillBackendFields(input: ModelConfig, listing: AutofillListing): AutofillResult {
+/** AutoCompleteBackendFields of `release` (default: the newest tritonc knows); its PyTorch branch changed in 26.03 and 26.04. */
+export function autofillBackendFields(input: ModelConfig, listing: AutofillListing, release: TritonRelease = DEFAULT_TARGET.release): AutofillResult {
   // Only top-level fields are set, so a shallow copy keeps the input as it was.
   const config: ModelConfig = { ...input };
   const steps: ResolveStep[] = [];
@@ -144,33 +148,57 @@ export function autofillBackendFields(input: ModelConfig, listing: AutofillListi
     return { config, steps };
   }
 
-  // 6. PyTorch (LibTorch, or AOTInductor)
+  // 6. PyTorch (LibTorch, or AOTInductor). Core's branch by release (triton/core-releases.ts): r24.10
+  // knows pytorch_libtorch and model.pt only; r26.03 added torch_aoti and model.pt2 but still filled in
+  // pytorch_libtorch and model.pt after; r26.04 fills in by platform and reads "libtorch" too.
+  const aoti = holdsIn(TORCH_AOTI_PLATFORM.releases, release);
+  const alias = holdsIn(LIBTORCH_PLATFORM_ALIAS.releases, release);
+  const byPlatform = holdsIn(PYTORCH_DEFAULTS_BY_PLATFORM.releases, release);
+  const since = (releases: { since?: string }): string => ` (from ${releases.since})`;
   if (backend() === '') {
-    if (platform() === LIBTORCH_PLATFORM || platform() === LIBTORCH_PLATFORM_ALT || filename() === LIBTORCH_FILE) {
-      set('backend', PYTORCH_BACKEND, filename() === LIBTORCH_FILE ? `default_model_filename is ${LIBTORCH_FILE}` : `platform is ${platform()}`);
-    } else if (platform() === AOTI_PLATFORM || filename() === AOTI_FILE) {
-      set('backend', AOTI_BACKEND, filename() === AOTI_FILE ? `default_model_filename is ${AOTI_FILE}` : `platform is ${AOTI_PLATFORM}`);
+    if (platform() === LIBTORCH_PLATFORM || (alias && platform() === LIBTORCH_PLATFORM_ALT) || filename() === LIBTORCH_FILE) {
+      set(
+        'backend',
+        PYTORCH_BACKEND,
+        filename() === LIBTORCH_FILE
+          ? `default_model_filename is ${LIBTORCH_FILE}`
+          : `platform is ${platform()}${platform() === LIBTORCH_PLATFORM ? '' : since(LIBTORCH_PLATFORM_ALIAS.releases)}`,
+      );
+    } else if (aoti && (platform() === AOTI_PLATFORM || filename() === AOTI_FILE)) {
+      set(
+        'backend',
+        AOTI_BACKEND,
+        `${filename() === AOTI_FILE ? `default_model_filename is ${AOTI_FILE}` : `platform is ${AOTI_PLATFORM}`}${since(TORCH_AOTI_PLATFORM.releases)}`,
+      );
     } else if (mayGuessFromFiles()) {
       // Unlike the other branches, a present-but-wrong-kind model.pt stops the model.pt2 check.
       if (inSub(LIBTORCH_FILE) !== undefined) {
         if (inSub(LIBTORCH_FILE) === 'file') {
           set('backend', PYTORCH_BACKEND, `${where} holds a ${LIBTORCH_FILE} file`);
-          set('platform', LIBTORCH_PLATFORM, `${where} holds a ${LIBTORCH_FILE} file`);
+          if (byPlatform) set('platform', LIBTORCH_PLATFORM, `${where} holds a ${LIBTORCH_FILE} file`);
         }
-      } else if (inSub(AOTI_FILE) === 'file') {
-        set('backend', AOTI_BACKEND, `${where} holds a ${AOTI_FILE} file`);
-        set('platform', AOTI_PLATFORM, `${where} holds a ${AOTI_FILE} file`);
+      } else if (aoti && inSub(AOTI_FILE) === 'file') {
+        set('backend', AOTI_BACKEND, `${where} holds a ${AOTI_FILE} file${since(TORCH_AOTI_PLATFORM.releases)}`);
+        if (byPlatform) set('platform', AOTI_PLATFORM, `${where} holds a ${AOTI_FILE} file${since(PYTORCH_DEFAULTS_BY_PLATFORM.releases)}`);
       }
     }
   }
   if (backend() === PYTORCH_BACKEND) {
-    if (platform() === '') set('platform', LIBTORCH_PLATFORM, 'the pytorch backend defaults to LibTorch');
-    // r24.10 core (2.51) names the file whenever the config does not, whatever set the platform: the
-    // real server answers default_model_filename "model.pt" for a model.pt guessed from the files
-    // and for platform: "pytorch_libtorch" alike (test/conformance/l0-real-server.test.ts).
-    if (filename() === '') {
-      if (platform() === AOTI_PLATFORM) set('default_model_filename', AOTI_FILE, 'the default file name of an AOTInductor model');
-      else set('default_model_filename', LIBTORCH_FILE, 'the default file name of a LibTorch model');
+    if (byPlatform) {
+      // r26.04: the file is named only where the platform was empty (LibTorch), or for torch_aoti.
+      if (platform() === '') {
+        set('platform', LIBTORCH_PLATFORM, 'the pytorch backend defaults to LibTorch');
+        if (filename() === '') set('default_model_filename', LIBTORCH_FILE, 'the default file name of a LibTorch model');
+      } else if (platform() === AOTI_PLATFORM && filename() === '')
+        set('default_model_filename', AOTI_FILE, `the default file name of an AOTInductor model${since(PYTORCH_DEFAULTS_BY_PLATFORM.releases)}`);
+    } else {
+      if (platform() === '') set('platform', LIBTORCH_PLATFORM, 'the pytorch backend defaults to LibTorch');
+      // Before 26.04 core names model.pt whenever the config names no file (unless runtime is model.py),
+      // whatever set the platform: the real 2.51 server answers default_model_filename "model.pt" for a
+      // model.pt guessed from the files and for platform: "pytorch_libtorch" alike
+      // (test/conformance/l0-real-server.test.ts); in 26.03 even for torch_aoti.
+      if (filename() === '' && config.runtime !== PYTHON_FILE)
+        set('default_model_filename', LIBTORCH_FILE, `the default file name of the pytorch backend before ${PYTORCH_DEFAULTS_BY_PLATFORM.releases.since}`);
     }
     return { config, steps };
   }

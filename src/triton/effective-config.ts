@@ -5,7 +5,9 @@
 // Triton loads, and core's re-normalization. Everything comes back as data: the config, the steps
 // that changed it and why, the problem that makes Triton refuse the model, or why tritonc could not
 // read its input. Nothing here throws for bad input.
-import type { TritonTarget } from './releases/target.js';
+import { DEFAULT_TARGET, type TritonTarget } from './releases/target.js';
+import { fieldReleases, fieldsMissingIn } from './schema-releases.js';
+import type { TritonRelease } from './releases/catalog.js';
 import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { AutofillResult } from './autofill.js';
@@ -44,8 +46,8 @@ export interface ModelSource {
   readonly name: string;
   kind(path: string): PathKind | undefined;
   layout(): ModelDir;
-  /** core's AutoCompleteBackendFields on `config` in this directory (unknownBackend where the files that decide it are elsewhere). */
-  autofill(config: ModelConfig): AutofillResult;
+  /** core's AutoCompleteBackendFields of `release` (default: the served target's) on `config` in this directory (unknownBackend where the files that decide it are elsewhere). */
+  autofill(config: ModelConfig, release?: TritonRelease): AutofillResult;
   /** A config file read and parsed, or why it cannot be read. */
   readConfig(file: string): ConfigDocument | { file: string; message: string };
   /** The signature of the model file at `path`, read as `format` (its backend record's). */
@@ -179,6 +181,24 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
     if (hasErrors(doc.diagnostics))
       return unreadable({ kind: 'syntax', file: configFile, diagnostics: doc.diagnostics.filter((d) => d.severity === 'error') }, { configFile });
     start = doc.value;
+    // A field the server's release does not have: its text parser refuses the file (core ReadTextProto).
+    const missing = fieldsMissingIn(start, (options.target ?? DEFAULT_TARGET).release)[0];
+    if (missing) {
+      const since = fieldReleases(missing.field)?.since ?? '';
+      return {
+        ...base,
+        configFile,
+        status: 'refused',
+        problems: [
+          {
+            stage: 'repository',
+            path: missing.path,
+            message: `failed to read text proto from ${configFile} (Message type "${missing.field.parent.fullName}" has no field named "${missing.field.name}")`,
+            fix: `remove ${missing.field.name}: Triton has it from ${since} on (or judge against a release from ${since} on: --triton-version ${since})`,
+          },
+        ],
+      };
+    }
   } else if (autoComplete) {
     steps.push(step('repository', 'note', [], `no config.pbtxt: Triton starts from an empty config and fills it in (auto-complete is on by default)`));
   } else {
@@ -201,7 +221,7 @@ function resolveListable(model: ModelSource, options: ResolveOptions): ResolveRe
   // The directory is listed first, as core's auto-fill lists it: one that cannot be listed is
   // unreadable before anything in it is judged.
   const dir = model.layout();
-  const filled = model.autofill(config);
+  const filled = model.autofill(config, (options.target ?? DEFAULT_TARGET).release);
   append(steps, filled.steps);
   config = filled.config;
   // No backend from files that are elsewhere: core chooses it from them at deploy.

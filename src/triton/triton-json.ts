@@ -15,17 +15,40 @@
 import type { ModelConfig } from '../config/model-config.js';
 import { toProtoJson } from '../config/proto-json.js';
 import { loadSchema, type SchemaMessage } from '../config/schema.js';
+import type { TritonRelease } from './releases/catalog.js';
+import { reachesFieldMissingIn, releaseHasField } from './schema-releases.js';
 
 /** JSON with exact 64-bit integers: a bigint prints as its digits. */
 export type TritonJson = string | number | bigint | boolean | null | TritonJson[] | { [k: string]: TritonJson };
 type JsonObject = { [k: string]: TritonJson };
 
-export function tritonConfigJson(config: ModelConfig): JsonObject {
+/**
+ * The config as Triton's GET /v2/models/<m>/config prints it; given the release, only the fields its
+ * schema has (an older server prints no default of a field it does not know).
+ */
+export function tritonConfigJson(config: ModelConfig, release?: TritonRelease): JsonObject {
   const message = loadSchema().modelConfig;
   const json = toProtoJson(withEmptyLists(config as Record<string, unknown>, message), message, { emitDefaults: true }) as JsonObject;
   shortenFloats(json, message);
   fixInt64(json);
+  if (release) dropFieldsMissingIn(json, message, release);
   return json;
+}
+
+function dropFieldsMissingIn(json: JsonObject, message: SchemaMessage, release: TritonRelease): void {
+  if (!reachesFieldMissingIn(message, release)) return;
+  for (const field of message.fieldList) {
+    const v = json[field.name];
+    if (v === undefined) continue;
+    if (!releaseHasField(field, release)) {
+      delete json[field.name];
+      continue;
+    }
+    const type = field.mapEntry ? field.mapEntry.fields.get('value')!.type : field.type;
+    if (type.kind !== 'message') continue;
+    const items = field.mapEntry ? Object.values(v as JsonObject) : field.repeated ? (v as TritonJson[]) : [v];
+    for (const item of items) dropFieldsMissingIn(item as JsonObject, type.message, release);
+  }
 }
 
 /**

@@ -21,7 +21,9 @@ export interface TritonMessageRule {
 
 /** First match wins, so the specific entries come before the general ones. */
 export const TRITON_MESSAGE_RULES: readonly TritonMessageRule[] = [
-  // protobuf's text-format parser (text_format.cc), and core's summary of it (ReadTextProto).
+  // protobuf's text-format parser (text_format.cc), and core's summary of it (ReadTextProto). A field the
+  // server's release does not have (its model_config.proto is older) is field-release's.
+  { ruleId: 'field-release', pattern: /Error parsing text-format inference\.ModelConfig: \d+:\d+: Message type "[^"]*" has no field named "[^"]*"\./ },
   { ruleId: 'syntax', pattern: /Error parsing text-format inference\.ModelConfig: \d+:\d+: / },
   { ruleId: 'syntax', pattern: /failed to read text proto from / },
   { ruleId: 'syntax', pattern: /Invalid config override: / },

@@ -2,9 +2,10 @@
 // A change re-lints only what it affects: the changed models, the ensembles that use them, and the
 // per-GPU memory rule across the repository (its totals depend on every model). Parsed configs and
 // model signatures are cached by file identity, so unchanged models are never read again.
+import { DEFAULT_TARGET, targetJson } from '../triton/releases/target.js';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic, TargetJson } from '../diagnostics.js';
 import { findTargets } from '../generate/targets.js';
 import { generateForTarget } from '../generate/run.js';
 import { lintSync, type LintOptions } from '../lint/engine.js';
@@ -61,6 +62,8 @@ export class WatchSession {
   private readonly findings = new Map<string, Diagnostic[]>();
   private readonly problems = new Map<string, InputProblem>();
   private readonly rules: readonly Rule[];
+  /** The releases the last lint judged against (the settings file may name one): what reports record. */
+  private triton: readonly TargetJson[] = [targetJson(DEFAULT_TARGET)];
 
   constructor(private readonly options: WatchSessionOptions) {
     this.rules = options.rules ?? RULES;
@@ -137,9 +140,12 @@ export class WatchSession {
         [],
         rules.map((r) => describeRule(r.meta)),
         [],
+        this.triton,
       );
     try {
-      return lintSync(existing, { ...this.options.lint, cwd: this.options.cwd, workspace: this.workspace, rules });
+      const result = lintSync(existing, { ...this.options.lint, cwd: this.options.cwd, workspace: this.workspace, rules });
+      this.triton = result.triton;
+      return result;
     } catch (e) {
       // A model directory without a config yet (being created) is not a lint input: nothing to report.
       // One that cannot be read is: its models were not checked.
@@ -149,6 +155,7 @@ export class WatchSession {
         [],
         rules.map((r) => describeRule(r.meta)),
         unreadable ? [{ file: '', message: e.message }] : [],
+        this.triton,
       );
     }
   }
@@ -272,6 +279,7 @@ export class WatchSession {
         results,
         this.rules.map((r) => describeRule(r.meta)),
         [...this.problems.values()],
+        this.triton,
       ),
       notes,
       waiting,

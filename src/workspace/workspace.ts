@@ -14,6 +14,8 @@ import { selectVersions } from '../triton/version-policy.js';
 import type { Tree } from '../repo/tree.js';
 import { autofillBackendFields, autofillReadsFiles, type AutofillListing, type AutofillResult } from '../triton/autofill.js';
 import { effectiveConfig, type ModelSource, type ResolveOptions, type ResolveResult } from '../triton/effective-config.js';
+import { DEFAULT_TARGET } from '../triton/releases/target.js';
+import type { TritonRelease } from '../triton/releases/catalog.js';
 import { completedConfig, type CompletedConfig } from '../triton/completed-config.js';
 import { gpuLoads, weightBytes, type GpuLoad, type WeighedModel } from '../triton/gpu-memory.js';
 import { placementOf, type ModelSummary } from './model-summary.js';
@@ -58,8 +60,8 @@ export interface ModelFacts {
   layout(): ModelDir;
   /** What core's AutoCompleteBackendFields sees of it: the first sub-directory and its entries. */
   autofillListing(): AutofillListing;
-  /** core's AutoCompleteBackendFields on `config` in this directory. */
-  autofill(config: ModelConfig): AutofillResult;
+  /** core's AutoCompleteBackendFields of `release` (default: the release the repository is served as) on `config` in this directory. */
+  autofill(config: ModelConfig, release?: TritonRelease): AutofillResult;
   /** Triton's default config file (<dir>/config.pbtxt), absolute; undefined when the model has none. */
   readonly configFile: string | undefined;
   /**
@@ -434,7 +436,7 @@ class RunRepository implements WorkspaceRepository {
 class RunModel implements ModelFacts, ModelSource {
   private scanned: ModelDir | undefined;
   private listing: AutofillListing | undefined;
-  private readonly autofills = new WeakMap<ModelConfig, AutofillResult>();
+  private readonly autofills = new WeakMap<ModelConfig, Map<string, AutofillResult>>();
   private readonly files = new WeakMap<ModelConfig, ModelFile>();
   // The run's, as the model is (Workspace.model gives one per run).
   private readonly effectives = new Memo<string, ResolveResult>();
@@ -458,15 +460,17 @@ class RunModel implements ModelFacts, ModelSource {
     return (this.listing ??= readAutofillListing(this.dir, this.name, this.ws.tree));
   }
 
-  autofill(config: ModelConfig): AutofillResult {
-    let a = this.autofills.get(config);
+  autofill(config: ModelConfig, release: TritonRelease = (this.ws.servedAs(dirname(this.dir)).target ?? DEFAULT_TARGET).release): AutofillResult {
+    let byRelease = this.autofills.get(config);
+    if (!byRelease) this.autofills.set(config, (byRelease = new Map<string, AutofillResult>()));
+    let a = byRelease.get(release.container);
     if (a) return a;
     // The first sub-directory is listed only when its files can decide the backend.
     const readsFiles = autofillReadsFiles(config);
-    a = autofillBackendFields(config, readsFiles ? this.autofillListing() : { modelName: this.name });
+    a = autofillBackendFields(config, readsFiles ? this.autofillListing() : { modelName: this.name }, release);
     // No backend from files that are elsewhere: core would choose it from them at deploy.
     if (readsFiles && (a.problem || !a.config.backend) && this.filesElsewhere()) a = { config: a.config, steps: a.steps, unknownBackend: true };
-    this.autofills.set(config, a);
+    byRelease.set(release.container, a);
     return a;
   }
 

@@ -8,7 +8,7 @@ import { lintSync } from '../../src/lint/engine.js';
 import { CORE_RULES as coreRules } from '../../src/lint/rules/index.js';
 import { corpusRows, readCorpusFile, type CorpusRow } from '../support/corpus.js';
 import { tempDir } from '../support/temp.js';
-import { CORE_COVERAGE, corpusRow, MISLABELED_VALID, MODEL_STUB, modelStub, placeLabelFiles, reportsExpected } from './support.js';
+import { CORE_COVERAGE, corpusRow, MISLABELED_VALID, MODEL_STUB, modelStub, placeLabelFiles, reportsExpected, rowRelease } from './support.js';
 
 const short = (row: CorpusRow): string => row.file.replace(/^triton-inference-server__/, '');
 
@@ -29,7 +29,7 @@ function lintValidRow(row: CorpusRow, repo: string): { ruleId: string; message: 
     mkdirSync(join(dir, '1'), { recursive: true });
     writeFileSync(join(dir, '1', MODEL_STUB[kind]!), modelStub(kind));
   }
-  return lintSync([dir], { cwd: repo, rules: coreRules }).results.flatMap((r) => r.diagnostics);
+  return lintSync([dir], { cwd: repo, rules: coreRules, ...rowRelease(parseConfig(text).value) }).results.flatMap((r) => r.diagnostics);
 }
 
 describe('core rules', () => {

@@ -172,9 +172,24 @@ describe.runIf(runs)('qa/L0_model_config on the real tritonserver 2.51 with the 
     }
     for (const b of built) {
       const { server, served } = verdicts.get(b.run.id)!;
-      const lint = await cli(['lint', '--format', 'json', '--model-repository=models', ...b.run.flags, '--gpus', '0', `--backend-directory=${BACKENDS}`], {
-        cwd: b.dir,
-      });
+      // The real tritonserver is 2.51.0, release 24.10: tritonc judges against that release.
+      const lint = await cli(
+        [
+          'lint',
+          '--format',
+          'json',
+          '--triton-version',
+          '24.10',
+          '--model-repository=models',
+          ...b.run.flags,
+          '--gpus',
+          '0',
+          `--backend-directory=${BACKENDS}`,
+        ],
+        {
+          cwd: b.dir,
+        },
+      );
       expect([0, 1], `${b.run.id}: tritonc lint exited ${lint.code}: ${lint.stderr}`).toContain(lint.code);
       const errors = (JSON.parse(lint.stdout) as JsonFileResult[]).flatMap((f) =>
         f.messages.filter((m) => m.level === 'error').map((m) => ({ ruleId: m.ruleId, message: m.message })),
@@ -214,9 +229,12 @@ describe.runIf(runs)('qa/L0_model_config on the real tritonserver 2.51 with the 
         ...(outcomeNote ? { note: outcomeNote } : {}),
       };
       if (server.verdict === 'accept') {
-        const resolve = await cli(['resolve', join(b.repo, b.name), '--format', 'json', '--gpus', '0', ...b.run.flags, `--backend-directory=${BACKENDS}`], {
-          cwd: b.dir,
-        });
+        const resolve = await cli(
+          ['resolve', join(b.repo, b.name), '--format', 'json', '--triton-version', '24.10', '--gpus', '0', ...b.run.flags, `--backend-directory=${BACKENDS}`],
+          {
+            cwd: b.dir,
+          },
+        );
         const ours = resolve.code === 0 ? (JSON.parse(resolve.stdout) as unknown) : undefined;
         outcome.resolveEqual = JSON.stringify(ours) === JSON.stringify(served);
         if (!outcome.resolveEqual)

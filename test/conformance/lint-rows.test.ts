@@ -27,6 +27,8 @@ import type { ServerOptions } from '../../src/triton/server-options.js';
 import { QA_MODEL, QA_MODEL_NOBATCH } from '../rules/qa-model.js';
 import { corpusRows, readCorpusFile, type CorpusRow } from '../support/corpus.js';
 import { writeOnnx, type OnnxSpec } from '../lint/harness.js';
+import { parseConfig } from '../../src/config/document.js';
+import { rowRelease } from './support.js';
 import {
   COVERAGE,
   checkOf,
@@ -176,7 +178,7 @@ describe('conformance with the corpus', () => {
   describe('valid rows: no errors', () => {
     for (const row of validRows) {
       it(short(row.file), () => {
-        const { errors } = lintLayout(validLayout(row), VALID_SETTINGS);
+        const { errors } = lintLayout(validLayout(row), VALID_SETTINGS, rowRelease(parseConfig(readCorpusFile(row)).value).server ?? {});
         const doubtful = DOUBTFUL_VALID[row.file];
         if (doubtful) {
           outcome.doubtful.push(row.file);

@@ -61,14 +61,20 @@ class TritonPythonModel:
         return None
 `;
 
-/** A backend directory: the real Python backend, and the stub for every other backend named. */
-export function backendDirectory(dir: string, backends: Iterable<string>): string {
+/** The stub backend library, built in `dir` (dir/libtriton_stub.so). */
+export function buildStubBackend(dir: string): string {
   mkdirSync(dir, { recursive: true });
   const source = join(dir, 'stub.c');
   writeFileSync(source, STUB_BACKEND_C);
   const built = join(dir, 'libtriton_stub.so');
   const cc = spawnSync(CC, ['-shared', '-fPIC', '-o', built, source], { encoding: 'utf8' });
   if (cc.status !== 0) throw new Error(`${CC} could not build the stub backend: ${cc.stderr}`);
+  return built;
+}
+
+/** A backend directory: the real Python backend, and the stub for every other backend named. */
+export function backendDirectory(dir: string, backends: Iterable<string>): string {
+  const built = buildStubBackend(dir);
   symlinkSync(PYTHON_BACKEND, join(dir, 'python'));
   for (const b of backends) {
     if (b === 'python' || !/^[A-Za-z0-9_]+$/.test(b)) continue;

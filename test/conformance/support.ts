@@ -2,7 +2,12 @@
 // row: the platform it appends, an empty version directory when it makes one.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { parseConfig } from '../../src/config/document.js';
+import type { ModelConfig } from '../../src/config/model-config.js';
 import { lintSync } from '../../src/lint/engine.js';
+import { backendRecord, platformRecord } from '../../src/triton/backend-records.js';
+import { releaseBefore } from '../../src/triton/releases/catalog.js';
+import { parseTarget, type TritonTarget } from '../../src/triton/releases/target.js';
 import type { Rule } from '../../src/lint/rule.js';
 import { CORE_RULES as coreRules } from '../../src/lint/rules/index.js';
 import { PLATFORM_TRIALS, ruleOf } from '../rules/core-support.js';
@@ -40,8 +45,20 @@ export function lintCorpusRow(row: CorpusRow, options: { platform?: string; rule
       .join('\n')}\nplatform: "${options.platform}"\n`;
   writeFileSync(join(dir, 'config.pbtxt'), text);
   if (row.note.includes('needs-version-dir(empty 1/)')) mkdirSync(join(dir, '1'));
-  const result = lintSync([dir], { cwd: repo, rules: options.rules ?? coreRules });
+  const result = lintSync([dir], { cwd: repo, rules: options.rules ?? coreRules, ...rowRelease(parseConfig(text).value) });
   return result.results.flatMap((r) => r.diagnostics).map((d) => ({ ruleId: d.ruleId, severity: d.severity, message: d.message }));
+}
+
+/**
+ * The release a corpus row is judged against: the newest tritonc knows, unless the row's backend left
+ * Triton's releases (TensorFlow after 25.02), then the last release that builds it. A row is a config
+ * some Triton release loads; a row its repository still carries for a gone backend loaded on that one.
+ */
+export function rowRelease(config: ModelConfig): { server: { target: TritonTarget } } | Record<string, never> {
+  const record = config.platform ? platformRecord(config.platform)?.backend : backendRecord(config.backend);
+  const until = record?.releases?.until;
+  const last = until ? releaseBefore(until) : undefined;
+  return last ? { server: { target: parseTarget(last.container) } } : {};
 }
 
 /** Whether `rule` reports, as an error, the Triton message the row expects. */

@@ -20,6 +20,10 @@ export interface OnnxSpec {
   initializers?: { name: string; floats: number; overridable?: boolean }[];
   /** Weights kept as external data of this many bytes (sized by the `length` key; no file written). */
   externalBytes?: number;
+  /** The model's IR version (default 8) and its ai.onnx opset (default 17), and other domains' opsets. */
+  irVersion?: number;
+  opset?: number;
+  extraOpsets?: { domain: string; version: number }[];
 }
 
 /** Files of a repository: text, or an ONNX model spec (written as a real .onnx file). */
@@ -40,32 +44,39 @@ export const onnxBytes = (spec: OnnxSpec): Uint8Array => encodeModel(onnxModel(s
 
 function onnxModel(spec: OnnxSpec): ModelProto {
   const inits = spec.initializers ?? [];
-  return model({
-    name: 'test',
-    node: [],
-    initializer: [
-      ...inits.map((i) => floatTensor(i.name, [i.floats], new Float32Array(i.floats))),
-      ...(spec.externalBytes
-        ? [
-            {
-              name: 'external_w',
-              dataType: code('FLOAT'),
-              dims: [spec.externalBytes / 4],
-              dataLocation: 1,
-              externalData: [
-                { key: 'location', value: 'weights.bin' },
-                { key: 'length', value: String(spec.externalBytes) },
-              ],
-            },
-          ]
-        : []),
-    ],
-    input: [
-      ...spec.inputs.map(([name, elem, shape]) => tensorInfo(name, code(elem), shape)),
-      ...inits.filter((i) => i.overridable).map((i) => tensorInfo(i.name, code('FLOAT'), [i.floats])),
-    ],
-    output: spec.outputs.map(([name, elem, shape]) => tensorInfo(name, code(elem), shape)),
-  });
+  return model(
+    {
+      name: 'test',
+      node: [],
+      initializer: [
+        ...inits.map((i) => floatTensor(i.name, [i.floats], new Float32Array(i.floats))),
+        ...(spec.externalBytes
+          ? [
+              {
+                name: 'external_w',
+                dataType: code('FLOAT'),
+                dims: [spec.externalBytes / 4],
+                dataLocation: 1,
+                externalData: [
+                  { key: 'location', value: 'weights.bin' },
+                  { key: 'length', value: String(spec.externalBytes) },
+                ],
+              },
+            ]
+          : []),
+      ],
+      input: [
+        ...spec.inputs.map(([name, elem, shape]) => tensorInfo(name, code(elem), shape)),
+        ...inits.filter((i) => i.overridable).map((i) => tensorInfo(i.name, code('FLOAT'), [i.floats])),
+      ],
+      output: spec.outputs.map(([name, elem, shape]) => tensorInfo(name, code(elem), shape)),
+    },
+    {
+      ...(spec.irVersion === undefined ? {} : { irVersion: spec.irVersion }),
+      ...(spec.opset === undefined ? {} : { opset: spec.opset }),
+      ...(spec.extraOpsets ? { extraOpsets: spec.extraOpsets } : {}),
+    },
+  );
 }
 
 export async function writeRepo(files: RepoFiles, dir = tempDir('tritonc-lint-')): Promise<string> {

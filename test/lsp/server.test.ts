@@ -379,4 +379,52 @@ ensemble_scheduling { step [
     const after = await s.diagnostics(uri, (d) => !d.some((x) => x.code === 'ensemble-models'));
     expect(after.filter((d) => d.severity === 1)).toEqual([]);
   });
+
+  it(
+    "completion and hover follow the target release (tritonc.config.json's triton): no field it lacks, the release a field arrived in",
+    { timeout: 30_000 },
+    async () => {
+      const config = `${ENSEMBLE}\n`;
+      const repo = await writeRepo({ 'tritonc.config.json': '{ "triton": "24.10" }', 'pipeline/config.pbtxt': config, 'pipeline/1/.keep': '' });
+      const s = await start(repo);
+      const pipeline = join(repo, 'pipeline/config.pbtxt');
+      const uri = pathToFileURL(pipeline).href;
+      await open(s, pipeline, config);
+      const lines = config.split('\n');
+      const labelsAt = async (line: number, character: number) => {
+        const items = await s.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line, character } });
+        return (Array.isArray(items) ? items : items!.items).map((i) => i.label);
+      };
+      const hoverAt = async (line: number, character: number) =>
+        ((await s.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character } }))!.contents as { value: string }).value;
+      // The empty last line is ModelConfig's top level; inside ensemble_scheduling { }, ModelEnsembling's fields.
+      const top = lines.length - 1;
+      const ens = lines.findIndex((l) => l.startsWith('ensemble_scheduling'));
+      const inEns = lines[ens]!.indexOf('{') + 1;
+      // 24.10 (2.51.0): model_metrics arrived in 24.11, max_inflight_requests in 25.11.
+      expect(await labelsAt(top, 0)).toContain('response_cache');
+      expect(await labelsAt(top, 0)).not.toContain('model_metrics');
+      expect(await labelsAt(ens, inEns)).toEqual(['step']);
+      // 24.11: model_metrics is there; max_inflight_requests is not yet.
+      await writeRepo({ 'tritonc.config.json': '{ "triton": "24.11" }' }, repo);
+      expect(await labelsAt(top, 0)).toContain('model_metrics');
+      expect(await labelsAt(ens, inEns)).toEqual(['step']);
+      // 25.11: both.
+      await writeRepo({ 'tritonc.config.json': '{ "triton": "25.11" }' }, repo);
+      expect(await labelsAt(ens, inEns)).toEqual(['step', 'max_inflight_requests']);
+
+      // Hover names the release a field arrived in, and what it means in the target (26.04 shared the limit).
+      const withLimit = config.replace('ensemble_scheduling {', 'ensemble_scheduling { max_inflight_requests: 4');
+      await s.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: 2 }, contentChanges: [{ text: withLimit }] });
+      const at = withLimit.split('\n')[ens]!.indexOf('max_inflight_requests') + 2;
+      await writeRepo({ 'tritonc.config.json': '{ "triton": "25.10" }' }, repo);
+      expect(await hoverAt(ens, at)).toContain('Triton has it from 25.11 on; not in 25.10');
+      await writeRepo({ 'tritonc.config.json': '{ "triton": "26.03" }' }, repo);
+      const h2603 = await hoverAt(ens, at);
+      expect(h2603).toContain('Triton has it from 25.11 on; in 26.03');
+      expect(h2603).toContain('within one ensemble request');
+      await writeRepo({ 'tritonc.config.json': '{ "triton": "26.04" }' }, repo);
+      expect(await hoverAt(ens, at)).toContain("across all of the ensemble's requests");
+    },
+  );
 });

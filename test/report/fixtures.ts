@@ -47,6 +47,7 @@ export function sampleResult(): LintResult {
     [fileResult(`${CWD}/models/resnet/config.pbtxt`, DIAGNOSTICS), fileResult(`${CWD}/models/bert/config.pbtxt`, [])],
     RULES.map((r) => describeRule(r.meta)),
     [],
+    [{ release: '24.10', server: '2.51.0' }],
   );
 }
 
@@ -55,5 +56,6 @@ export function emptyResult(): LintResult {
     [fileResult(`${CWD}/models/bert/config.pbtxt`, [])],
     RULES.map((r) => describeRule(r.meta)),
     [],
+    [{ release: '24.10', server: '2.51.0' }],
   );
 }

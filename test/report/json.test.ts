@@ -3,10 +3,10 @@ import { formatJson } from '../../src/report/json.js';
 import { CWD, sampleResult } from './fixtures.js';
 
 describe('json (ESLint shape)', () => {
-  it('is exactly [{ filePath, messages: [{ ruleId, messageId, severity, level, message, line, column, endLine, endColumn, fix }], errorCount, warningCount }]', () => {
+  it('is exactly [{ filePath, messages: [{ ruleId, messageId, severity, level, message, line, column, endLine, endColumn, fix }], errorCount, warningCount, triton }]', () => {
     const out = JSON.parse(formatJson(sampleResult()));
     expect(out).toEqual([
-      { filePath: `${CWD}/models/bert/config.pbtxt`, messages: [], errorCount: 0, warningCount: 0 },
+      { filePath: `${CWD}/models/bert/config.pbtxt`, messages: [], errorCount: 0, warningCount: 0, triton: [{ release: '24.10', server: '2.51.0' }] },
       {
         filePath: `${CWD}/models/resnet/config.pbtxt`,
         messages: [
@@ -37,10 +37,12 @@ describe('json (ESLint shape)', () => {
         ],
         errorCount: 1,
         warningCount: 1,
+        // tritonc's one addition to ESLint's shape: the Triton releases judged against.
+        triton: [{ release: '24.10', server: '2.51.0' }],
       },
     ]);
     for (const file of out) {
-      expect(Object.keys(file)).toEqual(['filePath', 'messages', 'errorCount', 'warningCount']);
+      expect(Object.keys(file)).toEqual(['filePath', 'messages', 'errorCount', 'warningCount', 'triton']);
       for (const m of file.messages) {
         const keys = [
           'ruleId',

@@ -245,3 +245,56 @@ testRule('accelerators', {
     },
   ],
 });
+
+// What the target's ONNX Runtime backend has (onnxruntime_backend src/onnxruntime.cc ModelState::LoadModel):
+// precision_mode BF16 from r26.02, the cuda accelerator from r24.06; each at the release before and after.
+testRule('accelerators', {
+  valid: [
+    { name: 'precision_mode BF16 in 26.02', config: gpu(trt({ precision_mode: 'BF16' })), settings: { triton: '26.02' } },
+    { name: 'the cuda accelerator in 24.06', config: gpu(cuda({})), settings: { triton: '24.06' } },
+    {
+      name: 'session.use_device_allocator_for_initializers in 25.02',
+      config: params({ 'session.use_device_allocator_for_initializers': '1' }),
+      settings: { triton: '25.02' },
+    },
+  ],
+  invalid: [
+    {
+      name: 'precision_mode BF16 in 26.01: "unsupported precision mode", with the release it arrived in',
+      config: gpu(trt({ precision_mode: 'BF16' })),
+      settings: { triton: '26.01' },
+      errors: [{ messageId: 'precisionModeNotYet', data: { value: 'BF16', since: '26.02', release: '26.01', choices: '"FP32", "FP16", "INT8"' } }],
+    },
+    {
+      name: 'precision_mode BF16 for 2.51.0 (24.10)',
+      config: gpu(trt({ precision_mode: 'BF16' })),
+      settings: { triton: '2.51.0' },
+      errors: [{ messageId: 'precisionModeNotYet', data: { release: '24.10' } }],
+    },
+    {
+      name: 'session.use_device_allocator_for_initializers in 25.01: ignored (a warning)',
+      config: params({ 'session.use_device_allocator_for_initializers': '1' }),
+      settings: { triton: '25.01' },
+      errors: [
+        {
+          messageId: 'parameterNotYet',
+          data: { key: 'session.use_device_allocator_for_initializers', since: '25.02', release: '25.01' },
+          severity: 'warning',
+          path: ['parameters', 'session.use_device_allocator_for_initializers', 'string_value'],
+        },
+      ],
+    },
+    {
+      name: 'the cuda accelerator in 24.05: "unknown Execution Accelerator"',
+      config: gpu(cuda({})),
+      settings: { triton: '24.05' },
+      errors: [
+        {
+          messageId: 'cudaAcceleratorNotYet',
+          data: { name: 'cuda', since: '24.06', release: '24.05' },
+          path: ['optimization', 'execution_accelerators', 'gpu_execution_accelerator', 0, 'name'],
+        },
+      ],
+    },
+  ],
+});

@@ -158,6 +158,11 @@ testRule('backend-library', {
       settings: { triton: '25.02-tf2-python-py3' },
     },
     {
+      name: "a TensorFlow model on the 25.03 py3 image: 25.03 builds no TensorFlow backend, platform-backend's finding (backendDropped)",
+      files: { 'm/config.pbtxt': 'backend: "tensorflow"\n', 'm/1/': '' },
+      settings: { triton: '25.03-py3' },
+    },
+    {
       name: 'no image named (a release only): which image runs is not known',
       files: { 'm/config.pbtxt': 'backend: "tensorrtllm"\n', 'm/1/': '' },
       settings: { triton: '24.11' },
@@ -244,12 +249,6 @@ testRule('backend-library', {
       files: { 'm/config.pbtxt': 'backend: "vllm"\n', 'm/1/model.json': '{"model": "facebook/opt-125m"}' },
       settings: { triton: '25.01-trtllm-python-py3' },
       errors: [{ messageId: 'notInImage', data: { backend: 'vllm', others: 'nvcr.io/nvidia/tritonserver:25.01-vllm-python-py3' } }],
-    },
-    {
-      name: 'a TensorFlow model on the 25.03 py3 image: no image of 25.03 has the TensorFlow backend',
-      files: { 'm/config.pbtxt': 'backend: "tensorflow"\n', 'm/1/': '' },
-      settings: { triton: '25.03-py3' },
-      errors: [{ messageId: 'notInAnyImage', data: { backend: 'tensorflow', release: '25.03', image: 'nvcr.io/nvidia/tritonserver:25.03-py3' } }],
     },
     {
       name: 'a TensorFlow model on the 25.02 py3 image, the last with the TensorFlow backend: no finding; on the pyt-python image one',

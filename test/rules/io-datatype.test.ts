@@ -156,3 +156,49 @@ testRule('io-datatype', {
     },
   ],
 });
+
+// The ONNX Runtime backend serves BFLOAT16 from 26.03 (onnxruntime_backend src/onnxruntime_utils.cc
+// ConvertFromOnnxDataType at r26.03; r26.02 has no BF16 case): the release before refuses it either way
+// (tritonserver 2.51, test/server/onnx-runtime-version-real-triton.test.ts).
+const BF16_MODEL = { inputs: [['x', 'BFLOAT16', [-1, 4]]], outputs: [['y', 'FLOAT', [-1, 4]]] } as OnnxSpec;
+const bf16Config = (type: string) =>
+  `backend: "onnxruntime"\nmax_batch_size: 8\ninput [ { name: "x" data_type: ${type} dims: [ 4 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 4 ] } ]\n`;
+
+testRule('io-datatype', {
+  valid: [
+    { name: 'BF16 I/O from 26.03', files: withModel(bf16Config('TYPE_BF16'), BF16_MODEL), settings: { triton: '26.03' } },
+    { name: 'BF16 I/O auto-completed from 26.03', files: withModel('backend: "onnxruntime"\nmax_batch_size: 8\n', BF16_MODEL), settings: { triton: '26.03' } },
+    {
+      name: 'BF16 I/O before 26.03 with auto-complete off: the config is as written',
+      files: withModel('backend: "onnxruntime"\nmax_batch_size: 8\n', BF16_MODEL),
+      settings: { triton: '26.02', server: { disableAutoCompleteConfig: true } },
+    },
+  ],
+  invalid: [
+    {
+      name: 'TYPE_BF16 in 26.02: "unsupported datatype TYPE_BF16"',
+      files: withModel(bf16Config('TYPE_BF16'), BF16_MODEL),
+      settings: { triton: '26.02' },
+      errors: [{ messageId: 'bf16BeforeRelease', data: { name: 'x', direction: 'input', model: 'm', release: '26.02' }, path: ['input', 0, 'data_type'] }],
+    },
+    {
+      name: 'another type for a BFLOAT16 tensor in 24.10: "model provides TYPE_<invalid>", no fix to TYPE_BF16',
+      files: withModel(bf16Config('TYPE_FP16'), BF16_MODEL),
+      settings: { triton: '24.10' },
+      errors: [{ messageId: 'bf16BeforeReleaseMismatch', data: { configType: 'TYPE_FP16', release: '24.10' } }],
+      output: null,
+    },
+    {
+      name: "BF16 I/O auto-completed in 26.02: \"model input 'x' must specify 'data_type'\"",
+      files: withModel('backend: "onnxruntime"\nmax_batch_size: 8\n', BF16_MODEL),
+      settings: { triton: '26.02' },
+      errors: [{ messageId: 'bf16BeforeReleaseAutoComplete', data: { name: 'x', direction: 'input', model: 'm', release: '26.02' }, path: [] }],
+    },
+    {
+      name: 'another type for a BFLOAT16 tensor in 26.03: the ordinary mismatch, fixed to TYPE_BF16',
+      files: withModel(bf16Config('TYPE_FP16'), BF16_MODEL),
+      settings: { triton: '26.03' },
+      errors: [{ messageId: 'dataTypeMismatch', data: { modelType: 'TYPE_BF16' } }],
+    },
+  ],
+});

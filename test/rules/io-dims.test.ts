@@ -10,6 +10,23 @@ const INPUT = { direction: 'input', name: 'x', model: 'm' };
 testRule('io-dims', {
   valid: [
     { name: 'plain dims', config: io(8, x('dims: [ 3, -1, -1 ]')) },
+    // r26.02 core: common's GetElementCount wraps in int64; the r24.10 core loads both (test/conformance/core-releases.test.ts).
+    {
+      name: 'dims beyond int64 without a reshape, for 26.02 (the count wraps; refused from 26.03)',
+      config: io(8, x('dims: [ 4294967296, 4294967296 ]')),
+      settings: { triton: '26.02' },
+    },
+    {
+      name: 'dims and a matching reshape beyond int64, for 26.02 (both counts wrap alike)',
+      config: reshaped('[ 4294967296, 4294967296 ]', '[ 4294967296, 4294967296 ]'),
+      settings: { triton: '26.02' },
+    },
+    {
+      name: 'an ensemble input beyond int64, for 26.03 (no backend scheduler counts it)',
+      config:
+        'platform: "ensemble"\nmax_batch_size: 8\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 4294967296, 4294967296 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 4 ] } ]\n',
+      settings: { triton: '26.03' },
+    },
     {
       name: 'a scalar per item: dims [1] + empty reshape with batching',
       config: io(8, '{ name: "x" data_type: TYPE_INT64 dims: [ 1 ] reshape { shape: [ ] } }'),
@@ -132,7 +149,19 @@ testRule('io-dims', {
     {
       name: 'element counts beyond int64',
       config: reshaped('[ 4294967296, 4294967296 ]', '[ -1 ]'),
-      errors: [{ messageId: 'elementCountOverflow', data: { ...INPUT, label: 'dims', text: '[4294967296,4294967296]' } }],
+      errors: [{ messageId: 'elementCountOverflow', data: { ...INPUT, label: 'dims', text: '[4294967296,4294967296]', release: '26.08' } }],
+    },
+    {
+      name: 'dims and a matching reshape beyond int64, for 26.03, the first release that counts them safely',
+      config: reshaped('[ 4294967296, 4294967296 ]', '[ 4294967296, 4294967296 ]'),
+      settings: { triton: '26.03' },
+      errors: [{ messageId: 'elementCountOverflow', data: { ...INPUT, label: 'dims', text: '[4294967296,4294967296]', release: '26.03' } }],
+    },
+    {
+      name: 'dims beyond int64 without a reshape, for 26.03: the scheduler refuses them',
+      config: io(8, x('dims: [ 4294967296, 4294967296 ]')),
+      settings: { triton: '26.03' },
+      errors: [{ messageId: 'inputElementCountOverflow', data: { name: 'x', text: '[4294967296,4294967296]', release: '26.03' }, path: ['input', 0, 'dims'] }],
     },
     {
       name: 'NHWC with 2 dims',

@@ -35,6 +35,12 @@ describe('label-file', () => {
 
 testRule('label-file', {
   valid: [
+    {
+      name: '.. out of the model directory to a file that is there, for 26.01: core reads it where it lies (the refusal came in 26.02)',
+      files: repo('../labels.txt', { 'labels.txt': 'cat\n' }),
+      targets: ['classifier'],
+      settings: { triton: '26.01' },
+    },
     { name: 'a labels file in the model directory', files: repo('labels.txt', { 'classifier/labels.txt': 'cat\ndog\n' }), targets: ['classifier'] },
     { name: 'a labels file in a sub-directory', files: repo('meta/labels.txt', { 'classifier/meta/labels.txt': 'cat\ndog\n' }), targets: ['classifier'] },
     {
@@ -95,9 +101,30 @@ testRule('label-file', {
       errors: [
         {
           messageId: 'outsideModelDirectory',
-          data: { labelFilename: '../labels.txt', output: 'output', path: `${MODEL_DIR}/../labels.txt`, model: 'classifier', modelDir: 'classifier/' },
+          data: {
+            labelFilename: '../labels.txt',
+            output: 'output',
+            path: `${MODEL_DIR}/../labels.txt`,
+            model: 'classifier',
+            modelDir: 'classifier/',
+            release: '26.08',
+          },
         },
       ],
+    },
+    {
+      name: '.. out of the model directory, for 26.02, the first release that refuses it',
+      files: repo('../labels.txt', { 'labels.txt': 'cat\n' }),
+      targets: ['classifier'],
+      settings: { triton: '26.02' },
+      errors: [{ messageId: 'outsideModelDirectory', data: { path: `${MODEL_DIR}/../labels.txt`, release: '26.02' } }],
+    },
+    {
+      name: '.. out of the model directory to a file that is not there, for 26.01: the read fails',
+      files: repo('../labels.txt'),
+      targets: ['classifier'],
+      settings: { triton: '26.01' },
+      errors: [{ messageId: 'missing', data: { path: `${MODEL_DIR}/../labels.txt` } }],
     },
     {
       name: 'a directory where the file should be',

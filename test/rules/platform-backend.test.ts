@@ -11,6 +11,11 @@ testRule(ID, {
     { name: 'platform alone', config: 'platform: "onnxruntime_onnx"\n' },
     { name: 'a matching pair', config: 'platform: "tensorrt_plan"\nbackend: "tensorrt"\n' },
     { name: 'PyTorch AOTInductor (same backend type as LibTorch)', config: 'platform: "torch_aoti"\nbackend: "pytorch"\n' },
+    {
+      name: 'torch_aoti alone, for 26.03 (auto-fill gives it the pytorch backend from 26.03)',
+      config: 'platform: "torch_aoti"\n',
+      settings: { triton: '26.03' },
+    },
     { name: 'a custom backend with any platform', config: 'backend: "dali"\nplatform: "whatever"\n' },
     { name: 'python backend', config: 'backend: "python"\n' },
     { name: 'an ensemble', config: 'platform: "ensemble"\nensemble_scheduling { step [ ] }\n' },
@@ -140,6 +145,26 @@ testRule(ID, {
       output: null,
     },
     {
+      // The r24.10 core (2.51) refuses it at poll: "unexpected platform type 'torch_aoti' for <m>" (test/conformance/core-releases.test.ts).
+      name: 'torch_aoti alone, for 26.02: a platform of a later release',
+      config: 'platform: "torch_aoti"\n',
+      settings: { triton: '26.02' },
+      errors: [{ messageId: 'platformNotInRelease', path: ['platform'], data: { platform: 'torch_aoti', since: '26.03', release: '26.02', name: 'm' } }],
+    },
+    {
+      // The r24.10 core: "unexpected 'platform' and 'backend' pair, got:torch_aoti, pytorch" (test/conformance/core-releases.test.ts).
+      name: 'torch_aoti with backend pytorch, for 26.02: no pair before 26.03',
+      config: 'platform: "torch_aoti"\nbackend: "pytorch"\n',
+      settings: { triton: '26.02' },
+      errors: [
+        {
+          messageId: 'platformNotInReleasePair',
+          path: ['platform'],
+          data: { platform: 'torch_aoti', backend: 'pytorch', since: '26.03', release: '26.02', suggestion: 'pytorch_libtorch' },
+        },
+      ],
+    },
+    {
       name: "the 'libtorch' alias: auto-fill accepts it, the pair check does not",
       config: 'platform: "libtorch"\n',
       errors: [
@@ -162,23 +187,41 @@ testRule(ID, {
       ],
     },
     {
-      name: "tensorflow backend with a SavedModel: auto-fill settles the platform, and a note that Triton's newest releases no longer build the backend",
+      name: 'tensorflow backend with a SavedModel for Triton 25.02, the last release that builds it: auto-fill settles the platform, and a note that it leaves',
+      settings: { triton: '25.02' },
       files: { 'm/config.pbtxt': 'backend: "tensorflow"\n', 'm/1/model.savedmodel/saved_model.pb': '' },
       errors: [
         {
-          messageId: 'backendDropped',
+          messageId: 'backendLeaving',
           severity: 'info',
           token: '"tensorflow"',
-          data: { backend: 'tensorflow', title: 'TensorFlow', lastRelease: '2.55.0 (25.02)', firstWithout: '2.56.0 (25.03)', stillIn: '2.51.0 (24.10)' },
+          data: { backend: 'tensorflow', title: 'TensorFlow', target: '25.02', lastRelease: '25.02', firstWithout: '25.03' },
         },
       ],
     },
     {
-      name: 'a tensorflow_* platform written, the note on the platform',
-      files: { 'm/config.pbtxt': 'platform: "tensorflow_graphdef"\n', 'm/1/model.graphdef': '' },
+      name: 'the same model for Triton 25.03, the first release without the backend: refused',
+      settings: { triton: '25.03' },
+      files: { 'm/config.pbtxt': 'backend: "tensorflow"\n', 'm/1/model.savedmodel/saved_model.pb': '' },
       errors: [
-        { messageId: 'backendDropped', severity: 'info', token: '"tensorflow_graphdef"', data: { backend: 'tensorflow', firstWithout: '2.56.0 (25.03)' } },
+        {
+          messageId: 'backendDropped',
+          severity: 'error',
+          token: '"tensorflow"',
+          data: { backend: 'tensorflow', title: 'TensorFlow', target: '25.03', lastRelease: '25.02', firstWithout: '25.03' },
+        },
       ],
+    },
+    {
+      name: 'a tensorflow_* platform written, for the default target (the newest release): refused, on the platform',
+      files: { 'm/config.pbtxt': 'platform: "tensorflow_graphdef"\n', 'm/1/model.graphdef': '' },
+      errors: [{ messageId: 'backendDropped', severity: 'error', token: '"tensorflow_graphdef"', data: { backend: 'tensorflow', target: '26.08' } }],
+    },
+    {
+      name: "a tensorflow_* platform for the tutorial's Triton 24.05 (a server version given): the note",
+      settings: { triton: '2.46.0' },
+      files: { 'm/config.pbtxt': 'platform: "tensorflow_graphdef"\n', 'm/1/model.graphdef': '' },
+      errors: [{ messageId: 'backendLeaving', severity: 'info', token: '"tensorflow_graphdef"', data: { backend: 'tensorflow', target: '24.05' } }],
     },
     {
       name: 'tensorflow backend whose platform cannot be inferred, with a version directory: error',

@@ -10,12 +10,14 @@ import { LOCK_FILE_NAME, serializeLock } from '../../src/workspace/lock.js';
 import { Workspace } from '../../src/workspace/workspace.js';
 import { tempDir } from '../support/temp.js';
 import { savedModelDir } from './helpers.js';
+import { parseTarget } from '../../src/triton/releases/target.js';
 
 const root = tempDir('tritonc-tf-lock-');
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const verdicts = (repo: string, configsOnly: boolean): string[] =>
-  lintSync([repo], { cwd: root, rules: RULES, configsOnly })
+  // 25.02: the last release with the TensorFlow backend (a later one refuses every SavedModel).
+  lintSync([repo], { cwd: root, rules: RULES, configsOnly, server: { target: parseTarget('25.02') } })
     .results.flatMap((r) => r.diagnostics)
     .filter((d) => d.severity !== 'info')
     .map((d) => `${d.ruleId}/${d.messageId}`)

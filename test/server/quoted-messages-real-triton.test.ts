@@ -181,6 +181,18 @@ const CASES: Case[] = [
       ['syntax', q('syntax', 'failed to read text proto')],
     ],
   },
+  // a field 2.51's model_config.proto lacks (model_metrics arrived in 24.11): protobuf's text parser stops at it
+  {
+    name: 'field_release',
+    model: 'onnx',
+    config: ORT(
+      'model_metrics { metric_control [ { metric_identifier { family: "nv_inference_first_response_histogram_ms" } histogram_options { buckets: [ 1, 10 ] } } ] }\n',
+    ),
+    quotes: [
+      ['field-release', q('field-release', 'Error parsing')],
+      ['field-release', q('field-release', 'failed to read text proto')],
+    ],
+  },
   { name: 'no_config', model: 'python', noAutoComplete: true, quotes: [['missing-config', q('missing-config', 'failed to open')]] },
   // the model file
   { name: 'garbage', model: 'onnx-garbage', config: ORT(), quotes: [['model-unreadable', q('model-unreadable', 'Protobuf parsing failed')]] },
@@ -1217,7 +1229,7 @@ const NOT_RUNNABLE: [rule: string, part: string, need: keyof typeof NEEDS, witne
     "non-empty 'buckets'",
     'not a customizable metric',
   ].map<[string, string, 'later', string]>((p) => ['model-metrics', p, 'later', 'metric_field']),
-  // core src/model.cc (Model::Init, IsChildPathEscapingParentPath) after r24.10; 2.51 reads a label file anywhere.
+  // core src/model.cc (Model::Init, IsChildPathEscapingParentPath) from r26.02; 2.51 reads a label file anywhere.
   ['label-file', 'is outside model directory', 'later', 'label_outside'],
   ['missing-dynamic-axis', 'configuration specified max-batch', 'tensorflow'],
   ['io-datatype', "unable to process input '<name>'", 'tensorflow'],
@@ -1264,6 +1276,9 @@ const NOT_RUNNABLE: [rule: string, part: string, need: keyof typeof NEEDS, witne
 
 /** Quoted messages that run here but this file does not check yet: [rule, part, why]. */
 const NOT_CHECKED: [rule: string, part: string, why: string][] = [
+  // 2.51 here runs ONNX Runtime 1.30, not 24.10's 1.19.2: the limits differ, the words do not.
+  ['onnx-runtime-version', 'Unsupported model IR version', 'checked by test/server/onnx-runtime-version-real.test.ts, against ONNX Runtime 1.19.2 and 2.51'],
+  ['onnx-runtime-version', 'is under development', 'checked by test/server/onnx-runtime-version-real.test.ts, against ONNX Runtime 1.19.2 and 2.51'],
   ['io-name', 'Encountered non UTF-8', 'checked against 2.51 by test/server/not-utf8-real-triton.test.ts (a model whose tensor name is not UTF-8)'],
   [
     'io-shape',
@@ -1285,12 +1300,23 @@ const NOT_CHECKED: [rule: string, part: string, why: string][] = [
     'specified more than once',
     "2.51 loads a Python model with a state named twice (st_twice); the sequence batcher's check is not reached at load",
   ],
-  ['io-dims', 'exceeds maximum size', '2.51 loads dims whose element count passes int64 (io_huge, a Python model): the check is not in its load path'],
+  [
+    'io-dims',
+    "dims' exceeds maximum size",
+    '2.51 loads dims whose element count passes int64 (io_huge, a Python model): the check came in 26.03 (test/conformance/core-releases.test.ts, the r26.06 core)',
+  ],
+  [
+    'io-dims',
+    "'<n>' exceeds maximum size",
+    "2.51 loads dims whose element count passes int64: the scheduler's count came in 26.03 (test/conformance/core-releases.test.ts, the r26.06 core)",
+  ],
   [
     'name-matches-directory',
     'path traversal',
-    "2.51 loads a model named 'named..dots' in a directory of that name (named..dots), as lint does: the check is not in 2.51's load path",
+    "2.51 loads a model named 'named..dots' in a directory of that name (named..dots), as lint does: the load request's name check came in 26.03 (test/conformance/core-releases.test.ts, the r26.06 core)",
   ],
+  ['name-matches-directory', 'Model name cannot be empty', "the load request's name check of 26.04 on (src/triton/core-releases.ts)"],
+  ['name-matches-directory', 'only whitespace characters', "the load request's name check of 26.03 (src/triton/core-releases.ts)"],
   ['io-dims', '(and each of the model input messages', 'a note, not a message'],
   [
     'ensemble-config',

@@ -3,7 +3,8 @@
 // of the page's rule on it.
 //
 //   ```pbtxt <path>            a config file (default path model/config.pbtxt)
-//   ```onnx <path> [<path>...] an ONNX model built from lines `input|output <name> <ELEM> [d,...]` and `weights <bytes>`
+//   ```onnx <path> [<path>...] an ONNX model built from lines `input|output <name> <ELEM> [d,...]`, `weights <bytes>`,
+//                              `ir_version <n>` and `opset <domain> <n>` (ai.onnx is the default domain)
 //   ```text <path>             any other file, written as it is (an empty block writes an empty file)
 //   ```json tritonc.config.json  the settings
 //   ```findings                the page's rule's findings: `<path>:<line>:<column> <severity> <messageId> <message>`, or `(none)`
@@ -74,7 +75,18 @@ function onnxSpec(body: string): OnnxSpec {
       spec.externalBytes = Number(w[1]);
       continue;
     }
-    throw new Error(`onnx block: cannot read "${line}" (input|output <name> <ELEM> [dims], or weights <bytes>)`);
+    const ir = /^ir_version\s+(\d+)$/.exec(line);
+    if (ir) {
+      spec.irVersion = Number(ir[1]);
+      continue;
+    }
+    const op = /^opset\s+(\S+)\s+(\d+)$/.exec(line);
+    if (op) {
+      if (op[1] === 'ai.onnx') spec.opset = Number(op[2]);
+      else spec.extraOpsets = [...(spec.extraOpsets ?? []), { domain: op[1]!, version: Number(op[2]) }];
+      continue;
+    }
+    throw new Error(`onnx block: cannot read "${line}" (input|output <name> <ELEM> [dims], weights <bytes>, ir_version <n>, or opset <domain> <n>)`);
   }
   return spec;
 }

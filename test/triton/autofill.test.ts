@@ -2,14 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import { autofillBackendFields, autofillReadsFiles, type AutofillListing, type EntryKind } from '../../src/triton/autofill.js';
 import type { ModelConfig } from '../../src/config/model-config.js';
+import { releaseNamed, type TritonRelease } from '../../src/triton/releases/catalog.js';
 
 function listing(entries: Record<string, EntryKind> | undefined, modelName = 'm', subdir = '1'): AutofillListing {
   return entries === undefined ? { modelName } : { modelName, firstSubdir: { name: subdir, entries: new Map(Object.entries(entries)) } };
 }
 
 /** The backend fields after autofill (name left out unless asked). */
-function fields(config: ModelConfig, l: AutofillListing): Pick<ModelConfig, 'platform' | 'backend' | 'default_model_filename'> {
-  const r = autofillBackendFields(config, l);
+function fields(config: ModelConfig, l: AutofillListing, release?: TritonRelease): Pick<ModelConfig, 'platform' | 'backend' | 'default_model_filename'> {
+  const r = autofillBackendFields(config, l, release);
   expect(r.problem).toBeUndefined();
   const { platform, backend, default_model_filename } = r.config;
   return Object.fromEntries(Object.entries({ platform, backend, default_model_filename }).filter(([, v]) => v !== undefined));
@@ -98,19 +99,42 @@ describe("autofillBackendFields: the other backends, in core's order", () => {
     expect(fields({}, listing({ 'model.py': 'file' }))).toEqual({ backend: 'python', default_model_filename: 'model.py' });
   });
 
-  it('PyTorch: LibTorch by platform (alt name kept as written), file, or model.pt; AOTInductor by model.pt2', () => {
+  // core r24.10 / r26.03 / r26.04 src/model_config_utils.cc AutoCompleteBackendFields, the PyTorch branch
+  // (triton/core-releases.ts); the r24.10 and r26.06 cores agree (test/conformance/core-releases.test.ts).
+  it('PyTorch in 24.10: LibTorch by platform, file, or model.pt, always named model.pt; no torch_aoti, no model.pt2, no "libtorch"', () => {
+    const at = releaseNamed('24.10');
+    const f = (c: ModelConfig, l: AutofillListing) => fields(c, l, at);
     // The real r24.10 server answers default_model_filename "model.pt" for each LibTorch case
     // (test/conformance/l0-real-server.test.ts, autofill_noplatform_success/pytorch/no_name_platform).
-    expect(fields({ platform: 'pytorch_libtorch' }, listing({}))).toEqual({
-      platform: 'pytorch_libtorch',
-      backend: 'pytorch',
-      default_model_filename: 'model.pt',
-    });
-    expect(fields({ platform: 'libtorch' }, listing({}))).toEqual({ platform: 'libtorch', backend: 'pytorch', default_model_filename: 'model.pt' });
-    expect(fields({ backend: 'pytorch' }, listing({}))).toEqual({ platform: 'pytorch_libtorch', backend: 'pytorch', default_model_filename: 'model.pt' });
-    expect(fields({}, listing({ 'model.pt': 'file' }))).toEqual({ platform: 'pytorch_libtorch', backend: 'pytorch', default_model_filename: 'model.pt' });
-    expect(fields({}, listing({ 'model.pt2': 'file' }))).toEqual({ platform: 'torch_aoti', backend: 'pytorch', default_model_filename: 'model.pt2' });
-    expect(fields({ platform: 'torch_aoti' }, listing({}))).toEqual({ platform: 'torch_aoti', backend: 'pytorch', default_model_filename: 'model.pt2' });
+    const LIBTORCH = { platform: 'pytorch_libtorch', backend: 'pytorch', default_model_filename: 'model.pt' };
+    expect(f({ platform: 'pytorch_libtorch' }, listing({}))).toEqual(LIBTORCH);
+    expect(f({ backend: 'pytorch' }, listing({}))).toEqual(LIBTORCH);
+    expect(f({}, listing({ 'model.pt': 'file' }))).toEqual(LIBTORCH);
+    expect(f({ backend: 'pytorch', runtime: 'model.py' }, listing({}))).toEqual({ platform: 'pytorch_libtorch', backend: 'pytorch' });
+    expect(f({ platform: 'torch_aoti' }, listing({}))).toEqual({ platform: 'torch_aoti' });
+    expect(f({ platform: 'libtorch' }, listing({}))).toEqual({ platform: 'libtorch' });
+    expect(autofillBackendFields({}, listing({ 'model.pt2': 'file' }), at).problem?.message).toMatch(/Could not determine backend for model 'm'/);
+  });
+
+  it('PyTorch in 26.03: torch_aoti and model.pt2 choose pytorch, but the LibTorch defaults are still filled in', () => {
+    const at = releaseNamed('26.03');
+    expect(fields({ platform: 'torch_aoti' }, listing({}), at)).toEqual({ platform: 'torch_aoti', backend: 'pytorch', default_model_filename: 'model.pt' });
+    expect(fields({}, listing({ 'model.pt2': 'file' }), at)).toEqual({ platform: 'pytorch_libtorch', backend: 'pytorch', default_model_filename: 'model.pt' });
+    expect(fields({ platform: 'libtorch' }, listing({}), at)).toEqual({ platform: 'libtorch' });
+    const r = autofillBackendFields({ platform: 'torch_aoti' }, listing({}), at);
+    expect(r.steps.find((s) => s.path[0] === 'backend')?.reason).toBe('platform is torch_aoti (from 26.03)');
+  });
+
+  it('PyTorch from 26.04: defaults by platform (model.pt2 for torch_aoti), "libtorch" read as LibTorch, no file named for a LibTorch platform given', () => {
+    for (const at of [releaseNamed('26.04'), releaseNamed('26.08')]) {
+      const f = (c: ModelConfig, l: AutofillListing) => fields(c, l, at);
+      expect(f({ platform: 'pytorch_libtorch' }, listing({}))).toEqual({ platform: 'pytorch_libtorch', backend: 'pytorch' });
+      expect(f({ platform: 'libtorch' }, listing({}))).toEqual({ platform: 'libtorch', backend: 'pytorch' });
+      expect(f({ backend: 'pytorch' }, listing({}))).toEqual({ platform: 'pytorch_libtorch', backend: 'pytorch', default_model_filename: 'model.pt' });
+      expect(f({}, listing({ 'model.pt': 'file' }))).toEqual({ platform: 'pytorch_libtorch', backend: 'pytorch' });
+      expect(f({}, listing({ 'model.pt2': 'file' }))).toEqual({ platform: 'torch_aoti', backend: 'pytorch', default_model_filename: 'model.pt2' });
+      expect(f({ platform: 'torch_aoti' }, listing({}))).toEqual({ platform: 'torch_aoti', backend: 'pytorch', default_model_filename: 'model.pt2' });
+    }
   });
 
   it('a backend the config names but core does not know is left as written', () => {

@@ -4,6 +4,7 @@ import type { ModelConfig } from '../../src/config/model-config.js';
 import { resolveModelDir } from '../../src/workspace/index.js';
 import { shortestFloat32, stringifyTritonJson, tritonConfigJson } from '../../src/triton/triton-json.js';
 import { makeModelDir } from './helpers.js';
+import { parseTarget } from '../../src/triton/releases/target.js';
 
 // What a Triton server answered for the densenet_onnx model of the tutorials' Quick_Deploy/ONNX
 // example (no config.pbtxt, CPU-only host), copied from a published `curl .../config` transcript.
@@ -29,6 +30,23 @@ describe('tritonConfigJson', () => {
     const r = resolveModelDir(dir, { gpus: 0 });
     expect(r.status).toBe('ok');
     expect(stringifyTritonJson(tritonConfigJson(r.config!), 0)).toBe(DENSENET_ANSWER);
+  });
+
+  it('for a release, only the fields its schema has: 24.07 prints no is_non_linear_format_io (24.08), 24.10 no max_inflight_requests (25.11)', () => {
+    const config: ModelConfig = {
+      name: 'e',
+      platform: 'ensemble',
+      input: [{ name: 'x', data_type: 'TYPE_FP32', dims: [2] }],
+      output: [{ name: 'y', data_type: 'TYPE_FP32', dims: [2] }],
+      ensemble_scheduling: { step: [{ model_name: 'a', model_version: -1 }] },
+    };
+    const at = (release: string) => tritonConfigJson(config, parseTarget(release).release) as Record<string, any>;
+    expect(at('24.07').input[0]).not.toHaveProperty('is_non_linear_format_io');
+    expect(at('24.08').input[0]).toHaveProperty('is_non_linear_format_io', false);
+    expect(at('24.10').ensemble_scheduling).not.toHaveProperty('max_inflight_requests');
+    expect(at('25.11').ensemble_scheduling).toHaveProperty('max_inflight_requests', 0);
+    // No release given: tritonc's schema, every field.
+    expect((tritonConfigJson(config) as Record<string, any>).ensemble_scheduling).toHaveProperty('max_inflight_requests', 0);
   });
 
   it('dynamic_batching as Triton prints it for an auto-completed batching model', () => {

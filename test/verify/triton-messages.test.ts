@@ -23,6 +23,8 @@ describe('Triton message table', () => {
     ["unable to load model 'm', configuration expects 1 inputs, model provides 2", 'io-name'],
     ['Error parsing text-format inference.ModelConfig: 3:36: Unknown enumeration value of "FP32" for field "data_type".', 'syntax'],
     ['failed to read text proto from /models/m/config.pbtxt', 'syntax'],
+    // 2.51 on a field its model_config.proto lacks (test/server/field-release-real-triton.test.ts).
+    ['Error parsing text-format inference.ModelConfig: 5:15: Message type "inference.ModelConfig" has no field named "model_metrics".', 'field-release'],
     ["unexpected directory name 'a' for model 'b', directory name must equal model name", 'name-matches-directory'],
     ["model input 'x' must specify 'data_type' for m", 'io-dims'],
     ["unknown Execution Accelerator 'tensorrtx' is requested", 'accelerators'],

@@ -13,7 +13,9 @@ import { ioName } from './correctness/io-name.js';
 import { ioShape } from './correctness/io-shape.js';
 import { missingDynamicAxis } from './correctness/missing-dynamic-axis.js';
 import { modelUnreadable } from './correctness/model-unreadable.js';
+import { onnxRuntimeVersion } from './correctness/onnx-runtime-version.js';
 import { syntax } from './correctness/syntax.js';
+import { fieldRelease } from './correctness/field-release.js';
 import { instanceMemory } from './performance/instance-memory.js';
 import { queueDelay } from './performance/queue-delay.js';
 import { fp16Accuracy } from './suspicious/fp16-accuracy.js';
@@ -71,8 +73,10 @@ export const CORE_RULES: readonly Rule[] = [
 export const RULES: readonly Rule[] = [
   // correctness: Triton refuses to load it
   syntax,
+  fieldRelease,
   missingConfig,
   modelUnreadable,
+  onnxRuntimeVersion,
   missingDynamicAxis,
   batchDimInDims,
   ioName,

@@ -2,6 +2,7 @@
 // it opens, and what its auto-complete does at load. Everything that asks "which backend serves
 // this, which file does it open, what does it fill in" asks the records (src/triton/backend-records.ts
 // looks them up); adding a backend is one file here and a line in ./index.ts.
+import type { TritonTarget } from '../releases/target.js';
 import type { ModelConfig } from '../../config/model-config.js';
 import type { ModelSignature, SignatureFormat } from '../../model-file/signature.js';
 import type { ScriptFacts } from '../../python-model/auto-complete-config.js';
@@ -65,6 +66,8 @@ export interface CompletionOptions {
   runScript?: (scriptPath: string, config: ModelConfig) => ScriptFacts;
   /** Per backend name, where the server's flags give backends different ones (read before defaultMaxBatchSize). */
   defaultMaxBatchSizes?: Readonly<Record<string, number>>;
+  /** The Triton judged against: a backend's auto-complete that changed between releases follows it (unset: the newest). */
+  target?: TritonTarget | undefined;
 }
 
 /**
@@ -211,10 +214,10 @@ export interface BackendRecord {
   readonly defaultCpuInstances?: number;
   /** The model-level `parameters` keys it reads from config.pbtxt (editor completion); default none. */
   readonly parameterKeys?: () => readonly string[];
-  /** The releases that build it, where not all of them (`dropped` says why one stopped). */
+  /** The releases that build it, where not all of them (`until`: the first release whose server has no library for it). */
   readonly releases?: Releases;
+  /** Where `releases` was read. */
+  readonly releasesSource?: string;
   /** Where its behaviour is read from, for the docs and for whoever updates the record. */
   readonly source: string;
-  /** Triton's releases stopped building it (server build.py): the last release with it and the first without. */
-  readonly dropped?: { readonly lastRelease: string; readonly firstWithout: string; readonly source: string };
 }

@@ -58,6 +58,11 @@ export function releaseIndex(container: string): number {
   return RELEASES.findIndex((r) => r.container === container);
 }
 
+/** The release just before `container` (undefined for the oldest tritonc knows). */
+export function releaseBefore(container: ReleaseName): TritonRelease | undefined {
+  return RELEASES[releaseIndex(container) - 1];
+}
+
 /** The release of a container name tritonc knows. */
 export function releaseNamed(container: ReleaseName): TritonRelease {
   return RELEASES[releaseIndex(container)]!;

@@ -5,8 +5,8 @@
 // --backend=tensorrtllm --backend=python; server build.py @ r26.07 lines 2757-2764: "vLLM backend
 // requires Python backend", added with it); the full py3 image has neither LLM backend (server
 // docs/customization_guide/compose.md @ r26.08, lines 103-106: "vLLM and TensorRT-LLM backends are
-// currently not supported backends for compose.py", which composes from the py3 image); the
-// TensorFlow backend is built for the last time at r25.02 (server build.py: no tensorflow from r25.03).
+// currently not supported backends for compose.py", which composes from the py3 image). A backend a
+// release no longer builds (its record's `releases`: TensorFlow until 25.03) is platform-backend's.
 import { holdsIn, type Releases, type TritonRelease } from './catalog.js';
 import type { ReleaseChange } from './changes.js';
 
@@ -86,13 +86,13 @@ export const FLAVOURS: readonly Flavour[] = Object.freeze([
 const NVIDIA_BACKENDS = new Set(['onnxruntime', 'tensorrt', 'pytorch', 'tensorflow', 'openvino', 'python', 'dali', 'fil', ...LLM_BACKENDS]);
 
 /**
- * Whether release `release`'s image of `flavour` has NVIDIA's backend `backend`: false only where
+ * Whether release `release`'s image of `flavour` has NVIDIA's backend `backend`, as far as the image's
+ * make-up goes (a backend the release builds at all is its record's `releases`): false only where
  * Triton's sources say it lacks it; undefined for a backend that is not NVIDIA's (any image may have it).
  */
 export function flavourHas(flavour: Flavour, backend: string, release: TritonRelease): boolean | undefined {
   if (!NVIDIA_BACKENDS.has(backend)) return undefined;
   if (!holdsIn(flavour.releases, release)) return false;
-  if (backend === 'tensorflow' && !holdsIn({ until: TENSORFLOW_UNTIL }, release)) return false;
   if (flavour.backends) return flavour.backends.includes(backend);
   return !(flavour.lacks ?? []).includes(backend);
 }
@@ -106,7 +106,7 @@ export function flavoursWith(backend: string, release: TritonRelease): Flavour[]
 export const FLAVOUR_CHANGES: readonly ReleaseChange[] = Object.freeze([
   {
     area: 'containers',
-    what: 'the tf2-python-py3 image (the TensorFlow and Python backends) is published, and the py3 image has the TensorFlow backend',
+    what: 'the tf2-python-py3 image (the TensorFlow and Python backends) is published',
     releases: { until: TENSORFLOW_UNTIL },
     source: 'triton-inference-server/server build.py @ r25.02 (the TensorFlow backend), none from r25.03',
   },

@@ -1,6 +1,7 @@
 // What the user runs, as tritonc is told it (--triton-version, the `triton` setting): a container
 // release ("24.10"), a server version ("2.51.0"), or an image reference
 // ("nvcr.io/nvidia/tritonserver:24.11-trtllm-python-py3": the release and its flavour). Parsing only.
+import type { TargetJson } from '../../diagnostics.js';
 import { NEWEST_RELEASE, RELEASES, describeReleases, holdsIn, type TritonRelease } from './catalog.js';
 import { FLAVOURS, type Flavour } from './flavours.js';
 
@@ -78,6 +79,6 @@ export function targetLabel(t: TritonTarget): string {
 }
 
 /** The target as machine-readable output records it. */
-export function targetJson(t: TritonTarget): { release: string; server: string; flavour?: string } {
+export function targetJson(t: TritonTarget): TargetJson {
   return { release: t.release.container, server: t.release.server, ...(t.flavour ? { flavour: t.flavour.tag } : {}) };
 }

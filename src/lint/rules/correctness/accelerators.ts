@@ -9,8 +9,9 @@ import type { ModelConfig } from '../../../config/model-config.js';
 import { defineModelRule, type MessageOf, type ModelContext } from '../../rule.js';
 import { isEnsemble, ONNXRUNTIME } from '../../../triton/backend-records.js';
 import { ORT_ACCELERATORS } from '../../../triton/backends/onnxruntime/accelerators.js';
+import { ORT_CUDA_ACCELERATOR, ORT_DEVICE_ALLOCATOR_PARAMETER, TRT_BF16_PRECISION, trtPrecisionModes } from '../../../triton/backends/onnxruntime/releases.js';
+import { holdsIn, type TritonRelease } from '../../../triton/releases/catalog.js';
 
-const PRECISION_MODES = ['FP32', 'FP16', 'BF16', 'INT8'];
 const TRT_INT_KEYS = new Set([
   'trt_max_partition_iterations',
   'trt_min_subgraph_size',
@@ -113,6 +114,8 @@ const messages = {
   gpuAcceleratorOnCpu: `${UNKNOWN_CPU}; {{name}} is a GPU accelerator: move it to gpu_execution_accelerator`,
   unknownPrecisionMode: `${UNKNOWN_PRECISION}; use one of {{choices}}`,
   precisionModeWrongCase: `${UNKNOWN_PRECISION}; values are case-sensitive: write "{{expected}}"`,
+  precisionModeNotYet: `${UNKNOWN_PRECISION}: precision_mode {{value}} arrived in {{since}}, and this is Triton {{release}}; use one of {{choices}}, or run Triton {{since}} or later`,
+  cudaAcceleratorNotYet: `${UNKNOWN_GPU}: the cuda accelerator arrived in {{since}}, and this is Triton {{release}}; remove it (the CUDA execution provider is the default for GPU instances), or run Triton {{since}} or later`,
   tensorrtIntOutOfRange: `TensorRT parameter {{key}}: "{{value}}" does not fit in an int, and Triton's std::stoi throws on it; use a smaller integer`,
   tensorrtNotInteger: `TensorRT parameter {{key}}: "{{value}}" is not an integer: Triton refuses the model ("failed to convert '{{value}}' to integral number"); write a whole number`,
   tensorrtIntPrefixOnly:
@@ -134,6 +137,8 @@ const messages = {
   unknownExecutionMode:
     'parameter execution_mode: {{mode}} is neither 0 (sequential) nor 1 (parallel): Triton refuses the model ("Invalid configuration value provided. Expected values for  execution_mode are 0 or 1 but got {{mode}} ."); use "0" or "1"',
   parameterNotBoolean: `parameter {{key}}: "{{value}}" is not a boolean: Triton refuses the model ("failed to convert '{{value}}' to boolean"); use "true", "false", "1" or "0"`,
+  parameterNotYet:
+    'parameter {{key}} is ignored: the ONNX Runtime backend reads it from {{since}} on, and this is Triton {{release}}; remove it, or run Triton {{since}} or later',
   cudaOnlyParameterIgnored: 'parameter {{key}} is ignored: it only configures the CUDA execution provider, and this model has no GPU instance; remove it',
   parameterNotNumber: `parameter {{key}}: "{{value}}" is not a number: Triton refuses the model ("failed to convert '{{value}}' to integral number"); the model-level parameter takes the number: write "{{byName}}" ({{choices}})`,
   parameterNotAChoice: `parameter {{key}}: {{value}} is not one of {{choices}}: Triton refuses the model ("unsupported {{key}} value '{{value}}' is requested"); use a listed number`,
@@ -174,6 +179,7 @@ export const accelerators = defineModelRule({
     if (isEnsemble(config) || !isOnnxRuntime(ctx)) return;
 
     const kinds = instanceKinds(config, ctx.settings.gpu.count);
+    const release = ctx.settings.server.target.release;
     const base: PathSegment[] = ['optimization', 'execution_accelerators'];
     const keyRange = (path: PathSegment[]): Range | undefined => ctx.doc.locate(path)?.name;
     const report = (path: PathSegment[], message: MessageOf<typeof messages>, severity?: 'warning' | 'info', onKey = false): void => {
@@ -198,7 +204,11 @@ export const accelerators = defineModelRule({
       // On CPU-only models the list is never read (warned above).
       if (!kinds.gpu) return;
       if (name === ORT_ACCELERATORS.tensorrt) {
-        checkTensorRt(acc.parameters ?? {}, at, report);
+        checkTensorRt(acc.parameters ?? {}, at, report, release);
+        return;
+      }
+      if (name === ORT_ACCELERATORS.cuda && !holdsIn(ORT_CUDA_ACCELERATOR, release)) {
+        report([...at, 'name'], { messageId: 'cudaAcceleratorNotYet', data: { name, since: ORT_CUDA_ACCELERATOR.since!, release: release.container } });
         return;
       }
       if (name === ORT_ACCELERATORS.cuda) {
@@ -243,20 +253,25 @@ export const accelerators = defineModelRule({
     });
 
     // Model-level parameters the ORT backend parses (ModelState::ModelState, ModelState::LoadModel).
-    if (hasParams) checkParameters(config, kinds.gpu, report);
+    if (hasParams) checkParameters(config, kinds.gpu, report, release);
   },
 });
 
 type Reporter = (path: PathSegment[], message: MessageOf<typeof messages>, severity?: 'warning' | 'info', onKey?: boolean) => void;
 
-function checkTensorRt(parameters: Record<string, string>, at: PathSegment[], report: Reporter): void {
+function checkTensorRt(parameters: Record<string, string>, at: PathSegment[], report: Reporter, release: TritonRelease): void {
+  // The modes of the target's backend (BF16 from 26.02: onnxruntime_backend src/onnxruntime.cc trt_bf16_enable).
+  const modes = trtPrecisionModes(release);
+  const choices = modes.map((m) => `"${m}"`).join(', ');
   for (const [key, value] of Object.entries(parameters)) {
     const p = [...at, 'parameters', key];
     if (key === 'precision_mode') {
-      if (!PRECISION_MODES.includes(value)) {
+      if (!modes.includes(value)) {
         const upper = value.toUpperCase();
-        if (PRECISION_MODES.includes(upper)) report(p, { messageId: 'precisionModeWrongCase', data: { value, expected: upper } });
-        else report(p, { messageId: 'unknownPrecisionMode', data: { value, choices: PRECISION_MODES.map((m) => `"${m}"`).join(', ') } });
+        if (value === 'BF16' && !holdsIn(TRT_BF16_PRECISION, release))
+          report(p, { messageId: 'precisionModeNotYet', data: { value, since: TRT_BF16_PRECISION.since!, release: release.container, choices } });
+        else if (modes.includes(upper)) report(p, { messageId: 'precisionModeWrongCase', data: { value, expected: upper } });
+        else report(p, { messageId: 'unknownPrecisionMode', data: { value, choices } });
       }
     } else if (TRT_INT_KEYS.has(key)) {
       const r = parseStoi(value);
@@ -284,8 +299,15 @@ function checkTensorRt(parameters: Record<string, string>, at: PathSegment[], re
   }
 }
 
-function checkParameters(config: ModelConfig, gpu: boolean, report: Reporter): void {
+function checkParameters(config: ModelConfig, gpu: boolean, report: Reporter, release: TritonRelease): void {
   const params = config.parameters ?? {};
+  const allocator = 'session.use_device_allocator_for_initializers';
+  if (Object.hasOwn(params, allocator) && !holdsIn(ORT_DEVICE_ALLOCATOR_PARAMETER, release))
+    report(
+      params[allocator]?.string_value !== undefined ? ['parameters', allocator, 'string_value'] : ['parameters', allocator],
+      { messageId: 'parameterNotYet', data: { key: allocator, since: ORT_DEVICE_ALLOCATOR_PARAMETER.since!, release: release.container } },
+      'warning',
+    );
   const str = (key: string): string | undefined => params[key]?.string_value ?? (params[key] ? '' : undefined);
   const path = (key: string): PathSegment[] => (params[key]?.string_value !== undefined ? ['parameters', key, 'string_value'] : ['parameters', key]);
 

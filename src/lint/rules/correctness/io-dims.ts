@@ -9,6 +9,8 @@ import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
 import { typeName } from '../../../triton/data-types.js';
 import { maxBatchSize } from '../../tensors.js';
+import { holdsIn } from '../../../triton/releases/catalog.js';
+import { ELEMENT_COUNT_OVERFLOW } from '../../../triton/core-releases.js';
 import { backendMayFillTensors, ioChecksOf, isEnsemble, isTensorrtPlatform, ONNXRUNTIME } from '../../../triton/backend-records.js';
 
 const INT64_MAX = 9223372036854775807n;
@@ -103,7 +105,8 @@ const messages = {
   nonLinearFormatPlatformGuessed: `${NON_LINEAR} ${PLATFORM_GUESSED}, ${NON_LINEAR_TRITON}`,
   nonLinearFormatDims:
     'a non-linear format tensor has 3 dims, but dims {{text}} have {{length}}, so Triton refuses the model ("Non-linear IO format {{direction}} requires 3 dims for {{model}}"); give 3 dims without the batch axis',
-  elementCountOverflow: `{{label}} {{text}} hold more elements than an int64 counts, so Triton refuses the model ("element count for tensor '{{name}} {{label}}' exceeds maximum size of 9223372036854775807 for {{model}}"); check the dims`,
+  elementCountOverflow: `{{label}} {{text}} hold more elements than an int64 counts, so Triton {{release}} refuses the model, as every release from 26.03 on does ("element count for tensor '{{name}} {{label}}' exceeds maximum size of 9223372036854775807 for {{model}}"); check the dims`,
+  inputElementCountOverflow: `dims {{text}} hold more elements than an int64 counts, so Triton {{release}} refuses the model once its instances are made, as every release from 26.03 on does ("element count for tensor '{{name}}' exceeds maximum size of 9223372036854775807"); check the dims`,
   reshapeSizeMismatch: `reshape {{reshapeText}} (element count {{reshapeCount}}) does not hold the same elements as dims {{dimsText}} (element count {{dimsCount}}), ${SIZE_TRITON}; make the products of the dims equal`,
   emptyReshapeSizeMismatch: `an empty reshape does not hold the same elements as dims {{dimsText}}, ${SIZE_TRITON}; an empty reshape needs dims of one element, e.g. dims: [ 1 ]`,
   reshapeVariableSizeMismatch: `reshape {{reshapeText}} does not hold the same elements as dims {{dimsText}}: one of them has a variable dim (-1) and the other has none, ${SIZE_TRITON}; put -1 in both at the same place, with the same product of fixed dims between the -1s`,
@@ -130,6 +133,7 @@ export const ioDims = defineModelRule({
       "model input '<n>' has different size for dims and reshape for <name>",
       "model input '<n>' has different number of variable-size dimensions for dims and reshape for <name>",
       "element count for tensor '<n> dims' exceeds maximum size of 9223372036854775807 for <name>",
+      "element count for tensor '<n>' exceeds maximum size of 9223372036854775807",
       'model input NHWC/NCHW require 3 dims for <name>',
       'shape tensors are only supported for TensorRT platform for <name>',
       'Non-linear IO format is only supported for the TensorRT platform for <name>',
@@ -247,7 +251,17 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
       });
     });
   }
-  if (reshape && valid) checkReshape(ctx, { name, direction, model }, dims, reshape, path);
+  const overflowRefused = holdsIn(ELEMENT_COUNT_OVERFLOW.releases, ctx.settings.server.target.release);
+  if (reshape && valid) checkReshape(ctx, { name, direction, model }, dims, reshape, path, overflowRefused);
+  // core r26.03 src/backend_model.cc TritonModel::SetConfiguredScheduler: the element count of every
+  // input but a shape tensor, for a model with a backend (an ensemble has no scheduler of this kind).
+  // With a reshape, ValidateIOShape has refused overflowing dims already (above).
+  else if (overflowRefused && valid && direction === 'input' && !(io as ModelInput).is_shape_tensor && !isEnsemble(settled) && elementCount(dims) > INT64_MAX)
+    ctx.report({
+      path: [...path, 'dims'],
+      messageId: 'inputElementCountOverflow',
+      data: { name, text: text(dims), release: ctx.settings.server.target.release.container },
+    });
 
   if (direction === 'input') {
     const format = (io as ModelInput).format;
@@ -298,9 +312,12 @@ interface Tensor {
   model: string;
 }
 
-function checkReshape(ctx: Ctx, tensor: Tensor, dims: bigint[], reshape: bigint[], path: PathSegment[]): void {
-  const dimsCount = elementCount(dims);
-  const reshapeCount = elementCount(reshape);
+function checkReshape(ctx: Ctx, tensor: Tensor, dims: bigint[], reshape: bigint[], path: PathSegment[], overflowRefused: boolean): void {
+  // Before 26.03 common's GetElementCount multiplies in int64 and wraps (r26.02 src/model_config_utils.cc
+  // ValidateIOShape compares the wrapped counts); from 26.03 an overflow is refused.
+  const wrap = (count: bigint): bigint => (overflowRefused || count < 0n ? count : BigInt.asIntN(64, count));
+  const dimsCount = wrap(elementCount(dims));
+  const reshapeCount = wrap(elementCount(reshape));
   const counts: [bigint, 'dims' | 'reshape'][] = [
     [dimsCount, 'dims'],
     [reshapeCount, 'reshape'],
@@ -310,7 +327,7 @@ function checkReshape(ctx: Ctx, tensor: Tensor, dims: bigint[], reshape: bigint[
       ctx.report({
         path: [...path, label],
         messageId: 'elementCountOverflow',
-        data: { ...tensor, label, text: text(label === 'dims' ? dims : reshape) },
+        data: { ...tensor, label, text: text(label === 'dims' ? dims : reshape), release: ctx.settings.server.target.release.container },
       });
       return;
     }

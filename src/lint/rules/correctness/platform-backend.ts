@@ -10,6 +10,8 @@ import { defineModelRule, type ModelContext } from '../../rule.js';
 import { modelName, settledBackend, type SettledBackend } from '../../backend.js';
 import { escapes } from '../../relative-path.js';
 import { libraryBesideModel } from '../../../triton/backend-library-search.js';
+import { holdsIn, releaseBefore } from '../../../triton/releases/catalog.js';
+import { targetLabel } from '../../../triton/releases/target.js';
 import { ENSEMBLE_PLATFORM, KNOWN_BACKENDS } from '../../../triton/backend-records.js';
 import {
   PLATFORM_NAMES,
@@ -22,9 +24,6 @@ import {
   platformRecord,
 } from '../../../triton/backend-records.js';
 
-/** The tritonserver tritonc's live conformance runs against (docs/real-triton.md). */
-const CHECKED_RELEASE = '2.51.0 (24.10)';
-
 const messages = {
   misspeltBackend: `backend "{{backend}}" is not a backend Triton has; did you mean "{{suggestion}}"? Triton finds no library for it and refuses the model ("unable to find backend library for backend '{{backend}}', try specifying runtime on the model configuration."); set backend: "{{suggestion}}", or, for a custom backend of that name, put its libtriton_{{backend}}.so in the model's version directory or the model directory (or the server's backend directory)`,
   noModelFileRecognized: `neither platform nor backend is set and Triton finds no model file it recognizes, so it refuses the model ("Invalid model name: Could not determine backend for model '{{model}}' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'."); Triton found no model file it recognizes in version directory '{{versionDir}}' (it looks only in the first sub-directory by name). Put the model at {{modelAt}}/model.onnx, or set backend (e.g. backend: "onnxruntime") in config.pbtxt`,
@@ -36,13 +35,16 @@ const messages = {
   platformAliasBackendMismatchFilled: `platform "{{platform}}" is not a platform of the {{backend}} backend ('{{platform}}' is only an alias auto-fill accepts; the pair check wants '{{platformName}}'), so Triton refuses the pair ("unexpected 'platform' and 'backend' pair, got:{{platform}}, {{backend}}"); set platform: "{{suggestion}}"`,
   tensorflowNeedsPlatform: `backend "{{backend}}" needs a platform Triton cannot infer here, so Triton refuses the pair ("unexpected 'platform' and 'backend' pair, got:{{platform}}, {{backend}}"); set platform: {{platforms}}`,
   tensorflowNeedsPlatformNoVersionDir: `backend "{{backend}}" needs a platform Triton cannot infer here (the model directory has no version directory to look in), so Triton refuses the pair ("unexpected 'platform' and 'backend' pair, got:{{platform}}, {{backend}}"); set platform: {{platforms}}`,
+  platformNotInRelease: `platform "{{platform}}" came in Triton {{since}}, so Triton {{release}} does not know it and, with no backend set, refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); judge against {{since}} or later (--triton-version), or use a platform this release has`,
+  platformNotInReleasePair: `platform "{{platform}}" came in Triton {{since}}, so Triton {{release}} does not pair it with the {{backend}} backend and refuses the model ("unexpected 'platform' and 'backend' pair, got:{{platform}}, {{backend}}"); judge against {{since}} or later (--triton-version), or set platform: "{{suggestion}}"`,
   unknownPlatform: `platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); use one of {{platforms}}, or set backend to the backend that serves it`,
   unknownPlatformDidYouMean: `platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); did you mean platform: "{{suggestion}}"? Or set backend`,
   unknownPlatformIsBackend: `platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); '{{platform}}' is a backend, not a platform: write backend: "{{platform}}" (or platform: "{{backendPlatform}}")`,
   unknownPlatformIsBackendOnly: `platform "{{platform}}" is not a platform Triton knows and no backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); '{{platform}}' is a backend, not a platform: write backend: "{{platform}}"`,
   filenameNamesNoBackend: `default_model_filename "{{filename}}" does not tell Triton the backend (only the default names such as model.onnx or model.plan do) and neither platform nor backend is set, so Triton refuses the model ("unexpected platform type '{{platform}}' for {{name}}"); add backend: "{{suggestion}}" next to it`,
   noBackend: `Triton cannot tell which backend serves this model ("unexpected platform type '{{platform}}' for {{name}}"); set backend`,
-  backendDropped: `the {{title}} backend is no longer in Triton's releases: {{lastRelease}} is the last release that builds it, and from {{firstWithout}} on a tritonserver has no library for it ("unable to find backend library for backend '{{backend}}'"); Triton {{stillIn}} still serves it. Keep a release up to {{lastRelease}} for this model, or move it to a backend Triton still ships (ONNX via tf2onnx, TensorRT)`,
+  backendDropped: `Triton {{target}} has no {{title}} backend ({{lastRelease}} is the last release that builds it), so the server refuses the model ("unable to find backend library for backend '{{backend}}', try specifying runtime on the model configuration."); serve this model with Triton {{lastRelease}} or older (--triton-version {{lastRelease}}), or move it to a backend Triton still ships (ONNX via tf2onnx, TensorRT)`,
+  backendLeaving: `the {{title}} backend leaves Triton's releases after {{lastRelease}}: from {{firstWithout}} on a tritonserver has no library for it ("unable to find backend library for backend '{{backend}}', try specifying runtime on the model configuration."); Triton {{target}} still serves it. Keep a release up to {{lastRelease}} for this model, or move it to a backend Triton still ships (ONNX via tf2onnx, TensorRT)`,
   runtimeEscapes: `runtime "{{runtime}}" leaves the directory Triton finds it in (the version directory, the model directory or the backend's directory), so Triton refuses it ("backend library name '{{runtime}}' escapes backend directory '<dir>', for model '{{name}}', check model config runtime field"); put the library in the model directory and write its file name, e.g. runtime: "{{fileName}}"`,
 } as const;
 
@@ -123,6 +125,17 @@ export const platformBackend = defineModelRule({
       return;
     }
     const backendType = backendTypeOf(backend);
+    // A platform of a later release than the one judged has no backend type there (torch_aoti before 26.03).
+    const newer = platformRecord(platform)?.platform.releases;
+    const release = ctx.settings.server.target.release;
+    if (backendType && written.platform && newer?.since && !holdsIn(newer, release)) {
+      ctx.report({
+        path: ['platform'],
+        messageId: 'platformNotInReleasePair',
+        data: { platform, backend, since: newer.since, release: release.container, suggestion: platformOfBackend(backend)! },
+      });
+      return;
+    }
     if (backendType && backendType !== platformBackendType(platform)) {
       const wanted = platformOfBackend(backend)!;
       const guessed = settled.guessed && !written.platform;
@@ -157,20 +170,19 @@ export const platformBackend = defineModelRule({
       }
       return;
     }
-    // A backend Triton's newest releases no longer build (TensorFlow since 25.03): a note, once per model.
+    // A backend a release no longer builds (TensorFlow from 25.03): the target's server has no library
+    // for it; a target before that still serves it, with a note once per model that it leaves.
     const record = backendRecord(backend);
-    if (record?.dropped) {
+    const firstWithout = record?.releases?.until;
+    if (record && firstWithout) {
+      const target = ctx.settings.server.target;
+      const gone = !holdsIn(record.releases, target.release);
+      const lastRelease = releaseBefore(firstWithout);
       ctx.report({
         path: written.platform ? ['platform'] : written.backend ? ['backend'] : [],
-        severity: 'info',
-        messageId: 'backendDropped',
-        data: {
-          backend,
-          title: record.title ?? backend,
-          lastRelease: record.dropped.lastRelease,
-          firstWithout: record.dropped.firstWithout,
-          stillIn: CHECKED_RELEASE,
-        },
+        severity: gone ? 'error' : 'info',
+        messageId: gone ? 'backendDropped' : 'backendLeaving',
+        data: { backend, title: record.title ?? backend, target: targetLabel(target), lastRelease: lastRelease?.container ?? firstWithout, firstWithout },
       });
     }
   },
@@ -183,6 +195,13 @@ function reportUnknownPlatform(ctx: Ctx, settled: SettledBackend, name: string):
     // A platform core does not know, with no backend: often a backend name written as the platform.
     const asBackend = KNOWN_BACKENDS.includes(platform);
     const at = { path: ['platform'] };
+    // A platform of a later release than the one judged (torch_aoti before 26.03: triton/core-releases.ts).
+    const since = platformRecord(platform)?.platform.releases?.since;
+    const release = ctx.settings.server.target.release;
+    if (since && !holdsIn(platformRecord(platform)!.platform.releases, release)) {
+      ctx.report({ ...at, messageId: 'platformNotInRelease', data: { platform, name, since, release: release.container } });
+      return;
+    }
     const backendPlatform = asBackend ? platformOfBackend(platform) : undefined;
     const hint = asBackend ? undefined : didYouMean(platform, PLATFORM_NAMES);
     if (asBackend && backendPlatform) ctx.report({ ...at, messageId: 'unknownPlatformIsBackend', data: { platform, name, backendPlatform } });

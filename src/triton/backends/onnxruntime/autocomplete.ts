@@ -13,6 +13,9 @@ import type { ModelSignature, TensorInfo } from '../../../model-file/signature.j
 import { step, type ResolveProblem, type ResolveStep } from '../../changes.js';
 import type { ModelConfig } from '../../../config/model-config.js';
 import { libstdcxxUnorderedOrder } from '../../libstdcxx-unordered-order.js';
+import { holdsIn } from '../../releases/catalog.js';
+import type { TritonTarget } from '../../releases/target.js';
+import { ORT_BF16_TENSORS } from './releases.js';
 
 /** core injects default-max-batch-size=4 into every backend's config (SetBackendConfigDefaults). */
 export const DEFAULT_MAX_BATCH_SIZE = 4;
@@ -20,6 +23,8 @@ export const DEFAULT_MAX_BATCH_SIZE = 4;
 export interface OnnxAutoCompleteOptions {
   /** Triton's --backend-config=onnxruntime,default-max-batch-size=N (default 4). */
   defaultMaxBatchSize?: number;
+  /** The Triton judged against (unset: the newest release tritonc knows). */
+  target?: TritonTarget | undefined;
 }
 
 export interface OnnxAutoCompleteResult {
@@ -55,8 +60,11 @@ const ONNX_KIND_NAMES: Record<TensorInfo['kind'], string> = {
   unknown: 'ONNX_TYPE_UNKNOWN',
 };
 
-export function autoCompleteOnnx(input: ModelConfig, sig: ModelSignature, options: OnnxAutoCompleteOptions = {}): OnnxAutoCompleteResult {
+export function autoCompleteOnnx(input: ModelConfig, read: ModelSignature, options: OnnxAutoCompleteOptions = {}): OnnxAutoCompleteResult {
   const config: ModelConfig = structuredClone(input);
+  // Before 26.03 the backend has no TYPE_BF16 (onnxruntime_utils.cc OnnxDataTypeToModelConfigDataType
+  // writes TYPE_INVALID, which core refuses: "model input 'x' must specify 'data_type'", tritonserver 2.51).
+  const sig = options.target && !holdsIn(ORT_BF16_TENSORS, options.target.release) ? withoutBf16(read) : read;
   const steps: ResolveStep[] = [];
   const model = config.name ?? '';
   if (onnxAutoCompleteSkipped(config)) return { config, steps: [skippedStep(model)], problems: [] };
@@ -158,9 +166,18 @@ export function autoCompleteOnnx(input: ModelConfig, sig: ModelSignature, option
         stage: 'validate',
         path: [side],
         message: `model ${side} '${p.tensor}' must specify 'data_type' for ${model}`,
-        fix: p.message,
+        fix:
+          sig !== read && tensors.find((t) => t.name === p.tensor)?.elemType === 'BFLOAT16'
+            ? `${side} '${p.tensor}' is BFLOAT16, which Triton's ONNX Runtime backend serves only from ${ORT_BF16_TENSORS.since} on; cast it to FLOAT16 or FLOAT in the exported graph, or run Triton ${ORT_BF16_TENSORS.since} or later`
+            : p.message,
       });
     }
   }
   return { config, steps, problems: problems.slice(0, 1) };
+}
+
+/** The signature as a backend without BF16 sees it: BFLOAT16 tensors have no Triton type. */
+function withoutBf16(sig: ModelSignature): ModelSignature {
+  const strip = (ts: readonly TensorInfo[]): TensorInfo[] => ts.map((t) => (t.elemType === 'BFLOAT16' ? { ...t, tritonType: null } : t));
+  return { ...sig, inputs: strip(sig.inputs), outputs: strip(sig.outputs) };
 }

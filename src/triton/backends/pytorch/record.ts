@@ -4,6 +4,7 @@
 // metadata to do it).
 import { libtorchUnlistedRefusal } from './libtorch-conventions.js';
 import type { BackendRecord, IoChecks } from '../record.js';
+import { TORCH_AOTI_PLATFORM } from '../../core-releases.js';
 
 /**
  * pytorch_backend (commit 266fd38) src/pt/model_instance_state.cc, ModelInstanceState:
@@ -41,7 +42,7 @@ export const PYTORCH: BackendRecord = {
     // inputs and outputs are in no stable record (the signature says ioUnknown), so nothing is compared.
     // torch::jit::load (src/pt/model_state.cc LoadModel) reads TorchScript only; AOTIModelPackageLoader
     // (src/pt2/model_state.cc) an AOTInductor package only.
-    { name: 'torch_aoti', defaultModelFile: 'model.pt2', format: 'pytorch', loads: ['pt2'] },
+    { name: 'torch_aoti', releases: TORCH_AOTI_PLATFORM.releases, defaultModelFile: 'model.pt2', format: 'pytorch', loads: ['pt2'] },
   ],
   core: true,
   backendType: 'pytorch',

@@ -23,7 +23,11 @@ export const TENSORFLOW: BackendRecord = {
   fileExtensions: ['savedmodel', 'graphdef'],
   // core src/model_config_utils.cc SetDefaultInstanceCount: 2 for ONNX Runtime and TensorFlow on the CPU.
   defaultCpuInstances: 2,
+  // server build.py: v2.55.0 (25.02) still has tensorflow_cmake_args and builds the backend; v2.56.0
+  // (25.03) does not (commit 1f6aed23f "TPRD-1326: merge kmcgill-remove-tf (#8113)"; server PR #8068:
+  // "As of 25.03 TensorFlow backend is deprecated").
   releases: { until: '25.03' },
+  releasesSource: 'triton-inference-server/server build.py @ r25.02 (builds it), r25.03 (does not: 1f6aed23f)',
   autoComplete: {
     from: 'model',
     skipped: tensorflowAutoCompleteSkipped,
@@ -31,8 +35,4 @@ export const TENSORFLOW: BackendRecord = {
     complete: (config, signature, options) => autoCompleteTensorflow(config, signature, options),
   },
   source: 'triton-inference-server/tensorflow_backend src/tensorflow.cc',
-  // server build.py: v2.55.0 (25.02) still has tensorflow_cmake_args and builds the backend; v2.56.0
-  // (25.03) does not (commit 1f6aed23f "TPRD-1326: merge kmcgill-remove-tf (#8113)"; server PR #8068:
-  // "As of 25.03 TensorFlow backend is deprecated"). v2.51.0 (24.10) builds it.
-  dropped: { lastRelease: '2.55.0 (25.02)', firstWithout: '2.56.0 (25.03)', source: 'triton-inference-server/server build.py' },
 };

@@ -51,10 +51,11 @@ function firstReleaseWith(version: string): ReleaseName | undefined {
 export const TRTLLM_CHANGES: readonly ReleaseChange[] = Object.freeze([
   ...TRTLLM_IN_RELEASE.map((e, i): ReleaseChange => {
     const until = TRTLLM_IN_RELEASE[i + 1]?.since;
+    // The first holds from the oldest release tritonc knows: no change there, only where it ends.
     return {
       area: 'tensorrtllm',
       what: `the trtllm-python-py3 image bundles TensorRT-LLM ${e.value}`,
-      releases: { since: e.since, ...(until ? { until } : {}) },
+      releases: { ...(i ? { since: e.since } : {}), ...(until ? { until } : {}) },
       source: SOURCE,
     };
   }),

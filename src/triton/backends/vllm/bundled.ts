@@ -57,10 +57,11 @@ export function vllmListIn(release: TritonRelease): string | undefined {
 export const VLLM_CHANGES: readonly ReleaseChange[] = Object.freeze(
   VLLM_IN_RELEASE.map((e, i): ReleaseChange => {
     const until = VLLM_IN_RELEASE[i + 1]?.since;
+    // The first holds from the oldest release tritonc knows: no change there, only where it ends.
     return {
       area: 'vllm',
       what: `the vllm-python-py3 image bundles vLLM ${e.value}`,
-      releases: { since: e.since, ...(until ? { until } : {}) },
+      releases: { ...(i ? { since: e.since } : {}), ...(until ? { until } : {}) },
       source: SOURCE,
     };
   }),
