@@ -23,9 +23,11 @@ import type { Argv } from 'yargs';
 import { defineCommand, type FlagsOf } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
+import { serverFlagsFromArgs, withTritonVersion } from './server-flags.js';
+import type { ServerOptions } from '../triton/server-options.js';
 
 const fillFlags = (y: Argv) =>
-  y
+  withTritonVersion(y)
     // Required by the syntax (<template> <substitutions>): demandOption tells the type so (yargs' positional() drops it).
     .positional('template', { type: 'string', demandOption: true, describe: 'The config template (config.pbtxt with ${...} placeholders)' })
     .positional('substitutions', {
@@ -111,7 +113,10 @@ export async function runFill(opts: FillOptions, io: CliIO): Promise<number> {
     // Linted where Triton will read it: the destination when it is a config's path. Otherwise (a
     // template printed, or kept apart from any model directory) the config alone is judged, the
     // place it sits saying nothing about the model it will configure.
-    const result = isConfigPath(destination) ? lintResultAt(destination, filled.text, io.cwd) : lintAlone(templatePath, filled.text);
+    // The Triton the result is for (--triton-version, over the settings file's `triton`): what its
+    // backends require differs by release (a TensorRT-LLM template for 24.11 needs no guided-decoding key).
+    const server = serverFlagsFromArgs({ ...(opts.tritonVersion !== undefined ? { tritonVersion: opts.tritonVersion } : {}) }, io.cwd);
+    const result = isConfigPath(destination) ? lintResultAt(destination, filled.text, io.cwd, server) : lintAlone(templatePath, filled.text, server);
     const report = formatStylish(result, { cwd: io.cwd });
     if (report) io.stderr(report);
     if (result.errorCount) {
@@ -137,9 +142,10 @@ export async function runFill(opts: FillOptions, io: CliIO): Promise<number> {
  * The findings of a config judged on its own: its model files are provisioned elsewhere
  * (configs-only), so nothing about the directory it happens to sit in counts.
  */
-function lintAlone(file: string, text: string): LintResult {
+function lintAlone(file: string, text: string, server: Partial<ServerOptions>): LintResult {
   // The directory's name is no model's name here either.
-  return lintText(text, { file, settings: { ...DEFAULT_SETTINGS, configsOnly: true }, ruleLevels: { 'name-matches-directory': 'off' } });
+  const settings = { ...DEFAULT_SETTINGS, configsOnly: true, server: { ...DEFAULT_SETTINGS.server, ...server } };
+  return lintText(text, { file, settings, ruleLevels: { 'name-matches-directory': 'off' } });
 }
 
 const isConfigPath = (file: string): boolean => basename(file) === 'config.pbtxt' || (basename(dirname(file)) === 'configs' && file.endsWith('.pbtxt'));
@@ -148,11 +154,11 @@ const isConfigPath = (file: string): boolean => basename(file) === 'config.pbtxt
  * The findings of `text` as if saved at `file`, with the repository around it (the model file, the
  * settings file); only that file's. A destination that is not a config path is linted on its own.
  */
-function lintResultAt(file: string, text: string, cwd: string): LintResult {
+function lintResultAt(file: string, text: string, cwd: string, server: Partial<ServerOptions>): LintResult {
   const workspace = new Workspace();
   workspace.setText(file, text);
   try {
-    const result = lintSync([file], { cwd, workspace });
+    const result = lintSync([file], { cwd, workspace, server });
     return summarize(
       result.results.filter((r) => r.filePath === file),
       result.rules,
@@ -160,7 +166,7 @@ function lintResultAt(file: string, text: string, cwd: string): LintResult {
       result.triton,
     );
   } catch (e) {
-    if (e instanceof LintInputError) return lintText(text, { file });
+    if (e instanceof LintInputError) return lintText(text, { file, settings: { ...DEFAULT_SETTINGS, server: { ...DEFAULT_SETTINGS.server, ...server } } });
     throw e;
   }
 }

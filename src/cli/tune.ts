@@ -40,6 +40,11 @@ import { defineCommand, repeatable, type FlagsOf } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { append, maxOf } from '../util/arrays.js';
+import { serverArgsFor, sharedMemoryRefusal, type SharedMemory } from '../tune/client-shm.js';
+import { serverFlagsFromArgs, withTritonVersion } from './server-flags.js';
+import { settingsNear } from './resolve.js';
+import type { ServerOptions } from '../triton/server-options.js';
+import type { TritonTarget } from '../triton/releases/target.js';
 
 /** A comma list flag's items (`--delays 0,100us,1ms`), blanks dropped. */
 const list = (value: string): string[] =>
@@ -49,7 +54,7 @@ const list = (value: string): string[] =>
     .filter(Boolean);
 
 const tuneFlags = (y: Argv) =>
-  y
+  withTritonVersion(y)
     .positional('action', {
       choices: ['plan', 'pick', 'run'] as const,
       demandOption: true,
@@ -104,6 +109,17 @@ const tuneFlags = (y: Argv) =>
     .option('stability-percentage', {
       type: 'string',
       describe: 'plan and run: perf_analyzer --stability-percentage, how far 3 measurements in a row may differ and count as stable (its default: 10)',
+    })
+    .option('shared-memory', {
+      choices: ['none', 'system', 'cuda'] as const,
+      default: 'none' as const,
+      describe:
+        'plan and run: perf_analyzer --shared-memory, how it passes tensors (none: in the request). From Triton 26.04 on the server refuses client shared memory unless started with --allow-client-shm=true',
+    })
+    .option('allow-client-shm', {
+      type: 'boolean',
+      describe:
+        'plan and run --runtime server: the server was started with --allow-client-shm=true, so --shared-memory works on Triton 26.04 and later (run --runtime local starts it so itself)',
     })
     .option('latency-budget', {
       type: 'string',
@@ -187,6 +203,12 @@ function planFlags(a: TuneArgs): {
   };
 }
 
+/** The Triton the variants are for (--triton-version over the settings near the model) and the server options they are linted with. */
+function tuneTarget(a: TuneArgs, modelDir: string, io: CliIO): { server: Partial<ServerOptions>; target: TritonTarget } {
+  const server = serverFlagsFromArgs(a, io.cwd);
+  return { server, target: server.target ?? settingsNear(modelDir).server.target };
+}
+
 async function runPlan(a: TuneArgs, io: CliIO): Promise<number> {
   const modelDir = resolve(io.cwd, a.dir);
   if (a.out === undefined) throw new UsageError('give --out DIR, where the variants are written');
@@ -205,11 +227,27 @@ async function runPlan(a: TuneArgs, io: CliIO): Promise<number> {
     measurementIntervalMs: interval,
     percentile,
     ...(stability !== undefined ? { stabilityPercentage: stability } : {}),
+    ...(a['shared-memory'] !== 'none' ? { sharedMemory: a['shared-memory'] } : {}),
   };
+  // The plan's scripts run against a server tritonc does not start: it must allow shared memory.
+  const { server, target } = tuneTarget(a, modelDir, io);
+  const refusal = sharedMemoryRefusal(target, a['shared-memory'], a['allow-client-shm'] === true);
+  if (refusal) throw new UsageError(refusal);
 
   let planned: PlanOutcome;
   try {
-    planned = writeTunePlan({ modelDir, out, delaysUs, instances, ...(preferred ? { preferred } : {}), measure, httpUrl: a['http-url'], cwd: io.cwd, shown });
+    planned = writeTunePlan({
+      modelDir,
+      out,
+      delaysUs,
+      instances,
+      ...(preferred ? { preferred } : {}),
+      measure,
+      httpUrl: a['http-url'],
+      cwd: io.cwd,
+      shown,
+      server,
+    });
   } catch (e) {
     if (e instanceof TunePlanError) throw new UsageError(e.message);
     throw e;
@@ -228,7 +266,9 @@ async function runPlan(a: TuneArgs, io: CliIO): Promise<number> {
   io.stdout(`wrote ${planned.variants.length} variant${planned.variants.length === 1 ? '' : 's'} of ${model} to ${shown(out)}:\n`);
   for (const v of planned.variants) io.stdout(`  ${v.name}\n`);
   io.stdout(
-    `\nStart Triton on it:  tritonserver --model-repository ${shown(out)} --model-control-mode explicit\nMeasure every variant:  bash ${shown(join(out, 'run.sh'))}\nThen:  tritonc tune pick ${shown(out)} --latency-budget <budget>\n`,
+    `\nStart Triton on it:  tritonserver --model-repository ${shown(out)} --model-control-mode explicit${serverArgsFor(target, a['shared-memory'])
+      .map((f) => ` ${f}`)
+      .join('')}\nMeasure every variant:  bash ${shown(join(out, 'run.sh'))}\nThen:  tritonc tune pick ${shown(out)} --latency-budget <budget>\n`,
   );
   return EXIT.ok;
 }
@@ -400,12 +440,12 @@ const prepare = (modelDir: string, io: CliIO): VerifyPlan => {
 };
 
 /** The variants of a model directory, planned from the flags; an exit code when the model would not load. */
-function variantsOfModel(modelDir: string, flags: ReturnType<typeof planFlags>, io: CliIO): ToMeasure | number {
+function variantsOfModel(modelDir: string, flags: ReturnType<typeof planFlags>, server: Partial<ServerOptions>, io: CliIO): ToMeasure | number {
   const shown = (p: string) => displayPath(p, io.cwd);
   const plan = prepare(modelDir, io);
   let read: PlannedModel;
   try {
-    read = planModel(plan.modelDir, flags, io.cwd, shown);
+    read = planModel(plan.modelDir, flags, io.cwd, shown, server);
   } catch (e) {
     if (e instanceof TunePlanError) throw new UsageError(e.message);
     throw e;
@@ -505,11 +545,18 @@ async function runLoadTestCommand(a: TuneArgs, io: CliIO): Promise<number> {
     if (a.server !== undefined) throw new UsageError('--server goes with --runtime server');
     runtime = { kind: 'local', ...(a.tritonserver !== undefined ? { tritonserver: a.tritonserver } : {}) };
   }
+  const given = resolve(io.cwd, a.dir);
+  const { server, target } = tuneTarget(a, given, io);
+  const sharedMemory: SharedMemory = a['shared-memory'];
+  // A server tritonc starts is started allowing what it measures with; a running one must have been.
+  if (runtime.kind === 'server') {
+    const refusal = sharedMemoryRefusal(target, sharedMemory, a['allow-client-shm'] === true);
+    if (refusal) throw new UsageError(refusal);
+  } else if (serverArgsFor(target, sharedMemory).length) runtime = { ...runtime, serverArgs: serverArgsFor(target, sharedMemory) };
   const perfAnalyzer = findPerfAnalyzer(a['perf-analyzer'], io.cwd);
   if (!perfAnalyzer.ok) throw new UsageError(perfAnalyzer.why);
 
-  const given = resolve(io.cwd, a.dir);
-  const chosen = existsSync(join(given, 'tune-plan.json')) ? variantsOfPlan(given, io) : variantsOfModel(given, flags, io);
+  const chosen = existsSync(join(given, 'tune-plan.json')) ? variantsOfPlan(given, io) : variantsOfModel(given, flags, server, io);
   if (typeof chosen === 'number') return chosen;
   const { plan, model, variants } = chosen;
   io.stderr(`tritonc tune: measuring ${variants.length} variant${variants.length === 1 ? '' : 's'} of ${model} at concurrency ${concurrency.join(', ')}\n`);
@@ -525,6 +572,7 @@ async function runLoadTestCommand(a: TuneArgs, io: CliIO): Promise<number> {
       percentile: flags.percentile,
       ...(flags.stability !== undefined ? { stabilityPercentage: flags.stability } : {}),
       ...(maxTrials !== undefined ? { maxTrials: Number(maxTrials) } : {}),
+      ...(sharedMemory !== 'none' ? { sharedMemory } : {}),
       timeoutMs: timeoutUs / 1000,
       cwd: io.cwd,
       progress: (line) => io.stderr(`tritonc tune: ${escapeControlKeepingLines(line)}\n`),

@@ -100,6 +100,8 @@ function optionsFromArgs(a: VerifyArgs, io: CliIO, injected: VerifyDeps | undefi
   });
   const options: VerifyOptions = { modelDir: a.model_dir, cwd: io.cwd, runtime, timeoutMs, ...(shapes.length ? { shapes } : {}) };
   if (serverFlagGiven) options.serverOptions = applyServerFlags(DEFAULT_SERVER_OPTIONS, server);
+  // --triton-version: the Triton the verdicts are for, said against the server's own version.
+  if (server.target) options.target = server.target;
   const headers = headersFrom(a.header ?? []);
   if (Object.keys(headers).length) options.headers = headers;
   if (a.engine !== undefined) options.engine = a.engine;

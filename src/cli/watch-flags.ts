@@ -3,9 +3,10 @@
 import type { Argv } from 'yargs';
 import { GPU_PRESET_NAMES } from '../lint/gpu-presets.js';
 import type { FlagsOf } from './command.js';
+import { withTritonVersion } from './server-flags.js';
 
 export const watchFlags = (y: Argv) =>
-  y
+  withTritonVersion(y)
     .positional('repo', { type: 'string', describe: 'The model repository (default: .)' })
     .option('generate', { type: 'boolean', describe: 'Regenerate tritonc-generated configs when their model.onnx changes' })
     .option('format', { choices: ['stylish', 'json'] as const, default: 'stylish' as const, describe: 'stylish, or json: one JSON object per line per run' })
@@ -18,4 +19,6 @@ export const watchFlags = (y: Argv) =>
     .option('color', { type: 'boolean', describe: 'Colour the stylish output' });
 
 /** watch's flags, parsed; those left out take their defaults (tests run the watcher with a few). */
-export type WatchCliOptions = Partial<Pick<FlagsOf<typeof watchFlags>, 'repo' | 'generate' | 'format' | 'config' | 'gpuMemory' | 'configsOnly' | 'color'>>;
+export type WatchCliOptions = Partial<
+  Pick<FlagsOf<typeof watchFlags>, 'repo' | 'generate' | 'format' | 'config' | 'gpuMemory' | 'configsOnly' | 'color' | 'tritonVersion'>
+>;

@@ -11,6 +11,7 @@ import { EXIT, UsageError } from './errors.js';
 import { displayPath } from '../util/display-path.js';
 import type { CliIO } from './io.js';
 import type { WatchCliOptions } from './watch-flags.js';
+import { serverFlagsFromArgs } from './server-flags.js';
 
 /** One run as the --format json line: { event, changed, results, notes, waiting, problems }. */
 export function reportJsonLine(report: RunReport): string {
@@ -50,6 +51,8 @@ export async function runWatch(opts: WatchCliOptions, io: CliIO, stop?: Promise<
       ...(opts.config ? { settingsFile: opts.config } : {}),
       ...(gpuMemory ? { gpuMemory } : {}),
       ...(opts.configsOnly !== undefined ? { configsOnly: opts.configsOnly } : {}),
+      // --triton-version over the settings file's `triton`.
+      ...(opts.tritonVersion !== undefined ? { server: serverFlagsFromArgs({ tritonVersion: opts.tritonVersion }, io.cwd) } : {}),
     },
     onReport: print,
     onError: (e) => io.stderr(`tritonc watch: ${e.message}\n`),

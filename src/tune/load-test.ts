@@ -45,6 +45,8 @@ export interface LoadTestRequest {
   percentile: number;
   stabilityPercentage?: number;
   maxTrials?: number;
+  /** perf_analyzer --shared-memory (absent: none). */
+  sharedMemory?: 'system' | 'cuda';
   /** How long a server start or a variant's load may take. */
   timeoutMs: number;
   cwd: string;
@@ -116,7 +118,7 @@ export async function runLoadTest(req: LoadTestRequest): Promise<LoadTestResult>
       result.engine = `${[command, ...args].join(' ')}${meta ? ` (Triton ${meta.version})` : ''}`;
     } else {
       client = new KServeClient(req.runtime.url, { signal: interruption.signal, timeoutMs: req.timeoutMs });
-      result.engine = await reach(client);
+      result.engine = (await reach(client)).engine;
       restoreState = { before: await whatTheServerHas(client, name), pending: false };
     }
     const host = new URL(client.baseUrl).host;
@@ -204,6 +206,7 @@ export async function runLoadTest(req: LoadTestRequest): Promise<LoadTestResult>
         percentile: req.percentile,
         ...(req.stabilityPercentage !== undefined ? { stabilityPercentage: req.stabilityPercentage } : {}),
         ...(req.maxTrials !== undefined ? { maxTrials: req.maxTrials } : {}),
+        ...(req.sharedMemory !== undefined ? { sharedMemory: req.sharedMemory } : {}),
         csvFile: join(csvDir, `${v.name}-c${c}.csv`),
         runner,
         signal: interruption.signal,

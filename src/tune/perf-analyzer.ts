@@ -55,6 +55,8 @@ export interface LevelRequest {
   percentile: number;
   stabilityPercentage?: number;
   maxTrials?: number;
+  /** --shared-memory (absent: none); a server of 26.04 on must allow it (tune/client-shm.ts). */
+  sharedMemory?: 'system' | 'cuda';
   /** Where the CSV is written: a file in a directory only tritonc writes. */
   csvFile: string;
   runner: ProcessRunner;
@@ -78,6 +80,7 @@ export function levelArgs(r: Omit<LevelRequest, 'perfAnalyzer' | 'runner' | 'sig
     `--percentile=${r.percentile}`,
     ...(r.stabilityPercentage !== undefined ? [`--stability-percentage=${r.stabilityPercentage}`] : []),
     ...(r.maxTrials !== undefined ? [`--max-trials=${r.maxTrials}`] : []),
+    ...(r.sharedMemory !== undefined ? [`--shared-memory=${r.sharedMemory}`] : []),
     '-f',
     r.csvFile,
   ];

@@ -20,6 +20,8 @@ export interface MeasureOptions {
   percentile: number;
   /** perf_analyzer --stability-percentage (its default, 10, when absent). */
   stabilityPercentage?: number;
+  /** perf_analyzer --shared-memory (absent: none, the tensors in the request). */
+  sharedMemory?: 'system' | 'cuda';
 }
 
 export interface PlanAxes {
@@ -113,6 +115,7 @@ export function perfAnalyzerCommand(variant: string, decoupled: boolean, m: Meas
     'perf.csv',
     `--percentile=${m.percentile}`,
     ...(m.stabilityPercentage !== undefined ? [`--stability-percentage=${m.stabilityPercentage}`] : []),
+    ...(m.sharedMemory !== undefined ? [`--shared-memory=${m.sharedMemory}`] : []),
     // A decoupled model answers over gRPC streaming only.
     ...(decoupled ? ['--streaming'] : []),
   ];

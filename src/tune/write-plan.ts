@@ -8,6 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { hasErrors, parseConfig } from '../config/document.js';
 import { setFields } from '../config/set-fields.js';
 import { lintSync } from '../lint/engine.js';
+import type { ServerOptions } from '../triton/server-options.js';
 import type { LintResult } from '../lint/results.js';
 import { describeFsError, readText } from '../util/read-text.js';
 import { shellLine } from '../util/shell.js';
@@ -27,6 +28,8 @@ export interface PlanRequest extends PlanAxes {
   /** Paths in messages are relative to it. */
   cwd: string;
   shown: (path: string) => string;
+  /** The server's options the variants are linted with (the Triton target, its flags) over the settings file's. */
+  server?: Partial<ServerOptions>;
 }
 
 export type PlanOutcome =
@@ -42,7 +45,7 @@ export type PlannedModel =
   | { kind: 'model-refused'; lint: LintResult };
 
 /** Reads the model, lints it (variants of a model Triton refuses would be refused too), and plans its variants. Throws TunePlanError. */
-export function planModel(modelDir: string, axes: PlanAxes, cwd: string, shown: (path: string) => string): PlannedModel {
+export function planModel(modelDir: string, axes: PlanAxes, cwd: string, shown: (path: string) => string, server: Partial<ServerOptions> = {}): PlannedModel {
   const ws = new Workspace();
   if (ws.tree.kind(modelDir) !== 'dir') throw new TunePlanError(`${shown(modelDir)}: not a model directory`);
   const effective = ws.model(modelDir).effective();
@@ -51,7 +54,7 @@ export function planModel(modelDir: string, axes: PlanAxes, cwd: string, shown: 
     const why = effective.problems[0]?.message ?? (f && 'message' in f ? f.message : f ? `${f.file} has syntax errors` : 'it cannot be read');
     throw new TunePlanError(`Triton would not load ${shown(modelDir)} (${why}); fix it first (tritonc lint ${shown(modelDir)})`);
   }
-  const own = lintSync([modelDir], { cwd });
+  const own = lintSync([modelDir], { cwd, server });
   if (own.errorCount) return { kind: 'model-refused', lint: own };
   const model = basename(modelDir);
   const configFile = effective.configFile ?? join(modelDir, 'config.pbtxt');
@@ -66,7 +69,7 @@ export function planModel(modelDir: string, axes: PlanAxes, cwd: string, shown: 
 export function writeTunePlan(req: PlanRequest): PlanOutcome {
   const { modelDir, out, shown } = req;
   const ws = new Workspace();
-  const read = planModel(modelDir, req, req.cwd, shown);
+  const read = planModel(modelDir, req, req.cwd, shown, req.server ?? {});
   if (read.kind === 'model-refused') return read;
   const { model, source, configFile, decoupled, planned } = read;
   if (decoupled && req.measure.protocol === 'http')
@@ -121,7 +124,7 @@ export function writeTunePlan(req: PlanRequest): PlanOutcome {
       variants: planned.variants.map((v) => ({ name: v.name, settings: v.settings, command: commands[v.name] })),
     };
     write(join(tmp, 'tune-plan.json'), `${JSON.stringify(plan, null, 2)}\n`);
-    const result = lintSync([tmp], { cwd: req.cwd });
+    const result = lintSync([tmp], { cwd: req.cwd, server: req.server ?? {} });
     if (result.errorCount) return { kind: 'variants-refused', lint: result };
     if (existing === 'dir') rmdirSync(out); // empty, checked above; rmdir refuses anything else
     renameSync(tmp, out);

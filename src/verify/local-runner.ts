@@ -224,6 +224,7 @@ export async function runLocal(plan: VerifyPlan, report: VerifyReport, opts: Loc
     }
     const metadata = await client.serverMetadata().catch(() => undefined);
     report.engine = `${[command, ...args].join(' ')}${metadata ? ` (Triton ${metadata.version})` : ''}`;
+    if (metadata) report.serverVersion = metadata.version;
     report.load = { ok: true, ms: Date.now() - started, detail: `loaded by tritonserver --load-model=${plan.modelName} from a read-only copy of the model` };
     await checkServedModel({
       client,

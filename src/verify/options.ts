@@ -5,6 +5,7 @@ import type { OrtLoader } from './ort-loader.js';
 import type { PortFinder } from './ports.js';
 import type { ProcessRunner } from './process-runner.js';
 import type { Runtime } from './types.js';
+import type { TritonTarget } from '../triton/releases/target.js';
 import type { ServerOptions } from '../triton/server-options.js';
 import type { InputFiles } from './user-inputs/load.js';
 
@@ -27,6 +28,11 @@ export interface VerifyOptions {
    * server they say how it was started (the local lint that explains a refusal uses them).
    */
   serverOptions?: ServerOptions;
+  /**
+   * The Triton tritonc judges for (--triton-version); unset: told nothing (its newest release). A
+   * server answering another version is a warning in the report.
+   */
+  target?: TritonTarget;
   /** local: the path of the tritonserver binary (--tritonserver; default: PATH, then /opt/tritonserver/bin). */
   tritonserverBinary?: string;
   /** local: the words that run tritonserver (--launcher 'apptainer exec --nv triton.sif'). */

@@ -75,6 +75,7 @@ export function reportText(r: VerifyReport): string {
       );
     }
   }
+  for (const w of r.warnings ?? []) out.push(`  warning: ${w}`);
   for (const n of r.notes) out.push(`  note: ${n}`);
   // A refused load is already shown line by line under "Triton said", unless the finding says more
   // than Triton did (lint's likely reason for a refusal whose answer named none); the others follow.

@@ -65,11 +65,11 @@ export interface ServerRunOptions {
 export const EXPLICIT_REFUSED = /explicit model load \/ unload is not allowed/;
 const FAILED_POLL = /failed to poll from model repository/;
 
-/** The server's name and version, or CannotRun when it cannot be reached. */
-export async function reach(client: KServeClient): Promise<string> {
+/** The server's name and version (as the engine, and the version alone), or CannotRun when it cannot be reached. */
+export async function reach(client: KServeClient): Promise<{ engine: string; version: string }> {
   try {
     const meta = await client.serverMetadata();
-    return `${meta.name} ${meta.version} at ${client.baseUrl}`;
+    return { engine: `${meta.name} ${meta.version} at ${client.baseUrl}`, version: meta.version };
   } catch (e) {
     if (e instanceof KServeError) {
       if (e.kind === 'unreachable' || e.kind === 'timeout') {
@@ -128,7 +128,9 @@ export async function runServer(plan: VerifyPlan, report: VerifyReport, opts: Se
   let failure: unknown;
   try {
     progress(`contacting ${client.baseUrl}`);
-    report.engine = await reach(client);
+    const reached = await reach(client);
+    report.engine = reached.engine;
+    report.serverVersion = reached.version;
     before = await whatTheServerHas(client, name);
 
     progress(`loading ${name} with the local config.pbtxt (through the load API; the server's repository is not changed)`);

@@ -91,6 +91,10 @@ export interface VerifyReport {
   /** --reference: the served model's outputs against the reference runtime's, on the same seeded inputs. */
   reference?: ReferenceReport;
   problems: VerifyProblem[];
+  /** The version the server answered on GET /v2 (docker, local and server runtimes). */
+  serverVersion?: string;
+  /** What the user should know before trusting the verdicts: a server of another release than the target. */
+  warnings?: string[];
   /** What the check did not cover, and other things worth knowing. */
   notes: string[];
   /** Why the check could not run (outcome cannot-run / interrupted). */

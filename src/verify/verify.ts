@@ -2,6 +2,8 @@
 // the outcome into a report with an exit code (0 ok, 1 problems, 2 could not run, 130/143 interrupted).
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
+import { serverVersionWarning } from './server-version.js';
+import type { TritonTarget } from '../triton/releases/target.js';
 import { CannotRun, Interrupted, signalExitCode } from './errors.js';
 import { prepareVerify, type VerifyPlan } from './plan.js';
 import type { VerifyOptions } from './options.js';
@@ -22,10 +24,16 @@ export const DEFAULT_TIMEOUT_MS = 120_000;
  * The first error tritonc's lint finds in the candidate config under the server's flags: what a
  * server that answers only "failed to poll from model repository" most likely logged.
  */
-function likelyRefusal(plan: VerifyPlan, cwd: string, server: ServerOptions | undefined): { ruleId: string; text: string } | undefined {
+function likelyRefusal(
+  plan: VerifyPlan,
+  cwd: string,
+  server: ServerOptions | undefined,
+  target: TritonTarget | undefined,
+): { ruleId: string; text: string } | undefined {
   try {
-    // The server loads the model files of its own repository: only the config is judged here.
-    const result = lintSync([plan.modelDir], { cwd, configsOnly: true, ...(server ? { server } : {}) });
+    // The server loads the model files of its own repository: only the config is judged here, for the Triton named.
+    const flags = { ...(server ?? {}), ...(target ? { target } : {}) };
+    const result = lintSync([plan.modelDir], { cwd, configsOnly: true, server: flags });
     const d = result.results.flatMap((r) => r.diagnostics).find((x) => x.severity === 'error' && x.file === plan.configPath);
     return d ? { ruleId: d.ruleId, text: `${plan.shown(d.file)}:${d.range.start.line}:${d.range.start.column} ${d.ruleId}: ${d.message}` } : undefined;
   } catch {
@@ -93,7 +101,7 @@ export async function verifyModel(options: VerifyOptions): Promise<VerifyReport>
     await runtime.run(plan, report, options, {
       cwd,
       timeoutMs,
-      explainRefusal: () => likelyRefusal(plan, cwd, options.serverOptions),
+      explainRefusal: () => likelyRefusal(plan, cwd, options.serverOptions, options.target),
       ...(reference ? { reference } : {}),
     });
     if (report.problems.length) {
@@ -112,6 +120,10 @@ export async function verifyModel(options: VerifyOptions): Promise<VerifyReport>
     } else {
       throw e;
     }
+  } finally {
+    // A server of another release than the target: its answers and tritonc's verdicts may differ.
+    const warning = report.serverVersion === undefined ? undefined : serverVersionWarning(report.serverVersion, options.target);
+    if (warning) report.warnings = [warning];
   }
   return report;
 }

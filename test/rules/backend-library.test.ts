@@ -126,6 +126,47 @@ testRule('backend-library', {
     },
     { name: "without the server's backend directory nothing is known", files: { 'm.unknown/config.pbtxt': '', 'm.unknown/1/': '' }, targets: ['m.unknown'] },
     { name: 'an ensemble has no backend library', files: { 'm/config.pbtxt': 'platform: "ensemble"\n' }, settings: SERVER },
+    // The images' backends (src/triton/releases/flavours.ts, from tensorrtllm_backend build.sh and server build.py).
+    {
+      name: 'a TensorRT-LLM model on the trtllm image',
+      files: { 'm/config.pbtxt': 'backend: "tensorrtllm"\n', 'm/1/': '' },
+      settings: { triton: '24.11-trtllm-python-py3' },
+    },
+    {
+      name: 'an ONNX model on the full py3 image of the same release',
+      files: { 'm/config.pbtxt': 'platform: "onnxruntime_onnx"\n', 'm/1/model.onnx': '' },
+      settings: { triton: 'nvcr.io/nvidia/tritonserver:24.11-py3' },
+    },
+    {
+      name: "an ONNX model on the trtllm image with the ONNX Runtime backend's library beside it (core looks there first)",
+      files: { 'm/config.pbtxt': 'backend: "onnxruntime"\n', 'm/libtriton_onnxruntime.so': '', 'm/1/model.onnx': '' },
+      settings: { triton: '24.11-trtllm-python-py3' },
+    },
+    {
+      name: "a backend of the user's own: any image may have it installed",
+      files: { 'm/config.pbtxt': 'backend: "mine"\n', 'm/1/': '' },
+      settings: { triton: '24.11-trtllm-python-py3' },
+    },
+    {
+      name: 'a TensorFlow model on the py3 image of 25.02, the last that has the TensorFlow backend',
+      files: { 'm/config.pbtxt': 'backend: "tensorflow"\n', 'm/1/': '' },
+      settings: { triton: '25.02-py3' },
+    },
+    {
+      name: 'a TensorFlow model on the tf2-python-py3 image of 25.02, the last that has one',
+      files: { 'm/config.pbtxt': 'backend: "tensorflow"\n', 'm/1/': '' },
+      settings: { triton: '25.02-tf2-python-py3' },
+    },
+    {
+      name: "a TensorFlow model on the 25.03 py3 image: 25.03 builds no TensorFlow backend, platform-backend's finding (backendDropped)",
+      files: { 'm/config.pbtxt': 'backend: "tensorflow"\n', 'm/1/': '' },
+      settings: { triton: '25.03-py3' },
+    },
+    {
+      name: 'no image named (a release only): which image runs is not known',
+      files: { 'm/config.pbtxt': 'backend: "tensorrtllm"\n', 'm/1/': '' },
+      settings: { triton: '24.11' },
+    },
   ],
   invalid: [
     {
@@ -179,6 +220,46 @@ testRule('backend-library', {
       files: { 'backends/mine/model.py': '', 'm/config.pbtxt': 'backend: "mine"\n', 'm/1/': '' },
       settings: SERVER,
       errors: [{ messageId: 'noPythonBackendLibrary', data: { backend: 'mine', library: 'libtriton_python.so', pythonPath: `${BACKENDS}/python` } }],
+    },
+    {
+      name: 'an ONNX model on the trtllm image, which has no onnxruntime backend: the image that has it named',
+      files: { 'm/config.pbtxt': 'platform: "onnxruntime_onnx"\n', 'm/1/model.onnx': '' },
+      settings: { triton: 'nvcr.io/nvidia/tritonserver:24.11-trtllm-python-py3' },
+      errors: [
+        {
+          messageId: 'notInImage',
+          path: ['platform'],
+          data: {
+            image: 'nvcr.io/nvidia/tritonserver:24.11-trtllm-python-py3',
+            backend: 'onnxruntime',
+            others: 'nvcr.io/nvidia/tritonserver:24.11-py3',
+            library: 'libtriton_onnxruntime.so',
+          },
+        },
+      ],
+    },
+    {
+      name: 'a TensorRT-LLM model on the full py3 image, which has no LLM backend',
+      files: { 'm/config.pbtxt': 'backend: "tensorrtllm"\n', 'm/1/': '' },
+      settings: { triton: '24.11-py3' },
+      errors: [{ messageId: 'notInImage', data: { backend: 'tensorrtllm', others: 'nvcr.io/nvidia/tritonserver:24.11-trtllm-python-py3' } }],
+    },
+    {
+      name: 'a vLLM model on the trtllm image',
+      files: { 'm/config.pbtxt': 'backend: "vllm"\n', 'm/1/model.json': '{"model": "facebook/opt-125m"}' },
+      settings: { triton: '25.01-trtllm-python-py3' },
+      errors: [{ messageId: 'notInImage', data: { backend: 'vllm', others: 'nvcr.io/nvidia/tritonserver:25.01-vllm-python-py3' } }],
+    },
+    {
+      name: 'a TensorFlow model on the 25.02 py3 image, the last with the TensorFlow backend: no finding; on the pyt-python image one',
+      files: { 'm/config.pbtxt': 'backend: "tensorflow"\n', 'm/1/': '' },
+      settings: { triton: '25.02-pyt-python-py3' },
+      errors: [
+        {
+          messageId: 'notInImage',
+          data: { backend: 'tensorflow', others: 'nvcr.io/nvidia/tritonserver:25.02-py3 or nvcr.io/nvidia/tritonserver:25.02-tf2-python-py3' },
+        },
+      ],
     },
     {
       name: "runtime model.py without the backend's model.py",

@@ -48,8 +48,38 @@ testRule('label-file', {
       files: repo('/labels.txt', { 'classifier/labels.txt': 'cat\ndog\n' }),
       targets: ['classifier'],
     },
+    {
+      name: 'two outputs of one name, one with a labels file (what 2.51 loads: only the labels are kept by name)',
+      files: {
+        'classifier/config.pbtxt':
+          'name: "classifier"\nplatform: "onnxruntime_onnx"\nmax_batch_size: 8\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] label_filename: "a.txt" }, { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] } ]\n',
+        'classifier/1/model.onnx': CLASSIFIER,
+        'classifier/a.txt': 'cat\n',
+      },
+      targets: ['classifier'],
+    },
   ],
   invalid: [
+    // core src/label_provider.cc AddLabels (r24.10, r26.06); the real 2.51 answers "multiple label files for 'OUTPUT0'".
+    {
+      name: 'two outputs of one name, each with a labels file: the second fails the load',
+      files: {
+        'classifier/config.pbtxt':
+          'name: "classifier"\nplatform: "onnxruntime_onnx"\nmax_batch_size: 8\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] label_filename: "a.txt" }, { name: "output" data_type: TYPE_FP32 dims: [ 1000 ] label_filename: "b.txt" } ]\n',
+        'classifier/1/model.onnx': CLASSIFIER,
+        'classifier/a.txt': 'cat\n',
+        'classifier/b.txt': 'dog\n',
+      },
+      targets: ['classifier'],
+      errors: [
+        {
+          messageId: 'multipleLabelFiles',
+          severity: 'error',
+          token: '"b.txt"',
+          data: { output: 'output', labelFilename: 'b.txt', firstLabelFilename: 'a.txt' },
+        },
+      ],
+    },
     {
       name: "a missing labels file: Triton's read error, with the path core opens",
       files: repo('labels.txt'),

@@ -78,6 +78,15 @@ testRule(ID, {
         'output [ { name: "context_logits" data_type: TYPE_FP32 dims: [ -1, -1 ] }, { name: "generation_logits" data_type: TYPE_FP32 dims: [ -1, -1, -1 ] } ]\n',
     },
     { name: 'v0.9.0, which the Llava tutorial pins, requires no guided-decoding key', config: OLD, settings: release('0.9.0') },
+    // The issue's repository, pinned to the 24.11 trtllm image (TensorRT-LLM 0.15.0), and 25.04's (0.18.2).
+    { name: "Triton 24.11's trtllm image (TensorRT-LLM 0.15.0) requires no guided-decoding key", config: OLD, settings: { triton: '24.11-trtllm-python-py3' } },
+    { name: "Triton 25.04's trtllm image (TensorRT-LLM 0.18.2) requires no guided-decoding key", config: OLD, settings: { triton: '25.04' } },
+    { name: "a key read from 0.15.0 on, for Triton 24.11's image (0.15.0)", config: OLD + param('cuda_graph_mode', 'true'), settings: { triton: '24.11' } },
+    {
+      name: "the rule's release option wins over the target's",
+      config: OLD,
+      settings: { triton: '26.07-trtllm-python-py3', ...release('0.18.0') },
+    },
     { name: 'guided decoding off while the info path is unset', config: CPP + param('guided_decoding_backend', 'outlines') },
   ],
   invalid: [
@@ -87,16 +96,42 @@ testRule(ID, {
       config: `backend: "tensorrtllm"\nmax_batch_size: 8\n${param('gpt_model_type', 'v1')}`,
       errors: [
         { messageId: 'noEnginePath', severity: 'error' },
-        { messageId: 'missingRequired', severity: 'error', data: { key: 'guided_decoding_backend', example: '' } },
-        { messageId: 'missingRequired', severity: 'error', data: { key: 'tokenizer_dir' } },
-        { messageId: 'missingRequired', severity: 'error', data: { key: 'xgrammar_tokenizer_info_path' } },
+        { messageId: 'missingRequiredSince', severity: 'error', data: { key: 'guided_decoding_backend', release: '1.2.1', since: '0.19.0' } },
+        { messageId: 'missingRequiredSince', severity: 'error', data: { key: 'tokenizer_dir' } },
+        { messageId: 'missingRequiredSince', severity: 'error', data: { key: 'xgrammar_tokenizer_info_path' } },
       ],
+    },
+    {
+      name: 'gpt_model_type is required by every release',
+      config: `backend: "tensorrtllm"\n${param('gpt_model_path', '/engines/llava')}`,
+      settings: { triton: '24.11-trtllm-python-py3' },
+      errors: [{ messageId: 'missingRequired', severity: 'error', data: { key: 'gpt_model_type', example: 'inflight_fused_batching' } }],
     },
     {
       name: 'v0.19.0 requires all three guided-decoding keys',
       config: OLD,
       settings: release('0.19.0'),
-      errors: ['guided_decoding_backend', 'tokenizer_dir', 'xgrammar_tokenizer_info_path'].map((key) => ({ messageId: 'missingRequired', data: { key } })),
+      errors: ['guided_decoding_backend', 'tokenizer_dir', 'xgrammar_tokenizer_info_path'].map((key) => ({
+        messageId: 'missingRequiredSince',
+        data: { key, release: '0.19.0', since: '0.19.0' },
+      })),
+    },
+    // The version the target's trtllm image bundles (server docs/introduction/compatibility.md @ r26.08):
+    // 25.04 bundles 0.18.2, 25.05 bundles 0.19.0, the first to require the guided-decoding keys.
+    {
+      name: "Triton 25.05's trtllm image (TensorRT-LLM 0.19.0) requires the guided-decoding keys",
+      config: OLD,
+      settings: { triton: 'nvcr.io/nvidia/tritonserver:25.05-trtllm-python-py3' },
+      errors: ['guided_decoding_backend', 'tokenizer_dir', 'xgrammar_tokenizer_info_path'].map((key) => ({
+        messageId: 'missingRequiredSince',
+        data: { key, release: '0.19.0', since: '0.19.0' },
+      })),
+    },
+    {
+      name: "a key read from 0.15.0 on, for Triton 24.10's image (0.14.0): not read there",
+      config: OLD + param('cuda_graph_mode', 'true'),
+      settings: { triton: '24.10-trtllm-python-py3' },
+      errors: [{ messageId: 'notInRelease', severity: 'warning', data: { key: 'cuda_graph_mode', since: '0.15.0', release: '0.14.0' } }],
     },
     {
       name: 'a key a later release added, in a config for v0.9.0: not read there',

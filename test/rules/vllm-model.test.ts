@@ -37,6 +37,13 @@ testRule('vllm-model', {
       ...repo(SAMPLE, '{"model":"x","disable_log_requests": true}'),
       settings: version('0.6.3.post1'),
     },
+    // The vLLM the target's vllm image bundles (server docs/introduction/compatibility.md @ r26.08):
+    // 25.08 bundles 0.9.2, which still has disable_log_requests; 25.09 bundles 0.10.1.1, which has not.
+    {
+      name: "a key Triton 25.08's vllm image (vLLM 0.9.2) has",
+      ...repo(SAMPLE, '{"model":"x","disable_log_requests": true}'),
+      settings: { triton: '25.08-vllm-python-py3' },
+    },
   ],
   invalid: [
     {
@@ -122,6 +129,25 @@ testRule('vllm-model', {
         { messageId: 'unknownArgSinceVersion', file: JSON_FILE, data: { key: 'num_speculative_tokens' } },
         { messageId: 'unknownArgInVersion', severity: 'error', file: JSON_FILE, data: { key: 'zzz', version: '0.11.0' } },
       ],
+    },
+    {
+      name: "the same key for Triton 25.09's vllm image (vLLM 0.10.1.1): refused, the version named",
+      ...repo(SAMPLE, '{"model":"x","disable_log_requests": true}'),
+      settings: { triton: 'nvcr.io/nvidia/tritonserver:25.09-vllm-python-py3' },
+      errors: [
+        {
+          messageId: 'unknownArgSinceVersionSuggest',
+          severity: 'error',
+          file: JSON_FILE,
+          data: { key: 'disable_log_requests', version: '0.10.1.1', range: '0.4.0.post1 to 0.10.0', suggestion: 'enable_log_requests' },
+        },
+      ],
+    },
+    {
+      name: "a key no list of ours has, for Triton 24.10's vllm image (vLLM 0.5.5)",
+      ...repo(SAMPLE, '{"model":"x","zzz": 1}'),
+      settings: { triton: '24.10' },
+      errors: [{ messageId: 'unknownArgInVersion', file: JSON_FILE, data: { key: 'zzz', version: '0.5.5' } }],
     },
     {
       name: 'values of the wrong JSON type and outside a Literal set',

@@ -782,6 +782,28 @@ const CASES: Case[] = [
     ),
     quotes: [['label-file', q('label-file', 'failed to open text file')]],
   },
+  // core src/label_provider.cc AddLabels: labels kept by output name (issue 45).
+  {
+    name: 'label_twice',
+    model: 'python',
+    config:
+      'backend: "python"\nmax_batch_size: 8\ninput [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 4 ] } ]\noutput [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] label_filename: "a.txt" }, { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 4 ] label_filename: "b.txt" } ]\ninstance_group [ { kind: KIND_CPU count: 1 } ]\n',
+    files: { 'a.txt': 'cat\n', 'b.txt': 'dog\n' },
+    quotes: [['label-file', q('label-file', 'multiple label files')]],
+  },
+  // python_backend src/python_be.cc ModelState: FORCE_CPU_ONLY_INPUT_TENSORS "yes" or "no" (issue 45).
+  {
+    name: 'py_force_novalue',
+    model: 'python',
+    config: pythonConfig('parameters { key: "FORCE_CPU_ONLY_INPUT_TENSORS" }\n'),
+    quotes: [['python-parameters', q('python-parameters', 'Incorrect value for FORCE_CPU_ONLY_INPUT_TENSORS')]],
+  },
+  {
+    name: 'py_force_true',
+    model: 'python',
+    config: pythonConfig('parameters { key: "FORCE_CPU_ONLY_INPUT_TENSORS" value: { string_value: "true" } }\n'),
+    quotes: [['python-parameters', q('python-parameters', 'Incorrect value for FORCE_CPU_ONLY_INPUT_TENSORS')]],
+  },
   // model_warmup (core src/model.cc, infer_request.cc)
   {
     name: 'wu_vardims',

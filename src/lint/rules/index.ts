@@ -3,6 +3,7 @@ import { tensorrtllmParameters } from './correctness/tensorrtllm-parameters.js';
 import { unfilledPlaceholder } from './correctness/unfilled-placeholder.js';
 import { vllmModel } from './correctness/vllm-model.js';
 import { pythonAutocomplete } from './correctness/python-autocomplete.js';
+import { pythonParameters } from './correctness/python-parameters.js';
 import { llmStreaming } from './correctness/llm-streaming.js';
 import { decoupledClients } from './suspicious/decoupled-clients.js';
 import type { Rule } from '../rule.js';
@@ -87,6 +88,7 @@ export const RULES: readonly Rule[] = [
   unfilledPlaceholder,
   vllmModel,
   pythonAutocomplete,
+  pythonParameters,
   uncheckedModel,
   lockMismatch,
   // suspicious: loads, but probably not what you meant

@@ -11,6 +11,11 @@ import { ONNXRUNTIME_CHANGES } from '../backends/onnxruntime/releases.js';
 import { BACKEND_RECORDS } from '../backend-records.js';
 // core: load-time checks and auto-fill (triton/core-releases.ts)
 import { CORE_RELEASE_CHANGES } from '../core-releases.js';
+// containers, server flag defaults, TensorRT-LLM and vLLM by release (issue 45, h45d)
+import { TRTLLM_CHANGES } from '../backends/tensorrtllm/bundled.js';
+import { VLLM_CHANGES } from '../backends/vllm/bundled.js';
+import { FLAVOUR_CHANGES } from './flavours.js';
+import { SERVER_FLAG_CHANGES } from './server-flag-defaults.js';
 
 const BACKEND_CHANGES: readonly ReleaseChange[] = BACKEND_RECORDS.flatMap((b) =>
   b.releases
@@ -34,4 +39,9 @@ export const RELEASE_CHANGES: readonly ReleaseChange[] = Object.freeze([
   ...ONNXRUNTIME_CHANGES,
   // core: load-time checks and auto-fill
   ...CORE_RELEASE_CHANGES,
+  // containers, server flag defaults, TensorRT-LLM and vLLM by release (issue 45, h45d)
+  ...FLAVOUR_CHANGES,
+  ...SERVER_FLAG_CHANGES,
+  ...TRTLLM_CHANGES,
+  ...VLLM_CHANGES,
 ]);

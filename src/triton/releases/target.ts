@@ -2,7 +2,7 @@
 // release ("24.10"), a server version ("2.51.0"), or an image reference
 // ("nvcr.io/nvidia/tritonserver:24.11-trtllm-python-py3": the release and its flavour). Parsing only.
 import type { TargetJson } from '../../diagnostics.js';
-import { NEWEST_RELEASE, RELEASES, type TritonRelease } from './catalog.js';
+import { NEWEST_RELEASE, RELEASES, describeReleases, holdsIn, type TritonRelease } from './catalog.js';
 import { FLAVOURS, type Flavour } from './flavours.js';
 
 /** The Triton a repository is judged against. */
@@ -36,10 +36,15 @@ export function parseTarget(text: string): TritonTarget {
     const release = RELEASES.find((r) => r.container === m[1]);
     if (!release) throw new TargetError(`Triton ${m[1]} is not a release tritonc knows: it knows ${KNOWN}`);
     if (m[2] === undefined) return { release, named };
+    const offered = FLAVOURS.filter((f) => holdsIn(f.releases, release));
     const flavour = FLAVOURS.find((f) => f.tag === m[2]);
+    if (flavour && !offered.includes(flavour))
+      throw new TargetError(
+        `NVIDIA published no ${release.container}-${flavour.tag} image: ${flavour.tag} images exist ${describeReleases(flavour.releases!)}`,
+      );
     if (!flavour)
       throw new TargetError(
-        `"${m[2]}" in ${named} is not a tritonserver image flavour tritonc knows: ${FLAVOURS.map((f) => `${release.container}-${f.tag}`).join(', ')}`,
+        `"${m[2]}" in ${named} is not a tritonserver image flavour tritonc knows: ${offered.map((f) => `${release.container}-${f.tag}`).join(', ')}`,
       );
     return { release, flavour, named };
   }

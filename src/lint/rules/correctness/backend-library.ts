@@ -1,11 +1,15 @@
 // The backend's library must be where core looks for it (src/triton/backend-library-search.ts: the version
-// directory, the model directory, then the server's --backend-directory). Checked only where the
-// server's backend directory is known (--backend-directory, or `server.backendDirectory` in
-// tritonc.config.json): which backends a server has is not part of the repository.
+// directory, the model directory, then the server's --backend-directory). Checked where the server's
+// backend directory is known (--backend-directory, or `server.backendDirectory` in tritonc.config.json),
+// or else where the target names NVIDIA's image (--triton-version 24.11-trtllm-python-py3), whose
+// backends are known (src/triton/releases/flavours.ts): which backends a server has is not part of the
+// repository.
 import { quoteString } from '../../../pbtxt/scalars.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';
 import { backendLibraryName, findBackendLibrary, type BackendLibrary } from '../../../triton/backend-library-search.js';
-import { ENSEMBLE_PLATFORM } from '../../../triton/backend-records.js';
+import { ENSEMBLE_PLATFORM, backendRecord } from '../../../triton/backend-records.js';
+import { holdsIn } from '../../../triton/releases/catalog.js';
+import { flavourHas, flavoursWith } from '../../../triton/releases/flavours.js';
 import { modelName, settledBackend } from '../../backend.js';
 import { escapes } from '../../relative-path.js';
 import { defineModelRule } from '../../rule.js';
@@ -16,6 +20,7 @@ const messages = {
   noRuntimeLibrary: `runtime "{{library}}" is in none of the places Triton looks for it, so Triton refuses the model ("unable to find backend library '{{library}}' for model '{{model}}', searched: {{searched}}"); put {{library}} in the model directory, or remove runtime to use the backend's own library`,
   noPythonBackendLibrary: `backend "{{backend}}" is a Python-based backend, which runs on the Python backend's {{library}}, and the server has none, so Triton refuses the model ("unable to find backend library '{{library}}' for model '{{model}}', searched: {{searched}}"); install the Python backend in {{pythonPath}}`,
   libraryEscapes: `{{library}} in {{dir}} leads out of that directory (a symbolic link to {{target}}), and Triton refuses a library named by runtime, or the Python backend's under a Python-based backend, that does ("backend library name '{{library}}' escapes backend directory '{{dir}}', for model '{{model}}', check model config runtime field"); copy the library into {{dir}} instead of linking it`,
+  notInImage: `the {{image}} image has no backend "{{backend}}", so Triton refuses the model ("unable to find backend library for backend '{{backend}}', try specifying runtime on the model configuration."); serve it from {{others}}, or put {{library}} in the model directory`,
   noPythonBasedLibrary: `runtime "{{runtime}}" makes "{{backend}}" a Python-based backend, whose model.py Triton looks for at {{path}}, and there is none, so Triton refuses the model ("unable to find Python backend based backend library '{{runtime}}' for model '{{model}}', searched: '{{path}}'"); install the backend's model.py at {{path}}, or remove runtime`,
 } as const;
 
@@ -39,11 +44,29 @@ export const backendLibrary = defineModelRule({
   },
   check(ctx) {
     const backendDirectory = ctx.settings.server.backendDirectory;
-    if (!backendDirectory) return;
+    const target = ctx.settings.server.target;
+    if (!backendDirectory && !target.flavour) return;
     const settled = settledBackend(ctx);
     const { backend, platform } = settled;
     if (settled.unknown || !backend || platform === ENSEMBLE_PLATFORM) return;
     const runtime = settled.config.runtime ?? '';
+    if (!backendDirectory) {
+      // The image's backends: only a backend of NVIDIA's that the image lacks, by its own name, and no
+      // library of it beside the model (core looks there first).
+      const flavour = target.flavour!;
+      if (runtime || flavourHas(flavour, backend, target.release) !== false || ctx.model.filesElsewhere()) return;
+      // A backend the release no longer builds is platform-backend's (backendDropped).
+      if (!holdsIn(backendRecord(backend)?.releases, target.release)) return;
+      const library = backendLibraryName(backend);
+      const dirs = [ctx.model.dir, ...ctx.model.versions(settled.config).map((v) => v.path)];
+      if (dirs.some((d) => ctx.files.kind(`${d}/${library}`) !== undefined)) return;
+      const image = `nvcr.io/nvidia/tritonserver:${target.release.container}-${flavour.tag}`;
+      const others = flavoursWith(backend, target.release).map((f) => `nvcr.io/nvidia/tritonserver:${target.release.container}-${f.tag}`);
+      const at = { path: ctx.config.backend ? ['backend'] : ctx.config.platform ? ['platform'] : [] };
+      // Every backend NVIDIA ships is in some image of a release that builds it.
+      ctx.report({ ...at, messageId: 'notInImage', data: { image, backend, others: others.join(' or '), library } });
+      return;
+    }
     // A runtime that leaves its directory is platform-backend's finding.
     if (runtime && escapes(runtime)) return;
     const versions = ctx.model.versions(settled.config);

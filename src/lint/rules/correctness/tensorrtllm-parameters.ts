@@ -3,7 +3,9 @@
 // booleans, numbers and lists it cannot read (most silently become the default), values the executor
 // refuses, keys it never reads. Both runtimes: the C++ backend (`backend: "tensorrtllm"`) and the
 // Python-runtime model (`backend: "python"` with the same template), where the reading differs.
-// Placeholders left by fill_template.py are unfilled-placeholder's.
+// Placeholders left by fill_template.py are unfilled-placeholder's. What the backend reads depends on its
+// TensorRT-LLM version: the one the target's trtllm image bundles (triton/backends/tensorrtllm/bundled.ts),
+// unless the rule's `release` option names another.
 import { z } from 'zod';
 import type { PathSegment } from '../../../diagnostics.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';
@@ -20,6 +22,7 @@ import {
   trtllmDefault,
   type TrtllmParameter,
 } from '../../../triton/backends/tensorrtllm/parameters.js';
+import { trtllmVersionIn } from '../../../triton/backends/tensorrtllm/bundled.js';
 import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 
@@ -30,10 +33,11 @@ const options = z.strictObject({
   release: z
     .enum(TRTLLM_RELEASES)
     .optional()
-    .describe("The TensorRT-LLM release of the server's backend (e.g. 0.9.0, as the Llava tutorial pins). Unset: the newest, 1.2.0."),
+    .describe(
+      "The TensorRT-LLM release of the server's backend (e.g. 0.9.0, as the Llava tutorial pins). Unset: the one the Triton target's trtllm image bundles (--triton-version, the `triton` setting).",
+    ),
 });
 type Options = z.infer<typeof options>;
-const NEWEST_RELEASE = TRTLLM_RELEASES[TRTLLM_RELEASES.length - 1]!;
 
 export const tensorrtllmParameters = defineModelRule<Options>({
   meta: {
@@ -53,8 +57,9 @@ export const tensorrtllmParameters = defineModelRule<Options>({
     ],
     options,
     messages: {
-      notInRelease: `the tensorrtllm backend of TensorRT-LLM {{release}} does not read parameter "{{key}}" (read from {{since}} on): it is ignored there; remove it, or set the rule's release to the one the server runs`,
+      notInRelease: `the tensorrtllm backend of TensorRT-LLM {{release}} does not read parameter "{{key}}" (read from {{since}} on): it is ignored there; remove it, or tell tritonc the Triton you run (--triton-version, e.g. 25.05-trtllm-python-py3, or the rule's release option)`,
       missingRequired: `parameters has no "{{key}}": the tensorrtllm backend fails the load ("unexpected error when creating modelInstanceState: Cannot find parameter with name: {{key}}"); add parameters { key: "{{key}}" value: { string_value: "{{example}}" } }`,
+      missingRequiredSince: `parameters has no "{{key}}": the tensorrtllm backend of TensorRT-LLM {{release}} fails the load ("unexpected error when creating modelInstanceState: Cannot find parameter with name: {{key}}"), as every release from {{since}} on does; add parameters { key: "{{key}}" value: { string_value: "" } }, or tell tritonc the Triton you run if it bundles an older TensorRT-LLM (--triton-version, e.g. 24.11-trtllm-python-py3)`,
       noEnginePath: `neither gpt_model_path nor encoder_model_path is set, so the tensorrtllm backend has no engine and fails the load ("Both encoder and decoder model paths are empty"); set gpt_model_path to the engine directory`,
       modelTypeFails: `{{key}} "{{value}}" is not one of {{values}}, so the tensorrtllm backend fails the load ("Invalid gpt_model_type. Must be v1/inflight_batching/inflight_fused_batching.")`,
       modelTypeFailsSuggest: `{{key}} "{{value}}" is not one of {{values}}, so the tensorrtllm backend fails the load ("Invalid gpt_model_type. Must be v1/inflight_batching/inflight_fused_batching."); did you mean "{{suggestion}}"?`,
@@ -117,17 +122,15 @@ export const tensorrtllmParameters = defineModelRule<Options>({
     const replaceFix = (key: string, value: string) => ({ fix: replaceEdit(key, value) });
     const suggestValue = (key: string, value: string) => ({ suggest: [replaceEdit(key, value)] });
     const known = Object.keys(TRTLLM_PARAMETERS);
-    const release = ctx.options.release ?? NEWEST_RELEASE;
+    const release = ctx.options.release ?? trtllmVersionIn(ctx.settings.server.target.release);
 
     // Keys the backend must find.
     if (!python) {
       for (const [key, p] of Object.entries(TRTLLM_PARAMETERS)) {
         if (!p.required || key in params || !readIn(p, release)) continue;
-        ctx.report({
-          path: ctx.config.parameters ? ['parameters'] : [],
-          messageId: 'missingRequired',
-          data: { key, example: key === 'gpt_model_type' ? 'inflight_fused_batching' : '' },
-        });
+        const path = ctx.config.parameters ? ['parameters'] : [];
+        if (p.since) ctx.report({ path, messageId: 'missingRequiredSince', data: { key, release, since: p.since } });
+        else ctx.report({ path, messageId: 'missingRequired', data: { key, example: key === 'gpt_model_type' ? 'inflight_fused_batching' : '' } });
       }
       const set = (k: string) => (text(k) ?? '') !== '';
       if (

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Range } from '../../../diagnostics.js';
 import { didYouMean } from '../../../pbtxt/suggest.js';
 import { autoCompleteVllm } from '../../../triton/backends/vllm/autocomplete.js';
+import { vllmListIn } from '../../../triton/backends/vllm/bundled.js';
 import { VLLM_VERSIONS, engineArg, engineArgNames, jsonKind, versionsWith } from '../../../triton/backends/vllm/engine-args.js';
 import { parseJsonText, topLevelKeys } from '../../../util/json-text.js';
 import { positionAt } from '../../../util/text-position.js';
@@ -21,7 +22,9 @@ const options = z.strictObject({
   version: z
     .enum(VLLM_VERSIONS as [string, ...string[]])
     .optional()
-    .describe("The vLLM release the server's container has (Triton 25.11: 0.11.0; see the rule's page). Unset: a key is wrong when no release we know has it."),
+    .describe(
+      "The vLLM release the server's container has (Triton 25.11: 0.11.0; see the rule's page). Unset: the one the Triton target's vllm image bundles where tritonc has its list; else a key is wrong when no release we know has it.",
+    ),
 });
 type Options = z.infer<typeof options>;
 
@@ -74,7 +77,7 @@ export const vllmModel = defineModelRule<Options>({
       unknownArgSinceVersionSuggest:
         '"{{key}}" is not an engine argument of vLLM {{version}}: vLLM refuses it (AsyncEngineArgs: "__init__() got an unexpected keyword argument \'{{key}}\'") and the model does not load (vLLM {{range}} had it); did you mean "{{suggestion}}"?',
       retiredArg:
-        '"{{key}}" is an engine argument of vLLM {{range}} only: with a later vLLM (the newest release we know is {{newest}}) the model does not load ("__init__() got an unexpected keyword argument \'{{key}}\'"); set the rule\'s version option to your container\'s vLLM to know for sure',
+        '"{{key}}" is an engine argument of vLLM {{range}} only: with a later vLLM (the newest release we know is {{newest}}) the model does not load ("__init__() got an unexpected keyword argument \'{{key}}\'"); tell tritonc the Triton you run (--triton-version, e.g. 25.11-vllm-python-py3) or set the rule\'s version option to know for sure',
       argKind:
         '"{{key}}" is {{kind}}, and vLLM\'s engine argument is {{expected}}: the backend passes it as written (a string "false" is true to Python); write {{example}}',
       argValue: '"{{key}}" is {{value}}, not one of {{values}}',
@@ -113,7 +116,8 @@ export const vllmModel = defineModelRule<Options>({
     }
 
     const metrics = config.parameters?.REPORT_CUSTOM_METRICS?.string_value?.toLowerCase() === 'true';
-    const version = ctx.options.version;
+    // The vLLM the target's vllm image bundles (triton/backends/vllm/bundled.ts), where we have its list.
+    const version = ctx.options.version ?? vllmListIn(ctx.settings.server.target.release);
     for (const dir of ctx.model.versions(config)) {
       const file = join(dir.path, MODEL_JSON);
       const text = ctx.files.text(file);
