@@ -8,15 +8,16 @@
 // the tritonserver flags given to verify (server-options.ts tritonServerArgs) are passed on as they are,
 // so the model is checked as the production server will load it.
 import { shellLine } from '../util/shell.js';
+import { DEFAULT_TARGET, type TritonTarget } from '../triton/releases/target.js';
 import { append } from '../util/arrays.js';
 
 /**
- * The Triton release verify starts by default; --image picks another. The newest release Triton's own
- * README names ("The current release is version 2.71.0 and corresponds to the 26.07 container release
- * on NVIDIA GPU Cloud", server README.md at commit e1db8a6 of 2026-08-19; main was 2.73.0dev then).
+ * The image of the Triton the user runs (--triton-version: its release and flavour, the full py3 image
+ * when no flavour was named), which verify starts unless --image picks another.
  */
-export const TRITON_RELEASE = '26.07';
-export const DEFAULT_TRITON_IMAGE = `nvcr.io/nvidia/tritonserver:${TRITON_RELEASE}-py3`;
+export const tritonImageOf = (target: TritonTarget): string => `nvcr.io/nvidia/tritonserver:${target.release.container}-${target.flavour?.tag ?? 'py3'}`;
+/** Told nothing: the newest release tritonc knows. */
+export const DEFAULT_TRITON_IMAGE = tritonImageOf(DEFAULT_TARGET);
 export const CONTAINER_LABEL = 'dev.tritonc.verify';
 export const CONTAINER_REPOSITORY = '/models';
 

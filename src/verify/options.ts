@@ -16,7 +16,7 @@ export interface VerifyOptions {
   runtime?: Runtime;
   /** docker: the container engine, docker (default) or podman (--engine). */
   engine?: Engine;
-  /** docker: the Triton image (default DEFAULT_TRITON_IMAGE). */
+  /** docker: the Triton image (default: the target's, tritonImageOf; told nothing, DEFAULT_TRITON_IMAGE). */
   image?: string;
   /** server: the base URL of Triton's HTTP endpoint. */
   server?: string;

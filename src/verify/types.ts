@@ -1,5 +1,6 @@
 // The verify report: what every runtime produces and what the text and JSON formats print.
 // `--format json` prints this object as is, so its field names are part of the CLI contract.
+import type { TargetJson } from '../diagnostics.js';
 
 /** The name of a verify runtime (src/verify/runtimes: ort, docker, server). */
 export type Runtime = string;
@@ -97,6 +98,8 @@ export interface VerifyReport {
   warnings?: string[];
   /** What the check did not cover, and other things worth knowing. */
   notes: string[];
+  /** The Triton release the verdicts are for (--triton-version; told nothing, the newest tritonc knows). */
+  triton: TargetJson;
   /** Why the check could not run (outcome cannot-run / interrupted). */
   error?: string;
 }

@@ -3,6 +3,7 @@
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { serverVersionWarning } from './server-version.js';
+import { DEFAULT_TARGET, targetJson } from '../triton/releases/target.js';
 import type { TritonTarget } from '../triton/releases/target.js';
 import { CannotRun, Interrupted, signalExitCode } from './errors.js';
 import { prepareVerify, type VerifyPlan } from './plan.js';
@@ -53,6 +54,7 @@ function emptyReport(options: VerifyOptions, plan?: VerifyPlan): VerifyReport {
     runs: [],
     problems: [],
     notes: [],
+    triton: targetJson(options.target ?? DEFAULT_TARGET),
   };
 }
 

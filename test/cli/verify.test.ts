@@ -47,6 +47,10 @@ describe('tritonc verify', () => {
     const report = JSON.parse(r.stdout);
     expect(report).toMatchObject({ runtime: 'ort', model: 'classifier', outcome: 'ok', exitCode: 0, problems: [] });
     expect(report.runs.map((x: { batchSize: number }) => x.batchSize)).toEqual([1, 32]);
+    // The release the verdicts are for: told nothing, the newest tritonc knows; told one, that one.
+    expect(report.triton).toEqual({ release: '26.08', server: '2.72.0' });
+    const told = await cli(['verify', 'model_repository/classifier', '--format', 'json', '--triton-version', '2.51.0'], { cwd: ROOT });
+    expect(JSON.parse(told.stdout).triton).toEqual({ release: '24.10', server: '2.51.0' });
   });
 
   it('exits 1 for a model that fails at batch > 1, saying so', async () => {

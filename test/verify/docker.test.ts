@@ -131,7 +131,7 @@ describe('docker run arguments', () => {
       '127.0.0.1:40002:8001',
       '-p',
       '127.0.0.1:40003:8002',
-      'nvcr.io/nvidia/tritonserver:26.07-py3',
+      'nvcr.io/nvidia/tritonserver:26.08-py3',
       'tritonserver',
       '--model-repository=/models',
       '--model-control-mode=explicit',
@@ -260,6 +260,21 @@ describe('verify --runtime docker --dry-run', () => {
     const ort = await cli(['verify', dir, '--runtime', 'ort', '--engine', 'podman']);
     expect(ort.code).toBe(2);
     expect(ort.stderr).toContain('--engine applies to --runtime docker');
+  });
+
+  it("the image is the target's: --triton-version 24.10 starts 24.10-py3, an image target its flavour; --image wins", async () => {
+    const { dir } = repository();
+    const image = async (...flags: string[]) => {
+      const r = await cli(['verify', dir, '--runtime', 'docker', '--dry-run', '--format', 'json', ...flags]);
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as { command: string[] }).command.find((w) => w.startsWith('nvcr.io/') || w === 'my/triton:1');
+    };
+    expect(await image()).toBe(DEFAULT_TRITON_IMAGE);
+    expect(DEFAULT_TRITON_IMAGE).toBe('nvcr.io/nvidia/tritonserver:26.08-py3');
+    expect(await image('--triton-version', '24.10')).toBe('nvcr.io/nvidia/tritonserver:24.10-py3');
+    expect(await image('--triton-version', '2.52.0')).toBe('nvcr.io/nvidia/tritonserver:24.11-py3');
+    expect(await image('--triton-version', 'nvcr.io/nvidia/tritonserver:25.05-pyt-python-py3')).toBe('nvcr.io/nvidia/tritonserver:25.05-pyt-python-py3');
+    expect(await image('--triton-version', '24.10', '--image', 'my/triton:1')).toBe('my/triton:1');
   });
 
   it('--image that starts with - is refused: the engine would read it as a flag of its own', async () => {

@@ -321,7 +321,18 @@ describe('verify --runtime server leaves the server as it found it', () => {
     const { prepareVerify } = await import('../../src/verify/plan.js');
     const { EventEmitter } = await import('node:events');
     const dir = localModel();
-    const r: VerifyReport = { runtime: 'server', model: 'tiny', modelDir: dir, configPath: '', outcome: 'ok', exitCode: 0, runs: [], problems: [], notes: [] };
+    const r: VerifyReport = {
+      runtime: 'server',
+      model: 'tiny',
+      modelDir: dir,
+      configPath: '',
+      outcome: 'ok',
+      exitCode: 0,
+      runs: [],
+      problems: [],
+      notes: [],
+      triton: { release: '26.08', server: '2.72.0' },
+    };
     const run = runServer(prepareVerify(dir, process.cwd()), r, { url: f.url, timeoutMs: 200, restoreTimeoutMs: 300, signals: new EventEmitter() });
     await expect(run).rejects.toThrow(
       "raise --timeout; 'tiny' is not back yet: Triton runs the restore verify sent once the candidate's load is done (the restore error says how to check)",

@@ -1,6 +1,6 @@
 // A Triton container started for the check (docker run, the repository mounted read-only), always
 // removed at the end.
-import { DEFAULT_TRITON_IMAGE } from '../docker-args.js';
+import { DEFAULT_TRITON_IMAGE, tritonImageOf } from '../docker-args.js';
 import type { DockerRunOptions } from '../docker-runner.js';
 import type { VerifyPlan } from '../plan.js';
 import type { VerifyOptions } from '../options.js';
@@ -13,7 +13,7 @@ function dockerOptions(options: VerifyOptions, timeoutMs: number): DockerRunOpti
     progress: options.progress,
     dynamicDimSize: options.dynamicDimSize,
     engine: options.engine,
-    image: options.image ?? DEFAULT_TRITON_IMAGE,
+    image: options.image ?? (options.target ? tritonImageOf(options.target) : DEFAULT_TRITON_IMAGE),
     gpus: options.gpus,
     timeoutMs,
     serverArgs: tritonServerArgs(options.serverOptions ?? DEFAULT_SERVER_OPTIONS),
