@@ -39,8 +39,13 @@ describe('container flavours', () => {
   });
 
   it('every flavour the issue names is one tritonc reads from an image tag', () => {
-    for (const tag of ['py3', 'py3-min', 'py3-sdk', 'pyt-python-py3', 'trtllm-python-py3', 'vllm-python-py3', 'py3-igpu'])
+    for (const tag of ['py3', 'pyt-python-py3', 'trtllm-python-py3', 'vllm-python-py3', 'py3-igpu'])
       expect(parseTarget(`nvcr.io/nvidia/tritonserver:24.11-${tag}`).flavour?.tag).toBe(tag);
+    // The SDK and build-base images serve no model: a target naming one is a mix-up, said so.
+    expect(() => parseTarget('nvcr.io/nvidia/tritonserver:24.11-py3-sdk')).toThrow(
+      "24.11-py3-sdk is the client SDK (perf_analyzer, the client libraries, no tritonserver): no model is served from it; give the server's image, e.g. nvcr.io/nvidia/tritonserver:24.11-py3",
+    );
+    expect(() => parseTarget('24.11-py3-min')).toThrow(TargetError);
   });
 });
 

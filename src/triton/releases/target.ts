@@ -46,6 +46,11 @@ export function parseTarget(text: string): TritonTarget {
       throw new TargetError(
         `"${m[2]}" in ${named} is not a tritonserver image flavour tritonc knows: ${offered.map((f) => `${release.container}-${f.tag}`).join(', ')}`,
       );
+    // The SDK and build-base images run no tritonserver: judging a repository against one is a mix-up.
+    if (flavour.backends?.length === 0)
+      throw new TargetError(
+        `${release.container}-${flavour.tag} is ${flavour.title}: no model is served from it; give the server's image, e.g. nvcr.io/nvidia/tritonserver:${release.container}-py3`,
+      );
     return { release, flavour, named };
   }
   if (image) throw new TargetError(`the tag of ${named} is not a Triton release: NVIDIA's images are tagged <YY.MM>-<flavour>, e.g. 24.11-py3`);
