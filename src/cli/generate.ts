@@ -1,4 +1,5 @@
 // `tritonc generate MODEL.onnx|MODEL_DIR|REPO [options] [--write [--force] | --check]`
+import { quoted } from '../util/terminal-text.js';
 import { resolve } from 'node:path';
 import { findTargets } from '../generate/targets.js';
 import { Workspace } from '../workspace/workspace.js';
@@ -74,7 +75,7 @@ export function optionsFromArgs(a: GenerateArgs): GenerateOptions | undefined {
   const targets = targetsFromArgs(a);
   if (targets && targets.length > 1)
     throw new UsageError(
-      `--triton-version ${a.tritonVersion}: generate writes one config for one release; give one (the oldest you run, then lint it with the others)`,
+      `--triton-version ${quoted(a.tritonVersion ?? '')}: generate writes one config for one release; give one (the oldest you run, then lint it with the others)`,
     );
   try {
     return optionsFromFlags({

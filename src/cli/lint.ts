@@ -27,6 +27,7 @@ import { withRepositories, type RepositoriesRun } from './remote.js';
 import type { Argv } from 'yargs';
 import { defineCommand, repeatable, type FlagsOf } from './command.js';
 import { serverFlagsFromArgs, targetsFromArgs, withModelRepositories, withServerFlags } from './server-flags.js';
+import { quoted } from '../util/terminal-text.js';
 import { mergeAcrossReleases, type ReleaseRun } from '../lint/across-releases.js';
 import type { ServerOptions } from '../triton/server-options.js';
 
@@ -130,7 +131,7 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
   const server = serverFlagsFromArgs({ ...opts, tritonVersion: undefined }, io.cwd);
   if (targets.length > 1 && (opts.fix || opts.fixDryRun))
     throw new UsageError(
-      `--fix judges against one Triton release; --triton-version ${opts.tritonVersion} names ${targets.length}: fix for one, then lint for all`,
+      `--fix judges against one Triton release; --triton-version ${quoted(opts.tritonVersion ?? '')} names ${targets.length}: fix for one, then lint for all`,
     );
   const cacheFile =
     opts.userCache === true ? userCache(io) : opts.cache === true || opts.cacheLocation !== undefined ? (opts.cacheLocation ?? '.tritonc-cache') : undefined;

@@ -11,7 +11,7 @@ const targetOf = (text: string): TritonTarget => {
   try {
     return parseTarget(text);
   } catch (e) {
-    if (e instanceof TargetError) throw new UsageError(`releases ${text}: ${e.message}`);
+    if (e instanceof TargetError) throw new UsageError(e.message);
     throw e;
   }
 };

@@ -8,6 +8,7 @@ import { repeatable, type FlagsOf } from './command.js';
 import { ServerFlagError, autoCompleteConfigOf, parseBackendConfig, parseTritonBool, type ServerOptions } from '../triton/server-options.js';
 import { UsageError } from './errors.js';
 import { isRemoteUrl } from '../remote/url.js';
+import { quoted } from '../util/terminal-text.js';
 import { DEFAULT_TARGET, TargetError, parseTargets, type TritonTarget } from '../triton/releases/target.js';
 
 /** --triton-version: on every command that judges a repository, generate included. */
@@ -68,7 +69,8 @@ export function serverFlagsFromArgs(a: ServerFlags, cwd: string): Partial<Server
   const out: { -readonly [K in keyof ServerOptions]?: ServerOptions[K] } = {};
   const targets = targetsFromArgs(a);
   if (targets) {
-    if (targets.length > 1) throw new UsageError(`--triton-version ${a.tritonVersion}: this command judges against one release; tritonc lint takes several`);
+    if (targets.length > 1)
+      throw new UsageError(`--triton-version ${quoted(a.tritonVersion ?? '')}: this command judges against one release; tritonc lint takes several`);
     out.target = targets[0]!;
   }
   try {
@@ -110,7 +112,7 @@ export function targetsFromArgs(a: Pick<ServerFlags, 'tritonVersion'>): TritonTa
   try {
     return parseTargets(a.tritonVersion);
   } catch (e) {
-    if (e instanceof TargetError) throw new UsageError(`--triton-version ${a.tritonVersion}: ${e.message}`);
+    if (e instanceof TargetError) throw new UsageError(`--triton-version ${quoted(a.tritonVersion)}: ${e.message}`);
     throw e;
   }
 }

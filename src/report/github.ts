@@ -4,7 +4,7 @@
 // escapeProperty): %, CR and LF in the message; also : and , in property values.
 // Paths are relative to GITHUB_WORKSPACE (the checkout) when it is set, else to cwd.
 import type { LintResult } from '../diagnostics.js';
-import { reportPath, type ReportOptions } from './options.js';
+import { messageWithReleases, reportPath, type ReportOptions } from './options.js';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'notice' } as const;
 
@@ -32,7 +32,7 @@ export function formatGithub(result: LintResult, options: GithubReportOptions = 
       // Columns only mean something on a one-line span.
       if (start.line === end.line) props.push(`col=${start.column}`, `endColumn=${Math.max(end.column, start.column)}`);
       props.push(`title=${escapeProperty(`tritonc(${d.ruleId})`)}`);
-      out += `::${LEVEL[d.severity]} ${props.join(',')}::${escapeData(d.message)}\n`;
+      out += `::${LEVEL[d.severity]} ${props.join(',')}::${escapeData(messageWithReleases(d, result))}\n`;
     }
   }
   return out;

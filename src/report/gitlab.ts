@@ -16,7 +16,7 @@
 //   (lib/gitlab/ci/reports/codequality_reports.rb `add_degradation`), and compares them between the
 //   base and the merge request's head to say what is new and what is fixed.
 import type { Diagnostic, LintResult, RuleDescriptor, Severity } from '../diagnostics.js';
-import { reportPath, type ReportOptions } from './options.js';
+import { messageWithReleases, reportPath, type ReportOptions } from './options.js';
 import { sha256Hex } from '../util/sha256.js';
 
 /** GitLab's severities, most severe first (codequality_reports.rb SEVERITY_PRIORITIES). */
@@ -65,7 +65,7 @@ export function toGitlab(result: LintResult, options: GitlabReportOptions = {}):
       const rule = rules.get(d.ruleId);
       issues.push({
         type: 'issue',
-        description: `${d.ruleId}: ${d.message}`,
+        description: `${d.ruleId}: ${messageWithReleases(d, result)}`,
         check_name: d.ruleId,
         fingerprint: sha256Hex(`${key}\u0000${n}`).slice(0, 32),
         severity: SEVERITY[d.severity],

@@ -2,7 +2,7 @@
 // (line:column, severity, message, rule id), then a summary line.
 import type { LintResult } from '../diagnostics.js';
 import { painter, type Style } from './color.js';
-import { displayPath, type ReportOptions } from './options.js';
+import { displayPath, messageWithReleases, type ReportOptions } from './options.js';
 import { maxOf } from '../util/arrays.js';
 import { escapeControl } from '../util/terminal-text.js';
 
@@ -20,7 +20,7 @@ export function formatStylish(result: LintResult, options: ReportOptions = {}): 
       pos: `${d.range.start.line}:${d.range.start.column}`,
       severity: d.severity,
       // A finding that holds for some of the releases judged says which.
-      message: d.targets && d.targets.length < result.triton.length ? `${d.message} [Triton ${d.targets.join(', ')}]` : d.message,
+      message: messageWithReleases(d, result),
       ruleId: d.ruleId,
     }));
     const posWidth = maxOf(rows.map((r) => r.pos.length));

@@ -81,6 +81,11 @@ describe('lint --triton-version', () => {
     expect(text.stdout).toMatch(/model_metrics is a field of inference\.ModelConfig .* \[Triton 24\.10\]/);
     expect(text.stdout).toMatch(/judged against Triton 24\.10, 26\.07/);
 
+    const github = await cli(['lint', repo, '--format', 'github', '--triton-version', '24.10,26.07']);
+    expect(github.stdout).toMatch(/title=tritonc\(field-release\)::model_metrics is a field of .* \[Triton 24\.10\]/);
+    const gitlab = JSON.parse((await cli(['lint', repo, '--format', 'gitlab', '--triton-version', '24.10,26.07'])).stdout) as { description: string }[];
+    expect(gitlab.find((i) => i.description.startsWith('platform-backend:'))?.description).toMatch(/\[Triton 26\.07\]$/);
+
     const sarif = JSON.parse((await cli(['lint', repo, '--format', 'sarif', '--triton-version', '24.10,26.07'])).stdout);
     expect(sarif.runs[0].properties.triton.map((t: { release: string }) => t.release)).toEqual(['24.10', '26.07']);
     expect(sarif.runs[0].results.find((x: { ruleId: string }) => x.ruleId === 'field-release').properties.targets).toEqual(['24.10']);
@@ -112,9 +117,15 @@ describe('lint --triton-version', () => {
   it('usage errors: an unknown release, several with --fix, several where one is judged', async () => {
     const repo = repository();
     const unknown = await cli(['lint', repo, '--triton-version', '23.01']);
-    expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining('--triton-version 23.01: Triton 23.01 is not a release tritonc knows')]);
+    expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining('--triton-version "23.01": Triton 23.01 is not a release tritonc knows')]);
     const fix = await cli(['lint', repo, '--fix', '--triton-version', '24.10,26.07']);
     expect([fix.code, fix.stderr]).toEqual([2, expect.stringContaining('--fix judges against one Triton release')]);
+    // A value with a line break or a right-to-left override is shown escaped, never printed raw.
+    const hostile = await cli(['lint', repo, '--triton-version', '24.10\n\u202e26.07']);
+    expect(hostile.code).toBe(2);
+    expect(hostile.stderr).toContain('--triton-version "24.10\\n\\u202e26.07"');
+    expect(hostile.stderr).not.toContain('\u202e');
+    expect(hostile.stderr).not.toContain('24.10\n');
     const resolve = await cli(['resolve', join(repo, 'metrics'), '--triton-version', '24.10,26.07']);
     expect([resolve.code, resolve.stderr]).toEqual([2, expect.stringContaining('this command judges against one release')]);
   });

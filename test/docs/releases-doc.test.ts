@@ -41,7 +41,11 @@ describe('tritonc releases', () => {
     expect(up.stdout).toContain('+ ModelConfig has the field model_metrics (from 24.11)');
     expect(up.stdout).toContain('- the TensorFlow backend is built');
     const down = await cli(['releases', '2.71.0', '24.10']);
-    expect(down.stdout).toContain('- ModelConfig has the field model_metrics (until before 24.11)');
+    expect(down.stdout).toContain('- ModelConfig has the field model_metrics (from 24.11)');
+    // Each line says when the fact holds, true in either direction: the TensorFlow backend comes back.
+    expect(down.stdout).toContain(
+      '+ the TensorFlow backend is built (backend "tensorflow", platforms tensorflow_savedmodel, tensorflow_graphdef) (before 25.03)',
+    );
     const none = await cli(['releases', '24.11', '24.12']);
     expect(none.stdout).toMatch(/24\.11 \(2\.52\.0\) -> 24\.12 \(2\.53\.0\)/);
     const bad = await cli(['releases', '21.01']);

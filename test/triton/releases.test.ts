@@ -37,7 +37,7 @@ describe('parseTarget', () => {
     expect(message('2.40.0')).toContain('it knows 24.05 to 26.08');
     expect(message('latest')).toContain('is not a Triton version: give a container release (24.10)');
     expect(message('nvcr.io/nvidia/tritonserver:latest')).toContain('is not a Triton release');
-    expect(message('24.10-nonsense-py3')).toContain('"nonsense-py3" in 24.10-nonsense-py3 is not a tritonserver image flavour tritonc knows');
+    expect(message('24.10-nonsense-py3')).toContain('"nonsense-py3" in "24.10-nonsense-py3" is not a tritonserver image flavour tritonc knows');
     expect(message('')).toContain('an empty Triton version');
   });
 

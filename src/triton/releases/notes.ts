@@ -1,6 +1,6 @@
 // What changes between Triton releases, as text: `tritonc releases` and docs/releases.md, both made
 // from the facts the verdicts read (triton/releases RELEASE_CHANGES). Pure functions of data.
-import { RELEASES, releaseIndex, type TritonRelease } from './catalog.js';
+import { RELEASES, describeReleases, releaseIndex, type TritonRelease } from './catalog.js';
 import { changesBetween, type ReleaseChange } from './changes.js';
 
 const sign = (direction: 'gained' | 'lost'): string => (direction === 'gained' ? '+' : '-');
@@ -10,20 +10,19 @@ export function formatChangesBetween(changes: readonly ReleaseChange[], from: Tr
   const found = changesBetween(changes, from, to);
   const head = `Triton ${from.container} (${from.server}) -> ${to.container} (${to.server})`;
   if (!found.length) return `${head}: nothing tritonc checks changes\n`;
-  // Along the way, in the order the releases come (a downgrade: newest first).
-  const at = (c: ReleaseChange, direction: 'gained' | 'lost'): string => {
-    const up = releaseIndex(to.container) > releaseIndex(from.container);
-    // The release where the fact turns on or off on the way from `from` to `to`.
-    return (up === (direction === 'gained') ? c.releases.since : c.releases.until) ?? c.releases.since ?? c.releases.until ?? '';
-  };
+  // The release where the fact turns on the way from `from` to `to`: where it arrives going up, where
+  // it left going down; each line says the releases the fact holds for, true either way.
+  const up = releaseIndex(to.container) > releaseIndex(from.container);
+  const at = (c: ReleaseChange, direction: 'gained' | 'lost'): string =>
+    (up === (direction === 'gained') ? c.releases.since : c.releases.until) ?? c.releases.since ?? c.releases.until ?? '';
   const lines = found
     .map(({ change, direction }) => ({ change, direction, at: at(change, direction) }))
-    .sort((a, b) => a.change.area.localeCompare(b.change.area) || releaseIndex(a.at) - releaseIndex(b.at));
+    .sort((a, b) => a.change.area.localeCompare(b.change.area) || (releaseIndex(a.at) - releaseIndex(b.at)) * (up ? 1 : -1));
   let out = `${head}: ${found.length} change${found.length === 1 ? '' : 's'} (+ holds in ${to.container}, - no longer)\n`;
   let area = '';
   for (const l of lines) {
     if (l.change.area !== area) out += `\n${(area = l.change.area)}\n`;
-    out += `  ${sign(l.direction)} ${l.change.what} (${l.direction === 'gained' ? 'from' : 'until before'} ${l.at})\n`;
+    out += `  ${sign(l.direction)} ${l.change.what} (${describeReleases(l.change.releases)})\n`;
   }
   return out;
 }

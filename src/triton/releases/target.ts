@@ -2,6 +2,7 @@
 // release ("24.10"), a server version ("2.51.0"), or an image reference
 // ("nvcr.io/nvidia/tritonserver:24.11-trtllm-python-py3": the release and its flavour). Parsing only.
 import type { TargetJson } from '../../diagnostics.js';
+import { quoted } from '../../util/terminal-text.js';
 import { NEWEST_RELEASE, RELEASES, describeReleases, holdsIn, type TritonRelease } from './catalog.js';
 import { FLAVOURS, type Flavour } from './flavours.js';
 
@@ -44,7 +45,7 @@ export function parseTarget(text: string): TritonTarget {
       );
     if (!flavour)
       throw new TargetError(
-        `"${m[2]}" in ${named} is not a tritonserver image flavour tritonc knows: ${offered.map((f) => `${release.container}-${f.tag}`).join(', ')}`,
+        `${quoted(m[2])} in ${quoted(named)} is not a tritonserver image flavour tritonc knows: ${offered.map((f) => `${release.container}-${f.tag}`).join(', ')}`,
       );
     // The SDK and build-base images run no tritonserver: judging a repository against one is a mix-up.
     if (flavour.backends?.length === 0)
@@ -53,14 +54,14 @@ export function parseTarget(text: string): TritonTarget {
       );
     return { release, flavour, named };
   }
-  if (image) throw new TargetError(`the tag of ${named} is not a Triton release: NVIDIA's images are tagged <YY.MM>-<flavour>, e.g. 24.11-py3`);
+  if (image) throw new TargetError(`the tag of ${quoted(named)} is not a Triton release: NVIDIA's images are tagged <YY.MM>-<flavour>, e.g. 24.11-py3`);
   const v = /^(\d+)\.(\d+)(?:\.(\d+))?$/.exec(named);
   if (v) {
     const release = RELEASES.find((r) => r.server === `${v[1]}.${v[2]}.${v[3] ?? '0'}`);
-    if (!release) throw new TargetError(`Triton server ${named} is not a release tritonc knows: it knows ${KNOWN}`);
+    if (!release) throw new TargetError(`Triton server ${quoted(named)} is not a release tritonc knows: it knows ${KNOWN}`);
     return { release, named };
   }
-  throw new TargetError(`"${named}" is not a Triton version: give ${FORMS}`);
+  throw new TargetError(`${quoted(named)} is not a Triton version: give ${FORMS}`);
 }
 
 /** A comma-separated list of targets (--triton-version 24.10,26.07), each once, oldest first. */
