@@ -96,7 +96,11 @@ testRule(ID, {
       config: `backend: "tensorrtllm"\nmax_batch_size: 8\n${param('gpt_model_type', 'v1')}`,
       errors: [
         { messageId: 'noEnginePath', severity: 'error' },
-        { messageId: 'missingRequiredSince', severity: 'error', data: { key: 'guided_decoding_backend', release: '1.2.1', since: '0.19.0' } },
+        {
+          messageId: 'missingRequiredSince',
+          severity: 'error',
+          data: { key: 'guided_decoding_backend', release: '1.2.1', since: '0.19.0', olderRelease: '25.04' },
+        },
         { messageId: 'missingRequiredSince', severity: 'error', data: { key: 'tokenizer_dir' } },
         { messageId: 'missingRequiredSince', severity: 'error', data: { key: 'xgrammar_tokenizer_info_path' } },
       ],
@@ -131,7 +135,7 @@ testRule(ID, {
       name: "a key read from 0.15.0 on, for Triton 24.10's image (0.14.0): not read there",
       config: OLD + param('cuda_graph_mode', 'true'),
       settings: { triton: '24.10-trtllm-python-py3' },
-      errors: [{ messageId: 'notInRelease', severity: 'warning', data: { key: 'cuda_graph_mode', since: '0.15.0', release: '0.14.0' } }],
+      errors: [{ messageId: 'notInRelease', severity: 'warning', data: { key: 'cuda_graph_mode', since: '0.15.0', release: '0.14.0', firstRelease: '24.11' } }],
     },
     {
       name: 'a key a later release added, in a config for v0.9.0: not read there',

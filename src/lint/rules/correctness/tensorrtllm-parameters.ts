@@ -22,7 +22,8 @@ import {
   trtllmDefault,
   type TrtllmParameter,
 } from '../../../triton/backends/tensorrtllm/parameters.js';
-import { trtllmVersionIn } from '../../../triton/backends/tensorrtllm/bundled.js';
+import { firstReleaseWith, lastReleaseBefore, trtllmVersionIn } from '../../../triton/backends/tensorrtllm/bundled.js';
+import { NEWEST_RELEASE, RELEASES } from '../../../triton/releases/catalog.js';
 import { settledBackend } from '../../backend.js';
 import { defineModelRule } from '../../rule.js';
 
@@ -57,9 +58,9 @@ export const tensorrtllmParameters = defineModelRule<Options>({
     ],
     options,
     messages: {
-      notInRelease: `the tensorrtllm backend of TensorRT-LLM {{release}} does not read parameter "{{key}}" (read from {{since}} on): it is ignored there; remove it, or tell tritonc the Triton you run (--triton-version, e.g. 25.05-trtllm-python-py3, or the rule's release option)`,
+      notInRelease: `the tensorrtllm backend of TensorRT-LLM {{release}} does not read parameter "{{key}}" (read from {{since}} on): it is ignored there; remove it, or tell tritonc the Triton you run (--triton-version, e.g. {{firstRelease}}-trtllm-python-py3, the first release whose image bundles TensorRT-LLM {{since}}, or the rule's release option)`,
       missingRequired: `parameters has no "{{key}}": the tensorrtllm backend fails the load ("unexpected error when creating modelInstanceState: Cannot find parameter with name: {{key}}"); add parameters { key: "{{key}}" value: { string_value: "{{example}}" } }`,
-      missingRequiredSince: `parameters has no "{{key}}": the tensorrtllm backend of TensorRT-LLM {{release}} fails the load ("unexpected error when creating modelInstanceState: Cannot find parameter with name: {{key}}"), as every release from {{since}} on does; add parameters { key: "{{key}}" value: { string_value: "" } }, or tell tritonc the Triton you run if it bundles an older TensorRT-LLM (--triton-version, e.g. 24.11-trtllm-python-py3)`,
+      missingRequiredSince: `parameters has no "{{key}}": the tensorrtllm backend of TensorRT-LLM {{release}} fails the load ("unexpected error when creating modelInstanceState: Cannot find parameter with name: {{key}}"), as every release from {{since}} on does; add parameters { key: "{{key}}" value: { string_value: "" } }, or tell tritonc the Triton you run if it bundles an older TensorRT-LLM (--triton-version, e.g. {{olderRelease}}-trtllm-python-py3)`,
       noEnginePath: `neither gpt_model_path nor encoder_model_path is set, so the tensorrtllm backend has no engine and fails the load ("Both encoder and decoder model paths are empty"); set gpt_model_path to the engine directory`,
       modelTypeFails: `{{key}} "{{value}}" is not one of {{values}}, so the tensorrtllm backend fails the load ("Invalid gpt_model_type. Must be v1/inflight_batching/inflight_fused_batching.")`,
       modelTypeFailsSuggest: `{{key}} "{{value}}" is not one of {{values}}, so the tensorrtllm backend fails the load ("Invalid gpt_model_type. Must be v1/inflight_batching/inflight_fused_batching."); did you mean "{{suggestion}}"?`,
@@ -129,7 +130,12 @@ export const tensorrtllmParameters = defineModelRule<Options>({
       for (const [key, p] of Object.entries(TRTLLM_PARAMETERS)) {
         if (!p.required || key in params || !readIn(p, release)) continue;
         const path = ctx.config.parameters ? ['parameters'] : [];
-        if (p.since) ctx.report({ path, messageId: 'missingRequiredSince', data: { key, release, since: p.since } });
+        if (p.since)
+          ctx.report({
+            path,
+            messageId: 'missingRequiredSince',
+            data: { key, release, since: p.since, olderRelease: lastReleaseBefore(p.since) ?? RELEASES[0]!.container },
+          });
         else ctx.report({ path, messageId: 'missingRequired', data: { key, example: key === 'gpt_model_type' ? 'inflight_fused_batching' : '' } });
       }
       const set = (k: string) => (text(k) ?? '') !== '';
@@ -153,7 +159,11 @@ export const tensorrtllmParameters = defineModelRule<Options>({
         continue;
       }
       if (!python && !readIn(p, release)) {
-        report(key, { messageId: 'notInRelease', severity: 'warning', data: { key, release, since: p.since! } });
+        report(key, {
+          messageId: 'notInRelease',
+          severity: 'warning',
+          data: { key, release, since: p.since!, firstRelease: firstReleaseWith(p.since!) ?? NEWEST_RELEASE.container },
+        });
         continue;
       }
       if (p.unread) {

@@ -2,7 +2,7 @@
 // built from the same release): triton-inference-server/server docs/introduction/compatibility.md
 // @ r26.08, "Container Name: trtllm-python-py3". That table ends at 26.07; 26.08's image is not in it,
 // and 26.07's version is taken to hold on (the ByRelease reading) until a source says otherwise.
-import { valueIn, type ByRelease, type ReleaseName, type TritonRelease } from '../../releases/catalog.js';
+import { releaseBefore, valueIn, type ByRelease, type ReleaseName, type TritonRelease } from '../../releases/catalog.js';
 import type { ReleaseChange } from '../../releases/changes.js';
 import { TRTLLM_PARAMETERS, readIn } from './parameters.js';
 
@@ -40,8 +40,14 @@ export function trtllmVersionIn(release: TritonRelease): string {
 }
 
 /** The first release whose trtllm image bundles TensorRT-LLM `version` or a later one. */
-function firstReleaseWith(version: string): ReleaseName | undefined {
+export function firstReleaseWith(version: string): ReleaseName | undefined {
   return TRTLLM_IN_RELEASE.find((e) => readIn({ type: 'string', since: version, source: '' }, e.value))?.since;
+}
+
+/** The last release whose trtllm image bundles a TensorRT-LLM older than `version`. */
+export function lastReleaseBefore(version: string): string | undefined {
+  const first = firstReleaseWith(version);
+  return first ? releaseBefore(first)?.container : undefined;
 }
 
 /**
