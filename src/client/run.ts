@@ -1,6 +1,8 @@
 // What `tritonc client PATH` makes: for a model directory one module, for a repository one module
 // per model and an index.ts, each from the model's effective config as the workspace resolves it
 // (autofill and auto-complete included; an ensemble is one model, its own inputs and outputs).
+import { shellPath, shellQuote } from '../util/shell.js';
+import { DEFAULT_TARGET } from '../triton/releases/target.js';
 import { basename, join, resolve } from 'node:path';
 import type { ResolveOptions } from '../triton/effective-config.js';
 import { looksLikeModelDir } from '../repo/model-dir.js';
@@ -91,7 +93,12 @@ export function clientRun(
       continue;
     }
     if (result.status === 'refused') {
-      run.problems.push({ model: name, message: `Triton would not load it: ${result.problems[0]!.message} (tritonc resolve ${modelDir} says more)` });
+      // The hint's command judges the same release (a later one may load the model).
+      const target = options.resolve?.target;
+      run.problems.push({
+        model: name,
+        message: `Triton ${(target ?? DEFAULT_TARGET).release.container} would not load it: ${result.problems[0]!.message} (tritonc resolve ${shellPath(modelDir)}${target ? ` --triton-version ${shellQuote(target.named)}` : ''} says more)`,
+      });
       continue;
     }
     const config = result.config!;

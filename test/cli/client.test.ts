@@ -18,6 +18,23 @@ function repository(): { dir: string; repo: string } {
 }
 
 describe('tritonc client', () => {
+  it('follows the target: a model the release cannot load gets no client, and the hint judges the same release', async () => {
+    const repo = tempDir('tritonc-client-release-');
+    mkdirSync(join(repo, 'mm', '1'), { recursive: true });
+    writeFileSync(join(repo, 'mm', '1', 'model.py'), '');
+    writeFileSync(
+      join(repo, 'mm', 'config.pbtxt'),
+      'backend: "python"\nmax_batch_size: 0\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 2 ] } ]\noutput [ { name: "y" data_type: TYPE_FP32 dims: [ 2 ] } ]\nmodel_metrics { metric_control [ { metric_identifier { family: "nv_inference_first_response_histogram_ms" } histogram_options { buckets: [ 1 ] } } ] }\n',
+    );
+    const old = await cli(['client', join(repo, 'mm'), '--lang', 'python', '--triton-version', '24.10']);
+    expect(old.code).toBe(1);
+    expect(old.stderr).toContain('Triton 24.10 would not load it: failed to read text proto');
+    expect(old.stderr).toContain(`(tritonc resolve ${join(repo, 'mm')} --triton-version 24.10 says more)`);
+    const now = await cli(['client', join(repo, 'mm'), '--lang', 'python', '--triton-version', '24.11']);
+    expect([now.code, now.stdout]).toEqual([0, expect.stringContaining('class ')]);
+    rmSync(repo, { recursive: true, force: true });
+  });
+
   it('prints the module of a model directory: its header names the source, the command and the checksums', async () => {
     const r = await cli(['client', join(ROOT, 'model_repository', 'classifier'), '--lang', 'typescript']);
     expect(r.code, r.stderr).toBe(0);
