@@ -39,6 +39,8 @@ describe('parseTarget', () => {
     expect(message('nvcr.io/nvidia/tritonserver:latest')).toContain('is not a Triton release');
     expect(message('24.10-nonsense-py3')).toContain('"nonsense-py3" in "24.10-nonsense-py3" is not a tritonserver image flavour tritonc knows');
     expect(message('')).toContain('an empty Triton version');
+    expect(message('25.7')).toBe('"25.7" is not a Triton version; did you mean the container release 25.07?');
+    expect(message('2.80.0')).toContain('Triton server "2.80.0" is not a release tritonc knows');
   });
 
   it('a list: each release once, oldest first', () => {

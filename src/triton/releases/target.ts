@@ -58,6 +58,10 @@ export function parseTarget(text: string): TritonTarget {
   const v = /^(\d+)\.(\d+)(?:\.(\d+))?$/.exec(named);
   if (v) {
     const release = RELEASES.find((r) => r.server === `${v[1]}.${v[2]}.${v[3] ?? '0'}`);
+    // "25.7" is a container release written without its zero, never a server version (those are 2.x).
+    const asContainer = v[3] === undefined && Number(v[1]) >= 20 ? `${v[1]}.${v[2]!.padStart(2, '0')}` : undefined;
+    if (!release && asContainer && RELEASES.some((r) => r.container === asContainer))
+      throw new TargetError(`${quoted(named)} is not a Triton version; did you mean the container release ${asContainer}?`);
     if (!release) throw new TargetError(`Triton server ${quoted(named)} is not a release tritonc knows: it knows ${KNOWN}`);
     return { release, named };
   }
