@@ -1,4 +1,4 @@
-// The generated repository of bench/lint.mjs and bench/goals.mjs: image classifiers of a few sizes
+// The generated repository of bench/lint.mjs, bench/goals.mjs and bench/compare.mjs: image classifiers of a few sizes
 // (config.pbtxt + a small ONNX model each), every config correct except one in fifty (dims with the
 // batch axis) so a lint reports something, as real repositories do.
 import fs from 'node:fs';
