@@ -18,8 +18,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { configText, memoryFiles } from './memory-files.mjs';
+import { makeRepo } from './model-repo.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -90,42 +90,8 @@ function alternate(group, cases, rounds = ROUNDS) {
 
 // ---- bench/lint.mjs's figures: the 1,000-model repository, and the 10,000 ----
 if (ONLY.includes('processes')) {
-  await build({
-    entryPoints: [path.join(SIDES.after, 'fixtures/onnx/model-builder.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    outfile: path.join(here, '.out', 'compare-bench-lib.mjs'),
-    logLevel: 'warning',
-  });
-  const { model, tensorInfo, floatTensor, encodeModel, T } = await import('./.out/compare-bench-lib.mjs');
-  const onnx = (classes) =>
-    encodeModel(
-      model({
-        name: 'bench',
-        node: [],
-        initializer: [floatTensor('fc.weight', [classes, 8], new Float32Array(classes * 8))],
-        input: [tensorInfo('input', T.FLOAT, ['batch', 3, 224, 224])],
-        output: [tensorInfo('output', T.FLOAT, ['batch', classes])],
-      }),
-    );
-  const models = [onnx(10), onnx(100), onnx(1000)];
-  const makeRepo = (repoDir, count) => {
-    for (let i = 0; i < count; i++) {
-      const name = `model_${String(i).padStart(4, '0')}`;
-      const classes = [10, 100, 1000][i % 3];
-      fs.mkdirSync(path.join(repoDir, name, '1'), { recursive: true });
-      fs.writeFileSync(path.join(repoDir, name, '1', 'model.onnx'), models[i % 3]);
-      const dims = i % 50 === 0 ? '[ 1, 3, 224, 224 ]' : '[ 3, 224, 224 ]';
-      fs.writeFileSync(
-        path.join(repoDir, name, 'config.pbtxt'),
-        `name: "${name}"\nplatform: "onnxruntime_onnx"\nmax_batch_size: 8\ninput [ { name: "input" data_type: TYPE_FP32 dims: ${dims} } ]\noutput [ { name: "output" data_type: TYPE_FP32 dims: [ ${classes} ] } ]\ndynamic_batching { max_queue_delay_microseconds: 2000 }\ninstance_group [ { count: 1 kind: KIND_GPU } ]\n`,
-      );
-    }
-  };
   const repo = path.join(work, 'models');
-  makeRepo(repo, 1000);
+  await makeRepo(SIDES.after, repo, 1000);
   const single = path.join(work, 'single');
   fs.cpSync(path.join(repo, 'model_0001'), path.join(single, 'model_0001'), { recursive: true });
   const halves = ['a', 'b'].map((h) => path.join(work, 'halves', h));
@@ -133,7 +99,7 @@ if (ONLY.includes('processes')) {
     .sort()
     .forEach((name, i) => fs.cpSync(path.join(repo, name), path.join(halves[i % 2], name), { recursive: true }));
   const big = path.join(work, 'large');
-  makeRepo(big, 10000);
+  await makeRepo(SIDES.after, big, 10000);
   await new Promise((done) => setTimeout(done, 2100)); // the caches keep no summary of files changed in the last two seconds
   const staged = path.join(repo, 'model_0001', 'config.pbtxt');
   const stagedBig = path.join(big, 'model_0001', 'config.pbtxt');

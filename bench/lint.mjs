@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { makeRepo } from './model-repo.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..');
@@ -30,52 +30,12 @@ if (!fs.existsSync(path.join(root, 'dist', 'cli.cjs'))) {
   process.exit(2);
 }
 
-// 1. The ONNX writer (TypeScript fixtures), bundled into bench/.out/.
-await build({
-  entryPoints: [path.join(root, 'fixtures/onnx/model-builder.ts')],
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  packages: 'external',
-  outfile: path.join(here, '.out', 'lint-bench-lib.mjs'),
-  logLevel: 'warning',
-});
-const { model, tensorInfo, floatTensor, encodeModel, T } = await import('./.out/lint-bench-lib.mjs');
-
-// 2. The repository: image classifiers of a few sizes, every config correct except one in fifty
-// (dims with the batch axis) so the run reports something, as real repositories do.
+// 1. The repository (bench/model-repo.mjs).
 const dir = fs.mkdtempSync(path.join(process.env.TRITONC_BENCH_DIR ?? os.tmpdir(), 'tritonc-bench-lint-'));
 const repo = path.join(dir, 'models');
-const onnx = (classes) =>
-  encodeModel(
-    model({
-      name: 'bench',
-      node: [],
-      initializer: [floatTensor('fc.weight', [classes, 8], new Float32Array(classes * 8))],
-      input: [tensorInfo('input', T.FLOAT, ['batch', 3, 224, 224])],
-      output: [tensorInfo('output', T.FLOAT, ['batch', classes])],
-    }),
-  );
-const models = [onnx(10), onnx(100), onnx(1000)];
-function makeRepo(repoDir, count) {
-  for (let i = 0; i < count; i++) {
-    const name = `model_${String(i).padStart(4, '0')}`;
-    const classes = [10, 100, 1000][i % 3];
-    fs.mkdirSync(path.join(repoDir, name, '1'), { recursive: true });
-    fs.writeFileSync(path.join(repoDir, name, '1', 'model.onnx'), models[i % 3]);
-    const dims = i % 50 === 0 ? '[ 1, 3, 224, 224 ]' : '[ 3, 224, 224 ]';
-    fs.writeFileSync(
-      path.join(repoDir, name, 'config.pbtxt'),
-      `name: "${name}"\nplatform: "onnxruntime_onnx"\nmax_batch_size: 8\n` +
-        `input [ { name: "input" data_type: TYPE_FP32 dims: ${dims} } ]\n` +
-        `output [ { name: "output" data_type: TYPE_FP32 dims: [ ${classes} ] } ]\n` +
-        `dynamic_batching { max_queue_delay_microseconds: 2000 }\ninstance_group [ { count: 1 kind: KIND_GPU } ]\n`,
-    );
-  }
-}
-makeRepo(repo, MODELS);
+await makeRepo(root, repo, MODELS);
 
-// 3. Measurements: median wall time of RUNS processes each, the commands taking turns round by round
+// 2. Measurements: median wall time of RUNS processes each, the commands taking turns round by round
 // (this VM's speed drifts over a run: one command's runs all together would meet another speed than
 // the next command's, and the ratios would measure the drift).
 function run(argv, cwd = dir) {
@@ -145,7 +105,7 @@ const [togetherMs, splitMs] = [median(together), median(split)];
 let large;
 if (LARGE > MODELS) {
   const big = path.join(dir, 'large');
-  makeRepo(big, LARGE);
+  await makeRepo(root, big, LARGE);
   const repoLargeMs = run([bin, 'lint', '--format', 'json', '--gpu-memory', 'H200', big]);
   const cacheLarge = path.join(dir, 'large.tritonc-cache');
   await settle();

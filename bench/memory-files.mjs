@@ -1,5 +1,5 @@
-// What the bench's scripts share (scale.mjs, and both builds of compare.mjs): a repository read once
-// into memory, as a FileSource (src/workspace/sources.ts), and the config of a given size.
+// What the bench's scripts share (scale.mjs, pbtxt.mjs, goals.mjs, and both builds of compare.mjs): a repository
+// read once into memory, as a FileSource (src/workspace/sources.ts), and the configs of a given size.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ModelReadError } from '../dist/index.js';
@@ -49,4 +49,21 @@ export function configText(size) {
     n += l.length;
   }
   return chunks.join('');
+}
+
+/**
+ * A large config: many inputs, outputs and parameters. 500 of each make ~130 KB, ten times the largest
+ * real config in the corpus; 2,000 make ~540 KB, where the whole syntax tree no longer fits V8's young
+ * generation and throughput halves (the tree is kept for ranges and comments; Python builds only the
+ * message).
+ */
+export function largeConfig(n) {
+  const parts = ['name: "large"', 'backend: "onnxruntime"', 'max_batch_size: 64'];
+  for (let i = 0; i < n; i++) {
+    parts.push(`input { name: "input_${i}" data_type: TYPE_FP32 dims: [ -1, 3, 224, 224 ] }`);
+    parts.push(`output { name: "output_${i}" data_type: TYPE_FP16 dims: [ 1000 ] label_filename: "labels_${i}.txt" }`);
+    parts.push(`parameters { key: "param_${i}" value { string_value: "value ${i} \\"quoted\\"" } }  # comment ${i}`);
+  }
+  parts.push('dynamic_batching { preferred_batch_size: [ 8, 16, 32 ] max_queue_delay_microseconds: 5000 }');
+  return `${parts.join('\n')}\n`;
 }

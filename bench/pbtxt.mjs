@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseConfig, printConfig } from '../dist/index.js';
 import { fastest } from './fastest.mjs';
+import { largeConfig } from './memory-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // The repository's own fixture configs always; the corpus of real configs (kept outside the
@@ -26,23 +27,6 @@ if (existsSync(join(corpusDir, 'MANIFEST.tsv'))) {
   corpus = rows.filter((r) => r[3] !== 'template').map((r) => readFileSync(join(corpusDir, r[0]), 'utf8'));
 } else {
   console.log(`text format: no corpus at ${corpusDir} (set TRITONC_CORPUS to add it); benchmarking the fixture and synthetic configs`);
-}
-
-/**
- * A large config: many inputs, outputs and parameters. 500 of each make ~130 KB, ten times the largest
- * real config in the corpus; 2,000 make ~540 KB, where the whole syntax tree no longer fits V8's young
- * generation and throughput halves (the tree is kept for ranges and comments; Python builds only the
- * message).
- */
-function largeConfig(n) {
-  const parts = ['name: "large"', 'backend: "onnxruntime"', 'max_batch_size: 64'];
-  for (let i = 0; i < n; i++) {
-    parts.push(`input { name: "input_${i}" data_type: TYPE_FP32 dims: [ -1, 3, 224, 224 ] }`);
-    parts.push(`output { name: "output_${i}" data_type: TYPE_FP16 dims: [ 1000 ] label_filename: "labels_${i}.txt" }`);
-    parts.push(`parameters { key: "param_${i}" value { string_value: "value ${i} \\"quoted\\"" } }  # comment ${i}`);
-  }
-  parts.push('dynamic_batching { preferred_batch_size: [ 8, 16, 32 ] max_queue_delay_microseconds: 5000 }');
-  return `${parts.join('\n')}\n`;
 }
 
 const sets = { fixtures, ...(corpus ? { corpus } : {}), 'large 130K': [largeConfig(500)], 'large 540K': [largeConfig(2000)] };

@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark, each printing its ratios side by side with its targets.
-// Pass --quick to run the ONNX bench on smaller models.
+// Pass --quick to run the ONNX bench on smaller models and issue 47's goals (goals.mjs, last) with fewer rounds.
 const benches = [
   './pbtxt.mjs',
   './onnx-inspect.mjs',
@@ -12,5 +12,6 @@ const benches = [
   './fuzz.mjs',
   './readers-scale.mjs',
   './input-readers-scale.mjs',
+  './goals.mjs',
 ];
 for (const b of benches) await import(b);
