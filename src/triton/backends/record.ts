@@ -212,6 +212,11 @@ export interface BackendRecord {
   readonly fileExtensions?: readonly string[];
   /** How many instances a KIND_CPU group without a count gets (core's SetDefaultInstanceCount); default 1. */
   readonly defaultCpuInstances?: number;
+  /**
+   * Its models run on the Python backend's ModelState (python_backend src/python_be.cc), which reads its
+   * own model-level parameters (FORCE_CPU_ONLY_INPUT_TENSORS): the Python backend and those written in Python.
+   */
+  readonly pythonBased?: boolean;
   /** The model-level `parameters` keys it reads from config.pbtxt (editor completion); default none. */
   readonly parameterKeys?: () => readonly string[];
   /** The releases that build it, where not all of them (`until`: the first release whose server has no library for it). */

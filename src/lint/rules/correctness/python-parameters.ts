@@ -8,12 +8,11 @@
 import { quoteString } from '../../../pbtxt/scalars.js';
 import { UNFILLED_PLACEHOLDER } from '../../../triton/backends/tensorrtllm/parameters.js';
 import { settledBackend } from '../../backend.js';
+import { backendRecord } from '../../../triton/backend-records.js';
 import { defineModelRule } from '../../rule.js';
 
 const KEY = 'FORCE_CPU_ONLY_INPUT_TENSORS';
 const VALUES = ['yes', 'no'];
-/** Backends whose models run on the Python backend's ModelState. */
-const PYTHON_BASED = ['python', 'vllm'];
 
 export const pythonParameters = defineModelRule({
   meta: {
@@ -30,7 +29,8 @@ export const pythonParameters = defineModelRule({
     },
   },
   check(ctx) {
-    if (!PYTHON_BASED.includes(settledBackend(ctx).backend)) return;
+    // The Python backend's ModelState reads it, for every backend that runs on it (its record says).
+    if (!backendRecord(settledBackend(ctx).backend)?.pythonBased) return;
     const entry = ctx.config.parameters?.[KEY];
     if (!entry) return;
     const value = entry.string_value ?? '';

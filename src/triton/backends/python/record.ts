@@ -38,5 +38,6 @@ export const PYTHON: BackendRecord = {
       };
     },
   },
+  pythonBased: true,
   source: 'triton-inference-server/python_backend src/pb_stub.cc, src/resources/triton_python_backend_utils.py',
 };

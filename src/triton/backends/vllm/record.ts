@@ -11,5 +11,7 @@ export const VLLM: BackendRecord = {
   // src/model.py (_get_bool_config_param): the only two it reads.
   parameterKeys: () => ['REPORT_CUSTOM_METRICS', 'ENABLE_VLLM_HEALTH_CHECK'],
   autoComplete: { from: 'config', complete: (config) => autoCompleteVllm(config) },
+  // A Python-based backend: libtriton_vllm.so is not built, its model.py runs on the Python backend.
+  pythonBased: true,
   source: 'triton-inference-server/vllm_backend src/model.py',
 };
