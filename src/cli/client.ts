@@ -53,10 +53,10 @@ const clientFlags = (y: Argv) =>
 
 export type ClientArgs = FlagsOf<typeof clientFlags>;
 
-/** A module's file name and a repository's index, per language. */
+/** A module's file name, a repository's index and how a line is commented out, per language. */
 const LANG_FILES = {
-  typescript: { extension: /\.[cm]?ts$/, index: 'index.ts' },
-  python: { extension: /\.py$/, index: '__init__.py' },
+  typescript: { extension: /\.[cm]?ts$/, index: 'index.ts', comment: '//' },
+  python: { extension: /\.py$/, index: '__init__.py', comment: '#' },
 } as const;
 
 export const clientCommand = defineCommand({
@@ -90,7 +90,7 @@ function report(run: ClientRun, a: ClientArgs, io: CliIO): number {
   }
   if (a.out === undefined) {
     for (const f of run.files) {
-      if (run.files.length > 1) io.stdout(`${a.lang === 'python' ? '#' : '//'} ==> ${f.name} <==\n`);
+      if (run.files.length > 1) io.stdout(`${LANG_FILES[a.lang].comment} ==> ${f.name} <==\n`);
       io.stdout(f.text);
     }
     return exit;

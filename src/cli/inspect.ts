@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { ModelReadError } from '../model-file/errors.js';
 import { readerOf } from '../model-readers/readers.js';
 import { readSavedModelSync, SAVED_MODEL_PB } from '../savedmodel/index.js';
-import type { ModelSignature, TensorInfo } from '../model-file/signature.js';
+import type { ModelSignature, SignatureFormat, TensorInfo } from '../model-file/signature.js';
 import { defineCommand } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
@@ -169,9 +169,16 @@ function table(rows: string[][]): string {
     .join('\n');
 }
 
+/** The signatures shown their own way (the rest as ONNX's: names, types, shapes). */
+const TEXT_BY_FORMAT: Partial<Record<SignatureFormat, (sig: ModelSignature) => string>> = {
+  torchscript: (sig) => torchText(sig),
+  pt2: (sig) => torchText(sig),
+  openvino: (sig) => openVinoText(sig),
+};
+
 export function signatureText(sig: ModelSignature): string {
-  if (sig.format === 'torchscript' || sig.format === 'pt2') return torchText(sig);
-  if (sig.format === 'openvino') return openVinoText(sig);
+  const own = sig.format === undefined ? undefined : TEXT_BY_FORMAT[sig.format];
+  if (own) return own(sig);
   const tensorRows = (dir: string, list: TensorInfo[]): string[][] =>
     list.map((t) => [
       dir,

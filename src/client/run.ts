@@ -61,11 +61,14 @@ export function moduleIdentifier(model: string, taken: Set<string>): string {
 /** The languages a client is made in. */
 export type ClientLang = 'typescript' | 'python';
 
+/** Whether a language's modules are Python's (the generators per language). */
+const IS_PYTHON: Readonly<Record<ClientLang, boolean>> = { typescript: false, python: true };
+
 export function clientRun(
   path: string,
   options: { resolve?: ResolveOptions; workspace?: Workspace; lang?: ClientLang; protocol?: ClientProtocol } = {},
 ): ClientRun | { error: string } {
-  const python = options.lang === 'python';
+  const python = IS_PYTHON[options.lang ?? 'typescript'];
   const protocol = options.protocol ?? 'http';
   const ws = options.workspace ?? new Workspace();
   const dir = resolve(path);

@@ -52,7 +52,7 @@ export interface SettledIoChecks {
   inputCount: 'required' | 'listed' | 'every-input';
   inputNames: 'model-names' | 'forward-arguments';
   outputNames: 'model-names' | 'name-index';
-  shapes: 'onnxruntime' | 'openvino' | 'none';
+  shapes: 'exact' | 'batch-reshaped' | 'none';
   batchDimMustBeDynamic: boolean;
   requiresInputsAndOutputs: boolean;
   servedDataTypes: readonly string[] | undefined;
@@ -68,7 +68,7 @@ export function ioChecks(ctx: Pick<ModelContext<unknown>, 'config' | 'model'>): 
     inputCount: io.inputCount ?? 'required',
     inputNames: io.inputNames ?? 'model-names',
     outputNames: io.outputNames ?? 'model-names',
-    shapes: io.shapes ?? 'onnxruntime',
+    shapes: io.shapes ?? 'exact',
     batchDimMustBeDynamic: io.batchDimMustBeDynamic ?? true,
     requiresInputsAndOutputs: io.requiresInputsAndOutputs ?? false,
     servedDataTypes: io.servedDataTypes,

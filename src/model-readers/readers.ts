@@ -17,6 +17,12 @@ export interface ModelReader {
   readonly yields: readonly SignatureFormat[];
   /** The model is a directory (a SavedModel), not a file. */
   readonly directory?: boolean;
+  /**
+   * How it reads a file in object storage by ranges of the object, where it can: 'window' (a protobuf
+   * walk over one byte window, onnx/reader.ts readSignatureFrom), 'records' (a ZIP's end record,
+   * directory and signature records, pytorch/reader.ts readTorchSignatureFrom). Unset: it is not read there.
+   */
+  readonly ranges?: 'window' | 'records';
   /** The signature of the file (or directory) at `path`; throws ModelReadError. */
   readSync(path: string): ModelSignature;
   /**
@@ -28,13 +34,14 @@ export interface ModelReader {
 }
 
 const READERS: Readonly<Record<string, ModelReader>> = {
-  onnx: { title: ONNX_FORMAT, yields: ['onnx'], readSync: readSignatureSync, readBytes: (path, bytes) => readSignatureOfBytes(path, bytes) },
+  onnx: { title: ONNX_FORMAT, yields: ['onnx'], readSync: readSignatureSync, readBytes: (path, bytes) => readSignatureOfBytes(path, bytes), ranges: 'window' },
   openvino: { title: OPENVINO_FORMAT, yields: ['openvino'], readSync: readOpenVinoSync, readBytes: readOpenVinoOfBytes },
   pytorch: {
     title: PYTORCH_FORMAT,
     yields: ['torchscript', 'pt2'],
     readSync: readTorchSignatureSync,
     readBytes: (path, bytes) => readTorchSignatureOfBytes(path, bytes),
+    ranges: 'records',
   },
   tensorflow: { title: SAVEDMODEL_FORMAT, yields: ['savedmodel'], readSync: readSavedModelSync, directory: true },
 };

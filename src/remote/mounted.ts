@@ -168,9 +168,9 @@ export class MountedRepository implements FileSource {
   }
 
   signature(path: string, format: string): SignatureResult {
-    // ONNX and PyTorch models are read from object storage (by ranges of the object); others go unread here.
+    // The models whose reader reads by ranges of the object (ONNX, PyTorch); others go unread here.
     const reader = readerOf(format);
-    if ((format !== 'onnx' && format !== 'pytorch') || !reader) return {};
+    if (!reader?.ranges) return {};
     const rel = this.relOf(path);
     if (rel === undefined || this.kind(path) !== 'file')
       return {
@@ -236,7 +236,7 @@ export class MountedRepository implements FileSource {
     const path = `${this.root}/${rel}`;
     const url = objectUrl(this.loc, rel);
     const key = this.keyOf(rel);
-    if (this.formats.get(rel) === 'pytorch') {
+    if (readerOf(this.formats.get(rel) ?? '')?.ranges === 'records') {
       // The archive's end record, central directory and signature records, each by a ranged read.
       try {
         const signature = await readTorchSignatureFrom(path, this.sizes.get(rel) ?? 0, async (position, length) => {

@@ -146,13 +146,13 @@ export interface IoChecks {
   /** How outputs are paired: 'model-names' (default), or 'name-index' (LibTorch: by `<name>__<index>` when every name has one, else in config order). */
   readonly outputNames?: 'model-names' | 'name-index';
   /**
-   * How it compares dims with the model's shape (its CompareDimsSupported): 'onnxruntime' (default);
-   * 'openvino' (the batch dim is reshaped to max_batch_size, never compared; an input's -1 matches
+   * How it compares dims with the model's shape (its CompareDimsSupported): 'exact' (default, ONNX
+   * Runtime's); 'batch-reshaped' (OpenVINO's: the batch dim is reshaped to max_batch_size, never compared; an input's -1 matches
    * anything when batching; otherwise a dynamic model dim matches any value, a range only values
    * strictly inside it, a static one only itself, for inputs and outputs alike); 'none' (LibTorch:
    * TorchScript records no shapes).
    */
-  readonly shapes?: 'onnxruntime' | 'openvino' | 'none';
+  readonly shapes?: 'exact' | 'batch-reshaped' | 'none';
   /** Whether max_batch_size > 0 needs a dynamic first dim on every model tensor (default true). */
   readonly batchDimMustBeDynamic?: boolean;
   /** The config must list at least one input and one output, as nothing fills them in (default false). */

@@ -93,18 +93,18 @@ export const ioShape = defineModelRule({
     // A backend that never compares shapes at load (PyTorch); a shapeless tensor is skipped below too.
     if (checks.shapes === 'none') return;
     const skipOutputs = batchOutputTargets(config);
-    if (checks.shapes === 'openvino' && sides.autoComplete) checkOpenVinoAutoComplete(ctx, checks);
+    if (checks.shapes === 'batch-reshaped' && sides.autoComplete) checkOpenVinoAutoComplete(ctx, checks);
     // The OpenVINO backend always auto-completes (no skip rule), so the max_batch_size it validates
     // with is the one its AutoCompleteBatching leaves: a 0 becomes default-max-batch-size when every
     // layout has N.
-    const ovMbs = checks.shapes === 'openvino' ? openVinoMaxBatchSize(ctx) : undefined;
+    const ovMbs = checks.shapes === 'batch-reshaped' ? openVinoMaxBatchSize(ctx) : undefined;
     for (const direction of ['input', 'output'] as const) {
       if (direction === 'input' ? !sides.inputs : !sides.outputs) continue;
       for (const t of configTensors(config, direction)) {
         if (direction === 'output' && skipOutputs.has(t.name)) continue;
         const model = modelTensor(sig, direction, t.name);
         if (!model || model.kind !== 'tensor' || model.shape === null) continue;
-        if (checks.shapes === 'openvino') {
+        if (checks.shapes === 'batch-reshaped') {
           checkOpenVinoTensor(ctx, t, model, checks, ovMbs!);
           continue;
         }

@@ -110,7 +110,7 @@ export const tensorrtllmParameters = defineModelRule<Options>({
     const params = ctx.config.parameters ?? {};
     const which = trtllmRuntime(backend, params);
     if (!which) return;
-    const python = which === 'python';
+    const python = which === 'python-runtime';
     const text = (key: string): string | undefined => params[key]?.string_value;
     const path = (key: string): PathSegment[] => (params[key]?.string_value !== undefined ? ['parameters', key, 'string_value'] : ['parameters', key]);
     const report = (key: string, r: Parameters<typeof ctx.report>[0]) => ctx.report({ path: path(key), ...r });

@@ -119,7 +119,7 @@ export const unfilledPlaceholder = defineModelRule({
     const backend = settledBackend(ctx).backend;
     const params = ctx.config.parameters ?? {};
     const text = (k: string): string | undefined => (Object.hasOwn(params, k) ? params[k]!.string_value : undefined);
-    const pythonRuntime = trtllmRuntime(backend, params) === 'python';
+    const pythonRuntime = trtllmRuntime(backend, params) === 'python-runtime';
     const filled = (k: string) => (text(k) ?? '') !== '' && !UNFILLED_PLACEHOLDER.test(text(k)!);
 
     for (const [path, value] of placeholderStrings(ctx.config)) {

@@ -30,7 +30,7 @@ export const OPENVINO: BackendRecord = {
     // ValidateInputs: "configuration expects <N> inputs, model provides <M>", N = the config's input entries.
     inputCount: 'listed',
     // CompareDimsSupported (openvino_utils.cc) and ov::set_batch(max_batch_size) before the outputs' check.
-    shapes: 'openvino',
+    shapes: 'batch-reshaped',
     batchDimMustBeDynamic: false,
   },
   // TRITONBACKEND_GetBackendAttribute: AddPreferredInstanceGroup(KIND_CPU, count 0), so a config

@@ -64,8 +64,8 @@ export interface TrtllmParameter {
 export const UNFILLED_PLACEHOLDER = /\$\{([_a-zA-Z][_a-zA-Z0-9]*)\}/;
 
 /** Which TensorRT-LLM runtime reads a config's parameters: the C++ backend, its Python runtime, or neither. */
-export function trtllmRuntime(backend: string, params: Readonly<Record<string, unknown>>): 'cpp' | 'python' | undefined {
-  return backend === 'tensorrtllm' ? 'cpp' : isTrtllmPythonRuntime(backend, params) ? 'python' : undefined;
+export function trtllmRuntime(backend: string, params: Readonly<Record<string, unknown>>): 'cpp-backend' | 'python-runtime' | undefined {
+  return backend === 'tensorrtllm' ? 'cpp-backend' : isTrtllmPythonRuntime(backend, params) ? 'python-runtime' : undefined;
 }
 
 const BOOL_TRUE = ['True', 'true', 'TRUE', '1'] as const;
