@@ -3,17 +3,15 @@
 // repositories it serves (URLs it names, or the directories given for the volumes it mounts), and the
 // deployment rules on its manifest. Several servers are several runs, merged.
 import { displayPath } from '../util/display-path.js';
-import { quoted } from '../util/terminal-text.js';
 import { DeploymentInputError } from '../deployment/errors.js';
 import { readDeployments } from '../deployment/read.js';
 import { MAX_MANIFEST_BYTES } from '../deployment/manifest-text.js';
-import type { DeployedServer } from '../deployment/server.js';
+import type { DeployedServer, Location } from '../deployment/server.js';
+import { deploymentLintOptions, describeLocation } from '../deployment/lint-options.js';
 import { serverStores, type ServerStore } from '../deployment/stores.js';
 import { mergeAcrossReleases } from '../lint/across-releases.js';
 import type { ServedRepository } from '../lint/rule.js';
-import { serverOptionsOf } from '../triton/command-line.js';
-import { imageTarget } from '../triton/releases/image-target.js';
-import { DEFAULT_TARGET, type TritonTarget } from '../triton/releases/target.js';
+import type { TritonTarget } from '../triton/releases/target.js';
 import { UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import type { LintCliOptions } from './lint.js';
@@ -22,8 +20,7 @@ import { withRepositories } from './remote.js';
 import type { ReportFormat } from '../report/index.js';
 import type { LintResult } from '../lint/results.js';
 
-const where = (s: { at: { file: string; range: { start: { line: number; column: number } } } }, cwd: string) =>
-  `${displayPath(s.at.file, cwd)}:${s.at.range.start.line}:${s.at.range.start.column}`;
+const where = (s: { at: Location }, cwd: string) => describeLocation(s.at, cwd);
 
 export async function lintDeployments(opts: LintCliOptions, io: CliIO, setup: LintSetup, format: ReportFormat): Promise<number> {
   let servers: DeployedServer[];
@@ -71,19 +68,15 @@ export async function lintDeployments(opts: LintCliOptions, io: CliIO, setup: Li
     for (const { server, stores } of plans) {
       const paths = remote.paths.slice(offset, offset + stores.length);
       offset += stores.length;
-      const target = setup.server.target ?? imageTarget(server.image?.value) ?? DEFAULT_TARGET;
       const repositories: ServedRepository[] = stores.map((s: ServerStore, j) => ({ path: paths[j]!, named: s.named, at: s.at }));
-      const gpus = opts.gpus === undefined ? server.gpus : undefined;
-      const result = await lintOnce(
-        paths,
-        { ...setup, server: { ...setup.server, ...serverOptionsOf(server.commandLine), target, modelRepositories: paths } },
-        opts,
-        remote,
-        {
-          ...(gpus ? { gpuCount: gpus.count, gpuCountSource: `nvidia.com/gpu of ${quoted(server.name)} at ${where(gpus, io.cwd)}` } : {}),
-          deployment: { server, repositories },
-        },
-      );
+      const run = deploymentLintOptions(server, repositories, {
+        ...(setup.server.target ? { target: setup.server.target } : {}),
+        gpusGiven: opts.gpus !== undefined,
+        cwd: io.cwd,
+      });
+      const { server: serverOptions, ...extra } = run;
+      const target = serverOptions.target!;
+      const result = await lintOnce(paths, { ...setup, server: { ...setup.server, ...serverOptions } }, opts, remote, extra);
       runs.push({ target, result });
     }
     const merged = runs.length > 1 ? mergeAcrossReleases(runs) : runs[0]!.result;

@@ -34,6 +34,11 @@ export interface ReadDeployments {
 export async function readDeployments(inputs: readonly string[], sources: DeploymentSources): Promise<ReadDeployments> {
   const documents: ManifestDocument[] = [];
   for (const input of inputs) for (const d of await documentsOf(input, sources)) documents.push(d);
+  return { servers: serversOf(documents), documents: documents.length };
+}
+
+/** The tritonservers the documents start (a ServingRuntime among them is what an InferenceService may name). */
+export function serversOf(documents: readonly ManifestDocument[]): DeployedServer[] {
   const runtimes = documents.filter(isServingRuntime);
   const servers: DeployedServer[] = [];
   for (const doc of documents) {
@@ -41,7 +46,7 @@ export async function readDeployments(inputs: readonly string[], sources: Deploy
     for (const s of kserveServers(doc, runtimes)) servers.push(s);
     for (const s of sagemakerServers(doc)) servers.push(s);
   }
-  return { servers, documents: documents.length };
+  return servers;
 }
 
 async function documentsOf(input: string, sources: DeploymentSources): Promise<ManifestDocument[]> {

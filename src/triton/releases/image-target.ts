@@ -1,21 +1,36 @@
 // The Triton release a container image runs, read from its tag as NVIDIA tags its images
 // (<YY.MM>-<flavour>: nvcr.io/nvidia/tritonserver:24.10-py3; SageMaker's sagemaker-tritonserver
-// images the same way). A digest after the tag is set aside; an image with no tag, a tag that is not
-// a release, or a release tritonc does not know gives the reason instead.
+// images the same way). A digest after the tag is set aside. Where the tag names no release tritonc
+// knows, the answer says which case it is, for the message.
+import { RELEASES } from './catalog.js';
 import { TargetError, parseTarget, type TritonTarget } from './target.js';
 
-export type ImageRelease = { readonly target: TritonTarget } | { readonly problem: string };
+export type ImageRelease =
+  | { readonly kind: 'release'; readonly target: TritonTarget }
+  /** No tag: the image's :latest, whatever that is when the pod starts. */
+  | { readonly kind: 'noTag' }
+  /** Pinned by digest alone (name@sha256:...). */
+  | { readonly kind: 'digestOnly' }
+  /** A tag not of NVIDIA's form (a team's own build: my-triton:v3). */
+  | { readonly kind: 'notReleaseTag'; readonly tag: string }
+  /** A release outside the ones tritonc knows (older than the first, or newer). */
+  | { readonly kind: 'unknownRelease'; readonly release: string }
+  /** A release with a flavour NVIDIA did not publish for it, or one tritonc does not know. */
+  | { readonly kind: 'unknownFlavour'; readonly tag: string };
 
 export function imageRelease(image: string): ImageRelease {
   const at = image.indexOf('@');
   const name = at >= 0 ? image.slice(0, at) : image;
-  const slash = name.lastIndexOf('/');
   const colon = name.lastIndexOf(':');
-  if (colon <= slash) return { problem: at >= 0 ? 'it is pinned by digest alone, which names no release' : 'it has no tag, so it runs whatever :latest is' };
+  if (colon <= name.lastIndexOf('/')) return at >= 0 ? { kind: 'digestOnly' } : { kind: 'noTag' };
+  const tag = name.slice(colon + 1);
+  const m = /^(\d{2}\.\d{2})(?:-|$)/.exec(tag);
+  if (!m) return { kind: 'notReleaseTag', tag };
+  if (!RELEASES.some((r) => r.container === m[1])) return { kind: 'unknownRelease', release: m[1]! };
   try {
-    return { target: parseTarget(name) };
+    return { kind: 'release', target: parseTarget(name) };
   } catch (e) {
-    if (e instanceof TargetError) return { problem: e.message };
+    if (e instanceof TargetError) return { kind: 'unknownFlavour', tag };
     throw e;
   }
 }
@@ -24,5 +39,5 @@ export function imageRelease(image: string): ImageRelease {
 export function imageTarget(image: string | undefined): TritonTarget | undefined {
   if (image === undefined) return undefined;
   const r = imageRelease(image);
-  return 'target' in r ? r.target : undefined;
+  return r.kind === 'release' ? r.target : undefined;
 }
