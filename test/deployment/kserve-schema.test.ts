@@ -79,7 +79,10 @@ describe.runIf(kserveCrdsRun("KServe's kinds against KServe's CRDs"))('kubernete
       apiVersion: 'serving.kserve.io/v1alpha1',
       kind: 'ServingRuntime',
       metadata: { name: 'triton' },
-      spec: { supportedModelFormats: [{ name: 'triton', version: '2' }], containers: [{ name: 'kserve-container', image: 'nvcr.io/nvidia/tritonserver:24.10-py3' }] },
+      spec: {
+        supportedModelFormats: [{ name: 'triton', version: '2' }],
+        containers: [{ name: 'kserve-container', image: 'nvcr.io/nvidia/tritonserver:24.10-py3' }],
+      },
     };
     expect(kubernetesSchemaErrors(runtime)).toEqual([]);
     expect(kubernetesSchemaErrors({ ...runtime, kind: 'ClusterServingRuntime' })).toEqual([]);

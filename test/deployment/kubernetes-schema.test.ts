@@ -41,7 +41,12 @@ function deployment(): Record<string, any> {
 describe('kubernetesSchemaErrors on built-in kinds (kubernetes-models 5.1.0)', () => {
   it('accepts a valid Deployment, Service, Job and ConfigMap', () => {
     expect(kubernetesSchemaErrors(deployment())).toEqual([]);
-    const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 't' }, spec: { selector: { app: 't' }, ports: [{ port: 8000, targetPort: 'http' }] } };
+    const service = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 't' },
+      spec: { selector: { app: 't' }, ports: [{ port: 8000, targetPort: 'http' }] },
+    };
     expect(kubernetesSchemaErrors(service)).toEqual([]);
     const job = {
       apiVersion: 'batch/v1',
@@ -99,7 +104,9 @@ describe('kubernetesSchemaErrors on built-in kinds (kubernetes-models 5.1.0)', (
   it('rejects an unknown kind, an apiVersion that does not serve the kind, and a manifest without them', () => {
     expect(kubernetesSchemaErrors({ ...deployment(), kind: 'Deploymnet' })).toEqual(['no matches for kind "Deploymnet" in version "apps/v1"']);
     // Removed from Kubernetes in 1.16 and 1.26: a current cluster serves neither.
-    expect(kubernetesSchemaErrors({ ...deployment(), apiVersion: 'extensions/v1beta1' })).toEqual(['no matches for kind "Deployment" in version "extensions/v1beta1"']);
+    expect(kubernetesSchemaErrors({ ...deployment(), apiVersion: 'extensions/v1beta1' })).toEqual([
+      'no matches for kind "Deployment" in version "extensions/v1beta1"',
+    ]);
     expect(kubernetesSchemaErrors({ apiVersion: 'autoscaling/v2beta2', kind: 'HorizontalPodAutoscaler' })).toEqual([
       'no matches for kind "HorizontalPodAutoscaler" in version "autoscaling/v2beta2"',
     ]);

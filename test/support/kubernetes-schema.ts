@@ -11,7 +11,7 @@
 // 1.27: the server decodes with fieldValidation=Strict and answers `unknown field "spec.foo"`).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
+import { Validator, type OutputUnit } from '@cfworker/json-schema';
 import { DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { CronJob, Job } from 'kubernetes-models/batch/v1';
@@ -99,9 +99,6 @@ export function kserveCrdsRun(suite: string): boolean {
   if (!runs) console.log(`tritonc: ${suite} skipped: no KServe CRDs in ${KSERVE_CRDS} (bash scripts/kserve-crds/setup.sh lays them out)`);
   return runs;
 }
-
-/** The KServe kinds the checker knows, as `apiVersion/kind`. */
-export const KSERVE_KIND_NAMES: readonly string[] = Object.keys(KSERVE_KINDS);
 
 /**
  * What the Kubernetes API server would reject in one parsed manifest (a YAML document or a JSON
@@ -217,7 +214,7 @@ function crdSchema(file: string, apiVersion: string): LoadedCrd {
   const found = crd.spec.versions.find((v) => v.name === version);
   if (!found) throw new Error(`${path} does not define version ${version}`);
   const structural = found.schema.openAPIV3Schema;
-  const entry = { structural, validator: new Validator(asJsonSchema(structural) as Schema, '2020-12', false) };
+  const entry = { structural, validator: new Validator(asJsonSchema(structural), '2020-12', false) };
   loaded.set(key, entry);
   return entry;
 }
@@ -235,8 +232,7 @@ function asJsonSchema(node: CrdSchema): Record<string, unknown> {
   for (const [keyword, value] of Object.entries(node)) {
     if (keyword.startsWith('x-kubernetes-') || keyword === 'nullable' || keyword === 'default') continue;
     if (keyword === 'properties') out.properties = mapValues(value as Record<string, CrdSchema>, asJsonSchema);
-    else if (keyword === 'items' || (keyword === 'additionalProperties' && typeof value === 'object'))
-      out[keyword] = asJsonSchema(value as CrdSchema);
+    else if (keyword === 'items' || (keyword === 'additionalProperties' && typeof value === 'object')) out[keyword] = asJsonSchema(value as CrdSchema);
     else if (keyword === 'anyOf' || keyword === 'allOf' || keyword === 'oneOf') out[keyword] = (value as CrdSchema[]).map(asJsonSchema);
     else if (keyword === 'not') out.not = asJsonSchema(value as CrdSchema);
     else if (keyword === 'format' && node.type !== 'string') continue;
