@@ -52,7 +52,12 @@ export function serversOf(documents: readonly ManifestDocument[]): DeployedServe
 async function documentsOf(input: string, sources: DeploymentSources): Promise<ManifestDocument[]> {
   if (input === '-') {
     if (!sources.stdin) throw new DeploymentInputError('standard input is not available here');
-    const text = await sources.stdin();
+    let text: string;
+    try {
+      text = await sources.stdin();
+    } catch (e) {
+      throw new DeploymentInputError((e as Error).message);
+    }
     if (text.length > MAX_MANIFEST_BYTES) throw new DeploymentInputError(`standard input holds more than the ${MAX_MANIFEST_BYTES} bytes a manifest may have`);
     return parseManifestText(text, '<stdin>');
   }
