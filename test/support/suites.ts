@@ -29,6 +29,8 @@ export const HEAVY_GLOBS = [
   'test/client/runtime-check.test.ts',
   // The OpenVINO exporter run again (the exporters' venv).
   'test/openvino/re-export.test.ts',
+  // Helm charts rendered by the real helm (scripts/helm/setup.sh).
+  'test/deployment/helm.test.ts',
 ];
 
 /** A test file that calls one of these (test/support/real-triton.ts) drives the real tritonserver. */
