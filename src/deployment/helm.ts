@@ -8,7 +8,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { execa } from 'execa';
-import { escapeControl, escapeControlKeepingLines, quoted } from '../util/terminal-text.js';
+import { escapeControl, quoted } from '../util/terminal-text.js';
 import { DeploymentInputError } from './errors.js';
 
 export interface RenderOptions {
@@ -63,7 +63,9 @@ const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 export async function renderChart(chartDir: string, options: RenderOptions = {}): Promise<RenderedChart> {
   const chart = resolve(chartDir);
   if (!isDirectory(chart) || !isFile(join(chart, 'Chart.yaml')))
-    throw new DeploymentInputError(`${quoted(chartDir, 200)} is not a Helm chart directory (no Chart.yaml in it); give the chart's directory`, { file: chartDir });
+    throw new DeploymentInputError(`${quoted(chartDir, 200)} is not a Helm chart directory (no Chart.yaml in it); give the chart's directory`, {
+      file: chartDir,
+    });
   const releaseName = options.releaseName ?? 'release-name';
   if (releaseName.length > 53 || !RELEASE_NAME.test(releaseName))
     throw new DeploymentInputError(
@@ -75,7 +77,8 @@ export async function renderChart(chartDir: string, options: RenderOptions = {})
     );
   const values = (options.values ?? []).map((f) => resolve(f));
   for (const [i, f] of values.entries())
-    if (!isFile(f)) throw new DeploymentInputError(`values file ${quoted(options.values![i]!, 200)} is not a file; give a local YAML file`, { file: options.values![i]! });
+    if (!isFile(f))
+      throw new DeploymentInputError(`values file ${quoted(options.values![i]!, 200)} is not a file; give a local YAML file`, { file: options.values![i]! });
 
   const args = ['template', releaseName, chart, '--skip-tests'];
   for (const f of values) args.push(`--values=${f}`);
@@ -89,6 +92,8 @@ export async function renderChart(chartDir: string, options: RenderOptions = {})
     reject: false,
     stdin: 'ignore',
     encoding: 'buffer',
+    // The text is helm's output exactly: offsets into it are offsets into what helm wrote.
+    stripFinalNewline: false,
     maxBuffer: { stdout: maxBytes, stderr: MAX_STDERR_BYTES },
     env: helmEnvironment(process.env),
     extendEnv: false,
@@ -116,8 +121,7 @@ export async function renderChart(chartDir: string, options: RenderOptions = {})
   });
   const failure = result as { code?: string; isMaxBuffer?: boolean; originalMessage?: string };
 
-  if (failure.code === 'ENOENT')
-    throw new DeploymentInputError(`helm was not found (${quoted(helm, 200)}); ${HELM_INSTALL_HINT}`, { file: chartDir });
+  if (failure.code === 'ENOENT') throw new DeploymentInputError(`helm was not found (${quoted(helm, 200)}); ${HELM_INSTALL_HINT}`, { file: chartDir });
   if (timedOut) {
     throw new DeploymentInputError(
       `helm template did not finish rendering ${quoted(chartDir, 200)} in ${seconds(timeoutMs)} and was stopped; render it yourself to see why: helm template NAME CHART | tritonc lint --deployment -`,
@@ -130,19 +134,21 @@ export async function renderChart(chartDir: string, options: RenderOptions = {})
     killGroup();
     throw new DeploymentInputError(
       stdout.length >= maxBytes
-        ? `helm template rendered more than ${mebibytes(maxBytes)} of manifests from ${quoted(chartDir, 200)}, more than tritonc reads; render fewer templates (helm template --show-only) and pipe them: helm template NAME CHART --show-only templates/FILE | tritonc lint --deployment -`
-        : `helm wrote more than ${mebibytes(MAX_STDERR_BYTES)} of errors while rendering ${quoted(chartDir, 200)}; run helm template on it yourself to read them`,
+        ? `helm template rendered more than ${size(maxBytes)} of manifests from ${quoted(chartDir, 200)}, more than tritonc reads; render fewer templates (helm template --show-only) and pipe them: helm template NAME CHART --show-only templates/FILE | tritonc lint --deployment -`
+        : `helm wrote more than ${size(MAX_STDERR_BYTES)} of errors while rendering ${quoted(chartDir, 200)}; run helm template on it yourself to read them`,
       { file: chartDir },
     );
   }
   if (result.exitCode !== 0) {
-    const said = stderr.toString('utf8').trim();
+    const said = stderr.toString('utf8');
     const where = templatePosition(said, chart);
-    const shown = said.length > MAX_QUOTED_STDERR ? `${said.slice(0, MAX_QUOTED_STDERR)}... (${said.length.toLocaleString('en-US')} characters)` : said;
-    const why = said
-      ? `helm said:\n${escapeControlKeepingLines(shown)}`
+    const why = said.trim()
+      ? `helm said: ${helmMessage(said)}`
       : `helm ${result.signal ? `was ended by ${result.signal}` : `exited with ${String(result.exitCode)}`} and said nothing${failure.originalMessage ? ` (${escapeControl(failure.originalMessage)})` : ''}`;
-    throw new DeploymentInputError(`helm template could not render the chart ${quoted(chartDir, 200)}; fix the chart or its values. ${why}`, where ?? { file: chartDir });
+    throw new DeploymentInputError(
+      `helm template could not render the chart ${quoted(chartDir, 200)}; fix the chart or its values. ${why}`,
+      where ?? { file: chartDir },
+    );
   }
   const text = stdout.toString('utf8');
   return { text, sources: splitSources(text, chart) };
@@ -188,20 +194,35 @@ function templateFile(source: string, chart: string, realChart: string): string 
   }
 }
 
-// Where helm's template engine places an error: Go's text/template writes `template: NAME:LINE:COL:`
-// for an execution error and `parse error at (NAME:LINE):` for a syntax error, NAME being the
-// template as `# Source:` names it.
-const EXEC_ERROR = /template: ([^\s:]+):(\d+):(\d+):/;
-const PARSE_ERROR = /parse error at \(([^\s:)]+):(\d+)\)/;
+// Where helm places a template error: `NAME:LINE:COL` (an execution error: helm v4.3.2
+// pkg/engine/engine.go:366 and reformatExecErrorMsg), `execution error at (NAME:LINE:COL)` (fail,
+// required) or `parse error at (NAME:LINE)` (Go's text/template parser), NAME being the template as
+// `# Source:` names it. The first such name that is a file of the chart is the place.
+const TEMPLATE_PLACE = /([^\s:()"<>]+\/[^\s:()"<>]+):(\d+)(?::(\d+))?/g;
 
 function templatePosition(said: string, chart: string): { file: string; line: number; column?: number } | undefined {
-  const exec = EXEC_ERROR.exec(said);
-  const parse = exec ? null : PARSE_ERROR.exec(said);
-  const match = exec ?? parse;
-  if (!match) return undefined;
-  const file = templateFile(match[1]!, chart, realpathOrSelf(chart));
-  if (!file) return undefined;
-  return exec ? { file, line: Number(match[2]), column: Number(match[3]) } : { file, line: Number(match[2]) };
+  const realChart = realpathOrSelf(chart);
+  // Only the part quoted in the message is searched: bounded, whatever helm printed.
+  for (const match of said.slice(0, MAX_QUOTED_STDERR).matchAll(TEMPLATE_PLACE)) {
+    const file = templateFile(match[1]!, chart, realChart);
+    if (file) return match[3] ? { file, line: Number(match[2]), column: Number(match[3]) } : { file, line: Number(match[2]) };
+  }
+  return undefined;
+}
+
+/**
+ * helm's error as one line of a report: its lines trimmed and joined (a newline in a value cannot
+ * split the report), control characters escaped, its advice to use --debug left out (the user runs
+ * tritonc, not helm), and cut past MAX_QUOTED_STDERR characters.
+ */
+function helmMessage(said: string): string {
+  const text = said
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && line !== 'Use --debug flag to render out invalid YAML')
+    .join(' ');
+  const shown = text.length > MAX_QUOTED_STDERR ? `${text.slice(0, MAX_QUOTED_STDERR)}... (${text.length.toLocaleString('en-US')} characters)` : text;
+  return escapeControl(shown);
 }
 
 /**
@@ -211,7 +232,10 @@ function templatePosition(said: string, chart: string): { file: string; line: nu
 function helmEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const [name, value] of Object.entries(env))
-    if (value !== undefined && (/^HELM_/.test(name) || /^XDG_(CACHE|CONFIG|DATA)_HOME$/.test(name) || ['HOME', 'PATH', 'TMPDIR', 'LANG', 'LC_ALL'].includes(name)))
+    if (
+      value !== undefined &&
+      (/^HELM_/.test(name) || /^XDG_(CACHE|CONFIG|DATA)_HOME$/.test(name) || ['HOME', 'PATH', 'TMPDIR', 'LANG', 'LC_ALL'].includes(name))
+    )
       kept[name] = value;
   return kept;
 }
@@ -241,4 +265,5 @@ function realpathOrSelf(path: string): string {
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })} s`;
-const mebibytes = (bytes: number): string => `${(bytes / (1024 * 1024)).toLocaleString('en-US', { maximumFractionDigits: 1 })} MiB`;
+const size = (bytes: number): string =>
+  bytes < 1024 * 1024 ? `${bytes.toLocaleString('en-US')} bytes` : `${(bytes / (1024 * 1024)).toLocaleString('en-US', { maximumFractionDigits: 1 })} MiB`;
