@@ -5,6 +5,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { locateInChart } from '../../src/deployment/chart-locate.js';
 import { DeploymentInputError } from '../../src/deployment/errors.js';
 import { HELM_INSTALL_HINT, renderChart, type RenderedChart } from '../../src/deployment/helm.js';
 import { helmBinary } from '../support/helm.js';
@@ -94,6 +95,31 @@ describe.runIf(helm)('renderChart with the real helm', () => {
     const both = await renderChart(CHART, { helm, values: [newer, later], set: ['image.numGpus=4'] });
     expect(both.text).toContain('image: nvcr.io/nvidia/tritonserver:25.01-py3\n');
     expect(both.text).toContain('nvidia.com/gpu: 4\n');
+  });
+
+  it('locateInChart points at the values file text that helm rendered into the manifest', async () => {
+    const values = join(tempDir('tritonc-helm-locate-'), 'prod.yaml');
+    writeFileSync(values, '# production\nimage:\n  imageName: "nvcr.io/nvidia/tritonserver:24.12-py3"\n');
+    const options = { values: [values], set: ['image.numGpus=2'] };
+    const rendered = await renderChart(CHART, { helm, ...options });
+    const deployment = rendered.sources.find((s) => s.source === 'triton-onprem/templates/deployment.yaml')!;
+    /** The text of a values range. */
+    const textAt = (place: { file: string; line: number; column: number; endLine: number; endColumn: number }): string => {
+      const lines = readFileSync(place.file, 'utf8').split('\n');
+      expect(place.endLine).toBe(place.line);
+      return lines[place.line - 1]!.slice(place.column - 1, place.endColumn - 1);
+    };
+    const image = locateInChart(CHART, deployment.file!, 'spec.template.spec.containers[0].image', options)!;
+    expect(image.values!.file).toBe(values);
+    // The range is the value as written (quoted here); helm rendered what it says.
+    const written = textAt(image.values!);
+    expect(written).toBe('"nvcr.io/nvidia/tritonserver:24.12-py3"');
+    expect(rendered.text).toContain(`image: ${JSON.parse(written) as string}\n`);
+    const repository = locateInChart(CHART, deployment.file!, 'spec.template.spec.containers[0].args[1]', options)!;
+    expect(repository.values!.file).toBe(join(CHART, 'values.yaml'));
+    expect(rendered.text).toContain(`- --model-repository=${textAt(repository.values!)}\n`);
+    expect(locateInChart(CHART, deployment.file!, 'spec.template.spec.containers[0].resources.limits["nvidia.com/gpu"]', options)?.set).toBe('image.numGpus=2');
+    expect(rendered.text).toContain('nvidia.com/gpu: 2\n');
   });
 
   it("a template that fails to render is helm's own message, at the template's line and column", async () => {
