@@ -119,6 +119,8 @@ interface Open {
   item: boolean;
   /** How many items of a sequence under this key were seen. */
   items: number;
+  /** Whether the open path down to here is the start of the wanted one. */
+  onPath: boolean;
 }
 
 interface Found {
@@ -201,39 +203,43 @@ function findKey(lines: readonly string[], path: readonly (string | number)[], o
     }
     if (trimmed === '' || trimmed.startsWith('#') || ACTION_ONLY.test(trimmed)) continue;
     inDocument = true;
+    const text = line.trimEnd();
     let column = indent;
-    let rest = trimmed;
-    // Sequence items, `- - a` included: each opens an item under the key above it.
-    while (/^-(?:\s|$)/.test(rest)) {
+    // Sequence items, `- - a` included: each opens an item under the key above it. By position in
+    // the line, not by slicing it: a line of many dashes is read once.
+    while (text[column] === '-' && (column + 1 === text.length || text[column + 1] === ' ' || text[column + 1] === '\t')) {
       while (stack.length > 0 && (stack.at(-1)!.indent > column || (stack.at(-1)!.indent === column && stack.at(-1)!.item))) stack.pop();
       const parent = stack.at(-1);
-      const index = parent ? parent.items++ : 0;
-      stack.push({ indent: column, part: index, item: true, items: 0 });
-      const after = rest.slice(1);
-      const gap = after.length - after.trimStart().length;
-      column += 1 + gap;
-      rest = after.trimStart();
-      consider(number, column - 1 - gap, rest);
-      if (rest === '') break;
+      open(column, parent ? parent.items++ : 0, true);
+      let next = column + 1;
+      while (text[next] === ' ' || text[next] === '\t') next += 1;
+      consider(number, column, text, next);
+      column = next;
     }
+    if (column >= text.length) continue;
+    const rest = text.slice(column);
     const key = keyOf(rest);
     if (!key) continue;
     while (stack.length > 0 && stack.at(-1)!.indent >= column) stack.pop();
-    const name = key.name;
-    stack.push({ indent: column, part: name, item: false, items: 0 });
+    open(column, key.name, false);
     const value = rest.slice(key.length);
-    if (column === 0 && name === 'kind' && options.kind !== undefined) kindOk = value.trim().replace(/^(["'])(.*)\1$/, '$2') === options.kind;
+    if (column === 0 && key.name === 'kind' && options.kind !== undefined) kindOk = value.trim().replace(/^(["'])(.*)\1$/, '$2') === options.kind;
     if (/^[|>][-+0-9]*\s*(?:#.*)?$/.test(value)) block = column;
-    consider(number, column, value);
+    consider(number, column, text, column + key.length);
   }
   if (finishDocument()) return best;
   return undefined;
 
-  /** Keeps the line if the open path is the wanted one or a longer prefix of it than kept so far. */
-  function consider(number: number, column: number, value: string): void {
-    const open = stack.map((s) => s.part);
-    if (open.length > path.length || !open.every((p, i) => p === path[i])) return;
-    if (!bestHere || open.length > bestHere.path.length) bestHere = { line: number, column, path: open, value };
+  function open(indent: number, part: string | number, item: boolean): void {
+    const depth = stack.length;
+    const onPath = (depth === 0 || stack[depth - 1]!.onPath) && depth < path.length && path[depth] === part;
+    stack.push({ indent, part, item, items: 0, onPath });
+  }
+
+  /** Keeps the line (its value from `valueAt`) if the open path is the wanted one or a longer start of it than kept so far. */
+  function consider(number: number, column: number, text: string, valueAt: number): void {
+    if (!stack.at(-1)!.onPath || (bestHere && stack.length <= bestHere.path.length)) return;
+    bestHere = { line: number, column, path: path.slice(0, stack.length), value: text.slice(valueAt) };
   }
 }
 
