@@ -5,31 +5,23 @@
 // Exit 0 clean (warnings within --max-warnings), 1 lint errors or too many warnings, 2 usage,
 // settings or unreadable input.
 import { pythonAutoCompleteRunner, RUN_PYTHON_AUTOCOMPLETE_HELP } from './python-run.js';
-import { resolve } from 'node:path';
-import { LintInputError } from '../lint/errors.js';
-import { lintSync, type LintOptions } from '../lint/engine.js';
-import { fixSync } from '../lint/fix.js';
-import { errorsOnly, type LintResult } from '../lint/results.js';
 import type { RuleLevel } from '../lint/rule.js';
 import { RULES } from '../lint/rules/index.js';
-import { SettingsError, parseGpuMemoryFlag, parseRuleFlag } from '../lint/settings.js';
+import { parseGpuMemoryFlag, parseRuleFlag } from '../lint/settings.js';
 import { GPU_PRESET_NAMES } from '../lint/gpu-presets.js';
-import { REPORT_FORMATS, formatReport, type ReportFormat } from '../report/index.js';
-import { shouldColor } from '../report/color.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
-import { displayPath } from '../util/display-path.js';
+import { REPORT_FORMATS, type ReportFormat } from '../report/index.js';
 import { describeFsError } from '../util/read-text.js';
-import { EXIT, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
 import { userCacheFile } from '../util/user-cache.js';
 import type { CliIO } from './io.js';
-import { terminalProgress } from './progress.js';
-import { withRepositories, type RepositoriesRun } from './remote.js';
+import { withRepositories } from './remote.js';
 import type { Argv } from 'yargs';
 import { defineCommand, repeatable, type FlagsOf } from './command.js';
 import { serverFlagsFromArgs, targetsFromArgs, withModelRepositories, withServerFlags } from './server-flags.js';
 import { quoted } from '../util/terminal-text.js';
 import { mergeAcrossReleases, type ReleaseRun } from '../lint/across-releases.js';
-import type { ServerOptions } from '../triton/server-options.js';
+import { lintDeployments } from './lint-deployments.js';
+import { lintOnce, report } from './lint-run.js';
 
 const lintFlags = (y: Argv) =>
   withModelRepositories(withServerFlags(y))
@@ -69,7 +61,14 @@ const lintFlags = (y: Argv) =>
         'Keep the cache in your cache directory (~/.cache/tritonc), one file per working directory, where no checkout can plant one: what the pre-commit hook does',
     })
     .conflicts('user-cache', 'cache-location')
-    .option('color', { type: 'boolean', describe: 'Colour the stylish output (default: on a terminal; NO_COLOR / FORCE_COLOR honoured)' });
+    .option('color', { type: 'boolean', describe: 'Colour the stylish output (default: on a terminal; NO_COLOR / FORCE_COLOR honoured)' })
+    .option('deployment', {
+      ...repeatable(
+        'Lint the repositories a deployment serves as its tritonserver runs them (repeatable): a Kubernetes manifest, a directory of them, a Helm chart, a KServe InferenceService, a SageMaker CreateModel JSON, or - for standard input; the paths are then the directories it mounts',
+      ),
+    })
+    .option('values', { ...repeatable('With a Helm chart: a values file for helm template (repeatable)') })
+    .option('set', { ...repeatable('With a Helm chart: a value for helm template, name=value (repeatable)') });
 
 /** lint's flags, parsed. */
 export type LintCliOptions = FlagsOf<typeof lintFlags>;
@@ -88,40 +87,6 @@ function userCache(io: CliIO): string {
   } catch (e) {
     throw new UsageError(`--user-cache: cannot make the cache directory: ${describeFsError(e)}; give --cache-location FILE instead`);
   }
-}
-
-/** --fix / --fix-dry-run: the fixes applied (written only with --fix), the refused ones said, what remains reported. */
-function applyFixes(paths: string[], options: LintOptions, write: boolean, io: CliIO): LintResult {
-  const run = fixSync(paths, options);
-  for (const r of run.refused) {
-    const d = r.diagnostic;
-    io.stderr(`tritonc lint: ${displayPath(d.file, io.cwd)}:${d.range.start.line}:${d.range.start.column} ${d.ruleId}: fix not applied: ${r.reason}\n`);
-  }
-  const outputs = new Map(run.files.map((f) => [f.file, f.after]));
-  if (write) {
-    for (const f of run.files) {
-      try {
-        // Through no link below the paths given (a model directory linked out of the repository).
-        writeFileAtomic(f.file, f.after, { within: paths.map((p) => resolve(io.cwd, p)) });
-      } catch (e) {
-        throw new UsageError(`lint --fix: cannot write ${displayPath(f.file, io.cwd)}: ${describeFsError(e)} (the file is unchanged)`);
-      }
-    }
-  }
-  // A dry run writes nothing, so the files keep every finding: reported as they are (the exit code
-  // says what is on disk), with what --fix would do said apart. --fix reports what remains.
-  const shown = write ? run.result : run.initial;
-  if (!write && run.files.length) {
-    const fixed = run.files.reduce((n, f) => n + f.applied.length, 0);
-    io.stderr(
-      `tritonc lint: --fix would apply ${fixed} fix${fixed === 1 ? '' : 'es'} in ${run.files.length} file${run.files.length === 1 ? '' : 's'} (${run.files.map((f) => displayPath(f.file, io.cwd)).join(', ')}), leaving ${run.result.errorCount} error${run.result.errorCount === 1 ? '' : 's'} and ${run.result.warningCount} warning${run.result.warningCount === 1 ? '' : 's'}; nothing was written\n`,
-    );
-  }
-  // The fixed files carry their text (ESLint's output), also those left with no finding.
-  const results = shown.results.map((r) => (outputs.has(r.filePath) ? { ...r, output: outputs.get(r.filePath)! } : r));
-  for (const [file, output] of outputs)
-    if (!results.some((r) => r.filePath === file)) results.push({ filePath: file, diagnostics: [], errorCount: 0, warningCount: 0, infoCount: 0, output });
-  return { ...shown, results };
 }
 
 export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> {
@@ -157,6 +122,12 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
   }
 
   const runScript = pythonAutoCompleteRunner(opts.runPythonAutocomplete === true, opts.python, io.stderr);
+  if (opts.deployment?.length) {
+    if (opts.fix || opts.fixDryRun) throw new UsageError('--fix with --deployment: fix the repository (tritonc lint --fix DIR), then lint the deployment');
+    if (server.modelRepositories?.length) throw new UsageError('--model-repository with --deployment: the deployment names the repositories its server serves');
+    return lintDeployments(opts, io, { server: { ...server, ...(targets[0] ? { target: targets[0] } : {}) }, gpuMemory, ruleLevels, cacheFile, runScript }, format);
+  }
+  if (opts.values?.length || opts.set?.length) throw new UsageError('--values and --set render a Helm chart given with --deployment');
 
   // Repository URLs (paths and --model-repository) are mounted: listed, their configs fetched.
   const served = server.modelRepositories ?? [];
@@ -175,68 +146,3 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
   });
 }
 
-/** What runLint made of the flags: the server's options, the GPU budget, the rules' levels, the cache file. */
-interface LintSetup {
-  server: Partial<ServerOptions>;
-  gpuMemory: LintOptions['gpuMemory'];
-  ruleLevels: Record<string, RuleLevel>;
-  cacheFile: string | undefined;
-  runScript: LintOptions['runScript'];
-}
-
-async function lintOnce(
-  paths: string[],
-  { server, gpuMemory, ruleLevels, cacheFile, runScript }: LintSetup,
-  opts: LintCliOptions,
-  remote: RepositoriesRun,
-): Promise<LintResult> {
-  const io = remote.io;
-  const progress = terminalProgress(io, 'tritonc lint: configs', { quiet: opts.quiet === true });
-  try {
-    const options: LintOptions = {
-      cwd: io.cwd,
-      settingsFile: opts.config,
-      ruleLevels,
-      gpuMemory,
-      ...(progress ? { onProgress: (done: number, total: number) => progress.update(done, total) } : {}),
-      ...(opts.gpus !== undefined ? { gpuCount: opts.gpus } : {}),
-      ...(opts.configsOnly !== undefined ? { configsOnly: opts.configsOnly } : {}),
-      server,
-      ...(cacheFile ? { cacheFile } : {}),
-      ...(runScript ? { runScript } : {}),
-    };
-    return opts.fix || opts.fixDryRun
-      ? applyFixes(paths, options, opts.fix === true, io)
-      : await remote.complete((files) => lintSync(paths, { ...options, files }));
-  } catch (e) {
-    if (e instanceof LintInputError) throw new UsageError(`${e.message}`);
-    if (e instanceof SettingsError) throw new UsageError(`settings: ${e.message}`);
-    throw e;
-  } finally {
-    progress?.end();
-  }
-}
-
-function report(result: LintResult, opts: LintCliOptions, format: ReportFormat, io: CliIO): number {
-  for (const p of result.problems) io.stderr(`tritonc lint: ${p.level === 'warning' ? 'warning: ' : ''}${displayPath(p.file, io.cwd)}: ${p.message}\n`);
-
-  const shown = opts.quiet ? errorsOnly(result) : result;
-  const color = opts.outputFile && opts.color !== true ? false : shouldColor({ flag: opts.color, env: io.env, isTTY: io.stdoutIsTTY });
-  const text = formatReport(format, shown, { cwd: io.cwd, color, workspace: io.env.GITHUB_WORKSPACE, projectDir: io.env.CI_PROJECT_DIR });
-  if (opts.outputFile) {
-    try {
-      writeFileAtomic(resolve(io.cwd, opts.outputFile), text);
-    } catch (e) {
-      throw new UsageError(`cannot write ${opts.outputFile}: ${describeFsError(e)}`);
-    }
-  } else {
-    io.stdout(text);
-  }
-
-  const maxWarnings = opts.maxWarnings ?? -1;
-  const tooManyWarnings = maxWarnings >= 0 && result.warningCount > maxWarnings;
-  if (tooManyWarnings) io.stderr(`tritonc found too many warnings (maximum: ${maxWarnings}).\n`);
-  if (result.problems.some((p) => p.level !== 'warning')) return EXIT.usage;
-  if (result.errorCount > 0 || tooManyWarnings) return EXIT.problems;
-  return EXIT.ok;
-}

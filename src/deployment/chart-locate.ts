@@ -286,8 +286,6 @@ function valuePlace(file: string, keys: readonly string[]): ValuesPlace | undefi
 function readBounded(file: string): string {
   const size = statSync(file).size;
   if (size > MAX_FILE_BYTES)
-    throw new DeploymentInputError(`${quoted(file, 200)} is ${size.toLocaleString('en-US')} bytes, more than the 8 MiB tritonc reads of a chart's file`, {
-      file,
-    });
+    throw new DeploymentInputError(`${quoted(file, 200)} is ${size.toLocaleString('en-US')} bytes, more than the 8 MiB tritonc reads of a chart's file`, file);
   return readFileSync(file, 'utf8');
 }

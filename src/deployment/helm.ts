@@ -63,9 +63,7 @@ const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 export async function renderChart(chartDir: string, options: RenderOptions = {}): Promise<RenderedChart> {
   const chart = resolve(chartDir);
   if (!isDirectory(chart) || !isFile(join(chart, 'Chart.yaml')))
-    throw new DeploymentInputError(`${quoted(chartDir, 200)} is not a Helm chart directory (no Chart.yaml in it); give the chart's directory`, {
-      file: chartDir,
-    });
+    throw new DeploymentInputError(`${quoted(chartDir, 200)} is not a Helm chart directory (no Chart.yaml in it); give the chart's directory`, chartDir);
   const releaseName = options.releaseName ?? 'release-name';
   if (releaseName.length > 53 || !RELEASE_NAME.test(releaseName))
     throw new DeploymentInputError(
@@ -75,10 +73,9 @@ export async function renderChart(chartDir: string, options: RenderOptions = {})
     throw new DeploymentInputError(
       `namespace ${quoted(options.namespace)} is not a Kubernetes namespace: lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters`,
     );
+  for (const f of options.values ?? [])
+    if (!isFile(resolve(f))) throw new DeploymentInputError(`values file ${quoted(f, 200)} is not a file; give a local YAML file`, f);
   const values = (options.values ?? []).map((f) => resolve(f));
-  for (const [i, f] of values.entries())
-    if (!isFile(f))
-      throw new DeploymentInputError(`values file ${quoted(options.values![i]!, 200)} is not a file; give a local YAML file`, { file: options.values![i]! });
 
   const args = ['template', releaseName, chart, '--skip-tests'];
   for (const f of values) args.push(`--values=${f}`);
@@ -121,11 +118,11 @@ export async function renderChart(chartDir: string, options: RenderOptions = {})
   });
   const failure = result as { code?: string; isMaxBuffer?: boolean; originalMessage?: string };
 
-  if (failure.code === 'ENOENT') throw new DeploymentInputError(`helm was not found (${quoted(helm, 200)}); ${HELM_INSTALL_HINT}`, { file: chartDir });
+  if (failure.code === 'ENOENT') throw new DeploymentInputError(`helm was not found (${quoted(helm, 200)}); ${HELM_INSTALL_HINT}`, chartDir);
   if (timedOut) {
     throw new DeploymentInputError(
       `helm template did not finish rendering ${quoted(chartDir, 200)} in ${seconds(timeoutMs)} and was stopped; render it yourself to see why: helm template NAME CHART | tritonc lint --deployment -`,
-      { file: chartDir },
+      chartDir,
     );
   }
   const stdout = Buffer.from(result.stdout ?? new Uint8Array());
@@ -136,7 +133,7 @@ export async function renderChart(chartDir: string, options: RenderOptions = {})
       stdout.length >= maxBytes
         ? `helm template rendered more than ${size(maxBytes)} of manifests from ${quoted(chartDir, 200)}, more than tritonc reads; render fewer templates (helm template --show-only) and pipe them: helm template NAME CHART --show-only templates/FILE | tritonc lint --deployment -`
         : `helm wrote more than ${size(MAX_STDERR_BYTES)} of errors while rendering ${quoted(chartDir, 200)}; run helm template on it yourself to read them`,
-      { file: chartDir },
+      chartDir,
     );
   }
   if (result.exitCode !== 0) {
@@ -147,7 +144,9 @@ export async function renderChart(chartDir: string, options: RenderOptions = {})
       : `helm ${result.signal ? `was ended by ${result.signal}` : `exited with ${String(result.exitCode)}`} and said nothing${failure.originalMessage ? ` (${escapeControl(failure.originalMessage)})` : ''}`;
     throw new DeploymentInputError(
       `helm template could not render the chart ${quoted(chartDir, 200)}; fix the chart or its values. ${why}`,
-      where ?? { file: chartDir },
+      where?.file ?? chartDir,
+      where?.line,
+      where?.column,
     );
   }
   const text = stdout.toString('utf8');

@@ -12,7 +12,21 @@ import type { ModelSignature } from '../model-file/signature.js';
 import { LintInputError } from './errors.js';
 import type { ModelFile } from '../triton/model-file-location.js';
 import { describeRule, fileResult, summarize, type FileResult, type InputProblem, type LintResult } from './results.js';
-import type { ConfigEdits, ModelContext, ModelRule, Report, RepositoryContext, RepositoryRule, Rule, RuleFiles, RuleLevel, RuleMeta } from './rule.js';
+import type {
+  ConfigEdits,
+  DeploymentContext,
+  DeploymentFacts,
+  DeploymentRule,
+  ModelContext,
+  ModelRule,
+  Report,
+  RepositoryContext,
+  RepositoryRule,
+  Rule,
+  RuleFiles,
+  RuleLevel,
+  RuleMeta,
+} from './rule.js';
 import { RULES } from './rules/index.js';
 import { DEFAULT_SETTINGS, findSettingsFile, loadSettingsFile, resolveOptionsOf, type LintSettings } from './settings.js';
 import { effectiveSeverity } from './severity.js';
@@ -54,6 +68,13 @@ export interface LintOptions {
   gpuMemory?: { bytes: number; source: string };
   /** GPUs per server over the settings (--gpus). */
   gpuCount?: number;
+  /** Where gpuCount comes from, for messages (default "--gpus"; a deployment's nvidia.com/gpu limit). */
+  gpuCountSource?: string;
+  /**
+   * The deployment that starts the server (lint --deployment): its rules run once on it and the models
+   * of the repositories it serves, and report in its manifest.
+   */
+  deployment?: DeploymentFacts;
   /** tritonserver flags over the settings' `server` (the command line): backend settings add to the file's. */
   server?: Partial<ServerOptions>;
   /** --configs-only over the settings. */
@@ -247,6 +268,7 @@ class LintRun {
       this.options.onProgress?.(i + 1, total);
     });
     this.runRepositoryRules(targets, units);
+    if (this.options.deployment) this.runDeploymentRules(this.options.deployment, targets);
     return this.finish(units);
   }
 
@@ -503,6 +525,52 @@ class LintRun {
     }
   }
 
+  private runDeploymentRules(deployment: DeploymentFacts, targets: LintTarget[]): void {
+    const first = targets[0];
+    const ruleSet = this.ruleSet(this.settingsFor(first ? dirname(first.modelDir) : (deployment.repositories[0]?.path ?? '.')));
+    if (!ruleSet.active.some((a) => a.rule.scope === 'deployment')) return;
+    const repositories = deployment.repositories.map((r) => r.path);
+    const facts = this.ws.repository(repositories);
+    const dirs = [...new Set(facts.modelDirs())].sort();
+    const models = dirs.map((dir) => this.modelFacts(dir, this.ruleSet(this.settingsFor(dirname(dir))).settings));
+    const repository: RepositoryContext['repository'] = {
+      gpuLoads: (gpuCount, overheadBytes) => facts.gpuLoads(gpuCount, overheadBytes, dirs),
+      ensemblesUsing: (names) => facts.ensemblesUsing(names),
+    };
+    for (const active of ruleSet.active) {
+      if (active.rule.scope !== 'deployment') continue;
+      const rule = active.rule as DeploymentRule<unknown>;
+      const meta = rule.meta;
+      const ctx: DeploymentContext<unknown> = {
+        deployment,
+        models,
+        repository,
+        settings: ruleSet.settings,
+        options: active.options,
+        files: this.files,
+        report: (r) => {
+          const natural = r.severity ?? (meta.defaultSeverity === 'off' ? active.level : meta.defaultSeverity);
+          const template = meta.messages[r.messageId] ?? ENGINE_MESSAGES[r.messageId]!;
+          this.addOther({
+            ruleId: meta.id,
+            messageId: r.messageId,
+            severity: effectiveSeverity(natural, meta.defaultSeverity, active.level),
+            message: renderMessage(template, r.data ?? {}),
+            file: r.at.file,
+            range: r.at.range,
+            path: [],
+            ...(r.data ? { data: { ...r.data } } : {}),
+          });
+        },
+      };
+      try {
+        rule.check(ctx);
+      } catch (e) {
+        ctx.report({ at: deployment.server.at, ...internalError(meta.id, e) });
+      }
+    }
+  }
+
   // ---- results ----
 
   private finish(units: Unit[]): LintResult {
@@ -602,7 +670,9 @@ function deepFreeze<T>(value: T): T {
 
 /** Whether no flag is set over the settings: every option withCommandLine and ruleSet read (keep the two in step). */
 function commandLineSetsNothing(o: LintOptions): boolean {
-  return o.ruleLevels === undefined && o.gpuMemory === undefined && o.gpuCount === undefined && o.server === undefined && o.configsOnly === undefined;
+  return (
+    o.ruleLevels === undefined && o.gpuMemory === undefined && o.gpuCount === undefined && o.server === undefined && o.configsOnly === undefined
+  );
 }
 
 /** The settings with the command line's flags over them. */
@@ -610,7 +680,7 @@ function withCommandLine(base: LintSettings, o: LintOptions): LintSettings {
   const gpu = {
     ...base.gpu,
     ...(o.gpuMemory ? { memoryBytes: o.gpuMemory.bytes, memorySource: o.gpuMemory.source } : {}),
-    ...(o.gpuCount !== undefined ? { count: o.gpuCount, countSource: '--gpus' } : {}),
+    ...(o.gpuCount !== undefined ? { count: o.gpuCount, countSource: o.gpuCountSource ?? '--gpus' } : {}),
   };
   return { ...base, gpu, server: applyServerFlags(base.server, o.server ?? {}), configsOnly: o.configsOnly ?? base.configsOnly };
 }

@@ -57,6 +57,10 @@
 // runs once per repository and sees every model in it; it reports against one model's config, and
 // the engine keeps only reports on the configs being linted (so attach to a target: `ctx.isTarget(model)`).
 //
+// Deployment rules (`defineDeploymentRule`) run once per tritonserver a deployment declares (lint
+// --deployment): they see the server as the manifest writes it (`ctx.deployment`), the models of the
+// repositories it serves, and report at a place in the manifest (`at`, from the deployment's facts).
+//
 // Severity: the rule reports each finding with its natural severity (default: `meta.defaultSeverity`).
 // A user-configured severity moves every finding of the rule by the same number of levels, clamped to
 // info: a rule whose default is error and that reports error/warning/info findings, set to "warn",
@@ -72,6 +76,7 @@ import type { GpuLoad } from '../triton/gpu-memory.js';
 import type { ModelFacts } from '../workspace/workspace.js';
 import type { PathKind } from '../util/path-kind.js';
 import type { MessageValue, Placeholders } from '../util/message-template.js';
+import type { DeployedServer, Location } from '../deployment/server.js';
 
 export type RuleCategory = 'correctness' | 'suspicious' | 'performance' | 'style';
 
@@ -225,6 +230,45 @@ export interface RepositoryContext<Options = undefined, Messages extends Message
   report(model: ModelFacts, report: Report<Messages>): void;
 }
 
+/** A repository a deployed server serves, as this run reads it and as the deployment names it. */
+export interface ServedRepository {
+  /** The path this run reads (a local directory, or the stand-in path of a mounted URL). */
+  readonly path: string;
+  /** As the deployment names it: the server's --model-repository value, or the storage URI behind it. */
+  readonly named: string;
+  /** Where the deployment names it. */
+  readonly at: Location;
+}
+
+/** A deployment's tritonserver and what it serves: what deployment rules read. */
+export interface DeploymentFacts {
+  readonly server: DeployedServer;
+  readonly repositories: readonly ServedRepository[];
+}
+
+/** A finding in a deployment's manifest: where it is written. */
+export type DeploymentReport<M extends MessageTemplates = MessageTemplates> = {
+  readonly at: Location;
+  readonly severity?: Severity;
+} & MessageOf<M>;
+
+export interface DeploymentContext<Options = undefined, Messages extends MessageTemplates = MessageTemplates> {
+  readonly deployment: DeploymentFacts;
+  /** The models of every repository the server serves. */
+  readonly models: readonly ModelFacts[];
+  readonly repository: RepositoryFacts;
+  readonly settings: LintSettings;
+  readonly options: Options;
+  readonly files: RuleFiles;
+  report(report: DeploymentReport<Messages>): void;
+}
+
+export interface DeploymentRule<Options = undefined, Messages extends MessageTemplates = MessageTemplates> {
+  readonly scope: 'deployment';
+  readonly meta: RuleMeta<Options, Messages>;
+  check(ctx: DeploymentContext<Options, Messages>): void;
+}
+
 export interface ModelRule<Options = undefined, Messages extends MessageTemplates = MessageTemplates> {
   readonly scope: 'model';
   readonly meta: RuleMeta<Options, Messages>;
@@ -239,7 +283,7 @@ export interface RepositoryRule<Options = undefined, Messages extends MessageTem
 
 // eslint-style `any`: a registry holds rules whose option and message types differ.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Rule = ModelRule<any, any> | RepositoryRule<any, any>;
+export type Rule = ModelRule<any, any> | RepositoryRule<any, any> | DeploymentRule<any, any>;
 
 export function defineModelRule<Options = undefined, const Messages extends MessageTemplates = MessageTemplates>(
   rule: Omit<ModelRule<Options, Messages>, 'scope'>,
@@ -251,4 +295,10 @@ export function defineRepositoryRule<Options = undefined, const Messages extends
   rule: Omit<RepositoryRule<Options, Messages>, 'scope'>,
 ): RepositoryRule<Options, Messages> {
   return { scope: 'repository', ...rule };
+}
+
+export function defineDeploymentRule<Options = undefined, const Messages extends MessageTemplates = MessageTemplates>(
+  rule: Omit<DeploymentRule<Options, Messages>, 'scope'>,
+): DeploymentRule<Options, Messages> {
+  return { scope: 'deployment', ...rule };
 }

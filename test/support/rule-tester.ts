@@ -12,6 +12,10 @@ import { RULES, ruleById } from '../../src/lint/rules/index.js';
 import { parseSettings } from '../../src/lint/settings.js';
 import { onnxBytes, type OnnxSpec } from '../lint/harness.js';
 import { memoryFiles } from './memory-files.js';
+import { parseManifestText } from '../../src/deployment/manifest-text.js';
+import { serversOf } from '../../src/deployment/read.js';
+import { serverStores } from '../../src/deployment/stores.js';
+import { deploymentLintOptions } from '../../src/deployment/lint-options.js';
 
 /** Where the in-memory repository stands. */
 export const MEMORY_ROOT = '/memory-repository';
@@ -32,6 +36,12 @@ export interface CaseBase {
   settings?: Record<string, unknown>;
   /** Other options of the run (server flags, --gpus, --configs-only). */
   options?: Omit<LintOptions, 'files' | 'rules' | 'settings' | 'cwd' | 'workspace'>;
+  /**
+   * A manifest among `files` (relative to the root) whose first tritonserver serves the repository
+   * (the root, for each --model-repository it names), as lint --deployment runs it; targets default to
+   * the whole repository and findings to the manifest.
+   */
+  deployment?: string;
 }
 
 export interface ExpectedFinding {
@@ -72,10 +82,22 @@ function filesOf(c: CaseBase): Record<string, string | Uint8Array> {
   return out;
 }
 
+/** The case's deployment as lint --deployment makes its run (deployment/lint-options.ts), every store read at the root. */
+function deploymentOptions(c: CaseBase): Partial<LintOptions> {
+  if (c.deployment === undefined) return {};
+  const text = filesOf(c)[c.deployment];
+  if (typeof text !== 'string') throw new Error(`the case has no manifest ${c.deployment}`);
+  const server = serversOf(parseManifestText(text, `${MEMORY_ROOT}/${c.deployment}`))[0];
+  if (!server) throw new Error(`${c.deployment} starts no tritonserver`);
+  const repositories = serverStores(server).map((s) => ({ path: MEMORY_ROOT, named: s.named, at: s.at }));
+  return deploymentLintOptions(server, repositories, { cwd: MEMORY_ROOT });
+}
+
 function lintOptions(ruleId: string, c: CaseBase): LintOptions {
   const rule = ruleById(ruleId);
   if (!rule) throw new Error(`no rule ${ruleId}`);
   return {
+    ...deploymentOptions(c),
     ...c.options,
     cwd: MEMORY_ROOT,
     files: memoryFiles(MEMORY_ROOT, filesOf(c)),
@@ -84,7 +106,7 @@ function lintOptions(ruleId: string, c: CaseBase): LintOptions {
   };
 }
 
-const targetsOf = (c: CaseBase): string[] => (c.targets ?? ['m']).map((t) => `${MEMORY_ROOT}/${t}`);
+const targetsOf = (c: CaseBase): string[] => (c.targets ?? [c.deployment !== undefined ? '' : 'm']).map((t) => `${MEMORY_ROOT}/${t}`);
 
 /** The findings of the rule on the case's repository. */
 export function findingsOf(ruleId: string, c: CaseBase): Diagnostic[] {
@@ -129,7 +151,7 @@ function compare(c: InvalidCase, found: Diagnostic[]): void {
     if (want.path) expect(d.path, shown[i]).toEqual(want.path);
     if (want.line !== undefined) expect(d.range.start.line, shown[i]).toBe(want.line);
     if (want.token !== undefined) expect(tokenOf(c, d), shown[i]).toBe(want.token);
-    expect(d.file.slice(MEMORY_ROOT.length + 1), shown[i]).toBe(want.file ?? firstConfig(c));
+    expect(d.file.slice(MEMORY_ROOT.length + 1), shown[i]).toBe(want.file ?? c.deployment ?? firstConfig(c));
     // Every placeholder of the message is filled: no '{{' left in the text.
     expect(d.message, shown[i]).not.toMatch(/\{\{/);
     expect(proseInPlaceholders(d), shown[i]).toEqual([]);

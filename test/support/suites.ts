@@ -1,7 +1,7 @@
 // The two test commands (vitest.config.ts): `npm test` runs the fast suites, which need only the
 // repository; `npm run test:heavy` runs the suites that drive a real thing outside it — the real
 // tritonserver, the corpus of real configs, the end-to-end installs and editors, the container, the
-// reference C++ parser, the Python type checkers. CI (.ci/run) runs both. Every test file is in
+// reference C++ parser, the Python type checkers, KServe's CRDs. CI (.ci/run) runs both. Every test file is in
 // exactly one of them (test/suites.test.ts): a new file is fast unless it is here or starts the real
 // Triton, which puts it in the heavy suites by itself wherever it lives.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -29,6 +29,8 @@ export const HEAVY_GLOBS = [
   'test/client/runtime-check.test.ts',
   // The OpenVINO exporter run again (the exporters' venv).
   'test/openvino/re-export.test.ts',
+  // KServe's kinds against KServe's CRDs (scripts/kserve-crds/setup.sh, from KServe's Go module).
+  'test/deployment/kserve-schema.test.ts',
   // Helm charts rendered by the real helm (scripts/helm/setup.sh).
   'test/deployment/helm.test.ts',
 ];

@@ -46,11 +46,11 @@ const messages = {
   gpuIdBeyondAnyServerAuto:
     'gpu id {{id}} is not one of the servers\' GPU ids ({{ids}}; the count is not set, and no server has more than {{maxGpus}}), so Triton turns this KIND_AUTO group into KIND_CPU and then refuses its GPU list ("instance group {{group}} of model {{model}} has kind KIND_CPU but specifies one or more GPUs"); list GPU ids below {{count}}, or remove gpus to use every GPU; if the servers have more GPUs, say so with --gpus N or gpu.count in tritonc.config.json',
   gpuGroupWithoutGpus:
-    'the settings say the servers have no GPU (gpu.count: 0), so Triton refuses this KIND_GPU group ("instance group {{group}} of model {{model}} has kind KIND_GPU but no GPUs are available"); use kind: KIND_CPU without gpus',
+    'the servers have no GPU ({{source}}: 0), so Triton refuses this KIND_GPU group ("instance group {{group}} of model {{model}} has kind KIND_GPU but no GPUs are available"); use kind: KIND_CPU without gpus',
   gpuGroupWithoutGpusListed:
-    'the settings say the servers have no GPU (gpu.count: 0), so Triton refuses this KIND_GPU group ("instance group {{group}} of model {{model}} specifies invalid or unsupported gpu id {{id}}. GPUs with at least the minimum required CUDA compute compatibility of {{cc}} are: "); use kind: KIND_CPU without gpus',
+    'the servers have no GPU ({{source}}: 0), so Triton refuses this KIND_GPU group ("instance group {{group}} of model {{model}} specifies invalid or unsupported gpu id {{id}}. GPUs with at least the minimum required CUDA compute compatibility of {{cc}} are: "); use kind: KIND_CPU without gpus',
   gpuGroupWithoutGpusAuto:
-    'the settings say the servers have no GPU (gpu.count: 0), so Triton refuses this KIND_AUTO group (it becomes KIND_CPU, still listing GPUs) ("instance group {{group}} of model {{model}} has kind KIND_CPU but specifies one or more GPUs"); use kind: KIND_CPU without gpus',
+    'the servers have no GPU ({{source}}: 0), so Triton refuses this KIND_AUTO group (it becomes KIND_CPU, still listing GPUs) ("instance group {{group}} of model {{model}} has kind KIND_CPU but specifies one or more GPUs"); use kind: KIND_CPU without gpus',
   profileNotTensorrt:
     "profile selects TensorRT optimization profiles, and this model's platform is '{{platform}}', so Triton refuses the model (\"instance group {{group}} of model {{model}} and platform {{platform}}specifies profile field which is only supported for TensorRT models\"); remove profile",
   profileNotTensorrtNoPlatform:
@@ -160,12 +160,17 @@ function checkGroup(ctx: Ctx, g: ModelInstanceGroup, path: PathSegment[], group:
         });
     }
     if (ctx.settings.gpu.count === 0 && bad < 0 && (kind === 'KIND_GPU' || gpus.length)) {
-      // The settings say the servers have no GPU.
+      // The settings, the command line or the deployment say the servers have no GPU.
       const at = gpus.length ? [...gpusPath, 0] : g.kind !== undefined ? [...path, 'kind'] : path;
-      if (auto) ctx.report({ path: at, messageId: 'gpuGroupWithoutGpusAuto', data: { group, model, kind } });
+      const zero = source ?? 'gpu.count';
+      if (auto) ctx.report({ path: at, messageId: 'gpuGroupWithoutGpusAuto', data: { group, model, kind, source: zero } });
       else if (gpus.length)
-        ctx.report({ path: at, messageId: 'gpuGroupWithoutGpusListed', data: { group, model, kind, id: gpus[0]!, cc: MIN_COMPUTE_CAPABILITY_TEXT } });
-      else ctx.report({ path: at, messageId: 'gpuGroupWithoutGpus', data: { group, model, kind } });
+        ctx.report({
+          path: at,
+          messageId: 'gpuGroupWithoutGpusListed',
+          data: { group, model, kind, id: gpus[0]!, cc: MIN_COMPUTE_CAPABILITY_TEXT, source: zero },
+        });
+      else ctx.report({ path: at, messageId: 'gpuGroupWithoutGpus', data: { group, model, kind, source: zero } });
     }
   }
 
