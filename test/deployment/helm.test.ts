@@ -5,10 +5,12 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { locateInChart } from '../../src/deployment/chart-locate.js';
 import { DeploymentInputError } from '../../src/deployment/errors.js';
 import { HELM_INSTALL_HINT, renderChart, type RenderedChart } from '../../src/deployment/helm.js';
 import { helmBinary } from '../support/helm.js';
+import { kubernetesSchemaErrors } from '../support/kubernetes-schema.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
 
@@ -72,6 +74,23 @@ describe.runIf(helm)('renderChart with the real helm', () => {
     expect(deployment).toMatch(/livenessProbe:\n\s+httpGet:\n\s+path: \/v2\/health\/live\n/);
     // Nothing of the template comments that name NVIDIA's files reaches the output.
     expect(rendered.text).not.toContain('Imitates');
+  });
+
+  it('every document the chart renders is one the Kubernetes API server accepts', async () => {
+    const s3 = join(tempDir('tritonc-helm-schema-'), 's3.yaml');
+    writeFileSync(s3, 'image:\n  modelRepositoryPath: s3://bucket/models\n  modelRepositoryServer: ""\nextraServerArgs: ["--strict-model-config=false"]\n');
+    for (const values of [[], [s3]]) {
+      const rendered = await renderChart(CHART, { helm, values });
+      const docs = parseAllDocuments(rendered.text);
+      expect(docs.map((d) => [d.errors, d.toJS()?.kind as unknown])).toEqual([
+        [[], 'Service'],
+        [[], 'Service'],
+        [[], 'Deployment'],
+      ]);
+      for (const doc of docs) expect(kubernetesSchemaErrors(doc.toJS())).toEqual([]);
+      // The parser's documents start where renderChart's sources say (each after its `# Source:` line).
+      expect(docs.map((d) => rendered.text.lastIndexOf('# Source: ', d.contents!.range[0]))).toEqual(rendered.sources.map((s) => s.start));
+    }
   });
 
   it("renders the user's values files in order (the last wins), then --set over them", async () => {
