@@ -183,7 +183,7 @@ function splitSources(text: string, chart: string): ChartSource[] {
 function templateFile(source: string, chart: string, realChart: string): string | undefined {
   const parts = source.split('/').slice(1);
   if (parts.length === 0 || parts.some((p) => p === '' || p === '.' || p === '..')) return undefined;
-  const file = join(chart, ...parts);
+  const file = join(chart, parts.join('/'));
   if (!isFile(file)) return undefined;
   try {
     const inside = relative(realChart, realpathSync(file));
