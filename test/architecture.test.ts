@@ -45,6 +45,7 @@ const FACTS = new Set([
   'workspace',
   'remote',
   'generate',
+  'deployment',
 ]);
 const CONSUMERS = new Set(['lint', 'report', 'verify', 'watch', 'lsp', 'cli', 'client']);
 
@@ -106,6 +107,7 @@ describe('architecture (docs/architecture.md)', () => {
       ['remote', ['pbtxt', 'config', 'triton', 'generate']],
       ['lint', ['cli', 'report', 'generate']],
       ['generate', ['lint']],
+      ['deployment', ['lint', 'workspace', 'generate']],
     ];
     for (const [from, to] of forbidden)
       expect(

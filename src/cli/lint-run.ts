@@ -17,7 +17,7 @@ import type { CliIO } from './io.js';
 import { terminalProgress } from './progress.js';
 import type { RepositoriesRun } from './remote.js';
 import type { ServerOptions } from '../triton/server-options.js';
-import type { LintCliOptions } from './lint.js';
+import type { LintCliOptions } from './lint-flags.js';
 
 /** --fix / --fix-dry-run: the fixes applied (written only with --fix), the refused ones said, what remains reported. */
 function applyFixes(paths: string[], options: LintOptions, write: boolean, io: CliIO): LintResult {

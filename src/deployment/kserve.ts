@@ -7,6 +7,8 @@
 //   MergeRuntimeContainers: "isvc extends runtime flags");
 // - runtimeVersion replaces the image's tag, unless the image is pinned by digest (utils.go:340
 //   UpdateImageTag);
+// - without storageUri (or storage), --model-control-mode=explicit is added to the args
+//   (pkg/apis/serving/v1beta1/inference_service_defaults.go:479-490 SetTritonDefaults);
 // - the storage initializer copies storageUri to /mnt/models (pkg/constants/constants.go:511
 //   DefaultModelLocalMountPath), which the runtime's --model-store names.
 import type { ManifestDocument, ValuePath } from './manifest-text.js';
@@ -44,7 +46,9 @@ export function kserveServers(doc: ManifestDocument, runtimes: readonly Manifest
   const owner = `InferenceService ${name}`;
   let base: DeployedServer | undefined;
   if (runtimeDoc) {
-    base = containerServer(runtimeDoc, ['spec', 'containers', 0], `${String(valueAt(runtimeDoc.value, ['kind']))} ${runtimeName}`, 'kserve', { assumeServer: false });
+    base = containerServer(runtimeDoc, ['spec', 'containers', 0], `${String(valueAt(runtimeDoc.value, ['kind']))} ${runtimeName}`, 'kserve', {
+      assumeServer: false,
+    });
     if (!base) return []; // a runtime that runs no tritonserver
   } else if (legacy || runtimeName === KSERVE_TRITON_RUNTIME.name || (runtimeName === undefined && format === 'triton')) {
     base = builtInRuntime(doc, path);
@@ -52,13 +56,20 @@ export function kserveServers(doc: ManifestDocument, runtimes: readonly Manifest
 
   // The predictor's container fields over the runtime's.
   const own = containerServer(doc, path, owner, 'kserve', { assumeServer: true });
-  const runtimeVersion = typeof predictor.runtimeVersion === 'string' ? { value: predictor.runtimeVersion, at: doc.locate([...path, 'runtimeVersion']) } : undefined;
+  const runtimeVersion =
+    typeof predictor.runtimeVersion === 'string' ? { value: predictor.runtimeVersion, at: doc.locate([...path, 'runtimeVersion']) } : undefined;
   const image = withRuntimeVersion(own?.image ?? base.image, runtimeVersion);
   const words = [...base.words, ...(own?.words ?? [])];
+  // inference_service_defaults.go:479-490 SetTritonDefaults: with neither storageUri nor storage, the
+  // model's args get --model-control-mode=explicit.
+  if (predictor.storageUri === undefined && predictor.storage === undefined) words.push({ value: '--model-control-mode=explicit', at: doc.locate(path) });
   const ownGpus = own?.gpus && own.gpus.count > 0 ? own.gpus : undefined;
   const env = new Map(base.env);
   for (const [k, e] of own?.env ?? []) env.set(k, e);
-  const storage = typeof predictor.storageUri === 'string' ? { uri: { value: predictor.storageUri, at: doc.locate([...path, 'storageUri']) }, mountPath: KSERVE_MOUNT_PATH } : undefined;
+  const storage =
+    typeof predictor.storageUri === 'string'
+      ? { uri: { value: predictor.storageUri, at: doc.locate([...path, 'storageUri']) }, mountPath: KSERVE_MOUNT_PATH }
+      : undefined;
   return [
     {
       platform: 'kserve',

@@ -27,7 +27,8 @@ const SHELLS = new Set(['sh', 'bash', 'dash', 'ash', 'zsh']);
 const TRITONSERVER = 'tritonserver';
 
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-export const valueAt = (v: unknown, path: ValuePath): unknown => path.reduce<unknown>((o, k) => (isRecord(o) || Array.isArray(o) ? (o as never)[k] : undefined), v);
+export const valueAt = (v: unknown, path: ValuePath): unknown =>
+  path.reduce<unknown>((o, k) => (isRecord(o) || Array.isArray(o) ? (o as never)[k] : undefined), v);
 const basename = (word: string) => word.slice(word.lastIndexOf('/') + 1);
 
 /** Whether a document is a workload whose pods tritonc reads. */
@@ -39,8 +40,7 @@ export function isWorkload(value: unknown): boolean {
 export function kubernetesServers(doc: ManifestDocument): DeployedServer[] {
   const value = doc.value;
   if (!isRecord(value)) return [];
-  if (value.kind === 'List' && Array.isArray(value.items))
-    return value.items.flatMap((_, i) => serversOfWorkload(doc, ['items', i]));
+  if (value.kind === 'List' && Array.isArray(value.items)) return value.items.flatMap((_, i) => serversOfWorkload(doc, ['items', i]));
   return serversOfWorkload(doc, []);
 }
 

@@ -67,7 +67,9 @@ async function documentsOf(input: string, sources: DeploymentSources): Promise<M
     }
     let names: string[];
     try {
-      names = readdirSync(path).filter((n) => MANIFEST_FILE.test(n)).sort();
+      names = readdirSync(path)
+        .filter((n) => MANIFEST_FILE.test(n))
+        .sort();
     } catch (e) {
       throw new DeploymentInputError(`cannot list: ${(e as Error).message}`, path);
     }

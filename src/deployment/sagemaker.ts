@@ -29,8 +29,7 @@ export function sagemakerServers(doc: ManifestDocument): DeployedServer[] {
     if (!isRecord(c) || typeof c.Image !== 'string' || !/tritonserver/.test(c.Image)) continue;
     const env = new Map<string, Located<string>>();
     if (isRecord(c.Environment))
-      for (const [k, value] of Object.entries(c.Environment))
-        if (typeof value === 'string') env.set(k, { value, at: doc.locate([...path, 'Environment', k]) });
+      for (const [k, value] of Object.entries(c.Environment)) if (typeof value === 'string') env.set(k, { value, at: doc.locate([...path, 'Environment', k]) });
     const lookup = (k: string) => env.get(k)?.value;
     const at = doc.locate(path);
     const words: Located<string>[] = serveScriptArgs(lookup).map((value) => ({ value, at }));

@@ -40,3 +40,19 @@ export interface DeployedServer {
    */
   readonly storage?: { readonly uri: Located<string>; readonly mountPath: string };
 }
+
+/** A repository a deployed server serves, as this run reads it and as the deployment names it. */
+export interface ServedRepository {
+  /** The path this run reads (a local directory, or the stand-in path of a mounted URL). */
+  readonly path: string;
+  /** As the deployment names it: the server's --model-repository value, or the storage URI behind it. */
+  readonly named: string;
+  /** Where the deployment names it. */
+  readonly at: Location;
+}
+
+/** A deployment's tritonserver and what it serves: what deployment rules read. */
+export interface DeploymentFacts {
+  readonly server: DeployedServer;
+  readonly repositories: readonly ServedRepository[];
+}

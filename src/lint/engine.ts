@@ -139,7 +139,8 @@ export function lintSync(paths: readonly string[], options: LintOptions = {}): L
       'unrecognized',
     );
   }
-  if (!targets.length) throw new LintInputError(`no config.pbtxt, configs/*.pbtxt or model directory found under ${given.join(', ')}`);
+  // A deployment's repository may hold no model: its rules say what the server makes of that.
+  if (!targets.length && !options.deployment) throw new LintInputError(`no config.pbtxt, configs/*.pbtxt or model directory found under ${given.join(', ')}`);
   try {
     const result = new LintRun(options, workspace).run(targets);
     // A link the search for models did not go through is said, never skipped in silence.
@@ -495,6 +496,7 @@ class LintRun {
     const repository: RepositoryContext['repository'] = {
       gpuLoads: (gpuCount, overheadBytes) => facts.gpuLoads(gpuCount, overheadBytes, targetDirs),
       ensemblesUsing: (names) => facts.ensemblesUsing(names),
+      hostShares: (gpuCount) => facts.hostShares(gpuCount),
     };
     for (const active of ruleSet.active) {
       if (active.rule.scope !== 'repository') continue;
@@ -536,6 +538,7 @@ class LintRun {
     const repository: RepositoryContext['repository'] = {
       gpuLoads: (gpuCount, overheadBytes) => facts.gpuLoads(gpuCount, overheadBytes, dirs),
       ensemblesUsing: (names) => facts.ensemblesUsing(names),
+      hostShares: (gpuCount) => facts.hostShares(gpuCount),
     };
     for (const active of ruleSet.active) {
       if (active.rule.scope !== 'deployment') continue;
@@ -670,9 +673,7 @@ function deepFreeze<T>(value: T): T {
 
 /** Whether no flag is set over the settings: every option withCommandLine and ruleSet read (keep the two in step). */
 function commandLineSetsNothing(o: LintOptions): boolean {
-  return (
-    o.ruleLevels === undefined && o.gpuMemory === undefined && o.gpuCount === undefined && o.server === undefined && o.configsOnly === undefined
-  );
+  return o.ruleLevels === undefined && o.gpuMemory === undefined && o.gpuCount === undefined && o.server === undefined && o.configsOnly === undefined;
 }
 
 /** The settings with the command line's flags over them. */

@@ -73,10 +73,13 @@ import type { ModelSignature } from '../model-file/signature.js';
 import type { ModelReadError } from '../model-file/errors.js';
 import type { LintSettings, RuleLevel } from './settings-types.js';
 import type { GpuLoad } from '../triton/gpu-memory.js';
+import type { HostShare } from '../triton/host-memory.js';
 import type { ModelFacts } from '../workspace/workspace.js';
 import type { PathKind } from '../util/path-kind.js';
 import type { MessageValue, Placeholders } from '../util/message-template.js';
-import type { DeployedServer, Location } from '../deployment/server.js';
+import type { DeploymentFacts, Location } from '../deployment/server.js';
+
+export type { DeploymentFacts };
 
 export type RuleCategory = 'correctness' | 'suspicious' | 'performance' | 'style';
 
@@ -209,6 +212,8 @@ export interface RepositoryFacts {
   gpuLoads(gpuCount: number, overheadBytes: number): GpuLoad[];
   /** The ensembles (model directories) whose steps run one of `models` (names). */
   ensemblesUsing(models: ReadonlySet<string>): string[];
+  /** The models' CPU instances on a server with `gpuCount` GPUs, each a copy of its weights in host memory. */
+  hostShares(gpuCount: number): HostShare[];
 }
 
 export interface RepositoryContext<Options = undefined, Messages extends MessageTemplates = MessageTemplates> {
@@ -228,22 +233,6 @@ export interface RepositoryContext<Options = undefined, Messages extends Message
   edits(model: ModelFacts): ConfigEdits;
   /** Reports against `model`'s config.pbtxt; dropped unless the model is a target. */
   report(model: ModelFacts, report: Report<Messages>): void;
-}
-
-/** A repository a deployed server serves, as this run reads it and as the deployment names it. */
-export interface ServedRepository {
-  /** The path this run reads (a local directory, or the stand-in path of a mounted URL). */
-  readonly path: string;
-  /** As the deployment names it: the server's --model-repository value, or the storage URI behind it. */
-  readonly named: string;
-  /** Where the deployment names it. */
-  readonly at: Location;
-}
-
-/** A deployment's tritonserver and what it serves: what deployment rules read. */
-export interface DeploymentFacts {
-  readonly server: DeployedServer;
-  readonly repositories: readonly ServedRepository[];
 }
 
 /** A finding in a deployment's manifest: where it is written. */

@@ -4,14 +4,7 @@
 // (`--flag=value` or `--flag value`) except --help and --disable-auto-complete-config (Option::ArgNone),
 // and words that are not options are left over. Only the options that change what tritonc judges are
 // interpreted; each keeps the index of the word it came from, so a finding points at it. Pure data.
-import {
-  ServerFlagError,
-  autoCompleteConfigOf,
-  parseBackendConfig,
-  parseTritonBool,
-  type BackendSetting,
-  type ServerOptions,
-} from './server-options.js';
+import { ServerFlagError, autoCompleteConfigOf, parseBackendConfig, parseTritonBool, type BackendSetting, type ServerOptions } from './server-options.js';
 
 /** Options that take no argument (Option::ArgNone in command_line_parser.cc). */
 const NO_ARGUMENT = new Set(['help', 'disable-auto-complete-config']);

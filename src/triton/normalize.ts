@@ -209,6 +209,11 @@ export function gpuPlacements(config: ModelConfig, gpuCount: number): GpuPlaceme
   });
 }
 
+/** How many instances of the config run on the CPU (KIND_CPU groups after normalization), each a copy of the weights in host memory. */
+export function cpuInstances(config: ModelConfig, gpuCount: number): number {
+  return normalizedGroups(config, gpuCount).reduce((n, g) => n + (g.kind === 'KIND_CPU' ? Number(g.count ?? 1) : 0), 0);
+}
+
 /** The instance groups after normalization, from the only fields it reads (so a large config is not copied). */
 function normalizedGroups(config: ModelConfig, gpuCount: number): ModelInstanceGroup[] {
   // Shallow copies are enough (normalizeGroupsOf only assigns), and much cheaper than a deep clone per model.

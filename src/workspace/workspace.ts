@@ -19,6 +19,7 @@ import type { TritonRelease } from '../triton/releases/catalog.js';
 import { completedConfig, type CompletedConfig } from '../triton/completed-config.js';
 import { gpuLoads, weightBytes, type GpuLoad, type WeighedModel } from '../triton/gpu-memory.js';
 import { placementOf, type ModelSummary } from './model-summary.js';
+import { hostShares, type HostShare } from '../triton/host-memory.js';
 import { locateModelFile, type ModelFile } from '../triton/model-file-location.js';
 import { Memo, Memos } from '../util/memo.js';
 import { Sources, type FileSource, type SignatureResult } from './sources.js';
@@ -124,6 +125,8 @@ export interface WorkspaceRepository {
    * directories, and `alsoDirs` (targets without a config.pbtxt).
    */
   gpuLoads(gpuCount: number, overheadBytes: number, alsoDirs?: readonly string[]): GpuLoad[];
+  /** The models' CPU instances on a server with `gpuCount` GPUs, each a copy of its weights in host memory (triton/host-memory.ts). */
+  hostShares(gpuCount: number): HostShare[];
 }
 
 export class Workspace {
@@ -429,6 +432,15 @@ class RunRepository implements WorkspaceRepository {
       }
       return gpuLoads(weighed, gpuCount, overheadBytes);
     });
+  }
+
+  hostShares(gpuCount: number): HostShare[] {
+    const weighed: WeighedModel[] = [];
+    for (const dir of this.modelDirs()) {
+      const { placement, weightBytes } = this.ws.modelSummary(dir);
+      if (placement) weighed.push({ dir, config: placement, weightBytes });
+    }
+    return hostShares(weighed, gpuCount);
   }
 }
 

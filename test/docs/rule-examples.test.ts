@@ -6,10 +6,9 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics.js';
-import { lintSync } from '../../src/lint/engine.js';
 import { RULES } from '../../src/lint/rules/index.js';
 import { writeRepo } from '../lint/harness.js';
-import { parseExamples, readPage } from '../support/rule-examples.js';
+import { lintExample, parseExamples, readPage } from '../support/rule-examples.js';
 
 const DOCS = fileURLToPath(new URL('../../docs/rules/', import.meta.url));
 const UPDATE = process.env.UPDATE_RULE_EXAMPLES === '1';
@@ -36,8 +35,7 @@ describe('rule pages: the examples produce the findings they show', () => {
       const counts: number[] = [];
       for (const ex of examples) {
         const repo = await writeRepo(ex.files);
-        const found = lintSync([repo], { cwd: repo, rules: RULES })
-          .results.flatMap((r) => r.diagnostics)
+        const found = lintExample(ex, repo)
           .filter((d) => d.ruleId === id)
           .map((d) => line(repo, d));
         counts.push(found.length);

@@ -102,7 +102,9 @@ testRule('instance-group', {
       name: 'a CPU-only server in the settings (gpu.count 0) refuses KIND_GPU',
       config: `${ORT}instance_group [ { kind: KIND_GPU } ]\n`,
       settings: NO_GPU,
-      errors: [{ messageId: 'gpuGroupWithoutGpus', severity: 'error', token: 'KIND_GPU', data: { group: 'm_0', model: 'm', kind: 'KIND_GPU', source: 'gpu.count' } }],
+      errors: [
+        { messageId: 'gpuGroupWithoutGpus', severity: 'error', token: 'KIND_GPU', data: { group: 'm_0', model: 'm', kind: 'KIND_GPU', source: 'gpu.count' } },
+      ],
     },
     {
       name: 'a CPU-only server refuses a KIND_GPU group listing GPUs',

@@ -7,13 +7,22 @@
 //                              `ir_version <n>` and `opset <domain> <n>` (ai.onnx is the default domain)
 //   ```text <path>             any other file, written as it is (an empty block writes an empty file)
 //   ```json tritonc.config.json  the settings
+//   ```deployment <path> <dir>  a manifest (YAML, or JSON for SageMaker) whose tritonserver serves the repository <dir>:
+//                              the example is linted as lint --deployment <path> <dir> runs it
 //   ```findings                the page's rule's findings: `<path>:<line>:<column> <severity> <messageId> <message>`, or `(none)`
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Diagnostic } from '../../src/diagnostics.js';
+import { lintSync } from '../../src/lint/engine.js';
+import { RULES } from '../../src/lint/rules/index.js';
 import type { OnnxSpec, RepoFiles, TensorSpec } from '../lint/harness.js';
+import { deploymentRunOptions } from './deployment-case.js';
 
 export interface RuleExample {
   title: string;
   files: RepoFiles;
+  /** The manifest and the repository it serves, for a deployment rule's example. */
+  deployment?: { manifest: string; repository: string };
   /** The findings block's lines ([] for `(none)`), and where the block's body starts and ends in the page. */
   findings: { lines: string[]; start: number; end: number } | undefined;
 }
@@ -37,7 +46,10 @@ export function parseExamples(page: string): RuleExample[] {
     if (kind === 'pbtxt') current.files[args[0] ?? 'model/config.pbtxt'] = body;
     else if (kind === 'onnx') for (const p of args) current.files[p] = onnxSpec(body);
     else if (kind === 'text' || kind === 'json') current.files[args[0]!] = body;
-    else if (kind === 'findings') {
+    else if (kind === 'deployment') {
+      current.files[args[0]!] = body;
+      current.deployment = { manifest: args[0]!, repository: args[1] ?? '.' };
+    } else if (kind === 'findings') {
       const start = offset + m.index + m[0].indexOf('\n') + 1;
       const lines = body.split('\n').filter((l) => l.trim() !== '');
       current.findings = { lines: lines.length === 1 && lines[0] === '(none)' ? [] : lines, start, end: start + body.length };
@@ -92,3 +104,10 @@ function onnxSpec(body: string): OnnxSpec {
 }
 
 export const readPage = (path: string): string => readFileSync(path, 'utf8');
+
+/** Every rule's findings on an example written at `repo` (a deployment's: as lint --deployment runs it). */
+export function lintExample(ex: RuleExample, repo: string): Diagnostic[] {
+  const served = ex.deployment ? join(repo, ex.deployment.repository) : repo;
+  const deployment = ex.deployment ? deploymentRunOptions(ex.files[ex.deployment.manifest] as string, join(repo, ex.deployment.manifest), served, repo) : {};
+  return lintSync([served], { cwd: repo, rules: RULES, ...deployment }).results.flatMap((r) => r.diagnostics);
+}

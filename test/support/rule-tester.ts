@@ -12,10 +12,7 @@ import { RULES, ruleById } from '../../src/lint/rules/index.js';
 import { parseSettings } from '../../src/lint/settings.js';
 import { onnxBytes, type OnnxSpec } from '../lint/harness.js';
 import { memoryFiles } from './memory-files.js';
-import { parseManifestText } from '../../src/deployment/manifest-text.js';
-import { serversOf } from '../../src/deployment/read.js';
-import { serverStores } from '../../src/deployment/stores.js';
-import { deploymentLintOptions } from '../../src/deployment/lint-options.js';
+import { deploymentRunOptions } from './deployment-case.js';
 
 /** Where the in-memory repository stands. */
 export const MEMORY_ROOT = '/memory-repository';
@@ -87,10 +84,7 @@ function deploymentOptions(c: CaseBase): Partial<LintOptions> {
   if (c.deployment === undefined) return {};
   const text = filesOf(c)[c.deployment];
   if (typeof text !== 'string') throw new Error(`the case has no manifest ${c.deployment}`);
-  const server = serversOf(parseManifestText(text, `${MEMORY_ROOT}/${c.deployment}`))[0];
-  if (!server) throw new Error(`${c.deployment} starts no tritonserver`);
-  const repositories = serverStores(server).map((s) => ({ path: MEMORY_ROOT, named: s.named, at: s.at }));
-  return deploymentLintOptions(server, repositories, { cwd: MEMORY_ROOT });
+  return deploymentRunOptions(text, `${MEMORY_ROOT}/${c.deployment}`, MEMORY_ROOT, MEMORY_ROOT);
 }
 
 function lintOptions(ruleId: string, c: CaseBase): LintOptions {

@@ -45,6 +45,12 @@ import { ensembleConfig } from './correctness/ensemble-config.js';
 import { ensembleModels } from './correctness/ensemble-models.js';
 import { versionDirs } from './correctness/version-dirs.js';
 import { autocompleteSurprises } from './suspicious/autocomplete-surprises.js';
+import { deploymentStorage } from './correctness/deployment-storage.js';
+import { deploymentImage } from './suspicious/deployment-image.js';
+import { deploymentGpus } from './correctness/deployment-gpus.js';
+import { deploymentMemory } from './performance/deployment-memory.js';
+import { deploymentPoll } from './suspicious/deployment-poll.js';
+import { sagemakerDefaultModel } from './correctness/sagemaker-default-model.js';
 
 /**
  * Triton core's own load-time checks of one config (core src/model_config_utils.cc, AutoCompleteBackendFields
@@ -108,6 +114,13 @@ export const RULES: readonly Rule[] = [
   accelerators,
   versionDirs,
   autocompleteSurprises,
+  // deployments (lint --deployment): the server's container, image and storage against what it serves
+  deploymentStorage,
+  deploymentImage,
+  deploymentGpus,
+  deploymentMemory,
+  deploymentPoll,
+  sagemakerDefaultModel,
   // Triton core's checks of one config: name, backend, batching, sequences, instances, I/O, warmup
   ...CORE_RULES,
 ];

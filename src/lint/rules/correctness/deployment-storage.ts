@@ -9,7 +9,7 @@ import { SERVE_SCRIPT_MESSAGES } from '../../../triton/sagemaker-serve.js';
 
 const messages = {
   modelNotRepository:
-    "{{named}} is the model {{model}} itself (config.pbtxt and version {{version}}), not a repository of models: Triton reads version {{version}} as a model named '{{version}}' and refuses it (\"Poll failed for model directory '{{version}}': Invalid model name: Could not determine backend for model '{{version}}' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'.\"); point it at {{parent}}, the directory above, which holds {{model}}/",
+    "{{named}} is the directory of the model {{model}} (version {{version}} is at its top), not a repository of models: Triton reads version {{version}} as a model named '{{version}}' and refuses it (\"Poll failed for model directory '{{version}}': Invalid model name: Could not determine backend for model '{{version}}' with no backend in model configuration. Expected model name of the form 'model.<backend_name>'.\"); point it at {{parent}}, the directory above, which holds {{model}}/",
   archiveModelAtTop:
     '{{named}} holds config.pbtxt at its top, so SageMaker\'s serve script stops before Triton starts ("ERROR: Incorrect directory structure. Model directory needs to contain the top level folder"); make the archive from the repository, with the model in a directory of its own: {{model}}/config.pbtxt, {{model}}/1/',
 } as const;
@@ -42,7 +42,7 @@ export const deploymentStorage = defineDeploymentRule({
       if (sagemaker && hasConfig) {
         ctx.report({ at: repo.at, messageId: 'archiveModelAtTop', data: { named: repo.named, model: model === 'model' ? 'MODEL_NAME' : model } });
       } else if (version !== undefined) {
-        const parent = slash > 0 ? trimmed.slice(0, slash + 1) : '..';
+        const parent = slash >= 0 ? trimmed.slice(0, slash + 1) : '.';
         ctx.report({ at: repo.at, messageId: 'modelNotRepository', data: { named: repo.named, model, version, parent } });
       }
     }

@@ -12,16 +12,19 @@ import { settledBackend } from '../../backend.js';
 const KNOWN = `${RELEASES[0]!.container} to ${NEWEST_RELEASE.container}`;
 
 const messages = {
-  noImage: 'the container names no image, so the Triton release it runs is not known; tritonc judged the repository as Triton {{judged}}; set image: nvcr.io/nvidia/tritonserver:<release>-py3',
-  noTag: 'the image {{image}} has no tag, so each pod runs whatever :latest is when it starts; tritonc judged the repository as Triton {{judged}}; pin the release you tested, e.g. {{image}}:{{judged}}-py3',
+  noImage:
+    'the container names no image, so the Triton release it runs is not known; tritonc judged the repository as Triton {{judged}}; set image: nvcr.io/nvidia/tritonserver:<release>-py3',
+  noTag:
+    'the image {{image}} has no tag, so each pod runs whatever :latest is when it starts; tritonc judged the repository as Triton {{judged}}; pin the release you tested, e.g. {{image}}:{{judged}}-py3',
   digestOnly:
     'the image {{image}} is pinned by digest alone, which names no Triton release; tritonc judged the repository as Triton {{judged}}; keep the tag before the digest (tritonserver:24.10-py3@sha256:...) or say the release with --triton-version',
   notReleaseTag:
-    'the tag {{tag}} of {{image}} is not one of NVIDIA\'s (<YY.MM>-<flavour>), so the Triton release it runs is not known; tritonc judged the repository as Triton {{judged}}; say which release the image is built from with --triton-version',
+    "the tag {{tag}} of {{image}} is not one of NVIDIA's (<YY.MM>-<flavour>), so the Triton release it runs is not known; tritonc judged the repository as Triton {{judged}}; say which release the image is built from with --triton-version",
   unknownRelease: `the image {{image}} runs Triton {{release}}, a release tritonc does not know (it knows ${KNOWN}); tritonc judged the repository as Triton {{judged}}; run a release from ${KNOWN}, or say the nearest with --triton-version`,
-  unknownFlavour: 'the tag {{tag}} of {{image}} is no tritonserver image NVIDIA published, so the image cannot be pulled; use {{release}}-py3, or another flavour of {{release}}',
+  unknownFlavour:
+    'the tag {{tag}} of {{image}} is no tritonserver image NVIDIA published, so the image cannot be pulled; use {{release}}-py3, or another flavour of {{release}}',
   backendMissing:
-    "the image {{image}} has no {{backend}} backend, which {{models}} need{{s}}, so Triton refuses {{them}} (\"unable to find backend library for backend '{{backend}}', try specifying runtime on the model configuration.\"); run {{others}}",
+    'the image {{image}} has no {{backend}} backend, which {{models}} need{{s}}, so Triton refuses {{them}} ("unable to find backend library for backend \'{{backend}}\', try specifying runtime on the model configuration."); run {{others}}',
 } as const;
 
 export const deploymentImage = defineDeploymentRule({
@@ -71,7 +74,14 @@ export const deploymentImage = defineDeploymentRule({
           at,
           severity: 'error',
           messageId: 'backendMissing',
-          data: { image, backend, models: models.join(', '), s: models.length === 1 ? 's' : '', them: models.length === 1 ? 'it' : 'them', others: others.join(' or ') },
+          data: {
+            image,
+            backend,
+            models: models.join(', '),
+            s: models.length === 1 ? 's' : '',
+            them: models.length === 1 ? 'it' : 'them',
+            others: others.join(' or '),
+          },
         });
       }
     }

@@ -1,14 +1,13 @@
 // What a deployed server makes of a lint run: the server's options (its image's release, its flags,
 // the repositories it serves), the GPUs its container gets, and its facts for the deployment rules.
 // The CLI (lint --deployment) and the rule tests make their runs with it.
-import type { LintOptions } from '../lint/engine.js';
-import type { ServedRepository } from '../lint/rule.js';
+import type { LintOptions } from './engine.js';
 import { serverOptionsOf } from '../triton/command-line.js';
 import { imageTarget } from '../triton/releases/image-target.js';
 import { DEFAULT_TARGET, type TritonTarget } from '../triton/releases/target.js';
 import { displayPath } from '../util/display-path.js';
 import { quoted } from '../util/terminal-text.js';
-import type { DeployedServer, Location } from './server.js';
+import type { DeployedServer, Location, ServedRepository } from '../deployment/server.js';
 
 /** "file:line:column" of a location, the file shown relative to `cwd`. */
 export const describeLocation = (at: Location, cwd: string): string => `${displayPath(at.file, cwd)}:${at.range.start.line}:${at.range.start.column}`;
