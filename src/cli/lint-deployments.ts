@@ -27,7 +27,9 @@ export async function lintDeployments(opts: LintCliOptions, io: CliIO, setup: Li
   try {
     ({ servers, documents } = await readDeployments(opts.deployment ?? [], {
       cwd: io.cwd,
+      env: io.env,
       stdin: () => io.readStdin(MAX_MANIFEST_BYTES),
+      helm: { ...(opts.values ? { values: opts.values } : {}), ...(opts.set ? { set: opts.set } : {}) },
     }));
   } catch (e) {
     if (e instanceof DeploymentInputError)
