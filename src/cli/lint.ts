@@ -1,7 +1,8 @@
 // `tritonc lint [PATH...] [--format stylish|json|sarif|github|gitlab] [--config FILE] [--gpu-memory 24GiB]
 //   [--gpus N] [--configs-only] [--max-warnings N] [--quiet] [--rule id=off|info|warn|error] [-o FILE]
 //   [--no-color]`, and tritonserver's flags that change its verdict (--disable-auto-complete-config,
-//   --strict-model-config, --backend-config, --model-repository).
+//   --strict-model-config, --backend-config, --model-repository), and --deployment FILE [--values F]
+//   [--set k=v]: the repositories a deployment serves, as its server runs them (lint-deployments.ts).
 // Exit 0 clean (warnings within --max-warnings), 1 lint errors or too many warnings, 2 usage,
 // settings or unreadable input.
 import { pythonAutoCompleteRunner } from './python-run.js';
