@@ -68,16 +68,20 @@ export async function lintDeployments(opts: LintCliOptions, io: CliIO, setup: Li
 
   const given = mapped;
   return withRepositories('lint', given.flat(), io, { quiet: opts.quiet === true }, async (remote) => {
+    // Each server's repositories, as this run reads them (the stand-ins of URLs).
     let offset = 0;
-    const runs: { target: TritonTarget; result: LintResult }[] = [];
-    for (const { server, stores } of plans) {
+    const served = plans.map(({ server, stores }) => {
       const paths = remote.paths.slice(offset, offset + stores.length);
       offset += stores.length;
-      const repositories: ServedRepository[] = stores.map((s: ServerStore, j) => ({ path: paths[j]!, named: s.named, at: s.at }));
+      return { server, paths, repositories: stores.map((s: ServerStore, j): ServedRepository => ({ path: paths[j]!, named: s.named, at: s.at })) };
+    });
+    const runs: { target: TritonTarget; result: LintResult }[] = [];
+    for (const { server, paths, repositories } of served) {
       const run = deploymentLintOptions(server, repositories, {
         ...(setup.server.target ? { target: setup.server.target } : {}),
         gpusGiven: opts.gpus !== undefined,
         cwd: io.cwd,
+        others: served.filter((o) => o.server !== server).map((o) => ({ server: o.server, repositories: o.repositories })),
       });
       const { server: serverOptions, ...extra } = run;
       const target = serverOptions.target!;

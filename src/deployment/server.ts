@@ -55,4 +55,6 @@ export interface ServedRepository {
 export interface DeploymentFacts {
   readonly server: DeployedServer;
   readonly repositories: readonly ServedRepository[];
+  /** The other servers the deployments given start, with what each serves (an ensemble split between them). */
+  readonly others: readonly { readonly server: DeployedServer; readonly repositories: readonly ServedRepository[] }[];
 }

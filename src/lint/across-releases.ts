@@ -30,8 +30,10 @@ export function mergeAcrossReleases(runs: readonly ReleaseRun[]): LintResult {
       for (const d of file.diagnostics) {
         const key = keyOf(d);
         const seen = found.get(key);
-        if (seen) seen.targets.push(label);
-        else found.set(key, { diagnostic: d, targets: [label] });
+        // Two servers of one release (lint --deployment) judge it the same: the label once.
+        if (seen) {
+          if (!seen.targets.includes(label)) seen.targets.push(label);
+        } else found.set(key, { diagnostic: d, targets: [label] });
       }
     }
     for (const p of result.problems) problems.set(JSON.stringify([p.file, p.message, p.level ?? '']), p);

@@ -7,7 +7,7 @@ import { imageTarget } from '../triton/releases/image-target.js';
 import { DEFAULT_TARGET, type TritonTarget } from '../triton/releases/target.js';
 import { displayPath } from '../util/display-path.js';
 import { quoted } from '../util/terminal-text.js';
-import type { DeployedServer, Location, ServedRepository } from '../deployment/server.js';
+import type { DeployedServer, DeploymentFacts, Location, ServedRepository } from '../deployment/server.js';
 
 /** "file:line:column" of a location, the file shown relative to `cwd`. */
 export const describeLocation = (at: Location, cwd: string): string => `${displayPath(at.file, cwd)}:${at.range.start.line}:${at.range.start.column}`;
@@ -18,6 +18,8 @@ export interface DeploymentRun {
   /** --gpus given: it wins over the container's. */
   gpusGiven?: boolean;
   cwd: string;
+  /** The other servers of the deployments, with what each serves. */
+  others?: DeploymentFacts['others'];
 }
 
 /** The lint options of one server over `repositories` (in its --model-repository order). */
@@ -31,6 +33,6 @@ export function deploymentLintOptions(
   return {
     server: { ...serverOptionsOf(server.commandLine), target, modelRepositories: repositories.map((r) => r.path) },
     ...(gpus ? { gpuCount: gpus.count, gpuCountSource: `nvidia.com/gpu of ${quoted(server.name)} at ${describeLocation(gpus.at, run.cwd)}` } : {}),
-    deployment: { server, repositories },
+    deployment: { server, repositories, others: run.others ?? [] },
   };
 }

@@ -7,8 +7,9 @@
 //                              `ir_version <n>` and `opset <domain> <n>` (ai.onnx is the default domain)
 //   ```text <path>             any other file, written as it is (an empty block writes an empty file)
 //   ```json tritonc.config.json  the settings
-//   ```deployment <path> <dir>  a manifest (YAML, or JSON for SageMaker) whose tritonserver serves the repository <dir>:
-//                              the example is linted as lint --deployment <path> <dir> runs it
+//   ```deployment <path> <dirs>  a manifest (YAML, or JSON for SageMaker) whose first tritonserver serves the
+//                              repository <dirs> (a directory for every store, or named=dir,...): the example is
+//                              linted as lint --deployment runs it
 //   ```findings                the page's rule's findings: `<path>:<line>:<column> <severity> <messageId> <message>`, or `(none)`
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ import type { Diagnostic } from '../../src/diagnostics.js';
 import { lintSync } from '../../src/lint/engine.js';
 import { RULES } from '../../src/lint/rules/index.js';
 import type { OnnxSpec, RepoFiles, TensorSpec } from '../lint/harness.js';
-import { deploymentRunOptions } from './deployment-case.js';
+import { deploymentRunOptions, storeDirs } from './deployment-case.js';
 
 export interface RuleExample {
   title: string;
@@ -107,7 +108,8 @@ export const readPage = (path: string): string => readFileSync(path, 'utf8');
 
 /** Every rule's findings on an example written at `repo` (a deployment's: as lint --deployment runs it). */
 export function lintExample(ex: RuleExample, repo: string): Diagnostic[] {
-  const served = ex.deployment ? join(repo, ex.deployment.repository) : repo;
-  const deployment = ex.deployment ? deploymentRunOptions(ex.files[ex.deployment.manifest] as string, join(repo, ex.deployment.manifest), served, repo) : {};
-  return lintSync([served], { cwd: repo, rules: RULES, ...deployment }).results.flatMap((r) => r.diagnostics);
+  const run = ex.deployment
+    ? deploymentRunOptions(ex.files[ex.deployment.manifest] as string, join(repo, ex.deployment.manifest), storeDirs(ex.deployment.repository, repo), repo)
+    : undefined;
+  return lintSync(run?.served ?? [repo], { cwd: repo, rules: RULES, ...run?.options }).results.flatMap((r) => r.diagnostics);
 }

@@ -12,7 +12,7 @@ import { RULES, ruleById } from '../../src/lint/rules/index.js';
 import { parseSettings } from '../../src/lint/settings.js';
 import { onnxBytes, type OnnxSpec } from '../lint/harness.js';
 import { memoryFiles } from './memory-files.js';
-import { deploymentRunOptions } from './deployment-case.js';
+import { deploymentRunOptions, storeDirs, type DeploymentRun } from './deployment-case.js';
 
 /** Where the in-memory repository stands. */
 export const MEMORY_ROOT = '/memory-repository';
@@ -39,6 +39,8 @@ export interface CaseBase {
    * the whole repository and findings to the manifest.
    */
   deployment?: string;
+  /** Where each repository the deployment names is read, relative to the root (default: the root for all). */
+  served?: Record<string, string>;
 }
 
 export interface ExpectedFinding {
@@ -80,18 +82,18 @@ function filesOf(c: CaseBase): Record<string, string | Uint8Array> {
 }
 
 /** The case's deployment as lint --deployment makes its run (deployment/lint-options.ts), every store read at the root. */
-function deploymentOptions(c: CaseBase): Partial<LintOptions> {
-  if (c.deployment === undefined) return {};
+function deploymentRun(c: CaseBase): DeploymentRun | undefined {
+  if (c.deployment === undefined) return undefined;
   const text = filesOf(c)[c.deployment];
   if (typeof text !== 'string') throw new Error(`the case has no manifest ${c.deployment}`);
-  return deploymentRunOptions(text, `${MEMORY_ROOT}/${c.deployment}`, MEMORY_ROOT, MEMORY_ROOT);
+  return deploymentRunOptions(text, `${MEMORY_ROOT}/${c.deployment}`, storeDirs(c.served, MEMORY_ROOT), MEMORY_ROOT);
 }
 
 function lintOptions(ruleId: string, c: CaseBase): LintOptions {
   const rule = ruleById(ruleId);
   if (!rule) throw new Error(`no rule ${ruleId}`);
   return {
-    ...deploymentOptions(c),
+    ...deploymentRun(c)?.options,
     ...c.options,
     cwd: MEMORY_ROOT,
     files: memoryFiles(MEMORY_ROOT, filesOf(c)),
@@ -100,7 +102,7 @@ function lintOptions(ruleId: string, c: CaseBase): LintOptions {
   };
 }
 
-const targetsOf = (c: CaseBase): string[] => (c.targets ?? [c.deployment !== undefined ? '' : 'm']).map((t) => `${MEMORY_ROOT}/${t}`);
+const targetsOf = (c: CaseBase): string[] => (c.targets ? c.targets.map((t) => `${MEMORY_ROOT}/${t}`) : (deploymentRun(c)?.served ?? [`${MEMORY_ROOT}/m`]));
 
 /** The findings of the rule on the case's repository. */
 export function findingsOf(ruleId: string, c: CaseBase): Diagnostic[] {

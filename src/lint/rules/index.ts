@@ -51,6 +51,7 @@ import { deploymentGpus } from './correctness/deployment-gpus.js';
 import { deploymentMemory } from './performance/deployment-memory.js';
 import { deploymentPoll } from './suspicious/deployment-poll.js';
 import { sagemakerDefaultModel } from './correctness/sagemaker-default-model.js';
+import { deploymentEnsembleSplit } from './correctness/deployment-ensemble-split.js';
 
 /**
  * Triton core's own load-time checks of one config (core src/model_config_utils.cc, AutoCompleteBackendFields
@@ -121,6 +122,7 @@ export const RULES: readonly Rule[] = [
   deploymentMemory,
   deploymentPoll,
   sagemakerDefaultModel,
+  deploymentEnsembleSplit,
   // Triton core's checks of one config: name, backend, batching, sequences, instances, I/O, warmup
   ...CORE_RULES,
 ];
