@@ -60,6 +60,9 @@ const RELEASE_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** Renders `chartDir` with the real `helm template` and splits its output by the templates the documents came from. */
+/** The signals that end a render, and tritonc with it. */
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 export async function renderChart(chartDir: string, options: RenderOptions = {}): Promise<RenderedChart> {
   const chart = resolve(chartDir);
   if (!isDirectory(chart) || !isFile(join(chart, 'Chart.yaml')))
@@ -110,11 +113,23 @@ export async function renderChart(chartDir: string, options: RenderOptions = {})
     timedOut = true;
     killGroup();
   }, timeoutMs);
-  // A detached child outlives tritonc unless tritonc ends it: an exit (Ctrl-C included) kills the group.
+  // A detached child outlives tritonc unless tritonc ends it, and a Ctrl-C at the terminal reaches
+  // tritonc's group, not helm's: an exit or a signal kills helm's group, then the signal has its
+  // default effect on tritonc (the handlers are gone when it is raised again).
+  const onSignal = (signal: NodeJS.Signals): void => {
+    killGroup();
+    stopListening();
+    process.kill(process.pid, signal);
+  };
+  const stopListening = (): void => {
+    process.off('exit', killGroup);
+    for (const signal of SIGNALS) process.off(signal, onSignal);
+  };
   process.once('exit', killGroup);
+  for (const signal of SIGNALS) process.once(signal, onSignal);
   const result = await child.finally(() => {
     clearTimeout(timer);
-    process.off('exit', killGroup);
+    stopListening();
   });
   const failure = result as { code?: string; isMaxBuffer?: boolean; originalMessage?: string };
 

@@ -2,6 +2,7 @@
 // shape rendered with the user's values, each document tied to its template, helm's own errors
 // placed at the template's line, and nothing of a hostile value reaching a shell or a terminal.
 // Without the built helm the suite is skipped with one line; with CI=true it must run.
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { parseAllDocuments } from 'yaml';
 import { locateInChart } from '../../src/deployment/chart-locate.js';
 import { DeploymentInputError } from '../../src/deployment/errors.js';
 import { HELM_INSTALL_HINT, renderChart, type RenderedChart } from '../../src/deployment/helm.js';
+import { BIN } from '../support/cli.js';
 import { helmBinary } from '../support/helm.js';
 import { kubernetesSchemaErrors } from '../support/kubernetes-schema.js';
 import { ROOT } from '../support/snapshot.js';
@@ -252,6 +254,29 @@ describe('renderChart timeout', () => {
     const child = Number(readFileSync(pids, 'utf8'));
     try {
       // The child (sleep) was in helm's group and is gone with it.
+      await expect.poll(() => alive(child), { timeout: 10_000 }).toBe(false);
+    } finally {
+      if (alive(child)) process.kill(child, 'SIGKILL');
+    }
+  });
+});
+
+// Ctrl-C while helm renders: helm runs in a group of its own, which the terminal's SIGINT does not
+// reach; tritonc kills that group, then dies of the signal as it would have without helm.
+describe('a signal during the render', () => {
+  it('ends helm and what it started, and tritonc with the signal', async () => {
+    const dir = tempDir('tritonc-helm-signal-');
+    const pids = join(dir, 'pids');
+    const hang = join(dir, 'helm');
+    writeFileSync(hang, `#!/bin/sh\nsleep 600 </dev/null >/dev/null 2>&1 &\necho $! > '${pids}'\nwait\n`);
+    chmodSync(hang, 0o755);
+    const run = spawn(process.execPath, [BIN, 'lint', '--deployment', CHART, dir], { env: { ...process.env, TRITONC_HELM: hang }, stdio: 'ignore' });
+    const ended = new Promise<NodeJS.Signals | null>((done) => run.on('exit', (_code, signal) => done(signal)));
+    await expect.poll(() => existsSync(pids) && readFileSync(pids, 'utf8').trim() !== '', { timeout: 30_000 }).toBe(true);
+    const child = Number(readFileSync(pids, 'utf8'));
+    try {
+      run.kill('SIGINT');
+      expect(await ended).toBe('SIGINT');
       await expect.poll(() => alive(child), { timeout: 10_000 }).toBe(false);
     } finally {
       if (alive(child)) process.kill(child, 'SIGKILL');

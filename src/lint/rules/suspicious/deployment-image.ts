@@ -47,7 +47,8 @@ export const deploymentImage = defineDeploymentRule({
     const image = server.image.value;
     const at = server.image.at;
     const r = imageRelease(image);
-    if (r.kind === 'noTag' || r.kind === 'digestOnly') ctx.report({ at, messageId: r.kind, data: { image, judged } });
+    if (r.kind === 'noTag') ctx.report({ at, messageId: 'noTag', data: { image, judged } });
+    else if (r.kind === 'digestOnly') ctx.report({ at, messageId: 'digestOnly', data: { image, judged } });
     else if (r.kind === 'notReleaseTag') ctx.report({ at, messageId: 'notReleaseTag', data: { image, tag: r.tag, judged } });
     else if (r.kind === 'unknownRelease') ctx.report({ at, messageId: 'unknownRelease', data: { image, release: r.release, judged } });
     else if (r.kind === 'unknownFlavour') {
