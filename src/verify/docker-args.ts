@@ -86,7 +86,7 @@ export function containerName(modelName: string, suffix: string): string {
 }
 
 /** --mount takes CSV too, in docker and podman alike: quote a field holding a comma or a quote. */
-const csvField = (field: string): string => (/[",]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field);
+export const csvField = (field: string): string => (/[",]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field);
 
 export function dockerRunArgs(spec: DockerRunSpec): string[] {
   const args = ['run', '--rm', '--name', spec.name, '--label', `${CONTAINER_LABEL}=${spec.modelName}`];
