@@ -61,7 +61,8 @@ export type DeployArgs = FlagsOf<typeof deployFlags>;
 
 export const deployCommand = defineCommand({
   command: 'deploy <repo>',
-  describe: "Write a deployment of a repository (docker run, Kubernetes, KServe, Helm values): the release image, the flags, GPUs and memory from the models' configs",
+  describe:
+    "Write a deployment of a repository (docker run, Kubernetes, KServe, Helm values): the release image, the flags, GPUs and memory from the models' configs",
   builder: deployFlags,
   run: runDeploy,
 });
@@ -106,8 +107,11 @@ export async function runDeploy(a: DeployArgs, io: CliIO): Promise<number> {
     });
     const out = remote.io;
     if (outcome.kind === 'refused') {
-      for (const p of outcome.problems) out.stderr(`tritonc deploy: Triton ${server.target.release.container} would not load model ${quoted(p.model)}: ${escapeControl(p.message)}\n`);
-      out.stderr(`tritonc deploy: nothing written: a model that fails to load stops the server at start-up; fix ${outcome.problems.length === 1 ? 'it' : 'them'} first (tritonc lint ${escapeControl(shellPath(a.repo))} says where)\n`);
+      for (const p of outcome.problems)
+        out.stderr(`tritonc deploy: Triton ${server.target.release.container} would not load model ${quoted(p.model)}: ${escapeControl(p.message)}\n`);
+      out.stderr(
+        `tritonc deploy: nothing written: a model that fails to load stops the server at start-up; fix ${outcome.problems.length === 1 ? 'it' : 'them'} first (tritonc lint ${escapeControl(shellPath(a.repo))} says where)\n`,
+      );
       return EXIT.problems;
     }
     const { file, text } = TARGET_FILES[target];

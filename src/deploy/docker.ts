@@ -15,6 +15,7 @@ export function dockerText(plan: DeployPlan, repoDir: string): string {
   for (const port of [PORTS.http, PORTS.grpc, PORTS.metrics]) argv.push('-p', `${port}:${port}`);
   argv.push(plan.image, 'tritonserver', ...serverArgs(plan, repositoryOf(plan)));
   const notes = headerLines(plan, 'docker');
-  if (plan.storageUri) notes.push(`The server reads ${plan.storageUri} itself: give it the store's credentials with -e (AWS_*, GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_*)`);
+  if (plan.storageUri)
+    notes.push(`The server reads ${plan.storageUri} itself: give it the store's credentials with -e (AWS_*, GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_*)`);
   return `${notes.map(shellComment).join('\n')}\n${shellLine(argv)}\n`;
 }

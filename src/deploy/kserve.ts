@@ -40,7 +40,10 @@ export function kserveText(plan: DeployPlan): string {
       path: [...model, 'runtimeVersion'],
       lines: [`The image's tag on KServe's ${KSERVE_TRITON_RUNTIME.name} runtime (without it: ${KSERVE_TRITON_RUNTIME.image})`],
     },
-    { path: [...model, 'storageUri'], lines: [`The repository itself (not a model directory in it): KServe copies it to ${KSERVE_MOUNT_PATH}, where the runtime's --model-store reads`] },
+    {
+      path: [...model, 'storageUri'],
+      lines: [`The repository itself (not a model directory in it): KServe copies it to ${KSERVE_MOUNT_PATH}, where the runtime's --model-store reads`],
+    },
     { path: [...model, 'resources'], lines: limitsComment(plan) },
   ]);
 }

@@ -61,13 +61,20 @@ export function kubernetesText(plan: DeployPlan): string {
   const containerPath = ['spec', 'template', 'spec', 'containers', 0];
   const comments: YamlComment[] = [
     { path: [], lines: headerLines(plan, 'kubernetes') },
-    { path: [...containerPath, 'args'], lines: ['Explicit model control, every model loaded at start-up: a model that fails to load stops the server (never poll: tritonc docs/rules/deployment-poll.md)'] },
+    {
+      path: [...containerPath, 'args'],
+      lines: [
+        'Explicit model control, every model loaded at start-up: a model that fails to load stops the server (never poll: tritonc docs/rules/deployment-poll.md)',
+      ],
+    },
     { path: [...containerPath, 'resources'], lines: limitsComment(plan) },
   ];
   if (plan.storageUri)
     comments.push({
       path: [...containerPath, 'image'],
-      lines: [`The server reads ${plan.storageUri} itself: give it the store's credentials (env from a Secret: AWS_*, GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_*)`],
+      lines: [
+        `The server reads ${plan.storageUri} itself: give it the store's credentials (env from a Secret: AWS_*, GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_*)`,
+      ],
     });
   else
     comments.push({

@@ -183,7 +183,14 @@ function chooseFlavour(target: TritonTarget, backends: ReadonlyMap<string, reado
     if (missing.length)
       throw new DeployError(
         `--triton-version ${shellQuote(target.named)}: the ${targetLabel(target)} image has no ${missing.map(uses).join(', no ')} backend; ${missing
-          .map((b) => `${b} is in ${flavoursWith(b, release).map((f) => `${release.container}-${f.tag}`).join(', ') || 'no image of the release'}`)
+          .map(
+            (b) =>
+              `${b} is in ${
+                flavoursWith(b, release)
+                  .map((f) => `${release.container}-${f.tag}`)
+                  .join(', ') || 'no image of the release'
+              }`,
+          )
           .join('; ')}`,
       );
     return target.flavour;
@@ -193,7 +200,14 @@ function chooseFlavour(target: TritonTarget, backends: ReadonlyMap<string, reado
   if (fit) return fit;
   throw new DeployError(
     `no tritonserver image of ${release.container} has every backend the models need: ${[...backends.keys()]
-      .map((b) => `${uses(b)} is in ${flavoursWith(b, release).map((f) => `${release.container}-${f.tag}`).join(', ') || 'none'}`)
+      .map(
+        (b) =>
+          `${uses(b)} is in ${
+            flavoursWith(b, release)
+              .map((f) => `${release.container}-${f.tag}`)
+              .join(', ') || 'none'
+          }`,
+      )
       .join('; ')}; serve those models from two repositories, one server each`,
   );
 }

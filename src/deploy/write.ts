@@ -22,7 +22,8 @@ export function writeDeployFiles(out: string, files: readonly DeployFile[], show
   } catch (e) {
     throw new DeployError(`--out ${shown(out)}: cannot be looked at: ${describeFsError(e)}`);
   }
-  if (st?.isSymbolicLink()) throw new DeployError(`--out ${shown(out)} is a symbolic link, and tritonc writes through no link it did not make: give the real directory`);
+  if (st?.isSymbolicLink())
+    throw new DeployError(`--out ${shown(out)} is a symbolic link, and tritonc writes through no link it did not make: give the real directory`);
   if (st && !st.isDirectory()) throw new DeployError(`--out ${shown(out)} exists and is not a directory: give a directory`);
   const entries = st ? readdirSync(out) : [];
   if (entries.length) return writeInto(out, files, entries, shown);
