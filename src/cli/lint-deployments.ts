@@ -27,7 +27,9 @@ export async function lintDeployments(opts: LintCliOptions, io: CliIO, setup: Li
   try {
     ({ servers, documents } = await readDeployments(opts.deployment ?? [], {
       cwd: io.cwd,
+      env: io.env,
       stdin: () => io.readStdin(MAX_MANIFEST_BYTES),
+      helm: { ...(opts.values ? { values: opts.values } : {}), ...(opts.set ? { set: opts.set } : {}) },
     }));
   } catch (e) {
     if (e instanceof DeploymentInputError)
@@ -43,24 +45,28 @@ export async function lintDeployments(opts: LintCliOptions, io: CliIO, setup: Li
   // Each server's repositories: the URLs it names, and the directories given for its volumes, in order.
   const dirs = opts.paths ?? [];
   const plans = servers.map((server) => ({ server, stores: serverStores(server) }));
+  // The directories given stand in for the server's local stores, in order; given one per store,
+  // for every store, URLs included (a checkout linted before it is uploaded).
+  const mapped: string[][] = [];
   for (const { server, stores } of plans) {
     if (!stores.length)
       throw new UsageError(`${where(server, io.cwd)}: ${server.name} starts tritonserver without --model-repository, which it needs to start`);
     const local = stores.filter((s) => !s.url);
-    if (local.length && dirs.length !== local.length)
+    if (dirs.length === stores.length) mapped.push([...dirs]);
+    else if (dirs.length === local.length) {
+      let next = 0;
+      mapped.push(stores.map((s) => s.url ?? dirs[next++]!));
+    } else if (!local.length)
+      throw new UsageError(
+        `${server.name} serves ${stores.map((s) => s.named).join(', ')}, which tritonc reads itself; give no directory, or one for each to lint a checkout in its place`,
+      );
+    else
       throw new UsageError(
         `${local.map((s) => `${where(s, io.cwd)}: ${s.why ?? s.named}`).join('\n')}\n${server.name} serves ${local.length === 1 ? 'a repository' : `${local.length} repositories`} tritonc cannot read from the deployment; give ${local.length === 1 ? 'the directory' : 'the directories, in that order'} on the command line: tritonc lint --deployment ${inputs} ${local.map(() => 'DIR').join(' ')}`,
       );
   }
-  if (dirs.length && plans.every((p) => p.stores.every((s) => s.url)))
-    throw new UsageError(
-      `the deployment names the repositories it serves (${plans.flatMap((p) => p.stores.map((s) => s.named)).join(', ')}); give no directory, or lint the directory alone`,
-    );
 
-  const given = plans.map(({ stores }) => {
-    let next = 0;
-    return stores.map((s) => s.url ?? dirs[next++]!);
-  });
+  const given = mapped;
   return withRepositories('lint', given.flat(), io, { quiet: opts.quiet === true }, async (remote) => {
     let offset = 0;
     const runs: { target: TritonTarget; result: LintResult }[] = [];

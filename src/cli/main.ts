@@ -11,7 +11,8 @@ import { didYouMean } from '../pbtxt/suggest.js';
 import { displayPath } from '../util/display-path.js';
 import { UnreadablePathError } from '../util/unreadable-path.js';
 
-export async function runCli(argv: string[], io: CliIO): Promise<number> {
+export async function runCli(given: string[], io: CliIO): Promise<number> {
+  const argv = joinStdinValues(given);
   const unknown = unknownCommand(argv);
   if (unknown) {
     io.stderr(`tritonc: ${unknown}\nRun tritonc --help for usage.\n`);
@@ -114,6 +115,14 @@ function positionalsAfterDashes(spec: CommandSpec, args: Record<string, unknown>
 
 /** The positionals the syntax makes lists (`fmt [paths..]`): given any number of times by design. */
 const positionalLists = (spec: CommandSpec): string[] => [...spec.command.matchAll(/\[(\w+)\.\.\]/g)].map((m) => m[1]!);
+
+/**
+ * Flags whose value may be "-" (standard input): yargs reads `--flag -` as an empty value, so the
+ * two words are joined before it sees them.
+ */
+const STDIN_FLAGS = new Set(['--deployment']);
+const joinStdinValues = (args: string[]): string[] =>
+  args.flatMap((a, i) => (a === '-' && STDIN_FLAGS.has(args[i - 1] ?? '') ? [] : STDIN_FLAGS.has(a) && args[i + 1] === '-' ? [`${a}=-`] : [a]));
 
 /** What every parser shares: strict flags, no process exit, --version and -h/--help. */
 function parserOf(args: string[], scriptName: string, help: boolean): Argv {

@@ -31,11 +31,6 @@ export const valueAt = (v: unknown, path: ValuePath): unknown =>
   path.reduce<unknown>((o, k) => (isRecord(o) || Array.isArray(o) ? (o as never)[k] : undefined), v);
 const basename = (word: string) => word.slice(word.lastIndexOf('/') + 1);
 
-/** Whether a document is a workload whose pods tritonc reads. */
-export function isWorkload(value: unknown): boolean {
-  return isRecord(value) && typeof value.kind === 'string' && Object.hasOwn(POD_SPEC, value.kind);
-}
-
 /** The tritonservers a Kubernetes document's pods run (a List's items included). */
 export function kubernetesServers(doc: ManifestDocument): DeployedServer[] {
   const value = doc.value;

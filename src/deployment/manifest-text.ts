@@ -24,6 +24,8 @@ export interface Location {
 /** One document of a manifest: its value as plain data, and where each part of it is written. */
 export interface ManifestDocument {
   readonly file: string;
+  /** Where the document starts in the text (a rendered chart's documents map back to templates by it). */
+  readonly offset: number;
   readonly value: unknown;
   /** Where the value at `path` is written; for a path not written, its nearest written ancestor. */
   locate(path: ValuePath): Location;
@@ -57,7 +59,7 @@ export function parseManifestText(text: string, file: string): ManifestDocument[
       const at = position(doc.range[0]);
       throw new DeploymentInputError(escapeControl((e as Error).message), file, at.line, at.column);
     }
-    out.push({ file, value, locate: (path) => locateIn(doc, path, file, rangeOf) });
+    out.push({ file, offset: doc.contents.range?.[0] ?? doc.range[0], value, locate: (path) => locateIn(doc, path, file, rangeOf) });
   }
   return out;
 }

@@ -1,7 +1,7 @@
 // The deployments `lint --deployment` is given, read into the tritonservers they start: a manifest
 // file (YAML, several documents; or JSON, a SageMaker CreateModel request), a directory of them (its
 // *.yaml, *.yml and *.json files, not below: as kubectl apply -f DIR), a Helm chart (a directory with
-// Chart.yaml, rendered by the caller's renderChart: helm.ts), or "-" (standard input).
+// Chart.yaml, rendered by the real helm with the user's values: chart.ts), or "-" (standard input).
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DeploymentInputError } from './errors.js';
@@ -12,16 +12,18 @@ import { isServingRuntime, kserveServers } from './kserve.js';
 import { sagemakerServers } from './sagemaker.js';
 import { readText } from '../util/read-text.js';
 import { pathKind } from '../util/path-kind.js';
+import { chartDocuments } from './chart.js';
 
 const MANIFEST_FILE = /\.(ya?ml|json)$/i;
 const MAX_FILES = 1000;
 
 export interface DeploymentSources {
   cwd: string;
+  env?: NodeJS.ProcessEnv;
   /** Standard input's text, for "-". */
   stdin?: () => Promise<string>;
-  /** A Helm chart's documents, rendered (helm.ts); absent: a chart is refused with the command to render it. */
-  renderChart?: (dir: string) => Promise<ManifestDocument[]>;
+  /** A Helm chart's values files and --set assignments for helm template. */
+  helm?: { values?: readonly string[]; set?: readonly string[] };
 }
 
 export interface ReadDeployments {
@@ -52,7 +54,12 @@ export function serversOf(documents: readonly ManifestDocument[]): DeployedServe
 async function documentsOf(input: string, sources: DeploymentSources): Promise<ManifestDocument[]> {
   if (input === '-') {
     if (!sources.stdin) throw new DeploymentInputError('standard input is not available here');
-    const text = await sources.stdin();
+    let text: string;
+    try {
+      text = await sources.stdin();
+    } catch (e) {
+      throw new DeploymentInputError((e as Error).message);
+    }
     if (text.length > MAX_MANIFEST_BYTES) throw new DeploymentInputError(`standard input holds more than the ${MAX_MANIFEST_BYTES} bytes a manifest may have`);
     return parseManifestText(text, '<stdin>');
   }
@@ -61,9 +68,12 @@ async function documentsOf(input: string, sources: DeploymentSources): Promise<M
   if (kind === undefined) throw new DeploymentInputError('no such file or directory', path);
   if (kind === 'dir') {
     if (pathKind(join(path, 'Chart.yaml')) === 'file') {
-      if (!sources.renderChart)
-        throw new DeploymentInputError(`a Helm chart: render it and lint what it makes: helm template NAME ${input} | tritonc lint --deployment -`, path);
-      return sources.renderChart(path);
+      const helm = sources.helm ?? {};
+      return chartDocuments(path, {
+        ...(helm.values ? { values: helm.values.map((v) => resolve(sources.cwd, v)) } : {}),
+        ...(helm.set ? { set: helm.set } : {}),
+        ...(sources.env?.TRITONC_HELM ? { helm: sources.env.TRITONC_HELM } : {}),
+      });
     }
     let names: string[];
     try {

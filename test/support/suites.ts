@@ -31,6 +31,10 @@ export const HEAVY_GLOBS = [
   'test/openvino/re-export.test.ts',
   // KServe's kinds against KServe's CRDs (scripts/kserve-crds/setup.sh, from KServe's Go module).
   'test/deployment/kserve-schema.test.ts',
+  // Helm charts rendered by the real helm (scripts/helm/setup.sh, from the Go module proxy).
+  'test/deployment/lint-chart.test.ts',
+  // Helm charts rendered by the real helm (scripts/helm/setup.sh).
+  'test/deployment/helm.test.ts',
 ];
 
 /** A test file that calls one of these (test/support/real-triton.ts) drives the real tritonserver. */
