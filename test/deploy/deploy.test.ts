@@ -16,8 +16,12 @@ import { deploymentRunOptions } from '../support/deployment-case.js';
 import { kserveCrdsRun, kubernetesSchemaErrors } from '../support/kubernetes-schema.js';
 import { ROOT } from '../support/snapshot.js';
 import { writeRepo } from '../lint/harness.js';
+import { helmBinary } from '../support/helm.js';
 
 const REPO = join(ROOT, 'model_repository');
+/** A chart that takes NVIDIA's k8s-onprem values as that chart does (test/fixtures/deployments/README.md). */
+const NVIDIA_CHART = join(ROOT, 'test', 'fixtures', 'deployments', 'charts', 'nvidia-onprem');
+const helm = helmBinary('tritonc deploy --target helm rendered by the real helm');
 
 /** Every document of a YAML text, parsed; a document that does not parse fails the test. */
 function documents(text: string): Record<string, any>[] {
@@ -293,6 +297,43 @@ describe('tritonc deploy --target helm', () => {
     const manifest = JSON.stringify(rendered);
     const result = lintSync([REPO], { ...deploymentRunOptions(manifest, join(REPO, 'deployment.json'), REPO, ROOT), cwd: ROOT });
     expect(findings(result).filter((f) => f.severity === 'error' || f.rule.startsWith('deployment-'))).toEqual([]);
+  });
+});
+
+describe.runIf(helm)('tritonc deploy --target helm, rendered by the real helm', () => {
+  /** The chart rendered over the values deploy wrote: its documents. */
+  function helmTemplate(values: string): Record<string, any>[] {
+    const r = spawnSync(helm!, ['template', 'rel', NVIDIA_CHART, `--values=${values}`], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.stderr).toBe('');
+    return documents(r.stdout);
+  }
+
+  it('renders a Deployment that is valid, and that lint --deployment CHART --values finds nothing wrong with', () => {
+    const out = tempDir('tritonc-deploy-');
+    expect(runBin(['deploy', 'model_repository', '--target', 'helm', '--name', 'triton', '--out', out]).code).toBe(0);
+    const [deployment] = helmTemplate(join(out, 'values.yaml'));
+    expect(kubernetesSchemaErrors(deployment)).toEqual([]);
+    expect(deployment!.metadata.name).toBe('triton');
+    expect(containerOf(deployment!).image).toBe('nvcr.io/nvidia/tritonserver:26.08-py3');
+    expect(containerOf(deployment!).args).toEqual(['tritonserver', '--model-repository=/models', '--model-control-mode=explicit', '--load-model=classifier']);
+    const r = runBin(['lint', '--deployment', NVIDIA_CHART, '--values', join(out, 'values.yaml'), 'model_repository', '--format', 'json'], {
+      env: { TRITONC_HELM: helm! },
+    });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const found = (JSON.parse(r.stdout) as { messages: { ruleId: string; severity: number }[] }[]).flatMap((f) => f.messages);
+    expect(found.filter((f) => f.severity === 2 || f.ruleId.startsWith('deployment-'))).toEqual([]);
+  });
+
+  it('a hostile model name reaches tritonserver as it is through the chart', () => {
+    const repo = join(tempDir('tritonc-deploy-'), 'repo');
+    mkdirSync(repo);
+    const model = `m: #$(HOME) $$ 'q' "x"`;
+    copyClassifier(repo, model);
+    const out = tempDir('tritonc-deploy-');
+    expect(runBin(['deploy', repo, '--target', 'helm', '--name', 'hostile', '--out', out]).code).toBe(0);
+    const [deployment] = helmTemplate(join(out, 'values.yaml'));
+    expect(kubernetesSchemaErrors(deployment)).toEqual([]);
+    expect((containerOf(deployment!).args as string[]).map(kubeletExpands).at(-1)).toBe(`--load-model=${model}`);
   });
 });
 
