@@ -4,6 +4,7 @@
 // three ports published, and tritonserver in explicit mode loading every model.
 import { csvField, gpuArgs } from '../verify/docker-args.js';
 import { shellComment, shellLine } from '../util/shell.js';
+import { append } from '../util/arrays.js';
 import { CONTAINER_REPOSITORY, PORTS, headerLines, repositoryOf, serverArgs, type DeployPlan } from './plan.js';
 
 /** `repoDir`: the repository's absolute path on the Docker host (unused with a storage URI). */
@@ -13,7 +14,7 @@ export function dockerText(plan: DeployPlan, repoDir: string): string {
   // --mount, not -v: -v splits at every ':' of the path. Its value is CSV (docker's own reader).
   if (!plan.storageUri) argv.push('--mount', ['type=bind', csvField(`source=${repoDir}`), `target=${CONTAINER_REPOSITORY}`, 'readonly'].join(','));
   for (const port of [PORTS.http, PORTS.grpc, PORTS.metrics]) argv.push('-p', `${port}:${port}`);
-  argv.push(plan.image, 'tritonserver', ...serverArgs(plan, repositoryOf(plan)));
+  append(argv, [plan.image, 'tritonserver', ...serverArgs(plan, repositoryOf(plan))]);
   const notes = headerLines(plan, 'docker');
   if (plan.storageUri)
     notes.push(`The server reads ${plan.storageUri} itself: give it the store's credentials with -e (AWS_*, GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_*)`);
