@@ -253,7 +253,9 @@ export const repositoryOf = (plan: DeployPlan): string => plan.storageUri ?? CON
 /** The header every file written says first: what made it, from what, and what to check. */
 export function headerLines(plan: DeployPlan, target: string): string[] {
   return [
-    `Written by tritonc deploy --target ${target} from the repository ${plan.named}: edit freely, then check it with tritonc lint --deployment FILE ${plan.storageUri ? '' : 'REPO'}`.trimEnd(),
+    target === 'docker'
+      ? `Written by tritonc deploy --target docker from the repository ${plan.named}`
+      : `Written by tritonc deploy --target ${target} from the repository ${plan.named}: edit freely, then check it with tritonc lint --deployment ${target === 'helm' ? 'CHART --values FILE' : 'FILE'}${plan.storageUri ? '' : ' REPO'}`,
     `Image: ${plan.image}: ${plan.imageWhy}`,
     `GPUs: ${plan.gpus.count}: ${plan.gpus.why}`,
   ];

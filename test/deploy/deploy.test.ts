@@ -8,10 +8,11 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lintSync } from '../../src/lint/engine.js';
 import type { LintResult } from '../../src/lint/results.js';
-import { runBin, tempDir } from '../support/cli.js';
+import { cli, runBin, tempDir } from '../support/cli.js';
+import { S3RVER_KEYS, startS3, type S3Fixture } from '../support/object-stores.js';
 import { deploymentRunOptions } from '../support/deployment-case.js';
 import { kserveCrdsRun, kubernetesSchemaErrors } from '../support/kubernetes-schema.js';
 import { ROOT } from '../support/snapshot.js';
@@ -280,6 +281,32 @@ describe('tritonc deploy --target kserve', () => {
   it.runIf(kserveCrdsRun('tritonc deploy --target kserve against the InferenceService CRD'))('is an InferenceService KServe accepts', () => {
     const r = runBin(['deploy', 'model_repository', '--target', 'kserve', '--storage-uri', 'gs://models/triton']);
     expect(documents(r.stdout).map(kubernetesSchemaErrors)).toEqual([[]]);
+  });
+});
+
+describe('tritonc deploy over a repository in object storage (s3rver)', () => {
+  let s3: S3Fixture;
+  beforeAll(async () => {
+    s3 = await startS3(['models']);
+    await s3.upload('models', 'prod/repo', REPO);
+  }, 60_000);
+  afterAll(async () => s3?.close());
+
+  it('reads the repository at its URL, serves it from there, and lint --deployment reads the same objects', async () => {
+    const url = `s3://127.0.0.1:${s3.port}/models/prod/repo`;
+    const work = tempDir('tritonc-deploy-');
+    const r = await cli(['deploy', url, '--target', 'kserve', '--out', work], { cwd: work, env: { ...S3RVER_KEYS } });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const text = readFileSync(join(work, 'inferenceservice.yaml'), 'utf8');
+    const [isvc] = documents(text);
+    expect(isvc!.metadata.name).toBe('repo');
+    expect(isvc!.spec.predictor.model.storageUri).toBe(url);
+    expect(isvc!.spec.predictor.model.resources.limits).toEqual({ 'nvidia.com/gpu': 1, memory: '2Gi' });
+    const lint = await cli(['lint', '--deployment', 'inferenceservice.yaml', '--format', 'json'], { cwd: work, env: { ...S3RVER_KEYS } });
+    expect(lint.code, lint.stderr).toBe(0);
+    const result = JSON.parse(lint.stdout) as { filePath: string; messages: { ruleId: string; severity: number }[] }[];
+    expect(result.map((f) => f.filePath)).toContain(`${url}/classifier/config.pbtxt`);
+    expect(result.flatMap((f) => f.messages).filter((m) => m.severity === 2 || m.ruleId.startsWith('deployment-'))).toEqual([]);
   });
 });
 
