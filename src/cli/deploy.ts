@@ -55,7 +55,9 @@ const deployFlags = (y: Argv) =>
       type: 'string',
       describe: 'Where the server reads the repository (s3://, gs://, as://; kserve: s3:// or gs://) instead of a volume at /models',
     })
-    .option('gpus', { type: 'number', describe: 'GPUs per server (default: as many as the instance groups need; never fewer)' });
+    .option('gpus', { type: 'number', describe: 'GPUs per server (default: as many as the instance groups need; never fewer)' })
+    // A path on this machine, which a deployment's image does not have: refused (runDeploy), so not offered.
+    .hide('backend-directory');
 
 export type DeployArgs = FlagsOf<typeof deployFlags>;
 

@@ -237,6 +237,11 @@ describe('tritonc deploy --target docker', () => {
     const wrong = runBin(['deploy', repo, '--target', 'docker', '--name', 'llm', '--triton-version', '24.10-py3']);
     expect([wrong.code, wrong.stdout]).toEqual([2, '']);
     expect(wrong.stderr).toBe('tritonc deploy: --triton-version 24.10-py3: the 24.10-py3 image has no vllm (llm) backend; vllm is in 24.10-vllm-python-py3\n');
+    // The Deployment on that image: deployment-image finds the backends there.
+    const out = tempDir('tritonc-deploy-');
+    expect(runBin(['deploy', repo, '--target', 'kubernetes', '--name', 'llm', '--out', out]).code).toBe(0);
+    expect(containerOf(documents(readFileSync(join(out, 'kubernetes.yaml'), 'utf8'))[0]!).image).toBe('nvcr.io/nvidia/tritonserver:26.08-vllm-python-py3');
+    expect(lintDeployment(join(out, 'kubernetes.yaml'), repo).findings.filter((f) => f.ruleId.startsWith('deployment-'))).toEqual([]);
   });
 
   it('passes the server flags on, and refuses fewer GPUs than the instance groups need', () => {
