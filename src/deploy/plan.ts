@@ -25,7 +25,7 @@ export class DeployError extends Error {}
 /** Where the container's repository is: NVIDIA's examples and verify mount it at /models. */
 export const CONTAINER_REPOSITORY = '/models';
 
-/** Triton's ports in NVIDIA's image (server src/command_line_parser.h http_port_, grpc_port_, metrics_port_). */
+/** tritonserver's default ports (server src/command_line_parser.h @ r26.08: http_port_ 8000, metrics_port_ 8002; gRPC's 8001 in grpc/grpc_server.h). */
 export const PORTS = { http: 8000, grpc: 8001, metrics: 8002 } as const;
 
 /** The least memory limit deploy writes: KServe's own Triton runtime's (kserve config/runtimes/kserve-tritonserver.yaml). */
@@ -240,7 +240,9 @@ export const memoryQuantity = (bytes: number): string => `${Math.ceil(bytes / 2 
 export function serverArgs(plan: DeployPlan, repository: string): string[] {
   return [
     `--model-repository=${repository}`,
-    // Explicit, never poll: see docs/rules/deployment-poll.md. A model that fails to load stops the server at start-up.
+    // Explicit, never poll: see docs/rules/deployment-poll.md. A model that fails to load stops the server at
+    // start-up. Each --load-model is one model, its value taken whole (server src/command_line_parser.cc @ r26.08
+    // line 1669, startup_models_.insert(optarg)), and it needs explicit mode (lines 1825-1830).
     '--model-control-mode=explicit',
     ...plan.models.map((m) => `--load-model=${m}`),
     ...plan.serverFlags,

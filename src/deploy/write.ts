@@ -62,7 +62,13 @@ function writeInto(out: string, files: readonly DeployFile[], entries: readonly 
       written.push(path);
     }
   } catch (e) {
-    for (const path of written) unlinkSync(path);
+    for (const path of written) {
+      try {
+        unlinkSync(path);
+      } catch {
+        // already gone: nothing of ours is left there
+      }
+    }
     throw new DeployError(`--out ${shown(out)}: cannot write ${shown(join(out, files[written.length]!.name))}: ${describeFsError(e)}`);
   }
   return written;

@@ -396,6 +396,16 @@ describe('tritonc deploy: hostile input', () => {
     expect(before).toContain('line 2');
   });
 
+  it('docker: a path with a line break and nothing else CSV quotes is still one --mount field', () => {
+    // Go's encoding/csv, which reads --mount, ends a record at an unquoted line break.
+    const plain = join(tempDir('tritonc-deploy-'), 'two\nlines');
+    mkdirSync(plain);
+    copyClassifier(plain, 'classifier');
+    const r = runBin(['deploy', plain, '--target', 'docker', '--name', 'lines']);
+    expect(r.code).toBe(0);
+    expect(bashWords(r.stdout)).toContain(`type=bind,"source=${plain}",target=/models,readonly`);
+  });
+
   it('kubernetes: the model reaches tritonserver as it is, and lint --deployment agrees', async () => {
     const repo = await hostileRepo();
     const out = tempDir('tritonc-deploy-');
