@@ -47,7 +47,7 @@ const FACTS = new Set([
   'generate',
   'deployment',
 ]);
-const CONSUMERS = new Set(['lint', 'report', 'verify', 'watch', 'lsp', 'cli', 'client']);
+const CONSUMERS = new Set(['lint', 'report', 'verify', 'watch', 'lsp', 'cli', 'client', 'deploy']);
 
 describe('architecture (docs/architecture.md)', () => {
   it('reads the imports of every source file', () => {

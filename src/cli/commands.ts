@@ -12,6 +12,7 @@ import { lspCommand } from './lsp.js';
 import { fillCommand } from './fill.js';
 import { tuneCommand } from './tune.js';
 import { clientCommand } from './client.js';
+import { deployCommand } from './deploy.js';
 import { releasesCommand } from './releases.js';
 
 export const commands: CommandSpec[] = [
@@ -26,6 +27,7 @@ export const commands: CommandSpec[] = [
   verifyCommand,
   tuneCommand,
   clientCommand,
+  deployCommand,
   releasesCommand,
   lspCommand,
 ];

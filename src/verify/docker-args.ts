@@ -85,8 +85,11 @@ export function containerName(modelName: string, suffix: string): string {
   return `tritonc-verify-${safe.slice(0, 40)}-${suffix}`;
 }
 
-/** --mount takes CSV too, in docker and podman alike: quote a field holding a comma or a quote. */
-const csvField = (field: string): string => (/[",]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field);
+/**
+ * --mount takes CSV too, in docker and podman alike (one record of Go's encoding/csv): quote a field
+ * holding a comma, a quote or a line break, which would otherwise end the field or the record.
+ */
+export const csvField = (field: string): string => (/[",\r\n]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field);
 
 export function dockerRunArgs(spec: DockerRunSpec): string[] {
   const args = ['run', '--rm', '--name', spec.name, '--label', `${CONTAINER_LABEL}=${spec.modelName}`];

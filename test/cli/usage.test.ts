@@ -9,7 +9,7 @@ describe('the command line', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      "tritonc: unknown command 'bogus'; the commands are: inspect, generate, resolve, lint, lock, fill, fmt, watch, verify, tune, client, releases, lsp\nRun tritonc --help for usage.\n",
+      "tritonc: unknown command 'bogus'; the commands are: inspect, generate, resolve, lint, lock, fill, fmt, watch, verify, tune, client, deploy, releases, lsp\nRun tritonc --help for usage.\n",
     );
     expect((await cli(['lnit', 'model_repository'])).stderr).toContain("unknown command 'lnit' (did you mean 'lint'?)");
   });
