@@ -159,7 +159,7 @@ describe('tritonc deploy --target kubernetes', () => {
     expect(deployment!.spec.template.spec.volumes).toBeUndefined();
     expect(deployment!.metadata.name).toBe('classifier');
     // As lint --deployment reads it, over the local copy of what the bucket holds.
-    const result = lintSync([REPO], { ...deploymentRunOptions(r.stdout, join(REPO, 'kubernetes.yaml'), REPO, ROOT), cwd: ROOT });
+    const result = lintSync([REPO], { ...deploymentRunOptions(r.stdout, join(REPO, 'kubernetes.yaml'), () => REPO, ROOT).options, cwd: ROOT });
     expect(findings(result).filter((f) => f.severity === 'error' || f.rule.startsWith('deployment-'))).toEqual([]);
   });
 
@@ -275,7 +275,7 @@ describe('tritonc deploy --target kserve', () => {
     expect(model.runtimeVersion).toBe('24.10-py3');
     expect(model.storageUri).toBe('s3://models/triton');
     expect(model.resources.limits).toEqual({ 'nvidia.com/gpu': 1, memory: '2Gi' });
-    const options = deploymentRunOptions(r.stdout, join(REPO, 'inferenceservice.yaml'), REPO, ROOT);
+    const { options } = deploymentRunOptions(r.stdout, join(REPO, 'inferenceservice.yaml'), () => REPO, ROOT);
     // KServe's runtime with the release's tag, reading what the storage initializer copied.
     expect(options.deployment?.server.image?.value).toBe('nvcr.io/nvidia/tritonserver:24.10-py3');
     expect(options.deployment?.repositories.map((s) => s.named)).toEqual(['s3://models/triton']);
@@ -327,7 +327,7 @@ describe('tritonc deploy --target helm', () => {
     const rendered = renderChart(values);
     expect(kubernetesSchemaErrors(rendered)).toEqual([]);
     const manifest = JSON.stringify(rendered);
-    const result = lintSync([REPO], { ...deploymentRunOptions(manifest, join(REPO, 'deployment.json'), REPO, ROOT), cwd: ROOT });
+    const result = lintSync([REPO], { ...deploymentRunOptions(manifest, join(REPO, 'deployment.json'), () => REPO, ROOT).options, cwd: ROOT });
     expect(findings(result).filter((f) => f.severity === 'error' || f.rule.startsWith('deployment-'))).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
 // it where the fix usually is, the container's resources, with the count the models need.
 import { defineDeploymentRule } from '../../rule.js';
 import { MIN_COMPUTE_CAPABILITY_TEXT } from '../../../triton/normalize.js';
+import { requiredGpus } from '../../../triton/gpu-count.js';
 
 const messages = {
   noGpus:
@@ -30,45 +31,42 @@ export const deploymentGpus = defineDeploymentRule({
     const gpus = ctx.deployment.server.gpus;
     if (!gpus) return;
     const count = gpus.count;
-    // Per model: the first group that needs a GPU, and the highest GPU id listed.
-    const onGpu: { model: string; group: string }[] = [];
-    let highest: { model: string; group: string; id: number } | undefined;
-    for (const model of ctx.models) {
-      const groups = model.config?.instance_group ?? [];
-      let first: string | undefined;
-      groups.forEach((g, i) => {
-        const listed = (g.gpus ?? []).filter((id) => id >= 0);
-        const kind = g.kind ?? 'KIND_AUTO';
-        if (kind === 'KIND_CPU' || kind === 'KIND_MODEL') return;
-        if (kind !== 'KIND_GPU' && !listed.length) return;
-        const group = g.name ?? `${model.name}_${i}`;
-        first ??= group;
-        for (const id of listed) if (!highest || id > highest.id) highest = { model: model.name, group, id };
-      });
-      if (first !== undefined) onGpu.push({ model: model.name, group: first });
-    }
-    if (!onGpu.length) return;
+    // Per model, the GPUs its groups need and the group that needs the most (triton/gpu-count.ts).
+    const needs = ctx.models.flatMap((m) => {
+      const need = m.config ? requiredGpus({ ...m.config, name: m.config.name ?? m.name }) : { count: 0 };
+      return need.count > 0 ? [{ model: m.name, group: need.group ?? m.name, count: need.count }] : [];
+    });
+    if (!needs.length) return;
+    const most = needs.reduce((a, b) => (b.count > a.count ? b : a));
     if (count === 0) {
-      const needed = highest ? highest.id + 1 : 1;
-      const models = onGpu.map((m) => m.model);
+      const first = needs[0]!;
       ctx.report({
         at: gpus.at,
         messageId: 'noGpus',
         data: {
-          models: models.join(', '),
-          s: models.length === 1 ? 's' : '',
-          them: models.length === 1 ? 'it' : 'them',
-          group: onGpu[0]!.group,
-          model: onGpu[0]!.model,
-          needed,
+          models: needs.map((n) => n.model).join(', '),
+          s: needs.length === 1 ? 's' : '',
+          them: needs.length === 1 ? 'it' : 'them',
+          group: first.group,
+          model: first.model,
+          needed: most.count,
         },
       });
-    } else if (highest && highest.id >= count) {
+    } else if (most.count > count) {
       const ids = Array.from({ length: count }, (_, i) => i).join(', ');
       ctx.report({
         at: gpus.at,
         messageId: 'tooFewGpus',
-        data: { ...highest, count, plural: count === 1 ? '' : 's', ids, cc: MIN_COMPUTE_CAPABILITY_TEXT, needed: highest.id + 1 },
+        data: {
+          model: most.model,
+          group: most.group,
+          id: most.count - 1,
+          count,
+          plural: count === 1 ? '' : 's',
+          ids,
+          cc: MIN_COMPUTE_CAPABILITY_TEXT,
+          needed: most.count,
+        },
       });
     }
   },
