@@ -76,6 +76,10 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
   if (opts.deployment?.length) {
     if (opts.fix || opts.fixDryRun) throw new UsageError('--fix with --deployment: fix the repository (tritonc lint --fix DIR), then lint the deployment');
     if (server.modelRepositories?.length) throw new UsageError('--model-repository with --deployment: the deployment names the repositories its server serves');
+    if (targets.length > 1)
+      throw new UsageError(
+        `--triton-version ${quoted(opts.tritonVersion ?? '')} names ${targets.length} releases, and a deployment's server runs one: its image's, or the one --triton-version names`,
+      );
     return lintDeployments(
       opts,
       io,
