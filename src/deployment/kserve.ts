@@ -15,6 +15,8 @@ import type { ManifestDocument, ValuePath } from './manifest-text.js';
 import type { DeployedServer, Located } from './server.js';
 import { containerServer, isRecord, valueAt } from './kubernetes.js';
 import { parseTritonCommandLine } from '../triton/command-line.js';
+import { DeploymentInputError } from './errors.js';
+import { quoted } from '../util/terminal-text.js';
 
 const SERVING_RUNTIMES = new Set(['ServingRuntime', 'ClusterServingRuntime']);
 export const KSERVE_MOUNT_PATH = '/mnt/models';
@@ -52,6 +54,15 @@ export function kserveServers(doc: ManifestDocument, runtimes: readonly Manifest
     if (!base) return []; // a runtime that runs no tritonserver
   } else if (legacy || runtimeName === KSERVE_TRITON_RUNTIME.name || (runtimeName === undefined && format === 'triton')) {
     base = builtInRuntime(doc, path);
+  } else if (runtimeName !== undefined && format === 'triton') {
+    // A Triton model on a runtime the files do not hold: its image and args are not known here.
+    const at = doc.locate([...path, 'runtime']).range.start;
+    throw new DeploymentInputError(
+      `${owner} runs on the ServingRuntime ${quoted(runtimeName)}, which none of the files given holds; give its manifest too (another --deployment), or use KServe's own ${KSERVE_TRITON_RUNTIME.name}`,
+      doc.file,
+      at.line,
+      at.column,
+    );
   } else return [];
 
   // The predictor's container fields over the runtime's.

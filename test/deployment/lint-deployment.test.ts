@@ -198,3 +198,37 @@ describe('KServe over s3:// (s3rver) and SageMaker', () => {
     for (const d of sm) expect(d.file).toContain('create-model.json');
   });
 });
+
+describe('KServe runtimes', () => {
+  it('an InferenceService on a runtime the files do not hold: exit 2 at its runtime line, asking for the manifest', async () => {
+    const f = join(work, 'custom-runtime.yaml');
+    writeFileSync(
+      f,
+      'apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: c\nspec:\n  predictor:\n    model:\n      modelFormat:\n        name: triton\n      runtime: team-triton\n      storageUri: s3://b/m\n',
+    );
+    const r = await cli(['lint', '--deployment', f, repo], { cwd: work });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('custom-runtime.yaml:10:16: InferenceService c runs on the ServingRuntime "team-triton", which none of the files given holds');
+  });
+
+  it("the runtime given beside it: its image and args, the predictor's args appended", async () => {
+    const runtime = join(work, 'runtime.yaml');
+    writeFileSync(
+      runtime,
+      'apiVersion: serving.kserve.io/v1alpha1\nkind: ServingRuntime\nmetadata:\n  name: team-triton\nspec:\n  supportedModelFormats:\n    - name: triton\n      version: "2"\n  containers:\n    - name: kserve-container\n      image: nvcr.io/nvidia/tritonserver:25.01-py3\n      args: ["tritonserver", "--model-store=/mnt/models"]\n',
+    );
+    const isvc = join(work, 'custom-runtime.yaml');
+    writeFileSync(
+      isvc,
+      'apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: c\nspec:\n  predictor:\n    model:\n      modelFormat:\n        name: triton\n      runtime: team-triton\n      storageUri: s3://b/m\n      args: ["--model-control-mode=poll"]\n',
+    );
+    const r = await cli(['lint', '--deployment', isvc, '--deployment', runtime, repo, '--format', 'json'], { cwd: work });
+    expect(r.code, r.stderr).toBeLessThan(2);
+    expect(releases(json(r.stdout))[0]?.release).toBe('25.01');
+    expect(
+      findings(json(r.stdout))
+        .filter((d) => d.ruleId === 'deployment-poll')
+        .map((d) => [d.file, d.line]),
+    ).toEqual([[isvc, 12]]);
+  });
+});

@@ -12,10 +12,14 @@ import { haveKserveCrds, kubernetesSchemaErrors } from '../support/kubernetes-sc
 import { pod } from '../rules/deployment-support.js';
 
 const DOCS = fileURLToPath(new URL('../../docs/rules/', import.meta.url));
-const isKserve = (doc: unknown) => typeof (doc as { apiVersion?: unknown })?.apiVersion === 'string' && (doc as { apiVersion: string }).apiVersion.startsWith('serving.kserve.io/');
+const isKserve = (doc: unknown) =>
+  typeof (doc as { apiVersion?: unknown })?.apiVersion === 'string' && (doc as { apiVersion: string }).apiVersion.startsWith('serving.kserve.io/');
 
 /** The YAML documents of a manifest text, those the schema checks here can judge (KServe's where its CRDs are laid out). */
-const checkable = (text: string): unknown[] => parseAllDocuments(text).map((d) => d.toJS() as unknown).filter((d) => !isKserve(d) || haveKserveCrds());
+const checkable = (text: string): unknown[] =>
+  parseAllDocuments(text)
+    .map((d) => d.toJS() as unknown)
+    .filter((d) => !isKserve(d) || haveKserveCrds());
 
 describe('the manifests tests and docs read are valid Kubernetes', () => {
   it("the rule pages' deployment examples", () => {
