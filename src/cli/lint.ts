@@ -21,7 +21,6 @@ import { lintFlags, type LintCliOptions } from './lint-flags.js';
 import { serverFlagsFromArgs, targetsFromArgs } from './server-flags.js';
 import { quoted } from '../util/terminal-text.js';
 import { mergeAcrossReleases, type ReleaseRun } from '../lint/across-releases.js';
-import { lintDeployments } from './lint-deployments.js';
 import { lintOnce, report } from './lint-run.js';
 
 export const lintCommand = defineCommand({
@@ -80,6 +79,8 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
       throw new UsageError(
         `--triton-version ${quoted(opts.tritonVersion ?? '')} names ${targets.length} releases, and a deployment's server runs one: its image's, or the one --triton-version names`,
       );
+    // The deployment readers (and the YAML library) load only with --deployment.
+    const { lintDeployments } = await import('./lint-deployments.js');
     return lintDeployments(
       opts,
       io,
