@@ -88,34 +88,19 @@ export async function renderChart(chartDir: string, options: RenderOptions = {})
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
 
-  const child = execa(helm, args, {
-    reject: false,
-    stdin: 'ignore',
-    encoding: 'buffer',
-    // The text is helm's output exactly: offsets into it are offsets into what helm wrote.
-    stripFinalNewline: false,
-    maxBuffer: { stdout: maxBytes, stderr: MAX_STDERR_BYTES },
-    env: helmEnvironment(process.env),
-    extendEnv: false,
-    // The leader of a group of its own, so the timeout reaches whatever helm started (a plugin).
-    detached: true,
-  });
+  // A detached child outlives tritonc unless tritonc ends it, and a Ctrl-C at the terminal reaches
+  // tritonc's group, not helm's: an exit or a signal kills helm's group, then the signal has its
+  // default effect on tritonc (the handlers are gone when it is raised again). The handlers are in
+  // place before helm starts: a signal in between would end tritonc with helm left running.
+  const helmProcess: { pid?: number | undefined } = {};
   const killGroup = (): void => {
-    if (child.pid === undefined) return;
+    if (helmProcess.pid === undefined) return;
     try {
-      process.kill(-child.pid, 'SIGKILL');
+      process.kill(-helmProcess.pid, 'SIGKILL');
     } catch {
       // The group has ended already.
     }
   };
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killGroup();
-  }, timeoutMs);
-  // A detached child outlives tritonc unless tritonc ends it, and a Ctrl-C at the terminal reaches
-  // tritonc's group, not helm's: an exit or a signal kills helm's group, then the signal has its
-  // default effect on tritonc (the handlers are gone when it is raised again).
   const onSignal = (signal: NodeJS.Signals): void => {
     killGroup();
     stopListening();
@@ -127,7 +112,25 @@ export async function renderChart(chartDir: string, options: RenderOptions = {})
   };
   process.once('exit', killGroup);
   for (const signal of SIGNALS) process.once(signal, onSignal);
-  const result = await child.finally(() => {
+  const spawned = execa(helm, args, {
+    reject: false,
+    stdin: 'ignore',
+    encoding: 'buffer',
+    // The text is helm's output exactly: offsets into it are offsets into what helm wrote.
+    stripFinalNewline: false,
+    maxBuffer: { stdout: maxBytes, stderr: MAX_STDERR_BYTES },
+    env: helmEnvironment(process.env),
+    extendEnv: false,
+    // The leader of a group of its own, so the timeout reaches whatever helm started (a plugin).
+    detached: true,
+  });
+  helmProcess.pid = spawned.pid;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup();
+  }, timeoutMs);
+  const result = await spawned.finally(() => {
     clearTimeout(timer);
     stopListening();
   });
