@@ -115,7 +115,7 @@ const tuneFlags = (y: Argv) =>
     })
     .option('repository-uri', {
       type: 'string',
-      describe: 'plan --kubernetes-jobs: where you copy the plan directory (s3://, gs://, as://), which each Job\'s server reads as its repository',
+      describe: "plan --kubernetes-jobs: where you copy the plan directory (s3://, gs://, as://), which each Job's server reads as its repository",
     })
     .option('results-uri', {
       type: 'string',
@@ -290,7 +290,9 @@ async function runPlan(a: TuneArgs, io: CliIO): Promise<number> {
       .join('')}\nMeasure every variant:  bash ${shown(join(out, 'run.sh'))}\nThen:  tritonc tune pick ${shown(out)} --latency-budget <budget>\n`,
   );
   if (kubernetes)
-    io.stdout(`\nOr on a cluster, one Job per variant: ${shown(join(out, JOBS_FILE))} (its first lines say how to copy the plan, run the Jobs and fetch the results)\n`);
+    io.stdout(
+      `\nOr on a cluster, one Job per variant: ${shown(join(out, JOBS_FILE))} (its first lines say how to copy the plan, run the Jobs and fetch the results)\n`,
+    );
   return EXIT.ok;
 }
 
@@ -303,7 +305,9 @@ function kubernetesJobsFlags(a: TuneArgs, modelDir: string, out: string, server:
     return undefined;
   }
   if (a['shared-memory'] !== 'none')
-    throw new UsageError(`--kubernetes-jobs measures from perf_analyzer's own container: leave --shared-memory out (${a['shared-memory']} needs the server's memory)`);
+    throw new UsageError(
+      `--kubernetes-jobs measures from perf_analyzer's own container: leave --shared-memory out (${a['shared-memory']} needs the server's memory)`,
+    );
   const checked = {} as Record<keyof typeof urls, RemoteLocation>;
   for (const [flag, value] of Object.entries(urls) as [keyof typeof urls, string | undefined][]) {
     const example = flag === 'repository-uri' ? 's3://BUCKET/tune/PLAN' : 's3://BUCKET/tune/PLAN-results';

@@ -16,9 +16,10 @@
 //   3. the main container: uploads that directory to <results>/<variant>/, with the store's own CLI.
 // Names are DNS-1123 labels made from the model's name; the variant's full name is an annotation.
 import type { RemoteLocation, RemoteScheme } from '../remote/url.js';
-import { PORTS, headerLines, memoryQuantity, serverArgs, suggestName, type DeployPlan } from '../deploy/plan.js';
+import { PORTS, headerLines, serverArgs, suggestName, type DeployPlan } from '../deploy/plan.js';
 import { limitsComment, resourceLimits } from '../deploy/kubernetes.js';
 import { kubeletWord, yamlDocument, type YamlComment } from '../deploy/yaml-text.js';
+import { join } from 'node:path';
 import { shellLine, shellPath } from '../util/shell.js';
 
 /** The file the Jobs are written to, in the plan's directory: a file, which Triton and tritonc lint skip (a directory would be a model to them). */
@@ -115,7 +116,8 @@ export function uploadCommand(results: RemoteLocation, variant: string): string[
 /** The command that copies the plan directory to where the servers read it (the variants' links followed: they link the model's version directories). */
 export function syncCommand(planDir: string, repo: RemoteLocation): string {
   const dir = shellPath(planDir);
-  if (repo.scheme === 's3') return `aws ${shellLine([...endpointArgs(repo), 's3', 'sync', '--follow-symlinks', '--exclude', JOBS_FILE])} ${dir} ${shellLine([repo.url])}`;
+  if (repo.scheme === 's3')
+    return `aws ${shellLine([...endpointArgs(repo), 's3', 'sync'])} ${dir} ${shellLine([repo.url, '--follow-symlinks', '--exclude', JOBS_FILE])}`;
   if (repo.scheme === 'gs') return `gcloud storage rsync --recursive ${dir} ${shellLine([repo.url])}`;
   const path = repo.prefix ? ['--destination-path', repo.prefix] : [];
   return `az storage blob upload-batch ${shellLine(['--account-name', repo.account ?? '', '--destination', repo.bucket, ...path])} --source ${dir}`;
@@ -146,16 +148,17 @@ export const sdkImage = (plan: DeployPlan): string => `nvcr.io/nvidia/tritonserv
 /** The plan's Jobs, one YAML document each. */
 export function jobsText(req: JobsRequest): string {
   const names = jobNames(req.model, req.variants.length);
+  const file = shellPath(join(req.planDir, JOBS_FILE));
   const planLabel = labelValue(req.model, names[0]!.replace(/-1$/, ''));
   const header = [
     `Written by tritonc tune plan --kubernetes-jobs: one Job per variant of ${req.model}, each a tritonserver loading the variant (a native sidecar: Kubernetes 1.29 or later),`,
     `perf_analyzer measuring it, and an upload of its perf.csv and perf_analyzer.log to ${req.results.url}/<variant>/.`,
     `1. Copy the plan to where the servers read it (${req.repository.url}): ${syncCommand(req.planDir, req.repository)}`,
-    '2. Give the pods the store\'s credentials (env from a Secret: AWS_*, GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_*; or the cluster\'s workload identity), then:',
-    `   kubectl apply -f ${shellPath(JOBS_FILE)} && kubectl wait --for=condition=complete --timeout=-1s job -l tritonc/tune-plan=${planLabel}`,
+    "2. Give the pods the store's credentials (env from a Secret: AWS_*, GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_*; or the cluster's workload identity), then:",
+    `   kubectl apply -f ${file} && kubectl wait --for=condition=complete --timeout=-1s job -l tritonc/tune-plan=${planLabel}`,
     `3. Bring the results back into the plan directory: ${fetchCommand(req.planDir, req.results)}`,
     `4. Pick: tritonc tune pick ${shellPath(req.planDir)} --latency-budget <budget>`,
-    `Check this file with: tritonc lint --deployment ${JOBS_FILE} ${shellPath(req.planDir)}`,
+    `Check this file with: tritonc lint --deployment ${file} ${shellPath(req.planDir)}`,
   ];
   return req.variants
     .map((v, i) => {
@@ -205,11 +208,22 @@ export function jobsText(req: JobsRequest): string {
       };
       const podPath = ['spec', 'template', 'spec'];
       const comments: YamlComment[] = [
-        ...(i === 0 ? [{ path: [], lines: [...header, '', ...headerLines(v.deploy, 'kubernetes').slice(1)] }] : [{ path: [], lines: headerLines(v.deploy, 'kubernetes').slice(1) }]),
+        ...(i === 0
+          ? [{ path: [], lines: [...header, '', ...headerLines(v.deploy, 'kubernetes').slice(1)] }]
+          : [{ path: [], lines: headerLines(v.deploy, 'kubernetes').slice(1) }]),
         { path: ['metadata', 'annotations'], lines: [`The variant: ${v.name}`] },
-        { path: [...podPath, 'initContainers', 0, 'resources'], lines: [...limitsComment(v.deploy), `(memory ${memoryQuantity(v.deploy.memory.limitBytes)}: this variant alone is loaded)`] },
-        { path: [...podPath, 'initContainers', 0, 'startupProbe'], lines: ['perf_analyzer starts once the variant is loaded and the server ready (up to 10 minutes)'] },
-        { path: [...podPath, 'containers', 0, 'image'], lines: [`Pinned by tag: ${UPLOAD_IMAGES[req.results.scheme]}; uploads to ${under(req.results, v.name)}`] },
+        {
+          path: [...podPath, 'initContainers', 0, 'resources'],
+          lines: [...limitsComment(v.deploy), 'Only this variant is loaded (explicit model control): the GPUs and the memory are its own'],
+        },
+        {
+          path: [...podPath, 'initContainers', 0, 'startupProbe'],
+          lines: ['perf_analyzer starts once the variant is loaded and the server ready (up to 10 minutes)'],
+        },
+        {
+          path: [...podPath, 'containers', 0, 'image'],
+          lines: [`Pinned by tag: ${UPLOAD_IMAGES[req.results.scheme]}; uploads to ${under(req.results, v.name)}`],
+        },
       ];
       return yamlDocument(job, comments);
     })

@@ -155,7 +155,14 @@ export function writeTunePlan(req: PlanRequest): PlanOutcome {
 }
 
 /** The Jobs of the plan written in `dir`: each variant deployed alone, as tritonc deploy decides it, and measured as its perf_analyzer.sh measures it. */
-function kubernetesJobs(k: KubernetesJobsRequest, dir: string, model: string, variants: readonly Variant[], decoupled: boolean, measure: MeasureOptions): string {
+function kubernetesJobs(
+  k: KubernetesJobsRequest,
+  dir: string,
+  model: string,
+  variants: readonly Variant[],
+  decoupled: boolean,
+  measure: MeasureOptions,
+): string {
   const names = jobNames(model, variants.length);
   // perf_analyzer reaches the server in its own pod.
   const local: MeasureOptions = { ...measure, url: `localhost:${measure.protocol === 'grpc' ? PORTS.grpc : PORTS.http}` };

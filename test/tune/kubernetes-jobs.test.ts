@@ -85,7 +85,13 @@ describe('tritonc tune plan --kubernetes-jobs', () => {
       expect(measure.image).toBe('nvcr.io/nvidia/tritonserver:26.08-py3-sdk');
       expect(measure.workingDir).toBe('/results');
       expect(perfWords(measure.command)).toEqual(
-        perfAnalyzerCommand(variant, false, { url: 'localhost:8001', protocol: 'grpc', concurrencyRange: '1:16:2', measurementIntervalMs: 5000, percentile: 99 }),
+        perfAnalyzerCommand(variant, false, {
+          url: 'localhost:8001',
+          protocol: 'grpc',
+          concurrencyRange: '1:16:2',
+          measurementIntervalMs: 5000,
+          percentile: 99,
+        }),
       );
       const [upload] = pod.containers;
       expect(upload.image).toMatch(/^amazon\/aws-cli:\d+\.\d+\.\d+$/);
@@ -146,7 +152,18 @@ describe('tritonc tune plan --kubernetes-jobs', () => {
     expect(a!.spec.template.spec.initContainers[0].args[1]).toBe('--model-repository=as://acct/models/plan');
     expect(a!.spec.template.spec.containers[0].image).toMatch(/^mcr\.microsoft\.com\/azure-cli:[\d.]+$/);
     expect(a!.spec.template.spec.containers[0].command).toEqual([
-      'az', 'storage', 'blob', 'upload-batch', '--account-name', 'acct', '--destination', 'out', '--destination-path', 'sweep/classifier_d0_i1', '--source', '/results',
+      'az',
+      'storage',
+      'blob',
+      'upload-batch',
+      '--account-name',
+      'acct',
+      '--destination',
+      'out',
+      '--destination-path',
+      'sweep/classifier_d0_i1',
+      '--source',
+      '/results',
     ]);
   });
 
@@ -157,7 +174,10 @@ describe('tritonc tune plan --kubernetes-jobs', () => {
       [['--kubernetes-jobs', '--repository-uri', 's3://bucket/p', '--results-uri', '/local/dir'], 'give s3://, gs:// or as://'],
       [['--kubernetes-jobs', '--repository-uri', 's3://bucket/p'], '--kubernetes-jobs needs --results-uri'],
       [['--results-uri', 's3://bucket/r'], '--results-uri is for --kubernetes-jobs'],
-      [['--kubernetes-jobs', '--repository-uri', 's3://bucket/p', '--results-uri', 's3://bucket/r', '--shared-memory', 'system', '--allow-client-shm'], '--shared-memory'],
+      [
+        ['--kubernetes-jobs', '--repository-uri', 's3://bucket/p', '--results-uri', 's3://bucket/r', '--shared-memory', 'system', '--allow-client-shm'],
+        '--shared-memory',
+      ],
     ] as const) {
       const { out, r } = await plan('classifier', [...extra]);
       expect(r.code, r.stderr).toBe(2);
