@@ -30,14 +30,14 @@ const TTL_SECONDS = 24 * 60 * 60;
 
 /**
  * The image that uploads the results to each store, pinned by tag (a tag, not a digest: bump it when
- * the store's CLI needs to): Amazon's AWS CLI v2 image (hub.docker.com/r/amazon/aws-cli), Google's
- * Cloud SDK slim image (gcr.io/google.com/cloudsdktool/google-cloud-cli, the same as google/cloud-sdk),
- * and Microsoft's Azure CLI image (mcr.microsoft.com/azure-cli).
+ * the store's CLI needs to; each tag is one that projects pin today): Amazon's AWS CLI v2 image
+ * (hub.docker.com/r/amazon/aws-cli), Google's Cloud SDK image in its small Alpine form (gcloud storage
+ * is in it), and Microsoft's Azure CLI image (mcr.microsoft.com/azure-cli).
  */
 export const UPLOAD_IMAGES: Readonly<Record<RemoteScheme, string>> = {
-  s3: 'amazon/aws-cli:2.17.0',
-  gs: 'google/cloud-sdk:480.0.0-slim',
-  as: 'mcr.microsoft.com/azure-cli:2.61.0',
+  s3: 'amazon/aws-cli:2.17.48',
+  gs: 'google/cloud-sdk:473.0.0-alpine',
+  as: 'mcr.microsoft.com/azure-cli:2.67.0',
 };
 
 /** Where perf_analyzer writes and the uploader reads. */

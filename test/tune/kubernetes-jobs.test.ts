@@ -6,7 +6,7 @@
 // reach no shell and break no name; stores other than Triton's are refused. (No cluster here: that the
 // Jobs run is not tested; see docs/deployments.md.)
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -101,6 +101,41 @@ describe('tritonc tune plan --kubernetes-jobs', () => {
     docs.forEach((job, i) => expect(perfWords(job.spec.template.spec.initContainers[1].command).join(' ')).toBe(written.variants[i]!.command));
   });
 
+  it('gives each Job the GPUs and memory of its own variant, as tritonc deploy decides them for a server loading it alone', async () => {
+    // A CPU model with 1 GiB of weights (external data, a sparse file): one instance holds 1 GiB, two
+    // hold 2 GiB; a quarter more in whole GiB, at least 2Gi (src/deploy/plan.ts): 2Gi and 3Gi. Every
+    // variant counted together would be 3 GiB held for each Job.
+    const repo = await writeRepo({
+      'big/config.pbtxt': 'backend: "onnxruntime"\nmax_batch_size: 8\ninstance_group [ { kind: KIND_CPU count: 1 } ]\n',
+      'big/1/model.onnx': { inputs: [['input', 'FLOAT', ['batch', 4]]], outputs: [['output', 'FLOAT', ['batch', 4]]], externalBytes: 2 ** 30 },
+    });
+    writeFileSync(join(repo, 'big', '1', 'weights.bin'), '');
+    truncateSync(join(repo, 'big', '1', 'weights.bin'), 2 ** 30);
+    const out = join(repo, 'plan');
+    const r = await cli(['tune', 'plan', join(repo, 'big'), '--out', out, '--delays', '0', '--instances', '1,2', '--preferred', 'keep', ...URIS], {
+      cwd: repo,
+    });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const docs = jobs(out);
+    expect(docs.map((d) => d.metadata.annotations['tritonc/variant-name'])).toEqual(['big_d0_i1', 'big_d0_i2']);
+    expect(docs.map((d) => d.spec.template.spec.initContainers[0].resources.limits)).toEqual([{ memory: '2Gi' }, { memory: '3Gi' }]);
+    for (const d of docs) expect(kubernetesSchemaErrors(d)).toEqual([]);
+  });
+
+  it('leaves the plan as tune pick reads it once the results are brought back', async () => {
+    const { repo, out } = await plan('classifier');
+    const header =
+      'Concurrency,Inferences/Second,Client Send,Network+Server Send/Recv,Server Queue,Server Compute Input,Server Compute Infer,Server Compute Output,Client Recv,p50 latency,p90 latency,p95 latency,p99 latency';
+    // <results-uri>/<variant>/perf.csv copied into the plan directory (aws s3 cp --recursive RESULTS DIR).
+    jobs(out).forEach((job, i) => {
+      const variant = job.metadata.annotations['tritonc/variant-name'] as string;
+      writeFileSync(join(out, variant, 'perf.csv'), `${header}\n1,${100 + i * 50},200,300,400,50,2000,20,10,3000,4000,4500,5000\n`);
+    });
+    const r = await cli(['tune', 'pick', out, '--latency-budget', '20ms'], { cwd: repo });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toContain('Best: classifier_d1000_i2');
+  });
+
   it('lints clean as lint --deployment reads it, the plan directory standing in for the URL', async () => {
     const { repo, out } = await plan('classifier');
     const r = runBin(['lint', '--deployment', join(out, 'kubernetes-jobs.yaml'), out, '--format', 'json'], { cwd: repo });
@@ -131,6 +166,14 @@ describe('tritonc tune plan --kubernetes-jobs', () => {
       expect(job.spec.template.spec.containers[0].command.map(kubelet).at(-1)).toBe(`s3://bucket/tune/results/${variant}/`);
     });
     expect(existsSync(join(repo, 'PWNED'))).toBe(false);
+    // A line break, a comment mark and a mapping's `: ` in the name: still one value in the YAML, comments still comments.
+    const broken = await plan('a\n# b: c');
+    expect(broken.r.code, broken.r.stderr).toBe(0);
+    const brokenDocs = jobs(broken.out);
+    expect(brokenDocs.map((d) => d.metadata.annotations['tritonc/variant-name'])).toEqual(
+      (JSON.parse(readFileSync(join(broken.out, 'tune-plan.json'), 'utf8')) as { variants: { name: string }[] }).variants.map((v) => v.name),
+    );
+    for (const job of brokenDocs) expect(kubernetesSchemaErrors(job)).toEqual([]);
     const long = await plan('m'.repeat(120));
     expect(long.r.code).toBe(0);
     for (const job of jobs(long.out)) {
@@ -144,7 +187,7 @@ describe('tritonc tune plan --kubernetes-jobs', () => {
     const gs = await plan('classifier', ['--kubernetes-jobs', '--repository-uri', 'gs://b/plan', '--results-uri', 'gs://b/results']);
     expect(gs.r.code).toBe(0);
     const [g] = jobs(gs.out);
-    expect(g!.spec.template.spec.containers[0].image).toMatch(/^google\/cloud-sdk:[\d.]+-slim$/);
+    expect(g!.spec.template.spec.containers[0].image).toMatch(/^google\/cloud-sdk:[\d.]+-alpine$/);
     expect(g!.spec.template.spec.containers[0].command).toEqual(['gcloud', 'storage', 'rsync', '--recursive', '/results', 'gs://b/results/classifier_d0_i1']);
     const az = await plan('classifier', ['--kubernetes-jobs', '--repository-uri', 'as://acct/models/plan', '--results-uri', 'as://acct/out/sweep']);
     expect(az.r.code).toBe(0);
