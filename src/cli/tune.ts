@@ -18,7 +18,12 @@ import { parseModelAnalyzerCsv } from '../tune/model-analyzer-csv.js';
 import { parsePerfCsv, type PerfTable } from '../tune/perf-csv.js';
 import { pick, type PickResult, type VariantSettings } from '../tune/pick.js';
 import type { MeasureOptions } from '../tune/plan.js';
-import { planModel, TunePlanError, writeTunePlan, type PlannedModel, type PlanOutcome } from '../tune/write-plan.js';
+import { planModel, TunePlanError, writeTunePlan, type KubernetesJobsRequest, type PlannedModel, type PlanOutcome } from '../tune/write-plan.js';
+import { JOBS_FILE } from '../tune/kubernetes-jobs.js';
+import { isRemoteUrl, parseRemoteUrl, RemoteUrlError, type RemoteLocation } from '../remote/url.js';
+import { applyServerFlags } from '../triton/server-options.js';
+import { resolveOptionsOf } from '../lint/settings.js';
+import { quoted } from '../util/terminal-text.js';
 import { TuneWriteError, writeWinner, type WinnerWrite } from '../tune/write-winner.js';
 import { plotSvg } from '../tune/svg.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
@@ -103,6 +108,18 @@ const tuneFlags = (y: Argv) =>
       type: 'string',
       default: 'localhost:8000',
       describe: "plan: the server's HTTP endpoint, where run.sh loads and unloads the variants",
+    })
+    .option('kubernetes-jobs', {
+      type: 'boolean',
+      describe: `plan: also write ${JOBS_FILE}, one Kubernetes Job per variant (tritonserver, perf_analyzer, an upload of the results); needs --repository-uri and --results-uri`,
+    })
+    .option('repository-uri', {
+      type: 'string',
+      describe: "plan --kubernetes-jobs: where you copy the plan directory (s3://, gs://, as://), which each Job's server reads as its repository",
+    })
+    .option('results-uri', {
+      type: 'string',
+      describe: 'plan --kubernetes-jobs: where each Job uploads its perf.csv and perf_analyzer.log, under <uri>/<variant>/ (s3://, gs://, as://)',
     })
     .option('concurrency-range', { type: 'string', default: '1:16:2', describe: 'plan and run: perf_analyzer --concurrency-range start:end:step' })
     .option('measurement-interval', { type: 'string', default: '5000', describe: 'plan and run: perf_analyzer --measurement-interval, in ms' })
@@ -233,6 +250,7 @@ async function runPlan(a: TuneArgs, io: CliIO): Promise<number> {
   const { server, target } = tuneTarget(a, modelDir, io);
   const refusal = sharedMemoryRefusal(target, a['shared-memory'], a['allow-client-shm'] === true);
   if (refusal) throw new UsageError(refusal);
+  const kubernetes = kubernetesJobsFlags(a, modelDir, out, server, io);
 
   let planned: PlanOutcome;
   try {
@@ -247,6 +265,7 @@ async function runPlan(a: TuneArgs, io: CliIO): Promise<number> {
       cwd: io.cwd,
       shown,
       server,
+      ...(kubernetes ? { kubernetes } : {}),
     });
   } catch (e) {
     if (e instanceof TunePlanError) throw new UsageError(e.message);
@@ -270,7 +289,50 @@ async function runPlan(a: TuneArgs, io: CliIO): Promise<number> {
       .map((f) => ` ${f}`)
       .join('')}\nMeasure every variant:  bash ${shown(join(out, 'run.sh'))}\nThen:  tritonc tune pick ${shown(out)} --latency-budget <budget>\n`,
   );
+  if (kubernetes)
+    io.stdout(
+      `\nOr on a cluster, one Job per variant: ${shown(join(out, JOBS_FILE))} (its first lines say how to copy the plan, run the Jobs and fetch the results)\n`,
+    );
   return EXIT.ok;
+}
+
+/** --kubernetes-jobs with its two URLs, checked: stores Triton reads and whose CLI tritonc writes uploads with. */
+function kubernetesJobsFlags(a: TuneArgs, modelDir: string, out: string, server: Partial<ServerOptions>, io: CliIO): KubernetesJobsRequest | undefined {
+  const urls = { 'repository-uri': a['repository-uri'], 'results-uri': a['results-uri'] } as const;
+  if (!a['kubernetes-jobs']) {
+    const given = Object.entries(urls).find(([, v]) => v !== undefined);
+    if (given) throw new UsageError(`--${given[0]} is for --kubernetes-jobs: add it, or leave --${given[0]} out`);
+    return undefined;
+  }
+  if (a['shared-memory'] !== 'none')
+    throw new UsageError(
+      `--kubernetes-jobs measures from perf_analyzer's own container: leave --shared-memory out (${a['shared-memory']} needs the server's memory)`,
+    );
+  const checked = {} as Record<keyof typeof urls, RemoteLocation>;
+  for (const [flag, value] of Object.entries(urls) as [keyof typeof urls, string | undefined][]) {
+    const example = flag === 'repository-uri' ? 's3://BUCKET/tune/PLAN' : 's3://BUCKET/tune/PLAN-results';
+    if (value === undefined) throw new UsageError(`--kubernetes-jobs needs --${flag} (s3://, gs:// or as://), e.g. --${flag} ${example}`);
+    if (/[\s\p{Cc}]/u.test(value)) throw new UsageError(`--${flag} ${quoted(value)}: a URL has no spaces or control characters`);
+    if (!isRemoteUrl(value))
+      throw new UsageError(
+        `--${flag} ${quoted(value)}: the Jobs read and write object storage that Triton and the stores' CLIs both reach: give s3://, gs:// or as:// (e.g. --${flag} ${example})`,
+      );
+    try {
+      checked[flag] = parseRemoteUrl(value);
+    } catch (e) {
+      if (e instanceof RemoteUrlError) throw new UsageError(`--${flag} ${e.message}`);
+      throw e;
+    }
+  }
+  const settings = settingsNear(modelDir);
+  const full = applyServerFlags(settings.server, server);
+  return {
+    repository: checked['repository-uri'],
+    results: checked['results-uri'],
+    planDir: displayPath(out, io.cwd),
+    server: full,
+    resolve: resolveOptionsOf({ ...settings, server: full }),
+  };
 }
 
 // ---- pick -----------------------------------------------------------------------------------------

@@ -46,6 +46,8 @@ export interface DeployRequest {
   resolve: ResolveOptions;
   /** --gpus: GPUs per server, at least what the instance groups need. */
   gpus?: number;
+  /** The models the server loads, by name (unset: every model of the repository): the GPUs and memory are theirs. */
+  models?: readonly string[];
   workspace: Workspace;
 }
 
@@ -104,8 +106,10 @@ export function planDeployment(req: DeployRequest): PlanOutcome {
   if (problem) throw new DeployError(`--name ${problem}`);
   const ws = req.workspace;
   if (ws.tree.kind(req.repo) !== 'dir') throw new DeployError(`${quoted(req.named)}: not a directory (give a model repository)`);
-  const dirs = ws.repository(req.repo).modelDirs();
-  if (!dirs.length) throw new DeployError(`${quoted(req.named)} holds no model directory: give the model repository (the directory the models are in)`);
+  const all = ws.repository(req.repo).modelDirs();
+  if (!all.length) throw new DeployError(`${quoted(req.named)} holds no model directory: give the model repository (the directory the models are in)`);
+  const dirs = req.models ? all.filter((d) => req.models!.includes(basename(d))) : all;
+  if (!dirs.length) throw new DeployError(`${quoted(req.named)} holds none of the models ${req.models!.map(quoted).join(', ')}`);
   const models = dirs.map((d) => basename(d));
 
   const gpus = gpuCount(req, dirs);
@@ -145,7 +149,7 @@ export function planDeployment(req: DeployRequest): PlanOutcome {
       imageWhy,
       models,
       gpus,
-      memory: memoryLimit(req, gpus.count),
+      memory: memoryLimit(req, dirs, gpus.count),
       serverFlags: tritonServerArgs(req.server),
     },
   };
@@ -218,8 +222,12 @@ function chooseFlavour(target: TritonTarget, backends: ReadonlyMap<string, reado
  * it), a quarter more for the frameworks' arenas and the request buffers, in whole GiB, and never
  * below MEMORY_FLOOR_BYTES.
  */
-function memoryLimit(req: DeployRequest, gpus: number): DeployPlan['memory'] {
-  const shares = req.workspace.repository(req.repo).hostShares(gpus);
+function memoryLimit(req: DeployRequest, dirs: readonly string[], gpus: number): DeployPlan['memory'] {
+  // Only the models the server loads hold memory (explicit model control loads no other).
+  const shares = req.workspace
+    .repository(req.repo)
+    .hostShares(gpus)
+    .filter((s) => dirs.includes(s.dir));
   const weights = shares.reduce((n, s) => n + s.instances * s.weightBytes, 0);
   const pinned = gpus > 0 ? DEFAULT_PINNED_MEMORY_POOL_BYTES : 0;
   const need = weights + pinned;

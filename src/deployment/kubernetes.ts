@@ -1,5 +1,6 @@
 // Kubernetes workloads: the pod templates of Pods, Deployments, StatefulSets, DaemonSets, ReplicaSets,
-// Jobs and CronJobs (and Lists of them), and in them the containers that run tritonserver, read into
+// Jobs and CronJobs (and Lists of them), and in them the containers that run tritonserver (native
+// sidecars among the init containers included), read into
 // DeployedServer facts: the command line (command + args; a `sh -c` script split as the shell would;
 // `$(NAME)` expanded from the container's env as the kubelet does), the image, nvidia.com/gpu and
 // memory limits, the literal environment.
@@ -45,13 +46,23 @@ function serversOfWorkload(doc: ManifestDocument, base: ValuePath): DeployedServ
   const kind = workload.kind;
   const name = typeof valueAt(workload, ['metadata', 'name']) === 'string' ? (valueAt(workload, ['metadata', 'name']) as string) : '(unnamed)';
   const specPath = [...base, ...POD_SPEC[kind]!];
-  const containers = valueAt(doc.value, [...specPath, 'containers']);
-  if (!Array.isArray(containers)) return [];
   const out: DeployedServer[] = [];
-  containers.forEach((_, i) => {
-    const server = containerServer(doc, [...specPath, 'containers', i], `${kind} ${name}`, 'kubernetes');
-    if (server) out.push(server);
-  });
+  // A native sidecar (an init container with restartPolicy Always, KEP-753: Kubernetes 1.29 on by
+  // default, GA 1.33) runs for the pod's life, as tune plan --kubernetes-jobs starts tritonserver; any
+  // other init container runs to completion before the server would, so it serves nothing.
+  const init = valueAt(doc.value, [...specPath, 'initContainers']);
+  if (Array.isArray(init))
+    init.forEach((c, i) => {
+      if (!isRecord(c) || c.restartPolicy !== 'Always') return;
+      const server = containerServer(doc, [...specPath, 'initContainers', i], `${kind} ${name}`, 'kubernetes');
+      if (server) out.push(server);
+    });
+  const containers = valueAt(doc.value, [...specPath, 'containers']);
+  if (Array.isArray(containers))
+    containers.forEach((_, i) => {
+      const server = containerServer(doc, [...specPath, 'containers', i], `${kind} ${name}`, 'kubernetes');
+      if (server) out.push(server);
+    });
   return out;
 }
 

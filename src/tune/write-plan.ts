@@ -14,6 +14,10 @@ import { describeFsError, readText } from '../util/read-text.js';
 import { shellLine } from '../util/shell.js';
 import { Workspace } from '../workspace/workspace.js';
 import { regenerate } from './generated-header.js';
+import { DeployError, PORTS, planDeployment } from '../deploy/plan.js';
+import type { ResolveOptions } from '../triton/effective-config.js';
+import type { RemoteLocation } from '../remote/url.js';
+import { JOBS_FILE, jobNames, jobsText, type JobVariant } from './kubernetes-jobs.js';
 import { measureScript, perfAnalyzerCommand, planVariants, runScript, type MeasureOptions, type PlanAxes, type PlannedVariants, type Variant } from './plan.js';
 
 /** Why no plan could be made from the input (the command line's exit 2). */
@@ -30,6 +34,18 @@ export interface PlanRequest extends PlanAxes {
   shown: (path: string) => string;
   /** The server's options the variants are linted with (the Triton target, its flags) over the settings file's. */
   server?: Partial<ServerOptions>;
+  /** --kubernetes-jobs: the plan's Jobs written beside it too (kubernetes-jobs.ts). */
+  kubernetes?: KubernetesJobsRequest;
+}
+
+export interface KubernetesJobsRequest {
+  /** Where the plan directory is synced to; as the user named the plan directory. */
+  repository: RemoteLocation;
+  planDir: string;
+  results: RemoteLocation;
+  /** The server's options (the settings file's with the flags') and the effective configs' options, as tritonc deploy takes them. */
+  server: ServerOptions;
+  resolve: ResolveOptions;
 }
 
 export type PlanOutcome =
@@ -126,6 +142,7 @@ export function writeTunePlan(req: PlanRequest): PlanOutcome {
     write(join(tmp, 'tune-plan.json'), `${JSON.stringify(plan, null, 2)}\n`);
     const result = lintSync([tmp], { cwd: req.cwd, server: req.server ?? {} });
     if (result.errorCount) return { kind: 'variants-refused', lint: result };
+    if (req.kubernetes) write(join(tmp, JOBS_FILE), kubernetesJobs(req.kubernetes, tmp, model, planned.variants, decoupled, req.measure));
     if (existing === 'dir') rmdirSync(out); // empty, checked above; rmdir refuses anything else
     renameSync(tmp, out);
   } catch (e) {
@@ -135,4 +152,40 @@ export function writeTunePlan(req: PlanRequest): PlanOutcome {
     rmSync(tmp, { recursive: true, force: true });
   }
   return { kind: 'written', model, variants: planned.variants, notes: planned.notes };
+}
+
+/** The Jobs of the plan written in `dir`: each variant deployed alone, as tritonc deploy decides it, and measured as its perf_analyzer.sh measures it. */
+function kubernetesJobs(
+  k: KubernetesJobsRequest,
+  dir: string,
+  model: string,
+  variants: readonly Variant[],
+  decoupled: boolean,
+  measure: MeasureOptions,
+): string {
+  const names = jobNames(model, variants.length);
+  // perf_analyzer reaches the server in its own pod.
+  const local: MeasureOptions = { ...measure, url: `localhost:${measure.protocol === 'grpc' ? PORTS.grpc : PORTS.http}` };
+  const ws = new Workspace();
+  const jobs = variants.map((v, i): JobVariant => {
+    let outcome;
+    try {
+      outcome = planDeployment({
+        repo: dir,
+        named: k.repository.url,
+        storageUri: k.repository.url,
+        name: names[i]!,
+        server: k.server,
+        resolve: k.resolve,
+        models: [v.name],
+        workspace: ws,
+      });
+    } catch (e) {
+      if (e instanceof DeployError) throw new TunePlanError(`--kubernetes-jobs: ${v.name}: ${e.message}`);
+      throw e;
+    }
+    if (outcome.kind === 'refused') throw new TunePlanError(`--kubernetes-jobs: ${v.name}: ${outcome.problems.map((p) => p.message).join('; ')}`);
+    return { name: v.name, deploy: outcome.plan, command: perfAnalyzerCommand(v.name, decoupled, local) };
+  });
+  return jobsText({ model, planDir: k.planDir, repository: k.repository, results: k.results, variants: jobs });
 }
