@@ -46,6 +46,7 @@ import { Workspace, type ConfigRead, type ModelFacts } from '../workspace/worksp
 import type { FileSource, SignatureResult } from '../workspace/sources.js';
 import { append } from '../util/arrays.js';
 import { applyServerFlags, type ServerOptions } from '../triton/server-options.js';
+import { modelsLoadedAtStart } from '../triton/command-line.js';
 import { fieldsMissingIn } from '../triton/schema-releases.js';
 import { DEFAULT_TARGET, targetJson, targetLabel, type TritonTarget } from '../triton/releases/target.js';
 import { DiskCache } from '../workspace/disk-cache.js';
@@ -496,7 +497,7 @@ class LintRun {
     const repository: RepositoryContext['repository'] = {
       gpuLoads: (gpuCount, overheadBytes) => facts.gpuLoads(gpuCount, overheadBytes, targetDirs),
       ensemblesUsing: (names) => facts.ensemblesUsing(names),
-      hostShares: (gpuCount) => facts.hostShares(gpuCount),
+      hostShares: (gpuCount, dirs) => facts.hostShares(gpuCount, dirs),
     };
     for (const active of ruleSet.active) {
       if (active.rule.scope !== 'repository') continue;
@@ -538,8 +539,12 @@ class LintRun {
     const repository: RepositoryContext['repository'] = {
       gpuLoads: (gpuCount, overheadBytes) => facts.gpuLoads(gpuCount, overheadBytes, dirs),
       ensemblesUsing: (names) => facts.ensemblesUsing(names),
-      hostShares: (gpuCount) => facts.hostShares(gpuCount),
+      hostShares: (gpuCount, dirs) => facts.hostShares(gpuCount, dirs),
     };
+    const byName = new Map(models.map((m) => [m.name, m]));
+    const stepsOf = (name: string) => (byName.get(name)?.config?.ensemble_scheduling?.step ?? []).map((st) => st.model_name ?? '');
+    const loadedNames = modelsLoadedAtStart(deployment.server.commandLine, [...byName.keys()], stepsOf);
+    const loaded = models.filter((m) => loadedNames.has(m.name));
     for (const active of ruleSet.active) {
       if (active.rule.scope !== 'deployment') continue;
       const rule = active.rule as DeploymentRule<unknown>;
@@ -547,6 +552,7 @@ class LintRun {
       const ctx: DeploymentContext<unknown> = {
         deployment,
         models,
+        loaded,
         repository,
         settings: ruleSet.settings,
         options: active.options,

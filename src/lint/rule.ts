@@ -212,8 +212,8 @@ export interface RepositoryFacts {
   gpuLoads(gpuCount: number, overheadBytes: number): GpuLoad[];
   /** The ensembles (model directories) whose steps run one of `models` (names). */
   ensemblesUsing(models: ReadonlySet<string>): string[];
-  /** The models' CPU instances on a server with `gpuCount` GPUs, each a copy of its weights in host memory. */
-  hostShares(gpuCount: number): HostShare[];
+  /** The models' CPU instances on a server with `gpuCount` GPUs, each a copy of its weights in host memory (of `dirs` only, when given). */
+  hostShares(gpuCount: number, dirs?: readonly string[]): HostShare[];
 }
 
 export interface RepositoryContext<Options = undefined, Messages extends MessageTemplates = MessageTemplates> {
@@ -245,6 +245,8 @@ export interface DeploymentContext<Options = undefined, Messages extends Message
   readonly deployment: DeploymentFacts;
   /** The models of every repository the server serves. */
   readonly models: readonly ModelFacts[];
+  /** Those the server loads when it starts (explicit mode: its --load-model names and their ensembles' steps). */
+  readonly loaded: readonly ModelFacts[];
   readonly repository: RepositoryFacts;
   readonly settings: LintSettings;
   readonly options: Options;

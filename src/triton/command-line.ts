@@ -114,3 +114,23 @@ export function serverOptionsOf(line: TritonCommandLine): Partial<ServerOptions>
     ...(line.backendConfig.length ? { backendConfig: line.backendConfig } : {}),
   };
 }
+
+/**
+ * The models the server loads when it starts: every model of its repositories, except in explicit
+ * mode, where only those --load-model names ("*" is every one: server src/command_line_parser.cc,
+ * core model_repository_manager.cc LoadModelByName), each with the models its ensemble runs, as core
+ * loads an ensemble's composing models with it.
+ */
+export function modelsLoadedAtStart(line: TritonCommandLine, names: readonly string[], stepsOf: (name: string) => readonly string[]): Set<string> {
+  if (line.controlMode !== 'explicit' || line.loadModels.some((o) => o.value === '*')) return new Set(names);
+  const known = new Set(names);
+  const loaded = new Set<string>();
+  const queue = line.loadModels.map((o) => o.value);
+  while (queue.length) {
+    const name = queue.pop()!;
+    if (loaded.has(name) || !known.has(name)) continue;
+    loaded.add(name);
+    for (const step of stepsOf(name)) queue.push(step);
+  }
+  return loaded;
+}

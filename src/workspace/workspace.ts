@@ -125,8 +125,8 @@ export interface WorkspaceRepository {
    * directories, and `alsoDirs` (targets without a config.pbtxt).
    */
   gpuLoads(gpuCount: number, overheadBytes: number, alsoDirs?: readonly string[]): GpuLoad[];
-  /** The models' CPU instances on a server with `gpuCount` GPUs, each a copy of its weights in host memory (triton/host-memory.ts). */
-  hostShares(gpuCount: number): HostShare[];
+  /** The models' CPU instances on a server with `gpuCount` GPUs, each a copy of its weights in host memory (triton/host-memory.ts); of `dirs` only, when given. */
+  hostShares(gpuCount: number, dirs?: readonly string[]): HostShare[];
 }
 
 export class Workspace {
@@ -434,9 +434,9 @@ class RunRepository implements WorkspaceRepository {
     });
   }
 
-  hostShares(gpuCount: number): HostShare[] {
+  hostShares(gpuCount: number, dirs: readonly string[] = this.modelDirs()): HostShare[] {
     const weighed: WeighedModel[] = [];
-    for (const dir of this.modelDirs()) {
+    for (const dir of dirs) {
       const { placement, weightBytes } = this.ws.modelSummary(dir);
       if (placement) weighed.push({ dir, config: placement, weightBytes });
     }

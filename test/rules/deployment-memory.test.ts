@@ -19,6 +19,16 @@ testRule('deployment-memory', {
       deployment: 'd.yaml',
     },
     { name: 'no limit, nothing to check', files: { ...repo('{ count: 2 kind: KIND_CPU }'), 'd.yaml': pod() }, deployment: 'd.yaml' },
+    {
+      name: 'explicit mode loads only the --load-model names: the large model is not loaded',
+      files: {
+        ...repo('{ count: 2 kind: KIND_CPU }'),
+        'small/config.pbtxt': 'backend: "onnxruntime"\n',
+        'small/1/model.onnx': '',
+        'd.yaml': pod({ resources: limits('1Gi'), args: ['--model-control-mode=explicit', '--load-model=small'] }),
+      },
+      deployment: 'd.yaml',
+    },
   ],
   invalid: [
     {
@@ -26,6 +36,12 @@ testRule('deployment-memory', {
       files: { ...repo('{ count: 2 kind: KIND_CPU }'), 'd.yaml': pod({ resources: limits('1Gi') }) },
       deployment: 'd.yaml',
       errors: [{ messageId: 'belowNeed', token: '1Gi', data: { limit: '1 GiB', need: '1.37 GiB', detail: 'classifier: 2 x 700 MiB', suggest: '2Gi' } }],
+    },
+    {
+      name: "explicit mode with --load-model='*' loads every model",
+      files: { ...repo('{ count: 2 kind: KIND_CPU }'), 'd.yaml': pod({ resources: limits('1Gi'), args: ['--model-control-mode=explicit', '--load-model=*'] }) },
+      deployment: 'd.yaml',
+      errors: [{ messageId: 'belowNeed', data: { need: '1.37 GiB' } }],
     },
     {
       name: 'with GPUs the pinned pool counts, as the command line sets it',

@@ -23,7 +23,7 @@ export const deploymentEnsembleSplit = defineDeploymentRule({
     const here = ctx.deployment.repositories[0];
     if (!here || !ctx.deployment.others.length) return;
     const names = new Set(ctx.models.map((m) => m.name));
-    for (const model of ctx.models) {
+    for (const model of ctx.loaded) {
       const steps = model.config?.ensemble_scheduling?.step ?? [];
       for (const step of new Set(steps.map((s) => s.model_name ?? ''))) {
         if (!step || names.has(step)) continue;

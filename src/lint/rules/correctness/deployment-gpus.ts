@@ -32,7 +32,7 @@ export const deploymentGpus = defineDeploymentRule({
     if (!gpus) return;
     const count = gpus.count;
     // Per model, the GPUs its groups need and the group that needs the most (triton/gpu-count.ts).
-    const needs = ctx.models.flatMap((m) => {
+    const needs = ctx.loaded.flatMap((m) => {
       const need = m.config ? requiredGpus({ ...m.config, name: m.config.name ?? m.name }) : { count: 0 };
       return need.count > 0 ? [{ model: m.name, group: need.group ?? m.name, count: need.count }] : [];
     });

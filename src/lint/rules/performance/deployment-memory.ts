@@ -26,7 +26,10 @@ export const deploymentMemory = defineDeploymentRule({
     const limit = server.memoryLimit;
     if (!limit) return;
     const gpuCount = server.gpus?.count ?? ctx.settings.gpu.count;
-    const shares = ctx.repository.hostShares(gpuCount);
+    const shares = ctx.repository.hostShares(
+      gpuCount,
+      ctx.loaded.map((m) => m.dir),
+    );
     const pinned = gpuCount > 0 ? server.commandLine.pinnedMemoryPoolBytes : 0;
     const weights = shares.reduce((n, s) => n + s.instances * s.weightBytes, 0);
     const need = weights + pinned;

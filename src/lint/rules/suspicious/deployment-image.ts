@@ -58,7 +58,7 @@ export const deploymentImage = defineDeploymentRule({
       const target = r.target;
       const flavour = target.flavour!;
       const lacking = new Map<string, string[]>();
-      for (const model of ctx.models) {
+      for (const model of ctx.loaded) {
         const config = model.config;
         if (!config) continue;
         const settled = settledBackend({ config, model });
