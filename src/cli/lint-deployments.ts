@@ -21,6 +21,8 @@ import type { LintResult } from '../lint/results.js';
 
 const where = (s: { at: Location }, cwd: string) => describeLocation(s.at, cwd);
 
+const MAX_SERVERS = 256;
+
 export async function lintDeployments(opts: LintCliOptions, io: CliIO, setup: LintSetup, format: ReportFormat): Promise<number> {
   let servers: DeployedServer[];
   let documents: number;
@@ -42,6 +44,12 @@ export async function lintDeployments(opts: LintCliOptions, io: CliIO, setup: Li
       `no container in ${inputs} runs tritonserver (${documents} document${documents === 1 ? '' : 's'} read): tritonc looks for a command or args naming tritonserver in Pods, Deployments, StatefulSets, DaemonSets, Jobs and CronJobs, an InferenceService on a Triton runtime, or a SageMaker CreateModel request with a tritonserver image`,
     );
 
+  // Each server is a lint run of what it serves: a bound on them, so a manifest of thousands of
+  // workloads is refused rather than linted for hours.
+  if (servers.length > MAX_SERVERS)
+    throw new UsageError(
+      `${inputs} start${opts.deployment?.length === 1 ? 's' : ''} ${servers.length} tritonservers, more than the ${MAX_SERVERS} tritonc lints in one run; give the manifests of one application at a time`,
+    );
   // Each server's repositories: the URLs it names, and the directories given for its volumes, in order.
   const dirs = opts.paths ?? [];
   const plans = servers.map((server) => ({ server, stores: serverStores(server) }));

@@ -132,6 +132,14 @@ describe('bad manifests are usage errors with file, line and column', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/laughs\.yaml:\d+:\d+: .*alias/i);
   });
+  it('more servers than one run lints: refused with the count, before any lint', async () => {
+    const many = Array.from({ length: 257 }, (_, i) =>
+      pod('nvcr.io/nvidia/tritonserver:24.10-py3', ['--model-repository=/models']).replace('name: triton', `name: t${i}`),
+    ).join('---\n');
+    const r = await run('many.yaml', many);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('starts 257 tritonservers, more than the 256 tritonc lints in one run');
+  });
   it('control characters in values reach the terminal escaped', async () => {
     const r = await run('escape.yaml', pod('"nvcr.io/nvidia/tritonserver:\\e[31mred"', ['--model-repository=/models']));
     expect(r.stdout + r.stderr).not.toContain('\u001b');
