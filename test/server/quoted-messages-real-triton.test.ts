@@ -479,6 +479,8 @@ const CASES: Case[] = [
     quotes: [
       ['platform-backend', q('platform-backend', 'unable to find backend library for backend')],
       ['backend-library', q('backend-library', 'unable to find backend library for backend')],
+      // The same refusal where an image lacks the backend (lint --deployment).
+      ['deployment-image', q('deployment-image', 'unable to find backend library for backend')],
     ],
   },
   {
@@ -646,13 +648,20 @@ const CASES: Case[] = [
     name: 'ig_gpu_id',
     model: 'onnx',
     config: ORT().replace('kind: KIND_CPU', 'kind: KIND_GPU gpus: [ 3 ]'),
-    quotes: [['instance-group', q('instance-group', 'invalid or unsupported gpu id')]],
+    quotes: [
+      ['instance-group', q('instance-group', 'invalid or unsupported gpu id')],
+      // The same refusal where a deployment's container gets fewer GPUs than the group lists.
+      ['deployment-gpus', q('deployment-gpus', 'invalid or unsupported gpu id')],
+    ],
   },
   {
     name: 'ig_gpu',
     model: 'onnx',
     config: ORT().replace('kind: KIND_CPU', 'kind: KIND_GPU'),
-    quotes: [['instance-group', q('instance-group', 'no GPUs are available')]],
+    quotes: [
+      ['instance-group', q('instance-group', 'no GPUs are available')],
+      ['deployment-gpus', q('deployment-gpus', 'no GPUs are available')],
+    ],
   },
   {
     name: 'ig_profile',
@@ -933,7 +942,19 @@ const CASES: Case[] = [
     name: 'ens_absent',
     model: 'none',
     config: ENSEMBLE(STEP('nosuch_model')),
-    quotes: [['ensemble-models', q('ensemble-models', 'not available or ambiguous')]],
+    quotes: [
+      ['ensemble-models', q('ensemble-models', 'not available or ambiguous')],
+      // The same refusal where the step is served by another server of the deployment.
+      ['deployment-ensemble-split', q('deployment-ensemble-split', 'not available or ambiguous')],
+    ],
+  },
+  {
+    // A deployment's storage pointed at a model's directory: its version directory is read as a model
+    // with no config, and the model file at its top is in no version directory (deployment-storage).
+    name: 'version_as_model',
+    model: 'none',
+    files: { 'model.onnx': 'not a model\n' },
+    quotes: [['deployment-storage', q('deployment-storage', 'Poll failed for model directory')]],
   },
   {
     name: 'ens_failing',
@@ -1218,10 +1239,19 @@ const NEEDS = {
   vllm: { why: "Triton's vLLM backend (a GPU, and vllm)", absent: () => !existsSync(join(VENV, 'triton-backends', 'vllm')) },
   trtllm: { why: "Triton's TensorRT-LLM backend (a GPU)", absent: () => !existsSync(join(VENV, 'triton-backends', 'tensorrtllm')) },
   dali: { why: "Triton's DALI backend", absent: () => !existsSync(join(VENV, 'triton-backends', 'dali')) },
+  sagemaker: {
+    why: "NVIDIA's SageMaker image, whose serve script (server docker/sagemaker/serve) prints it before tritonserver starts, over the repository SageMaker unpacks at /opt/ml/model",
+    absent: () => !existsSync('/opt/ml/model'),
+  },
 } as const;
 
 /** Quoted messages whose case cannot run here: [rule, part, need, where the text is cited from]. */
 const NOT_RUNNABLE: [rule: string, part: string, need: keyof typeof NEEDS, witness?: string][] = [
+  // The SageMaker serve script's own checks, quoted from server docker/sagemaker/serve (r24.10, lines 137-162).
+  ['deployment-storage', 'Incorrect directory structure', 'sagemaker'],
+  ['sagemaker-default-model', 'does not exist', 'sagemaker'],
+  ['sagemaker-default-model', 'No model found', 'sagemaker'],
+  ['sagemaker-default-model', 'More than 1 model directory', 'sagemaker'],
   ...[
     "metric control must specify 'metric_identifier'",
     "non-empty 'family'",
