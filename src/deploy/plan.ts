@@ -11,6 +11,7 @@ import { holdsIn } from '../triton/releases/catalog.js';
 import { FLAVOURS, flavourHas, flavoursWith, type Flavour } from '../triton/releases/flavours.js';
 import { targetLabel, type TritonTarget } from '../triton/releases/target.js';
 import { requiredGpus } from '../triton/gpu-count.js';
+import { limitAboveGiB } from '../triton/host-memory.js';
 import { DEFAULT_PINNED_MEMORY_POOL_BYTES } from '../triton/command-line.js';
 import { tritonServerArgs, type ServerOptions } from '../triton/server-options.js';
 import { tritonImageOf } from '../verify/docker-args.js';
@@ -224,14 +225,11 @@ function chooseFlavour(target: TritonTarget, backends: ReadonlyMap<string, reado
  */
 function memoryLimit(req: DeployRequest, dirs: readonly string[], gpus: number): DeployPlan['memory'] {
   // Only the models the server loads hold memory (explicit model control loads no other).
-  const shares = req.workspace
-    .repository(req.repo)
-    .hostShares(gpus)
-    .filter((s) => dirs.includes(s.dir));
+  const shares = req.workspace.repository(req.repo).hostShares(gpus, dirs);
   const weights = shares.reduce((n, s) => n + s.instances * s.weightBytes, 0);
   const pinned = gpus > 0 ? DEFAULT_PINNED_MEMORY_POOL_BYTES : 0;
   const need = weights + pinned;
-  const gib = Math.ceil((need * 1.25) / 2 ** 30);
+  const gib = limitAboveGiB(need);
   const limitBytes = Math.max(MEMORY_FLOOR_BYTES, gib * 2 ** 30);
   const parts = shares.slice(0, 3).map((s) => `${basename(s.dir)}: ${s.instances} CPU instance${s.instances === 1 ? '' : 's'} x ${formatBytes(s.weightBytes)}`);
   if (shares.length > 3) parts.push(`${shares.length - 3} more models' CPU instances`);

@@ -7,9 +7,9 @@
 // line (linear): lines that are only template actions or comments add no structure, and a key that
 // an action writes (an `include ... | nindent`, a `toYaml`) is not found; then the nearest enclosing
 // key that is written out is given, with `exact: false`. Values files are YAML and are parsed.
-import { readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { LineCounter, parseDocument, isMap, isScalar, type Node } from 'yaml';
+import { LineCounter, parseDocument, isMap, isScalar, type Document, type Node } from 'yaml';
+import { readText } from '../util/read-text.js';
 import { quoted } from '../util/terminal-text.js';
 import { DeploymentInputError } from './errors.js';
 
@@ -28,7 +28,17 @@ export interface LocateOptions {
    */
   kind?: string;
   index?: number;
+  /** What earlier calls read of the chart (chartReads()): each file is read, and each values file parsed, once. */
+  reads?: ChartReads;
 }
+
+/** The chart's files as locateInChart read them, kept for the calls on one render (chart.ts makes one per render). */
+export interface ChartReads {
+  readonly texts: Map<string, string | undefined>;
+  readonly values: Map<string, { doc: Document.Parsed; lines: LineCounter } | undefined>;
+}
+
+export const chartReads = (): ChartReads => ({ texts: new Map(), values: new Map() });
 
 export interface TemplatePlace {
   file: string;
@@ -66,13 +76,9 @@ const MAX_FILE_BYTES = 8 * 1024 * 1024;
 export function locateInChart(chartDir: string, templateFile: string, keyPath: KeyPath, options: LocateOptions = {}): ChartLocation | undefined {
   const path = typeof keyPath === 'string' ? parseKeyPath(keyPath) : [...keyPath];
   if (!path) return undefined;
-  let text: string;
-  try {
-    text = readBounded(templateFile);
-  } catch (e) {
-    if (e instanceof DeploymentInputError) throw e;
-    return undefined;
-  }
+  const reads = options.reads ?? chartReads();
+  const text = textOf(templateFile, reads);
+  if (text === undefined) return undefined;
   const lines = text.split('\n');
   const found = findKey(lines, path, options);
   if (!found) return undefined;
@@ -91,7 +97,7 @@ export function locateInChart(chartDir: string, templateFile: string, keyPath: K
   const set = [...(options.set ?? [])].reverse().find((s) => s.split(',').some((part) => part.includes('=') && part.slice(0, part.indexOf('=')) === valuesKey));
   if (set !== undefined) return { template, valuesKey, set };
   for (const file of [...(options.values ?? [])].reverse().concat(join(chartDir, 'values.yaml'))) {
-    const values = valuePlace(file, valuesKey.split('.'));
+    const values = valuePlace(file, valuesKey.split('.'), reads);
     if (values) return { template, valuesKey, values };
   }
   return { template, valuesKey };
@@ -256,18 +262,17 @@ function valuesReference(value: string): string | undefined {
 }
 
 /** The range of `keys` in the YAML values `file`, or undefined when the file does not set it. */
-function valuePlace(file: string, keys: readonly string[]): ValuesPlace | undefined {
-  let text: string;
-  try {
-    text = readBounded(file);
-  } catch (e) {
-    if (e instanceof DeploymentInputError) throw e;
-    return undefined;
+function valuePlace(file: string, keys: readonly string[], reads: ChartReads): ValuesPlace | undefined {
+  if (!reads.values.has(file)) {
+    const text = textOf(file, reads);
+    const lines = new LineCounter();
+    const doc = text === undefined ? undefined : parseDocument(text, { keepSourceTokens: true, lineCounter: lines, uniqueKeys: false });
+    reads.values.set(file, doc && doc.errors.length === 0 ? { doc, lines } : undefined);
   }
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { keepSourceTokens: true, lineCounter, uniqueKeys: false });
-  if (doc.errors.length > 0) return undefined;
-  let node: unknown = doc.contents;
+  const parsed = reads.values.get(file);
+  if (!parsed) return undefined;
+  const lineCounter = parsed.lines;
+  let node: unknown = parsed.doc.contents;
   for (const key of keys) {
     if (!isMap(node)) return undefined;
     // The last pair of a key wins, as in helm's YAML reader.
@@ -282,10 +287,16 @@ function valuePlace(file: string, keys: readonly string[]): ValuesPlace | undefi
   return { file, line: start.line, column: start.col, endLine: end.line, endColumn: end.col };
 }
 
-/** A file's text, refused past MAX_FILE_BYTES before it is read. */
-function readBounded(file: string): string {
-  const size = statSync(file).size;
-  if (size > MAX_FILE_BYTES)
-    throw new DeploymentInputError(`${quoted(file, 200)} is ${size.toLocaleString('en-US')} bytes, more than the 8 MiB tritonc reads of a chart's file`, file);
-  return readFileSync(file, 'utf8');
+/** A file's text (once per `reads`), refused past MAX_FILE_BYTES before it is read; undefined where it cannot be read. */
+function textOf(file: string, reads: ChartReads): string | undefined {
+  if (reads.texts.has(file)) return reads.texts.get(file);
+  const read = readText(file, MAX_FILE_BYTES);
+  if (read.kind === 'unreadable' && read.size !== undefined)
+    throw new DeploymentInputError(
+      `${quoted(file, 200)} is ${read.size.toLocaleString('en-US')} bytes, more than the 8 MiB tritonc reads of a chart's file`,
+      file,
+    );
+  const text = read.kind === 'text' ? read.text : undefined;
+  reads.texts.set(file, text);
+  return text;
 }

@@ -3,7 +3,7 @@
 // file (or --set) that gives it, anything else at its line in the template (chart-locate.ts), and the
 // rendered text only where neither is known.
 import { renderChart, type RenderOptions } from './helm.js';
-import { locateInChart } from './chart-locate.js';
+import { chartReads, locateInChart } from './chart-locate.js';
 import { parseManifestText, type Location, type ManifestDocument } from './manifest-text.js';
 import { isRecord } from './kubernetes.js';
 
@@ -18,6 +18,8 @@ export async function chartDocuments(chartDir: string, options: RenderOptions = 
   const docs = parseManifestText(rendered.text, `${chartDir}/(rendered)`);
   // Per template and kind, how many documents came before: locateInChart's index.
   const seen = new Map<string, number>();
+  // Every document's values are located in the same few files: each read and parsed once.
+  const reads = chartReads();
   return docs.map((doc) => {
     const source = [...rendered.sources].reverse().find((s) => s.start <= doc.offset);
     const file = source?.file;
@@ -31,6 +33,7 @@ export async function chartDocuments(chartDir: string, options: RenderOptions = 
       ...(options.set ? { set: options.set } : {}),
       ...(kind ? { kind } : {}),
       index,
+      reads,
     };
     return {
       file,

@@ -22,3 +22,6 @@ export function hostShares(models: readonly WeighedModel[], gpuCount: number): H
   }
   return out.sort((a, b) => b.instances * b.weightBytes - a.instances * a.weightBytes);
 }
+
+/** A memory limit above a lower bound: a quarter more for the backends' arenas and request buffers, in whole GiB. */
+export const limitAboveGiB = (boundBytes: number): number => Math.ceil((boundBytes * 1.25) / 2 ** 30);

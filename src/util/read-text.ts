@@ -6,7 +6,11 @@
 // forever.
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 
-export type TextRead = { kind: 'text'; text: string } | { kind: 'missing' } | { kind: 'unreadable'; reason: string };
+export type TextRead =
+  | { kind: 'text'; text: string }
+  | { kind: 'missing' }
+  /** `size` is set where the file is larger than `maxBytes` (and `reason` says so). */
+  | { kind: 'unreadable'; reason: string; size?: number };
 
 /**
  * The text of a regular file; with `maxBytes`, a larger one is unreadable, said from its size before
@@ -24,7 +28,8 @@ export function readText(path: string, maxBytes?: number): TextRead {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { kind: 'unreadable', reason: `not a regular file (${fileType(st)})` };
-    if (maxBytes !== undefined && st.size > maxBytes) return { kind: 'unreadable', reason: `${st.size} bytes, more than the ${maxBytes} it may be` };
+    if (maxBytes !== undefined && st.size > maxBytes)
+      return { kind: 'unreadable', reason: `${st.size} bytes, more than the ${maxBytes} it may be`, size: st.size };
     return { kind: 'text', text: readFileSync(fd, 'utf8') };
   } catch (e) {
     return { kind: 'unreadable', reason: describeFsError(e) };

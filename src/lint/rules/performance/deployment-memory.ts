@@ -5,6 +5,7 @@
 import { basename } from 'node:path';
 import { defineDeploymentRule } from '../../rule.js';
 import { formatBytes } from '../../units.js';
+import { limitAboveGiB } from '../../../triton/host-memory.js';
 
 const messages = {
   belowNeed:
@@ -37,8 +38,8 @@ export const deploymentMemory = defineDeploymentRule({
     const parts = shares.slice(0, 3).map((s) => `${basename(s.dir)}: ${s.instances} x ${formatBytes(s.weightBytes)}`);
     if (shares.length > 3) parts.push(`${shares.length - 3} more`);
     if (pinned) parts.push(`pinned pool ${formatBytes(pinned)}`);
-    // A quarter more than the bound, in whole GiB: the arenas and buffers come on top.
-    const suggest = `${Math.ceil((need * 1.25) / 2 ** 30)}Gi`;
+    // The arenas and buffers come on top: what tritonc deploy writes for the same bound.
+    const suggest = `${limitAboveGiB(need)}Gi`;
     ctx.report({ at: limit.at, messageId: 'belowNeed', data: { limit: formatBytes(limit.value), need: formatBytes(need), detail: parts.join(', '), suggest } });
   },
 });
