@@ -1,4 +1,6 @@
-// Triton's qa/L0_model_config suites replayed as its test.sh runs them (issue 32's proof):
+// Triton's qa/L0_model_config suites replayed as its test.sh runs them (issue 32's proof), once per
+// edition (l0.ts EDITIONS: the newest release branch's suites told `--triton-version 26.08`, and
+// r24.10's told `--triton-version 24.10`: issue 45's proof):
 // autofill_noplatform (each case must fail to load), autofill_noplatform_success (each must load) and
 // noautofill_platform (each case 3 platforms x 2 flag sets, each must fail). For every case the model
 // repository is built in a temp dir exactly as test.sh builds it (server e1db8a603,
@@ -7,14 +9,14 @@
 // model files test.sh copies in, here the committed exports of fixtures/models (cases ->
 // l0-model-config-cases.json); the empty version directories, stand-in libraries and TensorRT
 // dummy_file.txt it makes; noautofill's platform rewrite. Then `tritonc lint --model-repository=models`
-// runs in-process with test.sh's server flags, and per case:
+// runs in-process with test.sh's server flags and the edition's release, and per case:
 // - a case Triton loads must get no error-severity finding at all;
 // - a case Triton refuses must get an error from the rule that reports the same thing (RULES_FOR maps
 //   the expected* message to rule ids), unless EXPECTED_MISSES lists it with why. A listed case that is
 //   caught fails too (take it off the list), so the count only goes up.
-// The agreement table is printed; TRITONC_WRITE_L0_DOC=1 writes it into docs/conformance-l0.md, and
-// the test fails when the doc's table is not the one this run makes.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// Each edition's agreement table is printed; TRITONC_WRITE_L0_DOC=1 writes it into
+// docs/conformance-l0.md, and the test fails when the doc's table is not the one this run makes.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,7 +24,22 @@ import type { JsonFileResult } from '../../src/report/json.js';
 import { cli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 import { fromGrep, unescapeGrep } from './deploy.js';
-import { BACKEND_DIRECTORY, buildRepository, CASES, FIXTURES, formatOf, GPUS, rulesFor, runsOf, stageSuites, SUITES, type Run } from './l0.js';
+import {
+  BACKEND_DIRECTORY,
+  buildRepository,
+  CASES,
+  EDITIONS,
+  FIXTURES,
+  formatOf,
+  GPUS,
+  rulesFor,
+  runsOf,
+  stageSuites,
+  SUITES,
+  withoutCode,
+  type Edition,
+  type Run,
+} from './l0.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DOC = join(ROOT, 'docs', 'conformance-l0.md');
@@ -68,9 +85,24 @@ interface Finding {
   file: string;
 }
 
-async function lintRepository(cwd: string, run: Run): Promise<Finding[]> {
+async function lintRepository(cwd: string, run: Run, edition: Edition, staged: string): Promise<Finding[]> {
   const r = await cli(
-    ['lint', '--format', 'json', '--model-repository=models', ...run.flags, '--gpus', GPUS, `--backend-directory=${join(staged, BACKEND_DIRECTORY)}`],
+    [
+      'lint',
+      '--format',
+      'json',
+      '--model-repository=models',
+      ...run.flags,
+      '--triton-version',
+      edition.release,
+      // The ONNX files are our exports (opset 22) standing in for Triton's qa models, which test.sh's
+      // release loads: what each release's ONNX Runtime loads is onnx-runtime-version's own tests'.
+      '--rule',
+      'onnx-runtime-version=off',
+      '--gpus',
+      GPUS,
+      `--backend-directory=${join(staged, BACKEND_DIRECTORY)}`,
+    ],
     { cwd },
   );
   // 0: no errors, 1: errors; anything else is tritonc failing to lint the repository.
@@ -92,77 +124,89 @@ interface Outcome {
   verbatim: boolean;
   miss?: string;
 }
-const outcomes: Outcome[] = [];
+for (const edition of EDITIONS) replay(edition);
 
-const staged = tempDir('tritonc-l0-');
-const pending = stageSuites(staged);
-const runs = runsOf(staged);
+function replay(edition: Edition): void {
+  const outcomes: Outcome[] = [];
+  const staged = tempDir('tritonc-l0-');
+  const pending = stageSuites(staged, edition);
+  const runs = runsOf(staged, edition);
+  const tensorflow = edition.tensorflow ? 7 : 0;
 
-describe('qa/L0_model_config replayed as test.sh runs it', () => {
-  it('stages every case of the three suites, with a model for every case that takes one', () => {
-    expect(runs.filter((r) => r.suite === 'autofill_noplatform')).toHaveLength(85);
-    expect(runs.filter((r) => r.suite === 'noautofill_platform')).toHaveLength(58 * 6);
-    // Every case test.sh copies a model into is in the cases file, and every case there exists.
-    const cased = Object.keys(CASES).filter((id) => !id.startsWith('historical/'));
-    const withModel = runs.filter((r) => r.suite !== 'noautofill_platform' && /\/(onnx|openvino|pytorch|python|tensorrt)$/.test(r.group));
-    for (const r of withModel)
-      expect(
-        cased.some((id) => id === r.id || id.startsWith(`${r.id}/`)),
-        `${r.id}: not in l0-model-config-cases.json`,
-      ).toBe(true);
-    for (const id of cased) expect(existsSync(join(SUITES, id.split('/').slice(0, 3).join('/'))), id).toBe(true);
-    for (const [id, why] of pending) expect(FIXTURES_PENDING.has(formatOf(CASES[id]!)!), `${id}: ${why}`).toBe(true);
-  });
-
-  for (const run of runs) {
-    it(run.id, async () => {
-      const caseId = run.suite === 'noautofill_platform' ? `noautofill_platform/${basename(run.caseDir)}` : run.id;
-      const refuses = run.suite !== 'autofill_noplatform_success';
-      const pend = [...pending].find(([id]) => id === caseId || id.startsWith(`${caseId}/`));
-      if (pend) {
-        outcomes.push({ run, refuses, skipped: pend[1], errors: [], rules: [], caught: false, verbatim: false, miss: EXPECTED_MISSES[run.id] });
-        if (refuses) expect(EXPECTED_MISSES[run.id], `${run.id}: not replayed (${pend[1]}) and not in EXPECTED_MISSES`).toBeDefined();
-        return;
-      }
-      const dir = tempDir('tritonc-l0-run-');
-      const { expected } = buildRepository(run, dir);
-      const findings = await lintRepository(dir, run);
-      const errors = findings.filter((f) => f.level === 'error');
-      const show = errors.map((e) => `  ${e.file}: [${e.ruleId}] ${e.message}`).join('\n') || '  (no errors)';
-      if (!refuses) {
-        outcomes.push({ run, refuses, errors, rules: [], caught: false, verbatim: false });
-        expect(errors, `${run.id} loads in Triton; tritonc reports:\n${show}`).toEqual([]);
-        return;
-      }
-      expect(expected.length, `${run.id}: no expected* file`).toBeGreaterThan(0);
-      const rules = rulesFor(expected);
-      expect(rules.length, `${run.id}: no rule in RULES_FOR reports ${expected.join(' | ')}`).toBeGreaterThan(0);
-      const hits = errors.filter((e) => rules.includes(e.ruleId));
-      const caught = hits.length > 0;
-      const patterns = expected.map(fromGrep);
-      const verbatim = hits.some((h) => patterns.some((p) => p.test(h.message)));
-      const miss = EXPECTED_MISSES[run.id];
-      outcomes.push({ run, refuses, errors, rules, caught, verbatim, miss });
-      const triton = expected.map(unescapeGrep).join('\n  or: ');
-      if (miss) expect(caught, `${run.id} is caught by ${hits.map((h) => h.ruleId).join(', ')} now: take it off EXPECTED_MISSES ("${miss}")`).toBe(false);
-      else expect(caught, `${run.id}: Triton refuses it ("${triton}"); expected an error from ${rules.join(' or ')}, tritonc reports:\n${show}`).toBe(true);
+  describe(`qa/L0_model_config of ${edition.release} replayed as test.sh runs it, tritonc told --triton-version ${edition.release}`, () => {
+    it('stages every case of the three suites, with a model for every case that takes one', () => {
+      expect(runs.filter((r) => r.suite === 'autofill_noplatform')).toHaveLength(85 + tensorflow);
+      expect(runs.filter((r) => r.suite === 'noautofill_platform')).toHaveLength(58 * 2 * edition.trials.length);
+      // Every case test.sh copies a model into is in the cases file (or TensorFlow's), and every case there exists.
+      const cased = Object.keys(CASES);
+      const withModel = runs.filter((r) => r.suite !== 'noautofill_platform' && /\/(onnx|openvino|pytorch|python|tensorrt)$/.test(r.group));
+      for (const r of withModel)
+        expect(
+          cased.some((id) => id === r.id || id.startsWith(`${r.id}/`)),
+          `${r.id}: not in l0-model-config-cases.json`,
+        ).toBe(true);
+      for (const r of runs.filter((x) => /\/tensorflow_\w+$/.test(x.group))) expect(readdirSync(join(r.caseDir, '1')), r.id).toHaveLength(1);
+      for (const id of cased) expect(existsSync(join(SUITES, id.split('/').slice(0, 3).join('/'))), id).toBe(true);
+      for (const [id, why] of pending) expect(FIXTURES_PENDING.has(formatOf(CASES[id]!)!), `${id}: ${why}`).toBe(true);
     });
-  }
 
-  it('EXPECTED_MISSES names only refusals of these suites', () => {
-    const ids = new Set(runs.filter((r) => r.suite !== 'autofill_noplatform_success').map((r) => r.id));
-    expect(Object.keys(EXPECTED_MISSES).filter((k) => !ids.has(k))).toEqual([]);
-  });
+    for (const run of runs) {
+      it(run.id, async () => {
+        const caseId = run.suite === 'noautofill_platform' ? `noautofill_platform/${basename(run.caseDir)}` : run.id;
+        const refuses = run.suite !== 'autofill_noplatform_success';
+        const pend = [...pending].find(([id]) => id === caseId || id.startsWith(`${caseId}/`));
+        if (pend) {
+          outcomes.push({ run, refuses, skipped: pend[1], errors: [], rules: [], caught: false, verbatim: false, miss: EXPECTED_MISSES[run.id] });
+          if (refuses) expect(EXPECTED_MISSES[run.id], `${run.id}: not replayed (${pend[1]}) and not in EXPECTED_MISSES`).toBeDefined();
+          return;
+        }
+        const dir = tempDir('tritonc-l0-run-');
+        const { expected } = buildRepository(run, dir);
+        const findings = await lintRepository(dir, run, edition, staged);
+        const errors = findings.filter((f) => f.level === 'error');
+        const show = errors.map((e) => `  ${e.file}: [${e.ruleId}] ${e.message}`).join('\n') || '  (no errors)';
+        if (!refuses) {
+          outcomes.push({ run, refuses, errors, rules: [], caught: false, verbatim: false });
+          expect(errors, `${run.id} loads in Triton ${edition.release}; tritonc reports:\n${show}`).toEqual([]);
+          return;
+        }
+        expect(expected.length, `${run.id}: no expected* file`).toBeGreaterThan(0);
+        const rules = rulesFor(expected);
+        expect(rules.length, `${run.id}: no rule in RULES_FOR reports ${expected.join(' | ')}`).toBeGreaterThan(0);
+        const hits = errors.filter((e) => rules.includes(e.ruleId));
+        const caught = hits.length > 0;
+        const patterns = expected.map((e) => fromGrep(withoutCode(e)));
+        const verbatim = hits.some((h) => patterns.some((p) => p.test(h.message)));
+        const miss = EXPECTED_MISSES[run.id];
+        outcomes.push({ run, refuses, errors, rules, caught, verbatim, miss });
+        const triton = expected.map(unescapeGrep).join('\n  or: ');
+        if (miss) expect(caught, `${run.id} is caught by ${hits.map((h) => h.ruleId).join(', ')} now: take it off EXPECTED_MISSES ("${miss}")`).toBe(false);
+        else
+          expect(
+            caught,
+            `${run.id}: Triton ${edition.release} refuses it ("${triton}"); expected an error from ${rules.join(' or ')}, tritonc reports:\n${show}`,
+          ).toBe(true);
+      });
+    }
 
-  afterAll(() => {
-    const table = agreementTable(outcomes);
-    console.log(table);
-    if (outcomes.length !== runs.length) return;
-    if (process.env.TRITONC_WRITE_L0_DOC === '1') writeDocTable(table);
-    else if (existsSync(DOC))
-      expect(docTable(readFileSync(DOC, 'utf8')), "docs/conformance-l0.md: its table is not this run's; regenerate with TRITONC_WRITE_L0_DOC=1").toBe(table);
+    it('EXPECTED_MISSES names only refusals of these suites', () => {
+      const ids = new Set(runs.filter((r) => r.suite !== 'autofill_noplatform_success').map((r) => r.id));
+      expect(Object.keys(EXPECTED_MISSES).filter((k) => !ids.has(k))).toEqual([]);
+    });
+
+    afterAll(() => {
+      const table = agreementTable(outcomes);
+      console.log(table);
+      if (outcomes.length !== runs.length) return;
+      if (process.env.TRITONC_WRITE_L0_DOC === '1') writeDocTable(edition, table);
+      else if (existsSync(DOC))
+        expect(
+          docTable(readFileSync(DOC, 'utf8'), edition),
+          `docs/conformance-l0.md: the ${edition.release} table is not this run's; regenerate with TRITONC_WRITE_L0_DOC=1`,
+        ).toBe(table);
+    });
   });
-});
+}
 
 // ---- the table ------------------------------------------------------------------------------------
 
@@ -215,19 +259,23 @@ function agreementTable(all: Outcome[]): string {
   return lines.join('\n');
 }
 
-const BEGIN = '<!-- l0-table: begin (TRITONC_WRITE_L0_DOC=1 npx vitest run test/conformance/l0-model-config.test.ts) -->';
-const END = '<!-- l0-table: end -->';
+const markers = (edition: Edition): [string, string] => [
+  `<!-- l0-table ${edition.release}: begin (TRITONC_WRITE_L0_DOC=1 npx vitest run test/conformance/l0-model-config.test.ts) -->`,
+  `<!-- l0-table ${edition.release}: end -->`,
+];
 
-function docTable(doc: string): string | undefined {
-  const a = doc.indexOf(BEGIN);
-  const b = doc.indexOf(END);
-  return a < 0 || b < a ? undefined : doc.slice(a + BEGIN.length, b).trim();
+function docTable(doc: string, edition: Edition): string | undefined {
+  const [begin, end] = markers(edition);
+  const a = doc.indexOf(begin);
+  const b = doc.indexOf(end);
+  return a < 0 || b < a ? undefined : doc.slice(a + begin.length, b).trim();
 }
 
-function writeDocTable(table: string): void {
+function writeDocTable(edition: Edition, table: string): void {
+  const [begin, end] = markers(edition);
   const doc = readFileSync(DOC, 'utf8');
-  const a = doc.indexOf(BEGIN);
-  const b = doc.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`${DOC}: no ${BEGIN} ... ${END} block`);
-  writeFileSync(DOC, `${doc.slice(0, a + BEGIN.length)}\n${table}\n${doc.slice(b)}`);
+  const a = doc.indexOf(begin);
+  const b = doc.indexOf(end);
+  if (a < 0 || b < a) throw new Error(`${DOC}: no ${begin} ... ${end} block`);
+  writeFileSync(DOC, `${doc.slice(0, a + begin.length)}\n${table}\n${doc.slice(b)}`);
 }

@@ -27,12 +27,14 @@ import { realBackendsRun, VENV } from '../support/real-triton.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
 import { fromGrep } from './deploy.js';
-import { buildRepository, RULES_FOR, runsOf, stageSuites, type Run } from './l0.js';
+import { buildRepository, EDITIONS, RULES_FOR, runsOf, stageSuites, type Run } from './l0.js';
 import { loadVerdict, shmRegions, startServer, type ServerVerdict } from './live.js';
 
 const runs = realBackendsRun('qa/L0_model_config on the real backends', ['onnxruntime', 'openvino', 'pytorch']);
 const DOC = join(ROOT, 'docs', 'conformance-real-backends.md');
 const BACKENDS = join(VENV, 'triton-backends');
+/** The server is 2.51.0, release 24.10: its own branch's suites, expected files included. */
+const R24_10 = EDITIONS.find((e) => e.release === '24.10')!;
 
 /** The runs these backends decide. */
 const REAL_GROUPS = /^autofill_noplatform(_success)?\/(onnx|openvino|pytorch)$/;
@@ -46,8 +48,6 @@ const decidedByRealBackends = (r: Run): boolean => REAL_GROUPS.test(r.group) || 
 const NO_GPU_HERE =
   'this host has no GPU: core makes instance group 0 (gpus: [ 0 ], no kind) KIND_CPU (NormalizeInstanceGroup) and ValidateInstanceGroup refuses it ("has kind KIND_CPU but specifies one or more GPUs") before it reaches group 1\'s gpu id -1, which test.sh\'s GPU host reports; tritonc --gpus 0 says what this server says (instance-group), --gpus 1 what test.sh says (l0-model-config.test.ts)';
 const SERVER_NOT_AS_EXPECTED: Record<string, string> = {
-  'autofill_noplatform_success/pytorch/no_name_platform':
-    'the expected file (server e1db8a603, a later core) has no default_model_filename; 2.51\'s core (r24.10 AutoCompleteBackendFields, run with auto-complete on or off) writes "model.pt" into every LibTorch config that names no file, and resolve now does too',
   'noautofill_platform/negative_gpu [onnxruntime_onnx, --strict-model-config=true]': NO_GPU_HERE,
   'noautofill_platform/negative_gpu [pytorch_libtorch, --strict-model-config=true]': NO_GPU_HERE,
   'noautofill_platform/negative_gpu [onnxruntime_onnx, --disable-auto-complete-config]': NO_GPU_HERE,
@@ -109,8 +109,8 @@ describe.runIf(runs)('qa/L0_model_config on the real tritonserver 2.51 with the 
     const root = tempDir('tritonc-l0-real-');
     const staged = join(root, 'staged');
     mkdirSync(staged);
-    stageSuites(staged);
-    const chosen = runsOf(staged).filter(decidedByRealBackends);
+    stageSuites(staged, R24_10);
+    const chosen = runsOf(staged, R24_10).filter(decidedByRealBackends);
     // Each run's repository as l0-model-config.test.ts builds it (one model: these cases all have a
     // config.pbtxt or are one of test.sh's no_config models).
     const built = chosen.map((run, i) => {

@@ -1,15 +1,61 @@
 // Triton's qa/L0_model_config suites staged as its test.sh stages them, shared by the replays that
 // judge tritonc against Triton's expected* files (l0-model-config.test.ts) and that load the same
-// repositories into the real tritonserver with the real backends (l0-real-server.test.ts).
+// repositories into the real tritonserver with the real backends (l0-real-server.test.ts). Each
+// release branch's suites are an edition (EDITIONS), replayed with tritonc told that release.
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ReleaseName } from '../../src/triton/releases/catalog.js';
 import { CORPUS_DIR } from '../support/corpus.js';
-import { COVERAGE, rewritePlatform, unescapeGrep } from './deploy.js';
+import { COVERAGE, rewritePlatform, TRIALS, unescapeGrep } from './deploy.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SUITES = `${CORPUS_DIR}triton-inference-server__server/qa/L0_model_config`;
 export const FIXTURES = join(ROOT, 'fixtures', 'models');
+
+// ---- the editions: the suites of each release branch replayed ------------------------------------
+
+/** One release branch's qa/L0_model_config, as it is staged here. */
+export interface Edition {
+  /** The release the branch is, and the target tritonc is told (`--triton-version`). */
+  release: ReleaseName;
+  /** Where its files are, against the corpus's (server e1db8a603, 2026-08-19). */
+  source: string;
+  /** test.sh's TRIALS: the platforms noautofill_platform's configs are rewritten to. */
+  trials: readonly string[];
+  /** It holds the TensorFlow cases (fixtures/models/tensorflow/qa-cases). */
+  tensorflow: boolean;
+  /** Its files that differ from the corpus's, laid over them (fixtures/l0-model-config/<branch>). */
+  overlay?: string;
+}
+
+export const TENSORFLOW_CASES = join(FIXTURES, 'tensorflow', 'qa-cases');
+const TENSORFLOW_MODELS: Record<string, string> = JSON.parse(readFileSync(join(TENSORFLOW_CASES, 'models.json'), 'utf8'));
+
+/**
+ * The newest release branch and the one the real tritonserver here is (2.51.0). Read with `git diff
+ * e1db8a603 <branch> -- qa/L0_model_config` in server's mirror:
+ * - r26.08 (6fa22ae0): no difference; the corpus's suites are r26.08's.
+ * - r24.10 (e0f0734d): the three suites replayed here are the corpus's plus the TensorFlow cases of
+ *   autofill_noplatform and autofill_noplatform_success (byte for byte those of qa-cases, which were
+ *   read at 42811e0, the last commit before TensorFlow left the suite), and test.sh's TRIALS begin with
+ *   tensorflow_savedmodel and tensorflow_graphdef (r24.10 test.sh line 51). The other differences in
+ *   those suites are license comments and the platform line test.sh rewrites (noautofill_platform),
+ *   and the effective config of autofill_noplatform_success/pytorch/no_name_platform (r24.10's core
+ *   writes default_model_filename "model.pt" and runtime ""): fixtures/l0-model-config/r24.10 has it.
+ *   Everything else that differs is in suites not replayed (model_metrics and custom_parameters came
+ *   later; special_cases).
+ */
+export const EDITIONS: readonly Edition[] = [
+  { release: '26.08', source: "server r26.08 6fa22ae0 (identical to the corpus's e1db8a603)", trials: TRIALS, tensorflow: false },
+  {
+    release: '24.10',
+    source: "server r24.10 e0f0734d (the corpus's suites, the TensorFlow cases of fixtures/models/tensorflow/qa-cases, TensorFlow trials)",
+    trials: ['tensorflow_savedmodel', 'tensorflow_graphdef', ...TRIALS],
+    tensorflow: true,
+    overlay: join(ROOT, 'fixtures', 'l0-model-config', 'r24.10'),
+  },
+];
 
 // ---- which rule reports which Triton message ------------------------------------------------------
 
@@ -51,8 +97,17 @@ export const RULES_FOR: { triton: RegExp; rules: string[] }[] = [
   { triton: /^failed to specify the dimensions of all input tensors/, rules: ['io-name'] },
 ];
 
+/**
+ * The code Triton's error carries in front of its message when it prints it (common r24.10
+ * src/error.cc Error::CodeString): some expected* files quote it, most do not.
+ */
+const ERROR_CODE = /^(?:Unknown|Internal|Not found|Invalid argument|Unavailable|Unsupported|Already exists): /;
+
+/** An expected* file's grep pattern without the error's code. */
+export const withoutCode = (expected: string): string => expected.replace(ERROR_CODE, '');
+
 export const rulesFor = (expected: string[]): string[] => [
-  ...new Set(expected.flatMap((e) => RULES_FOR.filter((c) => c.triton.test(unescapeGrep(e))).flatMap((c) => c.rules))),
+  ...new Set(expected.flatMap((e) => RULES_FOR.filter((c) => c.triton.test(unescapeGrep(withoutCode(e)))).flatMap((c) => c.rules))),
 ];
 
 // ---- what test.sh makes beside the suites' files --------------------------------------------------
@@ -107,8 +162,7 @@ export const REPEAT_LIBRARY = ['invalid_decoupled_branching', 'invalid_decoupled
 );
 /** test.sh line 584: successes without config.pbtxt that are one model all the same. */
 export const NO_CONFIG_MODELS = new Set(['no_config', 'no_config_variable', 'no_config_shape_tensor', 'no_config_non_linear_format_io']);
-/** test.sh TRIALS and the two runs of noautofill_platform. */
-export const TRIALS = ['tensorrt_plan', 'onnxruntime_onnx', 'pytorch_libtorch'] as const;
+/** The two runs of noautofill_platform (test.sh runs each TRIALS platform under both). */
 export const NOAUTOFILL_FLAGS = ['--strict-model-config=true', '--disable-auto-complete-config'] as const;
 /** test.sh's export CUDA_VISIBLE_DEVICES=0: the server sees one GPU. */
 export const GPUS = '1';
@@ -128,12 +182,18 @@ export const formatOf = (m: CaseModel): string | undefined => m.model?.split('/'
  * what test.sh copies and makes), built once. Returns what could not be placed: cases whose fixtures
  * are pending.
  */
-export function stageSuites(dir: string): Map<string, string> {
+export function stageSuites(dir: string, edition: Edition): Map<string, string> {
   const pending = new Map<string, string>();
   for (const suite of ['autofill_noplatform', 'autofill_noplatform_success', 'noautofill_platform'])
     cpSync(join(SUITES, suite), join(dir, suite), { recursive: true });
+  if (edition.tensorflow)
+    for (const [id, model] of Object.entries(TENSORFLOW_MODELS)) {
+      // The case's config and expected* files, and the model test.sh has in-tree or copies into 1/.
+      cpSync(join(TENSORFLOW_CASES, id), join(dir, id), { recursive: true });
+      cpSync(join(FIXTURES, 'tensorflow', model, '1'), join(dir, id, '1'), { recursive: true, dereference: true });
+    }
+  if (edition.overlay) cpSync(edition.overlay, dir, { recursive: true });
   for (const [id, m] of Object.entries(CASES)) {
-    if (id.startsWith('historical/')) continue;
     const caseDir = join(dir, id);
     const format = formatOf(m);
     if (m.model) {
@@ -180,7 +240,7 @@ export interface Run {
   trial?: string;
 }
 
-export function runsOf(staged: string): Run[] {
+export function runsOf(staged: string, edition: Edition): Run[] {
   const runs: Run[] = [];
   for (const suite of ['autofill_noplatform', 'autofill_noplatform_success'] as const) {
     for (const backend of readdirSync(join(staged, suite)).sort()) {
@@ -196,7 +256,7 @@ export function runsOf(staged: string): Run[] {
     }
   }
   for (const flag of NOAUTOFILL_FLAGS) {
-    for (const trial of TRIALS) {
+    for (const trial of edition.trials) {
       for (const name of readdirSync(join(staged, 'noautofill_platform')).sort()) {
         runs.push({
           id: `noautofill_platform/${name} [${trial}, ${flag}]`,
