@@ -18,7 +18,15 @@ import { DEFAULT_TARGET } from '../triton/releases/target.js';
 export const TRITON_DEFAULT_MAX_BATCH_SIZE = 4;
 
 export interface GenerateProblem {
-  code: 'dynamic-axis-mismatch' | 'partial-batch-axis' | 'unsupported-tensor' | 'conflicting-options' | 'untyped-model' | 'not-in-release' | 'model-too-new';
+  code:
+    | 'dynamic-axis-mismatch'
+    | 'partial-batch-axis'
+    | 'unsupported-tensor'
+    | 'conflicting-options'
+    | 'untyped-model'
+    | 'not-in-release'
+    | 'model-too-new'
+    | 'model-refused';
   message: string;
   tensor?: string;
 }
@@ -160,6 +168,13 @@ function modelTooNew(sig: ModelSignature, shown: string, opts: GenerateOptions):
   const release = (opts.target ?? DEFAULT_TARGET).release;
   const refusal = ortRefusal(sig, release);
   if (!refusal) return [];
+  if (refusal.kind === 'noOpset')
+    return [
+      {
+        code: 'model-refused',
+        message: `${shown} imports no opset: every ONNX Runtime refuses it ("Missing opset in the model. All ModelProtos MUST have at least one entry that specifies which version of the ONNX OperatorSet is being imported."); re-export it`,
+      },
+    ];
   const ort = `Triton ${release.container} bundles ONNX Runtime ${ortIn(release).version}, which refuses it`;
   const later = refusal.loadsFrom ? `, or run Triton ${refusal.loadsFrom.container} or later` : '';
   const message =

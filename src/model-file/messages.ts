@@ -71,7 +71,7 @@ export const ONNX_READ_MESSAGES = {
   onnxHdf5: 'not an ONNX model: this is an HDF5 file (a Keras .h5 model?)',
   onnxGguf: 'not an ONNX model: this is a GGUF file',
   onnxNoGraph: 'not an ONNX model: there is no graph (ModelProto field 7)',
-  onnxNoIrVersion: 'not an ONNX model: there is no ir_version (ModelProto field 1)',
+  onnxNoIrVersion: 'not an ONNX model: there is no ir_version (ModelProto field 1), which ONNX Runtime refuses ("Missing model IR version.")',
   onnxText: 'not an ONNX model: this looks like a text file, not a binary ONNX protobuf (its protobuf walk fails at byte {{failsAt}})',
   onnxTooManyItems: 'more than {{max}} inputs, outputs, dims and other entries; refusing to decode further',
   onnxTypeTooDeep: 'TypeProto nested deeper than {{max}} levels',

@@ -22,7 +22,7 @@ function repo(): string {
 }
 
 /** A repository with m/1/model.onnx: x -> Identity -> y, of `elem` (TensorProto's code), stamped as given. */
-function tiny(elem: number, o: { irVersion?: number } = {}): string {
+function tiny(elem: number, o: { irVersion?: number; noOpset?: true } = {}): string {
   const dir = tempDir();
   mkdirSync(join(dir, 'm', '1'), { recursive: true });
   const m = model({ name: 'g', node: [node('Identity', ['x'], ['y'])], input: [tensorInfo('x', elem, [-1, 4])], output: [tensorInfo('y', elem, [-1, 4])] }, o);
@@ -115,5 +115,16 @@ describe('generate --triton-version', () => {
     const from = await cli(['generate', 'm', '--triton-version', '25.08'], { cwd: dir });
     expect(from).toMatchObject({ code: 0, stderr: '' });
     expect(from.stdout).toBe(before.stdout.replace('--triton-version 24.10', '--triton-version 25.08'));
+  });
+
+  it('warns of a model that imports no opset, on every release (ONNX Runtime refuses it first)', async () => {
+    const dir = tiny(T.FLOAT, { noOpset: true, irVersion: 11 });
+    for (const release of ['24.10', '26.08']) {
+      const r = await cli(['generate', 'm', '--triton-version', release], { cwd: dir });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe(
+        'warning: m/1/model.onnx imports no opset: every ONNX Runtime refuses it ("Missing opset in the model. All ModelProtos MUST have at least one entry that specifies which version of the ONNX OperatorSet is being imported."); re-export it\n',
+      );
+    }
   });
 });

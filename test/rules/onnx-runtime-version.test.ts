@@ -10,7 +10,7 @@ input [ { name: "x" data_type: TYPE_FP32 dims: [ 4 ] } ]
 output [ { name: "y" data_type: TYPE_FP32 dims: [ 4 ] } ]
 `;
 /** x -> Identity -> y, stamped with `irVersion` and the opsets given. */
-const onnx = (o: { irVersion?: number; opset?: number; extraOpsets?: { domain: string; version: number }[] }) =>
+const onnx = (o: { irVersion?: number; opset?: number; extraOpsets?: { domain: string; version: number }[]; noOpset?: true }) =>
   encodeModel(
     model({ name: 'g', node: [node('Identity', ['x'], ['y'])], input: [tensorInfo('x', T.FLOAT, [-1, 4])], output: [tensorInfo('y', T.FLOAT, [-1, 4])] }, o),
   );
@@ -38,6 +38,12 @@ testRule('onnx-runtime-version', {
     },
   ],
   invalid: [
+    ...(['24.05', '26.08'] as const).map((triton) => ({
+      name: `no opset_import at all, in ${triton}: every ONNX Runtime refuses it, before its IR version`,
+      files: files({ noOpset: true, irVersion: 14 }),
+      settings: { triton },
+      errors: [{ messageId: 'noOpset', data: {}, file: MODEL }],
+    })),
     {
       name: 'IR 11 in 24.10 (ONNX Runtime 1.19.2): its own words, and the release that loads it',
       files: files({ irVersion: 11, opset: 13 }),

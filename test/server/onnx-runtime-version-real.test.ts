@@ -36,7 +36,7 @@ const ortRuns = (() => {
   return false;
 })();
 
-type Stamp = { irVersion?: number; opset?: number; extraOpsets?: { domain: string; version: number }[]; bf16?: true };
+type Stamp = { irVersion?: number; opset?: number; extraOpsets?: { domain: string; version: number }[]; noOpset?: true; bf16?: true };
 const onnx = (o: Stamp): Uint8Array => {
   // TensorProto.BFLOAT16 is 16 (onnx/onnx.proto DataType).
   const type = o.bf16 ? 16 : T.FLOAT;
@@ -87,6 +87,7 @@ describe.skipIf(!ortRuns)("ONNX Runtime 1.19.2 (Triton 24.10's) refuses what onn
     opset22: { irVersion: 8, opset: 22 },
     ml5: { extraOpsets: [{ domain: 'ai.onnx.ml', version: 5 }] },
     ml6: { extraOpsets: [{ domain: 'ai.onnx.ml', version: 6 }] },
+    noopset: { noOpset: true },
   };
   let repo = '';
   let said: Record<string, string | null> = {};
@@ -111,7 +112,7 @@ print(json.dumps({"version": ort.__version__, "said": out}))
     found = await lint(repo, '24.10');
   }, 180_000);
 
-  for (const name of ['ir10', 'ir11', 'opset22', 'ml5', 'ml6']) {
+  for (const name of ['ir10', 'ir11', 'opset22', 'ml5', 'ml6', 'noopset']) {
     it(`${name}: the same verdict, and the finding quotes ONNX Runtime's words`, () => {
       const ours = (found.get(name) ?? []).filter((f) => f.id.startsWith('onnx-runtime-version/'));
       if (said[name] === null) {
@@ -136,6 +137,7 @@ describe.skipIf(!realRuns)('the real tritonserver 2.51: how Triton surfaces ONNX
     const repo = writeRepo(dir, {
       ir14: { stamp: { irVersion: 14, opset: 13 }, config: config() },
       opset27: { stamp: { opset: 27 }, config: config() },
+      noopset: { stamp: { noOpset: true }, config: config() },
       bf16: { stamp: { bf16: true }, config: config('TYPE_BF16') },
       bf16_as_fp32: { stamp: { bf16: true }, config: config('TYPE_FP32') },
       bf16_auto: { stamp: { bf16: true }, config: 'backend: "onnxruntime"\nmax_batch_size: 8\ninstance_group [ { count: 1 kind: KIND_CPU } ]\n' },
@@ -172,6 +174,14 @@ describe.skipIf(!realRuns)('the real tritonserver 2.51: how Triton surfaces ONNX
       /Opset 27 is under development and support for this is limited\..*Current official support for domain ai\.onnx is till opset \d+\./,
     );
     expect(ids('opset27')).toEqual(['onnx-runtime-version/opsetTooNewEverywhere']);
+  }, 90_000);
+
+  it('no opset_import: ONNX Runtime refuses it through the server in the words lint quotes', async () => {
+    const said = await load('noopset');
+    const ours = (found.get('noopset') ?? []).filter((f) => f.id === 'onnx-runtime-version/noOpset');
+    expect(ours).toHaveLength(1);
+    expect(said).toMatch(/onnx runtime error 1: Load model from \S+\/noopset\/1\/model\.onnx failed:/);
+    expect(said).toMatch(quoted(ours[0]!.message));
   }, 90_000);
 
   it('bf16_auto: auto-complete writes TYPE_INVALID and core refuses it, in the words lint quotes for 24.10', async () => {

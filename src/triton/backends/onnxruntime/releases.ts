@@ -94,15 +94,19 @@ function firstReleaseLoading(loads: (limits: OrtLimits) => boolean, after: Trito
 
 /** Why `release`'s ONNX Runtime refuses a model: its IR version, or the first opset past its domain's last release. */
 export type OrtRefusal =
+  | { kind: 'noOpset' }
   | { kind: 'ir'; irVersion: number; maxIr: number; loadsFrom: TritonRelease | undefined }
   | { kind: 'opset'; domain: string; version: number; max: number; loadsFrom: TritonRelease | undefined };
 
 /**
- * What ONNX Runtime's Model::Model checks, in its order: the IR version, then each opset_import as the
+ * What ONNX Runtime's Model::Model checks, in its order: that there is an opset_import, the IR version, then each opset_import as the
  * file lists it (the first past its domain's last release throws). The domain is looked up as written,
  * so an "ai.onnx" spelled out is not checked there (ValidateOpsetForDomain finds only '').
  */
 export function ortRefusal(sig: Pick<ModelSignature, 'irVersion' | 'opsets'>, release: TritonRelease): OrtRefusal | undefined {
+  // A model importing no opset at all is refused first, by every ONNX Runtime ("Missing opset in the
+  // model.", onnxruntime core/graph/model.cc Model::Model, line 169 of 1.19.2's, before the IR version).
+  if (sig.opsets.length === 0) return { kind: 'noOpset' };
   const limits = ortIn(release).limits;
   if (sig.irVersion > limits.irVersion) {
     const loadsFrom = firstReleaseLoading((l) => l.irVersion >= sig.irVersion, release);
