@@ -386,7 +386,7 @@ export function startLanguageServer(given?: Connection): Connection {
         // A model-level parameters entry: the keys its backend reads.
         if (value.field === 'key' && place.message.fullName === 'inference.ModelConfig.ParametersEntry' && place.messagePath.length <= 2) {
           const backend = parsed.value.backend || backendOfPlatform(parsed.value.platform ?? '') || '';
-          return quoted(knownParameterKeys(backend), CompletionItemKind.Property);
+          return quoted(knownParameterKeys(backend, targetOf(path).release), CompletionItemKind.Property);
         }
         return [];
       }

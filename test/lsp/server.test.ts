@@ -411,4 +411,41 @@ ensemble_scheduling { step [
       expect(await hoverAt(ens, at)).toContain("across all of the ensemble's requests");
     },
   );
+
+  it("parameter keys follow the target release: the keys that release's backend reads", { timeout: 30_000 }, async () => {
+    const VLLM_CONFIG = 'backend: "vllm"\nparameters { key: "" value: { string_value: "true" } }\n';
+    const ORT_CONFIG = `${CLASSIFIER_CONFIG}parameters { key: "" value: { string_value: "1" } }\n`;
+    const repo = await writeRepo({
+      'tritonc.config.json': '{ "triton": "24.07" }',
+      'llm/config.pbtxt': VLLM_CONFIG,
+      'llm/1/model.json': '{ "model": "facebook/opt-125m" }',
+      'classifier/config.pbtxt': ORT_CONFIG,
+      'classifier/1/model.onnx': CLASSIFIER,
+    });
+    const s = await start(repo);
+    const keysIn = async (file: string, text: string) => {
+      const path = join(repo, file);
+      await open(s, path, text);
+      const lines = text.split('\n');
+      const line = lines.findIndex((l) => l.startsWith('parameters'));
+      const items = await s.connection.sendRequest(CompletionRequest.type, {
+        textDocument: { uri: pathToFileURL(path).href },
+        position: { line, character: lines[line]!.indexOf('key: "') + 6 },
+      });
+      return (Array.isArray(items) ? items : items!.items).map((i) => i.label);
+    };
+    // vllm_backend src/model.py reads REPORT_CUSTOM_METRICS from r24.08, ENABLE_VLLM_HEALTH_CHECK from r24.12.
+    expect(await keysIn('llm/config.pbtxt', VLLM_CONFIG)).toEqual([]);
+    await writeRepo({ 'tritonc.config.json': '{ "triton": "24.08" }' }, repo);
+    expect(await keysIn('llm/config.pbtxt', VLLM_CONFIG)).toEqual(['REPORT_CUSTOM_METRICS']);
+    await writeRepo({ 'tritonc.config.json': '{ "triton": "24.12" }' }, repo);
+    expect(await keysIn('llm/config.pbtxt', VLLM_CONFIG)).toEqual(['REPORT_CUSTOM_METRICS', 'ENABLE_VLLM_HEALTH_CHECK']);
+    // onnxruntime_backend reads session.use_device_allocator_for_initializers from r25.02.
+    await writeRepo({ 'tritonc.config.json': '{ "triton": "25.01" }' }, repo);
+    const before = await keysIn('classifier/config.pbtxt', ORT_CONFIG);
+    expect(before).toContain('intra_op_thread_count');
+    expect(before).not.toContain('session.use_device_allocator_for_initializers');
+    await writeRepo({ 'tritonc.config.json': '{ "triton": "25.02" }' }, repo);
+    expect(await keysIn('classifier/config.pbtxt', ORT_CONFIG)).toContain('session.use_device_allocator_for_initializers');
+  });
 });

@@ -7,7 +7,7 @@ import type { ModelConfig } from '../../config/model-config.js';
 import type { ModelSignature, SignatureFormat } from '../../model-file/signature.js';
 import type { ScriptFacts } from '../../python-model/auto-complete-config.js';
 import type { ResolveProblem, ResolveStep } from '../changes.js';
-import type { Releases } from '../releases/catalog.js';
+import type { Releases, TritonRelease } from '../releases/catalog.js';
 
 export interface PlatformRecord {
   /** The releases that have this platform, where not all of them (torch_aoti is newer than LibTorch). */
@@ -217,8 +217,8 @@ export interface BackendRecord {
    * own model-level parameters (FORCE_CPU_ONLY_INPUT_TENSORS): the Python backend and those written in Python.
    */
   readonly pythonBased?: boolean;
-  /** The model-level `parameters` keys it reads from config.pbtxt (editor completion); default none. */
-  readonly parameterKeys?: () => readonly string[];
+  /** The model-level `parameters` keys `release`'s backend reads from config.pbtxt (editor completion); default none. */
+  readonly parameterKeys?: (release: TritonRelease) => readonly string[];
   /** The releases that build it, where not all of them (`until`: the first release whose server has no library for it). */
   readonly releases?: Releases;
   /** Where `releases` was read. */

@@ -14,6 +14,7 @@ import { CORE_RELEASE_CHANGES } from '../core-releases.js';
 // containers, server flag defaults, TensorRT-LLM and vLLM by release (issue 45, h45d)
 import { TRTLLM_CHANGES } from '../backends/tensorrtllm/bundled.js';
 import { VLLM_CHANGES } from '../backends/vllm/bundled.js';
+import { VLLM_PARAMETER_CHANGES } from '../backends/vllm/parameters.js';
 import { FLAVOUR_CHANGES } from './flavours.js';
 import { SERVER_FLAG_CHANGES } from './server-flag-defaults.js';
 
@@ -44,4 +45,5 @@ export const RELEASE_CHANGES: readonly ReleaseChange[] = Object.freeze([
   ...SERVER_FLAG_CHANGES,
   ...TRTLLM_CHANGES,
   ...VLLM_CHANGES,
+  ...VLLM_PARAMETER_CHANGES,
 ]);

@@ -3,6 +3,8 @@
 // model's inputs and outputs (ModelState::AutoCompleteConfig).
 import { autoCompleteOnnx, onnxAutoCompleteSkipped, skippedStep } from './autocomplete.js';
 import type { BackendRecord } from '../record.js';
+import { holdsIn } from '../../releases/catalog.js';
+import { ORT_DEVICE_ALLOCATOR_PARAMETER } from './releases.js';
 
 export const ONNXRUNTIME: BackendRecord = {
   name: 'onnxruntime',
@@ -13,14 +15,14 @@ export const ONNXRUNTIME: BackendRecord = {
   fileExtensions: ['onnx'],
   // core src/model_config_utils.cc SetDefaultInstanceCount: 2 for ONNX Runtime and TensorFlow on the CPU.
   defaultCpuInstances: 2,
-  // ModelState::LoadModel and ModelInstanceState (the session and CUDA options).
-  parameterKeys: () => [
+  // ModelState::LoadModel and ModelInstanceState (the session and CUDA options), as the release reads them.
+  parameterKeys: (release) => [
     'execution_mode',
     'intra_op_thread_count',
     'inter_op_thread_count',
     'enable_mem_arena',
     'enable_mem_pattern',
-    'session.use_device_allocator_for_initializers',
+    ...(holdsIn(ORT_DEVICE_ALLOCATOR_PARAMETER, release) ? ['session.use_device_allocator_for_initializers'] : []),
     'cudnn_conv_algo_search',
     'arena_extend_strategy',
   ],
