@@ -165,7 +165,7 @@ export const IO_MESSAGES_NAME_THE_TENSOR = Object.freeze<ReleaseChange>({
  * path leaves the model directory is refused: "Batching library path escapes model repository."
  * (src/backend_model.cc TritonModel::Create, IsChildPathEscapingParentPath; commit dcb315d "Modernize
  * Child Path Detection (#497)", r26.06). Before, core loads the library from wherever the path names.
- * No rule checks it yet.
+ * batch-strategy-path checks it.
  */
 export const BATCH_LIBRARY_INSIDE_MODEL = Object.freeze<ReleaseChange>({
   area: 'core',

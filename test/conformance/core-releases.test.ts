@@ -116,6 +116,30 @@ const CASES: Record<string, Case> = {
       '26.06': { refuses: /^unexpected 'platform' and 'backend' pair, got:libtorch, pytorch$/, rule: 'platform-backend' },
     },
   },
+  // TRITON_BATCH_STRATEGY_PATH (backend_model.cc TritonModel::Create): a relative path is the server's
+  // working directory's; from 26.06 one outside the model directory is refused before the look.
+  batch_relative: {
+    files: {
+      'config.pbtxt': `backend: "stub"\n${IO}parameters { key: "TRITON_BATCH_STRATEGY_PATH" value { string_value: "libbatch.so" } }\n`,
+      'libbatch.so': 'x',
+      '1/.keep': '',
+    },
+    expect: {
+      '24.10': { refuses: /^Batching library path not found: libbatch\.so$/, rule: 'batch-strategy-path' },
+      '26.06': { refuses: /^Batching library path escapes model repository\.$/, rule: 'batch-strategy-path' },
+    },
+  },
+  // {{dir}}: the model directory's absolute path.
+  batch_inside_missing: {
+    files: {
+      'config.pbtxt': `backend: "stub"\n${IO}parameters { key: "TRITON_BATCH_STRATEGY_PATH" value { string_value: "{{dir}}/lib/libbatch.so" } }\n`,
+      '1/.keep': '',
+    },
+    expect: {
+      '24.10': { refuses: /^Batching library path not found: \/.*\/batch_inside_missing\/lib\/libbatch\.so$/, rule: 'batch-strategy-path' },
+      '26.06': { refuses: /^Batching library path not found: \/.*\/batch_inside_missing\/lib\/libbatch\.so$/, rule: 'batch-strategy-path' },
+    },
+  },
   'a..b': {
     files: { 'config.pbtxt': `backend: "stub"\n${IO}`, '1/.keep': '' },
     expect: { '24.10': { loads: { backend: 'stub' } }, '26.06': { loads: { backend: 'stub' } } },
@@ -132,7 +156,7 @@ describe.runIf(runs)("core's facts by release, judged by the r24.10, r26.06 and 
     for (const [model, c] of Object.entries(CASES))
       for (const [file, text] of Object.entries(c.files)) {
         mkdirSync(join(repo, model, file, '..'), { recursive: true });
-        writeFileSync(join(repo, model, file), text);
+        writeFileSync(join(repo, model, file), text.replaceAll('{{dir}}', join(repo, model)));
       }
     writeFileSync(join(repo, 'labels.txt'), 'a\nb\nc\nd\n');
     const backends = coreBackendDirectory(join(root, 'backends'), ['stub', 'pytorch']);

@@ -783,6 +783,22 @@ const CASES: Case[] = [
     says: /successfully loaded 'label_outside'/,
   },
   {
+    name: 'batch_relative',
+    model: 'onnx',
+    config: ORT('dynamic_batching { }\nparameters { key: "TRITON_BATCH_STRATEGY_PATH" value { string_value: "libbatch.so" } }\n'),
+    // Beside the config: core reads the path from tritonserver's working directory all the same.
+    files: { 'libbatch.so': 'not a library' },
+    quotes: [['batch-strategy-path', q('batch-strategy-path', 'Batching library path not found')]],
+    says: /Batching library path not found: libbatch\.so/,
+  },
+  {
+    name: 'batch_empty',
+    model: 'onnx',
+    config: ORT('dynamic_batching { }\nparameters { key: "TRITON_BATCH_STRATEGY_PATH" value { string_value: "" } }\n'),
+    quotes: [['batch-strategy-path', q('batch-strategy-path', 'Batching library path not found')]],
+    says: /Batching library path not found: $/m,
+  },
+  {
     name: 'label_absent',
     model: 'onnx',
     config: ORT(
@@ -1261,6 +1277,9 @@ const NOT_RUNNABLE: [rule: string, part: string, need: keyof typeof NEEDS, witne
   ].map<[string, string, 'later', string]>((p) => ['model-metrics', p, 'later', 'metric_field']),
   // core src/model.cc (Model::Init, IsChildPathEscapingParentPath) from r26.02; 2.51 reads a label file anywhere.
   ['label-file', 'is outside model directory', 'later', 'label_outside'],
+  // core src/backend_model.cc (TritonModel::Create, IsChildPathEscapingParentPath) from r26.06; 2.51 only looks for the file.
+  ['batch-strategy-path', 'escapes model repository', 'later', 'batch_relative'],
+  ['batch-strategy-path', 'Parent path and child path must be non-empty', 'later', 'batch_empty'],
   ['missing-dynamic-axis', 'configuration specified max-batch', 'tensorflow'],
   ['io-datatype', "unable to process input '<name>'", 'tensorflow'],
   ['io-datatype', "unable to process output '<name>'", 'tensorflow'],
@@ -1482,7 +1501,8 @@ describe.runIf(runs)("the rules' quoted Triton messages, against tritonserver 2.
     }
     // What lint says about the same repositories: each message's quoted Triton text, as lint fills it in.
     for (const repoName of ['repo', 'repo-noauto']) {
-      const r = await cli(['lint', join(dir, repoName), '--format', 'json']);
+      // The server is 2.51.0, release 24.10: lint judges against that release.
+      const r = await cli(['lint', join(dir, repoName), '--format', 'json', '--triton-version', '24.10']);
       for (const file of JSON.parse(r.stdout) as { filePath: string; messages: { ruleId: string; messageId: string; message: string; severity: number }[] }[]) {
         const name = file.filePath.slice(join(dir, repoName).length + 1).split('/')[0]!;
         for (const m of file.messages) {

@@ -29,6 +29,7 @@ import { modelFilename } from './correctness/model-filename.js';
 import { modelMetrics } from './correctness/model-metrics.js';
 import { sequenceControlInputs } from './correctness/sequence-control-inputs.js';
 import { labelFile } from './correctness/label-file.js';
+import { batchStrategyPath } from './correctness/batch-strategy-path.js';
 import { missingConfig } from './correctness/missing-config.js';
 import { uncheckedModel } from './correctness/unchecked-model.js';
 import { lockMismatch } from './correctness/lock-mismatch.js';
@@ -74,8 +75,10 @@ export const CORE_RULES: readonly Rule[] = [
   instanceGroup,
   ioDims,
   batchIo,
-  // Model::Init, after the validation above: the label files of the outputs; then the instances' warmup.
+  // Model::Init, after the validation above: the label files of the outputs; then TritonModel::Create's
+  // custom batching library, and the instances' warmup.
   labelFile,
+  batchStrategyPath,
   modelWarmup,
 ];
 
