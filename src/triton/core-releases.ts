@@ -150,8 +150,8 @@ export const NON_LINEAR_FORMAT_IO_CHECKED = Object.freeze<ReleaseChange>({
 
 /**
  * ValidateIOShape's messages name the tensor from r24.07 ("model input 'x' must specify 'dims'"); r24.05
- * and r24.06 say "model input must specify 'dims'" (src/model_config_utils.cc). The rules quote the newer
- * words for every release.
+ * and r24.06 say "model input must specify 'dims'" (src/model_config_utils.cc). The rules quote the
+ * release's words (ioSubject).
  */
 export const IO_MESSAGES_NAME_THE_TENSOR = Object.freeze<ReleaseChange>({
   area: 'core',
@@ -159,6 +159,16 @@ export const IO_MESSAGES_NAME_THE_TENSOR = Object.freeze<ReleaseChange>({
   releases: { since: '24.07' },
   source: 'triton-inference-server/core src/model_config_utils.cc ValidateIOShape, branch r24.07',
 });
+
+/**
+ * How ValidateIOShape's messages name a tensor in `release`: "model input 'x'" from 24.07, "model
+ * input" before; and before 24.07 a missing data_type is "model output must specify 'data_type'" for
+ * inputs too (r24.06 src/model_config_utils.cc hard-codes it).
+ */
+export function ioSubject(direction: 'input' | 'output', name: string, release: TritonRelease, check?: 'data_type'): string {
+  if (holdsIn(IO_MESSAGES_NAME_THE_TENSOR.releases, release)) return `model ${direction} '${name}'`;
+  return check === 'data_type' ? 'model output' : `model ${direction}`;
+}
 
 /**
  * A TRITON_BATCH_STRATEGY_PATH parameter (a custom batching library, without sequence batching) whose

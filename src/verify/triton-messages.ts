@@ -44,9 +44,10 @@ export const TRITON_MESSAGE_RULES: readonly TritonMessageRule[] = [
   {
     ruleId: 'io-dims',
     pattern:
-      /model (?:input|output) '[^']*' (?:has different (?:size|number of variable-size dimensions) for dims and reshape|must specify 'dims'|(?:reshape )?dimension(?:s)? must be integer >= 1|cannot have empty reshape)/,
+      /model (?:input|output) (?:'[^']*' )?(?:has different (?:size|number of variable-size dimensions) for dims and reshape|must specify 'dims'|(?:reshape )?dimension(?:s)? must be integer >= 1|cannot have empty reshape)/,
   },
-  { ruleId: 'io-dims', pattern: /model (?:input|output) '[^']*' must specify 'data_type'|model (?:input|output) must specify 'name'/ },
+  // Before 24.07 core names no tensor here (core-releases.ts ioSubject).
+  { ruleId: 'io-dims', pattern: /model (?:input|output) (?:'[^']*' )?must specify 'data_type'|model (?:input|output) must specify 'name'/ },
   { ruleId: 'io-datatype', pattern: /configuration expects datatype \S+ for (?:input|output) '[^']*', model provides \S+/ },
   { ruleId: 'io-name', pattern: /unexpected inference (?:input|output) '[^']*', allowed (?:inputs|outputs) are/ },
   { ruleId: 'io-name', pattern: /configuration expects \d+ inputs, model provides \d+/ },

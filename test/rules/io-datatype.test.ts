@@ -192,7 +192,19 @@ testRule('io-datatype', {
       name: "BF16 I/O auto-completed in 26.02: \"model input 'x' must specify 'data_type'\"",
       files: withModel('backend: "onnxruntime"\nmax_batch_size: 8\n', BF16_MODEL),
       settings: { triton: '26.02' },
-      errors: [{ messageId: 'bf16BeforeReleaseAutoComplete', data: { name: 'x', direction: 'input', model: 'm', release: '26.02' }, path: [] }],
+      errors: [
+        {
+          messageId: 'bf16BeforeReleaseAutoComplete',
+          data: { name: 'x', direction: 'input', subject: "model input 'x'", model: 'm', release: '26.02' },
+          path: [],
+        },
+      ],
+    },
+    {
+      name: 'the same in 24.06, whose core names no tensor and says "model output" for an input\'s data_type',
+      files: withModel('backend: "onnxruntime"\nmax_batch_size: 8\n', BF16_MODEL),
+      settings: { triton: '24.06' },
+      errors: [{ messageId: 'bf16BeforeReleaseAutoComplete', data: { subject: 'model output', release: '24.06' }, path: [] }],
     },
     {
       name: 'another type for a BFLOAT16 tensor in 26.03: the ordinary mismatch, fixed to TYPE_BF16',

@@ -42,6 +42,32 @@ testRule('io-dims', {
     },
   ],
   invalid: [
+    // core r24.07 src/model_config_utils.cc ValidateIOShape names the tensor; r24.06 does not, and says
+    // "model output" for any missing data_type (core-releases.ts ioSubject).
+    {
+      name: "24.06's words: no tensor name, and a missing data_type always 'model output'",
+      config: io(8, '{ name: "x" }'),
+      settings: { triton: '24.06' },
+      errors: [
+        { messageId: 'noDataType', data: { ...INPUT, subject: 'model output' } },
+        { messageId: 'noDims', data: { ...INPUT, subject: 'model input' } },
+      ],
+    },
+    {
+      name: "24.07's words: the tensor named",
+      config: io(8, '{ name: "x" }'),
+      settings: { triton: '24.07' },
+      errors: [
+        { messageId: 'noDataType', data: { ...INPUT, subject: "model input 'x'" } },
+        { messageId: 'noDims', data: { ...INPUT, subject: "model input 'x'" } },
+      ],
+    },
+    {
+      name: "24.06's words for a reshape of another size",
+      config: reshaped('[ 2, 12 ]', '[ 4, 5 ]'),
+      settings: { triton: '24.06' },
+      errors: [{ messageId: 'reshapeSizeMismatch', data: { ...INPUT, subject: 'model input' } }],
+    },
     {
       name: 'a dim of 0: points at it, per input',
       config: io(8, x('dims: [ 3, 0 ]')),

@@ -27,6 +27,9 @@ describe('Triton message table', () => {
     ['Error parsing text-format inference.ModelConfig: 5:15: Message type "inference.ModelConfig" has no field named "model_metrics".', 'field-release'],
     ["unexpected directory name 'a' for model 'b', directory name must equal model name", 'name-matches-directory'],
     ["model input 'x' must specify 'data_type' for m", 'io-dims'],
+    // 24.05 and 24.06 name no tensor (core r24.06 src/model_config_utils.cc ValidateIOShape).
+    ["model output must specify 'data_type' for m", 'io-dims'],
+    ["model input must specify 'dims' for m", 'io-dims'],
     ["unknown Execution Accelerator 'tensorrtx' is requested", 'accelerators'],
     [
       'instance group m_0 of model m specifies invalid or unsupported gpu id 3. GPUs with at least the minimum required CUDA compute compatibility of 6.000000 are: 0',

@@ -5,6 +5,7 @@ import { ioChecks, modelName, settledBackend } from '../../backend.js';
 import { ONNXRUNTIME } from '../../../triton/backend-records.js';
 import { holdsIn } from '../../../triton/releases/catalog.js';
 import { ORT_BF16_TENSORS } from '../../../triton/backends/onnxruntime/releases.js';
+import { ioSubject } from '../../../triton/core-releases.js';
 import { defineModelRule } from '../../rule.js';
 import { checkedConfig, configTensors, modelTensor } from '../../tensors.js';
 
@@ -48,7 +49,7 @@ export const ioDatatype = defineModelRule({
       unsupportedDataType:
         "Triton's {{backend}} backend has no element type for data_type {{configType}}, so it refuses the model (\"unsupported datatype {{configType}} for {{direction}} '{{name}}' for model '{{model}}'\"); use one of {{served}} ({{direction}} '{{name}}' is {{elemType}} in the model, which the backend converts to the type you give)",
       bf16BeforeRelease: `${BF16} ("unsupported datatype TYPE_BF16 for {{direction}} '{{name}}' for model '{{model}}'"); ${BF16_FIX}`,
-      bf16BeforeReleaseAutoComplete: `${BF16}: its auto-complete writes data_type TYPE_INVALID for it ("model {{direction}} '{{name}}' must specify 'data_type' for {{model}}"); ${BF16_FIX}`,
+      bf16BeforeReleaseAutoComplete: `${BF16}: its auto-complete writes data_type TYPE_INVALID for it ("{{subject}} must specify 'data_type' for {{model}}"); ${BF16_FIX}`,
       bf16BeforeReleaseMismatch: `${BF16} ("unable to load model '{{model}}', configuration expects datatype {{configType}} for {{direction}} '{{name}}', model provides TYPE_<invalid>"); ${BF16_FIX}`,
     },
   },
@@ -166,7 +167,12 @@ function reportAutoCompletedBf16(ctx: Parameters<typeof ioDatatype.check>[0]): v
     const bad = (direction === 'input' ? ctx.signature!.inputs : ctx.signature!.outputs).find((t) => t.kind === 'tensor' && t.elemType === 'BFLOAT16');
     if (!bad) continue;
     const release = ctx.settings.server.target.release.container;
-    ctx.report({ path: [], messageId: 'bf16BeforeReleaseAutoComplete', data: { name: bad.name, direction, configType: null, model: modelName(ctx), release } });
+    const subject = ioSubject(direction, bad.name, ctx.settings.server.target.release, 'data_type');
+    ctx.report({
+      path: [],
+      messageId: 'bf16BeforeReleaseAutoComplete',
+      data: { name: bad.name, direction, subject, configType: null, model: modelName(ctx), release },
+    });
     return;
   }
 }

@@ -10,7 +10,7 @@ import { modelName, settledBackend, type SettledBackend } from '../../backend.js
 import { typeName } from '../../../triton/data-types.js';
 import { maxBatchSize } from '../../tensors.js';
 import { holdsIn } from '../../../triton/releases/catalog.js';
-import { ELEMENT_COUNT_OVERFLOW } from '../../../triton/core-releases.js';
+import { ELEMENT_COUNT_OVERFLOW, ioSubject } from '../../../triton/core-releases.js';
 import { backendMayFillTensors, ioChecksOf, isEnsemble, isTensorrtPlatform, ONNXRUNTIME } from '../../../triton/backend-records.js';
 
 const INT64_MAX = 9223372036854775807n;
@@ -63,13 +63,13 @@ const text = (dims: readonly bigint[]): string => `[${dims.join(',')}]`;
 // Each wording is a message of its own (placeholders hold values): the auto-complete and max_batch_size
 // variants, and the platform as named, unset or guessed, are separate ids.
 const NO_DATA_TYPE = `{{direction}} '{{name}}' has no data_type, so Triton refuses the model`;
-const NO_DATA_TYPE_TRITON = `("model {{direction}} '{{name}}' must specify 'data_type' for {{model}}"); set data_type, e.g. data_type: TYPE_FP32`;
+const NO_DATA_TYPE_TRITON = `("{{subject}} must specify 'data_type' for {{model}}"); set data_type, e.g. data_type: TYPE_FP32`;
 const NO_DIMS = `{{direction}} '{{name}}' has no dims, so Triton refuses the model`;
-const NO_DIMS_TRITON = `("model {{direction}} '{{name}}' must specify 'dims' for {{model}}"); list the shape without the batch axis, e.g. dims: [ 3, 224, 224 ] (a scalar per batch item is dims: [ 1 ] with reshape { shape: [ ] })`;
+const NO_DIMS_TRITON = `("{{subject}} must specify 'dims' for {{model}}"); list the shape without the batch axis, e.g. dims: [ 3, 224, 224 ] (a scalar per batch item is dims: [ 1 ] with reshape { shape: [ ] })`;
 const UNLESS_COMPLETED = ` unless the {{backend}} backend's auto-complete fills it in (it does not when the server runs with --disable-auto-complete-config)`;
 const EMPTY_RESHAPE =
   'reshape { shape: [ ] } makes each item a scalar, which only works with batching (the batch axis keeps the tensor non-empty), and max_batch_size is';
-const EMPTY_RESHAPE_TRITON = `("model {{direction}} '{{name}}' cannot have empty reshape for non-batching model as scalar tensors are not supported for {{model}}"); set max_batch_size, or remove the reshape and write the model's shape in dims`;
+const EMPTY_RESHAPE_TRITON = `("{{subject}} cannot have empty reshape for non-batching model as scalar tensors are not supported for {{model}}"); set max_batch_size, or remove the reshape and write the model's shape in dims`;
 const UNLESS_RAISED = ` unless the backend's auto-complete raises max_batch_size`;
 const SHAPE_TENSOR = 'is_shape_tensor is a TensorRT flag and the platform is';
 const SHAPE_TENSOR_TRITON = 'so Triton refuses the model ("shape tensors are only supported for TensorRT platform for {{model}}"); remove is_shape_tensor';
@@ -77,7 +77,7 @@ const NON_LINEAR = 'is_non_linear_format_io is a TensorRT flag and the platform 
 const NON_LINEAR_TRITON =
   'so Triton refuses the model ("Non-linear IO format is only supported for the TensorRT platform for {{model}}"); remove is_non_linear_format_io';
 const PLATFORM_GUESSED = 'not set (and there is no version directory with a model.plan to infer it from)';
-const SIZE_TRITON = `so Triton refuses the model ("model {{direction}} '{{name}}' has different size for dims and reshape for {{model}}")`;
+const SIZE_TRITON = `so Triton refuses the model ("{{subject}} has different size for dims and reshape for {{model}}")`;
 
 const messages = {
   listedTwice: `{{direction}} '{{name}}' is listed twice (also {{direction}}[{{first}}]); core does not check this, but a request can carry each {{direction}} only once; remove the duplicate`,
@@ -93,8 +93,8 @@ const messages = {
   emptyReshapeBatchingUnset: `${EMPTY_RESHAPE} not set (0), so Triton refuses the model ${EMPTY_RESHAPE_TRITON}`,
   emptyReshapeUnlessBatchRaised: `${EMPTY_RESHAPE} 0, so Triton refuses the model${UNLESS_RAISED} ${EMPTY_RESHAPE_TRITON}`,
   emptyReshapeBatchingUnsetUnlessRaised: `${EMPTY_RESHAPE} not set (0), so Triton refuses the model${UNLESS_RAISED} ${EMPTY_RESHAPE_TRITON}`,
-  dimNotSize: `dim {{dim}} is not a size, so Triton refuses the model ("model {{direction}} '{{name}}' dimension must be integer >= 1, or -1 to indicate a variable-size dimension for {{model}}"); use the size, or -1 for a size that varies`,
-  reshapeDimNotSize: `reshape dim {{dim}} is not a size, so Triton refuses the model ("model {{direction}} '{{name}}' reshape dimensions must be integer >= 1, or -1 to indicate a variable-size dimension for {{model}}"); use the size, or -1 for a size that varies`,
+  dimNotSize: `dim {{dim}} is not a size, so Triton refuses the model ("{{subject}} dimension must be integer >= 1, or -1 to indicate a variable-size dimension for {{model}}"); use the size, or -1 for a size that varies`,
+  reshapeDimNotSize: `reshape dim {{dim}} is not a size, so Triton refuses the model ("{{subject}} reshape dimensions must be integer >= 1, or -1 to indicate a variable-size dimension for {{model}}"); use the size, or -1 for a size that varies`,
   formatNeedsThreeDims:
     'format {{format}} describes an image of 3 dims ({{layout}}) but dims {{text}} have {{length}}, so Triton refuses the model ("model input NHWC/NCHW require 3 dims for {{model}}"); give 3 dims without the batch axis, or remove format',
   shapeTensorNotTensorrt: `${SHAPE_TENSOR} '{{platform}}', ${SHAPE_TENSOR_TRITON}`,
@@ -110,8 +110,8 @@ const messages = {
   reshapeSizeMismatch: `reshape {{reshapeText}} (element count {{reshapeCount}}) does not hold the same elements as dims {{dimsText}} (element count {{dimsCount}}), ${SIZE_TRITON}; make the products of the dims equal`,
   emptyReshapeSizeMismatch: `an empty reshape does not hold the same elements as dims {{dimsText}}, ${SIZE_TRITON}; an empty reshape needs dims of one element, e.g. dims: [ 1 ]`,
   reshapeVariableSizeMismatch: `reshape {{reshapeText}} does not hold the same elements as dims {{dimsText}}: one of them has a variable dim (-1) and the other has none, ${SIZE_TRITON}; put -1 in both at the same place, with the same product of fixed dims between the -1s`,
-  reshapeVariableCount: `reshape {{reshapeText}} has {{reshapeVariables}} variable dims (-1) and dims {{dimsText}} have {{dimsVariables}}, so Triton refuses the model ("model {{direction}} '{{name}}' has different number of variable-size dimensions for dims and reshape for {{model}}"); use the same number of -1s in both`,
-  reshapeFixedMismatch: `reshape {{reshapeText}} does not hold the same elements as dims {{dimsText}}: between the variable dims, the fixed dims multiply to {{reshapeFixed}} in dims and {{dimsFixed}} in reshape, so Triton refuses the model ("model {{direction}} '{{name}}' has different size for dims and reshape for {{model}}"); make each stretch between -1s multiply to the same size`,
+  reshapeVariableCount: `reshape {{reshapeText}} has {{reshapeVariables}} variable dims (-1) and dims {{dimsText}} have {{dimsVariables}}, so Triton refuses the model ("{{subject}} has different number of variable-size dimensions for dims and reshape for {{model}}"); use the same number of -1s in both`,
+  reshapeFixedMismatch: `reshape {{reshapeText}} does not hold the same elements as dims {{dimsText}}: between the variable dims, the fixed dims multiply to {{reshapeFixed}} in dims and {{dimsFixed}} in reshape, so Triton refuses the model ("{{subject}} has different size for dims and reshape for {{model}}"); make each stretch between -1s multiply to the same size`,
 } as const;
 
 type Ctx = ModelContext<undefined, typeof messages>;
@@ -176,6 +176,10 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
     return;
   }
   const name = io.name;
+  const release = ctx.settings.server.target.release;
+  // How the release's core names the tensor in its messages.
+  const subject = ioSubject(direction, name, release);
+  const typeSubject = ioSubject(direction, name, release, 'data_type');
   // With auto-complete off, core checks the config as written before any backend sees it.
   const completes = ctx.settings.server.autoCompleteConfig && backendCompletesTensors(settled);
   // Left for a backend chosen at deploy from model files not here: unknown, and unchecked-model says so once.
@@ -188,8 +192,8 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
         path: io.data_type !== undefined ? [...path, 'data_type'] : [...path, 'name'],
         severity: completes ? 'warning' : 'error',
         ...(completes
-          ? { messageId: 'noDataTypeUnlessCompleted' as const, data: { name, direction, model, backend: settled.backend ?? '' } }
-          : { messageId: 'noDataType' as const, data: { name, direction, model } }),
+          ? { messageId: 'noDataTypeUnlessCompleted' as const, data: { name, direction, model, subject: typeSubject, backend: settled.backend ?? '' } }
+          : { messageId: 'noDataType' as const, data: { name, direction, model, subject: typeSubject } }),
       });
     }
   } else if (typeof io.data_type === 'number') {
@@ -206,8 +210,8 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
       path: io.dims !== undefined ? [...path, 'dims'] : [...path, 'name'],
       severity: completes ? 'warning' : 'error',
       ...(completes
-        ? { messageId: 'noDimsUnlessCompleted' as const, data: { name, direction, model, backend: settled.backend ?? '' } }
-        : { messageId: 'noDims' as const, data: { name, direction, model } }),
+        ? { messageId: 'noDimsUnlessCompleted' as const, data: { name, direction, model, subject, backend: settled.backend ?? '' } }
+        : { messageId: 'noDims' as const, data: { name, direction, model, subject } }),
     });
   }
 
@@ -226,7 +230,7 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
           : raised
             ? 'emptyReshapeUnlessBatchRaised'
             : 'emptyReshapeWithoutBatching',
-      data: { name, direction, model, mbs: 0 },
+      data: { name, direction, model, subject, mbs: 0 },
     });
   }
 
@@ -237,7 +241,7 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
     ctx.report({
       path: [...path, 'dims', k],
       messageId: 'dimNotSize',
-      data: { name, direction, model, index: k, dim: String(d) },
+      data: { name, direction, model, subject, index: k, dim: String(d) },
     });
   });
   if (reshape) {
@@ -247,12 +251,12 @@ function checkTensor(ctx: Ctx, settled: SettledBackend, direction: 'input' | 'ou
       ctx.report({
         path: [...path, 'reshape', 'shape', k],
         messageId: 'reshapeDimNotSize',
-        data: { name, direction, model, index: k, dim: String(d) },
+        data: { name, direction, model, subject, index: k, dim: String(d) },
       });
     });
   }
-  const overflowRefused = holdsIn(ELEMENT_COUNT_OVERFLOW.releases, ctx.settings.server.target.release);
-  if (reshape && valid) checkReshape(ctx, { name, direction, model }, dims, reshape, path, overflowRefused);
+  const overflowRefused = holdsIn(ELEMENT_COUNT_OVERFLOW.releases, release);
+  if (reshape && valid) checkReshape(ctx, { name, direction, model, subject }, dims, reshape, path, overflowRefused);
   // core r26.03 src/backend_model.cc TritonModel::SetConfiguredScheduler: the element count of every
   // input but a shape tensor, for a model with a backend (an ensemble has no scheduler of this kind).
   // With a reshape, ValidateIOShape has refused overflowing dims already (above).
@@ -310,6 +314,8 @@ interface Tensor {
   name: string;
   direction: 'input' | 'output';
   model: string;
+  /** As core's messages name it in the target release (ioSubject). */
+  subject: string;
 }
 
 function checkReshape(ctx: Ctx, tensor: Tensor, dims: bigint[], reshape: bigint[], path: PathSegment[], overflowRefused: boolean): void {
