@@ -119,6 +119,9 @@ const ENSEMBLE_INFLIGHT_LIMIT: readonly ByRelease<string>[] = [
   },
 ];
 
+/** Whether `release`'s core shares one max_inflight_requests limiter per step among all of an ensemble's requests (26.04 on). */
+export const ensembleLimitShared = (release: TritonRelease): boolean => valueIn(ENSEMBLE_INFLIGHT_LIMIT, release) === ENSEMBLE_INFLIGHT_LIMIT[1];
+
 /** Fields whose meaning changed between releases (while their name and type stayed), by proto path. */
 const MEANINGS = new Map<string, readonly ByRelease<string>[]>([['inference.ModelEnsembling.max_inflight_requests', ENSEMBLE_INFLIGHT_LIMIT]]);
 

@@ -19,6 +19,7 @@ import { fieldRelease } from './correctness/field-release.js';
 import { instanceMemory } from './performance/instance-memory.js';
 import { queueDelay } from './performance/queue-delay.js';
 import { fp16Accuracy } from './suspicious/fp16-accuracy.js';
+import { ensembleInflightLimit } from './suspicious/ensemble-inflight-limit.js';
 import { invalidSuppression } from './suspicious/invalid-suppression.js';
 import { unusedSuppression } from './style/unused-suppression.js';
 import { batchIo } from './correctness/batch-io.js';
@@ -103,6 +104,7 @@ export const RULES: readonly Rule[] = [
   lockMismatch,
   // suspicious: loads, but probably not what you meant
   fp16Accuracy,
+  ensembleInflightLimit,
   decoupledClients,
   invalidSuppression,
   // performance
