@@ -3,7 +3,9 @@
 import { defineCommand } from './command.js';
 import { EXIT, UsageError } from './errors.js';
 import { RELEASE_CHANGES } from '../triton/releases/index.js';
-import { RELEASES } from '../triton/releases/catalog.js';
+import { RELEASES, holdsIn } from '../triton/releases/catalog.js';
+import { imageBackends } from '../triton/releases/flavours.js';
+import { backendRecord } from '../triton/backend-records.js';
 import { DEFAULT_TARGET, TargetError, parseTarget, type TritonTarget } from '../triton/releases/target.js';
 import { formatChangesBetween } from '../triton/releases/notes.js';
 
@@ -15,6 +17,20 @@ const targetOf = (text: string): TritonTarget => {
     throw e;
   }
 };
+
+/** Between two images (a flavour named on either side): NVIDIA's backends one has and the other lacks. */
+function imageChange(from: TritonTarget, to: TritonTarget): string {
+  const backends = (t: TritonTarget): string[] => imageBackends(t.flavour, t.release, (b) => holdsIn(backendRecord(b)?.releases, t.release));
+  const [before, after] = [backends(from), backends(to)];
+  const gained = after.filter((b) => !before.includes(b));
+  const lost = before.filter((b) => !after.includes(b));
+  const image = (t: TritonTarget): string => `${t.release.container}-${t.flavour?.tag ?? 'py3'}`;
+  let out = `\nimage ${image(from)} -> ${image(to)}: NVIDIA's backends ${after.length ? after.join(', ') : 'none'}\n`;
+  for (const b of gained) out += `  + the ${b} backend\n`;
+  for (const b of lost) out += `  - the ${b} backend: models on it do not load in ${image(to)}\n`;
+  if (!gained.length && !lost.length) out += '  the same backends\n';
+  return out;
+}
 
 export const releasesCommand = defineCommand({
   command: 'releases [from] [to]',
@@ -31,6 +47,7 @@ export const releasesCommand = defineCommand({
     const from = targetOf(a.from);
     const to = a.to === undefined ? DEFAULT_TARGET : targetOf(a.to);
     io.stdout(formatChangesBetween(RELEASE_CHANGES, from.release, to.release));
+    if (from.flavour || to.flavour) io.stdout(imageChange(from, to));
     return EXIT.ok;
   },
 });

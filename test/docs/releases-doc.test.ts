@@ -50,5 +50,21 @@ describe('tritonc releases', () => {
     expect(none.stdout).toMatch(/24\.11 \(2\.52\.0\) -> 24\.12 \(2\.53\.0\)/);
     const bad = await cli(['releases', '21.01']);
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('Triton 21.01 is not a release tritonc knows')]);
+    // Releases alone: no image is named, so no image section.
+    expect(up.stdout).not.toContain('\nimage ');
+  });
+
+  it('between images: the backends one image has and the other lacks', async () => {
+    const llm = await cli(['releases', '24.10', 'nvcr.io/nvidia/tritonserver:24.11-trtllm-python-py3']);
+    expect(llm.code).toBe(0);
+    expect(llm.stdout).toContain("image 24.10-py3 -> 24.11-trtllm-python-py3: NVIDIA's backends python, tensorrtllm\n");
+    expect(llm.stdout).toContain('  + the tensorrtllm backend\n');
+    expect(llm.stdout).toContain('  - the onnxruntime backend: models on it do not load in 24.11-trtllm-python-py3\n');
+    expect(llm.stdout).not.toContain('- the python backend');
+    // The full image over the release where TensorFlow left the builds.
+    const tf = await cli(['releases', '25.02-py3', '25.03-py3']);
+    expect(tf.stdout).toContain('  - the tensorflow backend: models on it do not load in 25.03-py3\n');
+    const same = await cli(['releases', '24.10-py3', '24.11-py3']);
+    expect(same.stdout).toContain('  the same backends\n');
   });
 });

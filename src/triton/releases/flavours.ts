@@ -97,6 +97,15 @@ export function flavourHas(flavour: Flavour, backend: string, release: TritonRel
   return !(flavour.lacks ?? []).includes(backend);
 }
 
+/**
+ * NVIDIA's backends the image of `flavour` (unset: py3, the full server) of `release` has, of those
+ * `built` says the release builds (a backend record's `releases`), in NVIDIA_BACKENDS' order.
+ */
+export function imageBackends(flavour: Flavour | undefined, release: TritonRelease, built: (backend: string) => boolean): string[] {
+  const image = flavour ?? FLAVOURS[0]!;
+  return [...NVIDIA_BACKENDS].filter((b) => built(b) && flavourHas(image, b, release) === true);
+}
+
 /** The server images of `release` that have NVIDIA's backend `backend` (py3 first; the Jetson image left out). */
 export function flavoursWith(backend: string, release: TritonRelease): Flavour[] {
   return FLAVOURS.filter((f) => f.tag !== 'py3-igpu' && flavourHas(f, backend, release) === true);
