@@ -21,6 +21,7 @@
 //
 //   node bench/goals.mjs [--quick]   (needs dist/: node scripts/build.mjs --no-types; npm run bench runs it last)
 //   --quick: fewer rounds (a minute or two on 2 cores); the sizes stay those of the goals.
+//   --only 4 (or 1,3): measure those goals alone.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,6 +46,10 @@ import { makeRepo } from './model-repo.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.argv.includes('--quick');
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt > 0 ? new Set((process.argv[onlyAt + 1] ?? '').split(',')) : undefined;
+/** Whether goal `n` is measured in this run. */
+const measures = (n) => !only || only.has(n);
 const bin = path.join(root, 'bin', 'tritonc.js');
 if (!fs.existsSync(path.join(root, 'dist', 'cli.cjs'))) {
   console.error('bench/goals.mjs: dist/cli.cjs is missing: run node scripts/build.mjs --no-types first');
@@ -104,7 +109,7 @@ function processRun(argv, cwd = work, env = process.env) {
 }
 
 // ---- 1. A 50 MB config: tritonc lint against Python's parse alone ----
-if (havePython) {
+if (havePython && measures('1')) {
   const model = path.join(work, 'repo-50mb', 'model');
   fs.mkdirSync(path.join(model, '1'), { recursive: true });
   fs.writeFileSync(path.join(model, '1', 'model.py'), '');
@@ -137,7 +142,7 @@ if (havePython) {
 }
 
 // ---- 2. A 540 KB config: parse in process against Python's parse ----
-if (havePython) {
+if (havePython && measures('2')) {
   const text = largeConfig(2000);
   const file = path.join(work, 'large-540k.pbtxt');
   fs.writeFileSync(file, text);
@@ -160,7 +165,7 @@ if (havePython) {
 }
 
 // ---- 3. The 1,000-model repository, one staged config as the hook runs it, one cold model: against node -e 0 ----
-{
+if (measures('3')) {
   const dir = path.join(work, 'lint');
   const repo = path.join(dir, 'models');
   await makeRepo(root, repo, 1000);
@@ -194,7 +199,7 @@ if (havePython) {
 }
 
 // ---- 4. The language server: keystroke to diagnostics on 200 KB, and an edit storm on 5 MB ----
-{
+if (measures('4')) {
   const repo = path.join(work, 'lsp');
   const dir = path.join(repo, 'classifier');
   fs.mkdirSync(path.join(dir, '1'), { recursive: true });

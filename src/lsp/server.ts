@@ -4,6 +4,7 @@
 // `tritonc lint` on the buffer as if saved, against the model files and sibling configs on disk.
 // Every request runs guarded: a failure answers that request with an error and the server goes on.
 import { knownParameterKeys } from '../triton/backend-parameters.js';
+import { PieceDocuments } from './piece-document.js';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -76,7 +77,8 @@ function stdioConnection(): { connection: Connection; reader: PeekingReader } {
 
 export function startLanguageServer(given?: Connection): Connection {
   const { connection, reader } = given ? { connection: given, reader: undefined } : stdioConnection();
-  const documents = new TextDocuments(TextDocument);
+  // Pieces, not one string per edit: a storm of edits on a large config copies it once per read, not per keystroke.
+  const documents = new TextDocuments(PieceDocuments);
   const workspace = new Workspace({ acrossRuns: true });
   /** The file a document URI names; undefined for one that names no local file (another scheme, a host, an encoded slash). */
   const pathOf = (uri: string): string | undefined => {
@@ -171,7 +173,7 @@ export function startLanguageServer(given?: Connection): Connection {
     return parsed;
   };
   /** Each open document's formatting, of one version (dropped with its parse). */
-  const formatted = new Map<string, { text: string; canonical: boolean; result: FormatResult }>();
+  const formatted = new Map<string, { version: number; text: string; canonical: boolean; result: FormatResult }>();
   /** The text of each open document that the workspace holds over the disk. */
   const overlaid = new Map<string, string>();
   const overlay = (doc: TextDocument, path: string): void => {
@@ -223,8 +225,12 @@ export function startLanguageServer(given?: Connection): Connection {
   // last version only, so a hover behind it waits for one lint, not a hundred.
   documents.onDidChangeContent((e) => {
     const uri = e.document.uri;
-    if (parses.get(uri)?.text !== e.document.getText()) parses.delete(uri);
-    if (formatted.get(uri)?.text !== e.document.getText()) formatted.delete(uri);
+    // An edit has a new version: drop what was kept without reading the text (that would join the
+    // pieces at every keystroke). An open at a kept version compares the text.
+    const unchanged = (kept: { version: number; text: string } | undefined): boolean =>
+      kept !== undefined && kept.version === e.document.version && kept.text === e.document.getText();
+    if (!unchanged(parses.get(uri))) parses.delete(uri);
+    if (!unchanged(formatted.get(uri))) formatted.delete(uri);
     if (waiting.has(uri)) return;
     waiting.set(
       uri,
@@ -275,7 +281,7 @@ export function startLanguageServer(given?: Connection): Connection {
       const kept = formatted.get(doc.uri);
       const text = doc.getText();
       const r = kept?.text === text && kept.canonical === canonical ? kept.result : formatFileText(text, path ?? 'config.pbtxt', { canonical });
-      formatted.set(doc.uri, { text, canonical, result: r });
+      formatted.set(doc.uri, { version: doc.version, text, canonical, result: r });
       if (r.status !== 'formatted' || !r.changed) return [];
       return [{ range: { start: doc.positionAt(0), end: doc.positionAt(doc.getText().length) }, newText: r.output }];
     }),
