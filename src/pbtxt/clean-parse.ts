@@ -21,6 +21,21 @@ import {
   type IntegerRange,
 } from './scalars.js';
 
+/** Each message's fields by their name's first character and length (first | length << 8), made once. */
+const NAMES = new WeakMap<SchemaMessage, Map<number, SchemaField[]>>();
+function namesOf(msg: SchemaMessage): Map<number, SchemaField[]> {
+  let names = NAMES.get(msg);
+  if (!names) {
+    names = new Map();
+    for (const f of msg.fields.values()) {
+      const key = f.name.charCodeAt(0) | (f.name.length << 8);
+      names.set(key, [...(names.get(key) ?? []), f]);
+    }
+    NAMES.set(msg, names);
+  }
+  return names;
+}
+
 /** Thrown to give up: the tree parser takes over. */
 const GIVE_UP = Symbol('not a clean text');
 
@@ -163,6 +178,27 @@ class CleanParser {
     return text.slice(start, j);
   }
 
+  /**
+   * The field of `msg` named at the cursor, consumed; gives up where there is none. Found by its
+   * first character and length among the message's fields and compared in place: no string is cut
+   * out of the text for a name.
+   */
+  private fieldName(msg: SchemaMessage): SchemaField {
+    const text = this.text;
+    const start = this.i;
+    const first = this.char();
+    if (!isLetter(first)) throw GIVE_UP;
+    let j = start + 1;
+    while (j < this.n) {
+      const d = text.charCodeAt(j);
+      if (!isLetter(d) && !isDigit(d)) break;
+      j++;
+    }
+    this.i = j;
+    for (const f of namesOf(msg).get(first | ((j - start) << 8)) ?? []) if (text.startsWith(f.name, start)) return f;
+    throw GIVE_UP;
+  }
+
   /** The number token at the cursor, consumed: its text and whether it is a float. */
   private number(): { text: string; isFloat: boolean } {
     const c = this.char();
@@ -183,8 +219,7 @@ class CleanParser {
   }
 
   private field(msg: SchemaMessage, obj: PlainMessage): SchemaField {
-    const field = msg.fields.get(this.ident());
-    if (!field) throw GIVE_UP;
+    const field = this.fieldName(msg);
     const colon = this.take(Ch.Colon);
     this.skip();
     const type = field.type;
@@ -336,6 +371,12 @@ class CleanParser {
       this.i++;
       this.skip();
     }
+    const short = this.shortDecimal();
+    if (short !== undefined) {
+      const v = neg ? 0 - short : short;
+      if (v < range.min || v > range.max) throw GIVE_UP;
+      return v;
+    }
     const t = this.number();
     if (t.isFloat) throw GIVE_UP;
     let v: number | bigint;
@@ -348,6 +389,30 @@ class CleanParser {
       v = neg ? -magnitude : magnitude;
     }
     if (v < range.min || v > range.max) throw GIVE_UP;
+    return v;
+  }
+
+  /**
+   * A decimal of 1 to 15 digits without a leading zero (or a lone 0) that scanNumber would end where
+   * its digits end (no '.', exponent, suffix, letter or digit after), read digit by digit (exact below
+   * 2^53, as Number() of its text) and consumed; undefined, the cursor unmoved, for any other number.
+   */
+  private shortDecimal(): number | undefined {
+    const text = this.text;
+    const start = this.i;
+    let j = start;
+    let v = 0;
+    while (j < this.n) {
+      const d = text.charCodeAt(j);
+      if (!isDigit(d)) break;
+      v = v * 10 + (d - Ch.Zero);
+      j++;
+    }
+    const length = j - start;
+    if (length === 0 || length > 15 || (length > 1 && text.charCodeAt(start) === Ch.Zero)) return undefined;
+    const after = j < this.n ? text.charCodeAt(j) : -1;
+    if (after === Ch.Dot || isLetter(after)) return undefined;
+    this.i = j;
     return v;
   }
 
