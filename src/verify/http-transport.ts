@@ -7,6 +7,10 @@
 //
 // The Response's body is a stream, handed over as the headers arrive: the caller reads it with a
 // bound (kserve-client.ts), so a server that streams forever costs no more than that bound.
+//
+// Each request opens its own connection (no agent): Node's global agent keeps idle connections per
+// host and port, and verify stops and starts servers on the same port, where a kept connection is one
+// to a server that is gone. A handful of requests per run do not need the pool.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
@@ -23,7 +27,7 @@ export const nodeHttpFetch: typeof fetch = (input, init = {}) =>
     if (body) headers.set('content-length', String(body.length));
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     let response: IncomingMessage | undefined;
-    const req = send(url, { method: init.method ?? 'GET', headers: Object.fromEntries(headers) }, (res: IncomingMessage) => {
+    const req = send(url, { method: init.method ?? 'GET', headers: Object.fromEntries(headers), agent: false }, (res: IncomingMessage) => {
       response = res;
       res.on('close', () => signal?.removeEventListener('abort', onAbort));
       try {
