@@ -30,10 +30,12 @@ export async function runCli(given: string[], io: CliIO): Promise<number> {
   // after the default command's. Help goes to the parser of every command, as do flags before the
   // command, --version and no command at all: yargs lays out a default command's help from the
   // arguments parsed before its builder ran, and leaves out a flag given with --help.
-  const first = wantsHelp(argv) ? undefined : commands.find((c) => nameOf(c) === argv[0]);
+  // Only that command's module is loaded (commands.ts); the parser of every command loads them all.
+  const named = wantsHelp(argv) ? undefined : commands.find((c) => c.name === argv[0]);
+  const first = named ? await named.load() : undefined;
   const parser = first ? commandParser(first, argv.slice(1)) : commandsParser(argv);
   parser.fail(onFail);
-  for (const spec of first ? [first] : commands) {
+  for (const spec of first ? [first] : await Promise.all(commands.map((c) => c.load()))) {
     const syntax = first ? `$0${spec.command.slice(nameOf(spec).length)}` : spec.command;
     parser.command(syntax, spec.describe, first ? defaultCommandBuilder(spec) : spec.builder, () => {
       selected = spec;
@@ -175,7 +177,7 @@ const nameOf = (spec: CommandSpec): string => spec.command.split(' ')[0]!;
 /** The command the arguments name, for messages from before one is selected (yargs' own usage errors). */
 function commandIn(argv: readonly string[]): string | undefined {
   const first = argv.find((a) => !a.startsWith('-'));
-  return commands.map(nameOf).find((n) => n === first);
+  return commands.map((c) => c.name).find((n) => n === first);
 }
 
 export async function main(): Promise<void> {
@@ -219,7 +221,7 @@ export async function main(): Promise<void> {
 function unknownCommand(argv: string[]): string | undefined {
   const first = argv[0];
   if (first === undefined || first.startsWith('-') || first === 'help') return undefined;
-  const names = commands.map((c) => c.command.split(' ')[0]!);
+  const names = commands.map((c) => c.name);
   if (names.includes(first)) return undefined;
   const near = didYouMean(first, names);
   return `unknown command '${first}'${near ? ` (did you mean '${near}'?)` : ''}; the commands are: ${names.join(', ')}`;
