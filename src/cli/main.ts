@@ -2,7 +2,7 @@
 // failure into a message and an exit code (0 clean, 1 problems found, 2 usage or unreadable input).
 import yargs, { type Argv } from 'yargs';
 import { scalarGivenTwice, type CommandSpec } from './command.js';
-import { commands } from './commands.js';
+import { commands, type CommandEntry } from './commands.js';
 import { EXIT, UsageError } from './errors.js';
 import { escapeControlKeepingLines, quoted } from '../util/terminal-text.js';
 import { processIO, type CliIO } from './io.js';
@@ -30,12 +30,16 @@ export async function runCli(given: string[], io: CliIO): Promise<number> {
   // after the default command's. Help goes to the parser of every command, as do flags before the
   // command, --version and no command at all: yargs lays out a default command's help from the
   // arguments parsed before its builder ran, and leaves out a flag given with --help.
-  // Only that command's module is loaded (commands.ts); the parser of every command loads them all.
+  // Only that command's module is loaded (commands.ts). The parser of every command loads those the
+  // arguments may run or help may list: a command named after flags (`tritonc --format json lint`),
+  // all of them for help; none for `--version` or an unknown flag, where no command can match.
   const named = wantsHelp(argv) ? undefined : commands.find((c) => c.name === argv[0]);
   const first = named ? await named.load() : undefined;
   const parser = first ? commandParser(first, argv.slice(1)) : commandsParser(argv);
   parser.fail(onFail);
-  for (const spec of first ? [first] : await Promise.all(commands.map((c) => c.load()))) {
+  const listed = async (c: CommandEntry): Promise<CommandSpec> =>
+    argv.length === 0 || wantsHelp(argv) || argv.includes(c.name) ? c.load() : { command: c.name, describe: '', builder: (y) => y, run: notNamed };
+  for (const spec of first ? [first] : await Promise.all(commands.map(listed))) {
     const syntax = first ? `$0${spec.command.slice(nameOf(spec).length)}` : spec.command;
     parser.command(syntax, spec.describe, first ? defaultCommandBuilder(spec) : spec.builder, () => {
       selected = spec;
@@ -170,6 +174,9 @@ function commandsParser(argv: string[]): Argv {
     .usage('$0 <command> [options]\n\nCompile and validate NVIDIA Triton Inference Server model repositories.')
     .demandCommand(1, 'give a command, e.g. tritonc fmt --check model_repository');
 }
+
+/** The runner of a command the arguments do not name: yargs runs only a command they name. */
+const notNamed = (): Promise<number> => Promise.reject(new Error('a command the arguments do not name was run'));
 
 /** A command's name as the user types it: the first word of its syntax ('tune <action> <dir>' is tune). */
 const nameOf = (spec: CommandSpec): string => spec.command.split(' ')[0]!;
