@@ -94,10 +94,15 @@ fs.writeFileSync(
  * system, every thread) and peak RSS (KiB).
  */
 function processRun(argv, cwd = work, env = process.env) {
+  // NODE_EXTRA_CA_CERTS makes every Node process read and parse those certificates as it starts
+  // (node::crypto::UseExtraCaCerts: 50 ms and 400 million instructions of `node -e 0` where it names a
+  // large bundle, as on the VM these figures come from), which is neither Node's floor nor tritonc's.
+  const rest = { ...env };
+  delete rest.NODE_EXTRA_CA_CERTS;
   const t0 = process.hrtime.bigint();
   const r = spawnSync(process.execPath, argv.length ? [bin, ...argv] : ['-e', '0'], {
     cwd,
-    env: { ...env, NO_COLOR: '1', NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --require ${JSON.stringify(probe)}` },
+    env: { ...rest, NO_COLOR: '1', NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --require ${JSON.stringify(probe)}` },
     encoding: 'utf8',
     maxBuffer: 1 << 30,
   });

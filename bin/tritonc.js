@@ -2,13 +2,15 @@
 // Launcher: runs the bundled CLI (dist/cli.cjs) through vm.Script with V8's code cache, which saves
 // most of the time a cold start spends compiling. The cache sits beside the bundle; when it is
 // missing, stale (another Node version) or cannot be written, the CLI simply compiles as usual.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire, Module } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
+// CommonJS (bin/package.json): an ES module as the entry point loads Node's ES module loader first,
+// some 15-20 million instructions of every start (docs/performance.md, issue 47).
+'use strict';
+const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { createRequire, Module } = require('node:module');
+const { dirname, join } = require('node:path');
+const vm = require('node:vm');
 
-const file = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.cjs');
+const file = join(__dirname, '..', 'dist', 'cli.cjs');
 const cacheFile = `${file}.${process.versions.v8}.cache`;
 let cachedData;
 try {
@@ -34,5 +36,5 @@ if (!cachedData || script.cachedDataRejected) {
     }
   });
 }
-const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+const bundle = { exports: {} };
+script.runInThisContext()(bundle.exports, createRequire(file), bundle, file, dirname(file));

@@ -71,7 +71,7 @@ export async function runLint(opts: LintCliOptions, io: CliIO): Promise<number> 
     }
   }
 
-  const runScript = pythonAutoCompleteRunner(opts.runPythonAutocomplete === true, opts.python, io.stderr);
+  const runScript = await pythonAutoCompleteRunner(opts.runPythonAutocomplete === true, opts.python, io.stderr);
   if (opts.deployment?.length) {
     if (opts.fix || opts.fixDryRun) throw new UsageError('--fix with --deployment: fix the repository (tritonc lint --fix DIR), then lint the deployment');
     if (server.modelRepositories?.length) throw new UsageError('--model-repository with --deployment: the deployment names the repositories its server serves');

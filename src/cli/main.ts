@@ -2,7 +2,7 @@
 // failure into a message and an exit code (0 clean, 1 problems found, 2 usage or unreadable input).
 import yargs, { type Argv } from 'yargs';
 import { scalarGivenTwice, type CommandSpec } from './command.js';
-import { commands } from './commands.js';
+import { commands, type CommandEntry } from './commands.js';
 import { EXIT, UsageError } from './errors.js';
 import { escapeControlKeepingLines, quoted } from '../util/terminal-text.js';
 import { processIO, type CliIO } from './io.js';
@@ -30,10 +30,16 @@ export async function runCli(given: string[], io: CliIO): Promise<number> {
   // after the default command's. Help goes to the parser of every command, as do flags before the
   // command, --version and no command at all: yargs lays out a default command's help from the
   // arguments parsed before its builder ran, and leaves out a flag given with --help.
-  const first = wantsHelp(argv) ? undefined : commands.find((c) => nameOf(c) === argv[0]);
+  // Only that command's module is loaded (commands.ts). The parser of every command loads those the
+  // arguments may run or help may list: a command named after flags (`tritonc --format json lint`),
+  // all of them for help; none for `--version` or an unknown flag, where no command can match.
+  const named = wantsHelp(argv) ? undefined : commands.find((c) => c.name === argv[0]);
+  const first = named ? await named.load() : undefined;
   const parser = first ? commandParser(first, argv.slice(1)) : commandsParser(argv);
   parser.fail(onFail);
-  for (const spec of first ? [first] : commands) {
+  const listed = async (c: CommandEntry): Promise<CommandSpec> =>
+    argv.length === 0 || wantsHelp(argv) || argv.includes(c.name) ? c.load() : { command: c.name, describe: '', builder: (y) => y, run: notNamed };
+  for (const spec of first ? [first] : await Promise.all(commands.map(listed))) {
     const syntax = first ? `$0${spec.command.slice(nameOf(spec).length)}` : spec.command;
     parser.command(syntax, spec.describe, first ? defaultCommandBuilder(spec) : spec.builder, () => {
       selected = spec;
@@ -169,13 +175,16 @@ function commandsParser(argv: string[]): Argv {
     .demandCommand(1, 'give a command, e.g. tritonc fmt --check model_repository');
 }
 
+/** The runner of a command the arguments do not name: yargs runs only a command they name. */
+const notNamed = (): Promise<number> => Promise.reject(new Error('a command the arguments do not name was run'));
+
 /** A command's name as the user types it: the first word of its syntax ('tune <action> <dir>' is tune). */
 const nameOf = (spec: CommandSpec): string => spec.command.split(' ')[0]!;
 
 /** The command the arguments name, for messages from before one is selected (yargs' own usage errors). */
 function commandIn(argv: readonly string[]): string | undefined {
   const first = argv.find((a) => !a.startsWith('-'));
-  return commands.map(nameOf).find((n) => n === first);
+  return commands.map((c) => c.name).find((n) => n === first);
 }
 
 export async function main(): Promise<void> {
@@ -219,7 +228,7 @@ export async function main(): Promise<void> {
 function unknownCommand(argv: string[]): string | undefined {
   const first = argv[0];
   if (first === undefined || first.startsWith('-') || first === 'help') return undefined;
-  const names = commands.map((c) => c.command.split(' ')[0]!);
+  const names = commands.map((c) => c.name);
   if (names.includes(first)) return undefined;
   const near = didYouMean(first, names);
   return `unknown command '${first}'${near ? ` (did you mean '${near}'?)` : ''}; the commands are: ${names.join(', ')}`;

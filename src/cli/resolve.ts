@@ -92,7 +92,7 @@ export async function runResolve(a: ResolveArgs, io: CliIO): Promise<number> {
     throw new UsageError(`--config-name takes a config name without spaces or slashes (it reads configs/<name>.pbtxt); got "${configName}"`);
   }
 
-  const runScript = pythonAutoCompleteRunner(a.runPythonAutocomplete === true, a.python, io.stderr);
+  const runScript = await pythonAutoCompleteRunner(a.runPythonAutocomplete === true, a.python, io.stderr);
 
   // A model directory in object storage (s3://bucket/repo/model) is read from there.
   return withRepositories('resolve', [dir], io, {}, async (remote) => {

@@ -8,9 +8,11 @@
 // before anything is allocated, and an entry is inflated with node:zlib's output limit, so a
 // truncated, corrupt or hostile archive (a zip bomb) is a ModelReadError at a byte offset, never a
 // crash, an allocation the size of a lie, or a hang.
-import zlib from 'node:zlib';
 import { ModelReadError } from '../model-file/errors.js';
 import { errorCode, type ReadMessage } from '../model-file/messages.js';
+
+// node:zlib is loaded when an entry is inflated: loading it at every start cost every command (issue 47).
+const zlib = (): typeof import('node:zlib') => process.getBuiltinModule('node:zlib');
 
 /** Reads `length` bytes at `position` (fewer only at the end of the file). */
 export interface ZipSource {
@@ -201,7 +203,7 @@ export function readEntry(src: ZipSource, e: ZipEntry, limit: number = ZIP_LIMIT
   let out: Buffer;
   try {
     // One byte over the declared size is enough to tell a lie: the stream must end at the declared size.
-    out = zlib.inflateRawSync(raw, { maxOutputLength: Math.max(1, e.uncompressedSize + 1) });
+    out = zlib().inflateRawSync(raw, { maxOutputLength: Math.max(1, e.uncompressedSize + 1) });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ERR_BUFFER_TOO_LARGE') fail(src, start, { messageId: 'torchInflatesPast', data: { entry: e.name, size: e.uncompressedSize } });
@@ -226,7 +228,7 @@ export function readEntryPrefix(src: ZipSource, e: ZipEntry, bytes: number): Buf
   if (e.method === 0) return raw;
   try {
     // A deflate stream cannot grow by more than ~1032:1, so this limit is never the one that stops it.
-    const out = zlib.inflateRawSync(raw, { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: Math.max(bytes, want * 1100) });
+    const out = zlib().inflateRawSync(raw, { finishFlush: zlib().constants.Z_SYNC_FLUSH, maxOutputLength: Math.max(bytes, want * 1100) });
     return out.subarray(0, bytes);
   } catch (err) {
     return fail(src, start, { messageId: 'torchBadDeflate', data: { entry: e.name, code: errorCode(err) } });

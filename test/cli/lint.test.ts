@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli, runBin } from '../support/cli.js';
+import { cli, runBin, tempDir } from '../support/cli.js';
 import { CLASSIFIER, writeRepo, type RepoFiles } from '../lint/harness.js';
 
 // A model every rule is happy with, and the same model with one error (the batch axis in dims) and
@@ -192,6 +192,20 @@ describe('tritonc lint', () => {
       expect(help.code).toBe(0);
       // Columns laid out by string-width: the description beside the flag, the type at the line's end.
       expect(help.stdout).toMatch(/^ +--cache {10,}Keep model signatures .*\n {30,}.* +\[boolean\]$/m);
+    });
+
+    it("loads only lint's code (src/cli/commands.ts): not node:http, node:https, node:crypto (the KServe client, tune, deploy), node:child_process, node:zlib or node:assert (yargs)", () => {
+      // Preloaded into the process: at exit, the built-in modules it loaded (process.moduleLoadList).
+      const probe = join(tempDir('tritonc-modules-'), 'probe.cjs');
+      writeFileSync(
+        probe,
+        "process.on('exit', () => require('fs').writeSync(2, '\\nMODULES ' + process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ') + '\\n'));\n",
+      );
+      const r = runBin(['lint', 'model_repository/classifier'], { cwd: root, env: { NODE_OPTIONS: `--require ${probe}` } });
+      expect(r.code, r.stderr).toBe(0);
+      const loaded = /MODULES (.*)/.exec(r.stderr)![1]!.split(' ');
+      expect(loaded).toContain('fs');
+      expect(loaded.filter((m) => ['http', 'https', 'crypto', 'tls', 'child_process', 'zlib', 'assert'].includes(m))).toEqual([]);
     });
   });
 });

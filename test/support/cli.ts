@@ -48,7 +48,7 @@ let installed: string | undefined;
 function readableBin(): string {
   if (!installed) {
     const dir = tempDir('tritonc-install-');
-    for (const part of ['bin/tritonc.js', 'dist/cli.cjs', 'schemas', 'package.json']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+    for (const part of ['bin', 'dist/cli.cjs', 'schemas', 'package.json']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
     execFileSync('chmod', ['-R', 'a+rX', dir]);
     installed = join(dir, 'bin', 'tritonc.js');
   }

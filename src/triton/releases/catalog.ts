@@ -53,9 +53,13 @@ export const RELEASES: readonly TritonRelease[] = Object.freeze(TABLE.map(([cont
 /** The newest release tritonc knows: what it judges against when told nothing. */
 export const NEWEST_RELEASE: TritonRelease = RELEASES[RELEASES.length - 1]!;
 
+// A lookup, not a search: the release tables are read through it many times at every start (a
+// search made ONNX Runtime's release changes alone cost some 4 ms of each start: issue 47).
+const RELEASE_INDEX: ReadonlyMap<string, number> = new Map(RELEASES.map((r, i) => [r.container, i]));
+
 /** The release's place in RELEASES (oldest 0); -1 for one tritonc does not know. */
 export function releaseIndex(container: string): number {
-  return RELEASES.findIndex((r) => r.container === container);
+  return RELEASE_INDEX.get(container) ?? -1;
 }
 
 /** The release just before `container` (undefined for the oldest tritonc knows). */
