@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cli, runBin, tempDir } from '../support/cli.js';
 import { CLASSIFIER, writeRepo, type RepoFiles } from '../lint/harness.js';
 
@@ -165,11 +164,10 @@ describe('tritonc lint', () => {
     expect((await cli(['lint', 'models/classifier/1'], { cwd: dir })).code).toBe(2);
   });
 
+  // The bundle the test command builds first (npm test, npm run test:heavy): rebuilding it here would
+  // remove dist/ under the other files' real processes, which run beside this one.
   describe('as a real process', () => {
     const root = fileURLToPath(new URL('../../', import.meta.url));
-    beforeAll(() => {
-      execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--no-types'], { cwd: root, stdio: 'pipe' });
-    }, 120_000);
     it('bin/tritonc.js lint: exit codes, output, no stack traces', async () => {
       expect(existsSync(join(root, 'dist/cli.cjs'))).toBe(true);
       const dir = await repo(BROKEN);
