@@ -74,8 +74,12 @@ describe('tritonc watch (CLI)', () => {
       // Time for the report about the edit, written to watch.log, to come back as a change if it does.
       await new Promise((r) => setTimeout(r, 1500));
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      // A child that has exited already fires no 'exit' again: wait only for one still running.
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
     }
     expect(runs().map((r) => r.changed)).toEqual([[], ['classifier/config.pbtxt']]);
   });
