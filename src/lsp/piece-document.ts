@@ -104,8 +104,10 @@ class PieceTextDocument implements TextDocument {
         const added = lineStarts(change.text, false, start);
         if (endLine - startLine === added.length) {
           for (let i = 0; i < added.length; i++) lines[i + startLine + 1] = added[i]!;
-        } else if (added.length < 10_000) {
-          lines.splice(startLine + 1, endLine - startLine, ...added);
+        } else if (added.length <= 8) {
+          // A few lines (typing): spliced in place, one by one (no array spread into a call).
+          lines.splice(startLine + 1, endLine - startLine);
+          for (let i = 0; i < added.length; i++) lines.splice(startLine + 1 + i, 0, added[i]!);
         } else {
           this.lineOffsets = lines = lines.slice(0, startLine + 1).concat(added, lines.slice(endLine + 1));
         }

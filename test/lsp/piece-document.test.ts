@@ -18,7 +18,8 @@ function random(seed: number): () => number {
   };
 }
 
-const SNIPPETS = ['', 'a', 'max_batch_size: 8', '\n', '\r\n', '\r', 'input [ {\n  name: "x"\n} ]\n', 'é', '😀', 'x\r\ny\rz\n'];
+// 'p\n' x 12: a paste of more lines than the document splices in one by one.
+const SNIPPETS = ['', 'a', 'max_batch_size: 8', '\n', '\r\n', '\r', 'input [ {\n  name: "x"\n} ]\n', 'é', '😀', 'x\r\ny\rz\n', 'p\n'.repeat(12)];
 
 describe('the piece document: what the library document gives, edit by edit', () => {
   for (const seed of Array.from({ length: 16 }, (_, i) => i + 1)) {
