@@ -60,6 +60,11 @@ class PieceTextDocument implements TextDocument {
     return this.joined;
   }
 
+  /** The text's length, without joining it. */
+  get length(): number {
+    return this.size;
+  }
+
   get lineCount(): number {
     return this.lines().length;
   }
@@ -189,6 +194,11 @@ class PieceTextDocument implements TextDocument {
     this.size = s + text.length + (size - e);
     this.joined = undefined;
   }
+}
+
+/** A document's length in UTF-16 units: a piece document's without reading its text. */
+export function documentLength(document: TextDocument): number {
+  return document instanceof PieceTextDocument ? document.length : document.getText().length;
 }
 
 /** The documents' configuration for TextDocuments: pieces in place of the library's one string. */

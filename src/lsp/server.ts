@@ -4,7 +4,7 @@
 // `tritonc lint` on the buffer as if saved, against the model files and sibling configs on disk.
 // Every request runs guarded: a failure answers that request with an error and the server goes on.
 import { knownParameterKeys } from '../triton/backend-parameters.js';
-import { PieceDocuments } from './piece-document.js';
+import { PieceDocuments, documentLength } from './piece-document.js';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -58,6 +58,13 @@ export function isConfigDocument(path: string, text: string): boolean {
   if (/(^|\/)config\.pbtxt$/.test(path) || /\/configs\/[^/]+\.pbtxt$/.test(path)) return true;
   return text.split('\n', 5).some((line) => CONFIG_HEADER.test(line));
 }
+
+/**
+ * A document this large (a config of megabytes: its lint takes a good part of a second, one of 200 KB
+ * a few ms) is linted once its edits pause, for half its last lint's time, at most MAX_LINT_PAUSE_MS.
+ */
+const PAUSING_DOCUMENT_CHARS = 1 << 20;
+const MAX_LINT_PAUSE_MS = 250;
 
 const SEVERITY: Record<Diagnostic['severity'], DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -218,11 +225,24 @@ export function startLanguageServer(given?: Connection): Connection {
 
   /** The version of each open document whose diagnostics were published last, and the lints waiting. */
   const linted = new Map<string, number>();
-  const waiting = new Map<string, NodeJS.Immediate>();
+  const waiting = new Map<string, { cancel: () => void }>();
+  /** How long each open document's last lint took (ms): a large one waits for a pause in the edits. */
+  const lintCost = new Map<string, number>();
   // An open fires onDidChangeContent too (TextDocuments): each version is linted once, and not at all
   // when a newer edit of the document is already read and queued. The lint waits for the next turn
   // of the event loop, whose poll reads what the editor has sent meanwhile: an edit storm lints the
-  // last version only, so a hover behind it waits for one lint, not a hundred.
+  // last version only, so a hover behind it waits for one lint, not a hundred. A large document
+  // (PAUSING_DOCUMENT_CHARS) waits besides for the edits to pause for half its last lint's time: edits
+  // faster than that cost one lint when they stop, not one lint after another while they come (each
+  // lint of a large document leaves its parse for the collector).
+  const lintWhenDue = (uri: string): void => {
+    const doc = documents.get(uri);
+    if (!doc || linted.get(uri) === doc.version || reader?.newerQueued(uri, doc.version)) return;
+    linted.set(uri, doc.version);
+    const started = performance.now();
+    guarded('diagnostics', validate)(doc);
+    lintCost.set(uri, performance.now() - started);
+  };
   documents.onDidChangeContent((e) => {
     const uri = e.document.uri;
     // An edit has a new version: drop what was kept without reading the text (that would join the
@@ -231,17 +251,25 @@ export function startLanguageServer(given?: Connection): Connection {
       kept !== undefined && kept.version === e.document.version && kept.text === e.document.getText();
     if (!unchanged(parses.get(uri))) parses.delete(uri);
     if (!unchanged(formatted.get(uri))) formatted.delete(uri);
+    if (documentLength(e.document) >= PAUSING_DOCUMENT_CHARS) {
+      // Each edit starts the pause again.
+      waiting.get(uri)?.cancel();
+      const timer = setTimeout(
+        () => {
+          waiting.delete(uri);
+          lintWhenDue(uri);
+        },
+        Math.min((lintCost.get(uri) ?? 0) / 2, MAX_LINT_PAUSE_MS),
+      );
+      waiting.set(uri, { cancel: () => clearTimeout(timer) });
+      return;
+    }
     if (waiting.has(uri)) return;
-    waiting.set(
-      uri,
-      setImmediate(() => {
-        waiting.delete(uri);
-        const doc = documents.get(uri);
-        if (!doc || linted.get(uri) === doc.version || reader?.newerQueued(uri, doc.version)) return;
-        linted.set(uri, doc.version);
-        guarded('diagnostics', validate)(doc);
-      }),
-    );
+    const immediate = setImmediate(() => {
+      waiting.delete(uri);
+      lintWhenDue(uri);
+    });
+    waiting.set(uri, { cancel: () => clearImmediate(immediate) });
   });
   documents.onDidClose((e) => {
     linted.delete(e.document.uri);
@@ -250,9 +278,9 @@ export function startLanguageServer(given?: Connection): Connection {
     overlaid.delete(e.document.uri);
     // A reopen read after this close sets it again: nothing of a closed document is kept.
     reader?.newest.delete(e.document.uri);
-    const pending = waiting.get(e.document.uri);
-    if (pending) clearImmediate(pending);
+    waiting.get(e.document.uri)?.cancel();
     waiting.delete(e.document.uri);
+    lintCost.delete(e.document.uri);
     const path = pathOf(e.document.uri);
     if (path) workspace.clearOverlay(path);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });

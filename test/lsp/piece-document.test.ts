@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver';
-import { PieceDocuments } from '../../src/lsp/piece-document.js';
+import { PieceDocuments, documentLength } from '../../src/lsp/piece-document.js';
 
 /** A small deterministic generator (mulberry32), so a failure names its seed. */
 function random(seed: number): () => number {
@@ -48,6 +48,7 @@ describe('the piece document: what the library document gives, edit by edit', ()
           }
         }
         expect([v, ours.lineCount]).toEqual([v, ref.lineCount]);
+        expect([v, documentLength(ours)]).toEqual([v, ref.getText().length]);
         expect([v, ours.getText()]).toEqual([v, ref.getText()]);
         const length = ref.getText().length;
         for (let k = 0; k < 5; k++) {
