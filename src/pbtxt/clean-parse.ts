@@ -165,17 +165,21 @@ class CleanParser {
 
   /** The identifier at the cursor, consumed; gives up where there is none. */
   private ident(): string {
-    const text = this.text;
     const start = this.i;
+    return this.text.slice(start, this.skipIdent());
+  }
+
+  /** Moves the cursor past the identifier at it and returns where it ends; gives up where there is none. */
+  private skipIdent(): number {
+    const text = this.text;
     if (!isLetter(this.char())) throw GIVE_UP;
-    let j = start + 1;
+    let j = this.i + 1;
     while (j < this.n) {
       const d = text.charCodeAt(j);
       if (!isLetter(d) && !isDigit(d)) break;
       j++;
     }
-    this.i = j;
-    return text.slice(start, j);
+    return (this.i = j);
   }
 
   /**
@@ -184,18 +188,10 @@ class CleanParser {
    * out of the text for a name.
    */
   private fieldName(msg: SchemaMessage): SchemaField {
-    const text = this.text;
     const start = this.i;
-    const first = this.char();
-    if (!isLetter(first)) throw GIVE_UP;
-    let j = start + 1;
-    while (j < this.n) {
-      const d = text.charCodeAt(j);
-      if (!isLetter(d) && !isDigit(d)) break;
-      j++;
-    }
-    this.i = j;
-    for (const f of namesOf(msg).get(first | ((j - start) << 8)) ?? []) if (text.startsWith(f.name, start)) return f;
+    const end = this.skipIdent();
+    const key = this.text.charCodeAt(start) | ((end - start) << 8);
+    for (const f of namesOf(msg).get(key) ?? []) if (this.text.startsWith(f.name, start)) return f;
     throw GIVE_UP;
   }
 

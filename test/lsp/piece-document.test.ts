@@ -5,18 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver';
 import { PieceDocuments, documentLength } from '../../src/lsp/piece-document.js';
-
-/** A small deterministic generator (mulberry32), so a failure names its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../src/util/seeded-random.js';
 
 // 'p\n' x 12: a paste of more lines than the document splices in one by one.
 const SNIPPETS = ['', 'a', 'max_batch_size: 8', '\n', '\r\n', '\r', 'input [ {\n  name: "x"\n} ]\n', 'é', '😀', 'x\r\ny\rz\n', 'p\n'.repeat(12)];
@@ -24,7 +13,7 @@ const SNIPPETS = ['', 'a', 'max_batch_size: 8', '\n', '\r\n', '\r', 'input [ {\n
 describe('the piece document: what the library document gives, edit by edit', () => {
   for (const seed of Array.from({ length: 16 }, (_, i) => i + 1)) {
     it(`seed ${seed}: 400 random edits`, () => {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
       const initial = 'name: "m"\r\nbackend: "onnxruntime"\nmax_batch_size: 8\n\ninput [ ]\n';
       const ref = TextDocument.create('file:///m/config.pbtxt', 'pbtxt', 1, initial);
