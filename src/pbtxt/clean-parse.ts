@@ -8,7 +8,7 @@
 // conversions for every value. test/pbtxt/clean-parse.test.ts holds it to the tree parser's values.
 import type { SchemaField, SchemaMessage } from './descriptor.js';
 import { isDigit, isLetter, scanNumber } from './lexer.js';
-import { FieldSpans, newMessageValue, storeMapEntry, type PlainMessage } from './plain-value.js';
+import { FieldSpans, messageConstructor, storeMapEntry, type PlainMessage } from './plain-value.js';
 import {
   ENUM_RANGE,
   floatTokenValue,
@@ -16,24 +16,61 @@ import {
   integerRange,
   integerTokenValue,
   is64Bit,
+  SIMPLE_ESCAPE_BYTES,
   toInt64,
   unescapeStringLiteral,
   type IntegerRange,
 } from './scalars.js';
 
-/** Each message's fields by their name's first character and length (first | length << 8), made once. */
-const NAMES = new WeakMap<SchemaMessage, Map<number, SchemaField[]>>();
-function namesOf(msg: SchemaMessage): Map<number, SchemaField[]> {
-  let names = NAMES.get(msg);
-  if (!names) {
-    names = new Map();
-    for (const f of msg.fields.values()) {
-      const key = f.name.charCodeAt(0) | (f.name.length << 8);
-      names.set(key, [...(names.get(key) ?? []), f]);
+/**
+ * What the clean parse needs of a message type, made once per type and linked type to type, so a
+ * field's lookup costs no WeakMap probe: the constructor of its values, and its fields by their name's
+ * first character and length (first | length << 8).
+ */
+interface Plan {
+  readonly msg: SchemaMessage;
+  readonly make: new () => PlainMessage;
+  readonly byInitial: Map<number, PlanField[]>;
+}
+
+interface PlanField {
+  readonly field: SchemaField;
+  /** The plan of a message-typed field's type, made on first use. */
+  plan: Plan | undefined;
+  /** An enum field's value names by first character and length, made on first use. */
+  enumNames: Map<number, string[]> | undefined;
+}
+
+const PLANS = new WeakMap<SchemaMessage, Plan>();
+function planOf(msg: SchemaMessage): Plan {
+  let plan = PLANS.get(msg);
+  if (!plan) {
+    const byInitial = new Map<number, PlanField[]>();
+    for (const field of msg.fields.values()) {
+      const key = initialKey(field.name);
+      byInitial.set(key, [...(byInitial.get(key) ?? []), { field, plan: undefined, enumNames: undefined }]);
     }
-    NAMES.set(msg, names);
+    plan = { msg, make: messageConstructor(msg), byInitial };
+    PLANS.set(msg, plan);
   }
-  return names;
+  return plan;
+}
+
+function initialKey(name: string): number {
+  return name.charCodeAt(0) | (name.length << 8);
+}
+
+function childPlan(pf: PlanField, msg: SchemaMessage): Plan {
+  return (pf.plan ??= planOf(msg));
+}
+
+function enumNamesOf(pf: PlanField, names: readonly string[]): Map<number, string[]> {
+  if (!pf.enumNames) {
+    const table = new Map<number, string[]>();
+    for (const name of names) table.set(initialKey(name), [...(table.get(initialKey(name)) ?? []), name]);
+    pf.enumNames = table;
+  }
+  return pf.enumNames;
 }
 
 /** Thrown to give up: the tree parser takes over. */
@@ -114,8 +151,9 @@ class CleanParser {
 
   /** One top-level field, at the cursor, into an empty message. */
   oneField(root: SchemaMessage): PlainMessage {
-    const value = newMessageValue(root);
-    this.field(root, value);
+    const plan = planOf(root);
+    const value = new plan.make();
+    this.field(plan, value);
     return value;
   }
 
@@ -129,13 +167,14 @@ class CleanParser {
   }
 
   document(root: SchemaMessage): { value: PlainMessage; spans: FieldSpans } {
-    const value = newMessageValue(root);
+    const plan = planOf(root);
+    const value = new plan.make();
     const spans = new FieldSpans(this.text);
     for (;;) {
       this.skip();
       if (this.i >= this.n) return { value, spans };
       const offset = this.i;
-      spans.add(this.field(root, value).name, offset);
+      spans.add(this.field(plan, value).name, offset);
     }
   }
 
@@ -187,11 +226,11 @@ class CleanParser {
    * first character and length among the message's fields and compared in place: no string is cut
    * out of the text for a name.
    */
-  private fieldName(msg: SchemaMessage): SchemaField {
+  private fieldName(plan: Plan): PlanField {
     const start = this.i;
     const end = this.skipIdent();
-    const key = this.text.charCodeAt(start) | ((end - start) << 8);
-    for (const f of namesOf(msg).get(key) ?? []) if (this.text.startsWith(f.name, start)) return f;
+    const candidates = plan.byInitial.get(this.text.charCodeAt(start) | ((end - start) << 8));
+    if (candidates) for (const pf of candidates) if (this.text.startsWith(pf.field.name, start)) return pf;
     throw GIVE_UP;
   }
 
@@ -214,8 +253,9 @@ class CleanParser {
     return true;
   }
 
-  private field(msg: SchemaMessage, obj: PlainMessage): SchemaField {
-    const field = this.fieldName(msg);
+  private field(plan: Plan, obj: PlainMessage): SchemaField {
+    const pf = this.fieldName(plan);
+    const field = pf.field;
     const colon = this.take(Ch.Colon);
     this.skip();
     const type = field.type;
@@ -224,19 +264,19 @@ class CleanParser {
         if (!field.repeated) throw GIVE_UP;
         // A list written empty still sets the field.
         obj[field.name] ??= field.mapEntry ? {} : [];
-        this.list(() => this.messageElement(field, type.message, obj));
-      } else this.messageElement(field, type.message, obj);
+        this.list(() => this.messageElement(pf, childPlan(pf, type.message), obj));
+      } else this.messageElement(pf, childPlan(pf, type.message), obj);
     } else {
       if (!colon) throw GIVE_UP;
       if (this.char() === Ch.LBracket) {
         if (!field.repeated) throw GIVE_UP;
         const list = (obj[field.name] ??= []) as unknown[];
-        this.list(() => list.push(this.scalar(field)));
+        this.list(() => list.push(this.scalar(pf)));
       } else if (field.repeated) {
-        const value = this.scalar(field);
+        const value = this.scalar(pf);
         ((obj[field.name] ??= []) as unknown[]).push(value);
       } else {
-        const value = this.scalar(field);
+        const value = this.scalar(pf);
         this.claimSingular(field, obj);
         obj[field.name] = value;
       }
@@ -268,29 +308,30 @@ class CleanParser {
   }
 
   /** One `{ ... }` (or `< ... >`) of a message field, stored as the tree parser stores it. */
-  private messageElement(field: SchemaField, msg: SchemaMessage, obj: PlainMessage): void {
+  private messageElement(pf: PlanField, plan: Plan, obj: PlainMessage): void {
+    const field = pf.field;
     this.skip();
     const open = this.char();
     if (open !== Ch.LBrace && open !== Ch.Lt) throw GIVE_UP;
     if (this.depth >= MAX_DEPTH) throw GIVE_UP;
     this.i++;
-    const child = newMessageValue(msg);
+    const child = new plan.make();
     this.depth++;
     if (field.mapEntry) {
-      this.fields(msg, child, open === Ch.Lt ? Ch.Gt : Ch.RBrace);
+      this.fields(plan, child, open === Ch.Lt ? Ch.Gt : Ch.RBrace);
       storeMapEntry(field.mapEntry, obj, field.name, child);
     } else if (field.repeated) {
       ((obj[field.name] ??= []) as unknown[]).push(child);
-      this.fields(msg, child, open === Ch.Lt ? Ch.Gt : Ch.RBrace);
+      this.fields(plan, child, open === Ch.Lt ? Ch.Gt : Ch.RBrace);
     } else {
       this.claimSingular(field, obj);
-      this.fields(msg, child, open === Ch.Lt ? Ch.Gt : Ch.RBrace);
+      this.fields(plan, child, open === Ch.Lt ? Ch.Gt : Ch.RBrace);
       obj[field.name] = child;
     }
     this.depth--;
   }
 
-  private fields(msg: SchemaMessage, obj: PlainMessage, closer: number): void {
+  private fields(plan: Plan, obj: PlainMessage, closer: number): void {
     for (;;) {
       this.skip();
       const c = this.char();
@@ -299,19 +340,15 @@ class CleanParser {
         return;
       }
       if (!isLetter(c)) throw GIVE_UP;
-      this.field(msg, obj);
+      this.field(plan, obj);
     }
   }
 
   /** The value of a scalar or enum field at the cursor, consumed. */
-  private scalar(field: SchemaField): unknown {
-    const type = field.type;
+  private scalar(pf: PlanField): unknown {
+    const type = pf.field.type;
     if (type.kind === 'enum') {
-      if (isLetter(this.char())) {
-        const name = this.ident();
-        if (!type.enum.byName.has(name)) throw GIVE_UP;
-        return name;
-      }
+      if (isLetter(this.char())) return this.enumName(enumNamesOf(pf, type.enum.names));
       const num = Number(this.integer(ENUM_RANGE, true));
       // proto3 enums are open: an unknown number is kept as a number.
       return type.enum.byNumber.get(num) ?? num;
@@ -354,6 +391,18 @@ class CleanParser {
         return is64Bit(type.type) ? (typeof v === 'bigint' ? toInt64(v) : v) : Number(v);
       }
     }
+  }
+
+  /**
+   * The enum value named at the cursor, consumed: the schema's own string for it, found by its first
+   * character and length and compared in place (no string cut out of the text, none kept per value).
+   */
+  private enumName(names: Map<number, string[]>): string {
+    const start = this.i;
+    const end = this.skipIdent();
+    const candidates = names.get(this.text.charCodeAt(start) | ((end - start) << 8));
+    if (candidates) for (const name of candidates) if (this.text.startsWith(name, start)) return name;
+    throw GIVE_UP;
   }
 
   /**
@@ -412,6 +461,28 @@ class CleanParser {
     return v;
   }
 
+  /**
+   * The value of a literal's body (`from` to `to`) whose escapes are all one-character C escapes
+   * (\n, \", ...): each stands for one ASCII byte, so the text between them is kept as written, as
+   * unescapeStringLiteral's UTF-8 round trip gives it. Undefined for any other escape or a surrogate
+   * (where that round trip can change the text): the caller decodes those the general way.
+   */
+  private simplyEscaped(from: number, to: number): string | undefined {
+    const text = this.text;
+    let s = '';
+    let run = from;
+    for (let j = from; j < to; j++) {
+      const c = text.charCodeAt(j);
+      if (c >= 0xd800 && c <= 0xdfff) return undefined;
+      if (c !== Ch.Backslash) continue;
+      const byte = SIMPLE_ESCAPE_BYTES[text.charCodeAt(j + 1)];
+      if (byte === undefined) return undefined;
+      s += text.slice(run, j) + String.fromCharCode(byte);
+      run = ++j + 1;
+    }
+    return s + text.slice(run, to);
+  }
+
   /** One or more adjacent string literals, concatenated, as the tree parser reads them. */
   private string(): string {
     let s = '';
@@ -435,9 +506,13 @@ class CleanParser {
       }
       this.i = j + 1;
       if (escaped) {
-        const decoded = unescapeStringLiteral(text.slice(start, j + 1));
-        if (decoded.error || decoded.notUtf8) throw GIVE_UP;
-        s += decoded.value;
+        const simple = this.simplyEscaped(start + 1, j);
+        if (simple !== undefined) s += simple;
+        else {
+          const decoded = unescapeStringLiteral(text.slice(start, j + 1));
+          if (decoded.error || decoded.notUtf8) throw GIVE_UP;
+          s += decoded.value;
+        }
       } else s += text.slice(start + 1, j);
       this.skip();
       q = this.char();

@@ -16,6 +16,11 @@ const constructors = new WeakMap<SchemaMessage, new () => PlainMessage>();
  * parameter values of a 50 MB config.
  */
 export function newMessageValue(msg: SchemaMessage): PlainMessage {
+  return new (messageConstructor(msg))();
+}
+
+/** The constructor newMessageValue uses for values of `msg` (one per message type, shared by every parse). */
+export function messageConstructor(msg: SchemaMessage): new () => PlainMessage {
   let make = constructors.get(msg);
   if (!make) {
     const ctor = function () {};
@@ -23,7 +28,7 @@ export function newMessageValue(msg: SchemaMessage): PlainMessage {
     make = ctor as unknown as new () => PlainMessage;
     constructors.set(msg, make);
   }
-  return new make();
+  return make;
 }
 
 /**

@@ -109,6 +109,13 @@ const SIMPLE_ESCAPES: Record<string, number> = {
   '?': 63,
 };
 
+/** SIMPLE_ESCAPES by the escaped character's code: the byte each stands for. */
+export const SIMPLE_ESCAPE_BYTES: readonly (number | undefined)[] = (() => {
+  const bytes: (number | undefined)[] = Array.from({ length: 128 }, () => undefined);
+  for (const [ch, byte] of Object.entries(SIMPLE_ESCAPES)) bytes[ch.charCodeAt(0)] = byte;
+  return bytes;
+})();
+
 /** Decodes one quoted literal (with its quotes) into a string: escapes make bytes, bytes are UTF-8. */
 export function unescapeStringLiteral(literal: string): UnescapeResult {
   const body = literal.slice(1, literal.length > 1 && literal.at(-1) === literal[0] ? -1 : undefined);

@@ -18,6 +18,9 @@ function searchableByOthers(dir: string): boolean {
 }
 
 export default function setup(): () => void {
+  // Each vitest project runs its global setup: when one invocation runs several (`vitest run test/x`
+  // runs the fast and heavy projects), the first root serves them all.
+  if (process.env.TRITONC_TEST_ROOT) return () => {};
   // A private TMPDIR (mode 0700, as many users have it) would keep the unprivileged user of the
   // permission tests out of every test directory: then the root goes in /tmp.
   const base = searchableByOthers(tmpdir()) ? tmpdir() : '/tmp';
@@ -26,7 +29,9 @@ export default function setup(): () => void {
   chmodSync(root, 0o711);
   const previous = process.env.TMPDIR;
   process.env.TMPDIR = root;
+  process.env.TRITONC_TEST_ROOT = root;
   return () => {
+    delete process.env.TRITONC_TEST_ROOT;
     const left = readdirSync(root);
     rmSync(root, { recursive: true, force: true });
     if (previous === undefined) delete process.env.TMPDIR;
