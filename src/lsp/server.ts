@@ -5,6 +5,7 @@
 // Every request runs guarded: a failure answers that request with an error and the server goes on.
 import { knownParameterKeys } from '../triton/backend-parameters.js';
 import { PieceDocuments, documentLength } from './piece-document.js';
+import { collectWhenIdle } from './idle-collect.js';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -242,6 +243,7 @@ export function startLanguageServer(given?: Connection): Connection {
     const started = performance.now();
     guarded('diagnostics', validate)(doc);
     lintCost.set(uri, performance.now() - started);
+    collectWhenIdle(() => waiting.size > 0);
   };
   documents.onDidChangeContent((e) => {
     const uri = e.document.uri;
