@@ -22,6 +22,7 @@
 //   node bench/goals.mjs [--quick]   (needs dist/: node scripts/build.mjs --no-types; npm run bench runs it last)
 //   --quick: fewer rounds (a minute or two on 2 cores); the sizes stay those of the goals.
 //   --only 4 (or 1,3): measure those goals alone.
+//   BENCH_LSP_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR': node flags for the language server of goal 4.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
