@@ -254,7 +254,9 @@ if (measures('4')) {
     for (let i = 0; body.length < size; i++) body += `parameters { key: "setting_${i}" value: { string_value: "value number ${i} of the bench" } }\n`;
     return head + body;
   };
-  const child = spawn(process.execPath, [...(process.env.BENCH_LSP_NODE_ARGS ?? '').split(' ').filter(Boolean), bin, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env.BENCH_LSP_NODE_ARGS ?? '').split(' ').filter(Boolean), bin, 'lsp', '--stdio'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   // Each document's published versions, with when they came: a wait for a version already published ends at once.
   const seen = new Map();
