@@ -2,16 +2,10 @@
 // every field one of ModelConfig's, of its type, at every depth. A value that is not is never used.
 import type { ModelConfig } from './model-config.js';
 import { loadSchema } from './schema.js';
-import { treeFromValue } from '../pbtxt/tree-from-value.js';
+import { valueShapeProblem } from '../pbtxt/tree-from-value.js';
 
 /** `value` when it has ModelConfig's shape, else undefined. */
 export function asConfigValue(value: unknown): ModelConfig | undefined {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  try {
-    // The tree is made to check the shape, and dropped: it throws ValueShapeError where a field does not fit.
-    treeFromValue(value as Record<string, unknown>, loadSchema().modelConfig);
-    return value;
-  } catch {
-    return undefined;
-  }
+  return valueShapeProblem(value, loadSchema().modelConfig) === undefined ? value : undefined;
 }

@@ -9,7 +9,7 @@ import { collectWhenIdle } from '../../src/lsp/idle-collect.js';
 async function collectionsDuring(run: () => Promise<void>): Promise<number[]> {
   const kinds: number[] = [];
   const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) kinds.push((e.detail as { kind: number }).kind);
+    for (const e of list.getEntries()) kinds.push((e as unknown as { detail: { kind: number } }).detail.kind);
   });
   observer.observe({ entryTypes: ['gc'] });
   await run();
