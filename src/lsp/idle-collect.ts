@@ -2,8 +2,8 @@
 // 1.4 MB of garbage in the young generation; every tenth keystroke or so the generation fills in the
 // middle of a lint, and that lint pays a scavenge of everything then alive (2.5-6.5 ms measured, on
 // a lint of 3-5 ms): the slow tail of keystroke-to-diagnostics. Collected while the server waits for
-// the next edit, the generation holds little that lives (about 1 ms), and a lint rarely meets a
-// scavenge. Node 20 gives a program no call to ask for a collection: V8's `gc` is exposed by its flag
+// the next edit (1-3 ms: what the last lint left alive), the next lint starts with the generation
+// empty and rarely meets a scavenge. Node 20 gives a program no call to ask for a collection: V8's `gc` is exposed by its flag
 // and taken from a new context, as jest's leak detector does; the program's own globals are unchanged.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
