@@ -10,11 +10,13 @@ import { runInNewContext } from 'node:vm';
 
 type Collect = (options: { type: 'minor' }) => void;
 
-let collect: Collect | undefined;
+/** V8's collector once asked for; null where it could not be had (asked once, not at every lint). */
+let collect: Collect | null | undefined;
 let scheduled = false;
 
-function collector(): Collect | undefined {
-  if (collect) return collect;
+function collector(): Collect | null {
+  if (collect !== undefined) return collect;
+  collect = null;
   try {
     setFlagsFromString('--expose-gc');
     const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
