@@ -230,7 +230,7 @@ class CleanParser {
     const start = this.i;
     const end = this.skipIdent();
     const candidates = plan.byInitial.get(this.text.charCodeAt(start) | ((end - start) << 8));
-    if (candidates) for (const pf of candidates) if (this.text.startsWith(pf.field.name, start)) return pf;
+    if (candidates) for (const pf of candidates) if (this.restMatches(pf.field.name, start)) return pf;
     throw GIVE_UP;
   }
 
@@ -394,6 +394,16 @@ class CleanParser {
   }
 
   /**
+   * Whether the text at `start` spells `name` after its first character, which the caller found equal,
+   * as it found the lengths (a loop over a short name costs less than a call to startsWith).
+   */
+  private restMatches(name: string, start: number): boolean {
+    const text = this.text;
+    for (let k = 1; k < name.length; k++) if (text.charCodeAt(start + k) !== name.charCodeAt(k)) return false;
+    return true;
+  }
+
+  /**
    * The enum value named at the cursor, consumed: the schema's own string for it, found by its first
    * character and length and compared in place (no string cut out of the text, none kept per value).
    */
@@ -401,7 +411,7 @@ class CleanParser {
     const start = this.i;
     const end = this.skipIdent();
     const candidates = names.get(this.text.charCodeAt(start) | ((end - start) << 8));
-    if (candidates) for (const name of candidates) if (this.text.startsWith(name, start)) return name;
+    if (candidates) for (const name of candidates) if (this.restMatches(name, start)) return name;
     throw GIVE_UP;
   }
 
