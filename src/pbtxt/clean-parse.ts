@@ -429,7 +429,7 @@ class CleanParser {
     const short = this.shortDecimal();
     if (short !== undefined) {
       const v = neg ? 0 - short : short;
-      if (v < range.min || v > range.max) throw GIVE_UP;
+      if (v < range.lo || v > range.hi) throw GIVE_UP;
       return v;
     }
     const t = this.number();
@@ -443,7 +443,7 @@ class CleanParser {
       const magnitude = integerTokenValue(t.text);
       v = neg ? -magnitude : magnitude;
     }
-    if (v < range.min || v > range.max) throw GIVE_UP;
+    if (typeof v === 'number' ? v < range.lo || v > range.hi : v < range.min || v > range.max) throw GIVE_UP;
     return v;
   }
 

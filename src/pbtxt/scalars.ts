@@ -10,12 +10,20 @@ export type Int64 = number | bigint;
 export interface IntegerRange {
   min: bigint;
   max: bigint;
+  /**
+   * The bounds as numbers, for a value read as a number (under 10^15, the clean parse's short
+   * decimals): comparing a number with a bigint takes V8's slow path. A 64-bit bound rounds, but no
+   * number that small is near it.
+   */
+  lo: number;
+  hi: number;
 }
 
-const INT32: IntegerRange = { min: -(2n ** 31n), max: 2n ** 31n - 1n };
-const UINT32: IntegerRange = { min: 0n, max: 2n ** 32n - 1n };
-const INT64: IntegerRange = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
-const UINT64: IntegerRange = { min: 0n, max: 2n ** 64n - 1n };
+const range = (min: bigint, max: bigint): IntegerRange => ({ min, max, lo: Number(min), hi: Number(max) });
+const INT32 = range(-(2n ** 31n), 2n ** 31n - 1n);
+const UINT32 = range(0n, 2n ** 32n - 1n);
+const INT64 = range(-(2n ** 63n), 2n ** 63n - 1n);
+const UINT64 = range(0n, 2n ** 64n - 1n);
 
 export function integerRange(type: ScalarType): IntegerRange | undefined {
   switch (type) {
