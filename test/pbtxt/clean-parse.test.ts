@@ -114,6 +114,10 @@ describe('parseCleanText', () => {
     for (const text of [
       // numbers: -0 (the tree parser's bigint makes it +0), hex, octal, beyond 2^53, float words and suffixes
       'max_batch_size: -0\n',
+      // a short decimal at int32's bounds and in uint64's (checked against them as numbers)
+      'max_batch_size: 2147483647\n',
+      'max_batch_size: -2147483648\n',
+      'dynamic_batching { priority_levels: 999999999999999 }\n',
       'max_batch_size: 0x10 dynamic_batching { max_queue_delay_microseconds: 017 }\n',
       'dynamic_batching { max_queue_delay_microseconds: 18446744073709551615 }\n',
       'dynamic_batching { max_queue_delay_microseconds: 9007199254740993 }\n',
@@ -151,6 +155,9 @@ describe('parseCleanText', () => {
       'sequence_batching { direct { } oldest { } }\n', // two members of a oneof
       'sequence_batching { } dynamic_batching { }\n', // two members of another
       'max_batch_size: -1\n'.replace('-1', '4294967296'), // out of int32's range
+      'max_batch_size: 2147483648\n', // one past int32's bounds, each way
+      'max_batch_size: -2147483649\n',
+      'dynamic_batching { priority_levels: -1 }\n', // a negative unsigned
       'input [ { name: "x" dims: [ 1 ] }\n', // unterminated
       'optimization { cuda { graph_spec { input { key: "a" value { dim: [ 1 ] oops: 1 } } } } }\n', // unknown, deep inside
     ])
