@@ -90,7 +90,15 @@ describe.each(FRAMEWORKS)('pre-commit hooks installed by $name', ({ bin, availab
     const snippet = readmeSnippet();
     expect(snippet).toContain(`repo: ${README_REPO}`);
     writeFileSync(join(user, '.pre-commit-config.yaml'), snippet.replace(README_REPO, hooks.dir));
-    const install = spawnSync(bin, ['install', '--install-hooks'], { cwd: user, encoding: 'utf8', env, timeout: 900_000 });
+    const installHooks = () => spawnSync(bin, ['install', '--install-hooks'], { cwd: user, encoding: 'utf8', env, timeout: 900_000 });
+    let install = installHooks();
+    // npm 11 can race itself while it prepares the git dependency with --install-links: its tar
+    // extraction and a rmdir of the same package directory ("TAR_ENTRY_ERROR ENOENT", then "ENOTEMPTY ...
+    // git dep preparation failed"; seen once in 54 CI runs, 2026-12-07, under a loaded machine). pre-commit
+    // removes the environment it could not make, and a user runs the install again: so does the test, once,
+    // for that failure alone.
+    if (install.status !== 0 && /ENOTEMPTY/.test(install.stdout + install.stderr) && /git dep preparation failed/.test(install.stdout + install.stderr))
+      install = installHooks();
     expect(install.status, `${install.stdout}${install.stderr}`).toBe(0);
     cpSync(join(ROOT, 'model_repository', 'classifier', '1'), join(user, 'models', 'm', '1'), { recursive: true });
   }, 960_000);
