@@ -253,24 +253,19 @@ export function startLanguageServer(given?: Connection): Connection {
       kept !== undefined && kept.version === e.document.version && kept.text === e.document.getText();
     if (!unchanged(parses.get(uri))) parses.delete(uri);
     if (!unchanged(formatted.get(uri))) formatted.delete(uri);
+    const due = (): void => {
+      waiting.delete(uri);
+      lintWhenDue(uri);
+    };
     if (documentLength(e.document) >= PAUSING_DOCUMENT_CHARS) {
       // Each edit starts the pause again.
       waiting.get(uri)?.cancel();
-      const timer = setTimeout(
-        () => {
-          waiting.delete(uri);
-          lintWhenDue(uri);
-        },
-        Math.min((lintCost.get(uri) ?? 0) / 2, MAX_LINT_PAUSE_MS),
-      );
+      const timer = setTimeout(due, Math.min((lintCost.get(uri) ?? 0) / 2, MAX_LINT_PAUSE_MS));
       waiting.set(uri, { cancel: () => clearTimeout(timer) });
       return;
     }
     if (waiting.has(uri)) return;
-    const immediate = setImmediate(() => {
-      waiting.delete(uri);
-      lintWhenDue(uri);
-    });
+    const immediate = setImmediate(due);
     waiting.set(uri, { cancel: () => clearImmediate(immediate) });
   });
   documents.onDidClose((e) => {

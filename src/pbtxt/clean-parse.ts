@@ -23,54 +23,56 @@ import {
 } from './scalars.js';
 
 /**
+ * Things named by identifiers (a message's fields, an enum's values), by their name's first character
+ * and length (first | length << 8): the parse finds a name in place, and cuts no string out of the text.
+ */
+type NameTable<T> = Map<number, { readonly name: string; readonly item: T }[]>;
+
+function nameTable<T>(items: Iterable<T>, nameOf: (item: T) => string): NameTable<T> {
+  const table: NameTable<T> = new Map();
+  for (const item of items) {
+    const name = nameOf(item);
+    const key = name.charCodeAt(0) | (name.length << 8);
+    table.set(key, [...(table.get(key) ?? []), { name, item }]);
+  }
+  return table;
+}
+
+/**
  * What the clean parse needs of a message type, made once per type and linked type to type, so a
- * field's lookup costs no WeakMap probe: the constructor of its values, and its fields by their name's
- * first character and length (first | length << 8).
+ * field's lookup costs no WeakMap probe: the constructor of its values, and its fields' name table.
  */
 interface Plan {
   readonly msg: SchemaMessage;
   readonly make: new () => PlainMessage;
-  readonly byInitial: Map<number, PlanField[]>;
+  readonly fields: NameTable<PlanField>;
 }
 
 interface PlanField {
   readonly field: SchemaField;
   /** The plan of a message-typed field's type, made on first use. */
   plan: Plan | undefined;
-  /** An enum field's value names by first character and length, made on first use. */
-  enumNames: Map<number, string[]> | undefined;
+  /** An enum field's value names, made on first use. */
+  enumNames: NameTable<string> | undefined;
 }
 
 const PLANS = new WeakMap<SchemaMessage, Plan>();
 function planOf(msg: SchemaMessage): Plan {
   let plan = PLANS.get(msg);
   if (!plan) {
-    const byInitial = new Map<number, PlanField[]>();
-    for (const field of msg.fields.values()) {
-      const key = initialKey(field.name);
-      byInitial.set(key, [...(byInitial.get(key) ?? []), { field, plan: undefined, enumNames: undefined }]);
-    }
-    plan = { msg, make: messageConstructor(msg), byInitial };
+    const fields = [...msg.fields.values()].map((field): PlanField => ({ field, plan: undefined, enumNames: undefined }));
+    plan = { msg, make: messageConstructor(msg), fields: nameTable(fields, (pf) => pf.field.name) };
     PLANS.set(msg, plan);
   }
   return plan;
-}
-
-function initialKey(name: string): number {
-  return name.charCodeAt(0) | (name.length << 8);
 }
 
 function childPlan(pf: PlanField, msg: SchemaMessage): Plan {
   return (pf.plan ??= planOf(msg));
 }
 
-function enumNamesOf(pf: PlanField, names: readonly string[]): Map<number, string[]> {
-  if (!pf.enumNames) {
-    const table = new Map<number, string[]>();
-    for (const name of names) table.set(initialKey(name), [...(table.get(initialKey(name)) ?? []), name]);
-    pf.enumNames = table;
-  }
-  return pf.enumNames;
+function enumNamesOf(pf: PlanField, names: readonly string[]): NameTable<string> {
+  return (pf.enumNames ??= nameTable(names, (name) => name));
 }
 
 /** Thrown to give up: the tree parser takes over. */
@@ -222,15 +224,14 @@ class CleanParser {
   }
 
   /**
-   * The field of `msg` named at the cursor, consumed; gives up where there is none. Found by its
-   * first character and length among the message's fields and compared in place: no string is cut
-   * out of the text for a name.
+   * What `table` names by the identifier at the cursor, consumed; gives up where it names nothing.
+   * Found by the identifier's first character and length, and compared in place.
    */
-  private fieldName(plan: Plan): PlanField {
+  private named<T>(table: NameTable<T>): T {
     const start = this.i;
     const end = this.skipIdent();
-    const candidates = plan.byInitial.get(this.text.charCodeAt(start) | ((end - start) << 8));
-    if (candidates) for (const pf of candidates) if (this.restMatches(pf.field.name, start)) return pf;
+    const candidates = table.get(this.text.charCodeAt(start) | ((end - start) << 8));
+    if (candidates) for (const c of candidates) if (this.restMatches(c.name, start)) return c.item;
     throw GIVE_UP;
   }
 
@@ -254,7 +255,7 @@ class CleanParser {
   }
 
   private field(plan: Plan, obj: PlainMessage): SchemaField {
-    const pf = this.fieldName(plan);
+    const pf = this.named(plan.fields);
     const field = pf.field;
     const colon = this.take(Ch.Colon);
     this.skip();
@@ -348,7 +349,8 @@ class CleanParser {
   private scalar(pf: PlanField): unknown {
     const type = pf.field.type;
     if (type.kind === 'enum') {
-      if (isLetter(this.char())) return this.enumName(enumNamesOf(pf, type.enum.names));
+      // The schema's own string for the value: none is cut out of the text and kept per value.
+      if (isLetter(this.char())) return this.named(enumNamesOf(pf, type.enum.names));
       const num = Number(this.integer(ENUM_RANGE, true));
       // proto3 enums are open: an unknown number is kept as a number.
       return type.enum.byNumber.get(num) ?? num;
@@ -401,18 +403,6 @@ class CleanParser {
     const text = this.text;
     for (let k = 1; k < name.length; k++) if (text.charCodeAt(start + k) !== name.charCodeAt(k)) return false;
     return true;
-  }
-
-  /**
-   * The enum value named at the cursor, consumed: the schema's own string for it, found by its first
-   * character and length and compared in place (no string cut out of the text, none kept per value).
-   */
-  private enumName(names: Map<number, string[]>): string {
-    const start = this.i;
-    const end = this.skipIdent();
-    const candidates = names.get(this.text.charCodeAt(start) | ((end - start) << 8));
-    if (candidates) for (const name of candidates) if (this.restMatches(name, start)) return name;
-    throw GIVE_UP;
   }
 
   /**
