@@ -8,7 +8,7 @@
 // conversions for every value. test/pbtxt/clean-parse.test.ts holds it to the tree parser's values.
 import type { SchemaField, SchemaMessage } from './descriptor.js';
 import { isDigit, isLetter, scanNumber } from './lexer.js';
-import { FieldSpans, messageConstructor, storeMapEntry, type PlainMessage } from './plain-value.js';
+import { FieldSpans, mapEntryWriter, messageConstructor, type PlainMessage } from './plain-value.js';
 import {
   ENUM_RANGE,
   floatTokenValue,
@@ -23,19 +23,41 @@ import {
 } from './scalars.js';
 
 /**
- * Things named by identifiers (a message's fields, an enum's values), by their name's first character
- * and length (first | length << 8): the parse finds a name in place, and cuts no string out of the text.
+ * Things named by identifiers (a message's fields, an enum's values), found by a hash of the name
+ * computed while the parse steps over it (nameHash), in an open-addressed table: the parse finds a
+ * name in place and cuts no string out of the text.
  */
-type NameTable<T> = Map<number, { readonly name: string; readonly item: T }[]>;
+interface NameTable<T> {
+  readonly mask: number;
+  /** Per slot: 1 + the index of the name whose hash lands there (after linear probing), or 0. */
+  readonly slots: Int32Array;
+  readonly hashes: Int32Array;
+  readonly names: readonly string[];
+  readonly items: readonly T[];
+}
 
-function nameTable<T>(items: Iterable<T>, nameOf: (item: T) => string): NameTable<T> {
-  const table: NameTable<T> = new Map();
-  for (const item of items) {
-    const name = nameOf(item);
-    const key = name.charCodeAt(0) | (name.length << 8);
-    table.set(key, [...(table.get(key) ?? []), { name, item }]);
-  }
-  return table;
+/** The hash named() computes as it reads an identifier: one step per character. */
+function nameHash(name: string): number {
+  let h = 0;
+  for (let k = 0; k < name.length; k++) h = (Math.imul(h, 31) + name.charCodeAt(k)) | 0;
+  return h;
+}
+
+function nameTable<T>(list: Iterable<T>, nameOf: (item: T) => string): NameTable<T> {
+  const items = [...list];
+  const names = items.map(nameOf);
+  // At most a quarter full: a probe rarely looks past its first slot.
+  let size = 8;
+  while (size < names.length * 4) size *= 2;
+  const slots = new Int32Array(size);
+  const hashes = new Int32Array(names.length);
+  names.forEach((name, k) => {
+    const h = (hashes[k] = nameHash(name));
+    let slot = h & (size - 1);
+    while (slots[slot] !== 0) slot = (slot + 1) & (size - 1);
+    slots[slot] = k + 1;
+  });
+  return { mask: size - 1, slots, hashes, names, items };
 }
 
 /**
@@ -50,21 +72,74 @@ interface Plan {
 
 interface PlanField {
   readonly field: SchemaField;
+  /** Reads and writes this field of a value: each made on its first call (see accessByName). */
+  get: (obj: PlainMessage) => unknown;
+  set: (obj: PlainMessage, value: unknown) => void;
   /** The plan of a message-typed field's type, made on first use. */
   plan: Plan | undefined;
   /** An enum field's value names, made on first use. */
   enumNames: NameTable<string> | undefined;
+  /** A map field's entry writer, made on first use. */
+  writeEntry: ((map: PlainMessage, entry: PlainMessage) => void) | undefined;
 }
 
 const PLANS = new WeakMap<SchemaMessage, Plan>();
 function planOf(msg: SchemaMessage): Plan {
   let plan = PLANS.get(msg);
   if (!plan) {
-    const fields = [...msg.fields.values()].map((field): PlanField => ({ field, plan: undefined, enumNames: undefined }));
+    const fields = [...msg.fields.values()].map((field) => planField(field));
     plan = { msg, make: messageConstructor(msg), fields: nameTable(fields, (pf) => pf.field.name) };
     PLANS.set(msg, plan);
   }
   return plan;
+}
+
+/**
+ * A field's reader and writer, each a function of its own with the name written in it: a store or load
+ * at one place in the code that sees every field of every message is megamorphic (V8 looks the name and
+ * shape up in a global cache); one per field sees only its own message's shapes. Schema field names
+ * are identifiers (checked); anything else gets the generic access.
+ */
+interface FieldAccess {
+  readonly get: (obj: PlainMessage) => unknown;
+  readonly set: (obj: PlainMessage, value: unknown) => void;
+}
+
+function planField(field: SchemaField): PlanField {
+  // The accessors are made when first called: a cold lint of one small config meets a few fields of
+  // the schema's hundreds, and making each costs a compile.
+  const pf: PlanField = {
+    field,
+    get: (obj) => install().get(obj),
+    set: (obj, value) => install().set(obj, value),
+    plan: undefined,
+    enumNames: undefined,
+    writeEntry: undefined,
+  };
+  const install = (): FieldAccess => {
+    const access = accessByName(field.name);
+    pf.get = access.get;
+    pf.set = access.set;
+    return access;
+  };
+  return pf;
+}
+
+function accessByName(name: string): FieldAccess {
+  const generic: FieldAccess = { get: (o) => o[name], set: (o, v) => void (o[name] = v) };
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return generic;
+  try {
+    // The name is an identifier (checked above) from the schema, never from the text parsed.
+    /* eslint-disable @typescript-eslint/no-implied-eval */
+    return {
+      get: new Function('o', `return o.${name};`) as FieldAccess['get'],
+      set: new Function('o', 'v', `o.${name} = v;`) as FieldAccess['set'],
+    };
+    /* eslint-enable @typescript-eslint/no-implied-eval */
+  } catch {
+    // Node run with --disallow-code-generation-from-strings.
+    return generic;
+  }
 }
 
 function childPlan(pf: PlanField, msg: SchemaMessage): Plan {
@@ -223,16 +298,24 @@ class CleanParser {
     return (this.i = j);
   }
 
-  /**
-   * What `table` names by the identifier at the cursor, consumed; gives up where it names nothing.
-   * Found by the identifier's first character and length, and compared in place.
-   */
+  /** What `table` names by the identifier at the cursor, consumed; gives up where it names nothing. */
   private named<T>(table: NameTable<T>): T {
+    const text = this.text;
     const start = this.i;
-    const end = this.skipIdent();
-    const candidates = table.get(this.text.charCodeAt(start) | ((end - start) << 8));
-    if (candidates) for (const c of candidates) if (this.restMatches(c.name, start)) return c.item;
-    throw GIVE_UP;
+    if (!isLetter(this.char())) throw GIVE_UP;
+    let h = text.charCodeAt(start);
+    let j = start + 1;
+    for (; j < this.n; j++) {
+      const d = text.charCodeAt(j);
+      if (!isLetter(d) && !isDigit(d)) break;
+      h = (Math.imul(h, 31) + d) | 0;
+    }
+    this.i = j;
+    for (let slot = h & table.mask; ; slot = (slot + 1) & table.mask) {
+      const k = table.slots[slot]! - 1;
+      if (k < 0) throw GIVE_UP;
+      if (table.hashes[k] === h && this.spells(table.names[k]!, start, j)) return table.items[k]!;
+    }
   }
 
   /** The number token at the cursor, consumed: its text and whether it is a float. */
@@ -264,22 +347,22 @@ class CleanParser {
       if (this.char() === Ch.LBracket) {
         if (!field.repeated) throw GIVE_UP;
         // A list written empty still sets the field.
-        obj[field.name] ??= field.mapEntry ? {} : [];
+        if (pf.get(obj) === undefined) pf.set(obj, field.mapEntry ? {} : []);
         this.list(() => this.messageElement(pf, childPlan(pf, type.message), obj));
       } else this.messageElement(pf, childPlan(pf, type.message), obj);
     } else {
       if (!colon) throw GIVE_UP;
       if (this.char() === Ch.LBracket) {
         if (!field.repeated) throw GIVE_UP;
-        const list = (obj[field.name] ??= []) as unknown[];
+        const list = this.listOf(pf, obj);
         this.list(() => list.push(this.scalar(pf)));
       } else if (field.repeated) {
         const value = this.scalar(pf);
-        ((obj[field.name] ??= []) as unknown[]).push(value);
+        this.listOf(pf, obj).push(value);
       } else {
         const value = this.scalar(pf);
-        this.claimSingular(field, obj);
-        obj[field.name] = value;
+        this.claimSingular(pf, obj);
+        pf.set(obj, value);
       }
     }
     if (!this.take(Ch.Semicolon)) this.take(Ch.Comma);
@@ -290,10 +373,19 @@ class CleanParser {
    * A singular field set a second time, or beside another member of its oneof, is the tree parser's
    * to judge (a proto3 scalar may be set again while it holds its default).
    */
-  private claimSingular(field: SchemaField, obj: PlainMessage): void {
-    if (field.name in obj) throw GIVE_UP;
+  private claimSingular(pf: PlanField, obj: PlainMessage): void {
+    // A value is never undefined: a field that reads undefined is not set.
+    if (pf.get(obj) !== undefined) throw GIVE_UP;
+    const field = pf.field;
     if (field.oneof === undefined) return;
     for (const other of field.parent.fieldList) if (other.oneof === field.oneof && other.name in obj) throw GIVE_UP;
+  }
+
+  /** The list of repeated field `pf` in obj, made empty where it is not set yet. */
+  private listOf(pf: PlanField, obj: PlainMessage): unknown[] {
+    let list = pf.get(obj) as unknown[] | undefined;
+    if (list === undefined) pf.set(obj, (list = []));
+    return list;
   }
 
   /** `[ element, element ]` with the cursor on the `[`; a trailing comma is an error. */
@@ -320,14 +412,16 @@ class CleanParser {
     this.depth++;
     if (field.mapEntry) {
       this.fields(plan, child, open === Ch.Lt ? Ch.Gt : Ch.RBrace);
-      storeMapEntry(field.mapEntry, obj, field.name, child);
+      let map = pf.get(obj) as PlainMessage | undefined;
+      if (map === undefined) pf.set(obj, (map = {}));
+      (pf.writeEntry ??= mapEntryWriter(field.mapEntry))(map, child);
     } else if (field.repeated) {
-      ((obj[field.name] ??= []) as unknown[]).push(child);
+      this.listOf(pf, obj).push(child);
       this.fields(plan, child, open === Ch.Lt ? Ch.Gt : Ch.RBrace);
     } else {
-      this.claimSingular(field, obj);
+      this.claimSingular(pf, obj);
       this.fields(plan, child, open === Ch.Lt ? Ch.Gt : Ch.RBrace);
-      obj[field.name] = child;
+      pf.set(obj, child);
     }
     this.depth--;
   }
@@ -395,13 +489,11 @@ class CleanParser {
     }
   }
 
-  /**
-   * Whether the text at `start` spells `name` after its first character, which the caller found equal,
-   * as it found the lengths (a loop over a short name costs less than a call to startsWith).
-   */
-  private restMatches(name: string, start: number): boolean {
+  /** Whether the text from `start` to `end` is `name`. */
+  private spells(name: string, start: number, end: number): boolean {
+    if (name.length !== end - start) return false;
     const text = this.text;
-    for (let k = 1; k < name.length; k++) if (text.charCodeAt(start + k) !== name.charCodeAt(k)) return false;
+    for (let k = 0; k < name.length; k++) if (text.charCodeAt(start + k) !== name.charCodeAt(k)) return false;
     return true;
   }
 

@@ -133,19 +133,33 @@ function lineStartsOf(text: string): Uint32Array {
 
 /** Adds a parsed map entry to the map field `name` of obj: the entry's value (its default when omitted) under its key's text. */
 export function storeMapEntry(entryMsg: SchemaMessage, obj: PlainMessage, name: string, entry: PlainMessage): void {
-  const valueField = entryMsg.fields.get('value')!;
-  const key = mapKeyText(entry, entryMsg);
-  const value = 'value' in entry ? entry.value : valueField.type.kind === 'message' ? {} : defaultScalar(valueField.type);
-  const map = (obj[name] ??= {}) as PlainMessage;
-  // Map keys come from the user: "__proto__" must be defined as an own property (an assignment would
-  // set the prototype); every other key is assigned, which is much cheaper on a large map.
-  if (key === '__proto__') Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
-  else map[key] = value;
+  mapEntryWriter(entryMsg)((obj[name] ??= {}) as PlainMessage, entry);
 }
 
-/** The text of a map entry's key as it is stored in the plain value (the key's default when omitted). */
-export function mapKeyText(entry: PlainMessage, entryMsg: SchemaMessage): string {
-  return 'key' in entry ? String(entry.key) : String(defaultScalar(entryMsg.fields.get('key')!.type));
+/** Writes an entry into a map: made once per map type (its defaults worked out then), not per entry. */
+type MapEntryWriter = (map: PlainMessage, entry: PlainMessage) => void;
+
+const entryWriters = new WeakMap<SchemaMessage, MapEntryWriter>();
+
+/** How an entry of the map type `entryMsg` is stored (storeMapEntry's, for a parse that keeps it per field). */
+export function mapEntryWriter(entryMsg: SchemaMessage): MapEntryWriter {
+  let write = entryWriters.get(entryMsg);
+  if (write) return write;
+  const valueType = entryMsg.fields.get('value')!.type;
+  const keyDefault = String(defaultScalar(entryMsg.fields.get('key')!.type));
+  const valueDefault = valueType.kind === 'message' ? undefined : defaultScalar(valueType);
+  write = (map, entry) => {
+    const written = entry.key as ScalarValue | undefined;
+    const key = written !== undefined ? String(written) : keyDefault;
+    // A message value written nowhere is an empty message, one of its own.
+    const value = entry.value !== undefined ? entry.value : (valueDefault ?? {});
+    // Map keys come from the user: "__proto__" must be defined as an own property (an assignment would
+    // set the prototype); every other key is assigned, which is much cheaper on a large map.
+    if (key === '__proto__') Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+    else map[key] = value;
+  };
+  entryWriters.set(entryMsg, write);
+  return write;
 }
 
 export function defaultScalar(type: FieldKind): ScalarValue {

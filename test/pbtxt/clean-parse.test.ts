@@ -6,7 +6,7 @@ import { printConfig } from '../../src/config/print.js';
 import type { ModelConfig } from '../../src/config/model-config.js';
 import { loadSchema } from '../../src/config/schema.js';
 import { parseCleanText } from '../../src/pbtxt/clean-parse.js';
-import type { SchemaField, SchemaMessage } from '../../src/pbtxt/descriptor.js';
+import type { SchemaEnum, SchemaField, SchemaMessage } from '../../src/pbtxt/descriptor.js';
 import { parseText } from '../../src/pbtxt/parser.js';
 import { messageArb } from '../support/arbitrary-config.js';
 import { expectCleanAgreesWithTree } from '../support/clean-parse.js';
@@ -175,5 +175,40 @@ describe('parseCleanText', () => {
     expect(expectCleanAgreesWithTree(nested(100), node)).toBe(true);
     expect(parseText(nested(101), node).diagnostics.map((d) => d.messageId)).toEqual(['tooDeep']);
     expect(parseCleanText(nested(101), node)).toBeUndefined();
+  });
+
+  it('tells apart field and enum names whose hashes are equal, and gives up on a name of the same hash that names nothing', () => {
+    // "Aa" and "BB" hash alike (31 * 65 + 97 = 31 * 66 + 66), so "AaAa", "AaBB", "BBAa" and "BBBB" do too:
+    // named() must compare the characters, not trust the hash. Twelve fields fill more than one probe run.
+    const names = ['AaAa', 'AaBB', 'BBBB', 'Aa', 'BB', 'f1', 'f2', 'f3', 'f4', 'f5', 'f6', 'kind'];
+    const kinds: SchemaEnum = {
+      fullName: 'test.Kind',
+      names: ['Aa', 'BB', 'AaBB'],
+      byName: new Map([
+        ['Aa', 0],
+        ['BB', 1],
+        ['AaBB', 2],
+      ]),
+      byNumber: new Map([
+        [0, 'Aa'],
+        [1, 'BB'],
+        [2, 'AaBB'],
+      ]),
+    };
+    const fields = new Map<string, SchemaField>();
+    const msg: SchemaMessage = { fullName: 'test.Hashes', fields, fieldList: [], isMapEntry: false };
+    names.forEach((name, i) => {
+      const type: SchemaField['type'] = name === 'kind' ? { kind: 'enum', enum: kinds } : { kind: 'scalar', type: 'int32' };
+      const field: SchemaField = { name, number: i + 1, type, repeated: name === 'kind', parent: msg };
+      fields.set(name, field);
+      (msg.fieldList as SchemaField[]).push(field);
+    });
+    const text = 'BBBB: 1 AaAa: 2 AaBB: 3 BB: 4 Aa: 5 f6: 6 kind: BB kind: AaBB kind: Aa\n';
+    expect(expectCleanAgreesWithTree(text, msg)).toBe(true);
+    expect(parseCleanText(text, msg)?.value).toEqual({ BBBB: 1, AaAa: 2, AaBB: 3, BB: 4, Aa: 5, f6: 6, kind: ['BB', 'AaBB', 'Aa'] });
+    // Same hash as AaAa, no such field; same hash as Aa, no such enum value.
+    expect(parseCleanText('BBAa: 1\n', msg)).toBeUndefined();
+    expect(parseText('BBAa: 1\n', msg).diagnostics.length).toBeGreaterThan(0);
+    expect(parseCleanText('kind: BBAa\n', msg)).toBeUndefined();
   });
 });

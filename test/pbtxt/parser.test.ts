@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/document.js';
 import { formatText } from '../../src/config/format.js';
+import { loadSchema } from '../../src/config/schema.js';
+import { parseText } from '../../src/pbtxt/parser.js';
 
 const parse = (text: string) => parseConfig(text, 'config.pbtxt');
 
@@ -48,6 +50,22 @@ describe('parser: what TextFormat accepts', () => {
     expect(v.parameters).toEqual({ a: { string_value: '1' }, b: { string_value: '2' }, c: {} });
     expect(v.optimization).toEqual({ execution_accelerators: { gpu_execution_accelerator: [{ name: 'tensorrt', parameters: { precision_mode: 'FP16' } }] } });
     expect((v.dynamic_batching as Record<string, unknown>).priority_queue_policy).toEqual({ 1: { timeout_action: 'DELAY' } });
+  });
+
+  it('stores a map entry written without its key or value under the default key or value, in both parses', () => {
+    const text =
+      'parameters { value { string_value: "x" } } parameters { key: "k" }\n' +
+      'optimization { execution_accelerators { gpu_execution_accelerator { name: "tensorrt" parameters { key: "p" } } } }\n' +
+      'dynamic_batching { priority_queue_policy { value { timeout_action: DELAY } } }\n';
+    const expected = {
+      parameters: { '': { string_value: 'x' }, k: {} },
+      optimization: { execution_accelerators: { gpu_execution_accelerator: [{ name: 'tensorrt', parameters: { p: '' } }] } },
+      dynamic_batching: { priority_queue_policy: { 0: { timeout_action: 'DELAY' } } },
+    };
+    expect(ok(text)).toEqual(expected); // the clean parse
+    const tree = parseText(text, loadSchema().modelConfig);
+    expect(tree.diagnostics).toEqual([]);
+    expect(tree.value).toEqual(expected);
   });
 
   it('keeps a map key like __proto__ as an ordinary key', () => {
