@@ -1,5 +1,8 @@
 // The clean parse (clean-parse.ts) against the tree parser: it reads every clean text the tree parser
 // reads, to the same value, and gives up on every text the tree parser reports anything on.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { printConfig } from '../../src/config/print.js';
@@ -13,6 +16,7 @@ import { expectCleanAgreesWithTree } from '../support/clean-parse.js';
 import { FIXTURE_CONFIGS } from '../support/configs.js';
 
 const schema = loadSchema().modelConfig;
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TOKENS = [
   '{',
   '}',
@@ -210,5 +214,17 @@ describe('parseCleanText', () => {
     expect(parseCleanText('BBAa: 1\n', msg)).toBeUndefined();
     expect(parseText('BBAa: 1\n', msg).diagnostics.length).toBeGreaterThan(0);
     expect(parseCleanText('kind: BBAa\n', msg)).toBeUndefined();
+  });
+
+  it('reads the same values where Node may not compile code from strings (the accessors fall back)', () => {
+    // The field accessors are compiled with new Function; under this flag that throws, and the
+    // generic accessors must take over. The built library, in a process of its own.
+    const text = FIXTURE_CONFIGS.map((c) => c.text).find((t) => t.includes('parameters') && t.includes('input'))!;
+    const script = `import { parseConfig } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'index.js')).href)};
+      const doc = parseConfig(${JSON.stringify(text)});
+      process.stdout.write(JSON.stringify({ value: doc.value, diagnostics: doc.diagnostics.length }));`;
+    const run = spawnSync(process.execPath, ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ value: JSON.parse(JSON.stringify(parseCleanText(text, schema)!.value)), diagnostics: 0 });
   });
 });
