@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Create the venv .venv-precommit with pre-commit 4.7.0 from PyPI (pinned, with its dependencies in
 # requirements.txt), for the hooks' end-to-end tests (test/e2e/pre-commit.test.ts): 4.x installs a
-# `language: node` hook with `npm install -g git+file://<clone>`, where Debian's 3.x packs it first.
+# `language: node` hook with `npm install --allow-git=root --install-links -g git+file://<clone>`,
+# where Debian's 3.x packs it first.
 # Idempotent: re-running only fills in what is missing. PRECOMMIT_VENV puts the venv elsewhere.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -3,8 +3,9 @@
 // with the system's Node, in a new repository with a .pre-commit-config.yaml, and runs them on
 // `git commit`. Two frameworks: Debian's pre-commit (3.x: `npm install` in its clone, `npm pack`,
 // `npm install -g` of the tarball) and pre-commit 4.7.0 from PyPI (.venv-precommit, made by
-// scripts/pre-commit/setup.sh: `npm install --install-links -g git+file://<clone>`, where npm leaves
-// out the devDependencies the build needs; scripts/prepare.mjs).
+// scripts/pre-commit/setup.sh), which runs `npm install --allow-git=root --install-links -g
+// git+file://<clone>` (pre_commit/languages/node.py, install_environment), where npm leaves out the
+// devDependencies the build needs; scripts/prepare.mjs).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
