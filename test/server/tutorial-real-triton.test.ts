@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 import { pythonClientRuns, runPython } from '../support/python-client.js';
-import { realBackendsRun, startRealTriton, type RealTriton } from '../support/real-triton.js';
+import { readOnceCounted, realBackendsRun, startRealTriton, type RealTriton } from '../support/real-triton.js';
 import { ROOT } from '../support/snapshot.js';
 import { tempDir } from '../support/temp.js';
 
@@ -162,10 +162,14 @@ print(json.dumps({"shapes": sorted({tuple(s) for s in shapes})}))
       120_000,
     );
     expect(out.shapes).toEqual([[1, 1000]]);
-    const stats = (await (await fetch(`${server.url}/v2/models/classifier/stats`)).json()) as {
-      model_stats: { inference_count: number; execution_count: number; batch_stats: { batch_size: number }[] }[];
-    };
-    const s = stats.model_stats[0]!;
+    const url = server.url;
+    const stats = async () =>
+      (
+        (await (await fetch(`${url}/v2/models/classifier/stats`)).json()) as {
+          model_stats: { inference_count: number; execution_count: number; batch_stats: { batch_size: number }[] }[];
+        }
+      ).model_stats[0]!;
+    const s = await readOnceCounted(stats, (x) => x.inference_count >= 64);
     expect(s.inference_count).toBe(64);
     // Dynamic batching at work: fewer executions than requests, some of more than one request.
     expect(s.execution_count).toBeLessThan(64);

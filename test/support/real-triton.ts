@@ -119,3 +119,18 @@ export async function startRealTriton(repo: string, args: string[] = [], readyPa
   }
   return { url, grpc: `127.0.0.1:${grpc}`, log: () => log, stop };
 }
+
+/**
+ * What `read` gives once `counted` holds of it: read again every 50 ms, for at most 30 s (a bound on a
+ * hang, after which the last reading is returned for the test's own assertion to judge). A backend sends
+ * its responses before it reports their requests' statistics (onnxruntime_backend r24.10,
+ * src/onnxruntime.cc, ModelInstanceState::ProcessRequests: TRITONBACKEND_ResponseSend, then
+ * TRITONBACKEND_ModelInstanceReportStatistics for each request; python_backend r24.10 reports them in
+ * PbMetricReporter's destructor, src/pb_metric_reporter.cc, when ProcessRequests returns): a client can
+ * hold every answer while the server's counts still lack some of them.
+ */
+export async function readOnceCounted<T>(read: () => Promise<T>, counted: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  for (const until = Date.now() + 30_000; !counted(value) && Date.now() < until; value = await read()) await new Promise((done) => setTimeout(done, 50));
+  return value;
+}
