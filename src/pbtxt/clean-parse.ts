@@ -8,7 +8,7 @@
 // conversions for every value. test/pbtxt/clean-parse.test.ts holds it to the tree parser's values.
 import type { SchemaField, SchemaMessage } from './descriptor.js';
 import { isDigit, isLetter, scanNumber } from './lexer.js';
-import { FieldSpans, mapEntryWriter, messageConstructor, type PlainMessage } from './plain-value.js';
+import { FieldSpans, mapEntryWriter, messageConstructor, type MapEntryWriter, type PlainMessage } from './plain-value.js';
 import {
   ENUM_RANGE,
   floatTokenValue,
@@ -80,7 +80,7 @@ interface PlanField {
   /** An enum field's value names, made on first use. */
   enumNames: NameTable<string> | undefined;
   /** A map field's entry writer, made on first use. */
-  writeEntry: ((map: PlainMessage, entry: PlainMessage) => void) | undefined;
+  writeEntry: MapEntryWriter | undefined;
 }
 
 const PLANS = new WeakMap<SchemaMessage, Plan>();
@@ -94,12 +94,7 @@ function planOf(msg: SchemaMessage): Plan {
   return plan;
 }
 
-/**
- * A field's reader and writer, each a function of its own with the name written in it: a store or load
- * at one place in the code that sees every field of every message is megamorphic (V8 looks the name and
- * shape up in a global cache); one per field sees only its own message's shapes. Schema field names
- * are identifiers (checked); anything else gets the generic access.
- */
+/** A field's reader and writer. */
 interface FieldAccess {
   readonly get: (obj: PlainMessage) => unknown;
   readonly set: (obj: PlainMessage, value: unknown) => void;
@@ -125,6 +120,12 @@ function planField(field: SchemaField): PlanField {
   return pf;
 }
 
+/**
+ * The reader and writer of the field `name`, each a function of its own with the name written in it: a
+ * store or load at one place in the code that sees every field of every message is megamorphic (V8
+ * looks the name and shape up in a global cache); one per field sees only its own message's shapes.
+ * Schema field names are identifiers (checked); anything else gets the generic access.
+ */
 function accessByName(name: string): FieldAccess {
   const generic: FieldAccess = { get: (o) => o[name], set: (o, v) => void (o[name] = v) };
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return generic;
@@ -347,18 +348,18 @@ class CleanParser {
       if (this.char() === Ch.LBracket) {
         if (!field.repeated) throw GIVE_UP;
         // A list written empty still sets the field.
-        if (pf.get(obj) === undefined) pf.set(obj, field.mapEntry ? {} : []);
+        this.collectionOf(pf, obj);
         this.list(() => this.messageElement(pf, childPlan(pf, type.message), obj));
       } else this.messageElement(pf, childPlan(pf, type.message), obj);
     } else {
       if (!colon) throw GIVE_UP;
       if (this.char() === Ch.LBracket) {
         if (!field.repeated) throw GIVE_UP;
-        const list = this.listOf(pf, obj);
+        const list = this.collectionOf(pf, obj) as unknown[];
         this.list(() => list.push(this.scalar(pf)));
       } else if (field.repeated) {
         const value = this.scalar(pf);
-        this.listOf(pf, obj).push(value);
+        (this.collectionOf(pf, obj) as unknown[]).push(value);
       } else {
         const value = this.scalar(pf);
         this.claimSingular(pf, obj);
@@ -381,11 +382,11 @@ class CleanParser {
     for (const other of field.parent.fieldList) if (other.oneof === field.oneof && other.name in obj) throw GIVE_UP;
   }
 
-  /** The list of repeated field `pf` in obj, made empty where it is not set yet. */
-  private listOf(pf: PlanField, obj: PlainMessage): unknown[] {
-    let list = pf.get(obj) as unknown[] | undefined;
-    if (list === undefined) pf.set(obj, (list = []));
-    return list;
+  /** The list (or, of a map field, the object) of repeated field `pf` in obj, made empty where it is not set yet. */
+  private collectionOf(pf: PlanField, obj: PlainMessage): unknown[] | PlainMessage {
+    let held = pf.get(obj) as unknown[] | PlainMessage | undefined;
+    if (held === undefined) pf.set(obj, (held = pf.field.mapEntry ? {} : []));
+    return held;
   }
 
   /** `[ element, element ]` with the cursor on the `[`; a trailing comma is an error. */
@@ -412,11 +413,9 @@ class CleanParser {
     this.depth++;
     if (field.mapEntry) {
       this.fields(plan, child, open === Ch.Lt ? Ch.Gt : Ch.RBrace);
-      let map = pf.get(obj) as PlainMessage | undefined;
-      if (map === undefined) pf.set(obj, (map = {}));
-      (pf.writeEntry ??= mapEntryWriter(field.mapEntry))(map, child);
+      (pf.writeEntry ??= mapEntryWriter(field.mapEntry))(this.collectionOf(pf, obj) as PlainMessage, child);
     } else if (field.repeated) {
-      this.listOf(pf, obj).push(child);
+      (this.collectionOf(pf, obj) as unknown[]).push(child);
       this.fields(plan, child, open === Ch.Lt ? Ch.Gt : Ch.RBrace);
     } else {
       this.claimSingular(pf, obj);

@@ -137,7 +137,7 @@ export function storeMapEntry(entryMsg: SchemaMessage, obj: PlainMessage, name: 
 }
 
 /** Writes an entry into a map: made once per map type (its defaults worked out then), not per entry. */
-type MapEntryWriter = (map: PlainMessage, entry: PlainMessage) => void;
+export type MapEntryWriter = (map: PlainMessage, entry: PlainMessage) => void;
 
 const entryWriters = new WeakMap<SchemaMessage, MapEntryWriter>();
 

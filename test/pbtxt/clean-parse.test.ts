@@ -2,7 +2,7 @@
 // reads, to the same value, and gives up on every text the tree parser reports anything on.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { printConfig } from '../../src/config/print.js';
@@ -14,9 +14,9 @@ import { parseText } from '../../src/pbtxt/parser.js';
 import { messageArb } from '../support/arbitrary-config.js';
 import { expectCleanAgreesWithTree } from '../support/clean-parse.js';
 import { FIXTURE_CONFIGS } from '../support/configs.js';
+import { ROOT } from '../support/snapshot.js';
 
 const schema = loadSchema().modelConfig;
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TOKENS = [
   '{',
   '}',
